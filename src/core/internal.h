@@ -1,0 +1,80 @@
+/*
+ * internal.h -- what the engine's own files share and users do not see: the
+ * backend table (one per device kind, ggml-backend style), allocator hooks
+ * used by backends, and small helpers.
+ *
+ * A backend is a table of function pointers.  Memory entries are required;
+ * operation entries may be NULL, in which case src/core runs the operation on
+ * the CPU (copying the inputs to the host) and records the fallback.
+ */
+#ifndef ZAMBEZI_INTERNAL_H
+#define ZAMBEZI_INTERNAL_H
+
+#include "zambezi/zambezi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct zb_backend {
+  const char *name;
+  zb_device_kind kind;
+
+  /* Devices of this kind usable now (0 if none). */
+  int (*device_count)(void);
+  zb_status (*device_info)(int device_id, zb_device_info *out, zb_error *err);
+
+  /* Raw device memory; counting and fault injection are done by the core. */
+  zb_status (*alloc)(int device_id, int64_t size, void **out, zb_error *err);
+  void (*free)(int device_id, void *ptr);
+  zb_status (*memset_zero)(int device_id, void *ptr, int64_t size, zb_error *err);
+  /* Copies between this device and host memory, or within the device. */
+  zb_status (*copy_to_host)(int device_id, void *dst, const void *src, int64_t size,
+                            zb_error *err);
+  zb_status (*copy_from_host)(int device_id, void *dst, const void *src, int64_t size,
+                              zb_error *err);
+  zb_status (*copy_on_device)(int device_id, void *dst, const void *src, int64_t size,
+                              zb_error *err);
+
+  /* Operations (optional).  Inputs are validated by src/core and live on
+   * this backend's device. */
+  zb_status (*reduce)(const zb_column *col, zb_reduce_op op, zb_scalar *out,
+                      zb_error *err);
+} zb_backend;
+
+/* The backend for a device kind: the CPU always; CUDA when compiled in (else
+ * NULL). */
+const zb_backend *zb__backend_for(zb_device_kind kind);
+const zb_backend *zb__cpu_backend(void);
+#ifdef ZB_HAVE_CUDA
+const zb_backend *zb__cuda_backend(void);
+#endif
+
+/* Allocator hooks for device memory: returns ZB_ENOMEM (with message) if the
+ * fault injector fires; otherwise counts size against the device. */
+zb_status zb__alloc_device_begin(int64_t size, zb_error *err);
+void zb__alloc_device_end(int64_t size); /* undo begin, or account a free */
+
+/* The CPU reference implementations (src/cpu). */
+zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
+                         zb_error *err);
+
+/* Atomic helpers for reference counts. */
+static inline int64_t zb__atomic_inc(int64_t *p) {
+  return __atomic_add_fetch(p, 1, __ATOMIC_RELAXED);
+}
+static inline int64_t zb__atomic_dec(int64_t *p) {
+  return __atomic_sub_fetch(p, 1, __ATOMIC_ACQ_REL);
+}
+
+#define ZB_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define ZB_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Duplicate a string with the counting allocator (NULL on failure). */
+char *zb__strdup(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZAMBEZI_INTERNAL_H */

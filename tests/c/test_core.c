@@ -1,0 +1,477 @@
+/*
+ * test_core.c -- unit tests for buffers, columns (every dtype, nulls,
+ * strings, slices), tables, the thread pool, the allocator with fault
+ * injection, and the CPU reductions against values computed here by plain
+ * loops.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+/* A deterministic pseudo-random generator (splitmix64). */
+static uint64_t rng_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+ZB_TEST(test_buffer_refcount) {
+  zb_error err = {{0}};
+  zb_buffer *b = NULL;
+  ZB_CHECK_OK(zb_buffer_new(ZB_CPU, 100, &b, &err), &err);
+  ZB_CHECK(((uintptr_t)b->data % 64) == 0);
+  ZB_CHECK_EQ_INT(b->size, 100);
+  zb_alloc_stats st;
+  zb_alloc_get_stats(&st);
+  ZB_CHECK(st.host_bytes >= 100);
+  zb_buffer_retain(b);
+  zb_buffer_release(b);
+  ZB_CHECK_EQ_INT(b->refcount, 1);
+  zb_buffer_release(b);
+  ZB_CHECK_EQ_INT(zb_buffer_new(ZB_CPU, -1, &b, &err), ZB_EINVAL);
+  ZB_CHECK(b == NULL);
+}
+
+static int g_wrap_released;
+static void wrap_release(void *ctx, void *data, int64_t size) {
+  g_wrap_released = (int)(size + (ctx == data ? 1000 : 0));
+}
+
+ZB_TEST(test_buffer_wrap) {
+  zb_error err = {{0}};
+  static char mem[10];
+  zb_buffer *b = NULL;
+  g_wrap_released = 0;
+  ZB_CHECK_OK(zb_buffer_wrap(ZB_CPU, mem, 10, wrap_release, mem, &b, &err), &err);
+  zb_buffer_release(b);
+  ZB_CHECK_EQ_INT(g_wrap_released, 1010);
+}
+
+ZB_TEST(test_no_gpu_device_is_an_error) {
+  zb_error err = {{0}};
+  zb_buffer *b = NULL;
+  zb_device gpu = {ZB_DEVICE_CUDA, zb_cuda_device_count()};
+  ZB_CHECK_EQ_INT(zb_buffer_new(gpu, 8, &b, &err), ZB_ENODEVICE);
+  ZB_CHECK(strstr(err.message, "cuda:") != NULL);
+  ZB_CHECK(b == NULL);
+}
+
+/* An int32 column 0..n-1 with every third value null. */
+static zb_column *make_int32(int64_t n, bool nulls) {
+  zb_error err = {{0}};
+  zb_column *c = NULL;
+  if (zb_column_new(ZB_INT32, n, nulls, 0, &c, &err) != ZB_OK) return NULL;
+  int32_t *v = (int32_t *)c->data->data;
+  for (int64_t i = 0; i < n; i++) {
+    v[i] = (int32_t)i;
+    if (nulls && i % 3 == 0) zb_bit_set((uint8_t *)c->validity->data, i, false);
+  }
+  zb_column_recount_nulls(c);
+  return c;
+}
+
+ZB_TEST(test_column_nulls_and_slice) {
+  zb_error err = {{0}};
+  zb_column *c = make_int32(100, true);
+  ZB_CHECK(c != NULL);
+  ZB_CHECK_EQ_INT(c->null_count, 34);
+  zb_column *s = NULL;
+  ZB_CHECK_OK(zb_column_slice(c, 3, 13, &s, &err), &err);
+  ZB_CHECK_EQ_INT(s->length, 13);
+  ZB_CHECK_EQ_INT(s->offset, 3);
+  ZB_CHECK(s->data == c->data); /* zero copy */
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < 13; i++) nulls += !zb_column_is_valid(s, i);
+  ZB_CHECK_EQ_INT(s->null_count, nulls);
+  ZB_CHECK_EQ_INT(nulls, 5); /* rows 3,6,9,12,15 */
+  ZB_CHECK_EQ_INT(((int32_t *)s->data->data)[s->offset + 4], 7);
+  zb_column *t = NULL; /* slice of a slice, clamped */
+  ZB_CHECK_OK(zb_column_slice(s, 10, 100, &t, &err), &err);
+  ZB_CHECK_EQ_INT(t->length, 3);
+  ZB_CHECK_EQ_INT(t->offset, 13);
+  zb_column_release(t);
+  ZB_CHECK_EQ_INT(zb_column_slice(s, -1, 2, &t, &err), ZB_EINDEX);
+  ZB_CHECK(t == NULL);
+  zb_column_release(s);
+  zb_column_release(c);
+}
+
+ZB_TEST(test_column_make_checks) {
+  zb_error err = {{0}};
+  zb_buffer *data = NULL, *chars = NULL;
+  zb_column *c = NULL;
+  ZB_CHECK_OK(zb_buffer_new(ZB_CPU, 16, &data, &err), &err);
+  /* 16 bytes cannot hold 3 int64 values */
+  ZB_CHECK_EQ_INT(zb_column_make(ZB_INT64, 3, 0, NULL, data, NULL, NULL, 0, &c, &err),
+                  ZB_EINVAL);
+  ZB_CHECK(strstr(err.message, "int64") != NULL);
+  ZB_CHECK_OK(zb_column_make(ZB_INT64, 2, 0, NULL, data, NULL, NULL, 0, &c, &err), &err);
+  zb_column_release(c);
+  /* string offsets pointing past the characters */
+  ZB_CHECK_OK(zb_buffer_new(ZB_CPU, 4, &chars, &err), &err);
+  int64_t *offs = (int64_t *)data->data;
+  offs[0] = 0;
+  offs[1] = 9;
+  ZB_CHECK_EQ_INT(zb_column_make(ZB_STRING, 1, 0, NULL, data, chars, NULL, 0, &c, &err),
+                  ZB_EINVAL);
+  offs[1] = 4;
+  ZB_CHECK_OK(zb_column_make(ZB_STRING, 1, 0, NULL, data, chars, NULL, 0, &c, &err), &err);
+  /* categorical without dictionary */
+  zb_column *cat = NULL;
+  ZB_CHECK_EQ_INT(zb_column_make(ZB_CATEGORICAL, 2, 0, NULL, data, NULL, NULL, 0, &cat, &err),
+                  ZB_EINVAL);
+  ZB_CHECK_OK(zb_column_make(ZB_CATEGORICAL, 2, 0, NULL, data, NULL, c, 0, &cat, &err), &err);
+  zb_column_release(cat);
+  zb_column_release(c);
+  zb_buffer_release(chars);
+  zb_buffer_release(data);
+}
+
+/* Build a string column from C strings (NULL = null). */
+static zb_status make_strings(const char *const *s, int64_t n, zb_column **out, zb_error *err) {
+  int64_t total = 0;
+  bool nulls = false;
+  for (int64_t i = 0; i < n; i++) {
+    if (s[i])
+      total += (int64_t)strlen(s[i]);
+    else
+      nulls = true;
+  }
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_STRING, n, nulls, total, out, err));
+  int64_t *offs = (int64_t *)(*out)->data->data;
+  char *chars = (char *)(*out)->chars->data;
+  offs[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t len = s[i] ? (int64_t)strlen(s[i]) : 0;
+    if (len) memcpy(chars + offs[i], s[i], (size_t)len);
+    offs[i + 1] = offs[i] + len;
+    if (!s[i]) zb_bit_set((uint8_t *)(*out)->validity->data, i, false);
+  }
+  zb_column_recount_nulls(*out);
+  return ZB_OK;
+}
+
+ZB_TEST(test_strings) {
+  zb_error err = {{0}};
+  const char *vals[] = {"zambezi", NULL, "", "héllo", "x"};
+  zb_column *c = NULL;
+  ZB_CHECK_OK(make_strings(vals, 5, &c, &err), &err);
+  ZB_CHECK_EQ_INT(c->null_count, 1);
+  const int64_t *o = (const int64_t *)c->data->data;
+  ZB_CHECK_EQ_INT(o[5] - o[4], 1);
+  ZB_CHECK_EQ_INT(o[4] - o[3], 6); /* UTF-8 bytes */
+  ZB_CHECK(memcmp((char *)c->chars->data + o[3], "héllo", 6) == 0);
+  zb_column *s = NULL;
+  ZB_CHECK_OK(zb_column_slice(c, 1, 2, &s, &err), &err);
+  ZB_CHECK_EQ_INT(s->null_count, 1);
+  zb_column *h = NULL; /* to the host is a no-op that shares */
+  ZB_CHECK_OK(zb_column_to_device(s, ZB_CPU, &h, &err), &err);
+  ZB_CHECK(h == s);
+  zb_column_release(h);
+  zb_column_release(s);
+  zb_column_release(c);
+}
+
+ZB_TEST(test_every_dtype_builds) {
+  zb_error err = {{0}};
+  for (int t = 0; t < ZB_TYPE_COUNT; t++) {
+    zb_column *c = NULL;
+    ZB_CHECK_OK(zb_column_new((zb_type_id)t, 10, true, 5, &c, &err), &err);
+    if (c == NULL) continue;
+    zb_type_id back;
+    ZB_CHECK_OK(zb_type_from_name(zb_type_name((zb_type_id)t), &back, &err), &err);
+    ZB_CHECK_EQ_INT(back, t);
+    if (t == ZB_TIMESTAMP) {
+      ZB_CHECK_OK(zb_column_set_time(c, ZB_NANO, "UTC", &err), &err);
+      ZB_CHECK(strcmp(c->timezone, "UTC") == 0);
+    }
+    zb_bit_set((uint8_t *)c->validity->data, 9, false);
+    zb_column_recount_nulls(c);
+    ZB_CHECK_EQ_INT(c->null_count, 1);
+    zb_column_release(c);
+  }
+  zb_type_id t;
+  ZB_CHECK_EQ_INT(zb_type_from_name("complex128", &t, &err), ZB_ETYPE);
+  ZB_CHECK(strstr(err.message, "complex128") != NULL);
+}
+
+ZB_TEST(test_table) {
+  zb_error err = {{0}};
+  zb_column *a = make_int32(10, false), *b = make_int32(10, true), *c = make_int32(9, false);
+  zb_column *cols[] = {a, b, c};
+  const char *names[] = {"a", "b", "c"};
+  zb_table *t = NULL;
+  ZB_CHECK_EQ_INT(zb_table_make(3, cols, names, &t, &err), ZB_EINVAL);
+  ZB_CHECK(strstr(err.message, "'c'") != NULL);
+  const char *dup[] = {"a", "a"};
+  ZB_CHECK_EQ_INT(zb_table_make(2, cols, dup, &t, &err), ZB_EINVAL);
+  ZB_CHECK_OK(zb_table_make(2, cols, names, &t, &err), &err);
+  ZB_CHECK_EQ_INT(t->num_rows, 10);
+  ZB_CHECK_EQ_INT(zb_table_find(t, "b"), 1);
+  ZB_CHECK_EQ_INT(zb_table_find(t, "zz"), -1);
+  int64_t idx[] = {1};
+  zb_table *sel = NULL, *sl = NULL;
+  ZB_CHECK_OK(zb_table_select(t, 1, idx, &sel, &err), &err);
+  ZB_CHECK(sel->columns[0] == b);
+  ZB_CHECK(strcmp(sel->names[0], "b") == 0);
+  ZB_CHECK_OK(zb_table_slice(t, 8, 5, &sl, &err), &err);
+  ZB_CHECK_EQ_INT(sl->num_rows, 2);
+  ZB_CHECK_EQ_INT(sl->columns[1]->null_count, 1); /* row 9 */
+  zb_table_release(sl);
+  zb_table_release(sel);
+  zb_table_release(t);
+  zb_column_release(a);
+  zb_column_release(b);
+  zb_column_release(c);
+}
+
+/* ---- thread pool ---- */
+
+typedef struct {
+  int64_t *hits;
+  int64_t max_worker;
+} pool_ctx;
+
+static void pool_task(void *ctx, int64_t task, int worker) {
+  pool_ctx *p = (pool_ctx *)ctx;
+  __atomic_add_fetch(&p->hits[task], 1, __ATOMIC_RELAXED);
+  int64_t w = worker, cur = __atomic_load_n(&p->max_worker, __ATOMIC_RELAXED);
+  while (w > cur && !__atomic_compare_exchange_n(&p->max_worker, &cur, w, true,
+                                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+
+ZB_TEST(test_thread_pool_runs_each_task_once) {
+  zb_error err = {{0}};
+  int saved = zb_get_num_threads();
+  for (int threads = 1; threads <= 5; threads += 2) {
+    ZB_CHECK_OK(zb_set_num_threads(threads, &err), &err);
+    for (int64_t n = 0; n < 300; n += 37) {
+      int64_t *hits = (int64_t *)zb_calloc((size_t)(n + 1), sizeof(int64_t));
+      pool_ctx ctx = {hits, 0};
+      ZB_CHECK_OK(zb_parallel_for(n, pool_task, &ctx, &err), &err);
+      for (int64_t i = 0; i < n; i++) ZB_CHECK_EQ_INT(hits[i], 1);
+      ZB_CHECK(ctx.max_worker < threads);
+      zb_free(hits);
+    }
+  }
+  ZB_CHECK_EQ_INT(zb_set_num_threads(0, &err), ZB_EINVAL);
+  ZB_CHECK_OK(zb_set_num_threads(saved, &err), &err);
+}
+
+/* ---- allocator ---- */
+
+ZB_TEST(test_alloc_counts_and_injection) {
+  zb_alloc_stats a, b;
+  zb_alloc_get_stats(&a);
+  void *p = zb_malloc(1000);
+  ZB_CHECK(p != NULL);
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_bytes - a.host_bytes, 1000);
+  ZB_CHECK_EQ_INT(b.host_allocations - a.host_allocations, 1);
+  zb_free(p);
+  zb_alloc_fail_after(2);
+  void *x = zb_malloc(8), *y = zb_malloc(8), *z = zb_malloc(8);
+  ZB_CHECK(x != NULL);
+  ZB_CHECK(y == NULL);
+  ZB_CHECK(z != NULL);
+  zb_free(x);
+  zb_free(z);
+  ZB_CHECK_EQ_INT(zb_alloc_fail_after(0), 0);
+}
+
+/* Build a string column with nulls, slice it, build a table: every
+ * allocation point in turn fails and must give a clean ZB_ENOMEM. */
+static zb_status build_everything(zb_error *err) {
+  const char *vals[] = {"a", NULL, "bcd", "efgh", NULL, "ij"};
+  zb_column *c = NULL, *s = NULL, *n = NULL;
+  zb_table *t = NULL;
+  zb_status st = make_strings(vals, 6, &c, err);
+  if (st == ZB_OK) st = zb_column_slice(c, 1, 4, &s, err);
+  if (st == ZB_OK) st = zb_column_new(ZB_FLOAT64, 4, true, 0, &n, err);
+  if (st == ZB_OK) {
+    zb_column *cols[] = {s, n};
+    const char *names[] = {"s", "n"};
+    st = zb_table_make(2, cols, names, &t, err);
+  }
+  zb_table *t2 = NULL;
+  if (st == ZB_OK) st = zb_table_slice(t, 1, 2, &t2, err);
+  if (st == ZB_OK) {
+    zb_column *cols[] = {c};
+    const char *names[] = {"timestamp_with_a_long_name"};
+    zb_table *t3 = NULL;
+    st = zb_table_make(1, cols, names, &t3, err);
+    zb_table_release(t3);
+  }
+  zb_table_release(t2);
+  zb_table_release(t);
+  zb_column_release(n);
+  zb_column_release(s);
+  zb_column_release(c);
+  return st;
+}
+
+ZB_TEST(test_fail_each_allocation_in_turn) {
+  zb_error err = {{0}};
+  int failures = 0;
+  for (int64_t n = 1; n < 1000; n++) {
+    zb_alloc_fail_after(n);
+    zb_status st = build_everything(&err);
+    int64_t left = zb_alloc_fail_after(0);
+    zb_alloc_stats s;
+    zb_alloc_get_stats(&s);
+    ZB_CHECK_EQ_INT(s.host_allocations, 0);
+    ZB_CHECK_EQ_INT(s.host_bytes, 0);
+    if (left > 0) { /* the injector never fired: the whole build succeeded */
+      ZB_CHECK_OK(st, &err);
+      break;
+    }
+    ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+    ZB_CHECK(strstr(err.message, "memory") != NULL);
+    failures++;
+  }
+  ZB_CHECK(failures > 10);
+}
+
+/* ---- reductions ---- */
+
+ZB_TEST(test_reduce_int64_with_nulls_all_thread_counts) {
+  zb_error err = {{0}};
+  int saved = zb_get_num_threads();
+  int64_t sizes[] = {0, 1, 63, 64, 65, 1000, ZB_MORSEL_ROWS + 7, 3 * ZB_MORSEL_ROWS + 129};
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    int64_t n = sizes[si];
+    zb_column *c = NULL;
+    ZB_CHECK_OK(zb_column_new(ZB_INT64, n, true, 0, &c, &err), &err);
+    uint64_t seed = (uint64_t)n;
+    int64_t *v = (int64_t *)c->data->data;
+    int64_t sum = 0, cnt = 0, mn = INT64_MAX, mx = INT64_MIN;
+    for (int64_t i = 0; i < n; i++) {
+      v[i] = (int64_t)(rng_next(&seed) % 2000001) - 1000000;
+      bool valid = rng_next(&seed) % 10 != 0;
+      zb_bit_set((uint8_t *)c->validity->data, i, valid);
+      if (valid) {
+        sum += v[i];
+        cnt++;
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+      }
+    }
+    zb_column_recount_nulls(c);
+    /* also an odd-offset slice */
+    zb_column *s = NULL;
+    ZB_CHECK_OK(zb_column_slice(c, n > 5 ? 5 : 0, n, &s, &err), &err);
+    int64_t ssum = 0;
+    for (int64_t i = 0; i < s->length; i++)
+      if (zb_column_is_valid(s, i)) ssum += ((int64_t *)s->data->data)[s->offset + i];
+    for (int threads = 1; threads <= 3; threads++) {
+      ZB_CHECK_OK(zb_set_num_threads(threads, &err), &err);
+      zb_scalar r;
+      ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+      ZB_CHECK_EQ_INT(r.type, ZB_INT64);
+      ZB_CHECK_EQ_INT(r.v.i, sum);
+      ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_COUNT, &r, &err), &err);
+      ZB_CHECK_EQ_INT(r.v.i, cnt);
+      ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MIN, &r, &err), &err);
+      ZB_CHECK_EQ_INT(r.is_null, cnt == 0);
+      if (cnt) ZB_CHECK_EQ_INT(r.v.i, mn);
+      ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MAX, &r, &err), &err);
+      if (cnt) ZB_CHECK_EQ_INT(r.v.i, mx);
+      ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MEAN, &r, &err), &err);
+      ZB_CHECK_EQ_INT(r.is_null, cnt == 0);
+      if (cnt) ZB_CHECK(fabs(r.v.f - (double)sum / (double)cnt) <= 1e-9 * (1 + fabs(r.v.f)));
+      ZB_CHECK_OK(zb_column_reduce(s, ZB_REDUCE_SUM, &r, &err), &err);
+      ZB_CHECK_EQ_INT(r.v.i, ssum);
+    }
+    zb_column_release(s);
+    zb_column_release(c);
+  }
+  ZB_CHECK_OK(zb_set_num_threads(saved, &err), &err);
+}
+
+ZB_TEST(test_reduce_float_nan_and_compensation) {
+  zb_error err = {{0}};
+  int64_t n = 200003;
+  zb_column *c = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_FLOAT64, n, false, 0, &c, &err), &err);
+  double *v = (double *)c->data->data;
+  /* 1e8 followed by many 0.1s: a naive sum loses the small terms' digits */
+  long double exact = 0;
+  int64_t cnt = 0;
+  for (int64_t i = 0; i < n; i++) {
+    v[i] = i == 0 ? 1e8 : (i % 1000 == 7 ? NAN : 0.1);
+    if (!isnan(v[i])) {
+      exact += (long double)v[i];
+      cnt++;
+    }
+  }
+  zb_scalar r;
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+  ZB_CHECK(fabsl((long double)r.v.f - exact) <= 1e-12L * fabsl(exact));
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_COUNT, &r, &err), &err);
+  ZB_CHECK_EQ_INT(r.v.i, cnt);
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MAX, &r, &err), &err);
+  ZB_CHECK(r.v.f == 1e8);
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MIN, &r, &err), &err);
+  ZB_CHECK(r.v.f == 0.1);
+  zb_column_release(c);
+}
+
+ZB_TEST(test_reduce_small_types_and_bool) {
+  zb_error err = {{0}};
+  zb_column *c = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_UINT8, 300, true, 0, &c, &err), &err);
+  uint8_t *v = (uint8_t *)c->data->data;
+  uint64_t sum = 0, mx = 0;
+  for (int i = 0; i < 300; i++) {
+    v[i] = (uint8_t)(i * 7 + 3);
+    if (i % 5 == 0) {
+      zb_bit_set((uint8_t *)c->validity->data, i, false);
+    } else {
+      sum += v[i];
+      mx = v[i] > mx ? v[i] : mx;
+    }
+  }
+  zb_column_recount_nulls(c);
+  zb_scalar r;
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+  ZB_CHECK_EQ_INT(r.type, ZB_UINT64);
+  ZB_CHECK_EQ_INT(r.v.u, sum);
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MAX, &r, &err), &err);
+  ZB_CHECK_EQ_INT(r.type, ZB_UINT8);
+  ZB_CHECK_EQ_INT(r.v.u, mx);
+  zb_column_release(c);
+
+  zb_column *b = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_BOOL, 77, true, 0, &b, &err), &err);
+  memset(b->data->data, 0, 10);
+  int64_t trues = 0, valid = 0;
+  for (int i = 0; i < 77; i++) {
+    bool t = i % 3 == 0, ok = i % 4 != 0;
+    zb_bit_set((uint8_t *)b->data->data, i, t);
+    zb_bit_set((uint8_t *)b->validity->data, i, ok);
+    trues += t && ok;
+    valid += ok;
+  }
+  zb_column_recount_nulls(b);
+  zb_column *bs = NULL;
+  ZB_CHECK_OK(zb_column_slice(b, 0, 77, &bs, &err), &err);
+  ZB_CHECK_OK(zb_column_reduce(bs, ZB_REDUCE_SUM, &r, &err), &err);
+  ZB_CHECK_EQ_INT(r.v.i, trues);
+  ZB_CHECK_OK(zb_column_reduce(bs, ZB_REDUCE_COUNT, &r, &err), &err);
+  ZB_CHECK_EQ_INT(r.v.i, valid);
+  ZB_CHECK_OK(zb_column_reduce(bs, ZB_REDUCE_MIN, &r, &err), &err);
+  ZB_CHECK(r.type == ZB_BOOL && r.v.b == false);
+  zb_column_release(bs);
+  zb_column_release(b);
+
+  zb_column *s = NULL;
+  const char *vals[] = {"a"};
+  ZB_CHECK_OK(make_strings(vals, 1, &s, &err), &err);
+  ZB_CHECK_EQ_INT(zb_column_reduce(s, ZB_REDUCE_SUM, &r, &err), ZB_ETYPE);
+  ZB_CHECK(strstr(err.message, "string") != NULL);
+  zb_column_release(s);
+}

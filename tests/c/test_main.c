@@ -1,0 +1,68 @@
+/*
+ * test_main.c -- runs every registered C unit test, checks after each that
+ * the counting allocator is back to zero, and prints "N passed, N failed".
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+#define MAX_TESTS 1024
+
+static struct {
+  const char *name;
+  zb_test_fn fn;
+} g_tests[MAX_TESTS];
+static int g_ntests;
+static int g_current_failed;
+
+void zb_test_register(const char *name, zb_test_fn fn) {
+  if (g_ntests < MAX_TESTS) {
+    g_tests[g_ntests].name = name;
+    g_tests[g_ntests].fn = fn;
+    g_ntests++;
+  }
+}
+
+void zb_test_fail(const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "  %s:%d: ", file, line);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  g_current_failed = 1;
+}
+
+int main(int argc, char **argv) {
+  int passed = 0, failed = 0;
+  for (int i = 0; i < g_ntests; i++) {
+    if (argc > 1 && strstr(g_tests[i].name, argv[1]) == NULL) continue;
+    g_current_failed = 0;
+    zb_alloc_fail_after(0);
+    zb_alloc_stats before;
+    zb_alloc_get_stats(&before);
+    g_tests[i].fn();
+    zb_alloc_fail_after(0);
+    zb_alloc_stats st;
+    zb_alloc_get_stats(&st);
+    if (st.host_bytes != before.host_bytes || st.host_allocations != before.host_allocations ||
+        st.device_bytes != before.device_bytes) {
+      fprintf(stderr, "  leak in %s: %lld bytes in %lld host allocations, %lld device bytes\n",
+              g_tests[i].name, (long long)(st.host_bytes - before.host_bytes),
+              (long long)(st.host_allocations - before.host_allocations),
+              (long long)(st.device_bytes - before.device_bytes));
+      g_current_failed = 1;
+    }
+    if (g_current_failed) {
+      failed++;
+      fprintf(stderr, "FAIL %s\n", g_tests[i].name);
+    } else {
+      passed++;
+      printf("ok   %s\n", g_tests[i].name);
+    }
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 && passed > 0 ? 0 : 1;
+}
