@@ -70,6 +70,13 @@ static inline int64_t zb__atomic_dec(int64_t *p) {
 #define ZB_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define ZB_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* Copy bits src[src_off, src_off + n) to dst[dst_off, ...), leaving the
+ * other bits of dst as they were (src/core/concat.c). */
+void zb__bitmap_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off,
+                     int64_t n);
+/* Set bits dst[off, off + n) to value. */
+void zb__bitmap_fill(uint8_t *dst, int64_t off, int64_t n, bool value);
+
 /* Duplicate a string with the counting allocator (NULL on failure). */
 char *zb__strdup(const char *s);
 
