@@ -233,7 +233,7 @@ zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
       partial *p = &parts[m];
       total.isum += p->isum;
       kahan_add(&total.fsum, &total.fcomp, p->fsum);
-      kahan_add(&total.fsum, &total.fcomp, p->fcomp);
+      if (isfinite(p->fcomp)) kahan_add(&total.fsum, &total.fcomp, p->fcomp);
       total.count += p->count;
       if (p->has) {
         if (!total.has || less_than(t, p, &total, true)) total.min = p->min;
@@ -243,7 +243,8 @@ zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
     }
     zb_free(parts);
   }
-  double fsum = total.fsum + total.fcomp;
+  /* An infinite term makes the compensation NaN: the sum is then the infinity. */
+  double fsum = isfinite(total.fsum) ? total.fsum + total.fcomp : total.fsum;
   switch (op) {
     case ZB_REDUCE_COUNT:
       out->type = ZB_INT64;

@@ -417,6 +417,13 @@ ZB_TEST(test_reduce_float_nan_and_compensation) {
   ZB_CHECK(r.v.f == 1e8);
   ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MIN, &r, &err), &err);
   ZB_CHECK(r.v.f == 0.1);
+  /* an infinity anywhere (here in the second morsel) makes the sum infinite */
+  v[ZB_MORSEL_ROWS + 3] = -INFINITY;
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+  ZB_CHECK(isinf(r.v.f) && r.v.f < 0);
+  v[5] = INFINITY; /* inf + -inf is NaN, as in numpy */
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+  ZB_CHECK(isnan(r.v.f));
   zb_column_release(c);
 }
 

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The one script for a machine with an NVIDIA GPU and no network (see
+# DEVELOPERS.md): builds zambezi with its CUDA backend into the current
+# Python, runs the C tests and the GPU tests (pytest -m gpu), then the GPU
+# reduction benchmark, and ends with a summary table.  Expects python3 with
+# numpy, pandas, pyarrow, pytest, cmake, ninja and scikit-build-core (CuPy
+# for the benchmark's comparison); downloads nothing.  Logs go to $OUT when
+# it is set, else to /tmp/zambezi-gpu-check.  Takes a few minutes.
+# shellcheck disable=SC2317  # the step functions are called through step()
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LOG=${OUT:-/tmp/zambezi-gpu-check}
+mkdir -p "$LOG"
+PY=${PYTHON:-python3}
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  export CUDACXX=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+fi
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 4)}
+export PYTHONUNBUFFERED=1
+
+SUMMARY=()
+FAILED=0
+# step NAME CMD...: run a step, time it, remember how it went; never stops the script.
+step() {
+  local name=$1
+  shift
+  echo
+  echo "== $name"
+  local t0=$SECONDS rc=0
+  "$@" || rc=$?
+  local dt=$((SECONDS - t0))
+  if [ "$rc" -eq 0 ]; then
+    SUMMARY+=("$(printf '%-28s %-6s %5ss' "$name" ok "$dt")")
+  else
+    SUMMARY+=("$(printf '%-28s %-6s %5ss  (exit %s)' "$name" FAIL "$dt" "$rc")")
+    FAILED=1
+  fi
+  return 0
+}
+
+gpus() { nvidia-smi -L; }
+
+build() {
+  if ! "$PY" -m pip install --no-build-isolation --no-deps . >"$LOG/build.log" 2>&1; then
+    tail -n 60 "$LOG/build.log"
+    return 1
+  fi
+  grep -iE "nvcc|cuda" "$LOG/build.log" | head -n 5 || true
+  echo "built; log in $LOG/build.log"
+}
+
+devices() {
+  "$PY" - <<'EOF'
+import zambezi as zb
+print(zb.devices())
+n = zb._core.cuda_device_count()
+print("cuda devices:", n, "| reason:", repr(zb._core.cuda_unavailable_reason()))
+raise SystemExit(0 if n > 0 else "zambezi sees no GPU (built without the CUDA backend?)")
+EOF
+}
+
+ctests() {
+  if ! { cmake -S . -B build-gpu-tests -G Ninja -DZAMBEZI_TESTS=ON &&
+    cmake --build build-gpu-tests; } >"$LOG/ctests-build.log" 2>&1; then
+    tail -n 60 "$LOG/ctests-build.log"
+    return 1
+  fi
+  ./build-gpu-tests/zb_tests 2>&1 | tee "$LOG/ctests.log" | tail -n 25
+}
+
+gputests() {
+  "$PY" -m pytest -q -m gpu -p no:cacheprovider tests/python 2>&1 | tee "$LOG/pytest-gpu.log" |
+    tail -n 40
+}
+
+bench() {
+  "$PY" bench/gpu_reduce.py --json "$LOG/gpu_reduce.json" 2>&1 | tee "$LOG/bench.log"
+}
+
+step "GPUs (nvidia-smi -L)" gpus
+step "build (pip install .)" build
+step "zambezi.devices()" devices
+step "C tests" ctests
+step "pytest -m gpu" gputests
+step "benchmark: GPU reductions" bench
+
+echo
+echo "== summary"
+if [ -f "$LOG/pytest-gpu.log" ]; then
+  echo "pytest: $(grep -E '[0-9]+ (passed|failed|error)|no tests ran' "$LOG/pytest-gpu.log" | tail -n 1)"
+fi
+if [ -f "$LOG/bench.log" ]; then
+  grep -E "^(library|zambezi|cupy) " "$LOG/bench.log" || true
+fi
+printf '%-28s %-6s %6s\n' step result time
+for line in "${SUMMARY[@]}"; do echo "$line"; done
+exit "$FAILED"
