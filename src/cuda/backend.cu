@@ -312,18 +312,26 @@ static zb_status zb_cuda_copy_on_device(int device_id, void *dst, const void *sr
                       "cudaMemcpy (device to device)", err);
 }
 
-static const zb_backend zb_cuda_backend_table = {
-    "cuda",
-    ZB_DEVICE_CUDA,
-    zb_cuda_backend_device_count,
-    zb_cuda_device_info,
-    zb_cuda_alloc,
-    zb_cuda_free,
-    zb_cuda_memset_zero,
-    zb_cuda_copy_to_host,
-    zb_cuda_copy_from_host,
-    zb_cuda_copy_on_device,
-    zb__cuda_reduce,
-};
+/* Built field by field: entries the CUDA backend does not have stay NULL
+ * (the core then runs those operations on the CPU), and new optional entries
+ * added to zb_backend need no change here. */
+static zb_backend zb_cuda_make_backend(void) {
+  zb_backend b;
+  memset(&b, 0, sizeof b);
+  b.name = "cuda";
+  b.kind = ZB_DEVICE_CUDA;
+  b.device_count = zb_cuda_backend_device_count;
+  b.device_info = zb_cuda_device_info;
+  b.alloc = zb_cuda_alloc;
+  b.free = zb_cuda_free;
+  b.memset_zero = zb_cuda_memset_zero;
+  b.copy_to_host = zb_cuda_copy_to_host;
+  b.copy_from_host = zb_cuda_copy_from_host;
+  b.copy_on_device = zb_cuda_copy_on_device;
+  b.reduce = zb__cuda_reduce;
+  return b;
+}
+
+static const zb_backend zb_cuda_backend_table = zb_cuda_make_backend();
 
 extern "C" const zb_backend *zb__cuda_backend(void) { return &zb_cuda_backend_table; }

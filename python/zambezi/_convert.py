@@ -1,0 +1,259 @@
+"""Conversions between Python, numpy, pandas, Arrow and engine columns.
+
+Everything here works a column at a time: the per-value work happens in C
+(``zambezi._core``) or in numpy/pandas vectorised calls, never in a Python
+loop over rows.  pandas and pyarrow are imported lazily, only when the user
+hands us their objects or asks for them.
+"""
+
+import numpy as np
+
+from zambezi import _core
+from zambezi.errors import DTypeError, InvalidValueError
+
+_MASKED_NUMPY = {
+    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
+    "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
+    "Float32": "float32", "Float64": "float64", "boolean": "bool",
+}
+_NULLABLE_PANDAS = {
+    "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
+    "uint8": "UInt8", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+    "bool": "boolean",
+}
+_FLOATS = ("float32", "float64")
+
+
+def _is_pandas(obj, kind):
+    mod = type(obj).__module__
+    return mod.startswith("pandas") and type(obj).__name__ == kind
+
+
+# --------------------------------------------------------------------------
+# Python / numpy / pandas / Arrow -> engine column
+# --------------------------------------------------------------------------
+
+def column_from_numpy(arr, name=None):
+    """An engine column copied from a 1-D numpy array."""
+    kind = arr.dtype.kind
+    if arr.ndim != 1:
+        raise InvalidValueError(
+            f"column {name!r}: expected a 1-D array, got shape {arr.shape}")
+    if kind in "biuf":
+        if arr.dtype == np.float16:
+            arr = arr.astype(np.float32)
+        if arr.dtype.byteorder == ">":
+            arr = arr.astype(arr.dtype.newbyteorder("="))
+        return _core.column_from_buffer(arr, name=name)
+    if kind == "M":
+        unit, _ = np.datetime_data(arr.dtype)
+        if unit == "D":
+            days = arr.astype("datetime64[D]").view(np.int64)
+            mask = np.isnat(arr)
+            if mask.any():
+                days = np.where(mask, 0, days)
+            return _core.column_from_buffer(days.astype(np.int32), mask=mask,
+                                            dtype="date32", name=name)
+        if unit not in ("s", "ms", "us", "ns"):
+            arr = arr.astype("datetime64[us]")
+            unit = "us"
+        return _core.column_from_buffer(arr.view(np.int64), unit=unit, name=name)
+    if kind in "OUS":
+        if kind == "S":
+            arr = np.char.decode(arr, "utf-8")
+        return _core.column_from_sequence(arr.astype(object, copy=False), name=name)
+    raise DTypeError(f"column {name!r}: numpy dtype {arr.dtype} is not supported")
+
+
+def column_from_pandas(s, name=None):
+    """An engine column from a pandas Series (its index is ignored)."""
+    import pandas as pd
+
+    dtype = s.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        cats = dtype.categories
+        if cats.dtype.kind in "OUT" or str(cats.dtype) in ("str", "string"):
+            cat_list = cats.to_numpy(dtype=object)
+            if all(isinstance(c, str) for c in cat_list):  # per category, not per row
+                dictionary = _core.column_from_sequence(cat_list, dtype="string", name=name)
+                codes = s.cat.codes.to_numpy()
+                return _core.categorical_from_codes(codes, dictionary, name=name)
+        values = s.astype(object).to_numpy()
+        return _core.column_from_sequence(values, mask=s.isna().to_numpy(), name=name)
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        unit = dtype.unit
+        ints = np.asarray(s.array.tz_convert("UTC").tz_localize(None)).view(np.int64)
+        return _core.column_from_buffer(ints, mask=s.isna().to_numpy(), unit=unit,
+                                        tz=str(dtype.tz), name=name)
+    dname = str(dtype)
+    if dname in _MASKED_NUMPY:
+        np_dtype = _MASKED_NUMPY[dname]
+        values = s.to_numpy(dtype=np_dtype, na_value=0 if np_dtype != "bool" else False)
+        return _core.column_from_buffer(values, mask=s.isna().to_numpy(), name=name)
+    if isinstance(dtype, np.dtype):
+        if dtype.kind == "M":
+            return column_from_numpy(s.to_numpy(), name=name)
+        if dtype.kind in "biuf":
+            return column_from_numpy(s.to_numpy(), name=name)
+        if dtype.kind == "m":
+            raise DTypeError(f"column {name!r}: timedelta columns are not supported yet")
+    if hasattr(s.array, "__arrow_array__") and dname.endswith("[pyarrow]"):
+        import pyarrow as pa
+
+        return column_from_arrow_array(pa.array(s.array), name=name)
+    values = s.to_numpy(dtype=object)
+    return _core.column_from_sequence(values, mask=s.isna().to_numpy(), name=name)
+
+
+def column_from_arrow_array(obj, name=None):
+    """An engine column from an object with ``__arrow_c_array__``."""
+    if hasattr(obj, "combine_chunks"):  # pyarrow.ChunkedArray
+        obj = obj.combine_chunks()
+    schema, array = obj.__arrow_c_array__()
+    col = _core.import_arrow_array(schema, array)
+    if not isinstance(col, _core.Column):
+        raise InvalidValueError(
+            f"column {name!r}: expected one Arrow array, got a record batch / struct")
+    return col
+
+
+def to_column(obj, name=None, dtype=None):
+    """Turn what a user may pass as a column into an engine column."""
+    from zambezi.series import Series
+
+    if isinstance(obj, Series):
+        col = obj._col
+    elif isinstance(obj, _core.Column):
+        col = obj
+    elif _is_pandas(obj, "Series"):
+        col = column_from_pandas(obj, name)
+    elif isinstance(obj, np.ndarray):
+        if dtype is not None and obj.dtype.kind == "O":
+            return _core.column_from_sequence(obj, dtype=dtype, name=name)
+        col = column_from_numpy(obj, name)
+    elif hasattr(obj, "__arrow_c_array__") or hasattr(obj, "combine_chunks"):
+        col = column_from_arrow_array(obj, name)
+    elif isinstance(obj, (list, tuple)):
+        return _core.column_from_sequence(obj, dtype=dtype, name=name)
+    elif isinstance(obj, (str, bytes, dict)) or not hasattr(obj, "__iter__"):
+        raise DTypeError(
+            f"column {name!r}: expected a list, numpy array, Series or Arrow array, "
+            f"not {type(obj).__name__}")
+    else:
+        return _core.column_from_sequence(list(obj), dtype=dtype, name=name)
+    if dtype is not None and col.dtype != dtype:
+        raise DTypeError(
+            f"column {name!r}: casting {col.dtype} to {dtype} is not supported yet")
+    return col
+
+
+# --------------------------------------------------------------------------
+# engine column -> numpy / pandas
+# --------------------------------------------------------------------------
+
+def null_mask(col):
+    """numpy bool array, True where null, or None when there are no nulls."""
+    m = col.null_mask()
+    return None if m is None else np.frombuffer(m, dtype=np.bool_)
+
+
+def values_numpy(col):
+    """A read-only numpy view of the column's values (zero-copy for
+    fixed-width data; values under nulls are unspecified)."""
+    arr = np.asarray(col.values())
+    dt = col.dtype
+    if dt.startswith("timestamp"):
+        arr = arr.view(f"datetime64[{col.unit}]")
+    return arr
+
+
+def _object_array(values):
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def to_numpy(col):
+    """numpy array of the column: zero-copy read-only view for fixed-width
+    data without nulls; float64 with NaN for numbers with nulls; datetime64
+    with NaT for timestamps; object arrays (None for nulls) otherwise."""
+    if col.device != "cpu":
+        col = col.to_device("cpu")
+    dt = col.dtype
+    if dt in ("string", "category", "date32"):
+        if dt == "date32" and col.null_count == 0:
+            return np.asarray(col.values()).astype("datetime64[D]")
+        return _object_array(col.to_pylist())
+    mask = null_mask(col)
+    arr = values_numpy(col)
+    if mask is None:
+        return arr
+    if dt.startswith("timestamp"):
+        out = arr.copy()
+        out[mask] = np.datetime64("NaT")
+        return out
+    if dt == "bool":
+        out = arr.astype(object)
+        out[mask] = None
+        return out
+    out = arr.astype(np.float64)
+    out[mask] = np.nan
+    return out
+
+
+_DEFAULT_STR = []
+
+
+def _default_str_dtype(pd):
+    """pandas' default dtype for strings: 'str' in pandas 3, object before."""
+    if not _DEFAULT_STR:
+        _DEFAULT_STR.append(pd.Series(["a"]).dtype)
+    return _DEFAULT_STR[0]
+
+
+def column_to_pandas(col, name=None):
+    """A pandas Series with the dtype a pandas user expects (see module doc)."""
+    import pandas as pd
+
+    if col.device != "cpu":
+        col = col.to_device("cpu")
+    dt = col.dtype
+    mask = null_mask(col)
+    if dt in _NULLABLE_PANDAS:
+        values = values_numpy(col)
+        if mask is None:
+            return pd.Series(values.copy(), name=name)
+        values = values.copy()
+        values[mask] = 0
+        if dt == "bool":
+            arr = pd.arrays.BooleanArray(values, mask.copy())
+        else:
+            arr = pd.arrays.IntegerArray(values, mask.copy())
+        return pd.Series(arr, name=name)
+    if dt in _FLOATS:
+        values = values_numpy(col).copy()
+        if mask is not None:
+            values[mask] = np.nan
+        return pd.Series(values, name=name)
+    if dt == "string":
+        return pd.Series(_object_array(col.to_pylist()), dtype=_default_str_dtype(pd),
+                         name=name)
+    if dt == "category":
+        codes = np.asarray(col.values()).copy()
+        if mask is not None:
+            codes[mask] = -1
+        categories = pd.Index(_object_array(col.dictionary.to_pylist()),
+                              dtype=_default_str_dtype(pd))
+        cat = pd.Categorical.from_codes(codes, categories=categories)
+        return pd.Series(cat, name=name)
+    if dt == "date32":
+        return pd.Series(_object_array(col.to_pylist()), dtype=object, name=name)
+    if dt.startswith("timestamp"):
+        values = values_numpy(col).copy()
+        if mask is not None:
+            values[mask] = np.datetime64("NaT")
+        s = pd.Series(values, name=name)
+        if col.timezone is not None:
+            s = s.dt.tz_localize("UTC").dt.tz_convert(col.timezone)
+        return s
+    raise DTypeError(f"column {name!r}: cannot convert dtype {dt} to pandas")

@@ -1,0 +1,149 @@
+"""Text and HTML rendering of frames and series, in the pandas manner.
+
+Only the rows shown are converted: a frame of more than ``MAX_ROWS`` rows
+shows its first and last ``EDGE_ROWS`` rows, taken as zero-copy slices, so
+printing a billion-row frame costs the same as printing a small one.
+"""
+
+import html
+
+import numpy as np
+
+MAX_ROWS = 20
+EDGE_ROWS = 5
+MAX_COLS = 20
+EDGE_COLS = 10
+MAX_CELL = 50
+
+
+def _cells(col):
+    """Display strings for every value of a (small) column."""
+    dt = col.dtype
+    values = col.to_pylist()
+    if dt.startswith("timestamp"):
+        unit = col.unit
+        ints = np.array([0 if v is None else v for v in values], dtype=np.int64)
+        stamps = ints.view(f"datetime64[{unit}]").astype(str)
+        suffix = "" if col.timezone is None else f" {col.timezone}"
+        out = [str(s).replace("T", " ") + suffix for s in stamps]
+        return [("NaT" if v is None else s) for v, s in zip(values, out)]
+    out = []
+    for v in values:
+        if v is None:
+            out.append("NaN" if dt.startswith("float") else "<NA>")
+        elif isinstance(v, float):
+            out.append(f"{v:.6g}")
+        else:
+            s = str(v)
+            if len(s) > MAX_CELL:
+                s = s[: MAX_CELL - 3] + "..."
+            out.append(s)
+    return out
+
+
+def _rows_shown(n):
+    if n > MAX_ROWS:
+        return list(range(EDGE_ROWS)) + list(range(n - EDGE_ROWS, n)), True
+    return list(range(n)), False
+
+
+def _shown_cells(col, n):
+    """Cells of the displayed rows of col (length n), with a gap flag."""
+    if n > MAX_ROWS:
+        head = _cells(col.slice(0, EDGE_ROWS))
+        tail = _cells(col.slice(n - EDGE_ROWS, EDGE_ROWS))
+        return head + tail
+    return _cells(col)
+
+
+def _columns_shown(names):
+    m = len(names)
+    if m > MAX_COLS:
+        return list(range(EDGE_COLS)) + list(range(m - EDGE_COLS, m)), True
+    return list(range(m)), False
+
+
+def frame_repr(table):
+    n, names = table.num_rows, table.names
+    rows, row_gap = _rows_shown(n)
+    cols, col_gap = _columns_shown(names)
+    index = [str(r) for r in rows]
+    header_pad = ""
+    columns = [[header_pad, ""] + index]
+    for j, c in enumerate(cols):
+        col = table.column(c)
+        columns.append([names[c], col.dtype] + _shown_cells(col, n))
+        if col_gap and j == EDGE_COLS - 1:
+            columns.append(["...", ""] + ["..."] * len(rows))
+    widths = [max(len(s) for s in column) for column in columns]
+    lines = []
+    nlines = len(rows) + 2
+    for i in range(nlines):
+        parts = []
+        for column, w in zip(columns, widths):
+            parts.append(column[i].ljust(w) if column is columns[0] else column[i].rjust(w))
+        lines.append("  ".join(parts).rstrip())
+        if row_gap and i == EDGE_ROWS + 1:
+            lines.append("  ".join("...".rjust(w) for w in widths).rstrip())
+    if not cols:
+        lines = ["Empty DataFrame", "Columns: []", f"Index: {n} rows"]
+    lines.append("")
+    lines.append(f"[{n} rows x {len(names)} columns]")
+    return "\n".join(lines)
+
+
+def series_repr(col, name):
+    n = col.length
+    rows, row_gap = _rows_shown(n)
+    index = [str(r) for r in rows]
+    cells = _shown_cells(col, n)
+    wi = max((len(s) for s in index), default=0)
+    wc = max((len(s) for s in cells), default=0)
+    lines = []
+    for i, (r, c) in enumerate(zip(index, cells)):
+        lines.append(f"{r.ljust(wi)}    {c.rjust(wc)}")
+        if row_gap and i == EDGE_ROWS - 1:
+            lines.append("...")
+    footer = []
+    if name is not None:
+        footer.append(f"Name: {name}")
+    if row_gap or n == 0:
+        footer.append(f"Length: {n}")
+    footer.append(f"dtype: {col.dtype}")
+    lines.append(", ".join(footer))
+    return "\n".join(lines)
+
+
+def frame_html(table):
+    n, names = table.num_rows, table.names
+    rows, row_gap = _rows_shown(n)
+    cols, col_gap = _columns_shown(names)
+    e = html.escape
+    cells = {}
+    for c in cols:
+        cells[c] = _shown_cells(table.column(c), n)
+    out = ['<div><table border="1" class="dataframe zambezi">', "<thead>",
+           '<tr style="text-align: right;"><th></th>']
+    for j, c in enumerate(cols):
+        out.append(f"<th>{e(names[c])}</th>")
+        if col_gap and j == EDGE_COLS - 1:
+            out.append("<th>...</th>")
+    out.append("</tr><tr><th></th>")
+    for j, c in enumerate(cols):
+        out.append(f"<th><i>{e(table.column(c).dtype)}</i></th>")
+        if col_gap and j == EDGE_COLS - 1:
+            out.append("<th></th>")
+    out.append("</tr></thead><tbody>")
+    for i, r in enumerate(rows):
+        out.append(f"<tr><th>{r}</th>")
+        for j, c in enumerate(cols):
+            out.append(f"<td>{e(cells[c][i])}</td>")
+            if col_gap and j == EDGE_COLS - 1:
+                out.append("<td>...</td>")
+        out.append("</tr>")
+        if row_gap and i == EDGE_ROWS - 1:
+            span = len(cols) + (1 if col_gap else 0)
+            out.append("<tr><th>...</th>" + "<td>...</td>" * span + "</tr>")
+    out.append("</tbody></table>")
+    out.append(f"<p>{n} rows &times; {len(names)} columns</p></div>")
+    return "".join(out)

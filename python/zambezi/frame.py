@@ -1,0 +1,258 @@
+"""zambezi.DataFrame: named columns of one length on one device.
+
+A DataFrame wraps an immutable ``_core.Table``.  Column selection, row
+slicing, head/tail, rename and copy share the engine's buffers (no data is
+copied); conversions to and from pandas, numpy and Arrow work one column at a
+time in C.  Arrow consumers (pyarrow, polars, duckdb) read a DataFrame
+through ``__arrow_c_stream__`` without copies.
+"""
+
+from zambezi import _convert, _core, _format
+from zambezi.errors import (
+    ColumnNotFoundError,
+    DTypeError,
+    InvalidValueError,
+    UnsupportedError,
+)
+from zambezi.series import Series
+
+
+def _table_from_dict(data):
+    names, cols = [], []
+    for key, value in data.items():
+        if not isinstance(key, str):
+            raise DTypeError(f"column names must be str, not {type(key).__name__} ({key!r})")
+        names.append(key)
+        cols.append(_convert.to_column(value, name=key))
+    if cols:
+        first = cols[0].length
+        for name, col in zip(names, cols):
+            if col.length != first:
+                raise InvalidValueError(
+                    f"column {name!r} has {col.length} values but column {names[0]!r} has "
+                    f"{first}; all columns of a DataFrame must have the same length")
+    return _core.table_from_columns(cols, names)
+
+
+class DataFrame:
+    """A table of named, typed columns on the CPU or a GPU."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, data=None):
+        if data is None:
+            data = {}
+        if isinstance(data, DataFrame):
+            self._table = data._table
+        elif isinstance(data, _core.Table):
+            self._table = data
+        elif isinstance(data, dict):
+            self._table = _table_from_dict(data)
+        elif _convert._is_pandas(data, "DataFrame"):
+            self._table = from_pandas(data)._table
+        elif hasattr(data, "__arrow_c_stream__") or hasattr(data, "__arrow_c_array__"):
+            self._table = from_arrow(data)._table
+        else:
+            raise DTypeError(
+                "DataFrame() takes a dict of columns, a pandas DataFrame or an Arrow table, "
+                f"not {type(data).__name__}")
+
+    @classmethod
+    def _wrap(cls, table):
+        df = object.__new__(cls)
+        df._table = table
+        return df
+
+    # -- shape and schema --------------------------------------------------
+    def __len__(self):
+        return self._table.num_rows
+
+    @property
+    def shape(self):
+        return (self._table.num_rows, self._table.num_columns)
+
+    @property
+    def columns(self):
+        """Column names (a new list)."""
+        return self._table.names
+
+    @property
+    def dtypes(self):
+        """dict: column name -> dtype name."""
+        t = self._table
+        return {name: t.column(i).dtype for i, name in enumerate(t.names)}
+
+    @property
+    def device(self):
+        """'cpu' or 'cuda:N'."""
+        return self._table.device
+
+    def __contains__(self, name):
+        return name in self._table.names
+
+    def __iter__(self):
+        return iter(self._table.names)
+
+    # -- selection (zero-copy) ---------------------------------------------
+    def _missing(self, name):
+        return ColumnNotFoundError(
+            f"no column named {name!r}; the columns are {self._table.names!r}")
+
+    def __getitem__(self, key):
+        t = self._table
+        if isinstance(key, str):
+            names = t.names
+            if key not in names:
+                raise self._missing(key)
+            return Series._from_column(t.column(names.index(key)), key)
+        if isinstance(key, slice):
+            start, stop, step = key.indices(t.num_rows)
+            if step != 1:
+                raise UnsupportedError(
+                    f"row slices with a step ({step}) are not supported; use df[a:b] "
+                    "(contiguous rows, zero-copy)")
+            return DataFrame._wrap(t.slice(start, max(stop - start, 0)))
+        if isinstance(key, (list, tuple)):
+            names = t.names
+            for k in key:
+                if not isinstance(k, str):
+                    raise DTypeError(f"df[[...]] takes column names, not {type(k).__name__}")
+                if k not in names:
+                    raise self._missing(k)
+            return DataFrame._wrap(t.select([names.index(k) for k in key]))
+        raise DTypeError(
+            "df[...] takes a column name, a list of names or a row slice, "
+            f"not {type(key).__name__}")
+
+    def column(self, name):
+        return self[name]
+
+    def head(self, n=5):
+        rows = self._table.num_rows
+        k = min(max(n, 0), rows) if n >= 0 else max(rows + n, 0)
+        return DataFrame._wrap(self._table.slice(0, k))
+
+    def tail(self, n=5):
+        rows = self._table.num_rows
+        k = min(max(n, 0), rows) if n >= 0 else max(rows + n, 0)
+        return DataFrame._wrap(self._table.slice(rows - k, k))
+
+    def rename(self, columns):
+        """A frame with some columns renamed (a dict old -> new); no data copied."""
+        t = self._table
+        names = t.names
+        for old in columns:
+            if old not in names:
+                raise self._missing(old)
+        new_names = [columns.get(n, n) for n in names]
+        return DataFrame._wrap(
+            _core.table_from_columns([t.column(i) for i in range(len(names))], new_names))
+
+    def copy(self, deep=False):
+        """A new frame.  zambezi data is immutable, so the copy shares buffers."""
+        return DataFrame._wrap(self._table)
+
+    # -- devices -----------------------------------------------------------
+    def to(self, device):
+        """The same frame on another device: 'cpu', 'cuda' or 'cuda:N'."""
+        return DataFrame._wrap(self._table.to_device(device))
+
+    # -- conversion --------------------------------------------------------
+    def to_pandas(self):
+        import pandas as pd
+
+        t = self._table
+        if t.device != "cpu":
+            t = t.to_device("cpu")
+        names = t.names
+        data = {name: _convert.column_to_pandas(t.column(i), name)
+                for i, name in enumerate(names)}
+        if not data:
+            return pd.DataFrame(index=pd.RangeIndex(t.num_rows))
+        return pd.DataFrame(data, columns=names)
+
+    def to_arrow(self):
+        try:
+            import pyarrow as pa
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("DataFrame.to_arrow() needs pyarrow: pip install pyarrow") from e
+        return pa.table(self)
+
+    def to_dict(self):
+        """dict: column name -> list of values."""
+        t = self._table
+        return {name: t.column(i).to_pylist() for i, name in enumerate(t.names)}
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self._table.__arrow_c_stream__(requested_schema)
+
+    def __arrow_c_schema__(self):
+        return self._table.__arrow_c_schema__()
+
+    # -- display -----------------------------------------------------------
+    def __repr__(self):
+        return _format.frame_repr(self._table)
+
+    def _repr_html_(self):
+        return _format.frame_html(self._table)
+
+
+def from_pandas(pdf):
+    """A DataFrame copied from a pandas DataFrame, one column at a time (the
+    index is not kept).  Nullable, categorical, datetime (with timezone) and
+    object columns keep their meaning; see zambezi._convert."""
+    names = [str(c) for c in pdf.columns]
+    if len(set(names)) != len(names):
+        raise InvalidValueError(f"column names must be unique: {names!r}")
+    cols = [_convert.column_from_pandas(pdf.iloc[:, i], name=names[i])
+            for i in range(len(names))]
+    return DataFrame._wrap(_core.table_from_columns(cols, names))
+
+
+def _via_pyarrow(obj, error):
+    """Retry an import through pyarrow, casting Arrow types zambezi reads
+    only in another layout (string_view -> large_string ...).  Raises the
+    original error when that is not possible."""
+    try:
+        import pyarrow as pa
+
+        table = pa.table(obj)
+    except Exception:
+        raise error from None
+    views = {pa.string_view(): pa.large_string(), pa.string(): pa.large_string()}
+    fields = []
+    for f in table.schema:
+        t = f.type
+        if pa.types.is_dictionary(t) and t.value_type in views:
+            t = pa.dictionary(t.index_type, pa.large_string())
+        fields.append(f.with_type(views.get(t, t)))
+    try:
+        table = table.cast(pa.schema(fields))
+    except Exception:
+        raise error from None
+    return _core.import_arrow_stream(table.__arrow_c_stream__())
+
+
+def from_arrow(obj):
+    """A DataFrame from any Arrow table-like object: pyarrow Table or
+    RecordBatch, polars DataFrame, duckdb relation, or anything with
+    ``__arrow_c_stream__`` / ``__arrow_c_array__`` yielding record batches."""
+    if isinstance(obj, DataFrame):
+        return obj
+    if hasattr(obj, "__arrow_c_stream__"):
+        try:
+            result = _core.import_arrow_stream(obj.__arrow_c_stream__())
+        except UnsupportedError as e:
+            result = _via_pyarrow(obj, e)
+    elif hasattr(obj, "__arrow_c_array__"):
+        schema, array = obj.__arrow_c_array__()
+        result = _core.import_arrow_array(schema, array)
+    else:
+        raise DTypeError(
+            "from_arrow() takes an object with __arrow_c_stream__ or __arrow_c_array__ "
+            f"(pyarrow, polars, duckdb...), not {type(obj).__name__}")
+    if isinstance(result, _core.Column):
+        raise InvalidValueError(
+            f"from_arrow() got a single {result.dtype} array, not a table; use "
+            "zb.DataFrame({'name': zb.Series(array)}) for one column")
+    return DataFrame._wrap(result)

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Set up a development environment in .venv: the Python packages the tests
+# and the demo use, then build and install zambezi into it (C engine, CUDA
+# backend when nvcc is found, Python extension).  Safe to run again: the
+# CMake build directory is kept, so a rebuild compiles only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "== creating .venv"
+  "$PY" -m venv .venv
+fi
+echo "== installing Python packages"
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis \
+  matplotlib scikit-build-core ninja
+echo "== building zambezi (C engine$(command -v nvcc >/dev/null && echo ' + CUDA backend'))"
+.venv/bin/python -m pip install -q --no-build-isolation --no-deps . 2>&1 | tail -n 40
+.venv/bin/python -c "import zambezi as zb; print('zambezi', zb.__version__, 'ready; devices:', [d['name'] for d in zb.devices()])"

@@ -1,0 +1,95 @@
+/*
+ * dates.c -- conversions between datetime.date / datetime.datetime and the
+ * engine's int32 days and int64 microseconds.  This is the only file that
+ * includes datetime.h: its C API lives in a per-file pointer that
+ * zbpy_dates_init fills when the module is executed.
+ */
+#include "zbpy.h"
+
+#include <datetime.h>
+
+int zbpy_dates_init(void) {
+  PyDateTime_IMPORT;
+  return PyDateTimeAPI == NULL ? -1 : 0;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
+int64_t zbpy_days_from_civil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = (unsigned)(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + (int64_t)doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = (unsigned)(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  *d = doy - (153 * mp + 2) / 5 + 1;
+  *m = mp < 10 ? mp + 3 : mp - 9;
+  *y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+PyObject *zbpy_date_from_days(int32_t days) {
+  int64_t y;
+  unsigned m, d;
+  civil_from_days(days, &y, &m, &d);
+  if (y < 1 || y > 9999) {
+    PyErr_Format(PyExc_OverflowError,
+                 "date32 value %d (year %lld) is outside the range of datetime.date", days,
+                 (long long)y);
+    return NULL;
+  }
+  return PyDate_FromDate((int)y, (int)m, (int)d);
+}
+
+int zbpy_date_kind(PyObject *o) {
+  if (PyDateTime_Check(o)) return 1;
+  if (PyDate_Check(o)) return 2;
+  return 0;
+}
+
+int32_t zbpy_date_to_days(PyObject *date) {
+  return (int32_t)zbpy_days_from_civil(PyDateTime_GET_YEAR(date),
+                                       (unsigned)PyDateTime_GET_MONTH(date),
+                                       (unsigned)PyDateTime_GET_DAY(date));
+}
+
+int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware) {
+  int64_t days = zbpy_days_from_civil(PyDateTime_GET_YEAR(dt),
+                                      (unsigned)PyDateTime_GET_MONTH(dt),
+                                      (unsigned)PyDateTime_GET_DAY(dt));
+  int64_t secs = (int64_t)PyDateTime_DATE_GET_HOUR(dt) * 3600 +
+                 (int64_t)PyDateTime_DATE_GET_MINUTE(dt) * 60 +
+                 PyDateTime_DATE_GET_SECOND(dt);
+  int64_t us = (days * 86400 + secs) * 1000000 + PyDateTime_DATE_GET_MICROSECOND(dt);
+  *aware = 0;
+  PyObject *tzinfo = ((PyDateTime_DateTime *)dt)->hastzinfo
+                         ? ((PyDateTime_DateTime *)dt)->tzinfo
+                         : Py_None;
+  if (tzinfo != Py_None) {
+    PyObject *off = PyObject_CallMethod(dt, "utcoffset", NULL);
+    if (off == NULL) return -1;
+    if (off != Py_None) {
+      if (!PyDelta_Check(off)) {
+        Py_DECREF(off);
+        PyErr_SetString(PyExc_TypeError, "utcoffset() did not return a timedelta");
+        return -1;
+      }
+      int64_t off_us = ((int64_t)PyDateTime_DELTA_GET_DAYS(off) * 86400 +
+                        PyDateTime_DELTA_GET_SECONDS(off)) *
+                           1000000 +
+                       PyDateTime_DELTA_GET_MICROSECONDS(off);
+      us -= off_us;
+      *aware = 1;
+    }
+    Py_DECREF(off);
+  }
+  *out = us;
+  return 0;
+}

@@ -1,0 +1,124 @@
+/*
+ * zbpy.h -- what the files of the extension module zambezi._core share.
+ *
+ * The module uses multi-phase initialisation; its state (heap types and the
+ * exception classes) lives in the module object, never in C globals.  Every
+ * object wraps one engine reference (zb_column *, zb_table *, zb_buffer *)
+ * that it releases when it is collected.  Helpers here follow the CPython
+ * convention: they return NULL or -1 with a Python exception set.
+ */
+#ifndef ZAMBEZI_ZBPY_H
+#define ZAMBEZI_ZBPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "zambezi/arrow.h"
+#include "zambezi/zambezi.h"
+
+typedef struct zbpy_state {
+  PyTypeObject *column_type;
+  PyTypeObject *table_type;
+  PyTypeObject *bufview_type;
+  PyObject *ZambeziError;
+  PyObject *InvalidValueError;
+  PyObject *ParseError;
+  PyObject *DTypeError;
+  PyObject *OutOfMemoryError;
+  PyObject *ZambeziIndexError;
+  PyObject *ColumnNotFoundError;
+  PyObject *UnsupportedError;
+  PyObject *DeviceError;
+  PyObject *ZambeziIOError;
+  PyObject *ZambeziOverflowError;
+} zbpy_state;
+
+typedef struct zbpy_column {
+  PyObject_HEAD
+  zb_column *col; /* owned reference, never NULL after construction */
+} zbpy_column;
+
+typedef struct zbpy_table {
+  PyObject_HEAD
+  zb_table *table; /* owned reference */
+} zbpy_table;
+
+/* A read-only 1-D buffer-protocol view of (part of) an engine buffer on the
+ * host.  Holds a reference to the buffer, so numpy arrays made from it keep
+ * the data alive. */
+typedef struct zbpy_bufview {
+  PyObject_HEAD
+  zb_buffer *buf;
+  char *ptr;
+  Py_ssize_t shape;    /* number of items */
+  Py_ssize_t itemsize; /* also the stride */
+  char format[4];
+} zbpy_bufview;
+
+extern PyModuleDef zbpy_module_def;
+
+/* The module state for an object of one of our types (NULL + exception if
+ * the type's module is gone). */
+zbpy_state *zbpy_state_of(PyObject *self);
+
+/* Raise the exception for a non-OK status; returns NULL. */
+PyObject *zbpy_raise(zbpy_state *st, zb_status status, const zb_error *err);
+/* Raise OutOfMemoryError for a failed allocation in the extension. */
+PyObject *zbpy_raise_nomem(zbpy_state *st, const char *what, size_t bytes);
+
+/* New Python wrappers; they take over the reference (released on failure). */
+PyObject *zbpy_column_wrap(zbpy_state *st, zb_column *col);
+PyObject *zbpy_table_wrap(zbpy_state *st, zb_table *table);
+/* New read-only view of nbytes at ptr inside buf (retained). */
+PyObject *zbpy_bufview_new(zbpy_state *st, zb_buffer *buf, void *ptr, Py_ssize_t n,
+                           Py_ssize_t itemsize, const char *format);
+
+/* Parse "cpu", "cuda", "cuda:N", "gpu".  Raises DeviceError when the device
+ * is a GPU that is not present, saying why. */
+int zbpy_parse_device(zbpy_state *st, PyObject *obj, zb_device *out);
+/* "cpu" or "cuda:N" as a new str. */
+PyObject *zbpy_device_str(zb_device d);
+
+/* Parse a dtype name: "int64", "float", "str", "category", "date32",
+ * "timestamp", "timestamp[ns]", "timestamp[us, tz=UTC]", "datetime64[ms]".
+ * *tz receives a pointer into a caller buffer of tz_size bytes ("" if
+ * none). */
+int zbpy_parse_dtype(zbpy_state *st, const char *name, zb_type_id *type,
+                     zb_time_unit *unit, char *tz, size_t tz_size);
+/* "s", "ms", "us", "ns"; parse returns -1 with ValueError when unknown. */
+const char *zbpy_unit_name(zb_time_unit unit);
+int zbpy_parse_unit(const char *s, zb_time_unit *out);
+/* The dtype text of a column: "int64", "timestamp[us, tz=UTC]" ... */
+PyObject *zbpy_dtype_str(const zb_column *col);
+
+/* Arrow capsules (arrow.c). */
+PyObject *zbpy_column_arrow_schema(zbpy_state *st, zb_column *col, const char *name);
+PyObject *zbpy_column_arrow_array(zbpy_state *st, zb_column *col, const char *name);
+PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t);
+PyObject *zbpy_table_arrow_array(zbpy_state *st, zb_table *t);
+PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t);
+PyObject *zbpy_import_arrow_array(PyObject *module, PyObject *const *args, Py_ssize_t n);
+PyObject *zbpy_import_arrow_stream(PyObject *module, PyObject *arg);
+
+/* Constructors (build.c). */
+PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *zbpy_column_from_buffer(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject *kwargs);
+
+/* datetime helpers (dates.c, the only file using the datetime C API). */
+int zbpy_dates_init(void);
+PyObject *zbpy_date_from_days(int32_t days);
+/* 1 if o is a datetime.datetime, 2 if a datetime.date, else 0. */
+int zbpy_date_kind(PyObject *o);
+int32_t zbpy_date_to_days(PyObject *date);
+/* Microseconds since the epoch; *aware set if it has a tzinfo (then the
+ * value is UTC).  -1 with an exception on failure. */
+int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware);
+int64_t zbpy_days_from_civil(int64_t y, unsigned m, unsigned d);
+
+/* A host copy of col (a new reference to col itself when it is already on
+ * the host).  The GIL is released around the copy. */
+int zbpy_column_on_host(zbpy_state *st, zb_column *col, zb_column **out);
+int zbpy_table_on_host(zbpy_state *st, zb_table *t, zb_table **out);
+
+#endif /* ZAMBEZI_ZBPY_H */

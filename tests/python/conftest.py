@@ -1,0 +1,39 @@
+"""Shared pytest fixtures for the Python tests of zambezi.
+
+The session-scoped, autouse ``engine_memory_returns_to_zero`` fixture checks
+the engine's counting allocator once every test has run: after a garbage
+collection no engine memory may remain allocated (host or GPU), so any
+reference leak in the extension or the engine fails the run.  The per-test
+``engine_defaults`` fixture restores the thread count and disables fault
+injection, so one test's settings never leak into the next.
+"""
+
+import gc
+
+import pytest
+
+zb = pytest.importorskip("zambezi")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_memory_returns_to_zero():
+    yield
+    gc.collect()
+    stats = zb._core.alloc_stats()
+    assert stats["host_bytes"] == 0 and stats["host_allocations"] == 0, (
+        f"engine host memory still allocated after the tests: {stats}")
+    assert stats["device_bytes"] == 0, f"engine GPU memory still allocated: {stats}"
+
+
+@pytest.fixture(autouse=True)
+def engine_defaults():
+    threads = zb.get_num_threads()
+    yield
+    zb._core.alloc_fail_after(0)
+    zb.set_num_threads(threads)
+
+
+def alloc_bytes():
+    """Host bytes the engine holds now, after a garbage collection."""
+    gc.collect()
+    return zb._core.alloc_stats()["host_bytes"]

@@ -1,0 +1,344 @@
+"""DataFrame and Series behaviour: construction and dtype inference, row and
+column selection, rename, repr, reductions against pandas on every numeric
+dtype with nulls (at 1, 2 and 3 engine threads and via ZAMBEZI_NUM_THREADS),
+and reductions from several Python threads at once (the GIL is released).
+"""
+
+import datetime as dt
+import math
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import zambezi as zb
+
+pd = pytest.importorskip("pandas")
+
+
+# --------------------------------------------------------------------------
+# construction and inference
+# --------------------------------------------------------------------------
+
+def test_construct_from_dict_of_everything():
+    pdf_col = pd.Series([1.5, None, 3.0], dtype="Float64")
+    df = zb.DataFrame({
+        "list": [1, 2, 3],
+        "np": np.array([1.0, np.nan, 2.0]),
+        "series": zb.Series(["a", "b", None]),
+        "pandas": pdf_col,
+        "tuple": (True, False, None),
+    })
+    assert df.shape == (3, 5)
+    assert len(df) == 3
+    assert df.columns == ["list", "np", "series", "pandas", "tuple"]
+    assert df.dtypes == {"list": "int64", "np": "float64", "series": "string",
+                         "pandas": "float64", "tuple": "bool"}
+    assert df["np"].to_list() == [1.0, None, 2.0]
+    assert df["pandas"].to_list() == [1.5, None, 3.0]
+    assert df["tuple"].to_list() == [True, False, None]
+    assert df.device == "cpu"
+    assert "list" in df and "nope" not in df
+
+
+@pytest.mark.parametrize("values,dtype,expected", [
+    ([1, 2, None], "int64", [1, 2, None]),
+    ([2**63, 1, None], "uint64", [2**63, 1, None]),
+    ([2**64 - 1, 0], "uint64", [2**64 - 1, 0]),
+    ([-(2**63), 2**63 - 1], "int64", [-(2**63), 2**63 - 1]),
+    ([1, 2.5, None], "float64", [1.0, 2.5, None]),
+    ([1.0, float("nan"), 3.0], "float64", [1.0, None, 3.0]),
+    ([float("nan"), None], "float64", [None, None]),
+    ([True, None, False], "bool", [True, None, False]),
+    (["x", None, "ÿ✓"], "string", ["x", None, "ÿ✓"]),
+    ([None, None], "string", [None, None]),
+    ([], "string", []),
+    ([dt.date(2020, 2, 29), None, dt.date(1, 1, 1)], "date32",
+     [dt.date(2020, 2, 29), None, dt.date(1, 1, 1)]),
+    ([dt.datetime(1970, 1, 1, 0, 0, 1, 5), None], "timestamp[us]", [1_000_005, None]),
+    ([dt.datetime(2000, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=2)))],
+     "timestamp[us, tz=UTC]", [946_677_600_000_000]),
+    ([np.int64(5), np.int32(-3)], "int64", [5, -3]),
+])
+def test_sequence_inference(values, dtype, expected):
+    s = zb.Series(values, name="c")
+    assert s.dtype == dtype
+    assert s.to_list() == expected
+    assert s.null_count == sum(v is None for v in expected)
+
+
+@pytest.mark.parametrize("values,dtype,expected", [
+    ([1, 2, None], "int8", [1, 2, None]),
+    ([1, 2.0, True], "float32", [1.0, 2.0, 1.0]),
+    ([1, 0, None], "bool", [True, False, None]),
+    ([1, "a", 2.5], "string", ["1", "a", "2.5"]),
+    (["b", "a", None, "b"], "category", ["b", "a", None, "b"]),
+    ([0, 365], "date32", [dt.date(1970, 1, 1), dt.date(1971, 1, 1)]),
+    ([dt.datetime(1970, 1, 1, 0, 0, 2)], "timestamp[ms]", [2000]),
+    ([5, None], "uint16", [5, None]),
+])
+def test_sequence_explicit_dtype(values, dtype, expected):
+    s = zb.Series(values, dtype=dtype)
+    assert s.dtype == dtype
+    assert s.to_list() == expected
+
+
+def test_object_ndarray_and_mask():
+    arr = np.array([1, "skip", 3], dtype=object)
+    col = zb._core.column_from_sequence(arr, mask=np.array([False, True, False]), name="m")
+    assert col.dtype == "int64" and col.to_pylist() == [1, None, 3]
+
+
+def test_categorical_from_codes():
+    cats = zb._core.column_from_sequence(["lo", "mid", "hi"])
+    col = zb._core.categorical_from_codes(np.array([2, -1, 0, 1], dtype=np.int8), cats)
+    assert col.dtype == "category"
+    assert col.to_pylist() == ["hi", None, "lo", "mid"]
+    assert col.dictionary.to_pylist() == ["lo", "mid", "hi"]
+
+
+def test_buffer_timestamps_and_dates():
+    ints = np.array([0, 86_400_000, np.iinfo(np.int64).min], dtype=np.int64)
+    col = zb._core.column_from_buffer(ints, unit="ms", tz="Europe/Paris")
+    assert col.dtype == "timestamp[ms, tz=Europe/Paris]"
+    assert col.unit == "ms" and col.timezone == "Europe/Paris"
+    assert col.to_pylist() == [0, 86_400_000, None]  # NaT is null
+    days = np.array([0, -1, 18262], dtype=np.int32)
+    d = zb._core.column_from_buffer(days, dtype="date32")
+    assert d.to_pylist() == [dt.date(1970, 1, 1), dt.date(1969, 12, 31), dt.date(2020, 1, 1)]
+
+
+# --------------------------------------------------------------------------
+# selection, rename, repr
+# --------------------------------------------------------------------------
+
+def _frame(n=30):
+    return zb.DataFrame({
+        "a": np.arange(n, dtype=np.int64),
+        "b": [f"s{i}" if i % 7 else None for i in range(n)],
+        "c": np.arange(n) * 0.5,
+    })
+
+
+def test_head_tail_slice_select():
+    df = _frame()
+    assert df.head().to_dict()["a"] == [0, 1, 2, 3, 4]
+    assert df.head(3)["b"].to_list() == [None, "s1", "s2"]
+    assert df.tail()["a"].to_list() == [25, 26, 27, 28, 29]
+    assert df.tail(2)["b"].to_list() == [None, "s29"]
+    assert df.head(100).shape == (30, 3) and df.tail(0).shape == (0, 3)
+    assert df.head(-25)["a"].to_list() == [0, 1, 2, 3, 4]
+    assert df[10:13]["a"].to_list() == [10, 11, 12]
+    assert df[-3:]["a"].to_list() == [27, 28, 29]
+    assert df[20:10].shape == (0, 3)
+    assert df[10:20][3:5]["b"].to_list() == ["s13", None]
+    sel = df[["c", "a"]]
+    assert sel.columns == ["c", "a"] and sel["a"].to_list() == list(range(30))
+    assert df["a"][5] == 5 and df["b"][-2] is None and df["b"][-1] == "s29"
+    assert df["a"][3:6].to_list() == [3, 4, 5]
+    assert df["a"].head(2).to_list() == [0, 1] and df["a"].tail(2).to_list() == [28, 29]
+
+
+def test_rename_and_copy():
+    df = _frame(4)
+    r = df.rename(columns={"a": "x", "c": "z"})
+    assert r.columns == ["x", "b", "z"]
+    assert df.columns == ["a", "b", "c"]  # the original is unchanged
+    assert r["x"].to_list() == [0, 1, 2, 3]
+    c = df.copy()
+    assert c.columns == df.columns and c.to_dict() == df.to_dict()
+
+
+def test_repr_small_and_large():
+    small = zb.DataFrame({"num": [1, None, 3], "txt": ["x", "yy", None]})
+    text = repr(small)
+    lines = text.splitlines()
+    assert lines[0].split() == ["num", "txt"]
+    assert lines[1].split() == ["int64", "string"]
+    assert lines[2].split() == ["0", "1", "x"]
+    assert lines[3].split() == ["1", "<NA>", "yy"]
+    assert lines[4].split() == ["2", "3", "<NA>"]
+    assert lines[-1] == "[3 rows x 2 columns]"
+
+    big = _frame(100)
+    text = repr(big)
+    body = text.splitlines()
+    assert body[-1] == "[100 rows x 3 columns]"
+    rows = [ln.split()[0] for ln in body[2:-2]]
+    assert rows == ["0", "1", "2", "3", "4", "...", "95", "96", "97", "98", "99"]
+    assert "s99" in text and "s50" not in text
+
+    html = zb.DataFrame({"<b>": ["<script>&"]})._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;&amp;" in html and "&lt;b&gt;" in html
+    assert "1 rows &times; 1 columns" in html
+
+    srepr = repr(zb.Series([1.5, None], name="v"))
+    assert srepr.splitlines()[-1] == "Name: v, dtype: float64"
+    assert "NaN" in srepr
+    long = repr(big["a"]).splitlines()
+    assert long[-1] == "Name: a, Length: 100, dtype: int64" and "..." in long
+
+
+def test_repr_of_dates_and_timestamps():
+    df = zb.DataFrame({
+        "d": [dt.date(2024, 5, 6)],
+        "t": [dt.datetime(2024, 5, 6, 7, 8, 9)],
+    })
+    text = repr(df)
+    assert "2024-05-06" in text and "2024-05-06 07:08:09" in text
+    assert "timestamp[us]" in text
+
+
+# --------------------------------------------------------------------------
+# reductions against pandas
+# --------------------------------------------------------------------------
+
+NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float32", "float64", "bool"]
+SIZES = [0, 1, 2, 1000, 100_001]
+
+
+def _random(dtype, n, rng):
+    if dtype == "bool":
+        return rng.random(n) < 0.5
+    if dtype.startswith("float"):
+        return (rng.standard_normal(n) * 1e3).astype(dtype)
+    info = np.iinfo(dtype)
+    lo, hi = int(info.min), int(info.max)
+    if dtype == "int64":
+        lo, hi = -(2**44), 2**44  # sums of 100k values stay inside int64
+    if dtype == "uint64":
+        hi = 2**47
+    return rng.integers(lo, hi, size=n, dtype=dtype, endpoint=True)
+
+
+def _pandas_series(values, null):
+    dtype = values.dtype
+    if dtype.kind == "f":
+        v = values.copy()
+        v[null] = np.nan
+        return pd.Series(v)
+    if dtype.kind == "b":
+        return pd.Series(pd.arrays.BooleanArray(values, null))
+    return pd.Series(pd.arrays.IntegerArray(values, null))
+
+
+def _same(got, want, dtype, op, abs_sum):
+    if want is None:
+        assert got is None, (op, got)
+    elif op == "mean" or (op == "sum" and dtype.startswith("float")):
+        assert isinstance(got, float), (op, got)
+        assert math.isclose(got, float(want), rel_tol=1e-12,
+                            abs_tol=1e-12 * max(1.0, abs_sum)), (op, got, want)
+    elif dtype == "bool" and op in ("min", "max"):
+        assert got is bool(want), (op, got, want)
+    elif dtype.startswith("float") and op != "count":
+        assert isinstance(got, float) and got == float(want), (op, got, want)
+    else:
+        assert isinstance(got, int) and not isinstance(got, bool), (op, got)
+        assert got == int(want), (op, got, want)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("n", SIZES)
+def test_reductions_match_pandas(dtype, n):
+    for seed in range(3 if n < 100_000 else 2):
+        rng = np.random.default_rng(seed * 1000 + n)
+        values = _random(dtype, n, rng)
+        null_rate = [0.0, 0.3, 1.0][seed % 3]
+        null = rng.random(n) < null_rate
+        ps = _pandas_series(values, null)
+        s = zb.Series(ps)
+        assert s.dtype == dtype
+        assert s.null_count == int(null.sum())
+        abs_sum = float(np.abs(values[~null].astype(np.float64)).sum())
+        # the oracle sums floats in float64 (zambezi accumulates in float64)
+        po = ps.astype(np.float64) if dtype.startswith("float") else ps
+        expected = {
+            "sum": po.sum(), "min": po.min(), "max": po.max(), "mean": po.mean(),
+            "count": int(po.count()),
+        }
+        if n == 0 or null.all():
+            expected["min"] = expected["max"] = expected["mean"] = None
+        for threads in (1, 2, 3):
+            zb.set_num_threads(threads)
+            assert zb.get_num_threads() == threads
+            for op, want in expected.items():
+                got = getattr(s, op)()
+                _same(got, want, dtype, op, abs_sum)
+        # a slice at an odd offset reduces over exactly its rows
+        if n >= 1000:
+            sub = s[3:n - 5]
+            _same(sub.sum(), po.iloc[3:n - 5].sum(), dtype, "sum", abs_sum)
+            assert sub.count() == int(ps.iloc[3:n - 5].count())
+
+
+def test_uint64_above_int64_min_max_and_sum():
+    values = np.array([2**63 + 5, 3, 2**64 - 1, 2**63], dtype=np.uint64)
+    s = zb.Series(values)
+    assert s.min() == 3 and s.max() == 2**64 - 1
+    assert s.sum() == int(values.sum())  # wraps modulo 2**64, as numpy does
+    assert s.to_list() == [int(v) for v in values]
+
+
+def test_num_threads_from_environment():
+    code = ("import numpy as np, zambezi as zb; "
+            "s = zb.Series(np.arange(300_001, dtype=np.int64)); "
+            "print(zb.get_num_threads(), s.sum(), s.mean())")
+    for threads in (1, 2, 3):
+        env = dict(os.environ, ZAMBEZI_NUM_THREADS=str(threads))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True).stdout.split()
+        assert out == [str(threads), str(300_000 * 300_001 // 2), "150000.0"]
+
+
+def test_reductions_in_python_threads():
+    n = 4_000_000
+    rng = np.random.default_rng(42)
+    ints = rng.integers(-1000, 1000, n)
+    floats = rng.standard_normal(n)
+    s_int = zb.Series(ints)
+    s_float = zb.Series(floats)
+    want_int = int(ints.sum())
+    want_float = math.fsum(floats)
+    results, errors = [], []
+
+    def work(k):
+        try:
+            for _ in range(5):
+                results.append(("i", s_int.sum()))
+                results.append(("f", s_float.sum()))
+                results.append(("m", s_int.max()))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(results) == 30
+    for kind, value in results:
+        if kind == "i":
+            assert value == want_int
+        elif kind == "f":
+            assert math.isclose(value, want_float, rel_tol=1e-12,
+                                abs_tol=1e-12 * np.abs(floats).sum())
+        else:
+            assert value == int(ints.max())
+
+
+def test_series_conversions():
+    s = zb.Series(np.array([3, 1, 2], dtype=np.int16), name="k")
+    assert s.name == "k" and len(s) == 3 and s.shape == (3,)
+    assert s.to_list() == [3, 1, 2] and list(s) == [3, 1, 2]
+    p = s.to_pandas()
+    assert p.name == "k" and p.dtype == np.int16 and p.tolist() == [3, 1, 2]
+    assert s.rename("z").name == "z"
+    assert s.device == "cpu" and s.to("cpu").to_list() == [3, 1, 2]
+    df = zb.DataFrame({"k": s})
+    assert df.to("cpu").device == "cpu"
