@@ -9,6 +9,7 @@
 #include <sys/sysinfo.h>
 
 #include "core/internal.h"
+#include "cpu/kernels.h"
 
 static int cpu_device_count(void) { return 1; }
 
@@ -53,6 +54,14 @@ static const zb_backend k_cpu_backend = {
     .device_info = cpu_device_info,
     /* Host memory is handled by the core directly (zb_malloc, memcpy). */
     .reduce = zb__cpu_reduce,
+    .binary = zb__cpu_binary,
+    .unary = zb__cpu_unary,
+    .cast = zb__cpu_cast,
+    .is_null = zb__cpu_is_null,
+    .fill_null = zb__cpu_fill_null,
+    .filter = zb__cpu_filter,
+    .take = zb__cpu_take,
+    .sort_indices = zb__cpu_sort_indices,
 };
 
 const zb_backend *zb__cpu_backend(void) { return &k_cpu_backend; }

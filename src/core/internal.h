@@ -10,6 +10,7 @@
 #ifndef ZAMBEZI_INTERNAL_H
 #define ZAMBEZI_INTERNAL_H
 
+#include "zambezi/compute.h"
 #include "zambezi/zambezi.h"
 
 #ifdef __cplusplus
@@ -40,6 +41,32 @@ typedef struct zb_backend {
    * this backend's device. */
   zb_status (*reduce)(const zb_column *col, zb_reduce_op op, zb_scalar *out,
                       zb_error *err);
+
+  /* Columnar compute (compute.h; optional, checked by src/core/compute_ops.c).
+   * binary: a scalar operand arrives as a length-1 column with its *_scalar
+   * flag set and is broadcast; `compute` is the promoted type both operands
+   * are converted to, `result` the output type. */
+  zb_status (*binary)(zb_binary_op op, const zb_column *a, bool a_scalar, const zb_column *b,
+                      bool b_scalar, zb_type_id compute, zb_type_id result, zb_column **out,
+                      zb_error *err);
+  zb_status (*unary)(zb_unary_op op, const zb_column *col, zb_column **out, zb_error *err);
+  /* unit: the target unit when target is ZB_TIMESTAMP. */
+  zb_status (*cast)(const zb_column *col, zb_type_id target, zb_time_unit unit,
+                    zb_column **out, zb_error *err);
+  /* want_valid false: isnull; true: notnull. */
+  zb_status (*is_null)(const zb_column *col, bool want_valid, zb_column **out, zb_error *err);
+  /* value: a valid length-1 column of col's type on col's device (categorical: the code
+   * of the fill string, sharing col's dictionary). */
+  zb_status (*fill_null)(const zb_column *col, const zb_column *value, zb_column **out,
+                         zb_error *err);
+  zb_status (*filter)(const zb_column *col, const zb_column *mask, zb_column **out,
+                      zb_error *err);
+  /* indices: int64, checked to lie in [0, col->length) where valid. */
+  zb_status (*take)(const zb_column *col, const zb_column *indices, zb_column **out,
+                    zb_error *err);
+  zb_status (*sort_indices)(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                            const bool *ascending, bool nulls_first, zb_column **out,
+                            zb_error *err);
 } zb_backend;
 
 /* The backend for a device kind: the CPU always; CUDA when compiled in (else

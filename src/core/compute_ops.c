@@ -1,0 +1,696 @@
+/*
+ * compute_ops.c -- the checked entry points of the columnar compute
+ * operations declared in zambezi/compute.h.
+ *
+ * Each validates its arguments once (types, lengths, devices, units and
+ * timezones), works out result types by the promotion rules documented in
+ * compute.h, turns scalars into length-1 columns, and dispatches to the
+ * backend of the device where the data lives.  A backend without the
+ * operation gets it run on the CPU over host copies, and the result is moved
+ * back to the data's device.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "cpu/kernels.h"
+
+const char *zb_binary_op_name(zb_binary_op op) {
+  static const char *const names[ZB_BINARY_OP_COUNT] = {
+      "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "eq",
+      "ne",  "lt",  "le",  "gt",      "ge",       "and", "or",  "xor"};
+  if ((int)op < 0 || op >= ZB_BINARY_OP_COUNT) return "unknown";
+  return names[op];
+}
+
+const char *zb_unary_op_name(zb_unary_op op) {
+  static const char *const names[ZB_UNARY_OP_COUNT] = {"neg", "abs", "invert"};
+  if ((int)op < 0 || op >= ZB_UNARY_OP_COUNT) return "unknown";
+  return names[op];
+}
+
+static bool is_cmp(zb_binary_op op) { return op >= ZB_OP_EQ && op <= ZB_OP_GE; }
+static bool is_logic(zb_binary_op op) { return op >= ZB_OP_AND && op <= ZB_OP_XOR; }
+static bool is_stringish(zb_type_id t) { return t == ZB_STRING || t == ZB_CATEGORICAL; }
+
+/* numpy promotion of two numeric types (bool with bool stays bool). */
+static zb_type_id promote(zb_type_id a, zb_type_id b) {
+  if (a == b) return a;
+  if (a == ZB_BOOL) return b;
+  if (b == ZB_BOOL) return a;
+  if (zb_type_is_float(a) || zb_type_is_float(b)) {
+    if (a == ZB_FLOAT64 || b == ZB_FLOAT64) return ZB_FLOAT64;
+    zb_type_id i = zb_type_is_float(a) ? b : a;
+    return zb_type_width(i) <= 2 ? ZB_FLOAT32 : ZB_FLOAT64;
+  }
+  bool sa = zb_type_is_signed(a), sb = zb_type_is_signed(b);
+  if (sa == sb) return zb_type_width(a) >= zb_type_width(b) ? a : b;
+  zb_type_id s = sa ? a : b, u = sa ? b : a;
+  if (zb_type_width(u) < zb_type_width(s)) return s;
+  switch (zb_type_width(u)) {
+    case 1: return ZB_INT16;
+    case 2: return ZB_INT32;
+    case 4: return ZB_INT64;
+    default: return ZB_FLOAT64;
+  }
+}
+
+/* The compute type (both operands are converted to it) and result type. */
+static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_type_id *ct,
+                              zb_type_id *rt, zb_error *err) {
+  if ((int)op < 0 || op >= ZB_BINARY_OP_COUNT)
+    return zb_error_set(err, ZB_EINVAL, "unknown binary operation %d", (int)op);
+  if ((int)a < 0 || a >= ZB_TYPE_COUNT || (int)b < 0 || b >= ZB_TYPE_COUNT)
+    return zb_error_set(err, ZB_ETYPE, "invalid type id");
+  bool na = zb_type_is_numeric(a), nb = zb_type_is_numeric(b);
+  if (is_cmp(op)) {
+    *rt = ZB_BOOL;
+    if (na && nb) {
+      *ct = promote(a, b);
+      return ZB_OK;
+    }
+    if (is_stringish(a) && is_stringish(b)) {
+      *ct = ZB_STRING;
+      return ZB_OK;
+    }
+    if (a == b && (a == ZB_DATE32 || a == ZB_TIMESTAMP)) {
+      *ct = a;
+      return ZB_OK;
+    }
+  } else if (is_logic(op)) {
+    if (a == ZB_BOOL && b == ZB_BOOL) {
+      *ct = *rt = ZB_BOOL;
+      return ZB_OK;
+    }
+    if ((zb_type_is_integer(a) || a == ZB_BOOL) && (zb_type_is_integer(b) || b == ZB_BOOL)) {
+      *ct = *rt = promote(a, b);
+      return ZB_OK;
+    }
+  } else if (na && nb) {
+    zb_type_id t = promote(a, b);
+    if (t == ZB_BOOL) t = ZB_INT64;
+    if (op == ZB_OP_TRUEDIV) t = ZB_FLOAT64;
+    *ct = *rt = t;
+    return ZB_OK;
+  }
+  return zb_error_set(err, ZB_ETYPE, "%s is not defined for %s and %s", zb_binary_op_name(op),
+                      zb_type_name(a), zb_type_name(b));
+}
+
+zb_status zb_binary_result_type(zb_binary_op op, zb_type_id a, zb_type_id b, zb_type_id *out,
+                                zb_error *err) {
+  zb_type_id ct = ZB_BOOL;
+  return binary_types(op, a, b, &ct, out, err);
+}
+
+/* ---- dispatch with CPU fallback ------------------------------------------ */
+
+static zb_status to_host(const zb_column *c, zb_column **out, zb_error *err) {
+  *out = NULL;
+  if (c == NULL) return ZB_OK;
+  return zb_column_to_device(c, ZB_CPU, out, err);
+}
+
+/* Move a host result to dev (consumes *res). */
+static zb_status result_to(zb_device dev, zb_column **res, zb_error *err) {
+  if (dev.kind == ZB_DEVICE_CPU) return ZB_OK;
+  zb_column *moved = NULL;
+  zb_status st = zb_column_to_device(*res, dev, &moved, err);
+  zb_column_release(*res);
+  *res = moved;
+  return st;
+}
+
+static zb_status dispatch_binary(zb_binary_op op, const zb_column *a, bool as,
+                                 const zb_column *b, bool bs, zb_type_id ct, zb_type_id rt,
+                                 zb_column **out, zb_error *err) {
+  zb_device dev = as ? b->device : a->device;
+  const zb_backend *be = zb__backend_for(dev.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  if (be->binary != NULL && dev.kind != ZB_DEVICE_CPU) {
+    /* Scalars are built on the host: move them to the device. */
+    zb_column *da = NULL, *db = NULL;
+    zb_status st = zb_column_to_device(a, dev, &da, err);
+    if (st == ZB_OK) st = zb_column_to_device(b, dev, &db, err);
+    if (st == ZB_OK) st = be->binary(op, da, as, db, bs, ct, rt, out, err);
+    zb_column_release(da);
+    zb_column_release(db);
+    return st;
+  }
+  zb_column *ha = NULL, *hb = NULL, *res = NULL;
+  zb_status st = to_host(a, &ha, err);
+  if (st == ZB_OK) st = to_host(b, &hb, err);
+  if (st == ZB_OK) st = zb__cpu_binary(op, ha, as, hb, bs, ct, rt, &res, err);
+  zb_column_release(ha);
+  zb_column_release(hb);
+  if (st == ZB_OK) st = result_to(dev, &res, err);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+/* Categoricals compare by their strings: decode them first. */
+static zb_status decode_if_categorical(const zb_column *c, zb_column **out, zb_error *err) {
+  if (c->type != ZB_CATEGORICAL) {
+    *out = zb_column_retain((zb_column *)c);
+    return ZB_OK;
+  }
+  return zb_column_cast(c, ZB_STRING, ZB_MICRO, out, err);
+}
+
+/* Shared tail of the binary entry points: check timestamp compatibility,
+ * decode categoricals, dispatch. */
+static zb_status binary_run(zb_binary_op op, const zb_column *a, bool as, const zb_column *b,
+                            bool bs, zb_column **out, zb_error *err) {
+  zb_type_id ct = ZB_BOOL, rt = ZB_BOOL;
+  ZB_RETURN_NOT_OK(binary_types(op, a->type, b->type, &ct, &rt, err));
+  if (a->type == ZB_TIMESTAMP) {
+    const char *ta = a->timezone ? a->timezone : "", *tb = b->timezone ? b->timezone : "";
+    if (a->unit != b->unit)
+      return zb_error_set(err, ZB_ETYPE, "%s: timestamps of different units (%d and %d)",
+                          zb_binary_op_name(op), (int)a->unit, (int)b->unit);
+    if (strcmp(ta, tb) != 0)
+      return zb_error_set(err, ZB_ETYPE, "%s: timestamps of different timezones ('%s' and '%s')",
+                          zb_binary_op_name(op), ta, tb);
+  }
+  if (ct != ZB_STRING) return dispatch_binary(op, a, as, b, bs, ct, rt, out, err);
+  zb_column *da = NULL, *db = NULL;
+  zb_status st = decode_if_categorical(a, &da, err);
+  if (st == ZB_OK) st = decode_if_categorical(b, &db, err);
+  if (st == ZB_OK) st = dispatch_binary(op, da, as, db, bs, ct, rt, out, err);
+  zb_column_release(da);
+  zb_column_release(db);
+  return st;
+}
+
+zb_status zb_column_binary(zb_binary_op op, const zb_column *a, const zb_column *b,
+                           zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL output");
+  *out = NULL;
+  if (a == NULL || b == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL column");
+  if (a->length != b->length)
+    return zb_error_set(err, ZB_EINVAL,
+                        "%s: length mismatch: left has %lld rows, right has %lld",
+                        zb_binary_op_name(op), (long long)a->length, (long long)b->length);
+  if (!zb_device_equal(a->device, b->device))
+    return zb_error_set(err, ZB_EINVAL, "%s: operands on different devices",
+                        zb_binary_op_name(op));
+  return binary_run(op, a, false, b, false, out, err);
+}
+
+/* A length-1 host column holding scalar s (timestamp unit and timezone from
+ * like). */
+static zb_status scalar_column(const zb_scalar *s, const zb_column *like, zb_column **out,
+                               zb_error *err) {
+  *out = NULL;
+  zb_type_id t = s->type;
+  if ((int)t < 0 || t >= ZB_TYPE_COUNT || is_stringish(t))
+    return zb_error_set(err, ZB_ETYPE, "a %s scalar is not supported here (use the string variant)",
+                        zb_type_name(t));
+  int64_t i = s->v.i;
+  uint64_t u = s->v.u;
+  bool fits = true;
+  switch (zb__physical(t)) {
+    case ZB_INT8: fits = i >= INT8_MIN && i <= INT8_MAX; break;
+    case ZB_INT16: fits = i >= INT16_MIN && i <= INT16_MAX; break;
+    case ZB_INT32: fits = i >= INT32_MIN && i <= INT32_MAX; break;
+    case ZB_UINT8: fits = u <= UINT8_MAX; break;
+    case ZB_UINT16: fits = u <= UINT16_MAX; break;
+    case ZB_UINT32: fits = u <= UINT32_MAX; break;
+    default: break;
+  }
+  if (!s->is_null && !fits)
+    return zb_error_set(err, ZB_EOVERFLOW, "scalar value does not fit its type %s",
+                        zb_type_name(t));
+  zb_column *c = NULL;
+  ZB_RETURN_NOT_OK(zb__new_like(like, t, 1, true, 0, &c, err));
+  void *d = c->data->data;
+  switch (zb__physical(t)) {
+    case ZB_BOOL: *(uint8_t *)d = s->v.b ? 1 : 0; break;
+    case ZB_INT8: *(int8_t *)d = (int8_t)i; break;
+    case ZB_INT16: *(int16_t *)d = (int16_t)i; break;
+    case ZB_INT32: *(int32_t *)d = (int32_t)i; break;
+    case ZB_INT64: *(int64_t *)d = i; break;
+    case ZB_UINT8: *(uint8_t *)d = (uint8_t)u; break;
+    case ZB_UINT16: *(uint16_t *)d = (uint16_t)u; break;
+    case ZB_UINT32: *(uint32_t *)d = (uint32_t)u; break;
+    case ZB_UINT64: *(uint64_t *)d = u; break;
+    case ZB_FLOAT32: *(float *)d = (float)s->v.f; break;
+    case ZB_FLOAT64: *(double *)d = s->v.f; break;
+    default: break;
+  }
+  if (s->is_null) zb_bit_set((uint8_t *)c->validity->data, 0, false);
+  zb_column_recount_nulls(c);
+  *out = c;
+  return ZB_OK;
+}
+
+/* A length-1 host string column holding s[0, len) (s NULL: null). */
+static zb_status string_column(const char *s, int64_t len, zb_column **out, zb_error *err) {
+  *out = NULL;
+  if (s == NULL) len = 0;
+  if (len < 0) return zb_error_set(err, ZB_EINVAL, "negative string length %lld", (long long)len);
+  zb_column *c = NULL;
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_STRING, 1, true, len, &c, err));
+  int64_t *o = (int64_t *)c->data->data;
+  o[0] = 0;
+  o[1] = len;
+  if (len > 0) memcpy(c->chars->data, s, (size_t)len);
+  if (s == NULL) zb_bit_set((uint8_t *)c->validity->data, 0, false);
+  zb_column_recount_nulls(c);
+  *out = c;
+  return ZB_OK;
+}
+
+zb_status zb_column_binary_scalar(zb_binary_op op, const zb_column *col, const zb_scalar *s,
+                                  bool scalar_first, zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL output");
+  *out = NULL;
+  if (col == NULL || s == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL argument");
+  zb_column *sc = NULL;
+  ZB_RETURN_NOT_OK(scalar_column(s, col, &sc, err));
+  zb_status st = scalar_first ? binary_run(op, sc, true, col, false, out, err)
+                              : binary_run(op, col, false, sc, true, out, err);
+  zb_column_release(sc);
+  return st;
+}
+
+zb_status zb_column_binary_string(zb_binary_op op, const zb_column *col, const char *s,
+                                  int64_t len, bool scalar_first, zb_column **out,
+                                  zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL column");
+  if (!is_cmp(op))
+    return zb_error_set(err, ZB_ETYPE, "%s is not defined for strings", zb_binary_op_name(op));
+  zb_column *sc = NULL;
+  ZB_RETURN_NOT_OK(string_column(s, len, &sc, err));
+  zb_status st = scalar_first ? binary_run(op, sc, true, col, false, out, err)
+                              : binary_run(op, col, false, sc, true, out, err);
+  zb_column_release(sc);
+  return st;
+}
+
+zb_status zb_column_unary(zb_unary_op op, const zb_column *col, zb_column **out,
+                          zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "unary: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "unary: NULL column");
+  if ((int)op < 0 || op >= ZB_UNARY_OP_COUNT)
+    return zb_error_set(err, ZB_EINVAL, "unknown unary operation %d", (int)op);
+  zb_type_id t = col->type;
+  bool ok = (op == ZB_OP_NEG && (zb_type_is_integer(t) || zb_type_is_float(t))) ||
+            (op == ZB_OP_ABS && zb_type_is_numeric(t)) ||
+            (op == ZB_OP_INVERT && (zb_type_is_integer(t) || t == ZB_BOOL));
+  if (!ok)
+    return zb_error_set(err, ZB_ETYPE, "%s is not defined for a %s column",
+                        zb_unary_op_name(op), zb_type_name(t));
+  const zb_backend *be = zb__backend_for(col->device.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  if (be->unary != NULL) return be->unary(op, col, out, err);
+  zb_column *h = NULL, *res = NULL;
+  zb_status st = to_host(col, &h, err);
+  if (st == ZB_OK) st = zb__cpu_unary(op, h, &res, err);
+  zb_column_release(h);
+  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+/* ---- casts ---------------------------------------------------------------- */
+
+zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit unit,
+                         zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "cast: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "cast: NULL column");
+  if ((int)target < 0 || target >= ZB_TYPE_COUNT)
+    return zb_error_set(err, ZB_ETYPE, "cast: invalid target type id %d", (int)target);
+  if ((int)unit < ZB_SECOND || unit > ZB_NANO) unit = ZB_MICRO;
+  const zb_backend *be = zb__backend_for(col->device.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  if (be->cast != NULL) return be->cast(col, target, unit, out, err);
+  zb_column *h = NULL, *res = NULL;
+  zb_status st = to_host(col, &h, err);
+  if (st == ZB_OK) st = zb__cpu_cast(h, target, unit, &res, err);
+  zb_column_release(h);
+  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+/* ---- nulls and selection ------------------------------------------------- */
+
+/* Run fn on a host copy of col (and of aux, if any), result back on col's
+ * device.  The CPU fallback shared by the unary-shaped operations. */
+typedef zb_status (*host_op)(const zb_column *col, const zb_column *aux, const void *arg,
+                             zb_column **out, zb_error *err);
+
+static zb_status run_on_host(const zb_column *col, const zb_column *aux, const void *arg,
+                             host_op fn, zb_column **out, zb_error *err) {
+  zb_column *h = NULL, *ha = NULL, *res = NULL;
+  zb_status st = to_host(col, &h, err);
+  if (st == ZB_OK) st = to_host(aux, &ha, err);
+  if (st == ZB_OK) st = fn(h, ha, arg, &res, err);
+  zb_column_release(h);
+  zb_column_release(ha);
+  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+static zb_status host_is_null(const zb_column *col, const zb_column *aux, const void *arg,
+                              zb_column **out, zb_error *err) {
+  return zb__cpu_is_null(col, *(const bool *)arg, out, err);
+}
+
+static zb_status is_null_common(const zb_column *col, bool want_valid, zb_column **out,
+                                zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "isnull: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "isnull: NULL column");
+  const zb_backend *be = zb__backend_for(col->device.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  if (be->is_null != NULL) return be->is_null(col, want_valid, out, err);
+  return run_on_host(col, NULL, &want_valid, host_is_null, out, err);
+}
+
+zb_status zb_column_isnull(const zb_column *col, zb_column **out, zb_error *err) {
+  return is_null_common(col, false, out, err);
+}
+
+zb_status zb_column_notnull(const zb_column *col, zb_column **out, zb_error *err) {
+  return is_null_common(col, true, out, err);
+}
+
+static zb_status host_fill(const zb_column *col, const zb_column *aux, const void *arg,
+                           zb_column **out, zb_error *err) {
+  return zb__cpu_fill_null(col, aux, out, err);
+}
+
+/* fill with a length-1 host column `value` of col's type (string for
+ * categoricals: translated to a code here). */
+static zb_status fill_run(const zb_column *col, const zb_column *value, zb_column **out,
+                          zb_error *err) {
+  if (col->null_count == 0) {
+    *out = zb_column_retain((zb_column *)col);
+    return ZB_OK;
+  }
+  zb_column *v = zb_column_retain((zb_column *)value);
+  zb_status st = ZB_OK;
+  if (col->type == ZB_CATEGORICAL) {
+    /* The code of the fill string in the dictionary (on the host). */
+    zb_column *hd = NULL, *code = NULL;
+    st = zb_column_to_device(col->dictionary, ZB_CPU, &hd, err);
+    int64_t flen, found = -1;
+    const char *f = zb__str(value, 0, &flen);
+    for (int64_t k = 0; st == ZB_OK && k < hd->length && found < 0; k++) {
+      int64_t len;
+      const char *p = zb__str(hd, k, &len);
+      if (len == flen && (len == 0 || memcmp(p, f, (size_t)len) == 0)) found = k;
+    }
+    zb_column_release(hd);
+    if (st == ZB_OK && found < 0)
+      st = zb_error_set(err, ZB_EINVAL, "fill value '%.*s' is not among the categories",
+                        (int)ZB_MIN(flen, (int64_t)64), f);
+    if (st == ZB_OK) st = zb__new_like(col, ZB_CATEGORICAL, 1, false, 0, &code, err);
+    if (st == ZB_OK) ((int32_t *)code->data->data)[0] = (int32_t)found;
+    zb_column_release(v);
+    v = code;
+  }
+  if (st == ZB_OK) {
+    const zb_backend *be = zb__backend_for(col->device.kind);
+    if (be == NULL) {
+      st = zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+    } else if (be->fill_null != NULL && col->device.kind != ZB_DEVICE_CPU) {
+      zb_column *dv = NULL;
+      st = zb_column_to_device(v, col->device, &dv, err);
+      if (st == ZB_OK) st = be->fill_null(col, dv, out, err);
+      zb_column_release(dv);
+    } else {
+      st = run_on_host(col, v, NULL, host_fill, out, err);
+    }
+  }
+  zb_column_release(v);
+  return st;
+}
+
+zb_status zb_column_fill_null(const zb_column *col, const zb_scalar *value, zb_column **out,
+                              zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "fill_null: NULL output");
+  *out = NULL;
+  if (col == NULL || value == NULL) return zb_error_set(err, ZB_EINVAL, "fill_null: NULL argument");
+  zb_type_id t = col->type;
+  if (!(zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP))
+    return zb_error_set(err, ZB_ETYPE, "fill_null: a %s column needs a string fill value",
+                        zb_type_name(t));
+  if (value->is_null) {
+    *out = zb_column_retain((zb_column *)col);
+    return ZB_OK;
+  }
+  zb_scalar s = *value;
+  if (t == ZB_DATE32 || t == ZB_TIMESTAMP) {
+    if (!zb_type_is_integer(s.type) && s.type != t)
+      return zb_error_set(err, ZB_ETYPE, "fill_null: a %s scalar for a %s column",
+                          zb_type_name(s.type), zb_type_name(t));
+    s.type = t == ZB_DATE32 ? ZB_INT32 : ZB_INT64;
+    if (zb_type_is_integer(value->type) && !zb_type_is_signed(value->type)) {
+      if (value->v.u > INT64_MAX) return zb_error_set(err, ZB_EOVERFLOW, "fill value too large");
+      s.v.i = (int64_t)value->v.u;
+    }
+  } else if (!zb_type_is_numeric(s.type)) {
+    return zb_error_set(err, ZB_ETYPE, "fill_null: a %s scalar for a %s column",
+                        zb_type_name(s.type), zb_type_name(t));
+  }
+  if (zb_type_is_float(s.type) && zb_type_is_integer(t) && s.v.f != (double)(int64_t)s.v.f)
+    return zb_error_set(err, ZB_ETYPE, "fill_null: %g is not an integer (column is %s)", s.v.f,
+                        zb_type_name(t));
+  zb_column *sc = NULL, *conv = NULL;
+  zb_status st = scalar_column(&s, col, &sc, err);
+  if (st == ZB_OK) st = zb__cpu_cast(sc, zb__physical(t), col->unit, &conv, err);
+  if (st == ZB_OK && conv->type != t) {
+    /* date32 / timestamp: same bytes, relabel via a fresh column */
+    zb_column *lab = NULL;
+    st = zb__new_like(col, t, 1, false, 0, &lab, err);
+    if (st == ZB_OK) memcpy(lab->data->data, conv->data->data, (size_t)zb_type_width(t));
+    zb_column_release(conv);
+    conv = lab;
+  }
+  if (st == ZB_OK) st = fill_run(col, conv, out, err);
+  zb_column_release(sc);
+  zb_column_release(conv);
+  return st;
+}
+
+zb_status zb_column_fill_null_string(const zb_column *col, const char *s, int64_t len,
+                                     zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "fill_null: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "fill_null: NULL column");
+  if (!is_stringish(col->type))
+    return zb_error_set(err, ZB_ETYPE, "fill_null: a string fill value for a %s column",
+                        zb_type_name(col->type));
+  if (s == NULL) {
+    *out = zb_column_retain((zb_column *)col);
+    return ZB_OK;
+  }
+  zb_column *sc = NULL;
+  ZB_RETURN_NOT_OK(string_column(s, len, &sc, err));
+  zb_status st = fill_run(col, sc, out, err);
+  zb_column_release(sc);
+  return st;
+}
+
+static zb_status host_filter(const zb_column *col, const zb_column *aux, const void *arg,
+                             zb_column **out, zb_error *err) {
+  return zb__cpu_filter(col, aux, out, err);
+}
+
+static zb_status check_mask(const zb_column *col_or_null, int64_t length, zb_device dev,
+                            const zb_column *mask, zb_error *err) {
+  if (mask == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL mask");
+  if (mask->type != ZB_BOOL)
+    return zb_error_set(err, ZB_ETYPE, "filter: the mask must be bool, not %s",
+                        zb_type_name(mask->type));
+  if (mask->length != length)
+    return zb_error_set(err, ZB_EINVAL, "filter: mask has %lld rows, the data %lld",
+                        (long long)mask->length, (long long)length);
+  if (!zb_device_equal(mask->device, dev))
+    return zb_error_set(err, ZB_EINVAL, "filter: mask and data on different devices");
+  return ZB_OK;
+}
+
+zb_status zb_column_filter(const zb_column *col, const zb_column *mask, zb_column **out,
+                           zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL column");
+  ZB_RETURN_NOT_OK(check_mask(col, col->length, col->device, mask, err));
+  const zb_backend *be = zb__backend_for(col->device.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  if (be->filter != NULL) return be->filter(col, mask, out, err);
+  return run_on_host(col, mask, NULL, host_filter, out, err);
+}
+
+/* Build a table of t's names over new columns (consumes cols). */
+static zb_status table_from(const zb_table *t, zb_column **cols, zb_table **out, zb_error *err) {
+  zb_status st = zb_table_make(t->num_columns, cols, (const char *const *)t->names, out, err);
+  for (int64_t c = 0; c < t->num_columns; c++) zb_column_release(cols[c]);
+  zb_free(cols);
+  return st;
+}
+
+typedef zb_status (*column_op)(const zb_column *col, const zb_column *arg, zb_column **out,
+                               zb_error *err);
+
+static zb_status table_apply(const zb_table *t, const zb_column *arg, column_op fn,
+                             zb_table **out, zb_error *err) {
+  int64_t n = t->num_columns;
+  zb_column **cols = (zb_column **)zb_calloc((size_t)(n > 0 ? n : 1), sizeof(zb_column *));
+  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");
+  zb_status st = ZB_OK;
+  for (int64_t c = 0; c < n && st == ZB_OK; c++) {
+    st = fn(t->columns[c], arg, &cols[c], err);
+    if (st != ZB_OK) {
+      char msg[ZB_ERROR_MESSAGE_SIZE];
+      if (err != NULL) {
+        snprintf(msg, sizeof msg, "%s", err->message);
+        zb_error_set(err, st, "column '%s': %s", t->names[c], msg);
+      }
+    }
+  }
+  if (st != ZB_OK) {
+    for (int64_t c = 0; c < n; c++) zb_column_release(cols[c]);
+    zb_free(cols);
+    return st;
+  }
+  return table_from(t, cols, out, err);
+}
+
+zb_status zb_table_filter(const zb_table *t, const zb_column *mask, zb_table **out,
+                          zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL output");
+  *out = NULL;
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL table");
+  ZB_RETURN_NOT_OK(check_mask(NULL, t->num_rows, zb_table_device(t), mask, err));
+  return table_apply(t, mask, zb_column_filter, out, err);
+}
+
+static zb_status host_take(const zb_column *col, const zb_column *aux, const void *arg,
+                           zb_column **out, zb_error *err) {
+  return zb__cpu_take(col, aux, out, err);
+}
+
+/* Check indices (on the host) against a column of `length` rows. */
+static zb_status check_indices(const zb_column *indices, int64_t length, zb_error *err) {
+  if (indices == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL indices");
+  if (indices->type != ZB_INT64)
+    return zb_error_set(err, ZB_ETYPE, "take: indices must be int64, not %s",
+                        zb_type_name(indices->type));
+  zb_column *h = NULL;
+  ZB_RETURN_NOT_OK(to_host(indices, &h, err));
+  const int64_t *ix = (const int64_t *)h->data->data + h->offset;
+  zb_status st = ZB_OK;
+  for (int64_t i = 0; i < h->length; i++) {
+    if ((uint64_t)ix[i] < (uint64_t)length || !zb_column_is_valid(h, i)) continue;
+    st = zb_error_set(err, ZB_EINDEX, "take: index %lld at position %lld is %s (%lld rows)",
+                      (long long)ix[i], (long long)i, ix[i] < 0 ? "negative" : "out of range",
+                      (long long)length);
+    break;
+  }
+  zb_column_release(h);
+  return st;
+}
+
+static zb_status take_checked(const zb_column *col, const zb_column *indices, zb_column **out,
+                              zb_error *err) {
+  const zb_backend *be = zb__backend_for(col->device.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  if (be->take != NULL) return be->take(col, indices, out, err);
+  return run_on_host(col, indices, NULL, host_take, out, err);
+}
+
+zb_status zb_column_take(const zb_column *col, const zb_column *indices, zb_column **out,
+                         zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL column");
+  ZB_RETURN_NOT_OK(check_indices(indices, col->length, err));
+  if (!zb_device_equal(indices->device, col->device))
+    return zb_error_set(err, ZB_EINVAL, "take: indices and data on different devices");
+  return take_checked(col, indices, out, err);
+}
+
+zb_status zb_table_take(const zb_table *t, const zb_column *indices, zb_table **out,
+                        zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL output");
+  *out = NULL;
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL table");
+  ZB_RETURN_NOT_OK(check_indices(indices, t->num_rows, err));
+  if (t->num_columns > 0 && !zb_device_equal(indices->device, zb_table_device(t)))
+    return zb_error_set(err, ZB_EINVAL, "take: indices and data on different devices");
+  return table_apply(t, indices, take_checked, out, err);
+}
+
+/* ---- sorting ------------------------------------------------------------- */
+
+zb_status zb_table_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                const bool *ascending, bool nulls_first, zb_column **out,
+                                zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "sort: NULL output");
+  *out = NULL;
+  if (t == NULL || (n_keys > 0 && keys == NULL))
+    return zb_error_set(err, ZB_EINVAL, "sort: NULL argument");
+  if (n_keys < 1) return zb_error_set(err, ZB_EINVAL, "sort: no key columns");
+  for (int64_t k = 0; k < n_keys; k++) {
+    if (keys[k] < 0 || keys[k] >= t->num_columns)
+      return zb_error_set(err, ZB_EINDEX, "sort: key %lld is column %lld of %lld",
+                          (long long)k, (long long)keys[k], (long long)t->num_columns);
+  }
+  zb_device dev = zb_table_device(t);
+  const zb_backend *be = zb__backend_for(dev.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the table's device");
+  if (be->sort_indices != NULL) return be->sort_indices(t, n_keys, keys, ascending, nulls_first, out, err);
+  zb_table *h = NULL;
+  zb_column *res = NULL;
+  zb_status st = zb_table_to_device(t, ZB_CPU, &h, err);
+  if (st == ZB_OK) st = zb__cpu_sort_indices(h, n_keys, keys, ascending, nulls_first, &res, err);
+  zb_table_release(h);
+  if (st == ZB_OK) st = result_to(dev, &res, err);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+zb_status zb_column_sort_indices(const zb_column *col, bool ascending, bool nulls_first,
+                                 zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "sort: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "sort: NULL column");
+  zb_table *t = NULL;
+  const char *name = "key";
+  zb_column *c = (zb_column *)col;
+  ZB_RETURN_NOT_OK(zb_table_make(1, &c, &name, &t, err));
+  int64_t key = 0;
+  zb_status st = zb_table_sort_indices(t, 1, &key, &ascending, nulls_first, out, err);
+  zb_table_release(t);
+  return st;
+}

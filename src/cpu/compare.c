@@ -1,0 +1,201 @@
+/*
+ * compare.c -- CPU comparisons (eq, ne, lt, le, gt, ge) of numeric, date,
+ * timestamp and string operands into bool columns, and Kleene and/or (plain
+ * xor) on bool columns.
+ *
+ * Numeric operands are converted block by block to the compute type; each
+ * 64 rows produce one result word.  Strings compare byte-wise (memcmp, then
+ * length).  Bool logic works a 64-bit word at a time on values and validity.
+ */
+#include "cpu/kernels.h"
+
+/* Results of 64 (or fewer) comparisons packed into a word. */
+#define CMP_LOOP(T, EXPR)                                                       \
+  for (int q = 0; q < mm; q++) {                                                \
+    T xv = ((const T *)x)[k + q], yv = ((const T *)y)[k + q];                   \
+    w |= (uint64_t)(EXPR) << q;                                                 \
+  }
+
+#define CMP_OPS(T)                                                              \
+  switch (op) {                                                                 \
+    case ZB_OP_EQ: CMP_LOOP(T, xv == yv) break;                                 \
+    case ZB_OP_NE: CMP_LOOP(T, xv != yv) break;                                 \
+    case ZB_OP_LT: CMP_LOOP(T, xv < yv) break;                                  \
+    case ZB_OP_LE: CMP_LOOP(T, xv <= yv) break;                                 \
+    case ZB_OP_GT: CMP_LOOP(T, xv > yv) break;                                  \
+    case ZB_OP_GE: CMP_LOOP(T, xv >= yv) break;                                 \
+    default: break;                                                             \
+  }
+
+/* The result word for rows [k, k + mm) of blocks x and y of physical type t. */
+static uint64_t cmp_word(zb_binary_op op, zb_type_id t, const void *x, const void *y,
+                         int64_t k, int mm) {
+  uint64_t w = 0;
+  switch (t) {
+    case ZB_BOOL: CMP_OPS(uint8_t) break;
+    case ZB_INT8: CMP_OPS(int8_t) break;
+    case ZB_INT16: CMP_OPS(int16_t) break;
+    case ZB_INT32: CMP_OPS(int32_t) break;
+    case ZB_INT64: CMP_OPS(int64_t) break;
+    case ZB_UINT8: CMP_OPS(uint8_t) break;
+    case ZB_UINT16: CMP_OPS(uint16_t) break;
+    case ZB_UINT32: CMP_OPS(uint32_t) break;
+    case ZB_UINT64: CMP_OPS(uint64_t) break;
+    case ZB_FLOAT32: CMP_OPS(float) break;
+    case ZB_FLOAT64: CMP_OPS(double) break;
+    default: break;
+  }
+  return w;
+}
+
+/* Which orderings satisfy op: bit 0 less, bit 1 equal, bit 2 greater. */
+static int op_mask(zb_binary_op op) {
+  switch (op) {
+    case ZB_OP_EQ: return 2;
+    case ZB_OP_NE: return 5;
+    case ZB_OP_LT: return 1;
+    case ZB_OP_LE: return 3;
+    case ZB_OP_GT: return 4;
+    case ZB_OP_GE: return 6;
+    default: return 0;
+  }
+}
+
+static inline int str_order(const char *p, int64_t lp, const char *q, int64_t lq) {
+  int64_t m = lp < lq ? lp : lq;
+  int c = m > 0 ? memcmp(p, q, (size_t)m) : 0;
+  if (c == 0) c = (lp > lq) - (lp < lq);
+  return c < 0 ? 0 : (c == 0 ? 1 : 2); /* bit index into op_mask */
+}
+
+typedef struct cmp_job {
+  zb_binary_op op;
+  const zb_column *a, *b;
+  bool as, bs;
+  zb_type_id t;
+  zb_column *out;
+} cmp_job;
+
+static void cmp_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  const cmp_job *j = (const cmp_job *)ctx;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->out->length - start);
+  uint64_t abuf[ZB_BLOCK], bbuf[ZB_BLOCK];
+  uint8_t *od = (uint8_t *)j->out->data->data;
+  uint8_t *ov = (uint8_t *)j->out->validity->data;
+  bool str = j->t == ZB_STRING;
+  zb_type_id pt = zb__physical(j->t);
+  int w = pt == ZB_BOOL ? 1 : zb_type_width(pt);
+  uint64_t asv = j->as && zb_column_is_valid(j->a, 0) ? ~UINT64_C(0) : 0;
+  uint64_t bsv = j->bs && zb_column_is_valid(j->b, 0) ? ~UINT64_C(0) : 0;
+  if (!str) {
+    if (j->as) {
+      zb__convert_block(pt, abuf, j->a->type, j->a->data->data, j->a->offset, 1);
+      for (int i = 1; i < ZB_BLOCK; i++) memcpy((char *)abuf + i * w, abuf, (size_t)w);
+    }
+    if (j->bs) {
+      zb__convert_block(pt, bbuf, j->b->type, j->b->data->data, j->b->offset, 1);
+      for (int i = 1; i < ZB_BLOCK; i++) memcpy((char *)bbuf + i * w, bbuf, (size_t)w);
+    }
+  }
+  int mask = op_mask(j->op);
+  for (int64_t blk = 0; blk < n; blk += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - blk), row = start + blk;
+    const void *x = NULL, *y = NULL;
+    if (!str) {
+      x = j->as ? (const void *)abuf : zb__block_values(j->a, pt, row, m, abuf);
+      y = j->bs ? (const void *)bbuf : zb__block_values(j->b, pt, row, m, bbuf);
+    }
+    for (int64_t k = 0; k < m; k += 64) {
+      int mm = (int)ZB_MIN((int64_t)64, m - k);
+      uint64_t va = j->as ? asv & zb__mask(mm) : zb__valid_word(j->a, row + k, mm);
+      uint64_t vb = j->bs ? bsv & zb__mask(mm) : zb__valid_word(j->b, row + k, mm);
+      uint64_t r = 0;
+      if (str) {
+        for (int q = 0; q < mm; q++) {
+          int64_t la, lb;
+          const char *pa = zb__str(j->a, j->as ? 0 : row + k + q, &la);
+          const char *pb = zb__str(j->b, j->bs ? 0 : row + k + q, &lb);
+          r |= (uint64_t)((mask >> str_order(pa, la, pb, lb)) & 1) << q;
+        }
+      } else {
+        r = cmp_word(j->op, pt, x, y, k, mm);
+      }
+      zb__store_bits(od, row + k, r & va & vb, mm);
+      zb__store_bits(ov, row + k, va & vb, mm);
+    }
+  }
+}
+
+static zb_status run_job(int64_t n, zb_task_fn fn, void *job, zb_column *o, zb_column **out,
+                         zb_error *err) {
+  zb_status st = zb_parallel_for(zb__morsels(n), fn, job, err);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  zb_column_recount_nulls(o);
+  *out = o;
+  return ZB_OK;
+}
+
+zb_status zb__cpu_compare(zb_binary_op op, const zb_column *a, bool a_scalar,
+                          const zb_column *b, bool b_scalar, zb_type_id compute,
+                          zb_column **out, zb_error *err) {
+  *out = NULL;
+  int64_t n = a_scalar ? b->length : a->length;
+  zb_column *o = NULL;
+  ZB_RETURN_NOT_OK(zb__new_like(NULL, ZB_BOOL, n, true, 0, &o, err));
+  cmp_job j = {op, a, b, a_scalar, b_scalar, compute, o};
+  return run_job(n, cmp_morsel, &j, o, out, err);
+}
+
+/* ---- Kleene logic -------------------------------------------------------- */
+
+static void logic_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  const cmp_job *j = (const cmp_job *)ctx;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->out->length - start);
+  uint8_t *od = (uint8_t *)j->out->data->data;
+  uint8_t *ov = (uint8_t *)j->out->validity->data;
+  const zb_column *a = j->a, *b = j->b;
+  uint64_t asv = j->as && zb_column_is_valid(a, 0) ? ~UINT64_C(0) : 0;
+  uint64_t bsv = j->bs && zb_column_is_valid(b, 0) ? ~UINT64_C(0) : 0;
+  uint64_t asx = j->as && zb_bit_get((const uint8_t *)a->data->data, a->offset) ? ~UINT64_C(0) : 0;
+  uint64_t bsx = j->bs && zb_bit_get((const uint8_t *)b->data->data, b->offset) ? ~UINT64_C(0) : 0;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    int64_t row = start + k;
+    uint64_t msk = zb__mask(mm);
+    uint64_t va = j->as ? asv & msk : zb__valid_word(a, row, mm);
+    uint64_t vb = j->bs ? bsv & msk : zb__valid_word(b, row, mm);
+    uint64_t xa = (j->as ? asx : zb__load_bits((const uint8_t *)a->data->data, a->offset + row, mm)) & va;
+    uint64_t xb = (j->bs ? bsx : zb__load_bits((const uint8_t *)b->data->data, b->offset + row, mm)) & vb;
+    uint64_t val, valid;
+    if (j->op == ZB_OP_AND) {
+      val = xa & xb;
+      valid = (va & vb) | (va & ~xa) | (vb & ~xb);
+    } else if (j->op == ZB_OP_OR) {
+      val = xa | xb;
+      valid = (va & vb) | xa | xb;
+    } else {
+      val = xa ^ xb;
+      valid = va & vb;
+    }
+    valid &= msk;
+    zb__store_bits(od, row, val & valid, mm);
+    zb__store_bits(ov, row, valid, mm);
+  }
+}
+
+zb_status zb__cpu_logical(zb_binary_op op, const zb_column *a, bool a_scalar,
+                          const zb_column *b, bool b_scalar, zb_column **out, zb_error *err) {
+  *out = NULL;
+  int64_t n = a_scalar ? b->length : a->length;
+  zb_column *o = NULL;
+  ZB_RETURN_NOT_OK(zb__new_like(NULL, ZB_BOOL, n, true, 0, &o, err));
+  cmp_job j = {op, a, b, a_scalar, b_scalar, ZB_BOOL, o};
+  return run_job(n, logic_morsel, &j, o, out, err);
+}

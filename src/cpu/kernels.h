@@ -1,0 +1,132 @@
+/*
+ * kernels.h -- what the CPU compute kernels (src/cpu/arith.c, compare.c,
+ * cast.c, select.c, sort.c, convert.c) share: bitmap word access, block
+ * conversion between numeric types, and the CPU entry points that
+ * src/core/compute_ops.c calls after validating the arguments.
+ *
+ * Kernels work in morsels of ZB_MORSEL_ROWS rows (a multiple of 64, so every
+ * morsel starts on a byte of an output bitmap and morsels never share a
+ * byte) and inside a morsel in blocks of ZB_BLOCK rows converted to one
+ * type on the stack; the type switch is outside the row loops.
+ */
+#ifndef ZAMBEZI_CPU_KERNELS_H
+#define ZAMBEZI_CPU_KERNELS_H
+
+#include <string.h>
+
+#include "core/internal.h"
+
+#define ZB_BLOCK 1024 /* rows per inner block; a multiple of 64 */
+
+/* A mask of the low m bits (m in 0..64). */
+static inline uint64_t zb__mask(int m) {
+  return m >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1;
+}
+
+/* nbits (1..64) bits from bit position start; bit k = position start + k. */
+static inline uint64_t zb__load_bits(const uint8_t *bits, int64_t start, int nbits) {
+  int64_t byte = start >> 3;
+  int shift = (int)(start & 7);
+  int nbytes = (shift + nbits + 7) >> 3;
+  unsigned char tmp[16] = {0};
+  memcpy(tmp, bits + byte, (size_t)nbytes);
+  uint64_t lo;
+  memcpy(&lo, tmp, 8);
+  uint64_t w = lo >> shift;
+  if (shift != 0 && nbytes == 9) w |= (uint64_t)tmp[8] << (64 - shift);
+  return w & zb__mask(nbits);
+}
+
+/* Validity of rows [row, row + m) of c as a word (all ones without nulls). */
+static inline uint64_t zb__valid_word(const zb_column *c, int64_t row, int m) {
+  if (c->validity == NULL) return zb__mask(m);
+  return zb__load_bits((const uint8_t *)c->validity->data, c->offset + row, m);
+}
+
+/* Store the low m bits of w at bit position start (a multiple of 8),
+ * touching only the bytes those bits occupy (the last one is overwritten
+ * whole: callers own it). */
+static inline void zb__store_bits(uint8_t *bits, int64_t start, uint64_t w, int m) {
+  unsigned char tmp[8];
+  memcpy(tmp, &w, 8);
+  memcpy(bits + (start >> 3), tmp, (size_t)((m + 7) >> 3));
+}
+
+/* Physical value type of a fixed-width column: date32 and categorical codes
+ * are int32, timestamps int64; others are themselves. */
+static inline zb_type_id zb__physical(zb_type_id t) {
+  if (t == ZB_DATE32 || t == ZB_CATEGORICAL) return ZB_INT32;
+  if (t == ZB_TIMESTAMP) return ZB_INT64;
+  return t;
+}
+
+/* dst[0, n) = values [off, off + n) of src_data (a data buffer of physical
+ * type src, bool as a bitmap) converted to dst_t with C conversions.  Both
+ * are numeric physical types; float -> integer must be range-checked by the
+ * caller.  dst_t may be ZB_BOOL only from ZB_BOOL (writes 0/1 bytes). */
+void zb__convert_block(zb_type_id dst_t, void *dst, zb_type_id src, const void *src_data,
+                       int64_t off, int64_t n);
+
+/* Pointer to n values of type t for rows [row, row + n) of c: the column's
+ * own memory when its physical type is t (and t is not bool), else
+ * converted into scratch (ZB_BLOCK * 8 bytes).  A scalar operand (length 1)
+ * is handled by the caller. */
+const void *zb__block_values(const zb_column *c, zb_type_id t, int64_t row, int64_t n,
+                             void *scratch);
+
+/* Value and length of string i of a string column (no validity check). */
+static inline const char *zb__str(const zb_column *c, int64_t i, int64_t *len) {
+  const int64_t *o = (const int64_t *)c->data->data + c->offset + i;
+  *len = o[1] - o[0];
+  return (const char *)c->chars->data + o[0];
+}
+
+/* Number of morsels for n rows. */
+static inline int64_t zb__morsels(int64_t n) {
+  return (n + ZB_MORSEL_ROWS - 1) / ZB_MORSEL_ROWS;
+}
+
+/* A new host column shaped like `like` (unit, timezone, dictionary) of
+ * `type`; with_validity gives an all-valid bitmap. */
+zb_status zb__new_like(const zb_column *like, zb_type_id type, int64_t length,
+                       bool with_validity, int64_t chars_size, zb_column **out,
+                       zb_error *err);
+
+/* A new string column of n rows: row i is string idx[i] of src (idx from
+ * i32 or i64, exactly one non-NULL); rows where `valid` (if not NULL) is
+ * null get "".  No validity is set on the result. */
+zb_status zb__gather_strings(const zb_column *src, const int32_t *i32, const int64_t *i64,
+                             int64_t n, const zb_column *valid, zb_column **out,
+                             zb_error *err);
+
+/* Stable sort of idx[0, n) by the string of row (rows ? rows[idx[i]] :
+ * idx[i]) of string column c, byte-wise ascending. */
+zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64_t *idx,
+                                  int64_t n, zb_error *err);
+
+/* ---- CPU entry points (validated by src/core/compute_ops.c) ------------ */
+
+zb_status zb__cpu_binary(zb_binary_op op, const zb_column *a, bool a_scalar,
+                         const zb_column *b, bool b_scalar, zb_type_id compute,
+                         zb_type_id result, zb_column **out, zb_error *err);
+zb_status zb__cpu_compare(zb_binary_op op, const zb_column *a, bool a_scalar,
+                          const zb_column *b, bool b_scalar, zb_type_id compute,
+                          zb_column **out, zb_error *err);
+zb_status zb__cpu_logical(zb_binary_op op, const zb_column *a, bool a_scalar,
+                          const zb_column *b, bool b_scalar, zb_column **out, zb_error *err);
+zb_status zb__cpu_unary(zb_unary_op op, const zb_column *col, zb_column **out, zb_error *err);
+zb_status zb__cpu_cast(const zb_column *col, zb_type_id target, zb_time_unit unit,
+                       zb_column **out, zb_error *err);
+zb_status zb__cpu_is_null(const zb_column *col, bool want_valid, zb_column **out,
+                          zb_error *err);
+zb_status zb__cpu_fill_null(const zb_column *col, const zb_column *value, zb_column **out,
+                            zb_error *err);
+zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column **out,
+                         zb_error *err);
+zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column **out,
+                       zb_error *err);
+zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                               const bool *ascending, bool nulls_first, zb_column **out,
+                               zb_error *err);
+
+#endif /* ZAMBEZI_CPU_KERNELS_H */

@@ -1,0 +1,368 @@
+/*
+ * select.c -- CPU null tests (isnull / notnull), fill_null, filter by a
+ * bool mask and take by int64 positions.
+ *
+ * filter runs two parallel passes over morsels: the first counts the kept
+ * rows (and their string bytes) per morsel, an exclusive scan turns counts
+ * into each morsel's output start, and the second writes the rows.  Output
+ * bits that morsels share (bool values and validity at arbitrary output
+ * positions) are written a 64-bit word at a time with an atomic OR into a
+ * zeroed bitmap, so the result is the same for any thread count.  take
+ * writes output rows in morsels of aligned output positions, so it needs no
+ * atomics.  Arguments were checked by src/core/compute_ops.c (indices lie in
+ * range wherever they are valid).
+ */
+#include "cpu/kernels.h"
+
+/* ---- isnull / notnull ---------------------------------------------------- */
+
+zb_status zb__cpu_is_null(const zb_column *col, bool want_valid, zb_column **out,
+                          zb_error *err) {
+  *out = NULL;
+  zb_column *o = NULL;
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_BOOL, col->length, false, 0, &o, err));
+  uint8_t *d = (uint8_t *)o->data->data;
+  if (col->validity == NULL)
+    zb__bitmap_fill(d, 0, col->length, want_valid);
+  else
+    zb__bitmap_copy(d, 0, (const uint8_t *)col->validity->data, col->offset, col->length);
+  if (!want_valid && col->validity != NULL) {
+    int64_t nbytes = (col->length + 7) / 8;
+    for (int64_t i = 0; i < nbytes; i++) d[i] = (uint8_t)~d[i];
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+/* ---- fill_null ----------------------------------------------------------- */
+
+zb_status zb__cpu_fill_null(const zb_column *col, const zb_column *value, zb_column **out,
+                            zb_error *err) {
+  *out = NULL;
+  int64_t n = col->length;
+  zb_column *o = NULL;
+  zb_status st = ZB_OK;
+  if (col->type == ZB_STRING) {
+    int64_t flen;
+    const char *f = zb__str(value, 0, &flen);
+    const int64_t *so = (const int64_t *)col->data->data + col->offset;
+    int64_t total = (so[n] - so[0]) + col->null_count * flen;
+    ZB_RETURN_NOT_OK(zb_column_new(ZB_STRING, n, false, total, &o, err));
+    int64_t *oo = (int64_t *)o->data->data;
+    char *ch = (char *)o->chars->data;
+    oo[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t len;
+      const char *p = zb__str(col, i, &len);
+      if (!zb_column_is_valid(col, i)) {
+        p = f;
+        len = flen;
+      }
+      if (len > 0) memcpy(ch + oo[i], p, (size_t)len);
+      oo[i + 1] = oo[i] + len;
+    }
+    *out = o;
+    return ZB_OK;
+  }
+  ZB_RETURN_NOT_OK(zb__new_like(col, col->type, n, false, 0, &o, err));
+  if (col->type == ZB_BOOL) {
+    bool fv = zb_bit_get((const uint8_t *)value->data->data, value->offset);
+    uint8_t *d = (uint8_t *)o->data->data;
+    for (int64_t k = 0; k < n; k += 64) {
+      int mm = (int)ZB_MIN((int64_t)64, n - k);
+      uint64_t v = zb__valid_word(col, k, mm);
+      uint64_t x = zb__load_bits((const uint8_t *)col->data->data, col->offset + k, mm);
+      zb__store_bits(d, k, (x & v) | (fv ? ~v & zb__mask(mm) : 0), mm);
+    }
+  } else {
+    int w = zb_type_width(col->type);
+    char *d = (char *)o->data->data;
+    const char *fv = (const char *)value->data->data + value->offset * w;
+    memcpy(d, (const char *)col->data->data + col->offset * w, (size_t)(n * w));
+    for (int64_t k = 0; k < n; k += 64) {
+      int mm = (int)ZB_MIN((int64_t)64, n - k);
+      uint64_t nulls = ~zb__valid_word(col, k, mm) & zb__mask(mm);
+      while (nulls != 0) {
+        int q = __builtin_ctzll(nulls);
+        memcpy(d + (k + q) * w, fv, (size_t)w);
+        nulls &= nulls - 1;
+      }
+    }
+  }
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+/* ---- filter -------------------------------------------------------------- */
+
+typedef struct filter_job {
+  const zb_column *c, *mask;
+  zb_column *out;
+  int64_t *count; /* per morsel: kept rows, then output start */
+  int64_t *bytes; /* per morsel: string bytes, then chars start */
+} filter_job;
+
+/* The kept rows among [row, row + m) as a word. */
+static inline uint64_t keep_word(const zb_column *mask, int64_t row, int m) {
+  return zb__load_bits((const uint8_t *)mask->data->data, mask->offset + row, m) &
+         zb__valid_word(mask, row, m);
+}
+
+static void filter_count(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  filter_job *j = (filter_job *)ctx;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->c->length - start);
+  int64_t cnt = 0, bytes = 0;
+  bool str = j->c->type == ZB_STRING;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    uint64_t w = keep_word(j->mask, start + k, mm);
+    cnt += __builtin_popcountll(w);
+    while (str && w != 0) {
+      int64_t len;
+      zb__str(j->c, start + k + __builtin_ctzll(w), &len);
+      bytes += len;
+      w &= w - 1;
+    }
+  }
+  j->count[task] = cnt;
+  j->bytes[task] = bytes;
+}
+
+/* Accumulates bits at consecutive output positions; flushes whole words
+ * with an atomic OR (the bitmap was zeroed). */
+typedef struct bit_writer {
+  uint64_t *words;
+  int64_t word; /* index of the word being filled */
+  uint64_t acc;
+} bit_writer;
+
+static inline void bw_flush(bit_writer *b) {
+  if (b->acc != 0) __atomic_fetch_or(&b->words[b->word], b->acc, __ATOMIC_RELAXED);
+  b->acc = 0;
+}
+static inline void bw_put(bit_writer *b, int64_t pos, bool v) {
+  int64_t w = pos >> 6;
+  if (w != b->word) {
+    bw_flush(b);
+    b->word = w;
+  }
+  b->acc |= (uint64_t)v << (pos & 63);
+}
+
+static void filter_write(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  filter_job *j = (filter_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - start);
+  int64_t pos = j->count[task];
+  bit_writer vb = {j->out->validity ? (uint64_t *)j->out->validity->data : NULL, pos >> 6, 0};
+  bit_writer db = {(uint64_t *)j->out->data->data, pos >> 6, 0};
+  int w = zb_type_width(c->type);
+  const char *src = (const char *)c->data->data + c->offset * (c->type == ZB_BOOL ? 0 : w);
+  char *dst = (char *)j->out->data->data;
+  int64_t *oo = (int64_t *)j->out->data->data;
+  char *ch = j->out->chars ? (char *)j->out->chars->data : NULL;
+  int64_t cpos = j->bytes[task];
+  /* Validity, then values: one loop per value kind (no per-row switch). */
+  if (vb.words != NULL) {
+    int64_t p = pos;
+    for (int64_t k = 0; k < n; k += 64) {
+      int mm = (int)ZB_MIN((int64_t)64, n - k);
+      uint64_t keep = keep_word(j->mask, start + k, mm);
+      uint64_t valid = keep ? zb__valid_word(c, start + k, mm) : 0;
+      for (; keep != 0; keep &= keep - 1) bw_put(&vb, p++, (valid >> __builtin_ctzll(keep)) & 1);
+    }
+  }
+#define FILTER_LOOP(BODY)                                                       \
+  for (int64_t k = 0; k < n; k += 64) {                                         \
+    int mm = (int)ZB_MIN((int64_t)64, n - k);                                   \
+    int64_t row = start + k;                                                    \
+    uint64_t keep = keep_word(j->mask, row, mm);                                \
+    for (; keep != 0; keep &= keep - 1, pos++) {                                \
+      int q = __builtin_ctzll(keep);                                            \
+      int64_t i = row + q;                                                      \
+      (void)i;                                                                  \
+      BODY;                                                                     \
+    }                                                                           \
+  }
+  if (c->type == ZB_BOOL) {
+    const uint8_t *bits = (const uint8_t *)c->data->data;
+    FILTER_LOOP(bw_put(&db, pos, zb_bit_get(bits, c->offset + i)))
+  } else if (c->type == ZB_STRING) {
+    FILTER_LOOP({
+      int64_t len;
+      const char *p = zb__str(c, i, &len);
+      if (len > 0) memcpy(ch + cpos, p, (size_t)len);
+      cpos += len;
+      oo[pos + 1] = cpos;
+    })
+  } else if (w == 1) {
+    FILTER_LOOP(dst[pos] = src[i])
+  } else if (w == 2) {
+    FILTER_LOOP(((uint16_t *)dst)[pos] = ((const uint16_t *)src)[i])
+  } else if (w == 4) {
+    FILTER_LOOP(((uint32_t *)dst)[pos] = ((const uint32_t *)src)[i])
+  } else {
+    FILTER_LOOP(((uint64_t *)dst)[pos] = ((const uint64_t *)src)[i])
+  }
+#undef FILTER_LOOP
+  if (vb.words) bw_flush(&vb);
+  if (c->type == ZB_BOOL) bw_flush(&db);
+}
+
+zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column **out,
+                         zb_error *err) {
+  *out = NULL;
+  int64_t nm = zb__morsels(col->length), m1 = nm > 0 ? nm : 1;
+  int64_t *count = (int64_t *)zb_malloc((size_t)m1 * sizeof(int64_t));
+  int64_t *bytes = (int64_t *)zb_malloc((size_t)m1 * sizeof(int64_t));
+  zb_column *o = NULL;
+  zb_status st = ZB_OK;
+  if (count == NULL || bytes == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (filter)");
+    goto done;
+  }
+  filter_job j = {col, mask, NULL, count, bytes};
+  st = zb_parallel_for(nm, filter_count, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t total = 0, total_bytes = 0;
+  for (int64_t m = 0; m < nm; m++) {
+    int64_t c = count[m], b = bytes[m];
+    count[m] = total;
+    bytes[m] = total_bytes;
+    total += c;
+    total_bytes += b;
+  }
+  st = zb__new_like(col, col->type, total, false, total_bytes, &o, err);
+  if (st != ZB_OK) goto done;
+  /* Bitmaps written by atomic OR start zeroed; whole words are touched. */
+  int64_t bitmap_bytes = (total + 63) / 64 * 8;
+  if (col->type == ZB_BOOL) memset(o->data->data, 0, (size_t)bitmap_bytes);
+  if (col->validity != NULL) {
+    st = zb_buffer_new_zeroed(ZB_CPU, bitmap_bytes, &o->validity, err);
+    if (st != ZB_OK) goto done;
+  }
+  if (col->type == ZB_STRING) ((int64_t *)o->data->data)[0] = 0;
+  j.out = o;
+  st = zb_parallel_for(nm, filter_write, &j, err);
+  if (st != ZB_OK) goto done;
+  zb_column_recount_nulls(o);
+done:
+  zb_free(count);
+  zb_free(bytes);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+/* ---- take ---------------------------------------------------------------- */
+
+typedef struct take_job {
+  const zb_column *c, *idx;
+  zb_column *out;
+} take_job;
+
+static void take_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  take_job *j = (take_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->idx->length - start);
+  const int64_t *ix = (const int64_t *)j->idx->data->data + j->idx->offset;
+  int w = zb_type_width(c->type);
+  uint8_t *ov = (uint8_t *)j->out->validity->data;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    int64_t row = start + k;
+    uint64_t iv = zb__valid_word(j->idx, row, mm), v = 0, bits = 0;
+    for (int q = 0; q < mm; q++) {
+      int64_t i = ((iv >> q) & 1) ? ix[row + q] : 0;
+      bool ok = ((iv >> q) & 1) && zb_column_is_valid(c, i);
+      v |= (uint64_t)ok << q;
+      if (c->type == ZB_BOOL)
+        bits |= (uint64_t)(ok && zb_bit_get((const uint8_t *)c->data->data, c->offset + i)) << q;
+    }
+    zb__store_bits(ov, row, v, mm);
+    if (c->type == ZB_BOOL) {
+      zb__store_bits((uint8_t *)j->out->data->data, row, bits, mm);
+      continue;
+    }
+    const char *src = (const char *)c->data->data + c->offset * w;
+    char *dst = (char *)j->out->data->data;
+#define TAKE_LOOP(T)                                                            \
+  for (int q = 0; q < mm; q++) {                                                \
+    int64_t p = row + q, i = ((iv >> q) & 1) ? ix[p] : 0;                       \
+    ((T *)dst)[p] = ((const T *)src)[i];                                        \
+  }
+    switch (w) {
+      case 1: TAKE_LOOP(uint8_t) break;
+      case 2: TAKE_LOOP(uint16_t) break;
+      case 4: TAKE_LOOP(uint32_t) break;
+      default: TAKE_LOOP(uint64_t) break;
+    }
+#undef TAKE_LOOP
+  }
+}
+
+/* Validity of take: index valid and source row valid. */
+static void take_valid_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  take_job *j = (take_job *)ctx;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->idx->length - start);
+  const int64_t *ix = (const int64_t *)j->idx->data->data + j->idx->offset;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    uint64_t iv = zb__valid_word(j->idx, start + k, mm), v = 0;
+    for (int q = 0; q < mm; q++)
+      v |= (uint64_t)(((iv >> q) & 1) && zb_column_is_valid(j->c, ix[start + k + q])) << q;
+    zb__store_bits((uint8_t *)j->out->validity->data, start + k, v, mm);
+  }
+}
+
+zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column **out,
+                       zb_error *err) {
+  *out = NULL;
+  int64_t n = indices->length;
+  zb_column *o = NULL;
+  zb_status st;
+  if (col->type == ZB_STRING) {
+    const int64_t *ix = (const int64_t *)indices->data->data + indices->offset;
+    if (indices->validity == NULL) {
+      st = zb__gather_strings(col, NULL, ix, n, NULL, &o, err);
+    } else {
+      /* Null indices may hold anything: gather through a cleaned copy. */
+      int64_t *clean = (int64_t *)zb_malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+      if (clean == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (take)");
+      for (int64_t i = 0; i < n; i++) clean[i] = zb_column_is_valid(indices, i) ? ix[i] : 0;
+      st = zb__gather_strings(col, NULL, clean, n, indices, &o, err);
+      zb_free(clean);
+    }
+    if (st != ZB_OK) return st;
+    st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &o->validity, err);
+    take_job j = {col, indices, o};
+    if (st == ZB_OK) st = zb_parallel_for(zb__morsels(n), take_valid_morsel, &j, err);
+  } else {
+    st = zb__new_like(col, col->type, n, true, 0, &o, err);
+    if (st != ZB_OK) return st;
+    take_job j = {col, indices, o};
+    st = zb_parallel_for(zb__morsels(n), take_morsel, &j, err);
+  }
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  zb_column_recount_nulls(o);
+  *out = o;
+  return ZB_OK;
+}
