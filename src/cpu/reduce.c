@@ -2,22 +2,29 @@
  * reduce.c -- CPU reference reductions (sum, min, max, mean, count) over a
  * numeric or bool column, in parallel morsels.
  *
- * Each morsel of ZB_MORSEL_ROWS rows yields a partial (exact wrapping
+ * Each morsel of ZB_MORSEL_ROWS rows yields a partial (exact 128-bit
  * integer sum, compensated float sum, count, min, max); partials are
  * combined in morsel order, so the result does not depend on the thread
- * count.  Validity is read 64 bits at a time: all-valid words take a tight
- * loop, all-null words are skipped.  Float sums use 8 independent lanes per
- * 1024-value block and Neumaier compensation across blocks.  NaN is skipped
- * like a null (pandas' skipna).
+ * count.  Rows are taken in runs of 64 that share one validity word (an
+ * all-null run is skipped); the kernels are written with vector extensions
+ * on 4 x 64-bit lanes, so a run's mask is a vector shift of its word and
+ * nulls are blended out without per-row branches.  Integer sums are exact
+ * (low and high 32-bit halves summed separately), so sums wrap only when
+ * the result is narrowed to int64 (as numpy does) and means are exact
+ * before the final division.  Float sums use 8 lanes per 1024-value block
+ * and Neumaier compensation across blocks.  NaN is skipped like a null
+ * (pandas' skipna).
  */
 #include <math.h>
 #include <string.h>
 
 #include "core/internal.h"
 
+__extension__ typedef __int128 zb_i128;
+
 typedef struct partial {
-  uint64_t isum; /* wrapping integer sum (two's complement) */
-  double fsum, fcomp;
+  zb_i128 exact; /* integers and bools: the exact sum */
+  double fsum, fcomp; /* floats: Neumaier sum */
   int64_t count;
   bool has;
   union {
@@ -51,94 +58,194 @@ static inline uint64_t load_bits(const uint8_t *bits, int64_t start, int nbits) 
   return nbits == 64 ? w : w & ((UINT64_C(1) << nbits) - 1);
 }
 
-/* Per-type kernels.  KIND: 0 signed, 1 unsigned, 2 float.  Rows are
- * processed in runs of up to 64 that share one validity word. */
-#define DEFINE_REDUCE(NAME, T, KIND, FIELD)                                               \
-  static void NAME(const T *v, const uint8_t *valid, int64_t off, int64_t n, bool want_sum, \
-                   bool want_minmax, partial *p) {                                      \
-    double block[8] = {0};                                                              \
-    int in_block = 0;                                                                   \
-    uint64_t isum = 0;                                                                  \
-    int64_t count = 0;                                                                  \
-    T mn = 0, mx = 0;                                                                   \
-    bool has = false;                                                                   \
-    for (int64_t base = 0; base < n; base += 64) {                                      \
-      int m = (int)ZB_MIN((int64_t)64, n - base);                                       \
-      uint64_t w = valid ? load_bits(valid, off + base, m)                              \
-                         : (m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1);           \
-      if (w == 0) continue;                                                             \
-      const T *x = v + off + base;                                                      \
-      bool full = m == 64 ? w == ~UINT64_C(0) : w == (UINT64_C(1) << m) - 1;            \
-      if (want_sum) {                                                                   \
-        double lane[8] = {0};                                                           \
-        if (full && KIND != 2) {                                                        \
-          for (int k = 0; k < m; k++) {                                                 \
-            isum += (uint64_t)x[k];                                                     \
-            lane[k & 7] += (double)x[k];                                                \
-          }                                                                             \
-          count += m;                                                                   \
-        } else if (full) {                                                              \
-          int c = 0;                                                                    \
-          for (int k = 0; k < m; k++) {                                                 \
-            double d = (double)x[k];                                                    \
-            bool ok = !isnan(d);                                                         \
-            lane[k & 7] += ok ? d : 0.0;                                                \
-            c += ok;                                                                    \
-          }                                                                             \
-          count += c;                                                                   \
-        } else {                                                                        \
-          for (int k = 0; k < m; k++) {                                                 \
-            double d = (double)x[k];                                                    \
-            bool ok = ((w >> k) & 1) && !isnan(d);                                         \
-            if (KIND != 2) isum += ok ? (uint64_t)x[k] : 0;                             \
-            lane[k & 7] += ok ? d : 0.0;                                                \
-            count += ok;                                                                \
-          }                                                                             \
-        }                                                                               \
-        for (int k = 0; k < 8; k++) block[k] += lane[k];                                \
-        if (++in_block == 16) {                                                         \
-          kahan_add(&p->fsum, &p->fcomp,                                                \
-                    ((block[0] + block[1]) + (block[2] + block[3])) +                   \
-                        ((block[4] + block[5]) + (block[6] + block[7])));               \
-          memset(block, 0, sizeof block);                                               \
-          in_block = 0;                                                                 \
-        }                                                                               \
-      }                                                                                 \
-      if (want_minmax) {                                                                \
-        for (int k = 0; k < m; k++) {                                                   \
-          T xv = x[k];                                                                  \
-          if (!((w >> k) & 1) || (KIND == 2 && isnan((double)xv))) continue;                                    \
-          if (!has) {                                                                   \
-            mn = mx = xv;                                                               \
-            has = true;                                                                 \
-          }                                                                             \
-          mn = xv < mn ? xv : mn;                                                       \
-          mx = xv > mx ? xv : mx;                                                       \
-        }                                                                               \
-      }                                                                                 \
-    }                                                                                   \
-    kahan_add(&p->fsum, &p->fcomp,                                                      \
-              ((block[0] + block[1]) + (block[2] + block[3])) +                         \
-                  ((block[4] + block[5]) + (block[6] + block[7])));                     \
-    p->isum += isum;                                                                    \
-    if (want_sum) p->count += count;                                                    \
-    if (has) {                                                                          \
-      if (!p->has || mn < (T)p->min.FIELD) p->min.FIELD = mn;                           \
-      if (!p->has || mx > (T)p->max.FIELD) p->max.FIELD = mx;                           \
-      p->has = true;                                                                    \
-    }                                                                                   \
+/* The hot loops are also compiled for AVX2 and picked at load time. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define ZB_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define ZB_CLONES
+#endif
+
+typedef int64_t zb_v4l __attribute__((vector_size(32)));
+typedef uint64_t zb_v4u __attribute__((vector_size(32)));
+typedef double zb_v4d __attribute__((vector_size(32)));
+
+/* All-ones lanes for the rows j..j+3 of a run whose validity word is w (a
+ * macro: a function returning a vector would change ABI between clones). */
+#define run_mask(w, j)                                                              \
+  (-(zb_v4l)((((zb_v4u){(w), (w), (w), (w)}) >>                                     \
+              ((zb_v4u){(uint64_t)(j), (uint64_t)(j) + 1, (uint64_t)(j) + 2,       \
+                        (uint64_t)(j) + 3})) &                                      \
+             1))
+
+/* Lanes of a where m is set, else of b (bit patterns). */
+#define ZB_SELECT(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+
+/* Integer kernels: 4 rows at a time widened to 64-bit lanes.  SIGNED picks
+ * the lane type (signed or unsigned compares, arithmetic or logical high
+ * halves).  The last run of a morsel may be partial: it is done row by row. */
+#define DEFINE_IREDUCE(NAME, T, LANE, LO, HI)                                          \
+  typedef T NAME##_raw __attribute__((vector_size(4 * sizeof(T))));                    \
+  ZB_CLONES static void NAME(const T *v, const uint8_t *valid, int64_t off, int64_t n, \
+                             bool want_sum, bool want_minmax, partial *p) {           \
+    zb_v4u sum_lo = {0, 0, 0, 0};                                                     \
+    zb_v4l sum_hi = {0, 0, 0, 0};                                                     \
+    LANE vmin = {HI, HI, HI, HI}, vmax = {LO, LO, LO, LO};                            \
+    LANE lo_id = vmax, hi_id = vmin;                                                  \
+    zb_i128 tail = 0;                                                                 \
+    int64_t count = 0;                                                                \
+    for (int64_t base = 0; base < n; base += 64) {                                    \
+      int m = (int)ZB_MIN((int64_t)64, n - base);                                     \
+      uint64_t w = valid ? load_bits(valid, off + base, m)                            \
+                         : (m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1);         \
+      if (w == 0) continue;                                                           \
+      const T *x = v + off + base;                                                    \
+      count += __builtin_popcountll(w);                                               \
+      if (m < 64) {                                                                   \
+        for (int k = 0; k < m; k++) {                                                 \
+          if (!((w >> k) & 1)) continue;                                              \
+          tail += x[k];                                                               \
+          if (x[k] < (T)vmin[0]) vmin[0] = x[k];                                      \
+          if (x[k] > (T)vmax[0]) vmax[0] = x[k];                                      \
+        }                                                                             \
+        continue;                                                                     \
+      }                                                                               \
+      if (want_sum) {                                                                 \
+        for (int j = 0; j < 64; j += 4) {                                             \
+          NAME##_raw raw;                                                             \
+          memcpy(&raw, x + j, sizeof raw);                                            \
+          zb_v4l mk = run_mask(w, j);                                                 \
+          LANE xv = __builtin_convertvector(raw, LANE);                               \
+          sum_lo += ((zb_v4u)xv & 0xffffffffu) & (zb_v4u)mk;                          \
+          sum_hi += (zb_v4l)(xv >> 32) & mk;                                          \
+        }                                                                             \
+      }                                                                               \
+      if (want_minmax) {                                                              \
+        for (int j = 0; j < 64; j += 4) {                                             \
+          NAME##_raw raw;                                                             \
+          memcpy(&raw, x + j, sizeof raw);                                            \
+          LANE mk = (LANE)run_mask(w, j);                                             \
+          LANE xv = __builtin_convertvector(raw, LANE);                               \
+          LANE a = ZB_SELECT(mk, xv, hi_id), b = ZB_SELECT(mk, xv, lo_id);            \
+          LANE lt = (LANE)(a < vmin), gt = (LANE)(b > vmax);                          \
+          vmin = ZB_SELECT(lt, a, vmin);                                              \
+          vmax = ZB_SELECT(gt, b, vmax);                                              \
+        }                                                                             \
+      }                                                                               \
+    }                                                                                 \
+    zb_i128 exact = tail;                                                             \
+    for (int u = 0; u < 4; u++)                                                       \
+      exact += (zb_i128)sum_hi[u] * ((zb_i128)1 << 32) + (zb_i128)sum_lo[u];          \
+    p->exact += exact;                                                                \
+    if (want_sum) p->count += count;                                                  \
+    if (want_minmax && count > 0) {                                                   \
+      T lo = (T)vmin[0], hi = (T)vmax[0];                                             \
+      for (int u = 1; u < 4; u++) {                                                   \
+        if ((T)vmin[u] < lo) lo = (T)vmin[u];                                         \
+        if ((T)vmax[u] > hi) hi = (T)vmax[u];                                         \
+      }                                                                               \
+      store_minmax_##LANE(p, lo, hi);                                                 \
+    }                                                                                 \
   }
 
-DEFINE_REDUCE(reduce_i8, int8_t, 0, i)
-DEFINE_REDUCE(reduce_i16, int16_t, 0, i)
-DEFINE_REDUCE(reduce_i32, int32_t, 0, i)
-DEFINE_REDUCE(reduce_i64, int64_t, 0, i)
-DEFINE_REDUCE(reduce_u8, uint8_t, 1, u)
-DEFINE_REDUCE(reduce_u16, uint16_t, 1, u)
-DEFINE_REDUCE(reduce_u32, uint32_t, 1, u)
-DEFINE_REDUCE(reduce_u64, uint64_t, 1, u)
-DEFINE_REDUCE(reduce_f32, float, 2, f)
-DEFINE_REDUCE(reduce_f64, double, 2, f)
+static inline void store_minmax_zb_v4l(partial *p, int64_t lo, int64_t hi) {
+  if (!p->has || lo < p->min.i) p->min.i = lo;
+  if (!p->has || hi > p->max.i) p->max.i = hi;
+  p->has = true;
+}
+static inline void store_minmax_zb_v4u(partial *p, uint64_t lo, uint64_t hi) {
+  if (!p->has || lo < p->min.u) p->min.u = lo;
+  if (!p->has || hi > p->max.u) p->max.u = hi;
+  p->has = true;
+}
+
+/* Float kernels: 4 rows at a time as doubles; NaN is masked like a null. */
+#define DEFINE_FREDUCE(NAME, T)                                                        \
+  typedef T NAME##_raw __attribute__((vector_size(4 * sizeof(T))));                    \
+  ZB_CLONES static void NAME(const T *v, const uint8_t *valid, int64_t off, int64_t n, \
+                             bool want_sum, bool want_minmax, partial *p) {           \
+    const zb_v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY};                      \
+    zb_v4d block[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};                                   \
+    zb_v4d vmin = inf, vmax = -inf;                                                   \
+    zb_v4l cnt = {0, 0, 0, 0};                                                        \
+    int in_block = 0;                                                                 \
+    for (int64_t base = 0; base < n; base += 64) {                                    \
+      int m = (int)ZB_MIN((int64_t)64, n - base);                                     \
+      uint64_t w = valid ? load_bits(valid, off + base, m)                            \
+                         : (m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1);         \
+      if (w == 0) continue;                                                           \
+      const T *x = v + off + base;                                                    \
+      zb_v4d lane[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};                                  \
+      if (m < 64) {                                                                   \
+        for (int k = 0; k < m; k++) {                                                 \
+          double d = (double)x[k];                                                    \
+          if (!((w >> k) & 1) || isnan(d)) continue;                                  \
+          lane[0][0] += d;                                                            \
+          cnt[0]++;                                                                   \
+          if (d < vmin[0]) vmin[0] = d;                                               \
+          if (d > vmax[0]) vmax[0] = d;                                               \
+        }                                                                             \
+      } else if (want_sum) {                                                          \
+        for (int j = 0; j < 64; j += 8) {                                             \
+          for (int h = 0; h < 2; h++) {                                               \
+            NAME##_raw raw;                                                           \
+            memcpy(&raw, x + j + 4 * h, sizeof raw);                                  \
+            zb_v4d xd = __builtin_convertvector(raw, zb_v4d);                         \
+            zb_v4l ok = run_mask(w, j + 4 * h) & (xd == xd);                          \
+            lane[h] += (zb_v4d)((zb_v4l)xd & ok);                                     \
+            cnt -= ok;                                                                \
+          }                                                                           \
+        }                                                                             \
+      } else {                                                                        \
+        for (int j = 0; j < 64; j += 4) {                                             \
+          NAME##_raw raw;                                                             \
+          memcpy(&raw, x + j, sizeof raw);                                            \
+          zb_v4d xd = __builtin_convertvector(raw, zb_v4d);                           \
+          zb_v4l ok = run_mask(w, j) & (xd == xd);                                    \
+          zb_v4l a = ZB_SELECT(ok, (zb_v4l)xd, (zb_v4l)inf);                          \
+          zb_v4l b = ZB_SELECT(ok, (zb_v4l)xd, (zb_v4l)(-inf));                       \
+          zb_v4l lt = (zb_v4d)a < vmin, gt = (zb_v4d)b > vmax;                        \
+          vmin = (zb_v4d)ZB_SELECT(lt, a, (zb_v4l)vmin);                              \
+          vmax = (zb_v4d)ZB_SELECT(gt, b, (zb_v4l)vmax);                              \
+          cnt -= ok;                                                                  \
+        }                                                                             \
+      }                                                                               \
+      if (want_sum) {                                                                 \
+        block[0] += lane[0];                                                          \
+        block[1] += lane[1];                                                          \
+        if (++in_block == 16) {                                                       \
+          zb_v4d b2 = block[0] + block[1];                                            \
+          kahan_add(&p->fsum, &p->fcomp, (b2[0] + b2[1]) + (b2[2] + b2[3]));          \
+          block[0] = block[1] = (zb_v4d){0, 0, 0, 0};                                 \
+          in_block = 0;                                                               \
+        }                                                                             \
+      }                                                                               \
+    }                                                                                 \
+    zb_v4d b2 = block[0] + block[1];                                                  \
+    kahan_add(&p->fsum, &p->fcomp, (b2[0] + b2[1]) + (b2[2] + b2[3]));                \
+    int64_t count = cnt[0] + cnt[1] + cnt[2] + cnt[3];                                \
+    if (want_sum) p->count += count;                                                  \
+    if (want_minmax && count > 0) {                                                   \
+      double lo = vmin[0], hi = vmax[0];                                              \
+      for (int u = 1; u < 4; u++) {                                                   \
+        lo = vmin[u] < lo ? vmin[u] : lo;                                             \
+        hi = vmax[u] > hi ? vmax[u] : hi;                                             \
+      }                                                                               \
+      if (!p->has || lo < p->min.f) p->min.f = lo;                                    \
+      if (!p->has || hi > p->max.f) p->max.f = hi;                                    \
+      p->has = true;                                                                  \
+    }                                                                                 \
+  }
+
+DEFINE_IREDUCE(reduce_i8, int8_t, zb_v4l, INT8_MIN, INT8_MAX)
+DEFINE_IREDUCE(reduce_i16, int16_t, zb_v4l, INT16_MIN, INT16_MAX)
+DEFINE_IREDUCE(reduce_i32, int32_t, zb_v4l, INT32_MIN, INT32_MAX)
+DEFINE_IREDUCE(reduce_i64, int64_t, zb_v4l, INT64_MIN, INT64_MAX)
+DEFINE_IREDUCE(reduce_u8, uint8_t, zb_v4u, 0, UINT8_MAX)
+DEFINE_IREDUCE(reduce_u16, uint16_t, zb_v4u, 0, UINT16_MAX)
+DEFINE_IREDUCE(reduce_u32, uint32_t, zb_v4u, 0, UINT32_MAX)
+DEFINE_IREDUCE(reduce_u64, uint64_t, zb_v4u, 0, UINT64_MAX)
+DEFINE_FREDUCE(reduce_f32, float)
+DEFINE_FREDUCE(reduce_f64, double)
 
 /* bool: values are a bitmap too. */
 static void reduce_bool(const uint8_t *v, const uint8_t *valid, int64_t off, int64_t n,
@@ -152,8 +259,7 @@ static void reduce_bool(const uint8_t *v, const uint8_t *valid, int64_t off, int
     count += __builtin_popcountll(w);
     trues += __builtin_popcountll(b);
   }
-  p->isum += (uint64_t)trues;
-  p->fsum += (double)trues;
+  p->exact += trues;
   p->count += count;
   if (count > 0) {
     bool mn = trues == count, mx = trues > 0;
@@ -231,7 +337,7 @@ zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
     }
     for (int64_t m = 0; m < n_morsels; m++) {
       partial *p = &parts[m];
-      total.isum += p->isum;
+      total.exact += p->exact;
       kahan_add(&total.fsum, &total.fcomp, p->fsum);
       if (isfinite(p->fcomp)) kahan_add(&total.fsum, &total.fcomp, p->fcomp);
       total.count += p->count;
@@ -253,6 +359,7 @@ zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
     case ZB_REDUCE_MEAN:
       out->type = ZB_FLOAT64;
       out->is_null = total.count == 0;
+      if (!zb_type_is_float(t)) fsum = (double)total.exact;
       out->v.f = total.count ? fsum / (double)total.count : NAN;
       break;
     case ZB_REDUCE_SUM:
@@ -261,10 +368,10 @@ zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
         out->v.f = fsum;
       } else if (zb_type_is_integer(t) && !zb_type_is_signed(t)) {
         out->type = ZB_UINT64;
-        out->v.u = total.isum;
+        out->v.u = (uint64_t)total.exact; /* modulo 2^64, as numpy wraps */
       } else {
         out->type = ZB_INT64;
-        out->v.i = (int64_t)total.isum;
+        out->v.i = (int64_t)(uint64_t)total.exact;
       }
       break;
     case ZB_REDUCE_MIN:

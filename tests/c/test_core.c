@@ -482,3 +482,83 @@ ZB_TEST(test_reduce_small_types_and_bool) {
   ZB_CHECK(strstr(err.message, "string") != NULL);
   zb_column_release(s);
 }
+
+/* Every numeric type: random values over the type's whole range, 10% nulls,
+ * a slice at an odd offset; sum (wrapped to 64 bits), min, max, count and
+ * mean against plain loops. */
+ZB_TEST(test_reduce_every_type_against_loops) {
+  zb_error err = {{0}};
+  const zb_type_id types[] = {ZB_INT8,   ZB_INT16,  ZB_INT32,  ZB_INT64,   ZB_UINT8,
+                              ZB_UINT16, ZB_UINT32, ZB_UINT64, ZB_FLOAT32, ZB_FLOAT64};
+  for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+    zb_type_id t = types[ti];
+    int width = zb_type_width(t);
+    int64_t n = 2 * ZB_MORSEL_ROWS + 211;
+    zb_column *full = NULL, *c = NULL;
+    ZB_CHECK_OK(zb_column_new(t, n, true, 0, &full, &err), &err);
+    uint64_t seed = 1234 + ti;
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t r = rng_next(&seed);
+      unsigned char *dst = (unsigned char *)full->data->data + i * width;
+      if (t == ZB_FLOAT32) {
+        float f = (float)((double)(int64_t)r / 1e12);
+        memcpy(dst, &f, 4);
+      } else if (t == ZB_FLOAT64) {
+        double d = (double)(int64_t)r / 1e9;
+        memcpy(dst, &d, 8);
+      } else {
+        memcpy(dst, &r, (size_t)width); /* low bytes: the whole range of the type */
+      }
+      zb_bit_set((uint8_t *)full->validity->data, i, rng_next(&seed) % 10 != 0);
+    }
+    zb_column_recount_nulls(full);
+    ZB_CHECK_OK(zb_column_slice(full, 3, n - 10, &c, &err), &err);
+    long double fsum = 0;
+    uint64_t isum = 0;
+    int64_t cnt = 0;
+    long double mn = 0, mx = 0;
+    for (int64_t i = 0; i < c->length; i++) {
+      if (!zb_column_is_valid(c, i)) continue;
+      const unsigned char *src = (const unsigned char *)c->data->data + (c->offset + i) * width;
+      long double x;
+      switch (t) {
+        case ZB_INT8: x = *(const int8_t *)src; break;
+        case ZB_INT16: { int16_t v; memcpy(&v, src, 2); x = v; break; }
+        case ZB_INT32: { int32_t v; memcpy(&v, src, 4); x = v; break; }
+        case ZB_INT64: { int64_t v; memcpy(&v, src, 8); x = (long double)v; isum += (uint64_t)v; break; }
+        case ZB_UINT8: x = *src; break;
+        case ZB_UINT16: { uint16_t v; memcpy(&v, src, 2); x = v; break; }
+        case ZB_UINT32: { uint32_t v; memcpy(&v, src, 4); x = v; break; }
+        case ZB_UINT64: { uint64_t v; memcpy(&v, src, 8); x = (long double)v; isum += v; break; }
+        case ZB_FLOAT32: { float v; memcpy(&v, src, 4); x = v; break; }
+        default: { double v; memcpy(&v, src, 8); x = v; break; }
+      }
+      if (t != ZB_INT64 && t != ZB_UINT64) isum += (uint64_t)(int64_t)x;
+      fsum += x;
+      mn = cnt == 0 || x < mn ? x : mn;
+      mx = cnt == 0 || x > mx ? x : mx;
+      cnt++;
+    }
+    zb_scalar r;
+    ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_COUNT, &r, &err), &err);
+    ZB_CHECK_EQ_INT(r.v.i, cnt);
+    ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+    if (zb_type_is_float(t))
+      ZB_CHECK(fabsl((long double)r.v.f - fsum) <= 1e-12L * (1 + fabsl(fsum)) * 1e3L);
+    else
+      ZB_CHECK(r.v.u == isum);
+    ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MEAN, &r, &err), &err);
+    ZB_CHECK(fabsl((long double)r.v.f - fsum / cnt) <= 1e-9L * (1 + fabsl(fsum / cnt)));
+    ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MIN, &r, &err), &err);
+    long double got = zb_type_is_float(t) ? (long double)r.v.f
+                      : zb_type_is_signed(t) ? (long double)r.v.i : (long double)r.v.u;
+    ZB_CHECK(got == mn);
+    ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MAX, &r, &err), &err);
+    got = zb_type_is_float(t) ? (long double)r.v.f
+          : zb_type_is_signed(t) ? (long double)r.v.i : (long double)r.v.u;
+    ZB_CHECK(got == mx);
+    if (got != mx) fprintf(stderr, "  type %s\n", zb_type_name(t));
+    zb_column_release(c);
+    zb_column_release(full);
+  }
+}
