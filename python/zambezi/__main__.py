@@ -10,11 +10,13 @@ def main(argv=None):
     demo = sub.add_parser("demo", help="time plain Python, pandas and zambezi (CPU, GPU) on generated data")
     demo.add_argument("--rows", type=int, default=5_000_000, help="rows to generate (default 5,000,000)")
     demo.add_argument("--seed", type=int, default=42)
+    demo.add_argument("--chart", default="zambezi-demo.png",
+                      help="where to save the bar chart (PNG); '' for none")
     sub.add_parser("doctor", help="describe this machine, this build and its GPUs")
     args = parser.parse_args(argv)
     if args.command == "demo":
         from zambezi.demo import run_demo
-        return run_demo(rows=args.rows, seed=args.seed)
+        return run_demo(rows=args.rows, seed=args.seed, chart=args.chart)
     if args.command == "doctor":
         from zambezi.doctor import run_doctor
         return run_doctor()

@@ -70,6 +70,86 @@ def _agree(a, b):
     return None
 
 
+def _squares(values):
+    """A pure-Python loop: holds the GIL the whole time."""
+    total = 0.0
+    for x in values:
+        total += x * x
+    return total
+
+
+def _in_threads(fn, args_list, repeat=3):
+    """Run fn(*args) for every args in its own Python thread; best wall time."""
+    import threading
+
+    best = math.inf
+    for _ in range(repeat):
+        threads = [threading.Thread(target=fn, args=args) for args in args_list]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def gil_demo(df, data, say, nthreads):
+    """Python threads: no speed-up for Python code, a speed-up for zambezi."""
+    say()
+    say(f"The GIL: the same work split over 1 and {nthreads} Python threads")
+    chunk = min(len(data["fare"]), 1_000_000)
+    values = data["fare"][:chunk].tolist()
+    parts = [values[i::nthreads] for i in range(nthreads)]
+    t1 = _in_threads(_squares, [(values,)])
+    tn = _in_threads(_squares, [(p,) for p in parts])
+    say(f"  pure Python loop, {chunk:,} values:   1 thread {t1 * 1e3:7.1f} ms   "
+        f"{nthreads} threads {tn * 1e3:7.1f} ms   speed-up {t1 / tn:4.1f}x  (the GIL)")
+    saved = zb.get_num_threads()
+    zb.set_num_threads(1)  # one engine thread per call: the Python threads give the parallelism
+    try:
+        cols = [df[name] for name in COLUMNS]
+
+        def work(reps):
+            for _ in range(reps):
+                for c in cols:
+                    c.sum()
+                    c.max()
+
+        reps = 4
+        work(1)
+        z1 = _in_threads(work, [(reps * nthreads,)])
+        zn = _in_threads(work, [(reps,)] * nthreads)
+    finally:
+        zb.set_num_threads(saved)
+    say(f"  zambezi reductions, {len(df):,} rows: 1 thread {z1 * 1e3:7.1f} ms   "
+        f"{nthreads} threads {zn * 1e3:7.1f} ms   speed-up {z1 / zn:4.1f}x  (GIL released)")
+    return t1 / tn, z1 / zn
+
+
+def save_chart(results, path, say):
+    """A bar chart of rows/s per engine; says how to get matplotlib if absent."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        say("(install matplotlib for a chart: pip install matplotlib)")
+        return None
+    labels = [r[0] for r in results]
+    rates = [r[2] / r[1] for r in results]
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(labels) + 1.5))
+    ax.barh(labels[::-1], rates[::-1], color="#2a7ab0")
+    ax.set_xscale("log")
+    ax.set_xlabel("rows per second (log scale)")
+    ax.set_title("zambezi demo: 15 column reductions")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def _timed(fn, repeat=3):
     best, result = math.inf, None
     for _ in range(repeat):
@@ -79,7 +159,7 @@ def _timed(fn, repeat=3):
     return best, result
 
 
-def run_demo(rows=5_000_000, seed=42, out=sys.stdout):
+def run_demo(rows=5_000_000, seed=42, out=sys.stdout, chart="zambezi-demo.png"):
     def say(text=""):
         print(text, file=out, flush=True)
 
@@ -157,6 +237,10 @@ def run_demo(rows=5_000_000, seed=42, out=sys.stdout):
         say(f"{label:<42}{t * 1e3:>8.1f}ms{rate:>14,.0f}{rate / py_rate:>10.0f}x{vs_pd}")
     if transfer is not None:
         say(f"{'  (copying the table to the GPU took':<42}{transfer * 1e3:>8.1f}ms, once)")
+    gil_demo(df, data, say, max(2, cores))
+    png = save_chart(results, chart, say) if chart else None
+    if png:
+        say(f"chart saved to {os.path.abspath(png)}")
     say()
     if mismatches:
         say("ANSWERS DIFFER:")

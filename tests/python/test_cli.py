@@ -3,15 +3,22 @@ import io
 import subprocess
 import sys
 
+import pytest
+
 import zambezi as zb
 from zambezi.demo import run_demo
 from zambezi.doctor import run_doctor
 
 
-def test_demo_small_all_engines_agree():
+def test_demo_small_all_engines_agree(tmp_path):
     out = io.StringIO()
-    assert run_demo(rows=30_000, seed=7, out=out) == 0
+    png = tmp_path / "demo.png"
+    assert run_demo(rows=30_000, seed=7, out=out, chart=str(png)) == 0
     text = out.getvalue()
+    assert "The GIL" in text and "pure Python loop" in text and "GIL released" in text
+    pytest.importorskip("matplotlib")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"chart saved to {png}" in text
     assert "All engines gave the same answers" in text
     assert "ANSWERS DIFFER" not in text
     for label in ("plain Python (30,000-row subset)", "pandas", "zambezi, 1 CPU thread",
@@ -24,7 +31,7 @@ def test_demo_small_all_engines_agree():
 
 
 def test_demo_module_entry_point():
-    r = subprocess.run([sys.executable, "-m", "zambezi", "demo", "--rows", "5000"],
+    r = subprocess.run([sys.executable, "-m", "zambezi", "demo", "--rows", "5000", "--chart", ""],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "rows/s" in r.stdout
