@@ -201,6 +201,299 @@ ZB_API zb_status zb_table_sort_indices(const zb_table *t, int64_t n_keys, const 
 ZB_API zb_status zb_column_sort_indices(const zb_column *col, bool ascending, bool nulls_first,
                                         zb_column **out, zb_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Statistics (src/core/stats_ops.c, src/cpu/reduce_stats.c)                */
+/* ------------------------------------------------------------------------ */
+
+/* Reductions beyond zb_column_reduce, over numeric and bool columns (argmin
+ * and argmax also over strings, dates and timestamps).  Nulls and NaNs are
+ * skipped, like pandas with skipna=True.  Results (zb_scalar):
+ *   VAR, STD: FLOAT64, sum((x - mean)^2) / (count - ddof) by a corrected
+ *             two-pass algorithm; null when count - ddof <= 0 (pandas: NaN);
+ *   PROD:     FLOAT64 for floats, INT64 for signed ints and bool (wrapping
+ *             on overflow, like numpy), UINT64 for unsigned; 1 when empty;
+ *   ANY, ALL: BOOL (x != 0); ANY of nothing is false, ALL of nothing true;
+ *   ARGMIN, ARGMAX: INT64, the position of the first minimum / maximum;
+ *             null when there is no valid value (pandas raises instead);
+ *             strings compare byte-wise; categoricals are refused (ZB_ETYPE,
+ *             pandas refuses unordered categoricals too);
+ *   MEDIAN:   FLOAT64, the 0.5 quantile (below).
+ * The result does not depend on the thread count. */
+typedef enum zb_stat_op {
+  ZB_STAT_VAR = 0,
+  ZB_STAT_STD,
+  ZB_STAT_PROD,
+  ZB_STAT_ANY,
+  ZB_STAT_ALL,
+  ZB_STAT_ARGMIN,
+  ZB_STAT_ARGMAX,
+  ZB_STAT_MEDIAN,
+  ZB_STAT_OP_COUNT
+} zb_stat_op;
+
+/* "var", "std", "prod", "any", "all", "argmin", "argmax", "median". */
+ZB_API const char *zb_stat_op_name(zb_stat_op op);
+
+/* ddof is used by VAR and STD only (must be >= 0). */
+ZB_API zb_status zb_column_stat(const zb_column *col, zb_stat_op op, int64_t ddof,
+                                zb_scalar *out, zb_error *err);
+
+/* out[i] = the q[i] quantile (0 <= q[i] <= 1, else ZB_EINVAL) of the valid,
+ * non-NaN values of a numeric or bool column, as FLOAT64 with linear
+ * interpolation between the closest ranks (pandas' and numpy's default):
+ * at h = (count - 1) * q, x[floor(h)] + (x[ceil(h)] - x[floor(h)]) * frac(h).
+ * Null when there are no values.  Uses selection (introselect) on a copy of
+ * the values, not a full sort. */
+ZB_API zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
+                                    zb_scalar *out, zb_error *err);
+
+/* The smallest (want_max false) or largest value of col as a new length-1
+ * column of col's type (null when col has no valid value): numeric, bool,
+ * string (byte-wise), date32 and timestamp columns.  NaN is skipped.  The
+ * result is a zero-copy slice of col at its first minimum / maximum. */
+ZB_API zb_status zb_column_min_max(const zb_column *col, bool want_max, zb_column **out,
+                                   zb_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Hashing, distinct values, duplicates, membership (src/cpu/hash.c)        */
+/* ------------------------------------------------------------------------ */
+
+/* Value identity for every operation below: integers (and bool, dates,
+ * timestamps) by value; floats with -0.0 == 0.0 and every NaN equal to
+ * every NaN (but NaN is not null); strings by bytes; categoricals by their
+ * category strings; null equals null.  Operations work on every dtype.
+ * Results do not depend on the thread count. */
+
+/* A UINT64 column without nulls: a 64-bit hash of each row of col.  Equal
+ * values (as above) hash equally, also across integer widths and between a
+ * categorical and a string column; nulls hash to one fixed value. */
+ZB_API zb_status zb_column_hash(const zb_column *col, zb_column **out, zb_error *err);
+/* The hash of the row's values in columns keys[0..n_keys) of t combined in
+ * key order (keys NULL with n_keys 0: all columns). */
+ZB_API zb_status zb_table_hash_rows(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                    zb_column **out, zb_error *err);
+
+/* The distinct values of col in order of first appearance, null included
+ * once (as a null) when present, NaN once when present (pandas' unique). */
+ZB_API zb_status zb_column_unique(const zb_column *col, zb_column **out, zb_error *err);
+
+/* The number of distinct values; dropna leaves out null and NaN (pandas'
+ * nunique(dropna=True)). */
+ZB_API zb_status zb_column_nunique(const zb_column *col, bool dropna, int64_t *out,
+                                   zb_error *err);
+
+/* The distinct values of col (*values, col's type) and how often each
+ * occurs (*counts: INT64, or FLOAT64 proportions of all counted rows when
+ * normalize).  dropna leaves out null and NaN.  Order: sort false -> first
+ * appearance; sort true -> by count, descending unless ascending, ties in
+ * order of first appearance (pandas' value_counts).  Both outputs are new
+ * references; on failure both are NULL. */
+ZB_API zb_status zb_column_value_counts(const zb_column *col, bool sort, bool ascending,
+                                        bool dropna, bool normalize, zb_column **values,
+                                        zb_column **counts, zb_error *err);
+
+/* Which occurrence of a repeated row counts as the original (pandas' keep). */
+typedef enum zb_keep {
+  ZB_KEEP_FIRST = 0, /* every occurrence but the first is a duplicate */
+  ZB_KEEP_LAST,      /* every occurrence but the last is a duplicate */
+  ZB_KEEP_NONE       /* every occurrence of a repeated row is a duplicate */
+} zb_keep;
+
+/* A BOOL column without nulls: true where the row (its values in columns
+ * keys[0..n_keys) of t, all columns when n_keys is 0) repeats another row,
+ * per keep.  Rows are compared column by column. */
+ZB_API zb_status zb_table_duplicated(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                     zb_keep keep, zb_column **out, zb_error *err);
+ZB_API zb_status zb_column_duplicated(const zb_column *col, zb_keep keep, zb_column **out,
+                                      zb_error *err);
+/* t without its duplicated rows (per zb_table_duplicated), in row order. */
+ZB_API zb_status zb_table_drop_duplicates(const zb_table *t, int64_t n_keys,
+                                          const int64_t *keys, zb_keep keep, zb_table **out,
+                                          zb_error *err);
+
+/* A BOOL column without nulls: whether each row of col equals one of the
+ * values of `values`.  A null row is false (pandas, nullable dtypes); nulls
+ * in values are ignored; NaN matches NaN.  Types: equal types; any two
+ * numeric types (compared by value: integers as int64 when both are
+ * integers, else as float64); strings with categoricals; else ZB_ETYPE. */
+ZB_API zb_status zb_column_isin(const zb_column *col, const zb_column *values,
+                                zb_column **out, zb_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Strings, dates and times, elementwise extras (src/core/strings_ops.c)    */
+/* ------------------------------------------------------------------------ */
+
+/* String operations work on string columns (UTF-8, Arrow large_string) and
+ * on categoricals, which are processed on their dictionary; the per-row
+ * result is then taken through the codes (a string result of a categorical
+ * is a plain string column, as pandas returns object/str for it).  Nulls
+ * propagate: a null row gives a null result.  Positions and lengths count
+ * characters (Unicode code points), like Python; input must be valid UTF-8.
+ *
+ *   ZB_STR_LEN          int64: characters per row.
+ *   ZB_STR_CONTAINS     bool: pat (a literal, not a regex) occurs in the row.
+ *   ZB_STR_STARTSWITH   bool.   ZB_STR_ENDSWITH   bool.  An empty pat matches.
+ *   ZB_STR_LOWER/UPPER  string: ASCII letters change case; every other byte
+ *                       (all non-ASCII characters) is kept unchanged (full
+ *                       Unicode case mapping is not implemented).
+ *   ZB_STR_STRIP/LSTRIP/RSTRIP
+ *                       string: remove, from both/the left/the right end, the
+ *                       characters in pat (a set of code points) or, with pat
+ *                       NULL, whitespace as Python's str.isspace defines it
+ *                       (ASCII \t\n\v\f\r, \x1c-\x1f, space, and U+0085,
+ *                       U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029,
+ *                       U+202F, U+205F, U+3000).
+ *   ZB_STR_SLICE        string: s[start:stop:step] in characters with Python
+ *                       semantics (negative indices count from the end; a
+ *                       missing start/stop is has_start/has_stop false);
+ *                       step 0 is ZB_EINVAL.
+ *   ZB_STR_REPLACE      string: the first n (all when n < 0) non-overlapping
+ *                       occurrences of pat, left to right, become repl, as
+ *                       Python's str.replace (an empty pat inserts repl before
+ *                       every character and at the end). */
+typedef enum zb_str_op {
+  ZB_STR_LEN = 0,
+  ZB_STR_CONTAINS,
+  ZB_STR_STARTSWITH,
+  ZB_STR_ENDSWITH,
+  ZB_STR_LOWER,
+  ZB_STR_UPPER,
+  ZB_STR_STRIP,
+  ZB_STR_LSTRIP,
+  ZB_STR_RSTRIP,
+  ZB_STR_SLICE,
+  ZB_STR_REPLACE,
+  ZB_STR_OP_COUNT
+} zb_str_op;
+
+/* Arguments of a string operation; fields an op does not use are ignored.
+ * The strings are borrowed for the duration of the call. */
+typedef struct zb_str_args {
+  zb_str_op op;
+  const char *pat; /* pattern, prefix, suffix, or strip set (NULL: whitespace) */
+  int64_t pat_len;
+  const char *repl; /* replacement (REPLACE) */
+  int64_t repl_len;
+  int64_t n;        /* REPLACE: at most n replacements per row; < 0: all */
+  int64_t start, stop, step; /* SLICE */
+  bool has_start, has_stop;  /* SLICE: false = omitted (None) */
+} zb_str_args;
+
+/* "len", "contains", "startswith", ... */
+ZB_API const char *zb_str_op_name(zb_str_op op);
+
+/* Apply a string operation to every row of col (string or categorical). */
+ZB_API zb_status zb_column_str(const zb_column *col, const zb_str_args *args,
+                               zb_column **out, zb_error *err);
+
+/* Row-wise concatenation a[i] + sep + b[i] of two string (or categorical)
+ * columns of equal length; null if either is null (pandas' default
+ * na_rep=None). */
+ZB_API zb_status zb_column_str_cat(const zb_column *a, const zb_column *b, const char *sep,
+                                   int64_t sep_len, zb_column **out, zb_error *err);
+/* The same with the string s[0, len) on the right (scalar_first false) or
+ * the left of every row; s == NULL is a null scalar (every row null). */
+ZB_API zb_status zb_column_str_cat_scalar(const zb_column *col, const char *s, int64_t len,
+                                          bool scalar_first, const char *sep, int64_t sep_len,
+                                          zb_column **out, zb_error *err);
+/* All valid rows of col joined with sep into one string (nulls skipped, as
+ * pandas' Series.str.cat(sep=...) without others does).  *out is a new
+ * NUL-terminated buffer from zb_malloc (the caller zb_frees it), *out_len
+ * its length without the NUL. */
+ZB_API zb_status zb_column_str_join(const zb_column *col, const char *sep, int64_t sep_len,
+                                    char **out, int64_t *out_len, zb_error *err);
+
+/* Calendar fields of date32 and timestamp columns (proleptic Gregorian
+ * calendar, any unit, dates before 1970 included).  The result is int32;
+ * null rows stay null.  Timestamps without a timezone, or with "UTC" (also
+ * "Etc/UTC", "GMT", "Z") give the fields of the stored time; a fixed offset
+ * timezone ("+05:30", "-0800") gives local fields at that offset; any other
+ * timezone name is ZB_ENOTSUP (there is no timezone database in the engine:
+ * convert to UTC first).  HOUR/MINUTE/SECOND of a date32 column are
+ * ZB_ETYPE.  DAYOFWEEK has Monday = 0; DAYOFYEAR starts at 1. */
+typedef enum zb_dt_field {
+  ZB_DT_YEAR = 0,
+  ZB_DT_MONTH,
+  ZB_DT_DAY,
+  ZB_DT_HOUR,
+  ZB_DT_MINUTE,
+  ZB_DT_SECOND,
+  ZB_DT_DAYOFWEEK,
+  ZB_DT_DAYOFYEAR,
+  ZB_DT_FIELD_COUNT
+} zb_dt_field;
+
+/* "year", "month", "day", "hour", "minute", "second", "dayofweek",
+ * "dayofyear". */
+ZB_API const char *zb_dt_field_name(zb_dt_field f);
+
+ZB_API zb_status zb_column_dt_field(const zb_column *col, zb_dt_field field, zb_column **out,
+                                    zb_error *err);
+
+/* a - b for two date32 columns (int64 days) or two timestamp columns (int64
+ * in the finer of the two units; both naive or both with a timezone --
+ * values are UTC, so zones may differ).  There is no duration dtype: pandas
+ * would give a timedelta.  Nulls propagate; overflow wraps like integer
+ * subtraction. */
+ZB_API zb_status zb_column_date_diff(const zb_column *a, const zb_column *b, zb_column **out,
+                                     zb_error *err);
+
+/* col limited to [lower, upper] (numeric columns; NULL or a null scalar, or
+ * a NaN, means no bound; lower > upper gives upper everywhere, as numpy).
+ * The result keeps col's type, except that an integer column with a float
+ * bound gives float64 (pandas/numpy).  An integer bound outside the column's
+ * type saturates when harmless and is ZB_EOVERFLOW when every value would
+ * have to leave the type.  Nulls stay null; NaN stays NaN. */
+ZB_API zb_status zb_column_clip(const zb_column *col, const zb_scalar *lower,
+                                const zb_scalar *upper, zb_column **out, zb_error *err);
+
+/* numpy's round: floats as x * 10^d -> round half to even -> / 10^d
+ * (decimals < 0: divide first, then multiply), computed in the column's
+ * float type; integers unchanged for decimals >= 0, else the same through
+ * float64 and back (round(25, -1) == 20).  bool is ZB_ETYPE. */
+ZB_API zb_status zb_column_round(const zb_column *col, int decimals, zb_column **out,
+                                 zb_error *err);
+
+typedef enum zb_inclusive {
+  ZB_INCLUSIVE_BOTH = 0,
+  ZB_INCLUSIVE_NEITHER,
+  ZB_INCLUSIVE_LEFT,
+  ZB_INCLUSIVE_RIGHT
+} zb_inclusive;
+
+/* left <= col <= right (strictness per inclusive) as a bool column: null
+ * where col is null (a null bound gives null too, Kleene AND); NaN gives
+ * false.  Scalars as for zb_column_binary_scalar; the _string variant for
+ * string and categorical columns (NULL bound: null). */
+ZB_API zb_status zb_column_between(const zb_column *col, const zb_scalar *left,
+                                   const zb_scalar *right, zb_inclusive inclusive,
+                                   zb_column **out, zb_error *err);
+ZB_API zb_status zb_column_between_string(const zb_column *col, const char *left,
+                                          int64_t left_len, const char *right,
+                                          int64_t right_len, zb_inclusive inclusive,
+                                          zb_column **out, zb_error *err);
+
+/* pandas' where / mask: row i is col[i] where cond[i] is true (where) or
+ * false (mask, when `mask` is set), else other[i].  A null in cond means the
+ * row is replaced in both (pandas does the same for a nullable boolean
+ * cond).  cond is a bool column of col's length.  other:
+ *   zb_column_where        a column of col's length (numeric columns of
+ *                          different types promote by numpy rules, strings
+ *                          and categoricals give strings; date32/timestamp
+ *                          must match exactly); NULL means a null other;
+ *   zb_column_where_scalar a scalar, converted to col's type as by
+ *                          zb_column_fill_null, except that a float with an
+ *                          integer column promotes to float64;
+ *   zb_column_where_string a string (NULL: null) for string/categorical col.
+ * A categorical col gives a string result. */
+ZB_API zb_status zb_column_where(const zb_column *col, const zb_column *cond, bool mask,
+                                 const zb_column *other, zb_column **out, zb_error *err);
+ZB_API zb_status zb_column_where_scalar(const zb_column *col, const zb_column *cond, bool mask,
+                                        const zb_scalar *other, zb_column **out, zb_error *err);
+ZB_API zb_status zb_column_where_string(const zb_column *col, const zb_column *cond, bool mask,
+                                        const char *s, int64_t len, zb_column **out,
+                                        zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

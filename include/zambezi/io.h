@@ -148,6 +148,10 @@ typedef struct zb_csv_options {
   /* Testing knob: bytes per parse chunk (0 = automatic).  Tests set it small
    * to put many chunk boundaries inside quoted fields. */
   int64_t chunk_size;
+
+  /* The line number of the buffer's first line in messages and warnings
+   * (default 1); a reader of a file in pieces sets it per piece. */
+  int64_t first_line;
 } zb_csv_options;
 
 /* Set every option to its default (pandas' defaults). */
@@ -164,6 +168,82 @@ ZB_API zb_status zb_csv_read_buffer(const char *data, int64_t size,
  * system error when it cannot be opened or read. */
 ZB_API zb_status zb_csv_read_file(const char *path, const zb_csv_options *opts,
                                   zb_table **out, zb_error *err);
+
+/* Where the data rows of a CSV buffer start: after the byte order mark,
+ * opts->skiprows lines and (opts->header >= 0) the header record, exactly as
+ * zb_csv_read_buffer counts them.  *offset receives the byte offset and
+ * *lines the number of '\n' bytes before it.  For readers in pieces. */
+ZB_API zb_status zb_csv_data_start(const char *data, int64_t size, const zb_csv_options *opts,
+                                   int64_t *offset, int64_t *lines, zb_error *err);
+
+/* Starting at byte `start` (the start of a record), pass over up to nrows
+ * records that are not blank or comment lines (quote-aware, with opts'
+ * sep, quotechar, doublequote, escapechar and comment).  *end receives the
+ * offset right after the last record passed over (size at the end of the
+ * input), *rows how many were passed over and *lines the '\n' bytes in
+ * [start, *end).  Records with too many fields count as rows.  An
+ * unterminated quoted field runs to the end of the input (the reader then
+ * reports it). */
+ZB_API zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_options *opts,
+                                  int64_t start, int64_t nrows, int64_t *end, int64_t *rows,
+                                  int64_t *lines, zb_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* CSV writer                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Field quoting; the values are those of Python's csv module. */
+typedef enum zb_csv_quoting {
+  ZB_CSV_QUOTE_MINIMAL = 0,    /* quote fields holding sep, quotechar, CR or LF */
+  ZB_CSV_QUOTE_ALL = 1,        /* quote every field */
+  ZB_CSV_QUOTE_NONNUMERIC = 2, /* quote every field but unformatted numbers/bools */
+  ZB_CSV_QUOTE_NONE = 3        /* never quote; escape with escapechar or fail */
+} zb_csv_quoting;
+
+typedef struct zb_csv_write_options {
+  char sep;                   /* default ',' */
+  char quotechar;             /* default '"' */
+  char escapechar;            /* 0 (default): none */
+  bool doublequote;           /* default true: a quote in a quoted field is doubled */
+  bool header;                /* default true: a first line of column names */
+  const char *na_rep;         /* text of a null (and of a float NaN); default "" */
+  /* printf-style format of float values with one conversion of e, E, f, F,
+   * g or G (flags, width <= 100 and precision <= 100 allowed; "%%" allowed),
+   * e.g. "%.2f" as pandas' float_format.  NULL (default): the shortest text
+   * that reads back to the same value, as Python's repr / numpy's str. */
+  const char *float_format;
+  zb_csv_quoting quoting;     /* default ZB_CSV_QUOTE_MINIMAL */
+  const char *lineterminator; /* default "\n" */
+  volatile int *cancel;       /* nonzero -> ZB_ECANCEL between batches */
+} zb_csv_write_options;
+
+/* Receives the output in order, on the calling thread, in pieces that end
+ * at line ends.  data is borrowed for the call.  A non-OK status stops the
+ * writer, which returns it. */
+typedef zb_status (*zb_csv_write_fn)(void *ctx, const char *data, int64_t size, zb_error *err);
+
+/* pandas' defaults (to_csv with index=False). */
+ZB_API void zb_csv_write_options_init(zb_csv_write_options *opts);
+
+/* Write table t (on the CPU) as CSV text through write(ctx, ...).  Rows are
+ * formatted in parallel by morsels; output order is row order.  Values:
+ * integers in decimal; floats per float_format; bools True/False; strings
+ * and categoricals as their text; date32 YYYY-MM-DD; timestamps as pandas
+ * writes them: YYYY-MM-DD when every value of the column is at midnight
+ * (and no timezone), else YYYY-MM-DD HH:MM:SS plus .fff, .ffffff or
+ * .fffffffff as the finest value of the column needs, plus "+00:00" for a
+ * column with a timezone (values are written in UTC).  A row of one empty
+ * field is written as "" (unless QUOTE_NONE), as Python's csv module does.
+ * ZB_EDEVICE if t is not on the CPU; ZB_EINVAL for bad options or a field
+ * that needs escaping under QUOTE_NONE with no escapechar (naming the row
+ * and column). */
+ZB_API zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts,
+                              zb_csv_write_fn write, void *ctx, zb_error *err);
+
+/* zb_csv_write into a file created or truncated at path.  ZB_EIO names the
+ * path and the system error. */
+ZB_API zb_status zb_csv_write_file(const zb_table *t, const char *path,
+                                   const zb_csv_write_options *opts, zb_error *err);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,8 @@ from zambezi.errors import (
 )
 from zambezi.frame import DataFrame, from_arrow, from_pandas
 from zambezi.series import Series
+from zambezi.io import read_csv
+from zambezi._compute import concat
 
 __version__ = _core.build_info()["version"]
 
@@ -54,6 +56,8 @@ __all__ = [
     "Series",
     "from_pandas",
     "from_arrow",
+    "read_csv",
+    "concat",
     "devices",
     "get_num_threads",
     "set_num_threads",

@@ -20,8 +20,22 @@ from zambezi._core import (
     ZambeziOverflowError,
 )
 
+
+class EmptyDataError(ParseError):
+    """read_csv found no columns to parse (an empty file), as pandas'
+    ``pandas.errors.EmptyDataError``."""
+
+
+class ParserWarning(UserWarning):
+    """read_csv(on_bad_lines="warn") skipped a row; the message names the
+    line, as pandas' ``pandas.errors.ParserWarning``.  A warning, not an
+    error: it is not a ZambeziError."""
+
+
 __all__ = [
     "ZambeziError",
+    "EmptyDataError",
+    "ParserWarning",
     "InvalidValueError",
     "ParseError",
     "DTypeError",

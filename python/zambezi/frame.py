@@ -8,6 +8,8 @@ through ``__arrow_c_stream__`` without copies.
 """
 
 from zambezi import _convert, _core, _format
+from zambezi._compute import FrameOps
+from zambezi._stats import FrameStats
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -34,7 +36,7 @@ def _table_from_dict(data):
     return _core.table_from_columns(cols, names)
 
 
-class DataFrame:
+class DataFrame(FrameOps, FrameStats):
     """A table of named, typed columns on the CPU or a GPU."""
 
     __slots__ = ("_table",)
@@ -112,6 +114,9 @@ class DataFrame:
                     f"row slices with a step ({step}) are not supported; use df[a:b] "
                     "(contiguous rows, zero-copy)")
             return DataFrame._wrap(t.slice(start, max(stop - start, 0)))
+        if isinstance(key, Series) or (not isinstance(key, (list, tuple))
+                                       and hasattr(key, "__len__")):
+            return self._filter(key)  # boolean mask (see _compute.FrameOps)
         if isinstance(key, (list, tuple)):
             names = t.names
             for k in key:
@@ -158,6 +163,14 @@ class DataFrame:
         return DataFrame._wrap(self._table.to_device(device))
 
     # -- conversion --------------------------------------------------------
+    def to_csv(self, path_or_buf=None, **kwargs):
+        """Write the frame as CSV (pandas' arguments, see zambezi.io.to_csv);
+        returns the text when path_or_buf is None.  There is no index:
+        index=True raises."""
+        from zambezi import io
+
+        return io.to_csv(self, path_or_buf, **kwargs)
+
     def to_pandas(self):
         import pandas as pd
 

@@ -5,10 +5,13 @@ GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
 from zambezi import _convert, _core, _format
+from zambezi._compute import SeriesOps
+from zambezi.accessors import SeriesExtras
+from zambezi._stats import SeriesStats, min_max
 from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziIndexError
 
 
-class Series:
+class Series(SeriesOps, SeriesStats, SeriesExtras):
     """A named column of one dtype on one device (the CPU or a GPU)."""
 
     __slots__ = ("_col", "_name")
@@ -64,10 +67,12 @@ class Series:
         return self._col.reduce("sum")
 
     def min(self):
-        return self._col.reduce("min")
+        """Smallest value (numbers, strings byte-wise, dates, timestamps)."""
+        return min_max(self._col, False)
 
     def max(self):
-        return self._col.reduce("max")
+        """Largest value (numbers, strings byte-wise, dates, timestamps)."""
+        return min_max(self._col, True)
 
     def mean(self):
         return self._col.reduce("mean")
@@ -88,6 +93,9 @@ class Series:
 
     def __getitem__(self, key):
         length = self._col.length
+        if isinstance(key, Series) or (not isinstance(key, (int, slice, str))
+                                       and hasattr(key, "__len__")):
+            return self._filter(key)  # boolean mask (see _compute.SeriesOps)
         if isinstance(key, slice):
             start, stop, step = key.indices(length)
             if step != 1:

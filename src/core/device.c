@@ -10,6 +10,8 @@
 
 #include "core/internal.h"
 #include "cpu/kernels.h"
+#include "cpu/strings_kernels.h"
+#include "cpu/hash.h"
 
 static int cpu_device_count(void) { return 1; }
 
@@ -62,6 +64,20 @@ static const zb_backend k_cpu_backend = {
     .filter = zb__cpu_filter,
     .take = zb__cpu_take,
     .sort_indices = zb__cpu_sort_indices,
+    .str = zb__cpu_str,
+    .str_cat = zb__cpu_str_cat,
+    .dt_field = zb__cpu_dt_field,
+    .clip = zb__cpu_clip,
+    .round = zb__cpu_round,
+    .where = zb__cpu_where,
+    .stat = zb__cpu_stat,
+    .quantile = zb__cpu_quantile,
+    .hash_rows = zb__cpu_hash_rows,
+    .unique = zb__cpu_unique,
+    .nunique = zb__cpu_nunique,
+    .value_counts = zb__cpu_value_counts,
+    .duplicated = zb__cpu_duplicated,
+    .isin = zb__cpu_isin,
 };
 
 const zb_backend *zb__cpu_backend(void) { return &k_cpu_backend; }

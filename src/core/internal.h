@@ -67,6 +67,47 @@ typedef struct zb_backend {
   zb_status (*sort_indices)(const zb_table *t, int64_t n_keys, const int64_t *keys,
                             const bool *ascending, bool nulls_first, zb_column **out,
                             zb_error *err);
+
+  /* Statistics and hashing (compute.h; optional, checked by
+   * src/core/stats_ops.c).  keys: n_keys >= 1 valid column indices.
+   * isin: col and values have types the hash identity compares directly
+   * (equal types, or string with string). */
+  zb_status (*stat)(const zb_column *col, zb_stat_op op, int64_t ddof, zb_scalar *out,
+                    zb_error *err);
+  zb_status (*quantile)(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,
+                        zb_error *err);
+  zb_status (*hash_rows)(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                         zb_column **out, zb_error *err);
+  zb_status (*unique)(const zb_column *col, zb_column **out, zb_error *err);
+  zb_status (*nunique)(const zb_column *col, bool dropna, int64_t *out, zb_error *err);
+  zb_status (*value_counts)(const zb_column *col, bool sort, bool ascending, bool dropna,
+                            bool normalize, zb_column **values, zb_column **counts,
+                            zb_error *err);
+  zb_status (*duplicated)(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                          zb_keep keep, zb_column **out, zb_error *err);
+  zb_status (*isin)(const zb_column *col, const zb_column *values, zb_column **out,
+                    zb_error *err);
+  /* Strings, dates, elementwise extras (src/core/strings_ops.c; optional).
+   * str: col is a string column (categoricals were resolved by the core).
+   * str_cat: a scalar operand is a length-1 column with its flag set.
+   * dt_field: col is date32 or timestamp; offset_s is the fixed timezone
+   * offset in seconds added before splitting into fields.
+   * clip: lower/upper are scalars of col's type (is_null: no bound).
+   * round: col is float, or integer with decimals < 0.
+   * where: a and b have one type (b a length-1 column when b_scalar);
+   * take a[i] where cond[i] is true (false when mask), else b[i]; a null
+   * cond takes b. */
+  zb_status (*str)(const zb_column *col, const zb_str_args *args, zb_column **out,
+                   zb_error *err);
+  zb_status (*str_cat)(const zb_column *a, bool a_scalar, const zb_column *b, bool b_scalar,
+                       const char *sep, int64_t sep_len, zb_column **out, zb_error *err);
+  zb_status (*dt_field)(const zb_column *col, zb_dt_field field, int64_t offset_s,
+                        zb_column **out, zb_error *err);
+  zb_status (*clip)(const zb_column *col, const zb_scalar *lower, const zb_scalar *upper,
+                    zb_column **out, zb_error *err);
+  zb_status (*round)(const zb_column *col, int decimals, zb_column **out, zb_error *err);
+  zb_status (*where)(const zb_column *cond, bool mask, const zb_column *a, const zb_column *b,
+                     bool b_scalar, zb_column **out, zb_error *err);
 } zb_backend;
 
 /* The backend for a device kind: the CPU always; CUDA when compiled in (else

@@ -60,6 +60,7 @@ void zb_csv_options_init(zb_csv_options *o) {
   o->keep_default_na = true;
   o->nrows = -1;
   o->on_bad_lines = ZB_CSV_BAD_LINES_ERROR;
+  o->first_line = 1;
 }
 
 static const char *const k_default_na[] = {
@@ -409,7 +410,7 @@ static void report_progress(reader *r, int worker) {
 }
 
 static int64_t line_of(const reader *r, int64_t pos) {
-  int64_t line = 1;
+  int64_t line = r->o->first_line > 0 ? r->o->first_line : 1;
   const char *d = r->t.d, *p = d, *e = d + pos;
   while (p < e) {
     const char *q = (const char *)memchr(p, '\n', (size_t)(e - p));
@@ -1285,7 +1286,7 @@ static zb_status tokenize(reader *r, zb_error *err) {
   if (w != NULL) {
     w->count = 0;
     w->total = 0;
-    int64_t line = 1, at = 0;
+    int64_t line = r->o->first_line > 0 ? r->o->first_line : 1, at = 0;
     for (int64_t k = 0; k < r->nchunks; k++) {
       chunk *c = &r->chunks[k];
       w->total += c->nbad;
@@ -1674,4 +1675,105 @@ zb_status zb_csv_read_file(const char *path, const zb_csv_options *opts, zb_tabl
   st = zb_csv_read_buffer(buf, n, opts, out, err);
   zb_free(buf);
   return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Row boundaries, for readers in pieces                                    */
+/* ------------------------------------------------------------------------ */
+
+static int64_t count_lines(const char *d, int64_t a, int64_t b) {
+  int64_t n = 0;
+  for (const char *p = d + a, *e = d + b; p < e;) {
+    const char *q = (const char *)memchr(p, '\n', (size_t)(e - p));
+    if (q == NULL) break;
+    n++;
+    p = q + 1;
+  }
+  return n;
+}
+
+zb_status zb_csv_data_start(const char *data, int64_t size, const zb_csv_options *opts,
+                            int64_t *offset, int64_t *lines, zb_error *err) {
+  if (offset == NULL || lines == NULL)
+    return zb_error_set(err, ZB_EINVAL, "CSV: offset or lines is NULL");
+  if (size < 0 || (data == NULL && size > 0))
+    return zb_error_set(err, ZB_EINVAL, "CSV: invalid buffer (size %lld)", (long long)size);
+  zb_csv_options defaults;
+  if (opts == NULL) {
+    zb_csv_options_init(&defaults);
+    opts = &defaults;
+  }
+  ZB_RETURN_NOT_OK(check_options(opts, err));
+  if (data == NULL) data = "";
+  int64_t bom = 0;
+  if (size >= 3 && (uint8_t)data[0] == 0xEF && (uint8_t)data[1] == 0xBB &&
+      (uint8_t)data[2] == 0xBF)
+    bom = 3;
+  tok t;
+  tok_init(&t, data + bom, size - bom, opts);
+  int64_t pos = 0;
+  for (int64_t i = 0; i < opts->skiprows && pos < t.n; i++) {
+    const char *q = (const char *)memchr(t.d + pos, '\n', (size_t)(t.n - pos));
+    pos = q ? (int64_t)(q - t.d) + 1 : t.n;
+  }
+  if (opts->header >= 0) {
+    fieldbuf fb = {NULL, 0, 0};
+    int64_t nrec = 0, next = pos, errpos = pos;
+    while (pos < t.n) {
+      int rc = parse_record(&t, pos, &fb, &next, &errpos);
+      if (rc == REC_NOMEM) {
+        zb_free(fb.v);
+        return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV header)");
+      }
+      if (rc == REC_UNTERMINATED) {
+        next = t.n;
+      }
+      pos = next;
+      if (rc != REC_NONE && nrec++ == opts->header) break;
+    }
+    zb_free(fb.v);
+  }
+  *offset = bom + pos;
+  *lines = count_lines(t.d, 0, pos);
+  return ZB_OK;
+}
+
+zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_options *opts,
+                           int64_t start, int64_t nrows, int64_t *end, int64_t *rows,
+                           int64_t *lines, zb_error *err) {
+  if (end == NULL || rows == NULL || lines == NULL)
+    return zb_error_set(err, ZB_EINVAL, "CSV: end, rows or lines is NULL");
+  if (size < 0 || (data == NULL && size > 0) || start < 0 || start > size || nrows < 0)
+    return zb_error_set(err, ZB_EINVAL, "CSV: invalid buffer, start or nrows (%lld, %lld, %lld)",
+                        (long long)size, (long long)start, (long long)nrows);
+  zb_csv_options defaults;
+  if (opts == NULL) {
+    zb_csv_options_init(&defaults);
+    opts = &defaults;
+  }
+  ZB_RETURN_NOT_OK(check_options(opts, err));
+  if (data == NULL) data = "";
+  tok t;
+  tok_init(&t, data, size, opts);
+  fieldbuf fb = {NULL, 0, 0};
+  int64_t pos = start, n = 0;
+  while (n < nrows && pos < size) {
+    int64_t next = pos, errpos = pos;
+    int rc = parse_record(&t, pos, &fb, &next, &errpos);
+    if (rc == REC_NOMEM) {
+      zb_free(fb.v);
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV rows)");
+    }
+    if (rc == REC_UNTERMINATED) {
+      next = size;
+      rc = REC_OK;
+    }
+    if (rc == REC_OK) n++;
+    pos = next;
+  }
+  zb_free(fb.v);
+  *end = pos;
+  *rows = n;
+  *lines = count_lines(data, start, pos);
+  return ZB_OK;
 }

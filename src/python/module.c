@@ -12,6 +12,12 @@
 extern PyType_Spec zbpy_column_spec;
 extern PyType_Spec zbpy_table_spec;
 extern PyType_Spec zbpy_bufview_spec;
+/* Each feature file exports its module functions as one method array. */
+extern PyMethodDef zbpy_strings_methods[]; /* strings.c: .str, .dt, clip, round, where */
+extern PyMethodDef zbpy_stats_methods[];   /* stats.c: statistics and hashing */
+extern PyMethodDef zbpy_compute_methods[]; /* compute.c: arithmetic, casts, filter, sort */
+extern PyMethodDef zbpy_csv_methods[];     /* csv.c: read_csv, to_csv */
+
 
 zbpy_state *zbpy_state_of(PyObject *self) {
   PyObject *m = PyType_GetModuleByDef(Py_TYPE(self), &zbpy_module_def);
@@ -499,6 +505,11 @@ static int module_exec(PyObject *m) {
   if (st->table_type == NULL || PyModule_AddType(m, st->table_type) < 0) return -1;
   st->bufview_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &zbpy_bufview_spec, NULL);
   if (st->bufview_type == NULL || PyModule_AddType(m, st->bufview_type) < 0) return -1;
+  if (PyModule_AddFunctions(m, zbpy_strings_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_stats_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_compute_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_csv_methods) < 0)
+    return -1;
 
   PyObject *E;
   if (add_exception(m, &st->ZambeziError, "ZambeziError", PyExc_Exception, NULL,

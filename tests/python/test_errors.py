@@ -26,7 +26,9 @@ def test_hierarchy():
     assert issubclass(E.ZambeziIOError, OSError)
     assert issubclass(E.ZambeziOverflowError, OverflowError)
     for name in E.__all__:
-        assert issubclass(getattr(E, name), E.ZambeziError)
+        cls = getattr(E, name)
+        assert issubclass(cls, E.ZambeziError) or issubclass(cls, Warning), name
+    assert issubclass(E.ParserWarning, UserWarning)
     assert zb.ZambeziError is E.ZambeziError
 
 

@@ -1,0 +1,267 @@
+"""Statistics and hash-based methods of zambezi.Series and DataFrame (mixins).
+
+Everything runs in C (``_core.stat``, ``quantile``, ``unique``,
+``value_counts``, ``duplicated``, ``isin`` ... in src/python/stats.c) with the
+GIL released; nothing here loops over rows.
+
+Semantics follow pandas (nulls and NaN skipped) with these differences, all
+because zambezi has no index and keeps nulls as nulls:
+
+- A statistic with no value to report (``var`` of one row, ``median`` of an
+  all-null column, ``idxmin`` of an all-null column) is ``None``, as pandas'
+  nullable dtypes give ``pd.NA``; pandas gives NaN for numpy dtypes and
+  raises for ``idxmin``/``idxmax`` of all-NA data.
+- ``idxmin``/``idxmax`` return the row position (there are no labels).
+- ``unique()`` returns a Series (pandas returns an ndarray or an
+  ExtensionArray); a Series can hold every dtype, with nulls.  Null and NaN
+  each appear once when present, in order of first appearance.
+- ``value_counts()`` returns a DataFrame with two columns, the values (named
+  after the Series, "value" when it has no name) and ``"count"`` (or
+  ``"proportion"`` with ``normalize=True``) -- pandas returns a Series indexed
+  by the values; polars returns the same two-column shape.  Ties in the count
+  keep the order of first appearance, as pandas does.
+- ``quantile(q)`` with a list of q gives a float64 Series of the quantiles in
+  the order given (pandas indexes it by q).
+- DataFrame reductions (``df.sum()`` ...) return a dict column -> value.
+  ``sum``, ``prod``, ``mean``, ``std``, ``var`` and ``median`` use the
+  numeric and bool columns; ``min`` and ``max`` also strings (byte-wise),
+  dates and timestamps; ``count`` and ``nunique`` every column.
+"""
+
+from zambezi import _core
+from zambezi.errors import InvalidValueError
+
+_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                      "uint32", "uint64", "float32", "float64"])
+_ORDERED = ("string", "date32", "timestamp")
+
+
+def _is_numeric(col):
+    return col.dtype in _NUMERIC
+
+
+def _orderable(col):
+    return _is_numeric(col) or col.dtype.startswith(_ORDERED)
+
+
+def _check_keep(keep):
+    if keep is False or keep in ("first", "last"):
+        return keep
+    raise InvalidValueError(f"keep must be 'first', 'last' or False, not {keep!r}")
+
+
+def min_max(col, want_max):
+    """min/max of any orderable column: numbers via the reduction, strings,
+    dates and timestamps via their first extreme row."""
+    if _is_numeric(col):
+        return col.reduce("max" if want_max else "min")
+    return _core.min_max(col, want_max).to_pylist()[0]
+
+
+class SeriesStats:
+    """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
+
+    __slots__ = ()
+
+    def _wrap(self, col, name=None):
+        from zambezi.series import Series
+
+        return Series._from_column(col, self._name if name is None else name)
+
+    # -- reductions -------------------------------------------------------
+    def var(self, ddof=1):
+        """Variance with ddof degrees of freedom (nulls and NaN skipped);
+        None when fewer than ddof + 1 values."""
+        return _core.stat(self._col, "var", int(ddof))
+
+    def std(self, ddof=1):
+        """Standard deviation (see var)."""
+        return _core.stat(self._col, "std", int(ddof))
+
+    def median(self):
+        """The middle value (mean of the two middle values for an even count)."""
+        return _core.stat(self._col, "median")
+
+    def quantile(self, q=0.5):
+        """The q quantile with linear interpolation (pandas' default).  q may be
+        a list: then a float64 Series of the quantiles in the order given."""
+        if isinstance(q, (int, float)) and not isinstance(q, bool):
+            return _core.quantile(self._col, [float(q)])[0]
+        from zambezi.series import Series
+
+        values = _core.quantile(self._col, [float(x) for x in q])
+        return Series(values, name=self._name, dtype="float64")
+
+    def prod(self):
+        """Product (integers wrap on overflow like numpy; 1 when empty)."""
+        return _core.stat(self._col, "prod")
+
+    product = prod
+
+    def any(self):
+        """True if any value is non-zero / True (nulls skipped; False when empty)."""
+        return _core.stat(self._col, "any")
+
+    def all(self):
+        """True if every value is non-zero / True (nulls skipped; True when empty)."""
+        return _core.stat(self._col, "all")
+
+    def idxmin(self):
+        """Row position of the first minimum; None when there is no value."""
+        return _core.stat(self._col, "argmin")
+
+    def idxmax(self):
+        """Row position of the first maximum; None when there is no value."""
+        return _core.stat(self._col, "argmax")
+
+    argmin = idxmin
+    argmax = idxmax
+
+    # -- distinct values --------------------------------------------------
+    def nunique(self, dropna=True):
+        """Number of distinct values (null and NaN left out unless dropna=False)."""
+        return _core.nunique(self._col, bool(dropna))
+
+    def unique(self):
+        """The distinct values in order of first appearance, as a Series."""
+        return self._wrap(_core.unique(self._col))
+
+    def value_counts(self, sort=True, ascending=False, normalize=False, dropna=True):
+        """A DataFrame of the distinct values and their counts (see the module
+        docstring)."""
+        from zambezi.frame import DataFrame
+
+        values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
+                                            bool(dropna), bool(normalize))
+        vname = self._name if self._name is not None else "value"
+        cname = "proportion" if normalize else "count"
+        if vname == cname:
+            raise InvalidValueError(
+                f"value_counts(): the Series is named {vname!r} like the {cname} column; "
+                "rename it first")
+        return DataFrame._wrap(_core.table_from_columns([values, counts], [vname, cname]))
+
+    def isin(self, values):
+        """bool Series: whether each value is one of values (a list, set, Series
+        or array).  Nulls give False."""
+        from zambezi import _convert
+        from zambezi.series import Series
+
+        if isinstance(values, (str, bytes)):
+            raise InvalidValueError(
+                "isin() takes a list-like of values, not a str; wrap it in a list")
+        if isinstance(values, Series):
+            vcol = values._col
+        elif isinstance(values, _core.Column):
+            vcol = values
+        else:
+            if isinstance(values, (set, frozenset, dict)):
+                values = list(values)
+            vcol = _convert.to_column(values)
+            if vcol.length == 0:
+                vcol = self._col.slice(0, 0)
+        return self._wrap(_core.isin(self._col, vcol))
+
+    # -- duplicates -------------------------------------------------------
+    def _table(self):
+        return _core.table_from_columns([self._col], ["value"])
+
+    def duplicated(self, keep="first"):
+        """bool Series: True for repeats of an earlier (keep='first'), later
+        (keep='last') or any other (keep=False) equal value."""
+        return self._wrap(_core.duplicated(self._table(), None, _check_keep(keep)))
+
+    def drop_duplicates(self, keep="first"):
+        """The Series without its duplicated values (row order kept)."""
+        t = _core.drop_duplicates(self._table(), None, _check_keep(keep))
+        return self._wrap(t.column(0))
+
+
+class FrameStats:
+    """Duplicates and column-wise reductions of zambezi.DataFrame (a mixin)."""
+
+    __slots__ = ()
+
+    def _subset(self, subset):
+        if subset is None:
+            return None
+        if isinstance(subset, str):
+            subset = [subset]
+        names = self._table.names
+        keys = []
+        for s in subset:
+            if s not in names:
+                raise self._missing(s)
+            keys.append(names.index(s))
+        if not keys:
+            raise InvalidValueError("subset must name at least one column")
+        return keys
+
+    def duplicated(self, subset=None, keep="first"):
+        """bool Series: whether each row repeats another over the columns in
+        subset (all columns by default), per keep ('first', 'last', False)."""
+        from zambezi.series import Series
+
+        keys = self._subset(subset)
+        return Series._from_column(_core.duplicated(self._table, keys, _check_keep(keep)))
+
+    def drop_duplicates(self, subset=None, keep="first"):
+        """The frame without its duplicated rows (row order kept)."""
+        from zambezi.frame import DataFrame
+
+        keys = self._subset(subset)
+        return DataFrame._wrap(_core.drop_duplicates(self._table, keys, _check_keep(keep)))
+
+    # -- reductions: dict column -> value ---------------------------------
+    def _reduce(self, fn, which):
+        t = self._table
+        out = {}
+        for i, name in enumerate(t.names):
+            col = t.column(i)
+            if which == "numeric" and not _is_numeric(col):
+                continue
+            if which == "ordered" and not _orderable(col):
+                continue
+            out[name] = fn(col)
+        return out
+
+    def sum(self):
+        """dict: numeric column -> sum."""
+        return self._reduce(lambda c: c.reduce("sum"), "numeric")
+
+    def prod(self):
+        """dict: numeric column -> product."""
+        return self._reduce(lambda c: _core.stat(c, "prod"), "numeric")
+
+    def mean(self):
+        """dict: numeric column -> mean."""
+        return self._reduce(lambda c: c.reduce("mean"), "numeric")
+
+    def min(self):
+        """dict: numeric, string, date and timestamp column -> minimum."""
+        return self._reduce(lambda c: min_max(c, False), "ordered")
+
+    def max(self):
+        """dict: numeric, string, date and timestamp column -> maximum."""
+        return self._reduce(lambda c: min_max(c, True), "ordered")
+
+    def count(self):
+        """dict: every column -> number of non-null values (NaN not counted)."""
+        return self._reduce(lambda c: c.reduce("count") if _is_numeric(c)
+                            else c.length - c.null_count, "all")
+
+    def std(self, ddof=1):
+        """dict: numeric column -> standard deviation."""
+        return self._reduce(lambda c: _core.stat(c, "std", int(ddof)), "numeric")
+
+    def var(self, ddof=1):
+        """dict: numeric column -> variance."""
+        return self._reduce(lambda c: _core.stat(c, "var", int(ddof)), "numeric")
+
+    def median(self):
+        """dict: numeric column -> median."""
+        return self._reduce(lambda c: _core.stat(c, "median"), "numeric")
+
+    def nunique(self, dropna=True):
+        """dict: every column -> number of distinct values."""
+        return self._reduce(lambda c: _core.nunique(c, bool(dropna)), "all")

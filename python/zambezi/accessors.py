@@ -1,0 +1,277 @@
+"""Series.str and Series.dt, and the elementwise extras of Series (clip,
+round, between, where, mask).
+
+Every method is one call into ``zambezi._core`` (C, GIL released); nothing
+here loops over rows.  Names and arguments follow pandas.  Where zambezi
+differs from pandas it says so in the docstring:
+
+- patterns are literal strings.  ``regex=True`` (pandas' default for
+  ``contains``) is accepted when the pattern has no regular-expression
+  metacharacters, since it then means the same thing; a real regular
+  expression raises ``UnsupportedError``;
+- ``lower``/``upper`` change ASCII letters only: other characters are kept
+  unchanged (no full Unicode case mapping);
+- ``dt`` fields of a timestamp with a named timezone other than UTC raise
+  ``UnsupportedError`` (no timezone database); UTC and fixed offsets such as
+  "+05:30" work;
+- ``where``/``mask`` treat a null in ``cond`` as "replace the row", as
+  pandas does for a nullable boolean condition.
+"""
+
+from zambezi import _core
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+_REGEX_META = frozenset(".^$*+?{}[]\\|()")
+
+
+class AccessorError(DTypeError, AttributeError):
+    """``.str`` on a non-string Series or ``.dt`` on a non-date one: a
+    DTypeError that is also an AttributeError, as pandas raises, so
+    ``hasattr(s, "str")`` is False for them."""
+
+
+def _is_regex(pat):
+    return any(ch in _REGEX_META for ch in pat)
+
+
+def _series():
+    from zambezi.series import Series  # late: series imports this module
+
+    return Series
+
+
+class StringMethods:
+    """Vectorised string functions of a string or categorical Series
+    (``Series.str``).  Lengths and positions count characters (code
+    points); nulls stay null."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, series):
+        dtype = series.dtype
+        if dtype not in ("string", "category"):
+            raise AccessorError(
+                f"Can only use .str accessor with string values, not {dtype} "
+                f"(column {series.name!r})")
+        self._s = series
+
+    def _wrap(self, col):
+        return _series()._from_column(col, self._s.name)
+
+    def _op(self, op, **kw):
+        return self._wrap(_core.str_op(self._s._col, op, **kw))
+
+    @staticmethod
+    def _no_na(na):
+        if na is not None:
+            raise UnsupportedError("str methods: na= is not supported; use fillna on the result")
+
+    # -- tests ------------------------------------------------------------
+    def len(self):
+        """Characters per row (int64)."""
+        return self._op("len")
+
+    def contains(self, pat, case=True, flags=0, na=None, regex=True):
+        """True where the literal ``pat`` occurs in the row."""
+        if not isinstance(pat, str):
+            raise DTypeError(f"str.contains: pat must be a str, not {type(pat).__name__}")
+        if regex and _is_regex(pat):
+            raise UnsupportedError(
+                f"str.contains: regular expressions are not supported ({pat!r}); "
+                "pass regex=False to search for the literal text")
+        if not case or flags:
+            raise UnsupportedError("str.contains: case=False and flags are not supported")
+        self._no_na(na)
+        return self._op("contains", pat=pat)
+
+    def startswith(self, pat, na=None):
+        if not isinstance(pat, str):
+            raise UnsupportedError("str.startswith: pat must be one str (tuples are not supported)")
+        self._no_na(na)
+        return self._op("startswith", pat=pat)
+
+    def endswith(self, pat, na=None):
+        if not isinstance(pat, str):
+            raise UnsupportedError("str.endswith: pat must be one str (tuples are not supported)")
+        self._no_na(na)
+        return self._op("endswith", pat=pat)
+
+    # -- transforms -------------------------------------------------------
+    def lower(self):
+        """ASCII letters to lower case; other characters are kept as they are."""
+        return self._op("lower")
+
+    def upper(self):
+        """ASCII letters to upper case; other characters are kept as they are."""
+        return self._op("upper")
+
+    def strip(self, to_strip=None):
+        """Remove whitespace (Python's str.isspace), or the characters in
+        ``to_strip``, from both ends."""
+        return self._op("strip", pat=to_strip)
+
+    def lstrip(self, to_strip=None):
+        return self._op("lstrip", pat=to_strip)
+
+    def rstrip(self, to_strip=None):
+        return self._op("rstrip", pat=to_strip)
+
+    def slice(self, start=None, stop=None, step=None):
+        """``s[start:stop:step]`` of every row, in characters."""
+        if step == 0:
+            raise InvalidValueError("str.slice: slice step cannot be zero")
+        return self._op("slice", start=start, stop=stop, step=step)
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self.slice(key.start, key.stop, key.step)
+        raise UnsupportedError(f".str[...] takes a slice here, not {type(key).__name__}")
+
+    def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
+        """Replace the first ``n`` (all when n < 0) occurrences of the literal
+        ``pat`` by ``repl``, like Python's str.replace."""
+        if not isinstance(pat, str) or not isinstance(repl, str):
+            raise UnsupportedError("str.replace: pat and repl must be str (no callables)")
+        if regex and _is_regex(pat):
+            raise UnsupportedError(
+                f"str.replace: regular expressions are not supported ({pat!r})")
+        if case is False or flags:
+            raise UnsupportedError("str.replace: case=False and flags are not supported")
+        return self._op("replace", pat=pat, repl=repl, n=-1 if n is None else int(n))
+
+    def cat(self, others=None, sep=None, na_rep=None, join="left"):
+        """Concatenate row by row with ``others`` (a Series or a list-like of
+        the same length), ``sep`` between; null if either side is null.
+        Without ``others``: all non-null rows joined into one str."""
+        if na_rep is not None:
+            raise UnsupportedError("str.cat: na_rep is not supported")
+        if sep is not None and not isinstance(sep, str):
+            raise DTypeError("str.cat: sep must be a str")
+        if others is None:
+            return _core.str_join(self._s._col, sep)
+        if isinstance(others, str):
+            raise InvalidValueError("Did you mean to supply a `sep` keyword?")
+        Series = _series()
+        if not isinstance(others, Series):
+            others = Series(others)
+        return self._wrap(_core.str_cat(self._s._col, others._col, sep))
+
+
+class DatetimeMethods:
+    """Calendar fields of a date32 or timestamp Series (``Series.dt``), as
+    int32 with nulls kept.  Timestamps use UTC (naive or tz "UTC") or their
+    fixed offset; named timezones raise UnsupportedError."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, series):
+        dtype = series.dtype
+        if dtype != "date32" and not dtype.startswith("timestamp"):
+            raise AccessorError(
+                f"Can only use .dt accessor with datetimelike values, not {dtype} "
+                f"(column {series.name!r})")
+        self._s = series
+
+    def _field(self, name):
+        return _series()._from_column(_core.dt_field(self._s._col, name), self._s.name)
+
+    year = property(lambda self: self._field("year"), doc="The year.")
+    month = property(lambda self: self._field("month"), doc="The month, 1..12.")
+    day = property(lambda self: self._field("day"), doc="The day of the month, 1..31.")
+    hour = property(lambda self: self._field("hour"), doc="The hour, 0..23 (timestamps).")
+    minute = property(lambda self: self._field("minute"), doc="The minute (timestamps).")
+    second = property(lambda self: self._field("second"), doc="The second (timestamps).")
+    dayofweek = property(lambda self: self._field("dayofweek"),
+                         doc="The day of the week, Monday = 0.")
+    day_of_week = dayofweek
+    weekday = dayofweek
+    dayofyear = property(lambda self: self._field("dayofyear"),
+                         doc="The day of the year, 1..366.")
+    day_of_year = dayofyear
+
+
+# -- elementwise extras used by Series ------------------------------------
+
+def clip(series, lower=None, upper=None):
+    return type(series)._from_column(_core.column_clip(series._col, lower, upper), series.name)
+
+
+def round_(series, decimals=0):
+    return type(series)._from_column(_core.column_round(series._col, int(decimals)),
+                                     series.name)
+
+
+def between(series, left, right, inclusive="both"):
+    return type(series)._from_column(
+        _core.column_between(series._col, left, right, inclusive), series.name)
+
+
+def _is_array_like(obj):
+    """A list, tuple, numpy array, pandas Series or Arrow array (not a scalar)."""
+    return isinstance(obj, (list, tuple)) or getattr(obj, "ndim", 0) >= 1 or hasattr(
+        obj, "__arrow_c_array__")
+
+
+def _as_column(series, obj, what):
+    Series = type(series)
+    if isinstance(obj, Series):
+        return obj._col
+    if _is_array_like(obj):
+        return Series(obj)._col
+    raise DTypeError(f"{what} must be a Series or array-like, not {type(obj).__name__}")
+
+
+def where(series, cond, other=None, mask=False):
+    cond_col = _as_column(series, cond, "cond")
+    if isinstance(other, type(series)) or _is_array_like(other):
+        other = _as_column(series, other, "other")
+    return type(series)._from_column(
+        _core.column_where(series._col, cond_col, other, mask=mask), series.name)
+
+
+def date_sub(a, b):
+    """``a - b`` of two date32 or two timestamp Series as int64: days for
+    dates, the finer unit for timestamps (zambezi has no duration dtype)."""
+    return type(a)._from_column(_core.date_diff(a._col, b._col), a.name)
+
+
+class SeriesExtras:
+    """The mixin that gives Series ``.str``, ``.dt``, ``clip``, ``round``,
+    ``between``, ``where`` and ``mask``."""
+
+    __slots__ = ()
+
+    @property
+    def str(self):
+        """Vectorised string functions (string and categorical Series)."""
+        return StringMethods(self)
+
+    @property
+    def dt(self):
+        """Calendar fields (date32 and timestamp Series)."""
+        return DatetimeMethods(self)
+
+    def clip(self, lower=None, upper=None):
+        """Values limited to [lower, upper] (None or NaN: no bound).  An
+        integer Series with a float bound gives float64, as pandas."""
+        return clip(self, lower, upper)
+
+    def round(self, decimals=0):
+        """numpy rounding: half to even; integers with decimals < 0 round to
+        tens, hundreds... (round(25, -1) == 20)."""
+        return round_(self, decimals)
+
+    def between(self, left, right, inclusive="both"):
+        """Bool Series: left <= x <= right (inclusive: both, neither, left,
+        right); null where x is null."""
+        return between(self, left, right, inclusive)
+
+    def where(self, cond, other=None):
+        """The value where cond is true, else other (a scalar or Series;
+        default null).  A null in cond replaces the row."""
+        return where(self, cond, other, mask=False)
+
+    def mask(self, cond, other=None):
+        """The value where cond is false, else other.  A null in cond
+        replaces the row (as pandas)."""
+        return where(self, cond, other, mask=True)

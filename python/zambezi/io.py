@@ -1,0 +1,602 @@
+"""Reading and writing CSV: ``zb.read_csv`` and ``DataFrame.to_csv``.
+
+Both run in the C engine (src/io/csv_read.c, src/io/csv_write.c) with the
+GIL released; this module only shapes pandas' arguments into the engine's
+options and moves bytes.
+
+Sources for ``read_csv``:
+  - a path (str or os.PathLike): the engine memory-maps the file and parses
+    it in place, in parallel.  Paths ending in .gz, .bz2, .xz (Python's
+    modules) or .zst (needs the ``zstandard`` package) are decompressed
+    into memory first (``compression=`` overrides the inference).
+  - bytes, bytearray, memoryview, mmap: parsed in place.
+  - a file object: read to the end (text-mode files are encoded to UTF-8).
+Encodings: UTF-8 (a byte order mark is skipped) is read natively; latin-1
+and cp1252 are transcoded to UTF-8 in C; any other codec Python knows is
+decoded in Python (one copy of the data).
+
+Differences from pandas (see include/zambezi/io.h for the engine's): every
+dtype is nullable, so integer columns with missing values stay int64; dates
+(YYYY-MM-DD) and timestamps are recognised without parse_dates; a file with
+no columns raises ``EmptyDataError`` as pandas does.  Options zambezi does
+not implement (regular-expression separators, callables for usecols or
+skiprows, multi-row headers...) raise ``UnsupportedError`` rather than
+being ignored.
+
+``chunksize`` / ``iterator`` return a ``CsvReader``: the input (memory-
+mapped for a path) is cut at record boundaries found by a quote-aware scan
+in C (``csv_find_rows``), and each piece of about ``chunksize`` rows is
+parsed on its own, so only one piece's frame exists at a time.  As in
+pandas, types are inferred per piece, so a column may get different dtypes
+in different pieces unless ``dtype=`` fixes them.
+"""
+
+import codecs
+import csv as _csv
+import io as _io
+import os
+import sys
+import time
+import warnings
+
+from zambezi import _core
+from zambezi.errors import (
+    EmptyDataError,
+    InvalidValueError,
+    ParserWarning,
+    UnsupportedError,
+)
+
+__all__ = ["read_csv", "CsvReader", "to_csv"]
+
+_AUTO_PROGRESS_BYTES = 100 << 20
+_COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+
+# dtype spellings pandas users write -> engine dtype names.
+_DTYPE_ALIASES = {
+    "str": "string", "object": "string", "string": "string", "O": "string",
+    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
+    "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
+    "Float32": "float32", "Float64": "float64", "boolean": "bool",
+    "category": "category", "int": "int64", "float": "float64",
+    "datetime64[ns]": "timestamp", "datetime64[us]": "timestamp", "datetime64": "timestamp",
+}
+
+
+def _dtype_name(d):
+    if isinstance(d, type):
+        if d is str or d is object:
+            return "string"
+        if d is int:
+            return "int64"
+        if d is float:
+            return "float64"
+        if d is bool:
+            return "bool"
+    if isinstance(d, str):
+        return _DTYPE_ALIASES.get(d, d)
+    name = getattr(d, "name", None)  # numpy / pandas dtypes
+    if isinstance(name, str):
+        return _DTYPE_ALIASES.get(name, name)
+    try:
+        import numpy as np
+
+        return _DTYPE_ALIASES.get(np.dtype(d).name, np.dtype(d).name)
+    except Exception:
+        raise UnsupportedError(f"read_csv: cannot use {d!r} as a dtype") from None
+
+
+def _compression_of(path, compression):
+    if compression is None:
+        return None
+    if compression == "infer":
+        if path is None:
+            return None
+        return _COMPRESSIONS.get(os.path.splitext(str(path))[1].lower())
+    if isinstance(compression, dict):
+        compression = compression.get("method")
+    if compression in ("gzip", "bz2", "xz", "zstd"):
+        return compression
+    raise UnsupportedError(
+        f"compression {compression!r} is not supported (gzip, bz2, xz, zstd or None)")
+
+
+def _zstd():
+    try:
+        import zstandard
+    except ImportError:
+        raise ImportError(
+            "reading or writing .zst files needs the zstandard package: "
+            "pip install zstandard") from None
+    return zstandard
+
+
+def _decompress(data, method):
+    if method == "gzip":
+        import gzip
+
+        return gzip.decompress(data)
+    if method == "bz2":
+        import bz2
+
+        return bz2.decompress(data)
+    if method == "xz":
+        import lzma
+
+        return lzma.decompress(data)
+    if method == "zstd":
+        return _zstd().ZstdDecompressor().stream_reader(_io.BytesIO(data)).read()
+    return data
+
+
+def _normalize_encoding(encoding):
+    if encoding is None:
+        return "utf-8"
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise InvalidValueError(f"unknown encoding {encoding!r}") from None
+    return {"iso8859-1": "latin-1"}.get(name, name)
+
+
+def _to_utf8(data, encoding):
+    """data (a buffer) re-encoded as UTF-8 bytes, or data itself."""
+    if encoding in ("utf-8", "utf-8-sig", "ascii"):
+        return data
+    if encoding in ("latin-1", "cp1252"):
+        return _core.transcode_to_utf8(data, encoding)
+    return bytes(data).decode(encoding).encode("utf-8")
+
+
+class _ProgressBar:
+    """One line on stderr: percent, MB read, MB/s; cleared at the end."""
+
+    def __init__(self, stream=None):
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.width = 0
+
+    def __call__(self, done, total):
+        now = time.monotonic()
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        elapsed = max(now - self.start, 1e-9)
+        frac = done / total if total > 0 else 1.0
+        bar = "#" * int(frac * 30)
+        line = (f"\rzambezi read_csv [{bar:<30}] {frac * 100:5.1f}% "
+                f"{done / 1e6:,.0f}/{total / 1e6:,.0f} MB {done / 1e6 / elapsed:,.0f} MB/s")
+        self.width = max(self.width, len(line))
+        self.stream.write(line)
+        self.stream.flush()
+
+    def close(self):
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
+
+
+def _interactive():
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):
+        pass
+    return "ipykernel" in sys.modules
+
+
+def _make_progress(progress, size):
+    """(callable for the engine or None, bar to close or None)."""
+    if progress is None:
+        if size is not None and size > _AUTO_PROGRESS_BYTES and _interactive():
+            bar = _ProgressBar()
+            return bar, bar
+        return None, None
+    if progress is True:
+        bar = _ProgressBar()
+        return bar, bar
+    if progress is False:
+        return None, None
+    if callable(progress):
+        return progress, None
+    raise InvalidValueError(f"progress must be None, True, False or a callable, not {progress!r}")
+
+
+def _engine_options(sep, delimiter, header, names, usecols, dtype, parse_dates, na_values,
+                    keep_default_na, skiprows, nrows, quotechar, quoting, doublequote,
+                    escapechar, comment, thousands, decimal, on_bad_lines):
+    """pandas.read_csv arguments -> (engine options, dtype-for-all or None)."""
+    if delimiter is not None:
+        if sep not in (",", None, delimiter):
+            raise InvalidValueError(
+                "read_csv: specified a sep and a delimiter; you can only specify one")
+        sep = delimiter
+    if sep is None:
+        raise UnsupportedError("read_csv: sep=None (sniffing the separator) is not supported")
+    if isinstance(sep, str) and sep == "\\s+":
+        raise UnsupportedError("read_csv: regular-expression separators are not supported")
+    o = {"sep": sep, "decimal": decimal, "doublequote": bool(doublequote)}
+    if quoting == _csv.QUOTE_NONE:
+        o["quotechar"] = None
+    elif quoting in (None, _csv.QUOTE_MINIMAL, _csv.QUOTE_ALL, _csv.QUOTE_NONNUMERIC):
+        o["quotechar"] = quotechar
+    else:
+        raise UnsupportedError(f"read_csv: quoting={quoting!r} is not supported")
+    for key, value in (("escapechar", escapechar), ("comment", comment),
+                       ("thousands", thousands)):
+        if value is not None:
+            o[key] = value
+    if names is not None:
+        if isinstance(names, str) or not hasattr(names, "__iter__"):
+            raise InvalidValueError("read_csv: names must be a list of column names")
+        names = [str(n) for n in names]
+        if len(set(names)) != len(names):
+            raise InvalidValueError("read_csv: duplicate names are not allowed")
+        o["names"] = names
+    if isinstance(header, str) and header == "infer":
+        header = 0 if names is None else None
+    if header is None:
+        o["header"] = -1
+    elif isinstance(header, bool) or not isinstance(header, int):
+        raise UnsupportedError(
+            f"read_csv: header must be 'infer', None or one row number, not {header!r}")
+    elif header < 0:
+        raise InvalidValueError(f"read_csv: header must be >= 0, not {header}")
+    else:
+        o["header"] = header
+    if usecols is not None:
+        if callable(usecols):
+            raise UnsupportedError("read_csv: usecols as a callable is not supported")
+        if isinstance(usecols, str):
+            usecols = [usecols]
+        usecols = list(usecols)
+        if usecols and not (all(isinstance(u, str) for u in usecols)
+                            or all(isinstance(u, int) and not isinstance(u, bool)
+                                   for u in usecols)):
+            raise InvalidValueError(
+                "read_csv: usecols must be all column names or all positions")
+        o["usecols"] = list(dict.fromkeys(usecols))
+    all_dtype = None
+    if dtype is not None:
+        if isinstance(dtype, dict):
+            o["dtype"] = {str(k): _dtype_name(v) for k, v in dtype.items()}
+        else:
+            all_dtype = _dtype_name(dtype)
+    if parse_dates is not None and parse_dates is not False:
+        if parse_dates is True or isinstance(parse_dates, dict):
+            raise UnsupportedError(
+                "read_csv: parse_dates must be a list of columns (zambezi has no index)")
+        if isinstance(parse_dates, (str, int)):
+            parse_dates = [parse_dates]
+        o["parse_dates"] = list(parse_dates)
+    if na_values is not None:
+        if isinstance(na_values, dict):
+            raise UnsupportedError("read_csv: per-column na_values are not supported")
+        if isinstance(na_values, str):
+            na_values = [na_values]
+        o["na_values"] = [str(v) for v in na_values]
+    o["keep_default_na"] = bool(keep_default_na)
+    if skiprows is not None:
+        if isinstance(skiprows, bool) or not isinstance(skiprows, int):
+            raise UnsupportedError(
+                "read_csv: skiprows must be a number of lines at the start "
+                "(lists and callables are not supported)")
+        if skiprows < 0:
+            raise InvalidValueError("read_csv: skiprows must be >= 0")
+        o["skiprows"] = skiprows
+    if nrows is not None:
+        if isinstance(nrows, bool) or not isinstance(nrows, int) or nrows < 0:
+            raise InvalidValueError(f"read_csv: nrows must be an int >= 0, not {nrows!r}")
+        o["nrows"] = nrows
+    if callable(on_bad_lines):
+        raise UnsupportedError("read_csv: on_bad_lines as a callable is not supported")
+    o["on_bad_lines"] = on_bad_lines
+    return o, all_dtype
+
+
+_CHAR_KEYS = ("sep", "quotechar", "doublequote", "escapechar", "comment")
+
+
+def _emit_warnings(warns, total):
+    for _line, message in warns:
+        warnings.warn(message, ParserWarning, stacklevel=4)
+    if total > len(warns):
+        warnings.warn(f"{total - len(warns)} more bad lines were skipped", ParserWarning,
+                      stacklevel=4)
+
+
+def _finish(table, warns, total, names_given, device):
+    from zambezi.frame import DataFrame
+
+    if table.num_columns == 0 and not names_given:
+        raise EmptyDataError("No columns to parse from file")
+    _emit_warnings(warns, total)
+    df = DataFrame._wrap(table)
+    if device is not None and device != "cpu":
+        df = df.to(device)
+    return df
+
+
+def _read_source(src, compression, encoding):
+    """(path or None, buffer or None, size or None, things to close)."""
+    if isinstance(src, (str, os.PathLike)):
+        path = os.fspath(src)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        method = _compression_of(path, compression)
+        if method is None and encoding in ("utf-8", "utf-8-sig", "ascii"):
+            try:
+                size = os.path.getsize(path)
+            except OSError:
+                size = None
+            return path, None, size, []
+        with open(path, "rb") as f:
+            data = f.read()
+        data = _to_utf8(_decompress(data, method), encoding)
+        return None, data, len(data), []
+    if isinstance(src, (bytes, bytearray, memoryview)) or type(src).__name__ == "mmap":
+        data = _to_utf8(_decompress(src, _compression_of(None, compression)), encoding)
+        return None, data, len(data), []
+    if hasattr(src, "read"):
+        data = src.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        else:
+            data = _to_utf8(_decompress(data, _compression_of(None, compression)), encoding)
+        return None, data, len(data), []
+    raise InvalidValueError(
+        "read_csv takes a path, a file object or bytes, not " + type(src).__name__)
+
+
+def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=None,
+             usecols=None, dtype=None, parse_dates=None, na_values=None, keep_default_na=True,
+             skiprows=None, nrows=None, quotechar='"', escapechar=None, comment=None,
+             thousands=None, decimal=".", encoding="utf-8", on_bad_lines="error",
+             chunksize=None, iterator=False, progress=None, device="cpu",
+             compression="infer", quoting=_csv.QUOTE_MINIMAL, doublequote=True):
+    """Read a CSV file into a DataFrame (pandas.read_csv's arguments and
+    meanings; see the module docstring for what differs).
+
+    progress: None (default) shows a progress bar on stderr for inputs over
+    100 MB when stderr is a terminal or in Jupyter; True forces it, False
+    turns it off; a callable is called as progress(bytes_done, bytes_total)
+    on the reading thread (an exception it raises stops the read and
+    propagates).  Ctrl-C interrupts a read promptly (KeyboardInterrupt).
+    device: "cpu", or "cuda"/"cuda:N" to move the frame to a GPU after the
+    parse.  chunksize / iterator=True return a CsvReader.
+    """
+    opts, all_dtype = _engine_options(
+        sep, delimiter, header, names, usecols, dtype, parse_dates, na_values, keep_default_na,
+        skiprows, nrows, quotechar, quoting, doublequote, escapechar, comment, thousands,
+        decimal, on_bad_lines)
+    encoding = _normalize_encoding(encoding)
+    if chunksize is not None:
+        if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
+            raise InvalidValueError(f"chunksize must be an int >= 1, not {chunksize!r}")
+    if chunksize is not None or iterator:
+        return CsvReader(filepath_or_buffer, opts, all_dtype, chunksize, device, compression,
+                         encoding, names is not None)
+    path, data, size, _ = _read_source(filepath_or_buffer, compression, encoding)
+    source = path if path is not None else data
+    if all_dtype is not None:
+        opts["dtype"] = _dtype_for_all(source, opts, all_dtype)
+    hook, bar = _make_progress(progress, size)
+    if hook is not None:
+        opts["progress"] = hook
+    try:
+        table, warns, total = _core.read_csv(source, **opts)
+    finally:
+        if bar is not None:
+            bar.close()
+    return _finish(table, warns, total, names is not None, device)
+
+
+def _header_names(source, opts):
+    """Every column name of the file (before usecols)."""
+    meta = {k: v for k, v in opts.items()
+            if k in _CHAR_KEYS + ("header", "names", "skiprows")}
+    table, _, _ = _core.read_csv(source, nrows=0, **meta)
+    return table.names
+
+
+def _dtype_for_all(source, opts, dtype_name):
+    names = _header_names(source, opts)
+    use = opts.get("usecols")
+    if use:
+        names = [n for i, n in enumerate(names) if n in use or i in use]
+    return {n: dtype_name for n in names}
+
+
+class CsvReader:
+    """An iterator of DataFrames over a CSV input, about ``chunksize`` rows
+    each (``get_chunk(n)`` reads the next n).  Use it as a context manager or
+    call ``close()`` to release the memory map of a file."""
+
+    def __init__(self, src, opts, all_dtype, chunksize, device, compression, encoding,
+                 names_given):
+        self._mmap = None
+        self._file = None
+        if isinstance(src, (str, os.PathLike)) and _compression_of(
+                os.fspath(src), compression) is None and encoding in ("utf-8", "utf-8-sig",
+                                                                       "ascii"):
+            import mmap
+
+            self._file = open(os.fspath(src), "rb")
+            size = os.fstat(self._file.fileno()).st_size
+            if size > 0:
+                self._mmap = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+                self._data = self._mmap
+            else:
+                self._data = b""
+        else:
+            _, self._data, _, _ = _read_source(src, compression, encoding)
+        self._chunksize = chunksize
+        self._device = device
+        self._names_given = names_given
+        self._remaining = opts.pop("nrows", None)
+        self._scan = {k: v for k, v in opts.items() if k in _CHAR_KEYS}
+        self._all_names = _header_names(self._data, opts)
+        if all_dtype is not None:
+            opts["dtype"] = _dtype_for_all(self._data, opts, all_dtype)
+        if not self._all_names and not names_given:
+            self.close()
+            raise EmptyDataError("No columns to parse from file")
+        start_opts = {k: v for k, v in opts.items() if k in _CHAR_KEYS + ("header", "skiprows")}
+        self._pos, lines = _core.csv_data_start(self._data, **start_opts)
+        self._line = lines + 1
+        piece = dict(opts)
+        piece.pop("skiprows", None)
+        piece["header"] = -1
+        piece["names"] = self._all_names
+        self._opts = piece
+        self._done = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.get_chunk()
+
+    def get_chunk(self, size=None):
+        """The next DataFrame of up to ``size`` (default chunksize) rows."""
+        if size is None:
+            size = self._chunksize if self._chunksize is not None else -1
+        if self._remaining is not None:
+            size = self._remaining if size < 0 else min(size, self._remaining)
+        if size < 0:
+            size = 1 << 62
+        if self._done or size == 0 or self._pos >= len(self._data):
+            self._done = True
+            raise StopIteration
+        end, rows, lines = _core.csv_find_rows(self._data, self._pos, size, **self._scan)
+        if rows == 0:
+            self._done = True
+            raise StopIteration
+        with memoryview(self._data)[self._pos:end] as piece:
+            table, warns, total = _core.read_csv(piece, first_line=self._line, **self._opts)
+        self._pos = end
+        self._line += lines
+        if self._remaining is not None:
+            self._remaining -= rows
+        return _finish(table, warns, total, True, self._device)
+
+    def read(self, nrows=None):
+        """The rest of the input (or the next nrows rows) as one DataFrame."""
+        try:
+            return self.get_chunk(nrows if nrows is not None else -1)
+        except StopIteration:
+            from zambezi.frame import DataFrame
+
+            return DataFrame._wrap(_core.read_csv(
+                b"", **{k: v for k, v in self._opts.items() if k != "first_line"})[0])
+
+    def close(self):
+        if self._mmap is not None:
+            self._data = b""
+            self._mmap.close()
+            self._mmap = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+def _open_compressed(path, method, mode):
+    if method == "gzip":
+        import gzip
+
+        return gzip.open(path, mode + "b")
+    if method == "bz2":
+        import bz2
+
+        return bz2.open(path, mode + "b")
+    if method == "xz":
+        import lzma
+
+        return lzma.open(path, mode + "b")
+    if method == "zstd":
+        zstd = _zstd()
+        return zstd.ZstdCompressor().stream_writer(open(path, mode + "b"), closefd=True)
+    return open(path, mode + "b")
+
+
+def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=None,
+           header=True, index=False, mode="w", encoding=None, compression="infer",
+           quoting=None, quotechar='"', lineterminator=None, doublequote=True,
+           escapechar=None, date_format=None):
+    """DataFrame.to_csv: write df as CSV (pandas' arguments).  Returns the
+    text as a str when path_or_buf is None.  zambezi frames have no index:
+    index=False is the default and index=True raises."""
+    if index:
+        raise InvalidValueError(
+            "to_csv: zambezi DataFrames have no index; call to_csv(index=False) "
+            "(the default)")
+    if date_format is not None:
+        raise UnsupportedError("to_csv: date_format is not supported")
+    if float_format is not None and not isinstance(float_format, str):
+        raise UnsupportedError("to_csv: float_format must be a printf-style str such as '%.2f'")
+    if quoting is None:
+        quoting = _csv.QUOTE_MINIMAL
+    if quoting not in (0, 1, 2, 3):
+        raise UnsupportedError(f"to_csv: quoting={quoting!r} is not supported (QUOTE_MINIMAL, "
+                               "QUOTE_ALL, QUOTE_NONNUMERIC or QUOTE_NONE)")
+    if mode not in ("w", "a", "x"):
+        raise InvalidValueError(f"to_csv: mode must be 'w', 'a' or 'x', not {mode!r}")
+    if columns is not None:
+        df = df[list(columns)]
+    write_header = True
+    if isinstance(header, bool):
+        write_header = header
+    elif header is not None:
+        aliases = [str(h) for h in header]
+        if len(aliases) != len(df.columns):
+            raise InvalidValueError(
+                f"to_csv: writing {len(df.columns)} columns but got {len(aliases)} aliases")
+        df = df.rename(dict(zip(df.columns, aliases)))
+    table = df._table
+    kw = dict(sep=sep, quotechar=quotechar, escapechar=escapechar,
+              doublequote=bool(doublequote), header=write_header, na_rep=str(na_rep),
+              float_format=float_format, quoting=int(quoting),
+              lineterminator="\n" if lineterminator is None else lineterminator)
+    enc = _normalize_encoding(encoding)
+    if path_or_buf is None:
+        return _core.write_csv(table, None, **kw)
+    if isinstance(path_or_buf, (str, os.PathLike)):
+        path = os.fspath(path_or_buf)
+        method = _compression_of(path, compression)
+        if method is None and enc == "utf-8" and mode == "w":
+            _core.write_csv(table, path, **kw)
+            return None
+        with _open_compressed(path, method, mode) as f:
+            if enc == "utf-8":
+                _core.write_csv(table, f.write, **kw)
+            else:
+                _core.write_csv(table, lambda b: f.write(b.decode("utf-8").encode(enc)), **kw)
+        return None
+    f = path_or_buf
+    if not hasattr(f, "write"):
+        raise InvalidValueError("to_csv: path_or_buf must be None, a path or a file object")
+    if isinstance(f, _io.TextIOBase) or not isinstance(f, (_io.RawIOBase, _io.BufferedIOBase)):
+        _core.write_csv(table, lambda b: f.write(b.decode("utf-8")), **kw)
+    elif enc == "utf-8":
+        _core.write_csv(table, f.write, **kw)
+    else:
+        _core.write_csv(table, lambda b: f.write(b.decode("utf-8").encode(enc)), **kw)
+    return None

@@ -1,0 +1,399 @@
+/*
+ * stats_ops.c -- the checked entry points of the statistics and hash-based
+ * operations declared in zambezi/compute.h: zb_column_stat, quantile,
+ * min_max, hashing, unique, nunique, value_counts, duplicated,
+ * drop_duplicates and isin.
+ *
+ * Each validates its arguments once (types, key indices, q range), brings
+ * the operands of isin to types the hash identity compares directly, and
+ * dispatches to the backend of the device where the data lives.  A backend
+ * without the operation gets it run on the CPU over host copies; column
+ * results are moved back to the data's device.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "cpu/hash.h"
+
+const char *zb_stat_op_name(zb_stat_op op) {
+  static const char *const names[ZB_STAT_OP_COUNT] = {"var",    "std",    "prod",
+                                                      "any",    "all",    "argmin",
+                                                      "argmax", "median"};
+  if ((int)op < 0 || op >= ZB_STAT_OP_COUNT) return "unknown";
+  return names[op];
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static zb_status backend_of(zb_device dev, const zb_backend **out, zb_error *err) {
+  *out = zb__backend_for(dev.kind);
+  if (*out == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
+  return ZB_OK;
+}
+
+/* Move a host result to dev (consumes *res; *res is NULL on failure). */
+static zb_status result_to(zb_device dev, zb_column **res, zb_error *err) {
+  if (dev.kind == ZB_DEVICE_CPU || *res == NULL) return ZB_OK;
+  zb_column *moved = NULL;
+  zb_status st = zb_column_to_device(*res, dev, &moved, err);
+  zb_column_release(*res);
+  *res = moved;
+  return st;
+}
+
+/* A host copy of t restricted to nothing: zb_table_to_device. */
+static zb_status table_host(const zb_table *t, zb_table **out, zb_error *err) {
+  return zb_table_to_device(t, ZB_CPU, out, err);
+}
+
+static bool stat_type_ok(zb_stat_op op, zb_type_id t) {
+  if (zb_type_is_numeric(t)) return true;
+  if (op == ZB_STAT_ARGMIN || op == ZB_STAT_ARGMAX)
+    return t == ZB_STRING || t == ZB_DATE32 || t == ZB_TIMESTAMP;
+  return false;
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+zb_status zb_column_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_scalar *out,
+                         zb_error *err) {
+  if (col == NULL || out == NULL) return zb_error_set(err, ZB_EINVAL, "stat: NULL argument");
+  memset(out, 0, sizeof *out);
+  if ((int)op < 0 || op >= ZB_STAT_OP_COUNT)
+    return zb_error_set(err, ZB_EINVAL, "unknown statistic %d", (int)op);
+  if (!stat_type_ok(op, col->type))
+    return zb_error_set(err, ZB_ETYPE, "%s is not defined for a %s column", zb_stat_op_name(op),
+                        zb_type_name(col->type));
+  if ((op == ZB_STAT_VAR || op == ZB_STAT_STD) && ddof < 0)
+    return zb_error_set(err, ZB_EINVAL, "%s: ddof must be >= 0, not %lld", zb_stat_op_name(op),
+                        (long long)ddof);
+  const zb_backend *be;
+  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  if (be->stat != NULL) return be->stat(col, op, ddof, out, err);
+  zb_column *h = NULL;
+  ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
+  zb_status st = zb__cpu_stat(h, op, ddof, out, err);
+  zb_column_release(h);
+  return st;
+}
+
+zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
+                             zb_scalar *out, zb_error *err) {
+  if (col == NULL || n_q < 0 || (n_q > 0 && (q == NULL || out == NULL)))
+    return zb_error_set(err, ZB_EINVAL, "quantile: NULL argument");
+  for (int64_t i = 0; i < n_q; i++) {
+    memset(&out[i], 0, sizeof out[i]);
+    if (!(q[i] >= 0.0 && q[i] <= 1.0))
+      return zb_error_set(err, ZB_EINVAL, "quantile: q must lie in [0, 1], got %g (q[%lld])",
+                          q[i], (long long)i);
+  }
+  if (!zb_type_is_numeric(col->type))
+    return zb_error_set(err, ZB_ETYPE, "quantile is not defined for a %s column",
+                        zb_type_name(col->type));
+  const zb_backend *be;
+  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  if (be->quantile != NULL) return be->quantile(col, n_q, q, out, err);
+  zb_column *h = NULL;
+  ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
+  zb_status st = zb__cpu_quantile(h, n_q, q, out, err);
+  zb_column_release(h);
+  return st;
+}
+
+zb_status zb_column_min_max(const zb_column *col, bool want_max, zb_column **out,
+                            zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "min/max: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "min/max: NULL column");
+  const char *what = want_max ? "max" : "min";
+  if (!stat_type_ok(ZB_STAT_ARGMIN, col->type))
+    return zb_error_set(err, ZB_ETYPE, "%s is not defined for a %s column%s", what,
+                        zb_type_name(col->type),
+                        col->type == ZB_CATEGORICAL
+                            ? " (categories are unordered; cast to string to compare them)"
+                            : "");
+  zb_scalar pos;
+  ZB_RETURN_NOT_OK(
+      zb_column_stat(col, want_max ? ZB_STAT_ARGMAX : ZB_STAT_ARGMIN, 0, &pos, err));
+  if (!pos.is_null) return zb_column_slice(col, pos.v.i, 1, out, err);
+  /* No valid value: one null row, taken through a null index. */
+  zb_column *idx = NULL, *res = NULL;
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_INT64, 1, true, 0, &idx, err));
+  ((int64_t *)idx->data->data)[0] = 0;
+  zb_bit_set((uint8_t *)idx->validity->data, 0, false);
+  zb_column_recount_nulls(idx);
+  zb_column *h = NULL;
+  zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
+  if (st == ZB_OK) st = zb__cpu_take(h, idx, &res, err);
+  zb_column_release(h);
+  zb_column_release(idx);
+  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+/* ---- hashing and duplicates ----------------------------------------------- */
+
+/* Check keys (NULL with n_keys 0: all columns) and return them in *keys_out
+ * (owned by the caller when *owned). */
+static zb_status resolve_keys(const char *what, const zb_table *t, int64_t n_keys,
+                              const int64_t *keys, int64_t *n_out, int64_t **keys_out,
+                              zb_error *err) {
+  *keys_out = NULL;
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "%s: NULL table", what);
+  if (n_keys < 0 || (n_keys > 0 && keys == NULL))
+    return zb_error_set(err, ZB_EINVAL, "%s: bad key list", what);
+  int64_t n = n_keys > 0 ? n_keys : t->num_columns;
+  if (n == 0) return zb_error_set(err, ZB_EINVAL, "%s: the table has no columns", what);
+  int64_t *k = (int64_t *)zb_malloc((size_t)n * sizeof(int64_t));
+  if (k == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (%s keys)", what);
+  for (int64_t i = 0; i < n; i++) {
+    k[i] = n_keys > 0 ? keys[i] : i;
+    if (k[i] < 0 || k[i] >= t->num_columns) {
+      zb_status st = zb_error_set(err, ZB_EINDEX, "%s: key %lld is column %lld of %lld", what,
+                                  (long long)i, (long long)k[i], (long long)t->num_columns);
+      zb_free(k);
+      return st;
+    }
+  }
+  *n_out = n;
+  *keys_out = k;
+  return ZB_OK;
+}
+
+typedef zb_status (*table_key_op)(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                  zb_keep keep, zb_column **out, zb_error *err);
+
+static zb_status cpu_hash_rows_keep(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                    zb_keep keep, zb_column **out, zb_error *err) {
+  return zb__cpu_hash_rows(t, n_keys, keys, out, err);
+}
+
+/* Run a keyed table operation on t's device (or on the host). */
+static zb_status run_table_keys(const char *what, const zb_table *t, int64_t n_keys,
+                                const int64_t *keys, zb_keep keep, bool hash,
+                                zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "%s: NULL output", what);
+  *out = NULL;
+  int64_t n = 0, *k = NULL;
+  ZB_RETURN_NOT_OK(resolve_keys(what, t, n_keys, keys, &n, &k, err));
+  zb_device dev = zb_table_device(t);
+  const zb_backend *be = NULL;
+  zb_status st = backend_of(dev, &be, err);
+  zb_column *res = NULL;
+  if (st == ZB_OK) {
+    if (hash && be->hash_rows != NULL) {
+      st = be->hash_rows(t, n, k, &res, err);
+    } else if (!hash && be->duplicated != NULL) {
+      st = be->duplicated(t, n, k, keep, &res, err);
+    } else {
+      table_key_op fn = hash ? cpu_hash_rows_keep : zb__cpu_duplicated;
+      zb_table *h = NULL;
+      st = table_host(t, &h, err);
+      if (st == ZB_OK) st = fn(h, n, k, keep, &res, err);
+      zb_table_release(h);
+      if (st == ZB_OK) st = result_to(dev, &res, err);
+    }
+  }
+  zb_free(k);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+zb_status zb_table_hash_rows(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                             zb_column **out, zb_error *err) {
+  return run_table_keys("hash_rows", t, n_keys, keys, ZB_KEEP_FIRST, true, out, err);
+}
+
+/* A one-column table around col (borrowed). */
+static zb_status one_column_table(const zb_column *col, zb_table **out, zb_error *err) {
+  const char *name = "value";
+  zb_column *c = (zb_column *)col;
+  return zb_table_make(1, &c, &name, out, err);
+}
+
+zb_status zb_column_hash(const zb_column *col, zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "hash: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "hash: NULL column");
+  zb_table *t = NULL;
+  ZB_RETURN_NOT_OK(one_column_table(col, &t, err));
+  zb_status st = zb_table_hash_rows(t, 0, NULL, out, err);
+  zb_table_release(t);
+  return st;
+}
+
+static bool keep_ok(zb_keep keep) {
+  return keep == ZB_KEEP_FIRST || keep == ZB_KEEP_LAST || keep == ZB_KEEP_NONE;
+}
+
+zb_status zb_table_duplicated(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                              zb_keep keep, zb_column **out, zb_error *err) {
+  if (!keep_ok(keep)) {
+    if (out != NULL) *out = NULL;
+    return zb_error_set(err, ZB_EINVAL, "duplicated: unknown keep %d", (int)keep);
+  }
+  return run_table_keys("duplicated", t, n_keys, keys, keep, false, out, err);
+}
+
+zb_status zb_column_duplicated(const zb_column *col, zb_keep keep, zb_column **out,
+                               zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "duplicated: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "duplicated: NULL column");
+  zb_table *t = NULL;
+  ZB_RETURN_NOT_OK(one_column_table(col, &t, err));
+  zb_status st = zb_table_duplicated(t, 0, NULL, keep, out, err);
+  zb_table_release(t);
+  return st;
+}
+
+zb_status zb_table_drop_duplicates(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                   zb_keep keep, zb_table **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "drop_duplicates: NULL output");
+  *out = NULL;
+  zb_column *dup = NULL, *keep_mask = NULL;
+  zb_status st = zb_table_duplicated(t, n_keys, keys, keep, &dup, err);
+  if (st == ZB_OK) st = zb_column_unary(ZB_OP_INVERT, dup, &keep_mask, err);
+  if (st == ZB_OK) st = zb_table_filter(t, keep_mask, out, err);
+  zb_column_release(dup);
+  zb_column_release(keep_mask);
+  return st;
+}
+
+/* ---- distinct values ------------------------------------------------------ */
+
+zb_status zb_column_unique(const zb_column *col, zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "unique: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "unique: NULL column");
+  const zb_backend *be;
+  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  if (be->unique != NULL) return be->unique(col, out, err);
+  zb_column *h = NULL, *res = NULL;
+  zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
+  if (st == ZB_OK) st = zb__cpu_unique(h, &res, err);
+  zb_column_release(h);
+  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+zb_status zb_column_nunique(const zb_column *col, bool dropna, int64_t *out, zb_error *err) {
+  if (col == NULL || out == NULL) return zb_error_set(err, ZB_EINVAL, "nunique: NULL argument");
+  *out = 0;
+  const zb_backend *be;
+  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  if (be->nunique != NULL) return be->nunique(col, dropna, out, err);
+  zb_column *h = NULL;
+  ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
+  zb_status st = zb__cpu_nunique(h, dropna, out, err);
+  zb_column_release(h);
+  return st;
+}
+
+zb_status zb_column_value_counts(const zb_column *col, bool sort, bool ascending, bool dropna,
+                                 bool normalize, zb_column **values, zb_column **counts,
+                                 zb_error *err) {
+  if (values == NULL || counts == NULL)
+    return zb_error_set(err, ZB_EINVAL, "value_counts: NULL output");
+  *values = *counts = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "value_counts: NULL column");
+  const zb_backend *be;
+  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  if (be->value_counts != NULL)
+    return be->value_counts(col, sort, ascending, dropna, normalize, values, counts, err);
+  zb_column *h = NULL, *v = NULL, *c = NULL;
+  zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
+  if (st == ZB_OK) st = zb__cpu_value_counts(h, sort, ascending, dropna, normalize, &v, &c, err);
+  zb_column_release(h);
+  if (st == ZB_OK) st = result_to(col->device, &v, err);
+  if (st == ZB_OK) st = result_to(col->device, &c, err);
+  if (st != ZB_OK) {
+    zb_column_release(v);
+    zb_column_release(c);
+    return st;
+  }
+  *values = v;
+  *counts = c;
+  return ZB_OK;
+}
+
+/* ---- isin ----------------------------------------------------------------- */
+
+/* The type both sides of isin are compared as (ZB_TYPE_COUNT: refuse). */
+static zb_type_id isin_type(const zb_column *a, const zb_column *b) {
+  zb_type_id x = a->type, y = b->type;
+  bool sx = x == ZB_STRING || x == ZB_CATEGORICAL, sy = y == ZB_STRING || y == ZB_CATEGORICAL;
+  if (sx && sy) return ZB_STRING;
+  if (x == y && (x == ZB_DATE32 || x == ZB_TIMESTAMP)) return x;
+  if (zb_type_is_numeric(x) && zb_type_is_numeric(y)) {
+    if (x == y) return x;
+    bool ix = zb_type_is_integer(x) || x == ZB_BOOL, iy = zb_type_is_integer(y) || y == ZB_BOOL;
+    if (ix && iy) {
+      bool ux = x == ZB_UINT64, uy = y == ZB_UINT64;
+      if (!ux && !uy) return ZB_INT64;
+      bool other_unsigned = ux ? (!zb_type_is_signed(y)) : (!zb_type_is_signed(x));
+      return other_unsigned ? ZB_UINT64 : ZB_FLOAT64;
+    }
+    return ZB_FLOAT64;
+  }
+  return ZB_TYPE_COUNT;
+}
+
+/* col as type t (and in `unit` for timestamps), a new reference. */
+static zb_status as_type(const zb_column *col, zb_type_id t, zb_time_unit unit,
+                         zb_column **out, zb_error *err) {
+  if (col->type == t && (t != ZB_TIMESTAMP || col->unit == unit)) {
+    *out = zb_column_retain((zb_column *)col);
+    return ZB_OK;
+  }
+  return zb_column_cast(col, t, unit, out, err);
+}
+
+zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_column **out,
+                         zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "isin: NULL output");
+  *out = NULL;
+  if (col == NULL || values == NULL) return zb_error_set(err, ZB_EINVAL, "isin: NULL column");
+  zb_type_id t = isin_type(col, values);
+  if (t == ZB_TYPE_COUNT)
+    return zb_error_set(err, ZB_ETYPE, "isin: cannot compare a %s column with %s values",
+                        zb_type_name(col->type), zb_type_name(values->type));
+  zb_column *a = NULL, *b = NULL, *ha = NULL, *hb = NULL, *res = NULL;
+  zb_status st = as_type(col, t, col->unit, &a, err);
+  /* values may live anywhere: compare on col's device */
+  if (st == ZB_OK) st = as_type(values, t, col->unit, &b, err);
+  const zb_backend *be = NULL;
+  if (st == ZB_OK) st = backend_of(col->device, &be, err);
+  if (st == ZB_OK && be->isin != NULL && zb_device_equal(b->device, col->device)) {
+    st = be->isin(a, b, &res, err);
+  } else if (st == ZB_OK) {
+    st = zb_column_to_device(a, ZB_CPU, &ha, err);
+    if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);
+    if (st == ZB_OK) st = zb__cpu_isin(ha, hb, &res, err);
+    if (st == ZB_OK) st = result_to(col->device, &res, err);
+  }
+  zb_column_release(a);
+  zb_column_release(b);
+  zb_column_release(ha);
+  zb_column_release(hb);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}

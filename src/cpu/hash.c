@@ -1,0 +1,637 @@
+/*
+ * hash.c -- CPU row hashing, the open-addressing row hash table, and the
+ * operations built on them: hash_rows, unique, nunique, value_counts,
+ * duplicated and isin (declared in src/cpu/hash.h and zambezi/compute.h).
+ *
+ * Hashing and normalization run in parallel morsels (each morsel writes its
+ * own rows of the per-row arrays).  Rows are then inserted into the table
+ * in row order by one thread, so group ids follow first appearance and
+ * every result is independent of the thread count; isin probes the finished
+ * (read-only) table in parallel morsels.  The table stores group ids in its
+ * slots (linear probing, load <= 1/2, grows by doubling) and each group's
+ * hash and first row in dense arrays, so growing never rehashes rows.
+ */
+#include <math.h>
+
+#include "cpu/hash.h"
+
+/* ---- hash functions ------------------------------------------------------- */
+
+static inline uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= UINT64_C(0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= UINT64_C(0xc4ceb9fe1a85ec53);
+  x ^= x >> 33;
+  return x;
+}
+
+static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+uint64_t zb__hash_bytes(const void *p, int64_t len) {
+  const unsigned char *s = (const unsigned char *)p;
+  uint64_t h = UINT64_C(0x243f6a8885a308d3) ^ ((uint64_t)len * UINT64_C(0x9e3779b97f4a7c15));
+  int64_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = rotl64(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
+  }
+  if (i < len) {
+    uint64_t w = 0;
+    memcpy(&w, s + i, (size_t)(len - i));
+    h = rotl64(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
+  }
+  return mix64(h);
+}
+
+static inline uint64_t hash_value(uint64_t norm) {
+  return mix64(norm + UINT64_C(0x9e3779b97f4a7c15));
+}
+
+static inline uint64_t hash_combine(uint64_t h, uint64_t hc) {
+  return mix64(h ^ (hc + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2)));
+}
+
+static inline uint64_t norm_double(double d) {
+  if (d == 0.0) d = 0.0; /* -0.0 -> 0.0 */
+  uint64_t b;
+  memcpy(&b, &d, 8);
+  if (d != d) b = UINT64_C(0x7ff8000000000000);
+  return b;
+}
+
+/* ---- keys ----------------------------------------------------------------- */
+
+typedef struct dict_info {
+  int64_t *canon;      /* canonical code per dictionary entry */
+  uint64_t *hash;      /* string hash per dictionary entry */
+  int64_t size;
+} dict_info;
+
+typedef struct keys_job {
+  zb__keys *k;
+  dict_info *dicts; /* per column (categoricals only) */
+} keys_job;
+
+#define NORM_LOOP(T, EXPR)                                    \
+  do {                                                        \
+    const T *v = (const T *)c->data->data + c->offset;        \
+    for (int64_t i = s; i < e; i++) norm[i] = (EXPR);         \
+  } while (0)
+
+static void keys_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  keys_job *j = (keys_job *)ctx;
+  zb__keys *k = j->k;
+  int64_t s = task * ZB_MORSEL_ROWS;
+  int64_t e = ZB_MIN(k->n_rows, s + ZB_MORSEL_ROWS);
+  for (int64_t ci = 0; ci < k->n_cols; ci++) {
+    const zb_column *c = k->cols[ci].col;
+    uint64_t *norm = k->cols[ci].norm;
+    uint64_t *h = k->hash;
+    switch (c->type) {
+      case ZB_BOOL: {
+        const uint8_t *b = (const uint8_t *)c->data->data;
+        for (int64_t i = s; i < e; i++) norm[i] = zb_bit_get(b, c->offset + i);
+        break;
+      }
+      case ZB_INT8: NORM_LOOP(int8_t, (uint64_t)(int64_t)v[i]); break;
+      case ZB_INT16: NORM_LOOP(int16_t, (uint64_t)(int64_t)v[i]); break;
+      case ZB_INT32:
+      case ZB_DATE32: NORM_LOOP(int32_t, (uint64_t)(int64_t)v[i]); break;
+      case ZB_INT64:
+      case ZB_TIMESTAMP: NORM_LOOP(int64_t, (uint64_t)v[i]); break;
+      case ZB_UINT8: NORM_LOOP(uint8_t, (uint64_t)v[i]); break;
+      case ZB_UINT16: NORM_LOOP(uint16_t, (uint64_t)v[i]); break;
+      case ZB_UINT32: NORM_LOOP(uint32_t, (uint64_t)v[i]); break;
+      case ZB_UINT64: NORM_LOOP(uint64_t, v[i]); break;
+      case ZB_FLOAT32: NORM_LOOP(float, norm_double((double)v[i])); break;
+      case ZB_FLOAT64: NORM_LOOP(double, norm_double(v[i])); break;
+      case ZB_CATEGORICAL: {
+        const int32_t *v = (const int32_t *)c->data->data + c->offset;
+        const dict_info *d = &j->dicts[ci];
+        for (int64_t i = s; i < e; i++) {
+          int32_t code = v[i];
+          norm[i] = (code >= 0 && code < d->size) ? (uint64_t)d->canon[code]
+                                                   : (uint64_t)(int64_t)code;
+        }
+        break;
+      }
+      default: break; /* strings: no normalized values */
+    }
+    /* hashes */
+    for (int64_t i = s; i < e; i++) {
+      uint64_t hc;
+      if (!zb_column_is_valid(c, i)) {
+        hc = ZB_HASH_NULL;
+      } else if (c->type == ZB_STRING) {
+        int64_t len;
+        const char *p = zb__str(c, i, &len);
+        hc = zb__hash_bytes(p, len);
+      } else if (c->type == ZB_CATEGORICAL) {
+        int32_t code = ((const int32_t *)c->data->data)[c->offset + i];
+        const dict_info *d = &j->dicts[ci];
+        hc = (code >= 0 && code < d->size) ? d->hash[code] : hash_value(norm[i]);
+      } else {
+        hc = hash_value(norm[i]);
+      }
+      h[i] = ci == 0 ? hc : hash_combine(h[i], hc);
+    }
+  }
+}
+
+void zb__keys_reset(zb__keys *k) {
+  if (k->cols != NULL) {
+    for (int64_t c = 0; c < k->n_cols; c++) zb_free(k->cols[c].norm);
+  }
+  zb_free(k->cols);
+  zb_free(k->hash);
+  memset(k, 0, sizeof *k);
+}
+
+static void dicts_free(dict_info *d, int64_t n) {
+  if (d == NULL) return;
+  for (int64_t i = 0; i < n; i++) {
+    zb_free(d[i].canon);
+    zb_free(d[i].hash);
+  }
+  zb_free(d);
+}
+
+/* canon/hash for the dictionary of categorical c. */
+static zb_status dict_prepare(const zb_column *c, dict_info *d, zb_error *err) {
+  const zb_column *dict = c->dictionary;
+  if (dict == NULL || dict->type != ZB_STRING) return ZB_OK; /* all codes out of range */
+  zb__keys dk;
+  zb__hash_table ht;
+  memset(&ht, 0, sizeof ht);
+  zb_status st = zb__keys_init(&dk, &dict, 1, err);
+  if (st != ZB_OK) return st;
+  int64_t n = dict->length;
+  d->canon = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
+  d->hash = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint64_t));
+  if (d->canon == NULL || d->hash == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (dictionary of %lld categories)",
+                      (long long)n);
+    goto done;
+  }
+  st = zb__ht_init(&ht, n, err);
+  if (st == ZB_OK) st = zb__keys_group(&dk, &ht, d->canon, err);
+  if (st == ZB_OK) {
+    memcpy(d->hash, dk.hash, (size_t)n * sizeof(uint64_t));
+    d->size = n;
+  }
+done:
+  zb__ht_reset(&ht);
+  zb__keys_reset(&dk);
+  return st;
+}
+
+zb_status zb__keys_init(zb__keys *k, const zb_column *const *cols, int64_t n_cols,
+                        zb_error *err) {
+  memset(k, 0, sizeof *k);
+  int64_t n = n_cols > 0 ? cols[0]->length : 0;
+  dict_info *dicts = NULL;
+  zb_status st = ZB_OK;
+  k->n_rows = n;
+  k->cols = (zb__keycol *)zb_calloc((size_t)ZB_MAX(n_cols, 1), sizeof(zb__keycol));
+  k->hash = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint64_t));
+  if (k->cols == NULL || k->hash == NULL) goto nomem;
+  k->n_cols = n_cols;
+  bool any_cat = false;
+  for (int64_t c = 0; c < n_cols; c++) {
+    k->cols[c].col = cols[c];
+    if (cols[c]->type != ZB_STRING) {
+      k->cols[c].norm = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint64_t));
+      if (k->cols[c].norm == NULL) goto nomem;
+    }
+    if (cols[c]->type == ZB_CATEGORICAL) any_cat = true;
+  }
+  if (any_cat) {
+    dicts = (dict_info *)zb_calloc((size_t)n_cols, sizeof(dict_info));
+    if (dicts == NULL) goto nomem;
+    for (int64_t c = 0; c < n_cols && st == ZB_OK; c++)
+      if (cols[c]->type == ZB_CATEGORICAL) st = dict_prepare(cols[c], &dicts[c], err);
+    if (st != ZB_OK) goto fail;
+  }
+  if (n > 0 && n_cols > 0) {
+    keys_job j = {k, dicts};
+    st = zb_parallel_for(zb__morsels(n), keys_morsel, &j, err);
+    if (st != ZB_OK) goto fail;
+  }
+  dicts_free(dicts, n_cols);
+  return ZB_OK;
+nomem:
+  st = zb_error_set(err, ZB_ENOMEM, "out of host memory hashing %lld rows of %lld columns",
+                    (long long)n, (long long)n_cols);
+fail:
+  dicts_free(dicts, n_cols);
+  zb__keys_reset(k);
+  return st;
+}
+
+/* ---- hash table ----------------------------------------------------------- */
+
+static int64_t pow2_at_least(int64_t x) {
+  int64_t c = 16;
+  while (c < x) c <<= 1;
+  return c;
+}
+
+zb_status zb__ht_init(zb__hash_table *ht, int64_t expected, zb_error *err) {
+  memset(ht, 0, sizeof *ht);
+  int64_t cap = pow2_at_least(ZB_MIN(ZB_MAX(expected, 8), (int64_t)1 << 12) * 2);
+  ht->slots = (int64_t *)zb_malloc((size_t)cap * 2 * sizeof(int64_t));
+  ht->group_cap = cap / 2;
+  ht->hashes = (uint64_t *)zb_malloc((size_t)ht->group_cap * sizeof(uint64_t));
+  ht->first = (int64_t *)zb_malloc((size_t)ht->group_cap * sizeof(int64_t));
+  if (ht->slots == NULL || ht->hashes == NULL || ht->first == NULL) {
+    zb__ht_reset(ht);
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (hash table of %lld slots)",
+                        (long long)cap);
+  }
+  memset(ht->slots, 0xff, (size_t)cap * 2 * sizeof(int64_t));
+  ht->capacity = cap;
+  return ZB_OK;
+}
+
+void zb__ht_reset(zb__hash_table *ht) {
+  zb_free(ht->slots);
+  zb_free(ht->hashes);
+  zb_free(ht->first);
+  memset(ht, 0, sizeof *ht);
+}
+
+/* Double the slots and the group arrays; nothing changes on failure. */
+static zb_status ht_grow(zb__hash_table *ht, zb_error *err) {
+  int64_t cap = ht->capacity * 2, gcap = cap / 2;
+  int64_t *slots = (int64_t *)zb_malloc((size_t)cap * 2 * sizeof(int64_t));
+  uint64_t *hashes = (uint64_t *)zb_malloc((size_t)gcap * sizeof(uint64_t));
+  int64_t *first = (int64_t *)zb_malloc((size_t)gcap * sizeof(int64_t));
+  if (slots == NULL || hashes == NULL || first == NULL) {
+    zb_free(slots);
+    zb_free(hashes);
+    zb_free(first);
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory growing a hash table to %lld slots",
+                        (long long)cap);
+  }
+  memset(slots, 0xff, (size_t)cap * 2 * sizeof(int64_t));
+  memcpy(hashes, ht->hashes, (size_t)ht->n_groups * sizeof(uint64_t));
+  memcpy(first, ht->first, (size_t)ht->n_groups * sizeof(int64_t));
+  uint64_t mask = (uint64_t)cap - 1;
+  for (int64_t g = 0; g < ht->n_groups; g++) {
+    uint64_t i = hashes[g] & mask;
+    while (slots[2 * i] >= 0) i = (i + 1) & mask;
+    slots[2 * i] = g;
+    slots[2 * i + 1] = (int64_t)hashes[g];
+  }
+  zb_free(ht->slots);
+  zb_free(ht->hashes);
+  zb_free(ht->first);
+  ht->slots = slots;
+  ht->hashes = hashes;
+  ht->first = first;
+  ht->capacity = cap;
+  ht->group_cap = gcap;
+  return ZB_OK;
+}
+
+zb_status zb__ht_insert(zb__hash_table *ht, const zb__keys *k, int64_t r, int64_t *group,
+                        zb_error *err) {
+  uint64_t h = k->hash[r];
+  uint64_t mask = (uint64_t)ht->capacity - 1;
+  uint64_t i = h & mask;
+  for (;;) {
+    int64_t g = ht->slots[2 * i];
+    if (g < 0) break;
+    if ((uint64_t)ht->slots[2 * i + 1] == h && zb__keys_equal(k, r, k, ht->first[g])) {
+      *group = g;
+      return ZB_OK;
+    }
+    i = (i + 1) & mask;
+  }
+  if (ht->n_groups + 1 > ht->group_cap) {
+    ZB_RETURN_NOT_OK(ht_grow(ht, err));
+    mask = (uint64_t)ht->capacity - 1;
+    i = h & mask;
+    while (ht->slots[2 * i] >= 0) i = (i + 1) & mask;
+  }
+  int64_t g = ht->n_groups++;
+  ht->slots[2 * i] = g;
+  ht->slots[2 * i + 1] = (int64_t)h;
+  ht->hashes[g] = h;
+  ht->first[g] = r;
+  *group = g;
+  return ZB_OK;
+}
+
+int64_t zb__ht_find(const zb__hash_table *ht, const zb__keys *k, const zb__keys *pk,
+                    int64_t r) {
+  uint64_t h = pk->hash[r];
+  uint64_t mask = (uint64_t)ht->capacity - 1;
+  uint64_t i = h & mask;
+  for (;;) {
+    int64_t g = ht->slots[2 * i];
+    if (g < 0) return -1;
+    if ((uint64_t)ht->slots[2 * i + 1] == h && zb__keys_equal(pk, r, k, ht->first[g])) return g;
+    i = (i + 1) & mask;
+  }
+}
+
+zb_status zb__keys_group(const zb__keys *k, zb__hash_table *ht, int64_t *group_of_row,
+                         zb_error *err) {
+  int64_t g = 0;
+  for (int64_t r = 0; r < k->n_rows; r++) {
+    ZB_RETURN_NOT_OK(zb__ht_insert(ht, k, r, &g, err));
+    if (group_of_row != NULL) group_of_row[r] = g;
+  }
+  return ZB_OK;
+}
+
+/* ---- shared helpers ------------------------------------------------------- */
+
+/* Keys and groups of one column; group_of_row optional (allocated here). */
+typedef struct grouped {
+  zb__keys k;
+  zb__hash_table ht;
+  int64_t *group_of_row;
+} grouped;
+
+static void grouped_reset(grouped *g) {
+  zb__keys_reset(&g->k);
+  zb__ht_reset(&g->ht);
+  zb_free(g->group_of_row);
+  g->group_of_row = NULL;
+}
+
+static zb_status group_columns(const zb_column *const *cols, int64_t n_cols, bool want_rows,
+                               grouped *g, zb_error *err) {
+  memset(g, 0, sizeof *g);
+  zb_status st = zb__keys_init(&g->k, cols, n_cols, err);
+  if (st != ZB_OK) return st;
+  int64_t n = g->k.n_rows;
+  if (want_rows) {
+    g->group_of_row = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
+    if (g->group_of_row == NULL) {
+      grouped_reset(g);
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory (group ids of %lld rows)",
+                          (long long)n);
+    }
+  }
+  st = zb__ht_init(&g->ht, n, err);
+  if (st == ZB_OK) st = zb__keys_group(&g->k, &g->ht, g->group_of_row, err);
+  if (st != ZB_OK) grouped_reset(g);
+  return st;
+}
+
+/* Null, or NaN in a float column. */
+static bool is_na(const zb_column *c, int64_t i) {
+  if (!zb_column_is_valid(c, i)) return true;
+  if (c->type == ZB_FLOAT64) return isnan(((const double *)c->data->data)[c->offset + i]);
+  if (c->type == ZB_FLOAT32) return isnan(((const float *)c->data->data)[c->offset + i]);
+  return false;
+}
+
+/* A new INT64 column (no nulls) holding v[0, n). */
+static zb_status int64_column(const int64_t *v, int64_t n, zb_column **out, zb_error *err) {
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_INT64, n, false, 0, out, err));
+  if (n > 0) memcpy((*out)->data->data, v, (size_t)n * sizeof(int64_t));
+  return ZB_OK;
+}
+
+/* Rows `rows[0, n)` of col as a new column. */
+static zb_status take_rows(const zb_column *col, const int64_t *rows, int64_t n,
+                           zb_column **out, zb_error *err) {
+  zb_column *idx = NULL;
+  ZB_RETURN_NOT_OK(int64_column(rows, n, &idx, err));
+  zb_status st = zb__cpu_take(col, idx, out, err);
+  zb_column_release(idx);
+  return st;
+}
+
+/* ---- operations ----------------------------------------------------------- */
+
+zb_status zb__cpu_hash_rows(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                            zb_column **out, zb_error *err) {
+  *out = NULL;
+  zb_column **cols = (zb_column **)zb_malloc((size_t)ZB_MAX(n_keys, 1) * sizeof(zb_column *));
+  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (hash keys)");
+  for (int64_t i = 0; i < n_keys; i++) cols[i] = t->columns[keys[i]];
+  zb__keys k;
+  zb_status st = zb__keys_init(&k, (const zb_column *const *)cols, n_keys, err);
+  zb_free(cols);
+  if (st != ZB_OK) return st;
+  zb_column *o = NULL;
+  st = zb_column_new(ZB_UINT64, t->num_rows, false, 0, &o, err);
+  if (st == ZB_OK && t->num_rows > 0)
+    memcpy(o->data->data, k.hash, (size_t)t->num_rows * sizeof(uint64_t));
+  zb__keys_reset(&k);
+  *out = o;
+  return st;
+}
+
+zb_status zb__cpu_unique(const zb_column *col, zb_column **out, zb_error *err) {
+  *out = NULL;
+  grouped g;
+  ZB_RETURN_NOT_OK(group_columns(&col, 1, false, &g, err));
+  zb_status st = take_rows(col, g.ht.first, g.ht.n_groups, out, err);
+  grouped_reset(&g);
+  return st;
+}
+
+zb_status zb__cpu_nunique(const zb_column *col, bool dropna, int64_t *out, zb_error *err) {
+  *out = 0;
+  grouped g;
+  ZB_RETURN_NOT_OK(group_columns(&col, 1, false, &g, err));
+  int64_t n = g.ht.n_groups;
+  if (dropna)
+    for (int64_t i = 0; i < g.ht.n_groups; i++) n -= is_na(col, g.ht.first[i]);
+  grouped_reset(&g);
+  *out = n;
+  return ZB_OK;
+}
+
+/* Stable merge sort of groups idx[0, n) by counts (descending unless
+ * ascending); tmp has room for n. */
+static void sort_by_count(int64_t *idx, int64_t *tmp, int64_t n, const int64_t *counts,
+                          bool ascending) {
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = ZB_MIN(lo + width, n), hi = ZB_MIN(lo + 2 * width, n);
+      int64_t a = lo, b = mid, o = lo;
+      while (a < mid && b < hi) {
+        int64_t ca = counts[idx[a]], cb = counts[idx[b]];
+        bool take_b = ascending ? cb < ca : cb > ca;
+        tmp[o++] = take_b ? idx[b++] : idx[a++];
+      }
+      while (a < mid) tmp[o++] = idx[a++];
+      while (b < hi) tmp[o++] = idx[b++];
+    }
+    memcpy(idx, tmp, (size_t)n * sizeof(int64_t));
+  }
+}
+
+zb_status zb__cpu_value_counts(const zb_column *col, bool sort, bool ascending, bool dropna,
+                               bool normalize, zb_column **values, zb_column **counts,
+                               zb_error *err) {
+  *values = NULL;
+  *counts = NULL;
+  grouped g;
+  ZB_RETURN_NOT_OK(group_columns(&col, 1, true, &g, err));
+  int64_t ng = g.ht.n_groups;
+  zb_status st = ZB_OK;
+  int64_t *cnt = (int64_t *)zb_calloc((size_t)ZB_MAX(ng, 1), sizeof(int64_t));
+  int64_t *order = (int64_t *)zb_malloc((size_t)ZB_MAX(ng, 1) * sizeof(int64_t));
+  int64_t *tmp = (int64_t *)zb_malloc((size_t)ZB_MAX(ng, 1) * sizeof(int64_t));
+  zb_column *v = NULL, *c = NULL;
+  if (cnt == NULL || order == NULL || tmp == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (value counts of %lld values)",
+                      (long long)ng);
+    goto done;
+  }
+  for (int64_t i = 0; i < g.k.n_rows; i++) cnt[g.group_of_row[i]]++;
+  int64_t kept = 0, total = 0;
+  for (int64_t i = 0; i < ng; i++) {
+    if (dropna && is_na(col, g.ht.first[i])) continue;
+    order[kept++] = i;
+    total += cnt[i];
+  }
+  if (sort) sort_by_count(order, tmp, kept, cnt, ascending);
+  /* tmp: first rows in output order */
+  for (int64_t i = 0; i < kept; i++) tmp[i] = g.ht.first[order[i]];
+  st = take_rows(col, tmp, kept, &v, err);
+  if (st != ZB_OK) goto done;
+  st = zb_column_new(normalize ? ZB_FLOAT64 : ZB_INT64, kept, false, 0, &c, err);
+  if (st != ZB_OK) goto done;
+  for (int64_t i = 0; i < kept; i++) {
+    int64_t x = cnt[order[i]];
+    if (normalize)
+      ((double *)c->data->data)[i] = (double)x / (double)total;
+    else
+      ((int64_t *)c->data->data)[i] = x;
+  }
+done:
+  zb_free(cnt);
+  zb_free(order);
+  zb_free(tmp);
+  grouped_reset(&g);
+  if (st != ZB_OK) {
+    zb_column_release(v);
+    zb_column_release(c);
+    return st;
+  }
+  *values = v;
+  *counts = c;
+  return ZB_OK;
+}
+
+zb_status zb__cpu_duplicated(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                             zb_keep keep, zb_column **out, zb_error *err) {
+  *out = NULL;
+  int64_t n = t->num_rows;
+  zb_column **cols = (zb_column **)zb_malloc((size_t)ZB_MAX(n_keys, 1) * sizeof(zb_column *));
+  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (duplicated keys)");
+  for (int64_t i = 0; i < n_keys; i++) cols[i] = t->columns[keys[i]];
+  grouped g;
+  zb_status st = group_columns((const zb_column *const *)cols, n_keys, true, &g, err);
+  zb_free(cols);
+  if (st != ZB_OK) return st;
+  int64_t ng = g.ht.n_groups;
+  int64_t *ref = NULL; /* FIRST: the first row; LAST: the last row; NONE: count */
+  zb_column *o = NULL;
+  if (keep == ZB_KEEP_FIRST) {
+    ref = g.ht.first;
+  } else {
+    ref = (int64_t *)zb_calloc((size_t)ZB_MAX(ng, 1), sizeof(int64_t));
+    if (ref == NULL) {
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (%lld duplicate groups)",
+                        (long long)ng);
+      goto done;
+    }
+    for (int64_t i = 0; i < n; i++) {
+      if (keep == ZB_KEEP_LAST)
+        ref[g.group_of_row[i]] = i;
+      else
+        ref[g.group_of_row[i]]++;
+    }
+  }
+  st = zb_column_new(ZB_BOOL, n, false, 0, &o, err);
+  if (st != ZB_OK) goto done;
+  uint8_t *bits = (uint8_t *)o->data->data;
+  for (int64_t base = 0; base < n; base += 64) {
+    int m = (int)ZB_MIN((int64_t)64, n - base);
+    uint64_t w = 0;
+    for (int b = 0; b < m; b++) {
+      int64_t i = base + b;
+      int64_t r = ref[g.group_of_row[i]];
+      bool dup = keep == ZB_KEEP_NONE ? r > 1 : r != i;
+      w |= (uint64_t)dup << b;
+    }
+    zb__store_bits(bits, base, w, m);
+  }
+done:
+  if (ref != g.ht.first) zb_free(ref);
+  grouped_reset(&g);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+typedef struct isin_job {
+  const zb__hash_table *ht;
+  const zb__keys *build, *probe;
+  const zb_column *col;
+  uint8_t *bits;
+} isin_job;
+
+static void isin_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  isin_job *j = (isin_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS;
+  int64_t e = ZB_MIN(j->col->length, s + ZB_MORSEL_ROWS);
+  for (int64_t base = s; base < e; base += 64) {
+    int m = (int)ZB_MIN((int64_t)64, e - base);
+    uint64_t valid = zb__valid_word(j->col, base, m), w = 0;
+    for (int b = 0; b < m; b++) {
+      if (!((valid >> b) & 1)) continue;
+      if (zb__ht_find(j->ht, j->build, j->probe, base + b) >= 0) w |= UINT64_C(1) << b;
+    }
+    zb__store_bits(j->bits, base, w, m);
+  }
+}
+
+zb_status zb__cpu_isin(const zb_column *col, const zb_column *values, zb_column **out,
+                       zb_error *err) {
+  *out = NULL;
+  zb__keys build, probe;
+  zb__hash_table ht;
+  memset(&probe, 0, sizeof probe);
+  memset(&ht, 0, sizeof ht);
+  zb_column *o = NULL;
+  zb_status st = zb__keys_init(&build, &values, 1, err);
+  if (st != ZB_OK) return st;
+  st = zb__keys_init(&probe, &col, 1, err);
+  if (st == ZB_OK) st = zb__ht_init(&ht, values->length, err);
+  for (int64_t r = 0; st == ZB_OK && r < values->length; r++) {
+    int64_t g;
+    if (zb_column_is_valid(values, r)) st = zb__ht_insert(&ht, &build, r, &g, err);
+  }
+  if (st == ZB_OK) st = zb_column_new(ZB_BOOL, col->length, false, 0, &o, err);
+  if (st == ZB_OK && col->length > 0) {
+    isin_job j = {&ht, &build, &probe, col, (uint8_t *)o->data->data};
+    st = zb_parallel_for(zb__morsels(col->length), isin_morsel, &j, err);
+  }
+  zb__ht_reset(&ht);
+  zb__keys_reset(&probe);
+  zb__keys_reset(&build);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}

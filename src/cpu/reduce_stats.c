@@ -1,0 +1,482 @@
+/*
+ * reduce_stats.c -- CPU statistics beyond sum/min/max/mean/count: variance
+ * and standard deviation, product, any/all, argmin/argmax (also over
+ * strings, dates and timestamps) and quantiles/median.
+ *
+ * Nulls and NaNs are skipped (pandas' skipna).  Scans run in parallel
+ * morsels of ZB_MORSEL_ROWS rows, each producing a partial that is combined
+ * in morsel order, so results never depend on the thread count.  Variance
+ * is a corrected two-pass computation: the compensated mean first (the
+ * existing reduction), then per morsel compensated sums of d = x - mean and
+ * d^2, giving M2 = sum d^2 - (sum d)^2 / n.  Quantiles copy the valid values
+ * to a scratch array and select ranks with introselect (quickselect with a
+ * median-of-3 pivot, falling back to a heap sort of the remaining range
+ * when it degenerates), so the cost is linear on average, not n log n.
+ */
+#include <math.h>
+
+#include "cpu/hash.h"
+
+static zb_status quantile_impl(const zb_column *col, int64_t n_q, const double *q,
+                               zb_scalar *out, bool median, zb_error *err);
+
+/* Neumaier: add x into (s, c). */
+static inline void kahan_add(double *s, double *c, double x) {
+  double t = *s + x;
+  if (fabs(*s) >= fabs(x))
+    *c += (*s - t) + x;
+  else
+    *c += (x - t) + *s;
+  *s = t;
+}
+
+/* Row i of a numeric or bool host column as double (no validity check). */
+static inline double value_f(const zb_column *c, int64_t i) {
+  const void *d = c->data->data;
+  int64_t p = c->offset + i;
+  switch (c->type) {
+    case ZB_BOOL: return zb_bit_get((const uint8_t *)d, p);
+    case ZB_INT8: return ((const int8_t *)d)[p];
+    case ZB_INT16: return ((const int16_t *)d)[p];
+    case ZB_INT32: return ((const int32_t *)d)[p];
+    case ZB_INT64: return (double)((const int64_t *)d)[p];
+    case ZB_UINT8: return ((const uint8_t *)d)[p];
+    case ZB_UINT16: return ((const uint16_t *)d)[p];
+    case ZB_UINT32: return ((const uint32_t *)d)[p];
+    case ZB_UINT64: return (double)((const uint64_t *)d)[p];
+    case ZB_FLOAT32: return ((const float *)d)[p];
+    case ZB_FLOAT64: return ((const double *)d)[p];
+    default: return 0;
+  }
+}
+
+/* Fill dst[0, n) with rows [start, start + n) of c converted to double
+ * (block at a time; the type switch is outside the row loop). */
+static void block_f(const zb_column *c, int64_t start, int64_t n, double *dst) {
+  if (c->type == ZB_BOOL) {
+    for (int64_t i = 0; i < n; i++) dst[i] = value_f(c, start + i);
+    return;
+  }
+  zb__convert_block(ZB_FLOAT64, dst, c->type, c->data->data, c->offset + start, n);
+}
+
+/* ---- per-morsel partials -------------------------------------------------- */
+
+typedef struct stat_partial {
+  double s1, c1, s2, c2; /* compensated sums of d and d^2 (var) */
+  int64_t count;
+  uint64_t iprod; /* wrapping integer product */
+  double fprod;
+  bool any, all;
+  int64_t pos; /* argmin/argmax: first position of the extreme, -1 if none */
+} stat_partial;
+
+typedef struct stat_job {
+  const zb_column *col;
+  zb_stat_op op;
+  double mean;
+  stat_partial *parts;
+} stat_job;
+
+static void stat_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  stat_job *j = (stat_job *)ctx;
+  const zb_column *c = j->col;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - start);
+  stat_partial *p = &j->parts[task];
+  p->fprod = 1.0;
+  p->iprod = 1;
+  p->all = true;
+  p->pos = -1;
+  double buf[ZB_BLOCK];
+  bool is_float = zb_type_is_float(c->type);
+  for (int64_t b = 0; b < n; b += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b);
+    block_f(c, start + b, m, buf);
+    for (int64_t k = 0; k < m; k += 64) {
+      int mm = (int)ZB_MIN((int64_t)64, m - k);
+      uint64_t w = zb__valid_word(c, start + b + k, mm);
+      for (int t = 0; t < mm; t++) {
+        double x = buf[k + t];
+        if (!((w >> t) & 1) || x != x) continue;
+        switch (j->op) {
+          case ZB_STAT_VAR:
+          case ZB_STAT_STD: {
+            double d = x - j->mean;
+            kahan_add(&p->s1, &p->c1, d);
+            kahan_add(&p->s2, &p->c2, d * d);
+            break;
+          }
+          case ZB_STAT_PROD:
+            if (is_float) {
+              p->fprod *= x;
+            } else {
+              int64_t row = start + b + k + t;
+              const void *d = c->data->data;
+              int64_t pp = c->offset + row;
+              uint64_t v;
+              switch (c->type) {
+                case ZB_BOOL: v = zb_bit_get((const uint8_t *)d, pp); break;
+                case ZB_INT8: v = (uint64_t)(int64_t)((const int8_t *)d)[pp]; break;
+                case ZB_INT16: v = (uint64_t)(int64_t)((const int16_t *)d)[pp]; break;
+                case ZB_INT32: v = (uint64_t)(int64_t)((const int32_t *)d)[pp]; break;
+                case ZB_INT64: v = (uint64_t)((const int64_t *)d)[pp]; break;
+                case ZB_UINT8: v = ((const uint8_t *)d)[pp]; break;
+                case ZB_UINT16: v = ((const uint16_t *)d)[pp]; break;
+                case ZB_UINT32: v = ((const uint32_t *)d)[pp]; break;
+                default: v = ((const uint64_t *)d)[pp]; break;
+              }
+              p->iprod *= v;
+            }
+            break;
+          case ZB_STAT_ANY: p->any |= x != 0; break;
+          case ZB_STAT_ALL: p->all &= x != 0; break;
+          default: break;
+        }
+        p->count++;
+      }
+    }
+  }
+}
+
+/* ---- argmin / argmax ------------------------------------------------------ */
+
+/* a < b for rows of c (both valid, not NaN). */
+static int cmp_rows(const zb_column *c, int64_t a, int64_t b) {
+  const void *d = c->data->data;
+  int64_t pa = c->offset + a, pb = c->offset + b;
+  switch (c->type) {
+#define CMP(T) { T x = ((const T *)d)[pa], y = ((const T *)d)[pb]; return (x > y) - (x < y); }
+    case ZB_BOOL: {
+      int x = zb_bit_get((const uint8_t *)d, pa), y = zb_bit_get((const uint8_t *)d, pb);
+      return (x > y) - (x < y);
+    }
+    case ZB_INT8: CMP(int8_t)
+    case ZB_INT16: CMP(int16_t)
+    case ZB_INT32:
+    case ZB_DATE32: CMP(int32_t)
+    case ZB_INT64:
+    case ZB_TIMESTAMP: CMP(int64_t)
+    case ZB_UINT8: CMP(uint8_t)
+    case ZB_UINT16: CMP(uint16_t)
+    case ZB_UINT32: CMP(uint32_t)
+    case ZB_UINT64: CMP(uint64_t)
+    case ZB_FLOAT32: CMP(float)
+    case ZB_FLOAT64: CMP(double)
+#undef CMP
+    case ZB_STRING: {
+      int64_t la, lb;
+      const char *sa = zb__str(c, a, &la), *sb = zb__str(c, b, &lb);
+      int r = memcmp(sa, sb, (size_t)ZB_MIN(la, lb));
+      if (r != 0) return r < 0 ? -1 : 1;
+      return (la > lb) - (la < lb);
+    }
+    default: return 0;
+  }
+}
+
+#define ARG_LOOP(T, FL)                                                                 \
+  do {                                                                                \
+    const T *v = (const T *)c->data->data + c->offset;                                \
+    T best = 0;                                                                       \
+    for (int64_t i = s; i < e; i++) {                                                 \
+      if (!zb_column_is_valid(c, i)) continue;                                        \
+      T x = v[i];                                                                     \
+      if (FL && isnan((double)x)) continue;                                           \
+      if (pos < 0 || (want_max ? x > best : x < best)) {                              \
+        best = x;                                                                     \
+        pos = i;                                                                      \
+      }                                                                               \
+    }                                                                                 \
+  } while (0)
+
+static void arg_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  stat_job *j = (stat_job *)ctx;
+  const zb_column *c = j->col;
+  int64_t s = task * ZB_MORSEL_ROWS;
+  int64_t e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
+  bool want_max = j->op == ZB_STAT_ARGMAX;
+  int64_t pos = -1;
+  switch (c->type) {
+    case ZB_INT8: ARG_LOOP(int8_t, 0); break;
+    case ZB_INT16: ARG_LOOP(int16_t, 0); break;
+    case ZB_INT32:
+    case ZB_DATE32: ARG_LOOP(int32_t, 0); break;
+    case ZB_INT64:
+    case ZB_TIMESTAMP: ARG_LOOP(int64_t, 0); break;
+    case ZB_UINT8: ARG_LOOP(uint8_t, 0); break;
+    case ZB_UINT16: ARG_LOOP(uint16_t, 0); break;
+    case ZB_UINT32: ARG_LOOP(uint32_t, 0); break;
+    case ZB_UINT64: ARG_LOOP(uint64_t, 0); break;
+    case ZB_FLOAT32: ARG_LOOP(float, 1); break;
+    case ZB_FLOAT64: ARG_LOOP(double, 1); break;
+    default:
+      for (int64_t i = s; i < e; i++) {
+        if (!zb_column_is_valid(c, i)) continue;
+        if (pos < 0) {
+          pos = i;
+          continue;
+        }
+        int r = cmp_rows(c, i, pos);
+        if (want_max ? r > 0 : r < 0) pos = i;
+      }
+      break;
+  }
+  j->parts[task].pos = pos;
+}
+
+/* ---- entry point ---------------------------------------------------------- */
+
+zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_scalar *out,
+                       zb_error *err) {
+  memset(out, 0, sizeof *out);
+  if (op == ZB_STAT_MEDIAN) {
+    double q = 0.5;
+    return quantile_impl(col, 1, &q, out, true, err);
+  }
+  zb_type_id t = col->type;
+  int64_t n_morsels = zb__morsels(col->length);
+  stat_job j = {col, op, 0.0, NULL};
+  if (op == ZB_STAT_VAR || op == ZB_STAT_STD) {
+    zb_scalar mean;
+    ZB_RETURN_NOT_OK(zb__cpu_reduce(col, ZB_REDUCE_MEAN, &mean, err));
+    j.mean = mean.is_null ? 0.0 : mean.v.f;
+  }
+  if (n_morsels > 0) {
+    j.parts = (stat_partial *)zb_calloc((size_t)n_morsels, sizeof(stat_partial));
+    if (j.parts == NULL)
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory (%lld %s partials)",
+                          (long long)n_morsels, zb_stat_op_name(op));
+    bool arg = op == ZB_STAT_ARGMIN || op == ZB_STAT_ARGMAX;
+    zb_status st = zb_parallel_for(n_morsels, arg ? arg_morsel : stat_morsel, &j, err);
+    if (st != ZB_OK) {
+      zb_free(j.parts);
+      return st;
+    }
+  }
+  double s1 = 0, c1 = 0, s2 = 0, c2 = 0, fprod = 1.0;
+  uint64_t iprod = 1;
+  int64_t count = 0, pos = -1;
+  bool any = false, all = true;
+  for (int64_t m = 0; m < n_morsels; m++) {
+    stat_partial *p = &j.parts[m];
+    kahan_add(&s1, &c1, p->s1);
+    kahan_add(&s1, &c1, p->c1);
+    kahan_add(&s2, &c2, p->s2);
+    kahan_add(&s2, &c2, p->c2);
+    count += p->count;
+    fprod *= p->fprod;
+    iprod *= p->iprod;
+    any |= p->any;
+    all &= p->all;
+    if (p->pos >= 0) {
+      if (pos < 0) {
+        pos = p->pos;
+      } else {
+        int r = cmp_rows(col, p->pos, pos);
+        if (op == ZB_STAT_ARGMAX ? r > 0 : r < 0) pos = p->pos;
+      }
+    }
+  }
+  zb_free(j.parts);
+  switch (op) {
+    case ZB_STAT_VAR:
+    case ZB_STAT_STD: {
+      out->type = ZB_FLOAT64;
+      if (count - ddof <= 0) {
+        out->is_null = true;
+        out->v.f = NAN;
+        break;
+      }
+      double d1 = s1 + c1, m2 = (s2 + c2) - d1 * d1 / (double)count;
+      if (!isfinite(j.mean)) m2 = NAN;
+      if (m2 < 0) m2 = 0;
+      double var = m2 / (double)(count - ddof);
+      out->v.f = op == ZB_STAT_STD ? sqrt(var) : var;
+      break;
+    }
+    case ZB_STAT_PROD:
+      if (zb_type_is_float(t)) {
+        out->type = ZB_FLOAT64;
+        out->v.f = fprod;
+      } else if (zb_type_is_integer(t) && !zb_type_is_signed(t)) {
+        out->type = ZB_UINT64;
+        out->v.u = iprod;
+      } else {
+        out->type = ZB_INT64;
+        out->v.i = (int64_t)iprod;
+      }
+      break;
+    case ZB_STAT_ANY:
+      out->type = ZB_BOOL;
+      out->v.b = any;
+      break;
+    case ZB_STAT_ALL:
+      out->type = ZB_BOOL;
+      out->v.b = all;
+      break;
+    case ZB_STAT_ARGMIN:
+    case ZB_STAT_ARGMAX:
+      out->type = ZB_INT64;
+      out->is_null = pos < 0;
+      out->v.i = pos;
+      break;
+    default:
+      return zb_error_set(err, ZB_EINVAL, "unknown statistic %d", (int)op);
+  }
+  return ZB_OK;
+}
+
+/* ---- quantiles ------------------------------------------------------------ */
+
+static inline void swap_d(double *a, double *b) {
+  double t = *a;
+  *a = *b;
+  *b = t;
+}
+
+static void sift_down(double *a, int64_t start, int64_t end) {
+  int64_t root = start;
+  while (2 * root + 1 < end) {
+    int64_t child = 2 * root + 1;
+    if (child + 1 < end && a[child] < a[child + 1]) child++;
+    if (a[root] < a[child]) {
+      swap_d(&a[root], &a[child]);
+      root = child;
+    } else {
+      return;
+    }
+  }
+}
+
+static void heap_sort(double *a, int64_t n) {
+  for (int64_t i = n / 2 - 1; i >= 0; i--) sift_down(a, i, n);
+  for (int64_t end = n - 1; end > 0; end--) {
+    swap_d(&a[0], &a[end]);
+    sift_down(a, 0, end);
+  }
+}
+
+/* Rearrange a[lo, hi) so that a[k] is the value of rank k, everything
+ * before it <= a[k] and everything after >= a[k] (NaN-free input). */
+static void select_kth(double *a, int64_t lo, int64_t hi, int64_t k) {
+  int budget = 2;
+  for (int64_t n = hi - lo; n > 1; n >>= 1) budget++;
+  budget *= 2;
+  while (hi - lo > 16) {
+    if (budget-- == 0) {
+      heap_sort(a + lo, hi - lo);
+      return;
+    }
+    int64_t mid = lo + (hi - lo) / 2;
+    /* median of three to a[mid] */
+    if (a[mid] < a[lo]) swap_d(&a[mid], &a[lo]);
+    if (a[hi - 1] < a[lo]) swap_d(&a[hi - 1], &a[lo]);
+    if (a[hi - 1] < a[mid]) swap_d(&a[hi - 1], &a[mid]);
+    double pivot = a[mid];
+    /* Hoare partition */
+    int64_t i = lo - 1, j = hi;
+    for (;;) {
+      do i++; while (a[i] < pivot);
+      do j--; while (a[j] > pivot);
+      if (i >= j) break;
+      swap_d(&a[i], &a[j]);
+    }
+    /* a[lo, j] <= pivot <= a[j + 1, hi) */
+    if (k <= j)
+      hi = j + 1;
+    else
+      lo = j + 1;
+  }
+  /* insertion sort of the small range */
+  for (int64_t i = lo + 1; i < hi; i++) {
+    double x = a[i];
+    int64_t p = i - 1;
+    while (p >= lo && a[p] > x) {
+      a[p + 1] = a[p];
+      p--;
+    }
+    a[p + 1] = x;
+  }
+}
+
+/* median: interpolate halfway points as (lo + hi) / 2, like numpy's median. */
+static zb_status quantile_impl(const zb_column *col, int64_t n_q, const double *q,
+                               zb_scalar *out, bool median, zb_error *err) {
+  for (int64_t i = 0; i < n_q; i++) {
+    memset(&out[i], 0, sizeof out[i]);
+    out[i].type = ZB_FLOAT64;
+    out[i].is_null = true;
+    out[i].v.f = NAN;
+  }
+  int64_t n = col->length;
+  double *a = (double *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(double));
+  int64_t *order = (int64_t *)zb_malloc((size_t)ZB_MAX(n_q, 1) * sizeof(int64_t));
+  if (a == NULL || order == NULL) {
+    zb_free(a);
+    zb_free(order);
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (quantile of %lld values)",
+                        (long long)n);
+  }
+  int64_t cnt = 0;
+  double buf[ZB_BLOCK];
+  for (int64_t b = 0; b < n; b += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b);
+    block_f(col, b, m, buf);
+    if (col->validity == NULL) {
+      for (int64_t i = 0; i < m; i++) {
+        a[cnt] = buf[i];
+        cnt += buf[i] == buf[i];
+      }
+    } else {
+      for (int64_t i = 0; i < m; i++) {
+        a[cnt] = buf[i];
+        cnt += buf[i] == buf[i] && zb_column_is_valid(col, b + i);
+      }
+    }
+  }
+  /* Ranks in increasing order: each selection narrows the next one's range. */
+  for (int64_t i = 0; i < n_q; i++) order[i] = i;
+  for (int64_t i = 1; i < n_q; i++) { /* insertion sort of the q indices */
+    int64_t x = order[i], p = i - 1;
+    while (p >= 0 && q[order[p]] > q[x]) {
+      order[p + 1] = order[p];
+      p--;
+    }
+    order[p + 1] = x;
+  }
+  int64_t lo_bound = 0;
+  for (int64_t oi = 0; cnt > 0 && oi < n_q; oi++) {
+    int64_t qi = order[oi];
+    double h = (double)(cnt - 1) * q[qi];
+    double fl = floor(h);
+    int64_t k = (int64_t)fl;
+    if (k > cnt - 1) k = cnt - 1;
+    if (k < 0) k = 0;
+    double t = h - fl;
+    select_kth(a, lo_bound, cnt, k);
+    lo_bound = k;
+    double lo = a[k], hi = lo;
+    if (t > 0 && k + 1 < cnt) {
+      hi = a[k + 1];
+      for (int64_t i = k + 2; i < cnt; i++) hi = a[i] < hi ? a[i] : hi;
+    }
+    /* numpy's _lerp */
+    double diff = hi - lo;
+    double r = t >= 0.5 ? hi - diff * (1.0 - t) : lo + diff * t;
+    if (median && t == 0.5) r = (lo + hi) / 2.0;
+    if (t == 0) r = lo;
+    out[qi].is_null = false;
+    out[qi].v.f = r;
+  }
+  zb_free(a);
+  zb_free(order);
+  return ZB_OK;
+}
+
+zb_status zb__cpu_quantile(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,
+                           zb_error *err) {
+  return quantile_impl(col, n_q, q, out, false, err);
+}

@@ -1,0 +1,630 @@
+/*
+ * csv_write.c -- the CSV writer: zb_csv_write / zb_csv_write_file.
+ *
+ * The table is cut into morsels of rows.  A batch of morsels (two per
+ * thread) is formatted in parallel, each morsel into its own growable
+ * buffer; the buffers are then handed to the caller's write function in
+ * row order on the calling thread, and reused by the next batch, so memory
+ * stays at a few morsels of text whatever the table's size.
+ *
+ * Text of values follows pandas.DataFrame.to_csv(index=False):
+ *   - floats: the shortest digits that read back to the same value
+ *     (15, 16 then 17 significant digits for float64; 6..9 for float32 --
+ *     any decimal of at most DBL_DIG / FLT_DIG digits survives a round trip,
+ *     so the first width that round-trips, trailing zeros stripped, is the
+ *     shortest), laid out as numpy's str(): positional with at least one
+ *     fractional digit when 1e-4 <= |x| < 1e16 (1e6 for float32), else
+ *     d.ddde+XX; inf/-inf as such, NaN as na_rep.
+ *   - a float_format is validated (one e/E/f/F/g/G conversion) and passed
+ *     to snprintf.
+ *   - timestamps: one layout per column (see io.h), chosen by a first scan.
+ * Quoting follows Python's csv module: QUOTE_MINIMAL quotes a field that
+ * holds sep, quotechar, escapechar, CR or LF (and any byte of the line
+ * terminator); QUOTE_NONNUMERIC leaves only unformatted numbers and bools
+ * bare; inside quotes the quote char is doubled (doublequote) or escaped.
+ * Errors found by tasks are kept per task and the earliest row reported.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "zambezi/io.h"
+
+void zb_csv_write_options_init(zb_csv_write_options *o) {
+  memset(o, 0, sizeof *o);
+  o->sep = ',';
+  o->quotechar = '"';
+  o->doublequote = true;
+  o->header = true;
+  o->na_rep = "";
+  o->quoting = ZB_CSV_QUOTE_MINIMAL;
+  o->lineterminator = "\n";
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output buffers                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct obuf {
+  char *p;
+  int64_t n, cap;
+} obuf;
+
+static bool ob_grow(obuf *b, int64_t extra) {
+  int64_t need = b->n + extra;
+  if (need <= b->cap) return true;
+  int64_t cap = b->cap ? b->cap : 4096;
+  while (cap < need) cap *= 2;
+  char *p = (char *)zb_malloc((size_t)cap);
+  if (p == NULL) return false;
+  if (b->n) memcpy(p, b->p, (size_t)b->n);
+  zb_free(b->p);
+  b->p = p;
+  b->cap = cap;
+  return true;
+}
+
+static inline bool ob_put(obuf *b, const char *s, int64_t n) {
+  if (b->n + n > b->cap && !ob_grow(b, n)) return false;
+  if (n) memcpy(b->p + b->n, s, (size_t)n);
+  b->n += n;
+  return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Number and date text                                                     */
+/* ------------------------------------------------------------------------ */
+
+static pthread_once_t g_wloc_once = PTHREAD_ONCE_INIT;
+static locale_t g_wloc = (locale_t)0;
+static void wloc_init(void) { g_wloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
+
+static int fmt_u64(uint64_t v, char *out) {
+  char tmp[24];
+  int k = 0;
+  do {
+    tmp[k++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (int i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
+  return k;
+}
+
+static int fmt_i64(int64_t v, char *out) {
+  if (v < 0) {
+    out[0] = '-';
+    return 1 + fmt_u64((uint64_t)0 - (uint64_t)v, out + 1);
+  }
+  return fmt_u64((uint64_t)v, out);
+}
+
+/* Shortest round-tripping text of v (see the file comment); out holds 64. */
+static int fmt_float(double v, bool f32, char *out) {
+  if (isinf(v)) {
+    memcpy(out, v < 0 ? "-inf" : "inf", v < 0 ? 4 : 3);
+    return v < 0 ? 4 : 3;
+  }
+  int k = 0;
+  if (signbit(v)) out[k++] = '-';
+  if (v == 0) {
+    memcpy(out + k, "0.0", 3);
+    return k + 3;
+  }
+  char buf[64], canon[64], digits[24];
+  int nd = 0, e10 = 0;
+  int lo = f32 ? 6 : 15, hi = f32 ? 9 : 17;
+  for (int p = lo; p <= hi; p++) {
+    snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+    nd = 0;
+    const char *s = buf;
+    while (*s && *s != 'e') {
+      if (*s >= '0' && *s <= '9' && nd < 20) digits[nd++] = *s;
+      s++;
+    }
+    e10 = *s == 'e' ? atoi(s + 1) : 0;
+    /* canonical C-locale text: d.ddd e+X */
+    int c = 0;
+    canon[c++] = digits[0];
+    canon[c++] = '.';
+    for (int i = 1; i < nd; i++) canon[c++] = digits[i];
+    c += snprintf(canon + c, sizeof canon - (size_t)c, "e%d", e10);
+    double back = f32 ? (double)strtof_l(canon, NULL, g_wloc) : strtod_l(canon, NULL, g_wloc);
+    if (back == fabs(v) || p == hi) break;
+  }
+  while (nd > 1 && digits[nd - 1] == '0') nd--;
+  double a = fabs(v);
+  if (a >= 1e-4 && a < (f32 ? 1e6 : 1e16)) {
+    int decpt = e10 + 1;
+    if (decpt <= 0) {
+      out[k++] = '0';
+      out[k++] = '.';
+      for (int i = 0; i < -decpt; i++) out[k++] = '0';
+      for (int i = 0; i < nd; i++) out[k++] = digits[i];
+    } else if (decpt >= nd) {
+      for (int i = 0; i < nd; i++) out[k++] = digits[i];
+      for (int i = nd; i < decpt; i++) out[k++] = '0';
+      out[k++] = '.';
+      out[k++] = '0';
+    } else {
+      for (int i = 0; i < decpt; i++) out[k++] = digits[i];
+      out[k++] = '.';
+      for (int i = decpt; i < nd; i++) out[k++] = digits[i];
+    }
+  } else {
+    out[k++] = digits[0];
+    if (nd > 1) {
+      out[k++] = '.';
+      for (int i = 1; i < nd; i++) out[k++] = digits[i];
+    }
+    out[k++] = 'e';
+    out[k++] = e10 < 0 ? '-' : '+';
+    int ae = e10 < 0 ? -e10 : e10;
+    if (ae < 10) out[k++] = '0';
+    k += fmt_u64((uint64_t)ae, out + k);
+  }
+  return k;
+}
+
+/* Days since 1970-01-01 -> proleptic Gregorian y-m-d (H. Hinnant). */
+static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
+  z += 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t yy = yoe + era * 400;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  *y = yy + (*m <= 2);
+}
+
+static inline void put2(char *o, int v) {
+  o[0] = (char)('0' + v / 10);
+  o[1] = (char)('0' + v % 10);
+}
+
+static int fmt_date(int64_t days, char *out) {
+  int64_t y;
+  int m, d, k = 0;
+  civil_from_days(days, &y, &m, &d);
+  if (y < 0) out[k++] = '-', y = -y;
+  if (y < 1000) out[k++] = '0';
+  if (y < 100) out[k++] = '0';
+  if (y < 10) out[k++] = '0';
+  k += fmt_u64((uint64_t)y, out + k);
+  out[k++] = '-';
+  put2(out + k, m);
+  out[k + 2] = '-';
+  put2(out + k + 3, d);
+  return k + 5;
+}
+
+static inline int64_t floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The writer                                                               */
+/* ------------------------------------------------------------------------ */
+
+typedef struct wcol {
+  const zb_column *c;
+  const char *name;
+  const uint8_t *valid; /* NULL: no nulls */
+  const uint8_t *data;
+  const int64_t *offsets; /* string */
+  const char *chars;
+  const int64_t *doff; /* categorical dictionary */
+  const char *dchars;
+  int64_t dict_off;
+  int64_t per_sec; /* timestamp ticks per second */
+  int ts_digits;   /* -1: date only, else fraction digits 0/3/6/9 */
+  bool tz;
+} wcol;
+
+typedef struct wtask {
+  zb_status st;
+  int64_t row, col;
+} wtask;
+
+typedef struct writer {
+  const zb_table *t;
+  const zb_csv_write_options *o;
+  wcol *cols;
+  int64_t ncols, nrows;
+  uint8_t special[256];
+  const char *na;
+  int64_t na_len;
+  const char *lt;
+  int64_t lt_len;
+  int64_t morsel_rows, batch0, nmorsels;
+  obuf *bufs;
+  wtask *res;
+} writer;
+
+enum { F_TEXT = 0, F_NUMBER = 1 };
+
+/* Append one field, quoted or escaped as the options say. */
+static zb_status put_field(const writer *w, obuf *b, const char *s, int64_t n, int kind) {
+  const zb_csv_write_options *o = w->o;
+  bool special = false;
+  for (int64_t i = 0; i < n; i++)
+    if (w->special[(uint8_t)s[i]]) {
+      special = true;
+      break;
+    }
+  bool quote;
+  switch (o->quoting) {
+    case ZB_CSV_QUOTE_ALL: quote = true; break;
+    case ZB_CSV_QUOTE_NONNUMERIC: quote = kind == F_TEXT || special; break;
+    case ZB_CSV_QUOTE_NONE: quote = false; break;
+    default: quote = special; break;
+  }
+  if (n == 0 && w->ncols == 1 && o->quoting != ZB_CSV_QUOTE_NONE) quote = true;
+  if (!quote && !special) return ob_put(b, s, n) ? ZB_OK : ZB_ENOMEM;
+  if (!ob_grow(b, 2 * n + 2)) return ZB_ENOMEM;
+  char *p = b->p + b->n;
+  if (quote) {
+    *p++ = o->quotechar;
+    for (int64_t i = 0; i < n; i++) {
+      char c = s[i];
+      if (c == o->quotechar) {
+        if (o->doublequote) *p++ = c;
+        else if (o->escapechar) *p++ = o->escapechar;
+        else return ZB_EINVAL;
+      } else if (o->escapechar && c == o->escapechar) {
+        *p++ = c;
+      }
+      *p++ = c;
+    }
+    *p++ = o->quotechar;
+  } else { /* QUOTE_NONE with special bytes */
+    if (!o->escapechar) return ZB_EINVAL;
+    for (int64_t i = 0; i < n; i++) {
+      if (w->special[(uint8_t)s[i]]) *p++ = o->escapechar;
+      *p++ = s[i];
+    }
+  }
+  b->n = p - b->p;
+  return ZB_OK;
+}
+
+static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, int64_t i) {
+  const zb_column *c = wc->c;
+  int64_t j = c->offset + i;
+  char tmp[512];
+  int n = 0;
+  if (wc->valid != NULL && !zb_bit_get(wc->valid, j))
+    return put_field(w, b, w->na, w->na_len, F_TEXT);
+  switch (c->type) {
+    case ZB_BOOL: {
+      bool v = zb_bit_get(wc->data, j);
+      return put_field(w, b, v ? "True" : "False", v ? 4 : 5, F_NUMBER);
+    }
+    case ZB_INT8: n = fmt_i64(((const int8_t *)wc->data)[j], tmp); break;
+    case ZB_INT16: n = fmt_i64(((const int16_t *)wc->data)[j], tmp); break;
+    case ZB_INT32: n = fmt_i64(((const int32_t *)wc->data)[j], tmp); break;
+    case ZB_INT64: n = fmt_i64(((const int64_t *)wc->data)[j], tmp); break;
+    case ZB_UINT8: n = fmt_u64(((const uint8_t *)wc->data)[j], tmp); break;
+    case ZB_UINT16: n = fmt_u64(((const uint16_t *)wc->data)[j], tmp); break;
+    case ZB_UINT32: n = fmt_u64(((const uint32_t *)wc->data)[j], tmp); break;
+    case ZB_UINT64: n = fmt_u64(((const uint64_t *)wc->data)[j], tmp); break;
+    case ZB_FLOAT32:
+    case ZB_FLOAT64: {
+      double v = c->type == ZB_FLOAT32 ? (double)((const float *)wc->data)[j]
+                                       : ((const double *)wc->data)[j];
+      if (isnan(v)) return put_field(w, b, w->na, w->na_len, F_TEXT);
+      if (w->o->float_format != NULL) {
+        n = snprintf(tmp, sizeof tmp, w->o->float_format, v);
+        if (n < 0 || n >= (int)sizeof tmp) n = (int)strlen(tmp);
+        return put_field(w, b, tmp, n, F_TEXT);
+      }
+      n = fmt_float(v, c->type == ZB_FLOAT32, tmp);
+      break;
+    }
+    case ZB_STRING: {
+      const int64_t *off = wc->offsets;
+      return put_field(w, b, wc->chars + off[j], off[j + 1] - off[j], F_TEXT);
+    }
+    case ZB_CATEGORICAL: {
+      int64_t code = ((const int32_t *)wc->data)[j] + wc->dict_off;
+      return put_field(w, b, wc->dchars + wc->doff[code], wc->doff[code + 1] - wc->doff[code],
+                       F_TEXT);
+    }
+    case ZB_DATE32:
+      n = fmt_date(((const int32_t *)wc->data)[j], tmp);
+      return put_field(w, b, tmp, n, F_TEXT);
+    case ZB_TIMESTAMP: {
+      int64_t v = ((const int64_t *)wc->data)[j];
+      int64_t secs = floordiv(v, wc->per_sec);
+      int64_t frac = v - secs * wc->per_sec;
+      int64_t days = floordiv(secs, 86400), sod = secs - days * 86400;
+      n = fmt_date(days, tmp);
+      if (wc->ts_digits >= 0) {
+        tmp[n++] = ' ';
+        put2(tmp + n, (int)(sod / 3600));
+        tmp[n + 2] = ':';
+        put2(tmp + n + 3, (int)(sod / 60 % 60));
+        tmp[n + 5] = ':';
+        put2(tmp + n + 6, (int)(sod % 60));
+        n += 8;
+        if (wc->ts_digits > 0) {
+          int64_t ns = frac * (1000000000 / wc->per_sec);
+          char f[9];
+          for (int k = 8; k >= 0; k--) f[k] = (char)('0' + ns % 10), ns /= 10;
+          tmp[n++] = '.';
+          memcpy(tmp + n, f, (size_t)wc->ts_digits);
+          n += wc->ts_digits;
+        }
+        if (wc->tz) memcpy(tmp + n, "+00:00", 6), n += 6;
+      }
+      return put_field(w, b, tmp, n, F_TEXT);
+    }
+    default: return ZB_ENOTSUP;
+  }
+  return put_field(w, b, tmp, n, F_NUMBER);
+}
+
+static void write_task(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  writer *w = (writer *)ctx;
+  int64_t m = w->batch0 + task;
+  int64_t r0 = m * w->morsel_rows, r1 = ZB_MIN(r0 + w->morsel_rows, w->nrows);
+  obuf *b = &w->bufs[task];
+  wtask *res = &w->res[task];
+  b->n = 0;
+  res->st = ZB_OK;
+  for (int64_t i = r0; i < r1; i++) {
+    for (int64_t k = 0; k < w->ncols; k++) {
+      if (k > 0 && !ob_put(b, &w->o->sep, 1)) goto nomem;
+      zb_status st = put_cell(w, b, &w->cols[k], i);
+      if (st != ZB_OK) {
+        res->st = st;
+        res->row = i;
+        res->col = k;
+        return;
+      }
+    }
+    if (!ob_put(b, w->lt, w->lt_len)) goto nomem;
+  }
+  return;
+nomem:
+  res->st = ZB_ENOMEM;
+  res->row = r0;
+  res->col = 0;
+}
+
+static zb_status cell_error(const writer *w, zb_status st, int64_t row, int64_t col,
+                            zb_error *err) {
+  const char *name = col >= 0 ? w->cols[col].name : "";
+  switch (st) {
+    case ZB_ENOMEM: return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV writer)");
+    case ZB_EINVAL:
+      return zb_error_set(err, ZB_EINVAL,
+                          "CSV write: %s %lld, column '%s' needs escaping (it holds the "
+                          "separator, the quote character or a line break) but no "
+                          "escapechar is set",
+                          row < 0 ? "header" : "row", (long long)(row < 0 ? 0 : row), name);
+    default:
+      return zb_error_set(err, st, "CSV write: column '%s' has an unsupported dtype %s", name,
+                          zb_type_name(w->cols[col].c->type));
+  }
+}
+
+/* Validate a printf float format: one e/E/f/F/g/G conversion. */
+static zb_status check_float_format(const char *f, zb_error *err) {
+  int convs = 0;
+  for (const char *p = f; *p; p++) {
+    if (*p != '%') continue;
+    if (p[1] == '%') {
+      p++;
+      continue;
+    }
+    const char *q = p + 1;
+    while (*q && strchr("-+ #0", *q)) q++;
+    int width = 0, prec = 0;
+    while (*q >= '0' && *q <= '9') width = width * 10 + (*q++ - '0');
+    if (*q == '.') {
+      q++;
+      while (*q >= '0' && *q <= '9') prec = prec * 10 + (*q++ - '0');
+    }
+    if (!*q || !strchr("eEfFgG", *q) || width > 100 || prec > 100)
+      return zb_error_set(err, ZB_EINVAL,
+                          "CSV float_format '%s' must hold one conversion such as %%.2f "
+                          "(e, E, f, F, g or G; width and precision <= 100)",
+                          f);
+    convs++;
+    p = q;
+  }
+  if (convs != 1)
+    return zb_error_set(err, ZB_EINVAL,
+                        "CSV float_format '%s' must hold exactly one conversion such as %%.2f", f);
+  return ZB_OK;
+}
+
+static void prepare_timestamp(wcol *wc) {
+  const zb_column *c = wc->c;
+  static const int64_t per[4] = {1, 1000, 1000000, 1000000000};
+  wc->per_sec = per[c->unit <= ZB_NANO ? c->unit : ZB_MICRO];
+  wc->tz = c->timezone != NULL && c->timezone[0] != '\0';
+  const int64_t *v = (const int64_t *)wc->data;
+  int64_t per_day = wc->per_sec * 86400;
+  bool dates_only = !wc->tz;
+  int digits = 0;
+  for (int64_t i = 0; i < c->length; i++) {
+    int64_t j = c->offset + i;
+    if (wc->valid != NULL && !zb_bit_get(wc->valid, j)) continue;
+    if (dates_only && v[j] % per_day != 0) dates_only = false;
+    int64_t frac = v[j] - floordiv(v[j], wc->per_sec) * wc->per_sec;
+    int64_t ns = frac * (1000000000 / wc->per_sec);
+    int d = ns % 1000 ? 9 : ns % 1000000 ? 6 : ns ? 3 : 0;
+    if (d > digits) digits = d;
+    if (!dates_only && digits == 9) break;
+  }
+  wc->ts_digits = dates_only ? -1 : digits;
+}
+
+zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_csv_write_fn write,
+                       void *ctx, zb_error *err) {
+  if (t == NULL || write == NULL)
+    return zb_error_set(err, ZB_EINVAL, "CSV write: table or write function is NULL");
+  zb_csv_write_options defaults;
+  if (opts == NULL) {
+    zb_csv_write_options_init(&defaults);
+    opts = &defaults;
+  }
+  const zb_csv_write_options *o = opts;
+  if (o->sep == 0 || o->sep == '\n' || o->sep == '\r')
+    return zb_error_set(err, ZB_EINVAL, "CSV write: sep must be a character other than NUL, CR, LF");
+  if ((o->quoting != ZB_CSV_QUOTE_NONE && (o->quotechar == 0 || o->quotechar == o->sep)) ||
+      o->quotechar == '\n' || o->quotechar == '\r')
+    return zb_error_set(err, ZB_EINVAL,
+                        "CSV write: quotechar must be set and differ from sep and line breaks");
+  if ((int)o->quoting < 0 || o->quoting > ZB_CSV_QUOTE_NONE)
+    return zb_error_set(err, ZB_EINVAL, "CSV write: quoting %d is not 0..3", (int)o->quoting);
+  if (o->escapechar != 0 && (o->escapechar == o->sep || o->escapechar == o->quotechar))
+    return zb_error_set(err, ZB_EINVAL, "CSV write: escapechar must differ from sep and quotechar");
+  if (o->float_format != NULL) ZB_RETURN_NOT_OK(check_float_format(o->float_format, err));
+  if (zb_table_device(t).kind != ZB_DEVICE_CPU)
+    return zb_error_set(err, ZB_EDEVICE, "CSV write: the table is on a GPU; copy it to the CPU "
+                                         "first");
+  pthread_once(&g_wloc_once, wloc_init);
+  if (g_wloc == (locale_t)0)
+    return zb_error_set(err, ZB_ENOMEM, "CSV write: cannot create the C locale");
+
+  writer w;
+  memset(&w, 0, sizeof w);
+  w.t = t;
+  w.o = o;
+  w.ncols = t->num_columns;
+  w.nrows = t->num_columns > 0 ? t->num_rows : 0;
+  w.na = o->na_rep ? o->na_rep : "";
+  w.na_len = (int64_t)strlen(w.na);
+  w.lt = o->lineterminator ? o->lineterminator : "\n";
+  w.lt_len = (int64_t)strlen(w.lt);
+  if (w.lt_len == 0) return zb_error_set(err, ZB_EINVAL, "CSV write: empty lineterminator");
+  w.special[(uint8_t)o->sep] = 1;
+  w.special['\n'] = 1;
+  w.special['\r'] = 1;
+  if (o->quotechar) w.special[(uint8_t)o->quotechar] = 1;
+  if (o->escapechar) w.special[(uint8_t)o->escapechar] = 1;
+  for (int64_t i = 0; i < w.lt_len; i++) w.special[(uint8_t)w.lt[i]] = 1;
+
+  zb_status st = ZB_OK;
+  obuf head = {NULL, 0, 0};
+  int64_t batch = (int64_t)zb_get_num_threads() * 2;
+  w.cols = (wcol *)zb_calloc((size_t)(w.ncols > 0 ? w.ncols : 1), sizeof(wcol));
+  w.bufs = (obuf *)zb_calloc((size_t)batch, sizeof(obuf));
+  w.res = (wtask *)zb_calloc((size_t)batch, sizeof(wtask));
+  if (w.cols == NULL || w.bufs == NULL || w.res == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV writer)");
+    goto done;
+  }
+  for (int64_t k = 0; k < w.ncols; k++) {
+    wcol *wc = &w.cols[k];
+    const zb_column *c = t->columns[k];
+    wc->c = c;
+    wc->name = t->names[k];
+    wc->valid = c->validity && c->null_count > 0 ? (const uint8_t *)c->validity->data : NULL;
+    wc->data = c->data ? (const uint8_t *)c->data->data : NULL;
+    if (c->type == ZB_STRING) {
+      wc->offsets = (const int64_t *)c->data->data;
+      wc->chars = c->chars ? (const char *)c->chars->data : "";
+    } else if (c->type == ZB_CATEGORICAL) {
+      const zb_column *d = c->dictionary;
+      wc->doff = (const int64_t *)d->data->data;
+      wc->dchars = d->chars ? (const char *)d->chars->data : "";
+      wc->dict_off = d->offset;
+    } else if (c->type == ZB_TIMESTAMP) {
+      prepare_timestamp(wc);
+    }
+  }
+  if (o->header && w.ncols > 0) {
+    for (int64_t k = 0; k < w.ncols; k++) {
+      if (k > 0 && !ob_put(&head, &o->sep, 1)) st = ZB_ENOMEM;
+      if (st == ZB_OK)
+        st = put_field(&w, &head, w.cols[k].name, (int64_t)strlen(w.cols[k].name), F_TEXT);
+      if (st != ZB_OK) {
+        st = cell_error(&w, st, -1, k, err);
+        goto done;
+      }
+    }
+    if (!ob_put(&head, w.lt, w.lt_len)) {
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV writer)");
+      goto done;
+    }
+    st = write(ctx, head.p, head.n, err);
+    if (st != ZB_OK) goto done;
+  }
+  w.morsel_rows = ZB_MORSEL_ROWS / 4;
+  w.nmorsels = (w.nrows + w.morsel_rows - 1) / w.morsel_rows;
+  for (w.batch0 = 0; w.batch0 < w.nmorsels; w.batch0 += batch) {
+    if (o->cancel != NULL && *o->cancel) {
+      st = zb_error_set(err, ZB_ECANCEL, "CSV write cancelled");
+      goto done;
+    }
+    int64_t n = ZB_MIN(batch, w.nmorsels - w.batch0);
+    st = zb_parallel_for(n, write_task, &w, err);
+    if (st != ZB_OK) goto done;
+    for (int64_t k = 0; k < n; k++)
+      if (w.res[k].st != ZB_OK) {
+        st = cell_error(&w, w.res[k].st, w.res[k].row, w.res[k].col, err);
+        goto done;
+      }
+    for (int64_t k = 0; k < n; k++) {
+      if (w.bufs[k].n == 0) continue;
+      st = write(ctx, w.bufs[k].p, w.bufs[k].n, err);
+      if (st != ZB_OK) goto done;
+    }
+  }
+done:
+  zb_free(head.p);
+  if (w.bufs)
+    for (int64_t k = 0; k < batch; k++) zb_free(w.bufs[k].p);
+  zb_free(w.bufs);
+  zb_free(w.res);
+  zb_free(w.cols);
+  return st;
+}
+
+typedef struct fdsink {
+  int fd;
+  const char *path;
+} fdsink;
+
+static zb_status fd_write(void *ctx, const char *data, int64_t size, zb_error *err) {
+  fdsink *s = (fdsink *)ctx;
+  while (size > 0) {
+    ssize_t k = write(s->fd, data, (size_t)ZB_MIN(size, (int64_t)1 << 30));
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return zb_error_set(err, ZB_EIO, "cannot write '%s': %s", s->path, strerror(errno));
+    }
+    data += k;
+    size -= k;
+  }
+  return ZB_OK;
+}
+
+zb_status zb_csv_write_file(const zb_table *t, const char *path, const zb_csv_write_options *opts,
+                            zb_error *err) {
+  if (path == NULL) return zb_error_set(err, ZB_EINVAL, "CSV write: path is NULL");
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "CSV write: table is NULL");
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return zb_error_set(err, ZB_EIO, "cannot create '%s': %s", path, strerror(errno));
+  fdsink s = {fd, path};
+  zb_status st = zb_csv_write(t, opts, fd_write, &s, err);
+  if (close(fd) != 0 && st == ZB_OK)
+    st = zb_error_set(err, ZB_EIO, "cannot write '%s': %s", path, strerror(errno));
+  return st;
+}

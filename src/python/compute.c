@@ -1,0 +1,568 @@
+/*
+ * compute.c -- the compute operations of zambezi/compute.h as functions of
+ * the module zambezi._core: binary / binary_scalar / unary, cast, isnull /
+ * notnull, fill_null, filter, take, sort_indices and concat.
+ *
+ * Python scalars become zb_scalar values here, typed the way pandas types a
+ * Python scalar next to a column (a "weak" scalar, as in numpy's NEP 50): an
+ * int takes an integer column's type when it fits (arithmetic raises
+ * OverflowError when it does not, as pandas does; comparisons widen it), a
+ * float takes a float column's type, a str goes through the *_string
+ * variants, None is a null scalar, datetime.date / datetime.datetime become
+ * date32 days / timestamp ticks in the column's unit.  Every engine call
+ * runs with the GIL released; the Column and Table arguments are immutable
+ * and kept alive by the argument tuple while it runs.
+ */
+#include "zbpy.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "zambezi/compute.h"
+
+/* Registered in module.c's method table. */
+static PyObject *zbpy_compute_binary(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_unary(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_isnull(PyObject *module, PyObject *arg);
+static PyObject *zbpy_compute_notnull(PyObject *module, PyObject *arg);
+static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_take(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_concat(PyObject *module, PyObject *arg);
+
+static zbpy_state *mstate(PyObject *module) { return (zbpy_state *)PyModule_GetState(module); }
+
+static int as_column(zbpy_state *st, PyObject *o, const char *what, zb_column **out) {
+  if (!PyObject_TypeCheck(o, st->column_type)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a Column, not %s", what, Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  *out = ((zbpy_column *)o)->col;
+  return 0;
+}
+
+static int parse_binary_op(zbpy_state *st, const char *name, zb_binary_op *op) {
+  for (int i = 0; i < ZB_BINARY_OP_COUNT; i++) {
+    if (strcmp(name, zb_binary_op_name((zb_binary_op)i)) == 0) {
+      *op = (zb_binary_op)i;
+      return 0;
+    }
+  }
+  PyErr_Format(st->InvalidValueError, "unknown binary operation '%s'", name);
+  return -1;
+}
+
+static bool is_cmp(zb_binary_op op) { return op >= ZB_OP_EQ && op <= ZB_OP_GE; }
+
+/* Range of an integer type, as int64 / uint64 bounds. */
+static bool int_fits(zb_type_id t, long long v, int is_unsigned_big) {
+  if (is_unsigned_big) return t == ZB_UINT64;
+  switch (t) {
+    case ZB_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case ZB_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case ZB_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    case ZB_INT64: return true;
+    case ZB_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case ZB_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case ZB_UINT32: return v >= 0 && v <= (long long)UINT32_MAX;
+    case ZB_UINT64: return v >= 0;
+    default: return false;
+  }
+}
+
+static void set_int(zb_scalar *s, zb_type_id t, long long v, int big, unsigned long long u) {
+  s->type = t;
+  s->is_null = false;
+  if (big) s->v.u = u;
+  else if (zb_type_is_signed(t)) s->v.i = v;
+  else s->v.u = (unsigned long long)v;
+}
+
+/* Ticks of a datetime in unit, from microseconds since the epoch. */
+static int us_to_unit(zbpy_state *st, int64_t us, zb_time_unit unit, int64_t *out) {
+  switch (unit) {
+    case ZB_SECOND: *out = us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000); return 0;
+    case ZB_MILLI: *out = us >= 0 ? us / 1000 : -((-us + 999) / 1000); return 0;
+    case ZB_MICRO: *out = us; return 0;
+    case ZB_NANO:
+      if (us > INT64_MAX / 1000 || us < INT64_MIN / 1000) {
+        PyErr_SetString(st->ZambeziOverflowError,
+                        "datetime is out of range for a timestamp[ns] column");
+        return -1;
+      }
+      *out = us * 1000;
+      return 0;
+  }
+  *out = us;
+  return 0;
+}
+
+/* Convert a Python scalar (not str) for use next to col.  for_cmp widens
+ * ints that do not fit col's type instead of raising.  for_fill types
+ * ints as int64 / uint64 and floats as float64 (fill_null converts). */
+static int scalar_from_py(zbpy_state *st, PyObject *o, const zb_column *col, bool for_cmp,
+                          bool for_fill, zb_scalar *s) {
+  memset(s, 0, sizeof *s);
+  zb_type_id ct = col->type;
+  if (o == Py_None) {
+    s->is_null = true;
+    s->type = (zb_type_is_numeric(ct) || ct == ZB_DATE32 || ct == ZB_TIMESTAMP) ? ct
+                                                                                : ZB_INT64;
+    return 0;
+  }
+  if (PyBool_Check(o)) {
+    s->type = ZB_BOOL;
+    s->v.b = o == Py_True;
+    return 0;
+  }
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    unsigned long long u = 0;
+    int big = 0;
+    if (overflow > 0) {
+      u = PyLong_AsUnsignedLongLong(o);
+      if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        overflow = 2;
+      } else {
+        big = 1;
+        overflow = 0;
+      }
+    }
+    if (overflow != 0) { /* beyond 64 bits */
+      if (for_cmp || zb_type_is_float(ct)) {
+        s->type = zb_type_is_float(ct) ? ct : ZB_FLOAT64;
+        s->v.f = PyLong_AsDouble(o);
+        if (s->v.f == -1.0 && PyErr_Occurred()) return -1;
+        return 0;
+      }
+      PyErr_Format(st->ZambeziOverflowError, "Python integer %R is out of bounds for %s", o,
+                   zb_type_name(ct));
+      return -1;
+    }
+    if (zb_type_is_float(ct) && !for_fill) {
+      s->type = ct;
+      s->v.f = big ? (double)u : (double)v;
+      return 0;
+    }
+    if (zb_type_is_integer(ct) && !for_fill) {
+      if (int_fits(ct, v, big)) {
+        set_int(s, ct, v, big, u);
+        return 0;
+      }
+      if (!for_cmp) {
+        PyErr_Format(st->ZambeziOverflowError, "Python integer %R is out of bounds for %s", o,
+                     zb_type_name(ct));
+        return -1;
+      }
+    }
+    set_int(s, big ? ZB_UINT64 : ZB_INT64, v, big, u);
+    return 0;
+  }
+  if (PyFloat_Check(o)) {
+    s->type = (zb_type_is_float(ct) && !for_fill) ? ct : ZB_FLOAT64;
+    s->v.f = PyFloat_AS_DOUBLE(o);
+    return 0;
+  }
+  int kind = zbpy_date_kind(o);
+  if (kind == 1) { /* datetime.datetime */
+    int64_t us = 0;
+    int aware = 0;
+    if (zbpy_datetime_to_us(o, &us, &aware) < 0) return -1;
+    if (ct != ZB_TIMESTAMP) {
+      PyErr_Format(st->DTypeError, "a datetime scalar next to a %s column", zb_type_name(ct));
+      return -1;
+    }
+    bool col_aware = col->timezone != NULL && col->timezone[0] != '\0';
+    if ((bool)aware != col_aware) {
+      PyErr_Format(st->DTypeError,
+                   "cannot mix a timezone-%s datetime with a timezone-%s timestamp column",
+                   aware ? "aware" : "naive", col_aware ? "aware" : "naive");
+      return -1;
+    }
+    s->type = for_fill ? ZB_INT64 : ZB_TIMESTAMP;
+    return us_to_unit(st, us, col->unit, &s->v.i);
+  }
+  if (kind == 2) { /* datetime.date */
+    if (ct == ZB_TIMESTAMP) {
+      PyErr_Format(st->DTypeError,
+                   "a date scalar next to a timestamp column (use a datetime)");
+      return -1;
+    }
+    s->type = for_fill ? ZB_INT32 : ZB_DATE32;
+    s->v.i = zbpy_date_to_days(o);
+    if (ct != ZB_DATE32) {
+      PyErr_Format(st->DTypeError, "a date scalar next to a %s column", zb_type_name(ct));
+      return -1;
+    }
+    return 0;
+  }
+  PyErr_Format(st->DTypeError, "a scalar of type %s is not supported next to a %s column",
+               Py_TYPE(o)->tp_name, zb_type_name(ct));
+  return -1;
+}
+
+/* binary(op, a, b) -> Column */
+static PyObject *zbpy_compute_binary(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  const char *name;
+  PyObject *ao, *bo;
+  if (!PyArg_ParseTuple(args, "sOO:binary", &name, &ao, &bo)) return NULL;
+  zb_binary_op op;
+  zb_column *a, *b;
+  if (parse_binary_op(st, name, &op) < 0 || as_column(st, ao, "left operand", &a) < 0 ||
+      as_column(st, bo, "right operand", &b) < 0)
+    return NULL;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_binary(op, a, b, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+/* binary_scalar(op, col, value, scalar_first) -> Column */
+static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  const char *name;
+  PyObject *co, *value;
+  int first = 0;
+  if (!PyArg_ParseTuple(args, "sOOp:binary_scalar", &name, &co, &value, &first)) return NULL;
+  zb_binary_op op;
+  zb_column *col;
+  if (parse_binary_op(st, name, &op) < 0 || as_column(st, co, "column", &col) < 0) return NULL;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  bool stringish = col->type == ZB_STRING || col->type == ZB_CATEGORICAL;
+  if (PyUnicode_Check(value) || (value == Py_None && stringish)) {
+    const char *str = NULL;
+    Py_ssize_t len = 0;
+    if (value != Py_None) {
+      str = PyUnicode_AsUTF8AndSize(value, &len);
+      if (str == NULL) return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    s = zb_column_binary_string(op, col, str, (int64_t)len, first != 0, &out, &err);
+    Py_END_ALLOW_THREADS
+  } else {
+    zb_scalar sc;
+    if (scalar_from_py(st, value, col, is_cmp(op), false, &sc) < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = zb_column_binary_scalar(op, col, &sc, first != 0, &out, &err);
+    Py_END_ALLOW_THREADS
+  }
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+/* unary(op, col) -> Column; op is "neg", "abs" or "invert". */
+static PyObject *zbpy_compute_unary(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  const char *name;
+  PyObject *co;
+  if (!PyArg_ParseTuple(args, "sO:unary", &name, &co)) return NULL;
+  zb_column *col;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  int op = -1;
+  for (int i = 0; i < ZB_UNARY_OP_COUNT; i++)
+    if (strcmp(name, zb_unary_op_name((zb_unary_op)i)) == 0) op = i;
+  if (op < 0) {
+    PyErr_Format(st->InvalidValueError, "unknown unary operation '%s'", name);
+    return NULL;
+  }
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_unary((zb_unary_op)op, col, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+/* cast(col, dtype_name) -> Column */
+static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  const char *name;
+  PyObject *co;
+  if (!PyArg_ParseTuple(args, "Os:cast", &co, &name)) return NULL;
+  zb_column *col;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  zb_type_id type;
+  zb_time_unit unit;
+  char tz[128];
+  if (zbpy_parse_dtype(st, name, &type, &unit, tz, sizeof tz) < 0) return NULL;
+  if (type == ZB_TIMESTAMP) {
+    const char *have = (col->type == ZB_TIMESTAMP && col->timezone != NULL) ? col->timezone : "";
+    if (strcmp(have, tz) != 0) {
+      PyErr_Format(st->UnsupportedError,
+                   "cast to %s: changing the timezone ('%s' to '%s') is not supported",
+                   name, have, tz);
+      return NULL;
+    }
+  }
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_cast(col, type, unit, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+static PyObject *null_test(PyObject *module, PyObject *arg, bool valid) {
+  zbpy_state *st = mstate(module);
+  zb_column *col;
+  if (as_column(st, arg, "column", &col) < 0) return NULL;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = valid ? zb_column_notnull(col, &out, &err) : zb_column_isnull(col, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+static PyObject *zbpy_compute_isnull(PyObject *module, PyObject *arg) {
+  return null_test(module, arg, false);
+}
+
+static PyObject *zbpy_compute_notnull(PyObject *module, PyObject *arg) {
+  return null_test(module, arg, true);
+}
+
+/* fill_null(col, value) -> Column */
+static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  PyObject *co, *value;
+  if (!PyArg_ParseTuple(args, "OO:fill_null", &co, &value)) return NULL;
+  zb_column *col;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  bool stringish = col->type == ZB_STRING || col->type == ZB_CATEGORICAL;
+  if (PyUnicode_Check(value) || (value == Py_None && stringish)) {
+    const char *str = NULL;
+    Py_ssize_t len = 0;
+    if (value != Py_None) {
+      str = PyUnicode_AsUTF8AndSize(value, &len);
+      if (str == NULL) return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    s = zb_column_fill_null_string(col, str, (int64_t)len, &out, &err);
+    Py_END_ALLOW_THREADS
+  } else {
+    if (stringish) {
+      PyErr_Format(st->DTypeError, "fillna: a %s value for a %s column",
+                   Py_TYPE(value)->tp_name, zb_type_name(col->type));
+      return NULL;
+    }
+    zb_scalar sc;
+    if (scalar_from_py(st, value, col, false, true, &sc) < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = zb_column_fill_null(col, &sc, &out, &err);
+    Py_END_ALLOW_THREADS
+  }
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+/* filter(column_or_table, mask) -> Column or Table */
+static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  PyObject *data, *mo;
+  if (!PyArg_ParseTuple(args, "OO:filter", &data, &mo)) return NULL;
+  zb_column *mask;
+  if (as_column(st, mo, "mask", &mask) < 0) return NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  if (PyObject_TypeCheck(data, st->table_type)) {
+    zb_table *t = ((zbpy_table *)data)->table, *out = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = zb_table_filter(t, mask, &out, &err);
+    Py_END_ALLOW_THREADS
+    if (s != ZB_OK) return zbpy_raise(st, s, &err);
+    return zbpy_table_wrap(st, out);
+  }
+  zb_column *col, *out = NULL;
+  if (as_column(st, data, "data", &col) < 0) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_filter(col, mask, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+/* take(column_or_table, indices) -> Column or Table */
+static PyObject *zbpy_compute_take(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  PyObject *data, *io;
+  if (!PyArg_ParseTuple(args, "OO:take", &data, &io)) return NULL;
+  zb_column *idx;
+  if (as_column(st, io, "indices", &idx) < 0) return NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  if (PyObject_TypeCheck(data, st->table_type)) {
+    zb_table *t = ((zbpy_table *)data)->table, *out = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = zb_table_take(t, idx, &out, &err);
+    Py_END_ALLOW_THREADS
+    if (s != ZB_OK) return zbpy_raise(st, s, &err);
+    return zbpy_table_wrap(st, out);
+  }
+  zb_column *col, *out = NULL;
+  if (as_column(st, data, "data", &col) < 0) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_take(col, idx, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+/* sort_indices(column, ascending, nulls_first) -> Column, or
+ * sort_indices(table, keys, ascending_list, nulls_first) -> Column */
+static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  zb_column *out = NULL;
+  if (nargs == 3) {
+    PyObject *co;
+    int asc = 1, nf = 0;
+    if (!PyArg_ParseTuple(args, "Opp:sort_indices", &co, &asc, &nf)) return NULL;
+    zb_column *col;
+    if (as_column(st, co, "column", &col) < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s = zb_column_sort_indices(col, asc != 0, nf != 0, &out, &err);
+    Py_END_ALLOW_THREADS
+    if (s != ZB_OK) return zbpy_raise(st, s, &err);
+    return zbpy_column_wrap(st, out);
+  }
+  PyObject *to, *keys_obj, *asc_obj;
+  int nf = 0;
+  if (!PyArg_ParseTuple(args, "OOOp:sort_indices", &to, &keys_obj, &asc_obj, &nf)) return NULL;
+  if (!PyObject_TypeCheck(to, st->table_type)) {
+    PyErr_Format(PyExc_TypeError, "sort_indices: expected a Table, not %s",
+                 Py_TYPE(to)->tp_name);
+    return NULL;
+  }
+  zb_table *t = ((zbpy_table *)to)->table;
+  PyObject *kf = NULL, *af = NULL, *result = NULL;
+  int64_t *keys = NULL;
+  bool *asc = NULL;
+  kf = PySequence_Fast(keys_obj, "sort_indices: keys must be a sequence");
+  if (kf == NULL) goto error;
+  af = PySequence_Fast(asc_obj, "sort_indices: ascending must be a sequence");
+  if (af == NULL) goto error;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(kf);
+  if (PySequence_Fast_GET_SIZE(af) != n) {
+    PyErr_Format(st->InvalidValueError, "sort_indices: %zd keys but %zd ascending flags", n,
+                 PySequence_Fast_GET_SIZE(af));
+    goto error;
+  }
+  size_t nb = (size_t)(n > 0 ? n : 1);
+  keys = (int64_t *)zb_malloc(nb * sizeof *keys);
+  asc = (bool *)zb_malloc(nb * sizeof *asc);
+  if (keys == NULL || asc == NULL) {
+    zbpy_raise_nomem(st, "sort keys", nb * sizeof *keys);
+    goto error;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    long long k = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(kf, i));
+    if (k == -1 && PyErr_Occurred()) goto error;
+    int a = PyObject_IsTrue(PySequence_Fast_GET_ITEM(af, i));
+    if (a < 0) goto error;
+    keys[i] = k;
+    asc[i] = a != 0;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_table_sort_indices(t, (int64_t)n, keys, asc, nf != 0, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto error;
+  }
+  result = zbpy_column_wrap(st, out);
+error:
+  zb_free(keys);
+  zb_free(asc);
+  Py_XDECREF(kf);
+  Py_XDECREF(af);
+  return result;
+}
+
+/* concat(columns) -> Column */
+static PyObject *zbpy_compute_concat(PyObject *module, PyObject *arg) {
+  zbpy_state *st = mstate(module);
+  PyObject *fast = PySequence_Fast(arg, "concat: expected a sequence of Columns");
+  if (fast == NULL) return NULL;
+  PyObject *result = NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  size_t nb = (size_t)(n > 0 ? n : 1) * sizeof(zb_column *);
+  zb_column **cols = (zb_column **)zb_malloc(nb);
+  if (cols == NULL) {
+    zbpy_raise_nomem(st, "the column list of concat", nb);
+    goto error;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (as_column(st, PySequence_Fast_GET_ITEM(fast, i), "concat item", &cols[i]) < 0)
+      goto error;
+  }
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_concat(cols, (int64_t)n, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto error;
+  }
+  result = zbpy_column_wrap(st, out);
+error:
+  zb_free(cols);
+  Py_DECREF(fast);
+  return result;
+}
+
+PyMethodDef zbpy_compute_methods[] = {
+    {"binary", zbpy_compute_binary, METH_VARARGS, "binary(op, a, b) -> Column"},
+    {"binary_scalar", zbpy_compute_binary_scalar, METH_VARARGS,
+     "binary_scalar(op, col, value, scalar_first) -> Column"},
+    {"unary", zbpy_compute_unary, METH_VARARGS, "unary('neg'|'abs'|'invert', col) -> Column"},
+    {"cast", zbpy_compute_cast, METH_VARARGS, "cast(col, dtype_name) -> Column"},
+    {"isnull", zbpy_compute_isnull, METH_O, "isnull(col) -> bool Column"},
+    {"notnull", zbpy_compute_notnull, METH_O, "notnull(col) -> bool Column"},
+    {"fill_null", zbpy_compute_fill_null, METH_VARARGS, "fill_null(col, value) -> Column"},
+    {"filter", zbpy_compute_filter, METH_VARARGS,
+     "filter(column_or_table, mask) -> Column or Table"},
+    {"take", zbpy_compute_take, METH_VARARGS,
+     "take(column_or_table, int64 indices) -> Column or Table"},
+    {"sort_indices", zbpy_compute_sort_indices, METH_VARARGS,
+     "sort_indices(col, ascending, nulls_first) or sort_indices(table, keys, ascending, "
+     "nulls_first) -> int64 Column"},
+    {"concat", zbpy_compute_concat, METH_O, "concat(columns) -> Column"},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,619 @@
+"""CSV reading and writing: zb.read_csv against pandas.read_csv on generated
+files, DataFrame.to_csv against pandas.DataFrame.to_csv, round trips of
+every dtype with nulls, a corpus of malformed files with the exact error
+each gives, chunked reading, compression, encodings and cancellation."""
+
+import csv
+import gzip
+import io
+import math
+import random
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from conftest import alloc_bytes
+from zambezi.errors import (
+    ColumnNotFoundError,
+    EmptyDataError,
+    InvalidValueError,
+    ParseError,
+    ParserWarning,
+    UnsupportedError,
+    ZambeziOverflowError,
+)
+
+SIZES = [0, 1, 2, 1000, 100_001]
+SEEDS = [0, 1, 2]
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+def _norm(v):
+    """A comparable Python value: None for every kind of missing."""
+    if v is None or v is pd.NA or v is pd.NaT:
+        return None
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    if isinstance(v, (np.floating,)):
+        return None if np.isnan(v) else float(v)
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (pd.Timestamp, np.datetime64)):
+        return pd.Timestamp(v).isoformat()
+    if hasattr(v, "isoformat"):  # datetime.date
+        return pd.Timestamp(v).isoformat()
+    return v
+
+
+def _columns(pdf):
+    return {str(c): [_norm(v) for v in pdf[c].astype(object).tolist()] for c in pdf.columns}
+
+
+def assert_same(zdf, pdf):
+    got = zdf.to_pandas()
+    assert list(got.columns) == [str(c) for c in pdf.columns]
+    assert len(got) == len(pdf)
+    a, b = _columns(got), _columns(pdf)
+    for c in a:
+        assert a[c] == b[c], f"column {c!r} differs"
+
+
+def _rand_str(rng, special=True):
+    alphabet = "abcxyz XYZ019" + (',"\n;é中\t' if special else "")
+    n = rng.randint(1, 8)
+    s = "".join(rng.choice(alphabet) for _ in range(n))
+    if s.strip() in ("", "NA", "nan", "null", "None", "NaN", "n/a", "N/A", "NULL"):
+        s = "s" + s
+    return s
+
+
+def gen_frame(n, seed, nulls=True):
+    """A pandas frame of every CSV-inferable kind, with nulls."""
+    rng = random.Random(seed)
+    nprng = np.random.default_rng(seed)
+    p = 0.1 if nulls else 0.0
+
+    def maybe(v):
+        return None if rng.random() < p else v
+
+    ints = [maybe(int(x)) for x in nprng.integers(-10**12, 10**12, n)]
+    floats = [maybe(float(x)) for x in nprng.normal(0, 1e3, n) * 10.0 ** nprng.integers(-5, 5, n)]
+    bools = [maybe(bool(x)) for x in nprng.integers(0, 2, n)]
+    strs = [maybe(_rand_str(rng)) for _ in range(n)]
+    dates = [maybe(str(np.datetime64("2000-01-01") + int(x))) for x in nprng.integers(-5000, 5000, n)]
+    return pd.DataFrame({"i": pd.array(ints, dtype="Int64"), "f": floats, "b": bools, "s": strs,
+                         "d": dates})
+
+
+def write_pdf_csv(pdf, path, **kw):
+    pdf.to_csv(path, index=False, **kw)
+
+
+# ---------------------------------------------------------------------------
+# read_csv against pandas
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_read_matches_pandas(tmp_path, n, seed):
+    pdf = gen_frame(n, seed)
+    path = tmp_path / "a.csv"
+    write_pdf_csv(pdf, path)
+    expected = pd.read_csv(path, parse_dates=["d"] if n else None)
+    got = zb.read_csv(path)
+    if n >= 1000:
+        assert got.dtypes == {"i": "int64", "f": "float64", "b": "bool", "s": "string",
+                              "d": "date32"}
+    assert_same(got, expected)
+    # the same through a file object, bytes and a text file
+    assert_same(zb.read_csv(io.BytesIO(path.read_bytes())), expected)
+    assert_same(zb.read_csv(path.read_bytes()), expected)
+    with open(path, encoding="utf-8", newline="") as f:
+        assert_same(zb.read_csv(f), expected)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_read_thread_counts_identical(tmp_path, threads):
+    pdf = gen_frame(100_001, 7)
+    path = tmp_path / "a.csv"
+    write_pdf_csv(pdf, path)
+    zb.set_num_threads(1)
+    one = zb.read_csv(path).to_pandas()
+    zb.set_num_threads(threads)
+    many = zb.read_csv(path).to_pandas()
+    pd.testing.assert_frame_equal(one, many)
+
+
+def _both(tmp_path, text, **kw):
+    path = tmp_path / "p.csv"
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    pkw = dict(kw)
+    return zb.read_csv(path, **kw), pd.read_csv(path, **pkw)
+
+
+PARAM_CASES = [
+    ("a;b\n1;2\n3;4\n", dict(sep=";")),
+    ("a\tb\n1\t2\n3\t4\n", dict(delimiter="\t")),
+    ("1,2\n3,4\n", dict(header=None)),
+    ("junk\na,b\n1,2\n", dict(header=1)),
+    ("1,2\n3,4\n", dict(names=["x", "y"])),
+    ("a,b\n1,2\n3,4\n", dict(names=["x", "y"], header=0)),
+    ("a,b,c\n1,2,3\n4,5,6\n", dict(usecols=["c", "a"])),
+    ("a,b,c\n1,2,3\n4,5,6\n", dict(usecols=[2, 0])),
+    ("a,b\n1,2\n3,4\n", dict(dtype={"a": "float64", "b": str})),
+    ("a,b\n1,x\n3,y\n", dict(dtype=str)),
+    ("a,b\n1,missing\n3,y\n", dict(na_values=["missing"])),
+    ("a,b\n1,NA\n3,y\n", dict(keep_default_na=False)),
+    ("a,b\n1,NA\n3,-\n", dict(keep_default_na=False, na_values="-")),
+    ("# c\n# d\na,b\n1,2\n", dict(skiprows=2)),
+    ("a,b\n1,2\n3,4\n5,6\n", dict(nrows=2)),
+    ("a,b\n1,'x,y'\n", dict(quotechar="'")),
+    ('a,b\n1,"x\\"y"\n', dict(escapechar="\\")),
+    ("a,b\n1,2 # note\n# all\n3,4\n", dict(comment="#")),
+    ('a;b\n"1.234,5";2\n', dict(sep=";", thousands=".", decimal=",")),
+    ("a;b\n1,5;2\n", dict(sep=";", decimal=",")),
+    ('a,b\n1,"x\ny"\n2,"p""q"\n', {}),
+    ("a,b\n1,2\n3\n", {}),  # short row: null filled
+    ("a,b\r\n1,2\r\n3,4", {}),  # CRLF, no trailing newline
+    ("\ufeffa,b\n1,2\n", {}),  # BOM
+    ("a,b\n\n1,2\n  \n3,4\n", {}),  # blank lines
+    ("a,a,b\n1,2,3\n", {}),  # duplicate header names
+    (",b\n1,2\n", {}),  # empty header name
+    ("a,b\n2020-01-01 10:00:00,2\n2020-01-02 00:00:00,3\n", dict(parse_dates=["a"])),
+    ("a,b\n2020-01-01,2\n,3\n", dict(parse_dates=["a"])),
+]
+
+
+@pytest.mark.parametrize("text,kw", PARAM_CASES)
+def test_read_parameters_match_pandas(tmp_path, text, kw):
+    got, expected = _both(tmp_path, text, **kw)
+    assert_same(got, expected)
+
+
+def test_quoting_none_reads_quotes_literally(tmp_path):
+    got, expected = _both(tmp_path, 'a,b\n"x,1\n', quoting=csv.QUOTE_NONE)
+    assert_same(got, expected)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64", "float32", "float64", "bool", "str",
+                                   "category"])
+def test_read_explicit_dtypes(tmp_path, dtype):
+    rng = np.random.default_rng(3)
+    if dtype == "bool":
+        vals = [str(bool(v)) for v in rng.integers(0, 2, 200)]
+    elif dtype in ("str", "category"):
+        vals = [f"k{v}" for v in rng.integers(0, 9, 200)]
+    elif dtype.startswith("float"):
+        vals = [repr(float(np.dtype(dtype).type(v))) for v in rng.normal(0, 100, 200)]
+    else:
+        info = np.iinfo(dtype)
+        vals = [str(int(v)) for v in rng.integers(info.min, info.max, 200, dtype=dtype,
+                                                  endpoint=True)]
+    vals[5] = ""
+    text = "a\n" + "\n".join(vals) + "\n"
+    got = zb.read_csv(text.encode(), dtype={"a": dtype})
+    pdtype = {"str": object, "category": "category", "bool": "boolean"}.get(
+        dtype, dtype.capitalize().replace("Ui", "UI"))
+    expected = pd.read_csv(io.StringIO(text), dtype={"a": pdtype})
+    want = {"str": "string"}.get(dtype, dtype)
+    assert got.dtypes["a"] == want
+    assert_same(got, expected)
+
+
+# ---------------------------------------------------------------------------
+# malformed input: the exact error for each
+# ---------------------------------------------------------------------------
+
+MALFORMED = [
+    ("ragged", b"a,b\n1,2\n3,4,5\n", {}, ParseError, "CSV line 3: expected 2 fields, saw 3"),
+    ("unterminated quote", b'a,b\n1,"abc\n2,3\n', {}, ParseError,
+     "CSV line 2: quoted field is not terminated before the end of the input"),
+    ("invalid utf-8", b"a,b\n1,2\n1,\xff\xfe\n", {}, ParseError,
+     "CSV line 3, column 'b': invalid UTF-8"),
+    ("int8 overflow", b"a\n1\n300\n", {"dtype": {"a": "int8"}}, ZambeziOverflowError,
+     "CSV line 3, column 'a': value '300' out of range for int8"),
+    ("dtype violated", b"a\n1\n\nx\n", {"dtype": {"a": "int64"}}, ParseError,
+     "CSV line 4, column 'a': cannot parse 'x' as int64"),
+    ("NUL byte", b"a,b\n1,2\n3,\x004\n", {}, ParseError,
+     "CSV line 3, character 3: NUL byte in the input"),
+    ("empty file", b"", {}, EmptyDataError, "No columns to parse from file"),
+    ("only blank lines", b"\n \n", {}, EmptyDataError, "No columns to parse from file"),
+    ("unknown usecols", b"a,b\n1,2\n", {"usecols": ["z"]}, ColumnNotFoundError,
+     "CSV usecols: no column named 'z'"),
+    ("bad cp1252 byte", b"a\n\x81\n", {"encoding": "cp1252"}, ParseError,
+     "CSV line 2: byte 0x81 (at offset 2) is not defined in cp1252"),
+]
+
+
+@pytest.mark.parametrize("name,data,kw,exc,message", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_exact_errors(tmp_path, name, data, kw, exc, message):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(data)
+    for src in (path, data):
+        with pytest.raises(exc) as info:
+            zb.read_csv(src, **kw)
+        assert info.value.args[0] == message
+
+
+def test_ragged_line_number_counts_quoted_newlines():
+    with pytest.raises(ParseError, match=r"^CSV line 5: expected 2 fields, saw 3$"):
+        zb.read_csv(b'a,b\n1,"x\ny"\n2,3\n4,5,6\n')
+
+
+def test_unsupported_options_raise():
+    with pytest.raises(UnsupportedError):
+        zb.read_csv(b"a,b\n", sep="::")
+    with pytest.raises(UnsupportedError):
+        zb.read_csv(b"a,b\n", usecols=lambda c: True)
+    with pytest.raises(UnsupportedError):
+        zb.read_csv(b"a,b\n", skiprows=[1])
+    with pytest.raises(InvalidValueError):
+        zb.read_csv(b"a,b\n", on_bad_lines="ignore")
+    with pytest.raises(InvalidValueError):
+        zb.read_csv(b"a,b\n1,2\n", names=["x", "x"])
+
+
+def test_large_single_field(tmp_path):
+    big = "x" * 20_000_000
+    path = tmp_path / "big.csv"
+    path.write_text(f'a,b\n1,"{big}"\n2,y\n')
+    df = zb.read_csv(path)
+    vals = df["b"].to_list()
+    assert len(vals[0]) == 20_000_000 and vals[0] == big and vals[1] == "y"
+
+
+def test_empty_header_only_and_no_trailing_newline(tmp_path):
+    df = zb.read_csv(b"a,b\n")
+    assert df.shape == (0, 2) and df.columns == ["a", "b"]
+    assert df.dtypes == {"a": "string", "b": "string"}
+    df = zb.read_csv(b"a,b")
+    assert df.shape == (0, 2)
+    df = zb.read_csv(b"a,b\n1,x")
+    assert df.to_dict() == {"a": [1], "b": ["x"]}
+    df = zb.read_csv(b"", names=["a", "b"])
+    assert df.shape == (0, 2)
+
+
+def test_on_bad_lines_skip_and_warn():
+    data = b"a,b\n1,2\n3,4,5\n6,7\n8,9,10,11\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = zb.read_csv(data, on_bad_lines="skip")
+    assert df.to_dict() == {"a": [1, 6], "b": [2, 7]}
+    with pytest.warns(ParserWarning) as rec:
+        df = zb.read_csv(data, on_bad_lines="warn")
+    assert df.to_dict() == {"a": [1, 6], "b": [2, 7]}
+    msgs = [str(w.message) for w in rec if w.category is ParserWarning]
+    assert msgs == ["Skipping line 3: expected 2 fields, saw 3",
+                    "Skipping line 5: expected 2 fields, saw 4"]
+    expected = pd.read_csv(io.BytesIO(data), on_bad_lines="skip")
+    assert_same(df, expected)
+
+
+# ---------------------------------------------------------------------------
+# chunks
+# ---------------------------------------------------------------------------
+
+def _concat(chunks):
+    frames = [c.to_pandas() for c in chunks]
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
+@pytest.mark.parametrize("chunksize", [1, 7, 1000, 10**6])
+def test_chunks_equal_whole_read(tmp_path, chunksize):
+    pdf = gen_frame(3001, 11)
+    path = tmp_path / "c.csv"
+    write_pdf_csv(pdf, path)
+    whole = zb.read_csv(path, dtype={"i": "int64", "f": "float64", "b": "bool",
+                                     "s": "str", "d": "date32"})
+    with zb.read_csv(path, chunksize=chunksize, dtype={
+            "i": "int64", "f": "float64", "b": "bool", "s": "str", "d": "date32"}) as reader:
+        chunks = list(reader)
+    assert all(len(c) <= chunksize for c in chunks)
+    assert sum(len(c) for c in chunks) == 3001
+    pd.testing.assert_frame_equal(_concat(chunks), whole.to_pandas())
+    # from bytes too, with nrows and header=None
+    data = path.read_bytes()
+    part = list(zb.read_csv(data, chunksize=chunksize, nrows=1500, header=None, skiprows=1,
+                            dtype=str))
+    expected = pd.read_csv(io.BytesIO(data), nrows=1500, header=None, skiprows=1, dtype=str)
+    got = _concat(part)
+    assert len(got) == 1500
+    assert _columns(got) == {str(k): v for k, v in _columns(expected).items()}
+
+
+def test_chunk_errors_and_warnings_name_file_lines():
+    data = b"a,b\n1,2\n3,4\n5,6\n7,8,9\n"
+    with pytest.raises(ParseError, match=r"^CSV line 5: expected 2 fields, saw 3$"):
+        list(zb.read_csv(data, chunksize=2))
+    with pytest.warns(ParserWarning, match=r"^Skipping line 5: expected 2 fields, saw 3$"):
+        chunks = list(zb.read_csv(data, chunksize=2, on_bad_lines="warn"))
+    assert [len(c) for c in chunks] == [2, 1, 0][:len(chunks)] or sum(map(len, chunks)) == 3
+
+
+def test_iterator_get_chunk():
+    reader = zb.read_csv(b"a\n1\n2\n3\n4\n5\n", iterator=True)
+    assert reader.get_chunk(2).to_dict() == {"a": [1, 2]}
+    assert reader.read().to_dict() == {"a": [3, 4, 5]}
+    reader.close()
+
+
+# ---------------------------------------------------------------------------
+# encodings and compression
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252", "utf-16"])
+def test_encodings(tmp_path, encoding):
+    text = "name,v\ncafé,1\nGrüße,2\nñandú,3\n"
+    if encoding == "cp1252":
+        text += "€uro,4\n"
+    path = tmp_path / "e.csv"
+    path.write_bytes(text.encode(encoding))
+    got = zb.read_csv(path, encoding=encoding)
+    assert_same(got, pd.read_csv(path, encoding=encoding))
+    assert_same(zb.read_csv(path.read_bytes(), encoding=encoding), pd.read_csv(path, encoding=encoding))
+
+
+def test_gzip_round_trip(tmp_path):
+    pdf = gen_frame(1000, 5)
+    df = zb.from_pandas(pdf)
+    path = tmp_path / "r.csv.gz"
+    df.to_csv(path)
+    with gzip.open(path, "rt") as f:
+        assert f.read() == df.to_csv()
+    assert_same(zb.read_csv(path), pd.read_csv(path, parse_dates=["d"]))
+    chunks = list(zb.read_csv(path, chunksize=300, dtype={"d": "date32"}))
+    assert sum(map(len, chunks)) == 1000
+
+
+def test_zstd_needs_package(tmp_path):
+    try:
+        import zstandard  # noqa: F401
+        pytest.skip("zstandard is installed")
+    except ImportError:
+        pass
+    path = tmp_path / "x.csv.zst"
+    path.write_bytes(b"\x28\xb5\x2f\xfd")
+    with pytest.raises(ImportError, match="zstandard"):
+        zb.read_csv(path)
+
+
+# ---------------------------------------------------------------------------
+# progress and cancellation
+# ---------------------------------------------------------------------------
+
+def test_progress_callable_sees_monotonic_bytes(tmp_path):
+    pdf = gen_frame(100_001, 1)
+    path = tmp_path / "p.csv"
+    write_pdf_csv(pdf, path)
+    seen = []
+    zb.read_csv(path, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] == path.stat().st_size
+    assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+
+
+class Stop(Exception):
+    pass
+
+
+def test_progress_exception_stops_read_and_leaks_nothing(tmp_path):
+    pdf = gen_frame(100_001, 2)
+    path = tmp_path / "p.csv"
+    write_pdf_csv(pdf, path)
+    before = alloc_bytes()
+
+    def boom(done, total):
+        raise Stop(f"stopped at {done}")
+
+    for threads in (1, 3):
+        zb.set_num_threads(threads)
+        with pytest.raises(Stop):
+            zb.read_csv(path, progress=boom)
+        with pytest.raises(Stop):
+            zb.read_csv(path.read_bytes(), progress=boom)
+    assert alloc_bytes() == before
+
+
+def test_progress_bar_forced_writes_and_clears(tmp_path, capsys):
+    zb.read_csv(b"a\n1\n2\n", progress=True)
+    err = capsys.readouterr().err
+    assert "read_csv" in err and err.endswith("\r")
+
+
+def test_device_cuda():
+    if not zb.cuda_available():
+        with pytest.raises(zb.DeviceError):
+            zb.read_csv(b"a\n1\n", device="cuda")
+        return
+    df = zb.read_csv(b"a\n1\n", device="cuda")
+    assert df.device.startswith("cuda")
+
+
+# ---------------------------------------------------------------------------
+# to_csv against pandas and round trips
+# ---------------------------------------------------------------------------
+
+def writer_frame(n, seed):
+    rng = np.random.default_rng(seed)
+    r = random.Random(seed)
+    mask = rng.random(n) < 0.15
+    f = rng.normal(0, 1, n) * 10.0 ** rng.integers(-30, 30, n)
+    f[rng.random(n) < 0.05] = np.inf
+    f[rng.random(n) < 0.05] = -0.0
+    f[mask] = np.nan
+    f32 = (rng.normal(0, 1, n) * 10.0 ** rng.integers(-8, 9, n)).astype(np.float32)
+    f32[mask] = np.nan
+    ints = pd.array(rng.integers(-2**63, 2**63 - 1, n, endpoint=True), dtype="Int64")
+    ints[mask] = pd.NA
+    bools = pd.array(rng.integers(0, 2, n).astype(bool), dtype="boolean")
+    bools[rng.random(n) < 0.1] = pd.NA
+    strs = [None if rng.random() < 0.1 else _rand_str(r) for _ in range(n)]
+    cats = pd.Categorical([None if rng.random() < 0.1 else r.choice(["x", "y,z", 'q"'])
+                           for _ in range(n)])
+    base = np.datetime64("2001-02-03T00:00:00", "ns")
+    secs = rng.integers(-10**9, 10**9, n)
+    ts_s = pd.Series(base + secs.astype("timedelta64[s]"))
+    ts_s[rng.random(n) < 0.1] = pd.NaT
+    ts_us = pd.Series(base + (secs * 1_000_003).astype("timedelta64[us]"))
+    ts_us[rng.random(n) < 0.1] = pd.NaT
+    days = pd.Series(base + rng.integers(-9000, 9000, n).astype("timedelta64[D]"))
+    days[rng.random(n) < 0.1] = pd.NaT
+    return pd.DataFrame({"f": f, "f32": f32, "i": ints, "b": bools, "s": strs, "c": cats,
+                         "ts": ts_s, "tus": ts_us, "day": days})
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_to_csv_matches_pandas(n, seed):
+    pdf = writer_frame(n, seed)
+    df = zb.from_pandas(pdf)
+    assert df.to_csv() == pdf.to_csv(index=False)
+
+
+@pytest.mark.parametrize("kw", [
+    dict(sep=";"),
+    dict(sep="\t", na_rep="NULL"),
+    dict(quoting=csv.QUOTE_ALL),
+    dict(quoting=csv.QUOTE_NONNUMERIC),
+    dict(float_format="%.3f"),
+    dict(float_format="%.2e", quoting=csv.QUOTE_NONNUMERIC),
+    dict(header=False),
+    dict(header=["A", "B", "C", "D", "E", "F", "G", "H", "I"]),
+    dict(lineterminator="\r\n"),
+    dict(columns=["s", "f"]),
+    dict(quotechar="'"),
+])
+def test_to_csv_options_match_pandas(kw):
+    pdf = writer_frame(500, 4)
+    assert zb.from_pandas(pdf).to_csv(**kw) == pdf.to_csv(index=False, **kw)
+
+
+def test_to_csv_quote_none():
+    pdf = pd.DataFrame({"a": ["x", "y,z", None], "b": [1.5, 2.0, 3.0]})
+    df = zb.from_pandas(pdf)
+    with pytest.raises(InvalidValueError, match=r"row 1, column 'a' needs escaping"):
+        df.to_csv(quoting=csv.QUOTE_NONE)
+    assert (df.to_csv(quoting=csv.QUOTE_NONE, escapechar="\\")
+            == pdf.to_csv(index=False, quoting=csv.QUOTE_NONE, escapechar="\\"))
+
+
+def test_to_csv_targets(tmp_path):
+    pdf = writer_frame(100, 8)
+    df = zb.from_pandas(pdf)
+    text = df.to_csv()
+    path = tmp_path / "o.csv"
+    assert df.to_csv(path) is None
+    assert path.read_text() == text
+    assert df.to_csv(str(path), mode="a") is None
+    assert path.read_text() == text + text
+    buf = io.StringIO()
+    df.to_csv(buf)
+    assert buf.getvalue() == text
+    bbuf = io.BytesIO()
+    df.to_csv(bbuf)
+    assert bbuf.getvalue().decode() == text
+    with pytest.raises(InvalidValueError, match="no index"):
+        df.to_csv(index=True)
+    with pytest.raises(InvalidValueError, match="float_format"):
+        df.to_csv(float_format="%d")
+
+
+def test_single_column_nulls_written_quoted():
+    pdf = pd.DataFrame({"a": ["", None, "x"]})
+    assert zb.from_pandas(pdf).to_csv() == pdf.to_csv(index=False)
+
+
+ROUND_TRIP_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                     "uint64", "float32", "float64", "string", "category", "date32",
+                     "timestamp"]
+
+
+def round_trip_frame(n, seed):
+    rng = np.random.default_rng(seed)
+    r = random.Random(seed)
+    cols = {}
+    for dt in ROUND_TRIP_DTYPES:
+        valid = rng.random(n) >= 0.2
+        if dt == "bool":
+            vals = [bool(v) for v in rng.integers(0, 2, n)]
+        elif dt.startswith(("int", "uint")):
+            info = np.iinfo(dt)
+            vals = [int(v) for v in rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)]
+        elif dt == "float64":
+            bits = rng.integers(0, 2**64, n, dtype=np.uint64).view(np.float64)
+            vals = [float(v) for v in bits]
+            vals = [v if math.isfinite(v) else r.choice([math.inf, -math.inf, 0.5]) for v in vals]
+        elif dt == "float32":
+            bits = rng.integers(0, 2**32, n, dtype=np.uint32).view(np.float32)
+            vals = [float(v) if np.isfinite(v) else 1.25 for v in bits]
+        elif dt in ("string", "category"):
+            vals = [_rand_str(r) for _ in range(n)]
+        elif dt == "date32":
+            vals = [np.datetime64("1970-01-01") + int(v) for v in rng.integers(-719000, 2900000, n)]
+            vals = [v.astype(object) for v in vals]
+        else:
+            us = rng.integers(-2 * 10**15, 4 * 10**15, n)
+            vals = [np.datetime64(int(v), "us").astype(object) for v in us]
+        cols[dt] = (vals, valid)
+    return cols
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 1000])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_round_trip_every_dtype(tmp_path, n, seed):
+    cols = round_trip_frame(n, seed)
+    data = {}
+    for dt, (vals, valid) in cols.items():
+        seq = [v if ok else None for v, ok in zip(vals, valid)]
+        data[dt] = zb.Series(seq, dtype="timestamp[us]" if dt == "timestamp" else dt)
+    df = zb.DataFrame(data)
+    assert df.dtypes["timestamp"].startswith("timestamp")
+    path = tmp_path / "rt.csv"
+    df.to_csv(path)
+    dtypes = {dt: ("str" if dt == "string" else dt) for dt in ROUND_TRIP_DTYPES}
+    back = zb.read_csv(path, dtype=dtypes)
+    for dt in ROUND_TRIP_DTYPES:
+        got = back[dt].to_list()
+        want = df[dt].to_list()
+        if dt.startswith("float"):
+            for g, w in zip(got, want):
+                assert (g is None and w is None) or (
+                    np.float32(g) == np.float32(w) if dt == "float32" else g == w), (dt, g, w)
+                if g == 0 and w == 0:
+                    assert math.copysign(1, g) == math.copysign(1, w)
+        else:
+            assert got == want, dt
+    # and through chunks
+    chunks = list(zb.read_csv(path, dtype=dtypes, chunksize=333))
+    assert sum(len(c) for c in chunks) == n
+
+
+def test_to_csv_thread_counts_identical():
+    pdf = writer_frame(100_001, 9)
+    df = zb.from_pandas(pdf)
+    zb.set_num_threads(1)
+    one = df.to_csv()
+    zb.set_num_threads(3)
+    assert df.to_csv() == one
+
+
+def test_to_csv_writer_exception_propagates():
+    df = zb.from_pandas(writer_frame(70_000, 1))
+    before = alloc_bytes()
+
+    class W:
+        def write(self, b):
+            raise Stop("disk full")
+
+    with pytest.raises(Stop):
+        zb.io.to_csv(df, W())
+    assert alloc_bytes() == before

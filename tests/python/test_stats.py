@@ -1,0 +1,422 @@
+"""Differential tests of the statistics and hash-based operations against pandas.
+
+Random data with nulls (nullable Int64 and boolean, float64 with NaN, uint8,
+strings with NA, categoricals, timestamps with NaT), sizes 0, 1, 2, 1000 and
+100_001, several seeds, 1 and 3 engine threads: var/std/median/quantile/
+prod/any/all/idxmin/idxmax, min/max of strings and timestamps, nunique,
+unique, value_counts, isin, duplicated/drop_duplicates (Series and
+DataFrame) and the DataFrame reductions.  Where zambezi differs from pandas
+on purpose (None instead of NaN/raise, a DataFrame from value_counts, a
+Series from unique) the test states it.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+
+SIZES = [0, 1, 2, 1000, 100_001]
+THREADS = [1, 3]
+KINDS = ["Int64", "int64", "float64", "boolean", "uint8", "string", "category", "datetime"]
+NUMERIC = ["Int64", "int64", "float64", "boolean", "uint8"]
+
+
+def seeds_for(n):
+    return [1, 2] if n > 10_000 else [1, 2, 3, 4]
+
+
+def make(kind, n, seed, card=None):
+    """A pandas Series of kind with ~15% missing values (none for int64/uint8)."""
+    rng = np.random.default_rng(seed * 7919 + n + KINDS.index(kind))
+    card = card or (12 if seed % 2 else max(n, 1) * 2)
+    miss = rng.random(n) < 0.15
+    ints = rng.integers(-card, card, n)
+    if kind == "Int64":
+        return pd.Series(pd.array(ints, dtype="Int64")).where(~miss, pd.NA)
+    if kind == "int64":
+        return pd.Series(ints * 1_000_003 + 10**12, dtype="int64")
+    if kind == "uint8":
+        return pd.Series(np.abs(ints) % 200, dtype="uint8")
+    if kind == "float64":
+        v = ints / 4.0 + (0 if card < 100 else rng.normal(0, 1e3, n))
+        v[rng.random(n) < 0.05] = -0.0
+        v[miss] = np.nan
+        return pd.Series(v, dtype="float64")
+    if kind == "boolean":
+        return pd.Series(pd.array(ints % 2 == 0, dtype="boolean")).where(~miss, pd.NA)
+    words = np.array([f"w{abs(x)}" if x % 5 else "" for x in ints], dtype=object)
+    words[miss] = None
+    if kind == "string":
+        return pd.Series(words, dtype="string")
+    if kind == "category":
+        return pd.Series(words, dtype="category")
+    if kind == "datetime":
+        t = pd.Series((ints.astype("int64") * 86_400 + 1_600_000_000) * 1_000_000,
+                      dtype="int64").astype("datetime64[us]")
+        t[miss] = pd.NaT
+        return t
+    raise AssertionError(kind)
+
+
+def missing(x):
+    if x is None or x is pd.NA or x is pd.NaT:
+        return True
+    try:
+        return bool(isinstance(x, float) and math.isnan(x)) or bool(pd.isna(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def norm(x):
+    """A pandas/numpy/zambezi scalar as a plain comparable Python value."""
+    if missing(x):
+        return None
+    if isinstance(x, (pd.Timestamp, np.datetime64)):
+        return int(pd.Timestamp(x).as_unit("us").asm8.view("i8"))  # us, like zambezi
+    if isinstance(x, (np.bool_, bool)):
+        return bool(x)
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating, float)):
+        return float(x)
+    return x
+
+
+def close(ours, theirs, rel=1e-12):
+    if missing(theirs):
+        return ours is None
+    if ours is None:
+        return False
+    a, b = float(ours), float(theirs)
+    if math.isinf(b) or math.isinf(a):
+        return a == b
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-300
+
+
+@pytest.fixture(params=THREADS, ids=lambda t: f"threads{t}")
+def threads(request):
+    zb.set_num_threads(request.param)
+    return request.param
+
+
+def cases(kinds):
+    for kind in kinds:
+        for n in SIZES:
+            for seed in seeds_for(n):
+                yield kind, n, seed
+
+
+# -- numeric reductions -----------------------------------------------------
+
+@pytest.mark.parametrize("kind,n,seed", list(cases(NUMERIC)))
+def test_numeric_reductions(kind, n, seed, threads):
+    p = make(kind, n, seed)
+    s = zb.Series(p)
+    pf = p.astype("Float64") if kind == "boolean" else p
+    count = int(p.count())
+    for ddof in (0, 1, 2):
+        if count <= ddof:
+            # pandas gives NaN (numpy dtypes) or inf (masked dtypes); zambezi None
+            assert s.var(ddof=ddof) is None and s.std(ddof=ddof) is None
+            continue
+        assert close(s.var(ddof=ddof), pf.var(ddof=ddof)), (ddof, s.var(ddof=ddof))
+        assert close(s.std(ddof=ddof), pf.std(ddof=ddof))
+    assert close(s.median(), pf.median())
+    qs = [0.0, 0.1, 0.25, 0.5, 0.9, 1.0, 0.333]
+    for q in qs:
+        assert close(s.quantile(q), pf.quantile(q)), q
+    many = s.quantile(qs)
+    assert isinstance(many, zb.Series) and many.dtype == "float64"
+    for q, v in zip(qs, many.to_list()):
+        assert close(v, pf.quantile(q))
+    assert s.any() == bool(p.any())
+    assert s.all() == bool(p.all())
+    valid = p.dropna()
+    if len(valid) == 0:
+        # pandas raises for idxmin of nothing; zambezi gives None
+        assert s.idxmin() is None and s.idxmax() is None
+    else:
+        assert s.idxmin() == p.idxmin()
+        assert s.idxmax() == p.idxmax()
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("kind", ["Int64", "int64", "uint8", "float64", "boolean"])
+def test_prod(kind, n, threads):
+    rng = np.random.default_rng(n + 17)
+    miss = rng.random(n) < 0.15
+    if kind == "float64":
+        v = rng.uniform(0.5, 1.5, n)
+        v[miss] = np.nan
+        p = pd.Series(v)
+    elif kind == "Int64":
+        # wraps on overflow like numpy for long columns
+        p = pd.Series(pd.array(rng.choice([-3, -1, 1, 2, 3], n), dtype="Int64")).where(~miss,
+                                                                                      pd.NA)
+    elif kind == "int64":
+        p = pd.Series(rng.choice([-3, -1, 1, 2, 3], n).astype("int64"))
+    elif kind == "uint8":
+        p = pd.Series(rng.choice([1, 2, 3], n).astype("uint8"))
+    else:
+        p = pd.Series(pd.array(rng.random(n) < 0.99, dtype="boolean"))
+    s = zb.Series(p)
+    ours, theirs = s.prod(), p.prod()
+    if kind == "float64":
+        assert close(ours, theirs, rel=1e-10)
+    elif kind == "uint8":
+        assert ours == int(np.uint64(theirs))
+    else:
+        assert ours == int(np.int64(theirs))
+
+
+def test_var_accuracy():
+    # large offset, small spread: a one-pass formula would lose every digit
+    p = pd.Series(1e9 + np.arange(100_001) * 1e-3)
+    assert close(zb.Series(p).var(), p.var(), rel=1e-9)
+    assert close(zb.Series(p).std(ddof=0), p.std(ddof=0), rel=1e-9)
+
+
+def test_reduction_errors():
+    s = zb.Series(["a", "b"])
+    with pytest.raises(zb.errors.DTypeError):
+        s.var()
+    with pytest.raises(zb.errors.DTypeError):
+        s.median()
+    with pytest.raises(zb.errors.InvalidValueError):
+        zb.Series([1.0, 2.0]).quantile(1.5)
+    with pytest.raises(zb.errors.InvalidValueError):
+        zb.Series([1.0]).var(ddof=-1)
+    with pytest.raises(zb.errors.DTypeError):
+        zb.Series(pd.Series(["a", "b"], dtype="category")).min()
+    assert zb.Series([None, None], dtype="float64").median() is None
+
+
+# -- min / max of every orderable dtype --------------------------------------
+
+@pytest.mark.parametrize("kind,n,seed", list(cases(["string", "datetime", "Int64", "float64"])))
+def test_min_max(kind, n, seed, threads):
+    p = make(kind, n, seed)
+    s = zb.Series(p)
+    assert norm(s.min()) == norm(p.min())
+    assert norm(s.max()) == norm(p.max())
+    if p.dropna().size:
+        assert s.idxmin() == p.idxmin()
+        assert s.idxmax() == p.idxmax()
+    else:
+        assert s.idxmin() is None
+
+
+# -- distinct values ----------------------------------------------------------
+
+def as_list(values):
+    return [norm(v) for v in values]
+
+
+@pytest.mark.parametrize("kind,n,seed", list(cases(KINDS)))
+def test_unique_nunique(kind, n, seed, threads):
+    p = make(kind, n, seed)
+    s = zb.Series(p, name="v")
+    u = s.unique()
+    assert isinstance(u, zb.Series) and u.dtype == s.dtype
+    assert as_list(u.to_pandas()) == as_list(p.unique())
+    assert s.nunique() == p.nunique()
+    assert s.nunique(dropna=False) == p.nunique(dropna=False)
+
+
+@pytest.mark.parametrize("kind,n,seed", list(cases(KINDS)))
+def test_value_counts(kind, n, seed, threads):
+    p = make(kind, n, seed)
+    s = zb.Series(p, name="v")
+    # pandas counts every category (unused ones as 0); zambezi counts the
+    # values present, so compare categoricals against their values
+    pv = p.astype(object) if kind == "category" else p
+    for sort, ascending, normalize, dropna in [(True, False, False, True),
+                                               (True, True, False, True),
+                                               (False, False, False, True),
+                                               (True, False, True, True),
+                                               (True, False, False, False),
+                                               (False, False, True, False)]:
+        df = s.value_counts(sort=sort, ascending=ascending, normalize=normalize,
+                            dropna=dropna)
+        cname = "proportion" if normalize else "count"
+        assert df.columns == ["v", cname]
+        want = pv.value_counts(sort=sort, ascending=ascending, normalize=normalize,
+                               dropna=dropna)
+        got_vals = as_list(df["v"].to_pandas())
+        got_counts = df[cname].to_list()
+        want_vals = as_list(want.index)
+        want_counts = [norm(c) for c in want.to_list()]
+        assert len(got_counts) == len(want_counts)
+        if normalize:  # same proportions up to rounding: compare as counts
+            total = max(int(p.count()) if dropna else n, 1)
+            got_counts = [round(c * total) for c in got_counts]
+            want_counts = [round(c * total) for c in want_counts]
+        if dropna:
+            assert got_vals == want_vals
+            assert got_counts == want_counts
+        else:
+            # pandas puts NA after the values of masked arrays (and sorts
+            # stably); zambezi keeps NA at its first appearance, so compare
+            # the NA row apart and the other rows in order
+            got = list(zip(got_vals, got_counts))
+            want = list(zip(want_vals, want_counts))
+            assert [x for x in got if x[0] is None] == [x for x in want if x[0] is None]
+            assert [x for x in got if x[0] is not None] == [x for x in want if x[0] is not None]
+
+
+def test_value_counts_ties_first_appearance():
+    s = zb.Series(["b", "a", "a", "b", "c", None, "d", "d"], name="k")
+    df = s.value_counts()
+    assert df["k"].to_list() == ["b", "a", "d", "c"]
+    assert df["count"].to_list() == [2, 2, 2, 1]
+    assert zb.Series([1, 2, 2], name="x").value_counts(ascending=True)["x"].to_list() == [1, 2]
+    assert zb.Series([1.0, 2.0]).value_counts().columns == ["value", "count"]
+    with pytest.raises(zb.errors.InvalidValueError):
+        zb.Series([1], name="count").value_counts()
+
+
+# -- isin -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind,n,seed", list(cases(KINDS)))
+def test_isin(kind, n, seed, threads):
+    p = make(kind, n, seed)
+    s = zb.Series(p)
+    pool = p.dropna().unique()
+    rng = np.random.default_rng(seed)
+    picks = list(pool[rng.permutation(len(pool))[:5]]) if len(pool) else []
+    if kind in ("string", "category"):
+        picks = [str(x) for x in picks] + ["absent"]
+    elif kind == "datetime":
+        picks = [pd.Timestamp(x).to_pydatetime() for x in picks]
+    elif kind == "boolean":
+        picks = [bool(x) for x in picks][:1]
+    elif kind == "float64":
+        picks = [float(x) for x in picks] + [0.0, 12345.5]
+    else:
+        picks = [int(x) for x in picks] + [7]
+    got = s.isin(picks).to_list()
+    want = [bool(x) for x in p.isin(picks).fillna(False)]
+    assert got == want
+    assert s.isin([]).to_list() == [False] * n
+    assert s.isin(zb.Series(picks, dtype=s.dtype) if picks else []).to_list() == want
+
+
+def test_isin_mixed_types_and_nulls():
+    s = zb.Series([1, 2, None, 4], dtype="int32")
+    assert s.isin([2.0, 4.5]).to_list() == [False, True, False, False]
+    assert s.isin([4, None]).to_list() == [False, False, False, True]  # null -> False
+    c = zb.Series(pd.Series(["a", "b", None], dtype="category"))
+    assert c.isin(["b"]).to_list() == [False, True, False]
+    f = zb.Series(np.array([0.0, -0.0, 1.5]))
+    assert f.isin([-0.0]).to_list() == [True, True, False]
+    with pytest.raises(zb.errors.DTypeError):
+        zb.Series(["a"]).isin([1])
+    with pytest.raises(zb.errors.InvalidValueError):
+        zb.Series(["a"]).isin("a")
+
+
+# -- duplicated / drop_duplicates ---------------------------------------------------
+
+@pytest.mark.parametrize("kind,n,seed", list(cases(KINDS)))
+def test_series_duplicated(kind, n, seed, threads):
+    p = make(kind, n, seed)
+    s = zb.Series(p, name="v")
+    for keep in ("first", "last", False):
+        assert s.duplicated(keep=keep).to_list() == p.duplicated(keep=keep).tolist()
+        got = as_list(s.drop_duplicates(keep=keep).to_pandas())
+        assert got == as_list(p.drop_duplicates(keep=keep))
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_frame_duplicated(n, seed, threads):
+    card = 3 if seed != 2 else 40
+    pdf = pd.DataFrame({
+        "i": make("Int64", n, seed, card),
+        "s": make("string", n, seed + 10, card),
+        "f": make("float64", n, seed + 20, card),
+        "c": make("category", n, seed + 30, card),
+        "t": make("datetime", n, seed + 40, card),
+    })
+    df = zb.DataFrame(pdf)
+    for subset in (None, ["s", "c"], "f", ["t", "i"]):
+        for keep in ("first", "last", False):
+            got = df.duplicated(subset=subset, keep=keep)
+            assert isinstance(got, zb.Series)
+            assert got.to_list() == pdf.duplicated(subset=subset, keep=keep).tolist()
+            dd = df.drop_duplicates(subset=subset, keep=keep).to_pandas()
+            want = pdf.drop_duplicates(subset=subset, keep=keep).reset_index(drop=True)
+            assert dd.shape == want.shape
+            for col in pdf.columns:
+                assert as_list(dd[col]) == as_list(want[col]), (subset, keep, col)
+    with pytest.raises(zb.errors.ColumnNotFoundError):
+        df.duplicated(subset=["nope"])
+    with pytest.raises(zb.errors.InvalidValueError):
+        df.duplicated(keep="middle")
+
+
+# -- DataFrame reductions -----------------------------------------------------------
+
+@pytest.mark.parametrize("n", [0, 1, 2, 1000, 100_001])
+def test_frame_reductions(n, threads):
+    pdf = pd.DataFrame({
+        "a": make("Int64", n, 1),
+        "b": make("float64", n, 2),
+        "c": make("boolean", n, 3),
+        "s": make("string", n, 4),
+        "t": make("datetime", n, 5),
+        "k": make("category", n, 6),
+    })
+    df = zb.DataFrame(pdf)
+    num = ["a", "b", "c"]
+    pnum = pdf[num].astype("Float64")
+    for name in ("sum", "mean", "std", "var", "median"):
+        got = getattr(df, name)()
+        assert list(got) == num
+        want = getattr(pnum, name)()
+        for col in num:
+            assert close(got[col], want[col], rel=1e-11), (name, col)
+    for name in ("min", "max"):
+        got = getattr(df, name)()
+        assert list(got) == ["a", "b", "c", "s", "t"]
+        for col in got:
+            assert norm(got[col]) == norm(getattr(pdf[col], name)()), (name, col)
+    assert df.count() == {c: int(pdf[c].count()) for c in pdf.columns}
+    assert df.nunique() == {c: int(pdf[c].nunique()) for c in pdf.columns}
+    assert df.nunique(dropna=False) == {c: int(pdf[c].nunique(dropna=False))
+                                        for c in pdf.columns}
+
+
+# -- thread-count independence ------------------------------------------------------
+
+def test_results_independent_of_threads():
+    p = make("string", 100_001, 2, card=5000)
+    s = zb.Series(p, name="v")
+    results = []
+    for t in (1, 3):
+        zb.set_num_threads(t)
+        results.append((s.unique().to_list(), s.value_counts().to_dict(),
+                        s.duplicated().to_list(), s.idxmax(), s.nunique()))
+    assert results[0] == results[1]
+
+
+def test_out_of_memory_is_clean():
+    s = zb.Series(make("string", 20_000, 2, card=3000), name="v")
+    df = zb.DataFrame({"v": s, "w": zb.Series(make("float64", 20_000, 3))})
+    ops = [s.unique, s.value_counts, s.nunique, s.duplicated, lambda: s.isin(["w1", "w2"]),
+           df["w"].median, df["w"].std, df.drop_duplicates, lambda: s.min()]
+    for op in ops:
+        for k in range(1, 200):
+            zb._core.alloc_fail_after(k)
+            try:
+                op()
+            except zb.errors.OutOfMemoryError:
+                continue
+            finally:
+                zb._core.alloc_fail_after(0)
+            break
+        else:
+            raise AssertionError(f"{op} kept failing")

@@ -1,0 +1,370 @@
+"""Series.str, Series.dt and the elementwise extras (clip, round, between,
+where, mask) compared with pandas (object-dtype strings, which apply
+Python's own str methods), numpy and plain Python on random data with nulls:
+multi-byte UTF-8, empty strings, dates before 1970 and around leap days,
+timestamps in every unit; sizes 0, 1, 2, 1000 and 100_001; 1 and 3 threads
+giving identical results."""
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+SIZES = [0, 1, 2, 1000, 100_001]
+ALPHABET = list("abcAB Zx\t\n") + ["é", "€", "😀", "\xa0", "\u3000", "ß", "ab", "  "]
+
+
+def rand_strings(n, seed, null_frac=0.15):
+    rng = np.random.default_rng(seed)
+    lens = rng.integers(0, 8, n)
+    picks = rng.integers(0, len(ALPHABET), lens.sum())
+    out, pos = [], 0
+    nulls = rng.random(n) < null_frac
+    for i in range(n):  # test data only; the library never loops like this
+        k = lens[i]
+        out.append(None if nulls[i] else "".join(ALPHABET[j] for j in picks[pos:pos + k]))
+        pos += k
+    return out
+
+
+def as_list(pd_result):
+    """pandas result -> list with None for missing values."""
+    return [None if (v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA)
+            else v for v in pd_result.tolist()]
+
+
+def ascii_case(values, upper):
+    src = "abcdefghijklmnopqrstuvwxyz"
+    table = str.maketrans(src, src.upper()) if upper else str.maketrans(src.upper(), src)
+    return [None if v is None else v.translate(table) for v in values]
+
+
+@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
+def threads(request):
+    zb.set_num_threads(request.param)
+    return request.param
+
+
+# ---------------------------------------------------------------------------
+# strings
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", SIZES)
+def test_str_methods_match_pandas(n, threads):
+    data = rand_strings(n, seed=n + 1)
+    p = pd.Series(data, dtype=object)
+    s = zb.Series(data, name="s")
+    ps = p.str
+
+    def check(got, want):
+        assert got.to_list() == as_list(want)
+
+    check(s.str.len(), ps.len())
+    for pat in ["a", "ab", "€", "😀a", "", " "]:
+        check(s.str.contains(pat, regex=False), ps.contains(pat, regex=False))
+        check(s.str.startswith(pat), ps.startswith(pat))
+        check(s.str.endswith(pat), ps.endswith(pat))
+    assert s.str.lower().to_list() == ascii_case(data, upper=False)
+    assert s.str.upper().to_list() == ascii_case(data, upper=True)
+    check(s.str.strip(), ps.strip())
+    check(s.str.lstrip(), ps.lstrip())
+    check(s.str.rstrip(), ps.rstrip())
+    check(s.str.strip("a😀 "), ps.strip("a😀 "))
+    check(s.str.rstrip("€\t"), ps.rstrip("€\t"))
+    for start, stop, step in [(None, None, None), (1, 4, None), (-3, None, None),
+                              (None, -1, None), (None, None, 2), (None, None, -1),
+                              (5, 1, -2), (-2, -8, -1), (2, 100, 3), (-100, 100, 1),
+                              (100, None, -1)]:
+        check(s.str.slice(start, stop, step), ps.slice(start, stop, step))
+    check(s.str[1:3], ps[1:3])
+    for pat, repl, cnt in [("a", "XY", -1), ("a", "", 1), ("ab", "€", -1), ("", "-", -1),
+                           ("", "-", 2), ("😀", "smile", 2)]:
+        check(s.str.replace(pat, repl, n=cnt, regex=False),
+              ps.replace(pat, repl, n=cnt, regex=False))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_str_cat_matches_pandas(n, threads):
+    a, b = rand_strings(n, seed=7), rand_strings(n, seed=8)
+    pa_, pb = pd.Series(a, dtype=object), pd.Series(b, dtype=object)
+    za, zb_ = zb.Series(a), zb.Series(b)
+    assert za.str.cat(zb_, sep="|").to_list() == as_list(pa_.str.cat(pb, sep="|"))
+    assert za.str.cat(b).to_list() == as_list(pa_.str.cat(pb))
+    assert za.str.cat(sep=", ") == pa_.str.cat(sep=", ")
+    assert za.str.cat() == pa_.str.cat()
+
+
+def test_str_results_do_not_depend_on_threads():
+    data = rand_strings(100_001, seed=3)
+    s = zb.Series(data)
+    results = []
+    for t in (1, 3):
+        zb.set_num_threads(t)
+        results.append([s.str.replace("a", "€€").to_list(), s.str.slice(None, None, -2).to_list(),
+                        s.str.strip().to_list(), s.str.contains("b").to_list(),
+                        s.str.cat(s, sep="-").to_list()])
+    assert results[0] == results[1]
+
+
+def test_str_on_categorical():
+    data = rand_strings(1000, seed=5)
+    p = pd.Series(pd.Categorical(data))
+    s = zb.Series(p)
+    assert s.dtype == "category"
+    po = pd.Series(data, dtype=object)
+    assert s.str.len().to_list() == as_list(po.str.len())
+    assert s.str.upper().to_list() == ascii_case(data, upper=True)
+    assert s.str.contains("a", regex=False).to_list() == as_list(po.str.contains("a", regex=False))
+    assert s.str.slice(1, None).to_list() == as_list(po.str.slice(1, None))
+    assert s.str.cat(s, sep="+").to_list() == as_list(po.str.cat(po, sep="+"))
+
+
+def test_str_errors_and_pandas_parity():
+    s = zb.Series(["a.b", "xyz", None])
+    # regex=True is pandas' default for contains: fine without metacharacters.
+    assert s.str.contains("xy").to_list() == [False, True, None]
+    with pytest.raises(UnsupportedError):
+        s.str.contains("a.b")
+    assert s.str.contains("a.b", regex=False).to_list() == [True, False, None]
+    with pytest.raises(UnsupportedError):
+        s.str.replace("a.", "", regex=True)
+    with pytest.raises(InvalidValueError):
+        s.str.slice(0, 2, 0)
+    with pytest.raises(InvalidValueError):
+        s.str.cat("x")
+    with pytest.raises(InvalidValueError):
+        s.str.cat(zb.Series(["a"]))
+    ints = zb.Series([1, 2])
+    with pytest.raises(AttributeError):
+        ints.str
+    with pytest.raises(DTypeError):
+        ints.str
+    assert not hasattr(ints, "str") and not hasattr(s, "dt")
+    # Non-ASCII letters keep their case (documented).
+    assert zb.Series(["Éa"]).str.lower().to_list() == ["Éa"]
+
+
+# ---------------------------------------------------------------------------
+# dates and timestamps
+# ---------------------------------------------------------------------------
+
+FIELDS = ["year", "month", "day", "hour", "minute", "second", "dayofweek", "dayofyear"]
+
+
+def pandas_field(p, f):
+    with np.errstate(all="ignore"):
+        return getattr(p.dt, {"dayofweek": "day_of_week", "dayofyear": "day_of_year"}.get(f, f))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_date32_fields_match_pandas(n, threads):
+    rng = np.random.default_rng(n)
+    days = rng.integers(-80_000, 80_000, n)  # about 1751 .. 2189
+    days[::7] = rng.integers(-2, 2, len(days[::7]))  # around the epoch
+    leap = np.array([11_016, 11_017, -25_508, -25_509, 19_051], dtype=np.int64)  # 2000-02-29 ...
+    days[: min(n, 5)] = leap[: min(n, 5)]
+    arr = days.astype("datetime64[D]")
+    nulls = rng.random(n) < 0.1
+    arr[nulls] = np.datetime64("NaT")
+    s = zb.Series(arr)
+    assert s.dtype == "date32"
+    p = pd.Series(arr.astype("datetime64[s]"))
+    for f in ["year", "month", "day", "dayofweek", "dayofyear"]:
+        assert s.dt.__getattribute__(f).to_list() == as_list(pandas_field(p, f)), f
+    with pytest.raises(DTypeError):
+        s.dt.hour
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+@pytest.mark.parametrize("n", SIZES)
+def test_timestamp_fields_match_pandas(n, unit, threads):
+    rng = np.random.default_rng(n + 11)
+    per = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[unit]
+    secs = rng.integers(-5_000_000_000, 5_000_000_000, n)  # about 1811 .. 2128
+    if unit == "ns":
+        secs = rng.integers(-9_000_000_000, 9_000_000_000, n) // 2  # within ns range
+    vals = secs * per + rng.integers(0, per, n)
+    vals[::5] = rng.integers(-3 * per, 3 * per, len(vals[::5]))  # around the epoch
+    arr = vals.view(f"datetime64[{unit}]").copy()
+    arr[rng.random(n) < 0.1] = np.datetime64("NaT")
+    p = pd.Series(arr)
+    s = zb.Series(p)
+    assert s.dtype == f"timestamp[{unit}]"
+    for f in FIELDS:
+        assert getattr(s.dt, f).to_list() == as_list(pandas_field(p, f)), f
+    pu = p.dt.tz_localize("UTC")
+    su = zb.Series(pu)
+    for f in ["hour", "day", "dayofweek"]:
+        assert getattr(su.dt, f).to_list() == as_list(pandas_field(pu, f)), f
+
+
+def test_timezones():
+    p = pd.Series(pd.to_datetime(["2021-03-01 22:30:00", None, "1960-01-01 00:10:00"]))
+    fixed = p.dt.tz_localize(dt.timezone(dt.timedelta(hours=5, minutes=30)))
+    s = zb.Series(fixed)
+    for f in FIELDS:
+        assert getattr(s.dt, f).to_list() == as_list(pandas_field(fixed, f)), f
+    neg = p.dt.tz_localize(dt.timezone(-dt.timedelta(hours=8)))
+    s = zb.Series(neg)
+    for f in FIELDS:
+        assert getattr(s.dt, f).to_list() == as_list(pandas_field(neg, f)), f
+    paris = zb.Series(p.dt.tz_localize("Europe/Paris"))
+    with pytest.raises(UnsupportedError, match="Europe/Paris"):
+        paris.dt.year
+
+
+def test_date_difference():
+    from zambezi.accessors import date_sub
+
+    a = np.array([0, 10, -400, None, 19_000], dtype="datetime64[D]")
+    b = np.array([5, 10, 300, 1, None], dtype="datetime64[D]")
+    got = date_sub(zb.Series(a), zb.Series(b)).to_list()
+    want = (pd.Series(a) - pd.Series(b)).dt.days
+    assert got == as_list(want)
+    ta = pd.Series(pd.to_datetime(["2020-01-01 00:00:01", None]).astype("datetime64[s]"))
+    tb = pd.Series(pd.to_datetime(["2019-12-31 23:59:59.5", "2020-01-01 00:00:00.0"]).astype(
+        "datetime64[ms]"))
+    assert date_sub(zb.Series(ta), zb.Series(tb)).to_list() == [1500, None]
+
+
+# ---------------------------------------------------------------------------
+# clip, round, between, where, mask
+# ---------------------------------------------------------------------------
+
+def rand_floats(n, seed):
+    rng = np.random.default_rng(seed)
+    x = (rng.integers(-100_000, 100_000, n) / 400.0)  # many exact ties
+    x[rng.random(n) < 0.03] = np.nan
+    nulls = rng.random(n) < 0.1
+    return x, nulls
+
+
+def with_nulls(x, nulls):
+    """A zambezi Series of x with nulls where nulls is set (NaN stays a value)."""
+    import pyarrow as pa
+
+    return zb.Series(pa.array(x, mask=nulls))
+
+
+def pandas_nullable(x, nulls):
+    return pd.Series(pd.arrays.IntegerArray(x.copy(), nulls.copy()))
+
+
+def expect(values, nulls):
+    """numpy result values -> list with None at nulls (NaN kept as NaN)."""
+    return [None if m else v for v, m in zip(values.tolist(), nulls.tolist())]
+
+
+def same(got, want):
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        if w is None or g is None:
+            assert g is None and w is None
+        elif isinstance(w, float) and np.isnan(w):
+            assert isinstance(g, float) and np.isnan(g)
+        else:
+            assert g == w
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_round_clip_between_match_numpy(n, threads):
+    x, nulls = rand_floats(n, seed=n)
+    s = with_nulls(x, nulls)
+    for d in [0, 1, 2, -1, -2]:
+        same(s.round(d).to_list(), expect(np.round(x, d), nulls))
+    x32 = x.astype(np.float32)
+    s32 = with_nulls(x32, nulls)
+    same(s32.round(1).to_list(), expect(np.round(x32, 1).astype(np.float64), nulls))
+    same(s.clip(-10, 50.5).to_list(), expect(np.clip(x, -10, 50.5), nulls))
+    same(s.clip(upper=3).to_list(), expect(np.minimum(x, 3, where=True), nulls))
+    same(s.clip(lower=np.nan).to_list(), expect(x, nulls))
+    with np.errstate(invalid="ignore"):
+        for inc, lo_op, hi_op in [("both", np.greater_equal, np.less_equal),
+                                  ("neither", np.greater, np.less),
+                                  ("left", np.greater_equal, np.less),
+                                  ("right", np.greater, np.less_equal)]:
+            want = lo_op(x, -20) & hi_op(x, 30)
+            assert s.between(-20, 30, inclusive=inc).to_list() == expect(want, nulls)
+    ints = np.random.default_rng(n).integers(-1000, 1000, n)
+    si = with_nulls(ints, nulls)
+    assert si.round(-1).to_list() == expect(np.round(ints, -1), nulls)
+    assert si.round(-2).to_list() == expect(np.round(ints, -2), nulls)
+    assert si.round(2).to_list() == expect(ints, nulls)
+    assert si.clip(-5, 7).to_list() == expect(np.clip(ints, -5, 7), nulls)
+    same(si.clip(0.5).to_list(), expect(np.clip(ints, 0.5, None), nulls))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_where_mask_match_pandas(n, threads):
+    x, nulls = rand_floats(n, seed=n + 3)
+    y, ynulls = rand_floats(n, seed=n + 4)
+    rng = np.random.default_rng(n)
+    c = rng.random(n) < 0.5
+    cnull = rng.random(n) < 0.1
+    s, o = with_nulls(x, nulls), with_nulls(y, ynulls)
+    cond = zb.Series(pd.Series(pd.arrays.BooleanArray(c, cnull)))
+    take_w = c & ~cnull  # a null cond replaces the row (pandas does the same)
+    take_m = ~c & ~cnull
+    same(s.where(cond, o).to_list(),
+         [xv if t else yv for t, xv, yv in zip(take_w, expect(x, nulls), expect(y, ynulls))])
+    same(s.mask(cond, o).to_list(),
+         [xv if t else yv for t, xv, yv in zip(take_m, expect(x, nulls), expect(y, ynulls))])
+    same(s.where(cond, 0).to_list(), [xv if t else 0.0 for t, xv in zip(take_w, expect(x, nulls))])
+    same(s.where(cond).to_list(), [xv if t else None for t, xv in zip(take_w, expect(x, nulls))])
+    # The same as pandas for nullable dtypes (NaN-free data: pandas folds NaN into NA).
+    xi = rng.integers(-50, 50, n)
+    pi = pandas_nullable(xi, nulls)
+    pc = pd.Series(pd.arrays.BooleanArray(c, cnull))
+    si = zb.Series(pi)
+    assert si.where(cond, -1).to_list() == as_list(pi.where(pc, -1))
+    assert si.mask(cond, -1).to_list() == as_list(pi.mask(pc, -1))
+    assert si.where(cond).to_list() == as_list(pi.where(pc))
+    strs = rand_strings(n, seed=n + 9)
+    ss = zb.Series(strs)
+    po = pd.Series(strs, dtype=object)
+    want = [v if t else "zz" for t, v in zip(take_w, strs)]
+    assert ss.where(cond, "zz").to_list() == want
+    other = rand_strings(n, seed=n + 10)
+    assert ss.mask(cond, zb.Series(other)).to_list() == [
+        v if t else w for t, v, w in zip(take_m, strs, other)]
+    assert po.shape[0] == n
+
+
+def test_extras_errors():
+    s = zb.Series(["a", "b"])
+    with pytest.raises(DTypeError):
+        s.clip(0, 1)
+    with pytest.raises(DTypeError):
+        s.round(1)
+    with pytest.raises(InvalidValueError):
+        zb.Series([1, 2]).between(0, 1, inclusive="sometimes")
+    with pytest.raises(InvalidValueError):
+        zb.Series([1, 2]).where(zb.Series([True]))
+    with pytest.raises(DTypeError):
+        zb.Series([1, 2]).where(zb.Series([1, 0]))
+    assert zb.Series(["b", "c", None, "a"]).between("a", "b").to_list() == [True, False, None,
+                                                                           True]
+    d = zb.Series(np.array([0, 10, -5], dtype="datetime64[D]"))
+    assert d.between(dt.date(1970, 1, 1), dt.date(1970, 1, 5)).to_list() == [True, False, False]
+    assert zb.Series(np.array([1, 2, 3], dtype=np.int8)).clip(-1000, 2).to_list() == [1, 2, 2]
+
+
+def test_timestamp_between_and_where():
+    p = pd.Series(pd.to_datetime(["2020-01-01 00:00:00", "2020-01-02 12:00:00", None,
+                                  "2019-12-31 23:59:59"]).astype("datetime64[ns]"))
+    s = zb.Series(p)
+    lo, hi = pd.Timestamp("2020-01-01"), pd.Timestamp("2020-01-02 12:00:00")
+    assert s.between(lo, hi).to_list() == as_list(p.between(lo, hi).astype(object).where(
+        p.notna(), None))
+    assert s.between(dt.datetime(2020, 1, 1), dt.datetime(2020, 1, 2), "neither").to_list() == [
+        False, False, None, False]
+    cond = zb.Series([True, False, True, False])
+    other = pd.Timestamp("2020-01-01 00:00:00.000000001")  # nanoseconds kept
+    got = s.where(cond, other).to_pandas()
+    assert str(got.dtype) == "datetime64[ns]"
+    assert got.tolist()[:2] == [p[0], other] and got.tolist()[3] == other
+    assert got.isna().tolist() == [False, False, True, False]
