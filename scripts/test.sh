@@ -2,7 +2,9 @@
 # The README's second command: set up, build and run every test --
 #   1. the C unit tests (engine + CUDA backend compiled in when nvcc exists),
 #   2. the same C tests under AddressSanitizer and UBSan,
-#   3. the Python tests (pytest; GPU tests skip without a GPU).
+#   3. the CSV parser under libFuzzer with ASan + UBSan, for a bounded time
+#      (ZAMBEZI_FUZZ_SECONDS, default 60),
+#   4. the Python tests (pytest; GPU tests skip without a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
@@ -19,6 +21,27 @@ cmake -S . -B build-asan -G Ninja -DZAMBEZI_TESTS=ON -DZAMBEZI_SANITIZE=ON -DZAM
   -DCMAKE_BUILD_TYPE=Debug >build-asan.log 2>&1 || { cat build-asan.log; exit 1; }
 cmake --build build-asan -j "$JOBS" >>build-asan.log 2>&1 || { tail -n 60 build-asan.log; exit 1; }
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/zb_tests
+
+echo "== fuzzing the CSV parser (libFuzzer + ASan + UBSan)"
+have_fuzzer() {
+  command -v clang >/dev/null && echo 'int LLVMFuzzerTestOneInput(const char*d,long n){return 0;}' |
+    clang -x c -fsanitize=fuzzer - -o /tmp/zb-fuzzer-probe 2>/dev/null
+}
+if ! have_fuzzer && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  (apt-get update -qq && apt-get install -y -qq clang libclang-rt-dev) >/dev/null 2>&1 || true
+fi
+if have_fuzzer; then
+  cmake -S . -B build-fuzz -G Ninja -DZAMBEZI_FUZZ=ON -DCMAKE_C_COMPILER=clang -DZAMBEZI_CUDA=OFF \
+    >build-fuzz.log 2>&1 && cmake --build build-fuzz --target csv_fuzz >>build-fuzz.log 2>&1 ||
+    { tail -n 40 build-fuzz.log; exit 1; }
+  rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp fuzz/corpus/csv/* build-fuzz/corpus/
+  ./build-fuzz/csv_fuzz -max_total_time="${ZAMBEZI_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
+    -print_final_stats=1 build-fuzz/corpus 2>build-fuzz/fuzz.log ||
+    { tail -n 60 build-fuzz/fuzz.log; exit 1; }
+  grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz.log || true
+else
+  echo "SKIPPED: no clang with libFuzzer here and none could be installed"
+fi
 
 echo "== Python tests"
 .venv/bin/python -m pytest -q tests/python "$@"
