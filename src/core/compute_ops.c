@@ -34,7 +34,7 @@ static bool is_logic(zb_binary_op op) { return op >= ZB_OP_AND && op <= ZB_OP_XO
 static bool is_stringish(zb_type_id t) { return t == ZB_STRING || t == ZB_CATEGORICAL; }
 
 /* numpy promotion of two numeric types (bool with bool stays bool). */
-static zb_type_id promote(zb_type_id a, zb_type_id b) {
+zb_type_id zb__promote_numeric(zb_type_id a, zb_type_id b) {
   if (a == b) return a;
   if (a == ZB_BOOL) return b;
   if (b == ZB_BOOL) return a;
@@ -66,7 +66,7 @@ static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_ty
   if (is_cmp(op)) {
     *rt = ZB_BOOL;
     if (na && nb) {
-      *ct = promote(a, b);
+      *ct = zb__promote_numeric(a, b);
       return ZB_OK;
     }
     if (is_stringish(a) && is_stringish(b)) {
@@ -83,11 +83,11 @@ static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_ty
       return ZB_OK;
     }
     if ((zb_type_is_integer(a) || a == ZB_BOOL) && (zb_type_is_integer(b) || b == ZB_BOOL)) {
-      *ct = *rt = promote(a, b);
+      *ct = *rt = zb__promote_numeric(a, b);
       return ZB_OK;
     }
   } else if (na && nb) {
-    zb_type_id t = promote(a, b);
+    zb_type_id t = zb__promote_numeric(a, b);
     if (t == ZB_BOOL) t = ZB_INT64;
     if (op == ZB_OP_TRUEDIV) t = ZB_FLOAT64;
     *ct = *rt = t;

@@ -145,6 +145,10 @@ void zb__bitmap_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t 
 /* Set bits dst[off, off + n) to value. */
 void zb__bitmap_fill(uint8_t *dst, int64_t off, int64_t n, bool value);
 
+/* numpy's promotion of two numeric types (bool with bool stays bool);
+ * src/core/compute_ops.c. */
+zb_type_id zb__promote_numeric(zb_type_id a, zb_type_id b);
+
 /* Duplicate a string with the counting allocator (NULL on failure). */
 char *zb__strdup(const char *s);
 

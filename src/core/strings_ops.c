@@ -580,28 +580,6 @@ zb_status zb_column_between_string(const zb_column *col, const char *left, int64
 
 /* ---- where / mask --------------------------------------------------------------- */
 
-/* numpy promotion of two numeric types (as src/core/compute_ops.c). */
-static zb_type_id promote(zb_type_id a, zb_type_id b) {
-  if (a == b) return a;
-  if (a == ZB_BOOL) return b;
-  if (b == ZB_BOOL) return a;
-  if (zb_type_is_float(a) || zb_type_is_float(b)) {
-    if (a == ZB_FLOAT64 || b == ZB_FLOAT64) return ZB_FLOAT64;
-    zb_type_id i = zb_type_is_float(a) ? b : a;
-    return zb_type_width(i) <= 2 ? ZB_FLOAT32 : ZB_FLOAT64;
-  }
-  bool sa = zb_type_is_signed(a), sb = zb_type_is_signed(b);
-  if (sa == sb) return zb_type_width(a) >= zb_type_width(b) ? a : b;
-  zb_type_id s = sa ? a : b, u = sa ? b : a;
-  if (zb_type_width(u) < zb_type_width(s)) return s;
-  switch (zb_type_width(u)) {
-    case 1: return ZB_INT16;
-    case 2: return ZB_INT32;
-    case 4: return ZB_INT64;
-    default: return ZB_FLOAT64;
-  }
-}
-
 static zb_status check_cond(const zb_column *col, const zb_column *cond, zb_error *err) {
   if (cond == NULL) return zb_error_set(err, ZB_EINVAL, "where: NULL condition");
   if (cond->type != ZB_BOOL)
@@ -682,7 +660,7 @@ zb_status zb_column_where(const zb_column *col, const zb_column *cond, bool mask
     if (!zb_type_is_numeric(tb))
       return zb_error_set(err, ZB_ETYPE, "where: a %s other for a %s column", zb_type_name(tb),
                           zb_type_name(ta));
-    zb_type_id t = promote(ta, tb);
+    zb_type_id t = zb__promote_numeric(ta, tb);
     st = to_type(col, t, &a, err);
     if (st == ZB_OK) st = other ? to_type(other, t, &b, err) : null_scalar(col, t, &b, err);
   } else {
@@ -723,7 +701,7 @@ zb_status zb_column_where_scalar(const zb_column *col, const zb_column *cond, bo
                           zb_type_name(other->type), zb_type_name(t));
     zb_type_id rt = t;
     if (zb_type_is_float(other->type) && !zb_type_is_float(t)) rt = ZB_FLOAT64;
-    if (t == ZB_BOOL && other->type != ZB_BOOL) rt = promote(t, other->type);
+    if (t == ZB_BOOL && other->type != ZB_BOOL) rt = zb__promote_numeric(t, other->type);
     /* The scalar as a length-1 column of its own type, then cast. */
     zb_column *raw = NULL;
     st = zb_column_new(other->type, 1, false, 0, &raw, err);

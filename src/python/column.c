@@ -129,7 +129,7 @@ static PyObject *column_get_dictionary(PyObject *self, void *c) {
 
 static Py_ssize_t column_len(PyObject *self) { return (Py_ssize_t)COL(self)->length; }
 
-static PyObject *scalar_to_py(const zb_scalar *s) {
+PyObject *zbpy_scalar_to_py(const zb_scalar *s) {
   if (s->is_null) Py_RETURN_NONE;
   switch (s->type) {
     case ZB_BOOL: return PyBool_FromLong(s->v.b);
@@ -169,7 +169,7 @@ static PyObject *column_reduce(PyObject *self, PyObject *arg) {
   s = zb_column_reduce(col, (zb_reduce_op)op, &out, &err);
   Py_END_ALLOW_THREADS
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return scalar_to_py(&out);
+  return zbpy_scalar_to_py(&out);
 }
 
 static PyObject *column_slice(PyObject *self, PyObject *args) {

@@ -384,20 +384,28 @@ static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
-/* filter(column_or_table, mask) -> Column or Table */
-static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args) {
+/* Rows of a Column or Table chosen by a second column (filter: a bool mask,
+ * take: int64 positions): one engine call with the GIL released. */
+typedef zb_status (*table_rows_fn)(const zb_table *, const zb_column *, zb_table **,
+                                   zb_error *);
+typedef zb_status (*column_rows_fn)(const zb_column *, const zb_column *, zb_column **,
+                                    zb_error *);
+
+static PyObject *select_rows(PyObject *module, PyObject *args, const char *format,
+                             const char *what, table_rows_fn table_fn,
+                             column_rows_fn column_fn) {
   zbpy_state *st = mstate(module);
-  PyObject *data, *mo;
-  if (!PyArg_ParseTuple(args, "OO:filter", &data, &mo)) return NULL;
-  zb_column *mask;
-  if (as_column(st, mo, "mask", &mask) < 0) return NULL;
+  PyObject *data, *so;
+  if (!PyArg_ParseTuple(args, format, &data, &so)) return NULL;
+  zb_column *sel;
+  if (as_column(st, so, what, &sel) < 0) return NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
   if (PyObject_TypeCheck(data, st->table_type)) {
     zb_table *t = ((zbpy_table *)data)->table, *out = NULL;
     Py_BEGIN_ALLOW_THREADS
-    s = zb_table_filter(t, mask, &out, &err);
+    s = table_fn(t, sel, &out, &err);
     Py_END_ALLOW_THREADS
     if (s != ZB_OK) return zbpy_raise(st, s, &err);
     return zbpy_table_wrap(st, out);
@@ -405,37 +413,20 @@ static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args) {
   zb_column *col, *out = NULL;
   if (as_column(st, data, "data", &col) < 0) return NULL;
   Py_BEGIN_ALLOW_THREADS
-  s = zb_column_filter(col, mask, &out, &err);
+  s = column_fn(col, sel, &out, &err);
   Py_END_ALLOW_THREADS
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
 
+/* filter(column_or_table, mask) -> Column or Table */
+static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args) {
+  return select_rows(module, args, "OO:filter", "mask", zb_table_filter, zb_column_filter);
+}
+
 /* take(column_or_table, indices) -> Column or Table */
 static PyObject *zbpy_compute_take(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
-  PyObject *data, *io;
-  if (!PyArg_ParseTuple(args, "OO:take", &data, &io)) return NULL;
-  zb_column *idx;
-  if (as_column(st, io, "indices", &idx) < 0) return NULL;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  if (PyObject_TypeCheck(data, st->table_type)) {
-    zb_table *t = ((zbpy_table *)data)->table, *out = NULL;
-    Py_BEGIN_ALLOW_THREADS
-    s = zb_table_take(t, idx, &out, &err);
-    Py_END_ALLOW_THREADS
-    if (s != ZB_OK) return zbpy_raise(st, s, &err);
-    return zbpy_table_wrap(st, out);
-  }
-  zb_column *col, *out = NULL;
-  if (as_column(st, data, "data", &col) < 0) return NULL;
-  Py_BEGIN_ALLOW_THREADS
-  s = zb_column_take(col, idx, &out, &err);
-  Py_END_ALLOW_THREADS
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  return select_rows(module, args, "OO:take", "indices", zb_table_take, zb_column_take);
 }
 
 /* sort_indices(column, ascending, nulls_first) -> Column, or

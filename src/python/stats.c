@@ -37,20 +37,6 @@ static zb_table *as_table(zbpy_state *st, PyObject *o, const char *what) {
   return ((zbpy_table *)o)->table;
 }
 
-static PyObject *scalar_to_py(const zb_scalar *s) {
-  if (s->is_null) Py_RETURN_NONE;
-  switch (s->type) {
-    case ZB_BOOL: return PyBool_FromLong(s->v.b);
-    case ZB_UINT8:
-    case ZB_UINT16:
-    case ZB_UINT32:
-    case ZB_UINT64: return PyLong_FromUnsignedLongLong(s->v.u);
-    case ZB_FLOAT32:
-    case ZB_FLOAT64: return PyFloat_FromDouble(s->v.f);
-    default: return PyLong_FromLongLong(s->v.i);
-  }
-}
-
 /* stat(col, op, ddof) -> int, float, bool or None */
 static PyObject *py_stat(PyObject *module, PyObject *args) {
   zbpy_state *st = mod_state(module);
@@ -76,7 +62,7 @@ static PyObject *py_stat(PyObject *module, PyObject *args) {
   s = zb_column_stat(col, (zb_stat_op)op, ddof, &out, &err);
   Py_END_ALLOW_THREADS
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return scalar_to_py(&out);
+  return zbpy_scalar_to_py(&out);
 }
 
 /* quantile(col, [q, ...]) -> list of float or None */
@@ -113,7 +99,7 @@ static PyObject *py_quantile(PyObject *module, PyObject *args) {
   result = PyList_New(n);
   if (result == NULL) goto done;
   for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *v = scalar_to_py(&out[i]);
+    PyObject *v = zbpy_scalar_to_py(&out[i]);
     if (v == NULL) {
       Py_CLEAR(result);
       goto done;

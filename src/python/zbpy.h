@@ -100,6 +100,9 @@ PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t);
 PyObject *zbpy_import_arrow_array(PyObject *module, PyObject *const *args, Py_ssize_t n);
 PyObject *zbpy_import_arrow_stream(PyObject *module, PyObject *arg);
 
+/* A zb_scalar as a Python int, float, bool or None (column.c). */
+PyObject *zbpy_scalar_to_py(const zb_scalar *s);
+
 /* Constructors (build.c). */
 PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *zbpy_column_from_buffer(PyObject *module, PyObject *args, PyObject *kwargs);
