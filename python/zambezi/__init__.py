@@ -25,6 +25,7 @@ from zambezi.frame import DataFrame, from_arrow, from_pandas
 from zambezi.series import Series
 from zambezi.io import read_csv
 from zambezi._compute import concat
+from zambezi._merge import merge
 
 __version__ = _core.build_info()["version"]
 

@@ -9,7 +9,9 @@ through ``__arrow_c_stream__`` without copies.
 
 from zambezi import _convert, _core, _format
 from zambezi._compute import FrameOps
+from zambezi._groupby import FrameGroupBy
 from zambezi._stats import FrameStats
+from zambezi._merge import FrameMerge
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -36,7 +38,7 @@ def _table_from_dict(data):
     return _core.table_from_columns(cols, names)
 
 
-class DataFrame(FrameOps, FrameStats):
+class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
     """A table of named, typed columns on the CPU or a GPU."""
 
     __slots__ = ("_table",)

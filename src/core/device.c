@@ -12,6 +12,8 @@
 #include "cpu/kernels.h"
 #include "cpu/strings_kernels.h"
 #include "cpu/hash.h"
+#include "cpu/groupby.h"
+#include "cpu/join.h"
 
 static int cpu_device_count(void) { return 1; }
 
@@ -78,6 +80,10 @@ static const zb_backend k_cpu_backend = {
     .value_counts = zb__cpu_value_counts,
     .duplicated = zb__cpu_duplicated,
     .isin = zb__cpu_isin,
+    .join_indices = zb__cpu_join_indices,
+    .groupby = zb__cpu_groupby,
+    .group_ids = zb__cpu_group_ids,
+    .group_cumcount = zb__cpu_group_cumcount,
 };
 
 const zb_backend *zb__cpu_backend(void) { return &k_cpu_backend; }

@@ -11,6 +11,8 @@
 #define ZAMBEZI_INTERNAL_H
 
 #include "zambezi/compute.h"
+#include "zambezi/groupby.h"
+#include "zambezi/join.h"
 #include "zambezi/zambezi.h"
 
 #ifdef __cplusplus
@@ -108,6 +110,23 @@ typedef struct zb_backend {
   zb_status (*round)(const zb_column *col, int decimals, zb_column **out, zb_error *err);
   zb_status (*where)(const zb_column *cond, bool mask, const zb_column *a, const zb_column *b,
                      bool b_scalar, zb_column **out, zb_error *err);
+  /* Joins (zambezi/join.h; optional, checked by src/core/join_ops.c).  lkeys /
+   * rkeys: n_keys host key columns of n_left / n_right rows brought to
+   * types the hash identity compares directly (equal types, integers of
+   * any width, or one shared categorical dictionary); n_keys is 0 for
+   * cross.  Unsorted output order of join.h; *right_idx NULL for semi/anti. */
+  zb_status (*join_indices)(const zb_column *const *lkeys, const zb_column *const *rkeys,
+                            int64_t n_keys, int64_t n_left, int64_t n_right, zb_join_how how,
+                            zb_column **left_idx, zb_column **right_idx, zb_error *err);
+  /* Group-by (zambezi/groupby.h; optional, checked by src/core/groupby_ops.c).
+   * keys / aggs: valid indices into t with types the ops accept. */
+  zb_status (*groupby)(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
+                       bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                       zb_error *err);
+  zb_status (*group_ids)(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
+                         bool sort, zb_column **out, int64_t *n_groups, zb_error *err);
+  zb_status (*group_cumcount)(const zb_column *group_ids, int64_t n_groups, bool ascending,
+                              zb_column **out, zb_error *err);
 } zb_backend;
 
 /* The backend for a device kind: the CPU always; CUDA when compiled in (else

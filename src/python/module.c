@@ -17,6 +17,8 @@ extern PyMethodDef zbpy_strings_methods[]; /* strings.c: .str, .dt, clip, round,
 extern PyMethodDef zbpy_stats_methods[];   /* stats.c: statistics and hashing */
 extern PyMethodDef zbpy_compute_methods[]; /* compute.c: arithmetic, casts, filter, sort */
 extern PyMethodDef zbpy_csv_methods[];     /* csv.c: read_csv, to_csv */
+extern PyMethodDef zbpy_join_methods[];    /* join.c: join_indices */
+extern PyMethodDef zbpy_groupby_methods[]; /* groupby.c: groupby, group ids */
 
 
 zbpy_state *zbpy_state_of(PyObject *self) {
@@ -508,7 +510,9 @@ static int module_exec(PyObject *m) {
   if (PyModule_AddFunctions(m, zbpy_strings_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_stats_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_compute_methods) < 0 ||
-      PyModule_AddFunctions(m, zbpy_csv_methods) < 0)
+      PyModule_AddFunctions(m, zbpy_csv_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_join_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_groupby_methods) < 0)
     return -1;
 
   PyObject *E;

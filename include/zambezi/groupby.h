@@ -1,0 +1,121 @@
+/*
+ * groupby.h -- group-by aggregation over the rows of a table: the rows are
+ * split into groups of equal key values and every aggregation yields one
+ * value per group (src/core/groupby_ops.c checks and dispatches; the CPU
+ * kernels are src/cpu/groupby.c and src/cpu/groupby_agg.c).
+ *
+ * Key identity follows the hash operations of compute.h: integers, bools,
+ * dates and timestamps by value, strings by bytes, categoricals by their
+ * category strings, floats with -0.0 == 0.0; a NaN key counts as a null key
+ * (pandas treats NaN keys as missing).  Null keys form a group of their own
+ * unless dropna is set, in which case every row with a null in any key is
+ * left out (pandas' default dropna=True).
+ *
+ * Group order: sort -> by the keys ascending, the first key most
+ * significant, nulls last (strings byte-wise, categoricals in category
+ * order as pandas does, bools false < true); !sort -> order of first
+ * appearance.  Results never depend on the thread count.
+ */
+#ifndef ZAMBEZI_GROUPBY_H
+#define ZAMBEZI_GROUPBY_H
+
+#include "zambezi/zambezi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Aggregations.  Nulls are skipped and so is NaN (pandas' skipna).  Result
+ * types follow pandas:
+ *   SUM      signed ints and bool -> INT64 (wrapping on overflow, like
+ *            numpy), unsigned -> UINT64, floats -> FLOAT64 (compensated);
+ *            0 for a group without values.
+ *   MEAN     FLOAT64 (integers summed exactly, then divided); null when the
+ *            group has no values.
+ *   MIN, MAX the column's type; numbers, bools, strings (byte-wise), dates,
+ *            timestamps (categoricals: ZB_ETYPE, they are unordered); null
+ *            when the group has no values.
+ *   COUNT    INT64, the non-null (non-NaN) values.   SIZE  INT64, the rows
+ *            (column ignored).
+ *   STD, VAR FLOAT64 with `ddof`; null when count - ddof <= 0.
+ *   MEDIAN, QUANTILE  FLOAT64, linear interpolation at `q` (MEDIAN: 0.5).
+ *   FIRST, LAST  the first / last non-null value of the group (any dtype).
+ *   NUNIQUE  INT64, distinct non-null values (null and NaN counted once each
+ *            as a value when count_na).
+ *   PROD     like SUM (ints wrap), 1 for a group without values.
+ *   ANY, ALL BOOL of x != 0 (no values: ANY false, ALL true).
+ *   CORR     FLOAT64, Pearson correlation of `column` with `column2` over
+ *            the rows where both are valid; null with fewer than 2 such rows
+ *            or a zero variance.
+ * SUM, MEAN, STD, VAR, MEDIAN, QUANTILE, PROD, ANY, ALL and CORR take
+ * numeric or bool columns (ZB_ETYPE otherwise). */
+typedef enum zb_agg_op {
+  ZB_AGG_SUM = 0,
+  ZB_AGG_MEAN,
+  ZB_AGG_MIN,
+  ZB_AGG_MAX,
+  ZB_AGG_COUNT,
+  ZB_AGG_SIZE,
+  ZB_AGG_STD,
+  ZB_AGG_VAR,
+  ZB_AGG_MEDIAN,
+  ZB_AGG_QUANTILE,
+  ZB_AGG_FIRST,
+  ZB_AGG_LAST,
+  ZB_AGG_NUNIQUE,
+  ZB_AGG_PROD,
+  ZB_AGG_ANY,
+  ZB_AGG_ALL,
+  ZB_AGG_CORR,
+  ZB_AGG_OP_COUNT
+} zb_agg_op;
+
+/* "sum", "mean", "min", "max", "count", "size", "std", "var", "median",
+ * "quantile", "first", "last", "nunique", "prod", "any", "all", "corr". */
+ZB_API const char *zb_agg_op_name(zb_agg_op op);
+/* The op named name (as above); ZB_EINVAL naming it when unknown. */
+ZB_API zb_status zb_agg_op_from_name(const char *name, zb_agg_op *out, zb_error *err);
+
+/* One aggregation.  Zero-initialise and set what the op uses. */
+typedef struct zb_agg {
+  zb_agg_op op;
+  int64_t column;   /* input column index (SIZE: ignored) */
+  int64_t column2;  /* CORR: the second column index */
+  int64_t ddof;     /* STD, VAR: >= 0 (pandas' default is 1) */
+  double q;         /* QUANTILE: in [0, 1] */
+  bool count_na;    /* NUNIQUE: count null/NaN as a value (pandas dropna=False) */
+  const char *name; /* output column name (borrowed); NULL: the input column's
+                       name ("size" for SIZE) */
+} zb_agg;
+
+/* Group the rows of t by the columns keys[0..n_keys) (n_keys >= 1, indices
+ * into t) and aggregate.  *out (new reference) has one row per group in the
+ * group order above: first the key columns (named as in t, one value per
+ * group), then one column per aggregation, in order.  Output names must be
+ * unique (ZB_EINVAL names the duplicate).  On failure *out is NULL. */
+ZB_API zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                  bool dropna, bool sort, int64_t n_aggs, const zb_agg *aggs,
+                                  zb_table **out, zb_error *err);
+
+/* The group of every row: *out (new reference) is an INT64 column of
+ * t->num_rows values in [0, *n_groups), numbered in the group order above
+ * (so group i is row i of zb_table_groupby's result with the same keys,
+ * dropna and sort); null for rows left out by dropna.  On failure *out is
+ * NULL. */
+ZB_API zb_status zb_table_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                    bool dropna, bool sort, zb_column **out, int64_t *n_groups,
+                                    zb_error *err);
+
+/* The position of each row within its group (pandas' cumcount): an INT64
+ * column, 0 for the first row of a group in row order (ascending) or for
+ * the last one (!ascending); null where group_ids is null.  group_ids is an
+ * INT64 column with values in [0, n_groups) (ZB_EINDEX otherwise), as made
+ * by zb_table_group_ids. */
+ZB_API zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
+                                          bool ascending, zb_column **out, zb_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZAMBEZI_GROUPBY_H */

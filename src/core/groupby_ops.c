@@ -1,0 +1,207 @@
+/*
+ * groupby_ops.c -- the checked entry points of zambezi/groupby.h:
+ * zb_table_groupby, zb_table_group_ids and zb_column_group_cumcount, plus
+ * the aggregation names.
+ *
+ * Each validates its arguments once (key and column indices, the dtypes
+ * every aggregation accepts, ddof and q) and dispatches to the backend of
+ * the device where the table lives; a backend without the operation gets it
+ * run on the CPU over a host copy, and the result is moved back.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "cpu/groupby.h"
+
+static const char *const k_agg_names[ZB_AGG_OP_COUNT] = {
+    "sum",  "mean",     "min",   "max",  "count",   "size", "std", "var", "median",
+    "quantile", "first", "last", "nunique", "prod", "any",  "all", "corr"};
+
+const char *zb_agg_op_name(zb_agg_op op) {
+  if ((int)op < 0 || op >= ZB_AGG_OP_COUNT) return "unknown";
+  return k_agg_names[op];
+}
+
+zb_status zb_agg_op_from_name(const char *name, zb_agg_op *out, zb_error *err) {
+  if (name == NULL || out == NULL)
+    return zb_error_set(err, ZB_EINVAL, "aggregation name: NULL argument");
+  for (int i = 0; i < ZB_AGG_OP_COUNT; i++) {
+    if (strcmp(name, k_agg_names[i]) == 0) {
+      *out = (zb_agg_op)i;
+      return ZB_OK;
+    }
+  }
+  return zb_error_set(err, ZB_EINVAL,
+                      "unknown aggregation '%s' (expected sum, mean, min, max, count, size, "
+                      "std, var, median, quantile, first, last, nunique, prod, any, all or "
+                      "corr)",
+                      name);
+}
+
+static zb_status check_keys(const char *what, const zb_table *t, int64_t n_keys,
+                            const int64_t *keys, zb_error *err) {
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "%s: NULL table", what);
+  if (n_keys < 1 || keys == NULL)
+    return zb_error_set(err, ZB_EINVAL, "%s: at least one key column is needed", what);
+  for (int64_t i = 0; i < n_keys; i++)
+    if (keys[i] < 0 || keys[i] >= t->num_columns)
+      return zb_error_set(err, ZB_EINDEX, "%s: key %lld is column %lld, but the table has %lld "
+                          "columns", what, (long long)i, (long long)keys[i],
+                          (long long)t->num_columns);
+  return ZB_OK;
+}
+
+static bool numeric(zb_type_id t) { return zb_type_is_numeric(t); }
+
+static zb_status check_agg(const zb_table *t, int64_t i, const zb_agg *a, zb_error *err) {
+  if ((int)a->op < 0 || a->op >= ZB_AGG_OP_COUNT)
+    return zb_error_set(err, ZB_EINVAL, "group-by: aggregation %lld has an unknown op %d",
+                        (long long)i, (int)a->op);
+  const char *op = zb_agg_op_name(a->op);
+  if (a->op == ZB_AGG_SIZE) return ZB_OK;
+  if (a->column < 0 || a->column >= t->num_columns)
+    return zb_error_set(err, ZB_EINDEX, "group-by: %s (aggregation %lld) of column %lld, but "
+                        "the table has %lld columns", op, (long long)i, (long long)a->column,
+                        (long long)t->num_columns);
+  const zb_column *c = t->columns[a->column];
+  const char *name = t->names[a->column];
+  switch (a->op) {
+    case ZB_AGG_COUNT:
+    case ZB_AGG_FIRST:
+    case ZB_AGG_LAST:
+    case ZB_AGG_NUNIQUE:
+      return ZB_OK;
+    case ZB_AGG_MIN:
+    case ZB_AGG_MAX:
+      if (numeric(c->type) || c->type == ZB_STRING || c->type == ZB_DATE32 ||
+          c->type == ZB_TIMESTAMP)
+        return ZB_OK;
+      return zb_error_set(err, ZB_ETYPE, "group-by: %s of column '%s' (%s) is not defined%s",
+                          op, name, zb_type_name(c->type),
+                          c->type == ZB_CATEGORICAL
+                              ? " (categories are unordered; cast to string to compare them)"
+                              : "");
+    default:
+      break;
+  }
+  if (!numeric(c->type))
+    return zb_error_set(err, ZB_ETYPE, "group-by: %s of column '%s' needs numbers or bools, "
+                        "not %s", op, name, zb_type_name(c->type));
+  if ((a->op == ZB_AGG_STD || a->op == ZB_AGG_VAR) && a->ddof < 0)
+    return zb_error_set(err, ZB_EINVAL, "group-by: %s of column '%s': ddof must be >= 0, not "
+                        "%lld", op, name, (long long)a->ddof);
+  if (a->op == ZB_AGG_QUANTILE && !(a->q >= 0.0 && a->q <= 1.0))
+    return zb_error_set(err, ZB_EINVAL, "group-by: quantile of column '%s': q must lie in "
+                        "[0, 1], got %g", name, a->q);
+  if (a->op == ZB_AGG_CORR) {
+    if (a->column2 < 0 || a->column2 >= t->num_columns)
+      return zb_error_set(err, ZB_EINDEX, "group-by: corr of column '%s' with column %lld, but "
+                          "the table has %lld columns", name, (long long)a->column2,
+                          (long long)t->num_columns);
+    const zb_column *c2 = t->columns[a->column2];
+    if (!numeric(c2->type))
+      return zb_error_set(err, ZB_ETYPE, "group-by: corr of '%s' with column '%s' needs "
+                          "numbers or bools, not %s", name, t->names[a->column2],
+                          zb_type_name(c2->type));
+  }
+  return ZB_OK;
+}
+
+static zb_status backend_of(const zb_table *t, zb_device *dev, const zb_backend **be,
+                            zb_error *err) {
+  *dev = t->num_columns > 0 ? t->columns[0]->device : ZB_CPU;
+  *be = zb__backend_for(dev->kind);
+  if (*be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
+  return ZB_OK;
+}
+
+zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                           bool dropna, bool sort, int64_t n_aggs, const zb_agg *aggs,
+                           zb_table **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "group-by: NULL output");
+  *out = NULL;
+  ZB_RETURN_NOT_OK(check_keys("group-by", t, n_keys, keys, err));
+  if (n_aggs < 0 || (n_aggs > 0 && aggs == NULL))
+    return zb_error_set(err, ZB_EINVAL, "group-by: bad aggregation list");
+  for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
+  zb_device dev;
+  const zb_backend *be;
+  ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
+  if (be->groupby != NULL) return be->groupby(t, n_keys, keys, dropna, sort, n_aggs, aggs, out,
+                                              err);
+  zb_table *h = NULL, *res = NULL;
+  ZB_RETURN_NOT_OK(zb_table_to_device(t, ZB_CPU, &h, err));
+  zb_status st = zb__cpu_groupby(h, n_keys, keys, dropna, sort, n_aggs, aggs, &res, err);
+  zb_table_release(h);
+  if (st == ZB_OK && dev.kind != ZB_DEVICE_CPU) {
+    zb_table *moved = NULL;
+    st = zb_table_to_device(res, dev, &moved, err);
+    zb_table_release(res);
+    res = moved;
+  }
+  if (st != ZB_OK) return st;
+  *out = res;
+  return ZB_OK;
+}
+
+zb_status zb_table_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                             bool dropna, bool sort, zb_column **out, int64_t *n_groups,
+                             zb_error *err) {
+  if (out == NULL || n_groups == NULL)
+    return zb_error_set(err, ZB_EINVAL, "group ids: NULL output");
+  *out = NULL;
+  *n_groups = 0;
+  ZB_RETURN_NOT_OK(check_keys("group ids", t, n_keys, keys, err));
+  zb_device dev;
+  const zb_backend *be;
+  ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
+  if (be->group_ids != NULL)
+    return be->group_ids(t, n_keys, keys, dropna, sort, out, n_groups, err);
+  zb_table *h = NULL;
+  zb_column *res = NULL;
+  ZB_RETURN_NOT_OK(zb_table_to_device(t, ZB_CPU, &h, err));
+  zb_status st = zb__cpu_group_ids(h, n_keys, keys, dropna, sort, &res, n_groups, err);
+  zb_table_release(h);
+  if (st == ZB_OK && dev.kind != ZB_DEVICE_CPU) {
+    zb_column *moved = NULL;
+    st = zb_column_to_device(res, dev, &moved, err);
+    zb_column_release(res);
+    res = moved;
+  }
+  if (st != ZB_OK) {
+    *n_groups = 0;
+    return st;
+  }
+  *out = res;
+  return ZB_OK;
+}
+
+zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
+                                   bool ascending, zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "cumcount: NULL output");
+  *out = NULL;
+  if (group_ids == NULL) return zb_error_set(err, ZB_EINVAL, "cumcount: NULL column");
+  if (group_ids->type != ZB_INT64)
+    return zb_error_set(err, ZB_ETYPE, "cumcount: group ids must be int64, not %s",
+                        zb_type_name(group_ids->type));
+  if (n_groups < 0)
+    return zb_error_set(err, ZB_EINVAL, "cumcount: n_groups must be >= 0, not %lld",
+                        (long long)n_groups);
+  const zb_backend *be = zb__backend_for(group_ids->device.kind);
+  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
+  if (be->group_cumcount != NULL)
+    return be->group_cumcount(group_ids, n_groups, ascending, out, err);
+  zb_column *h = NULL, *res = NULL;
+  ZB_RETURN_NOT_OK(zb_column_to_device(group_ids, ZB_CPU, &h, err));
+  zb_status st = zb__cpu_group_cumcount(h, n_groups, ascending, &res, err);
+  zb_column_release(h);
+  if (st == ZB_OK && group_ids->device.kind != ZB_DEVICE_CPU) {
+    zb_column *moved = NULL;
+    st = zb_column_to_device(res, group_ids->device, &moved, err);
+    zb_column_release(res);
+    res = moved;
+  }
+  if (st != ZB_OK) return st;
+  *out = res;
+  return ZB_OK;
+}

@@ -1,0 +1,265 @@
+/*
+ * join_ops.c -- the checked entry point of joins (zambezi/join.h):
+ * zb_table_join_indices.
+ *
+ * It validates the key indices, brings every key column pair to types the
+ * hash identity compares directly (integers of any width compare by value
+ * as they are; uint64 values above INT64_MAX are masked to null against a
+ * signed key; integer/float and float32/float64 pairs become float64;
+ * timestamps of different units the finer unit; categoricals with
+ * different dictionaries and string/categorical mixes become strings),
+ * dispatches to the backend of the data's device (the CPU over host copies
+ * when the backend lacks joins), and, for outer joins or when asked, sorts
+ * the index pairs stably by the coalesced join keys.
+ */
+#include <stdio.h>
+
+#include "cpu/join.h"
+#include "cpu/kernels.h"
+
+const char *zb_join_how_name(zb_join_how how) {
+  static const char *const names[ZB_JOIN_HOW_COUNT] = {"inner", "left", "right", "outer",
+                                                       "semi",  "anti", "cross"};
+  if ((int)how < 0 || how >= ZB_JOIN_HOW_COUNT) return "unknown";
+  return names[how];
+}
+
+zb_status zb_join_how_from_name(const char *name, zb_join_how *out, zb_error *err) {
+  for (int i = 0; name != NULL && i < ZB_JOIN_HOW_COUNT; i++) {
+    if (strcmp(name, zb_join_how_name((zb_join_how)i)) == 0) {
+      *out = (zb_join_how)i;
+      return ZB_OK;
+    }
+  }
+  return zb_error_set(err, ZB_EINVAL,
+                      "join how must be one of inner, left, right, outer, semi, anti, cross "
+                      "(got '%s')",
+                      name == NULL ? "(null)" : name);
+}
+
+/* ---- key type preparation ---------------------------------------------------- */
+
+/* c (uint64) with values above INT64_MAX turned into nulls (they equal no
+ * signed value). */
+static zb_status mask_big_uint64(const zb_column *c, zb_column **out, zb_error *err) {
+  zb_column *o = NULL;
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_UINT64, c->length, true, 0, &o, err));
+  const uint64_t *v = (const uint64_t *)c->data->data + c->offset;
+  uint64_t *w = (uint64_t *)o->data->data;
+  uint8_t *bits = (uint8_t *)o->validity->data;
+  for (int64_t i = 0; i < c->length; i++) {
+    w[i] = v[i];
+    if (v[i] > (uint64_t)INT64_MAX || !zb_column_is_valid(c, i)) zb_bit_set(bits, i, false);
+  }
+  zb_column_recount_nulls(o);
+  *out = o;
+  return ZB_OK;
+}
+
+static zb_status cast_to(const zb_column *c, zb_type_id t, zb_time_unit unit, zb_column **out,
+                         zb_error *err) {
+  return zb_column_cast(c, t, unit, out, err);
+}
+
+/* New references in *pa / *pb to a and b, or to converted copies, such that
+ * the hash identity compares them directly. */
+static zb_status prepare_pair(const zb_column *a, const zb_column *b, const char *an,
+                              const char *bn, zb_column **pa, zb_column **pb, zb_error *err) {
+  zb_type_id ta = a->type, tb = b->type;
+  bool sa = ta == ZB_STRING || ta == ZB_CATEGORICAL;
+  bool sb = tb == ZB_STRING || tb == ZB_CATEGORICAL;
+  zb_status st = ZB_OK;
+  *pa = NULL;
+  *pb = NULL;
+  if (zb_type_is_integer(ta) && zb_type_is_integer(tb)) {
+    if (ta == ZB_UINT64 && zb_type_is_signed(tb)) st = mask_big_uint64(a, pa, err);
+    if (st == ZB_OK && tb == ZB_UINT64 && zb_type_is_signed(ta))
+      st = mask_big_uint64(b, pb, err);
+  } else if (ta != tb && (zb_type_is_integer(ta) || zb_type_is_float(ta)) &&
+             (zb_type_is_integer(tb) || zb_type_is_float(tb))) {
+    if (ta != ZB_FLOAT64) st = cast_to(a, ZB_FLOAT64, ZB_SECOND, pa, err);
+    if (st == ZB_OK && tb != ZB_FLOAT64) st = cast_to(b, ZB_FLOAT64, ZB_SECOND, pb, err);
+  } else if (sa && sb) {
+    bool same_dict = ta == ZB_CATEGORICAL && tb == ZB_CATEGORICAL && a->dictionary == b->dictionary;
+    if (!same_dict && ta == ZB_CATEGORICAL) st = cast_to(a, ZB_STRING, ZB_SECOND, pa, err);
+    if (!same_dict && st == ZB_OK && tb == ZB_CATEGORICAL)
+      st = cast_to(b, ZB_STRING, ZB_SECOND, pb, err);
+  } else if (ta == ZB_TIMESTAMP && tb == ZB_TIMESTAMP) {
+    if (a->unit < b->unit) st = cast_to(a, ZB_TIMESTAMP, b->unit, pa, err);
+    if (b->unit < a->unit) st = cast_to(b, ZB_TIMESTAMP, a->unit, pb, err);
+  } else if (ta != tb) {
+    return zb_error_set(err, ZB_ETYPE,
+                        "join keys '%s' (%s) and '%s' (%s) have incompatible types", an,
+                        zb_type_name(ta), bn, zb_type_name(tb));
+  }
+  if (st != ZB_OK) {
+    zb_column_release(*pa);
+    *pa = NULL;
+    return st;
+  }
+  if (*pa == NULL) *pa = zb_column_retain((zb_column *)a);
+  if (*pb == NULL) *pb = zb_column_retain((zb_column *)b);
+  return ZB_OK;
+}
+
+/* ---- sorting by the coalesced keys ---------------------------------------------- */
+
+/* Permute *li / *ri (ri may be NULL) so the rows are stably sorted by the
+ * join keys: lk[i] taken by li where li is valid, else rk[i] taken by ri. */
+static zb_status sort_by_keys(zb_column *const *lk, zb_column *const *rk, int64_t n_keys,
+                              zb_column **li, zb_column **ri, zb_error *err) {
+  zb_status st = ZB_OK;
+  zb_column **keys = (zb_column **)zb_calloc((size_t)n_keys, sizeof(zb_column *));
+  char **names = (char **)zb_calloc((size_t)n_keys, sizeof(char *));
+  char *name_buf = (char *)zb_malloc((size_t)n_keys * 24);
+  int64_t *kidx = (int64_t *)zb_malloc((size_t)n_keys * sizeof(int64_t));
+  zb_column *cond = NULL, *perm = NULL, *nl = NULL, *nr = NULL;
+  zb_table *t = NULL;
+  if (keys == NULL || names == NULL || name_buf == NULL || kidx == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory sorting a join");
+    goto done;
+  }
+  bool coalesce = (*li)->null_count > 0 && *ri != NULL;
+  if (coalesce) st = zb_column_notnull(*li, &cond, err);
+  for (int64_t i = 0; st == ZB_OK && i < n_keys; i++) {
+    kidx[i] = i;
+    names[i] = name_buf + 24 * i;
+    snprintf(names[i], 24, "k%lld", (long long)i);
+    zb_column *a = NULL, *b = NULL;
+    st = zb_column_take(lk[i], *li, &a, err);
+    if (st == ZB_OK && coalesce) {
+      st = zb_column_take(rk[i], *ri, &b, err);
+      if (st == ZB_OK) st = zb_column_where(a, cond, false, b, &keys[i], err);
+      zb_column_release(a);
+      zb_column_release(b);
+    } else {
+      keys[i] = a;
+    }
+  }
+  if (st == ZB_OK)
+    st = zb_table_make(n_keys, keys, (const char *const *)names, &t, err);
+  if (st == ZB_OK) st = zb_table_sort_indices(t, n_keys, kidx, NULL, false, &perm, err);
+  if (st != ZB_OK) goto done;
+  st = zb_column_take(*li, perm, &nl, err);
+  if (st == ZB_OK && *ri != NULL) st = zb_column_take(*ri, perm, &nr, err);
+  if (st == ZB_OK) {
+    zb_column_release(*li);
+    *li = nl;
+    nl = NULL;
+    if (*ri != NULL) {
+      zb_column_release(*ri);
+      *ri = nr;
+      nr = NULL;
+    }
+  }
+done:
+  if (keys != NULL)
+    for (int64_t i = 0; i < n_keys; i++) zb_column_release(keys[i]);
+  zb_free(keys);
+  zb_free(names);
+  zb_free(name_buf);
+  zb_free(kidx);
+  zb_column_release(cond);
+  zb_column_release(perm);
+  zb_column_release(nl);
+  zb_column_release(nr);
+  zb_table_release(t);
+  return st;
+}
+
+/* ---- entry point ------------------------------------------------------------------- */
+
+zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int64_t n_keys,
+                                const int64_t *left_keys, const int64_t *right_keys,
+                                zb_join_how how, bool sort, zb_column **left_idx,
+                                zb_column **right_idx, zb_error *err) {
+  if (left_idx != NULL) *left_idx = NULL;
+  if (right_idx != NULL) *right_idx = NULL;
+  if (left == NULL || right == NULL || left_idx == NULL || right_idx == NULL)
+    return zb_error_set(err, ZB_EINVAL, "join: NULL argument");
+  if ((int)how < 0 || how >= ZB_JOIN_HOW_COUNT)
+    return zb_error_set(err, ZB_EINVAL, "join: unknown join kind %d", (int)how);
+  if (how == ZB_JOIN_CROSS && n_keys != 0)
+    return zb_error_set(err, ZB_EINVAL, "a cross join takes no keys (got %lld)",
+                        (long long)n_keys);
+  if (how != ZB_JOIN_CROSS && n_keys < 1)
+    return zb_error_set(err, ZB_EINVAL, "a %s join needs at least one key column pair",
+                        zb_join_how_name(how));
+  if (n_keys > 0 && (left_keys == NULL || right_keys == NULL))
+    return zb_error_set(err, ZB_EINVAL, "join: NULL key indices");
+  for (int64_t i = 0; i < n_keys; i++) {
+    if (left_keys[i] < 0 || left_keys[i] >= left->num_columns)
+      return zb_error_set(err, ZB_EINDEX, "join: left key index %lld out of range (%lld columns)",
+                          (long long)left_keys[i], (long long)left->num_columns);
+    if (right_keys[i] < 0 || right_keys[i] >= right->num_columns)
+      return zb_error_set(err, ZB_EINDEX,
+                          "join: right key index %lld out of range (%lld columns)",
+                          (long long)right_keys[i], (long long)right->num_columns);
+  }
+  zb_device dev = zb_table_device(left);
+  if (left->num_columns > 0 && right->num_columns > 0 &&
+      !zb_device_equal(dev, zb_table_device(right)))
+    return zb_error_set(err, ZB_EINVAL, "join: the tables live on different devices");
+  if (left->num_columns == 0) dev = zb_table_device(right);
+
+  zb_status st = ZB_OK;
+  zb_column **lk = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
+  zb_column **rk = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
+  zb_column *li = NULL, *ri = NULL;
+  if (lk == NULL || rk == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (join keys)");
+    goto done;
+  }
+  const zb_backend *be = zb__backend_for(dev.kind);
+  bool on_host = dev.kind == ZB_DEVICE_CPU || be == NULL || be->join_indices == NULL;
+  for (int64_t i = 0; st == ZB_OK && i < n_keys; i++) {
+    const zb_column *a = left->columns[left_keys[i]], *b = right->columns[right_keys[i]];
+    zb_column *ha = NULL, *hb = NULL;
+    if (on_host && dev.kind != ZB_DEVICE_CPU) {
+      st = zb_column_to_device(a, ZB_CPU, &ha, err);
+      if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);
+      if (st == ZB_OK) st = prepare_pair(ha, hb, left->names[left_keys[i]],
+                                         right->names[right_keys[i]], &lk[i], &rk[i], err);
+      zb_column_release(ha);
+      zb_column_release(hb);
+    } else {
+      st = prepare_pair(a, b, left->names[left_keys[i]], right->names[right_keys[i]], &lk[i],
+                        &rk[i], err);
+    }
+  }
+  if (st != ZB_OK) goto done;
+  if (on_host) {
+    st = zb__cpu_join_indices((const zb_column *const *)lk, (const zb_column *const *)rk,
+                              n_keys, left->num_rows, right->num_rows, how, &li, &ri, err);
+  } else {
+    st = be->join_indices((const zb_column *const *)lk, (const zb_column *const *)rk, n_keys,
+                          left->num_rows, right->num_rows, how, &li, &ri, err);
+  }
+  if (st != ZB_OK) goto done;
+  if ((sort || how == ZB_JOIN_OUTER) && how != ZB_JOIN_CROSS && li->length > 1)
+    st = sort_by_keys(lk, rk, n_keys, &li, &ri, err);
+  if (st == ZB_OK && on_host && dev.kind != ZB_DEVICE_CPU) {
+    zb_column *dl = NULL, *dr = NULL;
+    st = zb_column_to_device(li, dev, &dl, err);
+    if (st == ZB_OK && ri != NULL) st = zb_column_to_device(ri, dev, &dr, err);
+    zb_column_release(li);
+    zb_column_release(ri);
+    li = dl;
+    ri = dr;
+  }
+done:
+  if (lk != NULL)
+    for (int64_t i = 0; i < n_keys; i++) zb_column_release(lk[i]);
+  if (rk != NULL)
+    for (int64_t i = 0; i < n_keys; i++) zb_column_release(rk[i]);
+  zb_free(lk);
+  zb_free(rk);
+  if (st != ZB_OK) {
+    zb_column_release(li);
+    zb_column_release(ri);
+    return st;
+  }
+  *left_idx = li;
+  *right_idx = ri;
+  return ZB_OK;
+}

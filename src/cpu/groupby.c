@@ -1,0 +1,922 @@
+/*
+ * groupby.c -- CPU grouping of rows for group-by: a dense group id per row
+ * (src/cpu/groupby.h), the rows of each group (CSR), group cumcount, and
+ * the CPU entry points zb__cpu_groupby / group_ids / group_cumcount.
+ *
+ * Two ways to a group id per row:
+ *   - direct indexing, for one key of bool, integer (not uint64), date32 or
+ *     categorical type whose values span a small range: slot = value - min
+ *     (null: one slot past the end); each worker keeps the first row of
+ *     every slot, merged by minimum; no hashing.
+ *   - partitioned hashing otherwise (DESIGN section 5): rows are hashed
+ *     (zb__keys, in parallel), radix-partitioned by the hash's high bits
+ *     (stable counting scatter), and each partition builds its own
+ *     zb__hash_table in parallel.  The groups are then numbered globally by
+ *     their first row (a flag per row and a prefix count over morsels), so
+ *     ids follow first appearance whatever the thread or partition count.
+ * With sort, groups are renumbered by their keys (a sort of the first rows'
+ * keys: zb__cpu_sort_indices, categoricals by code = category order).
+ * A NaN key is treated as a null key (its column gets a validity bitmap
+ * with NaN cleared, sharing the data buffer).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "cpu/groupby.h"
+#include "cpu/hash.h"
+
+#define DIRECT_MAX_RANGE ((int64_t)1 << 18)
+
+static zb_status nomem(zb_error *err, const char *what, int64_t n) {
+  return zb_error_set(err, ZB_ENOMEM, "out of host memory in group-by (%s, %lld items)", what,
+                      (long long)n);
+}
+
+static void *alloc_n(int64_t n, size_t size) { return zb_malloc((size_t)ZB_MAX(n, 1) * size); }
+
+void zb__grouping_reset(zb__grouping *g) {
+  zb_free(g->gid);
+  zb_free(g->first);
+  memset(g, 0, sizeof *g);
+}
+
+void zb__group_csr_reset(zb__group_csr *csr) {
+  zb_free(csr->offsets);
+  zb_free(csr->rows);
+  zb_free(csr->bucket);
+  memset(csr, 0, sizeof *csr);
+}
+
+/* ---- NaN keys as nulls ------------------------------------------------------ */
+
+/* c itself (a new reference) or, for a float column holding NaN, a column
+ * sharing c's data whose validity also clears the NaN rows. */
+static zb_status nan_as_null(const zb_column *c, zb_column **out, zb_error *err) {
+  *out = NULL;
+  bool f64 = c->type == ZB_FLOAT64, f32 = c->type == ZB_FLOAT32;
+  int64_t n = c->length, nan_count = 0;
+  if (f64 || f32) {
+    for (int64_t i = 0; i < n; i++) {
+      double x = f64 ? ((const double *)c->data->data)[c->offset + i]
+                     : (double)((const float *)c->data->data)[c->offset + i];
+      nan_count += x != x;
+    }
+  }
+  if (nan_count == 0) {
+    *out = zb_column_retain((zb_column *)c);
+    return ZB_OK;
+  }
+  zb_buffer *v = NULL;
+  ZB_RETURN_NOT_OK(zb_buffer_new(ZB_CPU, (c->offset + n + 7) / 8 + 1, &v, err));
+  uint8_t *bits = (uint8_t *)v->data;
+  zb__bitmap_fill(bits, c->offset, n, true);
+  if (c->validity != NULL)
+    zb__bitmap_copy(bits, c->offset, (const uint8_t *)c->validity->data, c->offset, n);
+  for (int64_t i = 0; i < n; i++) {
+    double x = f64 ? ((const double *)c->data->data)[c->offset + i]
+                   : (double)((const float *)c->data->data)[c->offset + i];
+    if (x != x) zb_bit_set(bits, c->offset + i, false);
+  }
+  zb_status st = zb_column_make(c->type, n, c->offset, v, c->data, NULL, NULL, -1, out, err);
+  zb_buffer_release(v);
+  return st;
+}
+
+/* ---- sorting helpers -------------------------------------------------------- */
+
+/* Sort val[0, n) by key[0, n) ascending (keys distinct or order kept: LSD
+ * radix, stable) using tmp_k / tmp_v of n. */
+static void radix_sort_pairs(uint64_t *key, int64_t *val, uint64_t *tmp_k, int64_t *tmp_v,
+                             int64_t n, uint64_t max_key) {
+  int64_t cnt[1 << 11];
+  for (int shift = 0; shift < 64 && (max_key >> shift) != 0; shift += 11) {
+    memset(cnt, 0, sizeof cnt);
+    for (int64_t i = 0; i < n; i++) cnt[(key[i] >> shift) & 0x7ff]++;
+    int64_t run = 0;
+    for (int d = 0; d < (1 << 11); d++) {
+      int64_t c = cnt[d];
+      cnt[d] = run;
+      run += c;
+    }
+    for (int64_t i = 0; i < n; i++) {
+      int64_t o = cnt[(key[i] >> shift) & 0x7ff]++;
+      tmp_k[o] = key[i];
+      tmp_v[o] = val[i];
+    }
+    memcpy(key, tmp_k, (size_t)n * sizeof *key);
+    memcpy(val, tmp_v, (size_t)n * sizeof *val);
+  }
+}
+
+/* A new INT64 column (no nulls) holding v[0, n). */
+static zb_status int64_column(const int64_t *v, int64_t n, zb_column **out, zb_error *err) {
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_INT64, n, false, 0, out, err));
+  if (n > 0) memcpy((*out)->data->data, v, (size_t)n * sizeof(int64_t));
+  return ZB_OK;
+}
+
+/* perm[i] = the group at position i when the n_groups groups (first rows
+ * first[]) are sorted by their keys, nulls last. */
+static zb_status sort_groups(const zb_column *const *keys, int64_t n_keys, int64_t n_groups,
+                             const int64_t *first, int64_t *perm, zb_error *err) {
+  zb_column *idx = NULL, *order = NULL;
+  zb_column **cols = (zb_column **)zb_calloc((size_t)n_keys, sizeof(zb_column *));
+  char **names = (char **)zb_calloc((size_t)n_keys, sizeof(char *));
+  char *name_buf = (char *)zb_malloc((size_t)n_keys * 24);
+  int64_t *key_idx = (int64_t *)alloc_n(n_keys, sizeof(int64_t));
+  zb_table *t = NULL;
+  zb_status st = ZB_OK;
+  if (cols == NULL || names == NULL || name_buf == NULL || key_idx == NULL) {
+    st = nomem(err, "sorting groups", n_groups);
+    goto done;
+  }
+  st = int64_column(first, n_groups, &idx, err);
+  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++) {
+    zb_column *taken = NULL;
+    st = zb__cpu_take(keys[c], idx, &taken, err);
+    if (st != ZB_OK) break;
+    if (taken->type == ZB_CATEGORICAL) { /* category order: sort the codes */
+      st = zb_column_make(ZB_INT32, taken->length, taken->offset, taken->validity, taken->data,
+                          NULL, NULL, taken->null_count, &cols[c], err);
+      zb_column_release(taken);
+    } else {
+      cols[c] = taken;
+    }
+    names[c] = name_buf + 24 * c;
+    snprintf(names[c], 24, "k%lld", (long long)c);
+    key_idx[c] = c;
+  }
+  if (st == ZB_OK)
+    st = zb_table_make(n_keys, cols, (const char *const *)names, &t, err);
+  if (st == ZB_OK) st = zb__cpu_sort_indices(t, n_keys, key_idx, NULL, false, &order, err);
+  if (st == ZB_OK && n_groups > 0)
+    memcpy(perm, (const int64_t *)order->data->data + order->offset,
+           (size_t)n_groups * sizeof(int64_t));
+done:
+  if (cols != NULL)
+    for (int64_t c = 0; c < n_keys; c++) zb_column_release(cols[c]);
+  zb_free(cols);
+  zb_free(names);
+  zb_free(name_buf);
+  zb_free(key_idx);
+  zb_column_release(idx);
+  zb_column_release(order);
+  zb_table_release(t);
+  return st;
+}
+
+typedef struct relabel_job {
+  int64_t n;
+  int64_t *gid;
+  const int64_t *map;
+} relabel_job;
+
+static void relabel_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  relabel_job *j = (relabel_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  for (int64_t r = s; r < e; r++) {
+    int64_t g = j->gid[r];
+    j->gid[r] = g < 0 ? -1 : j->map[g];
+  }
+}
+
+/* Renumber the groups of g in key order. */
+static zb_status apply_sort(const zb_column *const *keys, int64_t n_keys, zb__grouping *g,
+                            zb_error *err) {
+  int64_t G = g->n_groups;
+  if (G <= 1) return ZB_OK;
+  int64_t *perm = (int64_t *)alloc_n(G, sizeof(int64_t));
+  int64_t *inv = (int64_t *)alloc_n(G, sizeof(int64_t));
+  int64_t *nfirst = (int64_t *)alloc_n(G, sizeof(int64_t));
+  zb_status st = ZB_OK;
+  if (perm == NULL || inv == NULL || nfirst == NULL) {
+    st = nomem(err, "sorting groups", G);
+    goto done;
+  }
+  st = sort_groups(keys, n_keys, G, g->first, perm, err);
+  if (st != ZB_OK) goto done;
+  for (int64_t i = 0; i < G; i++) {
+    inv[perm[i]] = i;
+    nfirst[i] = g->first[perm[i]];
+  }
+  relabel_job j = {g->n_rows, g->gid, inv};
+  st = zb_parallel_for(zb__morsels(g->n_rows), relabel_morsel, &j, err);
+  if (st == ZB_OK) {
+    zb_free(g->first);
+    g->first = nfirst;
+    nfirst = NULL;
+  }
+done:
+  zb_free(perm);
+  zb_free(inv);
+  zb_free(nfirst);
+  return st;
+}
+
+/* ---- direct indexing ---------------------------------------------------------- */
+
+typedef struct direct_job {
+  const zb_column *c;
+  int64_t n;
+  bool dropna;
+  int64_t *mn, *mx; /* per morsel */
+  int64_t lo, range; /* value slots [0, range); the null slot is `range` */
+  int64_t *wfirst;   /* per worker: range + 1 first rows */
+  const int64_t *map; /* slot -> group id (-1: none) */
+  int64_t *gid;
+} direct_job;
+
+static void direct_minmax(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  direct_job *j = (direct_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t scratch[ZB_BLOCK];
+  int64_t mn = INT64_MAX, mx = INT64_MIN;
+  for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
+    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
+    if (c->null_count == 0) {
+      for (int64_t i = 0; i < m; i++) {
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+      }
+    } else {
+      for (int64_t i = 0; i < m; i++) {
+        if (!zb_column_is_valid(c, blk + i)) continue;
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+      }
+    }
+  }
+  j->mn[task] = mn;
+  j->mx[task] = mx;
+}
+
+static void direct_first(void *ctx, int64_t task, int worker) {
+  direct_job *j = (direct_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t *f = j->wfirst + (int64_t)worker * (j->range + 1);
+  int64_t scratch[ZB_BLOCK];
+  for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
+    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
+    for (int64_t i = 0; i < m; i++) {
+      int64_t r = blk + i;
+      int64_t slot = (int64_t)((uint64_t)v[i] - (uint64_t)j->lo);
+      if (c->null_count != 0 && !zb_column_is_valid(c, r)) {
+        if (j->dropna) continue;
+        slot = j->range;
+      }
+      if (r < f[slot]) f[slot] = r;
+    }
+  }
+}
+
+static void direct_gid(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  direct_job *j = (direct_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t scratch[ZB_BLOCK];
+  for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
+    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
+    int64_t *out = j->gid + blk;
+    if (c->null_count == 0) {
+      for (int64_t i = 0; i < m; i++) out[i] = j->map[(uint64_t)v[i] - (uint64_t)j->lo];
+    } else {
+      int64_t null_g = j->dropna ? -1 : j->map[j->range];
+      for (int64_t i = 0; i < m; i++)
+        out[i] = zb_column_is_valid(c, blk + i) ? j->map[(uint64_t)v[i] - (uint64_t)j->lo] : null_g;
+    }
+  }
+}
+
+static bool direct_type(zb_type_id t) {
+  return t == ZB_BOOL || t == ZB_INT8 || t == ZB_INT16 || t == ZB_INT32 || t == ZB_INT64 ||
+         t == ZB_UINT8 || t == ZB_UINT16 || t == ZB_UINT32 || t == ZB_DATE32 ||
+         t == ZB_CATEGORICAL;
+}
+
+/* Group by one small-range key; *used false (and g untouched) when the
+ * range is too wide. */
+static zb_status group_direct(const zb_column *c, bool dropna, bool sort, zb__grouping *g,
+                              bool *used, zb_error *err) {
+  *used = false;
+  int64_t n = c->length, nm = zb__morsels(n);
+  int nw = zb_get_num_threads();
+  direct_job j;
+  memset(&j, 0, sizeof j);
+  j.c = c;
+  j.n = n;
+  j.dropna = dropna;
+  zb_status st = ZB_OK;
+  int64_t *slots = NULL, *map = NULL;
+  uint64_t *sk = NULL, *tk = NULL;
+  int64_t *tv = NULL;
+  j.mn = (int64_t *)alloc_n(nm, sizeof(int64_t));
+  j.mx = (int64_t *)alloc_n(nm, sizeof(int64_t));
+  if (j.mn == NULL || j.mx == NULL) {
+    st = nomem(err, "key range", nm);
+    goto done;
+  }
+  st = zb_parallel_for(nm, direct_minmax, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int64_t m = 0; m < nm; m++) {
+    lo = ZB_MIN(lo, j.mn[m]);
+    hi = ZB_MAX(hi, j.mx[m]);
+  }
+  if (lo > hi) lo = hi = 0; /* no valid value */
+  uint64_t span = (uint64_t)hi - (uint64_t)lo;
+  if (span >= (uint64_t)DIRECT_MAX_RANGE || (int64_t)span > 2 * n + 1024) goto done;
+  *used = true;
+  j.lo = lo;
+  j.range = (int64_t)span + 1;
+  int64_t ns = j.range + 1;
+  j.wfirst = (int64_t *)alloc_n(ns * nw, sizeof(int64_t));
+  map = (int64_t *)alloc_n(ns, sizeof(int64_t));
+  slots = (int64_t *)alloc_n(ns, sizeof(int64_t));
+  sk = (uint64_t *)alloc_n(ns, sizeof(uint64_t));
+  tk = (uint64_t *)alloc_n(ns, sizeof(uint64_t));
+  tv = (int64_t *)alloc_n(ns, sizeof(int64_t));
+  g->gid = (int64_t *)alloc_n(n, sizeof(int64_t));
+  if (j.wfirst == NULL || map == NULL || slots == NULL || sk == NULL || tk == NULL ||
+      tv == NULL || g->gid == NULL) {
+    st = nomem(err, "direct group slots", ns);
+    goto done;
+  }
+  for (int64_t i = 0; i < ns * nw; i++) j.wfirst[i] = INT64_MAX;
+  st = zb_parallel_for(nm, direct_first, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t G = 0;
+  for (int64_t s = 0; s < ns; s++) {
+    int64_t f = INT64_MAX;
+    for (int w = 0; w < nw; w++) f = ZB_MIN(f, j.wfirst[(int64_t)w * ns + s]);
+    map[s] = -1;
+    if (f == INT64_MAX) continue;
+    sk[G] = (uint64_t)f;
+    slots[G] = s;
+    G++;
+  }
+  /* slots[] is in slot (= key) order, the null slot last; first appearance
+   * needs a sort by first row. */
+  if (!sort) radix_sort_pairs(sk, slots, tk, tv, G, (uint64_t)ZB_MAX(n, 1));
+  g->first = (int64_t *)alloc_n(G, sizeof(int64_t));
+  if (g->first == NULL) {
+    st = nomem(err, "groups", G);
+    goto done;
+  }
+  for (int64_t i = 0; i < G; i++) {
+    map[slots[i]] = i;
+    g->first[i] = (int64_t)sk[i];
+  }
+  j.map = map;
+  j.gid = g->gid;
+  st = zb_parallel_for(nm, direct_gid, &j, err);
+  g->n_groups = G;
+  g->n_rows = n;
+done:
+  zb_free(j.mn);
+  zb_free(j.mx);
+  zb_free(j.wfirst);
+  zb_free(map);
+  zb_free(slots);
+  zb_free(sk);
+  zb_free(tk);
+  zb_free(tv);
+  if (st != ZB_OK) {
+    zb__grouping_reset(g);
+    *used = true;
+  }
+  return st;
+}
+
+/* ---- partitioned hashing ------------------------------------------------------ */
+
+typedef struct hash_job {
+  const zb__keys *k;
+  int64_t n, P;
+  int shift;
+  const uint8_t *drop; /* per row, 1: left out; NULL: none */
+  int64_t *hist;       /* morsels x P cursors */
+  int64_t *pstart;     /* P + 1 */
+  int64_t *prow;       /* rows in partition order */
+  zb__hash_table *ht;  /* P */
+  zb_status *pst;      /* P */
+  int64_t *local;      /* per row: group in its partition */
+  int64_t *pbase;      /* P */
+  uint8_t *isfirst;    /* per row */
+  int64_t *mcount;     /* per morsel */
+  int64_t *remap;      /* pbase[p] + local -> global id */
+  int64_t *first;      /* global id -> first row */
+  int64_t *gid;
+  const zb_column *const *keys;
+  int64_t n_keys;
+} hash_job;
+
+static inline int64_t part_of(const hash_job *j, int64_t r) {
+  return j->P == 1 ? 0 : (int64_t)(j->k->hash[r] >> j->shift);
+}
+
+static void drop_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  uint8_t *d = (uint8_t *)j->drop;
+  for (int64_t r = s; r < e; r++) d[r] = 0;
+  for (int64_t c = 0; c < j->n_keys; c++) {
+    const zb_column *col = j->keys[c];
+    if (col->null_count == 0) continue;
+    for (int64_t r = s; r < e; r++) d[r] |= !zb_column_is_valid(col, r);
+  }
+}
+
+static void hist_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t *h = j->hist + task * j->P;
+  for (int64_t p = 0; p < j->P; p++) h[p] = 0;
+  for (int64_t r = s; r < e; r++)
+    if (j->drop == NULL || !j->drop[r]) h[part_of(j, r)]++;
+}
+
+static void scatter_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t *cur = j->hist + task * j->P;
+  for (int64_t r = s; r < e; r++)
+    if (j->drop == NULL || !j->drop[r]) j->prow[cur[part_of(j, r)]++] = r;
+}
+
+static void build_part(void *ctx, int64_t p, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  int64_t s = j->pstart[p], e = j->pstart[p + 1];
+  zb_status st = zb__ht_init(&j->ht[p], e - s, NULL);
+  for (int64_t i = s; i < e && st == ZB_OK; i++) {
+    int64_t r = j->prow[i];
+    st = zb__ht_insert(&j->ht[p], j->k, r, &j->local[r], NULL);
+  }
+  j->pst[p] = st;
+}
+
+static void mark_part(void *ctx, int64_t p, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  const zb__hash_table *ht = &j->ht[p];
+  for (int64_t g = 0; g < ht->n_groups; g++) j->isfirst[ht->first[g]] = 1;
+}
+
+static void count_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t c = 0;
+  for (int64_t r = s; r < e; r++) c += j->isfirst[r];
+  j->mcount[task] = c;
+}
+
+static void remap_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t run = j->mcount[task];
+  for (int64_t r = s; r < e; r++) {
+    if (!j->isfirst[r]) continue;
+    j->remap[j->pbase[part_of(j, r)] + j->local[r]] = run;
+    j->first[run] = r;
+    run++;
+  }
+}
+
+static void gid_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  hash_job *j = (hash_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  for (int64_t r = s; r < e; r++) {
+    if (j->drop != NULL && j->drop[r])
+      j->gid[r] = -1;
+    else
+      j->gid[r] = j->remap[j->pbase[part_of(j, r)] + j->local[r]];
+  }
+}
+
+static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool dropna,
+                            zb__grouping *g, zb_error *err) {
+  int64_t n = keys[0]->length, nm = zb__morsels(n);
+  hash_job j;
+  memset(&j, 0, sizeof j);
+  zb__keys k;
+  zb_status st = zb__keys_init(&k, keys, n_keys, err);
+  if (st != ZB_OK) return st;
+  j.k = &k;
+  j.n = n;
+  j.keys = keys;
+  j.n_keys = n_keys;
+  int nthreads = zb_get_num_threads();
+  int log2p = 0;
+  if (n >= 4 * ZB_MORSEL_ROWS && nthreads > 1)
+    while ((1 << log2p) < 8 * nthreads && log2p < 8) log2p++;
+  j.P = (int64_t)1 << log2p;
+  j.shift = 64 - log2p;
+  bool any_null = false;
+  for (int64_t c = 0; c < n_keys; c++) any_null |= keys[c]->null_count > 0;
+  uint8_t *drop = NULL;
+  if (dropna && any_null) {
+    drop = (uint8_t *)alloc_n(n, 1);
+    if (drop == NULL) {
+      st = nomem(err, "rows", n);
+      goto done;
+    }
+    j.drop = drop;
+    st = zb_parallel_for(nm, drop_morsel, &j, err);
+    if (st != ZB_OK) goto done;
+  }
+  j.hist = (int64_t *)alloc_n(nm * j.P, sizeof(int64_t));
+  j.pstart = (int64_t *)alloc_n(j.P + 1, sizeof(int64_t));
+  j.prow = (int64_t *)alloc_n(n, sizeof(int64_t));
+  j.ht = (zb__hash_table *)zb_calloc((size_t)j.P, sizeof(zb__hash_table));
+  j.pst = (zb_status *)zb_calloc((size_t)j.P, sizeof(zb_status));
+  j.local = (int64_t *)alloc_n(n, sizeof(int64_t));
+  j.pbase = (int64_t *)alloc_n(j.P, sizeof(int64_t));
+  j.isfirst = (uint8_t *)zb_calloc((size_t)ZB_MAX(n, 1), 1);
+  j.mcount = (int64_t *)alloc_n(nm, sizeof(int64_t));
+  g->gid = (int64_t *)alloc_n(n, sizeof(int64_t));
+  if (j.hist == NULL || j.pstart == NULL || j.prow == NULL || j.ht == NULL || j.pst == NULL ||
+      j.local == NULL || j.pbase == NULL || j.isfirst == NULL || j.mcount == NULL ||
+      g->gid == NULL) {
+    st = nomem(err, "hash partitions", n);
+    goto done;
+  }
+  st = zb_parallel_for(nm, hist_morsel, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t run = 0;
+  for (int64_t p = 0; p < j.P; p++) {
+    j.pstart[p] = run;
+    for (int64_t m = 0; m < nm; m++) {
+      int64_t c = j.hist[m * j.P + p];
+      j.hist[m * j.P + p] = run;
+      run += c;
+    }
+  }
+  j.pstart[j.P] = run;
+  st = zb_parallel_for(nm, scatter_morsel, &j, err);
+  if (st == ZB_OK) st = zb_parallel_for(j.P, build_part, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t G = 0;
+  for (int64_t p = 0; p < j.P; p++) {
+    if (j.pst[p] != ZB_OK) {
+      st = zb_error_set(err, j.pst[p], "out of host memory building the group-by hash table "
+                        "(partition %lld of %lld, %lld rows)", (long long)p, (long long)j.P,
+                        (long long)(j.pstart[p + 1] - j.pstart[p]));
+      goto done;
+    }
+    j.pbase[p] = G;
+    G += j.ht[p].n_groups;
+  }
+  j.remap = (int64_t *)alloc_n(G, sizeof(int64_t));
+  g->first = (int64_t *)alloc_n(G, sizeof(int64_t));
+  j.first = g->first;
+  if (j.remap == NULL || g->first == NULL) {
+    st = nomem(err, "groups", G);
+    goto done;
+  }
+  st = zb_parallel_for(j.P, mark_part, &j, err);
+  if (st == ZB_OK) st = zb_parallel_for(nm, count_morsel, &j, err);
+  if (st != ZB_OK) goto done;
+  run = 0;
+  for (int64_t m = 0; m < nm; m++) {
+    int64_t c = j.mcount[m];
+    j.mcount[m] = run;
+    run += c;
+  }
+  st = zb_parallel_for(nm, remap_morsel, &j, err);
+  if (st != ZB_OK) goto done;
+  j.gid = g->gid;
+  st = zb_parallel_for(nm, gid_morsel, &j, err);
+  g->n_groups = G;
+  g->n_rows = n;
+done:
+  if (j.ht != NULL)
+    for (int64_t p = 0; p < j.P; p++) zb__ht_reset(&j.ht[p]);
+  zb_free(j.ht);
+  zb_free(j.pst);
+  zb_free(j.hist);
+  zb_free(j.pstart);
+  zb_free(j.prow);
+  zb_free(j.local);
+  zb_free(j.pbase);
+  zb_free(j.isfirst);
+  zb_free(j.mcount);
+  zb_free(j.remap);
+  zb_free(drop);
+  zb__keys_reset(&k);
+  if (st != ZB_OK) zb__grouping_reset(g);
+  return st;
+}
+
+zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool dropna,
+                         bool sort, zb__grouping *g, zb_error *err) {
+  memset(g, 0, sizeof *g);
+  zb_column **keys = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
+  if (keys == NULL) return nomem(err, "keys", n_keys);
+  zb_status st = ZB_OK;
+  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++)
+    st = nan_as_null(keys_in[c], &keys[c], err);
+  if (st != ZB_OK) goto done;
+  int64_t n = n_keys > 0 ? keys[0]->length : 0;
+  if (n == 0) {
+    g->gid = (int64_t *)alloc_n(0, sizeof(int64_t));
+    g->first = (int64_t *)alloc_n(0, sizeof(int64_t));
+    if (g->gid == NULL || g->first == NULL) {
+      zb__grouping_reset(g);
+      st = nomem(err, "groups", 0);
+    }
+    goto done;
+  }
+  bool used = false;
+  if (n_keys == 1 && direct_type(keys[0]->type)) {
+    st = group_direct(keys[0], dropna, sort, g, &used, err);
+    if (st != ZB_OK) goto done;
+  }
+  if (!used) {
+    st = group_hash((const zb_column *const *)keys, n_keys, dropna, g, err);
+    if (st == ZB_OK && sort) st = apply_sort((const zb_column *const *)keys, n_keys, g, err);
+    if (st != ZB_OK) zb__grouping_reset(g);
+  }
+done:
+  for (int64_t c = 0; c < n_keys; c++) zb_column_release(keys[c]);
+  zb_free(keys);
+  return st;
+}
+
+/* ---- rows of each group -------------------------------------------------------- */
+
+typedef struct csr_job {
+  const zb__grouping *g;
+  zb__group_csr *csr;
+  int64_t nb, gpb;
+  int64_t *hist; /* morsels x nb */
+  int64_t *bstart; /* nb + 1 */
+  int64_t *tmp;
+  int64_t *cursor;
+} csr_job;
+
+static void csr_hist(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  csr_job *j = (csr_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->g->n_rows, s + ZB_MORSEL_ROWS);
+  int64_t *h = j->hist + task * j->nb;
+  for (int64_t b = 0; b < j->nb; b++) h[b] = 0;
+  for (int64_t r = s; r < e; r++) {
+    int64_t gg = j->g->gid[r];
+    if (gg >= 0) h[gg / j->gpb]++;
+  }
+}
+
+static void csr_scatter(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  csr_job *j = (csr_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->g->n_rows, s + ZB_MORSEL_ROWS);
+  int64_t *cur = j->hist + task * j->nb;
+  for (int64_t r = s; r < e; r++) {
+    int64_t gg = j->g->gid[r];
+    if (gg >= 0) j->tmp[cur[gg / j->gpb]++] = r;
+  }
+}
+
+static void csr_bucket(void *ctx, int64_t b, int worker) {
+  (void)worker;
+  csr_job *j = (csr_job *)ctx;
+  const int64_t *gid = j->g->gid;
+  int64_t g0 = j->csr->bucket[b], g1 = j->csr->bucket[b + 1];
+  int64_t s = j->bstart[b], e = j->bstart[b + 1];
+  int64_t *cur = j->cursor, *off = j->csr->offsets;
+  for (int64_t x = g0; x < g1; x++) cur[x] = 0;
+  for (int64_t i = s; i < e; i++) cur[gid[j->tmp[i]]]++;
+  int64_t run = s;
+  for (int64_t x = g0; x < g1; x++) {
+    off[x] = run;
+    run += cur[x];
+    cur[x] = off[x];
+  }
+  for (int64_t i = s; i < e; i++) {
+    int64_t r = j->tmp[i];
+    j->csr->rows[cur[gid[r]]++] = r;
+  }
+}
+
+zb_status zb__group_csr_init(const zb__grouping *g, zb__group_csr *csr, zb_error *err) {
+  memset(csr, 0, sizeof *csr);
+  int64_t G = g->n_groups, n = g->n_rows, nm = zb__morsels(n);
+  csr_job j;
+  memset(&j, 0, sizeof j);
+  j.g = g;
+  j.csr = csr;
+  j.nb = ZB_MIN(G, 256);
+  j.gpb = j.nb > 0 ? (G + j.nb - 1) / j.nb : 1;
+  if (j.nb > 0) j.nb = (G + j.gpb - 1) / j.gpb;
+  zb_status st = ZB_OK;
+  csr->n_groups = G;
+  csr->n_buckets = j.nb;
+  csr->offsets = (int64_t *)alloc_n(G + 1, sizeof(int64_t));
+  csr->rows = (int64_t *)alloc_n(n, sizeof(int64_t));
+  csr->bucket = (int64_t *)alloc_n(j.nb + 1, sizeof(int64_t));
+  j.hist = (int64_t *)alloc_n(nm * j.nb, sizeof(int64_t));
+  j.bstart = (int64_t *)alloc_n(j.nb + 1, sizeof(int64_t));
+  j.tmp = (int64_t *)alloc_n(n, sizeof(int64_t));
+  j.cursor = (int64_t *)alloc_n(G, sizeof(int64_t));
+  if (csr->offsets == NULL || csr->rows == NULL || csr->bucket == NULL || j.hist == NULL ||
+      j.bstart == NULL || j.tmp == NULL || j.cursor == NULL) {
+    st = nomem(err, "rows by group", n);
+    goto done;
+  }
+  for (int64_t b = 0; b <= j.nb; b++) csr->bucket[b] = ZB_MIN(b * j.gpb, G);
+  if (j.nb > 0) st = zb_parallel_for(nm, csr_hist, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t run = 0;
+  for (int64_t b = 0; b < j.nb; b++) {
+    j.bstart[b] = run;
+    for (int64_t m = 0; m < nm; m++) {
+      int64_t c = j.hist[m * j.nb + b];
+      j.hist[m * j.nb + b] = run;
+      run += c;
+    }
+  }
+  j.bstart[j.nb] = run;
+  csr->offsets[G] = run;
+  if (j.nb > 0) st = zb_parallel_for(nm, csr_scatter, &j, err);
+  if (st == ZB_OK && j.nb > 0) st = zb_parallel_for(j.nb, csr_bucket, &j, err);
+done:
+  zb_free(j.hist);
+  zb_free(j.bstart);
+  zb_free(j.tmp);
+  zb_free(j.cursor);
+  if (st != ZB_OK) zb__group_csr_reset(csr);
+  return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+static zb_status group_table(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                             bool dropna, bool sort, zb__grouping *g, zb_error *err) {
+  const zb_column **cols = (const zb_column **)zb_malloc((size_t)n_keys * sizeof(zb_column *));
+  if (cols == NULL) return nomem(err, "keys", n_keys);
+  for (int64_t c = 0; c < n_keys; c++) cols[c] = t->columns[keys[c]];
+  zb_status st = zb__group_rows(cols, n_keys, dropna, sort, g, err);
+  zb_free(cols);
+  return st;
+}
+
+zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                            bool dropna, bool sort, zb_column **out, int64_t *n_groups,
+                            zb_error *err) {
+  *out = NULL;
+  *n_groups = 0;
+  zb__grouping g;
+  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, &g, err));
+  int64_t n = g.n_rows;
+  bool any_drop = false;
+  for (int64_t r = 0; r < n && !any_drop; r++) any_drop = g.gid[r] < 0;
+  zb_column *o = NULL;
+  zb_status st = zb_column_new(ZB_INT64, n, any_drop, 0, &o, err);
+  if (st == ZB_OK) {
+    if (n > 0) memcpy(o->data->data, g.gid, (size_t)n * sizeof(int64_t));
+    if (any_drop) {
+      uint8_t *bits = (uint8_t *)o->validity->data;
+      for (int64_t r = 0; r < n; r++)
+        if (g.gid[r] < 0) {
+          zb_bit_set(bits, r, false);
+          ((int64_t *)o->data->data)[r] = 0;
+        }
+      zb_column_recount_nulls(o);
+    }
+    *out = o;
+    *n_groups = g.n_groups;
+  }
+  zb__grouping_reset(&g);
+  return st;
+}
+
+typedef struct cumcount_job {
+  const zb__group_csr *csr;
+  bool ascending;
+  int64_t *out;
+} cumcount_job;
+
+static void cumcount_bucket(void *ctx, int64_t b, int worker) {
+  (void)worker;
+  cumcount_job *j = (cumcount_job *)ctx;
+  const zb__group_csr *c = j->csr;
+  for (int64_t x = c->bucket[b]; x < c->bucket[b + 1]; x++) {
+    int64_t s = c->offsets[x], e = c->offsets[x + 1];
+    for (int64_t i = s; i < e; i++) j->out[c->rows[i]] = j->ascending ? i - s : e - 1 - i;
+  }
+}
+
+zb_status zb__cpu_group_cumcount(const zb_column *ids, int64_t n_groups, bool ascending,
+                                 zb_column **out, zb_error *err) {
+  *out = NULL;
+  int64_t n = ids->length;
+  zb__grouping g;
+  memset(&g, 0, sizeof g);
+  zb__group_csr csr;
+  memset(&csr, 0, sizeof csr);
+  zb_column *o = NULL;
+  zb_status st = ZB_OK;
+  g.n_rows = n;
+  g.n_groups = n_groups;
+  g.gid = (int64_t *)alloc_n(n, sizeof(int64_t));
+  if (g.gid == NULL) return nomem(err, "group ids", n);
+  const int64_t *v = (const int64_t *)ids->data->data + ids->offset;
+  for (int64_t r = 0; r < n; r++) {
+    if (!zb_column_is_valid(ids, r)) {
+      g.gid[r] = -1;
+      continue;
+    }
+    if (v[r] < 0 || v[r] >= n_groups) {
+      st = zb_error_set(err, ZB_EINDEX,
+                        "cumcount: group id %lld at row %lld is outside [0, %lld)",
+                        (long long)v[r], (long long)r, (long long)n_groups);
+      goto done;
+    }
+    g.gid[r] = v[r];
+  }
+  st = zb__group_csr_init(&g, &csr, err);
+  if (st == ZB_OK) st = zb_column_new(ZB_INT64, n, ids->null_count > 0, 0, &o, err);
+  if (st != ZB_OK) goto done;
+  int64_t *ov = (int64_t *)o->data->data;
+  if (ids->null_count > 0) {
+    uint8_t *bits = (uint8_t *)o->validity->data;
+    for (int64_t r = 0; r < n; r++) {
+      if (g.gid[r] < 0) {
+        ov[r] = 0;
+        zb_bit_set(bits, r, false);
+      }
+    }
+    zb_column_recount_nulls(o);
+  }
+  cumcount_job cj = {&csr, ascending, ov};
+  st = zb_parallel_for(csr.n_buckets, cumcount_bucket, &cj, err);
+done:
+  zb__group_csr_reset(&csr);
+  zb__grouping_reset(&g);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
+                          bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                          zb_error *err) {
+  *out = NULL;
+  zb__grouping g;
+  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, &g, err));
+  int64_t nc = n_keys + n_aggs;
+  zb_column **cols = (zb_column **)zb_calloc((size_t)nc, sizeof(zb_column *));
+  const char **names = (const char **)zb_calloc((size_t)nc, sizeof(char *));
+  zb_column *idx = NULL;
+  zb_status st = ZB_OK;
+  if (cols == NULL || names == NULL) {
+    st = nomem(err, "result columns", nc);
+    goto done;
+  }
+  st = int64_column(g.first, g.n_groups, &idx, err);
+  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++) {
+    st = zb__cpu_take(t->columns[keys[c]], idx, &cols[c], err);
+    names[c] = t->names[keys[c]];
+  }
+  if (st == ZB_OK) st = zb__group_aggregate(t, &g, n_aggs, aggs, cols + n_keys, err);
+  if (st != ZB_OK) goto done;
+  for (int64_t a = 0; a < n_aggs; a++) {
+    const char *nm = aggs[a].name;
+    if (nm == NULL) nm = aggs[a].op == ZB_AGG_SIZE ? "size" : t->names[aggs[a].column];
+    names[n_keys + a] = nm;
+  }
+  for (int64_t a = 0; a < nc && st == ZB_OK; a++)
+    for (int64_t b = 0; b < a; b++)
+      if (strcmp(names[a], names[b]) == 0) {
+        st = zb_error_set(err, ZB_EINVAL,
+                          "group-by: two result columns are named '%s' (give the "
+                          "aggregations distinct names)", names[a]);
+        break;
+      }
+  if (st == ZB_OK) st = zb_table_make(nc, cols, names, out, err);
+done:
+  if (cols != NULL)
+    for (int64_t c = 0; c < nc; c++) zb_column_release(cols[c]);
+  zb_free(cols);
+  zb_free(names);
+  zb_column_release(idx);
+  zb__grouping_reset(&g);
+  return st;
+}

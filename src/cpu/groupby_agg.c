@@ -1,0 +1,914 @@
+/*
+ * groupby_agg.c -- CPU aggregation kernels of group-by: given a group id per
+ * row (src/cpu/groupby.c), one value per group for every aggregation of
+ * zambezi/groupby.h.
+ *
+ * Aggregations are gathered into jobs, one per (accumulator family, input
+ * column): sum and mean of one column share a pass, and so do std and var.
+ * A job keeps one accumulator per group (an array indexed by group id) and
+ * runs in one of two modes, both independent of the thread count:
+ *   - scan (few groups, <= 65536): the rows are cut into C chunks, C a
+ *     function of the row and group counts only; each chunk task fills its
+ *     own accumulator array, and the arrays are merged in chunk order
+ *     (parallel over group ranges);
+ *   - csr (many groups): the rows are ordered by group (zb__group_csr) and
+ *     each task owns a range of groups, accumulating straight into the
+ *     result array.
+ * Inputs are read as int64, uint64 or double arrays (the column's own
+ * memory when its type is that already, else a converted copy).  Integer
+ * sums are exact (128-bit) and wrap when narrowed to 64 bits; float sums
+ * are Neumaier-compensated; variance and correlation use Welford updates
+ * merged with Chan's formulas.  min/max/first/last keep the row of the
+ * chosen value and take it from the column, so they work for every dtype.
+ * median/quantile gather each group's values (csr) and select; nunique
+ * groups (group id, value) pairs by hashing.
+ */
+#include <math.h>
+
+#include "cpu/groupby.h"
+
+__extension__ typedef __int128 zb_i128;
+
+#define SCAN_MAX_GROUPS 65536
+#define SCAN_MAX_CHUNKS 64
+#define SCAN_BUDGET_BYTES ((int64_t)64 << 20)
+
+enum { F_SUMI, F_SUMF, F_PROD, F_VAR, F_CORR, F_ARG, F_COUNT, F_SIZE, F_NZ };
+enum { K_NONE, K_I64, K_U64, K_F64, K_STR };
+enum { A_MIN, A_MAX, A_FIRST, A_LAST };
+
+typedef struct acc_sumi { zb_i128 s; int64_t n; } acc_sumi;
+typedef struct acc_sumf { double s, c; int64_t n; } acc_sumf;
+typedef union acc_prod { uint64_t u; double f; } acc_prod;
+typedef struct acc_var { int64_t n; double mean, m2; } acc_var;
+typedef struct acc_corr { int64_t n; double mx, my, sxx, syy, sxy; } acc_corr;
+typedef struct acc_arg { int64_t row; union { int64_t i; uint64_t u; double f; } v; } acc_arg;
+typedef struct acc_nz { int64_t nz, n; } acc_nz;
+
+typedef struct agg_job {
+  int fam, kind, arg; /* arg: A_MIN .. A_LAST for F_ARG */
+  int64_t column, column2;
+  const zb_column *col, *col2;
+  const void *v, *v2; /* compute-typed values indexed by row */
+  void *own_v, *own_v2;
+  const uint8_t *valid, *valid2;
+  int64_t voff, voff2;
+  const int64_t *gid;
+  int64_t n, G;
+  size_t acc_size;
+  char *acc;
+  int64_t C; /* scan chunks; 0: csr mode */
+  const zb__group_csr *csr;
+} agg_job;
+
+static zb_status nomem(zb_error *err, const char *what, int64_t n) {
+  return zb_error_set(err, ZB_ENOMEM, "out of host memory in group-by (%s, %lld items)", what,
+                      (long long)n);
+}
+
+static inline void kahan_add(double *s, double *c, double x) {
+  double t = *s + x;
+  if (fabs(*s) >= fabs(x))
+    *c += (*s - t) + x;
+  else
+    *c += (x - t) + *s;
+  *s = t;
+}
+
+static bool is_float(zb_type_id t) { return t == ZB_FLOAT32 || t == ZB_FLOAT64; }
+static bool is_unsigned(zb_type_id t) {
+  return t == ZB_UINT8 || t == ZB_UINT16 || t == ZB_UINT32 || t == ZB_UINT64;
+}
+
+/* ---- the row loop ------------------------------------------------------------ */
+
+/* Rows s..e of a chunk (rows NULL) or of rows[s..e) (csr), skipping rows
+ * outside every group and null values of the job's column. */
+#define ROW_LOOP(BODY)                                                        \
+  do {                                                                        \
+    const int64_t *gid_ = j->gid;                                             \
+    const uint8_t *valid_ = j->valid;                                         \
+    int64_t voff_ = j->voff;                                                  \
+    for (int64_t i_ = s; i_ < e; i_++) {                                      \
+      int64_t r = rows != NULL ? rows[i_] : i_;                               \
+      int64_t g = gid_[r];                                                    \
+      if (g < 0) continue;                                                    \
+      if (valid_ != NULL && !zb_bit_get(valid_, voff_ + r)) continue;         \
+      BODY                                                                    \
+    }                                                                         \
+  } while (0)
+
+static int str_cmp(const zb_column *c, int64_t a, int64_t b) {
+  int64_t la, lb;
+  const char *pa = zb__str(c, a, &la);
+  const char *pb = zb__str(c, b, &lb);
+  int64_t m = la < lb ? la : lb;
+  int x = m > 0 ? memcmp(pa, pb, (size_t)m) : 0;
+  if (x != 0) return x;
+  return la < lb ? -1 : la > lb;
+}
+
+static void update(const agg_job *j, char *acc, const int64_t *rows, int64_t s, int64_t e) {
+  switch (j->fam) {
+    case F_SUMI: {
+      acc_sumi *a = (acc_sumi *)acc;
+      if (j->kind == K_U64) {
+        const uint64_t *v = (const uint64_t *)j->v;
+        ROW_LOOP(a[g].s += (zb_i128)v[r]; a[g].n++;);
+      } else {
+        const int64_t *v = (const int64_t *)j->v;
+        ROW_LOOP(a[g].s += (zb_i128)v[r]; a[g].n++;);
+      }
+      break;
+    }
+    case F_SUMF: {
+      acc_sumf *a = (acc_sumf *)acc;
+      const double *v = (const double *)j->v;
+      ROW_LOOP(double x = v[r]; if (x != x) continue; kahan_add(&a[g].s, &a[g].c, x);
+               a[g].n++;);
+      break;
+    }
+    case F_PROD: {
+      acc_prod *a = (acc_prod *)acc;
+      if (j->kind == K_F64) {
+        const double *v = (const double *)j->v;
+        ROW_LOOP(double x = v[r]; if (x != x) continue; a[g].f *= x;);
+      } else {
+        const uint64_t *v = (const uint64_t *)j->v;
+        ROW_LOOP(a[g].u *= v[r];);
+      }
+      break;
+    }
+    case F_VAR: {
+      acc_var *a = (acc_var *)acc;
+      const double *v = (const double *)j->v;
+      ROW_LOOP(double x = v[r]; if (x != x) continue; acc_var *p = &a[g]; p->n++;
+               double d = x - p->mean; p->mean += d / (double)p->n;
+               p->m2 += d * (x - p->mean););
+      break;
+    }
+    case F_CORR: {
+      acc_corr *a = (acc_corr *)acc;
+      const double *v = (const double *)j->v, *w = (const double *)j->v2;
+      const uint8_t *valid2 = j->valid2;
+      int64_t voff2 = j->voff2;
+      ROW_LOOP(if (valid2 != NULL && !zb_bit_get(valid2, voff2 + r)) continue;
+               double x = v[r]; double y = w[r]; if (x != x || y != y) continue;
+               acc_corr *p = &a[g]; p->n++; double nn = (double)p->n;
+               double dx = x - p->mx; double dy = y - p->my; p->mx += dx / nn;
+               p->my += dy / nn; p->sxx += dx * (x - p->mx); p->syy += dy * (y - p->my);
+               p->sxy += dx * (y - p->my););
+      break;
+    }
+    case F_ARG: {
+      acc_arg *a = (acc_arg *)acc;
+      if (j->arg == A_FIRST || j->arg == A_LAST) {
+        bool first = j->arg == A_FIRST;
+        if (j->kind == K_F64) {
+          const double *v = (const double *)j->v;
+          ROW_LOOP(if (v[r] != v[r]) continue; if (!first || a[g].row < 0) a[g].row = r;);
+        } else {
+          ROW_LOOP(if (!first || a[g].row < 0) a[g].row = r;);
+        }
+        break;
+      }
+      bool mx = j->arg == A_MAX;
+      switch (j->kind) {
+        case K_I64: {
+          const int64_t *v = (const int64_t *)j->v;
+          ROW_LOOP(int64_t x = v[r]; acc_arg *p = &a[g];
+                   if (p->row < 0 || (mx ? x > p->v.i : x < p->v.i)) {
+                     p->v.i = x;
+                     p->row = r;
+                   });
+          break;
+        }
+        case K_U64: {
+          const uint64_t *v = (const uint64_t *)j->v;
+          ROW_LOOP(uint64_t x = v[r]; acc_arg *p = &a[g];
+                   if (p->row < 0 || (mx ? x > p->v.u : x < p->v.u)) {
+                     p->v.u = x;
+                     p->row = r;
+                   });
+          break;
+        }
+        case K_F64: {
+          const double *v = (const double *)j->v;
+          ROW_LOOP(double x = v[r]; if (x != x) continue; acc_arg *p = &a[g];
+                   if (p->row < 0 || (mx ? x > p->v.f : x < p->v.f)) {
+                     p->v.f = x;
+                     p->row = r;
+                   });
+          break;
+        }
+        default: { /* strings */
+          const zb_column *c = j->col;
+          ROW_LOOP(acc_arg *p = &a[g]; if (p->row < 0) { p->row = r; continue; }
+                   int cmp = str_cmp(c, r, p->row); if (mx ? cmp > 0 : cmp < 0) p->row = r;);
+          break;
+        }
+      }
+      break;
+    }
+    case F_COUNT: {
+      int64_t *a = (int64_t *)acc;
+      if (j->kind == K_F64) {
+        const double *v = (const double *)j->v;
+        ROW_LOOP(a[g] += v[r] == v[r];);
+      } else {
+        ROW_LOOP(a[g]++;);
+      }
+      break;
+    }
+    case F_SIZE: {
+      int64_t *a = (int64_t *)acc;
+      ROW_LOOP(a[g]++;);
+      break;
+    }
+    case F_NZ: {
+      acc_nz *a = (acc_nz *)acc;
+      const double *v = (const double *)j->v;
+      ROW_LOOP(double x = v[r]; if (x != x) continue; a[g].nz += x != 0; a[g].n++;);
+      break;
+    }
+  }
+}
+
+/* dst[g] = dst[g] merged with src[g] (src the later rows), g in [g0, g1). */
+static void merge(const agg_job *j, char *dst, const char *src, int64_t g0, int64_t g1) {
+  for (int64_t g = g0; g < g1; g++) {
+    switch (j->fam) {
+      case F_SUMI: {
+        acc_sumi *d = (acc_sumi *)dst + g;
+        const acc_sumi *o = (const acc_sumi *)src + g;
+        d->s += o->s;
+        d->n += o->n;
+        break;
+      }
+      case F_SUMF: {
+        acc_sumf *d = (acc_sumf *)dst + g;
+        const acc_sumf *o = (const acc_sumf *)src + g;
+        kahan_add(&d->s, &d->c, o->s);
+        d->c += o->c;
+        d->n += o->n;
+        break;
+      }
+      case F_PROD: {
+        acc_prod *d = (acc_prod *)dst + g;
+        const acc_prod *o = (const acc_prod *)src + g;
+        if (j->kind == K_F64)
+          d->f *= o->f;
+        else
+          d->u *= o->u;
+        break;
+      }
+      case F_VAR: {
+        acc_var *d = (acc_var *)dst + g;
+        const acc_var *o = (const acc_var *)src + g;
+        if (o->n == 0) break;
+        if (d->n == 0) {
+          *d = *o;
+          break;
+        }
+        double na = (double)d->n, nb = (double)o->n, nn = na + nb;
+        double dl = o->mean - d->mean;
+        d->mean += dl * nb / nn;
+        d->m2 += o->m2 + dl * dl * na * nb / nn;
+        d->n += o->n;
+        break;
+      }
+      case F_CORR: {
+        acc_corr *d = (acc_corr *)dst + g;
+        const acc_corr *o = (const acc_corr *)src + g;
+        if (o->n == 0) break;
+        if (d->n == 0) {
+          *d = *o;
+          break;
+        }
+        double na = (double)d->n, nb = (double)o->n, nn = na + nb;
+        double dx = o->mx - d->mx, dy = o->my - d->my, f = na * nb / nn;
+        d->mx += dx * nb / nn;
+        d->my += dy * nb / nn;
+        d->sxx += o->sxx + dx * dx * f;
+        d->syy += o->syy + dy * dy * f;
+        d->sxy += o->sxy + dx * dy * f;
+        d->n += o->n;
+        break;
+      }
+      case F_ARG: {
+        acc_arg *d = (acc_arg *)dst + g;
+        const acc_arg *o = (const acc_arg *)src + g;
+        if (o->row < 0) break;
+        if (d->row < 0) {
+          *d = *o;
+          break;
+        }
+        bool take = false;
+        switch (j->arg) {
+          case A_FIRST: take = false; break; /* dst holds earlier rows */
+          case A_LAST: take = true; break;
+          default: {
+            bool mx = j->arg == A_MAX;
+            if (j->kind == K_I64)
+              take = mx ? o->v.i > d->v.i : o->v.i < d->v.i;
+            else if (j->kind == K_U64)
+              take = mx ? o->v.u > d->v.u : o->v.u < d->v.u;
+            else if (j->kind == K_F64)
+              take = mx ? o->v.f > d->v.f : o->v.f < d->v.f;
+            else {
+              int cmp = str_cmp(j->col, o->row, d->row);
+              take = mx ? cmp > 0 : cmp < 0;
+            }
+          }
+        }
+        if (take) *d = *o;
+        break;
+      }
+      case F_COUNT:
+      case F_SIZE:
+        ((int64_t *)dst)[g] += ((const int64_t *)src)[g];
+        break;
+      case F_NZ: {
+        acc_nz *d = (acc_nz *)dst + g;
+        const acc_nz *o = (const acc_nz *)src + g;
+        d->nz += o->nz;
+        d->n += o->n;
+        break;
+      }
+    }
+  }
+}
+
+static void init_acc(const agg_job *j, char *acc, int64_t count) {
+  if (j->fam == F_PROD) {
+    acc_prod *a = (acc_prod *)acc;
+    for (int64_t g = 0; g < count; g++) {
+      if (j->kind == K_F64)
+        a[g].f = 1.0;
+      else
+        a[g].u = 1;
+    }
+  } else if (j->fam == F_ARG) {
+    acc_arg *a = (acc_arg *)acc;
+    for (int64_t g = 0; g < count; g++) {
+      a[g].row = -1;
+      a[g].v.u = 0;
+    }
+  } else {
+    memset(acc, 0, (size_t)count * j->acc_size);
+  }
+}
+
+/* ---- running a job --------------------------------------------------------------- */
+
+static void scan_chunk(void *ctx, int64_t c, int worker) {
+  (void)worker;
+  agg_job *j = (agg_job *)ctx;
+  char *acc = j->acc + (size_t)c * (size_t)j->G * j->acc_size;
+  init_acc(j, acc, j->G);
+  int64_t s = j->n * c / j->C, e = j->n * (c + 1) / j->C;
+  update(j, acc, NULL, s, e);
+}
+
+#define MERGE_GROUPS 4096
+
+static void merge_range(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  agg_job *j = (agg_job *)ctx;
+  int64_t g0 = task * MERGE_GROUPS, g1 = ZB_MIN(j->G, g0 + MERGE_GROUPS);
+  for (int64_t c = 1; c < j->C; c++)
+    merge(j, j->acc, j->acc + (size_t)c * (size_t)j->G * j->acc_size, g0, g1);
+}
+
+static void csr_bucket(void *ctx, int64_t b, int worker) {
+  (void)worker;
+  agg_job *j = (agg_job *)ctx;
+  const zb__group_csr *c = j->csr;
+  int64_t g0 = c->bucket[b], g1 = c->bucket[b + 1];
+  init_acc(j, j->acc + (size_t)g0 * j->acc_size, g1 - g0);
+  update(j, j->acc, c->rows, c->offsets[g0], c->offsets[g1]);
+}
+
+static zb_status run_job(agg_job *j, zb_error *err) {
+  int64_t G = j->G;
+  if (j->csr == NULL) {
+    int64_t per = (int64_t)j->acc_size * ZB_MAX(G, 1);
+    int64_t C = ZB_MIN(zb__morsels(j->n), SCAN_MAX_CHUNKS);
+    C = ZB_MIN(C, ZB_MAX(SCAN_BUDGET_BYTES / per, 1));
+    C = ZB_MAX(C, 1);
+    j->C = C;
+    j->acc = (char *)zb_malloc((size_t)(C * per));
+    if (j->acc == NULL) return nomem(err, "group accumulators", C * G);
+    ZB_RETURN_NOT_OK(zb_parallel_for(C, scan_chunk, j, err));
+    if (C > 1) ZB_RETURN_NOT_OK(zb_parallel_for((G + MERGE_GROUPS - 1) / MERGE_GROUPS,
+                                                merge_range, j, err));
+    return ZB_OK;
+  }
+  j->acc = (char *)zb_malloc((size_t)ZB_MAX(G, 1) * j->acc_size);
+  if (j->acc == NULL) return nomem(err, "group accumulators", G);
+  if (G == 0) return ZB_OK;
+  return zb_parallel_for(j->csr->n_buckets, csr_bucket, j, err);
+}
+
+/* ---- inputs ------------------------------------------------------------------------ */
+
+typedef struct conv_job {
+  const zb_column *c;
+  zb_type_id to;
+  char *dst;
+} conv_job;
+
+static void conv_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  conv_job *j = (conv_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->c->length, s + ZB_MORSEL_ROWS);
+  zb__convert_block(j->to, j->dst + s * 8, j->c->type, j->c->data->data, j->c->offset + s,
+                    e - s);
+}
+
+/* Values of c as `to` (INT64, UINT64 or FLOAT64), indexed by row. */
+static zb_status values_as(const zb_column *c, zb_type_id to, const void **v, void **own,
+                           zb_error *err) {
+  *own = NULL;
+  if (zb__physical(c->type) == to && c->type != ZB_BOOL) {
+    *v = (const char *)c->data->data + c->offset * 8;
+    return ZB_OK;
+  }
+  char *d = (char *)zb_malloc((size_t)ZB_MAX(c->length, 1) * 8);
+  if (d == NULL) return nomem(err, "converted values", c->length);
+  conv_job cj = {c, to, d};
+  zb_status st = zb_parallel_for(zb__morsels(c->length), conv_morsel, &cj, err);
+  if (st != ZB_OK) {
+    zb_free(d);
+    return st;
+  }
+  *own = d;
+  *v = d;
+  return ZB_OK;
+}
+
+static zb_type_id kind_type(int kind) {
+  return kind == K_I64 ? ZB_INT64 : kind == K_U64 ? ZB_UINT64 : ZB_FLOAT64;
+}
+
+static void job_reset(agg_job *j) {
+  zb_free(j->own_v);
+  zb_free(j->own_v2);
+  zb_free(j->acc);
+  memset(j, 0, sizeof *j);
+}
+
+/* The family, kind and argument of aggregation a over column type t. */
+static void classify(const zb_agg *a, zb_type_id t, int *fam, int *kind, int *arg) {
+  int num = is_float(t) ? K_F64 : is_unsigned(t) ? K_U64 : K_I64;
+  *arg = 0;
+  switch (a->op) {
+    case ZB_AGG_SUM:
+    case ZB_AGG_MEAN:
+      *fam = num == K_F64 ? F_SUMF : F_SUMI;
+      *kind = num;
+      break;
+    case ZB_AGG_PROD:
+      *fam = F_PROD;
+      *kind = num == K_F64 ? K_F64 : K_U64;
+      break;
+    case ZB_AGG_STD:
+    case ZB_AGG_VAR:
+      *fam = F_VAR;
+      *kind = K_F64;
+      break;
+    case ZB_AGG_CORR:
+      *fam = F_CORR;
+      *kind = K_F64;
+      break;
+    case ZB_AGG_ANY:
+    case ZB_AGG_ALL:
+      *fam = F_NZ;
+      *kind = K_F64;
+      break;
+    case ZB_AGG_COUNT:
+      *fam = F_COUNT;
+      *kind = is_float(t) ? K_F64 : K_NONE;
+      break;
+    case ZB_AGG_SIZE:
+      *fam = F_SIZE;
+      *kind = K_NONE;
+      break;
+    case ZB_AGG_FIRST:
+    case ZB_AGG_LAST:
+      *fam = F_ARG;
+      *kind = is_float(t) ? K_F64 : K_NONE;
+      *arg = a->op == ZB_AGG_FIRST ? A_FIRST : A_LAST;
+      break;
+    default: /* MIN, MAX */
+      *fam = F_ARG;
+      *kind = t == ZB_STRING ? K_STR : num;
+      *arg = a->op == ZB_AGG_MIN ? A_MIN : A_MAX;
+      break;
+  }
+}
+
+static size_t acc_size_of(int fam) {
+  switch (fam) {
+    case F_SUMI: return sizeof(acc_sumi);
+    case F_SUMF: return sizeof(acc_sumf);
+    case F_PROD: return sizeof(acc_prod);
+    case F_VAR: return sizeof(acc_var);
+    case F_CORR: return sizeof(acc_corr);
+    case F_ARG: return sizeof(acc_arg);
+    case F_NZ: return sizeof(acc_nz);
+    default: return sizeof(int64_t);
+  }
+}
+
+/* ---- results --------------------------------------------------------------------------- */
+
+/* A new column of G values of type t with an all-valid bitmap. */
+static zb_status out_new(zb_type_id t, int64_t G, zb_column **out, zb_error *err) {
+  ZB_RETURN_NOT_OK(zb_column_new(t, G, true, 0, out, err));
+  if (t == ZB_BOOL) memset((*out)->data->data, 0, (size_t)(G + 7) / 8);
+  return ZB_OK;
+}
+
+static void out_null(zb_column *c, int64_t g) {
+  zb_bit_set((uint8_t *)c->validity->data, g, false);
+}
+
+static zb_status finish(const agg_job *j, const zb_agg *a, const zb_table *t, zb_column **out,
+                        zb_error *err) {
+  int64_t G = j->G;
+  zb_column *o = NULL;
+  zb_status st = ZB_OK;
+  switch (a->op) {
+    case ZB_AGG_SUM:
+    case ZB_AGG_MEAN: {
+      bool mean = a->op == ZB_AGG_MEAN;
+      zb_type_id ty = mean || j->fam == F_SUMF ? ZB_FLOAT64 : j->kind == K_U64 ? ZB_UINT64
+                                                                              : ZB_INT64;
+      ZB_RETURN_NOT_OK(out_new(ty, G, &o, err));
+      for (int64_t g = 0; g < G; g++) {
+        double sf;
+        int64_t n;
+        if (j->fam == F_SUMF) {
+          const acc_sumf *p = (const acc_sumf *)j->acc + g;
+          sf = p->s + p->c;
+          n = p->n;
+        } else {
+          const acc_sumi *p = (const acc_sumi *)j->acc + g;
+          sf = (double)p->s;
+          n = p->n;
+          if (!mean) {
+            ((uint64_t *)o->data->data)[g] = (uint64_t)(unsigned __int128)p->s;
+            continue;
+          }
+        }
+        if (mean) {
+          if (n == 0) {
+            out_null(o, g);
+            sf = 0;
+          } else {
+            sf /= (double)n;
+          }
+        }
+        ((double *)o->data->data)[g] = sf;
+      }
+      break;
+    }
+    case ZB_AGG_PROD: {
+      zb_type_id ct = t->columns[a->column]->type;
+      zb_type_id ty = j->kind == K_F64 ? ZB_FLOAT64 : is_unsigned(ct) ? ZB_UINT64 : ZB_INT64;
+      ZB_RETURN_NOT_OK(out_new(ty, G, &o, err));
+      memcpy(o->data->data, j->acc, (size_t)G * 8);
+      break;
+    }
+    case ZB_AGG_STD:
+    case ZB_AGG_VAR: {
+      ZB_RETURN_NOT_OK(out_new(ZB_FLOAT64, G, &o, err));
+      double *ov = (double *)o->data->data;
+      for (int64_t g = 0; g < G; g++) {
+        const acc_var *p = (const acc_var *)j->acc + g;
+        ov[g] = 0;
+        if (p->n - a->ddof <= 0) {
+          out_null(o, g);
+          continue;
+        }
+        double var = p->m2 / (double)(p->n - a->ddof);
+        if (var < 0) var = 0;
+        ov[g] = a->op == ZB_AGG_STD ? sqrt(var) : var;
+      }
+      break;
+    }
+    case ZB_AGG_CORR: {
+      ZB_RETURN_NOT_OK(out_new(ZB_FLOAT64, G, &o, err));
+      double *ov = (double *)o->data->data;
+      for (int64_t g = 0; g < G; g++) {
+        const acc_corr *p = (const acc_corr *)j->acc + g;
+        double den = sqrt(p->sxx * p->syy);
+        ov[g] = 0;
+        if (p->n < 2 || !(den > 0)) {
+          out_null(o, g);
+          continue;
+        }
+        double r = p->sxy / den;
+        ov[g] = r > 1 ? 1 : r < -1 ? -1 : r;
+      }
+      break;
+    }
+    case ZB_AGG_ANY:
+    case ZB_AGG_ALL: {
+      ZB_RETURN_NOT_OK(out_new(ZB_BOOL, G, &o, err));
+      uint8_t *bits = (uint8_t *)o->data->data;
+      for (int64_t g = 0; g < G; g++) {
+        const acc_nz *p = (const acc_nz *)j->acc + g;
+        zb_bit_set(bits, g, a->op == ZB_AGG_ANY ? p->nz > 0 : p->nz == p->n);
+      }
+      break;
+    }
+    case ZB_AGG_COUNT:
+    case ZB_AGG_SIZE:
+      ZB_RETURN_NOT_OK(out_new(ZB_INT64, G, &o, err));
+      memcpy(o->data->data, j->acc, (size_t)G * 8);
+      break;
+    default: { /* min, max, first, last: take the chosen rows */
+      zb_column *idx = NULL;
+      ZB_RETURN_NOT_OK(out_new(ZB_INT64, G, &idx, err));
+      int64_t *iv = (int64_t *)idx->data->data;
+      for (int64_t g = 0; g < G; g++) {
+        const acc_arg *p = (const acc_arg *)j->acc + g;
+        iv[g] = p->row < 0 ? 0 : p->row;
+        if (p->row < 0) out_null(idx, g);
+      }
+      zb_column_recount_nulls(idx);
+      st = zb__cpu_take(j->col, idx, &o, err);
+      zb_column_release(idx);
+      if (st != ZB_OK) return st;
+      *out = o;
+      return ZB_OK;
+    }
+  }
+  zb_column_recount_nulls(o);
+  *out = o;
+  return st;
+}
+
+/* ---- median / quantile --------------------------------------------------------------- */
+
+static inline void swap_d(double *a, double *b) {
+  double t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Rearrange a[0, n) so a[k] is the k-th smallest, smaller ones before it. */
+static void select_kth(double *a, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < a[lo]) swap_d(&a[mid], &a[lo]);
+    if (a[hi] < a[lo]) swap_d(&a[hi], &a[lo]);
+    if (a[hi] < a[mid]) swap_d(&a[hi], &a[mid]);
+    double p = a[mid];
+    int64_t i = lo, jj = hi;
+    while (i <= jj) {
+      while (a[i] < p) i++;
+      while (a[jj] > p) jj--;
+      if (i <= jj) {
+        swap_d(&a[i], &a[jj]);
+        i++;
+        jj--;
+      }
+    }
+    if (k <= jj)
+      hi = jj;
+    else if (k >= i)
+      lo = i;
+    else
+      return;
+  }
+}
+
+typedef struct quant_job {
+  const zb__group_csr *csr;
+  const zb_column *col;
+  const double *v;
+  double q;
+  double *buf; /* n: values per group, at the group's csr positions */
+  double *out;
+  uint8_t *ok;
+} quant_job;
+
+static void quant_bucket(void *ctx, int64_t b, int worker) {
+  (void)worker;
+  quant_job *j = (quant_job *)ctx;
+  const zb__group_csr *c = j->csr;
+  for (int64_t g = c->bucket[b]; g < c->bucket[b + 1]; g++) {
+    int64_t s = c->offsets[g], e = c->offsets[g + 1], m = 0;
+    double *a = j->buf + s;
+    for (int64_t i = s; i < e; i++) {
+      int64_t r = c->rows[i];
+      double x = j->v[r];
+      if (x != x || !zb_column_is_valid(j->col, r)) continue;
+      a[m++] = x;
+    }
+    j->ok[g] = m > 0;
+    j->out[g] = 0;
+    if (m == 0) continue;
+    double h = (double)(m - 1) * j->q;
+    int64_t lo = (int64_t)floor(h);
+    if (lo > m - 1) lo = m - 1;
+    double frac = h - (double)lo;
+    select_kth(a, m, lo);
+    double x0 = a[lo], r = x0;
+    if (frac > 0 && lo + 1 < m) {
+      double x1 = a[lo + 1];
+      for (int64_t i = lo + 2; i < m; i++) x1 = a[i] < x1 ? a[i] : x1;
+      r = x0 + (x1 - x0) * frac;
+    }
+    j->out[g] = r;
+  }
+}
+
+static zb_status quantile_agg(const zb_column *col, const zb__group_csr *csr, int64_t n,
+                              double q, zb_column **out, zb_error *err) {
+  const void *v = NULL;
+  void *own = NULL;
+  int64_t G = csr->n_groups;
+  ZB_RETURN_NOT_OK(values_as(col, ZB_FLOAT64, &v, &own, err));
+  zb_column *o = NULL;
+  double *buf = (double *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(double));
+  uint8_t *ok = (uint8_t *)zb_malloc((size_t)ZB_MAX(G, 1));
+  zb_status st = ZB_OK;
+  if (buf == NULL || ok == NULL) {
+    st = nomem(err, "quantile values", n);
+    goto done;
+  }
+  st = out_new(ZB_FLOAT64, G, &o, err);
+  if (st != ZB_OK) goto done;
+  quant_job qj = {csr, col, (const double *)v, q, buf, (double *)o->data->data, ok};
+  st = zb_parallel_for(csr->n_buckets, quant_bucket, &qj, err);
+  if (st != ZB_OK) goto done;
+  for (int64_t g = 0; g < G; g++)
+    if (!ok[g]) out_null(o, g);
+  zb_column_recount_nulls(o);
+done:
+  zb_free(buf);
+  zb_free(ok);
+  zb_free(own);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+/* ---- nunique -------------------------------------------------------------------------- */
+
+static void no_release(void *ctx, void *data, int64_t size) {
+  (void)ctx;
+  (void)data;
+  (void)size;
+}
+
+static zb_status nunique_agg(const zb_column *col, const zb__grouping *g, bool count_na,
+                             zb_column **out, zb_error *err) {
+  int64_t n = g->n_rows, G = g->n_groups;
+  zb_buffer *b = NULL;
+  zb_column *gc = NULL, *o = NULL;
+  zb__grouping pg;
+  memset(&pg, 0, sizeof pg);
+  ZB_RETURN_NOT_OK(zb_buffer_wrap(ZB_CPU, g->gid, n * 8, no_release, NULL, &b, err));
+  zb_status st = zb_column_make(ZB_INT64, n, 0, NULL, b, NULL, NULL, 0, &gc, err);
+  zb_buffer_release(b);
+  if (st != ZB_OK) return st;
+  const zb_column *pair[2] = {gc, col};
+  st = zb__group_rows(pair, 2, false, false, &pg, err);
+  if (st == ZB_OK) st = out_new(ZB_INT64, G, &o, err);
+  if (st == ZB_OK) {
+    int64_t *cnt = (int64_t *)o->data->data;
+    memset(cnt, 0, (size_t)G * 8);
+    bool f64 = col->type == ZB_FLOAT64, f32 = col->type == ZB_FLOAT32;
+    for (int64_t p = 0; p < pg.n_groups; p++) {
+      int64_t r = pg.first[p], gg = g->gid[r];
+      if (gg < 0) continue;
+      if (!count_na) {
+        if (!zb_column_is_valid(col, r)) continue;
+        if (f64 && isnan(((const double *)col->data->data)[col->offset + r])) continue;
+        if (f32 && isnan(((const float *)col->data->data)[col->offset + r])) continue;
+      }
+      cnt[gg]++;
+    }
+    zb_column_recount_nulls(o);
+  }
+  zb__grouping_reset(&pg);
+  zb_column_release(gc);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+/* ---- driver --------------------------------------------------------------------------- */
+
+zb_status zb__group_aggregate(const zb_table *t, const zb__grouping *g, int64_t n_aggs,
+                              const zb_agg *aggs, zb_column **out_cols, zb_error *err) {
+  int64_t G = g->n_groups, n = g->n_rows;
+  for (int64_t a = 0; a < n_aggs; a++) out_cols[a] = NULL;
+  agg_job *jobs = (agg_job *)zb_calloc((size_t)ZB_MAX(n_aggs, 1), sizeof(agg_job));
+  int64_t *job_of = (int64_t *)zb_malloc((size_t)ZB_MAX(n_aggs, 1) * sizeof(int64_t));
+  zb__group_csr csr;
+  memset(&csr, 0, sizeof csr);
+  bool have_csr = false;
+  int64_t n_jobs = 0;
+  zb_status st = ZB_OK;
+  if (jobs == NULL || job_of == NULL) {
+    st = nomem(err, "aggregations", n_aggs);
+    goto done;
+  }
+  bool need_csr = G > SCAN_MAX_GROUPS;
+  for (int64_t a = 0; a < n_aggs; a++)
+    if (aggs[a].op == ZB_AGG_MEDIAN || aggs[a].op == ZB_AGG_QUANTILE) need_csr = true;
+  if (need_csr) {
+    st = zb__group_csr_init(g, &csr, err);
+    if (st != ZB_OK) goto done;
+    have_csr = true;
+  }
+  /* Plan the jobs. */
+  for (int64_t a = 0; a < n_aggs; a++) {
+    const zb_agg *ag = &aggs[a];
+    job_of[a] = -1;
+    if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE || ag->op == ZB_AGG_NUNIQUE)
+      continue;
+    int64_t c1 = ag->op == ZB_AGG_SIZE ? -1 : ag->column;
+    int64_t c2 = ag->op == ZB_AGG_CORR ? ag->column2 : -1;
+    int fam, kind, arg;
+    classify(ag, c1 >= 0 ? t->columns[c1]->type : ZB_INT64, &fam, &kind, &arg);
+    for (int64_t x = 0; x < n_jobs; x++) {
+      const agg_job *jb = &jobs[x];
+      if (jb->fam == fam && jb->kind == kind && jb->arg == arg && jb->column == c1 &&
+          jb->column2 == c2) {
+        job_of[a] = x;
+        break;
+      }
+    }
+    if (job_of[a] >= 0) continue;
+    agg_job *j = &jobs[n_jobs];
+    job_of[a] = n_jobs++;
+    j->fam = fam;
+    j->kind = kind;
+    j->arg = arg;
+    j->column = c1;
+    j->column2 = c2;
+    j->gid = g->gid;
+    j->n = n;
+    j->G = G;
+    j->acc_size = acc_size_of(fam);
+    j->csr = G > SCAN_MAX_GROUPS ? &csr : NULL;
+    if (c1 >= 0) {
+      j->col = t->columns[c1];
+      if (fam != F_SIZE && j->col->validity != NULL) {
+        j->valid = (const uint8_t *)j->col->validity->data;
+        j->voff = j->col->offset;
+      }
+      if (kind == K_I64 || kind == K_U64 || kind == K_F64) {
+        st = values_as(j->col, kind_type(kind), &j->v, &j->own_v, err);
+        if (st != ZB_OK) goto done;
+      }
+    }
+    if (c2 >= 0) {
+      j->col2 = t->columns[c2];
+      if (j->col2->validity != NULL) {
+        j->valid2 = (const uint8_t *)j->col2->validity->data;
+        j->voff2 = j->col2->offset;
+      }
+      st = values_as(j->col2, ZB_FLOAT64, &j->v2, &j->own_v2, err);
+      if (st != ZB_OK) goto done;
+    }
+  }
+  for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++) st = run_job(&jobs[x], err);
+  for (int64_t a = 0; a < n_aggs && st == ZB_OK; a++) {
+    const zb_agg *ag = &aggs[a];
+    if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)
+      st = quantile_agg(t->columns[ag->column], &csr, n,
+                        ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, &out_cols[a], err);
+    else if (ag->op == ZB_AGG_NUNIQUE)
+      st = nunique_agg(t->columns[ag->column], g, ag->count_na, &out_cols[a], err);
+    else
+      st = finish(&jobs[job_of[a]], ag, t, &out_cols[a], err);
+  }
+done:
+  if (jobs != NULL)
+    for (int64_t x = 0; x < n_jobs; x++) job_reset(&jobs[x]);
+  zb_free(jobs);
+  zb_free(job_of);
+  if (have_csr) zb__group_csr_reset(&csr);
+  if (st != ZB_OK) {
+    for (int64_t a = 0; a < n_aggs; a++) {
+      zb_column_release(out_cols[a]);
+      out_cols[a] = NULL;
+    }
+  }
+  return st;
+}

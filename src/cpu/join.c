@@ -1,0 +1,552 @@
+/*
+ * join.c -- the CPU hash join: row-index pairs for inner, left, right,
+ * outer, semi, anti and cross joins (zb_backend.join_indices, called by
+ * src/core/join_ops.c with key columns already of comparable types).
+ *
+ * One side is the build side (right; left for how=right, which is run as
+ * the left join of the swapped inputs), the other the probe ("driver")
+ * side whose row order the output follows.  Steps, each in parallel:
+ *   1. hash both sides' keys (zb__keys, src/cpu/hash.h);
+ *   2. radix-partition both sides by the top bits of the hash: per-morsel
+ *      histograms, a prefix sum, a scatter of (hash, row) pairs -- rows of a
+ *      partition stay in ascending row order; rows with a null key are left
+ *      out (they never match);
+ *   3. per partition, a small open-addressing table (sized to stay in
+ *      cache) over its build rows: one slot per distinct key holding the
+ *      first row (the head), the count, and a chain bnext[] linking equal
+ *      build rows in ascending order; then each probe row of the partition
+ *      records its head and match count (dhead/dcnt, by probe row);
+ *   4. per probe morsel the output rows are counted, prefix-summed across
+ *      morsels, and written: probe row d with each build row of its chain.
+ *      For outer, the build rows never matched follow in row order.
+ * Partitions write disjoint rows of dhead/dcnt/bnext/bmatched and morsels
+ * disjoint ranges of the output, so the result is the same for every
+ * thread count.  Unmatched sides are written as -1 and turned into nulls by
+ * a final pass over 64-row aligned blocks.
+ *
+ * For one fixed-width (non-categorical) key the row hash is a bijection of
+ * the normalized value, so equal hashes mean equal keys and no key
+ * comparison is made.
+ */
+#include "cpu/join.h"
+
+#include "cpu/hash.h"
+
+#define PART_TARGET_ROWS 8192 /* build rows per partition aimed at */
+#define PART_MAX_BITS 10
+
+/* ---- one side of the join ------------------------------------------------- */
+
+typedef struct side {
+  zb__keys k;
+  int64_t n;
+  bool has_nulls;    /* some key column has nulls */
+  int64_t n_morsels;
+  int64_t *mcount;   /* [morsel][partition]: counts, then scatter positions */
+  int64_t *part_off; /* partition p holds positions [part_off[p], part_off[p+1]) */
+  uint64_t *ph;      /* hash per partitioned position */
+  int64_t *prow;     /* row per partitioned position */
+} side;
+
+static void side_reset(side *s) {
+  zb__keys_reset(&s->k);
+  zb_free(s->mcount);
+  zb_free(s->part_off);
+  zb_free(s->ph);
+  zb_free(s->prow);
+  memset(s, 0, sizeof *s);
+}
+
+/* Every key column of row r is valid. */
+static inline bool row_keyed(const side *s, int64_t r) {
+  if (!s->has_nulls) return true;
+  for (int64_t c = 0; c < s->k.n_cols; c++)
+    if (!zb_column_is_valid(s->k.cols[c].col, r)) return false;
+  return true;
+}
+
+typedef struct slot {
+  uint64_t h;
+  int64_t head; /* first build row with this key; -1: empty */
+  int64_t tail; /* last build row so far */
+  int64_t cnt;  /* build rows with this key */
+} slot;
+
+typedef struct join_job {
+  side *b, *d;
+  int bits; /* partition bits */
+  int64_t n_parts;
+  bool exact; /* equal hash <=> equal key */
+  bool outer; /* mark matched build rows */
+  int n_workers;
+  slot **tables; /* per worker, table_cap slots */
+  int64_t table_cap;
+  int64_t *bnext;    /* per build row: next equal-key build row, or -1 */
+  uint8_t *bmatched; /* per build row (outer only) */
+  int64_t *dhead;    /* per probe row: head build row of its key, or -1 */
+  int64_t *dcnt;     /* per probe row: number of matching build rows */
+  zb_join_how how;   /* inner, left, outer, semi, anti */
+  int64_t *moff;     /* per probe morsel: first output row */
+  int64_t *bmoff;    /* outer: per build morsel: first output row */
+  int64_t *lo, *ro;  /* output indices (ro NULL for semi/anti) */
+  int64_t n_out;
+  int failed; /* a task saw an impossible worker index */
+} join_job;
+
+static inline int64_t part_of(uint64_t h, int bits) {
+  return bits == 0 ? 0 : (int64_t)(h >> (64 - bits));
+}
+
+/* ---- step 2: partitioning --------------------------------------------------- */
+
+typedef struct part_job {
+  side *s;
+  int bits;
+  int64_t n_parts;
+  int64_t *dhead, *dcnt; /* probe side: reset for null-key rows (else NULL) */
+} part_job;
+
+static void hist_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  part_job *j = (part_job *)ctx;
+  side *s = j->s;
+  int64_t *cnt = s->mcount + m * j->n_parts;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(s->n, a + ZB_MORSEL_ROWS);
+  memset(cnt, 0, (size_t)j->n_parts * sizeof(int64_t));
+  const uint64_t *h = s->k.hash;
+  if (!s->has_nulls) {
+    for (int64_t r = a; r < e; r++) cnt[part_of(h[r], j->bits)]++;
+    return;
+  }
+  for (int64_t r = a; r < e; r++) {
+    if (row_keyed(s, r)) {
+      cnt[part_of(h[r], j->bits)]++;
+    } else if (j->dhead != NULL) {
+      j->dhead[r] = -1;
+      j->dcnt[r] = 0;
+    }
+  }
+}
+
+static void scatter_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  part_job *j = (part_job *)ctx;
+  side *s = j->s;
+  int64_t *pos = s->mcount + m * j->n_parts;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(s->n, a + ZB_MORSEL_ROWS);
+  const uint64_t *h = s->k.hash;
+  for (int64_t r = a; r < e; r++) {
+    if (s->has_nulls && !row_keyed(s, r)) continue;
+    int64_t q = pos[part_of(h[r], j->bits)]++;
+    s->ph[q] = h[r];
+    s->prow[q] = r;
+  }
+}
+
+/* Hash s's keys and partition its keyed rows. */
+static zb_status side_prepare(side *s, const zb_column *const *keys, int64_t n_keys, int64_t n,
+                              int bits, int64_t *dhead, int64_t *dcnt, zb_error *err) {
+  memset(s, 0, sizeof *s);
+  s->n = n;
+  int64_t P = (int64_t)1 << bits;
+  ZB_RETURN_NOT_OK(zb__keys_init(&s->k, keys, n_keys, err));
+  for (int64_t c = 0; c < n_keys; c++) s->has_nulls |= keys[c]->null_count > 0;
+  s->n_morsels = zb__morsels(n);
+  s->mcount = (int64_t *)zb_malloc((size_t)ZB_MAX(s->n_morsels * P, 1) * sizeof(int64_t));
+  s->part_off = (int64_t *)zb_malloc((size_t)(P + 1) * sizeof(int64_t));
+  s->ph = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint64_t));
+  s->prow = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
+  if (s->mcount == NULL || s->part_off == NULL || s->ph == NULL || s->prow == NULL) {
+    side_reset(s);
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory partitioning %lld join rows",
+                        (long long)n);
+  }
+  part_job j = {s, bits, P, dhead, dcnt};
+  zb_status st = zb_parallel_for(s->n_morsels, hist_morsel, &j, err);
+  if (st != ZB_OK) {
+    side_reset(s);
+    return st;
+  }
+  int64_t run = 0;
+  for (int64_t p = 0; p < P; p++) {
+    s->part_off[p] = run;
+    for (int64_t m = 0; m < s->n_morsels; m++) {
+      int64_t c = s->mcount[m * P + p];
+      s->mcount[m * P + p] = run;
+      run += c;
+    }
+  }
+  s->part_off[P] = run;
+  st = zb_parallel_for(s->n_morsels, scatter_morsel, &j, err);
+  if (st != ZB_OK) side_reset(s);
+  return st;
+}
+
+/* ---- step 3: per-partition build and probe ---------------------------------- */
+
+static void partition_task(void *ctx, int64_t p, int worker) {
+  join_job *j = (join_job *)ctx;
+  const side *b = j->b, *d = j->d;
+  int64_t b0 = b->part_off[p], b1 = b->part_off[p + 1];
+  int64_t d0 = d->part_off[p], d1 = d->part_off[p + 1];
+  if (b1 == b0) {
+    for (int64_t q = d0; q < d1; q++) {
+      j->dhead[d->prow[q]] = -1;
+      j->dcnt[d->prow[q]] = 0;
+    }
+    return;
+  }
+  if (worker >= j->n_workers) {
+    __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  slot *t = j->tables[worker];
+  int64_t cap = 16;
+  while (cap < 2 * (b1 - b0)) cap <<= 1;
+  uint64_t mask = (uint64_t)cap - 1;
+  for (int64_t i = 0; i < cap; i++) t[i].head = -1;
+  int64_t *bnext = j->bnext;
+  /* build: rows in ascending order, so chains are in row order */
+  for (int64_t q = b0; q < b1; q++) {
+    uint64_t h = b->ph[q];
+    int64_t r = b->prow[q];
+    uint64_t i = h & mask;
+    bnext[r] = -1;
+    for (;;) {
+      slot *s = &t[i];
+      if (s->head < 0) {
+        s->h = h;
+        s->head = r;
+        s->tail = r;
+        s->cnt = 1;
+        break;
+      }
+      if (s->h == h && (j->exact || zb__keys_equal(&b->k, r, &b->k, s->head))) {
+        bnext[s->tail] = r;
+        s->tail = r;
+        s->cnt++;
+        break;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+  /* probe */
+  for (int64_t q = d0; q < d1; q++) {
+    uint64_t h = d->ph[q];
+    int64_t r = d->prow[q];
+    uint64_t i = h & mask;
+    int64_t head = -1, cnt = 0;
+    for (;;) {
+      const slot *s = &t[i];
+      if (s->head < 0) break;
+      if (s->h == h && (j->exact || zb__keys_equal(&d->k, r, &b->k, s->head))) {
+        head = s->head;
+        cnt = s->cnt;
+        break;
+      }
+      i = (i + 1) & mask;
+    }
+    j->dhead[r] = head;
+    j->dcnt[r] = cnt;
+    if (j->outer && head >= 0) j->bmatched[head] = 1;
+  }
+  if (j->outer) {
+    for (int64_t i = 0; i < cap; i++) {
+      if (t[i].head < 0 || !j->bmatched[t[i].head]) continue;
+      for (int64_t r = bnext[t[i].head]; r >= 0; r = bnext[r]) j->bmatched[r] = 1;
+    }
+  }
+}
+
+/* ---- step 4: counting and writing the output -------------------------------- */
+
+static void count_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  join_job *j = (join_job *)ctx;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->d->n, a + ZB_MORSEL_ROWS);
+  const int64_t *c = j->dcnt;
+  int64_t n = 0;
+  switch (j->how) {
+    case ZB_JOIN_INNER:
+      for (int64_t r = a; r < e; r++) n += c[r];
+      break;
+    case ZB_JOIN_LEFT:
+    case ZB_JOIN_OUTER:
+      for (int64_t r = a; r < e; r++) n += c[r] > 0 ? c[r] : 1;
+      break;
+    case ZB_JOIN_SEMI:
+      for (int64_t r = a; r < e; r++) n += c[r] > 0;
+      break;
+    default: /* anti */
+      for (int64_t r = a; r < e; r++) n += c[r] == 0;
+      break;
+  }
+  j->moff[m] = n;
+}
+
+static void count_unmatched_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  join_job *j = (join_job *)ctx;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->b->n, a + ZB_MORSEL_ROWS);
+  int64_t n = 0;
+  for (int64_t r = a; r < e; r++) n += j->bmatched[r] == 0;
+  j->bmoff[m] = n;
+}
+
+static void write_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  join_job *j = (join_job *)ctx;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->d->n, a + ZB_MORSEL_ROWS);
+  int64_t o = j->moff[m];
+  int64_t *lo = j->lo, *ro = j->ro;
+  const int64_t *c = j->dcnt, *head = j->dhead, *bnext = j->bnext;
+  switch (j->how) {
+    case ZB_JOIN_INNER:
+    case ZB_JOIN_LEFT:
+    case ZB_JOIN_OUTER: {
+      bool keep = j->how != ZB_JOIN_INNER;
+      for (int64_t r = a; r < e; r++) {
+        if (c[r] == 1) { /* the common case: one match, no chain walk */
+          lo[o] = r;
+          ro[o++] = head[r];
+        } else if (c[r] > 1) {
+          for (int64_t br = head[r]; br >= 0; br = bnext[br]) {
+            lo[o] = r;
+            ro[o++] = br;
+          }
+        } else if (keep) {
+          lo[o] = r;
+          ro[o++] = -1;
+        }
+      }
+      break;
+    }
+    case ZB_JOIN_SEMI:
+      for (int64_t r = a; r < e; r++)
+        if (c[r] > 0) lo[o++] = r;
+      break;
+    default:
+      for (int64_t r = a; r < e; r++)
+        if (c[r] == 0) lo[o++] = r;
+      break;
+  }
+}
+
+static void write_unmatched_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  join_job *j = (join_job *)ctx;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->b->n, a + ZB_MORSEL_ROWS);
+  int64_t o = j->bmoff[m];
+  for (int64_t r = a; r < e; r++) {
+    if (j->bmatched[r]) continue;
+    j->lo[o] = -1;
+    j->ro[o++] = r;
+  }
+}
+
+/* Turn the -1 entries of an index column (with an all-valid bitmap) into
+ * nulls holding 0. */
+typedef struct nullify_job {
+  zb_column *col;
+} nullify_job;
+
+static void nullify_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  zb_column *c = ((nullify_job *)ctx)->col;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, a + ZB_MORSEL_ROWS);
+  int64_t *v = (int64_t *)c->data->data;
+  uint8_t *bits = (uint8_t *)c->validity->data;
+  for (int64_t base = a; base < e; base += 64) {
+    int n = (int)ZB_MIN((int64_t)64, e - base);
+    uint64_t w = 0;
+    for (int i = 0; i < n; i++) {
+      int64_t x = v[base + i];
+      w |= (uint64_t)(x >= 0) << i;
+      v[base + i] = x >= 0 ? x : 0;
+    }
+    zb__store_bits(bits, base, w, n);
+  }
+}
+
+static zb_status nullify(zb_column *c, zb_error *err) {
+  nullify_job nj = {c};
+  ZB_RETURN_NOT_OK(zb_parallel_for(zb__morsels(c->length), nullify_morsel, &nj, err));
+  zb_column_recount_nulls(c);
+  return ZB_OK;
+}
+
+/* ---- cross join ----------------------------------------------------------------- */
+
+typedef struct cross_job {
+  int64_t n_right, n;
+  int64_t *lo, *ro;
+} cross_job;
+
+static void cross_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  cross_job *j = (cross_job *)ctx;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, a + ZB_MORSEL_ROWS);
+  int64_t l = a / j->n_right, r = a % j->n_right;
+  for (int64_t i = a; i < e; i++) {
+    j->lo[i] = l;
+    j->ro[i] = r;
+    if (++r == j->n_right) {
+      r = 0;
+      l++;
+    }
+  }
+}
+
+static zb_status cross_join(int64_t n_left, int64_t n_right, zb_column **lo, zb_column **ro,
+                            zb_error *err) {
+  int64_t n;
+  if (__builtin_mul_overflow(n_left, n_right, &n))
+    return zb_error_set(err, ZB_EOVERFLOW, "cross join of %lld x %lld rows is too large",
+                        (long long)n_left, (long long)n_right);
+  zb_column *l = NULL, *r = NULL;
+  zb_status st = zb_column_new(ZB_INT64, n, false, 0, &l, err);
+  if (st == ZB_OK) st = zb_column_new(ZB_INT64, n, false, 0, &r, err);
+  if (st == ZB_OK && n > 0) {
+    cross_job j = {n_right, n, (int64_t *)l->data->data, (int64_t *)r->data->data};
+    st = zb_parallel_for(zb__morsels(n), cross_morsel, &j, err);
+  }
+  if (st != ZB_OK) {
+    zb_column_release(l);
+    zb_column_release(r);
+    return st;
+  }
+  *lo = l;
+  *ro = r;
+  return ZB_OK;
+}
+
+/* ---- the join ----------------------------------------------------------------- */
+
+/* how: inner, left, outer, semi or anti; d = the left (probe) side. */
+static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const *bkeys,
+                           int64_t n_keys, int64_t n_d, int64_t n_b, zb_join_how how,
+                           zb_column **lo_out, zb_column **ro_out, zb_error *err) {
+  side b, d;
+  memset(&b, 0, sizeof b);
+  memset(&d, 0, sizeof d);
+  join_job j;
+  memset(&j, 0, sizeof j);
+  zb_column *lc = NULL, *rc = NULL;
+  zb_status st = ZB_OK;
+  int bits = 0;
+  while (bits < PART_MAX_BITS && (n_b >> bits) > PART_TARGET_ROWS) bits++;
+  j.bits = bits;
+  j.n_parts = (int64_t)1 << bits;
+  j.how = how;
+  j.outer = how == ZB_JOIN_OUTER;
+  j.b = &b;
+  j.d = &d;
+  j.exact = n_keys == 1 && bkeys[0]->type != ZB_STRING && bkeys[0]->type != ZB_CATEGORICAL &&
+            dkeys[0]->type != ZB_STRING && dkeys[0]->type != ZB_CATEGORICAL;
+  j.dhead = (int64_t *)zb_malloc((size_t)ZB_MAX(n_d, 1) * sizeof(int64_t));
+  j.dcnt = (int64_t *)zb_malloc((size_t)ZB_MAX(n_d, 1) * sizeof(int64_t));
+  j.bnext = (int64_t *)zb_malloc((size_t)ZB_MAX(n_b, 1) * sizeof(int64_t));
+  if (j.outer) j.bmatched = (uint8_t *)zb_calloc((size_t)ZB_MAX(n_b, 1), 1);
+  if (j.dhead == NULL || j.dcnt == NULL || j.bnext == NULL || (j.outer && j.bmatched == NULL))
+    goto nomem;
+  st = side_prepare(&b, bkeys, n_keys, n_b, bits, NULL, NULL, err);
+  if (st == ZB_OK) st = side_prepare(&d, dkeys, n_keys, n_d, bits, j.dhead, j.dcnt, err);
+  if (st != ZB_OK) goto done;
+
+  /* per-worker partition tables, sized for the largest partition */
+  int64_t maxp = 0;
+  for (int64_t p = 0; p < j.n_parts; p++)
+    maxp = ZB_MAX(maxp, b.part_off[p + 1] - b.part_off[p]);
+  j.table_cap = 16;
+  while (j.table_cap < 2 * maxp) j.table_cap <<= 1;
+  j.n_workers = (int)ZB_MIN((int64_t)zb_get_num_threads(), j.n_parts);
+  j.tables = (slot **)zb_calloc((size_t)j.n_workers, sizeof(slot *));
+  if (j.tables == NULL) goto nomem;
+  for (int w = 0; w < j.n_workers; w++) {
+    j.tables[w] = (slot *)zb_malloc((size_t)j.table_cap * sizeof(slot));
+    if (j.tables[w] == NULL) goto nomem;
+  }
+  st = zb_parallel_for(j.n_parts, partition_task, &j, err);
+  if (st != ZB_OK) goto done;
+  if (j.failed) {
+    st = zb_error_set(err, ZB_EINVAL, "join: the thread count changed during the join");
+    goto done;
+  }
+  /* count, prefix-sum, write */
+  j.moff = (int64_t *)zb_malloc((size_t)ZB_MAX(d.n_morsels, 1) * sizeof(int64_t));
+  if (j.outer) j.bmoff = (int64_t *)zb_malloc((size_t)ZB_MAX(b.n_morsels, 1) * sizeof(int64_t));
+  if (j.moff == NULL || (j.outer && j.bmoff == NULL)) goto nomem;
+  st = zb_parallel_for(d.n_morsels, count_morsel, &j, err);
+  if (st == ZB_OK && j.outer) st = zb_parallel_for(b.n_morsels, count_unmatched_morsel, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t total = 0;
+  for (int64_t m = 0; m < d.n_morsels; m++) {
+    int64_t c = j.moff[m];
+    j.moff[m] = total;
+    if (__builtin_add_overflow(total, c, &total)) goto overflow;
+  }
+  if (j.outer) {
+    for (int64_t m = 0; m < b.n_morsels; m++) {
+      int64_t c = j.bmoff[m];
+      j.bmoff[m] = total;
+      if (__builtin_add_overflow(total, c, &total)) goto overflow;
+    }
+  }
+  j.n_out = total;
+  bool pairs = how != ZB_JOIN_SEMI && how != ZB_JOIN_ANTI;
+  st = zb_column_new(ZB_INT64, total, j.outer, 0, &lc, err);
+  if (st == ZB_OK && pairs)
+    st = zb_column_new(ZB_INT64, total, how == ZB_JOIN_LEFT || j.outer, 0, &rc, err);
+  if (st != ZB_OK) goto done;
+  j.lo = (int64_t *)lc->data->data;
+  j.ro = pairs ? (int64_t *)rc->data->data : NULL;
+  st = zb_parallel_for(d.n_morsels, write_morsel, &j, err);
+  if (st == ZB_OK && j.outer) st = zb_parallel_for(b.n_morsels, write_unmatched_morsel, &j, err);
+  if (st == ZB_OK && j.outer) st = nullify(lc, err);
+  if (st == ZB_OK && rc != NULL && rc->validity != NULL) st = nullify(rc, err);
+  goto done;
+
+overflow:
+  st = zb_error_set(err, ZB_EOVERFLOW, "join output exceeds %lld rows", (long long)INT64_MAX);
+  goto done;
+nomem:
+  st = zb_error_set(err, ZB_ENOMEM, "out of host memory joining %lld x %lld rows",
+                    (long long)n_d, (long long)n_b);
+done:
+  if (j.tables != NULL)
+    for (int w = 0; w < j.n_workers; w++) zb_free(j.tables[w]);
+  zb_free(j.tables);
+  zb_free(j.dhead);
+  zb_free(j.dcnt);
+  zb_free(j.bnext);
+  zb_free(j.bmatched);
+  zb_free(j.moff);
+  zb_free(j.bmoff);
+  side_reset(&b);
+  side_reset(&d);
+  if (st != ZB_OK) {
+    zb_column_release(lc);
+    zb_column_release(rc);
+    return st;
+  }
+  *lo_out = lc;
+  *ro_out = rc;
+  return ZB_OK;
+}
+
+zb_status zb__cpu_join_indices(const zb_column *const *lkeys, const zb_column *const *rkeys,
+                               int64_t n_keys, int64_t n_left, int64_t n_right,
+                               zb_join_how how, zb_column **left_idx, zb_column **right_idx,
+                               zb_error *err) {
+  *left_idx = NULL;
+  *right_idx = NULL;
+  switch (how) {
+    case ZB_JOIN_CROSS:
+      return cross_join(n_left, n_right, left_idx, right_idx, err);
+    case ZB_JOIN_RIGHT: /* the left join of the swapped inputs */
+      return hash_join(rkeys, lkeys, n_keys, n_right, n_left, ZB_JOIN_LEFT, right_idx,
+                       left_idx, err);
+    default:
+      return hash_join(lkeys, rkeys, n_keys, n_left, n_right, how, left_idx, right_idx, err);
+  }
+}

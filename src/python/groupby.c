@@ -1,0 +1,178 @@
+/*
+ * groupby.c -- the module-level functions of zambezi._core for group-by
+ * (zambezi/groupby.h): groupby, group_ids and group_cumcount.  They are
+ * added to the module by module_exec (zbpy_groupby_methods).
+ *
+ * Each converts its arguments once (key indices, aggregation tuples),
+ * releases the GIL around the engine call, and maps a failed status to the
+ * ZambeziError hierarchy.
+ */
+#include "zbpy.h"
+
+#include <string.h>
+
+#include "zambezi/groupby.h"
+
+static zbpy_state *mod_state(PyObject *module) {
+  return (zbpy_state *)PyModule_GetState(module);
+}
+
+static zb_table *as_table(zbpy_state *st, PyObject *o, const char *what) {
+  if (!PyObject_TypeCheck(o, st->table_type)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Table, not %s", what,
+                 Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return ((zbpy_table *)o)->table;
+}
+
+/* A list of ints -> a new int64 array (PyMem); -1 with an exception. */
+static int int_list(PyObject *seq, int64_t **out, Py_ssize_t *n) {
+  PyObject *fast = PySequence_Fast(seq, "keys must be a sequence of column indices");
+  if (fast == NULL) return -1;
+  *n = PySequence_Fast_GET_SIZE(fast);
+  *out = (int64_t *)PyMem_Malloc((size_t)(*n > 0 ? *n : 1) * sizeof(int64_t));
+  if (*out == NULL) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < *n; i++) {
+    long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+    if (v == -1 && PyErr_Occurred()) {
+      PyMem_Free(*out);
+      *out = NULL;
+      Py_DECREF(fast);
+      return -1;
+    }
+    (*out)[i] = v;
+  }
+  Py_DECREF(fast);
+  return 0;
+}
+
+/* groupby(table, keys, dropna, sort, aggs) -> Table.  aggs: a list of
+ * (op name, column, column2, ddof, q, count_na, output name) tuples. */
+static PyObject *py_groupby(PyObject *module, PyObject *args) {
+  zbpy_state *st = mod_state(module);
+  PyObject *to, *keys_o, *aggs_o;
+  int dropna, sort;
+  if (!PyArg_ParseTuple(args, "OOppO:groupby", &to, &keys_o, &dropna, &sort, &aggs_o))
+    return NULL;
+  zb_table *t = as_table(st, to, "groupby");
+  if (t == NULL) return NULL;
+  int64_t *keys = NULL;
+  Py_ssize_t n_keys = 0;
+  if (int_list(keys_o, &keys, &n_keys) < 0) return NULL;
+  PyObject *fast = PySequence_Fast(aggs_o, "aggs must be a sequence of tuples");
+  if (fast == NULL) {
+    PyMem_Free(keys);
+    return NULL;
+  }
+  Py_ssize_t n_aggs = PySequence_Fast_GET_SIZE(fast);
+  zb_agg *aggs = (zb_agg *)PyMem_Calloc((size_t)(n_aggs > 0 ? n_aggs : 1), sizeof(zb_agg));
+  PyObject *result = NULL;
+  if (aggs == NULL) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (Py_ssize_t i = 0; i < n_aggs; i++) {
+    const char *op_name, *name;
+    long long column, column2, ddof;
+    double q;
+    int count_na;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sLLLdps:groupby aggregation",
+                          &op_name, &column, &column2, &ddof, &q, &count_na, &name))
+      goto done;
+    zb_error err;
+    err.message[0] = '\0';
+    zb_status s = zb_agg_op_from_name(op_name, &aggs[i].op, &err);
+    if (s != ZB_OK) {
+      zbpy_raise(st, s, &err);
+      goto done;
+    }
+    aggs[i].column = column;
+    aggs[i].column2 = column2;
+    aggs[i].ddof = ddof;
+    aggs[i].q = q;
+    aggs[i].count_na = count_na != 0;
+    aggs[i].name = name; /* borrowed from the tuple, alive while fast is */
+  }
+  zb_table *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_table_groupby(t, n_keys, keys, dropna != 0, sort != 0, n_aggs, aggs, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto done;
+  }
+  result = zbpy_table_wrap(st, out);
+done:
+  PyMem_Free(aggs);
+  PyMem_Free(keys);
+  Py_DECREF(fast);
+  return result;
+}
+
+/* group_ids(table, keys, dropna, sort) -> (Column, n_groups) */
+static PyObject *py_group_ids(PyObject *module, PyObject *args) {
+  zbpy_state *st = mod_state(module);
+  PyObject *to, *keys_o;
+  int dropna, sort;
+  if (!PyArg_ParseTuple(args, "OOpp:group_ids", &to, &keys_o, &dropna, &sort)) return NULL;
+  zb_table *t = as_table(st, to, "group_ids");
+  if (t == NULL) return NULL;
+  int64_t *keys = NULL;
+  Py_ssize_t n_keys = 0;
+  if (int_list(keys_o, &keys, &n_keys) < 0) return NULL;
+  zb_column *out = NULL;
+  int64_t n_groups = 0;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_table_group_ids(t, n_keys, keys, dropna != 0, sort != 0, &out, &n_groups, &err);
+  Py_END_ALLOW_THREADS
+  PyMem_Free(keys);
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  PyObject *c = zbpy_column_wrap(st, out);
+  if (c == NULL) return NULL;
+  return Py_BuildValue("(NL)", c, (long long)n_groups);
+}
+
+/* group_cumcount(ids, n_groups, ascending) -> Column */
+static PyObject *py_group_cumcount(PyObject *module, PyObject *args) {
+  zbpy_state *st = mod_state(module);
+  PyObject *co;
+  long long n_groups;
+  int ascending;
+  if (!PyArg_ParseTuple(args, "OLp:group_cumcount", &co, &n_groups, &ascending)) return NULL;
+  if (!PyObject_TypeCheck(co, st->column_type))
+    return PyErr_Format(PyExc_TypeError, "group_cumcount: expected a zambezi._core.Column, "
+                        "not %s", Py_TYPE(co)->tp_name);
+  zb_column *col = ((zbpy_column *)co)->col;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_group_cumcount(col, n_groups, ascending != 0, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
+PyMethodDef zbpy_groupby_methods[] = {
+    {"groupby", py_groupby, METH_VARARGS,
+     "groupby(table, keys, dropna, sort, aggs) -> Table: one row per group, the key columns "
+     "then one column per (op, column, column2, ddof, q, count_na, name) aggregation."},
+    {"group_ids", py_group_ids, METH_VARARGS,
+     "group_ids(table, keys, dropna, sort) -> (Column, n_groups): each row's group (null "
+     "where dropped), numbered like groupby's rows."},
+    {"group_cumcount", py_group_cumcount, METH_VARARGS,
+     "group_cumcount(ids, n_groups, ascending) -> Column: each row's position in its group."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,573 @@
+/*
+ * test_join.c -- tests of zb_table_join_indices (zambezi/join.h) against a
+ * plain nested-loop oracle: every join kind, one and two keys, int64,
+ * int32-vs-int64, string+int, categorical-vs-string and float (NaN) keys,
+ * nulls, duplicates on both sides, empty sides, sizes past one partition,
+ * thread counts 1 and 3 giving identical results, the sorted (outer)
+ * order, argument errors, and a fault-injection loop.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "zambezi/compute.h"
+#include "zambezi/join.h"
+
+static uint64_t rng_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static void set_threads(int n) {
+  zb_error err = {{0}};
+  ZB_CHECK_OK(zb_set_num_threads(n, &err), &err);
+}
+
+/* ---- column builders ------------------------------------------------------ */
+
+/* n random values in [0, card) of type t (int32/int64/uint64/float64), seen
+ * through a slice at offset 3; nulls ~1/8 when asked; floats get NaN and
+ * -0.0 sprinkled in. */
+static zb_column *make_num(zb_type_id t, int64_t n, uint64_t seed, bool nulls, int64_t card) {
+  zb_error err = {{0}};
+  const int64_t off = 3;
+  zb_column *base = NULL, *s = NULL;
+  ZB_CHECK_OK(zb_column_new(t, n + off, true, 0, &base, &err), &err);
+  if (base == NULL) return NULL;
+  void *d = base->data->data;
+  for (int64_t p = 0; p < n + off; p++) {
+    uint64_t r = rng_next(&seed);
+    int64_t x = (int64_t)(r % (uint64_t)card);
+    switch (t) {
+      case ZB_INT32: ((int32_t *)d)[p] = (int32_t)x; break;
+      case ZB_INT64: ((int64_t *)d)[p] = x - card / 3; break;
+      case ZB_UINT64: ((uint64_t *)d)[p] = (uint64_t)x; break;
+      case ZB_FLOAT64: {
+        double f = (double)x / 2;
+        int k = (int)((r >> 40) % 16);
+        if (k == 0) f = NAN;
+        if (k == 1) f = -0.0;
+        ((double *)d)[p] = f;
+        break;
+      }
+      default: break;
+    }
+    if (nulls && (r >> 59) % 8 == 0) zb_bit_set((uint8_t *)base->validity->data, p, false);
+  }
+  zb_column_recount_nulls(base);
+  ZB_CHECK_OK(zb_column_slice(base, off, n, &s, &err), &err);
+  zb_column_release(base);
+  return s;
+}
+
+/* Strings "w<k>" for k < card ("" for k == 0), offset 3, nulls ~1/8. */
+static zb_column *make_str(int64_t n, uint64_t seed, bool nulls, int64_t card) {
+  zb_error err = {{0}};
+  const int64_t off = 3;
+  char buf[32];
+  int64_t total = 0;
+  uint64_t s0 = seed;
+  for (int64_t p = 0; p < n + off; p++) {
+    int64_t k = (int64_t)(rng_next(&seed) % (uint64_t)card);
+    total += k == 0 ? 0 : snprintf(buf, sizeof buf, "w%lld", (long long)k);
+  }
+  seed = s0;
+  zb_column *base = NULL, *s = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_STRING, n + off, true, total, &base, &err), &err);
+  int64_t *o = (int64_t *)base->data->data;
+  char *ch = (char *)base->chars->data;
+  o[0] = 0;
+  for (int64_t p = 0; p < n + off; p++) {
+    uint64_t r = rng_next(&seed);
+    int64_t k = (int64_t)(r % (uint64_t)card);
+    int l = k == 0 ? 0 : snprintf(buf, sizeof buf, "w%lld", (long long)k);
+    memcpy(ch + o[p], buf, (size_t)l);
+    o[p + 1] = o[p] + l;
+    if (nulls && (r >> 59) % 8 == 0) zb_bit_set((uint8_t *)base->validity->data, p, false);
+  }
+  zb_column_recount_nulls(base);
+  ZB_CHECK_OK(zb_column_slice(base, off, n, &s, &err), &err);
+  zb_column_release(base);
+  return s;
+}
+
+static zb_column *cast(zb_column *c, zb_type_id t) {
+  zb_error err = {{0}};
+  zb_column *o = NULL;
+  ZB_CHECK_OK(zb_column_cast(c, t, ZB_MICRO, &o, &err), &err);
+  return o;
+}
+
+static zb_table *make_table(int64_t n, zb_column **cols, const char *const *names) {
+  zb_error err = {{0}};
+  zb_table *t = NULL;
+  ZB_CHECK_OK(zb_table_make(n, cols, names, &t, &err), &err);
+  for (int64_t i = 0; i < n; i++) zb_column_release(cols[i]);
+  return t;
+}
+
+/* ---- the oracle ------------------------------------------------------------- */
+
+/* A canonical text of row i's keys (NULL when a key is null): integers and
+ * floats by value ("%.17g" prints integral floats like integers, -0 as 0,
+ * NaN as "nan"), strings and categoricals by their bytes. */
+static char *key_text(const zb_table *t, int64_t nk, const int64_t *keys, int64_t i) {
+  char buf[512];
+  size_t used = 0;
+  for (int64_t k = 0; k < nk; k++) {
+    const zb_column *c = t->columns[keys[k]];
+    if (!zb_column_is_valid(c, i)) return NULL;
+    int64_t p = c->offset + i;
+    const void *d = c->data->data;
+    char v[128];
+    switch (c->type) {
+      case ZB_INT32: snprintf(v, sizeof v, "%d", ((const int32_t *)d)[p]); break;
+      case ZB_INT64: snprintf(v, sizeof v, "%lld", (long long)((const int64_t *)d)[p]); break;
+      case ZB_UINT64:
+        snprintf(v, sizeof v, "%llu", (unsigned long long)((const uint64_t *)d)[p]);
+        break;
+      case ZB_FLOAT64: {
+        double f = ((const double *)d)[p];
+        if (isnan(f)) snprintf(v, sizeof v, "nan");
+        else snprintf(v, sizeof v, "%.17g", f == 0 ? 0.0 : f);
+        break;
+      }
+      default: { /* string or categorical */
+        const zb_column *s = c;
+        int64_t row = i;
+        if (c->type == ZB_CATEGORICAL) {
+          row = ((const int32_t *)d)[p];
+          s = c->dictionary;
+        }
+        const int64_t *o = (const int64_t *)s->data->data + s->offset + row;
+        int l = (int)(o[1] - o[0]);
+        snprintf(v, sizeof v, "'%.*s'", l, (const char *)s->chars->data + o[0]);
+      }
+    }
+    used += (size_t)snprintf(buf + used, sizeof buf - used, "%s\x1f", v);
+  }
+  char *r = (char *)malloc(used + 1);
+  memcpy(r, buf, used + 1);
+  return r;
+}
+
+typedef struct oracle {
+  int64_t nl, nr;
+  int64_t *moff, *match; /* CSR: right matches of each left row, in right order */
+  int64_t *rcount;       /* left matches of each right row */
+} oracle;
+
+static uint64_t text_hash(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static void oracle_build(oracle *o, const zb_table *l, const zb_table *r, int64_t nk,
+                         const int64_t *lk, const int64_t *rk) {
+  o->nl = l->num_rows;
+  o->nr = r->num_rows;
+  char **lt = (char **)calloc((size_t)o->nl + 1, sizeof(char *));
+  char **rt = (char **)calloc((size_t)o->nr + 1, sizeof(char *));
+  uint64_t *lh = (uint64_t *)calloc((size_t)o->nl + 1, 8), *rh = (uint64_t *)calloc((size_t)o->nr + 1, 8);
+  for (int64_t i = 0; i < o->nl; i++) {
+    lt[i] = key_text(l, nk, lk, i);
+    if (lt[i]) lh[i] = text_hash(lt[i]);
+  }
+  for (int64_t i = 0; i < o->nr; i++) {
+    rt[i] = key_text(r, nk, rk, i);
+    if (rt[i]) rh[i] = text_hash(rt[i]);
+  }
+  int64_t cap = 1024, n = 0;
+  o->match = (int64_t *)malloc((size_t)cap * 8);
+  o->moff = (int64_t *)malloc((size_t)(o->nl + 1) * 8);
+  o->rcount = (int64_t *)calloc((size_t)o->nr + 1, 8);
+  for (int64_t i = 0; i < o->nl; i++) {
+    o->moff[i] = n;
+    if (lt[i] == NULL) continue;
+    for (int64_t j = 0; j < o->nr; j++) {
+      if (rt[j] == NULL || rh[j] != lh[i] || strcmp(lt[i], rt[j]) != 0) continue;
+      if (n == cap) o->match = (int64_t *)realloc(o->match, (size_t)(cap *= 2) * 8);
+      o->match[n++] = j;
+      o->rcount[j]++;
+    }
+  }
+  o->moff[o->nl] = n;
+  for (int64_t i = 0; i < o->nl; i++) free(lt[i]);
+  for (int64_t i = 0; i < o->nr; i++) free(rt[i]);
+  free(lt);
+  free(rt);
+  free(lh);
+  free(rh);
+}
+
+static void oracle_free(oracle *o) {
+  free(o->moff);
+  free(o->match);
+  free(o->rcount);
+}
+
+/* Expected pairs (unsorted order of join.h) into *L / *R (malloc'd; -1 = no
+ * row); returns the count. */
+static int64_t oracle_pairs(const oracle *o, zb_join_how how, int64_t **L, int64_t **R) {
+  int64_t cap = 16 + o->moff[o->nl] + o->nl + o->nr;
+  if (how == ZB_JOIN_CROSS) cap += o->nl * o->nr;
+  int64_t *l = (int64_t *)malloc((size_t)cap * 8), *r = (int64_t *)malloc((size_t)cap * 8);
+  int64_t n = 0;
+  switch (how) {
+    case ZB_JOIN_CROSS:
+      for (int64_t i = 0; i < o->nl; i++)
+        for (int64_t j = 0; j < o->nr; j++) l[n] = i, r[n++] = j;
+      break;
+    case ZB_JOIN_RIGHT:
+      for (int64_t j = 0; j < o->nr; j++) {
+        bool any = false;
+        for (int64_t i = 0; i < o->nl; i++)
+          for (int64_t m = o->moff[i]; m < o->moff[i + 1]; m++)
+            if (o->match[m] == j) l[n] = i, r[n++] = j, any = true;
+        if (!any) l[n] = -1, r[n++] = j;
+      }
+      break;
+    case ZB_JOIN_SEMI:
+    case ZB_JOIN_ANTI:
+      for (int64_t i = 0; i < o->nl; i++)
+        if ((o->moff[i + 1] > o->moff[i]) == (how == ZB_JOIN_SEMI)) l[n] = i, r[n++] = -1;
+      break;
+    default:
+      for (int64_t i = 0; i < o->nl; i++) {
+        for (int64_t m = o->moff[i]; m < o->moff[i + 1]; m++) l[n] = i, r[n++] = o->match[m];
+        if (how != ZB_JOIN_INNER && o->moff[i + 1] == o->moff[i]) l[n] = i, r[n++] = -1;
+      }
+      if (how == ZB_JOIN_OUTER)
+        for (int64_t j = 0; j < o->nr; j++)
+          if (o->rcount[j] == 0) l[n] = -1, r[n++] = j;
+  }
+  *L = l;
+  *R = r;
+  return n;
+}
+
+static int64_t idx_at(const zb_column *c, int64_t i) {
+  if (!zb_column_is_valid(c, i)) return -1;
+  return ((const int64_t *)c->data->data)[c->offset + i];
+}
+
+static int cmp_pair(const void *a, const void *b) {
+  const int64_t *x = (const int64_t *)a, *y = (const int64_t *)b;
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+  if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
+  return 0;
+}
+
+/* Check li/ri against the expected pairs: exactly (same order), or as a
+ * multiset when `multiset`.  Returns true when equal. */
+static bool pairs_match(const zb_column *li, const zb_column *ri, const int64_t *L,
+                        const int64_t *R, int64_t n, bool multiset) {
+  if (li == NULL || li->length != n) return false;
+  if (ri != NULL && ri->length != n) return false;
+  int64_t *a = (int64_t *)malloc((size_t)(2 * n + 2) * 8), *b = (int64_t *)malloc((size_t)(2 * n + 2) * 8);
+  for (int64_t i = 0; i < n; i++) {
+    a[2 * i] = idx_at(li, i);
+    a[2 * i + 1] = ri ? idx_at(ri, i) : -1;
+    b[2 * i] = L[i];
+    b[2 * i + 1] = R[i];
+  }
+  if (multiset) {
+    qsort(a, (size_t)n, 16, cmp_pair);
+    qsort(b, (size_t)n, 16, cmp_pair);
+  }
+  bool ok = memcmp(a, b, (size_t)n * 16) == 0;
+  free(a);
+  free(b);
+  return ok;
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static const zb_join_how k_hows[] = {ZB_JOIN_INNER, ZB_JOIN_LEFT, ZB_JOIN_RIGHT, ZB_JOIN_OUTER,
+                                     ZB_JOIN_SEMI,  ZB_JOIN_ANTI};
+
+/* Join l and r every way at 1 and 3 threads and compare with the oracle. */
+static void check_all(const zb_table *l, const zb_table *r, int64_t nk, const int64_t *lk,
+                      const int64_t *rk, const char *what) {
+  zb_error err = {{0}};
+  oracle o;
+  oracle_build(&o, l, r, nk, lk, rk);
+  for (int h = 0; h < 6; h++) {
+    zb_join_how how = k_hows[h];
+    int64_t *L, *R;
+    int64_t n = oracle_pairs(&o, how, &L, &R);
+    zb_column *first_l = NULL;
+    for (int threads = 1; threads <= 3; threads += 2) {
+      set_threads(threads);
+      zb_column *li = NULL, *ri = NULL;
+      ZB_CHECK_OK(zb_table_join_indices(l, r, nk, lk, rk, how, false, &li, &ri, &err), &err);
+      bool semi = how == ZB_JOIN_SEMI || how == ZB_JOIN_ANTI;
+      ZB_CHECK(semi == (ri == NULL));
+      /* outer is sorted by key: same pairs, another order */
+      if (!pairs_match(li, ri, L, R, n, how == ZB_JOIN_OUTER))
+        zb_test_fail(__FILE__, __LINE__, "%s: how=%s threads=%d: %lld rows, want %lld", what,
+                     zb_join_how_name(how), threads, (long long)(li ? li->length : -1),
+                     (long long)n);
+      if (threads == 1) {
+        first_l = li;
+        li = NULL;
+      } else if (first_l != NULL && li != NULL) {
+        for (int64_t i = 0; i < li->length && i < first_l->length; i++)
+          if (idx_at(li, i) != idx_at(first_l, i)) {
+            zb_test_fail(__FILE__, __LINE__, "%s: thread counts differ at %lld", what,
+                         (long long)i);
+            break;
+          }
+      }
+      zb_column_release(li);
+      zb_column_release(ri);
+    }
+    zb_column_release(first_l);
+    free(L);
+    free(R);
+  }
+  oracle_free(&o);
+  set_threads(zb_available_cores());
+}
+
+static const int64_t k_sizes[][2] = {{0, 0}, {0, 7}, {7, 0}, {1, 1}, {250, 180}, {2000, 1500}};
+
+ZB_TEST(test_join_int64) {
+  for (size_t s = 0; s < sizeof k_sizes / sizeof k_sizes[0]; s++) {
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+      int64_t nl = k_sizes[s][0], nr = k_sizes[s][1];
+      int64_t card = seed == 1 ? (nl + nr) / 2 + 1 : 5; /* few keys: many duplicates */
+      zb_column *lc[2] = {make_num(ZB_INT64, nl, seed, true, card),
+                          make_num(ZB_INT64, nl, seed + 9, false, 100)};
+      zb_column *rc[2] = {make_num(ZB_INT64, nr, seed + 100, true, card),
+                          make_num(ZB_INT64, nr, seed + 7, false, 100)};
+      const char *ln[2] = {"k", "v"}, *rn[2] = {"v", "key"};
+      zb_table *l = make_table(2, lc, ln), *r = make_table(2, rc, rn);
+      int64_t lk = 0, rk = 0;
+      check_all(l, r, 1, &lk, &rk, "int64");
+      zb_table_release(l);
+      zb_table_release(r);
+    }
+  }
+}
+
+ZB_TEST(test_join_mixed_keys) {
+  for (size_t s = 0; s < sizeof k_sizes / sizeof k_sizes[0]; s++) {
+    int64_t nl = k_sizes[s][0], nr = k_sizes[s][1];
+    uint64_t seed = 40 + s;
+    /* int32 vs int64, string + int, categorical vs string, float64 (NaN) */
+    zb_column *i32 = make_num(ZB_INT32, nl, seed, true, 30);
+    zb_column *i32r = make_num(ZB_INT32, nr, seed + 1, true, 30);
+    zb_column *lc[4] = {i32, make_str(nl, seed + 2, true, 6), make_str(nl, seed + 3, true, 20),
+                        make_num(ZB_FLOAT64, nl, seed + 4, true, 12)};
+    zb_column *scat = make_str(nr, seed + 5, true, 20);
+    zb_column *rc[4] = {cast(i32r, ZB_INT64), make_str(nr, seed + 6, true, 6), scat,
+                        make_num(ZB_FLOAT64, nr, seed + 7, true, 12)};
+    zb_column_release(i32r);
+    zb_column *lcat = cast(lc[2], ZB_CATEGORICAL);
+    zb_column_release(lc[2]);
+    lc[2] = lcat;
+    const char *ln[4] = {"a", "b", "c", "d"}, *rn[4] = {"A", "B", "C", "D"};
+    zb_table *l = make_table(4, lc, ln), *r = make_table(4, rc, rn);
+    int64_t k0 = 0, k2 = 2, k3 = 3, two_l[2] = {1, 0}, two_r[2] = {1, 0};
+    check_all(l, r, 1, &k0, &k0, "int32 vs int64");
+    check_all(l, r, 2, two_l, two_r, "string + int");
+    check_all(l, r, 1, &k2, &k2, "categorical vs string");
+    check_all(l, r, 1, &k3, &k3, "float64");
+    int64_t three[3] = {2, 3, 0};
+    check_all(l, r, 3, three, three, "three keys");
+    /* categorical vs categorical, same dictionary (both sides of one table) */
+    check_all(l, l, 1, &k2, &k2, "categorical same dictionary");
+    zb_table_release(l);
+    zb_table_release(r);
+  }
+}
+
+/* Build sides past one partition (several partitions, chains across). */
+ZB_TEST(test_join_large) {
+  int64_t nl = 12000, nr = 20000;
+  zb_column *lc[1] = {make_num(ZB_INT64, nl, 5, true, 30000)};
+  zb_column *rc[1] = {make_num(ZB_INT64, nr, 6, true, 30000)};
+  const char *n[1] = {"k"};
+  zb_table *l = make_table(1, lc, n), *r = make_table(1, rc, n);
+  int64_t k = 0;
+  check_all(l, r, 1, &k, &k, "large int64");
+  check_all(r, l, 1, &k, &k, "large int64 swapped");
+  zb_table_release(l);
+  zb_table_release(r);
+}
+
+ZB_TEST(test_join_cross_and_sort) {
+  zb_error err = {{0}};
+  zb_column *lc[1] = {make_num(ZB_INT64, 37, 11, true, 10)};
+  zb_column *rc[1] = {make_num(ZB_INT64, 23, 12, true, 10)};
+  const char *n[1] = {"k"};
+  zb_table *l = make_table(1, lc, n), *r = make_table(1, rc, n);
+  int64_t k = 0;
+  oracle o;
+  oracle_build(&o, l, r, 1, &k, &k);
+  int64_t *L, *R;
+  int64_t cnt = oracle_pairs(&o, ZB_JOIN_CROSS, &L, &R);
+  for (int threads = 1; threads <= 3; threads += 2) {
+    set_threads(threads);
+    zb_column *li = NULL, *ri = NULL;
+    ZB_CHECK_OK(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_CROSS, false, &li, &ri, &err),
+                &err);
+    ZB_CHECK(pairs_match(li, ri, L, R, cnt, false));
+    zb_column_release(li);
+    zb_column_release(ri);
+  }
+  free(L);
+  free(R);
+  /* sorted joins: keys (coalesced) ascending, nulls last, ties in unsorted order */
+  for (int h = 0; h < 6; h++) {
+    zb_join_how how = k_hows[h];
+    int64_t n_exp = oracle_pairs(&o, how, &L, &R);
+    zb_column *li = NULL, *ri = NULL;
+    ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k, &k, how, true, &li, &ri, &err), &err);
+    ZB_CHECK(pairs_match(li, ri, L, R, n_exp, true));
+    const zb_column *lk = l->columns[0], *rk = r->columns[0];
+    int64_t prev_key = INT64_MIN, prev_pos = -1;
+    bool prev_null = false;
+    for (int64_t i = 0; li != NULL && i < li->length; i++) {
+      int64_t a = idx_at(li, i), b = ri ? idx_at(ri, i) : -1;
+      bool isnull;
+      int64_t key = 0;
+      if (a >= 0) {
+        isnull = !zb_column_is_valid(lk, a);
+        if (!isnull) key = ((const int64_t *)lk->data->data)[lk->offset + a];
+      } else {
+        isnull = !zb_column_is_valid(rk, b);
+        if (!isnull) key = ((const int64_t *)rk->data->data)[rk->offset + b];
+      }
+      /* position in the unsorted order, for stability */
+      int64_t pos = -1;
+      for (int64_t q = 0; q < n_exp; q++)
+        if (L[q] == a && R[q] == (ri ? b : -1)) {
+          pos = q;
+          break;
+        }
+      bool ok = prev_null ? (isnull && pos > prev_pos)
+                          : (isnull || key > prev_key || (key == prev_key && pos > prev_pos));
+      if (!ok) {
+        zb_test_fail(__FILE__, __LINE__, "sorted %s join out of order at row %lld",
+                     zb_join_how_name(how), (long long)i);
+        break;
+      }
+      prev_null = isnull;
+      prev_key = key;
+      prev_pos = pos;
+    }
+    zb_column_release(li);
+    zb_column_release(ri);
+    free(L);
+    free(R);
+  }
+  oracle_free(&o);
+  set_threads(zb_available_cores());
+  zb_table_release(l);
+  zb_table_release(r);
+}
+
+ZB_TEST(test_join_errors) {
+  zb_error err = {{0}};
+  zb_column *lc[2] = {make_num(ZB_INT64, 5, 1, false, 3), make_str(5, 2, false, 3)};
+  zb_column *rc[2] = {make_num(ZB_FLOAT64, 4, 1, false, 3), make_str(4, 3, false, 3)};
+  const char *ln[2] = {"a", "s"}, *rn[2] = {"b", "t"};
+  zb_table *l = make_table(2, lc, ln), *r = make_table(2, rc, rn);
+  zb_column *li = NULL, *ri = NULL;
+  int64_t k0 = 0, k1 = 1, bad = 2;
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k1, ZB_JOIN_INNER, false, &li, &ri, &err),
+                  ZB_ETYPE);
+  ZB_CHECK(strstr(err.message, "'a'") != NULL && strstr(err.message, "'t'") != NULL);
+  ZB_CHECK(li == NULL && ri == NULL);
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &bad, &k0, ZB_JOIN_INNER, false, &li, &ri, &err),
+                  ZB_EINDEX);
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_LEFT, false, &li, &ri, &err),
+                  ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k0, ZB_JOIN_CROSS, false, &li, &ri, &err),
+                  ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k0, (zb_join_how)42, false, &li, &ri, &err),
+                  ZB_EINVAL);
+  /* int64 vs float64 compare as numbers: fine */
+  ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k0, &k0, ZB_JOIN_INNER, false, &li, &ri, &err), &err);
+  zb_column_release(li);
+  zb_column_release(ri);
+  zb_join_how how;
+  ZB_CHECK_OK(zb_join_how_from_name("anti", &how, &err), &err);
+  ZB_CHECK_EQ_INT(how, ZB_JOIN_ANTI);
+  ZB_CHECK_EQ_INT(zb_join_how_from_name("full", &how, &err), ZB_EINVAL);
+  zb_table_release(l);
+  zb_table_release(r);
+}
+
+ZB_TEST(test_join_uint64_vs_int64) {
+  zb_error err = {{0}};
+  zb_column *a = NULL, *b = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_UINT64, 3, false, 0, &a, &err), &err);
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, 3, false, 0, &b, &err), &err);
+  uint64_t *u = (uint64_t *)a->data->data;
+  int64_t *s = (int64_t *)b->data->data;
+  u[0] = UINT64_MAX; u[1] = 5; u[2] = (uint64_t)1 << 63;
+  s[0] = -1; s[1] = 5; s[2] = INT64_MIN;
+  const char *n[1] = {"k"};
+  zb_table *l = make_table(1, &a, n), *r = make_table(1, &b, n);
+  zb_column *li = NULL, *ri = NULL;
+  int64_t k = 0;
+  ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k, &k, ZB_JOIN_INNER, false, &li, &ri, &err), &err);
+  ZB_CHECK(li != NULL && li->length == 1 && idx_at(li, 0) == 1 && idx_at(ri, 0) == 1);
+  zb_column_release(li);
+  zb_column_release(ri);
+  zb_table_release(l);
+  zb_table_release(r);
+}
+
+#define FAULT_LOOP(CALL, CLEANUP)                                                    \
+  do {                                                                              \
+    for (int64_t k = 1; k < 10000; k++) {                                           \
+      zb_alloc_stats before, after;                                                 \
+      zb_alloc_get_stats(&before);                                                  \
+      zb_alloc_fail_after(k);                                                       \
+      zb_status st = (CALL);                                                        \
+      zb_alloc_fail_after(0);                                                       \
+      if (st == ZB_OK) {                                                            \
+        CLEANUP;                                                                    \
+        break;                                                                      \
+      }                                                                             \
+      ZB_CHECK_EQ_INT(st, ZB_ENOMEM);                                               \
+      zb_alloc_get_stats(&after);                                                   \
+      ZB_CHECK_EQ_INT(after.host_allocations, before.host_allocations);             \
+      ZB_CHECK_EQ_INT(after.host_bytes, before.host_bytes);                         \
+      if (st != ZB_ENOMEM) break;                                                   \
+    }                                                                               \
+  } while (0)
+
+ZB_TEST(test_join_fault_injection) {
+  zb_error err = {{0}};
+  zb_column *lc[2] = {make_num(ZB_INT64, 300, 1, true, 50), make_str(300, 2, true, 9)};
+  zb_column *rc[2] = {make_num(ZB_INT32, 200, 3, true, 50), make_str(200, 4, true, 9)};
+  zb_column *rcat = cast(rc[1], ZB_CATEGORICAL);
+  zb_column_release(rc[1]);
+  rc[1] = rcat;
+  const char *n[2] = {"k", "s"};
+  zb_table *l = make_table(2, lc, n), *r = make_table(2, rc, n);
+  int64_t keys[2] = {0, 1};
+  for (int threads = 1; threads <= 3; threads += 2) {
+    set_threads(threads);
+    for (int h = 0; h < 6; h++) {
+      zb_column *li = NULL, *ri = NULL;
+      FAULT_LOOP(zb_table_join_indices(l, r, 2, keys, keys, k_hows[h], h == 1, &li, &ri, &err),
+                 (zb_column_release(li), zb_column_release(ri)));
+    }
+    zb_column *li = NULL, *ri = NULL;
+    FAULT_LOOP(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_CROSS, false, &li, &ri, &err),
+               (zb_column_release(li), zb_column_release(ri)));
+  }
+  set_threads(zb_available_cores());
+  zb_table_release(l);
+  zb_table_release(r);
+}

@@ -1,0 +1,336 @@
+"""Joins (zambezi.merge, DataFrame.merge, DataFrame.join) against pandas.
+
+The oracle is ``pandas.merge`` on the same data with every null key
+replaced by a value unique to its row (so it matches nothing: zambezi's
+documented null semantics) and turned back into a null afterwards.
+Inner/left/right results are compared row by row in order (zambezi follows
+pandas' order); outer results after sorting (pandas sorts outer joins by
+key and places NaN keys differently).  Semi/anti joins are checked against
+the left rows whose key is (not) among the right keys.  Every join runs at
+1 and 3 threads with identical results.
+"""
+
+import datetime
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError, UnsupportedError
+
+HOWS = ["inner", "left", "right", "outer"]
+
+
+# ---- data ------------------------------------------------------------------------
+
+
+def _keys(kind, n, rng, card, null_frac):
+    """A pandas Series of n random keys of `kind` (about `card` distinct)."""
+    v = rng.integers(0, max(card, 1), n)
+    nulls = rng.random(n) < null_frac
+    if kind in ("int64", "int32"):
+        s = pd.Series(v.astype(kind)).astype(object)
+    elif kind == "str":
+        s = pd.Series([f"k{x}" for x in v], dtype=object)
+    elif kind == "cat":
+        s = pd.Series([f"c{x}" for x in v], dtype=object)
+    elif kind == "date":
+        s = pd.Series([datetime.date(2020, 1, 1) + datetime.timedelta(days=int(x)) for x in v],
+                      dtype=object)
+    else:
+        raise AssertionError(kind)
+    s[nulls] = None
+    return s
+
+
+def _frame(cols):
+    """A pandas frame of object Series, converted to proper dtypes: ints
+    with nulls as nullable Int, categoricals as category."""
+    out = {}
+    for name, (kind, s) in cols.items():
+        if kind in ("int64", "int32"):
+            out[name] = pd.array(s.tolist(), dtype="Int64" if kind == "int64" else "Int32")
+        elif kind == "cat":
+            out[name] = pd.Categorical(s.tolist())
+        elif kind == "date":
+            out[name] = s
+        else:
+            out[name] = pd.array(s.tolist(), dtype=object)
+    df = pd.DataFrame(out)
+    df.attrs["dates"] = [n for n, (kind, _) in cols.items() if kind == "date"]
+    return df
+
+
+def _to_zb(pdf):
+    """A zambezi frame of pdf (date objects -> date32, Int -> int with nulls)."""
+    data = {}
+    for c in pdf.columns:
+        col = pdf[c]
+        if c in pdf.attrs.get("dates", ()):
+            data[c] = zb.Series(list(col), dtype="date32")._col
+        else:
+            data[c] = None
+    out = zb.from_pandas(pdf[[c for c in pdf.columns if data[c] is None]])
+    if all(v is None for v in data.values()):
+        return out
+    cols, names = [], []
+    for c in pdf.columns:
+        cols.append(data[c] if data[c] is not None else out._table.column(c))
+        names.append(c)
+    return zb.DataFrame(zb._core.table_from_columns(cols, names))
+
+
+def _sentinel(pdf, keys, tag):
+    """pdf with each null key replaced by a value unique to its row."""
+    pdf = pdf.copy()
+    for k in keys:
+        col = pdf[k]
+        vals = list(col.astype(object))
+        is_int = pd.api.types.is_integer_dtype(col.dtype)
+        repl = []
+        for i, v in enumerate(vals):
+            if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+                if not is_int:
+                    repl.append(f"\x00{tag}{i}")
+                else:
+                    repl.append(-(10**9) - i - (0 if tag == "L" else 10**6))
+            else:
+                repl.append(v)
+        pdf[k] = pd.Series(repl, dtype="int64" if is_int else object)
+    return pdf
+
+
+def _norm(v):
+    if v is None or v is pd.NA or v is pd.NaT:
+        return None
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    if isinstance(v, str) and v.startswith("\x00"):
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        if v <= -(10**9) + 1:
+            return None
+        return float(v)
+    if isinstance(v, (float, np.floating)):
+        return None if v <= -(10**9) + 1 else float(v)
+    if isinstance(v, (pd.Timestamp, datetime.datetime)):
+        return str(v.date())
+    if isinstance(v, (datetime.date, np.datetime64)):
+        return str(pd.Timestamp(v).date())
+    return str(v)
+
+
+def _rows(pdf):
+    cols = [list(pdf[c].astype(object)) for c in pdf.columns]
+    return [tuple(_norm(c[i]) for c in cols) for i in range(len(pdf))]
+
+
+def _sortkey(row):
+    return tuple((v is None, str(type(v)), v if v is not None else 0) for v in row)
+
+
+def _check(got, want, ordered):
+    assert list(got.columns) == list(want.columns)
+    g, w = _rows(got.to_pandas()), _rows(want)
+    if not ordered:
+        g, w = sorted(g, key=_sortkey), sorted(w, key=_sortkey)
+    assert len(g) == len(w)
+    assert g == w
+
+
+def _zb_merge_threads(zl, zr, **kw):
+    """The join at 1 and 3 threads; asserts they agree; returns the pandas form."""
+    out = []
+    for t in (1, 3):
+        zb.set_num_threads(t)
+        out.append(zb.merge(zl, zr, **kw).to_pandas())
+    pd.testing.assert_frame_equal(out[0], out[1])
+    return out[0]
+
+
+def _pd_merge(pl, pr, lkeys, rkeys, **kw):
+    return pd.merge(_sentinel(pl, lkeys, "L"), _sentinel(pr, rkeys, "R"), **kw)
+
+
+# ---- differential tests ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["int64", "str", "cat", "date"])
+@pytest.mark.parametrize("sizes", [(0, 5), (5, 0), (1, 1), (60, 40), (3000, 2000)])
+def test_merge_one_key(kind, sizes):
+    rng = np.random.default_rng(hash((kind, sizes)) % 2**32)
+    nl, nr = sizes
+    card = max(3, (nl + nr) // 3)
+    pl = _frame({"k": (kind, _keys(kind, nl, rng, card, 0.1)),
+                 "a": ("int64", _keys("int64", nl, rng, 100, 0.1)),
+                 "s": ("str", _keys("str", nl, rng, 10, 0.0))})
+    pr = _frame({"b": ("int64", _keys("int64", nr, rng, 100, 0.0)),
+                 "k": (kind, _keys(kind, nr, rng, card, 0.1)),
+                 "s": ("str", _keys("str", nr, rng, 10, 0.1))})
+    zl, zr = _to_zb(pl), _to_zb(pr)
+    for how in HOWS:
+        got = _zb_merge_threads(zl, zr, on="k", how=how)
+        want = _pd_merge(pl, pr, ["k"], ["k"], on="k", how=how)
+        g = _rows(got)
+        w = _rows(want)
+        assert list(got.columns) == list(want.columns) == ["k", "a", "s_x", "b", "s_y"]
+        if how == "outer":
+            assert sorted(g, key=_sortkey) == sorted(w, key=_sortkey)
+            # keys ascending, null keys last
+            keys = [r[0] for r in g]
+            nn = [x for x in keys if x is not None]
+            assert nn == sorted(nn) and keys[: len(nn)] == nn
+        else:
+            assert g == w, how
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_merge_two_keys_duplicates(seed):
+    rng = np.random.default_rng(seed)
+    nl, nr = 1500, 1200
+    pl = _frame({"i": ("int64", _keys("int64", nl, rng, 4, 0.05)),
+                 "s": ("str", _keys("str", nl, rng, 5, 0.05)),
+                 "v": ("int64", _keys("int64", nl, rng, 1000, 0.0))})
+    pr = _frame({"s": ("str", _keys("str", nr, rng, 5, 0.05)),
+                 "i": ("int64", _keys("int64", nr, rng, 4, 0.05)),
+                 "w": ("int64", _keys("int64", nr, rng, 1000, 0.0))})
+    zl, zr = _to_zb(pl), _to_zb(pr)
+    for how in HOWS:
+        got = _zb_merge_threads(zl, zr, on=["i", "s"], how=how)
+        want = _pd_merge(pl, pr, ["i", "s"], ["i", "s"], on=["i", "s"], how=how)
+        assert list(got.columns) == list(want.columns)
+        g, w = _rows(got), _rows(want)
+        if how == "outer":
+            g, w = sorted(g, key=_sortkey), sorted(w, key=_sortkey)
+        assert g == w, how
+
+
+def test_merge_left_on_right_on_int32_int64():
+    rng = np.random.default_rng(7)
+    pl = _frame({"a": ("int32", _keys("int32", 500, rng, 50, 0.1)),
+                 "x": ("int64", _keys("int64", 500, rng, 9, 0.0))})
+    pr = _frame({"b": ("int64", _keys("int64", 300, rng, 50, 0.1)),
+                 "x": ("int64", _keys("int64", 300, rng, 9, 0.0))})
+    zl, zr = _to_zb(pl), _to_zb(pr)
+    assert zl["a"].dtype == "int32" and zr["b"].dtype == "int64"
+    for how in HOWS:
+        got = _zb_merge_threads(zl, zr, left_on="a", right_on="b", how=how)
+        want = _pd_merge(pl, pr, ["a"], ["b"], left_on="a", right_on="b", how=how)
+        assert list(got.columns) == ["a", "x_x", "b", "x_y"]
+        _check(zb.DataFrame(got), want, ordered=how != "outer")
+
+
+def test_merge_cat_vs_str_and_different_categories():
+    pl = pd.DataFrame({"k": pd.Categorical(["a", "b", None, "c", "a"]), "v": [1, 2, 3, 4, 5]})
+    pr = pd.DataFrame({"k": ["c", "a", None, "d"], "w": [10, 20, 30, 40]})
+    pr2 = pd.DataFrame({"k": pd.Categorical(["c", "a", None, "d"]), "w": [10, 20, 30, 40]})
+    for right in (pr, pr2):
+        zl, zr = zb.from_pandas(pl), zb.from_pandas(right)
+        for how in HOWS:
+            got = zb.merge(zl, zr, on="k", how=how)
+            want = _pd_merge(pl.astype({"k": object}), right.astype({"k": object}), ["k"], ["k"],
+                             on="k", how=how)
+            _check(got, want, ordered=how != "outer")
+
+
+def test_semi_anti():
+    rng = np.random.default_rng(3)
+    for nl, nr in [(0, 4), (4, 0), (800, 300)]:
+        pl = _frame({"k": ("str", _keys("str", nl, rng, 60, 0.1)),
+                     "v": ("int64", _keys("int64", nl, rng, 100, 0.1))})
+        pr = _frame({"k": ("str", _keys("str", nr, rng, 60, 0.1))})
+        zl, zr = _to_zb(pl), _to_zb(pr)
+        rkeys = {x for x in pr["k"] if not pd.isna(x)}
+        inset = np.array([not pd.isna(x) and x in rkeys for x in pl["k"]], dtype=bool)
+        for how, mask in (("semi", inset), ("anti", ~inset)):
+            got = _zb_merge_threads(zl, zr, on="k", how=how)
+            want = pl[mask].reset_index(drop=True)
+            _check(zb.DataFrame(got), want, ordered=True)
+
+
+def test_cross():
+    pl = pd.DataFrame({"a": [1, 2, 3], "s": ["x", "y", "z"]})
+    pr = pd.DataFrame({"s": ["p", "q"], "b": [1.5, 2.5]})
+    got = _zb_merge_threads(zb.from_pandas(pl), zb.from_pandas(pr), how="cross")
+    want = pd.merge(pl, pr, how="cross")
+    _check(zb.DataFrame(got), want, ordered=True)
+    assert len(zb.merge(zb.from_pandas(pl.iloc[:0]), zb.from_pandas(pr), how="cross")) == 0
+
+
+def test_no_matches_all_matches():
+    pl = pd.DataFrame({"k": [1, 2, 3], "v": [1, 2, 3]})
+    pr = pd.DataFrame({"k": [7, 8], "w": [1, 2]})
+    zl, zr = zb.from_pandas(pl), zb.from_pandas(pr)
+    for how in HOWS:
+        _check(zl.merge(zr, on="k", how=how), pd.merge(pl, pr, on="k", how=how),
+               ordered=how != "outer")
+    pr = pd.DataFrame({"k": [3, 1, 2, 1], "w": [1, 2, 3, 4]})
+    zr = zb.from_pandas(pr)
+    for how in HOWS:
+        _check(zl.merge(zr, on="k", how=how), pd.merge(pl, pr, on="k", how=how),
+               ordered=how != "outer")
+
+
+def test_null_keys_documented_difference():
+    pl = pd.DataFrame({"k": [1.0, None, 2.0], "v": [1, 2, 3]})
+    pr = pd.DataFrame({"k": [None, 2.0], "w": [10, 20]})
+    got = zb.merge(zb.from_pandas(pl), zb.from_pandas(pr), on="k").to_pandas()
+    # pandas matches the NaN keys with each other; zambezi never matches a null.
+    assert len(pd.merge(pl, pr, on="k")) == 2
+    assert len(got) == 1 and got["w"].tolist() == [20]
+    got = zb.merge(zb.from_pandas(pl), zb.from_pandas(pr), on="k", how="outer").to_pandas()
+    assert len(got) == 4  # 1, 2 and two unmatched null-key rows (sorted last)
+    assert got["k"].tolist()[:2] == [1.0, 2.0]
+
+
+def test_sort_true_matches_pandas():
+    pl = pd.DataFrame({"k": ["b", "a", "c", "a", "b"], "v": [1, 2, 3, 4, 5]})
+    pr = pd.DataFrame({"k": ["a", "b", "b", "d"], "w": [1, 2, 3, 4]})
+    zl, zr = zb.from_pandas(pl), zb.from_pandas(pr)
+    for how in HOWS:
+        _check(zl.merge(zr, on="k", how=how, sort=True),
+               pd.merge(pl, pr, on="k", how=how, sort=True), ordered=True)
+
+
+def test_suffixes_and_join():
+    pl = pd.DataFrame({"k": [1, 2, 3], "v": [1, 2, 3], "w": ["a", "b", "c"]})
+    pr = pd.DataFrame({"k": [3, 1], "v": [30, 10], "z": [0.5, 1.5]})
+    zl, zr = zb.from_pandas(pl), zb.from_pandas(pr)
+    for suf in [("_l", "_r"), ("", "_r"), (None, "_r")]:
+        _check(zl.merge(zr, on="k", suffixes=suf), pd.merge(pl, pr, on="k", suffixes=suf),
+               ordered=True)
+    with pytest.raises(InvalidValueError):
+        zl.merge(zr, on="k", suffixes=(None, None))
+    # join: like pandas' join on a key column with other indexed by it
+    want = pd.merge(pl, pr, on="k", how="left", suffixes=("_l", "_r"))
+    _check(zl.join(zr, on="k", lsuffix="_l", rsuffix="_r"), want, ordered=True)
+    _check(zl.join(zr, on="k", suffixes=("_l", "_r")), want, ordered=True)
+    with pytest.raises(InvalidValueError):
+        zl.join(zr, on="k")  # overlapping 'v' with no suffix (pandas raises too)
+    with pytest.raises(UnsupportedError):
+        zl.join(zr)
+    # no keys given: the shared columns
+    _check(zl.merge(zr.drop(columns=["v"])), pd.merge(pl, pr.drop(columns=["v"])), ordered=True)
+
+
+def test_errors():
+    zl = zb.DataFrame({"k": [1, 2], "s": ["a", "b"]})
+    zr = zb.DataFrame({"k": [1, 2], "t": ["a", "b"]})
+    with pytest.raises(DTypeError, match="'s'.*'k'|'k'.*'s'"):
+        zb.merge(zl, zr, left_on="s", right_on="k")
+    with pytest.raises(ColumnNotFoundError):
+        zb.merge(zl, zr, on="nope")
+    with pytest.raises(InvalidValueError):
+        zb.merge(zl, zr, on="k", how="full")
+    with pytest.raises(UnsupportedError):
+        zb.merge(zl, zr, left_index=True, right_index=True)
+    with pytest.raises(UnsupportedError):
+        zb.merge(zl, zr, on="k", indicator=True)
+    with pytest.raises(InvalidValueError):
+        zb.merge(zl, zr, on="k", how="cross")
+    with pytest.raises(InvalidValueError):
+        zb.merge(zl, zr, left_on=["k", "s"], right_on="k")
