@@ -8,7 +8,8 @@ def main(argv=None):
                                      description="zambezi: dataframes on every CPU core and the GPU")
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="time plain Python, pandas and zambezi (CPU, GPU) on generated data")
-    demo.add_argument("--rows", type=int, default=5_000_000, help="rows to generate (default 5,000,000)")
+    demo.add_argument("--rows", type=int, default=10_000_000,
+                      help="rows to generate (default 10,000,000; fewer if it is too slow)")
     demo.add_argument("--seed", type=int, default=42)
     demo.add_argument("--chart", default="zambezi-demo.png",
                       help="where to save the bar chart (PNG); '' for none")

@@ -127,6 +127,12 @@ def to_column(obj, name=None, dtype=None):
         col = obj
     elif _is_pandas(obj, "Series"):
         col = column_from_pandas(obj, name)
+    elif type(obj).__module__.startswith("pandas") and hasattr(obj, "dtype"):
+        # a pandas array or Index (Categorical, IntegerArray, DatetimeIndex...):
+        # as a Series, so its dtype and missing values are kept
+        import pandas as pd
+
+        col = column_from_pandas(pd.Series(obj, copy=False), name)
     elif isinstance(obj, np.ndarray):
         if dtype is not None and obj.dtype.kind == "O":
             return _core.column_from_sequence(obj, dtype=dtype, name=name)

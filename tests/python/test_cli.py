@@ -19,7 +19,8 @@ def test_demo_small_all_engines_agree(tmp_path):
     pytest.importorskip("matplotlib")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"chart saved to {png}" in text
-    assert "All engines gave the same answers" in text
+    assert "All engines gave the same answer" in text
+    assert "plain Python agrees with zambezi" in text
     assert "ANSWERS DIFFER" not in text
     for label in ("plain Python (30,000-row subset)", "pandas", "zambezi, 1 CPU thread",
                   f"zambezi, {zb.get_num_threads()} CPU threads"):

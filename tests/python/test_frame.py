@@ -342,3 +342,16 @@ def test_series_conversions():
     assert s.device == "cpu" and s.to("cpu").to_list() == [3, 1, 2]
     df = zb.DataFrame({"k": s})
     assert df.to("cpu").device == "cpu"
+
+
+def test_pandas_arrays_keep_their_dtype():
+    pd = pytest.importorskip("pandas")
+    cat = pd.Categorical.from_codes([0, 1, -1, 2], ["a", "b", "c"])
+    ints = pd.array([1, None, 3, 4], dtype="Int8")
+    days = pd.DatetimeIndex(["2024-01-01", None, "2024-01-03", "2024-01-04"])
+    df = zb.DataFrame({"c": cat, "i": ints, "t": days})
+    assert df.dtypes["c"] == "category"
+    assert df.dtypes["i"] == "int8"
+    assert df["c"].to_list() == ["a", "b", None, "c"]
+    assert df["i"].to_list() == [1, None, 3, 4]
+    assert df["t"].isna().sum() == 1
