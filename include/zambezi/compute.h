@@ -200,6 +200,12 @@ ZB_API zb_status zb_table_sort_indices(const zb_table *t, int64_t n_keys, const 
 /* The same for one column. */
 ZB_API zb_status zb_column_sort_indices(const zb_column *col, bool ascending, bool nulls_first,
                                         zb_column **out, zb_error *err);
+/* col's values in that order (what zb_column_take(col, sort indices)
+ * gives: missing values at one end in row order, -0.0 and 0.0 in row
+ * order), without building the permutation for fixed-width numeric host
+ * columns. */
+ZB_API zb_status zb_column_sort_values(const zb_column *col, bool ascending, bool nulls_first,
+                                       zb_column **out, zb_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Statistics (src/core/stats_ops.c, src/cpu/reduce_stats.c)                */

@@ -433,8 +433,11 @@ class SeriesOps:
         nulls at na_position); renumbered from 0.  kind is ignored."""
         from zambezi.series import Series
 
-        idx = self._sort_indices(ascending, na_position)
-        return Series._from_column(_core.take(self._col, idx), self._name)
+        if na_position not in ("first", "last"):
+            raise InvalidValueError(
+                f"na_position must be 'first' or 'last', not {na_position!r}")
+        return Series._from_column(
+            _core.sort_values(self._col, bool(ascending), na_position == "first"), self._name)
 
     def _sort_indices(self, ascending=True, na_position="last"):
         if na_position not in ("first", "last"):

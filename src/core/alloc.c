@@ -6,12 +6,18 @@
  * counters stay exact.  Device memory is allocated by the backends but
  * counted here through zb__alloc_device_begin/end.  A fault injector fails
  * the N-th allocation (host or device) so tests can walk every failure path.
+ * On Linux, blocks of 4 MiB and more are advised to use transparent huge
+ * pages.
  *
  * Invariant: host_bytes / host_allocations equal the sum over live blocks.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "core/internal.h"
 
@@ -53,6 +59,17 @@ void *zb_malloc(size_t size) {
   size_t total = (size + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
   void *base = NULL;
   if (posix_memalign(&base, ZB_ALIGN, total) != 0) return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  /* Large blocks are fresh pages from the kernel: ask for 2 MiB pages so
+   * first touch costs one fault per 2 MiB, not per 4 KiB (several times
+   * faster for a column-sized result).  Advice only; failure is harmless. */
+  if (total >= ((size_t)4 << 20)) {
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)base + huge - 1) & ~(huge - 1);
+    uintptr_t hi = ((uintptr_t)base + total) & ~(huge - 1);
+    if (hi > lo) (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
+  }
+#endif
   *(int64_t *)base = (int64_t)size;
   int64_t now = __atomic_add_fetch(&g_host_bytes, (int64_t)size, __ATOMIC_RELAXED);
   __atomic_add_fetch(&g_host_allocs, 1, __ATOMIC_RELAXED);

@@ -10,6 +10,9 @@
  * (read-only) table in parallel morsels.  The table stores group ids in its
  * slots (linear probing, load <= 1/2, grows by doubling) and each group's
  * hash and first row in dense arrays, so growing never rehashes rows.
+ * unique, nunique and value_counts of one integer-like column whose values
+ * span a small range skip hashing: they count directly into arrays indexed
+ * by value (see "direct-indexed grouping" below), with the same results.
  */
 #include <math.h>
 
@@ -410,6 +413,215 @@ static zb_status take_rows(const zb_column *col, const int64_t *rows, int64_t n,
   return st;
 }
 
+/* ---- direct-indexed grouping of small integer ranges --------------------- */
+
+/* One integer-like column (integers, dates, timestamps) whose values span a
+ * small range is grouped without hashing: value - min indexes an array of
+ * counts and first rows (slot `range` holds the nulls).  Each worker counts
+ * into its own arrays; they are merged by sum and minimum, so the result is
+ * the same for any thread count, and the groups are then ordered by first
+ * row -- the order the hash table gives. */
+
+#define DENSE_MAX_RANGE (INT64_C(1) << 20)
+
+typedef struct dense_groups {
+  int64_t n_groups;
+  int64_t *first; /* first row of each group, in order of first appearance */
+  int64_t *count; /* rows of each group */
+} dense_groups;
+
+static void dense_reset(dense_groups *d) {
+  zb_free(d->first);
+  zb_free(d->count);
+  memset(d, 0, sizeof *d);
+}
+
+typedef struct dense_job {
+  const zb_column *c;
+  int64_t n;
+  uint64_t *mn, *mx;  /* per morsel (min > max: no valid row) */
+  uint64_t base;
+  int64_t range;      /* slots of values; slot `range` is null */
+  int64_t *cnt, *first; /* [workers][range + 1] */
+} dense_job;
+
+static bool dense_type(zb_type_id t) {
+  switch (t) {
+    case ZB_INT8: case ZB_INT16: case ZB_INT32: case ZB_INT64: case ZB_UINT8:
+    case ZB_UINT16: case ZB_UINT32: case ZB_UINT64: case ZB_DATE32: case ZB_TIMESTAMP:
+      return true;
+    default: return false;
+  }
+}
+
+/* Body over rows [lo, hi) of c with the order-preserving unsigned value
+ * `k` of each valid row (nulls: NULLBODY). */
+#define DENSE_ROWS(T, KEY, BODY, NULLBODY)                                     \
+  {                                                                            \
+    const T *src = (const T *)c->data->data + c->offset;                       \
+    for (int64_t row = lo; row < hi; row += 64) {                              \
+      int m = (int)ZB_MIN((int64_t)64, hi - row);                              \
+      uint64_t vw = zb__valid_word(c, row, m);                                 \
+      if (vw == zb__mask(m)) {                                                 \
+        for (int q = 0; q < m; q++) {                                          \
+          int64_t i = row + q;                                                 \
+          uint64_t k = KEY(src[i]);                                          \
+          BODY;                                                                \
+        }                                                                      \
+      } else {                                                                 \
+        for (int q = 0; q < m; q++) {                                          \
+          int64_t i = row + q;                                                 \
+          if ((vw >> q) & 1) {                                                 \
+            uint64_t k = KEY(src[i]);                                        \
+            BODY;                                                              \
+          } else {                                                             \
+            NULLBODY;                                                          \
+          }                                                                    \
+        }                                                                      \
+      }                                                                        \
+    }                                                                          \
+  }
+
+#define KEY_S8(v) ((uint64_t)(int64_t)(v) ^ (UINT64_C(1) << 63))
+#define KEY_U(v) ((uint64_t)(v))
+
+#define DENSE_SWITCH(BODY, NULLBODY)                                           \
+  switch (c->type) {                                                           \
+    case ZB_INT8: DENSE_ROWS(int8_t, KEY_S8, BODY, NULLBODY) break;            \
+    case ZB_INT16: DENSE_ROWS(int16_t, KEY_S8, BODY, NULLBODY) break;          \
+    case ZB_INT32: case ZB_DATE32: DENSE_ROWS(int32_t, KEY_S8, BODY, NULLBODY) break; \
+    case ZB_INT64: case ZB_TIMESTAMP: DENSE_ROWS(int64_t, KEY_S8, BODY, NULLBODY) break; \
+    case ZB_UINT8: DENSE_ROWS(uint8_t, KEY_U, BODY, NULLBODY) break;           \
+    case ZB_UINT16: DENSE_ROWS(uint16_t, KEY_U, BODY, NULLBODY) break;         \
+    case ZB_UINT32: DENSE_ROWS(uint32_t, KEY_U, BODY, NULLBODY) break;         \
+    case ZB_UINT64: DENSE_ROWS(uint64_t, KEY_U, BODY, NULLBODY) break;         \
+    default: break;                                                            \
+  }
+
+static void dense_minmax(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  dense_job *j = (dense_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  uint64_t mn = UINT64_MAX, mx = 0;
+  DENSE_SWITCH({ mn = k < mn ? k : mn; mx = k > mx ? k : mx; }, (void)0)
+  j->mn[task] = mn;
+  j->mx[task] = mx;
+}
+
+static void dense_count(void *ctx, int64_t task, int worker) {
+  dense_job *j = (dense_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  int64_t *cnt = j->cnt + (int64_t)worker * (j->range + 1);
+  int64_t *first = j->first + (int64_t)worker * (j->range + 1);
+  uint64_t base = j->base;
+  int64_t nulls = j->range;
+  DENSE_SWITCH(
+      {
+        int64_t s = (int64_t)(k - base);
+        cnt[s]++;
+        if (i < first[s]) first[s] = i;
+      },
+      {
+        cnt[nulls]++;
+        if (i < first[nulls]) first[nulls] = i;
+      })
+}
+
+/* Sort a[0, n) ascending (LSD radix on bytes; tmp: n more). */
+static void sort_u64(uint64_t *a, uint64_t *tmp, int64_t n) {
+  for (int b = 0; b < 64; b += 8) {
+    int64_t h[257] = {0};
+    for (int64_t i = 0; i < n; i++) h[((a[i] >> b) & 255) + 1]++;
+    bool trivial = false;
+    for (int d = 1; d <= 256; d++) trivial |= h[d] == n;
+    if (trivial) continue;
+    for (int d = 1; d <= 256; d++) h[d] += h[d - 1];
+    for (int64_t i = 0; i < n; i++) tmp[h[(a[i] >> b) & 255]++] = a[i];
+    memcpy(a, tmp, (size_t)n * sizeof(uint64_t));
+  }
+}
+
+/* Group col directly when it qualifies: *used tells whether it did (else
+ * d is empty and the caller hashes). */
+static zb_status dense_group(const zb_column *c, dense_groups *d, bool *used, zb_error *err) {
+  memset(d, 0, sizeof *d);
+  *used = false;
+  int64_t n = c->length;
+  if (!dense_type(c->type) || n < 1 || c->null_count == n) return ZB_OK;
+  int64_t nm = zb__morsels(n);
+  dense_job j;
+  memset(&j, 0, sizeof j);
+  j.c = c;
+  j.n = n;
+  j.mn = (uint64_t *)zb_malloc((size_t)nm * 2 * sizeof(uint64_t));
+  if (j.mn == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (value ranges)");
+  j.mx = j.mn + nm;
+  zb_status st = zb_parallel_for(nm, dense_minmax, &j, err);
+  uint64_t mn = UINT64_MAX, mx = 0;
+  for (int64_t m = 0; m < nm; m++) {
+    mn = ZB_MIN(mn, j.mn[m]);
+    mx = ZB_MAX(mx, j.mx[m]);
+  }
+  zb_free(j.mn);
+  j.mn = j.mx = NULL;
+  if (st != ZB_OK) return st;
+  uint64_t span = mx - mn; /* valid rows exist, so mn <= mx */
+  if (span >= (uint64_t)DENSE_MAX_RANGE || span >= (uint64_t)(2 * n + 1024)) return ZB_OK;
+  int64_t range = (int64_t)span + 1, slots = range + 1;
+  int workers = zb_get_num_threads();
+  j.base = mn;
+  j.range = range;
+  j.cnt = (int64_t *)zb_calloc((size_t)(workers * slots), sizeof(int64_t));
+  j.first = (int64_t *)zb_malloc((size_t)(workers * slots) * sizeof(int64_t));
+  uint64_t *order = NULL, *tmp = NULL;
+  if (j.cnt == NULL || j.first == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (counting %lld values)",
+                      (long long)range);
+    goto done;
+  }
+  for (int64_t s = 0; s < workers * slots; s++) j.first[s] = INT64_MAX;
+  st = zb_parallel_for(nm, dense_count, &j, err);
+  if (st != ZB_OK) goto done;
+  /* merge the workers into worker 0's arrays; collect (first row, slot) */
+  int64_t ng = 0;
+  for (int64_t s = 0; s < slots; s++) {
+    for (int w = 1; w < workers; w++) {
+      j.cnt[s] += j.cnt[(int64_t)w * slots + s];
+      j.first[s] = ZB_MIN(j.first[s], j.first[(int64_t)w * slots + s]);
+    }
+    ng += j.cnt[s] > 0;
+  }
+  order = (uint64_t *)zb_malloc((size_t)ng * sizeof(uint64_t) + 8);
+  tmp = (uint64_t *)zb_malloc((size_t)ng * sizeof(uint64_t) + 8);
+  d->first = (int64_t *)zb_malloc((size_t)ng * sizeof(int64_t) + 8);
+  d->count = (int64_t *)zb_malloc((size_t)ng * sizeof(int64_t) + 8);
+  if (order == NULL || tmp == NULL || d->first == NULL || d->count == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (%lld groups)", (long long)ng);
+    goto done;
+  }
+  /* first rows are distinct and < 2^42; slots < 2^21 */
+  int64_t g = 0;
+  for (int64_t s = 0; s < slots; s++)
+    if (j.cnt[s] > 0) order[g++] = ((uint64_t)j.first[s] << 21) | (uint64_t)s;
+  sort_u64(order, tmp, ng);
+  for (int64_t i = 0; i < ng; i++) {
+    int64_t s = (int64_t)(order[i] & ((UINT64_C(1) << 21) - 1));
+    d->first[i] = j.first[s];
+    d->count[i] = j.cnt[s];
+  }
+  d->n_groups = ng;
+  *used = true;
+done:
+  zb_free(j.cnt);
+  zb_free(j.first);
+  zb_free(order);
+  zb_free(tmp);
+  if (st != ZB_OK) dense_reset(d);
+  return st;
+}
+
 /* ---- operations ----------------------------------------------------------- */
 
 zb_status zb__cpu_hash_rows(const zb_table *t, int64_t n_keys, const int64_t *keys,
@@ -433,6 +645,14 @@ zb_status zb__cpu_hash_rows(const zb_table *t, int64_t n_keys, const int64_t *ke
 
 zb_status zb__cpu_unique(const zb_column *col, zb_column **out, zb_error *err) {
   *out = NULL;
+  dense_groups d;
+  bool dense;
+  ZB_RETURN_NOT_OK(dense_group(col, &d, &dense, err));
+  if (dense) {
+    zb_status st = take_rows(col, d.first, d.n_groups, out, err);
+    dense_reset(&d);
+    return st;
+  }
   grouped g;
   ZB_RETURN_NOT_OK(group_columns(&col, 1, false, &g, err));
   zb_status st = take_rows(col, g.ht.first, g.ht.n_groups, out, err);
@@ -442,6 +662,17 @@ zb_status zb__cpu_unique(const zb_column *col, zb_column **out, zb_error *err) {
 
 zb_status zb__cpu_nunique(const zb_column *col, bool dropna, int64_t *out, zb_error *err) {
   *out = 0;
+  dense_groups d;
+  bool dense;
+  ZB_RETURN_NOT_OK(dense_group(col, &d, &dense, err));
+  if (dense) {
+    int64_t k = d.n_groups;
+    if (dropna)
+      for (int64_t i = 0; i < d.n_groups; i++) k -= is_na(col, d.first[i]);
+    dense_reset(&d);
+    *out = k;
+    return ZB_OK;
+  }
   grouped g;
   ZB_RETURN_NOT_OK(group_columns(&col, 1, false, &g, err));
   int64_t n = g.ht.n_groups;
@@ -478,10 +709,15 @@ zb_status zb__cpu_value_counts(const zb_column *col, bool sort, bool ascending, 
   *values = NULL;
   *counts = NULL;
   grouped g;
-  ZB_RETURN_NOT_OK(group_columns(&col, 1, true, &g, err));
-  int64_t ng = g.ht.n_groups;
+  memset(&g, 0, sizeof g);
+  dense_groups d;
+  bool dense;
+  ZB_RETURN_NOT_OK(dense_group(col, &d, &dense, err));
+  if (!dense) ZB_RETURN_NOT_OK(group_columns(&col, 1, true, &g, err));
+  int64_t ng = dense ? d.n_groups : g.ht.n_groups;
+  const int64_t *first = dense ? d.first : g.ht.first;
   zb_status st = ZB_OK;
-  int64_t *cnt = (int64_t *)zb_calloc((size_t)ZB_MAX(ng, 1), sizeof(int64_t));
+  int64_t *cnt = dense ? d.count : (int64_t *)zb_calloc((size_t)ZB_MAX(ng, 1), sizeof(int64_t));
   int64_t *order = (int64_t *)zb_malloc((size_t)ZB_MAX(ng, 1) * sizeof(int64_t));
   int64_t *tmp = (int64_t *)zb_malloc((size_t)ZB_MAX(ng, 1) * sizeof(int64_t));
   zb_column *v = NULL, *c = NULL;
@@ -490,16 +726,17 @@ zb_status zb__cpu_value_counts(const zb_column *col, bool sort, bool ascending, 
                       (long long)ng);
     goto done;
   }
-  for (int64_t i = 0; i < g.k.n_rows; i++) cnt[g.group_of_row[i]]++;
+  if (!dense)
+    for (int64_t i = 0; i < g.k.n_rows; i++) cnt[g.group_of_row[i]]++;
   int64_t kept = 0, total = 0;
   for (int64_t i = 0; i < ng; i++) {
-    if (dropna && is_na(col, g.ht.first[i])) continue;
+    if (dropna && is_na(col, first[i])) continue;
     order[kept++] = i;
     total += cnt[i];
   }
   if (sort) sort_by_count(order, tmp, kept, cnt, ascending);
   /* tmp: first rows in output order */
-  for (int64_t i = 0; i < kept; i++) tmp[i] = g.ht.first[order[i]];
+  for (int64_t i = 0; i < kept; i++) tmp[i] = first[order[i]];
   st = take_rows(col, tmp, kept, &v, err);
   if (st != ZB_OK) goto done;
   st = zb_column_new(normalize ? ZB_FLOAT64 : ZB_INT64, kept, false, 0, &c, err);
@@ -512,10 +749,13 @@ zb_status zb__cpu_value_counts(const zb_column *col, bool sort, bool ascending, 
       ((int64_t *)c->data->data)[i] = x;
   }
 done:
-  zb_free(cnt);
+  if (!dense) zb_free(cnt);
   zb_free(order);
   zb_free(tmp);
-  grouped_reset(&g);
+  if (dense)
+    dense_reset(&d);
+  else
+    grouped_reset(&g);
   if (st != ZB_OK) {
     zb_column_release(v);
     zb_column_release(c);

@@ -27,6 +27,12 @@ static inline uint64_t zb__mask(int m) {
 static inline uint64_t zb__load_bits(const uint8_t *bits, int64_t start, int nbits) {
   int64_t byte = start >> 3;
   int shift = (int)(start & 7);
+  if (nbits == 64) { /* whole words: fixed-size loads, no library call */
+    uint64_t lo;
+    memcpy(&lo, bits + byte, 8);
+    if (shift == 0) return lo;
+    return (lo >> shift) | ((uint64_t)bits[byte + 8] << (64 - shift));
+  }
   int nbytes = (shift + nbits + 7) >> 3;
   unsigned char tmp[16] = {0};
   memcpy(tmp, bits + byte, (size_t)nbytes);
@@ -128,5 +134,8 @@ zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column
 zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
                                const bool *ascending, bool nulls_first, zb_column **out,
                                zb_error *err);
+/* The values of col sorted (src/cpu/sort.c; see zb_column_sort_values). */
+zb_status zb__cpu_sort_values(const zb_column *col, bool ascending, bool nulls_first,
+                              zb_column **out, zb_error *err);
 
 #endif /* ZAMBEZI_CPU_KERNELS_H */

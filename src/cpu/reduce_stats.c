@@ -8,7 +8,8 @@
  * in morsel order, so results never depend on the thread count.  Variance
  * is a corrected two-pass computation: the compensated mean first (the
  * existing reduction), then per morsel compensated sums of d = x - mean and
- * d^2, giving M2 = sum d^2 - (sum d)^2 / n.  Quantiles copy the valid values
+ * d^2 (plain 8-lane sums per block of rows, compensated across blocks),
+ * giving M2 = sum d^2 - (sum d)^2 / n.  Quantiles copy the valid values
  * to a scratch array and select ranks with introselect (quickselect with a
  * median-of-3 pivot, falling back to a heap sort of the remaining range
  * when it degenerates), so the cost is linear on average, not n log n.
@@ -140,6 +141,52 @@ static void stat_morsel(void *ctx, int64_t task, int worker) {
   }
 }
 
+/* Variance partials without a branch or switch per row: d = x - mean (0
+ * for null / NaN rows) summed in 8 plain lanes over a block, and the lane
+ * sums added to the compensated morsel sums once per block. */
+static void var_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  stat_job *j = (stat_job *)ctx;
+  const zb_column *c = j->col;
+  int64_t start = task * ZB_MORSEL_ROWS;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - start);
+  stat_partial *p = &j->parts[task];
+  p->fprod = 1.0;
+  p->iprod = 1;
+  p->all = true;
+  p->pos = -1;
+  double buf[ZB_BLOCK];
+  const double mean = j->mean;
+  for (int64_t b = 0; b < n; b += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b);
+    block_f(c, start + b, m, buf);
+    double l1[8] = {0}, l2[8] = {0};
+    for (int64_t k = 0; k < m; k += 64) {
+      int mm = (int)ZB_MIN((int64_t)64, m - k);
+      uint64_t w = zb__valid_word(c, start + b + k, mm);
+      double d[64];
+      int64_t cnt = 0;
+      for (int t = 0; t < mm; t++) {
+        double x = buf[k + t], dd = x - mean;
+        int ok = (int)((w >> t) & 1) & (x == x);
+        d[t] = ok ? dd : 0.0;
+        cnt += ok;
+      }
+      for (int t = mm; t < 64; t++) d[t] = 0.0;
+      p->count += cnt;
+      for (int t = 0; t < 64; t += 8)
+        for (int l = 0; l < 8; l++) {
+          l1[l] += d[t + l];
+          l2[l] += d[t + l] * d[t + l];
+        }
+    }
+    for (int l = 0; l < 8; l++) {
+      kahan_add(&p->s1, &p->c1, l1[l]);
+      kahan_add(&p->s2, &p->c2, l2[l]);
+    }
+  }
+}
+
 /* ---- argmin / argmax ------------------------------------------------------ */
 
 /* a < b for rows of c (both valid, not NaN). */
@@ -250,7 +297,9 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
       return zb_error_set(err, ZB_ENOMEM, "out of host memory (%lld %s partials)",
                           (long long)n_morsels, zb_stat_op_name(op));
     bool arg = op == ZB_STAT_ARGMIN || op == ZB_STAT_ARGMAX;
-    zb_status st = zb_parallel_for(n_morsels, arg ? arg_morsel : stat_morsel, &j, err);
+    bool var = op == ZB_STAT_VAR || op == ZB_STAT_STD;
+    zb_status st = zb_parallel_for(n_morsels, arg ? arg_morsel : var ? var_morsel : stat_morsel,
+                                   &j, err);
     if (st != ZB_OK) {
       zb_free(j.parts);
       return st;

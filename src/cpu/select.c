@@ -104,6 +104,7 @@ typedef struct filter_job {
   zb_column *out;
   int64_t *count; /* per morsel: kept rows, then output start */
   int64_t *bytes; /* per morsel: string bytes, then chars start */
+  int64_t n_morsels, total_bytes;
 } filter_job;
 
 /* The kept rows among [row, row + m) as a word. */
@@ -123,11 +124,11 @@ static void filter_count(void *ctx, int64_t task, int worker) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
     uint64_t w = keep_word(j->mask, start + k, mm);
     cnt += __builtin_popcountll(w);
-    while (str && w != 0) {
-      int64_t len;
-      zb__str(j->c, start + k + __builtin_ctzll(w), &len);
-      bytes += len;
-      w &= w - 1;
+    if (str && w != 0) {
+      /* branch-free over the rows up to the last kept one */
+      const int64_t *o = (const int64_t *)j->c->data->data + j->c->offset + start + k;
+      int last = 63 - __builtin_clzll(w);
+      for (int q = 0; q <= last; q++) bytes += (o[q + 1] - o[q]) & -(int64_t)((w >> q) & 1);
     }
   }
   j->count[task] = cnt;
@@ -146,13 +147,43 @@ static inline void bw_flush(bit_writer *b) {
   if (b->acc != 0) __atomic_fetch_or(&b->words[b->word], b->acc, __ATOMIC_RELAXED);
   b->acc = 0;
 }
-static inline void bw_put(bit_writer *b, int64_t pos, bool v) {
+
+/* Append the low cnt (0..64) bits of bits at output position pos. */
+static inline void bw_append(bit_writer *b, int64_t pos, uint64_t bits, int cnt) {
+  if (cnt == 0) return;
   int64_t w = pos >> 6;
+  int off = (int)(pos & 63);
   if (w != b->word) {
     bw_flush(b);
     b->word = w;
   }
-  b->acc |= (uint64_t)v << (pos & 63);
+  b->acc |= bits << off;
+  if (off + cnt >= 64) {
+    bw_flush(b);
+    b->word = w + 1;
+    b->acc = off != 0 ? bits >> (64 - off) : 0;
+  }
+}
+
+/* The bits of x where m is set, packed to the low end (software pext;
+ * Hacker's Delight 7-4): a fixed number of word operations per 64 rows. */
+static inline uint64_t compress_bits(uint64_t x, uint64_t m) {
+  x &= m;
+  uint64_t mk = ~m << 1;
+  for (int i = 0; i < 6; i++) {
+    uint64_t mp = mk ^ (mk << 1);
+    mp ^= mp << 2;
+    mp ^= mp << 4;
+    mp ^= mp << 8;
+    mp ^= mp << 16;
+    mp ^= mp << 32;
+    uint64_t mv = mp & m;
+    m = (m ^ mv) | (mv >> (1 << i));
+    uint64_t t = x & mv;
+    x = (x ^ t) | (t >> (1 << i));
+    mk &= ~mp;
+  }
+  return x;
 }
 
 static void filter_write(void *ctx, int64_t task, int worker) {
@@ -176,8 +207,11 @@ static void filter_write(void *ctx, int64_t task, int worker) {
     for (int64_t k = 0; k < n; k += 64) {
       int mm = (int)ZB_MIN((int64_t)64, n - k);
       uint64_t keep = keep_word(j->mask, start + k, mm);
-      uint64_t valid = keep ? zb__valid_word(c, start + k, mm) : 0;
-      for (; keep != 0; keep &= keep - 1) bw_put(&vb, p++, (valid >> __builtin_ctzll(keep)) & 1);
+      if (keep == 0) continue;
+      uint64_t valid = zb__valid_word(c, start + k, mm);
+      int cnt = __builtin_popcountll(keep);
+      bw_append(&vb, p, compress_bits(valid, keep), cnt);
+      p += cnt;
     }
   }
 #define FILTER_LOOP(BODY)                                                       \
@@ -192,26 +226,69 @@ static void filter_write(void *ctx, int64_t task, int worker) {
       BODY;                                                                     \
     }                                                                           \
   }
+  /* Fixed width: every row up to the last kept one of a word is stored at
+   * the next output position, which advances only past kept rows (no
+   * branch per row; a skipped row's store is overwritten by the next kept
+   * row, so nothing lands past this morsel's output). */
+#define FILTER_FIXED(T)                                                         \
+  {                                                                             \
+    const T *s_ = (const T *)src;                                               \
+    T *d_ = (T *)dst;                                                           \
+    for (int64_t k = 0; k < n; k += 64) {                                       \
+      int mm = (int)ZB_MIN((int64_t)64, n - k);                                 \
+      int64_t row = start + k;                                                  \
+      uint64_t keep = keep_word(j->mask, row, mm);                              \
+      if (keep == 0) continue;                                                  \
+      if (keep == ~UINT64_C(0)) {                                               \
+        memcpy(d_ + pos, s_ + row, 64 * sizeof(T));                             \
+        pos += 64;                                                              \
+        continue;                                                               \
+      }                                                                         \
+      int last = 63 - __builtin_clzll(keep);                                    \
+      for (int q = 0; q <= last; q++) {                                         \
+        d_[pos] = s_[row + q];                                                  \
+        pos += (int64_t)((keep >> q) & 1);                                      \
+      }                                                                         \
+    }                                                                           \
+  }
   if (c->type == ZB_BOOL) {
     const uint8_t *bits = (const uint8_t *)c->data->data;
-    FILTER_LOOP(bw_put(&db, pos, zb_bit_get(bits, c->offset + i)))
+    for (int64_t k = 0; k < n; k += 64) {
+      int mm = (int)ZB_MIN((int64_t)64, n - k);
+      uint64_t keep = keep_word(j->mask, start + k, mm);
+      if (keep == 0) continue;
+      uint64_t x = zb__load_bits(bits, c->offset + start + k, mm);
+      int cnt = __builtin_popcountll(keep);
+      bw_append(&db, pos, compress_bits(x, keep), cnt);
+      pos += cnt;
+    }
   } else if (c->type == ZB_STRING) {
+    /* Short strings move as one 16-byte copy where both the source buffer
+     * and this morsel's output bytes have room for it. */
+    const int64_t *so = (const int64_t *)c->data->data + c->offset;
+    const char *cs = (const char *)c->chars->data;
+    int64_t cs_size = c->chars->size;
+    int64_t cend = task + 1 < j->n_morsels ? j->bytes[task + 1] : j->total_bytes;
     FILTER_LOOP({
-      int64_t len;
-      const char *p = zb__str(c, i, &len);
-      if (len > 0) memcpy(ch + cpos, p, (size_t)len);
+      int64_t s0 = so[i];
+      int64_t len = so[i + 1] - s0;
+      if (len <= 16 && s0 + 16 <= cs_size && cpos + 16 <= cend)
+        memcpy(ch + cpos, cs + s0, 16);
+      else if (len > 0)
+        memcpy(ch + cpos, cs + s0, (size_t)len);
       cpos += len;
       oo[pos + 1] = cpos;
     })
   } else if (w == 1) {
-    FILTER_LOOP(dst[pos] = src[i])
+    FILTER_FIXED(uint8_t)
   } else if (w == 2) {
-    FILTER_LOOP(((uint16_t *)dst)[pos] = ((const uint16_t *)src)[i])
+    FILTER_FIXED(uint16_t)
   } else if (w == 4) {
-    FILTER_LOOP(((uint32_t *)dst)[pos] = ((const uint32_t *)src)[i])
+    FILTER_FIXED(uint32_t)
   } else {
-    FILTER_LOOP(((uint64_t *)dst)[pos] = ((const uint64_t *)src)[i])
+    FILTER_FIXED(uint64_t)
   }
+#undef FILTER_FIXED
 #undef FILTER_LOOP
   if (vb.words) bw_flush(&vb);
   if (c->type == ZB_BOOL) bw_flush(&db);
@@ -229,7 +306,7 @@ zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column 
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (filter)");
     goto done;
   }
-  filter_job j = {col, mask, NULL, count, bytes};
+  filter_job j = {col, mask, NULL, count, bytes, nm, 0};
   st = zb_parallel_for(nm, filter_count, &j, err);
   if (st != ZB_OK) goto done;
   int64_t total = 0, total_bytes = 0;
@@ -240,6 +317,7 @@ zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column 
     total += c;
     total_bytes += b;
   }
+  j.total_bytes = total_bytes;
   st = zb__new_like(col, col->type, total, false, total_bytes, &o, err);
   if (st != ZB_OK) goto done;
   /* Bitmaps written by atomic OR start zeroed; whole words are touched. */

@@ -15,8 +15,12 @@
  * Radix passes are parallel by morsel: each morsel histograms its slice,
  * an exclusive scan over (digit, morsel) gives every morsel its write
  * positions, and each morsel scatters its rows in order, so the result is
- * the same for any thread count.  Byte positions where all keys agree are
- * skipped.
+ * the same for any thread count.  Keys are rebased on their minimum, so
+ * only the bits of the key range are sorted, in passes of at most 11-bit
+ * digits; a digit where all keys agree is skipped.  When the range and the
+ * row position fit one 64-bit word together, (key, position) is packed and
+ * only words move.  sort_values of fixed-width numeric columns sorts the
+ * keys alone and maps them back to values (no permutation, no gather).
  */
 #include <math.h>
 
@@ -139,66 +143,107 @@ zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64
 
 /* ---- fixed-width keys: parallel stable LSD radix sort -------------------- */
 
+/* Rows per radix chunk: a chunk histograms and scatters its slice.  The
+ * sorted result is unique (stable), so it does not depend on the chunking. */
+static int64_t radix_chunk(int64_t n) {
+  int64_t c = (n + 31) / 32;
+  return c < ZB_MORSEL_ROWS ? ZB_MORSEL_ROWS : c;
+}
+
+#define RADIX_MAX_BITS 11
+#define RADIX_BUCKETS (1 << RADIX_MAX_BITS)
+
 typedef struct radix_job {
   uint64_t *key, *key2;
-  int64_t *val, *val2;
-  int64_t n, n_morsels;
-  int shift;
-  int64_t *hist; /* [n_morsels][256]: counts, then write positions */
+  int64_t *val, *val2; /* NULL: keys only */
+  int64_t n, chunk, n_chunks;
+  uint64_t base;       /* subtracted from every key before taking digits */
+  int shift, bits;     /* digit = ((key - base) >> shift) & (2^bits - 1) */
+  int64_t *hist;       /* [n_chunks][RADIX_BUCKETS]: counts, then write positions */
 } radix_job;
 
 static void radix_hist(void *ctx, int64_t task, int worker) {
   (void)worker;
   radix_job *j = (radix_job *)ctx;
-  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
-  int64_t *h = j->hist + task * 256;
-  memset(h, 0, 256 * sizeof(int64_t));
-  for (int64_t i = lo; i < hi; i++) h[(j->key[i] >> j->shift) & 255]++;
+  int64_t lo = task * j->chunk, hi = ZB_MIN(lo + j->chunk, j->n);
+  int64_t *h = j->hist + task * RADIX_BUCKETS;
+  uint64_t mask = (UINT64_C(1) << j->bits) - 1, base = j->base;
+  int shift = j->shift;
+  const uint64_t *key = j->key;
+  memset(h, 0, RADIX_BUCKETS * sizeof(int64_t));
+  for (int64_t i = lo; i < hi; i++) h[((key[i] - base) >> shift) & mask]++;
 }
 
 static void radix_scatter(void *ctx, int64_t task, int worker) {
   (void)worker;
   radix_job *j = (radix_job *)ctx;
-  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
-  int64_t pos[256];
-  memcpy(pos, j->hist + task * 256, sizeof pos);
-  for (int64_t i = lo; i < hi; i++) {
-    uint64_t k = j->key[i];
-    int64_t p = pos[(k >> j->shift) & 255]++;
-    j->key2[p] = k;
-    j->val2[p] = j->val[i];
+  int64_t lo = task * j->chunk, hi = ZB_MIN(lo + j->chunk, j->n);
+  int64_t pos[RADIX_BUCKETS];
+  memcpy(pos, j->hist + task * RADIX_BUCKETS, (sizeof pos[0]) << j->bits);
+  uint64_t mask = (UINT64_C(1) << j->bits) - 1, base = j->base;
+  int shift = j->shift;
+  const uint64_t *key = j->key;
+  uint64_t *key2 = j->key2;
+  if (j->val == NULL) {
+    for (int64_t i = lo; i < hi; i++) {
+      uint64_t k = key[i];
+      key2[pos[((k - base) >> shift) & mask]++] = k;
+    }
+  } else {
+    const int64_t *val = j->val;
+    int64_t *val2 = j->val2;
+    for (int64_t i = lo; i < hi; i++) {
+      uint64_t k = key[i];
+      int64_t p = pos[((k - base) >> shift) & mask]++;
+      key2[p] = k;
+      val2[p] = val[i];
+    }
   }
 }
 
-/* Stable sort of (key[i], val[i]), i < n, by the low `bytes` bytes of key;
- * key2/val2 are scratch of n entries.  The result ends in key/val. */
+/* Number of significant bits of x (0 for 0). */
+static int bit_width(uint64_t x) { return x == 0 ? 0 : 64 - __builtin_clzll(x); }
+
+/* Stable sort of (key[i], val[i]), i < n (val NULL: keys only) by bits
+ * [lo_bit, lo_bit + nbits) of key - base (every key - base must fit in
+ * lo_bit + nbits bits).  key2/val2 are scratch of n entries.  Passes of at
+ * most 11-bit digits; a digit all keys share is skipped.  On return *res_key
+ * (and *res_val) point at the sorted arrays: key/val or key2/val2. */
 static zb_status radix_sort(uint64_t *key, int64_t *val, uint64_t *key2, int64_t *val2,
-                            int64_t n, int bytes, zb_error *err) {
-  if (n <= 1) return ZB_OK;
-  int64_t nm = zb__morsels(n);
-  int64_t *hist = (int64_t *)zb_malloc((size_t)nm * 256 * sizeof(int64_t));
+                            int64_t n, uint64_t base, int lo_bit, int nbits,
+                            uint64_t **res_key, int64_t **res_val, zb_error *err) {
+  *res_key = key;
+  *res_val = val;
+  if (n <= 1 || nbits <= 0) return ZB_OK;
+  int64_t chunk = radix_chunk(n), nc = (n + chunk - 1) / chunk;
+  int64_t *hist = (int64_t *)zb_malloc((size_t)nc * RADIX_BUCKETS * sizeof(int64_t));
   if (hist == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (radix sort)");
-  radix_job j = {key, key2, val, val2, n, nm, 0, hist};
+  int passes = (nbits + RADIX_MAX_BITS - 1) / RADIX_MAX_BITS;
+  int dbits = (nbits + passes - 1) / passes;
+  radix_job j = {key, key2, val, val2, n, chunk, nc, base, 0, 0, hist};
   zb_status st = ZB_OK;
-  for (int b = 0; b < bytes && st == ZB_OK; b++) {
-    j.shift = 8 * b;
-    st = zb_parallel_for(nm, radix_hist, &j, err);
+  for (int done = 0; done < nbits && st == ZB_OK; done += dbits) {
+    j.shift = lo_bit + done;
+    j.bits = ZB_MIN(dbits, nbits - done);
+    int nb = 1 << j.bits;
+    st = zb_parallel_for(nc, radix_hist, &j, err);
     if (st != ZB_OK) break;
-    /* Skip a byte all keys share; else exclusive scan, digit-major. */
-    int64_t total[256] = {0};
+    /* Skip a digit all keys share; else exclusive scan, digit-major. */
     bool trivial = false;
-    for (int64_t m = 0; m < nm; m++)
-      for (int d = 0; d < 256; d++) total[d] += hist[m * 256 + d];
-    for (int d = 0; d < 256; d++) trivial |= total[d] == n;
+    for (int d = 0; d < nb && !trivial; d++) {
+      int64_t t = 0;
+      for (int64_t m = 0; m < nc; m++) t += hist[m * RADIX_BUCKETS + d];
+      trivial = t == n;
+    }
     if (trivial) continue;
     int64_t run = 0;
-    for (int d = 0; d < 256; d++)
-      for (int64_t m = 0; m < nm; m++) {
-        int64_t c = hist[m * 256 + d];
-        hist[m * 256 + d] = run;
+    for (int d = 0; d < nb; d++)
+      for (int64_t m = 0; m < nc; m++) {
+        int64_t c = hist[m * RADIX_BUCKETS + d];
+        hist[m * RADIX_BUCKETS + d] = run;
         run += c;
       }
-    st = zb_parallel_for(nm, radix_scatter, &j, err);
+    st = zb_parallel_for(nc, radix_scatter, &j, err);
     uint64_t *tk = j.key;
     j.key = j.key2;
     j.key2 = tk;
@@ -206,11 +251,106 @@ static zb_status radix_sort(uint64_t *key, int64_t *val, uint64_t *key2, int64_t
     j.val = j.val2;
     j.val2 = tv;
   }
-  if (st == ZB_OK && j.key != key) {
-    memcpy(key, j.key, (size_t)n * sizeof(uint64_t));
-    memcpy(val, j.val, (size_t)n * sizeof(int64_t));
-  }
   zb_free(hist);
+  *res_key = j.key;
+  *res_val = j.val;
+  return st;
+}
+
+/* Min and max of key[0, n) by parallel chunks. */
+typedef struct minmax_job {
+  const uint64_t *key;
+  int64_t n;
+  uint64_t *mn, *mx; /* per morsel */
+} minmax_job;
+
+static void minmax_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  minmax_job *j = (minmax_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  uint64_t mn = UINT64_MAX, mx = 0;
+  for (int64_t i = lo; i < hi; i++) {
+    uint64_t k = j->key[i];
+    mn = k < mn ? k : mn;
+    mx = k > mx ? k : mx;
+  }
+  j->mn[task] = mn;
+  j->mx[task] = mx;
+}
+
+static zb_status key_range(const uint64_t *key, int64_t n, uint64_t *mn, uint64_t *mx,
+                           zb_error *err) {
+  *mn = 0;
+  *mx = 0;
+  if (n <= 0) return ZB_OK;
+  int64_t nm = zb__morsels(n);
+  uint64_t *a = (uint64_t *)zb_malloc((size_t)nm * 2 * sizeof(uint64_t));
+  if (a == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (radix sort)");
+  minmax_job j = {key, n, a, a + nm};
+  zb_status st = zb_parallel_for(nm, minmax_morsel, &j, err);
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int64_t m = 0; m < nm; m++) {
+    lo = ZB_MIN(lo, a[m]);
+    hi = ZB_MAX(hi, a[nm + m]);
+  }
+  zb_free(a);
+  *mn = lo;
+  *mx = hi;
+  return st;
+}
+
+/* Packing keys with positions, and gathering values through them. */
+typedef struct pack_job {
+  uint64_t *key;
+  int64_t *val;
+  const int64_t *val_in;
+  int64_t n;
+  uint64_t base;
+  int pbits;
+} pack_job;
+
+static void pack_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  pack_job *j = (pack_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  for (int64_t i = lo; i < hi; i++) j->key[i] = ((j->key[i] - j->base) << j->pbits) | (uint64_t)i;
+}
+
+static void unpack_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  pack_job *j = (pack_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  uint64_t pm = (UINT64_C(1) << j->pbits) - 1;
+  for (int64_t i = lo; i < hi; i++) j->val[i] = j->val_in[j->key[i] & pm];
+}
+
+/* Stable sort of val[0, n) by key[0, n) (the result ends in val; key is
+ * left in any order).  key2/val2: scratch of n.  Keys are rebased on their minimum;
+ * when the key range and the position need at most 64 bits together they
+ * are packed into one word and only the words move (then val is gathered
+ * once through the positions). */
+static zb_status sort_pairs(uint64_t *key, int64_t *val, uint64_t *key2, int64_t *val2,
+                            int64_t n, zb_error *err) {
+  if (n <= 1) return ZB_OK;
+  uint64_t mn, mx;
+  ZB_RETURN_NOT_OK(key_range(key, n, &mn, &mx, err));
+  int rbits = bit_width(mx - mn);
+  if (rbits == 0) return ZB_OK; /* all equal: already in order */
+  int pbits = bit_width((uint64_t)(n - 1));
+  uint64_t *rk;
+  int64_t *rv;
+  zb_status st;
+  if (rbits + pbits <= 64) {
+    pack_job pj = {key, val, val2, n, mn, pbits};
+    st = zb_parallel_for(zb__morsels(n), pack_morsel, &pj, err);
+    if (st == ZB_OK) st = radix_sort(key, NULL, key2, NULL, n, 0, pbits, rbits, &rk, &rv, err);
+    if (st != ZB_OK) return st;
+    memcpy(val2, val, (size_t)n * sizeof(int64_t));
+    pj.key = rk;
+    return zb_parallel_for(zb__morsels(n), unpack_morsel, &pj, err);
+  }
+  st = radix_sort(key, val, key2, val2, n, mn, 0, rbits, &rk, &rv, err);
+  if (st == ZB_OK && rv != val) memcpy(val, rv, (size_t)n * sizeof(int64_t));
   return st;
 }
 
@@ -339,7 +479,7 @@ static zb_status sort_by_column(const zb_column *c, int64_t *perm, int64_t n, bo
   key_job kj = {c, seg, key, rank, len, !asc,
                 bytes == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * bytes)) - 1};
   if (st == ZB_OK) st = zb_parallel_for(zb__morsels(len), key_morsel, &kj, err);
-  if (st == ZB_OK) st = radix_sort(key, seg, key2, tmp, len, bytes, err);
+  if (st == ZB_OK) st = sort_pairs(key, seg, key2, tmp, len, err);
   zb_free(rank);
   return st;
 }
@@ -366,6 +506,271 @@ zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t 
   zb_free(tmp);
   zb_free(key);
   zb_free(key2);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+/* ---- sort_values: keys only, no permutation ------------------------------- */
+
+/* Fixed-width numeric columns sort their order-preserving keys alone (half
+ * the memory traffic of (key, row) pairs, and no gather afterwards), then
+ * map the keys back to values.  Missing rows (nulls, NaN) keep their row
+ * order at one end, copied as they are; -0.0 and 0.0 tie, so when the
+ * column holds a -0.0 the run of zeros is rewritten in row order. */
+
+typedef struct sv_job {
+  const zb_column *c;
+  zb_column *out;
+  uint64_t *key;     /* compacted keys of the present rows */
+  const uint64_t *sorted;
+  int64_t *kept;     /* per morsel: present rows, then their key start */
+  int64_t *negz;     /* per morsel: -0.0 seen */
+  int64_t n, len;    /* rows; present rows */
+  int64_t miss_at;   /* first output row of the missing run */
+  int64_t val_at;    /* first output row of the sorted values */
+  uint64_t flip;
+  bool count_only;
+} sv_job;
+
+/* Missing rows of [row, row + 64) as a word (float: also NaN). */
+#define SV_MISSING_WORD(T, src, row, m, c, vw)                                 \
+  do {                                                                         \
+    vw = zb__valid_word(c, row, m);                                            \
+    if (zb_type_is_float(c->type))                                             \
+      for (int q_ = 0; q_ < m; q_++) {                                         \
+        T v_ = src[row + q_];                                                  \
+        vw &= ~((uint64_t)(v_ != v_) << q_);                                   \
+      }                                                                        \
+  } while (0)
+
+#define SV_KEY_LOOP(T, KEYEXPR)                                                \
+  {                                                                            \
+    const T *src = (const T *)c->data->data + c->offset;                       \
+    T *dst = (T *)j->out->data->data;                                          \
+    for (int64_t row = lo; row < hi; row += 64) {                              \
+      int m = (int)ZB_MIN((int64_t)64, hi - row);                              \
+      uint64_t vw;                                                             \
+      SV_MISSING_WORD(T, src, row, m, c, vw);                                  \
+      if (j->count_only) {                                                     \
+        kept += __builtin_popcountll(vw);                                      \
+        continue;                                                              \
+      }                                                                        \
+      /* up to the last present row only: a missing row's store is        \
+       * overwritten by the next present one, never past this morsel */     \
+      int last = vw != 0 ? 63 - __builtin_clzll(vw) : -1;                      \
+      for (int q = 0; q <= last; q++) {                                        \
+        T v = src[row + q];                                                    \
+        uint64_t keep = (vw >> q) & 1;                                         \
+        key[pos] = (KEYEXPR) ^ flip;                                           \
+        pos += (int64_t)keep;                                                  \
+      }                                                                        \
+      uint64_t miss = ~vw & zb__mask(m);                                       \
+      for (; miss != 0; miss &= miss - 1) {                                    \
+        int q = __builtin_ctzll(miss);                                         \
+        dst[mpos] = src[row + q];                                              \
+        if (ov != NULL && !zb_column_is_valid(c, row + q))                     \
+          __atomic_fetch_and(&ov[mpos >> 6], ~(UINT64_C(1) << (mpos & 63)),    \
+                             __ATOMIC_RELAXED);                                \
+        mpos++;                                                                \
+      }                                                                        \
+    }                                                                          \
+  }
+
+static inline uint64_t f64_key(double f, int64_t *negz) {
+  uint64_t b = 0;
+  memcpy(&b, &f, 8);
+  *negz += b == (UINT64_C(1) << 63);
+  if (f == 0) b = 0;
+  return (b >> 63) ? ~b : (b | (UINT64_C(1) << 63));
+}
+static inline uint64_t f32_key(float f, int64_t *negz) {
+  uint32_t b = 0;
+  memcpy(&b, &f, 4);
+  *negz += b == 0x80000000u;
+  if (f == 0) b = 0;
+  return (b >> 31) ? (uint32_t)~b : (b | 0x80000000u);
+}
+
+static void sv_keys_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sv_job *j = (sv_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  int64_t kept = 0, negz = 0;
+  int64_t pos = j->count_only ? 0 : j->kept[task];
+  /* missing rows before this morsel: rows before it less present ones */
+  int64_t mpos = j->count_only ? 0 : j->miss_at + (lo - j->kept[task]);
+  uint64_t *key = j->key, flip = j->flip;
+  uint64_t *ov = (!j->count_only && j->out->validity) ? (uint64_t *)j->out->validity->data
+                                                       : NULL;
+  switch (c->type) {
+    case ZB_INT8: SV_KEY_LOOP(int8_t, (uint8_t)((uint8_t)v ^ 0x80u)) break;
+    case ZB_INT16: SV_KEY_LOOP(int16_t, (uint16_t)((uint16_t)v ^ 0x8000u)) break;
+    case ZB_INT32: case ZB_DATE32: SV_KEY_LOOP(int32_t, (uint32_t)v ^ 0x80000000u) break;
+    case ZB_INT64: case ZB_TIMESTAMP:
+      SV_KEY_LOOP(int64_t, (uint64_t)v ^ (UINT64_C(1) << 63)) break;
+    case ZB_UINT8: SV_KEY_LOOP(uint8_t, (uint64_t)v) break;
+    case ZB_UINT16: SV_KEY_LOOP(uint16_t, (uint64_t)v) break;
+    case ZB_UINT32: SV_KEY_LOOP(uint32_t, (uint64_t)v) break;
+    case ZB_UINT64: SV_KEY_LOOP(uint64_t, (uint64_t)v) break;
+    case ZB_FLOAT32: SV_KEY_LOOP(float, f32_key(v, &negz)) break;
+    case ZB_FLOAT64: SV_KEY_LOOP(double, f64_key(v, &negz)) break;
+    default: break;
+  }
+  if (j->count_only) j->kept[task] = kept;
+  else j->negz[task] = negz;
+}
+
+#define SV_OUT_LOOP(T, VALEXPR)                                                \
+  {                                                                            \
+    T *dst = (T *)j->out->data->data + j->val_at;                              \
+    for (int64_t i = lo; i < hi; i++) {                                        \
+      uint64_t k = sorted[i] ^ flip;                                           \
+      dst[i] = (T)(VALEXPR);                                                   \
+    }                                                                          \
+  }
+
+static inline double f64_from_key(uint64_t k) {
+  uint64_t b = (k >> 63) ? k & ~(UINT64_C(1) << 63) : ~k;
+  double f;
+  memcpy(&f, &b, 8);
+  return f;
+}
+static inline float f32_from_key(uint64_t k) {
+  uint32_t b = ((k >> 31) & 1) ? (uint32_t)k & 0x7fffffffu : ~(uint32_t)k;
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+
+static void sv_out_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sv_job *j = (sv_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->len);
+  const uint64_t *sorted = j->sorted;
+  uint64_t flip = j->flip;
+  switch (j->c->type) {
+    case ZB_INT8: SV_OUT_LOOP(int8_t, (uint8_t)(k ^ 0x80u)) break;
+    case ZB_INT16: SV_OUT_LOOP(int16_t, (uint16_t)(k ^ 0x8000u)) break;
+    case ZB_INT32: case ZB_DATE32: SV_OUT_LOOP(int32_t, (uint32_t)(k ^ 0x80000000u)) break;
+    case ZB_INT64: case ZB_TIMESTAMP: SV_OUT_LOOP(int64_t, k ^ (UINT64_C(1) << 63)) break;
+    case ZB_UINT8: SV_OUT_LOOP(uint8_t, k) break;
+    case ZB_UINT16: SV_OUT_LOOP(uint16_t, k) break;
+    case ZB_UINT32: SV_OUT_LOOP(uint32_t, k) break;
+    case ZB_UINT64: SV_OUT_LOOP(uint64_t, k) break;
+    case ZB_FLOAT32: SV_OUT_LOOP(float, f32_from_key(k)) break;
+    case ZB_FLOAT64: SV_OUT_LOOP(double, f64_from_key(k)) break;
+    default: break;
+  }
+}
+
+static bool sv_fast_type(zb_type_id t) {
+  switch (t) {
+    case ZB_INT8: case ZB_INT16: case ZB_INT32: case ZB_INT64: case ZB_UINT8: case ZB_UINT16:
+    case ZB_UINT32: case ZB_UINT64: case ZB_FLOAT32: case ZB_FLOAT64: case ZB_DATE32:
+    case ZB_TIMESTAMP:
+      return true;
+    default: return false;
+  }
+}
+
+/* Rewrite the run of zeros of the sorted values (output rows [at, at + k))
+ * with the column's zeros (-0.0 and 0.0) in row order. */
+static void sv_fix_zeros(const zb_column *c, zb_column *o, int64_t at) {
+  int64_t p = at;
+  for (int64_t i = 0; i < c->length; i++) {
+    if (!zb_column_is_valid(c, i)) continue;
+    if (c->type == ZB_FLOAT64) {
+      double v = ((const double *)c->data->data)[c->offset + i];
+      if (v == 0) ((double *)o->data->data)[p++] = v;
+    } else {
+      float v = ((const float *)c->data->data)[c->offset + i];
+      if (v == 0) ((float *)o->data->data)[p++] = v;
+    }
+  }
+}
+
+zb_status zb__cpu_sort_values(const zb_column *c, bool ascending, bool nulls_first,
+                              zb_column **out, zb_error *err) {
+  *out = NULL;
+  int64_t n = c->length;
+  if (!sv_fast_type(c->type)) {
+    /* permutation, then a gather */
+    zb_table *t = NULL;
+    const char *name = "key";
+    zb_column *cc = (zb_column *)c, *idx = NULL;
+    int64_t k0 = 0;
+    ZB_RETURN_NOT_OK(zb_table_make(1, &cc, &name, &t, err));
+    zb_status st = zb__cpu_sort_indices(t, 1, &k0, &ascending, nulls_first, &idx, err);
+    zb_table_release(t);
+    if (st == ZB_OK) st = zb__cpu_take(c, idx, out, err);
+    zb_column_release(idx);
+    return st;
+  }
+  int64_t nm = zb__morsels(n), m1 = ZB_MAX(nm, 1);
+  zb_column *o = NULL;
+  uint64_t *key = (uint64_t *)zb_malloc((size_t)(n + 1) * sizeof(uint64_t));
+  uint64_t *key2 = (uint64_t *)zb_malloc((size_t)(n + 1) * sizeof(uint64_t));
+  int64_t *kept = (int64_t *)zb_malloc((size_t)m1 * 2 * sizeof(int64_t));
+  zb_status st = ZB_OK;
+  if (key == NULL || key2 == NULL || kept == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting %lld values)", (long long)n);
+    goto done;
+  }
+  st = zb__new_like(c, c->type, n, c->null_count > 0, 0, &o, err);
+  if (st != ZB_OK) goto done;
+  sv_job j = {c, o, key, NULL, kept, kept + m1, n, 0, 0, 0, ascending ? 0 : ~UINT64_C(0), true};
+  bool can_miss = c->null_count > 0 || zb_type_is_float(c->type);
+  int64_t len = n;
+  if (can_miss) {
+    st = zb_parallel_for(nm, sv_keys_morsel, &j, err);
+    if (st != ZB_OK) goto done;
+    len = 0;
+    for (int64_t m = 0; m < nm; m++) {
+      int64_t k = kept[m];
+      kept[m] = len;
+      len += k;
+    }
+  } else {
+    for (int64_t m = 0; m < nm; m++) kept[m] = m * ZB_MORSEL_ROWS;
+  }
+  j.len = len;
+  j.miss_at = nulls_first ? 0 : len;
+  j.val_at = nulls_first ? n - len : 0;
+  j.count_only = false;
+  st = zb_parallel_for(nm, sv_keys_morsel, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t negz = 0;
+  for (int64_t m = 0; m < nm; m++) negz += j.negz[m];
+  uint64_t mn, mx, *rk = key;
+  int64_t *rv;
+  st = key_range(key, len, &mn, &mx, err);
+  if (st == ZB_OK) st = radix_sort(key, NULL, key2, NULL, len, mn, 0, bit_width(mx - mn), &rk,
+                                   &rv, err);
+  if (st != ZB_OK) goto done;
+  j.sorted = rk;
+  st = zb_parallel_for(zb__morsels(len), sv_out_morsel, &j, err);
+  if (st != ZB_OK) goto done;
+  if (negz > 0) {
+    /* first sorted key >= the key of zero */
+    uint64_t z = (c->type == ZB_FLOAT64 ? UINT64_C(1) << 63 : UINT64_C(0x80000000)) ^ j.flip;
+    int64_t a = 0, b = len;
+    while (a < b) {
+      int64_t mid = a + (b - a) / 2;
+      if (rk[mid] < z) a = mid + 1;
+      else b = mid;
+    }
+    sv_fix_zeros(c, o, j.val_at + a);
+  }
+  if (o->validity != NULL) zb_column_recount_nulls(o);
+done:
+  zb_free(key);
+  zb_free(key2);
+  zb_free(kept);
   if (st != ZB_OK) {
     zb_column_release(o);
     return st;

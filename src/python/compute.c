@@ -31,6 +31,7 @@ static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_take(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_sort_values(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_concat(PyObject *module, PyObject *arg);
 
 static zbpy_state *mstate(PyObject *module) { return (zbpy_state *)PyModule_GetState(module); }
@@ -429,6 +430,24 @@ static PyObject *zbpy_compute_take(PyObject *module, PyObject *args) {
   return select_rows(module, args, "OO:take", "indices", zb_table_take, zb_column_take);
 }
 
+/* sort_values(column, ascending, nulls_first) -> Column */
+static PyObject *zbpy_compute_sort_values(PyObject *module, PyObject *args) {
+  zbpy_state *st = mstate(module);
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  zb_column *out = NULL, *col;
+  PyObject *co;
+  int asc = 1, nf = 0;
+  if (!PyArg_ParseTuple(args, "Opp:sort_values", &co, &asc, &nf)) return NULL;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_column_sort_values(col, asc != 0, nf != 0, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 /* sort_indices(column, ascending, nulls_first) -> Column, or
  * sort_indices(table, keys, ascending_list, nulls_first) -> Column */
 static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args) {
@@ -554,6 +573,8 @@ PyMethodDef zbpy_compute_methods[] = {
     {"sort_indices", zbpy_compute_sort_indices, METH_VARARGS,
      "sort_indices(col, ascending, nulls_first) or sort_indices(table, keys, ascending, "
      "nulls_first) -> int64 Column"},
+    {"sort_values", zbpy_compute_sort_values, METH_VARARGS,
+     "sort_values(col, ascending, nulls_first) -> Column"},
     {"concat", zbpy_compute_concat, METH_O, "concat(columns) -> Column"},
     {NULL, NULL, 0, NULL},
 };
