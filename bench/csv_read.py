@@ -125,7 +125,8 @@ def main(argv=None):
                 print(f"  {name:<8} failed: {type(e).__name__}: {str(e)[:100]}")
         zt = times.get("zambezi")
         for name, t in times.items():
-            ratio = f"{t / zt:6.2f}x slower than zambezi" if zt and name != "zambezi" else ""
+            # peer time / zambezi time: above 1 means zambezi is faster
+            ratio = f"zambezi {t / zt:5.2f}x as fast" if zt and name != "zambezi" else ""
             print(f"  {name:<8} {t:7.2f} s {mb / t:8.0f} MB/s {mb / t / cores:7.0f} MB/s/core  {ratio}")
         if zt:
             zb._core.alloc_reset_peak()
