@@ -34,15 +34,10 @@ static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_sort_values(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_concat(PyObject *module, PyObject *arg);
 
-static zbpy_state *mstate(PyObject *module) { return (zbpy_state *)PyModule_GetState(module); }
 
 static int as_column(zbpy_state *st, PyObject *o, const char *what, zb_column **out) {
-  if (!PyObject_TypeCheck(o, st->column_type)) {
-    PyErr_Format(PyExc_TypeError, "%s must be a Column, not %s", what, Py_TYPE(o)->tp_name);
-    return -1;
-  }
-  *out = ((zbpy_column *)o)->col;
-  return 0;
+  *out = zbpy_arg_column(st, o, what);
+  return *out == NULL ? -1 : 0;
 }
 
 static int parse_binary_op(zbpy_state *st, const char *name, zb_binary_op *op) {
@@ -210,7 +205,7 @@ static int scalar_from_py(zbpy_state *st, PyObject *o, const zb_column *col, boo
 
 /* binary(op, a, b) -> Column */
 static PyObject *zbpy_compute_binary(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   const char *name;
   PyObject *ao, *bo;
   if (!PyArg_ParseTuple(args, "sOO:binary", &name, &ao, &bo)) return NULL;
@@ -232,7 +227,7 @@ static PyObject *zbpy_compute_binary(PyObject *module, PyObject *args) {
 
 /* binary_scalar(op, col, value, scalar_first) -> Column */
 static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   const char *name;
   PyObject *co, *value;
   int first = 0;
@@ -268,7 +263,7 @@ static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args) {
 
 /* unary(op, col) -> Column; op is "neg", "abs" or "invert". */
 static PyObject *zbpy_compute_unary(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   const char *name;
   PyObject *co;
   if (!PyArg_ParseTuple(args, "sO:unary", &name, &co)) return NULL;
@@ -294,7 +289,7 @@ static PyObject *zbpy_compute_unary(PyObject *module, PyObject *args) {
 
 /* cast(col, dtype_name) -> Column */
 static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   const char *name;
   PyObject *co;
   if (!PyArg_ParseTuple(args, "Os:cast", &co, &name)) return NULL;
@@ -325,7 +320,7 @@ static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args) {
 }
 
 static PyObject *null_test(PyObject *module, PyObject *arg, bool valid) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   zb_column *col;
   if (as_column(st, arg, "column", &col) < 0) return NULL;
   zb_column *out = NULL;
@@ -349,7 +344,7 @@ static PyObject *zbpy_compute_notnull(PyObject *module, PyObject *arg) {
 
 /* fill_null(col, value) -> Column */
 static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co, *value;
   if (!PyArg_ParseTuple(args, "OO:fill_null", &co, &value)) return NULL;
   zb_column *col;
@@ -395,7 +390,7 @@ typedef zb_status (*column_rows_fn)(const zb_column *, const zb_column *, zb_col
 static PyObject *select_rows(PyObject *module, PyObject *args, const char *format,
                              const char *what, table_rows_fn table_fn,
                              column_rows_fn column_fn) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *data, *so;
   if (!PyArg_ParseTuple(args, format, &data, &so)) return NULL;
   zb_column *sel;
@@ -432,7 +427,7 @@ static PyObject *zbpy_compute_take(PyObject *module, PyObject *args) {
 
 /* sort_values(column, ascending, nulls_first) -> Column */
 static PyObject *zbpy_compute_sort_values(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
@@ -451,7 +446,7 @@ static PyObject *zbpy_compute_sort_values(PyObject *module, PyObject *args) {
 /* sort_indices(column, ascending, nulls_first) -> Column, or
  * sort_indices(table, keys, ascending_list, nulls_first) -> Column */
 static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   Py_ssize_t nargs = PyTuple_GET_SIZE(args);
   zb_error err;
   err.message[0] = '\0';
@@ -524,7 +519,7 @@ error:
 
 /* concat(columns) -> Column */
 static PyObject *zbpy_compute_concat(PyObject *module, PyObject *arg) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *fast = PySequence_Fast(arg, "concat: expected a sequence of Columns");
   if (fast == NULL) return NULL;
   PyObject *result = NULL;

@@ -27,7 +27,6 @@
 
 #include "zambezi/io.h"
 
-static zbpy_state *mstate(PyObject *module) { return (zbpy_state *)PyModule_GetState(module); }
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
@@ -334,7 +333,7 @@ static PyObject *warnings_list(const zb_csv_warnings *w) {
 }
 
 static PyObject *zbpy_read_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *src;
   if (!PyArg_ParseTuple(args, "O:read_csv", &src)) return NULL;
   PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
@@ -410,7 +409,7 @@ done:
 /* ------------------------------------------------------------------------ */
 
 static PyObject *zbpy_csv_data_start(PyObject *module, PyObject *args, PyObject *kwargs) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   Py_buffer view;
   if (!PyArg_ParseTuple(args, "y*:csv_data_start", &view)) return NULL;
   PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
@@ -439,7 +438,7 @@ done:
 }
 
 static PyObject *zbpy_csv_find_rows(PyObject *module, PyObject *args, PyObject *kwargs) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   Py_buffer view;
   long long start, nrows;
   if (!PyArg_ParseTuple(args, "y*LL:csv_find_rows", &view, &start, &nrows)) return NULL;
@@ -515,7 +514,7 @@ static int64_t transcode(const uint8_t *in, int64_t n, bool cp1252, char *out) {
 }
 
 static PyObject *zbpy_transcode_to_utf8(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   Py_buffer view;
   const char *enc;
   if (!PyArg_ParseTuple(args, "y*s:transcode_to_utf8", &view, &enc)) return NULL;
@@ -598,7 +597,7 @@ static zb_status sink_write(void *ctx, const char *data, int64_t size, zb_error 
 }
 
 static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"table",    "target",       "sep",     "quotechar",
                            "escapechar", "doublequote", "header", "na_rep",
                            "float_format", "quoting",  "lineterminator", NULL};

@@ -13,19 +13,6 @@
 
 #include "zambezi/groupby.h"
 
-static zbpy_state *mod_state(PyObject *module) {
-  return (zbpy_state *)PyModule_GetState(module);
-}
-
-static zb_table *as_table(zbpy_state *st, PyObject *o, const char *what) {
-  if (!PyObject_TypeCheck(o, st->table_type)) {
-    PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Table, not %s", what,
-                 Py_TYPE(o)->tp_name);
-    return NULL;
-  }
-  return ((zbpy_table *)o)->table;
-}
-
 /* A list of ints -> a new int64 array (PyMem); -1 with an exception. */
 static int int_list(PyObject *seq, int64_t **out, Py_ssize_t *n) {
   PyObject *fast = PySequence_Fast(seq, "keys must be a sequence of column indices");
@@ -54,12 +41,12 @@ static int int_list(PyObject *seq, int64_t **out, Py_ssize_t *n) {
 /* groupby(table, keys, dropna, sort, aggs) -> Table.  aggs: a list of
  * (op name, column, column2, ddof, q, count_na, output name) tuples. */
 static PyObject *py_groupby(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *to, *keys_o, *aggs_o;
   int dropna, sort;
   if (!PyArg_ParseTuple(args, "OOppO:groupby", &to, &keys_o, &dropna, &sort, &aggs_o))
     return NULL;
-  zb_table *t = as_table(st, to, "groupby");
+  zb_table *t = zbpy_arg_table(st, to, "groupby");
   if (t == NULL) return NULL;
   int64_t *keys = NULL;
   Py_ssize_t n_keys = 0;
@@ -119,11 +106,11 @@ done:
 
 /* group_ids(table, keys, dropna, sort) -> (Column, n_groups) */
 static PyObject *py_group_ids(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *to, *keys_o;
   int dropna, sort;
   if (!PyArg_ParseTuple(args, "OOpp:group_ids", &to, &keys_o, &dropna, &sort)) return NULL;
-  zb_table *t = as_table(st, to, "group_ids");
+  zb_table *t = zbpy_arg_table(st, to, "group_ids");
   if (t == NULL) return NULL;
   int64_t *keys = NULL;
   Py_ssize_t n_keys = 0;
@@ -145,7 +132,7 @@ static PyObject *py_group_ids(PyObject *module, PyObject *args) {
 
 /* group_cumcount(ids, n_groups, ascending) -> Column */
 static PyObject *py_group_cumcount(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co;
   long long n_groups;
   int ascending;

@@ -13,19 +13,6 @@
 
 #include "zambezi/join.h"
 
-static zbpy_state *mod_state(PyObject *module) {
-  return (zbpy_state *)PyModule_GetState(module);
-}
-
-static zb_table *as_table(zbpy_state *st, PyObject *o, const char *what) {
-  if (!PyObject_TypeCheck(o, st->table_type)) {
-    PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Table, not %s", what,
-                 Py_TYPE(o)->tp_name);
-    return NULL;
-  }
-  return ((zbpy_table *)o)->table;
-}
-
 /* A sequence of column indices into a PyMem array (*n may be 0). */
 static int parse_indices(PyObject *o, int64_t **out, int64_t *n) {
   *out = NULL;
@@ -55,13 +42,13 @@ static int parse_indices(PyObject *o, int64_t **out, int64_t *n) {
 }
 
 static PyObject *py_join_indices(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *lo, *ro, *lko, *rko;
   const char *how_name;
   int sort = 0;
   if (!PyArg_ParseTuple(args, "OOOOs|p:join_indices", &lo, &ro, &lko, &rko, &how_name, &sort))
     return NULL;
-  zb_table *l = as_table(st, lo, "join_indices"), *r = as_table(st, ro, "join_indices");
+  zb_table *l = zbpy_arg_table(st, lo, "join_indices"), *r = zbpy_arg_table(st, ro, "join_indices");
   if (l == NULL || r == NULL) return NULL;
   zb_error err;
   err.message[0] = '\0';

@@ -21,6 +21,24 @@ extern PyMethodDef zbpy_join_methods[];    /* join.c: join_indices */
 extern PyMethodDef zbpy_groupby_methods[]; /* groupby.c: groupby, group ids */
 
 
+zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what) {
+  if (!PyObject_TypeCheck(o, st->column_type)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Column, not %s", what,
+                 Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return ((zbpy_column *)o)->col;
+}
+
+zb_table *zbpy_arg_table(zbpy_state *st, PyObject *o, const char *what) {
+  if (!PyObject_TypeCheck(o, st->table_type)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Table, not %s", what,
+                 Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return ((zbpy_table *)o)->table;
+}
+
 zbpy_state *zbpy_state_of(PyObject *self) {
   PyObject *m = PyType_GetModuleByDef(Py_TYPE(self), &zbpy_module_def);
   if (m == NULL) return NULL;
@@ -229,7 +247,6 @@ int zbpy_table_on_host(zbpy_state *st, zb_table *t, zb_table **out) {
 /* Module functions                                                         */
 /* ------------------------------------------------------------------------ */
 
-static zbpy_state *mstate(PyObject *module) { return (zbpy_state *)PyModule_GetState(module); }
 
 static int dict_set(PyObject *d, const char *key, PyObject *value) {
   if (value == NULL) return -1;
@@ -268,7 +285,7 @@ error:
 }
 
 static PyObject *py_devices(PyObject *module, PyObject *unused) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *list = PyList_New(0);
   if (list == NULL) return NULL;
   int n = zb_cuda_device_count();
@@ -359,7 +376,7 @@ static PyObject *py_get_num_threads(PyObject *module, PyObject *unused) {
 }
 
 static PyObject *py_set_num_threads(PyObject *module, PyObject *arg) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   int overflow = 0;
   long n = PyLong_AsLongAndOverflow(arg, &overflow);
   if (n == -1 && PyErr_Occurred()) return NULL;
@@ -383,7 +400,7 @@ static PyObject *py_available_cores(PyObject *module, PyObject *unused) {
 
 /* table_from_columns(columns, names) -> Table */
 static PyObject *py_table_from_columns(PyObject *module, PyObject *args) {
-  zbpy_state *st = mstate(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *cols_obj, *names_obj;
   PyObject *cols_fast = NULL, *names_fast = NULL, *result = NULL;
   zb_column **cols = NULL;
@@ -499,7 +516,7 @@ static int add_exception(PyObject *m, PyObject **slot, const char *name, PyObjec
 }
 
 static int module_exec(PyObject *m) {
-  zbpy_state *st = mstate(m);
+  zbpy_state *st = zbpy_module_state(m);
   if (zbpy_dates_init() < 0) return -1;
   st->column_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &zbpy_column_spec, NULL);
   if (st->column_type == NULL || PyModule_AddType(m, st->column_type) < 0) return -1;
@@ -555,7 +572,7 @@ static int module_exec(PyObject *m) {
 }
 
 static int module_traverse(PyObject *m, visitproc visit, void *arg) {
-  zbpy_state *st = mstate(m);
+  zbpy_state *st = zbpy_module_state(m);
   Py_VISIT(st->column_type);
   Py_VISIT(st->table_type);
   Py_VISIT(st->bufview_type);
@@ -574,7 +591,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg) {
 }
 
 static int module_clear(PyObject *m) {
-  zbpy_state *st = mstate(m);
+  zbpy_state *st = zbpy_module_state(m);
   Py_CLEAR(st->column_type);
   Py_CLEAR(st->table_type);
   Py_CLEAR(st->bufview_type);

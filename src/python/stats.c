@@ -15,36 +15,14 @@
 
 #include "zambezi/compute.h"
 
-static zbpy_state *mod_state(PyObject *module) {
-  return (zbpy_state *)PyModule_GetState(module);
-}
-
-static zb_column *as_column(zbpy_state *st, PyObject *o, const char *what) {
-  if (!PyObject_TypeCheck(o, st->column_type)) {
-    PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Column, not %s", what,
-                 Py_TYPE(o)->tp_name);
-    return NULL;
-  }
-  return ((zbpy_column *)o)->col;
-}
-
-static zb_table *as_table(zbpy_state *st, PyObject *o, const char *what) {
-  if (!PyObject_TypeCheck(o, st->table_type)) {
-    PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Table, not %s", what,
-                 Py_TYPE(o)->tp_name);
-    return NULL;
-  }
-  return ((zbpy_table *)o)->table;
-}
-
 /* stat(col, op, ddof) -> int, float, bool or None */
 static PyObject *py_stat(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co;
   const char *name;
   long long ddof = 1;
   if (!PyArg_ParseTuple(args, "Os|L:stat", &co, &name, &ddof)) return NULL;
-  zb_column *col = as_column(st, co, "stat");
+  zb_column *col = zbpy_arg_column(st, co, "stat");
   if (col == NULL) return NULL;
   int op = -1;
   for (int i = 0; i < ZB_STAT_OP_COUNT; i++)
@@ -67,10 +45,10 @@ static PyObject *py_stat(PyObject *module, PyObject *args) {
 
 /* quantile(col, [q, ...]) -> list of float or None */
 static PyObject *py_quantile(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co, *qo;
   if (!PyArg_ParseTuple(args, "OO:quantile", &co, &qo)) return NULL;
-  zb_column *col = as_column(st, co, "quantile");
+  zb_column *col = zbpy_arg_column(st, co, "quantile");
   if (col == NULL) return NULL;
   PyObject *fast = PySequence_Fast(qo, "quantile: q must be a sequence of floats");
   if (fast == NULL) return NULL;
@@ -115,11 +93,11 @@ done:
 
 /* min_max(col, want_max) -> Column of one row */
 static PyObject *py_min_max(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co;
   int want_max;
   if (!PyArg_ParseTuple(args, "Op:min_max", &co, &want_max)) return NULL;
-  zb_column *col = as_column(st, co, "min_max");
+  zb_column *col = zbpy_arg_column(st, co, "min_max");
   if (col == NULL) return NULL;
   zb_column *out = NULL;
   zb_error err;
@@ -135,8 +113,8 @@ static PyObject *py_min_max(PyObject *module, PyObject *args) {
 typedef zb_status (*col_to_col)(const zb_column *, zb_column **, zb_error *);
 
 static PyObject *column_op(PyObject *module, PyObject *arg, col_to_col fn, const char *what) {
-  zbpy_state *st = mod_state(module);
-  zb_column *col = as_column(st, arg, what);
+  zbpy_state *st = zbpy_module_state(module);
+  zb_column *col = zbpy_arg_column(st, arg, what);
   if (col == NULL) return NULL;
   zb_column *out = NULL;
   zb_error err;
@@ -159,11 +137,11 @@ static PyObject *py_unique(PyObject *module, PyObject *arg) {
 
 /* nunique(col, dropna) -> int */
 static PyObject *py_nunique(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co;
   int dropna = 1;
   if (!PyArg_ParseTuple(args, "O|p:nunique", &co, &dropna)) return NULL;
-  zb_column *col = as_column(st, co, "nunique");
+  zb_column *col = zbpy_arg_column(st, co, "nunique");
   if (col == NULL) return NULL;
   int64_t n = 0;
   zb_error err;
@@ -178,13 +156,13 @@ static PyObject *py_nunique(PyObject *module, PyObject *args) {
 
 /* value_counts(col, sort, ascending, dropna, normalize) -> (values, counts) */
 static PyObject *py_value_counts(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co;
   int sort = 1, ascending = 0, dropna = 1, normalize = 0;
   if (!PyArg_ParseTuple(args, "O|pppp:value_counts", &co, &sort, &ascending, &dropna,
                         &normalize))
     return NULL;
-  zb_column *col = as_column(st, co, "value_counts");
+  zb_column *col = zbpy_arg_column(st, co, "value_counts");
   if (col == NULL) return NULL;
   zb_column *v = NULL, *c = NULL;
   zb_error err;
@@ -269,12 +247,12 @@ static int parse_keys(PyObject *o, int64_t **keys, int64_t *n) {
 /* duplicated(table, keys, keep) -> bool Column;
  * drop_duplicates(table, keys, keep) -> Table */
 static PyObject *keyed(PyObject *module, PyObject *args, bool drop) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *to, *ko = Py_None, *keepo = NULL;
   if (!PyArg_ParseTuple(args, drop ? "O|OO:drop_duplicates" : "O|OO:duplicated", &to, &ko,
                         &keepo))
     return NULL;
-  zb_table *t = as_table(st, to, drop ? "drop_duplicates" : "duplicated");
+  zb_table *t = zbpy_arg_table(st, to, drop ? "drop_duplicates" : "duplicated");
   if (t == NULL) return NULL;
   zb_keep keep = ZB_KEEP_FIRST;
   if (keepo != NULL && parse_keep(st, keepo, &keep) < 0) return NULL;
@@ -306,11 +284,11 @@ static PyObject *py_drop_duplicates(PyObject *module, PyObject *args) {
 
 /* isin(col, values) -> bool Column */
 static PyObject *py_isin(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *co, *vo;
   if (!PyArg_ParseTuple(args, "OO:isin", &co, &vo)) return NULL;
-  zb_column *col = as_column(st, co, "isin");
-  zb_column *values = col != NULL ? as_column(st, vo, "isin") : NULL;
+  zb_column *col = zbpy_arg_column(st, co, "isin");
+  zb_column *values = col != NULL ? zbpy_arg_column(st, vo, "isin") : NULL;
   if (values == NULL) return NULL;
   zb_column *out = NULL;
   zb_error err;

@@ -12,18 +12,6 @@
 
 #include "zambezi/compute.h"
 
-static zbpy_state *mod_state(PyObject *module) { return (zbpy_state *)PyModule_GetState(module); }
-
-/* The engine column of a _core.Column argument (borrowed), or NULL with
- * TypeError. */
-static zb_column *column_arg(zbpy_state *st, PyObject *o, const char *what) {
-  if (!PyObject_TypeCheck(o, st->column_type)) {
-    PyErr_Format(PyExc_TypeError, "%s must be a zambezi._core.Column, not %s", what,
-                 Py_TYPE(o)->tp_name);
-    return NULL;
-  }
-  return ((zbpy_column *)o)->col;
-}
 
 /* Wrap an engine result, or raise for a failed status. */
 static PyObject *finish(zbpy_state *st, zb_status s, zb_column *res, const zb_error *err) {
@@ -186,7 +174,7 @@ static int str_op_from_name(const char *name, zb_str_op *op) {
 
 static PyObject *py_str_op(PyObject *module, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"col", "op", "pat", "repl", "n", "start", "stop", "step", NULL};
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *pat = Py_None, *repl = Py_None, *start = Py_None, *stop = Py_None,
                   *step = Py_None;
   const char *opname;
@@ -194,7 +182,7 @@ static PyObject *py_str_op(PyObject *module, PyObject *args, PyObject *kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OOnOOO", kwlist, &colo, &opname, &pat,
                                    &repl, &n, &start, &stop, &step))
     return NULL;
-  zb_column *col = column_arg(st, colo, "col");
+  zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
   zb_str_args a;
   memset(&a, 0, sizeof a);
@@ -224,13 +212,13 @@ static PyObject *py_str_op(PyObject *module, PyObject *args, PyObject *kwargs) {
 
 static PyObject *py_str_cat(PyObject *module, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"col", "other", "sep", "scalar_first", NULL};
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *other, *sepo = Py_None;
   int scalar_first = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|Op", kwlist, &colo, &other, &sepo,
                                    &scalar_first))
     return NULL;
-  zb_column *col = column_arg(st, colo, "col");
+  zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
   const char *sep;
   Py_ssize_t sl;
@@ -256,10 +244,10 @@ static PyObject *py_str_cat(PyObject *module, PyObject *args, PyObject *kwargs) 
 }
 
 static PyObject *py_str_join(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *sepo = Py_None;
   if (!PyArg_ParseTuple(args, "O|O", &colo, &sepo)) return NULL;
-  zb_column *col = column_arg(st, colo, "col");
+  zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
   const char *sep;
   Py_ssize_t sl;
@@ -280,11 +268,11 @@ static PyObject *py_str_join(PyObject *module, PyObject *args) {
 /* ---- dates -------------------------------------------------------------------- */
 
 static PyObject *py_dt_field(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo;
   const char *name;
   if (!PyArg_ParseTuple(args, "Os", &colo, &name)) return NULL;
-  zb_column *col = column_arg(st, colo, "col");
+  zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
   int f = -1;
   for (int k = 0; k < ZB_DT_FIELD_COUNT; k++)
@@ -300,10 +288,10 @@ static PyObject *py_dt_field(PyObject *module, PyObject *args) {
 }
 
 static PyObject *py_date_diff(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *ao, *bo;
   if (!PyArg_ParseTuple(args, "OO", &ao, &bo)) return NULL;
-  zb_column *a = column_arg(st, ao, "a"), *b = a ? column_arg(st, bo, "b") : NULL;
+  zb_column *a = zbpy_arg_column(st, ao, "a"), *b = a ? zbpy_arg_column(st, bo, "b") : NULL;
   if (b == NULL) return NULL;
   zb_column *res = NULL;
   zb_error err;
@@ -317,10 +305,10 @@ static PyObject *py_date_diff(PyObject *module, PyObject *args) {
 /* ---- clip, round, between, where -------------------------------------------------- */
 
 static PyObject *py_clip(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *lo = Py_None, *hi = Py_None;
   if (!PyArg_ParseTuple(args, "O|OO", &colo, &lo, &hi)) return NULL;
-  zb_column *col = column_arg(st, colo, "col");
+  zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
   zb_scalar l, h;
   if (scalar_arg(st, lo, col, true, &l) < 0 || scalar_arg(st, hi, col, true, &h) < 0)
@@ -335,11 +323,11 @@ static PyObject *py_clip(PyObject *module, PyObject *args) {
 }
 
 static PyObject *py_round(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo;
   int decimals = 0;
   if (!PyArg_ParseTuple(args, "O|i", &colo, &decimals)) return NULL;
-  zb_column *col = column_arg(st, colo, "col");
+  zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
   zb_column *res = NULL;
   zb_error err;
@@ -351,11 +339,11 @@ static PyObject *py_round(PyObject *module, PyObject *args) {
 }
 
 static PyObject *py_between(PyObject *module, PyObject *args) {
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *lo, *hi;
   const char *inc = "both";
   if (!PyArg_ParseTuple(args, "OOO|s", &colo, &lo, &hi, &inc)) return NULL;
-  zb_column *col = column_arg(st, colo, "col");
+  zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
   zb_inclusive in;
   if (strcmp(inc, "both") == 0) in = ZB_INCLUSIVE_BOTH;
@@ -390,13 +378,13 @@ static PyObject *py_between(PyObject *module, PyObject *args) {
 
 static PyObject *py_where(PyObject *module, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"col", "cond", "other", "mask", NULL};
-  zbpy_state *st = mod_state(module);
+  zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *condo, *other = Py_None;
   int mask = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|Op", kwlist, &colo, &condo, &other, &mask))
     return NULL;
-  zb_column *col = column_arg(st, colo, "col");
-  zb_column *cond = col ? column_arg(st, condo, "cond") : NULL;
+  zb_column *col = zbpy_arg_column(st, colo, "col");
+  zb_column *cond = col ? zbpy_arg_column(st, condo, "cond") : NULL;
   if (cond == NULL) return NULL;
   zb_column *res = NULL;
   zb_error err;

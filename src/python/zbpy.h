@@ -100,6 +100,17 @@ PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t);
 PyObject *zbpy_import_arrow_array(PyObject *module, PyObject *const *args, Py_ssize_t n);
 PyObject *zbpy_import_arrow_stream(PyObject *module, PyObject *arg);
 
+/* The state of the zambezi._core module object (a module function's first
+ * argument). */
+static inline zbpy_state *zbpy_module_state(PyObject *module) {
+  return (zbpy_state *)PyModule_GetState(module);
+}
+
+/* The engine column / table of a _core.Column / _core.Table argument
+ * (borrowed), or NULL with a TypeError naming `what` (module.c). */
+zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what);
+zb_table *zbpy_arg_table(zbpy_state *st, PyObject *o, const char *what);
+
 /* A zb_scalar as a Python int, float, bool or None (column.c). */
 PyObject *zbpy_scalar_to_py(const zb_scalar *s);
 
