@@ -249,7 +249,7 @@ static zb_status scalar_column(const zb_scalar *s, const zb_column *like, zb_col
 }
 
 /* A length-1 host string column holding s[0, len) (s NULL: null). */
-static zb_status string_column(const char *s, int64_t len, zb_column **out, zb_error *err) {
+zb_status zb__string_scalar_column(const char *s, int64_t len, zb_column **out, zb_error *err) {
   *out = NULL;
   if (s == NULL) len = 0;
   if (len < 0) return zb_error_set(err, ZB_EINVAL, "negative string length %lld", (long long)len);
@@ -287,7 +287,7 @@ zb_status zb_column_binary_string(zb_binary_op op, const zb_column *col, const c
   if (!is_cmp(op))
     return zb_error_set(err, ZB_ETYPE, "%s is not defined for strings", zb_binary_op_name(op));
   zb_column *sc = NULL;
-  ZB_RETURN_NOT_OK(string_column(s, len, &sc, err));
+  ZB_RETURN_NOT_OK(zb__string_scalar_column(s, len, &sc, err));
   zb_status st = scalar_first ? binary_run(op, sc, true, col, false, out, err)
                               : binary_run(op, col, false, sc, true, out, err);
   zb_column_release(sc);
@@ -510,7 +510,7 @@ zb_status zb_column_fill_null_string(const zb_column *col, const char *s, int64_
     return ZB_OK;
   }
   zb_column *sc = NULL;
-  ZB_RETURN_NOT_OK(string_column(s, len, &sc, err));
+  ZB_RETURN_NOT_OK(zb__string_scalar_column(s, len, &sc, err));
   zb_status st = fill_run(col, sc, out, err);
   zb_column_release(sc);
   return st;

@@ -168,6 +168,10 @@ void zb__bitmap_fill(uint8_t *dst, int64_t off, int64_t n, bool value);
  * src/core/compute_ops.c. */
 zb_type_id zb__promote_numeric(zb_type_id a, zb_type_id b);
 
+/* A length-1 host string column holding s[0, len), or a null when s is
+ * NULL (src/core/compute_ops.c).  New reference in *out. */
+zb_status zb__string_scalar_column(const char *s, int64_t len, zb_column **out, zb_error *err);
+
 /* Duplicate a string with the counting allocator (NULL on failure). */
 char *zb__strdup(const char *s);
 

@@ -122,23 +122,6 @@ static zb_status as_string(const zb_column *c, zb_column **out, zb_error *err) {
   return zb_column_cast(c, ZB_STRING, ZB_MICRO, out, err);
 }
 
-/* A length-1 host string column holding s[0, len) (s NULL: null). */
-static zb_status string_scalar(const char *s, int64_t len, zb_column **out, zb_error *err) {
-  *out = NULL;
-  if (s == NULL) len = 0;
-  if (len < 0) return zb_error_set(err, ZB_EINVAL, "negative string length %lld", (long long)len);
-  zb_column *c = NULL;
-  ZB_RETURN_NOT_OK(zb_column_new(ZB_STRING, 1, true, len, &c, err));
-  int64_t *o = (int64_t *)c->data->data;
-  o[0] = 0;
-  o[1] = len;
-  if (len > 0) memcpy(c->chars->data, s, (size_t)len);
-  if (s == NULL) zb_bit_set((uint8_t *)c->validity->data, 0, false);
-  zb_column_recount_nulls(c);
-  *out = c;
-  return ZB_OK;
-}
-
 /* ---- strings -------------------------------------------------------------- */
 
 /* The codes of a categorical as an int64 column (nulls kept): indices for
@@ -248,7 +231,7 @@ zb_status zb_column_str_cat_scalar(const zb_column *col, const char *s, int64_t 
     return zb_error_set(err, ZB_ETYPE, "str.cat needs a string column, not %s",
                         zb_type_name(col->type));
   zb_column *sc = NULL, *sa = NULL;
-  zb_status st = string_scalar(s, len, &sc, err);
+  zb_status st = zb__string_scalar_column(s, len, &sc, err);
   if (st == ZB_OK) st = as_string(col, &sa, err);
   if (st == ZB_OK) {
     op_call c;
@@ -623,7 +606,7 @@ static zb_status where_run(const zb_column *cond, bool mask, zb_column *a, zb_co
 /* A null length-1 host column of type t shaped like `like`. */
 static zb_status null_scalar(const zb_column *like, zb_type_id t, zb_column **out,
                              zb_error *err) {
-  if (t == ZB_STRING) return string_scalar(NULL, 0, out, err);
+  if (t == ZB_STRING) return zb__string_scalar_column(NULL, 0, out, err);
   zb_column *c = NULL;
   ZB_RETURN_NOT_OK(zb__new_like(like, t, 1, true, 0, &c, err));
   memset(c->data->data, 0, (size_t)(zb_type_width(t) > 0 ? zb_type_width(t) : 1));
@@ -766,7 +749,7 @@ zb_status zb_column_where_string(const zb_column *col, const zb_column *cond, bo
     return zb_error_set(err, ZB_ETYPE, "where: a string other for a %s column",
                         zb_type_name(col->type));
   zb_column *a = NULL, *b = NULL;
-  zb_status st = string_scalar(s, len, &b, err);
+  zb_status st = zb__string_scalar_column(s, len, &b, err);
   if (st == ZB_OK) st = as_string(col, &a, err);
   if (st != ZB_OK) {
     zb_column_release(a);

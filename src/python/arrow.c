@@ -85,8 +85,25 @@ PyObject *zbpy_column_arrow_schema(zbpy_state *st, zb_column *col, const char *n
   return schema_capsule(s);
 }
 
+/* The pair (schema capsule, array capsule) taking both exported structs; on
+ * failure both are released and freed (neither leaks the references an
+ * export holds). */
+static PyObject *capsule_pair(struct ArrowSchema *s, struct ArrowArray *a) {
+  PyObject *scap = schema_capsule(s);
+  if (scap == NULL) {
+    if (a->release != NULL) a->release(a);
+    zb_free(a);
+    return NULL;
+  }
+  PyObject *acap = array_capsule(a);
+  PyObject *result = acap == NULL ? NULL : PyTuple_Pack(2, scap, acap);
+  Py_DECREF(scap);
+  Py_XDECREF(acap);
+  return result;
+}
+
 PyObject *zbpy_column_arrow_array(zbpy_state *st, zb_column *col, const char *name) {
-  PyObject *result = NULL, *scap = NULL, *acap = NULL;
+  PyObject *result = NULL;
   struct ArrowSchema *s = NULL;
   struct ArrowArray *a = NULL;
   zb_column *host = NULL;
@@ -105,18 +122,12 @@ PyObject *zbpy_column_arrow_array(zbpy_state *st, zb_column *col, const char *na
     zbpy_raise(st, rc, &err);
     goto error;
   }
-  scap = schema_capsule(s);
-  s = NULL; /* owned by the capsule, or freed */
-  if (scap == NULL) goto error;
-  acap = array_capsule(a);
+  result = capsule_pair(s, a);
+  s = NULL; /* owned by the capsules, or released */
   a = NULL;
-  if (acap == NULL) goto error;
-  result = PyTuple_Pack(2, scap, acap);
 error:
   zb_free(s);
   zb_free(a);
-  Py_XDECREF(scap);
-  Py_XDECREF(acap);
   zb_column_release(host);
   return result;
 }
@@ -138,7 +149,7 @@ PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t) {
 }
 
 PyObject *zbpy_table_arrow_array(zbpy_state *st, zb_table *t) {
-  PyObject *result = NULL, *scap = NULL, *acap = NULL;
+  PyObject *result = NULL;
   struct ArrowSchema *s = NULL;
   struct ArrowArray *a = NULL;
   zb_table *host = NULL;
@@ -157,18 +168,12 @@ PyObject *zbpy_table_arrow_array(zbpy_state *st, zb_table *t) {
     zbpy_raise(st, rc, &err);
     goto error;
   }
-  scap = schema_capsule(s);
-  s = NULL;
-  if (scap == NULL) goto error;
-  acap = array_capsule(a);
+  result = capsule_pair(s, a);
+  s = NULL; /* owned by the capsules, or released */
   a = NULL;
-  if (acap == NULL) goto error;
-  result = PyTuple_Pack(2, scap, acap);
 error:
   zb_free(s);
   zb_free(a);
-  Py_XDECREF(scap);
-  Py_XDECREF(acap);
   zb_table_release(host);
   return result;
 }
