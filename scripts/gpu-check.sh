@@ -2,9 +2,9 @@
 # The one script for a machine with an NVIDIA GPU and no network (see
 # DEVELOPERS.md): builds zambezi with its CUDA backend into the current
 # Python, runs the C tests and the GPU tests (pytest -m gpu), then the GPU
-# reduction benchmark, and ends with a summary table.  Expects python3 with
-# numpy, pandas, pyarrow, pytest, cmake, ninja and scikit-build-core (CuPy
-# for the benchmark's comparison); downloads nothing.  Logs go to $OUT when
+# benchmarks (reductions; sort and filter), and ends with a summary table.
+# Expects python3 with numpy, pandas, pyarrow, pytest, cmake, ninja and
+# scikit-build-core (CuPy for the benchmarks' comparisons); downloads nothing.  Logs go to $OUT when
 # it is set, else to /tmp/zambezi-gpu-check.  Takes a few minutes.
 # shellcheck disable=SC2317  # the step functions are called through step()
 set -euo pipefail
@@ -78,12 +78,17 @@ bench() {
   "$PY" bench/gpu_reduce.py --json "$LOG/gpu_reduce.json" 2>&1 | tee "$LOG/bench.log"
 }
 
+bench_sort() {
+  "$PY" bench/gpu_sort.py --json "$LOG/gpu_sort.json" 2>&1 | tee "$LOG/bench-sort.log"
+}
+
 step "GPUs (nvidia-smi -L)" gpus
 step "build (pip install .)" build
 step "zambezi.devices()" devices
 step "C tests" ctests
 step "pytest -m gpu" gputests
 step "benchmark: GPU reductions" bench
+step "benchmark: GPU sort, filter" bench_sort
 
 echo
 echo "== summary"
@@ -92,6 +97,9 @@ if [ -f "$LOG/pytest-gpu.log" ]; then
 fi
 if [ -f "$LOG/bench.log" ]; then
   grep -E "^(library|zambezi|cupy) " "$LOG/bench.log" || true
+fi
+if [ -f "$LOG/bench-sort.log" ]; then
+  grep -E "^(library|zambezi|cupy|torch) |zambezi/cupy|copy bandwidth" "$LOG/bench-sort.log" || true
 fi
 printf '%-28s %-6s %6s\n' step result time
 for line in "${SUMMARY[@]}"; do echo "$line"; done

@@ -67,13 +67,52 @@ struct ArrowArrayStream {
 
 #endif /* ARROW_C_STREAM_INTERFACE */
 
+#ifndef ARROW_C_DEVICE_DATA_INTERFACE
+#define ARROW_C_DEVICE_DATA_INTERFACE
+
+#define ARROW_DEVICE_CPU 1
+#define ARROW_DEVICE_CUDA 2
+#define ARROW_DEVICE_CUDA_HOST 3
+#define ARROW_DEVICE_OPENCL 4
+#define ARROW_DEVICE_VULKAN 7
+#define ARROW_DEVICE_METAL 8
+#define ARROW_DEVICE_VPI 9
+#define ARROW_DEVICE_ROCM 10
+#define ARROW_DEVICE_ROCM_HOST 11
+#define ARROW_DEVICE_EXT_DEV 12
+#define ARROW_DEVICE_CUDA_MANAGED 13
+#define ARROW_DEVICE_ONEAPI 14
+#define ARROW_DEVICE_WEBGPU 15
+#define ARROW_DEVICE_HEXAGON 16
+
+typedef int32_t ArrowDeviceType;
+
+struct ArrowDeviceArray {
+  struct ArrowArray array;
+  int64_t device_id;
+  ArrowDeviceType device_type;
+  void *sync_event;
+  int64_t reserved[3];
+};
+
+#endif /* ARROW_C_DEVICE_DATA_INTERFACE */
+
 /* Export one host column as a (schema, array) pair named `name` (may be
  * NULL).  On success both structs are owned by the caller (release them);
  * on failure both are left released (release == NULL). */
 ZB_API zb_status zb_column_export_arrow(const zb_column *col, const char *name,
                                         struct ArrowSchema *schema,
                                         struct ArrowArray *array, zb_error *err);
-/* Export only the schema of a column. */
+/* Export one column, on any device, through the C Device Data Interface:
+ * the array's buffers are the column's own (device memory for a GPU
+ * column; device_type ARROW_DEVICE_CUDA, or ARROW_DEVICE_CPU with
+ * device_id -1).  Device work is finished before it returns, so
+ * sync_event is NULL.  Ownership as zb_column_export_arrow. */
+ZB_API zb_status zb_column_export_device_arrow(const zb_column *col, const char *name,
+                                               struct ArrowSchema *schema,
+                                               struct ArrowDeviceArray *array,
+                                               zb_error *err);
+/* Export only the schema of a column (on any device). */
 ZB_API zb_status zb_column_export_schema(const zb_column *col, const char *name,
                                          struct ArrowSchema *schema, zb_error *err);
 

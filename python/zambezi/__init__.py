@@ -26,6 +26,7 @@ from zambezi.series import Series
 from zambezi.io import read_csv
 from zambezi._compute import concat
 from zambezi._merge import merge
+from zambezi._profile import Profile, ProfileRecord, profile
 
 __version__ = _core.build_info()["version"]
 
@@ -33,23 +34,100 @@ __version__ = _core.build_info()["version"]
 def devices():
     """The devices zambezi can use: a list of dicts, the CPU first, then each
     usable GPU (kind, id, name, memory_total, memory_free, cores,
-    compute_capability, driver_version, runtime_version)."""
+    compute_capability, driver_version, runtime_version).
+
+    ``device`` is the name ``DataFrame.to`` takes ("cpu", "cuda:0" ...);
+    memory is in bytes; ``cores`` is the CPU cores this process may use, or
+    a GPU's multiprocessors.  ``python -m zambezi doctor`` prints the same
+    in words, and says why when there is no GPU.
+
+    Examples
+    --------
+    >>> cpu = zb.devices()[0]
+    >>> cpu["kind"], cpu["device"]
+    ('cpu', 'cpu')
+    >>> cpu["cores"] >= 1
+    True
+    >>> [d["device"] for d in zb.devices()][1:]   # doctest: +SKIP
+    ['cuda:0']
+    """
     return _core.devices()
 
 
 def get_num_threads():
-    """Threads the engine uses for parallel work."""
+    """Threads the engine uses for parallel work: the environment variable
+    ``ZAMBEZI_NUM_THREADS`` when set, else the cores this process may use.
+
+    Examples
+    --------
+    >>> zb.get_num_threads() >= 1
+    True
+    """
     return _core.get_num_threads()
 
 
 def set_num_threads(n):
-    """Set the threads the engine uses (affects operations started later)."""
+    """Set the threads the engine uses (affects operations started later).
+
+    Examples
+    --------
+    >>> saved = zb.get_num_threads()
+    >>> zb.set_num_threads(1)          # one core: the serial baseline
+    >>> zb.get_num_threads()
+    1
+    >>> zb.Series(range(1000)).sum()   # the same answer on any thread count
+    499500
+    >>> zb.set_num_threads(saved)
+    """
     _core.set_num_threads(n)
 
 
 def cuda_available():
-    """True when at least one usable NVIDIA GPU is present."""
+    """True when at least one usable NVIDIA GPU is present (and this build
+    has the CUDA backend).
+
+    Examples
+    --------
+    >>> df = zb.DataFrame({"a": [1, 2, 3]})
+    >>> if zb.cuda_available():
+    ...     df = df.to("cuda")       # the sum below then runs on the GPU
+    >>> df["a"].sum()
+    6
+    """
     return _core.cuda_device_count() > 0
+
+
+def cuda_memory_info(device="cuda"):
+    """The CUDA memory pool of a GPU ("cuda" or "cuda:N"), in bytes:
+    ``pool_reserved`` (held from the driver), ``pool_used`` (in live
+    allocations), ``release_threshold`` (kept cached when freed),
+    ``staging_bytes`` (pinned host buffers for copies), ``engine_bytes``
+    (zambezi's live device buffers, all GPUs), ``free`` and ``total`` (the
+    device now), and ``pool_enabled`` (False when ``ZAMBEZI_CUDA_POOL=0``).
+    DeviceError without a GPU.
+
+    Examples
+    --------
+    >>> if zb.cuda_available():
+    ...     info = zb.cuda_memory_info()
+    ...     assert info["pool_used"] <= info["pool_reserved"] <= info["total"]
+    """
+    return _core.cuda_memory_info(device)
+
+
+def cuda_release_cached_memory(device="cuda"):
+    """Give the memory the pool of a GPU ("cuda" or "cuda:N") keeps cached
+    (freed by zambezi, not yet returned) back to the driver, for other
+    libraries to use.  Live columns are untouched.  DeviceError without a
+    GPU.
+
+    Examples
+    --------
+    >>> if zb.cuda_available():
+    ...     zb.cuda_release_cached_memory()
+    ...     info = zb.cuda_memory_info()
+    """
+    _core.cuda_release_cached_memory(device)
 
 
 __all__ = [
@@ -63,6 +141,11 @@ __all__ = [
     "get_num_threads",
     "set_num_threads",
     "cuda_available",
+    "cuda_memory_info",
+    "cuda_release_cached_memory",
+    "profile",
+    "Profile",
+    "ProfileRecord",
     "errors",
     "ZambeziError",
     "InvalidValueError",

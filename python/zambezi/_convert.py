@@ -139,6 +139,11 @@ def to_column(obj, name=None, dtype=None):
         col = column_from_numpy(obj, name)
     elif hasattr(obj, "__arrow_c_array__") or hasattr(obj, "combine_chunks"):
         col = column_from_arrow_array(obj, name)
+    elif hasattr(obj, "__dlpack__") or hasattr(obj, "__cuda_array_interface__"):
+        # CuPy, PyTorch, JAX ...: the producer's memory, shared
+        from zambezi import _interchange
+
+        col = _interchange.column_from_array(obj)
     elif isinstance(obj, (list, tuple)):
         return _core.column_from_sequence(obj, dtype=dtype, name=name)
     elif isinstance(obj, (str, bytes, dict)) or not hasattr(obj, "__iter__"):

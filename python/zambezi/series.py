@@ -4,7 +4,7 @@ A Series wraps a ``_core.Column`` and a name.  Reductions run in C with the
 GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
-from zambezi import _convert, _core, _format
+from zambezi import _convert, _core, _format, _interchange
 from zambezi._compute import SeriesOps
 from zambezi.accessors import SeriesExtras
 from zambezi._stats import SeriesStats, min_max
@@ -12,7 +12,44 @@ from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziIndexErro
 
 
 class Series(SeriesOps, SeriesStats, SeriesExtras):
-    """A named column of one dtype on one device (the CPU or a GPU)."""
+    """A named column of one dtype on one device (the CPU or a GPU).
+
+    ``data`` is a list (the dtype is inferred; ``None`` and float NaN are
+    nulls), a numpy array (fixed-width arrays are copied once into the
+    engine), a pandas Series, an Arrow array or another Series.  ``dtype``
+    converts on the way in (a name such as "int8", "float32", "string",
+    "category", "date32", or a numpy / pandas dtype).
+
+    Every dtype can hold nulls: an integer Series with a missing value stays
+    integer (pandas' ``Int64``).  There is no index; rows are 0..n-1.
+
+    Examples
+    --------
+    >>> s = zb.Series([3, 1, None], name="n")
+    >>> s
+    0       3
+    1       1
+    2    <NA>
+    Name: n, dtype: int64
+    >>> zb.Series([1, 2], dtype="int8").dtype
+    'int8'
+    >>> zb.Series(np.array([0.5, 1.5])).sum()
+    2.0
+
+    Operators work element by element and keep nulls (see the notes of
+    zambezi._compute for where they differ from pandas); a bool Series
+    selects rows:
+
+    >>> s = zb.Series([1, 2, None, 4], name="n")
+    >>> (s * 2 + 1).to_list()
+    [3, 5, None, 9]
+    >>> ((s > 1) & (s < 4)).to_list()
+    [False, True, None, False]
+    >>> (s // 0).to_list()          # integer division by zero is null
+    [None, None, None, None]
+    >>> s[1], s[1:3].to_list(), s[s > 1].to_list()
+    (2, [2, None], [2, 4])
+    """
 
     __slots__ = ("_col", "_name")
 
@@ -36,56 +73,168 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
     # -- properties --------------------------------------------------------
     @property
     def name(self):
+        """The name (a str, or None); a frame's column has its column name.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"fare": [1.5]})["fare"].name
+        'fare'
+        >>> zb.Series([1]).name is None
+        True
+        """
         return self._name
 
     @property
     def dtype(self):
-        """The dtype name: 'int64', 'string', 'timestamp[us, tz=UTC]' ..."""
+        """The dtype name: 'int64', 'string', 'timestamp[us, tz=UTC]' ...
+        (a str; pandas gives a dtype object).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).dtype, zb.Series(["a"]).dtype, zb.Series([0.5]).dtype
+        ('int64', 'string', 'float64')
+        >>> zb.Series(pd.Series(["2024-05-01"], dtype="datetime64[ms, UTC]")).dtype
+        'timestamp[ms, tz=UTC]'
+        """
         return self._col.dtype
 
     @property
     def device(self):
-        """'cpu' or 'cuda:N'."""
+        """Where the values live: 'cpu' or 'cuda:N'.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).device
+        'cpu'
+        """
         return self._col.device
 
     @property
     def null_count(self):
+        """Number of nulls (a NaN in float input is stored as a null).
+
+        Examples
+        --------
+        >>> zb.Series([1.5, None, float("nan"), 2.0]).null_count
+        2
+        """
         return self._col.null_count
 
     @property
     def shape(self):
+        """(length,), as pandas.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).shape
+        (3,)
+        """
         return (self._col.length,)
 
     def __len__(self):
         return self._col.length
 
     def rename(self, name):
+        """The same values under another name (no data copied).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2], name="a").rename("b").name
+        'b'
+        """
         return Series._from_column(self._col, name)
 
     # -- reductions (in C, GIL released) -----------------------------------
     def sum(self):
+        """Sum of the non-null values (0 when there are none); integers sum
+        as int64 or uint64, bools count the True values, floats as float64.
+
+        Examples
+        --------
+        >>> zb.Series([3, 1, None, 2]).sum()
+        6
+        >>> zb.Series([True, False, True]).sum()
+        2
+        >>> zb.Series([], dtype="float64").sum()
+        0.0
+        """
         return self._col.reduce("sum")
 
     def min(self):
-        """Smallest value (numbers, strings byte-wise, dates, timestamps)."""
+        """Smallest value (numbers, strings byte-wise, dates, timestamps);
+        nulls skipped; None when there is no value.
+
+        Examples
+        --------
+        >>> zb.Series([3, 1, None, 2]).min()
+        1
+        >>> zb.Series(["b", "a", None]).min()
+        'a'
+        """
         return min_max(self._col, False)
 
     def max(self):
-        """Largest value (numbers, strings byte-wise, dates, timestamps)."""
+        """Largest value (numbers, strings byte-wise, dates, timestamps);
+        nulls skipped; None when there is no value.
+
+        Examples
+        --------
+        >>> zb.Series([3, 1, None, 2]).max()
+        3
+        >>> import datetime
+        >>> zb.Series([datetime.date(2024, 1, 2), datetime.date(2023, 5, 6)]).max()
+        datetime.date(2024, 1, 2)
+        """
         return min_max(self._col, True)
 
     def mean(self):
+        """Mean of the non-null values, a float; None when there are none
+        (pandas gives NaN).
+
+        Examples
+        --------
+        >>> zb.Series([3, 1, None, 2]).mean()
+        2.0
+        >>> zb.Series([None], dtype="float64").mean() is None
+        True
+        """
         return self._col.reduce("mean")
 
     def count(self):
-        """Number of non-null values."""
+        """Number of non-null values.
+
+        Examples
+        --------
+        >>> zb.Series([3, 1, None, 2]).count()
+        3
+        """
         return self._col.reduce("count")
 
     # -- selection ---------------------------------------------------------
     def head(self, n=5):
+        """The first n values (all but the last -n when n < 0); no data
+        copied.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).head(2).to_list()
+        [1, 2]
+        >>> zb.Series([1, 2, 3]).head(-1).to_list()
+        [1, 2]
+        """
         return self[: max(n, 0)] if n >= 0 else self[: max(len(self) + n, 0)]
 
     def tail(self, n=5):
+        """The last n values (all but the first -n when n < 0), numbered
+        from 0; no data copied.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).tail(2)
+        0    2
+        1    3
+        dtype: int64
+        """
         length = len(self)
         if n >= 0:
             return self[max(length - n, 0):]
@@ -114,14 +263,39 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
 
     # -- devices -----------------------------------------------------------
     def to(self, device):
-        """The same values on another device: 'cpu', 'cuda' or 'cuda:N'."""
+        """The same values on another device: 'cpu', 'cuda' or 'cuda:N'
+        (copied there; DeviceError when the device is not available).
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 2.0, 3.5])
+        >>> if zb.cuda_available():
+        ...     s = s.to("cuda")
+        >>> s.sum()
+        6.5
+        >>> s.to("cpu").device
+        'cpu'
+        """
         return Series._from_column(self._col.to_device(device), self._name)
 
     # -- conversion --------------------------------------------------------
     def to_numpy(self):
         """numpy array: a zero-copy read-only view for fixed-width data without
-        nulls; float64 with NaN for numbers with nulls; object arrays (None for
-        nulls) for strings, categories and dates."""
+        nulls; float64 with NaN for numbers with nulls; datetime64 for
+        timestamps (NaT for nulls) and for dates without nulls; object
+        arrays (None for nulls) for strings, categories, bools with nulls
+        and dates with nulls.
+
+        Examples
+        --------
+        >>> a = zb.Series([1, 2, 3]).to_numpy()
+        >>> a.tolist(), a.dtype, a.flags.writeable
+        ([1, 2, 3], dtype('int64'), False)
+        >>> zb.Series([1, None]).to_numpy()
+        array([ 1., nan])
+        >>> zb.Series(["a", None]).to_numpy()
+        array(['a', None], dtype=object)
+        """
         return _convert.to_numpy(self._col)
 
     def __array__(self, dtype=None, copy=None):
@@ -133,14 +307,44 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         return arr
 
     def to_list(self):
+        """The values as a list of Python objects (None for nulls; dates as
+        datetime.date, timestamps as datetime.datetime).
+
+        Examples
+        --------
+        >>> zb.Series([1, None, 3]).to_list()
+        [1, None, 3]
+        >>> zb.Series(["x", None]).tolist()
+        ['x', None]
+        """
         return self._col.to_pylist()
 
     tolist = to_list
 
     def to_pandas(self):
+        """A pandas Series (copied; RangeIndex).  Integers and bools with
+        nulls become ``Int64`` / ``boolean``, strings pandas' default string
+        dtype, categoricals ``category``.
+
+        Examples
+        --------
+        >>> zb.Series([1, None], name="a").to_pandas()
+        0       1
+        1    <NA>
+        Name: a, dtype: Int64
+        """
         return _convert.column_to_pandas(self._col, self._name)
 
     def to_arrow(self):
+        """A pyarrow Array, through the Arrow C data interface without
+        copying.  Needs pyarrow.
+
+        Examples
+        --------
+        >>> a = zb.Series([1, None]).to_arrow()
+        >>> a.type, a.to_pylist()
+        (DataType(int64), [1, None])
+        """
         try:
             import pyarrow as pa
         except ImportError as e:  # pragma: no cover - depends on the environment
@@ -152,6 +356,21 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
 
     def __arrow_c_array__(self, requested_schema=None):
         return self._col.__arrow_c_array__(requested_schema, name=self._name)
+
+    # -- zero-copy interchange with array libraries (see _interchange) -----
+    def __arrow_c_device_array__(self, requested_schema=None, **kwargs):
+        return _interchange.arrow_c_device_array(self._col, self._name, requested_schema,
+                                                 kwargs)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return _interchange.dlpack(self._col, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        return _interchange.dlpack_device(self._col)
+
+    @property
+    def __cuda_array_interface__(self):
+        return _interchange.cuda_array_interface(self._col)
 
     def __repr__(self):
         return _format.series_repr(self._col, self._name)

@@ -32,6 +32,7 @@
 
 #include "core/internal.h"
 #include "zambezi/arrow.h"
+#include "zambezi/interop.h"
 
 /* Zeroes standing in for absent buffers of empty columns when exporting. */
 static const int64_t zb__arrow_zeros[8] = {0};
@@ -101,8 +102,17 @@ static const char *display_name(const char *name) {
   return (name != NULL && name[0] != '\0') ? name : "<unnamed>";
 }
 
-static zb_status check_host(const zb_column *col, const char *name, zb_error *err) {
+/* any_device: the export may point at device memory (C Device Data
+ * Interface, or a schema, which holds no data). */
+static zb_status check_host(const zb_column *col, const char *name, bool any_device,
+                            zb_error *err) {
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "export: column is NULL");
+  if (any_device) {
+    if (col->type == ZB_CATEGORICAL && col->dictionary == NULL)
+      return zb_error_set(err, ZB_EINVAL, "export: categorical column '%s' has no dictionary",
+                          display_name(name));
+    return ZB_OK;
+  }
   if (col->device.kind != ZB_DEVICE_CPU)
     return zb_error_set(err, ZB_EINVAL,
                         "export needs host memory; call to(cpu) first (column '%s' is on "
@@ -189,7 +199,7 @@ static zb_status schema_init_column(struct ArrowSchema *s, const zb_column *col,
                                     const char *name, zb_error *err) {
   char fmt[512];
   memset(s, 0, sizeof *s);
-  ZB_RETURN_NOT_OK(check_host(col, name, err));
+  ZB_RETURN_NOT_OK(check_host(col, name, true, err));
   ZB_RETURN_NOT_OK(format_of(col, fmt, sizeof fmt, name, err));
   ZB_RETURN_NOT_OK(schema_start(s, fmt, name, err));
   if (col->type == ZB_CATEGORICAL) {
@@ -222,9 +232,9 @@ static zb_status array_start(struct ArrowArray *a, zb_error *err) {
 }
 
 static zb_status array_init_column(struct ArrowArray *a, const zb_column *col,
-                                   const char *name, zb_error *err) {
+                                   const char *name, bool any_device, zb_error *err) {
   memset(a, 0, sizeof *a);
-  ZB_RETURN_NOT_OK(check_host(col, name, err));
+  ZB_RETURN_NOT_OK(check_host(col, name, any_device, err));
   ZB_RETURN_NOT_OK(array_start(a, err));
   export_array_priv *p = (export_array_priv *)a->private_data;
   p->col = zb_column_retain((zb_column *)col);
@@ -255,7 +265,7 @@ static zb_status array_init_column(struct ArrowArray *a, const zb_column *col,
                           display_name(name));
     }
     a->dictionary = p->dictionary;
-    zb_status st = array_init_column(a->dictionary, col->dictionary, NULL, err);
+    zb_status st = array_init_column(a->dictionary, col->dictionary, NULL, any_device, err);
     if (st != ZB_OK) {
       export_array_release(a);
       return st;
@@ -277,15 +287,37 @@ zb_status zb_column_export_arrow(const zb_column *col, const char *name,
     return zb_error_set(err, ZB_EINVAL, "export: schema or array is NULL");
   array->release = NULL;
   ZB_RETURN_NOT_OK(schema_init_column(schema, col, name, err));
-  zb_status st = array_init_column(array, col, name, err);
+  zb_status st = array_init_column(array, col, name, false, err);
   if (st != ZB_OK) export_schema_release(schema);
   return st;
+}
+
+zb_status zb_column_export_device_arrow(const zb_column *col, const char *name,
+                                        struct ArrowSchema *schema,
+                                        struct ArrowDeviceArray *array, zb_error *err) {
+  if (schema == NULL || array == NULL)
+    return zb_error_set(err, ZB_EINVAL, "export: schema or array is NULL");
+  memset(array, 0, sizeof *array);
+  ZB_RETURN_NOT_OK(schema_init_column(schema, col, name, err));
+  zb_status st = array_init_column(&array->array, col, name, true, err);
+  /* Device work is finished here, so the consumer needs no sync event. */
+  if (st == ZB_OK) st = zb_device_synchronize(col->device, err);
+  if (st != ZB_OK) {
+    export_array_release(&array->array);
+    export_schema_release(schema);
+    return st;
+  }
+  bool host = col->device.kind == ZB_DEVICE_CPU;
+  array->device_type = host ? ARROW_DEVICE_CPU : ARROW_DEVICE_CUDA;
+  array->device_id = host ? -1 : col->device.id;
+  array->sync_event = NULL;
+  return ZB_OK;
 }
 
 static zb_status check_table(const zb_table *t, zb_error *err) {
   if (t == NULL) return zb_error_set(err, ZB_EINVAL, "export: table is NULL");
   for (int64_t i = 0; i < t->num_columns; i++)
-    ZB_RETURN_NOT_OK(check_host(t->columns[i], t->names[i], err));
+    ZB_RETURN_NOT_OK(check_host(t->columns[i], t->names[i], false, err));
   return ZB_OK;
 }
 
@@ -340,7 +372,8 @@ static zb_status table_array_init(const zb_table *t, struct ArrowArray *array,
   array->children = p->child_ptrs;
   array->n_children = n;
   for (int64_t i = 0; i < n; i++) {
-    zb_status st = array_init_column(&p->children[i], t->columns[i], t->names[i], err);
+    zb_status st =
+        array_init_column(&p->children[i], t->columns[i], t->names[i], false, err);
     if (st != ZB_OK) {
       export_array_release(array);
       return st;

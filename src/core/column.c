@@ -277,6 +277,7 @@ zb_status zb_column_to_device(const zb_column *col, zb_device device, zb_column 
     *out = zb_column_retain((zb_column *)col);
     return ZB_OK;
   }
+  ZB_PROFILE_SPAN("to_device", NULL, true, col->device, device, col->length);
   /* Copy only the rows of the column: keep offset % 8 so bitmaps need no shift. */
   int64_t shift = col->offset % 8, first = col->offset - shift;
   int64_t n = shift + col->length;

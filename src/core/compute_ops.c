@@ -127,6 +127,7 @@ static zb_status dispatch_binary(zb_binary_op op, const zb_column *a, bool as,
   zb_device dev = as ? b->device : a->device;
   const zb_backend *be = zb__backend_for(dev.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  ZB_PROFILE_OP(zb_binary_op_name(op), be, binary, dev, as ? b->length : a->length);
   if (be->binary != NULL && dev.kind != ZB_DEVICE_CPU) {
     /* Scalars are built on the host: move them to the device. */
     zb_column *da = NULL, *db = NULL;
@@ -135,7 +136,8 @@ static zb_status dispatch_binary(zb_binary_op op, const zb_column *a, bool as,
     if (st == ZB_OK) st = be->binary(op, da, as, db, bs, ct, rt, out, err);
     zb_column_release(da);
     zb_column_release(db);
-    return st;
+    if (st != ZB__DECLINED) return st;
+    ZB_PROFILE_DECLINED();
   }
   zb_column *ha = NULL, *hb = NULL, *res = NULL;
   zb_status st = to_host(a, &ha, err);
@@ -310,7 +312,12 @@ zb_status zb_column_unary(zb_unary_op op, const zb_column *col, zb_column **out,
                         zb_unary_op_name(op), zb_type_name(t));
   const zb_backend *be = zb__backend_for(col->device.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  if (be->unary != NULL) return be->unary(op, col, out, err);
+  ZB_PROFILE_OP(zb_unary_op_name(op), be, unary, col->device, col->length);
+  if (be->unary != NULL) {
+    zb_status bs = be->unary(op, col, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_column *h = NULL, *res = NULL;
   zb_status st = to_host(col, &h, err);
   if (st == ZB_OK) st = zb__cpu_unary(op, h, &res, err);
@@ -336,7 +343,12 @@ zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit u
   if ((int)unit < ZB_SECOND || unit > ZB_NANO) unit = ZB_MICRO;
   const zb_backend *be = zb__backend_for(col->device.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  if (be->cast != NULL) return be->cast(col, target, unit, out, err);
+  ZB_PROFILE_OP("cast", be, cast, col->device, col->length);
+  if (be->cast != NULL) {
+    zb_status bs = be->cast(col, target, unit, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_column *h = NULL, *res = NULL;
   zb_status st = to_host(col, &h, err);
   if (st == ZB_OK) st = zb__cpu_cast(h, target, unit, &res, err);
@@ -386,7 +398,12 @@ static zb_status is_null_common(const zb_column *col, bool want_valid, zb_column
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "isnull: NULL column");
   const zb_backend *be = zb__backend_for(col->device.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  if (be->is_null != NULL) return be->is_null(col, want_valid, out, err);
+  ZB_PROFILE_OP(want_valid ? "notnull" : "isnull", be, is_null, col->device, col->length);
+  if (be->is_null != NULL) {
+    zb_status bs = be->is_null(col, want_valid, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   return run_on_host(col, NULL, &want_valid, host_is_null, out, err);
 }
 
@@ -411,6 +428,8 @@ static zb_status fill_run(const zb_column *col, const zb_column *value, zb_colum
     *out = zb_column_retain((zb_column *)col);
     return ZB_OK;
   }
+  ZB_PROFILE_OP("fill_null", zb__backend_for(col->device.kind), fill_null, col->device,
+                col->length);
   zb_column *v = zb_column_retain((zb_column *)value);
   zb_status st = ZB_OK;
   if (col->type == ZB_CATEGORICAL) {
@@ -442,6 +461,10 @@ static zb_status fill_run(const zb_column *col, const zb_column *value, zb_colum
       st = zb_column_to_device(v, col->device, &dv, err);
       if (st == ZB_OK) st = be->fill_null(col, dv, out, err);
       zb_column_release(dv);
+      if (st == ZB__DECLINED) {
+        ZB_PROFILE_DECLINED();
+        st = run_on_host(col, v, NULL, host_fill, out, err);
+      }
     } else {
       st = run_on_host(col, v, NULL, host_fill, out, err);
     }
@@ -543,6 +566,7 @@ zb_status zb_column_filter(const zb_column *col, const zb_column *mask, zb_colum
   ZB_RETURN_NOT_OK(check_mask(col, col->length, col->device, mask, err));
   const zb_backend *be = zb__backend_for(col->device.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  ZB_PROFILE_OP("filter", be, filter, col->device, col->length);
   if (be->filter != NULL) return be->filter(col, mask, out, err);
   return run_on_host(col, mask, NULL, host_filter, out, err);
 }
@@ -588,6 +612,8 @@ zb_status zb_table_filter(const zb_table *t, const zb_column *mask, zb_table **o
   *out = NULL;
   if (t == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL table");
   ZB_RETURN_NOT_OK(check_mask(NULL, t->num_rows, zb_table_device(t), mask, err));
+  ZB_PROFILE_OP("table_filter", zb__backend_for(mask->device.kind), filter, mask->device,
+                t->num_rows);
   return table_apply(t, mask, zb_column_filter, out, err);
 }
 
@@ -621,6 +647,7 @@ static zb_status take_checked(const zb_column *col, const zb_column *indices, zb
                               zb_error *err) {
   const zb_backend *be = zb__backend_for(col->device.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  ZB_PROFILE_OP("take", be, take, col->device, col->length);
   if (be->take != NULL) return be->take(col, indices, out, err);
   return run_on_host(col, indices, NULL, host_take, out, err);
 }
@@ -644,6 +671,8 @@ zb_status zb_table_take(const zb_table *t, const zb_column *indices, zb_table **
   ZB_RETURN_NOT_OK(check_indices(indices, t->num_rows, err));
   if (t->num_columns > 0 && !zb_device_equal(indices->device, zb_table_device(t)))
     return zb_error_set(err, ZB_EINVAL, "take: indices and data on different devices");
+  ZB_PROFILE_OP("table_take", zb__backend_for(indices->device.kind), take, indices->device,
+                t->num_rows);
   return table_apply(t, indices, take_checked, out, err);
 }
 
@@ -665,7 +694,12 @@ zb_status zb_table_sort_indices(const zb_table *t, int64_t n_keys, const int64_t
   zb_device dev = zb_table_device(t);
   const zb_backend *be = zb__backend_for(dev.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the table's device");
-  if (be->sort_indices != NULL) return be->sort_indices(t, n_keys, keys, ascending, nulls_first, out, err);
+  ZB_PROFILE_OP("sort_indices", be, sort_indices, dev, t->num_rows);
+  if (be->sort_indices != NULL) {
+    zb_status bs = be->sort_indices(t, n_keys, keys, ascending, nulls_first, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_table *h = NULL;
   zb_column *res = NULL;
   zb_status st = zb_table_to_device(t, ZB_CPU, &h, err);

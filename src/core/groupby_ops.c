@@ -127,6 +127,7 @@ zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *key
   zb_device dev;
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
+  ZB_PROFILE_OP("groupby", be, groupby, dev, t->num_rows);
   if (be->groupby != NULL) return be->groupby(t, n_keys, keys, dropna, sort, n_aggs, aggs, out,
                                               err);
   zb_table *h = NULL, *res = NULL;
@@ -155,6 +156,7 @@ zb_status zb_table_group_ids(const zb_table *t, int64_t n_keys, const int64_t *k
   zb_device dev;
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
+  ZB_PROFILE_OP("group_ids", be, group_ids, dev, t->num_rows);
   if (be->group_ids != NULL)
     return be->group_ids(t, n_keys, keys, dropna, sort, out, n_groups, err);
   zb_table *h = NULL;
@@ -189,6 +191,7 @@ zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
                         (long long)n_groups);
   const zb_backend *be = zb__backend_for(group_ids->device.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
+  ZB_PROFILE_OP("cumcount", be, group_cumcount, group_ids->device, group_ids->length);
   if (be->group_cumcount != NULL)
     return be->group_cumcount(group_ids, n_groups, ascending, out, err);
   zb_column *h = NULL, *res = NULL;

@@ -19,6 +19,12 @@
 extern "C" {
 #endif
 
+/* Status an operation entry of a non-CPU backend returns, without touching
+ * *out or err, when it does not handle these inputs (strings on a GPU, say):
+ * the core then runs the operation on the CPU over host copies, exactly as
+ * for a NULL entry.  Never returned by a public function. */
+#define ZB__DECLINED (-1)
+
 typedef struct zb_backend {
   const char *name;
   zb_device_kind kind;
@@ -38,6 +44,9 @@ typedef struct zb_backend {
                               zb_error *err);
   zb_status (*copy_on_device)(int device_id, void *dst, const void *src, int64_t size,
                               zb_error *err);
+  /* Wait until all work queued on the device has finished (optional: NULL
+   * for the CPU, whose work is done when a call returns). */
+  zb_status (*synchronize)(int device_id, zb_error *err);
 
   /* Operations (optional).  Inputs are validated by src/core and live on
    * this backend's device. */
@@ -142,6 +151,44 @@ const zb_backend *zb__cuda_backend(void);
 zb_status zb__alloc_device_begin(int64_t size, zb_error *err);
 void zb__alloc_device_end(int64_t size); /* undo begin, or account a free */
 
+/* ---- profiling hooks (src/core/profile.c; zambezi/profile.h) -------------
+ * Each operation entry point opens one span once it knows where its data
+ * lives, before it dispatches:
+ *   ZB_PROFILE_OP("filter", be, filter, col->device, col->length);
+ * and, where a backend entry's ZB__DECLINED sends the work to the CPU, marks
+ * it in the same function with ZB_PROFILE_DECLINED().  The span closes by
+ * itself when the function returns (on every path) and records the
+ * operation in each active profile: on the CPU as a fallback when the data
+ * is off the CPU and the backend has no such entry (has_entry false) or
+ * declined; entry names that backend table entry.  op and entry must be
+ * static strings.  With no profile active a span costs one atomic load. */
+typedef struct zb__prof_span {
+  const char *op, *entry;
+  zb_device data_device, run_device;
+  int64_t rows, t0, seq;
+  int32_t depth;
+  bool has_entry, declined, on;
+} zb__prof_span;
+
+extern int zb__prof_sessions; /* active profiles (atomic) */
+void zb__prof_open(zb__prof_span *sp);
+void zb__prof_close(zb__prof_span *sp);
+static inline void zb__prof_span_end(zb__prof_span *sp) {
+  if (sp->on) zb__prof_close(sp);
+}
+
+/* A span whose work runs on run_dev_ (a copy: the destination). */
+#define ZB_PROFILE_SPAN(op_, entry_, has_entry_, data_dev_, run_dev_, rows_)             \
+  zb__prof_span zb__prof_sp __attribute__((cleanup(zb__prof_span_end))) = {              \
+      .op = (op_), .entry = (entry_), .data_device = (data_dev_), .run_device = (run_dev_), \
+      .rows = (rows_), .has_entry = (has_entry_),                                        \
+      .on = __atomic_load_n(&zb__prof_sessions, __ATOMIC_ACQUIRE) > 0};                  \
+  if (zb__prof_sp.on) zb__prof_open(&zb__prof_sp)
+/* The usual span: entry_ is the field of the backend table be_ (may be NULL). */
+#define ZB_PROFILE_OP(op_, be_, entry_, dev_, rows_) \
+  ZB_PROFILE_SPAN(op_, #entry_, (be_) != NULL && (be_)->entry_ != NULL, dev_, dev_, rows_)
+#define ZB_PROFILE_DECLINED() ((void)(zb__prof_sp.declined = true))
+
 /* The CPU reference implementations (src/cpu). */
 zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
                          zb_error *err);
@@ -163,6 +210,10 @@ void zb__bitmap_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t 
                      int64_t n);
 /* Set bits dst[off, off + n) to value. */
 void zb__bitmap_fill(uint8_t *dst, int64_t off, int64_t n, bool value);
+
+/* 10.0 ** n for n >= 0 as numpy's round computes it (src/cpu/elementwise.c;
+ * backends use it so that every round scales by the same double). */
+double zb__power_of_ten(int n);
 
 /* numpy's promotion of two numeric types (bool with bool stays bool);
  * src/core/compute_ops.c. */

@@ -201,6 +201,8 @@ zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int
       !zb_device_equal(dev, zb_table_device(right)))
     return zb_error_set(err, ZB_EINVAL, "join: the tables live on different devices");
   if (left->num_columns == 0) dev = zb_table_device(right);
+  ZB_PROFILE_OP("join", zb__backend_for(dev.kind), join_indices, dev,
+                left->num_rows + right->num_rows);
 
   zb_status st = ZB_OK;
   zb_column **lk = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));

@@ -18,6 +18,7 @@ zb_status zb_column_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out
   const zb_backend *be = zb__backend_for(col->device.kind);
   if (be == NULL)
     return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
+  ZB_PROFILE_OP(zb_reduce_op_name(op), be, reduce, col->device, col->length);
   if (be->reduce != NULL) return be->reduce(col, op, out, err);
   /* Fallback: reduce a host copy on the CPU. */
   zb_column *host = NULL;

@@ -15,6 +15,8 @@ zb_status zb_column_sort_values(const zb_column *col, bool ascending, bool nulls
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "sort_values: NULL output");
   *out = NULL;
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "sort_values: NULL column");
+  ZB_PROFILE_OP("sort_values", zb__backend_for(col->device.kind), sort_indices, col->device,
+                col->length);
   if (col->device.kind == ZB_DEVICE_CPU)
     return zb__cpu_sort_values(col, ascending, nulls_first, out, err);
   zb_column *idx = NULL;

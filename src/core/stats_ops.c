@@ -69,6 +69,7 @@ zb_status zb_column_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_s
                         (long long)ddof);
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  ZB_PROFILE_OP(zb_stat_op_name(op), be, stat, col->device, col->length);
   if (be->stat != NULL) return be->stat(col, op, ddof, out, err);
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
@@ -92,6 +93,7 @@ zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
                         zb_type_name(col->type));
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  ZB_PROFILE_OP("quantile", be, quantile, col->device, col->length);
   if (be->quantile != NULL) return be->quantile(col, n_q, q, out, err);
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
@@ -185,6 +187,9 @@ static zb_status run_table_keys(const char *what, const zb_table *t, int64_t n_k
   const zb_backend *be = NULL;
   zb_status st = backend_of(dev, &be, err);
   zb_column *res = NULL;
+  ZB_PROFILE_SPAN(what, hash ? "hash_rows" : "duplicated",
+                  be != NULL && (hash ? be->hash_rows != NULL : be->duplicated != NULL), dev,
+                  dev, t->num_rows);
   if (st == ZB_OK) {
     if (hash && be->hash_rows != NULL) {
       st = be->hash_rows(t, n, k, &res, err);
@@ -260,6 +265,9 @@ zb_status zb_table_drop_duplicates(const zb_table *t, int64_t n_keys, const int6
                                    zb_keep keep, zb_table **out, zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "drop_duplicates: NULL output");
   *out = NULL;
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "drop_duplicates: NULL table");
+  ZB_PROFILE_OP("drop_duplicates", zb__backend_for(zb_table_device(t).kind), duplicated,
+                zb_table_device(t), t->num_rows);
   zb_column *dup = NULL, *keep_mask = NULL;
   zb_status st = zb_table_duplicated(t, n_keys, keys, keep, &dup, err);
   if (st == ZB_OK) st = zb_column_unary(ZB_OP_INVERT, dup, &keep_mask, err);
@@ -277,6 +285,7 @@ zb_status zb_column_unique(const zb_column *col, zb_column **out, zb_error *err)
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "unique: NULL column");
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  ZB_PROFILE_OP("unique", be, unique, col->device, col->length);
   if (be->unique != NULL) return be->unique(col, out, err);
   zb_column *h = NULL, *res = NULL;
   zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
@@ -296,6 +305,7 @@ zb_status zb_column_nunique(const zb_column *col, bool dropna, int64_t *out, zb_
   *out = 0;
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  ZB_PROFILE_OP("nunique", be, nunique, col->device, col->length);
   if (be->nunique != NULL) return be->nunique(col, dropna, out, err);
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
@@ -313,6 +323,7 @@ zb_status zb_column_value_counts(const zb_column *col, bool sort, bool ascending
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "value_counts: NULL column");
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
+  ZB_PROFILE_OP("value_counts", be, value_counts, col->device, col->length);
   if (be->value_counts != NULL)
     return be->value_counts(col, sort, ascending, dropna, normalize, values, counts, err);
   zb_column *h = NULL, *v = NULL, *c = NULL;
@@ -372,6 +383,7 @@ zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_colum
   if (t == ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "isin: cannot compare a %s column with %s values",
                         zb_type_name(col->type), zb_type_name(values->type));
+  ZB_PROFILE_OP("isin", zb__backend_for(col->device.kind), isin, col->device, col->length);
   zb_column *a = NULL, *b = NULL, *ha = NULL, *hb = NULL, *res = NULL;
   zb_status st = as_type(col, t, col->unit, &a, err);
   /* values may live anywhere: compare on col's device */
@@ -381,6 +393,7 @@ zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_colum
   if (st == ZB_OK && be->isin != NULL && zb_device_equal(b->device, col->device)) {
     st = be->isin(a, b, &res, err);
   } else if (st == ZB_OK) {
+    ZB_PROFILE_DECLINED(); /* counts only when col is off the CPU */
     st = zb_column_to_device(a, ZB_CPU, &ha, err);
     if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);
     if (st == ZB_OK) st = zb__cpu_isin(ha, hb, &res, err);

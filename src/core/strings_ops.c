@@ -68,6 +68,20 @@ static bool has_entry(const zb_backend *be, call_kind k) {
   return false;
 }
 
+/* The call's operation name and backend entry name, for profiles. */
+static const char *call_name(const op_call *c, const char **entry) {
+  switch (c->kind) {
+    case CALL_STR: *entry = "str"; return zb_str_op_name(c->args->op);
+    case CALL_CAT: *entry = "str_cat"; return "str_cat";
+    case CALL_DT: *entry = "dt_field"; return zb_dt_field_name(c->field);
+    case CALL_CLIP: *entry = "clip"; return "clip";
+    case CALL_ROUND: *entry = "round"; return "round";
+    case CALL_WHERE: *entry = "where"; return "where";
+  }
+  *entry = "unknown";
+  return "unknown";
+}
+
 static zb_status invoke(const zb_backend *be, const op_call *c, zb_column *const *in,
                         zb_column **out, zb_error *err) {
   switch (c->kind) {
@@ -83,20 +97,37 @@ static zb_status invoke(const zb_backend *be, const op_call *c, zb_column *const
 }
 
 /* Run c on dev's backend (inputs moved there: scalars are built on the
- * host), or on the CPU over host copies when that backend lacks it. */
+ * host), or on the CPU over host copies when that backend lacks it or
+ * declines these inputs (ZB__DECLINED). */
 static zb_status dispatch(zb_device dev, const op_call *c, zb_column **out, zb_error *err) {
   *out = NULL;
   const zb_backend *be = zb__backend_for(dev.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
   bool native = has_entry(be, c->kind);
+  const char *entry, *name = call_name(c, &entry);
+  int64_t rows = 0;
+  for (int k = 0; k < 3; k++)
+    if (c->in[k] != NULL) rows = ZB_MAX(rows, c->in[k]->length);
+  ZB_PROFILE_SPAN(name, entry, native, dev, dev, rows);
   zb_device where = native ? dev : ZB_CPU;
   if (!native) be = zb__cpu_backend();
   zb_column *in[3] = {NULL, NULL, NULL}, *res = NULL;
   zb_status st = ZB_OK;
-  for (int k = 0; k < 3 && st == ZB_OK; k++)
-    if (c->in[k] != NULL) st = zb_column_to_device(c->in[k], where, &in[k], err);
-  if (st == ZB_OK) st = invoke(be, c, in, &res, err);
-  for (int k = 0; k < 3; k++) zb_column_release(in[k]);
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < 3 && st == ZB_OK; k++)
+      if (c->in[k] != NULL) st = zb_column_to_device(c->in[k], where, &in[k], err);
+    if (st == ZB_OK) st = invoke(be, c, in, &res, err);
+    for (int k = 0; k < 3; k++) {
+      zb_column_release(in[k]);
+      in[k] = NULL;
+    }
+    if (st != ZB__DECLINED || where.kind == ZB_DEVICE_CPU) break;
+    /* declined: once more, on the CPU */
+    ZB_PROFILE_DECLINED();
+    st = ZB_OK;
+    where = ZB_CPU;
+    be = zb__cpu_backend();
+  }
   if (st == ZB_OK && !zb_device_equal(where, dev)) {
     zb_column *moved = NULL;
     st = zb_column_to_device(res, dev, &moved, err);

@@ -91,7 +91,7 @@ zb_status zb__cpu_clip(const zb_column *col, const zb_scalar *lower, const zb_sc
 /* ---- round ------------------------------------------------------------------ */
 
 /* numpy's power_of_ten (exactly: repeated multiplication past 1e9). */
-static double power_of_ten(int n) {
+double zb__power_of_ten(int n) {
   static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
   if (n > 400) n = 400; /* already inf: same result, bounded loop */
   if (n < 9) return p10[n];
@@ -134,7 +134,7 @@ static void round_morsel(void *ctx, int64_t task, int worker) {
   int64_t start, n;
   morsel_of(c->length, task, &start, &n);
   int dec = j->decimals;
-  double f = power_of_ten(dec >= 0 ? dec : -dec);
+  double f = zb__power_of_ten(dec >= 0 ? dec : -dec);
   if (c->type == ZB_FLOAT64) {
     const double *s = (const double *)c->data->data + c->offset + start;
     double *d = (double *)j->out->data->data + start;

@@ -35,7 +35,77 @@ int zb__cuda_sm_count(int device_id);
 zb_status zb__cuda_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
                           zb_error *err);
 
+/* Elementwise entries (src/cuda/elementwise.cu, src/cuda/cast.cu): the
+ * backend's binary, unary, is_null, fill_null, where, clip, round and cast,
+ * with the arguments and results of zb_backend's entries and the semantics
+ * of the CPU kernels in src/cpu.  Inputs live on one CUDA device and were
+ * validated by src/core; results are new columns on that device.  Inputs
+ * they leave to the CPU (strings, categorical casts) get ZB__DECLINED. */
+zb_status zb__cuda_binary(zb_binary_op op, const zb_column *a, bool a_scalar,
+                          const zb_column *b, bool b_scalar, zb_type_id compute,
+                          zb_type_id result, zb_column **out, zb_error *err);
+zb_status zb__cuda_unary(zb_unary_op op, const zb_column *col, zb_column **out, zb_error *err);
+zb_status zb__cuda_is_null(const zb_column *col, bool want_valid, zb_column **out,
+                           zb_error *err);
+zb_status zb__cuda_fill_null(const zb_column *col, const zb_column *value, zb_column **out,
+                             zb_error *err);
+zb_status zb__cuda_where(const zb_column *cond, bool mask, const zb_column *a,
+                         const zb_column *b, bool b_scalar, zb_column **out, zb_error *err);
+zb_status zb__cuda_clip(const zb_column *col, const zb_scalar *lower, const zb_scalar *upper,
+                        zb_column **out, zb_error *err);
+zb_status zb__cuda_round(const zb_column *col, int decimals, zb_column **out, zb_error *err);
+zb_status zb__cuda_cast(const zb_column *col, zb_type_id target, zb_time_unit unit,
+                        zb_column **out, zb_error *err);
+
+/* ---- selection and sorting (src/cuda/select.cu, src/cuda/sort.cu) ------- */
+
+/* Blocks of `threads` threads for a grid-stride loop over `items` work
+ * items (one thread each): enough to fill device_id's multiprocessors, no
+ * more than the items need, at least 1. */
+unsigned zb__cuda_blocks(int device_id, int64_t items, int threads);
+
+/* Status of the kernel launch just made (`kernel` names it in a message). */
+zb_status zb__cuda_launched(const char *kernel, int device_id, zb_error *err);
+
+/* Wait for the legacy default stream, where the backend's work runs; an
+ * error a kernel hit surfaces here, named after `after`. */
+zb_status zb__cuda_wait(const char *after, int device_id, zb_error *err);
+
+/* Copy `size` bytes from device memory to the host (waits for the legacy
+ * default stream first, so earlier kernels' results are visible). */
+zb_status zb__cuda_read(int device_id, void *dst, const void *src, int64_t size,
+                        const char *what, zb_error *err);
+
+/* A device buffer of `size` bytes (uninitialised) on device_id, counted by
+ * the allocator; for results and scratch alike.  New reference in *out. */
+zb_status zb__cuda_buffer(int device_id, int64_t size, zb_buffer **out, zb_error *err);
+
+/* Temporary storage for a CUB device-wide call: *have bytes at (*buf)->data,
+ * grown (old contents dropped) when `need` is more. */
+zb_status zb__cuda_scratch(int device_id, size_t need, zb_buffer **buf, size_t *have,
+                           zb_error *err);
+
+/* The backend's filter, take and sort_indices entries: inputs validated by
+ * src/core and on one CUDA device; semantics those of src/cpu/select.c and
+ * src/cpu/sort.c (zb_column_filter, zb_column_take, zb_table_sort_indices).
+ * sort_indices returns ZB__DECLINED (the core then sorts on the CPU) when a
+ * key is a string column. */
+zb_status zb__cuda_filter(const zb_column *col, const zb_column *mask, zb_column **out,
+                          zb_error *err);
+zb_status zb__cuda_take(const zb_column *col, const zb_column *indices, zb_column **out,
+                        zb_error *err);
+zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                const bool *ascending, bool nulls_first, zb_column **out,
+                                zb_error *err);
+
 #ifdef __cplusplus
+}
+#endif
+
+#ifdef __CUDACC__
+/* Bit pos of an Arrow bitmap (least significant bit first). */
+static __device__ __forceinline__ bool zb__cuda_bit(const uint8_t *bits, int64_t pos) {
+  return ((bits[pos >> 3] >> (pos & 7)) & 1u) != 0;
 }
 #endif
 

@@ -32,6 +32,18 @@ static void array_capsule_free(PyObject *cap) {
   zb_free(a);
 }
 
+/* An ArrowDeviceArray starts with its ArrowArray, so the pointer is both. */
+static void device_array_capsule_free(PyObject *cap) {
+  struct ArrowDeviceArray *d =
+      (struct ArrowDeviceArray *)PyCapsule_GetPointer(cap, "arrow_device_array");
+  if (d == NULL) {
+    PyErr_Clear();
+    return;
+  }
+  if (d->array.release != NULL) d->array.release(&d->array);
+  zb_free(d);
+}
+
 static void stream_capsule_free(PyObject *cap) {
   struct ArrowArrayStream *s =
       (struct ArrowArrayStream *)PyCapsule_GetPointer(cap, "arrow_array_stream");
@@ -53,8 +65,10 @@ static PyObject *schema_capsule(struct ArrowSchema *s) {
   return cap;
 }
 
-static PyObject *array_capsule(struct ArrowArray *a) {
-  PyObject *cap = PyCapsule_New(a, "arrow_array", array_capsule_free);
+/* device: a is the first member of an ArrowDeviceArray. */
+static PyObject *array_capsule(struct ArrowArray *a, bool device) {
+  PyObject *cap = device ? PyCapsule_New(a, "arrow_device_array", device_array_capsule_free)
+                         : PyCapsule_New(a, "arrow_array", array_capsule_free);
   if (cap == NULL) {
     if (a->release != NULL) a->release(a);
     zb_free(a);
@@ -88,14 +102,14 @@ PyObject *zbpy_column_arrow_schema(zbpy_state *st, zb_column *col, const char *n
 /* The pair (schema capsule, array capsule) taking both exported structs; on
  * failure both are released and freed (neither leaks the references an
  * export holds). */
-static PyObject *capsule_pair(struct ArrowSchema *s, struct ArrowArray *a) {
+static PyObject *capsule_pair(struct ArrowSchema *s, struct ArrowArray *a, bool device) {
   PyObject *scap = schema_capsule(s);
   if (scap == NULL) {
     if (a->release != NULL) a->release(a);
     zb_free(a);
     return NULL;
   }
-  PyObject *acap = array_capsule(a);
+  PyObject *acap = array_capsule(a, device);
   PyObject *result = acap == NULL ? NULL : PyTuple_Pack(2, scap, acap);
   Py_DECREF(scap);
   Py_XDECREF(acap);
@@ -122,7 +136,7 @@ PyObject *zbpy_column_arrow_array(zbpy_state *st, zb_column *col, const char *na
     zbpy_raise(st, rc, &err);
     goto error;
   }
-  result = capsule_pair(s, a);
+  result = capsule_pair(s, a, false);
   s = NULL; /* owned by the capsules, or released */
   a = NULL;
 error:
@@ -130,6 +144,28 @@ error:
   zb_free(a);
   zb_column_release(host);
   return result;
+}
+
+PyObject *zbpy_column_arrow_device_array(zbpy_state *st, zb_column *col, const char *name) {
+  struct ArrowSchema *s = new_struct(st, sizeof *s, "an ArrowSchema");
+  if (s == NULL) return NULL;
+  struct ArrowDeviceArray *d = new_struct(st, sizeof *d, "an ArrowDeviceArray");
+  if (d == NULL) {
+    zb_free(s);
+    return NULL;
+  }
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = zb_column_export_device_arrow(col, name, s, d, &err);
+  Py_END_ALLOW_THREADS
+  if (rc != ZB_OK) {
+    zb_free(s);
+    zb_free(d);
+    return zbpy_raise(st, rc, &err);
+  }
+  return capsule_pair(s, &d->array, true);
 }
 
 PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t) {
@@ -168,7 +204,7 @@ PyObject *zbpy_table_arrow_array(zbpy_state *st, zb_table *t) {
     zbpy_raise(st, rc, &err);
     goto error;
   }
-  result = capsule_pair(s, a);
+  result = capsule_pair(s, a, false);
   s = NULL; /* owned by the capsules, or released */
   a = NULL;
 error:

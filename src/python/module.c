@@ -19,6 +19,8 @@ extern PyMethodDef zbpy_compute_methods[]; /* compute.c: arithmetic, casts, filt
 extern PyMethodDef zbpy_csv_methods[];     /* csv.c: read_csv, to_csv */
 extern PyMethodDef zbpy_join_methods[];    /* join.c: join_indices */
 extern PyMethodDef zbpy_groupby_methods[]; /* groupby.c: groupby, group ids */
+extern PyMethodDef zbpy_profile_methods[]; /* profile.c: zambezi.profile() */
+extern PyMethodDef zbpy_interchange_methods[]; /* interchange.c: DLPack, CUDA arrays */
 
 
 zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what) {
@@ -529,7 +531,9 @@ static int module_exec(PyObject *m) {
       PyModule_AddFunctions(m, zbpy_compute_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_csv_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_join_methods) < 0 ||
-      PyModule_AddFunctions(m, zbpy_groupby_methods) < 0)
+      PyModule_AddFunctions(m, zbpy_groupby_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_profile_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_interchange_methods) < 0)
     return -1;
 
   PyObject *E;

@@ -97,6 +97,9 @@ PyObject *zbpy_column_arrow_array(zbpy_state *st, zb_column *col, const char *na
 PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t);
 PyObject *zbpy_table_arrow_array(zbpy_state *st, zb_table *t);
 PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t);
+/* (schema, "arrow_device_array") capsules of a column on any device, its
+ * buffers shared (C Device Data Interface). */
+PyObject *zbpy_column_arrow_device_array(zbpy_state *st, zb_column *col, const char *name);
 PyObject *zbpy_import_arrow_array(PyObject *module, PyObject *const *args, Py_ssize_t n);
 PyObject *zbpy_import_arrow_stream(PyObject *module, PyObject *arg);
 

@@ -1,0 +1,346 @@
+/*
+ * sort.cu -- the sort permutation of a table's rows by key columns in device
+ * memory (the CUDA side of zb_table_sort_indices), with CUB's stable LSD
+ * radix sort of (key, row) pairs.
+ *
+ * The permutation starts as 0, 1, ..., n - 1 and is sorted stably once per
+ * key column, from the last key to the first, exactly as src/cpu/sort.c
+ * does, so rows equal on every key keep their order.  One key column's
+ * pass:
+ *   1. a kernel writes each row's order-preserving unsigned key, read
+ *      through the current permutation, in the key's own width (1, 2, 4 or
+ *      8 bytes): signed integers flip the sign bit; floats make -0.0 into
+ *      0.0, then flip all bits when negative, else the sign bit; bools are
+ *      0/1; categoricals are the rank of their string in the sorted
+ *      dictionary (ranked on the host, as the CPU does); descending inverts
+ *      the key, so ties keep row order both ways.  Missing rows (null, or
+ *      NaN) get key 0.  The same kernel folds the OR and the AND of all keys
+ *      and counts the missing rows;
+ *   2. CUB sorts the pairs on the bits where keys differ (OR ^ AND; the
+ *      other bits are equal in every key, so leaving them out changes no
+ *      order), or not at all when every key is equal;
+ *   3. when some but not all rows are missing, a second kernel writes a
+ *      one-bit key per row (0 for the rows that go first) and CUB sorts on
+ *      it: the stable partition that puts missing rows first or last, each
+ *      group in the order of step 2.
+ * A (key, row) pair sort moves the permutation between two buffers; the
+ * result column is whichever holds it last.  Template instantiations are
+ * per key width only (4 CUB sorts, the 1-bit pass sharing the 1-byte one);
+ * the column's type is a runtime switch uniform across the grid.  Counts
+ * are 64-bit (CUB's 64-bit offsets).
+ *
+ * String keys are declined (ZB__DECLINED): the core sorts on the CPU.
+ */
+#define CCCL_DISABLE_NVTX
+#include <cub/device/device_radix_sort.cuh>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda/cuda_internal.h"
+
+#define ZB_SORT_THREADS 256
+
+namespace {
+
+/* How a key column's values become unsigned keys. */
+enum { ZB_KEY_BOOL, ZB_KEY_UNSIGNED, ZB_KEY_SIGNED, ZB_KEY_FLOAT, ZB_KEY_RANK };
+
+/* A key column as the kernels read it: physical row off + r. */
+struct zb_skey {
+  const void *data;
+  const uint8_t *valid; /* NULL: no nulls */
+  const uint32_t *rank; /* categorical: rank of each code */
+  int64_t off;
+  int kind;
+};
+
+/* The bits of +infinity (floats: a larger magnitude is NaN); unused for the
+ * widths that hold no float. */
+template <typename UK> __device__ __forceinline__ UK zb_inf_bits() { return 0; }
+template <> __device__ __forceinline__ uint32_t zb_inf_bits<uint32_t>() { return 0x7f800000u; }
+template <> __device__ __forceinline__ uint64_t zb_inf_bits<uint64_t>() {
+  return 0x7ff0000000000000ull;
+}
+
+/* The key of row r in *key (ascending); true when the row is missing
+ * (null, or NaN), and then *key is untouched. */
+template <typename UK>
+__device__ __forceinline__ bool zb_row_key(const zb_skey &c, int64_t r, UK *key) {
+  const int64_t pos = c.off + r;
+  if (c.valid != NULL && !zb__cuda_bit(c.valid, pos)) return true;
+  const UK top = (UK)((UK)1 << (8 * sizeof(UK) - 1));
+  switch (c.kind) {
+  case ZB_KEY_BOOL:
+    *key = (UK)zb__cuda_bit((const uint8_t *)c.data, pos);
+    return false;
+  case ZB_KEY_UNSIGNED:
+    *key = ((const UK *)c.data)[pos];
+    return false;
+  case ZB_KEY_SIGNED:
+    *key = (UK)(((const UK *)c.data)[pos] ^ top);
+    return false;
+  case ZB_KEY_RANK:
+    *key = (UK)c.rank[((const int32_t *)c.data)[pos]];
+    return false;
+  default: { /* ZB_KEY_FLOAT: UK is uint32_t (float) or uint64_t (double) */
+    UK b = ((const UK *)c.data)[pos];
+    UK mag = (UK)(b & (UK)~top);
+    if (mag > zb_inf_bits<UK>()) return true; /* NaN */
+    if (mag == 0) b = 0;                     /* -0.0 ties with 0.0 */
+    *key = (b & top) ? (UK)~b : (UK)(b | top);
+    return false;
+  }
+  }
+}
+
+__global__ void __launch_bounds__(ZB_SORT_THREADS) zb_iota_kernel(int64_t *perm, int64_t n) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    perm[i] = i;
+}
+
+/* keys[i] = key of row perm[i] ^ flip (0 when missing); acc[0] |= every
+ * key, acc[1] &= every key, acc[2] += missing rows. */
+template <typename UK>
+__global__ void __launch_bounds__(ZB_SORT_THREADS)
+    zb_sort_keys_kernel(zb_skey c, const int64_t *__restrict__ perm, int64_t n, UK flip,
+                        UK *__restrict__ keys, unsigned long long *__restrict__ acc) {
+  unsigned long long o = 0, a = ~0ull, miss = 0;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    UK k = 0;
+    bool m = zb_row_key<UK>(c, perm[i], &k);
+    k = m ? (UK)0 : (UK)(k ^ flip);
+    keys[i] = k;
+    o |= k;
+    a &= k;
+    miss += m;
+  }
+  for (int d = 16; d > 0; d >>= 1) {
+    o |= __shfl_down_sync(0xffffffffu, o, d);
+    a &= __shfl_down_sync(0xffffffffu, a, d);
+    miss += __shfl_down_sync(0xffffffffu, miss, d);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    if (o != 0) atomicOr(&acc[0], o);
+    if (a != ~0ull) atomicAnd(&acc[1], a);
+    if (miss != 0) atomicAdd(&acc[2], miss);
+  }
+}
+
+/* flags[i] = miss_flag where row perm[i] is missing, else 1 - miss_flag. */
+template <typename UK>
+__global__ void __launch_bounds__(ZB_SORT_THREADS)
+    zb_sort_flags_kernel(zb_skey c, const int64_t *__restrict__ perm, int64_t n,
+                         uint8_t miss_flag, uint8_t *__restrict__ flags) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    UK k = 0;
+    flags[i] = zb_row_key<UK>(c, perm[i], &k) ? miss_flag : (uint8_t)(1u - miss_flag);
+  }
+}
+
+/* The state of one sort: the permutation's two buffers (cur holds it),
+ * two key buffers of n 8-byte keys, the accumulators, CUB scratch. */
+struct zb_sorter {
+  int dev;
+  int64_t n;
+  zb_buffer *perm[2];
+  int cur;
+  zb_buffer *keys[2];
+  zb_buffer *acc;
+  zb_buffer *temp;
+  size_t temp_have;
+};
+
+/* Sort the permutation stably by keys[0] (type K) on bits [begin, end). */
+template <typename K> zb_status zb_radix_pass(zb_sorter *s, int begin, int end, zb_error *err) {
+  cub::DoubleBuffer<K> k((K *)s->keys[0]->data, (K *)s->keys[1]->data);
+  int64_t *p0 = (int64_t *)s->perm[s->cur]->data, *p1 = (int64_t *)s->perm[1 - s->cur]->data;
+  cub::DoubleBuffer<int64_t> v(p0, p1);
+  size_t need = 0;
+  ZB_RETURN_NOT_OK(zb__cuda_check(
+      cub::DeviceRadixSort::SortPairs(NULL, need, k, v, s->n, begin, end),
+      "cub::DeviceRadixSort::SortPairs (size query)", s->dev, err));
+  ZB_RETURN_NOT_OK(zb__cuda_scratch(s->dev, need, &s->temp, &s->temp_have, err));
+  ZB_RETURN_NOT_OK(zb__cuda_check(
+      cub::DeviceRadixSort::SortPairs(s->temp->data, s->temp_have, k, v, s->n, begin, end),
+      "cub::DeviceRadixSort::SortPairs", s->dev, err));
+  if (v.Current() != p0) s->cur = 1 - s->cur;
+  return ZB_OK;
+}
+
+/* One key column's pass (steps 1-3 of the file comment); UK is its key
+ * width. */
+template <typename UK>
+zb_status zb_sort_pass(zb_sorter *s, const zb_skey &c, bool asc, bool nulls_first,
+                       zb_error *err) {
+  const int dev = s->dev;
+  const int64_t n = s->n;
+  const unsigned blocks = zb__cuda_blocks(dev, n, ZB_SORT_THREADS);
+  unsigned long long acc[3] = {0ull, ~0ull, 0ull};
+  ZB_RETURN_NOT_OK(zb__cuda_check(
+      cudaMemcpy(s->acc->data, acc, sizeof acc, cudaMemcpyHostToDevice),
+      "cudaMemcpy (host to device) of the sort accumulators", dev, err));
+  const UK flip = asc ? (UK)0 : (UK)~(UK)0;
+  zb_sort_keys_kernel<UK><<<blocks, ZB_SORT_THREADS>>>(
+      c, (const int64_t *)s->perm[s->cur]->data, n, flip, (UK *)s->keys[0]->data,
+      (unsigned long long *)s->acc->data);
+  ZB_RETURN_NOT_OK(zb__cuda_launched("sort keys", dev, err));
+  ZB_RETURN_NOT_OK(
+      zb__cuda_read(dev, acc, s->acc->data, sizeof acc, "cudaMemcpy of the sort keys' range",
+                    err));
+
+  const unsigned long long width_mask = (unsigned long long)(UK)~(UK)0;
+  const unsigned long long diff = (acc[0] ^ acc[1]) & width_mask;
+  if (diff != 0) {
+    int begin = __builtin_ctzll(diff), end = 64 - __builtin_clzll(diff);
+    ZB_RETURN_NOT_OK(zb_radix_pass<UK>(s, begin, end, err));
+  }
+
+  const unsigned long long missing = acc[2];
+  if (missing > 0 && missing < (unsigned long long)n) {
+    zb_sort_flags_kernel<UK><<<blocks, ZB_SORT_THREADS>>>(
+        c, (const int64_t *)s->perm[s->cur]->data, n, (uint8_t)(nulls_first ? 0 : 1),
+        (uint8_t *)s->keys[0]->data);
+    ZB_RETURN_NOT_OK(zb__cuda_launched("sort null flags", dev, err));
+    ZB_RETURN_NOT_OK(zb_radix_pass<uint8_t>(s, 0, 1, err));
+  }
+  return ZB_OK;
+}
+
+/* rank[code] = position of dictionary string `code` in byte-wise ascending
+ * order, computed on the host (as src/cpu/sort.c ranks) and copied to the
+ * device.  New buffer in *out. */
+zb_status zb_dictionary_ranks(const zb_column *col, zb_buffer **out, zb_error *err) {
+  *out = NULL;
+  const int dev = col->device.id;
+  zb_column *hd = NULL, *order = NULL;
+  uint32_t *rank = NULL;
+  zb_status st = zb_column_to_device(col->dictionary, ZB_CPU, &hd, err);
+  if (st == ZB_OK) st = zb_column_sort_indices(hd, true, false, &order, err);
+  const int64_t k = hd != NULL ? hd->length : 0;
+  if (st == ZB_OK) {
+    rank = (uint32_t *)zb_malloc((size_t)(k > 0 ? k : 1) * sizeof(uint32_t));
+    if (rank == NULL)
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (ranking %lld categories)",
+                        (long long)k);
+  }
+  if (st == ZB_OK) {
+    const int64_t *o = (const int64_t *)order->data->data + order->offset;
+    for (int64_t i = 0; i < k; i++) rank[o[i]] = (uint32_t)i;
+    st = zb__cuda_buffer(dev, k * 4, out, err);
+  }
+  if (st == ZB_OK && k > 0)
+    st = zb__cuda_check(cudaMemcpy((*out)->data, rank, (size_t)k * 4, cudaMemcpyHostToDevice),
+                        "cudaMemcpy (host to device) of the category ranks", dev, err);
+  if (st != ZB_OK) {
+    zb_buffer_release(*out);
+    *out = NULL;
+  }
+  zb_free(rank);
+  zb_column_release(order);
+  zb_column_release(hd);
+  return st;
+}
+
+/* Key kind and width of a column type; false for types sorted elsewhere. */
+bool zb_key_shape(zb_type_id t, int *kind, int *width) {
+  switch (t) {
+  case ZB_BOOL: *kind = ZB_KEY_BOOL; *width = 1; return true;
+  case ZB_INT8: *kind = ZB_KEY_SIGNED; *width = 1; return true;
+  case ZB_UINT8: *kind = ZB_KEY_UNSIGNED; *width = 1; return true;
+  case ZB_INT16: *kind = ZB_KEY_SIGNED; *width = 2; return true;
+  case ZB_UINT16: *kind = ZB_KEY_UNSIGNED; *width = 2; return true;
+  case ZB_INT32: case ZB_DATE32: *kind = ZB_KEY_SIGNED; *width = 4; return true;
+  case ZB_UINT32: *kind = ZB_KEY_UNSIGNED; *width = 4; return true;
+  case ZB_FLOAT32: *kind = ZB_KEY_FLOAT; *width = 4; return true;
+  case ZB_CATEGORICAL: *kind = ZB_KEY_RANK; *width = 4; return true;
+  case ZB_INT64: case ZB_TIMESTAMP: *kind = ZB_KEY_SIGNED; *width = 8; return true;
+  case ZB_UINT64: *kind = ZB_KEY_UNSIGNED; *width = 8; return true;
+  case ZB_FLOAT64: *kind = ZB_KEY_FLOAT; *width = 8; return true;
+  default: return false;
+  }
+}
+
+/* Sort s's permutation stably by column col. */
+zb_status zb_sort_by_column(zb_sorter *s, const zb_column *col, bool asc, bool nulls_first,
+                            zb_error *err) {
+  int kind = 0, width = 0;
+  if (!zb_key_shape(col->type, &kind, &width))
+    return zb_error_set(err, ZB_ETYPE, "sort on cuda:%d: no GPU sort for %s keys", s->dev,
+                        zb_type_name(col->type));
+  zb_skey c;
+  c.data = col->data->data;
+  c.valid = col->validity != NULL ? (const uint8_t *)col->validity->data : NULL;
+  c.rank = NULL;
+  c.off = col->offset;
+  c.kind = kind;
+  zb_buffer *rank = NULL;
+  if (kind == ZB_KEY_RANK) {
+    ZB_RETURN_NOT_OK(zb_dictionary_ranks(col, &rank, err));
+    c.rank = (const uint32_t *)rank->data;
+  }
+  zb_status st;
+  switch (width) {
+  case 1: st = zb_sort_pass<uint8_t>(s, c, asc, nulls_first, err); break;
+  case 2: st = zb_sort_pass<uint16_t>(s, c, asc, nulls_first, err); break;
+  case 4: st = zb_sort_pass<uint32_t>(s, c, asc, nulls_first, err); break;
+  default: st = zb_sort_pass<uint64_t>(s, c, asc, nulls_first, err); break;
+  }
+  /* the rank table is read by the kernels: wait before it is freed */
+  zb_status ws = zb__cuda_wait("sort", s->dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  zb_buffer_release(rank);
+  return st;
+}
+
+} /* namespace */
+
+extern "C" zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys,
+                                           const int64_t *keys, const bool *ascending,
+                                           bool nulls_first, zb_column **out, zb_error *err) {
+  for (int64_t k = 0; k < n_keys; k++) {
+    int kind = 0, width = 0;
+    if (!zb_key_shape(t->columns[keys[k]]->type, &kind, &width))
+      return (zb_status)ZB__DECLINED; /* *out and err untouched, as the core expects */
+  }
+  *out = NULL;
+  const int dev = zb_table_device(t).id;
+  const int64_t n = t->num_rows;
+  ZB_RETURN_NOT_OK(zb__cuda_set_device(dev, err));
+
+  zb_sorter s;
+  memset(&s, 0, sizeof s);
+  s.dev = dev;
+  s.n = n;
+  zb_status st = zb__cuda_buffer(dev, n * 8, &s.perm[0], err);
+  if (st == ZB_OK && n > 0) {
+    zb_iota_kernel<<<zb__cuda_blocks(dev, n, ZB_SORT_THREADS), ZB_SORT_THREADS>>>(
+        (int64_t *)s.perm[0]->data, n);
+    st = zb__cuda_launched("sort (row numbers)", dev, err);
+  }
+  if (n > 1) {
+    if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &s.perm[1], err);
+    if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &s.keys[0], err);
+    if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &s.keys[1], err);
+    if (st == ZB_OK) st = zb__cuda_buffer(dev, 3 * 8, &s.acc, err);
+    for (int64_t k = n_keys - 1; k >= 0 && st == ZB_OK; k--)
+      st = zb_sort_by_column(&s, t->columns[keys[k]], ascending != NULL ? ascending[k] : true,
+                             nulls_first, err);
+  }
+  /* all work done before scratch is freed and the result is handed out */
+  zb_status ws = zb__cuda_wait("sort", dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_INT64, n, 0, NULL, s.perm[s.cur], NULL, NULL, 0, out, err);
+  zb_buffer_release(s.perm[0]);
+  zb_buffer_release(s.perm[1]);
+  zb_buffer_release(s.keys[0]);
+  zb_buffer_release(s.keys[1]);
+  zb_buffer_release(s.acc);
+  zb_buffer_release(s.temp);
+  return st;
+}
