@@ -316,6 +316,16 @@ class SeriesOps:
         return self._unary("invert", "~")
 
     def abs(self):
+        """Absolute values (nulls stay null); the same as ``abs(s)``.
+
+        Examples
+        --------
+        >>> zb.Series([-2, None, 3]).abs()
+        0       2
+        1    <NA>
+        2       3
+        dtype: int64
+        """
         return self._unary("abs", "abs ")
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -344,7 +354,16 @@ class SeriesOps:
     # -- nulls ------------------------------------------------------------
     def isna(self):
         """bool Series: True where the value is missing (null, or NaN in a
-        float column, as pandas counts it)."""
+        float column, as pandas counts it).
+
+        Examples
+        --------
+        >>> zb.Series([1.5, None, 3.0]).isna()
+        0    False
+        1     True
+        2    False
+        dtype: bool
+        """
         from zambezi.series import Series
 
         return Series._from_column(_missing_mask(self._col), self._name)
@@ -352,7 +371,13 @@ class SeriesOps:
     isnull = isna
 
     def notna(self):
-        """bool Series: the negation of isna()."""
+        """bool Series: the negation of isna().
+
+        Examples
+        --------
+        >>> zb.Series(["a", None]).notna().to_list()
+        [True, False]
+        """
         from zambezi.series import Series
 
         return Series._from_column(_core.unary("invert", _missing_mask(self._col)),
@@ -364,7 +389,18 @@ class SeriesOps:
         """The Series with missing values (nulls, and NaN in float columns)
         replaced by value, converted to the Series' dtype (an integer
         column refuses a non-integral float, a categorical a value that is
-        not a category, as pandas does)."""
+        not a category, as pandas does).
+
+        Examples
+        --------
+        >>> zb.Series([1, None, 3]).fillna(0)
+        0    1
+        1    0
+        2    3
+        dtype: int64
+        >>> zb.Series(["a", None]).fillna("?").to_list()
+        ['a', '?']
+        """
         from zambezi.series import Series
 
         if not _is_scalar(value):
@@ -378,7 +414,15 @@ class SeriesOps:
         return Series._from_column(col, self._name)
 
     def dropna(self):
-        """The Series without its missing values (nulls, NaN); renumbered from 0."""
+        """The Series without its missing values (nulls, NaN); renumbered from 0.
+
+        Examples
+        --------
+        >>> zb.Series([1, None, 3]).dropna()
+        0    1
+        1    3
+        dtype: int64
+        """
         from zambezi.series import Series
 
         mask = _core.unary("invert", _missing_mask(self._col))
@@ -390,7 +434,23 @@ class SeriesOps:
         'str', 'string', 'category', 'bool', 'date32', 'timestamp[ms]', a
         numpy or pandas dtype, or int / float / str / bool).  Nulls stay
         null (pandas' astype(str) writes 'nan' / '<NA>' for them).  A value
-        that does not fit raises OverflowError naming the row."""
+        that does not fit raises OverflowError naming the row.
+
+        Examples
+        --------
+        >>> zb.Series(["1", "22", None]).astype("int64")
+        0       1
+        1      22
+        2    <NA>
+        dtype: int64
+        >>> zb.Series([1.7, None]).astype(str).to_list()
+        ['1.7', None]
+        >>> zb.Series([300], name="n").astype("int8")
+        Traceback (most recent call last):
+            ...
+        zambezi.errors.ZambeziOverflowError: astype('int8') of Series 'n' (int64): cannot cast
+        int64 to int8: row 0 holds 300, out of range
+        """
         from zambezi.series import Series
 
         try:
@@ -415,7 +475,16 @@ class SeriesOps:
 
     def take(self, indices):
         """The rows at positions indices (negative positions count from the
-        end); renumbered from 0."""
+        end); renumbered from 0.
+
+        Examples
+        --------
+        >>> zb.Series([10, 20, 30]).take([2, 0, -1])
+        0    30
+        1    10
+        2    30
+        dtype: int64
+        """
         from zambezi.series import Series
 
         idx = _index_column(indices, len(self), f"take on {_desc(self)}")
@@ -424,13 +493,36 @@ class SeriesOps:
     @property
     def iloc(self):
         """Rows by position: s.iloc[3], s.iloc[1:10:2], s.iloc[[0, 5, -1]],
-        s.iloc[bool mask].  Results are renumbered from 0."""
+        s.iloc[bool mask].  Results are renumbered from 0.
+
+        Examples
+        --------
+        >>> s = zb.Series([10, 20, 30, 40])
+        >>> s.iloc[1]
+        20
+        >>> s.iloc[::2].to_list(), s.iloc[[0, -1]].to_list()
+        ([10, 30], [10, 40])
+        >>> s.iloc[s > 15].to_list()
+        [20, 30, 40]
+        """
         return _SeriesILoc(self)
 
     # -- sorting ----------------------------------------------------------
     def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=True):
         """The values sorted (stable: equal values keep their order; NaN and
-        nulls at na_position); renumbered from 0.  kind is ignored."""
+        nulls at na_position); renumbered from 0.  kind is ignored.
+
+        Examples
+        --------
+        >>> zb.Series([3, None, 1, 2]).sort_values()
+        0       1
+        1       2
+        2       3
+        3    <NA>
+        dtype: int64
+        >>> zb.Series([3, None, 1]).sort_values(ascending=False, na_position="first").to_list()
+        [None, 3, 1]
+        """
         from zambezi.series import Series
 
         if na_position not in ("first", "last"):
@@ -447,7 +539,14 @@ class SeriesOps:
 
     def argsort(self, ascending=True, na_position="last", kind=None):
         """int64 Series: the positions that sort the values (stable; missing
-        values last)."""
+        values last).  pandas' argsort gives -1 for missing values; here
+        every position appears.
+
+        Examples
+        --------
+        >>> zb.Series([3, None, 1, 2]).argsort().to_list()
+        [2, 3, 0, 1]
+        """
         from zambezi.series import Series
 
         return Series._from_column(self._sort_indices(ascending, na_position), self._name)
@@ -468,13 +567,25 @@ class SeriesOps:
 
     def nlargest(self, n=5, keep="first"):
         """The n largest values, descending; among equal values the first
-        rows first (pandas' keep='first'); missing values dropped."""
+        rows first (pandas' keep='first'); missing values dropped.
+
+        Examples
+        --------
+        >>> zb.Series([3, None, 1, 3, 2]).nlargest(2).to_list()
+        [3, 3]
+        """
         if keep != "first":
             raise UnsupportedError(f"nlargest: keep={keep!r} is not supported (only 'first')")
         return self._n_extreme(n, True)
 
     def nsmallest(self, n=5, keep="first"):
-        """The n smallest values, ascending (keep='first' semantics)."""
+        """The n smallest values, ascending (keep='first' semantics).
+
+        Examples
+        --------
+        >>> zb.Series([3, None, 1, 3, 2]).nsmallest(2).to_list()
+        [1, 2]
+        """
         if keep != "first":
             raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first')")
         return self._n_extreme(n, False)
@@ -570,7 +681,19 @@ class FrameOps:
 
     def assign(self, **kwargs):
         """A new frame with columns added or replaced; a callable value is
-        called with the frame (as pandas does), in keyword order."""
+        called with the frame (as pandas does), in keyword order.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"fare": [10.0, 4.0], "km": [5.0, 1.0]})
+        >>> df.assign(per_km=lambda d: d["fare"] / d["km"], paid=True)
+              fare       km   per_km  paid
+           float64  float64  float64  bool
+        0       10        5        2  True
+        1        4        1        4  True
+        <BLANKLINE>
+        [2 rows x 4 columns]
+        """
         from zambezi.frame import DataFrame
 
         df = DataFrame._wrap(self._table)
@@ -581,7 +704,17 @@ class FrameOps:
         return df
 
     def drop(self, columns=None, labels=None, axis=None):
-        """A frame without the given columns (no data copied)."""
+        """A frame without the given columns (no data copied).  Rows cannot
+        be dropped by label: there is no index.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1], "b": [2], "c": [3]})
+        >>> df.drop(columns=["a", "c"]).columns
+        ['b']
+        >>> df.drop("b", axis=1).columns
+        ['a', 'c']
+        """
         if columns is None:
             if labels is None or axis not in (1, "columns"):
                 raise UnsupportedError(
@@ -607,7 +740,20 @@ class FrameOps:
     def dropna(self, subset=None, how="any"):
         """Rows without missing values (nulls, NaN) in subset (default: all
         columns); how='all' drops a row only when all are missing.
-        Renumbered from 0."""
+        Renumbered from 0.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, None, None], "b": ["x", "y", None]})
+        >>> df.dropna()
+               a       b
+           int64  string
+        0      1       x
+        <BLANKLINE>
+        [1 rows x 2 columns]
+        >>> len(df.dropna(how="all")), len(df.dropna(subset=["b"]))
+        (2, 2)
+        """
         from zambezi.frame import DataFrame
 
         if how not in ("any", "all"):
@@ -635,7 +781,16 @@ class FrameOps:
         """Missing values filled with value, or per column with a dict
         {column: value} (other columns unchanged).  A scalar is applied to
         the columns whose dtype can hold it (str to string columns, numbers
-        to numeric columns ...), like pandas."""
+        to numeric columns ...), like pandas.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, None], "b": ["x", None]})
+        >>> df.fillna(0).to_dict()
+        {'a': [1, 0], 'b': ['x', None]}
+        >>> df.fillna({"a": -1, "b": "?"}).to_dict()
+        {'a': [1, -1], 'b': ['x', '?']}
+        """
         from zambezi.series import Series
 
         cols, names = self._cols()
@@ -660,7 +815,17 @@ class FrameOps:
         return self._with_columns(out, names)
 
     def astype(self, dtype):
-        """Columns cast to dtype, or per column with a dict {column: dtype}."""
+        """Columns cast to dtype, or per column with a dict {column: dtype}
+        (see Series.astype).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2], "b": ["3", "4"]})
+        >>> df.astype({"b": "int64"}).dtypes
+        {'a': 'int64', 'b': 'int64'}
+        >>> df.astype("string").dtypes
+        {'a': 'string', 'b': 'string'}
+        """
         from zambezi.series import Series
 
         cols, names = self._cols()
@@ -677,7 +842,13 @@ class FrameOps:
 
     def take(self, indices):
         """The rows at positions indices (negatives count from the end);
-        renumbered from 0."""
+        renumbered from 0.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [10, 20, 30]}).take([2, -3]).to_dict()
+        {'a': [30, 10]}
+        """
         from zambezi.frame import DataFrame
 
         idx = _index_column(indices, len(self), "DataFrame.take")
@@ -686,7 +857,22 @@ class FrameOps:
     @property
     def iloc(self):
         """Rows by position: df.iloc[3] (a dict), df.iloc[1:10:2],
-        df.iloc[[0, 5, -1]], df.iloc[bool mask].  Renumbered from 0."""
+        df.iloc[[0, 5, -1]], df.iloc[bool mask].  Renumbered from 0.
+        ``iloc[rows, columns]`` is not supported: select columns first.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [10, 20, 30], "b": ["x", "y", "z"]})
+        >>> df.iloc[1]
+        {'a': 20, 'b': 'y'}
+        >>> df.iloc[[2, 0]]
+               a       b
+           int64  string
+        0     30       z
+        1     10       x
+        <BLANKLINE>
+        [2 rows x 2 columns]
+        """
         return _FrameILoc(self)
 
     def _sort_indices(self, by, ascending=True, na_position="last"):
@@ -716,7 +902,22 @@ class FrameOps:
                     ignore_index=True):
         """Rows sorted by the columns by (the first most significant);
         ascending is one flag or one per column.  Always stable (kind is
-        ignored); NaN and nulls at na_position.  Renumbered from 0."""
+        ignored); NaN and nulls at na_position.  Renumbered from 0.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0]})
+        >>> df.sort_values(["city", "fare"], ascending=[True, False])
+             city     fare
+           string  float64
+        0    Maun        9
+        1    Maun        7
+        2    Tete      3.5
+        3    <NA>        1
+        <BLANKLINE>
+        [4 rows x 2 columns]
+        """
         from zambezi.frame import DataFrame
 
         idx = self._sort_indices(by, ascending, na_position)
@@ -737,13 +938,27 @@ class FrameOps:
     def nlargest(self, n, columns, keep="first"):
         """The n rows with the largest values of columns, descending (ties in
         row order, keep='first'); rows missing a key are dropped.
-        Renumbered from 0."""
+        Renumbered from 0.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Lusaka"], "fare": [7.0, None, 9.0]})
+        >>> df.nlargest(2, "fare").to_dict()
+        {'city': ['Lusaka', 'Maun'], 'fare': [9.0, 7.0]}
+        """
         if keep != "first":
             raise UnsupportedError(f"nlargest: keep={keep!r} is not supported (only 'first')")
         return self._n_extreme(n, columns, True)
 
     def nsmallest(self, n, columns, keep="first"):
-        """The n rows with the smallest values of columns, ascending."""
+        """The n rows with the smallest values of columns, ascending.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Lusaka"], "fare": [7.0, None, 9.0]})
+        >>> df.nsmallest(1, "fare").to_dict()
+        {'city': ['Maun'], 'fare': [7.0]}
+        """
         if keep != "first":
             raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first')")
         return self._n_extreme(n, columns, False)
@@ -808,7 +1023,24 @@ class _FrameILoc:
 def concat(objs, ignore_index=True):
     """Rows of several DataFrames (same column names in the same order, types
     that concatenate: equal, or categoricals whose categories are unified)
-    or of several Series, one after another.  Renumbered from 0."""
+    or of several Series, one after another.  Renumbered from 0 (pandas
+    keeps each input's index unless ignore_index=True).
+
+    Examples
+    --------
+    >>> a = zb.DataFrame({"k": [1, 2], "v": ["x", "y"]})
+    >>> b = zb.DataFrame({"k": [3], "v": [None]})
+    >>> zb.concat([a, b])
+           k       v
+       int64  string
+    0      1       x
+    1      2       y
+    2      3    <NA>
+    <BLANKLINE>
+    [3 rows x 2 columns]
+    >>> zb.concat([zb.Series([1, 2]), zb.Series([3])]).to_list()
+    [1, 2, 3]
+    """
     from zambezi.frame import DataFrame
     from zambezi.series import Series
 

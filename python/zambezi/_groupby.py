@@ -71,7 +71,25 @@ def _op_name(func):
 
 
 class GroupBy:
-    """The rows of a DataFrame grouped by key columns (DataFrame.groupby)."""
+    """The rows of a DataFrame grouped by key columns: what
+    DataFrame.groupby returns.  Select columns with ``gb["col"]``,
+    ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results are
+    DataFrames with the keys first (pandas' ``as_index=False``).
+
+    Examples
+    --------
+    >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+    ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+    >>> df.groupby("city").sum()
+         city     fare      n
+       string  float64  int64
+    0    Maun       16      4
+    1    Tete      3.5      7
+    <BLANKLINE>
+    [2 rows x 3 columns]
+    >>> df.groupby("city", dropna=False)["n"].count().to_dict()
+    {'city': ['Maun', 'Tete', None], 'n': [2, 2, 1]}
+    """
 
     __slots__ = ("_df", "_keys", "_sort", "_dropna", "_selection", "_single")
 
@@ -100,6 +118,13 @@ class GroupBy:
 
     @property
     def ngroups(self):
+        """Number of groups.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"k": ["a", "b", "a", None]}).groupby("k").ngroups
+        2
+        """
         return self._ids()[1]
 
     # -- plumbing ---------------------------------------------------------------
@@ -139,60 +164,216 @@ class GroupBy:
 
     # -- aggregations -------------------------------------------------------------
     def sum(self):
+        """Sum per group of each numeric column (nulls skipped; 0 for a group
+        with no values).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").sum().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [16.0, 3.5], 'n': [4, 7]}
+        """
         return self._simple("sum")
 
     def mean(self):
+        """Mean per group (null for a group with no values; pandas gives NaN).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").mean().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
+        """
         return self._simple("mean")
 
     def min(self):
+        """Minimum per group (numbers, strings, dates, timestamps).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").min().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
+        """
         return self._simple("min")
 
     def max(self):
+        """Maximum per group (numbers, strings, dates, timestamps).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").max().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [9.0, 3.5], 'n': [3, 5]}
+        """
         return self._simple("max")
 
     def count(self):
+        """Non-null values per group, for every non-key column.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").count().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [2, 1], 'n': [2, 2]}
+        """
         return self._simple("count")
 
     def size(self):
+        """Rows per group, as the keys and a "size" column (pandas gives a
+        Series).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").size().to_dict()
+        {'city': ['Maun', 'Tete'], 'size': [2, 2]}
+        """
         return self._run([("size", None, None, 0, 0.0, False, "size")])
 
     def std(self, ddof=1):
+        """Standard deviation per group (null with fewer than ddof + 1 values).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city")["fare"].std().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [1.4142135623730951, None]}
+        """
         return self._simple("std", ddof=ddof)
 
     def var(self, ddof=1):
+        """Variance per group (null with fewer than ddof + 1 values).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").var().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [2.0, None], 'n': [2.0, 4.5]}
+        """
         return self._simple("var", ddof=ddof)
 
     def median(self):
+        """Median per group.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").median().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
+        """
         return self._simple("median")
 
     def quantile(self, q=0.5):
+        """The q quantile per group (linear interpolation); one q only.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city")["n"].quantile(0.25).to_dict()
+        {'city': ['Maun', 'Tete'], 'n': [1.5, 2.75]}
+        """
         if not isinstance(q, (int, float)) or isinstance(q, bool):
             raise DTypeError("GroupBy.quantile takes one q (a float in [0, 1])")
         return self._simple("quantile", q=q)
 
     def first(self):
+        """The first non-null value per group, as pandas.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").first().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
+        """
         return self._simple("first")
 
     def last(self):
+        """The last non-null value per group, as pandas.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").last().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [9.0, 3.5], 'n': [3, 5]}
+        """
         return self._simple("last")
 
     def nunique(self, dropna=True):
+        """Distinct values per group (a null counts as a value with
+        dropna=False).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").nunique(dropna=False).to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [2, 2], 'n': [2, 2]}
+        """
         return self._simple("nunique", count_na=not dropna)
 
     def prod(self):
+        """Product per group (nulls skipped).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").prod().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [63.0, 3.5], 'n': [3, 10]}
+        """
         return self._simple("prod")
 
     product = prod
 
     def any(self):
+        """Whether any value per group is non-zero / True (nulls skipped).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city")["n"].any().to_dict()
+        {'city': ['Maun', 'Tete'], 'n': [True, True]}
+        """
         return self._simple("any")
 
     def all(self):
+        """Whether every value per group is non-zero / True (nulls skipped).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city")["n"].all().to_dict()
+        {'city': ['Maun', 'Tete'], 'n': [True, True]}
+        """
         return self._simple("all")
 
     def corr(self, a, b, name="corr"):
         """Pearson correlation of columns a and b within each group (rows
-        where both are valid): the keys and a ``name`` column."""
+        where both are valid): the keys and a ``name`` column (pandas needs
+        ``gb[[a, b]].corr()``, a matrix per group).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").corr("fare", "n").to_dict()
+        {'city': ['Maun', 'Tete'], 'corr': [1.0, None]}
+        """
         for c in (a, b):
             if c not in self._df.columns:
                 raise ColumnNotFoundError(
@@ -201,7 +382,26 @@ class GroupBy:
 
     def agg(self, arg=None, **named):
         """Aggregate: a function name, a list of names, a dict column ->
-        name(s), or named aggregations ``out=("column", "func")``."""
+        name(s), or named aggregations ``out=("column", "func")``.
+        Function names: sum, mean, min, max, count, size, std, var, median,
+        quantile, first, last, nunique, prod, any, all (or the numpy /
+        builtin functions of those names).  With a list, columns are named
+        "<column>_<func>" (pandas makes a two-level column index).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").agg({"fare": "mean", "n": ["min", "max"]})
+             city     fare  n_min  n_max
+           string  float64  int64  int64
+        0    Maun        8      1      3
+        1    Tete      3.5      2      5
+        <BLANKLINE>
+        [2 rows x 4 columns]
+        >>> df.groupby("city").agg(total=("fare", "sum"), rides=("n", "size")).to_dict()
+        {'city': ['Maun', 'Tete'], 'total': [16.0, 3.5], 'rides': [2, 2]}
+        """
         specs = []
         if named:
             if arg is not None:
@@ -244,7 +444,15 @@ class GroupBy:
 
     # -- rows per group -------------------------------------------------------------
     def cumcount(self, ascending=True):
-        """Each row's position within its group (null where the key was dropped)."""
+        """Each row's position within its group (null where the key was
+        dropped); ascending=False counts from the group's end.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", None, "b"]})
+        >>> df.groupby("k").cumcount().to_list()
+        [0, 0, 1, None, 1]
+        """
         from zambezi.series import Series
 
         ids, n = self._ids()
@@ -259,23 +467,59 @@ class GroupBy:
         return DataFrame._wrap(_core.filter(self._df._table, mask))
 
     def head(self, n=5):
-        """The first n rows of every group, in their original order."""
+        """The first n rows of every group, in their original order.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").head(1).to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
+        """
         return self._rows(True, "lt", max(int(n), 0))
 
     def tail(self, n=5):
-        """The last n rows of every group, in their original order."""
+        """The last n rows of every group, in their original order.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").tail(1).to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [9.0, None], 'n': [3, 5]}
+        """
         return self._rows(False, "lt", max(int(n), 0))
 
     def nth(self, n):
         """The n-th row of every group (negative n counts from the end), in
-        the original row order."""
+        the original row order.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").nth(1)["n"].to_list()
+        [3, 5]
+        >>> df.groupby("city").nth(-1)["n"].to_list()
+        [3, 5]
+        """
         n = int(n)
         if n >= 0:
             return self._rows(True, "eq", n)
         return self._rows(False, "eq", -n - 1)
 
     def transform(self, func):
-        """Each selected column replaced by its group's aggregate, row by row."""
+        """Each selected column replaced by its group's aggregate, row by row
+        (null where the key was dropped); a Series when one column was
+        selected with ``gb["col"]``.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city")["n"].transform("sum").to_list()
+        [4, 7, 4, None, 7]
+        """
         from zambezi.frame import DataFrame
 
         op = _op_name(func)
@@ -303,7 +547,27 @@ class FrameGroupBy:
 
     def groupby(self, by, sort=True, dropna=True, as_index=True, observed=True):
         """Group rows by one column name or a list of names (see
-        zambezi._groupby for the differences from pandas)."""
+        zambezi._groupby for the differences from pandas).
+
+        sort: order the groups by the keys (True, the default) or by first
+        appearance.  dropna: leave out rows whose key is null (True) or make
+        the nulls a group.  as_index is ignored: results always have the
+        keys as their first columns.  observed=False is not supported.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").agg({"fare": "sum"})
+             city     fare
+           string  float64
+        0    Maun       16
+        1    Tete      3.5
+        <BLANKLINE>
+        [2 rows x 2 columns]
+        >>> df.groupby("city", dropna=False, sort=False).size().to_dict()
+        {'city': ['Maun', 'Tete', None], 'size': [2, 2, 1]}
+        """
         keys = [by] if isinstance(by, str) else list(by)
         if not keys:
             raise InvalidValueError("groupby needs at least one key column")

@@ -66,7 +66,48 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     equal length), or neither (the columns the frames share).  Key pairs
     must have compatible types: the same type, any integers, integers and
     floats, strings and categoricals.  A null key matches nothing (pandas
-    matches NaN with NaN).  See the module docstring for naming and order."""
+    matches NaN with NaN).  The notes of the module zambezi._merge give the
+    column naming and the row order.
+
+    Parameters
+    ----------
+    left, right : DataFrame
+        The two sides.
+    how : str
+        "inner", "left", "right", "outer", "cross", "semi" or "anti".
+    on, left_on, right_on : str or list of str
+        The key columns (see above).
+    sort : bool
+        Sort the result by the keys (outer joins always are).
+    suffixes : pair of str or None
+        Added to the names of non-key columns present on both sides.
+    left_index, right_index, indicator, validate
+        Not supported (zambezi frames have no index): raise
+        UnsupportedError when set.  copy is ignored.
+
+    Examples
+    --------
+    >>> trips = zb.DataFrame({"city": ["Maun", "Tete", "Maun", "Kariba"],
+    ...                       "fare": [7.0, 3.5, 9.0, 4.0]})
+    >>> cities = zb.DataFrame({"city": ["Maun", "Tete", "Zumbo"],
+    ...                        "country": ["Botswana", "Mozambique", "Mozambique"]})
+    >>> zb.merge(trips, cities, on="city")
+         city     fare     country
+       string  float64      string
+    0    Maun        7    Botswana
+    1    Tete      3.5  Mozambique
+    2    Maun        9    Botswana
+    <BLANKLINE>
+    [3 rows x 3 columns]
+    >>> zb.merge(trips, cities, on="city", how="left")["country"].to_list()
+    ['Botswana', 'Mozambique', 'Botswana', None]
+    >>> zb.merge(trips, cities, on="city", how="anti").to_dict()
+    {'city': ['Kariba'], 'fare': [4.0]}
+    >>> a = zb.DataFrame({"id": [1, 2], "v": [10, 20]})
+    >>> b = zb.DataFrame({"key": [2, 3], "v": [0.5, 0.7]})
+    >>> zb.merge(a, b, left_on="id", right_on="key").to_dict()
+    {'id': [2], 'v_x': [20], 'key': [2], 'v_y': [0.5]}
+    """
     from zambezi.frame import DataFrame
 
     if not isinstance(left, DataFrame) or not isinstance(right, DataFrame):
@@ -171,7 +212,19 @@ class FrameMerge:
     def merge(self, right, how="inner", on=None, left_on=None, right_on=None, left_index=False,
               right_index=False, sort=False, suffixes=("_x", "_y"), copy=None, indicator=False,
               validate=None):
-        """Join with another DataFrame on key columns; see ``zambezi.merge``."""
+        """Join with another DataFrame on key columns; see ``zambezi.merge``
+        (``df.merge(right, ...)`` is ``zb.merge(df, right, ...)``).
+
+        Examples
+        --------
+        >>> trips = zb.DataFrame({"city": ["Maun", "Tete", "Kariba"], "fare": [7.0, 3.5, 4.0]})
+        >>> cities = zb.DataFrame({"city": ["Maun", "Tete"], "country": ["Botswana", "Mozambique"]})
+        >>> trips.merge(cities, on="city", how="left").to_dict()
+        {'city': ['Maun', 'Tete', 'Kariba'], 'fare': [7.0, 3.5, 4.0], 'country': ['Botswana',
+        'Mozambique', None]}
+        >>> trips.merge(cities, how="semi")["city"].to_list()
+        ['Maun', 'Tete']
+        """
         return merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on,
                      left_index=left_index, right_index=right_index, sort=sort,
                      suffixes=suffixes, copy=copy, indicator=indicator, validate=validate)
@@ -184,7 +237,15 @@ class FrameMerge:
         lsuffix / rsuffix for other overlapping columns (an overlap with no
         suffix is an error, as in pandas).  how: left (default), right,
         inner, outer, cross, semi, anti.  suffixes=(l, r) may be given
-        instead of lsuffix / rsuffix (pandas' newer spelling)."""
+        instead of lsuffix / rsuffix (pandas' newer spelling).
+
+        Examples
+        --------
+        >>> a = zb.DataFrame({"id": [1, 2], "v": [10, 20]})
+        >>> b = zb.DataFrame({"id": [1], "v": [5]})
+        >>> a.join(b, on="id", rsuffix="_r").to_dict()
+        {'id': [1, 2], 'v': [10, 20], 'v_r': [5, None]}
+        """
         if on is None and how != "cross":
             raise UnsupportedError(
                 "DataFrame.join: zambezi frames have no index, so join needs on= (key columns "

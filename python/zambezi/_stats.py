@@ -71,20 +71,53 @@ class SeriesStats:
     # -- reductions -------------------------------------------------------
     def var(self, ddof=1):
         """Variance with ddof degrees of freedom (nulls and NaN skipped);
-        None when fewer than ddof + 1 values."""
+        None when fewer than ddof + 1 values (pandas gives NaN).
+
+        Examples
+        --------
+        >>> s = zb.Series([2, 4, 4, None, 5])
+        >>> round(s.var(), 4), s.var(ddof=0)
+        (1.5833, 1.1875)
+        >>> zb.Series([1]).var() is None
+        True
+        """
         return _core.stat(self._col, "var", int(ddof))
 
     def std(self, ddof=1):
-        """Standard deviation (see var)."""
+        """Standard deviation (see var).
+
+        Examples
+        --------
+        >>> zb.Series([2, 4, 4, 4, 5, 5, 7, 9]).std(ddof=0)
+        2.0
+        """
         return _core.stat(self._col, "std", int(ddof))
 
     def median(self):
-        """The middle value (mean of the two middle values for an even count)."""
+        """The middle value (mean of the two middle values for an even count);
+        nulls skipped, None when there is no value.
+
+        Examples
+        --------
+        >>> zb.Series([5, 1, None, 4, 2]).median()
+        3.0
+        """
         return _core.stat(self._col, "median")
 
     def quantile(self, q=0.5):
         """The q quantile with linear interpolation (pandas' default).  q may be
-        a list: then a float64 Series of the quantiles in the order given."""
+        a list: then a float64 Series of the quantiles in the order given.
+
+        Examples
+        --------
+        >>> s = zb.Series([2, 4, 4, None, 5])
+        >>> s.quantile(0.25)
+        3.5
+        >>> s.quantile([0.5, 0.9])
+        0      4
+        1    4.7
+        dtype: float64
+        """
         if isinstance(q, (int, float)) and not isinstance(q, bool):
             return _core.quantile(self._col, [float(q)])[0]
         from zambezi.series import Series
@@ -93,25 +126,59 @@ class SeriesStats:
         return Series(values, name=self._name, dtype="float64")
 
     def prod(self):
-        """Product (integers wrap on overflow like numpy; 1 when empty)."""
+        """Product (integers wrap on overflow like numpy; 1 when empty);
+        nulls skipped.
+
+        Examples
+        --------
+        >>> zb.Series([2, 4, None, 5]).prod()
+        40
+        """
         return _core.stat(self._col, "prod")
 
     product = prod
 
     def any(self):
-        """True if any value is non-zero / True (nulls skipped; False when empty)."""
+        """True if any value is non-zero / True (nulls skipped; False when empty).
+
+        Examples
+        --------
+        >>> zb.Series([0, None, 2]).any(), zb.Series([False, None]).any()
+        (True, False)
+        """
         return _core.stat(self._col, "any")
 
     def all(self):
-        """True if every value is non-zero / True (nulls skipped; True when empty)."""
+        """True if every value is non-zero / True (nulls skipped; True when empty).
+
+        Examples
+        --------
+        >>> zb.Series([True, None, True]).all(), zb.Series([1, 0]).all()
+        (True, False)
+        """
         return _core.stat(self._col, "all")
 
     def idxmin(self):
-        """Row position of the first minimum; None when there is no value."""
+        """Row position of the first minimum; None when there is no value.
+        There are no labels, so this is also ``argmin``.
+
+        Examples
+        --------
+        >>> zb.Series([4, 1, None, 1]).idxmin()
+        1
+        """
         return _core.stat(self._col, "argmin")
 
     def idxmax(self):
-        """Row position of the first maximum; None when there is no value."""
+        """Row position of the first maximum; None when there is no value.
+
+        Examples
+        --------
+        >>> zb.Series([4, 9, None, 9]).idxmax()
+        1
+        >>> zb.Series([None], dtype="float64").argmax() is None
+        True
+        """
         return _core.stat(self._col, "argmax")
 
     argmin = idxmin
@@ -119,16 +186,53 @@ class SeriesStats:
 
     # -- distinct values --------------------------------------------------
     def nunique(self, dropna=True):
-        """Number of distinct values (null and NaN left out unless dropna=False)."""
+        """Number of distinct values (null and NaN left out unless dropna=False).
+
+        Examples
+        --------
+        >>> s = zb.Series(["a", "b", "a", None])
+        >>> s.nunique(), s.nunique(dropna=False)
+        (2, 3)
+        """
         return _core.nunique(self._col, bool(dropna))
 
     def unique(self):
-        """The distinct values in order of first appearance, as a Series."""
+        """The distinct values in order of first appearance, as a Series
+        (pandas returns an array); a null appears once when present.
+
+        Examples
+        --------
+        >>> zb.Series([2, 4, 2, None, 5, None]).unique()
+        0       2
+        1       4
+        2    <NA>
+        3       5
+        dtype: int64
+        """
         return self._wrap(_core.unique(self._col))
 
     def value_counts(self, sort=True, ascending=False, normalize=False, dropna=True):
-        """A DataFrame of the distinct values and their counts (see the module
-        docstring)."""
+        """A DataFrame of the distinct values and their counts, most frequent
+        first (ties in order of first appearance).  pandas returns a Series
+        indexed by the values; here the values are the first column (named
+        after the Series, or "value"), then "count" (or "proportion" with
+        normalize=True).  Nulls are counted with dropna=False.
+
+        Examples
+        --------
+        >>> s = zb.Series(["b", "a", "b", None], name="city")
+        >>> s.value_counts()
+             city  count
+           string  int64
+        0       b      2
+        1       a      1
+        <BLANKLINE>
+        [2 rows x 2 columns]
+        >>> s.value_counts(dropna=False).to_dict()
+        {'city': ['b', 'a', None], 'count': [2, 1, 1]}
+        >>> s.value_counts(normalize=True)["proportion"].round(3).to_list()
+        [0.667, 0.333]
+        """
         from zambezi.frame import DataFrame
 
         values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
@@ -143,7 +247,15 @@ class SeriesStats:
 
     def isin(self, values):
         """bool Series: whether each value is one of values (a list, set, Series
-        or array).  Nulls give False."""
+        or array).  Nulls give False.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, None, 5]).isin([2, 5]).to_list()
+        [False, True, False, True]
+        >>> zb.Series(["a", "b"]).isin({"b"}).to_list()
+        [False, True]
+        """
         from zambezi import _convert
         from zambezi.series import Series
 
@@ -168,11 +280,31 @@ class SeriesStats:
 
     def duplicated(self, keep="first"):
         """bool Series: True for repeats of an earlier (keep='first'), later
-        (keep='last') or any other (keep=False) equal value."""
+        (keep='last') or any other (keep=False) equal value.
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2, 1, 1])
+        >>> s.duplicated().to_list()
+        [False, False, True, True]
+        >>> s.duplicated(keep="last").to_list()
+        [True, False, True, False]
+        >>> s.duplicated(keep=False).to_list()
+        [True, False, True, True]
+        """
         return self._wrap(_core.duplicated(self._table(), None, _check_keep(keep)))
 
     def drop_duplicates(self, keep="first"):
-        """The Series without its duplicated values (row order kept)."""
+        """The Series without its duplicated values (row order kept;
+        keep as in duplicated()).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 1, None, None]).drop_duplicates().to_list()
+        [1, 2, None]
+        >>> zb.Series([1, 2, 1]).drop_duplicates(keep="last").to_list()
+        [2, 1]
+        """
         t = _core.drop_duplicates(self._table(), None, _check_keep(keep))
         return self._wrap(t.column(0))
 
@@ -199,14 +331,36 @@ class FrameStats:
 
     def duplicated(self, subset=None, keep="first"):
         """bool Series: whether each row repeats another over the columns in
-        subset (all columns by default), per keep ('first', 'last', False)."""
+        subset (all columns by default), per keep ('first', 'last', False).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": [1, 1, 2], "v": ["x", "x", "y"]})
+        >>> df.duplicated().to_list()
+        [False, True, False]
+        >>> df.duplicated(subset="k", keep="last").to_list()
+        [True, False, False]
+        """
         from zambezi.series import Series
 
         keys = self._subset(subset)
         return Series._from_column(_core.duplicated(self._table, keys, _check_keep(keep)))
 
     def drop_duplicates(self, subset=None, keep="first"):
-        """The frame without its duplicated rows (row order kept)."""
+        """The frame without its duplicated rows (row order kept; subset and
+        keep as in duplicated()).  Renumbered from 0.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": [1, 1, 2], "v": ["x", "y", "z"]})
+        >>> df.drop_duplicates(subset="k")
+               k       v
+           int64  string
+        0      1       x
+        1      2       z
+        <BLANKLINE>
+        [2 rows x 2 columns]
+        """
         from zambezi.frame import DataFrame
 
         keys = self._subset(subset)
@@ -226,42 +380,106 @@ class FrameStats:
         return out
 
     def sum(self):
-        """dict: numeric column -> sum."""
+        """dict: numeric column -> sum (pandas gives a Series).  Numeric
+        means the integer, float and bool columns; nulls are skipped.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2, None], "b": [0.5, 1.5, 2.5], "s": ["x", None, "z"]})
+        >>> df.sum()
+        {'a': 3, 'b': 4.5}
+        """
         return self._reduce(lambda c: c.reduce("sum"), "numeric")
 
     def prod(self):
-        """dict: numeric column -> product."""
+        """dict: numeric column -> product.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, None], "b": [0.5, 1.5, 2.5]}).prod()
+        {'a': 2, 'b': 1.875}
+        """
         return self._reduce(lambda c: _core.stat(c, "prod"), "numeric")
 
     def mean(self):
-        """dict: numeric column -> mean."""
+        """dict: numeric column -> mean.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).mean()
+        {'a': 1.5}
+        """
         return self._reduce(lambda c: c.reduce("mean"), "numeric")
 
     def min(self):
-        """dict: numeric, string, date and timestamp column -> minimum."""
+        """dict: numeric, string, date and timestamp column -> minimum.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).min()
+        {'a': 1, 's': 'x'}
+        """
         return self._reduce(lambda c: min_max(c, False), "ordered")
 
     def max(self):
-        """dict: numeric, string, date and timestamp column -> maximum."""
+        """dict: numeric, string, date and timestamp column -> maximum.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).max()
+        {'a': 2, 's': 'z'}
+        """
         return self._reduce(lambda c: min_max(c, True), "ordered")
 
     def count(self):
-        """dict: every column -> number of non-null values (NaN not counted)."""
+        """dict: every column -> number of non-null values (NaN not counted).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).count()
+        {'a': 2, 's': 2}
+        """
         return self._reduce(lambda c: c.reduce("count") if _is_numeric(c)
                             else c.length - c.null_count, "all")
 
     def std(self, ddof=1):
-        """dict: numeric column -> standard deviation."""
+        """dict: numeric column -> standard deviation (ddof as Series.std).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 3, None], "b": [0.5, 1.5, 2.5]}).std()
+        {'a': 1.4142135623730951, 'b': 1.0}
+        """
         return self._reduce(lambda c: _core.stat(c, "std", int(ddof)), "numeric")
 
     def var(self, ddof=1):
-        """dict: numeric column -> variance."""
+        """dict: numeric column -> variance (ddof as Series.var).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 3, None], "b": [0.5, 1.5, 2.5]}).var(ddof=0)
+        {'a': 1.0, 'b': 0.6666666666666666}
+        """
         return self._reduce(lambda c: _core.stat(c, "var", int(ddof)), "numeric")
 
     def median(self):
-        """dict: numeric column -> median."""
+        """dict: numeric column -> median.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 3, None], "b": [0.5, 1.5, 2.5]}).median()
+        {'a': 2.0, 'b': 1.5}
+        """
         return self._reduce(lambda c: _core.stat(c, "median"), "numeric")
 
     def nunique(self, dropna=True):
-        """dict: every column -> number of distinct values."""
+        """dict: every column -> number of distinct values (nulls counted
+        with dropna=False).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 1, None], "s": ["x", "y", "x"]})
+        >>> df.nunique(), df.nunique(dropna=False)
+        ({'a': 1, 's': 2}, {'a': 2, 's': 2})
+        """
         return self._reduce(lambda c: _core.nunique(c, bool(dropna)), "all")

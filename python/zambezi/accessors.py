@@ -27,7 +27,18 @@ _REGEX_META = frozenset(".^$*+?{}[]\\|()")
 class AccessorError(DTypeError, AttributeError):
     """``.str`` on a non-string Series or ``.dt`` on a non-date one: a
     DTypeError that is also an AttributeError, as pandas raises, so
-    ``hasattr(s, "str")`` is False for them."""
+    ``hasattr(s, "str")`` is False for them.
+
+    Examples
+    --------
+    >>> zb.Series([1, 2]).str
+    Traceback (most recent call last):
+        ...
+    zambezi.accessors.AccessorError: Can only use .str accessor with string values, not int64
+    (column None)
+    >>> hasattr(zb.Series([1, 2]), "str"), isinstance(zb.accessors.AccessorError(), TypeError)
+    (False, True)
+    """
 
 
 def _is_regex(pat):
@@ -43,7 +54,18 @@ def _series():
 class StringMethods:
     """Vectorised string functions of a string or categorical Series
     (``Series.str``).  Lengths and positions count characters (code
-    points); nulls stay null."""
+    points); nulls stay null.  Methods of a categorical Series give string
+    Series.
+
+    Examples
+    --------
+    >>> s = zb.Series([" Lusaka ", "Maun", None])
+    >>> s.str.strip().str.upper()
+    0    LUSAKA
+    1      MAUN
+    2      <NA>
+    dtype: string
+    """
 
     __slots__ = ("_s",)
 
@@ -68,11 +90,28 @@ class StringMethods:
 
     # -- tests ------------------------------------------------------------
     def len(self):
-        """Characters per row (int64)."""
+        """Characters per row (int64), counting code points, not bytes.
+
+        Examples
+        --------
+        >>> zb.Series(["Maun", "Élan", None]).str.len().to_list()
+        [4, 4, None]
+        """
         return self._op("len")
 
     def contains(self, pat, case=True, flags=0, na=None, regex=True):
-        """True where the literal ``pat`` occurs in the row."""
+        """True where the literal ``pat`` occurs in the row (null where the
+        row is null).  Regular expressions are not supported: a pattern with
+        metacharacters raises UnsupportedError unless regex=False.
+
+        Examples
+        --------
+        >>> s = zb.Series(["Lusaka", "Maun", None])
+        >>> s.str.contains("un").to_list()
+        [False, True, None]
+        >>> zb.Series(["a.b", "ab"]).str.contains(".", regex=False).to_list()
+        [True, False]
+        """
         if not isinstance(pat, str):
             raise DTypeError(f"str.contains: pat must be a str, not {type(pat).__name__}")
         if regex and _is_regex(pat):
@@ -85,12 +124,26 @@ class StringMethods:
         return self._op("contains", pat=pat)
 
     def startswith(self, pat, na=None):
+        """True where the row starts with the literal ``pat`` (one str).
+
+        Examples
+        --------
+        >>> zb.Series(["Maun", "Lusaka", None]).str.startswith("M").to_list()
+        [True, False, None]
+        """
         if not isinstance(pat, str):
             raise UnsupportedError("str.startswith: pat must be one str (tuples are not supported)")
         self._no_na(na)
         return self._op("startswith", pat=pat)
 
     def endswith(self, pat, na=None):
+        """True where the row ends with the literal ``pat`` (one str).
+
+        Examples
+        --------
+        >>> zb.Series(["Maun", "Lusaka", None]).str.endswith("ka").to_list()
+        [False, True, None]
+        """
         if not isinstance(pat, str):
             raise UnsupportedError("str.endswith: pat must be one str (tuples are not supported)")
         self._no_na(na)
@@ -98,26 +151,73 @@ class StringMethods:
 
     # -- transforms -------------------------------------------------------
     def lower(self):
-        """ASCII letters to lower case; other characters are kept as they are."""
+        """ASCII letters to lower case; other characters are kept as they are
+        (pandas also lowers letters such as "É").
+
+        Examples
+        --------
+        >>> zb.Series(["MAUN", "ÉLAN", None]).str.lower().to_list()
+        ['maun', 'Élan', None]
+        """
         return self._op("lower")
 
     def upper(self):
-        """ASCII letters to upper case; other characters are kept as they are."""
+        """ASCII letters to upper case; other characters are kept as they are.
+
+        Examples
+        --------
+        >>> zb.Series(["maun", "élan", None]).str.upper().to_list()
+        ['MAUN', 'éLAN', None]
+        """
         return self._op("upper")
 
     def strip(self, to_strip=None):
         """Remove whitespace (Python's str.isspace), or the characters in
-        ``to_strip``, from both ends."""
+        ``to_strip``, from both ends.
+
+        Examples
+        --------
+        >>> zb.Series(["  Maun ", None]).str.strip().to_list()
+        ['Maun', None]
+        >>> zb.Series(["xxaxx"]).str.strip("x").to_list()
+        ['a']
+        """
         return self._op("strip", pat=to_strip)
 
     def lstrip(self, to_strip=None):
+        """Remove whitespace, or the characters in ``to_strip``, from the start.
+
+        Examples
+        --------
+        >>> zb.Series(["  a  ", "xxaxx"]).str.lstrip().to_list()
+        ['a  ', 'xxaxx']
+        >>> zb.Series(["xxaxx"]).str.lstrip("x").to_list()
+        ['axx']
+        """
         return self._op("lstrip", pat=to_strip)
 
     def rstrip(self, to_strip=None):
+        """Remove whitespace, or the characters in ``to_strip``, from the end.
+
+        Examples
+        --------
+        >>> zb.Series(["  a  ", "xxaxx"]).str.rstrip("x ").to_list()
+        ['  a', 'xxa']
+        """
         return self._op("rstrip", pat=to_strip)
 
     def slice(self, start=None, stop=None, step=None):
-        """``s[start:stop:step]`` of every row, in characters."""
+        """``s[start:stop:step]`` of every row, in characters; also written
+        ``s.str[start:stop:step]``.
+
+        Examples
+        --------
+        >>> s = zb.Series(["abcdef", "xy", None])
+        >>> s.str.slice(1, 4).to_list()
+        ['bcd', 'y', None]
+        >>> s.str[::2].to_list()
+        ['ace', 'x', None]
+        """
         if step == 0:
             raise InvalidValueError("str.slice: slice step cannot be zero")
         return self._op("slice", start=start, stop=stop, step=step)
@@ -129,7 +229,18 @@ class StringMethods:
 
     def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
         """Replace the first ``n`` (all when n < 0) occurrences of the literal
-        ``pat`` by ``repl``, like Python's str.replace."""
+        ``pat`` by ``repl``, like Python's str.replace.  regex=False is the
+        default here, and regex=True works only for patterns without
+        regular-expression metacharacters.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a-b-c", None])
+        >>> s.str.replace("-", "+").to_list()
+        ['a+b+c', None]
+        >>> s.str.replace("-", "", n=1).to_list()
+        ['ab-c', None]
+        """
         if not isinstance(pat, str) or not isinstance(repl, str):
             raise UnsupportedError("str.replace: pat and repl must be str (no callables)")
         if regex and _is_regex(pat):
@@ -142,7 +253,16 @@ class StringMethods:
     def cat(self, others=None, sep=None, na_rep=None, join="left"):
         """Concatenate row by row with ``others`` (a Series or a list-like of
         the same length), ``sep`` between; null if either side is null.
-        Without ``others``: all non-null rows joined into one str."""
+        Without ``others``: all non-null rows joined into one str.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a", "b", None])
+        >>> s.str.cat(["x", "y", "z"], sep="-").to_list()
+        ['a-x', 'b-y', None]
+        >>> s.str.cat(sep=",")
+        'a,b'
+        """
         if na_rep is not None:
             raise UnsupportedError("str.cat: na_rep is not supported")
         if sep is not None and not isinstance(sep, str):
@@ -157,10 +277,37 @@ class StringMethods:
         return self._wrap(_core.str_cat(self._s._col, others._col, sep))
 
 
+def _calendar_field(name, summary, value):
+    """A DatetimeMethods property: the calendar field ``name`` of each row,
+    with a docstring whose example gives ``value`` for 2024-03-09 14:05:30."""
+    doc = f"""{summary}
+
+    Examples
+    --------
+    >>> import datetime
+    >>> s = zb.Series([datetime.datetime(2024, 3, 9, 14, 5, 30), None])
+    >>> s.dt.{name}.to_list()
+    [{value}, None]
+    """
+    return property(lambda self: self._field(name), doc=doc)
+
+
 class DatetimeMethods:
     """Calendar fields of a date32 or timestamp Series (``Series.dt``), as
     int32 with nulls kept.  Timestamps use UTC (naive or tz "UTC") or their
-    fixed offset; named timezones raise UnsupportedError."""
+    fixed offset; named timezones raise UnsupportedError.
+
+    Examples
+    --------
+    >>> import datetime
+    >>> s = zb.Series([datetime.date(2024, 3, 9), datetime.date(2023, 12, 31)])
+    >>> s.dt.year
+    0    2024
+    1    2023
+    dtype: int32
+    >>> s.dt.dayofweek.to_list()
+    [5, 6]
+    """
 
     __slots__ = ("_s",)
 
@@ -175,18 +322,18 @@ class DatetimeMethods:
     def _field(self, name):
         return _series()._from_column(_core.dt_field(self._s._col, name), self._s.name)
 
-    year = property(lambda self: self._field("year"), doc="The year.")
-    month = property(lambda self: self._field("month"), doc="The month, 1..12.")
-    day = property(lambda self: self._field("day"), doc="The day of the month, 1..31.")
-    hour = property(lambda self: self._field("hour"), doc="The hour, 0..23 (timestamps).")
-    minute = property(lambda self: self._field("minute"), doc="The minute (timestamps).")
-    second = property(lambda self: self._field("second"), doc="The second (timestamps).")
-    dayofweek = property(lambda self: self._field("dayofweek"),
-                         doc="The day of the week, Monday = 0.")
+    year = _calendar_field("year", "The year.", 2024)
+    month = _calendar_field("month", "The month, 1..12.", 3)
+    day = _calendar_field("day", "The day of the month, 1..31.", 9)
+    hour = _calendar_field(
+        "hour", "The hour, 0..23 (timestamps; a date32 Series raises DTypeError).", 14)
+    minute = _calendar_field("minute", "The minute, 0..59 (timestamps).", 5)
+    second = _calendar_field("second", "The second, 0..59 (timestamps).", 30)
+    dayofweek = _calendar_field(
+        "dayofweek", "The day of the week, Monday = 0 (9 March 2024 was a Saturday).", 5)
     day_of_week = dayofweek
     weekday = dayofweek
-    dayofyear = property(lambda self: self._field("dayofyear"),
-                         doc="The day of the year, 1..366.")
+    dayofyear = _calendar_field("dayofyear", "The day of the year, 1..366.", 69)
     day_of_year = dayofyear
 
 
@@ -243,35 +390,95 @@ class SeriesExtras:
 
     @property
     def str(self):
-        """Vectorised string functions (string and categorical Series)."""
+        """Vectorised string functions (string and categorical Series); see
+        the Series.str section.  AccessorError (an AttributeError) for
+        other dtypes.
+
+        Examples
+        --------
+        >>> zb.Series(["Maun", None]).str.len().to_list()
+        [4, None]
+        """
         return StringMethods(self)
 
     @property
     def dt(self):
-        """Calendar fields (date32 and timestamp Series)."""
+        """Calendar fields (date32 and timestamp Series); see the Series.dt
+        section.  AccessorError (an AttributeError) for other dtypes.
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.date(2024, 3, 9), None]).dt.month.to_list()
+        [3, None]
+        """
         return DatetimeMethods(self)
 
     def clip(self, lower=None, upper=None):
         """Values limited to [lower, upper] (None or NaN: no bound).  An
-        integer Series with a float bound gives float64, as pandas."""
+        integer Series with a float bound gives float64, as pandas.
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 5, None, 9])
+        >>> s.clip(2, 8).to_list()
+        [2, 5, None, 8]
+        >>> s.clip(upper=4.5).to_list()
+        [1.0, 4.5, None, 4.5]
+        """
         return clip(self, lower, upper)
 
     def round(self, decimals=0):
         """numpy rounding: half to even; integers with decimals < 0 round to
-        tens, hundreds... (round(25, -1) == 20)."""
+        tens, hundreds... (round(25, -1) == 20).
+
+        Examples
+        --------
+        >>> zb.Series([2.5, 3.5, -0.5, 1.234]).round().to_list()
+        [2.0, 4.0, -0.0, 1.0]
+        >>> zb.Series([1.234, 5.678]).round(1).to_list()
+        [1.2, 5.7]
+        >>> zb.Series([25, 35, 151]).round(-1).to_list()
+        [20, 40, 150]
+        """
         return round_(self, decimals)
 
     def between(self, left, right, inclusive="both"):
         """Bool Series: left <= x <= right (inclusive: both, neither, left,
-        right); null where x is null."""
+        right); null where x is null.
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 5, None, 9])
+        >>> s.between(2, 5).to_list()
+        [False, True, None, False]
+        >>> s.between(1, 5, inclusive="left").to_list()
+        [True, False, None, False]
+        """
         return between(self, left, right, inclusive)
 
     def where(self, cond, other=None):
         """The value where cond is true, else other (a scalar or Series;
-        default null).  A null in cond replaces the row."""
+        default null).  A null in cond replaces the row.
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 5, None, 9])
+        >>> s.where(s > 4).to_list()
+        [None, 5, None, 9]
+        >>> s.where(s > 4, 0).to_list()
+        [0, 5, 0, 9]
+        """
         return where(self, cond, other, mask=False)
 
     def mask(self, cond, other=None):
         """The value where cond is false, else other.  A null in cond
-        replaces the row (as pandas)."""
+        replaces the row (as pandas).
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 5, None, 9])
+        >>> s.mask(s > 4, -1).to_list()
+        [1, -1, -1, -1]
+        """
         return where(self, cond, other, mask=True)

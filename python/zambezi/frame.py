@@ -39,7 +39,51 @@ def _table_from_dict(data):
 
 
 class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
-    """A table of named, typed columns on the CPU or a GPU."""
+    """A table of named, typed columns on the CPU or a GPU.
+
+    ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
+    Arrow arrays; all of one length), a pandas DataFrame (copied; the index
+    is not kept), an Arrow table-like object (pyarrow, polars, duckdb ...),
+    or another DataFrame (shared).  Every dtype can hold nulls; ``None`` and
+    float NaN are read as nulls.
+
+    Unlike pandas, a DataFrame has no index: rows are numbered 0..n-1, and
+    results of filtering, sorting and joining are numbered afresh.
+
+    Examples
+    --------
+    >>> df = zb.DataFrame({"city": ["Lusaka", "Maun", None], "fare": [12.5, 7.0, 3.25]})
+    >>> df
+         city     fare
+       string  float64
+    0  Lusaka     12.5
+    1    Maun        7
+    2    <NA>     3.25
+    <BLANKLINE>
+    [3 rows x 2 columns]
+    >>> df.shape
+    (3, 2)
+    >>> zb.DataFrame(pd.DataFrame({"a": [1, 2]})).to_dict()
+    {'a': [1, 2]}
+
+    ``df[name]`` is a column (a Series), ``df[[names]]`` a frame of those
+    columns, ``df[a:b]`` a range of rows, ``df[mask]`` the rows where a bool
+    Series is true; ``df[name] = values`` adds or replaces a column.  None
+    of these copies the other columns.
+
+    >>> df["fare"].max()
+    12.5
+    >>> df[df["fare"] > 5]
+         city     fare
+       string  float64
+    0  Lusaka     12.5
+    1    Maun        7
+    <BLANKLINE>
+    [2 rows x 2 columns]
+    >>> df["usd"] = df["fare"] * 0.5
+    >>> df[["city", "usd"]][1:].to_dict()
+    {'city': ['Maun', None], 'usd': [3.5, 1.625]}
+    """
 
     __slots__ = ("_table",)
 
@@ -73,22 +117,47 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
 
     @property
     def shape(self):
+        """(rows, columns).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, 3], "b": ["x", "y", "z"]}).shape
+        (3, 2)
+        """
         return (self._table.num_rows, self._table.num_columns)
 
     @property
     def columns(self):
-        """Column names (a new list)."""
+        """Column names (a new list: changing it changes nothing).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1], "b": ["x"]}).columns
+        ['a', 'b']
+        """
         return self._table.names
 
     @property
     def dtypes(self):
-        """dict: column name -> dtype name."""
+        """dict: column name -> dtype name (pandas gives a Series).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"], "c": [0.5, 1.5]}).dtypes
+        {'a': 'int64', 'b': 'string', 'c': 'float64'}
+        """
         t = self._table
         return {name: t.column(i).dtype for i, name in enumerate(t.names)}
 
     @property
     def device(self):
-        """'cpu' or 'cuda:N'."""
+        """Where the frame's data lives: 'cpu' or 'cuda:N'.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2]}).device
+        'cpu'
+        """
         return self._table.device
 
     def __contains__(self, name):
@@ -132,20 +201,66 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
             f"not {type(key).__name__}")
 
     def column(self, name):
+        """The column ``name`` as a Series (the same as ``df[name]``; no data
+        copied).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2], "b": ["x", "y"]}).column("b")
+        0    x
+        1    y
+        Name: b, dtype: string
+        """
         return self[name]
 
     def head(self, n=5):
+        """The first n rows (all but the last -n when n < 0); no data copied.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2, 3, 4]})
+        >>> df.head(2)
+               a
+           int64
+        0      1
+        1      2
+        <BLANKLINE>
+        [2 rows x 1 columns]
+        >>> len(df.head(-1))
+        3
+        """
         rows = self._table.num_rows
         k = min(max(n, 0), rows) if n >= 0 else max(rows + n, 0)
         return DataFrame._wrap(self._table.slice(0, k))
 
     def tail(self, n=5):
+        """The last n rows (all but the first -n when n < 0), numbered from
+        0; no data copied.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2, 3, 4]})
+        >>> df.tail(2)
+               a
+           int64
+        0      3
+        1      4
+        <BLANKLINE>
+        [2 rows x 1 columns]
+        """
         rows = self._table.num_rows
         k = min(max(n, 0), rows) if n >= 0 else max(rows + n, 0)
         return DataFrame._wrap(self._table.slice(rows - k, k))
 
     def rename(self, columns):
-        """A frame with some columns renamed (a dict old -> new); no data copied."""
+        """A frame with some columns renamed (a dict old -> new); no data copied.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1], "b": [2]})
+        >>> df.rename({"a": "x"}).columns
+        ['x', 'b']
+        """
         t = self._table
         names = t.names
         for old in columns:
@@ -156,24 +271,77 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
             _core.table_from_columns([t.column(i) for i in range(len(names))], new_names))
 
     def copy(self, deep=False):
-        """A new frame.  zambezi data is immutable, so the copy shares buffers."""
+        """A new frame.  zambezi data is immutable, so the copy shares buffers
+        (deep is accepted and ignored); assigning a column to the copy does
+        not change the original.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2]})
+        >>> c = df.copy()
+        >>> c["b"] = [3, 4]
+        >>> df.columns, c.columns
+        (['a'], ['a', 'b'])
+        """
         return DataFrame._wrap(self._table)
 
     # -- devices -----------------------------------------------------------
     def to(self, device):
-        """The same frame on another device: 'cpu', 'cuda' or 'cuda:N'."""
+        """The same frame on another device: 'cpu', 'cuda' or 'cuda:N' (the
+        data is copied there; a frame already there is returned as is).
+        Operations on the result run on that device.  Raises DeviceError
+        when the device is not available.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"fare": [12.5, 7.0, 3.25]})
+        >>> device = "cuda" if zb.cuda_available() else "cpu"
+        >>> g = df.to(device)
+        >>> g["fare"].sum()
+        22.75
+        >>> g.to("cpu").device
+        'cpu'
+        """
         return DataFrame._wrap(self._table.to_device(device))
 
     # -- conversion --------------------------------------------------------
     def to_csv(self, path_or_buf=None, **kwargs):
         """Write the frame as CSV (pandas' arguments, see zambezi.io.to_csv);
         returns the text when path_or_buf is None.  There is no index:
-        index=True raises."""
+        index=True raises.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, None], "b": ["x", "y, z"]})
+        >>> print(df.to_csv(), end="")
+        a,b
+        1,x
+        ,"y, z"
+        >>> print(df.to_csv(sep=";", na_rep="NA", header=False), end="")
+        1;x
+        NA;y, z
+        """
         from zambezi import io
 
         return io.to_csv(self, path_or_buf, **kwargs)
 
     def to_pandas(self):
+        """A pandas DataFrame (copied, with a RangeIndex).  Nulls become
+        pandas' missing values: integer and bool columns with nulls become
+        the nullable ``Int64`` / ``boolean`` dtypes, floats NaN, strings
+        ``pd.NA``.
+
+        Examples
+        --------
+        >>> pdf = zb.DataFrame({"a": [1, 2, None], "b": ["x", "y", "z"]}).to_pandas()
+        >>> pdf
+              a  b
+        0     1  x
+        1     2  y
+        2  <NA>  z
+        >>> pdf["a"].dtype
+        Int64Dtype()
+        """
         import pandas as pd
 
         t = self._table
@@ -187,6 +355,18 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         return pd.DataFrame(data, columns=names)
 
     def to_arrow(self):
+        """A pyarrow Table, through the Arrow C stream interface without
+        copying (strings are ``large_string``).  Needs pyarrow.
+
+        Examples
+        --------
+        >>> t = zb.DataFrame({"a": [1, None], "b": ["x", "y"]}).to_arrow()
+        >>> t.schema
+        a: int64
+        b: large_string
+        >>> t.column("a").to_pylist()
+        [1, None]
+        """
         try:
             import pyarrow as pa
         except ImportError as e:  # pragma: no cover - depends on the environment
@@ -194,7 +374,14 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         return pa.table(self)
 
     def to_dict(self):
-        """dict: column name -> list of values."""
+        """dict: column name -> list of values (None for nulls).  Unlike
+        pandas' default orient, the lists are not keyed by index.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"]}).to_dict()
+        {'a': [1, None], 'b': ['x', 'y']}
+        """
         t = self._table
         return {name: t.column(i).to_pylist() for i, name in enumerate(t.names)}
 
@@ -215,7 +402,21 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
 def from_pandas(pdf):
     """A DataFrame copied from a pandas DataFrame, one column at a time (the
     index is not kept).  Nullable, categorical, datetime (with timezone) and
-    object columns keep their meaning; see zambezi._convert."""
+    object columns keep their meaning; see zambezi._convert.
+
+    Examples
+    --------
+    >>> pdf = pd.DataFrame({"a": pd.array([1, None], dtype="Int64"),
+    ...                     "b": pd.Categorical(["x", "y"])}, index=[10, 20])
+    >>> df = zb.from_pandas(pdf)
+    >>> df
+           a         b
+       int64  category
+    0      1         x
+    1   <NA>         y
+    <BLANKLINE>
+    [2 rows x 2 columns]
+    """
     names = [str(c) for c in pdf.columns]
     if len(set(names)) != len(names):
         raise InvalidValueError(f"column names must be unique: {names!r}")
@@ -251,7 +452,20 @@ def _via_pyarrow(obj, error):
 def from_arrow(obj):
     """A DataFrame from any Arrow table-like object: pyarrow Table or
     RecordBatch, polars DataFrame, duckdb relation, or anything with
-    ``__arrow_c_stream__`` / ``__arrow_c_array__`` yielding record batches."""
+    ``__arrow_c_stream__`` / ``__arrow_c_array__`` yielding record batches.
+    Arrow buffers are imported without copying where the layout allows.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> zb.from_arrow(pa.table({"a": [1, 2], "b": ["x", None]}))
+           a       b
+       int64  string
+    0      1       x
+    1      2    <NA>
+    <BLANKLINE>
+    [2 rows x 2 columns]
+    """
     if isinstance(obj, DataFrame):
         return obj
     if hasattr(obj, "__arrow_c_stream__"):
