@@ -113,6 +113,20 @@ static inline uint64_t keep_word(const zb_column *mask, int64_t row, int m) {
          zb__valid_word(mask, row, m);
 }
 
+/* String bytes of the rows of o[0, mm) kept by w: branch-free, and a loop
+ * of constant length for a whole word, which the compiler vectorizes. */
+ZB_CLONES
+static int64_t kept_bytes(const int64_t *o, uint64_t w, int mm) {
+  int64_t bytes = 0;
+  if (w == ~UINT64_C(0)) return o[64] - o[0];
+  if (mm == 64) {
+    for (int q = 0; q < 64; q++) bytes += (o[q + 1] - o[q]) & -(int64_t)((w >> q) & 1);
+  } else {
+    for (int q = 0; q < mm; q++) bytes += (o[q + 1] - o[q]) & -(int64_t)((w >> q) & 1);
+  }
+  return bytes;
+}
+
 static void filter_count(void *ctx, int64_t task, int worker) {
   (void)worker;
   filter_job *j = (filter_job *)ctx;
@@ -124,12 +138,8 @@ static void filter_count(void *ctx, int64_t task, int worker) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
     uint64_t w = keep_word(j->mask, start + k, mm);
     cnt += __builtin_popcountll(w);
-    if (str && w != 0) {
-      /* branch-free over the rows up to the last kept one */
-      const int64_t *o = (const int64_t *)j->c->data->data + j->c->offset + start + k;
-      int last = 63 - __builtin_clzll(w);
-      for (int q = 0; q <= last; q++) bytes += (o[q + 1] - o[q]) & -(int64_t)((w >> q) & 1);
-    }
+    if (str && w != 0)
+      bytes += kept_bytes((const int64_t *)j->c->data->data + j->c->offset + start + k, w, mm);
   }
   j->count[task] = cnt;
   j->bytes[task] = bytes;
