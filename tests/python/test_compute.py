@@ -725,6 +725,30 @@ def test_frame_sort_vs_pandas(seed, n, threads):
                                       exp["v"].to_numpy())
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n", [0, 1, 33, 5000, 150_000])
+def test_string_sort_hard_keys(seed, n, threads):
+    # shared prefixes of 0..70 bytes (ties continuing past several 7-byte
+    # digits and past the merge-sort depth), embedded NULs ("ab" < "ab\0"),
+    # empty strings, non-ASCII and nulls; Python's stable sort is the oracle
+    rng = np.random.default_rng(seed)
+    prefixes = ["", "x" * 7, "y" * 13, "https://example.com/", "z" * 57, "w" * 70]
+    alphabet = np.array(list("ab\x00\x01cé~"))
+    vals = []
+    for i in range(n):
+        tail = "".join(alphabet[rng.integers(0, len(alphabet), rng.integers(0, 4))])
+        vals.append(None if rng.random() < 0.05 else prefixes[rng.integers(0, 6)] + tail)
+    s = zb.Series(pd.Series(vals, dtype="string"))
+    valid = [i for i, v in enumerate(vals) if v is not None]
+    missing = [i for i, v in enumerate(vals) if v is None]
+    enc = {i: vals[i].encode() for i in valid}
+    asc = sorted(valid, key=lambda i: enc[i])
+    desc = sorted(valid, key=lambda i: enc[i], reverse=True)  # stable too
+    assert s.argsort().to_list() == asc + missing
+    assert s.argsort(ascending=False, na_position="first").to_list() == missing + desc
+    assert s.sort_values().to_list() == [vals[i] for i in asc] + [None] * len(missing)
+
+
 def test_frame_nlargest_drops_missing_keys():
     df = zb.DataFrame({"k": [None, 3, None, 3, 1], "v": [0, 1, 2, 3, 4]})
     assert df.nlargest(3, "k")["v"].to_list() == [1, 3, 4]
