@@ -82,8 +82,12 @@ static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_ty
       *ct = *rt = ZB_BOOL;
       return ZB_OK;
     }
-    if ((zb_type_is_integer(a) || a == ZB_BOOL) && (zb_type_is_integer(b) || b == ZB_BOOL)) {
-      *ct = *rt = zb__promote_numeric(a, b);
+    /* numpy: bitwise logic stays integer; int64 with uint64 promotes to
+     * float64, where it is not defined (an error there too). */
+    zb_type_id t = zb__promote_numeric(a, b);
+    if ((zb_type_is_integer(a) || a == ZB_BOOL) && (zb_type_is_integer(b) || b == ZB_BOOL) &&
+        (zb_type_is_integer(t) || t == ZB_BOOL)) {
+      *ct = *rt = t;
       return ZB_OK;
     }
   } else if (na && nb) {

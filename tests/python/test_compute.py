@@ -271,6 +271,21 @@ def test_bool_arithmetic_gives_int64():
     assert abs(a).to_list() == a.to_list()
 
 
+def test_bitwise_logic_types_as_numpy():
+    i = zb.Series(np.array([1, 2, 3], dtype="int64"))
+    u = zb.Series(np.array([1, 2, 3], dtype="uint64"))
+    u8 = zb.Series(np.array([1, 6, 255], dtype="uint8"))
+    # numpy refuses int64 & uint64 (their common type is float64)
+    with pytest.raises(TypeError):
+        np.array([1, 2, 3], dtype="int64") & np.array([1, 2, 3], dtype="uint64")
+    for op in ("__and__", "__or__", "__xor__"):
+        with pytest.raises(DTypeError, match="int64 and uint64"):
+            getattr(i, op)(u)
+        got = getattr(i, op)(u8)
+        exp = getattr(np.array([1, 2, 3], dtype="int64"), op)(np.array([1, 6, 255], "uint8"))
+        assert got.dtype == str(exp.dtype) and got.to_list() == exp.tolist()
+
+
 SCALARS = {"int": 3, "neg": -2, "float": 2.5, "bool": True, "np": np.int64(4),
            "npf": np.float32(1.5)}
 
