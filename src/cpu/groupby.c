@@ -558,9 +558,15 @@ static void build_part(void *ctx, int64_t p, int worker) {
   hash_job *j = (hash_job *)ctx;
   int64_t s = j->pstart[p], e = j->pstart[p + 1];
   zb_status st = zb__ht_init(&j->ht[p], e - s, NULL);
+  /* The table starts small; when the first rows are mostly new groups it
+   * is sized for every row at once rather than doubled again and again. */
+  const int64_t sample = 2048;
   for (int64_t i = s; i < e && st == ZB_OK; i++) {
     int64_t r = j->prow[i];
     st = zb__ht_insert(&j->ht[p], j->k, r, &j->local[r], NULL);
+    if (i - s + 1 == sample && e - s > 2 * sample && j->ht[p].n_groups > sample / 2 &&
+        st == ZB_OK)
+      st = zb__ht_reserve(&j->ht[p], e - s, NULL);
   }
   j->pst[p] = st;
 }
@@ -618,10 +624,14 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
   j.n = n;
   j.keys = keys;
   j.n_keys = n_keys;
+  /* Partitions of about 32K rows (whatever the thread count), so that a
+   * partition's table stays in cache even when every row is its own group;
+   * at least 8 per thread for balance. */
   int nthreads = zb_get_num_threads();
   int log2p = 0;
   if (n >= 4 * ZB_MORSEL_ROWS && nthreads > 1)
-    while ((1 << log2p) < 8 * nthreads && log2p < 8) log2p++;
+    while (((1 << log2p) < 8 * nthreads || ((int64_t)32768 << log2p) < n) && log2p < 10)
+      log2p++;
   j.P = (int64_t)1 << log2p;
   j.shift = 64 - log2p;
   bool any_null = false;
