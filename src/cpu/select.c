@@ -368,6 +368,30 @@ static void take_morsel(void *ctx, int64_t task, int worker) {
   int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->idx->length - start);
   const int64_t *ix = (const int64_t *)j->idx->data->data + j->idx->offset;
   int w = zb_type_width(c->type);
+  if (j->out->validity == NULL) { /* no null index and no null value: a plain gather */
+    const char *src = (const char *)c->data->data + c->offset * (c->type == ZB_BOOL ? 0 : w);
+    char *dst = (char *)j->out->data->data;
+    if (c->type == ZB_BOOL) {
+      for (int64_t k = 0; k < n; k += 64) {
+        int mm = (int)ZB_MIN((int64_t)64, n - k);
+        uint64_t bits = 0;
+        for (int q = 0; q < mm; q++)
+          bits |= (uint64_t)zb_bit_get((const uint8_t *)src, c->offset + ix[start + k + q]) << q;
+        zb__store_bits((uint8_t *)dst, start + k, bits, mm);
+      }
+      return;
+    }
+#define GATHER(T)                                                               \
+  for (int64_t p = start; p < start + n; p++) ((T *)dst)[p] = ((const T *)src)[ix[p]];
+    switch (w) {
+      case 1: GATHER(uint8_t) break;
+      case 2: GATHER(uint16_t) break;
+      case 4: GATHER(uint32_t) break;
+      default: GATHER(uint64_t) break;
+    }
+#undef GATHER
+    return;
+  }
   uint8_t *ov = (uint8_t *)j->out->validity->data;
   for (int64_t k = 0; k < n; k += 64) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
@@ -424,6 +448,7 @@ zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column
   int64_t n = indices->length;
   zb_column *o = NULL;
   zb_status st;
+  bool nulls = indices->null_count > 0 || col->null_count > 0;
   if (col->type == ZB_STRING) {
     const int64_t *ix = (const int64_t *)indices->data->data + indices->offset;
     if (indices->validity == NULL) {
@@ -437,11 +462,13 @@ zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column
       zb_free(clean);
     }
     if (st != ZB_OK) return st;
-    st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &o->validity, err);
-    take_job j = {col, indices, o};
-    if (st == ZB_OK) st = zb_parallel_for(zb__morsels(n), take_valid_morsel, &j, err);
+    if (nulls) {
+      st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &o->validity, err);
+      take_job j = {col, indices, o};
+      if (st == ZB_OK) st = zb_parallel_for(zb__morsels(n), take_valid_morsel, &j, err);
+    }
   } else {
-    st = zb__new_like(col, col->type, n, true, 0, &o, err);
+    st = zb__new_like(col, col->type, n, nulls, 0, &o, err);
     if (st != ZB_OK) return st;
     take_job j = {col, indices, o};
     st = zb_parallel_for(zb__morsels(n), take_morsel, &j, err);
