@@ -1,13 +1,17 @@
 """Micro-benchmarks of everyday column operations: zambezi vs pandas, polars
 and duckdb in one process, on the same generated data.
 
-    python bench/micro.py [--rows 10000000] [--repeat 3] [--json out.json]
+    python bench/micro.py [--rows 10000000] [--repeat 3] [--bw-rows N] [--json out.json]
 
 For each operation it prints the best time of --repeat runs per engine,
 rows/s, zambezi's speed-up over each peer, and for scans the fraction of
 this machine's memory bandwidth that zambezi reached (bandwidth measured by
 this script: several threads summing disjoint slices of a large array with
 numpy, which releases the GIL).  Peers that are not installed are skipped.
+At --rows 10^7 a column (80 MB) partly stays in cache between repeats, so
+scans there can exceed the memory bandwidth; the script therefore also runs
+the reductions on one float64 column of --bw-rows rows (default 2^27, 1 GiB)
+and reports those against the bandwidth (0 skips it).
 Timings are measurements, not tests: nothing here fails on a slow result.
 """
 import argparse
@@ -63,6 +67,8 @@ def main(argv=None):
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bw-rows", type=int, default=1 << 27)
+    ap.add_argument("--ops", help="only operations whose name contains this")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     n, rep = args.rows, args.repeat
@@ -113,6 +119,8 @@ def main(argv=None):
         }
 
     ops = zb_ops()
+    if args.ops:
+        ops = {k: v for k, v in ops.items() if args.ops in k}
     peers = {}
     if "pandas" in engines:
         p = engines["pandas"]
@@ -186,10 +194,27 @@ def main(argv=None):
         print(f"{op:<20}{cells}{rate}{ratios}{frac}")
         results.append(row)
     print("ratios are peer time / zambezi time: above 1 means zambezi is faster")
+    big = bandwidth_bound(args.bw_rows, rep, bw) if args.bw_rows > 0 else []
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rows": n, "threads": threads, "read_bandwidth": bw,
-                       "results": results}, f, indent=1)
+                       "results": results, "bandwidth_bound": big}, f, indent=1)
+
+
+def bandwidth_bound(rows, rep, bw):
+    """The reductions over one float64 column too large for any cache."""
+    col = zb.Series(np.random.default_rng(7).normal(0.0, 1.0, rows))
+    nbytes = rows * 8
+    print(f"\nreductions over {rows:,} float64 rows ({nbytes / 2**30:.2f} GiB; no nulls)")
+    print(f"{'operation':<12}{'ms':>9}{'GB/s':>8}{'% of bw':>9}")
+    out = []
+    for name in ("sum", "mean", "min", "max", "std", "var"):
+        fn = getattr(col, name)
+        fn()
+        t = best_of(fn, rep)
+        print(f"{name:<12}{t * 1e3:>9.1f}{nbytes / t / 1e9:>8.1f}{nbytes / t / bw * 100:>8.0f}%")
+        out.append({"operation": name, "seconds": t, "bytes": nbytes})
+    return out
 
 
 if __name__ == "__main__":

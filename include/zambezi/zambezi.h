@@ -137,10 +137,13 @@ typedef struct zb_alloc_stats {
   int64_t device_allocations;
   int64_t device_peak_bytes;
   int64_t total_allocations; /* allocations ever made (host + device) */
+  int64_t host_cached_bytes; /* freed large host blocks kept for reuse */
 } zb_alloc_stats;
 
 ZB_API void zb_alloc_get_stats(zb_alloc_stats *out);
 ZB_API void zb_alloc_reset_peak(void);
+/* Give the freed host blocks kept for reuse back to the system. */
+ZB_API void zb_alloc_trim(void);
 
 /* Fault injection: the n-th allocation from now (1 = the next one), host or
  * device, fails as if memory were exhausted.  n <= 0 disables.  Returns the

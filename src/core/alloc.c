@@ -9,12 +9,23 @@
  * On Linux, blocks of 4 MiB and more are advised to use transparent huge
  * pages.
  *
- * Invariant: host_bytes / host_allocations equal the sum over live blocks.
+ * Large freed host blocks (1 MiB and more) are kept in a small cache and
+ * handed out again: a fresh block from the kernel costs a page fault and a
+ * page clear per page on first touch, which for a memory-bound kernel
+ * writing a new column is as much as the kernel's own work.  The cache holds
+ * at most ZAMBEZI_HOST_CACHE_MB MiB (default: 1/16 of physical memory, at
+ * most 2 GiB; 0 disables it), is emptied when an allocation fails, and is
+ * off in sanitizer builds so that use-after-free stays detectable.
+ *
+ * Invariant: host_bytes / host_allocations equal the sum over live blocks
+ * (cached blocks are not live; host_cached_bytes counts them).
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -53,12 +64,115 @@ int64_t zb_alloc_fail_after(int64_t n) {
   return prev;
 }
 
+/* ---- the cache of large freed host blocks --------------------------------
+ * Block header (the 64 bytes before the pointer handed out): [0] the size
+ * asked for, [1] the block's capacity (bytes from the header's start). */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ZB_CACHE_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZB_CACHE_OFF 1
+#endif
+#endif
+
+#define ZB_CACHE_MIN ((size_t)1 << 20) /* smaller blocks go back to malloc */
+#define ZB_CACHE_SLOTS 16
+
+static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;
+static void *g_cache[ZB_CACHE_SLOTS]; /* block bases, oldest first */
+static int g_cache_n;
+static int64_t g_cache_bytes, g_cache_limit;
+
+static void cache_init(void) {
+#ifdef ZB_CACHE_OFF
+  g_cache_limit = 0;
+#else
+  const char *env = getenv("ZAMBEZI_HOST_CACHE_MB");
+  if (env != NULL && *env != '\0') {
+    long long mb = atoll(env);
+    g_cache_limit = mb > 0 ? (int64_t)mb << 20 : 0;
+    return;
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  int64_t phys = pages > 0 && page > 0 ? (int64_t)pages * page : (int64_t)1 << 30;
+  g_cache_limit = ZB_MIN(phys / 16, (int64_t)2 << 30);
+#endif
+}
+
+static size_t block_capacity(const void *base) { return (size_t)((const int64_t *)base)[1]; }
+
+/* A cached block of capacity in [total, 2 * total], or NULL. */
+static void *cache_take(size_t total) {
+  if (total < ZB_CACHE_MIN) return NULL;
+  pthread_once(&g_cache_once, cache_init);
+  if (g_cache_limit == 0) return NULL;
+  void *got = NULL;
+  pthread_mutex_lock(&g_cache_lock);
+  int best = -1;
+  for (int i = 0; i < g_cache_n; i++) {
+    size_t cap = block_capacity(g_cache[i]);
+    if (cap >= total && cap / 2 <= total &&
+        (best < 0 || cap < block_capacity(g_cache[best])))
+      best = i;
+  }
+  if (best >= 0) {
+    got = g_cache[best];
+    g_cache_bytes -= (int64_t)block_capacity(got);
+    memmove(&g_cache[best], &g_cache[best + 1], (size_t)(g_cache_n - best - 1) * sizeof(void *));
+    g_cache_n--;
+  }
+  pthread_mutex_unlock(&g_cache_lock);
+  return got;
+}
+
+/* Keep base in the cache (evicting the oldest blocks past the limit); false
+ * if it does not belong there. */
+static bool cache_put(void *base) {
+  size_t cap = block_capacity(base);
+  if (cap < ZB_CACHE_MIN) return false;
+  pthread_once(&g_cache_once, cache_init);
+  if ((int64_t)cap > g_cache_limit / 2) return false;
+  void *evicted[ZB_CACHE_SLOTS];
+  int n_evicted = 0;
+  pthread_mutex_lock(&g_cache_lock);
+  while (g_cache_n > 0 &&
+         (g_cache_n == ZB_CACHE_SLOTS || g_cache_bytes + (int64_t)cap > g_cache_limit)) {
+    evicted[n_evicted++] = g_cache[0];
+    g_cache_bytes -= (int64_t)block_capacity(g_cache[0]);
+    memmove(&g_cache[0], &g_cache[1], (size_t)(g_cache_n - 1) * sizeof(void *));
+    g_cache_n--;
+  }
+  g_cache[g_cache_n++] = base;
+  g_cache_bytes += (int64_t)cap;
+  pthread_mutex_unlock(&g_cache_lock);
+  for (int i = 0; i < n_evicted; i++) free(evicted[i]);
+  return true;
+}
+
+void zb_alloc_trim(void) {
+  void *all[ZB_CACHE_SLOTS];
+  pthread_mutex_lock(&g_cache_lock);
+  int n = g_cache_n;
+  memcpy(all, g_cache, (size_t)n * sizeof(void *));
+  g_cache_n = 0;
+  g_cache_bytes = 0;
+  pthread_mutex_unlock(&g_cache_lock);
+  for (int i = 0; i < n; i++) free(all[i]);
+}
+
 void *zb_malloc(size_t size) {
   if (injected_failure()) return NULL;
   if (size > (size_t)INT64_MAX - 2 * ZB_ALIGN) return NULL;
   size_t total = (size + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
-  void *base = NULL;
-  if (posix_memalign(&base, ZB_ALIGN, total) != 0) return NULL;
+  void *base = cache_take(total);
+  if (base != NULL) goto ready;
+  if (posix_memalign(&base, ZB_ALIGN, total) != 0) {
+    zb_alloc_trim(); /* cached blocks may be what stands in the way */
+    if (posix_memalign(&base, ZB_ALIGN, total) != 0) return NULL;
+  }
+  ((int64_t *)base)[1] = (int64_t)total;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   /* Large blocks are fresh pages from the kernel: ask for 2 MiB pages so
    * first touch costs one fault per 2 MiB, not per 4 KiB (several times
@@ -70,6 +184,7 @@ void *zb_malloc(size_t size) {
     if (hi > lo) (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
   }
 #endif
+ready:
   *(int64_t *)base = (int64_t)size;
   int64_t now = __atomic_add_fetch(&g_host_bytes, (int64_t)size, __ATOMIC_RELAXED);
   __atomic_add_fetch(&g_host_allocs, 1, __ATOMIC_RELAXED);
@@ -90,7 +205,7 @@ void zb_free(void *ptr) {
   int64_t size = *(int64_t *)base;
   __atomic_sub_fetch(&g_host_bytes, size, __ATOMIC_RELAXED);
   __atomic_sub_fetch(&g_host_allocs, 1, __ATOMIC_RELAXED);
-  free(base);
+  if (!cache_put(base)) free(base);
 }
 
 zb_status zb_malloc_checked(size_t size, void **out, zb_error *err) {
@@ -131,6 +246,9 @@ void zb_alloc_get_stats(zb_alloc_stats *out) {
   out->device_allocations = __atomic_load_n(&g_dev_allocs, __ATOMIC_RELAXED);
   out->device_peak_bytes = __atomic_load_n(&g_dev_peak, __ATOMIC_RELAXED);
   out->total_allocations = __atomic_load_n(&g_total_allocs, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&g_cache_lock);
+  out->host_cached_bytes = g_cache_bytes;
+  pthread_mutex_unlock(&g_cache_lock);
 }
 
 void zb_alloc_reset_peak(void) {

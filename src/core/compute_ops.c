@@ -82,8 +82,12 @@ static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_ty
       *ct = *rt = ZB_BOOL;
       return ZB_OK;
     }
-    if ((zb_type_is_integer(a) || a == ZB_BOOL) && (zb_type_is_integer(b) || b == ZB_BOOL)) {
-      *ct = *rt = zb__promote_numeric(a, b);
+    /* numpy: bitwise logic stays integer; int64 with uint64 promotes to
+     * float64, where it is not defined (an error there too). */
+    zb_type_id t = zb__promote_numeric(a, b);
+    if ((zb_type_is_integer(a) || a == ZB_BOOL) && (zb_type_is_integer(b) || b == ZB_BOOL) &&
+        (zb_type_is_integer(t) || t == ZB_BOOL)) {
+      *ct = *rt = t;
       return ZB_OK;
     }
   } else if (na && nb) {
@@ -623,7 +627,11 @@ static zb_status host_take(const zb_column *col, const zb_column *aux, const voi
 }
 
 /* Check indices (on the host) against a column of `length` rows. */
-static zb_status check_indices(const zb_column *indices, int64_t length, zb_error *err) {
+/* Indices must be int64 in [0, length) where valid; *identity: they are
+ * exactly 0, 1, ..., length - 1 (no nulls), so a take is the data itself. */
+static zb_status check_indices(const zb_column *indices, int64_t length, bool *identity,
+                               zb_error *err) {
+  *identity = false;
   if (indices == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL indices");
   if (indices->type != ZB_INT64)
     return zb_error_set(err, ZB_ETYPE, "take: indices must be int64, not %s",
@@ -631,8 +639,21 @@ static zb_status check_indices(const zb_column *indices, int64_t length, zb_erro
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(to_host(indices, &h, err));
   const int64_t *ix = (const int64_t *)h->data->data + h->offset;
+  int64_t n = h->length;
+  if (h->null_count == 0) { /* one branch-free pass; the slow loop only names a bad index */
+    uint64_t bad = 0, off = 0;
+    for (int64_t i = 0; i < n; i++) {
+      bad |= (uint64_t)((uint64_t)ix[i] >= (uint64_t)length);
+      off |= (uint64_t)(ix[i] ^ i);
+    }
+    *identity = bad == 0 && off == 0 && n == length;
+    if (bad == 0) {
+      zb_column_release(h);
+      return ZB_OK;
+    }
+  }
   zb_status st = ZB_OK;
-  for (int64_t i = 0; i < h->length; i++) {
+  for (int64_t i = 0; i < n; i++) {
     if ((uint64_t)ix[i] < (uint64_t)length || !zb_column_is_valid(h, i)) continue;
     st = zb_error_set(err, ZB_EINDEX, "take: index %lld at position %lld is %s (%lld rows)",
                       (long long)ix[i], (long long)i, ix[i] < 0 ? "negative" : "out of range",
@@ -641,6 +662,14 @@ static zb_status check_indices(const zb_column *indices, int64_t length, zb_erro
   }
   zb_column_release(h);
   return st;
+}
+
+static zb_status retain_column(const zb_column *col, const zb_column *unused, zb_column **out,
+                               zb_error *err) {
+  (void)unused;
+  (void)err;
+  *out = zb_column_retain((zb_column *)col);
+  return ZB_OK;
 }
 
 static zb_status take_checked(const zb_column *col, const zb_column *indices, zb_column **out,
@@ -657,9 +686,11 @@ zb_status zb_column_take(const zb_column *col, const zb_column *indices, zb_colu
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL output");
   *out = NULL;
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL column");
-  ZB_RETURN_NOT_OK(check_indices(indices, col->length, err));
+  bool identity;
+  ZB_RETURN_NOT_OK(check_indices(indices, col->length, &identity, err));
   if (!zb_device_equal(indices->device, col->device))
     return zb_error_set(err, ZB_EINVAL, "take: indices and data on different devices");
+  if (identity) return retain_column(col, NULL, out, err); /* columns are immutable */
   return take_checked(col, indices, out, err);
 }
 
@@ -668,12 +699,13 @@ zb_status zb_table_take(const zb_table *t, const zb_column *indices, zb_table **
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL output");
   *out = NULL;
   if (t == NULL) return zb_error_set(err, ZB_EINVAL, "take: NULL table");
-  ZB_RETURN_NOT_OK(check_indices(indices, t->num_rows, err));
+  bool identity;
+  ZB_RETURN_NOT_OK(check_indices(indices, t->num_rows, &identity, err));
   if (t->num_columns > 0 && !zb_device_equal(indices->device, zb_table_device(t)))
     return zb_error_set(err, ZB_EINVAL, "take: indices and data on different devices");
   ZB_PROFILE_OP("table_take", zb__backend_for(indices->device.kind), take, indices->device,
                 t->num_rows);
-  return table_apply(t, indices, take_checked, out, err);
+  return table_apply(t, indices, identity ? retain_column : take_checked, out, err);
 }
 
 /* ---- sorting ------------------------------------------------------------- */

@@ -201,6 +201,13 @@ static inline int64_t zb__atomic_dec(int64_t *p) {
   return __atomic_sub_fetch(p, 1, __ATOMIC_ACQ_REL);
 }
 
+/* CPU hot loops are also compiled for AVX2 and picked at load time. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define ZB_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define ZB_CLONES
+#endif
+
 #define ZB_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define ZB_MAX(a, b) ((a) > (b) ? (a) : (b))
 

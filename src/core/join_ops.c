@@ -7,7 +7,8 @@
  * as they are; uint64 values above INT64_MAX are masked to null against a
  * signed key; integer/float and float32/float64 pairs become float64;
  * timestamps of different units the finer unit; categoricals with
- * different dictionaries and string/categorical mixes become strings),
+ * different dictionaries share their union; string/categorical mixes
+ * become strings),
  * dispatches to the backend of the data's device (the CPU over host copies
  * when the backend lacks joins), and, for outer joins or when asked, sorts
  * the index pairs stably by the coalesced join keys.
@@ -61,6 +62,20 @@ static zb_status cast_to(const zb_column *c, zb_type_id t, zb_time_unit unit, zb
   return zb_column_cast(c, t, unit, out, err);
 }
 
+/* Two categoricals with different dictionaries re-coded onto one shared
+ * dictionary (their concatenation unifies them; each side is a slice of
+ * it), so keys compare by code: a pass over the codes instead of turning
+ * every row into a string. */
+static zb_status share_dictionary(const zb_column *a, const zb_column *b, zb_column **pa,
+                                  zb_column **pb, zb_error *err) {
+  zb_column *both = NULL, *parts[2] = {(zb_column *)a, (zb_column *)b};
+  ZB_RETURN_NOT_OK(zb_column_concat(parts, 2, &both, err));
+  zb_status st = zb_column_slice(both, 0, a->length, pa, err);
+  if (st == ZB_OK) st = zb_column_slice(both, a->length, b->length, pb, err);
+  zb_column_release(both);
+  return st;
+}
+
 /* New references in *pa / *pb to a and b, or to converted copies, such that
  * the hash identity compares them directly. */
 static zb_status prepare_pair(const zb_column *a, const zb_column *b, const char *an,
@@ -79,11 +94,11 @@ static zb_status prepare_pair(const zb_column *a, const zb_column *b, const char
              (zb_type_is_integer(tb) || zb_type_is_float(tb))) {
     if (ta != ZB_FLOAT64) st = cast_to(a, ZB_FLOAT64, ZB_SECOND, pa, err);
     if (st == ZB_OK && tb != ZB_FLOAT64) st = cast_to(b, ZB_FLOAT64, ZB_SECOND, pb, err);
+  } else if (ta == ZB_CATEGORICAL && tb == ZB_CATEGORICAL) {
+    if (a->dictionary != b->dictionary) st = share_dictionary(a, b, pa, pb, err);
   } else if (sa && sb) {
-    bool same_dict = ta == ZB_CATEGORICAL && tb == ZB_CATEGORICAL && a->dictionary == b->dictionary;
-    if (!same_dict && ta == ZB_CATEGORICAL) st = cast_to(a, ZB_STRING, ZB_SECOND, pa, err);
-    if (!same_dict && st == ZB_OK && tb == ZB_CATEGORICAL)
-      st = cast_to(b, ZB_STRING, ZB_SECOND, pb, err);
+    if (ta == ZB_CATEGORICAL) st = cast_to(a, ZB_STRING, ZB_SECOND, pa, err);
+    if (st == ZB_OK && tb == ZB_CATEGORICAL) st = cast_to(b, ZB_STRING, ZB_SECOND, pb, err);
   } else if (ta == ZB_TIMESTAMP && tb == ZB_TIMESTAMP) {
     if (a->unit < b->unit) st = cast_to(a, ZB_TIMESTAMP, b->unit, pa, err);
     if (b->unit < a->unit) st = cast_to(b, ZB_TIMESTAMP, a->unit, pb, err);

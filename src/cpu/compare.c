@@ -9,11 +9,25 @@
  */
 #include "cpu/kernels.h"
 
-/* Results of 64 (or fewer) comparisons packed into a word. */
+/* Comparisons of rows [0, m) of blocks x and y into result words (bit q of
+ * words[k / 64] = row k + q): per 64 rows, bytes first (a loop the compiler
+ * vectorizes), then packed.  One switch per block, not per word. */
 #define CMP_LOOP(T, EXPR)                                                       \
-  for (int q = 0; q < mm; q++) {                                                \
-    T xv = ((const T *)x)[k + q], yv = ((const T *)y)[k + q];                   \
-    w |= (uint64_t)(EXPR) << q;                                                 \
+  for (int64_t k = 0; k < m; k += 64) {                                         \
+    const T *xs_ = (const T *)x + k, *ys_ = (const T *)y + k;                   \
+    int mm = (int)ZB_MIN((int64_t)64, m - k);                                   \
+    if (mm == 64) {                                                             \
+      for (int q = 0; q < 64; q++) {                                            \
+        T xv = xs_[q], yv = ys_[q];                                             \
+        r_[q] = (uint8_t)(EXPR);                                                \
+      }                                                                         \
+    } else {                                                                    \
+      for (int q = 0; q < mm; q++) {                                            \
+        T xv = xs_[q], yv = ys_[q];                                             \
+        r_[q] = (uint8_t)(EXPR);                                                \
+      }                                                                         \
+    }                                                                           \
+    words[k / 64] = zb__pack_bools(r_, mm);                                     \
   }
 
 #define CMP_OPS(T)                                                              \
@@ -27,10 +41,10 @@
     default: break;                                                             \
   }
 
-/* The result word for rows [k, k + mm) of blocks x and y of physical type t. */
-static uint64_t cmp_word(zb_binary_op op, zb_type_id t, const void *x, const void *y,
-                         int64_t k, int mm) {
-  uint64_t w = 0;
+ZB_CLONES
+static void cmp_block(zb_binary_op op, zb_type_id t, const void *x, const void *y, int64_t m,
+                      uint64_t *words) {
+  uint8_t r_[64];
   switch (t) {
     case ZB_BOOL: CMP_OPS(uint8_t) break;
     case ZB_INT8: CMP_OPS(int8_t) break;
@@ -45,7 +59,6 @@ static uint64_t cmp_word(zb_binary_op op, zb_type_id t, const void *x, const voi
     case ZB_FLOAT64: CMP_OPS(double) break;
     default: break;
   }
-  return w;
 }
 
 /* Which orderings satisfy op: bit 0 less, bit 1 equal, bit 2 greater. */
@@ -102,10 +115,11 @@ static void cmp_morsel(void *ctx, int64_t task, int worker) {
   int mask = op_mask(j->op);
   for (int64_t blk = 0; blk < n; blk += ZB_BLOCK) {
     int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - blk), row = start + blk;
-    const void *x = NULL, *y = NULL;
+    uint64_t words[ZB_BLOCK / 64];
     if (!str) {
-      x = j->as ? (const void *)abuf : zb__block_values(j->a, pt, row, m, abuf);
-      y = j->bs ? (const void *)bbuf : zb__block_values(j->b, pt, row, m, bbuf);
+      const void *x = j->as ? (const void *)abuf : zb__block_values(j->a, pt, row, m, abuf);
+      const void *y = j->bs ? (const void *)bbuf : zb__block_values(j->b, pt, row, m, bbuf);
+      cmp_block(j->op, pt, x, y, m, words);
     }
     for (int64_t k = 0; k < m; k += 64) {
       int mm = (int)ZB_MIN((int64_t)64, m - k);
@@ -120,7 +134,7 @@ static void cmp_morsel(void *ctx, int64_t task, int worker) {
           r |= (uint64_t)((mask >> str_order(pa, la, pb, lb)) & 1) << q;
         }
       } else {
-        r = cmp_word(j->op, pt, x, y, k, mm);
+        r = words[k / 64];
       }
       zb__store_bits(od, row + k, r & va & vb, mm);
       zb__store_bits(ov, row + k, va & vb, mm);

@@ -4,10 +4,11 @@
  * the CPU entry points zb__cpu_groupby / group_ids / group_cumcount.
  *
  * Two ways to a group id per row:
- *   - direct indexing, for one key of bool, integer (not uint64), date32 or
+ *   - direct indexing, for keys of bool, integer (not uint64), date32 or
  *     categorical type whose values span a small range: slot = value - min
- *     (null: one slot past the end); each worker keeps the first row of
- *     every slot, merged by minimum; no hashing.
+ *     (null: one slot past the end; several keys: the slot in the product
+ *     of their ranges); each worker keeps the first row of every slot,
+ *     merged by minimum; no hashing.
  *   - partitioned hashing otherwise (DESIGN section 5): rows are hashed
  *     (zb__keys, in parallel), radix-partitioned by the hash's high bits
  *     (stable counting scatter), and each partition builds its own
@@ -395,6 +396,104 @@ done:
   return st;
 }
 
+/* Several small-range keys: each row's slot in the product of the keys'
+ * ranges (a null its own value past each key's range) becomes one int64
+ * key column, grouped directly.  Slot order is the keys' lexicographic
+ * order with nulls last, as sort wants; with dropna a row missing any key
+ * is a null slot, dropped. */
+typedef struct composite_job {
+  const zb_column *const *keys;
+  int64_t n_keys;
+  const int64_t *lo, *span, *stride;
+  zb_column *out;
+  bool dropna;
+} composite_job;
+
+static void composite_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  composite_job *j = (composite_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->out->length, s + ZB_MORSEL_ROWS);
+  int64_t *slot = (int64_t *)j->out->data->data;
+  uint8_t *valid = j->out->validity ? (uint8_t *)j->out->validity->data : NULL;
+  int64_t scratch[ZB_BLOCK];
+  for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
+    int64_t *o = slot + blk;
+    for (int64_t i = 0; i < m; i++) o[i] = 0;
+    for (int64_t k = 0; k < j->n_keys; k++) {
+      const zb_column *c = j->keys[k];
+      const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
+      int64_t lo = j->lo[k], st = j->stride[k], nul = j->span[k] + 1;
+      if (c->null_count == 0) {
+        for (int64_t i = 0; i < m; i++) o[i] += (int64_t)((uint64_t)v[i] - (uint64_t)lo) * st;
+      } else {
+        for (int64_t i = 0; i < m; i++) {
+          bool ok = zb_column_is_valid(c, blk + i);
+          o[i] += (ok ? (int64_t)((uint64_t)v[i] - (uint64_t)lo) : nul) * st;
+          if (!ok && valid != NULL) zb_bit_set(valid, blk + i, false);
+        }
+      }
+    }
+  }
+}
+
+static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys, bool dropna,
+                                    bool sort, zb__grouping *g, bool *used, zb_error *err) {
+  *used = false;
+  int64_t n = keys[0]->length, nm = zb__morsels(n);
+  int64_t *lo = (int64_t *)alloc_n(3 * n_keys, sizeof(int64_t));
+  direct_job j;
+  memset(&j, 0, sizeof j);
+  j.n = n;
+  j.mn = (int64_t *)alloc_n(nm, sizeof(int64_t));
+  j.mx = (int64_t *)alloc_n(nm, sizeof(int64_t));
+  zb_column *comp = NULL;
+  zb_status st = ZB_OK;
+  bool any_null = false;
+  if (lo == NULL || j.mn == NULL || j.mx == NULL) {
+    st = nomem(err, "key ranges", n_keys);
+    goto done;
+  }
+  int64_t *span = lo + n_keys, *stride = lo + 2 * n_keys;
+  uint64_t product = 1;
+  for (int64_t k = n_keys - 1; k >= 0; k--) {
+    j.c = keys[k];
+    st = zb_parallel_for(nm, direct_minmax, &j, err);
+    if (st != ZB_OK) goto done;
+    int64_t a = INT64_MAX, b = INT64_MIN;
+    for (int64_t m = 0; m < nm; m++) {
+      a = ZB_MIN(a, j.mn[m]);
+      b = ZB_MAX(b, j.mx[m]);
+    }
+    if (a > b) a = b = 0; /* no valid value */
+    uint64_t sp = (uint64_t)b - (uint64_t)a;
+    if (sp >= (uint64_t)DIRECT_MAX_RANGE) goto done;
+    lo[k] = a;
+    span[k] = (int64_t)sp;
+    stride[k] = (int64_t)product;
+    product *= sp + 1 + (keys[k]->null_count > 0 ? 1 : 0);
+    any_null |= keys[k]->null_count > 0;
+    if (product >= (uint64_t)DIRECT_MAX_RANGE || product > (uint64_t)(2 * n + 1024)) goto done;
+  }
+  *used = true;
+  st = zb_column_new(ZB_INT64, n, dropna && any_null, 0, &comp, err);
+  if (st != ZB_OK) goto done;
+  if (comp->validity != NULL) memset(comp->validity->data, 0xff, (size_t)((n + 7) / 8));
+  composite_job cj = {keys, n_keys, lo, span, stride, comp, dropna};
+  st = zb_parallel_for(nm, composite_morsel, &cj, err);
+  if (st != ZB_OK) goto done;
+  zb_column_recount_nulls(comp);
+  bool used1 = false;
+  st = group_direct(comp, dropna, sort, g, &used1, err);
+  if (st == ZB_OK && !used1) st = zb_error_set(err, ZB_EINVAL, "group-by: composite key out of range (internal)");
+done:
+  zb_column_release(comp);
+  zb_free(lo);
+  zb_free(j.mn);
+  zb_free(j.mx);
+  return st;
+}
+
 /* ---- partitioned hashing ------------------------------------------------------ */
 
 typedef struct hash_job {
@@ -459,9 +558,15 @@ static void build_part(void *ctx, int64_t p, int worker) {
   hash_job *j = (hash_job *)ctx;
   int64_t s = j->pstart[p], e = j->pstart[p + 1];
   zb_status st = zb__ht_init(&j->ht[p], e - s, NULL);
+  /* The table starts small; when the first rows are mostly new groups it
+   * is sized for every row at once rather than doubled again and again. */
+  const int64_t sample = 2048;
   for (int64_t i = s; i < e && st == ZB_OK; i++) {
     int64_t r = j->prow[i];
     st = zb__ht_insert(&j->ht[p], j->k, r, &j->local[r], NULL);
+    if (i - s + 1 == sample && e - s > 2 * sample && j->ht[p].n_groups > sample / 2 &&
+        st == ZB_OK)
+      st = zb__ht_reserve(&j->ht[p], e - s, NULL);
   }
   j->pst[p] = st;
 }
@@ -519,10 +624,14 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
   j.n = n;
   j.keys = keys;
   j.n_keys = n_keys;
+  /* Partitions of about 32K rows (whatever the thread count), so that a
+   * partition's table stays in cache even when every row is its own group;
+   * at least 8 per thread for balance. */
   int nthreads = zb_get_num_threads();
   int log2p = 0;
   if (n >= 4 * ZB_MORSEL_ROWS && nthreads > 1)
-    while ((1 << log2p) < 8 * nthreads && log2p < 8) log2p++;
+    while (((1 << log2p) < 8 * nthreads || ((int64_t)32768 << log2p) < n) && log2p < 10)
+      log2p++;
   j.P = (int64_t)1 << log2p;
   j.shift = 64 - log2p;
   bool any_null = false;
@@ -641,8 +750,13 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
     goto done;
   }
   bool used = false;
-  if (n_keys == 1 && direct_type(keys[0]->type)) {
+  bool all_direct = true;
+  for (int64_t c = 0; c < n_keys; c++) all_direct &= direct_type(keys[c]->type);
+  if (n_keys == 1 && all_direct) {
     st = group_direct(keys[0], dropna, sort, g, &used, err);
+    if (st != ZB_OK) goto done;
+  } else if (all_direct) {
+    st = group_direct_multi((const zb_column *const *)keys, n_keys, dropna, sort, g, &used, err);
     if (st != ZB_OK) goto done;
   }
   if (!used) {

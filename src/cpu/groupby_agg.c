@@ -29,7 +29,7 @@
 
 __extension__ typedef __int128 zb_i128;
 
-#define SCAN_MAX_GROUPS 65536
+#define SCAN_MAX_GROUPS (1 << 18)
 #define SCAN_MAX_CHUNKS 64
 #define SCAN_BUDGET_BYTES ((int64_t)64 << 20)
 

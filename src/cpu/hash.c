@@ -267,8 +267,9 @@ void zb__ht_reset(zb__hash_table *ht) {
 }
 
 /* Double the slots and the group arrays; nothing changes on failure. */
-static zb_status ht_grow(zb__hash_table *ht, zb_error *err) {
-  int64_t cap = ht->capacity * 2, gcap = cap / 2;
+/* Rehash into cap slots (a power of two, > 2 * n_groups). */
+static zb_status ht_resize(zb__hash_table *ht, int64_t cap, zb_error *err) {
+  int64_t gcap = cap / 2;
   int64_t *slots = (int64_t *)zb_malloc((size_t)cap * 2 * sizeof(int64_t));
   uint64_t *hashes = (uint64_t *)zb_malloc((size_t)gcap * sizeof(uint64_t));
   int64_t *first = (int64_t *)zb_malloc((size_t)gcap * sizeof(int64_t));
@@ -298,6 +299,15 @@ static zb_status ht_grow(zb__hash_table *ht, zb_error *err) {
   ht->capacity = cap;
   ht->group_cap = gcap;
   return ZB_OK;
+}
+
+static zb_status ht_grow(zb__hash_table *ht, zb_error *err) {
+  return ht_resize(ht, ht->capacity * 2, err);
+}
+
+zb_status zb__ht_reserve(zb__hash_table *ht, int64_t expected, zb_error *err) {
+  int64_t cap = pow2_at_least(ZB_MAX(expected, 8) * 2);
+  return cap > ht->capacity ? ht_resize(ht, cap, err) : ZB_OK;
 }
 
 zb_status zb__ht_insert(zb__hash_table *ht, const zb__keys *k, int64_t r, int64_t *group,

@@ -77,6 +77,8 @@ typedef struct zb__hash_table {
 /* An empty table sized for about `expected` groups (it grows as needed). */
 zb_status zb__ht_init(zb__hash_table *ht, int64_t expected, zb_error *err);
 void zb__ht_reset(zb__hash_table *ht);
+/* Make room for about `expected` groups without growing again. */
+zb_status zb__ht_reserve(zb__hash_table *ht, int64_t expected, zb_error *err);
 
 /* The group of row r of k, inserted as a new group (first row r) if no
  * equal row is in the table yet.  Every row inserted into one table must

@@ -60,6 +60,21 @@ static inline void zb__store_bits(uint8_t *bits, int64_t start, uint64_t w, int 
 
 /* Physical value type of a fixed-width column: date32 and categorical codes
  * are int32, timestamps int64; others are themselves. */
+/* Pack n (<= 64) bytes, each 0 or 1, into the low n bits of a word (bit q =
+ * byte q).  Kernels write per-row results as bytes in a loop the compiler
+ * vectorizes, then pack them eight at a time with one multiply. */
+static inline uint64_t zb__pack_bools(const uint8_t *r, int n) {
+  uint64_t w = 0;
+  int q = 0;
+  for (; q + 8 <= n; q += 8) {
+    uint64_t x;
+    memcpy(&x, r + q, 8);
+    w |= ((x * UINT64_C(0x0102040810204080)) >> 56) << q;
+  }
+  for (; q < n; q++) w |= (uint64_t)(r[q] & 1) << q;
+  return w;
+}
+
 static inline zb_type_id zb__physical(zb_type_id t) {
   if (t == ZB_DATE32 || t == ZB_CATEGORICAL) return ZB_INT32;
   if (t == ZB_TIMESTAMP) return ZB_INT64;

@@ -58,13 +58,6 @@ static inline uint64_t load_bits(const uint8_t *bits, int64_t start, int nbits) 
   return nbits == 64 ? w : w & ((UINT64_C(1) << nbits) - 1);
 }
 
-/* The hot loops are also compiled for AVX2 and picked at load time. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define ZB_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define ZB_CLONES
-#endif
-
 typedef int64_t zb_v4l __attribute__((vector_size(32)));
 typedef uint64_t zb_v4u __attribute__((vector_size(32)));
 typedef double zb_v4d __attribute__((vector_size(32)));

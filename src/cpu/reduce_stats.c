@@ -6,10 +6,10 @@
  * Nulls and NaNs are skipped (pandas' skipna).  Scans run in parallel
  * morsels of ZB_MORSEL_ROWS rows, each producing a partial that is combined
  * in morsel order, so results never depend on the thread count.  Variance
- * is a corrected two-pass computation: the compensated mean first (the
- * existing reduction), then per morsel compensated sums of d = x - mean and
- * d^2 (plain 8-lane sums per block of rows, compensated across blocks),
- * giving M2 = sum d^2 - (sum d)^2 / n.  Quantiles copy the valid values
+ * reads memory once: rows are shifted by the column's first valid value,
+ * every block of rows gets an exact (corrected) two-pass mean and sum of
+ * squared deviations while it sits in L1, and blocks, then morsels, merge
+ * with Chan's pairwise formula.  Quantiles copy the valid values
  * to a scratch array and select ranks with introselect (quickselect with a
  * median-of-3 pivot, falling back to a heap sort of the remaining range
  * when it degenerates), so the cost is linear on average, not n log n.
@@ -20,16 +20,6 @@
 
 static zb_status quantile_impl(const zb_column *col, int64_t n_q, const double *q,
                                zb_scalar *out, bool median, zb_error *err);
-
-/* Neumaier: add x into (s, c). */
-static inline void kahan_add(double *s, double *c, double x) {
-  double t = *s + x;
-  if (fabs(*s) >= fabs(x))
-    *c += (*s - t) + x;
-  else
-    *c += (x - t) + *s;
-  *s = t;
-}
 
 /* Row i of a numeric or bool host column as double (no validity check). */
 static inline double value_f(const zb_column *c, int64_t i) {
@@ -64,7 +54,7 @@ static void block_f(const zb_column *c, int64_t start, int64_t n, double *dst) {
 /* ---- per-morsel partials -------------------------------------------------- */
 
 typedef struct stat_partial {
-  double s1, c1, s2, c2; /* compensated sums of d and d^2 (var) */
+  double s1, s2; /* var: mean and sum of squared deviations of the morsel */
   int64_t count;
   uint64_t iprod; /* wrapping integer product */
   double fprod;
@@ -75,8 +65,8 @@ typedef struct stat_partial {
 typedef struct stat_job {
   const zb_column *col;
   zb_stat_op op;
-  double mean;
   stat_partial *parts;
+  double shift; /* var: a value of the column, subtracted from every row */
 } stat_job;
 
 static void stat_morsel(void *ctx, int64_t task, int worker) {
@@ -102,13 +92,6 @@ static void stat_morsel(void *ctx, int64_t task, int worker) {
         double x = buf[k + t];
         if (!((w >> t) & 1) || x != x) continue;
         switch (j->op) {
-          case ZB_STAT_VAR:
-          case ZB_STAT_STD: {
-            double d = x - j->mean;
-            kahan_add(&p->s1, &p->c1, d);
-            kahan_add(&p->s2, &p->c2, d * d);
-            break;
-          }
           case ZB_STAT_PROD:
             if (is_float) {
               p->fprod *= x;
@@ -141,9 +124,94 @@ static void stat_morsel(void *ctx, int64_t task, int worker) {
   }
 }
 
-/* Variance partials without a branch or switch per row: d = x - mean (0
- * for null / NaN rows) summed in 8 plain lanes over a block, and the lane
- * sums added to the compensated morsel sums once per block. */
+/* Merge a group of nb values with mean mb and squared deviations m2b into
+ * (n, mean, m2) (Chan, Golub and LeVeque's pairwise update). */
+static inline void var_merge(int64_t *n, double *mean, double *m2, int64_t nb, double mb,
+                             double m2b) {
+  if (nb == 0) return;
+  int64_t nn = *n + nb;
+  double delta = mb - *mean;
+  *mean += delta * ((double)nb / (double)nn);
+  *m2 += m2b + delta * delta * ((double)*n * (double)nb / (double)nn);
+  *n = nn;
+}
+
+typedef double zb_var_v4d __attribute__((vector_size(32)));
+typedef int64_t zb_var_v4l __attribute__((vector_size(32)));
+
+/* Vectors travel by pointer: passing one by value would change the ABI
+ * between the target clones. */
+static inline double var_hsum(const zb_var_v4d *a, const zb_var_v4d *b) {
+  zb_var_v4d s = *a + *b;
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* Count, mean and squared deviations of the valid (validity bits from
+ * valid[voff], when not NULL), non-NaN values among src[0, m), shifted by
+ * `shift`, using buf (room for ZB_BLOCK; src itself when m is not a
+ * multiple of 8): two passes over a block that sits in L1, in 8 lanes of vector
+ * arithmetic without a branch per row; the mean is corrected by the
+ * rounding the second pass measures. */
+ZB_CLONES
+static int64_t var_block(const double *src, const uint8_t *valid, int64_t voff, double *buf,
+                         int64_t m, double shift, double *mean, double *m2) {
+  double wt[ZB_BLOCK];
+  int64_t m8 = (m + 7) / 8 * 8;
+  for (int64_t k = m; k < m8; k++) buf[k] = NAN; /* src == buf when m % 8 != 0 */
+  const zb_var_v4d zero = {0, 0, 0, 0}, sh = zero + shift, one = zero + 1.0;
+  const zb_var_v4l lo = {0, 1, 2, 3}, hi = {4, 5, 6, 7}, zero_l = {0, 0, 0, 0};
+  uint64_t word = 0;
+  zb_var_v4d s0 = zero, s1 = zero, c0 = zero, c1 = zero;
+  for (int64_t k = 0; k < m8; k += 8) {
+    zb_var_v4d x0, x1;
+    memcpy(&x0, src + k, sizeof x0);
+    memcpy(&x1, src + k + 4, sizeof x1);
+    zb_var_v4l ok0 = x0 == x0, ok1 = x1 == x1;
+    if (valid != NULL) {
+      if ((k & 63) == 0) word = zb__load_bits(valid, voff + k, (int)ZB_MIN((int64_t)64, m - k));
+      zb_var_v4l bits = zero_l + (int64_t)((word >> (k & 63)) & 0xff);
+      ok0 &= -((bits >> lo) & 1);
+      ok1 &= -((bits >> hi) & 1);
+    }
+    zb_var_v4d d0 = (zb_var_v4d)((zb_var_v4l)(x0 - sh) & ok0);
+    zb_var_v4d d1 = (zb_var_v4d)((zb_var_v4l)(x1 - sh) & ok1);
+    zb_var_v4d w0 = (zb_var_v4d)((zb_var_v4l)one & ok0);
+    zb_var_v4d w1 = (zb_var_v4d)((zb_var_v4l)one & ok1);
+    memcpy(buf + k, &d0, sizeof d0);
+    memcpy(buf + k + 4, &d1, sizeof d1);
+    memcpy(wt + k, &w0, sizeof w0);
+    memcpy(wt + k + 4, &w1, sizeof w1);
+    s0 += d0;
+    s1 += d1;
+    c0 += w0;
+    c1 += w1;
+  }
+  double cnt = var_hsum(&c0, &c1);
+  if (cnt == 0) return 0;
+  const zb_var_v4d mb = zero + var_hsum(&s0, &s1) / cnt;
+  zb_var_v4d a0 = zero, a1 = zero, q0 = zero, q1 = zero;
+  for (int64_t k = 0; k < m8; k += 8) {
+    zb_var_v4d x0, x1, w0, w1;
+    memcpy(&x0, buf + k, sizeof x0);
+    memcpy(&x1, buf + k + 4, sizeof x1);
+    memcpy(&w0, wt + k, sizeof w0);
+    memcpy(&w1, wt + k + 4, sizeof w1);
+    zb_var_v4d d0 = (x0 - mb) * w0, d1 = (x1 - mb) * w1;
+    a0 += d0;
+    a1 += d1;
+    q0 += d0 * d0;
+    q1 += d1 * d1;
+  }
+  double e = var_hsum(&a0, &a1);
+  *mean = mb[0] + e / cnt;
+  *m2 = var_hsum(&q0, &q1) - e * e / cnt;
+  return (int64_t)cnt;
+}
+
+/* Variance partials in one pass over memory: each block of ZB_BLOCK rows
+ * gets its exact mean and squared deviations (var_block), and blocks merge
+ * into the morsel's (count, mean, M2) in order; morsels likewise (s1 =
+ * mean, s2 = M2). */
 static void var_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   stat_job *j = (stat_job *)ctx;
@@ -156,34 +224,17 @@ static void var_morsel(void *ctx, int64_t task, int worker) {
   p->all = true;
   p->pos = -1;
   double buf[ZB_BLOCK];
-  const double mean = j->mean;
   for (int64_t b = 0; b < n; b += ZB_BLOCK) {
     int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b);
-    block_f(c, start + b, m, buf);
-    double l1[8] = {0}, l2[8] = {0};
-    for (int64_t k = 0; k < m; k += 64) {
-      int mm = (int)ZB_MIN((int64_t)64, m - k);
-      uint64_t w = zb__valid_word(c, start + b + k, mm);
-      double d[64];
-      int64_t cnt = 0;
-      for (int t = 0; t < mm; t++) {
-        double x = buf[k + t], dd = x - mean;
-        int ok = (int)((w >> t) & 1) & (x == x);
-        d[t] = ok ? dd : 0.0;
-        cnt += ok;
-      }
-      for (int t = mm; t < 64; t++) d[t] = 0.0;
-      p->count += cnt;
-      for (int t = 0; t < 64; t += 8)
-        for (int l = 0; l < 8; l++) {
-          l1[l] += d[t + l];
-          l2[l] += d[t + l] * d[t + l];
-        }
-    }
-    for (int l = 0; l < 8; l++) {
-      kahan_add(&p->s1, &p->c1, l1[l]);
-      kahan_add(&p->s2, &p->c2, l2[l]);
-    }
+    const double *src = buf;
+    if (c->type == ZB_FLOAT64 && m % 8 == 0)
+      src = (const double *)c->data->data + c->offset + start + b;
+    else
+      block_f(c, start + b, m, buf);
+    const uint8_t *valid = c->validity ? (const uint8_t *)c->validity->data : NULL;
+    double mb = 0, m2b = 0;
+    int64_t cnt = var_block(src, valid, c->offset + start + b, buf, m, j->shift, &mb, &m2b);
+    var_merge(&p->count, &p->s1, &p->s2, cnt, mb, m2b);
   }
 }
 
@@ -285,11 +336,18 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
   }
   zb_type_id t = col->type;
   int64_t n_morsels = zb__morsels(col->length);
-  stat_job j = {col, op, 0.0, NULL};
+  stat_job j = {col, op, NULL, 0.0};
   if (op == ZB_STAT_VAR || op == ZB_STAT_STD) {
-    zb_scalar mean;
-    ZB_RETURN_NOT_OK(zb__cpu_reduce(col, ZB_REDUCE_MEAN, &mean, err));
-    j.mean = mean.is_null ? 0.0 : mean.v.f;
+    /* Means and deviations are kept relative to the first valid value, so
+     * a large common offset costs no digits when blocks merge. */
+    for (int64_t i = 0; i < col->length; i++) {
+      if (!zb_column_is_valid(col, i)) continue;
+      double x = value_f(col, i);
+      if (x == x) {
+        j.shift = x;
+        break;
+      }
+    }
   }
   if (n_morsels > 0) {
     j.parts = (stat_partial *)zb_calloc((size_t)n_morsels, sizeof(stat_partial));
@@ -305,16 +363,16 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
       return st;
     }
   }
-  double s1 = 0, c1 = 0, s2 = 0, c2 = 0, fprod = 1.0;
+  double fprod = 1.0;
   uint64_t iprod = 1;
   int64_t count = 0, pos = -1;
   bool any = false, all = true;
+  int64_t var_n = 0;
+  double var_mean = 0, var_m2 = 0;
   for (int64_t m = 0; m < n_morsels; m++) {
     stat_partial *p = &j.parts[m];
-    kahan_add(&s1, &c1, p->s1);
-    kahan_add(&s1, &c1, p->c1);
-    kahan_add(&s2, &c2, p->s2);
-    kahan_add(&s2, &c2, p->c2);
+    if (op == ZB_STAT_VAR || op == ZB_STAT_STD)
+      var_merge(&var_n, &var_mean, &var_m2, p->count, p->s1, p->s2);
     count += p->count;
     fprod *= p->fprod;
     iprod *= p->iprod;
@@ -339,8 +397,8 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
         out->v.f = NAN;
         break;
       }
-      double d1 = s1 + c1, m2 = (s2 + c2) - d1 * d1 / (double)count;
-      if (!isfinite(j.mean)) m2 = NAN;
+      double m2 = var_m2;
+      if (!isfinite(var_mean)) m2 = NAN;
       if (m2 < 0) m2 = 0;
       double var = m2 / (double)(count - ddof);
       out->v.f = op == ZB_STAT_STD ? sqrt(var) : var;

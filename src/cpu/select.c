@@ -113,6 +113,20 @@ static inline uint64_t keep_word(const zb_column *mask, int64_t row, int m) {
          zb__valid_word(mask, row, m);
 }
 
+/* String bytes of the rows of o[0, mm) kept by w: branch-free, and a loop
+ * of constant length for a whole word, which the compiler vectorizes. */
+ZB_CLONES
+static int64_t kept_bytes(const int64_t *o, uint64_t w, int mm) {
+  int64_t bytes = 0;
+  if (w == ~UINT64_C(0)) return o[64] - o[0];
+  if (mm == 64) {
+    for (int q = 0; q < 64; q++) bytes += (o[q + 1] - o[q]) & -(int64_t)((w >> q) & 1);
+  } else {
+    for (int q = 0; q < mm; q++) bytes += (o[q + 1] - o[q]) & -(int64_t)((w >> q) & 1);
+  }
+  return bytes;
+}
+
 static void filter_count(void *ctx, int64_t task, int worker) {
   (void)worker;
   filter_job *j = (filter_job *)ctx;
@@ -124,12 +138,8 @@ static void filter_count(void *ctx, int64_t task, int worker) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
     uint64_t w = keep_word(j->mask, start + k, mm);
     cnt += __builtin_popcountll(w);
-    if (str && w != 0) {
-      /* branch-free over the rows up to the last kept one */
-      const int64_t *o = (const int64_t *)j->c->data->data + j->c->offset + start + k;
-      int last = 63 - __builtin_clzll(w);
-      for (int q = 0; q <= last; q++) bytes += (o[q + 1] - o[q]) & -(int64_t)((w >> q) & 1);
-    }
+    if (str && w != 0)
+      bytes += kept_bytes((const int64_t *)j->c->data->data + j->c->offset + start + k, w, mm);
   }
   j->count[task] = cnt;
   j->bytes[task] = bytes;
@@ -358,6 +368,30 @@ static void take_morsel(void *ctx, int64_t task, int worker) {
   int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->idx->length - start);
   const int64_t *ix = (const int64_t *)j->idx->data->data + j->idx->offset;
   int w = zb_type_width(c->type);
+  if (j->out->validity == NULL) { /* no null index and no null value: a plain gather */
+    const char *src = (const char *)c->data->data + c->offset * (c->type == ZB_BOOL ? 0 : w);
+    char *dst = (char *)j->out->data->data;
+    if (c->type == ZB_BOOL) {
+      for (int64_t k = 0; k < n; k += 64) {
+        int mm = (int)ZB_MIN((int64_t)64, n - k);
+        uint64_t bits = 0;
+        for (int q = 0; q < mm; q++)
+          bits |= (uint64_t)zb_bit_get((const uint8_t *)src, c->offset + ix[start + k + q]) << q;
+        zb__store_bits((uint8_t *)dst, start + k, bits, mm);
+      }
+      return;
+    }
+#define GATHER(T)                                                               \
+  for (int64_t p = start; p < start + n; p++) ((T *)dst)[p] = ((const T *)src)[ix[p]];
+    switch (w) {
+      case 1: GATHER(uint8_t) break;
+      case 2: GATHER(uint16_t) break;
+      case 4: GATHER(uint32_t) break;
+      default: GATHER(uint64_t) break;
+    }
+#undef GATHER
+    return;
+  }
   uint8_t *ov = (uint8_t *)j->out->validity->data;
   for (int64_t k = 0; k < n; k += 64) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
@@ -414,6 +448,7 @@ zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column
   int64_t n = indices->length;
   zb_column *o = NULL;
   zb_status st;
+  bool nulls = indices->null_count > 0 || col->null_count > 0;
   if (col->type == ZB_STRING) {
     const int64_t *ix = (const int64_t *)indices->data->data + indices->offset;
     if (indices->validity == NULL) {
@@ -427,11 +462,13 @@ zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column
       zb_free(clean);
     }
     if (st != ZB_OK) return st;
-    st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &o->validity, err);
-    take_job j = {col, indices, o};
-    if (st == ZB_OK) st = zb_parallel_for(zb__morsels(n), take_valid_morsel, &j, err);
+    if (nulls) {
+      st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &o->validity, err);
+      take_job j = {col, indices, o};
+      if (st == ZB_OK) st = zb_parallel_for(zb__morsels(n), take_valid_morsel, &j, err);
+    }
   } else {
-    st = zb__new_like(col, col->type, n, true, 0, &o, err);
+    st = zb__new_like(col, col->type, n, nulls, 0, &o, err);
     if (st != ZB_OK) return st;
     take_job j = {col, indices, o};
     st = zb_parallel_for(zb__morsels(n), take_morsel, &j, err);

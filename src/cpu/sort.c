@@ -107,8 +107,10 @@ static void merge_level(void *ctx, int64_t task, int worker) {
   merge_runs(j->c, j->a, j->b, s, mid, e);
 }
 
-zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64_t *idx,
-                                  int64_t n, zb_error *err) {
+/* The comparison sort behind zb__sort_rows_by_string, for runs of strings
+ * that share a long prefix. */
+static zb_status merge_sort_strings(const zb_column *c, const int64_t *rows, int64_t *idx,
+                                    int64_t n, zb_error *err) {
   if (n <= 1) return ZB_OK;
   str_item *a = (str_item *)zb_malloc((size_t)n * sizeof(str_item));
   str_item *b = (str_item *)zb_malloc((size_t)n * sizeof(str_item));
@@ -307,6 +309,7 @@ typedef struct pack_job {
   int64_t n;
   uint64_t base;
   int pbits;
+  uint64_t *keys_out; /* unpack: the sorted keys, when not NULL */
 } pack_job;
 
 static void pack_morsel(void *ctx, int64_t task, int worker) {
@@ -321,16 +324,24 @@ static void unpack_morsel(void *ctx, int64_t task, int worker) {
   pack_job *j = (pack_job *)ctx;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
   uint64_t pm = (UINT64_C(1) << j->pbits) - 1;
-  for (int64_t i = lo; i < hi; i++) j->val[i] = j->val_in[j->key[i] & pm];
+  if (j->keys_out == NULL) {
+    for (int64_t i = lo; i < hi; i++) j->val[i] = j->val_in[j->key[i] & pm];
+    return;
+  }
+  for (int64_t i = lo; i < hi; i++) {
+    uint64_t w = j->key[i];
+    j->val[i] = j->val_in[w & pm];
+    j->keys_out[i] = (w >> j->pbits) + j->base; /* may be j->key itself: read first */
+  }
 }
 
-/* Stable sort of val[0, n) by key[0, n) (the result ends in val; key is
- * left in any order).  key2/val2: scratch of n.  Keys are rebased on their minimum;
+/* Stable sort of val[0, n) by key[0, n) (the result ends in val; key ends
+ * sorted when keys_sorted, else in any order).  key2/val2: scratch of n.  Keys are rebased on their minimum;
  * when the key range and the position need at most 64 bits together they
  * are packed into one word and only the words move (then val is gathered
  * once through the positions). */
 static zb_status sort_pairs(uint64_t *key, int64_t *val, uint64_t *key2, int64_t *val2,
-                            int64_t n, zb_error *err) {
+                            int64_t n, bool keys_sorted, zb_error *err) {
   if (n <= 1) return ZB_OK;
   uint64_t mn, mx;
   ZB_RETURN_NOT_OK(key_range(key, n, &mn, &mx, err));
@@ -341,16 +352,119 @@ static zb_status sort_pairs(uint64_t *key, int64_t *val, uint64_t *key2, int64_t
   int64_t *rv;
   zb_status st;
   if (rbits + pbits <= 64) {
-    pack_job pj = {key, val, val2, n, mn, pbits};
+    pack_job pj = {key, val, val2, n, mn, pbits, NULL};
     st = zb_parallel_for(zb__morsels(n), pack_morsel, &pj, err);
     if (st == ZB_OK) st = radix_sort(key, NULL, key2, NULL, n, 0, pbits, rbits, &rk, &rv, err);
     if (st != ZB_OK) return st;
     memcpy(val2, val, (size_t)n * sizeof(int64_t));
     pj.key = rk;
+    pj.keys_out = keys_sorted ? key : NULL;
     return zb_parallel_for(zb__morsels(n), unpack_morsel, &pj, err);
   }
   st = radix_sort(key, val, key2, val2, n, mn, 0, rbits, &rk, &rv, err);
   if (st == ZB_OK && rv != val) memcpy(val, rv, (size_t)n * sizeof(int64_t));
+  if (st == ZB_OK && keys_sorted && rk != key) memcpy(key, rk, (size_t)n * sizeof(uint64_t));
+  return st;
+}
+
+/* ---- strings: radix sort on 7-byte digits ---------------------------------
+ * A string's key at depth d is its bytes [d, d + 7) big-endian, zero padded,
+ * then one byte min(len - d, 8): equal keys with a last byte below 8 are
+ * equal strings (the byte orders a shorter string, whose padding equals
+ * the longer one's NULs, first), and a run of equal keys with last byte 8
+ * continues past d + 7 and is sorted again at depth d + 7.  Each level is a
+ * stable LSD radix sort, so ties keep their order.  Short runs are sorted
+ * by insertion, and runs still tied after 8 levels by merge sort. */
+
+#define STR_DIGIT 7
+#define STR_MAX_DEPTH (8 * STR_DIGIT)
+#define STR_SMALL_RUN 32
+
+static inline uint64_t str_key(const zb_column *c, int64_t row, int64_t depth) {
+  int64_t len;
+  const unsigned char *p = (const unsigned char *)zb__str(c, row, &len);
+  int64_t rest = len - depth;
+  uint64_t k = 0;
+  if (rest >= STR_DIGIT) {
+    for (int i = 0; i < STR_DIGIT; i++) k = (k << 8) | p[depth + i];
+  } else {
+    for (int i = 0; i < STR_DIGIT; i++) k = (k << 8) | (i < rest ? p[depth + i] : 0u);
+  }
+  return (k << 8) | (uint64_t)(rest < 8 ? (rest > 0 ? rest : 0) : 8);
+}
+
+typedef struct str_key_job {
+  const zb_column *c;
+  const int64_t *rows, *idx;
+  uint64_t *key;
+  int64_t n, depth;
+} str_key_job;
+
+static void str_key_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  str_key_job *j = (str_key_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  for (int64_t i = lo; i < hi; i++)
+    j->key[i] = str_key(j->c, j->rows ? j->rows[j->idx[i]] : j->idx[i], j->depth);
+}
+
+/* Byte-wise a < b for the strings of rows a and b, from byte depth on. */
+static inline bool str_row_less(const zb_column *c, int64_t a, int64_t b, int64_t depth) {
+  int64_t la, lb;
+  const char *pa = zb__str(c, a, &la), *pb = zb__str(c, b, &lb);
+  int64_t m = ZB_MIN(la, lb) - depth;
+  int r = m > 0 ? memcmp(pa + depth, pb + depth, (size_t)m) : 0;
+  return r != 0 ? r < 0 : la < lb;
+}
+
+/* Sort idx[0, n) (whose strings agree on their first `depth` bytes);
+ * key/key2/tmp: scratch of n. */
+static zb_status str_sort_level(const zb_column *c, const int64_t *rows, int64_t *idx,
+                                int64_t n, int64_t depth, uint64_t *key, uint64_t *key2,
+                                int64_t *tmp, zb_error *err) {
+  if (n <= 1) return ZB_OK;
+  if (n <= STR_SMALL_RUN) { /* stable insertion sort */
+    for (int64_t i = 1; i < n; i++) {
+      int64_t x = idx[i], rx = rows ? rows[x] : x, k = i;
+      while (k > 0 && str_row_less(c, rx, rows ? rows[idx[k - 1]] : idx[k - 1], depth)) {
+        idx[k] = idx[k - 1];
+        k--;
+      }
+      idx[k] = x;
+    }
+    return ZB_OK;
+  }
+  if (depth >= STR_MAX_DEPTH) return merge_sort_strings(c, rows, idx, n, err);
+  str_key_job kj = {c, rows, idx, key, n, depth};
+  zb_status st = n > ZB_MORSEL_ROWS ? zb_parallel_for(zb__morsels(n), str_key_morsel, &kj, err)
+                                    : (str_key_morsel(&kj, 0, 0), ZB_OK);
+  if (st == ZB_OK) st = sort_pairs(key, idx, key2, tmp, n, true, err);
+  for (int64_t i = 0; st == ZB_OK && i < n;) {
+    int64_t e = i + 1;
+    while (e < n && key[e] == key[i]) e++;
+    if (e - i > 1 && (key[i] & 0xff) == 8)
+      st = str_sort_level(c, rows, idx + i, e - i, depth + STR_DIGIT, key + i, key2 + i,
+                          tmp + i, err);
+    i = e;
+  }
+  return st;
+}
+
+zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64_t *idx,
+                                  int64_t n, zb_error *err) {
+  if (n <= 1) return ZB_OK;
+  uint64_t *key = (uint64_t *)zb_malloc((size_t)n * sizeof(uint64_t));
+  uint64_t *key2 = (uint64_t *)zb_malloc((size_t)n * sizeof(uint64_t));
+  int64_t *tmp = (int64_t *)zb_malloc((size_t)n * sizeof(int64_t));
+  zb_status st = ZB_OK;
+  if (key == NULL || key2 == NULL || tmp == NULL)
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (string sort of %lld rows)",
+                      (long long)n);
+  else
+    st = str_sort_level(c, rows, idx, n, 0, key, key2, tmp, err);
+  zb_free(key);
+  zb_free(key2);
+  zb_free(tmp);
   return st;
 }
 
@@ -479,7 +593,7 @@ static zb_status sort_by_column(const zb_column *c, int64_t *perm, int64_t n, bo
   key_job kj = {c, seg, key, rank, len, !asc,
                 bytes == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * bytes)) - 1};
   if (st == ZB_OK) st = zb_parallel_for(zb__morsels(len), key_morsel, &kj, err);
-  if (st == ZB_OK) st = sort_pairs(key, seg, key2, tmp, len, err);
+  if (st == ZB_OK) st = sort_pairs(key, seg, key2, tmp, len, false, err);
   zb_free(rank);
   return st;
 }

@@ -356,10 +356,17 @@ static PyObject *py_alloc_stats(PyObject *module, PyObject *unused) {
     goto error;
   if (dict_set(d, "total_allocations", PyLong_FromLongLong(s.total_allocations)) < 0)
     goto error;
+  if (dict_set(d, "host_cached_bytes", PyLong_FromLongLong(s.host_cached_bytes)) < 0)
+    goto error;
   return d;
 error:
   Py_DECREF(d);
   return NULL;
+}
+
+static PyObject *py_alloc_trim(PyObject *module, PyObject *unused) {
+  zb_alloc_trim();
+  Py_RETURN_NONE;
 }
 
 static PyObject *py_alloc_reset_peak(PyObject *module, PyObject *unused) {
@@ -493,6 +500,8 @@ static PyMethodDef module_methods[] = {
      "build_info() -> dict(version, cuda_compiled, cuda_architectures)"},
     {"alloc_stats", py_alloc_stats, METH_NOARGS, "Counters of the engine allocator."},
     {"alloc_reset_peak", py_alloc_reset_peak, METH_NOARGS, "Reset the peak counters."},
+    {"alloc_trim", py_alloc_trim, METH_NOARGS,
+     "Give freed host blocks kept for reuse back to the system."},
     {"alloc_fail_after", py_alloc_fail_after, METH_O,
      "alloc_fail_after(n): the n-th allocation from now fails (n <= 0 disables)."},
     {"get_num_threads", py_get_num_threads, METH_NOARGS, "Threads used by the engine."},
@@ -518,6 +527,16 @@ static int add_exception(PyObject *m, PyObject **slot, const char *name, PyObjec
 }
 
 static int module_exec(PyObject *m) {
+#if defined(ZB_X86_BASELINE) && defined(__x86_64__)
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("sse4.2")) {
+    PyErr_SetString(PyExc_ImportError,
+                    "zambezi's engine was built for " ZB_X86_BASELINE
+                    " CPUs (SSE4.2 and POPCNT), which this CPU is not; rebuild it with "
+                    "CMAKE_ARGS=\"-DZAMBEZI_X86_BASELINE=x86-64\" pip install .");
+    return -1;
+  }
+#endif
   zbpy_state *st = zbpy_module_state(m);
   if (zbpy_dates_init() < 0) return -1;
   st->column_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &zbpy_column_spec, NULL);

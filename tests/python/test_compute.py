@@ -271,6 +271,21 @@ def test_bool_arithmetic_gives_int64():
     assert abs(a).to_list() == a.to_list()
 
 
+def test_bitwise_logic_types_as_numpy():
+    i = zb.Series(np.array([1, 2, 3], dtype="int64"))
+    u = zb.Series(np.array([1, 2, 3], dtype="uint64"))
+    u8 = zb.Series(np.array([1, 6, 255], dtype="uint8"))
+    # numpy refuses int64 & uint64 (their common type is float64)
+    with pytest.raises(TypeError):
+        np.array([1, 2, 3], dtype="int64") & np.array([1, 2, 3], dtype="uint64")
+    for op in ("__and__", "__or__", "__xor__"):
+        with pytest.raises(DTypeError, match="int64 and uint64"):
+            getattr(i, op)(u)
+        got = getattr(i, op)(u8)
+        exp = getattr(np.array([1, 2, 3], dtype="int64"), op)(np.array([1, 6, 255], "uint8"))
+        assert got.dtype == str(exp.dtype) and got.to_list() == exp.tolist()
+
+
 SCALARS = {"int": 3, "neg": -2, "float": 2.5, "bool": True, "np": np.int64(4),
            "npf": np.float32(1.5)}
 
@@ -723,6 +738,30 @@ def test_frame_sort_vs_pandas(seed, n, threads):
         exp = pdf.nsmallest(k, cols)
         np.testing.assert_array_equal(df.nsmallest(k, cols)["v"].to_numpy(),
                                       exp["v"].to_numpy())
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n", [0, 1, 33, 5000, 150_000])
+def test_string_sort_hard_keys(seed, n, threads):
+    # shared prefixes of 0..70 bytes (ties continuing past several 7-byte
+    # digits and past the merge-sort depth), embedded NULs ("ab" < "ab\0"),
+    # empty strings, non-ASCII and nulls; Python's stable sort is the oracle
+    rng = np.random.default_rng(seed)
+    prefixes = ["", "x" * 7, "y" * 13, "https://example.com/", "z" * 57, "w" * 70]
+    alphabet = np.array(list("ab\x00\x01cé~"))
+    vals = []
+    for i in range(n):
+        tail = "".join(alphabet[rng.integers(0, len(alphabet), rng.integers(0, 4))])
+        vals.append(None if rng.random() < 0.05 else prefixes[rng.integers(0, 6)] + tail)
+    s = zb.Series(pd.Series(vals, dtype="string"))
+    valid = [i for i, v in enumerate(vals) if v is not None]
+    missing = [i for i, v in enumerate(vals) if v is None]
+    enc = {i: vals[i].encode() for i in valid}
+    asc = sorted(valid, key=lambda i: enc[i])
+    desc = sorted(valid, key=lambda i: enc[i], reverse=True)  # stable too
+    assert s.argsort().to_list() == asc + missing
+    assert s.argsort(ascending=False, na_position="first").to_list() == missing + desc
+    assert s.sort_values().to_list() == [vals[i] for i in asc] + [None] * len(missing)
 
 
 def test_frame_nlargest_drops_missing_keys():

@@ -147,7 +147,7 @@ def test_all_aggregations_int_key(n, threads):
 
 
 @pytest.mark.parametrize("keys", [["ks"], ["kc"], ["kb"], ["kd"], ["ks", "kn"],
-                                  ["kc", "kb", "ki"]])
+                                  ["kc", "kb", "ki"], ["kb", "kn"], ["kn", "kc", "ki"]])
 @pytest.mark.parametrize("n", [1, 2, 1000, 100_001])
 def test_key_dtypes(keys, n):
     pdf = _frame(n, 7 * n + len(keys))
@@ -164,17 +164,18 @@ def test_key_dtypes(keys, n):
 
 @pytest.mark.parametrize("threads", [1, 3])
 def test_threads_identical_and_many_groups(threads):
-    n = 200_003
+    n = 300_007
     rng = np.random.default_rng(5)
     pdf = pd.DataFrame({"k": rng.integers(0, 10**12, n) // 3 * 3,  # wide: hashed
-                        "k2": rng.integers(0, 100_000, n),          # >65536 groups: csr
+                        "k2": rng.integers(0, 100_000, n),          # 10^5 groups: scan
+                        "k3": rng.permutation(n) // 1,              # > 2^18 groups: csr
                         "v": rng.normal(0, 1, n), "i": rng.integers(-10**6, 10**6, n)})
     df = zb.DataFrame(pdf)
     spec = {"s": ("v", "sum"), "m": ("v", "mean"), "si": ("i", "sum"), "sd": ("v", "std"),
             "mn": ("i", "min"), "q": ("v", "median")}
     zb.set_num_threads(threads)
     try:
-        for keys in (["k"], ["k2"], ["k2", "k"]):
+        for keys in (["k"], ["k2"], ["k3"], ["k2", "k"]):
             for sort in (True, False):
                 got = df.groupby(keys, sort=sort).agg(**spec)
                 exp = _expected(pdf, keys, True, sort, spec)
