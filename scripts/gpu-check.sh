@@ -82,6 +82,11 @@ bench_sort() {
   "$PY" bench/gpu_sort.py --json "$LOG/gpu_sort.json" 2>&1 | tee "$LOG/bench-sort.log"
 }
 
+bench_auto() {
+  "$PY" bench/gpu_auto.py --max-rows 30000000 --reps 3 --json "$LOG/gpu_auto.json" 2>&1 |
+    tee "$LOG/bench-auto.log"
+}
+
 step "GPUs (nvidia-smi -L)" gpus
 step "build (pip install .)" build
 step "zambezi.devices()" devices
@@ -89,6 +94,7 @@ step "C tests" ctests
 step "pytest -m gpu" gputests
 step "benchmark: GPU reductions" bench
 step "benchmark: GPU sort, filter" bench_sort
+step "benchmark: device=auto cut-over" bench_auto
 
 echo
 echo "== summary"
@@ -100,6 +106,9 @@ if [ -f "$LOG/bench.log" ]; then
 fi
 if [ -f "$LOG/bench-sort.log" ]; then
   grep -E "^(library|zambezi|cupy|torch) |zambezi/cupy|copy bandwidth" "$LOG/bench-sort.log" || true
+fi
+if [ -f "$LOG/bench-auto.log" ]; then
+  grep -E "^GPU faster|not faster|fell back" "$LOG/bench-auto.log" || true
 fi
 printf '%-28s %-6s %6s\n' step result time
 for line in "${SUMMARY[@]}"; do echo "$line"; done

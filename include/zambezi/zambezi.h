@@ -287,6 +287,10 @@ ZB_API zb_status zb_column_set_time(zb_column *col, zb_time_unit unit, const cha
 ZB_API zb_status zb_column_new(zb_type_id type, int64_t length, bool with_validity,
                                int64_t chars_size, zb_column **out, zb_error *err);
 ZB_API void zb_column_recount_nulls(zb_column *col);
+/* Bytes of memory the column's rows occupy: values, validity, string
+ * bytes (of host columns' rows; a device column's whole chars buffer) and
+ * a categorical's dictionary. */
+ZB_API int64_t zb_column_nbytes(const zb_column *col);
 
 ZB_API zb_column *zb_column_retain(zb_column *col);
 ZB_API void zb_column_release(zb_column *col);
@@ -347,6 +351,8 @@ ZB_API zb_status zb_table_slice(const zb_table *t, int64_t start, int64_t length
 ZB_API zb_status zb_table_to_device(const zb_table *t, zb_device device, zb_table **out,
                                     zb_error *err);
 ZB_API zb_device zb_table_device(const zb_table *t);
+/* The sum of zb_column_nbytes over the table's columns. */
+ZB_API int64_t zb_table_nbytes(const zb_table *t);
 
 /* ------------------------------------------------------------------------ */
 /* Thread pool                                                              */

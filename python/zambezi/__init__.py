@@ -26,6 +26,7 @@ from zambezi.series import Series
 from zambezi.io import read_csv
 from zambezi._compute import concat
 from zambezi._merge import merge
+from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, profile
 
 __version__ = _core.build_info()["version"]
@@ -143,6 +144,8 @@ __all__ = [
     "cuda_available",
     "cuda_memory_info",
     "cuda_release_cached_memory",
+    "get_auto_threshold",
+    "set_auto_threshold",
     "profile",
     "Profile",
     "ProfileRecord",

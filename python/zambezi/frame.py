@@ -7,7 +7,7 @@ time in C.  Arrow consumers (pyarrow, polars, duckdb) read a DataFrame
 through ``__arrow_c_stream__`` without copies.
 """
 
-from zambezi import _convert, _core, _format
+from zambezi import _convert, _core, _device, _format
 from zambezi._compute import FrameOps
 from zambezi._groupby import FrameGroupBy
 from zambezi._stats import FrameStats
@@ -290,7 +290,9 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         """The same frame on another device: 'cpu', 'cuda' or 'cuda:N' (the
         data is copied there; a frame already there is returned as is).
         Operations on the result run on that device.  Raises DeviceError
-        when the device is not available.
+        when the device is not available.  'auto' picks a GPU when there is
+        one and the frame is at least ``zb.get_auto_threshold()`` bytes
+        (see ``nbytes``), else the CPU.
 
         Examples
         --------
@@ -302,7 +304,19 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         >>> g.to("cpu").device
         'cpu'
         """
-        return DataFrame._wrap(self._table.to_device(device))
+        return DataFrame._wrap(self._table.to_device(_device.resolve(device, self.nbytes)))
+
+    @property
+    def nbytes(self):
+        """Bytes of memory the frame's columns occupy (values, validity
+        bitmaps, string bytes, categories).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, 3], "b": [0.5, None, 2.0]}).nbytes   # 24 + 24 + 1
+        49
+        """
+        return self._table.nbytes
 
     # -- conversion --------------------------------------------------------
     def to_csv(self, path_or_buf=None, **kwargs):

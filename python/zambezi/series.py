@@ -4,7 +4,7 @@ A Series wraps a ``_core.Column`` and a name.  Reductions run in C with the
 GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
-from zambezi import _convert, _core, _format, _interchange
+from zambezi import _convert, _core, _device, _format, _interchange
 from zambezi._compute import SeriesOps
 from zambezi.accessors import SeriesExtras
 from zambezi._stats import SeriesStats, min_max
@@ -264,7 +264,9 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
     # -- devices -----------------------------------------------------------
     def to(self, device):
         """The same values on another device: 'cpu', 'cuda' or 'cuda:N'
-        (copied there; DeviceError when the device is not available).
+        (copied there; DeviceError when the device is not available), or
+        'auto' (a GPU when there is one and the values are at least
+        ``zb.get_auto_threshold()`` bytes, else the CPU).
 
         Examples
         --------
@@ -276,7 +278,22 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         >>> s.to("cpu").device
         'cpu'
         """
-        return Series._from_column(self._col.to_device(device), self._name)
+        return Series._from_column(
+            self._col.to_device(_device.resolve(device, self._col.nbytes)), self._name)
+
+    @property
+    def nbytes(self):
+        """Bytes of memory the values occupy (values, validity bitmap,
+        string bytes, categories).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).nbytes
+        24
+        >>> zb.Series(["ab", "c"]).nbytes    # 3 offsets of 8 bytes + 3 bytes
+        27
+        """
+        return self._col.nbytes
 
     # -- conversion --------------------------------------------------------
     def to_numpy(self):

@@ -205,6 +205,22 @@ void zb_column_recount_nulls(zb_column *col) {
   }
 }
 
+int64_t zb_column_nbytes(const zb_column *col) {
+  if (col == NULL) return 0;
+  int64_t n = col->length, bytes = col->validity != NULL ? (n + 7) / 8 : 0;
+  if (col->type == ZB_BOOL) return bytes + (n + 7) / 8;
+  if (col->type != ZB_STRING) {
+    bytes += n * zb_type_width(col->type);
+    if (col->dictionary != NULL) bytes += zb_column_nbytes(col->dictionary);
+    return bytes;
+  }
+  bytes += (n + 1) * (int64_t)sizeof(int64_t);
+  if (col->chars == NULL) return bytes;
+  if (col->device.kind != ZB_DEVICE_CPU) return bytes + col->chars->size;
+  const int64_t *o = (const int64_t *)col->data->data + col->offset;
+  return bytes + (o[n] - o[0]);
+}
+
 zb_status zb_column_slice(const zb_column *col, int64_t start, int64_t length,
                           zb_column **out, zb_error *err) {
   *out = NULL;

@@ -183,3 +183,10 @@ zb_status zb_table_to_device(const zb_table *t, zb_device device, zb_table **out
 zb_device zb_table_device(const zb_table *t) {
   return t->num_columns > 0 ? t->columns[0]->device : ZB_CPU;
 }
+
+int64_t zb_table_nbytes(const zb_table *t) {
+  int64_t bytes = 0;
+  for (int64_t c = 0; t != NULL && c < t->num_columns; c++)
+    bytes += zb_column_nbytes(t->columns[c]);
+  return bytes;
+}

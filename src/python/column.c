@@ -103,6 +103,9 @@ static PyObject *column_get_dtype(PyObject *self, void *c) { return zbpy_dtype_s
 static PyObject *column_get_length(PyObject *self, void *c) {
   return PyLong_FromLongLong(COL(self)->length);
 }
+static PyObject *column_get_nbytes(PyObject *self, void *c) {
+  return PyLong_FromLongLong(zb_column_nbytes(COL(self)));
+}
 static PyObject *column_get_null_count(PyObject *self, void *c) {
   return PyLong_FromLongLong(COL(self)->null_count);
 }
@@ -434,6 +437,7 @@ static PyGetSetDef column_getset[] = {
      NULL},
     {"length", column_get_length, NULL, "number of values", NULL},
     {"null_count", column_get_null_count, NULL, "number of nulls", NULL},
+    {"nbytes", column_get_nbytes, NULL, "bytes the values occupy (zb_column_nbytes)", NULL},
     {"device", column_get_device, NULL, "'cpu' or 'cuda:N'", NULL},
     {"unit", column_get_unit, NULL, "timestamp unit ('s', 'ms', 'us', 'ns') or None", NULL},
     {"timezone", column_get_timezone, NULL, "timestamp timezone or None", NULL},

@@ -188,6 +188,10 @@ static PyObject *table_arrow_c_stream(PyObject *self, PyObject *args, PyObject *
   return zbpy_table_arrow_stream(st, TBL(self));
 }
 
+static PyObject *table_get_nbytes(PyObject *self, void *c) {
+  return PyLong_FromLongLong(zb_table_nbytes(TBL(self)));
+}
+
 static PyObject *table_repr(PyObject *self) {
   const zb_table *t = TBL(self);
   return PyUnicode_FromFormat("<zambezi._core.Table rows=%lld columns=%lld>",
@@ -199,6 +203,7 @@ static PyGetSetDef table_getset[] = {
     {"num_rows", table_get_num_rows, NULL, "number of rows", NULL},
     {"num_columns", table_get_num_columns, NULL, "number of columns", NULL},
     {"device", table_get_device, NULL, "'cpu' or 'cuda:N'", NULL},
+    {"nbytes", table_get_nbytes, NULL, "bytes the columns occupy (zb_table_nbytes)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
