@@ -267,7 +267,9 @@ static PyObject *py_column_cai(PyObject *module, PyObject *arg) {
   s = zb_device_synchronize(col->device, &err);
   Py_END_ALLOW_THREADS
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  char *ptr = (char *)col->data->data + col->offset * zb_type_width(col->type);
+  /* The interface asks for a 0 pointer for zero-size arrays. */
+  char *ptr = col->length == 0 ? NULL
+                               : (char *)col->data->data + col->offset * zb_type_width(col->type);
   /* The work is finished (synchronized), so no stream is named. */
   return Py_BuildValue("{s:(L),s:s,s:(NO),s:O,s:i,s:O}", "shape", (long long)col->length,
                        "typestr", ts, "data", PyLong_FromVoidPtr(ptr), Py_True, "strides",
