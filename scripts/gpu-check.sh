@@ -82,6 +82,16 @@ bench_sort() {
   "$PY" bench/gpu_sort.py --json "$LOG/gpu_sort.json" 2>&1 | tee "$LOG/bench-sort.log"
 }
 
+bench_groupby() {
+  "$PY" bench/gpu_groupby.py --sum-rows 100000000 --rows 100000000 --reps 2 \
+    --json "$LOG/gpu_groupby.json" 2>&1 | tee "$LOG/bench-groupby.log"
+}
+
+bench_join() {
+  "$PY" bench/gpu_join.py --rows 10000000 --dbrows 10000000 --reps 3 \
+    --json "$LOG/gpu_join.json" 2>&1 | tee "$LOG/bench-join.log"
+}
+
 bench_auto() {
   "$PY" bench/gpu_auto.py --max-rows 30000000 --reps 3 --json "$LOG/gpu_auto.json" 2>&1 |
     tee "$LOG/bench-auto.log"
@@ -95,6 +105,8 @@ step "pytest -m gpu" gputests
 step "benchmark: GPU reductions" bench
 step "benchmark: GPU sort, filter" bench_sort
 step "benchmark: device=auto cut-over" bench_auto
+step "benchmark: GPU group-by" bench_groupby
+step "benchmark: GPU joins" bench_join
 
 echo
 echo "== summary"
@@ -106,6 +118,12 @@ if [ -f "$LOG/bench.log" ]; then
 fi
 if [ -f "$LOG/bench-sort.log" ]; then
   grep -E "^(library|zambezi|cupy|torch) |zambezi/cupy|copy bandwidth" "$LOG/bench-sort.log" || true
+fi
+if [ -f "$LOG/bench-groupby.log" ]; then
+  grep -E "^(bench |sum, |q[0-9]+ |db-benchmark q1-q10 total|answers:)" "$LOG/bench-groupby.log" || true
+fi
+if [ -f "$LOG/bench-join.log" ]; then
+  grep -E "^(workload|int64 inner|q[1-5] )|^checks:" "$LOG/bench-join.log" || true
 fi
 if [ -f "$LOG/bench-auto.log" ]; then
   grep -E "^GPU faster|not faster|fell back" "$LOG/bench-auto.log" || true

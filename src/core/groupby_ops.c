@@ -107,6 +107,31 @@ static zb_status check_agg(const zb_table *t, int64_t i, const zb_agg *a, zb_err
   return ZB_OK;
 }
 
+/* The result's column names (keys, then each aggregation's name or its
+ * column's, "size" for SIZE) must be unique: checked here so that every
+ * backend reports a clash the same way. */
+static const char *result_name(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                               const zb_agg *aggs, int64_t i) {
+  if (i < n_keys) return t->names[keys[i]];
+  const zb_agg *a = &aggs[i - n_keys];
+  if (a->name != NULL) return a->name;
+  return a->op == ZB_AGG_SIZE ? "size" : t->names[a->column];
+}
+
+static zb_status check_names(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                             int64_t n_aggs, const zb_agg *aggs, zb_error *err) {
+  int64_t nc = n_keys + n_aggs;
+  for (int64_t a = 1; a < nc; a++) {
+    const char *na = result_name(t, n_keys, keys, aggs, a);
+    for (int64_t b = 0; b < a; b++)
+      if (strcmp(na, result_name(t, n_keys, keys, aggs, b)) == 0)
+        return zb_error_set(err, ZB_EINVAL,
+                            "group-by: two result columns are named '%s' (give the "
+                            "aggregations distinct names)", na);
+  }
+  return ZB_OK;
+}
+
 static zb_status backend_of(const zb_table *t, zb_device *dev, const zb_backend **be,
                             zb_error *err) {
   *dev = t->num_columns > 0 ? t->columns[0]->device : ZB_CPU;
@@ -127,9 +152,13 @@ zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *key
   zb_device dev;
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
+  ZB_RETURN_NOT_OK(check_names(t, n_keys, keys, n_aggs, aggs, err));
   ZB_PROFILE_OP("groupby", be, groupby, dev, t->num_rows);
-  if (be->groupby != NULL) return be->groupby(t, n_keys, keys, dropna, sort, n_aggs, aggs, out,
-                                              err);
+  if (be->groupby != NULL) {
+    zb_status bs = be->groupby(t, n_keys, keys, dropna, sort, n_aggs, aggs, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_table *h = NULL, *res = NULL;
   ZB_RETURN_NOT_OK(zb_table_to_device(t, ZB_CPU, &h, err));
   zb_status st = zb__cpu_groupby(h, n_keys, keys, dropna, sort, n_aggs, aggs, &res, err);
@@ -157,8 +186,11 @@ zb_status zb_table_group_ids(const zb_table *t, int64_t n_keys, const int64_t *k
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
   ZB_PROFILE_OP("group_ids", be, group_ids, dev, t->num_rows);
-  if (be->group_ids != NULL)
-    return be->group_ids(t, n_keys, keys, dropna, sort, out, n_groups, err);
+  if (be->group_ids != NULL) {
+    zb_status bs = be->group_ids(t, n_keys, keys, dropna, sort, out, n_groups, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_table *h = NULL;
   zb_column *res = NULL;
   ZB_RETURN_NOT_OK(zb_table_to_device(t, ZB_CPU, &h, err));

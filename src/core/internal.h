@@ -120,10 +120,10 @@ typedef struct zb_backend {
   zb_status (*where)(const zb_column *cond, bool mask, const zb_column *a, const zb_column *b,
                      bool b_scalar, zb_column **out, zb_error *err);
   /* Joins (zambezi/join.h; optional, checked by src/core/join_ops.c).  lkeys /
-   * rkeys: n_keys host key columns of n_left / n_right rows brought to
-   * types the hash identity compares directly (equal types, integers of
-   * any width, or one shared categorical dictionary); n_keys is 0 for
-   * cross.  Unsorted output order of join.h; *right_idx NULL for semi/anti. */
+   * rkeys: n_keys key columns on this backend's device, of n_left / n_right
+   * rows, brought to types the hash identity compares directly (equal
+   * types, integers of any width, or one shared categorical dictionary);
+   * n_keys is 0 for cross.  Unsorted output order of join.h; *right_idx NULL for semi/anti. */
   zb_status (*join_indices)(const zb_column *const *lkeys, const zb_column *const *rkeys,
                             int64_t n_keys, int64_t n_left, int64_t n_right, zb_join_how how,
                             zb_column **left_idx, zb_column **right_idx, zb_error *err);

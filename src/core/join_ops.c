@@ -10,8 +10,9 @@
  * different dictionaries share their union; string/categorical mixes
  * become strings),
  * dispatches to the backend of the data's device (the CPU over host copies
- * when the backend lacks joins), and, for outer joins or when asked, sorts
- * the index pairs stably by the coalesced join keys.
+ * when the backend lacks joins or declines these keys), and, for outer
+ * joins or when asked, sorts the index pairs stably by the coalesced join
+ * keys.
  */
 #include <stdio.h>
 
@@ -41,8 +42,17 @@ zb_status zb_join_how_from_name(const char *name, zb_join_how *out, zb_error *er
 /* ---- key type preparation ---------------------------------------------------- */
 
 /* c (uint64) with values above INT64_MAX turned into nulls (they equal no
- * signed value). */
+ * signed value); a device column is masked on a host copy and moved back. */
 static zb_status mask_big_uint64(const zb_column *c, zb_column **out, zb_error *err) {
+  if (c->device.kind != ZB_DEVICE_CPU) {
+    zb_column *h = NULL, *m = NULL;
+    zb_status st = zb_column_to_device(c, ZB_CPU, &h, err);
+    if (st == ZB_OK) st = mask_big_uint64(h, &m, err);
+    if (st == ZB_OK) st = zb_column_to_device(m, c->device, out, err);
+    zb_column_release(h);
+    zb_column_release(m);
+    return st;
+  }
   zb_column *o = NULL;
   ZB_RETURN_NOT_OK(zb_column_new(ZB_UINT64, c->length, true, 0, &o, err));
   const uint64_t *v = (const uint64_t *)c->data->data + c->offset;
@@ -65,12 +75,31 @@ static zb_status cast_to(const zb_column *c, zb_type_id t, zb_time_unit unit, zb
 /* Two categoricals with different dictionaries re-coded onto one shared
  * dictionary (their concatenation unifies them; each side is a slice of
  * it), so keys compare by code: a pass over the codes instead of turning
- * every row into a string. */
+ * every row into a string.  Device columns are concatenated on the host
+ * and the result moved back before slicing, so both share one dictionary
+ * there too. */
 static zb_status share_dictionary(const zb_column *a, const zb_column *b, zb_column **pa,
                                   zb_column **pb, zb_error *err) {
   zb_column *both = NULL, *parts[2] = {(zb_column *)a, (zb_column *)b};
-  ZB_RETURN_NOT_OK(zb_column_concat(parts, 2, &both, err));
-  zb_status st = zb_column_slice(both, 0, a->length, pa, err);
+  zb_column *ha = NULL, *hb = NULL;
+  zb_status st = ZB_OK;
+  if (a->device.kind != ZB_DEVICE_CPU) {
+    st = zb_column_to_device(a, ZB_CPU, &ha, err);
+    if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);
+    parts[0] = ha;
+    parts[1] = hb;
+  }
+  if (st == ZB_OK) st = zb_column_concat(parts, 2, &both, err);
+  zb_column_release(ha);
+  zb_column_release(hb);
+  if (st == ZB_OK && a->device.kind != ZB_DEVICE_CPU) {
+    zb_column *d = NULL;
+    st = zb_column_to_device(both, a->device, &d, err);
+    zb_column_release(both);
+    both = d;
+  }
+  if (st != ZB_OK) return st;
+  st = zb_column_slice(both, 0, a->length, pa, err);
   if (st == ZB_OK) st = zb_column_slice(both, a->length, b->length, pb, err);
   zb_column_release(both);
   return st;
@@ -184,6 +213,15 @@ done:
 
 /* ---- entry point ------------------------------------------------------------------- */
 
+/* Replace *c by a host copy of it. */
+static zb_status keys_to_host(zb_column **c, zb_error *err) {
+  zb_column *h = NULL;
+  ZB_RETURN_NOT_OK(zb_column_to_device(*c, ZB_CPU, &h, err));
+  zb_column_release(*c);
+  *c = h;
+  return ZB_OK;
+}
+
 zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int64_t n_keys,
                                 const int64_t *left_keys, const int64_t *right_keys,
                                 zb_join_how how, bool sort, zb_column **left_idx,
@@ -245,13 +283,22 @@ zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int
     }
   }
   if (st != ZB_OK) goto done;
-  if (on_host) {
-    st = zb__cpu_join_indices((const zb_column *const *)lk, (const zb_column *const *)rk,
-                              n_keys, left->num_rows, right->num_rows, how, &li, &ri, err);
-  } else {
+  if (!on_host) {
     st = be->join_indices((const zb_column *const *)lk, (const zb_column *const *)rk, n_keys,
                           left->num_rows, right->num_rows, how, &li, &ri, err);
+    if (st == ZB__DECLINED) { /* the CPU joins host copies of the prepared keys */
+      ZB_PROFILE_DECLINED();
+      on_host = true;
+      st = ZB_OK;
+      for (int64_t i = 0; st == ZB_OK && i < n_keys; i++) {
+        st = keys_to_host(&lk[i], err);
+        if (st == ZB_OK) st = keys_to_host(&rk[i], err);
+      }
+    }
   }
+  if (st == ZB_OK && on_host)
+    st = zb__cpu_join_indices((const zb_column *const *)lk, (const zb_column *const *)rk,
+                              n_keys, left->num_rows, right->num_rows, how, &li, &ri, err);
   if (st != ZB_OK) goto done;
   if ((sort || how == ZB_JOIN_OUTER) && how != ZB_JOIN_CROSS && li->length > 1)
     st = sort_by_keys(lk, rk, n_keys, &li, &ri, err);

@@ -190,19 +190,25 @@ static zb_status run_table_keys(const char *what, const zb_table *t, int64_t n_k
   ZB_PROFILE_SPAN(what, hash ? "hash_rows" : "duplicated",
                   be != NULL && (hash ? be->hash_rows != NULL : be->duplicated != NULL), dev,
                   dev, t->num_rows);
-  if (st == ZB_OK) {
-    if (hash && be->hash_rows != NULL) {
-      st = be->hash_rows(t, n, k, &res, err);
-    } else if (!hash && be->duplicated != NULL) {
-      st = be->duplicated(t, n, k, keep, &res, err);
-    } else {
-      table_key_op fn = hash ? cpu_hash_rows_keep : zb__cpu_duplicated;
-      zb_table *h = NULL;
-      st = table_host(t, &h, err);
-      if (st == ZB_OK) st = fn(h, n, k, keep, &res, err);
-      zb_table_release(h);
-      if (st == ZB_OK) st = result_to(dev, &res, err);
-    }
+  bool done = false;
+  if (st == ZB_OK && hash && be->hash_rows != NULL) {
+    st = be->hash_rows(t, n, k, &res, err);
+    done = st != ZB__DECLINED;
+  } else if (st == ZB_OK && !hash && be->duplicated != NULL) {
+    st = be->duplicated(t, n, k, keep, &res, err);
+    done = st != ZB__DECLINED;
+  }
+  if (st == ZB__DECLINED) {
+    ZB_PROFILE_DECLINED();
+    st = ZB_OK;
+  }
+  if (st == ZB_OK && !done) {
+    table_key_op fn = hash ? cpu_hash_rows_keep : zb__cpu_duplicated;
+    zb_table *h = NULL;
+    st = table_host(t, &h, err);
+    if (st == ZB_OK) st = fn(h, n, k, keep, &res, err);
+    zb_table_release(h);
+    if (st == ZB_OK) st = result_to(dev, &res, err);
   }
   zb_free(k);
   if (st != ZB_OK) {
@@ -286,7 +292,11 @@ zb_status zb_column_unique(const zb_column *col, zb_column **out, zb_error *err)
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
   ZB_PROFILE_OP("unique", be, unique, col->device, col->length);
-  if (be->unique != NULL) return be->unique(col, out, err);
+  if (be->unique != NULL) {
+    zb_status bs = be->unique(col, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_column *h = NULL, *res = NULL;
   zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
   if (st == ZB_OK) st = zb__cpu_unique(h, &res, err);
@@ -306,7 +316,11 @@ zb_status zb_column_nunique(const zb_column *col, bool dropna, int64_t *out, zb_
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
   ZB_PROFILE_OP("nunique", be, nunique, col->device, col->length);
-  if (be->nunique != NULL) return be->nunique(col, dropna, out, err);
+  if (be->nunique != NULL) {
+    zb_status bs = be->nunique(col, dropna, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
   zb_status st = zb__cpu_nunique(h, dropna, out, err);
@@ -324,8 +338,11 @@ zb_status zb_column_value_counts(const zb_column *col, bool sort, bool ascending
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
   ZB_PROFILE_OP("value_counts", be, value_counts, col->device, col->length);
-  if (be->value_counts != NULL)
-    return be->value_counts(col, sort, ascending, dropna, normalize, values, counts, err);
+  if (be->value_counts != NULL) {
+    zb_status bs = be->value_counts(col, sort, ascending, dropna, normalize, values, counts, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_column *h = NULL, *v = NULL, *c = NULL;
   zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
   if (st == ZB_OK) st = zb__cpu_value_counts(h, sort, ascending, dropna, normalize, &v, &c, err);
@@ -390,9 +407,21 @@ zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_colum
   if (st == ZB_OK) st = as_type(values, t, col->unit, &b, err);
   const zb_backend *be = NULL;
   if (st == ZB_OK) st = backend_of(col->device, &be, err);
+  bool done = false;
+  if (st == ZB_OK && be->isin != NULL && col->device.kind != ZB_DEVICE_CPU &&
+      !zb_device_equal(b->device, col->device)) {
+    /* the values (usually few) go to the column's device */
+    zb_column *db = NULL;
+    st = zb_column_to_device(b, col->device, &db, err);
+    zb_column_release(b);
+    b = db;
+  }
   if (st == ZB_OK && be->isin != NULL && zb_device_equal(b->device, col->device)) {
     st = be->isin(a, b, &res, err);
-  } else if (st == ZB_OK) {
+    done = st != ZB__DECLINED;
+    if (!done) st = ZB_OK;
+  }
+  if (st == ZB_OK && !done) {
     ZB_PROFILE_DECLINED(); /* counts only when col is off the CPU */
     st = zb_column_to_device(a, ZB_CPU, &ha, err);
     if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);

@@ -690,9 +690,17 @@ static zb_backend zb_cuda_make_backend(void) {
   b.where = zb__cuda_where;
   b.clip = zb__cuda_clip;
   b.round = zb__cuda_round;
+  b.groupby = zb__cuda_groupby;
+  b.group_ids = zb__cuda_group_ids;
   b.filter = zb__cuda_filter;
   b.take = zb__cuda_take;
   b.sort_indices = zb__cuda_sort_indices;
+  b.join_indices = zb__cuda_join_indices;
+  b.unique = zb__cuda_unique;
+  b.nunique = zb__cuda_nunique;
+  b.value_counts = zb__cuda_value_counts;
+  b.duplicated = zb__cuda_duplicated;
+  b.isin = zb__cuda_isin;
   return b;
 }
 

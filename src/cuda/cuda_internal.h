@@ -98,6 +98,59 @@ zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys, const int64_t
                                 const bool *ascending, bool nulls_first, zb_column **out,
                                 zb_error *err);
 
+/* ---- joins and distinct values (src/cuda/join.cu, src/cuda/hash.cu) ----- */
+
+/* Stable LSD radix sort of n (key, int64 value) pairs on key bits
+ * [begin_bit, end_bit) (src/cuda/sort.cu; CUB's sort, instantiated there
+ * once).  key_width is 1 (uint8_t keys) or 8 (uint64_t keys).  The input is
+ * in keys[0] and vals[*cur] (each buffer holds n items); on return *cur
+ * names the values buffer holding the sorted values; both keys buffers are
+ * clobbered.  *temp / *temp_have: CUB scratch as zb__cuda_scratch keeps it
+ * (the caller releases *temp once the device is done).  Queued on the
+ * legacy default stream; not waited for. */
+zb_status zb__cuda_sort_pairs(int device_id, int key_width, zb_buffer *const keys[2],
+                              zb_buffer *const vals[2], int *cur, int64_t n, int begin_bit,
+                              int end_bit, zb_buffer **temp, size_t *temp_have, zb_error *err);
+
+/* In-place exclusive prefix sum of data[0, n) on the device, waited for
+ * (src/cuda/select.cu). */
+zb_status zb__cuda_exclusive_sum(int device_id, int64_t *data, int64_t n, zb_error *err);
+
+/* The backend's join_indices, unique, nunique, value_counts, duplicated and
+ * isin entries: arguments, results and semantics those of the CPU
+ * (src/cpu/join.c, src/cpu/hash.c), inputs validated and prepared by
+ * src/core and on one CUDA device.  They return ZB__DECLINED (the core then
+ * runs them on the CPU) for string keys, cross joins, categoricals whose
+ * dictionary repeats a string, and outputs too large to count. */
+zb_status zb__cuda_join_indices(const zb_column *const *lkeys, const zb_column *const *rkeys,
+                                int64_t n_keys, int64_t n_left, int64_t n_right,
+                                zb_join_how how, zb_column **left_idx, zb_column **right_idx,
+                                zb_error *err);
+zb_status zb__cuda_unique(const zb_column *col, zb_column **out, zb_error *err);
+zb_status zb__cuda_nunique(const zb_column *col, bool dropna, int64_t *out, zb_error *err);
+zb_status zb__cuda_value_counts(const zb_column *col, bool sort, bool ascending, bool dropna,
+                                bool normalize, zb_column **values, zb_column **counts,
+                                zb_error *err);
+zb_status zb__cuda_duplicated(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                              zb_keep keep, zb_column **out, zb_error *err);
+zb_status zb__cuda_isin(const zb_column *col, const zb_column *values, zb_column **out,
+                        zb_error *err);
+
+/* ---- group-by (src/cuda/groupby.cu) ------------------------------------- */
+
+/* The backend's groupby and group_ids entries: arguments, results and
+ * semantics those of src/cpu/groupby.c and src/cpu/groupby_agg.c (float
+ * sums, means, var, std and float products within rounding), inputs
+ * validated by src/core and on one CUDA device.  They return ZB__DECLINED
+ * (the core then runs them on the CPU) for string keys, and groupby also
+ * for median, quantile, nunique, corr and min/max of strings. */
+zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
+                           bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                           zb_error *err);
+zb_status zb__cuda_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                             bool dropna, bool sort, zb_column **out, int64_t *n_groups,
+                             zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -386,6 +386,12 @@ zb_status zb_gather(const zb_column *col, const int64_t *rows, const uint8_t *rv
 
 } /* namespace */
 
+/* The scan above for other files (cuda_internal.h): one CUB instantiation. */
+extern "C" zb_status zb__cuda_exclusive_sum(int device_id, int64_t *data, int64_t n,
+                                            zb_error *err) {
+  return zb_exclusive_sum(device_id, data, n, err);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Backend entries                                                          */
 /* ------------------------------------------------------------------------ */

@@ -299,6 +299,35 @@ zb_status zb_sort_by_column(zb_sorter *s, const zb_column *col, bool asc, bool n
 
 } /* namespace */
 
+/* The radix pass above for other files (cuda_internal.h), so that the CUB
+ * sort is instantiated once: a zb_sorter over the caller's buffers. */
+extern "C" zb_status zb__cuda_sort_pairs(int device_id, int key_width, zb_buffer *const keys[2],
+                                         zb_buffer *const vals[2], int *cur, int64_t n,
+                                         int begin_bit, int end_bit, zb_buffer **temp,
+                                         size_t *temp_have, zb_error *err) {
+  if (key_width != 1 && key_width != 8)
+    return zb_error_set(err, ZB_EINVAL, "sort on cuda:%d: no %d-byte pair sort", device_id,
+                        key_width);
+  if (n < 2 || begin_bit >= end_bit) return ZB_OK;
+  zb_sorter s;
+  memset(&s, 0, sizeof s);
+  s.dev = device_id;
+  s.n = n;
+  s.perm[0] = vals[0];
+  s.perm[1] = vals[1];
+  s.cur = *cur;
+  s.keys[0] = keys[0];
+  s.keys[1] = keys[1];
+  s.temp = *temp;
+  s.temp_have = *temp_have;
+  zb_status st = key_width == 1 ? zb_radix_pass<uint8_t>(&s, begin_bit, end_bit, err)
+                                : zb_radix_pass<uint64_t>(&s, begin_bit, end_bit, err);
+  *cur = s.cur;
+  *temp = s.temp;
+  *temp_have = s.temp_have;
+  return st;
+}
+
 extern "C" zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys,
                                            const int64_t *keys, const bool *ascending,
                                            bool nulls_first, zb_column **out, zb_error *err) {
