@@ -618,7 +618,18 @@ zb_status zb_table_filter(const zb_table *t, const zb_column *mask, zb_table **o
   ZB_RETURN_NOT_OK(check_mask(NULL, t->num_rows, zb_table_device(t), mask, err));
   ZB_PROFILE_OP("table_filter", zb__backend_for(mask->device.kind), filter, mask->device,
                 t->num_rows);
-  return table_apply(t, mask, zb_column_filter, out, err);
+  if (mask->device.kind != ZB_DEVICE_CPU || t->num_columns == 0)
+    return table_apply(t, mask, zb_column_filter, out, err);
+  /* On the CPU all columns are filtered in one parallel loop. */
+  zb_column **cols = (zb_column **)zb_calloc((size_t)t->num_columns, sizeof(zb_column *));
+  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");
+  zb_status st = zb__cpu_filter_columns(t->num_columns, (const zb_column *const *)t->columns,
+                                        mask, cols, err);
+  if (st != ZB_OK) {
+    zb_free(cols);
+    return st;
+  }
+  return table_from(t, cols, out, err);
 }
 
 static zb_status host_take(const zb_column *col, const zb_column *aux, const void *arg,

@@ -68,6 +68,10 @@ static zb_status nomem(zb_error *err, const char *what, int64_t n) {
 
 static inline void kahan_add(double *s, double *c, double x) {
   double t = *s + x;
+  if (!isfinite(t)) { /* inf or NaN: no rounding to track (inf - inf would be NaN) */
+    *s = t;
+    return;
+  }
   if (fabs(*s) >= fabs(x))
     *c += (*s - t) + x;
   else

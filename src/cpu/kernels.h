@@ -142,6 +142,10 @@ zb_status zb__cpu_is_null(const zb_column *col, bool want_valid, zb_column **out
                           zb_error *err);
 zb_status zb__cpu_fill_null(const zb_column *col, const zb_column *value, zb_column **out,
                             zb_error *err);
+/* Filter n_cols host columns by one mask in one pass of parallel work;
+ * outs[c] get new references (all NULL on failure). */
+zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,
+                                 const zb_column *mask, zb_column **outs, zb_error *err);
 zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column **out,
                          zb_error *err);
 zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column **out,

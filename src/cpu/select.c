@@ -304,53 +304,114 @@ static void filter_write(void *ctx, int64_t task, int worker) {
   if (c->type == ZB_BOOL) bw_flush(&db);
 }
 
-zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column **out,
-                         zb_error *err) {
-  *out = NULL;
-  int64_t nm = zb__morsels(col->length), m1 = nm > 0 ? nm : 1;
-  int64_t *count = (int64_t *)zb_malloc((size_t)m1 * sizeof(int64_t));
-  int64_t *bytes = (int64_t *)zb_malloc((size_t)m1 * sizeof(int64_t));
-  zb_column *o = NULL;
+/* The kept-row counts of the mask's morsels (one pass for every column),
+ * then the kept string bytes of each string column's morsels, then every
+ * (column, morsel) pair written in one parallel loop. */
+typedef struct filter_many {
+  filter_job *jobs;
+  int64_t n_cols, nm;
+} filter_many;
+
+static void filter_count_task(void *ctx, int64_t task, int worker) {
+  filter_many *f = (filter_many *)ctx;
+  filter_count(&f->jobs[task / f->nm], task % f->nm, worker);
+}
+
+static void filter_write_task(void *ctx, int64_t task, int worker) {
+  filter_many *f = (filter_many *)ctx;
+  filter_write(&f->jobs[task / f->nm], task % f->nm, worker);
+}
+
+zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,
+                                 const zb_column *mask, zb_column **outs, zb_error *err) {
+  int64_t n = mask->length, nm = zb__morsels(n), m1 = nm > 0 ? nm : 1;
+  for (int64_t c = 0; c < n_cols; c++) outs[c] = NULL;
+  /* count: slot 0 = the kept rows per morsel (shared by every column) and
+   * zero bytes; slot c + 1 = string column c's bytes per morsel */
+  int64_t *count = (int64_t *)zb_malloc((size_t)(n_cols + 1) * 2 * (size_t)m1 * sizeof(int64_t));
+  filter_job *jobs = (filter_job *)zb_calloc((size_t)(n_cols > 0 ? n_cols : 1), sizeof(filter_job));
   zb_status st = ZB_OK;
-  if (count == NULL || bytes == NULL) {
+  if (count == NULL || jobs == NULL) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (filter)");
     goto done;
   }
-  filter_job j = {col, mask, NULL, count, bytes, nm, 0};
-  st = zb_parallel_for(nm, filter_count, &j, err);
+  int64_t n_str = 0;
+  for (int64_t c = 0; c < n_cols; c++) {
+    int64_t *cnt = count, *bytes = count + (size_t)(c + 1) * 2 * m1;
+    jobs[c] = (filter_job){cols[c], mask, NULL, cnt, cols[c]->type == ZB_STRING ? bytes : cnt + m1,
+                           nm, 0};
+    n_str += cols[c]->type == ZB_STRING;
+  }
+  /* 1. kept rows per morsel (a job over the mask only: a fixed-width view) */
+  filter_job mj = {mask, mask, NULL, count, count + m1, nm, 0};
+  st = zb_parallel_for(nm, filter_count, &mj, err);
   if (st != ZB_OK) goto done;
-  int64_t total = 0, total_bytes = 0;
+  int64_t total = 0;
   for (int64_t m = 0; m < nm; m++) {
-    int64_t c = count[m], b = bytes[m];
+    int64_t k = count[m];
     count[m] = total;
-    bytes[m] = total_bytes;
-    total += c;
-    total_bytes += b;
+    total += k;
   }
-  j.total_bytes = total_bytes;
-  st = zb__new_like(col, col->type, total, false, total_bytes, &o, err);
-  if (st != ZB_OK) goto done;
-  /* Bitmaps written by atomic OR start zeroed; whole words are touched. */
-  int64_t bitmap_bytes = (total + 63) / 64 * 8;
-  if (col->type == ZB_BOOL) memset(o->data->data, 0, (size_t)bitmap_bytes);
-  if (col->validity != NULL) {
-    st = zb_buffer_new_zeroed(ZB_CPU, bitmap_bytes, &o->validity, err);
+  /* 2. string bytes per morsel of each string column */
+  if (n_str > 0) {
+    filter_job *sj = (filter_job *)zb_calloc((size_t)n_str, sizeof(filter_job));
+    if (sj == NULL) {
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (filter)");
+      goto done;
+    }
+    /* each string column's slot: its bytes, then room for the row counts
+     * it recomputes (not used) */
+    int64_t s = 0;
+    for (int64_t c = 0; c < n_cols; c++)
+      if (cols[c]->type == ZB_STRING)
+        sj[s++] = (filter_job){cols[c], mask, NULL, jobs[c].bytes + m1, jobs[c].bytes, nm, 0};
+    filter_many fm = {sj, n_str, nm};
+    st = zb_parallel_for(n_str * nm, filter_count_task, &fm, err);
+    zb_free(sj);
     if (st != ZB_OK) goto done;
+    for (int64_t c = 0; c < n_cols; c++) {
+      if (cols[c]->type != ZB_STRING) continue;
+      int64_t tb = 0, *b = jobs[c].bytes;
+      for (int64_t m = 0; m < nm; m++) {
+        int64_t k = b[m];
+        b[m] = tb;
+        tb += k;
+      }
+      jobs[c].total_bytes = tb;
+    }
   }
-  if (col->type == ZB_STRING) ((int64_t *)o->data->data)[0] = 0;
-  j.out = o;
-  st = zb_parallel_for(nm, filter_write, &j, err);
+  /* 3. outputs, then every column's morsels written in one loop */
+  for (int64_t c = 0; c < n_cols && st == ZB_OK; c++) {
+    const zb_column *col = cols[c];
+    st = zb__new_like(col, col->type, total, false, jobs[c].total_bytes, &outs[c], err);
+    if (st != ZB_OK) break;
+    /* Bitmaps written by atomic OR start zeroed; whole words are touched. */
+    int64_t bitmap_bytes = (total + 63) / 64 * 8;
+    if (col->type == ZB_BOOL) memset(outs[c]->data->data, 0, (size_t)bitmap_bytes);
+    if (col->validity != NULL) st = zb_buffer_new_zeroed(ZB_CPU, bitmap_bytes, &outs[c]->validity, err);
+    if (col->type == ZB_STRING) ((int64_t *)outs[c]->data->data)[0] = 0;
+    jobs[c].out = outs[c];
+  }
   if (st != ZB_OK) goto done;
-  zb_column_recount_nulls(o);
+  filter_many fm = {jobs, n_cols, nm};
+  st = zb_parallel_for(n_cols * nm, filter_write_task, &fm, err);
+  for (int64_t c = 0; c < n_cols && st == ZB_OK; c++) zb_column_recount_nulls(outs[c]);
 done:
   zb_free(count);
-  zb_free(bytes);
+  zb_free(jobs);
   if (st != ZB_OK) {
-    zb_column_release(o);
-    return st;
+    for (int64_t c = 0; c < n_cols; c++) {
+      zb_column_release(outs[c]);
+      outs[c] = NULL;
+    }
   }
-  *out = o;
-  return ZB_OK;
+  return st;
+}
+
+zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column **out,
+                         zb_error *err) {
+  *out = NULL;
+  return zb__cpu_filter_columns(1, &col, mask, out, err);
 }
 
 /* ---- take ---------------------------------------------------------------- */

@@ -188,6 +188,18 @@ def test_threads_identical_and_many_groups(threads):
         zb.set_num_threads(2)
 
 
+def test_float_sums_with_infinities():
+    # the compensated sum must not turn inf into NaN (inf - inf)
+    pdf = pd.DataFrame({"k": [1, 1, 2, 2, 3, 3, 4], "v": [np.inf, 1.0, -np.inf, 2.0,
+                                                          np.inf, -np.inf, 1e308]})
+    pdf.loc[len(pdf)] = [4, 1e308]
+    df = zb.DataFrame(pdf)
+    spec = {"s": ("v", "sum"), "m": ("v", "mean")}
+    for sort in (True, False):
+        assert_same(df.groupby("k", sort=sort).agg(**spec),
+                    _expected(pdf, ["k"], True, sort, spec), sort)
+
+
 def test_one_group_and_each_row_own_group():
     n = 1000
     pdf = _frame(n, 3)
