@@ -7,8 +7,10 @@ group-by table (id1..id6, v1..v3: three string and six numeric columns) and a
 string-heavy file (five text columns of 5-40 characters, some quoted with
 embedded separators), then reads each with every engine, with type inference,
 into that engine's own typed table.  Prints the best time of --repeat runs,
-MB/s, MB/s per core, zambezi's speed-up over each peer, and zambezi's engine
-memory peak against the size of the table it built.  Measurements, not tests.
+MB/s, MB/s per core, the least CPU time (all threads), zambezi's speed-up
+over each peer, and zambezi's engine memory peak against the size of the
+table it built.  The engines take turns in each round, so load from other
+processes falls on all of them alike.  Measurements, not tests.
 """
 import argparse
 import os
@@ -67,13 +69,27 @@ def _write(path, cols, chunk=1_000_000):
             f.write("\n".join(line.tolist()) + "\n")
 
 
-def best(fn, repeat):
-    t = float("inf")
+def best_of(readers, path, repeat):
+    """{engine: (best wall s, least CPU s)} over `repeat` rounds that take
+    the engines in turn, so that load from other processes on the machine
+    falls on all of them alike."""
+    times = {}
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        t = min(t, time.perf_counter() - t0)
-    return t
+        for name, fn in readers.items():
+            if times.get(name) == "failed":
+                continue
+            try:
+                t0, c0 = time.perf_counter(), time.process_time()
+                result = fn(path)
+                wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                del result
+            except Exception as e:  # shown, not hidden
+                print(f"  {name:<8} failed: {type(e).__name__}: {str(e)[:100]}")
+                times[name] = "failed"
+                continue
+            w, c = times.get(name, (float("inf"), float("inf")))
+            times[name] = (min(w, wall), min(c, cpu))
+    return {k: v for k, v in times.items() if v != "failed"}
 
 
 def main(argv=None):
@@ -117,17 +133,13 @@ def main(argv=None):
     for label, path in files.items():
         mb = os.path.getsize(path) / 1e6
         print(f"\n{label}: {path} ({mb:,.0f} MB)")
-        times = {}
-        for name, fn in readers.items():
-            try:
-                times[name] = best(lambda: fn(path), args.repeat)
-            except Exception as e:  # shown, not hidden
-                print(f"  {name:<8} failed: {type(e).__name__}: {str(e)[:100]}")
-        zt = times.get("zambezi")
-        for name, t in times.items():
+        times = best_of(readers, path, args.repeat)
+        zt = times.get("zambezi", (None, None))[0]
+        for name, (t, cpu) in times.items():
             # peer time / zambezi time: above 1 means zambezi is faster
             ratio = f"zambezi {t / zt:5.2f}x as fast" if zt and name != "zambezi" else ""
-            print(f"  {name:<8} {t:7.2f} s {mb / t:8.0f} MB/s {mb / t / cores:7.0f} MB/s/core  {ratio}")
+            print(f"  {name:<8} {t:7.2f} s {mb / t:8.0f} MB/s {mb / t / cores:7.0f} MB/s/core "
+                  f"(cpu {cpu:5.2f} s)  {ratio}")
         if zt:
             zb._core.alloc_reset_peak()
             base = zb._core.alloc_stats()["host_bytes"]

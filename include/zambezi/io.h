@@ -40,6 +40,11 @@
  *   - NA strings become nulls in every column type (missing fields too).
  *   - NUL bytes anywhere in the input are an error; string columns must be
  *     valid UTF-8.
+ *   - a field or record may hold up to 2 GiB (ZB_ENOTSUP beyond).  Memory
+ *     beyond the input: the table being built, a small field index per
+ *     thread and, for a quoted field that must be checked or parsed as a
+ *     number, one unquoted copy of it (so one huge quoted field needs about
+ *     twice its size).
  */
 #ifndef ZAMBEZI_IO_H
 #define ZAMBEZI_IO_H
@@ -78,9 +83,10 @@ typedef struct zb_csv_warnings {
 } zb_csv_warnings;
 
 /* Progress: bytes_done of bytes_total (an estimate that only grows: input
- * bytes tokenized count for the first half, values converted for the
- * second).  Called only on the thread that called the reader, between
- * morsels and at least once per stage.  Return nonzero to cancel the read
+ * bytes scanned count for a quarter, bytes parsed into values for the
+ * rest).  Called only on the thread that called the reader, between chunks
+ * of a few MB and at least once per stage, and a last time with
+ * bytes_done == bytes_total.  Return nonzero to cancel the read
  * (ZB_ECANCEL). */
 typedef int (*zb_csv_progress_fn)(void *ctx, int64_t bytes_done, int64_t bytes_total);
 
@@ -145,8 +151,10 @@ typedef struct zb_csv_options {
   zb_csv_progress_fn progress;   /* NULL: none */
   void *progress_ctx;
 
-  /* Testing knob: bytes per parse chunk (0 = automatic).  Tests set it small
-   * to put many chunk boundaries inside quoted fields. */
+  /* Testing knob: bytes per parse chunk (0 = automatic); it also caps the
+   * records tokenized at a time to chunk_size / 64 (at least 2).  Tests set
+   * it small to put many chunk boundaries inside quoted fields and to make
+   * type inference widen across batches and chunks. */
   int64_t chunk_size;
 
   /* The line number of the buffer's first line in messages and warnings
@@ -164,7 +172,9 @@ ZB_API zb_status zb_csv_read_buffer(const char *data, int64_t size,
                                     zb_error *err);
 
 /* Read a CSV file: a regular file is memory-mapped read-only, anything else
- * (a pipe, /dev/stdin) is read with read().  ZB_EIO names the path and the
+ * (a pipe, /dev/stdin) is read with read().  A file that starts with the
+ * zstd magic number is decompressed first (zb_zstd_decompress); a gzip file
+ * is ZB_ENOTSUP (decompress it first).  ZB_EIO names the path and the
  * system error when it cannot be opened or read. */
 ZB_API zb_status zb_csv_read_file(const char *path, const zb_csv_options *opts,
                                   zb_table **out, zb_error *err);
@@ -187,6 +197,31 @@ ZB_API zb_status zb_csv_data_start(const char *data, int64_t size, const zb_csv_
 ZB_API zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_options *opts,
                                   int64_t start, int64_t nrows, int64_t *end, int64_t *rows,
                                   int64_t *lines, zb_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Compressed input                                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef enum zb_compression {
+  ZB_COMPRESSION_NONE = 0,
+  ZB_COMPRESSION_GZIP = 1, /* magic 1f 8b */
+  ZB_COMPRESSION_ZSTD = 2  /* magic 28 b5 2f fd */
+} zb_compression;
+
+/* The compression format of data, by its magic number. */
+ZB_API zb_compression zb_compression_detect(const void *data, int64_t size);
+
+/* Whether zstd input can be read: libzstd (libzstd.so.1, or the file named
+ * by the environment variable ZAMBEZI_LIBZSTD) is loaded at run time, once;
+ * no build of zambezi needs zstd's headers. */
+ZB_API bool zb_zstd_available(void);
+
+/* Decompress zstd data (one or more concatenated frames; borrowed) into a
+ * new host buffer the caller releases.  cancel may be NULL; nonzero ->
+ * ZB_ECANCEL.  ZB_ENOTSUP (saying how to install it) when libzstd is
+ * missing; ZB_EPARSE for corrupt or truncated data. */
+ZB_API zb_status zb_zstd_decompress(const void *data, int64_t size, volatile int *cancel,
+                                    zb_buffer **out, zb_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* CSV writer                                                               */

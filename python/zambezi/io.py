@@ -6,10 +6,13 @@ options and moves bytes.
 
 Sources for ``read_csv``:
   - a path (str or os.PathLike): the engine memory-maps the file and parses
-    it in place, in parallel.  Paths ending in .gz, .bz2, .xz (Python's
-    modules) or .zst (needs the ``zstandard`` package) are decompressed
-    into memory first (``compression=`` overrides the inference).
-  - bytes, bytearray, memoryview, mmap: parsed in place.
+    it in place, in parallel.  Compressed files are recognised by their
+    extension (.gz, .bz2, .xz, .zst) or, for gzip and zstd, by their magic
+    number, and decompressed into memory first (``compression=`` overrides
+    the inference): zstd in the engine (libzstd, loaded at run time: no
+    Python package needed), the others with Python's modules.
+  - bytes, bytearray, memoryview, mmap: parsed in place (gzip or zstd data
+    is recognised by its magic number and decompressed).
   - a file object: read to the end (text-mode files are encoded to UTF-8).
 Encodings: UTF-8 (a byte order mark is skipped) is read natively; latin-1
 and cp1252 are transcoded to UTF-8 in C; any other codec Python knows is
@@ -86,13 +89,43 @@ def _dtype_name(d):
         raise UnsupportedError(f"read_csv: cannot use {d!r} as a dtype") from None
 
 
-def _compression_of(path, compression):
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"\x28\xb5\x2f\xfd", "zstd"))
+
+
+def _head(path, n=4):
+    """The first n bytes of a regular file (b"" for a pipe or device, whose
+    bytes must not be consumed here, or if it cannot be read: the engine
+    then names the problem when it opens the file)."""
+    try:
+        if not os.path.isfile(path):
+            return b""
+        with open(path, "rb") as f:
+            return f.read(n)
+    except OSError:
+        return b""
+
+
+def _sniff(head):
+    """The compression whose magic number starts head (bytes), or None."""
+    for magic, method in _MAGIC:
+        if bytes(head[:len(magic)]) == magic:
+            return method
+    return None
+
+
+def _compression_of(path, compression, head=None, sniff=True):
+    """The compression method: by extension, else (sniff, for reading) by
+    the magic number at the start of the data (head: its first bytes, read
+    from path when not given)."""
     if compression is None:
         return None
     if compression == "infer":
-        if path is None:
-            return None
-        return _COMPRESSIONS.get(os.path.splitext(str(path))[1].lower())
+        if path is not None:
+            method = _COMPRESSIONS.get(os.path.splitext(str(path))[1].lower())
+            if method is not None or not sniff:
+                return method
+            head = _head(path)
+        return _sniff(head) if head is not None else None
     if isinstance(compression, dict):
         compression = compression.get("method")
     if compression in ("gzip", "bz2", "xz", "zstd"):
@@ -106,8 +139,8 @@ def _zstd():
         import zstandard
     except ImportError:
         raise ImportError(
-            "reading or writing .zst files needs the zstandard package: "
-            "pip install zstandard") from None
+            "writing .zst files needs the zstandard package: pip install zstandard "
+            "(reading them does not)") from None
     return zstandard
 
 
@@ -125,7 +158,7 @@ def _decompress(data, method):
 
         return lzma.decompress(data)
     if method == "zstd":
-        return _zstd().ZstdDecompressor().stream_reader(_io.BytesIO(data)).read()
+        return memoryview(_core.zstd_decompress(data))
     return data
 
 
@@ -319,14 +352,18 @@ def _finish(table, warns, total, names_given, device):
     return df
 
 
-def _read_source(src, compression, encoding):
-    """(path or None, buffer or None, size or None, things to close)."""
+def _read_source(src, compression, encoding, native=True):
+    """(path or None, buffer or None, size or None, things to close).  With
+    native, a path the engine can read itself (plain or zstd UTF-8) comes
+    back as a path; otherwise as the decompressed, UTF-8 bytes."""
     if isinstance(src, (str, os.PathLike)):
         path = os.fspath(src)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
         method = _compression_of(path, compression)
-        if method is None and encoding in ("utf-8", "utf-8-sig", "ascii"):
+        if native and encoding in ("utf-8", "utf-8-sig", "ascii") and (
+                method is None or (method == "zstd" and _sniff(_head(path)) == "zstd")):
+            # The engine maps the file (and decompresses zstd itself).
             try:
                 size = os.path.getsize(path)
             except OSError:
@@ -337,14 +374,17 @@ def _read_source(src, compression, encoding):
         data = _to_utf8(_decompress(data, method), encoding)
         return None, data, len(data), []
     if isinstance(src, (bytes, bytearray, memoryview)) or type(src).__name__ == "mmap":
-        data = _to_utf8(_decompress(src, _compression_of(None, compression)), encoding)
+        with memoryview(src) as view:
+            method = _compression_of(None, compression, view[:4])
+        data = _to_utf8(_decompress(src, method), encoding)
         return None, data, len(data), []
     if hasattr(src, "read"):
         data = src.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
         else:
-            data = _to_utf8(_decompress(data, _compression_of(None, compression)), encoding)
+            data = _to_utf8(_decompress(data, _compression_of(None, compression, data[:4])),
+                            encoding)
         return None, data, len(data), []
     raise InvalidValueError(
         "read_csv takes a path, a file object or bytes, not " + type(src).__name__)
@@ -356,8 +396,8 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
              thousands=None, decimal=".", encoding="utf-8", on_bad_lines="error",
              chunksize=None, iterator=False, progress=None, device="cpu",
              compression="infer", quoting=_csv.QUOTE_MINIMAL, doublequote=True):
-    """Read a CSV file into a DataFrame (pandas.read_csv's arguments and
-    meanings; see the module docstring for what differs).
+    r"""Read a CSV file into a DataFrame (pandas.read_csv's arguments and
+    meanings; the notes of the module zambezi.io say what differs).
 
     progress: None (default) shows a progress bar on stderr for inputs over
     100 MB when stderr is a terminal or in Jupyter; True forces it, False
@@ -366,6 +406,32 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     propagates).  Ctrl-C interrupts a read promptly (KeyboardInterrupt).
     device: "cpu", or "cuda"/"cuda:N" to move the frame to a GPU after the
     parse.  chunksize / iterator=True return a CsvReader.
+
+    A malformed row raises ParseError naming its line (on_bad_lines="warn"
+    or "skip" skip it instead); a value that does not fit the dtype asked
+    for raises ParseError naming the line and column.
+
+    Examples
+    --------
+    >>> data = b"city,fare,day\nMaun,7.5,2024-03-09\nTete,,2024-03-10\nLusaka,12,2024-03-11\n"
+    >>> df = zb.read_csv(data)         # or a path, or a file object
+    >>> df
+         city     fare         day
+       string  float64      date32
+    0    Maun      7.5  2024-03-09
+    1    Tete      NaN  2024-03-10
+    2  Lusaka       12  2024-03-11
+    <BLANKLINE>
+    [3 rows x 3 columns]
+    >>> zb.read_csv(data, usecols=["city", "fare"], dtype={"fare": "float32"}).dtypes
+    {'city': 'string', 'fare': 'float32'}
+    >>> import io
+    >>> zb.read_csv(io.StringIO("a;b\n1;x\n"), sep=";").to_dict()
+    {'a': [1], 'b': ['x']}
+    >>> zb.read_csv(b"a,b\n1,2\n3,4,5\n")
+    Traceback (most recent call last):
+        ...
+    zambezi.errors.ParseError: CSV line 3: expected 2 fields, saw 3
     """
     opts, all_dtype = _engine_options(
         sep, delimiter, header, names, usecols, dtype, parse_dates, na_values, keep_default_na,
@@ -410,9 +476,20 @@ def _dtype_for_all(source, opts, dtype_name):
 
 
 class CsvReader:
-    """An iterator of DataFrames over a CSV input, about ``chunksize`` rows
+    r"""An iterator of DataFrames over a CSV input, about ``chunksize`` rows
     each (``get_chunk(n)`` reads the next n).  Use it as a context manager or
-    call ``close()`` to release the memory map of a file."""
+    call ``close()`` to release the memory map of a file.  Made by
+    ``read_csv(..., chunksize=n)`` or ``read_csv(..., iterator=True)``.
+
+    Examples
+    --------
+    >>> data = b"k,v\n1,a\n2,b\n3,c\n"
+    >>> with zb.read_csv(data, chunksize=2) as reader:
+    ...     for chunk in reader:
+    ...         print(chunk.to_dict())
+    {'k': [1, 2], 'v': ['a', 'b']}
+    {'k': [3], 'v': ['c']}
+    """
 
     def __init__(self, src, opts, all_dtype, chunksize, device, compression, encoding,
                  names_given):
@@ -431,7 +508,7 @@ class CsvReader:
             else:
                 self._data = b""
         else:
-            _, self._data, _, _ = _read_source(src, compression, encoding)
+            _, self._data, _, _ = _read_source(src, compression, encoding, native=False)
         self._chunksize = chunksize
         self._device = device
         self._names_given = names_given
@@ -460,7 +537,16 @@ class CsvReader:
         return self.get_chunk()
 
     def get_chunk(self, size=None):
-        """The next DataFrame of up to ``size`` (default chunksize) rows."""
+        r"""The next DataFrame of up to ``size`` (default chunksize) rows;
+        StopIteration at the end.
+
+        Examples
+        --------
+        >>> reader = zb.read_csv(b"k\n1\n2\n3\n", iterator=True)
+        >>> reader.get_chunk(2).to_dict(), reader.get_chunk(2).to_dict()
+        ({'k': [1, 2]}, {'k': [3]})
+        >>> reader.close()
+        """
         if size is None:
             size = self._chunksize if self._chunksize is not None else -1
         if self._remaining is not None:
@@ -483,7 +569,16 @@ class CsvReader:
         return _finish(table, warns, total, True, self._device)
 
     def read(self, nrows=None):
-        """The rest of the input (or the next nrows rows) as one DataFrame."""
+        r"""The rest of the input (or the next nrows rows) as one DataFrame
+        (an empty frame at the end).
+
+        Examples
+        --------
+        >>> reader = zb.read_csv(b"k\n1\n2\n3\n", iterator=True)
+        >>> reader.read(1).to_dict(), reader.read().to_dict(), len(reader.read())
+        ({'k': [1]}, {'k': [2, 3]}, 0)
+        >>> reader.close()
+        """
         try:
             return self.get_chunk(nrows if nrows is not None else -1)
         except StopIteration:
@@ -493,6 +588,15 @@ class CsvReader:
                 b"", **{k: v for k, v in self._opts.items() if k != "first_line"})[0])
 
     def close(self):
+        r"""Release the input (the memory map of a file); the ``with``
+        statement calls it.  Calling it again does nothing.
+
+        Examples
+        --------
+        >>> reader = zb.read_csv(b"k\n1\n", chunksize=10)
+        >>> reader.close()
+        >>> reader.close()
+        """
         if self._mmap is not None:
             self._data = b""
             self._mmap.close()
@@ -543,7 +647,25 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
            escapechar=None, date_format=None):
     """DataFrame.to_csv: write df as CSV (pandas' arguments).  Returns the
     text as a str when path_or_buf is None.  zambezi frames have no index:
-    index=False is the default and index=True raises."""
+    index=False is the default and index=True raises.
+
+    path_or_buf may be a path (compressed by its extension: .gz, .bz2, .xz,
+    .zst), or a file object.  float_format is a printf-style str ("%.2f");
+    date_format is not supported.
+
+    Examples
+    --------
+    >>> df = zb.DataFrame({"a": [1.5, None], "b": ["x", "y"]})
+    >>> print(zb.io.to_csv(df, float_format="%.2f", na_rep="NA"), end="")
+    a,b
+    1.50,x
+    NA,y
+    >>> import csv
+    >>> print(df.to_csv(quoting=csv.QUOTE_ALL, header=["A", "B"]), end="")
+    "A","B"
+    "1.5","x"
+    "","y"
+    """
     if index:
         raise InvalidValueError(
             "to_csv: zambezi DataFrames have no index; call to_csv(index=False) "
@@ -580,7 +702,7 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
         return _core.write_csv(table, None, **kw)
     if isinstance(path_or_buf, (str, os.PathLike)):
         path = os.fspath(path_or_buf)
-        method = _compression_of(path, compression)
+        method = _compression_of(path, compression, sniff=False)
         if method is None and enc == "utf-8" and mode == "w":
             _core.write_csv(table, path, **kw)
             return None

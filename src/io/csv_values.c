@@ -81,6 +81,30 @@ static const double k_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
 
 bool zb__csv_parse_double(const char *s, int64_t n, char decimal, char thousands,
                           char *scratch, double *out) {
+  /* The usual text first: [+-]digits[<decimal>digits], at most 15 digits:
+   * the digits as an integer are exact in a double, so are 10^(fraction
+   * digits), and one division rounds correctly. */
+  if (n > 0 && n <= 17) {
+    const char *p = s, *e = s + n;
+    bool neg = *p == '-';
+    p += neg || *p == '+';
+    uint64_t m = 0;
+    const char *d0 = p;
+    while (p < e && is_digit(*p)) m = m * 10 + (uint64_t)(*p++ - '0');
+    int64_t nd = p - d0, frac = 0;
+    if (p < e && *p == decimal) {
+      const char *f0 = ++p;
+      while (p < e && is_digit(*p)) m = m * 10 + (uint64_t)(*p++ - '0');
+      frac = p - f0;
+    }
+    nd += frac;
+    if (p == e && nd > 0 && nd <= 15) {
+      double v = (double)m;
+      if (frac > 0) v /= k_pow10[frac];
+      *out = neg ? -v : v;
+      return true;
+    }
+  }
   trim(&s, &n);
   int64_t k = 0;
   bool neg = false;

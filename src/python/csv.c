@@ -469,6 +469,36 @@ done:
 }
 
 /* ------------------------------------------------------------------------ */
+/* zstd                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* zstd_decompress(buffer) -> BufferView of the decompressed bytes. */
+static PyObject *zbpy_zstd_decompress(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  Py_buffer view;
+  if (!PyArg_ParseTuple(args, "y*:zstd_decompress", &view)) return NULL;
+  zb_buffer *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = zb_zstd_decompress(view.buf, (int64_t)view.len, NULL, &out, &err);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release(&view);
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    return NULL;
+  }
+  PyObject *r = zbpy_bufview_new(st, out, out->data, (Py_ssize_t)out->size, 1, "B");
+  zb_buffer_release(out);
+  return r;
+}
+
+static PyObject *zbpy_zstd_available(PyObject *module, PyObject *unused) {
+  return PyBool_FromLong(zb_zstd_available());
+}
+
+/* ------------------------------------------------------------------------ */
 /* Transcoding                                                              */
 /* ------------------------------------------------------------------------ */
 
@@ -677,6 +707,10 @@ PyMethodDef zbpy_csv_methods[] = {
     {"csv_find_rows", (PyCFunction)(void (*)(void))zbpy_csv_find_rows,
      METH_VARARGS | METH_KEYWORDS,
      "csv_find_rows(buffer, start, nrows, **options) -> (end, rows, lines)"},
+    {"zstd_decompress", zbpy_zstd_decompress, METH_VARARGS,
+     "zstd_decompress(buffer) -> BufferView (libzstd loaded at run time)"},
+    {"zstd_available", zbpy_zstd_available, METH_NOARGS,
+     "zstd_available() -> bool: whether libzstd could be loaded"},
     {"transcode_to_utf8", zbpy_transcode_to_utf8, METH_VARARGS,
      "transcode_to_utf8(buffer, encoding) -> bytes (latin-1 or cp1252)"},
     {"write_csv", (PyCFunction)(void (*)(void))zbpy_write_csv, METH_VARARGS | METH_KEYWORDS,

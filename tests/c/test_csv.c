@@ -404,6 +404,39 @@ ZB_TEST(csv_dtypes_and_parse_dates) {
   ZB_CHECK_EQ_INT(i64(c, 1), 18262LL * 86400000000LL + 1000000LL);
   ZB_CHECK(!valid(c, 2));
   zb_table_release(t);
+  /* The other fixed types, in tiny chunks (each value converted where its
+   * chunk is parsed). */
+  zb_csv_dtype dt2[] = {{"a", ZB_BOOL},   {"b", ZB_INT32},   {"c", ZB_UINT64},
+                        {"d", ZB_INT16},  {"e", ZB_UINT8},   {"f", ZB_UINT32},
+                        {"g", ZB_FLOAT64}};
+  zb_csv_options o2;
+  zb_csv_options_init(&o2);
+  o2.dtypes = dt2;
+  o2.num_dtypes = 7;
+  o2.chunk_size = 40;
+  s = "a,b,c,d,e,f,g\nTrue,-2147483648,18446744073709551615,-32768,255,4294967295,1e308\n"
+      "false,2147483647,0,32767,0,0,-0.0\n,,,,,,\nTRUE,7,7,7,7,7,7\n";
+  t = rd_ok(s, &o2);
+  if (!t) return;
+  c = col(t, "a");
+  ZB_CHECK_EQ_INT(c->type, ZB_BOOL);
+  ZB_CHECK(zb_bit_get((const uint8_t *)c->data->data, 0) && !zb_bit_get((const uint8_t *)c->data->data, 1));
+  ZB_CHECK(!valid(c, 2) && zb_bit_get((const uint8_t *)c->data->data, 3));
+  ZB_CHECK_EQ_INT(((const int32_t *)col(t, "b")->data->data)[0], INT32_MIN);
+  ZB_CHECK_EQ_INT(((const int32_t *)col(t, "b")->data->data)[1], INT32_MAX);
+  ZB_CHECK(((const uint64_t *)col(t, "c")->data->data)[0] == UINT64_MAX);
+  ZB_CHECK_EQ_INT(((const int16_t *)col(t, "d")->data->data)[0], INT16_MIN);
+  ZB_CHECK_EQ_INT(((const uint8_t *)col(t, "e")->data->data)[0], 255);
+  ZB_CHECK(((const uint32_t *)col(t, "f")->data->data)[0] == UINT32_MAX);
+  ZB_CHECK(f64(col(t, "g"), 0) == 1e308 && signbit(f64(col(t, "g"), 1)));
+  for (int j = 0; j < 7; j++) ZB_CHECK(!valid(t->columns[j], 2) && valid(t->columns[j], 3));
+  zb_table_release(t);
+  t = NULL;
+  zb_error err = {{0}};
+  ZB_CHECK_EQ_INT(rd("a,b,c,d,e,f,g\nyes,1,1,1,1,1,1\n", &o2, &t, &err), ZB_EPARSE);
+  CHECK_STR(err.message, "CSV line 2, column 'a': cannot parse 'yes' as bool");
+  ZB_CHECK_EQ_INT(rd("a,b,c,d,e,f,g\nTrue,1,-1,1,1,1,1\n", &o2, &t, &err), ZB_EOVERFLOW);
+  CHECK_STR(err.message, "CSV line 2, column 'c': value '-1' out of range for uint64");
 }
 
 /* ---- errors with line numbers ------------------------------------------- */
@@ -668,6 +701,111 @@ ZB_TEST(csv_parallel_random_dialects) {
   zb_set_num_threads(saved, &err);
 }
 
+/* Type inference runs per chunk and widens when a value does not fit; the
+ * result must not depend on where chunk and batch boundaries fall.  Random
+ * typed columns, each mostly of one kind with a few values of another at
+ * random rows, read in tiny chunks (2-row batches) on 1-3 threads, must
+ * equal one read in one chunk. */
+ZB_TEST(csv_widening_random_chunks) {
+  static const char *const vocab[] = {
+      "1", "-7", "0", "-0", "+3", "2.5", "-0.0", "1e3", "True", "false", "2020-01-01",
+      "2020-01-01 10:00:00", "18446744073709551615", "9223372036854775808",
+      "-9223372036854775808", "", "NA", "x", "\"4\"", "\"a,b\"", " 5 ", "1,5", "1.#IND"};
+  enum { NV = sizeof vocab / sizeof vocab[0] };
+  int saved = zb_get_num_threads();
+  zb_error err;
+  srand(777);
+  static char buf[1 << 15];
+  int mismatches = 0;
+  for (int iter = 0; iter < 400 && mismatches < 3; iter++) {
+    int ncols = 1 + rand() % 3, rows = 50 + rand() % 300, base[3], n = 0;
+    for (int j = 0; j < ncols; j++) base[j] = rand() % NV;
+    for (int j = 0; j < ncols; j++) n += sprintf(buf + n, j ? ",c%d" : "c%d", j);
+    buf[n++] = '\n';
+    for (int i = 0; i < rows && n < (int)sizeof buf - 200; i++) {
+      for (int j = 0; j < ncols; j++) {
+        int v = rand() % 40 == 0 ? rand() % NV : base[j];
+        if (vocab[v][0] == '1' && vocab[v][1] == ',') v = 0; /* keep the field count */
+        n += sprintf(buf + n, j ? ",%s" : "%s", vocab[v]);
+      }
+      n += sprintf(buf + n, rand() % 9 == 0 ? "\r\n" : rand() % 17 == 0 ? "\n\n" : "\n");
+    }
+    zb_csv_options o;
+    zb_csv_options_init(&o);
+    zb_set_num_threads(1, &err);
+    o.chunk_size = 1 << 30;
+    zb_table *a = NULL, *b = NULL;
+    zb_error ea = {{0}}, eb = {{0}};
+    zb_status sa = zb_csv_read_buffer(buf, n, &o, &a, &ea);
+    zb_set_num_threads(1 + iter % 3, &err);
+    o.chunk_size = 1 + rand() % 400;
+    zb_status sb = zb_csv_read_buffer(buf, n, &o, &b, &eb);
+    bool same = sa == sb && (sa != ZB_OK ? strcmp(ea.message, eb.message) == 0 : tables_equal(a, b));
+    if (!same) {
+      mismatches++;
+      zb_test_fail(__FILE__, __LINE__, "iter %d (chunk %lld): %s '%s' vs %s '%s'", iter,
+                   (long long)o.chunk_size, zb_status_name(sa), ea.message, zb_status_name(sb),
+                   eb.message);
+    }
+    zb_table_release(a);
+    zb_table_release(b);
+  }
+  zb_set_num_threads(saved, &err);
+}
+
+/* Widening with known answers, in chunks of ~200 bytes (3-row batches):
+ * a late text value makes an integer column strings (earlier batches and
+ * earlier chunks are re-read as text); "-0" stays -0.0 when the column
+ * becomes float; dates become timestamps; a huge integer then a negative
+ * one give float64; booleans then numbers give strings. */
+ZB_TEST(csv_widening_known_answers) {
+  static char buf[1 << 15];
+  int n = sprintf(buf, "i,z,d,u,b\n");
+  for (int r = 0; r < 300; r++)
+    n += sprintf(buf + n, "%s,%s,%s,%s,%s\n", r == 250 ? "x" : r == 20 ? "" : r % 2 ? "7" : "-12",
+                 r == 0 ? "-0" : r == 200 ? "1.5" : "3",
+                 r == 290 ? "2021-03-04 05:06:07" : "2021-03-04",
+                 r == 5 ? "18446744073709551615" : r == 280 ? "-1" : "9",
+                 r == 260 ? "12" : r % 3 ? "True" : "false");
+  zb_csv_options o;
+  zb_csv_options_init(&o);
+  o.chunk_size = 200;
+  int saved = zb_get_num_threads();
+  zb_error err;
+  for (int threads = 1; threads <= 3; threads += 2) {
+    zb_set_num_threads(threads, &err);
+    zb_table *t = NULL;
+    ZB_CHECK_OK(zb_csv_read_buffer(buf, n, &o, &t, &err), &err);
+    if (t == NULL) continue;
+    ZB_CHECK_EQ_INT(t->num_rows, 300);
+    const zb_column *ci = col(t, "i"), *cz = col(t, "z"), *cd = col(t, "d"), *cu = col(t, "u"),
+                    *cb = col(t, "b");
+    ZB_CHECK_EQ_INT(ci->type, ZB_STRING);
+    ZB_CHECK_EQ_INT(cz->type, ZB_FLOAT64);
+    ZB_CHECK_EQ_INT(cd->type, ZB_TIMESTAMP);
+    ZB_CHECK_EQ_INT(cu->type, ZB_FLOAT64);
+    ZB_CHECK_EQ_INT(cb->type, ZB_STRING);
+    bool ok = true;
+    for (int r = 0; r < 300; r++) {
+      ok &= valid(ci, r) == (r != 20);
+      if (r != 20) ok &= strcmp(str(ci, r), r == 250 ? "x" : r % 2 ? "7" : "-12") == 0;
+      double z = f64(cz, r);
+      ok &= r == 0 ? (z == 0 && signbit(z)) : z == (r == 200 ? 1.5 : 3.0);
+      int64_t us = ((const int64_t *)cd->data->data)[r];
+      ok &= us == (int64_t)18690 * 86400000000LL + (r == 290 ? (5 * 3600 + 6 * 60 + 7) * 1000000LL : 0);
+      double u = f64(cu, r);
+      ok &= u == (r == 5 ? 18446744073709551615.0 : r == 280 ? -1.0 : 9.0);
+      ok &= strcmp(str(cb, r), r == 260 ? "12" : r % 3 ? "True" : "false") == 0;
+      if (!ok) {
+        zb_test_fail(__FILE__, __LINE__, "threads %d: row %d differs", threads, r);
+        break;
+      }
+    }
+    zb_table_release(t);
+  }
+  zb_set_num_threads(saved, &err);
+}
+
 /* ---- cancellation, progress, files, allocation failures ----------------- */
 
 static int g_progress_calls;
@@ -754,20 +892,34 @@ ZB_TEST(csv_fail_every_allocation) {
   o.on_bad_lines = ZB_CSV_BAD_LINES_WARN;
   zb_alloc_stats before, after;
   bool done = false;
-  for (int pass = 0; pass < 2; pass++) {
-    o.dtypes = pass ? dt : NULL;
-    o.num_dtypes = pass ? 1 : 0;
+  for (int pass = 0; pass < 3; pass++) {
+    o.dtypes = pass == 1 ? dt : NULL;
+    o.num_dtypes = pass == 1 ? 1 : 0;
+    const char *data = buf;
+    int64_t dsize = size;
+    if (pass == 2) { /* inference that widens across batches and chunks */
+      data = "i,z,s\n-0,1,a\n2,2,b\n3,3,c\n4,4.5,d\n5,5,e\n6,6,7\nx,7,f\n8,8,g\n\n9,9,h\n";
+      dsize = (int64_t)strlen(data);
+      o.chunk_size = 20;
+    }
     done = false;
     int64_t iters = 0;
     for (int64_t n = 1; n < 100000 && !done; n++, iters++) {
       zb_alloc_get_stats(&before);
       zb_alloc_fail_after(n);
       zb_table *t = NULL;
-      zb_status st = zb_csv_read_buffer(buf, size, &o, &t, &err);
+      zb_status st = zb_csv_read_buffer(data, dsize, &o, &t, &err);
       zb_alloc_fail_after(0);
       if (st == ZB_OK) {
         done = true;
-        check_big(t, rows, pass ? ZB_CATEGORICAL : ZB_STRING);
+        if (pass < 2) {
+          check_big(t, rows, pass ? ZB_CATEGORICAL : ZB_STRING);
+        } else {
+          ZB_CHECK_EQ_INT(col(t, "i")->type, ZB_STRING);
+          ZB_CHECK_EQ_INT(col(t, "z")->type, ZB_FLOAT64);
+          CHECK_STR(str(col(t, "i"), 0), "-0");
+          CHECK_STR(str(col(t, "s"), 5), "7");
+        }
         zb_table_release(t);
       } else if (st != ZB_ENOMEM) {
         zb_test_fail(__FILE__, __LINE__, "allocation %lld: %s: %s", (long long)n,
@@ -785,9 +937,80 @@ ZB_TEST(csv_fail_every_allocation) {
       }
     }
     ZB_CHECK(done);
-    if (pass == 1) printf("     (csv_fail_every_allocation: %lld allocations failed in turn)\n", (long long)iters);
+    if (pass == 2) printf("     (csv_fail_every_allocation: %lld allocations failed in turn)\n", (long long)iters);
     ZB_CHECK(iters > 20);
   }
   zb_set_num_threads(saved, &err);
   free(buf);
+}
+
+/* "k,v\n" then 100 lines "7,zambezi\n", as `zstd -c` wrote it (the frame
+ * records its content size, 1004 bytes, and holds one compressed block). */
+static const unsigned char k_zstd_frame[] = {
+    0x28, 0xb5, 0x2f, 0xfd, 0x64, 0xec, 0x02, 0xa5, 0x00, 0x00, 0x68, 0x6b,
+    0x2c, 0x76, 0x0a, 0x37, 0x2c, 0x7a, 0x61, 0x6d, 0x62, 0x65, 0x7a, 0x69,
+    0x01, 0x00, 0xdc, 0x5b, 0x95, 0x2f, 0xf5, 0x2f, 0x99, 0xcf};
+
+ZB_TEST(csv_zstd) {
+  ZB_CHECK_EQ_INT(zb_compression_detect(k_zstd_frame, sizeof k_zstd_frame), ZB_COMPRESSION_ZSTD);
+  ZB_CHECK_EQ_INT(zb_compression_detect("\x1f\x8b\x08", 3), ZB_COMPRESSION_GZIP);
+  ZB_CHECK_EQ_INT(zb_compression_detect("a,b\n", 4), ZB_COMPRESSION_NONE);
+  ZB_CHECK_EQ_INT(zb_compression_detect("\x28\xb5\x2f", 3), ZB_COMPRESSION_NONE);
+  if (!zb_zstd_available()) {
+    printf("     (csv_zstd: libzstd not installed; decompression not tested)\n");
+    return;
+  }
+  zb_error err = {{0}};
+  zb_buffer *b = NULL;
+  ZB_CHECK_OK(zb_zstd_decompress(k_zstd_frame, sizeof k_zstd_frame, NULL, &b, &err), &err);
+  if (b != NULL) {
+    ZB_CHECK_EQ_INT(b->size, 4 + 100 * 10);
+    const char *p = (const char *)b->data;
+    bool same = b->size == 1004 && memcmp(p, "k,v\n", 4) == 0;
+    for (int i = 0; same && i < 100; i++) same = memcmp(p + 4 + 10 * i, "7,zambezi\n", 10) == 0;
+    ZB_CHECK(same);
+    zb_buffer_release(b);
+  }
+  /* Truncated, and with a corrupted block. */
+  ZB_CHECK_EQ_INT(zb_zstd_decompress(k_zstd_frame, sizeof k_zstd_frame - 6, NULL, &b, &err),
+                  ZB_EPARSE);
+  ZB_CHECK(b == NULL && strstr(err.message, "truncated zstd data") != NULL);
+  unsigned char bad[sizeof k_zstd_frame];
+  memcpy(bad, k_zstd_frame, sizeof bad);
+  bad[20] ^= 0x01; /* a literal byte: the frame checksum no longer matches */
+  ZB_CHECK_EQ_INT(zb_zstd_decompress(bad, sizeof bad, NULL, &b, &err), ZB_EPARSE);
+  ZB_CHECK(b == NULL && strstr(err.message, "corrupt zstd data") != NULL);
+  /* A .zst file read by zb_csv_read_file, and allocation failures. */
+  char path[] = "/tmp/zb_csv_zstXXXXXX";
+  int fd = mkstemp(path);
+  ZB_CHECK(fd >= 0);
+  if (fd < 0) return;
+  ZB_CHECK(write(fd, k_zstd_frame, sizeof k_zstd_frame) == (ssize_t)sizeof k_zstd_frame);
+  close(fd);
+  zb_table *t = NULL;
+  ZB_CHECK_OK(zb_csv_read_file(path, NULL, &t, &err), &err);
+  if (t != NULL) {
+    ZB_CHECK_EQ_INT(t->num_rows, 100);
+    ZB_CHECK_EQ_INT(col(t, "k")->type, ZB_INT64);
+    ZB_CHECK_EQ_INT(i64(col(t, "k"), 99), 7);
+    CHECK_STR(str(col(t, "v"), 42), "zambezi");
+    zb_table_release(t);
+    t = NULL;
+  }
+  zb_alloc_stats before, after;
+  zb_alloc_get_stats(&before);
+  zb_alloc_fail_after(1);
+  ZB_CHECK_EQ_INT(zb_csv_read_file(path, NULL, &t, &err), ZB_ENOMEM);
+  zb_alloc_fail_after(0);
+  fd = open(path, O_WRONLY | O_TRUNC);
+  ZB_CHECK(write(fd, "\x1f\x8b\x08\x00", 4) == 4); /* a gzip header */
+  close(fd);
+  ZB_CHECK_EQ_INT(zb_csv_read_file(path, NULL, &t, &err), ZB_ENOTSUP);
+  ZB_CHECK(t == NULL && strstr(err.message, "is gzip-compressed") != NULL);
+  zb_alloc_fail_after(1);
+  ZB_CHECK_EQ_INT(zb_csv_read_file(path, NULL, &t, &err), ZB_ENOTSUP); /* no allocation */
+  zb_alloc_fail_after(0);
+  zb_alloc_get_stats(&after);
+  ZB_CHECK(t == NULL && after.host_bytes == before.host_bytes);
+  unlink(path);
 }

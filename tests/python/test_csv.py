@@ -7,7 +7,11 @@ import csv
 import gzip
 import io
 import math
+import os
 import random
+import shutil
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -271,6 +275,30 @@ def test_large_single_field(tmp_path):
     assert len(vals[0]) == 20_000_000 and vals[0] == big and vals[1] == "y"
 
 
+def test_100mb_single_field(tmp_path):
+    """One quoted field of 100 MB holding newlines, CRLFs, separators and
+    doubled quotes, between ordinary fields and rows: read whole, with the
+    engine's memory bounded by about twice the field (its unquoted copy and
+    the column's characters)."""
+    unit = 'ab\ncd""ef,gh\r\n'
+    raw = unit * (100_000_000 // len(unit))
+    path = tmp_path / "huge.csv"
+    with open(path, "w", newline="") as f:
+        f.write(f'a,b,c\n1,"{raw}",x\n2,y,z\n')
+    del raw
+    zb._core.alloc_reset_peak()
+    base = zb._core.alloc_stats()["host_bytes"]
+    df = zb.read_csv(path)
+    peak = zb._core.alloc_stats()["host_peak_bytes"] - base
+    field = unit.replace('""', '"') * (100_000_000 // len(unit))
+    assert len(field) > 90_000_000
+    assert peak < 2.5 * len(field)
+    assert df.dtypes == {"a": "int64", "b": "string", "c": "string"}
+    assert df["a"].to_list() == [1, 2] and df["c"].to_list() == ["x", "z"]
+    got = df["b"].to_list()
+    assert got[1] == "y" and len(got[0]) == len(field) and got[0] == field
+
+
 def test_empty_header_only_and_no_trailing_newline(tmp_path):
     df = zb.read_csv(b"a,b\n")
     assert df.shape == (0, 2) and df.columns == ["a", "b"]
@@ -375,16 +403,109 @@ def test_gzip_round_trip(tmp_path):
     assert sum(map(len, chunks)) == 1000
 
 
-def test_zstd_needs_package(tmp_path):
-    try:
-        import zstandard  # noqa: F401
-        pytest.skip("zstandard is installed")
-    except ImportError:
-        pass
-    path = tmp_path / "x.csv.zst"
-    path.write_bytes(b"\x28\xb5\x2f\xfd")
-    with pytest.raises(ImportError, match="zstandard"):
+def _zstd_compress(raw, tmp_path, known_size=True):
+    """raw compressed by the zstd tool (or the zstandard package): from a
+    file the frame records the content size, from a pipe it does not."""
+    exe = shutil.which("zstd")
+    if exe is not None:
+        if known_size:
+            src = tmp_path / "raw.bin"
+            src.write_bytes(raw)
+            cmd = [exe, "-q", "-c", str(src)]
+            return subprocess.run(cmd, capture_output=True, check=True).stdout
+        return subprocess.run([exe, "-q", "-c"], input=raw, capture_output=True,
+                              check=True).stdout
+    zstandard = pytest.importorskip("zstandard", reason="neither the zstd tool nor zstandard")
+    return zstandard.ZstdCompressor(write_content_size=known_size).compress(raw)
+
+
+needs_libzstd = pytest.mark.skipif(not zb._core.zstd_available(),
+                                   reason="libzstd is not installed")
+
+
+@needs_libzstd
+@pytest.mark.parametrize("known_size", [True, False])
+def test_zstd_read_matches_pandas(tmp_path, known_size):
+    pdf = gen_frame(3000, 9)
+    plain = tmp_path / "z.csv"
+    write_pdf_csv(pdf, plain)
+    raw = plain.read_bytes()
+    packed = _zstd_compress(raw, tmp_path, known_size)
+    expected = pd.read_csv(plain, parse_dates=["d"])
+    by_ext = tmp_path / "z.csv.zst"
+    by_ext.write_bytes(packed)
+    by_magic = tmp_path / "z.data"  # no extension: recognised by the magic number
+    by_magic.write_bytes(packed)
+    for src in (by_ext, str(by_magic), packed, io.BytesIO(packed)):
+        assert_same(zb.read_csv(src), expected)
+    assert_same(zb.read_csv(by_ext, compression="zstd"), expected)
+    # several frames in a row are one stream (zstd -c a b > ab.zst)
+    head, tail = raw[:raw.index(b"\n", len(raw) // 2) + 1], raw[raw.index(b"\n", len(raw) // 2) + 1:]
+    two = _zstd_compress(head, tmp_path, known_size) + _zstd_compress(tail, tmp_path, known_size)
+    assert_same(zb.read_csv(two), expected)
+
+
+@needs_libzstd
+def test_zstd_chunks_and_options(tmp_path):
+    pdf = gen_frame(2001, 4)
+    plain = tmp_path / "c.csv"
+    write_pdf_csv(pdf, plain, sep=";")
+    path = tmp_path / "c.csv.zst"
+    path.write_bytes(_zstd_compress(plain.read_bytes(), tmp_path))
+    dtypes = {"i": "int64", "f": "float64", "b": "bool", "s": "str", "d": "date32"}
+    whole = zb.read_csv(plain, sep=";", dtype=dtypes).to_pandas()
+    with zb.read_csv(path, sep=";", chunksize=500, dtype=dtypes) as reader:
+        chunks = list(reader)
+    assert [len(c) for c in chunks] == [500, 500, 500, 500, 1]
+    pd.testing.assert_frame_equal(_concat(chunks), whole)
+    got = zb.read_csv(path, sep=";", usecols=["s", "i"], nrows=700)
+    assert_same(got, pd.read_csv(plain, sep=";", usecols=["s", "i"], nrows=700))
+
+
+@needs_libzstd
+def test_zstd_corrupt_and_truncated(tmp_path):
+    raw = b"a,b\n" + b"".join(b"%d,x%d\n" % (i, i * 7) for i in range(20000))
+    packed = _zstd_compress(raw, tmp_path)
+    path = tmp_path / "t.csv.zst"
+    path.write_bytes(packed[: len(packed) * 2 // 3])
+    for src in (path, path.read_bytes()):
+        with pytest.raises(ParseError, match=r"truncated zstd data: the input ends inside a frame"):
+            zb.read_csv(src)
+    bad = bytearray(packed)
+    bad[len(bad) // 2: len(bad) // 2 + 16] = b"\xff" * 16
+    path.write_bytes(bytes(bad))
+    for src in (path, bytes(bad)):
+        with pytest.raises(ParseError, match=r"corrupt zstd data"):
+            zb.read_csv(src)
+    path.write_bytes(b"\x28\xb5\x2f\xfd")  # a magic number and nothing else
+    with pytest.raises(ParseError, match=r"zstd data"):
         zb.read_csv(path)
+    with pytest.raises(ParseError, match=r"corrupt zstd data"):
+        zb.read_csv(b"a,b\n1,2\n", compression="zstd")  # not zstd at all
+
+
+def test_zstd_without_libzstd_says_how_to_install(tmp_path):
+    path = tmp_path / "x.csv.zst"
+    path.write_bytes(b"\x28\xb5\x2f\xfd\x24\x00\x01\x00\x00")
+    code = ("import sys, zambezi as zb\n"
+            "try:\n"
+            "    zb.read_csv(sys.argv[1])\n"
+            "except zb.errors.UnsupportedError as e:\n"
+            "    print('UnsupportedError:', e)\n")
+    env = dict(os.environ, ZAMBEZI_LIBZSTD="libzstd-that-does-not-exist.so")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    assert out.startswith("UnsupportedError: ") and "needs the libzstd library" in out
+    assert "install" in out and "libzstd-that-does-not-exist.so could not be loaded" in out
+
+
+def test_gzip_recognised_by_magic_number(tmp_path):
+    raw = b"a,b\n1,x\n2,y\n"
+    path = tmp_path / "g.data"
+    path.write_bytes(gzip.compress(raw))
+    expected = pd.read_csv(io.BytesIO(raw))
+    for src in (path, gzip.compress(raw), io.BytesIO(gzip.compress(raw))):
+        assert_same(zb.read_csv(src), expected)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,200 @@
+/*
+ * zstd.c -- zstd decompression for the readers, with libzstd loaded at run
+ * time.
+ *
+ * libzstd's shared library (libzstd.so.1) is on nearly every Linux system,
+ * but its headers often are not, and a build must not need them: the few
+ * streaming entry points used here are declared below from zstd's stable
+ * ABI (ZSTD_inBuffer / ZSTD_outBuffer and the functions zstd.h marks
+ * stable) and resolved with dlsym the first time a zstd input is seen.
+ * ZAMBEZI_LIBZSTD names another library file to load instead.  Without
+ * libzstd every zstd input is ZB_ENOTSUP, with a message saying how to
+ * install it; nothing else in the engine depends on it.
+ *
+ * Decompression streams from the (typically memory-mapped) compressed bytes
+ * into one growing host buffer: presized from the first frame's content
+ * size when the frame records it (the zstd tool does for files), grown
+ * geometrically otherwise.  Several concatenated frames are one stream.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zambezi/io.h"
+
+/* zstd's stable ABI (zstd.h, "stable API"). */
+typedef struct zstd_in {
+  const void *src;
+  size_t size;
+  size_t pos;
+} zstd_in;
+typedef struct zstd_out {
+  void *dst;
+  size_t size;
+  size_t pos;
+} zstd_out;
+#define ZSTD_CONTENTSIZE_UNKNOWN (0ULL - 1)
+#define ZSTD_CONTENTSIZE_ERROR (0ULL - 2)
+
+static struct {
+  pthread_once_t once;
+  void *lib;
+  void *(*create)(void);                     /* ZSTD_createDStream */
+  size_t (*release)(void *);                 /* ZSTD_freeDStream */
+  size_t (*decompress)(void *, zstd_out *, zstd_in *); /* ZSTD_decompressStream */
+  unsigned (*is_error)(size_t);              /* ZSTD_isError */
+  const char *(*error_name)(size_t);         /* ZSTD_getErrorName */
+  unsigned long long (*content_size)(const void *, size_t); /* ZSTD_getFrameContentSize */
+  char why[200];
+} g_zstd = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, {0}};
+
+static void zstd_load(void) {
+  const char *env = getenv("ZAMBEZI_LIBZSTD");
+  const char *names[3] = {"libzstd.so.1", "libzstd.so", "libzstd.1.dylib"};
+  int n = 3;
+  if (env != NULL && *env != '\0') {
+    names[0] = env;
+    n = 1;
+  }
+  void *lib = NULL;
+  for (int i = 0; i < n && lib == NULL; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (lib == NULL) {
+    snprintf(g_zstd.why, sizeof g_zstd.why, "%s could not be loaded", names[0]);
+    return;
+  }
+  /* POSIX guarantees data/function pointer conversion for dlsym results. */
+#define ZB_SYM(field, name)                                              \
+  do {                                                                   \
+    void *p_ = dlsym(lib, name);                                         \
+    if (p_ == NULL) {                                                    \
+      snprintf(g_zstd.why, sizeof g_zstd.why, "%s lacks %s", names[0], name); \
+      dlclose(lib);                                                      \
+      return;                                                            \
+    }                                                                    \
+    memcpy(&g_zstd.field, &p_, sizeof p_);                               \
+  } while (0)
+  ZB_SYM(create, "ZSTD_createDStream");
+  ZB_SYM(release, "ZSTD_freeDStream");
+  ZB_SYM(decompress, "ZSTD_decompressStream");
+  ZB_SYM(is_error, "ZSTD_isError");
+  ZB_SYM(error_name, "ZSTD_getErrorName");
+  ZB_SYM(content_size, "ZSTD_getFrameContentSize");
+#undef ZB_SYM
+  g_zstd.lib = lib;
+}
+
+zb_compression zb_compression_detect(const void *data, int64_t size) {
+  const unsigned char *p = (const unsigned char *)data;
+  if (p == NULL || size < 2) return ZB_COMPRESSION_NONE;
+  if (p[0] == 0x1f && p[1] == 0x8b) return ZB_COMPRESSION_GZIP;
+  if (size >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
+    return ZB_COMPRESSION_ZSTD;
+  return ZB_COMPRESSION_NONE;
+}
+
+bool zb_zstd_available(void) {
+  pthread_once(&g_zstd.once, zstd_load);
+  return g_zstd.lib != NULL;
+}
+
+static void release_host(void *ctx, void *data, int64_t size) {
+  (void)ctx;
+  (void)size;
+  zb_free(data);
+}
+
+/* Output is handed to libzstd in windows of this many bytes, so that a
+ * cancellation request is seen between them. */
+#define ZSTD_STEP ((size_t)64 << 20)
+
+zb_status zb_zstd_decompress(const void *data, int64_t size, volatile int *cancel,
+                             zb_buffer **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "zstd: out is NULL");
+  *out = NULL;
+  if (size < 0 || (data == NULL && size > 0))
+    return zb_error_set(err, ZB_EINVAL, "zstd: invalid buffer (size %lld)", (long long)size);
+  if (!zb_zstd_available())
+    return zb_error_set(err, ZB_ENOTSUP,
+                        "reading zstd-compressed data needs the libzstd library (%s): install "
+                        "it (Debian/Ubuntu: apt install libzstd1; Fedora/RHEL: dnf install "
+                        "libzstd; macOS: brew install zstd) or set ZAMBEZI_LIBZSTD to its path",
+                        g_zstd.why);
+  unsigned long long known = size > 0 ? g_zstd.content_size(data, (size_t)size)
+                                      : ZSTD_CONTENTSIZE_ERROR;
+  if (known == ZSTD_CONTENTSIZE_ERROR)
+    return zb_error_set(err, ZB_EPARSE, "corrupt zstd data: no valid frame header");
+  size_t cap;
+  if (known != ZSTD_CONTENTSIZE_UNKNOWN && known < (unsigned long long)INT64_MAX / 2)
+    cap = (size_t)known + 1; /* + 1: a later frame shows up as output space used */
+  else
+    cap = (size_t)size * 4 + ((size_t)1 << 20);
+  char *buf = (char *)zb_malloc(cap);
+  void *ds = g_zstd.create();
+  zb_status st = ZB_OK;
+  if (buf == NULL || ds == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (zstd: %zu bytes)", cap);
+    goto done;
+  }
+  zstd_in in = {data, (size_t)size, 0};
+  size_t pos = 0, ret = 1;
+  for (;;) {
+    if (cancel != NULL && *cancel) {
+      st = zb_error_set(err, ZB_ECANCEL, "zstd decompression cancelled");
+      goto done;
+    }
+    if (pos == cap) { /* grow by half again (the ratio so far predicts the rest) */
+      size_t ncap = cap + cap / 2 + ((size_t)1 << 20);
+      if (in.pos > 0 && in.pos < in.size) {
+        double ratio = (double)pos / (double)in.pos;
+        size_t est = (size_t)(ratio * (double)in.size * 1.05) + ((size_t)1 << 20);
+        if (est > ncap) ncap = est;
+      }
+      char *nb = (char *)zb_malloc(ncap);
+      if (nb == NULL) {
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (zstd: %zu bytes)", ncap);
+        goto done;
+      }
+      memcpy(nb, buf, pos);
+      zb_free(buf);
+      buf = nb;
+      cap = ncap;
+    }
+    size_t window = cap - pos < ZSTD_STEP ? cap - pos : ZSTD_STEP;
+    zstd_out o = {buf + pos, window, 0};
+    size_t in_before = in.pos;
+    ret = g_zstd.decompress(ds, &o, &in);
+    if (g_zstd.is_error(ret)) {
+      st = zb_error_set(err, ZB_EPARSE, "corrupt zstd data (at compressed byte %zu): %s",
+                        in.pos, g_zstd.error_name(ret));
+      goto done;
+    }
+    pos += o.pos;
+    if (in.pos == in.size) {
+      if (ret == 0) break; /* every frame complete and flushed */
+      if (o.pos == 0 && in.pos == in_before) { /* no progress: the data stops mid-frame */
+        st = zb_error_set(err, ZB_EPARSE,
+                          "truncated zstd data: the input ends inside a frame (%lld bytes "
+                          "read, %zu decompressed)",
+                          (long long)size, pos);
+        goto done;
+      }
+    }
+  }
+  if (cap - pos > cap / 4) { /* the size was guessed: give the slack back */
+    char *nb = (char *)zb_malloc(pos > 0 ? pos : 1);
+    if (nb != NULL) {
+      memcpy(nb, buf, pos);
+      zb_free(buf);
+      buf = nb;
+    }
+  }
+  st = zb_buffer_wrap(ZB_CPU, buf, (int64_t)pos, release_host, NULL, out, err);
+  if (st == ZB_OK) buf = NULL;
+done:
+  if (ds != NULL) g_zstd.release(ds);
+  zb_free(buf);
+  return st;
+}
