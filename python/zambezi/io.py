@@ -405,7 +405,9 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     on the reading thread (an exception it raises stops the read and
     propagates).  Ctrl-C interrupts a read promptly (KeyboardInterrupt).
     device: "cpu", or "cuda"/"cuda:N" to move the frame to a GPU after the
-    parse.  chunksize / iterator=True return a CsvReader.
+    parse, or "auto" (a GPU when there is one and the frame is at least
+    ``zb.get_auto_threshold()`` bytes).  chunksize / iterator=True return
+    a CsvReader.
 
     A malformed row raises ParseError naming its line (on_bad_lines="warn"
     or "skip" skip it instead); a value that does not fit the dtype asked
