@@ -74,6 +74,14 @@ gputests() {
     tail -n 40
 }
 
+# The demo exits non-zero when any engine's answer differs; its table must
+# have a GPU row.
+demo() {
+  "$PY" -m zambezi demo --rows 1000000 --chart "$LOG/demo.png" 2>&1 | tee "$LOG/demo.log" |
+    tail -n 25
+  grep -q "GPU cuda" "$LOG/demo.log"
+}
+
 bench() {
   "$PY" bench/gpu_reduce.py --json "$LOG/gpu_reduce.json" 2>&1 | tee "$LOG/bench.log"
 }
@@ -102,6 +110,7 @@ step "build (pip install .)" build
 step "zambezi.devices()" devices
 step "C tests" ctests
 step "pytest -m gpu" gputests
+step "demo with the GPU (1e6 rows)" demo
 step "benchmark: GPU reductions" bench
 step "benchmark: GPU sort, filter" bench_sort
 step "benchmark: device=auto cut-over" bench_auto
