@@ -96,7 +96,7 @@ static void cmp_morsel(void *ctx, int64_t task, int worker) {
   int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->out->length - start);
   uint64_t abuf[ZB_BLOCK], bbuf[ZB_BLOCK];
   uint8_t *od = (uint8_t *)j->out->data->data;
-  uint8_t *ov = (uint8_t *)j->out->validity->data;
+  uint8_t *ov = j->out->validity ? (uint8_t *)j->out->validity->data : NULL;
   bool str = j->t == ZB_STRING;
   zb_type_id pt = zb__physical(j->t);
   int w = pt == ZB_BOOL ? 1 : zb_type_width(pt);
@@ -137,7 +137,7 @@ static void cmp_morsel(void *ctx, int64_t task, int worker) {
         r = words[k / 64];
       }
       zb__store_bits(od, row + k, r & va & vb, mm);
-      zb__store_bits(ov, row + k, va & vb, mm);
+      if (ov != NULL) zb__store_bits(ov, row + k, va & vb, mm);
     }
   }
 }
@@ -160,7 +160,9 @@ zb_status zb__cpu_compare(zb_binary_op op, const zb_column *a, bool a_scalar,
   *out = NULL;
   int64_t n = a_scalar ? b->length : a->length;
   zb_column *o = NULL;
-  ZB_RETURN_NOT_OK(zb__new_like(NULL, ZB_BOOL, n, true, 0, &o, err));
+  /* A validity bitmap only where a null can come out. */
+  bool nulls = a->null_count > 0 || b->null_count > 0;
+  ZB_RETURN_NOT_OK(zb__new_like(NULL, ZB_BOOL, n, nulls, 0, &o, err));
   cmp_job j = {op, a, b, a_scalar, b_scalar, compute, o};
   return run_job(n, cmp_morsel, &j, o, out, err);
 }
@@ -173,7 +175,7 @@ static void logic_morsel(void *ctx, int64_t task, int worker) {
   int64_t start = task * ZB_MORSEL_ROWS;
   int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->out->length - start);
   uint8_t *od = (uint8_t *)j->out->data->data;
-  uint8_t *ov = (uint8_t *)j->out->validity->data;
+  uint8_t *ov = j->out->validity ? (uint8_t *)j->out->validity->data : NULL;
   const zb_column *a = j->a, *b = j->b;
   uint64_t asv = j->as && zb_column_is_valid(a, 0) ? ~UINT64_C(0) : 0;
   uint64_t bsv = j->bs && zb_column_is_valid(b, 0) ? ~UINT64_C(0) : 0;
@@ -200,7 +202,7 @@ static void logic_morsel(void *ctx, int64_t task, int worker) {
     }
     valid &= msk;
     zb__store_bits(od, row, val & valid, mm);
-    zb__store_bits(ov, row, valid, mm);
+    if (ov != NULL) zb__store_bits(ov, row, valid, mm);
   }
 }
 
@@ -209,7 +211,8 @@ zb_status zb__cpu_logical(zb_binary_op op, const zb_column *a, bool a_scalar,
   *out = NULL;
   int64_t n = a_scalar ? b->length : a->length;
   zb_column *o = NULL;
-  ZB_RETURN_NOT_OK(zb__new_like(NULL, ZB_BOOL, n, true, 0, &o, err));
+  ZB_RETURN_NOT_OK(
+      zb__new_like(NULL, ZB_BOOL, n, a->null_count > 0 || b->null_count > 0, 0, &o, err));
   cmp_job j = {op, a, b, a_scalar, b_scalar, ZB_BOOL, o};
   return run_job(n, logic_morsel, &j, o, out, err);
 }
