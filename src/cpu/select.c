@@ -196,6 +196,32 @@ static inline uint64_t compress_bits(uint64_t x, uint64_t m) {
   return x;
 }
 
+/* compress_bits(x, keep) for the common case of few kept zeros (validity
+ * with a few nulls) or few kept ones: start from the majority value and flip
+ * the few rows that differ, at the output position each lands on. */
+static inline uint64_t compress_kept(uint64_t x, uint64_t keep) {
+  uint64_t zeros = ~x & keep, ones = x & keep;
+  int cnt = __builtin_popcountll(keep);
+  uint64_t all = cnt == 64 ? ~UINT64_C(0) : (UINT64_C(1) << cnt) - 1;
+  if (__builtin_popcountll(zeros) <= 6) {
+    uint64_t r = all;
+    for (; zeros != 0; zeros &= zeros - 1) {
+      uint64_t below = (zeros & -zeros) - 1;
+      r &= ~(UINT64_C(1) << __builtin_popcountll(keep & below));
+    }
+    return r;
+  }
+  if (__builtin_popcountll(ones) <= 6) {
+    uint64_t r = 0;
+    for (; ones != 0; ones &= ones - 1) {
+      uint64_t below = (ones & -ones) - 1;
+      r |= UINT64_C(1) << __builtin_popcountll(keep & below);
+    }
+    return r;
+  }
+  return compress_bits(x, keep);
+}
+
 static void filter_write(void *ctx, int64_t task, int worker) {
   (void)worker;
   filter_job *j = (filter_job *)ctx;
@@ -220,7 +246,7 @@ static void filter_write(void *ctx, int64_t task, int worker) {
       if (keep == 0) continue;
       uint64_t valid = zb__valid_word(c, start + k, mm);
       int cnt = __builtin_popcountll(keep);
-      bw_append(&vb, p, compress_bits(valid, keep), cnt);
+      bw_append(&vb, p, compress_kept(valid, keep), cnt);
       p += cnt;
     }
   }
@@ -269,7 +295,7 @@ static void filter_write(void *ctx, int64_t task, int worker) {
       if (keep == 0) continue;
       uint64_t x = zb__load_bits(bits, c->offset + start + k, mm);
       int cnt = __builtin_popcountll(keep);
-      bw_append(&db, pos, compress_bits(x, keep), cnt);
+      bw_append(&db, pos, compress_kept(x, keep), cnt);
       pos += cnt;
     }
   } else if (c->type == ZB_STRING) {
