@@ -5,7 +5,9 @@ the engine's counting allocator once every test has run: after a garbage
 collection no engine memory may remain allocated (host or GPU), so any
 reference leak in the extension or the engine fails the run.  The per-test
 ``engine_defaults`` fixture restores the thread count and disables fault
-injection, so one test's settings never leak into the next.
+injection, so one test's settings never leak into the next.  Tests marked
+``gpu`` are skipped, with the reason the engine gives, when it sees no
+usable CUDA device.
 """
 
 import gc
@@ -13,6 +15,16 @@ import gc
 import pytest
 
 zb = pytest.importorskip("zambezi")
+
+
+def pytest_collection_modifyitems(config, items):
+    if zb._core.cuda_device_count() > 0:
+        return
+    why = zb._core.cuda_unavailable_reason()
+    skip = pytest.mark.skip(reason="no usable CUDA device" + (": " + why if why else ""))
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,6 +1,6 @@
 """GPU tests: the CUDA backend against the CPU backend and against pandas.
 
-Every test here is marked ``gpu`` and the whole module is skipped when the
+Every test here is marked ``gpu`` and skipped (conftest.py) when the
 engine reports no usable CUDA device (no driver, no GPU, or a build without
 the CUDA backend), so it is safe to collect everywhere.
 
@@ -27,13 +27,6 @@ import pytest
 zb = pytest.importorskip("zambezi")
 pd = pytest.importorskip("pandas")
 
-_count = getattr(getattr(zb, "_core", None), "cuda_device_count", None)
-if _count is None or _count() == 0:
-    _why = getattr(getattr(zb, "_core", None), "cuda_unavailable_reason", lambda: "")
-    pytest.skip(
-        "no usable CUDA device" + (": " + _why() if _why() else ""),
-        allow_module_level=True,
-    )
 
 pytestmark = pytest.mark.gpu
 

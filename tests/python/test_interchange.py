@@ -290,7 +290,6 @@ def test_cuda_array_interface_import_without_a_gpu_is_a_clear_error():
 # on a GPU
 # --------------------------------------------------------------------------
 
-gpu = pytest.mark.skipif(not zb.cuda_available(), reason="no usable CUDA device")
 
 
 def _device_array_fields(capsule):
@@ -306,7 +305,6 @@ def _device_array_fields(capsule):
 
 
 @pytest.mark.gpu
-@gpu
 @pytest.mark.parametrize("dtype", NUMERIC)
 def test_gpu_columns_go_to_cupy_without_a_copy(dtype):
     cp = pytest.importorskip("cupy")
@@ -328,7 +326,6 @@ def test_gpu_columns_go_to_cupy_without_a_copy(dtype):
 
 
 @pytest.mark.gpu
-@gpu
 def test_gpu_exports_refuse_what_they_cannot_carry():
     g = zb.Series([1, None, 3]).to("cuda")
     with pytest.raises(BufferError, match="null"):
@@ -352,7 +349,6 @@ class CAIOnly:
 
 
 @pytest.mark.gpu
-@gpu
 @pytest.mark.parametrize("protocol", ["dlpack", "cai"])
 def test_cupy_arrays_become_columns_without_a_copy(protocol):
     cp = pytest.importorskip("cupy")
@@ -378,7 +374,6 @@ def test_cupy_arrays_become_columns_without_a_copy(protocol):
 
 
 @pytest.mark.gpu
-@gpu
 def test_arrow_device_array_of_a_gpu_column_names_the_device():
     g = zb.Series(np.arange(1000, dtype=np.int64)).to("cuda")
     schema, array = g.__arrow_c_device_array__()
@@ -388,7 +383,6 @@ def test_arrow_device_array_of_a_gpu_column_names_the_device():
 
 
 @pytest.mark.gpu
-@gpu
 @pytest.mark.parametrize("nbytes", [(4 << 20) - 1, 4 << 20, (4 << 20) + 1, (17 << 20) + 3,
                                     (64 << 20) + 5, (100 << 20) + 7])
 def test_host_gpu_copies_around_the_staging_sizes_are_exact(nbytes):
@@ -401,7 +395,6 @@ def test_host_gpu_copies_around_the_staging_sizes_are_exact(nbytes):
 
 
 @pytest.mark.gpu
-@gpu
 def test_gpu_out_of_memory_is_a_memory_error_and_leaves_the_data_usable():
     keep = zb.Series(np.arange(1000, dtype=np.int64)).to("cuda")
     block = zb.Series(np.ones(1 << 29, dtype=np.int64))  # 4 GiB on the host
@@ -423,7 +416,6 @@ def test_gpu_out_of_memory_is_a_memory_error_and_leaves_the_data_usable():
 
 
 @pytest.mark.gpu
-@gpu
 def test_pool_counters_add_up():
     zb.cuda_release_cached_memory()
     info = zb.cuda_memory_info()

@@ -221,11 +221,9 @@ def test_copies_between_devices_are_operations_of_their_own():
 # on a GPU
 # --------------------------------------------------------------------------
 
-gpu = pytest.mark.skipif(not zb.cuda_available(), reason="no usable CUDA device")
 
 
 @pytest.mark.gpu
-@gpu
 def test_gpu_operations_say_where_they_ran_and_why_they_fell_back(frame):
     g = frame.to("cuda")
     with zb.profile() as p:
