@@ -14,24 +14,18 @@ backend lacks run on the CPU (zb.profile() shows which), so the crossover
 moves as the CUDA backend grows.  Needs a GPU; exits with status 2 without.
 """
 import argparse
+import functools
 import json
-import statistics
 import sys
-import time
 
 import numpy as np
 
+import gpu_reduce
 import zambezi as zb
 
-
-def median_time(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+# bench/ is on sys.path when a script here runs: one warm-up run, then the
+# median of reps.
+median_time = functools.partial(gpu_reduce.median_time, warmup=1)
 
 
 def workload(df):

@@ -17,23 +17,18 @@ a GPU; exits with status 2 without one.
 """
 
 import argparse
+import functools
 import json
-import statistics
 import sys
-import time
 
 import numpy as np
 
+import gpu_reduce
 
-def median_time(fn, reps, warmup=1):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+
+# bench/ is on sys.path when a script here runs: one warm-up run, then the
+# median of reps.
+median_time = functools.partial(gpu_reduce.median_time, warmup=1)
 
 
 def main(argv=None):
