@@ -115,9 +115,8 @@ static zb_status to_host(const zb_column *c, zb_column **out, zb_error *err) {
   return zb_column_to_device(c, ZB_CPU, out, err);
 }
 
-/* Move a host result to dev (consumes *res). */
-static zb_status result_to(zb_device dev, zb_column **res, zb_error *err) {
-  if (dev.kind == ZB_DEVICE_CPU) return ZB_OK;
+zb_status zb__result_to(zb_device dev, zb_column **res, zb_error *err) {
+  if (dev.kind == ZB_DEVICE_CPU || *res == NULL) return ZB_OK;
   zb_column *moved = NULL;
   zb_status st = zb_column_to_device(*res, dev, &moved, err);
   zb_column_release(*res);
@@ -149,7 +148,7 @@ static zb_status dispatch_binary(zb_binary_op op, const zb_column *a, bool as,
   if (st == ZB_OK) st = zb__cpu_binary(op, ha, as, hb, bs, ct, rt, &res, err);
   zb_column_release(ha);
   zb_column_release(hb);
-  if (st == ZB_OK) st = result_to(dev, &res, err);
+  if (st == ZB_OK) st = zb__result_to(dev, &res, err);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;
@@ -326,7 +325,7 @@ zb_status zb_column_unary(zb_unary_op op, const zb_column *col, zb_column **out,
   zb_status st = to_host(col, &h, err);
   if (st == ZB_OK) st = zb__cpu_unary(op, h, &res, err);
   zb_column_release(h);
-  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;
@@ -357,7 +356,7 @@ zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit u
   zb_status st = to_host(col, &h, err);
   if (st == ZB_OK) st = zb__cpu_cast(h, target, unit, &res, err);
   zb_column_release(h);
-  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;
@@ -381,7 +380,7 @@ static zb_status run_on_host(const zb_column *col, const zb_column *aux, const v
   if (st == ZB_OK) st = fn(h, ha, arg, &res, err);
   zb_column_release(h);
   zb_column_release(ha);
-  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;
@@ -748,7 +747,7 @@ zb_status zb_table_sort_indices(const zb_table *t, int64_t n_keys, const int64_t
   zb_status st = zb_table_to_device(t, ZB_CPU, &h, err);
   if (st == ZB_OK) st = zb__cpu_sort_indices(h, n_keys, keys, ascending, nulls_first, &res, err);
   zb_table_release(h);
-  if (st == ZB_OK) st = result_to(dev, &res, err);
+  if (st == ZB_OK) st = zb__result_to(dev, &res, err);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;

@@ -230,6 +230,11 @@ zb_type_id zb__promote_numeric(zb_type_id a, zb_type_id b);
  * NULL (src/core/compute_ops.c).  New reference in *out. */
 zb_status zb__string_scalar_column(const char *s, int64_t len, zb_column **out, zb_error *err);
 
+/* Move a host result column to dev, for a CPU fallback (consumes *res; *res
+ * is the moved column, NULL on failure; nothing happens for the CPU or a
+ * NULL *res).  src/core/compute_ops.c. */
+zb_status zb__result_to(zb_device dev, zb_column **res, zb_error *err);
+
 /* Duplicate a string with the counting allocator (NULL on failure). */
 char *zb__strdup(const char *s);
 

@@ -31,16 +31,6 @@ static zb_status backend_of(zb_device dev, const zb_backend **out, zb_error *err
   return ZB_OK;
 }
 
-/* Move a host result to dev (consumes *res; *res is NULL on failure). */
-static zb_status result_to(zb_device dev, zb_column **res, zb_error *err) {
-  if (dev.kind == ZB_DEVICE_CPU || *res == NULL) return ZB_OK;
-  zb_column *moved = NULL;
-  zb_status st = zb_column_to_device(*res, dev, &moved, err);
-  zb_column_release(*res);
-  *res = moved;
-  return st;
-}
-
 /* A host copy of t restricted to nothing: zb_table_to_device. */
 static zb_status table_host(const zb_table *t, zb_table **out, zb_error *err) {
   return zb_table_to_device(t, ZB_CPU, out, err);
@@ -129,7 +119,7 @@ zb_status zb_column_min_max(const zb_column *col, bool want_max, zb_column **out
   if (st == ZB_OK) st = zb__cpu_take(h, idx, &res, err);
   zb_column_release(h);
   zb_column_release(idx);
-  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;
@@ -208,7 +198,7 @@ static zb_status run_table_keys(const char *what, const zb_table *t, int64_t n_k
     st = table_host(t, &h, err);
     if (st == ZB_OK) st = fn(h, n, k, keep, &res, err);
     zb_table_release(h);
-    if (st == ZB_OK) st = result_to(dev, &res, err);
+    if (st == ZB_OK) st = zb__result_to(dev, &res, err);
   }
   zb_free(k);
   if (st != ZB_OK) {
@@ -301,7 +291,7 @@ zb_status zb_column_unique(const zb_column *col, zb_column **out, zb_error *err)
   zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
   if (st == ZB_OK) st = zb__cpu_unique(h, &res, err);
   zb_column_release(h);
-  if (st == ZB_OK) st = result_to(col->device, &res, err);
+  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;
@@ -347,8 +337,8 @@ zb_status zb_column_value_counts(const zb_column *col, bool sort, bool ascending
   zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
   if (st == ZB_OK) st = zb__cpu_value_counts(h, sort, ascending, dropna, normalize, &v, &c, err);
   zb_column_release(h);
-  if (st == ZB_OK) st = result_to(col->device, &v, err);
-  if (st == ZB_OK) st = result_to(col->device, &c, err);
+  if (st == ZB_OK) st = zb__result_to(col->device, &v, err);
+  if (st == ZB_OK) st = zb__result_to(col->device, &c, err);
   if (st != ZB_OK) {
     zb_column_release(v);
     zb_column_release(c);
@@ -426,7 +416,7 @@ zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_colum
     st = zb_column_to_device(a, ZB_CPU, &ha, err);
     if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);
     if (st == ZB_OK) st = zb__cpu_isin(ha, hb, &res, err);
-    if (st == ZB_OK) st = result_to(col->device, &res, err);
+    if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
   }
   zb_column_release(a);
   zb_column_release(b);

@@ -379,15 +379,7 @@ static void zb_cuda_free(int device_id, void *ptr) {
   (void)cudaGetLastError();
 }
 
-/* Wait for the legacy default stream, where all our work runs. */
-static zb_status zb_cuda_sync(const char *after, int device_id, zb_error *err) {
-  cudaError_t e = cudaStreamSynchronize(0);
-  if (e == cudaSuccess) return ZB_OK;
-  char call[128];
-  snprintf(call, sizeof call, "cudaStreamSynchronize after %s", after);
-  return zb__cuda_check(e, call, device_id, err);
-}
-
+/* Wait for the device (the profiler's end of an operation). */
 static zb_status zb_cuda_synchronize(int device_id, zb_error *err) {
   ZB_RETURN_NOT_OK(zb__cuda_set_device(device_id, err));
   return zb__cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", device_id, err);
@@ -402,7 +394,7 @@ static zb_status zb_cuda_memset_zero(int device_id, void *ptr, int64_t size,
   ZB_RETURN_NOT_OK(zb__cuda_set_device(device_id, err));
   ZB_RETURN_NOT_OK(
       zb__cuda_check(cudaMemset(ptr, 0, (size_t)size), "cudaMemset", device_id, err));
-  return zb_cuda_sync("cudaMemset", device_id, err);
+  return zb__cuda_wait("cudaMemset", device_id, err);
 }
 
 /* ---- pinned staging ------------------------------------------------------ */
@@ -574,7 +566,7 @@ static zb_status zb_cuda_copy(int device_id, void *dst, const void *src, int64_t
   /* device-to-host cudaMemcpy is synchronous and the large paths waited;
    * the others may return before the data has landed. */
   if (done || kind == cudaMemcpyDeviceToHost) return ZB_OK;
-  return zb_cuda_sync(call, device_id, err);
+  return zb__cuda_wait(call, device_id, err);
 }
 
 static zb_status zb_cuda_copy_to_host(int device_id, void *dst, const void *src,
