@@ -110,8 +110,8 @@ static zb_status check_agg(const zb_table *t, int64_t i, const zb_agg *a, zb_err
 /* The result's column names (keys, then each aggregation's name or its
  * column's, "size" for SIZE) must be unique: checked here so that every
  * backend reports a clash the same way. */
-static const char *result_name(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                               const zb_agg *aggs, int64_t i) {
+const char *zb__groupby_result_name(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                    const zb_agg *aggs, int64_t i) {
   if (i < n_keys) return t->names[keys[i]];
   const zb_agg *a = &aggs[i - n_keys];
   if (a->name != NULL) return a->name;
@@ -122,9 +122,9 @@ static zb_status check_names(const zb_table *t, int64_t n_keys, const int64_t *k
                              int64_t n_aggs, const zb_agg *aggs, zb_error *err) {
   int64_t nc = n_keys + n_aggs;
   for (int64_t a = 1; a < nc; a++) {
-    const char *na = result_name(t, n_keys, keys, aggs, a);
+    const char *na = zb__groupby_result_name(t, n_keys, keys, aggs, a);
     for (int64_t b = 0; b < a; b++)
-      if (strcmp(na, result_name(t, n_keys, keys, aggs, b)) == 0)
+      if (strcmp(na, zb__groupby_result_name(t, n_keys, keys, aggs, b)) == 0)
         return zb_error_set(err, ZB_EINVAL,
                             "group-by: two result columns are named '%s' (give the "
                             "aggregations distinct names)", na);

@@ -235,6 +235,13 @@ zb_status zb__string_scalar_column(const char *s, int64_t len, zb_column **out, 
  * NULL *res).  src/core/compute_ops.c. */
 zb_status zb__result_to(zb_device dev, zb_column **res, zb_error *err);
 
+/* Name of group-by result column i: the key's name for i < n_keys, then
+ * each aggregation's name, else its column's ("size" for SIZE); the core
+ * checks they are unique before dispatch (src/core/groupby_ops.c). */
+struct zb_agg;
+const char *zb__groupby_result_name(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                    const struct zb_agg *aggs, int64_t i);
+
 /* Duplicate a string with the counting allocator (NULL on failure). */
 char *zb__strdup(const char *s);
 

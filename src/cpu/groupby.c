@@ -1005,26 +1005,12 @@ zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys
     goto done;
   }
   st = int64_column(g.first, g.n_groups, &idx, err);
-  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++) {
+  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++)
     st = zb__cpu_take(t->columns[keys[c]], idx, &cols[c], err);
-    names[c] = t->names[keys[c]];
-  }
   if (st == ZB_OK) st = zb__group_aggregate(t, &g, n_aggs, aggs, cols + n_keys, err);
   if (st != ZB_OK) goto done;
-  for (int64_t a = 0; a < n_aggs; a++) {
-    const char *nm = aggs[a].name;
-    if (nm == NULL) nm = aggs[a].op == ZB_AGG_SIZE ? "size" : t->names[aggs[a].column];
-    names[n_keys + a] = nm;
-  }
-  for (int64_t a = 0; a < nc && st == ZB_OK; a++)
-    for (int64_t b = 0; b < a; b++)
-      if (strcmp(names[a], names[b]) == 0) {
-        st = zb_error_set(err, ZB_EINVAL,
-                          "group-by: two result columns are named '%s' (give the "
-                          "aggregations distinct names)", names[a]);
-        break;
-      }
-  if (st == ZB_OK) st = zb_table_make(nc, cols, names, out, err);
+  for (int64_t c = 0; c < nc; c++) names[c] = zb__groupby_result_name(t, n_keys, keys, aggs, c);
+  st = zb_table_make(nc, cols, names, out, err);
 done:
   if (cols != NULL)
     for (int64_t c = 0; c < nc; c++) zb_column_release(cols[c]);

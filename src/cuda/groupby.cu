@@ -995,16 +995,12 @@ extern "C" zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const i
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory in GPU group-by (%lld columns)",
                       (long long)nc);
   if (st == ZB_OK) st = zb_gb_index_column(g.first, g.G, &idx, err);
-  for (int64_t k = 0; k < n_keys && st == ZB_OK; k++) {
+  for (int64_t k = 0; k < n_keys && st == ZB_OK; k++)
     st = zb__cuda_take(t->columns[keys[k]], idx, &cols[k], err);
-    names[k] = t->names[keys[k]];
-  }
-  for (int64_t a = 0; a < n_aggs && st == ZB_OK; a++) {
+  for (int64_t a = 0; a < n_aggs && st == ZB_OK; a++)
     st = zb_gb_aggregate(t, &g, &aggs[a], &cols[n_keys + a], err);
-    const char *nm = aggs[a].name;
-    if (nm == NULL) nm = aggs[a].op == ZB_AGG_SIZE ? "size" : t->names[aggs[a].column];
-    names[n_keys + a] = nm;
-  }
+  for (int64_t c = 0; c < nc && st == ZB_OK; c++)
+    names[c] = zb__groupby_result_name(t, n_keys, keys, aggs, c);
   if (st == ZB_OK) st = zb_table_make(nc, cols, names, out, err);
   if (cols != NULL)
     for (int64_t c = 0; c < nc; c++) zb_column_release(cols[c]);
