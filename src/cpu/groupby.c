@@ -406,7 +406,6 @@ typedef struct composite_job {
   int64_t n_keys;
   const int64_t *lo, *span, *stride;
   zb_column *out;
-  bool dropna;
 } composite_job;
 
 static void composite_morsel(void *ctx, int64_t task, int worker) {
@@ -479,7 +478,7 @@ static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys
   st = zb_column_new(ZB_INT64, n, dropna && any_null, 0, &comp, err);
   if (st != ZB_OK) goto done;
   if (comp->validity != NULL) memset(comp->validity->data, 0xff, (size_t)((n + 7) / 8));
-  composite_job cj = {keys, n_keys, lo, span, stride, comp, dropna};
+  composite_job cj = {keys, n_keys, lo, span, stride, comp};
   st = zb_parallel_for(nm, composite_morsel, &cj, err);
   if (st != ZB_OK) goto done;
   zb_column_recount_nulls(comp);
