@@ -208,6 +208,14 @@ void zb_free(void *ptr) {
   if (!cache_put(base)) free(base);
 }
 
+void zb__shrink(void *ptr, size_t size) {
+  if (ptr == NULL) return;
+  int64_t *hdr = (int64_t *)((char *)ptr - ZB_ALIGN);
+  if ((int64_t)size >= hdr[0]) return;
+  __atomic_sub_fetch(&g_host_bytes, hdr[0] - (int64_t)size, __ATOMIC_RELAXED);
+  hdr[0] = (int64_t)size;
+}
+
 zb_status zb_malloc_checked(size_t size, void **out, zb_error *err) {
   *out = zb_malloc(size);
   if (*out == NULL)

@@ -62,6 +62,12 @@ zb_status zb_buffer_new(zb_device device, int64_t size, zb_buffer **out, zb_erro
   return ZB_OK;
 }
 
+void zb__buffer_shrink(zb_buffer *buf, int64_t size) {
+  if (buf->release != NULL || buf->device.kind != ZB_DEVICE_CPU || size >= buf->size) return;
+  buf->size = size;
+  zb__shrink(buf->data, (size_t)padded(size));
+}
+
 zb_status zb_buffer_new_zeroed(zb_device device, int64_t size, zb_buffer **out,
                                zb_error *err) {
   ZB_RETURN_NOT_OK(zb_buffer_new(device, size, out, err));

@@ -150,6 +150,11 @@ const zb_backend *zb__cuda_backend(void);
  * fault injector fires; otherwise counts size against the device. */
 zb_status zb__alloc_device_begin(int64_t size, zb_error *err);
 void zb__alloc_device_end(int64_t size); /* undo begin, or account a free */
+/* Count only the first size bytes of a zb_malloc block from now on (the
+ * block keeps its memory; untouched pages of it never become resident). */
+void zb__shrink(void *ptr, size_t size);
+/* Lower an engine host buffer's size to size (no effect on others). */
+void zb__buffer_shrink(zb_buffer *buf, int64_t size);
 
 /* ---- profiling hooks (src/core/profile.c; zambezi/profile.h) -------------
  * Each operation entry point opens one span once it knows where its data

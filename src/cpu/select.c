@@ -3,15 +3,22 @@
  * bool mask and take by int64 positions.
  *
  * filter runs two parallel passes over morsels: the first counts the kept
- * rows (and their string bytes) per morsel, an exclusive scan turns counts
- * into each morsel's output start, and the second writes the rows.  Output
- * bits that morsels share (bool values and validity at arbitrary output
- * positions) are written a 64-bit word at a time with an atomic OR into a
- * zeroed bitmap, so the result is the same for any thread count.  take
+ * rows per morsel (from the mask alone), an exclusive scan turns counts
+ * into each morsel's output start, and the second writes the rows.  A
+ * string morsel learns where its bytes start from the morsel before it
+ * (a chained scan: it counts its kept bytes, waits for its predecessor's
+ * end, publishes its own, then copies), so its offsets are read from
+ * memory once; tasks are claimed in increasing order, so a waiting morsel's
+ * predecessor is always running.  Output bitmap words that two morsels
+ * share (bool values and validity at arbitrary output positions) are
+ * written with an atomic OR into a zeroed bitmap, the others with plain
+ * stores, so the result is the same for any thread count.  take
  * writes output rows in morsels of aligned output positions, so it needs no
  * atomics.  Arguments were checked by src/core/compute_ops.c (indices lie in
  * range wherever they are valid).
  */
+#include <sched.h>
+
 #include "cpu/kernels.h"
 
 /* ---- isnull / notnull ---------------------------------------------------- */
@@ -103,8 +110,11 @@ typedef struct filter_job {
   const zb_column *c, *mask;
   zb_column *out;
   int64_t *count; /* per morsel: kept rows, then output start */
-  int64_t *bytes; /* per morsel: string bytes, then chars start */
-  int64_t n_morsels, total_bytes;
+  int64_t *bytes; /* per morsel, string columns: the end of its chars (atomic;
+                     -1 until the morsel has published it) */
+  int64_t n_morsels;
+  bool bytes_known; /* bytes was filled by a first pass */
+  struct filter_scratch *scratch;
 } filter_job;
 
 /* The kept rows among [row, row + m) as a word. */
@@ -127,34 +137,86 @@ static int64_t kept_bytes(const int64_t *o, uint64_t w, int mm) {
   return bytes;
 }
 
+/* Kept rows of the mask's morsel `task`. */
 static void filter_count(void *ctx, int64_t task, int worker) {
   (void)worker;
   filter_job *j = (filter_job *)ctx;
   int64_t start = task * ZB_MORSEL_ROWS;
-  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->c->length - start);
-  int64_t cnt = 0, bytes = 0;
-  bool str = j->c->type == ZB_STRING;
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->mask->length - start);
+  int64_t cnt = 0;
+  for (int64_t k = 0; k < n; k += 64)
+    cnt += __builtin_popcountll(keep_word(j->mask, start + k, (int)ZB_MIN((int64_t)64, n - k)));
+  j->count[task] = cnt;
+}
+
+/* Waits for the morsel before `task` to publish where its chars end,
+ * publishes where this morsel's `bytes` end, and returns where they begin. */
+static int64_t chain_bytes(filter_job *j, int64_t task, int64_t bytes) {
+  int64_t b = 0;
+  if (task > 0) {
+    int spins = 0;
+    while ((b = __atomic_load_n(&j->bytes[task - 1], __ATOMIC_ACQUIRE)) < 0) {
+      if (++spins < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      } else {
+        sched_yield(); /* the predecessor's thread may have lost its core */
+      }
+    }
+  }
+  __atomic_store_n(&j->bytes[task], b + bytes, __ATOMIC_RELEASE);
+  return b;
+}
+
+/* The kept string bytes of the morsel [start, start + n). */
+static int64_t morsel_bytes(const filter_job *j, int64_t start, int64_t n) {
+  const int64_t *so = (const int64_t *)j->c->data->data + j->c->offset + start;
+  int64_t bytes = 0;
   for (int64_t k = 0; k < n; k += 64) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
     uint64_t w = keep_word(j->mask, start + k, mm);
-    cnt += __builtin_popcountll(w);
-    if (str && w != 0)
-      bytes += kept_bytes((const int64_t *)j->c->data->data + j->c->offset + start + k, w, mm);
+    if (w != 0) bytes += kept_bytes(so + k, w, mm);
   }
-  j->count[task] = cnt;
-  j->bytes[task] = bytes;
+  return bytes;
 }
 
-/* Accumulates bits at consecutive output positions; flushes whole words
- * with an atomic OR (the bitmap was zeroed). */
+/* Per-worker buffers a string morsel copies its kept bytes into before it
+ * knows where they go in the output (then one memcpy puts them there). */
+#define FILTER_SCRATCH_MAX ((int64_t)4 << 20)
+typedef struct filter_scratch {
+  char **buf;
+  int64_t *cap;
+  int n; /* workers */
+} filter_scratch;
+
+static char *scratch_get(filter_scratch *sc, int worker, int64_t need) {
+  if (sc == NULL || worker >= sc->n || need > FILTER_SCRATCH_MAX) return NULL;
+  if (sc->cap[worker] < need) {
+    zb_free(sc->buf[worker]);
+    int64_t cap = ZB_MAX(need, (int64_t)1 << 20);
+    sc->buf[worker] = (char *)zb_malloc((size_t)cap);
+    sc->cap[worker] = sc->buf[worker] != NULL ? cap : 0;
+  }
+  return sc->buf[worker];
+}
+
+/* Accumulates bits at consecutive output positions; flushes whole words,
+ * with an atomic OR (into a zeroed bitmap) for the words [lo, hi] that a
+ * neighbouring morsel may share, with a plain store for the others. */
 typedef struct bit_writer {
   uint64_t *words;
   int64_t word; /* index of the word being filled */
   uint64_t acc;
+  int64_t lo, hi; /* this morsel's first and last output words */
 } bit_writer;
 
 static inline void bw_flush(bit_writer *b) {
-  if (b->acc != 0) __atomic_fetch_or(&b->words[b->word], b->acc, __ATOMIC_RELAXED);
+  if (b->acc == 0) return;
+  if (b->word == b->lo || b->word == b->hi)
+    __atomic_fetch_or(&b->words[b->word], b->acc, __ATOMIC_RELAXED);
+  else
+    b->words[b->word] = b->acc;
   b->acc = 0;
 }
 
@@ -222,34 +284,65 @@ static inline uint64_t compress_kept(uint64_t x, uint64_t keep) {
   return compress_bits(x, keep);
 }
 
+/* Appends, for the rows [start, start + n) of the mask, the bits of the kept
+ * rows: c's validity, or c's bool values.  Returns the output position after
+ * them.  A BMI2 version (one pext per word) is used where pext is fast. */
+#define COMPRESS_ROWS(NAME, ATTR, COMPRESS)                                       \
+  ATTR static int64_t NAME(const zb_column *mask, const zb_column *c, bool validity,  \
+                           int64_t start, int64_t n, bit_writer *b, int64_t pos) {   \
+    const uint8_t *bits = (const uint8_t *)c->data->data;                         \
+    for (int64_t k = 0; k < n; k += 64) {                                         \
+      int mm = (int)ZB_MIN((int64_t)64, n - k);                                   \
+      uint64_t keep = keep_word(mask, start + k, mm);                             \
+      if (keep == 0) continue;                                                    \
+      uint64_t x = validity ? zb__valid_word(c, start + k, mm)                    \
+                            : zb__load_bits(bits, c->offset + start + k, mm);     \
+      int cnt = __builtin_popcountll(keep);                                       \
+      bw_append(b, pos, COMPRESS(x, keep), cnt);                                  \
+      pos += cnt;                                                                 \
+    }                                                                             \
+    return pos;                                                                   \
+  }
+COMPRESS_ROWS(compress_rows, , compress_kept)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+COMPRESS_ROWS(compress_rows_bmi2, __attribute__((target("bmi2"))), _pext_u64)
+
+/* pext is microcoded (slow) on AMD before family 19h. */
+static bool fast_pext(void) {
+  static int known = -1;
+  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (k < 0) {
+    __builtin_cpu_init();
+    k = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam15h") &&
+        !__builtin_cpu_is("amdfam17h");
+    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+  }
+  return k != 0;
+}
+#define COMPRESS(...) (fast_pext() ? compress_rows_bmi2(__VA_ARGS__) : compress_rows(__VA_ARGS__))
+#else
+#define COMPRESS(...) compress_rows(__VA_ARGS__)
+#endif
+
 static void filter_write(void *ctx, int64_t task, int worker) {
-  (void)worker;
   filter_job *j = (filter_job *)ctx;
   const zb_column *c = j->c;
   int64_t start = task * ZB_MORSEL_ROWS;
   int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - start);
   int64_t pos = j->count[task];
-  bit_writer vb = {j->out->validity ? (uint64_t *)j->out->validity->data : NULL, pos >> 6, 0};
-  bit_writer db = {(uint64_t *)j->out->data->data, pos >> 6, 0};
+  int64_t pend = task + 1 < j->n_morsels ? j->count[task + 1] : j->out->length;
+  if (pend == pos && c->type != ZB_STRING) return;
+  int64_t lo = pos >> 6, hi = pend > pos ? (pend - 1) >> 6 : lo;
+  bit_writer vb = {j->out->validity ? (uint64_t *)j->out->validity->data : NULL, lo, 0, lo, hi};
+  bit_writer db = {(uint64_t *)j->out->data->data, lo, 0, lo, hi};
   int w = zb_type_width(c->type);
   const char *src = (const char *)c->data->data + c->offset * (c->type == ZB_BOOL ? 0 : w);
   char *dst = (char *)j->out->data->data;
   int64_t *oo = (int64_t *)j->out->data->data;
   char *ch = j->out->chars ? (char *)j->out->chars->data : NULL;
-  int64_t cpos = j->bytes[task];
   /* Validity, then values: one loop per value kind (no per-row switch). */
-  if (vb.words != NULL) {
-    int64_t p = pos;
-    for (int64_t k = 0; k < n; k += 64) {
-      int mm = (int)ZB_MIN((int64_t)64, n - k);
-      uint64_t keep = keep_word(j->mask, start + k, mm);
-      if (keep == 0) continue;
-      uint64_t valid = zb__valid_word(c, start + k, mm);
-      int cnt = __builtin_popcountll(keep);
-      bw_append(&vb, p, compress_kept(valid, keep), cnt);
-      p += cnt;
-    }
-  }
+  if (vb.words != NULL) COMPRESS(j->mask, c, true, start, n, &vb, pos);
 #define FILTER_LOOP(BODY)                                                       \
   for (int64_t k = 0; k < n; k += 64) {                                         \
     int mm = (int)ZB_MIN((int64_t)64, n - k);                                   \
@@ -288,33 +381,44 @@ static void filter_write(void *ctx, int64_t task, int worker) {
     }                                                                           \
   }
   if (c->type == ZB_BOOL) {
-    const uint8_t *bits = (const uint8_t *)c->data->data;
-    for (int64_t k = 0; k < n; k += 64) {
-      int mm = (int)ZB_MIN((int64_t)64, n - k);
-      uint64_t keep = keep_word(j->mask, start + k, mm);
-      if (keep == 0) continue;
-      uint64_t x = zb__load_bits(bits, c->offset + start + k, mm);
-      int cnt = __builtin_popcountll(keep);
-      bw_append(&db, pos, compress_kept(x, keep), cnt);
-      pos += cnt;
-    }
+    pos = COMPRESS(j->mask, c, false, start, n, &db, pos);
   } else if (c->type == ZB_STRING) {
     /* Short strings move as one 16-byte copy where both the source buffer
      * and this morsel's output bytes have room for it. */
     const int64_t *so = (const int64_t *)c->data->data + c->offset;
     const char *cs = (const char *)c->chars->data;
     int64_t cs_size = c->chars->size;
-    int64_t cend = task + 1 < j->n_morsels ? j->bytes[task + 1] : j->total_bytes;
+    int64_t cpos = 0, cend, p0 = pos;
+    char *buf = NULL, *dst_chars = ch;
+    if (!j->bytes_known)
+      buf = scratch_get(j->scratch, worker, so[start + n] - so[start] + 16);
+    if (buf != NULL) {
+      dst_chars = buf;
+      cend = so[start + n] - so[start] + 16;
+    } else if (j->bytes_known) {
+      cpos = task > 0 ? j->bytes[task - 1] : 0;
+      cend = j->bytes[task];
+    } else {
+      cend = morsel_bytes(j, start, n);
+      cpos = chain_bytes(j, task, cend);
+      cend += cpos;
+    }
     FILTER_LOOP({
       int64_t s0 = so[i];
       int64_t len = so[i + 1] - s0;
       if (len <= 16 && s0 + 16 <= cs_size && cpos + 16 <= cend)
-        memcpy(ch + cpos, cs + s0, 16);
+        memcpy(dst_chars + cpos, cs + s0, 16);
       else if (len > 0)
-        memcpy(ch + cpos, cs + s0, (size_t)len);
+        memcpy(dst_chars + cpos, cs + s0, (size_t)len);
       cpos += len;
       oo[pos + 1] = cpos;
     })
+    if (buf != NULL) { /* now place the bytes and shift the offsets */
+      int64_t base = chain_bytes(j, task, cpos);
+      memcpy(ch + base, buf, (size_t)cpos);
+      if (base != 0)
+        for (int64_t k = p0 + 1; k <= pos; k++) oo[k] += base;
+    }
   } else if (w == 1) {
     FILTER_FIXED(uint8_t)
   } else if (w == 2) {
@@ -330,46 +434,47 @@ static void filter_write(void *ctx, int64_t task, int worker) {
   if (c->type == ZB_BOOL) bw_flush(&db);
 }
 
-/* The kept-row counts of the mask's morsels (one pass for every column),
- * then the kept string bytes of each string column's morsels, then every
- * (column, morsel) pair written in one parallel loop. */
+/* Every (column, morsel) pair of a frame filter in one parallel loop. */
 typedef struct filter_many {
   filter_job *jobs;
   int64_t n_cols, nm;
 } filter_many;
-
-static void filter_count_task(void *ctx, int64_t task, int worker) {
-  filter_many *f = (filter_many *)ctx;
-  filter_count(&f->jobs[task / f->nm], task % f->nm, worker);
-}
 
 static void filter_write_task(void *ctx, int64_t task, int worker) {
   filter_many *f = (filter_many *)ctx;
   filter_write(&f->jobs[task / f->nm], task % f->nm, worker);
 }
 
+/* A string column's output chars are allocated at the input's byte range
+ * (an upper bound, then shrunk to what was written) when at least a quarter
+ * of the rows are kept or the range is small; otherwise a first pass finds
+ * the exact bytes, so a filter that keeps little of a large column never
+ * asks for the whole column's bytes. */
+static void bytes_task(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  filter_many *f = (filter_many *)ctx;
+  filter_job *j = &f->jobs[task / f->nm];
+  int64_t m = task % f->nm, start = m * ZB_MORSEL_ROWS;
+  if (j->c->type == ZB_STRING && j->bytes_known)
+    chain_bytes(j, m, morsel_bytes(j, start, ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->c->length - start)));
+}
+
 zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,
                                  const zb_column *mask, zb_column **outs, zb_error *err) {
   int64_t n = mask->length, nm = zb__morsels(n), m1 = nm > 0 ? nm : 1;
   for (int64_t c = 0; c < n_cols; c++) outs[c] = NULL;
-  /* count: slot 0 = the kept rows per morsel (shared by every column) and
-   * zero bytes; slot c + 1 = string column c's bytes per morsel */
-  int64_t *count = (int64_t *)zb_malloc((size_t)(n_cols + 1) * 2 * (size_t)m1 * sizeof(int64_t));
+  /* count: slot 0 = the kept rows per morsel (shared by every column);
+   * slot c + 1 = string column c's chars ends per morsel */
+  int64_t *count = (int64_t *)zb_malloc((size_t)(n_cols + 1) * (size_t)m1 * sizeof(int64_t));
   filter_job *jobs = (filter_job *)zb_calloc((size_t)(n_cols > 0 ? n_cols : 1), sizeof(filter_job));
+  filter_scratch sc = {NULL, NULL, 0};
   zb_status st = ZB_OK;
   if (count == NULL || jobs == NULL) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (filter)");
     goto done;
   }
-  int64_t n_str = 0;
-  for (int64_t c = 0; c < n_cols; c++) {
-    int64_t *cnt = count, *bytes = count + (size_t)(c + 1) * 2 * m1;
-    jobs[c] = (filter_job){cols[c], mask, NULL, cnt, cols[c]->type == ZB_STRING ? bytes : cnt + m1,
-                           nm, 0};
-    n_str += cols[c]->type == ZB_STRING;
-  }
-  /* 1. kept rows per morsel (a job over the mask only: a fixed-width view) */
-  filter_job mj = {mask, mask, NULL, count, count + m1, nm, 0};
+  /* 1. kept rows per morsel, then each morsel's output start */
+  filter_job mj = {mask, mask, NULL, count, NULL, nm, false, NULL};
   st = zb_parallel_for(nm, filter_count, &mj, err);
   if (st != ZB_OK) goto done;
   int64_t total = 0;
@@ -378,38 +483,41 @@ zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,
     count[m] = total;
     total += k;
   }
-  /* 2. string bytes per morsel of each string column */
-  if (n_str > 0) {
-    filter_job *sj = (filter_job *)zb_calloc((size_t)n_str, sizeof(filter_job));
-    if (sj == NULL) {
-      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (filter)");
-      goto done;
-    }
-    /* each string column's slot: its bytes, then room for the row counts
-     * it recomputes (not used) */
-    int64_t s = 0;
-    for (int64_t c = 0; c < n_cols; c++)
-      if (cols[c]->type == ZB_STRING)
-        sj[s++] = (filter_job){cols[c], mask, NULL, jobs[c].bytes + m1, jobs[c].bytes, nm, 0};
-    filter_many fm = {sj, n_str, nm};
-    st = zb_parallel_for(n_str * nm, filter_count_task, &fm, err);
-    zb_free(sj);
+  /* 2. exact string bytes where the upper bound would be wasteful */
+  bool exact = false;
+  for (int64_t c = 0; c < n_cols; c++) {
+    const zb_column *col = cols[c];
+    int64_t *ends = count + (size_t)(c + 1) * m1;
+    jobs[c] = (filter_job){col, mask, NULL, count, ends, nm, false, NULL};
+    if (col->type != ZB_STRING) continue;
+    for (int64_t m = 0; m < nm; m++) ends[m] = -1;
+    const int64_t *so = (const int64_t *)col->data->data + col->offset;
+    jobs[c].bytes_known = total < n / 4 && so[n] - so[0] > ((int64_t)4 << 20);
+    exact |= jobs[c].bytes_known;
+  }
+  filter_many fm = {jobs, n_cols, nm};
+  sc.n = zb_get_num_threads();
+  sc.buf = (char **)zb_calloc((size_t)sc.n, sizeof(char *));
+  sc.cap = (int64_t *)zb_calloc((size_t)sc.n, sizeof(int64_t));
+  if (sc.buf == NULL || sc.cap == NULL) { /* then copies go straight to the output */
+    zb_free(sc.buf);
+    zb_free(sc.cap);
+    sc = (filter_scratch){NULL, NULL, 0};
+  }
+  for (int64_t c = 0; c < n_cols; c++) jobs[c].scratch = &sc;
+  if (exact) {
+    st = zb_parallel_for(n_cols * nm, bytes_task, &fm, err);
     if (st != ZB_OK) goto done;
-    for (int64_t c = 0; c < n_cols; c++) {
-      if (cols[c]->type != ZB_STRING) continue;
-      int64_t tb = 0, *b = jobs[c].bytes;
-      for (int64_t m = 0; m < nm; m++) {
-        int64_t k = b[m];
-        b[m] = tb;
-        tb += k;
-      }
-      jobs[c].total_bytes = tb;
-    }
   }
   /* 3. outputs, then every column's morsels written in one loop */
   for (int64_t c = 0; c < n_cols && st == ZB_OK; c++) {
     const zb_column *col = cols[c];
-    st = zb__new_like(col, col->type, total, false, jobs[c].total_bytes, &outs[c], err);
+    int64_t chars = 0;
+    if (col->type == ZB_STRING) {
+      const int64_t *so = (const int64_t *)col->data->data + col->offset;
+      chars = jobs[c].bytes_known ? (nm > 0 ? jobs[c].bytes[nm - 1] : 0) : so[n] - so[0];
+    }
+    st = zb__new_like(col, col->type, total, false, chars, &outs[c], err);
     if (st != ZB_OK) break;
     /* Bitmaps written by atomic OR start zeroed; whole words are touched. */
     int64_t bitmap_bytes = (total + 63) / 64 * 8;
@@ -419,10 +527,16 @@ zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,
     jobs[c].out = outs[c];
   }
   if (st != ZB_OK) goto done;
-  filter_many fm = {jobs, n_cols, nm};
   st = zb_parallel_for(n_cols * nm, filter_write_task, &fm, err);
-  for (int64_t c = 0; c < n_cols && st == ZB_OK; c++) zb_column_recount_nulls(outs[c]);
+  for (int64_t c = 0; c < n_cols && st == ZB_OK; c++) {
+    if (cols[c]->type == ZB_STRING && !jobs[c].bytes_known)
+      zb__buffer_shrink(outs[c]->chars, nm > 0 ? jobs[c].bytes[nm - 1] : 0);
+    zb_column_recount_nulls(outs[c]);
+  }
 done:
+  for (int i = 0; i < sc.n; i++) zb_free(sc.buf[i]);
+  zb_free(sc.buf);
+  zb_free(sc.cap);
   zb_free(count);
   zb_free(jobs);
   if (st != ZB_OK) {
