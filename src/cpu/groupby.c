@@ -8,7 +8,9 @@
  *     categorical type whose values span a small range: slot = value - min
  *     (null: one slot past the end; several keys: the slot in the product
  *     of their ranges); each worker keeps the first row of every slot,
- *     merged by minimum; no hashing.
+ *     merged by minimum; no hashing.  A group-by's aggregation computes
+ *     the ids block by block from the keys (zb__grouping_ids) instead of
+ *     reading a stored id per row, unless it needs all of them at once.
  *   - partitioned hashing otherwise (DESIGN section 5): rows are hashed
  *     (zb__keys, in parallel), radix-partitioned by the hash's high bits
  *     (stable counting scatter), and each partition builds its own
@@ -38,6 +40,7 @@ static void *alloc_n(int64_t n, size_t size) { return zb_malloc((size_t)ZB_MAX(n
 void zb__grouping_reset(zb__grouping *g) {
   zb_free(g->gid);
   zb_free(g->first);
+  zb__direct_keys_reset(&g->direct);
   memset(g, 0, sizeof *g);
 }
 
@@ -217,35 +220,95 @@ done:
 
 /* ---- direct indexing ---------------------------------------------------------- */
 
+/* A row's direct value is computed block by block (zb__direct_keys in
+ * groupby.h): the key's value itself, or for several keys the slot in the
+ * product of their ranges; zb__direct_values gives a block of them. */
+static const int64_t *direct_values(const zb__direct_keys *dk, int64_t row, int64_t m,
+                                    int64_t *val, uint8_t *isnull, bool *any_null,
+                                    int64_t *scratch) {
+  *any_null = false;
+  if (dk->n_keys == 1) {
+    const zb_column *c = dk->keys[0];
+    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, row, m, scratch);
+    if (c->null_count != 0) {
+      *any_null = true;
+      for (int64_t i = 0; i < m; i++) isnull[i] = !zb_column_is_valid(c, row + i);
+    }
+    return v;
+  }
+  for (int64_t i = 0; i < m; i++) val[i] = 0;
+  for (int64_t k = 0; k < dk->n_keys; k++) {
+    const zb_column *c = dk->keys[k];
+    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, row, m, scratch);
+    int64_t lo = dk->lo[k], st = dk->stride[k], nul = dk->null_value[k];
+    if (c->null_count == 0) {
+      for (int64_t i = 0; i < m; i++) val[i] += (int64_t)((uint64_t)v[i] - (uint64_t)lo) * st;
+      continue;
+    }
+    if (dk->drop_null_rows && !*any_null) {
+      memset(isnull, 0, (size_t)m);
+      *any_null = true;
+    }
+    for (int64_t i = 0; i < m; i++) {
+      bool ok = zb_column_is_valid(c, row + i);
+      val[i] += (ok ? (int64_t)((uint64_t)v[i] - (uint64_t)lo) : nul) * st;
+      if (!ok && dk->drop_null_rows) isnull[i] = 1;
+    }
+  }
+  return val;
+}
+
+void zb__direct_ids(const zb__direct_keys *dk, int64_t row, int64_t m, int64_t *out) {
+  int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
+  uint8_t isnull[ZB_BLOCK];
+  bool any_null;
+  const int64_t *v = direct_values(dk, row, m, val, isnull, &any_null, scratch);
+  const int64_t *map = dk->map;
+  uint64_t lo = (uint64_t)dk->slot_lo;
+  if (!any_null) {
+    for (int64_t i = 0; i < m; i++) out[i] = map[(uint64_t)v[i] - lo];
+  } else {
+    int64_t null_g = map[dk->range];
+    for (int64_t i = 0; i < m; i++) out[i] = isnull[i] ? null_g : map[(uint64_t)v[i] - lo];
+  }
+}
+
+void zb__direct_keys_reset(zb__direct_keys *dk) {
+  for (int64_t k = 0; k < dk->n_keys; k++) zb_column_release((zb_column *)dk->keys[k]);
+  zb_free(dk->keys);
+  zb_free(dk->lo);
+  zb_free(dk->map);
+  memset(dk, 0, sizeof *dk);
+}
+
 typedef struct direct_job {
-  const zb_column *c;
+  const zb__direct_keys *dk;
   int64_t n;
   bool dropna;
-  int64_t *mn, *mx; /* per morsel */
-  int64_t lo, range; /* value slots [0, range); the null slot is `range` */
+  int64_t *mn, *mx;  /* per morsel */
   int64_t *wfirst;   /* per worker: range + 1 first rows */
-  const int64_t *map; /* slot -> group id (-1: none) */
   int64_t *gid;
 } direct_job;
 
 static void direct_minmax(void *ctx, int64_t task, int worker) {
   (void)worker;
   direct_job *j = (direct_job *)ctx;
-  const zb_column *c = j->c;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
-  int64_t scratch[ZB_BLOCK];
+  int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
+  uint8_t isnull[ZB_BLOCK];
   int64_t mn = INT64_MAX, mx = INT64_MIN;
   for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
     int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
-    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
-    if (c->null_count == 0) {
+    bool any_null;
+    const int64_t *v = direct_values(j->dk, blk, m, val, isnull, &any_null, scratch);
+    if (!any_null) {
       for (int64_t i = 0; i < m; i++) {
         mn = v[i] < mn ? v[i] : mn;
         mx = v[i] > mx ? v[i] : mx;
       }
     } else {
       for (int64_t i = 0; i < m; i++) {
-        if (!zb_column_is_valid(c, blk + i)) continue;
+        if (isnull[i]) continue;
         mn = v[i] < mn ? v[i] : mn;
         mx = v[i] > mx ? v[i] : mx;
       }
@@ -257,19 +320,21 @@ static void direct_minmax(void *ctx, int64_t task, int worker) {
 
 static void direct_first(void *ctx, int64_t task, int worker) {
   direct_job *j = (direct_job *)ctx;
-  const zb_column *c = j->c;
+  const zb__direct_keys *dk = j->dk;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
-  int64_t *f = j->wfirst + (int64_t)worker * (j->range + 1);
-  int64_t scratch[ZB_BLOCK];
+  int64_t *f = j->wfirst + (int64_t)worker * (dk->range + 1);
+  int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
+  uint8_t isnull[ZB_BLOCK];
   for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
     int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
-    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
+    bool any_null;
+    const int64_t *v = direct_values(dk, blk, m, val, isnull, &any_null, scratch);
     for (int64_t i = 0; i < m; i++) {
       int64_t r = blk + i;
-      int64_t slot = (int64_t)((uint64_t)v[i] - (uint64_t)j->lo);
-      if (c->null_count != 0 && !zb_column_is_valid(c, r)) {
+      int64_t slot = (int64_t)((uint64_t)v[i] - (uint64_t)dk->slot_lo);
+      if (any_null && isnull[i]) {
         if (j->dropna) continue;
-        slot = j->range;
+        slot = dk->range;
       }
       if (r < f[slot]) f[slot] = r;
     }
@@ -279,21 +344,26 @@ static void direct_first(void *ctx, int64_t task, int worker) {
 static void direct_gid(void *ctx, int64_t task, int worker) {
   (void)worker;
   direct_job *j = (direct_job *)ctx;
-  const zb_column *c = j->c;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
-  int64_t scratch[ZB_BLOCK];
-  for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
-    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
-    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
-    int64_t *out = j->gid + blk;
-    if (c->null_count == 0) {
-      for (int64_t i = 0; i < m; i++) out[i] = j->map[(uint64_t)v[i] - (uint64_t)j->lo];
-    } else {
-      int64_t null_g = j->dropna ? -1 : j->map[j->range];
-      for (int64_t i = 0; i < m; i++)
-        out[i] = zb_column_is_valid(c, blk + i) ? j->map[(uint64_t)v[i] - (uint64_t)j->lo] : null_g;
-    }
+  for (int64_t blk = s; blk < e; blk += ZB_BLOCK)
+    zb__direct_ids(j->dk, blk, ZB_MIN((int64_t)ZB_BLOCK, e - blk), j->gid + blk);
+}
+
+zb_status zb__grouping_materialize(zb__grouping *g, zb_error *err) {
+  if (g->gid != NULL) return ZB_OK;
+  g->gid = (int64_t *)alloc_n(g->n_rows, sizeof(int64_t));
+  if (g->gid == NULL) return nomem(err, "group ids", g->n_rows);
+  direct_job j;
+  memset(&j, 0, sizeof j);
+  j.dk = &g->direct;
+  j.n = g->n_rows;
+  j.gid = g->gid;
+  zb_status st = zb_parallel_for(zb__morsels(g->n_rows), direct_gid, &j, err);
+  if (st != ZB_OK) {
+    zb_free(g->gid);
+    g->gid = NULL;
   }
+  return st;
 }
 
 static bool direct_type(zb_type_id t) {
@@ -302,20 +372,22 @@ static bool direct_type(zb_type_id t) {
          t == ZB_CATEGORICAL;
 }
 
-/* Group by one small-range key; *used false (and g untouched) when the
- * range is too wide. */
-static zb_status group_direct(const zb_column *c, bool dropna, bool sort, zb__grouping *g,
-                              bool *used, zb_error *err) {
+/* Group by the direct values of dk (its keys, lo, stride and null_value set;
+ * this fills slot_lo, range and map) when they span a small range; *used
+ * false (g untouched) otherwise.  On success g owns dk's contents, and
+ * g->gid is left NULL (ids computed by block) when lazy, else filled. */
+static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool sort, bool lazy,
+                              zb__grouping *g, bool *used, zb_error *err) {
   *used = false;
-  int64_t n = c->length, nm = zb__morsels(n);
+  int64_t nm = zb__morsels(n);
   int nw = zb_get_num_threads();
   direct_job j;
   memset(&j, 0, sizeof j);
-  j.c = c;
+  j.dk = dk;
   j.n = n;
   j.dropna = dropna;
   zb_status st = ZB_OK;
-  int64_t *slots = NULL, *map = NULL;
+  int64_t *slots = NULL;
   uint64_t *sk = NULL, *tk = NULL;
   int64_t *tv = NULL;
   j.mn = (int64_t *)alloc_n(nm, sizeof(int64_t));
@@ -335,18 +407,17 @@ static zb_status group_direct(const zb_column *c, bool dropna, bool sort, zb__gr
   uint64_t span = (uint64_t)hi - (uint64_t)lo;
   if (span >= (uint64_t)DIRECT_MAX_RANGE || (int64_t)span > 2 * n + 1024) goto done;
   *used = true;
-  j.lo = lo;
-  j.range = (int64_t)span + 1;
-  int64_t ns = j.range + 1;
+  dk->slot_lo = lo;
+  dk->range = (int64_t)span + 1;
+  int64_t ns = dk->range + 1;
   j.wfirst = (int64_t *)alloc_n(ns * nw, sizeof(int64_t));
-  map = (int64_t *)alloc_n(ns, sizeof(int64_t));
+  dk->map = (int64_t *)alloc_n(ns, sizeof(int64_t));
   slots = (int64_t *)alloc_n(ns, sizeof(int64_t));
   sk = (uint64_t *)alloc_n(ns, sizeof(uint64_t));
   tk = (uint64_t *)alloc_n(ns, sizeof(uint64_t));
   tv = (int64_t *)alloc_n(ns, sizeof(int64_t));
-  g->gid = (int64_t *)alloc_n(n, sizeof(int64_t));
-  if (j.wfirst == NULL || map == NULL || slots == NULL || sk == NULL || tk == NULL ||
-      tv == NULL || g->gid == NULL) {
+  if (j.wfirst == NULL || dk->map == NULL || slots == NULL || sk == NULL || tk == NULL ||
+      tv == NULL) {
     st = nomem(err, "direct group slots", ns);
     goto done;
   }
@@ -357,7 +428,7 @@ static zb_status group_direct(const zb_column *c, bool dropna, bool sort, zb__gr
   for (int64_t s = 0; s < ns; s++) {
     int64_t f = INT64_MAX;
     for (int w = 0; w < nw; w++) f = ZB_MIN(f, j.wfirst[(int64_t)w * ns + s]);
-    map[s] = -1;
+    dk->map[s] = -1;
     if (f == INT64_MAX) continue;
     sk[G] = (uint64_t)f;
     slots[G] = s;
@@ -372,19 +443,18 @@ static zb_status group_direct(const zb_column *c, bool dropna, bool sort, zb__gr
     goto done;
   }
   for (int64_t i = 0; i < G; i++) {
-    map[slots[i]] = i;
+    dk->map[slots[i]] = i;
     g->first[i] = (int64_t)sk[i];
   }
-  j.map = map;
-  j.gid = g->gid;
-  st = zb_parallel_for(nm, direct_gid, &j, err);
   g->n_groups = G;
   g->n_rows = n;
+  g->direct = *dk;
+  memset(dk, 0, sizeof *dk);
+  if (!lazy) st = zb__grouping_materialize(g, err);
 done:
   zb_free(j.mn);
   zb_free(j.mx);
   zb_free(j.wfirst);
-  zb_free(map);
   zb_free(slots);
   zb_free(sk);
   zb_free(tk);
@@ -396,67 +466,45 @@ done:
   return st;
 }
 
-/* Several small-range keys: each row's slot in the product of the keys'
- * ranges (a null its own value past each key's range) becomes one int64
- * key column, grouped directly.  Slot order is the keys' lexicographic
- * order with nulls last, as sort wants; with dropna a row missing any key
- * is a null slot, dropped. */
-typedef struct composite_job {
-  const zb_column *const *keys;
-  int64_t n_keys;
-  const int64_t *lo, *span, *stride;
-  zb_column *out;
-} composite_job;
-
-static void composite_morsel(void *ctx, int64_t task, int worker) {
-  (void)worker;
-  composite_job *j = (composite_job *)ctx;
-  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->out->length, s + ZB_MORSEL_ROWS);
-  int64_t *slot = (int64_t *)j->out->data->data;
-  uint8_t *valid = j->out->validity ? (uint8_t *)j->out->validity->data : NULL;
-  int64_t scratch[ZB_BLOCK];
-  for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
-    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
-    int64_t *o = slot + blk;
-    for (int64_t i = 0; i < m; i++) o[i] = 0;
-    for (int64_t k = 0; k < j->n_keys; k++) {
-      const zb_column *c = j->keys[k];
-      const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, blk, m, scratch);
-      int64_t lo = j->lo[k], st = j->stride[k], nul = j->span[k] + 1;
-      if (c->null_count == 0) {
-        for (int64_t i = 0; i < m; i++) o[i] += (int64_t)((uint64_t)v[i] - (uint64_t)lo) * st;
-      } else {
-        for (int64_t i = 0; i < m; i++) {
-          bool ok = zb_column_is_valid(c, blk + i);
-          o[i] += (ok ? (int64_t)((uint64_t)v[i] - (uint64_t)lo) : nul) * st;
-          if (!ok && valid != NULL) zb_bit_set(valid, blk + i, false);
-        }
-      }
-    }
-  }
-}
-
+/* Several small-range keys: each row's direct value is its slot in the
+ * product of the keys' ranges (a null its own value past each key's range),
+ * grouped directly.  Slot order is the keys' lexicographic order with nulls
+ * last, as sort wants; with dropna a row missing any key is left out. */
 static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys, bool dropna,
-                                    bool sort, zb__grouping *g, bool *used, zb_error *err) {
+                                    bool sort, bool lazy, zb__grouping *g, bool *used,
+                                    zb_error *err) {
   *used = false;
   int64_t n = keys[0]->length, nm = zb__morsels(n);
-  int64_t *lo = (int64_t *)alloc_n(3 * n_keys, sizeof(int64_t));
+  zb__direct_keys dk, one;
+  memset(&dk, 0, sizeof dk);
+  memset(&one, 0, sizeof one);
   direct_job j;
   memset(&j, 0, sizeof j);
   j.n = n;
   j.mn = (int64_t *)alloc_n(nm, sizeof(int64_t));
   j.mx = (int64_t *)alloc_n(nm, sizeof(int64_t));
-  zb_column *comp = NULL;
+  dk.keys = (const zb_column **)zb_calloc((size_t)n_keys, sizeof(zb_column *));
+  dk.lo = (int64_t *)alloc_n(3 * n_keys, sizeof(int64_t));
+  one.keys = (const zb_column **)zb_calloc(1, sizeof(zb_column *));
+  one.lo = (int64_t *)alloc_n(3, sizeof(int64_t));
   zb_status st = ZB_OK;
-  bool any_null = false;
-  if (lo == NULL || j.mn == NULL || j.mx == NULL) {
+  if (dk.keys == NULL || dk.lo == NULL || one.keys == NULL || one.lo == NULL || j.mn == NULL ||
+      j.mx == NULL) {
     st = nomem(err, "key ranges", n_keys);
     goto done;
   }
-  int64_t *span = lo + n_keys, *stride = lo + 2 * n_keys;
+  dk.stride = dk.lo + n_keys;
+  dk.null_value = dk.lo + 2 * n_keys;
+  dk.drop_null_rows = dropna;
+  one.stride = one.lo + 1;
+  one.null_value = one.lo + 2;
+  one.lo[0] = 0;
+  one.stride[0] = 1;
+  one.n_keys = 1;
+  j.dk = &one;
   uint64_t product = 1;
   for (int64_t k = n_keys - 1; k >= 0; k--) {
-    j.c = keys[k];
+    one.keys[0] = keys[k]; /* the range of key k alone */
     st = zb_parallel_for(nm, direct_minmax, &j, err);
     if (st != ZB_OK) goto done;
     int64_t a = INT64_MAX, b = INT64_MIN;
@@ -467,29 +515,50 @@ static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys
     if (a > b) a = b = 0; /* no valid value */
     uint64_t sp = (uint64_t)b - (uint64_t)a;
     if (sp >= (uint64_t)DIRECT_MAX_RANGE) goto done;
-    lo[k] = a;
-    span[k] = (int64_t)sp;
-    stride[k] = (int64_t)product;
+    dk.lo[k] = a;
+    dk.null_value[k] = (int64_t)sp + 1;
+    dk.stride[k] = (int64_t)product;
     product *= sp + 1 + (keys[k]->null_count > 0 ? 1 : 0);
-    any_null |= keys[k]->null_count > 0;
     if (product >= (uint64_t)DIRECT_MAX_RANGE || product > (uint64_t)(2 * n + 1024)) goto done;
   }
-  *used = true;
-  st = zb_column_new(ZB_INT64, n, dropna && any_null, 0, &comp, err);
-  if (st != ZB_OK) goto done;
-  if (comp->validity != NULL) memset(comp->validity->data, 0xff, (size_t)((n + 7) / 8));
-  composite_job cj = {keys, n_keys, lo, span, stride, comp};
-  st = zb_parallel_for(nm, composite_morsel, &cj, err);
-  if (st != ZB_OK) goto done;
-  zb_column_recount_nulls(comp);
+  for (int64_t k = 0; k < n_keys; k++) {
+    dk.keys[k] = zb_column_retain((zb_column *)keys[k]);
+    dk.n_keys = k + 1;
+  }
   bool used1 = false;
-  st = group_direct(comp, dropna, sort, g, &used1, err);
-  if (st == ZB_OK && !used1) st = zb_error_set(err, ZB_EINVAL, "group-by: composite key out of range (internal)");
+  st = group_direct(&dk, n, dropna, sort, lazy, g, &used1, err);
+  *used = true;
+  if (st == ZB_OK && !used1)
+    st = zb_error_set(err, ZB_EINVAL, "group-by: composite key out of range (internal)");
 done:
-  zb_column_release(comp);
-  zb_free(lo);
+  one.n_keys = 0; /* its key is borrowed */
+  zb__direct_keys_reset(&one);
+  zb__direct_keys_reset(&dk);
   zb_free(j.mn);
   zb_free(j.mx);
+  return st;
+}
+
+/* One small-range key (see group_direct). */
+static zb_status group_direct_one(const zb_column *c, bool dropna, bool sort, bool lazy,
+                                  zb__grouping *g, bool *used, zb_error *err) {
+  zb__direct_keys dk;
+  memset(&dk, 0, sizeof dk);
+  dk.keys = (const zb_column **)zb_calloc(1, sizeof(zb_column *));
+  dk.lo = (int64_t *)alloc_n(3, sizeof(int64_t));
+  if (dk.keys == NULL || dk.lo == NULL) {
+    zb__direct_keys_reset(&dk);
+    *used = true;
+    return nomem(err, "key range", 1);
+  }
+  dk.stride = dk.lo + 1;
+  dk.null_value = dk.lo + 2;
+  dk.lo[0] = 0;
+  dk.stride[0] = 1;
+  dk.keys[0] = zb_column_retain((zb_column *)c);
+  dk.n_keys = 1;
+  zb_status st = group_direct(&dk, c->length, dropna, sort, lazy, g, used, err);
+  zb__direct_keys_reset(&dk); /* empty when g took it */
   return st;
 }
 
@@ -730,7 +799,7 @@ done:
 }
 
 zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool dropna,
-                         bool sort, zb__grouping *g, zb_error *err) {
+                         bool sort, bool lazy, zb__grouping *g, zb_error *err) {
   memset(g, 0, sizeof *g);
   zb_column **keys = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
   if (keys == NULL) return nomem(err, "keys", n_keys);
@@ -752,10 +821,11 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
   bool all_direct = true;
   for (int64_t c = 0; c < n_keys; c++) all_direct &= direct_type(keys[c]->type);
   if (n_keys == 1 && all_direct) {
-    st = group_direct(keys[0], dropna, sort, g, &used, err);
+    st = group_direct_one(keys[0], dropna, sort, lazy, g, &used, err);
     if (st != ZB_OK) goto done;
   } else if (all_direct) {
-    st = group_direct_multi((const zb_column *const *)keys, n_keys, dropna, sort, g, &used, err);
+    st = group_direct_multi((const zb_column *const *)keys, n_keys, dropna, sort, lazy, g, &used,
+                            err);
     if (st != ZB_OK) goto done;
   }
   if (!used) {
@@ -878,11 +948,12 @@ done:
 /* ---- entry points ------------------------------------------------------------------ */
 
 static zb_status group_table(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                             bool dropna, bool sort, zb__grouping *g, zb_error *err) {
+                             bool dropna, bool sort, bool lazy, zb__grouping *g,
+                             zb_error *err) {
   const zb_column **cols = (const zb_column **)zb_malloc((size_t)n_keys * sizeof(zb_column *));
   if (cols == NULL) return nomem(err, "keys", n_keys);
   for (int64_t c = 0; c < n_keys; c++) cols[c] = t->columns[keys[c]];
-  zb_status st = zb__group_rows(cols, n_keys, dropna, sort, g, err);
+  zb_status st = zb__group_rows(cols, n_keys, dropna, sort, lazy, g, err);
   zb_free(cols);
   return st;
 }
@@ -893,7 +964,7 @@ zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *ke
   *out = NULL;
   *n_groups = 0;
   zb__grouping g;
-  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, &g, err));
+  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, false, &g, err));
   int64_t n = g.n_rows;
   bool any_drop = false;
   for (int64_t r = 0; r < n && !any_drop; r++) any_drop = g.gid[r] < 0;
@@ -993,7 +1064,7 @@ zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys
                           zb_error *err) {
   *out = NULL;
   zb__grouping g;
-  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, &g, err));
+  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, true, &g, err));
   int64_t nc = n_keys + n_aggs;
   zb_column **cols = (zb_column **)zb_calloc((size_t)nc, sizeof(zb_column *));
   const char **names = (const char **)zb_calloc((size_t)nc, sizeof(char *));

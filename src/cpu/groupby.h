@@ -10,22 +10,55 @@
 
 #include "cpu/kernels.h"
 
+/* How direct grouping computes a row's group from its keys, block by
+ * block, instead of storing it: the row's direct value is its key's value
+ * (one key: lo 0, stride 1) or sum over keys k of (value_k - lo[k]) *
+ * stride[k] with a null key counting as null_value[k] (several keys); the
+ * group is map[value - slot_lo], or map[range] for a null (one key, or
+ * several with drop_null_rows: a row missing any key).  keys are owned
+ * references; lo, stride and null_value share one allocation (lo's). */
+typedef struct zb__direct_keys {
+  const zb_column **keys;
+  int64_t n_keys;
+  int64_t *lo, *stride, *null_value;
+  bool drop_null_rows;
+  int64_t slot_lo, range;
+  int64_t *map; /* range + 1 entries: slot -> group id, -1 for none */
+} zb__direct_keys;
+
+/* Group ids of rows [row, row + m), m <= ZB_BLOCK, into out. */
+void zb__direct_ids(const zb__direct_keys *dk, int64_t row, int64_t m, int64_t *out);
+void zb__direct_keys_reset(zb__direct_keys *dk);
+
 /* The groups of the rows of some key columns.  gid[r] is the group of row
  * r in [0, n_groups), or -1 for a row left out (dropna); first[g] is the
- * first row of group g.  Both arrays are owned. */
+ * first row of group g.  Both arrays are owned.  A direct grouping asked
+ * for lazily leaves gid NULL: zb__grouping_ids gives blocks of ids, and
+ * zb__grouping_materialize fills gid for consumers that need all of it. */
 typedef struct zb__grouping {
   int64_t n_rows;
   int64_t n_groups;
   int64_t *gid;
   int64_t *first;
+  zb__direct_keys direct; /* n_keys > 0: direct grouping */
 } zb__grouping;
 
 /* Group the rows of n_keys host columns of equal length (borrowed).  Group
- * ids follow groupby.h's group order (sort, or first appearance).  On
- * failure g holds nothing. */
+ * ids follow groupby.h's group order (sort, or first appearance).  lazy:
+ * gid may be left NULL (see above).  On failure g holds nothing. */
 zb_status zb__group_rows(const zb_column *const *keys, int64_t n_keys, bool dropna, bool sort,
-                         zb__grouping *g, zb_error *err);
+                         bool lazy, zb__grouping *g, zb_error *err);
 void zb__grouping_reset(zb__grouping *g);
+zb_status zb__grouping_materialize(zb__grouping *g, zb_error *err);
+
+/* The group ids of rows [row, row + m), m <= ZB_BLOCK: g->gid + row, or
+ * computed into buf. */
+static inline const int64_t *zb__grouping_ids(const zb__grouping *g, int64_t row, int64_t m,
+                                              int64_t *buf) {
+  if (g->gid != NULL) return g->gid + row;
+  zb__direct_ids(&g->direct, row, m, buf);
+  return buf;
+}
 
 /* The rows of every group in row order: rows[offsets[g], offsets[g+1]) are
  * the rows of group g.  The groups are split into n_buckets ranges
@@ -42,9 +75,9 @@ zb_status zb__group_csr_init(const zb__grouping *g, zb__group_csr *csr, zb_error
 void zb__group_csr_reset(zb__group_csr *csr);
 
 /* src/cpu/groupby_agg.c: column agg of the result, one value per group of
- * g (t and aggs validated by the core).  csr may be NULL; it is then built
- * when an aggregation needs it. */
-zb_status zb__group_aggregate(const zb_table *t, const zb__grouping *g, int64_t n_aggs,
+ * g (t and aggs validated by the core).  The rows of each group (csr) are
+ * found when an aggregation needs them; g's ids are then materialized. */
+zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs,
                               const zb_agg *aggs, zb_column **out_cols, zb_error *err);
 
 /* ---- CPU entry points ---------------------------------------------------- */

@@ -7,18 +7,22 @@
  * column): sum and mean of one column share a pass, and so do std and var.
  * A job keeps one accumulator per group (an array indexed by group id) and
  * runs in one of two modes, both independent of the thread count:
- *   - scan (few groups, <= 65536): the rows are cut into C chunks, C a
- *     function of the row and group counts only; each chunk task fills its
- *     own accumulator array, and the arrays are merged in chunk order
- *     (parallel over group ranges);
+ *   - scan (at most SCAN_MAX_GROUPS groups): the rows are cut into C chunks,
+ *     C a function of the row and group counts and the aggregations only;
+ *     each chunk task fills its own accumulator arrays, and the arrays are
+ *     merged in chunk order (parallel over group ranges).  Jobs whose
+ *     accumulators fit in about a core's L2 share one pass: each block of
+ *     ZB_BLOCK rows gets its group ids (computed from the keys for a direct
+ *     grouping, never stored) and its values converted to the compute type
+ *     on the stack, once for all of them;
  *   - csr (many groups): the rows are ordered by group (zb__group_csr) and
  *     each task owns a range of groups, accumulating straight into the
  *     result array.
- * Inputs are read as int64, uint64 or double arrays (the column's own
- * memory when its type is that already, else a converted copy).  Integer
- * sums are exact (128-bit) and wrap when narrowed to 64 bits; float sums
- * are Neumaier-compensated; variance and correlation use Welford updates
- * merged with Chan's formulas.  min/max/first/last keep the row of the
+ * csr-mode inputs are read as int64, uint64 or double arrays (the column's
+ * own memory when its type is that already, else a converted copy).
+ * Integer sums are exact (128-bit) and wrap when narrowed to 64 bits; float
+ * sums are Neumaier-compensated; variance and correlation use Welford
+ * updates merged with Chan's formulas.  min/max/first/last keep the row of the
  * chosen value and take it from the column, so they work for every dtype.
  * median/quantile gather each group's values (csr) and select; nunique
  * groups (group id, value) pairs by hashing.
@@ -30,8 +34,11 @@
 __extension__ typedef __int128 zb_i128;
 
 #define SCAN_MAX_GROUPS (1 << 18)
+/* Chunks of a scan: as many as keep their accumulators within the budget,
+ * at least SCAN_MIN_CHUNKS (parallelism), at most one per morsel. */
+#define SCAN_MIN_CHUNKS 8
 #define SCAN_MAX_CHUNKS 64
-#define SCAN_BUDGET_BYTES ((int64_t)64 << 20)
+#define SCAN_BUDGET_BYTES ((int64_t)16 << 20)
 
 enum { F_SUMI, F_SUMF, F_PROD, F_VAR, F_CORR, F_ARG, F_COUNT, F_SIZE, F_NZ };
 enum { K_NONE, K_I64, K_U64, K_F64, K_STR };
@@ -59,6 +66,7 @@ typedef struct agg_job {
   char *acc;
   int64_t C; /* scan chunks; 0: csr mode */
   const zb__group_csr *csr;
+  bool conv, conv2; /* scan: v / v2 converted block by block (v is NULL) */
 } agg_job;
 
 static zb_status nomem(zb_error *err, const char *what, int64_t n) {
@@ -363,25 +371,111 @@ static void init_acc(const agg_job *j, char *acc, int64_t count) {
   }
 }
 
+static zb_type_id kind_type(int kind) {
+  return kind == K_I64 ? ZB_INT64 : kind == K_U64 ? ZB_UINT64 : ZB_FLOAT64;
+}
+
 /* ---- running a job --------------------------------------------------------------- */
+
+/* The scan jobs of one group-by, run together: every chunk task reads each
+ * block of ZB_BLOCK rows once for all of them, converting values to the
+ * compute type on the stack (no converted copy of the column). */
+typedef struct scan_set {
+  agg_job *jobs;
+  int64_t n_jobs, C, n;
+  const zb__grouping *g;
+} scan_set;
+
+/* A pointer p such that p[r] reads buf[r - row0] (values of a block). */
+static const void *rebase(const void *buf, int64_t row0) {
+  return (const void *)((uintptr_t)buf - (uintptr_t)row0 * 8);
+}
 
 static void scan_chunk(void *ctx, int64_t c, int worker) {
   (void)worker;
-  agg_job *j = (agg_job *)ctx;
-  char *acc = j->acc + (size_t)c * (size_t)j->G * j->acc_size;
-  init_acc(j, acc, j->G);
-  int64_t s = j->n * c / j->C, e = j->n * (c + 1) / j->C;
-  update(j, acc, NULL, s, e);
+  scan_set *ss = (scan_set *)ctx;
+  int64_t s = ss->n * c / ss->C, e = ss->n * (c + 1) / ss->C;
+  for (int64_t x = 0; x < ss->n_jobs; x++) {
+    agg_job *j = &ss->jobs[x];
+    init_acc(j, j->acc + (size_t)c * (size_t)j->G * j->acc_size, j->G);
+  }
+  uint64_t b1[ZB_BLOCK], b2[ZB_BLOCK];
+  int64_t gbuf[ZB_BLOCK];
+  for (int64_t b = s; b < e; b += ZB_BLOCK) {
+    int64_t be = ZB_MIN(e, b + ZB_BLOCK);
+    const int64_t *gid = (const int64_t *)rebase(zb__grouping_ids(ss->g, b, be - b, gbuf), b);
+    for (int64_t x = 0; x < ss->n_jobs; x++) {
+      agg_job *j = &ss->jobs[x];
+      char *acc = j->acc + (size_t)c * (size_t)j->G * j->acc_size;
+      agg_job local = *j;
+      local.gid = gid;
+      if (j->conv) {
+        zb__convert_block(kind_type(j->kind), b1, j->col->type, j->col->data->data,
+                          j->col->offset + b, be - b);
+        local.v = rebase(b1, b);
+      }
+      if (j->conv2) {
+        zb__convert_block(ZB_FLOAT64, b2, j->col2->type, j->col2->data->data,
+                          j->col2->offset + b, be - b);
+        local.v2 = rebase(b2, b);
+      }
+      update(&local, acc, NULL, b, be);
+    }
+  }
 }
 
 #define MERGE_GROUPS 4096
 
 static void merge_range(void *ctx, int64_t task, int worker) {
   (void)worker;
-  agg_job *j = (agg_job *)ctx;
-  int64_t g0 = task * MERGE_GROUPS, g1 = ZB_MIN(j->G, g0 + MERGE_GROUPS);
-  for (int64_t c = 1; c < j->C; c++)
-    merge(j, j->acc, j->acc + (size_t)c * (size_t)j->G * j->acc_size, g0, g1);
+  scan_set *ss = (scan_set *)ctx;
+  int64_t per_job = 0;
+  for (int64_t x = 0; x < ss->n_jobs; x++) {
+    agg_job *j = &ss->jobs[x];
+    int64_t ranges = (j->G + MERGE_GROUPS - 1) / MERGE_GROUPS;
+    if (task >= per_job + ranges) {
+      per_job += ranges;
+      continue;
+    }
+    int64_t g0 = (task - per_job) * MERGE_GROUPS, g1 = ZB_MIN(j->G, g0 + MERGE_GROUPS);
+    for (int64_t c = 1; c < ss->C; c++)
+      merge(j, j->acc, j->acc + (size_t)c * (size_t)j->G * j->acc_size, g0, g1);
+    return;
+  }
+}
+
+/* Runs the scan jobs jobs[0, n_jobs) (all with csr == NULL) in one pass. */
+static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping *g,
+                              zb_error *err) {
+  int64_t n = g->n_rows, G = g->n_groups;
+  scan_set ss = {NULL, 0, 1, n, g};
+  int64_t per = 0, n_scan = n_jobs, ranges = 0;
+  for (int64_t x = 0; x < n_jobs; x++) per += (int64_t)jobs[x].acc_size * ZB_MAX(G, 1);
+  if (n_scan == 0) return ZB_OK;
+  /* C depends on the row and group counts and the aggregations only, so the
+   * merge order (and every float result) is the same for any thread count. */
+  int64_t C = ZB_MIN(SCAN_BUDGET_BYTES / per, SCAN_MAX_CHUNKS);
+  C = ZB_MAX(ZB_MIN(ZB_MAX(C, SCAN_MIN_CHUNKS), zb__morsels(n)), 1);
+  agg_job *set = (agg_job *)zb_malloc((size_t)n_scan * sizeof(agg_job));
+  if (set == NULL) return nomem(err, "group accumulators", n_scan);
+  /* the set holds copies; each job's accumulators are owned by jobs[] */
+  zb_status st = ZB_OK;
+  int64_t k = 0;
+  for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++) {
+    agg_job *j = &jobs[x];
+    j->C = C;
+    j->acc = (char *)zb_malloc((size_t)C * (size_t)ZB_MAX(G, 1) * j->acc_size);
+    if (j->acc == NULL) st = nomem(err, "group accumulators", C * G);
+    set[k++] = *j;
+    ranges += (G + MERGE_GROUPS - 1) / MERGE_GROUPS;
+  }
+  ss.jobs = set;
+  ss.n_jobs = k;
+  ss.C = C;
+  if (st == ZB_OK) st = zb_parallel_for(C, scan_chunk, &ss, err);
+  if (st == ZB_OK && C > 1) st = zb_parallel_for(ranges, merge_range, &ss, err);
+  zb_free(set);
+  return st;
 }
 
 static void csr_bucket(void *ctx, int64_t b, int worker) {
@@ -393,21 +487,28 @@ static void csr_bucket(void *ctx, int64_t b, int worker) {
   update(j, j->acc, c->rows, c->offsets[g0], c->offsets[g1]);
 }
 
-static zb_status run_job(agg_job *j, zb_error *err) {
-  int64_t G = j->G;
-  if (j->csr == NULL) {
-    int64_t per = (int64_t)j->acc_size * ZB_MAX(G, 1);
-    int64_t C = ZB_MIN(zb__morsels(j->n), SCAN_MAX_CHUNKS);
-    C = ZB_MIN(C, ZB_MAX(SCAN_BUDGET_BYTES / per, 1));
-    C = ZB_MAX(C, 1);
-    j->C = C;
-    j->acc = (char *)zb_malloc((size_t)(C * per));
-    if (j->acc == NULL) return nomem(err, "group accumulators", C * G);
-    ZB_RETURN_NOT_OK(zb_parallel_for(C, scan_chunk, j, err));
-    if (C > 1) ZB_RETURN_NOT_OK(zb_parallel_for((G + MERGE_GROUPS - 1) / MERGE_GROUPS,
-                                                merge_range, j, err));
-    return ZB_OK;
+/* Runs the scan jobs in passes: consecutive jobs share a pass while their
+ * accumulators for one chunk stay within SCAN_SHARE_BYTES (about a core's
+ * L2; beyond it, rows updating several arrays at random groups miss more
+ * than a second read of the keys costs).  Either every job scans or none
+ * does: the group count decides. */
+#define SCAN_SHARE_BYTES ((int64_t)1 << 20)
+static zb_status run_scan(agg_job *jobs, int64_t n_jobs, const zb__grouping *g, zb_error *err) {
+  int64_t x = 0, G = g->n_groups;
+  while (x < n_jobs && jobs[x].csr == NULL) {
+    int64_t y = x + 1, per = (int64_t)jobs[x].acc_size * G;
+    while (y < n_jobs && jobs[y].csr == NULL &&
+           per + (int64_t)jobs[y].acc_size * G <= SCAN_SHARE_BYTES)
+      per += (int64_t)jobs[y++].acc_size * G;
+    ZB_RETURN_NOT_OK(run_scan_set(jobs + x, y - x, g, err));
+    x = y;
   }
+  return ZB_OK;
+}
+
+/* Runs a csr job (many groups): each task owns a range of groups. */
+static zb_status run_csr(agg_job *j, zb_error *err) {
+  int64_t G = j->G;
   j->acc = (char *)zb_malloc((size_t)ZB_MAX(G, 1) * j->acc_size);
   if (j->acc == NULL) return nomem(err, "group accumulators", G);
   if (G == 0) return ZB_OK;
@@ -430,11 +531,16 @@ static void conv_morsel(void *ctx, int64_t task, int worker) {
                     e - s);
 }
 
+/* c's values are `to` (INT64, UINT64 or FLOAT64) already: no conversion. */
+static bool same_type(const zb_column *c, zb_type_id to) {
+  return zb__physical(c->type) == to && c->type != ZB_BOOL;
+}
+
 /* Values of c as `to` (INT64, UINT64 or FLOAT64), indexed by row. */
 static zb_status values_as(const zb_column *c, zb_type_id to, const void **v, void **own,
                            zb_error *err) {
   *own = NULL;
-  if (zb__physical(c->type) == to && c->type != ZB_BOOL) {
+  if (same_type(c, to)) {
     *v = (const char *)c->data->data + c->offset * 8;
     return ZB_OK;
   }
@@ -449,10 +555,6 @@ static zb_status values_as(const zb_column *c, zb_type_id to, const void **v, vo
   *own = d;
   *v = d;
   return ZB_OK;
-}
-
-static zb_type_id kind_type(int kind) {
-  return kind == K_I64 ? ZB_INT64 : kind == K_U64 ? ZB_UINT64 : ZB_FLOAT64;
 }
 
 static void job_reset(agg_job *j) {
@@ -786,7 +888,7 @@ static zb_status nunique_agg(const zb_column *col, const zb__grouping *g, bool c
   zb_buffer_release(b);
   if (st != ZB_OK) return st;
   const zb_column *pair[2] = {gc, col};
-  st = zb__group_rows(pair, 2, false, false, &pg, err);
+  st = zb__group_rows(pair, 2, false, false, false, &pg, err);
   if (st == ZB_OK) st = out_new(ZB_INT64, G, &o, err);
   if (st == ZB_OK) {
     int64_t *cnt = (int64_t *)o->data->data;
@@ -816,7 +918,7 @@ static zb_status nunique_agg(const zb_column *col, const zb__grouping *g, bool c
 
 /* ---- driver --------------------------------------------------------------------------- */
 
-zb_status zb__group_aggregate(const zb_table *t, const zb__grouping *g, int64_t n_aggs,
+zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs,
                               const zb_agg *aggs, zb_column **out_cols, zb_error *err) {
   int64_t G = g->n_groups, n = g->n_rows;
   for (int64_t a = 0; a < n_aggs; a++) out_cols[a] = NULL;
@@ -831,9 +933,15 @@ zb_status zb__group_aggregate(const zb_table *t, const zb__grouping *g, int64_t 
     st = nomem(err, "aggregations", n_aggs);
     goto done;
   }
-  bool need_csr = G > SCAN_MAX_GROUPS;
-  for (int64_t a = 0; a < n_aggs; a++)
+  bool need_csr = G > SCAN_MAX_GROUPS, need_gid = need_csr;
+  for (int64_t a = 0; a < n_aggs; a++) {
     if (aggs[a].op == ZB_AGG_MEDIAN || aggs[a].op == ZB_AGG_QUANTILE) need_csr = true;
+    if (aggs[a].op == ZB_AGG_NUNIQUE) need_gid = true;
+  }
+  if (need_csr || need_gid) {
+    st = zb__grouping_materialize(g, err);
+    if (st != ZB_OK) goto done;
+  }
   if (need_csr) {
     st = zb__group_csr_init(g, &csr, err);
     if (st != ZB_OK) goto done;
@@ -877,7 +985,10 @@ zb_status zb__group_aggregate(const zb_table *t, const zb__grouping *g, int64_t 
         j->voff = j->col->offset;
       }
       if (kind == K_I64 || kind == K_U64 || kind == K_F64) {
-        st = values_as(j->col, kind_type(kind), &j->v, &j->own_v, err);
+        if (j->csr == NULL && !same_type(j->col, kind_type(kind)))
+          j->conv = true;
+        else
+          st = values_as(j->col, kind_type(kind), &j->v, &j->own_v, err);
         if (st != ZB_OK) goto done;
       }
     }
@@ -887,11 +998,16 @@ zb_status zb__group_aggregate(const zb_table *t, const zb__grouping *g, int64_t 
         j->valid2 = (const uint8_t *)j->col2->validity->data;
         j->voff2 = j->col2->offset;
       }
-      st = values_as(j->col2, ZB_FLOAT64, &j->v2, &j->own_v2, err);
+      if (j->csr == NULL && !same_type(j->col2, ZB_FLOAT64))
+        j->conv2 = true;
+      else
+        st = values_as(j->col2, ZB_FLOAT64, &j->v2, &j->own_v2, err);
       if (st != ZB_OK) goto done;
     }
   }
-  for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++) st = run_job(&jobs[x], err);
+  st = run_scan(jobs, n_jobs, g, err);
+  for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++)
+    if (jobs[x].csr != NULL) st = run_csr(&jobs[x], err);
   for (int64_t a = 0; a < n_aggs && st == ZB_OK; a++) {
     const zb_agg *ag = &aggs[a];
     if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)
