@@ -14,7 +14,9 @@
  *   - partitioned hashing otherwise (DESIGN section 5): rows are hashed
  *     (zb__keys, in parallel), radix-partitioned by the hash's high bits
  *     (stable counting scatter), and each partition builds its own
- *     zb__hash_table in parallel.  The groups are then numbered globally by
+ *     zb__hash_table in parallel, freed as soon as its rows have their ids
+ *     (and the hashed keys once every partition is done, so the tables,
+ *     the keys and the ids are never all alive).  The groups are numbered by
  *     their first row (a flag per row and a prefix count over morsels), so
  *     ids follow first appearance whatever the thread or partition count.
  * With sort, groups are renumbered by their keys (a sort of the first rows'
@@ -466,10 +468,39 @@ done:
   return st;
 }
 
+static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool dropna,
+                            zb__grouping *g, zb_error *err);
+
+typedef struct pack_job {
+  const zb__direct_keys *dk;
+  zb_column *out;
+} pack_job;
+
+static void pack_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  pack_job *j = (pack_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->out->length, s + ZB_MORSEL_ROWS);
+  int64_t *o = (int64_t *)j->out->data->data;
+  uint8_t *valid = j->out->validity ? (uint8_t *)j->out->validity->data : NULL;
+  int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
+  uint8_t isnull[ZB_BLOCK];
+  for (int64_t blk = s; blk < e; blk += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - blk);
+    bool any_null;
+    const int64_t *v = direct_values(j->dk, blk, m, val, isnull, &any_null, scratch);
+    memcpy(o + blk, v, (size_t)m * sizeof(int64_t));
+    for (int64_t i = 0; any_null && valid != NULL && i < m; i++)
+      if (isnull[i]) zb_bit_set(valid, blk + i, false);
+  }
+}
+
 /* Several small-range keys: each row's direct value is its slot in the
  * product of the keys' ranges (a null its own value past each key's range),
  * grouped directly.  Slot order is the keys' lexicographic order with nulls
- * last, as sort wants; with dropna a row missing any key is left out. */
+ * last, as sort wants; with dropna a row missing any key is left out.  When
+ * the product is too large to index but fits in 62 bits, the slots become
+ * one int64 key column grouped by hashing: one key instead of several
+ * (q10 of db-benchmark: six keys, 62 bits). */
 static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys, bool dropna,
                                     bool sort, bool lazy, zb__grouping *g, bool *used,
                                     zb_error *err) {
@@ -502,6 +533,7 @@ static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys
   one.stride[0] = 1;
   one.n_keys = 1;
   j.dk = &one;
+  const uint64_t max_product = (uint64_t)1 << 62;
   uint64_t product = 1;
   for (int64_t k = n_keys - 1; k >= 0; k--) {
     one.keys[0] = keys[k]; /* the range of key k alone */
@@ -514,22 +546,39 @@ static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys
     }
     if (a > b) a = b = 0; /* no valid value */
     uint64_t sp = (uint64_t)b - (uint64_t)a;
-    if (sp >= (uint64_t)DIRECT_MAX_RANGE) goto done;
+    uint64_t width = sp + 1 + (keys[k]->null_count > 0 ? 1 : 0);
+    if (sp >= max_product || product > max_product / width) goto done;
     dk.lo[k] = a;
     dk.null_value[k] = (int64_t)sp + 1;
     dk.stride[k] = (int64_t)product;
-    product *= sp + 1 + (keys[k]->null_count > 0 ? 1 : 0);
-    if (product >= (uint64_t)DIRECT_MAX_RANGE || product > (uint64_t)(2 * n + 1024)) goto done;
+    product *= width;
   }
   for (int64_t k = 0; k < n_keys; k++) {
     dk.keys[k] = zb_column_retain((zb_column *)keys[k]);
     dk.n_keys = k + 1;
   }
-  bool used1 = false;
-  st = group_direct(&dk, n, dropna, sort, lazy, g, &used1, err);
   *used = true;
-  if (st == ZB_OK && !used1)
-    st = zb_error_set(err, ZB_EINVAL, "group-by: composite key out of range (internal)");
+  if (product < (uint64_t)DIRECT_MAX_RANGE && product <= (uint64_t)(2 * n + 1024)) {
+    bool used1 = false;
+    st = group_direct(&dk, n, dropna, sort, lazy, g, &used1, err);
+    if (st == ZB_OK && !used1)
+      st = zb_error_set(err, ZB_EINVAL, "group-by: composite key out of range (internal)");
+    goto done;
+  }
+  zb_column *packed = NULL;
+  st = zb_column_new(ZB_INT64, n, dropna, 0, &packed, err);
+  if (st != ZB_OK) goto done;
+  if (packed->validity != NULL) memset(packed->validity->data, 0xff, (size_t)((n + 7) / 8));
+  pack_job pj = {&dk, packed};
+  st = zb_parallel_for(nm, pack_morsel, &pj, err);
+  if (st == ZB_OK) {
+    zb_column_recount_nulls(packed);
+    const zb_column *pk = packed;
+    st = group_hash(&pk, 1, dropna, g, err);
+    if (st == ZB_OK && sort) st = apply_sort(&pk, 1, g, err);
+    if (st != ZB_OK) zb__grouping_reset(g);
+  }
+  zb_column_release(packed);
 done:
   one.n_keys = 0; /* its key is borrowed */
   zb__direct_keys_reset(&one);
@@ -572,15 +621,15 @@ typedef struct hash_job {
   int64_t *hist;       /* morsels x P cursors */
   int64_t *pstart;     /* P + 1 */
   int64_t *prow;       /* rows in partition order */
-  zb__hash_table *ht;  /* P */
   zb_status *pst;      /* P */
-  int64_t *local;      /* per row: group in its partition */
+  int64_t *ngroups;    /* P: groups of each partition */
+  int64_t *id;         /* per row: its group in its partition, then its
+                          partition's base added, then the global id */
   int64_t *pbase;      /* P */
   uint8_t *isfirst;    /* per row */
   int64_t *mcount;     /* per morsel */
   int64_t *remap;      /* pbase[p] + local -> global id */
   int64_t *first;      /* global id -> first row */
-  int64_t *gid;
   const zb_column *const *keys;
   int64_t n_keys;
 } hash_job;
@@ -621,29 +670,37 @@ static void scatter_morsel(void *ctx, int64_t task, int worker) {
     if (j->drop == NULL || !j->drop[r]) j->prow[cur[part_of(j, r)]++] = r;
 }
 
+/* Partition p's table: each of its rows gets its group in the partition,
+ * each group's first row is flagged, and the table is freed at once (only
+ * the tables being built are alive). */
 static void build_part(void *ctx, int64_t p, int worker) {
   (void)worker;
   hash_job *j = (hash_job *)ctx;
   int64_t s = j->pstart[p], e = j->pstart[p + 1];
-  zb_status st = zb__ht_init(&j->ht[p], e - s, NULL);
+  zb__hash_table ht;
+  zb_status st = zb__ht_init(&ht, e - s, NULL);
   /* The table starts small; when the first rows are mostly new groups it
    * is sized for every row at once rather than doubled again and again. */
   const int64_t sample = 2048;
   for (int64_t i = s; i < e && st == ZB_OK; i++) {
     int64_t r = j->prow[i];
-    st = zb__ht_insert(&j->ht[p], j->k, r, &j->local[r], NULL);
-    if (i - s + 1 == sample && e - s > 2 * sample && j->ht[p].n_groups > sample / 2 &&
-        st == ZB_OK)
-      st = zb__ht_reserve(&j->ht[p], e - s, NULL);
+    st = zb__ht_insert(&ht, j->k, r, &j->id[r], NULL);
+    if (i - s + 1 == sample && e - s > 2 * sample && ht.n_groups > sample / 2 && st == ZB_OK)
+      st = zb__ht_reserve(&ht, e - s, NULL);
   }
+  if (st == ZB_OK)
+    for (int64_t g = 0; g < ht.n_groups; g++) j->isfirst[ht.first[g]] = 1;
+  j->ngroups[p] = ht.n_groups;
+  zb__ht_reset(&ht);
   j->pst[p] = st;
 }
 
-static void mark_part(void *ctx, int64_t p, int worker) {
+/* id[r] += pbase of r's partition: ids unique across partitions. */
+static void base_part(void *ctx, int64_t p, int worker) {
   (void)worker;
   hash_job *j = (hash_job *)ctx;
-  const zb__hash_table *ht = &j->ht[p];
-  for (int64_t g = 0; g < ht->n_groups; g++) j->isfirst[ht->first[g]] = 1;
+  int64_t base = j->pbase[p];
+  for (int64_t i = j->pstart[p]; i < j->pstart[p + 1]; i++) j->id[j->prow[i]] += base;
 }
 
 static void count_morsel(void *ctx, int64_t task, int worker) {
@@ -662,7 +719,7 @@ static void remap_morsel(void *ctx, int64_t task, int worker) {
   int64_t run = j->mcount[task];
   for (int64_t r = s; r < e; r++) {
     if (!j->isfirst[r]) continue;
-    j->remap[j->pbase[part_of(j, r)] + j->local[r]] = run;
+    j->remap[j->id[r]] = run;
     j->first[run] = r;
     run++;
   }
@@ -672,12 +729,8 @@ static void gid_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   hash_job *j = (hash_job *)ctx;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
-  for (int64_t r = s; r < e; r++) {
-    if (j->drop != NULL && j->drop[r])
-      j->gid[r] = -1;
-    else
-      j->gid[r] = j->remap[j->pbase[part_of(j, r)] + j->local[r]];
-  }
+  for (int64_t r = s; r < e; r++)
+    j->id[r] = j->drop != NULL && j->drop[r] ? -1 : j->remap[j->id[r]];
 }
 
 static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool dropna,
@@ -718,16 +771,15 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
   j.hist = (int64_t *)alloc_n(nm * j.P, sizeof(int64_t));
   j.pstart = (int64_t *)alloc_n(j.P + 1, sizeof(int64_t));
   j.prow = (int64_t *)alloc_n(n, sizeof(int64_t));
-  j.ht = (zb__hash_table *)zb_calloc((size_t)j.P, sizeof(zb__hash_table));
   j.pst = (zb_status *)zb_calloc((size_t)j.P, sizeof(zb_status));
-  j.local = (int64_t *)alloc_n(n, sizeof(int64_t));
+  j.ngroups = (int64_t *)alloc_n(j.P, sizeof(int64_t));
+  j.id = (int64_t *)alloc_n(n, sizeof(int64_t));
   j.pbase = (int64_t *)alloc_n(j.P, sizeof(int64_t));
   j.isfirst = (uint8_t *)zb_calloc((size_t)ZB_MAX(n, 1), 1);
   j.mcount = (int64_t *)alloc_n(nm, sizeof(int64_t));
-  g->gid = (int64_t *)alloc_n(n, sizeof(int64_t));
-  if (j.hist == NULL || j.pstart == NULL || j.prow == NULL || j.ht == NULL || j.pst == NULL ||
-      j.local == NULL || j.pbase == NULL || j.isfirst == NULL || j.mcount == NULL ||
-      g->gid == NULL) {
+  if (j.hist == NULL || j.pstart == NULL || j.prow == NULL || j.pst == NULL ||
+      j.ngroups == NULL || j.id == NULL || j.pbase == NULL || j.isfirst == NULL ||
+      j.mcount == NULL) {
     st = nomem(err, "hash partitions", n);
     goto done;
   }
@@ -755,8 +807,14 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
       goto done;
     }
     j.pbase[p] = G;
-    G += j.ht[p].n_groups;
+    G += j.ngroups[p];
   }
+  st = zb_parallel_for(j.P, base_part, &j, err);
+  if (st != ZB_OK) goto done;
+  /* The keys and the partitions are no longer needed. */
+  zb__keys_reset(&k);
+  zb_free(j.prow);
+  j.prow = NULL;
   j.remap = (int64_t *)alloc_n(G, sizeof(int64_t));
   g->first = (int64_t *)alloc_n(G, sizeof(int64_t));
   j.first = g->first;
@@ -764,8 +822,7 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
     st = nomem(err, "groups", G);
     goto done;
   }
-  st = zb_parallel_for(j.P, mark_part, &j, err);
-  if (st == ZB_OK) st = zb_parallel_for(nm, count_morsel, &j, err);
+  st = zb_parallel_for(nm, count_morsel, &j, err);
   if (st != ZB_OK) goto done;
   run = 0;
   for (int64_t m = 0; m < nm; m++) {
@@ -774,20 +831,19 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
     run += c;
   }
   st = zb_parallel_for(nm, remap_morsel, &j, err);
+  if (st == ZB_OK) st = zb_parallel_for(nm, gid_morsel, &j, err);
   if (st != ZB_OK) goto done;
-  j.gid = g->gid;
-  st = zb_parallel_for(nm, gid_morsel, &j, err);
+  g->gid = j.id; /* now the global ids */
+  j.id = NULL;
   g->n_groups = G;
   g->n_rows = n;
 done:
-  if (j.ht != NULL)
-    for (int64_t p = 0; p < j.P; p++) zb__ht_reset(&j.ht[p]);
-  zb_free(j.ht);
   zb_free(j.pst);
+  zb_free(j.ngroups);
   zb_free(j.hist);
   zb_free(j.pstart);
   zb_free(j.prow);
-  zb_free(j.local);
+  zb_free(j.id);
   zb_free(j.pbase);
   zb_free(j.isfirst);
   zb_free(j.mcount);

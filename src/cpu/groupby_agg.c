@@ -15,9 +15,12 @@
  *     ZB_BLOCK rows gets its group ids (computed from the keys for a direct
  *     grouping, never stored) and its values converted to the compute type
  *     on the stack, once for all of them;
- *   - csr (many groups): the rows are ordered by group (zb__group_csr) and
- *     each task owns a range of groups, accumulating straight into the
- *     result array.
+ *   - owned (many groups): each of T tasks (T = threads, at most 8) owns a
+ *     range of groups and reads every row, accumulating its own groups'
+ *     rows, in row order, into the one accumulator array;
+ *   - csr (many groups, when median or quantile orders the rows by group
+ *     anyway: zb__group_csr): each task owns a range of groups and reads
+ *     their rows.
  * csr-mode inputs are read as int64, uint64 or double arrays (the column's
  * own memory when its type is that already, else a converted copy).
  * Integer sums are exact (128-bit) and wrap when narrowed to 64 bits; float
@@ -384,6 +387,7 @@ typedef struct scan_set {
   agg_job *jobs;
   int64_t n_jobs, C, n;
   const zb__grouping *g;
+  bool owned; /* task c owns a range of groups over all rows (no merge) */
 } scan_set;
 
 /* A pointer p such that p[r] reads buf[r - row0] (values of a block). */
@@ -395,18 +399,33 @@ static void scan_chunk(void *ctx, int64_t c, int worker) {
   (void)worker;
   scan_set *ss = (scan_set *)ctx;
   int64_t s = ss->n * c / ss->C, e = ss->n * (c + 1) / ss->C;
+  int64_t G = ss->g->n_groups, g0 = 0, g1 = G;
+  if (ss->owned) { /* every row; only this task's groups */
+    s = 0;
+    e = ss->n;
+    g0 = G * c / ss->C;
+    g1 = G * (c + 1) / ss->C;
+  }
   for (int64_t x = 0; x < ss->n_jobs; x++) {
     agg_job *j = &ss->jobs[x];
-    init_acc(j, j->acc + (size_t)c * (size_t)j->G * j->acc_size, j->G);
+    if (ss->owned)
+      init_acc(j, j->acc + (size_t)g0 * j->acc_size, g1 - g0);
+    else
+      init_acc(j, j->acc + (size_t)c * (size_t)G * j->acc_size, G);
   }
   uint64_t b1[ZB_BLOCK], b2[ZB_BLOCK];
-  int64_t gbuf[ZB_BLOCK];
+  int64_t gbuf[ZB_BLOCK], own[ZB_BLOCK];
   for (int64_t b = s; b < e; b += ZB_BLOCK) {
     int64_t be = ZB_MIN(e, b + ZB_BLOCK);
-    const int64_t *gid = (const int64_t *)rebase(zb__grouping_ids(ss->g, b, be - b, gbuf), b);
+    const int64_t *ids = zb__grouping_ids(ss->g, b, be - b, gbuf);
+    if (ss->owned) { /* other tasks' groups count as rows in no group */
+      for (int64_t i = 0; i < be - b; i++) own[i] = ids[i] >= g0 && ids[i] < g1 ? ids[i] : -1;
+      ids = own;
+    }
+    const int64_t *gid = (const int64_t *)rebase(ids, b);
     for (int64_t x = 0; x < ss->n_jobs; x++) {
       agg_job *j = &ss->jobs[x];
-      char *acc = j->acc + (size_t)c * (size_t)j->G * j->acc_size;
+      char *acc = j->acc + (ss->owned ? 0 : (size_t)c * (size_t)G * j->acc_size);
       agg_job local = *j;
       local.gid = gid;
       if (j->conv) {
@@ -444,11 +463,15 @@ static void merge_range(void *ctx, int64_t task, int worker) {
   }
 }
 
-/* Runs the scan jobs jobs[0, n_jobs) (all with csr == NULL) in one pass. */
+/* Runs the scan jobs jobs[0, n_jobs) (all with csr == NULL) in one pass.
+ * owned: many groups; each of T tasks owns a range of groups and reads
+ * every row, so a group's rows are accumulated in row order by one task
+ * whatever T is (T follows the thread count, at most 8: each task reads
+ * all the ids). */
 static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping *g,
-                              zb_error *err) {
+                              bool owned, zb_error *err) {
   int64_t n = g->n_rows, G = g->n_groups;
-  scan_set ss = {NULL, 0, 1, n, g};
+  scan_set ss = {NULL, 0, 1, n, g, owned};
   int64_t per = 0, n_scan = n_jobs, ranges = 0;
   for (int64_t x = 0; x < n_jobs; x++) per += (int64_t)jobs[x].acc_size * ZB_MAX(G, 1);
   if (n_scan == 0) return ZB_OK;
@@ -456,6 +479,7 @@ static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping 
    * merge order (and every float result) is the same for any thread count. */
   int64_t C = ZB_MIN(SCAN_BUDGET_BYTES / per, SCAN_MAX_CHUNKS);
   C = ZB_MAX(ZB_MIN(ZB_MAX(C, SCAN_MIN_CHUNKS), zb__morsels(n)), 1);
+  if (owned) C = ZB_MAX(ZB_MIN(ZB_MIN(zb_get_num_threads(), 8), G), 1);
   agg_job *set = (agg_job *)zb_malloc((size_t)n_scan * sizeof(agg_job));
   if (set == NULL) return nomem(err, "group accumulators", n_scan);
   /* the set holds copies; each job's accumulators are owned by jobs[] */
@@ -464,8 +488,9 @@ static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping 
   for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++) {
     agg_job *j = &jobs[x];
     j->C = C;
-    j->acc = (char *)zb_malloc((size_t)C * (size_t)ZB_MAX(G, 1) * j->acc_size);
-    if (j->acc == NULL) st = nomem(err, "group accumulators", C * G);
+    int64_t copies = owned ? 1 : C;
+    j->acc = (char *)zb_malloc((size_t)copies * (size_t)ZB_MAX(G, 1) * j->acc_size);
+    if (j->acc == NULL) st = nomem(err, "group accumulators", copies * G);
     set[k++] = *j;
     ranges += (G + MERGE_GROUPS - 1) / MERGE_GROUPS;
   }
@@ -473,7 +498,7 @@ static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping 
   ss.n_jobs = k;
   ss.C = C;
   if (st == ZB_OK) st = zb_parallel_for(C, scan_chunk, &ss, err);
-  if (st == ZB_OK && C > 1) st = zb_parallel_for(ranges, merge_range, &ss, err);
+  if (st == ZB_OK && C > 1 && !owned) st = zb_parallel_for(ranges, merge_range, &ss, err);
   zb_free(set);
   return st;
 }
@@ -495,12 +520,13 @@ static void csr_bucket(void *ctx, int64_t b, int worker) {
 #define SCAN_SHARE_BYTES ((int64_t)1 << 20)
 static zb_status run_scan(agg_job *jobs, int64_t n_jobs, const zb__grouping *g, zb_error *err) {
   int64_t x = 0, G = g->n_groups;
+  bool owned = G > SCAN_MAX_GROUPS; /* accumulators far beyond any cache: one pass */
   while (x < n_jobs && jobs[x].csr == NULL) {
     int64_t y = x + 1, per = (int64_t)jobs[x].acc_size * G;
     while (y < n_jobs && jobs[y].csr == NULL &&
-           per + (int64_t)jobs[y].acc_size * G <= SCAN_SHARE_BYTES)
+           (owned || per + (int64_t)jobs[y].acc_size * G <= SCAN_SHARE_BYTES))
       per += (int64_t)jobs[y++].acc_size * G;
-    ZB_RETURN_NOT_OK(run_scan_set(jobs + x, y - x, g, err));
+    ZB_RETURN_NOT_OK(run_scan_set(jobs + x, y - x, g, owned, err));
     x = y;
   }
   return ZB_OK;
@@ -933,11 +959,14 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
     st = nomem(err, "aggregations", n_aggs);
     goto done;
   }
-  bool need_csr = G > SCAN_MAX_GROUPS, need_gid = need_csr;
+  bool need_csr = false, need_gid = false;
   for (int64_t a = 0; a < n_aggs; a++) {
     if (aggs[a].op == ZB_AGG_MEDIAN || aggs[a].op == ZB_AGG_QUANTILE) need_csr = true;
     if (aggs[a].op == ZB_AGG_NUNIQUE) need_gid = true;
   }
+  /* Many groups: the other aggregations use the rows of each group too when
+   * median or quantile has them ordered anyway, else owned group ranges. */
+  bool use_csr = need_csr && G > SCAN_MAX_GROUPS;
   if (need_csr || need_gid) {
     st = zb__grouping_materialize(g, err);
     if (st != ZB_OK) goto done;
@@ -977,7 +1006,7 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
     j->n = n;
     j->G = G;
     j->acc_size = acc_size_of(fam);
-    j->csr = G > SCAN_MAX_GROUPS ? &csr : NULL;
+    j->csr = use_csr ? &csr : NULL;
     if (c1 >= 0) {
       j->col = t->columns[c1];
       if (fam != F_SIZE && j->col->validity != NULL) {

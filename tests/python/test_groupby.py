@@ -180,12 +180,47 @@ def test_threads_identical_and_many_groups(threads):
                 got = df.groupby(keys, sort=sort).agg(**spec)
                 exp = _expected(pdf, keys, True, sort, spec)
                 assert_same(got, exp, (keys, sort))
-        a = df.groupby("k2").agg(**spec).to_pandas()
+        # > 2^18 groups without median: each task owns a range of groups
+        spec2 = {"s": ("v", "sum"), "m": ("v", "mean"), "si": ("i", "sum"),
+                 "sd": ("v", "std"), "mn": ("i", "min"), "mx": ("v", "max"),
+                 "fi": ("i", "first"), "la": ("v", "last"), "c": ("v", "count"),
+                 "p": ("i", "prod")}
+        for keys in (["k3"], ["k2", "k3"]):  # k2 x k3: too many for direct, packed
+            for sort in (True, False):
+                got = df.groupby(keys, sort=sort).agg(**spec2)
+                assert_same(got, _expected(pdf, keys, True, sort, spec2), (keys, sort))
+        runs = [(keys, sp, df.groupby(keys).agg(**sp).to_pandas())
+                for keys, sp in (("k2", spec), ("k3", spec), ("k3", spec2))]
         zb.set_num_threads(1 if threads == 3 else 3)
-        b = df.groupby("k2").agg(**spec).to_pandas()
-        pd.testing.assert_frame_equal(a, b, check_exact=True)
+        for keys, sp, a in runs:
+            b = df.groupby(keys).agg(**sp).to_pandas()
+            pd.testing.assert_frame_equal(a, b, check_exact=True)
     finally:
         zb.set_num_threads(2)
+
+
+@pytest.mark.parametrize("dropna", [True, False])
+def test_several_wide_integer_keys_vs_pandas(dropna):
+    """Integer keys whose ranges multiply past direct indexing but fit in 62
+    bits are grouped as one packed int64 key: nulls in any key, dropna and
+    sort as pandas has them."""
+    n = 50_000
+    rng = np.random.default_rng(11)
+
+    def key(lo, hi, p):
+        k = pd.array(rng.integers(lo, hi, n), dtype="Int64")
+        k[rng.random(n) < p] = pd.NA
+        return k
+
+    pdf = pd.DataFrame({"a": key(-50, 50, 0.05), "b": key(0, 3000, 0.0),
+                        "c": key(10**6, 10**6 + 5000, 0.02),
+                        "v": rng.normal(0, 1, n), "w": rng.integers(0, 9, n)})
+    df = zb.from_pandas(pdf)
+    spec = {"s": ("v", "sum"), "n": ("w", "size"), "mx": ("w", "max"), "f": ("v", "first")}
+    for keys in (["a", "b", "c"], ["c", "a"], ["b", "c"]):
+        for sort in (True, False):
+            got = df.groupby(keys, dropna=dropna, sort=sort).agg(**spec)
+            assert_same(got, _expected(pdf, keys, dropna, sort, spec), (keys, dropna, sort))
 
 
 def test_float_sums_with_infinities():
