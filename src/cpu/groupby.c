@@ -1014,29 +1014,82 @@ static zb_status group_table(const zb_table *t, int64_t n_keys, const int64_t *k
   return st;
 }
 
+static void free_ids(void *ctx, void *data, int64_t size) {
+  (void)ctx;
+  (void)size;
+  zb_free(data);
+}
+
+typedef struct ids_job {
+  const zb__grouping *g;
+  bool compute; /* out is to be filled from the keys, else it holds the ids */
+  int64_t *out;
+  uint8_t *valid; /* NULL: first pass (ids, and rows left out per morsel) */
+  int64_t *dropped;
+} ids_job;
+
+static void ids_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  ids_job *j = (ids_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->g->n_rows, s + ZB_MORSEL_ROWS);
+  int64_t *o = j->out, dropped = 0;
+  if (j->valid != NULL) { /* rows left out become nulls */
+    for (int64_t r = s; r < e; r++)
+      if (o[r] < 0) {
+        o[r] = 0;
+        zb_bit_set(j->valid, r, false);
+      }
+    return;
+  }
+  for (int64_t b = s; b < e; b += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - b);
+    if (j->compute) zb__direct_ids(&j->g->direct, b, m, o + b);
+    for (int64_t i = 0; i < m; i++) dropped += o[b + i] < 0;
+  }
+  j->dropped[task] = dropped;
+}
+
 zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
                             bool dropna, bool sort, zb_column **out, int64_t *n_groups,
                             zb_error *err) {
   *out = NULL;
   *n_groups = 0;
   zb__grouping g;
-  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, false, &g, err));
-  int64_t n = g.n_rows;
-  bool any_drop = false;
-  for (int64_t r = 0; r < n && !any_drop; r++) any_drop = g.gid[r] < 0;
+  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, true, &g, err));
+  int64_t n = g.n_rows, nm = zb__morsels(n);
   zb_column *o = NULL;
-  zb_status st = zb_column_new(ZB_INT64, n, any_drop, 0, &o, err);
+  zb_buffer *data = NULL;
+  ids_job j = {&g, g.gid == NULL, NULL, NULL, (int64_t *)alloc_n(nm, sizeof(int64_t))};
+  zb_status st = j.dropped == NULL ? nomem(err, "rows", nm) : ZB_OK;
+  /* The ids become the column's data: stored ones are handed over as they
+   * are, computed ones are written straight into it. */
+  if (st == ZB_OK && g.gid != NULL) {
+    st = zb_buffer_wrap(ZB_CPU, g.gid, n * (int64_t)sizeof(int64_t), free_ids, NULL, &data, err);
+    if (st == ZB_OK) g.gid = NULL;
+  } else if (st == ZB_OK) {
+    st = zb_buffer_new(ZB_CPU, n * (int64_t)sizeof(int64_t), &data, err);
+  }
   if (st == ZB_OK) {
-    if (n > 0) memcpy(o->data->data, g.gid, (size_t)n * sizeof(int64_t));
-    if (any_drop) {
-      uint8_t *bits = (uint8_t *)o->validity->data;
-      for (int64_t r = 0; r < n; r++)
-        if (g.gid[r] < 0) {
-          zb_bit_set(bits, r, false);
-          ((int64_t *)o->data->data)[r] = 0;
-        }
-      zb_column_recount_nulls(o);
+    j.out = (int64_t *)data->data;
+    st = zb_parallel_for(nm, ids_morsel, &j, err);
+  }
+  int64_t dropped = 0;
+  for (int64_t m = 0; st == ZB_OK && m < nm; m++) dropped += j.dropped[m];
+  zb_buffer *valid = NULL;
+  if (st == ZB_OK && dropped > 0) {
+    st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &valid, err);
+    if (st == ZB_OK) {
+      zb__bitmap_fill((uint8_t *)valid->data, 0, n, true);
+      j.valid = (uint8_t *)valid->data;
+      st = zb_parallel_for(nm, ids_morsel, &j, err);
     }
+  }
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_INT64, n, 0, valid, data, NULL, NULL, dropped, &o, err);
+  zb_buffer_release(data);
+  zb_buffer_release(valid);
+  zb_free(j.dropped);
+  if (st == ZB_OK) {
     *out = o;
     *n_groups = g.n_groups;
   }
@@ -1060,10 +1113,98 @@ static void cumcount_bucket(void *ctx, int64_t b, int worker) {
   }
 }
 
+/* cumcount by counting: each of C chunks of rows counts its rows per group,
+ * the counts of the chunks before it give each group's start, and a second
+ * pass numbers the rows (from the group's end: total - 1 - position).  No
+ * ordering of the rows by group, so no per-row arrays besides the output;
+ * used while C x n_groups counters stay small. */
+#define CUMCOUNT_CHUNKS 16
+#define CUMCOUNT_BUDGET ((int64_t)32 << 20)
+
+typedef struct count_job {
+  const int64_t *v; /* ids */
+  const zb_column *ids;
+  int64_t n, G, C;
+  int64_t *cnt; /* C x G: counts, then starts */
+  int64_t *total;
+  bool ascending, second;
+  int64_t *out;
+} count_job;
+
+static void count_chunk(void *ctx, int64_t c, int worker) {
+  (void)worker;
+  count_job *j = (count_job *)ctx;
+  int64_t s = j->n * c / j->C, e = j->n * (c + 1) / j->C;
+  int64_t *cnt = j->cnt + c * j->G;
+  bool nulls = j->ids->null_count > 0;
+  if (!j->second) {
+    memset(cnt, 0, (size_t)j->G * sizeof(int64_t));
+    for (int64_t r = s; r < e; r++)
+      if (!nulls || zb_column_is_valid(j->ids, r)) cnt[j->v[r]]++;
+    return;
+  }
+  for (int64_t r = s; r < e; r++) {
+    if (nulls && !zb_column_is_valid(j->ids, r)) {
+      j->out[r] = 0;
+      continue;
+    }
+    int64_t g = j->v[r], k = cnt[g]++;
+    j->out[r] = j->ascending ? k : j->total[g] - 1 - k;
+  }
+}
+
+static void count_prefix(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  count_job *j = (count_job *)ctx;
+  int64_t g0 = task * 4096, g1 = ZB_MIN(j->G, g0 + 4096);
+  for (int64_t g = g0; g < g1; g++) {
+    int64_t run = 0;
+    for (int64_t c = 0; c < j->C; c++) {
+      int64_t k = j->cnt[c * j->G + g];
+      j->cnt[c * j->G + g] = run;
+      run += k;
+    }
+    j->total[g] = run;
+  }
+}
+
 zb_status zb__cpu_group_cumcount(const zb_column *ids, int64_t n_groups, bool ascending,
                                  zb_column **out, zb_error *err) {
   *out = NULL;
   int64_t n = ids->length;
+  int64_t C = ZB_MAX(ZB_MIN((int64_t)CUMCOUNT_CHUNKS, zb__morsels(n)), 1);
+  const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
+  for (int64_t r = 0; r < n; r++) /* checked first: the passes index by id */
+    if ((iv[r] < 0 || iv[r] >= n_groups) && zb_column_is_valid(ids, r))
+      return zb_error_set(err, ZB_EINDEX,
+                          "cumcount: group id %lld at row %lld is outside [0, %lld)",
+                          (long long)iv[r], (long long)r, (long long)n_groups);
+  if (n_groups <= CUMCOUNT_BUDGET / 8 / C) {
+    count_job j = {iv, ids, n, n_groups, C, NULL, NULL, ascending, false, NULL};
+    j.cnt = (int64_t *)alloc_n(C * n_groups + n_groups, sizeof(int64_t));
+    zb_column *o = NULL;
+    zb_status st = j.cnt == NULL ? nomem(err, "group counts", C * n_groups) : ZB_OK;
+    if (st == ZB_OK) st = zb_column_new(ZB_INT64, n, ids->null_count > 0, 0, &o, err);
+    if (st == ZB_OK) {
+      j.total = j.cnt + C * n_groups;
+      j.out = (int64_t *)o->data->data;
+      if (ids->null_count > 0)
+        zb__bitmap_copy((uint8_t *)o->validity->data, 0, (const uint8_t *)ids->validity->data,
+                        ids->offset, n);
+      st = zb_parallel_for(C, count_chunk, &j, err);
+    }
+    if (st == ZB_OK) st = zb_parallel_for((n_groups + 4095) / 4096, count_prefix, &j, err);
+    j.second = true;
+    if (st == ZB_OK) st = zb_parallel_for(C, count_chunk, &j, err);
+    zb_free(j.cnt);
+    if (st != ZB_OK) {
+      zb_column_release(o);
+      return st;
+    }
+    zb_column_recount_nulls(o);
+    *out = o;
+    return ZB_OK;
+  }
   zb__grouping g;
   memset(&g, 0, sizeof g);
   zb__group_csr csr;
@@ -1074,20 +1215,7 @@ zb_status zb__cpu_group_cumcount(const zb_column *ids, int64_t n_groups, bool as
   g.n_groups = n_groups;
   g.gid = (int64_t *)alloc_n(n, sizeof(int64_t));
   if (g.gid == NULL) return nomem(err, "group ids", n);
-  const int64_t *v = (const int64_t *)ids->data->data + ids->offset;
-  for (int64_t r = 0; r < n; r++) {
-    if (!zb_column_is_valid(ids, r)) {
-      g.gid[r] = -1;
-      continue;
-    }
-    if (v[r] < 0 || v[r] >= n_groups) {
-      st = zb_error_set(err, ZB_EINDEX,
-                        "cumcount: group id %lld at row %lld is outside [0, %lld)",
-                        (long long)v[r], (long long)r, (long long)n_groups);
-      goto done;
-    }
-    g.gid[r] = v[r];
-  }
+  for (int64_t r = 0; r < n; r++) g.gid[r] = zb_column_is_valid(ids, r) ? iv[r] : -1;
   st = zb__group_csr_init(&g, &csr, err);
   if (st == ZB_OK) st = zb_column_new(ZB_INT64, n, ids->null_count > 0, 0, &o, err);
   if (st != ZB_OK) goto done;

@@ -27,7 +27,8 @@
  * sums are Neumaier-compensated; variance and correlation use Welford
  * updates merged with Chan's formulas.  min/max/first/last keep the row of the
  * chosen value and take it from the column, so they work for every dtype.
- * median/quantile gather each group's values (csr) and select; nunique
+ * median/quantile gather each group's values (scattered by group, or from
+ * the csr rows) and select; nunique
  * groups (group id, value) pairs by hashing.
  */
 #include <math.h>
@@ -819,6 +820,22 @@ static void select_kth(double *a, int64_t n, int64_t k) {
   }
 }
 
+/* The q-quantile (linear) of a[0, m), m > 0; a is reordered. */
+static double quantile_of(double *a, int64_t m, double q) {
+  double h = (double)(m - 1) * q;
+  int64_t lo = (int64_t)floor(h);
+  if (lo > m - 1) lo = m - 1;
+  double frac = h - (double)lo;
+  select_kth(a, m, lo);
+  double x0 = a[lo];
+  if (frac > 0 && lo + 1 < m) {
+    double x1 = a[lo + 1];
+    for (int64_t i = lo + 2; i < m; i++) x1 = a[i] < x1 ? a[i] : x1;
+    return x0 + (x1 - x0) * frac;
+  }
+  return x0;
+}
+
 typedef struct quant_job {
   const zb__group_csr *csr;
   const zb_column *col;
@@ -843,20 +860,7 @@ static void quant_bucket(void *ctx, int64_t b, int worker) {
       a[m++] = x;
     }
     j->ok[g] = m > 0;
-    j->out[g] = 0;
-    if (m == 0) continue;
-    double h = (double)(m - 1) * j->q;
-    int64_t lo = (int64_t)floor(h);
-    if (lo > m - 1) lo = m - 1;
-    double frac = h - (double)lo;
-    select_kth(a, m, lo);
-    double x0 = a[lo], r = x0;
-    if (frac > 0 && lo + 1 < m) {
-      double x1 = a[lo + 1];
-      for (int64_t i = lo + 2; i < m; i++) x1 = a[i] < x1 ? a[i] : x1;
-      r = x0 + (x1 - x0) * frac;
-    }
-    j->out[g] = r;
+    j->out[g] = m > 0 ? quantile_of(a, m, j->q) : 0;
   }
 }
 
@@ -886,6 +890,108 @@ done:
   zb_free(buf);
   zb_free(ok);
   zb_free(own);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  *out = o;
+  return ZB_OK;
+}
+
+/* Few groups (at most SCAN_MAX_GROUPS): no ordering of the rows.  Each of
+ * C chunks counts its present values per group; the counts give every
+ * (group, chunk) its place in one buffer holding each group's values
+ * together; a second pass scatters the values (converted a block at a time)
+ * there, and each group's quantile is selected in place. */
+#define QSCAT_CHUNKS 16
+
+typedef struct qscat_job {
+  const zb__grouping *g;
+  const zb_column *col;
+  int64_t C, G;
+  int64_t *cnt;   /* C x G: counts, then write positions */
+  int64_t *start; /* G + 1: each group's values in buf */
+  double *buf, q, *out;
+  uint8_t *ok;
+  bool second;
+} qscat_job;
+
+static void qscat_chunk(void *ctx, int64_t c, int worker) {
+  (void)worker;
+  qscat_job *j = (qscat_job *)ctx;
+  int64_t n = j->g->n_rows, s = n * c / j->C, e = n * (c + 1) / j->C;
+  int64_t *cnt = j->cnt + c * j->G;
+  if (!j->second) memset(cnt, 0, (size_t)j->G * sizeof(int64_t));
+  double v[ZB_BLOCK];
+  int64_t gbuf[ZB_BLOCK];
+  const zb_column *col = j->col;
+  for (int64_t b = s; b < e; b += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, e - b);
+    const int64_t *gid = zb__grouping_ids(j->g, b, m, gbuf);
+    zb__convert_block(ZB_FLOAT64, v, col->type, col->data->data, col->offset + b, m);
+    for (int64_t i = 0; i < m; i++) {
+      int64_t g = gid[i];
+      if (g < 0 || v[i] != v[i] || !zb_column_is_valid(col, b + i)) continue;
+      if (j->second)
+        j->buf[cnt[g]++] = v[i];
+      else
+        cnt[g]++;
+    }
+  }
+}
+
+static void qscat_select(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  qscat_job *j = (qscat_job *)ctx;
+  int64_t g0 = task * 1024, g1 = ZB_MIN(j->G, g0 + 1024);
+  for (int64_t g = g0; g < g1; g++) {
+    int64_t m = j->start[g + 1] - j->start[g];
+    j->ok[g] = m > 0;
+    j->out[g] = m > 0 ? quantile_of(j->buf + j->start[g], m, j->q) : 0;
+  }
+}
+
+static zb_status quantile_scatter(const zb_column *col, const zb__grouping *g, double q,
+                                  zb_column **out, zb_error *err) {
+  int64_t n = g->n_rows, G = g->n_groups;
+  int64_t C = ZB_MAX(ZB_MIN((int64_t)QSCAT_CHUNKS, zb__morsels(n)), 1);
+  qscat_job j = {g, col, C, G, NULL, NULL, NULL, q, NULL, NULL, false};
+  j.cnt = (int64_t *)zb_malloc((size_t)(C * G + G + 1) * sizeof(int64_t));
+  j.ok = (uint8_t *)zb_malloc((size_t)ZB_MAX(G, 1));
+  zb_column *o = NULL;
+  zb_status st = j.cnt == NULL || j.ok == NULL ? nomem(err, "quantile counts", C * G) : ZB_OK;
+  if (st == ZB_OK) st = zb_parallel_for(C, qscat_chunk, &j, err);
+  if (st != ZB_OK) goto done;
+  j.start = j.cnt + C * G;
+  int64_t run = 0;
+  for (int64_t gg = 0; gg < G; gg++) {
+    j.start[gg] = run;
+    for (int64_t c = 0; c < C; c++) {
+      int64_t k = j.cnt[c * G + gg];
+      j.cnt[c * G + gg] = run;
+      run += k;
+    }
+  }
+  j.start[G] = run;
+  j.buf = (double *)zb_malloc((size_t)ZB_MAX(run, 1) * sizeof(double));
+  if (j.buf == NULL) {
+    st = nomem(err, "quantile values", run);
+    goto done;
+  }
+  j.second = true;
+  st = zb_parallel_for(C, qscat_chunk, &j, err);
+  if (st == ZB_OK) st = out_new(ZB_FLOAT64, G, &o, err);
+  if (st != ZB_OK) goto done;
+  j.out = (double *)o->data->data;
+  st = zb_parallel_for((G + 1023) / 1024, qscat_select, &j, err);
+  if (st != ZB_OK) goto done;
+  for (int64_t gg = 0; gg < G; gg++)
+    if (!j.ok[gg]) out_null(o, gg);
+  zb_column_recount_nulls(o);
+done:
+  zb_free(j.cnt);
+  zb_free(j.ok);
+  zb_free(j.buf);
   if (st != ZB_OK) {
     zb_column_release(o);
     return st;
@@ -967,6 +1073,7 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
   /* Many groups: the other aggregations use the rows of each group too when
    * median or quantile has them ordered anyway, else owned group ranges. */
   bool use_csr = need_csr && G > SCAN_MAX_GROUPS;
+  need_csr = use_csr; /* fewer groups: quantiles scatter their values */
   if (need_csr || need_gid) {
     st = zb__grouping_materialize(g, err);
     if (st != ZB_OK) goto done;
@@ -1040,8 +1147,10 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
   for (int64_t a = 0; a < n_aggs && st == ZB_OK; a++) {
     const zb_agg *ag = &aggs[a];
     if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)
-      st = quantile_agg(t->columns[ag->column], &csr, n,
-                        ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, &out_cols[a], err);
+      st = use_csr ? quantile_agg(t->columns[ag->column], &csr, n,
+                                  ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, &out_cols[a], err)
+                   : quantile_scatter(t->columns[ag->column], g,
+                                      ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, &out_cols[a], err);
     else if (ag->op == ZB_AGG_NUNIQUE)
       st = nunique_agg(t->columns[ag->column], g, ag->count_na, &out_cols[a], err);
     else

@@ -297,6 +297,52 @@ def test_head_tail_nth_transform_cumcount():
             [None if pd.isna(x) else int(x) for x in exp.reindex(range(1000))]
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_head_tail_cumcount_many_rows(threads):
+    """Several chunks of rows (positions counted per chunk and carried over),
+    string and integer keys with nulls, and more groups than the counters
+    allow (rows ordered by group instead)."""
+    n = 300_007
+    rng = np.random.default_rng(8)
+    kn = pd.array(rng.integers(0, 50, n), dtype="Int64")
+    kn[rng.random(n) < 0.05] = pd.NA
+    ks = pd.array(np.array(["a", "bb", "c", "dd", "eee"])[rng.integers(0, 5, n)],
+                  dtype="string")
+    ks[rng.random(n) < 0.05] = pd.NA
+    pdf = pd.DataFrame({"kn": kn, "ks": ks, "own": rng.permutation(n),
+                        "v": rng.normal(0, 1, n)})
+    df = zb.DataFrame(pdf)
+    zb.set_num_threads(threads)
+    try:
+        for key in ("kn", "ks", "own"):
+            for dropna in (True, False):
+                gbz, gbp = df.groupby(key, dropna=dropna), pdf.groupby(key, dropna=dropna)
+                assert_same(gbz.head(2), gbp.head(2).reset_index(drop=True), (key, dropna))
+                assert_same(gbz.tail(1), gbp.tail(1).reset_index(drop=True), (key, dropna))
+                for asc in (True, False):
+                    got = gbz.cumcount(ascending=asc).to_pandas()
+                    exp = gbp.cumcount(ascending=asc).reindex(range(n))
+                    assert got.isna().tolist() == exp.isna().tolist(), (key, dropna, asc)
+                    ok = ~exp.isna().to_numpy()
+                    assert (got.to_numpy()[ok].astype(np.int64) ==
+                            exp.to_numpy()[ok].astype(np.int64)).all(), (key, dropna, asc)
+    finally:
+        zb.set_num_threads(2)
+
+
+def test_cumcount_more_groups_than_counters():
+    # 16 chunks x 10^6 groups pass the counters' budget: rows ordered by group
+    n = 1_000_003
+    rng = np.random.default_rng(9)
+    pdf = pd.DataFrame({"k": rng.permutation(n) // 1, "v": np.arange(n)})
+    pdf.loc[rng.random(n) < 0.01, "k"] = 7  # one big group among singletons
+    df = zb.DataFrame(pdf)
+    for asc in (True, False):
+        got = df.groupby("k").cumcount(ascending=asc).to_numpy()
+        exp = pdf.groupby("k").cumcount(ascending=asc).to_numpy()
+        assert (got == exp).all(), asc
+
+
 def test_corr():
     pdf = _frame(5000, 4)
     df = zb.DataFrame(pdf)
