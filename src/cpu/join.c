@@ -15,7 +15,10 @@
  *      cache) over its build rows: one slot per distinct key holding the
  *      first row (the head), the count, and a chain bnext[] linking equal
  *      build rows in ascending order; then each probe row of the partition
- *      records its head and match count (dhead/dcnt, by probe row);
+ *      records its head and match count (dhead/dcnt, by probe row).  A
+ *      build side of at most SMALL_BUILD_ROWS rows is one table, and the
+ *      probe side is hashed but not partitioned: its morsels probe that
+ *      table in place;
  *   4. per probe morsel the output rows are counted, prefix-summed across
  *      morsels, and written: probe row d with each build row of its chain.
  *      For outer, the build rows never matched follow in row order.
@@ -33,6 +36,9 @@
 #include "cpu/hash.h"
 
 #define PART_TARGET_ROWS 8192 /* build rows per partition aimed at */
+/* Build sides up to this many rows make one table (a few MiB, in cache)
+ * that the probe side's morsels probe in place, without partitioning it. */
+#define SMALL_BUILD_ROWS 65536
 #define PART_MAX_BITS 10
 
 /* ---- one side of the join ------------------------------------------------- */
@@ -184,29 +190,13 @@ static zb_status side_prepare(side *s, const zb_column *const *keys, int64_t n_k
 
 /* ---- step 3: per-partition build and probe ---------------------------------- */
 
-static void partition_task(void *ctx, int64_t p, int worker) {
-  join_job *j = (join_job *)ctx;
-  const side *b = j->b, *d = j->d;
-  int64_t b0 = b->part_off[p], b1 = b->part_off[p + 1];
-  int64_t d0 = d->part_off[p], d1 = d->part_off[p + 1];
-  if (b1 == b0) {
-    for (int64_t q = d0; q < d1; q++) {
-      j->dhead[d->prow[q]] = -1;
-      j->dcnt[d->prow[q]] = 0;
-    }
-    return;
-  }
-  if (worker >= j->n_workers) {
-    __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
-    return;
-  }
-  slot *t = j->tables[worker];
-  int64_t cap = 16;
-  while (cap < 2 * (b1 - b0)) cap <<= 1;
+/* A table of cap (a power of two) slots over the build rows at partitioned
+ * positions [b0, b1), rows in ascending order so chains are in row order. */
+static void build_table(join_job *j, slot *t, int64_t cap, int64_t b0, int64_t b1) {
+  const side *b = j->b;
   uint64_t mask = (uint64_t)cap - 1;
   for (int64_t i = 0; i < cap; i++) t[i].head = -1;
   int64_t *bnext = j->bnext;
-  /* build: rows in ascending order, so chains are in row order */
   for (int64_t q = b0; q < b1; q++) {
     uint64_t h = b->ph[q];
     int64_t r = b->prow[q];
@@ -230,31 +220,80 @@ static void partition_task(void *ctx, int64_t p, int worker) {
       i = (i + 1) & mask;
     }
   }
-  /* probe */
-  for (int64_t q = d0; q < d1; q++) {
-    uint64_t h = d->ph[q];
-    int64_t r = d->prow[q];
-    uint64_t i = h & mask;
-    int64_t head = -1, cnt = 0;
-    for (;;) {
-      const slot *s = &t[i];
-      if (s->head < 0) break;
-      if (s->h == h && (j->exact || zb__keys_equal(&d->k, r, &b->k, s->head))) {
-        head = s->head;
-        cnt = s->cnt;
-        break;
-      }
-      i = (i + 1) & mask;
+}
+
+/* Probe row r (hash h) against table t: its head build row and count. */
+static inline void probe_row(join_job *j, const slot *t, uint64_t mask, int64_t r, uint64_t h) {
+  uint64_t i = h & mask;
+  int64_t head = -1, cnt = 0;
+  for (;;) {
+    const slot *s = &t[i];
+    if (s->head < 0) break;
+    if (s->h == h && (j->exact || zb__keys_equal(&j->d->k, r, &j->b->k, s->head))) {
+      head = s->head;
+      cnt = s->cnt;
+      break;
     }
-    j->dhead[r] = head;
-    j->dcnt[r] = cnt;
-    if (j->outer && head >= 0) j->bmatched[head] = 1;
+    i = (i + 1) & mask;
   }
-  if (j->outer) {
-    for (int64_t i = 0; i < cap; i++) {
-      if (t[i].head < 0 || !j->bmatched[t[i].head]) continue;
-      for (int64_t r = bnext[t[i].head]; r >= 0; r = bnext[r]) j->bmatched[r] = 1;
+  j->dhead[r] = head;
+  j->dcnt[r] = cnt;
+  if (j->outer && head >= 0) __atomic_store_n(&j->bmatched[head], 1, __ATOMIC_RELAXED);
+}
+
+/* Outer: a matched head marks every build row of its chain. */
+static void mark_chains(join_job *j, const slot *t, int64_t cap) {
+  for (int64_t i = 0; i < cap; i++) {
+    if (t[i].head < 0 || !j->bmatched[t[i].head]) continue;
+    for (int64_t r = j->bnext[t[i].head]; r >= 0; r = j->bnext[r]) j->bmatched[r] = 1;
+  }
+}
+
+static int64_t table_cap_for(int64_t rows) {
+  int64_t cap = 16;
+  while (cap < 2 * rows) cap <<= 1;
+  return cap;
+}
+
+static void partition_task(void *ctx, int64_t p, int worker) {
+  join_job *j = (join_job *)ctx;
+  const side *b = j->b, *d = j->d;
+  int64_t b0 = b->part_off[p], b1 = b->part_off[p + 1];
+  int64_t d0 = d->part_off[p], d1 = d->part_off[p + 1];
+  if (b1 == b0) {
+    for (int64_t q = d0; q < d1; q++) {
+      j->dhead[d->prow[q]] = -1;
+      j->dcnt[d->prow[q]] = 0;
     }
+    return;
+  }
+  if (worker >= j->n_workers) {
+    __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  slot *t = j->tables[worker];
+  int64_t cap = table_cap_for(b1 - b0);
+  build_table(j, t, cap, b0, b1);
+  for (int64_t q = d0; q < d1; q++) probe_row(j, t, (uint64_t)cap - 1, d->prow[q], d->ph[q]);
+  if (j->outer) mark_chains(j, t, cap);
+}
+
+/* A small build side: one table (tables[0], in cache), probed by the probe
+ * side's morsels in place -- the probe side is hashed but not partitioned. */
+static void probe_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  join_job *j = (join_job *)ctx;
+  const side *d = j->d;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(d->n, a + ZB_MORSEL_ROWS);
+  uint64_t mask = (uint64_t)j->table_cap - 1;
+  const uint64_t *h = d->k.hash;
+  for (int64_t r = a; r < e; r++) {
+    if (d->has_nulls && !row_keyed(d, r)) {
+      j->dhead[r] = -1;
+      j->dcnt[r] = 0;
+      continue;
+    }
+    probe_row(j, j->tables[0], mask, r, h[r]);
   }
 }
 
@@ -434,7 +473,8 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   zb_column *lc = NULL, *rc = NULL;
   zb_status st = ZB_OK;
   int bits = 0;
-  while (bits < PART_MAX_BITS && (n_b >> bits) > PART_TARGET_ROWS) bits++;
+  bool small = n_b <= SMALL_BUILD_ROWS;
+  while (!small && bits < PART_MAX_BITS && (n_b >> bits) > PART_TARGET_ROWS) bits++;
   j.bits = bits;
   j.n_parts = (int64_t)1 << bits;
   j.how = how;
@@ -450,15 +490,33 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   if (j.dhead == NULL || j.dcnt == NULL || j.bnext == NULL || (j.outer && j.bmatched == NULL))
     goto nomem;
   st = side_prepare(&b, bkeys, n_keys, n_b, bits, NULL, NULL, err);
-  if (st == ZB_OK) st = side_prepare(&d, dkeys, n_keys, n_d, bits, j.dhead, j.dcnt, err);
+  if (st != ZB_OK) goto done;
+  if (small) {
+    d.n = n_d;
+    d.n_morsels = zb__morsels(n_d);
+    for (int64_t c = 0; c < n_keys; c++) d.has_nulls |= dkeys[c]->null_count > 0;
+    st = zb__keys_init(&d.k, dkeys, n_keys, err);
+    if (st != ZB_OK) goto done;
+    j.table_cap = table_cap_for(b.part_off[1]);
+    j.n_workers = 1;
+    j.tables = (slot **)zb_calloc(1, sizeof(slot *));
+    if (j.tables == NULL) goto nomem;
+    j.tables[0] = (slot *)zb_malloc((size_t)j.table_cap * sizeof(slot));
+    if (j.tables[0] == NULL) goto nomem;
+    build_table(&j, j.tables[0], j.table_cap, 0, b.part_off[1]);
+    st = zb_parallel_for(d.n_morsels, probe_morsel, &j, err);
+    if (st != ZB_OK) goto done;
+    if (j.outer) mark_chains(&j, j.tables[0], j.table_cap);
+    goto output;
+  }
+  st = side_prepare(&d, dkeys, n_keys, n_d, bits, j.dhead, j.dcnt, err);
   if (st != ZB_OK) goto done;
 
   /* per-worker partition tables, sized for the largest partition */
   int64_t maxp = 0;
   for (int64_t p = 0; p < j.n_parts; p++)
     maxp = ZB_MAX(maxp, b.part_off[p + 1] - b.part_off[p]);
-  j.table_cap = 16;
-  while (j.table_cap < 2 * maxp) j.table_cap <<= 1;
+  j.table_cap = table_cap_for(maxp);
   j.n_workers = (int)ZB_MIN((int64_t)zb_get_num_threads(), j.n_parts);
   j.tables = (slot **)zb_calloc((size_t)j.n_workers, sizeof(slot *));
   if (j.tables == NULL) goto nomem;
@@ -472,7 +530,7 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
     st = zb_error_set(err, ZB_EINVAL, "join: the thread count changed during the join");
     goto done;
   }
-  /* count, prefix-sum, write */
+output: /* count, prefix-sum, write */
   j.moff = (int64_t *)zb_malloc((size_t)ZB_MAX(d.n_morsels, 1) * sizeof(int64_t));
   if (j.outer) j.bmoff = (int64_t *)zb_malloc((size_t)ZB_MAX(b.n_morsels, 1) * sizeof(int64_t));
   if (j.moff == NULL || (j.outer && j.bmoff == NULL)) goto nomem;

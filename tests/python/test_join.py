@@ -188,6 +188,34 @@ def test_merge_one_key(kind, sizes):
             assert g == w, how
 
 
+@pytest.mark.parametrize("kind", ["int64", "str"])
+def test_merge_partitioned_build_side(kind):
+    """Both sides past the one-table limit (65536 build rows), so both are
+    radix-partitioned: every how, duplicate and null keys, against pandas."""
+    rng = np.random.default_rng(31 if kind == "str" else 32)
+    nl, nr = 90_000, 80_000
+    card = 60_000
+    pl = _frame({"k": (kind, _keys(kind, nl, rng, card, 0.05)),
+                 "a": ("int64", _keys("int64", nl, rng, 100, 0.1))})
+    pr = _frame({"k": (kind, _keys(kind, nr, rng, card, 0.05)),
+                 "b": ("int64", _keys("int64", nr, rng, 100, 0.0))})
+    zl, zr = _to_zb(pl), _to_zb(pr)
+    for how in HOWS:
+        got = _zb_merge_threads(zl, zr, on="k", how=how)
+        want = _pd_merge(pl, pr, ["k"], ["k"], on="k", how=how)
+        g, w = _rows(got), _rows(want)
+        if how == "outer":
+            assert sorted(g, key=_sortkey) == sorted(w, key=_sortkey)
+        else:
+            assert g == w, how
+    for how in ("semi", "anti"):
+        got = zb.merge(zl, zr, on="k", how=how).to_pandas()
+        inr = pl["k"].isin(pr["k"].dropna()) & pl["k"].notna()
+        want = pl[inr if how == "semi" else ~inr]
+        assert len(got) == len(want), how
+        assert got["a"].isna().tolist() == want["a"].isna().tolist(), how
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_merge_two_keys_duplicates(seed):
     rng = np.random.default_rng(seed)
