@@ -157,7 +157,6 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     lt = _core.take(left._table, lidx)
     if how in ("semi", "anti"):
         return DataFrame._wrap(lt)
-    rt = _core.take(right._table, ridx)
 
     # Key pairs with one name become one column (pandas): left value where
     # the row has a left side, else the right value.
@@ -167,6 +166,16 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
             merged[a] = b
     dropped_right = set(merged.values())
     right_kept = [j for j in range(len(rnames)) if j not in dropped_right]
+    has_left_gaps = how in ("right", "outer")
+    cond = None
+    if merged and has_left_gaps:
+        cond = _core.notnull(lidx)
+    del lidx  # the left side is taken: its indices go before the right side comes
+    # only the right columns the result shows (merged keys where they fill gaps)
+    wanted = sorted(set(right_kept) | (dropped_right if has_left_gaps else set()))
+    rt = _core.take(right._table.select(wanted), ridx) if wanted else None
+    del ridx
+    rpos = {j: p for p, j in enumerate(wanted)}
     left_rest = {lnames[i] for i in range(len(lnames)) if i not in merged}
     right_rest = {rnames[j] for j in right_kept}
     overlap = left_rest & right_rest
@@ -175,14 +184,10 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         raise InvalidValueError(f"merge: columns overlap but no suffix was given: {sorted(overlap)}")
 
     cols, names = [], []
-    has_left_gaps = how in ("right", "outer")
-    cond = None
-    if merged and has_left_gaps:
-        cond = _core.notnull(lidx)
     for i, n in enumerate(lnames):
         c = lt.column(i)
-        if i in merged:
-            rc = rt.column(merged[i])
+        if i in merged and has_left_gaps:
+            rc = rt.column(rpos[merged[i]])
             if how == "right":
                 c = rc
             elif how == "outer":
@@ -195,7 +200,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         n = rnames[j]
         if n in overlap and rs:
             n = n + rs
-        cols.append(rt.column(j))
+        cols.append(rt.column(rpos[j]))
         names.append(n)
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})

@@ -54,12 +54,19 @@ typedef struct side {
   int64_t *prow;     /* row per partitioned position */
 } side;
 
-static void side_reset(side *s) {
+/* Frees s's arrays; its row and morsel counts stay. */
+static void side_free_arrays(side *s) {
   zb__keys_reset(&s->k);
   zb_free(s->mcount);
   zb_free(s->part_off);
   zb_free(s->ph);
   zb_free(s->prow);
+  s->mcount = s->part_off = s->prow = NULL;
+  s->ph = NULL;
+}
+
+static void side_reset(side *s) {
+  side_free_arrays(s);
   memset(s, 0, sizeof *s);
 }
 
@@ -530,7 +537,12 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
     st = zb_error_set(err, ZB_EINVAL, "join: the thread count changed during the join");
     goto done;
   }
-output: /* count, prefix-sum, write */
+output:
+  /* The hashed keys and partitions are done with: free them before the
+   * output is allocated (the row counts stay). */
+  side_free_arrays(&b);
+  side_free_arrays(&d);
+  /* count, prefix-sum, write */
   j.moff = (int64_t *)zb_malloc((size_t)ZB_MAX(d.n_morsels, 1) * sizeof(int64_t));
   if (j.outer) j.bmoff = (int64_t *)zb_malloc((size_t)ZB_MAX(b.n_morsels, 1) * sizeof(int64_t));
   if (j.moff == NULL || (j.outer && j.bmoff == NULL)) goto nomem;

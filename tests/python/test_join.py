@@ -216,6 +216,20 @@ def test_merge_partitioned_build_side(kind):
         assert got["a"].isna().tolist() == want["a"].isna().tolist(), how
 
 
+def test_merge_right_side_only_keys():
+    # the right frame brings nothing but the shared key
+    pl = pd.DataFrame({"k": [1, 2, 3, 2], "a": [10, 20, 30, 40]})
+    pr = pd.DataFrame({"k": [2, 3, 4, 4]})
+    for how in HOWS:
+        got = zb.merge(zb.DataFrame(pl), zb.DataFrame(pr), on="k", how=how).to_pandas()
+        want = pd.merge(pl, pr, on="k", how=how)
+        if how == "outer":
+            want = want.sort_values("k", kind="stable")
+        assert got["k"].tolist() == want["k"].tolist(), how
+        assert [None if pd.isna(x) else x for x in got["a"]] == \
+            [None if pd.isna(x) else x for x in want["a"]], how
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_merge_two_keys_duplicates(seed):
     rng = np.random.default_rng(seed)
