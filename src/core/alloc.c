@@ -77,7 +77,7 @@ int64_t zb_alloc_fail_after(int64_t n) {
 #endif
 
 #define ZB_CACHE_MIN ((size_t)1 << 20) /* smaller blocks go back to malloc */
-#define ZB_CACHE_SLOTS 16
+#define ZB_CACHE_SLOTS 64
 
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;

@@ -1258,10 +1258,14 @@ zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys
     st = nomem(err, "result columns", nc);
     goto done;
   }
-  st = int64_column(g.first, g.n_groups, &idx, err);
+  /* Aggregate first, then drop the per-row ids, then take the keys: the
+   * ids, the accumulators and the key columns are never all alive. */
+  st = zb__group_aggregate(t, &g, n_aggs, aggs, cols + n_keys, err);
+  zb_free(g.gid);
+  g.gid = NULL;
+  if (st == ZB_OK) st = int64_column(g.first, g.n_groups, &idx, err);
   for (int64_t c = 0; c < n_keys && st == ZB_OK; c++)
     st = zb__cpu_take(t->columns[keys[c]], idx, &cols[c], err);
-  if (st == ZB_OK) st = zb__group_aggregate(t, &g, n_aggs, aggs, cols + n_keys, err);
   if (st != ZB_OK) goto done;
   for (int64_t c = 0; c < nc; c++) names[c] = zb__groupby_result_name(t, n_keys, keys, aggs, c);
   st = zb_table_make(nc, cols, names, out, err);

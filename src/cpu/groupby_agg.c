@@ -71,6 +71,7 @@ typedef struct agg_job {
   int64_t C; /* scan chunks; 0: csr mode */
   const zb__group_csr *csr;
   bool conv, conv2; /* scan: v / v2 converted block by block (v is NULL) */
+  int64_t copies;   /* accumulator arrays in acc (one per scan chunk, or 1) */
 } agg_job;
 
 static zb_status nomem(zb_error *err, const char *what, int64_t n) {
@@ -490,6 +491,7 @@ static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping 
     agg_job *j = &jobs[x];
     j->C = C;
     int64_t copies = owned ? 1 : C;
+    j->copies = copies;
     j->acc = (char *)zb_malloc((size_t)copies * (size_t)ZB_MAX(G, 1) * j->acc_size);
     if (j->acc == NULL) st = nomem(err, "group accumulators", copies * G);
     set[k++] = *j;
@@ -536,6 +538,7 @@ static zb_status run_scan(agg_job *jobs, int64_t n_jobs, const zb__grouping *g, 
 /* Runs a csr job (many groups): each task owns a range of groups. */
 static zb_status run_csr(agg_job *j, zb_error *err) {
   int64_t G = j->G;
+  j->copies = 1;
   j->acc = (char *)zb_malloc((size_t)ZB_MAX(G, 1) * j->acc_size);
   if (j->acc == NULL) return nomem(err, "group accumulators", G);
   if (G == 0) return ZB_OK;
@@ -667,8 +670,16 @@ static void out_null(zb_column *c, int64_t g) {
   zb_bit_set((uint8_t *)c->validity->data, g, false);
 }
 
-static zb_status finish(const agg_job *j, const zb_agg *a, const zb_table *t, zb_column **out,
-                        zb_error *err) {
+static void free_acc(void *ctx, void *data, int64_t size) {
+  (void)ctx;
+  (void)size;
+  zb_free(data);
+}
+
+/* The result of aggregation a from its job j; last_use: no later
+ * aggregation reads j (whose accumulators may then become the result). */
+static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool last_use,
+                        zb_column **out, zb_error *err) {
   int64_t G = j->G;
   zb_column *o = NULL;
   zb_status st = ZB_OK;
@@ -759,6 +770,14 @@ static zb_status finish(const agg_job *j, const zb_agg *a, const zb_table *t, zb
     }
     case ZB_AGG_COUNT:
     case ZB_AGG_SIZE:
+      if (j->copies == 1 && last_use) { /* one array of counts: it becomes the result */
+        zb_buffer *b = NULL;
+        ZB_RETURN_NOT_OK(zb_buffer_wrap(ZB_CPU, j->acc, G * 8, free_acc, NULL, &b, err));
+        j->acc = NULL;
+        st = zb_column_make(ZB_INT64, G, 0, NULL, b, NULL, NULL, 0, out, err);
+        zb_buffer_release(b);
+        return st;
+      }
       ZB_RETURN_NOT_OK(out_new(ZB_INT64, G, &o, err));
       memcpy(o->data->data, j->acc, (size_t)G * 8);
       break;
@@ -1153,8 +1172,11 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
                                       ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, &out_cols[a], err);
     else if (ag->op == ZB_AGG_NUNIQUE)
       st = nunique_agg(t->columns[ag->column], g, ag->count_na, &out_cols[a], err);
-    else
-      st = finish(&jobs[job_of[a]], ag, t, &out_cols[a], err);
+    else {
+      bool last = true;
+      for (int64_t b = a + 1; b < n_aggs; b++) last &= job_of[b] != job_of[a];
+      st = finish(&jobs[job_of[a]], ag, t, last, &out_cols[a], err);
+    }
   }
 done:
   if (jobs != NULL)

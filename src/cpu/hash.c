@@ -104,11 +104,11 @@ static void keys_morsel(void *ctx, int64_t task, int worker) {
       case ZB_INT32:
       case ZB_DATE32: NORM_LOOP(int32_t, (uint64_t)(int64_t)v[i]); break;
       case ZB_INT64:
-      case ZB_TIMESTAMP: NORM_LOOP(int64_t, (uint64_t)v[i]); break;
+      case ZB_TIMESTAMP: break; /* norm is the column's data */
       case ZB_UINT8: NORM_LOOP(uint8_t, (uint64_t)v[i]); break;
       case ZB_UINT16: NORM_LOOP(uint16_t, (uint64_t)v[i]); break;
       case ZB_UINT32: NORM_LOOP(uint32_t, (uint64_t)v[i]); break;
-      case ZB_UINT64: NORM_LOOP(uint64_t, v[i]); break;
+      case ZB_UINT64: break;
       case ZB_FLOAT32: NORM_LOOP(float, norm_double((double)v[i])); break;
       case ZB_FLOAT64: NORM_LOOP(double, norm_double(v[i])); break;
       case ZB_CATEGORICAL: {
@@ -146,7 +146,8 @@ static void keys_morsel(void *ctx, int64_t task, int worker) {
 
 void zb__keys_reset(zb__keys *k) {
   if (k->cols != NULL) {
-    for (int64_t c = 0; c < k->n_cols; c++) zb_free(k->cols[c].norm);
+    for (int64_t c = 0; c < k->n_cols; c++)
+      if (k->cols[c].own_norm) zb_free(k->cols[c].norm);
   }
   zb_free(k->cols);
   zb_free(k->hash);
@@ -205,9 +206,14 @@ zb_status zb__keys_init(zb__keys *k, const zb_column *const *cols, int64_t n_col
   bool any_cat = false;
   for (int64_t c = 0; c < n_cols; c++) {
     k->cols[c].col = cols[c];
-    if (cols[c]->type != ZB_STRING) {
+    zb_type_id t = cols[c]->type;
+    if (t == ZB_INT64 || t == ZB_TIMESTAMP || t == ZB_UINT64) {
+      /* normalized values are the values: no copy */
+      k->cols[c].norm = (uint64_t *)cols[c]->data->data + cols[c]->offset;
+    } else if (t != ZB_STRING) {
       k->cols[c].norm = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint64_t));
       if (k->cols[c].norm == NULL) goto nomem;
+      k->cols[c].own_norm = true;
     }
     if (cols[c]->type == ZB_CATEGORICAL) any_cat = true;
   }

@@ -26,7 +26,9 @@
 
 typedef struct zb__keycol {
   const zb_column *col; /* host column, borrowed */
-  uint64_t *norm;       /* fixed width: normalized value per row (owned); NULL: strings */
+  uint64_t *norm;       /* fixed width: normalized value per row; NULL: strings */
+  bool own_norm;        /* norm was allocated (else it is the column's own
+                           64-bit integer values, already normal) */
 } zb__keycol;
 
 typedef struct zb__keys {

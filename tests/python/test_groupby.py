@@ -184,7 +184,8 @@ def test_threads_identical_and_many_groups(threads):
         spec2 = {"s": ("v", "sum"), "m": ("v", "mean"), "si": ("i", "sum"),
                  "sd": ("v", "std"), "mn": ("i", "min"), "mx": ("v", "max"),
                  "fi": ("i", "first"), "la": ("v", "last"), "c": ("v", "count"),
-                 "p": ("i", "prod")}
+                 "p": ("i", "prod"), "c2": ("v", "count"), "n": ("i", "size"),
+                 "n2": ("v", "size")}  # counts shared by two results
         for keys in (["k3"], ["k2", "k3"]):  # k2 x k3: too many for direct, packed
             for sort in (True, False):
                 got = df.groupby(keys, sort=sort).agg(**spec2)
