@@ -537,6 +537,20 @@ static inline bool is_missing(const zb_column *c, int64_t i) {
   return false;
 }
 
+typedef struct miss_job {
+  const zb_column *c;
+  const int64_t *perm;
+  int64_t n, *cnt;
+} miss_job;
+
+static void miss_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  miss_job *j = (miss_job *)ctx;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, a + ZB_MORSEL_ROWS), k = 0;
+  for (int64_t i = a; i < e; i++) k += is_missing(j->c, j->perm[i]);
+  j->cnt[m] = k;
+}
+
 static void reverse(int64_t *a, int64_t n) {
   for (int64_t i = 0, k = n - 1; i < k; i++, k--) {
     int64_t t = a[i];
@@ -549,11 +563,19 @@ static void reverse(int64_t *a, int64_t n) {
 static zb_status sort_by_column(const zb_column *c, int64_t *perm, int64_t n, bool asc,
                                 bool nulls_first, int64_t *tmp, uint64_t *key,
                                 uint64_t *key2, zb_error *err) {
-  /* Stable partition: missing rows to one end. */
+  /* Stable partition: missing rows to one end (counted in parallel first;
+   * most columns have none). */
   int64_t n_missing = 0;
   bool can_miss = c->validity != NULL || zb_type_is_float(c->type);
   if (can_miss) {
-    for (int64_t i = 0; i < n; i++) n_missing += is_missing(c, perm[i]);
+    int64_t nm = zb__morsels(n);
+    int64_t *cnt = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+    if (cnt == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting)");
+    miss_job mj = {c, perm, n, cnt};
+    zb_status st = zb_parallel_for(nm, miss_morsel, &mj, err);
+    for (int64_t m = 0; m < nm; m++) n_missing += cnt[m];
+    zb_free(cnt);
+    if (st != ZB_OK) return st;
     if (n_missing > 0) {
       int64_t mpos = nulls_first ? 0 : n - n_missing, vpos = nulls_first ? n_missing : 0;
       for (int64_t i = 0; i < n; i++) {
