@@ -5,14 +5,15 @@
  * filter runs two parallel passes over morsels: the first counts the kept
  * rows per morsel (from the mask alone), an exclusive scan turns counts
  * into each morsel's output start, and the second writes the rows.  A
- * string morsel learns where its bytes start from the morsel before it
- * (a chained scan: it counts its kept bytes, waits for its predecessor's
- * end, publishes its own, then copies), so its offsets are read from
- * memory once; tasks are claimed in increasing order, so a waiting morsel's
- * predecessor is always running.  Output bitmap words that two morsels
- * share (bool values and validity at arbitrary output positions) are
- * written with an atomic OR into a zeroed bitmap, the others with plain
- * stores, so the result is the same for any thread count.  take
+ * string morsel learns where its bytes start from the morsel before it (a
+ * chained scan: it copies its kept bytes into a per-worker buffer -- or, for
+ * a morsel of more than 4 MiB of bytes, counts them -- waits for its
+ * predecessor's end, publishes its own, then copies to the output), so its
+ * offsets are read from memory once; tasks are claimed in increasing order,
+ * so a waiting morsel's predecessor is always running.  Output bitmap words
+ * that two morsels share (bool values and validity at arbitrary output
+ * positions) are written with an atomic OR into a zeroed bitmap, the others
+ * with plain stores, so the result is the same for any thread count.  take
  * writes output rows in morsels of aligned output positions, so it needs no
  * atomics.  Arguments were checked by src/core/compute_ops.c (indices lie in
  * range wherever they are valid).
