@@ -5,7 +5,8 @@
  *
  * Two ways to a group id per row:
  *   - direct indexing, for keys of bool, integer (not uint64), date32 or
- *     categorical type whose values span a small range: slot = value - min
+ *     categorical type whose values span a range that is small, or no
+ *     wider than the rows call for (direct_fits): slot = value - min
  *     (null: one slot past the end; several keys: the slot in the product
  *     of their ranges); each worker keeps the first row of every slot,
  *     merged by minimum; no hashing.  A group-by's aggregation computes
@@ -31,6 +32,16 @@
 #include "cpu/hash.h"
 
 #define DIRECT_MAX_RANGE ((int64_t)1 << 18)
+
+/* Direct indexing of key values spanning span + 1 slots (plus a null slot)
+ * for n rows: small ranges always (within 2n); wider ones while the slot
+ * arrays (a first-row array per worker and five more) stay within four
+ * int64 per row -- about what hashing the rows would take. */
+static bool direct_fits(uint64_t span, int64_t n) {
+  if (span < (uint64_t)DIRECT_MAX_RANGE) return (int64_t)span <= 2 * n + 1024;
+  uint64_t slots = span + 2, arrays = (uint64_t)zb_get_num_threads() + 5;
+  return span < ((uint64_t)1 << 40) && slots * arrays <= 4 * (uint64_t)n;
+}
 
 static zb_status nomem(zb_error *err, const char *what, int64_t n) {
   return zb_error_set(err, ZB_ENOMEM, "out of host memory in group-by (%s, %lld items)", what,
@@ -407,7 +418,7 @@ static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool 
   }
   if (lo > hi) lo = hi = 0; /* no valid value */
   uint64_t span = (uint64_t)hi - (uint64_t)lo;
-  if (span >= (uint64_t)DIRECT_MAX_RANGE || (int64_t)span > 2 * n + 1024) goto done;
+  if (!direct_fits(span, n)) goto done;
   *used = true;
   dk->slot_lo = lo;
   dk->range = (int64_t)span + 1;
@@ -558,7 +569,7 @@ static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys
     dk.n_keys = k + 1;
   }
   *used = true;
-  if (product < (uint64_t)DIRECT_MAX_RANGE && product <= (uint64_t)(2 * n + 1024)) {
+  if (direct_fits(product - 1, n)) {
     bool used1 = false;
     st = group_direct(&dk, n, dropna, sort, lazy, g, &used1, err);
     if (st == ZB_OK && !used1)

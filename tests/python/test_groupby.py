@@ -200,6 +200,28 @@ def test_threads_identical_and_many_groups(threads):
         zb.set_num_threads(2)
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_wide_direct_key_vs_pandas(threads):
+    """An integer key spanning more than 2^18 values but no more than the
+    rows call for is still indexed directly (no hashing)."""
+    n = 600_000
+    rng = np.random.default_rng(12)
+    k = pd.array(rng.integers(5, 300_005, n), dtype="Int64")
+    k[rng.random(n) < 0.02] = pd.NA
+    pdf = pd.DataFrame({"k": k, "v": rng.normal(0, 1, n), "i": rng.integers(0, 50, n)})
+    df = zb.from_pandas(pdf)
+    spec = {"s": ("v", "sum"), "mx": ("i", "max"), "n": ("i", "size"), "md": ("v", "median"),
+            "u": ("i", "nunique"), "f": ("v", "first")}
+    zb.set_num_threads(threads)
+    try:
+        for dropna in (True, False):
+            for sort in (True, False):
+                got = df.groupby("k", dropna=dropna, sort=sort).agg(**spec)
+                assert_same(got, _expected(pdf, ["k"], dropna, sort, spec), (dropna, sort))
+    finally:
+        zb.set_num_threads(2)
+
+
 @pytest.mark.parametrize("dropna", [True, False])
 def test_several_wide_integer_keys_vs_pandas(dropna):
     """Integer keys whose ranges multiply past direct indexing but fit in 62
