@@ -62,6 +62,12 @@ zb_status zb_buffer_new(zb_device device, int64_t size, zb_buffer **out, zb_erro
   return ZB_OK;
 }
 
+void zb__release_zb_malloc(void *ctx, void *data, int64_t size) {
+  (void)ctx;
+  (void)size;
+  zb_free(data);
+}
+
 void zb__buffer_shrink(zb_buffer *buf, int64_t size) {
   if (buf->release != NULL || buf->device.kind != ZB_DEVICE_CPU || size >= buf->size) return;
   buf->size = size;

@@ -155,6 +155,9 @@ void zb__alloc_device_end(int64_t size); /* undo begin, or account a free */
 void zb__shrink(void *ptr, size_t size);
 /* Lower an engine host buffer's size to size (no effect on others). */
 void zb__buffer_shrink(zb_buffer *buf, int64_t size);
+/* A zb_buffer_wrap release function for memory from zb_malloc: wrapping a
+ * block the engine filled hands it to a buffer without a copy. */
+void zb__release_zb_malloc(void *ctx, void *data, int64_t size);
 
 /* ---- profiling hooks (src/core/profile.c; zambezi/profile.h) -------------
  * Each operation entry point opens one span once it knows where its data

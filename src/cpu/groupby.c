@@ -1025,12 +1025,6 @@ static zb_status group_table(const zb_table *t, int64_t n_keys, const int64_t *k
   return st;
 }
 
-static void free_ids(void *ctx, void *data, int64_t size) {
-  (void)ctx;
-  (void)size;
-  zb_free(data);
-}
-
 typedef struct ids_job {
   const zb__grouping *g;
   bool compute; /* out is to be filled from the keys, else it holds the ids */
@@ -1075,7 +1069,8 @@ zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *ke
   /* The ids become the column's data: stored ones are handed over as they
    * are, computed ones are written straight into it. */
   if (st == ZB_OK && g.gid != NULL) {
-    st = zb_buffer_wrap(ZB_CPU, g.gid, n * (int64_t)sizeof(int64_t), free_ids, NULL, &data, err);
+    st = zb_buffer_wrap(ZB_CPU, g.gid, n * (int64_t)sizeof(int64_t), zb__release_zb_malloc,
+                        NULL, &data, err);
     if (st == ZB_OK) g.gid = NULL;
   } else if (st == ZB_OK) {
     st = zb_buffer_new(ZB_CPU, n * (int64_t)sizeof(int64_t), &data, err);

@@ -670,12 +670,6 @@ static void out_null(zb_column *c, int64_t g) {
   zb_bit_set((uint8_t *)c->validity->data, g, false);
 }
 
-static void free_acc(void *ctx, void *data, int64_t size) {
-  (void)ctx;
-  (void)size;
-  zb_free(data);
-}
-
 /* The result of aggregation a from its job j; last_use: no later
  * aggregation reads j (whose accumulators may then become the result). */
 static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool last_use,
@@ -772,7 +766,8 @@ static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool las
     case ZB_AGG_SIZE:
       if (j->copies == 1 && last_use) { /* one array of counts: it becomes the result */
         zb_buffer *b = NULL;
-        ZB_RETURN_NOT_OK(zb_buffer_wrap(ZB_CPU, j->acc, G * 8, free_acc, NULL, &b, err));
+        ZB_RETURN_NOT_OK(
+            zb_buffer_wrap(ZB_CPU, j->acc, G * 8, zb__release_zb_malloc, NULL, &b, err));
         j->acc = NULL;
         st = zb_column_make(ZB_INT64, G, 0, NULL, b, NULL, NULL, 0, out, err);
         zb_buffer_release(b);

@@ -457,7 +457,8 @@ static void bytes_task(void *ctx, int64_t task, int worker) {
   filter_job *j = &f->jobs[task / f->nm];
   int64_t m = task % f->nm, start = m * ZB_MORSEL_ROWS;
   if (j->c->type == ZB_STRING && j->bytes_known)
-    chain_bytes(j, m, morsel_bytes(j, start, ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->c->length - start)));
+    chain_bytes(j, m,
+                morsel_bytes(j, start, ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->c->length - start)));
 }
 
 zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,

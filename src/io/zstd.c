@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "zambezi/io.h"
 
 /* zstd's stable ABI (zstd.h, "stable API"). */
@@ -98,12 +99,6 @@ zb_compression zb_compression_detect(const void *data, int64_t size) {
 bool zb_zstd_available(void) {
   pthread_once(&g_zstd.once, zstd_load);
   return g_zstd.lib != NULL;
-}
-
-static void release_host(void *ctx, void *data, int64_t size) {
-  (void)ctx;
-  (void)size;
-  zb_free(data);
 }
 
 /* Output is handed to libzstd in windows of this many bytes, so that a
@@ -191,7 +186,7 @@ zb_status zb_zstd_decompress(const void *data, int64_t size, volatile int *cance
       buf = nb;
     }
   }
-  st = zb_buffer_wrap(ZB_CPU, buf, (int64_t)pos, release_host, NULL, out, err);
+  st = zb_buffer_wrap(ZB_CPU, buf, (int64_t)pos, zb__release_zb_malloc, NULL, out, err);
   if (st == ZB_OK) buf = NULL;
 done:
   if (ds != NULL) g_zstd.release(ds);
