@@ -668,6 +668,8 @@ def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
     assert_same(s[keep], ps[keep])
     part, pkeep = s.iloc[7:], keep[7:]
     assert_same(part[pkeep], ps.iloc[7:][pkeep])
+    zmask = Z(pd.Series(keep))  # a mask that is itself a slice
+    assert_same(part[zmask.iloc[7:]], ps.iloc[7:][pkeep])
     df = zb.DataFrame({"s": s, "i": np.arange(n)})
     got = df[keep]
     assert_same(got["s"], ps[keep])

@@ -222,6 +222,29 @@ def test_wide_direct_key_vs_pandas(threads):
         zb.set_num_threads(2)
 
 
+def test_sliced_frame_keys_vs_pandas():
+    """Keys and values that start inside their buffers (a slice): group ids
+    computed from the keys block by block must honour the offset."""
+    n = 200_003
+    rng = np.random.default_rng(13)
+    k1 = pd.array(rng.integers(0, 40, n), dtype="Int64")
+    k1[rng.random(n) < 0.05] = pd.NA
+    pdf = pd.DataFrame({"k1": k1, "k2": rng.integers(-5, 5, n),
+                        "c": pd.Categorical(rng.choice(["x", "y", "z"], n)),
+                        "v": rng.normal(0, 1, n), "i": rng.integers(0, 9, n).astype(np.int32)})
+    df = zb.from_pandas(pdf)
+    part, ppart = df.iloc[70_001:], pdf.iloc[70_001:].reset_index(drop=True)
+    spec = {"s": ("v", "sum"), "si": ("i", "sum"), "m": ("i", "mean"), "md": ("v", "median"),
+            "n": ("v", "size")}
+    for keys in (["k1"], ["k1", "k2"], ["c", "k2"]):
+        for dropna in (True, False):
+            got = part.groupby(keys, dropna=dropna, sort=True).agg(**spec)
+            assert_same(got, _expected(ppart, keys, dropna, True, spec), (keys, dropna))
+    got = part.groupby("k1").cumcount().to_pandas()
+    exp = ppart.groupby("k1").cumcount().reindex(range(len(ppart)))
+    assert got.isna().tolist() == exp.isna().tolist()
+
+
 @pytest.mark.parametrize("dropna", [True, False])
 def test_several_wide_integer_keys_vs_pandas(dropna):
     """Integer keys whose ranges multiply past direct indexing but fit in 62
