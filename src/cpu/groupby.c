@@ -252,8 +252,14 @@ static const int64_t *direct_values(const zb__direct_keys *dk, int64_t row, int6
   for (int64_t i = 0; i < m; i++) val[i] = 0;
   for (int64_t k = 0; k < dk->n_keys; k++) {
     const zb_column *c = dk->keys[k];
-    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, row, m, scratch);
     int64_t lo = dk->lo[k], st = dk->stride[k], nul = dk->null_value[k];
+    if (c->null_count == 0 && zb__physical(c->type) == ZB_INT32) {
+      /* 32-bit keys (ints, dates, categorical codes) read as they are */
+      const int32_t *v32 = (const int32_t *)c->data->data + c->offset + row;
+      for (int64_t i = 0; i < m; i++) val[i] += ((int64_t)v32[i] - lo) * st;
+      continue;
+    }
+    const int64_t *v = (const int64_t *)zb__block_values(c, ZB_INT64, row, m, scratch);
     if (c->null_count == 0) {
       for (int64_t i = 0; i < m; i++) val[i] += (int64_t)((uint64_t)v[i] - (uint64_t)lo) * st;
       continue;
@@ -272,6 +278,13 @@ static const int64_t *direct_values(const zb__direct_keys *dk, int64_t row, int6
 }
 
 void zb__direct_ids(const zb__direct_keys *dk, int64_t row, int64_t m, int64_t *out) {
+  const zb_column *c0 = dk->keys[0];
+  if (dk->n_keys == 1 && c0->null_count == 0 && zb__physical(c0->type) == ZB_INT32) {
+    /* one 32-bit key without nulls (the common case): no conversion */
+    const int32_t *v32 = (const int32_t *)c0->data->data + c0->offset + row;
+    for (int64_t i = 0; i < m; i++) out[i] = dk->map[(int64_t)v32[i] - dk->slot_lo];
+    return;
+  }
   int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
   uint8_t isnull[ZB_BLOCK];
   bool any_null;
@@ -386,11 +399,13 @@ static bool direct_type(zb_type_id t) {
 }
 
 /* Group by the direct values of dk (its keys, lo, stride and null_value set;
- * this fills slot_lo, range and map) when they span a small range; *used
+ * this fills slot_lo, range and map) when they span a range direct_fits
+ * accepts (known: the range when the caller knows it, else found); *used
  * false (g untouched) otherwise.  On success g owns dk's contents, and
  * g->gid is left NULL (ids computed by block) when lazy, else filled. */
 static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool sort, bool lazy,
-                              zb__grouping *g, bool *used, zb_error *err) {
+                              const int64_t *known, zb__grouping *g, bool *used,
+                              zb_error *err) {
   *used = false;
   int64_t nm = zb__morsels(n);
   int nw = zb_get_num_threads();
@@ -409,12 +424,17 @@ static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool 
     st = nomem(err, "key range", nm);
     goto done;
   }
-  st = zb_parallel_for(nm, direct_minmax, &j, err);
-  if (st != ZB_OK) goto done;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (int64_t m = 0; m < nm; m++) {
-    lo = ZB_MIN(lo, j.mn[m]);
-    hi = ZB_MAX(hi, j.mx[m]);
+  if (known != NULL) { /* the caller knows the values lie in [known[0], known[1]] */
+    lo = known[0];
+    hi = known[1];
+  } else {
+    st = zb_parallel_for(nm, direct_minmax, &j, err);
+    if (st != ZB_OK) goto done;
+    for (int64_t m = 0; m < nm; m++) {
+      lo = ZB_MIN(lo, j.mn[m]);
+      hi = ZB_MAX(hi, j.mx[m]);
+    }
   }
   if (lo > hi) lo = hi = 0; /* no valid value */
   uint64_t span = (uint64_t)hi - (uint64_t)lo;
@@ -570,8 +590,10 @@ static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys
   }
   *used = true;
   if (direct_fits(product - 1, n)) {
+    /* every slot lies in [0, product): no pass to find the range */
     bool used1 = false;
-    st = group_direct(&dk, n, dropna, sort, lazy, g, &used1, err);
+    const int64_t known[2] = {0, (int64_t)product - 1};
+    st = group_direct(&dk, n, dropna, sort, lazy, known, g, &used1, err);
     if (st == ZB_OK && !used1)
       st = zb_error_set(err, ZB_EINVAL, "group-by: composite key out of range (internal)");
     goto done;
@@ -617,7 +639,7 @@ static zb_status group_direct_one(const zb_column *c, bool dropna, bool sort, bo
   dk.stride[0] = 1;
   dk.keys[0] = zb_column_retain((zb_column *)c);
   dk.n_keys = 1;
-  zb_status st = group_direct(&dk, c->length, dropna, sort, lazy, g, used, err);
+  zb_status st = group_direct(&dk, c->length, dropna, sort, lazy, NULL, g, used, err);
   zb__direct_keys_reset(&dk); /* empty when g took it */
   return st;
 }
