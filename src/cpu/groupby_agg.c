@@ -15,12 +15,15 @@
  *     ZB_BLOCK rows gets its group ids (computed from the keys for a direct
  *     grouping, never stored) and its values converted to the compute type
  *     on the stack, once for all of them;
- *   - owned (many groups): each of T tasks (T = threads, at most 8) owns a
- *     range of groups and reads every row, accumulating its own groups'
- *     rows, in row order, into the one accumulator array;
- *   - csr (many groups, when median or quantile orders the rows by group
- *     anyway: zb__group_csr): each task owns a range of groups and reads
- *     their rows.
+ *   - owned (many groups, at most OWNED_MAX_THREADS threads): each of T
+ *     tasks (T = threads) owns a range of groups and reads every row,
+ *     accumulating its own groups' rows, in row order, into the one
+ *     accumulator array;
+ *   - csr (many groups with more threads, or when median or quantile orders
+ *     the rows by group anyway: zb__group_csr): each task owns a range of
+ *     groups and reads their rows, in row order.
+ *   Both many-group modes accumulate each group in row order, so which one
+ *   runs (it depends on the thread count) does not change a result.
  * csr-mode inputs are read as int64, uint64 or double arrays (the column's
  * own memory when its type is that already, else a converted copy).
  * Integer sums are exact (128-bit) and wrap when narrowed to 64 bits; float
@@ -38,6 +41,9 @@
 __extension__ typedef __int128 zb_i128;
 
 #define SCAN_MAX_GROUPS (1 << 18)
+/* Owned group ranges (many groups) up to this many threads: each task reads
+ * every row, so more tasks would multiply the reads. */
+#define OWNED_MAX_THREADS 4
 /* Chunks of a scan: as many as keep their accumulators within the budget,
  * at least SCAN_MIN_CHUNKS (parallelism), at most one per morsel. */
 #define SCAN_MIN_CHUNKS 8
@@ -468,8 +474,8 @@ static void merge_range(void *ctx, int64_t task, int worker) {
 /* Runs the scan jobs jobs[0, n_jobs) (all with csr == NULL) in one pass.
  * owned: many groups; each of T tasks owns a range of groups and reads
  * every row, so a group's rows are accumulated in row order by one task
- * whatever T is (T follows the thread count, at most 8: each task reads
- * all the ids). */
+ * whatever T is (T follows the thread count, at most OWNED_MAX_THREADS:
+ * each task reads all the ids). */
 static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping *g,
                               bool owned, zb_error *err) {
   int64_t n = g->n_rows, G = g->n_groups;
@@ -481,7 +487,7 @@ static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping 
    * merge order (and every float result) is the same for any thread count. */
   int64_t C = ZB_MIN(SCAN_BUDGET_BYTES / per, SCAN_MAX_CHUNKS);
   C = ZB_MAX(ZB_MIN(ZB_MAX(C, SCAN_MIN_CHUNKS), zb__morsels(n)), 1);
-  if (owned) C = ZB_MAX(ZB_MIN(ZB_MIN(zb_get_num_threads(), 8), G), 1);
+  if (owned) C = ZB_MAX(ZB_MIN(ZB_MIN(zb_get_num_threads(), OWNED_MAX_THREADS), G), 1);
   agg_job *set = (agg_job *)zb_malloc((size_t)n_scan * sizeof(agg_job));
   if (set == NULL) return nomem(err, "group accumulators", n_scan);
   /* the set holds copies; each job's accumulators are owned by jobs[] */
@@ -1084,9 +1090,12 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
     if (aggs[a].op == ZB_AGG_MEDIAN || aggs[a].op == ZB_AGG_QUANTILE) need_csr = true;
     if (aggs[a].op == ZB_AGG_NUNIQUE) need_gid = true;
   }
-  /* Many groups: the other aggregations use the rows of each group too when
-   * median or quantile has them ordered anyway, else owned group ranges. */
-  bool use_csr = need_csr && G > SCAN_MAX_GROUPS;
+  /* Many groups: owned group ranges (each task reads every row) while there
+   * are few threads; with many, or when median or quantile orders the rows
+   * by group anyway, the rows of each group (csr).  Both accumulate each
+   * group's values in row order, so the results are the same either way. */
+  bool use_csr =
+      G > SCAN_MAX_GROUPS && (need_csr || zb_get_num_threads() > OWNED_MAX_THREADS);
   need_csr = use_csr; /* fewer groups: quantiles scatter their values */
   if (need_csr || need_gid) {
     st = zb__grouping_materialize(g, err);
