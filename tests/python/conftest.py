@@ -49,3 +49,37 @@ def alloc_bytes():
     """Host bytes the engine holds now, after a garbage collection."""
     gc.collect()
     return zb._core.alloc_stats()["host_bytes"]
+
+
+def device_memory():
+    """GPU bytes and allocations the engine holds now, after a garbage
+    collection."""
+    gc.collect()
+    stats = zb._core.alloc_stats()
+    return stats["device_bytes"], stats.get("device_allocations", 0)
+
+
+def fail_allocations_in_turn(op, what, memory=alloc_bytes, limit=500):
+    """Run op with its 1st, 2nd, 3rd ... engine allocation failing until it
+    succeeds.  Each failure must be a MemoryError that leaves memory() as it
+    was before.  At least one allocation must have been failed, and op must
+    succeed within limit tries.  Returns (op's result, allocations failed)."""
+    base = memory()
+    k = 1
+    while k < limit:
+        zb._core.alloc_fail_after(k)
+        failed = False
+        try:
+            got = op()
+        except MemoryError:
+            failed = True
+        finally:
+            zb._core.alloc_fail_after(0)
+        if not failed:
+            break
+        # checked once the exception (whose frames hold op's locals) is gone
+        assert memory() == base, f"{what}: leaked after failing allocation {k}"
+        k += 1
+    assert k > 1, f"{what}: no allocation could be failed"
+    assert k < limit, f"{what}: still failing after {limit} allocations"
+    return got, k - 1

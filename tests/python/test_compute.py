@@ -954,7 +954,7 @@ def test_gil_released_results_identical_across_threads():
 def test_failed_allocations_raise_and_leak_nothing():
     """Every allocation the bindings and engine make for these operations may
     fail: each failure is an OutOfMemoryError and nothing leaks."""
-    from conftest import alloc_bytes
+    from conftest import alloc_bytes, fail_allocations_in_turn
 
     pdf = pd.DataFrame({"i": pd.Series([3, None, 1, 2] * 50, dtype="Int32"),
                         "s": pd.Series(["b", None, "a", "c"] * 50, dtype="string")})
@@ -965,23 +965,10 @@ def test_failed_allocations_raise_and_leak_nothing():
            lambda: df.take([3, 0, 1]), lambda: df.sort_values(["s", "i"]),
            lambda: zb.concat([df, df]), lambda: df["s"] == "a", lambda: s.nlargest(3)]
     base = alloc_bytes()
-    for op in ops:
+    for i, op in enumerate(ops):
         expected = op()
         del expected
-        failures = 0
-        for k in range(1, 60):
-            zb._core.alloc_fail_after(k)
-            try:
-                op()
-            except MemoryError:
-                failures += 1
-                continue
-            finally:
-                zb._core.alloc_fail_after(0)
-            break  # succeeded: no allocation left to fail
-        else:
-            pytest.fail("operation kept failing after 60 injected failures")
-        assert failures > 0
+        fail_allocations_in_turn(op, f"operation {i}", limit=60)
     assert alloc_bytes() == base
 
 

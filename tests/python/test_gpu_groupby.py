@@ -40,6 +40,7 @@ import zlib
 
 import numpy as np
 import pytest
+from conftest import device_memory, fail_allocations_in_turn
 
 zb = pytest.importorskip("zambezi")
 pa = pytest.importorskip("pyarrow")
@@ -493,8 +494,7 @@ def test_device_memory_returns_after_group_by():
 
 
 def test_injected_failures_leak_nothing():
-    fail_after = getattr(core, "alloc_fail_after", None)
-    if fail_after is None:
+    if getattr(core, "alloc_fail_after", None) is None:
         pytest.skip("no fault injection hook")
     host = frame([("int32", 9), ("category", 4)], 1025, _seed("fail"))
     gpu = host.to(GPU)
@@ -511,24 +511,8 @@ def test_injected_failures_leak_nothing():
     ]
     for name, op, cpu_op in ops:
         want = cpu_op()
-        gc.collect()
-        base = core.alloc_stats()["device_bytes"]
-        k = 1
-        while k < 2000:
-            fail_after(k)
-            try:
-                got = op()
-            except MemoryError:
-                fail_after(0)
-                gc.collect()
-                assert core.alloc_stats()["device_bytes"] == base, (
-                    f"{name}: device memory leaked after failing allocation {k}")
-                k += 1
-                continue
-            finally:
-                fail_after(0)
-            break
-        assert 1 < k < 2000, f"{name}: {k} allocations failed"
-        assert_frames(f"{name} after {k - 1} injected failures", got, want, specs,
+        got, failed = fail_allocations_in_turn(op, name, memory=lambda: device_memory()[0],
+                                               limit=2000)
+        assert_frames(f"{name} after {failed} injected failures", got, want, specs,
                       scales(host, ["k0", "k1"], False, False, specs))
         del got, want

@@ -27,6 +27,7 @@ import zlib
 
 import numpy as np
 import pytest
+from conftest import device_memory, fail_allocations_in_turn
 
 zb = pytest.importorskip("zambezi")
 pa = pytest.importorskip("pyarrow")
@@ -562,12 +563,6 @@ def test_declined_statistics_fall_back_with_a_reason():
 # --------------------------------------------------------------------------
 
 
-def _device_bytes():
-    gc.collect()
-    st = core.alloc_stats()
-    return st["device_bytes"], st.get("device_allocations", 0)
-
-
 def _gpu_ops():
     n = 5000
     lt = table(_multi(n, 21, ["int32", "float64"], [50, 7])).to_device(GPU)
@@ -587,26 +582,10 @@ def _gpu_ops():
 
 
 def test_injected_failures_leak_nothing():
-    fail_after = getattr(core, "alloc_fail_after", None)
-    if fail_after is None:
+    if getattr(core, "alloc_fail_after", None) is None:
         pytest.skip("no fault injection hook")
     for name, op in _gpu_ops():
         want = op()
-        base = _device_bytes()
-        k = 1
-        while k < 500:
-            fail_after(k)
-            try:
-                got = op()
-            except MemoryError:
-                fail_after(0)
-                assert _device_bytes() == base, f"{name}: leaked after failing allocation {k}"
-                k += 1
-                continue
-            finally:
-                fail_after(0)
-            break
-        assert k > 1, f"{name}: no allocation could be failed"
-        assert k < 500, f"{name}: still failing after 500 allocations"
-        assert_same(got, want, f"{name} after {k - 1} injected failures")
+        got, failed = fail_allocations_in_turn(op, name, memory=device_memory)
+        assert_same(got, want, f"{name} after {failed} injected failures")
         del got, want
