@@ -20,6 +20,8 @@ import time
 
 import numpy as np
 
+import gpu_reduce  # bench/ is on sys.path when a script here runs
+
 
 def best(fn, reps):
     fn()
@@ -76,8 +78,7 @@ def main(argv=None):
 
     import zambezi as zb
 
-    if zb._core.cuda_device_count() == 0:
-        print("no usable GPU:", zb._core.cuda_unavailable_reason())
+    if gpu_reduce.no_gpu(zb):
         return 2
     if args.child:
         print(json.dumps(measure(sizes, args.reps)))

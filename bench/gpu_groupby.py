@@ -36,6 +36,8 @@ import time
 
 import numpy as np
 
+import gpu_reduce  # bench/ is on sys.path when a script here runs
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "dbbench"))
 
 
@@ -145,8 +147,7 @@ def main(argv=None):
 
     import zambezi as zb
 
-    if args.device != "cpu" and zb._core.cuda_device_count() == 0:
-        print("no usable GPU:", zb._core.cuda_unavailable_reason())
+    if args.device != "cpu" and gpu_reduce.no_gpu(zb):
         return 2
     gpus = [d for d in zb.devices() if d.get("kind") == "cuda"]
     gpu_name = gpus[0].get("name", "?") if gpus else args.device

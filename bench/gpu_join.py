@@ -29,6 +29,8 @@ import time
 
 import numpy as np
 
+import gpu_reduce  # bench/ is on sys.path when a script here runs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "dbbench"))
@@ -124,8 +126,7 @@ def main(argv=None):
 
     import zambezi as zb
 
-    if zb._core.cuda_device_count() == 0:
-        print("no usable GPU:", zb._core.cuda_unavailable_reason())
+    if gpu_reduce.no_gpu(zb):
         return 2
     gpu_name = [d for d in zb.devices() if d.get("kind") == "cuda"][0].get("name", "?")
     rows = []

@@ -20,6 +20,15 @@ import time
 import numpy as np
 
 
+def no_gpu(zb):
+    """True (after saying why) when zambezi sees no usable GPU; the GPU
+    benchmarks then exit with status 2."""
+    if zb._core.cuda_device_count() > 0:
+        return False
+    print("no usable GPU:", zb._core.cuda_unavailable_reason())
+    return True
+
+
 def median_time(fn, reps, warmup=3):
     for _ in range(warmup):
         fn()
@@ -40,8 +49,7 @@ def main(argv=None):
 
     import zambezi as zb
 
-    if zb._core.cuda_device_count() == 0:
-        print("no usable GPU:", zb._core.cuda_unavailable_reason())
+    if no_gpu(zb):
         return 2
     try:
         import cupy as cp

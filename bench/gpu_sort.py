@@ -40,8 +40,7 @@ def main(argv=None):
 
     import zambezi as zb
 
-    if zb._core.cuda_device_count() == 0:
-        print("no usable GPU:", zb._core.cuda_unavailable_reason())
+    if gpu_reduce.no_gpu(zb):
         return 2
     try:
         import cupy as cp
