@@ -160,6 +160,25 @@ zb_status zb__cuda_group_ids(const zb_table *t, int64_t n_keys, const int64_t *k
 static __device__ __forceinline__ bool zb__cuda_bit(const uint8_t *bits, int64_t pos) {
   return ((bits[pos >> 3] >> (pos & 7)) & 1u) != 0;
 }
+
+/* Folds each warp's OR and AND of its keys and its count of missing rows
+ * into acc[0], acc[1] and acc[2] (key kernels finding which bits vary and
+ * how many rows are missing; called by every thread of whole warps). */
+static __device__ __forceinline__ void zb__cuda_warp_key_bits(unsigned long long o,
+                                                              unsigned long long a,
+                                                              unsigned long long miss,
+                                                              unsigned long long *acc) {
+  for (int d = 16; d > 0; d >>= 1) {
+    o |= __shfl_down_sync(0xffffffffu, o, d);
+    a &= __shfl_down_sync(0xffffffffu, a, d);
+    miss += __shfl_down_sync(0xffffffffu, miss, d);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    if (o != 0) atomicOr(&acc[0], o);
+    if (a != ~0ull) atomicAnd(&acc[1], a);
+    if (miss != 0) atomicAdd(&acc[2], miss);
+  }
+}
 #endif
 
 #endif /* ZAMBEZI_CUDA_INTERNAL_H */

@@ -63,16 +63,7 @@ __global__ void __launch_bounds__(ZB_KEY_THREADS)
     a &= k;
     miss += valid ? 0u : 1u;
   }
-  for (int d = 16; d > 0; d >>= 1) {
-    o |= __shfl_down_sync(0xffffffffu, o, d);
-    a &= __shfl_down_sync(0xffffffffu, a, d);
-    miss += __shfl_down_sync(0xffffffffu, miss, d);
-  }
-  if ((threadIdx.x & 31) == 0) {
-    if (o != 0) atomicOr(&acc[0], o);
-    if (a != ~0ull) atomicAnd(&acc[1], a);
-    if (miss != 0) atomicAdd(&acc[2], miss);
-  }
+  zb__cuda_warp_key_bits(o, a, miss, acc);
 }
 
 /* flags[i] = 1 where row perm[i] is null in column c, else 0. */

@@ -118,16 +118,7 @@ __global__ void __launch_bounds__(ZB_SORT_THREADS)
     a &= k;
     miss += m;
   }
-  for (int d = 16; d > 0; d >>= 1) {
-    o |= __shfl_down_sync(0xffffffffu, o, d);
-    a &= __shfl_down_sync(0xffffffffu, a, d);
-    miss += __shfl_down_sync(0xffffffffu, miss, d);
-  }
-  if ((threadIdx.x & 31) == 0) {
-    if (o != 0) atomicOr(&acc[0], o);
-    if (a != ~0ull) atomicAnd(&acc[1], a);
-    if (miss != 0) atomicAdd(&acc[2], miss);
-  }
+  zb__cuda_warp_key_bits(o, a, miss, acc);
 }
 
 /* flags[i] = miss_flag where row perm[i] is missing, else 1 - miss_flag. */
