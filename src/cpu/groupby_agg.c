@@ -71,10 +71,9 @@ typedef struct agg_job {
   const uint8_t *valid, *valid2;
   int64_t voff, voff2;
   const int64_t *gid;
-  int64_t n, G;
+  int64_t G;
   size_t acc_size;
   char *acc;
-  int64_t C; /* scan chunks; 0: csr mode */
   const zb__group_csr *csr;
   bool conv, conv2; /* scan: v / v2 converted block by block (v is NULL) */
   int64_t copies;   /* accumulator arrays in acc (one per scan chunk, or 1) */
@@ -495,7 +494,6 @@ static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping 
   int64_t k = 0;
   for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++) {
     agg_job *j = &jobs[x];
-    j->C = C;
     int64_t copies = owned ? 1 : C;
     j->copies = copies;
     j->acc = (char *)zb_malloc((size_t)copies * (size_t)ZB_MAX(G, 1) * j->acc_size);
@@ -1133,7 +1131,6 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
     j->column = c1;
     j->column2 = c2;
     j->gid = g->gid;
-    j->n = n;
     j->G = G;
     j->acc_size = acc_size_of(fam);
     j->csr = use_csr ? &csr : NULL;
