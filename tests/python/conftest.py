@@ -83,3 +83,32 @@ def fail_allocations_in_turn(op, what, memory=alloc_bytes, limit=500):
     assert k > 1, f"{what}: no allocation could be failed"
     assert k < limit, f"{what}: still failing after {limit} allocations"
     return got, k - 1
+
+
+def _arrow_bits(col):
+    """A host pyarrow copy of engine column col that compares floats bit for
+    bit (NaN, -0.0) and categoricals by their strings."""
+    import pyarrow as pa
+
+    arr = pa.array(col.to_device("cpu"))
+    if pa.types.is_floating(arr.type):
+        arr = arr.view(pa.int32() if arr.type == pa.float32() else pa.int64())
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.cast(pa.large_string())
+    return arr
+
+
+def assert_same_on_gpu(got, want, what):
+    """got (an engine column computed on the GPU) equals want (the CPU
+    result): on cuda:0, same dtype, length, null count, and every valid
+    value bit for bit."""
+    assert str(got.device) == "cuda:0", f"{what}: result on {got.device}"
+    assert got.dtype == want.dtype, f"{what}: dtype {got.dtype} != {want.dtype}"
+    assert got.length == want.length, f"{what}: length {got.length} != {want.length}"
+    assert got.null_count == want.null_count, (
+        f"{what}: null count {got.null_count} != {want.null_count}")
+    a, b = _arrow_bits(got), _arrow_bits(want)
+    assert a.type == b.type, f"{what}: arrow type {a.type} != {b.type}"
+    if not a.equals(b):
+        bad = next(i for i in range(len(a)) if not a[i].equals(b[i]))
+        raise AssertionError(f"{what}: row {bad}: GPU {a[bad]!r}, CPU {b[bad]!r}")

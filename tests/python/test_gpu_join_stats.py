@@ -27,6 +27,7 @@ import zlib
 
 import numpy as np
 import pytest
+from conftest import assert_same_on_gpu as assert_same
 from conftest import device_memory, fail_allocations_in_turn
 
 zb = pytest.importorskip("zambezi")
@@ -125,29 +126,6 @@ def fits(dtype, n_left, n_right):
 # --------------------------------------------------------------------------
 # comparison
 # --------------------------------------------------------------------------
-
-
-def _arrow_of(col):
-    arr = pa.array(col.to_device("cpu"))
-    if pa.types.is_floating(arr.type):  # compare bits: NaN, -0.0
-        arr = arr.view(pa.int32() if arr.type == pa.float32() else pa.int64())
-    if pa.types.is_dictionary(arr.type):
-        arr = arr.cast(pa.large_string())
-    return arr
-
-
-def assert_same(got, want, what):
-    """got (a GPU result) equals want (the CPU result): device, dtype, length,
-    null count and every valid value (floats bit for bit)."""
-    assert str(got.device) == "cuda:0", f"{what}: result on {got.device}"
-    assert got.dtype == want.dtype, f"{what}: dtype {got.dtype} != {want.dtype}"
-    assert got.length == want.length, f"{what}: length {got.length} != {want.length}"
-    assert got.null_count == want.null_count, (
-        f"{what}: null count {got.null_count} != {want.null_count}")
-    a, b = _arrow_of(got), _arrow_of(want)
-    if not a.equals(b):
-        bad = next(i for i in range(len(a)) if not a[i].equals(b[i]))
-        raise AssertionError(f"{what}: row {bad}: GPU {a[bad]!r}, CPU {b[bad]!r}")
 
 
 def records(p, ops):
