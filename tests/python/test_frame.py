@@ -295,6 +295,21 @@ def test_num_threads_from_environment():
         assert out == [str(threads), str(300_000 * 300_001 // 2), "150000.0"]
 
 
+def test_memory_settings_from_environment():
+    # Huge-page advice on, and the block cache off or tiny: blocks of 4 MiB
+    # and more go through both paths; the answers must not change.
+    code = ("import numpy as np, zambezi as zb; "
+            "a = np.arange(2_000_001, dtype=np.int64); s = zb.Series(a); "
+            "f = s[s % 3 == 0]; s2 = f.sort_values(ascending=False); "
+            "print(int(f.sum()), len(f), s2.to_numpy()[0], s2.to_numpy()[-1])")
+    want = [str(sum(range(0, 2_000_001, 3))), str(666_667), "1999998", "0"]
+    for huge, cache in (("1", "0"), ("1", "5"), ("0", "")):
+        env = dict(os.environ, ZAMBEZI_HUGE_PAGES=huge, ZAMBEZI_HOST_CACHE_MB=cache)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True).stdout.split()
+        assert out == want, (huge, cache)
+
+
 def test_reductions_in_python_threads():
     n = 4_000_000
     rng = np.random.default_rng(42)
