@@ -19,7 +19,9 @@
  * only the bits of the key range are sorted, in passes of at most 11-bit
  * digits; a digit where all keys agree is skipped.  When the range and the
  * row position fit one 64-bit word together, (key, position) is packed and
- * only words move.  sort_values of fixed-width numeric columns sorts the
+ * only words move.  Permutations of fewer than 2^32 rows by fixed-width
+ * keys carry 32-bit positions, in the halves of the int64 result.
+ * sort_values of fixed-width numeric columns sorts the
  * keys alone and maps them back to values (no permutation, no gather).
  */
 #include <math.h>
@@ -155,9 +157,16 @@ static int64_t radix_chunk(int64_t n) {
 #define RADIX_MAX_BITS 11
 #define RADIX_BUCKETS (1 << RADIX_MAX_BITS)
 
+/* Row positions carried through a sort: int64_t (vw 8) or uint32_t (vw 4,
+ * for fewer than 2^32 rows: a third less memory traffic per pass). */
+static inline int64_t idx_at(const void *a, int vw, int64_t i) {
+  return vw == 8 ? ((const int64_t *)a)[i] : (int64_t)((const uint32_t *)a)[i];
+}
+
 typedef struct radix_job {
   uint64_t *key, *key2;
-  int64_t *val, *val2; /* NULL: keys only */
+  void *val, *val2;    /* NULL: keys only */
+  int vw;              /* bytes per val: 8 or 4 */
   int64_t n, chunk, n_chunks;
   uint64_t base;       /* subtracted from every key before taking digits */
   int shift, bits;     /* digit = ((key - base) >> shift) & (2^bits - 1) */
@@ -191,9 +200,18 @@ static void radix_scatter(void *ctx, int64_t task, int worker) {
       uint64_t k = key[i];
       key2[pos[((k - base) >> shift) & mask]++] = k;
     }
+  } else if (j->vw == 8) {
+    const int64_t *val = (const int64_t *)j->val;
+    int64_t *val2 = (int64_t *)j->val2;
+    for (int64_t i = lo; i < hi; i++) {
+      uint64_t k = key[i];
+      int64_t p = pos[((k - base) >> shift) & mask]++;
+      key2[p] = k;
+      val2[p] = val[i];
+    }
   } else {
-    const int64_t *val = j->val;
-    int64_t *val2 = j->val2;
+    const uint32_t *val = (const uint32_t *)j->val;
+    uint32_t *val2 = (uint32_t *)j->val2;
     for (int64_t i = lo; i < hi; i++) {
       uint64_t k = key[i];
       int64_t p = pos[((k - base) >> shift) & mask]++;
@@ -206,14 +224,14 @@ static void radix_scatter(void *ctx, int64_t task, int worker) {
 /* Number of significant bits of x (0 for 0). */
 static int bit_width(uint64_t x) { return x == 0 ? 0 : 64 - __builtin_clzll(x); }
 
-/* Stable sort of (key[i], val[i]), i < n (val NULL: keys only) by bits
- * [lo_bit, lo_bit + nbits) of key - base (every key - base must fit in
- * lo_bit + nbits bits).  key2/val2 are scratch of n entries.  Passes of at
+/* Stable sort of (key[i], val[i]), i < n (val NULL: keys only; vw bytes
+ * per val) by bits [lo_bit, lo_bit + nbits) of key - base (every key - base
+ * must fit in lo_bit + nbits bits).  key2/val2 are scratch of n entries.  Passes of at
  * most 11-bit digits; a digit all keys share is skipped.  On return *res_key
  * (and *res_val) point at the sorted arrays: key/val or key2/val2. */
-static zb_status radix_sort(uint64_t *key, int64_t *val, uint64_t *key2, int64_t *val2,
+static zb_status radix_sort(uint64_t *key, void *val, uint64_t *key2, void *val2, int vw,
                             int64_t n, uint64_t base, int lo_bit, int nbits,
-                            uint64_t **res_key, int64_t **res_val, zb_error *err) {
+                            uint64_t **res_key, void **res_val, zb_error *err) {
   *res_key = key;
   *res_val = val;
   if (n <= 1 || nbits <= 0) return ZB_OK;
@@ -222,7 +240,7 @@ static zb_status radix_sort(uint64_t *key, int64_t *val, uint64_t *key2, int64_t
   if (hist == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (radix sort)");
   int passes = (nbits + RADIX_MAX_BITS - 1) / RADIX_MAX_BITS;
   int dbits = (nbits + passes - 1) / passes;
-  radix_job j = {key, key2, val, val2, n, chunk, nc, base, 0, 0, hist};
+  radix_job j = {key, key2, val, val2, vw, n, chunk, nc, base, 0, 0, hist};
   zb_status st = ZB_OK;
   for (int done = 0; done < nbits && st == ZB_OK; done += dbits) {
     j.shift = lo_bit + done;
@@ -249,7 +267,7 @@ static zb_status radix_sort(uint64_t *key, int64_t *val, uint64_t *key2, int64_t
     uint64_t *tk = j.key;
     j.key = j.key2;
     j.key2 = tk;
-    int64_t *tv = j.val;
+    void *tv = j.val;
     j.val = j.val2;
     j.val2 = tv;
   }
@@ -304,8 +322,9 @@ static zb_status key_range(const uint64_t *key, int64_t n, uint64_t *mn, uint64_
 /* Packing keys with positions, and gathering values through them. */
 typedef struct pack_job {
   uint64_t *key;
-  int64_t *val;
-  const int64_t *val_in;
+  void *val;
+  const void *val_in;
+  int vw;
   int64_t n;
   uint64_t base;
   int pbits;
@@ -324,23 +343,26 @@ static void unpack_morsel(void *ctx, int64_t task, int worker) {
   pack_job *j = (pack_job *)ctx;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
   uint64_t pm = (UINT64_C(1) << j->pbits) - 1;
-  if (j->keys_out == NULL) {
-    for (int64_t i = lo; i < hi; i++) j->val[i] = j->val_in[j->key[i] & pm];
-    return;
+  if (j->vw == 8) {
+    int64_t *val = (int64_t *)j->val;
+    const int64_t *in = (const int64_t *)j->val_in;
+    for (int64_t i = lo; i < hi; i++) val[i] = in[j->key[i] & pm];
+  } else {
+    uint32_t *val = (uint32_t *)j->val;
+    const uint32_t *in = (const uint32_t *)j->val_in;
+    for (int64_t i = lo; i < hi; i++) val[i] = in[j->key[i] & pm];
   }
-  for (int64_t i = lo; i < hi; i++) {
-    uint64_t w = j->key[i];
-    j->val[i] = j->val_in[w & pm];
-    j->keys_out[i] = (w >> j->pbits) + j->base; /* may be j->key itself: read first */
-  }
+  if (j->keys_out != NULL) /* may be j->key itself: after the gather */
+    for (int64_t i = lo; i < hi; i++) j->keys_out[i] = (j->key[i] >> j->pbits) + j->base;
 }
 
-/* Stable sort of val[0, n) by key[0, n) (the result ends in val; key ends
- * sorted when keys_sorted, else in any order).  key2/val2: scratch of n.  Keys are rebased on their minimum;
+/* Stable sort of val[0, n) (vw bytes each) by key[0, n) (the result ends in
+ * val; key ends sorted when keys_sorted, else in any order).  key2/val2:
+ * scratch of n.  Keys are rebased on their minimum;
  * when the key range and the position need at most 64 bits together they
  * are packed into one word and only the words move (then val is gathered
  * once through the positions). */
-static zb_status sort_pairs(uint64_t *key, int64_t *val, uint64_t *key2, int64_t *val2,
+static zb_status sort_pairs(uint64_t *key, void *val, uint64_t *key2, void *val2, int vw,
                             int64_t n, bool keys_sorted, zb_error *err) {
   if (n <= 1) return ZB_OK;
   uint64_t mn, mx;
@@ -349,20 +371,21 @@ static zb_status sort_pairs(uint64_t *key, int64_t *val, uint64_t *key2, int64_t
   if (rbits == 0) return ZB_OK; /* all equal: already in order */
   int pbits = bit_width((uint64_t)(n - 1));
   uint64_t *rk;
-  int64_t *rv;
+  void *rv;
   zb_status st;
   if (rbits + pbits <= 64) {
-    pack_job pj = {key, val, val2, n, mn, pbits, NULL};
+    pack_job pj = {key, val, val2, vw, n, mn, pbits, NULL};
     st = zb_parallel_for(zb__morsels(n), pack_morsel, &pj, err);
-    if (st == ZB_OK) st = radix_sort(key, NULL, key2, NULL, n, 0, pbits, rbits, &rk, &rv, err);
+    if (st == ZB_OK)
+      st = radix_sort(key, NULL, key2, NULL, vw, n, 0, pbits, rbits, &rk, &rv, err);
     if (st != ZB_OK) return st;
-    memcpy(val2, val, (size_t)n * sizeof(int64_t));
+    memcpy(val2, val, (size_t)n * (size_t)vw);
     pj.key = rk;
     pj.keys_out = keys_sorted ? key : NULL;
     return zb_parallel_for(zb__morsels(n), unpack_morsel, &pj, err);
   }
-  st = radix_sort(key, val, key2, val2, n, mn, 0, rbits, &rk, &rv, err);
-  if (st == ZB_OK && rv != val) memcpy(val, rv, (size_t)n * sizeof(int64_t));
+  st = radix_sort(key, val, key2, val2, vw, n, mn, 0, rbits, &rk, &rv, err);
+  if (st == ZB_OK && rv != val) memcpy(val, rv, (size_t)n * (size_t)vw);
   if (st == ZB_OK && keys_sorted && rk != key) memcpy(key, rk, (size_t)n * sizeof(uint64_t));
   return st;
 }
@@ -438,7 +461,7 @@ static zb_status str_sort_level(const zb_column *c, const int64_t *rows, int64_t
   str_key_job kj = {c, rows, idx, key, n, depth};
   zb_status st = n > ZB_MORSEL_ROWS ? zb_parallel_for(zb__morsels(n), str_key_morsel, &kj, err)
                                     : (str_key_morsel(&kj, 0, 0), ZB_OK);
-  if (st == ZB_OK) st = sort_pairs(key, idx, key2, tmp, n, true, err);
+  if (st == ZB_OK) st = sort_pairs(key, idx, key2, tmp, 8, n, true, err);
   for (int64_t i = 0; st == ZB_OK && i < n;) {
     int64_t e = i + 1;
     while (e < n && key[e] == key[i]) e++;
@@ -472,7 +495,8 @@ zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64
 
 typedef struct key_job {
   const zb_column *c;
-  const int64_t *perm;
+  const void *perm; /* row positions, vw bytes each */
+  int vw;
   uint64_t *key;
   const int32_t *rank; /* categoricals */
   int64_t n;
@@ -517,7 +541,10 @@ static void key_morsel(void *ctx, int64_t task, int worker) {
   key_job *j = (key_job *)ctx;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
   uint64_t flip = j->desc ? j->mask : 0;
-  for (int64_t i = lo; i < hi; i++) j->key[i] = row_key(j, j->perm[i]) ^ flip;
+  if (j->vw == 8)
+    for (int64_t i = lo; i < hi; i++) j->key[i] = row_key(j, ((const int64_t *)j->perm)[i]) ^ flip;
+  else
+    for (int64_t i = lo; i < hi; i++) j->key[i] = row_key(j, ((const uint32_t *)j->perm)[i]) ^ flip;
 }
 
 static int key_bytes(zb_type_id t) {
@@ -539,7 +566,8 @@ static inline bool is_missing(const zb_column *c, int64_t i) {
 
 typedef struct miss_job {
   const zb_column *c;
-  const int64_t *perm;
+  const void *perm;
+  int vw;
   int64_t n, *cnt;
 } miss_job;
 
@@ -547,7 +575,7 @@ static void miss_morsel(void *ctx, int64_t m, int worker) {
   (void)worker;
   miss_job *j = (miss_job *)ctx;
   int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, a + ZB_MORSEL_ROWS), k = 0;
-  for (int64_t i = a; i < e; i++) k += is_missing(j->c, j->perm[i]);
+  for (int64_t i = a; i < e; i++) k += is_missing(j->c, idx_at(j->perm, j->vw, i));
   j->cnt[m] = k;
 }
 
@@ -559,9 +587,10 @@ static void reverse(int64_t *a, int64_t n) {
   }
 }
 
-/* Stable sort of perm[0, n) by column c.  scratch: 3 arrays of n. */
-static zb_status sort_by_column(const zb_column *c, int64_t *perm, int64_t n, bool asc,
-                                bool nulls_first, int64_t *tmp, uint64_t *key,
+/* Stable sort of perm[0, n) (row positions, vw bytes each; 8 for string
+ * columns) by column c.  scratch: tmp (n positions), key and key2 (n). */
+static zb_status sort_by_column(const zb_column *c, void *perm, int vw, int64_t n, bool asc,
+                                bool nulls_first, void *tmp, uint64_t *key,
                                 uint64_t *key2, zb_error *err) {
   /* Stable partition: missing rows to one end (counted in parallel first;
    * most columns have none). */
@@ -571,7 +600,7 @@ static zb_status sort_by_column(const zb_column *c, int64_t *perm, int64_t n, bo
     int64_t nm = zb__morsels(n);
     int64_t *cnt = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
     if (cnt == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting)");
-    miss_job mj = {c, perm, n, cnt};
+    miss_job mj = {c, perm, vw, n, cnt};
     zb_status st = zb_parallel_for(nm, miss_morsel, &mj, err);
     for (int64_t m = 0; m < nm; m++) n_missing += cnt[m];
     zb_free(cnt);
@@ -579,20 +608,23 @@ static zb_status sort_by_column(const zb_column *c, int64_t *perm, int64_t n, bo
     if (n_missing > 0) {
       int64_t mpos = nulls_first ? 0 : n - n_missing, vpos = nulls_first ? n_missing : 0;
       for (int64_t i = 0; i < n; i++) {
-        if (is_missing(c, perm[i]))
-          tmp[mpos++] = perm[i];
+        int64_t r = idx_at(perm, vw, i), *at = is_missing(c, r) ? &mpos : &vpos;
+        if (vw == 8)
+          ((int64_t *)tmp)[(*at)++] = r;
         else
-          tmp[vpos++] = perm[i];
+          ((uint32_t *)tmp)[(*at)++] = (uint32_t)r;
       }
-      memcpy(perm, tmp, (size_t)n * sizeof(int64_t));
+      memcpy(perm, tmp, (size_t)n * (size_t)vw);
     }
   }
-  int64_t *seg = perm + (nulls_first ? n_missing : 0), len = n - n_missing;
+  void *seg = (char *)perm + (nulls_first ? n_missing : 0) * vw;
+  int64_t len = n - n_missing;
   if (len <= 1) return ZB_OK;
   if (c->type == ZB_STRING) {
-    if (!asc) reverse(seg, len);
-    zb_status st = zb__sort_rows_by_string(c, NULL, seg, len, err);
-    if (!asc) reverse(seg, len);
+    int64_t *rows = (int64_t *)seg; /* vw is 8 here */
+    if (!asc) reverse(rows, len);
+    zb_status st = zb__sort_rows_by_string(c, NULL, rows, len, err);
+    if (!asc) reverse(rows, len);
     return st;
   }
   int32_t *rank = NULL;
@@ -612,12 +644,27 @@ static zb_status sort_by_column(const zb_column *c, int64_t *perm, int64_t n, bo
     zb_free(order);
   }
   int bytes = key_bytes(c->type);
-  key_job kj = {c, seg, key, rank, len, !asc,
+  key_job kj = {c, seg, vw, key, rank, len, !asc,
                 bytes == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * bytes)) - 1};
   if (st == ZB_OK) st = zb_parallel_for(zb__morsels(len), key_morsel, &kj, err);
-  if (st == ZB_OK) st = sort_pairs(key, seg, key2, tmp, len, false, err);
+  if (st == ZB_OK) st = sort_pairs(key, seg, key2, tmp, vw, len, false, err);
   zb_free(rank);
   return st;
+}
+
+/* Widening the 32-bit positions in the permutation's first half into the
+ * whole int64 permutation, through a copy in scratch. */
+typedef struct widen_job {
+  const uint32_t *from;
+  int64_t *to;
+  int64_t n;
+} widen_job;
+
+static void widen_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  widen_job *j = (widen_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  for (int64_t i = lo; i < hi; i++) j->to[i] = j->from[i];
 }
 
 zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
@@ -628,18 +675,33 @@ zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t 
   zb_column *o = NULL;
   ZB_RETURN_NOT_OK(zb_column_new(ZB_INT64, n, false, 0, &o, err));
   int64_t *perm = (int64_t *)o->data->data;
-  for (int64_t i = 0; i < n; i++) perm[i] = i;
+  /* Under 2^32 rows and without string keys, positions are sorted as
+   * uint32 in the result's two halves (positions, then scratch) and
+   * widened at the end: no separate scratch of positions, and 12 rather
+   * than 16 bytes moved per row and radix pass. */
+  bool narrow = n <= (int64_t)UINT32_MAX;
+  for (int64_t k = 0; k < n_keys; k++) narrow &= t->columns[keys[k]]->type != ZB_STRING;
+  int vw = narrow ? 4 : 8;
   size_t m = (size_t)(n > 0 ? n : 1);
-  int64_t *tmp = (int64_t *)zb_malloc(m * sizeof(int64_t));
+  void *tmp = narrow ? (void *)((uint32_t *)perm + n) : zb_malloc(m * sizeof(int64_t));
   uint64_t *key = (uint64_t *)zb_malloc(m * sizeof(uint64_t));
   uint64_t *key2 = (uint64_t *)zb_malloc(m * sizeof(uint64_t));
   zb_status st = ZB_OK;
   if (tmp == NULL || key == NULL || key2 == NULL)
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting %lld rows)", (long long)n);
+  if (narrow)
+    for (int64_t i = 0; i < n; i++) ((uint32_t *)perm)[i] = (uint32_t)i;
+  else
+    for (int64_t i = 0; i < n; i++) perm[i] = i;
   for (int64_t k = n_keys - 1; k >= 0 && st == ZB_OK && n > 1; k--)
-    st = sort_by_column(t->columns[keys[k]], perm, n, ascending ? ascending[k] : true,
+    st = sort_by_column(t->columns[keys[k]], perm, vw, n, ascending ? ascending[k] : true,
                         nulls_first, tmp, key, key2, err);
-  zb_free(tmp);
+  if (narrow && st == ZB_OK && n > 0) {
+    memcpy(key, perm, (size_t)n * sizeof(uint32_t));
+    widen_job wj = {(const uint32_t *)key, perm, n};
+    st = zb_parallel_for(zb__morsels(n), widen_morsel, &wj, err);
+  }
+  if (!narrow) zb_free(tmp);
   zb_free(key);
   zb_free(key2);
   if (st != ZB_OK) {
@@ -883,9 +945,9 @@ zb_status zb__cpu_sort_values(const zb_column *c, bool ascending, bool nulls_fir
   int64_t negz = 0;
   for (int64_t m = 0; m < nm; m++) negz += j.negz[m];
   uint64_t mn, mx, *rk = key;
-  int64_t *rv;
+  void *rv;
   st = key_range(key, len, &mn, &mx, err);
-  if (st == ZB_OK) st = radix_sort(key, NULL, key2, NULL, len, mn, 0, bit_width(mx - mn), &rk,
+  if (st == ZB_OK) st = radix_sort(key, NULL, key2, NULL, 8, len, mn, 0, bit_width(mx - mn), &rk,
                                    &rv, err);
   if (st != ZB_OK) goto done;
   j.sorted = rk;
