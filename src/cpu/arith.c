@@ -201,14 +201,6 @@ static void block_set_one(zb_type_id t, void *o, int64_t i) {
   }
 }
 
-/* Fill a block of ZB_BLOCK values of type t with value 0 of a scalar
- * (length-1) column converted to t. */
-static void fill_scalar(zb_type_id t, void *buf, const zb_column *s) {
-  int w = zb_type_width(zb__physical(t));
-  zb__convert_block(t, buf, s->type, s->data->data, s->offset, 1);
-  for (int64_t i = 1; i < ZB_BLOCK; i++) memcpy((char *)buf + i * w, buf, (size_t)w);
-}
-
 typedef struct bin_job {
   zb_binary_op op;
   const zb_column *a, *b;
@@ -229,11 +221,11 @@ static void bin_morsel(void *ctx, int64_t task, int worker) {
                    (j->op == ZB_OP_FLOORDIV || j->op == ZB_OP_MOD || j->op == ZB_OP_POW);
   uint64_t a_scalar_valid = 0, b_scalar_valid = 0;
   if (j->as) {
-    fill_scalar(j->t, abuf, j->a);
+    zb__fill_scalar_block(j->t, abuf, j->a);
     a_scalar_valid = zb_column_is_valid(j->a, 0) ? ~UINT64_C(0) : 0;
   }
   if (j->bs) {
-    fill_scalar(j->t, bbuf, j->b);
+    zb__fill_scalar_block(j->t, bbuf, j->b);
     b_scalar_valid = zb_column_is_valid(j->b, 0) ? ~UINT64_C(0) : 0;
   }
   uint8_t *ov = (uint8_t *)j->out->validity->data;

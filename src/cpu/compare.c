@@ -99,18 +99,11 @@ static void cmp_morsel(void *ctx, int64_t task, int worker) {
   uint8_t *ov = j->out->validity ? (uint8_t *)j->out->validity->data : NULL;
   bool str = j->t == ZB_STRING;
   zb_type_id pt = zb__physical(j->t);
-  int w = pt == ZB_BOOL ? 1 : zb_type_width(pt);
   uint64_t asv = j->as && zb_column_is_valid(j->a, 0) ? ~UINT64_C(0) : 0;
   uint64_t bsv = j->bs && zb_column_is_valid(j->b, 0) ? ~UINT64_C(0) : 0;
   if (!str) {
-    if (j->as) {
-      zb__convert_block(pt, abuf, j->a->type, j->a->data->data, j->a->offset, 1);
-      for (int i = 1; i < ZB_BLOCK; i++) memcpy((char *)abuf + i * w, abuf, (size_t)w);
-    }
-    if (j->bs) {
-      zb__convert_block(pt, bbuf, j->b->type, j->b->data->data, j->b->offset, 1);
-      for (int i = 1; i < ZB_BLOCK; i++) memcpy((char *)bbuf + i * w, bbuf, (size_t)w);
-    }
+    if (j->as) zb__fill_scalar_block(pt, abuf, j->a);
+    if (j->bs) zb__fill_scalar_block(pt, bbuf, j->b);
   }
   int mask = op_mask(j->op);
   for (int64_t blk = 0; blk < n; blk += ZB_BLOCK) {

@@ -69,6 +69,16 @@ void zb__convert_block(zb_type_id dst_t, void *dst, zb_type_id src, const void *
   }
 }
 
+void zb__fill_scalar_block(zb_type_id t, void *buf, const zb_column *s) {
+  zb__convert_block(t, buf, s->type, s->data->data, s->offset, 1);
+  switch (zb__physical(t) == ZB_BOOL ? 1 : zb_type_width(zb__physical(t))) {
+    case 1: memset(buf, *(const uint8_t *)buf, ZB_BLOCK); break;
+    case 2: for (int i = 1; i < ZB_BLOCK; i++) ((uint16_t *)buf)[i] = ((uint16_t *)buf)[0]; break;
+    case 4: for (int i = 1; i < ZB_BLOCK; i++) ((uint32_t *)buf)[i] = ((uint32_t *)buf)[0]; break;
+    default: for (int i = 1; i < ZB_BLOCK; i++) ((uint64_t *)buf)[i] = ((uint64_t *)buf)[0]; break;
+  }
+}
+
 const void *zb__block_values(const zb_column *c, zb_type_id t, int64_t row, int64_t n,
                              void *scratch) {
   zb_type_id p = zb__physical(c->type);

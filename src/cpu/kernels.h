@@ -53,6 +53,10 @@ static inline uint64_t zb__valid_word(const zb_column *c, int64_t row, int m) {
  * touching only the bytes those bits occupy (the last one is overwritten
  * whole: callers own it). */
 static inline void zb__store_bits(uint8_t *bits, int64_t start, uint64_t w, int m) {
+  if (m == 64) { /* a whole word: one store, not a memcpy call */
+    memcpy(bits + (start >> 3), &w, 8);
+    return;
+  }
   unsigned char tmp[8];
   memcpy(tmp, &w, 8);
   memcpy(bits + (start >> 3), tmp, (size_t)((m + 7) >> 3));
@@ -87,6 +91,10 @@ static inline zb_type_id zb__physical(zb_type_id t) {
  * caller.  dst_t may be ZB_BOOL only from ZB_BOOL (writes 0/1 bytes). */
 void zb__convert_block(zb_type_id dst_t, void *dst, zb_type_id src, const void *src_data,
                        int64_t off, int64_t n);
+
+/* buf[0, ZB_BLOCK) = value 0 of the scalar (length-1) column s converted to
+ * t (bool: 0/1 bytes), for kernels whose operand is a scalar. */
+void zb__fill_scalar_block(zb_type_id t, void *buf, const zb_column *s);
 
 /* Pointer to n values of type t for rows [row, row + n) of c: the column's
  * own memory when its physical type is t (and t is not bool), else
