@@ -326,6 +326,41 @@ static bool fast_pext(void) {
 #define COMPRESS(...) compress_rows(__VA_ARGS__)
 #endif
 
+/* The kept rows of [start, start + n) of a string column (offsets so,
+ * chars cs of cs_size bytes): bytes appended at dst + cpos (room up to
+ * cend), each row's end offset at ends[*pos], *pos advanced.  Returns the
+ * new cpos.  Short strings move as one 16-byte copy where both the source
+ * and the output have room for it.  A function of its own, so that its
+ * loop keeps everything in registers. */
+__attribute__((noinline)) static int64_t filter_string_rows(const zb_column *mask, int64_t start, int64_t n,
+                                  const int64_t *restrict so, const char *restrict cs,
+                                  int64_t cs_size, char *restrict dst, int64_t cpos,
+                                  int64_t cend, int64_t *restrict ends, int64_t *pos_io) {
+  int64_t pos = *pos_io, src_room = cs_size - 16, dst_room = cend - 16;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    int64_t row = start + k;
+    uint64_t keep = keep_word(mask, row, mm);
+    for (; keep != 0; keep &= keep - 1) {
+      int64_t i = row + __builtin_ctzll(keep);
+      int64_t s0 = so[i], len = so[i + 1] - s0;
+      if (len <= 16 && s0 <= src_room && cpos <= dst_room) {
+        uint64_t a, b; /* 16 bytes through registers */
+        memcpy(&a, cs + s0, 8);
+        memcpy(&b, cs + s0 + 8, 8);
+        memcpy(dst + cpos, &a, 8);
+        memcpy(dst + cpos + 8, &b, 8);
+      } else if (len > 0) {
+        memcpy(dst + cpos, cs + s0, (size_t)len);
+      }
+      cpos += len;
+      ends[pos++] = cpos;
+    }
+  }
+  *pos_io = pos;
+  return cpos;
+}
+
 static void filter_write(void *ctx, int64_t task, int worker) {
   filter_job *j = (filter_job *)ctx;
   const zb_column *c = j->c;
@@ -344,18 +379,6 @@ static void filter_write(void *ctx, int64_t task, int worker) {
   char *ch = j->out->chars ? (char *)j->out->chars->data : NULL;
   /* Validity, then values: one loop per value kind (no per-row switch). */
   if (vb.words != NULL) COMPRESS(j->mask, c, true, start, n, &vb, pos);
-#define FILTER_LOOP(BODY)                                                       \
-  for (int64_t k = 0; k < n; k += 64) {                                         \
-    int mm = (int)ZB_MIN((int64_t)64, n - k);                                   \
-    int64_t row = start + k;                                                    \
-    uint64_t keep = keep_word(j->mask, row, mm);                                \
-    for (; keep != 0; keep &= keep - 1, pos++) {                                \
-      int q = __builtin_ctzll(keep);                                            \
-      int64_t i = row + q;                                                      \
-      (void)i;                                                                  \
-      BODY;                                                                     \
-    }                                                                           \
-  }
   /* Fixed width: every row up to the last kept one of a word is stored at
    * the next output position, which advances only past kept rows (no
    * branch per row; a skipped row's store is overwritten by the next kept
@@ -374,6 +397,24 @@ static void filter_write(void *ctx, int64_t task, int worker) {
         pos += 64;                                                              \
         continue;                                                               \
       }                                                                         \
+      if (__builtin_popcountll(keep) <= 16) { /* sparse: visit kept rows */    \
+        T *o_ = d_ + pos;                                                       \
+        const T *r_ = s_ + row;                                                 \
+        pos += __builtin_popcountll(keep);                                      \
+        for (; keep != 0; keep &= keep - 1) *o_++ = r_[__builtin_ctzll(keep)];  \
+        continue;                                                               \
+      }                                                                         \
+      if (pos + 64 <= pend) { /* room for the stores past the kept rows */      \
+        T *o_ = d_ + pos;                                                       \
+        const T *r_ = s_ + row;                                                 \
+        _Pragma("GCC unroll 64")                                                \
+        for (int q = 0; q < 64; q++) {                                          \
+          *o_ = r_[q];                                                          \
+          o_ += (keep >> q) & 1;                                                \
+        }                                                                       \
+        pos = o_ - d_;                                                          \
+        continue;                                                               \
+      }                                                                         \
       int last = 63 - __builtin_clzll(keep);                                    \
       for (int q = 0; q <= last; q++) {                                         \
         d_[pos] = s_[row + q];                                                  \
@@ -384,8 +425,6 @@ static void filter_write(void *ctx, int64_t task, int worker) {
   if (c->type == ZB_BOOL) {
     pos = COMPRESS(j->mask, c, false, start, n, &db, pos);
   } else if (c->type == ZB_STRING) {
-    /* Short strings move as one 16-byte copy where both the source buffer
-     * and this morsel's output bytes have room for it. */
     const int64_t *so = (const int64_t *)c->data->data + c->offset;
     const char *cs = (const char *)c->chars->data;
     int64_t cs_size = c->chars->size;
@@ -404,16 +443,8 @@ static void filter_write(void *ctx, int64_t task, int worker) {
       cpos = chain_bytes(j, task, cend);
       cend += cpos;
     }
-    FILTER_LOOP({
-      int64_t s0 = so[i];
-      int64_t len = so[i + 1] - s0;
-      if (len <= 16 && s0 + 16 <= cs_size && cpos + 16 <= cend)
-        memcpy(dst_chars + cpos, cs + s0, 16);
-      else if (len > 0)
-        memcpy(dst_chars + cpos, cs + s0, (size_t)len);
-      cpos += len;
-      oo[pos + 1] = cpos;
-    })
+    cpos = filter_string_rows(j->mask, start, n, so, cs, cs_size, dst_chars, cpos, cend,
+                              oo + 1, &pos);
     if (buf != NULL) { /* now place the bytes and shift the offsets */
       int64_t base = chain_bytes(j, task, cpos);
       memcpy(ch + base, buf, (size_t)cpos);
@@ -430,7 +461,6 @@ static void filter_write(void *ctx, int64_t task, int worker) {
     FILTER_FIXED(uint64_t)
   }
 #undef FILTER_FIXED
-#undef FILTER_LOOP
   if (vb.words) bw_flush(&vb);
   if (c->type == ZB_BOOL) bw_flush(&db);
 }

@@ -670,10 +670,16 @@ def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
     assert_same(part[pkeep], ps.iloc[7:][pkeep])
     zmask = Z(pd.Series(keep))  # a mask that is itself a slice
     assert_same(part[zmask.iloc[7:]], ps.iloc[7:][pkeep])
-    df = zb.DataFrame({"s": s, "i": np.arange(n)})
+    # fixed-width columns of every width through the sparse, dense and
+    # end-of-morsel paths of the same masks
+    fixed = {"i": np.arange(n), "i32": np.arange(n, dtype=np.int32),
+             "f32": np.arange(n, dtype=np.float32), "i16": (np.arange(n) % 30000).astype(np.int16),
+             "u8": (np.arange(n) % 251).astype(np.uint8)}
+    df = zb.DataFrame({"s": s, **fixed})
     got = df[keep]
     assert_same(got["s"], ps[keep])
-    assert (got["i"].to_numpy() == np.flatnonzero(keep)).all()
+    for name, values in fixed.items():
+        assert np.array_equal(got[name].to_numpy(), values[keep]), name
 
 
 @pytest.mark.parametrize("seed,n", CASES, ids=CASE_IDS)
