@@ -200,25 +200,24 @@ static void radix_scatter(void *ctx, int64_t task, int worker) {
       uint64_t k = key[i];
       key2[pos[((k - base) >> shift) & mask]++] = k;
     }
-  } else if (j->vw == 8) {
-    const int64_t *val = (const int64_t *)j->val;
-    int64_t *val2 = (int64_t *)j->val2;
-    for (int64_t i = lo; i < hi; i++) {
-      uint64_t k = key[i];
-      int64_t p = pos[((k - base) >> shift) & mask]++;
-      key2[p] = k;
-      val2[p] = val[i];
-    }
-  } else {
-    const uint32_t *val = (const uint32_t *)j->val;
-    uint32_t *val2 = (uint32_t *)j->val2;
-    for (int64_t i = lo; i < hi; i++) {
-      uint64_t k = key[i];
-      int64_t p = pos[((k - base) >> shift) & mask]++;
-      key2[p] = k;
-      val2[p] = val[i];
-    }
+    return;
   }
+#define RADIX_SCATTER_PAIRS(V)                                                 \
+  {                                                                            \
+    const V *val = (const V *)j->val;                                          \
+    V *val2 = (V *)j->val2;                                                    \
+    for (int64_t i = lo; i < hi; i++) {                                        \
+      uint64_t k = key[i];                                                     \
+      int64_t p = pos[((k - base) >> shift) & mask]++;                         \
+      key2[p] = k;                                                             \
+      val2[p] = val[i];                                                        \
+    }                                                                          \
+  }
+  if (j->vw == 8)
+    RADIX_SCATTER_PAIRS(int64_t)
+  else
+    RADIX_SCATTER_PAIRS(uint32_t)
+#undef RADIX_SCATTER_PAIRS
 }
 
 /* Number of significant bits of x (0 for 0). */
