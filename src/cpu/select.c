@@ -4,7 +4,9 @@
  *
  * filter runs two parallel passes over morsels: the first counts the kept
  * rows per morsel (from the mask alone), an exclusive scan turns counts
- * into each morsel's output start, and the second writes the rows.  A
+ * into each morsel's output start, and the second writes the rows (when
+ * every row is kept there is no second pass: the result is the input
+ * columns themselves, which are immutable).  A
  * string morsel learns where its bytes start from the morsel before it (a
  * chained scan: it copies its kept bytes into a per-worker buffer -- or, for
  * a morsel of more than 4 MiB of bytes, counts them -- waits for its
@@ -514,6 +516,10 @@ zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,
     int64_t k = count[m];
     count[m] = total;
     total += k;
+  }
+  if (total == n) { /* every row kept: the columns themselves (immutable) */
+    for (int64_t c = 0; c < n_cols; c++) outs[c] = zb_column_retain((zb_column *)cols[c]);
+    goto done;
   }
   /* 2. exact string bytes where the upper bound would be wasteful */
   bool exact = false;

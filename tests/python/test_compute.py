@@ -646,6 +646,28 @@ def test_filter_vs_pandas(seed, n, threads):
     assert_same(df["Int8"].iloc[list(keep)], exp["Int8"]) if n else None
 
 
+def test_filter_keeping_every_row_shares_the_columns():
+    """A mask that keeps every row returns the data without copying it
+    (tables are immutable); dropna on data with nothing missing too."""
+    from conftest import alloc_bytes
+    n = 300_001
+    df = zb.DataFrame({"i": np.arange(n), "f": np.linspace(0, 1, n),
+                       "s": pd.Series(["ab", None, "c"] * (n // 3) + ["d"], dtype="string")})
+    keep = df["i"] >= 0
+    before = alloc_bytes()
+    got = df[keep]
+    no_na = df.dropna(subset=["f"])
+    held = alloc_bytes() - before
+    assert held < 100_000, held  # masks only, no column copies
+    for c in ("i", "f", "s"):
+        assert_same(got[c], df[c].to_pandas())
+        assert_same(no_na[c], df[c].to_pandas())
+    got["i"] = 0  # the result is a frame of its own
+    assert df["i"].sum() == n * (n - 1) // 2
+    one = df["f"][keep]
+    assert_same(one, df["f"].to_pandas())
+
+
 @pytest.mark.parametrize("max_len", [20, 300])
 @pytest.mark.parametrize("keep_p", [0.02, 0.5, 0.97])
 def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
