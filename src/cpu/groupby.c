@@ -654,6 +654,9 @@ typedef struct hash_job {
   int64_t *hist;       /* morsels x P cursors */
   int64_t *pstart;     /* P + 1 */
   int64_t *prow;       /* rows in partition order */
+  uint64_t *pkey;      /* one 64-bit key without nulls: the keys in partition
+                          order (then the partition tables compare keys read
+                          in order, not rows of the input at random); else NULL */
   zb_status *pst;      /* P */
   int64_t *ngroups;    /* P: groups of each partition */
   int64_t *id;         /* per row: its group in its partition, then its
@@ -699,8 +702,60 @@ static void scatter_morsel(void *ctx, int64_t task, int worker) {
   hash_job *j = (hash_job *)ctx;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
   int64_t *cur = j->hist + task * j->P;
+  if (j->pkey != NULL) {
+    const uint64_t *norm = j->k->cols[0].norm;
+    for (int64_t r = s; r < e; r++) {
+      if (j->drop != NULL && j->drop[r]) continue;
+      int64_t at = cur[part_of(j, r)]++;
+      j->prow[at] = r;
+      j->pkey[at] = norm[r];
+    }
+    return;
+  }
   for (int64_t r = s; r < e; r++)
     if (j->drop == NULL || !j->drop[r]) j->prow[cur[part_of(j, r)]++] = r;
+}
+
+/* build_part for one 64-bit key: a table of (key, group) slots sized for
+ * every row of the partition, probed with the keys in order. */
+typedef struct key_slot {
+  uint64_t key;
+  int64_t group; /* -1: empty */
+} key_slot;
+
+static void build_part_keys(hash_job *j, int64_t p) {
+  int64_t s = j->pstart[p], e = j->pstart[p + 1], cap = 16;
+  while (cap < 2 * (e - s)) cap *= 2;
+  key_slot *t = (key_slot *)zb_malloc((size_t)cap * sizeof(key_slot));
+  if (t == NULL) {
+    j->pst[p] = ZB_ENOMEM;
+    return;
+  }
+  memset(t, 0xff, (size_t)cap * sizeof(key_slot));
+  uint64_t mask = (uint64_t)cap - 1;
+  int64_t ng = 0;
+  for (int64_t i = s; i < e; i++) {
+    uint64_t key = j->pkey[i];
+    uint64_t h = key * UINT64_C(0x9e3779b97f4a7c15);
+    uint64_t at = (h ^ (h >> 29)) & mask;
+    int64_t g;
+    for (;;) {
+      g = t[at].group;
+      if (g < 0 || t[at].key == key) break;
+      at = (at + 1) & mask;
+    }
+    int64_t r = j->prow[i];
+    if (g < 0) {
+      g = ng++;
+      t[at].key = key;
+      t[at].group = g;
+      j->isfirst[r] = 1;
+    }
+    j->id[r] = g;
+  }
+  zb_free(t);
+  j->ngroups[p] = ng;
+  j->pst[p] = ZB_OK;
 }
 
 /* Partition p's table: each of its rows gets its group in the partition,
@@ -709,6 +764,10 @@ static void scatter_morsel(void *ctx, int64_t task, int worker) {
 static void build_part(void *ctx, int64_t p, int worker) {
   (void)worker;
   hash_job *j = (hash_job *)ctx;
+  if (j->pkey != NULL) {
+    build_part_keys(j, p);
+    return;
+  }
   int64_t s = j->pstart[p], e = j->pstart[p + 1];
   zb__hash_table ht;
   zb_status st = zb__ht_init(&ht, e - s, NULL);
@@ -810,9 +869,14 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
   j.pbase = (int64_t *)alloc_n(j.P, sizeof(int64_t));
   j.isfirst = (uint8_t *)zb_calloc((size_t)ZB_MAX(n, 1), 1);
   j.mcount = (int64_t *)alloc_n(nm, sizeof(int64_t));
+  /* One 64-bit key (integers, dates, categorical codes, several keys packed
+   * into one) whose nulls, if any, are dropped: keys move with the rows. */
+  bool one_key = n_keys == 1 && k.n_cols == 1 && k.cols[0].norm != NULL &&
+                 (keys[0]->null_count == 0 || drop != NULL);
+  if (one_key && j.P > 1) j.pkey = (uint64_t *)alloc_n(n, sizeof(uint64_t));
   if (j.hist == NULL || j.pstart == NULL || j.prow == NULL || j.pst == NULL ||
       j.ngroups == NULL || j.id == NULL || j.pbase == NULL || j.isfirst == NULL ||
-      j.mcount == NULL) {
+      j.mcount == NULL || (one_key && j.P > 1 && j.pkey == NULL)) {
     st = nomem(err, "hash partitions", n);
     goto done;
   }
@@ -829,6 +893,10 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
   }
   j.pstart[j.P] = run;
   st = zb_parallel_for(nm, scatter_morsel, &j, err);
+  if (st == ZB_OK && j.pkey != NULL) { /* the partitions hold the keys now */
+    zb_free(k.hash);
+    k.hash = NULL;
+  }
   if (st == ZB_OK) st = zb_parallel_for(j.P, build_part, &j, err);
   if (st != ZB_OK) goto done;
   int64_t G = 0;
@@ -847,7 +915,9 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
   /* The keys and the partitions are no longer needed. */
   zb__keys_reset(&k);
   zb_free(j.prow);
+  zb_free(j.pkey);
   j.prow = NULL;
+  j.pkey = NULL;
   j.remap = (int64_t *)alloc_n(G, sizeof(int64_t));
   g->first = (int64_t *)alloc_n(G, sizeof(int64_t));
   j.first = g->first;
@@ -876,6 +946,7 @@ done:
   zb_free(j.hist);
   zb_free(j.pstart);
   zb_free(j.prow);
+  zb_free(j.pkey);
   zb_free(j.id);
   zb_free(j.pbase);
   zb_free(j.isfirst);

@@ -206,6 +206,36 @@ def test_threads_identical_and_many_groups(threads):
         zb.set_num_threads(2)
 
 
+@pytest.mark.parametrize("threads", [2, 3])
+def test_hashed_single_key_with_nulls_vs_pandas(threads):
+    """One hashed 64-bit key over several partitions: its keys move with
+    the rows into partition order (nulls dropped first, or kept as a group
+    through the general path); int32 and float keys (NaN as missing, -0.0
+    equal to 0.0) take the same path."""
+    n = 300_007
+    rng = np.random.default_rng(21)
+    k = pd.array(rng.integers(0, 10**12, n) // 7 * 7, dtype="Int64")
+    k[rng.random(n) < 0.03] = pd.NA
+    k[rng.integers(0, n, 5000)] = 42  # one large group among small ones
+    f = rng.integers(-10**6, 10**6, n) / 8.0
+    f[rng.random(n) < 0.02] = np.nan
+    f[rng.integers(0, n, 1000)] = -0.0
+    pdf = pd.DataFrame({"k": k, "k32": rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32) // 5,
+                        "f": f, "v": rng.normal(0, 1, n), "i": rng.integers(-50, 50, n)})
+    df = zb.from_pandas(pdf)
+    spec = {"s": ("v", "sum"), "n": ("i", "size"), "mn": ("i", "min"), "fv": ("v", "first")}
+    zb.set_num_threads(threads)
+    try:
+        for key in ("k", "k32", "f"):
+            for dropna in (True, False):
+                for sort in (True, False):
+                    got = df.groupby(key, dropna=dropna, sort=sort).agg(**spec)
+                    exp = _expected(pdf, [key], dropna, sort, spec)
+                    assert_same(got, exp, (key, dropna, sort))
+    finally:
+        zb.set_num_threads(2)
+
+
 @pytest.mark.parametrize("threads", [1, 3])
 def test_wide_direct_key_vs_pandas(threads):
     """An integer key spanning more than 2^18 values but no more than the
