@@ -13,7 +13,8 @@
  * first spins for ZB_SPIN_NS watching the count of posted jobs before it
  * sleeps, and a caller whose tasks are all claimed spins as long for the
  * workers still inside its job: back-to-back passes (count, then write;
- * several columns) hand over without a sleep.
+ * several columns) hand over without a sleep.  Nothing spins when the
+ * thread setting exceeds the cores.
  *
  * Invariant: a job stays in the list until every task is done AND no worker
  * is still inside it, so the caller's stack-allocated job outlives all use.
@@ -67,8 +68,13 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* Spin until cond(arg) holds or ZB_SPIN_NS have passed; true if it held. */
+static int g_cores; /* set once by pool_init */
+
+/* Spin until cond(arg) holds or ZB_SPIN_NS have passed; true if it held.
+ * With more threads than cores a spinning thread would take a core from
+ * one still working, so then there is no spinning. */
 static bool spin_until(bool (*cond)(const void *), const void *arg) {
+  if (__atomic_load_n(&g_pool.threads, __ATOMIC_RELAXED) > g_cores) return cond(arg);
   int64_t end = 0;
   for (int i = 0;; i++) {
     if (cond(arg)) return true;
@@ -99,6 +105,7 @@ int zb_available_cores(void) {
 
 static void pool_init(void) {
   int n = zb_available_cores();
+  g_cores = n;
   const char *env = getenv("ZAMBEZI_NUM_THREADS");
   if (env != NULL && *env != '\0') {
     char *end = NULL;
