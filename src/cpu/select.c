@@ -334,10 +334,10 @@ static bool fast_pext(void) {
  * new cpos.  Short strings move as one 16-byte copy where both the source
  * and the output have room for it.  A function of its own, so that its
  * loop keeps everything in registers. */
-__attribute__((noinline)) static int64_t filter_string_rows(const zb_column *mask, int64_t start, int64_t n,
-                                  const int64_t *restrict so, const char *restrict cs,
-                                  int64_t cs_size, char *restrict dst, int64_t cpos,
-                                  int64_t cend, int64_t *restrict ends, int64_t *pos_io) {
+__attribute__((noinline)) static int64_t filter_string_rows(
+    const zb_column *mask, int64_t start, int64_t n, const int64_t *restrict so,
+    const char *restrict cs, int64_t cs_size, char *restrict dst, int64_t cpos, int64_t cend,
+    int64_t *restrict ends, int64_t *pos_io) {
   int64_t pos = *pos_io, src_room = cs_size - 16, dst_room = cend - 16;
   for (int64_t k = 0; k < n; k += 64) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
@@ -381,10 +381,14 @@ static void filter_write(void *ctx, int64_t task, int worker) {
   char *ch = j->out->chars ? (char *)j->out->chars->data : NULL;
   /* Validity, then values: one loop per value kind (no per-row switch). */
   if (vb.words != NULL) COMPRESS(j->mask, c, true, start, n, &vb, pos);
-  /* Fixed width: every row up to the last kept one of a word is stored at
-   * the next output position, which advances only past kept rows (no
-   * branch per row; a skipped row's store is overwritten by the next kept
-   * row, so nothing lands past this morsel's output). */
+  /* Fixed width, per 64-row word of the mask: none kept, skipped; all
+   * kept, one copy; at most 16 kept, a visit of the kept rows; more, every
+   * row stored at the next output position, which advances only past kept
+   * rows (no branch per row; a skipped row's store is overwritten by the
+   * next kept one).  That last loop runs all 64 rows, unrolled, where this
+   * morsel's output has room for the stores past its last kept row, and
+   * else stops at the word's last kept row, so nothing lands past this
+   * morsel's output. */
 #define FILTER_FIXED(T)                                                         \
   {                                                                             \
     const T *s_ = (const T *)src;                                               \
