@@ -69,15 +69,25 @@ void zb__convert_block(zb_type_id dst_t, void *dst, zb_type_id src, const void *
   }
 }
 
+/* Copies of the first W bytes of buf over the rest of its ZB_BLOCK values
+ * (fixed-size memcpy: plain stores, whatever type the buffer holds). */
+#define FILL_FROM_FIRST(W)                                                     \
+  {                                                                            \
+    unsigned char v_[W];                                                       \
+    memcpy(v_, buf, W);                                                        \
+    for (int i = 1; i < ZB_BLOCK; i++) memcpy((char *)buf + (size_t)i * W, v_, W); \
+  }
+
 void zb__fill_scalar_block(zb_type_id t, void *buf, const zb_column *s) {
   zb__convert_block(t, buf, s->type, s->data->data, s->offset, 1);
   switch (zb__physical(t) == ZB_BOOL ? 1 : zb_type_width(zb__physical(t))) {
-    case 1: memset(buf, *(const uint8_t *)buf, ZB_BLOCK); break;
-    case 2: for (int i = 1; i < ZB_BLOCK; i++) ((uint16_t *)buf)[i] = ((uint16_t *)buf)[0]; break;
-    case 4: for (int i = 1; i < ZB_BLOCK; i++) ((uint32_t *)buf)[i] = ((uint32_t *)buf)[0]; break;
-    default: for (int i = 1; i < ZB_BLOCK; i++) ((uint64_t *)buf)[i] = ((uint64_t *)buf)[0]; break;
+    case 1: memset(buf, *(const unsigned char *)buf, ZB_BLOCK); break;
+    case 2: FILL_FROM_FIRST(2) break;
+    case 4: FILL_FROM_FIRST(4) break;
+    default: FILL_FROM_FIRST(8) break;
   }
 }
+#undef FILL_FROM_FIRST
 
 const void *zb__block_values(const zb_column *c, zb_type_id t, int64_t row, int64_t n,
                              void *scratch) {
