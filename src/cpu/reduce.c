@@ -9,7 +9,9 @@
  * all-null run is skipped); the kernels are written with vector extensions
  * on 4 x 64-bit lanes, so a run's mask is a vector shift of its word and
  * nulls are blended out without per-row branches.  Integer sums are exact
- * (low and high 32-bit halves summed separately), so sums wrap only when
+ * (low and high 32-bit halves summed separately; in a run without nulls
+ * the high halves are shifted logically, which AVX2 has, and 2^64 is taken
+ * off per negative value), so sums wrap only when
  * the result is narrowed to int64 (as numpy does) and means are exact
  * before the final division.  Float sums use 8 lanes per 1024-value block
  * and Neumaier compensation across blocks.  NaN is skipped like a null
@@ -82,6 +84,7 @@ typedef double zb_v4d __attribute__((vector_size(32)));
                              bool want_sum, bool want_minmax, partial *p) {           \
     zb_v4u sum_lo = {0, 0, 0, 0};                                                     \
     zb_v4l sum_hi = {0, 0, 0, 0};                                                     \
+    zb_v4u sum_hiu = {0, 0, 0, 0}, negs = {0, 0, 0, 0}; /* runs without nulls */      \
     LANE vmin = {HI, HI, HI, HI}, vmax = {LO, LO, LO, LO};                            \
     LANE lo_id = vmax, hi_id = vmin;                                                  \
     zb_i128 tail = 0;                                                                 \
@@ -102,7 +105,18 @@ typedef double zb_v4d __attribute__((vector_size(32)));
         }                                                                             \
         continue;                                                                     \
       }                                                                               \
-      if (want_sum) {                                                                 \
+      if (want_sum && w == ~UINT64_C(0)) {                                            \
+        /* no nulls: high halves shifted logically (native in AVX2), and   \
+         * 2^64 taken off per negative value (counted as -1 lanes) */      \
+        for (int j = 0; j < 64; j += 4) {                                             \
+          NAME##_raw raw;                                                             \
+          memcpy(&raw, x + j, sizeof raw);                                            \
+          zb_v4u xu = (zb_v4u)__builtin_convertvector(raw, LANE);                     \
+          sum_lo += xu & 0xffffffffu;                                                 \
+          sum_hiu += xu >> 32;                                                        \
+          if ((LO) < 0) negs += (zb_v4u)((zb_v4l)xu < 0);                             \
+        }                                                                             \
+      } else if (want_sum) {                                                          \
         for (int j = 0; j < 64; j += 4) {                                             \
           NAME##_raw raw;                                                             \
           memcpy(&raw, x + j, sizeof raw);                                            \
@@ -127,7 +141,9 @@ typedef double zb_v4d __attribute__((vector_size(32)));
     }                                                                                 \
     zb_i128 exact = tail;                                                             \
     for (int u = 0; u < 4; u++)                                                       \
-      exact += (zb_i128)sum_hi[u] * ((zb_i128)1 << 32) + (zb_i128)sum_lo[u];          \
+      exact += (zb_i128)sum_hi[u] * ((zb_i128)1 << 32) + (zb_i128)sum_lo[u] +         \
+               (zb_i128)sum_hiu[u] * ((zb_i128)1 << 32) +                             \
+               (zb_i128)(int64_t)negs[u] * ((zb_i128)1 << 64);                        \
     p->exact += exact;                                                                \
     if (want_sum) p->count += count;                                                  \
     if (want_minmax && count > 0) {                                                   \

@@ -284,6 +284,40 @@ def test_uint64_above_int64_min_max_and_sum():
     assert s.to_list() == [int(v) for v in values]
 
 
+def test_integer_sums_exact_over_full_range():
+    """Sums and means of integers over their whole range, with words of 64
+    rows without nulls (summed as unsigned halves, with 2^64 taken off per
+    negative value) next to words with nulls: the mean is exact, the sum
+    wraps to 64 bits as numpy's does.  Oracle: Python integers."""
+    from fractions import Fraction
+    NULLABLE = {np.int64: "Int64", np.int32: "Int32", np.int8: "Int8", np.uint64: "UInt64",
+                np.uint32: "UInt32"}
+    rng = np.random.default_rng(31)
+    n = 200_003
+    for dtype in (np.int64, np.int32, np.int8, np.uint64, np.uint32):
+        info = np.iinfo(dtype)
+        vals = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        vals[:64] = info.min
+        vals[64:128] = info.max
+        for with_nulls in (False, True):
+            valid = np.ones(n, dtype=bool)
+            if with_nulls:
+                valid[rng.integers(0, n, 300)] = False
+            ps = pd.Series(pd.array(vals, dtype=NULLABLE[dtype]))
+            ps[~valid] = pd.NA
+            s = zb.from_pandas(pd.DataFrame({"v": ps}))["v"]
+            kept = [int(v) for v in vals[valid]]
+            total = sum(kept)
+            want_sum = total % 2**64
+            if info.min < 0 and want_sum >= 2**63:
+                want_sum -= 2**64
+            if dtype in (np.int64, np.uint64):
+                assert s.sum() == want_sum, (dtype, with_nulls)
+            else:
+                assert s.sum() == total, (dtype, with_nulls)
+            assert s.mean() == float(Fraction(total, len(kept))), (dtype, with_nulls)
+
+
 def test_num_threads_from_environment():
     code = ("import numpy as np, zambezi as zb; "
             "s = zb.Series(np.arange(300_001, dtype=np.int64)); "
