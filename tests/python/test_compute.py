@@ -371,6 +371,38 @@ def test_compare_numeric_vs_pandas(seed, n, da, db):
             assert_same(fn(v, za), _pandas_binop(fn, v, a), "bool")
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_compare_nan_and_int64_extremes(threads):
+    """NaN values (from 0/0; NaN read from numpy or pandas becomes null)
+    compare as C and numpy do: != is true, every other comparison false;
+    -0.0 equals 0.0; int64 compares signed at its extremes.  Lengths with
+    whole 64-row words and a partial one, column against column and
+    against a scalar.  Oracle: numpy on the same values."""
+    rng = np.random.default_rng(41)
+    n = 3 * 1024 + 70
+    num = rng.choice([0.0, -0.0, 1.0, -2.5, 3.0, np.inf, -np.inf], n)
+    den = rng.choice([0.0, 1.0, 2.0], n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fx = num / den
+    fy = rng.choice([0.0, -0.0, 1.0, np.inf, 0.5], n)
+    ix = rng.choice(np.array([np.iinfo(np.int64).min, -1, 0, 1, np.iinfo(np.int64).max]), n)
+    iy = rng.choice(np.array([np.iinfo(np.int64).min, -1, 0, 7, np.iinfo(np.int64).max]), n)
+    zx = zb.Series(num) / zb.Series(den)
+    assert np.isnan(zx.to_numpy()).sum() == np.isnan(fx).sum() > 0
+    ops = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+           "gt": np.greater, "ge": np.greater_equal}
+    zb.set_num_threads(threads)
+    try:
+        for name, npop in ops.items():
+            fn = CMP[name]
+            assert np.array_equal(fn(zx, zb.Series(fy)).to_numpy(), npop(fx, fy)), name
+            assert np.array_equal(fn(zx, 0.0).to_numpy(), npop(fx, 0.0)), name
+            assert np.array_equal(fn(zb.Series(ix), zb.Series(iy)).to_numpy(), npop(ix, iy)), name
+            assert np.array_equal(fn(zb.Series(ix), -1).to_numpy(), npop(ix, -1)), name
+    finally:
+        zb.set_num_threads(2)
+
+
 @pytest.mark.parametrize("seed,n", CASES, ids=CASE_IDS)
 def test_compare_strings_categoricals_dates_timestamps(seed, n):
     rng = np.random.default_rng(seed + 11)
