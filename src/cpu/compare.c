@@ -121,16 +121,9 @@ __attribute__((target("avx2"))) static void cmp_words_f64_avx2(zb_binary_op op,
 }
 #undef CMP_WORDS_AVX2
 
-static bool has_avx2(void) {
-  static int known = -1;
-  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (k < 0) {
-    __builtin_cpu_init();
-    k = __builtin_cpu_supports("avx2");
-    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
-  }
-  return k != 0;
-}
+/* libgcc fills in the CPU model before any constructor of ours runs, so
+ * asking is one load. */
+static inline bool has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #endif
 
 /* Comparison words of a block: whole 64-row words of int64 and float64

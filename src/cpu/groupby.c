@@ -871,12 +871,12 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
   j.mcount = (int64_t *)alloc_n(nm, sizeof(int64_t));
   /* One 64-bit key (integers, dates, categorical codes, several keys packed
    * into one) whose nulls, if any, are dropped: keys move with the rows. */
-  bool one_key = n_keys == 1 && k.n_cols == 1 && k.cols[0].norm != NULL &&
-                 (keys[0]->null_count == 0 || drop != NULL);
-  if (one_key && j.P > 1) j.pkey = (uint64_t *)alloc_n(n, sizeof(uint64_t));
+  bool want_pkey = j.P > 1 && n_keys == 1 && k.cols[0].norm != NULL &&
+                   (keys[0]->null_count == 0 || drop != NULL);
+  if (want_pkey) j.pkey = (uint64_t *)alloc_n(n, sizeof(uint64_t));
   if (j.hist == NULL || j.pstart == NULL || j.prow == NULL || j.pst == NULL ||
       j.ngroups == NULL || j.id == NULL || j.pbase == NULL || j.isfirst == NULL ||
-      j.mcount == NULL || (one_key && j.P > 1 && j.pkey == NULL)) {
+      j.mcount == NULL || (want_pkey && j.pkey == NULL)) {
     st = nomem(err, "hash partitions", n);
     goto done;
   }
