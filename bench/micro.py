@@ -3,7 +3,9 @@ and duckdb in one process, on the same generated data.
 
     python bench/micro.py [--rows 10000000] [--repeat 3] [--bw-rows N] [--json out.json]
 
-For each operation it prints the best time of --repeat runs per engine,
+For each operation it prints the best time of --repeat rounds per engine
+(each round runs every engine once, in turn, so a slow spell of the
+machine falls on all of them),
 rows/s, zambezi's speed-up over each peer, and for scans the fraction of
 this machine's memory bandwidth that zambezi reached (bandwidth measured by
 this script: several threads summing disjoint slices of a large array with
@@ -34,6 +36,26 @@ def best_of(fn, repeat):
         fn()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def best_interleaved(runs, repeat, errors):
+    """Best time of each engine's callable over `repeat` rounds, every round
+    running each engine once in turn, so that a slow spell of a shared
+    machine falls on all engines alike.  An engine that raises is shown as
+    missing (its error kept in errors[name + "_error"]), not hidden."""
+    best = {}
+    for name, fn in runs.items():  # warm-up, and weed out failures
+        try:
+            fn()
+            best[name] = float("inf")
+        except Exception as e:
+            errors[name + "_error"] = f"{type(e).__name__}: {e}"[:80]
+    for _ in range(repeat):
+        for name in best:
+            t0 = time.perf_counter()
+            runs[name]()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return {name: best.get(name) for name in runs}
 
 
 def read_bandwidth(threads, nbytes=1 << 30, repeat=5):
@@ -171,19 +193,9 @@ def main(argv=None):
     results = []
     for op, (fn, nbytes) in ops.items():
         row = {"operation": op}
-        try:
-            fn()
-            row["zambezi"] = best_of(fn, rep)
-        except Exception as e:  # an operation zambezi lacks yet: shown, not hidden
-            row["zambezi"] = None
-            row["zambezi_error"] = f"{type(e).__name__}: {e}"[:80]
-        for e, table in peers.items():
-            try:
-                table[op]()
-                row[e] = best_of(table[op], rep)
-            except Exception as ex:
-                row[e] = None
-                row[e + "_error"] = str(ex)[:80]
+        runs = {"zambezi": fn}
+        runs.update({e: table[op] for e, table in peers.items()})
+        row.update(best_interleaved(runs, rep, row))
         t = row["zambezi"]
         cells = "".join(f"{row[e] * 1e3:>13.1f}" if row.get(e) else f"{'n/a':>13}"
                         for e in names)
