@@ -4,8 +4,9 @@
  *
  * One kernel per storage type (int8..uint64, float32, float64, and the bit-
  * packed bool) computes, in a single pass, whatever the operation needs: the
- * count of values taken, a wrapping unsigned 64-bit integer sum, a
- * compensated (Neumaier) double sum, and min/max.  Which parts run is a
+ * count of values taken, an exact 128-bit integer sum (low word wrapping,
+ * high word counting the carries and the signs), a compensated (Neumaier)
+ * double sum, and min/max.  Which parts run is a
  * runtime flag, uniform across the grid.  Each thread walks the column in a
  * grid-stride loop (64-bit indices, several loads in flight), the block
  * combines its threads' states with warp shuffles, and each block writes one
@@ -15,9 +16,11 @@
  * Semantics (as zb_column_reduce, and as src/cpu): logical element i is at
  * physical position col->offset + i of the data and validity buffers; nulls
  * are skipped; for floats NaN is skipped too (it is not counted); integer
- * sums wrap as two's complement; float sums (and every mean) are computed
- * in double with compensation, mean = sum / count; min/max/mean of no values
- * is null; sum of nothing is 0 and count of nothing is 0.
+ * sums wrap as two's complement; an integer mean is the exact sum over the
+ * count, rounded once (zb__exact_mean: bit for bit the CPU's); float sums
+ * and means are computed in double with compensation, mean = sum / count;
+ * min/max/mean of no values is null; sum of nothing is 0 and count of
+ * nothing is 0.
  */
 #include <math.h>
 #include <stdint.h>
@@ -71,6 +74,11 @@ __host__ __device__ inline unsigned long long zb_load<zb_bits>(const void *data,
   return (unsigned long long)((((const uint8_t *)data)[pos >> 3] >> (pos & 7)) & 1u);
 }
 
+/* Whether x is negative: it adds -1 to the high word of the exact sum. */
+__host__ __device__ inline long long zb_sign_word(long long x) { return x < 0 ? -1 : 0; }
+__host__ __device__ inline long long zb_sign_word(unsigned long long) { return 0; }
+__host__ __device__ inline long long zb_sign_word(double) { return 0; }
+
 __host__ __device__ inline bool zb_is_nan(double x) { return x != x; }
 __host__ __device__ inline bool zb_is_nan(long long) { return false; }
 __host__ __device__ inline bool zb_is_nan(unsigned long long) { return false; }
@@ -81,7 +89,8 @@ enum { ZB_WANT_ISUM = 1, ZB_WANT_FSUM = 2, ZB_WANT_MINMAX = 4 };
 /* One thread's, one block's or the whole column's state. */
 template <typename A> struct zb_part {
   double s, c;             /* Neumaier sum: s + c */
-  unsigned long long isum; /* wrapping integer sum */
+  unsigned long long isum; /* integer sum: low 64 bits (wrapping) */
+  long long ihi;           /* integer sum: high 64 bits */
   unsigned long long count;
   A mn, mx;
 };
@@ -100,7 +109,9 @@ template <typename A>
 __host__ __device__ inline void zb_part_combine(zb_part<A> *a, const zb_part<A> &b) {
   zb_neumaier_add(&a->s, &a->c, b.s);
   a->c += b.c;
-  a->isum += b.isum;
+  unsigned long long lo = a->isum + b.isum;
+  a->ihi += b.ihi + (lo < a->isum ? 1 : 0);
+  a->isum = lo;
   a->count += b.count;
   if (b.mn < a->mn) a->mn = b.mn;
   if (b.mx > a->mx) a->mx = b.mx;
@@ -153,7 +164,11 @@ __host__ __device__ inline void zb_thread_scan(zb_part<typename zb_acc<T>::type>
     for (int u = 0; u < ZB_REDUCE_UNROLL; u++) {
       if (!ok[u] || zb_is_nan(x[u])) continue;
       st->count++;
-      if (want & ZB_WANT_ISUM) st->isum += (unsigned long long)x[u];
+      if (want & ZB_WANT_ISUM) {
+        unsigned long long lo = st->isum + (unsigned long long)x[u];
+        st->ihi += zb_sign_word(x[u]) + (lo < st->isum ? 1 : 0);
+        st->isum = lo;
+      }
       if (want & ZB_WANT_FSUM) zb_neumaier_add(&st->s, &st->c, (double)x[u]);
       if (want & ZB_WANT_MINMAX) {
         if (x[u] < st->mn) st->mn = x[u];
@@ -175,6 +190,7 @@ __global__ void __launch_bounds__(ZB_REDUCE_THREADS)
   st.s = 0.0;
   st.c = 0.0;
   st.isum = 0;
+  st.ihi = 0;
   st.count = 0;
   zb_minmax_identity(&st.mn, &st.mx);
 
@@ -189,6 +205,7 @@ __global__ void __launch_bounds__(ZB_REDUCE_THREADS)
     o.s = zb_shfl_down(st.s, d);
     o.c = zb_shfl_down(st.c, d);
     o.isum = zb_shfl_down(st.isum, d);
+    o.ihi = zb_shfl_down(st.ihi, d);
     o.count = zb_shfl_down(st.count, d);
     o.mn = zb_shfl_down(st.mn, d);
     o.mx = zb_shfl_down(st.mx, d);
@@ -214,7 +231,7 @@ int zb_want_for(zb_reduce_op op, bool is_float) {
   case ZB_REDUCE_SUM:
     return is_float ? ZB_WANT_FSUM : ZB_WANT_ISUM;
   case ZB_REDUCE_MEAN:
-    return ZB_WANT_FSUM;
+    return is_float ? ZB_WANT_FSUM : ZB_WANT_ISUM;
   case ZB_REDUCE_MIN:
   case ZB_REDUCE_MAX:
     return ZB_WANT_MINMAX;
@@ -240,6 +257,7 @@ zb_status zb_reduce_typed(const zb_column *col, zb_reduce_op op, bool is_float,
   total.s = 0.0;
   total.c = 0.0;
   total.isum = 0;
+  total.ihi = 0;
   total.count = 0;
   zb_minmax_identity(&total.mn, &total.mx);
 
@@ -316,7 +334,12 @@ zb_status zb_reduce_typed(const zb_column *col, zb_reduce_op op, bool is_float,
   case ZB_REDUCE_MEAN:
     out->type = ZB_FLOAT64;
     out->is_null = total.count == 0;
-    out->v.f = total.count ? fsum / (double)total.count : NAN;
+    if (total.count == 0)
+      out->v.f = NAN;
+    else if (is_float)
+      out->v.f = fsum / (double)total.count;
+    else /* the exact quotient, rounded once, as on the CPU */
+      out->v.f = zb__exact_mean(total.ihi, total.isum, (int64_t)total.count);
     break;
   case ZB_REDUCE_MIN:
   case ZB_REDUCE_MAX: {

@@ -226,6 +226,9 @@ def test_reduce_matches_cpu_and_pandas(dtype, n, nulls):
         what = f"{dtype}[n={n}, nulls={nulls}]"
         got = getattr(gpu, op)()
         assert_same(got, getattr(cpu, op)(), dtype, op, scale, count, what + " gpu vs cpu")
+        if op == "mean" and not dtype.startswith("float") and count > 0:
+            # an integer mean is the exact quotient rounded once, on both
+            assert float(got) == float(cpu.mean()), what
         want_pd = pandas_oracle(values, mask, op)
         assert_same(got, want_pd, dtype, op, scale, count, what + " gpu vs pandas")
 
@@ -266,6 +269,24 @@ def test_reduce_via_dataframe_column():
     want = float((values.astype("float64") / 3).sum())
     assert abs(float(g["b"].sum()) - want) <= 1e-12 * float(np.abs(values / 3).sum())
     assert abs(float(g["b"].mean()) - want / len(values)) <= 1e-12 * 5000
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64"])
+def test_integer_mean_exact_near_the_limits(dtype):
+    """Values near the ends of the range, whose sum needs more than 64 bits:
+    the GPU mean is the exact quotient correctly rounded, as the CPU's.
+    Oracle: Python fractions."""
+    from fractions import Fraction
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(5)
+    for n in (33, 1025, 100_003):
+        values = rng.integers(info.max - 2**40, info.max, n, dtype=dtype, endpoint=True)
+        if info.min < 0:
+            values[::2] = rng.integers(info.min, info.min + 2**40, (n + 1) // 2, dtype=dtype)
+            values[:7] = info.max  # the sum leaves 64 bits before it comes back
+        cpu = make_series(values)
+        want = float(Fraction(sum(int(v) for v in values), n))
+        assert float(cpu.to("cuda").mean()) == float(cpu.mean()) == want, (dtype, n)
 
 
 @pytest.mark.parametrize("dtype", ["int64", "uint64", "int32"])
