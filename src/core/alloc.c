@@ -14,19 +14,24 @@
  * fresh; huge pages only win when freed memory is reused at once, which
  * the block cache below already provides.
  *
- * Large freed host blocks (1 MiB and more) are kept in a small cache and
- * handed out again: a fresh block from the kernel costs a page fault and a
- * page clear per page on first touch, which for a memory-bound kernel
- * writing a new column is as much as the kernel's own work.  The cache holds
- * at most ZAMBEZI_HOST_CACHE_MB MiB (default: 1/16 of physical memory, at
- * most 2 GiB; 0 disables it), is emptied when an allocation fails, and is
- * off in sanitizer builds so that use-after-free stays detectable.
+ * Large host blocks (1 MiB and more) are mapped here (mmap) and, when
+ * freed, kept in a small cache whose pages are handed out again: a fresh
+ * page costs a fault and a clear on first touch, which for a memory-bound
+ * kernel writing a new column is as much as the kernel's own work.  A
+ * request takes the smallest cached block that is large enough (splitting
+ * off the rest) or, failing that, is assembled from cached blocks' pages
+ * moved with mremap (Linux), fresh pages only for what they do not cover.
+ * The cache holds at most ZAMBEZI_HOST_CACHE_MB MiB (default: 1/16 of
+ * physical memory, at most 2 GiB; 0 disables it, and large blocks then come
+ * from posix_memalign), is emptied when an allocation fails, and is off in
+ * sanitizer builds so that use-after-free stays detectable.
  *
  * Invariant: host_bytes / host_allocations equal the sum over live blocks
  * (cached blocks are not live; host_cached_bytes counts them).
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise */
+#define _GNU_SOURCE     /* mremap */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +76,9 @@ int64_t zb_alloc_fail_after(int64_t n) {
 
 /* ---- the cache of large freed host blocks --------------------------------
  * Block header (the 64 bytes before the pointer handed out): [0] the size
- * asked for, [1] the block's capacity (bytes from the header's start). */
+ * asked for, [1] the block's capacity (bytes from the header's start), [2]
+ * 1 for a block mapped by this file (large blocks where the cache is on:
+ * page-aligned, unmapped with munmap), 0 for one from posix_memalign. */
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ZB_CACHE_OFF 1
@@ -80,16 +87,20 @@ int64_t zb_alloc_fail_after(int64_t n) {
 #define ZB_CACHE_OFF 1
 #endif
 #endif
+#if !defined(__linux__)
+#define ZB_CACHE_OFF 1 /* the cache recycles pages with Linux's mremap */
+#endif
 
 #define ZB_CACHE_MIN ((size_t)1 << 20) /* smaller blocks go back to malloc */
 #define ZB_CACHE_SLOTS 64
 
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t g_settings_once = PTHREAD_ONCE_INIT;
-static void *g_cache[ZB_CACHE_SLOTS]; /* block bases, oldest first */
-static int g_cache_n;
 static int64_t g_cache_bytes, g_cache_limit;
 static bool g_huge_pages; /* ZAMBEZI_HUGE_PAGES=1 */
+#ifndef ZB_CACHE_OFF
+static size_t g_page = 4096; /* the system's page size */
+#endif
 
 static void settings_init(void) {
   const char *huge = getenv("ZAMBEZI_HUGE_PAGES");
@@ -97,6 +108,8 @@ static void settings_init(void) {
 #ifdef ZB_CACHE_OFF
   g_cache_limit = 0;
 #else
+  long page_size = sysconf(_SC_PAGESIZE);
+  if (page_size > 0) g_page = (size_t)page_size;
   const char *env = getenv("ZAMBEZI_HOST_CACHE_MB");
   if (env != NULL && *env != '\0') {
     long long mb = atoll(env);
@@ -109,27 +122,92 @@ static void settings_init(void) {
 #endif
 }
 
+static void set_header(void *base, size_t cap, int64_t mapped) {
+  ((int64_t *)base)[1] = (int64_t)cap;
+  ((int64_t *)base)[2] = mapped;
+}
+
+#ifdef ZB_CACHE_OFF
+static bool cache_put(void *base) {
+  (void)base;
+  return false;
+}
+
+void zb_alloc_trim(void) {}
+#else
+static void *g_cache[ZB_CACHE_SLOTS]; /* block bases, oldest first */
+static int g_cache_n;
+
 static size_t block_capacity(const void *base) { return (size_t)((const int64_t *)base)[1]; }
 
-/* A cached block of capacity in [total, 2 * total], or NULL. */
-static void *cache_take(size_t total) {
-  if (total < ZB_CACHE_MIN) return NULL;
-  pthread_once(&g_settings_once, settings_init);
-  if (g_cache_limit == 0) return NULL;
-  void *got = NULL;
+/* Drop slot i from the cache (lock held). */
+static void *cache_remove(int i) {
+  void *b = g_cache[i];
+  g_cache_bytes -= (int64_t)block_capacity(b);
+  memmove(&g_cache[i], &g_cache[i + 1], (size_t)(g_cache_n - i - 1) * sizeof(void *));
+  g_cache_n--;
+  return b;
+}
+
+/* Keep [base, base + cap) as a block of its own (lock held); unmapped if
+ * it is too small to keep or there is no slot. */
+static void cache_keep_rest(char *base, size_t cap) {
+  if (cap < ZB_CACHE_MIN || g_cache_n == ZB_CACHE_SLOTS) {
+    munmap(base, cap);
+    return;
+  }
+  set_header(base, cap, 1);
+  g_cache[g_cache_n++] = base;
+  g_cache_bytes += (int64_t)cap;
+}
+
+/* A mapped block of capacity `need` (a multiple of the page) whose pages
+ * come, as far as the cache has them, from freed blocks, or NULL.  A
+ * fresh page costs a fault and a clear on first touch (on a virtual
+ * machine whose host takes freed memory back, about 0.4 s per GiB); a
+ * recycled one costs nothing.  The smallest cached block that is large
+ * enough is split (its tail stays cached); failing that, a fresh mapping
+ * of `need` bytes has its front replaced, largest cached block first, by
+ * cached pages moved there with mremap (page tables move, no data is
+ * copied; the block's pages are no longer one mapping, which munmap does
+ * not mind). */
+static void *cache_take(size_t need) {
+  char *got = NULL;
   pthread_mutex_lock(&g_cache_lock);
   int best = -1;
   for (int i = 0; i < g_cache_n; i++) {
     size_t cap = block_capacity(g_cache[i]);
-    if (cap >= total && cap / 2 <= total &&
-        (best < 0 || cap < block_capacity(g_cache[best])))
-      best = i;
+    if (cap >= need && (best < 0 || cap < block_capacity(g_cache[best]))) best = i;
   }
   if (best >= 0) {
-    got = g_cache[best];
-    g_cache_bytes -= (int64_t)block_capacity(got);
-    memmove(&g_cache[best], &g_cache[best + 1], (size_t)(g_cache_n - best - 1) * sizeof(void *));
-    g_cache_n--;
+    got = (char *)cache_remove(best);
+    size_t cap = block_capacity(got);
+    if (cap - need >= ZB_CACHE_MIN) { /* split: the tail stays cached */
+      cache_keep_rest(got + need, cap - need);
+      set_header(got, need, 1);
+    }
+  } else if (g_cache_n > 0) {
+    void *fresh = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (fresh != MAP_FAILED) {
+      got = (char *)fresh;
+      size_t filled = 0;
+      /* at most 8 pieces: each is a mapping of its own, and a process
+       * has a limit on those (vm.max_map_count, 65530 by default) */
+      for (int piece = 0; piece < 8 && filled < need && g_cache_n > 0; piece++) {
+        int big = 0;
+        for (int i = 1; i < g_cache_n; i++)
+          if (block_capacity(g_cache[i]) > block_capacity(g_cache[big])) big = i;
+        char *b = (char *)cache_remove(big);
+        size_t cap = block_capacity(b), mv = ZB_MIN(cap, need - filled);
+        if (mremap(b, mv, mv, MREMAP_MAYMOVE | MREMAP_FIXED, got + filled) == MAP_FAILED) {
+          cache_keep_rest(b, cap); /* as it was (the header is intact) */
+          break;
+        }
+        filled += mv;
+        if (mv < cap) cache_keep_rest(b + mv, cap - mv);
+      }
+      set_header(got, need, 1);
+    }
   }
   pthread_mutex_unlock(&g_cache_lock);
   return got;
@@ -138,24 +216,22 @@ static void *cache_take(size_t total) {
 /* Keep base in the cache (evicting the oldest blocks past the limit); false
  * if it does not belong there. */
 static bool cache_put(void *base) {
+  if (((int64_t *)base)[2] != 1) return false;
   size_t cap = block_capacity(base);
-  if (cap < ZB_CACHE_MIN) return false;
-  pthread_once(&g_settings_once, settings_init);
-  if ((int64_t)cap > g_cache_limit / 2) return false;
-  void *evicted[ZB_CACHE_SLOTS];
+  void *evicted[ZB_CACHE_SLOTS + 1];
   int n_evicted = 0;
   pthread_mutex_lock(&g_cache_lock);
-  while (g_cache_n > 0 &&
-         (g_cache_n == ZB_CACHE_SLOTS || g_cache_bytes + (int64_t)cap > g_cache_limit)) {
-    evicted[n_evicted++] = g_cache[0];
-    g_cache_bytes -= (int64_t)block_capacity(g_cache[0]);
-    memmove(&g_cache[0], &g_cache[1], (size_t)(g_cache_n - 1) * sizeof(void *));
-    g_cache_n--;
+  if ((int64_t)cap > g_cache_limit / 2) {
+    evicted[n_evicted++] = base;
+  } else {
+    while (g_cache_n > 0 &&
+           (g_cache_n == ZB_CACHE_SLOTS || g_cache_bytes + (int64_t)cap > g_cache_limit))
+      evicted[n_evicted++] = cache_remove(0);
+    g_cache[g_cache_n++] = base;
+    g_cache_bytes += (int64_t)cap;
   }
-  g_cache[g_cache_n++] = base;
-  g_cache_bytes += (int64_t)cap;
   pthread_mutex_unlock(&g_cache_lock);
-  for (int i = 0; i < n_evicted; i++) free(evicted[i]);
+  for (int i = 0; i < n_evicted; i++) munmap(evicted[i], block_capacity(evicted[i]));
   return true;
 }
 
@@ -167,25 +243,47 @@ void zb_alloc_trim(void) {
   g_cache_n = 0;
   g_cache_bytes = 0;
   pthread_mutex_unlock(&g_cache_lock);
-  for (int i = 0; i < n; i++) free(all[i]);
+  for (int i = 0; i < n; i++) munmap(all[i], block_capacity(all[i]));
+}
+#endif
+
+/* A new block of at least `total` bytes, header capacity and kind set. */
+static void *block_new(size_t total) {
+  pthread_once(&g_settings_once, settings_init);
+#ifndef ZB_CACHE_OFF
+  if (g_cache_limit > 0 && total >= ZB_CACHE_MIN) {
+    size_t need = (total + g_page - 1) / g_page * g_page;
+    void *base = cache_take(need);
+    if (base != NULL) return base;
+    base = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      zb_alloc_trim(); /* cached blocks may be what stands in the way */
+      base = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (base == MAP_FAILED) return NULL;
+    }
+    set_header(base, need, 1);
+    return base;
+  }
+#endif
+  void *base = NULL;
+  if (posix_memalign(&base, ZB_ALIGN, total) != 0) {
+    zb_alloc_trim();
+    if (posix_memalign(&base, ZB_ALIGN, total) != 0) return NULL;
+  }
+  set_header(base, total, 0);
+  return base;
 }
 
 void *zb_malloc(size_t size) {
   if (injected_failure()) return NULL;
-  if (size > (size_t)INT64_MAX - 2 * ZB_ALIGN) return NULL;
+  if (size > (size_t)INT64_MAX / 2) return NULL;
   size_t total = (size + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
-  void *base = cache_take(total);
-  if (base != NULL) goto ready;
-  if (posix_memalign(&base, ZB_ALIGN, total) != 0) {
-    zb_alloc_trim(); /* cached blocks may be what stands in the way */
-    if (posix_memalign(&base, ZB_ALIGN, total) != 0) return NULL;
-  }
-  ((int64_t *)base)[1] = (int64_t)total;
+  void *base = block_new(total);
+  if (base == NULL) return NULL;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   /* Opt-in (see the top of this file): ask for 2 MiB pages, so first touch
    * costs one fault per 2 MiB, not per 4 KiB.  Advice only; failure is
    * harmless. */
-  pthread_once(&g_settings_once, settings_init);
   if (g_huge_pages && total >= ((size_t)4 << 20)) {
     const uintptr_t huge = (uintptr_t)2 << 20;
     uintptr_t lo = ((uintptr_t)base + huge - 1) & ~(huge - 1);
@@ -193,7 +291,6 @@ void *zb_malloc(size_t size) {
     if (hi > lo) (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
   }
 #endif
-ready:
   *(int64_t *)base = (int64_t)size;
   int64_t now = __atomic_add_fetch(&g_host_bytes, (int64_t)size, __ATOMIC_RELAXED);
   __atomic_add_fetch(&g_host_allocs, 1, __ATOMIC_RELAXED);
@@ -214,7 +311,14 @@ void zb_free(void *ptr) {
   int64_t size = *(int64_t *)base;
   __atomic_sub_fetch(&g_host_bytes, size, __ATOMIC_RELAXED);
   __atomic_sub_fetch(&g_host_allocs, 1, __ATOMIC_RELAXED);
-  if (!cache_put(base)) free(base);
+  if (cache_put(base)) return;
+#ifndef ZB_CACHE_OFF
+  if (((int64_t *)base)[2] == 1) {
+    munmap(base, block_capacity(base));
+    return;
+  }
+#endif
+  free(base);
 }
 
 void zb__shrink(void *ptr, size_t size) {
