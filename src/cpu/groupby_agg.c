@@ -804,47 +804,13 @@ static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool las
 
 /* ---- median / quantile --------------------------------------------------------------- */
 
-static inline void swap_d(double *a, double *b) {
-  double t = *a;
-  *a = *b;
-  *b = t;
-}
-
-/* Rearrange a[0, n) so a[k] is the k-th smallest, smaller ones before it. */
-static void select_kth(double *a, int64_t n, int64_t k) {
-  int64_t lo = 0, hi = n - 1;
-  while (hi > lo) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (a[mid] < a[lo]) swap_d(&a[mid], &a[lo]);
-    if (a[hi] < a[lo]) swap_d(&a[hi], &a[lo]);
-    if (a[hi] < a[mid]) swap_d(&a[hi], &a[mid]);
-    double p = a[mid];
-    int64_t i = lo, jj = hi;
-    while (i <= jj) {
-      while (a[i] < p) i++;
-      while (a[jj] > p) jj--;
-      if (i <= jj) {
-        swap_d(&a[i], &a[jj]);
-        i++;
-        jj--;
-      }
-    }
-    if (k <= jj)
-      hi = jj;
-    else if (k >= i)
-      lo = i;
-    else
-      return;
-  }
-}
-
 /* The q-quantile (linear) of a[0, m), m > 0; a is reordered. */
 static double quantile_of(double *a, int64_t m, double q) {
   double h = (double)(m - 1) * q;
   int64_t lo = (int64_t)floor(h);
   if (lo > m - 1) lo = m - 1;
   double frac = h - (double)lo;
-  select_kth(a, m, lo);
+  zb__select_kth(a, 0, m, lo);
   double x0 = a[lo];
   if (frac > 0 && lo + 1 < m) {
     double x1 = a[lo + 1];

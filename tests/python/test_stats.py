@@ -179,6 +179,27 @@ def test_var_accuracy():
     assert close(zb.Series(p).std(ddof=0), p.std(ddof=0), rel=1e-9)
 
 
+@pytest.mark.parametrize("order", ["sorted", "reversed", "equal", "few", "organ", "sawtooth"])
+def test_quantiles_of_adversarial_orders(order, threads):
+    """Orders that make a selection's partitions lopsided or full of ties:
+    median and quantiles of the whole column and per group equal numpy's
+    (the oracle) exactly, the values being small integers."""
+    n = 100_003
+    i = np.arange(n)
+    values = {"sorted": i, "reversed": i[::-1], "equal": np.full(n, 7),
+              "few": i % 3, "organ": np.minimum(i, n - 1 - i),
+              "sawtooth": i % 1000}[order].astype("float64")
+    s = zb.Series(values)
+    assert s.median() == np.median(values)
+    for q in (0.0, 0.01, 0.25, 0.5, 0.75, 0.999, 1.0):
+        assert s.quantile(q) == np.quantile(values, q), q
+    keys = i % 7
+    got = zb.DataFrame({"k": keys, "v": values}).groupby("k").agg(m=("v", "median"))
+    want = [np.median(values[keys == k]) for k in range(7)]
+    assert got["k"].to_list() == list(range(7))
+    assert got["m"].to_list() == want
+
+
 def test_reduction_errors():
     s = zb.Series(["a", "b"])
     with pytest.raises(zb.errors.DTypeError):
