@@ -197,11 +197,6 @@ static inline void zb__prof_span_end(zb__prof_span *sp) {
   ZB_PROFILE_SPAN(op_, #entry_, (be_) != NULL && (be_)->entry_ != NULL, dev_, dev_, rows_)
 #define ZB_PROFILE_DECLINED() ((void)(zb__prof_sp.declined = true))
 
-/* The double nearest to (hi * 2^64 + lo) / count (count > 0), correctly
- * rounded: an integer column's mean, from its exact 128-bit sum (the CPU
- * and CUDA reductions share it, so their means agree bit for bit). */
-double zb__exact_mean(int64_t hi, uint64_t lo, int64_t count);
-
 /* The CPU reference implementations (src/cpu). */
 zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
                          zb_error *err);

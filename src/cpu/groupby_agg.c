@@ -36,6 +36,7 @@
  */
 #include <math.h>
 
+#include "core/exact_mean.h"
 #include "cpu/groupby.h"
 
 __extension__ typedef __int128 zb_i128;
@@ -695,23 +696,18 @@ static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool las
           const acc_sumf *p = (const acc_sumf *)j->acc + g;
           sf = p->s + p->c;
           n = p->n;
+          if (mean) sf = n > 0 ? sf / (double)n : 0;
         } else {
           const acc_sumi *p = (const acc_sumi *)j->acc + g;
-          sf = (double)p->s;
           n = p->n;
           if (!mean) {
             ((uint64_t *)o->data->data)[g] = (uint64_t)(unsigned __int128)p->s;
             continue;
           }
+          /* the exact quotient, rounded once, as Series.mean and the GPU */
+          sf = n > 0 ? zb__exact_mean((int64_t)(p->s >> 64), (uint64_t)p->s, n) : 0;
         }
-        if (mean) {
-          if (n == 0) {
-            out_null(o, g);
-            sf = 0;
-          } else {
-            sf /= (double)n;
-          }
-        }
+        if (mean && n == 0) out_null(o, g);
         ((double *)o->data->data)[g] = sf;
       }
       break;

@@ -11,15 +11,16 @@
  * nulls are blended out without per-row branches.  Integer sums are exact
  * (low and high 32-bit halves summed separately; in a run without nulls
  * the high halves are shifted logically, which AVX2 has, and 2^64 is taken
- * off per negative value), so sums wrap only when
- * the result is narrowed to int64 (as numpy does) and a mean is the exact
- * quotient, correctly rounded (zb__exact_mean).  Float sums use 8 lanes per 1024-value block
- * and Neumaier compensation across blocks.  NaN is skipped like a null
- * (pandas' skipna).
+ * off per negative value), so sums wrap only when the result is narrowed
+ * to int64 (as numpy does) and a mean is the exact quotient, correctly
+ * rounded (core/exact_mean.h).  Float sums use 8 lanes per 1024-value
+ * block and Neumaier compensation across blocks.  NaN is skipped like a
+ * null (pandas' skipna).
  */
 #include <math.h>
 #include <string.h>
 
+#include "core/exact_mean.h"
 #include "core/internal.h"
 
 __extension__ typedef __int128 zb_i128;
@@ -316,30 +317,6 @@ static bool less_than(zb_type_id t, const partial *a, const partial *b, bool use
     return use_min ? a->min.i < b->min.i : a->max.i < b->max.i;
   if (zb_type_is_integer(t)) return use_min ? a->min.u < b->min.u : a->max.u < b->max.u;
   return use_min ? a->min.f < b->min.f : a->max.f < b->max.f;
-}
-
-/* Converting the sum and then dividing rounds twice, and misses the
- * nearest double about one time in five once the sum passes 2^53.  So:
- * an integer quotient of at least 56 significant bits (the magnitude
- * shifted left as far as needed; it stays under 2^120), its lowest bit
- * set if the division left a remainder, converted once (the conversion
- * rounds to nearest; the bits below the rounding position decide it
- * exactly as the infinite quotient's would), then scaled back. */
-double zb__exact_mean(int64_t hi, uint64_t lo, int64_t count) {
-  __extension__ typedef unsigned __int128 zb_u128;
-  zb_u128 m = ((zb_u128)(uint64_t)hi << 64) | lo;
-  bool neg = hi < 0;
-  if (neg) m = -m;
-  if (m == 0) return 0.0;
-  int bits_m = (uint64_t)(m >> 64) != 0 ? 128 - __builtin_clzll((uint64_t)(m >> 64))
-                                         : 64 - __builtin_clzll((uint64_t)m);
-  int bits_d = 64 - __builtin_clzll((uint64_t)count);
-  int s = ZB_MAX(0, 56 - (bits_m - bits_d));
-  zb_u128 num = m << s;
-  zb_u128 q = num / (uint64_t)count;
-  q |= (num % (uint64_t)count) != 0;
-  double v = ldexp((double)q, -s);
-  return neg ? -v : v;
 }
 
 zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,

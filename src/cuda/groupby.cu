@@ -28,8 +28,9 @@
  * kernel (zb_rows_kernel of elementwise.cuh) turns the accumulators into
  * the result column.  Semantics are those of src/cpu/groupby_agg.c:
  *   - sum of integers/bools wraps modulo 2^64 (INT64, unsigned: UINT64);
- *     mean of integers divides the exact 128-bit sum (two 64-bit words
- *     with carries) rounded once to double, as the CPU does;
+ *     mean of integers is the exact 128-bit sum (two 64-bit words with
+ *     carries) over the count, rounded once (core/exact_mean.h, as the
+ *     CPU);
  *   - float sum, mean, var, std (corrected two-pass: sum and count, then
  *     the sums of d and d^2 with d = x - mean) and float prod are computed
  *     in double in an order that depends on scheduling: they can differ
@@ -58,6 +59,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/exact_mean.h"
 #include "cuda/elementwise.cuh"
 
 #define ZB_GB_THREADS 256
@@ -475,36 +477,6 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
     mean[g] = cnt[g] != 0 ? sum[g] / (double)cnt[g] : 0.0;
 }
 
-/* A 128-bit two's complement integer (hi, lo) rounded once to the nearest
- * double (ties to even), as a C conversion of __int128 to double. */
-__device__ __forceinline__ double zb_i128_to_double(unsigned long long lo, unsigned long long hi) {
-  const bool neg = (long long)hi < 0;
-  if (neg) { /* magnitude: ~x + 1 (-2^127 stays 2^127 read as unsigned) */
-    lo = ~lo;
-    hi = ~hi;
-    lo += 1;
-    if (lo == 0) hi += 1;
-  }
-  double m;
-  if (hi == 0) {
-    m = __ull2double_rn(lo);
-  } else {
-    /* the top 64 bits, with a sticky bit for anything below them */
-    const int lz = __clzll((long long)hi);
-    unsigned long long top, rest;
-    if (lz == 0) {
-      top = hi;
-      rest = lo;
-    } else {
-      top = (hi << lz) | (lo >> (64 - lz));
-      rest = lo << lz;
-    }
-    if (rest != 0) top |= 1ull;
-    m = ldexp(__ull2double_rn(top), 64 - lz);
-  }
-  return neg ? -m : m;
-}
-
 /* Result columns from the accumulators. */
 enum {
   ZB_FIN_U64,    /* u0 */
@@ -540,7 +512,8 @@ struct zb_gb_fin_fn {
       if (c == 0)
         z.valid = false;
       else
-        m = (op == ZB_FIN_MEAN_I ? zb_i128_to_double(u0[g], u1[g]) : d0[g]) / (double)c;
+        m = op == ZB_FIN_MEAN_I ? zb__exact_mean((long long)u1[g], u0[g], (long long)c)
+                                : d0[g] / (double)c;
       ((double *)out)[g] = m;
       break;
     }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/exact_mean.h"
 #include "cuda/cuda_internal.h"
 
 namespace {

@@ -449,3 +449,31 @@ def test_errors():
         df.groupby("ki").agg({"vi": "avg"})
     with pytest.raises(ValueError):
         df.groupby("ki")["vf"].quantile(2.0)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("dtype", ["int64", "uint64"])
+def test_integer_means_exact_near_the_limits(dtype, threads):
+    """Group means of integers whose sums need more than 64 bits: the exact
+    quotient correctly rounded, as Series.mean gives it (converting the sum
+    and then dividing misses the nearest double about one time in four).
+    Oracle: Python fractions."""
+    from fractions import Fraction
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(11)
+    n, groups = 60_000, 40
+    values = rng.integers(info.max - 2**50, info.max, n, dtype=dtype, endpoint=True)
+    if info.min < 0:
+        values[::3] = rng.integers(info.min, info.min + 2**50, (n + 2) // 3, dtype=dtype)
+    keys = rng.integers(0, groups, n)
+    zb.set_num_threads(threads)
+    try:
+        df = zb.DataFrame({"k": keys, "v": values})
+        got = df.groupby("k").agg(m=("v", "mean"))
+        for k, m in zip(got["k"].to_list(), got["m"].to_list()):
+            sel = [int(v) for v in values[keys == k]]
+            assert m == float(Fraction(sum(sel), len(sel))), (dtype, k)
+        one = zb.DataFrame({"k": np.zeros(n, dtype=np.int64), "v": values})
+        assert one.groupby("k").agg(m=("v", "mean"))["m"].to_list() == [zb.Series(values).mean()]
+    finally:
+        zb.set_num_threads(2)
