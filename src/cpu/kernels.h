@@ -128,12 +128,12 @@ zb_status zb__gather_strings(const zb_column *src, const int32_t *i32, const int
                              int64_t n, const zb_column *valid, zb_column **out,
                              zb_error *err);
 
-/* Stable sort of idx[0, n) by the string of row (rows ? rows[idx[i]] :
- * idx[i]) of string column c, byte-wise ascending. */
 /* Rearrange a[lo, hi) (no NaN) so that a[k] has rank k, smaller or equal
  * values before it, larger or equal after (reduce_stats.c). */
 void zb__select_kth(double *a, int64_t lo, int64_t hi, int64_t k);
 
+/* Stable sort of idx[0, n) by the string of row (rows ? rows[idx[i]] :
+ * idx[i]) of string column c, byte-wise ascending. */
 zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64_t *idx,
                                   int64_t n, zb_error *err);
 

@@ -6,8 +6,8 @@
  * packed bool) computes, in a single pass, whatever the operation needs: the
  * count of values taken, an exact 128-bit integer sum (low word wrapping,
  * high word counting the carries and the signs), a compensated (Neumaier)
- * double sum, and min/max.  Which parts run is a
- * runtime flag, uniform across the grid.  Each thread walks the column in a
+ * double sum, and min/max.  Which parts run is a runtime flag, uniform
+ * across the grid.  Each thread walks the column in a
  * grid-stride loop (64-bit indices, several loads in flight), the block
  * combines its threads' states with warp shuffles, and each block writes one
  * partial state; the host copies the partials back and combines them in
