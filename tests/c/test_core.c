@@ -6,6 +6,7 @@
  */
 #define _DEFAULT_SOURCE /* mincore */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -388,6 +389,63 @@ ZB_TEST(test_alloc_cache_recycles_pages) {
   ZB_CHECK_EQ_INT(b.host_cached_bytes, 0);
   ZB_CHECK_EQ_INT(b.host_bytes, a.host_bytes);
   ZB_CHECK_EQ_INT(b.host_allocations, a.host_allocations);
+}
+
+/* Threads allocating, filling, checking and freeing blocks of 1-6 MiB
+ * at once: blocks are split, assembled from others' pages and handed back
+ * concurrently, and no block ever shares a byte with another live one. */
+typedef struct alloc_stress_arg {
+  unsigned seed;
+  int bad;
+} alloc_stress_arg;
+
+static void *alloc_stress_thread(void *p) {
+  alloc_stress_arg *a = (alloc_stress_arg *)p;
+  char *live[4] = {NULL, NULL, NULL, NULL};
+  size_t len[4] = {0, 0, 0, 0};
+  unsigned x = a->seed;
+  for (int it = 0; it < 120; it++) {
+    x = x * 1103515245u + 12345u;
+    int slot = (int)((x >> 16) & 3);
+    if (live[slot] != NULL) { /* its pattern must be intact */
+      unsigned char tag = (unsigned char)(a->seed + (unsigned)slot);
+      for (size_t i = 0; i < len[slot]; i += 4093)
+        if ((unsigned char)live[slot][i] != tag) a->bad++;
+      if ((unsigned char)live[slot][len[slot] - 1] != tag) a->bad++;
+      zb_free(live[slot]);
+    }
+    x = x * 1103515245u + 12345u;
+    len[slot] = ((size_t)1 << 20) + (size_t)((x >> 8) % (5u << 20));
+    live[slot] = (char *)zb_malloc(len[slot]);
+    if (live[slot] == NULL) {
+      a->bad++;
+      continue;
+    }
+    memset(live[slot], (unsigned char)(a->seed + (unsigned)slot), len[slot]);
+  }
+  for (int k = 0; k < 4; k++) zb_free(live[k]);
+  return NULL;
+}
+
+ZB_TEST(test_alloc_cache_threads) {
+  zb_alloc_stats a, b;
+  zb_alloc_trim();
+  zb_alloc_get_stats(&a);
+  pthread_t th[4];
+  alloc_stress_arg args[4];
+  for (int i = 0; i < 4; i++) {
+    args[i].seed = 17u + 40u * (unsigned)i;
+    args[i].bad = 0;
+    ZB_CHECK(pthread_create(&th[i], NULL, alloc_stress_thread, &args[i]) == 0);
+  }
+  for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  for (int i = 0; i < 4; i++) ZB_CHECK_EQ_INT(args[i].bad, 0);
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_bytes, a.host_bytes);
+  ZB_CHECK_EQ_INT(b.host_allocations, a.host_allocations);
+  zb_alloc_trim();
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_cached_bytes, 0);
 }
 
 /* Build a string column with nulls, slice it, build a table: every
