@@ -290,7 +290,7 @@ def test_integer_sums_exact_over_full_range(seed):
     rows without nulls (summed as unsigned halves, with 2^64 taken off per
     negative value) next to words with nulls: the mean is the exact
     quotient correctly rounded (converting the sum, then dividing, misses
-    it about one time in five past 2^53), the sum wraps to 64 bits as
+    it about one time in four past 2^53), the sum wraps to 64 bits as
     numpy's does.  Oracle: Python integers and fractions."""
     from fractions import Fraction
     NULLABLE = {np.int64: "Int64", np.int32: "Int32", np.int8: "Int8", np.uint64: "UInt64",
