@@ -121,9 +121,6 @@ __attribute__((target("avx2"))) static void cmp_words_f64_avx2(zb_binary_op op,
 }
 #undef CMP_WORDS_AVX2
 
-/* libgcc fills in the CPU model before any constructor of ours runs, so
- * asking is one load. */
-static inline bool has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #endif
 
 /* Comparison words of a block: whole 64-row words of int64 and float64
@@ -131,7 +128,7 @@ static inline bool has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 static void cmp_words(zb_binary_op op, zb_type_id t, const void *x, const void *y, int64_t m,
                       uint64_t *words) {
 #ifdef ZB_CMP_AVX2
-  if ((t == ZB_INT64 || t == ZB_FLOAT64) && m >= 64 && has_avx2()) {
+  if ((t == ZB_INT64 || t == ZB_FLOAT64) && m >= 64 && zb__has_avx2()) {
     int64_t whole = m / 64 * 64;
     if (t == ZB_INT64)
       cmp_words_i64_avx2(op, (const int64_t *)x, (const int64_t *)y, whole, words);

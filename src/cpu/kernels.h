@@ -92,6 +92,18 @@ static inline zb_type_id zb__physical(zb_type_id t) {
 void zb__convert_block(zb_type_id dst_t, void *dst, zb_type_id src, const void *src_data,
                        int64_t off, int64_t n);
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* CPU features for kernels dispatched at run time.  libgcc fills in the
+ * CPU model before any constructor of ours runs, so asking is one load. */
+static inline bool zb__has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+static inline bool zb__has_avx512f(void) { return __builtin_cpu_supports("avx512f"); }
+/* pext is microcoded (slow) on AMD before family 19h. */
+static inline bool zb__has_fast_pext(void) {
+  return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam15h") &&
+         !__builtin_cpu_is("amdfam17h");
+}
+#endif
+
 /* buf[0, ZB_BLOCK) = value 0 of the scalar (length-1) column s converted to
  * t (bool: 0/1 bytes), for kernels whose operand is a scalar. */
 void zb__fill_scalar_block(zb_type_id t, void *buf, const zb_column *s);

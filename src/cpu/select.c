@@ -311,33 +311,12 @@ COMPRESS_ROWS(compress_rows, , compress_kept)
 #include <immintrin.h>
 COMPRESS_ROWS(compress_rows_bmi2, __attribute__((target("bmi2"))), _pext_u64)
 
-/* pext is microcoded (slow) on AMD before family 19h. */
-static bool fast_pext(void) {
-  static int known = -1;
-  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (k < 0) {
-    __builtin_cpu_init();
-    k = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam15h") &&
-        !__builtin_cpu_is("amdfam17h");
-    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
-  }
-  return k != 0;
-}
-#define COMPRESS(...) (fast_pext() ? compress_rows_bmi2(__VA_ARGS__) : compress_rows(__VA_ARGS__))
+#define COMPRESS(...) \
+  (zb__has_fast_pext() ? compress_rows_bmi2(__VA_ARGS__) : compress_rows(__VA_ARGS__))
 
 /* The kept values of 64 rows of 8 or 4 bytes packed to o with AVX-512
  * compress, 8 or 16 rows per instruction; each store writes a whole
  * vector, so o needs room for 64 values. */
-static bool has_avx512(void) {
-  static int known = -1;
-  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (k < 0) {
-    __builtin_cpu_init();
-    k = __builtin_cpu_supports("avx512f");
-    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
-  }
-  return k != 0;
-}
 __attribute__((target("avx512f"))) static void compress_word_8(const uint64_t *r, uint64_t keep,
                                                                 uint64_t *o) {
   for (int q = 0; q < 8; q++) {
@@ -354,7 +333,7 @@ __attribute__((target("avx512f"))) static void compress_word_4(const uint32_t *r
     o += __builtin_popcount(m);
   }
 }
-#define HAS_AVX512() has_avx512()
+#define HAS_AVX512() zb__has_avx512f()
 #define COMPRESS_WORD_8(r, keep, o) compress_word_8(r, keep, o)
 #define COMPRESS_WORD_4(r, keep, o) compress_word_4(r, keep, o)
 #else
