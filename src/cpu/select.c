@@ -346,9 +346,15 @@ __attribute__((target("avx512f"))) static void compress_word_4(const uint32_t *r
 /* The kept rows of [start, start + n) of a string column (offsets so,
  * chars cs of cs_size bytes): bytes appended at dst + cpos (room up to
  * cend), each row's end offset at ends[*pos], *pos advanced.  Returns the
- * new cpos.  Short strings move as one 16-byte copy where both the source
- * and the output have room for it.  A function of its own, so that its
- * loop keeps everything in registers. */
+ * new cpos.  A word of the mask that keeps every row shifts its offsets and
+ * copies its bytes at once.  Otherwise each kept row is visited; short
+ * strings move as one 16-byte copy where both the source and the output
+ * have room for it, and both the offsets and the bytes are prefetched
+ * STRING_PREFETCH_WORDS words ahead (10^7 rows of 7 bytes, half kept at
+ * random: 2.25 -> 2.0 ns per kept row on one thread; 8 words gained about
+ * as much, 1, 2 and 4 less; runs of 10^5 kept rows: 5.2 -> 4.6 ms on two).
+ * A function of its own, so that its loop keeps everything in registers. */
+#define STRING_PREFETCH_WORDS 16
 __attribute__((noinline)) static int64_t filter_string_rows(
     const zb_column *mask, int64_t start, int64_t n, const int64_t *restrict so,
     const char *restrict cs, int64_t cs_size, char *restrict dst, int64_t cpos, int64_t cend,
@@ -358,6 +364,23 @@ __attribute__((noinline)) static int64_t filter_string_rows(
     int mm = (int)ZB_MIN((int64_t)64, n - k);
     int64_t row = start + k;
     uint64_t keep = keep_word(mask, row, mm);
+    if (keep == 0) continue;
+    if (keep == (mm == 64 ? ~UINT64_C(0) : (UINT64_C(1) << mm) - 1)) {
+      int64_t base = cpos - so[row], bytes = so[row + mm] - so[row];
+      for (int q = 0; q < mm; q++) ends[pos + q] = so[row + q + 1] + base;
+      if (bytes > 0) memcpy(dst + cpos, cs + so[row], (size_t)bytes);
+      cpos += bytes;
+      pos += mm;
+      continue;
+    }
+    if (k + 128 * STRING_PREFETCH_WORDS < n) { /* the offsets twice as far */
+      const char *po = (const char *)(so + row + 128 * STRING_PREFETCH_WORDS);
+      const char *pc = cs + so[row + 64 * STRING_PREFETCH_WORDS];
+      for (int l = 0; l < 8; l++) {
+        __builtin_prefetch(po + 64 * l);
+        __builtin_prefetch(pc + 64 * l);
+      }
+    }
     for (; keep != 0; keep &= keep - 1) {
       int64_t i = row + __builtin_ctzll(keep);
       int64_t s0 = so[i], len = so[i + 1] - s0;

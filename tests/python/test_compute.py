@@ -700,15 +700,17 @@ def test_filter_keeping_every_row_shares_the_columns():
     assert_same(one, df["f"].to_pandas())
 
 
-@pytest.mark.parametrize("max_len", [20, 300])
-@pytest.mark.parametrize("keep_p", [0.02, 0.5, 0.97])
+@pytest.mark.parametrize("max_len", [9, 20, 300])
+@pytest.mark.parametrize("keep_p", [0.02, 0.5, 0.97, "runs"])
 def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
     """String filters across several 65536-row morsels: short strings go
     through per-worker buffers; morsels of more than 4 MiB of bytes are
     copied straight to the output; a filter keeping under a quarter of a
-    large column sizes its bytes exactly first.  A slice of the column (its
-    offsets not starting at zero) goes through the same paths."""
-    rng = np.random.default_rng(max_len + int(keep_p * 100))
+    large column sizes its bytes exactly first.  Words of 64 rows that are
+    all kept ("runs": kept and dropped runs of 1 to 3000 rows) copy their
+    bytes at once.  A slice of the column (its offsets not starting at zero)
+    goes through the same paths."""
+    rng = np.random.default_rng(max_len + (7 if keep_p == "runs" else int(keep_p * 100)))
     n = 200_003
     lens = rng.integers(0, max_len, n)
     alphabet = np.array(list("abcdefghijklmnopqrstuvwxyz"))
@@ -717,7 +719,10 @@ def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
     words = [flat[e - k:e] for e, k in zip(ends, lens)]
     ps = pd.Series(words, dtype="string")
     ps[rng.random(n) < 0.05] = pd.NA
-    keep = rng.random(n) < keep_p
+    if keep_p == "runs":
+        keep = np.repeat(np.arange(n) % 2 == 0, rng.integers(1, 3000, n))[:n]
+    else:
+        keep = rng.random(n) < keep_p
     s = Z(ps)
     assert_same(s[keep], ps[keep])
     part, pkeep = s.iloc[7:], keep[7:]
