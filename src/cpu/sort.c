@@ -25,6 +25,7 @@
  * keys alone and maps them back to values (no permutation, no gather).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "cpu/kernels.h"
 
@@ -328,13 +329,26 @@ typedef struct pack_job {
   uint64_t base;
   int pbits;
   uint64_t *keys_out; /* unpack: the sorted keys, when not NULL */
+  int shift;          /* pack: low key bits dropped ... */
+  uint32_t *low;      /* ... and kept here by position */
 } pack_job;
 
 static void pack_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   pack_job *j = (pack_job *)ctx;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
-  for (int64_t i = lo; i < hi; i++) j->key[i] = ((j->key[i] - j->base) << j->pbits) | (uint64_t)i;
+  int shift = j->shift, pbits = j->pbits;
+  uint64_t base = j->base;
+  if (shift == 0) {
+    for (int64_t i = lo; i < hi; i++) j->key[i] = ((j->key[i] - base) << pbits) | (uint64_t)i;
+    return;
+  }
+  uint32_t *low = j->low, lm = (uint32_t)((UINT64_C(1) << shift) - 1);
+  for (int64_t i = lo; i < hi; i++) {
+    uint64_t k = j->key[i] - base;
+    low[i] = (uint32_t)k & lm;
+    j->key[i] = ((k >> shift) << pbits) | (uint64_t)i;
+  }
 }
 
 static void unpack_morsel(void *ctx, int64_t task, int worker) {
@@ -342,7 +356,12 @@ static void unpack_morsel(void *ctx, int64_t task, int worker) {
   pack_job *j = (pack_job *)ctx;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
   uint64_t pm = (UINT64_C(1) << j->pbits) - 1;
-  if (j->vw == 8) {
+  if (j->val_in == NULL) { /* val was 0, 1, 2, ...: the positions themselves */
+    if (j->vw == 8)
+      for (int64_t i = lo; i < hi; i++) ((int64_t *)j->val)[i] = (int64_t)(j->key[i] & pm);
+    else
+      for (int64_t i = lo; i < hi; i++) ((uint32_t *)j->val)[i] = (uint32_t)(j->key[i] & pm);
+  } else if (j->vw == 8) {
     int64_t *val = (int64_t *)j->val;
     const int64_t *in = (const int64_t *)j->val_in;
     for (int64_t i = lo; i < hi; i++) val[i] = in[j->key[i] & pm];
@@ -355,14 +374,172 @@ static void unpack_morsel(void *ctx, int64_t task, int worker) {
     for (int64_t i = lo; i < hi; i++) j->keys_out[i] = (j->key[i] >> j->pbits) + j->base;
 }
 
+/* Ties of a prefix sort: packed words sorted by (key prefix, position) whose
+ * runs of equal prefix are put in (key, position) order. */
+typedef struct tie_job {
+  uint64_t *w; /* sorted packed words */
+  int64_t n;
+  int pbits, shift;
+  const uint32_t *low; /* per position: the low `shift` bits of its rebased key */
+  int64_t n_morsels;
+  int64_t *start;  /* per morsel: its first run's start */
+  int64_t *big;    /* per morsel: [start, end) of a run of ZB_MORSEL_ROWS or more, or -1 */
+  int64_t *failed; /* per morsel: out of memory */
+} tie_job;
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Orders the run w[t, e) (more than TIE_SHORT and fewer than
+ * ZB_MORSEL_ROWS words of one prefix, in position order) by the low key
+ * bits, then position: (low, index in run) packed into one word and sorted.
+ * Returns false when out of memory. */
+static bool order_tie_run(const tie_job *j, int64_t t, int64_t e) {
+  int64_t len = e - t;
+  uint64_t pm = (UINT64_C(1) << j->pbits) - 1;
+  uint64_t *a = (uint64_t *)zb_malloc((size_t)len * 2 * sizeof(uint64_t));
+  if (a == NULL) return false;
+  uint64_t *pos = a + len;
+  int lbits = bit_width((uint64_t)(len - 1));
+  for (int64_t r = 0; r < len; r++) {
+    pos[r] = j->w[t + r] & pm;
+    a[r] = ((uint64_t)j->low[pos[r]] << lbits) | (uint64_t)r;
+  }
+  qsort(a, (size_t)len, sizeof(uint64_t), cmp_u64);
+  uint64_t hi = j->w[t] & ~pm, rm = (UINT64_C(1) << lbits) - 1;
+  for (int64_t r = 0; r < len; r++) j->w[t + r] = hi | pos[a[r] & rm];
+  zb_free(a);
+  return true;
+}
+
+/* The first run of equal prefix that starts in morsel `task` or later
+ * (n if none): read only, so that the next pass can give each morsel the
+ * words [start[m], start[m + 1]) to itself. */
+static void tie_start_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  tie_job *j = (tie_job *)ctx;
+  int64_t t = task * ZB_MORSEL_ROWS;
+  while (t > 0 && t < j->n && (j->w[t] >> j->pbits) == (j->w[t - 1] >> j->pbits)) t++;
+  j->start[task] = t;
+}
+
+/* Short runs (at most TIE_SHORT rows) are ordered in batches: their
+ * positions are collected, their low bits loaded in one loop of
+ * independent loads (these are random reads), then each run is sorted by
+ * insertion on (low bits, index in run). */
+#define TIE_SHORT 64
+#define TIE_BATCH 1024
+typedef struct tie_batch {
+  int64_t start[TIE_BATCH];
+  uint8_t len[TIE_BATCH];
+  uint64_t pos[TIE_BATCH + TIE_SHORT];
+  uint32_t low[TIE_BATCH + TIE_SHORT];
+  int runs, rows;
+} tie_batch;
+
+static void tie_flush(const tie_job *j, tie_batch *b) {
+  for (int k = 0; k < b->rows; k++) b->low[k] = j->low[b->pos[k]];
+  uint64_t pm = (UINT64_C(1) << j->pbits) - 1;
+  int at = 0;
+  for (int q = 0; q < b->runs; q++) {
+    int len = b->len[q];
+    const uint64_t *pos = b->pos + at;
+    const uint32_t *low = b->low + at;
+    at += len;
+    bool same = true;
+    for (int r = 1; r < len; r++) same &= low[r] == low[0];
+    if (same) continue; /* equal keys are already in position order */
+    uint64_t a[TIE_SHORT];
+    for (int r = 0; r < len; r++) {
+      uint64_t x = ((uint64_t)low[r] << 8) | (uint64_t)r;
+      int k = r;
+      for (; k > 0 && a[k - 1] > x; k--) a[k] = a[k - 1];
+      a[k] = x;
+    }
+    uint64_t *w = j->w + b->start[q], hi = w[0] & ~pm;
+    for (int r = 0; r < len; r++) w[r] = hi | pos[a[r] & 0xff];
+  }
+  b->runs = b->rows = 0;
+}
+
+/* The runs that start in morsel `task`; a run of ZB_MORSEL_ROWS or more (at
+ * most one starts per morsel) is left to the caller. */
+static void tie_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  tie_job *j = (tie_job *)ctx;
+  int64_t hi = ZB_MIN((task + 1) * ZB_MORSEL_ROWS, j->n);
+  int64_t end = task + 1 < j->n_morsels ? j->start[task + 1] : j->n;
+  const uint64_t *w = j->w;
+  int pb = j->pbits;
+  uint64_t pm = (UINT64_C(1) << pb) - 1;
+  tie_batch *b = (tie_batch *)zb_malloc(sizeof(tie_batch));
+  j->big[2 * task] = -1;
+  j->failed[task] = b == NULL;
+  if (b == NULL) return;
+  b->runs = b->rows = 0;
+  for (int64_t t = j->start[task]; t < hi;) {
+    int64_t e = t + 1;
+    while (e < end && (w[e] >> pb) == (w[t] >> pb)) e++;
+    if (e - t >= ZB_MORSEL_ROWS) {
+      j->big[2 * task] = t;
+      j->big[2 * task + 1] = e;
+    } else if (e - t > TIE_SHORT) {
+      if (!order_tie_run(j, t, e)) j->failed[task] = 1;
+    } else if (e - t > 1) {
+      b->start[b->runs] = t;
+      b->len[b->runs++] = (uint8_t)(e - t);
+      for (int64_t r = t; r < e; r++) b->pos[b->rows++] = w[r] & pm;
+      if (b->runs == TIE_BATCH || b->rows >= TIE_BATCH) tie_flush(j, b);
+    }
+    t = e;
+  }
+  tie_flush(j, b);
+  zb_free(b);
+}
+
+static zb_status sort_pairs(uint64_t *key, void *val, uint64_t *key2, void *val2, int vw,
+                            int64_t n, bool keys_sorted, bool val_is_positions,
+                            zb_error *err);
+
+/* A long run of equal prefix: its positions sorted by the low key bits with
+ * sort_pairs itself (stable, so ties stay in position order). */
+static zb_status order_big_run(const tie_job *j, int64_t t, int64_t e, zb_error *err) {
+  int64_t len = e - t;
+  uint64_t pm = (UINT64_C(1) << j->pbits) - 1;
+  uint64_t *k = (uint64_t *)zb_malloc((size_t)len * 4 * sizeof(uint64_t));
+  if (k == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting %lld tied rows)",
+                        (long long)len);
+  uint64_t *k2 = k + len, *p = k2 + len, *p2 = p + len;
+  for (int64_t r = 0; r < len; r++) {
+    p[r] = j->w[t + r] & pm;
+    k[r] = j->low[p[r]];
+  }
+  zb_status st = sort_pairs(k, p, k2, p2, 8, len, false, false, err);
+  uint64_t hi = j->w[t] & ~pm;
+  for (int64_t r = 0; st == ZB_OK && r < len; r++) j->w[t + r] = hi | p[r];
+  zb_free(k);
+  return st;
+}
+
 /* Stable sort of val[0, n) (vw bytes each) by key[0, n) (the result ends in
  * val; key ends sorted when keys_sorted, else in any order).  key2/val2:
- * scratch of n.  Keys are rebased on their minimum;
- * when the key range and the position need at most 64 bits together they
- * are packed into one word and only the words move (then val is gathered
- * once through the positions). */
+ * scratch of n.  Keys are rebased on their minimum.  When the key range and
+ * the position need at most 64 bits together they are packed into one word
+ * and only the words move (then val is gathered once through the
+ * positions).  Wider keys that need not end sorted are packed too, as their
+ * top 64 - position bits, with the low bits (at most 32) kept aside in val2
+ * by position: the words are sorted, then each run of equal top bits is
+ * ordered by its low bits (10^7 float64 keys: 4 radix passes moving 8-byte
+ * words instead of 6 moving 12-byte pairs; a run is mostly two rows of
+ * equal value).  Otherwise (key, val) pairs move.  val_is_positions: val
+ * holds 0, 1, ..., n - 1, so the sorted positions are written, not
+ * gathered. */
 static zb_status sort_pairs(uint64_t *key, void *val, uint64_t *key2, void *val2, int vw,
-                            int64_t n, bool keys_sorted, zb_error *err) {
+                            int64_t n, bool keys_sorted, bool val_is_positions,
+                            zb_error *err) {
   if (n <= 1) return ZB_OK;
   uint64_t mn, mx;
   ZB_RETURN_NOT_OK(key_range(key, n, &mn, &mx, err));
@@ -372,13 +549,32 @@ static zb_status sort_pairs(uint64_t *key, void *val, uint64_t *key2, void *val2
   uint64_t *rk;
   void *rv;
   zb_status st;
-  if (rbits + pbits <= 64) {
-    pack_job pj = {key, val, val2, vw, n, mn, pbits, NULL};
+  if (rbits + pbits <= 64 || (!keys_sorted && rbits + pbits <= 96)) {
+    int shift = rbits + pbits <= 64 ? 0 : rbits + pbits - 64;
+    pack_job pj = {key, val, val2, vw, n, mn, pbits, NULL, shift, (uint32_t *)val2};
     st = zb_parallel_for(zb__morsels(n), pack_morsel, &pj, err);
     if (st == ZB_OK)
-      st = radix_sort(key, NULL, key2, NULL, vw, n, 0, pbits, rbits, &rk, &rv, err);
+      st = radix_sort(key, NULL, key2, NULL, vw, n, 0, pbits, rbits - shift, &rk, &rv, err);
+    if (st == ZB_OK && shift > 0) {
+      int64_t nm = zb__morsels(n);
+      int64_t *big = (int64_t *)zb_malloc((size_t)nm * 4 * sizeof(int64_t));
+      if (big == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (radix sort)");
+      tie_job tj = {rk, n, pbits, shift, pj.low, nm, big + 2 * nm, big, big + 3 * nm};
+      st = zb_parallel_for(nm, tie_start_morsel, &tj, err);
+      if (st == ZB_OK) st = zb_parallel_for(nm, tie_morsel, &tj, err);
+      for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
+        if (tj.failed[m])
+          st = zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting tied rows)");
+        else if (big[2 * m] >= 0)
+          st = order_big_run(&tj, big[2 * m], big[2 * m + 1], err);
+      }
+      zb_free(big);
+    }
     if (st != ZB_OK) return st;
-    memcpy(val2, val, (size_t)n * (size_t)vw);
+    if (val_is_positions)
+      pj.val_in = NULL;
+    else
+      memcpy(val2, val, (size_t)n * (size_t)vw);
     pj.key = rk;
     pj.keys_out = keys_sorted ? key : NULL;
     return zb_parallel_for(zb__morsels(n), unpack_morsel, &pj, err);
@@ -460,7 +656,7 @@ static zb_status str_sort_level(const zb_column *c, const int64_t *rows, int64_t
   str_key_job kj = {c, rows, idx, key, n, depth};
   zb_status st = n > ZB_MORSEL_ROWS ? zb_parallel_for(zb__morsels(n), str_key_morsel, &kj, err)
                                     : (str_key_morsel(&kj, 0, 0), ZB_OK);
-  if (st == ZB_OK) st = sort_pairs(key, idx, key2, tmp, 8, n, true, err);
+  if (st == ZB_OK) st = sort_pairs(key, idx, key2, tmp, 8, n, true, false, err);
   for (int64_t i = 0; st == ZB_OK && i < n;) {
     int64_t e = i + 1;
     while (e < n && key[e] == key[i]) e++;
@@ -587,9 +783,10 @@ static void reverse(int64_t *a, int64_t n) {
 }
 
 /* Stable sort of perm[0, n) (row positions, vw bytes each; 8 for string
- * columns) by column c.  scratch: tmp (n positions), key and key2 (n). */
+ * columns; identity: 0, 1, 2, ...) by column c.  scratch: tmp (n
+ * positions), key and key2 (n). */
 static zb_status sort_by_column(const zb_column *c, void *perm, int vw, int64_t n, bool asc,
-                                bool nulls_first, void *tmp, uint64_t *key,
+                                bool nulls_first, bool identity, void *tmp, uint64_t *key,
                                 uint64_t *key2, zb_error *err) {
   /* Stable partition: missing rows to one end (counted in parallel first;
    * most columns have none). */
@@ -646,7 +843,8 @@ static zb_status sort_by_column(const zb_column *c, void *perm, int vw, int64_t 
   key_job kj = {c, seg, vw, key, rank, len, !asc,
                 bytes == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * bytes)) - 1};
   if (st == ZB_OK) st = zb_parallel_for(zb__morsels(len), key_morsel, &kj, err);
-  if (st == ZB_OK) st = sort_pairs(key, seg, key2, tmp, vw, len, false, err);
+  if (st == ZB_OK)
+    st = sort_pairs(key, seg, key2, tmp, vw, len, false, identity && n_missing == 0, err);
   zb_free(rank);
   return st;
 }
@@ -694,7 +892,7 @@ zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t 
     for (int64_t i = 0; i < n; i++) perm[i] = i;
   for (int64_t k = n_keys - 1; k >= 0 && st == ZB_OK && n > 1; k--)
     st = sort_by_column(t->columns[keys[k]], perm, vw, n, ascending ? ascending[k] : true,
-                        nulls_first, tmp, key, key2, err);
+                        nulls_first, k == n_keys - 1, tmp, key, key2, err);
   if (narrow && st == ZB_OK && n > 0) {
     memcpy(key, perm, (size_t)n * sizeof(uint32_t));
     widen_job wj = {(const uint32_t *)key, perm, n};

@@ -859,6 +859,37 @@ def test_string_sort_hard_keys(seed, n, threads):
     assert s.sort_values().to_list() == [vals[i] for i in asc] + [None] * len(missing)
 
 
+@pytest.mark.parametrize("case", ["float_ties", "short_runs", "long_runs", "huge_run"])
+def test_wide_key_sorts_order_ties(case, threads):
+    """Keys whose range and row position do not fit 64 bits together are
+    sorted by their top bits packed with the position, then each run of
+    equal top bits by the rest.  Here: float64 with many equal values, and
+    int64 in three far-apart clusters whose rows differ only in low bits
+    (top-bit runs of about 50, 3000 and 100,000 rows); one key and two,
+    ascending and descending, with and without nulls; pandas' stable sort
+    is the oracle."""
+    rng = np.random.default_rng(["float_ties", "short_runs", "long_runs", "huge_run"].index(case))
+    n = 300_001  # 19 position bits: about 19 low key bits go to the tie pass
+    if case == "float_ties":
+        wide = pd.Series(np.round(rng.random(n) * 200 - 100, 3))
+        wide[rng.random(n) < 0.01] = -0.0
+    else:
+        span = {"short_runs": 2**30, "long_runs": 2**24, "huge_run": 2**18}[case]
+        wide = pd.Series(rng.choice([-2**62, 5, 2**62 - 2**40], n) + rng.integers(0, span, n))
+    pdf = pd.DataFrame({"wide": wide, "small": rng.integers(0, 3, n), "v": np.arange(n)})
+    holes = pdf.astype({"wide": "Float64" if case == "float_ties" else "Int64"})
+    holes.loc[rng.random(n) < 0.02, "wide"] = pd.NA
+    for frame in (pdf, holes):
+        df = zb.from_pandas(frame)
+        for by, asc in (("wide", True), ("wide", False), (["small", "wide"], [True, False]),
+                        (["wide", "small"], [False, True])):
+            exp = frame.sort_values(by, ascending=asc, kind="stable")["v"].to_numpy()
+            got = df.sort_values(by, ascending=asc)["v"].to_numpy()
+            np.testing.assert_array_equal(got, exp, err_msg=f"{by} {asc}")
+    np.testing.assert_array_equal(zb.from_pandas(pdf)["wide"].argsort().to_numpy(),
+                                  pdf["wide"].argsort(kind="stable").to_numpy())
+
+
 def test_frame_nlargest_drops_missing_keys():
     df = zb.DataFrame({"k": [None, 3, None, 3, 1], "v": [0, 1, 2, 3, 4]})
     assert df.nlargest(3, "k")["v"].to_list() == [1, 3, 4]
