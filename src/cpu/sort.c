@@ -19,10 +19,11 @@
  * only the bits of the key range are sorted, in passes of at most 11-bit
  * digits; a digit where all keys agree is skipped.  When the range and the
  * row position fit one 64-bit word together, (key, position) is packed and
- * only words move.  Permutations of fewer than 2^32 rows by fixed-width
- * keys carry 32-bit positions, in the halves of the int64 result.
- * sort_values of fixed-width numeric columns sorts the
- * keys alone and maps them back to values (no permutation, no gather).
+ * only words move; wider keys pack their top bits, and each run of equal
+ * top bits is put in order by the rest afterwards.  Permutations of fewer
+ * than 2^32 rows by fixed-width keys carry 32-bit positions, in the halves
+ * of the int64 result.  sort_values of fixed-width numeric columns sorts
+ * the keys alone and maps them back to values (no permutation, no gather).
  */
 #include <math.h>
 #include <stdlib.h>
