@@ -522,7 +522,13 @@ static void filter_write(void *ctx, int64_t task, int worker) {
   if (c->type == ZB_BOOL) bw_flush(&db);
 }
 
-/* Every (column, morsel) pair of a frame filter in one parallel loop. */
+/* Every (column, morsel) pair of a frame filter in one parallel loop,
+ * morsel-major: the threads work on different columns of nearby morsels,
+ * so a string column's morsel (bound by the latency of its offsets and
+ * bytes) runs beside a fixed-width one (bound by bandwidth), and the mask
+ * words are read while cached (the four columns of bench/micro.py's frame:
+ * 15.2 -> 14.7 ms).  A string morsel's predecessor was claimed earlier, so
+ * it is running or done when the morsel waits for it. */
 typedef struct filter_many {
   filter_job *jobs;
   int64_t n_cols, nm;
@@ -530,7 +536,7 @@ typedef struct filter_many {
 
 static void filter_write_task(void *ctx, int64_t task, int worker) {
   filter_many *f = (filter_many *)ctx;
-  filter_write(&f->jobs[task / f->nm], task % f->nm, worker);
+  filter_write(&f->jobs[task % f->n_cols], task / f->n_cols, worker);
 }
 
 /* A string column's output chars are allocated at the input's byte range
