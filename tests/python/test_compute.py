@@ -865,7 +865,7 @@ def test_wide_key_sorts_order_ties(case, threads):
     sorted by their top bits packed with the position, then each run of
     equal top bits by the rest.  Here: float64 with many equal values, and
     int64 in three far-apart clusters whose rows differ only in low bits
-    (top-bit runs of about 50, 3000 and 100,000 rows); one key and two,
+    (top-bit runs of about 25, 1500 and 100,000 rows); one key and two,
     ascending and descending, with and without nulls; pandas' stable sort
     is the oracle."""
     rng = np.random.default_rng(["float_ties", "short_runs", "long_runs", "huge_run"].index(case))
