@@ -512,6 +512,31 @@ ZB_TEST(groupby_errors) {
   ZB_CHECK_EQ_INT(op, ZB_AGG_NUNIQUE);
   ZB_CHECK_EQ_INT(zb_agg_op_from_name("avg", &op, &err), ZB_EINVAL);
   data_free(&d);
+  /* cumcount names the first row whose (valid) id is outside [0, n_groups),
+   * past the first morsel; a null row's id is not looked at */
+  zb_column *ids = NULL, *cc = NULL;
+  int64_t n = 3 * ZB_MORSEL_ROWS + 5;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, n, true, 0, &ids, &err), &err);
+  int64_t *iv = (int64_t *)ids->data->data;
+  for (int64_t r = 0; r < n; r++) iv[r] = r % 7;
+  iv[ZB_MORSEL_ROWS + 3] = -1; /* null: ignored */
+  zb_bit_set((uint8_t *)ids->validity->data, ZB_MORSEL_ROWS + 3, false);
+  zb_column_recount_nulls(ids);
+  iv[2 * ZB_MORSEL_ROWS + 9] = 7;
+  iv[2 * ZB_MORSEL_ROWS + 11] = -2;
+  ZB_CHECK_EQ_INT(zb_column_group_cumcount(ids, 7, true, &cc, &err), ZB_EINDEX);
+  ZB_CHECK(cc == NULL);
+  char want[64];
+  snprintf(want, sizeof want, "id 7 at row %lld", (long long)(2 * ZB_MORSEL_ROWS + 9));
+  ZB_CHECK(strstr(err.message, want) != NULL);
+  iv[2 * ZB_MORSEL_ROWS + 9] = 6;
+  iv[2 * ZB_MORSEL_ROWS + 11] = 5;
+  ZB_CHECK_OK(zb_column_group_cumcount(ids, 7, true, &cc, &err), &err);
+  int64_t before = 0; /* the last row's position in its group, counted here */
+  for (int64_t r = 0; r < n - 1; r++) before += zb_column_is_valid(ids, r) && iv[r] == iv[n - 1];
+  ZB_CHECK_EQ_INT(((int64_t *)cc->data->data)[n - 1], before);
+  zb_column_release(cc);
+  zb_column_release(ids);
 }
 
 ZB_TEST(groupby_fault_injection) {
