@@ -127,6 +127,14 @@ static void set_header(void *base, size_t cap, int64_t mapped) {
   ((int64_t *)base)[2] = mapped;
 }
 
+#ifndef ZB_CACHE_OFF
+/* `n` bytes of fresh private pages, or NULL. */
+static char *map_pages(size_t n) {
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : (char *)p;
+}
+#endif
+
 #ifdef ZB_CACHE_OFF
 static bool cache_put(void *base) {
   (void)base;
@@ -187,9 +195,8 @@ static void *cache_take(size_t need) {
       set_header(got, need, 1);
     }
   } else if (g_cache_n > 0) {
-    void *fresh = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (fresh != MAP_FAILED) {
-      got = (char *)fresh;
+    got = map_pages(need);
+    if (got != NULL) {
       size_t filled = 0;
       /* at most 8 pieces: each is a mapping of its own, and a process
        * has a limit on those (vm.max_map_count, 65530 by default) */
@@ -255,11 +262,11 @@ static void *block_new(size_t total) {
     size_t need = (total + g_page - 1) / g_page * g_page;
     void *base = cache_take(need);
     if (base != NULL) return base;
-    base = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
+    base = map_pages(need);
+    if (base == NULL) {
       zb_alloc_trim(); /* cached blocks may be what stands in the way */
-      base = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (base == MAP_FAILED) return NULL;
+      base = map_pages(need);
+      if (base == NULL) return NULL;
     }
     set_header(base, need, 1);
     return base;
