@@ -703,8 +703,11 @@ def test_filter_keeping_every_row_shares_the_columns():
 @pytest.mark.parametrize("max_len", [9, 20, 300])
 @pytest.mark.parametrize("keep_p", [0.02, 0.5, 0.97, "runs"])
 def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
-    """String filters across several 65536-row morsels: short strings go
-    through per-worker buffers; morsels of more than 4 MiB of bytes are
+    """String filters across several 65536-row morsels: a morsel whose
+    predecessor has finished (one thread, or a frame's other columns ran
+    meanwhile) writes straight to the output, others through per-worker
+    buffers; the last morsel, whose 16-byte copies could run past the
+    bytes, tests its room per row; morsels of more than 4 MiB of bytes are
     copied straight to the output; a filter keeping under a quarter of a
     large column sizes its bytes exactly first.  Words of 64 rows that are
     all kept ("runs": kept and dropped runs of 1 to 3000 rows) copy their
