@@ -316,10 +316,34 @@ typedef struct direct_job {
   int64_t *gid;
 } direct_job;
 
+/* The least and greatest of v[0, n) (vectorized: one 32-bit key without
+ * nulls, such as categorical codes, is most keys' case). */
+ZB_CLONES
+static void minmax_i32(const int32_t *v, int64_t n, int64_t *mn, int64_t *mx) {
+  int32_t a = INT32_MAX, b = INT32_MIN;
+  for (int64_t i = 0; i < n; i++) {
+    a = v[i] < a ? v[i] : a;
+    b = v[i] > b ? v[i] : b;
+  }
+  *mn = a;
+  *mx = b;
+}
+
 static void direct_minmax(void *ctx, int64_t task, int worker) {
   (void)worker;
   direct_job *j = (direct_job *)ctx;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  const zb_column *c0 = j->dk->keys[0];
+  if (j->dk->n_keys == 1 && c0->null_count == 0 && zb__physical(c0->type) == ZB_INT32) {
+    if (e > s) {
+      minmax_i32((const int32_t *)c0->data->data + c0->offset + s, e - s, &j->mn[task],
+                 &j->mx[task]);
+    } else {
+      j->mn[task] = INT64_MAX;
+      j->mx[task] = INT64_MIN;
+    }
+    return;
+  }
   int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
   uint8_t isnull[ZB_BLOCK];
   int64_t mn = INT64_MAX, mx = INT64_MIN;
@@ -1362,9 +1386,19 @@ zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys
   st = zb__group_aggregate(t, &g, n_aggs, aggs, cols + n_keys, err);
   zb_free(g.gid);
   g.gid = NULL;
-  if (st == ZB_OK) st = int64_column(g.first, g.n_groups, &idx, err);
-  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++)
-    st = zb__cpu_take(t->columns[keys[c]], idx, &cols[c], err);
+  /* Every row its own group, in row order (a unique id column, or ids
+   * whose combinations never repeat, kept in first-appearance order): the
+   * key columns are the result's as they are (columns are immutable), not
+   * copies (db-benchmark's q10, 10^7 rows: 360 MB less to write). */
+  bool rows_are_groups = st == ZB_OK && g.n_groups == g.n_rows;
+  for (int64_t r = 0; rows_are_groups && r < g.n_groups; r++) rows_are_groups = g.first[r] == r;
+  if (st == ZB_OK && !rows_are_groups) st = int64_column(g.first, g.n_groups, &idx, err);
+  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++) {
+    if (rows_are_groups)
+      cols[c] = zb_column_retain(t->columns[keys[c]]);
+    else
+      st = zb__cpu_take(t->columns[keys[c]], idx, &cols[c], err);
+  }
   if (st != ZB_OK) goto done;
   for (int64_t c = 0; c < nc; c++) names[c] = zb__groupby_result_name(t, n_keys, keys, aggs, c);
   st = zb_table_make(nc, cols, names, out, err);

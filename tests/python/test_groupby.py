@@ -330,6 +330,40 @@ def test_one_group_and_each_row_own_group():
                         _expected(pdf, [k], True, sort, spec), (k, sort))
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_unique_keys_share_the_key_columns(threads):
+    """When every row is its own group in row order (first appearance, or
+    keys already sorted), the result's keys are the key columns themselves
+    (no copy); one repeated key anywhere, or sorting that reorders, takes
+    them row by row.  Both against pandas, across several morsels, with a
+    null key (its own group when dropna=False)."""
+    from conftest import alloc_bytes
+    zb.set_num_threads(threads)
+    n = 200_001
+    rng = np.random.default_rng(5)
+    perm = rng.permutation(n)
+    words = pd.array([f"w{i}" for i in perm], dtype="string")
+    words[7] = pd.NA
+    pdf = pd.DataFrame({"u": perm, "s": words, "c": pd.Categorical(perm % 3),
+                        "v": rng.normal(size=n)})
+    df = zb.DataFrame(pdf)
+    spec = {"v": ("v", "sum"), "n": ("v", "size")}
+    for keys, sort in ((["u"], False), (["u", "c"], False), (["s"], False), (["u"], True),
+                       (["s", "u"], True)):
+        got = df.groupby(keys, sort=sort, dropna=False).agg(**spec)
+        assert_same(got, _expected(pdf, keys, False, sort, spec), (keys, sort))
+    before = alloc_bytes()
+    got = df.groupby(["u", "s"], sort=False, dropna=False).agg(**spec)
+    assert alloc_bytes() - before < 3 * 8 * n, alloc_bytes() - before  # v and n only
+    ordered = pdf.sort_values("u", ignore_index=True)
+    assert_same(zb.DataFrame(ordered).groupby("u").agg(**spec),
+                _expected(ordered, ["u"], True, True, spec), "sorted keys")
+    twice = pdf.copy()
+    twice.loc[n - 1, "u"] = twice.loc[0, "u"]  # one key repeated: n - 1 groups
+    assert_same(zb.DataFrame(twice).groupby("u", sort=False).agg(**spec),
+                _expected(twice, ["u"], True, False, spec), "one repeat")
+
+
 def test_methods_and_selection():
     pdf = _frame(1000, 11)
     df = zb.DataFrame(pdf)
