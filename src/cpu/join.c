@@ -40,6 +40,7 @@
  * that the probe side's morsels probe in place, without partitioning it. */
 #define SMALL_BUILD_ROWS 65536
 #define PART_MAX_BITS 10
+#define PROBE_AHEAD 16
 
 /* ---- one side of the join ------------------------------------------------- */
 
@@ -294,7 +295,9 @@ static void probe_morsel(void *ctx, int64_t m, int worker) {
   int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(d->n, a + ZB_MORSEL_ROWS);
   uint64_t mask = (uint64_t)j->table_cap - 1;
   const uint64_t *h = d->k.hash;
+  const slot *t = j->tables[0];
   for (int64_t r = a; r < e; r++) {
+    if (r + PROBE_AHEAD < e) __builtin_prefetch(&t[h[r + PROBE_AHEAD] & mask]);
     if (d->has_nulls && !row_keyed(d, r)) {
       j->dhead[r] = -1;
       j->dcnt[r] = 0;
