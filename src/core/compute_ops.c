@@ -715,7 +715,24 @@ zb_status zb_table_take(const zb_table *t, const zb_column *indices, zb_table **
     return zb_error_set(err, ZB_EINVAL, "take: indices and data on different devices");
   ZB_PROFILE_OP("table_take", zb__backend_for(indices->device.kind), take, indices->device,
                 t->num_rows);
-  return table_apply(t, indices, identity ? retain_column : take_checked, out, err);
+  if (identity || indices->device.kind != ZB_DEVICE_CPU || t->num_columns == 0)
+    return table_apply(t, indices, identity ? retain_column : take_checked, out, err);
+  /* On the CPU all columns are taken in one parallel loop. */
+  zb_column **cols = (zb_column **)zb_calloc((size_t)t->num_columns, sizeof(zb_column *));
+  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");
+  int64_t failed = -1;
+  zb_status st = zb__cpu_take_columns(t->num_columns, (const zb_column *const *)t->columns,
+                                      indices, cols, &failed, err);
+  if (st != ZB_OK) {
+    if (err != NULL && failed >= 0) {
+      char msg[ZB_ERROR_MESSAGE_SIZE];
+      snprintf(msg, sizeof msg, "%s", err->message);
+      zb_error_set(err, st, "column '%s': %s", t->names[failed], msg);
+    }
+    zb_free(cols);
+    return st;
+  }
+  return table_from(t, cols, out, err);
 }
 
 /* ---- sorting ------------------------------------------------------------- */

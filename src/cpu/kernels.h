@@ -174,6 +174,12 @@ zb_status zb__cpu_filter(const zb_column *col, const zb_column *mask, zb_column 
                          zb_error *err);
 zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column **out,
                        zb_error *err);
+/* Take the rows `indices` of n_cols host columns; fixed-width columns in
+ * one parallel loop, morsel by morsel.  outs[c] get new references (all
+ * NULL on failure, *failed: the column whose output could not be made). */
+zb_status zb__cpu_take_columns(int64_t n_cols, const zb_column *const *cols,
+                               const zb_column *indices, zb_column **outs, int64_t *failed,
+                               zb_error *err);
 zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
                                const bool *ascending, bool nulls_first, zb_column **out,
                                zb_error *err);

@@ -776,6 +776,56 @@ static void take_valid_morsel(void *ctx, int64_t task, int worker) {
   }
 }
 
+/* Every (column, morsel) pair of a multi-column take in one parallel
+ * loop, morsel-major: the morsel's indices are read from memory once and
+ * then from cache for the other columns (a join's output: seven columns of
+ * 9 * 10^6 rows taken by the same indices). */
+typedef struct take_many {
+  take_job *jobs;
+  int64_t n_jobs;
+} take_many;
+
+static void take_many_task(void *ctx, int64_t task, int worker) {
+  take_many *t = (take_many *)ctx;
+  take_morsel(&t->jobs[task % t->n_jobs], task / t->n_jobs, worker);
+}
+
+zb_status zb__cpu_take_columns(int64_t n_cols, const zb_column *const *cols,
+                               const zb_column *indices, zb_column **outs, int64_t *failed,
+                               zb_error *err) {
+  int64_t n = indices->length;
+  *failed = -1;
+  for (int64_t c = 0; c < n_cols; c++) outs[c] = NULL;
+  take_job *jobs = (take_job *)zb_calloc((size_t)ZB_MAX(n_cols, 1), sizeof(take_job));
+  if (jobs == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (take)");
+  int64_t nj = 0;
+  zb_status st = ZB_OK;
+  for (int64_t c = 0; c < n_cols && st == ZB_OK; c++) {
+    const zb_column *col = cols[c];
+    if (col->type == ZB_STRING) { /* strings gather in passes of their own */
+      st = zb__cpu_take(col, indices, &outs[c], err);
+    } else {
+      bool nulls = indices->null_count > 0 || col->null_count > 0;
+      st = zb__new_like(col, col->type, n, nulls, 0, &outs[c], err);
+      if (st == ZB_OK) jobs[nj++] = (take_job){col, indices, outs[c]};
+    }
+    if (st != ZB_OK) *failed = c;
+  }
+  if (st == ZB_OK && nj > 0) {
+    take_many tm = {jobs, nj};
+    st = zb_parallel_for(zb__morsels(n) * nj, take_many_task, &tm, err);
+  }
+  for (int64_t x = 0; x < nj && st == ZB_OK; x++) zb_column_recount_nulls(jobs[x].out);
+  zb_free(jobs);
+  if (st != ZB_OK) {
+    for (int64_t c = 0; c < n_cols; c++) {
+      zb_column_release(outs[c]);
+      outs[c] = NULL;
+    }
+  }
+  return st;
+}
+
 zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column **out,
                        zb_error *err) {
   *out = NULL;
