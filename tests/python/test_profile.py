@@ -65,12 +65,18 @@ def test_operations_inside_are_recorded_with_device_rows_and_time(frame):
 
 
 def test_nested_operations_follow_their_parent(frame):
+    small = zb.DataFrame({"k": [3, 1, 2, 5], "v": [1.0, 2.0, 3.0, 4.0]})
     with zb.profile() as p:
-        frame.take([3, 1, 2])
+        small.merge(small, on="k", sort=True)
     ops = [(r.op, r.depth) for r in p.records]
-    # a take of a 3-column table runs one column take per column
-    assert ops == [("table_take", 0), ("take", 1), ("take", 1), ("take", 1)]
-    parent, children = p.records[0], p.records[1:]
+    # a sorted join orders its rows by the keys inside the join; then each
+    # side's columns are taken (a host table's columns in one take)
+    assert ops == [("join", 0), ("sort_indices", 1), ("take", 1), ("take", 1),
+                   ("table_take", 0), ("table_take", 0)]
+    with zb.profile() as t:
+        frame.take([3, 1, 2])
+    assert [(r.op, r.depth) for r in t.records] == [("table_take", 0)]
+    parent, children = p.records[0], p.records[1:4]
     assert all(c.start >= parent.start for c in children)
     assert sum(c.seconds for c in children) <= parent.seconds
 
