@@ -927,7 +927,7 @@ static zb_status group_hash(const zb_column *const *keys, int64_t n_keys, bool d
     k.hash = NULL;
   }
   /* The per-row ids only now: the hashes are gone, so the two are never
-   * alive together (db-benchmark's q10: peak 411 -> 331 MB). */
+   * alive together (db-benchmark's q10: peak 411 -> 333 MB). */
   if (st == ZB_OK) {
     j.id = (int64_t *)alloc_n(n, sizeof(int64_t));
     if (j.id == NULL) st = nomem(err, "group ids", n);

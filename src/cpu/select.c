@@ -356,8 +356,9 @@ __attribute__((target("avx512f"))) static void compress_word_4(const uint32_t *r
  * The loop is bound by its instructions per kept row, so where the whole
  * morsel has that room (every morsel but a column's last, mostly) a copy
  * of the loop without the two room tests runs (one thread, 10^7 rows:
- * 1.50 -> 1.40 ns per kept row; 2 * 10^5 rows, in cache: 1.50 -> 1.10).  A function of
- * its own, so that its loop keeps everything in registers. */
+ * 1.50 -> 1.40 ns per kept row; 2 * 10^5 rows, in cache: 1.50 -> 1.10).
+ * filter_string_rows picks the copy; this body is inlined into both, so
+ * each loop keeps everything in registers. */
 #define STRING_PREFETCH_WORDS 16
 static inline __attribute__((always_inline)) int64_t string_rows(
     const zb_column *mask, int64_t start, int64_t n, const int64_t *restrict so,
