@@ -585,6 +585,14 @@ static zb_status table_from(const zb_table *t, zb_column **cols, zb_table **out,
 typedef zb_status (*column_op)(const zb_column *col, const zb_column *arg, zb_column **out,
                                zb_error *err);
 
+/* Prefixes err's message with the column it is about. */
+static void name_column(zb_error *err, zb_status st, const char *name) {
+  if (err == NULL) return;
+  char msg[ZB_ERROR_MESSAGE_SIZE];
+  snprintf(msg, sizeof msg, "%s", err->message);
+  zb_error_set(err, st, "column '%s': %s", name, msg);
+}
+
 static zb_status table_apply(const zb_table *t, const zb_column *arg, column_op fn,
                              zb_table **out, zb_error *err) {
   int64_t n = t->num_columns;
@@ -593,13 +601,7 @@ static zb_status table_apply(const zb_table *t, const zb_column *arg, column_op 
   zb_status st = ZB_OK;
   for (int64_t c = 0; c < n && st == ZB_OK; c++) {
     st = fn(t->columns[c], arg, &cols[c], err);
-    if (st != ZB_OK) {
-      char msg[ZB_ERROR_MESSAGE_SIZE];
-      if (err != NULL) {
-        snprintf(msg, sizeof msg, "%s", err->message);
-        zb_error_set(err, st, "column '%s': %s", t->names[c], msg);
-      }
-    }
+    if (st != ZB_OK) name_column(err, st, t->names[c]);
   }
   if (st != ZB_OK) {
     for (int64_t c = 0; c < n; c++) zb_column_release(cols[c]);
@@ -760,11 +762,7 @@ zb_status zb_table_take(const zb_table *t, const zb_column *indices, zb_table **
   zb_status st = zb__cpu_take_columns(t->num_columns, (const zb_column *const *)t->columns,
                                       indices, cols, &failed, err);
   if (st != ZB_OK) {
-    if (err != NULL && failed >= 0) {
-      char msg[ZB_ERROR_MESSAGE_SIZE];
-      snprintf(msg, sizeof msg, "%s", err->message);
-      zb_error_set(err, st, "column '%s': %s", t->names[failed], msg);
-    }
+    if (failed >= 0) name_column(err, st, t->names[failed]);
     zb_free(cols);
     return st;
   }

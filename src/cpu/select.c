@@ -107,6 +107,14 @@ zb_status zb__cpu_fill_null(const zb_column *col, const zb_column *value, zb_col
   return ZB_OK;
 }
 
+/* On failure of a multi-column operation: every output released, NULL. */
+static void release_outputs(zb_column **outs, int64_t n_cols) {
+  for (int64_t c = 0; c < n_cols; c++) {
+    zb_column_release(outs[c]);
+    outs[c] = NULL;
+  }
+}
+
 /* ---- filter -------------------------------------------------------------- */
 
 typedef struct filter_job {
@@ -663,12 +671,7 @@ done:
   zb_free(sc.cap);
   zb_free(count);
   zb_free(jobs);
-  if (st != ZB_OK) {
-    for (int64_t c = 0; c < n_cols; c++) {
-      zb_column_release(outs[c]);
-      outs[c] = NULL;
-    }
-  }
+  if (st != ZB_OK) release_outputs(outs, n_cols);
   return st;
 }
 
@@ -818,12 +821,7 @@ zb_status zb__cpu_take_columns(int64_t n_cols, const zb_column *const *cols,
   }
   for (int64_t x = 0; x < nj && st == ZB_OK; x++) zb_column_recount_nulls(jobs[x].out);
   zb_free(jobs);
-  if (st != ZB_OK) {
-    for (int64_t c = 0; c < n_cols; c++) {
-      zb_column_release(outs[c]);
-      outs[c] = NULL;
-    }
-  }
+  if (st != ZB_OK) release_outputs(outs, n_cols);
   return st;
 }
 
