@@ -24,6 +24,11 @@ Differences from pandas, on purpose:
 - Comparing a non-string column with a str (``int_series == "a"``) raises
   DTypeError (pandas returns all False).
 - A boolean mask with nulls drops the null rows (pandas raises).
+- zambezi has no duration dtype: the difference of two date Series (or a
+  date Series and a ``datetime.date``) is int64 days, and of two timestamp
+  Series (or one and a ``datetime.datetime`` / ``pd.Timestamp``) int64 in
+  the finer unit (pandas gives timedelta64; ``(a - b).dt.days`` there is
+  ``a - b`` here for dates).
 """
 
 import numpy as np

@@ -55,6 +55,12 @@ zb_type_id zb__promote_numeric(zb_type_id a, zb_type_id b) {
   }
 }
 
+/* Two dates or two timestamps: their difference is an int64 (days, or the
+ * finer of the two units) -- zambezi has no duration dtype. */
+static bool temporal_pair(zb_type_id a, zb_type_id b) {
+  return a == b && (a == ZB_DATE32 || a == ZB_TIMESTAMP);
+}
+
 /* The compute type (both operands are converted to it) and result type. */
 static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_type_id *ct,
                               zb_type_id *rt, zb_error *err) {
@@ -90,6 +96,9 @@ static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_ty
       *ct = *rt = t;
       return ZB_OK;
     }
+  } else if (op == ZB_OP_SUB && temporal_pair(a, b)) { /* see zb_column_binary */
+    *ct = *rt = ZB_INT64;
+    return ZB_OK;
   } else if (na && nb) {
     zb_type_id t = zb__promote_numeric(a, b);
     if (t == ZB_BOOL) t = ZB_INT64;
@@ -203,6 +212,8 @@ zb_status zb_column_binary(zb_binary_op op, const zb_column *a, const zb_column 
   if (!zb_device_equal(a->device, b->device))
     return zb_error_set(err, ZB_EINVAL, "%s: operands on different devices",
                         zb_binary_op_name(op));
+  if (op == ZB_OP_SUB && temporal_pair(a->type, b->type))
+    return zb_column_date_diff(a, b, out, err);
   return binary_run(op, a, false, b, false, out, err);
 }
 
@@ -275,6 +286,16 @@ zb_status zb_column_binary_scalar(zb_binary_op op, const zb_column *col, const z
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL output");
   *out = NULL;
   if (col == NULL || s == NULL) return zb_error_set(err, ZB_EINVAL, "binary: NULL argument");
+  if (op == ZB_OP_SUB && temporal_pair(col->type, s->type)) {
+    /* the scalar is in the column's unit: the difference of the raw values */
+    zb_column *raw = NULL;
+    ZB_RETURN_NOT_OK(zb_column_cast(col, ZB_INT64, col->unit, &raw, err));
+    zb_scalar v = *s;
+    v.type = ZB_INT64;
+    zb_status st = zb_column_binary_scalar(op, raw, &v, scalar_first, out, err);
+    zb_column_release(raw);
+    return st;
+  }
   zb_column *sc = NULL;
   ZB_RETURN_NOT_OK(scalar_column(s, col, &sc, err));
   zb_status st = scalar_first ? binary_run(op, sc, true, col, false, out, err)

@@ -231,6 +231,39 @@ def test_date_difference():
     assert date_sub(zb.Series(ta), zb.Series(tb)).to_list() == [1500, None]
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_date_and_timestamp_subtraction_operator(threads):
+    """``a - b`` of two date or two timestamp Series, or of one and a date /
+    datetime scalar on either side: int64 days, or int64 in the finer unit
+    (no duration dtype), against pandas' timedeltas; across morsels."""
+    zb.set_num_threads(threads)
+    rng = np.random.default_rng(3)
+    n = 150_001
+    pa = pd.Series(rng.integers(-20_000, 20_000, n).astype("datetime64[D]")).astype("datetime64[s]")
+    pb = pa.sample(frac=1.0, random_state=1).reset_index(drop=True)
+    pa[rng.random(n) < 0.05] = pd.NaT
+    pb[rng.random(n) < 0.05] = pd.NaT
+    za = zb.Series(pa.to_numpy().astype("datetime64[D]"))
+    zd = zb.Series(pb.to_numpy().astype("datetime64[D]"))
+    assert za.dtype == "date32"
+    assert (za - zd).dtype == "int64"
+    assert (za - zd).to_list() == as_list((pa - pb).dt.days)
+    day0 = dt.date(2000, 2, 29)
+    assert (za - day0).to_list() == as_list((pa - pd.Timestamp(day0)).dt.days)
+    assert (day0 - za).to_list() == as_list((pd.Timestamp(day0) - pa).dt.days)
+    # timestamps of two units: the difference in the finer (ms)
+    ta = (pa + pd.to_timedelta(rng.integers(0, 86_400_000, n), unit="ms")).astype("datetime64[ms]")
+    ts, tm = zb.Series(ta), zb.Series(pb)
+    want = (ta - pb) // pd.Timedelta(1, "ms")
+    assert (ts - tm).to_list() == as_list(want)
+    assert (tm - ts).to_list() == as_list(-want)
+    t0 = pd.Timestamp("1999-12-31 23:59:59.5")
+    assert (ts - t0).to_list() == as_list((ta - t0) // pd.Timedelta(1, "ms"))
+    assert (t0.to_pydatetime() - ts).to_list() == as_list((t0 - ta) // pd.Timedelta(1, "ms"))
+    with pytest.raises(DTypeError):
+        ts - za  # a timestamp and a date
+
+
 # ---------------------------------------------------------------------------
 # clip, round, between, where, mask
 # ---------------------------------------------------------------------------
