@@ -19,7 +19,7 @@ MAX_CELL = 50
 def _cells(col):
     """Display strings for every value of a (small) column."""
     dt = col.dtype
-    values = col.to_pylist()
+    values = col.to_pylist(True)  # timestamps as their int64 values
     if dt.startswith("timestamp"):
         unit = col.unit
         ints = np.array([0 if v is None else v for v in values], dtype=np.int64)

@@ -161,9 +161,8 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         return self._col.reduce("sum")
 
     def min(self):
-        """Smallest value (numbers, strings byte-wise, dates, timestamps --
-        a timestamp as its int64 value in the column's unit, as to_list
-        gives it); nulls skipped; None when there is no value.
+        """Smallest value (numbers, strings byte-wise, dates, timestamps as
+        to_list gives them); nulls skipped; None when there is no value.
 
         Examples
         --------
@@ -175,9 +174,8 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         return min_max(self._col, False)
 
     def max(self):
-        """Largest value (numbers, strings byte-wise, dates, timestamps --
-        a timestamp as its int64 value in the column's unit, as to_list
-        gives it); nulls skipped; None when there is no value.
+        """Largest value (numbers, strings byte-wise, dates, timestamps as
+        to_list gives them); nulls skipped; None when there is no value.
 
         Examples
         --------
@@ -327,8 +325,9 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
 
     def to_list(self):
         """The values as a list of Python objects (None for nulls; dates as
-        datetime.date; timestamps, for now, as their int64 values since the
-        epoch in the column's unit, UTC -- pandas gives Timestamps).
+        datetime.date, timestamps as datetime.datetime -- aware, in the
+        column's zone, when it has one; nanoseconds are cut to microseconds,
+        the finest a datetime holds; pandas gives Timestamps).
 
         Examples
         --------

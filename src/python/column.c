@@ -232,7 +232,7 @@ error:
   return NULL;
 }
 
-static PyObject *host_column_to_list(const zb_column *col) {
+static PyObject *host_column_to_list(const zb_column *col, bool raw_stamps) {
   int64_t n = col->length;
   if (col->type == ZB_STRING) return strings_to_list(col);
   PyObject *dict = NULL;
@@ -240,9 +240,23 @@ static PyObject *host_column_to_list(const zb_column *col) {
     dict = strings_to_list(col->dictionary);
     if (dict == NULL) return NULL;
   }
+  PyObject *zone = NULL; /* a timezone-aware column's zoneinfo.ZoneInfo */
+  if (col->type == ZB_TIMESTAMP && !raw_stamps && col->timezone != NULL &&
+      col->timezone[0] != '\0') {
+    PyObject *zi = PyImport_ImportModule("zoneinfo");
+    if (zi != NULL) {
+      zone = PyObject_CallMethod(zi, "ZoneInfo", "s", col->timezone);
+      Py_DECREF(zi);
+    }
+    if (zone == NULL) {
+      Py_XDECREF(dict);
+      return NULL;
+    }
+  }
   PyObject *list = PyList_New((Py_ssize_t)n);
   if (list == NULL) {
     Py_XDECREF(dict);
+    Py_XDECREF(zone);
     return NULL;
   }
   const void *data = col->data != NULL ? col->data->data : NULL;
@@ -258,8 +272,19 @@ static PyObject *host_column_to_list(const zb_column *col) {
         case ZB_INT8: o = PyLong_FromLong(((const int8_t *)data)[j]); break;
         case ZB_INT16: o = PyLong_FromLong(((const int16_t *)data)[j]); break;
         case ZB_INT32: o = PyLong_FromLong(((const int32_t *)data)[j]); break;
-        case ZB_INT64:
-        case ZB_TIMESTAMP: o = PyLong_FromLongLong(((const int64_t *)data)[j]); break;
+        case ZB_INT64: o = PyLong_FromLongLong(((const int64_t *)data)[j]); break;
+        case ZB_TIMESTAMP:
+          if (raw_stamps) {
+            o = PyLong_FromLongLong(((const int64_t *)data)[j]);
+            break;
+          }
+          o = zbpy_datetime_from(((const int64_t *)data)[j], (int)col->unit, zone != NULL);
+          if (o != NULL && zone != NULL) {
+            PyObject *local = PyObject_CallMethod(o, "astimezone", "O", zone);
+            Py_DECREF(o);
+            o = local;
+          }
+          break;
         case ZB_UINT8: o = PyLong_FromUnsignedLong(((const uint8_t *)data)[j]); break;
         case ZB_UINT16: o = PyLong_FromUnsignedLong(((const uint16_t *)data)[j]); break;
         case ZB_UINT32: o = PyLong_FromUnsignedLong(((const uint32_t *)data)[j]); break;
@@ -289,19 +314,24 @@ static PyObject *host_column_to_list(const zb_column *col) {
     PyList_SET_ITEM(list, (Py_ssize_t)i, o);
   }
   Py_XDECREF(dict);
+  Py_XDECREF(zone);
   return list;
 error:
   Py_XDECREF(dict);
+  Py_XDECREF(zone);
   Py_DECREF(list);
   return NULL;
 }
 
-static PyObject *column_to_pylist(PyObject *self, PyObject *unused) {
+/* to_pylist(raw=False): raw gives timestamps as their int64 values. */
+static PyObject *column_to_pylist(PyObject *self, PyObject *args) {
+  int raw = 0;
+  if (!PyArg_ParseTuple(args, "|p:to_pylist", &raw)) return NULL;
   zbpy_state *st = zbpy_state_of(self);
   if (st == NULL) return NULL;
   zb_column *host = NULL;
   if (zbpy_column_on_host(st, COL(self), &host) < 0) return NULL;
-  PyObject *r = host_column_to_list(host);
+  PyObject *r = host_column_to_list(host, raw != 0);
   zb_column_release(host);
   return r;
 }
@@ -450,8 +480,9 @@ static PyMethodDef column_methods[] = {
      "reduce(op) -> int, float, bool or None; op is sum, min, max, mean or count"},
     {"slice", column_slice, METH_VARARGS, "slice(start, length) -> Column (zero-copy)"},
     {"to_device", column_to_device, METH_O, "to_device('cpu' | 'cuda' | 'cuda:N') -> Column"},
-    {"to_pylist", column_to_pylist, METH_NOARGS,
-     "to_pylist() -> list (None for nulls; dates as datetime.date; timestamps as int)"},
+    {"to_pylist", column_to_pylist, METH_VARARGS,
+     "to_pylist(raw=False) -> list (None for nulls; dates as datetime.date; timestamps as "
+     "datetime.datetime, in their zone if they have one, or as int64 values when raw)"},
     {"values", column_values, METH_NOARGS,
      "values() -> BufferView of the values (zero-copy for fixed-width host data)"},
     {"null_mask", column_null_mask, METH_NOARGS,

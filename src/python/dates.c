@@ -48,6 +48,35 @@ PyObject *zbpy_date_from_days(int32_t days) {
   return PyDate_FromDate((int)y, (int)m, (int)d);
 }
 
+/* A timestamp value in `unit` (zb_time_unit) since the epoch as a
+ * datetime.datetime: naive (UTC wall time), or aware in UTC when utc (the
+ * caller converts it to the column's zone).  Nanoseconds are truncated to
+ * microseconds, the finest datetime holds.  OverflowError outside
+ * datetime's years 1..9999. */
+PyObject *zbpy_datetime_from(int64_t v, int unit, bool utc) {
+  static const int64_t per_second[4] = {1, 1000, 1000000, 1000000000};
+  int64_t per_day = 86400 * per_second[unit];
+  int64_t days = v / per_day, rem = v % per_day;
+  if (rem < 0) {
+    rem += per_day;
+    days -= 1;
+  }
+  int64_t secs = rem / per_second[unit], frac = rem % per_second[unit];
+  int64_t us = unit == 0 ? 0 : unit == 1 ? frac * 1000 : unit == 2 ? frac : frac / 1000;
+  int64_t y;
+  unsigned m, d;
+  civil_from_days(days, &y, &m, &d);
+  if (y < 1 || y > 9999) {
+    PyErr_Format(PyExc_OverflowError,
+                 "timestamp value %lld (year %lld) is outside the range of datetime.datetime",
+                 (long long)v, (long long)y);
+    return NULL;
+  }
+  return PyDateTimeAPI->DateTime_FromDateAndTime(
+      (int)y, (int)m, (int)d, (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60),
+      (int)us, utc ? PyDateTime_TimeZone_UTC : Py_None, PyDateTimeAPI->DateTimeType);
+}
+
 int zbpy_date_kind(PyObject *o) {
   if (PyDateTime_Check(o)) return 1;
   if (PyDate_Check(o)) return 2;

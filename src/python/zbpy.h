@@ -125,6 +125,9 @@ PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject
 /* datetime helpers (dates.c, the only file using the datetime C API). */
 int zbpy_dates_init(void);
 PyObject *zbpy_date_from_days(int32_t days);
+/* A timestamp value of unit (zb_time_unit) as datetime.datetime: naive, or
+ * aware in UTC when utc (see dates.c). */
+PyObject *zbpy_datetime_from(int64_t v, int unit, bool utc);
 /* 1 if o is a datetime.datetime, 2 if a datetime.date, else 0. */
 int zbpy_date_kind(PyObject *o);
 int32_t zbpy_date_to_days(PyObject *date);

@@ -58,9 +58,10 @@ def test_construct_from_dict_of_everything():
     ([], "string", []),
     ([dt.date(2020, 2, 29), None, dt.date(1, 1, 1)], "date32",
      [dt.date(2020, 2, 29), None, dt.date(1, 1, 1)]),
-    ([dt.datetime(1970, 1, 1, 0, 0, 1, 5), None], "timestamp[us]", [1_000_005, None]),
+    ([dt.datetime(1970, 1, 1, 0, 0, 1, 5), None], "timestamp[us]",
+     [dt.datetime(1970, 1, 1, 0, 0, 1, 5), None]),
     ([dt.datetime(2000, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=2)))],
-     "timestamp[us, tz=UTC]", [946_677_600_000_000]),
+     "timestamp[us, tz=UTC]", [dt.datetime(1999, 12, 31, 22, 0, tzinfo=dt.timezone.utc)]),
     ([np.int64(5), np.int32(-3)], "int64", [5, -3]),
 ])
 def test_sequence_inference(values, dtype, expected):
@@ -77,7 +78,7 @@ def test_sequence_inference(values, dtype, expected):
     ([1, "a", 2.5], "string", ["1", "a", "2.5"]),
     (["b", "a", None, "b"], "category", ["b", "a", None, "b"]),
     ([0, 365], "date32", [dt.date(1970, 1, 1), dt.date(1971, 1, 1)]),
-    ([dt.datetime(1970, 1, 1, 0, 0, 2)], "timestamp[ms]", [2000]),
+    ([dt.datetime(1970, 1, 1, 0, 0, 2)], "timestamp[ms]", [dt.datetime(1970, 1, 1, 0, 0, 2)]),
     ([5, None], "uint16", [5, None]),
 ])
 def test_sequence_explicit_dtype(values, dtype, expected):
@@ -105,7 +106,11 @@ def test_buffer_timestamps_and_dates():
     col = zb._core.column_from_buffer(ints, unit="ms", tz="Europe/Paris")
     assert col.dtype == "timestamp[ms, tz=Europe/Paris]"
     assert col.unit == "ms" and col.timezone == "Europe/Paris"
-    assert col.to_pylist() == [0, 86_400_000, None]  # NaT is null
+    assert col.to_pylist(True) == [0, 86_400_000, None]  # raw values; NaT is null
+    paris = col.to_pylist()  # aware datetimes in the column's zone
+    assert paris[:2] == [dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc),
+                         dt.datetime(1970, 1, 2, tzinfo=dt.timezone.utc)]
+    assert paris[0].utcoffset() == dt.timedelta(hours=1) and paris[2] is None
     days = np.array([0, -1, 18262], dtype=np.int32)
     d = zb._core.column_from_buffer(days, dtype="date32")
     assert d.to_pylist() == [dt.date(1970, 1, 1), dt.date(1969, 12, 31), dt.date(2020, 1, 1)]

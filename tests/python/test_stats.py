@@ -10,6 +10,7 @@ on purpose (None instead of NaN/raise, a DataFrame from value_counts, a
 Series from unique) the test states it.
 """
 
+import datetime
 import math
 
 import numpy as np
@@ -74,8 +75,8 @@ def norm(x):
     """A pandas/numpy/zambezi scalar as a plain comparable Python value."""
     if missing(x):
         return None
-    if isinstance(x, (pd.Timestamp, np.datetime64)):
-        return int(pd.Timestamp(x).as_unit("us").asm8.view("i8"))  # us, like zambezi
+    if isinstance(x, (pd.Timestamp, np.datetime64, datetime.datetime)):
+        return int(pd.Timestamp(x).as_unit("us").asm8.view("i8"))  # us since the epoch
     if isinstance(x, (np.bool_, bool)):
         return bool(x)
     if isinstance(x, (np.integer,)):
