@@ -8,6 +8,8 @@
 
 #include <datetime.h>
 
+const int64_t zbpy_per_second[4] = {1, 1000, 1000000, 1000000000};
+
 int zbpy_dates_init(void) {
   PyDateTime_IMPORT;
   return PyDateTimeAPI == NULL ? -1 : 0;
@@ -54,15 +56,13 @@ PyObject *zbpy_date_from_days(int32_t days) {
  * microseconds, the finest datetime holds.  OverflowError outside
  * datetime's years 1..9999. */
 PyObject *zbpy_datetime_from(int64_t v, int unit, bool utc) {
-  static const int64_t per_second[4] = {1, 1000, 1000000, 1000000000};
-  int64_t per_day = 86400 * per_second[unit];
+  int64_t per_second = zbpy_per_second[unit], per_day = 86400 * per_second;
   int64_t days = v / per_day, rem = v % per_day;
   if (rem < 0) {
     rem += per_day;
     days -= 1;
   }
-  int64_t secs = rem / per_second[unit], frac = rem % per_second[unit];
-  int64_t us = unit == 0 ? 0 : unit == 1 ? frac * 1000 : unit == 2 ? frac : frac / 1000;
+  int64_t secs = rem / per_second, us = rem % per_second * 1000000 / per_second;
   int64_t y;
   unsigned m, d;
   civil_from_days(days, &y, &m, &d);

@@ -57,8 +57,6 @@ static int opt_int(PyObject *o, const char *what, int64_t *v, bool *has) {
   return 0;
 }
 
-static const int64_t k_per_sec[4] = {1, 1000, 1000000, 1000000000};
-
 /* A Python scalar as an engine scalar for an operation on col: None -> null;
  * bool, int, float (NaN -> null when nan_is_null); datetime.date ->
  * days for date32 (midnight for timestamps); datetime.datetime /
@@ -105,7 +103,7 @@ static int scalar_arg(zbpy_state *st, PyObject *o, const zb_column *col, bool na
       out->v.i = d;
     } else if (col->type == ZB_TIMESTAMP) {
       out->type = ZB_TIMESTAMP;
-      int64_t ps = k_per_sec[col->unit];
+      int64_t ps = zbpy_per_second[col->unit];
       if (ps >= 1000000) {
         out->v.i = us * (ps / 1000000);
       } else { /* floor to the coarser unit */

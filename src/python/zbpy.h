@@ -125,6 +125,8 @@ PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject
 /* datetime helpers (dates.c, the only file using the datetime C API). */
 int zbpy_dates_init(void);
 PyObject *zbpy_date_from_days(int32_t days);
+/* Ticks per second of each zb_time_unit (s, ms, us, ns). */
+extern const int64_t zbpy_per_second[4];
 /* A timestamp value of unit (zb_time_unit) as datetime.datetime: naive, or
  * aware in UTC when utc (see dates.c). */
 PyObject *zbpy_datetime_from(int64_t v, int unit, bool utc);
