@@ -250,7 +250,9 @@ ZB_API bool zb_type_is_numeric(zb_type_id id);
  *   data:     bool: bitmap; fixed width: values; string: int64 offsets
  *             (length + offset + 1 entries used); categorical: int32 codes.
  *   chars:    string only: UTF-8 bytes.
- *   dictionary: categorical only: a string column without nulls.
+ *   dictionary: categorical only: a string column without nulls whose
+ *             strings are distinct (not checked by zb_column_make; the
+ *             engine compares categoricals by code).
  *   timezone: timestamp only: NULL or an IANA name / offset ("UTC").
  * All buffers live on `device`. */
 typedef struct zb_column {

@@ -515,7 +515,9 @@ class SeriesOps:
     # -- sorting ----------------------------------------------------------
     def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=True):
         """The values sorted (stable: equal values keep their order; NaN and
-        nulls at na_position); renumbered from 0.  kind is ignored.
+        nulls at na_position); renumbered from 0.  kind is ignored.  Strings
+        sort by their UTF-8 bytes, categoricals in category order (as
+        pandas).
 
         Examples
         --------
@@ -907,7 +909,9 @@ class FrameOps:
                     ignore_index=True):
         """Rows sorted by the columns by (the first most significant);
         ascending is one flag or one per column.  Always stable (kind is
-        ignored); NaN and nulls at na_position.  Renumbered from 0.
+        ignored); NaN and nulls at na_position.  Renumbered from 0.  Strings
+        sort by their UTF-8 bytes, categoricals in category order (as
+        pandas).
 
         Examples
         --------

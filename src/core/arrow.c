@@ -21,7 +21,9 @@
  * length/offset/null_count, a validity bitmap whenever null_count > 0,
  * string offsets non-negative and non-decreasing over the used range,
  * dictionary codes of valid rows inside the dictionary, dictionaries without
- * nulls, unique child names of a record batch.  What it cannot check: the C
+ * nulls, unique child names of a record batch.  A dictionary that repeats a
+ * string is folded: each string keeps the code of its first occurrence
+ * (categoricals compare by code, so a string must have only one).  What it cannot check: the C
  * interface carries no buffer lengths, so that the producer's buffers really
  * are as long as length + offset imply (the sizes we record are the implied
  * ones), that string bytes are valid UTF-8, and that a non-NULL validity
@@ -714,6 +716,54 @@ static zb_status import_dict_codes(const format_desc *d, const struct ArrowArray
 
 /* Import one (non-struct) array.  Buffers sharing the array's memory hold
  * references to h.  On failure nothing created here is left alive. */
+/* A categorical whose dictionary repeats a string (Arrow allows it; the
+ * engine compares categoricals by code, so each string must have one code):
+ * *out is col itself (a new reference) when the dictionary's strings are
+ * distinct, else a new column whose codes point into a dictionary of the
+ * distinct strings in order of first appearance, every code of a repeated
+ * string becoming the code of its first occurrence. */
+static zb_status fold_repeated_categories(zb_column *col, zb_column **out, zb_error *err) {
+  *out = NULL;
+  zb_column *dict = col->dictionary;
+  int64_t distinct = 0;
+  ZB_RETURN_NOT_OK(zb_column_nunique(dict, false, &distinct, err));
+  if (distinct == dict->length) {
+    *out = zb_column_retain(col);
+    return ZB_OK;
+  }
+  const char *name = "dictionary";
+  zb_table *t = NULL;
+  zb_column *ids = NULL, *uniq = NULL;
+  zb_buffer *codes = NULL;
+  int64_t n_groups = 0;
+  const int64_t key = 0, k = dict->length, n = col->length;
+  zb_status st = zb_table_make(1, &dict, &name, &t, err);
+  /* with sort=False, groups are numbered in order of first appearance,
+   * which is also zb_column_unique's order */
+  if (st == ZB_OK) st = zb_table_group_ids(t, 1, &key, false, false, &ids, &n_groups, err);
+  if (st == ZB_OK) st = zb_column_unique(dict, &uniq, err);
+  if (st == ZB_OK && (n_groups != uniq->length || ids->null_count != 0))
+    st = zb_error_set(err, ZB_EINVAL, "import: %lld groups of %lld distinct categories",
+                      (long long)n_groups, (long long)uniq->length);
+  /* the new codes sit at col's offset, so that col's validity is shared */
+  const int64_t off = col->offset;
+  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, (off + n) * 4, &codes, err);
+  if (st == ZB_OK) {
+    const int32_t *c = (const int32_t *)col->data->data + off;
+    const int64_t *g = (const int64_t *)ids->data->data + ids->offset;
+    int32_t *dst = (int32_t *)codes->data + off;
+    /* null rows' codes are unchecked (any value): they become 0 */
+    for (int64_t i = 0; i < n; i++) dst[i] = c[i] >= 0 && c[i] < k ? (int32_t)g[c[i]] : 0;
+    st = zb_column_make(ZB_CATEGORICAL, n, off, col->validity, codes, NULL, uniq,
+                        col->null_count, out, err);
+  }
+  zb_buffer_release(codes);
+  zb_column_release(uniq);
+  zb_column_release(ids);
+  zb_table_release(t);
+  return st;
+}
+
 static zb_status import_column(const struct ArrowSchema *s, const struct ArrowArray *a,
                                import_holder *h, const char *nm, zb_column **out,
                                zb_error *err) {
@@ -892,6 +942,13 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
   if (d.type == ZB_TIMESTAMP) {
     st = zb_column_set_time(col, d.unit, d.tz[0] != '\0' ? d.tz : NULL, err);
     if (st != ZB_OK) goto done;
+  }
+  if (d.kind == SRC_DICT) {
+    zb_column *folded = NULL;
+    st = fold_repeated_categories(col, &folded, err);
+    if (st != ZB_OK) goto done;
+    zb_column_release(col);
+    col = folded;
   }
   *out = col;
   col = NULL;

@@ -8,7 +8,10 @@
  *   - validity == NULL implies null_count == 0, and null_count equals the
  *     number of cleared bits in [offset, offset + length);
  *   - a string column's offsets are non-decreasing and end within chars;
- *   - a categorical's dictionary is a null-free string column on the same device.
+ *   - a categorical's dictionary is a null-free string column on the same device,
+ *     whose strings are distinct (engine ops compare categoricals by code;
+ *     Arrow import folds repeated strings, and zb_column_make cannot afford
+ *     to check it).
  */
 #include <string.h>
 

@@ -7,8 +7,9 @@
  * Key mapping (so that unsigned order == value order): signed integers flip
  * the sign bit; floats flip all bits when negative, else the sign bit, after
  * -0.0 is made 0.0 (so -0.0 and 0.0 tie and keep their row order); bools
- * are 0/1; categoricals sort by the rank of their string in the sorted
- * dictionary.  Nulls (and NaN, which pandas treats as missing when sorting)
+ * are 0/1; categoricals sort by code, i.e. in category order (pandas'
+ * order; the dictionaries zambezi builds are sorted, so that is also the
+ * strings' order for them).  Nulls (and NaN, which pandas treats as missing when sorting)
  * are moved to the front or back by a stable partition first; descending
  * order inverts the keys, so ties keep row order in both directions.
  *
@@ -694,7 +695,6 @@ typedef struct key_job {
   const void *perm; /* row positions, vw bytes each */
   int vw;
   uint64_t *key;
-  const int32_t *rank; /* categoricals */
   int64_t n;
   bool desc;
   uint64_t mask;
@@ -727,7 +727,7 @@ static inline uint64_t row_key(const key_job *j, int64_t i) {
       if (f != 0) memcpy(&b, &f, 8);
       return (b >> 63) ? ~b : (b | (UINT64_C(1) << 63));
     }
-    case ZB_CATEGORICAL: return (uint32_t)j->rank[((const int32_t *)d)[p]];
+    case ZB_CATEGORICAL: return ((const uint32_t *)d)[p]; /* a valid row's code >= 0 */
     default: return 0;
   }
 }
@@ -824,29 +824,12 @@ static zb_status sort_by_column(const zb_column *c, void *perm, int vw, int64_t 
     if (!asc) reverse(rows, len);
     return st;
   }
-  int32_t *rank = NULL;
-  zb_status st = ZB_OK;
-  if (c->type == ZB_CATEGORICAL) {
-    int64_t k = c->dictionary->length;
-    int64_t *order = (int64_t *)zb_malloc((size_t)(k + 1) * sizeof(int64_t));
-    rank = (int32_t *)zb_malloc((size_t)(k + 1) * sizeof(int32_t));
-    if (order == NULL || rank == NULL) {
-      zb_free(order);
-      zb_free(rank);
-      return zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting categories)");
-    }
-    for (int64_t i = 0; i < k; i++) order[i] = i;
-    st = zb__sort_rows_by_string(c->dictionary, NULL, order, k, err);
-    for (int64_t i = 0; i < k; i++) rank[order[i]] = (int32_t)i;
-    zb_free(order);
-  }
   int bytes = key_bytes(c->type);
-  key_job kj = {c, seg, vw, key, rank, len, !asc,
+  key_job kj = {c, seg, vw, key, len, !asc,
                 bytes == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * bytes)) - 1};
-  if (st == ZB_OK) st = zb_parallel_for(zb__morsels(len), key_morsel, &kj, err);
+  zb_status st = zb_parallel_for(zb__morsels(len), key_morsel, &kj, err);
   if (st == ZB_OK)
     st = sort_pairs(key, seg, key2, tmp, vw, len, false, identity && n_missing == 0, err);
-  zb_free(rank);
   return st;
 }
 

@@ -11,8 +11,8 @@
  *      through the current permutation, in the key's own width (1, 2, 4 or
  *      8 bytes): signed integers flip the sign bit; floats make -0.0 into
  *      0.0, then flip all bits when negative, else the sign bit; bools are
- *      0/1; categoricals are the rank of their string in the sorted
- *      dictionary (ranked on the host, as the CPU does); descending inverts
+ *      0/1; categoricals are their code (category order, as the CPU
+ *      sorts them); descending inverts
  *      the key, so ties keep row order both ways.  Missing rows (null, or
  *      NaN) get key 0.  The same kernel folds the OR and the AND of all keys
  *      and counts the missing rows;
@@ -45,13 +45,12 @@
 namespace {
 
 /* How a key column's values become unsigned keys. */
-enum { ZB_KEY_BOOL, ZB_KEY_UNSIGNED, ZB_KEY_SIGNED, ZB_KEY_FLOAT, ZB_KEY_RANK };
+enum { ZB_KEY_BOOL, ZB_KEY_UNSIGNED, ZB_KEY_SIGNED, ZB_KEY_FLOAT };
 
 /* A key column as the kernels read it: physical row off + r. */
 struct zb_skey {
   const void *data;
   const uint8_t *valid; /* NULL: no nulls */
-  const uint32_t *rank; /* categorical: rank of each code */
   int64_t off;
   int kind;
 };
@@ -80,9 +79,6 @@ __device__ __forceinline__ bool zb_row_key(const zb_skey &c, int64_t r, UK *key)
     return false;
   case ZB_KEY_SIGNED:
     *key = (UK)(((const UK *)c.data)[pos] ^ top);
-    return false;
-  case ZB_KEY_RANK:
-    *key = (UK)c.rank[((const int32_t *)c.data)[pos]];
     return false;
   default: { /* ZB_KEY_FLOAT: UK is uint32_t (float) or uint64_t (double) */
     UK b = ((const UK *)c.data)[pos];
@@ -202,41 +198,6 @@ zb_status zb_sort_pass(zb_sorter *s, const zb_skey &c, bool asc, bool nulls_firs
   return ZB_OK;
 }
 
-/* rank[code] = position of dictionary string `code` in byte-wise ascending
- * order, computed on the host (as src/cpu/sort.c ranks) and copied to the
- * device.  New buffer in *out. */
-zb_status zb_dictionary_ranks(const zb_column *col, zb_buffer **out, zb_error *err) {
-  *out = NULL;
-  const int dev = col->device.id;
-  zb_column *hd = NULL, *order = NULL;
-  uint32_t *rank = NULL;
-  zb_status st = zb_column_to_device(col->dictionary, ZB_CPU, &hd, err);
-  if (st == ZB_OK) st = zb_column_sort_indices(hd, true, false, &order, err);
-  const int64_t k = hd != NULL ? hd->length : 0;
-  if (st == ZB_OK) {
-    rank = (uint32_t *)zb_malloc((size_t)(k > 0 ? k : 1) * sizeof(uint32_t));
-    if (rank == NULL)
-      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (ranking %lld categories)",
-                        (long long)k);
-  }
-  if (st == ZB_OK) {
-    const int64_t *o = (const int64_t *)order->data->data + order->offset;
-    for (int64_t i = 0; i < k; i++) rank[o[i]] = (uint32_t)i;
-    st = zb__cuda_buffer(dev, k * 4, out, err);
-  }
-  if (st == ZB_OK && k > 0)
-    st = zb__cuda_check(cudaMemcpy((*out)->data, rank, (size_t)k * 4, cudaMemcpyHostToDevice),
-                        "cudaMemcpy (host to device) of the category ranks", dev, err);
-  if (st != ZB_OK) {
-    zb_buffer_release(*out);
-    *out = NULL;
-  }
-  zb_free(rank);
-  zb_column_release(order);
-  zb_column_release(hd);
-  return st;
-}
-
 /* Key kind and width of a column type; false for types sorted elsewhere. */
 bool zb_key_shape(zb_type_id t, int *kind, int *width) {
   switch (t) {
@@ -248,7 +209,8 @@ bool zb_key_shape(zb_type_id t, int *kind, int *width) {
   case ZB_INT32: case ZB_DATE32: *kind = ZB_KEY_SIGNED; *width = 4; return true;
   case ZB_UINT32: *kind = ZB_KEY_UNSIGNED; *width = 4; return true;
   case ZB_FLOAT32: *kind = ZB_KEY_FLOAT; *width = 4; return true;
-  case ZB_CATEGORICAL: *kind = ZB_KEY_RANK; *width = 4; return true;
+  /* a valid row's code is >= 0: unsigned order is code order */
+  case ZB_CATEGORICAL: *kind = ZB_KEY_UNSIGNED; *width = 4; return true;
   case ZB_INT64: case ZB_TIMESTAMP: *kind = ZB_KEY_SIGNED; *width = 8; return true;
   case ZB_UINT64: *kind = ZB_KEY_UNSIGNED; *width = 8; return true;
   case ZB_FLOAT64: *kind = ZB_KEY_FLOAT; *width = 8; return true;
@@ -266,14 +228,8 @@ zb_status zb_sort_by_column(zb_sorter *s, const zb_column *col, bool asc, bool n
   zb_skey c;
   c.data = col->data->data;
   c.valid = col->validity != NULL ? (const uint8_t *)col->validity->data : NULL;
-  c.rank = NULL;
   c.off = col->offset;
   c.kind = kind;
-  zb_buffer *rank = NULL;
-  if (kind == ZB_KEY_RANK) {
-    ZB_RETURN_NOT_OK(zb_dictionary_ranks(col, &rank, err));
-    c.rank = (const uint32_t *)rank->data;
-  }
   zb_status st;
   switch (width) {
   case 1: st = zb_sort_pass<uint8_t>(s, c, asc, nulls_first, err); break;
@@ -281,10 +237,9 @@ zb_status zb_sort_by_column(zb_sorter *s, const zb_column *col, bool asc, bool n
   case 4: st = zb_sort_pass<uint32_t>(s, c, asc, nulls_first, err); break;
   default: st = zb_sort_pass<uint64_t>(s, c, asc, nulls_first, err); break;
   }
-  /* the rank table is read by the kernels: wait before it is freed */
+  /* a kernel's asynchronous failure is reported by this key's pass */
   zb_status ws = zb__cuda_wait("sort", s->dev, st == ZB_OK ? err : NULL);
   if (st == ZB_OK) st = ws;
-  zb_buffer_release(rank);
   return st;
 }
 

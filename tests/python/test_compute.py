@@ -810,6 +810,30 @@ def test_series_sort_vs_pandas(seed, n, dtype, threads):
 
 
 @pytest.mark.parametrize("seed,n", CASES, ids=CASE_IDS)
+def test_categorical_sorts_in_category_order(seed, n, threads):
+    # categories in an order that is not the strings' order (as pandas users
+    # write for ordered levels): pandas sorts by category, and so must we
+    rng = np.random.default_rng(seed + 37)
+    cats = ["zeta", "", "b", "apple", "Émile", "a b", "kiwi"]
+    order = [cats[i] for i in rng.permutation(len(cats))]
+    codes = rng.integers(-1, len(order), size=n)  # -1: missing
+    a = pd.Series(pd.Categorical.from_codes(codes, categories=order), name="k")
+    za = Z(a, "k")
+    for asc in (True, False):
+        for na in ("last", "first"):
+            exp = a.sort_values(ascending=asc, na_position=na, kind="stable")
+            assert_same(za.sort_values(ascending=asc, na_position=na), exp)
+            np.testing.assert_array_equal(
+                za.argsort(ascending=asc, na_position=na).to_numpy(), exp.index.to_numpy())
+    pdf = pd.DataFrame({"k": a, "j": rng.integers(0, 3, size=n), "v": np.arange(n)})
+    df = zb.from_pandas(pdf)
+    for by, asc in ((["k", "j"], [True, False]), (["j", "k"], [False, True])):
+        exp = pdf.sort_values(by, ascending=asc, kind="stable")
+        np.testing.assert_array_equal(df.sort_values(by, ascending=asc)["v"].to_numpy(),
+                                      exp["v"].to_numpy())
+
+
+@pytest.mark.parametrize("seed,n", CASES, ids=CASE_IDS)
 def test_frame_sort_vs_pandas(seed, n, threads):
     rng = np.random.default_rng(seed + 31)
     pdf = pd.DataFrame({"k1": gen("Int8", n, rng, small=True),

@@ -195,6 +195,45 @@ def test_arrow_string_and_small_dictionary_indices_import():
     assert df.to_arrow().equals(t.cast(target))
 
 
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("index_type", [pa.int8(), pa.int32(), pa.uint16()])
+def test_arrow_dictionary_repeating_strings_is_folded(seed, index_type):
+    # Arrow lets a dictionary repeat a string; every zambezi operation must
+    # treat the repeats as one category (the decoded strings are the oracle)
+    rng = np.random.default_rng(seed)
+    words = np.array(["p", "q", "", "é", "rr"], dtype=object)
+    dictionary = pa.array(words[rng.integers(0, len(words), size=12)])
+    n = 400
+    codes = pa.array(rng.integers(0, len(dictionary), size=n), type=index_type,
+                     mask=rng.random(n) < 0.1)
+    arr = pa.DictionaryArray.from_arrays(codes, dictionary)
+    t = pa.table({"k": arr, "v": pa.array(rng.integers(0, 100, size=n))})
+    start = int(rng.integers(0, 9))  # a sliced import: codes at an offset
+    t = t.slice(start, n - 2 * start)
+    df = zb.from_arrow(t)
+    decoded = t["k"].cast(pa.large_string()).to_pylist()
+    assert df["k"].to_list() == decoded
+    # the dictionary holds each string once, in order of first appearance
+    seen = list(dict.fromkeys(dictionary.to_pylist()))
+    got = df.to_arrow()["k"].combine_chunks()
+    assert got.dictionary.to_pylist() == seen
+    assert got.cast(pa.large_string()).to_pylist() == decoded
+    pdf = pd.DataFrame({"k": pd.Series(decoded, dtype=object), "v": t["v"].to_pylist()})
+    exp = pdf.groupby("k", sort=False)["v"].sum()
+    res = df.groupby("k", sort=False).sum().to_pandas()
+    assert res["k"].astype(object).tolist() == exp.index.tolist()
+    assert res["v"].tolist() == exp.tolist()
+    assert df["k"].nunique() == pdf["k"].nunique()
+    m = df.merge(df, on="k")  # nulls never match (pandas matches them)
+    valid = pdf.dropna(subset=["k"])
+    assert len(m) == len(valid.merge(valid, on="k"))
+    # equal strings are equal categories in a sort: ties keep row order
+    exp_order = sorted(range(len(decoded)),
+                       key=lambda i: (decoded[i] is None,
+                                      seen.index(decoded[i]) if decoded[i] is not None else 0))
+    assert df["k"].argsort().to_list() == exp_order
+
+
 def test_record_batch_and_plain_array():
     t = make_arrow(seed=7)
     batch = t.to_batches()[0]
