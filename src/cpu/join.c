@@ -8,21 +8,30 @@
  * side whose row order the output follows.  Steps, each in parallel:
  *   1. hash both sides' keys (zb__keys, src/cpu/hash.h);
  *   2. radix-partition both sides by the top bits of the hash: per-morsel
- *      histograms, a prefix sum, a scatter of (hash, row) pairs -- rows of a
- *      partition stay in ascending row order; rows with a null key are left
+ *      histograms, a prefix sum, a scatter of the hashes (and, where the
+ *      build side or a key comparison needs them, the rows) -- rows of a
+ *      partition stay in ascending row order, so morsel m's rows of
+ *      partition p are one segment of it; rows with a null key are left
  *      out (they never match);
  *   3. per partition, a small open-addressing table (sized to stay in
  *      cache) over its build rows: one slot per distinct key holding the
  *      first row (the head), the count, and a chain bnext[] linking equal
- *      build rows in ascending order; then each probe row of the partition
- *      records its head and match count (dhead/dcnt, by probe row).  A
+ *      build rows in ascending order; then the partition's probe positions
+ *      are probed in order, recording head and match count (dhead/dcnt) by
+ *      position -- sequential writes, where writing by probe row would miss
+ *      the cache on every row -- and each segment's output row count.  A
  *      build side of at most SMALL_BUILD_ROWS rows is one table, and the
  *      probe side is hashed but not partitioned: its morsels probe that
- *      table in place;
- *   4. per probe morsel the output rows are counted, prefix-summed across
- *      morsels, and written: probe row d with each build row of its chain.
+ *      table in place, recording by row;
+ *   4. the per-morsel output counts are prefix-summed and each probe morsel
+ *      writes its rows: probe row d with each build row of its chain.  A
+ *      partitioned morsel finds each row's position again by walking its
+ *      segments with one cursor per partition (the scatter kept row order).
  *      For outer, the build rows never matched follow in row order.
- * Partitions write disjoint rows of dhead/dcnt/bnext/bmatched and morsels
+ * dhead/dcnt are int32 when the build side has at most INT32_MAX rows, and
+ * dcnt is neither written nor read for a table without repeated keys (the
+ * count is then 1 where there is a head).  Partitions write disjoint
+ * positions of dhead/dcnt, chains of bnext and bmatched, and morsels
  * disjoint ranges of the output, so the result is the same for every
  * thread count.  Unmatched sides are written as -1 and turned into nulls by
  * a final pass over 64-row aligned blocks.
@@ -52,7 +61,7 @@ typedef struct side {
   int64_t *mcount;   /* [morsel][partition]: counts, then scatter positions */
   int64_t *part_off; /* partition p holds positions [part_off[p], part_off[p+1]) */
   uint64_t *ph;      /* hash per partitioned position */
-  int64_t *prow;     /* row per partitioned position */
+  int64_t *prow;     /* row per partitioned position (NULL when not wanted) */
 } side;
 
 /* Frees s's arrays; its row and morsel counts stay. */
@@ -95,10 +104,23 @@ typedef struct join_job {
   int n_workers;
   slot **tables; /* per worker, table_cap slots */
   int64_t table_cap;
-  int64_t *bnext;    /* per build row: next equal-key build row, or -1 */
+  int64_t *bnext;    /* per build row but the last of its chain: the next
+                        equal-key build row (chains are walked cnt long) */
   uint8_t *bmatched; /* per build row (outer only) */
-  int64_t *dhead;    /* per probe row: head build row of its key, or -1 */
-  int64_t *dcnt;     /* per probe row: number of matching build rows */
+  /* per probe row (small build side) or per partitioned probe position,
+   * int32 when the build side has at most INT32_MAX rows (narrow), else
+   * int64: */
+  void *dhead;       /* head build row of its key, or -1 */
+  void *dcnt;        /* number of matching build rows */
+  bool narrow;
+  bool partitioned;  /* dhead/dcnt by position (else by row) */
+  int64_t *mout;     /* partitioned: [morsel][partition] output rows */
+  uint8_t *pdup;     /* per partition (one when not partitioned): whether a
+                        build key repeats; where none does, dcnt is not
+                        written (a count is 1 where the head is >= 0) */
+  int64_t *cursors;  /* partitioned: per worker, a position per partition */
+  int n_cursor_sets; /* workers with cursors */
+  const uint64_t *dhash; /* partitioned: the probe side's hash per row */
   zb_join_how how;   /* inner, left, outer, semi, anti */
   int64_t *moff;     /* per probe morsel: first output row */
   int64_t *bmoff;    /* outer: per build morsel: first output row */
@@ -117,8 +139,16 @@ typedef struct part_job {
   side *s;
   int bits;
   int64_t n_parts;
-  int64_t *dhead, *dcnt; /* probe side: reset for null-key rows (else NULL) */
 } part_job;
+
+/* Morsel m's rows of partition p sit at positions [seg_start, seg_end) of
+ * the partitioned arrays (after the scatter, mcount holds the ends). */
+static inline int64_t seg_start(const side *s, int64_t P, int64_t m, int64_t p) {
+  return m == 0 ? s->part_off[p] : s->mcount[(m - 1) * P + p];
+}
+static inline int64_t seg_end(const side *s, int64_t P, int64_t m, int64_t p) {
+  return s->mcount[m * P + p];
+}
 
 static void hist_morsel(void *ctx, int64_t m, int worker) {
   (void)worker;
@@ -132,14 +162,8 @@ static void hist_morsel(void *ctx, int64_t m, int worker) {
     for (int64_t r = a; r < e; r++) cnt[part_of(h[r], j->bits)]++;
     return;
   }
-  for (int64_t r = a; r < e; r++) {
-    if (row_keyed(s, r)) {
-      cnt[part_of(h[r], j->bits)]++;
-    } else if (j->dhead != NULL) {
-      j->dhead[r] = -1;
-      j->dcnt[r] = 0;
-    }
-  }
+  for (int64_t r = a; r < e; r++)
+    if (row_keyed(s, r)) cnt[part_of(h[r], j->bits)]++;
 }
 
 static void scatter_morsel(void *ctx, int64_t m, int worker) {
@@ -153,13 +177,14 @@ static void scatter_morsel(void *ctx, int64_t m, int worker) {
     if (s->has_nulls && !row_keyed(s, r)) continue;
     int64_t q = pos[part_of(h[r], j->bits)]++;
     s->ph[q] = h[r];
-    s->prow[q] = r;
+    if (s->prow != NULL) s->prow[q] = r;
   }
 }
 
-/* Hash s's keys and partition its keyed rows. */
+/* Hash s's keys and partition its keyed rows (their row numbers too when
+ * want_rows). */
 static zb_status side_prepare(side *s, const zb_column *const *keys, int64_t n_keys, int64_t n,
-                              int bits, int64_t *dhead, int64_t *dcnt, zb_error *err) {
+                              int bits, bool want_rows, zb_error *err) {
   memset(s, 0, sizeof *s);
   s->n = n;
   int64_t P = (int64_t)1 << bits;
@@ -169,13 +194,13 @@ static zb_status side_prepare(side *s, const zb_column *const *keys, int64_t n_k
   s->mcount = (int64_t *)zb_malloc((size_t)ZB_MAX(s->n_morsels * P, 1) * sizeof(int64_t));
   s->part_off = (int64_t *)zb_malloc((size_t)(P + 1) * sizeof(int64_t));
   s->ph = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint64_t));
-  s->prow = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
-  if (s->mcount == NULL || s->part_off == NULL || s->ph == NULL || s->prow == NULL) {
+  if (want_rows) s->prow = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
+  if (s->mcount == NULL || s->part_off == NULL || s->ph == NULL || (want_rows && s->prow == NULL)) {
     side_reset(s);
     return zb_error_set(err, ZB_ENOMEM, "out of host memory partitioning %lld join rows",
                         (long long)n);
   }
-  part_job j = {s, bits, P, dhead, dcnt};
+  part_job j = {s, bits, P};
   zb_status st = zb_parallel_for(s->n_morsels, hist_morsel, &j, err);
   if (st != ZB_OK) {
     side_reset(s);
@@ -198,18 +223,42 @@ static zb_status side_prepare(side *s, const zb_column *const *keys, int64_t n_k
 
 /* ---- step 3: per-partition build and probe ---------------------------------- */
 
+static inline void set_head(join_job *j, int64_t i, int64_t head) {
+  if (j->narrow)
+    ((int32_t *)j->dhead)[i] = (int32_t)head;
+  else
+    ((int64_t *)j->dhead)[i] = head;
+}
+static inline void set_cnt(join_job *j, int64_t i, int64_t cnt) {
+  if (j->narrow)
+    ((int32_t *)j->dcnt)[i] = (int32_t)cnt;
+  else
+    ((int64_t *)j->dcnt)[i] = cnt;
+}
+static inline int64_t get_head(const join_job *j, int64_t i) {
+  return j->narrow ? ((const int32_t *)j->dhead)[i] : ((const int64_t *)j->dhead)[i];
+}
+/* The match count at i of a partition with (dup) or without repeated keys. */
+static inline int64_t get_cnt(const join_job *j, int64_t i, bool dup, int64_t head) {
+  if (!dup) return head >= 0;
+  return j->narrow ? ((const int32_t *)j->dcnt)[i] : ((const int64_t *)j->dcnt)[i];
+}
+
 /* A table of cap (a power of two) slots over the build rows at partitioned
- * positions [b0, b1), rows in ascending order so chains are in row order. */
-static void build_table(join_job *j, slot *t, int64_t cap, int64_t b0, int64_t b1) {
+ * positions [b0, b1), rows in ascending order so chains are in row order.
+ * bnext is written only where a chain goes on (walks are cnt long), so a
+ * build side without repeated keys writes nothing outside the table.
+ * Returns whether a key repeats. */
+static bool build_table(join_job *j, slot *t, int64_t cap, int64_t b0, int64_t b1) {
   const side *b = j->b;
   uint64_t mask = (uint64_t)cap - 1;
   for (int64_t i = 0; i < cap; i++) t[i].head = -1;
   int64_t *bnext = j->bnext;
+  bool repeats = false;
   for (int64_t q = b0; q < b1; q++) {
     uint64_t h = b->ph[q];
     int64_t r = b->prow[q];
     uint64_t i = h & mask;
-    bnext[r] = -1;
     for (;;) {
       slot *s = &t[i];
       if (s->head < 0) {
@@ -223,37 +272,43 @@ static void build_table(join_job *j, slot *t, int64_t cap, int64_t b0, int64_t b
         bnext[s->tail] = r;
         s->tail = r;
         s->cnt++;
+        repeats = true;
         break;
       }
       i = (i + 1) & mask;
     }
   }
+  return repeats;
 }
 
-/* Probe row r (hash h) against table t: its head build row and count. */
-static inline void probe_row(join_job *j, const slot *t, uint64_t mask, int64_t r, uint64_t h) {
+/* Probe row r (hash h; r is read only to compare keys when !exact) against
+ * table t: its head build row (-1: none) and *cnt. */
+static inline int64_t probe_key(join_job *j, const slot *t, uint64_t mask, int64_t r, uint64_t h,
+                                int64_t *cnt) {
   uint64_t i = h & mask;
-  int64_t head = -1, cnt = 0;
   for (;;) {
     const slot *s = &t[i];
     if (s->head < 0) break;
     if (s->h == h && (j->exact || zb__keys_equal(&j->d->k, r, &j->b->k, s->head))) {
-      head = s->head;
-      cnt = s->cnt;
-      break;
+      if (j->outer) __atomic_store_n(&j->bmatched[s->head], 1, __ATOMIC_RELAXED);
+      *cnt = s->cnt;
+      return s->head;
     }
     i = (i + 1) & mask;
   }
-  j->dhead[r] = head;
-  j->dcnt[r] = cnt;
-  if (j->outer && head >= 0) __atomic_store_n(&j->bmatched[head], 1, __ATOMIC_RELAXED);
+  *cnt = 0;
+  return -1;
 }
 
 /* Outer: a matched head marks every build row of its chain. */
 static void mark_chains(join_job *j, const slot *t, int64_t cap) {
   for (int64_t i = 0; i < cap; i++) {
     if (t[i].head < 0 || !j->bmatched[t[i].head]) continue;
-    for (int64_t r = j->bnext[t[i].head]; r >= 0; r = j->bnext[r]) j->bmatched[r] = 1;
+    int64_t r = t[i].head;
+    for (int64_t k = 1; k < t[i].cnt; k++) {
+      r = j->bnext[r];
+      j->bmatched[r] = 1;
+    }
   }
 }
 
@@ -263,31 +318,80 @@ static int64_t table_cap_for(int64_t rows) {
   return cap;
 }
 
+/* Output rows of a probe row with cnt matches (a null key counts as 0). */
+static inline int64_t out_rows(zb_join_how how, int64_t cnt) {
+  switch (how) {
+    case ZB_JOIN_INNER: return cnt;
+    case ZB_JOIN_LEFT: case ZB_JOIN_OUTER: return cnt > 0 ? cnt : 1;
+    case ZB_JOIN_SEMI: return cnt > 0;
+    default: return cnt == 0; /* anti */
+  }
+}
+
+/* Partition p: build its table, then probe its probe positions in order,
+ * writing dhead/dcnt by position and, per probe morsel, the output rows of
+ * the morsel's positions here (mout) -- all sequential, so no write misses
+ * whatever the probe rows are. */
 static void partition_task(void *ctx, int64_t p, int worker) {
   join_job *j = (join_job *)ctx;
   const side *b = j->b, *d = j->d;
+  const int64_t P = j->n_parts;
   int64_t b0 = b->part_off[p], b1 = b->part_off[p + 1];
-  int64_t d0 = d->part_off[p], d1 = d->part_off[p + 1];
-  if (b1 == b0) {
-    for (int64_t q = d0; q < d1; q++) {
-      j->dhead[d->prow[q]] = -1;
-      j->dcnt[d->prow[q]] = 0;
+  const slot *t = NULL;
+  int64_t cap = 0;
+  bool dup = false;
+  if (b1 > b0) {
+    if (worker >= j->n_workers) {
+      __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+      return;
     }
-    return;
+    slot *w = j->tables[worker];
+    cap = table_cap_for(b1 - b0);
+    dup = build_table(j, w, cap, b0, b1);
+    t = w;
   }
-  if (worker >= j->n_workers) {
-    __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
-    return;
+  const uint64_t mask = (uint64_t)cap - 1;
+  j->pdup[p] = dup;
+  int64_t q = d->part_off[p];
+  for (int64_t m = 0; m < d->n_morsels; m++) {
+    int64_t end = seg_end(d, P, m, p), rows = 0;
+    for (; q < end; q++) {
+      int64_t cnt = 0, head = -1;
+      if (t != NULL) head = probe_key(j, t, mask, j->exact ? 0 : d->prow[q], d->ph[q], &cnt);
+      set_head(j, q, head);
+      if (dup) set_cnt(j, q, cnt);
+      rows += out_rows(j->how, cnt);
+    }
+    j->mout[m * P + p] = rows;
   }
-  slot *t = j->tables[worker];
-  int64_t cap = table_cap_for(b1 - b0);
-  build_table(j, t, cap, b0, b1);
-  for (int64_t q = d0; q < d1; q++) probe_row(j, t, (uint64_t)cap - 1, d->prow[q], d->ph[q]);
-  if (j->outer) mark_chains(j, t, cap);
+  if (j->outer && t != NULL) mark_chains(j, t, cap);
 }
 
 /* A small build side: one table (tables[0], in cache), probed by the probe
- * side's morsels in place -- the probe side is hashed but not partitioned. */
+ * side's morsels in place -- the probe side is hashed but not partitioned;
+ * dhead/dcnt by row, and each morsel's output rows in moff[m]. */
+/* The common case of probe_morsel: one fixed-width key without nulls,
+ * unique build keys, an inner or left join (counted as given), narrow
+ * results.  Returns the morsel's output rows. */
+static inline int64_t probe_plain(join_job *j, const slot *t, uint64_t mask, const uint64_t *h,
+                                  int64_t a, int64_t e, bool left) {
+  int32_t *dh = (int32_t *)j->dhead;
+  int64_t rows = 0;
+  for (int64_t r = a; r < e; r++) {
+    if (r + PROBE_AHEAD < e) __builtin_prefetch(&t[h[r + PROBE_AHEAD] & mask]);
+    uint64_t i = h[r] & mask;
+    int64_t head;
+    for (;;) {
+      head = t[i].head;
+      if (head < 0 || t[i].h == h[r]) break;
+      i = (i + 1) & mask;
+    }
+    dh[r] = (int32_t)head;
+    rows += left ? 1 : head >= 0;
+  }
+  return rows;
+}
+
 static void probe_morsel(void *ctx, int64_t m, int worker) {
   (void)worker;
   join_job *j = (join_job *)ctx;
@@ -296,41 +400,42 @@ static void probe_morsel(void *ctx, int64_t m, int worker) {
   uint64_t mask = (uint64_t)j->table_cap - 1;
   const uint64_t *h = d->k.hash;
   const slot *t = j->tables[0];
+  const bool dup = j->pdup[0];
+  if (j->exact && j->narrow && !dup && !d->has_nulls &&
+      (j->how == ZB_JOIN_INNER || j->how == ZB_JOIN_LEFT)) {
+    j->moff[m] = j->how == ZB_JOIN_LEFT ? probe_plain(j, t, mask, h, a, e, true)
+                                        : probe_plain(j, t, mask, h, a, e, false);
+    return;
+  }
+  int64_t rows = 0;
   for (int64_t r = a; r < e; r++) {
     if (r + PROBE_AHEAD < e) __builtin_prefetch(&t[h[r + PROBE_AHEAD] & mask]);
-    if (d->has_nulls && !row_keyed(d, r)) {
-      j->dhead[r] = -1;
-      j->dcnt[r] = 0;
-      continue;
-    }
-    probe_row(j, j->tables[0], mask, r, h[r]);
+    int64_t cnt = 0, head = -1;
+    if (!d->has_nulls || row_keyed(d, r)) head = probe_key(j, t, mask, r, h[r], &cnt);
+    set_head(j, r, head);
+    if (dup) set_cnt(j, r, cnt);
+    rows += out_rows(j->how, cnt);
   }
+  j->moff[m] = rows;
 }
 
 /* ---- step 4: counting and writing the output -------------------------------- */
 
+/* Partitioned: morsel m's output rows, from the partitions' counts; rows
+ * with a null key were not partitioned and count as unmatched.  (A small
+ * build side's probe counts its morsels itself.) */
 static void count_morsel(void *ctx, int64_t m, int worker) {
   (void)worker;
   join_job *j = (join_job *)ctx;
-  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->d->n, a + ZB_MORSEL_ROWS);
-  const int64_t *c = j->dcnt;
-  int64_t n = 0;
-  switch (j->how) {
-    case ZB_JOIN_INNER:
-      for (int64_t r = a; r < e; r++) n += c[r];
-      break;
-    case ZB_JOIN_LEFT:
-    case ZB_JOIN_OUTER:
-      for (int64_t r = a; r < e; r++) n += c[r] > 0 ? c[r] : 1;
-      break;
-    case ZB_JOIN_SEMI:
-      for (int64_t r = a; r < e; r++) n += c[r] > 0;
-      break;
-    default: /* anti */
-      for (int64_t r = a; r < e; r++) n += c[r] == 0;
-      break;
+  const side *d = j->d;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(d->n, a + ZB_MORSEL_ROWS);
+  const int64_t P = j->n_parts;
+  int64_t n = 0, keyed = 0;
+  for (int64_t p = 0; p < P; p++) {
+    n += j->mout[m * P + p];
+    keyed += seg_end(d, P, m, p) - seg_start(d, P, m, p);
   }
-  j->moff[m] = n;
+  j->moff[m] = n + (e - a - keyed) * out_rows(j->how, 0);
 }
 
 static void count_unmatched_morsel(void *ctx, int64_t m, int worker) {
@@ -342,42 +447,69 @@ static void count_unmatched_morsel(void *ctx, int64_t m, int worker) {
   j->bmoff[m] = n;
 }
 
-static void write_morsel(void *ctx, int64_t m, int worker) {
-  (void)worker;
-  join_job *j = (join_job *)ctx;
-  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->d->n, a + ZB_MORSEL_ROWS);
-  int64_t o = j->moff[m];
+/* The output rows of probe row r with cnt matches from build row head on,
+ * at *o. */
+static inline void emit(const join_job *j, int64_t r, int64_t cnt, int64_t head, int64_t *o) {
   int64_t *lo = j->lo, *ro = j->ro;
-  const int64_t *c = j->dcnt, *head = j->dhead, *bnext = j->bnext;
   switch (j->how) {
     case ZB_JOIN_INNER:
     case ZB_JOIN_LEFT:
-    case ZB_JOIN_OUTER: {
-      bool keep = j->how != ZB_JOIN_INNER;
-      for (int64_t r = a; r < e; r++) {
-        if (c[r] == 1) { /* the common case: one match, no chain walk */
-          lo[o] = r;
-          ro[o++] = head[r];
-        } else if (c[r] > 1) {
-          for (int64_t br = head[r]; br >= 0; br = bnext[br]) {
-            lo[o] = r;
-            ro[o++] = br;
-          }
-        } else if (keep) {
-          lo[o] = r;
-          ro[o++] = -1;
+    case ZB_JOIN_OUTER:
+      if (cnt == 1) { /* the common case: one match, no chain walk */
+        lo[*o] = r;
+        ro[(*o)++] = head;
+      } else if (cnt > 1) {
+        for (int64_t br = head, k = cnt;;) {
+          lo[*o] = r;
+          ro[(*o)++] = br;
+          if (--k == 0) break;
+          br = j->bnext[br];
         }
+      } else if (j->how != ZB_JOIN_INNER) {
+        lo[*o] = r;
+        ro[(*o)++] = -1;
       }
       break;
-    }
     case ZB_JOIN_SEMI:
-      for (int64_t r = a; r < e; r++)
-        if (c[r] > 0) lo[o++] = r;
+      if (cnt > 0) lo[(*o)++] = r;
       break;
-    default:
-      for (int64_t r = a; r < e; r++)
-        if (c[r] == 0) lo[o++] = r;
+    default: /* anti */
+      if (cnt == 0) lo[(*o)++] = r;
       break;
+  }
+}
+
+static void write_morsel(void *ctx, int64_t m, int worker) {
+  join_job *j = (join_job *)ctx;
+  const side *d = j->d;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(d->n, a + ZB_MORSEL_ROWS);
+  int64_t o = j->moff[m];
+  if (!j->partitioned) {
+    const bool dup = j->pdup[0];
+    for (int64_t r = a; r < e; r++) {
+      int64_t head = get_head(j, r);
+      emit(j, r, get_cnt(j, r, dup, head), head, &o);
+    }
+    return;
+  }
+  /* Row r's position is the next one of its partition's segment for this
+   * morsel (the scatter kept row order): one cursor per partition, each
+   * reading its segment in order. */
+  const int64_t P = j->n_parts;
+  if (worker >= j->n_cursor_sets) {
+    __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  int64_t *cur = j->cursors + (int64_t)worker * P;
+  for (int64_t p = 0; p < P; p++) cur[p] = seg_start(d, P, m, p);
+  for (int64_t r = a; r < e; r++) {
+    if (d->has_nulls && !row_keyed(d, r)) {
+      emit(j, r, 0, -1, &o);
+      continue;
+    }
+    int64_t p = part_of(j->dhash[r], j->bits), q = cur[p]++;
+    int64_t head = get_head(j, q);
+    emit(j, r, get_cnt(j, q, j->pdup[p], head), head, &o);
   }
 }
 
@@ -493,13 +625,18 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   j.d = &d;
   j.exact = n_keys == 1 && bkeys[0]->type != ZB_STRING && bkeys[0]->type != ZB_CATEGORICAL &&
             dkeys[0]->type != ZB_STRING && dkeys[0]->type != ZB_CATEGORICAL;
-  j.dhead = (int64_t *)zb_malloc((size_t)ZB_MAX(n_d, 1) * sizeof(int64_t));
-  j.dcnt = (int64_t *)zb_malloc((size_t)ZB_MAX(n_d, 1) * sizeof(int64_t));
+  j.narrow = n_b <= INT32_MAX;
+  const size_t rw = j.narrow ? 4 : 8;
+  j.dhead = zb_malloc((size_t)ZB_MAX(n_d, 1) * rw);
+  j.dcnt = zb_malloc((size_t)ZB_MAX(n_d, 1) * rw);
   j.bnext = (int64_t *)zb_malloc((size_t)ZB_MAX(n_b, 1) * sizeof(int64_t));
+  j.pdup = (uint8_t *)zb_malloc((size_t)j.n_parts);
+  j.moff = (int64_t *)zb_malloc((size_t)ZB_MAX(zb__morsels(n_d), 1) * sizeof(int64_t));
   if (j.outer) j.bmatched = (uint8_t *)zb_calloc((size_t)ZB_MAX(n_b, 1), 1);
-  if (j.dhead == NULL || j.dcnt == NULL || j.bnext == NULL || (j.outer && j.bmatched == NULL))
+  if (j.dhead == NULL || j.dcnt == NULL || j.bnext == NULL || j.pdup == NULL ||
+      j.moff == NULL || (j.outer && j.bmatched == NULL))
     goto nomem;
-  st = side_prepare(&b, bkeys, n_keys, n_b, bits, NULL, NULL, err);
+  st = side_prepare(&b, bkeys, n_keys, n_b, bits, true, err);
   if (st != ZB_OK) goto done;
   if (small) {
     d.n = n_d;
@@ -513,14 +650,21 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
     if (j.tables == NULL) goto nomem;
     j.tables[0] = (slot *)zb_malloc((size_t)j.table_cap * sizeof(slot));
     if (j.tables[0] == NULL) goto nomem;
-    build_table(&j, j.tables[0], j.table_cap, 0, b.part_off[1]);
+    j.pdup[0] = build_table(&j, j.tables[0], j.table_cap, 0, b.part_off[1]);
     st = zb_parallel_for(d.n_morsels, probe_morsel, &j, err);
     if (st != ZB_OK) goto done;
     if (j.outer) mark_chains(&j, j.tables[0], j.table_cap);
     goto output;
   }
-  st = side_prepare(&d, dkeys, n_keys, n_d, bits, j.dhead, j.dcnt, err);
+  /* the probe side's rows are needed only to compare keys: results go by
+   * partitioned position, and the output finds each row's position again */
+  st = side_prepare(&d, dkeys, n_keys, n_d, bits, !j.exact, err);
   if (st != ZB_OK) goto done;
+  j.partitioned = true;
+  j.mout = (int64_t *)zb_malloc((size_t)ZB_MAX(d.n_morsels * j.n_parts, 1) * sizeof(int64_t));
+  j.n_cursor_sets = zb_get_num_threads();
+  j.cursors = (int64_t *)zb_malloc((size_t)j.n_cursor_sets * (size_t)j.n_parts * sizeof(int64_t));
+  if (j.mout == NULL || j.cursors == NULL) goto nomem;
 
   /* per-worker partition tables, sized for the largest partition */
   int64_t maxp = 0;
@@ -542,14 +686,29 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   }
 output:
   /* The hashed keys and partitions are done with: free them before the
-   * output is allocated (the row counts stay). */
+   * output is allocated (the row counts stay) -- but for the partitioned
+   * probe side's hash and segment bounds, which the output still reads. */
   side_free_arrays(&b);
-  side_free_arrays(&d);
-  /* count, prefix-sum, write */
-  j.moff = (int64_t *)zb_malloc((size_t)ZB_MAX(d.n_morsels, 1) * sizeof(int64_t));
+  if (j.partitioned) {
+    /* the hash, and the key columns for row_keyed; not the normalized keys */
+    for (int64_t c = 0; c < d.k.n_cols; c++) {
+      if (!d.k.cols[c].own_norm) continue;
+      zb_free(d.k.cols[c].norm);
+      d.k.cols[c].norm = NULL;
+      d.k.cols[c].own_norm = false;
+    }
+    j.dhash = d.k.hash;
+    zb_free(d.ph);
+    zb_free(d.prow);
+    d.ph = NULL;
+    d.prow = NULL;
+  } else {
+    side_free_arrays(&d);
+  }
+  /* count (the small build side's probe has), prefix-sum, write */
   if (j.outer) j.bmoff = (int64_t *)zb_malloc((size_t)ZB_MAX(b.n_morsels, 1) * sizeof(int64_t));
-  if (j.moff == NULL || (j.outer && j.bmoff == NULL)) goto nomem;
-  st = zb_parallel_for(d.n_morsels, count_morsel, &j, err);
+  if (j.outer && j.bmoff == NULL) goto nomem;
+  if (j.partitioned) st = zb_parallel_for(d.n_morsels, count_morsel, &j, err);
   if (st == ZB_OK && j.outer) st = zb_parallel_for(b.n_morsels, count_unmatched_morsel, &j, err);
   if (st != ZB_OK) goto done;
   int64_t total = 0;
@@ -574,6 +733,8 @@ output:
   j.lo = (int64_t *)lc->data->data;
   j.ro = pairs ? (int64_t *)rc->data->data : NULL;
   st = zb_parallel_for(d.n_morsels, write_morsel, &j, err);
+  if (st == ZB_OK && j.failed)
+    st = zb_error_set(err, ZB_EINVAL, "join: the thread count changed during the join");
   if (st == ZB_OK && j.outer) st = zb_parallel_for(b.n_morsels, write_unmatched_morsel, &j, err);
   if (st == ZB_OK && j.outer) st = nullify(lc, err);
   if (st == ZB_OK && rc != NULL && rc->validity != NULL) st = nullify(rc, err);
@@ -595,6 +756,9 @@ done:
   zb_free(j.bmatched);
   zb_free(j.moff);
   zb_free(j.bmoff);
+  zb_free(j.mout);
+  zb_free(j.pdup);
+  zb_free(j.cursors);
   side_reset(&b);
   side_reset(&d);
   if (st != ZB_OK) {

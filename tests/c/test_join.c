@@ -1,10 +1,11 @@
 /*
  * test_join.c -- tests of zb_table_join_indices (zambezi/join.h) against a
- * plain nested-loop oracle: every join kind, one and two keys, int64,
- * int32-vs-int64, string+int, categorical-vs-string and float (NaN) keys,
- * nulls, duplicates on both sides, empty sides, sizes past one partition,
- * thread counts 1 and 3 giving identical results, the sorted (outer)
- * order, argument errors, and a fault-injection loop.
+ * plain oracle (each row's keys as canonical text, matched through hash
+ * buckets): every join kind, one and two keys, int64, int32-vs-int64,
+ * string+int, categorical-vs-string and float (NaN) keys, nulls,
+ * duplicates on both sides, empty sides, build sides in one table and
+ * radix-partitioned, thread counts 1 and 3 giving identical results, the
+ * sorted (outer) order, argument errors, and fault-injection loops.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -181,6 +182,18 @@ static void oracle_build(oracle *o, const zb_table *l, const zb_table *r, int64_
     rt[i] = key_text(r, nk, rk, i);
     if (rt[i]) rh[i] = text_hash(rt[i]);
   }
+  /* right rows by hash bucket, each bucket's list in ascending row order
+   * (rows pushed from the last), so each left row scans only its bucket */
+  int64_t nb = 1;
+  while (nb < 2 * o->nr + 1) nb *= 2;
+  int64_t *bucket = (int64_t *)malloc((size_t)nb * 8), *next = (int64_t *)malloc((size_t)o->nr * 8 + 8);
+  for (int64_t b = 0; b < nb; b++) bucket[b] = -1;
+  for (int64_t j = o->nr - 1; j >= 0; j--) {
+    if (rt[j] == NULL) continue;
+    int64_t b = (int64_t)(rh[j] & (uint64_t)(nb - 1));
+    next[j] = bucket[b];
+    bucket[b] = j;
+  }
   int64_t cap = 1024, n = 0;
   o->match = (int64_t *)malloc((size_t)cap * 8);
   o->moff = (int64_t *)malloc((size_t)(o->nl + 1) * 8);
@@ -188,14 +201,16 @@ static void oracle_build(oracle *o, const zb_table *l, const zb_table *r, int64_
   for (int64_t i = 0; i < o->nl; i++) {
     o->moff[i] = n;
     if (lt[i] == NULL) continue;
-    for (int64_t j = 0; j < o->nr; j++) {
-      if (rt[j] == NULL || rh[j] != lh[i] || strcmp(lt[i], rt[j]) != 0) continue;
+    for (int64_t j = bucket[lh[i] & (uint64_t)(nb - 1)]; j >= 0; j = next[j]) {
+      if (rh[j] != lh[i] || strcmp(lt[i], rt[j]) != 0) continue;
       if (n == cap) o->match = (int64_t *)realloc(o->match, (size_t)(cap *= 2) * 8);
       o->match[n++] = j;
       o->rcount[j]++;
     }
   }
   o->moff[o->nl] = n;
+  free(bucket);
+  free(next);
   for (int64_t i = 0; i < o->nl; i++) free(lt[i]);
   for (int64_t i = 0; i < o->nr; i++) free(rt[i]);
   free(lt);
@@ -222,15 +237,25 @@ static int64_t oracle_pairs(const oracle *o, zb_join_how how, int64_t **L, int64
       for (int64_t i = 0; i < o->nl; i++)
         for (int64_t j = 0; j < o->nr; j++) l[n] = i, r[n++] = j;
       break;
-    case ZB_JOIN_RIGHT:
+    case ZB_JOIN_RIGHT: {
+      /* the matches regrouped by right row (left rows ascending): per right
+       * row j, its slice [roff[j], roff[j + 1]) of rl */
+      int64_t *roff = (int64_t *)calloc((size_t)o->nr + 1, 8);
+      int64_t *rl = (int64_t *)malloc((size_t)o->moff[o->nl] * 8 + 8);
+      for (int64_t j = 0; j < o->nr; j++) roff[j + 1] = roff[j] + o->rcount[j];
+      int64_t *fill = (int64_t *)malloc((size_t)o->nr * 8 + 8);
+      memcpy(fill, roff, (size_t)o->nr * 8);
+      for (int64_t i = 0; i < o->nl; i++)
+        for (int64_t m = o->moff[i]; m < o->moff[i + 1]; m++) rl[fill[o->match[m]]++] = i;
       for (int64_t j = 0; j < o->nr; j++) {
-        bool any = false;
-        for (int64_t i = 0; i < o->nl; i++)
-          for (int64_t m = o->moff[i]; m < o->moff[i + 1]; m++)
-            if (o->match[m] == j) l[n] = i, r[n++] = j, any = true;
-        if (!any) l[n] = -1, r[n++] = j;
+        for (int64_t k = roff[j]; k < roff[j + 1]; k++) l[n] = rl[k], r[n++] = j;
+        if (roff[j + 1] == roff[j]) l[n] = -1, r[n++] = j;
       }
+      free(roff);
+      free(rl);
+      free(fill);
       break;
+    }
     case ZB_JOIN_SEMI:
     case ZB_JOIN_ANTI:
       for (int64_t i = 0; i < o->nl; i++)
@@ -387,18 +412,33 @@ ZB_TEST(test_join_mixed_keys) {
   }
 }
 
-/* Build sides past one partition (several partitions, chains across). */
+/* Build sides in one table (up to 65536 rows) and partitioned (more):
+ * int64 keys with many repeats (chains across partitions) and almost none
+ * (most partitions without a repeated key), and string keys (compared by
+ * row). */
 ZB_TEST(test_join_large) {
-  int64_t nl = 12000, nr = 20000;
-  zb_column *lc[1] = {make_num(ZB_INT64, nl, 5, true, 30000)};
-  zb_column *rc[1] = {make_num(ZB_INT64, nr, 6, true, 30000)};
-  const char *n[1] = {"k"};
-  zb_table *l = make_table(1, lc, n), *r = make_table(1, rc, n);
-  int64_t k = 0;
-  check_all(l, r, 1, &k, &k, "large int64");
-  check_all(r, l, 1, &k, &k, "large int64 swapped");
-  zb_table_release(l);
-  zb_table_release(r);
+  const int64_t sizes[2][2] = {{12000, 20000}, {70000, 90000}};
+  for (int z = 0; z < 2; z++) {
+    int64_t nl = sizes[z][0], nr = sizes[z][1];
+    for (int v = 0; v < 3; v++) {
+      int64_t card = v == 1 ? 50 * nr : 30000;
+      zb_column *lc[1], *rc[1];
+      if (v == 2) {
+        lc[0] = make_str(nl, 5, true, 30000);
+        rc[0] = make_str(nr, 6, true, 30000);
+      } else {
+        lc[0] = make_num(ZB_INT64, nl, 5, true, card);
+        rc[0] = make_num(ZB_INT64, nr, 6, true, card);
+      }
+      const char *n[1] = {"k"};
+      zb_table *l = make_table(1, lc, n), *r = make_table(1, rc, n);
+      int64_t k = 0;
+      check_all(l, r, 1, &k, &k, v == 2 ? "large strings" : "large int64");
+      check_all(r, l, 1, &k, &k, v == 2 ? "large strings swapped" : "large int64 swapped");
+      zb_table_release(l);
+      zb_table_release(r);
+    }
+  }
 }
 
 ZB_TEST(test_join_cross_and_sort) {
@@ -566,6 +606,21 @@ ZB_TEST(test_join_fault_injection) {
     zb_column *li = NULL, *ri = NULL;
     FAULT_LOOP(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_CROSS, false, &li, &ri, &err),
                (zb_column_release(li), zb_column_release(ri)));
+  }
+  zb_table_release(l);
+  zb_table_release(r);
+  /* a partitioned build side (past 65536 rows) */
+  zb_column *pl[1] = {make_num(ZB_INT64, 70000, 7, true, 100000)};
+  zb_column *pr[1] = {make_num(ZB_INT64, 90000, 8, true, 100000)};
+  l = make_table(1, pl, n);
+  r = make_table(1, pr, n);
+  for (int threads = 1; threads <= 3; threads += 2) {
+    set_threads(threads);
+    for (int h = 0; h < 4; h++) {
+      zb_column *li = NULL, *ri = NULL;
+      FAULT_LOOP(zb_table_join_indices(l, r, 1, keys, keys, k_hows[h], false, &li, &ri, &err),
+                 (zb_column_release(li), zb_column_release(ri)));
+    }
   }
   set_threads(zb_available_cores());
   zb_table_release(l);

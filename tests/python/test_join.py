@@ -216,6 +216,44 @@ def test_merge_partitioned_build_side(kind):
         assert got["a"].isna().tolist() == want["a"].isna().tolist(), how
 
 
+@pytest.mark.parametrize("two_keys", [False, True])
+def test_merge_partitioned_mostly_unique_build_keys(two_keys):
+    """A partitioned build side whose keys are unique but for a few repeats,
+    so some partitions hold a repeated key and most do not (they skip
+    writing match counts): every how against pandas, at 1 and 3 threads.
+    Two keys (int, string) take the path that compares keys by row."""
+    rng = np.random.default_rng(41 + two_keys)
+    nl, nr = 120_000, 100_000
+    rkeys = rng.permutation(int(nr * 1.1))[:nr]
+    rkeys[rng.integers(0, nr, 40)] = rkeys[rng.integers(0, nr, 40)]  # a few repeats
+    lkeys = rng.integers(0, int(nr * 1.2), nl)
+    lnull = rng.random(nl) < 0.03
+
+    def frame(keys, nulls, val):
+        k = pd.array(keys, dtype="Int64")
+        if nulls is not None:
+            k[nulls] = pd.NA
+        if not two_keys:
+            return pd.DataFrame({"k": k, val: np.arange(len(keys))})
+        k2 = pd.array([f"s{x % 7}" for x in keys], dtype=object)
+        return pd.DataFrame({"k": pd.array(keys // 7, dtype="Int64"), "k2": k2,
+                             val: np.arange(len(keys))})
+
+    pl, pr = frame(lkeys, lnull, "a"), frame(rkeys, None, "b")
+    if two_keys:
+        pl.loc[lnull, "k2"] = None
+    on = ["k", "k2"] if two_keys else ["k"]
+    zl, zr = _to_zb(pl), _to_zb(pr)
+    for how in HOWS:
+        got = _zb_merge_threads(zl, zr, on=on, how=how)
+        want = _pd_merge(pl, pr, on, on, on=on, how=how)
+        g, w = _rows(got), _rows(want)
+        if how == "outer":
+            assert sorted(g, key=_sortkey) == sorted(w, key=_sortkey)
+        else:
+            assert g == w, how
+
+
 def test_merge_right_side_only_keys():
     # the right frame brings nothing but the shared key
     pl = pd.DataFrame({"k": [1, 2, 3, 2], "a": [10, 20, 30, 40]})
