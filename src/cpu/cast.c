@@ -655,6 +655,8 @@ static void gather_copy_morsel(void *ctx, int64_t task, int worker) {
       int64_t s0 = so[gather_index(j, i)];
       if (len <= 16 && s0 + 16 <= cs_size && pos + 16 <= stop)
         memcpy(j->chars + pos, cs + s0, 16);
+      else if (len <= 16)
+        zb__copy_short(j->chars + pos, cs + s0, len);
       else
         memcpy(j->chars + pos, cs + s0, (size_t)len);
     }

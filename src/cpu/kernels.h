@@ -122,6 +122,31 @@ static inline const char *zb__str(const zb_column *c, int64_t i, int64_t *len) {
   return (const char *)c->chars->data + o[0];
 }
 
+/* Copy len <= 16 bytes touching only [src, src + len) and [dst, dst +
+ * len): two overlapping 8- or 4-byte moves, or three byte moves -- for a
+ * short string at the end of a buffer, where a 16-byte copy would run past
+ * it (and a libc memcpy call would cost more than the copy). */
+static inline void zb__copy_short(char *dst, const char *src, int64_t len) {
+  if (len >= 8) {
+    uint64_t a, b;
+    memcpy(&a, src, 8);
+    memcpy(&b, src + len - 8, 8);
+    memcpy(dst, &a, 8);
+    memcpy(dst + len - 8, &b, 8);
+  } else if (len >= 4) {
+    uint32_t a, b;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + len - 4, 4);
+    memcpy(dst, &a, 4);
+    memcpy(dst + len - 4, &b, 4);
+  } else if (len > 0) {
+    char a = src[0], b = src[len / 2], c = src[len - 1];
+    dst[0] = a;
+    dst[len / 2] = b;
+    dst[len - 1] = c;
+  }
+}
+
 /* Number of morsels for n rows. */
 static inline int64_t zb__morsels(int64_t n) {
   return (n + ZB_MORSEL_ROWS - 1) / ZB_MORSEL_ROWS;

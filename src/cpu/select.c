@@ -400,7 +400,9 @@ static inline __attribute__((always_inline)) int64_t string_rows(
       int64_t s0 = o[t], len = o[t + 1] - s0;
       if (len <= 16 && (!room_checks || (s0 <= src_room && cpos <= dst_room)))
         memcpy(dst + cpos, cs + s0, 16);
-      else if (len > 0)
+      else if (len <= 16)
+        zb__copy_short(dst + cpos, cs + s0, len);
+      else
         memcpy(dst + cpos, cs + s0, (size_t)len);
       cpos += len;
       ends[pos++] = cpos;

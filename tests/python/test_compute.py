@@ -744,6 +744,23 @@ def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
         assert np.array_equal(got[name].to_numpy(), values[keep]), name
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_take_and_filter_short_strings_near_the_end_of_their_bytes(seed, threads):
+    """Strings of 0 to 17 bytes in a small column (every one within 16
+    bytes of the end of the column's bytes, where a 16-byte copy would run
+    past them) taken many times over by random positions, and filtered at
+    the end of a large column: each must be copied exactly."""
+    rng = np.random.default_rng(seed)
+    words = ["x" * k if k % 3 else "é" * (k // 2) for k in range(18)]
+    small = pd.Series([words[k] for k in rng.permutation(18)] + [None], dtype="string")
+    idx = rng.integers(0, len(small), 150_000)
+    assert_same(Z(small).take(idx), small.take(idx).reset_index(drop=True))
+    tail = pd.Series(["y" * 40] * 100_000 + [words[k] for k in rng.integers(0, 18, 700)],
+                     dtype="string")
+    keep = rng.random(len(tail)) < 0.5
+    assert_same(Z(tail)[keep], tail[keep].reset_index(drop=True))
+
+
 @pytest.mark.parametrize("seed,n", CASES, ids=CASE_IDS)
 def test_take_and_iloc_vs_pandas(seed, n, threads):
     rng = np.random.default_rng(seed + 23)
