@@ -23,11 +23,11 @@
  * dictionary codes of valid rows inside the dictionary, dictionaries without
  * nulls, unique child names of a record batch.  A dictionary that repeats a
  * string is folded: each string keeps the code of its first occurrence
- * (categoricals compare by code, so a string must have only one).  What it cannot check: the C
- * interface carries no buffer lengths, so that the producer's buffers really
- * are as long as length + offset imply (the sizes we record are the implied
- * ones), that string bytes are valid UTF-8, and that a non-NULL validity
- * bitmap agrees with a given null_count.
+ * (categoricals compare by code, so a string must have only one).  What it
+ * cannot check: the C interface carries no buffer lengths, so that the
+ * producer's buffers really are as long as length + offset imply (the sizes
+ * we record are the implied ones), that string bytes are valid UTF-8, and
+ * that a non-NULL validity bitmap agrees with a given null_count.
  */
 #include <errno.h>
 #include <string.h>
@@ -722,11 +722,39 @@ static zb_status import_dict_codes(const format_desc *d, const struct ArrowArray
  * distinct, else a new column whose codes point into a dictionary of the
  * distinct strings in order of first appearance, every code of a repeated
  * string becoming the code of its first occurrence. */
+/* Whether two of the dictionary's strings have the same 64-bit hash (a
+ * repeated string does): the hashes radix-sorted, neighbours compared --
+ * vectorized passes, where counting the distinct strings (a hash table of
+ * strings) costs several times as much for a large dictionary. */
+static zb_status hashes_repeat(const zb_column *dict, bool *repeat, zb_error *err) {
+  *repeat = false;
+  const int64_t k = dict->length;
+  if (k < 2) return ZB_OK;
+  zb_column *h = NULL, *sorted = NULL, *a = NULL, *b = NULL, *eq = NULL;
+  zb_scalar any;
+  memset(&any, 0, sizeof any);
+  zb_status st = zb_column_hash(dict, &h, err);
+  if (st == ZB_OK) st = zb_column_sort_values(h, true, false, &sorted, err);
+  if (st == ZB_OK) st = zb_column_slice(sorted, 0, k - 1, &a, err);
+  if (st == ZB_OK) st = zb_column_slice(sorted, 1, k - 1, &b, err);
+  if (st == ZB_OK) st = zb_column_binary(ZB_OP_EQ, a, b, &eq, err);
+  if (st == ZB_OK) st = zb_column_stat(eq, ZB_STAT_ANY, 0, &any, err);
+  if (st == ZB_OK) *repeat = !any.is_null && any.v.b;
+  zb_column_release(eq);
+  zb_column_release(b);
+  zb_column_release(a);
+  zb_column_release(sorted);
+  zb_column_release(h);
+  return st;
+}
+
 static zb_status fold_repeated_categories(zb_column *col, zb_column **out, zb_error *err) {
   *out = NULL;
   zb_column *dict = col->dictionary;
-  int64_t distinct = 0;
-  ZB_RETURN_NOT_OK(zb_column_nunique(dict, false, &distinct, err));
+  bool maybe = false;
+  int64_t distinct = dict->length;
+  ZB_RETURN_NOT_OK(hashes_repeat(dict, &maybe, err));
+  if (maybe) ZB_RETURN_NOT_OK(zb_column_nunique(dict, false, &distinct, err));
   if (distinct == dict->length) {
     *out = zb_column_retain(col);
     return ZB_OK;

@@ -497,6 +497,58 @@ ZB_TEST(test_arrow_import_dictionary_indices) {
   ZB_CHECK(h.dict.release == NULL);
 }
 
+/* A dictionary that repeats a string ("cat" at 0 and 2), codes at an
+ * offset with a null row: import folds the repeat onto the first code. */
+static zb_status import_repeating_dictionary(zb_column **out, zb_error *err) {
+  static const int32_t doffs[5] = {0, 3, 6, 9, 9};
+  static const char dchars[] = "catdogcat";
+  static const int32_t idx[7] = {1, 0, 1, 2, 2, 7, 3}; /* offset 1; row 4 null (7 ignored) */
+  static const uint8_t valid[1] = {0x5f};              /* bit 5 clear */
+  static hand_array h;
+  hand_init(&h, 6, 1, 1, 2, valid, idx, NULL);
+  h.dict_buffers[1] = doffs;
+  h.dict_buffers[2] = dchars;
+  h.dict.length = 4;
+  h.dict.n_buffers = 3;
+  h.dict.buffers = h.dict_buffers;
+  h.dict.release = hand_child_release;
+  h.array.dictionary = &h.dict;
+  struct ArrowSchema s = hand_schema("i", "pet");
+  struct ArrowSchema ds = hand_schema("u", NULL);
+  s.dictionary = &ds;
+  zb_status st = zb_column_import_arrow(&s, &h.array, out, err);
+  if (h.array.release != NULL) h.array.release(&h.array); /* not consumed on failure */
+  return st;
+}
+
+ZB_TEST(test_arrow_import_dictionary_repeating_a_string) {
+  zb_error err = {{0}};
+  zb_column *c = NULL;
+  ZB_CHECK_OK(import_repeating_dictionary(&c, &err), &err);
+  if (c == NULL) return;
+  /* distinct strings in order of first appearance: cat, dog, "" */
+  ZB_CHECK_EQ_INT(c->dictionary->length, 3);
+  static const char *const want[6] = {"cat", "dog", "cat", "cat", NULL, ""};
+  static const int32_t codes[6] = {0, 1, 0, 0, -1, 2};
+  for (int64_t i = 0; i < 6; i++) {
+    ZB_CHECK(zb_column_is_valid(c, i) == (want[i] != NULL));
+    if (want[i] == NULL) continue;
+    ZB_CHECK_EQ_INT(((const int32_t *)c->data->data)[c->offset + i], codes[i]);
+    const char *p;
+    int64_t len;
+    text_at(c, i, &p, &len);
+    ZB_CHECK(len == (int64_t)strlen(want[i]) && memcmp(p, want[i], (size_t)len) == 0);
+  }
+  zb_column_release(c);
+}
+
+static zb_status fi_repeating_dictionary_run(zb_error *err) {
+  zb_column *c = NULL;
+  zb_status st = import_repeating_dictionary(&c, err);
+  zb_column_release(c);
+  return st;
+}
+
 ZB_TEST(test_arrow_import_dates_and_timestamps) {
   zb_error err = {{0}};
   static const int64_t ms[5] = {0, 86399999, 86400000, -1, -86400001};
@@ -979,6 +1031,10 @@ static void fault_loop(zb_status (*run)(zb_error *), const char *what) {
 
 ZB_TEST(test_arrow_fault_injection_string_column) {
   fault_loop(fi_string_run, "string export/import");
+}
+
+ZB_TEST(test_arrow_fault_injection_repeating_dictionary) {
+  fault_loop(fi_repeating_dictionary_run, "import folding a repeated category");
 }
 
 ZB_TEST(test_arrow_fault_injection_streams) {
