@@ -367,9 +367,6 @@ static void partition_task(void *ctx, int64_t p, int worker) {
   if (j->outer && t != NULL) mark_chains(j, t, cap);
 }
 
-/* A small build side: one table (tables[0], in cache), probed by the probe
- * side's morsels in place -- the probe side is hashed but not partitioned;
- * dhead/dcnt by row, and each morsel's output rows in moff[m]. */
 /* The common case of probe_morsel: one fixed-width key without nulls,
  * unique build keys, an inner or left join (counted as given), narrow
  * results.  Returns the morsel's output rows. */
@@ -392,6 +389,9 @@ static inline int64_t probe_plain(join_job *j, const slot *t, uint64_t mask, con
   return rows;
 }
 
+/* A small build side: one table (tables[0], in cache), probed by the probe
+ * side's morsels in place -- the probe side is hashed but not partitioned;
+ * dhead/dcnt by row, and each morsel's output rows in moff[m]. */
 static void probe_morsel(void *ctx, int64_t m, int worker) {
   (void)worker;
   join_job *j = (join_job *)ctx;

@@ -9,9 +9,10 @@
  * -0.0 is made 0.0 (so -0.0 and 0.0 tie and keep their row order); bools
  * are 0/1; categoricals sort by code, i.e. in category order (pandas'
  * order; the dictionaries zambezi builds are sorted, so that is also the
- * strings' order for them).  Nulls (and NaN, which pandas treats as missing when sorting)
- * are moved to the front or back by a stable partition first; descending
- * order inverts the keys, so ties keep row order in both directions.
+ * strings' order for them).  Nulls (and NaN, which pandas treats as
+ * missing when sorting) are moved to the front or back by a stable
+ * partition first; descending order inverts the keys, so ties keep row
+ * order in both directions.
  *
  * Radix passes are parallel by morsel: each morsel histograms its slice,
  * an exclusive scan over (digit, morsel) gives every morsel its write
