@@ -365,6 +365,18 @@ static void hand_init(hand_array *h, int64_t length, int64_t offset, int64_t nul
   h->array.release = hand_release;
 }
 
+/* h's dictionary: a utf8 ("u") array of length strings. */
+static void hand_set_dict(hand_array *h, const int32_t *offs, const char *chars,
+                          int64_t length) {
+  h->dict_buffers[1] = offs;
+  h->dict_buffers[2] = chars;
+  h->dict.length = length;
+  h->dict.n_buffers = 3;
+  h->dict.buffers = h->dict_buffers;
+  h->dict.release = hand_child_release;
+  h->array.dictionary = &h->dict;
+}
+
 ZB_TEST(test_arrow_import_utf8_int32_offsets) {
   zb_error err = {{0}};
   /* rows: "xx" "" "hello" null "é" "end"; offset 1 -> "", "hello", null, "é", "end" */
@@ -422,13 +434,7 @@ ZB_TEST(test_arrow_import_dictionary_indices) {
   static const uint8_t valid[1] = {0x2f};
   hand_array h;
   hand_init(&h, 6, 0, -1, 2, valid, idx8, NULL);
-  h.dict_buffers[1] = doffs;
-  h.dict_buffers[2] = dchars;
-  h.dict.length = 3;
-  h.dict.n_buffers = 3;
-  h.dict.buffers = h.dict_buffers;
-  h.dict.release = hand_child_release;
-  h.array.dictionary = &h.dict;
+  hand_set_dict(&h, doffs, dchars, 3);
   struct ArrowSchema s = hand_schema("c", "animal");
   struct ArrowSchema ds = hand_schema("u", NULL);
   s.dictionary = &ds;
@@ -452,13 +458,7 @@ ZB_TEST(test_arrow_import_dictionary_indices) {
   /* uint64 indices: one >= 2^31 is an overflow error, array not consumed. */
   static const uint64_t idx64[3] = {1, 0x80000000ull, 2};
   hand_init(&h, 3, 0, 0, 2, NULL, idx64, NULL);
-  h.dict_buffers[1] = doffs;
-  h.dict_buffers[2] = dchars;
-  h.dict.length = 3;
-  h.dict.n_buffers = 3;
-  h.dict.buffers = h.dict_buffers;
-  h.dict.release = hand_child_release;
-  h.array.dictionary = &h.dict;
+  hand_set_dict(&h, doffs, dchars, 3);
   s.format = "L";
   ZB_CHECK_EQ_INT(zb_column_import_arrow(&s, &h.array, &c, &err), ZB_EOVERFLOW);
   ZB_CHECK(strstr(err.message, "animal") != NULL && strstr(err.message, "2^31") != NULL);
@@ -475,13 +475,7 @@ ZB_TEST(test_arrow_import_dictionary_indices) {
   /* An index outside the dictionary. */
   static const int32_t idx32[2] = {0, 3};
   hand_init(&h, 2, 0, 0, 2, NULL, idx32, NULL);
-  h.dict_buffers[1] = doffs;
-  h.dict_buffers[2] = dchars;
-  h.dict.length = 3;
-  h.dict.n_buffers = 3;
-  h.dict.buffers = h.dict_buffers;
-  h.dict.release = hand_child_release;
-  h.array.dictionary = &h.dict;
+  hand_set_dict(&h, doffs, dchars, 3);
   s.format = "i";
   ZB_CHECK_EQ_INT(zb_column_import_arrow(&s, &h.array, &c, &err), ZB_EINVAL);
   /* A dictionary holding a null. */
@@ -506,13 +500,7 @@ static zb_status import_repeating_dictionary(zb_column **out, zb_error *err) {
   static const uint8_t valid[1] = {0x5f};              /* bit 5 clear */
   static hand_array h;
   hand_init(&h, 6, 1, 1, 2, valid, idx, NULL);
-  h.dict_buffers[1] = doffs;
-  h.dict_buffers[2] = dchars;
-  h.dict.length = 4;
-  h.dict.n_buffers = 3;
-  h.dict.buffers = h.dict_buffers;
-  h.dict.release = hand_child_release;
-  h.array.dictionary = &h.dict;
+  hand_set_dict(&h, doffs, dchars, 4);
   struct ArrowSchema s = hand_schema("i", "pet");
   struct ArrowSchema ds = hand_schema("u", NULL);
   s.dictionary = &ds;
