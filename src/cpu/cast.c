@@ -620,6 +620,14 @@ static inline int64_t gather_index(const gather_job *j, int64_t i) {
  * is in cache). */
 #define GATHER_AHEAD 64
 
+/* Row i's index when it lies inside the source, else -1: a null row may
+ * hold any index (a categorical's null rows any code), and a prefetch must
+ * not read an offset outside the source for it. */
+static inline int64_t index_inside(const gather_job *j, int64_t i) {
+  int64_t k = gather_index(j, i);
+  return (uint64_t)k < (uint64_t)j->src->length ? k : -1;
+}
+
 /* Pass 1: each row's length into offs[i + 1]; the morsel's total. */
 static void gather_len_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
@@ -628,7 +636,8 @@ static void gather_len_morsel(void *ctx, int64_t task, int worker) {
   const int64_t *so = (const int64_t *)j->src->data->data + j->src->offset;
   int64_t total = 0;
   for (int64_t i = start; i < end; i++) {
-    if (i + GATHER_AHEAD < end) __builtin_prefetch(so + gather_index(j, i + GATHER_AHEAD));
+    int64_t ahead = i + GATHER_AHEAD < end ? index_inside(j, i + GATHER_AHEAD) : -1;
+    if (ahead >= 0) __builtin_prefetch(so + ahead);
     int64_t len = 0;
     if (j->valid == NULL || zb_column_is_valid(j->valid, i)) zb__str(j->src, gather_index(j, i), &len);
     j->offs[i + 1] = len;
@@ -648,8 +657,10 @@ static void gather_copy_morsel(void *ctx, int64_t task, int worker) {
   int64_t cs_size = j->src->chars != NULL ? j->src->chars->size : 0;
   int64_t pos = j->morsel_bytes[task], stop = j->morsel_bytes[task + 1];
   for (int64_t i = start; i < end; i++) {
-    if (i + GATHER_AHEAD < end) __builtin_prefetch(so + gather_index(j, i + GATHER_AHEAD));
-    if (i + GATHER_AHEAD / 2 < end) __builtin_prefetch(cs + so[gather_index(j, i + GATHER_AHEAD / 2)]);
+    int64_t ahead = i + GATHER_AHEAD < end ? index_inside(j, i + GATHER_AHEAD) : -1;
+    if (ahead >= 0) __builtin_prefetch(so + ahead);
+    ahead = i + GATHER_AHEAD / 2 < end ? index_inside(j, i + GATHER_AHEAD / 2) : -1;
+    if (ahead >= 0) __builtin_prefetch(cs + so[ahead]);
     int64_t len = j->offs[i + 1];
     if (len > 0) {
       int64_t s0 = so[gather_index(j, i)];

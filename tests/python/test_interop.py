@@ -234,6 +234,33 @@ def test_arrow_dictionary_repeating_strings_is_folded(seed, index_type):
     assert df["k"].argsort().to_list() == exp_order
 
 
+def test_arrow_dictionary_null_rows_may_hold_any_index():
+    """Arrow leaves a null row's dictionary index unchecked (any value, here
+    far outside the dictionary); every operation must read the same as with
+    index 0 there -- decoding once read the offset of such an index."""
+    n = 5000
+    rng = np.random.default_rng(3)
+    idx = rng.integers(0, 3, n).astype(np.int32)
+    mask = rng.random(n) < 0.2
+    wild = idx.copy()
+    wild[mask] = rng.choice([2**30, -(2**30), 2**31 - 1, -1, 3], int(mask.sum())).astype(np.int32)
+    words = pa.array(["a", "bb", "ccc"])
+
+    def frame(codes):
+        arr = pa.DictionaryArray.from_arrays(pa.array(codes, mask=mask), words)
+        return zb.from_arrow(pa.table({"c": arr, "v": np.arange(n)}))
+
+    bad, good = frame(wild), frame(idx)
+    assert bad["c"].astype("string").to_list() == good["c"].astype("string").to_list()
+    assert bad["c"].to_list() == good["c"].to_list()
+    pd.testing.assert_frame_equal(bad.groupby("c", dropna=False).sum().to_pandas(),
+                                  good.groupby("c", dropna=False).sum().to_pandas())
+    assert bad.sort_values(["c", "v"])["v"].to_list() == good.sort_values(["c", "v"])["v"].to_list()
+    assert (bad["c"] == "bb").to_list() == (good["c"] == "bb").to_list()
+    assert bad["c"].str.upper().to_list() == good["c"].str.upper().to_list()
+    assert len(bad.merge(bad, on="c")) == len(good.merge(good, on="c"))
+
+
 def test_record_batch_and_plain_array():
     t = make_arrow(seed=7)
     batch = t.to_batches()[0]
