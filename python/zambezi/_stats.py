@@ -216,7 +216,9 @@ class SeriesStats:
         first (ties in order of first appearance).  pandas returns a Series
         indexed by the values; here the values are the first column (named
         after the Series, or "value"), then "count" (or "proportion" with
-        normalize=True).  Nulls are counted with dropna=False.
+        normalize=True).  Nulls are counted with dropna=False.  A
+        categorical lists only the categories that occur, as groupby does
+        (pandas also lists its unused categories, with count 0).
 
         Examples
         --------
