@@ -4,8 +4,9 @@
  *   column_from_sequence: one C loop over a list / tuple / object ndarray,
  *     inferring the dtype (None and NaN are nulls, ints widen to float when
  *     floats are present, str -> string, date -> date32, datetime ->
- *     timestamp[us]) or converting to an explicit dtype.  Errors name the
- *     column, the index and the Python type.
+ *     timestamp[us]; numpy scalars count as the Python values they stand
+ *     for) or converting to an explicit dtype.  Errors name the column, the
+ *     index and the Python type.
  *   column_from_buffer: copies a 1-D buffer (a numpy array, any strides)
  *     into engine memory with the GIL released; NaN and masked positions
  *     become nulls.
@@ -110,6 +111,29 @@ static int classify(PyObject *o, int *saw_nan) {
   if (dk == 2) return K_DATE;
   if (PyIndex_Check(o)) return K_INT; /* numpy integers */
   return K_OTHER;
+}
+
+/* A numpy scalar (np.bool_, np.float32, np.datetime64...) as the Python
+ * value it stands for (new reference), or NULL with no error set when o is
+ * not one: numpy integers already pass as ints (__index__), the others
+ * would be refused.  A datetime64 finer than microseconds, whose item() is
+ * an int of nanoseconds, is read at microseconds first (Python datetimes
+ * hold no finer unit); NaT becomes None. */
+static PyObject *numpy_scalar_value(PyObject *o) {
+  if (strncmp(Py_TYPE(o)->tp_name, "numpy.", 6) != 0) return NULL;
+  PyObject *v = PyObject_CallMethod(o, "item", NULL);
+  if (v == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  if (PyLong_Check(v) && strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") == 0) {
+    Py_DECREF(v);
+    PyObject *us = PyObject_CallMethod(o, "astype", "s", "datetime64[us]");
+    v = us != NULL ? PyObject_CallMethod(us, "item", NULL) : NULL;
+    Py_XDECREF(us);
+    if (v == NULL) PyErr_Clear();
+  }
+  return v;
 }
 
 /* A validity bitmap for n values from null flags (NULL when none). */
@@ -569,6 +593,29 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
   int any_float = 0;
   for (Py_ssize_t i = 0; i < n; i++) {
     int k = kinds[i] ? K_NULL : classify(items[i], &saw_nan);
+    PyObject *pv = k == K_OTHER ? numpy_scalar_value(items[i]) : NULL;
+    int pk = pv != NULL ? classify(pv, &saw_nan) : K_OTHER;
+    if (pv != NULL && pk == K_OTHER) Py_CLEAR(pv); /* errors name the numpy type */
+    if (pv != NULL) {
+      /* hold the Python value in a list of our own (the caller's sequence
+       * is not changed), made on the first numpy scalar */
+      if (fast == seq) { /* PySequence_Fast made no list of its own */
+        PyObject *own = PyList_New(n);
+        if (own == NULL) {
+          Py_DECREF(pv);
+          goto error;
+        }
+        for (Py_ssize_t j = 0; j < n; j++) {
+          Py_INCREF(items[j]);
+          PyList_SET_ITEM(own, j, items[j]);
+        }
+        Py_DECREF(fast);
+        fast = own;
+        items = PySequence_Fast_ITEMS(fast);
+      }
+      Py_SETREF(items[i], pv);
+      k = pk;
+    }
     kinds[i] = (uint8_t)k;
     if (k == K_NULL) {
       nulls++;

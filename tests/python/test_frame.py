@@ -63,6 +63,13 @@ def test_construct_from_dict_of_everything():
     ([dt.datetime(2000, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=2)))],
      "timestamp[us, tz=UTC]", [dt.datetime(1999, 12, 31, 22, 0, tzinfo=dt.timezone.utc)]),
     ([np.int64(5), np.int32(-3)], "int64", [5, -3]),
+    # numpy scalars count as the Python values they stand for
+    ([np.True_, None, np.False_], "bool", [True, None, False]),
+    ([np.float32(1.5), np.float64("nan"), None, 2], "float64", [1.5, None, None, 2.0]),
+    ((np.datetime64("2020-02-29"), None), "date32", [dt.date(2020, 2, 29), None]),
+    ([np.datetime64("2020-01-01T00:00:01.123456789"), np.datetime64("NaT")], "timestamp[us]",
+     [dt.datetime(2020, 1, 1, 0, 0, 1, 123456), None]),
+    ([np.str_("a"), "b"], "string", ["a", "b"]),
 ])
 def test_sequence_inference(values, dtype, expected):
     s = zb.Series(values, name="c")
@@ -85,6 +92,17 @@ def test_sequence_explicit_dtype(values, dtype, expected):
     s = zb.Series(values, dtype=dtype)
     assert s.dtype == dtype
     assert s.to_list() == expected
+
+
+def test_numpy_scalars_in_lists_leave_the_list_alone():
+    vals = [np.True_, np.False_]
+    assert zb.Series(vals).to_list() == [True, False]
+    assert all(type(v) is np.bool_ for v in vals)  # the caller's list is not changed
+    s = zb.Series([True, False, None])
+    assert s.isin([np.True_]).to_list() == [True, False, False]
+    assert zb.Series([1.5, 2.5]).isin([np.float32(1.5)]).to_list() == [True, False]
+    with pytest.raises(zb.errors.DTypeError, match="numpy.timedelta64"):
+        zb.Series([np.timedelta64(1, "s")])
 
 
 def test_object_ndarray_and_mask():
