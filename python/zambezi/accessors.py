@@ -9,8 +9,9 @@ differs from pandas it says so in the docstring:
   ``contains``) is accepted when the pattern has no regular-expression
   metacharacters, since it then means the same thing; a real regular
   expression raises ``UnsupportedError``;
-- ``lower``/``upper`` change ASCII letters only: other characters are kept
-  unchanged (no full Unicode case mapping);
+- ``lower``/``upper`` use the Unicode simple case mapping, one character to
+  one, as pandas' pyarrow-backed strings do ("ß".upper() is "ẞ"; pandas'
+  object strings, through Python, give "SS");
 - ``dt`` fields of a timestamp with a named timezone other than UTC raise
   ``UnsupportedError`` (no timezone database); UTC and fixed offsets such as
   "+05:30" work;
@@ -151,23 +152,28 @@ class StringMethods:
 
     # -- transforms -------------------------------------------------------
     def lower(self):
-        """ASCII letters to lower case; other characters are kept as they are
-        (pandas also lowers letters such as "É").
+        """Letters to lower case by the Unicode simple case mapping (one
+        character to one, as pandas' pyarrow-backed strings do; Python's
+        str.lower maps "İ" to two characters, here to "i").  The tables
+        follow the Unicode version of the Python that generated them
+        (src/cpu/case_map.h).
 
         Examples
         --------
-        >>> zb.Series(["MAUN", "ÉLAN", None]).str.lower().to_list()
-        ['maun', 'Élan', None]
+        >>> zb.Series(["MAUN", "ÉLAN", "ΣΟΦΙΑ", None]).str.lower().to_list()
+        ['maun', 'élan', 'σοφια', None]
         """
         return self._op("lower")
 
     def upper(self):
-        """ASCII letters to upper case; other characters are kept as they are.
+        """Letters to upper case by the Unicode simple case mapping (one
+        character to one, as pandas' pyarrow-backed strings do: "ß" becomes
+        "ẞ", where Python's str.upper gives "SS").
 
         Examples
         --------
-        >>> zb.Series(["maun", "élan", None]).str.upper().to_list()
-        ['MAUN', 'éLAN', None]
+        >>> zb.Series(["maun", "élan", "straße", None]).str.upper().to_list()
+        ['MAUN', 'ÉLAN', 'STRAẞE', None]
         """
         return self._op("upper")
 

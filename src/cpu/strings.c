@@ -1,7 +1,7 @@
 /*
  * strings.c -- CPU string kernels: length in characters, literal substring
- * tests (contains / startswith / endswith), ASCII case mapping, strip,
- * slice in characters, literal replace, and row-wise concatenation.
+ * tests (contains / startswith / endswith), case mapping, strip, slice in
+ * characters, literal replace, and row-wise concatenation.
  *
  * Inputs are string columns (UTF-8, int64 offsets); categoricals were turned
  * into their dictionary by src/core/strings_ops.c.  Work is split in morsels
@@ -11,14 +11,17 @@
  * length in the offsets array and sums them per morsel, an exclusive scan
  * over morsels gives each morsel's first output byte, and a second pass
  * turns lengths into offsets and writes the bytes; the result is identical
- * for any thread count.  lower / upper keep every byte count, so their
- * offsets are the input's, rebased.  Null rows give null (and an empty
+ * for any thread count.  lower / upper map ASCII letters in place when the
+ * bytes are all ASCII (offsets the input's, rebased); otherwise each
+ * character goes through the Unicode simple case mappings of case_map.h
+ * (whose UTF-8 widths may differ: "ı" -> "I") in the two passes.  Null rows give null (and an empty
  * string, or 0 / false, underneath).  Input is assumed to be valid UTF-8
  * (as Arrow requires); a truncated sequence counts as one character.
  */
 #define _GNU_SOURCE
 #include <string.h>
 
+#include "cpu/case_map.h"
 #include "cpu/kernels.h"
 #include "cpu/strings_kernels.h"
 
@@ -229,6 +232,86 @@ static int64_t replace_emit(const zb_str_args *a, const unsigned char *p, int64_
   return out;
 }
 
+/* The UTF-8 bytes of code point c at dst (when not NULL); their count. */
+static inline int64_t utf8_encode(uint32_t c, char *dst) {
+  unsigned char b[4];
+  int64_t w;
+  if (c < 0x80) {
+    b[0] = (unsigned char)c;
+    w = 1;
+  } else if (c < 0x800) {
+    b[0] = (unsigned char)(0xC0 | (c >> 6));
+    b[1] = (unsigned char)(0x80 | (c & 0x3F));
+    w = 2;
+  } else if (c < 0x10000) {
+    b[0] = (unsigned char)(0xE0 | (c >> 12));
+    b[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+    b[2] = (unsigned char)(0x80 | (c & 0x3F));
+    w = 3;
+  } else {
+    b[0] = (unsigned char)(0xF0 | (c >> 18));
+    b[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+    b[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+    b[3] = (unsigned char)(0x80 | (c & 0x3F));
+    w = 4;
+  }
+  if (dst != NULL) memcpy(dst, b, (size_t)w);
+  return w;
+}
+
+/* The simple case mapping of non-ASCII code point c (c itself if none):
+ * a binary search of the sorted table of n pairs. */
+static inline uint32_t case_lookup(const uint32_t (*t)[2], int64_t n, uint32_t c) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (t[mid][0] < c)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && t[lo][0] == c ? t[lo][1] : c;
+}
+
+/* Bytes of a well-formed UTF-8 character with lead byte b (0: b cannot
+ * lead one). */
+static inline int64_t utf8_lead_width(unsigned char b) {
+  if (b >= 0xC2 && b <= 0xDF) return 2;
+  if (b >= 0xE0 && b <= 0xEF) return 3;
+  if (b >= 0xF0 && b <= 0xF4) return 4;
+  return 0;
+}
+
+/* upper / lower of one row, character by character; a malformed sequence
+ * is copied as it is.  Output bytes; writes when dst. */
+static int64_t case_emit(bool upper, const unsigned char *p, int64_t len, char *dst) {
+  const uint32_t(*t)[2] = upper ? zb__case_upper : zb__case_lower;
+  const int64_t nt = upper ? (int64_t)(sizeof zb__case_upper / sizeof zb__case_upper[0])
+                           : (int64_t)(sizeof zb__case_lower / sizeof zb__case_lower[0]);
+  int64_t out = 0;
+  for (int64_t q = 0; q < len;) {
+    unsigned char b = p[q];
+    if (b < 0x80) {
+      if (dst != NULL)
+        dst[out] = (char)(upper ? (b >= 'a' && b <= 'z' ? b - 32 : b)
+                                : (b >= 'A' && b <= 'Z' ? b + 32 : b));
+      out++;
+      q++;
+      continue;
+    }
+    int64_t w = utf8_width(p, q, len);
+    if (w != utf8_lead_width(b)) { /* not a well-formed character: as is */
+      if (dst != NULL) memcpy(dst + out, p + q, (size_t)w);
+      out += w;
+      q += w;
+      continue;
+    }
+    out += utf8_encode(case_lookup(t, nt, utf8_decode(p, q, w)), dst != NULL ? dst + out : NULL);
+    q += w;
+  }
+  return out;
+}
+
 /* Output bytes of one row of a variable-length op; writes when dst. */
 static inline int64_t vary_emit(const str_job *j, const unsigned char *p, int64_t len,
                                 char *dst) {
@@ -237,6 +320,9 @@ static inline int64_t vary_emit(const str_job *j, const unsigned char *p, int64_
       return slice_emit(j->a, p, len, dst);
     case ZB_STR_REPLACE:
       return replace_emit(j->a, p, len, dst);
+    case ZB_STR_UPPER:
+    case ZB_STR_LOWER:
+      return case_emit(j->a->op == ZB_STR_UPPER, p, len, dst);
     default: {
       int64_t b, e;
       strip_range(j, p, len, &b, &e);
@@ -375,6 +461,22 @@ static void case_morsel(void *ctx, int64_t task, int worker) {
   }
 }
 
+/* Whether the bytes of c's rows are all ASCII (null rows' bytes included:
+ * only a faster path depends on it). */
+static bool all_ascii(const zb_column *c) {
+  const int64_t *so = (const int64_t *)c->data->data + c->offset;
+  const unsigned char *p = (const unsigned char *)c->chars->data + so[0];
+  int64_t nb = so[c->length] - so[0], b = 0;
+  uint64_t any = 0;
+  for (; b + 8 <= nb; b += 8) {
+    uint64_t w;
+    memcpy(&w, p + b, 8);
+    any |= w;
+  }
+  for (; b < nb; b++) any |= p[b];
+  return (any & UINT64_C(0x8080808080808080)) == 0;
+}
+
 /* A copy of c's validity for a new column o of the same length. */
 static zb_status copy_validity(const zb_column *c, zb_column *o, zb_error *err) {
   if (c->validity == NULL || c->null_count == 0) return ZB_OK;
@@ -434,15 +536,18 @@ zb_status zb__cpu_str(const zb_column *col, const zb_str_args *args, zb_column *
       if (st == ZB_OK) st = zb_parallel_for(nm, match_morsel, &j, err);
       break;
     case ZB_STR_LOWER:
-    case ZB_STR_UPPER: {
-      const int64_t *so = (const int64_t *)col->data->data + col->offset;
-      st = zb_column_new(ZB_STRING, n, false, so[n] - so[0], &o, err);
-      if (st == ZB_OK) st = copy_validity(col, o, err);
-      j.out = o;
-      if (st == ZB_OK) st = zb_parallel_for(nm, case_morsel, &j, err);
-      break;
-    }
-    default: { /* strip, slice, replace: two passes */
+    case ZB_STR_UPPER:
+      if (all_ascii(col)) { /* every byte count kept: one pass in place */
+        const int64_t *so = (const int64_t *)col->data->data + col->offset;
+        st = zb_column_new(ZB_STRING, n, false, so[n] - so[0], &o, err);
+        if (st == ZB_OK) st = copy_validity(col, o, err);
+        j.out = o;
+        if (st == ZB_OK) st = zb_parallel_for(nm, case_morsel, &j, err);
+        break;
+      }
+      /* characters whose UTF-8 width may change: the two passes below */
+      __attribute__((fallthrough));
+    default: { /* strip, slice, replace, case of non-ASCII: two passes */
       if (args->op == ZB_STR_STRIP || args->op == ZB_STR_LSTRIP || args->op == ZB_STR_RSTRIP)
         st = strip_set(&j, err);
       if (st == ZB_OK) {

@@ -54,8 +54,12 @@ static int64_t decode(const char *p, int64_t len, uint32_t *cps) {
   return n;
 }
 
-static const uint32_t k_pool[] = {'a', 'b', 'c', 'A', 'B', 'Z', ' ', ' ', '\t', 'x',
-                                  0xE9, 0x20AC, 0x1F600, 0xA0, 0x3000, 'b', 'a', '\n'};
+/* Non-ASCII letters whose case maps to another UTF-8 width: ı -> I (2 -> 1
+ * bytes), ɐ -> Ɐ (2 -> 3), ß -> ẞ (2 -> 3), İ -> i (2 -> 1). */
+static const uint32_t k_pool[] = {'a',   'b',    'c',     'A',   'B',    'Z',   ' ',   ' ',
+                                  '\t',  'x',    0xE9,    0x20AC, 0x1F600, 0xA0, 0x3000, 'b',
+                                  'a',   '\n',   0x131,   0x250, 0x2C6F, 0xDF,  0x3A3, 0x3C3,
+                                  0x130};
 #define POOL (sizeof k_pool / sizeof k_pool[0])
 
 /* A string column of n random rows (about 1 in 7 null) from the pool, then
@@ -101,6 +105,28 @@ static bool py_space(uint32_t c) {
          c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+/* The case of the pool's letters, by hand (Unicode simple case mapping). */
+static uint32_t upper_of(uint32_t c) {
+  if (c >= 'a' && c <= 'z') return c - 32;
+  switch (c) {
+    case 0xE9: return 0xC9;    /* é -> É */
+    case 0x131: return 'I';    /* dotless ı */
+    case 0x250: return 0x2C6F; /* ɐ -> Ɐ */
+    case 0xDF: return 0x1E9E;  /* ß -> ẞ */
+    case 0x3C3: return 0x3A3;  /* σ -> Σ */
+    default: return c;
+  }
+}
+static uint32_t lower_of(uint32_t c) {
+  if (c >= 'A' && c <= 'Z') return c + 32;
+  switch (c) {
+    case 0x2C6F: return 0x250; /* Ɐ -> ɐ */
+    case 0x3A3: return 0x3C3;  /* Σ -> σ */
+    case 0x130: return 'i';    /* İ -> i */
+    default: return c;
+  }
+}
+
 /* Expected output of op on one row, as UTF-8 into out (returns bytes), or
  * as an integer in *iv for len / the bool tests. */
 static int64_t oracle(const zb_str_args *a, const char *p, int64_t len, char *out, int64_t *iv) {
@@ -124,12 +150,8 @@ static int64_t oracle(const zb_str_args *a, const char *p, int64_t len, char *ou
     }
     case ZB_STR_LOWER:
     case ZB_STR_UPPER:
-      for (int64_t k = 0; k < n; k++) {
-        uint32_t c = cp[k];
-        if (a->op == ZB_STR_LOWER && c >= 'A' && c <= 'Z') c += 32;
-        if (a->op == ZB_STR_UPPER && c >= 'a' && c <= 'z') c -= 32;
-        o += encode(c, out + o);
-      }
+      for (int64_t k = 0; k < n; k++)
+        o += encode(a->op == ZB_STR_LOWER ? lower_of(cp[k]) : upper_of(cp[k]), out + o);
       break;
     case ZB_STR_STRIP:
     case ZB_STR_LSTRIP:
@@ -238,6 +260,39 @@ static zb_str_args args_of(zb_str_op op, const char *pat) {
   a.step = 1;
   a.n = -1;
   return a;
+}
+
+/* Case mapping copies bytes that do not form a character as they are: a
+ * lone continuation byte, a sequence cut short at the end of the row, an
+ * overlong form, a lead byte past U+10FFFF -- and maps what is around them. */
+ZB_TEST(test_strings_case_of_malformed_utf8) {
+  zb_error err;
+  static const char *const rows[5] = {"\x80" "a", "b\xc3", "\xc0\xaf" "c", "\xf5\x80\x80\x80" "d",
+                                      "\xc3\xa9\xc4\xb1"};
+  static const char *const up[5] = {"\x80" "A", "B\xc3", "\xc0\xaf" "C", "\xf5\x80\x80\x80" "D",
+                                    "\xc3\x89" "I"};
+  int64_t total = 0;
+  for (int i = 0; i < 5; i++) total += (int64_t)strlen(rows[i]);
+  zb_column *c = NULL, *o = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_STRING, 5, false, total, &c, &err), &err);
+  if (c == NULL) return;
+  int64_t *offs = (int64_t *)c->data->data, pos = 0;
+  offs[0] = 0;
+  for (int i = 0; i < 5; i++) {
+    memcpy((char *)c->chars->data + pos, rows[i], strlen(rows[i]));
+    pos += (int64_t)strlen(rows[i]);
+    offs[i + 1] = pos;
+  }
+  zb_str_args a = args_of(ZB_STR_UPPER, NULL);
+  ZB_CHECK_OK(zb_column_str(c, &a, &o, &err), &err);
+  for (int i = 0; o != NULL && i < 5; i++) {
+    const int64_t *oo = (const int64_t *)o->data->data + o->offset;
+    int64_t len = oo[i + 1] - oo[i];
+    ZB_CHECK(len == (int64_t)strlen(up[i]) &&
+             memcmp((const char *)o->chars->data + oo[i], up[i], (size_t)len) == 0);
+  }
+  zb_column_release(o);
+  zb_column_release(c);
 }
 
 ZB_TEST(test_strings_ops_vs_oracle) {

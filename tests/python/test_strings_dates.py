@@ -37,12 +37,6 @@ def as_list(pd_result):
             else v for v in pd_result.tolist()]
 
 
-def ascii_case(values, upper):
-    src = "abcdefghijklmnopqrstuvwxyz"
-    table = str.maketrans(src, src.upper()) if upper else str.maketrans(src.upper(), src)
-    return [None if v is None else v.translate(table) for v in values]
-
-
 @pytest.fixture(params=[1, 3], ids=["t1", "t3"])
 def threads(request):
     zb.set_num_threads(request.param)
@@ -52,6 +46,34 @@ def threads(request):
 # ---------------------------------------------------------------------------
 # strings
 # ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(3))
+def test_upper_lower_beyond_ascii(seed, threads):
+    """Unicode simple case mapping against pandas' pyarrow strings: Latin
+    accents, Greek (final sigma, ypogegrammeni), Cyrillic, Armenian, Turkish
+    dotted and dotless i, "ß" -> "ẞ", characters whose UTF-8 width changes
+    ("ı" 2 bytes -> "I" 1, "ɐ" 2 -> "Ɐ" 3), emoji and CJK (no case), over
+    several morsels, with nulls and a sliced column; an all-ASCII column
+    keeps the one-pass path."""
+    rng = np.random.default_rng(seed)
+    letters = list("aZ ÉéÀàÑñÆæØøÅåΣσςΑαΩωᾳᾼЖжЁёՁձİıiIßẞɐⱯſK€😀漢") + ["ǅ", "ǆ", "Ǆ"]
+    n = 140_000
+    lens = rng.integers(0, 7, n)
+    flat = rng.choice(letters, int(lens.sum()))
+    ends = np.cumsum(lens)
+    words = ["".join(flat[e - k:e]) for e, k in zip(ends, lens)]
+    p = pd.Series(words, dtype="string[pyarrow]")
+    p[rng.random(n) < 0.05] = pd.NA
+    s = zb.Series(p)
+    for f in ("upper", "lower"):
+        assert getattr(s.str, f)().to_list() == as_list(getattr(p.str, f)()), f
+        part = s.iloc[5:]
+        assert getattr(part.str, f)().to_list() == as_list(getattr(p.iloc[5:].str, f)()), f
+    ascii_words = pd.Series(["Maun", "TETE", None, "lusaka 7"], dtype="string[pyarrow]")
+    z = zb.Series(ascii_words)
+    assert z.str.upper().to_list() == as_list(ascii_words.str.upper())
+    assert z.str.lower().to_list() == as_list(ascii_words.str.lower())
+
 
 @pytest.mark.parametrize("n", SIZES)
 def test_str_methods_match_pandas(n, threads):
@@ -68,8 +90,10 @@ def test_str_methods_match_pandas(n, threads):
         check(s.str.contains(pat, regex=False), ps.contains(pat, regex=False))
         check(s.str.startswith(pat), ps.startswith(pat))
         check(s.str.endswith(pat), ps.endswith(pat))
-    assert s.str.lower().to_list() == ascii_case(data, upper=False)
-    assert s.str.upper().to_list() == ascii_case(data, upper=True)
+    # case mapping: pandas' pyarrow strings (Arrow's utf8_upper / utf8_lower)
+    arrow = pd.Series(data, dtype="string[pyarrow]").str
+    check(s.str.lower(), arrow.lower())
+    check(s.str.upper(), arrow.upper())
     check(s.str.strip(), ps.strip())
     check(s.str.lstrip(), ps.lstrip())
     check(s.str.rstrip(), ps.rstrip())
@@ -117,7 +141,7 @@ def test_str_on_categorical():
     assert s.dtype == "category"
     po = pd.Series(data, dtype=object)
     assert s.str.len().to_list() == as_list(po.str.len())
-    assert s.str.upper().to_list() == ascii_case(data, upper=True)
+    assert s.str.upper().to_list() == as_list(pd.Series(data, dtype="string[pyarrow]").str.upper())
     assert s.str.contains("a", regex=False).to_list() == as_list(po.str.contains("a", regex=False))
     assert s.str.slice(1, None).to_list() == as_list(po.str.slice(1, None))
     assert s.str.cat(s, sep="+").to_list() == as_list(po.str.cat(po, sep="+"))
@@ -144,8 +168,10 @@ def test_str_errors_and_pandas_parity():
     with pytest.raises(DTypeError):
         ints.str
     assert not hasattr(ints, "str") and not hasattr(s, "dt")
-    # Non-ASCII letters keep their case (documented).
-    assert zb.Series(["Éa"]).str.lower().to_list() == ["Éa"]
+    # Unicode simple case mapping (as pandas' pyarrow strings), one
+    # character to one: "ß" -> "ẞ", not Python's "SS"
+    assert zb.Series(["Éa", "straße"]).str.lower().to_list() == ["éa", "straße"]
+    assert zb.Series(["Éa", "straße"]).str.upper().to_list() == ["ÉA", "STRAẞE"]
 
 
 # ---------------------------------------------------------------------------
