@@ -14,9 +14,10 @@
  * for any thread count.  lower / upper map ASCII letters in place when the
  * bytes are all ASCII (offsets the input's, rebased); otherwise each
  * character goes through the Unicode simple case mappings of case_map.h
- * (whose UTF-8 widths may differ: "ı" -> "I") in the two passes.  Null rows give null (and an empty
- * string, or 0 / false, underneath).  Input is assumed to be valid UTF-8
- * (as Arrow requires); a truncated sequence counts as one character.
+ * (whose UTF-8 widths may differ: "ı" -> "I") in the two passes.  Null
+ * rows give null (and an empty string, or 0 / false, underneath).  Input
+ * is assumed to be valid UTF-8 (as Arrow requires); a truncated sequence
+ * counts as one character (case mapping copies it as it is).
  */
 #define _GNU_SOURCE
 #include <string.h>
