@@ -77,9 +77,11 @@ static void dt_morsel(void *ctx, int64_t task, int worker) {
       for (int64_t k = 0; k < m; k++) {
         int64_t s = floor_div(v[k], j->per_sec), t;
         if (__builtin_add_overflow(s, j->offset_s, &t)) t = s; /* beyond any calendar */
-        int64_t dd = floor_div(t, 86400);
-        days[k] = dd;
-        sod[k] = (int32_t)(t - dd * 86400);
+        /* the second of the day as a remainder: dd * 86400 overflows for
+         * t near INT64_MIN (a null row of pandas' NaT holds it) */
+        int64_t r = t % 86400;
+        days[k] = floor_div(t, 86400);
+        sod[k] = (int32_t)(r < 0 ? r + 86400 : r);
       }
     }
     int32_t *dst = o + row;
