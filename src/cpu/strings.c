@@ -54,6 +54,12 @@ static inline uint32_t utf8_decode(const unsigned char *p, int64_t q, int64_t w)
          ((uint32_t)(p[q + 2] & 0x3F) << 6) | (p[q + 3] & 0x3F);
 }
 
+/* An ASCII byte in upper or lower case (other bytes unchanged). */
+static inline unsigned char ascii_case(unsigned char b, bool upper) {
+  if (upper) return (unsigned char)(b >= 'a' && b <= 'z' ? b - 32 : b);
+  return (unsigned char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
+}
+
 /* Start of the character that ends at p[e - 1] (e > b). */
 static inline int64_t utf8_back(const unsigned char *p, int64_t b, int64_t e) {
   int64_t q = e - 1;
@@ -293,9 +299,7 @@ static int64_t case_emit(bool upper, const unsigned char *p, int64_t len, char *
   for (int64_t q = 0; q < len;) {
     unsigned char b = p[q];
     if (b < 0x80) {
-      if (dst != NULL)
-        dst[out] = (char)(upper ? (b >= 'a' && b <= 'z' ? b - 32 : b)
-                                : (b >= 'A' && b <= 'Z' ? b + 32 : b));
+      if (dst != NULL) dst[out] = (char)ascii_case(b, upper);
       out++;
       q++;
       continue;
@@ -449,17 +453,11 @@ static void case_morsel(void *ctx, int64_t task, int worker) {
   const unsigned char *src = (const unsigned char *)c->chars->data + so[start];
   unsigned char *dst = (unsigned char *)j->out->chars->data + (so[start] - base);
   int64_t nb = so[start + n] - so[start];
-  if (j->a->op == ZB_STR_UPPER) {
-    for (int64_t b = 0; b < nb; b++) {
-      unsigned char x = src[b];
-      dst[b] = (unsigned char)(x >= 'a' && x <= 'z' ? x - 32 : x);
-    }
-  } else {
-    for (int64_t b = 0; b < nb; b++) {
-      unsigned char x = src[b];
-      dst[b] = (unsigned char)(x >= 'A' && x <= 'Z' ? x + 32 : x);
-    }
-  }
+  /* two loops, each with the case fixed, so that each vectorizes */
+  if (j->a->op == ZB_STR_UPPER)
+    for (int64_t b = 0; b < nb; b++) dst[b] = ascii_case(src[b], true);
+  else
+    for (int64_t b = 0; b < nb; b++) dst[b] = ascii_case(src[b], false);
 }
 
 /* Whether the bytes of c's rows are all ASCII (null rows' bytes included:
