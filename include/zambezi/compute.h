@@ -416,7 +416,10 @@ ZB_API zb_status zb_column_str_join(const zb_column *col, const char *sep, int64
  * timezone ("+05:30", "-0800") gives local fields at that offset; any other
  * timezone name is ZB_ENOTSUP (there is no timezone database in the engine:
  * convert to UTC first).  HOUR/MINUTE/SECOND of a date32 column are
- * ZB_ETYPE.  DAYOFWEEK has Monday = 0; DAYOFYEAR starts at 1. */
+ * ZB_ETYPE, and so are MICROSECOND/NANOSECOND.  DAYOFWEEK has Monday = 0;
+ * DAYOFYEAR starts at 1; QUARTER is 1..4.  MICROSECOND is 0..999999 within
+ * the second, NANOSECOND 0..999 within the microsecond (as pandas: 0 for
+ * units coarser than nanoseconds). */
 typedef enum zb_dt_field {
   ZB_DT_YEAR = 0,
   ZB_DT_MONTH,
@@ -426,11 +429,14 @@ typedef enum zb_dt_field {
   ZB_DT_SECOND,
   ZB_DT_DAYOFWEEK,
   ZB_DT_DAYOFYEAR,
+  ZB_DT_QUARTER,
+  ZB_DT_MICROSECOND,
+  ZB_DT_NANOSECOND,
   ZB_DT_FIELD_COUNT
 } zb_dt_field;
 
 /* "year", "month", "day", "hour", "minute", "second", "dayofweek",
- * "dayofyear". */
+ * "dayofyear", "quarter", "microsecond", "nanosecond". */
 ZB_API const char *zb_dt_field_name(zb_dt_field f);
 
 ZB_API zb_status zb_column_dt_field(const zb_column *col, zb_dt_field field, zb_column **out,

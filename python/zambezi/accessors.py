@@ -341,6 +341,13 @@ class DatetimeMethods:
     weekday = dayofweek
     dayofyear = _calendar_field("dayofyear", "The day of the year, 1..366.", 69)
     day_of_year = dayofyear
+    quarter = _calendar_field("quarter", "The quarter of the year, 1..4.", 1)
+    microsecond = _calendar_field(
+        "microsecond", "The microsecond within the second, 0..999999 (timestamps).", 0)
+    nanosecond = _calendar_field(
+        "nanosecond",
+        "The nanosecond within the microsecond, 0..999 (timestamps; 0 unless the unit is ns).",
+        0)
 
 
 # -- elementwise extras used by Series ------------------------------------

@@ -30,7 +30,8 @@ const char *zb_str_op_name(zb_str_op op) {
 
 const char *zb_dt_field_name(zb_dt_field f) {
   static const char *const names[ZB_DT_FIELD_COUNT] = {
-      "year", "month", "day", "hour", "minute", "second", "dayofweek", "dayofyear"};
+      "year",      "month",   "day",         "hour",      "minute",    "second",
+      "dayofweek", "dayofyear", "quarter",   "microsecond", "nanosecond"};
   if ((int)f < 0 || f >= ZB_DT_FIELD_COUNT) return "unknown";
   return names[f];
 }
@@ -374,7 +375,8 @@ zb_status zb_column_dt_field(const zb_column *col, zb_dt_field field, zb_column 
     return zb_error_set(err, ZB_ETYPE, "dt.%s needs a date32 or timestamp column, not %s",
                         zb_dt_field_name(field), zb_type_name(col->type));
   if (col->type == ZB_DATE32 &&
-      (field == ZB_DT_HOUR || field == ZB_DT_MINUTE || field == ZB_DT_SECOND))
+      (field == ZB_DT_HOUR || field == ZB_DT_MINUTE || field == ZB_DT_SECOND ||
+       field == ZB_DT_MICROSECOND || field == ZB_DT_NANOSECOND))
     return zb_error_set(err, ZB_ETYPE, "dt.%s is not defined for a date32 column (no time of day)",
                         zb_dt_field_name(field));
   if (col->type == ZB_TIMESTAMP && ((int)col->unit < ZB_SECOND || col->unit > ZB_NANO))

@@ -63,6 +63,7 @@ static void dt_morsel(void *ctx, int64_t task, int worker) {
   int32_t *o = (int32_t *)j->out->data->data;
   int64_t days[ZB_BLOCK];
   int32_t sod[ZB_BLOCK];
+  int32_t sub[ZB_BLOCK]; /* units within the second, 0 <= sub < per_sec */
   j->bad[task] = -1;
   for (int64_t b = 0; b < n; b += ZB_BLOCK) {
     int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b), row = start + b;
@@ -71,11 +72,13 @@ static void dt_morsel(void *ctx, int64_t task, int worker) {
       for (int64_t k = 0; k < m; k++) {
         days[k] = v[k];
         sod[k] = 0;
+        sub[k] = 0;
       }
     } else {
       const int64_t *v = (const int64_t *)c->data->data + c->offset + row;
       for (int64_t k = 0; k < m; k++) {
-        int64_t s = floor_div(v[k], j->per_sec), t;
+        int64_t s = floor_div(v[k], j->per_sec), t, u = v[k] % j->per_sec;
+        sub[k] = (int32_t)(u < 0 ? u + j->per_sec : u);
         if (__builtin_add_overflow(s, j->offset_s, &t)) t = s; /* beyond any calendar */
         /* the second of the day as a remainder: dd * 86400 overflows for
          * t near INT64_MIN (a null row of pandas' NaT holds it) */
@@ -95,6 +98,16 @@ static void dt_morsel(void *ctx, int64_t task, int worker) {
       case ZB_DT_SECOND:
         for (int64_t k = 0; k < m; k++) dst[k] = sod[k] % 60;
         break;
+      case ZB_DT_MICROSECOND: {
+        int64_t per = j->per_sec; /* 1, 1e3, 1e6 or 1e9 */
+        int32_t mul = per == 0 || per >= 1000000 ? 1 : (int32_t)(1000000 / per);
+        int32_t div = per <= 1000000 ? 1 : (int32_t)(per / 1000000);
+        for (int64_t k = 0; k < m; k++) dst[k] = sub[k] / div * mul;
+        break;
+      }
+      case ZB_DT_NANOSECOND:
+        for (int64_t k = 0; k < m; k++) dst[k] = j->per_sec == 1000000000 ? sub[k] % 1000 : 0;
+        break;
       case ZB_DT_DAYOFWEEK: /* 1970-01-01 was a Thursday (3) */
         for (int64_t k = 0; k < m; k++) dst[k] = (int32_t)((days[k] % 7 + 7 + 3) % 7);
         break;
@@ -113,6 +126,8 @@ static void dt_morsel(void *ctx, int64_t task, int worker) {
             r = (int32_t)mo;
           } else if (j->field == ZB_DT_DAY) {
             r = (int32_t)d;
+          } else if (j->field == ZB_DT_QUARTER) {
+            r = (int32_t)(mo + 2) / 3;
           } else {
             r = k_cum_days[mo - 1] + (int32_t)d + (mo > 2 && is_leap(y));
           }

@@ -420,7 +420,7 @@ PyMethodDef zbpy_strings_methods[] = {
      "str_join(col, sep=None) -> str: the valid rows joined with sep"},
     {"dt_field", py_dt_field, METH_VARARGS,
      "dt_field(col, name) -> int32 Column; name: year, month, day, hour, minute, second,"
-     " dayofweek, dayofyear"},
+     " dayofweek, dayofyear, quarter, microsecond, nanosecond"},
     {"date_diff", py_date_diff, METH_VARARGS,
      "date_diff(a, b) -> int64 Column: a - b in days (date32) or the finer timestamp unit"},
     {"column_clip", py_clip, METH_VARARGS, "column_clip(col, lower=None, upper=None) -> Column"},

@@ -514,7 +514,8 @@ ZB_TEST(test_strings_dt_fields) {
         for (int f = 0; f < ZB_DT_FIELD_COUNT; f++) {
           zb_column *r = NULL;
           zb_status st = zb_column_dt_field(c, (zb_dt_field)f, &r, &err);
-          if (kind == 0 && (f == ZB_DT_HOUR || f == ZB_DT_MINUTE || f == ZB_DT_SECOND)) {
+          if (kind == 0 && (f == ZB_DT_HOUR || f == ZB_DT_MINUTE || f == ZB_DT_SECOND ||
+                            f == ZB_DT_MICROSECOND || f == ZB_DT_NANOSECOND)) {
             ZB_CHECK_EQ_INT(st, ZB_ETYPE);
             continue;
           }
@@ -528,19 +529,22 @@ ZB_TEST(test_strings_dt_fields) {
               if (zb_column_is_valid(r, i)) bad++;
               continue;
             }
-            int64_t day, sod = 0;
+            int64_t day, sod = 0, ns = 0; /* ns: nanoseconds within the second */
             if (kind == 0) {
               day = ((const int32_t *)c->data->data)[i];
             } else {
-              int64_t sec = fdiv(((const int64_t *)c->data->data)[i], per_sec[kind - 1]);
+              int64_t v = ((const int64_t *)c->data->data)[i], per = per_sec[kind - 1];
+              int64_t sec = fdiv(v, per);
               day = fdiv(sec, 86400);
               sod = sec - day * 86400;
+              ns = (v - sec * per) * (1000000000 / per);
             }
             int64_t y;
             int m, d, doy;
             slow_civil(day, &y, &m, &d, &doy);
             int64_t dow = ((day % 7) + 7 + 3) % 7; /* 1970-01-01: Thursday */
-            int64_t want[ZB_DT_FIELD_COUNT] = {y, m, d, sod / 3600, sod / 60 % 60, sod % 60, dow, doy};
+            int64_t want[ZB_DT_FIELD_COUNT] = {y,   m,   d, sod / 3600, sod / 60 % 60, sod % 60,
+                                               dow, doy, (m - 1) / 3 + 1, ns / 1000, ns % 1000};
             int32_t got = ((const int32_t *)r->data->data)[i];
             if (got != want[f]) {
               bad++;
