@@ -29,9 +29,13 @@
  * the column's type is a runtime switch uniform across the grid.  Counts
  * are 64-bit (CUB's 64-bit offsets).
  *
- * String keys are declined (ZB__DECLINED): the core sorts on the CPU.
+ * A string key's pass is CUB's stable merge sort of the permutation with a
+ * comparison that reads the two rows' bytes (unsigned, byte by byte; a
+ * prefix sorts first, as on the CPU) and places missing rows first or last
+ * -- one comparison-sort instantiation.
  */
 #define CCCL_DISABLE_NVTX
+#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <stdint.h>
@@ -198,6 +202,52 @@ zb_status zb_sort_pass(zb_sorter *s, const zb_skey &c, bool asc, bool nulls_firs
   return ZB_OK;
 }
 
+/* Row order by one string column: missing rows first or last, the others
+ * by their bytes, ascending or descending; equal rows compare equal (the
+ * merge sort is stable, so they keep their order). */
+struct zb_string_less {
+  const int64_t *offs; /* the column's offsets, from its row offset on */
+  const uint8_t *chars;
+  const uint8_t *valid; /* NULL: no nulls */
+  int64_t off;
+  bool asc, nulls_first;
+
+  __device__ __forceinline__ bool operator()(int64_t a, int64_t b) const {
+    const bool ma = valid != NULL && !zb__cuda_bit(valid, off + a);
+    const bool mb = valid != NULL && !zb__cuda_bit(valid, off + b);
+    if (ma || mb) return ma != mb && (ma ? nulls_first : !nulls_first);
+    const int64_t sa = offs[a], sb = offs[b];
+    const int64_t la = offs[a + 1] - sa, lb = offs[b + 1] - sb;
+    const int64_t m = la < lb ? la : lb;
+    for (int64_t i = 0; i < m; i++) {
+      const uint8_t x = chars[sa + i], y = chars[sb + i];
+      if (x != y) return asc ? x < y : x > y;
+    }
+    return asc ? la < lb : la > lb;
+  }
+};
+
+/* Sort s's permutation stably by the string column col. */
+zb_status zb_sort_strings(zb_sorter *s, const zb_column *col, bool asc, bool nulls_first,
+                          zb_error *err) {
+  zb_string_less less;
+  less.offs = (const int64_t *)col->data->data + col->offset;
+  less.chars = col->chars != NULL ? (const uint8_t *)col->chars->data : NULL;
+  less.valid = col->validity != NULL ? (const uint8_t *)col->validity->data : NULL;
+  less.off = col->offset;
+  less.asc = asc;
+  less.nulls_first = nulls_first;
+  int64_t *perm = (int64_t *)s->perm[s->cur]->data;
+  size_t need = 0;
+  ZB_RETURN_NOT_OK(zb__cuda_check(
+      cub::DeviceMergeSort::StableSortKeys(NULL, need, perm, s->n, less),
+      "cub::DeviceMergeSort::StableSortKeys (size query)", s->dev, err));
+  ZB_RETURN_NOT_OK(zb__cuda_scratch(s->dev, need, &s->temp, &s->temp_have, err));
+  return zb__cuda_check(
+      cub::DeviceMergeSort::StableSortKeys(s->temp->data, s->temp_have, perm, s->n, less),
+      "cub::DeviceMergeSort::StableSortKeys", s->dev, err);
+}
+
 /* Key kind and width of a column type; false for types sorted elsewhere. */
 bool zb_key_shape(zb_type_id t, int *kind, int *width) {
   switch (t) {
@@ -222,6 +272,11 @@ bool zb_key_shape(zb_type_id t, int *kind, int *width) {
 zb_status zb_sort_by_column(zb_sorter *s, const zb_column *col, bool asc, bool nulls_first,
                             zb_error *err) {
   int kind = 0, width = 0;
+  if (col->type == ZB_STRING) {
+    zb_status st = zb_sort_strings(s, col, asc, nulls_first, err);
+    zb_status ws = zb__cuda_wait("sort (strings)", s->dev, st == ZB_OK ? err : NULL);
+    return st == ZB_OK ? ws : st;
+  }
   if (!zb_key_shape(col->type, &kind, &width))
     return zb_error_set(err, ZB_ETYPE, "sort on cuda:%d: no GPU sort for %s keys", s->dev,
                         zb_type_name(col->type));
@@ -279,7 +334,8 @@ extern "C" zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys,
                                            bool nulls_first, zb_column **out, zb_error *err) {
   for (int64_t k = 0; k < n_keys; k++) {
     int kind = 0, width = 0;
-    if (!zb_key_shape(t->columns[keys[k]]->type, &kind, &width))
+    const zb_type_id type = t->columns[keys[k]]->type;
+    if (type != ZB_STRING && !zb_key_shape(type, &kind, &width))
       return (zb_status)ZB__DECLINED; /* *out and err untouched, as the core expects */
   }
   *out = NULL;

@@ -12,7 +12,7 @@ then moved, and moved then sliced on the GPU), and:
   * filter by a bool mask with nulls (a null drops the row), also sliced;
   * take by int64 positions with null positions (-> null rows), duplicates;
   * sort_indices ascending / descending, nulls first / last, single and
-    multi-key (string keys run on the CPU: the GPU declines them);
+    multi-key, string keys included (CUB's merge sort on the GPU);
 give results identical to the CPU backend's: same dtype, same nulls, same
 values bit for bit (floats compared as their bits), the same permutation
 (both sorts are stable).  Also: the public DataFrame / Series paths on a GPU
@@ -274,7 +274,8 @@ KEY_SETS = [
     (["b", "cat", "i8"], [False, True, True]),
     (["d", "f32", "u16", "i8"], [True, True, False, True]),
     (["u16", "f64", "f64"], [False, True, False]),
-    (["i8", "s"], [True, False]),  # a string key: the GPU declines, the CPU sorts
+    (["i8", "s"], [True, False]),
+    (["s", "i8"], [False, True]),
     (["cat"], [False]),
 ]
 
@@ -293,6 +294,30 @@ def test_multi_key_sort_matches_cpu(n):
                 assert_same(core.sort_indices(gpu, idx, asc, nulls_first),
                             core.sort_indices(host, idx, asc, nulls_first),
                             f"sort by {keys} {asc} nulls_first={nulls_first} [{n}] {label}")
+
+
+def test_string_sort_runs_on_the_gpu():
+    """String keys sort on the GPU without a fallback: empty strings,
+    prefixes of one another, long shared prefixes, bytes above 0x7f (UTF-8
+    orders by code point when compared byte by byte), embedded NUL."""
+    pool = ["", "a", "ab", "abc", "b", "\u00e9", "e", "\u00e9a", "Z", "a\x00", "a\x00b",
+            "x" * 40, "x" * 40 + "a", "x" * 39 + "y", "\U0001f600", "\uffff", None]
+    rng = np.random.default_rng(7)
+    for n in (2, 33, 1025, 100_003):
+        picks = [pool[k] for k in rng.integers(0, len(pool), n)]
+        host = column(pa.array(picks, type=pa.large_string()))
+        gpu = host.to_device(GPU)
+        for asc in (True, False):
+            for nulls_first in (False, True):
+                with zb.profile() as p:
+                    got = core.sort_indices(gpu, asc, nulls_first)
+                what = f"strings[{n}] ascending={asc} nulls_first={nulls_first}"
+                assert_same(got, core.sort_indices(host, asc, nulls_first), what)
+                recs = [r for r in p.records if r.op.startswith("sort")]
+                assert recs and all(r.device.startswith("cuda") and not r.fallback
+                                    for r in recs), f"{what}: {recs}"
+        want = sorted(range(n), key=lambda i: (picks[i] is None, picks[i] or ""))
+        assert core.sort_indices(gpu, True, False).to_device("cpu").to_pylist() == want
 
 
 def test_dataframe_paths_on_the_gpu():
