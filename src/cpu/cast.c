@@ -128,12 +128,17 @@ static void num_check_morsel(void *ctx, int64_t task, int worker) {
   }
 }
 
-/* float -> integer conversion that never converts an out-of-range value
- * (null rows may hold anything): those become 0. */
+/* float -> integer conversion (toward zero) that never converts an
+ * out-of-range value (null rows may hold anything): those become 0.  The
+ * range test is on the truncated value, as the check's: -128.5 is int8's
+ * -128. */
 #define F2I(TID, T)                                                              \
   case TID: {                                                                    \
     T *d = (T *)dst;                                                             \
-    for (int64_t i = 0; i < n; i++) d[i] = (x[i] >= lo && x[i] < hi) ? (T)x[i] : 0; \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      double t = trunc(x[i]);                                                    \
+      d[i] = (t >= lo && t < hi) ? (T)t : 0;                                     \
+    }                                                                            \
     break;                                                                       \
   }
 

@@ -48,15 +48,14 @@ struct zb_num_cast_fn {
       if (tp == ZB_FLOAT32 || tp == ZB_FLOAT64) {
         zb_dstore<double>(out, tp, i, x);
       } else {
-        if (check) {
-          const double t = trunc(x);
-          row.bad = row.valid && !(t >= lo_d && t < hi_excl);
-        }
+        /* the range test is on the truncated value: -128.5 is int8's -128 */
+        const double t = trunc(x);
+        if (check) row.bad = row.valid && !(t >= lo_d && t < hi_excl);
         /* out-of-range values (null rows may hold anything) become 0 */
         unsigned long long bits = 0;
-        if (x >= lo_d && x < hi_excl)
-          bits = zb_is_unsigned_int(tp) ? (unsigned long long)x
-                                        : (unsigned long long)(long long)x;
+        if (t >= lo_d && t < hi_excl)
+          bits = zb_is_unsigned_int(tp) ? (unsigned long long)t
+                                        : (unsigned long long)(long long)t;
         zb_dstore_raw(out, tp, i, bits);
       }
     } else if (sp == ZB_INT8 || sp == ZB_INT16 || sp == ZB_INT32 || sp == ZB_INT64) {

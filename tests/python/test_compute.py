@@ -1149,3 +1149,25 @@ def test_numpy_ufuncs_and_scalars():
     root = np.sqrt(zb.Series([4.0, 9.0]))  # not an engine op: numpy's ndarray
     assert isinstance(root, np.ndarray) and root.tolist() == [2.0, 3.0]
     assert (s == np.int8(2)).to_list() == [False, True, None]
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_float_to_int_truncates_toward_zero_at_the_bounds(device):
+    """A float just past an integer type's bound whose truncation is the
+    bound itself (-128.5 -> int8 -128) converts as numpy does, on both
+    backends; one truncating past the bound is an overflow."""
+    cases = {
+        "int8": [-128.5, -128.99, 127.9, -0.5, 0.5, -1.5],
+        "int16": [-32768.9, 32767.9],
+        "int32": [-2147483648.7, 2147483647.5],
+        "uint8": [-0.9, 255.9],
+        "uint32": [-0.5, 4294967295.5],
+        "int64": [-9.2e18, 9.2e18],
+    }
+    for dtype, vals in cases.items():
+        arr = np.array(vals)
+        got = zb.Series(arr).to(device).astype(dtype).to("cpu").to_list()
+        assert got == arr.astype(dtype).tolist(), dtype
+    for dtype, bad in (("int8", -129.0), ("uint8", 256.0), ("int32", 2147483648.0)):
+        with pytest.raises(zb.errors.ZambeziOverflowError, match="row 1"):
+            zb.Series(np.array([1.0, bad])).to(device).astype(dtype)
