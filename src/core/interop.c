@@ -97,8 +97,10 @@ zb_status zb_column_export_dlpack(const zb_column *col, bool versioned, bool all
   x->shape[0] = src->length;
   x->strides[0] = 1;
   DLTensor *t = versioned ? &x->t.versioned.dl_tensor : &x->t.legacy.dl_tensor;
-  t->data = src->data->data;
-  t->byte_offset = (uint64_t)(src->offset * zb_type_width(src->type));
+  /* the first element itself, byte_offset 0, as the Array API standard
+   * asks and numpy does: PyTorch (and other consumers) ignore byte_offset */
+  t->data = (char *)src->data->data + src->offset * zb_type_width(src->type);
+  t->byte_offset = 0;
   t->device.device_type = src->device.kind == ZB_DEVICE_CPU ? kDLCPU : kDLCUDA;
   t->device.device_id = src->device.kind == ZB_DEVICE_CPU ? 0 : src->device.id;
   t->ndim = 1;

@@ -111,6 +111,32 @@ def test_bools_are_exported_as_a_copy():
         s.__dlpack__(max_version=(1, 0), copy=False)
 
 
+def test_a_slice_exports_its_first_element_as_data():
+    """The DLPack data pointer is the slice's first element and byte_offset
+    is 0 (consumers such as PyTorch ignore byte_offset)."""
+    import ctypes
+
+    s = zb.Series(np.arange(100, dtype=np.int64))[5:]
+    cap = s.__dlpack__()
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    name = b"dltensor_versioned" if b"versioned" in repr(cap).encode() else b"dltensor"
+    ptr = get(cap, name)
+    # DLManagedTensorVersioned starts with version (2 x uint32) and manager_ctx,
+    # deleter, flags (3 pointers / uint64) before the DLTensor; the legacy
+    # DLManagedTensor starts with the DLTensor
+    tensor = ptr + (8 + 3 * 8 if name == b"dltensor_versioned" else 0)
+    data = ctypes.c_void_p.from_address(tensor).value
+    # DLTensor: data, device (2 x int32), ndim (int32), dtype (4 bytes),
+    # shape, strides, byte_offset
+    byte_offset = ctypes.c_uint64.from_address(tensor + 8 + 8 + 4 + 4 + 8 + 8).value
+    assert byte_offset == 0
+    assert ctypes.c_int64.from_address(data).value == 5
+    np.testing.assert_array_equal(np.from_dlpack(s), np.arange(5, 100))
+    torch = pytest.importorskip("torch")
+    assert torch.from_dlpack(s).tolist() == list(range(5, 100))
+
+
 def test_copy_true_gives_a_copy():
     s = zb.Series(np.arange(50, dtype=np.int32))
     shared = np.from_dlpack(s)
