@@ -90,6 +90,10 @@ static void export_array_release(struct ArrowArray *a) {
   if (a->dictionary != NULL && a->dictionary->release != NULL)
     a->dictionary->release(a->dictionary);
   if (p != NULL) {
+    /* a device consumer's queued kernels may still read the memory (see
+     * dl_export_free in interop.c) */
+    if (p->col != NULL && p->col->device.kind != ZB_DEVICE_CPU)
+      (void)zb_device_synchronize(p->col->device, NULL);
     zb_column_release(p->col);
     zb_free(p->child_ptrs);
     zb_free(p->children);

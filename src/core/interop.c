@@ -35,7 +35,11 @@ typedef struct dl_export {
   } t;
 } dl_export;
 
+/* The consumer is done with the tensor, but its kernels may still be
+ * queued on its own (non-blocking) stream, which the pool's stream-ordered
+ * free does not wait for: the device is synchronized first. */
 static void dl_export_free(dl_export *x) {
+  if (x->col->device.kind != ZB_DEVICE_CPU) (void)zb_device_synchronize(x->col->device, NULL);
   zb_column_release(x->col);
   zb_free(x);
 }

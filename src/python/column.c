@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "zambezi/interop.h"
+
 /* ------------------------------------------------------------------------ */
 /* BufferView                                                               */
 /* ------------------------------------------------------------------------ */
@@ -87,12 +89,21 @@ PyObject *zbpy_column_wrap(zbpy_state *st, zb_column *col) {
     return NULL;
   }
   c->col = col;
+  c->cai_exported = false;
   return (PyObject *)c;
 }
 
 static void column_dealloc(PyObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
-  zb_column_release(((zbpy_column *)self)->col);
+  zbpy_column *c = (zbpy_column *)self;
+  if (c->cai_exported) {
+    /* a consumer's kernels on a non-blocking stream are not ordered before
+     * the pool's stream-ordered free: wait for them (nothing to report) */
+    Py_BEGIN_ALLOW_THREADS
+    (void)zb_device_synchronize(c->col->device, NULL);
+    Py_END_ALLOW_THREADS
+  }
+  zb_column_release(c->col);
   PyObject_Free(self);
   Py_DECREF(tp);
 }

@@ -267,6 +267,7 @@ static PyObject *py_column_cai(PyObject *module, PyObject *arg) {
   s = zb_device_synchronize(col->device, &err);
   Py_END_ALLOW_THREADS
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  ((zbpy_column *)arg)->cai_exported = true;
   /* The interface asks for a 0 pointer for zero-size arrays. */
   char *ptr = col->length == 0 ? NULL
                                : (char *)col->data->data + col->offset * zb_type_width(col->type);

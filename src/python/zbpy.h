@@ -36,6 +36,10 @@ typedef struct zbpy_state {
 typedef struct zbpy_column {
   PyObject_HEAD
   zb_column *col; /* owned reference, never NULL after construction */
+  /* its device memory was handed out through __cuda_array_interface__: the
+   * consumer may still have work queued on its own streams when it lets go,
+   * so the device is synchronized before the reference is dropped */
+  bool cai_exported;
 } zbpy_column;
 
 typedef struct zbpy_table {

@@ -352,6 +352,28 @@ def test_gpu_columns_go_to_cupy_without_a_copy(dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("protocol", ["dlpack", "cai"])
+def test_exported_gpu_memory_waits_for_the_consumers_stream(protocol):
+    """A consumer that drops an export while its own non-blocking stream
+    still reads it: zambezi waits before the memory goes back to its pool,
+    so new zambezi columns cannot overwrite what the queued work reads."""
+    cp = pytest.importorskip("cupy")
+    n = 1 << 24
+    stream = cp.cuda.Stream(non_blocking=True)
+    for _ in range(3):
+        g = zb.Series(np.arange(n, dtype=np.int64)).to("cuda")
+        with stream:
+            arr = cp.from_dlpack(g) if protocol == "dlpack" else cp.asarray(g)
+            for _ in range(20):  # long enough to still run after the del below
+                total = (arr * 2).sum()
+        del arr, g
+        junk = [zb.Series(np.full(n, -1, dtype=np.int64)).to("cuda") for _ in range(2)]
+        stream.synchronize()
+        assert int(total) == n * (n - 1)
+        del junk
+
+
+@pytest.mark.gpu
 def test_gpu_exports_refuse_what_they_cannot_carry():
     g = zb.Series([1, None, 3]).to("cuda")
     with pytest.raises(BufferError, match="null"):
