@@ -150,14 +150,16 @@ static void release_pyobject(void *ctx, void *data, int64_t size) {
   PyGILState_Release(g);
 }
 
-/* Wait for t's GPU (the producer's queued work), then import t, GIL
+/* Wait for t's GPU (the producer's queued work; for pinned host memory, a
+ * copy into it may still be queued), then import t, GIL
  * released: a new column, or NULL with an exception, in which case release
  * has not been called.  (Wrapping the column is the caller's, after it has
  * settled who owns the producer's memory.) */
 static zb_column *import_tensor(zbpy_state *st, const DLTensor *t,
                                 zb_buffer_release_fn release, void *ctx) {
   zb_device dev = {ZB_DEVICE_CUDA, (int)t->device.device_id};
-  bool gpu = (t->device.device_type == kDLCUDA || t->device.device_type == kDLCUDAManaged) &&
+  bool gpu = (t->device.device_type == kDLCUDA || t->device.device_type == kDLCUDAManaged ||
+              t->device.device_type == kDLCUDAHost) &&
              dev.id >= 0 && dev.id < zb_cuda_device_count();
   zb_column *col = NULL;
   zb_error err;
