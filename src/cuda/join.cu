@@ -327,15 +327,19 @@ extern "C" zb_status zb__cuda_join_indices(const zb_column *const *lkeys,
       if (a->type != b->type || a->dictionary != b->dictionary) return (zb_status)ZB__DECLINED;
     }
     ZB_RETURN_NOT_OK(zb__cuda_key_ok(a, &ok, err));
-    if (ok && b != a) ZB_RETURN_NOT_OK(zb__cuda_key_ok(b, &ok, err));
+    /* one shared dictionary is checked once */
+    if (ok && b != a && (b->type != ZB_CATEGORICAL || b->dictionary != a->dictionary))
+      ZB_RETURN_NOT_OK(zb__cuda_key_ok(b, &ok, err));
     if (!ok) return (zb_status)ZB__DECLINED;
   }
   const bool swap = how == ZB_JOIN_RIGHT;
   const int64_t nd = swap ? n_right : n_left, nb = swap ? n_left : n_right;
-  /* output rows <= nd * max(nb, 1) (+ nb for outer): must fit in int64 */
+  /* output rows <= nd * max(nb, 1) (+ nb for outer): must fit in int64,
+   * and their 8-byte indices in a buffer size */
   int64_t most = 0, n = 0;
   if (__builtin_mul_overflow(nd, nb > 1 ? nb : 1, &most) ||
-      __builtin_add_overflow(most, nb, &most) || __builtin_add_overflow(nd, nb, &n))
+      __builtin_add_overflow(most, nb, &most) || __builtin_add_overflow(nd, nb, &n) ||
+      most > INT64_MAX / 8)
     return (zb_status)ZB__DECLINED;
   *left_idx = NULL;
   *right_idx = NULL;

@@ -113,9 +113,10 @@ void zb__cuda_groups_reset(zb_groups *g);
 /* Side s of *c read from column col (on the device). */
 void zb__cuda_kside(zb_kcol *c, int s, const zb_column *col);
 
-/* Whether a column of type t (non-categorical) or col (categorical: its
- * dictionary holds distinct strings, checked on a host copy) can be a key
- * here.  *ok false: the caller declines.  Errors only for failed copies. */
+/* Whether col can be a key here (not a string column; a categorical with
+ * its dictionary, whose strings are distinct by the column invariant of
+ * zambezi.h, compares by code).  *ok false: the caller declines.  Never
+ * fails (the status is kept for the callers' shape). */
 zb_status zb__cuda_key_ok(const zb_column *col, bool *ok, zb_error *err);
 
 /* A new INT64 column of m rows over buf (no nulls); buf stays the

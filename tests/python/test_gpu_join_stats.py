@@ -525,15 +525,17 @@ def test_declined_statistics_fall_back_with_a_reason():
                 "strings duplicated")
     assert_same(got_i, core.isin(hs, column(pa.array(["a", "zz"], type=pa.large_string()))),
                 "strings isin")
-    # a categorical whose dictionary repeats a string: the CPU treats the
-    # repeats as one category; the GPU declines
+    # an Arrow dictionary repeating a string: the import folds the repeats
+    # into one category, so the GPU compares codes and agrees with the CPU
     dup = pa.DictionaryArray.from_arrays(pa.array(rng.integers(0, 3, 500).astype(np.int32)),
                                          pa.array(["a", "b", "a"], type=pa.large_string()))
     hc = column(dup)
     with zb.profile() as p:
         got = core.unique(hc.to_device(GPU))
-    assert_fell_back(p, "unique", "repeated dictionary")
+        got_n = core.nunique(hc.to_device(GPU), True)
+    assert_on_gpu(p, ("unique", "nunique"), "repeated dictionary")
     assert_same(got, core.unique(hc), "repeated dictionary unique")
+    assert got_n == core.nunique(hc, True) == 2
 
 
 # --------------------------------------------------------------------------
