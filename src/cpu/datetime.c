@@ -1,49 +1,19 @@
 /*
  * datetime.c -- CPU calendar fields of date32 and timestamp columns: year,
- * month, day, hour, minute, second, day of week (Monday = 0) and day of the
- * year, in the proleptic Gregorian calendar.
+ * month, day, hour, minute, second, microsecond, nanosecond, day of week
+ * (Monday = 0), day of the year and quarter, in the proleptic Gregorian
+ * calendar.
  *
- * Days since the epoch become civil dates with Howard Hinnant's
- * era-of-400-years algorithms (days_from_civil / civil_from_days,
- * reimplemented from his public description): exact for every int64 day
- * count a timestamp can hold, dates before 1970 included.  Timestamps are
- * floor-divided into days and seconds of the day after adding the fixed
- * timezone offset that src/core/strings_ops.c worked out.  Work runs in
- * morsels on the thread pool, in blocks of ZB_BLOCK rows: one loop splits
- * the block into (days, second of day), then one loop per field.
+ * Each value is split and its field computed by src/core/calendar.h (the
+ * GPU uses the same code): timestamps are floor-divided into days, second
+ * of the day and units within the second after adding the fixed timezone
+ * offset that src/core/strings_ops.c worked out.  Work runs in morsels on
+ * the thread pool, in blocks of ZB_BLOCK rows: one loop splits the block,
+ * then one loop computes the field.
  */
+#include "core/calendar.h"
 #include "cpu/kernels.h"
 #include "cpu/strings_kernels.h"
-
-static inline int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t zb__days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;                                       /* [0, 399] */
-  int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;    /* [0, 365] */
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;               /* [0, 146096] */
-  return era * 146097 + doe - 719468;
-}
-
-void zb__civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;                                    /* [0, 146096] */
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);             /* [0, 365] */
-  int64_t mp = (5 * doy + 2) / 153;                                  /* [0, 11] */
-  *d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
-  *m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
-static const int k_cum_days[12] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
-
-static inline bool is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 typedef struct dt_job {
   const zb_column *c;
@@ -64,10 +34,12 @@ static void dt_morsel(void *ctx, int64_t task, int worker) {
   int64_t days[ZB_BLOCK];
   int32_t sod[ZB_BLOCK];
   int32_t sub[ZB_BLOCK]; /* units within the second, 0 <= sub < per_sec */
+  const zb_dt_field f = j->field;
+  const int64_t per_sec = j->per_sec;
   j->bad[task] = -1;
   for (int64_t b = 0; b < n; b += ZB_BLOCK) {
     int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b), row = start + b;
-    if (j->per_sec == 0) {
+    if (per_sec == 0) {
       const int32_t *v = (const int32_t *)c->data->data + c->offset + row;
       for (int64_t k = 0; k < m; k++) {
         days[k] = v[k];
@@ -76,64 +48,16 @@ static void dt_morsel(void *ctx, int64_t task, int worker) {
       }
     } else {
       const int64_t *v = (const int64_t *)c->data->data + c->offset + row;
-      for (int64_t k = 0; k < m; k++) {
-        int64_t s = floor_div(v[k], j->per_sec), t, u = v[k] % j->per_sec;
-        sub[k] = (int32_t)(u < 0 ? u + j->per_sec : u);
-        if (__builtin_add_overflow(s, j->offset_s, &t)) t = s; /* beyond any calendar */
-        /* the second of the day as a remainder: dd * 86400 overflows for
-         * t near INT64_MIN (a null row of pandas' NaT holds it) */
-        int64_t r = t % 86400;
-        days[k] = floor_div(t, 86400);
-        sod[k] = (int32_t)(r < 0 ? r + 86400 : r);
-      }
+      for (int64_t k = 0; k < m; k++)
+        zb__dt_split(v[k], per_sec, j->offset_s, &days[k], &sod[k], &sub[k]);
     }
     int32_t *dst = o + row;
-    switch (j->field) {
-      case ZB_DT_HOUR:
-        for (int64_t k = 0; k < m; k++) dst[k] = sod[k] / 3600;
-        break;
-      case ZB_DT_MINUTE:
-        for (int64_t k = 0; k < m; k++) dst[k] = sod[k] / 60 % 60;
-        break;
-      case ZB_DT_SECOND:
-        for (int64_t k = 0; k < m; k++) dst[k] = sod[k] % 60;
-        break;
-      case ZB_DT_MICROSECOND: {
-        int64_t per = j->per_sec; /* 1, 1e3, 1e6 or 1e9 */
-        int32_t mul = per == 0 || per >= 1000000 ? 1 : (int32_t)(1000000 / per);
-        int32_t div = per <= 1000000 ? 1 : (int32_t)(per / 1000000);
-        for (int64_t k = 0; k < m; k++) dst[k] = sub[k] / div * mul;
-        break;
-      }
-      case ZB_DT_NANOSECOND:
-        for (int64_t k = 0; k < m; k++) dst[k] = j->per_sec == 1000000000 ? sub[k] % 1000 : 0;
-        break;
-      case ZB_DT_DAYOFWEEK: /* 1970-01-01 was a Thursday (3) */
-        for (int64_t k = 0; k < m; k++) dst[k] = (int32_t)((days[k] % 7 + 7 + 3) % 7);
-        break;
-      default:
-        for (int64_t k = 0; k < m; k++) {
-          int64_t y;
-          unsigned mo, d;
-          zb__civil_from_days(days[k], &y, &mo, &d);
-          int32_t r;
-          if (j->field == ZB_DT_YEAR) {
-            if ((y < INT32_MIN || y > INT32_MAX) && j->bad[task] < 0 &&
-                zb_column_is_valid(c, row + k))
-              j->bad[task] = row + k;
-            r = (int32_t)y;
-          } else if (j->field == ZB_DT_MONTH) {
-            r = (int32_t)mo;
-          } else if (j->field == ZB_DT_DAY) {
-            r = (int32_t)d;
-          } else if (j->field == ZB_DT_QUARTER) {
-            r = (int32_t)(mo + 2) / 3;
-          } else {
-            r = k_cum_days[mo - 1] + (int32_t)d + (mo > 2 && is_leap(y));
-          }
-          dst[k] = r;
-        }
-        break;
+    for (int64_t k = 0; k < m; k++) {
+      int64_t r = zb__dt_field_of(f, days[k], sod[k], sub[k], per_sec);
+      if (f == ZB_DT_YEAR && (r < INT32_MIN || r > INT32_MAX) && j->bad[task] < 0 &&
+          zb_column_is_valid(c, row + k))
+        j->bad[task] = row + k;
+      dst[k] = (int32_t)r;
     }
   }
 }

@@ -23,9 +23,4 @@ zb_status zb__cpu_round(const zb_column *col, int decimals, zb_column **out, zb_
 zb_status zb__cpu_where(const zb_column *cond, bool mask, const zb_column *a,
                         const zb_column *b, bool b_scalar, zb_column **out, zb_error *err);
 
-/* Days since 1970-01-01 of the proleptic Gregorian date y-m-d, and back
- * (Howard Hinnant's civil calendar algorithms). */
-int64_t zb__days_from_civil(int64_t y, unsigned m, unsigned d);
-void zb__civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
-
 #endif /* ZAMBEZI_CPU_STRINGS_KERNELS_H */

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/calendar.h"
 #include "core/internal.h"
 #include "zambezi/io.h"
 
@@ -173,20 +174,6 @@ static int fmt_float(double v, bool f32, char *out) {
   return k;
 }
 
-/* Days since 1970-01-01 -> proleptic Gregorian y-m-d (H. Hinnant). */
-static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t yy = yoe + era * 400;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-  *y = yy + (*m <= 2);
-}
-
 static inline void put2(char *o, int v) {
   o[0] = (char)('0' + v / 10);
   o[1] = (char)('0' + v % 10);
@@ -194,24 +181,21 @@ static inline void put2(char *o, int v) {
 
 static int fmt_date(int64_t days, char *out) {
   int64_t y;
-  int m, d, k = 0;
-  civil_from_days(days, &y, &m, &d);
+  unsigned m, d;
+  int k = 0;
+  zb__civil_from_days(days, &y, &m, &d);
   if (y < 0) out[k++] = '-', y = -y;
   if (y < 1000) out[k++] = '0';
   if (y < 100) out[k++] = '0';
   if (y < 10) out[k++] = '0';
   k += fmt_u64((uint64_t)y, out + k);
   out[k++] = '-';
-  put2(out + k, m);
+  put2(out + k, (int)m);
   out[k + 2] = '-';
-  put2(out + k + 3, d);
+  put2(out + k + 3, (int)d);
   return k + 5;
 }
 
-static inline int64_t floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
 
 /* ------------------------------------------------------------------------ */
 /* The writer                                                               */
@@ -346,9 +330,9 @@ static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, int64_t i) {
       return put_field(w, b, tmp, n, F_TEXT);
     case ZB_TIMESTAMP: {
       int64_t v = ((const int64_t *)wc->data)[j];
-      int64_t secs = floordiv(v, wc->per_sec);
+      int64_t secs = zb__floor_div(v, wc->per_sec);
       int64_t frac = v - secs * wc->per_sec;
-      int64_t days = floordiv(secs, 86400), sod = secs - days * 86400;
+      int64_t days = zb__floor_div(secs, 86400), sod = secs - days * 86400;
       n = fmt_date(days, tmp);
       if (wc->ts_digits >= 0) {
         tmp[n++] = ' ';
@@ -465,7 +449,7 @@ static void prepare_timestamp(wcol *wc) {
     int64_t j = c->offset + i;
     if (wc->valid != NULL && !zb_bit_get(wc->valid, j)) continue;
     if (dates_only && v[j] % per_day != 0) dates_only = false;
-    int64_t frac = v[j] - floordiv(v[j], wc->per_sec) * wc->per_sec;
+    int64_t frac = v[j] - zb__floor_div(v[j], wc->per_sec) * wc->per_sec;
     int64_t ns = frac * (1000000000 / wc->per_sec);
     int d = ns % 1000 ? 9 : ns % 1000000 ? 6 : ns ? 3 : 0;
     if (d > digits) digits = d;

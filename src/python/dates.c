@@ -8,6 +8,8 @@
 
 #include <datetime.h>
 
+#include "core/calendar.h"
+
 const int64_t zbpy_per_second[4] = {1, 1000, 1000000, 1000000000};
 
 int zbpy_dates_init(void) {
@@ -15,32 +17,10 @@ int zbpy_dates_init(void) {
   return PyDateTimeAPI == NULL ? -1 : 0;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-int64_t zbpy_days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = (unsigned)(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + (int64_t)doe - 719468;
-}
-
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = (unsigned)(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = (int64_t)yoe + era * 400 + (*m <= 2);
-}
-
 PyObject *zbpy_date_from_days(int32_t days) {
   int64_t y;
   unsigned m, d;
-  civil_from_days(days, &y, &m, &d);
+  zb__civil_from_days(days, &y, &m, &d);
   if (y < 1 || y > 9999) {
     PyErr_Format(PyExc_OverflowError,
                  "date32 value %d (year %lld) is outside the range of datetime.date", days,
@@ -65,7 +45,7 @@ PyObject *zbpy_datetime_from(int64_t v, int unit, bool utc) {
   int64_t secs = rem / per_second, us = rem % per_second * 1000000 / per_second;
   int64_t y;
   unsigned m, d;
-  civil_from_days(days, &y, &m, &d);
+  zb__civil_from_days(days, &y, &m, &d);
   if (y < 1 || y > 9999) {
     PyErr_Format(PyExc_OverflowError,
                  "timestamp value %lld (year %lld) is outside the range of datetime.datetime",
@@ -84,13 +64,13 @@ int zbpy_date_kind(PyObject *o) {
 }
 
 int32_t zbpy_date_to_days(PyObject *date) {
-  return (int32_t)zbpy_days_from_civil(PyDateTime_GET_YEAR(date),
+  return (int32_t)zb__days_from_civil(PyDateTime_GET_YEAR(date),
                                        (unsigned)PyDateTime_GET_MONTH(date),
                                        (unsigned)PyDateTime_GET_DAY(date));
 }
 
 int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware) {
-  int64_t days = zbpy_days_from_civil(PyDateTime_GET_YEAR(dt),
+  int64_t days = zb__days_from_civil(PyDateTime_GET_YEAR(dt),
                                       (unsigned)PyDateTime_GET_MONTH(dt),
                                       (unsigned)PyDateTime_GET_DAY(dt));
   int64_t secs = (int64_t)PyDateTime_DATE_GET_HOUR(dt) * 3600 +
