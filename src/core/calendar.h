@@ -60,9 +60,12 @@ static inline ZB_CAL_HD void zb__civil_from_days(int64_t z, int64_t *y, unsigned
  * anything a null row holds (pandas' NaT is INT64_MIN): no overflow. */
 static inline ZB_CAL_HD void zb__dt_split(int64_t v, int64_t per_sec, int64_t offset_s,
                                           int64_t *days, int32_t *sod, int32_t *sub) {
-  int64_t s = zb__floor_div(v, per_sec), t, u = v % per_sec;
+  int64_t s = zb__floor_div(v, per_sec), u = v % per_sec;
   *sub = (int32_t)(u < 0 ? u + per_sec : u);
-  if (__builtin_add_overflow(s, offset_s, &t)) t = s; /* beyond any calendar */
+  /* an offset that would overflow is ignored: such a time is beyond any
+   * calendar */
+  bool over = offset_s > 0 ? s > INT64_MAX - offset_s : s < INT64_MIN - offset_s;
+  int64_t t = over ? s : s + offset_s;
   /* the second of the day as a remainder: days * 86400 overflows for t
    * near INT64_MIN */
   int64_t r = t % 86400;

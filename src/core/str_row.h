@@ -134,6 +134,19 @@ static inline ZB_HD int64_t zb__find(const unsigned char *p, int64_t len, int64_
 #endif
 }
 
+/* Whether a[0, m) and b[0, m) hold the same bytes (memcmp has no device
+ * version). */
+static inline ZB_HD bool zb__bytes_equal(const unsigned char *a, const unsigned char *b,
+                                         int64_t m) {
+#ifdef __CUDA_ARCH__
+  for (int64_t k = 0; k < m; k++)
+    if (a[k] != b[k]) return false;
+  return true;
+#else
+  return memcmp(a, b, (size_t)m) == 0;
+#endif
+}
+
 /* ---- contains / startswith / endswith ------------------------------------- */
 
 static inline ZB_HD bool zb__str_match(const zb_str_args *a, const unsigned char *p,
@@ -144,9 +157,9 @@ static inline ZB_HD bool zb__str_match(const zb_str_args *a, const unsigned char
   if (m > len) return false;
   switch (a->op) {
     case ZB_STR_STARTSWITH:
-      return memcmp(p, pat, (size_t)m) == 0;
+      return zb__bytes_equal(p, pat, m);
     case ZB_STR_ENDSWITH:
-      return memcmp(p + len - m, pat, (size_t)m) == 0;
+      return zb__bytes_equal(p + len - m, pat, m);
     default:
       return zb__find(p, len, 0, pat, m) >= 0;
   }

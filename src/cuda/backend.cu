@@ -693,6 +693,8 @@ static zb_backend zb_cuda_make_backend(void) {
   b.value_counts = zb__cuda_value_counts;
   b.duplicated = zb__cuda_duplicated;
   b.isin = zb__cuda_isin;
+  b.str = zb__cuda_str;
+  b.dt_field = zb__cuda_dt_field;
   return b;
 }
 

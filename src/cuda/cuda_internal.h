@@ -136,6 +136,17 @@ zb_status zb__cuda_duplicated(const zb_table *t, int64_t n_keys, const int64_t *
 zb_status zb__cuda_isin(const zb_column *col, const zb_column *values, zb_column **out,
                         zb_error *err);
 
+/* ---- strings and dates (src/cuda/strings.cu) ----------------------------- */
+
+/* The backend's str and dt_field entries: arguments, results and semantics
+ * those of zb_backend's entries and the CPU kernels (src/cpu/strings.c,
+ * src/cpu/datetime.c), whose per-row code they share; inputs validated by
+ * src/core and on one CUDA device. */
+zb_status zb__cuda_str(const zb_column *col, const zb_str_args *args, zb_column **out,
+                       zb_error *err);
+zb_status zb__cuda_dt_field(const zb_column *col, zb_dt_field field, int64_t offset_s,
+                            zb_column **out, zb_error *err);
+
 /* ---- group-by (src/cuda/groupby.cu) ------------------------------------- */
 
 /* The backend's groupby and group_ids entries: arguments, results and
