@@ -80,7 +80,8 @@ typedef struct zb_backend {
                             zb_error *err);
 
   /* Statistics and hashing (compute.h; optional, checked by
-   * src/core/stats_ops.c).  keys: n_keys >= 1 valid column indices.
+   * src/core/stats_ops.c; stat may return ZB__DECLINED, and the core then
+   * computes it on the CPU).  keys: n_keys >= 1 valid column indices.
    * isin: col and values have types the hash identity compares directly
    * (equal types, or string with string). */
   zb_status (*stat)(const zb_column *col, zb_stat_op op, int64_t ddof, zb_scalar *out,

@@ -60,7 +60,11 @@ zb_status zb_column_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_s
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
   ZB_PROFILE_OP(zb_stat_op_name(op), be, stat, col->device, col->length);
-  if (be->stat != NULL) return be->stat(col, op, ddof, out, err);
+  if (be->stat != NULL) {
+    zb_status bs = be->stat(col, op, ddof, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
   zb_status st = zb__cpu_stat(h, op, ddof, out, err);

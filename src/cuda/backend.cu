@@ -695,6 +695,7 @@ static zb_backend zb_cuda_make_backend(void) {
   b.isin = zb__cuda_isin;
   b.str = zb__cuda_str;
   b.dt_field = zb__cuda_dt_field;
+  b.stat = zb__cuda_stat;
   return b;
 }
 

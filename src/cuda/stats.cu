@@ -1,0 +1,284 @@
+/*
+ * stats.cu -- var, std, prod, any, all, argmin and argmax of a numeric,
+ * date or timestamp column in device memory (the CUDA side of
+ * zb_backend.stat; src/cpu/reduce_stats.c is the reference).  Median and
+ * argmin/argmax of strings and bools are declined (ZB__DECLINED): the core
+ * runs them on the CPU.
+ *
+ * Nulls and NaN are skipped, as on the CPU.  Each warp of a grid-stride loop
+ * folds its threads' state with shuffles and writes one partial; the host
+ * combines the partials in warp order, so a result does not depend on
+ * scheduling.
+ *   - var / std: the mean comes from the exact mean of reduce.cu; one pass
+ *     sums d = x - mean and d * d, and M2 = sum(d^2) - sum(d)^2 / count
+ *     (the correction the CPU's blocks use too).  Equal to the CPU's within
+ *     rounding (the CPU merges blocks with Chan's formula).
+ *   - prod: floats multiply in double (rounding order differs from the
+ *     CPU's); integers wrap modulo 2^64, which is exact in any order.
+ *   - any / all: whether any / every value is nonzero.
+ *   - argmin / argmax: the extreme from reduce.cu's min / max, then the
+ *     smallest position holding it (atomicMin): the CPU's first position.
+ */
+#define CCCL_DISABLE_NVTX
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda/cuda_internal.h"
+
+#define ZB_STAT_THREADS 256
+
+namespace {
+
+/* A column as the kernels read it. */
+struct zb_scol {
+  const void *data;
+  const uint8_t *valid; /* NULL: no nulls */
+  int64_t off;
+  int type;
+};
+
+/* Row i as double, and whether it is taken (valid and not NaN). */
+__device__ __forceinline__ bool zb_stat_load(const zb_scol &c, int64_t i, double *x,
+                                             unsigned long long *bits) {
+  const int64_t p = c.off + i;
+  if (c.valid != NULL && !zb__cuda_bit(c.valid, p)) return false;
+  switch (c.type) {
+  case ZB_BOOL: *bits = zb__cuda_bit((const uint8_t *)c.data, p); *x = (double)*bits; return true;
+  case ZB_INT8: { long long v = ((const int8_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
+  case ZB_INT16: { long long v = ((const int16_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
+  case ZB_INT32: case ZB_DATE32: { long long v = ((const int32_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
+  case ZB_INT64: case ZB_TIMESTAMP: { long long v = ((const int64_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
+  case ZB_UINT8: *bits = ((const uint8_t *)c.data)[p]; *x = (double)*bits; return true;
+  case ZB_UINT16: *bits = ((const uint16_t *)c.data)[p]; *x = (double)*bits; return true;
+  case ZB_UINT32: *bits = ((const uint32_t *)c.data)[p]; *x = (double)*bits; return true;
+  case ZB_UINT64: *bits = ((const uint64_t *)c.data)[p]; *x = (double)*bits; return true;
+  case ZB_FLOAT32: *x = ((const float *)c.data)[p]; *bits = 0; return *x == *x;
+  default: *x = ((const double *)c.data)[p]; *bits = 0; return *x == *x;
+  }
+}
+
+/* One warp's partial. */
+struct zb_spart {
+  double s, q, fprod; /* var: sum of d and of d * d; float product */
+  unsigned long long iprod, count;
+  int any, all;
+};
+
+/* parts[warp] = the warp's partial of the rows it took; shift: var's mean. */
+__global__ void __launch_bounds__(ZB_STAT_THREADS)
+    zb_stat_kernel(zb_scol c, int64_t n, double shift, zb_spart *__restrict__ parts) {
+  double s = 0, q = 0, fprod = 1;
+  unsigned long long iprod = 1, count = 0;
+  int any = 0, all = 1;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    double x;
+    unsigned long long b;
+    if (!zb_stat_load(c, i, &x, &b)) continue;
+    const double d = x - shift;
+    s += d;
+    q += d * d;
+    fprod *= x;
+    iprod *= b;
+    count++;
+    any |= x != 0;
+    all &= x != 0;
+  }
+  for (int k = 16; k > 0; k >>= 1) {
+    s += __shfl_down_sync(0xffffffffu, s, k);
+    q += __shfl_down_sync(0xffffffffu, q, k);
+    fprod *= __shfl_down_sync(0xffffffffu, fprod, k);
+    iprod *= __shfl_down_sync(0xffffffffu, iprod, k);
+    count += __shfl_down_sync(0xffffffffu, count, k);
+    any |= __shfl_down_sync(0xffffffffu, any, k);
+    all &= __shfl_down_sync(0xffffffffu, all, k);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    zb_spart p;
+    p.s = s;
+    p.q = q;
+    p.fprod = fprod;
+    p.iprod = iprod;
+    p.count = count;
+    p.any = any;
+    p.all = all;
+    parts[((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32] = p;
+  }
+}
+
+/* *pos = min(*pos, the positions whose value equals the extreme): T is the
+ * storage type (ext converted to it), floats compared as double. */
+template <typename T>
+__global__ void __launch_bounds__(ZB_STAT_THREADS)
+    zb_argext_kernel(zb_scol c, int64_t n, T ext, unsigned long long *__restrict__ pos) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const int64_t p = c.off + i;
+    if (c.valid != NULL && !zb__cuda_bit(c.valid, p)) continue;
+    if (((const T *)c.data)[p] == ext) { /* NaN never equals: skipped */
+      atomicMin(pos, (unsigned long long)i);
+      return; /* later rows of this thread are further on */
+    }
+  }
+}
+
+/* argmin / argmax of a column with a fixed-width storage type. */
+zb_status zb_argext(const zb_column *col, bool want_max, zb_scalar *out, zb_error *err) {
+  const int dev = col->device.id;
+  zb_scalar ext;
+  ZB_RETURN_NOT_OK(zb__cuda_reduce(col, want_max ? ZB_REDUCE_MAX : ZB_REDUCE_MIN, &ext, err));
+  out->type = ZB_INT64;
+  out->is_null = true;
+  out->v.i = -1;
+  if (ext.is_null) return ZB_OK;
+  zb_buffer *pos = NULL;
+  unsigned long long first = ~0ull;
+  zb_status st = zb__cuda_buffer(dev, 8, &pos, err);
+  if (st == ZB_OK)
+    st = zb__cuda_check(cudaMemcpy(pos->data, &first, 8, cudaMemcpyHostToDevice),
+                        "cudaMemcpy (host to device)", dev, err);
+  zb_scol c = {col->data->data,
+               col->validity != NULL && col->null_count > 0 ? (const uint8_t *)col->validity->data
+                                                            : NULL,
+               col->offset, (int)col->type};
+  const int64_t n = col->length;
+  const unsigned blocks = zb__cuda_blocks(dev, n, ZB_STAT_THREADS);
+  unsigned long long *pp = st == ZB_OK ? (unsigned long long *)pos->data : NULL;
+  if (st == ZB_OK) {
+    switch (col->type) {
+#define ZB_ARG(TID, T, V)                                                                \
+  case TID:                                                                              \
+    zb_argext_kernel<T><<<blocks, ZB_STAT_THREADS>>>(c, n, (T)(V), pp);                  \
+    break;
+      ZB_ARG(ZB_INT8, int8_t, ext.v.i)
+      ZB_ARG(ZB_INT16, int16_t, ext.v.i)
+      ZB_ARG(ZB_INT32, int32_t, ext.v.i)
+      ZB_ARG(ZB_DATE32, int32_t, ext.v.i)
+      ZB_ARG(ZB_INT64, int64_t, ext.v.i)
+      ZB_ARG(ZB_TIMESTAMP, int64_t, ext.v.i)
+      ZB_ARG(ZB_UINT8, uint8_t, ext.v.u)
+      ZB_ARG(ZB_UINT16, uint16_t, ext.v.u)
+      ZB_ARG(ZB_UINT32, uint32_t, ext.v.u)
+      ZB_ARG(ZB_UINT64, uint64_t, ext.v.u)
+      ZB_ARG(ZB_FLOAT32, float, ext.v.f)
+      ZB_ARG(ZB_FLOAT64, double, ext.v.f)
+#undef ZB_ARG
+    default: st = zb_error_set(err, ZB_ETYPE, "argmin/argmax: unexpected type"); break;
+    }
+    if (st == ZB_OK) st = zb__cuda_launched("argmin / argmax", dev, err);
+  }
+  if (st == ZB_OK) st = zb__cuda_read(dev, &first, pos->data, 8, "cudaMemcpy of argmin", err);
+  zb_status ws = zb__cuda_wait("argmin / argmax", dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  zb_buffer_release(pos);
+  if (st == ZB_OK && first != ~0ull) {
+    out->is_null = false;
+    out->v.i = (int64_t)first;
+  }
+  return st;
+}
+
+} /* namespace */
+
+extern "C" zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t ddof,
+                                   zb_scalar *out, zb_error *err) {
+  const zb_type_id t = col->type;
+  const bool arg = op == ZB_STAT_ARGMIN || op == ZB_STAT_ARGMAX;
+  if (op == ZB_STAT_MEDIAN || t == ZB_STRING || t == ZB_CATEGORICAL || (arg && t == ZB_BOOL))
+    return (zb_status)ZB__DECLINED;
+  memset(out, 0, sizeof *out);
+  const int dev = col->device.id;
+  ZB_RETURN_NOT_OK(zb__cuda_set_device(dev, err));
+  if (arg) return zb_argext(col, op == ZB_STAT_ARGMAX, out, err);
+
+  const bool var = op == ZB_STAT_VAR || op == ZB_STAT_STD;
+  double mean = 0;
+  if (var) {
+    zb_scalar m;
+    ZB_RETURN_NOT_OK(zb__cuda_reduce(col, ZB_REDUCE_MEAN, &m, err));
+    mean = m.is_null ? 0.0 : m.v.f;
+  }
+  const int64_t n = col->length;
+  const unsigned blocks = zb__cuda_blocks(dev, n, ZB_STAT_THREADS);
+  const int64_t n_parts = (int64_t)blocks * (ZB_STAT_THREADS / 32);
+  zb_buffer *parts = NULL;
+  zb_spart *host = (zb_spart *)zb_malloc((size_t)n_parts * sizeof(zb_spart));
+  zb_status st = host == NULL ? zb_error_set(err, ZB_ENOMEM, "out of host memory (%s partials)",
+                                             zb_stat_op_name(op))
+                              : zb__cuda_buffer(dev, n_parts * (int64_t)sizeof(zb_spart), &parts,
+                                                err);
+  if (st == ZB_OK) {
+    zb_scol c = {col->data->data,
+                 col->validity != NULL && col->null_count > 0
+                     ? (const uint8_t *)col->validity->data
+                     : NULL,
+                 col->offset, (int)t};
+    /* var shifts by a finite mean (an infinite one makes M2 NaN below) */
+    zb_stat_kernel<<<blocks, ZB_STAT_THREADS>>>(c, n, isfinite(mean) ? mean : 0.0,
+                                                (zb_spart *)parts->data);
+    st = zb__cuda_launched(zb_stat_op_name(op), dev, err);
+  }
+  if (st == ZB_OK)
+    st = zb__cuda_read(dev, host, parts->data, n_parts * (int64_t)sizeof(zb_spart),
+                       "cudaMemcpy of the statistic's partials", err);
+  zb_buffer_release(parts);
+  if (st != ZB_OK) {
+    zb_free(host);
+    return st;
+  }
+  double s = 0, q = 0, fprod = 1;
+  unsigned long long iprod = 1, count = 0;
+  bool any = false, all = true;
+  for (int64_t k = 0; k < n_parts; k++) {
+    s += host[k].s;
+    q += host[k].q;
+    fprod *= host[k].fprod;
+    iprod *= host[k].iprod;
+    count += host[k].count;
+    any |= host[k].any != 0;
+    all &= host[k].all != 0;
+  }
+  zb_free(host);
+  switch (op) {
+  case ZB_STAT_VAR:
+  case ZB_STAT_STD: {
+    out->type = ZB_FLOAT64;
+    if ((int64_t)count - ddof <= 0) {
+      out->is_null = true;
+      out->v.f = NAN;
+      break;
+    }
+    double m2 = q - s * s / (double)count;
+    if (!isfinite(mean)) m2 = NAN;
+    if (m2 < 0) m2 = 0;
+    const double v = m2 / (double)((int64_t)count - ddof);
+    out->v.f = op == ZB_STAT_STD ? sqrt(v) : v;
+    break;
+  }
+  case ZB_STAT_PROD:
+    if (zb_type_is_float(t)) {
+      out->type = ZB_FLOAT64;
+      out->v.f = fprod;
+    } else if (zb_type_is_integer(t) && !zb_type_is_signed(t)) {
+      out->type = ZB_UINT64;
+      out->v.u = iprod;
+    } else {
+      out->type = ZB_INT64;
+      out->v.i = (int64_t)iprod;
+    }
+    break;
+  case ZB_STAT_ANY:
+    out->type = ZB_BOOL;
+    out->v.b = any;
+    break;
+  case ZB_STAT_ALL:
+    out->type = ZB_BOOL;
+    out->v.b = all;
+    break;
+  default:
+    return zb_error_set(err, ZB_EINVAL, "unknown statistic %d", (int)op);
+  }
+  return ZB_OK;
+}
