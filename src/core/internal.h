@@ -198,6 +198,24 @@ static inline void zb__prof_span_end(zb__prof_span *sp) {
   ZB_PROFILE_SPAN(op_, #entry_, (be_) != NULL && (be_)->entry_ != NULL, dev_, dev_, rows_)
 #define ZB_PROFILE_DECLINED() ((void)(zb__prof_sp.declined = true))
 
+/* The totals of a statistic (zb_column_stat) once a backend has scanned
+ * the column: values taken, their mean and sum of squared deviations (var,
+ * std), products (float; integer wrapping), any / all, first position of
+ * the extreme (argmin / argmax; -1 if none). */
+typedef struct zb_stat_totals {
+  int64_t count;
+  double mean, m2, fprod;
+  uint64_t iprod;
+  bool any, all;
+  int64_t pos;
+} zb_stat_totals;
+
+/* The statistic's scalar from its totals, the same for every backend (t:
+ * the column's type; var / std of fewer than ddof + 1 values is null).
+ * src/cpu/reduce_stats.c. */
+zb_status zb__stat_scalar(zb_stat_op op, zb_type_id t, int64_t ddof, const zb_stat_totals *a,
+                          zb_scalar *out, zb_error *err);
+
 /* The CPU reference implementations (src/cpu). */
 zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
                          zb_error *err);

@@ -388,47 +388,53 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
     }
   }
   zb_free(j.parts);
+  zb_stat_totals tot = {count, var_mean, var_m2, fprod, iprod, any, all, pos};
+  return zb__stat_scalar(op, t, ddof, &tot, out, err);
+}
+
+zb_status zb__stat_scalar(zb_stat_op op, zb_type_id t, int64_t ddof, const zb_stat_totals *a,
+                          zb_scalar *out, zb_error *err) {
   switch (op) {
     case ZB_STAT_VAR:
     case ZB_STAT_STD: {
       out->type = ZB_FLOAT64;
-      if (count - ddof <= 0) {
+      if (a->count - ddof <= 0) {
         out->is_null = true;
         out->v.f = NAN;
         break;
       }
-      double m2 = var_m2;
-      if (!isfinite(var_mean)) m2 = NAN;
+      double m2 = a->m2;
+      if (!isfinite(a->mean)) m2 = NAN;
       if (m2 < 0) m2 = 0;
-      double var = m2 / (double)(count - ddof);
+      double var = m2 / (double)(a->count - ddof);
       out->v.f = op == ZB_STAT_STD ? sqrt(var) : var;
       break;
     }
     case ZB_STAT_PROD:
       if (zb_type_is_float(t)) {
         out->type = ZB_FLOAT64;
-        out->v.f = fprod;
+        out->v.f = a->fprod;
       } else if (zb_type_is_integer(t) && !zb_type_is_signed(t)) {
         out->type = ZB_UINT64;
-        out->v.u = iprod;
+        out->v.u = a->iprod;
       } else {
         out->type = ZB_INT64;
-        out->v.i = (int64_t)iprod;
+        out->v.i = (int64_t)a->iprod;
       }
       break;
     case ZB_STAT_ANY:
       out->type = ZB_BOOL;
-      out->v.b = any;
+      out->v.b = a->any;
       break;
     case ZB_STAT_ALL:
       out->type = ZB_BOOL;
-      out->v.b = all;
+      out->v.b = a->all;
       break;
     case ZB_STAT_ARGMIN:
     case ZB_STAT_ARGMAX:
       out->type = ZB_INT64;
-      out->is_null = pos < 0;
-      out->v.i = pos;
+      out->is_null = a->pos < 0;
+      out->v.i = a->pos;
       break;
     default:
       return zb_error_set(err, ZB_EINVAL, "unknown statistic %d", (int)op);

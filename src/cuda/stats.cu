@@ -241,44 +241,14 @@ extern "C" zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t 
     all &= host[k].all != 0;
   }
   zb_free(host);
-  switch (op) {
-  case ZB_STAT_VAR:
-  case ZB_STAT_STD: {
-    out->type = ZB_FLOAT64;
-    if ((int64_t)count - ddof <= 0) {
-      out->is_null = true;
-      out->v.f = NAN;
-      break;
-    }
-    double m2 = q - s * s / (double)count;
-    if (!isfinite(mean)) m2 = NAN;
-    if (m2 < 0) m2 = 0;
-    const double v = m2 / (double)((int64_t)count - ddof);
-    out->v.f = op == ZB_STAT_STD ? sqrt(v) : v;
-    break;
-  }
-  case ZB_STAT_PROD:
-    if (zb_type_is_float(t)) {
-      out->type = ZB_FLOAT64;
-      out->v.f = fprod;
-    } else if (zb_type_is_integer(t) && !zb_type_is_signed(t)) {
-      out->type = ZB_UINT64;
-      out->v.u = iprod;
-    } else {
-      out->type = ZB_INT64;
-      out->v.i = (int64_t)iprod;
-    }
-    break;
-  case ZB_STAT_ANY:
-    out->type = ZB_BOOL;
-    out->v.b = any;
-    break;
-  case ZB_STAT_ALL:
-    out->type = ZB_BOOL;
-    out->v.b = all;
-    break;
-  default:
-    return zb_error_set(err, ZB_EINVAL, "unknown statistic %d", (int)op);
-  }
-  return ZB_OK;
+  zb_stat_totals tot;
+  tot.count = (int64_t)count;
+  tot.mean = mean;
+  tot.m2 = q - (count > 0 ? s * s / (double)count : 0.0);
+  tot.fprod = fprod;
+  tot.iprod = iprod;
+  tot.any = any;
+  tot.all = all;
+  tot.pos = -1;
+  return zb__stat_scalar(op, t, ddof, &tot, out, err);
 }
