@@ -167,6 +167,11 @@ zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const int64_t *key
 zb_status zb__cuda_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
                              bool dropna, bool sort, zb_column **out, int64_t *n_groups,
                              zb_error *err);
+/* The backend's group_cumcount entry (src/cuda/cumcount.cu): each row's
+ * position in its group counted from the first (or last) row, the CPU's
+ * semantics and error for an id outside [0, n_groups). */
+zb_status zb__cuda_group_cumcount(const zb_column *ids, int64_t n_groups, bool ascending,
+                                  zb_column **out, zb_error *err);
 
 #ifdef __cplusplus
 }

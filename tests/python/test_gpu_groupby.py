@@ -40,6 +40,7 @@ import zlib
 
 import numpy as np
 import pytest
+from conftest import assert_same_on_gpu as assert_same
 from conftest import device_memory, fail_allocations_in_turn
 
 zb = pytest.importorskip("zambezi")
@@ -516,3 +517,32 @@ def test_injected_failures_leak_nothing():
         assert_frames(f"{name} after {failed} injected failures", got, want, specs,
                       scales(host, ["k0", "k1"], False, False, specs))
         del got, want
+
+
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 1025, 1_000_001])
+def test_group_cumcount_matches_cpu(n):
+    """Each row's position in its group, from the first and from the last
+    row, on the GPU (no fallback) equals the CPU's: few and many groups,
+    null ids, a slice at an odd offset; an id out of range is the CPU's
+    error, naming the same row."""
+    rng = np.random.default_rng(n)
+    for n_groups in (1, 7, max(n // 3, 1)):
+        ids = rng.integers(0, n_groups, n + 5)
+        hc = zb.Series(pa.array(ids, mask=rng.random(n + 5) < 0.1))._col
+        for label, h, g in (("whole", hc, hc.to_device(GPU)),
+                            ("sliced", hc.slice(5, n), hc.to_device(GPU).slice(5, n))):
+            for asc in (True, False):
+                what = f"cumcount[{n}] {n_groups} groups {label} ascending={asc}"
+                with zb.profile() as p:
+                    got = core.group_cumcount(g, n_groups, asc)
+                recs = [r for r in p.records if r.op == "cumcount"]
+                assert recs and all(r.device.startswith("cuda") and not r.fallback
+                                    for r in recs), f"{what}: {recs}"
+                assert_same(got, core.group_cumcount(h, n_groups, asc), what)
+    if n > 40:
+        bad = zb.Series(np.r_[np.zeros(30, dtype=np.int64), [5], np.zeros(n - 31, np.int64)])._col
+        with pytest.raises(IndexError) as cpu_err:
+            core.group_cumcount(bad, 3, True)
+        with pytest.raises(IndexError) as gpu_err:
+            core.group_cumcount(bad.to_device(GPU), 3, True)
+        assert str(gpu_err.value) == str(cpu_err.value) and "row 30" in str(gpu_err.value)
