@@ -1169,5 +1169,5 @@ def test_float_to_int_truncates_toward_zero_at_the_bounds(device):
         got = zb.Series(arr).to(device).astype(dtype).to("cpu").to_list()
         assert got == arr.astype(dtype).tolist(), dtype
     for dtype, bad in (("int8", -129.0), ("uint8", 256.0), ("int32", 2147483648.0)):
-        with pytest.raises(zb.errors.ZambeziOverflowError, match="row 1"):
+        with pytest.raises(ZambeziOverflowError, match="row 1"):
             zb.Series(np.array([1.0, bad])).to(device).astype(dtype)
