@@ -44,9 +44,10 @@
  *     any/all look at x != 0 of the non-missing values.
  * The result's key columns are the key values of each group's first row.
  *
+ * Median and quantile sort each group's values (zb_gb_quantile below).
+ *
  * Declined (ZB__DECLINED before anything is touched; the core runs them on
- * the CPU): string keys; median, quantile, nunique and corr; min and max of
- * strings.
+ * the CPU): string keys; nunique and corr; min and max of strings.
  *
  * Everything runs on the legacy default stream and is waited for before
  * scratch memory is freed and the result is handed out.  Row counts, group
@@ -770,6 +771,144 @@ zb_status zb_gb_pass(const zb_gb_groups *g, zb_gb_acc *a, int kind, const zb_col
   return zb__cuda_launched("group-by (aggregate)", g->dev, err);
 }
 
+/* ---- median / quantile ----------------------------------------------------
+ * Each group's values in order: the sorted positions are sorted stably by
+ * their value's order key, then by group (a position without a value --
+ * dropped, null or NaN -- goes to a leading bucket), so each group's values
+ * end up contiguous and ascending.  The q-quantile of a group's m values is
+ * then read at ranks floor((m - 1) q) and the next, and interpolated as the
+ * CPU does (groupby_agg.c's quantile_of), with explicit rounding so that no
+ * fused multiply-add changes the last bit. */
+
+/* keys[i] = the value's order key at sorted position i (0 without one),
+ * vals[i] = i; cnt[g + 1] += 1 per value of group g. */
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_qkey_kernel(zb_gb_acc a, unsigned long long *__restrict__ keys,
+                      int64_t *__restrict__ vals, unsigned long long *__restrict__ cnt) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t r = a.perm[i], g = a.gid[i];
+    const bool p = g >= 0 && zb_gb_present(a, r);
+    keys[i] = p ? zb_gb_order_key(a, r) : 0ull;
+    vals[i] = i;
+    if (p) atomicAdd(&cnt[g + 1], 1ull);
+  }
+}
+
+/* keys[j] = 1 + the group of value-sorted position vals[j] (0 without a
+ * value). */
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_qgroup_kernel(zb_gb_acc a, const int64_t *__restrict__ vals,
+                        unsigned long long *__restrict__ keys) {
+  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < a.n;
+       j += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = vals[j], g = a.gid[i];
+    keys[j] = g >= 0 && zb_gb_present(a, a.perm[i]) ? (unsigned long long)g + 1 : 0ull;
+  }
+}
+
+/* out[g] = the q-quantile of group g (ex: exclusive scan of cnt, G + 2
+ * entries; vals: positions by group then value), validity words by ballot. */
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_qpick_kernel(zb_gb_acc a, const int64_t *__restrict__ vals,
+                       const unsigned long long *__restrict__ ex, int64_t G, double q,
+                       double *__restrict__ out, uint32_t *__restrict__ valid) {
+  const int lane = threadIdx.x & 31;
+  const int64_t before = a.n - (int64_t)ex[G + 1]; /* positions without a value */
+  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w * 32 < G;
+       w += (int64_t)gridDim.x * blockDim.x / 32) {
+    const int64_t g = w * 32 + lane;
+    bool ok = false;
+    if (g < G) {
+      const int64_t start = before + (int64_t)ex[g + 1], m = (int64_t)(ex[g + 2] - ex[g + 1]);
+      double r = 0;
+      if (m > 0) {
+        ok = true;
+        const double h = __dmul_rn((double)(m - 1), q);
+        int64_t lo = (int64_t)floor(h);
+        if (lo > m - 1) lo = m - 1;
+        const double frac = __dsub_rn(h, (double)lo);
+        const double x0 = zb_dload<double>(a.v, a.perm[vals[start + lo]]);
+        r = x0;
+        if (frac > 0 && lo + 1 < m) {
+          const double x1 = zb_dload<double>(a.v, a.perm[vals[start + lo + 1]]);
+          r = __dadd_rn(x0, __dmul_rn(__dsub_rn(x1, x0), frac));
+        }
+      }
+      out[g] = r;
+    }
+    const unsigned vb = __ballot_sync(0xffffffffu, ok);
+    if (lane == 0) valid[w] = vb;
+  }
+}
+
+/* The median (q 0.5) or q-quantile of column c per group: a new FLOAT64
+ * column of G rows, null where a group has no value. */
+zb_status zb_gb_quantile(const zb_gb_groups *g, const zb_column *c, double q, zb_column **out,
+                         zb_error *err) {
+  *out = NULL;
+  const int dev = g->dev;
+  const int64_t n = g->n, G = g->G;
+  zb_gb_acc a;
+  memset(&a, 0, sizeof a);
+  a.v = zb__cuda_operand(c, false);
+  a.vc = zb_gb_vclass(c->type);
+  a.perm = (const int64_t *)g->perm->data->data + g->perm->offset;
+  a.gid = (const int64_t *)g->gid->data;
+  a.n = n;
+  zb_buffer *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *cnt = NULL, *temp = NULL,
+            *data = NULL, *valid = NULL;
+  size_t temp_have = 0;
+  int cur = 0;
+  zb_status st = zb__cuda_buffer(dev, (G + 2) * 8, &cnt, err);
+  for (int k = 0; k < 2 && st == ZB_OK; k++) {
+    st = zb__cuda_buffer(dev, n * 8, &keys[k], err);
+    if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &vals[k], err);
+  }
+  if (st == ZB_OK) st = zb__cuda_buffer(dev, G * 8, &data, err);
+  if (st == ZB_OK) st = zb__cuda_buffer(dev, (G + 31) / 32 * 4, &valid, err);
+  if (st == ZB_OK)
+    st = zb__cuda_check(cudaMemsetAsync(cnt->data, 0, (size_t)(G + 2) * 8, 0), "cudaMemsetAsync",
+                        dev, err);
+  if (st == ZB_OK && n > 0) {
+    zb_gb_qkey_kernel<<<ZB_GB_GRID(dev, n)>>>(a, (unsigned long long *)keys[0]->data,
+                                              (int64_t *)vals[0]->data,
+                                              (unsigned long long *)cnt->data);
+    st = zb__cuda_launched("group-by quantile (value keys)", dev, err);
+  }
+  if (st == ZB_OK)
+    st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, 0, 64, &temp, &temp_have, err);
+  if (st == ZB_OK && n > 0) {
+    zb_gb_qgroup_kernel<<<ZB_GB_GRID(dev, n)>>>(a, (const int64_t *)vals[cur]->data,
+                                                (unsigned long long *)keys[0]->data);
+    st = zb__cuda_launched("group-by quantile (group keys)", dev, err);
+  }
+  if (st == ZB_OK) {
+    int bits = 1;
+    while (bits < 63 && ((uint64_t)1 << bits) <= (uint64_t)G) bits++;
+    st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, 0, bits, &temp, &temp_have, err);
+  }
+  if (st == ZB_OK) st = zb__cuda_exclusive_sum(dev, (int64_t *)cnt->data, G + 2, err);
+  if (st == ZB_OK && G > 0) {
+    zb_gb_qpick_kernel<<<ZB_GB_GRID(dev, G)>>>(a, (const int64_t *)vals[cur]->data,
+                                               (const unsigned long long *)cnt->data, G, q,
+                                               (double *)data->data, (uint32_t *)valid->data);
+    st = zb__cuda_launched("group-by quantile (pick)", dev, err);
+  }
+  zb_status ws = zb__cuda_wait("group-by quantile", dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  if (st == ZB_OK) st = zb_column_make(ZB_FLOAT64, G, 0, valid, data, NULL, NULL, -1, out, err);
+  for (int k = 0; k < 2; k++) {
+    zb_buffer_release(keys[k]);
+    zb_buffer_release(vals[k]);
+  }
+  zb_buffer_release(cnt);
+  zb_buffer_release(temp);
+  zb_buffer_release(data);
+  zb_buffer_release(valid);
+  return st;
+}
+
 /* The result column of one aggregation (validated by the core, supported
  * by zb_gb_supported).  New column in *out. */
 zb_status zb_gb_aggregate(const zb_table *t, const zb_gb_groups *g, const zb_agg *ag,
@@ -789,6 +928,8 @@ zb_status zb_gb_aggregate(const zb_table *t, const zb_gb_groups *g, const zb_agg
   void *p0 = NULL, *p1 = NULL, *p2 = NULL, *p3 = NULL, *p4 = NULL, *p5 = NULL;
   const unsigned long long one_f = 0x3ff0000000000000ull; /* 1.0 */
   zb_status st = ZB_OK;
+  if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)
+    return zb_gb_quantile(g, c, ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, out, err);
   switch (ag->op) {
   case ZB_AGG_SIZE:
   case ZB_AGG_COUNT:
@@ -924,8 +1065,6 @@ bool zb_gb_keys_supported(const zb_table *t, int64_t n_keys, const int64_t *keys
 bool zb_gb_aggs_supported(const zb_table *t, int64_t n_aggs, const zb_agg *aggs) {
   for (int64_t a = 0; a < n_aggs; a++) {
     switch (aggs[a].op) {
-    case ZB_AGG_MEDIAN:
-    case ZB_AGG_QUANTILE:
     case ZB_AGG_NUNIQUE:
     case ZB_AGG_CORR:
       return false;
