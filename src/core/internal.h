@@ -216,6 +216,14 @@ typedef struct zb_stat_totals {
 zb_status zb__stat_scalar(zb_stat_op op, zb_type_id t, int64_t ddof, const zb_stat_totals *a,
                           zb_scalar *out, zb_error *err);
 
+/* A quantile of cnt > 0 sorted values (pandas' linear interpolation, as
+ * numpy computes it), shared by the backends (src/cpu/reduce_stats.c): the
+ * rank k of the lower value and the fraction *t toward the next; then the
+ * result from the values at ranks k (lo) and k + 1 (hi; lo when t is 0).
+ * median: the mean of the two when t is one half. */
+int64_t zb__quantile_rank(int64_t cnt, double q, double *t);
+double zb__quantile_lerp(double lo, double hi, double t, bool median);
+
 /* The CPU reference implementations (src/cpu). */
 zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
                          zb_error *err);

@@ -88,7 +88,11 @@ zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
   const zb_backend *be;
   ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
   ZB_PROFILE_OP("quantile", be, quantile, col->device, col->length);
-  if (be->quantile != NULL) return be->quantile(col, n_q, q, out, err);
+  if (be->quantile != NULL) {
+    zb_status bs = be->quantile(col, n_q, q, out, err);
+    if (bs != ZB__DECLINED) return bs;
+    ZB_PROFILE_DECLINED();
+  }
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
   zb_status st = zb__cpu_quantile(h, n_q, q, out, err);

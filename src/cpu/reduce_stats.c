@@ -577,12 +577,8 @@ static zb_status quantile_impl(const zb_column *col, int64_t n_q, const double *
   int64_t lo_bound = 0;
   for (int64_t oi = 0; cnt > 0 && oi < n_q; oi++) {
     int64_t qi = order[oi];
-    double h = (double)(cnt - 1) * q[qi];
-    double fl = floor(h);
-    int64_t k = (int64_t)fl;
-    if (k > cnt - 1) k = cnt - 1;
-    if (k < 0) k = 0;
-    double t = h - fl;
+    double t;
+    int64_t k = zb__quantile_rank(cnt, q[qi], &t);
     zb__select_kth(a, lo_bound, cnt, k);
     lo_bound = k;
     double lo = a[k], hi = lo;
@@ -590,17 +586,31 @@ static zb_status quantile_impl(const zb_column *col, int64_t n_q, const double *
       hi = a[k + 1];
       for (int64_t i = k + 2; i < cnt; i++) hi = a[i] < hi ? a[i] : hi;
     }
-    /* numpy's _lerp */
-    double diff = hi - lo;
-    double r = t >= 0.5 ? hi - diff * (1.0 - t) : lo + diff * t;
-    if (median && t == 0.5) r = (lo + hi) / 2.0;
-    if (t == 0) r = lo;
     out[qi].is_null = false;
-    out[qi].v.f = r;
+    out[qi].v.f = zb__quantile_lerp(lo, hi, t, median);
   }
   zb_free(a);
   zb_free(order);
   return ZB_OK;
+}
+
+int64_t zb__quantile_rank(int64_t cnt, double q, double *t) {
+  double h = (double)(cnt - 1) * q;
+  double fl = floor(h);
+  int64_t k = (int64_t)fl;
+  if (k > cnt - 1) k = cnt - 1;
+  if (k < 0) k = 0;
+  *t = h - fl;
+  return k;
+}
+
+double zb__quantile_lerp(double lo, double hi, double t, bool median) {
+  /* numpy's _lerp */
+  double diff = hi - lo;
+  double r = t >= 0.5 ? hi - diff * (1.0 - t) : lo + diff * t;
+  if (median && t == 0.5) r = (lo + hi) / 2.0;
+  if (t == 0) r = lo;
+  return r;
 }
 
 zb_status zb__cpu_quantile(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,

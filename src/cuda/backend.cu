@@ -696,6 +696,7 @@ static zb_backend zb_cuda_make_backend(void) {
   b.str = zb__cuda_str;
   b.dt_field = zb__cuda_dt_field;
   b.stat = zb__cuda_stat;
+  b.quantile = zb__cuda_quantile;
   b.group_cumcount = zb__cuda_group_cumcount;
   return b;
 }

@@ -147,11 +147,14 @@ zb_status zb__cuda_str(const zb_column *col, const zb_str_args *args, zb_column 
 zb_status zb__cuda_dt_field(const zb_column *col, zb_dt_field field, int64_t offset_s,
                             zb_column **out, zb_error *err);
 
-/* The backend's stat entry (src/cuda/stats.cu): var, std, prod, any, all,
- * argmin and argmax with the CPU's semantics (floats within rounding);
- * median and argmin/argmax of strings and bools get ZB__DECLINED. */
+/* The backend's stat and quantile entries (src/cuda/stats.cu): var, std,
+ * prod, any, all, argmin, argmax, median and quantiles with the CPU's
+ * semantics (var / std / float prod within rounding; quantiles exact);
+ * bools (but for var, std, prod, any, all) and strings get ZB__DECLINED. */
 zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_scalar *out,
                         zb_error *err);
+zb_status zb__cuda_quantile(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,
+                            zb_error *err);
 
 /* ---- group-by (src/cuda/groupby.cu) ------------------------------------- */
 

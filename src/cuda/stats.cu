@@ -1,9 +1,10 @@
 /*
- * stats.cu -- var, std, prod, any, all, argmin and argmax of a numeric,
+ * stats.cu -- var, std, prod, any, all, argmin, argmax, median and
+ * quantiles of a numeric,
  * date or timestamp column in device memory (the CUDA side of
- * zb_backend.stat; src/cpu/reduce_stats.c is the reference).  Median and
- * argmin/argmax of strings and bools are declined (ZB__DECLINED): the core
- * runs them on the CPU.
+ * zb_backend.stat and .quantile; src/cpu/reduce_stats.c is the reference).
+ * Median, quantiles, argmin and argmax of bools and argmin / argmax of
+ * strings are declined (ZB__DECLINED): the core runs them on the CPU.
  *
  * Nulls and NaN are skipped, as on the CPU.  Each warp of a grid-stride loop
  * folds its threads' state with shuffles and writes one partial; the host
@@ -17,7 +18,10 @@
  *     CPU's); integers wrap modulo 2^64, which is exact in any order.
  *   - any / all: whether any / every value is nonzero.
  *   - argmin / argmax: the extreme from reduce.cu's min / max, then the
- *     smallest position holding it (atomicMin): the CPU's first position.
+ *     smallest position holding it (atomicMin): the CPU's first position;
+ *   - median / quantiles: the values sorted on the device (radix sort by
+ *     order key, missing rows last), the two values around each rank read
+ *     back and interpolated by the CPU's own function.
  */
 #define CCCL_DISABLE_NVTX
 
@@ -180,17 +184,169 @@ zb_status zb_argext(const zb_column *col, bool want_max, zb_scalar *out, zb_erro
   return st;
 }
 
+/* Quantiles: keys[i] = row i's order key (0 when missing: null or NaN),
+ * rows[i] = i. */
+__global__ void __launch_bounds__(ZB_STAT_THREADS)
+    zb_qkey_kernel(zb_scol c, int64_t n, uint64_t *__restrict__ keys,
+                   int64_t *__restrict__ rows) {
+  const uint64_t top = 0x8000000000000000ull;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    double x;
+    unsigned long long b;
+    uint64_t k = 0;
+    if (zb_stat_load(c, i, &x, &b)) {
+      if (c.type == ZB_FLOAT32 || c.type == ZB_FLOAT64) {
+        uint64_t bits = (uint64_t)__double_as_longlong(x);
+        if ((bits << 1) == 0) bits = 0; /* -0.0 ties with 0.0 */
+        k = (bits & top) ? ~bits : (bits | top);
+      } else if (c.type >= ZB_UINT8 && c.type <= ZB_UINT64) {
+        k = b;
+      } else {
+        k = b ^ top;
+      }
+    }
+    keys[i] = k;
+    rows[i] = i;
+  }
+}
+
+/* flags[j] = 1 where row rows[j] is missing (null or NaN), else 0. */
+__global__ void __launch_bounds__(ZB_STAT_THREADS)
+    zb_qflag_kernel(zb_scol c, int64_t n, const int64_t *__restrict__ rows,
+                    uint8_t *__restrict__ flags) {
+  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += (int64_t)gridDim.x * blockDim.x) {
+    double x;
+    unsigned long long b;
+    flags[j] = zb_stat_load(c, rows[j], &x, &b) ? 0 : 1;
+  }
+}
+
+/* Row r's value as double, read from the device (one value). */
+zb_status zb_row_value(const zb_column *col, int64_t r, double *out, zb_error *err) {
+  const int w = zb_type_width(col->type);
+  unsigned char b[8] = {0};
+  ZB_RETURN_NOT_OK(zb__cuda_read(col->device.id, b,
+                                 (const char *)col->data->data + (col->offset + r) * w, w,
+                                 "cudaMemcpy of a quantile's value", err));
+  switch (col->type) {
+#define ZB_V(TID, T)         \
+  case TID: {                \
+    T v;                     \
+    memcpy(&v, b, sizeof v); \
+    *out = (double)v;        \
+    break;                   \
+  }
+    ZB_V(ZB_INT8, int8_t)
+    ZB_V(ZB_INT16, int16_t)
+    ZB_V(ZB_INT32, int32_t)
+    ZB_V(ZB_INT64, int64_t)
+    ZB_V(ZB_UINT8, uint8_t)
+    ZB_V(ZB_UINT16, uint16_t)
+    ZB_V(ZB_UINT32, uint32_t)
+    ZB_V(ZB_UINT64, uint64_t)
+    ZB_V(ZB_FLOAT32, float)
+    ZB_V(ZB_FLOAT64, double)
+#undef ZB_V
+  default: return zb_error_set(err, ZB_ETYPE, "quantile: unexpected type");
+  }
+  return ZB_OK;
+}
+
+/* The value at rank k of the sorted present rows. */
+zb_status zb_rank_value(const zb_column *col, const zb_buffer *order, int64_t k, double *out,
+                        zb_error *err) {
+  int64_t r = 0;
+  ZB_RETURN_NOT_OK(zb__cuda_read(col->device.id, &r, (const int64_t *)order->data + k, 8,
+                                 "cudaMemcpy of a quantile's row", err));
+  return zb_row_value(col, r, out, err);
+}
+
+/* The n_q quantiles q of a numeric column (median: q = {0.5} and the
+ * median's rule): the present values sorted on the device (stable radix
+ * sort by order key, then missing rows last by a one-bit sort), then the
+ * two values around each rank read and interpolated as on the CPU
+ * (zb__quantile_rank / zb__quantile_lerp). */
+zb_status zb_quantiles(const zb_column *col, int64_t n_q, const double *q, bool median,
+                       zb_scalar *out, zb_error *err) {
+  const int dev = col->device.id;
+  const int64_t n = col->length;
+  for (int64_t i = 0; i < n_q; i++) {
+    memset(&out[i], 0, sizeof out[i]);
+    out[i].type = ZB_FLOAT64;
+    out[i].is_null = true;
+    out[i].v.f = NAN;
+  }
+  zb_scalar cnt_s;
+  ZB_RETURN_NOT_OK(zb__cuda_reduce(col, ZB_REDUCE_COUNT, &cnt_s, err));
+  const int64_t cnt = cnt_s.v.i;
+  if (cnt == 0 || n_q == 0) return ZB_OK;
+  zb_buffer *keys[2] = {NULL, NULL}, *rows[2] = {NULL, NULL}, *temp = NULL;
+  size_t temp_have = 0;
+  int cur = 0;
+  zb_status st = ZB_OK;
+  for (int k = 0; k < 2 && st == ZB_OK; k++) {
+    st = zb__cuda_buffer(dev, n * 8, &keys[k], err);
+    if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &rows[k], err);
+  }
+  const zb_scol c = {col->data->data,
+                     col->validity != NULL && col->null_count > 0
+                         ? (const uint8_t *)col->validity->data
+                         : NULL,
+                     col->offset, (int)col->type};
+  const unsigned blocks = zb__cuda_blocks(dev, n, ZB_STAT_THREADS);
+  if (st == ZB_OK) {
+    zb_qkey_kernel<<<blocks, ZB_STAT_THREADS>>>(c, n, (uint64_t *)keys[0]->data,
+                                                (int64_t *)rows[0]->data);
+    st = zb__cuda_launched("quantile (keys)", dev, err);
+  }
+  if (st == ZB_OK)
+    st = zb__cuda_sort_pairs(dev, 8, keys, rows, &cur, n, 0, 64, &temp, &temp_have, err);
+  if (st == ZB_OK && cnt < n) { /* missing rows last, the rest in value order */
+    zb_qflag_kernel<<<blocks, ZB_STAT_THREADS>>>(c, n, (const int64_t *)rows[cur]->data,
+                                                 (uint8_t *)keys[0]->data);
+    st = zb__cuda_launched("quantile (missing flags)", dev, err);
+    if (st == ZB_OK)
+      st = zb__cuda_sort_pairs(dev, 1, keys, rows, &cur, n, 0, 1, &temp, &temp_have, err);
+  }
+  zb_status ws = zb__cuda_wait("quantile (sort)", dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  for (int64_t i = 0; st == ZB_OK && i < n_q; i++) {
+    double t, lo = 0, hi = 0;
+    const int64_t k = zb__quantile_rank(cnt, q[i], &t);
+    st = zb_rank_value(col, rows[cur], k, &lo, err);
+    hi = lo;
+    if (st == ZB_OK && t > 0 && k + 1 < cnt) st = zb_rank_value(col, rows[cur], k + 1, &hi, err);
+    if (st == ZB_OK) {
+      out[i].is_null = false;
+      out[i].v.f = zb__quantile_lerp(lo, hi, t, median);
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    zb_buffer_release(keys[k]);
+    zb_buffer_release(rows[k]);
+  }
+  zb_buffer_release(temp);
+  return st;
+}
+
 } /* namespace */
 
 extern "C" zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t ddof,
                                    zb_scalar *out, zb_error *err) {
   const zb_type_id t = col->type;
   const bool arg = op == ZB_STAT_ARGMIN || op == ZB_STAT_ARGMAX;
-  if (op == ZB_STAT_MEDIAN || t == ZB_STRING || t == ZB_CATEGORICAL || (arg && t == ZB_BOOL))
+  if (t == ZB_STRING || t == ZB_CATEGORICAL ||
+      (t == ZB_BOOL && (arg || op == ZB_STAT_MEDIAN)))
     return (zb_status)ZB__DECLINED;
   memset(out, 0, sizeof *out);
   const int dev = col->device.id;
   ZB_RETURN_NOT_OK(zb__cuda_set_device(dev, err));
+  if (op == ZB_STAT_MEDIAN) {
+    const double half = 0.5;
+    return zb_quantiles(col, 1, &half, true, out, err);
+  }
   if (arg) return zb_argext(col, op == ZB_STAT_ARGMAX, out, err);
 
   const bool var = op == ZB_STAT_VAR || op == ZB_STAT_STD;
@@ -251,4 +407,11 @@ extern "C" zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t 
   tot.all = all;
   tot.pos = -1;
   return zb__stat_scalar(op, t, ddof, &tot, out, err);
+}
+
+extern "C" zb_status zb__cuda_quantile(const zb_column *col, int64_t n_q, const double *q,
+                                       zb_scalar *out, zb_error *err) {
+  if (col->type == ZB_BOOL) return (zb_status)ZB__DECLINED;
+  ZB_RETURN_NOT_OK(zb__cuda_set_device(col->device.id, err));
+  return zb_quantiles(col, n_q, q, false, out, err);
 }

@@ -6,10 +6,11 @@ Marked ``gpu``; skipped (conftest.py) without a usable CUDA device.
 Every numeric dtype (and dates / timestamps for argmin / argmax) with
 nulls, NaN, -0.0 and +-inf, at sizes around warp boundaries up to
 10**6 + 1, whole and sliced at odd offsets: the GPU's answer equals the
-CPU's -- exactly for integer products, any / all and positions; within
-1e-9 relative for var / std (the two sum in different orders); within
-1e-12 relative for float products -- and the profile shows the GPU ran it.
-Median and bool / string argmin fall back to the CPU with a reason.
+CPU's -- exactly for integer products, any / all, positions, medians and
+quantiles; within 1e-9 relative for var / std (the two sum in different
+orders); within 1e-12 relative for float products -- and the profile shows
+the GPU ran it.  Median and argmin of bools fall back to the CPU with a
+reason.
 """
 
 import math
@@ -26,7 +27,8 @@ core = zb._core
 SIZES = [0, 1, 31, 32, 33, 1025, 1_000_001]
 NUMERIC = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float32", "float64"]
-OPS = ["var", "std", "prod", "any", "all", "argmin", "argmax"]
+OPS = ["var", "std", "prod", "any", "all", "argmin", "argmax", "median"]
+QS = [0.0, 0.1, 0.25, 0.5, 0.9, 1.0, 1 / 3]
 
 
 def values(dtype, n, seed, nulls=True):
@@ -59,7 +61,7 @@ def close(a, b, rel):
 
 def check(hc, gc, what):
     for op in OPS:
-        if op.startswith("arg") and hc.dtype == "bool":
+        if (op.startswith("arg") or op == "median") and hc.dtype == "bool":
             continue
         for ddof in ((0, 1) if op in ("var", "std") else (1,)):
             want = core.stat(hc, op, ddof)
@@ -68,9 +70,17 @@ def check(hc, gc, what):
             recs = [r for r in p.records if r.op == op]
             assert recs and all(r.device.startswith("cuda") and not r.fallback for r in recs), (
                 f"{what} {op}: {recs}")
-            rel = 1e-9 if op in ("var", "std") else 1e-12
+            rel = 1e-9 if op in ("var", "std") else 1e-12 if op == "prod" else 0
             assert type(got) is type(want) and close(got, want, rel), (
                 f"{what} {op} ddof={ddof}: GPU {got!r}, CPU {want!r}")
+    if hc.dtype != "bool":
+        with zb.profile() as p:
+            got = core.quantile(gc, QS)
+        assert all(r.device.startswith("cuda") and not r.fallback
+                   for r in p.records if r.op == "quantile"), f"{what} quantile: {p.records}"
+        want = core.quantile(hc, QS)
+        assert all(close(a, b, 0) for a, b in zip(got, want)), (
+            f"{what} quantile: GPU {got}, CPU {want}")
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -111,10 +121,9 @@ def test_special_values():
         check(hc, hc.to_device("cuda"), f"{dtype} extremes")
 
 
-def test_median_and_bool_argmin_fall_back():
+def test_bool_median_and_argmin_fall_back():
     hb = zb.Series(np.array([True, False, True]))._col
-    hf = zb.Series(np.arange(11, dtype=np.float64))._col
-    for h, op in ((hf, "median"), (hb, "argmin")):
+    for h, op in ((hb, "median"), (hb, "argmin")):
         with zb.profile() as p:
             got = core.stat(h.to_device("cuda"), op)
         assert got == core.stat(h, op)
@@ -128,3 +137,4 @@ def test_series_methods_on_the_gpu():
     for name in ("var", "std"):
         assert close(getattr(g, name)(), getattr(s, name)(), 1e-9), name
     assert g.idxmax() == s.idxmax() and g.idxmin() == s.idxmin()
+    assert g.median() == s.median() and g.quantile(0.3) == s.quantile(0.3)
