@@ -44,10 +44,11 @@
  *     any/all look at x != 0 of the non-missing values.
  * The result's key columns are the key values of each group's first row.
  *
- * Median and quantile sort each group's values (zb_gb_quantile below).
+ * Median and quantile sort each group's values (zb_gb_quantile below);
+ * corr sums pairs in two passes (zb_gb_corr).
  *
  * Declined (ZB__DECLINED before anything is touched; the core runs them on
- * the CPU): string keys; nunique and corr; min and max of strings.
+ * the CPU): string keys; nunique; min and max of strings.
  *
  * Everything runs on the legacy default stream and is waited for before
  * scratch memory is freed and the result is handed out.  Row counts, group
@@ -909,6 +910,175 @@ zb_status zb_gb_quantile(const zb_gb_groups *g, const zb_column *c, double q, zb
   return st;
 }
 
+/* ---- corr -------------------------------------------------------------------
+ * Pearson correlation of two columns per group over the rows where both
+ * have a value, in two passes: the first finds each group's pair count and
+ * its first pair, whose x and y become the group's shifts; the second sums
+ * dx, dy, dx^2, dy^2 and dx * dy of the shifted values, and the co-moments
+ * are those sums corrected by the first two.  Shifting by a value of the
+ * group (not by a computed mean) keeps a constant column's co-moment
+ * exactly 0, so a group without spread is null as on the CPU.  Otherwise
+ * within rounding of the CPU's Welford update; null below two pairs,
+ * clamped to [-1, 1]. */
+
+struct zb_gb_corr_acc {
+  zb_operand y;
+  unsigned long long *n;
+  long long *first; /* first sorted position with a pair */
+  double *s[5];     /* dx, dy, dx^2, dy^2, dx dy */
+  const double *mx, *my;
+};
+
+__device__ __forceinline__ bool zb_gb_corr_pair(const zb_gb_acc &a, const zb_gb_corr_acc &c,
+                                                int64_t r, double *x, double *y) {
+  if (!zb_gb_present(a, r) || !zb_dvalid(c.y, r)) return false;
+  *x = zb_dload<double>(a.v, r);
+  *y = zb_dload<double>(c.y, r);
+  return *y == *y;
+}
+
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_corr_kernel(zb_gb_acc a, zb_gb_corr_acc c, int pass) {
+  const int lane = (int)(threadIdx.x & 31u);
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i - lane < a.n;
+       i += stride) {
+    long long g = -1;
+    int64_t r = 0;
+    if (i < a.n) {
+      g = (long long)a.gid[i];
+      r = a.perm[i];
+    }
+    double x = 0, y = 0;
+    const bool ok = g >= 0 && zb_gb_corr_pair(a, c, r, &x, &y);
+    const long long next = __shfl_down_sync(ZB_GB_FULL, g, 1);
+    const bool emit = (lane == 31 || next != g) && g >= 0;
+    if (pass == 1) {
+      const unsigned long long k = zb_warp_seg(ok ? 1ull : 0ull, g, lane, zb_op_add());
+      const long long f = zb_warp_seg(ok ? (long long)i : ZB_GB_NO_ROW, g, lane, zb_op_min());
+      if (emit && k != 0) {
+        atomicAdd(&c.n[g], k);
+        atomicMin(&c.first[g], f);
+      }
+    } else {
+      const double dx = ok ? x - c.mx[g] : 0.0, dy = ok ? y - c.my[g] : 0.0;
+      const double t0 = zb_warp_seg(dx, g, lane, zb_op_add());
+      const double t1 = zb_warp_seg(dy, g, lane, zb_op_add());
+      const double t2 = zb_warp_seg(dx * dx, g, lane, zb_op_add());
+      const double t3 = zb_warp_seg(dy * dy, g, lane, zb_op_add());
+      const double t4 = zb_warp_seg(dx * dy, g, lane, zb_op_add());
+      if (emit) {
+        atomicAdd(&c.s[0][g], t0);
+        atomicAdd(&c.s[1][g], t1);
+        atomicAdd(&c.s[2][g], t2);
+        atomicAdd(&c.s[3][g], t3);
+        atomicAdd(&c.s[4][g], t4);
+      }
+    }
+  }
+}
+
+/* mx[g], my[g]: x and y of the group's first pair (0 without one). */
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_corr_shift_kernel(zb_gb_acc a, zb_gb_corr_acc c, int64_t G, double *__restrict__ mx,
+                            double *__restrict__ my) {
+  for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < G;
+       g += (int64_t)gridDim.x * blockDim.x) {
+    double x = 0, y = 0;
+    if (c.n[g] > 0) {
+      const int64_t r = a.perm[c.first[g]];
+      x = zb_dload<double>(a.v, r);
+      y = zb_dload<double>(c.y, r);
+    }
+    mx[g] = x;
+    my[g] = y;
+  }
+}
+
+/* out[g] = the correlation, validity words by ballot. */
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_corr_fin_kernel(zb_gb_corr_acc c, int64_t G, double *__restrict__ out,
+                          uint32_t *__restrict__ valid) {
+  const int lane = threadIdx.x & 31;
+  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w * 32 < G;
+       w += (int64_t)gridDim.x * blockDim.x / 32) {
+    const int64_t g = w * 32 + lane;
+    bool ok = false;
+    if (g < G && c.n[g] >= 2) {
+      const double k = (double)c.n[g];
+      const double sxx = c.s[2][g] - c.s[0][g] * c.s[0][g] / k;
+      const double syy = c.s[3][g] - c.s[1][g] * c.s[1][g] / k;
+      const double sxy = c.s[4][g] - c.s[0][g] * c.s[1][g] / k;
+      const double den = sqrt(sxx * syy);
+      if (den > 0) {
+        ok = true;
+        const double r = sxy / den;
+        out[g] = r > 1 ? 1 : r < -1 ? -1 : r;
+      }
+    }
+    if (g < G && !ok) out[g] = 0;
+    const unsigned vb = __ballot_sync(0xffffffffu, ok);
+    if (lane == 0) valid[w] = vb;
+  }
+}
+
+/* corr(x, y) per group: a new FLOAT64 column of G rows. */
+zb_status zb_gb_corr(const zb_gb_groups *g, const zb_column *x, const zb_column *y,
+                     zb_column **out, zb_error *err) {
+  *out = NULL;
+  const int dev = g->dev;
+  const int64_t G = g->G;
+  zb_gb_acc a;
+  memset(&a, 0, sizeof a);
+  a.v = zb__cuda_operand(x, false);
+  a.vc = zb_gb_vclass(x->type);
+  a.perm = (const int64_t *)g->perm->data->data + g->perm->offset;
+  a.gid = (const int64_t *)g->gid->data;
+  a.n = g->n;
+  zb_gb_corr_acc c;
+  memset(&c, 0, sizeof c);
+  c.y = zb__cuda_operand(y, false);
+  /* n, first, s[0..4], mx, my, out: G slots of 8 bytes; valid: G bits */
+  zb_buffer *bufs[11] = {NULL};
+  zb_status st = ZB_OK;
+  for (int k = 0; k < 10 && st == ZB_OK; k++) st = zb__cuda_buffer(dev, G * 8, &bufs[k], err);
+  if (st == ZB_OK) st = zb__cuda_buffer(dev, (G + 31) / 32 * 4, &bufs[10], err);
+  for (int k = 0; k < 7 && st == ZB_OK; k++)
+    st = zb__cuda_check(cudaMemsetAsync(bufs[k]->data, k == 1 ? 0x7f : 0, (size_t)G * 8, 0),
+                        "cudaMemsetAsync", dev, err); /* first: 0x7f7f... = "no row yet" */
+  if (st == ZB_OK) {
+    c.n = (unsigned long long *)bufs[0]->data;
+    c.first = (long long *)bufs[1]->data;
+    for (int k = 0; k < 5; k++) c.s[k] = (double *)bufs[2 + k]->data;
+    c.mx = (const double *)bufs[7]->data;
+    c.my = (const double *)bufs[8]->data;
+  }
+  if (st == ZB_OK && g->n > 0 && G > 0) {
+    zb_gb_corr_kernel<<<ZB_GB_GRID(dev, g->n)>>>(a, c, 1);
+    st = zb__cuda_launched("group-by corr (pairs)", dev, err);
+    if (st == ZB_OK) {
+      zb_gb_corr_shift_kernel<<<ZB_GB_GRID(dev, G)>>>(a, c, G, (double *)bufs[7]->data,
+                                                      (double *)bufs[8]->data);
+      st = zb__cuda_launched("group-by corr (shifts)", dev, err);
+    }
+    if (st == ZB_OK) {
+      zb_gb_corr_kernel<<<ZB_GB_GRID(dev, g->n)>>>(a, c, 2);
+      st = zb__cuda_launched("group-by corr (sums)", dev, err);
+    }
+  }
+  if (st == ZB_OK && G > 0) {
+    zb_gb_corr_fin_kernel<<<ZB_GB_GRID(dev, G)>>>(c, G, (double *)bufs[9]->data,
+                                                  (uint32_t *)bufs[10]->data);
+    st = zb__cuda_launched("group-by corr (result)", dev, err);
+  }
+  zb_status ws = zb__cuda_wait("group-by corr", dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_FLOAT64, G, 0, bufs[10], bufs[9], NULL, NULL, -1, out, err);
+  for (int k = 0; k < 11; k++) zb_buffer_release(bufs[k]);
+  return st;
+}
+
 /* The result column of one aggregation (validated by the core, supported
  * by zb_gb_supported).  New column in *out. */
 zb_status zb_gb_aggregate(const zb_table *t, const zb_gb_groups *g, const zb_agg *ag,
@@ -930,6 +1100,7 @@ zb_status zb_gb_aggregate(const zb_table *t, const zb_gb_groups *g, const zb_agg
   zb_status st = ZB_OK;
   if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)
     return zb_gb_quantile(g, c, ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, out, err);
+  if (ag->op == ZB_AGG_CORR) return zb_gb_corr(g, c, t->columns[ag->column2], out, err);
   switch (ag->op) {
   case ZB_AGG_SIZE:
   case ZB_AGG_COUNT:
@@ -1066,7 +1237,6 @@ bool zb_gb_aggs_supported(const zb_table *t, int64_t n_aggs, const zb_agg *aggs)
   for (int64_t a = 0; a < n_aggs; a++) {
     switch (aggs[a].op) {
     case ZB_AGG_NUNIQUE:
-    case ZB_AGG_CORR:
       return false;
     case ZB_AGG_MIN:
     case ZB_AGG_MAX:

@@ -28,8 +28,8 @@ and dtypes, the same null positions, and
 
 Each GPU group-by runs inside zb.profile(), which must show the group-by on
 the GPU with no fallback; median and quantile equal the CPU's exactly
-(-0.0 and 0.0 alike); aggregations the GPU declines (nunique, corr, min/max
-of strings) and string keys must show a fallback
+(-0.0 and 0.0 alike), corr within 1e-9; aggregations the GPU declines
+(nunique, min/max of strings) and string keys must show a fallback
 with its reason and still give the CPU's answer on the GPU.  Also: zero-copy
 slices at odd offsets, group ids (sort and first-appearance numbering, null
 for dropped rows), the public DataFrame API, and injected allocation
@@ -433,15 +433,41 @@ def test_declined_aggregations_fall_back(label, specs):
     assert_frames(label, got, want)
 
 
-def test_corr_and_string_keys_fall_back():
+@pytest.mark.parametrize("n", [0, 1, 33, 1025, 1_000_001])
+def test_corr_matches_cpu(n):
+    """Pearson correlation per group of float, integer and bool pairs (a
+    pair counts where both have a value), on the GPU without a fallback:
+    the CPU's nulls (under two pairs, no spread) and values within 1e-9."""
+    for card in (1, 7, max(n // 3, 1)):
+        host = frame([("int32", card)], n, _seed("corr", n, card))
+        gpu = host.to(GPU)
+        names = host.columns
+        pairs = [("f64", "i8"), ("f32", "fx"), ("i64", "u64"), ("b", "f64"), ("f64", "f64")]
+        corr = [("corr", names.index(x), names.index(y), 0, 0.5, False, f"{x}_{y}")
+                for x, y in pairs]
+        for dropna, sort in ((True, True), (False, False)):
+            what = f"corr [{n}] {card} values dropna={dropna} sort={sort}"
+            want = zb.DataFrame._wrap(core.groupby(host._table, [0], dropna, sort, corr))
+            got = on_gpu(what, lambda: zb.DataFrame._wrap(
+                core.groupby(gpu._table, [0], dropna, sort, corr)))
+            g, w = got.to("cpu").to_arrow(), want.to_arrow()
+            assert g.schema == w.schema and g.num_rows == w.num_rows, what
+            for name in w.column_names:
+                a, b = g[name].combine_chunks(), w[name].combine_chunks()
+                assert a.is_null().equals(b.is_null()), f"{what}: {name} nulls differ"
+                if name == "k0":
+                    assert a.equals(b), f"{what}: keys differ"
+                    continue
+                x = np.asarray(a.to_numpy(zero_copy_only=False), dtype=np.float64)
+                y = np.asarray(b.to_numpy(zero_copy_only=False), dtype=np.float64)
+                ok = ~np.isnan(y)
+                assert np.array_equal(np.isnan(x), np.isnan(y)), f"{what}: {name} NaN"
+                assert np.all(np.abs(x[ok] - y[ok]) <= 1e-9), f"{what}: {name}"
+
+
+def test_string_keys_fall_back():
     host = frame([("int32", 7)], 1025, _seed("corr"))
     gpu = host.to(GPU)
-    names = host.columns
-    corr = [("corr", names.index("f64"), names.index("i8"), 0, 0.5, False, "r")]
-    want = zb.DataFrame._wrap(core.groupby(host._table, [0], True, True, corr))
-    got = on_gpu("corr", lambda: zb.DataFrame._wrap(
-        core.groupby(gpu._table, [0], True, True, corr)), native=False)
-    assert_frames("corr", got, want)
     specs = [("sum", "i64", 1, "i64"), ("first", "f64", 1, "f64")]
     for keys in (["s"], ["k0", "s"]):
         want = run_groupby(host, keys, False, False, specs)
