@@ -44,11 +44,11 @@
  *     any/all look at x != 0 of the non-missing values.
  * The result's key columns are the key values of each group's first row.
  *
- * Median and quantile sort each group's values (zb_gb_quantile below);
- * corr sums pairs in two passes (zb_gb_corr).
+ * Median, quantile and nunique sort each group's values (zb_gb_ordered
+ * below); corr sums pairs in two passes (zb_gb_corr).
  *
  * Declined (ZB__DECLINED before anything is touched; the core runs them on
- * the CPU): string keys; nunique; min and max of strings.
+ * the CPU): string keys; nunique, min and max of strings.
  *
  * Everything runs on the legacy default stream and is waited for before
  * scratch memory is freed and the result is handed out.  Row counts, group
@@ -772,20 +772,23 @@ zb_status zb_gb_pass(const zb_gb_groups *g, zb_gb_acc *a, int kind, const zb_col
   return zb__cuda_launched("group-by (aggregate)", g->dev, err);
 }
 
-/* ---- median / quantile ----------------------------------------------------
+/* ---- median / quantile / nunique ------------------------------------------
  * Each group's values in order: the sorted positions are sorted stably by
  * their value's order key, then by group (a position without a value --
  * dropped, null or NaN -- goes to a leading bucket), so each group's values
  * end up contiguous and ascending.  The q-quantile of a group's m values is
  * then read at ranks floor((m - 1) q) and the next, and interpolated as the
  * CPU does (groupby_agg.c's quantile_of), with explicit rounding so that no
- * fused multiply-add changes the last bit. */
+ * fused multiply-add changes the last bit.  nunique counts the positions
+ * whose value differs from the one before in its group (plus one for a
+ * group with a missing value when those count). */
 
 /* keys[i] = the value's order key at sorted position i (0 without one),
  * vals[i] = i; cnt[g + 1] += 1 per value of group g. */
 __global__ void __launch_bounds__(ZB_GB_THREADS)
     zb_gb_qkey_kernel(zb_gb_acc a, unsigned long long *__restrict__ keys,
-                      int64_t *__restrict__ vals, unsigned long long *__restrict__ cnt) {
+                      int64_t *__restrict__ vals, unsigned long long *__restrict__ cnt,
+                      unsigned long long *__restrict__ miss) {
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;
        i += (int64_t)gridDim.x * blockDim.x) {
     const int64_t r = a.perm[i], g = a.gid[i];
@@ -793,7 +796,46 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
     keys[i] = p ? zb_gb_order_key(a, r) : 0ull;
     vals[i] = i;
     if (p) atomicAdd(&cnt[g + 1], 1ull);
+    if (!p && g >= 0 && miss != NULL) miss[g] = 1; /* any writer writes 1 */
   }
+}
+
+/* nunique: distinct[g] += 1 for each value of group g that differs from
+ * the one before it (positions ordered by group, then value; ex and
+ * `before` as for the pick). */
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_distinct_kernel(zb_gb_acc a, const int64_t *__restrict__ vals,
+                          const unsigned long long *__restrict__ ex, int64_t G,
+                          unsigned long long *__restrict__ distinct) {
+  const int lane = (int)(threadIdx.x & 31u);
+  const int64_t before = a.n - (int64_t)ex[G + 1];
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t j = before + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j - lane < a.n;
+       j += stride) {
+    long long g = -1;
+    bool head = false;
+    if (j < a.n) {
+      const int64_t i = vals[j];
+      g = (long long)a.gid[i];
+      const unsigned long long k = zb_gb_order_key(a, a.perm[i]);
+      head = j == before || a.gid[vals[j - 1]] != g ||
+             zb_gb_order_key(a, a.perm[vals[j - 1]]) != k;
+    }
+    const unsigned long long c = zb_warp_seg(head ? 1ull : 0ull, g, lane, zb_op_add());
+    const long long next = __shfl_down_sync(ZB_GB_FULL, g, 1);
+    if ((lane == 31 || next != g) && g >= 0 && c != 0) atomicAdd(&distinct[g], c);
+  }
+}
+
+/* out[g] = distinct[g] (+ 1 when count_na and the group has a missing
+ * value). */
+__global__ void __launch_bounds__(ZB_GB_THREADS)
+    zb_gb_nunique_fin_kernel(const unsigned long long *__restrict__ distinct,
+                             const unsigned long long *__restrict__ miss, int64_t G,
+                             int64_t *__restrict__ out) {
+  for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < G;
+       g += (int64_t)gridDim.x * blockDim.x)
+    out[g] = (int64_t)(distinct[g] + (miss != NULL ? miss[g] : 0ull));
 }
 
 /* keys[j] = 1 + the group of value-sorted position vals[j] (0 without a
@@ -843,10 +885,12 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
   }
 }
 
-/* The median (q 0.5) or q-quantile of column c per group: a new FLOAT64
- * column of G rows, null where a group has no value. */
-zb_status zb_gb_quantile(const zb_gb_groups *g, const zb_column *c, double q, zb_column **out,
-                         zb_error *err) {
+/* The median (q 0.5) or q-quantile of column c per group (a new FLOAT64
+ * column of G rows, null where a group has no value), or, for nunique, the
+ * distinct values per group (INT64; count_na: a group's missing values
+ * count as one more). */
+zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique, double q,
+                        bool count_na, zb_column **out, zb_error *err) {
   *out = NULL;
   const int dev = g->dev;
   const int64_t n = g->n, G = g->G;
@@ -858,23 +902,31 @@ zb_status zb_gb_quantile(const zb_gb_groups *g, const zb_column *c, double q, zb
   a.gid = (const int64_t *)g->gid->data;
   a.n = n;
   zb_buffer *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *cnt = NULL, *temp = NULL,
-            *data = NULL, *valid = NULL;
+            *data = NULL, *valid = NULL, *distinct = NULL, *miss = NULL;
   size_t temp_have = 0;
   int cur = 0;
   zb_status st = zb__cuda_buffer(dev, (G + 2) * 8, &cnt, err);
+  if (st == ZB_OK && nunique) st = zb__cuda_buffer(dev, G * 8, &distinct, err);
+  if (st == ZB_OK && nunique && count_na) st = zb__cuda_buffer(dev, G * 8, &miss, err);
+  if (st == ZB_OK && distinct != NULL)
+    st = zb__cuda_check(cudaMemsetAsync(distinct->data, 0, (size_t)G * 8, 0), "cudaMemsetAsync",
+                        dev, err);
+  if (st == ZB_OK && miss != NULL)
+    st = zb__cuda_check(cudaMemsetAsync(miss->data, 0, (size_t)G * 8, 0), "cudaMemsetAsync",
+                        dev, err);
   for (int k = 0; k < 2 && st == ZB_OK; k++) {
     st = zb__cuda_buffer(dev, n * 8, &keys[k], err);
     if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &vals[k], err);
   }
   if (st == ZB_OK) st = zb__cuda_buffer(dev, G * 8, &data, err);
-  if (st == ZB_OK) st = zb__cuda_buffer(dev, (G + 31) / 32 * 4, &valid, err);
+  if (st == ZB_OK && !nunique) st = zb__cuda_buffer(dev, (G + 31) / 32 * 4, &valid, err);
   if (st == ZB_OK)
     st = zb__cuda_check(cudaMemsetAsync(cnt->data, 0, (size_t)(G + 2) * 8, 0), "cudaMemsetAsync",
                         dev, err);
   if (st == ZB_OK && n > 0) {
-    zb_gb_qkey_kernel<<<ZB_GB_GRID(dev, n)>>>(a, (unsigned long long *)keys[0]->data,
-                                              (int64_t *)vals[0]->data,
-                                              (unsigned long long *)cnt->data);
+    zb_gb_qkey_kernel<<<ZB_GB_GRID(dev, n)>>>(
+        a, (unsigned long long *)keys[0]->data, (int64_t *)vals[0]->data,
+        (unsigned long long *)cnt->data, miss != NULL ? (unsigned long long *)miss->data : NULL);
     st = zb__cuda_launched("group-by quantile (value keys)", dev, err);
   }
   if (st == ZB_OK)
@@ -890,15 +942,31 @@ zb_status zb_gb_quantile(const zb_gb_groups *g, const zb_column *c, double q, zb
     st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, 0, bits, &temp, &temp_have, err);
   }
   if (st == ZB_OK) st = zb__cuda_exclusive_sum(dev, (int64_t *)cnt->data, G + 2, err);
-  if (st == ZB_OK && G > 0) {
+  if (st == ZB_OK && G > 0 && !nunique) {
     zb_gb_qpick_kernel<<<ZB_GB_GRID(dev, G)>>>(a, (const int64_t *)vals[cur]->data,
                                                (const unsigned long long *)cnt->data, G, q,
                                                (double *)data->data, (uint32_t *)valid->data);
     st = zb__cuda_launched("group-by quantile (pick)", dev, err);
   }
+  if (st == ZB_OK && G > 0 && nunique) {
+    if (n > 0) {
+      zb_gb_distinct_kernel<<<ZB_GB_GRID(dev, n)>>>(a, (const int64_t *)vals[cur]->data,
+                                                    (const unsigned long long *)cnt->data, G,
+                                                    (unsigned long long *)distinct->data);
+      st = zb__cuda_launched("group-by nunique (distinct values)", dev, err);
+    }
+    if (st == ZB_OK) {
+      zb_gb_nunique_fin_kernel<<<ZB_GB_GRID(dev, G)>>>(
+          (const unsigned long long *)distinct->data,
+          miss != NULL ? (const unsigned long long *)miss->data : NULL, G, (int64_t *)data->data);
+      st = zb__cuda_launched("group-by nunique (result)", dev, err);
+    }
+  }
   zb_status ws = zb__cuda_wait("group-by quantile", dev, st == ZB_OK ? err : NULL);
   if (st == ZB_OK) st = ws;
-  if (st == ZB_OK) st = zb_column_make(ZB_FLOAT64, G, 0, valid, data, NULL, NULL, -1, out, err);
+  if (st == ZB_OK)
+    st = zb_column_make(nunique ? ZB_INT64 : ZB_FLOAT64, G, 0, valid, data, NULL, NULL,
+                        nunique ? 0 : -1, out, err);
   for (int k = 0; k < 2; k++) {
     zb_buffer_release(keys[k]);
     zb_buffer_release(vals[k]);
@@ -907,6 +975,8 @@ zb_status zb_gb_quantile(const zb_gb_groups *g, const zb_column *c, double q, zb
   zb_buffer_release(temp);
   zb_buffer_release(data);
   zb_buffer_release(valid);
+  zb_buffer_release(distinct);
+  zb_buffer_release(miss);
   return st;
 }
 
@@ -1098,8 +1168,9 @@ zb_status zb_gb_aggregate(const zb_table *t, const zb_gb_groups *g, const zb_agg
   void *p0 = NULL, *p1 = NULL, *p2 = NULL, *p3 = NULL, *p4 = NULL, *p5 = NULL;
   const unsigned long long one_f = 0x3ff0000000000000ull; /* 1.0 */
   zb_status st = ZB_OK;
-  if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)
-    return zb_gb_quantile(g, c, ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, out, err);
+  if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE || ag->op == ZB_AGG_NUNIQUE)
+    return zb_gb_ordered(g, c, ag->op == ZB_AGG_NUNIQUE,
+                         ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, ag->count_na, out, err);
   if (ag->op == ZB_AGG_CORR) return zb_gb_corr(g, c, t->columns[ag->column2], out, err);
   switch (ag->op) {
   case ZB_AGG_SIZE:
@@ -1237,7 +1308,8 @@ bool zb_gb_aggs_supported(const zb_table *t, int64_t n_aggs, const zb_agg *aggs)
   for (int64_t a = 0; a < n_aggs; a++) {
     switch (aggs[a].op) {
     case ZB_AGG_NUNIQUE:
-      return false;
+      if (t->columns[aggs[a].column]->type == ZB_STRING) return false;
+      break;
     case ZB_AGG_MIN:
     case ZB_AGG_MAX:
       if (t->columns[aggs[a].column]->type == ZB_STRING) return false;

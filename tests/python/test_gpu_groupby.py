@@ -27,9 +27,10 @@ and dtypes, the same null positions, and
     - ddof)), float products within 1e-9 relative.
 
 Each GPU group-by runs inside zb.profile(), which must show the group-by on
-the GPU with no fallback; median and quantile equal the CPU's exactly
-(-0.0 and 0.0 alike), corr within 1e-9; aggregations the GPU declines
-(nunique, min/max of strings) and string keys must show a fallback
+the GPU with no fallback; median, quantile and nunique equal the CPU's
+exactly (-0.0 and 0.0 alike), corr within 1e-9; aggregations the GPU
+declines (nunique, min and max of strings) and string keys must show a
+fallback
 with its reason and still give the CPU's answer on the GPU.  Also: zero-copy
 slices at odd offsets, group ids (sort and first-appearance numbering, null
 for dropped rows), the public DataFrame API, and injected allocation
@@ -418,7 +419,7 @@ def test_group_ids_match_cpu(n):
 
 
 DECLINED = [
-    ("nunique", [("nunique", "i8", 1, "u")]),
+    ("nunique of strings", [("nunique", "s", 1, "u")]),
     ("min of strings", [("min", "s", 1, "smin"), ("sum", "i8", 1, "x")]),
     ("max of strings", [("max", "s", 1, "smax")]),
 ]
@@ -577,10 +578,11 @@ def test_group_cumcount_matches_cpu(n):
 @pytest.mark.parametrize("key", ["int32", "category", "float64"])
 def test_median_and_quantiles_match_cpu(key, n):
     """Median and quantiles (q 0, 0.1, 0.5, 0.75, 1) of integer, unsigned,
-    float (NaN and nulls skipped) and bool values per group, on the GPU
-    without a fallback, equal the CPU's: same groups, same nulls (a group
-    without values), the same doubles (the GPU rounds each step as the CPU
-    does)."""
+    float (NaN and nulls skipped) and bool values per group, and nunique
+    (missing values counted or not) of numbers, bools, categoricals, dates
+    and timestamps, on the GPU without a fallback, equal the CPU's: same
+    groups, same nulls (a group without values), the same doubles (the GPU
+    rounds each step as the CPU does)."""
     pd = pytest.importorskip("pandas")
     for card in (1, 7, max(n // 3, 1)):
         host = frame([(key, card)], n, _seed("quantile", key, n, card))
@@ -591,6 +593,10 @@ def test_median_and_quantiles_match_cpu(key, n):
             aggs.append(("median", names.index(c), -1, 1, 0.5, False, f"{c}_median"))
             for q in (0.0, 0.1, 0.75, 1.0):
                 aggs.append(("quantile", names.index(c), -1, 1, q, False, f"{c}_q{q}"))
+        for c in ("i8", "f64", "fx", "b", "cat", "d", "ts"):
+            for count_na in (False, True):
+                aggs.append(("nunique", names.index(c), -1, 1, 0.5, count_na,
+                             f"{c}_nunique_{count_na}"))
         for dropna, sort in ((True, True), (False, False)):
             what = f"quantiles by {key}[{n}] {card} values dropna={dropna} sort={sort}"
             want = zb.DataFrame._wrap(core.groupby(host._table, [0], dropna, sort, aggs))
