@@ -120,8 +120,8 @@ zb_status zb__cuda_exclusive_sum(int device_id, int64_t *data, int64_t n, zb_err
  * isin entries: arguments, results and semantics those of the CPU
  * (src/cpu/join.c, src/cpu/hash.c), inputs validated and prepared by
  * src/core and on one CUDA device.  They return ZB__DECLINED (the core then
- * runs them on the CPU) for string keys, cross joins, categoricals whose
- * dictionary repeats a string, and outputs too large to count. */
+ * runs them on the CPU) for string keys, cross joins and outputs too large
+ * to count. */
 zb_status zb__cuda_join_indices(const zb_column *const *lkeys, const zb_column *const *rkeys,
                                 int64_t n_keys, int64_t n_left, int64_t n_right,
                                 zb_join_how how, zb_column **left_idx, zb_column **right_idx,
@@ -160,10 +160,10 @@ zb_status zb__cuda_quantile(const zb_column *col, int64_t n_q, const double *q, 
 
 /* The backend's groupby and group_ids entries: arguments, results and
  * semantics those of src/cpu/groupby.c and src/cpu/groupby_agg.c (float
- * sums, means, var, std and float products within rounding), inputs
- * validated by src/core and on one CUDA device.  They return ZB__DECLINED
- * (the core then runs them on the CPU) for string keys, and groupby also
- * for median, quantile, nunique, corr and min/max of strings. */
+ * sums, means, var, std, corr and float products within rounding), inputs
+ * validated by src/core and on one CUDA device.  groupby returns
+ * ZB__DECLINED (the core then runs it on the CPU) for nunique, min and max
+ * of strings. */
 zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
                            bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
                            zb_error *err);

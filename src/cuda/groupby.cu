@@ -47,8 +47,11 @@
  * Median, quantile and nunique sort each group's values (zb_gb_ordered
  * below); corr sums pairs in two passes (zb_gb_corr).
  *
+ * String keys sort with the backend's string sort (sort.cu) and compare
+ * byte by byte at group boundaries.
+ *
  * Declined (ZB__DECLINED before anything is touched; the core runs them on
- * the CPU): string keys; nunique, min and max of strings.
+ * the CPU): nunique, min and max of strings.
  *
  * Everything runs on the legacy default stream and is waited for before
  * scratch memory is freed and the result is handed out.  Row counts, group
@@ -75,16 +78,27 @@ namespace {
 /* ------------------------------------------------------------------------ */
 
 /* How a key column's values are compared. */
-enum { ZB_GK_BITS, ZB_GK_BOOL, ZB_GK_F32, ZB_GK_F64 };
+enum { ZB_GK_BITS, ZB_GK_BOOL, ZB_GK_F32, ZB_GK_F64, ZB_GK_STR };
 
 /* A key column as the kernels read it: logical row r at position off + r. */
 struct zb_gkey {
-  const void *data;
+  const void *data;     /* ZB_GK_STR: the int64 offsets */
   const uint8_t *valid; /* NULL: no nulls */
+  const unsigned char *chars; /* ZB_GK_STR: the bytes */
   int64_t off;
   int kind;
   int width; /* ZB_GK_BITS: bytes per value */
 };
+
+/* Whether rows r and q of string key k hold the same bytes. */
+__device__ __forceinline__ bool zb_gkey_same_string(const zb_gkey &k, int64_t r, int64_t q) {
+  const int64_t *o = (const int64_t *)k.data + k.off;
+  const int64_t sr = o[r], sq = o[q], len = o[r + 1] - sr;
+  if (o[q + 1] - sq != len) return false;
+  for (int64_t b = 0; b < len; b++)
+    if (k.chars[sr + b] != k.chars[sq + b]) return false;
+  return true;
+}
 
 /* The comparable bits of row r of key k in *bits; true when the row is
  * missing (null or NaN), and then *bits is 0. */
@@ -94,6 +108,8 @@ __device__ __forceinline__ bool zb_gkey_bits(const zb_gkey &k, int64_t r,
   *bits = 0;
   if (k.valid != NULL && !zb__cuda_bit(k.valid, p)) return true;
   switch (k.kind) {
+  case ZB_GK_STR: /* compared byte by byte by the caller */
+    return false;
   case ZB_GK_BOOL:
     *bits = zb__cuda_bit((const uint8_t *)k.data, p) ? 1u : 0u;
     return false;
@@ -145,6 +161,8 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
       if (!differ) {
         const bool mb = zb_gkey_bits(keys[k], q, &b);
         differ = ma != mb || a != b;
+        if (!differ && !ma && keys[k].kind == ZB_GK_STR)
+          differ = !zb_gkey_same_string(keys[k], r, q);
       }
     }
     const bool drop = dropna && missing;
@@ -554,7 +572,7 @@ struct zb_gb_fin_fn {
 /* Whether the GPU groups by keys of type t (the types sort.cu sorts). */
 bool zb_gb_key_type(zb_type_id t) {
   return zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP ||
-         t == ZB_CATEGORICAL;
+         t == ZB_CATEGORICAL || t == ZB_STRING;
 }
 
 zb_gkey zb_gb_key_of(const zb_column *c) {
@@ -562,10 +580,15 @@ zb_gkey zb_gb_key_of(const zb_column *c) {
   const zb_type_id p = zb__physical(c->type);
   k.data = c->data->data;
   k.valid = c->validity != NULL ? (const uint8_t *)c->validity->data : NULL;
+  k.chars = c->type == ZB_STRING && c->chars != NULL ? (const unsigned char *)c->chars->data
+                                                      : NULL;
   k.off = c->offset;
-  k.kind = p == ZB_BOOL ? ZB_GK_BOOL : p == ZB_FLOAT32 ? ZB_GK_F32
-           : p == ZB_FLOAT64 ? ZB_GK_F64 : ZB_GK_BITS;
-  k.width = p == ZB_BOOL ? 1 : zb_type_width(p);
+  k.kind = c->type == ZB_STRING ? ZB_GK_STR
+           : p == ZB_BOOL       ? ZB_GK_BOOL
+           : p == ZB_FLOAT32    ? ZB_GK_F32
+           : p == ZB_FLOAT64    ? ZB_GK_F64
+                                : ZB_GK_BITS;
+  k.width = p == ZB_BOOL || c->type == ZB_STRING ? 1 : zb_type_width(p);
   return k;
 }
 
