@@ -878,7 +878,8 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
 __global__ void __launch_bounds__(ZB_GB_THREADS)
     zb_gb_qpick_kernel(zb_gb_acc a, const int64_t *__restrict__ vals,
                        const unsigned long long *__restrict__ ex, int64_t G, double q,
-                       double *__restrict__ out, uint32_t *__restrict__ valid) {
+                       double *__restrict__ out, uint32_t *__restrict__ valid,
+                       unsigned long long *__restrict__ nulls) {
   const int lane = threadIdx.x & 31;
   const int64_t before = a.n - (int64_t)ex[G + 1]; /* positions without a value */
   for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w * 32 < G;
@@ -904,7 +905,11 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
       out[g] = r;
     }
     const unsigned vb = __ballot_sync(0xffffffffu, ok);
-    if (lane == 0) valid[w] = vb;
+    const unsigned nb = __ballot_sync(0xffffffffu, g < G && !ok);
+    if (lane == 0) {
+      valid[w] = vb;
+      if (nb != 0) atomicAdd(nulls, (unsigned long long)__popc(nb));
+    }
   }
 }
 
@@ -925,10 +930,14 @@ zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique,
   a.gid = (const int64_t *)g->gid->data;
   a.n = n;
   zb_buffer *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL}, *cnt = NULL, *temp = NULL,
-            *data = NULL, *valid = NULL, *distinct = NULL, *miss = NULL;
+            *data = NULL, *valid = NULL, *distinct = NULL, *miss = NULL, *nulls = NULL;
   size_t temp_have = 0;
   int cur = 0;
+  unsigned long long null_count = 0;
   zb_status st = zb__cuda_buffer(dev, (G + 2) * 8, &cnt, err);
+  if (st == ZB_OK && !nunique) st = zb__cuda_buffer(dev, 8, &nulls, err);
+  if (st == ZB_OK && nulls != NULL)
+    st = zb__cuda_check(cudaMemsetAsync(nulls->data, 0, 8, 0), "cudaMemsetAsync", dev, err);
   if (st == ZB_OK && nunique) st = zb__cuda_buffer(dev, G * 8, &distinct, err);
   if (st == ZB_OK && nunique && count_na) st = zb__cuda_buffer(dev, G * 8, &miss, err);
   if (st == ZB_OK && distinct != NULL)
@@ -968,9 +977,12 @@ zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique,
   if (st == ZB_OK && G > 0 && !nunique) {
     zb_gb_qpick_kernel<<<ZB_GB_GRID(dev, G)>>>(a, (const int64_t *)vals[cur]->data,
                                                (const unsigned long long *)cnt->data, G, q,
-                                               (double *)data->data, (uint32_t *)valid->data);
+                                               (double *)data->data, (uint32_t *)valid->data,
+                                               (unsigned long long *)nulls->data);
     st = zb__cuda_launched("group-by quantile (pick)", dev, err);
   }
+  if (st == ZB_OK && nulls != NULL)
+    st = zb__cuda_read(dev, &null_count, nulls->data, 8, "cudaMemcpy of the null count", err);
   if (st == ZB_OK && G > 0 && nunique) {
     if (n > 0) {
       zb_gb_distinct_kernel<<<ZB_GB_GRID(dev, n)>>>(a, (const int64_t *)vals[cur]->data,
@@ -989,7 +1001,7 @@ zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique,
   if (st == ZB_OK) st = ws;
   if (st == ZB_OK)
     st = zb_column_make(nunique ? ZB_INT64 : ZB_FLOAT64, G, 0, valid, data, NULL, NULL,
-                        nunique ? 0 : -1, out, err);
+                        (int64_t)null_count, out, err);
   for (int k = 0; k < 2; k++) {
     zb_buffer_release(keys[k]);
     zb_buffer_release(vals[k]);
@@ -1000,6 +1012,7 @@ zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique,
   zb_buffer_release(valid);
   zb_buffer_release(distinct);
   zb_buffer_release(miss);
+  zb_buffer_release(nulls);
   return st;
 }
 
@@ -1091,7 +1104,7 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
 /* out[g] = the correlation, validity words by ballot. */
 __global__ void __launch_bounds__(ZB_GB_THREADS)
     zb_gb_corr_fin_kernel(zb_gb_corr_acc c, int64_t G, double *__restrict__ out,
-                          uint32_t *__restrict__ valid) {
+                          uint32_t *__restrict__ valid, unsigned long long *__restrict__ nulls) {
   const int lane = threadIdx.x & 31;
   for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w * 32 < G;
        w += (int64_t)gridDim.x * blockDim.x / 32) {
@@ -1111,7 +1124,11 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
     }
     if (g < G && !ok) out[g] = 0;
     const unsigned vb = __ballot_sync(0xffffffffu, ok);
-    if (lane == 0) valid[w] = vb;
+    const unsigned nb = __ballot_sync(0xffffffffu, g < G && !ok);
+    if (lane == 0) {
+      valid[w] = vb;
+      if (nb != 0) atomicAdd(nulls, (unsigned long long)__popc(nb));
+    }
   }
 }
 
@@ -1131,11 +1148,16 @@ zb_status zb_gb_corr(const zb_gb_groups *g, const zb_column *x, const zb_column 
   zb_gb_corr_acc c;
   memset(&c, 0, sizeof c);
   c.y = zb__cuda_operand(y, false);
-  /* n, first, s[0..4], mx, my, out: G slots of 8 bytes; valid: G bits */
-  zb_buffer *bufs[11] = {NULL};
+  /* n, first, s[0..4], mx, my, out: G slots of 8 bytes; valid: G bits;
+   * the null count */
+  zb_buffer *bufs[12] = {NULL};
+  unsigned long long null_count = 0;
   zb_status st = ZB_OK;
   for (int k = 0; k < 10 && st == ZB_OK; k++) st = zb__cuda_buffer(dev, G * 8, &bufs[k], err);
   if (st == ZB_OK) st = zb__cuda_buffer(dev, (G + 31) / 32 * 4, &bufs[10], err);
+  if (st == ZB_OK) st = zb__cuda_buffer(dev, 8, &bufs[11], err);
+  if (st == ZB_OK)
+    st = zb__cuda_check(cudaMemsetAsync(bufs[11]->data, 0, 8, 0), "cudaMemsetAsync", dev, err);
   for (int k = 0; k < 7 && st == ZB_OK; k++)
     st = zb__cuda_check(cudaMemsetAsync(bufs[k]->data, k == 1 ? 0x7f : 0, (size_t)G * 8, 0),
                         "cudaMemsetAsync", dev, err); /* first: 0x7f7f... = "no row yet" */
@@ -1161,14 +1183,18 @@ zb_status zb_gb_corr(const zb_gb_groups *g, const zb_column *x, const zb_column 
   }
   if (st == ZB_OK && G > 0) {
     zb_gb_corr_fin_kernel<<<ZB_GB_GRID(dev, G)>>>(c, G, (double *)bufs[9]->data,
-                                                  (uint32_t *)bufs[10]->data);
+                                                  (uint32_t *)bufs[10]->data,
+                                                  (unsigned long long *)bufs[11]->data);
     st = zb__cuda_launched("group-by corr (result)", dev, err);
   }
+  if (st == ZB_OK)
+    st = zb__cuda_read(dev, &null_count, bufs[11]->data, 8, "cudaMemcpy of the null count", err);
   zb_status ws = zb__cuda_wait("group-by corr", dev, st == ZB_OK ? err : NULL);
   if (st == ZB_OK) st = ws;
   if (st == ZB_OK)
-    st = zb_column_make(ZB_FLOAT64, G, 0, bufs[10], bufs[9], NULL, NULL, -1, out, err);
-  for (int k = 0; k < 11; k++) zb_buffer_release(bufs[k]);
+    st = zb_column_make(ZB_FLOAT64, G, 0, bufs[10], bufs[9], NULL, NULL, (int64_t)null_count,
+                        out, err);
+  for (int k = 0; k < 12; k++) zb_buffer_release(bufs[k]);
   return st;
 }
 
