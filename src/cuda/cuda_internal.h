@@ -112,6 +112,27 @@ zb_status zb__cuda_sort_pairs(int device_id, int key_width, zb_buffer *const key
                               zb_buffer *const vals[2], int *cur, int64_t n, int begin_bit,
                               int end_bit, zb_buffer **temp, size_t *temp_have, zb_error *err);
 
+/* A string key over one or two sources: row r < n_a is row r of source 0,
+ * row r >= n_a row r - n_a of source 1 (n_a = INT64_MAX: one source).
+ * offs: the offsets from the column's row offset on; valid: NULL or the
+ * bitmap, read at bit off + row. */
+typedef struct zb_str_sides {
+  const int64_t *offs[2];
+  const unsigned char *chars[2];
+  const uint8_t *valid[2];
+  int64_t off[2];
+  int64_t n_a;
+} zb_str_sides;
+
+/* Stable sort of rows[0, n) (row numbers of s) by their strings, bytes
+ * unsigned with a prefix first, ascending or descending; null rows first
+ * or last (src/cuda/sort.cu; CUB's merge sort, instantiated there once).
+ * *temp / *temp_have: scratch as zb__cuda_scratch keeps it.  Queued on the
+ * legacy default stream; not waited for. */
+zb_status zb__cuda_sort_by_strings(int device_id, int64_t *rows, int64_t n,
+                                   const zb_str_sides *s, bool ascending, bool nulls_first,
+                                   zb_buffer **temp, size_t *temp_have, zb_error *err);
+
 /* In-place exclusive prefix sum of data[0, n) on the device, waited for
  * (src/cuda/select.cu). */
 zb_status zb__cuda_exclusive_sum(int device_id, int64_t *data, int64_t n, zb_error *err);
@@ -120,8 +141,7 @@ zb_status zb__cuda_exclusive_sum(int device_id, int64_t *data, int64_t n, zb_err
  * isin entries: arguments, results and semantics those of the CPU
  * (src/cpu/join.c, src/cpu/hash.c), inputs validated and prepared by
  * src/core and on one CUDA device.  They return ZB__DECLINED (the core then
- * runs them on the CPU) for string keys, cross joins and outputs too large
- * to count. */
+ * runs them on the CPU) for cross joins and outputs too large to count. */
 zb_status zb__cuda_join_indices(const zb_column *const *lkeys, const zb_column *const *rkeys,
                                 int64_t n_keys, int64_t n_left, int64_t n_right,
                                 zb_join_how how, zb_column **left_idx, zb_column **right_idx,

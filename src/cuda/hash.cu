@@ -25,8 +25,8 @@
  *                 not null and ends with a values row.
  * Bool results are written one byte per row and packed into a bitmap by
  * one warp per 32 rows (a ballot per output word, so no two threads share a
- * word).  String keys, and categoricals whose dictionary repeats a string,
- * are declined (ZB__DECLINED).  Indices and counts are 64-bit.  All work
+ * word).  String keys group by their bytes (keys.cuh).  Indices and counts
+ * are 64-bit.  All work
  * runs on the legacy default stream and is waited for before an entry
  * returns.
  */
@@ -98,6 +98,8 @@ __global__ void __launch_bounds__(ZB_KEY_THREADS)
       if (!head) {
         const bool vb = zb_key_value(cols[c], n_a, prev, &b);
         head = va != vb || (va && a != b);
+        if (!head && va && cols[c].s[0].type == ZB_STRING)
+          head = !zb_key_same_string(cols[c], n_a, r, prev);
       }
     }
     ex[i] = head ? 1 : 0;
@@ -254,6 +256,18 @@ zb_status zb_memset0(int dev, void *p, int64_t size, zb_error *err) {
 zb_status zb_group_pass(int dev, const zb_kcol &c, int64_t n_a, int64_t n, zb_buffer *keys[2],
                         zb_buffer *vals[2], int *cur, zb_buffer *acc, zb_buffer **temp,
                         size_t *temp_have, zb_error *err) {
+  if (c.s[0].type == ZB_STRING) { /* by bytes, nulls last, in one stable pass */
+    zb_str_sides sides;
+    for (int side = 0; side < 2; side++) {
+      sides.offs[side] = (const int64_t *)c.s[side].data + c.s[side].off;
+      sides.chars[side] = c.s[side].chars;
+      sides.valid[side] = c.s[side].valid;
+      sides.off[side] = c.s[side].off;
+    }
+    sides.n_a = n_a;
+    return zb__cuda_sort_by_strings(dev, (int64_t *)vals[*cur]->data, n, &sides, true, false,
+                                    temp, temp_have, err);
+  }
   unsigned long long h[3] = {0ull, ~0ull, 0ull};
   ZB_RETURN_NOT_OK(zb__cuda_check(
       cudaMemcpy(acc->data, h, sizeof h, cudaMemcpyHostToDevice),
@@ -443,6 +457,9 @@ void zb__cuda_kside(zb_kcol *c, int s, const zb_column *col) {
   c->s[s].data = col->data->data;
   c->s[s].valid =
       col->validity != NULL && col->null_count > 0 ? (const uint8_t *)col->validity->data : NULL;
+  c->s[s].chars = col->type == ZB_STRING && col->chars != NULL
+                     ? (const unsigned char *)col->chars->data
+                     : NULL;
   c->s[s].off = col->offset;
   c->s[s].type = (int)col->type;
 }
@@ -451,7 +468,7 @@ zb_status zb__cuda_key_ok(const zb_column *col, bool *ok, zb_error *err) {
   (void)err;
   /* a categorical compares by code: its dictionary's strings are distinct
    * (zambezi.h; imports fold repeats), so equal codes are equal strings */
-  *ok = col->type != ZB_STRING && (col->type != ZB_CATEGORICAL || col->dictionary != NULL);
+  *ok = col->type != ZB_CATEGORICAL || col->dictionary != NULL;
   return ZB_OK;
 }
 

@@ -31,7 +31,7 @@
  *
  * Counts and indices are 64-bit (an output of more than 2^31 pairs is
  * fine); a join whose output could exceed INT64_MAX rows is declined, and
- * the CPU reports it.  String keys and cross joins are declined too.
+ * the CPU reports it.  Cross joins are declined too.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -326,6 +326,8 @@ extern "C" zb_status zb__cuda_join_indices(const zb_column *const *lkeys,
       /* codes compare only within one dictionary (the core shares it) */
       if (a->type != b->type || a->dictionary != b->dictionary) return (zb_status)ZB__DECLINED;
     }
+    /* strings compare with strings only */
+    if ((a->type == ZB_STRING) != (b->type == ZB_STRING)) return (zb_status)ZB__DECLINED;
     ZB_RETURN_NOT_OK(zb__cuda_key_ok(a, &ok, err));
     /* one shared dictionary is checked once */
     if (ok && b != a && (b->type != ZB_CATEGORICAL || b->dictionary != a->dictionary))

@@ -8,10 +8,10 @@
  * column is "normalized" to 64 bits -- integers by value (sign-extended),
  * floats as the bits of the double with -0.0 made 0.0 and every NaN one
  * pattern, bools 0/1, dates and timestamps their integer, categoricals
- * their code (a categorical key is only handled when its dictionary holds
- * distinct strings, so equal codes <=> equal categories) -- and two rows
- * are equal when in every key column both are null, or both valid with
- * equal normalized values.  The sort order of the keys means nothing; only
+ * their code (a categorical's dictionary holds distinct strings, so equal
+ * codes <=> equal categories), strings their bytes -- and two rows are
+ * equal when in every key column both are null, or both valid with equal
+ * normalized values (strings: equal bytes).  The sort order of the keys means nothing; only
  * equality is used.
  *
  * A key column may span two sources: rows [0, n_a) are rows of side 0 and
@@ -21,7 +21,8 @@
  * Grouping: the row numbers 0..n-1 are sorted stably by each key column
  * from the last to the first (LSD), first by the normalized value (a null
  * row counts as 0), then, when the column has nulls and valid rows, stably
- * by the null flag (nulls last).  Equal rows end up adjacent and, because
+ * by the null flag (nulls last); a string column is merge-sorted by its
+ * bytes, nulls last, in one stable pass.  Equal rows end up adjacent and, because
  * every pass is stable, in ascending row order: within a group all side-0
  * rows come before all side-1 rows.  A kernel then flags the positions
  * where a group starts and an exclusive scan numbers the groups.
@@ -48,8 +49,9 @@
 
 /* One source of a key column: row r is at physical position off + r. */
 struct zb_kside {
-  const void *data;     /* values; bool: a bitmap */
+  const void *data;     /* values; bool: a bitmap; string: int64 offsets */
   const uint8_t *valid; /* NULL: no nulls */
+  const unsigned char *chars; /* string: the bytes */
   int64_t off;
   int type; /* zb_type_id */
 };
@@ -87,8 +89,25 @@ static __device__ __forceinline__ bool zb_key_value(const zb_kcol &c, int64_t n_
   case ZB_UINT32: *v = ((const uint32_t *)k.data)[p]; break;
   case ZB_FLOAT32: *v = zb_norm_double((double)((const float *)k.data)[p]); break;
   case ZB_FLOAT64: *v = zb_norm_double(((const double *)k.data)[p]); break;
+  case ZB_STRING: *v = 0; break; /* compared by zb_key_same_string */
   default: *v = ((const uint64_t *)k.data)[p]; break; /* int64, uint64, timestamp */
   }
+  return true;
+}
+
+/* Whether rows r and q (both valid) of string key column c hold the same
+ * bytes. */
+static __device__ __forceinline__ bool zb_key_same_string(const zb_kcol &c, int64_t n_a,
+                                                          int64_t r, int64_t q) {
+  const int sr = r >= n_a ? 1 : 0, sq = q >= n_a ? 1 : 0;
+  const zb_kside &kr = c.s[sr], &kq = c.s[sq];
+  const int64_t *orr = (const int64_t *)kr.data + kr.off + (sr ? r - n_a : r);
+  const int64_t *oq = (const int64_t *)kq.data + kq.off + (sq ? q - n_a : q);
+  const int64_t len = orr[1] - orr[0];
+  if (oq[1] - oq[0] != len) return false;
+  const unsigned char *a = kr.chars + orr[0], *b = kq.chars + oq[0];
+  for (int64_t i = 0; i < len; i++)
+    if (a[i] != b[i]) return false;
   return true;
 }
 
@@ -113,10 +132,10 @@ void zb__cuda_groups_reset(zb_groups *g);
 /* Side s of *c read from column col (on the device). */
 void zb__cuda_kside(zb_kcol *c, int s, const zb_column *col);
 
-/* Whether col can be a key here (not a string column; a categorical with
- * its dictionary, whose strings are distinct by the column invariant of
- * zambezi.h, compares by code).  *ok false: the caller declines.  Never
- * fails (the status is kept for the callers' shape). */
+/* Whether col can be a key here (a categorical needs its dictionary, whose
+ * strings are distinct by the column invariant of zambezi.h: it compares
+ * by code).  *ok false: the caller declines.  Never fails (the status is
+ * kept for the callers' shape). */
 zb_status zb__cuda_key_ok(const zb_column *col, bool *ok, zb_error *err);
 
 /* A new INT64 column of m rows over buf (no nulls); buf stays the

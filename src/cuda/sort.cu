@@ -202,25 +202,30 @@ zb_status zb_sort_pass(zb_sorter *s, const zb_skey &c, bool asc, bool nulls_firs
   return ZB_OK;
 }
 
-/* Row order by one string column: missing rows first or last, the others
- * by their bytes, ascending or descending; equal rows compare equal (the
- * merge sort is stable, so they keep their order). */
+/* Row order by a string key (one or two sources, zb_str_sides): missing
+ * rows first or last, the others by their bytes, ascending or descending;
+ * equal rows compare equal (the merge sort is stable, so they keep their
+ * order). */
 struct zb_string_less {
-  const int64_t *offs; /* the column's offsets, from its row offset on */
-  const uint8_t *chars;
-  const uint8_t *valid; /* NULL: no nulls */
-  int64_t off;
+  zb_str_sides s;
   bool asc, nulls_first;
 
+  __device__ __forceinline__ bool missing(int side, int64_t r) const {
+    return s.valid[side] != NULL && !zb__cuda_bit(s.valid[side], s.off[side] + r);
+  }
+
   __device__ __forceinline__ bool operator()(int64_t a, int64_t b) const {
-    const bool ma = valid != NULL && !zb__cuda_bit(valid, off + a);
-    const bool mb = valid != NULL && !zb__cuda_bit(valid, off + b);
+    const int sa = a >= s.n_a ? 1 : 0, sb = b >= s.n_a ? 1 : 0;
+    if (sa) a -= s.n_a;
+    if (sb) b -= s.n_a;
+    const bool ma = missing(sa, a), mb = missing(sb, b);
     if (ma || mb) return ma != mb && (ma ? nulls_first : !nulls_first);
-    const int64_t sa = offs[a], sb = offs[b];
-    const int64_t la = offs[a + 1] - sa, lb = offs[b + 1] - sb;
+    const int64_t *oa = s.offs[sa], *ob = s.offs[sb];
+    const unsigned char *ca = s.chars[sa] + oa[a], *cb = s.chars[sb] + ob[b];
+    const int64_t la = oa[a + 1] - oa[a], lb = ob[b + 1] - ob[b];
     const int64_t m = la < lb ? la : lb;
     for (int64_t i = 0; i < m; i++) {
-      const uint8_t x = chars[sa + i], y = chars[sb + i];
+      const unsigned char x = ca[i], y = cb[i];
       if (x != y) return asc ? x < y : x > y;
     }
     return asc ? la < lb : la > lb;
@@ -230,22 +235,15 @@ struct zb_string_less {
 /* Sort s's permutation stably by the string column col. */
 zb_status zb_sort_strings(zb_sorter *s, const zb_column *col, bool asc, bool nulls_first,
                           zb_error *err) {
-  zb_string_less less;
-  less.offs = (const int64_t *)col->data->data + col->offset;
-  less.chars = col->chars != NULL ? (const uint8_t *)col->chars->data : NULL;
-  less.valid = col->validity != NULL ? (const uint8_t *)col->validity->data : NULL;
-  less.off = col->offset;
-  less.asc = asc;
-  less.nulls_first = nulls_first;
-  int64_t *perm = (int64_t *)s->perm[s->cur]->data;
-  size_t need = 0;
-  ZB_RETURN_NOT_OK(zb__cuda_check(
-      cub::DeviceMergeSort::StableSortKeys(NULL, need, perm, s->n, less),
-      "cub::DeviceMergeSort::StableSortKeys (size query)", s->dev, err));
-  ZB_RETURN_NOT_OK(zb__cuda_scratch(s->dev, need, &s->temp, &s->temp_have, err));
-  return zb__cuda_check(
-      cub::DeviceMergeSort::StableSortKeys(s->temp->data, s->temp_have, perm, s->n, less),
-      "cub::DeviceMergeSort::StableSortKeys", s->dev, err);
+  zb_str_sides sides;
+  memset(&sides, 0, sizeof sides);
+  sides.offs[0] = (const int64_t *)col->data->data + col->offset;
+  sides.chars[0] = col->chars != NULL ? (const unsigned char *)col->chars->data : NULL;
+  sides.valid[0] = col->validity != NULL ? (const uint8_t *)col->validity->data : NULL;
+  sides.off[0] = col->offset;
+  sides.n_a = INT64_MAX;
+  return zb__cuda_sort_by_strings(s->dev, (int64_t *)s->perm[s->cur]->data, s->n, &sides, asc,
+                                  nulls_first, &s->temp, &s->temp_have, err);
 }
 
 /* Key kind and width of a column type; false for types sorted elsewhere. */
@@ -327,6 +325,25 @@ extern "C" zb_status zb__cuda_sort_pairs(int device_id, int key_width, zb_buffer
   *temp = s.temp;
   *temp_have = s.temp_have;
   return st;
+}
+
+extern "C" zb_status zb__cuda_sort_by_strings(int device_id, int64_t *rows, int64_t n,
+                                              const zb_str_sides *sides, bool ascending,
+                                              bool nulls_first, zb_buffer **temp,
+                                              size_t *temp_have, zb_error *err) {
+  if (n < 2) return ZB_OK;
+  zb_string_less less;
+  less.s = *sides;
+  less.asc = ascending;
+  less.nulls_first = nulls_first;
+  size_t need = 0;
+  ZB_RETURN_NOT_OK(zb__cuda_check(
+      cub::DeviceMergeSort::StableSortKeys(NULL, need, rows, n, less),
+      "cub::DeviceMergeSort::StableSortKeys (size query)", device_id, err));
+  ZB_RETURN_NOT_OK(zb__cuda_scratch(device_id, need, temp, temp_have, err));
+  return zb__cuda_check(
+      cub::DeviceMergeSort::StableSortKeys((*temp)->data, *temp_have, rows, n, less),
+      "cub::DeviceMergeSort::StableSortKeys", device_id, err);
 }
 
 extern "C" zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys,
