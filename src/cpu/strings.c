@@ -198,7 +198,8 @@ static zb_status copy_validity(const zb_column *c, zb_column *o, zb_error *err) 
 /* Decode the strip set into the job (wide members in a zb_malloc array). */
 static zb_status strip_set(str_job *j, zb_error *err) {
   const zb_str_args *a = j->a;
-  j->wide = (uint32_t *)zb_malloc((size_t)ZB_MAX(a->pat_len, 1) * sizeof(uint32_t));
+  int64_t len = a->pat != NULL ? ZB_MAX(a->pat_len, 1) : 1; /* NULL: whitespace */
+  j->wide = (uint32_t *)zb_malloc((size_t)len * sizeof(uint32_t));
   if (j->wide == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (strip set)");
   zb__strip_set_init(&j->set, a->pat, a->pat_len, j->wide);
   return ZB_OK;

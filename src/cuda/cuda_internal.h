@@ -87,9 +87,8 @@ zb_status zb__cuda_scratch(int device_id, size_t need, zb_buffer **buf, size_t *
 
 /* The backend's filter, take and sort_indices entries: inputs validated by
  * src/core and on one CUDA device; semantics those of src/cpu/select.c and
- * src/cpu/sort.c (zb_column_filter, zb_column_take, zb_table_sort_indices).
- * sort_indices returns ZB__DECLINED (the core then sorts on the CPU) when a
- * key is a string column. */
+ * src/cpu/sort.c (zb_column_filter, zb_column_take, zb_table_sort_indices);
+ * string keys sort by their bytes (a merge sort). */
 zb_status zb__cuda_filter(const zb_column *col, const zb_column *mask, zb_column **out,
                           zb_error *err);
 zb_status zb__cuda_take(const zb_column *col, const zb_column *indices, zb_column **out,
@@ -183,7 +182,7 @@ zb_status zb__cuda_quantile(const zb_column *col, int64_t n_q, const double *q, 
  * sums, means, var, std, corr and float products within rounding), inputs
  * validated by src/core and on one CUDA device.  groupby returns
  * ZB__DECLINED (the core then runs it on the CPU) for nunique, min and max
- * of strings. */
+ * of string columns. */
 zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
                            bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
                            zb_error *err);

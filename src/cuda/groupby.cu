@@ -51,7 +51,7 @@
  * byte by byte at group boundaries.
  *
  * Declined (ZB__DECLINED before anything is touched; the core runs them on
- * the CPU): nunique, min and max of strings.
+ * the CPU): nunique, min and max of string columns.
  *
  * Everything runs on the legacy default stream and is waited for before
  * scratch memory is freed and the result is handed out.  Row counts, group
@@ -1112,8 +1112,9 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
     bool ok = false;
     if (g < G && c.n[g] >= 2) {
       const double k = (double)c.n[g];
-      const double sxx = c.s[2][g] - c.s[0][g] * c.s[0][g] / k;
-      const double syy = c.s[3][g] - c.s[1][g] * c.s[1][g] / k;
+      /* cancellation may round a co-moment below 0; the CPU's never are */
+      const double sxx = fmax(c.s[2][g] - c.s[0][g] * c.s[0][g] / k, 0.0);
+      const double syy = fmax(c.s[3][g] - c.s[1][g] * c.s[1][g] / k, 0.0);
       const double sxy = c.s[4][g] - c.s[0][g] * c.s[1][g] / k;
       const double den = sqrt(sxx * syy);
       if (den > 0) {

@@ -170,7 +170,8 @@ zb_status zb_str_vary(const zb_column *col, const zb_str_args *args, zb_buffer *
   }
   if (st == ZB_OK &&
       (args->op == ZB_STR_STRIP || args->op == ZB_STR_LSTRIP || args->op == ZB_STR_RSTRIP)) {
-    uint32_t *host = (uint32_t *)zb_malloc((size_t)(args->pat_len > 0 ? args->pat_len : 1) * 4);
+    const int64_t len = args->pat != NULL && args->pat_len > 0 ? args->pat_len : 1;
+    uint32_t *host = (uint32_t *)zb_malloc((size_t)len * 4);
     if (host == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (strip set)");
     if (st == ZB_OK) {
       zb__strip_set_init(&v.set, args->pat, args->pat_len, host);

@@ -65,14 +65,14 @@ int zbpy_date_kind(PyObject *o) {
 
 int32_t zbpy_date_to_days(PyObject *date) {
   return (int32_t)zb__days_from_civil(PyDateTime_GET_YEAR(date),
-                                       (unsigned)PyDateTime_GET_MONTH(date),
-                                       (unsigned)PyDateTime_GET_DAY(date));
+                                      (unsigned)PyDateTime_GET_MONTH(date),
+                                      (unsigned)PyDateTime_GET_DAY(date));
 }
 
 int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware) {
   int64_t days = zb__days_from_civil(PyDateTime_GET_YEAR(dt),
-                                      (unsigned)PyDateTime_GET_MONTH(dt),
-                                      (unsigned)PyDateTime_GET_DAY(dt));
+                                     (unsigned)PyDateTime_GET_MONTH(dt),
+                                     (unsigned)PyDateTime_GET_DAY(dt));
   int64_t secs = (int64_t)PyDateTime_DATE_GET_HOUR(dt) * 3600 +
                  (int64_t)PyDateTime_DATE_GET_MINUTE(dt) * 60 +
                  PyDateTime_DATE_GET_SECOND(dt);

@@ -29,12 +29,12 @@ and dtypes, the same null positions, and
 Each GPU group-by runs inside zb.profile(), which must show the group-by on
 the GPU with no fallback; median, quantile and nunique equal the CPU's
 exactly (-0.0 and 0.0 alike), corr within 1e-9; string keys group on the
-GPU; aggregations the GPU declines (nunique, min and max of strings) must
-show a fallback with its reason and still give the CPU's answer on the
-GPU.  Also: zero-copy
-slices at odd offsets, group ids (sort and first-appearance numbering, null
-for dropped rows), the public DataFrame API, and injected allocation
-failures at every step leaking no device memory.
+GPU; aggregations the GPU declines (nunique, min and max of string columns)
+must show a fallback with its reason and still give the CPU's answer on the
+GPU.  Also: zero-copy slices at odd offsets, group ids (sort and
+first-appearance numbering, null for dropped rows), the public DataFrame
+API, and injected allocation failures at every step leaking no device
+memory.
 """
 
 import gc
