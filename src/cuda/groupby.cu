@@ -370,19 +370,31 @@ __device__ __forceinline__ unsigned long long zb_gb_order_key(const zb_gb_acc &a
   return (unsigned long long)zb_dload<long long>(a.v, r) ^ top;
 }
 
+/* Grid-stride loop of whole warps over positions i in [0, n): i - lane is
+ * the warp's first position, the same for all its lanes, so every lane
+ * reaches every shuffle (lanes past n get i >= n). */
+#define ZB_GB_FOR_WARP_POSITIONS(i, lane, n)                                              \
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i - (lane) < (n);        \
+       i += (int64_t)gridDim.x * blockDim.x)
+
+/* Sorted position i's group and row (g -1 past the end, for the lanes of
+ * a warp's last, partial pass). */
+__device__ __forceinline__ void zb_gb_at(const zb_gb_acc &a, int64_t i, long long *g,
+                                         int64_t *r) {
+  *g = -1;
+  *r = 0;
+  if (i < a.n) {
+    *g = (long long)a.gid[i];
+    *r = a.perm[i];
+  }
+}
+
 __global__ void __launch_bounds__(ZB_GB_THREADS) zb_gb_accum_kernel(zb_gb_acc a) {
   const int lane = (int)(threadIdx.x & 31u);
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  /* i - lane is the warp's first position: the same for all its lanes, so
-   * every lane reaches every shuffle */
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i - lane < a.n;
-       i += stride) {
-    long long g = -1;
-    int64_t r = 0;
-    if (i < a.n) {
-      g = (long long)a.gid[i];
-      r = a.perm[i];
-    }
+  ZB_GB_FOR_WARP_POSITIONS(i, lane, a.n) {
+    long long g;
+    int64_t r;
+    zb_gb_at(a, i, &g, &r);
     bool ok = false;
     if (g >= 0) ok = a.kind == ZB_ACC_SIZE || zb_gb_present(a, r);
     const long long next = __shfl_down_sync(ZB_GB_FULL, g, 1);
@@ -1046,15 +1058,10 @@ __device__ __forceinline__ bool zb_gb_corr_pair(const zb_gb_acc &a, const zb_gb_
 __global__ void __launch_bounds__(ZB_GB_THREADS)
     zb_gb_corr_kernel(zb_gb_acc a, zb_gb_corr_acc c, int pass) {
   const int lane = (int)(threadIdx.x & 31u);
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i - lane < a.n;
-       i += stride) {
-    long long g = -1;
-    int64_t r = 0;
-    if (i < a.n) {
-      g = (long long)a.gid[i];
-      r = a.perm[i];
-    }
+  ZB_GB_FOR_WARP_POSITIONS(i, lane, a.n) {
+    long long g;
+    int64_t r;
+    zb_gb_at(a, i, &g, &r);
     double x = 0, y = 0;
     const bool ok = g >= 0 && zb_gb_corr_pair(a, c, r, &x, &y);
     const long long next = __shfl_down_sync(ZB_GB_FULL, g, 1);
