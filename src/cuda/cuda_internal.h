@@ -165,6 +165,12 @@ zb_status zb__cuda_str(const zb_column *col, const zb_str_args *args, zb_column 
                        zb_error *err);
 zb_status zb__cuda_dt_field(const zb_column *col, zb_dt_field field, int64_t offset_s,
                             zb_column **out, zb_error *err);
+/* A comparison (eq, ne, lt, le, gt, ge) of two string columns (or one and
+ * a length-1 scalar column), as zb_backend.binary with compute type
+ * STRING; other ops get ZB__DECLINED. */
+zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, bool a_scalar,
+                               const zb_column *b, bool b_scalar, zb_column **out,
+                               zb_error *err);
 
 /* The backend's stat and quantile entries (src/cuda/stats.cu): var, std,
  * prod, any, all, argmin, argmax, median and quantiles with the CPU's

@@ -16,8 +16,9 @@
  * from the host's in the last bits (float32 ** is computed in double and
  * rounded once).
  *
- * Strings (comparisons, fill, where) and bitwise logic on float-promoted
- * integers are declined (ZB__DECLINED) and run on the CPU.
+ * String comparisons run in strings.cu.  Strings in fill and where, and
+ * bitwise logic on float-promoted integers, are declined (ZB__DECLINED) and
+ * run on the CPU.
  */
 #include <math.h>
 #include <stdio.h>
@@ -368,6 +369,8 @@ extern "C" zb_status zb__cuda_binary(zb_binary_op op, const zb_column *a, bool a
   const zb_type_id ct = zb__physical(compute);
   const bool cmp = op >= ZB_OP_EQ && op <= ZB_OP_GE;
   const bool logic = op >= ZB_OP_AND && op <= ZB_OP_XOR;
+  if (cmp && compute == ZB_STRING && a->type == ZB_STRING && b->type == ZB_STRING)
+    return zb__cuda_str_compare(op, a, a_scalar, b, b_scalar, out, err);
   if (!zb_fixed_width(compute) || !zb_fixed_width(a->type) || !zb_fixed_width(b->type) ||
       !zb_fixed_width(result))
     return ZB__DECLINED; /* strings */

@@ -1,6 +1,7 @@
 /*
- * strings.cu -- string operations and calendar fields on a CUDA device (the
- * CUDA side of zb_backend.str and zb_backend.dt_field).
+ * strings.cu -- string operations, string comparisons and calendar fields on
+ * a CUDA device (the CUDA side of zb_backend.str and zb_backend.dt_field,
+ * and of zb_backend.binary for string comparisons).
  *
  * Every row is computed by the code the CPU kernels use (src/core/str_row.h
  * and src/core/calendar.h, compiled for the device), so both backends give
@@ -256,6 +257,44 @@ __global__ void __launch_bounds__(ZB_STR_THREADS)
   }
 }
 
+/* String comparisons: the result bit of row i is op(a[i], b[i]) on their
+ * bytes (unsigned, a prefix first: the CPU's order), false where either is
+ * null; validity words when the result can hold nulls; *nulls counts them.
+ * mask: which of <, ==, > make the op true (bits 0, 1, 2). */
+__global__ void __launch_bounds__(ZB_STR_THREADS)
+    zb_str_cmp_kernel(zb_dstr a, bool as, zb_dstr b, bool bs, int64_t n, int mask,
+                      uint32_t *__restrict__ bits, uint32_t *__restrict__ valid_out,
+                      unsigned long long *__restrict__ nulls) {
+  const int lane = threadIdx.x & 31;
+  ZB_STR_FOR_WARPS(w, n) {
+    const int64_t i = w * 32 + lane;
+    bool ok = false, r = false;
+    if (i < n) {
+      const int64_t ia = as ? 0 : i, ib = bs ? 0 : i;
+      ok = zb_dstr_valid(a, ia) && zb_dstr_valid(b, ib);
+      if (ok) {
+        const int64_t sa = a.offs[ia], la = a.offs[ia + 1] - sa;
+        const int64_t sb = b.offs[ib], lb = b.offs[ib + 1] - sb;
+        const int64_t m = la < lb ? la : lb;
+        int c = 1;
+        for (int64_t k = 0; k < m && c == 1; k++) {
+          const unsigned char x = a.chars[sa + k], y = b.chars[sb + k];
+          if (x != y) c = x < y ? 0 : 2;
+        }
+        if (c == 1 && la != lb) c = la < lb ? 0 : 2;
+        r = ((mask >> c) & 1) != 0;
+      }
+    }
+    const unsigned rb = __ballot_sync(0xffffffffu, r), vb = __ballot_sync(0xffffffffu, ok);
+    const unsigned nb = __ballot_sync(0xffffffffu, i < n && !ok);
+    if (lane == 0) {
+      bits[w] = rb;
+      if (valid_out != NULL) valid_out[w] = vb;
+      if (nb != 0) atomicAdd(nulls, (unsigned long long)__popc(nb));
+    }
+  }
+}
+
 } /* namespace */
 
 extern "C" zb_status zb__cuda_str(const zb_column *col, const zb_str_args *args,
@@ -333,5 +372,48 @@ extern "C" zb_status zb__cuda_dt_field(const zb_column *col, zb_dt_field field,
   zb_buffer_release(valid);
   zb_buffer_release(data);
   zb_buffer_release(bad);
+  return st;
+}
+
+extern "C" zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, bool a_scalar,
+                                          const zb_column *b, bool b_scalar, zb_column **out,
+                                          zb_error *err) {
+  *out = NULL;
+  int mask;
+  switch (op) {
+  case ZB_OP_EQ: mask = 2; break;
+  case ZB_OP_NE: mask = 5; break;
+  case ZB_OP_LT: mask = 1; break;
+  case ZB_OP_LE: mask = 3; break;
+  case ZB_OP_GT: mask = 4; break;
+  case ZB_OP_GE: mask = 6; break;
+  default: return (zb_status)ZB__DECLINED;
+  }
+  const zb_column *col = a_scalar ? b : a;
+  const int dev = col->device.id;
+  const int64_t n = col->length, words = (n + 31) / 32;
+  /* a validity bitmap only where a null can come out, as on the CPU */
+  const bool nulls = a->null_count > 0 || b->null_count > 0;
+  ZB_RETURN_NOT_OK(zb__cuda_set_device(dev, err));
+  zb_buffer *bits = NULL, *valid = NULL, *cnt = NULL;
+  unsigned long long null_count = 0;
+  zb_status st = zb__cuda_buffer(dev, words * 4, &bits, err);
+  if (st == ZB_OK && nulls) st = zb__cuda_buffer(dev, words * 4, &valid, err);
+  if (st == ZB_OK) st = zb_str_upload(dev, &null_count, 8, &cnt, err);
+  if (st == ZB_OK && n > 0) {
+    zb_str_cmp_kernel<<<zb__cuda_blocks(dev, n, ZB_STR_THREADS), ZB_STR_THREADS>>>(
+        zb_dstr_of(a), a_scalar, zb_dstr_of(b), b_scalar, n, mask, (uint32_t *)bits->data,
+        nulls ? (uint32_t *)valid->data : NULL, (unsigned long long *)cnt->data);
+    st = zb__cuda_launched("string comparison", dev, err);
+  }
+  if (st == ZB_OK)
+    st = zb__cuda_read(dev, &null_count, cnt->data, 8, "cudaMemcpy of the null count", err);
+  zb_status ws = zb__cuda_wait("string comparison", dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_BOOL, n, 0, valid, bits, NULL, NULL, (int64_t)null_count, out, err);
+  zb_buffer_release(bits);
+  zb_buffer_release(valid);
+  zb_buffer_release(cnt);
   return st;
 }

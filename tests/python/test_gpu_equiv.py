@@ -28,7 +28,7 @@ count and null positions, and equal values at the valid positions -- exactly
 where the device's pow may differ from the host's in the last bits:
 relative 1e-12 for float64, 3e-7 (a couple of ulps) for float32.
 
-Operations the GPU backend declines (string comparisons, where on strings)
+Operations the GPU backend declines (fill and where on strings)
 run on the CPU and must still give a result on the GPU's device.
 """
 
@@ -258,10 +258,9 @@ def test_binary_columns(ta, tb, n, layout):
     ops = BINARY_OPS if ta != "string" else ["eq", "ne", "lt", "le", "gt", "ge"]
     for op in ops:
         what = f"{ta} {op} {tb} [n={n}, {layout}]"
-        check(what, lambda x, y, op=op: _core.binary(op, x, y), (ca, cb), (ga, gb), op,
-              native=ta != "string")
+        check(what, lambda x, y, op=op: _core.binary(op, x, y), (ca, cb), (ga, gb), op)
         check("reversed " + what, lambda x, y, op=op: _core.binary(op, y, x), (ca, cb),
-              (ga, gb), op, native=ta != "string")
+              (ga, gb), op)
 
 
 SCALARS = {
@@ -514,14 +513,15 @@ def test_profile_shows_the_ops_ran_on_the_gpu():
         _core.cast(ga, "float32")
         _core.isnull(ga)
         _core.column_clip(ga, 0, 5)
-        _core.binary("lt", gs, gs)  # strings: declined, run on the CPU
+        _core.binary("lt", gs, gs)
+        _core.fill_null(gs, "x")  # strings: declined, run on the CPU
     ops = {}
     for r in p.records:
         ops.setdefault(r.op, []).append(r)
-    for op in ("add", "abs", "cast", "isnull", "clip"):
+    for op in ("add", "abs", "cast", "isnull", "clip", "lt"):
         assert op in ops, f"no profile record for {op}: {sorted(ops)}"
         for r in ops[op]:
             assert r.device.startswith("cuda") and not r.fallback, (
                 f"{op} ran on {r.device} (fallback: {r.reason!r})")
-    assert ops.get("lt") and all(r.fallback and r.reason for r in ops["lt"]), (
-        "the string comparison is not recorded as a fallback")
+    assert ops.get("fill_null") and all(r.fallback and r.reason for r in ops["fill_null"]), (
+        "the string fill is not recorded as a fallback")

@@ -7,7 +7,8 @@ Every str method the engine has (len, contains / startswith / endswith
 with ASCII and non-ASCII patterns and the empty pattern, strip / lstrip /
 rstrip on whitespace and on character sets, slice with positive, negative
 and omitted bounds and steps, replace with limits and the empty pattern,
-upper / lower through the Unicode table) and every dt field (date32 and
+upper / lower through the Unicode table), string comparisons with a
+string or a column, and every dt field (date32 and
 timestamps of each unit, before and after 1970, with a fixed-offset
 timezone) runs on the GPU over strings with nulls, empty strings, accented
 letters, sharp s, dotted capital I, emoji and malformed UTF-8, at sizes
@@ -163,3 +164,29 @@ def test_dt_year_overflow_is_the_same_error():
         host.to("cuda").dt.year
     assert str(gpu_err.value) == str(cpu_err.value)
     assert "row 1" in str(gpu_err.value)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_string_comparisons_match_cpu(n):
+    """==, !=, <, <=, >, >= of strings with a string (both orders, a null
+    scalar, a prefix of others, non-ASCII) and with a column, on the GPU
+    without a fallback: the CPU's bools and nulls."""
+    host, gpu = on_both(strings(n + 5, 100 + n), True)
+    other_h, other_g = on_both(strings(n + 5, 200 + n), True)
+    core = zb._core
+    for op in ("eq", "ne", "lt", "le", "gt", "ge"):
+        for value in ("ab", "", "\u00e9l\u00e8ve", None):
+            for first in (False, True):
+                what = f"{op} {value!r} first={first} [{n}]"
+                with zb.profile() as p:
+                    got = core.binary_scalar(op, gpu._col, value, first)
+                ran_on_gpu(p, what)
+                assert_same_on_gpu(got, core.binary_scalar(op, host._col, value, first), what)
+        what = f"{op} column [{n}]"
+        with zb.profile() as p:
+            got = core.binary(op, gpu._col, other_g._col)
+        ran_on_gpu(p, what)
+        assert_same_on_gpu(got, core.binary(op, host._col, other_h._col), what)
+    cat_h = zb.Series(strings(n + 5, 300 + n).dictionary_encode())
+    got = core.binary_scalar("eq", cat_h.to("cuda")._col, "ab", False)
+    assert_same_on_gpu(got, core.binary_scalar("eq", cat_h._col, "ab", False), "categorical")
