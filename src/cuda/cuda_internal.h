@@ -171,6 +171,12 @@ zb_status zb__cuda_dt_field(const zb_column *col, zb_dt_field field, int64_t off
 zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, bool a_scalar,
                                const zb_column *b, bool b_scalar, zb_column **out,
                                zb_error *err);
+/* fill_null and where of string columns (value / b: string columns, b a
+ * length-1 scalar column when b_scalar), as zb_backend's entries. */
+zb_status zb__cuda_str_fill_null(const zb_column *col, const zb_column *value, zb_column **out,
+                                 zb_error *err);
+zb_status zb__cuda_str_where(const zb_column *cond, bool mask, const zb_column *a,
+                             const zb_column *b, bool b_scalar, zb_column **out, zb_error *err);
 
 /* The backend's stat and quantile entries (src/cuda/stats.cu): var, std,
  * prod, any, all, argmin, argmax, median and quantiles with the CPU's

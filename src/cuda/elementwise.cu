@@ -16,9 +16,8 @@
  * from the host's in the last bits (float32 ** is computed in double and
  * rounded once).
  *
- * String comparisons run in strings.cu.  Strings in fill and where, and
- * bitwise logic on float-promoted integers, are declined (ZB__DECLINED) and
- * run on the CPU.
+ * String comparisons, fill and where run in strings.cu.  Bitwise logic on
+ * float-promoted integers is declined (ZB__DECLINED) and runs on the CPU.
  */
 #include <math.h>
 #include <stdio.h>
@@ -562,6 +561,8 @@ extern "C" zb_status zb__cuda_is_null(const zb_column *col, bool want_valid, zb_
 
 extern "C" zb_status zb__cuda_fill_null(const zb_column *col, const zb_column *value,
                                         zb_column **out, zb_error *err) {
+  if (col->type == ZB_STRING && value->type == ZB_STRING)
+    return zb__cuda_str_fill_null(col, value, out, err);
   if (!zb_fixed_width(col->type) || value->type != col->type) return ZB__DECLINED;
   *out = NULL;
   zb_cuda_out r;
@@ -576,8 +577,10 @@ extern "C" zb_status zb__cuda_fill_null(const zb_column *col, const zb_column *v
 extern "C" zb_status zb__cuda_where(const zb_column *cond, bool mask, const zb_column *a,
                                     const zb_column *b, bool b_scalar, zb_column **out,
                                     zb_error *err) {
+  if (a->type == ZB_STRING && b->type == ZB_STRING && cond->type == ZB_BOOL)
+    return zb__cuda_str_where(cond, mask, a, b, b_scalar, out, err);
   if (!zb_fixed_width(a->type) || b->type != a->type || cond->type != ZB_BOOL)
-    return ZB__DECLINED; /* strings */
+    return ZB__DECLINED;
   *out = NULL;
   const bool nulls = a->validity != NULL || b->validity != NULL || cond->validity != NULL;
   zb_cuda_out r;

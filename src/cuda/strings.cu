@@ -1,7 +1,8 @@
 /*
- * strings.cu -- string operations, string comparisons and calendar fields on
- * a CUDA device (the CUDA side of zb_backend.str and zb_backend.dt_field,
- * and of zb_backend.binary for string comparisons).
+ * strings.cu -- string operations, string comparisons, fill_null / where of
+ * strings and calendar fields on a CUDA device (the CUDA side of
+ * zb_backend.str and zb_backend.dt_field, and of zb_backend.binary,
+ * fill_null and where for strings).
  *
  * Every row is computed by the code the CPU kernels use (src/core/str_row.h
  * and src/core/calendar.h, compiled for the device), so both backends give
@@ -295,6 +296,111 @@ __global__ void __launch_bounds__(ZB_STR_THREADS)
   }
 }
 
+/* fill_null and where on strings: row i takes a[i] or b[i] (b[0] when b is
+ * a scalar).  take: where (cond given): cond valid and its bit != mask;
+ * fill (cond NULL): a[i] valid.  The result is valid where the taken value
+ * is.  Pass 1 writes lengths (0 when null), validity words and the null
+ * count; pass 2 copies the bytes. */
+struct zb_str_pick {
+  zb_dstr a, b;
+  bool bs;
+  const uint8_t *cond, *cond_valid; /* cond NULL: fill_null */
+  int64_t cond_off;
+  bool mask;
+};
+
+__device__ __forceinline__ bool zb_pick_a(const zb_str_pick &p, int64_t i) {
+  if (p.cond == NULL) return zb_dstr_valid(p.a, i);
+  if (p.cond_valid != NULL && !zb__cuda_bit(p.cond_valid, p.cond_off + i)) return false;
+  return zb__cuda_bit(p.cond, p.cond_off + i) != p.mask;
+}
+
+__global__ void __launch_bounds__(ZB_STR_THREADS)
+    zb_str_pick_size_kernel(zb_str_pick p, int64_t n, int64_t *__restrict__ out_offs,
+                            uint32_t *__restrict__ valid_out,
+                            unsigned long long *__restrict__ nulls) {
+  const int lane = threadIdx.x & 31;
+  ZB_STR_FOR_WARPS(w, n) {
+    const int64_t i = w * 32 + lane;
+    bool ok = false;
+    if (i < n) {
+      const bool ta = zb_pick_a(p, i);
+      const int64_t r = ta || !p.bs ? i : 0;
+      ok = ta ? zb_dstr_valid(p.a, r) : zb_dstr_valid(p.b, r);
+      const int64_t *o = ta ? p.a.offs : p.b.offs;
+      out_offs[i] = ok ? o[r + 1] - o[r] : 0;
+    }
+    const unsigned vb = __ballot_sync(0xffffffffu, ok);
+    const unsigned nb = __ballot_sync(0xffffffffu, i < n && !ok);
+    if (lane == 0) {
+      if (valid_out != NULL) valid_out[w] = vb;
+      if (nb != 0) atomicAdd(nulls, (unsigned long long)__popc(nb));
+    }
+  }
+}
+
+__global__ void __launch_bounds__(ZB_STR_THREADS)
+    zb_str_pick_write_kernel(zb_str_pick p, int64_t n, const int64_t *__restrict__ out_offs,
+                             char *__restrict__ out_chars) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t len = out_offs[i + 1] - out_offs[i];
+    if (len == 0) continue;
+    const bool ta = zb_pick_a(p, i);
+    const int64_t r = ta || !p.bs ? i : 0;
+    const int64_t *o = ta ? p.a.offs : p.b.offs;
+    const unsigned char *c = ta ? p.a.chars : p.b.chars;
+    memcpy(out_chars + out_offs[i], c + o[r], (size_t)len);
+  }
+}
+
+/* The picked strings as a new column of n rows (nulls: a result may hold
+ * nulls, so it gets a validity bitmap). */
+zb_status zb_str_pick_run(int dev, const zb_str_pick &p, int64_t n, bool nulls,
+                          zb_column **out, zb_error *err) {
+  *out = NULL;
+  const int64_t words = (n + 31) / 32;
+  zb_buffer *offs = NULL, *chars = NULL, *valid = NULL, *cnt = NULL;
+  unsigned long long null_count = 0;
+  int64_t total = 0;
+  ZB_RETURN_NOT_OK(zb__cuda_set_device(dev, err));
+  zb_status st = zb__cuda_buffer(dev, (n + 1) * 8, &offs, err);
+  if (st == ZB_OK && nulls) st = zb__cuda_buffer(dev, words * 4, &valid, err);
+  if (st == ZB_OK) st = zb_str_upload(dev, &null_count, 8, &cnt, err);
+  if (st == ZB_OK)
+    st = zb__cuda_check(cudaMemsetAsync((int64_t *)offs->data + n, 0, 8, 0), "cudaMemsetAsync",
+                        dev, err);
+  const unsigned blocks = zb__cuda_blocks(dev, n, ZB_STR_THREADS);
+  if (st == ZB_OK && n > 0) {
+    zb_str_pick_size_kernel<<<blocks, ZB_STR_THREADS>>>(
+        p, n, (int64_t *)offs->data, nulls ? (uint32_t *)valid->data : NULL,
+        (unsigned long long *)cnt->data);
+    st = zb__cuda_launched("string pick (sizes)", dev, err);
+  }
+  if (st == ZB_OK) st = zb__cuda_exclusive_sum(dev, (int64_t *)offs->data, n + 1, err);
+  if (st == ZB_OK)
+    st = zb__cuda_read(dev, &total, (const int64_t *)offs->data + n, 8,
+                       "cudaMemcpy of the picked strings' bytes", err);
+  if (st == ZB_OK)
+    st = zb__cuda_read(dev, &null_count, cnt->data, 8, "cudaMemcpy of the null count", err);
+  if (st == ZB_OK) st = zb__cuda_buffer(dev, total, &chars, err);
+  if (st == ZB_OK && n > 0 && total > 0) {
+    zb_str_pick_write_kernel<<<blocks, ZB_STR_THREADS>>>(p, n, (const int64_t *)offs->data,
+                                                         (char *)chars->data);
+    st = zb__cuda_launched("string pick (bytes)", dev, err);
+  }
+  zb_status ws = zb__cuda_wait("string pick", dev, st == ZB_OK ? err : NULL);
+  if (st == ZB_OK) st = ws;
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_STRING, n, 0, valid, offs, chars, NULL, (int64_t)null_count, out,
+                        err);
+  zb_buffer_release(offs);
+  zb_buffer_release(chars);
+  zb_buffer_release(valid);
+  zb_buffer_release(cnt);
+  return st;
+}
+
 } /* namespace */
 
 extern "C" zb_status zb__cuda_str(const zb_column *col, const zb_str_args *args,
@@ -416,4 +522,32 @@ extern "C" zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, b
   zb_buffer_release(valid);
   zb_buffer_release(cnt);
   return st;
+}
+
+extern "C" zb_status zb__cuda_str_fill_null(const zb_column *col, const zb_column *value,
+                                            zb_column **out, zb_error *err) {
+  zb_str_pick p;
+  memset(&p, 0, sizeof p);
+  p.a = zb_dstr_of(col);
+  p.b = zb_dstr_of(value);
+  p.bs = true;
+  return zb_str_pick_run(col->device.id, p, col->length, value->null_count > 0, out, err);
+}
+
+extern "C" zb_status zb__cuda_str_where(const zb_column *cond, bool mask, const zb_column *a,
+                                        const zb_column *b, bool b_scalar, zb_column **out,
+                                        zb_error *err) {
+  zb_str_pick p;
+  memset(&p, 0, sizeof p);
+  p.a = zb_dstr_of(a);
+  p.b = zb_dstr_of(b);
+  p.bs = b_scalar;
+  p.cond = (const uint8_t *)cond->data->data;
+  p.cond_valid = cond->validity != NULL && cond->null_count > 0
+                     ? (const uint8_t *)cond->validity->data
+                     : NULL;
+  p.cond_off = cond->offset;
+  p.mask = mask;
+  const bool nulls = a->null_count > 0 || b->null_count > 0 || cond->null_count > 0;
+  return zb_str_pick_run(a->device.id, p, a->length, nulls, out, err);
 }

@@ -28,8 +28,9 @@ count and null positions, and equal values at the valid positions -- exactly
 where the device's pow may differ from the host's in the last bits:
 relative 1e-12 for float64, 3e-7 (a couple of ulps) for float32.
 
-Operations the GPU backend declines (fill and where on strings)
-run on the CPU and must still give a result on the GPU's device.
+Strings compare, fill and take where on the GPU too; an operation the GPU
+backend declines (string concatenation) runs on the CPU and must still give
+a result on the GPU's device.
 """
 
 import gc
@@ -326,7 +327,7 @@ def test_fill_null(dtype, n, layout):
     c, g = operand(dtype, n, layout, 0, ("fill",))
     for value in FILL_VALUES.get(dtype, [7, 0]):
         check(f"fill_null({value!r}) {dtype} [n={n}, {layout}]",
-              lambda x, v=value: _core.fill_null(x, v), (c,), (g,), native=dtype != "string")
+              lambda x, v=value: _core.fill_null(x, v), (c,), (g,))
 
 
 WHERE_TYPES = NUMERIC + ["date32", "timestamp_tz", "string"]
@@ -346,7 +347,7 @@ def test_where_mask(dtype, n, layout):
             what = f"{'mask' if mask else 'where'} {dtype} other={label} [n={n}, {layout}]"
             check(what,
                   lambda x, cond, other, m=mask: _core.column_where(x, cond, other, mask=m),
-                  (c, cc, cother), (g, gc_, gother), native=dtype != "string")
+                  (c, cc, cother), (g, gc_, gother))
 
 
 CLIP_BOUNDS = [(-3, 5), (0, None), (None, 2), (None, None), (2.5, 7.25),
@@ -514,7 +515,7 @@ def test_profile_shows_the_ops_ran_on_the_gpu():
         _core.isnull(ga)
         _core.column_clip(ga, 0, 5)
         _core.binary("lt", gs, gs)
-        _core.fill_null(gs, "x")  # strings: declined, run on the CPU
+        _core.str_cat(gs, gs, "-")  # declined, runs on the CPU
     ops = {}
     for r in p.records:
         ops.setdefault(r.op, []).append(r)
@@ -523,5 +524,5 @@ def test_profile_shows_the_ops_ran_on_the_gpu():
         for r in ops[op]:
             assert r.device.startswith("cuda") and not r.fallback, (
                 f"{op} ran on {r.device} (fallback: {r.reason!r})")
-    assert ops.get("fill_null") and all(r.fallback and r.reason for r in ops["fill_null"]), (
-        "the string fill is not recorded as a fallback")
+    assert ops.get("str_cat") and all(r.fallback and r.reason for r in ops["str_cat"]), (
+        "the string concatenation is not recorded as a fallback")
