@@ -299,18 +299,20 @@ __global__ void __launch_bounds__(ZB_STR_THREADS)
 /* fill_null and where on strings: row i takes a[i] or b[i] (b[0] when b is
  * a scalar).  take: where (cond given): cond valid and its bit != mask;
  * fill (cond NULL): a[i] valid.  The result is valid where the taken value
- * is.  Pass 1 writes lengths (0 when null), validity words and the null
- * count; pass 2 copies the bytes. */
+ * is (a null fill value keeps the nulls; the core never passes one).  Pass
+ * 1 writes lengths (0 when null), validity words and the null count; pass
+ * 2 copies the bytes. */
 struct zb_str_pick {
   zb_dstr a, b;
   bool bs;
-  const uint8_t *cond, *cond_valid; /* cond NULL: fill_null */
+  bool fill; /* fill_null: take a where it is valid; else where by cond */
+  const uint8_t *cond, *cond_valid;
   int64_t cond_off;
   bool mask;
 };
 
 __device__ __forceinline__ bool zb_pick_a(const zb_str_pick &p, int64_t i) {
-  if (p.cond == NULL) return zb_dstr_valid(p.a, i);
+  if (p.fill) return zb_dstr_valid(p.a, i);
   if (p.cond_valid != NULL && !zb__cuda_bit(p.cond_valid, p.cond_off + i)) return false;
   return zb__cuda_bit(p.cond, p.cond_off + i) != p.mask;
 }
@@ -531,6 +533,7 @@ extern "C" zb_status zb__cuda_str_fill_null(const zb_column *col, const zb_colum
   p.a = zb_dstr_of(col);
   p.b = zb_dstr_of(value);
   p.bs = true;
+  p.fill = true;
   return zb_str_pick_run(col->device.id, p, col->length, value->null_count > 0, out, err);
 }
 

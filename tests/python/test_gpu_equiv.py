@@ -17,7 +17,8 @@ the GPU at offset 13, the other sliced on the CPU at offset 5 and moved):
     and signed zeros are in the data;
   * neg / abs / invert, isnull / notnull (every dtype, strings included),
     fill_null (numbers, bool, dates, timestamps with a timezone,
-    categoricals), where / mask (column, scalar or null other), clip, round;
+    categoricals, strings), where / mask (column, scalar or null other;
+    strings too), clip, round;
   * casts between every pair of numeric types and bool, and among date32,
     timestamps of each unit and integers, including the casts that fail: the
     GPU must raise the same error with the same message (the first bad row).
@@ -330,7 +331,7 @@ def test_fill_null(dtype, n, layout):
               lambda x, v=value: _core.fill_null(x, v), (c,), (g,))
 
 
-WHERE_TYPES = NUMERIC + ["date32", "timestamp_tz", "string"]
+WHERE_TYPES = NUMERIC + ["date32", "timestamp_tz", "string", "category"]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -340,7 +341,8 @@ def test_where_mask(dtype, n, layout):
     c, g = operand(dtype, n, layout, 0, ("where",))
     co, go = operand(dtype, n, layout, 1, ("where-other",))
     cc, gc_ = operand("bool", n, layout, 1, ("where-cond", dtype))
-    scalar = {"bool": True, "string": "other", "float32": 0.5, "float64": -2.25}.get(dtype, 3)
+    scalar = {"bool": True, "string": "other", "category": "mid", "float32": 0.5,
+              "float64": -2.25}.get(dtype, 3)
     for mask in (False, True):
         for label, cother, gother in (("column", co, go), ("scalar", scalar, scalar),
                                       ("null", None, None)):
@@ -471,7 +473,12 @@ def _device_bytes():
 def test_no_device_memory_left_behind_also_after_injected_failures():
     ca, ga = operand("int32", 5000, "sliced", 0, ("mem",))
     cb, gb = operand("float64", 5000, "sliced", 1, ("mem",))
+    _, gs = operand("string", 5000, "sliced", 0, ("mem",))
+    _, gcond = operand("bool", 5000, "sliced", 1, ("mem",))
     runs = [
+        lambda: _core.binary("lt", gs, gs),
+        lambda: _core.fill_null(gs, "x"),
+        lambda: _core.column_where(gs, gcond, "o"),
         lambda: _core.binary("add", ga, gb),
         lambda: _core.binary("lt", ga, gb),
         lambda: _core.unary("neg", ga),
