@@ -147,6 +147,36 @@ static inline ZB_HD bool zb__bytes_equal(const unsigned char *a, const unsigned 
 #endif
 }
 
+/* The order of strings a[0, la) and b[0, lb): bytes unsigned, a prefix
+ * first; 0 less, 1 equal, 2 greater (a bit index into zb__cmp_mask). */
+static inline ZB_HD int zb__bytes_order(const unsigned char *a, int64_t la,
+                                        const unsigned char *b, int64_t lb) {
+  const int64_t m = la < lb ? la : lb;
+  int c = 0;
+#ifdef __CUDA_ARCH__
+  for (int64_t k = 0; k < m && c == 0; k++)
+    if (a[k] != b[k]) c = a[k] < b[k] ? -1 : 1;
+#else
+  if (m > 0) c = memcmp(a, b, (size_t)m);
+#endif
+  if (c == 0) c = (la > lb) - (la < lb);
+  return c < 0 ? 0 : (c == 0 ? 1 : 2);
+}
+
+/* Which orders (zb__bytes_order, or any <, ==, >) satisfy comparison op:
+ * bit 0 less, bit 1 equal, bit 2 greater; 0 for other ops. */
+static inline ZB_HD int zb__cmp_mask(zb_binary_op op) {
+  switch (op) {
+    case ZB_OP_EQ: return 2;
+    case ZB_OP_NE: return 5;
+    case ZB_OP_LT: return 1;
+    case ZB_OP_LE: return 3;
+    case ZB_OP_GT: return 4;
+    case ZB_OP_GE: return 6;
+    default: return 0;
+  }
+}
+
 /* ---- contains / startswith / endswith ------------------------------------- */
 
 static inline ZB_HD bool zb__str_match(const zb_str_args *a, const unsigned char *p,

@@ -6,9 +6,11 @@
  * Numeric operands are converted block by block to the compute type; each
  * 64 rows produce one result word (int64 and float64 words with AVX2
  * compares and movemask where the CPU has AVX2).  Strings compare
- * byte-wise (memcmp, then length).  Bool logic works a 64-bit word at a
- * time on values and validity.
+ * byte-wise (memcmp, then length: zb__bytes_order, shared with the GPU).
+ * Bool logic works a 64-bit word at a time on values and validity.
  */
+#define _GNU_SOURCE /* memmem, which core/str_row.h uses */
+#include "core/str_row.h"
 #include "cpu/kernels.h"
 
 /* Comparisons of rows [0, m) of blocks x and y into result words (bit q of
@@ -143,25 +145,6 @@ static void cmp_words(zb_binary_op op, zb_type_id t, const void *x, const void *
   cmp_block(op, t, x, y, m, words);
 }
 
-/* Which orderings satisfy op: bit 0 less, bit 1 equal, bit 2 greater. */
-static int op_mask(zb_binary_op op) {
-  switch (op) {
-    case ZB_OP_EQ: return 2;
-    case ZB_OP_NE: return 5;
-    case ZB_OP_LT: return 1;
-    case ZB_OP_LE: return 3;
-    case ZB_OP_GT: return 4;
-    case ZB_OP_GE: return 6;
-    default: return 0;
-  }
-}
-
-static inline int str_order(const char *p, int64_t lp, const char *q, int64_t lq) {
-  int64_t m = lp < lq ? lp : lq;
-  int c = m > 0 ? memcmp(p, q, (size_t)m) : 0;
-  if (c == 0) c = (lp > lq) - (lp < lq);
-  return c < 0 ? 0 : (c == 0 ? 1 : 2); /* bit index into op_mask */
-}
 
 typedef struct cmp_job {
   zb_binary_op op;
@@ -187,7 +170,7 @@ static void cmp_morsel(void *ctx, int64_t task, int worker) {
     if (j->as) zb__fill_scalar_block(pt, abuf, j->a);
     if (j->bs) zb__fill_scalar_block(pt, bbuf, j->b);
   }
-  int mask = op_mask(j->op);
+  int mask = zb__cmp_mask(j->op);
   for (int64_t blk = 0; blk < n; blk += ZB_BLOCK) {
     int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - blk), row = start + blk;
     uint64_t words[ZB_BLOCK / 64];
@@ -206,7 +189,8 @@ static void cmp_morsel(void *ctx, int64_t task, int worker) {
           int64_t la, lb;
           const char *pa = zb__str(j->a, j->as ? 0 : row + k + q, &la);
           const char *pb = zb__str(j->b, j->bs ? 0 : row + k + q, &lb);
-          r |= (uint64_t)((mask >> str_order(pa, la, pb, lb)) & 1) << q;
+          int o = zb__bytes_order((const unsigned char *)pa, la, (const unsigned char *)pb, lb);
+          r |= (uint64_t)((mask >> o) & 1) << q;
         }
       } else {
         r = words[k / 64];

@@ -80,6 +80,11 @@ zb_status zb__cuda_read(int device_id, void *dst, const void *src, int64_t size,
  * the allocator; for results and scratch alike.  New reference in *out. */
 zb_status zb__cuda_buffer(int device_id, int64_t size, zb_buffer **out, zb_error *err);
 
+/* A device copy of host bytes src[0, size) (size may be 0) on device_id:
+ * a new reference in *out, NULL on failure. */
+zb_status zb__cuda_upload(int device_id, const void *src, int64_t size, zb_buffer **out,
+                          zb_error *err);
+
 /* Temporary storage for a CUB device-wide call: *have bytes at (*buf)->data,
  * grown (old contents dropped) when `need` is more. */
 zb_status zb__cuda_scratch(int device_id, size_t need, zb_buffer **buf, size_t *have,
@@ -131,6 +136,13 @@ typedef struct zb_str_sides {
 zb_status zb__cuda_sort_by_strings(int device_id, int64_t *rows, int64_t n,
                                    const zb_str_sides *s, bool ascending, bool nulls_first,
                                    zb_buffer **temp, size_t *temp_have, zb_error *err);
+
+/* The low bits a radix sort of keys 0..max needs (at least 1). */
+static inline int zb__cuda_key_bits(uint64_t max) {
+  int bits = 1;
+  while (bits < 64 && (max >> bits) != 0) bits++;
+  return bits;
+}
 
 /* In-place exclusive prefix sum of data[0, n) on the device, waited for
  * (src/cuda/select.cu). */

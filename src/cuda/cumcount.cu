@@ -94,13 +94,10 @@ extern "C" zb_status zb__cuda_group_cumcount(const zb_column *ids, int64_t n_gro
   }
   if (st == ZB_OK && nulls) st = zb__cuda_buffer(dev, words * 4, &vout, err);
   if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &data, err);
-  if (st == ZB_OK) st = zb__cuda_buffer(dev, 8, &bad, err);
+  if (st == ZB_OK) st = zb__cuda_upload(dev, &first_bad, 8, &bad, err);
   if (st == ZB_OK)
     st = zb__cuda_check(cudaMemsetAsync(counts->data, 0, (size_t)(n_groups + 1) * 8, 0),
                         "cudaMemsetAsync", dev, err);
-  if (st == ZB_OK)
-    st = zb__cuda_check(cudaMemcpy(bad->data, &first_bad, 8, cudaMemcpyHostToDevice),
-                        "cudaMemcpy (host to device)", dev, err);
   if (st == ZB_OK && n > 0) {
     zb_cc_count_kernel<<<blocks, ZB_CC_THREADS>>>(
         idv, valid, ids->offset, n, n_groups, (unsigned long long *)counts->data,
@@ -119,11 +116,9 @@ extern "C" zb_status zb__cuda_group_cumcount(const zb_column *ids, int64_t n_gro
   if (st == ZB_OK)
     st = zb__cuda_exclusive_sum(dev, (int64_t *)counts->data, n_groups + 1, err);
   int cur = 0;
-  if (st == ZB_OK && n > 1) {
-    int bits = 1;
-    while (bits < 63 && ((uint64_t)1 << bits) <= (uint64_t)n_groups) bits++;
-    st = zb__cuda_sort_pairs(dev, 8, keys, rows, &cur, n, 0, bits, &temp, &temp_have, err);
-  }
+  if (st == ZB_OK && n > 1)
+    st = zb__cuda_sort_pairs(dev, 8, keys, rows, &cur, n, 0,
+                             zb__cuda_key_bits((uint64_t)n_groups), &temp, &temp_have, err);
   if (st == ZB_OK && n > 0) {
     zb_cc_write_kernel<<<blocks, ZB_CC_THREADS>>>(
         idv, valid, ids->offset, n, (const int64_t *)rows[cur]->data,

@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "core/exact_mean.h"
+#include "core/str_row.h"
 #include "cuda/elementwise.cuh"
 
 #define ZB_GB_THREADS 256
@@ -94,10 +95,7 @@ struct zb_gkey {
 __device__ __forceinline__ bool zb_gkey_same_string(const zb_gkey &k, int64_t r, int64_t q) {
   const int64_t *o = (const int64_t *)k.data + k.off;
   const int64_t sr = o[r], sq = o[q], len = o[r + 1] - sr;
-  if (o[q + 1] - sq != len) return false;
-  for (int64_t b = 0; b < len; b++)
-    if (k.chars[sr + b] != k.chars[sq + b]) return false;
-  return true;
+  return o[q + 1] - sq == len && zb__bytes_equal(k.chars + sr, k.chars + sq, len);
 }
 
 /* The comparable bits of row r of key k in *bits; true when the row is
@@ -980,11 +978,9 @@ zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique,
                                                 (unsigned long long *)keys[0]->data);
     st = zb__cuda_launched("group-by quantile (group keys)", dev, err);
   }
-  if (st == ZB_OK) {
-    int bits = 1;
-    while (bits < 63 && ((uint64_t)1 << bits) <= (uint64_t)G) bits++;
-    st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, 0, bits, &temp, &temp_have, err);
-  }
+  if (st == ZB_OK)
+    st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, 0, zb__cuda_key_bits((uint64_t)G),
+                             &temp, &temp_have, err);
   if (st == ZB_OK) st = zb__cuda_exclusive_sum(dev, (int64_t *)cnt->data, G + 2, err);
   if (st == ZB_OK && G > 0 && !nunique) {
     zb_gb_qpick_kernel<<<ZB_GB_GRID(dev, G)>>>(a, (const int64_t *)vals[cur]->data,

@@ -32,6 +32,7 @@
 
 #include <stdint.h>
 
+#include "core/str_row.h"
 #include "cuda/cuda_internal.h"
 
 #define ZB_KEY_THREADS 256 /* threads per block: whole warps */
@@ -104,11 +105,7 @@ static __device__ __forceinline__ bool zb_key_same_string(const zb_kcol &c, int6
   const int64_t *orr = (const int64_t *)kr.data + kr.off + (sr ? r - n_a : r);
   const int64_t *oq = (const int64_t *)kq.data + kq.off + (sq ? q - n_a : q);
   const int64_t len = orr[1] - orr[0];
-  if (oq[1] - oq[0] != len) return false;
-  const unsigned char *a = kr.chars + orr[0], *b = kq.chars + oq[0];
-  for (int64_t i = 0; i < len; i++)
-    if (a[i] != b[i]) return false;
-  return true;
+  return oq[1] - oq[0] == len && zb__bytes_equal(kr.chars + orr[0], kq.chars + oq[0], len);
 }
 
 /* Rows grouped by equal keys (see the file comment).  Buffers are device

@@ -83,6 +83,20 @@ extern "C" zb_status zb__cuda_buffer(int device_id, int64_t size, zb_buffer **ou
   return zb_buffer_new(where, size, out, err);
 }
 
+extern "C" zb_status zb__cuda_upload(int device_id, const void *src, int64_t size,
+                                     zb_buffer **out, zb_error *err) {
+  ZB_RETURN_NOT_OK(zb__cuda_buffer(device_id, size, out, err));
+  if (size == 0) return ZB_OK;
+  zb_status st = zb__cuda_check(
+      cudaMemcpy((*out)->data, src, (size_t)size, cudaMemcpyHostToDevice),
+      "cudaMemcpy (host to device)", device_id, err);
+  if (st != ZB_OK) {
+    zb_buffer_release(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
 extern "C" zb_status zb__cuda_scratch(int device_id, size_t need, zb_buffer **buf,
                                       size_t *have, zb_error *err) {
   if (*buf != NULL && need <= *have) return ZB_OK;

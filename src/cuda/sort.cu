@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/str_row.h"
 #include "cuda/cuda_internal.h"
 
 #define ZB_SORT_THREADS 256
@@ -221,14 +222,9 @@ struct zb_string_less {
     const bool ma = missing(sa, a), mb = missing(sb, b);
     if (ma || mb) return ma != mb && (ma ? nulls_first : !nulls_first);
     const int64_t *oa = s.offs[sa], *ob = s.offs[sb];
-    const unsigned char *ca = s.chars[sa] + oa[a], *cb = s.chars[sb] + ob[b];
-    const int64_t la = oa[a + 1] - oa[a], lb = ob[b + 1] - ob[b];
-    const int64_t m = la < lb ? la : lb;
-    for (int64_t i = 0; i < m; i++) {
-      const unsigned char x = ca[i], y = cb[i];
-      if (x != y) return asc ? x < y : x > y;
-    }
-    return asc ? la < lb : la > lb;
+    const int o = zb__bytes_order(s.chars[sa] + oa[a], oa[a + 1] - oa[a], s.chars[sb] + ob[b],
+                                  ob[b + 1] - ob[b]);
+    return asc ? o == 0 : o == 2;
   }
 };
 

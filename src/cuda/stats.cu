@@ -139,10 +139,7 @@ zb_status zb_argext(const zb_column *col, bool want_max, zb_scalar *out, zb_erro
   if (ext.is_null) return ZB_OK;
   zb_buffer *pos = NULL;
   unsigned long long first = ~0ull;
-  zb_status st = zb__cuda_buffer(dev, 8, &pos, err);
-  if (st == ZB_OK)
-    st = zb__cuda_check(cudaMemcpy(pos->data, &first, 8, cudaMemcpyHostToDevice),
-                        "cudaMemcpy (host to device)", dev, err);
+  zb_status st = zb__cuda_upload(dev, &first, 8, &pos, err);
   zb_scol c = {col->data->data,
                col->validity != NULL && col->null_count > 0 ? (const uint8_t *)col->validity->data
                                                             : NULL,

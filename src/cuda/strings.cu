@@ -131,16 +131,6 @@ __global__ void __launch_bounds__(ZB_STR_THREADS)
   }
 }
 
-/* A device copy of host bytes src[0, size) (size may be 0). */
-zb_status zb_str_upload(int dev, const void *src, int64_t size, zb_buffer **out,
-                        zb_error *err) {
-  ZB_RETURN_NOT_OK(zb__cuda_buffer(dev, size, out, err));
-  if (size == 0) return ZB_OK;
-  return zb__cuda_check(cudaMemcpy((*out)->data, src, (size_t)size, cudaMemcpyHostToDevice),
-                        "cudaMemcpy (host to device) of a string operation's argument", dev,
-                        err);
-}
-
 zb_dstr zb_dstr_of(const zb_column *col) {
   zb_dstr c;
   c.offs = (const int64_t *)col->data->data + col->offset;
@@ -163,11 +153,11 @@ zb_status zb_str_vary(const zb_column *col, const zb_str_args *args, zb_buffer *
             *chars = NULL;
   zb_status st = ZB_OK;
   if (args->pat != NULL) {
-    st = zb_str_upload(dev, args->pat, args->pat_len, &pat, err);
+    st = zb__cuda_upload(dev, args->pat, args->pat_len, &pat, err);
     if (st == ZB_OK) v.a.pat = (const char *)pat->data;
   }
   if (st == ZB_OK && args->op == ZB_STR_REPLACE) {
-    st = zb_str_upload(dev, args->repl, args->repl_len, &repl, err);
+    st = zb__cuda_upload(dev, args->repl, args->repl_len, &repl, err);
     if (st == ZB_OK) v.a.repl = (const char *)repl->data;
   }
   if (st == ZB_OK &&
@@ -177,15 +167,15 @@ zb_status zb_str_vary(const zb_column *col, const zb_str_args *args, zb_buffer *
     if (host == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (strip set)");
     if (st == ZB_OK) {
       zb__strip_set_init(&v.set, args->pat, args->pat_len, host);
-      st = zb_str_upload(dev, host, v.set.n_wide * 4, &wide, err);
+      st = zb__cuda_upload(dev, host, v.set.n_wide * 4, &wide, err);
       if (st == ZB_OK) v.set.wide = (const uint32_t *)wide->data;
     }
     zb_free(host);
   }
   if (st == ZB_OK && (args->op == ZB_STR_UPPER || args->op == ZB_STR_LOWER)) {
     const bool up = args->op == ZB_STR_UPPER;
-    st = up ? zb_str_upload(dev, zb__case_upper, sizeof zb__case_upper, &table, err)
-            : zb_str_upload(dev, zb__case_lower, sizeof zb__case_lower, &table, err);
+    st = up ? zb__cuda_upload(dev, zb__case_upper, sizeof zb__case_upper, &table, err)
+            : zb__cuda_upload(dev, zb__case_lower, sizeof zb__case_lower, &table, err);
     if (st == ZB_OK) {
       v.table = (const uint32_t(*)[2])table->data;
       v.n_table = up ? (int64_t)(sizeof zb__case_upper / sizeof zb__case_upper[0])
@@ -259,9 +249,9 @@ __global__ void __launch_bounds__(ZB_STR_THREADS)
 }
 
 /* String comparisons: the result bit of row i is op(a[i], b[i]) on their
- * bytes (unsigned, a prefix first: the CPU's order), false where either is
- * null; validity words when the result can hold nulls; *nulls counts them.
- * mask: which of <, ==, > make the op true (bits 0, 1, 2). */
+ * bytes (zb__bytes_order, the CPU's order), false where either is null;
+ * validity words when the result can hold nulls; *nulls counts them.
+ * mask: zb__cmp_mask of the op. */
 __global__ void __launch_bounds__(ZB_STR_THREADS)
     zb_str_cmp_kernel(zb_dstr a, bool as, zb_dstr b, bool bs, int64_t n, int mask,
                       uint32_t *__restrict__ bits, uint32_t *__restrict__ valid_out,
@@ -274,15 +264,9 @@ __global__ void __launch_bounds__(ZB_STR_THREADS)
       const int64_t ia = as ? 0 : i, ib = bs ? 0 : i;
       ok = zb_dstr_valid(a, ia) && zb_dstr_valid(b, ib);
       if (ok) {
-        const int64_t sa = a.offs[ia], la = a.offs[ia + 1] - sa;
-        const int64_t sb = b.offs[ib], lb = b.offs[ib + 1] - sb;
-        const int64_t m = la < lb ? la : lb;
-        int c = 1;
-        for (int64_t k = 0; k < m && c == 1; k++) {
-          const unsigned char x = a.chars[sa + k], y = b.chars[sb + k];
-          if (x != y) c = x < y ? 0 : 2;
-        }
-        if (c == 1 && la != lb) c = la < lb ? 0 : 2;
+        const int64_t sa = a.offs[ia], sb = b.offs[ib];
+        const int c = zb__bytes_order(a.chars + sa, a.offs[ia + 1] - sa, b.chars + sb,
+                                      b.offs[ib + 1] - sb);
         r = ((mask >> c) & 1) != 0;
       }
     }
@@ -368,7 +352,7 @@ zb_status zb_str_pick_run(int dev, const zb_str_pick &p, int64_t n, bool nulls,
   ZB_RETURN_NOT_OK(zb__cuda_set_device(dev, err));
   zb_status st = zb__cuda_buffer(dev, (n + 1) * 8, &offs, err);
   if (st == ZB_OK && nulls) st = zb__cuda_buffer(dev, words * 4, &valid, err);
-  if (st == ZB_OK) st = zb_str_upload(dev, &null_count, 8, &cnt, err);
+  if (st == ZB_OK) st = zb__cuda_upload(dev, &null_count, 8, &cnt, err);
   if (st == ZB_OK)
     st = zb__cuda_check(cudaMemsetAsync((int64_t *)offs->data + n, 0, 8, 0), "cudaMemsetAsync",
                         dev, err);
@@ -426,7 +410,7 @@ extern "C" zb_status zb__cuda_str(const zb_column *col, const zb_str_args *args,
   zb_str_args a = *args;
   if (st == ZB_OK) st = zb__cuda_buffer(dev, is_len ? n * 8 : words * 4, &data, err);
   if (st == ZB_OK && !is_len) {
-    st = zb_str_upload(dev, args->pat, args->pat_len, &pat, err);
+    st = zb__cuda_upload(dev, args->pat, args->pat_len, &pat, err);
     if (st == ZB_OK) a.pat = (const char *)pat->data;
   }
   if (st == ZB_OK && n > 0) {
@@ -459,7 +443,7 @@ extern "C" zb_status zb__cuda_dt_field(const zb_column *col, zb_dt_field field,
   unsigned long long first_bad = ~0ull;
   zb_status st = nulls ? zb__cuda_buffer(dev, words * 4, &valid, err) : ZB_OK;
   if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 4, &data, err);
-  if (st == ZB_OK) st = zb_str_upload(dev, &first_bad, 8, &bad, err);
+  if (st == ZB_OK) st = zb__cuda_upload(dev, &first_bad, 8, &bad, err);
   if (st == ZB_OK && n > 0) {
     zb_dt_kernel<<<zb__cuda_blocks(dev, n, ZB_STR_THREADS), ZB_STR_THREADS>>>(
         col->data->data, col->offset, nulls ? (const uint8_t *)col->validity->data : NULL, n,
@@ -487,16 +471,8 @@ extern "C" zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, b
                                           const zb_column *b, bool b_scalar, zb_column **out,
                                           zb_error *err) {
   *out = NULL;
-  int mask;
-  switch (op) {
-  case ZB_OP_EQ: mask = 2; break;
-  case ZB_OP_NE: mask = 5; break;
-  case ZB_OP_LT: mask = 1; break;
-  case ZB_OP_LE: mask = 3; break;
-  case ZB_OP_GT: mask = 4; break;
-  case ZB_OP_GE: mask = 6; break;
-  default: return (zb_status)ZB__DECLINED;
-  }
+  const int mask = zb__cmp_mask(op);
+  if (mask == 0) return (zb_status)ZB__DECLINED;
   const zb_column *col = a_scalar ? b : a;
   const int dev = col->device.id;
   const int64_t n = col->length, words = (n + 31) / 32;
@@ -507,7 +483,7 @@ extern "C" zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, b
   unsigned long long null_count = 0;
   zb_status st = zb__cuda_buffer(dev, words * 4, &bits, err);
   if (st == ZB_OK && nulls) st = zb__cuda_buffer(dev, words * 4, &valid, err);
-  if (st == ZB_OK) st = zb_str_upload(dev, &null_count, 8, &cnt, err);
+  if (st == ZB_OK) st = zb__cuda_upload(dev, &null_count, 8, &cnt, err);
   if (st == ZB_OK && n > 0) {
     zb_str_cmp_kernel<<<zb__cuda_blocks(dev, n, ZB_STR_THREADS), ZB_STR_THREADS>>>(
         zb_dstr_of(a), a_scalar, zb_dstr_of(b), b_scalar, n, mask, (uint32_t *)bits->data,
