@@ -1,4 +1,4 @@
-"""Write src/cpu/case_map.h: the Unicode simple case mappings (one code
+"""Write src/core/case_map.h: the Unicode simple case mappings (one code
 point to one code point) of the non-ASCII characters, for str.upper and
 str.lower (src/cpu/strings.c).
 
@@ -67,9 +67,9 @@ def main():
 #endif /* ZAMBEZI_CPU_CASE_MAP_H */
 """
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with open(os.path.join(root, "src", "cpu", "case_map.h"), "w", encoding="utf-8") as f:
+    with open(os.path.join(root, "src", "core", "case_map.h"), "w", encoding="utf-8") as f:
         f.write(text)
-    print(f"wrote src/cpu/case_map.h ({len(up)} upper, {len(lo)} lower mappings)")
+    print(f"wrote src/core/case_map.h ({len(up)} upper, {len(lo)} lower mappings)")
 
 
 if __name__ == "__main__":

@@ -70,6 +70,26 @@ ZB_API int64_t zb_profile_dropped(const zb_profile *p);
 /* Stop (if needed) and free p; NULL is a no-op. */
 ZB_API void zb_profile_free(zb_profile *p);
 
+/* ---- coverage ------------------------------------------------------------
+ * What a backend runs natively, from its support table: one row per table
+ * row.  op: the operation ("binary", "cast", "groupby_agg"...); variants:
+ * the sub-operations it takes, comma-separated ("add,sub,...", the target
+ * types of a cast, the aggregations of a group-by), or "*" for all; types:
+ * the types of the operation's subject, comma-separated, or "*" for all.
+ * Operations without a row run on the CPU for data on that device (recorded
+ * as fallbacks in profiles). */
+typedef struct zb_coverage_row {
+  char op[32];
+  char variants[384];
+  char types[256];
+} zb_coverage_row;
+
+/* The coverage of the backend of device kind `kind`: *rows (n_rows of
+ * them) is owned by the caller and freed with zb_free.  ZB_ENODEVICE when
+ * this build has no such backend. */
+ZB_API zb_status zb_backend_coverage(zb_device_kind kind, zb_coverage_row **rows,
+                                     int64_t *n_rows, zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,16 +4,15 @@
  *
  * Each validates its arguments once (types, lengths, devices, units and
  * timezones), works out result types by the promotion rules documented in
- * compute.h, turns scalars into length-1 columns, and dispatches to the
- * backend of the device where the data lives.  A backend without the
- * operation gets it run on the CPU over host copies, and the result is moved
- * back to the data's device.
+ * compute.h, turns scalars into length-1 columns, and hands the call to
+ * zb__dispatch (src/core/dispatch.c), which runs it where the data lives or
+ * on the CPU.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
-#include "cpu/kernels.h"
+#include "core/values.h"
 
 const char *zb_binary_op_name(zb_binary_op op) {
   static const char *const names[ZB_BINARY_OP_COUNT] = {
@@ -116,13 +115,7 @@ zb_status zb_binary_result_type(zb_binary_op op, zb_type_id a, zb_type_id b, zb_
   return binary_types(op, a, b, &ct, out, err);
 }
 
-/* ---- dispatch with CPU fallback ------------------------------------------ */
-
-static zb_status to_host(const zb_column *c, zb_column **out, zb_error *err) {
-  *out = NULL;
-  if (c == NULL) return ZB_OK;
-  return zb_column_to_device(c, ZB_CPU, out, err);
-}
+/* ---- dispatch ------------------------------------------------------------ */
 
 zb_status zb__result_to(zb_device dev, zb_column **res, zb_error *err) {
   if (dev.kind == ZB_DEVICE_CPU || *res == NULL) return ZB_OK;
@@ -136,34 +129,14 @@ zb_status zb__result_to(zb_device dev, zb_column **res, zb_error *err) {
 static zb_status dispatch_binary(zb_binary_op op, const zb_column *a, bool as,
                                  const zb_column *b, bool bs, zb_type_id ct, zb_type_id rt,
                                  zb_column **out, zb_error *err) {
-  zb_device dev = as ? b->device : a->device;
-  const zb_backend *be = zb__backend_for(dev.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  ZB_PROFILE_OP(zb_binary_op_name(op), be, binary, dev, as ? b->length : a->length);
-  if (be->binary != NULL && dev.kind != ZB_DEVICE_CPU) {
-    /* Scalars are built on the host: move them to the device. */
-    zb_column *da = NULL, *db = NULL;
-    zb_status st = zb_column_to_device(a, dev, &da, err);
-    if (st == ZB_OK) st = zb_column_to_device(b, dev, &db, err);
-    if (st == ZB_OK) st = be->binary(op, da, as, db, bs, ct, rt, out, err);
-    zb_column_release(da);
-    zb_column_release(db);
-    if (st != ZB__DECLINED) return st;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_column *ha = NULL, *hb = NULL, *res = NULL;
-  zb_status st = to_host(a, &ha, err);
-  if (st == ZB_OK) st = to_host(b, &hb, err);
-  if (st == ZB_OK) st = zb__cpu_binary(op, ha, as, hb, bs, ct, rt, &res, err);
-  zb_column_release(ha);
-  zb_column_release(hb);
-  if (st == ZB_OK) st = zb__result_to(dev, &res, err);
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
+  zb__call c = {.op = ZB__OP_BINARY, .variant = (int32_t)op, .name = zb_binary_op_name(op)};
+  c.in[0] = a;
+  c.in[1] = b;
+  c.scalar[0] = as;
+  c.scalar[1] = bs;
+  c.p.binary.compute = ct;
+  c.p.binary.result = rt;
+  return zb__dispatch_column(as ? b->device : a->device, &c, out, err);
 }
 
 /* Categoricals compare by their strings: decode them first. */
@@ -334,25 +307,9 @@ zb_status zb_column_unary(zb_unary_op op, const zb_column *col, zb_column **out,
   if (!ok)
     return zb_error_set(err, ZB_ETYPE, "%s is not defined for a %s column",
                         zb_unary_op_name(op), zb_type_name(t));
-  const zb_backend *be = zb__backend_for(col->device.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  ZB_PROFILE_OP(zb_unary_op_name(op), be, unary, col->device, col->length);
-  if (be->unary != NULL) {
-    zb_status bs = be->unary(op, col, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_column *h = NULL, *res = NULL;
-  zb_status st = to_host(col, &h, err);
-  if (st == ZB_OK) st = zb__cpu_unary(op, h, &res, err);
-  zb_column_release(h);
-  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
+  zb__call c = {.op = ZB__OP_UNARY, .variant = (int32_t)op, .name = zb_unary_op_name(op)};
+  c.in[0] = col;
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 /* ---- casts ---------------------------------------------------------------- */
@@ -365,70 +322,26 @@ zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit u
   if ((int)target < 0 || target >= ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "cast: invalid target type id %d", (int)target);
   if ((int)unit < ZB_SECOND || unit > ZB_NANO) unit = ZB_MICRO;
-  const zb_backend *be = zb__backend_for(col->device.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  ZB_PROFILE_OP("cast", be, cast, col->device, col->length);
-  if (be->cast != NULL) {
-    zb_status bs = be->cast(col, target, unit, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
+  if (col->type == target && (target != ZB_TIMESTAMP || col->unit == unit)) {
+    *out = zb_column_retain((zb_column *)col); /* columns are immutable */
+    return ZB_OK;
   }
-  zb_column *h = NULL, *res = NULL;
-  zb_status st = to_host(col, &h, err);
-  if (st == ZB_OK) st = zb__cpu_cast(h, target, unit, &res, err);
-  zb_column_release(h);
-  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
+  zb__call c = {.op = ZB__OP_CAST, .variant = (int32_t)target};
+  c.in[0] = col;
+  c.p.cast.unit = unit;
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 /* ---- nulls and selection ------------------------------------------------- */
-
-/* Run fn on a host copy of col (and of aux, if any), result back on col's
- * device.  The CPU fallback shared by the unary-shaped operations. */
-typedef zb_status (*host_op)(const zb_column *col, const zb_column *aux, const void *arg,
-                             zb_column **out, zb_error *err);
-
-static zb_status run_on_host(const zb_column *col, const zb_column *aux, const void *arg,
-                             host_op fn, zb_column **out, zb_error *err) {
-  zb_column *h = NULL, *ha = NULL, *res = NULL;
-  zb_status st = to_host(col, &h, err);
-  if (st == ZB_OK) st = to_host(aux, &ha, err);
-  if (st == ZB_OK) st = fn(h, ha, arg, &res, err);
-  zb_column_release(h);
-  zb_column_release(ha);
-  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
-}
-
-static zb_status host_is_null(const zb_column *col, const zb_column *aux, const void *arg,
-                              zb_column **out, zb_error *err) {
-  return zb__cpu_is_null(col, *(const bool *)arg, out, err);
-}
 
 static zb_status is_null_common(const zb_column *col, bool want_valid, zb_column **out,
                                 zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "isnull: NULL output");
   *out = NULL;
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "isnull: NULL column");
-  const zb_backend *be = zb__backend_for(col->device.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  ZB_PROFILE_OP(want_valid ? "notnull" : "isnull", be, is_null, col->device, col->length);
-  if (be->is_null != NULL) {
-    zb_status bs = be->is_null(col, want_valid, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  return run_on_host(col, NULL, &want_valid, host_is_null, out, err);
+  zb__call c = {.op = ZB__OP_IS_NULL, .variant = want_valid, .name = want_valid ? "notnull" : "isnull"};
+  c.in[0] = col;
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 zb_status zb_column_isnull(const zb_column *col, zb_column **out, zb_error *err) {
@@ -439,11 +352,6 @@ zb_status zb_column_notnull(const zb_column *col, zb_column **out, zb_error *err
   return is_null_common(col, true, out, err);
 }
 
-static zb_status host_fill(const zb_column *col, const zb_column *aux, const void *arg,
-                           zb_column **out, zb_error *err) {
-  return zb__cpu_fill_null(col, aux, out, err);
-}
-
 /* fill with a length-1 host column `value` of col's type (string for
  * categoricals: translated to a code here). */
 static zb_status fill_run(const zb_column *col, const zb_column *value, zb_column **out,
@@ -452,8 +360,6 @@ static zb_status fill_run(const zb_column *col, const zb_column *value, zb_colum
     *out = zb_column_retain((zb_column *)col);
     return ZB_OK;
   }
-  ZB_PROFILE_OP("fill_null", zb__backend_for(col->device.kind), fill_null, col->device,
-                col->length);
   zb_column *v = zb_column_retain((zb_column *)value);
   zb_status st = ZB_OK;
   if (col->type == ZB_CATEGORICAL) {
@@ -477,21 +383,10 @@ static zb_status fill_run(const zb_column *col, const zb_column *value, zb_colum
     v = code;
   }
   if (st == ZB_OK) {
-    const zb_backend *be = zb__backend_for(col->device.kind);
-    if (be == NULL) {
-      st = zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-    } else if (be->fill_null != NULL && col->device.kind != ZB_DEVICE_CPU) {
-      zb_column *dv = NULL;
-      st = zb_column_to_device(v, col->device, &dv, err);
-      if (st == ZB_OK) st = be->fill_null(col, dv, out, err);
-      zb_column_release(dv);
-      if (st == ZB__DECLINED) {
-        ZB_PROFILE_DECLINED();
-        st = run_on_host(col, v, NULL, host_fill, out, err);
-      }
-    } else {
-      st = run_on_host(col, v, NULL, host_fill, out, err);
-    }
+    zb__call c = {.op = ZB__OP_FILL_NULL};
+    c.in[0] = col;
+    c.in[1] = v;
+    st = zb__dispatch_column(col->device, &c, out, err);
   }
   zb_column_release(v);
   return st;
@@ -529,7 +424,7 @@ zb_status zb_column_fill_null(const zb_column *col, const zb_scalar *value, zb_c
                         zb_type_name(t));
   zb_column *sc = NULL, *conv = NULL;
   zb_status st = scalar_column(&s, col, &sc, err);
-  if (st == ZB_OK) st = zb__cpu_cast(sc, zb__physical(t), col->unit, &conv, err);
+  if (st == ZB_OK) st = zb_column_cast(sc, zb__physical(t), col->unit, &conv, err);
   if (st == ZB_OK && conv->type != t) {
     /* date32 / timestamp: same bytes, relabel via a fresh column */
     zb_column *lab = NULL;
@@ -563,11 +458,6 @@ zb_status zb_column_fill_null_string(const zb_column *col, const char *s, int64_
   return st;
 }
 
-static zb_status host_filter(const zb_column *col, const zb_column *aux, const void *arg,
-                             zb_column **out, zb_error *err) {
-  return zb__cpu_filter(col, aux, out, err);
-}
-
 static zb_status check_mask(const zb_column *col_or_null, int64_t length, zb_device dev,
                             const zb_column *mask, zb_error *err) {
   if (mask == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL mask");
@@ -588,11 +478,10 @@ zb_status zb_column_filter(const zb_column *col, const zb_column *mask, zb_colum
   *out = NULL;
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL column");
   ZB_RETURN_NOT_OK(check_mask(col, col->length, col->device, mask, err));
-  const zb_backend *be = zb__backend_for(col->device.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  ZB_PROFILE_OP("filter", be, filter, col->device, col->length);
-  if (be->filter != NULL) return be->filter(col, mask, out, err);
-  return run_on_host(col, mask, NULL, host_filter, out, err);
+  zb__call c = {.op = ZB__OP_FILTER};
+  c.in[0] = col;
+  c.in[1] = mask;
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 /* Build a table of t's names over new columns (consumes cols). */
@@ -638,25 +527,19 @@ zb_status zb_table_filter(const zb_table *t, const zb_column *mask, zb_table **o
   *out = NULL;
   if (t == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL table");
   ZB_RETURN_NOT_OK(check_mask(NULL, t->num_rows, zb_table_device(t), mask, err));
-  ZB_PROFILE_OP("table_filter", zb__backend_for(mask->device.kind), filter, mask->device,
-                t->num_rows);
-  if (mask->device.kind != ZB_DEVICE_CPU || t->num_columns == 0)
-    return table_apply(t, mask, zb_column_filter, out, err);
-  /* On the CPU all columns are filtered in one parallel loop. */
-  zb_column **cols = (zb_column **)zb_calloc((size_t)t->num_columns, sizeof(zb_column *));
-  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");
-  zb_status st = zb__cpu_filter_columns(t->num_columns, (const zb_column *const *)t->columns,
-                                        mask, cols, err);
-  if (st != ZB_OK) {
-    zb_free(cols);
-    return st;
+  zb_device dev = mask->device;
+  zb__call c = {.op = ZB__OP_FILTER, .variant = 1, .name = "table_filter"};
+  c.table = t;
+  c.in[1] = mask;
+  const zb_backend *be = zb__backend_for(dev.kind);
+  if (t->num_columns > 0 && zb__backend_supports(be, &c)) {
+    /* all columns in one pass */
+    ZB_RETURN_NOT_OK(zb__dispatch(dev, &c, err));
+    *out = c.out_table;
+    return ZB_OK;
   }
-  return table_from(t, cols, out, err);
-}
-
-static zb_status host_take(const zb_column *col, const zb_column *aux, const void *arg,
-                           zb_column **out, zb_error *err) {
-  return zb__cpu_take(col, aux, out, err);
+  ZB_PROFILE_OP("table_filter", be, ZB__OP_FILTER, dev, t->num_rows);
+  return table_apply(t, mask, zb_column_filter, out, err);
 }
 
 /* Per morsel of an index column: any index outside [0, length) among the
@@ -702,7 +585,7 @@ static zb_status check_indices(const zb_column *indices, int64_t length, bool *i
     return zb_error_set(err, ZB_ETYPE, "take: indices must be int64, not %s",
                         zb_type_name(indices->type));
   zb_column *h = NULL;
-  ZB_RETURN_NOT_OK(to_host(indices, &h, err));
+  ZB_RETURN_NOT_OK(zb_column_to_device(indices, ZB_CPU, &h, err));
   const int64_t *ix = (const int64_t *)h->data->data + h->offset;
   int64_t n = h->length, nm = zb__morsels(n);
   index_check j = {h, length, (uint8_t *)zb_malloc((size_t)ZB_MAX(2 * nm, 1)), NULL};
@@ -743,11 +626,10 @@ static zb_status retain_column(const zb_column *col, const zb_column *unused, zb
 
 static zb_status take_checked(const zb_column *col, const zb_column *indices, zb_column **out,
                               zb_error *err) {
-  const zb_backend *be = zb__backend_for(col->device.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  ZB_PROFILE_OP("take", be, take, col->device, col->length);
-  if (be->take != NULL) return be->take(col, indices, out, err);
-  return run_on_host(col, indices, NULL, host_take, out, err);
+  zb__call c = {.op = ZB__OP_TAKE};
+  c.in[0] = col;
+  c.in[1] = indices;
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 zb_status zb_column_take(const zb_column *col, const zb_column *indices, zb_column **out,
@@ -772,22 +654,19 @@ zb_status zb_table_take(const zb_table *t, const zb_column *indices, zb_table **
   ZB_RETURN_NOT_OK(check_indices(indices, t->num_rows, &identity, err));
   if (t->num_columns > 0 && !zb_device_equal(indices->device, zb_table_device(t)))
     return zb_error_set(err, ZB_EINVAL, "take: indices and data on different devices");
-  ZB_PROFILE_OP("table_take", zb__backend_for(indices->device.kind), take, indices->device,
-                t->num_rows);
-  if (identity || indices->device.kind != ZB_DEVICE_CPU || t->num_columns == 0)
-    return table_apply(t, indices, identity ? retain_column : take_checked, out, err);
-  /* On the CPU all columns are taken in one parallel loop. */
-  zb_column **cols = (zb_column **)zb_calloc((size_t)t->num_columns, sizeof(zb_column *));
-  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");
-  int64_t failed = -1;
-  zb_status st = zb__cpu_take_columns(t->num_columns, (const zb_column *const *)t->columns,
-                                      indices, cols, &failed, err);
-  if (st != ZB_OK) {
-    if (failed >= 0) name_column(err, st, t->names[failed]);
-    zb_free(cols);
-    return st;
+  zb_device dev = indices->device;
+  const zb_backend *be = zb__backend_for(dev.kind);
+  zb__call c = {.op = ZB__OP_TAKE, .variant = 1, .name = "table_take"};
+  c.table = t;
+  c.in[1] = indices;
+  if (!identity && t->num_columns > 0 && zb__backend_supports(be, &c)) {
+    /* all columns in one pass */
+    ZB_RETURN_NOT_OK(zb__dispatch(dev, &c, err));
+    *out = c.out_table;
+    return ZB_OK;
   }
-  return table_from(t, cols, out, err);
+  ZB_PROFILE_OP("table_take", be, ZB__OP_TAKE, dev, t->num_rows);
+  return table_apply(t, indices, identity ? retain_column : take_checked, out, err);
 }
 
 /* ---- sorting ------------------------------------------------------------- */
@@ -805,27 +684,10 @@ zb_status zb_table_sort_indices(const zb_table *t, int64_t n_keys, const int64_t
       return zb_error_set(err, ZB_EINDEX, "sort: key %lld is column %lld of %lld",
                           (long long)k, (long long)keys[k], (long long)t->num_columns);
   }
-  zb_device dev = zb_table_device(t);
-  const zb_backend *be = zb__backend_for(dev.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the table's device");
-  ZB_PROFILE_OP("sort_indices", be, sort_indices, dev, t->num_rows);
-  if (be->sort_indices != NULL) {
-    zb_status bs = be->sort_indices(t, n_keys, keys, ascending, nulls_first, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_table *h = NULL;
-  zb_column *res = NULL;
-  zb_status st = zb_table_to_device(t, ZB_CPU, &h, err);
-  if (st == ZB_OK) st = zb__cpu_sort_indices(h, n_keys, keys, ascending, nulls_first, &res, err);
-  zb_table_release(h);
-  if (st == ZB_OK) st = zb__result_to(dev, &res, err);
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
+  zb__call c = {.op = ZB__OP_SORT_INDICES,
+                .table = t,
+                .p.sort = {n_keys, keys, ascending, nulls_first}};
+  return zb__dispatch_column(zb_table_device(t), &c, out, err);
 }
 
 zb_status zb_column_sort_indices(const zb_column *col, bool ascending, bool nulls_first,

@@ -4,14 +4,14 @@
  * the aggregation names.
  *
  * Each validates its arguments once (key and column indices, the dtypes
- * every aggregation accepts, ddof and q) and dispatches to the backend of
- * the device where the table lives; a backend without the operation gets it
- * run on the CPU over a host copy, and the result is moved back.
+ * every aggregation accepts, ddof and q) and hands the call to zb__dispatch
+ * (src/core/dispatch.c), which runs it where the table lives or on the CPU.
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
-#include "cpu/groupby.h"
+#include "core/internal.h"
 
 static const char *const k_agg_names[ZB_AGG_OP_COUNT] = {
     "sum",  "mean",     "min",   "max",  "count",   "size", "std", "var", "median",
@@ -132,12 +132,9 @@ static zb_status check_names(const zb_table *t, int64_t n_keys, const int64_t *k
   return ZB_OK;
 }
 
-static zb_status backend_of(const zb_table *t, zb_device *dev, const zb_backend **be,
-                            zb_error *err) {
-  *dev = t->num_columns > 0 ? t->columns[0]->device : ZB_CPU;
-  *be = zb__backend_for(dev->kind);
-  if (*be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
-  return ZB_OK;
+/* The device of t's data (the CPU for a table without columns). */
+static zb_device data_device(const zb_table *t) {
+  return t->num_columns > 0 ? t->columns[0]->device : ZB_CPU;
 }
 
 zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys,
@@ -149,28 +146,12 @@ zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *key
   if (n_aggs < 0 || (n_aggs > 0 && aggs == NULL))
     return zb_error_set(err, ZB_EINVAL, "group-by: bad aggregation list");
   for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
-  zb_device dev;
-  const zb_backend *be;
-  ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
   ZB_RETURN_NOT_OK(check_names(t, n_keys, keys, n_aggs, aggs, err));
-  ZB_PROFILE_OP("groupby", be, groupby, dev, t->num_rows);
-  if (be->groupby != NULL) {
-    zb_status bs = be->groupby(t, n_keys, keys, dropna, sort, n_aggs, aggs, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_table *h = NULL, *res = NULL;
-  ZB_RETURN_NOT_OK(zb_table_to_device(t, ZB_CPU, &h, err));
-  zb_status st = zb__cpu_groupby(h, n_keys, keys, dropna, sort, n_aggs, aggs, &res, err);
-  zb_table_release(h);
-  if (st == ZB_OK && dev.kind != ZB_DEVICE_CPU) {
-    zb_table *moved = NULL;
-    st = zb_table_to_device(res, dev, &moved, err);
-    zb_table_release(res);
-    res = moved;
-  }
-  if (st != ZB_OK) return st;
-  *out = res;
+  zb__call c = {.op = ZB__OP_GROUPBY,
+                .table = t,
+                .p.groupby = {n_keys, keys, dropna, sort, n_aggs, aggs}};
+  ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
+  *out = c.out_table;
   return ZB_OK;
 }
 
@@ -182,31 +163,10 @@ zb_status zb_table_group_ids(const zb_table *t, int64_t n_keys, const int64_t *k
   *out = NULL;
   *n_groups = 0;
   ZB_RETURN_NOT_OK(check_keys("group ids", t, n_keys, keys, err));
-  zb_device dev;
-  const zb_backend *be;
-  ZB_RETURN_NOT_OK(backend_of(t, &dev, &be, err));
-  ZB_PROFILE_OP("group_ids", be, group_ids, dev, t->num_rows);
-  if (be->group_ids != NULL) {
-    zb_status bs = be->group_ids(t, n_keys, keys, dropna, sort, out, n_groups, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_table *h = NULL;
-  zb_column *res = NULL;
-  ZB_RETURN_NOT_OK(zb_table_to_device(t, ZB_CPU, &h, err));
-  zb_status st = zb__cpu_group_ids(h, n_keys, keys, dropna, sort, &res, n_groups, err);
-  zb_table_release(h);
-  if (st == ZB_OK && dev.kind != ZB_DEVICE_CPU) {
-    zb_column *moved = NULL;
-    st = zb_column_to_device(res, dev, &moved, err);
-    zb_column_release(res);
-    res = moved;
-  }
-  if (st != ZB_OK) {
-    *n_groups = 0;
-    return st;
-  }
-  *out = res;
+  zb__call c = {.op = ZB__OP_GROUP_IDS, .table = t, .p.groupby = {n_keys, keys, dropna, sort}};
+  ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
+  *out = c.out[0];
+  *n_groups = c.out_count;
   return ZB_OK;
 }
 
@@ -221,22 +181,9 @@ zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
   if (n_groups < 0)
     return zb_error_set(err, ZB_EINVAL, "cumcount: n_groups must be >= 0, not %lld",
                         (long long)n_groups);
-  const zb_backend *be = zb__backend_for(group_ids->device.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
-  ZB_PROFILE_OP("cumcount", be, group_cumcount, group_ids->device, group_ids->length);
-  if (be->group_cumcount != NULL)
-    return be->group_cumcount(group_ids, n_groups, ascending, out, err);
-  zb_column *h = NULL, *res = NULL;
-  ZB_RETURN_NOT_OK(zb_column_to_device(group_ids, ZB_CPU, &h, err));
-  zb_status st = zb__cpu_group_cumcount(h, n_groups, ascending, &res, err);
-  zb_column_release(h);
-  if (st == ZB_OK && group_ids->device.kind != ZB_DEVICE_CPU) {
-    zb_column *moved = NULL;
-    st = zb_column_to_device(res, group_ids->device, &moved, err);
-    zb_column_release(res);
-    res = moved;
-  }
-  if (st != ZB_OK) return st;
-  *out = res;
-  return ZB_OK;
+  zb__call c = {.op = ZB__OP_GROUP_CUMCOUNT, .name = "cumcount"};
+  c.in[0] = group_ids;
+  c.p.cumcount.n_groups = n_groups;
+  c.p.cumcount.ascending = ascending;
+  return zb__dispatch_column(group_ids->device, &c, out, err);
 }

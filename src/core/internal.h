@@ -4,8 +4,9 @@
  * used by backends, and small helpers.
  *
  * A backend is a table of function pointers.  Memory entries are required;
- * operation entries may be NULL, in which case src/core runs the operation on
- * the CPU (copying the inputs to the host) and records the fallback.
+ * operations go through one `run` entry and a support table
+ * (src/core/dispatch.h): what the table lacks, src/core runs on the CPU
+ * (copying the inputs to the host) and records the fallback.
  */
 #ifndef ZAMBEZI_INTERNAL_H
 #define ZAMBEZI_INTERNAL_H
@@ -14,6 +15,7 @@
 #include "zambezi/groupby.h"
 #include "zambezi/join.h"
 #include "zambezi/zambezi.h"
+#include "core/dispatch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,100 +50,22 @@ typedef struct zb_backend {
    * for the CPU, whose work is done when a call returns). */
   zb_status (*synchronize)(int device_id, zb_error *err);
 
-  /* Operations (optional).  Inputs are validated by src/core and live on
-   * this backend's device. */
-  zb_status (*reduce)(const zb_column *col, zb_reduce_op op, zb_scalar *out,
-                      zb_error *err);
-
-  /* Columnar compute (compute.h; optional, checked by src/core/compute_ops.c).
-   * binary: a scalar operand arrives as a length-1 column with its *_scalar
-   * flag set and is broadcast; `compute` is the promoted type both operands
-   * are converted to, `result` the output type. */
-  zb_status (*binary)(zb_binary_op op, const zb_column *a, bool a_scalar, const zb_column *b,
-                      bool b_scalar, zb_type_id compute, zb_type_id result, zb_column **out,
-                      zb_error *err);
-  zb_status (*unary)(zb_unary_op op, const zb_column *col, zb_column **out, zb_error *err);
-  /* unit: the target unit when target is ZB_TIMESTAMP. */
-  zb_status (*cast)(const zb_column *col, zb_type_id target, zb_time_unit unit,
-                    zb_column **out, zb_error *err);
-  /* want_valid false: isnull; true: notnull. */
-  zb_status (*is_null)(const zb_column *col, bool want_valid, zb_column **out, zb_error *err);
-  /* value: a valid length-1 column of col's type on col's device (categorical: the code
-   * of the fill string, sharing col's dictionary). */
-  zb_status (*fill_null)(const zb_column *col, const zb_column *value, zb_column **out,
-                         zb_error *err);
-  zb_status (*filter)(const zb_column *col, const zb_column *mask, zb_column **out,
-                      zb_error *err);
-  /* indices: int64, checked to lie in [0, col->length) where valid. */
-  zb_status (*take)(const zb_column *col, const zb_column *indices, zb_column **out,
-                    zb_error *err);
-  zb_status (*sort_indices)(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                            const bool *ascending, bool nulls_first, zb_column **out,
-                            zb_error *err);
-
-  /* Statistics and hashing (compute.h; optional, checked by
-   * src/core/stats_ops.c; stat may return ZB__DECLINED, and the core then
-   * computes it on the CPU).  keys: n_keys >= 1 valid column indices.
-   * isin: col and values have types the hash identity compares directly
-   * (equal types, or string with string). */
-  zb_status (*stat)(const zb_column *col, zb_stat_op op, int64_t ddof, zb_scalar *out,
-                    zb_error *err);
-  zb_status (*quantile)(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,
-                        zb_error *err);
-  zb_status (*hash_rows)(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                         zb_column **out, zb_error *err);
-  zb_status (*unique)(const zb_column *col, zb_column **out, zb_error *err);
-  zb_status (*nunique)(const zb_column *col, bool dropna, int64_t *out, zb_error *err);
-  zb_status (*value_counts)(const zb_column *col, bool sort, bool ascending, bool dropna,
-                            bool normalize, zb_column **values, zb_column **counts,
-                            zb_error *err);
-  zb_status (*duplicated)(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                          zb_keep keep, zb_column **out, zb_error *err);
-  zb_status (*isin)(const zb_column *col, const zb_column *values, zb_column **out,
-                    zb_error *err);
-  /* Strings, dates, elementwise extras (src/core/strings_ops.c; optional).
-   * str: col is a string column (categoricals were resolved by the core).
-   * str_cat: a scalar operand is a length-1 column with its flag set.
-   * dt_field: col is date32 or timestamp; offset_s is the fixed timezone
-   * offset in seconds added before splitting into fields.
-   * clip: lower/upper are scalars of col's type (is_null: no bound).
-   * round: col is float, or integer with decimals < 0.
-   * where: a and b have one type (b a length-1 column when b_scalar);
-   * take a[i] where cond[i] is true (false when mask), else b[i]; a null
-   * cond takes b. */
-  zb_status (*str)(const zb_column *col, const zb_str_args *args, zb_column **out,
-                   zb_error *err);
-  zb_status (*str_cat)(const zb_column *a, bool a_scalar, const zb_column *b, bool b_scalar,
-                       const char *sep, int64_t sep_len, zb_column **out, zb_error *err);
-  zb_status (*dt_field)(const zb_column *col, zb_dt_field field, int64_t offset_s,
-                        zb_column **out, zb_error *err);
-  zb_status (*clip)(const zb_column *col, const zb_scalar *lower, const zb_scalar *upper,
-                    zb_column **out, zb_error *err);
-  zb_status (*round)(const zb_column *col, int decimals, zb_column **out, zb_error *err);
-  zb_status (*where)(const zb_column *cond, bool mask, const zb_column *a, const zb_column *b,
-                     bool b_scalar, zb_column **out, zb_error *err);
-  /* Joins (zambezi/join.h; optional, checked by src/core/join_ops.c).  lkeys /
-   * rkeys: n_keys key columns on this backend's device, of n_left / n_right
-   * rows, brought to types the hash identity compares directly (equal
-   * types, integers of any width, or one shared categorical dictionary);
-   * n_keys is 0 for cross.  Unsorted output order of join.h; *right_idx NULL for semi/anti. */
-  zb_status (*join_indices)(const zb_column *const *lkeys, const zb_column *const *rkeys,
-                            int64_t n_keys, int64_t n_left, int64_t n_right, zb_join_how how,
-                            zb_column **left_idx, zb_column **right_idx, zb_error *err);
-  /* Group-by (zambezi/groupby.h; optional, checked by src/core/groupby_ops.c).
-   * keys / aggs: valid indices into t with types the ops accept. */
-  zb_status (*groupby)(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
-                       bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
-                       zb_error *err);
-  zb_status (*group_ids)(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
-                         bool sort, zb_column **out, int64_t *n_groups, zb_error *err);
-  zb_status (*group_cumcount)(const zb_column *group_ids, int64_t n_groups, bool ascending,
-                              zb_column **out, zb_error *err);
+  /* Operations: one switch over c->op (src/core/dispatch.h).  Called only
+   * for calls the support table covers, with inputs validated by src/core
+   * and living on this backend's device; sets c's results.  May return
+   * ZB__DECLINED, without touching c's results or err, for a condition the
+   * table cannot state; the core then runs the call on the CPU. */
+  zb_status (*run)(zb__call *c, zb_error *err);
+  /* What run takes (n_support rows); NULL: every call. */
+  const zb__support *support;
+  int64_t n_support;
 } zb_backend;
 
 /* The backend for a device kind: the CPU always; CUDA when compiled in (else
  * NULL). */
 const zb_backend *zb__backend_for(zb_device_kind kind);
+/* Each backend's table, for the registry in src/core/device.c only
+ * (src/cpu/backend.c, src/cuda/backend.cu); others ask zb__backend_for. */
 const zb_backend *zb__cpu_backend(void);
 #ifdef ZB_HAVE_CUDA
 const zb_backend *zb__cuda_backend(void);
@@ -161,15 +85,16 @@ void zb__buffer_shrink(zb_buffer *buf, int64_t size);
 void zb__release_zb_malloc(void *ctx, void *data, int64_t size);
 
 /* ---- profiling hooks (src/core/profile.c; zambezi/profile.h) -------------
- * Each operation entry point opens one span once it knows where its data
- * lives, before it dispatches:
- *   ZB_PROFILE_OP("filter", be, filter, col->device, col->length);
- * and, where a backend entry's ZB__DECLINED sends the work to the CPU, marks
- * it in the same function with ZB_PROFILE_DECLINED().  The span closes by
+ * zb__dispatch (src/core/dispatch.c) opens one span per call once it knows
+ * where the data lives; an entry point composed of several calls opens one
+ * around them:
+ *   ZB_PROFILE_OP("drop_duplicates", be, ZB__OP_DUPLICATED, dev, t->num_rows);
+ * and, where a backend's ZB__DECLINED sends the work to the CPU, the span
+ * is marked with ZB_PROFILE_DECLINED().  The span closes by
  * itself when the function returns (on every path) and records the
  * operation in each active profile: on the CPU as a fallback when the data
- * is off the CPU and the backend has no such entry (has_entry false) or
- * declined; entry names that backend table entry.  op and entry must be
+ * is off the CPU and the backend's table lacks the call (has_entry false) or
+ * it declined; entry names the operation (zb__op_name).  op and entry must be
  * static strings.  With no profile active a span costs one atomic load. */
 typedef struct zb__prof_span {
   const char *op, *entry;
@@ -177,6 +102,7 @@ typedef struct zb__prof_span {
   int64_t rows, t0, seq;
   int32_t depth;
   bool has_entry, declined, on;
+  bool partial; /* the backend has the operation, not for these inputs */
 } zb__prof_span;
 
 extern int zb__prof_sessions; /* active profiles (atomic) */
@@ -186,17 +112,24 @@ static inline void zb__prof_span_end(zb__prof_span *sp) {
   if (sp->on) zb__prof_close(sp);
 }
 
-/* A span whose work runs on run_dev_ (a copy: the destination). */
-#define ZB_PROFILE_SPAN(op_, entry_, has_entry_, data_dev_, run_dev_, rows_)             \
+/* A span whose work runs on run_dev_ (a copy: the destination), opened
+ * only when cond_ holds. */
+#define ZB_PROFILE_SPAN_IF(cond_, op_, entry_, has_entry_, data_dev_, run_dev_, rows_)   \
   zb__prof_span zb__prof_sp __attribute__((cleanup(zb__prof_span_end))) = {              \
       .op = (op_), .entry = (entry_), .data_device = (data_dev_), .run_device = (run_dev_), \
       .rows = (rows_), .has_entry = (has_entry_),                                        \
-      .on = __atomic_load_n(&zb__prof_sessions, __ATOMIC_ACQUIRE) > 0};                  \
+      .on = (cond_) && __atomic_load_n(&zb__prof_sessions, __ATOMIC_ACQUIRE) > 0};       \
   if (zb__prof_sp.on) zb__prof_open(&zb__prof_sp)
+#define ZB_PROFILE_SPAN(op_, entry_, has_entry_, data_dev_, run_dev_, rows_) \
+  ZB_PROFILE_SPAN_IF(true, op_, entry_, has_entry_, data_dev_, run_dev_, rows_)
 /* The usual span: entry_ is the field of the backend table be_ (may be NULL). */
-#define ZB_PROFILE_OP(op_, be_, entry_, dev_, rows_) \
-  ZB_PROFILE_SPAN(op_, #entry_, (be_) != NULL && (be_)->entry_ != NULL, dev_, dev_, rows_)
+#define ZB_PROFILE_OP(op_, be_, zbop_, dev_, rows_) \
+  ZB_PROFILE_SPAN(op_, zb__op_name(zbop_), zb__backend_has(be_, zbop_), dev_, dev_, rows_)
 #define ZB_PROFILE_DECLINED() ((void)(zb__prof_sp.declined = true))
+/* The span's call turned out (not) to be in the backend's table. */
+#define ZB_PROFILE_SUPPORTED(yes_) \
+  ((void)(zb__prof_sp.partial = zb__prof_sp.has_entry && !(yes_), \
+          zb__prof_sp.has_entry = (yes_)))
 
 /* The totals of a statistic (zb_column_stat) once a backend has scanned
  * the column: values taken, their mean and sum of squared deviations (var,
@@ -212,21 +145,17 @@ typedef struct zb_stat_totals {
 
 /* The statistic's scalar from its totals, the same for every backend (t:
  * the column's type; var / std of fewer than ddof + 1 values is null).
- * src/cpu/reduce_stats.c. */
+ * src/core/rules.c. */
 zb_status zb__stat_scalar(zb_stat_op op, zb_type_id t, int64_t ddof, const zb_stat_totals *a,
                           zb_scalar *out, zb_error *err);
 
 /* A quantile of cnt > 0 sorted values (pandas' linear interpolation, as
- * numpy computes it), shared by the backends (src/cpu/reduce_stats.c): the
+ * numpy computes it), shared by the backends (src/core/rules.c): the
  * rank k of the lower value and the fraction *t toward the next; then the
  * result from the values at ranks k (lo) and k + 1 (hi; lo when t is 0).
  * median: the mean of the two when t is one half. */
 int64_t zb__quantile_rank(int64_t cnt, double q, double *t);
 double zb__quantile_lerp(double lo, double hi, double t, bool median);
-
-/* The CPU reference implementations (src/cpu). */
-zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
-                         zb_error *err);
 
 /* Atomic helpers for reference counts. */
 static inline int64_t zb__atomic_inc(int64_t *p) {
@@ -253,7 +182,7 @@ void zb__bitmap_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t 
 /* Set bits dst[off, off + n) to value. */
 void zb__bitmap_fill(uint8_t *dst, int64_t off, int64_t n, bool value);
 
-/* 10.0 ** n for n >= 0 as numpy's round computes it (src/cpu/elementwise.c;
+/* 10.0 ** n for n >= 0 as numpy's round computes it (src/core/rules.c;
  * backends use it so that every round scales by the same double). */
 double zb__power_of_ten(int n);
 

@@ -9,15 +9,16 @@
  * timestamps of different units the finer unit; categoricals with
  * different dictionaries share their union; string/categorical mixes
  * become strings),
- * dispatches to the backend of the data's device (the CPU over host copies
- * when the backend lacks joins or declines these keys), and, for outer
+ * hands the call to zb__dispatch (src/core/dispatch.c: the backend of the
+ * data's device, or the CPU over host copies of the prepared keys when that
+ * backend lacks joins of these keys or declines them), and, for outer
  * joins or when asked, sorts the index pairs stably by the coalesced join
  * keys.
  */
 #include <stdio.h>
+#include <string.h>
 
-#include "cpu/join.h"
-#include "cpu/kernels.h"
+#include "core/internal.h"
 
 const char *zb_join_how_name(zb_join_how how) {
   static const char *const names[ZB_JOIN_HOW_COUNT] = {"inner", "left", "right", "outer",
@@ -213,15 +214,6 @@ done:
 
 /* ---- entry point ------------------------------------------------------------------- */
 
-/* Replace *c by a host copy of it. */
-static zb_status keys_to_host(zb_column **c, zb_error *err) {
-  zb_column *h = NULL;
-  ZB_RETURN_NOT_OK(zb_column_to_device(*c, ZB_CPU, &h, err));
-  zb_column_release(*c);
-  *c = h;
-  return ZB_OK;
-}
-
 zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int64_t n_keys,
                                 const int64_t *left_keys, const int64_t *right_keys,
                                 zb_join_how how, bool sort, zb_column **left_idx,
@@ -254,8 +246,8 @@ zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int
       !zb_device_equal(dev, zb_table_device(right)))
     return zb_error_set(err, ZB_EINVAL, "join: the tables live on different devices");
   if (left->num_columns == 0) dev = zb_table_device(right);
-  ZB_PROFILE_OP("join", zb__backend_for(dev.kind), join_indices, dev,
-                left->num_rows + right->num_rows);
+  const zb_backend *be = zb__backend_for(dev.kind);
+  ZB_PROFILE_OP("join", be, ZB__OP_JOIN, dev, left->num_rows + right->num_rows);
 
   zb_status st = ZB_OK;
   zb_column **lk = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
@@ -265,52 +257,27 @@ zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (join keys)");
     goto done;
   }
-  const zb_backend *be = zb__backend_for(dev.kind);
-  bool on_host = dev.kind == ZB_DEVICE_CPU || be == NULL || be->join_indices == NULL;
-  for (int64_t i = 0; st == ZB_OK && i < n_keys; i++) {
-    const zb_column *a = left->columns[left_keys[i]], *b = right->columns[right_keys[i]];
-    zb_column *ha = NULL, *hb = NULL;
-    if (on_host && dev.kind != ZB_DEVICE_CPU) {
-      st = zb_column_to_device(a, ZB_CPU, &ha, err);
-      if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);
-      if (st == ZB_OK) st = prepare_pair(ha, hb, left->names[left_keys[i]],
-                                         right->names[right_keys[i]], &lk[i], &rk[i], err);
-      zb_column_release(ha);
-      zb_column_release(hb);
-    } else {
-      st = prepare_pair(a, b, left->names[left_keys[i]], right->names[right_keys[i]], &lk[i],
-                        &rk[i], err);
-    }
+  for (int64_t i = 0; st == ZB_OK && i < n_keys; i++)
+    st = prepare_pair(left->columns[left_keys[i]], right->columns[right_keys[i]],
+                      left->names[left_keys[i]], right->names[right_keys[i]], &lk[i], &rk[i],
+                      err);
+  if (st == ZB_OK) {
+    zb__call c = {.op = ZB__OP_JOIN, .variant = (int32_t)how, .spanned = true};
+    c.keys[0] = (const zb_column *const *)lk;
+    c.keys[1] = (const zb_column *const *)rk;
+    c.p.join.n_keys = n_keys;
+    c.p.join.n_left = left->num_rows;
+    c.p.join.n_right = right->num_rows;
+    bool native = zb__backend_supports(be, &c);
+    ZB_PROFILE_SUPPORTED(native);
+    st = zb__dispatch(dev, &c, err);
+    if (native && c.fell_back) ZB_PROFILE_DECLINED();
+    li = c.out[0];
+    ri = c.out[1];
   }
-  if (st != ZB_OK) goto done;
-  if (!on_host) {
-    st = be->join_indices((const zb_column *const *)lk, (const zb_column *const *)rk, n_keys,
-                          left->num_rows, right->num_rows, how, &li, &ri, err);
-    if (st == ZB__DECLINED) { /* the CPU joins host copies of the prepared keys */
-      ZB_PROFILE_DECLINED();
-      on_host = true;
-      st = ZB_OK;
-      for (int64_t i = 0; st == ZB_OK && i < n_keys; i++) {
-        st = keys_to_host(&lk[i], err);
-        if (st == ZB_OK) st = keys_to_host(&rk[i], err);
-      }
-    }
-  }
-  if (st == ZB_OK && on_host)
-    st = zb__cpu_join_indices((const zb_column *const *)lk, (const zb_column *const *)rk,
-                              n_keys, left->num_rows, right->num_rows, how, &li, &ri, err);
   if (st != ZB_OK) goto done;
   if ((sort || how == ZB_JOIN_OUTER) && how != ZB_JOIN_CROSS && li->length > 1)
     st = sort_by_keys(lk, rk, n_keys, &li, &ri, err);
-  if (st == ZB_OK && on_host && dev.kind != ZB_DEVICE_CPU) {
-    zb_column *dl = NULL, *dr = NULL;
-    st = zb_column_to_device(li, dev, &dl, err);
-    if (st == ZB_OK && ri != NULL) st = zb_column_to_device(ri, dev, &dr, err);
-    zb_column_release(li);
-    zb_column_release(ri);
-    li = dl;
-    ri = dr;
-  }
 done:
   if (lk != NULL)
     for (int64_t i = 0; i < n_keys; i++) zb_column_release(lk[i]);

@@ -1,9 +1,10 @@
 /*
- * ops.c -- the one checked entry point of each operation.
+ * ops.c -- the checked entry point of the reductions (sum, min, max, mean,
+ * count).
  *
- * Each zb_* operation validates its arguments once, then dispatches to the
- * backend of the device where the data lives.  A backend that lacks the
- * operation gets it run on the CPU over a host copy of the inputs.
+ * Each zb_* operation validates its arguments once, then hands the call to
+ * zb__dispatch (src/core/dispatch.c), which runs it on the backend of the
+ * device where the data lives, or on the CPU when that backend lacks it.
  */
 #include "core/internal.h"
 
@@ -15,15 +16,8 @@ zb_status zb_column_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out
   if (!zb_type_is_numeric(col->type))
     return zb_error_set(err, ZB_ETYPE, "%s is not defined for a %s column",
                         zb_reduce_op_name(op), zb_type_name(col->type));
-  const zb_backend *be = zb__backend_for(col->device.kind);
-  if (be == NULL)
-    return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  ZB_PROFILE_OP(zb_reduce_op_name(op), be, reduce, col->device, col->length);
-  if (be->reduce != NULL) return be->reduce(col, op, out, err);
-  /* Fallback: reduce a host copy on the CPU. */
-  zb_column *host = NULL;
-  ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &host, err));
-  zb_status st = zb__cpu_reduce(host, op, out, err);
-  zb_column_release(host);
-  return st;
+  zb__call c = {.op = ZB__OP_REDUCE, .variant = (int32_t)op, .name = zb_reduce_op_name(op)};
+  c.in[0] = col;
+  c.out_scalar = out;
+  return zb__dispatch(col->device, &c, err);
 }

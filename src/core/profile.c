@@ -159,6 +159,9 @@ void zb__prof_close(zb__prof_span *sp) {
     if (sp->has_entry)
       snprintf(r.reason, sizeof r.reason, "%s backend declined '%s' for these inputs", bname,
                entry);
+    else if (sp->partial)
+      snprintf(r.reason, sizeof r.reason,
+               "%s backend does not run '%s' for these types or options", bname, entry);
     else
       snprintf(r.reason, sizeof r.reason, "%s backend has no '%s'", bname, entry);
   }

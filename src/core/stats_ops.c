@@ -6,14 +6,14 @@
  *
  * Each validates its arguments once (types, key indices, q range), brings
  * the operands of isin to types the hash identity compares directly, and
- * dispatches to the backend of the device where the data lives.  A backend
- * without the operation gets it run on the CPU over host copies; column
- * results are moved back to the data's device.
+ * hands the call to zb__dispatch (src/core/dispatch.c), which runs it where
+ * the data lives or on the CPU.
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
-#include "cpu/hash.h"
+#include "core/internal.h"
 
 const char *zb_stat_op_name(zb_stat_op op) {
   static const char *const names[ZB_STAT_OP_COUNT] = {"var",    "std",    "prod",
@@ -24,17 +24,6 @@ const char *zb_stat_op_name(zb_stat_op op) {
 }
 
 /* ---- helpers -------------------------------------------------------------- */
-
-static zb_status backend_of(zb_device dev, const zb_backend **out, zb_error *err) {
-  *out = zb__backend_for(dev.kind);
-  if (*out == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
-  return ZB_OK;
-}
-
-/* A host copy of t restricted to nothing: zb_table_to_device. */
-static zb_status table_host(const zb_table *t, zb_table **out, zb_error *err) {
-  return zb_table_to_device(t, ZB_CPU, out, err);
-}
 
 static bool stat_type_ok(zb_stat_op op, zb_type_id t) {
   if (zb_type_is_numeric(t)) return true;
@@ -57,19 +46,11 @@ zb_status zb_column_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_s
   if ((op == ZB_STAT_VAR || op == ZB_STAT_STD) && ddof < 0)
     return zb_error_set(err, ZB_EINVAL, "%s: ddof must be >= 0, not %lld", zb_stat_op_name(op),
                         (long long)ddof);
-  const zb_backend *be;
-  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
-  ZB_PROFILE_OP(zb_stat_op_name(op), be, stat, col->device, col->length);
-  if (be->stat != NULL) {
-    zb_status bs = be->stat(col, op, ddof, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_column *h = NULL;
-  ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
-  zb_status st = zb__cpu_stat(h, op, ddof, out, err);
-  zb_column_release(h);
-  return st;
+  zb__call c = {.op = ZB__OP_STAT, .variant = (int32_t)op, .name = zb_stat_op_name(op)};
+  c.in[0] = col;
+  c.p.stat.ddof = ddof;
+  c.out_scalar = out;
+  return zb__dispatch(col->device, &c, err);
 }
 
 zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
@@ -85,19 +66,12 @@ zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
   if (!zb_type_is_numeric(col->type))
     return zb_error_set(err, ZB_ETYPE, "quantile is not defined for a %s column",
                         zb_type_name(col->type));
-  const zb_backend *be;
-  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
-  ZB_PROFILE_OP("quantile", be, quantile, col->device, col->length);
-  if (be->quantile != NULL) {
-    zb_status bs = be->quantile(col, n_q, q, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_column *h = NULL;
-  ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
-  zb_status st = zb__cpu_quantile(h, n_q, q, out, err);
-  zb_column_release(h);
-  return st;
+  zb__call c = {.op = ZB__OP_QUANTILE};
+  c.in[0] = col;
+  c.p.quantile.n_q = n_q;
+  c.p.quantile.q = q;
+  c.out_scalar = out;
+  return zb__dispatch(col->device, &c, err);
 }
 
 zb_status zb_column_min_max(const zb_column *col, bool want_max, zb_column **out,
@@ -122,12 +96,11 @@ zb_status zb_column_min_max(const zb_column *col, bool want_max, zb_column **out
   ((int64_t *)idx->data->data)[0] = 0;
   zb_bit_set((uint8_t *)idx->validity->data, 0, false);
   zb_column_recount_nulls(idx);
-  zb_column *h = NULL;
-  zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
-  if (st == ZB_OK) st = zb__cpu_take(h, idx, &res, err);
-  zb_column_release(h);
+  zb_column *didx = NULL;
+  zb_status st = zb_column_to_device(idx, col->device, &didx, err);
+  if (st == ZB_OK) st = zb_column_take(col, didx, &res, err);
   zb_column_release(idx);
-  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
+  zb_column_release(didx);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;
@@ -165,15 +138,7 @@ static zb_status resolve_keys(const char *what, const zb_table *t, int64_t n_key
   return ZB_OK;
 }
 
-typedef zb_status (*table_key_op)(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                                  zb_keep keep, zb_column **out, zb_error *err);
-
-static zb_status cpu_hash_rows_keep(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                                    zb_keep keep, zb_column **out, zb_error *err) {
-  return zb__cpu_hash_rows(t, n_keys, keys, out, err);
-}
-
-/* Run a keyed table operation on t's device (or on the host). */
+/* Run a keyed table operation (hash_rows or duplicated) for t's data. */
 static zb_status run_table_keys(const char *what, const zb_table *t, int64_t n_keys,
                                 const int64_t *keys, zb_keep keep, bool hash,
                                 zb_column **out, zb_error *err) {
@@ -181,40 +146,14 @@ static zb_status run_table_keys(const char *what, const zb_table *t, int64_t n_k
   *out = NULL;
   int64_t n = 0, *k = NULL;
   ZB_RETURN_NOT_OK(resolve_keys(what, t, n_keys, keys, &n, &k, err));
-  zb_device dev = zb_table_device(t);
-  const zb_backend *be = NULL;
-  zb_status st = backend_of(dev, &be, err);
-  zb_column *res = NULL;
-  ZB_PROFILE_SPAN(what, hash ? "hash_rows" : "duplicated",
-                  be != NULL && (hash ? be->hash_rows != NULL : be->duplicated != NULL), dev,
-                  dev, t->num_rows);
-  bool done = false;
-  if (st == ZB_OK && hash && be->hash_rows != NULL) {
-    st = be->hash_rows(t, n, k, &res, err);
-    done = st != ZB__DECLINED;
-  } else if (st == ZB_OK && !hash && be->duplicated != NULL) {
-    st = be->duplicated(t, n, k, keep, &res, err);
-    done = st != ZB__DECLINED;
-  }
-  if (st == ZB__DECLINED) {
-    ZB_PROFILE_DECLINED();
-    st = ZB_OK;
-  }
-  if (st == ZB_OK && !done) {
-    table_key_op fn = hash ? cpu_hash_rows_keep : zb__cpu_duplicated;
-    zb_table *h = NULL;
-    st = table_host(t, &h, err);
-    if (st == ZB_OK) st = fn(h, n, k, keep, &res, err);
-    zb_table_release(h);
-    if (st == ZB_OK) st = zb__result_to(dev, &res, err);
-  }
+  zb__call c = {.op = hash ? ZB__OP_HASH_ROWS : ZB__OP_DUPLICATED, .name = what};
+  c.table = t;
+  c.p.keys.n_keys = n;
+  c.p.keys.keys = k;
+  c.p.keys.keep = keep;
+  zb_status st = zb__dispatch_column(zb_table_device(t), &c, out, err);
   zb_free(k);
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
+  return st;
 }
 
 zb_status zb_table_hash_rows(const zb_table *t, int64_t n_keys, const int64_t *keys,
@@ -270,8 +209,8 @@ zb_status zb_table_drop_duplicates(const zb_table *t, int64_t n_keys, const int6
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "drop_duplicates: NULL output");
   *out = NULL;
   if (t == NULL) return zb_error_set(err, ZB_EINVAL, "drop_duplicates: NULL table");
-  ZB_PROFILE_OP("drop_duplicates", zb__backend_for(zb_table_device(t).kind), duplicated,
-                zb_table_device(t), t->num_rows);
+  ZB_PROFILE_OP("drop_duplicates", zb__backend_for(zb_table_device(t).kind),
+                ZB__OP_DUPLICATED, zb_table_device(t), t->num_rows);
   zb_column *dup = NULL, *keep_mask = NULL;
   zb_status st = zb_table_duplicated(t, n_keys, keys, keep, &dup, err);
   if (st == ZB_OK) st = zb_column_unary(ZB_OP_INVERT, dup, &keep_mask, err);
@@ -287,43 +226,20 @@ zb_status zb_column_unique(const zb_column *col, zb_column **out, zb_error *err)
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "unique: NULL output");
   *out = NULL;
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "unique: NULL column");
-  const zb_backend *be;
-  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
-  ZB_PROFILE_OP("unique", be, unique, col->device, col->length);
-  if (be->unique != NULL) {
-    zb_status bs = be->unique(col, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_column *h = NULL, *res = NULL;
-  zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
-  if (st == ZB_OK) st = zb__cpu_unique(h, &res, err);
-  zb_column_release(h);
-  if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
+  zb__call c = {.op = ZB__OP_UNIQUE};
+  c.in[0] = col;
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 zb_status zb_column_nunique(const zb_column *col, bool dropna, int64_t *out, zb_error *err) {
   if (col == NULL || out == NULL) return zb_error_set(err, ZB_EINVAL, "nunique: NULL argument");
   *out = 0;
-  const zb_backend *be;
-  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
-  ZB_PROFILE_OP("nunique", be, nunique, col->device, col->length);
-  if (be->nunique != NULL) {
-    zb_status bs = be->nunique(col, dropna, out, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_column *h = NULL;
-  ZB_RETURN_NOT_OK(zb_column_to_device(col, ZB_CPU, &h, err));
-  zb_status st = zb__cpu_nunique(h, dropna, out, err);
-  zb_column_release(h);
-  return st;
+  zb__call c = {.op = ZB__OP_NUNIQUE};
+  c.in[0] = col;
+  c.p.nunique.dropna = dropna;
+  ZB_RETURN_NOT_OK(zb__dispatch(col->device, &c, err));
+  *out = c.out_count;
+  return ZB_OK;
 }
 
 zb_status zb_column_value_counts(const zb_column *col, bool sort, bool ascending, bool dropna,
@@ -333,27 +249,15 @@ zb_status zb_column_value_counts(const zb_column *col, bool sort, bool ascending
     return zb_error_set(err, ZB_EINVAL, "value_counts: NULL output");
   *values = *counts = NULL;
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "value_counts: NULL column");
-  const zb_backend *be;
-  ZB_RETURN_NOT_OK(backend_of(col->device, &be, err));
-  ZB_PROFILE_OP("value_counts", be, value_counts, col->device, col->length);
-  if (be->value_counts != NULL) {
-    zb_status bs = be->value_counts(col, sort, ascending, dropna, normalize, values, counts, err);
-    if (bs != ZB__DECLINED) return bs;
-    ZB_PROFILE_DECLINED();
-  }
-  zb_column *h = NULL, *v = NULL, *c = NULL;
-  zb_status st = zb_column_to_device(col, ZB_CPU, &h, err);
-  if (st == ZB_OK) st = zb__cpu_value_counts(h, sort, ascending, dropna, normalize, &v, &c, err);
-  zb_column_release(h);
-  if (st == ZB_OK) st = zb__result_to(col->device, &v, err);
-  if (st == ZB_OK) st = zb__result_to(col->device, &c, err);
-  if (st != ZB_OK) {
-    zb_column_release(v);
-    zb_column_release(c);
-    return st;
-  }
-  *values = v;
-  *counts = c;
+  zb__call c = {.op = ZB__OP_VALUE_COUNTS};
+  c.in[0] = col;
+  c.p.value_counts.sort = sort;
+  c.p.value_counts.ascending = ascending;
+  c.p.value_counts.dropna = dropna;
+  c.p.value_counts.normalize = normalize;
+  ZB_RETURN_NOT_OK(zb__dispatch(col->device, &c, err));
+  *values = c.out[0];
+  *counts = c.out[1];
   return ZB_OK;
 }
 
@@ -398,38 +302,18 @@ zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_colum
   if (t == ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "isin: cannot compare a %s column with %s values",
                         zb_type_name(col->type), zb_type_name(values->type));
-  ZB_PROFILE_OP("isin", zb__backend_for(col->device.kind), isin, col->device, col->length);
-  zb_column *a = NULL, *b = NULL, *ha = NULL, *hb = NULL, *res = NULL;
+  zb_column *a = NULL, *b = NULL, *res = NULL;
   zb_status st = as_type(col, t, col->unit, &a, err);
-  /* values may live anywhere: compare on col's device */
+  /* values may live anywhere: the dispatcher moves them to col's device */
   if (st == ZB_OK) st = as_type(values, t, col->unit, &b, err);
-  const zb_backend *be = NULL;
-  if (st == ZB_OK) st = backend_of(col->device, &be, err);
-  bool done = false;
-  if (st == ZB_OK && be->isin != NULL && col->device.kind != ZB_DEVICE_CPU &&
-      !zb_device_equal(b->device, col->device)) {
-    /* the values (usually few) go to the column's device */
-    zb_column *db = NULL;
-    st = zb_column_to_device(b, col->device, &db, err);
-    zb_column_release(b);
-    b = db;
-  }
-  if (st == ZB_OK && be->isin != NULL && zb_device_equal(b->device, col->device)) {
-    st = be->isin(a, b, &res, err);
-    done = st != ZB__DECLINED;
-    if (!done) st = ZB_OK;
-  }
-  if (st == ZB_OK && !done) {
-    ZB_PROFILE_DECLINED(); /* counts only when col is off the CPU */
-    st = zb_column_to_device(a, ZB_CPU, &ha, err);
-    if (st == ZB_OK) st = zb_column_to_device(b, ZB_CPU, &hb, err);
-    if (st == ZB_OK) st = zb__cpu_isin(ha, hb, &res, err);
-    if (st == ZB_OK) st = zb__result_to(col->device, &res, err);
+  if (st == ZB_OK) {
+    zb__call c = {.op = ZB__OP_ISIN};
+    c.in[0] = a;
+    c.in[1] = b;
+    st = zb__dispatch_column(col->device, &c, &res, err);
   }
   zb_column_release(a);
   zb_column_release(b);
-  zb_column_release(ha);
-  zb_column_release(hb);
   if (st != ZB_OK) {
     zb_column_release(res);
     return st;

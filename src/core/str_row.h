@@ -3,7 +3,7 @@
  * (src/cpu/strings.c) and the CUDA kernels (src/cuda/strings.cu), so that
  * both backends compute every row by the same code: UTF-8 helpers, Python's
  * slice rules, strip sets, literal replace, and the Unicode simple case
- * mappings (tables from src/cpu/case_map.h, passed in by the caller: host
+ * mappings (tables from src/core/case_map.h, passed in by the caller: host
  * arrays on the CPU, device copies on the GPU).
  *
  * Bytes are UTF-8 as Arrow requires; a truncated or malformed sequence

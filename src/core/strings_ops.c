@@ -9,7 +9,8 @@
  * converted to one type; timezones turned into a fixed offset), then
  * dispatches to the backend of the device where the data lives.  A backend
  * without the entry gets the operation run on the CPU over host copies, with
- * the result moved back to the data's device.  between and date_diff are
+ * the result moved back to the data's device (zb__dispatch, src/core/
+ * dispatch.c).  between and date_diff are
  * compositions of existing operations (comparisons, casts, subtraction) and
  * need no backend entry of their own.
  */
@@ -18,7 +19,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "cpu/kernels.h"
+#include "core/values.h"
 
 const char *zb_str_op_name(zb_str_op op) {
   static const char *const names[ZB_STR_OP_COUNT] = {
@@ -37,111 +38,6 @@ const char *zb_dt_field_name(zb_dt_field f) {
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
-
-typedef enum call_kind { CALL_STR, CALL_CAT, CALL_DT, CALL_CLIP, CALL_ROUND, CALL_WHERE } call_kind;
-
-/* One backend call: its inputs (up to three columns; scalar flags) and
- * parameters. */
-typedef struct op_call {
-  call_kind kind;
-  const zb_column *in[3];
-  bool scalar[3];
-  const zb_str_args *args;
-  const char *sep;
-  int64_t sep_len;
-  zb_dt_field field;
-  int64_t offset_s;
-  const zb_scalar *lo, *hi;
-  int decimals;
-  bool mask;
-} op_call;
-
-/* The backend's entry for the call, or false when it has none. */
-static bool has_entry(const zb_backend *be, call_kind k) {
-  switch (k) {
-    case CALL_STR: return be->str != NULL;
-    case CALL_CAT: return be->str_cat != NULL;
-    case CALL_DT: return be->dt_field != NULL;
-    case CALL_CLIP: return be->clip != NULL;
-    case CALL_ROUND: return be->round != NULL;
-    case CALL_WHERE: return be->where != NULL;
-  }
-  return false;
-}
-
-/* The call's operation name and backend entry name, for profiles. */
-static const char *call_name(const op_call *c, const char **entry) {
-  switch (c->kind) {
-    case CALL_STR: *entry = "str"; return zb_str_op_name(c->args->op);
-    case CALL_CAT: *entry = "str_cat"; return "str_cat";
-    case CALL_DT: *entry = "dt_field"; return zb_dt_field_name(c->field);
-    case CALL_CLIP: *entry = "clip"; return "clip";
-    case CALL_ROUND: *entry = "round"; return "round";
-    case CALL_WHERE: *entry = "where"; return "where";
-  }
-  *entry = "unknown";
-  return "unknown";
-}
-
-static zb_status invoke(const zb_backend *be, const op_call *c, zb_column *const *in,
-                        zb_column **out, zb_error *err) {
-  switch (c->kind) {
-    case CALL_STR: return be->str(in[0], c->args, out, err);
-    case CALL_CAT:
-      return be->str_cat(in[0], c->scalar[0], in[1], c->scalar[1], c->sep, c->sep_len, out, err);
-    case CALL_DT: return be->dt_field(in[0], c->field, c->offset_s, out, err);
-    case CALL_CLIP: return be->clip(in[0], c->lo, c->hi, out, err);
-    case CALL_ROUND: return be->round(in[0], c->decimals, out, err);
-    case CALL_WHERE: return be->where(in[0], c->mask, in[1], in[2], c->scalar[2], out, err);
-  }
-  return zb_error_set(err, ZB_EINVAL, "unknown operation");
-}
-
-/* Run c on dev's backend (inputs moved there: scalars are built on the
- * host), or on the CPU over host copies when that backend lacks it or
- * declines these inputs (ZB__DECLINED). */
-static zb_status dispatch(zb_device dev, const op_call *c, zb_column **out, zb_error *err) {
-  *out = NULL;
-  const zb_backend *be = zb__backend_for(dev.kind);
-  if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the column's device");
-  bool native = has_entry(be, c->kind);
-  const char *entry, *name = call_name(c, &entry);
-  int64_t rows = 0;
-  for (int k = 0; k < 3; k++)
-    if (c->in[k] != NULL) rows = ZB_MAX(rows, c->in[k]->length);
-  ZB_PROFILE_SPAN(name, entry, native, dev, dev, rows);
-  zb_device where = native ? dev : ZB_CPU;
-  if (!native) be = zb__cpu_backend();
-  zb_column *in[3] = {NULL, NULL, NULL}, *res = NULL;
-  zb_status st = ZB_OK;
-  for (int pass = 0; pass < 2; pass++) {
-    for (int k = 0; k < 3 && st == ZB_OK; k++)
-      if (c->in[k] != NULL) st = zb_column_to_device(c->in[k], where, &in[k], err);
-    if (st == ZB_OK) st = invoke(be, c, in, &res, err);
-    for (int k = 0; k < 3; k++) {
-      zb_column_release(in[k]);
-      in[k] = NULL;
-    }
-    if (st != ZB__DECLINED || where.kind == ZB_DEVICE_CPU) break;
-    /* declined: once more, on the CPU */
-    ZB_PROFILE_DECLINED();
-    st = ZB_OK;
-    where = ZB_CPU;
-    be = zb__cpu_backend();
-  }
-  if (st == ZB_OK && !zb_device_equal(where, dev)) {
-    zb_column *moved = NULL;
-    st = zb_column_to_device(res, dev, &moved, err);
-    zb_column_release(res);
-    res = moved;
-  }
-  if (st != ZB_OK) {
-    zb_column_release(res);
-    return st;
-  }
-  *out = res;
-  return ZB_OK;
-}
 
 static bool is_stringish(zb_type_id t) { return t == ZB_STRING || t == ZB_CATEGORICAL; }
 
@@ -191,18 +87,16 @@ zb_status zb_column_str(const zb_column *col, const zb_str_args *args, zb_column
     return zb_error_set(err, ZB_EINVAL, "str.slice: step out of range");
   zb_str_args a = *args;
   if (op == ZB_STR_REPLACE && a.repl == NULL) a.repl = "";
-  op_call c;
-  memset(&c, 0, sizeof c);
-  c.kind = CALL_STR;
-  c.args = &a;
+  zb__call c = {.op = ZB__OP_STR, .variant = (int32_t)op, .name = zb_str_op_name(op)};
+  c.p.str.args = &a;
   if (col->type == ZB_STRING) {
     c.in[0] = col;
-    return dispatch(col->device, &c, out, err);
+    return zb__dispatch_column(col->device, &c, out, err);
   }
   /* Categorical: on the dictionary, then through the codes. */
   zb_column *dres = NULL, *idx = NULL;
   c.in[0] = col->dictionary;
-  zb_status st = dispatch(col->device, &c, &dres, err);
+  zb_status st = zb__dispatch_column(col->device, &c, &dres, err);
   if (st == ZB_OK) st = codes_as_indices(col, &idx, err);
   if (st == ZB_OK) st = zb_column_take(dres, idx, out, err);
   zb_column_release(dres);
@@ -238,14 +132,12 @@ zb_status zb_column_str_cat(const zb_column *a, const zb_column *b, const char *
   zb_status st = as_string(a, &sa, err);
   if (st == ZB_OK) st = as_string(b, &sb, err);
   if (st == ZB_OK) {
-    op_call c;
-    memset(&c, 0, sizeof c);
-    c.kind = CALL_CAT;
+    zb__call c = {.op = ZB__OP_STR_CAT};
     c.in[0] = sa;
     c.in[1] = sb;
-    c.sep = sep;
-    c.sep_len = sep_len;
-    st = dispatch(a->device, &c, out, err);
+    c.p.cat.sep = sep;
+    c.p.cat.sep_len = sep_len;
+    st = zb__dispatch_column(a->device, &c, out, err);
   }
   zb_column_release(sa);
   zb_column_release(sb);
@@ -266,16 +158,14 @@ zb_status zb_column_str_cat_scalar(const zb_column *col, const char *s, int64_t 
   zb_status st = zb__string_scalar_column(s, len, &sc, err);
   if (st == ZB_OK) st = as_string(col, &sa, err);
   if (st == ZB_OK) {
-    op_call c;
-    memset(&c, 0, sizeof c);
-    c.kind = CALL_CAT;
+    zb__call c = {.op = ZB__OP_STR_CAT};
     c.in[0] = scalar_first ? sc : sa;
     c.in[1] = scalar_first ? sa : sc;
     c.scalar[0] = scalar_first;
     c.scalar[1] = !scalar_first;
-    c.sep = sep;
-    c.sep_len = sep_len;
-    st = dispatch(col->device, &c, out, err);
+    c.p.cat.sep = sep;
+    c.p.cat.sep_len = sep_len;
+    st = zb__dispatch_column(col->device, &c, out, err);
   }
   zb_column_release(sc);
   zb_column_release(sa);
@@ -381,13 +271,10 @@ zb_status zb_column_dt_field(const zb_column *col, zb_dt_field field, zb_column 
                         zb_dt_field_name(field));
   if (col->type == ZB_TIMESTAMP && ((int)col->unit < ZB_SECOND || col->unit > ZB_NANO))
     return zb_error_set(err, ZB_EINVAL, "invalid time unit %d", (int)col->unit);
-  op_call c;
-  memset(&c, 0, sizeof c);
-  c.kind = CALL_DT;
+  zb__call c = {.op = ZB__OP_DT_FIELD, .variant = (int32_t)field, .name = zb_dt_field_name(field)};
   c.in[0] = col;
-  c.field = field;
-  if (col->type == ZB_TIMESTAMP) ZB_RETURN_NOT_OK(tz_offset(col->timezone, &c.offset_s, err));
-  return dispatch(col->device, &c, out, err);
+  if (col->type == ZB_TIMESTAMP) ZB_RETURN_NOT_OK(tz_offset(col->timezone, &c.p.dt.offset_s, err));
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 zb_status zb_column_date_diff(const zb_column *a, const zb_column *b, zb_column **out,
@@ -503,13 +390,11 @@ zb_status zb_column_clip(const zb_column *col, const zb_scalar *lower, const zb_
     ZB_RETURN_NOT_OK(zb_column_cast(col, rt, ZB_MICRO, &src, err));
   else
     src = zb_column_retain((zb_column *)col);
-  op_call c;
-  memset(&c, 0, sizeof c);
-  c.kind = CALL_CLIP;
+  zb__call c = {.op = ZB__OP_CLIP};
   c.in[0] = src;
-  c.lo = &lo;
-  c.hi = &hi;
-  zb_status st = dispatch(col->device, &c, out, err);
+  c.p.clip.lower = &lo;
+  c.p.clip.upper = &hi;
+  zb_status st = zb__dispatch_column(col->device, &c, out, err);
   zb_column_release(src);
   return st;
 }
@@ -525,12 +410,10 @@ zb_status zb_column_round(const zb_column *col, int decimals, zb_column **out, z
     *out = zb_column_retain((zb_column *)col);
     return ZB_OK;
   }
-  op_call c;
-  memset(&c, 0, sizeof c);
-  c.kind = CALL_ROUND;
+  zb__call c = {.op = ZB__OP_ROUND};
   c.in[0] = col;
-  c.decimals = decimals;
-  return dispatch(col->device, &c, out, err);
+  c.p.round.decimals = decimals;
+  return zb__dispatch_column(col->device, &c, out, err);
 }
 
 /* ---- between ------------------------------------------------------------------ */
@@ -622,15 +505,13 @@ static zb_status to_type(const zb_column *c, zb_type_id t, zb_column **out, zb_e
  * b_scalar); consumes a and b. */
 static zb_status where_run(const zb_column *cond, bool mask, zb_column *a, zb_column *b,
                            bool b_scalar, zb_column **out, zb_error *err) {
-  op_call c;
-  memset(&c, 0, sizeof c);
-  c.kind = CALL_WHERE;
+  zb__call c = {.op = ZB__OP_WHERE};
   c.in[0] = cond;
   c.in[1] = a;
   c.in[2] = b;
   c.scalar[2] = b_scalar;
-  c.mask = mask;
-  zb_status st = dispatch(a->device, &c, out, err);
+  c.p.where.mask = mask;
+  zb_status st = zb__dispatch_column(a->device, &c, out, err);
   zb_column_release(a);
   zb_column_release(b);
   return st;

@@ -90,15 +90,6 @@ zb_status zb__cpu_clip(const zb_column *col, const zb_scalar *lower, const zb_sc
 
 /* ---- round ------------------------------------------------------------------ */
 
-/* numpy's power_of_ten (exactly: repeated multiplication past 1e9). */
-double zb__power_of_ten(int n) {
-  static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
-  if (n > 400) n = 400; /* already inf: same result, bounded loop */
-  if (n < 9) return p10[n];
-  double r = 1e9;
-  while (n-- > 9) r *= 10.;
-  return r;
-}
 
 typedef struct round_job {
   const zb_column *c;

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/values.h"
 
-#define ZB_BLOCK 1024 /* rows per inner block; a multiple of 64 */
 
 /* A mask of the low m bits (m in 0..64). */
 static inline uint64_t zb__mask(int m) {
@@ -62,8 +62,8 @@ static inline void zb__store_bits(uint8_t *bits, int64_t start, uint64_t w, int 
   memcpy(bits + (start >> 3), tmp, (size_t)((m + 7) >> 3));
 }
 
-/* Physical value type of a fixed-width column: date32 and categorical codes
- * are int32, timestamps int64; others are themselves. */
+
+
 /* Pack n (<= 64) bytes, each 0 or 1, into the low n bits of a word (bit q =
  * byte q).  Kernels write per-row results as bytes in a loop the compiler
  * vectorizes, then pack them eight at a time with one multiply. */
@@ -79,19 +79,6 @@ static inline uint64_t zb__pack_bools(const uint8_t *r, int n) {
   return w;
 }
 
-static inline zb_type_id zb__physical(zb_type_id t) {
-  if (t == ZB_DATE32 || t == ZB_CATEGORICAL) return ZB_INT32;
-  if (t == ZB_TIMESTAMP) return ZB_INT64;
-  return t;
-}
-
-/* dst[0, n) = values [off, off + n) of src_data (a data buffer of physical
- * type src, bool as a bitmap) converted to dst_t with C conversions.  Both
- * are numeric physical types; float -> integer must be range-checked by the
- * caller.  dst_t may be ZB_BOOL only from ZB_BOOL (writes 0/1 bytes). */
-void zb__convert_block(zb_type_id dst_t, void *dst, zb_type_id src, const void *src_data,
-                       int64_t off, int64_t n);
-
 #if defined(__x86_64__) && defined(__GNUC__)
 /* CPU features for kernels dispatched at run time.  libgcc fills in the
  * CPU model before any constructor of ours runs, so asking is one load. */
@@ -104,23 +91,7 @@ static inline bool zb__has_fast_pext(void) {
 }
 #endif
 
-/* buf[0, ZB_BLOCK) = value 0 of the scalar (length-1) column s converted to
- * t (bool: 0/1 bytes), for kernels whose operand is a scalar. */
-void zb__fill_scalar_block(zb_type_id t, void *buf, const zb_column *s);
 
-/* Pointer to n values of type t for rows [row, row + n) of c: the column's
- * own memory when its physical type is t (and t is not bool), else
- * converted into scratch (ZB_BLOCK * 8 bytes).  A scalar operand (length 1)
- * is handled by the caller. */
-const void *zb__block_values(const zb_column *c, zb_type_id t, int64_t row, int64_t n,
-                             void *scratch);
-
-/* Value and length of string i of a string column (no validity check). */
-static inline const char *zb__str(const zb_column *c, int64_t i, int64_t *len) {
-  const int64_t *o = (const int64_t *)c->data->data + c->offset + i;
-  *len = o[1] - o[0];
-  return (const char *)c->chars->data + o[0];
-}
 
 /* Copy len <= 16 bytes touching only [src, src + len) and [dst, dst +
  * len): two overlapping 8- or 4-byte moves, or three byte moves -- for a
@@ -147,16 +118,7 @@ static inline void zb__copy_short(char *dst, const char *src, int64_t len) {
   }
 }
 
-/* Number of morsels for n rows. */
-static inline int64_t zb__morsels(int64_t n) {
-  return (n + ZB_MORSEL_ROWS - 1) / ZB_MORSEL_ROWS;
-}
 
-/* A new host column shaped like `like` (unit, timezone, dictionary) of
- * `type`; with_validity gives an all-valid bitmap. */
-zb_status zb__new_like(const zb_column *like, zb_type_id type, int64_t length,
-                       bool with_validity, int64_t chars_size, zb_column **out,
-                       zb_error *err);
 
 /* A new string column of n rows: row i is string idx[i] of src (idx from
  * i32 or i64, exactly one non-NULL); rows where `valid` (if not NULL) is
@@ -174,7 +136,11 @@ void zb__select_kth(double *a, int64_t lo, int64_t hi, int64_t k);
 zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64_t *idx,
                                   int64_t n, zb_error *err);
 
-/* ---- CPU entry points (validated by src/core/compute_ops.c) ------------ */
+/* ---- CPU entry points (called by the switch in src/cpu/backend.c, with
+ * arguments validated by src/core) ---------------------------------------- */
+
+zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
+                         zb_error *err);
 
 zb_status zb__cpu_binary(zb_binary_op op, const zb_column *a, bool a_scalar,
                          const zb_column *b, bool b_scalar, zb_type_id compute,

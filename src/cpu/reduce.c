@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "core/exact_mean.h"
-#include "core/internal.h"
+#include "cpu/kernels.h"
 
 __extension__ typedef __int128 zb_i128;
 

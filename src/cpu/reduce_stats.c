@@ -392,55 +392,6 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
   return zb__stat_scalar(op, t, ddof, &tot, out, err);
 }
 
-zb_status zb__stat_scalar(zb_stat_op op, zb_type_id t, int64_t ddof, const zb_stat_totals *a,
-                          zb_scalar *out, zb_error *err) {
-  switch (op) {
-    case ZB_STAT_VAR:
-    case ZB_STAT_STD: {
-      out->type = ZB_FLOAT64;
-      if (a->count - ddof <= 0) {
-        out->is_null = true;
-        out->v.f = NAN;
-        break;
-      }
-      double m2 = a->m2;
-      if (!isfinite(a->mean)) m2 = NAN;
-      if (m2 < 0) m2 = 0;
-      double var = m2 / (double)(a->count - ddof);
-      out->v.f = op == ZB_STAT_STD ? sqrt(var) : var;
-      break;
-    }
-    case ZB_STAT_PROD:
-      if (zb_type_is_float(t)) {
-        out->type = ZB_FLOAT64;
-        out->v.f = a->fprod;
-      } else if (zb_type_is_integer(t) && !zb_type_is_signed(t)) {
-        out->type = ZB_UINT64;
-        out->v.u = a->iprod;
-      } else {
-        out->type = ZB_INT64;
-        out->v.i = (int64_t)a->iprod;
-      }
-      break;
-    case ZB_STAT_ANY:
-      out->type = ZB_BOOL;
-      out->v.b = a->any;
-      break;
-    case ZB_STAT_ALL:
-      out->type = ZB_BOOL;
-      out->v.b = a->all;
-      break;
-    case ZB_STAT_ARGMIN:
-    case ZB_STAT_ARGMAX:
-      out->type = ZB_INT64;
-      out->is_null = a->pos < 0;
-      out->v.i = a->pos;
-      break;
-    default:
-      return zb_error_set(err, ZB_EINVAL, "unknown statistic %d", (int)op);
-  }
-  return ZB_OK;
-}
 
 /* ---- quantiles ------------------------------------------------------------ */
 
@@ -592,25 +543,6 @@ static zb_status quantile_impl(const zb_column *col, int64_t n_q, const double *
   zb_free(a);
   zb_free(order);
   return ZB_OK;
-}
-
-int64_t zb__quantile_rank(int64_t cnt, double q, double *t) {
-  double h = (double)(cnt - 1) * q;
-  double fl = floor(h);
-  int64_t k = (int64_t)fl;
-  if (k > cnt - 1) k = cnt - 1;
-  if (k < 0) k = 0;
-  *t = h - fl;
-  return k;
-}
-
-double zb__quantile_lerp(double lo, double hi, double t, bool median) {
-  /* numpy's _lerp */
-  double diff = hi - lo;
-  double r = t >= 0.5 ? hi - diff * (1.0 - t) : lo + diff * t;
-  if (median && t == 0.5) r = (lo + hi) / 2.0;
-  if (t == 0) r = lo;
-  return r;
 }
 
 zb_status zb__cpu_quantile(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "core/str_row.h"
-#include "cpu/case_map.h"
+#include "core/case_map.h"
 #include "cpu/kernels.h"
 #include "cpu/strings_kernels.h"
 

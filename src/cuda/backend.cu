@@ -656,9 +656,9 @@ extern "C" zb_status zb_cuda_release_cached_memory(int device_id, zb_error *err)
   return zb__cuda_check(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo", device_id, err);
 }
 
-/* Built field by field: entries the CUDA backend does not have stay NULL
- * (the core then runs those operations on the CPU), and new optional entries
- * added to zb_backend need no change here. */
+/* Built field by field: memory entries here, operations through one run
+ * switch and the support table of src/cuda/dispatch.cu (what it lacks runs
+ * on the CPU). */
 static zb_backend zb_cuda_make_backend(void) {
   zb_backend b;
   memset(&b, 0, sizeof b);
@@ -673,31 +673,8 @@ static zb_backend zb_cuda_make_backend(void) {
   b.copy_from_host = zb_cuda_copy_from_host;
   b.copy_on_device = zb_cuda_copy_on_device;
   b.synchronize = zb_cuda_synchronize;
-  b.reduce = zb__cuda_reduce;
-  b.binary = zb__cuda_binary;
-  b.unary = zb__cuda_unary;
-  b.cast = zb__cuda_cast;
-  b.is_null = zb__cuda_is_null;
-  b.fill_null = zb__cuda_fill_null;
-  b.where = zb__cuda_where;
-  b.clip = zb__cuda_clip;
-  b.round = zb__cuda_round;
-  b.groupby = zb__cuda_groupby;
-  b.group_ids = zb__cuda_group_ids;
-  b.filter = zb__cuda_filter;
-  b.take = zb__cuda_take;
-  b.sort_indices = zb__cuda_sort_indices;
-  b.join_indices = zb__cuda_join_indices;
-  b.unique = zb__cuda_unique;
-  b.nunique = zb__cuda_nunique;
-  b.value_counts = zb__cuda_value_counts;
-  b.duplicated = zb__cuda_duplicated;
-  b.isin = zb__cuda_isin;
-  b.str = zb__cuda_str;
-  b.dt_field = zb__cuda_dt_field;
-  b.stat = zb__cuda_stat;
-  b.quantile = zb__cuda_quantile;
-  b.group_cumcount = zb__cuda_group_cumcount;
+  b.run = zb__cuda_run;
+  b.support = zb__cuda_support(&b.n_support);
   return b;
 }
 

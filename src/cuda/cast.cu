@@ -10,7 +10,8 @@
  * message as the CPU, and no column is returned.  Conversions are C's, done
  * from the source value's own class (a 64-bit integer goes to float32 in a
  * single rounding, never through double).  Casts to and from strings and
- * categoricals are declined (ZB__DECLINED) and run on the CPU.
+ * categoricals are not in the backend's table (dispatch.cu): the CPU runs
+ * them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -250,5 +251,7 @@ extern "C" zb_status zb__cuda_cast(const zb_column *col, zb_type_id target, zb_t
     *out = NULL;
     return zb_cast_time(col, target, unit, out, err);
   }
-  return ZB__DECLINED; /* strings, categoricals; or the CPU reports the error */
+  /* strings and categoricals are not in the support table (dispatch.cu) */
+  return zb_error_set(err, ZB_ETYPE, "cast on cuda: no GPU cast from %s to %s",
+                      zb_type_name(s), zb_type_name(target));
 }

@@ -22,6 +22,10 @@ extern "C" {
  * last-error slot so that a later check does not see this error again. */
 zb_status zb__cuda_check(cudaError_t e, const char *call, int device_id, zb_error *err);
 
+/* The backend's run switch and support table (src/cuda/dispatch.cu). */
+zb_status zb__cuda_run(zb__call *c, zb_error *err);
+const zb__support *zb__cuda_support(int64_t *n);
+
 /* Make device_id current for the calling thread; ZB_ENODEVICE for an
  * ordinal that is not a usable device. */
 zb_status zb__cuda_set_device(int device_id, zb_error *err);
@@ -39,8 +43,8 @@ zb_status zb__cuda_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
  * backend's binary, unary, is_null, fill_null, where, clip, round and cast,
  * with the arguments and results of zb_backend's entries and the semantics
  * of the CPU kernels in src/cpu.  Inputs live on one CUDA device and were
- * validated by src/core; results are new columns on that device.  Inputs
- * they leave to the CPU (strings, categorical casts) get ZB__DECLINED. */
+ * validated by src/core; results are new columns on that device.  The
+ * types they take are those of the backend's table (dispatch.cu). */
 zb_status zb__cuda_binary(zb_binary_op op, const zb_column *a, bool a_scalar,
                           const zb_column *b, bool b_scalar, zb_type_id compute,
                           zb_type_id result, zb_column **out, zb_error *err);
@@ -152,7 +156,8 @@ zb_status zb__cuda_exclusive_sum(int device_id, int64_t *data, int64_t n, zb_err
  * isin entries: arguments, results and semantics those of the CPU
  * (src/cpu/join.c, src/cpu/hash.c), inputs validated and prepared by
  * src/core and on one CUDA device.  They return ZB__DECLINED (the core then
- * runs them on the CPU) for cross joins and outputs too large to count. */
+ * runs them on the CPU) for keys whose dictionaries differ and join outputs
+ * too large to count; cross joins are not in the backend's table. */
 zb_status zb__cuda_join_indices(const zb_column *const *lkeys, const zb_column *const *rkeys,
                                 int64_t n_keys, int64_t n_left, int64_t n_right,
                                 zb_join_how how, zb_column **left_idx, zb_column **right_idx,
@@ -179,7 +184,7 @@ zb_status zb__cuda_dt_field(const zb_column *col, zb_dt_field field, int64_t off
                             zb_column **out, zb_error *err);
 /* A comparison (eq, ne, lt, le, gt, ge) of two string columns (or one and
  * a length-1 scalar column), as zb_backend.binary with compute type
- * STRING; other ops get ZB__DECLINED. */
+ * STRING (the table sends no other op). */
 zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, bool a_scalar,
                                const zb_column *b, bool b_scalar, zb_column **out,
                                zb_error *err);
@@ -193,7 +198,8 @@ zb_status zb__cuda_str_where(const zb_column *cond, bool mask, const zb_column *
 /* The backend's stat and quantile entries (src/cuda/stats.cu): var, std,
  * prod, any, all, argmin, argmax, median and quantiles with the CPU's
  * semantics (var / std / float prod within rounding; quantiles exact);
- * bools (but for var, std, prod, any, all) and strings get ZB__DECLINED. */
+ * bools (but for var, std, prod, any, all) and strings are not in the
+ * backend's table (dispatch.cu). */
 zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_scalar *out,
                         zb_error *err);
 zb_status zb__cuda_quantile(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,
@@ -204,9 +210,8 @@ zb_status zb__cuda_quantile(const zb_column *col, int64_t n_q, const double *q, 
 /* The backend's groupby and group_ids entries: arguments, results and
  * semantics those of src/cpu/groupby.c and src/cpu/groupby_agg.c (float
  * sums, means, var, std, corr and float products within rounding), inputs
- * validated by src/core and on one CUDA device.  groupby returns
- * ZB__DECLINED (the core then runs it on the CPU) for nunique, min and max
- * of string columns. */
+ * validated by src/core and on one CUDA device.  nunique, min and max of
+ * string columns are not in the backend's table (dispatch.cu). */
 zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
                            bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
                            zb_error *err);

@@ -16,8 +16,8 @@
  * from the host's in the last bits (float32 ** is computed in double and
  * rounded once).
  *
- * String comparisons, fill and where run in strings.cu.  Bitwise logic on
- * float-promoted integers is declined (ZB__DECLINED) and runs on the CPU.
+ * String comparisons, fill and where run in strings.cu.  Which types reach
+ * these entries is the backend's table (dispatch.cu).
  */
 #include <math.h>
 #include <stdio.h>
@@ -370,11 +370,12 @@ extern "C" zb_status zb__cuda_binary(zb_binary_op op, const zb_column *a, bool a
   const bool logic = op >= ZB_OP_AND && op <= ZB_OP_XOR;
   if (cmp && compute == ZB_STRING && a->type == ZB_STRING && b->type == ZB_STRING)
     return zb__cuda_str_compare(op, a, a_scalar, b, b_scalar, out, err);
+  /* the table (dispatch.cu) sends only fixed-width compute types here, and
+   * the core refuses bitwise logic on float-promoted integers */
   if (!zb_fixed_width(compute) || !zb_fixed_width(a->type) || !zb_fixed_width(b->type) ||
-      !zb_fixed_width(result))
-    return ZB__DECLINED; /* strings */
-  if (logic && result != ZB_BOOL && zb_type_is_float(ct))
-    return ZB__DECLINED; /* int64 & uint64 promotes to float64: the CPU decides */
+      !zb_fixed_width(result) || (logic && result != ZB_BOOL && zb_type_is_float(ct)))
+    return zb_error_set(err, ZB_ETYPE, "%s on cuda: no GPU kernel for %s and %s",
+                        zb_binary_op_name(op), zb_type_name(a->type), zb_type_name(b->type));
   *out = NULL;
   const int64_t n = a_scalar ? b->length : a->length;
   const zb_device dev = a_scalar ? b->device : a->device;
@@ -467,7 +468,6 @@ zb_status zb_run_unary(zb_unary_op op, const zb_column *col, zb_cuda_out *r, zb_
 
 extern "C" zb_status zb__cuda_unary(zb_unary_op op, const zb_column *col, zb_column **out,
                                     zb_error *err) {
-  if (!zb_type_is_numeric(col->type)) return ZB__DECLINED;
   *out = NULL;
   zb_cuda_out r;
   ZB_RETURN_NOT_OK(
@@ -563,7 +563,9 @@ extern "C" zb_status zb__cuda_fill_null(const zb_column *col, const zb_column *v
                                         zb_column **out, zb_error *err) {
   if (col->type == ZB_STRING && value->type == ZB_STRING)
     return zb__cuda_str_fill_null(col, value, out, err);
-  if (!zb_fixed_width(col->type) || value->type != col->type) return ZB__DECLINED;
+  if (!zb_fixed_width(col->type) || value->type != col->type)
+    return zb_error_set(err, ZB_ETYPE, "fill_null on cuda: a %s fill for a %s column",
+                        zb_type_name(value->type), zb_type_name(col->type));
   *out = NULL;
   zb_cuda_out r;
   ZB_RETURN_NOT_OK(zb__cuda_out_begin(col->device, col->type, col->length, false, &r, err));
@@ -580,7 +582,8 @@ extern "C" zb_status zb__cuda_where(const zb_column *cond, bool mask, const zb_c
   if (a->type == ZB_STRING && b->type == ZB_STRING && cond->type == ZB_BOOL)
     return zb__cuda_str_where(cond, mask, a, b, b_scalar, out, err);
   if (!zb_fixed_width(a->type) || b->type != a->type || cond->type != ZB_BOOL)
-    return ZB__DECLINED;
+    return zb_error_set(err, ZB_ETYPE, "where on cuda: %s and %s values", zb_type_name(a->type),
+                        zb_type_name(b->type));
   *out = NULL;
   const bool nulls = a->validity != NULL || b->validity != NULL || cond->validity != NULL;
   zb_cuda_out r;
@@ -686,7 +689,6 @@ struct zb_round_fn {
 
 extern "C" zb_status zb__cuda_clip(const zb_column *col, const zb_scalar *lower,
                                    const zb_scalar *upper, zb_column **out, zb_error *err) {
-  if (!zb_type_is_numeric(col->type) || col->type == ZB_BOOL) return ZB__DECLINED;
   *out = NULL;
   zb_cuda_out r;
   ZB_RETURN_NOT_OK(
@@ -700,7 +702,6 @@ extern "C" zb_status zb__cuda_clip(const zb_column *col, const zb_scalar *lower,
 
 extern "C" zb_status zb__cuda_round(const zb_column *col, int decimals, zb_column **out,
                                     zb_error *err) {
-  if (!zb_type_is_numeric(col->type) || col->type == ZB_BOOL) return ZB__DECLINED;
   *out = NULL;
   zb_cuda_out r;
   ZB_RETURN_NOT_OK(

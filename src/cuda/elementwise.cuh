@@ -33,7 +33,7 @@
 #include "cuda/cuda_internal.h"
 
 extern "C" {
-#include "cpu/kernels.h" /* zb__physical, zb__convert_block */
+#include "core/values.h" /* zb__physical, zb__convert_block */
 }
 
 #define ZB_EW_THREADS 256 /* threads per block: whole warps */

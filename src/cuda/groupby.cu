@@ -50,8 +50,8 @@
  * String keys sort with the backend's string sort (sort.cu) and compare
  * byte by byte at group boundaries.
  *
- * Declined (ZB__DECLINED before anything is touched; the core runs them on
- * the CPU): nunique, min and max of string columns.
+ * Not in the backend's table (dispatch.cu; the CPU runs them): nunique,
+ * min and max of string columns.
  *
  * Everything runs on the legacy default stream and is waited for before
  * scratch memory is freed and the result is handed out.  Row counts, group
@@ -579,12 +579,6 @@ struct zb_gb_fin_fn {
 /* Host side: grouping                                                      */
 /* ------------------------------------------------------------------------ */
 
-/* Whether the GPU groups by keys of type t (the types sort.cu sorts). */
-bool zb_gb_key_type(zb_type_id t) {
-  return zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP ||
-         t == ZB_CATEGORICAL || t == ZB_STRING;
-}
-
 zb_gkey zb_gb_key_of(const zb_column *c) {
   zb_gkey k;
   const zb_type_id p = zb__physical(c->type);
@@ -648,8 +642,6 @@ zb_status zb_gb_sort(const zb_table *t, int64_t n_keys, const int64_t *keys, zb_
   }
   if (st == ZB_OK) st = zb_table_make(n_keys, cols, (const char *const *)names, &kt, err);
   if (st == ZB_OK) st = zb__cuda_sort_indices(kt, n_keys, idx, NULL, false, perm, err);
-  if (st == (zb_status)ZB__DECLINED) /* not expected: the key types were checked */
-    st = zb_error_set(err, ZB_ETYPE, "GPU group-by: the keys cannot be sorted on the GPU");
   if (cols != NULL)
     for (int64_t k = 0; k < n_keys; k++) zb_column_release(cols[k]);
   zb_free(cols);
@@ -1350,30 +1342,6 @@ zb_status zb_gb_aggregate(const zb_table *t, const zb_gb_groups *g, const zb_agg
   return ZB_OK;
 }
 
-/* Whether the GPU runs this group-by (else ZB__DECLINED). */
-bool zb_gb_keys_supported(const zb_table *t, int64_t n_keys, const int64_t *keys) {
-  for (int64_t k = 0; k < n_keys; k++)
-    if (!zb_gb_key_type(t->columns[keys[k]]->type)) return false;
-  return true;
-}
-
-bool zb_gb_aggs_supported(const zb_table *t, int64_t n_aggs, const zb_agg *aggs) {
-  for (int64_t a = 0; a < n_aggs; a++) {
-    switch (aggs[a].op) {
-    case ZB_AGG_NUNIQUE:
-      if (t->columns[aggs[a].column]->type == ZB_STRING) return false;
-      break;
-    case ZB_AGG_MIN:
-    case ZB_AGG_MAX:
-      if (t->columns[aggs[a].column]->type == ZB_STRING) return false;
-      break;
-    default:
-      break;
-    }
-  }
-  return true;
-}
-
 /* An INT64 column (no nulls) over the first G slots of buf (borrowed). */
 zb_status zb_gb_index_column(zb_buffer *buf, int64_t G, zb_column **out, zb_error *err) {
   return zb_column_make(ZB_INT64, G, 0, NULL, buf, NULL, NULL, 0, out, err);
@@ -1388,8 +1356,6 @@ zb_status zb_gb_index_column(zb_buffer *buf, int64_t G, zb_column **out, zb_erro
 extern "C" zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys,
                                       bool dropna, bool sort, int64_t n_aggs,
                                       const zb_agg *aggs, zb_table **out, zb_error *err) {
-  if (!zb_gb_keys_supported(t, n_keys, keys) || !zb_gb_aggs_supported(t, n_aggs, aggs))
-    return (zb_status)ZB__DECLINED; /* *out and err untouched, as the core expects */
   *out = NULL;
   zb_gb_groups g;
   ZB_RETURN_NOT_OK(zb_gb_group(t, n_keys, keys, dropna, sort, &g, err));
@@ -1421,7 +1387,6 @@ extern "C" zb_status zb__cuda_groupby(const zb_table *t, int64_t n_keys, const i
 extern "C" zb_status zb__cuda_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
                                         bool dropna, bool sort, zb_column **out,
                                         int64_t *n_groups, zb_error *err) {
-  if (!zb_gb_keys_supported(t, n_keys, keys)) return (zb_status)ZB__DECLINED;
   *out = NULL;
   *n_groups = 0;
   zb_gb_groups g;

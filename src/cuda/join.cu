@@ -318,7 +318,8 @@ extern "C" zb_status zb__cuda_join_indices(const zb_column *const *lkeys,
                                            int64_t n_left, int64_t n_right, zb_join_how how,
                                            zb_column **left_idx, zb_column **right_idx,
                                            zb_error *err) {
-  if (how == ZB_JOIN_CROSS || n_keys < 1) return (zb_status)ZB__DECLINED;
+  if (how == ZB_JOIN_CROSS || n_keys < 1) /* cross joins are not in the table */
+    return zb_error_set(err, ZB_EINVAL, "join on cuda: no GPU cross join");
   for (int64_t c = 0; c < n_keys; c++) {
     const zb_column *a = lkeys[c], *b = rkeys[c];
     bool ok = false;

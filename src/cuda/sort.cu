@@ -345,12 +345,6 @@ extern "C" zb_status zb__cuda_sort_by_strings(int device_id, int64_t *rows, int6
 extern "C" zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys,
                                            const int64_t *keys, const bool *ascending,
                                            bool nulls_first, zb_column **out, zb_error *err) {
-  for (int64_t k = 0; k < n_keys; k++) {
-    int kind = 0, width = 0;
-    const zb_type_id type = t->columns[keys[k]]->type;
-    if (type != ZB_STRING && !zb_key_shape(type, &kind, &width))
-      return (zb_status)ZB__DECLINED; /* *out and err untouched, as the core expects */
-  }
   *out = NULL;
   const int dev = zb_table_device(t).id;
   const int64_t n = t->num_rows;

@@ -4,7 +4,7 @@
  * date or timestamp column in device memory (the CUDA side of
  * zb_backend.stat and .quantile; src/cpu/reduce_stats.c is the reference).
  * Median, quantiles, argmin and argmax of bools and argmin / argmax of
- * strings are declined (ZB__DECLINED): the core runs them on the CPU.
+ * strings are not in the backend's table (dispatch.cu): the CPU runs them.
  *
  * Nulls and NaN are skipped, as on the CPU.  Each warp of a grid-stride loop
  * folds its threads' state with shuffles and writes one partial; the host
@@ -334,9 +334,6 @@ extern "C" zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t 
                                    zb_scalar *out, zb_error *err) {
   const zb_type_id t = col->type;
   const bool arg = op == ZB_STAT_ARGMIN || op == ZB_STAT_ARGMAX;
-  if (t == ZB_STRING || t == ZB_CATEGORICAL ||
-      (t == ZB_BOOL && (arg || op == ZB_STAT_MEDIAN)))
-    return (zb_status)ZB__DECLINED;
   memset(out, 0, sizeof *out);
   const int dev = col->device.id;
   ZB_RETURN_NOT_OK(zb__cuda_set_device(dev, err));
@@ -408,7 +405,6 @@ extern "C" zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t 
 
 extern "C" zb_status zb__cuda_quantile(const zb_column *col, int64_t n_q, const double *q,
                                        zb_scalar *out, zb_error *err) {
-  if (col->type == ZB_BOOL) return (zb_status)ZB__DECLINED;
   ZB_RETURN_NOT_OK(zb__cuda_set_device(col->device.id, err));
   return zb_quantiles(col, n_q, q, false, out, err);
 }

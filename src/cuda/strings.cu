@@ -15,7 +15,7 @@
  *     into offsets (and the total), and a second pass writes the bytes at
  *     those offsets.
  * The pattern, the replacement, the strip set's non-ASCII members and the
- * case table (src/cpu/case_map.h) are copied to the device first.  Null
+ * case table (src/core/case_map.h) are copied to the device first.  Null
  * rows give null with an empty string (or 0 / false) underneath; the
  * result's validity is the input's.
  */
@@ -26,7 +26,7 @@
 
 #include "core/calendar.h"
 #include "core/str_row.h"
-#include "cpu/case_map.h"
+#include "core/case_map.h"
 #include "cuda/cuda_internal.h"
 
 #define ZB_STR_THREADS 256
@@ -472,7 +472,8 @@ extern "C" zb_status zb__cuda_str_compare(zb_binary_op op, const zb_column *a, b
                                           zb_error *err) {
   *out = NULL;
   const int mask = zb__cmp_mask(op);
-  if (mask == 0) return (zb_status)ZB__DECLINED;
+  if (mask == 0) /* the table sends only comparisons */
+    return zb_error_set(err, ZB_ETYPE, "%s is not defined for strings", zb_binary_op_name(op));
   const zb_column *col = a_scalar ? b : a;
   const int dev = col->device.id;
   const int64_t n = col->length, words = (n + 31) / 32;

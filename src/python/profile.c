@@ -6,6 +6,7 @@
  *    fallback, reason)
  * which python/zambezi/_profile.py turns into ProfileRecord objects.  A
  * capsule collected without profile_stop frees its profile (stopping it).
+ * coverage lists a backend's support table (zb_backend_coverage).
  */
 #include "zbpy.h"
 
@@ -64,7 +65,35 @@ static PyObject *py_profile_stop(PyObject *module, PyObject *cap) {
   return result;
 }
 
+/* coverage(kind) -> [(op, variants, types)]: kind 0 the CPU, 1 CUDA. */
+static PyObject *py_coverage(PyObject *module, PyObject *arg) {
+  zbpy_state *st = zbpy_module_state(module);
+  long kind = PyLong_AsLong(arg);
+  if (kind == -1 && PyErr_Occurred()) return NULL;
+  if (kind != ZB_DEVICE_CPU && kind != ZB_DEVICE_CUDA)
+    return PyErr_Format(PyExc_ValueError, "coverage: unknown device kind %ld", kind);
+  zb_coverage_row *rows = NULL;
+  int64_t n = 0;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s = zb_backend_coverage((zb_device_kind)kind, &rows, &n, &err);
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  for (int64_t i = 0; list != NULL && i < n; i++) {
+    PyObject *t = Py_BuildValue("(sss)", rows[i].op, rows[i].variants, rows[i].types);
+    if (t == NULL) {
+      Py_CLEAR(list);
+      break;
+    }
+    PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+  }
+  zb_free(rows);
+  return list;
+}
+
 PyMethodDef zbpy_profile_methods[] = {
+    {"coverage", py_coverage, METH_O,
+     "coverage(kind) -> [(op, variants, types)]: what a backend (0 cpu, 1 cuda) runs natively."},
     {"profile_start", py_profile_start, METH_O,
      "profile_start(all_threads) -> capsule: start recording engine operations."},
     {"profile_stop", py_profile_stop, METH_O,

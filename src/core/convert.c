@@ -1,11 +1,12 @@
 /*
- * convert.c -- block conversion between numeric physical types for the CPU
- * compute kernels, and a builder for result columns shaped like an input.
+ * convert.c -- block conversion between numeric physical types (for the
+ * CPU kernels and the host side of other backends), and a builder for
+ * result columns shaped like an input.
  *
  * zb__convert_block switches on the (destination, source) type pair once and
  * then runs a plain C conversion loop the compiler can vectorize.
  */
-#include "cpu/kernels.h"
+#include "core/values.h"
 
 #define ZB_SRC_TYPES(X)                                                         \
   X(int8_t, ZB_INT8)                                                            \
