@@ -44,7 +44,7 @@ NOTES = "Notes by module"
 # Top-level names about devices, threads and profiles get their own section
 # (so do the names starting with "cuda").
 DEVICE_NAMES = frozenset(["devices", "get_num_threads", "set_num_threads", "profile",
-                          "Profile", "ProfileRecord"])
+                          "Profile", "ProfileRecord", "coverage"])
 # Classes users reach through an attribute or a method rather than by name.
 CLASS_HOMES = {"StringMethods": "Series.str", "DatetimeMethods": "Series.dt",
                "GroupBy": "GroupBy"}

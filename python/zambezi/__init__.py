@@ -27,7 +27,7 @@ from zambezi.io import read_csv
 from zambezi._compute import concat
 from zambezi._merge import merge
 from zambezi._device import get_auto_threshold, set_auto_threshold
-from zambezi._profile import Profile, ProfileRecord, profile
+from zambezi._profile import Profile, ProfileRecord, coverage, profile
 
 __version__ = _core.build_info()["version"]
 
@@ -147,6 +147,7 @@ __all__ = [
     "get_auto_threshold",
     "set_auto_threshold",
     "profile",
+    "coverage",
     "Profile",
     "ProfileRecord",
     "errors",

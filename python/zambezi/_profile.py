@@ -203,3 +203,31 @@ def profile(all_threads=False):
     [('gt', 'cpu'), ('table_filter', 'cpu'), ('sum', 'cpu')]
     """
     return Profile(all_threads)
+
+
+def coverage(device="cuda"):
+    """What a backend runs natively, read from its support table: a list of
+    dicts ``{"op", "variants", "types"}``, where ``variants`` (the
+    sub-operations: ``add``, ``sum``, a cast's target type...) and ``types``
+    (the types of the operation's subject) are lists of names, or ``"*"``
+    for all of them.  An operation on data in that device's memory that no
+    row covers runs on the CPU, and profiles record it as a fallback.
+
+    ``device`` is ``"cuda"`` or ``"cpu"`` (the CPU runs everything).  A build
+    without the CUDA backend raises for ``"cuda"``.
+
+    Examples
+    --------
+    >>> rows = zb.coverage("cpu")
+    >>> {"op": "groupby", "variants": "*", "types": "*"} in rows
+    True
+    """
+    kinds = {"cpu": 0, "cuda": 1}
+    if device not in kinds:
+        raise ValueError(f"coverage: device must be 'cpu' or 'cuda', not {device!r}")
+    out = []
+    for op, variants, types in _core.coverage(kinds[device]):
+        out.append({"op": op,
+                    "variants": variants if variants in ("*", "") else variants.split(","),
+                    "types": types if types == "*" else types.split(",")})
+    return out

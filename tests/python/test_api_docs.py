@@ -79,3 +79,19 @@ def test_api_reference_is_up_to_date():
                     "scripts/gen_api_docs.py (with this build of zambezi importable) and "
                     "commit docs/api.md.  First differences:\n"
                     + "\n".join(list(diff)[:30]), pytrace=False)
+
+
+_cov_spec = importlib.util.spec_from_file_location("gen_gpu_coverage",
+                                                   ROOT / "scripts" / "gen_gpu_coverage.py")
+gen_cov = importlib.util.module_from_spec(_cov_spec)
+_cov_spec.loader.exec_module(gen_cov)
+
+
+@pytest.mark.skipif(not zb._core.build_info()["cuda_compiled"],
+                    reason="this build has no CUDA backend, whose table the page lists")
+def test_gpu_coverage_page_is_up_to_date():
+    text = gen_cov.render()
+    assert gen_cov.OUT.exists(), "docs/gpu-coverage.md is missing: run scripts/gen_gpu_coverage.py"
+    assert gen_cov.OUT.read_text() == text, (
+        "docs/gpu-coverage.md differs from the CUDA backend's table: run "
+        "python scripts/gen_gpu_coverage.py and commit it")

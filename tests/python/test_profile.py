@@ -257,3 +257,36 @@ def test_gpu_operations_say_where_they_ran_and_why_they_fell_back(frame):
     text = str(p)
     for r in p.fallbacks:
         assert r.reason in text
+
+
+def test_coverage_of_the_cpu_is_everything():
+    rows = zb.coverage("cpu")
+    ops = {r["op"] for r in rows}
+    assert {"binary", "groupby", "join_indices", "str_cat", "hash_rows", "sort_values"} <= ops
+    assert all(r["types"] == "*" and r["variants"] in ("*", "") for r in rows)
+    with pytest.raises(ValueError, match="device must be"):
+        zb.coverage("tpu")
+
+
+def test_coverage_of_the_gpu_is_its_table():
+    """The CUDA backend's table: what the GPU runs (as the GPU tests expect
+    it, without a fallback) and what it leaves to the CPU (as they expect
+    it, recorded as a fallback)."""
+    if not zb._core.build_info()["cuda_compiled"]:
+        with pytest.raises(zb.ZambeziError, match="no backend"):
+            zb.coverage("cuda")
+        return
+    rows = zb.coverage("cuda")
+
+    def covered(op, variant, typ):
+        return any(r["op"] == op and (r["variants"] == "*" or variant in r["variants"])
+                   and (r["types"] == "*" or typ in r["types"]) for r in rows)
+
+    assert covered("binary", "add", "int8") and covered("binary", "eq", "string")
+    assert not covered("binary", "add", "string")
+    assert covered("join_indices", "outer", "string") and not covered("join_indices", "cross", "int64")
+    assert covered("groupby_agg", "median", "float32")
+    assert not covered("groupby_agg", "nunique", "string")
+    assert not covered("groupby_agg", "max", "string")
+    assert covered("stat", "prod", "bool") and not covered("stat", "argmin", "bool")
+    assert not any(r["op"] in ("str_cat", "hash_rows", "sort_values") for r in rows)
