@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
-# The one script for a machine with an NVIDIA GPU and no network (see
-# DEVELOPERS.md): builds zambezi with its CUDA backend into the current
-# Python, runs the C tests, the GPU tests (pytest -m gpu: every operation on
-# the CPU and on the GPU, compared) and the demo with its GPU row, then the
-# GPU benchmarks (reductions; group-by; joins; sort and filter; the
-# device="auto" cut-over), and ends with a summary table.  Expects python3 with
-# numpy, pandas, pyarrow, pytest, cmake, ninja and scikit-build-core (CuPy
-# for the benchmarks' comparisons); downloads nothing.  Logs go to $OUT when
-# it is set, else to /tmp/zambezi-gpu-check.  Each step has a time limit,
-# and benchmarks that would start after GPU_CHECK_BUDGET seconds (default
-# 420) are skipped; GPU_CHECK_BENCH=0 skips the benchmarks.
+# The script for a lent machine with an NVIDIA GPU and no network.  A GPU is
+# at hand for minutes at a time, in calls of at most 10 minutes, so the work
+# is split into stages that each fit one call and can be run alone:
+#
+#   bash scripts/gpu-check.sh build    versions; build zambezi with the CUDA backend
+#                                      (warnings not errors); devices; smoke test; demo
+#   bash scripts/gpu-check.sh tests    the GPU tests at small sizes (pytest -m "gpu and
+#                                      not big", -x, a per-test timeout, --durations),
+#                                      then compute-sanitizer memcheck on one small file
+#   bash scripts/gpu-check.sh big      the tests beyond 2**31 rows or bytes (-m big)
+#   bash scripts/gpu-check.sh bench    the GPU benchmarks, one step each (GPU_CHECK_BENCH
+#                                      names a subset: "reduce groupby join sort auto")
+#   bash scripts/gpu-check.sh ctests   the C tests (a second CUDA build: not in "all")
+#   bash scripts/gpu-check.sh          build, tests, big and bench, in that order
+#
+# Every step appends its result to $OUT/summary.txt the moment it ends (a
+# run killed halfway still says how far it got), and after each step the
+# logs are packed into $OUT/logs.tar.gz, so two files come back.  Each step
+# has its own time limit; steps that would start after GPU_CHECK_BUDGET
+# seconds (default 420) are skipped and listed as such.  Expects python3
+# with numpy, pandas, pyarrow, pytest, cmake, ninja and scikit-build-core
+# (CuPy for the benchmarks' comparisons); downloads nothing.
 # shellcheck disable=SC2317  # the step functions are called through step()
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
-LOG=${OUT:-/tmp/zambezi-gpu-check}
+OUTDIR=${OUT:-/tmp/zambezi-gpu-check}
+LOG=$OUTDIR/logs
 mkdir -p "$LOG"
+SUMMARY_FILE=$OUTDIR/summary.txt
 PY=${PYTHON:-python3}
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
@@ -22,145 +35,188 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 4)}
 export PYTHONUNBUFFERED=1
-
-SUMMARY=()
-FAILED=0
-# The whole run's time budget in seconds (GPU_CHECK_BUDGET, default 420): a
-# benchmark step that would start after it is skipped, so the run leaves
-# room on a lent machine's clock for a second try.  Tests always run.
 BUDGET=${GPU_CHECK_BUDGET:-420}
-# bench_step NAME CMD...: step, unless the budget is spent.
-bench_step() {
+FAILED=0
+
+record() { # record STAGE STEP RESULT SECONDS [NOTE]
+  printf '%-7s %-34s %-5s %5ss %s\n' "$1" "$2" "$3" "$4" "${5:-}" | tee -a "$SUMMARY_FILE"
+  tar czf "$OUTDIR/logs.tar.gz" -C "$LOG" . 2>/dev/null || true
+}
+
+# step STAGE NAME CMD...: run one step unless the budget is spent; never stops the script.
+step() {
+  local stage=$1 name=$2
+  shift 2
   if [ "$SECONDS" -ge "$BUDGET" ]; then
-    echo
-    echo "== $1: skipped (${SECONDS}s used of the ${BUDGET}s budget)"
-    SUMMARY+=("$(printf '%-28s %-6s %5ss' "$1" skip 0)")
+    record "$stage" "$name" skip 0 "(budget of ${BUDGET}s spent)"
     return 0
   fi
-  step "$@"
-}
-# step NAME CMD...: run a step, time it, remember how it went; never stops the script.
-step() {
-  local name=$1
-  shift
   echo
-  echo "== $name"
+  echo "== $stage: $name"
   local t0=$SECONDS rc=0
   "$@" || rc=$?
-  local dt=$((SECONDS - t0))
   if [ "$rc" -eq 0 ]; then
-    SUMMARY+=("$(printf '%-28s %-6s %5ss' "$name" ok "$dt")")
+    record "$stage" "$name" ok $((SECONDS - t0))
   else
-    SUMMARY+=("$(printf '%-28s %-6s %5ss  (exit %s)' "$name" FAIL "$dt" "$rc")")
+    record "$stage" "$name" FAIL $((SECONDS - t0)) "(exit $rc)"
     FAILED=1
   fi
   return 0
 }
 
-gpus() { nvidia-smi -L; }
+# ---- build --------------------------------------------------------------------
+
+versions() {
+  {
+    nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv || true
+    nvcc --version | tail -n 2 || true
+    gcc --version | head -n 1 || true
+    uname -r
+    "$PY" -c 'import sys, numpy, pandas; print("python", sys.version.split()[0], "numpy", numpy.__version__, "pandas", pandas.__version__)'
+    command -v compute-sanitizer || echo "no compute-sanitizer"
+  } 2>&1 | tee "$LOG/versions.log"
+}
 
 build() {
-  if ! "$PY" -m pip install --no-build-isolation --no-deps . >"$LOG/build.log" 2>&1; then
+  # the lent machine's compiler is newer than CI's: its new warnings are not errors here
+  if ! timeout 540 "$PY" -m pip install --no-build-isolation --no-deps \
+      -C cmake.define.ZAMBEZI_WERROR=OFF . >"$LOG/build.log" 2>&1; then
     tail -n 60 "$LOG/build.log"
     return 1
   fi
   grep -iE "nvcc|cuda" "$LOG/build.log" | head -n 5 || true
-  echo "built; log in $LOG/build.log"
 }
 
-devices() {
-  "$PY" - <<'EOF'
+smoke() {
+  timeout 120 "$PY" - <<'EOF' 2>&1 | tee "$LOG/smoke.log"
+import numpy as np
 import zambezi as zb
-print(zb.devices())
 n = zb._core.cuda_device_count()
+print(zb.devices())
 print("cuda devices:", n, "| reason:", repr(zb._core.cuda_unavailable_reason()))
-raise SystemExit(0 if n > 0 else "zambezi sees no GPU (built without the CUDA backend?)")
+if n == 0:
+    raise SystemExit("zambezi sees no GPU (built without the CUDA backend?)")
+rng = np.random.default_rng(1)
+df = zb.DataFrame({"k": rng.integers(0, 100, 100_000), "v": rng.random(100_000)})
+g = df.to("cuda")
+with zb.profile() as p:
+    s = g["v"].sum()
+    agg = g.groupby("k").agg({"v": "sum"}).to("cpu").to_pandas()
+want = df.groupby("k").agg({"v": "sum"}).to_pandas()
+assert abs(s - df["v"].sum()) < 1e-6 * abs(s), (s, df["v"].sum())
+assert (agg["k"].to_numpy() == want["k"].to_numpy()).all()
+assert np.allclose(agg["v"].to_numpy(), want["v"].to_numpy(), rtol=1e-9)
+print([(r.op, r.device, r.fallback) for r in p.records if r.depth == 0])
+print("smoke test: sum and group-by on the GPU equal the CPU's")
 EOF
 }
 
+# The demo exits non-zero when any engine's answer differs; its table must
+# have a GPU row.  Both count.
+demo() {
+  timeout 120 "$PY" -m zambezi demo --rows 1000000 --chart "$LOG/demo.png" >"$LOG/demo.log" 2>&1
+  local rc=$?
+  tail -n 25 "$LOG/demo.log"
+  [ "$rc" -eq 0 ] || return "$rc"
+  grep -q "GPU cuda" "$LOG/demo.log"
+}
+
+# ---- tests --------------------------------------------------------------------
+
+# pytest with -x (after an illegal memory access every CUDA call fails, so
+# the rest would only spend the budget), a per-test limit (pytest-timeout,
+# where installed: the lent image has it) and the slowest tests listed.
+pytest_gpu() { # pytest_gpu LOGNAME LIMIT MARKEXPR [ARGS...]
+  local name=$1 limit=$2 mark=$3 per_test=()
+  shift 3
+  "$PY" -c "import pytest_timeout" 2>/dev/null && per_test=(--timeout "${GPU_TEST_TIMEOUT:-120}")
+  timeout "$limit" "$PY" -m pytest -q -x -m "$mark" --durations=15 -p no:cacheprovider \
+    "${per_test[@]}" "$@" 2>&1 | tee "$LOG/$name.log" | tail -n 40
+}
+
+gputests() { pytest_gpu pytest-gpu 420 "gpu and not big" tests/python; }
+
+memcheck() {
+  if ! command -v compute-sanitizer >/dev/null; then
+    echo "no compute-sanitizer on this machine"
+    return 0
+  fi
+  timeout 240 compute-sanitizer --tool memcheck --error-exitcode 3 --log-file "$LOG/memcheck.log" \
+    "$PY" -m pytest -q -x -m "gpu and not big" -p no:cacheprovider tests/python/test_gpu_equiv.py \
+    -k "1025 and nulls" 2>&1 | tail -n 15
+  local rc=$?
+  grep -E "ERROR SUMMARY" "$LOG/memcheck.log" || true
+  return "$rc"
+}
+
+bigtests() { pytest_gpu pytest-big 540 "big" tests/python; }
+
 ctests() {
-  if ! { cmake -S . -B build-gpu-tests -G Ninja -DZAMBEZI_TESTS=ON &&
+  if ! { cmake -S . -B build-gpu-tests -G Ninja -DZAMBEZI_TESTS=ON -DZAMBEZI_WERROR=OFF &&
     cmake --build build-gpu-tests; } >"$LOG/ctests-build.log" 2>&1; then
     tail -n 60 "$LOG/ctests-build.log"
     return 1
   fi
-  ./build-gpu-tests/zb_tests 2>&1 | tee "$LOG/ctests.log" | tail -n 25
+  timeout 300 ./build-gpu-tests/zb_tests 2>&1 | tee "$LOG/ctests.log" | tail -n 25
 }
 
-gputests() {
-  timeout 480 "$PY" -m pytest -q -m gpu -p no:cacheprovider tests/python 2>&1 |
-    tee "$LOG/pytest-gpu.log" |
-    tail -n 40
-}
+# ---- benchmarks ---------------------------------------------------------------
 
-# The demo exits non-zero when any engine's answer differs; its table must
-# have a GPU row.
-demo() {
-  timeout 120 "$PY" -m zambezi demo --rows 1000000 --chart "$LOG/demo.png" 2>&1 | tee "$LOG/demo.log" |
-    tail -n 25
-  grep -q "GPU cuda" "$LOG/demo.log"
-}
-
-bench() {
-  timeout 120 "$PY" bench/gpu_reduce.py --json "$LOG/gpu_reduce.json" 2>&1 | tee "$LOG/bench.log"
-}
-
-bench_sort() {
-  timeout 150 "$PY" bench/gpu_sort.py --json "$LOG/gpu_sort.json" 2>&1 | tee "$LOG/bench-sort.log"
-}
-
+bench_reduce() { timeout 120 "$PY" bench/gpu_reduce.py --json "$LOG/gpu_reduce.json" 2>&1 | tee "$LOG/bench-reduce.log"; }
 bench_groupby() {
   timeout 240 "$PY" bench/gpu_groupby.py --sum-rows 100000000 --rows 10000000 --reps 2 \
     --json "$LOG/gpu_groupby.json" 2>&1 | tee "$LOG/bench-groupby.log"
 }
-
 bench_join() {
   timeout 180 "$PY" bench/gpu_join.py --rows 10000000 --dbrows 10000000 --reps 3 \
     --json "$LOG/gpu_join.json" 2>&1 | tee "$LOG/bench-join.log"
 }
-
+bench_sort() { timeout 150 "$PY" bench/gpu_sort.py --json "$LOG/gpu_sort.json" 2>&1 | tee "$LOG/bench-sort.log"; }
 bench_auto() {
   timeout 120 "$PY" bench/gpu_auto.py --max-rows 30000000 --reps 3 --json "$LOG/gpu_auto.json" 2>&1 |
     tee "$LOG/bench-auto.log"
 }
 
-step "GPUs (nvidia-smi -L)" gpus
-step "build (pip install .)" build
-step "zambezi.devices()" devices
-step "C tests" ctests
-step "pytest -m gpu" gputests
-step "demo with the GPU (1e6 rows)" demo
-# Correctness first: set GPU_CHECK_BENCH=0 to stop after the tests and demo.
-# Each step has a time limit, so one slow step cannot use up a lent
-# machine's time.
-if [ "${GPU_CHECK_BENCH:-1}" != 0 ]; then
-bench_step "benchmark: GPU reductions" bench
-bench_step "benchmark: GPU group-by" bench_groupby
-bench_step "benchmark: GPU joins" bench_join
-bench_step "benchmark: GPU sort, filter" bench_sort
-bench_step "benchmark: device=auto cut-over" bench_auto
-fi
+# ---- stages -------------------------------------------------------------------
+
+stage_build() {
+  step build "versions" versions
+  step build "pip install . (CUDA backend)" build
+  step build "smoke test on the GPU" smoke
+  step build "demo with the GPU (1e6 rows)" demo
+}
+stage_tests() {
+  step tests "pytest -m 'gpu and not big'" gputests
+  step tests "compute-sanitizer memcheck" memcheck
+}
+stage_big() { step big "pytest -m big" bigtests; }
+stage_ctests() { step ctests "C tests (second build)" ctests; }
+stage_bench() {
+  local b
+  for b in ${GPU_CHECK_BENCH:-reduce groupby join sort auto}; do
+    step bench "benchmark: $b" "bench_$b"
+  done
+  {
+    grep -hE "^(library|zambezi|cupy|torch) |zambezi/cupy|copy bandwidth" "$LOG"/bench-reduce.log "$LOG"/bench-sort.log
+    grep -hE "^(bench |sum, |q[0-9]+ |db-benchmark q1-q10 total|answers:)" "$LOG"/bench-groupby.log
+    grep -hE "^(workload|int64 inner|q[1-5] )|^checks:" "$LOG"/bench-join.log
+    grep -hE "^GPU faster|not faster|fell back" "$LOG"/bench-auto.log
+  } 2>/dev/null >"$OUTDIR/bench-summary.txt" || true
+}
+
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(build tests big bench)
+echo "== gpu-check: stages ${stages[*]} (budget ${BUDGET}s); summary in $SUMMARY_FILE"
+for s in "${stages[@]}"; do
+  case "$s" in
+    build | tests | big | bench | ctests) "stage_$s" ;;
+    *) echo "unknown stage '$s' (build, tests, big, bench, ctests)"; exit 2 ;;
+  esac
+done
 
 echo
 echo "== summary"
-if [ -f "$LOG/pytest-gpu.log" ]; then
-  echo "pytest: $(grep -E '[0-9]+ (passed|failed|error)|no tests ran' "$LOG/pytest-gpu.log" | tail -n 1)"
-fi
-if [ -f "$LOG/bench.log" ]; then
-  grep -E "^(library|zambezi|cupy) " "$LOG/bench.log" || true
-fi
-if [ -f "$LOG/bench-sort.log" ]; then
-  grep -E "^(library|zambezi|cupy|torch) |zambezi/cupy|copy bandwidth" "$LOG/bench-sort.log" || true
-fi
-if [ -f "$LOG/bench-groupby.log" ]; then
-  grep -E "^(bench |sum, |q[0-9]+ |db-benchmark q1-q10 total|answers:)" "$LOG/bench-groupby.log" || true
-fi
-if [ -f "$LOG/bench-join.log" ]; then
-  grep -E "^(workload|int64 inner|q[1-5] )|^checks:" "$LOG/bench-join.log" || true
-fi
-if [ -f "$LOG/bench-auto.log" ]; then
-  grep -E "^GPU faster|not faster|fell back" "$LOG/bench-auto.log" || true
-fi
-printf '%-28s %-6s %6s\n' step result time
-for line in "${SUMMARY[@]}"; do echo "$line"; done
+grep -E "passed|failed|error" "$LOG"/pytest-*.log 2>/dev/null | tail -n 3 || true
+cat "$OUTDIR/bench-summary.txt" 2>/dev/null || true
+cat "$SUMMARY_FILE"
 exit "$FAILED"
