@@ -571,7 +571,6 @@ static void check_morsel(void *ctx, int64_t task, int worker) {
   j->off[task] = off != 0;
 }
 
-/* Check indices (on the host) against a column of `length` rows. */
 /* Indices must be int64 in [0, length) where valid; *identity: they are
  * exactly 0, 1, ..., length - 1 (no nulls), so a take is the data itself.
  * The check runs in parallel morsels (a join's 9 * 10^6 indices were a
@@ -584,6 +583,16 @@ static zb_status check_indices(const zb_column *indices, int64_t length, bool *i
   if (indices->type != ZB_INT64)
     return zb_error_set(err, ZB_ETYPE, "take: indices must be int64, not %s",
                         zb_type_name(indices->type));
+  if (indices->device.kind != ZB_DEVICE_CPU) {
+    /* On the device: its min and max say whether all valid indices are in
+     * range, without copying them home (a take of device data stays
+     * device-bound); only a bad index is then looked for on the host, to
+     * name the first.  Identity is not looked for here. */
+    zb_scalar lo, hi;
+    ZB_RETURN_NOT_OK(zb_column_reduce(indices, ZB_REDUCE_MIN, &lo, err));
+    ZB_RETURN_NOT_OK(zb_column_reduce(indices, ZB_REDUCE_MAX, &hi, err));
+    if (lo.is_null || (lo.v.i >= 0 && hi.v.i < length)) return ZB_OK;
+  }
   zb_column *h = NULL;
   ZB_RETURN_NOT_OK(zb_column_to_device(indices, ZB_CPU, &h, err));
   const int64_t *ix = (const int64_t *)h->data->data + h->offset;

@@ -192,6 +192,7 @@ extern "C" int zb__cuda_sm_count(int device_id) {
 static int zb_cuda_backend_device_count(void) { return zb_cuda_device_count(); }
 
 static zb_status zb_cuda_device_info(int device_id, zb_device_info *out, zb_error *err) {
+  zb_cuda_device_guard keep_device;
   memset(out, 0, sizeof *out);
   ZB_RETURN_NOT_OK(zb__cuda_set_device(device_id, err));
   cudaDeviceProp prop;
@@ -225,8 +226,8 @@ static zb_status zb_cuda_device_info(int device_id, zb_device_info *out, zb_erro
 /* Device memory: one stream-ordered pool per device (cudaMemPoolCreate,    */
 /* plain device memory -- never managed memory), allocated and freed on the */
 /* legacy default stream where all zambezi work runs, so a freed block is   */
-/* reused only after the work queued before the free.  The pool keeps up to */
-/* a quarter of the device's memory cached (its release threshold) and      */
+/* reused only after the work queued before the free.  The pool keeps a     */
+/* little memory cached (its release threshold: zb_cuda_pool_keep) and      */
 /* hands back the rest when the device synchronizes.  An allocation that    */
 /* fails waits for the device, trims the pool to nothing and tries once     */
 /* more; if that fails too the error names the bytes requested and free.    */
@@ -277,6 +278,22 @@ static void zb_cuda_mem_init(void) {
   zb_cuda_staging_wanted = !zb_cuda_env_off("ZAMBEZI_CUDA_STAGING");
 }
 
+/* Bytes the pool keeps cached after frees on a device of `total` bytes:
+ * ZAMBEZI_CUDA_POOL_KEEP, else a thirty-second of the device and at most
+ * 1 GiB -- enough to reuse the buffers of an operation's steps, little
+ * enough that CuPy or PyTorch in the same process are not starved (a free
+ * beyond it goes back to the driver when the device synchronizes). */
+static uint64_t zb_cuda_pool_keep(size_t total) {
+  const char *v = getenv("ZAMBEZI_CUDA_POOL_KEEP");
+  if (v != NULL && *v != '\0') {
+    char *end = NULL;
+    unsigned long long k = strtoull(v, &end, 10);
+    if (end != NULL && *end == '\0') return (uint64_t)k;
+  }
+  uint64_t keep = (uint64_t)total / 32;
+  return keep < ((uint64_t)1 << 30) ? keep : ((uint64_t)1 << 30);
+}
+
 /* The pool of a usable device that is current, created on first use (NULL:
  * pools are off or not supported -- plain cudaMalloc). */
 static cudaMemPool_t zb_cuda_pool(int device_id) {
@@ -299,12 +316,20 @@ static cudaMemPool_t zb_cuda_pool(int device_id) {
       cudaMemPool_t pool = NULL;
       size_t free_b = 0, total_b = 0;
       if (cudaMemPoolCreate(&pool, &props) == cudaSuccess) {
-        uint64_t keep = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess ? total_b / 4 : 0;
+        uint64_t keep = zb_cuda_pool_keep(cudaMemGetInfo(&free_b, &total_b) == cudaSuccess
+                                              ? total_b : 0);
+        void *probe = NULL;
+        /* A pool that was created but cannot hand out memory (seen with some
+         * drivers and virtualised GPUs) would fail every allocation: probe it
+         * once, and use plain allocations if it does not work. */
         if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) ==
-            cudaSuccess) {
+                cudaSuccess &&
+            cudaMallocFromPoolAsync(&probe, 256, pool, 0) == cudaSuccess &&
+            cudaFreeAsync(probe, 0) == cudaSuccess && cudaStreamSynchronize(0) == cudaSuccess) {
           m->pool = pool;
           m->threshold = keep;
         } else {
+          (void)cudaGetLastError();
           (void)cudaMemPoolDestroy(pool);
         }
       }
@@ -322,6 +347,7 @@ static cudaError_t zb_cuda_try_alloc(cudaMemPool_t pool, void **p, size_t size) 
 }
 
 static zb_status zb_cuda_alloc(int device_id, int64_t size, void **out, zb_error *err) {
+  zb_cuda_device_guard keep_device;
   *out = NULL;
   if (size < 0)
     return zb_error_set(err, ZB_EINVAL, "cudaMalloc: negative size %lld", (long long)size);
@@ -363,6 +389,7 @@ static zb_status zb_cuda_alloc(int device_id, int64_t size, void **out, zb_error
 }
 
 static void zb_cuda_free(int device_id, void *ptr) {
+  zb_cuda_device_guard keep_device;
   if (ptr == NULL) return;
   /* Nothing can be reported from here; a failure (the context already torn
    * down at process exit, say) only loses memory the driver reclaims.  The
@@ -381,12 +408,14 @@ static void zb_cuda_free(int device_id, void *ptr) {
 
 /* Wait for the device (the profiler's end of an operation). */
 static zb_status zb_cuda_synchronize(int device_id, zb_error *err) {
+  zb_cuda_device_guard keep_device;
   ZB_RETURN_NOT_OK(zb__cuda_set_device(device_id, err));
   return zb__cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", device_id, err);
 }
 
 static zb_status zb_cuda_memset_zero(int device_id, void *ptr, int64_t size,
                                      zb_error *err) {
+  zb_cuda_device_guard keep_device;
   if (size < 0)
     return zb_error_set(err, ZB_EINVAL, "cudaMemset: negative size %lld",
                         (long long)size);
@@ -549,6 +578,7 @@ static cudaError_t zb_cuda_copy_large(int device_id, void *dst, const void *src,
 
 static zb_status zb_cuda_copy(int device_id, void *dst, const void *src, int64_t size,
                               cudaMemcpyKind kind, const char *call, zb_error *err) {
+  zb_cuda_device_guard keep_device;
   if (size < 0)
     return zb_error_set(err, ZB_EINVAL, "%s: negative size %lld", call, (long long)size);
   if (size == 0) return ZB_OK;
@@ -622,6 +652,7 @@ extern "C" zb_status zb_cuda_pointer_device(const void *ptr, zb_device *out, zb_
 
 extern "C" zb_status zb_cuda_get_memory_info(int device_id, zb_cuda_memory_info *out,
                                              zb_error *err) {
+  zb_cuda_device_guard keep_device;
   memset(out, 0, sizeof *out);
   ZB_RETURN_NOT_OK(zb__cuda_set_device(device_id, err));
   cudaMemPool_t pool = zb_cuda_pool(device_id);
@@ -648,6 +679,7 @@ extern "C" zb_status zb_cuda_get_memory_info(int device_id, zb_cuda_memory_info 
 }
 
 extern "C" zb_status zb_cuda_release_cached_memory(int device_id, zb_error *err) {
+  zb_cuda_device_guard keep_device;
   ZB_RETURN_NOT_OK(zb__cuda_set_device(device_id, err));
   cudaMemPool_t pool = zb_cuda_pool(device_id);
   if (pool == NULL) return ZB_OK;

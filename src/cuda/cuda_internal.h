@@ -254,4 +254,28 @@ static __device__ __forceinline__ void zb__cuda_warp_key_bits(unsigned long long
 }
 #endif
 
+#ifdef __cplusplus
+/* Puts the calling thread's current CUDA device back as it was when the
+ * guard goes out of scope.  The backend makes the data's device current for
+ * its work; CuPy or PyTorch code in the same thread must find its own
+ * choice unchanged.  Every entry of the backend table holds one. */
+struct zb_cuda_device_guard {
+  int prev = -1;
+  zb_cuda_device_guard() {
+    if (cudaGetDevice(&prev) != cudaSuccess) {
+      prev = -1;
+      (void)cudaGetLastError();
+    }
+  }
+  ~zb_cuda_device_guard() {
+    int now = -1;
+    if (prev >= 0 && cudaGetDevice(&now) == cudaSuccess && now != prev)
+      (void)cudaSetDevice(prev);
+    (void)cudaGetLastError();
+  }
+  zb_cuda_device_guard(const zb_cuda_device_guard &) = delete;
+  zb_cuda_device_guard &operator=(const zb_cuda_device_guard &) = delete;
+};
+#endif
+
 #endif /* ZAMBEZI_CUDA_INTERNAL_H */

@@ -66,7 +66,7 @@ extern "C" const zb__support *zb__cuda_support(int64_t *n) {
   return kCudaSupport;
 }
 
-extern "C" zb_status zb__cuda_run(zb__call *c, zb_error *err) {
+static zb_status zb_cuda_run_op(zb__call *c, zb_error *err) {
   const zb_column *const *in = c->in;
   zb_column **out = &c->out[0];
   switch (c->op) {
@@ -125,4 +125,9 @@ extern "C" zb_status zb__cuda_run(zb__call *c, zb_error *err) {
   /* the support table lists only the operations above */
   return zb_error_set(err, ZB_EINVAL, "cuda backend: '%s' is not in its table",
                       zb__op_name(c->op));
+}
+
+extern "C" zb_status zb__cuda_run(zb__call *c, zb_error *err) {
+  zb_cuda_device_guard keep_device; /* the caller's current device, put back */
+  return zb_cuda_run_op(c, err);
 }
