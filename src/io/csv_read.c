@@ -58,7 +58,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "io/csv_internal.h"
+#include "io/text_values.h"
 #include "zambezi/io.h"
 
 /* ------------------------------------------------------------------------ */
@@ -1297,11 +1297,11 @@ static inline bool fast_f64(const char *s, int64_t n, char dec, double *out) {
   return true;
 }
 
-/* An integer as int64 (ZB_CSV_INT64) or uint64 (ZB_CSV_UINT64), else
- * ZB_CSV_NOT_INT / ZB_CSV_INT_BIG. */
+/* An integer as int64 (ZB_TEXT_INT64) or uint64 (ZB_TEXT_UINT64), else
+ * ZB_TEXT_NOT_INT / ZB_TEXT_INT_BIG. */
 static inline int parse_integer(const char *s, int64_t n, char th, int64_t *i, uint64_t *u) {
-  if (fast_i64(s, n, i)) return ZB_CSV_INT64;
-  return zb__csv_parse_int(s, n, th, i, u);
+  if (fast_i64(s, n, i)) return ZB_TEXT_INT64;
+  return zb__text_parse_int(s, n, th, i, u);
 }
 
 /* Whether an integer's text is negative zero ("-0", " -00"): read as a
@@ -1341,21 +1341,21 @@ static inline bool parse_float(const char *s, int64_t n, char dec, char th, wscr
     ws->nomem = true;
     return false;
   }
-  return zb__csv_parse_double(s, n, dec, th, ws->num, v);
+  return zb__text_parse_double(s, n, dec, th, ws->num, v);
 }
 
 /* Bits of the inference types s[0, n) parses as, among those in mask. */
 static int classify(const char *s, int64_t n, int mask, char dec, char th, wscratch *ws) {
   int bits = 0;
   bool b;
-  if ((mask & B_BOOL) && zb__csv_parse_bool(s, n, &b)) bits |= B_BOOL;
+  if ((mask & B_BOOL) && zb__text_parse_bool(s, n, &b)) bits |= B_BOOL;
   if (mask & (B_INT | B_UINT | B_FLOAT)) {
     int64_t i = 0;
     uint64_t u = 0;
-    int rc = (mask & (B_INT | B_UINT)) ? parse_integer(s, n, th, &i, &u) : ZB_CSV_NOT_INT;
-    if (rc == ZB_CSV_INT64)
+    int rc = (mask & (B_INT | B_UINT)) ? parse_integer(s, n, th, &i, &u) : ZB_TEXT_NOT_INT;
+    if (rc == ZB_TEXT_INT64)
       bits |= B_INT | B_FLOAT | (i >= 0 ? B_UINT : 0);
-    else if (rc == ZB_CSV_UINT64)
+    else if (rc == ZB_TEXT_UINT64)
       bits |= B_UINT | B_FLOAT;
     else if (mask & B_FLOAT) {
       double v;
@@ -1365,7 +1365,7 @@ static int classify(const char *s, int64_t n, int mask, char dec, char th, wscra
   if ((mask & (B_DATE | B_TS)) && n >= 10) {
     int64_t us;
     bool date_only;
-    if (zb__csv_parse_timestamp(s, n, &us, &date_only)) bits |= date_only ? B_DATE | B_TS : B_TS;
+    if (zb__text_parse_timestamp(s, n, &us, &date_only)) bits |= date_only ? B_DATE | B_TS : B_TS;
   }
   return bits;
 }
@@ -1417,7 +1417,7 @@ static void run_strings(reader *r, chunk *c, int64_t j, const uint64_t *cells, i
       int64_t m = len & ~CELL_FLAG;
       bool check = !c->ascii || p + m > cend;
       if ((len & CELL_FLAG) && !t->esc && m > 2 * r->na.maxlen + 2 &&
-          (!check || zb__csv_utf8_valid((const unsigned char *)p, m))) {
+          (!check || zb__text_utf8_valid((const unsigned char *)p, m))) {
         /* Too long to be an NA string, valid UTF-8 with its quotes (so
          * without them): only its unquoted length is needed, not a copy. */
         v[g] = cell;
@@ -1434,7 +1434,7 @@ static void run_strings(reader *r, chunk *c, int64_t j, const uint64_t *cells, i
         p = ws->u;
       }
       if (!is_na(&r->na, p, m)) {
-        if (check && !zb__csv_utf8_valid((const unsigned char *)p, m)) {
+        if (check && !zb__text_utf8_valid((const unsigned char *)p, m)) {
           value_fail(r, c, j, cell, ZB_EPARSE, ERR_UTF8);
           break;
         }
@@ -1481,14 +1481,14 @@ static inline __attribute__((always_inline)) int64_t run_values(
       int64_t x = 0;
       uint64_t u = 0;
       int rc = parse_integer(s, n, th, &x, &u);
-      if (rep == REP_INT ? rc != ZB_CSV_INT64 : !(rc == ZB_CSV_UINT64 || (rc == ZB_CSV_INT64 && x >= 0)))
+      if (rep == REP_INT ? rc != ZB_TEXT_INT64 : !(rc == ZB_TEXT_UINT64 || (rc == ZB_TEXT_INT64 && x >= 0)))
         break;
-      if (rc == ZB_CSV_UINT64) x = (int64_t)u;
+      if (rc == ZB_TEXT_UINT64) x = (int64_t)u;
       if (x == 0 && negative_zero(s, n) && !note_negzero(cc, g)) {
         ws->nomem = true;
         break;
       }
-      neg |= rc == ZB_CSV_INT64 && x < 0;
+      neg |= rc == ZB_TEXT_INT64 && x < 0;
       v[g] = x;
     } else if (rep == REP_FLOAT) {
       double d;
@@ -1496,16 +1496,16 @@ static inline __attribute__((always_inline)) int64_t run_values(
       memcpy(&v[g], &d, sizeof d);
     } else if (rep == REP_BOOL) {
       bool b;
-      if (!zb__csv_parse_bool(s, n, &b)) break;
+      if (!zb__text_parse_bool(s, n, &b)) break;
       v[g] = b;
     } else if (rep == REP_DATE) {
       int32_t days;
-      if (!zb__csv_parse_date(s, n, &days)) break;
+      if (!zb__text_parse_date(s, n, &days)) break;
       v[g] = days;
     } else { /* REP_TS */
       int64_t us;
       bool date_only;
-      if (!zb__csv_parse_timestamp(s, n, &us, &date_only)) break;
+      if (!zb__text_parse_timestamp(s, n, &us, &date_only)) break;
       v[g] = us;
     }
     any = true;
@@ -1547,7 +1547,7 @@ static inline __attribute__((always_inline)) void run_fixed(reader *r, chunk *c,
     bool ok = true, over = false;
     if (ty == ZB_BOOL) {
       bool b = false;
-      ok = zb__csv_parse_bool(s, n, &b);
+      ok = zb__text_parse_bool(s, n, &b);
       *(int64_t *)slot = b;
     } else if (ty == ZB_FLOAT32 || ty == ZB_FLOAT64) {
       double d = 0;
@@ -1559,32 +1559,32 @@ static inline __attribute__((always_inline)) void run_fixed(reader *r, chunk *c,
         *(double *)slot = d;
     } else if (ty == ZB_DATE32) {
       int32_t days = 0;
-      ok = zb__csv_parse_date(s, n, &days);
+      ok = zb__text_parse_date(s, n, &days);
       *(int32_t *)slot = days;
     } else if (ty == ZB_TIMESTAMP) {
       int64_t us = 0;
       bool date_only;
-      ok = zb__csv_parse_timestamp(s, n, &us, &date_only);
+      ok = zb__text_parse_timestamp(s, n, &us, &date_only);
       *(int64_t *)slot = us;
     } else { /* integers */
       int64_t x = 0;
       uint64_t u = 0;
       int rc = parse_integer(s, n, th, &x, &u);
-      if (rc == ZB_CSV_NOT_INT) {
+      if (rc == ZB_TEXT_NOT_INT) {
         ok = false;
-      } else if (rc == ZB_CSV_INT_BIG) {
+      } else if (rc == ZB_TEXT_INT_BIG) {
         over = true;
       } else if (zb_type_is_signed(ty)) {
         int64_t lo = ty == ZB_INT8 ? INT8_MIN : ty == ZB_INT16 ? INT16_MIN
                      : ty == ZB_INT32 ? INT32_MIN : INT64_MIN;
         int64_t hi = ty == ZB_INT8 ? INT8_MAX : ty == ZB_INT16 ? INT16_MAX
                      : ty == ZB_INT32 ? INT32_MAX : INT64_MAX;
-        over = rc != ZB_CSV_INT64 || x < lo || x > hi;
+        over = rc != ZB_TEXT_INT64 || x < lo || x > hi;
       } else {
-        uint64_t uv = rc == ZB_CSV_UINT64 ? u : (uint64_t)x;
+        uint64_t uv = rc == ZB_TEXT_UINT64 ? u : (uint64_t)x;
         uint64_t hi = ty == ZB_UINT8 ? UINT8_MAX : ty == ZB_UINT16 ? UINT16_MAX
                       : ty == ZB_UINT32 ? UINT32_MAX : UINT64_MAX;
-        over = (rc == ZB_CSV_INT64 && x < 0) || uv > hi;
+        over = (rc == ZB_TEXT_INT64 && x < 0) || uv > hi;
         x = (int64_t)uv;
       }
       if (ok && !over) {
@@ -1905,7 +1905,7 @@ static zb_status read_header(reader *r, int64_t pos, zb_error *err) {
       if (r->names[i] != NULL) {
         int64_t len = unquote(t, t->d + s, e - s, r->names[i], e - s);
         r->names[i][len] = '\0';
-        if (!zb__csv_utf8_valid((const unsigned char *)r->names[i], len)) {
+        if (!zb__text_utf8_valid((const unsigned char *)r->names[i], len)) {
           st = zb_error_set(err, ZB_EPARSE, "CSV line %lld: header column %lld is not valid UTF-8",
                             (long long)line_of(r, s), (long long)i);
           goto done;
