@@ -68,7 +68,10 @@ void zb__builder_release(zb__builder *b) {
     }
   zb_free(b->cols);
   if (b->pc)
-    for (int64_t i = 0; i < b->nparts * b->ncols; i++) zb_free(b->pc[i].negzero);
+    for (int64_t i = 0; i < b->nparts * b->ncols; i++) {
+      zb_free(b->pc[i].negzero);
+      zb_free(b->pc[i].own);
+    }
   zb_free(b->pc);
   zb_free(b->parts);
   zb_free(b->strcols);
@@ -269,13 +272,14 @@ static void gather_task(void *ctx, int64_t k, int worker) {
   zb__builder *b = (zb__builder *)ctx;
   const zb__bpart *pt = &b->parts[k];
   const zb__text_source *src = &b->o.source;
-  const char *base = pt->text.base, *dend = pt->text.end;
   (void)worker;
   for (int64_t g0 = pt->row0; g0 < pt->row0 + pt->nrows; g0 += 4096) {
     int64_t g1 = ZB_MIN(g0 + 4096, pt->row0 + pt->nrows);
     for (int64_t q = 0; q < b->nstr; q++) {
       zb__bcol *ci = &b->cols[b->strcols[q]];
       zb__bpcol *cc = zb__pcol(b, k, b->strcols[q]);
+      const char *base = cc->own ? cc->own : pt->text.base;
+      const char *dend = cc->own ? cc->own + cc->own_cap : pt->text.end;
       char *chars = (char *)ci->chars->data;
       uint64_t *v = (uint64_t *)ci->vals->data;
       int64_t at = cc->base, stop = cc->end - 32; /* 32-byte copies stay in this part's share */

@@ -16,7 +16,7 @@
  *   zb__builder_alloc(b, err);
  *   // in parallel over parts (one thread per part at a time), batch by
  *   // batch, every column of a batch before the next batch:
- *   zb__builder_text(b, k, j, cells, rows_done, n, worker);
+ *   zb__builder_text(b, k, j, cells, rows_done, n, worker);  // or _put_*
  *   zb__builder_part_done(b, k, rows);
  *   zb__builder_resolve(b, err);     // then check zb__builder_error(b, k)
  *   zb__builder_finish(b, columns, err);
@@ -25,8 +25,9 @@
  * A part is a run of rows the source parses on its own (a CSV chunk, a
  * Parquet row group); each gets room for max_rows rows, placed after the
  * previous parts', and says how many it filled at the end (rows a source
- * over-counted are compacted away).  Values come as text cells --
- * (offset, length) pairs into the part's text, parsed here.
+ * over-counted are compacted away).  Values come either as text cells --
+ * (offset, length) pairs into the part's text, parsed here -- or as typed
+ * values (zb__builder_put_*) for formats whose values are already binary.
  * Text parsing options (decimal point, thousands separator, NA strings)
  * are a parameter; nothing here knows about delimiters or quotes: a source
  * whose text needs decoding (CSV quotes, JSON escapes) flags those cells
@@ -210,6 +211,45 @@ ZB__BUILDER_API zb_status zb__builder_text(zb__builder *b, int64_t part, int64_t
 ZB__BUILDER_API zb_status zb__builder_text_again(zb__builder *b, int64_t part, int64_t col,
                                                  const uint64_t *cells, int64_t rows_done,
                                                  int64_t n, int worker);
+
+/* Typed values, for formats whose values are binary: rows [rows_done,
+ * rows_done + n) of part `part` of column col, which must be fixed (else
+ * ZB_EINVAL) and of a type the values convert to (else ZB_EINVAL):
+ *   put_int64       any integer type (out of its range:
+ *                   ZB_BUILD_ERR_OVERFLOW) or float type;
+ *   put_double      float32 or float64;
+ *   put_bool        bool (nonzero = true);
+ *   put_days        date32, or timestamp (days since 1970-01-01);
+ *   put_timestamps  timestamp (microseconds since the epoch);
+ *   put_strings     string or categorical: value i is chars[offsets[i],
+ *                   offsets[i + 1]) and must be UTF-8 (else
+ *                   ZB_BUILD_ERR_UTF8); a part's column takes either text
+ *                   cells or typed strings, and at most 4 GiB of the
+ *                   latter (ZB_ENOTSUP beyond).
+ * valid: NULL, or n bytes (0 = null); NA strings apply to text only.
+ * Everything is borrowed for the call (strings are copied).  As for text:
+ * rows in order, one thread per part at a time, and ZB_OK also when a
+ * value error was recorded (its pos is the part's pos0 + the row); else
+ * ZB_EINVAL (nothing done), ZB_ENOMEM or ZB_ENOTSUP. */
+ZB__BUILDER_API zb_status zb__builder_put_int64(zb__builder *b, int64_t part, int64_t col,
+                                                int64_t rows_done, const int64_t *values,
+                                                const uint8_t *valid, int64_t n);
+ZB__BUILDER_API zb_status zb__builder_put_double(zb__builder *b, int64_t part, int64_t col,
+                                                 int64_t rows_done, const double *values,
+                                                 const uint8_t *valid, int64_t n);
+ZB__BUILDER_API zb_status zb__builder_put_bool(zb__builder *b, int64_t part, int64_t col,
+                                               int64_t rows_done, const uint8_t *values,
+                                               const uint8_t *valid, int64_t n);
+ZB__BUILDER_API zb_status zb__builder_put_days(zb__builder *b, int64_t part, int64_t col,
+                                               int64_t rows_done, const int32_t *days,
+                                               const uint8_t *valid, int64_t n);
+ZB__BUILDER_API zb_status zb__builder_put_timestamps(zb__builder *b, int64_t part, int64_t col,
+                                                     int64_t rows_done, const int64_t *us,
+                                                     const uint8_t *valid, int64_t n);
+ZB__BUILDER_API zb_status zb__builder_put_strings(zb__builder *b, int64_t part, int64_t col,
+                                                  int64_t rows_done, const int64_t *offsets,
+                                                  const char *chars, const uint8_t *valid,
+                                                  int64_t n);
 
 /* The part holds nrows rows (<= its max_rows; 0 if never called). */
 ZB__BUILDER_API void zb__builder_part_done(zb__builder *b, int64_t part, int64_t nrows);

@@ -1,9 +1,9 @@
 /*
  * builder_internal.h -- the column builder's state, shared by its files:
- * builder.c (lifecycle, compaction, strings, categoricals, finishing) and
- * builder_infer.c (text cells to values: inference, widening, NA
- * strings).  Nothing outside src/io/builder*.c includes it; readers use
- * builder.h.
+ * builder.c (lifecycle, compaction, strings, categoricals, finishing),
+ * builder_infer.c (text cells to values: inference, widening, NA strings)
+ * and builder_put.c (typed values).  Nothing outside src/io/builder*.c
+ * includes it; readers use builder.h.
  *
  * Storage: every column has one 8-byte slot per row (the slots of all
  * parts, part after part; a fixed column of a narrower type has slots of
@@ -35,6 +35,8 @@ typedef struct zb__bpcol {
   int64_t *negzero; /* REP_INT/UINT: rows whose text was a negative zero */
   int64_t nnz, cap_nz;
   int64_t base, end; /* strings: its part of the column's characters */
+  char *own;         /* typed strings: their bytes (cells point here) */
+  int64_t own_cap;
 } zb__bpcol;
 
 /* One column. */
