@@ -1,8 +1,11 @@
 /*
- * csv_read.c -- the parallel CSV reader: zb_csv_read_buffer / _file: the
- * CSV tokenizer and the driver of its stages.  Turning the fields into
- * typed columns is the column builder's job (builder.h), shared with the
- * other readers; this file hands it each field as a text cell.
+ * csv_read.c -- the parallel CSV reader: zb_csv_read_buffer / _file, and
+ * the row finders for readers in pieces.  This file drives the stages and
+ * holds the parse loop that tokenizes data records; the rest of the
+ * tokenizer (the dialect, the automaton the scan stage runs, unquoting) is
+ * csv_tokenize.c, and turning fields into typed columns is the column
+ * builder's job (builder.h), shared with the other readers: this file
+ * hands it each field as a text cell.
  *
  * Stages:
  *   1. prologue (sequential): skip the BOM and `skiprows` lines, read the
@@ -14,7 +17,7 @@
  *   3. scan (parallel per chunk): NUL bytes (an error), whether a quote or
  *      escape character occurs, whether every byte is ASCII, and the '\n'
  *      count.  A chunk holding quotes or escapes also runs the tokenizer's
- *      automaton (dfa_run / dfa_fast) from S, counting record terminators,
+ *      automaton (zb__csv_run) from S, counting record terminators,
  *      and from Q where the chunk before it ended inside quotes.  A
  *      sequential walk fixes every chunk's real start state, its first
  *      record and an upper bound on its records; the bounds' prefix sums
@@ -36,13 +39,8 @@
  *      converted in place or re-tokenized; the strings are copied (and
  *      unquoted) into one buffer per string column; booleans are packed
  *      into bits and dates into int32.
- * The tokenizer (tok_record) and dfa_run implement the same automaton: a
- * quote opens a quoted field only at the start of a field; inside one, a
- * doubled quote (doublequote) or escapechar+char is literal; text after the
- * closing quote is appended; separators, '\n' and the comment char end
- * fields outside quotes; a '\r' before the end of a record is dropped.
- * dfa_fast is the same automaton for the usual dialect (no escape or
- * comment character, doublequote), driven by the positions of quotes only.
+ * The parse loop (tokenize_loop) and csv_tokenize.c's record tokenizer
+ * and scan-stage automaton implement the same dialect (csv_tokenize.h).
  *
  * Errors found by parallel tasks are kept per chunk and the one earliest in
  * the input is reported, so messages do not depend on the thread count.
@@ -58,11 +56,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "io/builder.h"
+#include "io/csv_tokenize.h"
 #include "io/text_values.h"
 #include "zambezi/io.h"
 
@@ -87,501 +83,6 @@ static const char *const k_default_na[] = {
     "",     "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
     "<NA>", "N/A",  "NA",       "NULL", "NaN",    "None",     "n/a",  "nan",  "null"};
 #define N_DEFAULT_NA ((int64_t)(sizeof k_default_na / sizeof k_default_na[0]))
-
-/* ------------------------------------------------------------------------ */
-/* Tokenizer                                                                */
-/* ------------------------------------------------------------------------ */
-
-typedef struct tok {
-#if defined(__SSE2__)
-  __m128i vsep, vnl, vquote, vesc, vcomment; /* the bytes below, broadcast */
-#endif
-  const char *d; /* the input after the BOM */
-  int64_t n;
-  char sep, quote, esc, comment;
-  bool dq;
-  uint8_t special[256];  /* stops the unquoted scan: sep, '\n', esc, comment */
-  uint8_t qspecial[256]; /* stops the quoted scan: quote, esc */
-  uint8_t rstart[256];   /* at a record start: maybe a blank or comment line */
-} tok;
-
-static void tok_init(tok *t, const char *d, int64_t n, const zb_csv_options *o) {
-  memset(t, 0, sizeof *t);
-  t->d = d;
-  t->n = n;
-  t->sep = o->sep;
-  t->quote = o->quotechar;
-  t->esc = o->escapechar;
-  t->comment = o->comment;
-  t->dq = o->doublequote;
-  t->special[(uint8_t)'\n'] = 1;
-  t->special[(uint8_t)t->sep] = 1;
-  if (t->esc) t->special[(uint8_t)t->esc] = 1, t->qspecial[(uint8_t)t->esc] = 1;
-  if (t->comment) t->special[(uint8_t)t->comment] = 1, t->rstart[(uint8_t)t->comment] = 1;
-  if (t->quote) t->qspecial[(uint8_t)t->quote] = 1;
-  t->rstart[(uint8_t)' '] = t->rstart[(uint8_t)'\t'] = 1;
-  t->rstart[(uint8_t)'\r'] = t->rstart[(uint8_t)'\n'] = 1;
-#if defined(__SSE2__)
-  t->vsep = _mm_set1_epi8(t->sep);
-  t->vnl = _mm_set1_epi8('\n');
-  t->vquote = _mm_set1_epi8(t->quote);
-  t->vesc = _mm_set1_epi8(t->esc);
-  t->vcomment = _mm_set1_epi8(t->comment);
-#endif
-}
-
-static inline int64_t line_end(const tok *t, int64_t p) {
-  const char *q = (const char *)memchr(t->d + p, '\n', (size_t)(t->n - p));
-  return q ? (int64_t)(q - t->d) + 1 : t->n;
-}
-
-/* The positions of special bytes, 64 at a time: bit i of mu (mq) is set
- * when byte base + i is in t->special (t->qspecial). */
-typedef struct scanner {
-  int64_t base;
-  uint64_t mu, mq;
-} scanner;
-
-static inline void scanner_init(scanner *sc) {
-  sc->base = -128;
-  sc->mu = sc->mq = 0;
-}
-
-static inline void scan_block(const tok *t, int64_t b, scanner *sc) {
-  const char *p = t->d + b;
-  uint64_t mu = 0, mq = 0;
-  sc->base = b;
-  if (t->n - b >= 64) {
-#if defined(__SSE2__)
-    for (int i = 0; i < 4; i++) {
-      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
-      __m128i u = _mm_or_si128(_mm_cmpeq_epi8(v, t->vsep), _mm_cmpeq_epi8(v, t->vnl));
-      __m128i q = _mm_setzero_si128();
-      if (t->quote) q = _mm_cmpeq_epi8(v, t->vquote);
-      if (t->esc) {
-        __m128i e = _mm_cmpeq_epi8(v, t->vesc);
-        u = _mm_or_si128(u, e);
-        q = _mm_or_si128(q, e);
-      }
-      if (t->comment) u = _mm_or_si128(u, _mm_cmpeq_epi8(v, t->vcomment));
-      mu |= (uint64_t)(uint32_t)_mm_movemask_epi8(u) << (16 * i);
-      mq |= (uint64_t)(uint32_t)_mm_movemask_epi8(q) << (16 * i);
-    }
-#else
-    for (int i = 0; i < 64; i++) {
-      mu |= (uint64_t)t->special[(uint8_t)p[i]] << i;
-      mq |= (uint64_t)t->qspecial[(uint8_t)p[i]] << i;
-    }
-#endif
-  } else {
-    for (int64_t i = 0; i < t->n - b; i++) {
-      mu |= (uint64_t)t->special[(uint8_t)p[i]] << i;
-      mq |= (uint64_t)t->qspecial[(uint8_t)p[i]] << i;
-    }
-  }
-  sc->mu = mu;
-  sc->mq = mq;
-}
-
-/* The first position >= p of a byte in t->special (quoted: t->qspecial),
- * or t->n. */
-static inline int64_t scan_next(const tok *t, scanner *sc, int64_t p, bool quoted) {
-  for (;;) {
-    uint64_t off = (uint64_t)p - (uint64_t)sc->base;
-    if (off < 64) {
-      uint64_t m = (quoted ? sc->mq : sc->mu) >> off;
-      if (m != 0) return p + __builtin_ctzll(m);
-      p = sc->base + 64;
-    }
-    if (p >= t->n) return t->n;
-    scan_block(t, p, sc);
-  }
-}
-
-/* Whether the line at pos is blank (spaces, tabs and CRs that are not the
- * separator) or a comment; *next: the position after it. */
-static bool skip_line(const tok *t, int64_t pos, int64_t *next) {
-  const char *d = t->d;
-  int64_t n = t->n, p = pos;
-  while (p < n && (d[p] == ' ' || d[p] == '\t' || d[p] == '\r') && d[p] != t->sep) p++;
-  if (p >= n) {
-    *next = n;
-    return true;
-  }
-  if (d[p] == '\n') {
-    *next = p + 1;
-    return true;
-  }
-  if (t->comment && d[p] == t->comment) {
-    *next = line_end(t, p);
-    return true;
-  }
-  return false;
-}
-
-/* The field starting at fs: returns the position of the byte that ends it
- * (separator, '\n', comment character) or t->n; *flag: it needs unquoting
- * (it starts with a quote or holds an escape).  *unterminated: a quoted
- * field runs to the end of the input.  esc: t->esc is set (a constant where
- * it is inlined). */
-static inline __attribute__((always_inline)) int64_t scan_field(const tok *t, scanner *sc,
-                                                                int64_t fs, int *flag,
-                                                                bool *unterminated,
-                                                                const bool esc) {
-  const char *d = t->d;
-  const int64_t n = t->n;
-  int64_t p = fs;
-  *flag = 0;
-  if (t->quote && p < n && d[p] == t->quote) {
-    *flag = 1;
-    p++;
-    for (;;) {
-      p = scan_next(t, sc, p, true);
-      if (p >= n) {
-        *unterminated = true;
-        return n;
-      }
-      if (esc && d[p] == t->esc) {
-        p += 2;
-        if (p > n) {
-          *unterminated = true;
-          return n;
-        }
-        continue;
-      }
-      if (t->dq && p + 1 < n && d[p + 1] == t->quote) {
-        p += 2;
-        continue;
-      }
-      p++;
-      break;
-    }
-  }
-  for (;;) {
-    p = scan_next(t, sc, p, false);
-    if (esc && p < n && d[p] == t->esc) {
-      *flag = 1;
-      p = p + 2 > n ? n : p + 2;
-      continue;
-    }
-    return p;
-  }
-}
-
-enum { REC_NONE = 0, REC_OK = 1, REC_UNTERMINATED = -1, REC_ABORT = -2, REC_NOMEM = -3 };
-
-/* Receives field f of a record: bytes [s, e), flag as scan_field's.
- * Returns false to abort the record (REC_ABORT). */
-typedef bool (*emit_fn)(void *ctx, int64_t f, int64_t s, int64_t e, int flag);
-
-/* Tokenize the record starting at pos, handing its fields to emit.
- * Returns REC_OK (*nfields set), REC_NONE for a blank or comment line, or
- * an error (REC_UNTERMINATED: *errpos is where the quoted field started).
- * *next: the position after the record's terminator. */
-static inline __attribute__((always_inline)) int tok_record(const tok *t, scanner *sc,
-                                                             int64_t pos, emit_fn emit,
-                                                             void *ctx, int64_t *nfields,
-                                                             int64_t *next, int64_t *errpos) {
-  const char *d = t->d;
-  const int64_t n = t->n;
-  if (pos >= n) {
-    *next = n;
-    return REC_NONE;
-  }
-  if (t->rstart[(uint8_t)d[pos]] && skip_line(t, pos, next)) return REC_NONE;
-  int64_t fs = pos, f = 0;
-  for (;;) {
-    int flag;
-    bool unterminated = false;
-    int64_t p = scan_field(t, sc, fs, &flag, &unterminated, t->esc != 0);
-    if (unterminated) {
-      *errpos = fs;
-      return REC_UNTERMINATED;
-    }
-    int64_t fe = p;
-    bool last = p >= n || d[p] != t->sep;
-    if (last && fe > fs && d[fe - 1] == '\r') fe--;
-    if (!emit(ctx, f, fs, fe, flag)) return REC_ABORT;
-    f++;
-    if (last) {
-      *nfields = f;
-      *next = p >= n ? n : d[p] == '\n' ? p + 1 : line_end(t, p); /* else a comment */
-      return REC_OK;
-    }
-    fs = p + 1; /* past the separator: another field follows, maybe empty */
-  }
-}
-
-/* A growable list of raw fields: (start, end, needs_unquote) triples. */
-typedef struct fieldbuf {
-  int64_t *v;
-  int64_t n, cap; /* in fields */
-} fieldbuf;
-
-static bool fb_push(void *ctx, int64_t f, int64_t s, int64_t e, int flag) {
-  fieldbuf *fb = (fieldbuf *)ctx;
-  (void)f;
-  if (fb->n == fb->cap) {
-    int64_t cap = fb->cap ? fb->cap * 2 : 64;
-    int64_t *v = (int64_t *)zb_malloc((size_t)cap * 3 * sizeof(int64_t));
-    if (v == NULL) return false;
-    if (fb->n) memcpy(v, fb->v, (size_t)fb->n * 3 * sizeof(int64_t));
-    zb_free(fb->v);
-    fb->v = v;
-    fb->cap = cap;
-  }
-  fb->v[fb->n * 3] = s;
-  fb->v[fb->n * 3 + 1] = e;
-  fb->v[fb->n * 3 + 2] = flag;
-  fb->n++;
-  return true;
-}
-
-/* tok_record into a fieldbuf (for the header and the row finders). */
-static int parse_record(const tok *t, scanner *sc, int64_t pos, fieldbuf *fb, int64_t *next,
-                        int64_t *errpos) {
-  int64_t nf = 0;
-  fb->n = 0;
-  int rc = tok_record(t, sc, pos, fb_push, fb, &nf, next, errpos);
-  return rc == REC_ABORT ? REC_NOMEM : rc;
-}
-
-/* The automaton tok_record implements, for the scan stage. */
-enum { S_REC, S_FIELD, S_UNQ, S_QUO, S_QQ, S_EUNQ, S_EQUO, S_COM };
-
-static inline int step_out(const tok *t, int s, char c) {
-  if (c == '\n') return S_REC;
-  if (c == t->sep) return S_FIELD;
-  if (t->comment && c == t->comment) return S_COM;
-  if (t->esc && c == t->esc) return S_EUNQ;
-  if (t->quote && c == t->quote) {
-    if (s == S_REC || s == S_FIELD) return S_QUO;
-    if (s == S_QQ) return t->dq ? S_QUO : S_UNQ;
-  }
-  return S_UNQ;
-}
-
-/* Run the automaton over [a, b) from state s; returns the final state and
- * in *terms the number of '\n' bytes that end a record (or a blank or
- * comment line).  *first_rec receives the position right after the first
- * of them (b if none). */
-static int dfa_run(const tok *t, int64_t a, int64_t b, int s, int64_t *first_rec,
-                   int64_t *terms) {
-  const char *d = t->d;
-  int64_t p = a, nt = 0;
-  *first_rec = b;
-  while (p < b) {
-    switch (s) {
-      case S_QUO:
-        while (p < b && !t->qspecial[(uint8_t)d[p]]) p++;
-        if (p >= b) goto out;
-        s = (t->esc && d[p] == t->esc) ? S_EQUO : S_QQ;
-        p++;
-        continue;
-      case S_EQUO:
-        p++;
-        s = S_QUO;
-        continue;
-      case S_EUNQ:
-        p++;
-        s = S_UNQ;
-        continue;
-      case S_COM: {
-        const char *q = (const char *)memchr(d + p, '\n', (size_t)(b - p));
-        if (q == NULL) goto out;
-        p = (int64_t)(q - d) + 1;
-        s = S_REC;
-        break;
-      }
-      case S_UNQ:
-        while (p < b && !t->special[(uint8_t)d[p]]) p++;
-        if (p >= b) goto out;
-        s = step_out(t, s, d[p]);
-        p++;
-        break;
-      default: /* S_REC, S_FIELD, S_QQ */
-        s = step_out(t, s, d[p]);
-        p++;
-        break;
-    }
-    if (s == S_REC) {
-      if (nt++ == 0) *first_rec = p;
-    }
-  }
-out:
-  *terms = nt;
-  return s;
-}
-
-/* dfa_run for the usual dialect (a quote character, doublequote, no escape
- * or comment character), visiting only quotes: a quote outside quotes
- * opens a field only right after a separator or a '\n' (or at the start a,
- * from S_REC); record terminators are the '\n' bytes less those inside
- * quotes.  quote_step advances it over one block of up to 64 bytes at p
- * (qm, nm: its quote and '\n' bits) and returns 1 when a doubled quote
- * runs into the next block (whose bit 0 is then not a quote to look at). */
-typedef struct qstate {
-  int64_t a;      /* where the run started */
-  int s0;         /* in state S_REC or S_QUO */
-  bool in;        /* inside quotes */
-  bool want_first; /* first record start not found yet (runs from S_QUO) */
-  int64_t first, quoted_nl;
-} qstate;
-
-static inline int quote_step(const tok *t, qstate *qs, int64_t p, int64_t len, uint64_t qm,
-                             uint64_t nm) {
-  const char *d = t->d;
-  int64_t i = 0;
-  while (i < len) {
-    uint64_t rest = qm >> i;
-    int64_t q = rest ? i + __builtin_ctzll(rest) : len; /* next quote, or the end */
-    if (qs->in || qs->want_first) {
-      uint64_t lines = q - i >= 64 ? nm : (nm >> i) & ((UINT64_C(1) << (q - i)) - 1);
-      if (lines && qs->in) {
-        qs->quoted_nl += __builtin_popcountll(lines);
-      } else if (lines) {
-        qs->first = p + i + __builtin_ctzll(lines) + 1;
-        qs->want_first = false;
-      }
-    }
-    if (q >= len) return 0;
-    int64_t at = p + q;
-    if (qs->in) {
-      if (at + 1 < t->n && d[at + 1] == t->quote) { /* a doubled quote */
-        i = q + 2;
-        if (i > len) return 1;
-      } else {
-        qs->in = false;
-        i = q + 1;
-      }
-    } else {
-      if (at == qs->a ? qs->s0 == S_REC : (d[at - 1] == t->sep || d[at - 1] == '\n'))
-        qs->in = true;
-      i = q + 1;
-    }
-  }
-  return 0;
-}
-
-/* The state at the end of a run over [a, b) and its results. */
-static int quote_end(const tok *t, const qstate *qs, int64_t a, int64_t b, int64_t nl,
-                     int64_t *first_rec, int64_t *terms) {
-  *first_rec = qs->first;
-  *terms = nl - qs->quoted_nl;
-  if (qs->in) return S_QUO;
-  return b > a && t->d[b - 1] == '\n' ? S_REC : (b == a ? qs->s0 : S_UNQ);
-}
-
-/* Block bits of [p, p + len): quotes in *qm, '\n' in *nm. */
-static inline void quote_bits(const tok *t, int64_t p, int64_t len, uint64_t *qm, uint64_t *nm) {
-  const char *d = t->d;
-  uint64_t q = 0, m = 0;
-#if defined(__SSE2__)
-  if (len == 64) {
-    for (int i = 0; i < 4; i++) {
-      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p + 16 * i));
-      q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vquote)) << (16 * i);
-      m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vnl)) << (16 * i);
-    }
-    *qm = q;
-    *nm = m;
-    return;
-  }
-#endif
-  for (int64_t i = 0; i < len; i++) {
-    q |= (uint64_t)(d[p + i] == t->quote) << i;
-    m |= (uint64_t)(d[p + i] == '\n') << i;
-  }
-  *qm = q;
-  *nm = m;
-}
-
-static int dfa_fast(const tok *t, int64_t a, int64_t b, int s, int64_t nl, int64_t *first_rec,
-                    int64_t *terms) {
-  qstate qs = {a, s, s == S_QUO, s == S_QUO, b, 0};
-  uint64_t carry = 0;
-  for (int64_t p = a; p < b; p += 64) {
-    int64_t len = b - p < 64 ? b - p : 64;
-    uint64_t qm, nm;
-    quote_bits(t, p, len, &qm, &nm);
-    carry = (uint64_t)quote_step(t, &qs, p, len, qm & ~carry, nm);
-  }
-  return quote_end(t, &qs, a, b, nl, first_rec, terms);
-}
-
-/* Undo quoting and escapes of a raw field into out (at most cap bytes;
- * the result never exceeds the raw length).  Returns the length. */
-static int64_t unquote(const tok *t, const char *s, int64_t n, char *out, int64_t cap) {
-  int64_t i = 0, j = 0;
-  if (!t->esc) { /* copy the runs between quotes */
-    if (t->quote && n > 0 && s[0] == t->quote) {
-      i = 1;
-      for (;;) {
-        const char *q = (const char *)memchr(s + i, t->quote, (size_t)(n - i));
-        int64_t e = q ? (int64_t)(q - s) : n, m = ZB_MIN(e - i, cap - j);
-        memcpy(out + j, s + i, (size_t)m);
-        j += m;
-        i = e + 1;
-        if (q == NULL || j >= cap) return j;
-        if (!(t->dq && i < n && s[i] == t->quote)) break; /* the closing quote */
-        out[j++] = t->quote; /* a doubled quote */
-        i++;
-        if (j >= cap) return j;
-      }
-    }
-    int64_t m = ZB_MIN(n - i, cap - j);
-    if (m > 0) memcpy(out + j, s + i, (size_t)m);
-    return j + (m > 0 ? m : 0);
-  }
-  if (t->quote && n > 0 && s[0] == t->quote) {
-    i = 1;
-    while (i < n && j < cap) {
-      char c = s[i];
-      if (t->esc && c == t->esc) {
-        if (i + 1 < n) out[j++] = s[i + 1];
-        i += 2;
-        continue;
-      }
-      if (c == t->quote) {
-        if (t->dq && i + 1 < n && s[i + 1] == t->quote) {
-          out[j++] = c;
-          i += 2;
-          continue;
-        }
-        i++;
-        break;
-      }
-      out[j++] = c;
-      i++;
-    }
-  }
-  while (i < n && j < cap) {
-    char c = s[i];
-    if (t->esc && c == t->esc) {
-      if (i + 1 < n) out[j++] = s[i + 1];
-      i += 2;
-      continue;
-    }
-    out[j++] = c;
-    i++;
-  }
-  return j;
-}
-
-/* unquote's result length for a dialect without an escape character,
- * without copying: the raw length less the quotes that unquoting drops. */
-static int64_t unquoted_length(const tok *t, const char *s, int64_t n) {
-  if (!t->quote || n == 0 || s[0] != t->quote) return n;
-  int64_t i = 1, dropped = 1;
-  for (;;) {
-    const char *q = (const char *)memchr(s + i, t->quote, (size_t)(n - i));
-    if (q == NULL) return n - dropped;
-    i = (int64_t)(q - s) + 1;
-    dropped++;
-    if (!(t->dq && i < n && s[i] == t->quote)) return n - dropped; /* the closing quote */
-    i++; /* a doubled quote: one of the two stays */
-  }
-}
 
 /* ------------------------------------------------------------------------ */
 /* Reader state                                                             */
@@ -636,7 +137,7 @@ typedef struct wscratch {
 
 typedef struct reader {
   const zb_csv_options *o;
-  tok t;
+  csv_tok t;
   const char **na;  /* the NA strings: pandas' defaults and na_values */
   int64_t nna;
   int64_t data_start;
@@ -726,86 +227,10 @@ static zb_status na_init(reader *r, const zb_csv_options *o, zb_error *err) {
 /* Scan: NUL bytes, quotes, ASCII, lines; the automaton where quotes occur  */
 /* ------------------------------------------------------------------------ */
 
-static bool fast_dialect(const tok *t) { return t->quote && t->dq && !t->esc && !t->comment; }
-
-/* One pass over a chunk: NUL bytes, quote or escape bytes, bytes >= 0x80,
- * '\n' bytes and, for the usual dialect, the automaton's run from S (the
- * blocks without quotes, outside quotes, cost nothing more). */
-static void scan_bytes(const tok *t, chunk *c) {
-  const char *d = t->d;
-  int64_t p = c->start, b = c->end, nl = 0;
-  bool nul = false, special = false, high = false;
-  const bool fast = fast_dialect(t);
-  qstate qs = {c->start, S_REC, false, false, b, 0};
-  uint64_t carry = 0;
-#if defined(__SSE2__)
-  const __m128i zero = _mm_setzero_si128();
-  __m128i acc0 = zero, accq = zero, acch = zero;
-  while (p + 64 <= b) {
-    __m128i cnt = zero; /* '\n' per byte lane: at most 4 x 63 */
-    int64_t stop = p + 64 * 63 <= b - 64 ? p + 64 * 63 : b - 63;
-    for (; p < stop; p += 64) {
-      __m128i q4 = zero;
-      uint64_t qm = 0;
-      for (int i = 0; i < 4; i++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p + 16 * i));
-        __m128i q = _mm_or_si128(_mm_cmpeq_epi8(v, t->vquote), _mm_cmpeq_epi8(v, t->vesc));
-        acc0 = _mm_or_si128(acc0, _mm_cmpeq_epi8(v, zero));
-        acch = _mm_or_si128(acch, v);
-        cnt = _mm_sub_epi8(cnt, _mm_cmpeq_epi8(v, t->vnl));
-        q4 = _mm_or_si128(q4, q);
-        if (fast) qm |= (uint64_t)(uint32_t)_mm_movemask_epi8(q) << (16 * i);
-      }
-      accq = _mm_or_si128(accq, q4);
-      if (fast && ((qm & ~carry) || qs.in)) {
-        uint64_t qq, nm;
-        quote_bits(t, p, 64, &qq, &nm);
-        carry = (uint64_t)quote_step(t, &qs, p, 64, qm & ~carry, nm);
-      } else {
-        carry = 0;
-      }
-    }
-    __m128i sums = _mm_sad_epu8(cnt, zero);
-    nl += _mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
-  }
-  nul = _mm_movemask_epi8(acc0) != 0;
-  special = _mm_movemask_epi8(accq) != 0; /* a disabled quote/escape (0) matches NUL only */
-  high = _mm_movemask_epi8(acch) != 0;
-#endif
-  int64_t tail = p;
-  for (; p < b; p++) {
-    unsigned char ch = (unsigned char)d[p];
-    nl += ch == '\n';
-    nul |= ch == 0;
-    special |= (t->quote && ch == (unsigned char)t->quote) || (t->esc && ch == (unsigned char)t->esc);
-    high |= ch >= 0x80;
-  }
-  if (fast) /* the rest of the run from S, 64 bytes at a time */
-    for (int64_t q = tail; q < b; q += 64) {
-      int64_t len = b - q < 64 ? b - q : 64;
-      uint64_t qm, nm;
-      quote_bits(t, q, len, &qm, &nm);
-      carry = (uint64_t)quote_step(t, &qs, q, len, qm & ~carry, nm);
-    }
-  c->nl = nl;
-  c->quoted = special;
-  c->ascii = !high;
-  c->nul = -1;
-  if (nul) {
-    const char *z = (const char *)memchr(d + c->start, 0, (size_t)(b - c->start));
-    c->nul = z ? (int64_t)(z - d) : -1;
-  }
-  if (fast) {
-    int64_t first;
-    c->end_s = quote_end(t, &qs, c->start, b, nl, &first, &c->term_s);
-  }
-}
-
-static void run_from(const tok *t, chunk *c, int s) {
+static void run_from(const csv_tok *t, chunk *c, int s) {
   int64_t first, terms;
-  int e = fast_dialect(t) ? dfa_fast(t, c->start, c->end, s, c->nl, &first, &terms)
-                          : dfa_run(t, c->start, c->end, s, &first, &terms);
-  if (s == S_REC) {
+  int e = zb__csv_run(t, c->start, c->end, s, c->nl, &first, &terms);
+  if (s == CSV_S_REC) {
     c->end_s = e;
     c->term_s = terms;
   } else {
@@ -818,10 +243,10 @@ static void run_from(const tok *t, chunk *c, int s) {
 
 /* Without quotes or escapes: from S every record ends in the chunk (but
  * the input's last); from Q the quoted field never closes. */
-static void run_plain(const tok *t, chunk *c) {
-  c->end_s = c->end > c->start && t->d[c->end - 1] != '\n' ? S_UNQ : S_REC;
+static void run_plain(const csv_tok *t, chunk *c) {
+  c->end_s = c->end > c->start && t->d[c->end - 1] != '\n' ? CSV_S_UNQ : CSV_S_REC;
   c->term_s = c->nl;
-  c->end_q = S_QUO;
+  c->end_q = CSV_S_QUO;
   c->term_q = 0;
   c->first_q = c->end;
   c->have_q = true;
@@ -831,12 +256,19 @@ static void scan_task(void *ctx, int64_t k, int worker) {
   reader *r = (reader *)ctx;
   chunk *c = &r->chunks[k];
   if (!cancelled(r)) {
-    scan_bytes(&r->t, c); /* for the usual dialect, with the run from S */
+    csv_scan sr; /* for the usual dialect, with the run from S */
+    zb__csv_scan_bytes(&r->t, c->start, c->end, &sr);
+    c->nul = sr.nul;
+    c->nl = sr.nl;
+    c->quoted = sr.quoted;
+    c->ascii = sr.ascii;
+    c->end_s = sr.end_s;
+    c->term_s = sr.term_s;
     if (c->nul < 0) {
       if (!c->quoted)
         run_plain(&r->t, c);
-      else if (!fast_dialect(&r->t))
-        run_from(&r->t, c, S_REC);
+      else if (!csv_fast_dialect(&r->t))
+        run_from(&r->t, c, CSV_S_REC);
     }
   }
   __atomic_add_fetch(&r->scanned, c->end - c->start, __ATOMIC_RELAXED);
@@ -851,7 +283,7 @@ static void scan_q_task(void *ctx, int64_t k, int worker) {
   (void)worker;
   if (k > 0 && !c->have_q && !cancelled(r)) {
     int e = r->chunks[k - 1].end_s;
-    if (e == S_QUO || e == S_EQUO) run_from(&r->t, c, S_QUO);
+    if (e == CSV_S_QUO || e == CSV_S_EQUO) run_from(&r->t, c, CSV_S_QUO);
   }
 }
 
@@ -860,7 +292,7 @@ static void scan_q_task(void *ctx, int64_t k, int worker) {
 /* ------------------------------------------------------------------------ */
 
 static zb_status make_chunks(reader *r, zb_error *err) {
-  const tok *t = &r->t;
+  const csv_tok *t = &r->t;
   int64_t a = r->data_start, len = t->n - a;
   int64_t target = r->o->chunk_size;
   if (target <= 0) {
@@ -899,39 +331,39 @@ static zb_status make_chunks(reader *r, zb_error *err) {
  * its records (the builder places each chunk's rows after the bounds of
  * the chunks before it). */
 static void place_chunks(reader *r) {
-  int state = S_REC;
+  int state = CSV_S_REC;
   int64_t row = 0;
   for (int64_t k = 0; k < r->nchunks; k++) {
     chunk *c = &r->chunks[k];
     int e;
     int64_t terms;
-    if (state == S_REC) {
+    if (state == CSV_S_REC) {
       c->first = c->start;
       e = c->end_s;
       terms = c->term_s;
     } else {
-      if (!c->have_q) run_from(&r->t, c, S_QUO); /* a quoted field spanning chunks */
+      if (!c->have_q) run_from(&r->t, c, CSV_S_QUO); /* a quoted field spanning chunks */
       c->first = c->first_q;
       e = c->end_q;
       terms = c->term_q > 0 ? c->term_q - 1 : 0; /* the first ends the record begun before */
     }
-    c->ub = c->first >= c->end ? 0 : terms + (e != S_REC);
+    c->ub = c->first >= c->end ? 0 : terms + (e != CSV_S_REC);
     if (r->limit >= 0 && c->ub > r->limit - row) c->ub = r->limit - row;
     row += c->ub;
-    state = (e == S_QUO || e == S_EQUO) ? S_QUO : S_REC;
+    state = (e == CSV_S_QUO || e == CSV_S_EQUO) ? CSV_S_QUO : CSV_S_REC;
   }
   r->ub_total = row;
 }
 
-/* The builder's text callbacks: quoted fields are decoded by unquote, and
+/* The builder's text callbacks: quoted fields are decoded by zb__csv_unquote, and
  * a chunk's earlier records are tokenized again when a column becomes a
  * string column. */
 static int64_t csv_decode(void *ctx, const char *s, int64_t n, char *out, int64_t cap) {
-  return unquote(&((const reader *)ctx)->t, s, n, out, cap);
+  return zb__csv_unquote(&((const reader *)ctx)->t, s, n, out, cap);
 }
 
 static int64_t csv_unquoted_length(void *ctx, const char *s, int64_t n) {
-  return unquoted_length(&((const reader *)ctx)->t, s, n);
+  return zb__csv_unquoted_length(&((const reader *)ctx)->t, s, n);
 }
 
 static zb_status csv_refetch(void *ctx, int64_t k, const int64_t *cols, int64_t ncols,
@@ -1028,18 +460,18 @@ static bool bad_line(reader *r, chunk *c, int64_t rec, int64_t nf) {
 static inline __attribute__((always_inline)) int64_t tokenize_loop(
     reader *r, chunk *c, uint64_t *idx, int64_t *pos, int64_t maxrows, bool record,
     const bool plain, const bool esc) {
-  const tok *t = &r->t;
+  const csv_tok *t = &r->t;
   const char *d = t->d;
   const int64_t n = t->n, end = c->end, cstart = c->start, ncols = r->ncols;
   const int64_t *cell_of = r->cell_of;
   const char sep = t->sep;
   const bool small = n - cstart <= (int64_t)ZB_CELL_MAXLEN; /* no offset or length can overflow */
-  scanner sc;
-  scanner_init(&sc);
+  csv_scanner sc;
+  csv_scanner_init(&sc);
   int64_t p = *pos, rows = 0;
   while (rows < maxrows && p < end) {
     int64_t next, rec = p;
-    if (t->rstart[(uint8_t)d[p]] && skip_line(t, p, &next)) {
+    if (t->rstart[(uint8_t)d[p]] && csv_skip_line(t, p, &next)) {
       p = next;
       continue;
     }
@@ -1049,10 +481,10 @@ static inline __attribute__((always_inline)) int64_t tokenize_loop(
       int flag = 0;
       int64_t q;
       if (plain) {
-        q = scan_next(t, &sc, fs, false);
+        q = csv_scan_next(t, &sc, fs, false);
       } else {
         bool unterminated = false;
-        q = scan_field(t, &sc, fs, &flag, &unterminated, esc);
+        q = csv_scan_field(t, &sc, fs, &flag, &unterminated, esc);
         if (unterminated) {
           chunk_fail(c, ZB_EPARSE, ERR_UNTERMINATED, fs);
           goto out;
@@ -1072,7 +504,7 @@ static inline __attribute__((always_inline)) int64_t tokenize_loop(
       }
       f++;
       if (last) {
-        next = q >= n ? n : d[q] == '\n' ? q + 1 : line_end(t, q); /* else a comment */
+        next = q >= n ? n : d[q] == '\n' ? q + 1 : csv_line_end(t, q); /* else a comment */
         break;
       }
       fs = q + 1;
@@ -1153,7 +585,7 @@ static void parse_task(void *ctx, int64_t k, int worker) {
   if (c->st == ZB_OK && zb__builder_error(r->b, k) == NULL && r->limit < 0) {
     /* Nothing but blank or comment lines may remain (else the bound was wrong). */
     int64_t next;
-    while (pos < c->end && r->t.rstart[(uint8_t)r->t.d[pos]] && skip_line(&r->t, pos, &next))
+    while (pos < c->end && r->t.rstart[(uint8_t)r->t.d[pos]] && csv_skip_line(&r->t, pos, &next))
       pos = next;
     if (pos < c->end) chunk_fail(c, ZB_EPARSE, ERR_BOUND, pos);
   }
@@ -1242,34 +674,34 @@ static zb_status dedupe_names(char **names, int64_t n, zb_error *err) {
 
 static zb_status read_header(reader *r, int64_t pos, zb_error *err) {
   const zb_csv_options *o = r->o;
-  const tok *t = &r->t;
-  fieldbuf fb = {NULL, 0, 0};
-  scanner sc;
-  scanner_init(&sc);
+  const csv_tok *t = &r->t;
+  csv_fieldbuf fb = {NULL, 0, 0};
+  csv_scanner sc;
+  csv_scanner_init(&sc);
   zb_status st = ZB_OK;
   int64_t next = pos, errpos = pos, hdr_fields = -1, nrec = 0;
-  int rc = REC_NONE;
+  int rc = CSV_REC_NONE;
   /* The header record (header >= 0) or the first record (to count fields). */
   while (pos < t->n) {
-    rc = parse_record(t, &sc, pos, &fb, &next, &errpos);
-    if (rc == REC_NOMEM) {
+    rc = zb__csv_parse_record(t, &sc, pos, &fb, &next, &errpos);
+    if (rc == CSV_REC_NOMEM) {
       st = zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV header)");
       goto done;
     }
-    if (rc == REC_UNTERMINATED) {
+    if (rc == CSV_REC_UNTERMINATED) {
       st = zb_error_set(err, ZB_EPARSE, "CSV line %lld: unterminated quoted field",
                         (long long)line_of(r, errpos));
       goto done;
     }
-    if (rc == REC_OK) {
+    if (rc == CSV_REC_OK) {
       if (o->header < 0 || nrec == o->header) break;
       nrec++;
     }
     pos = next;
-    rc = REC_NONE;
+    rc = CSV_REC_NONE;
   }
-  if (rc == REC_OK) hdr_fields = fb.n;
-  if (o->header >= 0) r->data_start = rc == REC_OK ? next : t->n;
+  if (rc == CSV_REC_OK) hdr_fields = fb.n;
+  if (o->header >= 0) r->data_start = rc == CSV_REC_OK ? next : t->n;
   else r->data_start = pos;
   if (o->num_names > 0)
     r->ncols = o->num_names;
@@ -1289,7 +721,7 @@ static zb_status read_header(reader *r, int64_t pos, zb_error *err) {
       int64_t s = fb.v[3 * i], e = fb.v[3 * i + 1];
       r->names[i] = (char *)zb_malloc((size_t)(e - s) + 1);
       if (r->names[i] != NULL) {
-        int64_t len = unquote(t, t->d + s, e - s, r->names[i], e - s);
+        int64_t len = zb__csv_unquote(t, t->d + s, e - s, r->names[i], e - s);
         r->names[i][len] = '\0';
         if (!zb__text_utf8_valid((const unsigned char *)r->names[i], len)) {
           st = zb_error_set(err, ZB_EPARSE, "CSV line %lld: header column %lld is not valid UTF-8",
@@ -1522,7 +954,7 @@ static zb_status parse_chunks(reader *r, zb_error *err) {
     if (r->chunks[k].nul >= 0) return nul_error(r, r->chunks[k].nul, err);
   bool spans = false;
   for (int64_t k = 0; k + 1 < r->nchunks; k++)
-    spans |= r->chunks[k].end_s == S_QUO || r->chunks[k].end_s == S_EQUO;
+    spans |= r->chunks[k].end_s == CSV_S_QUO || r->chunks[k].end_s == CSV_S_EQUO;
   if (spans) ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, scan_q_task, r, err));
   place_chunks(r);
   ZB_RETURN_NOT_OK(alloc_outputs(r, err));
@@ -1539,12 +971,12 @@ static zb_status read_impl(reader *r, const char *data, int64_t size, zb_table *
   if (size >= 3 && (uint8_t)data[0] == 0xEF && (uint8_t)data[1] == 0xBB &&
       (uint8_t)data[2] == 0xBF)
     data += 3, size -= 3;
-  tok_init(&r->t, data, size, o);
+  zb__csv_tok_init(&r->t, data, size, o);
   r->ws = (wscratch **)zb_calloc(MAX_WORKERS, sizeof(wscratch *));
   if (r->ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV)");
   ZB_RETURN_NOT_OK(na_init(r, o, err));
   int64_t pos = 0;
-  for (int64_t i = 0; i < o->skiprows && pos < size; i++) pos = line_end(&r->t, pos);
+  for (int64_t i = 0; i < o->skiprows && pos < size; i++) pos = csv_line_end(&r->t, pos);
   r->limit = o->nrows;
   zb_status st = read_header(r, pos, err);
   if (st != ZB_OK) {
@@ -1560,8 +992,9 @@ static zb_status read_impl(reader *r, const char *data, int64_t size, zb_table *
     ZB_RETURN_NOT_OK(find_nul(r, r->data_start, size, err));
     ZB_RETURN_NOT_OK(alloc_outputs(r, err));
   }
-  zb_column **cols = (zb_column **)zb_calloc((size_t)(r->nsel > 0 ? r->nsel : 1), sizeof(zb_column *));
-  const char **names = (const char **)zb_malloc((size_t)(r->nsel > 0 ? r->nsel : 1) * sizeof(char *));
+  size_t nout = (size_t)(r->nsel > 0 ? r->nsel : 1);
+  zb_column **cols = (zb_column **)zb_calloc(nout, sizeof(zb_column *));
+  const char **names = (const char **)zb_malloc(nout * sizeof(char *));
   if (cols == NULL || names == NULL) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV table)");
   } else {
@@ -1715,29 +1148,29 @@ zb_status zb_csv_data_start(const char *data, int64_t size, const zb_csv_options
   if (size >= 3 && (uint8_t)data[0] == 0xEF && (uint8_t)data[1] == 0xBB &&
       (uint8_t)data[2] == 0xBF)
     bom = 3;
-  tok t;
-  tok_init(&t, data + bom, size - bom, opts);
+  csv_tok t;
+  zb__csv_tok_init(&t, data + bom, size - bom, opts);
   int64_t pos = 0;
   for (int64_t i = 0; i < opts->skiprows && pos < t.n; i++) {
     const char *q = (const char *)memchr(t.d + pos, '\n', (size_t)(t.n - pos));
     pos = q ? (int64_t)(q - t.d) + 1 : t.n;
   }
   if (opts->header >= 0) {
-    fieldbuf fb = {NULL, 0, 0};
-    scanner sc;
-    scanner_init(&sc);
+    csv_fieldbuf fb = {NULL, 0, 0};
+    csv_scanner sc;
+    csv_scanner_init(&sc);
     int64_t nrec = 0, next = pos, errpos = pos;
     while (pos < t.n) {
-      int rc = parse_record(&t, &sc, pos, &fb, &next, &errpos);
-      if (rc == REC_NOMEM) {
+      int rc = zb__csv_parse_record(&t, &sc, pos, &fb, &next, &errpos);
+      if (rc == CSV_REC_NOMEM) {
         zb_free(fb.v);
         return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV header)");
       }
-      if (rc == REC_UNTERMINATED) {
+      if (rc == CSV_REC_UNTERMINATED) {
         next = t.n;
       }
       pos = next;
-      if (rc != REC_NONE && nrec++ == opts->header) break;
+      if (rc != CSV_REC_NONE && nrec++ == opts->header) break;
     }
     zb_free(fb.v);
   }
@@ -1761,24 +1194,24 @@ zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_options 
   }
   ZB_RETURN_NOT_OK(check_options(opts, err));
   if (data == NULL) data = "";
-  tok t;
-  tok_init(&t, data, size, opts);
-  fieldbuf fb = {NULL, 0, 0};
-  scanner sc;
-  scanner_init(&sc);
+  csv_tok t;
+  zb__csv_tok_init(&t, data, size, opts);
+  csv_fieldbuf fb = {NULL, 0, 0};
+  csv_scanner sc;
+  csv_scanner_init(&sc);
   int64_t pos = start, n = 0;
   while (n < nrows && pos < size) {
     int64_t next = pos, errpos = pos;
-    int rc = parse_record(&t, &sc, pos, &fb, &next, &errpos);
-    if (rc == REC_NOMEM) {
+    int rc = zb__csv_parse_record(&t, &sc, pos, &fb, &next, &errpos);
+    if (rc == CSV_REC_NOMEM) {
       zb_free(fb.v);
       return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV rows)");
     }
-    if (rc == REC_UNTERMINATED) {
+    if (rc == CSV_REC_UNTERMINATED) {
       next = size;
-      rc = REC_OK;
+      rc = CSV_REC_OK;
     }
-    if (rc == REC_OK) n++;
+    if (rc == CSV_REC_OK) n++;
     pos = next;
   }
   zb_free(fb.v);
