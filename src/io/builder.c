@@ -308,7 +308,8 @@ static void gather_task(void *ctx, int64_t k, int worker) {
 /* Every string column's characters, gathered from the parts. */
 static zb_status gather_strings(zb__builder *b, zb_error *err) {
   b->strcols = (int64_t *)zb_malloc((size_t)(b->ncols > 0 ? b->ncols : 1) * sizeof(int64_t));
-  if (b->strcols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (%s)", b->o.label);
+  if (b->strcols == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (%s)", b->o.label);
   b->nstr = 0;
   for (int64_t j = 0; j < b->ncols; j++) {
     zb__bcol *ci = &b->cols[j];

@@ -163,7 +163,8 @@ static bool str_is(const zb_column *c, int64_t i, const char *s) {
   int64_t j = c->type == ZB_CATEGORICAL ? ((const int32_t *)c->data->data)[i] : i;
   const int64_t *off = (const int64_t *)sc->data->data;
   int64_t n = off[j + 1] - off[j];
-  return n == (int64_t)strlen(s) && memcmp((const char *)sc->chars->data + off[j], s, (size_t)n) == 0;
+  return n == (int64_t)strlen(s) &&
+         memcmp((const char *)sc->chars->data + off[j], s, (size_t)n) == 0;
 }
 
 static const colspec k_inferred[MAXC] = {{"a", ZB_STRING, false}, {"b", ZB_STRING, false},
