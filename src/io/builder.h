@@ -2,10 +2,11 @@
  * builder.h -- the column builder the readers share (internal API): values
  * handed over in parts, in parallel, become the columns of a table.  A
  * reader (CSV today; Parquet and JSON next) finds where values are; the
- * builder does the rest -- type inference over every value with widening
- * (bool -> int64 -> uint64 -> float64, date -> timestamp, else string),
- * nulls, strings, dates and timestamps, columns of a given type, and
- * categoricals (a sorted dictionary built at the end).
+ * builder does the rest -- type inference over every value (a column gets
+ * the first of bool, int64, uint64, float64, date32, timestamp[us] and
+ * string that all its values parse as), nulls, strings, dates and
+ * timestamps, columns of a given type, and categoricals (a sorted
+ * dictionary built at the end).
  *
  * The shape of a build, nanoarrow style:
  *
@@ -199,15 +200,17 @@ ZB__BUILDER_API zb_status zb__builder_alloc(zb__builder *b, zb_error *err);
  * thread's scratch: zb_parallel_for's worker; 0 when sequential.  Returns
  * ZB_OK -- also when a value error was recorded in the part (check
  * zb__builder_error after the batch's columns, so that the error earliest
- * in the batch is the one kept) -- or ZB_ENOMEM, or the refetch's status:
- * then the build can only be released. */
+ * in the batch is the one kept) -- or ZB_EINVAL for rows outside the
+ * part's room (nothing done), ZB_ENOMEM, or the refetch's status: then
+ * the build can only be released. */
 ZB__BUILDER_API zb_status zb__builder_text(zb__builder *b, int64_t part, int64_t col,
                                            const uint64_t *cells, int64_t rows_done, int64_t n,
                                            int worker);
 
 /* For refetch only: the cells of rows [rows_done, rows_done + n) of a part
  * whose column col is becoming a string column, again (their nulls are
- * already counted).  Returns ZB_OK or ZB_ENOMEM. */
+ * already counted).  Returns ZB_OK, ZB_EINVAL (outside the part's room)
+ * or ZB_ENOMEM. */
 ZB__BUILDER_API zb_status zb__builder_text_again(zb__builder *b, int64_t part, int64_t col,
                                                  const uint64_t *cells, int64_t rows_done,
                                                  int64_t n, int worker);

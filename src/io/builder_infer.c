@@ -649,8 +649,18 @@ static zb_status scratch_status(zb__bscratch *ws) {
   return st;
 }
 
+/* Whether rows [rows_done, rows_done + n) of part `part`, column col, are
+ * in the builder's room. */
+static bool in_room(const zb__builder *b, int64_t part, int64_t col, int64_t rows_done,
+                    int64_t n) {
+  return part >= 0 && part < b->nparts && col >= 0 && col < b->ncols && n >= 0 &&
+         rows_done >= 0 && rows_done <= b->parts[part].max_rows - n &&
+         b->cols[col].vals != NULL;
+}
+
 zb_status zb__builder_text(zb__builder *b, int64_t part, int64_t col, const uint64_t *cells,
                            int64_t rows_done, int64_t n, int worker) {
+  if (!in_room(b, part, col, rows_done, n)) return ZB_EINVAL;
   zb__bscratch *ws = zb__builder_scratch(b, worker);
   if (ws == NULL) return ZB_ENOMEM;
   convert_batch(b, &b->parts[part], col, cells, rows_done, n, ws);
@@ -660,6 +670,7 @@ zb_status zb__builder_text(zb__builder *b, int64_t part, int64_t col, const uint
 zb_status zb__builder_text_again(zb__builder *b, int64_t part, int64_t col,
                                  const uint64_t *cells, int64_t rows_done, int64_t n,
                                  int worker) {
+  if (!in_room(b, part, col, rows_done, n)) return ZB_EINVAL;
   zb__bscratch *ws = zb__builder_scratch(b, worker);
   if (ws == NULL) return ZB_ENOMEM;
   zb__bpart *pt = &b->parts[part];

@@ -504,6 +504,11 @@ ZB_TEST(builder_typed_errors) {
   ZB_CHECK_OK(zb__builder_put_int64(b, 0, 0, 1, v, NULL, 3), &err);
   e = zb__builder_error(b, 0);
   ZB_CHECK(e != NULL && e->st == ZB_EOVERFLOW && e->pos == 13 && strcmp(e->text, "-1") == 0);
+  /* Rows past the part's room, or no such part or column: nothing done. */
+  static const uint64_t cells[2] = {ZB_CELL_NULL, ZB_CELL_NULL};
+  ZB_CHECK_EQ_INT(zb__builder_text(b, 0, 0, cells, 3, 2, 0), ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb__builder_text(b, 1, 0, cells, 0, 1, 0), ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb__builder_text_again(b, 0, 1, cells, 0, 1, 0), ZB_EINVAL);
   zb__builder_release(b);
 }
 
