@@ -355,9 +355,9 @@ static void place_chunks(reader *r) {
   r->ub_total = row;
 }
 
-/* The builder's text callbacks: quoted fields are decoded by zb__csv_unquote, and
- * a chunk's earlier records are tokenized again when a column becomes a
- * string column. */
+/* The builder's text callbacks: quoted fields are decoded by
+ * zb__csv_unquote, and a chunk's earlier records are tokenized again when
+ * a column becomes a string column. */
 static int64_t csv_decode(void *ctx, const char *s, int64_t n, char *out, int64_t cap) {
   return zb__csv_unquote(&((const reader *)ctx)->t, s, n, out, cap);
 }
