@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zambezi/io.h"
+#include "zambezi/io_csv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

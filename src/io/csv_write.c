@@ -17,7 +17,7 @@
  *     d.ddde+XX; inf/-inf as such, NaN as na_rep.
  *   - a float_format is validated (one e/E/f/F/g/G conversion) and passed
  *     to snprintf.
- *   - timestamps: one layout per column (see io.h), chosen by a first scan.
+ *   - timestamps: one layout per column (see io_csv.h), chosen by a first scan.
  * Quoting follows Python's csv module: QUOTE_MINIMAL quotes a field that
  * holds sep, quotechar, escapechar, CR or LF (and any byte of the line
  * terminator); QUOTE_NONNUMERIC leaves only unformatted numbers and bools
@@ -37,7 +37,7 @@
 
 #include "core/calendar.h"
 #include "core/internal.h"
-#include "zambezi/io.h"
+#include "zambezi/io_csv.h"
 
 void zb_csv_write_options_init(zb_csv_write_options *o) {
   memset(o, 0, sizeof *o);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "zambezi/io.h"
+#include "zambezi/io_csv.h"
 
 typedef struct text {
   char *p;

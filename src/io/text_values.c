@@ -1,8 +1,10 @@
 /*
- * csv_values.c -- text to value conversion for the CSV reader: integers with
- * overflow detection, correctly rounded floats (an exact fast path for short
- * decimals, strtod in the "C" locale otherwise), booleans, ISO dates and
- * timestamps, and UTF-8 validation.  Pure functions, safe on any thread.
+ * text_values.c -- text to value conversion for the readers (the CSV reader
+ * and the column builder; any format whose values arrive as text):
+ * integers with overflow detection, correctly rounded floats (an exact fast
+ * path for short decimals, strtod in the "C" locale otherwise), booleans,
+ * ISO dates and timestamps, and UTF-8 validation.  Pure functions, safe on
+ * any thread.
  */
 #define _GNU_SOURCE
 #include <locale.h>
@@ -11,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/csv_internal.h"
+#include "io/text_values.h"
 
 static inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
 static inline bool is_digit(char c) { return (unsigned char)(c - '0') < 10; }
@@ -25,12 +27,12 @@ static inline void trim(const char **s, int64_t *n) {
   *n = m;
 }
 
-int zb__csv_parse_int(const char *s, int64_t n, char thousands, int64_t *i, uint64_t *u) {
+int zb__text_parse_int(const char *s, int64_t n, char thousands, int64_t *i, uint64_t *u) {
   trim(&s, &n);
   int64_t k = 0;
   bool neg = false;
   if (k < n && (s[k] == '+' || s[k] == '-')) neg = s[k++] == '-';
-  if (k >= n || !is_digit(s[k])) return ZB_CSV_NOT_INT;
+  if (k >= n || !is_digit(s[k])) return ZB_TEXT_NOT_INT;
   uint64_t v = 0;
   bool big = false;
   for (; k < n; k++) {
@@ -42,21 +44,21 @@ int zb__csv_parse_int(const char *s, int64_t n, char thousands, int64_t *i, uint
     } else if (thousands != 0 && c == thousands && k + 1 < n && is_digit(s[k + 1])) {
       continue;
     } else {
-      return ZB_CSV_NOT_INT;
+      return ZB_TEXT_NOT_INT;
     }
   }
-  if (big) return ZB_CSV_INT_BIG;
+  if (big) return ZB_TEXT_INT_BIG;
   if (neg) {
-    if (v > (uint64_t)INT64_MAX + 1) return ZB_CSV_INT_BIG;
+    if (v > (uint64_t)INT64_MAX + 1) return ZB_TEXT_INT_BIG;
     *i = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
-    return ZB_CSV_INT64;
+    return ZB_TEXT_INT64;
   }
   if (v > (uint64_t)INT64_MAX) {
     *u = v;
-    return ZB_CSV_UINT64;
+    return ZB_TEXT_UINT64;
   }
   *i = (int64_t)v;
-  return ZB_CSV_INT64;
+  return ZB_TEXT_INT64;
 }
 
 static bool ieq(const char *s, int64_t n, const char *lit) {
@@ -79,8 +81,8 @@ static const double k_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-bool zb__csv_parse_double(const char *s, int64_t n, char decimal, char thousands,
-                          char *scratch, double *out) {
+bool zb__text_parse_double(const char *s, int64_t n, char decimal, char thousands,
+                           char *scratch, double *out) {
   /* The usual text first: [+-]digits[<decimal>digits], at most 15 digits:
    * the digits as an integer are exact in a double, so are 10^(fraction
    * digits), and one division rounds correctly. */
@@ -206,7 +208,7 @@ bool zb__csv_parse_double(const char *s, int64_t n, char decimal, char thousands
   return true;
 }
 
-bool zb__csv_parse_bool(const char *s, int64_t n, bool *out) {
+bool zb__text_parse_bool(const char *s, int64_t n, bool *out) {
   trim(&s, &n);
   if (n == 4 && (memcmp(s, "True", 4) == 0 || memcmp(s, "true", 4) == 0 ||
                  memcmp(s, "TRUE", 4) == 0)) {
@@ -253,7 +255,7 @@ static bool parse_ymd(const char *s, int64_t *days) {
   return true;
 }
 
-bool zb__csv_parse_date(const char *s, int64_t n, int32_t *days) {
+bool zb__text_parse_date(const char *s, int64_t n, int32_t *days) {
   trim(&s, &n);
   int64_t dd;
   if (n != 10 || !parse_ymd(s, &dd)) return false;
@@ -261,7 +263,7 @@ bool zb__csv_parse_date(const char *s, int64_t n, int32_t *days) {
   return true;
 }
 
-bool zb__csv_parse_timestamp(const char *s, int64_t n, int64_t *us, bool *date_only) {
+bool zb__text_parse_timestamp(const char *s, int64_t n, int64_t *us, bool *date_only) {
   trim(&s, &n);
   int64_t dd;
   if (n < 10 || !parse_ymd(s, &dd)) return false;
@@ -297,7 +299,7 @@ bool zb__csv_parse_timestamp(const char *s, int64_t n, int64_t *us, bool *date_o
   return true;
 }
 
-bool zb__csv_utf8_valid(const unsigned char *s, int64_t n) {
+bool zb__text_utf8_valid(const unsigned char *s, int64_t n) {
   int64_t k = 0;
   while (k < n) {
     /* ASCII fast path, 8 bytes at a time. */
