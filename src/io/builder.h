@@ -61,6 +61,8 @@
 extern "C" {
 #endif
 
+/* Exported from libzambezi (though declared only here, not in include/) so
+ * that tests/c can test the builder by itself; not part of the public API. */
 #define ZB__BUILDER_API ZB_API
 
 /* A build in progress (builder_internal.h). */
