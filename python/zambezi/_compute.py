@@ -33,7 +33,8 @@ Differences from pandas, on purpose:
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _dtypes
+from zambezi._dtypes import is_scalar as _is_scalar, py_scalar
 from zambezi.errors import (
     DTypeError,
     InvalidValueError,
@@ -41,84 +42,6 @@ from zambezi.errors import (
     ZambeziError,
     ZambeziIndexError,
 )
-
-# --------------------------------------------------------------------------
-# dtypes and scalars
-# --------------------------------------------------------------------------
-
-_DTYPE_NAMES = {
-    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
-    "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
-    "Float32": "float32", "Float64": "float64", "boolean": "bool", "bool": "bool",
-    "str": "string", "string": "string", "String": "string", "object": None,
-    "category": "category", "categorical": "category",
-    "date": "date32", "date32": "date32", "date32[day]": "date32",
-}
-_PY_TYPES = {int: "int64", float: "float64", str: "string", bool: "bool"}
-
-
-def dtype_name(dtype):
-    """The zambezi dtype name for a dtype given as a name ('int64', 'Int64',
-    'float32', 'str', 'string', 'category', 'bool', 'datetime64[ns]',
-    'timestamp[us, tz=UTC]'...), a numpy dtype or scalar type, a pandas
-    dtype, or a Python type (int, float, str, bool)."""
-    if isinstance(dtype, type) and dtype in _PY_TYPES:
-        return _PY_TYPES[dtype]
-    if not isinstance(dtype, str):
-        mod = type(dtype).__module__
-        if mod.startswith("pandas"):
-            tz = getattr(dtype, "tz", None)
-            if tz is not None:
-                return f"timestamp[{dtype.unit}, tz={tz}]"
-            dtype = str(dtype)
-        else:
-            try:
-                npd = np.dtype(dtype)
-            except TypeError:
-                raise DTypeError(f"unknown dtype {dtype!r}") from None
-            if npd.kind == "M":
-                unit, _ = np.datetime_data(npd)
-                return "date32" if unit == "D" else f"timestamp[{unit}]"
-            if npd.kind in "US":
-                return "string"
-            if npd.kind == "O":
-                raise DTypeError("dtype object is not a zambezi dtype; use 'string'")
-            dtype = npd.name
-    if dtype in _DTYPE_NAMES:
-        name = _DTYPE_NAMES[dtype]
-        if name is None:
-            raise DTypeError("dtype 'object' is not a zambezi dtype; use 'string'")
-        return name
-    if dtype.startswith("datetime64[") and "," in dtype:  # pandas 'datetime64[ns, UTC]'
-        unit, tz = dtype[len("datetime64["):-1].split(",", 1)
-        return f"timestamp[{unit.strip()}, tz={tz.strip()}]"
-    return dtype
-
-
-def py_scalar(value):
-    """A plain Python scalar for numpy / pandas scalars (NA -> None)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    tname = type(value).__name__
-    if tname in ("NAType", "NaTType"):
-        return None
-    if isinstance(value, np.generic):
-        if isinstance(value, np.datetime64):
-            if np.isnat(value):
-                return None
-            unit, _ = np.datetime_data(value.dtype)
-            return value.astype("datetime64[D]" if unit == "D" else "datetime64[us]").item()
-        return value.item()
-    return value
-
-
-def _is_scalar(value):
-    if isinstance(value, (bool, int, float, str, np.generic)) or value is None:
-        return True
-    import datetime
-
-    return isinstance(value, datetime.date) or type(value).__name__ in ("NAType", "NaTType")
-
 
 def _engine_error(e, context):
     """The same kind of error with a message naming what was computed."""
@@ -459,7 +382,7 @@ class SeriesOps:
         from zambezi.series import Series
 
         try:
-            name = dtype_name(dtype)
+            name = _dtypes.canonical(dtype)
             if name == self._col.dtype:
                 return Series._from_column(self._col, self._name)
             col = self._col
