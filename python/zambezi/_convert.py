@@ -8,7 +8,7 @@ hands us their objects or asks for them.
 
 import numpy as np
 
-from zambezi import _core, _dtypes
+from zambezi import _base, _core, _dtypes
 from zambezi.errors import DTypeError, InvalidValueError
 
 # engine dtypes shown as a pandas masked dtype when the column has nulls
@@ -110,16 +110,23 @@ def column_from_arrow_array(obj, name=None):
     return col
 
 
+def column_of_length(value, n, what):
+    """An engine column for a Series / array / list operand of length n."""
+    col = to_column(value)
+    if col.length != n:
+        raise InvalidValueError(
+            f"{what}: length mismatch: {col.length} values for {n} rows "
+            "(zambezi has no index to align on)")
+    return col
+
+
 def to_column(obj, name=None, dtype=None):
     """Turn what a user may pass as a column into an engine column; dtype
     (any spelling zambezi._dtypes knows) converts a list or an object
     array on the way in."""
-    from zambezi.series import Series
-
     if dtype is not None:
         dtype = _dtypes.canonical(dtype)
-
-    if isinstance(obj, Series):
+    if _base.is_series(obj):
         col = obj._col
     elif isinstance(obj, _core.Column):
         col = obj

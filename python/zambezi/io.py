@@ -46,7 +46,7 @@ import sys
 import time
 import warnings
 
-from zambezi import _core, _dtypes
+from zambezi import _base, _core, _dtypes
 from zambezi.errors import (
     EmptyDataError,
     InvalidValueError,
@@ -331,9 +331,7 @@ def _timestamps_as_asked(table, dtypes):
 
 def _frame(table, opts):
     """The DataFrame of a parsed table, with the dtypes opts asked for."""
-    from zambezi.frame import DataFrame
-
-    return DataFrame._wrap(_timestamps_as_asked(table, opts.get("dtype")))
+    return _base.frame_class()._wrap(_timestamps_as_asked(table, opts.get("dtype")))
 
 
 def _finish(table, warns, total, names_given, device, opts):

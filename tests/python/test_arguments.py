@@ -6,10 +6,14 @@ side with pandas.
   ``DataFrame.astype``, ``read_csv(dtype=X)`` and ``read_csv(dtype={c: X})``.
   ``object`` means string everywhere, and a timestamp keeps its unit.
 - The engine (``zambezi._core``) takes canonical dtype names only.
+- Methods build their results through the base class's constructor hooks
+  (zambezi._base), not by importing Series or DataFrame.
 """
 
+import ast
 import datetime
 import io
+import pathlib
 
 import numpy as np
 import pandas as pd
@@ -18,6 +22,8 @@ import pytest
 import zambezi as zb
 from zambezi import _core, _dtypes
 from zambezi.errors import DTypeError, UnsupportedError
+
+PACKAGE = pathlib.Path(zb.__file__).parent
 
 # --------------------------------------------------------------------------
 # dtype aliases
@@ -227,3 +233,33 @@ def test_the_engine_takes_canonical_names_only():
     assert _core.cast(col, "float32").dtype == "float32"
     assert _core.column_from_sequence([T0], dtype="timestamp[ms]").dtype == "timestamp[ms]"
     assert _core.column_from_sequence([T0], dtype="timestamp").dtype == "timestamp[us]"
+
+
+# --------------------------------------------------------------------------
+# layout: where names live
+# --------------------------------------------------------------------------
+
+def _function_imports(path):
+    """(line, module) of each import inside a function of path."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and inner.module:
+                    found.append((inner.lineno, inner.module))
+    return found
+
+
+def test_methods_build_results_through_the_base_class():
+    # Series and DataFrame are reached through zambezi._base's hooks
+    # (_constructor, _constructor_sliced, _constructor_expanddim ...), not
+    # imported inside functions.
+    df = zb.DataFrame({"n": [1, 2]})
+    bad = [f"{p.relative_to(PACKAGE)}:{line} imports {mod}"
+           for p in sorted(PACKAGE.rglob("*.py"))
+           for line, mod in _function_imports(p) if mod in ("zambezi.frame", "zambezi.series")]
+    assert not bad, bad
+    s = zb.Series([1, 2], name="n")
+    assert s._constructor is zb.Series
+    assert s._constructor_expanddim is zb.DataFrame
+    assert df._constructor is zb.DataFrame and df._constructor_sliced is zb.Series
