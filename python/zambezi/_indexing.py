@@ -1,17 +1,23 @@
-"""Row keys by position: the positions, masks and slices that ``take``,
-``iloc`` and filters select rows with.
+"""Row and column keys: the one parser behind ``df[...]``, ``s[...]`` and
+``.iloc[...]``.
 
-A key is parsed into what it selects:
+A key is parsed once, here, into what it selects:
 
 - one row (an int; negatives count from the end);
 - a set of rows (``slice_rows``, ``take_rows``, ``filter_rows``): a
-  contiguous slice (zero-copy), positions to take (a slice with a step, a
-  list or array of ints), or a boolean mask to filter with (a bool
-  Series, array or list; a null in the mask drops the row).
+  contiguous slice (zero-copy), positions
+  to take (a slice with a step, a list or array of ints), or a boolean mask
+  to filter with (a bool Series, array or list; a null in the mask drops
+  the row);
+- for a DataFrame, one column (a name) or several (a list of names).
 
 The selection's ``apply`` runs it on an engine Table or Column, and
 ``NDFrame._select_rows`` (zambezi._base) on a Series or DataFrame, so every
-way of selecting rows meets in one place.
+way of selecting rows meets in one place.  The three entry points agree:
+``df[::2]``, ``s[::2]``, ``df.iloc[::2]`` and ``s.iloc[::2]`` select the
+same rows, as in pandas; ``df[key]`` differs from ``df.iloc[key]`` only
+where pandas' ``[]`` does (a str or a list of str is a column selection;
+an int is not a row).
 
 Keys by label (``loc``) come with the index: ``_Indexer`` is the shared
 half of an indexer, and a label indexer only has to turn its key into the
@@ -81,6 +87,10 @@ def is_mask(key):
 
 def _is_int(key):
     return isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_))
+
+
+def _is_list_like(key):
+    return not isinstance(key, (str, bytes, dict)) and hasattr(key, "__len__")
 
 
 # --------------------------------------------------------------------------
@@ -156,6 +166,46 @@ def row_position(key, n, what=None):
         where = f"{what}: " if what else ""
         raise ZambeziIndexError(f"{where}row {i} is out of range for {n} rows")
     return j
+
+
+# --------------------------------------------------------------------------
+# [] of a Series and of a DataFrame
+# --------------------------------------------------------------------------
+
+def series_getitem(s, key):
+    """``s[key]``: an int is one value, a slice / mask / positions some
+    rows (as ``s.iloc[key]``)."""
+    n = len(s)
+    if _is_int(key):
+        return s._value_at(row_position(key, n))
+    if isinstance(key, slice) or _base.is_series(key) or _is_list_like(key):
+        return s._select_rows(positional_rows(key, n, f"Series[...] on {s._describe()}"))
+    raise InvalidValueError(
+        f"Series[...] takes an int, a slice, a boolean mask or a list of positions, "
+        f"not {type(key).__name__}")
+
+
+def frame_getitem(df, key):
+    """``df[key]``: a name is a column (a Series), a list of names a frame
+    of those columns; a slice or a boolean mask selects rows."""
+    if isinstance(key, str):
+        return df._column(key)
+    if isinstance(key, slice):
+        return df._select_rows(row_slice(key, len(df), "df[...]"))
+    if is_mask(key):
+        return df._select_rows(filter_rows(mask_column(key, len(df), "df[mask]")))
+    if isinstance(key, (list, tuple)):
+        for k in key:
+            if not isinstance(k, str):
+                raise DTypeError(f"df[[...]] takes column names, not {type(k).__name__}")
+        return df._select_columns(list(key))
+    if _base.is_series(key) or (_is_list_like(key) and not isinstance(key, (list, tuple))):
+        # a Series or array that is not boolean: refused by mask_column,
+        # naming its dtype
+        return df._select_rows(filter_rows(mask_column(key, len(df), "df[mask]")))
+    raise DTypeError(
+        "df[...] takes a column name, a list of names, a row slice or a boolean mask, "
+        f"not {type(key).__name__}")
 
 
 # --------------------------------------------------------------------------

@@ -67,9 +67,10 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
     {'a': [1, 2]}
 
     ``df[name]`` is a column (a Series), ``df[[names]]`` a frame of those
-    columns, ``df[a:b]`` a range of rows, ``df[mask]`` the rows where a bool
-    Series is true; ``df[name] = values`` adds or replaces a column.  None
-    of these copies the other columns.
+    columns, ``df[a:b]`` a range of rows (``df[a:b:step]`` every step-th,
+    as ``df.iloc``), ``df[mask]`` the rows where a bool Series is true;
+    ``df[name] = values`` adds or replaces a column.  Columns and
+    contiguous row ranges are selected without copying.
 
     >>> df["fare"].max()
     12.5
@@ -83,6 +84,8 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
     >>> df["usd"] = df["fare"] * 0.5
     >>> df[["city", "usd"]][1:].to_dict()
     {'city': ['Maun', None], 'usd': [3.5, 1.625]}
+    >>> df[::-2]["city"].to_list()
+    [None, 'Lusaka']
     """
 
     __slots__ = ("_table",)
@@ -198,26 +201,9 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
             f"no column named {name!r}; the columns are {self._table.names!r}")
 
     def __getitem__(self, key):
-        if isinstance(key, str):
-            return self._column(key)
-        if isinstance(key, slice):
-            start, stop, step = key.indices(len(self))
-            if step != 1:
-                raise UnsupportedError(
-                    f"row slices with a step ({step}) are not supported; use df[a:b] "
-                    "(contiguous rows, zero-copy)")
-            return self._select_rows(_indexing.slice_rows(start, max(stop - start, 0)))
-        if _base.is_series(key) or (not isinstance(key, (list, tuple))
-                                    and hasattr(key, "__len__")):
-            return self._filter(key)  # boolean mask (see _frame_ops.FrameOps)
-        if isinstance(key, (list, tuple)):
-            for k in key:
-                if not isinstance(k, str):
-                    raise DTypeError(f"df[[...]] takes column names, not {type(k).__name__}")
-            return self._select_columns(list(key))
-        raise DTypeError(
-            "df[...] takes a column name, a list of names or a row slice, "
-            f"not {type(key).__name__}")
+        # a name, a list of names, a row slice (any step) or a boolean mask:
+        # parsed by zambezi._indexing, as iloc's keys are
+        return _indexing.frame_getitem(self, key)
 
     def _column(self, name):
         names = self._table.names

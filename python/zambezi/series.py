@@ -8,7 +8,6 @@ from zambezi import _base, _convert, _device, _format, _indexing, _interchange
 from zambezi._compute import SeriesOps
 from zambezi.accessors import SeriesExtras
 from zambezi._stats import SeriesStats, min_max
-from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziIndexError
 
 _SAME = object()  # _like(): keep the name
 
@@ -265,24 +264,9 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         return self[min(-n, length):]
 
     def __getitem__(self, key):
-        length = self._col.length
-        if _base.is_series(key) or (not isinstance(key, (int, slice, str))
-                                    and hasattr(key, "__len__")):
-            return self._filter(key)  # boolean mask (see _compute.SeriesOps)
-        if isinstance(key, slice):
-            start, stop, step = key.indices(length)
-            if step != 1:
-                raise UnsupportedError(
-                    f"Series slices with a step ({step}) are not supported; "
-                    "only contiguous row ranges (zero-copy)")
-            return self._select_rows(_indexing.slice_rows(start, max(stop - start, 0)))
-        if isinstance(key, int) and not isinstance(key, bool):
-            i = key + length if key < 0 else key
-            if not 0 <= i < length:
-                raise ZambeziIndexError(f"row {key} is out of range for {length} rows")
-            return self._value_at(i)
-        raise InvalidValueError(
-            f"Series[...] takes an int or a slice, not {type(key).__name__}")
+        # an int, a slice (any step), a boolean mask or positions: the same
+        # parser as iloc (zambezi._indexing)
+        return _indexing.series_getitem(self, key)
 
     # -- devices -----------------------------------------------------------
     def to(self, device):

@@ -1,13 +1,16 @@
-"""The argument layer: one dtype-alias table (zambezi._dtypes), side by
-side with pandas.
+"""The argument layer: one dtype-alias table (zambezi._dtypes) and one row /
+column key parser (zambezi._indexing), side by side with pandas.
 
 - Every spelling of a dtype gives the same zambezi dtype at every entry
   point that takes one: ``Series(data, dtype=)``, ``Series.astype``,
   ``DataFrame.astype``, ``read_csv(dtype=X)`` and ``read_csv(dtype={c: X})``.
   ``object`` means string everywhere, and a timestamp keeps its unit.
+- ``df[key]``, ``s[key]`` and ``.iloc[key]`` select the same rows for a
+  slice (any step), a boolean mask and (Series, iloc) a list of positions,
+  and the same rows as pandas.  zambezi has no index yet and numbers every
+  result from 0, so pandas' results are compared after
+  ``reset_index(drop=True)``.
 - The engine (``zambezi._core``) takes canonical dtype names only.
-- Methods build their results through the base class's constructor hooks
-  (zambezi._base), not by importing Series or DataFrame.
 """
 
 import ast
@@ -233,6 +236,138 @@ def test_the_engine_takes_canonical_names_only():
     assert _core.cast(col, "float32").dtype == "float32"
     assert _core.column_from_sequence([T0], dtype="timestamp[ms]").dtype == "timestamp[ms]"
     assert _core.column_from_sequence([T0], dtype="timestamp").dtype == "timestamp[us]"
+
+
+# --------------------------------------------------------------------------
+# row and column keys
+# --------------------------------------------------------------------------
+
+N = 11
+PDF = pd.DataFrame({"a": np.arange(N) * 10, "b": [f"r{i}" for i in range(N)],
+                    "c": np.linspace(0, 1, N)})
+MASK = [i % 3 != 1 for i in range(N)]
+
+SLICES = [slice(None, None, 2), slice(None, None, -1), slice(1, 7, 3), slice(-3, None),
+          slice(None, -2), slice(8, 2, -2), slice(None, None, -3), slice(100, 200),
+          slice(5, 5), slice(2, None, 4), slice(-1, -N - 5, -1), slice(0, N)]
+MASKS = [("list", lambda: MASK), ("ndarray", lambda: np.array(MASK)),
+         ("zb.Series", lambda: zb.Series(MASK)), ("pd.Series", lambda: pd.Series(MASK))]
+
+
+def _frame():
+    # made in each test, not kept at module level or in a fixture: the
+    # session checks that no engine memory outlives the tests
+    return zb.from_pandas(PDF)
+
+
+def _same_frame(got, want):
+    want = want.reset_index(drop=True)  # zambezi has no index: rows renumbered
+    assert got.columns == list(want.columns)
+    assert got.to_dict() == {c: want[c].tolist() for c in want.columns}
+
+
+def _same_series(got, want):
+    assert got.to_list() == want.reset_index(drop=True).tolist()
+
+
+@pytest.mark.parametrize("key", SLICES, ids=repr)
+def test_slices_agree(key):
+    df = _frame()
+    want = PDF[key]
+    _same_frame(df[key], want)
+    _same_frame(df.iloc[key], PDF.iloc[key])
+    _same_frame(df.iloc[key], want)
+    s, ps = df["a"], PDF["a"]
+    _same_series(s[key], ps.iloc[key])
+    _same_series(s.iloc[key], ps.iloc[key])
+    assert s[key].name == "a"
+
+
+def test_step_one_slices_share_the_buffers():
+    # a contiguous slice stays zero-copy; a step gathers
+    df = _frame()
+    assert df[2:5].nbytes <= df.nbytes
+    assert df[::1].to_dict() == df.to_dict()
+
+
+@pytest.mark.parametrize("name,make", MASKS, ids=[m[0] for m in MASKS])
+def test_masks_agree(name, make):
+    df = _frame()
+    want = PDF[np.array(MASK)]
+    _same_frame(df[make()], want)
+    _same_frame(df.iloc[make() if name != "pd.Series" else MASK], want)
+    _same_series(df["b"][make()], PDF["b"][np.array(MASK)])
+    _same_series(df["b"].iloc[make() if name != "pd.Series" else MASK],
+                 PDF["b"][np.array(MASK)])
+
+
+@pytest.mark.parametrize("key", [[0, 3, 5], [10, 0, 0, 2], [], np.array([4, 1]), "series"],
+                         ids=repr)
+def test_positions_agree(key):
+    df = _frame()
+    pkey = [2, 7] if isinstance(key, str) else key
+    if isinstance(key, str):
+        key = zb.Series(pkey)
+    want = PDF["c"].iloc[pkey]
+    _same_series(df["c"][key], want)
+    _same_series(df["c"].iloc[key], want)
+    # pandas' s[list] looks labels up: with the default RangeIndex they are
+    # the positions
+    _same_series(df["c"][key], PDF["c"][pkey])
+    _same_frame(df.iloc[key], PDF.iloc[pkey])
+
+
+def test_negative_positions_count_from_the_end():
+    df = _frame()
+    _same_series(df["a"].iloc[[-1, 0, -N]], PDF["a"].iloc[[-1, 0, -N]])
+    _same_frame(df.iloc[[-2]], PDF.iloc[[-2]])
+    assert df["a"][-1] == df["a"].iloc[-1] == PDF["a"].iloc[-1]
+
+
+def test_one_row():
+    df = _frame()
+    for i in (0, 4, -1, np.int64(3), np.int32(-2)):
+        assert df["b"][i] == df["b"].iloc[i] == PDF["b"].iloc[int(i)]
+        assert df.iloc[i] == {c: PDF[c].iloc[int(i)] for c in PDF.columns}
+    for bad in (N, -N - 1):
+        with pytest.raises(IndexError, match="out of range"):
+            df["a"][bad]
+        with pytest.raises(IndexError, match="out of range"):
+            df.iloc[bad]
+
+
+def test_columns():
+    df = _frame()
+    assert df["b"].to_list() == PDF["b"].tolist()
+    _same_frame(df[["c", "a"]], PDF[["c", "a"]])
+    assert df[[]].shape == (N, 0) or df[[]].shape == (0, 0)
+    with pytest.raises(KeyError, match="nope"):
+        df["nope"]
+    with pytest.raises(KeyError, match="nope"):
+        df[["a", "nope"]]
+
+
+def test_keys_that_stay_refused():
+    df = _frame()
+    with pytest.raises(TypeError):
+        df[1.5]
+    with pytest.raises(TypeError):
+        df[3]                           # pandas: a column label, not a row
+    with pytest.raises(TypeError, match="boolean mask"):
+        df[np.arange(N)]                # pandas: column labels
+    with pytest.raises(NotImplementedError):
+        df.iloc[1:3, 0]
+    with pytest.raises(ValueError):
+        df["a"]["x"]
+    with pytest.raises(ValueError, match="length mismatch"):
+        df[[True, False]]
+
+
+def test_a_null_in_a_mask_drops_the_row():
+    df = _frame()
+    m = zb.Series([True, None] + [True] * (N - 2))
+    assert df[m]["a"].to_list() == df.iloc[m]["a"].to_list() == df["a"][m].to_list()
+    assert len(df[m]) == N - 1
 
 
 # --------------------------------------------------------------------------

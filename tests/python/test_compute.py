@@ -1040,7 +1040,7 @@ def test_errors_name_the_columns():
     with pytest.raises(InvalidValueError, match="length mismatch"):
         a + [1, 2]
     with pytest.raises(DTypeError, match="boolean mask"):
-        a[zb.Series([1, 2, 3])]
+        a[zb.Series([1.5, 2.0, 3.0])]  # ints are positions, as in iloc (test_arguments.py)
     with pytest.raises(InvalidValueError, match="3 rows"):
         a[zb.Series([True, False])]
     df = zb.DataFrame({"a": [1, 2, 3]})
