@@ -18,6 +18,7 @@ from zambezi.errors import (
     InvalidValueError,
     UnsupportedError,
 )
+from zambezi.io import csv as _csv
 
 
 def _table_from_dict(data):
@@ -353,9 +354,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         1;x
         NA;y, z
         """
-        from zambezi import io
-
-        return io.to_csv(self, path_or_buf, **kwargs)
+        return _csv.to_csv(self, path_or_buf, **kwargs)
 
     def to_pandas(self):
         """A pandas DataFrame (copied, with a RangeIndex).  Nulls become

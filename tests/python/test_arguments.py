@@ -374,6 +374,16 @@ def test_a_null_in_a_mask_drops_the_row():
 # layout: where names live
 # --------------------------------------------------------------------------
 
+def test_public_names_stay_importable():
+    import zambezi.io
+    import zambezi.io.csv
+
+    assert zb.read_csv is zambezi.io.read_csv is zambezi.io.csv.read_csv
+    assert zambezi.io.to_csv is zambezi.io.csv.to_csv
+    assert zambezi.io.CsvReader is zambezi.io.csv.CsvReader
+    assert zb.concat([zb.Series([1]), zb.Series([2])]).to_list() == [1, 2]
+
+
 def _function_imports(path):
     """(line, module) of each import inside a function of path."""
     found = []

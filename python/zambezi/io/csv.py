@@ -60,6 +60,7 @@ __all__ = ["read_csv", "CsvReader", "to_csv"]
 _AUTO_PROGRESS_BYTES = 100 << 20
 _COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
 
+
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"\x28\xb5\x2f\xfd", "zstd"))
 
 
@@ -389,7 +390,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
              chunksize=None, iterator=False, progress=None, device="cpu",
              compression="infer", quoting=_csv.QUOTE_MINIMAL, doublequote=True):
     r"""Read a CSV file into a DataFrame (pandas.read_csv's arguments and
-    meanings; the notes of the module zambezi.io say what differs).
+    meanings; the notes of the module zambezi.io.csv say what differs).
 
     progress: None (default) shows a progress bar on stderr for inputs over
     100 MB when stderr is a terminal or in Jupyter; True forces it, False
