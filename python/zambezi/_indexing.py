@@ -199,7 +199,7 @@ def frame_getitem(df, key):
             if not isinstance(k, str):
                 raise DTypeError(f"df[[...]] takes column names, not {type(k).__name__}")
         return df._select_columns(list(key))
-    if _base.is_series(key) or (_is_list_like(key) and not isinstance(key, (list, tuple))):
+    if _base.is_series(key) or _is_list_like(key):
         # a Series or array that is not boolean: refused by mask_column,
         # naming its dtype
         return df._select_rows(filter_rows(mask_column(key, len(df), "df[mask]")))
