@@ -11,7 +11,8 @@ a list, so a new public function shows up here (and in the tests) by itself:
   (functions, classes; submodules are walked only through their
   ``__all__``);
 - the names in ``__all__`` of each public submodule (``zambezi.errors``,
-  ``zambezi.io``);
+  ``zambezi.io``; a subpackage's own modules, such as ``zambezi.io.csv``,
+  through the subpackage's ``__all__``);
 - every public class defined anywhere in the package (``Series.str``'s
   ``StringMethods``, ``GroupBy`` ...), except the mixins ``DataFrame`` and
   ``Series`` are built from: their methods are listed under those two;
@@ -150,12 +151,19 @@ def _mixins():
 
 
 def _modules():
-    """Every Python module of the package, imported, by name (not __main__;
-    the extension zambezi._core is reached through them)."""
+    """Every Python module of the package, imported, by name, those of its
+    subpackages (zambezi.io, zambezi.io.csv) included (not __main__; the
+    extension zambezi._core is reached through them)."""
+    root = pathlib.Path(zb.__file__).parent
     mods = {"zambezi": zb}
-    for path in sorted(pathlib.Path(zb.__file__).parent.glob("*.py")):
-        if path.stem not in ("__init__", "__main__"):
-            mods[f"zambezi.{path.stem}"] = importlib.import_module(f"zambezi.{path.stem}")
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not parts or parts[-1] == "__main__":
+            continue
+        name = ".".join(("zambezi",) + parts)
+        mods[name] = importlib.import_module(name)
     return mods
 
 
@@ -208,7 +216,9 @@ def public_api():
     modules = _modules()
     for modname, mod in modules.items():
         short = modname.split(".")[-1]
-        if modname == "zambezi" or short.startswith("_"):
+        # the public submodules of zambezi itself (zb.io, zb.errors); the
+        # modules of a subpackage (zambezi.io.csv) are reached through it
+        if modname.count(".") != 1 or short.startswith("_"):
             continue
         for name in getattr(mod, "__all__", []):
             add_object(f"zb.{short}", f"zb.{short}.{name}", getattr(mod, name), False)

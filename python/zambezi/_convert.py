@@ -8,19 +8,12 @@ hands us their objects or asks for them.
 
 import numpy as np
 
-from zambezi import _core
+from zambezi import _base, _core, _dtypes
 from zambezi.errors import DTypeError, InvalidValueError
 
-_MASKED_NUMPY = {
-    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
-    "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
-    "Float32": "float32", "Float64": "float64", "boolean": "bool",
-}
-_NULLABLE_PANDAS = {
-    "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
-    "uint8": "UInt8", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
-    "bool": "boolean",
-}
+# engine dtypes shown as a pandas masked dtype when the column has nulls
+_NULLABLE_PANDAS = {name: pdname for pdname, name in _dtypes.PANDAS_MASKED.items()
+                    if not name.startswith("float")}
 _FLOATS = ("float32", "float64")
 
 
@@ -86,8 +79,8 @@ def column_from_pandas(s, name=None):
         return _core.column_from_buffer(ints, mask=s.isna().to_numpy(), unit=unit,
                                         tz=str(dtype.tz), name=name)
     dname = str(dtype)
-    if dname in _MASKED_NUMPY:
-        np_dtype = _MASKED_NUMPY[dname]
+    if dname in _dtypes.PANDAS_MASKED:
+        np_dtype = _dtypes.PANDAS_MASKED[dname]
         values = s.to_numpy(dtype=np_dtype, na_value=0 if np_dtype != "bool" else False)
         return _core.column_from_buffer(values, mask=s.isna().to_numpy(), name=name)
     if isinstance(dtype, np.dtype):
@@ -117,11 +110,23 @@ def column_from_arrow_array(obj, name=None):
     return col
 
 
-def to_column(obj, name=None, dtype=None):
-    """Turn what a user may pass as a column into an engine column."""
-    from zambezi.series import Series
+def column_of_length(value, n, what):
+    """An engine column for a Series / array / list operand of length n."""
+    col = to_column(value)
+    if col.length != n:
+        raise InvalidValueError(
+            f"{what}: length mismatch: {col.length} values for {n} rows "
+            "(zambezi has no index to align on)")
+    return col
 
-    if isinstance(obj, Series):
+
+def to_column(obj, name=None, dtype=None):
+    """Turn what a user may pass as a column into an engine column; dtype
+    (any spelling zambezi._dtypes knows) converts a list or an object
+    array on the way in."""
+    if dtype is not None:
+        dtype = _dtypes.canonical(dtype)
+    if _base.is_series(obj):
         col = obj._col
     elif isinstance(obj, _core.Column):
         col = obj

@@ -37,7 +37,7 @@ index:
   for rows whose key was dropped).
 """
 
-from zambezi import _core
+from zambezi import _core, _indexing
 from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -143,8 +143,6 @@ class GroupBy:
 
     def _run(self, specs):
         """specs: (op, column or None, column2 or None, ddof, q, count_na, name)."""
-        from zambezi.frame import DataFrame
-
         names = self._df.columns
         tuples = []
         for op, col, col2, ddof, q, count_na, out in specs:
@@ -153,7 +151,7 @@ class GroupBy:
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), out))
         table = _core.groupby(self._df._table, self._key_idx(), self._dropna, self._sort,
                               tuples)
-        return DataFrame._wrap(table)
+        return self._df._constructor._wrap(table)
 
     def _simple(self, op, ddof=1, q=0.5, count_na=False):
         cols = self._value_columns(op)
@@ -453,18 +451,14 @@ class GroupBy:
         >>> df.groupby("k").cumcount().to_list()
         [0, 0, 1, None, 1]
         """
-        from zambezi.series import Series
-
         ids, n = self._ids()
-        return Series._from_column(_core.group_cumcount(ids, n, bool(ascending)), None)
+        return self._df._sliced(_core.group_cumcount(ids, n, bool(ascending)), None)
 
     def _rows(self, ascending, op, n):
-        from zambezi.frame import DataFrame
-
         ids, ng = self._ids()
         cc = _core.group_cumcount(ids, ng, bool(ascending))
         mask = _core.binary_scalar(op, cc, int(n), False)
-        return DataFrame._wrap(_core.filter(self._df._table, mask))
+        return self._df._select_rows(_indexing.filter_rows(mask))
 
     def head(self, n=5):
         """The first n rows of every group, in their original order.
@@ -520,8 +514,6 @@ class GroupBy:
         >>> df.groupby("city")["n"].transform("sum").to_list()
         [4, 7, 4, None, 7]
         """
-        from zambezi.frame import DataFrame
-
         op = _op_name(func)
         ids, _ = self._ids()
         if op == "size":
@@ -534,7 +526,7 @@ class GroupBy:
         t = res._table
         rnames = t.names
         out = [_core.take(t.column(rnames.index(c)), ids) for c in cols]
-        frame = DataFrame._wrap(_core.table_from_columns(out, names))
+        frame = self._df._like(_core.table_from_columns(out, names))
         if self._single and len(names) == 1:
             return frame[names[0]]
         return frame

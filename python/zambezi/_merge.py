@@ -25,7 +25,7 @@ right in right order, outer sorted by the keys (nulls last), cross
 left-major; ``sort=True`` sorts any join by its keys.
 """
 
-from zambezi import _core
+from zambezi import _base, _core
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
 _HOWS = ("inner", "left", "right", "outer", "semi", "anti", "cross")
@@ -108,9 +108,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     >>> zb.merge(a, b, left_on="id", right_on="key").to_dict()
     {'id': [2], 'v_x': [20], 'key': [2], 'v_y': [0.5]}
     """
-    from zambezi.frame import DataFrame
-
-    if not isinstance(left, DataFrame) or not isinstance(right, DataFrame):
+    if not _base.is_frame(left) or not _base.is_frame(right):
         raise InvalidValueError("merge: both sides must be zambezi DataFrames")
     if how not in _HOWS:
         raise InvalidValueError(f"merge: how must be one of {', '.join(_HOWS)} (got {how!r})")
@@ -156,7 +154,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     lidx, ridx = _core.join_indices(left._table, right._table, li_keys, ri_keys, how, bool(sort))
     lt = _core.take(left._table, lidx)
     if how in ("semi", "anti"):
-        return DataFrame._wrap(lt)
+        return left._constructor._wrap(lt)
 
     # Key pairs with one name become one column (pandas): left value where
     # the row has a left side, else the right value.
@@ -206,7 +204,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InvalidValueError(f"merge: the result would have duplicate column names {dup}; "
                                 "choose other suffixes")
-    return DataFrame._wrap(_core.table_from_columns(cols, names))
+    return left._constructor._wrap(_core.table_from_columns(cols, names))
 
 
 class FrameMerge:

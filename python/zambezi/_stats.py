@@ -28,7 +28,7 @@ because zambezi has no index and keeps nulls as nulls:
   dates and timestamps; ``count`` and ``nunique`` every column.
 """
 
-from zambezi import _core
+from zambezi import _base, _convert, _core
 from zambezi.errors import InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -62,11 +62,6 @@ class SeriesStats:
     """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
 
     __slots__ = ()
-
-    def _wrap(self, col, name=None):
-        from zambezi.series import Series
-
-        return Series._from_column(col, self._name if name is None else name)
 
     # -- reductions -------------------------------------------------------
     def var(self, ddof=1):
@@ -120,10 +115,8 @@ class SeriesStats:
         """
         if isinstance(q, (int, float)) and not isinstance(q, bool):
             return _core.quantile(self._col, [float(q)])[0]
-        from zambezi.series import Series
-
         values = _core.quantile(self._col, [float(x) for x in q])
-        return Series(values, name=self._name, dtype="float64")
+        return self._constructor(values, name=self._name, dtype="float64")
 
     def prod(self):
         """Product (integers wrap on overflow like numpy; 1 when empty);
@@ -209,7 +202,7 @@ class SeriesStats:
         3       5
         dtype: int64
         """
-        return self._wrap(_core.unique(self._col))
+        return self._constructor._from_column(_core.unique(self._col), self._name)
 
     def value_counts(self, sort=True, ascending=False, normalize=False, dropna=True):
         """A DataFrame of the distinct values and their counts, most frequent
@@ -235,8 +228,6 @@ class SeriesStats:
         >>> s.value_counts(normalize=True)["proportion"].round(3).to_list()
         [0.667, 0.333]
         """
-        from zambezi.frame import DataFrame
-
         values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
                                             bool(dropna), bool(normalize))
         vname = self._name if self._name is not None else "value"
@@ -245,7 +236,8 @@ class SeriesStats:
             raise InvalidValueError(
                 f"value_counts(): the Series is named {vname!r} like the {cname} column; "
                 "rename it first")
-        return DataFrame._wrap(_core.table_from_columns([values, counts], [vname, cname]))
+        return self._constructor_expanddim._wrap(
+            _core.table_from_columns([values, counts], [vname, cname]))
 
     def isin(self, values):
         """bool Series: whether each value is one of values (a list, set, Series
@@ -258,13 +250,10 @@ class SeriesStats:
         >>> zb.Series(["a", "b"]).isin({"b"}).to_list()
         [False, True]
         """
-        from zambezi import _convert
-        from zambezi.series import Series
-
         if isinstance(values, (str, bytes)):
             raise InvalidValueError(
                 "isin() takes a list-like of values, not a str; wrap it in a list")
-        if isinstance(values, Series):
+        if _base.is_series(values):
             vcol = values._col
         elif isinstance(values, _core.Column):
             vcol = values
@@ -274,7 +263,7 @@ class SeriesStats:
             vcol = _convert.to_column(values)
             if vcol.length == 0:
                 vcol = self._col.slice(0, 0)
-        return self._wrap(_core.isin(self._col, vcol))
+        return self._like(_core.isin(self._col, vcol))
 
     # -- duplicates -------------------------------------------------------
     def _table(self):
@@ -294,7 +283,7 @@ class SeriesStats:
         >>> s.duplicated(keep=False).to_list()
         [True, False, True, True]
         """
-        return self._wrap(_core.duplicated(self._table(), None, _check_keep(keep)))
+        return self._like(_core.duplicated(self._table(), None, _check_keep(keep)))
 
     def drop_duplicates(self, keep="first"):
         """The Series without its duplicated values (row order kept;
@@ -308,7 +297,7 @@ class SeriesStats:
         [2, 1]
         """
         t = _core.drop_duplicates(self._table(), None, _check_keep(keep))
-        return self._wrap(t.column(0))
+        return self._constructor._from_column(t.column(0), self._name)
 
 
 class FrameStats:
@@ -343,10 +332,8 @@ class FrameStats:
         >>> df.duplicated(subset="k", keep="last").to_list()
         [True, False, False]
         """
-        from zambezi.series import Series
-
         keys = self._subset(subset)
-        return Series._from_column(_core.duplicated(self._table, keys, _check_keep(keep)))
+        return self._sliced(_core.duplicated(self._table, keys, _check_keep(keep)), None)
 
     def drop_duplicates(self, subset=None, keep="first"):
         """The frame without its duplicated rows (row order kept; subset and
@@ -363,10 +350,9 @@ class FrameStats:
         <BLANKLINE>
         [2 rows x 2 columns]
         """
-        from zambezi.frame import DataFrame
-
         keys = self._subset(subset)
-        return DataFrame._wrap(_core.drop_duplicates(self._table, keys, _check_keep(keep)))
+        return self._constructor._wrap(
+            _core.drop_duplicates(self._table, keys, _check_keep(keep)))
 
     # -- reductions: dict column -> value ---------------------------------
     def _reduce(self, fn, which):

@@ -19,7 +19,7 @@ differs from pandas it says so in the docstring:
   pandas does for a nullable boolean condition.
 """
 
-from zambezi import _core
+from zambezi import _base, _core
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _REGEX_META = frozenset(".^$*+?{}[]\\|()")
@@ -44,12 +44,6 @@ class AccessorError(DTypeError, AttributeError):
 
 def _is_regex(pat):
     return any(ch in _REGEX_META for ch in pat)
-
-
-def _series():
-    from zambezi.series import Series  # late: series imports this module
-
-    return Series
 
 
 class StringMethods:
@@ -79,7 +73,7 @@ class StringMethods:
         self._s = series
 
     def _wrap(self, col):
-        return _series()._from_column(col, self._s.name)
+        return self._s._like(col)
 
     def _op(self, op, **kw):
         return self._wrap(_core.str_op(self._s._col, op, **kw))
@@ -277,9 +271,8 @@ class StringMethods:
             return _core.str_join(self._s._col, sep)
         if isinstance(others, str):
             raise InvalidValueError("Did you mean to supply a `sep` keyword?")
-        Series = _series()
-        if not isinstance(others, Series):
-            others = Series(others)
+        if not _base.is_series(others):
+            others = self._s._constructor(others)
         return self._wrap(_core.str_cat(self._s._col, others._col, sep))
 
 
@@ -326,7 +319,7 @@ class DatetimeMethods:
         self._s = series
 
     def _field(self, name):
-        return _series()._from_column(_core.dt_field(self._s._col, name), self._s.name)
+        return self._s._like(_core.dt_field(self._s._col, name))
 
     year = _calendar_field("year", "The year.", 2024)
     month = _calendar_field("month", "The month, 1..12.", 3)
@@ -353,17 +346,15 @@ class DatetimeMethods:
 # -- elementwise extras used by Series ------------------------------------
 
 def clip(series, lower=None, upper=None):
-    return type(series)._from_column(_core.column_clip(series._col, lower, upper), series.name)
+    return series._like(_core.column_clip(series._col, lower, upper))
 
 
 def round_(series, decimals=0):
-    return type(series)._from_column(_core.column_round(series._col, int(decimals)),
-                                     series.name)
+    return series._like(_core.column_round(series._col, int(decimals)))
 
 
 def between(series, left, right, inclusive="both"):
-    return type(series)._from_column(
-        _core.column_between(series._col, left, right, inclusive), series.name)
+    return series._like(_core.column_between(series._col, left, right, inclusive))
 
 
 def _is_array_like(obj):
@@ -373,26 +364,24 @@ def _is_array_like(obj):
 
 
 def _as_column(series, obj, what):
-    Series = type(series)
-    if isinstance(obj, Series):
+    if _base.is_series(obj):
         return obj._col
     if _is_array_like(obj):
-        return Series(obj)._col
+        return series._constructor(obj)._col
     raise DTypeError(f"{what} must be a Series or array-like, not {type(obj).__name__}")
 
 
 def where(series, cond, other=None, mask=False):
     cond_col = _as_column(series, cond, "cond")
-    if isinstance(other, type(series)) or _is_array_like(other):
+    if _base.is_series(other) or _is_array_like(other):
         other = _as_column(series, other, "other")
-    return type(series)._from_column(
-        _core.column_where(series._col, cond_col, other, mask=mask), series.name)
+    return series._like(_core.column_where(series._col, cond_col, other, mask=mask))
 
 
 def date_sub(a, b):
     """``a - b`` of two date32 or two timestamp Series as int64: days for
     dates, the finer unit for timestamps (zambezi has no duration dtype)."""
-    return type(a)._from_column(_core.date_diff(a._col, b._col), a.name)
+    return a._like(_core.date_diff(a._col, b._col))
 
 
 class SeriesExtras:

@@ -104,11 +104,11 @@ _DOCS = {
 
     Examples
     --------
-    >>> zb.DataFrame({"a": [1, 2, 3]})[::2]
+    >>> zb.DataFrame({"a": [1, 2, 3]}).iloc[::2, 0]
     Traceback (most recent call last):
         ...
-    zambezi.errors.UnsupportedError: row slices with a step (2) are not supported; use df[a:b]
-    (contiguous rows, zero-copy)
+    zambezi.errors.UnsupportedError: iloc[rows, columns] is not supported; select columns with
+    df[[...]] first
     """,
     DeviceError: """A GPU is missing or failed: the message says which device
     and why (``python -m zambezi doctor`` says more).

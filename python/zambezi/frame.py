@@ -7,8 +7,8 @@ time in C.  Arrow consumers (pyarrow, polars, duckdb) read a DataFrame
 through ``__arrow_c_stream__`` without copies.
 """
 
-from zambezi import _convert, _core, _device, _format
-from zambezi._compute import FrameOps
+from zambezi import _base, _convert, _core, _device, _format, _indexing
+from zambezi._frame_ops import FrameOps
 from zambezi._groupby import FrameGroupBy
 from zambezi._stats import FrameStats
 from zambezi._merge import FrameMerge
@@ -18,7 +18,7 @@ from zambezi.errors import (
     InvalidValueError,
     UnsupportedError,
 )
-from zambezi.series import Series
+from zambezi.io import csv as _csv
 
 
 def _table_from_dict(data):
@@ -38,7 +38,8 @@ def _table_from_dict(data):
     return _core.table_from_columns(cols, names)
 
 
-class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
+@_base.register
+class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
@@ -67,9 +68,10 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
     {'a': [1, 2]}
 
     ``df[name]`` is a column (a Series), ``df[[names]]`` a frame of those
-    columns, ``df[a:b]`` a range of rows, ``df[mask]`` the rows where a bool
-    Series is true; ``df[name] = values`` adds or replaces a column.  None
-    of these copies the other columns.
+    columns, ``df[a:b]`` a range of rows (``df[a:b:step]`` every step-th,
+    as ``df.iloc``), ``df[mask]`` the rows where a bool Series is true;
+    ``df[name] = values`` adds or replaces a column.  Columns and
+    contiguous row ranges are selected without copying.
 
     >>> df["fare"].max()
     12.5
@@ -83,9 +85,12 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
     >>> df["usd"] = df["fare"] * 0.5
     >>> df[["city", "usd"]][1:].to_dict()
     {'city': ['Maun', None], 'usd': [3.5, 1.625]}
+    >>> df[::-2]["city"].to_list()
+    [None, 'Lusaka']
     """
 
     __slots__ = ("_table",)
+    _ndim = 2
 
     def __init__(self, data=None):
         if data is None:
@@ -105,11 +110,36 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
                 "DataFrame() takes a dict of columns, a pandas DataFrame or an Arrow table, "
                 f"not {type(data).__name__}")
 
+    # -- building results (see zambezi._base) ------------------------------
     @classmethod
     def _wrap(cls, table):
+        """A DataFrame over an engine Table, rows numbered 0..n-1."""
         df = object.__new__(cls)
         df._table = table
         return df
+
+    _from_engine = _wrap
+
+    @property
+    def _engine(self):
+        return self._table
+
+    def _like(self, table):
+        """A frame with the same rows as self."""
+        return self._constructor._wrap(table)
+
+    def _sliced(self, col, name):
+        """A Series with the same rows as self (one of its columns, or one
+        value per row)."""
+        return self._constructor_sliced._from_column(col, name)
+
+    def _value_at(self, i):
+        """Row position i (in range) as a dict column -> value."""
+        row = self._table.slice(i, 1)
+        return {nm: row.column(j).to_pylist()[0] for j, nm in enumerate(row.names)}
+
+    def _describe(self):
+        return "DataFrame"
 
     # -- shape and schema --------------------------------------------------
     def __len__(self):
@@ -172,33 +202,22 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
             f"no column named {name!r}; the columns are {self._table.names!r}")
 
     def __getitem__(self, key):
-        t = self._table
-        if isinstance(key, str):
-            names = t.names
-            if key not in names:
-                raise self._missing(key)
-            return Series._from_column(t.column(names.index(key)), key)
-        if isinstance(key, slice):
-            start, stop, step = key.indices(t.num_rows)
-            if step != 1:
-                raise UnsupportedError(
-                    f"row slices with a step ({step}) are not supported; use df[a:b] "
-                    "(contiguous rows, zero-copy)")
-            return DataFrame._wrap(t.slice(start, max(stop - start, 0)))
-        if isinstance(key, Series) or (not isinstance(key, (list, tuple))
-                                       and hasattr(key, "__len__")):
-            return self._filter(key)  # boolean mask (see _compute.FrameOps)
-        if isinstance(key, (list, tuple)):
-            names = t.names
-            for k in key:
-                if not isinstance(k, str):
-                    raise DTypeError(f"df[[...]] takes column names, not {type(k).__name__}")
-                if k not in names:
-                    raise self._missing(k)
-            return DataFrame._wrap(t.select([names.index(k) for k in key]))
-        raise DTypeError(
-            "df[...] takes a column name, a list of names or a row slice, "
-            f"not {type(key).__name__}")
+        # a name, a list of names, a row slice (any step) or a boolean mask:
+        # parsed by zambezi._indexing, as iloc's keys are
+        return _indexing.frame_getitem(self, key)
+
+    def _column(self, name):
+        names = self._table.names
+        if name not in names:
+            raise self._missing(name)
+        return self._sliced(self._table.column(names.index(name)), name)
+
+    def _select_columns(self, names):
+        have = self._table.names
+        for k in names:
+            if k not in have:
+                raise self._missing(k)
+        return self._like(self._table.select([have.index(k) for k in names]))
 
     def column(self, name):
         """The column ``name`` as a Series (the same as ``df[name]``; no data
@@ -231,7 +250,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         """
         rows = self._table.num_rows
         k = min(max(n, 0), rows) if n >= 0 else max(rows + n, 0)
-        return DataFrame._wrap(self._table.slice(0, k))
+        return self._select_rows(_indexing.slice_rows(0, k))
 
     def tail(self, n=5):
         """The last n rows (all but the first -n when n < 0), numbered from
@@ -250,7 +269,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         """
         rows = self._table.num_rows
         k = min(max(n, 0), rows) if n >= 0 else max(rows + n, 0)
-        return DataFrame._wrap(self._table.slice(rows - k, k))
+        return self._select_rows(_indexing.slice_rows(rows - k, k))
 
     def rename(self, columns):
         """A frame with some columns renamed (a dict old -> new); no data copied.
@@ -267,7 +286,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
             if old not in names:
                 raise self._missing(old)
         new_names = [columns.get(n, n) for n in names]
-        return DataFrame._wrap(
+        return self._like(
             _core.table_from_columns([t.column(i) for i in range(len(names))], new_names))
 
     def copy(self, deep=False):
@@ -283,7 +302,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         >>> df.columns, c.columns
         (['a'], ['a', 'b'])
         """
-        return DataFrame._wrap(self._table)
+        return self._like(self._table)
 
     # -- devices -----------------------------------------------------------
     def to(self, device):
@@ -304,7 +323,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         >>> g.to("cpu").device
         'cpu'
         """
-        return DataFrame._wrap(self._table.to_device(_device.resolve(device, self.nbytes)))
+        return self._like(self._table.to_device(_device.resolve(device, self.nbytes)))
 
     @property
     def nbytes(self):
@@ -335,9 +354,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy):
         1;x
         NA;y, z
         """
-        from zambezi import io
-
-        return io.to_csv(self, path_or_buf, **kwargs)
+        return _csv.to_csv(self, path_or_buf, **kwargs)
 
     def to_pandas(self):
         """A pandas DataFrame (copied, with a RangeIndex).  Nulls become

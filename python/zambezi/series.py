@@ -4,14 +4,16 @@ A Series wraps a ``_core.Column`` and a name.  Reductions run in C with the
 GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
-from zambezi import _convert, _core, _device, _format, _interchange
+from zambezi import _base, _convert, _device, _format, _indexing, _interchange
 from zambezi._compute import SeriesOps
 from zambezi.accessors import SeriesExtras
 from zambezi._stats import SeriesStats, min_max
-from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziIndexError
+
+_SAME = object()  # _like(): keep the name
 
 
-class Series(SeriesOps, SeriesStats, SeriesExtras):
+@_base.register
+class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
     ``data`` is a list (the dtype is inferred; ``None`` and float NaN are
@@ -52,6 +54,7 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
     """
 
     __slots__ = ("_col", "_name")
+    _ndim = 1
 
     def __init__(self, data=None, name=None, dtype=None):
         if data is None:
@@ -63,12 +66,32 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         self._col = _convert.to_column(data, name=name, dtype=dtype)
         self._name = name
 
+    # -- building results (see zambezi._base) ------------------------------
     @classmethod
     def _from_column(cls, col, name=None):
+        """A Series over an engine Column, rows numbered 0..n-1."""
         s = object.__new__(cls)
         s._col = col
         s._name = name
         return s
+
+    _from_engine = _from_column
+
+    @property
+    def _engine(self):
+        return self._col
+
+    def _like(self, col, name=_SAME):
+        """A Series with the same rows as self: self's name unless one is
+        given."""
+        return self._constructor._from_column(col, self._name if name is _SAME else name)
+
+    def _value_at(self, i):
+        """The value at row position i (in range)."""
+        return self._col.slice(i, 1).to_pylist()[0]
+
+    def _describe(self):
+        return f"Series {self._name!r} ({self._col.dtype})"
 
     # -- properties --------------------------------------------------------
     @property
@@ -142,7 +165,7 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         >>> zb.Series([1, 2], name="a").rename("b").name
         'b'
         """
-        return Series._from_column(self._col, name)
+        return self._like(self._col, name)
 
     # -- reductions (in C, GIL released) -----------------------------------
     def sum(self):
@@ -241,25 +264,9 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         return self[min(-n, length):]
 
     def __getitem__(self, key):
-        length = self._col.length
-        if isinstance(key, Series) or (not isinstance(key, (int, slice, str))
-                                       and hasattr(key, "__len__")):
-            return self._filter(key)  # boolean mask (see _compute.SeriesOps)
-        if isinstance(key, slice):
-            start, stop, step = key.indices(length)
-            if step != 1:
-                raise UnsupportedError(
-                    f"Series slices with a step ({step}) are not supported; "
-                    "only contiguous row ranges (zero-copy)")
-            return Series._from_column(self._col.slice(start, max(stop - start, 0)),
-                                       self._name)
-        if isinstance(key, int) and not isinstance(key, bool):
-            i = key + length if key < 0 else key
-            if not 0 <= i < length:
-                raise ZambeziIndexError(f"row {key} is out of range for {length} rows")
-            return self._col.slice(i, 1).to_pylist()[0]
-        raise InvalidValueError(
-            f"Series[...] takes an int or a slice, not {type(key).__name__}")
+        # an int, a slice (any step), a boolean mask or positions: the same
+        # parser as iloc (zambezi._indexing)
+        return _indexing.series_getitem(self, key)
 
     # -- devices -----------------------------------------------------------
     def to(self, device):
@@ -278,8 +285,7 @@ class Series(SeriesOps, SeriesStats, SeriesExtras):
         >>> s.to("cpu").device
         'cpu'
         """
-        return Series._from_column(
-            self._col.to_device(_device.resolve(device, self._col.nbytes)), self._name)
+        return self._like(self._col.to_device(_device.resolve(device, self._col.nbytes)))
 
     @property
     def nbytes(self):

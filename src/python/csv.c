@@ -5,7 +5,7 @@
  *     source: a str/bytes path (the engine memory-maps it) or any object
  *     with the buffer protocol (bytes, mmap, memoryview slice: read in
  *     place).  options are the engine's zb_csv_options with pandas' names;
- *     python/zambezi/io.py shapes pandas' arguments into them.
+ *     python/zambezi/io/csv.py shapes pandas' arguments into them.
  *   csv_data_start(buffer, **options) -> (offset, lines)
  *   csv_find_rows(buffer, start, nrows, **options) -> (end, rows, lines)
  *     row boundaries for reading a buffer in pieces (chunksize).

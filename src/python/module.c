@@ -159,10 +159,11 @@ int zbpy_parse_dtype(zbpy_state *st, const char *name, zb_type_id *type,
                      zb_time_unit *unit, char *tz, size_t tz_size) {
   tz[0] = '\0';
   *unit = ZB_MICRO;
-  size_t plen = 0;
-  if (strncmp(name, "timestamp", 9) == 0) plen = 9;
-  else if (strncmp(name, "datetime64", 10) == 0) plen = 10;
-  if (plen > 0 && (name[plen] == '\0' || name[plen] == '[')) {
+  /* Canonical names only: the spellings users write ("Int64", "str",
+   * "datetime64[ns]", numpy and pandas dtypes ...) are turned into these by
+   * zambezi._dtypes, the one alias table. */
+  const size_t plen = 9;
+  if (strncmp(name, "timestamp", plen) == 0 && (name[plen] == '\0' || name[plen] == '[')) {
     *type = ZB_TIMESTAMP;
     if (name[plen] == '\0') return 0;
     const char *p = name + plen + 1;
@@ -190,6 +191,12 @@ int zbpy_parse_dtype(zbpy_state *st, const char *name, zb_type_id *type,
   zb_status s = zb_type_from_name(name, type, &err);
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
+    return -1;
+  }
+  if (strcmp(zb_type_name(*type), name) != 0) {
+    PyErr_Format(st->DTypeError,
+                 "unknown dtype '%s' (zambezi._core takes canonical dtype names; "
+                 "this one is '%s')", name, zb_type_name(*type));
     return -1;
   }
   return 0;

@@ -83,10 +83,11 @@ int zbpy_parse_device(zbpy_state *st, PyObject *obj, zb_device *out);
 /* "cpu" or "cuda:N" as a new str. */
 PyObject *zbpy_device_str(zb_device d);
 
-/* Parse a dtype name: "int64", "float", "str", "category", "date32",
- * "timestamp", "timestamp[ns]", "timestamp[us, tz=UTC]", "datetime64[ms]".
- * *tz receives a pointer into a caller buffer of tz_size bytes ("" if
- * none). */
+/* Parse a canonical dtype name: "bool", "int8".."uint64", "float32",
+ * "float64", "string", "category", "date32", "timestamp" (microseconds),
+ * "timestamp[ns]", "timestamp[us, tz=UTC]".  Aliases ("Int64", "str",
+ * "datetime64[ms]" ...) are DTypeError: zambezi._dtypes maps them.  The zone
+ * is copied into tz, a caller buffer of tz_size bytes ("" if none). */
 int zbpy_parse_dtype(zbpy_state *st, const char *name, zb_type_id *type,
                      zb_time_unit *unit, char *tz, size_t tz_size);
 /* "s", "ms", "us", "ns"; parse returns -1 with ValueError when unknown. */

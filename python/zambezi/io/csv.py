@@ -21,7 +21,11 @@ decoded in Python (one copy of the data).
 Differences from pandas (see include/zambezi/io.h for the engine's): every
 dtype is nullable, so integer columns with missing values stay int64; dates
 (YYYY-MM-DD) and timestamps are recognised without parse_dates; a file with
-no columns raises ``EmptyDataError`` as pandas does.  Options zambezi does
+no columns raises ``EmptyDataError`` as pandas does.  ``dtype=`` takes every
+spelling zambezi._dtypes knows (``object`` and ``str`` are strings), and
+also timestamps, which pandas refuses there: ``"datetime64[ms]"`` reads the
+column as ``timestamp[ms]`` (the engine parses microseconds, then casts as
+``astype`` does).  Options zambezi does
 not implement (regular-expression separators, callables for usecols or
 skiprows, multi-row headers...) raise ``UnsupportedError`` rather than
 being ignored.
@@ -42,51 +46,19 @@ import sys
 import time
 import warnings
 
-from zambezi import _core
+from zambezi import _base, _core, _dtypes
 from zambezi.errors import (
     EmptyDataError,
     InvalidValueError,
     ParserWarning,
     UnsupportedError,
+    ZambeziError,
 )
 
 __all__ = ["read_csv", "CsvReader", "to_csv"]
 
 _AUTO_PROGRESS_BYTES = 100 << 20
 _COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
-
-# dtype spellings pandas users write -> engine dtype names.
-_DTYPE_ALIASES = {
-    "str": "string", "object": "string", "string": "string", "O": "string",
-    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
-    "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
-    "Float32": "float32", "Float64": "float64", "boolean": "bool",
-    "category": "category", "int": "int64", "float": "float64",
-    "datetime64[ns]": "timestamp", "datetime64[us]": "timestamp", "datetime64": "timestamp",
-}
-
-
-def _dtype_name(d):
-    if isinstance(d, type):
-        if d is str or d is object:
-            return "string"
-        if d is int:
-            return "int64"
-        if d is float:
-            return "float64"
-        if d is bool:
-            return "bool"
-    if isinstance(d, str):
-        return _DTYPE_ALIASES.get(d, d)
-    name = getattr(d, "name", None)  # numpy / pandas dtypes
-    if isinstance(name, str):
-        return _DTYPE_ALIASES.get(name, name)
-    try:
-        import numpy as np
-
-        return _DTYPE_ALIASES.get(np.dtype(d).name, np.dtype(d).name)
-    except Exception:
-        raise UnsupportedError(f"read_csv: cannot use {d!r} as a dtype") from None
 
 
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"\x28\xb5\x2f\xfd", "zstd"))
@@ -294,9 +266,9 @@ def _engine_options(sep, delimiter, header, names, usecols, dtype, parse_dates, 
     all_dtype = None
     if dtype is not None:
         if isinstance(dtype, dict):
-            o["dtype"] = {str(k): _dtype_name(v) for k, v in dtype.items()}
+            o["dtype"] = {str(k): _dtypes.canonical(v) for k, v in dtype.items()}
         else:
-            all_dtype = _dtype_name(dtype)
+            all_dtype = _dtypes.canonical(dtype)
     if parse_dates is not None and parse_dates is not False:
         if parse_dates is True or isinstance(parse_dates, dict):
             raise UnsupportedError(
@@ -340,13 +312,34 @@ def _emit_warnings(warns, total):
                       stacklevel=4)
 
 
-def _finish(table, warns, total, names_given, device):
-    from zambezi.frame import DataFrame
+def _timestamps_as_asked(table, dtypes):
+    """The table with each timestamp column cast to the unit (and zone) its
+    dtype= asked for: the engine parses timestamps as timestamp[us]."""
+    names = table.names
+    cols = [table.column(i) for i in range(len(names))]
+    changed = False
+    for i, name in enumerate(names):
+        want = (dtypes or {}).get(name)
+        if want is None or not want.startswith("timestamp") or cols[i].dtype == want:
+            continue
+        try:
+            cols[i] = _core.cast(cols[i], want)
+        except ZambeziError as e:
+            raise type(e)(f"read_csv: column {name!r} as {want}: {e}") from None
+        changed = True
+    return _core.table_from_columns(cols, names) if changed else table
 
+
+def _frame(table, opts):
+    """The DataFrame of a parsed table, with the dtypes opts asked for."""
+    return _base.frame_class()._wrap(_timestamps_as_asked(table, opts.get("dtype")))
+
+
+def _finish(table, warns, total, names_given, device, opts):
     if table.num_columns == 0 and not names_given:
         raise EmptyDataError("No columns to parse from file")
     _emit_warnings(warns, total)
-    df = DataFrame._wrap(table)
+    df = _frame(table, opts)
     if device is not None and device != "cpu":
         df = df.to(device)
     return df
@@ -397,7 +390,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
              chunksize=None, iterator=False, progress=None, device="cpu",
              compression="infer", quoting=_csv.QUOTE_MINIMAL, doublequote=True):
     r"""Read a CSV file into a DataFrame (pandas.read_csv's arguments and
-    meanings; the notes of the module zambezi.io say what differs).
+    meanings; the notes of the module zambezi.io.csv say what differs).
 
     progress: None (default) shows a progress bar on stderr for inputs over
     100 MB when stderr is a terminal or in Jupyter; True forces it, False
@@ -458,7 +451,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     finally:
         if bar is not None:
             bar.close()
-    return _finish(table, warns, total, names is not None, device)
+    return _finish(table, warns, total, names is not None, device, opts)
 
 
 def _header_names(source, opts):
@@ -568,7 +561,7 @@ class CsvReader:
         self._line += lines
         if self._remaining is not None:
             self._remaining -= rows
-        return _finish(table, warns, total, True, self._device)
+        return _finish(table, warns, total, True, self._device, self._opts)
 
     def read(self, nrows=None):
         r"""The rest of the input (or the next nrows rows) as one DataFrame
@@ -584,10 +577,9 @@ class CsvReader:
         try:
             return self.get_chunk(nrows if nrows is not None else -1)
         except StopIteration:
-            from zambezi.frame import DataFrame
-
-            return DataFrame._wrap(_core.read_csv(
-                b"", **{k: v for k, v in self._opts.items() if k != "first_line"})[0])
+            empty = _core.read_csv(
+                b"", **{k: v for k, v in self._opts.items() if k != "first_line"})[0]
+            return _frame(empty, self._opts)
 
     def close(self):
         r"""Release the input (the memory map of a file); the ``with``

@@ -1,0 +1,94 @@
+"""The base class of Series and DataFrame: how a result object is made.
+
+The mixins that give Series and DataFrame their methods (zambezi._compute,
+_frame_ops, _stats, _groupby, _merge, accessors ...) never import
+zambezi.series or zambezi.frame.  A method asks its object for the class
+of its result, with pandas' names:
+
+- ``_constructor``: a result of the same kind as self (``type(self)``);
+- ``_constructor_sliced``: one column of a frame (Series);
+- ``_constructor_expanddim``: a frame made from Series (DataFrame);
+
+and a result is built in one of three ways, each written once, so that the
+index (which comes next) is attached in these places and nowhere else:
+
+- ``cls._from_engine(data)`` (``Series._from_column``, ``DataFrame._wrap``):
+  a new object over an engine Column or Table, rows numbered 0..n-1 -- a
+  result with rows of its own (concat, merge, group-by, value_counts,
+  read_csv);
+- ``self._like(data)``: a result with the same rows as self (elementwise
+  operations, casts, columns added, dropped or renamed): self's row
+  labels carry over; ``DataFrame._sliced(col, name)`` is the same for a
+  Series made from a frame (a column, or one value per row);
+- ``self._select_rows(rows)``: some of self's rows (a selection from
+  zambezi._indexing: a slice, positions or a mask): the labels of the
+  rows selected.  zambezi has no index yet, so today these results are
+  numbered from 0.
+
+Functions with no object at hand use ``series_class()`` / ``frame_class()``
+for the classes and ``is_series`` / ``is_frame`` to recognise them.
+"""
+
+_CLASSES = {}  # ndim -> class: 1 -> Series, 2 -> DataFrame (see register)
+
+
+def register(cls):
+    """Class decorator: cls is the Series (``_ndim`` 1) or DataFrame
+    (``_ndim`` 2) that results are built with."""
+    _CLASSES[cls._ndim] = cls
+    return cls
+
+
+def series_class():
+    return _CLASSES[1]
+
+
+def frame_class():
+    return _CLASSES[2]
+
+
+def is_series(obj):
+    return isinstance(obj, NDFrame) and obj._ndim == 1
+
+
+def is_frame(obj):
+    return isinstance(obj, NDFrame) and obj._ndim == 2
+
+
+class NDFrame:
+    """What Series and DataFrame share: the constructor hooks and the three
+    ways of building a result (see the module docstring)."""
+
+    __slots__ = ()
+    _ndim = 0
+
+    @property
+    def _constructor(self):
+        return type(self)
+
+    @property
+    def _constructor_sliced(self):
+        return _CLASSES[1]
+
+    @property
+    def _constructor_expanddim(self):
+        return _CLASSES[2]
+
+    @property
+    def _engine(self):
+        """The engine object holding the data: a Column or a Table."""
+        raise NotImplementedError
+
+    @classmethod
+    def _from_engine(cls, data, *args):
+        """A new object over engine data, rows numbered 0..n-1."""
+        raise NotImplementedError
+
+    def _like(self, data, *args):
+        """A result with the same rows as self over engine data."""
+        raise NotImplementedError
+
+    def _select_rows(self, rows):
+        """Some of self's rows: rows is a selection from zambezi._indexing
+        (slice_rows, take_rows, filter_rows)."""
+        return self._like(rows.apply(self._engine))

@@ -1,0 +1,163 @@
+"""dtypes and scalars: the one place a dtype argument is understood.
+
+Every entry point that takes a dtype -- ``Series(data, dtype=)``,
+``Series.astype`` / ``DataFrame.astype``, ``read_csv(dtype=)`` for all
+columns or as a dict -- turns it into a canonical name with ``canonical``,
+and hands only that name to the engine.  The extension ``zambezi._core``
+accepts canonical names and nothing else:
+
+    bool  int8 int16 int32 int64  uint8 uint16 uint32 uint64
+    float32 float64  string  category  date32
+    timestamp[s|ms|us|ns]  timestamp[UNIT, tz=ZONE]
+
+What users may write instead (one table, ``_ALIASES``): pandas' names
+("Int64", "boolean", "string", "category", "datetime64[ns]",
+"datetime64[ms, UTC]" ...), short names ("int", "float", "str", "date"),
+numpy dtypes and scalar types, pandas dtype objects, and the Python types
+int, float, str, bool and object.  ``object`` (and numpy's "O") means
+string: zambezi keeps text as strings, and an object column is what pandas
+users get text in.  A timestamp keeps the unit it is given
+("datetime64[ms]" is ``timestamp[ms]``); without one it is microseconds.
+
+This module also turns numpy and pandas scalars into plain Python values
+(``py_scalar``) and says what counts as a scalar (``is_scalar``).
+"""
+
+import datetime
+
+import numpy as np
+
+from zambezi.errors import DTypeError
+
+# The names the engine takes (see the module docstring); timestamps are
+# parsed separately since they carry a unit and a zone.
+CANONICAL = frozenset([
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "string", "category", "date32",
+])
+UNITS = ("s", "ms", "us", "ns")
+DEFAULT_UNIT = "us"
+
+# Every spelling of a dtype users write -> its canonical name.  Timestamps
+# with a unit or a zone ("datetime64[ms]", "timestamp[ns, tz=UTC]") are
+# parsed by _timestamp(); the bare names here mean microseconds.
+# pandas' masked (nullable) dtypes; every zambezi dtype holds nulls, so
+# each is the zambezi dtype of the same width.  zambezi._convert reads
+# pandas columns of these dtypes, and shows integer and bool columns with
+# nulls in them.
+PANDAS_MASKED = {
+    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
+    "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
+    "Float32": "float32", "Float64": "float64", "boolean": "bool",
+}
+_ALIASES = {
+    **PANDAS_MASKED,
+    # short names and other libraries' names
+    "int": "int64", "float": "float64", "double": "float64",
+    "str": "string", "String": "string", "object": "string", "O": "string",
+    "utf8": "string", "large_string": "string",
+    "categorical": "category",
+    "date": "date32", "date32[day]": "date32",
+    "timestamp": f"timestamp[{DEFAULT_UNIT}]", "datetime": f"timestamp[{DEFAULT_UNIT}]",
+    "datetime64": f"timestamp[{DEFAULT_UNIT}]",
+}
+_PY_TYPES = {int: "int64", float: "float64", str: "string", bool: "bool", object: "string"}
+
+
+def _timestamp(text):
+    """'timestamp[UNIT]', 'timestamp[UNIT, tz=ZONE]', 'datetime64[UNIT]' or
+    pandas' 'datetime64[UNIT, ZONE]' as the canonical name; None when text
+    is not of that shape."""
+    for prefix in ("timestamp[", "datetime64["):
+        if text.startswith(prefix) and text.endswith("]"):
+            break
+    else:
+        return None
+    unit, comma, tz = text[len(prefix):-1].partition(",")
+    unit, tz = unit.strip(), tz.strip()
+    if tz.startswith("tz="):
+        tz = tz[3:].strip()
+    if unit not in UNITS or (comma and not tz):
+        raise DTypeError(
+            f"unknown dtype {text!r} (a timestamp takes a unit s, ms, us or ns and "
+            "optionally a zone: 'timestamp[ms]', 'datetime64[ns, UTC]')")
+    return f"timestamp[{unit}, tz={tz}]" if tz else f"timestamp[{unit}]"
+
+
+def _from_object(dtype):
+    """The canonical name of a dtype given as an object (not a str)."""
+    if isinstance(dtype, type) and dtype in _PY_TYPES:
+        return _PY_TYPES[dtype]
+    if type(dtype).__module__.startswith("pandas"):  # pandas dtype objects
+        tz = getattr(dtype, "tz", None)
+        if tz is not None:
+            return f"timestamp[{dtype.unit}, tz={tz}]"
+        return canonical(str(dtype))
+    try:
+        npd = np.dtype(dtype)
+    except TypeError:
+        raise DTypeError(f"unknown dtype {dtype!r}") from None
+    if npd.kind == "M":
+        unit, _ = np.datetime_data(npd)
+        if unit == "D":
+            return "date32"
+        return f"timestamp[{unit if unit in UNITS else DEFAULT_UNIT}]"
+    if npd.kind in "USO":
+        return "string"
+    return canonical(npd.name)
+
+
+def canonical(dtype):
+    """The canonical (engine) name of a dtype: a name ('int64', 'Int64',
+    'str', 'object', 'category', 'date', 'datetime64[ns]',
+    'timestamp[us, tz=UTC]' ...), a numpy dtype or scalar type, a pandas
+    dtype, or a Python type (int, float, str, bool, object).  Raises
+    DTypeError ('unknown dtype ...') for anything else."""
+    if not isinstance(dtype, str):
+        return _from_object(dtype)
+    if dtype in CANONICAL:
+        return dtype
+    name = _ALIASES.get(dtype)
+    if name is not None:
+        return name
+    name = _timestamp(dtype)
+    if name is not None:
+        return name
+    raise DTypeError(f"unknown dtype {dtype!r}")
+
+
+def timestamp_parts(name):
+    """(unit, zone or None) of a canonical timestamp name, else None."""
+    if not name.startswith("timestamp["):
+        return None
+    unit, _, tz = name[len("timestamp["):-1].partition(", tz=")
+    return unit, (tz or None)
+
+
+# --------------------------------------------------------------------------
+# scalars
+# --------------------------------------------------------------------------
+
+def py_scalar(value):
+    """A plain Python scalar for numpy / pandas scalars (NA -> None)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    tname = type(value).__name__
+    if tname in ("NAType", "NaTType"):
+        return None
+    if isinstance(value, np.generic):
+        if isinstance(value, np.datetime64):
+            if np.isnat(value):
+                return None
+            unit, _ = np.datetime_data(value.dtype)
+            return value.astype("datetime64[D]" if unit == "D" else "datetime64[us]").item()
+        return value.item()
+    return value
+
+
+def is_scalar(value):
+    """Whether value is one value (a number, str, bool, date, None, NA),
+    not a column."""
+    if isinstance(value, (bool, int, float, str, np.generic)) or value is None:
+        return True
+    return isinstance(value, datetime.date) or type(value).__name__ in ("NAType", "NaTType")

@@ -1,0 +1,14 @@
+"""Readers and writers, one module per format.
+
+- ``zambezi.io.csv``: ``read_csv`` (and its chunked ``CsvReader``) and
+  ``to_csv`` (``DataFrame.to_csv``).
+
+Each module shapes pandas' arguments into the engine's options; the
+parsing and writing run in C (src/io/) with the GIL released.  Every
+public name is importable from here (``zambezi.io.read_csv``) and the
+readers from ``zambezi`` itself (``zambezi.read_csv``).
+"""
+
+from zambezi.io.csv import CsvReader, read_csv, to_csv
+
+__all__ = ["read_csv", "CsvReader", "to_csv"]
