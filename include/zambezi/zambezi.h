@@ -230,7 +230,9 @@ typedef enum zb_time_unit {
 
 /* "int64", "string", "timestamp[us]" ... (no timezone). */
 ZB_API const char *zb_type_name(zb_type_id id);
-/* Parse a type name ("int64", "float", "str", "category", ...). */
+/* Parse a canonical type name as zb_type_name writes it ("int64",
+ * "string", "category", "date32", "timestamp"); aliases such as "str" or
+ * "Int64" are the Python layer's. */
 ZB_API zb_status zb_type_from_name(const char *name, zb_type_id *out, zb_error *err);
 /* Bytes per value of the data buffer; 0 for bool (bits) and string. */
 ZB_API int zb_type_width(zb_type_id id);

@@ -25,26 +25,15 @@ const char *zb_type_name(zb_type_id id) {
 }
 
 zb_status zb_type_from_name(const char *name, zb_type_id *out, zb_error *err) {
-  static const struct {
-    const char *alias;
-    zb_type_id id;
-  } aliases[] = {{"boolean", ZB_BOOL}, {"int", ZB_INT64},     {"float", ZB_FLOAT64},
-                 {"double", ZB_FLOAT64}, {"str", ZB_STRING},  {"large_string", ZB_STRING},
-                 {"utf8", ZB_STRING},    {"categorical", ZB_CATEGORICAL},
-                 {"date", ZB_DATE32},    {"datetime", ZB_TIMESTAMP}};
   for (int i = 0; i < ZB_TYPE_COUNT; i++) {
     if (strcmp(name, k_types[i].name) == 0) {
       *out = (zb_type_id)i;
       return ZB_OK;
     }
   }
-  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
-    if (strcmp(name, aliases[i].alias) == 0) {
-      *out = aliases[i].id;
-      return ZB_OK;
-    }
-  }
-  return zb_error_set(err, ZB_ETYPE, "unknown dtype '%s'", name);
+  /* aliases ("Int64", "str", object...) are the Python layer's: _dtypes.py */
+  return zb_error_set(err, ZB_ETYPE, "unknown dtype '%s' (the engine takes canonical names: "
+                      "int64, float64, string, category, date32, timestamp...)", name);
 }
 
 int zb_type_width(zb_type_id id) {

@@ -201,6 +201,9 @@ ZB_TEST(test_every_dtype_builds) {
   zb_type_id t;
   ZB_CHECK_EQ_INT(zb_type_from_name("complex128", &t, &err), ZB_ETYPE);
   ZB_CHECK(strstr(err.message, "complex128") != NULL);
+  /* canonical names only: aliases live in Python (zambezi/_dtypes.py) */
+  ZB_CHECK_EQ_INT(zb_type_from_name("str", &t, &err), ZB_ETYPE);
+  ZB_CHECK_EQ_INT(zb_type_from_name("double", &t, &err), ZB_ETYPE);
 }
 
 ZB_TEST(test_table) {
