@@ -3,20 +3,26 @@
  */
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "core/internal.h"
+
+/* Every id from ZB_INT8 to ZB_FLOAT64 is in the list once: as many entries
+ * as ids, and a repeated one would initialize k_types twice (-Woverride-init). */
+#define ZB_COUNT_ONE(ID, T, NAME, U) +1
+_Static_assert(0 ZB_FOR_EACH_NUMERIC_TYPE(ZB_COUNT_ONE) == ZB_FLOAT64 - ZB_INT8 + 1,
+               "dtype_list.h: the numeric list and zb_type_id disagree");
+#undef ZB_COUNT_ONE
 
 static const struct {
   const char *name;
   int width;
 } k_types[ZB_TYPE_COUNT] = {
-    [ZB_BOOL] = {"bool", 0},         [ZB_INT8] = {"int8", 1},
-    [ZB_INT16] = {"int16", 2},       [ZB_INT32] = {"int32", 4},
-    [ZB_INT64] = {"int64", 8},       [ZB_UINT8] = {"uint8", 1},
-    [ZB_UINT16] = {"uint16", 2},     [ZB_UINT32] = {"uint32", 4},
-    [ZB_UINT64] = {"uint64", 8},     [ZB_FLOAT32] = {"float32", 4},
-    [ZB_FLOAT64] = {"float64", 8},   [ZB_STRING] = {"string", 0},
-    [ZB_CATEGORICAL] = {"category", 4}, [ZB_DATE32] = {"date32", 4},
-    [ZB_TIMESTAMP] = {"timestamp", 8},
+    [ZB_BOOL] = {"bool", 0},
+#define ZB_TYPE_ROW(ID, T, NAME, U) [ID] = {#NAME, (int)sizeof(T)},
+    ZB_FOR_EACH_FIXED_TYPE(ZB_TYPE_ROW)
+#undef ZB_TYPE_ROW
+    [ZB_STRING] = {"string", 0},
+    [ZB_CATEGORICAL] = {"category", 4},
 };
 
 const char *zb_type_name(zb_type_id id) {

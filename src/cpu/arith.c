@@ -6,13 +6,15 @@
  *
  * Both operands are converted block by block (ZB_BLOCK rows, on the stack)
  * to the compute type chosen by src/core, so there is one loop per
- * (op, compute type), stamped out by macros; the switch is outside it.
+ * (op, compute type), stamped out from the dtype list (core/dtype_list.h);
+ * the switch is outside it.
  * Integer arithmetic is done in unsigned types, so overflow wraps without
  * undefined behaviour.  Integer // and % by zero set a per-row null flag;
  * so does integer ** with a negative exponent.
  */
 #include <math.h>
 
+#include "core/dtype_list.h"
 #include "cpu/kernels.h"
 
 /* ---- integer kernels ----------------------------------------------------- */
@@ -21,18 +23,22 @@
 #define NEG_S(v) ((v) < 0)
 #define NEG_U(v) ((void)(v), 0)
 
+/* v as an unsigned type of at least int's width (UT: T's bits), so that
+ * +, - and * wrap rather than overflow after integer promotion. */
+#define WRAP(UT, v) (0u + (UT)(v))
+
 #define INT_KERNEL(NAME, T, UT, SIGNED, NEG)                                              \
   static void NAME(zb_binary_op op, const T *x, const T *y, T *o, int64_t n,             \
                    uint8_t *nf) {                                                        \
     switch (op) {                                                                        \
       case ZB_OP_ADD:                                                                    \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)((UT)x[i] + (UT)y[i]);                 \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(WRAP(UT, x[i]) + WRAP(UT, y[i]));     \
         break;                                                                           \
       case ZB_OP_SUB:                                                                    \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)((UT)x[i] - (UT)y[i]);                 \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(WRAP(UT, x[i]) - WRAP(UT, y[i]));     \
         break;                                                                           \
       case ZB_OP_MUL:                                                                    \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)((UT)x[i] * (UT)y[i]);                 \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(WRAP(UT, x[i]) * WRAP(UT, y[i]));     \
         break;                                                                           \
       case ZB_OP_AND:                                                                    \
         for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i] & y[i]);                         \
@@ -52,7 +58,7 @@
           T d = yv == 0 ? (T)1 : yv;                                                     \
           T q, r;                                                                        \
           if (SIGNED && d == (T)-1) {                                                    \
-            q = (T)((UT)0 - (UT)xv);                                                     \
+            q = (T)(0u - WRAP(UT, xv));                                                  \
             r = 0;                                                                       \
           } else {                                                                       \
             q = (T)(xv / d);                                                             \
@@ -84,14 +90,12 @@
     }                                                                                    \
   }
 
-INT_KERNEL(k_i8, int8_t, unsigned, 1, NEG_S)
-INT_KERNEL(k_i16, int16_t, unsigned, 1, NEG_S)
-INT_KERNEL(k_i32, int32_t, unsigned, 1, NEG_S)
-INT_KERNEL(k_i64, int64_t, uint64_t, 1, NEG_S)
-INT_KERNEL(k_u8, uint8_t, unsigned, 0, NEG_U)
-INT_KERNEL(k_u16, uint16_t, unsigned, 0, NEG_U)
-INT_KERNEL(k_u32, uint32_t, unsigned, 0, NEG_U)
-INT_KERNEL(k_u64, uint64_t, uint64_t, 0, NEG_U)
+#define INT_KERNEL_S(ID, T, NAME, U) INT_KERNEL(k_##NAME, T, U, 1, NEG_S)
+#define INT_KERNEL_U(ID, T, NAME, U) INT_KERNEL(k_##NAME, T, U, 0, NEG_U)
+ZB_FOR_EACH_SIGNED_TYPE(INT_KERNEL_S)
+ZB_FOR_EACH_UNSIGNED_TYPE(INT_KERNEL_U)
+#undef INT_KERNEL_S
+#undef INT_KERNEL_U
 
 /* ---- float kernels ------------------------------------------------------- */
 
@@ -147,56 +151,50 @@ INT_KERNEL(k_u64, uint64_t, uint64_t, 0, NEG_U)
     }                                                                                   \
   }
 
-FLOAT_KERNEL(k_f32, float, fmodf, floorf, powf, copysignf)
-FLOAT_KERNEL(k_f64, double, fmod, floor, pow, copysign)
+FLOAT_KERNEL(k_float32, float, fmodf, floorf, powf, copysignf)
+FLOAT_KERNEL(k_float64, double, fmod, floor, pow, copysign)
 
 /* Run the kernel of compute type t on n values. */
 static void arith_block(zb_binary_op op, zb_type_id t, const void *x, const void *y, void *o,
                         int64_t n, uint8_t *nf) {
   switch (t) {
-#define CASE_INT(ID, FN, T) \
-  case ID: FN(op, (const T *)x, (const T *)y, (T *)o, n, nf); break;
-    CASE_INT(ZB_INT8, k_i8, int8_t)
-    CASE_INT(ZB_INT16, k_i16, int16_t)
-    CASE_INT(ZB_INT32, k_i32, int32_t)
-    CASE_INT(ZB_INT64, k_i64, int64_t)
-    CASE_INT(ZB_UINT8, k_u8, uint8_t)
-    CASE_INT(ZB_UINT16, k_u16, uint16_t)
-    CASE_INT(ZB_UINT32, k_u32, uint32_t)
-    CASE_INT(ZB_UINT64, k_u64, uint64_t)
+#define CASE_INT(ID, T, NAME, U) \
+  case ID: k_##NAME(op, (const T *)x, (const T *)y, (T *)o, n, nf); break;
+#define CASE_FLOAT(ID, T, NAME, U) \
+  case ID: k_##NAME(op, (const T *)x, (const T *)y, (T *)o, n); break;
+    ZB_FOR_EACH_INTEGER_TYPE(CASE_INT)
+    ZB_FOR_EACH_FLOAT_TYPE(CASE_FLOAT)
 #undef CASE_INT
-    case ZB_FLOAT32: k_f32(op, (const float *)x, (const float *)y, (float *)o, n); break;
-    case ZB_FLOAT64: k_f64(op, (const double *)x, (const double *)y, (double *)o, n); break;
+#undef CASE_FLOAT
     default: break;
   }
 }
 
-/* Is value i of the block (compute type t) equal to v (0 or 1)? */
-static bool block_equals(zb_type_id t, const void *x, int64_t i, int v) {
+/* Bit q of the result: value k + q of the block (compute type t) equals v
+ * (0 or 1), q < m. */
+static uint64_t block_equals(zb_type_id t, const void *x, int64_t k, int m, int v) {
+  uint8_t r[64];
   switch (t) {
-    case ZB_INT8: return ((const int8_t *)x)[i] == v;
-    case ZB_INT16: return ((const int16_t *)x)[i] == v;
-    case ZB_INT32: return ((const int32_t *)x)[i] == v;
-    case ZB_INT64: return ((const int64_t *)x)[i] == v;
-    case ZB_UINT8: return ((const uint8_t *)x)[i] == (unsigned)v;
-    case ZB_UINT16: return ((const uint16_t *)x)[i] == (unsigned)v;
-    case ZB_UINT32: return ((const uint32_t *)x)[i] == (unsigned)v;
-    case ZB_UINT64: return ((const uint64_t *)x)[i] == (uint64_t)v;
-    case ZB_FLOAT32: return ((const float *)x)[i] == (float)v;
-    case ZB_FLOAT64: return ((const double *)x)[i] == (double)v;
-    default: return false;
+#define EQ_CASE(ID, T, NAME, U)                                              \
+  case ID:                                                                   \
+    for (int q = 0; q < m; q++) r[q] = ((const T *)x)[k + q] == (T)v;        \
+    break;
+    ZB_FOR_EACH_NUMERIC_TYPE(EQ_CASE)
+#undef EQ_CASE
+    default: return 0;
   }
+  return zb__pack_bools(r, m);
 }
 
-/* Write 1 into result i. */
-static void block_set_one(zb_type_id t, void *o, int64_t i) {
+/* Write 1 into result k + q for each bit q of ones. */
+static void block_set_ones(zb_type_id t, void *o, int64_t k, uint64_t ones) {
   switch (t) {
-    case ZB_INT8: case ZB_UINT8: ((uint8_t *)o)[i] = 1; break;
-    case ZB_INT16: case ZB_UINT16: ((uint16_t *)o)[i] = 1; break;
-    case ZB_INT32: case ZB_UINT32: ((uint32_t *)o)[i] = 1; break;
-    case ZB_INT64: case ZB_UINT64: ((uint64_t *)o)[i] = 1; break;
-    case ZB_FLOAT32: ((float *)o)[i] = 1.0f; break;
-    case ZB_FLOAT64: ((double *)o)[i] = 1.0; break;
+#define ONE_CASE(ID, T, NAME, U)                                             \
+  case ID:                                                                   \
+    for (; ones != 0; ones &= ones - 1) ((T *)o)[k + __builtin_ctzll(ones)] = (T)1; \
+    break;
+    ZB_FOR_EACH_NUMERIC_TYPE(ONE_CASE)
+#undef ONE_CASE
     default: break;
   }
 }
@@ -247,14 +245,10 @@ static void bin_morsel(void *ctx, int64_t task, int worker) {
       }
       if (j->op == ZB_OP_POW && (va ^ vb) != 0) {
         /* pandas: 1 ** NA == 1 and NA ** 0 == 1. */
-        for (int q = 0; q < mm; q++) {
-          bool one = ((va >> q) & 1) && !((vb >> q) & 1) && block_equals(j->t, x, k + q, 1);
-          bool zero = ((vb >> q) & 1) && !((va >> q) & 1) && block_equals(j->t, y, k + q, 0);
-          if (one || zero) {
-            block_set_one(j->t, o, k + q);
-            v |= UINT64_C(1) << q;
-          }
-        }
+        uint64_t ones = (va & ~vb & block_equals(j->t, x, k, mm, 1)) |
+                        (vb & ~va & block_equals(j->t, y, k, mm, 0));
+        block_set_ones(j->t, o, k, ones);
+        v |= ones;
       }
       zb__store_bits(ov, row + k, v, mm);
     }
@@ -287,21 +281,19 @@ zb_status zb__cpu_binary(zb_binary_op op, const zb_column *a, bool a_scalar,
 #define UNARY_INT(NAME, T, UT, NEG)                                                  \
   static void NAME(zb_unary_op op, const T *x, T *o, int64_t n) {                       \
     if (op == ZB_OP_NEG)                                                                \
-      for (int64_t i = 0; i < n; i++) o[i] = (T)((UT)0 - (UT)x[i]);                     \
+      for (int64_t i = 0; i < n; i++) o[i] = (T)(0u - WRAP(UT, x[i]));                  \
     else if (op == ZB_OP_ABS)                                                           \
       for (int64_t i = 0; i < n; i++)                                                   \
-        o[i] = NEG(x[i]) ? (T)((UT)0 - (UT)x[i]) : x[i];                  \
+        o[i] = NEG(x[i]) ? (T)(0u - WRAP(UT, x[i])) : x[i];                             \
     else                                                                                \
       for (int64_t i = 0; i < n; i++) o[i] = (T)~x[i];                                  \
   }
-UNARY_INT(u_i8, int8_t, unsigned, NEG_S)
-UNARY_INT(u_i16, int16_t, unsigned, NEG_S)
-UNARY_INT(u_i32, int32_t, unsigned, NEG_S)
-UNARY_INT(u_i64, int64_t, uint64_t, NEG_S)
-UNARY_INT(u_u8, uint8_t, unsigned, NEG_U)
-UNARY_INT(u_u16, uint16_t, unsigned, NEG_U)
-UNARY_INT(u_u32, uint32_t, unsigned, NEG_U)
-UNARY_INT(u_u64, uint64_t, uint64_t, NEG_U)
+#define UNARY_INT_S(ID, T, NAME, U) UNARY_INT(u_##NAME, T, U, NEG_S)
+#define UNARY_INT_U(ID, T, NAME, U) UNARY_INT(u_##NAME, T, U, NEG_U)
+ZB_FOR_EACH_SIGNED_TYPE(UNARY_INT_S)
+ZB_FOR_EACH_UNSIGNED_TYPE(UNARY_INT_U)
+#undef UNARY_INT_S
+#undef UNARY_INT_U
 
 typedef struct un_job {
   zb_unary_op op;
@@ -330,14 +322,10 @@ static void un_morsel(void *ctx, int64_t task, int worker) {
   const void *x = (const char *)c->data->data + (c->offset + start) * wd;
   void *o = (char *)j->out->data->data + start * wd;
   switch (c->type) {
-    case ZB_INT8: u_i8(j->op, (const int8_t *)x, (int8_t *)o, n); break;
-    case ZB_INT16: u_i16(j->op, (const int16_t *)x, (int16_t *)o, n); break;
-    case ZB_INT32: u_i32(j->op, (const int32_t *)x, (int32_t *)o, n); break;
-    case ZB_INT64: u_i64(j->op, (const int64_t *)x, (int64_t *)o, n); break;
-    case ZB_UINT8: u_u8(j->op, (const uint8_t *)x, (uint8_t *)o, n); break;
-    case ZB_UINT16: u_u16(j->op, (const uint16_t *)x, (uint16_t *)o, n); break;
-    case ZB_UINT32: u_u32(j->op, (const uint32_t *)x, (uint32_t *)o, n); break;
-    case ZB_UINT64: u_u64(j->op, (const uint64_t *)x, (uint64_t *)o, n); break;
+#define UNARY_CASE(ID, T, NAME, U) \
+    case ID: u_##NAME(j->op, (const T *)x, (T *)o, n); break;
+    ZB_FOR_EACH_INTEGER_TYPE(UNARY_CASE)
+#undef UNARY_CASE
     case ZB_FLOAT32: {
       const float *xf = (const float *)x;
       float *of = (float *)o;

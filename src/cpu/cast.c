@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/dtype_list.h"
 #include "cpu/kernels.h"
 
 /* Per-morsel first bad row (INT64_MAX: none) and its kind. */
@@ -74,13 +75,13 @@ typedef struct num_job {
 
 static void target_range(zb_type_id t, int64_t *lo, uint64_t *hi) {
   switch (t) {
-    case ZB_INT8: *lo = INT8_MIN; *hi = INT8_MAX; break;
-    case ZB_INT16: *lo = INT16_MIN; *hi = INT16_MAX; break;
-    case ZB_INT32: *lo = INT32_MIN; *hi = INT32_MAX; break;
-    case ZB_INT64: *lo = INT64_MIN; *hi = INT64_MAX; break;
-    case ZB_UINT8: *lo = 0; *hi = UINT8_MAX; break;
-    case ZB_UINT16: *lo = 0; *hi = UINT16_MAX; break;
-    case ZB_UINT32: *lo = 0; *hi = UINT32_MAX; break;
+#define RANGE_S(ID, T, NAME, U) \
+    case ID: *lo = ZB_SIGNED_MIN(T, U); *hi = (uint64_t)ZB_SIGNED_MAX(T, U); break;
+#define RANGE_U(ID, T, NAME, U) case ID: *lo = 0; *hi = ZB_UNSIGNED_MAX(U); break;
+    ZB_FOR_EACH_SIGNED_TYPE(RANGE_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(RANGE_U)
+#undef RANGE_S
+#undef RANGE_U
     default: *lo = 0; *hi = UINT64_MAX; break;
   }
 }
@@ -132,7 +133,7 @@ static void num_check_morsel(void *ctx, int64_t task, int worker) {
  * out-of-range value (null rows may hold anything): those become 0.  The
  * range test is on the truncated value, as the check's: -128.5 is int8's
  * -128. */
-#define F2I(TID, T)                                                              \
+#define F2I(TID, T, NAME, U)                                                     \
   case TID: {                                                                    \
     T *d = (T *)dst;                                                             \
     for (int64_t i = 0; i < n; i++) {                                            \
@@ -145,14 +146,7 @@ static void num_check_morsel(void *ctx, int64_t task, int worker) {
 static void float_to_int(zb_type_id tp, void *dst, const double *x, int64_t n, double lo,
                          double hi) {
   switch (tp) {
-    F2I(ZB_INT8, int8_t)
-    F2I(ZB_INT16, int16_t)
-    F2I(ZB_INT32, int32_t)
-    F2I(ZB_INT64, int64_t)
-    F2I(ZB_UINT8, uint8_t)
-    F2I(ZB_UINT16, uint16_t)
-    F2I(ZB_UINT32, uint32_t)
-    F2I(ZB_UINT64, uint64_t)
+    ZB_FOR_EACH_INTEGER_TYPE(F2I)
     default: break;
   }
 }
@@ -398,7 +392,10 @@ static int format_value(const zb_column *c, int64_t i, char *buf) {
       return snprintf(buf, 40, zb_bit_get((const uint8_t *)d, p) ? "True" : "False");
     case ZB_FLOAT32: return format_float(((const float *)d)[p], true, buf);
     case ZB_FLOAT64: return format_float(((const double *)d)[p], false, buf);
-    case ZB_UINT8: case ZB_UINT16: case ZB_UINT32: case ZB_UINT64: {
+#define UNSIGNED_CASE(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_UNSIGNED_TYPE(UNSIGNED_CASE)
+#undef UNSIGNED_CASE
+    {
       uint64_t v = 0;
       zb__convert_block(ZB_UINT64, &v, c->type, d, p, 1);
       return snprintf(buf, 40, "%llu", (unsigned long long)v);

@@ -10,6 +10,7 @@
  * Bool logic works a 64-bit word at a time on values and validity.
  */
 #define _GNU_SOURCE /* memmem, which core/str_row.h uses */
+#include "core/dtype_list.h"
 #include "core/str_row.h"
 #include "cpu/kernels.h"
 
@@ -51,16 +52,9 @@ static void cmp_block(zb_binary_op op, zb_type_id t, const void *x, const void *
   uint8_t r_[64];
   switch (t) {
     case ZB_BOOL: CMP_OPS(uint8_t) break;
-    case ZB_INT8: CMP_OPS(int8_t) break;
-    case ZB_INT16: CMP_OPS(int16_t) break;
-    case ZB_INT32: CMP_OPS(int32_t) break;
-    case ZB_INT64: CMP_OPS(int64_t) break;
-    case ZB_UINT8: CMP_OPS(uint8_t) break;
-    case ZB_UINT16: CMP_OPS(uint16_t) break;
-    case ZB_UINT32: CMP_OPS(uint32_t) break;
-    case ZB_UINT64: CMP_OPS(uint64_t) break;
-    case ZB_FLOAT32: CMP_OPS(float) break;
-    case ZB_FLOAT64: CMP_OPS(double) break;
+#define CMP_CASE(ID, T, NAME, U) case ID: CMP_OPS(T) break;
+    ZB_FOR_EACH_NUMERIC_TYPE(CMP_CASE)
+#undef CMP_CASE
     default: break;
   }
 }

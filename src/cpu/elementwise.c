@@ -11,6 +11,7 @@
  */
 #include <math.h>
 
+#include "core/dtype_list.h"
 #include "cpu/kernels.h"
 #include "cpu/strings_kernels.h"
 
@@ -58,16 +59,16 @@ static void clip_morsel(void *ctx, int64_t task, int worker) {
   int64_t start, n;
   morsel_of(c->length, task, &start, &n);
   switch (c->type) {
-    case ZB_INT8: CLIP_LOOP(int8_t, i); break;
-    case ZB_INT16: CLIP_LOOP(int16_t, i); break;
-    case ZB_INT32: CLIP_LOOP(int32_t, i); break;
-    case ZB_INT64: CLIP_LOOP(int64_t, i); break;
-    case ZB_UINT8: CLIP_LOOP(uint8_t, u); break;
-    case ZB_UINT16: CLIP_LOOP(uint16_t, u); break;
-    case ZB_UINT32: CLIP_LOOP(uint32_t, u); break;
-    case ZB_UINT64: CLIP_LOOP(uint64_t, u); break;
-    case ZB_FLOAT32: CLIP_LOOP(float, f); break;
-    default: CLIP_LOOP(double, f); break;
+#define CLIP_S(ID, T, NAME, U) case ID: CLIP_LOOP(T, i); break;
+#define CLIP_U(ID, T, NAME, U) case ID: CLIP_LOOP(T, u); break;
+#define CLIP_F(ID, T, NAME, U) case ID: CLIP_LOOP(T, f); break;
+    ZB_FOR_EACH_SIGNED_TYPE(CLIP_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(CLIP_U)
+    ZB_FOR_EACH_FLOAT_TYPE(CLIP_F)
+#undef CLIP_S
+#undef CLIP_U
+#undef CLIP_F
+    default: break; /* numeric but bool only (src/core) */
   }
 }
 #undef CLIP_LOOP
@@ -146,14 +147,13 @@ static void round_morsel(void *ctx, int64_t task, int worker) {
     return;
   }
   switch (c->type) {
-    case ZB_INT8: ROUND_INT_LOOP(int8_t, 0); break;
-    case ZB_INT16: ROUND_INT_LOOP(int16_t, 0); break;
-    case ZB_INT32: ROUND_INT_LOOP(int32_t, 0); break;
-    case ZB_INT64: ROUND_INT_LOOP(int64_t, 0); break;
-    case ZB_UINT8: ROUND_INT_LOOP(uint8_t, 0); break;
-    case ZB_UINT16: ROUND_INT_LOOP(uint16_t, 0); break;
-    case ZB_UINT32: ROUND_INT_LOOP(uint32_t, 0); break;
-    default: ROUND_INT_LOOP(uint64_t, 1); break;
+#define ROUND_S(ID, T, NAME, U) case ID: ROUND_INT_LOOP(T, 0); break;
+#define ROUND_U(ID, T, NAME, U) case ID: ROUND_INT_LOOP(T, sizeof(T) == 8); break;
+    ZB_FOR_EACH_SIGNED_TYPE(ROUND_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(ROUND_U)
+#undef ROUND_S
+#undef ROUND_U
+    default: break; /* integers only (src/core) */
   }
 }
 #undef ROUND_INT_LOOP

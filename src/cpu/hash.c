@@ -16,6 +16,7 @@
  */
 #include <math.h>
 
+#include "core/dtype_list.h"
 #include "cpu/hash.h"
 
 /* ---- hash functions ------------------------------------------------------- */
@@ -99,18 +100,17 @@ static void keys_morsel(void *ctx, int64_t task, int worker) {
         for (int64_t i = s; i < e; i++) norm[i] = zb_bit_get(b, c->offset + i);
         break;
       }
-      case ZB_INT8: NORM_LOOP(int8_t, (uint64_t)(int64_t)v[i]); break;
-      case ZB_INT16: NORM_LOOP(int16_t, (uint64_t)(int64_t)v[i]); break;
-      case ZB_INT32:
-      case ZB_DATE32: NORM_LOOP(int32_t, (uint64_t)(int64_t)v[i]); break;
-      case ZB_INT64:
-      case ZB_TIMESTAMP: break; /* norm is the column's data */
-      case ZB_UINT8: NORM_LOOP(uint8_t, (uint64_t)v[i]); break;
-      case ZB_UINT16: NORM_LOOP(uint16_t, (uint64_t)v[i]); break;
-      case ZB_UINT32: NORM_LOOP(uint32_t, (uint64_t)v[i]); break;
-      case ZB_UINT64: break;
-      case ZB_FLOAT32: NORM_LOOP(float, norm_double((double)v[i])); break;
-      case ZB_FLOAT64: NORM_LOOP(double, norm_double(v[i])); break;
+      /* integers widened (64-bit ones: norm is the column's data) */
+#define NORM_INT(ID, T, NAME, U)                                                \
+      case ID:                                                                  \
+        if (sizeof(T) < 8) NORM_LOOP(T, (uint64_t)v[i]);                        \
+        break;
+#define NORM_FLOAT(ID, T, NAME, U) case ID: NORM_LOOP(T, norm_double((double)v[i])); break;
+      ZB_FOR_EACH_INTEGER_TYPE(NORM_INT)
+      ZB_FOR_EACH_TEMPORAL_TYPE(NORM_INT)
+      ZB_FOR_EACH_FLOAT_TYPE(NORM_FLOAT)
+#undef NORM_INT
+#undef NORM_FLOAT
       case ZB_CATEGORICAL: {
         const int32_t *v = (const int32_t *)c->data->data + c->offset;
         const dict_info *d = &j->dicts[ci];
@@ -463,8 +463,10 @@ typedef struct dense_job {
 
 static bool dense_type(zb_type_id t) {
   switch (t) {
-    case ZB_INT8: case ZB_INT16: case ZB_INT32: case ZB_INT64: case ZB_UINT8:
-    case ZB_UINT16: case ZB_UINT32: case ZB_UINT64: case ZB_DATE32: case ZB_TIMESTAMP:
+#define DENSE_TYPE(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_INTEGER_TYPE(DENSE_TYPE)
+    ZB_FOR_EACH_TEMPORAL_TYPE(DENSE_TYPE)
+#undef DENSE_TYPE
       return true;
     default: return false;
   }
@@ -501,16 +503,14 @@ static bool dense_type(zb_type_id t) {
 #define KEY_S8(v) ((uint64_t)(int64_t)(v) ^ (UINT64_C(1) << 63))
 #define KEY_U(v) ((uint64_t)(v))
 
-#define DENSE_SWITCH(BODY, NULLBODY)                                           \
-  switch (c->type) {                                                           \
-    case ZB_INT8: DENSE_ROWS(int8_t, KEY_S8, BODY, NULLBODY) break;            \
-    case ZB_INT16: DENSE_ROWS(int16_t, KEY_S8, BODY, NULLBODY) break;          \
-    case ZB_INT32: case ZB_DATE32: DENSE_ROWS(int32_t, KEY_S8, BODY, NULLBODY) break; \
-    case ZB_INT64: case ZB_TIMESTAMP: DENSE_ROWS(int64_t, KEY_S8, BODY, NULLBODY) break; \
-    case ZB_UINT8: DENSE_ROWS(uint8_t, KEY_U, BODY, NULLBODY) break;           \
-    case ZB_UINT16: DENSE_ROWS(uint16_t, KEY_U, BODY, NULLBODY) break;         \
-    case ZB_UINT32: DENSE_ROWS(uint32_t, KEY_U, BODY, NULLBODY) break;         \
-    case ZB_UINT64: DENSE_ROWS(uint64_t, KEY_U, BODY, NULLBODY) break;         \
+/* DENSE_ROWS over c's physical integer type with the body DENSE_BODY and
+ * DENSE_NULLBODY, which the caller defines around it. */
+#define DENSE_CASE_S(ID, T, NAME, U) case ID: DENSE_ROWS(T, KEY_S8, DENSE_BODY, DENSE_NULLBODY) break;
+#define DENSE_CASE_U(ID, T, NAME, U) case ID: DENSE_ROWS(T, KEY_U, DENSE_BODY, DENSE_NULLBODY) break;
+#define DENSE_SWITCH                                                           \
+  switch (zb__physical(c->type)) {                                             \
+    ZB_FOR_EACH_SIGNED_TYPE(DENSE_CASE_S)                                      \
+    ZB_FOR_EACH_UNSIGNED_TYPE(DENSE_CASE_U)                                    \
     default: break;                                                            \
   }
 
@@ -520,7 +520,11 @@ static void dense_minmax(void *ctx, int64_t task, int worker) {
   const zb_column *c = j->c;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
   uint64_t mn = UINT64_MAX, mx = 0;
-  DENSE_SWITCH({ mn = k < mn ? k : mn; mx = k > mx ? k : mx; }, (void)0)
+#define DENSE_BODY { mn = k < mn ? k : mn; mx = k > mx ? k : mx; }
+#define DENSE_NULLBODY (void)0
+  DENSE_SWITCH
+#undef DENSE_BODY
+#undef DENSE_NULLBODY
   j->mn[task] = mn;
   j->mx[task] = mx;
 }
@@ -533,16 +537,20 @@ static void dense_count(void *ctx, int64_t task, int worker) {
   int64_t *first = j->first + (int64_t)worker * (j->range + 1);
   uint64_t base = j->base;
   int64_t nulls = j->range;
-  DENSE_SWITCH(
-      {
-        int64_t s = (int64_t)(k - base);
-        cnt[s]++;
-        if (i < first[s]) first[s] = i;
-      },
-      {
-        cnt[nulls]++;
-        if (i < first[nulls]) first[nulls] = i;
-      })
+#define DENSE_BODY                                                             \
+  {                                                                            \
+    int64_t s = (int64_t)(k - base);                                           \
+    cnt[s]++;                                                                  \
+    if (i < first[s]) first[s] = i;                                            \
+  }
+#define DENSE_NULLBODY                                                         \
+  {                                                                            \
+    cnt[nulls]++;                                                              \
+    if (i < first[nulls]) first[nulls] = i;                                    \
+  }
+  DENSE_SWITCH
+#undef DENSE_BODY
+#undef DENSE_NULLBODY
 }
 
 /* Sort a[0, n) ascending (LSD radix on bytes; tmp: n more). */

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "core/exact_mean.h"
 #include "cpu/kernels.h"
 
@@ -246,16 +247,16 @@ static inline void store_minmax_zb_v4u(partial *p, uint64_t lo, uint64_t hi) {
     }                                                                                 \
   }
 
-DEFINE_IREDUCE(reduce_i8, int8_t, zb_v4l, INT8_MIN, INT8_MAX)
-DEFINE_IREDUCE(reduce_i16, int16_t, zb_v4l, INT16_MIN, INT16_MAX)
-DEFINE_IREDUCE(reduce_i32, int32_t, zb_v4l, INT32_MIN, INT32_MAX)
-DEFINE_IREDUCE(reduce_i64, int64_t, zb_v4l, INT64_MIN, INT64_MAX)
-DEFINE_IREDUCE(reduce_u8, uint8_t, zb_v4u, 0, UINT8_MAX)
-DEFINE_IREDUCE(reduce_u16, uint16_t, zb_v4u, 0, UINT16_MAX)
-DEFINE_IREDUCE(reduce_u32, uint32_t, zb_v4u, 0, UINT32_MAX)
-DEFINE_IREDUCE(reduce_u64, uint64_t, zb_v4u, 0, UINT64_MAX)
-DEFINE_FREDUCE(reduce_f32, float)
-DEFINE_FREDUCE(reduce_f64, double)
+#define IREDUCE_S(ID, T, NAME, U) \
+  DEFINE_IREDUCE(reduce_##NAME, T, zb_v4l, ZB_SIGNED_MIN(T, U), ZB_SIGNED_MAX(T, U))
+#define IREDUCE_U(ID, T, NAME, U) DEFINE_IREDUCE(reduce_##NAME, T, zb_v4u, 0, ZB_UNSIGNED_MAX(U))
+#define FREDUCE(ID, T, NAME, U) DEFINE_FREDUCE(reduce_##NAME, T)
+ZB_FOR_EACH_SIGNED_TYPE(IREDUCE_S)
+ZB_FOR_EACH_UNSIGNED_TYPE(IREDUCE_U)
+ZB_FOR_EACH_FLOAT_TYPE(FREDUCE)
+#undef IREDUCE_S
+#undef IREDUCE_U
+#undef FREDUCE
 
 /* bool: values are a bitmap too. */
 static void reduce_bool(const uint8_t *v, const uint8_t *valid, int64_t off, int64_t n,
@@ -298,16 +299,10 @@ static void reduce_morsel(void *ctx, int64_t task, int worker) {
   bool s = j->want_sum, mm = j->want_minmax;
   switch (c->type) {
     case ZB_BOOL: reduce_bool((const uint8_t *)v, valid, off, n, p); break;
-    case ZB_INT8: reduce_i8((const int8_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_INT16: reduce_i16((const int16_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_INT32: reduce_i32((const int32_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_INT64: reduce_i64((const int64_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_UINT8: reduce_u8((const uint8_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_UINT16: reduce_u16((const uint16_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_UINT32: reduce_u32((const uint32_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_UINT64: reduce_u64((const uint64_t *)v, valid, off, n, s, mm, p); break;
-    case ZB_FLOAT32: reduce_f32((const float *)v, valid, off, n, s, mm, p); break;
-    case ZB_FLOAT64: reduce_f64((const double *)v, valid, off, n, s, mm, p); break;
+#define REDUCE_CASE(ID, T, NAME, U) \
+    case ID: reduce_##NAME((const T *)v, valid, off, n, s, mm, p); break;
+    ZB_FOR_EACH_NUMERIC_TYPE(REDUCE_CASE)
+#undef REDUCE_CASE
     default: break;
   }
 }

@@ -16,39 +16,29 @@
  */
 #include <math.h>
 
+#include "core/dtype_list.h"
 #include "cpu/hash.h"
 
 static zb_status quantile_impl(const zb_column *col, int64_t n_q, const double *q,
                                zb_scalar *out, bool median, zb_error *err);
 
-/* Row i of a numeric or bool host column as double (no validity check). */
-static inline double value_f(const zb_column *c, int64_t i) {
-  const void *d = c->data->data;
-  int64_t p = c->offset + i;
-  switch (c->type) {
-    case ZB_BOOL: return zb_bit_get((const uint8_t *)d, p);
-    case ZB_INT8: return ((const int8_t *)d)[p];
-    case ZB_INT16: return ((const int16_t *)d)[p];
-    case ZB_INT32: return ((const int32_t *)d)[p];
-    case ZB_INT64: return (double)((const int64_t *)d)[p];
-    case ZB_UINT8: return ((const uint8_t *)d)[p];
-    case ZB_UINT16: return ((const uint16_t *)d)[p];
-    case ZB_UINT32: return ((const uint32_t *)d)[p];
-    case ZB_UINT64: return (double)((const uint64_t *)d)[p];
-    case ZB_FLOAT32: return ((const float *)d)[p];
-    case ZB_FLOAT64: return ((const double *)d)[p];
-    default: return 0;
-  }
+/* Fill dst[0, n) with rows [start, start + n) of c (numeric or bool)
+ * converted to double (block at a time; the type switch is outside the
+ * row loop). */
+static void block_f(const zb_column *c, int64_t start, int64_t n, double *dst) {
+  zb__convert_block(ZB_FLOAT64, dst, c->type, c->data->data, c->offset + start, n);
 }
 
-/* Fill dst[0, n) with rows [start, start + n) of c converted to double
- * (block at a time; the type switch is outside the row loop). */
-static void block_f(const zb_column *c, int64_t start, int64_t n, double *dst) {
-  if (c->type == ZB_BOOL) {
-    for (int64_t i = 0; i < n; i++) dst[i] = value_f(c, start + i);
-    return;
+/* The first valid, non-NaN value of c as double; 0 when there is none. */
+static double first_value(const zb_column *c) {
+  double buf[ZB_BLOCK];
+  for (int64_t b = 0; b < c->length; b += ZB_BLOCK) {
+    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, c->length - b);
+    block_f(c, b, m, buf);
+    for (int64_t i = 0; i < m; i++)
+      if (buf[i] == buf[i] && zb_column_is_valid(c, b + i)) return buf[i];
   }
-  zb__convert_block(ZB_FLOAT64, dst, c->type, c->data->data, c->offset + start, n);
+  return 0;
 }
 
 /* ---- per-morsel partials -------------------------------------------------- */
@@ -69,6 +59,96 @@ typedef struct stat_job {
   double shift; /* var: a value of the column, subtracted from every row */
 } stat_job;
 
+/* BODY over the n values v[0, n) of type T, validity from bit voff of
+ * valid (NULL: all valid), with `take` = the row is valid and TAKE holds
+ * of its value x: words of 64 rows, the validity test off the row loop for
+ * a word without nulls, and none of the rows skipped by a branch (BODY
+ * makes a row not taken the operation's identity). */
+#define STAT_ROWS(T, TAKE, BODY)                                                \
+  for (int64_t k = 0; k < n; k += 64) {                                         \
+    int mm = (int)ZB_MIN((int64_t)64, n - k);                                   \
+    uint64_t w = valid != NULL ? zb__load_bits(valid, voff + k, mm) : zb__mask(mm); \
+    if (w == zb__mask(mm)) {                                                    \
+      for (int t = 0; t < mm; t++) {                                            \
+        T x = v[k + t];                                                         \
+        int take = (TAKE);                                                      \
+        BODY;                                                                   \
+        count += take;                                                          \
+      }                                                                         \
+    } else {                                                                    \
+      for (int t = 0; t < mm; t++) {                                            \
+        T x = v[k + t];                                                         \
+        int take = (int)((w >> t) & 1) & (TAKE);                                \
+        BODY;                                                                   \
+        count += take;                                                          \
+      }                                                                         \
+    }                                                                           \
+  }
+
+/* prod, any and all of the integers v[0, n): the product wraps modulo
+ * 2^64 (in any order: exact). */
+#define STAT_INT_KERNEL(ID, T, NAME, U)                                         \
+  static void stat_##NAME(zb_stat_op op, const T *v, const uint8_t *valid, int64_t voff, \
+                          int64_t n, stat_partial *p) {                         \
+    int64_t count = 0;                                                          \
+    if (op == ZB_STAT_PROD) {                                                   \
+      uint64_t pr[4] = {p->iprod, 1, 1, 1};                                     \
+      STAT_ROWS(T, 1, pr[t & 3] *= take ? (uint64_t)x : 1)                      \
+      p->iprod = (pr[0] * pr[1]) * (pr[2] * pr[3]);                             \
+    } else if (op == ZB_STAT_ANY) {                                             \
+      int any = p->any;                                                         \
+      STAT_ROWS(T, 1, any |= take & (x != 0))                                   \
+      p->any = any;                                                             \
+    } else if (op == ZB_STAT_ALL) {                                             \
+      int all = p->all;                                                         \
+      STAT_ROWS(T, 1, all &= !take | (x != 0))                                  \
+      p->all = all;                                                             \
+    }                                                                           \
+    p->count += count;                                                          \
+  }
+
+/* prod, any and all of the floats v[0, n), NaN skipped: the product in
+ * double, in row order. */
+#define STAT_FLOAT_KERNEL(ID, T, NAME, U)                                       \
+  static void stat_##NAME(zb_stat_op op, const T *v, const uint8_t *valid, int64_t voff, \
+                          int64_t n, stat_partial *p) {                         \
+    int64_t count = 0;                                                          \
+    if (op == ZB_STAT_PROD) {                                                   \
+      double pr = p->fprod;                                                     \
+      STAT_ROWS(T, x == x, pr *= take ? (double)x : 1.0)                        \
+      p->fprod = pr;                                                            \
+    } else if (op == ZB_STAT_ANY) {                                             \
+      int any = p->any;                                                         \
+      STAT_ROWS(T, x == x, any |= take & (x != 0))                              \
+      p->any = any;                                                             \
+    } else if (op == ZB_STAT_ALL) {                                             \
+      int all = p->all;                                                         \
+      STAT_ROWS(T, x == x, all &= !take | (x != 0))                             \
+      p->all = all;                                                             \
+    }                                                                           \
+    p->count += count;                                                          \
+  }
+
+ZB_FOR_EACH_INTEGER_TYPE(STAT_INT_KERNEL)
+ZB_FOR_EACH_FLOAT_TYPE(STAT_FLOAT_KERNEL)
+#undef STAT_INT_KERNEL
+#undef STAT_FLOAT_KERNEL
+
+/* prod, any and all of n bools (bits from voff of bits): a word at a time. */
+static void stat_bool(zb_stat_op op, const uint8_t *bits, const uint8_t *valid, int64_t voff,
+                      int64_t n, stat_partial *p) {
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    uint64_t w = valid != NULL ? zb__load_bits(valid, voff + k, mm) : zb__mask(mm);
+    uint64_t b = zb__load_bits(bits, voff + k, mm);
+    bool some_false = (~b & w) != 0;
+    if (op == ZB_STAT_PROD && some_false) p->iprod = 0;
+    p->any |= (b & w) != 0;
+    p->all &= !some_false;
+    p->count += __builtin_popcountll(w);
+  }
+}
+
 static void stat_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   stat_job *j = (stat_job *)ctx;
@@ -80,47 +160,16 @@ static void stat_morsel(void *ctx, int64_t task, int worker) {
   p->iprod = 1;
   p->all = true;
   p->pos = -1;
-  double buf[ZB_BLOCK];
-  bool is_float = zb_type_is_float(c->type);
-  for (int64_t b = 0; b < n; b += ZB_BLOCK) {
-    int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b);
-    block_f(c, start + b, m, buf);
-    for (int64_t k = 0; k < m; k += 64) {
-      int mm = (int)ZB_MIN((int64_t)64, m - k);
-      uint64_t w = zb__valid_word(c, start + b + k, mm);
-      for (int t = 0; t < mm; t++) {
-        double x = buf[k + t];
-        if (!((w >> t) & 1) || x != x) continue;
-        switch (j->op) {
-          case ZB_STAT_PROD:
-            if (is_float) {
-              p->fprod *= x;
-            } else {
-              int64_t row = start + b + k + t;
-              const void *d = c->data->data;
-              int64_t pp = c->offset + row;
-              uint64_t v;
-              switch (c->type) {
-                case ZB_BOOL: v = zb_bit_get((const uint8_t *)d, pp); break;
-                case ZB_INT8: v = (uint64_t)(int64_t)((const int8_t *)d)[pp]; break;
-                case ZB_INT16: v = (uint64_t)(int64_t)((const int16_t *)d)[pp]; break;
-                case ZB_INT32: v = (uint64_t)(int64_t)((const int32_t *)d)[pp]; break;
-                case ZB_INT64: v = (uint64_t)((const int64_t *)d)[pp]; break;
-                case ZB_UINT8: v = ((const uint8_t *)d)[pp]; break;
-                case ZB_UINT16: v = ((const uint16_t *)d)[pp]; break;
-                case ZB_UINT32: v = ((const uint32_t *)d)[pp]; break;
-                default: v = ((const uint64_t *)d)[pp]; break;
-              }
-              p->iprod *= v;
-            }
-            break;
-          case ZB_STAT_ANY: p->any |= x != 0; break;
-          case ZB_STAT_ALL: p->all &= x != 0; break;
-          default: break;
-        }
-        p->count++;
-      }
-    }
+  const uint8_t *valid = c->validity ? (const uint8_t *)c->validity->data : NULL;
+  const void *d = c->data->data;
+  int64_t off = c->offset + start;
+  switch (c->type) {
+    case ZB_BOOL: stat_bool(j->op, (const uint8_t *)d, valid, off, n, p); break;
+#define STAT_CASE(ID, T, NAME, U)                                               \
+    case ID: stat_##NAME(j->op, (const T *)d + off, valid, off, n, p); break;
+    ZB_FOR_EACH_NUMERIC_TYPE(STAT_CASE)
+#undef STAT_CASE
+    default: break;
   }
 }
 
@@ -240,89 +289,154 @@ static void var_morsel(void *ctx, int64_t task, int worker) {
 
 /* ---- argmin / argmax ------------------------------------------------------ */
 
-/* a < b for rows of c (both valid, not NaN). */
+/* Order of strings a and b of c: memcmp, then length. */
+static int cmp_str(const zb_column *c, int64_t a, int64_t b) {
+  int64_t la, lb;
+  const char *sa = zb__str(c, a, &la), *sb = zb__str(c, b, &lb);
+  int r = memcmp(sa, sb, (size_t)ZB_MIN(la, lb));
+  if (r != 0) return r < 0 ? -1 : 1;
+  return (la > lb) - (la < lb);
+}
+
+/* a < b for rows of c (both valid, not NaN): for merging partials, one
+ * call per morsel. */
 static int cmp_rows(const zb_column *c, int64_t a, int64_t b) {
   const void *d = c->data->data;
   int64_t pa = c->offset + a, pb = c->offset + b;
-  switch (c->type) {
-#define CMP(T) { T x = ((const T *)d)[pa], y = ((const T *)d)[pb]; return (x > y) - (x < y); }
+  switch (zb__physical(c->type)) {
     case ZB_BOOL: {
       int x = zb_bit_get((const uint8_t *)d, pa), y = zb_bit_get((const uint8_t *)d, pb);
       return (x > y) - (x < y);
     }
-    case ZB_INT8: CMP(int8_t)
-    case ZB_INT16: CMP(int16_t)
-    case ZB_INT32:
-    case ZB_DATE32: CMP(int32_t)
-    case ZB_INT64:
-    case ZB_TIMESTAMP: CMP(int64_t)
-    case ZB_UINT8: CMP(uint8_t)
-    case ZB_UINT16: CMP(uint16_t)
-    case ZB_UINT32: CMP(uint32_t)
-    case ZB_UINT64: CMP(uint64_t)
-    case ZB_FLOAT32: CMP(float)
-    case ZB_FLOAT64: CMP(double)
-#undef CMP
-    case ZB_STRING: {
-      int64_t la, lb;
-      const char *sa = zb__str(c, a, &la), *sb = zb__str(c, b, &lb);
-      int r = memcmp(sa, sb, (size_t)ZB_MIN(la, lb));
-      if (r != 0) return r < 0 ? -1 : 1;
-      return (la > lb) - (la < lb);
+#define CMP_CASE(ID, T, NAME, U)                                                \
+    case ID: {                                                                  \
+      T x = ((const T *)d)[pa], y = ((const T *)d)[pb];                         \
+      return (x > y) - (x < y);                                                 \
     }
+    ZB_FOR_EACH_NUMERIC_TYPE(CMP_CASE)
+#undef CMP_CASE
+    case ZB_STRING: return cmp_str(c, a, b);
     default: return 0;
   }
 }
 
-#define ARG_LOOP(T, FL)                                                                 \
-  do {                                                                                \
-    const T *v = (const T *)c->data->data + c->offset;                                \
-    T best = 0;                                                                       \
-    for (int64_t i = s; i < e; i++) {                                                 \
-      if (!zb_column_is_valid(c, i)) continue;                                        \
-      T x = v[i];                                                                     \
-      if (FL && isnan((double)x)) continue;                                           \
-      if (pos < 0 || (want_max ? x > best : x < best)) {                              \
-        best = x;                                                                     \
-        pos = i;                                                                      \
-      }                                                                               \
-    }                                                                                 \
-  } while (0)
+/* Return the first position in v[0, n) (validity from bit voff of valid,
+ * NULL: all valid) of the smallest (BETTER: <) or largest (>) value that
+ * is valid and not NaN; -1 if none.  One pass, 64 rows to a word: the
+ * word's extreme by a reduction in 8 lanes without a branch per row
+ * (IDENT, the identity, stands in for rows not valid; NaN loses every
+ * comparison), and only when it beats the best so far (rarely, after the
+ * first words) its first position in the word.  -0.0 and 0.0 are equal:
+ * the first zero of either sign wins, as in a scan keeping the first
+ * strict extreme. */
+#define ARG_SCAN(T, BETTER, IDENT)                                              \
+  {                                                                             \
+    T best = (IDENT);                                                           \
+    int64_t pos = -1;                                                           \
+    uint8_t eq[64];                                                             \
+    for (int64_t k = 0; k < n; k += 64) {                                       \
+      int mm = (int)ZB_MIN((int64_t)64, n - k);                                 \
+      uint64_t w = valid != NULL ? zb__load_bits(valid, voff + k, mm) : zb__mask(mm); \
+      T lane[8];                                                                \
+      for (int l = 0; l < 8; l++) lane[l] = (IDENT);                            \
+      if (mm == 64 && w == ~UINT64_C(0)) {                                      \
+        for (int t = 0; t < 64; t += 8)                                         \
+          for (int l = 0; l < 8; l++) {                                         \
+            T x = v[k + t + l];                                                 \
+            lane[l] = x BETTER lane[l] ? x : lane[l];                           \
+          }                                                                     \
+      } else {                                                                  \
+        for (int t = 0; t < mm; t++) {                                          \
+          T x = ((w >> t) & 1) ? v[k + t] : (IDENT);                            \
+          lane[t & 7] = x BETTER lane[t & 7] ? x : lane[t & 7];                 \
+        }                                                                       \
+      }                                                                         \
+      T b = lane[0];                                                            \
+      for (int l = 1; l < 8; l++) b = lane[l] BETTER b ? lane[l] : b;           \
+      if ((b BETTER best) || pos < 0) {                                         \
+        for (int t = 0; t < mm; t++) eq[t] = v[k + t] == b;                     \
+        uint64_t hit = zb__pack_bools(eq, mm) & w;                              \
+        if (hit != 0) {                                                         \
+          best = b;                                                             \
+          pos = k + __builtin_ctzll(hit);                                       \
+        }                                                                       \
+      }                                                                         \
+    }                                                                           \
+    return pos;                                                                 \
+  }
+
+/* argmin / argmax of the values of T (ARG_SCAN); LO and HI are T's
+ * smallest and largest values. */
+#define ARG_KERNEL(NAME, T, LO, HI)                                             \
+  static int64_t arg_##NAME(const T *v, const uint8_t *valid, int64_t voff, int64_t n, \
+                            bool want_max) {                                    \
+    if (want_max) ARG_SCAN(T, >, LO)                                            \
+    ARG_SCAN(T, <, HI)                                                          \
+  }
+
+#define ARG_SIGNED(ID, T, NAME, U) ARG_KERNEL(NAME, T, ZB_SIGNED_MIN(T, U), ZB_SIGNED_MAX(T, U))
+#define ARG_UNSIGNED(ID, T, NAME, U) ARG_KERNEL(NAME, T, (T)0, ZB_UNSIGNED_MAX(U))
+#define ARG_FLOAT(ID, T, NAME, U) ARG_KERNEL(NAME, T, (T)-INFINITY, (T)INFINITY)
+ZB_FOR_EACH_SIGNED_TYPE(ARG_SIGNED)
+ZB_FOR_EACH_UNSIGNED_TYPE(ARG_UNSIGNED)
+ZB_FOR_EACH_FLOAT_TYPE(ARG_FLOAT)
+#undef ARG_SIGNED
+#undef ARG_UNSIGNED
+#undef ARG_FLOAT
+#undef ARG_KERNEL
+#undef ARG_SCAN
+
+/* argmin / argmax of n bools: the first valid row holding the extreme
+ * value (true for max), else the first valid row. */
+static int64_t arg_bool(const uint8_t *bits, const uint8_t *valid, int64_t voff, int64_t n,
+                        bool want_max) {
+  int64_t first = -1;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    uint64_t w = valid != NULL ? zb__load_bits(valid, voff + k, mm) : zb__mask(mm);
+    uint64_t b = zb__load_bits(bits, voff + k, mm);
+    uint64_t hit = (want_max ? b : ~b) & w;
+    if (hit != 0) return k + __builtin_ctzll(hit);
+    if (first < 0 && w != 0) first = k + __builtin_ctzll(w);
+  }
+  return first;
+}
+
+/* argmin / argmax of strings s..e of c. */
+static int64_t arg_str(const zb_column *c, int64_t s, int64_t e, bool want_max) {
+  int64_t pos = -1;
+  for (int64_t i = s; i < e; i++) {
+    if (!zb_column_is_valid(c, i)) continue;
+    if (pos < 0) {
+      pos = i;
+      continue;
+    }
+    int r = cmp_str(c, i, pos);
+    if (want_max ? r > 0 : r < 0) pos = i;
+  }
+  return pos;
+}
 
 static void arg_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   stat_job *j = (stat_job *)ctx;
   const zb_column *c = j->col;
   int64_t s = task * ZB_MORSEL_ROWS;
-  int64_t e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
+  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - s);
   bool want_max = j->op == ZB_STAT_ARGMAX;
-  int64_t pos = -1;
-  switch (c->type) {
-    case ZB_INT8: ARG_LOOP(int8_t, 0); break;
-    case ZB_INT16: ARG_LOOP(int16_t, 0); break;
-    case ZB_INT32:
-    case ZB_DATE32: ARG_LOOP(int32_t, 0); break;
-    case ZB_INT64:
-    case ZB_TIMESTAMP: ARG_LOOP(int64_t, 0); break;
-    case ZB_UINT8: ARG_LOOP(uint8_t, 0); break;
-    case ZB_UINT16: ARG_LOOP(uint16_t, 0); break;
-    case ZB_UINT32: ARG_LOOP(uint32_t, 0); break;
-    case ZB_UINT64: ARG_LOOP(uint64_t, 0); break;
-    case ZB_FLOAT32: ARG_LOOP(float, 1); break;
-    case ZB_FLOAT64: ARG_LOOP(double, 1); break;
-    default:
-      for (int64_t i = s; i < e; i++) {
-        if (!zb_column_is_valid(c, i)) continue;
-        if (pos < 0) {
-          pos = i;
-          continue;
-        }
-        int r = cmp_rows(c, i, pos);
-        if (want_max ? r > 0 : r < 0) pos = i;
-      }
-      break;
+  const uint8_t *valid = c->validity ? (const uint8_t *)c->validity->data : NULL;
+  const void *d = c->data->data;
+  int64_t off = c->offset + s, pos = -1;
+  switch (zb__physical(c->type)) {
+    case ZB_BOOL: pos = arg_bool((const uint8_t *)d, valid, off, n, want_max); break;
+#define ARG_CASE(ID, T, NAME, U)                                                \
+    case ID: pos = arg_##NAME((const T *)d + off, valid, off, n, want_max); break;
+    ZB_FOR_EACH_NUMERIC_TYPE(ARG_CASE)
+#undef ARG_CASE
+    case ZB_STRING: j->parts[task].pos = arg_str(c, s, s + n, want_max); return;
+    default: break;
   }
-  j->parts[task].pos = pos;
+  j->parts[task].pos = pos < 0 ? -1 : s + pos;
 }
 
 /* ---- entry point ---------------------------------------------------------- */
@@ -340,14 +454,7 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
   if (op == ZB_STAT_VAR || op == ZB_STAT_STD) {
     /* Means and deviations are kept relative to the first valid value, so
      * a large common offset costs no digits when blocks merge. */
-    for (int64_t i = 0; i < col->length; i++) {
-      if (!zb_column_is_valid(col, i)) continue;
-      double x = value_f(col, i);
-      if (x == x) {
-        j.shift = x;
-        break;
-      }
-    }
+    j.shift = first_value(col);
   }
   if (n_morsels > 0) {
     j.parts = (stat_partial *)zb_calloc((size_t)n_morsels, sizeof(stat_partial));

@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/dtype_list.h"
 #include "cpu/kernels.h"
 
 /* ---- strings: stable merge sort on (prefix, row) ------------------------- */
@@ -701,65 +702,67 @@ typedef struct key_job {
   uint64_t mask;
 } key_job;
 
-/* Order-preserving unsigned key of row i. */
-static inline uint64_t row_key(const key_job *j, int64_t i) {
-  const zb_column *c = j->c;
-  const void *d = c->data->data;
-  int64_t p = c->offset + i;
-  switch (c->type) {
-    case ZB_BOOL: return zb_bit_get((const uint8_t *)d, p);
-    case ZB_INT8: return (uint8_t)(((const uint8_t *)d)[p] ^ 0x80u);
-    case ZB_INT16: return (uint16_t)(((const uint16_t *)d)[p] ^ 0x8000u);
-    case ZB_INT32: case ZB_DATE32: return ((const uint32_t *)d)[p] ^ 0x80000000u;
-    case ZB_INT64: case ZB_TIMESTAMP: return ((const uint64_t *)d)[p] ^ (UINT64_C(1) << 63);
-    case ZB_UINT8: return ((const uint8_t *)d)[p];
-    case ZB_UINT16: return ((const uint16_t *)d)[p];
-    case ZB_UINT32: return ((const uint32_t *)d)[p];
-    case ZB_UINT64: return ((const uint64_t *)d)[p];
-    case ZB_FLOAT32: {
-      float f = ((const float *)d)[p];
-      uint32_t b = 0;
-      if (f != 0) memcpy(&b, &f, 4);
-      return (b >> 31) ? (uint32_t)~b : (b | 0x80000000u);
-    }
-    case ZB_FLOAT64: {
-      double f = ((const double *)d)[p];
-      uint64_t b = 0;
-      if (f != 0) memcpy(&b, &f, 8);
-      return (b >> 63) ? ~b : (b | (UINT64_C(1) << 63));
-    }
-    case ZB_CATEGORICAL: return ((const uint32_t *)d)[p]; /* a valid row's code >= 0 */
-    default: return 0;
-  }
+/* The physical type a fixed-width column sorts as: date32 and timestamp
+ * as int32 and int64, categorical codes as uint32 (a valid row's code is
+ * >= 0). */
+static zb_type_id key_type(zb_type_id t) {
+  return t == ZB_CATEGORICAL ? ZB_UINT32 : zb__physical(t);
 }
+
+/* Order-preserving unsigned keys of a value v of T (bits U). */
+#define KEY_SIGNED(T, U, v) ((uint64_t)(U)((U)(v) ^ ZB_TOP_BIT(U)))
+#define KEY_UNSIGNED(T, U, v) ((uint64_t)(v))
+#define KEY_FLOAT(T, U, v) float_key_##T(v)
+static inline uint64_t float_key_float(float f) {
+  uint32_t b = 0;
+  if (f != 0) memcpy(&b, &f, 4);
+  return (b >> 31) ? (uint32_t)~b : (b | 0x80000000u);
+}
+static inline uint64_t float_key_double(double f) {
+  uint64_t b = 0;
+  if (f != 0) memcpy(&b, &f, 8);
+  return (b >> 63) ? ~b : (b | (UINT64_C(1) << 63));
+}
+
+/* key[i] = the key of row perm[i], i in [lo, hi), inverted by flip. */
+#define KEY_ROWS(T, U, KEY)                                                     \
+  {                                                                             \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    if (j->vw == 8) {                                                           \
+      const int64_t *perm = (const int64_t *)j->perm;                           \
+      for (int64_t i = lo; i < hi; i++) j->key[i] = KEY(T, U, d[perm[i]]) ^ flip; \
+    } else {                                                                    \
+      const uint32_t *perm = (const uint32_t *)j->perm;                         \
+      for (int64_t i = lo; i < hi; i++) j->key[i] = KEY(T, U, d[perm[i]]) ^ flip; \
+    }                                                                           \
+  }
 
 static void key_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   key_job *j = (key_job *)ctx;
+  const zb_column *c = j->c;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
   uint64_t flip = j->desc ? j->mask : 0;
-  if (j->vw == 8)
-    for (int64_t i = lo; i < hi; i++) j->key[i] = row_key(j, ((const int64_t *)j->perm)[i]) ^ flip;
-  else
-    for (int64_t i = lo; i < hi; i++) j->key[i] = row_key(j, ((const uint32_t *)j->perm)[i]) ^ flip;
-}
-
-static int key_bytes(zb_type_id t) {
-  switch (t) {
-    case ZB_BOOL: case ZB_INT8: case ZB_UINT8: return 1;
-    case ZB_INT16: case ZB_UINT16: return 2;
-    case ZB_INT32: case ZB_UINT32: case ZB_FLOAT32: case ZB_DATE32: case ZB_CATEGORICAL: return 4;
-    default: return 8;
+  switch (key_type(c->type)) {
+    case ZB_BOOL: {
+      const uint8_t *d = (const uint8_t *)c->data->data;
+      for (int64_t i = lo; i < hi; i++)
+        j->key[i] = (uint64_t)zb_bit_get(d, c->offset + idx_at(j->perm, j->vw, i)) ^ flip;
+      break;
+    }
+#define KEY_CASE_S(ID, T, NAME, U) case ID: KEY_ROWS(T, U, KEY_SIGNED) break;
+#define KEY_CASE_U(ID, T, NAME, U) case ID: KEY_ROWS(T, U, KEY_UNSIGNED) break;
+#define KEY_CASE_F(ID, T, NAME, U) case ID: KEY_ROWS(T, U, KEY_FLOAT) break;
+    ZB_FOR_EACH_SIGNED_TYPE(KEY_CASE_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(KEY_CASE_U)
+    ZB_FOR_EACH_FLOAT_TYPE(KEY_CASE_F)
+#undef KEY_CASE_S
+#undef KEY_CASE_U
+#undef KEY_CASE_F
+    default: break;
   }
 }
-
-/* Missing for ordering: null, or NaN. */
-static inline bool is_missing(const zb_column *c, int64_t i) {
-  if (!zb_column_is_valid(c, i)) return true;
-  if (c->type == ZB_FLOAT64) return isnan(((const double *)c->data->data)[c->offset + i]);
-  if (c->type == ZB_FLOAT32) return isnan(((const float *)c->data->data)[c->offset + i]);
-  return false;
-}
+#undef KEY_ROWS
 
 typedef struct miss_job {
   const zb_column *c;
@@ -768,11 +771,45 @@ typedef struct miss_job {
   int64_t n, *cnt;
 } miss_job;
 
+/* BODY for i in [a, e) with r = row perm[i] (perm, vw, a and e from the
+ * caller) and `miss` = r is missing, the type switch outside the row loop
+ * (floats test NaN, others only validity). */
+#define MISS_ROWS(c, BODY)                                                      \
+  switch ((c)->type) {                                                          \
+    case ZB_FLOAT32: {                                                          \
+      const float *d_ = (const float *)(c)->data->data + (c)->offset;          \
+      for (int64_t i = a; i < e; i++) {                                         \
+        int64_t r = idx_at(perm, vw, i);                                        \
+        bool miss = !zb_column_is_valid(c, r) || d_[r] != d_[r];                \
+        BODY;                                                                   \
+      }                                                                         \
+      break;                                                                    \
+    }                                                                           \
+    case ZB_FLOAT64: {                                                          \
+      const double *d_ = (const double *)(c)->data->data + (c)->offset;        \
+      for (int64_t i = a; i < e; i++) {                                         \
+        int64_t r = idx_at(perm, vw, i);                                        \
+        bool miss = !zb_column_is_valid(c, r) || d_[r] != d_[r];                \
+        BODY;                                                                   \
+      }                                                                         \
+      break;                                                                    \
+    }                                                                           \
+    default:                                                                    \
+      for (int64_t i = a; i < e; i++) {                                         \
+        int64_t r = idx_at(perm, vw, i);                                        \
+        bool miss = !zb_column_is_valid(c, r);                                  \
+        BODY;                                                                   \
+      }                                                                         \
+      break;                                                                    \
+  }
+
 static void miss_morsel(void *ctx, int64_t m, int worker) {
   (void)worker;
   miss_job *j = (miss_job *)ctx;
+  const void *perm = j->perm;
+  int vw = j->vw;
   int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, a + ZB_MORSEL_ROWS), k = 0;
-  for (int64_t i = a; i < e; i++) k += is_missing(j->c, idx_at(j->perm, j->vw, i));
+  MISS_ROWS(j->c, k += miss)
   j->cnt[m] = k;
 }
 
@@ -805,13 +842,14 @@ static zb_status sort_by_column(const zb_column *c, void *perm, int vw, int64_t 
     if (st != ZB_OK) return st;
     if (n_missing > 0) {
       int64_t mpos = nulls_first ? 0 : n - n_missing, vpos = nulls_first ? n_missing : 0;
-      for (int64_t i = 0; i < n; i++) {
-        int64_t r = idx_at(perm, vw, i), *at = is_missing(c, r) ? &mpos : &vpos;
+      int64_t a = 0, e = n;
+      MISS_ROWS(c, {
+        int64_t *at = miss ? &mpos : &vpos;
         if (vw == 8)
           ((int64_t *)tmp)[(*at)++] = r;
         else
           ((uint32_t *)tmp)[(*at)++] = (uint32_t)r;
-      }
+      })
       memcpy(perm, tmp, (size_t)n * (size_t)vw);
     }
   }
@@ -825,7 +863,8 @@ static zb_status sort_by_column(const zb_column *c, void *perm, int vw, int64_t 
     if (!asc) reverse(rows, len);
     return st;
   }
-  int bytes = key_bytes(c->type);
+  zb_type_id kt = key_type(c->type);
+  int bytes = kt == ZB_BOOL ? 1 : zb_type_width(kt);
   key_job kj = {c, seg, vw, key, len, !asc,
                 bytes == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * bytes)) - 1};
   zb_status st = zb_parallel_for(zb__morsels(len), key_morsel, &kj, err);
@@ -987,16 +1026,13 @@ static void sv_keys_morsel(void *ctx, int64_t task, int worker) {
   uint64_t *key = j->key, flip = j->flip;
   uint64_t *ov = (!j->count_only && j->out->validity) ? (uint64_t *)j->out->validity->data
                                                        : NULL;
-  switch (c->type) {
-    case ZB_INT8: SV_KEY_LOOP(int8_t, (uint8_t)((uint8_t)v ^ 0x80u)) break;
-    case ZB_INT16: SV_KEY_LOOP(int16_t, (uint16_t)((uint16_t)v ^ 0x8000u)) break;
-    case ZB_INT32: case ZB_DATE32: SV_KEY_LOOP(int32_t, (uint32_t)v ^ 0x80000000u) break;
-    case ZB_INT64: case ZB_TIMESTAMP:
-      SV_KEY_LOOP(int64_t, (uint64_t)v ^ (UINT64_C(1) << 63)) break;
-    case ZB_UINT8: SV_KEY_LOOP(uint8_t, (uint64_t)v) break;
-    case ZB_UINT16: SV_KEY_LOOP(uint16_t, (uint64_t)v) break;
-    case ZB_UINT32: SV_KEY_LOOP(uint32_t, (uint64_t)v) break;
-    case ZB_UINT64: SV_KEY_LOOP(uint64_t, (uint64_t)v) break;
+  switch (zb__physical(c->type)) {
+#define SV_KEY_S(ID, T, NAME, U) case ID: SV_KEY_LOOP(T, KEY_SIGNED(T, U, v)) break;
+#define SV_KEY_U(ID, T, NAME, U) case ID: SV_KEY_LOOP(T, KEY_UNSIGNED(T, U, v)) break;
+    ZB_FOR_EACH_SIGNED_TYPE(SV_KEY_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(SV_KEY_U)
+#undef SV_KEY_S
+#undef SV_KEY_U
     case ZB_FLOAT32: SV_KEY_LOOP(float, f32_key(v, &negz)) break;
     case ZB_FLOAT64: SV_KEY_LOOP(double, f64_key(v, &negz)) break;
     default: break;
@@ -1033,15 +1069,13 @@ static void sv_out_morsel(void *ctx, int64_t task, int worker) {
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->len);
   const uint64_t *sorted = j->sorted;
   uint64_t flip = j->flip;
-  switch (j->c->type) {
-    case ZB_INT8: SV_OUT_LOOP(int8_t, (uint8_t)(k ^ 0x80u)) break;
-    case ZB_INT16: SV_OUT_LOOP(int16_t, (uint16_t)(k ^ 0x8000u)) break;
-    case ZB_INT32: case ZB_DATE32: SV_OUT_LOOP(int32_t, (uint32_t)(k ^ 0x80000000u)) break;
-    case ZB_INT64: case ZB_TIMESTAMP: SV_OUT_LOOP(int64_t, k ^ (UINT64_C(1) << 63)) break;
-    case ZB_UINT8: SV_OUT_LOOP(uint8_t, k) break;
-    case ZB_UINT16: SV_OUT_LOOP(uint16_t, k) break;
-    case ZB_UINT32: SV_OUT_LOOP(uint32_t, k) break;
-    case ZB_UINT64: SV_OUT_LOOP(uint64_t, k) break;
+  switch (zb__physical(j->c->type)) {
+#define SV_OUT_S(ID, T, NAME, U) case ID: SV_OUT_LOOP(T, (U)((U)k ^ ZB_TOP_BIT(U))) break;
+#define SV_OUT_U(ID, T, NAME, U) case ID: SV_OUT_LOOP(T, k) break;
+    ZB_FOR_EACH_SIGNED_TYPE(SV_OUT_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(SV_OUT_U)
+#undef SV_OUT_S
+#undef SV_OUT_U
     case ZB_FLOAT32: SV_OUT_LOOP(float, f32_from_key(k)) break;
     case ZB_FLOAT64: SV_OUT_LOOP(double, f64_from_key(k)) break;
     default: break;
@@ -1050,9 +1084,9 @@ static void sv_out_morsel(void *ctx, int64_t task, int worker) {
 
 static bool sv_fast_type(zb_type_id t) {
   switch (t) {
-    case ZB_INT8: case ZB_INT16: case ZB_INT32: case ZB_INT64: case ZB_UINT8: case ZB_UINT16:
-    case ZB_UINT32: case ZB_UINT64: case ZB_FLOAT32: case ZB_FLOAT64: case ZB_DATE32:
-    case ZB_TIMESTAMP:
+#define SV_FAST(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_FIXED_TYPE(SV_FAST)
+#undef SV_FAST
       return true;
     default: return false;
   }

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "cuda/cuda_internal.h"
 
 extern "C" {
@@ -64,25 +65,20 @@ template <typename C> __device__ __forceinline__ C zb_dload(const zb_operand &o,
   const int64_t p = zb_dpos(o, i);
   switch (o.type) {
     case ZB_BOOL: return (C)(zb__cuda_bit((const uint8_t *)o.data, p) ? 1 : 0);
-    case ZB_INT8: return (C)((const int8_t *)o.data)[p];
-    case ZB_INT16: return (C)((const int16_t *)o.data)[p];
-    case ZB_INT32: return (C)((const int32_t *)o.data)[p];
-    case ZB_INT64: return (C)((const long long *)o.data)[p];
-    case ZB_UINT8: return (C)((const uint8_t *)o.data)[p];
-    case ZB_UINT16: return (C)((const uint16_t *)o.data)[p];
-    case ZB_UINT32: return (C)((const uint32_t *)o.data)[p];
-    case ZB_UINT64: return (C)((const unsigned long long *)o.data)[p];
-    case ZB_FLOAT32: return (C)((const float *)o.data)[p];
-    default: return (C)((const double *)o.data)[p];
+#define ZB_DLOAD(ID, T, NAME, U) case ID: return (C)((const T *)o.data)[p];
+    ZB_FOR_EACH_INTEGER_TYPE(ZB_DLOAD)
+    ZB_FOR_EACH_FLOAT_TYPE(ZB_DLOAD)
+#undef ZB_DLOAD
+    default: return (C)0; /* not a physical numeric type */
   }
 }
 
 /* Bytes per value of a fixed-width physical type. */
 __host__ __device__ __forceinline__ int zb_dwidth(int type) {
   switch (type) {
-    case ZB_INT8: case ZB_UINT8: return 1;
-    case ZB_INT16: case ZB_UINT16: return 2;
-    case ZB_INT32: case ZB_UINT32: case ZB_FLOAT32: return 4;
+#define ZB_DWIDTH(ID, T, NAME, U) case ID: return (int)sizeof(T);
+    ZB_FOR_EACH_NUMERIC_TYPE(ZB_DWIDTH)
+#undef ZB_DWIDTH
     default: return 8;
   }
 }

@@ -64,6 +64,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "core/exact_mean.h"
 #include "core/str_row.h"
 #include "cuda/elementwise.cuh"
@@ -746,12 +747,15 @@ zb_status zb_gb_group(const zb_table *t, int64_t n_keys, const int64_t *keys, bo
 
 int zb_gb_vclass(zb_type_id t) {
   switch (zb__physical(t)) {
-  case ZB_BOOL: case ZB_INT8: case ZB_INT16: case ZB_INT32: case ZB_INT64:
+#define ZB_VC_CASE(ID, T, NAME, U) case ID:
+  case ZB_BOOL:
+  ZB_FOR_EACH_SIGNED_TYPE(ZB_VC_CASE)
     return ZB_VC_SIGNED;
-  case ZB_UINT8: case ZB_UINT16: case ZB_UINT32: case ZB_UINT64:
+  ZB_FOR_EACH_UNSIGNED_TYPE(ZB_VC_CASE)
     return ZB_VC_UNSIGNED;
-  case ZB_FLOAT32: case ZB_FLOAT64:
+  ZB_FOR_EACH_FLOAT_TYPE(ZB_VC_CASE)
     return ZB_VC_FLOAT;
+#undef ZB_VC_CASE
   default:
     return ZB_VC_NONE;
   }

@@ -32,6 +32,7 @@
 
 #include <stdint.h>
 
+#include "core/dtype_list.h"
 #include "core/str_row.h"
 #include "cuda/cuda_internal.h"
 
@@ -80,18 +81,17 @@ static __device__ __forceinline__ bool zb_key_value(const zb_kcol &c, int64_t n_
   if (k.valid != NULL && !zb__cuda_bit(k.valid, p)) return false;
   switch (k.type) {
   case ZB_BOOL: *v = zb__cuda_bit((const uint8_t *)k.data, p) ? 1u : 0u; break;
-  case ZB_INT8: *v = (uint64_t)(int64_t)((const int8_t *)k.data)[p]; break;
-  case ZB_INT16: *v = (uint64_t)(int64_t)((const int16_t *)k.data)[p]; break;
-  case ZB_INT32:
-  case ZB_DATE32:
-  case ZB_CATEGORICAL: *v = (uint64_t)(int64_t)((const int32_t *)k.data)[p]; break;
-  case ZB_UINT8: *v = ((const uint8_t *)k.data)[p]; break;
-  case ZB_UINT16: *v = ((const uint16_t *)k.data)[p]; break;
-  case ZB_UINT32: *v = ((const uint32_t *)k.data)[p]; break;
-  case ZB_FLOAT32: *v = zb_norm_double((double)((const float *)k.data)[p]); break;
-  case ZB_FLOAT64: *v = zb_norm_double(((const double *)k.data)[p]); break;
-  case ZB_STRING: *v = 0; break; /* compared by zb_key_same_string */
-  default: *v = ((const uint64_t *)k.data)[p]; break; /* int64, uint64, timestamp */
+  /* integers sign- or zero-extended (modulo 2^64) */
+#define ZB_KEY_INT(ID, T, NAME, U) case ID: *v = (uint64_t)((const T *)k.data)[p]; break;
+#define ZB_KEY_FLOAT(ID, T, NAME, U)                                                    \
+  case ID: *v = zb_norm_double((double)((const T *)k.data)[p]); break;
+  ZB_FOR_EACH_INTEGER_TYPE(ZB_KEY_INT)
+  ZB_FOR_EACH_TEMPORAL_TYPE(ZB_KEY_INT)
+  ZB_FOR_EACH_FLOAT_TYPE(ZB_KEY_FLOAT)
+#undef ZB_KEY_INT
+#undef ZB_KEY_FLOAT
+  case ZB_CATEGORICAL: *v = (uint64_t)((const int32_t *)k.data)[p]; break;
+  default: *v = 0; break; /* strings: compared by zb_key_same_string */
   }
   return true;
 }

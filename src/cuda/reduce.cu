@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "core/exact_mean.h"
 #include "cuda/cuda_internal.h"
 
@@ -36,17 +37,18 @@ struct zb_bits {};
 
 /* Accumulator type for min/max of each storage type. */
 template <typename T> struct zb_acc;
-template <> struct zb_acc<int8_t> { typedef long long type; };
-template <> struct zb_acc<int16_t> { typedef long long type; };
-template <> struct zb_acc<int32_t> { typedef long long type; };
-template <> struct zb_acc<int64_t> { typedef long long type; };
-template <> struct zb_acc<uint8_t> { typedef unsigned long long type; };
-template <> struct zb_acc<uint16_t> { typedef unsigned long long type; };
-template <> struct zb_acc<uint32_t> { typedef unsigned long long type; };
-template <> struct zb_acc<uint64_t> { typedef unsigned long long type; };
-template <> struct zb_acc<zb_bits> { typedef unsigned long long type; };
-template <> struct zb_acc<float> { typedef double type; };
-template <> struct zb_acc<double> { typedef double type; };
+#define ZB_ACC(T, A) template <> struct zb_acc<T> { typedef A type; };
+#define ZB_ACC_S(ID, T, NAME, U) ZB_ACC(T, long long)
+#define ZB_ACC_U(ID, T, NAME, U) ZB_ACC(T, unsigned long long)
+#define ZB_ACC_F(ID, T, NAME, U) ZB_ACC(T, double)
+ZB_FOR_EACH_SIGNED_TYPE(ZB_ACC_S)
+ZB_FOR_EACH_UNSIGNED_TYPE(ZB_ACC_U)
+ZB_FOR_EACH_FLOAT_TYPE(ZB_ACC_F)
+ZB_ACC(zb_bits, unsigned long long)
+#undef ZB_ACC_S
+#undef ZB_ACC_U
+#undef ZB_ACC_F
+#undef ZB_ACC
 
 /* Identities for min (largest value) and max (smallest value). */
 __host__ __device__ inline void zb_minmax_identity(long long *mn, long long *mx) {
@@ -387,9 +389,11 @@ extern "C" zb_status zb__cuda_reduce(const zb_column *col, zb_reduce_op op,
   if (op == ZB_REDUCE_COUNT && col->null_count >= 0 && col->type != ZB_FLOAT32 &&
       col->type != ZB_FLOAT64) {
     switch (col->type) {
-    case ZB_BOOL: case ZB_INT8: case ZB_INT16: case ZB_INT32: case ZB_INT64:
-    case ZB_UINT8: case ZB_UINT16: case ZB_UINT32: case ZB_UINT64:
-    case ZB_DATE32: case ZB_TIMESTAMP:
+    case ZB_BOOL:
+#define ZB_NO_NAN(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_INTEGER_TYPE(ZB_NO_NAN)
+    ZB_FOR_EACH_TEMPORAL_TYPE(ZB_NO_NAN)
+#undef ZB_NO_NAN
       out->type = ZB_INT64;
       out->v.i = col->length - col->null_count;
       if (out->v.i < 0) out->v.i = 0;
@@ -401,18 +405,13 @@ extern "C" zb_status zb__cuda_reduce(const zb_column *col, zb_reduce_op op,
 
   switch (col->type) {
   case ZB_BOOL: return zb_reduce_typed<zb_bits>(col, op, false, out, err);
-  case ZB_INT8: return zb_reduce_typed<int8_t>(col, op, false, out, err);
-  case ZB_INT16: return zb_reduce_typed<int16_t>(col, op, false, out, err);
-  case ZB_INT32:
-  case ZB_DATE32: return zb_reduce_typed<int32_t>(col, op, false, out, err);
-  case ZB_INT64:
-  case ZB_TIMESTAMP: return zb_reduce_typed<int64_t>(col, op, false, out, err);
-  case ZB_UINT8: return zb_reduce_typed<uint8_t>(col, op, false, out, err);
-  case ZB_UINT16: return zb_reduce_typed<uint16_t>(col, op, false, out, err);
-  case ZB_UINT32: return zb_reduce_typed<uint32_t>(col, op, false, out, err);
-  case ZB_UINT64: return zb_reduce_typed<uint64_t>(col, op, false, out, err);
-  case ZB_FLOAT32: return zb_reduce_typed<float>(col, op, true, out, err);
-  case ZB_FLOAT64: return zb_reduce_typed<double>(col, op, true, out, err);
+#define ZB_REDUCE_I(ID, T, NAME, U) case ID: return zb_reduce_typed<T>(col, op, false, out, err);
+#define ZB_REDUCE_F(ID, T, NAME, U) case ID: return zb_reduce_typed<T>(col, op, true, out, err);
+  ZB_FOR_EACH_INTEGER_TYPE(ZB_REDUCE_I)
+  ZB_FOR_EACH_TEMPORAL_TYPE(ZB_REDUCE_I)
+  ZB_FOR_EACH_FLOAT_TYPE(ZB_REDUCE_F)
+#undef ZB_REDUCE_I
+#undef ZB_REDUCE_F
   default:
     return zb_error_set(err, ZB_ETYPE, "reduce: %s of a %s column is not supported",
                         zb_reduce_op_name(op), zb_type_name(col->type));

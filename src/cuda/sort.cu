@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "core/str_row.h"
 #include "cuda/cuda_internal.h"
 
@@ -246,18 +247,20 @@ zb_status zb_sort_strings(zb_sorter *s, const zb_column *col, bool asc, bool nul
 bool zb_key_shape(zb_type_id t, int *kind, int *width) {
   switch (t) {
   case ZB_BOOL: *kind = ZB_KEY_BOOL; *width = 1; return true;
-  case ZB_INT8: *kind = ZB_KEY_SIGNED; *width = 1; return true;
-  case ZB_UINT8: *kind = ZB_KEY_UNSIGNED; *width = 1; return true;
-  case ZB_INT16: *kind = ZB_KEY_SIGNED; *width = 2; return true;
-  case ZB_UINT16: *kind = ZB_KEY_UNSIGNED; *width = 2; return true;
-  case ZB_INT32: case ZB_DATE32: *kind = ZB_KEY_SIGNED; *width = 4; return true;
-  case ZB_UINT32: *kind = ZB_KEY_UNSIGNED; *width = 4; return true;
-  case ZB_FLOAT32: *kind = ZB_KEY_FLOAT; *width = 4; return true;
+#define ZB_SHAPE(ID, T, KIND) case ID: *kind = KIND; *width = (int)sizeof(T); return true;
+#define ZB_SHAPE_S(ID, T, NAME, U) ZB_SHAPE(ID, T, ZB_KEY_SIGNED)
+#define ZB_SHAPE_U(ID, T, NAME, U) ZB_SHAPE(ID, T, ZB_KEY_UNSIGNED)
+#define ZB_SHAPE_F(ID, T, NAME, U) ZB_SHAPE(ID, T, ZB_KEY_FLOAT)
+  ZB_FOR_EACH_SIGNED_TYPE(ZB_SHAPE_S)
+  ZB_FOR_EACH_TEMPORAL_TYPE(ZB_SHAPE_S)
+  ZB_FOR_EACH_UNSIGNED_TYPE(ZB_SHAPE_U)
+  ZB_FOR_EACH_FLOAT_TYPE(ZB_SHAPE_F)
+#undef ZB_SHAPE_S
+#undef ZB_SHAPE_U
+#undef ZB_SHAPE_F
+#undef ZB_SHAPE
   /* a valid row's code is >= 0: unsigned order is code order */
   case ZB_CATEGORICAL: *kind = ZB_KEY_UNSIGNED; *width = 4; return true;
-  case ZB_INT64: case ZB_TIMESTAMP: *kind = ZB_KEY_SIGNED; *width = 8; return true;
-  case ZB_UINT64: *kind = ZB_KEY_UNSIGNED; *width = 8; return true;
-  case ZB_FLOAT64: *kind = ZB_KEY_FLOAT; *width = 8; return true;
   default: return false;
   }
 }

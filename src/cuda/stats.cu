@@ -9,7 +9,8 @@
  * Nulls and NaN are skipped, as on the CPU.  Each warp of a grid-stride loop
  * folds its threads' state with shuffles and writes one partial; the host
  * combines the partials in warp order, so a result does not depend on
- * scheduling.
+ * scheduling.  Kernels are templates stamped per storage type from the
+ * dtype list (core/dtype_list.h), so no row goes through a type switch.
  *   - var / std: the mean comes from the exact mean of reduce.cu; one pass
  *     sums d = x - mean and d * d, and M2 = sum(d^2) - sum(d)^2 / count
  *     (the correction the CPU's blocks use too).  Equal to the CPU's within
@@ -29,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "cuda/cuda_internal.h"
 
 #define ZB_STAT_THREADS 256
@@ -43,24 +45,70 @@ struct zb_scol {
   int type;
 };
 
-/* Row i as double, and whether it is taken (valid and not NaN). */
+/* Marker type: the data buffer is an Arrow bitmap (bool columns). */
+struct zb_sbits {};
+
+/* Value p of a column's data as double (*x) and as the bits an integer
+ * product multiplies (*bits: sign-extended; 0 for floats); whether it is
+ * a number (not NaN).  One overload per kind, so a kernel stamped per type
+ * reads its rows without a type switch. */
+template <typename T>
+__device__ __forceinline__ bool zb_stat_value(const T *d, int64_t p, double *x,
+                                              unsigned long long *bits) {
+  const T v = d[p];
+  *bits = (unsigned long long)v; /* integers: modulo 2^64, i.e. sign-extended */
+  *x = (double)v;
+  return true;
+}
+__device__ __forceinline__ bool zb_stat_value(const float *d, int64_t p, double *x,
+                                              unsigned long long *bits) {
+  *x = d[p];
+  *bits = 0;
+  return *x == *x;
+}
+__device__ __forceinline__ bool zb_stat_value(const double *d, int64_t p, double *x,
+                                              unsigned long long *bits) {
+  *x = d[p];
+  *bits = 0;
+  return *x == *x;
+}
+__device__ __forceinline__ bool zb_stat_value(const zb_sbits *d, int64_t p, double *x,
+                                              unsigned long long *bits) {
+  *bits = zb__cuda_bit((const uint8_t *)d, p);
+  *x = (double)*bits;
+  return true;
+}
+
+/* Row i of a column of storage type T as double, and whether it is taken
+ * (valid and not NaN). */
+template <typename T>
 __device__ __forceinline__ bool zb_stat_load(const zb_scol &c, int64_t i, double *x,
                                              unsigned long long *bits) {
   const int64_t p = c.off + i;
   if (c.valid != NULL && !zb__cuda_bit(c.valid, p)) return false;
-  switch (c.type) {
-  case ZB_BOOL: *bits = zb__cuda_bit((const uint8_t *)c.data, p); *x = (double)*bits; return true;
-  case ZB_INT8: { long long v = ((const int8_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
-  case ZB_INT16: { long long v = ((const int16_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
-  case ZB_INT32: case ZB_DATE32: { long long v = ((const int32_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
-  case ZB_INT64: case ZB_TIMESTAMP: { long long v = ((const int64_t *)c.data)[p]; *bits = v; *x = (double)v; return true; }
-  case ZB_UINT8: *bits = ((const uint8_t *)c.data)[p]; *x = (double)*bits; return true;
-  case ZB_UINT16: *bits = ((const uint16_t *)c.data)[p]; *x = (double)*bits; return true;
-  case ZB_UINT32: *bits = ((const uint32_t *)c.data)[p]; *x = (double)*bits; return true;
-  case ZB_UINT64: *bits = ((const uint64_t *)c.data)[p]; *x = (double)*bits; return true;
-  case ZB_FLOAT32: *x = ((const float *)c.data)[p]; *bits = 0; return *x == *x;
-  default: *x = ((const double *)c.data)[p]; *bits = 0; return *x == *x;
+  return zb_stat_value((const T *)c.data, p, x, bits);
+}
+
+/* Order key of a taken value (quantiles): floats by their bits (-0.0 as
+ * 0.0), unsigned integers as they are, signed ones with the top bit
+ * flipped.  kind: 0 signed (and bool), 1 unsigned, 2 float. */
+template <typename T> struct zb_qkind { enum { value = 0 }; };
+#define ZB_QKIND_U(ID, T, NAME, U) template <> struct zb_qkind<T> { enum { value = 1 }; };
+#define ZB_QKIND_F(ID, T, NAME, U) template <> struct zb_qkind<T> { enum { value = 2 }; };
+ZB_FOR_EACH_UNSIGNED_TYPE(ZB_QKIND_U)
+ZB_FOR_EACH_FLOAT_TYPE(ZB_QKIND_F)
+#undef ZB_QKIND_U
+#undef ZB_QKIND_F
+
+template <typename T>
+__device__ __forceinline__ uint64_t zb_qkey(double x, unsigned long long b) {
+  const uint64_t top = 0x8000000000000000ull;
+  if (zb_qkind<T>::value == 2) {
+    uint64_t bits = (uint64_t)__double_as_longlong(x);
+    if ((bits << 1) == 0) bits = 0; /* -0.0 ties with 0.0 */
+    return (bits & top) ? ~bits : (bits | top);
   }
+  return zb_qkind<T>::value == 1 ? b : b ^ top;
 }
 
 /* One warp's partial. */
@@ -71,6 +119,7 @@ struct zb_spart {
 };
 
 /* parts[warp] = the warp's partial of the rows it took; shift: var's mean. */
+template <typename T>
 __global__ void __launch_bounds__(ZB_STAT_THREADS)
     zb_stat_kernel(zb_scol c, int64_t n, double shift, zb_spart *__restrict__ parts) {
   double s = 0, q = 0, fprod = 1;
@@ -80,7 +129,7 @@ __global__ void __launch_bounds__(ZB_STAT_THREADS)
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     double x;
     unsigned long long b;
-    if (!zb_stat_load(c, i, &x, &b)) continue;
+    if (!zb_stat_load<T>(c, i, &x, &b)) continue;
     const double d = x - shift;
     s += d;
     q += d * d;
@@ -153,18 +202,16 @@ zb_status zb_argext(const zb_column *col, bool want_max, zb_scalar *out, zb_erro
   case TID:                                                                              \
     zb_argext_kernel<T><<<blocks, ZB_STAT_THREADS>>>(c, n, (T)(V), pp);                  \
     break;
-      ZB_ARG(ZB_INT8, int8_t, ext.v.i)
-      ZB_ARG(ZB_INT16, int16_t, ext.v.i)
-      ZB_ARG(ZB_INT32, int32_t, ext.v.i)
-      ZB_ARG(ZB_DATE32, int32_t, ext.v.i)
-      ZB_ARG(ZB_INT64, int64_t, ext.v.i)
-      ZB_ARG(ZB_TIMESTAMP, int64_t, ext.v.i)
-      ZB_ARG(ZB_UINT8, uint8_t, ext.v.u)
-      ZB_ARG(ZB_UINT16, uint16_t, ext.v.u)
-      ZB_ARG(ZB_UINT32, uint32_t, ext.v.u)
-      ZB_ARG(ZB_UINT64, uint64_t, ext.v.u)
-      ZB_ARG(ZB_FLOAT32, float, ext.v.f)
-      ZB_ARG(ZB_FLOAT64, double, ext.v.f)
+#define ZB_ARG_S(ID, T, NAME, U) ZB_ARG(ID, T, ext.v.i)
+#define ZB_ARG_U(ID, T, NAME, U) ZB_ARG(ID, T, ext.v.u)
+#define ZB_ARG_F(ID, T, NAME, U) ZB_ARG(ID, T, ext.v.f)
+      ZB_FOR_EACH_SIGNED_TYPE(ZB_ARG_S)
+      ZB_FOR_EACH_TEMPORAL_TYPE(ZB_ARG_S)
+      ZB_FOR_EACH_UNSIGNED_TYPE(ZB_ARG_U)
+      ZB_FOR_EACH_FLOAT_TYPE(ZB_ARG_F)
+#undef ZB_ARG_S
+#undef ZB_ARG_U
+#undef ZB_ARG_F
 #undef ZB_ARG
     default: st = zb_error_set(err, ZB_ETYPE, "argmin/argmax: unexpected type"); break;
     }
@@ -183,32 +230,21 @@ zb_status zb_argext(const zb_column *col, bool want_max, zb_scalar *out, zb_erro
 
 /* Quantiles: keys[i] = row i's order key (0 when missing: null or NaN),
  * rows[i] = i. */
+template <typename T>
 __global__ void __launch_bounds__(ZB_STAT_THREADS)
     zb_qkey_kernel(zb_scol c, int64_t n, uint64_t *__restrict__ keys,
                    int64_t *__restrict__ rows) {
-  const uint64_t top = 0x8000000000000000ull;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (int64_t)gridDim.x * blockDim.x) {
     double x;
     unsigned long long b;
-    uint64_t k = 0;
-    if (zb_stat_load(c, i, &x, &b)) {
-      if (c.type == ZB_FLOAT32 || c.type == ZB_FLOAT64) {
-        uint64_t bits = (uint64_t)__double_as_longlong(x);
-        if ((bits << 1) == 0) bits = 0; /* -0.0 ties with 0.0 */
-        k = (bits & top) ? ~bits : (bits | top);
-      } else if (c.type >= ZB_UINT8 && c.type <= ZB_UINT64) {
-        k = b;
-      } else {
-        k = b ^ top;
-      }
-    }
-    keys[i] = k;
+    keys[i] = zb_stat_load<T>(c, i, &x, &b) ? zb_qkey<T>(x, b) : 0;
     rows[i] = i;
   }
 }
 
 /* flags[j] = 1 where row rows[j] is missing (null or NaN), else 0. */
+template <typename T>
 __global__ void __launch_bounds__(ZB_STAT_THREADS)
     zb_qflag_kernel(zb_scol c, int64_t n, const int64_t *__restrict__ rows,
                     uint8_t *__restrict__ flags) {
@@ -216,7 +252,7 @@ __global__ void __launch_bounds__(ZB_STAT_THREADS)
        j += (int64_t)gridDim.x * blockDim.x) {
     double x;
     unsigned long long b;
-    flags[j] = zb_stat_load(c, rows[j], &x, &b) ? 0 : 1;
+    flags[j] = zb_stat_load<T>(c, rows[j], &x, &b) ? 0 : 1;
   }
 }
 
@@ -235,16 +271,9 @@ zb_status zb_row_value(const zb_column *col, int64_t r, double *out, zb_error *e
     *out = (double)v;        \
     break;                   \
   }
-    ZB_V(ZB_INT8, int8_t)
-    ZB_V(ZB_INT16, int16_t)
-    ZB_V(ZB_INT32, int32_t)
-    ZB_V(ZB_INT64, int64_t)
-    ZB_V(ZB_UINT8, uint8_t)
-    ZB_V(ZB_UINT16, uint16_t)
-    ZB_V(ZB_UINT32, uint32_t)
-    ZB_V(ZB_UINT64, uint64_t)
-    ZB_V(ZB_FLOAT32, float)
-    ZB_V(ZB_FLOAT64, double)
+#define ZB_V_CASE(ID, T, NAME, U) ZB_V(ID, T)
+    ZB_FOR_EACH_NUMERIC_TYPE(ZB_V_CASE)
+#undef ZB_V_CASE
 #undef ZB_V
   default: return zb_error_set(err, ZB_ETYPE, "quantile: unexpected type");
   }
@@ -294,16 +323,32 @@ zb_status zb_quantiles(const zb_column *col, int64_t n_q, const double *q, bool 
                      col->offset, (int)col->type};
   const unsigned blocks = zb__cuda_blocks(dev, n, ZB_STAT_THREADS);
   if (st == ZB_OK) {
-    zb_qkey_kernel<<<blocks, ZB_STAT_THREADS>>>(c, n, (uint64_t *)keys[0]->data,
-                                                (int64_t *)rows[0]->data);
-    st = zb__cuda_launched("quantile (keys)", dev, err);
+    switch (col->type) {
+#define ZB_QKEY(ID, T, NAME, U)                                                          \
+  case ID:                                                                               \
+    zb_qkey_kernel<T><<<blocks, ZB_STAT_THREADS>>>(c, n, (uint64_t *)keys[0]->data,      \
+                                                   (int64_t *)rows[0]->data);            \
+    break;
+      ZB_FOR_EACH_NUMERIC_TYPE(ZB_QKEY)
+#undef ZB_QKEY
+    default: st = zb_error_set(err, ZB_ETYPE, "quantile: unexpected type"); break;
+    }
+    if (st == ZB_OK) st = zb__cuda_launched("quantile (keys)", dev, err);
   }
   if (st == ZB_OK)
     st = zb__cuda_sort_pairs(dev, 8, keys, rows, &cur, n, 0, 64, &temp, &temp_have, err);
   if (st == ZB_OK && cnt < n) { /* missing rows last, the rest in value order */
-    zb_qflag_kernel<<<blocks, ZB_STAT_THREADS>>>(c, n, (const int64_t *)rows[cur]->data,
-                                                 (uint8_t *)keys[0]->data);
-    st = zb__cuda_launched("quantile (missing flags)", dev, err);
+    switch (col->type) {
+#define ZB_QFLAG(ID, T, NAME, U)                                                         \
+  case ID:                                                                               \
+    zb_qflag_kernel<T><<<blocks, ZB_STAT_THREADS>>>(c, n, (const int64_t *)rows[cur]->data, \
+                                                    (uint8_t *)keys[0]->data);           \
+    break;
+      ZB_FOR_EACH_NUMERIC_TYPE(ZB_QFLAG)
+#undef ZB_QFLAG
+    default: st = zb_error_set(err, ZB_ETYPE, "quantile: unexpected type"); break;
+    }
+    if (st == ZB_OK) st = zb__cuda_launched("quantile (missing flags)", dev, err);
     if (st == ZB_OK)
       st = zb__cuda_sort_pairs(dev, 1, keys, rows, &cur, n, 0, 1, &temp, &temp_have, err);
   }
@@ -366,9 +411,20 @@ extern "C" zb_status zb__cuda_stat(const zb_column *col, zb_stat_op op, int64_t 
                      : NULL,
                  col->offset, (int)t};
     /* var shifts by a finite mean (an infinite one makes M2 NaN below) */
-    zb_stat_kernel<<<blocks, ZB_STAT_THREADS>>>(c, n, isfinite(mean) ? mean : 0.0,
-                                                (zb_spart *)parts->data);
-    st = zb__cuda_launched(zb_stat_op_name(op), dev, err);
+    const double shift = isfinite(mean) ? mean : 0.0;
+    zb_spart *pp = (zb_spart *)parts->data;
+    switch (t) {
+    case ZB_BOOL: zb_stat_kernel<zb_sbits><<<blocks, ZB_STAT_THREADS>>>(c, n, shift, pp); break;
+#define ZB_STAT_CASE(ID, T, NAME, U)                                                     \
+  case ID: zb_stat_kernel<T><<<blocks, ZB_STAT_THREADS>>>(c, n, shift, pp); break;
+      ZB_FOR_EACH_NUMERIC_TYPE(ZB_STAT_CASE)
+#undef ZB_STAT_CASE
+    default:
+      st = zb_error_set(err, ZB_ETYPE, "%s: unexpected type %s", zb_stat_op_name(op),
+                        zb_type_name(t));
+      break;
+    }
+    if (st == ZB_OK) st = zb__cuda_launched(zb_stat_op_name(op), dev, err);
   }
   if (st == ZB_OK)
     st = zb__cuda_read(dev, host, parts->data, n_parts * (int64_t)sizeof(zb_spart),

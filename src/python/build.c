@@ -14,6 +14,8 @@
  */
 #include "zbpy.h"
 
+#include "core/dtype_list.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -293,16 +295,13 @@ static int store_number(zbpy_state *st, zb_type_id t, void *data, Py_ssize_t idx
     if (neg || uu > hi) return overflow_at(st, label, idx, o, t);
   }
   switch (t) {
-    case ZB_INT8: ((int8_t *)data)[idx] = (int8_t)si; break;
-    case ZB_INT16: ((int16_t *)data)[idx] = (int16_t)si; break;
-    case ZB_INT32:
-    case ZB_DATE32: ((int32_t *)data)[idx] = (int32_t)si; break;
-    case ZB_INT64:
-    case ZB_TIMESTAMP: ((int64_t *)data)[idx] = si; break;
-    case ZB_UINT8: ((uint8_t *)data)[idx] = (uint8_t)uu; break;
-    case ZB_UINT16: ((uint16_t *)data)[idx] = (uint16_t)uu; break;
-    case ZB_UINT32: ((uint32_t *)data)[idx] = (uint32_t)uu; break;
-    case ZB_UINT64: ((uint64_t *)data)[idx] = uu; break;
+#define STORE_S(ID, T, NAME, U) case ID: ((T *)data)[idx] = (T)si; break;
+#define STORE_U(ID, T, NAME, U) case ID: ((T *)data)[idx] = (T)uu; break;
+    ZB_FOR_EACH_SIGNED_TYPE(STORE_S)
+    ZB_FOR_EACH_TEMPORAL_TYPE(STORE_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(STORE_U)
+#undef STORE_S
+#undef STORE_U
     default: return type_error_at(st, label, idx, o, zb_type_name(t));
   }
   return 0;
@@ -940,21 +939,40 @@ typedef struct cat_job {
   zb_column *dict;
 } cat_job;
 
-static int64_t cat_code(const cat_job *j, Py_ssize_t i) {
-  const char *p = j->src + i * j->stride;
+#define CAT_BLOCK 1024
+
+/* v as int64, saturated. */
+static inline int64_t sat_int64(uint64_t v) { return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
+
+/* dst[0, m) = codes [i0, i0 + m) of the (integer) source as int64, uint64
+ * codes above INT64_MAX as INT64_MAX: one loop per source type, the type
+ * switch once per block. */
+static void cat_codes(const cat_job *j, int64_t i0, int64_t m, int64_t *dst) {
+  const char *p = j->src + i0 * j->stride;
   switch (j->src_type) {
-    case ZB_INT8: return *(const int8_t *)p;
-    case ZB_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case ZB_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case ZB_UINT8: return *(const uint8_t *)p;
-    case ZB_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case ZB_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case ZB_UINT64: {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      return v > INT64_MAX ? INT64_MAX : (int64_t)v;
-    }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
+#define CAT_S(ID, T, NAME, U)                                                   \
+    case ID:                                                                    \
+      for (int64_t k = 0; k < m; k++) {                                         \
+        T v;                                                                    \
+        memcpy(&v, p + k * j->stride, sizeof v);                                \
+        dst[k] = (int64_t)v;                                                    \
+      }                                                                         \
+      break;
+#define CAT_U(ID, T, NAME, U)                                                   \
+    case ID:                                                                    \
+      for (int64_t k = 0; k < m; k++) {                                         \
+        T v;                                                                    \
+        memcpy(&v, p + k * j->stride, sizeof v);                                \
+        dst[k] = sat_int64(v);                                                  \
+      }                                                                         \
+      break;
+    ZB_FOR_EACH_SIGNED_TYPE(CAT_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(CAT_U)
+#undef CAT_S
+#undef CAT_U
+    default:
+      for (int64_t k = 0; k < m; k++) dst[k] = -1; /* not an integer source */
+      break;
   }
 }
 
@@ -964,26 +982,35 @@ static zb_status cat_run(const cat_job *j, const char *label, zb_column **out, z
   zb_status s = zb_buffer_new(ZB_CPU, n * 4, &codes, err);
   if (s != ZB_OK) goto error;
   int32_t *cd = (int32_t *)codes->data;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t c = cat_code(j, i);
-    if (c == -1) {
-      nulls++;
-      cd[i] = 0;
-    } else if (c < 0 || c >= ndict) {
-      s = zb_error_set(err, ZB_EINVAL,
-                       "%s: code %lld at index %lld is out of range for %lld categories", label,
-                       (long long)c, (long long)i, (long long)ndict);
-      goto error;
-    } else {
-      cd[i] = (int32_t)c;
+  int64_t buf[CAT_BLOCK];
+  for (int64_t b = 0; b < n; b += CAT_BLOCK) {
+    int64_t m = n - b < CAT_BLOCK ? n - b : CAT_BLOCK;
+    cat_codes(j, b, m, buf);
+    for (int64_t k = 0; k < m; k++) {
+      int64_t c = buf[k], i = b + k;
+      if (c == -1) {
+        nulls++;
+        cd[i] = 0;
+      } else if (c < 0 || c >= ndict) {
+        s = zb_error_set(err, ZB_EINVAL,
+                         "%s: code %lld at index %lld is out of range for %lld categories",
+                         label, (long long)c, (long long)i, (long long)ndict);
+        goto error;
+      } else {
+        cd[i] = (int32_t)c;
+      }
     }
   }
   if (nulls > 0) {
     s = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &validity, err);
     if (s != ZB_OK) goto error;
     uint8_t *bits = (uint8_t *)validity->data;
-    for (int64_t i = 0; i < n; i++)
-      if (cat_code(j, i) != -1) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+    for (int64_t b = 0; b < n; b += CAT_BLOCK) {
+      int64_t m = n - b < CAT_BLOCK ? n - b : CAT_BLOCK;
+      cat_codes(j, b, m, buf);
+      for (int64_t k = 0; k < m; k++)
+        if (buf[k] != -1) bits[(b + k) >> 3] |= (uint8_t)(1u << ((b + k) & 7));
+    }
   }
   s = zb_column_make(ZB_CATEGORICAL, n, 0, validity, codes, NULL, j->dict, nulls, out, err);
 error:

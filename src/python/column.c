@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "zambezi/interop.h"
 
 /* ------------------------------------------------------------------------ */
@@ -147,12 +148,14 @@ PyObject *zbpy_scalar_to_py(const zb_scalar *s) {
   if (s->is_null) Py_RETURN_NONE;
   switch (s->type) {
     case ZB_BOOL: return PyBool_FromLong(s->v.b);
-    case ZB_UINT8:
-    case ZB_UINT16:
-    case ZB_UINT32:
-    case ZB_UINT64: return PyLong_FromUnsignedLongLong(s->v.u);
-    case ZB_FLOAT32:
-    case ZB_FLOAT64: return PyFloat_FromDouble(s->v.f);
+#define SCALAR_U(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_UNSIGNED_TYPE(SCALAR_U)
+#undef SCALAR_U
+      return PyLong_FromUnsignedLongLong(s->v.u);
+#define SCALAR_F(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_FLOAT_TYPE(SCALAR_F)
+#undef SCALAR_F
+      return PyFloat_FromDouble(s->v.f);
     default: return PyLong_FromLongLong(s->v.i);
   }
 }
@@ -280,10 +283,17 @@ static PyObject *host_column_to_list(const zb_column *col, bool raw_stamps) {
       int64_t j = off + i;
       switch (col->type) {
         case ZB_BOOL: o = PyBool_FromLong(zb_bit_get((const uint8_t *)data, j)); break;
-        case ZB_INT8: o = PyLong_FromLong(((const int8_t *)data)[j]); break;
-        case ZB_INT16: o = PyLong_FromLong(((const int16_t *)data)[j]); break;
-        case ZB_INT32: o = PyLong_FromLong(((const int32_t *)data)[j]); break;
-        case ZB_INT64: o = PyLong_FromLongLong(((const int64_t *)data)[j]); break;
+#define TO_PY(ID, T, FROM, CT) case ID: o = FROM((CT)((const T *)data)[j]); break;
+#define TO_PY_S(ID, T, NAME, U) TO_PY(ID, T, PyLong_FromLongLong, long long)
+#define TO_PY_U(ID, T, NAME, U) TO_PY(ID, T, PyLong_FromUnsignedLongLong, unsigned long long)
+#define TO_PY_F(ID, T, NAME, U) TO_PY(ID, T, PyFloat_FromDouble, double)
+        ZB_FOR_EACH_SIGNED_TYPE(TO_PY_S)
+        ZB_FOR_EACH_UNSIGNED_TYPE(TO_PY_U)
+        ZB_FOR_EACH_FLOAT_TYPE(TO_PY_F)
+#undef TO_PY_S
+#undef TO_PY_U
+#undef TO_PY_F
+#undef TO_PY
         case ZB_TIMESTAMP:
           if (raw_stamps) {
             o = PyLong_FromLongLong(((const int64_t *)data)[j]);
@@ -296,14 +306,6 @@ static PyObject *host_column_to_list(const zb_column *col, bool raw_stamps) {
             o = local;
           }
           break;
-        case ZB_UINT8: o = PyLong_FromUnsignedLong(((const uint8_t *)data)[j]); break;
-        case ZB_UINT16: o = PyLong_FromUnsignedLong(((const uint16_t *)data)[j]); break;
-        case ZB_UINT32: o = PyLong_FromUnsignedLong(((const uint32_t *)data)[j]); break;
-        case ZB_UINT64:
-          o = PyLong_FromUnsignedLongLong(((const uint64_t *)data)[j]);
-          break;
-        case ZB_FLOAT32: o = PyFloat_FromDouble(((const float *)data)[j]); break;
-        case ZB_FLOAT64: o = PyFloat_FromDouble(((const double *)data)[j]); break;
         case ZB_DATE32: o = zbpy_date_from_days(((const int32_t *)data)[j]); break;
         case ZB_CATEGORICAL: {
           int32_t code = ((const int32_t *)data)[j];

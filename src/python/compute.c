@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "zambezi/compute.h"
 
 /* Registered in module.c's method table. */
@@ -53,18 +54,18 @@ static int parse_binary_op(zbpy_state *st, const char *name, zb_binary_op *op) {
 
 static bool is_cmp(zb_binary_op op) { return op >= ZB_OP_EQ && op <= ZB_OP_GE; }
 
-/* Range of an integer type, as int64 / uint64 bounds. */
+/* Whether v (or, is_unsigned_big, a value above INT64_MAX) is in the range
+ * of integer type t: v survives the round trip through t's C type. */
 static bool int_fits(zb_type_id t, long long v, int is_unsigned_big) {
   if (is_unsigned_big) return t == ZB_UINT64;
   switch (t) {
-    case ZB_INT8: return v >= INT8_MIN && v <= INT8_MAX;
-    case ZB_INT16: return v >= INT16_MIN && v <= INT16_MAX;
-    case ZB_INT32: return v >= INT32_MIN && v <= INT32_MAX;
-    case ZB_INT64: return true;
-    case ZB_UINT8: return v >= 0 && v <= UINT8_MAX;
-    case ZB_UINT16: return v >= 0 && v <= UINT16_MAX;
-    case ZB_UINT32: return v >= 0 && v <= (long long)UINT32_MAX;
-    case ZB_UINT64: return v >= 0;
+#define FITS_S(ID, T, NAME, U) case ID: return (long long)(T)v == v;
+#define FITS_U(ID, T, NAME, U) \
+    case ID: return v >= 0 && (unsigned long long)(T)v == (unsigned long long)v;
+    ZB_FOR_EACH_SIGNED_TYPE(FITS_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(FITS_U)
+#undef FITS_S
+#undef FITS_U
     default: return false;
   }
 }
