@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "core/internal.h"
 #include "core/values.h"
 
@@ -203,12 +204,14 @@ static zb_status scalar_column(const zb_scalar *s, const zb_column *like, zb_col
   uint64_t u = s->v.u;
   bool fits = true;
   switch (zb__physical(t)) {
-    case ZB_INT8: fits = i >= INT8_MIN && i <= INT8_MAX; break;
-    case ZB_INT16: fits = i >= INT16_MIN && i <= INT16_MAX; break;
-    case ZB_INT32: fits = i >= INT32_MIN && i <= INT32_MAX; break;
-    case ZB_UINT8: fits = u <= UINT8_MAX; break;
-    case ZB_UINT16: fits = u <= UINT16_MAX; break;
-    case ZB_UINT32: fits = u <= UINT32_MAX; break;
+#define FITS_SIGNED(ID, T, NAME, U) \
+  case ID: fits = i >= ZB_SIGNED_MIN(T, U) && i <= ZB_SIGNED_MAX(T, U); break;
+#define FITS_UNSIGNED(ID, T, NAME, U) \
+  case ID: fits = u <= ZB_UNSIGNED_MAX(U); break;
+    ZB_FOR_EACH_SIGNED_TYPE(FITS_SIGNED)
+    ZB_FOR_EACH_UNSIGNED_TYPE(FITS_UNSIGNED)
+#undef FITS_SIGNED
+#undef FITS_UNSIGNED
     default: break;
   }
   if (!s->is_null && !fits)
@@ -217,20 +220,7 @@ static zb_status scalar_column(const zb_scalar *s, const zb_column *like, zb_col
   zb_column *c = NULL;
   ZB_RETURN_NOT_OK(zb__new_like(like, t, 1, true, 0, &c, err));
   void *d = c->data->data;
-  switch (zb__physical(t)) {
-    case ZB_BOOL: *(uint8_t *)d = s->v.b ? 1 : 0; break;
-    case ZB_INT8: *(int8_t *)d = (int8_t)i; break;
-    case ZB_INT16: *(int16_t *)d = (int16_t)i; break;
-    case ZB_INT32: *(int32_t *)d = (int32_t)i; break;
-    case ZB_INT64: *(int64_t *)d = i; break;
-    case ZB_UINT8: *(uint8_t *)d = (uint8_t)u; break;
-    case ZB_UINT16: *(uint16_t *)d = (uint16_t)u; break;
-    case ZB_UINT32: *(uint32_t *)d = (uint32_t)u; break;
-    case ZB_UINT64: *(uint64_t *)d = u; break;
-    case ZB_FLOAT32: *(float *)d = (float)s->v.f; break;
-    case ZB_FLOAT64: *(double *)d = s->v.f; break;
-    default: break;
-  }
+  zb__scalar_store(s, zb__physical(t), d);
   if (s->is_null) zb_bit_set((uint8_t *)c->validity->data, 0, false);
   zb_column_recount_nulls(c);
   *out = c;

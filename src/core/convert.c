@@ -6,8 +6,12 @@
  * zb__convert_block switches on the (destination, source) type pair once and
  * then runs a plain C conversion loop the compiler can vectorize.
  */
+#include "core/dtype_list.h"
 #include "core/values.h"
 
+/* The conversion is a switch in a switch: the preprocessor does not expand
+ * a list macro inside its own expansion, so the inner one is a second list
+ * here rather than ZB_FOR_EACH_NUMERIC_TYPE twice. */
 #define ZB_SRC_TYPES(X)                                                         \
   X(int8_t, ZB_INT8)                                                            \
   X(int16_t, ZB_INT16)                                                          \
@@ -116,4 +120,19 @@ zb_status zb__new_like(const zb_column *like, zb_type_id type, int64_t length,
   }
   *out = c;
   return ZB_OK;
+}
+
+void zb__scalar_store(const zb_scalar *s, zb_type_id t, void *d) {
+  switch (t) {
+    case ZB_BOOL: *(uint8_t *)d = s->v.b ? 1 : 0; break;
+#define STORE_INT(ID, T, NAME, U) \
+  case ID: *(T *)d = zb_type_is_signed(ID) ? (T)s->v.i : (T)s->v.u; break;
+#define STORE_FLOAT(ID, T, NAME, U) \
+  case ID: *(T *)d = (T)s->v.f; break;
+    ZB_FOR_EACH_INTEGER_TYPE(STORE_INT)
+    ZB_FOR_EACH_FLOAT_TYPE(STORE_FLOAT)
+#undef STORE_INT
+#undef STORE_FLOAT
+    default: break;
+  }
 }

@@ -604,19 +604,7 @@ zb_status zb_column_where_scalar(const zb_column *col, const zb_column *cond, bo
     st = zb_column_new(other->type, 1, false, 0, &raw, err);
     if (st == ZB_OK) {
       void *d = raw->data->data;
-      switch (other->type) {
-        case ZB_BOOL: *(uint8_t *)d = other->v.b ? 1 : 0; break;
-        case ZB_INT8: *(int8_t *)d = (int8_t)other->v.i; break;
-        case ZB_INT16: *(int16_t *)d = (int16_t)other->v.i; break;
-        case ZB_INT32: *(int32_t *)d = (int32_t)other->v.i; break;
-        case ZB_INT64: *(int64_t *)d = other->v.i; break;
-        case ZB_UINT8: *(uint8_t *)d = (uint8_t)other->v.u; break;
-        case ZB_UINT16: *(uint16_t *)d = (uint16_t)other->v.u; break;
-        case ZB_UINT32: *(uint32_t *)d = (uint32_t)other->v.u; break;
-        case ZB_UINT64: *(uint64_t *)d = other->v.u; break;
-        case ZB_FLOAT32: *(float *)d = (float)other->v.f; break;
-        default: *(double *)d = other->v.f; break;
-      }
+      zb__scalar_store(other, other->type, d);
       st = to_type(raw, rt, &b, err);
     }
     zb_column_release(raw);

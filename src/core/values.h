@@ -33,6 +33,11 @@ static inline zb_type_id zb__physical(zb_type_id t) {
 void zb__convert_block(zb_type_id dst_t, void *dst, zb_type_id src, const void *src_data,
                        int64_t off, int64_t n);
 
+/* Store scalar s's value as one value of numeric type t (bool: a 0/1 byte)
+ * at d: integers from s->v.i (signed t) or s->v.u (unsigned t), floats
+ * from s->v.f, with C conversions (the caller checked the range). */
+void zb__scalar_store(const zb_scalar *s, zb_type_id t, void *d);
+
 /* buf[0, ZB_BLOCK) = value 0 of the scalar (length-1) column s converted to
  * t (bool: 0/1 bytes), for kernels whose operand is a scalar. */
 void zb__fill_scalar_block(zb_type_id t, void *buf, const zb_column *s);
