@@ -112,11 +112,12 @@ def _compare_column(a, b, what, rtol, atol):
         raise AssertionError(f"{what}: row {int(rows[j])}: zambezi {x[j]!r}, pandas {y[j]!r}")
 
 
-def assert_frame_like(got, exp, what="", rtol=0.0, atol=0.0, any_order=False):
+def assert_frame_like(got, exp, what="", rtol=0.0, atol=0.0, any_order=False, approx=None):
     """got (a zambezi DataFrame, or its to_pandas()) holds pandas' answer
     exp: same columns, index, dtypes (shown_dtype) and values.  Floats
-    within rtol/atol (exact by default).  any_order: the row order is not
-    defined (compared as a multiset of rows)."""
+    within rtol/atol (exact by default) -- in the columns named in approx,
+    or in every column when approx is None.  any_order: the row order is
+    not defined (compared as a multiset of rows)."""
     if hasattr(got, "to_pandas"):
         got = got.to_pandas()
     assert list(got.columns) == list(exp.columns), (
@@ -132,7 +133,8 @@ def assert_frame_like(got, exp, what="", rtol=0.0, atol=0.0, any_order=False):
         got = got.iloc[_row_order(got)]
         exp = exp.iloc[_row_order(exp)]
     for c in exp.columns:
-        _compare_column(got[c], exp[c], f"{what}: column {c!r}", rtol, atol)
+        tol = (rtol, atol) if approx is None or c in approx else (0.0, 0.0)
+        _compare_column(got[c], exp[c], f"{what}: column {c!r}", *tol)
 
 
 def assert_series_like(got, exp, what="", rtol=0.0, atol=0.0):

@@ -315,9 +315,11 @@ def test_string_and_datetime_methods(seed):
     elif op == 3:
         assert_series_like(zs.str.endswith(pat), ps.str.endswith(pat), what + f" endswith({pat!r})")
     elif op == 4:
-        assert_series_like(zs.str.lower(), ps.astype("string[pyarrow]").str.lower(), what + " lower")
+        assert_series_like(zs.str.lower(), ps.astype("string[pyarrow]").str.lower(),
+                           what + " lower")
     elif op == 5:
-        assert_series_like(zs.str.upper(), ps.astype("string[pyarrow]").str.upper(), what + " upper")
+        assert_series_like(zs.str.upper(), ps.astype("string[pyarrow]").str.upper(),
+                           what + " upper")
     elif op == 6:
         assert_series_like(zs.str.strip(), ps.str.strip(), what + " strip")
         assert_series_like(zs.str.lstrip("a "), ps.str.lstrip("a "), what + " lstrip('a ')")
