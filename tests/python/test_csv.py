@@ -556,13 +556,18 @@ def test_progress_bar_forced_writes_and_clears(tmp_path, capsys):
     assert "read_csv" in err and err.endswith("\r")
 
 
+def test_device_cuda_without_a_gpu_is_an_error():
+    if zb.cuda_available():
+        pytest.skip("a GPU is present")
+    with pytest.raises(zb.DeviceError):
+        zb.read_csv(b"a\n1\n", device="cuda")
+
+
+@pytest.mark.gpu
 def test_device_cuda():
-    if not zb.cuda_available():
-        with pytest.raises(zb.DeviceError):
-            zb.read_csv(b"a\n1\n", device="cuda")
-        return
     df = zb.read_csv(b"a\n1\n", device="cuda")
     assert df.device.startswith("cuda")
+    assert df.to("cpu").to_dict() == {"a": [1]}
 
 
 # ---------------------------------------------------------------------------
