@@ -17,12 +17,12 @@ import datetime as dt
 import gc
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
 import pytest
 
 import zambezi as zb
 
-pd = pytest.importorskip("pandas")
-pa = pytest.importorskip("pyarrow")
 
 INT_TYPES = ["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64"]
 
