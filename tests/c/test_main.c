@@ -1,6 +1,8 @@
 /*
  * test_main.c -- runs every registered C unit test, checks after each that
- * the counting allocator is back to zero, and prints "N passed, N failed".
+ * the counting allocator is back to zero, and prints "N passed, N failed,
+ * N skipped".  A test that called zb_test_skip (and failed no check) is
+ * skipped: listed with its reason, counted neither as passed nor failed.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@ static struct {
 } g_tests[MAX_TESTS];
 static int g_ntests;
 static int g_current_failed;
+static const char *g_current_skip; /* the reason, when the test skipped */
 
 void zb_test_register(const char *name, zb_test_fn fn) {
   if (g_ntests < MAX_TESTS) {
@@ -35,11 +38,16 @@ void zb_test_fail(const char *file, int line, const char *fmt, ...) {
   g_current_failed = 1;
 }
 
+void zb_test_skip(const char *reason) {
+  g_current_skip = reason != NULL && reason[0] != '\0' ? reason : "skipped";
+}
+
 int main(int argc, char **argv) {
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   for (int i = 0; i < g_ntests; i++) {
     if (argc > 1 && strstr(g_tests[i].name, argv[1]) == NULL) continue;
     g_current_failed = 0;
+    g_current_skip = NULL;
     zb_alloc_fail_after(0);
     zb_alloc_stats before;
     zb_alloc_get_stats(&before);
@@ -58,11 +66,14 @@ int main(int argc, char **argv) {
     if (g_current_failed) {
       failed++;
       fprintf(stderr, "FAIL %s\n", g_tests[i].name);
+    } else if (g_current_skip != NULL) {
+      skipped++;
+      printf("skip %s: %s\n", g_tests[i].name, g_current_skip);
     } else {
       passed++;
       printf("ok   %s\n", g_tests[i].name);
     }
   }
-  printf("%d passed, %d failed\n", passed, failed);
+  printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   return failed == 0 && passed > 0 ? 0 : 1;
 }

@@ -108,10 +108,12 @@ def _na(s):
 
 def assert_same(zs, expected, dtype=None, rtol=0.0):
     """zambezi Series zs holds the values of the pandas Series expected
-    (missing where expected is missing, NaN and null counted alike)."""
-    got = zs.to_pandas().reset_index(drop=True)
-    exp = expected.reset_index(drop=True)
+    (missing where expected is missing, NaN and null counted alike), with
+    the same index (a RangeIndex: see renumbered)."""
+    got = zs.to_pandas()
+    exp = expected
     assert len(got) == len(exp), (len(got), len(exp))
+    pd.testing.assert_index_equal(got.index, exp.index, exact="equiv")
     if dtype is not None:
         assert zs.dtype == dtype, (zs.dtype, dtype)
     gm, em = _na(got), _na(exp)
@@ -131,6 +133,13 @@ def assert_same(zs, expected, dtype=None, rtol=0.0):
         np.testing.assert_array_equal(g.to_numpy(dtype=npd), e.to_numpy(dtype=npd))
     else:
         np.testing.assert_array_equal(g.to_numpy(dtype=object), e.to_numpy(dtype=object))
+
+
+def renumbered(p):
+    """pandas' result p with its rows numbered from 0, as zambezi numbers
+    the result of every filter, take, sort and dropna (it has no index: the
+    deviation zambezi._compute documents).  Called where that happens."""
+    return p.reset_index(drop=True)
 
 
 def Z(ps, name="x"):
@@ -295,8 +304,6 @@ SCALARS = {"int": 3, "neg": -2, "float": 2.5, "bool": True, "np": np.int64(4),
 @pytest.mark.parametrize("sname", list(SCALARS))
 def test_scalar_arithmetic_vs_pandas(seed, n, dtype, sname):
     v = SCALARS[sname]
-    if dtype.startswith("UInt") and sname == "neg":
-        pytest.skip("pandas and zambezi both raise; see test_scalar_overflow")
     if dtype == "boolean" and sname in ("npf", "float", "bool"):
         pytest.skip("documented difference: bool arithmetic gives int64 "
                     "(test_bool_arithmetic_gives_int64)")
@@ -308,9 +315,15 @@ def test_scalar_arithmetic_vs_pandas(seed, n, dtype, sname):
                     (0, lambda x, y: x * y), (1, lambda x, y: x / y),
                     (0, lambda x, y: y + x), (0, lambda x, y: y - x),
                     (0, lambda x, y: y * x), (1, lambda x, y: y / x)):
+        if div and dtype.startswith("UInt") and sname == "neg":
+            continue  # zambezi raises: test_unsigned_divided_by_negative_scalar (xfail)
         try:
             exp = _pandas_binop(fn, a, pyv)
-        except (TypeError, OverflowError):
+        except (TypeError, OverflowError) as e:
+            # pandas refuses (a negative scalar with an unsigned column): so
+            # must zambezi, with the same kind of error
+            with pytest.raises(type(e)):
+                fn(za, v)
             continue
         got = fn(za, v)
         assert isinstance(got, zb.Series)
@@ -318,6 +331,22 @@ def test_scalar_arithmetic_vs_pandas(seed, n, dtype, sname):
         rt = _float_tol(want) if want.startswith("float") else 0.0
         assert_same(got, exp, "float64" if div else want, rtol=rt)
         assert got.name == "x"
+
+
+@pytest.mark.xfail(strict=True,
+                   reason="an unsigned column divided by (or dividing) a negative int scalar "
+                   "raises OverflowError (the scalar is cast to the column's type first); "
+                   "pandas gives float64")
+@pytest.mark.parametrize("reflected", [False, True])
+def test_unsigned_divided_by_negative_scalar(reflected):
+    a = pd.Series([1, None, 200], dtype="UInt8", name="x")
+    fn = (lambda x, y: y / x) if reflected else (lambda x, y: x / y)
+    try:
+        got = fn(Z(a), -2)
+    except OverflowError as e:
+        got = f"OverflowError: {e}"  # not the exception: its frames hold engine columns
+    assert not isinstance(got, str), got
+    assert_same(got, _pandas_binop(fn, a, -2), "float64")
 
 
 def test_scalar_overflow_raises_like_pandas():
@@ -506,7 +535,7 @@ def test_null_handling_vs_pandas(seed, n, dtype):
     assert_same(za.isnull(), a.isnull(), "bool")
     assert_same(za.notna(), a.notna(), "bool")
     assert_same(za.notnull(), a.notnull(), "bool")
-    assert_same(za.dropna(), a.dropna())
+    assert_same(za.dropna(), renumbered(a.dropna()))
     v = FILL.get(dtype, pd.Timestamp("2020-01-02 03:04:05"))
     got = za.fillna(v)
     assert got.null_count == 0 and got.dtype == za.dtype
@@ -541,10 +570,10 @@ def test_frame_dropna_fillna_vs_pandas():
         for c in p.columns:
             assert_same(z[c], p[c])
 
-    same(df.dropna(), pdf.dropna())
-    same(df.dropna(how="all"), pdf.dropna(how="all"))
-    same(df.dropna(subset=["i", "s"]), pdf.dropna(subset=["i", "s"]))
-    same(df.dropna(subset="f", how="all"), pdf.dropna(subset=["f"], how="all"))
+    same(df.dropna(), renumbered(pdf.dropna()))
+    same(df.dropna(how="all"), renumbered(pdf.dropna(how="all")))
+    same(df.dropna(subset=["i", "s"]), renumbered(pdf.dropna(subset=["i", "s"])))
+    same(df.dropna(subset="f", how="all"), renumbered(pdf.dropna(subset=["f"], how="all")))
     same(df.fillna({"i": 0, "s": "?"}), pdf.fillna({"i": 0, "s": "?"}))
     same(df.fillna("?"), pdf.fillna({"s": "?"}))
     with pytest.raises(ColumnNotFoundError):
@@ -663,7 +692,7 @@ def test_filter_vs_pandas(seed, n, threads):
     df = zb.from_pandas(pdf)
     mask = gen("boolean", n, rng, null_p=0.1)
     keep = mask.fillna(False).to_numpy(dtype=bool)  # documented: null drops the row
-    exp = pdf[keep]
+    exp = renumbered(pdf[keep])
     got = df[Z(mask)]
     assert len(got) == len(exp)
     for c in pdf.columns:
@@ -671,7 +700,8 @@ def test_filter_vs_pandas(seed, n, threads):
         assert_same(df[c][Z(mask)], exp[c])
         assert_same(df[c][keep], exp[c])
     # a comparison as the mask
-    assert_same(df[df["Int64"] > 0]["string"], pdf[(pdf["Int64"] > 0).fillna(False)]["string"])
+    assert_same(df[df["Int64"] > 0]["string"],
+                renumbered(pdf[(pdf["Int64"] > 0).fillna(False)]["string"]))
     # numpy / list masks through iloc
     assert_same(df.iloc[keep]["float64"], exp["float64"])
     assert_same(df["Int8"].iloc[list(keep)], exp["Int8"]) if n else None
@@ -726,11 +756,11 @@ def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
     else:
         keep = rng.random(n) < keep_p
     s = Z(ps)
-    assert_same(s[keep], ps[keep])
+    assert_same(s[keep], renumbered(ps[keep]))
     part, pkeep = s.iloc[7:], keep[7:]
-    assert_same(part[pkeep], ps.iloc[7:][pkeep])
+    assert_same(part[pkeep], renumbered(ps.iloc[7:][pkeep]))
     zmask = Z(pd.Series(keep))  # a mask that is itself a slice
-    assert_same(part[zmask.iloc[7:]], ps.iloc[7:][pkeep])
+    assert_same(part[zmask.iloc[7:]], renumbered(ps.iloc[7:][pkeep]))
     # fixed-width columns of every width through the sparse, dense and
     # end-of-morsel paths of the same masks
     fixed = {"i": np.arange(n), "i32": np.arange(n, dtype=np.int32),
@@ -738,7 +768,7 @@ def test_filter_long_strings_vs_pandas(max_len, keep_p, threads):
              "u8": (np.arange(n) % 251).astype(np.uint8)}
     df = zb.DataFrame({"s": s, **fixed})
     got = df[keep]
-    assert_same(got["s"], ps[keep])
+    assert_same(got["s"], renumbered(ps[keep]))
     for name, values in fixed.items():
         assert np.array_equal(got[name].to_numpy(), values[keep]), name
 
@@ -766,18 +796,18 @@ def test_take_and_iloc_vs_pandas(seed, n, threads):
     pdf = pd.DataFrame({d: gen(d, n, rng) for d in ALL})
     df = zb.from_pandas(pdf)
     idx = rng.integers(-n, n, size=2 * n) if n else np.array([], dtype=np.int64)
-    exp = pdf.take(idx)
+    exp = renumbered(pdf.take(idx))
     for got in (df.take(idx), df.iloc[idx], df.iloc[list(idx)]):
         for c in pdf.columns:
             assert_same(got[c], exp[c])
     for c in pdf.columns:
-        assert_same(df[c].take(idx), pdf[c].take(idx))
-        assert_same(df[c].iloc[idx], pdf[c].iloc[idx])
+        assert_same(df[c].take(idx), renumbered(pdf[c].take(idx)))
+        assert_same(df[c].iloc[idx], renumbered(pdf[c].iloc[idx]))
     for sl in (slice(None, None, 3), slice(None, None, -1), slice(1, -1, 2), slice(5, 1, -2),
                slice(2, 10)):
         for c in ("Int8", "string", "category"):
-            assert_same(df[c].iloc[sl], pdf[c].iloc[sl])
-            assert_same(df.iloc[sl][c], pdf.iloc[sl][c])
+            assert_same(df[c].iloc[sl], renumbered(pdf[c].iloc[sl]))
+            assert_same(df.iloc[sl][c], renumbered(pdf.iloc[sl][c]))
     if n:
         i = int(rng.integers(-n, n))
         assert df["Int64"].iloc[i] == (None if pd.isna(pdf["Int64"].iloc[i])
@@ -812,14 +842,14 @@ def test_series_sort_vs_pandas(seed, n, dtype, threads):
     for asc in (True, False):
         for na in ("last", "first"):
             exp = a.sort_values(ascending=asc, na_position=na, kind="stable")
-            assert_same(za.sort_values(ascending=asc, na_position=na), exp)
+            assert_same(za.sort_values(ascending=asc, na_position=na), renumbered(exp))
             pos = za.argsort(ascending=asc, na_position=na)
             np.testing.assert_array_equal(pos.to_numpy(), exp.index.to_numpy())
     if dtype not in ("category", "string"):  # pandas refuses these
         k = max(n // 3, 1)
-        assert_same(za.nlargest(k), a.nlargest(k))
-        assert_same(za.nsmallest(k), a.nsmallest(k))
-        assert_same(za.nlargest(n + 1), a.nlargest(n + 1))
+        assert_same(za.nlargest(k), renumbered(a.nlargest(k)))
+        assert_same(za.nsmallest(k), renumbered(a.nsmallest(k)))
+        assert_same(za.nlargest(n + 1), renumbered(a.nlargest(n + 1)))
     if not a.isna().any() and dtype in NUMERIC:
         np.testing.assert_array_equal(za.argsort().to_numpy(),
                                       a.argsort(kind="stable").to_numpy())
@@ -838,7 +868,7 @@ def test_categorical_sorts_in_category_order(seed, n, threads):
     for asc in (True, False):
         for na in ("last", "first"):
             exp = a.sort_values(ascending=asc, na_position=na, kind="stable")
-            assert_same(za.sort_values(ascending=asc, na_position=na), exp)
+            assert_same(za.sort_values(ascending=asc, na_position=na), renumbered(exp))
             np.testing.assert_array_equal(
                 za.argsort(ascending=asc, na_position=na).to_numpy(), exp.index.to_numpy())
     pdf = pd.DataFrame({"k": a, "j": rng.integers(0, 3, size=n), "v": np.arange(n)})
@@ -862,7 +892,7 @@ def test_frame_sort_vs_pandas(seed, n, threads):
             exp = pdf.sort_values(by, ascending=asc, na_position=na, kind="stable")
             got = df.sort_values(by, ascending=asc, na_position=na)
             np.testing.assert_array_equal(got["v"].to_numpy(), exp["v"].to_numpy())
-            assert_same(got["k2"], exp["k2"])
+            assert_same(got["k2"], renumbered(exp["k2"]))
     # pandas' DataFrame.nlargest treats NA inconsistently (it may return an
     # all-NA row); compare on keys without missing values, and check that
     # zambezi drops rows missing a key separately.
@@ -1135,7 +1165,8 @@ def test_date_sort_vs_pandas(seed, n):
             exp = p.sort_values(ascending=asc, na_position=na, kind="stable")
             got = z.argsort(ascending=asc, na_position=na)
             np.testing.assert_array_equal(got.to_numpy(), exp.index.to_numpy())
-            assert_same(z.sort_values(ascending=asc, na_position=na).astype("int32"), exp)
+            assert_same(z.sort_values(ascending=asc, na_position=na).astype("int32"),
+                        renumbered(exp))
 
 
 def test_numpy_ufuncs_and_scalars():

@@ -8,6 +8,8 @@ import datetime as dt
 import gc
 
 import numpy as np
+import pandas  # noqa: F401 -- loaded before any allocation is made to fail
+import pyarrow as pa
 import pytest
 
 import zambezi as zb
@@ -151,8 +153,6 @@ def _build_and_export(pa):
 
 
 def test_fault_injection_from_python():
-    pa = pytest.importorskip("pyarrow")
-    pytest.importorskip("pandas")
     _build_and_export(pa)  # warm up lazy imports outside the injection
     baseline = _host_bytes()
     outcomes = {"ok": 0, "oom": 0}

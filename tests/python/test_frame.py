@@ -12,11 +12,10 @@ import sys
 import threading
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import zambezi as zb
-
-pd = pytest.importorskip("pandas")
 
 
 # --------------------------------------------------------------------------
@@ -420,7 +419,6 @@ def test_series_conversions():
 
 
 def test_pandas_arrays_keep_their_dtype():
-    pd = pytest.importorskip("pandas")
     cat = pd.Categorical.from_codes([0, 1, -1, 2], ["a", "b", "c"])
     ints = pd.array([1, None, 3, 4], dtype="Int8")
     days = pd.DatetimeIndex(["2024-01-01", None, "2024-01-03", "2024-01-04"])

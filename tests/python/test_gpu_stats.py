@@ -16,10 +16,11 @@ reason.
 import math
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
-zb = pytest.importorskip("zambezi")
-pa = pytest.importorskip("pyarrow")
+import zambezi as zb
+
 
 pytestmark = pytest.mark.gpu
 core = zb._core

@@ -18,11 +18,12 @@ profile must show the GPU ran it, without a fallback.
 """
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from conftest import assert_same_on_gpu
 
-zb = pytest.importorskip("zambezi")
-pa = pytest.importorskip("pyarrow")
+import zambezi as zb
+
 
 pytestmark = pytest.mark.gpu
 

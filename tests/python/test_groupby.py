@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import zambezi as zb
+from pandas_compare import SUM_TOL, assert_frame_like, assert_series_like
 
 ALL_OPS = ["sum", "mean", "min", "max", "count", "std", "var", "median", "first", "last",
            "nunique", "prod", "any", "all"]
@@ -44,63 +45,34 @@ def _frame(n, seed, key_card=7):
                          "vsmall": vsmall, "vb": vb, "vs": vs})
 
 
-def _norm(v):
-    if v is None or v is pd.NA or v is pd.NaT:
-        return None
-    if isinstance(v, float) and np.isnan(v):
-        return None
-    if isinstance(v, (np.datetime64, pd.Timestamp)):
-        return pd.Timestamp(v).date()
-    if hasattr(v, "date") and not isinstance(v, str):
-        return v.date() if callable(v.date) else v
-    if isinstance(v, (np.bool_, bool)):
-        return bool(v)
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (np.floating,)):
-        return float(v)
-    return v
+# aggregations whose float results zambezi computes in another order than
+# pandas (sums, products, moments; median and quantile interpolate between
+# two values with another formula, 1 ulp apart): compared within SUM_TOL;
+# every other column (min, max, first, last, counts, keys ...) exactly
+APPROX_OPS = ("sum", "mean", "std", "var", "prod", "median", "quantile")
 
 
-def _values(series):
-    return [_norm(x) for x in series.astype(object).tolist()]
+def _approx(spec):
+    """The output columns of a named-aggregation spec compared within
+    SUM_TOL."""
+    return [out for out, (_, op) in spec.items() if op in APPROX_OPS]
 
 
-def _as_float(series):
-    """float64 values with NaN for missing, or None for non-numeric data."""
-    dt = series.dtype
-    if isinstance(dt, pd.CategoricalDtype) or not (pd.api.types.is_numeric_dtype(dt)
-                                                   or pd.api.types.is_bool_dtype(dt)):
-        return None
-    if pd.api.types.is_bool_dtype(dt) and dt == object:
-        return None
-    try:
-        return series.astype("Float64").to_numpy(dtype=float, na_value=np.nan)
-    except (TypeError, ValueError):
-        return None
+def assert_same(got, exp, ctx="", approx=()):
+    """got: zambezi DataFrame; exp: pandas' answer (see pandas_compare):
+    dtypes, index and values; floats in the columns named in approx within
+    SUM_TOL, all else exact."""
+    assert_frame_like(got, exp, str(ctx), approx=approx, **SUM_TOL)
 
 
-def assert_same(got, exp, ctx=""):
-    """got: zambezi DataFrame; exp: pandas DataFrame (index reset)."""
-    g = got.to_pandas()
-    assert list(g.columns) == list(exp.columns), ctx
-    assert len(g) == len(exp), (ctx, len(g), len(exp))
-    for c in exp.columns:
-        fa, fb = _as_float(g[c]), _as_float(exp[c])
-        if fa is not None and fb is not None:
-            na, nb = np.isnan(fa), np.isnan(fb)
-            assert (na == nb).all(), (ctx, c, np.flatnonzero(na != nb)[:5])
-            ok = np.isclose(fa[~na], fb[~nb], rtol=1e-9, atol=1e-9)
-            assert ok.all(), (ctx, c, fa[~na][~ok][:5], fb[~nb][~ok][:5])
-            continue
-        a, b = _values(g[c]), _values(exp[c])
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x is None or y is None:
-                assert x is None and y is None, (ctx, c, i, x, y)
-            elif isinstance(x, float) or isinstance(y, float):
-                assert x == pytest.approx(y, rel=1e-9, abs=1e-9), (ctx, c, i, x, y)
-            else:
-                assert x == y, (ctx, c, i, x, y)
+def _dropped_keys_null(exp, dropna):
+    """pandas' per-row result exp (transform, cumcount) as zambezi gives it:
+    the rows whose key dropna dropped are null in an integer column (as
+    zambezi._groupby documents), where pandas turns the column into float64
+    with NaN."""
+    if dropna and exp.dtype == np.float64:
+        return exp.astype("Int64")
+    return exp
 
 
 def _expected(pdf, keys, dropna, sort, spec):
@@ -138,10 +110,7 @@ def test_all_aggregations_int_key(n, threads):
                 for sort in (True, False):
                     exp = _expected(pdf, keys, dropna, sort, spec)
                     got = df.groupby(keys, dropna=dropna, sort=sort).agg(**spec)
-                    if n == 0:
-                        assert len(got) == 0 and list(got.columns) == list(exp.columns)
-                        continue
-                    assert_same(got, exp, (keys, dropna, sort))
+                    assert_same(got, exp, (keys, dropna, sort), _approx(spec))
     finally:
         zb.set_num_threads(2)
 
@@ -159,7 +128,7 @@ def test_key_dtypes(keys, n):
         for sort in (True, False):
             exp = _expected(pdf, keys, dropna, sort, spec)
             got = df.groupby(keys, dropna=dropna, sort=sort).agg(**spec)
-            assert_same(got, exp, (keys, dropna, sort))
+            assert_same(got, exp, (keys, dropna, sort), _approx(spec))
 
 
 @pytest.mark.parametrize("threads", [1, 3])
@@ -179,7 +148,7 @@ def test_threads_identical_and_many_groups(threads):
             for sort in (True, False):
                 got = df.groupby(keys, sort=sort).agg(**spec)
                 exp = _expected(pdf, keys, True, sort, spec)
-                assert_same(got, exp, (keys, sort))
+                assert_same(got, exp, (keys, sort), _approx(spec))
         # > 2^18 groups without median: each task owns a range of groups
         spec2 = {"s": ("v", "sum"), "m": ("v", "mean"), "si": ("i", "sum"),
                  "sd": ("v", "std"), "mn": ("i", "min"), "mx": ("v", "max"),
@@ -189,7 +158,8 @@ def test_threads_identical_and_many_groups(threads):
         for keys in (["k3"], ["k2", "k3"]):  # k2 x k3: too many for direct, packed
             for sort in (True, False):
                 got = df.groupby(keys, sort=sort).agg(**spec2)
-                assert_same(got, _expected(pdf, keys, True, sort, spec2), (keys, sort))
+                assert_same(got, _expected(pdf, keys, True, sort, spec2), (keys, sort),
+                            _approx(spec2))
         runs = [(keys, sp, df.groupby(keys).agg(**sp).to_pandas())
                 for keys, sp in (("k2", spec), ("k3", spec), ("k3", spec2))]
         zb.set_num_threads(1 if threads == 3 else 3)
@@ -231,7 +201,7 @@ def test_hashed_single_key_with_nulls_vs_pandas(threads):
                 for sort in (True, False):
                     got = df.groupby(key, dropna=dropna, sort=sort).agg(**spec)
                     exp = _expected(pdf, [key], dropna, sort, spec)
-                    assert_same(got, exp, (key, dropna, sort))
+                    assert_same(got, exp, (key, dropna, sort), _approx(spec))
     finally:
         zb.set_num_threads(2)
 
@@ -253,7 +223,8 @@ def test_wide_direct_key_vs_pandas(threads):
         for dropna in (True, False):
             for sort in (True, False):
                 got = df.groupby("k", dropna=dropna, sort=sort).agg(**spec)
-                assert_same(got, _expected(pdf, ["k"], dropna, sort, spec), (dropna, sort))
+                assert_same(got, _expected(pdf, ["k"], dropna, sort, spec), (dropna, sort),
+                            _approx(spec))
     finally:
         zb.set_num_threads(2)
 
@@ -275,10 +246,13 @@ def test_sliced_frame_keys_vs_pandas():
     for keys in (["k1"], ["k1", "k2"], ["c", "k2"]):
         for dropna in (True, False):
             got = part.groupby(keys, dropna=dropna, sort=True).agg(**spec)
-            assert_same(got, _expected(ppart, keys, dropna, True, spec), (keys, dropna))
-    got = part.groupby("k1").cumcount().to_pandas()
-    exp = ppart.groupby("k1").cumcount().reindex(range(len(ppart)))
-    assert got.isna().tolist() == exp.isna().tolist()
+            exp = _expected(ppart, keys, dropna, True, spec)
+            # the int32 sum is int64 in zambezi: the strict xfail
+            # test_sum_of_small_integers_keeps_the_dtype tracks it
+            exp["si"] = exp["si"].astype(np.int64)
+            assert_same(got, exp, (keys, dropna), _approx(spec))
+    got = part.groupby("k1").cumcount()
+    assert_series_like(got, _dropped_keys_null(ppart.groupby("k1").cumcount(), True))
 
 
 @pytest.mark.parametrize("dropna", [True, False])
@@ -302,7 +276,8 @@ def test_several_wide_integer_keys_vs_pandas(dropna):
     for keys in (["a", "b", "c"], ["c", "a"], ["b", "c"]):
         for sort in (True, False):
             got = df.groupby(keys, dropna=dropna, sort=sort).agg(**spec)
-            assert_same(got, _expected(pdf, keys, dropna, sort, spec), (keys, dropna, sort))
+            assert_same(got, _expected(pdf, keys, dropna, sort, spec), (keys, dropna, sort),
+                        _approx(spec))
 
 
 def test_float_sums_with_infinities():
@@ -314,7 +289,7 @@ def test_float_sums_with_infinities():
     spec = {"s": ("v", "sum"), "m": ("v", "mean")}
     for sort in (True, False):
         assert_same(df.groupby("k", sort=sort).agg(**spec),
-                    _expected(pdf, ["k"], True, sort, spec), sort)
+                    _expected(pdf, ["k"], True, sort, spec), sort, _approx(spec))
 
 
 def test_one_group_and_each_row_own_group():
@@ -327,7 +302,7 @@ def test_one_group_and_each_row_own_group():
     for k in ("one", "own"):
         for sort in (True, False):
             assert_same(df.groupby(k, sort=sort).agg(**spec),
-                        _expected(pdf, [k], True, sort, spec), (k, sort))
+                        _expected(pdf, [k], True, sort, spec), (k, sort), _approx(spec))
 
 
 @pytest.mark.parametrize("threads", [1, 3])
@@ -351,17 +326,23 @@ def test_unique_keys_share_the_key_columns(threads):
     for keys, sort in ((["u"], False), (["u", "c"], False), (["s"], False), (["u"], True),
                        (["s", "u"], True)):
         got = df.groupby(keys, sort=sort, dropna=False).agg(**spec)
-        assert_same(got, _expected(pdf, keys, False, sort, spec), (keys, sort))
+        exp = _expected(pdf, keys, False, sort, spec)
+        if "c" in keys:
+            # a categorical of integers is an int64 column in zambezi: the
+            # strict xfail test_pandas_categorical_of_integers_round_trips
+            # (test_interop) tracks it
+            exp["c"] = exp["c"].astype(np.int64)
+        assert_same(got, exp, (keys, sort), _approx(spec))
     before = alloc_bytes()
     got = df.groupby(["u", "s"], sort=False, dropna=False).agg(**spec)
     assert alloc_bytes() - before < 3 * 8 * n, alloc_bytes() - before  # v and n only
     ordered = pdf.sort_values("u", ignore_index=True)
     assert_same(zb.DataFrame(ordered).groupby("u").agg(**spec),
-                _expected(ordered, ["u"], True, True, spec), "sorted keys")
+                _expected(ordered, ["u"], True, True, spec), "sorted keys", _approx(spec))
     twice = pdf.copy()
     twice.loc[n - 1, "u"] = twice.loc[0, "u"]  # one key repeated: n - 1 groups
     assert_same(zb.DataFrame(twice).groupby("u", sort=False).agg(**spec),
-                _expected(twice, ["u"], True, False, spec), "one repeat")
+                _expected(twice, ["u"], True, False, spec), "one repeat", _approx(spec))
 
 
 def test_methods_and_selection():
@@ -371,9 +352,11 @@ def test_methods_and_selection():
     num = ["ki", "vi", "vn", "vf", "vsmall"]
     for op in ["sum", "mean", "std", "var", "median", "prod", "min", "max", "count", "first",
                "last", "nunique"]:
-        assert_same(getattr(gbz[num], op)(), getattr(gbp[num], op)().reset_index(), op)
+        assert_same(getattr(gbz[num], op)(), getattr(gbp[num], op)().reset_index(), op,
+                    num if op in APPROX_OPS else ())
     assert_same(gbz["vf"].quantile(0.3), gbp[["vf"]].quantile(0.3).reset_index(), "q")
-    assert_same(gbz[["vf", "vi"]].std(ddof=0), gbp[["vf", "vi"]].std(ddof=0).reset_index())
+    assert_same(gbz[["vf", "vi"]].std(ddof=0), gbp[["vf", "vi"]].std(ddof=0).reset_index(),
+                "std", ["vf", "vi"])
     assert_same(gbz[["vb"]].any(), gbp[["vb"]].any().reset_index())
     assert_same(gbz[["vb"]].all(), gbp[["vb"]].all().reset_index())
     size = gbp.size().reset_index(name="size")
@@ -382,11 +365,11 @@ def test_methods_and_selection():
     assert "vs" not in gbz.sum().columns and "vs" in gbz.max().columns
     # agg forms
     assert_same(gbz.agg({"vi": "sum", "vf": "mean"}),
-                gbp.agg({"vi": "sum", "vf": "mean"}).reset_index())
+                gbp.agg({"vi": "sum", "vf": "mean"}).reset_index(), "dict", ["vi", "vf"])
     exp = gbp[["vi", "vf"]].agg(["sum", "max"])
     exp.columns = [f"{a}_{b}" for a, b in exp.columns]
-    assert_same(gbz[["vi", "vf"]].agg(["sum", "max"]), exp.reset_index())
-    assert_same(gbz.agg("mean")[["kn", "vf"]], gbp[["vf"]].mean().reset_index())
+    assert_same(gbz[["vi", "vf"]].agg(["sum", "max"]), exp.reset_index(), "list", ["vf_sum"])
+    assert_same(gbz.agg("mean")[["kn", "vf"]], gbp[["vf"]].mean().reset_index(), "mean", ["vf"])
 
 
 def test_head_tail_nth_transform_cumcount():
@@ -402,15 +385,12 @@ def test_head_tail_nth_transform_cumcount():
         for op in ("sum", "mean", "max", "count"):
             got = gbz[["vi", "vf"]].transform(op)
             exp = gbp[["vi", "vf"]].transform(op)
-            if dropna:  # pandas gives NaN for rows whose key was dropped
-                pass
-            assert_same(got, exp.reset_index(drop=True), op)
-        s = gbz["vf"].transform("mean")
-        assert s.name == "vf" and len(s) == 1000
-        cc = gbz.cumcount().to_pandas()
-        exp = gbp.cumcount()
-        assert [None if pd.isna(x) else int(x) for x in cc] == \
-            [None if pd.isna(x) else int(x) for x in exp.reindex(range(1000))]
+            for c in {"sum": ["vi"], "max": ["vi"], "count": ["vi", "vf"]}.get(op, []):
+                exp[c] = _dropped_keys_null(exp[c], dropna)
+            assert_same(got, exp, (op, dropna), ["vi", "vf"] if op in APPROX_OPS else ())
+        assert_series_like(gbz["vf"].transform("mean"), gbp["vf"].transform("mean"),
+                           ("vf", dropna), **SUM_TOL)
+        assert_series_like(gbz.cumcount(), _dropped_keys_null(gbp.cumcount(), dropna), dropna)
 
 
 @pytest.mark.parametrize("threads", [1, 3])
@@ -436,12 +416,8 @@ def test_head_tail_cumcount_many_rows(threads):
                 assert_same(gbz.head(2), gbp.head(2).reset_index(drop=True), (key, dropna))
                 assert_same(gbz.tail(1), gbp.tail(1).reset_index(drop=True), (key, dropna))
                 for asc in (True, False):
-                    got = gbz.cumcount(ascending=asc).to_pandas()
-                    exp = gbp.cumcount(ascending=asc).reindex(range(n))
-                    assert got.isna().tolist() == exp.isna().tolist(), (key, dropna, asc)
-                    ok = ~exp.isna().to_numpy()
-                    assert (got.to_numpy()[ok].astype(np.int64) ==
-                            exp.to_numpy()[ok].astype(np.int64)).all(), (key, dropna, asc)
+                    exp = _dropped_keys_null(gbp.cumcount(ascending=asc), dropna)
+                    assert_series_like(gbz.cumcount(ascending=asc), exp, (key, dropna, asc))
     finally:
         zb.set_num_threads(2)
 
@@ -454,19 +430,27 @@ def test_cumcount_more_groups_than_counters():
     pdf.loc[rng.random(n) < 0.01, "k"] = 7  # one big group among singletons
     df = zb.DataFrame(pdf)
     for asc in (True, False):
-        got = df.groupby("k").cumcount(ascending=asc).to_numpy()
-        exp = pdf.groupby("k").cumcount(ascending=asc).to_numpy()
-        assert (got == exp).all(), asc
+        assert_series_like(df.groupby("k").cumcount(ascending=asc),
+                           pdf.groupby("k").cumcount(ascending=asc), asc)
 
 
 def test_corr():
     pdf = _frame(5000, 4)
     df = zb.DataFrame(pdf)
-    got = df.groupby("ks").corr("vf", "vi").to_pandas()
-    for _, row in got.iterrows():
-        sub = pdf[pdf["ks"] == row["ks"]]
-        exp = sub["vf"].corr(sub["vi"].astype(float))
-        assert row["corr"] == pytest.approx(exp, rel=1e-9)
+    # pandas gives a per-group 2x2 matrix; its (vf, vi) entry is zambezi's
+    exp = pdf.groupby("ks")[["vf", "vi"]].corr().xs("vf", level=1)["vi"]
+    exp = exp.rename("corr").reset_index()
+    assert len(exp) == 7  # every key word is a group (the empty string too)
+    assert_same(df.groupby("ks").corr("vf", "vi"), exp, "corr", ["corr"])
+
+
+@pytest.mark.xfail(strict=True, reason="groupby sum and prod of int8..int32 and uint8..uint32 "
+                   "give int64 / uint64; pandas keeps the column's dtype")
+@pytest.mark.parametrize("op", ["sum", "prod"])
+def test_sum_of_small_integers_keeps_the_dtype(op):
+    pdf = pd.DataFrame({"k": [1, 1, 2], "v": np.array([1, 2, 3], dtype=np.int32)})
+    assert_same(getattr(zb.from_pandas(pdf).groupby("k")[["v"]], op)(),
+                getattr(pdf.groupby("k")[["v"]], op)().reset_index())
 
 
 def test_errors():

@@ -32,10 +32,11 @@ import sys
 import weakref
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
-zb = pytest.importorskip("zambezi")
-pa = pytest.importorskip("pyarrow")
+import zambezi as zb
+
 
 NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float32", "float64"]
