@@ -288,6 +288,7 @@ def test_all_null_column():
     assert _is_null(gpu.min()) and _is_null(gpu.max()) and _is_null(gpu.mean())
 
 
+@pytest.mark.big
 def test_more_than_2_pow_31_elements():
     n = 2**31 + 37
     values = np.ones(n, dtype="int8")

@@ -349,6 +349,7 @@ def test_merge_of_gpu_frames_matches_cpu(n):
     pd.testing.assert_frame_equal(got.to("cpu").to_pandas(), want.to_pandas())
 
 
+@pytest.mark.big
 def test_join_output_beyond_2_pow_31_pairs():
     """50_000 x 50_000 equal keys: 2.5e9 pairs, 64-bit counts and offsets.
     Pair j is (j // m, j % m); checked by sums and by slices around 2**31."""

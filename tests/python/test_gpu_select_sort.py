@@ -359,6 +359,7 @@ def _repeat(pattern, n):
     return out
 
 
+@pytest.mark.big
 def test_filter_and_take_beyond_2_pow_31_rows():
     n = 2**31 + 37
     vals = _repeat(np.arange(7, dtype=np.int8), n)
@@ -380,6 +381,7 @@ def test_filter_and_take_beyond_2_pow_31_rows():
     del g, t, vals
 
 
+@pytest.mark.big
 def test_strings_beyond_2_pow_31_bytes():
     size = 750_000_000  # three of them: more than 2**31 bytes
     arr = pa.array([c * (size - 1) + str(k) for k, c in enumerate("abc")],
