@@ -30,6 +30,13 @@ its input column (for `binary`, the type both operands are converted to; for
 sorts, group-bys and joins, every key column; for `groupby_agg`, each
 aggregated column).
 
+```python
+import zambezi as zb
+cpu = zb.coverage("cpu")  # the CPU runs every operation, for every type
+assert all(r["types"] == "*" for r in cpu)
+# zb.coverage("cuda") returns the rows below, in a build with the CUDA backend
+```
+
 | operation | variants | types |
 | --- | --- | --- |
 """

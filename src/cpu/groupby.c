@@ -72,12 +72,12 @@ static zb_status nan_as_null(const zb_column *c, zb_column **out, zb_error *err)
   *out = NULL;
   bool f64 = c->type == ZB_FLOAT64, f32 = c->type == ZB_FLOAT32;
   int64_t n = c->length, nan_count = 0;
-  if (f64 || f32) {
-    for (int64_t i = 0; i < n; i++) {
-      double x = f64 ? ((const double *)c->data->data)[c->offset + i]
-                     : (double)((const float *)c->data->data)[c->offset + i];
-      nan_count += x != x;
-    }
+  if (f64) {
+    const double *x = (const double *)c->data->data + c->offset;
+    for (int64_t i = 0; i < n; i++) nan_count += x[i] != x[i];
+  } else if (f32) {
+    const float *x = (const float *)c->data->data + c->offset;
+    for (int64_t i = 0; i < n; i++) nan_count += x[i] != x[i];
   }
   if (nan_count == 0) {
     *out = zb_column_retain((zb_column *)c);
