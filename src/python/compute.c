@@ -6,9 +6,10 @@
  * Python scalars become zb_scalar values here, typed the way pandas types a
  * Python scalar next to a column (a "weak" scalar, as in numpy's NEP 50): an
  * int takes an integer column's type when it fits (arithmetic raises
- * OverflowError when it does not, as pandas does; comparisons widen it), a
- * float takes a float column's type, a str goes through the *_string
- * variants, None is a null scalar, datetime.date / datetime.datetime become
+ * OverflowError when it does not, as pandas does; comparisons and true
+ * division widen it), a float takes a float column's type, a str goes
+ * through the *_string variants, None is a null scalar, datetime.date /
+ * datetime.datetime become
  * date32 days / timestamp ticks in the column's unit.  Every engine call
  * runs with the GIL released; the Column and Table arguments are immutable
  * and kept alive by the argument tuple while it runs.
@@ -98,7 +99,8 @@ static int us_to_unit(zbpy_state *st, int64_t us, zb_time_unit unit, int64_t *ou
 }
 
 /* Convert a Python scalar (not str) for use next to col.  for_cmp widens
- * ints that do not fit col's type instead of raising.  for_fill types
+ * ints that do not fit col's type instead of raising (comparisons, true
+ * division).  for_fill types
  * ints as int64 / uint64 and floats as float64 (fill_null converts). */
 static int scalar_from_py(zbpy_state *st, PyObject *o, const zb_column *col, bool for_cmp,
                           bool for_fill, zb_scalar *s) {
@@ -253,7 +255,10 @@ static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args) {
     Py_END_ALLOW_THREADS
   } else {
     zb_scalar sc;
-    if (scalar_from_py(st, value, col, is_cmp(op), false, &sc) < 0) return NULL;
+    /* comparisons and true division widen an int that does not fit the
+     * column's type (the result is bool or float64 either way, as pandas) */
+    bool widen = is_cmp(op) || op == ZB_OP_TRUEDIV;
+    if (scalar_from_py(st, value, col, widen, false, &sc) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
     s = zb_column_binary_scalar(op, col, &sc, first != 0, &out, &err);
     Py_END_ALLOW_THREADS

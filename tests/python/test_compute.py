@@ -315,8 +315,6 @@ def test_scalar_arithmetic_vs_pandas(seed, n, dtype, sname):
                     (0, lambda x, y: x * y), (1, lambda x, y: x / y),
                     (0, lambda x, y: y + x), (0, lambda x, y: y - x),
                     (0, lambda x, y: y * x), (1, lambda x, y: y / x)):
-        if div and dtype.startswith("UInt") and sname == "neg":
-            continue  # zambezi raises: test_unsigned_divided_by_negative_scalar (xfail)
         try:
             exp = _pandas_binop(fn, a, pyv)
         except (TypeError, OverflowError) as e:
@@ -333,10 +331,6 @@ def test_scalar_arithmetic_vs_pandas(seed, n, dtype, sname):
         assert got.name == "x"
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="an unsigned column divided by (or dividing) a negative int scalar "
-                   "raises OverflowError (the scalar is cast to the column's type first); "
-                   "pandas gives float64")
 @pytest.mark.parametrize("reflected", [False, True])
 def test_unsigned_divided_by_negative_scalar(reflected):
     a = pd.Series([1, None, 200], dtype="UInt8", name="x")
