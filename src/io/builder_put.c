@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "io/builder_internal.h"
 #include "io/text_values.h"
 
@@ -40,6 +41,42 @@ static void put_overflow(zb__builder *b, int64_t k, int64_t j, int64_t rows_done
                    b->parts[k].pos0 + rows_done + i, text, n);
 }
 
+/* The loop of a typed put over rows [0, n) of the batch: a null where
+ * `valid` says so, else the statements STORE for row i at `slot` (they may
+ * `break` out of the loop on an overflow); the part's column has a value
+ * once a row was stored.  Returns ZB_OK. */
+#define PUT_ROWS(width_, ...)                                                   \
+  bool any = false;                                                             \
+  for (int64_t i = 0; i < n; i++) {                                             \
+    char *slot = slots + i * (width_);                                          \
+    if (valid != NULL && !valid[i]) {                                           \
+      put_null(b, k, j, rows_done, i, slot);                                    \
+      continue;                                                                 \
+    }                                                                           \
+    __VA_ARGS__                                                                 \
+    any = true;                                                                 \
+  }                                                                             \
+  if (any) zb__pcol(b, k, j)->has_value = true;                                 \
+  return ZB_OK
+
+/* The int64 values an integer column of type t holds. */
+static void int_range(zb_type_id t, int64_t *lo, int64_t *hi) {
+  switch (t) {
+#define SIGNED_RANGE(ID, T, NAME, U) \
+  case ID: *lo = ZB_SIGNED_MIN(T, U); *hi = ZB_SIGNED_MAX(T, U); break;
+#define UNSIGNED_RANGE(ID, T, NAME, U)                                             \
+  case ID:                                                                         \
+    *lo = 0;                                                                       \
+    *hi = ZB_UNSIGNED_MAX(U) > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)ZB_UNSIGNED_MAX(U); \
+    break;
+    ZB_FOR_EACH_SIGNED_TYPE(SIGNED_RANGE)
+    ZB_FOR_EACH_UNSIGNED_TYPE(UNSIGNED_RANGE)
+#undef SIGNED_RANGE
+#undef UNSIGNED_RANGE
+    default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+  }
+}
+
 zb_status zb__builder_put_int64(zb__builder *b, int64_t k, int64_t j, int64_t rows_done,
                                 const int64_t *values, const uint8_t *valid, int64_t n) {
   char *slots = put_slots(b, k, j, rows_done, n);
@@ -48,24 +85,15 @@ zb_status zb__builder_put_int64(zb__builder *b, int64_t k, int64_t j, int64_t ro
   zb_type_id ty = ci->type;
   if (!zb_type_is_integer(ty) && !zb_type_is_float(ty)) return ZB_EINVAL;
   const int w = ci->width;
-  bool any = false;
-  for (int64_t i = 0; i < n; i++) {
-    char *slot = slots + i * w;
-    if (valid != NULL && !valid[i]) {
-      put_null(b, k, j, rows_done, i, slot);
-      continue;
-    }
+  int64_t lo, hi;
+  int_range(ty, &lo, &hi);
+  PUT_ROWS(w, {
     int64_t x = values[i];
     if (ty == ZB_FLOAT64) {
       *(double *)slot = (double)x;
     } else if (ty == ZB_FLOAT32) {
       *(float *)slot = (float)x;
     } else {
-      int64_t lo = ty == ZB_INT8 ? INT8_MIN : ty == ZB_INT16 ? INT16_MIN
-                   : ty == ZB_INT32 ? INT32_MIN : zb_type_is_signed(ty) ? INT64_MIN : 0;
-      int64_t hi = ty == ZB_INT8 ? INT8_MAX : ty == ZB_INT16 ? INT16_MAX
-                   : ty == ZB_INT32 ? INT32_MAX : ty == ZB_UINT8 ? UINT8_MAX
-                   : ty == ZB_UINT16 ? UINT16_MAX : ty == ZB_UINT32 ? UINT32_MAX : INT64_MAX;
       if (x < lo || x > hi) {
         put_overflow(b, k, j, rows_done, i, "%lld", (long long)x);
         break;
@@ -77,10 +105,7 @@ zb_status zb__builder_put_int64(zb__builder *b, int64_t k, int64_t j, int64_t ro
         default: *(int64_t *)slot = x; break;
       }
     }
-    any = true;
-  }
-  if (any) zb__pcol(b, k, j)->has_value = true;
-  return ZB_OK;
+  });
 }
 
 zb_status zb__builder_put_double(zb__builder *b, int64_t k, int64_t j, int64_t rows_done,
@@ -90,21 +115,12 @@ zb_status zb__builder_put_double(zb__builder *b, int64_t k, int64_t j, int64_t r
   zb_type_id ty = b->cols[j].type;
   if (ty != ZB_FLOAT64 && ty != ZB_FLOAT32) return ZB_EINVAL;
   const int w = b->cols[j].width;
-  bool any = false;
-  for (int64_t i = 0; i < n; i++) {
-    char *slot = slots + i * w;
-    if (valid != NULL && !valid[i]) {
-      put_null(b, k, j, rows_done, i, slot);
-      continue;
-    }
+  PUT_ROWS(w, {
     if (ty == ZB_FLOAT64)
       *(double *)slot = values[i];
     else
       *(float *)slot = (float)values[i];
-    any = true;
-  }
-  if (any) zb__pcol(b, k, j)->has_value = true;
-  return ZB_OK;
+  });
 }
 
 zb_status zb__builder_put_bool(zb__builder *b, int64_t k, int64_t j, int64_t rows_done,
@@ -112,18 +128,7 @@ zb_status zb__builder_put_bool(zb__builder *b, int64_t k, int64_t j, int64_t row
   char *slots = put_slots(b, k, j, rows_done, n);
   if (slots == NULL || (n > 0 && values == NULL) || b->cols[j].type != ZB_BOOL)
     return ZB_EINVAL;
-  bool any = false;
-  for (int64_t i = 0; i < n; i++) {
-    char *slot = slots + i * 8; /* booleans: 8-byte slots until packed */
-    if (valid != NULL && !valid[i]) {
-      put_null(b, k, j, rows_done, i, slot);
-      continue;
-    }
-    *(int64_t *)slot = values[i] != 0;
-    any = true;
-  }
-  if (any) zb__pcol(b, k, j)->has_value = true;
-  return ZB_OK;
+  PUT_ROWS(8 /* booleans: 8-byte slots until packed */, { *(int64_t *)slot = values[i] != 0; });
 }
 
 zb_status zb__builder_put_days(zb__builder *b, int64_t k, int64_t j, int64_t rows_done,
@@ -133,13 +138,7 @@ zb_status zb__builder_put_days(zb__builder *b, int64_t k, int64_t j, int64_t row
   zb_type_id ty = b->cols[j].type;
   if (ty != ZB_DATE32 && ty != ZB_TIMESTAMP) return ZB_EINVAL;
   const int w = b->cols[j].width;
-  bool any = false;
-  for (int64_t i = 0; i < n; i++) {
-    char *slot = slots + i * w;
-    if (valid != NULL && !valid[i]) {
-      put_null(b, k, j, rows_done, i, slot);
-      continue;
-    }
+  PUT_ROWS(w, {
     if (ty == ZB_DATE32) {
       *(int32_t *)slot = days[i];
     } else {
@@ -152,10 +151,7 @@ zb_status zb__builder_put_days(zb__builder *b, int64_t k, int64_t j, int64_t row
       }
       *(int64_t *)slot = (int64_t)days[i] * INT64_C(86400000000);
     }
-    any = true;
-  }
-  if (any) zb__pcol(b, k, j)->has_value = true;
-  return ZB_OK;
+  });
 }
 
 zb_status zb__builder_put_timestamps(zb__builder *b, int64_t k, int64_t j, int64_t rows_done,
@@ -163,18 +159,7 @@ zb_status zb__builder_put_timestamps(zb__builder *b, int64_t k, int64_t j, int64
   char *slots = put_slots(b, k, j, rows_done, n);
   if (slots == NULL || (n > 0 && us == NULL) || b->cols[j].type != ZB_TIMESTAMP)
     return ZB_EINVAL;
-  bool any = false;
-  for (int64_t i = 0; i < n; i++) {
-    char *slot = slots + i * 8;
-    if (valid != NULL && !valid[i]) {
-      put_null(b, k, j, rows_done, i, slot);
-      continue;
-    }
-    *(int64_t *)slot = us[i];
-    any = true;
-  }
-  if (any) zb__pcol(b, k, j)->has_value = true;
-  return ZB_OK;
+  PUT_ROWS(8, { *(int64_t *)slot = us[i]; });
 }
 
 /* The part's own string bytes grown to hold need bytes, keeping them. */
