@@ -23,6 +23,7 @@ from zambezi.errors import (
 )
 from zambezi.frame import DataFrame, from_arrow, from_pandas
 from zambezi.series import Series
+from zambezi.index import Index, MultiIndex, RangeIndex
 from zambezi.io import read_csv
 from zambezi._concat import concat
 from zambezi._merge import merge
@@ -134,6 +135,9 @@ def cuda_release_cached_memory(device="cuda"):
 __all__ = [
     "DataFrame",
     "Series",
+    "Index",
+    "RangeIndex",
+    "MultiIndex",
     "from_pandas",
     "from_arrow",
     "read_csv",

@@ -21,9 +21,13 @@ index (which comes next) is attached in these places and nowhere else:
   labels carry over; ``DataFrame._sliced(col, name)`` is the same for a
   Series made from a frame (a column, or one value per row);
 - ``self._select_rows(rows)``: some of self's rows (a selection from
-  zambezi._indexing: a slice, positions or a mask): the labels of the
-  rows selected.  zambezi has no index yet, so today these results are
-  numbered from 0.
+  zambezi._indexing: a slice, positions or a mask), with the labels of
+  the rows selected (zambezi.index gathers them when first used).
+
+Every object has ``_index`` (a zambezi.index.Index): ``_from_engine``
+gives a RangeIndex, ``_like`` keeps self's, ``_select_rows`` selects from
+it.  Code that makes a result with other labels (group-by keys,
+``set_index``) sets ``_index`` on the new object.
 
 Functions with no object at hand use ``series_class()`` / ``frame_class()``
 for the classes and ``is_series`` / ``is_frame`` to recognise them.
@@ -90,5 +94,83 @@ class NDFrame:
 
     def _select_rows(self, rows):
         """Some of self's rows: rows is a selection from zambezi._indexing
-        (slice_rows, take_rows, filter_rows)."""
-        return self._like(rows.apply(self._engine))
+        (slice_rows, take_rows, filter_rows), with their labels."""
+        out = self._like(rows.apply(self._engine))
+        out._index = self._index._take(rows)
+        return out
+
+    def _with_index(self, index):
+        """self (a new object sharing the data) with other row labels."""
+        out = self._like(self._engine)
+        out._index = index
+        return out
+
+    @property
+    def loc(self):
+        """Rows (and, for a frame, columns) by label: ``loc[label]``,
+        ``loc[[labels]]``, ``loc[a:b]`` (both ends included; date strings
+        on a timestamp index name periods), ``loc[mask]``,
+        ``loc[rows, cols]``; assigning through it sets values.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Lusaka"], "fare": [7.0, 3.5, 9.0]})
+        >>> df = df.set_index("city")
+        >>> df.loc["Tete", "fare"]
+        3.5
+        >>> df.loc[["Lusaka", "Maun"], "fare"].to_list()
+        [9.0, 7.0]
+        >>> df.loc[df["fare"] > 5, "fare"] = 0.0
+        >>> df["fare"].to_list()
+        [0.0, 3.5, 0.0]
+        """
+        from zambezi import _indexing
+
+        return _indexing._LocIndexer(self)
+
+    @property
+    def at(self):
+        """One value by label: ``s.at[label]``, ``df.at[label, column]``.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2]}, index=["x", "y"]).at["y", "a"]
+        2
+        """
+        from zambezi import _indexing
+
+        return _indexing._AtIndexer(self)
+
+    @property
+    def iat(self):
+        """One value by position: ``s.iat[i]``, ``df.iat[i, j]``.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2], "b": [3, 4]}).iat[1, 0]
+        2
+        """
+        from zambezi import _indexing
+
+        return _indexing._IAtIndexer(self)
+
+    @property
+    def index(self):
+        """The row labels: a RangeIndex (0..n-1, no memory) unless set
+        otherwise (``set_index``, ``index=``, selections keep theirs).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [5, 6, 7]})
+        >>> df.index
+        RangeIndex(start=0, stop=3, step=1)
+        >>> df[df["a"] > 5].index.to_list()
+        [1, 2]
+        """
+        return self._index
+
+    @index.setter
+    def index(self, value):
+        from zambezi import index as _ix
+
+        self._index = _ix.ensure_index(value, len(self), "index")

@@ -11,10 +11,8 @@ loops over rows.
 
 Differences from pandas, on purpose:
 
-- zambezi has no index.  Results of filtering, taking, sorting and
-  concatenation are renumbered from 0 (pandas keeps the index labels; compare
-  with ``result.reset_index(drop=True)``).  Series of different lengths never
-  "align": an operation on them raises.
+- Series with different indexes do not align yet: an operation on them
+  raises unless their lengths match (then it is positional).
 - Missing values are nulls (pandas' nullable dtypes: ``Int64``, ``boolean``,
   ``string``...).  As in pandas, a NaN in a float column counts as missing
   for ``isna``/``notna``/``dropna``/``fillna``/``nlargest`` and is placed with
@@ -261,7 +259,7 @@ class SeriesOps:
         --------
         >>> zb.Series([1, None, 3]).dropna()
         0    1
-        1    3
+        2    3
         dtype: int64
         """
         mask = _core.unary("invert", _missing_mask(self._col))
@@ -315,8 +313,8 @@ class SeriesOps:
         Examples
         --------
         >>> zb.Series([10, 20, 30]).take([2, 0, -1])
-        0    30
-        1    10
+        2    30
+        0    10
         2    30
         dtype: int64
         """
@@ -341,19 +339,19 @@ class SeriesOps:
         return _indexing._ILocIndexer(self)
 
     # -- sorting ----------------------------------------------------------
-    def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=True):
+    def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=False):
         """The values sorted (stable: equal values keep their order; NaN and
-        nulls at na_position); renumbered from 0.  kind is ignored.  Strings
-        sort by their UTF-8 bytes, categoricals in category order (as
-        pandas).
+        nulls at na_position), with their labels (numbered from 0 with
+        ignore_index=True).  kind is ignored.  Strings sort by their UTF-8
+        bytes, categoricals in category order (as pandas).
 
         Examples
         --------
         >>> zb.Series([3, None, 1, 2]).sort_values()
-        0       1
-        1       2
-        2       3
-        3    <NA>
+        2       1
+        3       2
+        0       3
+        1    <NA>
         dtype: int64
         >>> zb.Series([3, None, 1]).sort_values(ascending=False, na_position="first").to_list()
         [None, 3, 1]
@@ -361,8 +359,12 @@ class SeriesOps:
         if na_position not in ("first", "last"):
             raise InvalidValueError(
                 f"na_position must be 'first' or 'last', not {na_position!r}")
-        return self._constructor._from_engine(
-            _core.sort_values(self._col, bool(ascending), na_position == "first"), self._name)
+        if ignore_index:  # no labels to carry: the engine sorts the values directly
+            return self._constructor._from_engine(
+                _core.sort_values(self._col, bool(ascending), na_position == "first"),
+                self._name)
+        return self._select_rows(_indexing.take_rows(self._sort_indices(ascending,
+                                                                        na_position)))
 
     def _sort_indices(self, ascending=True, na_position="last"):
         if na_position not in ("first", "last"):

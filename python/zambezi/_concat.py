@@ -46,11 +46,11 @@ def concat(objs, ignore_index=True):
     if not all(_base.is_frame(o) for o in objs):
         kinds = sorted({type(o).__name__ for o in objs})
         raise DTypeError(f"concat takes only DataFrames or only Series, got {kinds}")
-    names = objs[0].columns
+    names = objs[0]._table.names
     for k, o in enumerate(objs[1:], 1):
-        if o.columns != names:
+        if o._table.names != names:
             raise InvalidValueError(
-                f"concat: frame {k} has columns {o.columns!r}, frame 0 has {names!r}; "
+                f"concat: frame {k} has columns {o._table.names!r}, frame 0 has {names!r}; "
                 "all frames must have the same columns in the same order")
     cols = []
     for j, nm in enumerate(names):

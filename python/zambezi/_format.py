@@ -56,6 +56,20 @@ def _shown_cells(col, n):
     return _cells(col)
 
 
+def _index_cells(index, n):
+    """Display strings of the labels of the displayed rows, one list per
+    level, and the level names."""
+    from zambezi import _indexing
+
+    if n > MAX_ROWS:
+        parts = [index._take(_indexing.slice_rows(0, EDGE_ROWS))._cells(),
+                 index._take(_indexing.slice_rows(n - EDGE_ROWS, EDGE_ROWS))._cells()]
+        levels = [a + b for a, b in zip(*parts)]
+    else:
+        levels = index._cells()
+    return levels, index.names
+
+
 def _columns_shown(names):
     m = len(names)
     if m > MAX_COLS:
@@ -63,27 +77,30 @@ def _columns_shown(names):
     return list(range(m)), False
 
 
-def frame_repr(table):
+def frame_repr(table, index):
     n, names = table.num_rows, table.names
     rows, row_gap = _rows_shown(n)
     cols, col_gap = _columns_shown(names)
-    index = [str(r) for r in rows]
-    header_pad = ""
-    columns = [[header_pad, ""] + index]
+    levels, level_names = _index_cells(index, n)
+    named = any(nm is not None for nm in level_names)
+    top = 3 if named else 2  # header lines: names, dtypes (, index names)
+    columns = [["", ""] + ([("" if nm is None else str(nm))] if named else []) + cells
+               for cells, nm in zip(levels, level_names)]
+    n_index = len(columns)
     for j, c in enumerate(cols):
         col = table.column(c)
-        columns.append([names[c], col.dtype] + _shown_cells(col, n))
+        columns.append([names[c], col.dtype] + ([""] if named else []) + _shown_cells(col, n))
         if col_gap and j == EDGE_COLS - 1:
-            columns.append(["...", ""] + ["..."] * len(rows))
+            columns.append(["...", ""] + ([""] if named else []) + ["..."] * len(rows))
     widths = [max(len(s) for s in column) for column in columns]
     lines = []
-    nlines = len(rows) + 2
+    nlines = len(rows) + top
     for i in range(nlines):
         parts = []
-        for column, w in zip(columns, widths):
-            parts.append(column[i].ljust(w) if column is columns[0] else column[i].rjust(w))
+        for k, (column, w) in enumerate(zip(columns, widths)):
+            parts.append(column[i].ljust(w) if k < n_index else column[i].rjust(w))
         lines.append("  ".join(parts).rstrip())
-        if row_gap and i == EDGE_ROWS + 1:
+        if row_gap and i == EDGE_ROWS + top - 1:
             lines.append("  ".join("...".rjust(w) for w in widths).rstrip())
     if not cols:
         lines = ["Empty DataFrame", "Columns: []", f"Index: {n} rows"]
@@ -92,10 +109,12 @@ def frame_repr(table):
     return "\n".join(lines)
 
 
-def series_repr(col, name):
+def series_repr(col, name, index):
     n = col.length
     rows, row_gap = _rows_shown(n)
-    index = [str(r) for r in rows]
+    levels, _ = _index_cells(index, n)
+    widths = [max((len(s) for s in cells), default=0) for cells in levels]
+    index = ["  ".join(c[i].ljust(w) for c, w in zip(levels, widths)) for i in range(len(rows))]
     cells = _shown_cells(col, n)
     wi = max((len(s) for s in index), default=0)
     wc = max((len(s) for s in cells), default=0)
@@ -114,9 +133,11 @@ def series_repr(col, name):
     return "\n".join(lines)
 
 
-def frame_html(table):
+def frame_html(table, index):
     n, names = table.num_rows, table.names
     rows, row_gap = _rows_shown(n)
+    levels, _ = _index_cells(index, n)
+    labels = [" ".join(c[i] for c in levels) for i in range(len(rows))]
     cols, col_gap = _columns_shown(names)
     e = html.escape
     cells = {}
@@ -135,7 +156,7 @@ def frame_html(table):
             out.append("<th></th>")
     out.append("</tr></thead><tbody>")
     for i, r in enumerate(rows):
-        out.append(f"<tr><th>{r}</th>")
+        out.append(f"<tr><th>{e(labels[i])}</th>")
         for j, c in enumerate(cols):
             out.append(f"<td>{e(cells[c][i])}</td>")
             if col_gap and j == EDGE_COLS - 1:

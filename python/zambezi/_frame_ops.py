@@ -13,6 +13,7 @@ import datetime
 import numpy as np
 
 from zambezi import _convert, _core, _indexing
+from zambezi import index as _ix
 from zambezi._compute import _missing_mask
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -98,9 +99,9 @@ class FrameOps:
         --------
         >>> df = zb.DataFrame({"a": [1], "b": [2], "c": [3]})
         >>> df.drop(columns=["a", "c"]).columns
-        ['b']
+        Index(['b'], dtype='string')
         >>> df.drop("b", axis=1).columns
-        ['a', 'c']
+        Index(['a', 'c'], dtype='string')
         """
         if columns is None:
             if labels is None or axis not in (1, "columns"):
@@ -245,8 +246,8 @@ class FrameOps:
         >>> df.iloc[[2, 0]]
                a       b
            int64  string
-        0     30       z
-        1     10       x
+        2     30       z
+        0     10       x
         <BLANKLINE>
         [2 rows x 2 columns]
         """
@@ -276,10 +277,11 @@ class FrameOps:
                                   na_position == "first")
 
     def sort_values(self, by, ascending=True, na_position="last", kind=None,
-                    ignore_index=True):
+                    ignore_index=False):
         """Rows sorted by the columns by (the first most significant);
         ascending is one flag or one per column.  Always stable (kind is
-        ignored); NaN and nulls at na_position.  Renumbered from 0.  Strings
+        ignored); NaN and nulls at na_position.  Rows keep their labels
+        (numbered from 0 with ignore_index=True).  Strings
         sort by their UTF-8 bytes, categoricals in category order (as
         pandas).
 
@@ -290,15 +292,18 @@ class FrameOps:
         >>> df.sort_values(["city", "fare"], ascending=[True, False])
              city     fare
            string  float64
-        0    Maun        9
-        1    Maun        7
-        2    Tete      3.5
+        2    Maun        9
+        0    Maun        7
+        1    Tete      3.5
         3    <NA>        1
         <BLANKLINE>
         [4 rows x 2 columns]
         """
         idx = self._sort_indices(by, ascending, na_position)
-        return self._select_rows(_indexing.take_rows(idx))
+        out = self._select_rows(_indexing.take_rows(idx))
+        if ignore_index:
+            out._index = _ix.default_index(len(out))
+        return out
 
     def _n_extreme(self, n, columns, largest):
         n = max(int(n), 0)

@@ -103,7 +103,7 @@ class GroupBy:
 
     # -- selection ------------------------------------------------------------
     def __getitem__(self, key):
-        names = self._df.columns
+        names = self._df._table.names
         sel = [key] if isinstance(key, str) else list(key)
         for k in sel:
             if k not in names:
@@ -112,7 +112,7 @@ class GroupBy:
                        isinstance(key, str))
 
     def __getattr__(self, name):
-        if not name.startswith("_") and name in self._df.columns:
+        if not name.startswith("_") and name in self._df._table.names:
             return self[name]
         raise AttributeError(f"'GroupBy' object has no attribute {name!r}")
 
@@ -129,7 +129,7 @@ class GroupBy:
 
     # -- plumbing ---------------------------------------------------------------
     def _key_idx(self):
-        names = self._df.columns
+        names = self._df._table.names
         return [names.index(k) for k in self._keys]
 
     def _value_columns(self, op=None):
@@ -138,12 +138,12 @@ class GroupBy:
         if self._selection is not None:
             return list(self._selection)
         dtypes = self._df.dtypes
-        return [c for c in self._df.columns
+        return [c for c in self._df._table.names
                 if c not in self._keys and (op is None or _accepts(op, dtypes[c]))]
 
     def _run(self, specs):
         """specs: (op, column or None, column2 or None, ddof, q, count_na, name)."""
-        names = self._df.columns
+        names = self._df._table.names
         tuples = []
         for op, col, col2, ddof, q, count_na, out in specs:
             ci = names.index(col) if col is not None else -1
@@ -373,9 +373,9 @@ class GroupBy:
         {'city': ['Maun', 'Tete'], 'corr': [1.0, None]}
         """
         for c in (a, b):
-            if c not in self._df.columns:
+            if c not in self._df._table.names:
                 raise ColumnNotFoundError(
-                    f"no column named {c!r}; the columns are {self._df.columns!r}")
+                    f"no column named {c!r}; the columns are {self._df._table.names!r}")
         return self._run([("corr", a, b, 0, 0.0, False, name)])
 
     def agg(self, arg=None, **named):
@@ -425,9 +425,9 @@ class GroupBy:
                                   c if len(ops) == 1 else f"{c}_{op}"))
         elif isinstance(arg, dict):
             for c, funcs in arg.items():
-                if c not in self._df.columns:
+                if c not in self._df._table.names:
                     raise ColumnNotFoundError(
-                        f"no column named {c!r}; the columns are {self._df.columns!r}")
+                        f"no column named {c!r}; the columns are {self._df._table.names!r}")
                 lst = funcs if isinstance(funcs, (list, tuple)) else [funcs]
                 for f in lst:
                     op = _op_name(f)
@@ -563,7 +563,7 @@ class FrameGroupBy:
         keys = [by] if isinstance(by, str) else list(by)
         if not keys:
             raise InvalidValueError("groupby needs at least one key column")
-        names = self.columns
+        names = self._table.names
         for k in keys:
             if not isinstance(k, str):
                 raise DTypeError(f"groupby keys are column names, not {type(k).__name__}")

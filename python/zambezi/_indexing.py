@@ -73,6 +73,18 @@ def mask_column(mask, n, what):
     return col
 
 
+def aligned_mask(obj, mask, what):
+    """A bool engine column selecting obj's rows: a zambezi bool Series
+    must have obj's labels (the same index, or an equal one, as pandas
+    aligns a boolean Series key); arrays and lists are positional."""
+    if _base.is_series(mask) and mask._index is not obj._index and \
+            not mask._index.equals(obj._index):
+        raise ZambeziIndexError(
+            f"{what}: the boolean Series has other row labels than the object it selects "
+            "from (unalignable boolean Series)")
+    return mask_column(mask, len(obj), what)
+
+
 def is_mask(key):
     """Whether key is a boolean mask (a bool Series, array or list, or a
     pandas bool Series)."""
@@ -172,17 +184,22 @@ def row_position(key, n, what=None):
 # [] of a Series and of a DataFrame
 # --------------------------------------------------------------------------
 
+def _int_slice(key):
+    return all(v is None or _is_int(v) for v in (key.start, key.stop, key.step))
+
+
 def series_getitem(s, key):
-    """``s[key]``: an int is one value, a slice / mask / positions some
-    rows (as ``s.iloc[key]``)."""
+    """``s[key]`` with pandas 3's rules: a scalar or a list is a label (as
+    ``s.loc``); a slice of ints is positional (as ``s.iloc``), a slice of
+    other values a label slice; a boolean mask selects rows."""
     n = len(s)
-    if _is_int(key):
-        return s._value_at(row_position(key, n))
-    if isinstance(key, slice) or _base.is_series(key) or _is_list_like(key):
-        return s._select_rows(positional_rows(key, n, f"Series[...] on {s._describe()}"))
-    raise InvalidValueError(
-        f"Series[...] takes an int, a slice, a boolean mask or a list of positions, "
-        f"not {type(key).__name__}")
+    if isinstance(key, slice):
+        if _int_slice(key):
+            return s._select_rows(row_slice(key, n, f"Series[...] on {s._describe()}"))
+        return s.loc[key]
+    if is_mask(key):
+        return s._select_rows(filter_rows(aligned_mask(s, key, "Series[mask]")))
+    return s.loc[key]
 
 
 def frame_getitem(df, key):
@@ -191,9 +208,11 @@ def frame_getitem(df, key):
     if isinstance(key, str):
         return df._column(key)
     if isinstance(key, slice):
+        if not _int_slice(key):
+            return df.loc[key]
         return df._select_rows(row_slice(key, len(df), "df[...]"))
     if is_mask(key):
-        return df._select_rows(filter_rows(mask_column(key, len(df), "df[mask]")))
+        return df._select_rows(filter_rows(aligned_mask(df, key, "df[mask]")))
     if isinstance(key, (list, tuple)):
         for k in key:
             if not isinstance(k, str):
@@ -202,7 +221,7 @@ def frame_getitem(df, key):
     if _base.is_series(key) or _is_list_like(key):
         # a Series or array that is not boolean: refused by mask_column,
         # naming its dtype
-        return df._select_rows(filter_rows(mask_column(key, len(df), "df[mask]")))
+        return df._select_rows(filter_rows(aligned_mask(df, key, "df[mask]")))
     raise DTypeError(
         "df[...] takes a column name, a list of names, a row slice or a boolean mask, "
         f"not {type(key).__name__}")
@@ -213,8 +232,9 @@ def frame_getitem(df, key):
 # --------------------------------------------------------------------------
 
 class _Indexer:
-    """What position- and label-based indexers share: ``obj.<indexer>[key]``
-    is one row for a scalar key, else the rows ``_rows(key)`` names."""
+    """What position- and label-based indexers share.  A key is a row key,
+    or for a DataFrame a pair (rows, columns); ``_resolve`` turns the row
+    key into ('one', position) or ('rows', selection)."""
 
     __slots__ = ("_obj",)
     _name = ""
@@ -222,39 +242,320 @@ class _Indexer:
     def __init__(self, obj):
         self._obj = obj
 
-    def _row(self, key):
-        """The position of a scalar key, or None when key is not one."""
+    def _resolve(self, key):
         raise NotImplementedError
 
-    def _rows(self, key):
-        """The rows (a selection from slice_rows, take_rows or
-        filter_rows) that a non-scalar key names."""
+    def _columns(self, key):
+        """(names, scalar): the columns a column key names."""
         raise NotImplementedError
+
+    def _split(self, key):
+        obj = self._obj
+        if obj._ndim == 2 and isinstance(key, tuple):
+            if len(key) == 2 and not (obj._index.nlevels > 1 and self._name == "loc"
+                                      and not _is_column_key(obj, key[1])):
+                return key[0], key[1]
+            if len(key) > 2 and not (obj._index.nlevels > 1 and self._name == "loc"):
+                raise ZambeziIndexError(f"{self._name}: too many indexers ({len(key)})")
+        return key, None
 
     def __getitem__(self, key):
         obj = self._obj
-        if isinstance(key, tuple) and obj._ndim == 2:
-            raise UnsupportedError(f"{self._name}[rows, columns] is not supported; select "
-                                   "columns with df[[...]] first")
-        i = self._row(key)
-        if i is not None:
-            return obj._value_at(i)
-        return obj._select_rows(self._rows(key))
+        rkey, ckey = self._split(key)
+        if callable(rkey):
+            rkey = rkey(obj)
+        if callable(ckey):
+            ckey = ckey(obj)
+        if ckey is not None:
+            names, scalar = self._columns(ckey)
+            obj = obj._column(names[0]) if scalar else obj._select_columns(names)
+        if isinstance(rkey, slice) and rkey == slice(None):
+            return obj
+        kind, what = self._resolve(rkey)
+        if kind == "one":
+            return obj._value_at(what)
+        return obj._select_rows(what)
+
+    def __setitem__(self, key, value):
+        obj = self._obj
+        rkey, ckey = self._split(key)
+        if callable(rkey):
+            rkey = rkey(obj)
+        if obj._ndim == 1:
+            obj._col = _assign(obj._col, self._positions(rkey), value, obj._describe())
+            return
+        if ckey is None:
+            names, creates = list(obj._table.names), False
+        else:
+            names, _ = self._columns(ckey, create=True)
+        pos = self._positions(rkey)
+        t = obj._table
+        have = t.names
+        cols = [t.column(i) for i in range(t.num_columns)]
+        out_names = list(have)
+        values = _per_column_values(value, len(names), len(pos))
+        for name, v in zip(names, values):
+            old = cols[have.index(name)] if name in have else None
+            new = _assign(old, pos, v, f"column {name!r}", len(obj))
+            if name in have:
+                cols[have.index(name)] = new
+            else:
+                cols.append(new)
+                out_names.append(name)
+        obj._table = _core.table_from_columns(cols, out_names)
+
+    def _positions(self, rkey):
+        """int64 numpy positions of the rows a key names (for setting)."""
+        n = len(self._obj)
+        if isinstance(rkey, slice) and rkey == slice(None):
+            return np.arange(n, dtype=np.int64)
+        kind, what = self._resolve(rkey)
+        if kind == "one":
+            return np.array([what], dtype=np.int64)
+        return selection_positions(what, n)
+
+
+def selection_positions(rows, n):
+    """int64 numpy positions of a row selection of n rows."""
+    if rows.kind == "slice":
+        return np.arange(rows.start, rows.start + rows.length, dtype=np.int64)
+    if rows.kind == "take":
+        return np.asarray(_convert.values_numpy(rows.column), dtype=np.int64)
+    m = np.asarray(_convert.values_numpy(rows.column)).astype(bool)
+    nulls = _convert.null_mask(rows.column)
+    if nulls is not None:
+        m = m & ~nulls
+    return np.flatnonzero(m)
+
+
+def _is_column_key(df, key):
+    names = df._table.names
+    if isinstance(key, str):
+        return key in names
+    if isinstance(key, slice):
+        return True
+    if isinstance(key, (list, np.ndarray)) or _base.is_series(key):
+        return True
+    return False
+
+
+def _per_column_values(value, ncols, nrows):
+    """The value for each of ncols columns: a scalar for all, a list/array
+    of one value per row (one column), a 2-D array or frame (one per
+    column), a dict column -> value is not pandas and is refused."""
+    if _base.is_frame(value):
+        t = value._table
+        if t.num_columns != ncols:
+            raise InvalidValueError(
+                f"setting {ncols} columns from a frame of {t.num_columns} columns")
+        return [t.column(i) for i in range(ncols)]
+    arr = None
+    if isinstance(value, np.ndarray) and value.ndim == 2:
+        arr = value
+    elif isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):
+        arr = np.asarray(value, dtype=object)
+    if arr is not None:
+        if arr.shape[1] != ncols:
+            raise InvalidValueError(f"setting {ncols} columns from {arr.shape[1]} values per row")
+        return [arr[:, j] for j in range(ncols)]
+    if ncols > 1 and _is_list_like(value) and not _base.is_series(value) and \
+            len(value) == ncols and nrows != ncols:
+        return list(value)
+    return [value] * ncols
+
+
+def _assign(old, pos, value, what, n=None):
+    """A new column: old (None: a new all-null column) with the rows at
+    positions pos set to value (a scalar, or one value per position)."""
+    from zambezi._dtypes import is_scalar, py_scalar
+
+    n = old.length if old is not None else n
+    if is_scalar(value) or value is None:
+        value = py_scalar(value) if value is not None else None
+        if value is None:
+            if old is None:
+                raise DTypeError(f"cannot infer a dtype for new {what} from None")
+            vcol = _null_like(old, 1)
+        else:
+            vcol = _core.column_from_sequence([value])
+        vals = None
+    else:
+        vcol = value if isinstance(value, _core.Column) else \
+            (value._col if _base.is_series(value) else _convert.to_column(value))
+        if vcol.length != len(pos):
+            raise InvalidValueError(
+                f"setting {what}: {vcol.length} values for {len(pos)} rows")
+        vals = True
+    if old is None:
+        old = _null_like(vcol, n)
+    if vcol.dtype != old.dtype:
+        vcol = _cast_value(vcol, old.dtype, what)
+    idx = np.arange(n, dtype=np.int64)
+    if vals is None:
+        idx[pos] = n
+    else:
+        idx[pos] = n + np.arange(len(pos), dtype=np.int64)
+    return _core.take(_core.concat([old, vcol]), _core.column_from_buffer(idx))
+
+
+def _null_like(col, n):
+    """n nulls of col's dtype."""
+    idx = _core.column_from_buffer(np.zeros(n, dtype=np.int64),
+                                   mask=np.ones(n, dtype=np.bool_))
+    one = col.slice(0, 1) if col.length else col
+    return _core.take(one, idx)
+
+
+def _cast_value(vcol, dtype, what):
+    """vcol as dtype, refusing a cast that changes a value (pandas 3 raises
+    for setting an incompatible value)."""
+    from zambezi.errors import ZambeziError
+
+    try:
+        out = _core.cast(vcol, dtype)
+    except ZambeziError as e:
+        raise DTypeError(f"setting {what}: cannot hold {vcol.dtype} values in a {dtype} "
+                         f"column ({e})") from None
+    if dtype.startswith(("int", "uint")) and vcol.dtype.startswith("float"):
+        back = _core.cast(out, vcol.dtype)
+        same = _core.binary("eq", back, vcol)
+        if _core.unary("invert", _core.fill_null(same, True)).reduce("sum"):
+            raise DTypeError(f"setting {what}: a {vcol.dtype} value that is not a whole number "
+                             f"cannot be held in a {dtype} column")
+    return out
 
 
 class _ILocIndexer(_Indexer):
     """``.iloc``: rows by position (an int, a slice with any step, a list or
-    array of positions, a boolean mask)."""
+    array of positions, a boolean mask), and for a frame columns by
+    position in a pair ``iloc[rows, cols]``."""
 
     __slots__ = ()
     _name = "iloc"
 
-    def _row(self, key):
-        if _is_int(key):
-            return row_position(key, len(self._obj), "iloc")
-        return None
-
-    def _rows(self, key):
+    def _resolve(self, key):
         obj = self._obj
+        if _is_int(key):
+            return "one", row_position(key, len(obj), "iloc")
         what = "DataFrame.iloc" if obj._ndim == 2 else f"iloc on {obj._describe()}"
-        return positional_rows(key, len(obj), what)
+        return "rows", positional_rows(key, len(obj), what)
+
+    def _columns(self, key, create=False):
+        names = self._obj._table.names
+        m = len(names)
+        if _is_int(key):
+            return [names[row_position(key, m, "iloc columns")]], True
+        if isinstance(key, slice):
+            return [names[i] for i in range(*key.indices(m))], False
+        if is_mask(key):
+            arr = np.asarray(key, dtype=bool)
+            if len(arr) != m:
+                raise InvalidValueError(f"iloc: a column mask of {len(arr)} for {m} columns")
+            return [nm for nm, k in zip(names, arr) if k], False
+        return [names[row_position(i, m, "iloc columns")] for i in key], False
+
+
+class _LocIndexer(_Indexer):
+    """``.loc``: rows by label (a label, a list of labels, a slice between
+    two labels with both ends included, a boolean mask, a callable), and
+    for a frame columns by name in a pair ``loc[rows, cols]``."""
+
+    __slots__ = ()
+    _name = "loc"
+
+    def _resolve(self, key):
+        return label_rows(self._obj, key)
+
+    def _columns(self, key, create=False):
+        df = self._obj
+        names = df._table.names
+        if isinstance(key, str):
+            if key not in names and not create:
+                raise df._missing(key)
+            return [key], True
+        if isinstance(key, slice):
+            lo = 0 if key.start is None else _col_pos(df, key.start)
+            hi = len(names) - 1 if key.stop is None else _col_pos(df, key.stop)
+            return names[lo: hi + 1: key.step or 1], False
+        if is_mask(key):
+            arr = np.asarray(key.to_numpy() if _base.is_series(key) else key, dtype=bool)
+            return [nm for nm, k in zip(names, arr) if k], False
+        keys = list(key)
+        if not create:
+            for k in keys:
+                if k not in names:
+                    raise df._missing(k)
+        return keys, False
+
+
+def _col_pos(df, name):
+    names = df._table.names
+    if name not in names:
+        raise df._missing(name)
+    return names.index(name)
+
+
+class _AtIndexer(_LocIndexer):
+    """``.at``: one value by label (``s.at[label]``, ``df.at[label, col]``)."""
+
+    __slots__ = ()
+    _name = "at"
+
+    def __getitem__(self, key):
+        obj = self._obj
+        if obj._ndim == 2 and not (isinstance(key, tuple) and len(key) == 2):
+            raise InvalidValueError("DataFrame.at takes a (row label, column) pair")
+        out = super().__getitem__(key)
+        if isinstance(out, _base.NDFrame):
+            raise InvalidValueError(f"at: {key!r} names {len(out)} values, not one")
+        return out
+
+
+class _IAtIndexer(_ILocIndexer):
+    """``.iat``: one value by position."""
+
+    __slots__ = ()
+    _name = "iat"
+
+
+def label_rows(obj, key):
+    """('one', position) for a scalar label held by one row, else ('rows',
+    selection) for the rows a label key names (pandas' loc rules)."""
+    from zambezi import index as _ix
+
+    index = obj._index
+    n = len(obj)
+    if isinstance(key, slice):
+        return "rows", _label_slice(index, key, n)
+    if is_mask(key):
+        return "rows", filter_rows(aligned_mask(obj, key, "loc[mask]"))
+    if isinstance(key, _ix.Index) or _base.is_series(key) or \
+            (_is_list_like(key) and not isinstance(key, tuple)):
+        labels = key.to_list() if hasattr(key, "to_list") else list(key)
+        pos = _ix.all_positions(index, labels)
+        return "rows", take_rows(_core.column_from_buffer(pos))
+    if isinstance(key, str) and index.nlevels == 1 and index.dtype.startswith("timestamp"):
+        span = _ix.partial_date_span(index, key)
+        if span is not None:
+            return "rows", span
+    pos = index._lookup().positions(key)
+    if len(pos) == 0:
+        raise _ix.IndexKeyError(f"{key!r} is not in the index")
+    if len(pos) == 1 and not (index.nlevels > 1 and isinstance(key, tuple)
+                              and len(key) < index.nlevels) and not (
+            index.nlevels > 1 and not isinstance(key, tuple)):
+        return "one", int(pos[0])
+    return "rows", take_rows(_core.column_from_buffer(pos))
+
+
+def _label_slice(index, key, n):
+    """The rows between two labels, both included (pandas' loc slice)."""
+    from zambezi import index as _ix
+
+    if key.step is not None and not _is_int(key.step):
+        raise InvalidValueError(f"loc: a slice step must be an int, not {key.step!r}")
+    lo, hi = _ix.label_bounds(index, key.start, key.stop)
+    rows = slice_rows(lo, max(hi - lo, 0))
+    if key.step not in (None, 1):
+        return row_slice(slice(lo, hi, key.step), n, "loc")
+    return rows

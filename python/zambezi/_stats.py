@@ -28,7 +28,7 @@ because zambezi has no index and keeps nulls as nulls:
   dates and timestamps; ``count`` and ``nunique`` every column.
 """
 
-from zambezi import _base, _convert, _core
+from zambezi import _indexing, _base, _convert, _core
 from zambezi.errors import InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -296,8 +296,8 @@ class SeriesStats:
         >>> zb.Series([1, 2, 1]).drop_duplicates(keep="last").to_list()
         [2, 1]
         """
-        t = _core.drop_duplicates(self._table(), None, _check_keep(keep))
-        return self._constructor._from_column(t.column(0), self._name)
+        dup = _core.duplicated(self._table(), None, _check_keep(keep))
+        return self._select_rows(_indexing.filter_rows(_core.unary("invert", dup)))
 
 
 class FrameStats:
@@ -335,9 +335,10 @@ class FrameStats:
         keys = self._subset(subset)
         return self._sliced(_core.duplicated(self._table, keys, _check_keep(keep)), None)
 
-    def drop_duplicates(self, subset=None, keep="first"):
-        """The frame without its duplicated rows (row order kept; subset and
-        keep as in duplicated()).  Renumbered from 0.
+    def drop_duplicates(self, subset=None, keep="first", ignore_index=False):
+        """The frame without its duplicated rows (row order and labels kept,
+        numbered from 0 with ignore_index=True; subset and keep as in
+        duplicated()).
 
         Examples
         --------
@@ -346,13 +347,16 @@ class FrameStats:
                k       v
            int64  string
         0      1       x
-        1      2       z
+        2      2       z
         <BLANKLINE>
         [2 rows x 2 columns]
         """
         keys = self._subset(subset)
-        return self._constructor._wrap(
-            _core.drop_duplicates(self._table, keys, _check_keep(keep)))
+        if ignore_index:
+            return self._constructor._wrap(
+                _core.drop_duplicates(self._table, keys, _check_keep(keep)))
+        dup = _core.duplicated(self._table, keys, _check_keep(keep))
+        return self._select_rows(_indexing.filter_rows(_core.unary("invert", dup)))
 
     # -- reductions: dict column -> value ---------------------------------
     def _reduce(self, fn, which):

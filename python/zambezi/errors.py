@@ -84,10 +84,10 @@ _DOCS = {
 
     Examples
     --------
-    >>> zb.Series([1, 2])[5]
+    >>> zb.Series([1, 2]).iloc[5]
     Traceback (most recent call last):
         ...
-    zambezi.errors.ZambeziIndexError: row 5 is out of range for 2 rows
+    zambezi.errors.ZambeziIndexError: iloc: row 5 is out of range for 2 rows
     """,
     ColumnNotFoundError: """No column has this name (also a KeyError); the
     message lists the columns there are.
@@ -104,11 +104,11 @@ _DOCS = {
 
     Examples
     --------
-    >>> zb.DataFrame({"a": [1, 2, 3]}).iloc[::2, 0]
+    >>> zb.MultiIndex()
     Traceback (most recent call last):
         ...
-    zambezi.errors.UnsupportedError: iloc[rows, columns] is not supported; select columns with
-    df[[...]] first
+    zambezi.errors.UnsupportedError: build a MultiIndex with MultiIndex.from_arrays, from_tuples
+    or from_frame
     """,
     DeviceError: """A GPU is missing or failed: the message says which device
     and why (``python -m zambezi doctor`` says more).

@@ -8,6 +8,8 @@ through ``__arrow_c_stream__`` without copies.
 """
 
 from zambezi import _base, _convert, _core, _device, _format, _indexing
+from zambezi import index as _ix
+from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
 from zambezi._groupby import FrameGroupBy
 from zambezi._stats import FrameStats
@@ -19,6 +21,26 @@ from zambezi.errors import (
     UnsupportedError,
 )
 from zambezi.io import csv as _csv
+
+
+def _dict_index(data):
+    """The labels the Series among a dict's values share (None: only
+    arrays or default labels)."""
+    found = None
+    for value in data.values():
+        if _base.is_series(value):
+            idx = value._index
+        elif _convert._is_pandas(value, "Series"):
+            idx = _ix.from_pandas_index(value.index)
+        else:
+            continue
+        if found is None:
+            found = idx
+        elif not found.equals(idx):
+            raise UnsupportedError(
+                "DataFrame(dict): the Series have different indexes; aligning them is not "
+                "supported yet (reindex them to one index first)")
+    return found
 
 
 def _table_from_dict(data):
@@ -39,17 +61,18 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
+class DataFrame(IndexOps, FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
-    Arrow arrays; all of one length), a pandas DataFrame (copied; the index
-    is not kept), an Arrow table-like object (pyarrow, polars, duckdb ...),
-    or another DataFrame (shared).  Every dtype can hold nulls; ``None`` and
+    Arrow arrays; all of one length), a pandas DataFrame (copied, with its
+    index), an Arrow table-like object (pyarrow, polars, duckdb ...), or
+    another DataFrame (shared).  Every dtype can hold nulls; ``None`` and
     float NaN are read as nulls.
 
-    Unlike pandas, a DataFrame has no index: rows are numbered 0..n-1, and
-    results of filtering, sorting and joining are numbered afresh.
+    Rows have labels, as in pandas: ``index=`` (default: a RangeIndex
+    0..n-1, or the index the dict's Series share).  Filtering, sorting and
+    ``head`` keep the labels; merge and read_csv number rows afresh.
 
     Examples
     --------
@@ -89,33 +112,50 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
     [None, 'Lusaka']
     """
 
-    __slots__ = ("_table",)
+    __slots__ = ("_table", "_index")
     _ndim = 2
 
-    def __init__(self, data=None):
+    def __init__(self, data=None, index=None, columns=None, dtype=None, copy=None):
         if data is None:
             data = {}
+        labels = None
         if isinstance(data, DataFrame):
             self._table = data._table
+            labels = data._index
         elif isinstance(data, _core.Table):
             self._table = data
         elif isinstance(data, dict):
+            labels = _dict_index(data)
             self._table = _table_from_dict(data)
         elif _convert._is_pandas(data, "DataFrame"):
-            self._table = from_pandas(data)._table
+            pdf = from_pandas(data)
+            self._table, labels = pdf._table, pdf._index
         elif hasattr(data, "__arrow_c_stream__") or hasattr(data, "__arrow_c_array__"):
             self._table = from_arrow(data)._table
         else:
             raise DTypeError(
                 "DataFrame() takes a dict of columns, a pandas DataFrame or an Arrow table, "
                 f"not {type(data).__name__}")
+        n = self._table.num_rows
+        if index is not None:
+            if self._table.num_columns == 0 and n == 0:
+                n = len(_ix.ensure_index(index))
+                self._table = _core.table_from_columns([], [])
+            labels = _ix.ensure_index(index, n, "DataFrame(index=...)")
+        self._index = labels if labels is not None else _ix.default_index(n)
+        if columns is not None:
+            self._table = self._select_columns(list(columns))._table
+        if dtype is not None:
+            self._table = self.astype(dtype)._table
 
     # -- building results (see zambezi._base) ------------------------------
     @classmethod
-    def _wrap(cls, table):
-        """A DataFrame over an engine Table, rows numbered 0..n-1."""
+    def _wrap(cls, table, index=None):
+        """A DataFrame over an engine Table, rows labelled by index
+        (default 0..n-1)."""
         df = object.__new__(cls)
         df._table = table
+        df._index = _ix.default_index(table.num_rows) if index is None else index
         return df
 
     _from_engine = _wrap
@@ -125,18 +165,21 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         return self._table
 
     def _like(self, table):
-        """A frame with the same rows as self."""
-        return self._constructor._wrap(table)
+        """A frame with the same rows (and labels) as self."""
+        return self._constructor._wrap(table, self._index)
 
     def _sliced(self, col, name):
         """A Series with the same rows as self (one of its columns, or one
         value per row)."""
-        return self._constructor_sliced._from_column(col, name)
+        return self._constructor_sliced._from_column(col, name, self._index)
 
     def _value_at(self, i):
-        """Row position i (in range) as a dict column -> value."""
+        """Row position i (in range): a Series indexed by the column names,
+        named by the row's label, when the columns share a dtype (numbers
+        promote to a common one, as in pandas); else a dict column -> value
+        (pandas gives an object Series, which zambezi has no dtype for)."""
         row = self._table.slice(i, 1)
-        return {nm: row.column(j).to_pylist()[0] for j, nm in enumerate(row.names)}
+        return _row_series(self, row, self._index._label_at(i))
 
     def _describe(self):
         return "DataFrame"
@@ -158,14 +201,30 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
 
     @property
     def columns(self):
-        """Column names (a new list: changing it changes nothing).
+        """The column labels, an Index of str.  Assigning a list renames
+        every column.
 
         Examples
         --------
-        >>> zb.DataFrame({"a": [1], "b": ["x"]}).columns
-        ['a', 'b']
+        >>> df = zb.DataFrame({"a": [1], "b": ["x"]})
+        >>> df.columns
+        Index(['a', 'b'], dtype='string')
+        >>> df.columns = ["x", "y"]
+        >>> list(df.columns)
+        ['x', 'y']
         """
-        return self._table.names
+        return _ix.Index._from_columns(
+            [_convert.to_column(self._table.names, dtype="string")], [None])
+
+    @columns.setter
+    def columns(self, labels):
+        labels = list(labels)
+        t = self._table
+        if len(labels) != t.num_columns:
+            raise InvalidValueError(
+                f"columns: {len(labels)} labels for {t.num_columns} columns")
+        self._table = _core.table_from_columns(
+            [t.column(i) for i in range(t.num_columns)], [str(c) for c in labels])
 
     @property
     def dtypes(self):
@@ -262,8 +321,8 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         >>> df.tail(2)
                a
            int64
-        0      3
-        1      4
+        2      3
+        3      4
         <BLANKLINE>
         [2 rows x 1 columns]
         """
@@ -278,7 +337,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         --------
         >>> df = zb.DataFrame({"a": [1], "b": [2]})
         >>> df.rename({"a": "x"}).columns
-        ['x', 'b']
+        Index(['x', 'b'], dtype='string')
         """
         t = self._table
         names = t.names
@@ -300,7 +359,7 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         >>> c = df.copy()
         >>> c["b"] = [3, 4]
         >>> df.columns, c.columns
-        (['a'], ['a', 'b'])
+        (Index(['a'], dtype='string'), Index(['a', 'b'], dtype='string'))
         """
         return self._like(self._table)
 
@@ -323,7 +382,10 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         >>> g.to("cpu").device
         'cpu'
         """
-        return self._like(self._table.to_device(_device.resolve(device, self.nbytes)))
+        dev = _device.resolve(device, self.nbytes)
+        out = self._like(self._table.to_device(dev))
+        out._index = self._index._to_device(dev)
+        return out
 
     @property
     def nbytes(self):
@@ -381,9 +443,12 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         names = t.names
         data = {name: _convert.column_to_pandas(t.column(i), name)
                 for i, name in enumerate(names)}
+        index = self._index.to_pandas()
         if not data:
-            return pd.DataFrame(index=pd.RangeIndex(t.num_rows))
-        return pd.DataFrame(data, columns=names)
+            return pd.DataFrame(index=index)
+        out = pd.DataFrame(data, columns=names)
+        out.index = index
+        return out
 
     def to_arrow(self):
         """A pyarrow Table, through the Arrow C stream interface without
@@ -424,15 +489,16 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
 
     # -- display -----------------------------------------------------------
     def __repr__(self):
-        return _format.frame_repr(self._table)
+        return _format.frame_repr(self._table, self._index)
 
     def _repr_html_(self):
-        return _format.frame_html(self._table)
+        return _format.frame_html(self._table, self._index)
 
 
 def from_pandas(pdf):
-    """A DataFrame copied from a pandas DataFrame, one column at a time (the
-    index is not kept).  Nullable, categorical, datetime (with timezone) and
+    """A DataFrame copied from a pandas DataFrame, one column at a time, with
+    its index (a RangeIndex stays one; other indexes become engine
+    columns).  Nullable, categorical, datetime (with timezone) and
     object columns keep their meaning; see zambezi._convert.
 
     Examples
@@ -441,10 +507,10 @@ def from_pandas(pdf):
     ...                     "b": pd.Categorical(["x", "y"])}, index=[10, 20])
     >>> df = zb.from_pandas(pdf)
     >>> df
-           a         b
-       int64  category
-    0      1         x
-    1   <NA>         y
+            a         b
+        int64  category
+    10      1         x
+    20   <NA>         y
     <BLANKLINE>
     [2 rows x 2 columns]
     """
@@ -453,7 +519,35 @@ def from_pandas(pdf):
         raise InvalidValueError(f"column names must be unique: {names!r}")
     cols = [_convert.column_from_pandas(pdf.iloc[:, i], name=names[i])
             for i in range(len(names))]
-    return DataFrame._wrap(_core.table_from_columns(cols, names))
+    return DataFrame._wrap(_core.table_from_columns(cols, names),
+                           _ix.from_pandas_index(pdf.index))
+
+
+def _row_series(df, row, label):
+    """One row (a one-row Table) as a Series indexed by column names when a
+    common dtype exists, else a dict (see DataFrame._value_at)."""
+    names = row.names
+    cols = [row.column(j) for j in range(len(names))]
+    dtypes = {c.dtype for c in cols}
+    numeric = all(d.startswith(("int", "uint", "float")) or d == "bool" for d in dtypes)
+    if len(dtypes) == 1 or (numeric and dtypes):
+        target = cols[0].dtype if len(dtypes) == 1 else _common_number(dtypes)
+        cols = [c if c.dtype == target else _core.cast(c, target) for c in cols]
+        col = _core.concat(cols) if len(cols) > 1 else cols[0]
+        labels = _ix.Index._from_columns([_convert.to_column(names, dtype="string")], [None])
+        return df._constructor_sliced._from_column(col, label, labels)
+    return {nm: c.to_pylist()[0] for nm, c in zip(names, cols)}
+
+
+def _common_number(dtypes):
+    if any(d.startswith("float") for d in dtypes):
+        return "float64"
+    if all(d == "bool" for d in dtypes):
+        return "bool"
+    if any(d.startswith("uint") for d in dtypes) and not any(
+            d.startswith("int") for d in dtypes):
+        return "uint64"
+    return "int64"
 
 
 def _via_pyarrow(obj, error):

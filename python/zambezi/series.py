@@ -5,6 +5,8 @@ GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
 from zambezi import _base, _convert, _device, _format, _indexing, _interchange
+from zambezi import index as _ix
+from zambezi._index_ops import IndexOps
 from zambezi._compute import SeriesOps
 from zambezi.accessors import SeriesExtras
 from zambezi._stats import SeriesStats, min_max
@@ -13,7 +15,7 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
+class Series(IndexOps, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
     ``data`` is a list (the dtype is inferred; ``None`` and float NaN are
@@ -23,7 +25,9 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
     "category", "date32", or a numpy / pandas dtype).
 
     Every dtype can hold nulls: an integer Series with a missing value stays
-    integer (pandas' ``Int64``).  There is no index; rows are 0..n-1.
+    integer (pandas' ``Int64``).  ``index`` gives the row labels (a list,
+    array, Index ...; a dict's keys are its labels); the default is a
+    RangeIndex 0..n-1.  A pandas Series keeps its index.
 
     Examples
     --------
@@ -53,26 +57,49 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
     (2, [2, None], [2, 4])
     """
 
-    __slots__ = ("_col", "_name")
+    __slots__ = ("_col", "_name", "_index")
     _ndim = 1
 
-    def __init__(self, data=None, name=None, dtype=None):
+    def __init__(self, data=None, index=None, dtype=None, name=None, copy=None):
         if data is None:
             data = []
-        if name is None and isinstance(data, Series):
-            name = data.name
-        if name is None and _convert._is_pandas(data, "Series") and isinstance(data.name, str):
-            name = data.name
-        self._col = _convert.to_column(data, name=name, dtype=dtype)
+        labels = None
+        if isinstance(data, Series):
+            if name is None:
+                name = data.name
+            labels = data._index
+        elif _convert._is_pandas(data, "Series"):
+            if name is None and data.name is not None:
+                name = data.name
+            labels = _ix.from_pandas_index(data.index)
+        elif _convert._is_pandas(data, "Index") or isinstance(data, _ix.Index):
+            if name is None:
+                name = data.name
+        elif isinstance(data, dict):
+            labels = _ix.Index(list(data.keys())) if data else None
+            data = list(data.values())
+        if isinstance(data, _ix.Index):
+            if data.nlevels != 1:
+                raise _ix.UnsupportedError("a Series of a MultiIndex's tuples is not supported")
+            self._col = data._levels()[0]
+            if dtype is not None:
+                self._col = _convert.to_column(Series._from_column(self._col), dtype=dtype)
+        else:
+            self._col = _convert.to_column(data, name=name, dtype=dtype)
         self._name = name
+        if index is not None:
+            labels = _ix.ensure_index(index, self._col.length, "Series(index=...)")
+        self._index = labels if labels is not None else _ix.default_index(self._col.length)
 
     # -- building results (see zambezi._base) ------------------------------
     @classmethod
-    def _from_column(cls, col, name=None):
-        """A Series over an engine Column, rows numbered 0..n-1."""
+    def _from_column(cls, col, name=None, index=None):
+        """A Series over an engine Column, rows labelled by index (default
+        0..n-1)."""
         s = object.__new__(cls)
         s._col = col
         s._name = name
+        s._index = _ix.default_index(col.length) if index is None else index
         return s
 
     _from_engine = _from_column
@@ -82,9 +109,10 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         return self._col
 
     def _like(self, col, name=_SAME):
-        """A Series with the same rows as self: self's name unless one is
-        given."""
-        return self._constructor._from_column(col, self._name if name is _SAME else name)
+        """A Series with the same rows (and labels) as self: self's name
+        unless one is given."""
+        return self._constructor._from_column(col, self._name if name is _SAME else name,
+                                              self._index)
 
     def _value_at(self, i):
         """The value at row position i (in range)."""
@@ -106,6 +134,10 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         True
         """
         return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
 
     @property
     def dtype(self):
@@ -254,8 +286,8 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         Examples
         --------
         >>> zb.Series([1, 2, 3]).tail(2)
-        0    2
-        1    3
+        1    2
+        2    3
         dtype: int64
         """
         length = len(self)
@@ -285,7 +317,10 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         >>> s.to("cpu").device
         'cpu'
         """
-        return self._like(self._col.to_device(_device.resolve(device, self._col.nbytes)))
+        dev = _device.resolve(device, self.nbytes)
+        out = self._like(self._col.to_device(dev))
+        out._index = self._index._to_device(dev)
+        return out
 
     @property
     def nbytes(self):
@@ -358,7 +393,11 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         1    <NA>
         Name: a, dtype: Int64
         """
-        return _convert.column_to_pandas(self._col, self._name)
+        out = _convert.column_to_pandas(self._col, self._name)
+        if not isinstance(self._index, _ix.RangeIndex) or self._index.start != 0 or \
+                self._index.step != 1 or self._index.name is not None:
+            out.index = self._index.to_pandas()
+        return out
 
     def to_arrow(self):
         """A pyarrow Array, through the Arrow C data interface without
@@ -398,7 +437,7 @@ class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         return _interchange.cuda_array_interface(self._col)
 
     def __repr__(self):
-        return _format.series_repr(self._col, self._name)
+        return _format.series_repr(self._col, self._name, self._index)
 
     def __iter__(self):
         return iter(self.to_list())

@@ -302,7 +302,7 @@ def test_100mb_single_field(tmp_path):
 
 def test_empty_header_only_and_no_trailing_newline(tmp_path):
     df = zb.read_csv(b"a,b\n")
-    assert df.shape == (0, 2) and df.columns == ["a", "b"]
+    assert df.shape == (0, 2) and list(df.columns) == ["a", "b"]
     assert df.dtypes == {"a": "string", "b": "string"}
     df = zb.read_csv(b"a,b")
     assert df.shape == (0, 2)

@@ -120,7 +120,6 @@ def test_groupby_sort_merge(seed, device):
     na = str(rng.choice(["first", "last"]))
     exp = pdf.sort_values(keys + ["w"], ascending=asc + [True], na_position=na, kind="stable")
     got = df.sort_values(keys + ["w"], ascending=asc + [True], na_position=na).to_pandas()
-    exp = exp.reset_index(drop=True)  # sort_values renumbers the rows (no index)
     assert_frame_like(got, exp, f"{what} sort_values(ascending={asc}, na_position={na})")
 
     m = int(rng.choice([0, 3, 100, 20000]))
@@ -176,14 +175,12 @@ def test_frame_operations(seed, device):
         assert_frame_like(got, exp, what + " transform('sum')", **SUM_TOL)
     elif op == 1:
         k = int(rng.integers(1, 4))
-        # head keeps pandas' row labels; zambezi renumbers the rows (no index)
-        exp = pdf.groupby("k", dropna=False, observed=True).head(k).reset_index(drop=True)
+        exp = pdf.groupby("k", dropna=False, observed=True).head(k)
         got = df.groupby("k", dropna=False).head(k).to_pandas()
         assert_frame_like(got, exp, what + f" head({k})")
     elif op == 2:
         k = int(rng.integers(-2, 3))
-        # nth keeps pandas' row labels; zambezi renumbers the rows (no index)
-        exp = pdf.groupby("k", observed=True).nth(k).reset_index(drop=True)
+        exp = pdf.groupby("k", observed=True).nth(k)
         got = df.groupby("k").nth(k).to_pandas()
         assert_frame_like(got, exp, what + f" nth({k})")
     elif op == 3:
@@ -204,8 +201,7 @@ def test_frame_operations(seed, device):
                            what + f" isin({vals})")
     elif op == 6:
         keep = str(rng.choice(["first", "last"]))
-        # drop_duplicates keeps pandas' row labels; zambezi renumbers (no index)
-        exp = pdf.drop_duplicates(["k", "s"], keep=keep).reset_index(drop=True)
+        exp = pdf.drop_duplicates(["k", "s"], keep=keep)
         got = df.drop_duplicates(["k", "s"], keep=keep).to_pandas()
         assert_frame_like(got, exp, what + f" drop_duplicates(keep={keep})")
     elif op == 7:

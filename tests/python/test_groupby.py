@@ -240,7 +240,7 @@ def test_sliced_frame_keys_vs_pandas():
                         "c": pd.Categorical(rng.choice(["x", "y", "z"], n)),
                         "v": rng.normal(0, 1, n), "i": rng.integers(0, 9, n).astype(np.int32)})
     df = zb.from_pandas(pdf)
-    part, ppart = df.iloc[70_001:], pdf.iloc[70_001:].reset_index(drop=True)
+    part, ppart = df.iloc[70_001:], pdf.iloc[70_001:]
     spec = {"s": ("v", "sum"), "si": ("i", "sum"), "m": ("i", "mean"), "md": ("v", "median"),
             "n": ("v", "size")}
     for keys in (["k1"], ["k1", "k2"], ["c", "k2"]):
@@ -378,10 +378,10 @@ def test_head_tail_nth_transform_cumcount():
     for dropna in (True, False):
         gbz, gbp = df.groupby("kn", dropna=dropna), pdf.groupby("kn", dropna=dropna)
         for n in (0, 1, 3):
-            assert_same(gbz.head(n), gbp.head(n).reset_index(drop=True))
-            assert_same(gbz.tail(n), gbp.tail(n).reset_index(drop=True))
+            assert_same(gbz.head(n), gbp.head(n))
+            assert_same(gbz.tail(n), gbp.tail(n))
         for n in (0, 2, -1, -3):
-            assert_same(gbz.nth(n), gbp.nth(n).reset_index(drop=True), n)
+            assert_same(gbz.nth(n), gbp.nth(n), n)
         for op in ("sum", "mean", "max", "count"):
             got = gbz[["vi", "vf"]].transform(op)
             exp = gbp[["vi", "vf"]].transform(op)
@@ -413,8 +413,8 @@ def test_head_tail_cumcount_many_rows(threads):
         for key in ("kn", "ks", "own"):
             for dropna in (True, False):
                 gbz, gbp = df.groupby(key, dropna=dropna), pdf.groupby(key, dropna=dropna)
-                assert_same(gbz.head(2), gbp.head(2).reset_index(drop=True), (key, dropna))
-                assert_same(gbz.tail(1), gbp.tail(1).reset_index(drop=True), (key, dropna))
+                assert_same(gbz.head(2), gbp.head(2), (key, dropna))
+                assert_same(gbz.tail(1), gbp.tail(1), (key, dropna))
                 for asc in (True, False):
                     exp = _dropped_keys_null(gbp.cumcount(ascending=asc), dropna)
                     assert_series_like(gbz.cumcount(ascending=asc), exp, (key, dropna, asc))

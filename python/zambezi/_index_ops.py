@@ -1,0 +1,282 @@
+"""Methods that move labels between the index and the data, with pandas'
+names: ``set_index``, ``reset_index``, ``rename_axis``, ``sort_index``
+and ``reindex`` (the ``IndexOps`` mixin of Series and DataFrame).
+
+Index levels are engine columns (zambezi.index), so moving a column into
+the index or out of it shares its buffers: nothing is copied.  Sorting by
+the index is one engine sort; ``reindex`` looks the labels up with the
+index's sorted lookup and gathers with one ``take`` (missing labels give
+null rows).
+"""
+
+import numpy as np
+
+from zambezi import _base, _convert, _core, _indexing
+from zambezi import index as _ix
+from zambezi.errors import InvalidValueError, UnsupportedError
+
+
+def _level_names_for_columns(index, taken):
+    """Column names for index levels moved into the data (pandas: the
+    level's name, else 'index' for one level, else 'level_i')."""
+    out = []
+    for i, nm in enumerate(index.names):
+        if nm is None:
+            nm = "index" if index.nlevels == 1 and "index" not in taken else f"level_{i}"
+        out.append(str(nm))
+    return out
+
+
+class IndexOps:
+    """set_index / reset_index / rename_axis / sort_index / reindex."""
+
+    __slots__ = ()
+
+    def _inplace(self, out, inplace):
+        if not inplace:
+            return out
+        for slot in ("_table", "_col", "_name", "_index"):
+            if hasattr(out, slot):
+                object.__setattr__(self, slot, getattr(out, slot))
+        return None
+
+    # -- set_index (DataFrame) --------------------------------------------
+    def set_index(self, keys, drop=True, append=False, inplace=False, verify_integrity=False):
+        """Use columns (names) or arrays (Series, Index, lists of the
+        frame's length) as the row labels; several keys make a MultiIndex.
+        The columns move into the index without copying.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete"], "fare": [7.0, 3.5]})
+        >>> df.set_index("city")
+                 fare
+              float64
+        city
+        Maun        7
+        Tete      3.5
+        <BLANKLINE>
+        [2 rows x 1 columns]
+        >>> df.set_index(["city", "fare"]).index.nlevels
+        2
+        """
+        if self._ndim != 2:
+            raise UnsupportedError("set_index is a DataFrame method")
+        if not isinstance(keys, list):
+            keys = [keys]
+        t = self._table
+        names = t.names
+        cols, level_names, dropped = [], [], set()
+        if append:
+            cols.extend(self._index._levels())
+            level_names.extend(self._index.names)
+        for k in keys:
+            if isinstance(k, str):
+                if k not in names:
+                    raise self._missing(k)
+                cols.append(t.column(names.index(k)))
+                level_names.append(k)
+                if drop:
+                    dropped.add(k)
+            elif isinstance(k, _ix.Index):
+                if len(k) != len(self):
+                    raise InvalidValueError(f"set_index: {len(k)} labels for {len(self)} rows")
+                cols.extend(k._levels())
+                level_names.extend(k.names)
+            elif _base.is_series(k) or _convert._is_pandas(k, "Series") or \
+                    isinstance(k, (np.ndarray, tuple)) or (isinstance(k, list)):
+                s = k if _base.is_series(k) else self._constructor_sliced(k)
+                if len(s) != len(self):
+                    raise InvalidValueError(f"set_index: {len(s)} values for {len(self)} rows")
+                cols.append(s._col)
+                level_names.append(s.name)
+            else:
+                raise self._missing(k)
+        index = _ix.Index._from_columns(cols, level_names)
+        if verify_integrity and not index.is_unique:
+            raise InvalidValueError("set_index: the index has duplicate labels "
+                                    "(verify_integrity=True)")
+        keep = [i for i, nm in enumerate(names) if nm not in dropped]
+        out = self._like(t.select(keep))
+        out._index = index
+        return self._inplace(out, inplace)
+
+    # -- reset_index -------------------------------------------------------
+    def reset_index(self, level=None, drop=False, inplace=False, name=None, names=None,
+                    allow_duplicates=False):
+        """Move the index (or some levels of it) back into the columns, at
+        the front, and number the rows 0..n-1; ``drop=True`` discards it.
+        A Series becomes a DataFrame unless ``drop``.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2]}, index=zb.Index(["x", "y"], name="k"))
+        >>> df.reset_index()
+                k      a
+           string  int64
+        0       x      1
+        1       y      2
+        <BLANKLINE>
+        [2 rows x 2 columns]
+        >>> df.reset_index(drop=True).index
+        RangeIndex(start=0, stop=2, step=1)
+        """
+        index = self._index
+        if level is None:
+            move = list(range(index.nlevels))
+        else:
+            levels = level if isinstance(level, (list, tuple)) else [level]
+            move = sorted({index._level_number(lv) for lv in levels})
+        rest = [i for i in range(index.nlevels) if i not in move]
+        if rest:
+            new_index = _ix.Index._from_columns([index._levels()[i] for i in rest],
+                                                [index.names[i] for i in rest])
+        else:
+            new_index = _ix.default_index(len(self))
+        if drop:
+            if self._ndim == 1:
+                out = self._like(self._col)
+            else:
+                out = self._like(self._table)
+            out._index = new_index
+            return self._inplace(out, inplace)
+        if self._ndim == 1:
+            if inplace:
+                raise InvalidValueError("reset_index: a Series cannot be reset in place "
+                                        "unless drop=True")
+            col_name = name if name is not None else (self.name if self.name is not None
+                                                      else "0")
+            frame = self._constructor_expanddim._wrap(
+                _core.table_from_columns([self._col], [str(col_name)]), self._index)
+            return frame.reset_index(level=level, names=names)
+        t = self._table
+        existing = t.names
+        level_names = _level_names_for_columns(index, existing)
+        if names is not None:
+            given = [names] if isinstance(names, str) else list(names)
+            for i, j in enumerate(move):
+                if i < len(given):
+                    level_names[j] = str(given[i])
+        new_cols = [index._levels()[i] for i in move]
+        new_names = [level_names[i] for i in move]
+        for nm in new_names:
+            if nm in existing and not allow_duplicates:
+                raise InvalidValueError(f"reset_index: cannot insert {nm!r}, already exists")
+        cols = new_cols + [t.column(i) for i in range(t.num_columns)]
+        out = self._constructor._wrap(_core.table_from_columns(cols, new_names + existing),
+                                      new_index)
+        return self._inplace(out, inplace)
+
+    # -- rename_axis -------------------------------------------------------
+    def rename_axis(self, mapper=None, index=None, columns=None, axis=0, inplace=False):
+        """Name the index (a name, a list of names for a MultiIndex).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).rename_axis("row").index.name
+        'row'
+        """
+        if columns is not None:
+            raise UnsupportedError("rename_axis(columns=...): column labels have no name")
+        if axis not in (0, "index", "rows"):
+            raise UnsupportedError("rename_axis: only the index (axis=0) has names")
+        value = index if index is not None else mapper
+        idx = self._index
+        if callable(value):
+            names = [value(n) for n in idx.names]
+        elif isinstance(value, dict):
+            names = [value.get(n, n) for n in idx.names]
+        elif isinstance(value, (list, tuple)):
+            names = list(value)
+        else:
+            names = [value] * 1 if idx.nlevels == 1 else None
+            if names is None:
+                raise InvalidValueError("rename_axis: give one name per level of a MultiIndex")
+        out = self._with_index(idx.set_names(names))
+        return self._inplace(out, inplace)
+
+    # -- sort_index --------------------------------------------------------
+    def sort_index(self, ascending=True, na_position="last", ignore_index=False, level=None,
+                   kind=None, inplace=False):
+        """Rows in the order of their labels (stable; missing labels at
+        na_position).  A MultiIndex sorts level by level.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3], index=["c", "a", "b"]).sort_index().to_list()
+        [2, 3, 1]
+        """
+        index = self._index
+        if na_position not in ("first", "last"):
+            raise InvalidValueError(f"na_position must be 'first' or 'last', not {na_position!r}")
+        if isinstance(index, _ix.RangeIndex):
+            if (index.step > 0) == bool(ascending) or len(index) <= 1:
+                out = self._with_index(index)
+            else:
+                out = self._select_rows(_indexing.row_slice(slice(None, None, -1), len(self),
+                                                            "sort_index"))
+        else:
+            cols = index._levels()
+            levels = list(range(len(cols)))
+            if level is not None:
+                lv = level if isinstance(level, (list, tuple)) else [level]
+                first = [index._level_number(x) for x in lv]
+                levels = first + [i for i in levels if i not in first]
+            t = _core.table_from_columns([cols[i] for i in levels],
+                                         [f"l{i}" for i in range(len(levels))])
+            asc = list(ascending) if isinstance(ascending, (list, tuple)) else \
+                [bool(ascending)] * len(levels)
+            if len(asc) < len(levels):
+                asc = asc + [True] * (len(levels) - len(asc))
+            order = _core.sort_indices(t, list(range(len(levels))), asc, na_position == "first")
+            out = self._select_rows(_indexing.take_rows(order))
+        if ignore_index:
+            out = out._with_index(_ix.default_index(len(out)))
+        return self._inplace(out, inplace)
+
+    # -- reindex -----------------------------------------------------------
+    def reindex(self, labels=None, index=None, columns=None, fill_value=None, axis=None):
+        """Rows in the order of new labels: a label that is missing gives a
+        row of nulls (or fill_value).  For a frame, ``columns=`` picks and
+        orders columns the same way.  The index must be unique.
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 2.0], index=["a", "b"])
+        >>> s.reindex(["b", "z", "a"]).to_list()
+        [2.0, None, 1.0]
+        """
+        if axis in (1, "columns") and labels is not None:
+            columns, labels = labels, None
+        new = index if index is not None else labels
+        out = self
+        if new is not None:
+            new_index = _ix.ensure_index(new)
+            if new_index.nlevels != 1 or self._index.nlevels != 1:
+                raise UnsupportedError("reindex with a MultiIndex is not supported")
+            if not self._index.is_unique:
+                raise InvalidValueError("reindex: cannot reindex on an index with duplicate "
+                                        "labels")
+            pos = self._index._lookup().first_positions(new_index.to_list())
+            missing = pos < 0
+            idx = _core.column_from_buffer(np.where(missing, 0, pos).astype(np.int64),
+                                           mask=missing if missing.any() else None)
+            out = self._like(_core.take(self._engine, idx))
+            out._index = new_index
+            if fill_value is not None and missing.any():
+                out = out.fillna(fill_value)
+        if columns is not None:
+            if self._ndim != 2:
+                raise InvalidValueError("reindex: a Series has no columns")
+            have = out._table.names
+            cols, names = [], []
+            for c in columns:
+                c = str(c)
+                if c in have:
+                    cols.append(out._table.column(have.index(c)))
+                else:  # pandas: a missing column is all NaN (or fill_value)
+                    value = np.nan if fill_value is None else fill_value
+                    cols.append(_convert.to_column(np.full(len(out), value)))
+                names.append(c)
+            out = out._like(_core.table_from_columns(cols, names))
+        return out

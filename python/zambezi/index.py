@@ -1,0 +1,1394 @@
+"""Row labels: RangeIndex, Index and MultiIndex, as pandas has them.
+
+The C engine knows no index.  An index is one or more ordinary engine
+columns (the levels) plus their names, held here; every operation that
+moves rows moves the levels with them:
+
+- ``RangeIndex`` (the default: every constructor, read_csv, merge,
+  group-by without keys as index) is start/stop/step and costs no memory.
+  A contiguous slice of it is again a RangeIndex.
+- ``Index`` is one level over an engine column of any dtype; ``MultiIndex``
+  several levels.
+- A row selection (``_take``) does not gather labels at once: the result
+  remembers its base index and the selection (a slice, positions or a
+  mask) and gathers the labels with one engine call the first time they
+  are looked at.  Filtering, sorting or taking rows therefore costs nothing
+  more for the labels unless they are used; the selection is applied at
+  most once.
+
+Label lookups (``get_loc``, ``loc``) sort the labels once per index with
+the engine's radix sort and keep the order; each lookup is then a binary
+search (numpy's searchsorted), so 10^4 lookups on 10^7 labels cost one
+sort.  An index whose labels already increase needs no sort.
+
+Equality of two indexes is checked first by identity, then by cheap
+properties (length, RangeIndex parameters), and only then value by value,
+so combining two objects that share an index takes the positional path.
+"""
+
+import datetime
+
+import numpy as np
+
+from zambezi import _convert, _core
+from zambezi.errors import (
+    DTypeError,
+    InvalidValueError,
+    UnsupportedError,
+    ZambeziIndexError,
+)
+
+
+class IndexKeyError(ZambeziIndexError, KeyError):
+    """A label that is not in the index (a KeyError, as pandas raises).
+
+    Examples
+    --------
+    >>> try:
+    ...     zb.Series([1, 2], index=["a", "b"]).loc["z"]
+    ... except KeyError as e:
+    ...     print(e)
+    'z' is not in the index
+    """
+
+    def __str__(self):  # KeyError quotes its message; show it plainly
+        return str(self.args[0]) if self.args else ""
+
+
+def _int64_column(arr):
+    return _core.column_from_buffer(np.ascontiguousarray(arr, dtype=np.int64))
+
+
+def _is_scalar_label(key):
+    return not isinstance(key, (list, np.ndarray, slice, dict, set)) and not (
+        hasattr(key, "__len__") and not isinstance(key, (str, bytes, tuple)))
+
+
+# --------------------------------------------------------------------------
+# the base class: one or more levels over engine columns
+# --------------------------------------------------------------------------
+
+class Index:
+    """Immutable row (or column) labels: one engine column of any zambezi
+    dtype, with a name.
+
+    ``data`` is a list, a numpy array, a zambezi or pandas Series / Index,
+    or an Arrow array; ``dtype`` converts on the way in (as ``zb.Series``).
+
+    Examples
+    --------
+    >>> idx = zb.Index(["b", "a", "c"], name="key")
+    >>> idx
+    Index(['b', 'a', 'c'], dtype='string', name='key')
+    >>> idx.get_loc("a"), len(idx), idx[0]
+    (1, 3, 'b')
+    >>> idx.is_unique, idx.is_monotonic_increasing
+    (True, False)
+    """
+
+    __slots__ = ("_cols", "_names", "_src", "_cache", "__weakref__")
+
+    def __new__(cls, data=None, name=None, dtype=None, copy=False):
+        if isinstance(data, Index) and dtype is None:
+            out = data._rename_all([name] if name is not None else data._names)
+            return out
+        if _convert._is_pandas(data, "Index") or _convert._is_pandas(data, "MultiIndex"):
+            out = from_pandas_index(data)
+            return out if name is None else out.rename(name)
+        if name is None:
+            name = getattr(data, "name", None)
+        col = _convert.to_column([] if data is None else data, name=None, dtype=dtype)
+        return Index._from_columns([col], [name])
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def _from_columns(cls, cols, names):
+        """An index over engine columns (one: Index, several: MultiIndex)."""
+        if len(cols) == 1 and cls is not MultiIndex:
+            idx = object.__new__(Index)
+        else:
+            idx = object.__new__(MultiIndex)
+        idx._cols = list(cols)
+        idx._names = list(names)
+        idx._src = None
+        idx._cache = None
+        return idx
+
+    @classmethod
+    def _lazy(cls, base, rows):
+        """base's labels at rows (a selection from zambezi._indexing),
+        gathered on first use."""
+        idx = object.__new__(MultiIndex if base.nlevels > 1 else Index)
+        idx._cols = None
+        idx._names = list(base._names)
+        idx._src = (base, rows)
+        idx._cache = None
+        return idx
+
+    def _levels(self):
+        """The engine columns of the levels (gathered now if pending)."""
+        if self._cols is None:
+            base, rows = self._src
+            cols = base._levels()
+            t = _core.table_from_columns(cols, [f"level_{i}" for i in range(len(cols))])
+            t = rows.apply(t)
+            self._cols = [t.column(i) for i in range(t.num_columns)]
+            self._src = None
+        return self._cols
+
+    def _take(self, rows):
+        """The labels of the rows a selection names (zambezi._indexing)."""
+        if rows.kind == "slice" and rows.start == 0 and rows.length == len(self):
+            return self
+        if self._cols is not None and rows.kind == "slice":
+            return self._from_columns([c.slice(rows.start, rows.length) for c in self._cols],
+                                      self._names)
+        return self._lazy(self, rows)
+
+    def _to_device(self, device):
+        return self._from_columns([c.to_device(device) for c in self._levels()], self._names)
+
+    def _rename_all(self, names):
+        if self._cols is None:
+            out = self._lazy(self._src[0], self._src[1])
+        else:
+            out = self._from_columns(self._cols, self._names)
+        out._names = list(names)
+        out._cache = self._cache
+        return out
+
+    # -- properties --------------------------------------------------------
+    @property
+    def nlevels(self):
+        """The number of levels (1, or more for a MultiIndex).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2]).nlevels
+        1
+        """
+        return len(self._names)
+
+    @property
+    def name(self):
+        """The name of the (single) level; it can be assigned.
+
+        Examples
+        --------
+        >>> idx = zb.Index([1, 2], name="id")
+        >>> idx.name
+        'id'
+        """
+        return self._names[0] if len(self._names) == 1 else None
+
+    @name.setter
+    def name(self, value):
+        if self.nlevels != 1:
+            raise InvalidValueError("a MultiIndex has names (one per level), not a name")
+        self._names = [value]
+
+    @property
+    def names(self):
+        """The names of the levels, a list; it can be assigned.
+
+        Examples
+        --------
+        >>> zb.MultiIndex.from_arrays([[1], ["a"]], names=["n", "s"]).names
+        ['n', 's']
+        """
+        return list(self._names)
+
+    @names.setter
+    def names(self, values):
+        values = list(values)
+        if len(values) != self.nlevels:
+            raise InvalidValueError(
+                f"names: {len(values)} names for an index of {self.nlevels} levels")
+        self._names = values
+
+    def rename(self, name):
+        """The same labels under another name (a list of names for a
+        MultiIndex).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2]).rename("id").name
+        'id'
+        """
+        names = list(name) if self.nlevels > 1 else [name]
+        return self._rename_all(names)
+
+    def set_names(self, names, level=None):
+        """The same labels with new level names (all, or those of level).
+
+        Examples
+        --------
+        >>> zb.MultiIndex.from_arrays([[1], ["a"]]).set_names("s", level=1).names
+        [None, 's']
+        """
+        if level is not None:
+            new = list(self._names)
+            levels = [level] if not isinstance(level, (list, tuple)) else list(level)
+            values = [names] if not isinstance(names, (list, tuple)) else list(names)
+            for lv, v in zip(levels, values):
+                new[self._level_number(lv)] = v
+            return self._rename_all(new)
+        if self.nlevels == 1 and not isinstance(names, (list, tuple)):
+            names = [names]
+        return self._rename_all(list(names))
+
+    def _level_number(self, level):
+        if isinstance(level, (int, np.integer)) and level not in self._names:
+            n = int(level)
+            if not -self.nlevels <= n < self.nlevels:
+                raise ZambeziIndexError(
+                    f"level {n} is out of range for an index of {self.nlevels} levels")
+            return n % self.nlevels
+        if level not in self._names:
+            raise IndexKeyError(f"level {level!r} not found; the levels are {self._names!r}")
+        return self._names.index(level)
+
+    @property
+    def dtype(self):
+        """The dtype name of the labels (a MultiIndex: 'object').
+
+        Examples
+        --------
+        >>> zb.Index(["a"]).dtype, zb.RangeIndex(2).dtype
+        ('string', 'int64')
+        """
+        return self._levels()[0].dtype if self.nlevels == 1 else "object"
+
+    @property
+    def dtypes(self):
+        """The dtype name of each level, a list.
+
+        Examples
+        --------
+        >>> zb.MultiIndex.from_arrays([[1], ["a"]]).dtypes
+        ['int64', 'string']
+        """
+        return [c.dtype for c in self._levels()]
+
+    @property
+    def shape(self):
+        """(number of labels,).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2, 3]).shape
+        (3,)
+        """
+        return (len(self),)
+
+    @property
+    def size(self):
+        """The number of labels.
+
+        Examples
+        --------
+        >>> zb.Index([1, 2, 3]).size
+        3
+        """
+        return len(self)
+
+    @property
+    def empty(self):
+        """Whether there are no labels.
+
+        Examples
+        --------
+        >>> zb.Index([]).empty
+        True
+        """
+        return len(self) == 0
+
+    @property
+    def nbytes(self):
+        """Bytes of memory the labels occupy (a RangeIndex: 0).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2]).nbytes, zb.RangeIndex(10**9).nbytes
+        (16, 0)
+        """
+        return sum(c.nbytes for c in self._levels())
+
+    def __len__(self):
+        if self._cols is None:
+            rows = self._src[1]
+            if rows.kind == "slice":
+                return rows.length
+            if rows.kind == "take":
+                return rows.column.length
+        return self._levels()[0].length
+
+    # -- values ------------------------------------------------------------
+    def to_numpy(self, dtype=None):
+        """The labels as a numpy array (object array of tuples for a
+        MultiIndex).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2]).to_numpy()
+        array([1, 2])
+        """
+        arr = _convert.to_numpy(self._levels()[0])
+        return arr if dtype is None else arr.astype(dtype)
+
+    @property
+    def values(self):
+        """The labels as a numpy array (see to_numpy).
+
+        Examples
+        --------
+        >>> zb.Index([0.5]).values
+        array([0.5])
+        """
+        return self.to_numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.to_numpy(dtype)
+
+    def to_list(self):
+        """The labels as a list of Python objects (tuples for a MultiIndex).
+
+        Examples
+        --------
+        >>> zb.Index(["x", None]).to_list()
+        ['x', None]
+        """
+        return self._levels()[0].to_pylist()
+
+    tolist = to_list
+
+    def __iter__(self):
+        return iter(self.to_list())
+
+    def to_series(self, name=None):
+        """A Series of the labels, indexed by themselves.
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], name="k").to_series().to_list()
+        ['a', 'b']
+        """
+        from zambezi import _base
+
+        s = _base.series_class()._from_column(self._levels()[0],
+                                                self.name if name is None else name)
+        s._index = self
+        return s
+
+    def to_pandas(self):
+        """A pandas Index (copied).
+
+        Examples
+        --------
+        >>> zb.Index([3, 1], name="id").to_pandas()
+        Index([3, 1], dtype='int64', name='id')
+        """
+        import pandas as pd
+
+        col = self._levels()[0]
+        return pd.Index(_convert.column_to_pandas(col), name=self.name)
+
+    def _label_at(self, i):
+        return self._levels()[0].slice(i, 1).to_pylist()[0]
+
+    def __getitem__(self, key):
+        from zambezi import _indexing
+
+        n = len(self)
+        if _indexing._is_int(key):
+            return self._label_at(_indexing.row_position(key, n, "Index[...]"))
+        return self._take(_indexing.positional_rows(key, n, "Index[...]"))
+
+    def __contains__(self, label):
+        try:
+            return len(self._lookup().positions(label)) > 0
+        except (DTypeError, InvalidValueError, TypeError):
+            return False
+
+    # -- comparisons -------------------------------------------------------
+    def equals(self, other):
+        """Whether other holds the same labels in the same order (names and
+        index types are not compared, as in pandas).
+
+        Examples
+        --------
+        >>> zb.RangeIndex(3).equals(zb.Index([0, 1, 2]))
+        True
+        """
+        if self is other:
+            return True
+        if not isinstance(other, Index):
+            return False
+        if len(self) != len(other) or self.nlevels != other.nlevels:
+            return False
+        if isinstance(self, RangeIndex) and isinstance(other, RangeIndex):
+            return len(self) == 0 or (self.start == other.start and (
+                len(self) == 1 or self.step == other.step))
+        for a, b in zip(self._levels(), other._levels()):
+            if not _columns_equal(a, b):
+                return False
+        return True
+
+    def _compare(self, other, op):
+        if self.nlevels != 1:
+            raise UnsupportedError("comparing a MultiIndex element-wise is not supported")
+        from zambezi import _base
+
+        s = _base.series_class()._from_column(self._levels()[0])
+        if isinstance(other, Index):
+            other = _base.series_class()._from_column(other._levels()[0])
+        res = getattr(s, op)(other)
+        return _convert.to_numpy(_core.fill_null(res._col, op == "__ne__")).astype(bool)
+
+    def __eq__(self, other):
+        return self._compare(other, "__eq__")
+
+    def __ne__(self, other):
+        return self._compare(other, "__ne__")
+
+    def __lt__(self, other):
+        return self._compare(other, "__lt__")
+
+    def __le__(self, other):
+        return self._compare(other, "__le__")
+
+    def __gt__(self, other):
+        return self._compare(other, "__gt__")
+
+    def __ge__(self, other):
+        return self._compare(other, "__ge__")
+
+    __hash__ = None
+
+    # -- properties of the labels -----------------------------------------
+    @property
+    def is_unique(self):
+        """Whether no label appears twice (a missing label counts once).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2, 1]).is_unique
+        False
+        """
+        lk = self._lookup()
+        return lk.unique
+
+    @property
+    def has_duplicates(self):
+        """Whether some label appears twice.
+
+        Examples
+        --------
+        >>> zb.Index([1, 1]).has_duplicates
+        True
+        """
+        return not self.is_unique
+
+    @property
+    def is_monotonic_increasing(self):
+        """Whether each label is >= the one before (no missing labels).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2, 2, 5]).is_monotonic_increasing
+        True
+        """
+        return self._lookup().increasing
+
+    @property
+    def is_monotonic_decreasing(self):
+        """Whether each label is <= the one before (no missing labels).
+
+        Examples
+        --------
+        >>> zb.Index([3, 2, 2]).is_monotonic_decreasing
+        True
+        """
+        if self.nlevels != 1:
+            raise UnsupportedError("is_monotonic_decreasing of a MultiIndex is not supported")
+        col = self._levels()[0]
+        if col.null_count:
+            return False
+        order = _core.sort_indices(col, False, False)
+        return _is_identity(order)
+
+    def unique(self):
+        """The distinct labels in order of first appearance.
+
+        Examples
+        --------
+        >>> zb.Index(["b", "a", "b"]).unique().to_list()
+        ['b', 'a']
+        """
+        col = self._levels()[0]
+        return Index._from_columns([_core.unique(col)], self._names)
+
+    def nunique(self, dropna=True):
+        """The number of distinct labels (missing ones too unless dropna).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b", "a", None]).nunique()
+        2
+        """
+        return _core.nunique(self._levels()[0], bool(dropna))
+
+    def isna(self):
+        """A numpy bool array: whether each label is missing.
+
+        Examples
+        --------
+        >>> zb.Index([1.0, None]).isna()
+        array([False,  True])
+        """
+        return _convert.to_numpy(_core.isnull(self._levels()[0])).astype(bool)
+
+    # -- lookups -----------------------------------------------------------
+    def _lookup(self):
+        if self._cache is None:
+            self._cache = _Lookup(self)
+        return self._cache
+
+    def get_loc(self, key):
+        """The position of a label: an int when it appears once, else a
+        slice (consecutive positions) or a boolean mask, as pandas.  Raises
+        KeyError when the label is missing.
+
+        Examples
+        --------
+        >>> idx = zb.Index(["a", "b", "a"])
+        >>> idx.get_loc("b")
+        1
+        >>> idx.get_loc("a")
+        array([ True, False,  True])
+        """
+        pos = self._lookup().positions(key)
+        if len(pos) == 0:
+            raise IndexKeyError(f"{key!r} is not in the index")
+        if len(pos) == 1:
+            return int(pos[0])
+        if pos[-1] - pos[0] + 1 == len(pos):
+            return slice(int(pos[0]), int(pos[-1]) + 1)
+        mask = np.zeros(len(self), dtype=bool)
+        mask[pos] = True
+        return mask
+
+    def get_indexer(self, target):
+        """For each label of target, its position here, or -1 (the index
+        must be unique, as in pandas): vectorized binary searches.
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b", "c"]).get_indexer(["c", "z", "a"])
+        array([ 2, -1,  0])
+        """
+        if not self.is_unique:
+            raise InvalidValueError("get_indexer: the index has duplicate labels")
+        lk = self._lookup()
+        return lk.first_positions(list(target) if not isinstance(target, np.ndarray)
+                                  else target)
+
+    # -- display -----------------------------------------------------------
+    def __repr__(self):
+        vals = self.to_list()
+        shown = vals if len(vals) <= 10 else vals[:5] + ["..."] + vals[-5:]
+        body = ", ".join("..." if (v == "..." and i == 5 and len(vals) > 10) else repr(v)
+                         for i, v in enumerate(shown))
+        extra = f", name={self.name!r}" if self.name is not None else ""
+        return f"Index([{body}], dtype='{self.dtype}'{extra})"
+
+    # -- pandas-named helpers ---------------------------------------------
+    def copy(self, name=None, deep=False):
+        """The same labels (immutable, so shared), renamed when name is
+        given.
+
+        Examples
+        --------
+        >>> zb.Index([1]).copy(name="x").name
+        'x'
+        """
+        return self if name is None else self.rename(name)
+
+    def astype(self, dtype):
+        """The labels cast to dtype (as Series.astype).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2]).astype("float64").dtype
+        'float64'
+        """
+        from zambezi import _base
+
+        s = _base.series_class()._from_column(self._levels()[0]).astype(dtype)
+        return Index._from_columns([s._col], self._names)
+
+    def _cells(self):
+        """Display strings, one list per level (for reprs)."""
+        from zambezi import _format
+
+        return [_format._cells(c) for c in self._levels()]
+
+
+def _is_identity(order):
+    arr = _convert.values_numpy(order)
+    return bool(np.array_equal(arr, np.arange(len(arr), dtype=arr.dtype)))
+
+
+def _columns_equal(a, b):
+    if a.dtype != b.dtype:
+        # int64 labels equal a RangeIndex's; other dtype pairs compare as values
+        if not (a.dtype.startswith(("int", "uint")) and b.dtype.startswith(("int", "uint"))):
+            return a.to_pylist() == b.to_pylist() if a.length < 64 else False
+    if a.null_count != b.null_count:
+        return False
+    eq = _core.binary("eq", a, b)
+    both_null = _core.binary("and", _core.isnull(a), _core.isnull(b))
+    eq = _core.binary("or", _core.fill_null(eq, False), both_null)
+    return eq.reduce("sum") == eq.length
+
+
+# --------------------------------------------------------------------------
+# RangeIndex
+# --------------------------------------------------------------------------
+
+class RangeIndex(Index):
+    """The default row labels: start, start + step, ... below stop.  It
+    costs no memory; a contiguous slice of it is again a RangeIndex.
+
+    Examples
+    --------
+    >>> zb.RangeIndex(5)
+    RangeIndex(start=0, stop=5, step=1)
+    >>> zb.RangeIndex(2, 10, 3).to_list()
+    [2, 5, 8]
+    """
+
+    __slots__ = ("_range",)
+
+    def __new__(cls, start=None, stop=None, step=None, name=None):
+        if stop is None:
+            start, stop = 0, (0 if start is None else start)
+        r = range(int(start), int(stop), 1 if step is None else int(step))
+        return cls._of(r, name)
+
+    @classmethod
+    def _of(cls, r, name=None):
+        idx = object.__new__(RangeIndex)
+        idx._range = r
+        idx._cols = None
+        idx._names = [name]
+        idx._src = None
+        idx._cache = None
+        return idx
+
+    @property
+    def start(self):
+        """The first label (start, stop and step as Python's range).
+
+        Examples
+        --------
+        >>> r = zb.RangeIndex(2, 10, 3)
+        >>> r.start, r.stop, r.step
+        (2, 10, 3)
+        """
+        return self._range.start
+
+    @property
+    def stop(self):
+        """The end of the range (not a label); see start.
+
+        Examples
+        --------
+        >>> zb.RangeIndex(4).stop
+        4
+        """
+        return self._range.stop
+
+    @property
+    def step(self):
+        """The step between labels; see start.
+
+        Examples
+        --------
+        >>> zb.RangeIndex(0, 10, 5).step
+        5
+        """
+        return self._range.step
+
+    def __len__(self):
+        return len(self._range)
+
+    def _levels(self):
+        r = self._range
+        return [_int64_column(np.arange(r.start, r.stop, r.step, dtype=np.int64))]
+
+    def _take(self, rows):
+        r = self._range
+        if rows.kind == "slice":
+            return self._of(r[rows.start: rows.start + rows.length], self.name)
+        if rows.kind == "take":
+            pos = _convert.values_numpy(rows.column)
+            labels = r.start + r.step * pos.astype(np.int64)
+            return Index._from_columns([_int64_column(labels)], self._names)
+        return self._lazy(self, rows)
+
+    def _to_device(self, device):
+        return self
+
+    def _rename_all(self, names):
+        return self._of(self._range, names[0])
+
+    def _label_at(self, i):
+        return self._range[i]
+
+    def to_pandas(self):
+        import pandas as pd
+
+        r = self._range
+        return pd.RangeIndex(r.start, r.stop, r.step, name=self.name)
+
+    def to_list(self):
+        return list(self._range)
+
+    tolist = to_list
+
+    @property
+    def dtype(self):
+        return "int64"
+
+    @property
+    def nbytes(self):
+        return 0
+
+    @property
+    def is_unique(self):
+        return True
+
+    @property
+    def is_monotonic_increasing(self):
+        return self.step > 0 or len(self) <= 1
+
+    @property
+    def is_monotonic_decreasing(self):
+        return self.step < 0 or len(self) <= 1
+
+    def unique(self):
+        return self
+
+    def get_loc(self, key):
+        pos = self._lookup().positions(key)
+        if len(pos) == 0:
+            raise IndexKeyError(f"{key!r} is not in the index")
+        return int(pos[0])
+
+    def _lookup(self):
+        if self._cache is None:
+            self._cache = _RangeLookup(self._range)
+        return self._cache
+
+    def __repr__(self):
+        extra = f", name={self.name!r}" if self.name is not None else ""
+        return f"RangeIndex(start={self.start}, stop={self.stop}, step={self.step}{extra})"
+
+
+def default_index(n):
+    """RangeIndex(n): the labels of a result with rows of its own."""
+    return RangeIndex._of(range(n))
+
+
+# --------------------------------------------------------------------------
+# MultiIndex
+# --------------------------------------------------------------------------
+
+class MultiIndex(Index):
+    """Several levels of labels; a label is a tuple with one value per
+    level.
+
+    Examples
+    --------
+    >>> mi = zb.MultiIndex.from_arrays([["a", "a", "b"], [1, 2, 1]], names=["k", "n"])
+    >>> mi.nlevels, mi.names, mi[1]
+    (2, ['k', 'n'], ('a', 2))
+    >>> mi.get_loc(("b", 1))
+    2
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, *args, **kwargs):
+        raise UnsupportedError("build a MultiIndex with MultiIndex.from_arrays, from_tuples "
+                               "or from_frame")
+
+    @classmethod
+    def from_arrays(cls, arrays, names=None):
+        """A MultiIndex with one level per array (lists, arrays, Series).
+
+        Examples
+        --------
+        >>> zb.MultiIndex.from_arrays([["a", "b"], [1, 2]]).to_list()
+        [('a', 1), ('b', 2)]
+        """
+        arrays = list(arrays)
+        if names is None:
+            names = [getattr(a, "name", None) for a in arrays]
+        cols = [_convert.to_column(a) for a in arrays]
+        if len({c.length for c in cols}) > 1:
+            raise InvalidValueError("MultiIndex.from_arrays: the arrays differ in length")
+        return cls._from_columns(cols, list(names))
+
+    @classmethod
+    def from_tuples(cls, tuples, names=None):
+        """A MultiIndex from a list of tuples (one value per level).
+
+        Examples
+        --------
+        >>> zb.MultiIndex.from_tuples([("a", 1), ("b", 2)], names=["s", "n"]).names
+        ['s', 'n']
+        """
+        tuples = list(tuples)
+        if not tuples:
+            raise InvalidValueError("MultiIndex.from_tuples: no tuples")
+        return cls.from_arrays([list(level) for level in zip(*tuples)], names)
+
+    @classmethod
+    def from_frame(cls, df, names=None):
+        """A MultiIndex whose levels are a frame's columns (shared).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"s": ["a", "b"], "n": [1, 2]})
+        >>> zb.MultiIndex.from_frame(df).names
+        ['s', 'n']
+        """
+        t = df._table
+        cols = [t.column(i) for i in range(t.num_columns)]
+        return cls._from_columns(cols, list(names) if names is not None else t.names)
+
+    def _label_at(self, i):
+        return tuple(c.slice(i, 1).to_pylist()[0] for c in self._levels())
+
+    def to_list(self):
+        return list(zip(*[c.to_pylist() for c in self._levels()]))
+
+    tolist = to_list
+
+    def to_numpy(self, dtype=None):
+        out = np.empty(len(self), dtype=object)
+        out[:] = self.to_list()
+        return out
+
+    def to_pandas(self):
+        import pandas as pd
+
+        arrays = [_convert.column_to_pandas(c) for c in self._levels()]
+        return pd.MultiIndex.from_arrays(arrays, names=self._names)
+
+    def get_level_values(self, level):
+        """The labels of one level (a name or a number), an Index.
+
+        Examples
+        --------
+        >>> mi = zb.MultiIndex.from_arrays([["a", "b"], [1, 2]], names=["s", "n"])
+        >>> mi.get_level_values("n").to_list()
+        [1, 2]
+        """
+        i = self._level_number(level)
+        return Index._from_columns([self._levels()[i]], [self._names[i]])
+
+    @property
+    def levels(self):
+        """The distinct labels of each level, a list of Index.
+
+        Examples
+        --------
+        >>> mi = zb.MultiIndex.from_arrays([["a", "a"], [1, 2]])
+        >>> [lv.to_list() for lv in mi.levels]
+        [['a'], [1, 2]]
+        """
+        return [Index._from_columns([_core.unique(c)], [n])
+                for c, n in zip(self._levels(), self._names)]
+
+    def droplevel(self, level=0):
+        """The index without some levels (one left: an Index).
+
+        Examples
+        --------
+        >>> mi = zb.MultiIndex.from_arrays([["a", "b"], [1, 2]], names=["s", "n"])
+        >>> mi.droplevel("s").to_list()
+        [1, 2]
+        """
+        levels = level if isinstance(level, (list, tuple)) else [level]
+        drop = {self._level_number(lv) for lv in levels}
+        keep = [i for i in range(self.nlevels) if i not in drop]
+        if not keep:
+            raise InvalidValueError("droplevel: cannot drop every level")
+        cols = self._levels()
+        return Index._from_columns([cols[i] for i in keep], [self._names[i] for i in keep])
+
+    def unique(self):
+        t = _core.table_from_columns(self._levels(), [f"l{i}" for i in range(self.nlevels)])
+        dup = _core.duplicated(t, list(range(self.nlevels)), "first")
+        keep = _core.unary("invert", dup)
+        t = _core.filter(t, keep)
+        return MultiIndex._from_columns([t.column(i) for i in range(t.num_columns)],
+                                        self._names)
+
+    def __repr__(self):
+        vals = self.to_list()
+        shown = vals if len(vals) <= 10 else vals[:5] + vals[-5:]
+        body = ",\n            ".join(repr(v) for v in shown)
+        if len(vals) > 10:
+            body = body.replace(repr(vals[4]) + ",", repr(vals[4]) + ",\n            ...,", 1)
+        return f"MultiIndex([{body}],\n           names={self._names!r})"
+
+
+# --------------------------------------------------------------------------
+# label lookups
+# --------------------------------------------------------------------------
+
+def _label_key(col, label):
+    """label as a value comparable with _sort_keys(col), or raise
+    DTypeError when it cannot be one of col's labels."""
+    dt = col.dtype
+    if label is None or (isinstance(label, float) and label != label):
+        return None
+    if dt == "string":
+        if not isinstance(label, str):
+            raise DTypeError(f"a {type(label).__name__} label on a string index")
+        return label
+    if dt == "category":
+        cats = col.dictionary.to_pylist()
+        try:
+            return cats.index(label)
+        except ValueError:
+            return -1  # no row has it
+    if dt == "bool":
+        if not isinstance(label, (bool, np.bool_)):
+            raise DTypeError(f"a {type(label).__name__} label on a bool index")
+        return int(label)
+    if dt.startswith("timestamp"):
+        return _timestamp_value(label, col)
+    if dt == "date32":
+        if isinstance(label, str):
+            label = datetime.date.fromisoformat(label)
+        if isinstance(label, datetime.datetime):
+            label = label.date()
+        if not isinstance(label, datetime.date):
+            raise DTypeError(f"a {type(label).__name__} label on a date index")
+        return (label - datetime.date(1970, 1, 1)).days
+    if isinstance(label, (bool, np.bool_)) or not isinstance(
+            label, (int, float, np.integer, np.floating)):
+        raise DTypeError(f"a {type(label).__name__} label on a {dt} index")
+    return label
+
+
+def _timestamp_value(label, col):
+    """An int64 value in col's unit for a datetime-like label."""
+    unit = col.unit
+    if isinstance(label, str):
+        v = np.datetime64(label)
+    elif hasattr(label, "to_datetime64"):  # pandas Timestamp
+        if getattr(label, "tzinfo", None) is not None:
+            label = label.tz_convert("UTC").tz_localize(None)
+        v = label.to_datetime64()
+    elif isinstance(label, datetime.datetime):
+        if label.tzinfo is not None:
+            label = label.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        v = np.datetime64(label)
+    elif isinstance(label, datetime.date):
+        v = np.datetime64(label, "D")
+    elif isinstance(label, np.datetime64):
+        v = label
+    else:
+        raise DTypeError(f"a {type(label).__name__} label on a timestamp index")
+    return int(v.astype(f"datetime64[{unit}]").astype(np.int64))
+
+
+def _sort_keys(col):
+    """The labels as a numpy array that numpy can order and search (ints,
+    floats, int64 for dates/timestamps, codes for categories, objects for
+    strings); values under nulls unspecified."""
+    dt = col.dtype
+    if dt == "string":
+        return _convert.to_numpy(col)
+    arr = np.asarray(col.values())
+    if dt == "bool":
+        return arr.astype(np.int8)
+    if dt.startswith("timestamp") or dt == "date32":
+        return arr.view(np.int64) if arr.dtype.itemsize == 8 else arr.astype(np.int64)
+    return arr
+
+
+class _Lookup:
+    """Positions of labels in a one-level index: the labels sorted once
+    (the engine's stable radix sort, missing labels last), then binary
+    searches.  ``positions(label)`` gives the ascending positions."""
+
+    __slots__ = ("col", "order", "keys", "n_valid", "increasing", "unique")
+
+    def __init__(self, index):
+        if index.nlevels != 1:
+            self._init_multi(index)
+            return
+        col = index._levels()[0]
+        if col.device != "cpu":
+            col = col.to_device("cpu")
+        self.col = col
+        n = col.length
+        self.n_valid = n - col.null_count
+        keys = _sort_keys(col)
+        if col.null_count == 0 and n > 1:
+            increasing = _is_sorted(keys) and col.dtype != "category"
+        else:
+            increasing = n <= 1 and col.null_count == 0
+        if increasing:
+            self.order = None
+            self.keys = keys
+        else:
+            scol = col
+            if col.dtype == "category":  # search by codes, so sort by codes
+                m = _convert.null_mask(col)
+                scol = _core.column_from_buffer(np.ascontiguousarray(keys, dtype=np.int64),
+                                                mask=m)
+            order = _core.sort_indices(scol, True, False)
+            self.order = _convert.values_numpy(order)
+            valid = order.slice(0, self.n_valid)
+            self.keys = keys[self.order[: self.n_valid]] if keys.dtype != object else \
+                _convert.to_numpy(_core.take(col, valid))
+        self.increasing = increasing
+        if self.n_valid > 1:
+            k = self.keys if self.order is not None else keys
+            self.unique = not bool(np.any(k[1:self.n_valid] == k[:self.n_valid - 1]))
+        else:
+            self.unique = True
+        if col.null_count > 1:
+            self.unique = False
+
+    def _init_multi(self, index):
+        self.col = None
+        self.order = None
+        self.keys = index
+        self.n_valid = len(index)
+        cols = index._levels()
+        t = _core.table_from_columns(cols, [f"l{i}" for i in range(len(cols))])
+        dup = _core.duplicated(t, list(range(len(cols))), "first")
+        self.unique = dup.reduce("sum") == 0
+        order = _core.sort_indices(t, list(range(len(cols))), [True] * len(cols), False)
+        self.increasing = _is_identity(order) and all(c.null_count == 0 for c in cols)
+
+    def _range(self, key):
+        """(lo, hi) of label key among the sorted valid labels."""
+        keys = self.keys[: self.n_valid] if self.order is not None else self.keys
+        lo = int(np.searchsorted(keys, key, "left"))
+        hi = int(np.searchsorted(keys, key, "right"))
+        return lo, hi
+
+    def positions(self, label):
+        """Ascending int64 positions of the rows labelled label."""
+        if self.col is None:
+            return self._multi_positions(label)
+        try:
+            key = _label_key(self.col, label)
+        except DTypeError:  # a label of another type is not in the index
+            return np.empty(0, dtype=np.int64)
+        if key is None:  # the missing label: the null rows
+            m = _convert.null_mask(self.col)
+            return np.flatnonzero(m) if m is not None else np.empty(0, dtype=np.int64)
+        lo, hi = self._range(key)
+        if self.order is None:
+            return np.arange(lo, hi, dtype=np.int64)
+        return np.sort(self.order[lo:hi])
+
+    def _multi_positions(self, label):
+        index = self.keys
+        if not isinstance(label, tuple):
+            label = (label,)
+        if len(label) > index.nlevels:
+            raise IndexKeyError(f"{label!r}: too many levels for an index of {index.nlevels}")
+        mask = None
+        for col, v in zip(index._levels(), label):
+            sub = Index._from_columns([col], [None])._lookup()
+            pos = sub.positions(v)
+            m = np.zeros(len(index), dtype=bool)
+            m[pos] = True
+            mask = m if mask is None else (mask & m)
+        return np.flatnonzero(mask)
+
+    def first_positions(self, labels):
+        """For each label (unique index), its position or -1: vectorized."""
+        if self.col is None:
+            raise UnsupportedError("get_indexer on a MultiIndex is not supported")
+        out = np.full(len(labels), -1, dtype=np.int64)
+        keys = [_label_key(self.col, v) for v in labels]
+        valid = [i for i, k in enumerate(keys) if k is not None]
+        if not valid:
+            return out
+        arr = np.asarray([keys[i] for i in valid],
+                         dtype=object if self.keys.dtype == object else None)
+        sk = self.keys[: self.n_valid] if self.order is not None else self.keys
+        lo = np.searchsorted(sk, arr, "left")
+        hit = lo < len(sk)
+        hit[hit] = sk[lo[hit]] == arr[hit]
+        pos = lo if self.order is None else self.order[np.minimum(lo, max(len(sk) - 1, 0))]
+        out[np.asarray(valid)[hit]] = pos[hit]
+        return out
+
+    def slice_bounds(self, start, stop):
+        """Positions [lo, hi) of the labels between start and stop, both
+        included (None: open end), for an increasing index."""
+        lo, hi = 0, self.n_valid
+        if start is not None:
+            lo = int(np.searchsorted(self.keys, _label_key(self.col, start), "left"))
+        if stop is not None:
+            hi = int(np.searchsorted(self.keys, _label_key(self.col, stop), "right"))
+        return lo, max(hi, lo)
+
+
+def _is_sorted(keys):
+    try:
+        return bool(np.all(keys[1:] >= keys[:-1]))
+    except TypeError:
+        return False
+
+
+class _RangeLookup:
+    """Label lookups in a RangeIndex: arithmetic."""
+
+    __slots__ = ("r",)
+    unique = True
+
+    def __init__(self, r):
+        self.r = r
+
+    @property
+    def increasing(self):
+        return self.r.step > 0 or len(self.r) <= 1
+
+    def positions(self, label):
+        if isinstance(label, (bool, np.bool_)) or not isinstance(
+                label, (int, float, np.integer, np.floating)):
+            return np.empty(0, dtype=np.int64)
+        if isinstance(label, (float, np.floating)) and not float(label).is_integer():
+            return np.empty(0, dtype=np.int64)
+        v = int(label)
+        if v in self.r:
+            return np.array([self.r.index(v)], dtype=np.int64)
+        return np.empty(0, dtype=np.int64)
+
+    def first_positions(self, labels):
+        arr = np.asarray(labels)
+        if arr.dtype.kind not in "iuf":
+            raise DTypeError(f"labels of dtype {arr.dtype} on a RangeIndex")
+        r = self.r
+        rel = (arr - r.start)
+        pos = rel // r.step
+        ok = (rel % r.step == 0) & (pos >= 0) & (pos < len(r))
+        return np.where(ok, pos, -1).astype(np.int64)
+
+    def slice_bounds(self, start, stop):
+        """Positions [lo, hi) of the labels from start to stop, both
+        included, by arithmetic (no labels are made)."""
+        r = self.r
+        n = len(r)
+
+        def first_at_or_after(v):  # first position whose label is >= v (<= v if step < 0)
+            k = -((r.start - v) // r.step) if r.step > 0 else -((v - r.start) // -r.step)
+            return min(max(int(k), 0), n)
+
+        def first_after(v):  # first position whose label is > v (< v if step < 0)
+            k = (v - r.start) // r.step + 1 if r.step > 0 else (r.start - v) // -r.step + 1
+            return min(max(int(k), 0), n)
+
+        lo = 0 if start is None else first_at_or_after(start)
+        hi = n if stop is None else first_after(stop)
+        return lo, max(hi, lo)
+
+
+# --------------------------------------------------------------------------
+# pandas
+# --------------------------------------------------------------------------
+
+def from_pandas_index(pidx):
+    """A zambezi index with a pandas index's labels and names: a
+    RangeIndex stays one (no memory)."""
+    import pandas as pd
+
+    if isinstance(pidx, pd.RangeIndex):
+        return RangeIndex._of(range(pidx.start, pidx.stop, pidx.step), pidx.name)
+    if isinstance(pidx, pd.MultiIndex):
+        cols = [_convert.column_from_pandas(pd.Series(pidx.get_level_values(i)))
+                for i in range(pidx.nlevels)]
+        return MultiIndex._from_columns(cols, list(pidx.names))
+    return Index._from_columns([_convert.column_from_pandas(pd.Series(pidx))], [pidx.name])
+
+
+def ensure_index(obj, n=None, what="index"):
+    """obj (an Index, pandas Index, list, array or Series) as an Index of
+    length n."""
+    from zambezi import _base
+
+    if isinstance(obj, Index):
+        idx = obj
+    elif _convert._is_pandas(obj, "Index") or _convert._is_pandas(obj, "MultiIndex") or \
+            _convert._is_pandas(obj, "RangeIndex"):
+        idx = from_pandas_index(obj)
+    elif _base.is_series(obj):
+        idx = Index._from_columns([obj._col], [obj.name])
+    elif isinstance(obj, range):
+        idx = RangeIndex._of(obj)
+    else:
+        idx = Index(obj)
+    if n is not None and len(idx) != n:
+        raise InvalidValueError(f"{what}: {len(idx)} labels for {n} rows")
+    return idx
+
+
+# --------------------------------------------------------------------------
+# what loc asks of an index (zambezi._indexing)
+# --------------------------------------------------------------------------
+
+def all_positions(index, labels):
+    """int64 positions of the rows each label names, label by label in the
+    order given (every row of a repeated label, in index order).  Raises
+    KeyError naming the labels that are missing, as pandas 3 does."""
+    lk = index._lookup()
+    if len(labels) == 0:
+        return np.empty(0, dtype=np.int64)
+    if isinstance(lk, _RangeLookup):
+        pos = lk.first_positions(labels)
+        missing = pos < 0
+    elif lk.col is None or any(v is None for v in labels):
+        parts = []
+        missing = []
+        for v in labels:
+            p = lk.positions(v)
+            missing.append(len(p) == 0)
+            parts.append(p)
+        missing = np.asarray(missing)
+        pos = np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+    else:
+        keys = [_label_key(lk.col, v) for v in labels]
+        arr = np.asarray(keys, dtype=object if lk.keys.dtype == object else None)
+        sk = lk.keys[: lk.n_valid] if lk.order is not None else lk.keys
+        lo = np.searchsorted(sk, arr, "left")
+        hi = np.searchsorted(sk, arr, "right")
+        counts = hi - lo
+        missing = counts == 0
+        total = int(counts.sum())
+        starts = np.repeat(lo, counts)
+        within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+        pos = starts + within
+        if lk.order is not None:
+            # each label's rows in index order
+            pos = lk.order[pos]
+            bounds = np.cumsum(counts)
+            pos = np.concatenate([np.sort(p) for p in np.split(pos, bounds[:-1])]) \
+                if len(counts) > 1 and (counts > 1).any() else pos
+    if np.any(missing):
+        gone = [v for v, m in zip(labels, missing) if m]
+        raise IndexKeyError(f"None of {gone!r} are in the index" if len(gone) == len(labels)
+                            else f"{gone!r} not in index")
+    return np.ascontiguousarray(pos, dtype=np.int64)
+
+
+_COARSE = {"Y", "M", "W", "D", "h", "m"}
+
+
+def partial_date_span(index, key):
+    """For a date string coarser than seconds ('2024', '2024-05',
+    '2024-05-01', '2024-05-01 10:00') on a timestamp index: the rows in
+    that period (a selection), as pandas' partial string indexing.  None
+    for a string that names an instant."""
+    from zambezi import _indexing
+
+    try:
+        v = np.datetime64(key.replace(" ", "T") if " " in key else key)
+    except ValueError:
+        raise DTypeError(f"{key!r} is not a date on a timestamp index") from None
+    unit = np.datetime_data(v.dtype)[0]
+    if unit not in _COARSE:
+        return None
+    col = index._levels()[0]
+    lo = _timestamp_value(v, col)
+    hi = _timestamp_value(v + np.timedelta64(1, unit), col)
+    lk = index._lookup()
+    if lk.increasing:
+        a = int(np.searchsorted(lk.keys, lo, "left"))
+        b = int(np.searchsorted(lk.keys, hi, "left"))
+        return _indexing.slice_rows(a, b - a)
+    keys = _sort_keys(col)
+    m = (keys >= lo) & (keys < hi)
+    nulls = _convert.null_mask(col)
+    if nulls is not None:
+        m &= ~nulls
+    return _indexing.take_rows(_int64_column(np.flatnonzero(m)))
+
+
+def _bound(index, label, side):
+    """The sort key of a slice bound; a coarse date string on a timestamp
+    index stands for its period (start for the lower bound, end for the
+    upper)."""
+    col = index._levels()[0]
+    if isinstance(label, str) and col.dtype.startswith("timestamp"):
+        v = np.datetime64(label.replace(" ", "T") if " " in label else label)
+        unit = np.datetime_data(v.dtype)[0]
+        if side == "right" and unit in _COARSE:
+            return _timestamp_value(v + np.timedelta64(1, unit), col), "left"
+        return _timestamp_value(v, col), side
+    return _label_key(col, label), side
+
+
+def label_bounds(index, start, stop):
+    """Positions [lo, hi) of the rows from label start to label stop, both
+    included (None: an open end): a binary search on an increasing index,
+    else the positions of two unique labels."""
+    lk = index._lookup()
+    n = len(index)
+    if isinstance(lk, _RangeLookup):
+        return lk.slice_bounds(start, stop)
+    if index.nlevels > 1:
+        if not lk.increasing:
+            raise UnsupportedError("loc: slicing a MultiIndex that is not sorted; sort_index() "
+                                   "first")
+        lo = 0 if start is None else int(all_positions(index, [start])[0])
+        hi = n if stop is None else int(all_positions(index, [stop])[-1]) + 1
+        return lo, hi
+    if lk.increasing:
+        lo, hi = 0, n
+        if start is not None:
+            key, side = _bound(index, start, "left")
+            lo = int(np.searchsorted(lk.keys, key, side))
+        if stop is not None:
+            key, side = _bound(index, stop, "right")
+            hi = int(np.searchsorted(lk.keys, key, side))
+        return lo, max(hi, lo)
+    if not lk.unique:
+        raise IndexKeyError("loc: cannot slice by labels on an index that is neither sorted "
+                            "nor unique")
+    lo = 0 if start is None else index.get_loc(start)
+    hi = n if stop is None else index.get_loc(stop) + 1
+    return lo, max(hi, lo)
+
+
+def _inherit_docs():
+    """Overrides in RangeIndex and MultiIndex document themselves with the
+    docstring of the Index member they override."""
+    for cls in (RangeIndex, MultiIndex):
+        for name, member in list(vars(cls).items()):
+            if name.startswith("_"):
+                continue
+            base = getattr(Index, name, None)
+            if base is None or getattr(member, "__doc__", None):
+                continue
+            if isinstance(member, property):
+                setattr(cls, name, property(member.fget, member.fset, member.fdel, base.__doc__))
+            elif callable(member) and not isinstance(member, (classmethod, staticmethod)):
+                member.__doc__ = base.__doc__
+
+
+_inherit_docs()
