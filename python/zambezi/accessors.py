@@ -21,6 +21,7 @@ differs from pandas it says so in the docstring:
 
 from zambezi import _base, _core
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi._compute import pandas_comparison_nulls
 
 _REGEX_META = frozenset(".^$*+?{}[]\\|()")
 
@@ -354,7 +355,8 @@ def round_(series, decimals=0):
 
 
 def between(series, left, right, inclusive="both"):
-    return series._like(_core.column_between(series._col, left, right, inclusive))
+    col = _core.column_between(series._col, left, right, inclusive)
+    return series._like(pandas_comparison_nulls(col, "ge", series._col))
 
 
 def _is_array_like(obj):
@@ -447,7 +449,9 @@ class SeriesExtras:
 
     def between(self, left, right, inclusive="both"):
         """Bool Series: left <= x <= right (inclusive: both, neither, left,
-        right); null where x is null.
+        right).  A missing x gives what pandas gives for the column's
+        dtype: null for an integer or bool column (pandas' ``Int64`` /
+        ``boolean``), False for the others (float, string, dates...).
 
         Examples
         --------
@@ -456,6 +460,8 @@ class SeriesExtras:
         [False, True, None, False]
         >>> s.between(1, 5, inclusive="left").to_list()
         [True, False, None, False]
+        >>> zb.Series([1.5, None, 9.0]).between(1, 5).to_list()
+        [True, False, False]
         """
         return between(self, left, right, inclusive)
 
