@@ -8,6 +8,7 @@ through ``__arrow_c_stream__`` without copies.
 """
 
 from zambezi import _base, _convert, _core, _device, _format, _indexing
+from zambezi._frame_extra import FrameExtra
 from zambezi._frame_ops import FrameOps
 from zambezi._groupby import FrameGroupBy
 from zambezi._stats import FrameStats
@@ -39,7 +40,7 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
+class DataFrame(FrameOps, FrameExtra, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
@@ -289,10 +290,11 @@ class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
         return self._like(
             _core.table_from_columns([t.column(i) for i in range(len(names))], new_names))
 
-    def copy(self, deep=False):
+    def copy(self, deep=True):
         """A new frame.  zambezi data is immutable, so the copy shares buffers
-        (deep is accepted and ignored); assigning a column to the copy does
-        not change the original.
+        (deep is accepted and ignored: a deep and a shallow copy behave
+        alike); assigning a column to the copy does not change the
+        original.
 
         Examples
         --------
