@@ -26,6 +26,9 @@ Differences from pandas, on purpose:
   datetime64, category) compares as False, and ``!=`` as True, with no
   null in the result; where an integer or bool column with nulls takes part
   (pandas' ``Int64`` / ``boolean``), a missing operand gives null (NA).
+  Arithmetic of an integer column with nulls and a float gives float64
+  here (pandas: the masked ``Float64``), so its comparisons follow
+  float64's rule.
 - Integer ``//`` and ``%`` by zero give null (pandas gives 0); an integer
   raised to a negative integer power gives null (pandas raises).
 - ``bool`` arithmetic (``+ - * ...`` between two bool Series) gives int64

@@ -24,7 +24,8 @@ What an expression may hold, as in pandas' expression syntax:
 
 ``DataFrame.eval`` also takes assignments, one per line
 (``"c = a + b"``), evaluated in order: a later line may use a column an
-earlier one made.
+earlier one made.  A `quoted name` on the left makes the column of that
+name (pandas 3.1 names it ``BACKTICK_QUOTED_STRING_...``).
 
 Anything else -- attribute access (``a.abs()``), calls, subscripts,
 lambdas, comprehensions -- raises UnsupportedError naming the construct;
@@ -171,8 +172,9 @@ def _is_series(x):
 def _unsupported(node, scope):
     what = type(node).__name__
     hint = ""
-    if isinstance(node, ast.Attribute):
-        hint = " (attribute access such as col.str or col.abs() is not supported)"
+    if isinstance(node, ast.Attribute) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        hint = " (attribute access and methods, such as col.str or col.abs(), are not supported)"
     elif isinstance(node, ast.Call):
         hint = " (function calls are not supported)"
     return UnsupportedError(

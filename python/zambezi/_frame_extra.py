@@ -23,8 +23,8 @@ zambezi._compute hold here too.  Others, on purpose:
 - ``replace`` with a value a column's dtype cannot hold (a str into an
   integer column) raises DTypeError (pandas makes the column object);
   ``replace(x, None)`` makes nulls, and an integer column stays integer
-  (pandas makes an int64 column object).  A categorical column keeps its
-  categories, and a value that is not one raises, as in pandas.
+  (pandas makes an int64 or str column object).  A categorical column
+  keeps its categories, and a value that is not one raises, as in pandas.
 - ``select_dtypes``: pandas' masked names (``"Int64"``, ``"boolean"``,
   ``"Float64"``...) select the zambezi dtype of the same width, whether or
   not the column has nulls (pandas selects them only in columns it shows
@@ -244,49 +244,86 @@ def _replace_pairs(to_replace, value, what):
     return [(o, value) for o in olds]
 
 
-def _replace_categorical(s, pairs):
-    """Replace among a categorical's categories: the codes are mapped (a
-    take through a small table); the categories stay, as in pandas."""
+def _host(col):
+    return col if col.device == "cpu" else col.to_device("cpu")
+
+
+def _category_codes(col):
+    """A categorical's codes as an int32 numpy array, -1 where null."""
+    col = _host(col)
+    codes = np.array(col.values(), dtype=np.int32)
+    mask = _convert.null_mask(col)
+    if mask is not None:
+        codes[mask] = -1
+    return codes
+
+
+def _from_codes(codes, like):
+    """A categorical with like's categories (and device) over numpy codes
+    (-1: null)."""
+    out = _core.categorical_from_codes(np.ascontiguousarray(codes), _host(like).dictionary)
+    return out if like.device == "cpu" else out.to_device(like.device)
+
+
+def _new_category(s, value):
+    return DTypeError(
+        f"{s._describe()}: {value!r} is not one of its categories; add it to the "
+        "categories first (as pandas)")
+
+
+def where_categorical(s, cond, other, mask):
+    """Series.where / mask of a categorical Series, keeping the category
+    dtype as pandas does: other is missing, one of the categories, or a
+    categorical column with the same categories.  None for another other
+    (the caller then works on the strings).  numpy on the int32 codes."""
     col = s._col
-    device = col.device
-    if device != "cpu":
-        col = col.to_device("cpu")
-    cats = col.dictionary.to_pylist()
+    cats = _host(col).dictionary.to_pylist()
+    if other is None or (is_scalar(other) and _is_missing(py_scalar(other))):
+        o = -1
+    elif isinstance(other, str):
+        if other not in cats:
+            raise _new_category(s, other)
+        o = cats.index(other)
+    elif isinstance(other, _core.Column) and other.dtype == "category":
+        if _host(other).dictionary.to_pylist() != cats:
+            return None
+        o = _category_codes(other)
+    else:
+        return None
+    cond = _host(cond)
+    c = np.asarray(_convert.values_numpy(cond), dtype=bool)
+    keep = ~c if mask else c
+    null = _convert.null_mask(cond)
+    if null is not None:
+        keep = keep & ~null  # a null cond replaces the value
+    return s._like(_from_codes(np.where(keep, _category_codes(col), o).astype(np.int32), col))
+
+
+def _replace_categorical(s, pairs):
+    """Replace among a categorical's categories: the codes are mapped
+    through a small table (numpy); the categories stay, as in pandas."""
+    col = s._col
+    cats = _host(col).dictionary.to_pylist()
     index = {c: i for i, c in enumerate(cats)}
     table = np.arange(len(cats), dtype=np.int32)
-    gone = np.zeros(len(cats), dtype=bool)
-    fill = _NO_DEFAULT
+    fill = -1
     for old, new in pairs:
         new = py_scalar(new)
         if not _is_missing(new) and not (isinstance(new, str) and new in index):
             if _is_missing(old) or (isinstance(old, str) and old in index):
-                raise DTypeError(
-                    f"replace on {s._describe()}: {new!r} is not one of its categories; "
-                    "add it to the categories first (as pandas)")
+                raise _new_category(s, new)
             continue
+        code = -1 if _is_missing(new) else index[new]
         if _is_missing(old):
-            fill = new
+            fill = code
         elif isinstance(old, str) and old in index:
-            j = index[old]
-            if _is_missing(new):
-                gone[j] = True
-            else:
-                table[j] = index[new]
-                gone[j] = False
-    if not gone.any() and (table == np.arange(len(cats))).all() and fill is _NO_DEFAULT:
+            table[index[old]] = code
+    if (table == np.arange(len(cats))).all() and (fill == -1 or col.null_count == 0):
         return s
-    codes = np.asarray(col.values()).astype(np.int64)
-    mask = _convert.null_mask(col)
-    positions = _core.column_from_buffer(
-        codes, mask=None if mask is None else mask.copy())
-    mapping = _core.column_from_buffer(table, mask=gone if gone.any() else None)
-    new_codes = _core.take(mapping, positions)
-    if fill is not _NO_DEFAULT and not _is_missing(fill) and col.null_count:
-        new_codes = _core.fill_null(new_codes, index[fill])
-    out = _core.categorical_from_codes(new_codes, col.dictionary)
-    if device != "cpu":
-        out = out.to_device(device)
-    return s._like(out)
+    codes = _category_codes(col)
+    # table[-1] would read the last entry: route nulls to an extra slot
+    full = np.append(table, np.int32(fill))
+    return s._like(_from_codes(full[codes].astype(np.int32), col))
 
 
 def replace_series(s, pairs):
@@ -311,7 +348,8 @@ def replace_series(s, pairs):
                 continue  # out of the dtype's range: no value equals it
         else:
             continue
-        hits.append((m, py_scalar(new)))
+        if m.reduce("sum"):  # no match leaves the dtype as it is, as in pandas
+            hits.append((m, py_scalar(new)))
     out = col
     try:
         for m, new in hits:
@@ -398,11 +436,20 @@ def _dtype_tests(specs, what):
 
 def _isin_values(series, values):
     """series.isin(values) with the values a column of this dtype could
-    hold (pandas compares a mixed list without raising)."""
+    hold (pandas compares a mixed list without raising; numbers and bools
+    compare with each other, True == 1)."""
     dtype = series.dtype
     if dtype == "category":
         dtype = "string"
-    keep = [v for v in values if _matches(dtype, py_scalar(v))]
+    values = [py_scalar(v) for v in values]
+    if _is_number_dtype(dtype) or dtype == "bool":
+        keep = [v for v in values if isinstance(v, (bool, int, float)) and not _is_missing(v)]
+        if any(isinstance(v, float) for v in keep):
+            keep = [float(v) for v in keep]
+        elif any(not isinstance(v, bool) for v in keep):
+            keep = [int(v) for v in keep]
+    else:
+        keep = [v for v in values if _matches(dtype, v)]
     return series.isin(keep)
 
 
@@ -413,6 +460,17 @@ def _eq_or_false(a, b):
         return a == b
     except DTypeError:
         return a._like(_false_column(len(a)))
+
+
+def _eq_missing(s):
+    """s == a missing value, as pandas compares with the NaN a missing
+    column aligns to: null for an integer or bool column with nulls
+    (pandas' masked dtypes give NA), else False."""
+    n = len(s)
+    if s.dtype.startswith(("int", "uint", "bool")) and s.null_count:
+        return s._like(_core.column_from_buffer(np.zeros(n, dtype=np.bool_),
+                                                mask=np.ones(n, dtype=np.bool_)))
+    return s._like(_false_column(n))
 
 
 def _false_column(n):
@@ -516,11 +574,20 @@ class FrameExtra:
     # -- query / eval -----------------------------------------------------
     def query(self, expr, *, parser="pandas", engine=None, local_dict=None, global_dict=None,
               resolvers=None, level=0, inplace=False):
-        """The rows where the boolean expression expr is true (see
-        zambezi._expr for what an expression may hold: columns, @variables,
-        `quoted names`, arithmetic, comparisons, and/or/not, in/not in).
-        ``&`` and ``|`` bind like ``and``/``or``, as in pandas.  The text is
-        parsed, never run as Python.  Renumbered from 0.
+        """The rows where the boolean expression expr is true; renumbered
+        from 0.  The text is parsed (Python's ast module) and each part
+        becomes a column operation -- it is never run as Python.  An
+        expression holds, as pandas': column names (`quoted` when not
+        identifiers), ``@name`` for the caller's variables (or those in
+        local_dict / global_dict; level picks a frame further up),
+        constants and lists of them, ``+ - * / // % **``, comparisons
+        (chained: ``1 < a < 3``), ``in`` / ``not in`` a list or a column
+        (``==`` / ``!=`` with a list mean the same), ``and or not`` and
+        ``& | ~`` -- which bind like ``and`` / ``or``, as in pandas
+        (``a > 1 & b < 2`` is ``(a > 1) & (b < 2)``).  Attribute access,
+        calls and subscripts raise UnsupportedError; an unknown name
+        UndefinedVariableError.  A null in the result drops the row (pandas
+        raises).
 
         Examples
         --------
@@ -553,8 +620,10 @@ class FrameExtra:
              resolvers=None, level=0, target=None, inplace=False):
         """The value of the expression expr over the columns (a Series or a
         scalar), as ``query`` reads it; with assignments (``"c = a + b"``,
-        one per line) a new frame with those columns added or replaced (the
-        frame itself with ``inplace=True``).
+        one per line, each line may use the columns made above it) a new
+        frame with those columns added or replaced (the frame itself with
+        ``inplace=True``).  A `quoted name` on the left makes that column
+        (pandas 3.1 names it ``BACKTICK_QUOTED_STRING_...``).
 
         Examples
         --------
@@ -667,8 +736,9 @@ class FrameExtra:
     def clip(self, lower=None, upper=None, *, axis=None, inplace=False):
         """Values limited to [lower, upper], column by column.  Bounds are
         scalars (None or NaN: no bound), or one per row (a Series, list or
-        array) with axis=0 -- a missing one is no bound there.  Every column
-        must be numeric.
+        array) with axis=0 -- a missing one is no bound there; a float
+        column keeps its type (the bounds are cast to it), an integer one
+        with float bounds becomes float64.  Every column must be numeric.
 
         Examples
         --------
@@ -692,6 +762,8 @@ class FrameExtra:
             s = s.clip(lower if lo_scalar else None, upper if hi_scalar else None)
             for b, below in ((lo, True), (hi, False)):
                 if b is not None:
+                    if s.dtype in _FLOATS and b.dtype != s.dtype:
+                        b = b.astype(s.dtype)  # a float32 column stays float32
                     out = (s < b) if below else (s > b)
                     s = s.mask(out.fillna(False), b)
             return s
@@ -802,7 +874,8 @@ class FrameExtra:
         'string' / 'str' / str, 'object' / object (strings and dates, which
         pandas shows as objects), 'category', 'datetime' (timestamps
         without a zone), 'datetimetz' (with one); numpy's abstract types
-        (np.number, np.integer, np.floating ...) too.
+        (np.number, np.integer, np.floating ...) too.  A frame without
+        columns has no rows in zambezi (pandas keeps the row count).
 
         Examples
         --------
@@ -888,7 +961,9 @@ class FrameExtra:
         Series (row by row, as ``df[c] == values``; pandas aligns it on the
         index) or a DataFrame (by column name and row).  A missing value is
         False, except that an integer or bool column with nulls compared
-        with a Series or DataFrame gives null there (pandas' NA).
+        with a Series or DataFrame gives null there (pandas' NA) -- and
+        everywhere when the DataFrame lacks the column, as pandas compares
+        it with missing values.
 
         Examples
         --------
@@ -922,7 +997,7 @@ class FrameExtra:
                     f"isin: the DataFrame has {len(values)} rows, this frame {n}")
             other = set(values.columns)
             return self._each(lambda s: _eq_or_false(s, values[s.name]) if s.name in other
-                              else s._like(_false_column(n)))
+                              else _eq_missing(s))
         if isinstance(values, str) or not hasattr(values, "__iter__"):
             raise DTypeError(
                 "isin: only list-like or dict-like objects are allowed, not "

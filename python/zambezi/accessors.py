@@ -377,6 +377,13 @@ def where(series, cond, other=None, mask=False):
     cond_col = _as_column(series, cond, "cond")
     if _base.is_series(other) or _is_array_like(other):
         other = _as_column(series, other, "other")
+    if series._col.dtype == "category":
+        # the codes, so the result stays categorical (as pandas)
+        if cond_col.dtype != "bool" or cond_col.length != len(series):
+            return series._like(_core.column_where(series._col, cond_col, other, mask=mask))
+        result = _frame_extra.where_categorical(series, cond_col, other, mask)
+        if result is not None:
+            return result
     return series._like(_core.column_where(series._col, cond_col, other, mask=mask))
 
 
@@ -468,7 +475,10 @@ class SeriesExtras:
 
     def where(self, cond, other=None):
         """The value where cond is true, else other (a scalar or Series;
-        default null).  A null in cond replaces the row.
+        default null).  A null in cond replaces the row.  A categorical
+        stays categorical when other is missing, one of its categories or a
+        categorical with the same categories (another str raises, as
+        pandas); other others give strings.
 
         Examples
         --------

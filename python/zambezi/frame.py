@@ -68,14 +68,18 @@ class DataFrame(FrameOps, FrameExtra, FrameStats, FrameMerge, FrameGroupBy, _bas
     >>> zb.DataFrame(pd.DataFrame({"a": [1, 2]})).to_dict()
     {'a': [1, 2]}
 
-    ``df[name]`` is a column (a Series), ``df[[names]]`` a frame of those
+    ``df[name]`` is a column (a Series; ``df.name`` too, for a name that
+    is not a method or property), ``df[[names]]`` a frame of those
     columns, ``df[a:b]`` a range of rows (``df[a:b:step]`` every step-th,
     as ``df.iloc``), ``df[mask]`` the rows where a bool Series is true;
-    ``df[name] = values`` adds or replaces a column.  Columns and
-    contiguous row ranges are selected without copying.
+    ``df[name] = values`` adds or replaces a column, ``del df[name]``
+    removes one.  Columns and contiguous row ranges are selected without
+    copying.
 
     >>> df["fare"].max()
     12.5
+    >>> df.fare.min()
+    3.25
     >>> df[df["fare"] > 5]
          city     fare
        string  float64
