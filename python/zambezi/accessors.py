@@ -1,8 +1,9 @@
 """Series.str and Series.dt, and the elementwise extras of Series (clip,
-round, between, where, mask).
+round, between, where, mask, replace, sample, pipe, copy; the last four
+share their work with DataFrame's in zambezi._frame_extra).
 
-Every method is one call into ``zambezi._core`` (C, GIL released); nothing
-here loops over rows.  Names and arguments follow pandas.  Where zambezi
+Every method is one call into ``zambezi._core`` (C, GIL released), or
+numpy on a categorical's codes; nothing here loops over rows.  Names and arguments follow pandas.  Where zambezi
 differs from pandas it says so in the docstring:
 
 - patterns are literal strings.  ``regex=True`` (pandas' default for
@@ -16,7 +17,9 @@ differs from pandas it says so in the docstring:
   ``UnsupportedError`` (no timezone database); UTC and fixed offsets such as
   "+05:30" work;
 - ``where``/``mask`` treat a null in ``cond`` as "replace the row", as
-  pandas does for a nullable boolean condition.
+  pandas does for a nullable boolean condition;
+- ``between`` follows pandas' comparisons (see zambezi._compute): a missing
+  value is False, except in an integer or bool column with nulls (null).
 """
 
 from zambezi import _base, _core, _frame_extra, _indexing
