@@ -16,8 +16,17 @@ Differences from pandas, on purpose:
 - Missing values are nulls (pandas' nullable dtypes: ``Int64``, ``boolean``,
   ``string``...).  As in pandas, a NaN in a float column counts as missing
   for ``isna``/``notna``/``dropna``/``fillna``/``nlargest`` and is placed with
-  the nulls by ``sort_values``; arithmetic and comparisons treat NaN as a
-  float value (NaN != x is true), as numpy does.
+  the nulls by ``sort_values``; arithmetic treats NaN as a float value, as
+  numpy does.
+- Comparisons (``== != < <= > >=``, ``between``) give what pandas gives for
+  the dtype ``to_pandas()`` shows: a missing value in a float, string,
+  date, timestamp or categorical column (pandas' float64, str, object,
+  datetime64, category) compares as False, and ``!=`` as True, with no
+  null in the result; where an integer or bool column with nulls takes part
+  (pandas' ``Int64`` / ``boolean``), a missing operand gives null (NA).
+  Arithmetic of an integer column with nulls and a float gives float64
+  here (pandas: the masked ``Float64``), so its comparisons follow
+  float64's rule.
 - Integer ``//`` and ``%`` by zero give null (pandas gives 0); an integer
   raised to a negative integer power gives null (pandas raises).
 - ``bool`` arithmetic (``+ - * ...`` between two bool Series) gives int64
@@ -97,12 +106,36 @@ _UFUNCS = {"add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "t
            "absolute": "abs", "invert": "invert"}
 
 
+_COMPARISONS = frozenset(["eq", "ne", "lt", "le", "gt", "ge"])
+_MASKED_KINDS = ("int", "uint", "bool")
+
+
+def pandas_comparison_nulls(result, op, *operands):
+    """A comparison's bool result with pandas' missing-value rule applied.
+
+    pandas' dtype of a zambezi column decides it: integer and bool columns
+    with nulls are pandas' ``Int64`` / ``boolean`` (masked), whose
+    comparisons give NA, so the result keeps its nulls when one of the
+    operands is such a column.  Every other column (float64, str,
+    datetime64, category, dates as objects) compares a missing value as
+    False (``!=`` as True): the result's nulls are filled by the engine
+    (``fill_null``), not row by row here."""
+    if result.null_count == 0:
+        return result
+    for col in operands:
+        if col is not None and col.null_count > 0 and col.dtype.startswith(_MASKED_KINDS):
+            return result
+    return _core.fill_null(result, op == "ne")
+
+
 def _binop(self, other, op, sym, reflected):
     name = self._name
     try:
         if _is_scalar(other):
             value = py_scalar(other)
             col = _core.binary_scalar(op, self._col, value, reflected)
+            if op in _COMPARISONS:
+                col = pandas_comparison_nulls(col, op, self._col)
             what = repr(value)
         else:
             if _base.is_series(other):
@@ -118,6 +151,8 @@ def _binop(self, other, op, sym, reflected):
                     f"{ocol.length} (zambezi has no index to align on)")
             a, b = (ocol, self._col) if reflected else (self._col, ocol)
             col = _core.binary(op, a, b)
+            if op in _COMPARISONS:
+                col = pandas_comparison_nulls(col, op, a, b)
             what = (_desc(other) if _base.is_series(other)
                     else f"{type(other).__name__} ({ocol.dtype})")
     except ZambeziError as e:

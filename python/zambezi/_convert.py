@@ -180,6 +180,11 @@ def values_numpy(col):
     dt = col.dtype
     if dt.startswith("timestamp"):
         arr = arr.view(f"datetime64[{col.unit}]")
+    elif arr.dtype.kind in "iu" and arr.dtype.itemsize == 8:
+        # the buffer's format 'q' / 'Q' is numpy's longlong, a type other
+        # than np.int64 (long) on LP64 systems: pandas' select_dtypes and
+        # isinstance(x, np.int64) would not recognise it
+        arr = arr.view(np.dtype(arr.dtype.name))
     return arr
 
 

@@ -1,8 +1,9 @@
 """Series.str and Series.dt, and the elementwise extras of Series (clip,
-round, between, where, mask).
+round, between, where, mask, replace, sample, pipe, copy; the last four
+share their work with DataFrame's in zambezi._frame_extra).
 
-Every method is one call into ``zambezi._core`` (C, GIL released); nothing
-here loops over rows.  Names and arguments follow pandas.  Where zambezi
+Every method is one call into ``zambezi._core`` (C, GIL released), or
+numpy on a categorical's codes; nothing here loops over rows.  Names and arguments follow pandas.  Where zambezi
 differs from pandas it says so in the docstring:
 
 - patterns are literal strings.  ``regex=True`` (pandas' default for
@@ -16,11 +17,14 @@ differs from pandas it says so in the docstring:
   ``UnsupportedError`` (no timezone database); UTC and fixed offsets such as
   "+05:30" work;
 - ``where``/``mask`` treat a null in ``cond`` as "replace the row", as
-  pandas does for a nullable boolean condition.
+  pandas does for a nullable boolean condition;
+- ``between`` follows pandas' comparisons (see zambezi._compute): a missing
+  value is False, except in an integer or bool column with nulls (null).
 """
 
-from zambezi import _base, _core
+from zambezi import _base, _core, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi._compute import pandas_comparison_nulls
 
 _REGEX_META = frozenset(".^$*+?{}[]\\|()")
 
@@ -354,7 +358,8 @@ def round_(series, decimals=0):
 
 
 def between(series, left, right, inclusive="both"):
-    return series._like(_core.column_between(series._col, left, right, inclusive))
+    col = _core.column_between(series._col, left, right, inclusive)
+    return series._like(pandas_comparison_nulls(col, "ge", series._col))
 
 
 def _is_array_like(obj):
@@ -375,6 +380,13 @@ def where(series, cond, other=None, mask=False):
     cond_col = _as_column(series, cond, "cond")
     if _base.is_series(other) or _is_array_like(other):
         other = _as_column(series, other, "other")
+    if series._col.dtype == "category":
+        # the codes, so the result stays categorical (as pandas)
+        if cond_col.dtype != "bool" or cond_col.length != len(series):
+            return series._like(_core.column_where(series._col, cond_col, other, mask=mask))
+        result = _frame_extra.where_categorical(series, cond_col, other, mask)
+        if result is not None:
+            return result
     return series._like(_core.column_where(series._col, cond_col, other, mask=mask))
 
 
@@ -386,7 +398,8 @@ def date_sub(a, b):
 
 class SeriesExtras:
     """The mixin that gives Series ``.str``, ``.dt``, ``clip``, ``round``,
-    ``between``, ``where`` and ``mask``."""
+    ``between``, ``where``, ``mask``, ``replace``, ``sample``, ``pipe``
+    and ``copy``."""
 
     __slots__ = ()
 
@@ -447,7 +460,9 @@ class SeriesExtras:
 
     def between(self, left, right, inclusive="both"):
         """Bool Series: left <= x <= right (inclusive: both, neither, left,
-        right); null where x is null.
+        right).  A missing x gives what pandas gives for the column's
+        dtype: null for an integer or bool column (pandas' ``Int64`` /
+        ``boolean``), False for the others (float, string, dates...).
 
         Examples
         --------
@@ -456,12 +471,17 @@ class SeriesExtras:
         [False, True, None, False]
         >>> s.between(1, 5, inclusive="left").to_list()
         [True, False, None, False]
+        >>> zb.Series([1.5, None, 9.0]).between(1, 5).to_list()
+        [True, False, False]
         """
         return between(self, left, right, inclusive)
 
     def where(self, cond, other=None):
         """The value where cond is true, else other (a scalar or Series;
-        default null).  A null in cond replaces the row.
+        default null).  A null in cond replaces the row.  A categorical
+        stays categorical when other is missing, one of its categories or a
+        categorical with the same categories (another str raises, as
+        pandas); other others give strings.
 
         Examples
         --------
@@ -484,3 +504,82 @@ class SeriesExtras:
         [1, -1, -1, -1]
         """
         return where(self, cond, other, mask=True)
+
+    def replace(self, to_replace=None, value=_frame_extra._NO_DEFAULT, *, inplace=False,
+                regex=False):
+        """Values replaced: one value by another (``replace(0, 5)``), a list
+        by a list or by one value, or a dict ``{old: new}``.  ``None`` or NaN
+        as the old value means the missing values.  Every match is found in
+        the original values (``{1: 2, 2: 3}`` turns 1 into 2).  A value of
+        another kind than the column's (a str in an integer column) matches
+        nothing; a new value the dtype cannot hold raises DTypeError (pandas
+        makes the column object).  An integer column stays integer when a
+        value becomes None (null; pandas makes it object).  A categorical
+        keeps its categories: a new value must be one of them, as pandas.
+
+        Examples
+        --------
+        >>> s = zb.Series([0, 1, 2, None])
+        >>> s.replace(0, 5).to_list()
+        [5, 1, 2, None]
+        >>> s.replace({1: 2, 2: 3}).to_list()
+        [0, 2, 3, None]
+        >>> s.replace([0, None], [-1, 99]).to_list()
+        [-1, 1, 2, 99]
+        >>> zb.Series(["a", "b"]).replace("a", "z").to_list()
+        ['z', 'b']
+        """
+        if regex is not False:
+            raise UnsupportedError("replace: regex is not supported")
+        if inplace:
+            raise UnsupportedError("Series.replace(inplace=True) is not supported; assign "
+                                   "the result")
+        pairs = _frame_extra._replace_pairs(to_replace, value, f"replace on {self._describe()}")
+        return _frame_extra.replace_series(self, pairs)
+
+    def sample(self, n=None, frac=None, replace=False, weights=None, random_state=None,
+               axis=None, ignore_index=False):
+        """A random sample of n values (or a fraction frac), drawn as pandas
+        draws them: the same integer random_state (or numpy RandomState)
+        picks the same rows in the same order.  weights (one number per
+        row; missing counts as 0) make rows more likely; replace=True may
+        pick a row more than once.  Renumbered from 0.
+
+        Examples
+        --------
+        >>> s = zb.Series([10, 20, 30, 40, 50], name="a")
+        >>> s.sample(3, random_state=1).to_list()
+        [30, 20, 50]
+        >>> s.sample(frac=1.0, replace=True, random_state=0).to_list()
+        [50, 10, 40, 40, 40]
+        """
+        if _frame_extra._axis_number(axis, "sample") != 0:
+            raise InvalidValueError("Series.sample: axis must be 0")
+        pos = _frame_extra.sample_positions(self, len(self), n, frac, replace, weights,
+                                            random_state)
+        return self._select_rows(_indexing.take_rows(_core.column_from_buffer(pos)))
+
+    def pipe(self, func, *args, **kwargs):
+        """``func(s, *args, **kwargs)``, so that calls chain left to right;
+        func may be a tuple (callable, keyword) to pass the Series as that
+        keyword.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).pipe(lambda s, k: s * k, 3).to_list()
+        [3, 6]
+        """
+        return _frame_extra.pipe(self, func, args, kwargs)
+
+    def copy(self, deep=True):
+        """A new Series over the same values: zambezi data is immutable, so
+        a copy shares buffers (deep is accepted and ignored).
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2], name="a")
+        >>> c = s.copy()
+        >>> c.to_list(), c.name
+        ([1, 2], 'a')
+        """
+        return self._like(self._col)

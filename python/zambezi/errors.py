@@ -159,6 +159,21 @@ class EmptyDataError(ParseError):
     """
 
 
+class UndefinedVariableError(ZambeziError, NameError):
+    """A name in a ``query`` / ``eval`` expression is neither a column nor
+    (as ``@name``) a variable of the caller; also a NameError, as pandas'
+    ``pandas.errors.UndefinedVariableError``.
+
+    Examples
+    --------
+    >>> zb.DataFrame({"fare": [1.5]}).query("far > 1")
+    Traceback (most recent call last):
+        ...
+    zambezi.errors.UndefinedVariableError: name 'far' is not defined: no column of that name
+    (the columns are ['fare']); write @far for a Python variable (in 'far > 1')
+    """
+
+
 class ParserWarning(UserWarning):
     r"""read_csv(on_bad_lines="warn") skipped a row; the message names the
     line, as pandas' ``pandas.errors.ParserWarning``.  A warning, not an
@@ -180,6 +195,7 @@ class ParserWarning(UserWarning):
 __all__ = [
     "ZambeziError",
     "EmptyDataError",
+    "UndefinedVariableError",
     "ParserWarning",
     "InvalidValueError",
     "ParseError",

@@ -9,6 +9,7 @@ through ``__arrow_c_stream__`` without copies.
 
 from zambezi import _base, _convert, _core, _device, _format, _indexing
 from zambezi import index as _ix
+from zambezi._frame_extra import FrameExtra
 from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
 from zambezi._groupby import FrameGroupBy
@@ -61,7 +62,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
+class DataFrame(IndexOps, FrameOps, FrameExtra, FrameStats, FrameMerge, FrameGroupBy,
+                _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
@@ -90,14 +92,18 @@ class DataFrame(IndexOps, FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.
     >>> zb.DataFrame(pd.DataFrame({"a": [1, 2]})).to_dict()
     {'a': [1, 2]}
 
-    ``df[name]`` is a column (a Series), ``df[[names]]`` a frame of those
+    ``df[name]`` is a column (a Series; ``df.name`` too, for a name that
+    is not a method or property), ``df[[names]]`` a frame of those
     columns, ``df[a:b]`` a range of rows (``df[a:b:step]`` every step-th,
     as ``df.iloc``), ``df[mask]`` the rows where a bool Series is true;
-    ``df[name] = values`` adds or replaces a column.  Columns and
-    contiguous row ranges are selected without copying.
+    ``df[name] = values`` adds or replaces a column, ``del df[name]``
+    removes one.  Columns and contiguous row ranges are selected without
+    copying.
 
     >>> df["fare"].max()
     12.5
+    >>> df.fare.min()
+    3.25
     >>> df[df["fare"] > 5]
          city     fare
        string  float64
@@ -348,10 +354,11 @@ class DataFrame(IndexOps, FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.
         return self._like(
             _core.table_from_columns([t.column(i) for i in range(len(names))], new_names))
 
-    def copy(self, deep=False):
+    def copy(self, deep=True):
         """A new frame.  zambezi data is immutable, so the copy shares buffers
-        (deep is accepted and ignored); assigning a column to the copy does
-        not change the original.
+        (deep is accepted and ignored: a deep and a shallow copy behave
+        alike); assigning a column to the copy does not change the
+        original.
 
         Examples
         --------

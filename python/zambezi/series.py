@@ -9,6 +9,7 @@ from zambezi import index as _ix
 from zambezi._index_ops import IndexOps
 from zambezi._compute import SeriesOps
 from zambezi.accessors import SeriesExtras
+from zambezi import _stats
 from zambezi._stats import SeriesStats, min_max
 
 _SAME = object()  # _like(): keep the name
@@ -256,14 +257,20 @@ class Series(IndexOps, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         return self._col.reduce("mean")
 
     def count(self):
-        """Number of non-null values.
+        """Number of non-missing values (nulls, and NaN in a float column,
+        not counted); every dtype.
 
         Examples
         --------
         >>> zb.Series([3, 1, None, 2]).count()
         3
+        >>> zb.Series(["a", None, "b"]).count()
+        2
         """
-        return self._col.reduce("count")
+        col = self._col
+        if _stats._is_numeric(col):
+            return col.reduce("count")
+        return col.length - col.null_count
 
     # -- selection ---------------------------------------------------------
     def head(self, n=5):

@@ -164,9 +164,13 @@ def _pandas_binop(fn, a, b):
         return fn(a, b)
 
 
-def _nullable(s):
-    """The pandas oracle for a float column read into zambezi: NaN -> NA."""
-    return s.astype(str(s.dtype).capitalize()) if s.dtype.kind == "f" else s
+def _shown(s):
+    """s with the dtype zambezi's to_pandas() gives it: a masked integer or
+    boolean Series without NA is numpy's int / bool."""
+    if isinstance(s.dtype, pd.api.extensions.ExtensionDtype) and not s.isna().any() and \
+            s.dtype.kind in "iub":
+        return s.astype(s.dtype.numpy_dtype)
+    return s
 
 
 def _np_name(d):
@@ -374,7 +378,10 @@ def test_compare_numeric_vs_pandas(seed, n, da, db):
     rng = np.random.default_rng(seed + 7)
     a, b = gen(da, n, rng, small=True), gen(db, n, rng, small=True)
     za, zb_ = Z(a, "a"), Z(b, "a")
-    a, b = _nullable(a), _nullable(b)  # NaN read into zambezi is null, as in Float64
+    # pandas on the dtypes to_pandas() shows: float64 with NaN compares a
+    # missing value as False (!= True); Int*/boolean with NA give NA, and
+    # without NA they are numpy's int / bool
+    a, b = _shown(a), _shown(b)
     for op, fn in CMP.items():
         got = fn(za, zb_)
         assert_same(got, _pandas_binop(fn, a, b), "bool")
@@ -421,10 +428,13 @@ def test_compare_nan_and_int64_extremes(threads):
 
 @pytest.mark.parametrize("seed,n", CASES, ids=CASE_IDS)
 def test_compare_strings_categoricals_dates_timestamps(seed, n):
+    # The oracle is pandas on the dtypes to_pandas() shows -- str, category,
+    # datetime64 (dates: object, which compares like datetime64) --, which
+    # compare a missing value as False (!= as True), with no NA.
     rng = np.random.default_rng(seed + 11)
-    s1, s2 = gen("string", n, rng), gen("string", n, rng)
+    s1, s2 = gen("string", n, rng).astype("str"), gen("string", n, rng).astype("str")
     c1 = gen("category", n, rng)
-    c1s = c1.astype("string")
+    c1s = c1.astype("str")
     for fn in CMP.values():
         assert_same(fn(Z(s1), Z(s2)), fn(s1, s2), "bool")
         assert_same(fn(Z(s1), "b"), fn(s1, "b"), "bool")
@@ -435,18 +445,16 @@ def test_compare_strings_categoricals_dates_timestamps(seed, n):
     zd1, pd1 = gen_dates(n, rng)
     zd2, pd2 = gen_dates(n, rng)
     t1, t2 = gen("timestamp", n, rng), gen("timestamp", n, rng)
-    t1i = pd.Series(pd.arrays.IntegerArray(t1.to_numpy().view(np.int64), _na(t1)))
-    t2i = pd.Series(pd.arrays.IntegerArray(t2.to_numpy().view(np.int64), _na(t2)))
+    pdd1, pdd2 = (pd.Series(p.to_numpy(dtype="float64", na_value=np.nan)
+                            .astype("datetime64[D]")) for p in (pd1, pd2))
     day = datetime.date(1990, 5, 17)
-    dday = (day - datetime.date(1970, 1, 1)).days
     moment = datetime.datetime(2001, 2, 3, 4, 5, 6, 789)
-    mus = int((moment - datetime.datetime(1970, 1, 1)) / datetime.timedelta(microseconds=1))
     for fn in CMP.values():
-        assert_same(fn(zd1, zd2), fn(pd1, pd2), "bool")
-        assert_same(fn(zd1, day), fn(pd1, dday), "bool")
-        assert_same(fn(Z(t1), Z(t2)), fn(t1i, t2i), "bool")
-        assert_same(fn(Z(t1), moment), fn(t1i, mus), "bool")
-        assert_same(fn(Z(t1), pd.Timestamp(moment)), fn(t1i, mus), "bool")
+        assert_same(fn(zd1, zd2), fn(pdd1, pdd2), "bool")
+        assert_same(fn(zd1, day), fn(pdd1, pd.Timestamp(day)), "bool")
+        assert_same(fn(Z(t1), Z(t2)), fn(t1, t2), "bool")
+        assert_same(fn(Z(t1), moment), fn(t1, pd.Timestamp(moment)), "bool")
+        assert_same(fn(Z(t1), pd.Timestamp(moment)), fn(t1, pd.Timestamp(moment)), "bool")
 
 
 def test_nan_compares_like_numpy():
@@ -454,9 +462,10 @@ def test_nan_compares_like_numpy():
     assert zb.Series(np.array([np.nan, 1.0])).null_count == 1
     a = zb.Series([0.0, 1.0, None], name="a") / 0.0  # [NaN, inf, null]
     assert a.null_count == 1
-    assert (a == a).to_list() == [False, True, None]
-    assert (a != a).to_list() == [True, False, None]
-    assert (a < 2).to_list() == [False, False, None]
+    # a null float compares as pandas' NaN does: False, != True
+    assert (a == a).to_list() == [False, True, False]
+    assert (a != a).to_list() == [True, False, True]
+    assert (a < 2).to_list() == [False, False, False]
     # ... and counts as missing for isna / dropna / fillna, as in pandas
     assert a.isna().to_list() == [True, False, True]
     assert a.dropna().to_list() == [np.inf]
