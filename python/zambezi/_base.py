@@ -31,6 +31,10 @@ it.  Code that makes a result with other labels (group-by keys,
 
 Functions with no object at hand use ``series_class()`` / ``frame_class()``
 for the classes and ``is_series`` / ``is_frame`` to recognise them.
+
+Pickling and copying (see zambezi.io.pickle) store every slot of the class
+hierarchy, found by walking the MRO (``_slot_names``), so a slot added to
+Series, DataFrame or this class travels without editing the pickling code.
 """
 
 _CLASSES = {}  # ndim -> class: 1 -> Series, 2 -> DataFrame (see register)
@@ -49,6 +53,29 @@ def series_class():
 
 def frame_class():
     return _CLASSES[2]
+
+
+_SLOTS = {}  # class -> the names of its slots (see _slot_names)
+
+
+def _slot_names(cls):
+    """The attribute names of every slot of cls and its bases, base classes
+    first (private ``__x`` names as Python mangles them; ``__dict__`` and
+    ``__weakref__`` are not state)."""
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = []
+        for klass in reversed(cls.__mro__):
+            slots = klass.__dict__.get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if name in ("__dict__", "__weakref__"):
+                    continue
+                if name.startswith("__") and not name.endswith("__"):
+                    name = f"_{klass.__name__.lstrip('_')}{name}"
+                if name not in names:
+                    names.append(name)
+        names = _SLOTS[cls] = tuple(names)
+    return names
 
 
 def is_series(obj):
@@ -174,3 +201,23 @@ class NDFrame:
         from zambezi import index as _ix
 
         self._index = _ix.ensure_index(value, len(self), "index")
+
+    # -- pickling and copying (zambezi.io.pickle) ---------------------------
+    def __getstate__(self):
+        """(instance dict or None, {slot: value}) -- every slot that is set,
+        of every class in the hierarchy; the engine objects among the values
+        pickle their buffers themselves (out of band from protocol 5)."""
+        slots = {}
+        for name in _slot_names(type(self)):
+            try:
+                slots[name] = object.__getattribute__(self, name)
+            except AttributeError:  # a slot that was never set
+                pass
+        return (getattr(self, "__dict__", None) or None, slots)
+
+    def __setstate__(self, state):
+        inst, slots = state
+        if inst:
+            self.__dict__.update(inst)
+        for name, value in slots.items():
+            object.__setattr__(self, name, value)

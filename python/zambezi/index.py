@@ -100,6 +100,12 @@ class Index:
         col = _convert.to_column([] if data is None else data, name=None, dtype=dtype)
         return Index._from_columns([col], [name])
 
+    def __reduce__(self):
+        # the levels (engine columns pickle their buffers, out of band from
+        # protocol 5) and names; a pending selection is gathered first, the
+        # lookup cache is not kept
+        return (_rebuild, (type(self).__name__, self._levels(), self._names))
+
     # -- construction ------------------------------------------------------
     @classmethod
     def _from_columns(cls, cols, names):
@@ -676,6 +682,10 @@ class RangeIndex(Index):
         r = range(int(start), int(stop), 1 if step is None else int(step))
         return cls._of(r, name)
 
+    def __reduce__(self):
+        r = self._range
+        return (_rebuild, ("RangeIndex", (r.start, r.stop, r.step), self._names))
+
     @classmethod
     def _of(cls, r, name=None):
         idx = object.__new__(RangeIndex)
@@ -794,6 +804,15 @@ class RangeIndex(Index):
     def __repr__(self):
         extra = f", name={self.name!r}" if self.name is not None else ""
         return f"RangeIndex(start={self.start}, stop={self.stop}, step={self.step}{extra})"
+
+
+def _rebuild(kind, data, names):
+    """Unpickle an index (see Index.__reduce__)."""
+    if kind == "RangeIndex":
+        return RangeIndex._of(range(*data), names[0])
+    if kind == "MultiIndex":
+        return MultiIndex._from_columns(data, names)
+    return Index._from_columns(data, names)
 
 
 def default_index(n):

@@ -11,6 +11,7 @@ from zambezi._compute import SeriesOps
 from zambezi.accessors import SeriesExtras
 from zambezi import _stats
 from zambezi._stats import SeriesStats, min_max
+from zambezi.io import pickle as _pickle
 
 _SAME = object()  # _like(): keep the name
 
@@ -344,6 +345,24 @@ class Series(IndexOps, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
         return self._col.nbytes
 
     # -- conversion --------------------------------------------------------
+    def to_pickle(self, path, *, compression="infer", protocol=5, storage_options=None):
+        """Pickle the Series to path (a file path, compressed by its
+        extension, or a binary file object); ``zb.read_pickle`` loads it.
+        ``pickle``, ``copy.copy`` and ``copy.deepcopy`` work as well; a
+        Series on a GPU unpickles on the CPU (see zambezi.io.pickle).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "n.pkl.xz")
+        >>> zb.Series([3, None], name="n", dtype="int8").to_pickle(path)
+        >>> s = zb.read_pickle(path)
+        >>> s.name, s.dtype, s.to_list()
+        ('n', 'int8', [3, None])
+        """
+        _pickle.to_pickle(self, path, compression=compression, protocol=protocol,
+                          storage_options=storage_options)
+
     def to_numpy(self):
         """numpy array: a zero-copy read-only view for fixed-width data without
         nulls; float64 with NaN for numbers with nulls; datetime64 for

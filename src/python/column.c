@@ -505,6 +505,12 @@ static PyMethodDef column_methods[] = {
      "Arrow PyCapsule interface: the schema."},
     {"__arrow_c_array__", (PyCFunction)(void (*)(void))column_arrow_c_array,
      METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: (schema, array) capsules."},
+    {"__reduce_ex__", zbpy_column_reduce_ex, METH_O,
+     "Pickle support: the dtype, length, null count and buffers of the column's rows "
+     "(PickleBuffers from protocol 5, so they can travel out of band; a GPU column is "
+     "pickled from a host copy and unpickles on the CPU)."},
+    {"__copy__", zbpy_same_object, METH_NOARGS, "The column itself (it is immutable)."},
+    {"__deepcopy__", zbpy_same_object, METH_O, "The column itself (it is immutable)."},
     {NULL, NULL, 0, NULL},
 };
 

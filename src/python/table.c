@@ -218,6 +218,10 @@ static PyMethodDef table_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: one record batch."},
     {"__arrow_c_stream__", (PyCFunction)(void (*)(void))table_arrow_c_stream,
      METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: a stream capsule."},
+    {"__reduce_ex__", zbpy_table_reduce_ex, METH_O,
+     "Pickle support: the names and the columns (which pickle their buffers)."},
+    {"__copy__", zbpy_same_object, METH_NOARGS, "The table itself (it is immutable)."},
+    {"__deepcopy__", zbpy_same_object, METH_O, "The table itself (it is immutable)."},
     {NULL, NULL, 0, NULL},
 };
 

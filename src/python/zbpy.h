@@ -127,6 +127,13 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
 PyObject *zbpy_column_from_buffer(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject *kwargs);
 
+/* Pickling and copying (pickle.c): Column/Table.__reduce_ex__(protocol),
+ * __copy__ / __deepcopy__ (the object itself: it is immutable), and the
+ * module's _column_from_pickle (in zbpy_pickle_methods). */
+PyObject *zbpy_column_reduce_ex(PyObject *self, PyObject *protocol);
+PyObject *zbpy_table_reduce_ex(PyObject *self, PyObject *protocol);
+PyObject *zbpy_same_object(PyObject *self, PyObject *unused);
+
 /* datetime helpers (dates.c, the only file using the datetime C API). */
 int zbpy_dates_init(void);
 PyObject *zbpy_date_from_days(int32_t days);

@@ -2,6 +2,9 @@
 
 - ``zambezi.io.csv``: ``read_csv`` (and its chunked ``CsvReader``) and
   ``to_csv`` (``DataFrame.to_csv``).
+- ``zambezi.io.pickle``: ``read_pickle`` and ``to_pickle``
+  (``DataFrame.to_pickle``, ``Series.to_pickle``); how pickling and
+  copying work.
 
 Each module shapes pandas' arguments into the engine's options; the
 parsing and writing run in C (src/io/) with the GIL released.  Every
@@ -10,5 +13,6 @@ readers from ``zambezi`` itself (``zambezi.read_csv``).
 """
 
 from zambezi.io.csv import CsvReader, read_csv, to_csv
+from zambezi.io.pickle import read_pickle, to_pickle
 
-__all__ = ["read_csv", "CsvReader", "to_csv"]
+__all__ = ["read_csv", "CsvReader", "to_csv", "read_pickle", "to_pickle"]
