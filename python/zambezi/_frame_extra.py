@@ -563,7 +563,7 @@ class FrameExtra:
         >>> df.pop("a").to_list()
         [1, 2]
         >>> df.columns
-        ['b']
+        Index(['b'], dtype='string')
         """
         s = self._column(item) if isinstance(item, str) else None
         if s is None:
@@ -597,7 +597,7 @@ class FrameExtra:
              city     fare     km
            string  float64  int64
         0    Maun        7      3
-        1  Lusaka      9.5     12
+        2  Lusaka      9.5     12
         <BLANKLINE>
         [2 rows x 3 columns]
         >>> limit = 10
@@ -882,9 +882,9 @@ class FrameExtra:
         >>> df = zb.DataFrame({"a": [1, 2], "f": [0.5, 1.5], "s": ["x", "y"],
         ...                    "b": [True, False]})
         >>> df.select_dtypes("number").columns
-        ['a', 'f']
+        Index(['a', 'f'], dtype='string')
         >>> df.select_dtypes(exclude=["number", "bool"]).columns
-        ['s']
+        Index(['s'], dtype='string')
         """
         inc = _dtype_tests(include, "include")
         exc = _dtype_tests(exclude, "exclude")
