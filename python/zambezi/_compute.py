@@ -288,7 +288,8 @@ class SeriesOps:
         return self._like(col)
 
     def dropna(self):
-        """The Series without its missing values (nulls, NaN); renumbered from 0.
+        """The Series without its missing values (nulls, NaN), with their
+        labels.
 
         Examples
         --------
@@ -343,7 +344,7 @@ class SeriesOps:
 
     def take(self, indices):
         """The rows at positions indices (negative positions count from the
-        end); renumbered from 0.
+        end), with their labels.
 
         Examples
         --------
@@ -359,7 +360,7 @@ class SeriesOps:
     @property
     def iloc(self):
         """Rows by position: s.iloc[3], s.iloc[1:10:2], s.iloc[[0, 5, -1]],
-        s.iloc[bool mask].  Results are renumbered from 0.
+        s.iloc[bool mask].  Results keep their labels.
 
         Examples
         --------

@@ -4,8 +4,8 @@ casts, filtering, taking rows and sorting (the ``FrameOps`` mixin).
 Each method works column by column through the Series operations of
 zambezi._compute or with one engine call on the whole table (filter, take,
 sort_indices), with the GIL released; nothing here loops over rows.  The
-differences from pandas listed in zambezi._compute hold here too (no
-index: results are numbered from 0).
+differences from pandas listed in zambezi._compute hold here too;
+selections keep their row labels.
 """
 
 import datetime
@@ -91,33 +91,59 @@ class FrameOps:
             df[name] = value
         return df
 
-    def drop(self, columns=None, labels=None, axis=None):
-        """A frame without the given columns (no data copied).  Rows cannot
-        be dropped by label: there is no index.
+    def drop(self, labels=None, axis=0, index=None, columns=None, errors="raise"):
+        """A frame without some rows (by label: ``index=`` or labels with
+        axis=0) or columns (``columns=`` or labels with axis=1); columns
+        are dropped without copying.  errors="ignore" skips labels that are
+        not there.
 
         Examples
         --------
-        >>> df = zb.DataFrame({"a": [1], "b": [2], "c": [3]})
+        >>> df = zb.DataFrame({"a": [1, 2, 3], "b": [4, 5, 6], "c": [7, 8, 9]})
         >>> df.drop(columns=["a", "c"]).columns
         Index(['b'], dtype='string')
         >>> df.drop("b", axis=1).columns
         Index(['a', 'c'], dtype='string')
+        >>> df.drop(index=[0, 2])["a"].to_list()
+        [2]
         """
+        if errors not in ("raise", "ignore"):
+            raise InvalidValueError(f"drop: errors must be 'raise' or 'ignore', not {errors!r}")
+        if labels is not None:
+            if index is not None or columns is not None:
+                raise InvalidValueError("drop: give labels= or index=/columns=, not both")
+            if axis in (1, "columns"):
+                columns = labels
+            elif axis in (0, "index", "rows"):
+                index = labels
+            else:
+                raise InvalidValueError(f"drop: axis must be 0 or 1, not {axis!r}")
+        out = self
+        if index is not None:
+            out = out._drop_rows(index, errors)
         if columns is None:
-            if labels is None or axis not in (1, "columns"):
-                raise UnsupportedError(
-                    "drop: only columns can be dropped (zambezi has no index); use "
-                    "drop(columns=[...])")
-            columns = labels
+            return out
         if isinstance(columns, str):
             columns = [columns]
-        cols, names = self._cols()
-        for c in columns:
-            if c not in names:
-                raise self._missing(c)
-        drop = set(columns)
+        cols, names = out._cols()
+        present = [c for c in columns if c in names]
+        if errors == "raise" and len(present) != len(list(columns)):
+            raise out._missing(next(c for c in columns if c not in names))
+        drop = set(present)
         keep = [i for i, nm in enumerate(names) if nm not in drop]
-        return self._with_columns([cols[i] for i in keep], [names[i] for i in keep])
+        return out._with_columns([cols[i] for i in keep], [names[i] for i in keep])
+
+    def _drop_rows(self, labels, errors):
+        """self without the rows labelled labels (a label or a list)."""
+        if not isinstance(labels, (list, tuple, np.ndarray)) and not hasattr(labels, "to_list"):
+            labels = [labels]
+        labels = labels.to_list() if hasattr(labels, "to_list") else list(labels)
+        if errors == "ignore":
+            labels = [v for v in labels if v in self._index]
+        pos = _ix.all_positions(self._index, labels)
+        keep = np.ones(len(self), dtype=bool)
+        keep[pos] = False
+        return self._select_rows(_indexing.filter_rows(_core.column_from_buffer(keep)))
 
     def _filter(self, mask, what="df[mask]"):
         m = _indexing.mask_column(mask, len(self), what)
@@ -125,8 +151,8 @@ class FrameOps:
 
     def dropna(self, subset=None, how="any"):
         """Rows without missing values (nulls, NaN) in subset (default: all
-        columns); how='all' drops a row only when all are missing.
-        Renumbered from 0.
+        columns); how='all' drops a row only when all are missing.  The
+        rows keep their labels.
 
         Examples
         --------
@@ -221,8 +247,8 @@ class FrameOps:
         return self._with_columns(out, names)
 
     def take(self, indices):
-        """The rows at positions indices (negatives count from the end);
-        renumbered from 0.
+        """The rows at positions indices (negatives count from the end),
+        with their labels.
 
         Examples
         --------
@@ -235,7 +261,8 @@ class FrameOps:
     @property
     def iloc(self):
         """Rows by position: df.iloc[3] (a dict), df.iloc[1:10:2],
-        df.iloc[[0, 5, -1]], df.iloc[bool mask].  Renumbered from 0.
+        df.iloc[[0, 5, -1]], df.iloc[bool mask]; ``iloc[rows, cols]`` also
+        selects columns by position.  Results keep their labels.
         ``iloc[rows, columns]`` is not supported: select columns first.
 
         Examples
@@ -317,8 +344,8 @@ class FrameOps:
 
     def nlargest(self, n, columns, keep="first"):
         """The n rows with the largest values of columns, descending (ties in
-        row order, keep='first'); rows missing a key are dropped.
-        Renumbered from 0.
+        row order, keep='first'); rows missing a key are dropped.  The
+        rows keep their labels.
 
         Examples
         --------

@@ -274,7 +274,15 @@ class _Indexer:
         kind, what = self._resolve(rkey)
         if kind == "one":
             return obj._value_at(what)
-        return obj._select_rows(what)
+        out = obj._select_rows(what)
+        nlev = obj._index.nlevels
+        if self._name == "loc" and nlev > 1 and not isinstance(rkey, (list, slice)) and \
+                not is_mask(rkey) and not _base.is_series(rkey):
+            # a partial key of a MultiIndex: pandas drops the levels it fixed
+            k = len(rkey) if isinstance(rkey, tuple) else 1
+            if k < nlev:
+                out._index = out._index.droplevel(list(range(k)))
+        return out
 
     def __setitem__(self, key, value):
         obj = self._obj

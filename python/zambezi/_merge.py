@@ -15,17 +15,23 @@ way pandas does:
 - ``how="semi"`` / ``"anti"`` (not in pandas; polars has them): the left
   rows with / without a match, left columns only.
 
+Joins on the index (``left_index`` / ``right_index``, ``DataFrame.join``)
+use the index levels as key columns, and label the result as pandas does:
+both sides on their index: the joined labels; ``left_on`` with
+``right_index``: the left labels (and the left key column takes the right
+label where a row has no left side); ``left_index`` with ``right_on``: the
+right labels.  Other joins number the result from 0.
+
 Differences from pandas, by design: a null key never matches (pandas
-matches NaN/None keys with each other); zambezi has no index, so
-``left_index``/``right_index`` and ``DataFrame.join`` without ``on`` are
-not supported; integer columns that gain missing rows stay integer with
-nulls (pandas turns them into float64 with NaN).  Row order follows
+matches NaN/None keys with each other); integer columns that gain missing
+rows stay integer with nulls (pandas turns them into float64 with NaN).  Row order follows
 pandas: inner/left in left order (each left row's matches in right order),
 right in right order, outer sorted by the keys (nulls last), cross
 left-major; ``sort=True`` sorts any join by its keys.
 """
 
-from zambezi import _base, _core
+from zambezi import _base, _core, _indexing
+from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
 _HOWS = ("inner", "left", "right", "outer", "semi", "anti", "cross")
@@ -81,9 +87,11 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         Sort the result by the keys (outer joins always are).
     suffixes : pair of str or None
         Added to the names of non-key columns present on both sides.
-    left_index, right_index, indicator, validate
-        Not supported (zambezi frames have no index): raise
-        UnsupportedError when set.  copy is ignored.
+    left_index, right_index : bool
+        Use a side's index levels as its keys (see the module notes for
+        the labels of the result).
+    indicator, validate
+        Not supported: raise UnsupportedError when set.  copy is ignored.
 
     Examples
     --------
@@ -112,12 +120,15 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         raise InvalidValueError("merge: both sides must be zambezi DataFrames")
     if how not in _HOWS:
         raise InvalidValueError(f"merge: how must be one of {', '.join(_HOWS)} (got {how!r})")
-    if left_index or right_index:
-        raise UnsupportedError("merge: zambezi frames have no index; join on columns with on=")
     if indicator:
         raise UnsupportedError("merge: indicator= is not supported")
     if validate is not None:
         raise UnsupportedError("merge: validate= is not supported")
+    if left_index or right_index:
+        if on is not None:
+            raise InvalidValueError("merge: give on= or left_index/right_index, not both")
+        return _merge_on_index(left, right, how, left_on, right_on, left_index, right_index,
+                               sort, suffixes)
     if suffixes is None or len(suffixes) != 2:
         raise InvalidValueError("merge: suffixes must be a pair (left, right)")
     lnames, rnames = list(left.columns), list(right.columns)
@@ -207,6 +218,85 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     return left._constructor._wrap(_core.table_from_columns(cols, names))
 
 
+def _with_levels(df):
+    """df's columns followed by its index levels (under internal names),
+    as one engine table; returns (table, number of data columns)."""
+    t = df._table
+    levels = df._index._levels()
+    cols = [t.column(i) for i in range(t.num_columns)] + levels
+    names = list(t.names) + [f"\x00level_{i}" for i in range(len(levels))]
+    return _core.table_from_columns(cols, names), t.num_columns
+
+
+def _merge_on_index(left, right, how, left_on, right_on, left_index, right_index, sort,
+                    suffixes):
+    """merge with one or both sides keyed by their index (see the module
+    notes for the result's labels)."""
+    if how == "cross":
+        raise InvalidValueError("merge: how='cross' takes no keys")
+    if suffixes is None or len(suffixes) != 2:
+        raise InvalidValueError("merge: suffixes must be a pair (left, right)")
+    la, nl = _with_levels(left)
+    ra, nr = _with_levels(right)
+    lnames, rnames = list(left._table.names), list(right._table.names)
+    if left_index:
+        if left_on is not None:
+            raise InvalidValueError("merge: give left_on= or left_index=True, not both")
+        lk = list(range(nl, la.num_columns))
+    else:
+        lk = [_index_of(lnames, k, "left") for k in (_as_list(left_on, "left_on") or [])]
+    if right_index:
+        if right_on is not None:
+            raise InvalidValueError("merge: give right_on= or right_index=True, not both")
+        rk = list(range(nr, ra.num_columns))
+    else:
+        rk = [_index_of(rnames, k, "right") for k in (_as_list(right_on, "right_on") or [])]
+    if not lk or not rk:
+        raise InvalidValueError("merge: with left_index/right_index, give the other side's "
+                                "keys (left_on= / right_on=) or set both")
+    if len(lk) != len(rk):
+        raise InvalidValueError(
+            f"merge: {len(lk)} left keys but {len(rk)} right keys (index levels count)")
+    lidx, ridx = _core.join_indices(la, ra, lk, rk, how, bool(sort))
+    if how in ("semi", "anti"):
+        return left._select_rows(_indexing.take_rows(lidx))
+    L = _core.take(la, lidx)
+    R = _core.take(ra, ridx)
+    has_left = _core.notnull(lidx)
+    has_right = _core.notnull(ridx)
+    lcols = [L.column(i) for i in range(nl)]
+    rcols = [R.column(j) for j in range(nr)]
+    llevels = [L.column(i) for i in range(nl, L.num_columns)]
+    rlevels = [R.column(j) for j in range(nr, R.num_columns)]
+    gaps_left = how in ("right", "outer")
+    gaps_right = how in ("left", "outer")
+    if left_index and right_index:
+        levels = [_core.column_where(a, has_left, b) if gaps_left else a
+                  for a, b in zip(llevels, rlevels)]
+        index = _ix.Index._from_columns(levels, left._index.names)
+    elif right_index:  # left_on + right_index: the left labels
+        if gaps_left:
+            for a, b in zip(lk, rlevels):
+                lcols[a] = _core.column_where(lcols[a], has_left, b)
+        index = _ix.Index._from_columns(llevels, left._index.names)
+    else:  # left_index + right_on: the right labels
+        if gaps_right:
+            for j, lv in zip(rk, llevels):
+                rcols[j] = _core.column_where(rcols[j], has_right, lv)
+        index = _ix.Index._from_columns(rlevels, right._index.names)
+    ls, rs = suffixes
+    overlap = set(lnames) & set(rnames)
+    if overlap and ls is None and rs is None:
+        raise InvalidValueError(f"merge: columns overlap but no suffix was given: {sorted(overlap)}")
+    names = [n + ls if n in overlap and ls else n for n in lnames] + \
+        [n + rs if n in overlap and rs else n for n in rnames]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise InvalidValueError(f"merge: the result would have duplicate column names {dup}; "
+                                "choose other suffixes")
+    return left._constructor._wrap(_core.table_from_columns(lcols + rcols, names), index)
+
+
 class FrameMerge:
     """The mixin that gives DataFrame ``merge`` and ``join``."""
 
@@ -234,28 +324,42 @@ class FrameMerge:
 
     def join(self, other, on=None, how="left", lsuffix="", rsuffix="", sort=False,
              validate=None, suffixes=None):
-        """pandas' DataFrame.join for frames without an index: ``on`` (a
-        name or list of names) must name key columns present in both
-        frames; it is ``merge(other, on=on, how=how)`` with the suffixes
-        lsuffix / rsuffix for other overlapping columns (an overlap with no
-        suffix is an error, as in pandas).  how: left (default), right,
-        inner, outer, cross, semi, anti.  suffixes=(l, r) may be given
-        instead of lsuffix / rsuffix (pandas' newer spelling).
+        """Join other's columns on other's index, as pandas' DataFrame.join:
+        on self's index (``on=None``) or on self's columns ``on`` (a name
+        or list of names, matched against other's index levels).  how: left
+        (default), right, inner, outer, semi, anti.  Overlapping column
+        names take lsuffix / rsuffix (an overlap with no suffix is an
+        error, as in pandas); suffixes=(l, r) may be given instead.  other
+        may be a Series (its name becomes the column).
 
         Examples
         --------
-        >>> a = zb.DataFrame({"id": [1, 2], "v": [10, 20]})
-        >>> b = zb.DataFrame({"id": [1], "v": [5]})
-        >>> a.join(b, on="id", rsuffix="_r").to_dict()
-        {'id': [1, 2], 'v': [10, 20], 'v_r': [5, None]}
+        >>> trips = zb.DataFrame({"city": ["Maun", "Tete", "Kariba"], "fare": [7.0, 3.5, 4.0]})
+        >>> countries = zb.DataFrame({"country": ["Botswana", "Mozambique"]},
+        ...                          index=["Maun", "Tete"])
+        >>> trips.join(countries, on="city")["country"].to_list()
+        ['Botswana', 'Mozambique', None]
+        >>> a = zb.DataFrame({"v": [10, 20]}, index=["x", "y"])
+        >>> a.join(zb.DataFrame({"v": [5]}, index=["y"]), rsuffix="_r")
+               v    v_r
+           int64  int64
+        x     10   <NA>
+        y     20      5
+        <BLANKLINE>
+        [2 rows x 2 columns]
         """
-        if on is None and how != "cross":
-            raise UnsupportedError(
-                "DataFrame.join: zambezi frames have no index, so join needs on= (key columns "
-                "present in both frames)")
         if validate is not None:
             raise UnsupportedError("DataFrame.join: validate= is not supported")
         if suffixes is not None:
             lsuffix, rsuffix = suffixes
-        return merge(self, other, how=how, on=on, sort=sort,
+        if _base.is_series(other):
+            if other.name is None:
+                raise InvalidValueError("DataFrame.join: a Series needs a name")
+            other = other.to_frame()
+        if how == "cross":
+            return merge(self, other, how="cross", suffixes=(lsuffix or None, rsuffix or None))
+        if on is None:
+            return merge(self, other, how=how, left_index=True, right_index=True, sort=sort,
+                         suffixes=(lsuffix or None, rsuffix or None))
+        return merge(self, other, how=how, left_on=on, right_index=True, sort=sort,
                      suffixes=(lsuffix or None, rsuffix or None))

@@ -440,8 +440,8 @@ class DataFrame(IndexOps, FrameOps, FrameExtra, FrameStats, FrameMerge, FrameGro
 
     def to_csv(self, path_or_buf=None, **kwargs):
         """Write the frame as CSV (pandas' arguments, see zambezi.io.to_csv);
-        returns the text when path_or_buf is None.  There is no index:
-        index=True raises.
+        returns the text when path_or_buf is None.  The row labels come
+        first unless index=False.
 
         Examples
         --------

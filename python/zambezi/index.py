@@ -742,6 +742,10 @@ class RangeIndex(Index):
         if rows.kind == "slice":
             return self._of(r[rows.start: rows.start + rows.length], self.name)
         if rows.kind == "take":
+            if r.start == 0 and r.step == 1 and rows.column.dtype == "int64" and \
+                    rows.column.null_count == 0:
+                # the labels are the positions: share the positions column
+                return Index._from_columns([rows.column], self._names)
             pos = _convert.values_numpy(rows.column)
             labels = r.start + r.step * pos.astype(np.int64)
             return Index._from_columns([_int64_column(labels)], self._names)

@@ -191,6 +191,26 @@ class Series(IndexOps, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
     def __len__(self):
         return self._col.length
 
+    def to_frame(self, name=None):
+        """A one-column DataFrame with the same labels (the column is named
+        name, else the Series' name, else "0"; pandas uses the int 0).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2], name="n", index=["a", "b"]).to_frame()
+               n
+           int64
+        a      1
+        b      2
+        <BLANKLINE>
+        [2 rows x 1 columns]
+        """
+        from zambezi import _core
+
+        label = name if name is not None else (self._name if self._name is not None else 0)
+        return self._constructor_expanddim._wrap(
+            _core.table_from_columns([self._col], [str(label)]), self._index)
+
     def rename(self, name):
         """The same values under another name (no data copied).
 

@@ -401,9 +401,9 @@ def test_gzip_round_trip(tmp_path):
     pdf = gen_frame(1000, 5)
     df = zb.from_pandas(pdf)
     path = tmp_path / "r.csv.gz"
-    df.to_csv(path)
+    df.to_csv(path, index=False)
     with gzip.open(path, "rt") as f:
-        assert f.read() == df.to_csv()
+        assert f.read() == df.to_csv(index=False)
     assert_same(zb.read_csv(path), pd.read_csv(path, parse_dates=["d"]))
     chunks = list(zb.read_csv(path, chunksize=300, dtype={"d": "date32"}))
     assert sum(map(len, chunks)) == 1000
@@ -608,7 +608,8 @@ def writer_frame(n, seed):
 def test_to_csv_matches_pandas(n, seed):
     pdf = writer_frame(n, seed)
     df = zb.from_pandas(pdf)
-    assert df.to_csv() == pdf.to_csv(index=False)
+    assert df.to_csv() == pdf.to_csv()
+    assert df.to_csv(index=False) == pdf.to_csv(index=False)
 
 
 @pytest.mark.parametrize("kw", [
@@ -626,7 +627,9 @@ def test_to_csv_matches_pandas(n, seed):
 ])
 def test_to_csv_options_match_pandas(kw):
     pdf = writer_frame(500, 4)
-    assert zb.from_pandas(pdf).to_csv(**kw) == pdf.to_csv(index=False, **kw)
+    assert zb.from_pandas(pdf).to_csv(index=False, **kw) == pdf.to_csv(index=False, **kw)
+    # the row labels first, as pandas writes them by default
+    assert zb.from_pandas(pdf).to_csv(**kw) == pdf.to_csv(**kw)
 
 
 def test_to_csv_quote_none():
@@ -634,7 +637,7 @@ def test_to_csv_quote_none():
     df = zb.from_pandas(pdf)
     with pytest.raises(InvalidValueError, match=r"row 1, column 'a' needs escaping"):
         df.to_csv(quoting=csv.QUOTE_NONE)
-    assert (df.to_csv(quoting=csv.QUOTE_NONE, escapechar="\\")
+    assert (df.to_csv(quoting=csv.QUOTE_NONE, escapechar="\\", index=False)
             == pdf.to_csv(index=False, quoting=csv.QUOTE_NONE, escapechar="\\"))
 
 
@@ -653,8 +656,10 @@ def test_to_csv_targets(tmp_path):
     bbuf = io.BytesIO()
     df.to_csv(bbuf)
     assert bbuf.getvalue().decode() == text
-    with pytest.raises(InvalidValueError, match="no index"):
-        df.to_csv(index=True)
+    assert text == pdf.to_csv()  # index=True by default, as pandas
+    named = pdf.set_index([pdf.columns[0], pdf.columns[-1]])
+    assert zb.from_pandas(named).to_csv() == named.to_csv()
+    assert df.to_csv(index_label="row") == pdf.to_csv(index_label="row")
     with pytest.raises(InvalidValueError, match="float_format"):
         df.to_csv(float_format="%d")
 
@@ -710,7 +715,7 @@ def test_round_trip_every_dtype(tmp_path, n, seed):
     df = zb.DataFrame(data)
     assert df.dtypes["timestamp"].startswith("timestamp")
     path = tmp_path / "rt.csv"
-    df.to_csv(path)
+    df.to_csv(path, index=False)
     dtypes = {dt: ("str" if dt == "string" else dt) for dt in ROUND_TRIP_DTYPES}
     back = zb.read_csv(path, dtype=dtypes)
     for dt in ROUND_TRIP_DTYPES:

@@ -385,14 +385,16 @@ def test_suffixes_and_join():
                ordered=True)
     with pytest.raises(InvalidValueError):
         zl.merge(zr, on="k", suffixes=(None, None))
-    # join: like pandas' join on a key column with other indexed by it
-    want = pd.merge(pl, pr, on="k", how="left", suffixes=("_l", "_r"))
-    _check(zl.join(zr, on="k", lsuffix="_l", rsuffix="_r"), want, ordered=True)
-    _check(zl.join(zr, on="k", suffixes=("_l", "_r")), want, ordered=True)
+    # join: pandas' join of a key column with other's index
+    pri = pr.set_index("k")
+    want = pl.join(pri, on="k", lsuffix="_l", rsuffix="_r")
+    zri = zr.set_index("k")
+    _check(zl.join(zri, on="k", lsuffix="_l", rsuffix="_r"), want, ordered=True)
+    _check(zl.join(zri, on="k", suffixes=("_l", "_r")), want, ordered=True)
     with pytest.raises(InvalidValueError):
-        zl.join(zr, on="k")  # overlapping 'v' with no suffix (pandas raises too)
-    with pytest.raises(UnsupportedError):
-        zl.join(zr)
+        zl.join(zri, on="k")  # overlapping 'v' with no suffix (pandas raises too)
+    with pytest.raises(ValueError):
+        pl.join(pri, on="k")
     # no keys given: the shared columns
     _check(zl.merge(zr.drop(columns=["v"])), pd.merge(pl, pr.drop(columns=["v"])), ordered=True)
 
@@ -406,8 +408,8 @@ def test_errors():
         zb.merge(zl, zr, on="nope")
     with pytest.raises(InvalidValueError):
         zb.merge(zl, zr, on="k", how="full")
-    with pytest.raises(UnsupportedError):
-        zb.merge(zl, zr, left_index=True, right_index=True)
+    with pytest.raises(InvalidValueError):
+        zb.merge(zl, zr, left_index=True)  # the right side's keys are missing
     with pytest.raises(UnsupportedError):
         zb.merge(zl, zr, on="k", indicator=True)
     with pytest.raises(InvalidValueError):

@@ -636,12 +636,13 @@ def _open_compressed(path, method, mode):
 
 
 def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=None,
-           header=True, index=False, mode="w", encoding=None, compression="infer",
+           header=True, index=True, mode="w", encoding=None, compression="infer",
            quoting=None, quotechar='"', lineterminator=None, doublequote=True,
-           escapechar=None, date_format=None):
+           escapechar=None, date_format=None, index_label=None):
     """DataFrame.to_csv: write df as CSV (pandas' arguments).  Returns the
-    text as a str when path_or_buf is None.  zambezi frames have no index:
-    index=False is the default and index=True raises.
+    text as a str when path_or_buf is None.  As in pandas, the row labels
+    are written first (index=True, the default; headed by the index's
+    names, or index_label); index=False leaves them out.
 
     path_or_buf may be a path (compressed by its extension: .gz, .bz2, .xz,
     .zst), or a file object.  float_format is a printf-style str ("%.2f");
@@ -651,19 +652,15 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     --------
     >>> df = zb.DataFrame({"a": [1.5, None], "b": ["x", "y"]})
     >>> print(zb.io.to_csv(df, float_format="%.2f", na_rep="NA"), end="")
-    a,b
-    1.50,x
-    NA,y
+    ,a,b
+    0,1.50,x
+    1,NA,y
     >>> import csv
-    >>> print(df.to_csv(quoting=csv.QUOTE_ALL, header=["A", "B"]), end="")
+    >>> print(df.to_csv(quoting=csv.QUOTE_ALL, header=["A", "B"], index=False), end="")
     "A","B"
     "1.5","x"
     "","y"
     """
-    if index:
-        raise InvalidValueError(
-            "to_csv: zambezi DataFrames have no index; call to_csv(index=False) "
-            "(the default)")
     if date_format is not None:
         raise UnsupportedError("to_csv: date_format is not supported")
     if float_format is not None and not isinstance(float_format, str):
@@ -678,15 +675,30 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     if columns is not None:
         df = df[list(columns)]
     write_header = True
+    names = list(df._table.names)
     if isinstance(header, bool):
         write_header = header
     elif header is not None:
         aliases = [str(h) for h in header]
-        if len(aliases) != len(df.columns):
+        if len(aliases) != len(names):
             raise InvalidValueError(
-                f"to_csv: writing {len(df.columns)} columns but got {len(aliases)} aliases")
-        df = df.rename(dict(zip(df.columns, aliases)))
-    table = df._table
+                f"to_csv: writing {len(names)} columns but got {len(aliases)} aliases")
+        names = aliases
+    if index:
+        levels = df.index._levels()
+        labels = df.index.names if index_label is None else (
+            [index_label] if isinstance(index_label, str) else list(index_label))
+        if len(labels) != len(levels):
+            raise InvalidValueError(
+                f"to_csv: {len(labels)} index labels for {len(levels)} index levels")
+        names = ["" if v is None else str(v) for v in labels] + names
+        cols = levels + [df._table.column(i) for i in range(df._table.num_columns)]
+    else:
+        cols = [df._table.column(i) for i in range(df._table.num_columns)]
+    if len(set(names)) != len(names):
+        raise InvalidValueError(f"to_csv: the header would repeat a name: {names!r}; give "
+                                "index_label= or header= with distinct names")
+    table = _core.table_from_columns(cols, names)
     kw = dict(sep=sep, quotechar=quotechar, escapechar=escapechar,
               doublequote=bool(doublequote), header=write_header, na_rep=str(na_rep),
               float_format=float_format, quoting=int(quoting),
