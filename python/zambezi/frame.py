@@ -447,12 +447,12 @@ class DataFrame(IndexOps, FrameOps, FrameExtra, FrameStats, FrameMerge, FrameGro
         --------
         >>> df = zb.DataFrame({"a": [1, None], "b": ["x", "y, z"]})
         >>> print(df.to_csv(), end="")
-        a,b
-        1,x
-        ,"y, z"
+        ,a,b
+        0,1,x
+        1,,"y, z"
         >>> print(df.to_csv(sep=";", na_rep="NA", header=False), end="")
-        1;x
-        NA;y, z
+        0;1;x
+        1;NA;y, z
         """
         return _csv.to_csv(self, path_or_buf, **kwargs)
 
