@@ -38,6 +38,7 @@ import datetime
 
 import numpy as np
 
+from zambezi import index as _ix
 from zambezi import _base, _convert, _core, _dtypes, _expr, _indexing
 from zambezi._compute import _missing_mask, _engine_error
 from zambezi._dtypes import is_scalar, py_scalar
@@ -1041,9 +1042,12 @@ class FrameExtra:
         if not results:
             return self._constructor_sliced._from_engine(_convert.to_column([]), None)
         if all(is_scalar(r) for r in results):
-            # TODO(index): pandas indexes this Series by the column names
+            # one value per column: a Series indexed by the column names
             values = [py_scalar(r) for r in results]
-            return self._constructor_sliced._from_engine(_convert.to_column(values), None)
+            labels = _ix.Index._from_columns([_convert.to_column(list(names), dtype="string")],
+                                             [None])
+            return self._constructor_sliced._from_column(_convert.to_column(values), None,
+                                                         labels)
         out = []
         for nm, r in zip(names, results):
             if is_scalar(r) or isinstance(r, dict) or _base.is_frame(r):

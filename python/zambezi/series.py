@@ -487,3 +487,7 @@ class Series(IndexOps, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
 
     def __iter__(self):
         return iter(self.to_list())
+
+    def __contains__(self, label):
+        # as in pandas (and a dict): whether label is one of the row labels
+        return label in self._index

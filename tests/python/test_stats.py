@@ -295,7 +295,7 @@ def test_value_counts_ties_first_appearance():
     assert df["k"].to_list() == ["b", "a", "d", "c"]
     assert df["count"].to_list() == [2, 2, 2, 1]
     assert zb.Series([1, 2, 2], name="x").value_counts(ascending=True)["x"].to_list() == [1, 2]
-    assert zb.Series([1.0, 2.0]).list(value_counts().columns) == ["value", "count"]
+    assert list(zb.Series([1.0, 2.0]).value_counts().columns) == ["value", "count"]
     with pytest.raises(zb.errors.InvalidValueError):
         zb.Series([1], name="count").value_counts()
 
