@@ -9,6 +9,7 @@ through ``__arrow_c_stream__`` without copies.
 
 from zambezi import _base, _convert, _core, _device, _format, _indexing
 from zambezi._frame_ops import FrameOps
+from zambezi._missing import FrameMissing
 from zambezi._groupby import FrameGroupBy
 from zambezi._stats import FrameStats
 from zambezi._merge import FrameMerge
@@ -39,7 +40,7 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
+class DataFrame(FrameMissing, FrameOps, FrameStats, FrameMerge, FrameGroupBy, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or

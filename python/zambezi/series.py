@@ -6,6 +6,7 @@ GIL released; ``to_numpy`` shares memory with the engine where it can.
 
 from zambezi import _base, _convert, _device, _format, _indexing, _interchange
 from zambezi._compute import SeriesOps
+from zambezi._missing import SeriesMissing
 from zambezi.accessors import SeriesExtras
 from zambezi._stats import SeriesStats, min_max
 
@@ -13,7 +14,7 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
+class Series(SeriesMissing, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
     ``data`` is a list (the dtype is inferred; ``None`` and float NaN are
