@@ -15,6 +15,8 @@ Differences from pandas, on purpose:
 - A frame-wide scalar fills only the columns whose dtype can hold it (a
   str fills string and categorical columns, a number numeric ones ...);
   pandas also fills the others, turning them into object columns.
+- ``DataFrame.fillna(other_frame)`` leaves the columns other_frame lacks
+  as they are (pandas turns them into object columns).
 - A non-scalar fill value for a categorical column, and
   ``DataFrame.ffill / bfill(axis=1)``, raise UnsupportedError.
 - ``dropna(inplace=True)`` (deprecated in pandas 3.1) raises
@@ -94,14 +96,14 @@ def _check_inplace(inplace):
 
 def _finish(obj, data, inplace):
     """The result over engine data with obj's rows; with inplace, obj
-    itself takes the data and None is returned (as pandas)."""
+    itself takes the data and is returned (as pandas 3.1 does)."""
     if not inplace:
         return obj._like(data)
     if obj._ndim == 1:
         obj._col = data
     else:
         obj._table = data
-    return None
+    return obj
 
 
 def _renumbered(obj, data):
@@ -180,7 +182,7 @@ def _as_dtype(other, col, what):
             bad = used & (vals != np.trunc(vals))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise DTypeError(f"{what}: row {i} of the fill values holds {vals[i]!r}, "
+            raise DTypeError(f"{what}: row {i} of the fill values holds {float(vals[i])!r}, "
                              f"which a {dt} column cannot hold")
     try:
         return _core.cast(other, dt)
@@ -295,7 +297,7 @@ class SeriesMissing:
         labels, 0..n-1 here; rows it has no value for stay missing).
         limit: fill only the first limit missing values.  None fills
         nothing.  pandas 3 removed ``method=``: use ffill() / bfill().
-        inplace=True changes the Series and returns None.
+        inplace=True changes the Series and returns it.
 
         Examples
         --------
@@ -331,7 +333,7 @@ class SeriesMissing:
         consecutive missing values filled in each run; limit_area='inside'
         fills only missing values with valid ones on both sides, 'outside'
         only those after the last valid value.  inplace=True changes the
-        Series and returns None.  Runs in the engine: a parallel scan of
+        Series and returns it.  Runs in the engine: a parallel scan of
         the last valid row, then one gather.
 
         Examples
@@ -485,7 +487,7 @@ class FrameMissing:
         at most that many missing values filled per column.  axis=1 takes
         only a scalar without limit.  None fills nothing.  pandas 3 removed
         ``method=``: use ffill() / bfill().  inplace=True changes the frame
-        and returns None.
+        and returns it.
 
         Examples
         --------
@@ -518,7 +520,7 @@ class FrameMissing:
             have = list(value.columns)
             items = {nm: value[nm] for nm in names if nm in have}
         else:
-            raise _value_type_error(value, "a scalar, dict, Series or DataFrame")
+            raise _value_type_error(value, "a scalar or dict")
         cols = []
         for i, nm in enumerate(names):
             col = t.column(i)
