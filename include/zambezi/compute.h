@@ -164,6 +164,34 @@ ZB_API zb_status zb_column_fill_null(const zb_column *col, const zb_scalar *valu
 ZB_API zb_status zb_column_fill_null_string(const zb_column *col, const char *s, int64_t len,
                                             zb_column **out, zb_error *err);
 
+/* Which missing rows pandas' limit_area lets ffill / bfill fill:
+ * ZB_FILL_ANYWHERE every one the direction reaches; ZB_FILL_INSIDE only
+ * rows with a valid row on both sides; ZB_FILL_OUTSIDE only rows before
+ * the first valid row (bfill) or after the last (ffill). */
+typedef enum zb_fill_area {
+  ZB_FILL_ANYWHERE = 0,
+  ZB_FILL_INSIDE,
+  ZB_FILL_OUTSIDE,
+  ZB_FILL_AREA_COUNT
+} zb_fill_area;
+
+/* pandas' ffill / bfill: col with each missing row -- a null, or a NaN in
+ * a float column, as pandas counts NaN -- replaced by the value of the
+ * nearest valid row before it (forward) or after it (backward).  Every
+ * type (strings and categoricals too); the result has col's type, unit,
+ * timezone and categories.  limit >= 0 fills at most that many
+ * consecutive missing rows of each run (the ones next to the value, as
+ * pandas' limit); a negative limit means no limit.  Rows left unfilled
+ * stay as they were (a null stays null, a NaN stays NaN).  The CPU works
+ * morsel by morsel on the thread pool: each morsel finds its valid rows,
+ * one carry runs across morsels, then each morsel writes the source
+ * position of its rows, which one take gathers.  The result does not
+ * depend on the thread count. */
+ZB_API zb_status zb_column_fill_forward(const zb_column *col, int64_t limit, zb_fill_area area,
+                                        zb_column **out, zb_error *err);
+ZB_API zb_status zb_column_fill_backward(const zb_column *col, int64_t limit,
+                                         zb_fill_area area, zb_column **out, zb_error *err);
+
 /* The rows of col where mask (a bool column of the same length) is true, in
  * order.  A null in mask counts as false (pandas raises for NA in a boolean
  * indexer; we drop the row, like SQL WHERE). */

@@ -347,7 +347,8 @@ ZB_API zb_table *zb_table_retain(zb_table *t);
 ZB_API void zb_table_release(zb_table *t);
 /* Column index by name, or -1. */
 ZB_API int64_t zb_table_find(const zb_table *t, const char *name);
-/* Zero-copy: the columns at indices, in order. */
+/* Zero-copy: the columns at indices, in order (none: a table of no
+ * columns that keeps t's row count, as pandas' df[[]]). */
 ZB_API zb_status zb_table_select(const zb_table *t, int64_t n, const int64_t *indices,
                                  zb_table **out, zb_error *err);
 ZB_API zb_status zb_table_slice(const zb_table *t, int64_t start, int64_t length,

@@ -15,7 +15,8 @@ Differences from pandas, on purpose:
   raises unless their lengths match (then it is positional).
 - Missing values are nulls (pandas' nullable dtypes: ``Int64``, ``boolean``,
   ``string``...).  As in pandas, a NaN in a float column counts as missing
-  for ``isna``/``notna``/``dropna``/``fillna``/``nlargest`` and is placed with
+  for ``isna``/``notna``/``dropna``/``fillna``/``ffill``/``bfill``/``nlargest``
+  (zambezi._missing) and is placed with
   the nulls by ``sort_values``; arithmetic treats NaN as a float value, as
   numpy does.
 - Comparisons (``== != < <= > >=``, ``between``) give what pandas gives for
@@ -231,75 +232,6 @@ class SeriesOps:
         raise InvalidValueError(
             "the truth value of a Series is ambiguous; use .any(), .all() or a comparison "
             "inside df[...]")
-
-    # -- nulls ------------------------------------------------------------
-    def isna(self):
-        """bool Series: True where the value is missing (null, or NaN in a
-        float column, as pandas counts it).
-
-        Examples
-        --------
-        >>> zb.Series([1.5, None, 3.0]).isna()
-        0    False
-        1     True
-        2    False
-        dtype: bool
-        """
-        return self._like(_missing_mask(self._col))
-
-    isnull = isna
-
-    def notna(self):
-        """bool Series: the negation of isna().
-
-        Examples
-        --------
-        >>> zb.Series(["a", None]).notna().to_list()
-        [True, False]
-        """
-        return self._like(_core.unary("invert", _missing_mask(self._col)))
-
-    notnull = notna
-
-    def fillna(self, value):
-        """The Series with missing values (nulls, and NaN in float columns)
-        replaced by value, converted to the Series' dtype (an integer
-        column refuses a non-integral float, a categorical a value that is
-        not a category, as pandas does).
-
-        Examples
-        --------
-        >>> zb.Series([1, None, 3]).fillna(0)
-        0    1
-        1    0
-        2    3
-        dtype: int64
-        >>> zb.Series(["a", None]).fillna("?").to_list()
-        ['a', '?']
-        """
-        if not _is_scalar(value):
-            raise UnsupportedError(
-                f"fillna on {_desc(self)}: only a scalar value is supported, not "
-                f"{type(value).__name__}")
-        try:
-            col = _core.fill_null(_nan_to_null(self._col), py_scalar(value))
-        except ZambeziError as e:
-            raise _engine_error(e, f"fillna({value!r}) on {_desc(self)}") from None
-        return self._like(col)
-
-    def dropna(self):
-        """The Series without its missing values (nulls, NaN), with their
-        labels.
-
-        Examples
-        --------
-        >>> zb.Series([1, None, 3]).dropna()
-        0    1
-        2    3
-        dtype: int64
-        """
-        mask = _core.unary("invert", _missing_mask(self._col))
-        return self._select_rows(_indexing.filter_rows(mask))
 
     # -- casts ------------------------------------------------------------
     def astype(self, dtype):

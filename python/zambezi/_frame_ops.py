@@ -1,5 +1,6 @@
-"""Compute methods of zambezi.DataFrame: column assignment, null handling,
-casts, filtering, taking rows and sorting (the ``FrameOps`` mixin).
+"""Compute methods of zambezi.DataFrame: column assignment, casts,
+filtering, taking rows and sorting (the ``FrameOps`` mixin; missing values
+are in zambezi._missing).
 
 Each method works column by column through the Series operations of
 zambezi._compute or with one engine call on the whole table (filter, take,
@@ -8,13 +9,10 @@ differences from pandas listed in zambezi._compute hold here too;
 selections keep their row labels.
 """
 
-import datetime
-
 import numpy as np
 
 from zambezi import _convert, _core, _indexing
 from zambezi import index as _ix
-from zambezi._compute import _missing_mask
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -148,79 +146,6 @@ class FrameOps:
     def _filter(self, mask, what="df[mask]"):
         m = _indexing.mask_column(mask, len(self), what)
         return self._select_rows(_indexing.filter_rows(m))
-
-    def dropna(self, subset=None, how="any"):
-        """Rows without missing values (nulls, NaN) in subset (default: all
-        columns); how='all' drops a row only when all are missing.  The
-        rows keep their labels.
-
-        Examples
-        --------
-        >>> df = zb.DataFrame({"a": [1, None, None], "b": ["x", "y", None]})
-        >>> df.dropna()
-               a       b
-           int64  string
-        0      1       x
-        <BLANKLINE>
-        [1 rows x 2 columns]
-        >>> len(df.dropna(how="all")), len(df.dropna(subset=["b"]))
-        (2, 2)
-        """
-        if how not in ("any", "all"):
-            raise InvalidValueError(f"dropna: how must be 'any' or 'all', not {how!r}")
-        cols, names = self._cols()
-        if subset is not None:
-            if isinstance(subset, str):
-                subset = [subset]
-            for c in subset:
-                if c not in names:
-                    raise self._missing(c)
-            cols = [cols[names.index(c)] for c in subset]
-        if not cols:
-            return self._like(self._table)
-        keep = None
-        for col in cols:
-            ok = _core.unary("invert", _missing_mask(col))
-            if keep is None:
-                keep = ok
-            else:
-                keep = _core.binary("and" if how == "any" else "or", keep, ok)
-        return self._select_rows(_indexing.filter_rows(keep))
-
-    def fillna(self, value):
-        """Missing values filled with value, or per column with a dict
-        {column: value} (other columns unchanged).  A scalar is applied to
-        the columns whose dtype can hold it (str to string columns, numbers
-        to numeric columns ...), like pandas.
-
-        Examples
-        --------
-        >>> df = zb.DataFrame({"a": [1, None], "b": ["x", None]})
-        >>> df.fillna(0).to_dict()
-        {'a': [1, 0], 'b': ['x', None]}
-        >>> df.fillna({"a": -1, "b": "?"}).to_dict()
-        {'a': [1, -1], 'b': ['x', '?']}
-        """
-        cols, names = self._cols()
-        if isinstance(value, dict):
-            for c in value:
-                if c not in names:
-                    raise self._missing(c)
-            items = value
-        else:
-            items = {c: value for c in names}
-        out = []
-        for col, nm in zip(cols, names):
-            if nm not in items:
-                out.append(col)
-                continue
-            v = py_scalar(items[nm])
-            s = self._sliced(col, nm)
-            if not isinstance(value, dict) and not _fill_applies(col.dtype, v):
-                out.append(col)
-                continue
-            out.append(s.fillna(v)._col)
-        return self._with_columns(out, names)
 
     def astype(self, dtype):
         """Columns cast to dtype, or per column with a dict {column: dtype}
@@ -369,26 +294,3 @@ class FrameOps:
         if keep != "first":
             raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first')")
         return self._n_extreme(n, columns, False)
-
-
-def _fill_applies(dtype, value):
-    """Whether a frame-wide fillna scalar is meant for a column of dtype."""
-    if value is None:
-        return False
-    if isinstance(value, str):
-        return dtype in ("string", "category")
-    if isinstance(value, bool):
-        return dtype == "bool"
-    if isinstance(value, int):
-        return dtype not in ("string", "category", "date32", "bool") and not \
-            dtype.startswith("timestamp")
-    if isinstance(value, float):
-        return dtype in ("float32", "float64") or (
-            dtype.startswith(("int", "uint")) and float(value).is_integer())
-    if isinstance(value, datetime.datetime):
-        return dtype.startswith("timestamp")
-    if isinstance(value, datetime.date):
-        return dtype == "date32"
-    return False
-
-

@@ -448,6 +448,32 @@ zb_status zb_column_fill_null_string(const zb_column *col, const char *s, int64_
   return st;
 }
 
+/* ffill / bfill: one checked entry, the direction as the call's variant. */
+static zb_status fill_scan(const zb_column *col, int64_t limit, zb_fill_area area,
+                           bool backward, zb_column **out, zb_error *err) {
+  const char *name = backward ? "bfill" : "ffill";
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "%s: NULL output", name);
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "%s: NULL column", name);
+  if ((int)area < 0 || area >= ZB_FILL_AREA_COUNT)
+    return zb_error_set(err, ZB_EINVAL, "%s: unknown fill area %d", name, (int)area);
+  zb__call c = {.op = ZB__OP_FILL_SCAN, .variant = backward ? 1 : 0, .name = name};
+  c.in[0] = col;
+  c.p.fill_scan.limit = limit < 0 ? INT64_MAX : limit;
+  c.p.fill_scan.area = area;
+  return zb__dispatch_column(col->device, &c, out, err);
+}
+
+zb_status zb_column_fill_forward(const zb_column *col, int64_t limit, zb_fill_area area,
+                                 zb_column **out, zb_error *err) {
+  return fill_scan(col, limit, area, false, out, err);
+}
+
+zb_status zb_column_fill_backward(const zb_column *col, int64_t limit, zb_fill_area area,
+                                  zb_column **out, zb_error *err) {
+  return fill_scan(col, limit, area, true, out, err);
+}
+
 static zb_status check_mask(const zb_column *col_or_null, int64_t length, zb_device dev,
                             const zb_column *mask, zb_error *err) {
   if (mask == NULL) return zb_error_set(err, ZB_EINVAL, "filter: NULL mask");

@@ -108,6 +108,9 @@ typedef enum zb__op {
   ZB__OP_GROUP_IDS,
   /* in[0] int64 group ids; p.cumcount; -> out[0] */
   ZB__OP_GROUP_CUMCOUNT,
+  /* in[0] any type; variant 0 forward (ffill), 1 backward (bfill);
+   * p.fill_scan (limit: INT64_MAX for none); -> out[0] */
+  ZB__OP_FILL_SCAN,
   ZB__OP_COUNT
 } zb__op;
 
@@ -147,6 +150,7 @@ typedef struct zb__call {
       const zb_agg *aggs;
     } groupby;
     struct { int64_t n_groups; bool ascending; } cumcount;
+    struct { int64_t limit; zb_fill_area area; } fill_scan;
   } p;
   /* results */
   zb_column *out[2];

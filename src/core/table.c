@@ -117,6 +117,7 @@ zb_status zb_table_select(const zb_table *t, int64_t n, const int64_t *indices,
     cols[i] = t->columns[indices[i]];
   }
   st = zb_table_make(n, cols, names, out, err);
+  if (st == ZB_OK && n == 0) (*out)->num_rows = t->num_rows;
 done:
   zb_free(names);
   zb_free(cols);

@@ -148,6 +148,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_GROUP_CUMCOUNT:
       return zb__cpu_group_cumcount(in[0], c->p.cumcount.n_groups, c->p.cumcount.ascending, out,
                                     err);
+    case ZB__OP_FILL_SCAN:
+      return zb__cpu_fill_scan(in[0], c->variant != 0, c->p.fill_scan.limit, c->p.fill_scan.area,
+                               out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

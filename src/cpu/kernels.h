@@ -157,6 +157,10 @@ zb_status zb__cpu_is_null(const zb_column *col, bool want_valid, zb_column **out
                           zb_error *err);
 zb_status zb__cpu_fill_null(const zb_column *col, const zb_column *value, zb_column **out,
                             zb_error *err);
+/* ffill / bfill (src/cpu/fill_scan.c; see zb_column_fill_forward); limit
+ * INT64_MAX for none. */
+zb_status zb__cpu_fill_scan(const zb_column *col, bool backward, int64_t limit,
+                            zb_fill_area area, zb_column **out, zb_error *err);
 /* Filter n_cols host columns by one mask in one pass of parallel work;
  * outs[c] get new references (all NULL on failure). */
 zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,

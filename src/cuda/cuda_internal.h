@@ -224,6 +224,12 @@ zb_status zb__cuda_group_ids(const zb_table *t, int64_t n_keys, const int64_t *k
 zb_status zb__cuda_group_cumcount(const zb_column *ids, int64_t n_groups, bool ascending,
                                   zb_column **out, zb_error *err);
 
+/* The backend's fill_scan entry (src/cuda/fill_scan.cu): ffill / bfill of
+ * any type with the CPU's semantics (limit INT64_MAX for none), a scan of
+ * the nearest valid position, then the backend's take. */
+zb_status zb__cuda_fill_scan(const zb_column *col, bool backward, int64_t limit,
+                             zb_fill_area area, zb_column **out, zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

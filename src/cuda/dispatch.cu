@@ -57,6 +57,7 @@ const zb__support kCudaSupport[] = {
     {ZB__OP_GROUPBY_AGG, ZB__T(ZB_STRING), kStringAggV},
     {ZB__OP_GROUP_IDS, kAll, kAllV},
     {ZB__OP_GROUP_CUMCOUNT, kAll, kAllV},
+    {ZB__OP_FILL_SCAN, kAll, kAllV}, /* fill_scan.cu */
 };
 
 }  // namespace
@@ -120,6 +121,9 @@ static zb_status zb_cuda_run_op(zb__call *c, zb_error *err) {
     case ZB__OP_GROUP_CUMCOUNT:
       return zb__cuda_group_cumcount(in[0], c->p.cumcount.n_groups, c->p.cumcount.ascending, out,
                                      err);
+    case ZB__OP_FILL_SCAN:
+      return zb__cuda_fill_scan(in[0], c->variant != 0, c->p.fill_scan.limit,
+                                c->p.fill_scan.area, out, err);
     default: break;
   }
   /* the support table lists only the operations above */

@@ -1,7 +1,8 @@
 /*
  * compute.c -- the compute operations of zambezi/compute.h as functions of
  * the module zambezi._core: binary / binary_scalar / unary, cast, isnull /
- * notnull, fill_null, filter, take, sort_indices and concat.
+ * notnull, fill_null, fill_scan (ffill / bfill), filter, take,
+ * sort_indices and concat.
  *
  * Python scalars become zb_scalar values here, typed the way pandas types a
  * Python scalar next to a column (a "weak" scalar, as in numpy's NEP 50): an
@@ -30,6 +31,7 @@ static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_isnull(PyObject *module, PyObject *arg);
 static PyObject *zbpy_compute_notnull(PyObject *module, PyObject *arg);
 static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_fill_scan(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_take(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args);
@@ -386,6 +388,52 @@ static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* fill_scan(col, backward, limit, area) -> Column: ffill (backward false)
+ * or bfill; limit None or an int >= 0; area None, "inside" or "outside". */
+static PyObject *zbpy_compute_fill_scan(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co, *limit_obj, *area_obj;
+  int backward = 0;
+  if (!PyArg_ParseTuple(args, "OpOO:fill_scan", &co, &backward, &limit_obj, &area_obj))
+    return NULL;
+  zb_column *col;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  int64_t limit = -1;
+  if (limit_obj != Py_None) {
+    long long v = PyLong_AsLongLong(limit_obj);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v < 0) {
+      PyErr_Format(st->InvalidValueError, "fill_scan: limit must be >= 0, not %lld", v);
+      return NULL;
+    }
+    limit = (int64_t)v;
+  }
+  zb_fill_area area = ZB_FILL_ANYWHERE;
+  if (area_obj != Py_None) {
+    const char *a = PyUnicode_Check(area_obj) ? PyUnicode_AsUTF8(area_obj) : NULL;
+    if (a != NULL && strcmp(a, "inside") == 0) {
+      area = ZB_FILL_INSIDE;
+    } else if (a != NULL && strcmp(a, "outside") == 0) {
+      area = ZB_FILL_OUTSIDE;
+    } else {
+      if (!PyErr_Occurred())
+        PyErr_Format(st->InvalidValueError,
+                     "fill_scan: area must be None, 'inside' or 'outside', not %R", area_obj);
+      return NULL;
+    }
+  }
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = backward ? zb_column_fill_backward(col, limit, area, &out, &err)
+               : zb_column_fill_forward(col, limit, area, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 /* Rows of a Column or Table chosen by a second column (filter: a bool mask,
  * take: int64 positions): one engine call with the GIL released. */
 typedef zb_status (*table_rows_fn)(const zb_table *, const zb_column *, zb_table **,
@@ -567,6 +615,9 @@ PyMethodDef zbpy_compute_methods[] = {
     {"isnull", zbpy_compute_isnull, METH_O, "isnull(col) -> bool Column"},
     {"notnull", zbpy_compute_notnull, METH_O, "notnull(col) -> bool Column"},
     {"fill_null", zbpy_compute_fill_null, METH_VARARGS, "fill_null(col, value) -> Column"},
+    {"fill_scan", zbpy_compute_fill_scan, METH_VARARGS,
+     "fill_scan(col, backward, limit, area) -> Column: ffill / bfill (limit None or >= 0; "
+     "area None, 'inside' or 'outside')"},
     {"filter", zbpy_compute_filter, METH_VARARGS,
      "filter(column_or_table, mask) -> Column or Table"},
     {"take", zbpy_compute_take, METH_VARARGS,

@@ -19,6 +19,9 @@ the GPU at offset 13, the other sliced on the CPU at offset 5 and moved):
     fill_null (numbers, bool, dates, timestamps with a timezone,
     categoricals, strings), where / mask (column, scalar or null other;
     strings too), clip, round;
+  * ffill / bfill (the fill_scan kernel: every dtype, limits, limit_area,
+    NaN values counted as missing, and sparse columns whose runs of nulls
+    cross warps, blocks and the scan's tiles);
   * casts between every pair of numeric types and bool, and among date32,
     timestamps of each unit and integers, including the casts that fail: the
     GPU must raise the same error with the same message (the first bad row).
@@ -349,6 +352,39 @@ def test_where_mask(dtype, n, layout):
                   (c, cc, cother), (g, gc_, gother))
 
 
+FILL_SCAN_ARGS = [(None, None), (1, None), (3, "inside"), (None, "outside"), (None, "inside"),
+                  (2000, None)]
+
+
+def _fill_scan_check(dtype, n, layout, c, g):
+    for backward in (False, True):
+        for limit, area in FILL_SCAN_ARGS:
+            what = (f"{'bfill' if backward else 'ffill'}(limit={limit}, limit_area={area}) "
+                    f"{dtype} [n={n}, {layout}]")
+            check(what, lambda x, b=backward, lim=limit, a=area: _core.fill_scan(x, b, lim, a),
+                  (c,), (g,))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+def test_fill_scan(dtype, n, layout):
+    c, g = operand(dtype, n, layout, 0, ("fill_scan",))
+    _fill_scan_check(dtype, n, layout, c, g)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int8", "string", "category", "timestamp_tz"])
+def test_fill_scan_long_runs(dtype):
+    """One valid row in about 5000: runs of nulls far longer than a block."""
+    n = 1_000_001
+    rng = _rng("fill_scan_long", dtype)
+    values = gen_values(dtype, n, rng)
+    mask = rng.random(n) >= 0.0002
+    mask[-3000:] = True  # a trailing run: limit_area's edge
+    cpu = make_col(dtype, values, mask)
+    _fill_scan_check(dtype, n, "long runs", cpu, cpu.to_device("cuda"))
+
+
 CLIP_BOUNDS = [(-3, 5), (0, None), (None, 2), (None, None), (2.5, 7.25),
                (float("nan"), 1), (-(2**70), 2**70), (10, -10)]
 
@@ -513,12 +549,13 @@ def test_profile_shows_the_ops_ran_on_the_gpu():
         _core.cast(ga, "float32")
         _core.isnull(ga)
         _core.column_clip(ga, 0, 5)
+        _core.fill_scan(gb, False, None, None)
         _core.binary("lt", gs, gs)
         _core.str_cat(gs, gs, "-")  # declined, runs on the CPU
     ops = {}
     for r in p.records:
         ops.setdefault(r.op, []).append(r)
-    for op in ("add", "abs", "cast", "isnull", "clip", "lt"):
+    for op in ("add", "abs", "cast", "isnull", "clip", "lt", "ffill"):
         assert op in ops, f"no profile record for {op}: {sorted(ops)}"
         for r in ops[op]:
             assert r.device.startswith("cuda") and not r.fallback, (
