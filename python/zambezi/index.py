@@ -59,11 +59,6 @@ def _int64_column(arr):
     return _core.column_from_buffer(np.ascontiguousarray(arr, dtype=np.int64))
 
 
-def _is_scalar_label(key):
-    return not isinstance(key, (list, np.ndarray, slice, dict, set)) and not (
-        hasattr(key, "__len__") and not isinstance(key, (str, bytes, tuple)))
-
-
 # --------------------------------------------------------------------------
 # the base class: one or more levels over engine columns
 # --------------------------------------------------------------------------
@@ -1052,7 +1047,7 @@ class _Lookup:
     (the engine's stable radix sort, missing labels last), then binary
     searches.  ``positions(label)`` gives the ascending positions."""
 
-    __slots__ = ("col", "order", "keys", "n_valid", "increasing", "unique")
+    __slots__ = ("col", "order", "keys", "n_valid", "increasing", "unique", "levels")
 
     def __init__(self, index):
         if index.nlevels != 1:
@@ -1093,6 +1088,7 @@ class _Lookup:
             self.unique = False
 
     def _init_multi(self, index):
+        self.levels = None  # one lookup per level, made on first use
         self.col = None
         self.order = None
         self.keys = index
@@ -1133,9 +1129,10 @@ class _Lookup:
             label = (label,)
         if len(label) > index.nlevels:
             raise IndexKeyError(f"{label!r}: too many levels for an index of {index.nlevels}")
+        if self.levels is None:
+            self.levels = [Index._from_columns([c], [None])._lookup() for c in index._levels()]
         mask = None
-        for col, v in zip(index._levels(), label):
-            sub = Index._from_columns([col], [None])._lookup()
+        for sub, v in zip(self.levels, label):
             pos = sub.positions(v)
             m = np.zeros(len(index), dtype=bool)
             m[pos] = True
