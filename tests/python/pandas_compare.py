@@ -1,8 +1,8 @@
 """Comparing a zambezi result with pandas' answer, for the tests.
 
 ``assert_frame_like(got, exp, what)`` checks, in this order: the column
-labels, the index (``to_pandas()`` gives a RangeIndex, which must equal
-pandas' index: where pandas keeps row labels that zambezi renumbers, the
+labels, the index (its levels with the dtypes ``shown_dtype`` gives, as
+for columns; where pandas keeps row labels that zambezi renumbers, the
 caller resets pandas' index at that place and says why), each column's
 dtype as ``to_pandas()`` shows it, and every value -- exactly for
 integers, bools, strings, categories, dates and timestamps and for the
@@ -55,6 +55,24 @@ def shown_dtype(s):
     if isinstance(s.dtype, pd.StringDtype) and s.dtype.na_value is pd.NA:
         return pd.Series(["a"]).dtype  # pandas' default string dtype ('str')
     return s.dtype
+
+
+def shown_index(idx):
+    """pandas index idx as zambezi's to_pandas() must show it: each level
+    with the dtype shown_dtype gives a column of its values (index levels
+    are engine columns like any other)."""
+    if isinstance(idx, pd.RangeIndex):
+        return idx
+    if isinstance(idx, pd.MultiIndex):
+        arrays = [_shown_level(idx.get_level_values(i)) for i in range(idx.nlevels)]
+        return pd.MultiIndex.from_arrays(arrays, names=idx.names)
+    return pd.Index(_shown_level(idx), name=idx.name)
+
+
+def _shown_level(level):
+    s = pd.Series(level, copy=False)
+    want = shown_dtype(s)
+    return level if s.dtype == want else s.astype(want).array
 
 
 def _is_float(dtype):
@@ -117,13 +135,19 @@ def assert_frame_like(got, exp, what="", rtol=0.0, atol=0.0, any_order=False, ap
     exp: same columns, index, dtypes (shown_dtype) and values.  Floats
     within rtol/atol (exact by default) -- in the columns named in approx,
     or in every column when approx is None.  any_order: the row order is
-    not defined (compared as a multiset of rows)."""
+    not defined (compared as a multiset of rows, a row's labels with it)."""
     if hasattr(got, "to_pandas"):
         got = got.to_pandas()
+    if any_order and not isinstance(exp.index, pd.RangeIndex):
+        # labels (group keys ...) in another order too: compared as columns
+        got, exp = got.reset_index(), exp.reset_index()
+        exp.index = pd.RangeIndex(len(exp))
+        got.index = pd.RangeIndex(len(got))
     assert list(got.columns) == list(exp.columns), (
         f"{what}: columns {list(got.columns)}, pandas {list(exp.columns)}")
     assert len(got) == len(exp), f"{what}: {len(got)} rows, pandas {len(exp)}"
-    pd.testing.assert_index_equal(got.index, exp.index, exact="equiv", obj=f"{what}: index")
+    pd.testing.assert_index_equal(got.index, shown_index(exp.index), exact="equiv",
+                                  obj=f"{what}: index")
     for c in exp.columns:
         want = shown_dtype(exp[c])
         assert got[c].dtype == want, (
