@@ -23,7 +23,9 @@ to a common one first.  Row labels follow pandas 3:
 Differences from pandas: an integer or bool column that gains missing
 rows (a frame without that column, a label missing on one side) keeps its
 dtype with nulls (pandas makes it float64 or object); aligning on labels
-needs labels unique per input, and a null label matches no other.
+needs labels unique per input, and a null label matches no other; column
+labels of mixed types (an unnamed Series' 0 beside a column "a") are shown
+as str ("0"), where pandas keeps an object Index.
 """
 
 import numpy as np

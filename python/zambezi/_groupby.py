@@ -173,6 +173,8 @@ def _frame_keys(df, by, level):
                 exclude.add(k)
             else:
                 col, label = _key_column(df, k, "groupby")
+                if col.device != t.device:
+                    col = col.to_device(t.device)
                 keys.append(None)
                 extra.append(col)
                 klabels.append(label)
@@ -210,6 +212,8 @@ def _series_keys(s, by, level):
                 raise DTypeError("Series.groupby takes Series or arrays as keys (or level=), "
                                  f"not a name ({k!r})")
             col, label = _key_column(s, k, "Series.groupby")
+            if col.device != s._col.device:
+                col = col.to_device(s._col.device)
             kcols.append(col)
             klabels.append(label)
     knames = [f"__key{i}" for i in range(len(kcols))]

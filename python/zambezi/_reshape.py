@@ -7,9 +7,12 @@ them come from the engine's group ids and sort, the cells from one engine
 ``take`` per result column (positions computed with numpy).
 
 - ``Series.unstack(level=-1)`` / ``DataFrame.unstack``: the level's
-  distinct values become the columns (sorted, a missing label first, as
-  pandas), the other levels' distinct combinations the rows (sorted the
-  same way); a cell no row fills is null (or ``fill_value``).  A frame
+  distinct values become the columns (sorted, a missing label last), the
+  other levels' distinct combinations the rows (sorted the same way); a
+  cell no row fills is null (or ``fill_value``).  pandas orders by its
+  MultiIndex's codes: a missing label comes last after a group-by with
+  dropna=False (as here) but first in an index built from arrays holding
+  NaN -- zambezi has no codes and always puts it last.  A frame
   gives columns (column, value); a frame with one index level gives a
   Series (pandas' shape).  Repeated (row, column) label pairs raise.
 - ``DataFrame.stack()``: each row becomes one row per column, the column
@@ -42,22 +45,26 @@ def _positions(arr):
                                     mask=missing if missing.any() else None)
 
 
+def _host_numpy(col):
+    """The values of an int64 engine column as numpy (copied from a GPU)."""
+    return values_numpy(col if col.device == "cpu" else col.to_device("cpu"))
+
+
 def _codes(cols):
     """(codes, distinct) for the rows of engine columns: each row's rank
-    among the distinct label combinations sorted ascending with missing
-    labels first (pandas' unstack order), and a Table of those
-    combinations in that order."""
+    among the distinct label combinations sorted ascending, missing labels
+    last, and a Table of those combinations in that order."""
     names = [f"l{i}" for i in range(len(cols))]
     t = _core.table_from_columns(cols, names)
     keys = list(range(len(cols)))
     ids, ngroups = _core.group_ids(t, keys, False, False)  # first appearance
-    ids = values_numpy(ids)
+    ids = _host_numpy(ids)
     if ngroups == 0:
         return ids, _core.take(t, _int64(np.empty(0, dtype=np.int64)))
     seen = np.maximum.accumulate(ids)
     first = np.flatnonzero(np.r_[True, seen[1:] > seen[:-1]])  # group g first at first[g]
     reps = _core.take(t, _int64(first))
-    order = values_numpy(_core.sort_indices(reps, keys, [True] * len(keys), True))
+    order = _host_numpy(_core.sort_indices(reps, keys, [True] * len(keys), False))
     rank = np.empty(ngroups, dtype=np.int64)
     rank[order] = np.arange(ngroups, dtype=np.int64)
     return rank[ids], _core.take(reps, _int64(order))
@@ -116,7 +123,8 @@ class SeriesReshape:
     def unstack(self, level=-1, fill_value=None, sort=True):
         """A DataFrame whose columns are the distinct values of one index
         level (the last by default), sorted, and whose rows are the other
-        levels' distinct labels, sorted (a missing label first, as pandas).
+        levels' distinct labels, sorted (a missing label last; see
+        zambezi._reshape).
         A cell no value fills is null (or fill_value).
 
         Examples

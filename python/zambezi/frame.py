@@ -218,9 +218,15 @@ class DataFrame(IndexOps, FrameOps, FrameExtra, FrameStats, FrameMerge, FrameGro
         """The column labels: an Index of the column names, or the labels
         a result carries as pandas gives them (a MultiIndex of tuples after
         ``groupby().agg(["sum", "max"])``, integers after ``concat(axis=1)``
-        of unnamed Series, the values of an unstacked level ...; see
-        zambezi._labels).  Assigning a list (or an Index) relabels every
-        column.
+        of unnamed Series, the values of an unstacked level ...).  Assigning
+        a list (or an Index) relabels every column.  ``df[label]`` selects
+        by these labels (on a MultiIndex, a first-level label gives the
+        frame of its columns); methods that take column names (sort_values,
+        groupby, merge ...) take the names zambezi gives such columns --
+        the parts of a tuple joined by "_" ("fare_sum" for ("fare",
+        "sum")), str(label) for other labels -- where pandas takes the
+        labels themselves.  Labels of mixed types (0 and "a") are shown as
+        str: a column of labels holds one type.
 
         Examples
         --------
