@@ -13,8 +13,8 @@ The ten questions of h2oai/db-benchmark (groupby-*.py/R "questions"):
   q5 sum v1:v3 by id6             q10 sum v3 count by id1:id6
 Each question runs once (db-benchmark's first run) and then --repeat more
 times (the best of those is "run 2").  zambezi and pandas share one
-pandas-style implementation (zambezi keeps group keys as ordinary columns,
-pandas is asked for the same with as_index=False); polars uses its
+pandas-style implementation (both asked for the group keys as ordinary
+columns with as_index=False); polars uses its
 expression API and duckdb SQL, as db-benchmark's scripts do.  Every answer
 is summarised (row count, sum of each numeric column, non-missing count of
 the others) and compared with every other engine's: rows exactly, sums
@@ -59,7 +59,7 @@ IDS = ["id1", "id2", "id3", "id4", "id5", "id6"]
 def pandas_style(kw, frame_cls):
     """The questions written against the pandas API.  kw: the groupby
     keyword arguments (pandas: as_index=False, sort=False, observed=True,
-    dropna=False; zambezi: sort=False, dropna=False).  frame_cls builds a
+    dropna=False; zambezi: as_index=False, sort=False, dropna=False).  frame_cls builds a
     frame from a dict of Series (q9)."""
 
     def gb(x, keys):
@@ -143,10 +143,11 @@ def zambezi_impl():
     if not hasattr(zb.DataFrame, "groupby"):
         return {"_missing": "zambezi.DataFrame has no groupby yet "
                             f"(zambezi from {os.path.dirname(zb.__file__)})"}
-    impl = pandas_style(dict(sort=False, dropna=False), zb.DataFrame)
+    impl = pandas_style(dict(as_index=False, sort=False, dropna=False), zb.DataFrame)
 
     def q9(x):
-        c = x.groupby(["id2", "id4"], sort=False, dropna=False).corr("v1", "v2", name="r2")
+        c = x.groupby(["id2", "id4"], as_index=False, sort=False,
+                      dropna=False).corr("v1", "v2", name="r2")
         c["r2"] = c["r2"] * c["r2"]
         return c
 

@@ -1,21 +1,144 @@
-"""``zambezi.concat``: the rows of several DataFrames or Series, one after
-another.
+"""``zambezi.concat``: DataFrames or Series one after another (axis=0) or
+side by side (axis=1), as ``pandas.concat``.
 
 One engine call (``_core.concat``) per column; categoricals with different
-categories are unified by the engine.  As everywhere in zambezi (see the
-notes of zambezi._compute), the result is numbered from 0.
+categories are unified by the engine, numbers of different types are cast
+to a common one first.  Row labels follow pandas 3:
+
+- axis=0 keeps each input's labels (their levels concatenated; inputs
+  whose RangeIndexes continue one another give one RangeIndex);
+  ``ignore_index=True`` numbers the rows 0..n-1; ``keys=`` adds an outer
+  level naming the input each row came from.
+- Frames with different columns: ``join="outer"`` (the default) takes
+  every column, in order of first appearance, a frame without it giving
+  nulls there; ``join="inner"`` only the columns all frames have.
+- axis=1 puts the columns side by side: inputs with equal indexes are
+  joined by position; otherwise the rows are aligned on their labels (one
+  engine join per input): ``"outer"`` gives the union of the labels in
+  order of first appearance, ``"inner"`` the labels all inputs have, in
+  the first input's order.  An unnamed Series becomes a column labelled
+  0, 1, ... (counting unnamed Series); ``keys=`` labels the columns
+  (key, column).
+
+Differences from pandas: an integer or bool column that gains missing
+rows (a frame without that column, a label missing on one side) keeps its
+dtype with nulls (pandas makes it float64 or object); aligning on labels
+needs labels unique per input, and a null label matches no other; column
+labels of mixed types (an unnamed Series' 0 beside a column "a") are shown
+as str ("0"), where pandas keeps an object Index.
 """
 
-from zambezi import _base, _core
+import numpy as np
+
+from zambezi import _base, _core, _labels
+from zambezi import index as _ix
 from zambezi._compute import _engine_error
 from zambezi.errors import DTypeError, InvalidValueError, ZambeziError
 
+_INTS = ("int8", "int16", "int32", "int64")
+_UINTS = ("uint8", "uint16", "uint32", "uint64")
 
-def concat(objs, ignore_index=True):
-    """Rows of several DataFrames (same column names in the same order, types
-    that concatenate: equal, or categoricals whose categories are unified)
-    or of several Series, one after another.  Renumbered from 0 (pandas
-    keeps each input's index unless ignore_index=True).
+
+def _common_dtype(dtypes):
+    """The dtype numbers of different types concatenate as (pandas' rule
+    for ints and floats), or None when they are not all numbers."""
+    if any(d not in _INTS + _UINTS + ("float32", "float64") for d in dtypes):
+        return None
+    if any(d.startswith("float") for d in dtypes):
+        return "float64" if any(d != "float32" for d in dtypes) else "float32"
+    if all(d in _UINTS for d in dtypes):
+        return "uint64"
+    return "int64"
+
+
+def _concat_columns(parts, what):
+    """One column from parts (engine columns), casting numbers to a common
+    type when their types differ."""
+    dtypes = {p.dtype for p in parts}
+    if len(dtypes) > 1:
+        target = _common_dtype(dtypes)
+        if target is not None:
+            parts = [p if p.dtype == target else _core.cast(p, target) for p in parts]
+    if len(parts) == 1:
+        return parts[0]
+    try:
+        return _core.concat(parts)
+    except ZambeziError as e:
+        raise _engine_error(
+            e, f"concat of {what} (dtypes " + ", ".join(p.dtype for p in parts) + ")") from None
+
+
+def _nulls_like(col, n):
+    """n nulls of col's dtype."""
+    pos = _core.column_from_buffer(np.zeros(n, dtype=np.int64), mask=np.ones(n, dtype=np.bool_))
+    return _core.take(col.slice(0, 0), pos)
+
+
+def _int64(arr):
+    return _core.column_from_buffer(np.ascontiguousarray(arr, dtype=np.int64))
+
+
+# --------------------------------------------------------------------------
+# row labels
+# --------------------------------------------------------------------------
+
+def _append_indexes(indexes):
+    """The labels of several objects one after another (pandas'
+    Index.append): consecutive RangeIndexes stay one RangeIndex."""
+    ranges = [ix for ix in indexes if len(ix)]
+    if all(isinstance(ix, _ix.RangeIndex) for ix in indexes):
+        if not ranges:
+            return _ix.default_index(0)
+        step = ranges[0].step if len(ranges[0]) > 1 else None
+        ok, nxt = True, ranges[0].start
+        for r in ranges:
+            if r.start != nxt or (len(r) > 1 and step is not None and r.step != step):
+                ok = False
+                break
+            if len(r) > 1 and step is None:
+                step = r.step
+            nxt = r.start + len(r) * (step or 1)
+        if ok:
+            step = step or 1
+            start = ranges[0].start
+            return _ix.RangeIndex(start, start + step * sum(len(r) for r in ranges), step)
+    depth = indexes[0].nlevels
+    if any(ix.nlevels != depth for ix in indexes):
+        raise InvalidValueError("concat: the inputs' indexes have different numbers of levels")
+    levels = []
+    for i in range(depth):
+        parts = [ix._levels()[i] for ix in indexes]
+        levels.append(_concat_columns(parts, f"index level {i}"))
+    names = [indexes[0].names[i] if all(ix.names[i] == indexes[0].names[i] for ix in indexes)
+             else None for i in range(depth)]
+    return _ix.Index._from_columns(levels, names)
+
+
+def _with_keys(index, keys, lengths, names):
+    """index with the outer level concat(keys=...) adds: keys[i] repeated
+    lengths[i] times (one engine take)."""
+    kcol = _ix.Index(list(keys))._levels()[0]
+    col = _core.take(kcol, _int64(np.repeat(np.arange(len(keys), dtype=np.int64), lengths)))
+    levels = [col] + list(index._levels())
+    nm = list(names) if names is not None else [None] + list(index.names)
+    if len(nm) < len(levels):
+        nm = nm + list(index.names)[len(nm) - 1:]
+    return _ix.MultiIndex._from_columns(levels, nm[:len(levels)])
+
+
+# --------------------------------------------------------------------------
+# the entry point
+# --------------------------------------------------------------------------
+
+def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, names=None,
+           sort=False, copy=None):
+    """Several DataFrames or Series one after another (axis=0, the
+    default) or side by side (axis=1), as ``pandas.concat``: row labels
+    kept (``ignore_index=True`` numbers rows 0..n-1), frames with
+    different columns joined (``join="outer"``: all columns, nulls where a
+    frame lacks one; ``"inner"``: the common ones), ``keys=`` an outer
+    level naming each input.  The notes of zambezi._concat give the rules
+    and the differences from pandas.
 
     Examples
     --------
@@ -26,42 +149,203 @@ def concat(objs, ignore_index=True):
        int64  string
     0      1       x
     1      2       y
-    2      3    <NA>
+    0      3    <NA>
     <BLANKLINE>
     [3 rows x 2 columns]
-    >>> zb.concat([zb.Series([1, 2]), zb.Series([3])]).to_list()
-    [1, 2, 3]
+    >>> zb.concat([a, b], ignore_index=True).index
+    RangeIndex(start=0, stop=3, step=1)
+    >>> zb.concat([a, zb.DataFrame({"w": [0.5]})]).to_dict()
+    {'k': [1, 2, None], 'v': ['x', 'y', None], 'w': [None, None, 0.5]}
+    >>> zb.concat([zb.Series([1, 2], name="a"), zb.Series([3], name="b")], axis=1)
+               a      b
+           int64  int64
+    0          1      3
+    1          2   <NA>
+    <BLANKLINE>
+    [2 rows x 2 columns]
+    >>> zb.concat([zb.Series([1, 2]), zb.Series([3])], keys=["p", "q"]).index.to_list()
+    [('p', 0), ('p', 1), ('q', 0)]
     """
+    if isinstance(objs, dict):
+        if keys is None:
+            keys = list(objs.keys())
+        objs = [objs[k] for k in keys]
     objs = list(objs)
+    if keys is not None:
+        keys = list(keys)
+        if len(keys) != len(objs):
+            raise InvalidValueError(f"concat: {len(keys)} keys for {len(objs)} objects")
+        pairs = [(k, o) for k, o in zip(keys, objs) if o is not None]
+        keys, objs = [k for k, _ in pairs], [o for _, o in pairs]
+    else:
+        objs = [o for o in objs if o is not None]
     if not objs:
         raise InvalidValueError("concat: no objects to concatenate")
+    for o in objs:
+        if not isinstance(o, _base.NDFrame):
+            raise DTypeError(f"concat takes DataFrames and Series, not {type(o).__name__}")
+    if join not in ("outer", "inner"):
+        raise InvalidValueError(f"concat: join must be 'outer' or 'inner', not {join!r}")
+    if axis in (0, "index", "rows"):
+        return _concat_rows(objs, join, ignore_index, keys, names, sort)
+    if axis in (1, "columns"):
+        return _concat_side(objs, join, ignore_index, keys, names, sort)
+    raise InvalidValueError(f"concat: axis must be 0 or 1, not {axis!r}")
+
+
+def _concat_rows(objs, join, ignore_index, keys, names, sort):
+    lengths = [len(o) for o in objs]
+    if ignore_index:
+        index = _ix.default_index(sum(lengths))
+    else:
+        index = _append_indexes([o._index for o in objs])
+    if keys is not None and not ignore_index:
+        index = _with_keys(index, keys, lengths, names)
     if all(_base.is_series(o) for o in objs):
         name = objs[0].name if all(o.name == objs[0].name for o in objs) else None
-        try:
-            col = _core.concat([o._col for o in objs])
-        except ZambeziError as e:
-            raise _engine_error(
-                e, "concat of Series with dtypes " + ", ".join(o.dtype for o in objs)) from None
-        return objs[0]._constructor._from_engine(col, name)
-    if not all(_base.is_frame(o) for o in objs):
-        kinds = sorted({type(o).__name__ for o in objs})
-        raise DTypeError(f"concat takes only DataFrames or only Series, got {kinds}")
-    names = objs[0]._table.names
-    for k, o in enumerate(objs[1:], 1):
-        if o._table.names != names:
-            raise InvalidValueError(
-                f"concat: frame {k} has columns {o._table.names!r}, frame 0 has {names!r}; "
-                "all frames must have the same columns in the same order")
+        col = _concat_columns([o._col for o in objs], "Series")
+        return objs[0]._constructor._from_column(col, name, index)
+    frames = [o if _base.is_frame(o) else _series_frame(o) for o in objs]
+    per = [_labels.label_list(f) for f in frames]
+    if all(p == per[0] for p in per):
+        out_labels = per[0]
+        where = [list(range(len(out_labels)))] * len(frames)
+    else:
+        for p in per:
+            if len(set(p)) != len(p):
+                raise InvalidValueError(
+                    "concat: frames with different columns must not repeat a column label")
+        out_labels = _join_labels(per, join, sort)
+        where = [[_find(p, lb) for lb in out_labels] for p in per]
     cols = []
-    for j, nm in enumerate(names):
-        parts = [o._table.column(j) for o in objs]
+    for j, lb in enumerate(out_labels):
+        parts = []
+        proto = next(f._table.column(w[j]) for f, w in zip(frames, where) if w[j] is not None)
+        for f, w in zip(frames, where):
+            parts.append(f._table.column(w[j]) if w[j] is not None else
+                         _nulls_like(proto, len(f)))
+        cols.append(_concat_columns(parts, f"column {lb!r}"))
+    cls = frames[0]._constructor
+    if not out_labels:
+        return cls._wrap(_core.table_from_columns([], []), index)
+    lab = _labels.labels(frames[0])
+    lnames = lab.names if lab is not None and all(
+        (_labels.labels(f) is not None and _labels.labels(f).names == lab.names)
+        for f in frames) else None
+    return _labels.frame_from(cls, cols, out_labels, index, lnames)
+
+
+def _find(labels, label):
+    """The position of label among labels (1 and "1" differ), or None."""
+    for i, v in enumerate(labels):
+        if type(v) is type(label) and v == label:
+            return i
+    return None
+
+
+def _join_labels(per, join, sort):
+    if join == "inner":
+        out = [lb for lb in per[0] if all(_find(p, lb) is not None for p in per[1:])]
+    else:
+        out = []
+        for p in per:
+            for lb in p:
+                if _find(out, lb) is None:
+                    out.append(lb)
+    if sort:
         try:
-            cols.append(_core.concat(parts))
-        except ZambeziError as e:
-            raise _engine_error(
-                e, f"concat of column {nm!r} (dtypes " + ", ".join(p.dtype for p in parts)
-                + ")") from None
-    cls = objs[0]._constructor
-    if not names:
-        return cls()
-    return cls._from_engine(_core.table_from_columns(cols, names))
+            out = sorted(out)
+        except TypeError:
+            out = sorted(out, key=str)
+    return out
+
+
+def _series_frame(s, label=None):
+    """A Series as a one-column frame labelled by its name (label when
+    unnamed)."""
+    lb = s.name if s.name is not None else (0 if label is None else label)
+    return _labels.frame_from(s._constructor_expanddim, [s._col], [lb], s._index)
+
+
+def _concat_side(objs, join, ignore_index, keys, names, sort):
+    frames, unnamed = [], 0
+    for i, o in enumerate(objs):
+        if _base.is_series(o):  # a column labelled by its key, name or a count
+            if keys is not None:
+                lb = keys[i]
+            elif o.name is None:
+                lb, unnamed = unnamed, unnamed + 1
+            else:
+                lb = o.name
+            o = _labels.frame_from(o._constructor_expanddim, [o._col], [lb], o._index)
+        frames.append(o)
+    index, positions = _align(frames, join, sort)
+    cols, labels = [], []
+    for i, (f, pos) in enumerate(zip(frames, positions)):
+        t = f._table
+        for j, lb in enumerate(_labels.label_list(f)):
+            c = t.column(j)
+            cols.append(c if pos is None else _core.take(c, pos))
+            if keys is not None and _base.is_frame(objs[i]):
+                labels.append((keys[i],) + (lb if isinstance(lb, tuple) else (lb,)))
+            else:
+                labels.append(lb)
+    if ignore_index:
+        labels = list(range(len(labels)))
+    cls = _base.frame_class()
+    if keys is not None and any(isinstance(lb, tuple) for lb in labels):
+        labels = [lb if isinstance(lb, tuple) else (lb,) for lb in labels]
+    lnames = list(names) if names is not None else None
+    return _labels.frame_from(cls, cols, labels, index, lnames)
+
+
+def _align(frames, join, sort):
+    """The result's index and, per input, the positions of its rows (an
+    int64 engine column with nulls for labels it lacks; None: the rows as
+    they are)."""
+    first = frames[0]._index
+    if all(f._index is first or f._index.equals(first) for f in frames[1:]):
+        return first, [None] * len(frames)
+    depth = first.nlevels
+    for f in frames:
+        if f._index.nlevels != depth:
+            raise InvalidValueError("concat(axis=1): the inputs' indexes have different "
+                                    "numbers of levels")
+        if not f._index.is_unique:
+            raise InvalidValueError("concat(axis=1): aligning rows needs unique labels in "
+                                    "every input (reindexing only valid with uniquely valued "
+                                    "Index objects)")
+    lv = list(range(depth))
+    names = [f"l{i}" for i in lv]
+
+    def table(index):
+        return _core.table_from_columns(index._levels(), names)
+
+    result = table(first)
+    for f in frames[1:]:
+        other = table(f._index)
+        if join == "inner":
+            left, _ = _core.join_indices(result, other, lv, lv, "inner", False)
+            result = _core.take(result, left)
+        else:  # the labels result lacks, in their order, appended
+            _, right = _core.join_indices(other, result, lv, lv, "left", False)
+            missing = _core.isnull(right)
+            if missing.null_count == 0 and _core.stat(missing, "any"):
+                result = _concat_tables(result, _core.filter(other, missing), names)
+    labels = _ix.Index._from_columns([result.column(i) for i in lv], list(first.names))
+    if sort:
+        order = _core.sort_indices(result, lv, [True] * depth, False)
+        result = _core.take(result, order)
+        labels = _ix.Index._from_columns([result.column(i) for i in lv], list(first.names))
+    positions = []
+    for f in frames:
+        _, right = _core.join_indices(result, table(f._index), lv, lv, "left", False)
+        positions.append(right)
+    return labels, positions
+
+
+def _concat_tables(a, b, names):
+    cols = [_concat_columns([a.column(i), b.column(i)], "index labels")
+            for i in range(a.num_columns)]
+    return _core.table_from_columns(cols, names)
+

@@ -77,27 +77,66 @@ def _columns_shown(names):
     return list(range(m)), False
 
 
-def frame_repr(table, index):
+def _label_text(v):
+    if v is None or (isinstance(v, float) and v != v):
+        return "NaN"
+    return str(v)
+
+
+def _header_cells(names, columns, shown):
+    """One list per header line (the labels' levels): the text above each
+    shown column; outer levels of a MultiIndex show a label once per run
+    of equal labels, as pandas does."""
+    if columns is None:
+        return [[names[c] for c in shown]]
+    values = columns.to_list()
+    if columns.nlevels == 1:
+        return [[_label_text(values[c]) for c in shown]]
+    lines = []
+    for lv in range(columns.nlevels):
+        line, prev = [], None
+        for c in shown:
+            key = values[c][: lv + 1]
+            last = lv == columns.nlevels - 1
+            line.append(_label_text(values[c][lv]) if last or key != prev else "")
+            prev = key
+        lines.append(line)
+    return lines
+
+
+def frame_repr(table, index, columns=None):
+    """Text of a frame: table (its data), index (row labels), columns (an
+    Index of column labels, or None: the table's names)."""
     n, names = table.num_rows, table.names
     rows, row_gap = _rows_shown(n)
     cols, col_gap = _columns_shown(names)
     levels, level_names = _index_cells(index, n)
     named = any(nm is not None for nm in level_names)
-    top = 3 if named else 2  # header lines: names, dtypes (, index names)
-    columns = [["", ""] + ([("" if nm is None else str(nm))] if named else []) + cells
-               for cells, nm in zip(levels, level_names)]
-    n_index = len(columns)
+    header = _header_cells(names, columns, cols)
+    nh = len(header)
+    col_names = [] if columns is None else columns.names
+    top = nh + 1 + (1 if named else 0)  # header lines: labels, dtypes (, index names)
+    columns_out = []
+    for k, (cells, nm) in enumerate(zip(levels, level_names)):
+        head = [""] * nh
+        if k == 0:  # the column labels' level names, at the left (pandas)
+            head = [("" if cn is None else str(cn)) for cn in col_names] or head
+        columns_out.append(head + [""] + ([("" if nm is None else str(nm))] if named else [])
+                           + cells)
+    n_index = len(columns_out)
     for j, c in enumerate(cols):
         col = table.column(c)
-        columns.append([names[c], col.dtype] + ([""] if named else []) + _shown_cells(col, n))
+        columns_out.append([line[j] for line in header] + [col.dtype] +
+                           ([""] if named else []) + _shown_cells(col, n))
         if col_gap and j == EDGE_COLS - 1:
-            columns.append(["...", ""] + ([""] if named else []) + ["..."] * len(rows))
-    widths = [max(len(s) for s in column) for column in columns]
+            columns_out.append(["..."] + [""] * nh + ([""] if named else []) +
+                               ["..."] * len(rows))
+    widths = [max(len(s) for s in column) for column in columns_out]
     lines = []
     nlines = len(rows) + top
     for i in range(nlines):
         parts = []
-        for k, (column, w) in enumerate(zip(columns, widths)):
+        for k, (column, w) in enumerate(zip(columns_out, widths)):
             parts.append(column[i].ljust(w) if k < n_index else column[i].rjust(w))
         lines.append("  ".join(parts).rstrip())
         if row_gap and i == EDGE_ROWS + top - 1:
@@ -112,13 +151,18 @@ def frame_repr(table, index):
 def series_repr(col, name, index):
     n = col.length
     rows, row_gap = _rows_shown(n)
-    levels, _ = _index_cells(index, n)
-    widths = [max((len(s) for s in cells), default=0) for cells in levels]
+    levels, level_names = _index_cells(index, n)
+    named = any(nm is not None for nm in level_names)
+    heads = [("" if nm is None else str(nm)) for nm in level_names]
+    widths = [max([len(s) for s in cells] + ([len(h)] if named else []), default=0)
+              for cells, h in zip(levels, heads)]
     index = ["  ".join(c[i].ljust(w) for c, w in zip(levels, widths)) for i in range(len(rows))]
     cells = _shown_cells(col, n)
     wi = max((len(s) for s in index), default=0)
     wc = max((len(s) for s in cells), default=0)
     lines = []
+    if named:  # the index names on a line of their own, as pandas shows them
+        lines.append("  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip())
     for i, (r, c) in enumerate(zip(index, cells)):
         lines.append(f"{r.ljust(wi)}    {c.rjust(wc)}")
         if row_gap and i == EDGE_ROWS - 1:
@@ -133,8 +177,11 @@ def series_repr(col, name, index):
     return "\n".join(lines)
 
 
-def frame_html(table, index):
+def frame_html(table, index, columns=None):
     n, names = table.num_rows, table.names
+    if columns is not None:  # labels other than the names: one line of text each
+        names = [" ".join(_label_text(p) for p in v) if isinstance(v, tuple) else
+                 _label_text(v) for v in columns.to_list()]
     rows, row_gap = _rows_shown(n)
     levels, _ = _index_cells(index, n)
     labels = [" ".join(c[i] for c in levels) for i in range(len(rows))]

@@ -1,44 +1,64 @@
-"""DataFrame.groupby: split rows into groups of equal keys and aggregate.
+"""DataFrame.groupby and Series.groupby: split rows into groups of equal
+keys and aggregate.
 
 Everything runs in C (``_core.groupby``, ``group_ids``, ``group_cumcount`` in
 src/python/groupby.c, the engine in src/cpu/groupby*.c) with the GIL
 released; nothing here loops over rows.
 
-Semantics follow pandas with these differences, all because zambezi has no
-index:
+Result shapes are pandas' (3.x):
 
-- The result is a DataFrame whose first columns are the keys (one row per
-  group), then one column per aggregation -- what pandas gives with
-  ``as_index=False`` or ``.reset_index()``.  ``as_index`` is accepted and
-  ignored either way.
-- ``sort=True`` orders groups by the keys ascending, nulls last (strings
-  byte-wise, categoricals in category order, as pandas); ``sort=False``
-  keeps the order of first appearance.  ``dropna=True`` (the default) leaves
-  out rows with a null (or NaN) in any key; ``dropna=False`` makes nulls a
-  group of their own.  Categorical keys show only observed categories
-  (pandas' default ``observed=True``).
-- ``size()`` gives the keys and a ``"size"`` column.
-- ``agg`` with a list of functions names the columns ``"<column>_<func>"``
-  (pandas makes a two-level column index); a dict with one function per
-  column keeps the column name; named aggregation ``out=("col", "func")``
-  works as in pandas.
+- ``as_index=True`` (the default): the keys are the result's index (an
+  Index named by the key for one key, a MultiIndex for several); an
+  aggregation of one selected column (``gb["col"].sum()``, or any
+  ``Series.groupby``) is a Series named by the column, else a DataFrame.
+  ``as_index=False``: the keys are the first columns of a DataFrame
+  numbered 0..n-1.
+- ``size()`` is a Series (no name; a selected column's name) -- with
+  ``as_index=False`` a frame with a ``"size"`` column.
+- ``agg`` with a list of functions, or a dict with a list among its
+  values, labels the columns with a MultiIndex (column, function) -- a
+  list on one selected column gives plain function-named columns; named
+  aggregation ``out=("col", "func")`` gives plain columns.
+- ``head``, ``tail``, ``nth``, ``cumcount`` and ``transform`` keep the
+  rows' labels (pandas' filter and transform semantics).
+- Keys are column names, Series or arrays as long as the frame (a Series
+  must have the frame's index: zambezi does not align keys by label), or
+  index levels (``level=``).
+
+Group order and missing keys as pandas: ``sort=True`` orders groups by
+the keys ascending, nulls last (strings byte-wise, categoricals in category
+order); ``sort=False`` keeps the order of first appearance.
+``dropna=True`` (the default) leaves out rows with a null (or NaN) in any
+key; ``dropna=False`` makes nulls a group of their own.  Categorical keys
+show only observed categories (pandas' default ``observed=True``).
+
+Differences from pandas:
+
 - ``corr(a, b)``: the Pearson correlation of columns a and b within each
-  group, as keys plus a ``"corr"`` column (pandas needs
+  group, a Series named ``"corr"`` indexed by the keys (pandas needs
   ``gb[[a, b]].corr()``, which returns a per-group matrix).
 - Without a column selection, numeric aggregations (sum, mean, std, var,
   median, quantile, prod, any, all) use the numeric and bool columns and
-  min/max also strings, dates and timestamps (pandas' numeric_only=True);
-  with an explicit selection an unsupported column raises DTypeError.
+  min/max also strings, dates and timestamps (pandas' numeric_only=True;
+  pandas 3 would concatenate strings for ``sum``); with an explicit
+  selection an unsupported column raises DTypeError.
 - Aggregation results use nullable types: a group with no values gives a
-  null mean/min/max/std (pandas: NaN); ``sum`` of float32 is float64.
-- ``head(n)``, ``tail(n)`` and ``nth(n)`` return the chosen rows in their
-  original order (pandas' filter semantics); ``transform(func)`` returns
-  the selected columns with every row holding its group's aggregate (null
-  for rows whose key was dropped).
+  null mean/min/max/std (pandas: NaN); ``sum`` of float32 is float64;
+  ``transform`` and ``cumcount`` give null (not NaN, which would make an
+  integer column float) for rows whose key was dropped.
+- Function names only (or the numpy / builtin functions of those names):
+  no Python functions per group.
 """
 
-from zambezi import _core, _indexing
-from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError
+from zambezi import _base, _core, _indexing, _labels
+from zambezi import index as _ix
+from zambezi._convert import _is_pandas
+from zambezi.errors import (
+    ColumnNotFoundError,
+    DTypeError,
+    InvalidValueError,
+    UnsupportedError,
+)
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
@@ -70,49 +90,191 @@ def _op_name(func):
     return func
 
 
+def _func_label(func):
+    """The label pandas gives a function's column: its name as given."""
+    return func if isinstance(func, str) else getattr(func, "__name__", str(func))
+
+
+def _spec(op, col, ddof=1, q=0.5, count_na=False):
+    """One aggregation: (op, work column name or None, second column or
+    None, ddof, q, count_na)."""
+    return (op, None if op == "size" else col, None, ddof, q, count_na)
+
+
+class _Keys:
+    """What a groupby is over: ``work``, an engine Table holding the key
+    columns and the value columns under unique names; ``keys`` the names
+    of the key columns in it; ``labels`` the index names the keys give;
+    ``values`` the names of the columns that can be aggregated, in order,
+    and ``value_labels`` their labels in results."""
+
+    __slots__ = ("work", "keys", "labels", "values", "value_labels")
+
+    def __init__(self, work, keys, labels, values, value_labels):
+        self.work, self.keys, self.labels = work, keys, labels
+        self.values, self.value_labels = values, value_labels
+
+
+def _key_column(obj, key, what):
+    """An engine column from a Series / array / Index key as long as obj,
+    and the label it gives."""
+    n = len(obj)
+    if _base.is_series(key):
+        if len(key) != n:
+            raise InvalidValueError(f"{what}: a key of {len(key)} values for {n} rows")
+        if key._index is not obj._index and not key._index.equals(obj._index):
+            raise UnsupportedError(
+                f"{what}: the key Series has other row labels than the grouped object; "
+                "aligning keys by label is not supported (reindex the key first)")
+        return key._col, key.name
+    if isinstance(key, _ix.Index):
+        if key.nlevels != 1 or len(key) != n:
+            raise InvalidValueError(f"{what}: an Index key must have one level and {n} labels")
+        return key._levels()[0], key.name
+    if _is_pandas(key, "Series") or _is_pandas(key, "Index") or hasattr(key, "__array__"):
+        s = _base.series_class()(key)
+        if len(s) != n:
+            raise InvalidValueError(f"{what}: a key of {len(s)} values for {n} rows")
+        return s._col, s.name
+    raise DTypeError(f"{what}: keys are column names, Series or arrays, not "
+                     f"{type(key).__name__}")
+
+
+def _level_keys(obj, level):
+    index = obj._index
+    levels = level if isinstance(level, (list, tuple)) else [level]
+    nums = [index._level_number(lv) for lv in levels]
+    cols = index._levels()
+    return [cols[i] for i in nums], [index.names[i] for i in nums]
+
+
+def _frame_keys(df, by, level):
+    t = df._table
+    names = t.names
+    if level is not None:
+        if by is not None:
+            raise InvalidValueError("groupby takes by or level, not both")
+        kcols, klabels = _level_keys(df, level)
+        extra, keys, exclude = kcols, None, set()
+    else:
+        if by is None:
+            raise InvalidValueError("groupby needs by (column names or keys) or level")
+        items = by if isinstance(by, list) else [by]
+        if not items:
+            raise InvalidValueError("groupby needs at least one key column")
+        extra, keys, klabels, exclude = [], [], [], set()
+        for k in items:
+            if isinstance(k, str):
+                if k not in names:
+                    raise ColumnNotFoundError(
+                        f"no column named {k!r}; the columns are {names!r}")
+                keys.append(k)
+                klabels.append(k)
+                exclude.add(k)
+            else:
+                col, label = _key_column(df, k, "groupby")
+                if col.device != t.device:
+                    col = col.to_device(t.device)
+                keys.append(None)
+                extra.append(col)
+                klabels.append(label)
+    if not extra:
+        values = [c for c in names if c not in exclude]
+        return _Keys(t, keys, klabels, values, values)
+    extra_names = []
+    for i in range(len(extra)):
+        nm = f"__key{i}"
+        while nm in names:
+            nm = "_" + nm
+        extra_names.append(nm)
+    work = _core.table_from_columns([t.column(i) for i in range(t.num_columns)] + extra,
+                                    list(names) + extra_names)
+    it = iter(extra_names)
+    keys = [next(it) for _ in extra] if keys is None else \
+        [k if k is not None else next(it) for k in keys]
+    values = [c for c in names if c not in exclude]
+    return _Keys(work, keys, klabels, values, values)
+
+
+def _series_keys(s, by, level):
+    if level is not None:
+        if by is not None:
+            raise InvalidValueError("groupby takes by or level, not both")
+        kcols, klabels = _level_keys(s, level)
+    else:
+        if by is None:
+            raise InvalidValueError("Series.groupby needs by (Series or arrays) or level")
+        items = by if isinstance(by, list) and by and not isinstance(by[0], (int, float, str,
+                                                                              bool)) else [by]
+        kcols, klabels = [], []
+        for k in items:
+            if isinstance(k, str):
+                raise DTypeError("Series.groupby takes Series or arrays as keys (or level=), "
+                                 f"not a name ({k!r})")
+            col, label = _key_column(s, k, "Series.groupby")
+            if col.device != s._col.device:
+                col = col.to_device(s._col.device)
+            kcols.append(col)
+            klabels.append(label)
+    knames = [f"__key{i}" for i in range(len(kcols))]
+    work = _core.table_from_columns(kcols + [s._col], knames + ["__value"])
+    return _Keys(work, knames, klabels, ["__value"], [s.name])
+
+
 class GroupBy:
-    """The rows of a DataFrame grouped by key columns: what
-    DataFrame.groupby returns.  Select columns with ``gb["col"]``,
-    ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results are
-    DataFrames with the keys first (pandas' ``as_index=False``).
+    """The rows of a DataFrame or Series grouped by keys: what
+    ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
+    Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results
+    have the keys as their index (``as_index=True``, the default) or as
+    their first columns (``as_index=False``).
 
     Examples
     --------
     >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
     ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
     >>> df.groupby("city").sum()
-         city     fare      n
-       string  float64  int64
-    0    Maun       16      4
-    1    Tete      3.5      7
+              fare      n
+           float64  int64
+    city
+    Maun        16      4
+    Tete       3.5      7
     <BLANKLINE>
-    [2 rows x 3 columns]
-    >>> df.groupby("city", dropna=False)["n"].count().to_dict()
-    {'city': ['Maun', 'Tete', None], 'n': [2, 2, 1]}
+    [2 rows x 2 columns]
+    >>> df.groupby("city", dropna=False)["n"].count()
+    city
+    Maun    2
+    Tete    2
+    <NA>    1
+    Name: n, dtype: int64
     """
 
-    __slots__ = ("_df", "_keys", "_sort", "_dropna", "_selection", "_single")
+    __slots__ = ("_obj", "_k", "_sort", "_dropna", "_selection", "_single", "_as_index")
 
-    def __init__(self, df, keys, sort=True, dropna=True, selection=None, single=False):
-        self._df = df
-        self._keys = keys
+    def __init__(self, obj, keys, sort=True, dropna=True, selection=None, single=False,
+                 as_index=True):
+        self._obj = obj
+        self._k = keys
         self._sort = bool(sort)
         self._dropna = bool(dropna)
         self._selection = selection
         self._single = single
+        self._as_index = bool(as_index)
 
     # -- selection ------------------------------------------------------------
     def __getitem__(self, key):
-        names = self._df._table.names
+        if self._obj._ndim != 2:
+            raise InvalidValueError("a Series' groupby has no columns to select")
+        names = self._obj._table.names
         sel = [key] if isinstance(key, str) else list(key)
         for k in sel:
             if k not in names:
                 raise ColumnNotFoundError(f"no column named {k!r}; the columns are {names!r}")
-        return GroupBy(self._df, self._keys, self._sort, self._dropna, sel,
-                       isinstance(key, str))
+        return GroupBy(self._obj, self._k, self._sort, self._dropna, sel,
+                       isinstance(key, str), self._as_index)
 
     def __getattr__(self, name):
-        if not name.startswith("_") and name in self._df._table.names:
+        if not name.startswith("_") and self._obj._ndim == 2 and \
+                name in self._obj._table.names:
             return self[name]
         raise AttributeError(f"'GroupBy' object has no attribute {name!r}")
 
@@ -129,36 +291,65 @@ class GroupBy:
 
     # -- plumbing ---------------------------------------------------------------
     def _key_idx(self):
-        names = self._df._table.names
-        return [names.index(k) for k in self._keys]
+        names = self._k.work.names
+        return [names.index(k) for k in self._k.keys]
 
     def _value_columns(self, op=None):
-        """The columns an aggregation works on: the selection, or every
-        non-key column the op accepts."""
+        """The work columns an aggregation works on: the selection, or
+        every value column the op accepts."""
         if self._selection is not None:
             return list(self._selection)
-        dtypes = self._df.dtypes
-        return [c for c in self._df._table.names
-                if c not in self._keys and (op is None or _accepts(op, dtypes[c]))]
+        if self._obj._ndim == 1:
+            return list(self._k.values)
+        t = self._obj._table
+        kinds = {nm: t.column(i).dtype for i, nm in enumerate(t.names)}
+        return [c for c in self._k.values if op is None or _accepts(op, kinds[c])]
+
+    def _label(self, col):
+        k = self._k
+        return k.value_labels[k.values.index(col)] if col in k.values else col
 
     def _run(self, specs):
-        """specs: (op, column or None, column2 or None, ddof, q, count_na, name)."""
-        names = self._df._table.names
+        """The engine's result for specs (see _spec): the key columns,
+        then one column per spec."""
+        names = self._k.work.names
         tuples = []
-        for op, col, col2, ddof, q, count_na, out in specs:
+        for i, (op, col, col2, ddof, q, count_na) in enumerate(specs):
             ci = names.index(col) if col is not None else -1
             c2 = names.index(col2) if col2 is not None else -1
-            tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), out))
-        table = _core.groupby(self._df._table, self._key_idx(), self._dropna, self._sort,
-                              tuples)
-        return self._df._constructor._wrap(table)
+            tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
+        return _core.groupby(self._k.work, self._key_idx(), self._dropna, self._sort, tuples)
+
+    def _ids(self):
+        return _core.group_ids(self._k.work, self._key_idx(), self._dropna, self._sort)
+
+    def _finish(self, table, labels, series_name=None, series=False):
+        """The user's result from an engine result table (keys, then one
+        column per label): keys as the index (as_index) or as the first
+        columns; one Series when series is True."""
+        nk = len(self._k.keys)
+        keys = [table.column(i) for i in range(nk)]
+        vals = [table.column(i) for i in range(nk, table.num_columns)]
+        frame_cls = self._obj._constructor_expanddim if self._obj._ndim == 1 else \
+            self._obj._constructor
+        if self._as_index:
+            index = _ix.Index._from_columns(keys, list(self._k.labels))
+            if series:
+                return _base.series_class()._from_column(vals[0], series_name, index)
+            return _labels.frame_from(frame_cls, vals, list(labels), index)
+        klabels = [("index" if nk == 1 else f"level_{i}") if nm is None else nm
+                   for i, nm in enumerate(self._k.labels)]
+        if any(isinstance(lb, tuple) for lb in labels):
+            klabels = [(nm, "") for nm in klabels]
+        return _labels.frame_from(frame_cls, keys + vals, klabels + list(labels), None)
 
     def _simple(self, op, ddof=1, q=0.5, count_na=False):
         cols = self._value_columns(op)
-        return self._run([(op, c, None, ddof, q, count_na, c) for c in cols])
-
-    def _ids(self):
-        return _core.group_ids(self._df._table, self._key_idx(), self._dropna, self._sort)
+        table = self._run([_spec(op, c, ddof, q, count_na) for c in cols])
+        labels = [self._label(c) for c in cols]
+        if self._single:
+            return self._finish(table, labels, labels[0], series=True)
+        return self._finish(table, labels)
 
     # -- aggregations -------------------------------------------------------------
     def sum(self):
@@ -170,7 +361,9 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").sum().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [16.0, 3.5], 'n': [4, 7]}
+        {'fare': [16.0, 3.5], 'n': [4, 7]}
+        >>> df.groupby("city")["fare"].sum().to_list()
+        [16.0, 3.5]
         """
         return self._simple("sum")
 
@@ -181,8 +374,11 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").mean().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
+        >>> df.groupby("city")["fare"].mean()
+        city
+        Maun      8
+        Tete    3.5
+        Name: fare, dtype: float64
         """
         return self._simple("mean")
 
@@ -194,7 +390,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").min().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
+        {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
         return self._simple("min")
 
@@ -206,7 +402,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").max().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [9.0, 3.5], 'n': [3, 5]}
+        {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
         return self._simple("max")
 
@@ -218,22 +414,32 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").count().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [2, 1], 'n': [2, 2]}
+        {'fare': [2, 1], 'n': [2, 2]}
         """
         return self._simple("count")
 
     def size(self):
-        """Rows per group, as the keys and a "size" column (pandas gives a
-        Series).
+        """Rows per group: a Series indexed by the keys (named after the
+        selected column, if one was selected); with ``as_index=False`` a
+        frame of the keys and a "size" column.
 
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").size().to_dict()
+        >>> df.groupby("city").size()
+        city
+        Maun    2
+        Tete    2
+        dtype: int64
+        >>> df.groupby("city", as_index=False).size().to_dict()
         {'city': ['Maun', 'Tete'], 'size': [2, 2]}
         """
-        return self._run([("size", None, None, 0, 0.0, False, "size")])
+        table = self._run([_spec("size", None)])
+        if not self._as_index:
+            return self._finish(table, ["size"])
+        name = self._label(self._selection[0]) if self._single else None
+        return self._finish(table, [name], name, series=True)
 
     def std(self, ddof=1):
         """Standard deviation per group (null with fewer than ddof + 1 values).
@@ -242,8 +448,8 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["fare"].std().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [1.4142135623730951, None]}
+        >>> df.groupby("city")["fare"].std().to_list()
+        [1.4142135623730951, None]
         """
         return self._simple("std", ddof=ddof)
 
@@ -255,7 +461,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").var().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [2.0, None], 'n': [2.0, 4.5]}
+        {'fare': [2.0, None], 'n': [2.0, 4.5]}
         """
         return self._simple("var", ddof=ddof)
 
@@ -267,7 +473,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").median().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
+        {'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
         """
         return self._simple("median")
 
@@ -278,8 +484,8 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["n"].quantile(0.25).to_dict()
-        {'city': ['Maun', 'Tete'], 'n': [1.5, 2.75]}
+        >>> df.groupby("city")["n"].quantile(0.25).to_list()
+        [1.5, 2.75]
         """
         if not isinstance(q, (int, float)) or isinstance(q, bool):
             raise DTypeError("GroupBy.quantile takes one q (a float in [0, 1])")
@@ -293,7 +499,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").first().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
+        {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
         return self._simple("first")
 
@@ -305,7 +511,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").last().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [9.0, 3.5], 'n': [3, 5]}
+        {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
         return self._simple("last")
 
@@ -318,7 +524,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").nunique(dropna=False).to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [2, 2], 'n': [2, 2]}
+        {'fare': [2, 2], 'n': [2, 2]}
         """
         return self._simple("nunique", count_na=not dropna)
 
@@ -330,7 +536,7 @@ class GroupBy:
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").prod().to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [63.0, 3.5], 'n': [3, 10]}
+        {'fare': [63.0, 3.5], 'n': [3, 10]}
         """
         return self._simple("prod")
 
@@ -343,8 +549,8 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["n"].any().to_dict()
-        {'city': ['Maun', 'Tete'], 'n': [True, True]}
+        >>> df.groupby("city")["n"].any().to_list()
+        [True, True]
         """
         return self._simple("any")
 
@@ -355,95 +561,126 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["n"].all().to_dict()
-        {'city': ['Maun', 'Tete'], 'n': [True, True]}
+        >>> df.groupby("city")["n"].all().to_list()
+        [True, True]
         """
         return self._simple("all")
 
     def corr(self, a, b, name="corr"):
         """Pearson correlation of columns a and b within each group (rows
-        where both are valid): the keys and a ``name`` column (pandas needs
-        ``gb[[a, b]].corr()``, a matrix per group).
+        where both are valid): a Series named ``name`` indexed by the keys
+        (with ``as_index=False`` the keys and a ``name`` column).  pandas
+        needs ``gb[[a, b]].corr()``, a matrix per group.
 
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").corr("fare", "n").to_dict()
-        {'city': ['Maun', 'Tete'], 'corr': [1.0, None]}
+        >>> df.groupby("city").corr("fare", "n").to_list()
+        [1.0, None]
         """
+        if self._obj._ndim != 2:
+            raise InvalidValueError("GroupBy.corr(a, b) correlates two columns of a frame")
         for c in (a, b):
-            if c not in self._df._table.names:
+            if c not in self._obj._table.names:
                 raise ColumnNotFoundError(
-                    f"no column named {c!r}; the columns are {self._df._table.names!r}")
-        return self._run([("corr", a, b, 0, 0.0, False, name)])
+                    f"no column named {c!r}; the columns are {self._obj._table.names!r}")
+        table = self._run([("corr", a, b, 0, 0.0, False)])
+        if not self._as_index:
+            return self._finish(table, [name])
+        return self._finish(table, [name], name, series=True)
 
     def agg(self, arg=None, **named):
         """Aggregate: a function name, a list of names, a dict column ->
-        name(s), or named aggregations ``out=("column", "func")``.
-        Function names: sum, mean, min, max, count, size, std, var, median,
-        quantile, first, last, nunique, prod, any, all (or the numpy /
-        builtin functions of those names).  With a list, columns are named
-        "<column>_<func>" (pandas makes a two-level column index).
+        name(s), or named aggregations ``out=("column", "func")`` (on one
+        selected column, ``out="func"``).  Function names: sum, mean, min,
+        max, count, size, std, var, median, quantile, first, last, nunique,
+        prod, any, all (or the numpy / builtin functions of those names).
+        A list, or a dict with a list among its values, labels the columns
+        (column, function), a MultiIndex, as pandas; on one selected column
+        a list gives one column per function.
 
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").agg({"fare": "mean", "n": ["min", "max"]})
-             city     fare  n_min  n_max
-           string  float64  int64  int64
-        0    Maun        8      1      3
-        1    Tete      3.5      2      5
+                 fare      n
+                 mean    min    max
+              float64  int64  int64
+        city
+        Maun        8      1      3
+        Tete      3.5      2      5
         <BLANKLINE>
-        [2 rows x 4 columns]
+        [2 rows x 3 columns]
         >>> df.groupby("city").agg(total=("fare", "sum"), rides=("n", "size")).to_dict()
-        {'city': ['Maun', 'Tete'], 'total': [16.0, 3.5], 'rides': [2, 2]}
+        {'total': [16.0, 3.5], 'rides': [2, 2]}
+        >>> df.groupby("city")["n"].agg(["sum", "max"]).to_dict()
+        {'sum': [4, 7], 'max': [3, 5]}
         """
-        specs = []
+        specs, labels = [], []
         if named:
             if arg is not None:
                 raise InvalidValueError("agg takes a function spec or named aggregations, "
                                         "not both")
             for out, spec in named.items():
-                if not (isinstance(spec, tuple) and len(spec) == 2):
+                if self._single and not isinstance(spec, tuple):
+                    col, func = self._selection[0], spec
+                elif isinstance(spec, tuple) and len(spec) == 2:
+                    col, func = spec
+                    if self._obj._ndim != 2 or col not in self._obj._table.names:
+                        raise ColumnNotFoundError(
+                            f"named aggregation {out}=: no column named {col!r}")
+                else:
                     raise DTypeError(f"named aggregation {out}= must be a (column, func) tuple")
-                col, func = spec
-                op = _op_name(func)
-                specs.append((op, None if op == "size" else col, None, 1, 0.5, False, out))
-        elif isinstance(arg, (str,)) or callable(arg):
+                specs.append(_spec(_op_name(func), col))
+                labels.append(out)
+            return self._finish(self._run(specs), labels)
+        if isinstance(arg, str) or callable(arg):
             op = _op_name(arg)
-            if op == "size":
-                return self.size()
-            return self._simple(op)
-        elif isinstance(arg, (list, tuple)):
-            ops = [_op_name(f) for f in arg]
-            cols = self._value_columns()
-            for c in cols:
-                for op in ops:
-                    specs.append((op, None if op == "size" else c, None, 1, 0.5, False,
-                                  c if len(ops) == 1 else f"{c}_{op}"))
-        elif isinstance(arg, dict):
+            return self.size() if op == "size" else self._simple(op)
+        if isinstance(arg, (list, tuple)):
+            ops = [(_op_name(f), _func_label(f)) for f in arg]
+            if self._single:
+                col = self._selection[0]
+                specs = [_spec(op, col) for op, _ in ops]
+                return self._finish(self._run(specs), [lb for _, lb in ops])
+            for c in self._value_columns():
+                for op, lb in ops:
+                    specs.append(_spec(op, c))
+                    labels.append((self._label(c), lb))
+            return self._finish(self._run(specs), labels)
+        if isinstance(arg, dict):
+            if self._single:
+                raise InvalidValueError("agg on one selected column takes a function, a list "
+                                        "or named aggregations, not a dict (nested renamer)")
+            nested = any(isinstance(f, (list, tuple)) for f in arg.values())
             for c, funcs in arg.items():
-                if c not in self._df._table.names:
+                if c not in self._k.values:
                     raise ColumnNotFoundError(
-                        f"no column named {c!r}; the columns are {self._df._table.names!r}")
+                        f"no column named {c!r} to aggregate; the columns are "
+                        f"{self._k.values!r}")
                 lst = funcs if isinstance(funcs, (list, tuple)) else [funcs]
                 for f in lst:
-                    op = _op_name(f)
-                    out = c if not isinstance(funcs, (list, tuple)) else f"{c}_{op}"
-                    specs.append((op, None if op == "size" else c, None, 1, 0.5, False, out))
-        else:
-            raise DTypeError("agg takes a function name, a list, a dict or named "
-                             f"aggregations, not {type(arg).__name__}")
-        return self._run(specs)
+                    specs.append(_spec(_op_name(f), c))
+                    labels.append((self._label(c), _func_label(f)) if nested else
+                                  self._label(c))
+            return self._finish(self._run(specs), labels)
+        raise DTypeError("agg takes a function name, a list, a dict or named "
+                         f"aggregations, not {type(arg).__name__}")
 
     aggregate = agg
 
     # -- rows per group -------------------------------------------------------------
+    def _same_rows(self, col, name):
+        """A Series with the grouped object's rows and labels."""
+        obj = self._obj
+        return obj._sliced(col, name) if obj._ndim == 2 else obj._like(col, name)
+
     def cumcount(self, ascending=True):
         """Each row's position within its group (null where the key was
-        dropped); ascending=False counts from the group's end.
+        dropped); ascending=False counts from the group's end.  The rows
+        keep their labels.
 
         Examples
         --------
@@ -452,41 +689,53 @@ class GroupBy:
         [0, 0, 1, None, 1]
         """
         ids, n = self._ids()
-        return self._df._sliced(_core.group_cumcount(ids, n, bool(ascending)), None)
+        return self._same_rows(_core.group_cumcount(ids, n, bool(ascending)), None)
 
     def _rows(self, ascending, op, n):
         ids, ng = self._ids()
         cc = _core.group_cumcount(ids, ng, bool(ascending))
         mask = _core.binary_scalar(op, cc, int(n), False)
-        return self._df._select_rows(_indexing.filter_rows(mask))
+        obj = self._obj
+        if obj._ndim == 2 and self._selection is not None:
+            obj = obj[self._selection[0]] if self._single else obj[list(self._selection)]
+        return obj._select_rows(_indexing.filter_rows(mask))
 
     def head(self, n=5):
-        """The first n rows of every group, in their original order.
+        """The first n rows of every group, in their original order, with
+        their labels.
 
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").head(1).to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
+        >>> df.groupby("city").head(1)
+             city     fare      n
+           string  float64  int64
+        0    Maun        7      1
+        1    Tete      3.5      2
+        <BLANKLINE>
+        [2 rows x 3 columns]
         """
         return self._rows(True, "lt", max(int(n), 0))
 
     def tail(self, n=5):
-        """The last n rows of every group, in their original order.
+        """The last n rows of every group, in their original order, with
+        their labels.
 
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").tail(1).to_dict()
-        {'city': ['Maun', 'Tete'], 'fare': [9.0, None], 'n': [3, 5]}
+        >>> df.groupby("city")["n"].tail(1)
+        2    3
+        4    5
+        Name: n, dtype: int64
         """
         return self._rows(False, "lt", max(int(n), 0))
 
     def nth(self, n):
         """The n-th row of every group (negative n counts from the end), in
-        the original row order.
+        the original row order, with their labels.
 
         Examples
         --------
@@ -494,8 +743,8 @@ class GroupBy:
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").nth(1)["n"].to_list()
         [3, 5]
-        >>> df.groupby("city").nth(-1)["n"].to_list()
-        [3, 5]
+        >>> df.groupby("city").nth(-1).index.to_list()
+        [2, 4]
         """
         n = int(n)
         if n >= 0:
@@ -504,8 +753,8 @@ class GroupBy:
 
     def transform(self, func):
         """Each selected column replaced by its group's aggregate, row by row
-        (null where the key was dropped); a Series when one column was
-        selected with ``gb["col"]``.
+        (null where the key was dropped), with the rows' labels; a Series
+        when one column was selected with ``gb["col"]`` (or for "size").
 
         Examples
         --------
@@ -517,19 +766,17 @@ class GroupBy:
         op = _op_name(func)
         ids, _ = self._ids()
         if op == "size":
-            res = self.size()
-            cols, names = ["size"], ["size"]
-        else:
-            names = self._value_columns(op)
-            res = self._run([(op, c, None, 1, 0.5, False, c) for c in names])
-            cols = names
-        t = res._table
-        rnames = t.names
-        out = [_core.take(t.column(rnames.index(c)), ids) for c in cols]
-        frame = self._df._like(_core.table_from_columns(out, names))
-        if self._single and len(names) == 1:
-            return frame[names[0]]
-        return frame
+            t = self._run([_spec("size", None)])
+            col = _core.take(t.column(t.num_columns - 1), ids)
+            name = self._label(self._selection[0]) if self._single else None
+            return self._same_rows(col, name)
+        cols = self._value_columns(op)
+        t = self._run([_spec(op, c) for c in cols])
+        nk = len(self._k.keys)
+        out = [_core.take(t.column(nk + i), ids) for i in range(len(cols))]
+        if self._single or self._obj._ndim == 1:
+            return self._same_rows(out[0], self._label(cols[0]))
+        return self._obj._like(_core.table_from_columns(out, cols))
 
 
 class FrameGroupBy:
@@ -537,39 +784,79 @@ class FrameGroupBy:
 
     __slots__ = ()
 
-    def groupby(self, by, sort=True, dropna=True, as_index=True, observed=True):
-        """Group rows by one column name or a list of names (see
-        zambezi._groupby for the differences from pandas).
+    def groupby(self, by=None, level=None, *, as_index=True, sort=True, group_keys=True,
+                observed=True, dropna=True):
+        """Group rows by keys: a column name, a list of names, Series or
+        arrays as long as the frame, or index levels (``level=``); see
+        zambezi._groupby for the result shapes and the differences from
+        pandas.
 
-        sort: order the groups by the keys (True, the default) or by first
-        appearance.  dropna: leave out rows whose key is null (True) or make
-        the nulls a group.  as_index is ignored: results always have the
-        keys as their first columns.  observed=False is not supported.
+        as_index: the keys become the results' index (True, the default)
+        or their first columns.  sort: order the groups by the keys (True,
+        the default) or by first appearance.  dropna: leave out rows whose
+        key is null (True) or make the nulls a group.  observed=False is
+        not supported; group_keys is accepted (no method here adds group
+        keys).
 
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city").agg({"fare": "sum"})
-             city     fare
-           string  float64
-        0    Maun       16
-        1    Tete      3.5
+                 fare
+              float64
+        city
+        Maun       16
+        Tete      3.5
         <BLANKLINE>
-        [2 rows x 2 columns]
-        >>> df.groupby("city", dropna=False, sort=False).size().to_dict()
-        {'city': ['Maun', 'Tete', None], 'size': [2, 2, 1]}
+        [2 rows x 1 columns]
+        >>> df.groupby("city", dropna=False, sort=False).size()
+        city
+        Maun    2
+        Tete    2
+        <NA>    1
+        dtype: int64
+        >>> df.groupby("city", as_index=False)["fare"].sum().to_dict()
+        {'city': ['Maun', 'Tete'], 'fare': [16.0, 3.5]}
         """
-        keys = [by] if isinstance(by, str) else list(by)
-        if not keys:
-            raise InvalidValueError("groupby needs at least one key column")
-        names = self._table.names
-        for k in keys:
-            if not isinstance(k, str):
-                raise DTypeError(f"groupby keys are column names, not {type(k).__name__}")
-            if k not in names:
-                raise ColumnNotFoundError(f"no column named {k!r}; the columns are {names!r}")
+        if isinstance(by, tuple):
+            by = list(by)
         if not observed:
             raise InvalidValueError("observed=False is not supported: only categories that "
                                     "occur form groups")
-        return GroupBy(self, keys, sort, dropna)
+        keys = _frame_keys(self, by, level)
+        return GroupBy(self, keys, sort, dropna, as_index=as_index)
+
+
+class SeriesGroupByMixin:
+    """Series.groupby (a mixin)."""
+
+    __slots__ = ()
+
+    def groupby(self, by=None, level=None, *, as_index=True, sort=True, group_keys=True,
+                observed=True, dropna=True):
+        """Group the values by keys: Series or arrays as long as this
+        Series (a Series key must have this Series' index), or index
+        levels (``level=``).  Aggregations give a Series named like this
+        one, indexed by the keys (see zambezi._groupby).
+
+        Examples
+        --------
+        >>> s = zb.Series([7.0, 3.5, 9.0, 1.0], name="fare")
+        >>> s.groupby(zb.Series(["Maun", "Tete", "Maun", None], name="city")).sum()
+        city
+        Maun     16
+        Tete    3.5
+        Name: fare, dtype: float64
+        >>> s2 = zb.Series(s, index=zb.MultiIndex.from_arrays([["a", "b", "a", "b"],
+        ...                                                       [1, 2, 3, 4]]))
+        >>> s2.groupby(level=0).max().to_list()
+        [9.0, 3.5]
+        """
+        if not as_index:
+            raise InvalidValueError("as_index=False is only valid with a DataFrame")
+        if not observed:
+            raise InvalidValueError("observed=False is not supported: only categories that "
+                                    "occur form groups")
+        keys = _series_keys(self, by, level)
+        return GroupBy(self, keys, sort, dropna, ["__value"], True, True)

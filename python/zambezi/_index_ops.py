@@ -35,7 +35,7 @@ class IndexOps:
     def _inplace(self, out, inplace):
         if not inplace:
             return out
-        for slot in ("_table", "_col", "_name", "_index"):
+        for slot in ("_table", "_col", "_name", "_index", "_columns"):
             if hasattr(out, slot):
                 object.__setattr__(self, slot, getattr(out, slot))
         return None
@@ -165,6 +165,7 @@ class IndexOps:
         cols = new_cols + [t.column(i) for i in range(t.num_columns)]
         out = self._constructor._wrap(_core.table_from_columns(cols, new_names + existing),
                                       new_index)
+        out._columns = self._columns  # labels carry over, the levels' names join them
         return self._inplace(out, inplace)
 
     # -- rename_axis -------------------------------------------------------

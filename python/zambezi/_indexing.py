@@ -204,7 +204,16 @@ def series_getitem(s, key):
 
 def frame_getitem(df, key):
     """``df[key]``: a name is a column (a Series), a list of names a frame
-    of those columns; a slice or a boolean mask selects rows."""
+    of those columns; a slice or a boolean mask selects rows.  A frame
+    with column labels other than its names (a MultiIndex ...) looks the
+    key up among them (zambezi._labels)."""
+    if df._columns is not None and not isinstance(key, slice) and not is_mask(key) and \
+            not _base.is_series(key):
+        from zambezi import _labels
+
+        out = _labels.getitem(df, key)
+        if out is not NotImplemented:
+            return out
     if isinstance(key, str):
         return df._column(key)
     if isinstance(key, slice):

@@ -15,11 +15,9 @@ because zambezi has no index and keeps nulls as nulls:
 - ``unique()`` returns a Series (pandas returns an ndarray or an
   ExtensionArray); a Series can hold every dtype, with nulls.  Null and NaN
   each appear once when present, in order of first appearance.
-- ``value_counts()`` returns a DataFrame with two columns, the values (named
-  after the Series, "value" when it has no name) and ``"count"`` (or
-  ``"proportion"`` with ``normalize=True``) -- pandas returns a Series indexed
-  by the values; polars returns the same two-column shape.  Ties in the count
-  keep the order of first appearance, as pandas does.
+- ``value_counts()`` of a categorical lists only the categories that occur
+  (pandas adds the unused ones with count 0), as ``DataFrame.value_counts``
+  does for categorical columns.
 - ``quantile(q)`` with a list of q gives a float64 Series of the quantiles in
   the order given (pandas indexes it by q).
 - DataFrame reductions (``df.sum()`` ...) return a dict column -> value.
@@ -29,6 +27,7 @@ because zambezi has no index and keeps nulls as nulls:
 """
 
 from zambezi import _indexing, _base, _convert, _core
+from zambezi import index as _ix
 from zambezi.errors import InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -205,39 +204,32 @@ class SeriesStats:
         return self._constructor._from_column(_core.unique(self._col), self._name)
 
     def value_counts(self, sort=True, ascending=False, normalize=False, dropna=True):
-        """A DataFrame of the distinct values and their counts, most frequent
-        first (ties in order of first appearance).  pandas returns a Series
-        indexed by the values; here the values are the first column (named
-        after the Series, or "value"), then "count" (or "proportion" with
-        normalize=True).  Nulls are counted with dropna=False.  A
-        categorical lists only the categories that occur, as groupby does
-        (pandas also lists its unused categories, with count 0).
+        """The count of each distinct value, most frequent first (ties in
+        order of first appearance, as pandas): a Series named "count" (or
+        "proportion" with normalize=True) indexed by the values (the index
+        named after this Series).  Nulls are counted with dropna=False;
+        sort=False keeps the order of first appearance.  A categorical
+        lists only the categories that occur, as groupby does (pandas also
+        lists its unused categories, with count 0).
 
         Examples
         --------
         >>> s = zb.Series(["b", "a", "b", None], name="city")
         >>> s.value_counts()
-             city  count
-           string  int64
-        0       b      2
-        1       a      1
-        <BLANKLINE>
-        [2 rows x 2 columns]
-        >>> s.value_counts(dropna=False).to_dict()
-        {'city': ['b', 'a', None], 'count': [2, 1, 1]}
-        >>> s.value_counts(normalize=True)["proportion"].round(3).to_list()
+        city
+        b    2
+        a    1
+        Name: count, dtype: int64
+        >>> s.value_counts(dropna=False).index.to_list()
+        ['b', 'a', None]
+        >>> s.value_counts(normalize=True).round(3).to_list()
         [0.667, 0.333]
         """
         values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
                                             bool(dropna), bool(normalize))
-        vname = self._name if self._name is not None else "value"
-        cname = "proportion" if normalize else "count"
-        if vname == cname:
-            raise InvalidValueError(
-                f"value_counts(): the Series is named {vname!r} like the {cname} column; "
-                "rename it first")
-        return self._constructor_expanddim._wrap(
-            _core.table_from_columns([values, counts], [vname, cname]))
+        index = _ix.Index._from_columns([values], [self._name])
+        return self._constructor._from_column(counts, "proportion" if normalize else "count",
+                                              index)
 
     def isin(self, values):
         """bool Series: whether each value is one of values (a list, set, Series
@@ -357,6 +349,49 @@ class FrameStats:
                 _core.drop_duplicates(self._table, keys, _check_keep(keep)))
         dup = _core.duplicated(self._table, keys, _check_keep(keep))
         return self._select_rows(_indexing.filter_rows(_core.unary("invert", dup)))
+
+    def value_counts(self, subset=None, normalize=False, sort=True, ascending=False,
+                     dropna=True):
+        """How many times each distinct row (over the columns in subset,
+        all by default) occurs: a Series named "count" (or "proportion"
+        with normalize=True) indexed by the rows' values -- a MultiIndex,
+        except for subset given as one name.  Most frequent first; ties,
+        and every row with sort=False, in order of first appearance (as
+        pandas).  dropna=False counts rows with nulls too.  Categorical
+        columns list only the categories that occur (pandas adds the
+        unused ones with count 0).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", "Maun"], "n": [1, 2, 1, 3]})
+        >>> df.value_counts()
+        city  n
+        Maun  1    2
+        Tete  2    1
+        Maun  3    1
+        Name: count, dtype: int64
+        >>> df.value_counts("city", normalize=True).to_list()
+        [0.75, 0.25]
+        """
+        one = isinstance(subset, str)
+        keys = self._subset(subset)
+        names = self._table.names
+        cols = [names[i] for i in keys] if keys is not None else list(names)
+        if not cols:
+            raise InvalidValueError("value_counts: the frame has no columns")
+        counts = self.groupby(cols[0] if one else cols, sort=False, dropna=dropna).size()
+        if sort:
+            order = _core.sort_indices(counts._col, bool(ascending), False)
+            counts = counts._select_rows(_indexing.take_rows(order))
+        if normalize:
+            total = counts._col.reduce("sum")
+            counts = counts._like(_core.binary_scalar("truediv", counts._col, float(total),
+                                                      False))
+        if not one and counts._index.nlevels == 1:  # a list subset: a MultiIndex, as pandas
+            idx = counts._index
+            counts = counts._with_index(_ix.MultiIndex._from_columns(idx._levels(), idx.names))
+        counts.name = "proportion" if normalize else "count"
+        return counts
 
     # -- reductions: dict column -> value ---------------------------------
     def _reduce(self, fn, which):

@@ -52,8 +52,7 @@ def _workload(df, countries):
     by_city = trips.groupby("city", sort=False).agg(
         mean_fare_per_km=("fare_per_km", "mean"), distance=("distance", "sum"),
         trips=("fare", "size"))
-    if "city" not in by_city.columns:  # pandas keeps the key as the index
-        by_city = by_city.reset_index()
+    by_city = by_city.reset_index()  # the key (the index) back as a column for the merge
     joined = by_city.merge(countries, on="city", how="inner")
     return joined.sort_values("mean_fare_per_km", ascending=False)
 

@@ -7,13 +7,14 @@ time in C.  Arrow consumers (pyarrow, polars, duckdb) read a DataFrame
 through ``__arrow_c_stream__`` without copies.
 """
 
-from zambezi import _base, _convert, _core, _device, _format, _indexing
+from zambezi import _base, _convert, _core, _device, _format, _indexing, _labels
 from zambezi import index as _ix
 from zambezi._frame_extra import FrameExtra
 from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._groupby import FrameGroupBy
+from zambezi._reshape import FrameReshape
 from zambezi._stats import FrameStats
 from zambezi._merge import FrameMerge
 from zambezi.errors import (
@@ -65,7 +66,7 @@ def _table_from_dict(data):
 
 @_base.register
 class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameMerge,
-                FrameGroupBy, _base.NDFrame):
+                FrameGroupBy, FrameReshape, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
@@ -120,16 +121,18 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
     [None, 'Lusaka']
     """
 
-    __slots__ = ("_table", "_index")
+    __slots__ = ("_table", "_index", "_columns")
     _ndim = 2
 
     def __init__(self, data=None, index=None, columns=None, dtype=None, copy=None):
         if data is None:
             data = {}
         labels = None
+        self._columns = None  # labels other than the table names (zambezi._labels)
         if isinstance(data, DataFrame):
             self._table = data._table
             labels = data._index
+            self._columns = data._columns
         elif isinstance(data, _core.Table):
             self._table = data
         elif isinstance(data, dict):
@@ -137,7 +140,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
             self._table = _table_from_dict(data)
         elif _convert._is_pandas(data, "DataFrame"):
             pdf = from_pandas(data)
-            self._table, labels = pdf._table, pdf._index
+            self._table, labels, self._columns = pdf._table, pdf._index, pdf._columns
         elif hasattr(data, "__arrow_c_stream__") or hasattr(data, "__arrow_c_array__"):
             self._table = from_arrow(data)._table
         else:
@@ -164,6 +167,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         df = object.__new__(cls)
         df._table = table
         df._index = _ix.default_index(table.num_rows) if index is None else index
+        df._columns = None
         return df
 
     _from_engine = _wrap
@@ -173,8 +177,11 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         return self._table
 
     def _like(self, table):
-        """A frame with the same rows (and labels) as self."""
-        return self._constructor._wrap(table, self._index)
+        """A frame with the same rows (and labels) as self; column labels
+        carry over by column name (zambezi._labels)."""
+        out = self._constructor._wrap(table, self._index)
+        out._columns = getattr(self, "_columns", None)
+        return out
 
     def _sliced(self, col, name):
         """A Series with the same rows as self (one of its columns, or one
@@ -209,8 +216,18 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
 
     @property
     def columns(self):
-        """The column labels, an Index of str.  Assigning a list renames
-        every column.
+        """The column labels: an Index of the column names, or the labels
+        a result carries as pandas gives them (a MultiIndex of tuples after
+        ``groupby().agg(["sum", "max"])``, integers after ``concat(axis=1)``
+        of unnamed Series, the values of an unstacked level ...).  Assigning
+        a list (or an Index) relabels every column.  ``df[label]`` selects
+        by these labels (on a MultiIndex, a first-level label gives the
+        frame of its columns); methods that take column names (sort_values,
+        groupby, merge ...) take the names zambezi gives such columns --
+        the parts of a tuple joined by "_" ("fare_sum" for ("fare",
+        "sum")), str(label) for other labels -- where pandas takes the
+        labels themselves.  Labels of mixed types (0 and "a") are shown as
+        str: a column of labels holds one type.
 
         Examples
         --------
@@ -220,23 +237,43 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         >>> df.columns = ["x", "y"]
         >>> list(df.columns)
         ['x', 'y']
+        >>> df.columns = [("k", "a"), ("k", "b")]
+        >>> df.columns.nlevels, df["k"].columns.to_list()
+        (2, ['a', 'b'])
         """
+        idx = _labels.labels(self)
+        if idx is not None:
+            return idx
         return _ix.Index._from_columns(
             [_convert.to_column(self._table.names, dtype="string")], [None])
 
     @columns.setter
     def columns(self, labels):
-        labels = list(labels)
+        if _convert._is_pandas(labels, "Index") or _convert._is_pandas(labels, "MultiIndex"):
+            labels = _ix.from_pandas_index(labels)
         t = self._table
-        if len(labels) != t.num_columns:
+        if isinstance(labels, _ix.Index):
+            index, values = labels, labels.to_list()
+        else:
+            values = list(labels)
+            index = None
+        if len(values) != t.num_columns:
             raise InvalidValueError(
-                f"columns: {len(labels)} labels for {t.num_columns} columns")
-        self._table = _core.table_from_columns(
-            [t.column(i) for i in range(t.num_columns)], [str(c) for c in labels])
+                f"columns: {len(values)} labels for {t.num_columns} columns")
+        cols = [t.column(i) for i in range(t.num_columns)]
+        if index is None and all(isinstance(c, str) for c in values) and \
+                len(set(values)) == len(values):
+            self._table = _core.table_from_columns(cols, values)
+            self._columns = None
+            return
+        if index is None:
+            index = _labels.from_list(values)
+        self._table = _core.table_from_columns(cols, _labels.internal_names(values))
+        _labels.attach(self, index)
 
     @property
     def dtypes(self):
-        """dict: column name -> dtype name (pandas gives a Series).
+        """dict: column label -> dtype name (pandas gives a Series).
 
         Examples
         --------
@@ -244,7 +281,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         {'a': 'int64', 'b': 'string', 'c': 'float64'}
         """
         t = self._table
-        return {name: t.column(i).dtype for i, name in enumerate(t.names)}
+        return {name: t.column(i).dtype for i, name in enumerate(_labels.label_list(self))}
 
     @property
     def device(self):
@@ -258,10 +295,14 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         return self._table.device
 
     def __contains__(self, name):
+        idx = _labels.labels(self)
+        if idx is not None:
+            values = idx.to_list()
+            return name in values or (idx.nlevels > 1 and any(v[0] == name for v in values))
         return name in self._table.names
 
     def __iter__(self):
-        return iter(self._table.names)
+        return iter(_labels.label_list(self))
 
     # -- selection (zero-copy) ---------------------------------------------
     def _missing(self, name):
@@ -487,6 +528,9 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
             return pd.DataFrame(index=index)
         out = pd.DataFrame(data, columns=names)
         out.index = index
+        labels = _labels.labels(self)
+        if labels is not None:
+            out.columns = labels.to_pandas()
         return out
 
     def to_arrow(self):
@@ -509,7 +553,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         return pa.table(self)
 
     def to_dict(self):
-        """dict: column name -> list of values (None for nulls).  Unlike
+        """dict: column label -> list of values (None for nulls).  Unlike
         pandas' default orient, the lists are not keyed by index.
 
         Examples
@@ -518,7 +562,8 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         {'a': [1, None], 'b': ['x', 'y']}
         """
         t = self._table
-        return {name: t.column(i).to_pylist() for i, name in enumerate(t.names)}
+        return {name: t.column(i).to_pylist()
+                for i, name in enumerate(_labels.label_list(self))}
 
     def __arrow_c_stream__(self, requested_schema=None):
         return self._table.__arrow_c_stream__(requested_schema)
@@ -528,10 +573,10 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
 
     # -- display -----------------------------------------------------------
     def __repr__(self):
-        return _format.frame_repr(self._table, self._index)
+        return _format.frame_repr(self._table, self._index, _labels.labels(self))
 
     def _repr_html_(self):
-        return _format.frame_html(self._table, self._index)
+        return _format.frame_html(self._table, self._index, _labels.labels(self))
 
 
 def from_pandas(pdf):
@@ -553,13 +598,18 @@ def from_pandas(pdf):
     <BLANKLINE>
     [2 rows x 2 columns]
     """
-    names = [str(c) for c in pdf.columns]
+    multi = pdf.columns.nlevels > 1
+    names = _labels.internal_names(list(pdf.columns)) if multi else \
+        [str(c) for c in pdf.columns]
     if len(set(names)) != len(names):
         raise InvalidValueError(f"column names must be unique: {names!r}")
     cols = [_convert.column_from_pandas(pdf.iloc[:, i], name=names[i])
             for i in range(len(names))]
-    return DataFrame._wrap(_core.table_from_columns(cols, names),
-                           _ix.from_pandas_index(pdf.index))
+    out = DataFrame._wrap(_core.table_from_columns(cols, names),
+                          _ix.from_pandas_index(pdf.index))
+    if multi:  # MultiIndex columns keep their tuples (zambezi._labels)
+        _labels.attach(out, _labels.from_list(list(pdf.columns), list(pdf.columns.names)))
+    return out
 
 
 def _row_series(df, row, label):

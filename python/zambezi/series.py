@@ -10,6 +10,8 @@ from zambezi._index_ops import IndexOps
 from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
 from zambezi.accessors import SeriesExtras
+from zambezi._groupby import SeriesGroupByMixin
+from zambezi._reshape import SeriesReshape
 from zambezi import _stats
 from zambezi._stats import SeriesStats, min_max
 from zambezi.io import pickle as _pickle
@@ -18,7 +20,8 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
+class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras,
+             SeriesGroupByMixin, SeriesReshape, _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
     ``data`` is a list (the dtype is inferred; ``None`` and float NaN are

@@ -1,8 +1,8 @@
 """Comparing a zambezi result with pandas' answer, for the tests.
 
 ``assert_frame_like(got, exp, what)`` checks, in this order: the column
-labels, the index (``to_pandas()`` gives a RangeIndex, which must equal
-pandas' index: where pandas keeps row labels that zambezi renumbers, the
+labels, the index (its levels with the dtypes ``shown_dtype`` gives, as
+for columns; where pandas keeps row labels that zambezi renumbers, the
 caller resets pandas' index at that place and says why), each column's
 dtype as ``to_pandas()`` shows it, and every value -- exactly for
 integers, bools, strings, categories, dates and timestamps and for the
@@ -57,6 +57,33 @@ def shown_dtype(s):
     return s.dtype
 
 
+def shown_index(idx):
+    """pandas index idx as zambezi's to_pandas() must show it: each level
+    with the dtype shown_dtype gives a column of its values (index levels
+    are engine columns like any other)."""
+    if isinstance(idx, pd.RangeIndex):
+        return idx
+    if isinstance(idx, pd.MultiIndex):
+        arrays = [_shown_level(idx.get_level_values(i)) for i in range(idx.nlevels)]
+        return pd.MultiIndex.from_arrays(arrays, names=idx.names)
+    return pd.Index(_shown_level(idx), name=idx.name)
+
+
+def _shown_level(level):
+    s = pd.Series(level, copy=False)
+    want = shown_dtype(s)
+    return level if s.dtype == want else s.astype(want).array
+
+
+def _label_list(columns):
+    """Column labels as a list, a missing label (NaN, NA, None) as None."""
+    def one(v):
+        if isinstance(v, tuple):
+            return tuple(one(x) for x in v)
+        return None if pd.api.types.is_scalar(v) and pd.isna(v) else v
+    return [one(v) for v in columns]
+
+
 def _is_float(dtype):
     return isinstance(dtype, np.dtype) and dtype.kind == "f"
 
@@ -82,7 +109,7 @@ def _sort_key(s):
 
 
 def _row_order(df):
-    keys = [_sort_key(df[c]) for c in df.columns]
+    keys = [_sort_key(df.iloc[:, j]) for j in range(df.shape[1])]
     return sorted(range(len(df)), key=lambda i: tuple(k[i] for k in keys))
 
 
@@ -117,24 +144,32 @@ def assert_frame_like(got, exp, what="", rtol=0.0, atol=0.0, any_order=False, ap
     exp: same columns, index, dtypes (shown_dtype) and values.  Floats
     within rtol/atol (exact by default) -- in the columns named in approx,
     or in every column when approx is None.  any_order: the row order is
-    not defined (compared as a multiset of rows)."""
+    not defined (compared as a multiset of rows, a row's labels with it)."""
     if hasattr(got, "to_pandas"):
         got = got.to_pandas()
-    assert list(got.columns) == list(exp.columns), (
+    if any_order and not isinstance(exp.index, pd.RangeIndex):
+        # labels (group keys ...) in another order too: compared as columns
+        got, exp = got.reset_index(), exp.reset_index()
+        exp.index = pd.RangeIndex(len(exp))
+        got.index = pd.RangeIndex(len(got))
+    assert _label_list(got.columns) == _label_list(exp.columns), (
         f"{what}: columns {list(got.columns)}, pandas {list(exp.columns)}")
     assert len(got) == len(exp), f"{what}: {len(got)} rows, pandas {len(exp)}"
-    pd.testing.assert_index_equal(got.index, exp.index, exact="equiv", obj=f"{what}: index")
-    for c in exp.columns:
-        want = shown_dtype(exp[c])
-        assert got[c].dtype == want, (
-            f"{what}: column {c!r}: dtype {got[c].dtype}, expected {want} "
-            f"(pandas {exp[c].dtype})")
+    pd.testing.assert_index_equal(got.index, shown_index(exp.index), exact="equiv",
+                                  obj=f"{what}: index")
+    # columns by position: a label pandas cannot look up (a missing value
+    # in a MultiIndex) is still compared
+    for j, c in enumerate(exp.columns):
+        want = shown_dtype(exp.iloc[:, j])
+        assert got.iloc[:, j].dtype == want, (
+            f"{what}: column {c!r}: dtype {got.iloc[:, j].dtype}, expected {want} "
+            f"(pandas {exp.iloc[:, j].dtype})")
     if any_order:
         got = got.iloc[_row_order(got)]
         exp = exp.iloc[_row_order(exp)]
-    for c in exp.columns:
+    for j, c in enumerate(exp.columns):
         tol = (rtol, atol) if approx is None or c in approx else (0.0, 0.0)
-        _compare_column(got[c], exp[c], f"{what}: column {c!r}", *tol)
+        _compare_column(got.iloc[:, j], exp.iloc[:, j], f"{what}: column {c!r}", *tol)
 
 
 def assert_series_like(got, exp, what="", rtol=0.0, atol=0.0):

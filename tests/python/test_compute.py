@@ -1016,9 +1016,12 @@ def test_setitem_assign_drop():
 def test_concat_vs_pandas(seed):
     rng = np.random.default_rng(seed + 37)
     frames = [pd.DataFrame({d: gen(d, n, rng) for d in ALL}) for n in (0, 5, 1000, 1)]
-    got = zb.concat([zb.from_pandas(f) for f in frames])
+    got = zb.concat([zb.from_pandas(f) for f in frames], ignore_index=True)
     exp = pd.concat(frames, ignore_index=True)
     assert list(got.columns) == list(exp.columns)
+    # the inputs' labels are kept without ignore_index (0..4, 0..999, 0)
+    kept = zb.concat([zb.from_pandas(f) for f in frames]).index.to_pandas()
+    pd.testing.assert_index_equal(kept, pd.concat(frames).index, exact="equiv")
     for c in exp.columns:
         if c == "category":  # pandas falls back to object for mismatched categories
             assert_same(got[c].astype("string"), exp[c].astype("string"))
@@ -1034,14 +1037,20 @@ def test_concat_vs_pandas(seed):
 
 
 def test_concat_errors():
-    with pytest.raises(InvalidValueError, match="columns"):
-        zb.concat([zb.DataFrame({"a": [1]}), zb.DataFrame({"b": [1]})])
     with pytest.raises(ZambeziError, match="'a'"):
         zb.concat([zb.DataFrame({"a": [1]}), zb.DataFrame({"a": ["x"]})])
     with pytest.raises(DTypeError):
-        zb.concat([zb.DataFrame({"a": [1]}), zb.Series([1])])
+        zb.concat([zb.DataFrame({"a": [1]}), [1, 2]])
     with pytest.raises(InvalidValueError):
         zb.concat([])
+    with pytest.raises(InvalidValueError, match="join"):
+        zb.concat([zb.DataFrame({"a": [1]})], join="left")
+    with pytest.raises(InvalidValueError, match="axis"):
+        zb.concat([zb.DataFrame({"a": [1]})], axis=2)
+    with pytest.raises(InvalidValueError, match="keys"):
+        zb.concat([zb.DataFrame({"a": [1]})], keys=["p", "q"])
+    with pytest.raises(InvalidValueError, match="unique"):  # aligning needs unique labels
+        zb.concat([zb.Series([1, 2], index=[0, 0]), zb.Series([3], index=[1])], axis=1)
 
 
 # --------------------------------------------------------------------------

@@ -485,8 +485,8 @@ def test_public_api_on_gpu_frames():
         assert g[name].nunique(dropna=False) == df[name].nunique(dropna=False)
         for kw in ({}, {"normalize": True}, {"ascending": True, "dropna": False},
                    {"sort": False}):
-            pd.testing.assert_frame_equal(g[name].value_counts(**kw).to("cpu").to_pandas(),
-                                          df[name].value_counts(**kw).to_pandas())
+            pd.testing.assert_series_equal(g[name].value_counts(**kw).to("cpu").to_pandas(),
+                                           df[name].value_counts(**kw).to_pandas())
         for keep in ("first", "last", False):
             pd.testing.assert_series_equal(g[name].duplicated(keep=keep).to("cpu").to_pandas(),
                                            df[name].duplicated(keep=keep).to_pandas())

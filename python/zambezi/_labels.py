@@ -1,0 +1,186 @@
+"""Column labels of a DataFrame other than its table's names.
+
+A DataFrame's data is an engine Table whose column names are unique str,
+and most frames are labelled by those names.  Some results need other
+labels, as pandas gives them: tuples forming a MultiIndex
+(``groupby().agg(["sum", "max"])``, ``concat(keys=...)`` along the
+columns, ``unstack`` of a frame), integers (``concat(axis=1)`` of unnamed
+Series), values of any dtype (``unstack``), or a named column index.
+Such a frame keeps, in its ``_columns`` slot, the pair (table names the
+labels were made for, an Index of labels parallel to them).  The table
+names stay unique str derived from the labels (``"fare_sum"`` for
+``("fare", "sum")``, ``"1"`` for 1), so every method that takes column
+names keeps working on them.
+
+A result made with ``_like`` shares the slot.  When the table's names no
+longer match the ones the labels were made for (a column added, dropped,
+renamed or reordered since), ``labels`` derives them again: a surviving
+name keeps its label, a new name is its own label (padded with "" to the
+MultiIndex's depth, as pandas pads).  So nothing that changes a frame's
+columns has to know about labels.
+"""
+
+from zambezi import _convert
+from zambezi import index as _ix
+
+
+def _is_plain(index, names):
+    """Whether index says nothing the table names do not: unnamed str
+    labels equal to the names."""
+    return (index.nlevels == 1 and index.name is None and index.dtype == "string"
+            and index.to_list() == list(names))
+
+
+def attach(df, index):
+    """Label df's columns with index (an Index as long as df has columns);
+    labels that are the table names leave the slot empty.  Returns df."""
+    names = df._table.names
+    if index is None or _is_plain(index, names):
+        df._columns = None
+    else:
+        df._columns = (tuple(names), index)
+    return df
+
+
+def labels(df):
+    """df's column labels as an Index, or None when they are the table
+    names."""
+    slot = df._columns
+    if slot is None:
+        return None
+    made_for, index = slot
+    names = df._table.names
+    if tuple(names) == made_for:
+        return index
+    old = dict(zip(made_for, index.to_list()))
+    depth = index.nlevels
+    out = []
+    for nm in names:
+        if nm in old:
+            out.append(old[nm])
+        else:
+            out.append(nm if depth == 1 else (nm,) + ("",) * (depth - 1))
+    idx = from_list(out, index.names)
+    df._columns = None if _is_plain(idx, names) else (tuple(names), idx)
+    return None if df._columns is None else idx
+
+
+def label_list(df):
+    """df's column labels as a list of Python values."""
+    idx = labels(df)
+    return list(df._table.names) if idx is None else idx.to_list()
+
+
+def from_list(values, names=None):
+    """An Index of labels (a MultiIndex when they are tuples).  Labels of
+    mixed types that no one column can hold become str."""
+    values = list(values)
+    if values and all(isinstance(v, tuple) for v in values):
+        depth = max(len(v) for v in values)
+        tuples = [v + ("",) * (depth - len(v)) for v in values]
+        levels = [_level([t[i] for t in tuples]) for i in range(depth)]
+        nm = list(names) if names is not None and len(names) == depth else [None] * depth
+        return _ix.MultiIndex._from_columns(levels, nm)
+    name = names[0] if names is not None and len(names) == 1 else None
+    return _ix.Index._from_columns([_level(values)], [name])
+
+
+def _level(values):
+    kinds = {type(v) for v in values if v is not None}
+    if len(kinds) > 1 and not kinds <= {int, float, bool}:
+        values = [None if v is None else str(v) for v in values]
+    if not values:
+        return _convert.to_column([], dtype="string")
+    try:
+        return _convert.to_column(values)
+    except Exception:  # labels no column holds: shown as text
+        return _convert.to_column([None if v is None else str(v) for v in values])
+
+
+def internal_names(values):
+    """Unique str table names for labels: a str label is its own name, a
+    tuple joins its non-empty parts with "_", anything else is str(label);
+    repeats get a suffix "_1", "_2" ..."""
+    out, seen = [], set()
+    for v in values:
+        if isinstance(v, tuple):
+            parts = [str(p) for p in v if p is not None and p != ""]
+            base = "_".join(parts) if parts else "level"
+        else:
+            base = str(v)
+        nm, k = base, 0
+        while nm in seen:
+            k += 1
+            nm = f"{base}_{k}"
+        seen.add(nm)
+        out.append(nm)
+    return out
+
+
+def frame_from(cls, cols, labels, index=None, names=None):
+    """A frame (class cls) over engine columns labelled by labels: the
+    table names when they are unique str, else zambezi._labels; names: the
+    column labels' level names."""
+    from zambezi import _core
+
+    labels = list(labels)
+    if all(isinstance(lb, str) for lb in labels) and len(set(labels)) == len(labels) and \
+            not any(nm is not None for nm in (names or ())):
+        return cls._wrap(_core.table_from_columns(cols, labels), index)
+    out = cls._wrap(_core.table_from_columns(cols, internal_names(labels)), index)
+    return attach(out, from_list(labels, names))
+
+
+def relabel(df, index):
+    """df with its table's columns renamed after index (labels) and
+    labelled by it; shares the data."""
+    from zambezi import _core
+
+    t = df._table
+    names = internal_names(index.to_list())
+    out = df._like(_core.table_from_columns([t.column(i) for i in range(t.num_columns)],
+                                            names))
+    return attach(out, index)
+
+
+def getitem(df, key):
+    """``df[key]`` on a frame with labels: a label gives a Series (named by
+    the label); on a MultiIndex, a first-level value gives the frame of
+    those columns labelled by the remaining levels; a list of labels a
+    frame.  Returns NotImplemented when key is not a label here."""
+    idx = labels(df)
+    if idx is None:
+        return NotImplemented
+    values = idx.to_list()
+    t = df._table
+    if isinstance(key, list):
+        pos = []
+        for k in key:
+            hits = [i for i, v in enumerate(values) if v == k]
+            if not hits:
+                raise df._missing(k)
+            pos.extend(hits)
+        out = df._like(t.select(pos))
+        return attach(out, from_list([values[i] for i in pos], idx.names))
+    if idx.nlevels > 1 and not isinstance(key, tuple):
+        pos = [i for i, v in enumerate(values) if v[0] == key]
+        if not pos:
+            raise df._missing(key)
+        rest = [values[i][1:] for i in pos]
+        rest = [r[0] if len(r) == 1 else r for r in rest]
+        sub = df._like(t.select(pos))
+        return relabel(sub, from_list(rest, idx.names[1:]))
+    if isinstance(key, tuple) and idx.nlevels > 1 and len(key) < idx.nlevels:
+        pos = [i for i, v in enumerate(values) if v[:len(key)] == key]
+        if not pos:
+            raise df._missing(key)
+        rest = [values[i][len(key):] for i in pos]
+        rest = [r[0] if len(r) == 1 else r for r in rest]
+        return relabel(df._like(t.select(pos)), from_list(rest, idx.names[len(key):]))
+    hits = [i for i, v in enumerate(values) if v == key]
+    if not hits:
+        raise df._missing(key)
+    if len(hits) > 1:
+        out = df._like(t.select(hits))
+        return attach(out, from_list([values[i] for i in hits], idx.names))
+    return df._sliced(t.column(hits[0]), key)
