@@ -666,7 +666,8 @@ def test_to_csv_targets(tmp_path):
 
 def test_single_column_nulls_written_quoted():
     pdf = pd.DataFrame({"a": ["", None, "x"]})
-    assert zb.from_pandas(pdf).to_csv() == pdf.to_csv(index=False)
+    assert zb.from_pandas(pdf).to_csv(index=False) == pdf.to_csv(index=False)
+    assert zb.from_pandas(pdf).to_csv() == pdf.to_csv()
 
 
 ROUND_TRIP_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
