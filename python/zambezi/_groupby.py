@@ -87,7 +87,7 @@ class GroupBy:
     1    Tete      3.5      7
     <BLANKLINE>
     [2 rows x 3 columns]
-    >>> df.groupby("city", dropna=False)["n"].count().to_dict()
+    >>> df.groupby("city", dropna=False)["n"].count().to_dict("list")
     {'city': ['Maun', 'Tete', None], 'n': [2, 2, 1]}
     """
 
@@ -169,7 +169,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").sum().to_dict()
+        >>> df.groupby("city").sum().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [16.0, 3.5], 'n': [4, 7]}
         """
         return self._simple("sum")
@@ -181,7 +181,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").mean().to_dict()
+        >>> df.groupby("city").mean().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
         """
         return self._simple("mean")
@@ -193,7 +193,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").min().to_dict()
+        >>> df.groupby("city").min().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
         """
         return self._simple("min")
@@ -205,7 +205,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").max().to_dict()
+        >>> df.groupby("city").max().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [9.0, 3.5], 'n': [3, 5]}
         """
         return self._simple("max")
@@ -217,7 +217,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").count().to_dict()
+        >>> df.groupby("city").count().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [2, 1], 'n': [2, 2]}
         """
         return self._simple("count")
@@ -230,7 +230,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").size().to_dict()
+        >>> df.groupby("city").size().to_dict("list")
         {'city': ['Maun', 'Tete'], 'size': [2, 2]}
         """
         return self._run([("size", None, None, 0, 0.0, False, "size")])
@@ -242,7 +242,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["fare"].std().to_dict()
+        >>> df.groupby("city")["fare"].std().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [1.4142135623730951, None]}
         """
         return self._simple("std", ddof=ddof)
@@ -254,7 +254,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").var().to_dict()
+        >>> df.groupby("city").var().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [2.0, None], 'n': [2.0, 4.5]}
         """
         return self._simple("var", ddof=ddof)
@@ -266,7 +266,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").median().to_dict()
+        >>> df.groupby("city").median().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
         """
         return self._simple("median")
@@ -278,7 +278,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["n"].quantile(0.25).to_dict()
+        >>> df.groupby("city")["n"].quantile(0.25).to_dict("list")
         {'city': ['Maun', 'Tete'], 'n': [1.5, 2.75]}
         """
         if not isinstance(q, (int, float)) or isinstance(q, bool):
@@ -292,7 +292,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").first().to_dict()
+        >>> df.groupby("city").first().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
         """
         return self._simple("first")
@@ -304,7 +304,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").last().to_dict()
+        >>> df.groupby("city").last().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [9.0, 3.5], 'n': [3, 5]}
         """
         return self._simple("last")
@@ -317,7 +317,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").nunique(dropna=False).to_dict()
+        >>> df.groupby("city").nunique(dropna=False).to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [2, 2], 'n': [2, 2]}
         """
         return self._simple("nunique", count_na=not dropna)
@@ -329,7 +329,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").prod().to_dict()
+        >>> df.groupby("city").prod().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [63.0, 3.5], 'n': [3, 10]}
         """
         return self._simple("prod")
@@ -343,7 +343,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["n"].any().to_dict()
+        >>> df.groupby("city")["n"].any().to_dict("list")
         {'city': ['Maun', 'Tete'], 'n': [True, True]}
         """
         return self._simple("any")
@@ -355,7 +355,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city")["n"].all().to_dict()
+        >>> df.groupby("city")["n"].all().to_dict("list")
         {'city': ['Maun', 'Tete'], 'n': [True, True]}
         """
         return self._simple("all")
@@ -369,7 +369,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").corr("fare", "n").to_dict()
+        >>> df.groupby("city").corr("fare", "n").to_dict("list")
         {'city': ['Maun', 'Tete'], 'corr': [1.0, None]}
         """
         for c in (a, b):
@@ -397,7 +397,7 @@ class GroupBy:
         1    Tete      3.5      2      5
         <BLANKLINE>
         [2 rows x 4 columns]
-        >>> df.groupby("city").agg(total=("fare", "sum"), rides=("n", "size")).to_dict()
+        >>> df.groupby("city").agg(total=("fare", "sum"), rides=("n", "size")).to_dict("list")
         {'city': ['Maun', 'Tete'], 'total': [16.0, 3.5], 'rides': [2, 2]}
         """
         specs = []
@@ -467,7 +467,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").head(1).to_dict()
+        >>> df.groupby("city").head(1).to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [7.0, 3.5], 'n': [1, 2]}
         """
         return self._rows(True, "lt", max(int(n), 0))
@@ -479,7 +479,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").tail(1).to_dict()
+        >>> df.groupby("city").tail(1).to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [9.0, None], 'n': [3, 5]}
         """
         return self._rows(False, "lt", max(int(n), 0))
@@ -557,7 +557,7 @@ class FrameGroupBy:
         1    Tete      3.5
         <BLANKLINE>
         [2 rows x 2 columns]
-        >>> df.groupby("city", dropna=False, sort=False).size().to_dict()
+        >>> df.groupby("city", dropna=False, sort=False).size().to_dict("list")
         {'city': ['Maun', 'Tete', None], 'size': [2, 2, 1]}
         """
         keys = [by] if isinstance(by, str) else list(by)

@@ -420,7 +420,7 @@ def test_results_independent_of_threads():
     results = []
     for t in (1, 3):
         zb.set_num_threads(t)
-        results.append((s.unique().to_list(), s.value_counts().to_dict(),
+        results.append((s.unique().to_list(), s.value_counts().to_dict("list"),
                         s.duplicated().to_list(), s.idxmax(), s.nunique()))
     assert results[0] == results[1]
 
