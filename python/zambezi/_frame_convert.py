@@ -58,29 +58,45 @@ def _missing(col, arr):
     return mask if mask is not None and mask.any() else None
 
 
+def _holds(dtype, value):
+    """Whether a numpy array of dtype can hold value as a missing-value
+    replacement (pandas' np_can_hold_element, roughly)."""
+    if dtype.kind == "O":
+        return True
+    if dtype.kind == "f":
+        return isinstance(value, (int, float, np.integer, np.floating)) and \
+            not isinstance(value, (bool, np.bool_))
+    if dtype.kind == "M":
+        return isinstance(value, np.datetime64)
+    return False
+
+
 def _column_array(col, na_value):
     """(numpy array, missing mask or None) of one host column, converted
-    as Series.to_numpy does; missing values replaced by na_value when one
-    is given (the column's own numpy dtype kept when na_value fits it)."""
-    arr = _convert.to_numpy(col)
+    as pandas converts its dtype: Series.to_numpy's conversion (integers
+    with nulls float64 with NaN, bools with nulls objects), float32 kept;
+    missing values replaced by na_value when one is given (an object array
+    when the dtype cannot hold it)."""
+    if col.dtype == "float32" and col.null_count:
+        arr = np.array(_convert.values_numpy(col), dtype=np.float32)
+        arr[_convert.null_mask(col)] = np.nan
+    else:
+        arr = _convert.to_numpy(col)
     miss = _missing(col, arr)
     if na_value is NO_DEFAULT or miss is None:
         return arr, miss
-    dt = col.dtype
-    if dt.startswith(("int", "uint")) or dt == "bool":
-        arr = _convert.values_numpy(col)
-    try:
-        target = np.result_type(arr.dtype, na_value) if arr.dtype.kind != "O" else object
-    except (TypeError, ValueError):
-        target = object
-    if target != object and arr.dtype.kind == "M":
-        target = object
-    if target == object and dt.startswith("timestamp"):
-        out = _convert._object_array(col.to_pylist())
-    else:
-        out = arr.astype(target)
-    out[miss] = na_value
-    return out, None
+    if not _holds(arr.dtype, na_value):
+        arr = _object_values(col)
+    elif not arr.flags.writeable:
+        arr = arr.copy()
+    arr[miss] = na_value
+    return arr, None
+
+
+def _object_values(col):
+    """The column as an object array of to_list's values (ints stay ints,
+    datetimes stay datetimes, None where missing)."""
+    return _convert._object_array(col.to_pylist())
 
 
 def common_dtype(dtypes):
@@ -125,9 +141,11 @@ def frame_to_numpy(df, dtype=None, na_value=NO_DEFAULT):
                         f"which {wanted} cannot hold; give na_value")
         target = wanted
     out = np.empty((n, k), dtype=target, order="F")
-    for j, (c, (arr, _)) in enumerate(zip(cols, parts)):
-        if target == object and arr.dtype.kind == "M":
-            arr = _convert._object_array(c.to_pylist())  # datetimes, not integers
+    for j, (c, (arr, miss)) in enumerate(zip(cols, parts)):
+        if target == object and (arr.dtype.kind == "M" or (
+                miss is not None and c.dtype.startswith(("int", "uint")))):
+            # datetimes rather than integers; integers rather than floats
+            arr = _object_values(c)
         try:
             out[:, j] = arr
         except (TypeError, ValueError) as e:
