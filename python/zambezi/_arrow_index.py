@@ -170,9 +170,10 @@ def restore_index(table, meta):
     positions = [names.index(e) for e in entries]
     level_names = []
     for field in entries:
-        name = by_field.get(field, field)
-        if name is None and not field.startswith("__index_level_"):
-            name = field
+        if field in by_field:
+            name = by_field[field]
+        else:  # not described: pyarrow's rule for unnamed levels
+            name = None if field.startswith("__index_level_") else field
         level_names.append(name)
     levels = [table.column(p) for p in positions]
     keep = [i for i in range(len(names)) if i not in positions]

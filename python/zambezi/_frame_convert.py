@@ -21,7 +21,9 @@ uint64 -> float64); bools with anything else, strings, categories and
 dates with missing values make an object array; timestamps of several
 units give the finest.  An integer column with nulls counts as float64
 with NaN (as its ``Series.to_numpy``; pandas 3 does the same for one
-``Int64`` column but gives object when it meets other columns).
+``Int64`` column but gives object when it meets other columns), and
+``na_value`` fills every missing value (pandas leaves a float column's
+NaN when a frame mixes nullable and numpy dtypes).
 """
 
 import collections
@@ -260,9 +262,11 @@ class FrameConvert:
         picks: one dtype stays itself, numbers promote as numpy does, and
         bools mixed with other columns, strings, categories and dates with
         missing values give an object array (see zambezi._frame_convert).
-        Each column converts as ``Series.to_numpy`` does: an integer column
-        with nulls is float64 with NaN, missing strings are None.
-        ``na_value`` replaces missing values (nulls, NaN); ``dtype``
+        Each column converts as pandas converts its dtype: an integer
+        column with nulls is float64 with NaN, float32 stays float32,
+        missing strings are None (in an object array, integers with nulls
+        stay integers).  ``na_value`` replaces missing values (nulls, NaN;
+        an object column when the dtype cannot hold it); ``dtype``
         converts the result (an integer or bool dtype needs na_value when
         values are missing).  The array is always new (copy is accepted).
 

@@ -4,7 +4,8 @@ A DataFrame wraps an immutable ``_core.Table``.  Column selection, row
 slicing, head/tail, rename and copy share the engine's buffers (no data is
 copied); conversions to and from pandas, numpy and Arrow work one column at a
 time in C.  Arrow consumers (pyarrow, polars, duckdb) read a DataFrame
-through ``__arrow_c_stream__`` without copies.
+through ``__arrow_c_stream__`` without copies, the index included as
+pyarrow's ``Table.from_pandas`` writes it (zambezi._arrow_index).
 """
 
 from zambezi import (_arrow_index, _base, _convert, _core, _device, _format,

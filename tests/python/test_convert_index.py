@@ -357,6 +357,14 @@ def test_from_arrow_metadata_edge_cases():
     t = pa.table({"a": [1, 2]}).replace_schema_metadata(meta)
     got = zb.from_arrow(t)
     assert got.columns.to_list() == ["a"] and got.index.to_list() == [0, 1]
+    # index columns the metadata does not describe (pyarrow's to_pandas
+    # refuses them): __index_level_i__ is unnamed, other fields name levels
+    meta = {b"pandas": json.dumps({"index_columns": ["__index_level_0__", "k"],
+                                   "columns": []}).encode()}
+    t = pa.table({"a": [1, 2], "__index_level_0__": [5, 6], "k": ["x", "y"]})
+    got = zb.from_arrow(t.replace_schema_metadata(meta))
+    assert got.index.names == [None, "k"] and got.columns.to_list() == ["a"]
+    assert got.index.to_list() == [(5, "x"), (6, "y")]
     # a frame of index columns only
     pdf = pd.DataFrame(index=pd.Index(["x", "y"], name="k"))
     got = zb.from_arrow(pa.Table.from_pandas(pdf))
