@@ -130,6 +130,16 @@ ZB_API zb_status zb_table_export_arrow(const zb_table *t, struct ArrowSchema *sc
                                        struct ArrowArray *array, zb_error *err);
 ZB_API zb_status zb_table_export_schema(const zb_table *t, struct ArrowSchema *schema,
                                         zb_error *err);
+/* The same, with schema metadata: metadata_size bytes at metadata in the C
+ * Data Interface's encoding (an int32 count of pairs, then per pair an
+ * int32 length and the key's bytes, an int32 length and the value's bytes,
+ * native byte order), copied into the export; NULL and 0 for none.
+ * ZB_EINVAL when the bytes are not of that shape.  (pandas' index travels
+ * this way, under the key "pandas".) */
+ZB_API zb_status zb_table_export_schema_with_metadata(const zb_table *t, const void *metadata,
+                                                      int64_t metadata_size,
+                                                      struct ArrowSchema *schema,
+                                                      zb_error *err);
 /* Import a struct array (record batch); moves *array as above. */
 ZB_API zb_status zb_table_import_arrow(const struct ArrowSchema *schema,
                                        struct ArrowArray *array, zb_table **out,
@@ -139,6 +149,12 @@ ZB_API zb_status zb_table_import_arrow(const struct ArrowSchema *schema,
  * On success *out is owned by the caller. */
 ZB_API zb_status zb_table_export_stream(const zb_table *t, struct ArrowArrayStream *out,
                                         zb_error *err);
+/* The same, the stream's schema carrying metadata (see
+ * zb_table_export_schema_with_metadata; the bytes are copied). */
+ZB_API zb_status zb_table_export_stream_with_metadata(const zb_table *t, const void *metadata,
+                                                      int64_t metadata_size,
+                                                      struct ArrowArrayStream *out,
+                                                      zb_error *err);
 /* Read a whole stream into one table (batches concatenated).  The stream is
  * released before returning, on success and on failure. */
 ZB_API zb_status zb_table_import_stream(struct ArrowArrayStream *stream, zb_table **out,

@@ -154,7 +154,7 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, names=None
     [3 rows x 2 columns]
     >>> zb.concat([a, b], ignore_index=True).index
     RangeIndex(start=0, stop=3, step=1)
-    >>> zb.concat([a, zb.DataFrame({"w": [0.5]})]).to_dict()
+    >>> zb.concat([a, zb.DataFrame({"w": [0.5]})]).to_dict("list")
     {'k': [1, 2, None], 'v': ['x', 'y', None], 'w': [None, None, 0.5]}
     >>> zb.concat([zb.Series([1, 2], name="a"), zb.Series([3], name="b")], axis=1)
                a      b

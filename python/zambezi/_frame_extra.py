@@ -709,9 +709,9 @@ class FrameExtra:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1.25, 2.35], "n": [14, 26], "s": ["x", "y"]})
-        >>> df.round(1).to_dict()
+        >>> df.round(1).to_dict("list")
         {'a': [1.2, 2.4], 'n': [14, 26], 's': ['x', 'y']}
-        >>> df.round({"n": -1}).to_dict()
+        >>> df.round({"n": -1}).to_dict("list")
         {'a': [1.25, 2.35], 'n': [10, 30], 's': ['x', 'y']}
         """
         if isinstance(decimals, dict):
@@ -744,9 +744,9 @@ class FrameExtra:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 5, 9], "b": [0.5, None, 7.5]})
-        >>> df.clip(2, 6).to_dict()
+        >>> df.clip(2, 6).to_dict("list")
         {'a': [2, 5, 6], 'b': [2.0, None, 6.0]}
-        >>> df.clip(lower=[0, 6, 0], axis=0).to_dict()
+        >>> df.clip(lower=[0, 6, 0], axis=0).to_dict("list")
         {'a': [1, 6, 9], 'b': [0.5, None, 7.5]}
         """
         lo_scalar = lower is None or is_scalar(lower)
@@ -776,7 +776,7 @@ class FrameExtra:
 
         Examples
         --------
-        >>> zb.DataFrame({"a": [-1, 2], "b": [-0.5, None]}).abs().to_dict()
+        >>> zb.DataFrame({"a": [-1, 2], "b": [-0.5, None]}).abs().to_dict("list")
         {'a': [1, 2], 'b': [0.5, None]}
         """
         return self._each(lambda s: s.abs())
@@ -841,9 +841,9 @@ class FrameExtra:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 5, 9], "b": [2.0, 6.0, None]})
-        >>> df.where(df.apply(lambda col: col > 4)).to_dict()
+        >>> df.where(df.apply(lambda col: col > 4)).to_dict("list")
         {'a': [None, 5, 9], 'b': [None, 6.0, None]}
-        >>> df.where(df["a"] < 6, 0).to_dict()
+        >>> df.where(df["a"] < 6, 0).to_dict("list")
         {'a': [1, 5, 0], 'b': [2.0, 6.0, 0.0]}
         """
         if level is not None:
@@ -858,7 +858,7 @@ class FrameExtra:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 5, 9], "b": [2.0, 6.0, 1.0]})
-        >>> df.mask(df.apply(lambda col: col > 4), -1).to_dict()
+        >>> df.mask(df.apply(lambda col: col > 4), -1).to_dict("list")
         {'a': [1, -1, -1], 'b': [2.0, -1.0, 1.0]}
         """
         if level is not None:
@@ -898,7 +898,8 @@ class FrameExtra:
             raise InvalidValueError(
                 f"select_dtypes: include and exclude overlap on {', '.join(overlap)}")
         keep = []
-        for name, dtype in self.dtypes.items():
+        tab = self._table
+        for name, dtype in zip(tab.names, [tab.column(i).dtype for i in range(tab.num_columns)]):
             if inc and not any(t(dtype) for _, t in inc):
                 continue
             if any(t(dtype) for _, t in exc):
@@ -919,9 +920,9 @@ class FrameExtra:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [0, 1, 2], "s": ["x", "y", None]})
-        >>> df.replace({0: 10, "x": "z"}).to_dict()
+        >>> df.replace({0: 10, "x": "z"}).to_dict("list")
         {'a': [10, 1, 2], 's': ['z', 'y', None]}
-        >>> df.replace({"a": {1: 100}, "s": {None: "?"}}).to_dict()
+        >>> df.replace({"a": {1: 100}, "s": {None: "?"}}).to_dict("list")
         {'a': [0, 100, 2], 's': ['x', 'y', '?']}
         """
         if regex is not False:
@@ -969,9 +970,9 @@ class FrameExtra:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 2, 3], "s": ["x", "y", "z"]})
-        >>> df.isin([1, "z"]).to_dict()
+        >>> df.isin([1, "z"]).to_dict("list")
         {'a': [True, False, False], 's': [False, False, True]}
-        >>> df.isin({"s": ["y"]}).to_dict()
+        >>> df.isin({"s": ["y"]}).to_dict("list")
         {'a': [False, False, False], 's': [False, True, False]}
         """
         n = len(self)
@@ -1020,7 +1021,7 @@ class FrameExtra:
         >>> df = zb.DataFrame({"a": [1, 2, 3], "b": [10, 20, 30]})
         >>> df.apply(lambda col: col.max() - col.min()).to_list()
         [2, 20]
-        >>> df.apply(lambda col: col * 2).to_dict()
+        >>> df.apply(lambda col: col * 2).to_dict("list")
         {'a': [2, 4, 6], 'b': [20, 40, 60]}
         """
         if _axis_number(axis, "apply") != 0:
@@ -1072,7 +1073,7 @@ class FrameExtra:
         --------
         >>> def add(df, col, value):
         ...     return df.assign(**{col: df[col] + value})
-        >>> zb.DataFrame({"a": [1, 2]}).pipe(add, "a", value=10).to_dict()
+        >>> zb.DataFrame({"a": [1, 2]}).pipe(add, "a", value=10).to_dict("list")
         {'a': [11, 12]}
         """
         return pipe(self, func, args, kwargs)

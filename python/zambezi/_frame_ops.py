@@ -177,7 +177,7 @@ class FrameOps:
 
         Examples
         --------
-        >>> zb.DataFrame({"a": [10, 20, 30]}).take([2, -3]).to_dict()
+        >>> zb.DataFrame({"a": [10, 20, 30]}).take([2, -3]).to_dict("list")
         {'a': [30, 10]}
         """
         idx = _indexing.positions_column(indices, len(self), "DataFrame.take")
@@ -275,7 +275,7 @@ class FrameOps:
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Lusaka"], "fare": [7.0, None, 9.0]})
-        >>> df.nlargest(2, "fare").to_dict()
+        >>> df.nlargest(2, "fare").to_dict("list")
         {'city': ['Lusaka', 'Maun'], 'fare': [9.0, 7.0]}
         """
         if keep != "first":
@@ -288,7 +288,7 @@ class FrameOps:
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Lusaka"], "fare": [7.0, None, 9.0]})
-        >>> df.nsmallest(1, "fare").to_dict()
+        >>> df.nsmallest(1, "fare").to_dict("list")
         {'city': ['Maun'], 'fare': [7.0]}
         """
         if keep != "first":

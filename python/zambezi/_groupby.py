@@ -360,7 +360,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").sum().to_dict()
+        >>> df.groupby("city").sum().to_dict("list")
         {'fare': [16.0, 3.5], 'n': [4, 7]}
         >>> df.groupby("city")["fare"].sum().to_list()
         [16.0, 3.5]
@@ -389,7 +389,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").min().to_dict()
+        >>> df.groupby("city").min().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
         return self._simple("min")
@@ -401,7 +401,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").max().to_dict()
+        >>> df.groupby("city").max().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
         return self._simple("max")
@@ -413,7 +413,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").count().to_dict()
+        >>> df.groupby("city").count().to_dict("list")
         {'fare': [2, 1], 'n': [2, 2]}
         """
         return self._simple("count")
@@ -432,7 +432,7 @@ class GroupBy:
         Maun    2
         Tete    2
         dtype: int64
-        >>> df.groupby("city", as_index=False).size().to_dict()
+        >>> df.groupby("city", as_index=False).size().to_dict("list")
         {'city': ['Maun', 'Tete'], 'size': [2, 2]}
         """
         table = self._run([_spec("size", None)])
@@ -460,7 +460,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").var().to_dict()
+        >>> df.groupby("city").var().to_dict("list")
         {'fare': [2.0, None], 'n': [2.0, 4.5]}
         """
         return self._simple("var", ddof=ddof)
@@ -472,7 +472,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").median().to_dict()
+        >>> df.groupby("city").median().to_dict("list")
         {'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
         """
         return self._simple("median")
@@ -498,7 +498,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").first().to_dict()
+        >>> df.groupby("city").first().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
         return self._simple("first")
@@ -510,7 +510,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").last().to_dict()
+        >>> df.groupby("city").last().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
         return self._simple("last")
@@ -523,7 +523,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").nunique(dropna=False).to_dict()
+        >>> df.groupby("city").nunique(dropna=False).to_dict("list")
         {'fare': [2, 2], 'n': [2, 2]}
         """
         return self._simple("nunique", count_na=not dropna)
@@ -535,7 +535,7 @@ class GroupBy:
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
-        >>> df.groupby("city").prod().to_dict()
+        >>> df.groupby("city").prod().to_dict("list")
         {'fare': [63.0, 3.5], 'n': [3, 10]}
         """
         return self._simple("prod")
@@ -613,9 +613,9 @@ class GroupBy:
         Tete      3.5      2      5
         <BLANKLINE>
         [2 rows x 3 columns]
-        >>> df.groupby("city").agg(total=("fare", "sum"), rides=("n", "size")).to_dict()
+        >>> df.groupby("city").agg(total=("fare", "sum"), rides=("n", "size")).to_dict("list")
         {'total': [16.0, 3.5], 'rides': [2, 2]}
-        >>> df.groupby("city")["n"].agg(["sum", "max"]).to_dict()
+        >>> df.groupby("city")["n"].agg(["sum", "max"]).to_dict("list")
         {'sum': [4, 7], 'max': [3, 5]}
         """
         specs, labels = [], []
@@ -816,7 +816,7 @@ class FrameGroupBy:
         Tete    2
         <NA>    1
         dtype: int64
-        >>> df.groupby("city", as_index=False)["fare"].sum().to_dict()
+        >>> df.groupby("city", as_index=False)["fare"].sum().to_dict("list")
         {'city': ['Maun', 'Tete'], 'fare': [16.0, 3.5]}
         """
         if isinstance(by, tuple):

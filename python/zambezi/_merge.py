@@ -109,11 +109,11 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     [3 rows x 3 columns]
     >>> zb.merge(trips, cities, on="city", how="left")["country"].to_list()
     ['Botswana', 'Mozambique', 'Botswana', None]
-    >>> zb.merge(trips, cities, on="city", how="anti").to_dict()
+    >>> zb.merge(trips, cities, on="city", how="anti").to_dict("list")
     {'city': ['Kariba'], 'fare': [4.0]}
     >>> a = zb.DataFrame({"id": [1, 2], "v": [10, 20]})
     >>> b = zb.DataFrame({"key": [2, 3], "v": [0.5, 0.7]})
-    >>> zb.merge(a, b, left_on="id", right_on="key").to_dict()
+    >>> zb.merge(a, b, left_on="id", right_on="key").to_dict("list")
     {'id': [2], 'v_x': [20], 'key': [2], 'v_y': [0.5]}
     """
     if not _base.is_frame(left) or not _base.is_frame(right):
@@ -312,7 +312,7 @@ class FrameMerge:
         --------
         >>> trips = zb.DataFrame({"city": ["Maun", "Tete", "Kariba"], "fare": [7.0, 3.5, 4.0]})
         >>> cities = zb.DataFrame({"city": ["Maun", "Tete"], "country": ["Botswana", "Mozambique"]})
-        >>> trips.merge(cities, on="city", how="left").to_dict()
+        >>> trips.merge(cities, on="city", how="left").to_dict("list")
         {'city': ['Maun', 'Tete', 'Kariba'], 'fare': [7.0, 3.5, 4.0], 'country': ['Botswana',
         'Mozambique', None]}
         >>> trips.merge(cities, how="semi")["city"].to_list()

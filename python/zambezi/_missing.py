@@ -465,7 +465,7 @@ class FrameMissing:
 
         Examples
         --------
-        >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"]}).notna().to_dict()
+        >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"]}).notna().to_dict("list")
         {'a': [True, False], 'b': [True, True]}
         """
         return self._map_columns(lambda c, nm: _core.unary("invert", _missing_mask(c)))
@@ -488,11 +488,11 @@ class FrameMissing:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, None, None], "b": ["x", None, "z"]})
-        >>> df.fillna(0).to_dict()
+        >>> df.fillna(0).to_dict("list")
         {'a': [1, 0, 0], 'b': ['x', None, 'z']}
-        >>> df.fillna({"a": -1, "b": "?"}).to_dict()
+        >>> df.fillna({"a": -1, "b": "?"}).to_dict("list")
         {'a': [1, -1, -1], 'b': ['x', '?', 'z']}
-        >>> df.fillna({"a": 0}, limit=1).to_dict()
+        >>> df.fillna({"a": 0}, limit=1).to_dict("list")
         {'a': [1, 0, None], 'b': ['x', None, 'z']}
         """
         axis = _axis_number(self, axis)
@@ -556,7 +556,7 @@ class FrameMissing:
         2      1       y
         <BLANKLINE>
         [3 rows x 2 columns]
-        >>> df.ffill(limit=1).to_dict()
+        >>> df.ffill(limit=1).to_dict("list")
         {'a': [1, 1, None], 'b': [None, 'y', 'y']}
         """
         return self._fill_scan(False, axis, inplace, limit, limit_area)
@@ -569,7 +569,7 @@ class FrameMissing:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [None, None, 3], "b": [None, "y", None]})
-        >>> df.bfill().to_dict()
+        >>> df.bfill().to_dict("list")
         {'a': [3, 3, 3], 'b': ['y', 'y', None]}
         """
         return self._fill_scan(True, axis, inplace, limit, limit_area)

@@ -206,7 +206,7 @@ class FrameReshape:
         y  a       2
         y  b    <NA>
         dtype: int64
-        >>> df.stack().unstack().to_dict()
+        >>> df.stack().unstack().to_dict("list")
         {'a': [1, 2], 'b': [3, None]}
         """
         if level not in (-1, None):

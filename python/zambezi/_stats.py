@@ -26,9 +26,11 @@ because zambezi has no index and keeps nulls as nulls:
   dates and timestamps; ``count`` and ``nunique`` every column.
 """
 
+import numpy as np
+
 from zambezi import _indexing, _base, _convert, _core
 from zambezi import index as _ix
-from zambezi.errors import InvalidValueError
+from zambezi.errors import DTypeError, InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
@@ -175,6 +177,118 @@ class SeriesStats:
 
     argmin = idxmin
     argmax = idxmax
+
+    # -- summaries (zambezi._frame_summary) --------------------------------
+    def describe(self, percentiles=None, include=None, exclude=None):
+        """Summary statistics, a Series indexed by their names, as pandas'
+        describe: count, mean, std, min, the percentiles (25%, 50%, 75% by
+        default) and max as float64 for numbers; count, mean, min, the
+        percentiles and max for timestamps; count, unique, top and freq
+        for strings, categories, bools and dates.  pandas gives object
+        Series for the last two kinds; here they are string Series of the
+        values as pandas prints them.  include and exclude are accepted
+        and ignored, as pandas does for a Series.
+
+        Examples
+        --------
+        >>> zb.Series([7.0, 3.5, None, 9.0], name="fare").describe().round(2)
+        count     3
+        mean    6.5
+        std    2.78
+        min     3.5
+        25%    5.25
+        50%       7
+        75%       8
+        max       9
+        Name: fare, dtype: float64
+        >>> zb.Series(["Maun", "Tete", "Maun", None]).describe().to_list()
+        ['3', '2', 'Maun', '2']
+        """
+        from zambezi import _frame_summary as fs
+
+        ps = fs.refine_percentiles(percentiles)
+        names, values, is_text = fs.describe_column(self._col, ps, fs.format_percentiles(ps))
+        col = fs.described_column(names, values, is_text, names)
+        return self._constructor._from_column(col, self._name, fs._string_index(names))
+
+    def memory_usage(self, index=True, deep=False):
+        """Bytes the values hold (values, validity bitmap, string bytes,
+        categories), plus the row labels' with index=True (a RangeIndex
+        takes 0; pandas counts 132 for the range object).  Exact, so deep
+        changes nothing.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).memory_usage()
+        24
+        >>> zb.Series([1.5, None], index=["a", "b"]).memory_usage()
+        43
+        """
+        return self._col.nbytes + (self._index.nbytes if index else 0)
+
+    def _paired_values(self, other, what):
+        """float64 arrays of self and other, row by row: positional when
+        the indexes are equal, else over the labels both have (pandas'
+        inner alignment)."""
+        from zambezi import _frame_summary as fs
+
+        if not _base.is_series(other):
+            raise InvalidValueError(f"{what}: other must be a Series, not "
+                                    f"{type(other).__name__}")
+        for s in (self, other):
+            if s._col.dtype not in _NUMERIC:
+                raise DTypeError(f"{what}: {s._describe()} is not a number or bool")
+        a, b = self._col, other._col
+        if not self._index.equals(other._index):
+            left, right = self._index._levels(), other._index._levels()
+            if len(left) != len(right):
+                raise InvalidValueError(
+                    f"{what}: the indexes have {len(left)} and {len(right)} levels")
+            names = [f"k{i}" for i in range(len(left))]
+            lpos, rpos = _core.join_indices(
+                _core.table_from_columns(left, names), _core.table_from_columns(right, names),
+                list(range(len(left))), list(range(len(left))), "inner")
+            a, b = _core.take(a, lpos), _core.take(b, rpos)
+        return fs._float_values(a), fs._float_values(b)
+
+    def corr(self, other, method="pearson", min_periods=None):
+        """Correlation with another Series over the rows where both have a
+        value ("pearson", or "spearman": Pearson of the ranks, ties
+        averaged); rows pair by label as pandas aligns them (by position
+        when the indexes are equal).  None when fewer than min_periods
+        (default 1) pairs, or a constant side (pandas gives NaN).
+
+        Examples
+        --------
+        >>> a = zb.Series([1, 2, 3, 4])
+        >>> b = zb.Series([2.0, 4.5, None, 8.0])
+        >>> round(a.corr(b), 6), a.corr(b, method="spearman")
+        (0.995567, 1.0)
+        """
+        from zambezi import _frame_summary as fs
+
+        method = fs.check_method(method)
+        x, y = self._paired_values(other, "corr")
+        minp = 1 if min_periods is None else int(min_periods)
+        v = fs.pair_statistic(x, y, method, minp)
+        return None if np.isnan(v) else v
+
+    def cov(self, other, min_periods=None, ddof=1):
+        """Covariance with another Series (divided by n - ddof) over the
+        rows where both have a value, paired as in corr; None when fewer
+        than min_periods pairs or n <= ddof (pandas gives NaN).
+
+        Examples
+        --------
+        >>> round(zb.Series([1, 2, 3, 4]).cov(zb.Series([2.0, 4.5, None, 8.0])), 6)
+        4.583333
+        """
+        from zambezi import _frame_summary as fs
+
+        x, y = self._paired_values(other, "cov")
+        minp = 1 if min_periods is None else int(min_periods)
+        v = fs.pair_statistic(x, y, "cov", minp, int(ddof))
+        return None if np.isnan(v) else v
 
     # -- distinct values --------------------------------------------------
     def nunique(self, dropna=True):

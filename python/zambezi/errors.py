@@ -185,7 +185,7 @@ class ParserWarning(UserWarning):
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     df = zb.read_csv(b"a,b\n1,2\n4,5,6\n", on_bad_lines="warn")
-    >>> df.to_dict(), str(caught[0].message)
+    >>> df.to_dict("list"), str(caught[0].message)
     ({'a': [1], 'b': [2]}, 'Skipping line 3: expected 2 fields, saw 3')
     >>> caught[0].category is zb.errors.ParserWarning
     True

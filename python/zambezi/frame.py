@@ -4,12 +4,16 @@ A DataFrame wraps an immutable ``_core.Table``.  Column selection, row
 slicing, head/tail, rename and copy share the engine's buffers (no data is
 copied); conversions to and from pandas, numpy and Arrow work one column at a
 time in C.  Arrow consumers (pyarrow, polars, duckdb) read a DataFrame
-through ``__arrow_c_stream__`` without copies.
+through ``__arrow_c_stream__`` without copies, the index included as
+pyarrow's ``Table.from_pandas`` writes it (zambezi._arrow_index).
 """
 
-from zambezi import _base, _convert, _core, _device, _format, _indexing, _labels
+from zambezi import (_arrow_index, _base, _convert, _core, _device, _format,
+                     _frame_convert, _indexing, _labels)
 from zambezi import index as _ix
+from zambezi._frame_convert import FrameConvert
 from zambezi._frame_extra import FrameExtra
+from zambezi._frame_summary import FrameSummary
 from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
@@ -65,8 +69,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameMerge,
-                FrameGroupBy, FrameReshape, _base.NDFrame):
+class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameSummary,
+                FrameConvert, FrameMerge, FrameGroupBy, FrameReshape, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
@@ -92,7 +96,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
     [3 rows x 2 columns]
     >>> df.shape
     (3, 2)
-    >>> zb.DataFrame(pd.DataFrame({"a": [1, 2]})).to_dict()
+    >>> zb.DataFrame(pd.DataFrame({"a": [1, 2]})).to_dict("list")
     {'a': [1, 2]}
 
     ``df[name]`` is a column (a Series; ``df.name`` too, for a name that
@@ -115,7 +119,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
     <BLANKLINE>
     [2 rows x 2 columns]
     >>> df["usd"] = df["fare"] * 0.5
-    >>> df[["city", "usd"]][1:].to_dict()
+    >>> df[["city", "usd"]][1:].to_dict("list")
     {'city': ['Maun', None], 'usd': [3.5, 1.625]}
     >>> df[::-2]["city"].to_list()
     [None, 'Lusaka']
@@ -142,7 +146,8 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
             pdf = from_pandas(data)
             self._table, labels, self._columns = pdf._table, pdf._index, pdf._columns
         elif hasattr(data, "__arrow_c_stream__") or hasattr(data, "__arrow_c_array__"):
-            self._table = from_arrow(data)._table
+            adf = from_arrow(data)
+            self._table, labels = adf._table, adf._index
         else:
             raise DTypeError(
                 "DataFrame() takes a dict of columns, a pandas DataFrame or an Arrow table, "
@@ -194,7 +199,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         promote to a common one, as in pandas); else a dict column -> value
         (pandas gives an object Series, which zambezi has no dtype for)."""
         row = self._table.slice(i, 1)
-        return _row_series(self, row, self._index._label_at(i))
+        return _frame_convert.row_series(self, row, self._index._label_at(i))
 
     def _describe(self):
         return "DataFrame"
@@ -462,7 +467,7 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "trips.pkl")
         >>> zb.DataFrame({"city": ["Maun", None], "fare": [7.0, 3.25]}).to_pickle(path)
-        >>> zb.read_pickle(path).to_dict()
+        >>> zb.read_pickle(path).to_dict("list")
         {'city': ['Maun', None], 'fare': [7.0, 3.25]}
 
         The standard pickle module works as well, out-of-band buffers
@@ -535,16 +540,30 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
 
     def to_arrow(self):
         """A pyarrow Table, through the Arrow C stream interface without
-        copying (strings are ``large_string``).  Needs pyarrow.
+        copying (strings are ``large_string``), with the index as
+        ``pa.Table.from_pandas`` writes it: a RangeIndex as schema
+        metadata only, other indexes as columns after the data columns
+        (named by the level's name, or ``__index_level_i__``), and the
+        b"pandas" schema metadata, so that ``table.to_pandas()`` and
+        ``zb.from_arrow(table)`` restore the index.  Needs pyarrow.
 
         Examples
         --------
         >>> t = zb.DataFrame({"a": [1, None], "b": ["x", "y"]}).to_arrow()
-        >>> t.schema
-        a: int64
-        b: large_string
-        >>> t.column("a").to_pylist()
-        [1, None]
+        >>> t.schema.names, t.column("a").to_pylist()
+        (['a', 'b'], [1, None])
+        >>> t.to_pandas().index
+        RangeIndex(start=0, stop=2, step=1)
+        >>> t = zb.DataFrame({"fare": [7.0, 3.5]}, index=zb.Index(["Maun", "Tete"], name="city")).to_arrow()
+        >>> t.schema.names
+        ['fare', 'city']
+        >>> t.to_pandas()
+              fare
+        city
+        Maun   7.0
+        Tete   3.5
+        >>> zb.from_arrow(t).index
+        Index(['Maun', 'Tete'], dtype='string', name='city')
         """
         try:
             import pyarrow as pa
@@ -552,24 +571,15 @@ class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameM
             raise ImportError("DataFrame.to_arrow() needs pyarrow: pip install pyarrow") from e
         return pa.table(self)
 
-    def to_dict(self):
-        """dict: column label -> list of values (None for nulls).  Unlike
-        pandas' default orient, the lists are not keyed by index.
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"]}).to_dict()
-        {'a': [1, None], 'b': ['x', 'y']}
-        """
-        t = self._table
-        return {name: t.column(i).to_pylist()
-                for i, name in enumerate(_labels.label_list(self))}
-
     def __arrow_c_stream__(self, requested_schema=None):
-        return self._table.__arrow_c_stream__(requested_schema)
+        # the columns, then the index levels unless it is a RangeIndex, with
+        # pandas' schema metadata (see zambezi._arrow_index)
+        table, metadata = _arrow_index.export_table(self)
+        return table.__arrow_c_stream__(requested_schema, metadata=metadata)
 
     def __arrow_c_schema__(self):
-        return self._table.__arrow_c_schema__()
+        table, metadata = _arrow_index.export_table(self)
+        return table.__arrow_c_schema__(metadata=metadata)
 
     # -- display -----------------------------------------------------------
     def __repr__(self):
@@ -612,33 +622,6 @@ def from_pandas(pdf):
     return out
 
 
-def _row_series(df, row, label):
-    """One row (a one-row Table) as a Series indexed by column names when a
-    common dtype exists, else a dict (see DataFrame._value_at)."""
-    names = row.names
-    cols = [row.column(j) for j in range(len(names))]
-    dtypes = {c.dtype for c in cols}
-    numeric = all(d.startswith(("int", "uint", "float")) or d == "bool" for d in dtypes)
-    if len(dtypes) == 1 or (numeric and dtypes):
-        target = cols[0].dtype if len(dtypes) == 1 else _common_number(dtypes)
-        cols = [c if c.dtype == target else _core.cast(c, target) for c in cols]
-        col = _core.concat(cols) if len(cols) > 1 else cols[0]
-        labels = _ix.Index._from_columns([_convert.to_column(names, dtype="string")], [None])
-        return df._constructor_sliced._from_column(col, label, labels)
-    return {nm: c.to_pylist()[0] for nm, c in zip(names, cols)}
-
-
-def _common_number(dtypes):
-    if any(d.startswith("float") for d in dtypes):
-        return "float64"
-    if all(d == "bool" for d in dtypes):
-        return "bool"
-    if any(d.startswith("uint") for d in dtypes) and not any(
-            d.startswith("int") for d in dtypes):
-        return "uint64"
-    return "int64"
-
-
 def _via_pyarrow(obj, error):
     """Retry an import through pyarrow, casting Arrow types zambezi reads
     only in another layout (string_view -> large_string ...).  Raises the
@@ -669,6 +652,12 @@ def from_arrow(obj):
     ``__arrow_c_stream__`` / ``__arrow_c_array__`` yielding record batches.
     Arrow buffers are imported without copying where the layout allows.
 
+    The index comes back from pandas' schema metadata (b"pandas", as
+    ``pa.Table.from_pandas`` and ``DataFrame.to_arrow`` write it): its
+    index columns become the index, a range entry a RangeIndex.  The
+    metadata is read from objects that show their schema to Python
+    (pyarrow's Table and RecordBatch); other producers give a RangeIndex.
+
     Examples
     --------
     >>> import pyarrow as pa
@@ -679,6 +668,9 @@ def from_arrow(obj):
     1      2    <NA>
     <BLANKLINE>
     [2 rows x 2 columns]
+    >>> pdf = pd.DataFrame({"a": [1, 2]}, index=pd.Index(["x", "y"], name="k"))
+    >>> zb.from_arrow(pa.Table.from_pandas(pdf)).index
+    Index(['x', 'y'], dtype='string', name='k')
     """
     if isinstance(obj, DataFrame):
         return obj
@@ -698,4 +690,7 @@ def from_arrow(obj):
         raise InvalidValueError(
             f"from_arrow() got a single {result.dtype} array, not a table; use "
             "zb.DataFrame({'name': zb.Series(array)}) for one column")
-    return DataFrame._wrap(result)
+    result, index = _arrow_index.restore_index(result, _arrow_index.pandas_metadata(obj))
+    if index is not None and result.num_columns == 0:
+        return DataFrame(index=index)
+    return DataFrame._wrap(result, index)

@@ -431,6 +431,45 @@ class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras,
 
     tolist = to_list
 
+    def to_dict(self, *, into=dict):
+        """{label: value}, the labels of the index (tuples for a
+        MultiIndex) and the values as ``to_list`` gives them (None for
+        missing values).  ``into`` is the mapping class, or an initialised
+        defaultdict.
+
+        Examples
+        --------
+        >>> zb.Series([7.0, None], index=["Maun", "Tete"]).to_dict()
+        {'Maun': 7.0, 'Tete': None}
+        >>> zb.Series([1, 2]).to_dict()
+        {0: 1, 1: 2}
+        """
+        from zambezi import _frame_convert
+
+        make = _frame_convert._mapping_factory(into)
+        return make(zip(self._index.to_list(), self._col.to_pylist()))
+
+    def items(self):
+        """Iterate over (label, value) pairs (values as ``to_list`` gives
+        them).
+
+        Examples
+        --------
+        >>> list(zb.Series(["x", None], index=[10, 20]).items())
+        [(10, 'x'), (20, None)]
+        """
+        return zip(self._index.to_list(), self._col.to_pylist())
+
+    def keys(self):
+        """The row labels (``index``), as pandas' ``keys``.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2], index=["a", "b"]).keys()
+        Index(['a', 'b'], dtype='string')
+        """
+        return self._index
+
     def to_pandas(self):
         """A pandas Series (copied; RangeIndex).  Integers and bools with
         nulls become ``Int64`` / ``boolean``, strings pandas' default string

@@ -46,6 +46,7 @@ static const int64_t zb__arrow_zeros[8] = {0};
 typedef struct export_schema_priv {
   char *format;
   char *name;
+  char *metadata; /* a copy of the schema metadata (C Data Interface encoding) */
   struct ArrowSchema **child_ptrs;
   struct ArrowSchema *children;
   struct ArrowSchema *dictionary;
@@ -63,6 +64,7 @@ static void export_schema_release(struct ArrowSchema *s) {
   if (p != NULL) {
     zb_free(p->format);
     zb_free(p->name);
+    zb_free(p->metadata);
     zb_free(p->child_ptrs);
     zb_free(p->children);
     zb_free(p->dictionary);
@@ -327,9 +329,46 @@ static zb_status check_table(const zb_table *t, zb_error *err) {
   return ZB_OK;
 }
 
+/* Whether size bytes at m are schema metadata in the C Data Interface's
+ * encoding: an int32 count of pairs, then per pair an int32 length and the
+ * key's bytes, an int32 length and the value's bytes (native byte order),
+ * nothing after the last pair. */
+static zb_status check_metadata(const unsigned char *m, int64_t size, zb_error *err) {
+  int32_t n, len;
+  int64_t at = 4;
+  if (size < 4) goto bad;
+  memcpy(&n, m, 4);
+  if (n < 0) goto bad;
+  for (int64_t i = 0; i < 2 * (int64_t)n; i++) { /* a key, then its value */
+    if (size - at < 4) goto bad;
+    memcpy(&len, m + at, 4);
+    at += 4;
+    if (len < 0 || size - at < len) goto bad;
+    at += len;
+  }
+  if (at != size) goto bad;
+  return ZB_OK;
+bad:
+  return zb_error_set(err, ZB_EINVAL,
+                      "export: the schema metadata (%lld bytes) is not in the Arrow C data "
+                      "interface's encoding",
+                      (long long)size);
+}
+
 zb_status zb_table_export_schema(const zb_table *t, struct ArrowSchema *schema,
                                  zb_error *err) {
+  return zb_table_export_schema_with_metadata(t, NULL, 0, schema, err);
+}
+
+zb_status zb_table_export_schema_with_metadata(const zb_table *t, const void *metadata,
+                                               int64_t metadata_size,
+                                               struct ArrowSchema *schema, zb_error *err) {
   if (schema == NULL) return zb_error_set(err, ZB_EINVAL, "export: schema is NULL");
+  if (metadata_size < 0 || (metadata == NULL && metadata_size != 0))
+    return zb_error_set(err, ZB_EINVAL, "export: bad schema metadata size %lld",
+                        (long long)metadata_size);
+  if (metadata != NULL)
+    ZB_RETURN_NOT_OK(check_metadata((const unsigned char *)metadata, metadata_size, err));
   memset(schema, 0, sizeof *schema);
   ZB_RETURN_NOT_OK(check_table(t, err));
   ZB_RETURN_NOT_OK(schema_start(schema, "+s", "", err));
@@ -343,6 +382,15 @@ zb_status zb_table_export_schema(const zb_table *t, struct ArrowSchema *schema,
   if (p->children == NULL || p->child_ptrs == NULL) {
     export_schema_release(schema);
     return zb_error_set(err, ZB_ENOMEM, "out of host memory exporting a table schema");
+  }
+  if (metadata != NULL) {
+    p->metadata = (char *)zb_malloc((size_t)metadata_size);
+    if (p->metadata == NULL) {
+      export_schema_release(schema);
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory exporting schema metadata");
+    }
+    memcpy(p->metadata, metadata, (size_t)metadata_size);
+    schema->metadata = p->metadata;
   }
   for (int64_t i = 0; i < n; i++) p->child_ptrs[i] = &p->children[i];
   schema->children = p->child_ptrs;
@@ -403,6 +451,8 @@ zb_status zb_table_export_arrow(const zb_table *t, struct ArrowSchema *schema,
 
 typedef struct export_stream_priv {
   zb_table *table;
+  void *metadata; /* schema metadata (a copy), or NULL */
+  int64_t metadata_size;
   bool done;
   char error[ZB_ERROR_MESSAGE_SIZE];
 } export_stream_priv;
@@ -422,7 +472,8 @@ static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out
   export_stream_priv *p = (export_stream_priv *)s->private_data;
   zb_error e;
   e.message[0] = '\0';
-  zb_status st = zb_table_export_schema(p->table, out, &e);
+  zb_status st =
+      zb_table_export_schema_with_metadata(p->table, p->metadata, p->metadata_size, out, &e);
   if (st != ZB_OK) memcpy(p->error, e.message, sizeof p->error);
   return errno_of(st);
 }
@@ -455,6 +506,7 @@ static void stream_release(struct ArrowArrayStream *s) {
   export_stream_priv *p = (export_stream_priv *)s->private_data;
   if (p != NULL) {
     zb_table_release(p->table);
+    zb_free(p->metadata);
     zb_free(p);
   }
   s->private_data = NULL;
@@ -463,11 +515,31 @@ static void stream_release(struct ArrowArrayStream *s) {
 
 zb_status zb_table_export_stream(const zb_table *t, struct ArrowArrayStream *out,
                                  zb_error *err) {
+  return zb_table_export_stream_with_metadata(t, NULL, 0, out, err);
+}
+
+zb_status zb_table_export_stream_with_metadata(const zb_table *t, const void *metadata,
+                                               int64_t metadata_size,
+                                               struct ArrowArrayStream *out, zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "export: stream is NULL");
   memset(out, 0, sizeof *out);
   ZB_RETURN_NOT_OK(check_table(t, err));
+  if (metadata_size < 0 || (metadata == NULL && metadata_size != 0))
+    return zb_error_set(err, ZB_EINVAL, "export: bad schema metadata size %lld",
+                        (long long)metadata_size);
+  if (metadata != NULL)
+    ZB_RETURN_NOT_OK(check_metadata((const unsigned char *)metadata, metadata_size, err));
   export_stream_priv *p = (export_stream_priv *)zb_calloc(1, sizeof *p);
   if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory exporting a stream");
+  if (metadata != NULL) {
+    p->metadata = zb_malloc((size_t)(metadata_size > 0 ? metadata_size : 1));
+    if (p->metadata == NULL) {
+      zb_free(p);
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory exporting schema metadata");
+    }
+    memcpy(p->metadata, metadata, (size_t)metadata_size);
+    p->metadata_size = metadata_size;
+  }
   p->table = zb_table_retain((zb_table *)t);
   out->get_schema = stream_get_schema;
   out->get_next = stream_get_next;

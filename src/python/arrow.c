@@ -168,14 +168,15 @@ PyObject *zbpy_column_arrow_device_array(zbpy_state *st, zb_column *col, const c
   return capsule_pair(s, &d->array, true);
 }
 
-PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t) {
+PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t, const char *metadata,
+                                  Py_ssize_t metadata_size) {
   struct ArrowSchema *s = new_struct(st, sizeof *s, "an ArrowSchema");
   if (s == NULL) return NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = zb_table_export_schema(t, s, &err);
+  rc = zb_table_export_schema_with_metadata(t, metadata, (int64_t)metadata_size, s, &err);
   Py_END_ALLOW_THREADS
   if (rc != ZB_OK) {
     zb_free(s);
@@ -214,7 +215,8 @@ error:
   return result;
 }
 
-PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t) {
+PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t, const char *metadata,
+                                  Py_ssize_t metadata_size) {
   PyObject *cap = NULL;
   zb_table *host = NULL;
   if (zbpy_table_on_host(st, t, &host) < 0) return NULL;
@@ -224,7 +226,7 @@ PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t) {
   err.message[0] = '\0';
   zb_status rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = zb_table_export_stream(host, s, &err);
+  rc = zb_table_export_stream_with_metadata(host, metadata, (int64_t)metadata_size, s, &err);
   Py_END_ALLOW_THREADS
   if (rc != ZB_OK) {
     zb_free(s);

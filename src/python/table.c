@@ -162,10 +162,33 @@ static PyObject *table_to_device(PyObject *self, PyObject *arg) {
   return zbpy_table_wrap(st, out);
 }
 
-static PyObject *table_arrow_c_schema(PyObject *self, PyObject *unused) {
+/* metadata: None, or bytes of schema metadata in the C Data Interface's
+ * encoding (zambezi._arrow_index builds them). */
+static int metadata_arg(PyObject *obj, const char **data, Py_ssize_t *size) {
+  *data = NULL;
+  *size = 0;
+  if (obj == Py_None) return 0;
+  if (!PyBytes_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "metadata must be bytes or None, not %s",
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  *data = PyBytes_AS_STRING(obj);
+  *size = PyBytes_GET_SIZE(obj);
+  return 0;
+}
+
+static PyObject *table_arrow_c_schema(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"metadata", NULL};
+  PyObject *metadata = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:__arrow_c_schema__", kwlist, &metadata))
+    return NULL;
+  const char *md;
+  Py_ssize_t md_size;
+  if (metadata_arg(metadata, &md, &md_size) < 0) return NULL;
   zbpy_state *st = zbpy_state_of(self);
   if (st == NULL) return NULL;
-  return zbpy_table_arrow_schema(st, TBL(self));
+  return zbpy_table_arrow_schema(st, TBL(self), md, md_size);
 }
 
 static PyObject *table_arrow_c_array(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -179,13 +202,17 @@ static PyObject *table_arrow_c_array(PyObject *self, PyObject *args, PyObject *k
 }
 
 static PyObject *table_arrow_c_stream(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"requested_schema", NULL};
-  PyObject *requested = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:__arrow_c_stream__", kwlist, &requested))
+  static char *kwlist[] = {"requested_schema", "metadata", NULL};
+  PyObject *requested = Py_None, *metadata = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__arrow_c_stream__", kwlist, &requested,
+                                   &metadata))
     return NULL;
+  const char *md;
+  Py_ssize_t md_size;
+  if (metadata_arg(metadata, &md, &md_size) < 0) return NULL;
   zbpy_state *st = zbpy_state_of(self);
   if (st == NULL) return NULL;
-  return zbpy_table_arrow_stream(st, TBL(self));
+  return zbpy_table_arrow_stream(st, TBL(self), md, md_size);
 }
 
 static PyObject *table_get_nbytes(PyObject *self, void *c) {
@@ -212,12 +239,15 @@ static PyMethodDef table_methods[] = {
     {"select", table_select, METH_O, "select(indices or names) -> Table (zero-copy)"},
     {"slice", table_slice, METH_VARARGS, "slice(start, length) -> Table (zero-copy)"},
     {"to_device", table_to_device, METH_O, "to_device('cpu' | 'cuda' | 'cuda:N') -> Table"},
-    {"__arrow_c_schema__", table_arrow_c_schema, METH_NOARGS,
-     "Arrow PyCapsule interface: the schema (a struct)."},
+    {"__arrow_c_schema__", (PyCFunction)(void (*)(void))table_arrow_c_schema,
+     METH_VARARGS | METH_KEYWORDS,
+     "Arrow PyCapsule interface: the schema (a struct); metadata=bytes adds schema "
+     "metadata (C Data Interface encoding)."},
     {"__arrow_c_array__", (PyCFunction)(void (*)(void))table_arrow_c_array,
      METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: one record batch."},
     {"__arrow_c_stream__", (PyCFunction)(void (*)(void))table_arrow_c_stream,
-     METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: a stream capsule."},
+     METH_VARARGS | METH_KEYWORDS, "Arrow PyCapsule interface: a stream capsule; metadata=bytes adds schema metadata "
+     "(C Data Interface encoding)."},
     {"__reduce_ex__", zbpy_table_reduce_ex, METH_O,
      "Pickle support: the names and the columns (which pickle their buffers)."},
     {"__copy__", zbpy_same_object, METH_NOARGS, "The table itself (it is immutable)."},

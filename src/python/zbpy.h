@@ -99,9 +99,11 @@ PyObject *zbpy_dtype_str(const zb_column *col);
 /* Arrow capsules (arrow.c). */
 PyObject *zbpy_column_arrow_schema(zbpy_state *st, zb_column *col, const char *name);
 PyObject *zbpy_column_arrow_array(zbpy_state *st, zb_column *col, const char *name);
-PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t);
+PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t, const char *metadata,
+                                  Py_ssize_t metadata_size);
 PyObject *zbpy_table_arrow_array(zbpy_state *st, zb_table *t);
-PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t);
+PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t, const char *metadata,
+                                  Py_ssize_t metadata_size);
 /* (schema, "arrow_device_array") capsules of a column on any device, its
  * buffers shared (C Device Data Interface). */
 PyObject *zbpy_column_arrow_device_array(zbpy_state *st, zb_column *col, const char *name);

@@ -695,6 +695,96 @@ ZB_TEST(test_arrow_stream_roundtrip) {
   zb_table_release(t);
 }
 
+/* Schema metadata in the C Data Interface encoding: {"pandas": "{}", "k": ""}. */
+static const unsigned char k_meta[] = {
+    2, 0, 0, 0,                         /* two pairs (little-endian int32) */
+    6, 0, 0, 0, 'p', 'a', 'n', 'd', 'a', 's', 2, 0, 0, 0, '{', '}',
+    1, 0, 0, 0, 'k', 0, 0, 0, 0,        /* an empty value */
+};
+
+static bool little_endian(void) {
+  const uint16_t one = 1;
+  return *(const uint8_t *)&one == 1;
+}
+
+ZB_TEST(test_arrow_schema_metadata) {
+  if (!little_endian()) return; /* the bytes above are written little-endian */
+  zb_error err = {{0}};
+  zb_table *t = NULL, *back = NULL;
+  ZB_CHECK_OK(make_table(7, &t, &err), &err);
+  if (t == NULL) return;
+  /* the schema of a stream carries a copy of the bytes, freed with it */
+  unsigned char copy[sizeof k_meta];
+  memcpy(copy, k_meta, sizeof k_meta);
+  struct ArrowArrayStream st;
+  ZB_CHECK_OK(zb_table_export_stream_with_metadata(t, copy, (int64_t)sizeof copy, &st, &err),
+              &err);
+  memset(copy, 0xff, sizeof copy); /* the stream does not point at the caller's bytes */
+  struct ArrowSchema schema;
+  ZB_CHECK_EQ_INT(st.get_schema(&st, &schema), 0);
+  ZB_CHECK(schema.metadata != NULL && memcmp(schema.metadata, k_meta, sizeof k_meta) == 0);
+  ZB_CHECK_EQ_INT(schema.n_children, t->num_columns);
+  schema.release(&schema);
+  ZB_CHECK_OK(zb_table_import_stream(&st, &back, &err), &err);
+  ZB_CHECK(back != NULL && tables_equal(t, back));
+  zb_table_release(back);
+  /* without metadata the field stays NULL */
+  ZB_CHECK_OK(zb_table_export_schema(t, &schema, &err), &err);
+  ZB_CHECK(schema.metadata == NULL);
+  schema.release(&schema);
+  /* malformed bytes are refused: a length past the end, trailing bytes, a
+   * negative count, a size without bytes */
+  unsigned char bad[sizeof k_meta + 1];
+  memcpy(bad, k_meta, sizeof k_meta);
+  bad[sizeof k_meta] = 0;
+  ZB_CHECK_EQ_INT(zb_table_export_schema_with_metadata(t, bad, (int64_t)sizeof bad, &schema,
+                                                       &err),
+                  ZB_EINVAL);
+  ZB_CHECK(strstr(err.message, "metadata") != NULL);
+  ZB_CHECK_EQ_INT(zb_table_export_schema_with_metadata(t, k_meta, (int64_t)sizeof k_meta - 1,
+                                                       &schema, &err),
+                  ZB_EINVAL);
+  const unsigned char negative[4] = {0xff, 0xff, 0xff, 0xff};
+  ZB_CHECK_EQ_INT(zb_table_export_schema_with_metadata(t, negative, 4, &schema, &err),
+                  ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_table_export_stream_with_metadata(t, NULL, 4, &st, &err), ZB_EINVAL);
+  ZB_CHECK(st.release == NULL);
+  zb_table_release(t);
+}
+
+static zb_status fi_metadata_run(zb_error *err) {
+  zb_table *t = NULL, *back = NULL;
+  struct ArrowArrayStream s;
+  zb_status st = make_table(6, &t, err);
+  if (st == ZB_OK) st = zb_table_export_stream_with_metadata(t, k_meta, sizeof k_meta, &s, err);
+  if (st == ZB_OK) {
+    struct ArrowSchema schema;
+    int rc = s.get_schema(&s, &schema);
+    if (rc == 0) {
+      ZB_CHECK(memcmp(schema.metadata, k_meta, sizeof k_meta) == 0);
+      schema.release(&schema);
+    } else {
+      st = ZB_ENOMEM;
+    }
+    if (st == ZB_OK) {
+      st = zb_table_import_stream(&s, &back, err);
+      if (st == ZB_EIO && strstr(err->message, "(errno 12)") != NULL) st = ZB_ENOMEM;
+    } else {
+      s.release(&s);
+    }
+  }
+  zb_table_release(back);
+  zb_table_release(t);
+  return st;
+}
+
+static void fault_loop(zb_status (*run)(zb_error *), const char *what);
+
+ZB_TEST(test_arrow_fault_injection_metadata) {
+  if (!little_endian()) return;
+  fault_loop(fi_metadata_run, "stream export with schema metadata");
+}
+
 /* A producer stream yielding slices of a table as separate batches, the
  * categorical column of each batch with a different dictionary. */
 typedef struct multi_stream {

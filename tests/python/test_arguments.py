@@ -178,7 +178,7 @@ def test_object_means_string(alias):
         got = zb.read_csv(text.encode(), dtype=dtype)
         want = pd.read_csv(io.StringIO(text), dtype=dtype)
         assert got.dtypes == {"a": "string", "b": "string"}
-        assert {c: _plain(want[c].tolist()) for c in want} == got.to_dict()
+        assert {c: _plain(want[c].tolist()) for c in want} == got.to_dict("list")
 
 
 def _in_unit(values, unit):
@@ -263,7 +263,7 @@ def _frame():
 def _same_frame(got, want):
     want = want.reset_index(drop=True)  # zambezi has no index: rows renumbered
     assert list(got.columns) == list(want.columns)
-    assert got.to_dict() == {c: want[c].tolist() for c in want.columns}
+    assert got.to_dict("list") == {c: want[c].tolist() for c in want.columns}
 
 
 def _same_series(got, want):
@@ -287,7 +287,7 @@ def test_step_one_slices_share_the_buffers():
     # a contiguous slice stays zero-copy; a step gathers
     df = _frame()
     assert df[2:5].nbytes <= df.nbytes
-    assert df[::1].to_dict() == df.to_dict()
+    assert df[::1].to_dict("list") == df.to_dict("list")
 
 
 @pytest.mark.parametrize("name,make", MASKS, ids=[m[0] for m in MASKS])

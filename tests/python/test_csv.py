@@ -307,7 +307,7 @@ def test_empty_header_only_and_no_trailing_newline(tmp_path):
     df = zb.read_csv(b"a,b")
     assert df.shape == (0, 2)
     df = zb.read_csv(b"a,b\n1,x")
-    assert df.to_dict() == {"a": [1], "b": ["x"]}
+    assert df.to_dict("list") == {"a": [1], "b": ["x"]}
     df = zb.read_csv(b"", names=["a", "b"])
     assert df.shape == (0, 2)
 
@@ -317,10 +317,10 @@ def test_on_bad_lines_skip_and_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         df = zb.read_csv(data, on_bad_lines="skip")
-    assert df.to_dict() == {"a": [1, 6], "b": [2, 7]}
+    assert df.to_dict("list") == {"a": [1, 6], "b": [2, 7]}
     with pytest.warns(ParserWarning) as rec:
         df = zb.read_csv(data, on_bad_lines="warn")
-    assert df.to_dict() == {"a": [1, 6], "b": [2, 7]}
+    assert df.to_dict("list") == {"a": [1, 6], "b": [2, 7]}
     msgs = [str(w.message) for w in rec if w.category is ParserWarning]
     assert msgs == ["Skipping line 3: expected 2 fields, saw 3",
                     "Skipping line 5: expected 2 fields, saw 4"]
@@ -376,8 +376,8 @@ def test_chunk_errors_and_warnings_name_file_lines():
 
 def test_iterator_get_chunk():
     reader = zb.read_csv(b"a\n1\n2\n3\n4\n5\n", iterator=True)
-    assert reader.get_chunk(2).to_dict() == {"a": [1, 2]}
-    assert reader.read().to_dict() == {"a": [3, 4, 5]}
+    assert reader.get_chunk(2).to_dict("list") == {"a": [1, 2]}
+    assert reader.read().to_dict("list") == {"a": [3, 4, 5]}
     reader.close()
 
 
@@ -567,7 +567,7 @@ def test_device_cuda_without_a_gpu_is_an_error():
 def test_device_cuda():
     df = zb.read_csv(b"a\n1\n", device="cuda")
     assert df.device.startswith("cuda")
-    assert df.to("cpu").to_dict() == {"a": [1]}
+    assert df.to("cpu").to_dict("list") == {"a": [1]}
 
 
 # ---------------------------------------------------------------------------

@@ -147,7 +147,7 @@ def _frame(n=30):
 
 def test_head_tail_slice_select():
     df = _frame()
-    assert df.head().to_dict()["a"] == [0, 1, 2, 3, 4]
+    assert df.head().to_dict("list")["a"] == [0, 1, 2, 3, 4]
     assert df.head(3)["b"].to_list() == [None, "s1", "s2"]
     assert df.tail()["a"].to_list() == [25, 26, 27, 28, 29]
     assert df.tail(2)["b"].to_list() == [None, "s29"]
@@ -171,7 +171,7 @@ def test_rename_and_copy():
     assert list(df.columns) == ["a", "b", "c"]  # the original is unchanged
     assert r["x"].to_list() == [0, 1, 2, 3]
     c = df.copy()
-    assert list(c.columns) == list(df.columns) and c.to_dict() == df.to_dict()
+    assert list(c.columns) == list(df.columns) and c.to_dict("list") == df.to_dict("list")
 
 
 def test_repr_small_and_large():

@@ -129,7 +129,7 @@ def test_empty_and_all_null_frames():
         got = pickle.loads(pickle.dumps(nulls[2:], protocol=protocol))
         assert got.dtypes == {d: d for d in dtypes}
         assert all(c.null_count == 35 for c in _engine_columns(got))
-        assert got.to_dict() == {d: [None] * 35 for d in dtypes}
+        assert got.to_dict("list") == {d: [None] * 35 for d in dtypes}
 
 
 def test_engine_objects_pickle_on_their_own():
@@ -222,7 +222,7 @@ def test_writable_and_misaligned_buffers_load():
     payload = pickle.dumps(df, protocol=5, buffer_callback=buffers.append)
     # a transport that delivers bytearrays (writable), or memory at odd addresses
     writable = [bytearray(b.raw()) for b in buffers]
-    assert pickle.loads(payload, buffers=writable).to_dict() == df.to_dict()
+    assert pickle.loads(payload, buffers=writable).to_dict("list") == df.to_dict("list")
     odd = []
     for b in buffers:
         raw = b.raw().tobytes()
@@ -230,7 +230,7 @@ def test_writable_and_misaligned_buffers_load():
         arena[1:] = raw
         odd.append(memoryview(arena)[1:])
     got = pickle.loads(payload, buffers=odd)
-    assert got.to_dict() == df.to_dict()
+    assert got.to_dict("list") == df.to_dict("list")
     assert all(_address(b) % 8 == 1 for b in odd[:2])
     assert _address(got["i"]._col.values()) % 8 == 0  # copied to an aligned buffer
 
@@ -327,7 +327,7 @@ def test_every_slot_of_the_hierarchy_is_pickled():
     f = LooseFrame({"a": [1]})
     f.note = "kept"
     got = pickle.loads(pickle.dumps(f, protocol=5))
-    assert type(got) is LooseFrame and got.note == "kept" and got.to_dict() == {"a": [1]}
+    assert type(got) is LooseFrame and got.note == "kept" and got.to_dict("list") == {"a": [1]}
 
 
 # -- processes, files, devices, memory --------------------------------------
@@ -363,7 +363,7 @@ def test_pickle_file_objects_and_bad_arguments(tmp_path):
     buf = io.BytesIO()
     df.to_pickle(buf)
     buf.seek(0)
-    assert zb.read_pickle(buf).to_dict() == {"a": [1, 2]}
+    assert zb.read_pickle(buf).to_dict("list") == {"a": [1, 2]}
     with pytest.raises(UnsupportedError, match="storage_options"):
         df.to_pickle(tmp_path / "x.pkl", storage_options={"anon": True})
     with pytest.raises(UnsupportedError, match="storage_options"):
@@ -412,4 +412,4 @@ def test_nothing_leaks_when_allocations_fail():
     df = zb.DataFrame({"b": [True, None, False] * 7, "s": ["ab", None, "c"] * 7})[3:]
     got, failed = fail_allocations_in_turn(
         lambda: pickle.loads(pickle.dumps(df, protocol=5)), "pickle round trip")
-    assert failed >= 1 and got.to_dict() == df.to_dict()
+    assert failed >= 1 and got.to_dict("list") == df.to_dict("list")

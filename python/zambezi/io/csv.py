@@ -421,7 +421,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     >>> zb.read_csv(data, usecols=["city", "fare"], dtype={"fare": "float32"}).dtypes
     {'city': 'string', 'fare': 'float32'}
     >>> import io
-    >>> zb.read_csv(io.StringIO("a;b\n1;x\n"), sep=";").to_dict()
+    >>> zb.read_csv(io.StringIO("a;b\n1;x\n"), sep=";").to_dict("list")
     {'a': [1], 'b': ['x']}
     >>> zb.read_csv(b"a,b\n1,2\n3,4,5\n")
     Traceback (most recent call last):
@@ -481,7 +481,7 @@ class CsvReader:
     >>> data = b"k,v\n1,a\n2,b\n3,c\n"
     >>> with zb.read_csv(data, chunksize=2) as reader:
     ...     for chunk in reader:
-    ...         print(chunk.to_dict())
+    ...         print(chunk.to_dict("list"))
     {'k': [1, 2], 'v': ['a', 'b']}
     {'k': [3], 'v': ['c']}
     """
@@ -538,7 +538,7 @@ class CsvReader:
         Examples
         --------
         >>> reader = zb.read_csv(b"k\n1\n2\n3\n", iterator=True)
-        >>> reader.get_chunk(2).to_dict(), reader.get_chunk(2).to_dict()
+        >>> reader.get_chunk(2).to_dict("list"), reader.get_chunk(2).to_dict("list")
         ({'k': [1, 2]}, {'k': [3]})
         >>> reader.close()
         """
@@ -570,7 +570,7 @@ class CsvReader:
         Examples
         --------
         >>> reader = zb.read_csv(b"k\n1\n2\n3\n", iterator=True)
-        >>> reader.read(1).to_dict(), reader.read().to_dict(), len(reader.read())
+        >>> reader.read(1).to_dict("list"), reader.read().to_dict("list"), len(reader.read())
         ({'k': [1]}, {'k': [2, 3]}, 0)
         >>> reader.close()
         """

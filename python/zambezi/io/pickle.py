@@ -100,7 +100,7 @@ def read_pickle(filepath_or_buffer, compression="infer", storage_options=None):
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "frame.pkl.gz")
     >>> zb.DataFrame({"a": [1, 2], "b": ["x", None]}).to_pickle(path)
-    >>> zb.read_pickle(path).to_dict()
+    >>> zb.read_pickle(path).to_dict("list")
     {'a': [1, 2], 'b': ['x', None]}
     """
     _no_storage_options(storage_options, "read_pickle")
