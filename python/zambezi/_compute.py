@@ -11,8 +11,6 @@ loops over rows.
 
 Differences from pandas, on purpose:
 
-- Series with different indexes do not align yet: an operation on them
-  raises unless their lengths match (then it is positional).
 - Missing values are nulls (pandas' nullable dtypes: ``Int64``, ``boolean``,
   ``string``...).  As in pandas, a NaN in a float column counts as missing
   for ``isna``/``notna``/``dropna``/``fillna``/``nlargest`` and is placed with
@@ -45,7 +43,7 @@ Differences from pandas, on purpose:
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _dtypes, _indexing
+from zambezi import _align, _base, _convert, _core, _dtypes, _indexing
 from zambezi._dtypes import is_scalar as _is_scalar, py_scalar
 from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziError
 
@@ -130,31 +128,44 @@ def pandas_comparison_nulls(result, op, *operands):
 
 def _binop(self, other, op, sym, reflected):
     name = self._name
+    index = self._index
+    sides = None
     try:
         if _is_scalar(other):
             value = py_scalar(other)
             col = _core.binary_scalar(op, self._col, value, reflected)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, self._col)
-            what = repr(value)
         else:
+            mine = self._col
             if _base.is_series(other):
                 ocol = other._col
                 if other._name != name:
                     name = None
+                if not _align.same_labels(self._index, other._index):
+                    if op in _COMPARISONS:
+                        raise InvalidValueError(
+                            "Can only compare identically-labeled Series objects")
+                    left, right = (other, self) if reflected else (self, other)
+                    index, lpos, rpos = _align.join_indexes(
+                        left._index, right._index, f"{_desc(left)} {sym} {_desc(right)}")
+                    lcol = _align.take_side(left._col, lpos, op)
+                    rcol = _align.take_side(right._col, rpos, op, right=True)
+                    mine, ocol = (rcol, lcol) if reflected else (lcol, rcol)
+                    sides = (left._col, lpos)
             else:
                 ocol = _convert.column_of_length(
                     other, len(self), f"{_desc(self)} {sym} {type(other).__name__}")
-            if ocol.length != self._col.length:
+            if ocol.length != mine.length:
                 raise InvalidValueError(
-                    f"length mismatch: left has {self._col.length} rows, right has "
-                    f"{ocol.length} (zambezi has no index to align on)")
-            a, b = (ocol, self._col) if reflected else (self._col, ocol)
+                    f"length mismatch: left has {mine.length} rows, right has "
+                    f"{ocol.length}")
+            a, b = (ocol, mine) if reflected else (mine, ocol)
             col = _core.binary(op, a, b)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, a, b)
-            what = (_desc(other) if _base.is_series(other)
-                    else f"{type(other).__name__} ({ocol.dtype})")
+            elif sides is not None:
+                col = _align.logical_gaps(col, op, *sides)
     except ZambeziError as e:
         if _base.is_series(other) or not _is_scalar(other):
             what = (_desc(other) if _base.is_series(other) else type(other).__name__)
@@ -162,7 +173,7 @@ def _binop(self, other, op, sym, reflected):
             what = repr(other)
         left, right = (what, _desc(self)) if reflected else (_desc(self), what)
         raise _engine_error(e, f"{left} {sym} {right}") from None
-    return self._like(col, name)
+    return self._constructor._from_column(col, name, index)
 
 
 def _make_binop(dunder, reflected=False):

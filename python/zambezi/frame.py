@@ -9,7 +9,9 @@ through ``__arrow_c_stream__`` without copies.
 
 from zambezi import _base, _convert, _core, _device, _format, _indexing
 from zambezi import index as _ix
+from zambezi._frame_arith import FrameArith
 from zambezi._frame_extra import FrameExtra
+from zambezi._frame_reduce import FrameReduce
 from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
 from zambezi._groupby import FrameGroupBy
@@ -63,7 +65,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameOps, FrameExtra, FrameStats, FrameMerge, FrameGroupBy,
+class DataFrame(IndexOps, FrameArith, FrameOps, FrameExtra, FrameReduce, FrameStats,
+                FrameMerge, FrameGroupBy,
                 _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
