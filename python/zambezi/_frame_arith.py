@@ -46,9 +46,9 @@ def _axis(axis, what):
 
 def _missing_result(op, n):
     """The column of a label only one side has: pandas' all-NaN float64
-    for arithmetic, False for comparisons and logical operators (True for
-    ``ne``)."""
-    if op in _COMPARISONS or op in _LOGICAL:
+    (for arithmetic and logical operators), False for the comparison
+    methods (True for ``ne``)."""
+    if op in _COMPARISONS:
         return _align.broadcast(_core.column_from_sequence([op == "ne"]), n)
     return _align.all_null(n)
 
@@ -77,7 +77,7 @@ class FrameArith:
     def _series(self, col, name, index):
         return self._constructor_sliced._from_column(col, name, index)
 
-    def _pairwise(self, pairs, names, index, op, sym, reflected, fill_value=None):
+    def _pairwise(self, pairs, names, index, op, sym, reflected, fill_value=None, gaps=None):
         """A frame of column-by-column results: pairs are (left column or
         None, right column / scalar or None) per result column."""
         n = len(index)
@@ -93,23 +93,24 @@ class FrameArith:
                 a, b = _fill_pair(a, b, fill_value)
             left = self._series(a, nm, index)
             right = self._series(b, nm, index) if isinstance(b, _core.Column) else b
-            res = getattr(left, _DUNDER[op] if not reflected else _RDUNDER[op])(right)
-            out.append(res._col)
+            res = getattr(left, _DUNDER[op] if not reflected else _RDUNDER[op])(right)._col
+            if gaps is not None and gaps.get(nm) is not None:
+                res = _align.logical_gaps(res, op, *gaps[nm])
+            out.append(res)
         return self._constructor._wrap(_core.table_from_columns(out, list(names)), index)
 
     def _rows_for(self, other_index, op, right_cols):
         """self's columns and right_cols matched on row labels: (index,
         left columns, right columns)."""
-        cols, _ = self._cols()
+        cols, names = self._cols()
         if _align.same_labels(self._index, other_index):
-            return self._index, cols, right_cols
+            return self._index, cols, right_cols, None
         index, lpos, rpos = _align.join_indexes(self._index, other_index, "DataFrame alignment")
         lt = [_align.take_side(c, lpos, op) for c in cols]
         rt = [_align.take_side(c, rpos, op, right=True) for c in right_cols]
-        if op in _LOGICAL:
-            lt = [_align.logical_gaps(c, "and", o, lpos) if o.dtype == "bool" else c
-                  for c, o in zip(lt, cols)]
-        return index, lt, rt
+        # the left operand's gaps, for the logical operators (_align.logical_gaps)
+        gaps = {nm: (c, lpos) for nm, c in zip(names, cols)} if op in _LOGICAL else None
+        return index, lt, rt, gaps
 
     def _binary(self, other, op, sym, reflected=False, axis=None, fill_value=None,
                 flex=False):
@@ -165,7 +166,7 @@ class FrameArith:
                 "Can only compare identically-labeled (both index and columns) DataFrame "
                 "objects")
         rcols, _ = other._cols()
-        index, lt, rt = self._rows_for(other._index, op, rcols)
+        index, lt, rt, gaps = self._rows_for(other._index, op, rcols)
         if lnames == rnames:
             names = lnames
             pairs = list(zip(lt, rt))
@@ -173,7 +174,7 @@ class FrameArith:
             names = sorted(set(lnames) | set(rnames))
             lmap, rmap = dict(zip(lnames, lt)), dict(zip(rnames, rt))
             pairs = [(lmap.get(nm), rmap.get(nm)) for nm in names]
-        return self._pairwise(pairs, names, index, op, sym, reflected, fill_value)
+        return self._pairwise(pairs, names, index, op, sym, reflected, fill_value, gaps)
 
     def _with_row_series(self, other, op, sym, reflected, flex):
         if op in _COMPARISONS and not flex and not _align.same_labels(self._index,
@@ -181,9 +182,9 @@ class FrameArith:
             raise InvalidValueError(
                 "Operands are not aligned: the Series' labels differ from the frame's rows "
                 "(align them first, or use the eq/ne/... methods)")
-        index, lt, rt = self._rows_for(other._index, op, [other._col])
+        index, lt, rt, gaps = self._rows_for(other._index, op, [other._col])
         return self._pairwise([(c, rt[0]) for c in lt], self._table.names, index, op, sym,
-                              reflected)
+                              reflected, None, gaps)
 
     def _with_column_series(self, other, op, sym, reflected, flex):
         if other._index.nlevels != 1:

@@ -1071,11 +1071,15 @@ def test_errors_name_the_columns():
         a + [1, 2]
     with pytest.raises(KeyError, match="not in index"):
         a[zb.Series([1.5, 2.0, 3.0])]  # labels, as pandas: 1.5 and 3.0 are not there
+    with pytest.raises(IndexError, match="unalignable"):
+        a[zb.Series([True, False])]  # pandas: IndexingError, unalignable boolean Series
     with pytest.raises(InvalidValueError, match="3 rows"):
-        a[zb.Series([True, False])]
+        a[[True, False]]
     df = zb.DataFrame({"a": [1, 2, 3]})
-    with pytest.raises(InvalidValueError):
+    with pytest.raises(IndexError):
         df[zb.Series([True])]
+    with pytest.raises(InvalidValueError):
+        df[[True]]
     ts = zb.Series(pd.Series(pd.to_datetime(["2020-01-01"]).tz_localize("UTC")), name="t")
     with pytest.raises(DTypeError, match="timezone"):
         ts < datetime.datetime(2020, 1, 1)
