@@ -167,7 +167,7 @@ class FrameReduce:
         # sum, prod, mean, var, std: numbers in one dtype
         if not cols and how in ("mean", "var", "std"):
             return self._sliced(_align.all_null(n), None)
-        target = self._row_dtype(cols, how)
+        target = self._row_dtype(cols, how) if n else "float64"  # pandas: float64 for no rows
         cols = [c if c.dtype == target else _core.cast(c, target) for c in cols]
         count = self._count_rows(cols)
         if how in ("sum", "prod"):
