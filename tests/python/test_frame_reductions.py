@@ -109,7 +109,7 @@ def test_row_reductions(n, seed, skipna):
     check(z.all(axis=1), p.all(axis=1), "all(axis=1)")
     zi, pi = make_frame(n, seed, ["int64", "uint8", "bool"])
     check(zi.sum(axis=1), pi.sum(axis=1), "int sum(axis=1)")
-    if p.notna().any(axis=1).all() and skipna:
+    if n and p.notna().any(axis=1).all() and skipna:
         check(z.idxmax(axis=1), p.idxmax(axis=1), "idxmax(axis=1)")
         check(z.idxmin(axis=1), p.idxmin(axis=1), "idxmin(axis=1)")
 
