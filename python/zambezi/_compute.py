@@ -9,6 +9,16 @@ all of them.  Every operation is one or a few calls into the C engine
 (``zambezi._core``), which runs them with the GIL released; nothing here
 loops over rows.
 
+Two Series align on their row labels, as in pandas (zambezi._align): the
+same index object, or equal labels, combine position by position with no
+hash work; other labels are matched by the engine's hash join (an outer
+join: the result has the sorted union of the labels, every pair for a
+label that repeats on both sides, a missing value where one side lacks
+the label -- an integer Series without nulls becomes float64 then, as
+pandas reindexes it).  The comparison operators raise for Series of other
+labels ("Can only compare identically-labeled Series objects"), as
+pandas; lists and arrays are positional (their length must match).
+
 Differences from pandas, on purpose:
 
 - Missing values are nulls (pandas' nullable dtypes: ``Int64``, ``boolean``,

@@ -4,8 +4,8 @@ casts, filtering, taking rows and sorting (the ``FrameOps`` mixin).
 Each method works column by column through the Series operations of
 zambezi._compute or with one engine call on the whole table (filter, take,
 sort_indices), with the GIL released; nothing here loops over rows.  The
-differences from pandas listed in zambezi._compute hold here too (no
-index: results are numbered from 0).
+differences from pandas listed in zambezi._compute hold here too.
+Operators are in zambezi._frame_arith, reductions in zambezi._frame_reduce.
 """
 
 import datetime
