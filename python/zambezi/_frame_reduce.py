@@ -30,7 +30,7 @@ dtypes: NA; see zambezi._stats).
 
 import numpy as np
 
-from zambezi import _align, _convert, _core, _stats
+from zambezi import _align, _convert, _core, _indexing, _stats
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _nan_to_null
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -129,7 +129,7 @@ class FrameReduce:
             if self._index.nlevels != 1:
                 raise UnsupportedError(f"{how}: the labels of a MultiIndex are tuples; use "
                                        f"arg{how[3:]} per column")
-            col = _core.take(self._index._levels()[0], pos)
+            col = self._index._take(_indexing.take_rows(pos))._levels()[0]
             return self._constructor_sliced._from_column(col, None, index)
         dtype = _common_dtype(dtypes, how, names)
         col = _convert.to_column(values, dtype=dtype)
