@@ -162,3 +162,21 @@ def all_null(n, dtype="float64"):
 def broadcast(col, n):
     """A one-row column repeated n times (one engine take)."""
     return _core.take(col, _core.column_from_buffer(np.zeros(n, dtype=np.int64)))
+
+
+def fill_pair(a, b, fill_value):
+    """pandas' fill_value: a value missing (null, NaN) on one side only is
+    replaced by fill_value before the operation; missing on both sides
+    stays missing."""
+    from zambezi._compute import _missing_mask
+    from zambezi._dtypes import py_scalar
+
+    ma, mb = _missing_mask(a), _missing_mask(b)
+    only_a = _core.binary("and", ma, _core.unary("invert", mb))
+    only_b = _core.binary("and", mb, _core.unary("invert", ma))
+    fill = py_scalar(fill_value)
+    if only_a.reduce("sum"):
+        a = _core.column_where(a, only_a, fill, mask=True)
+    if only_b.reduce("sum"):
+        b = _core.column_where(b, only_b, fill, mask=True)
+    return a, b

@@ -478,6 +478,94 @@ class SeriesOps:
         return self._n_extreme(n, False)
 
 
+def _flex(self, other, op, sym, reflected, fill_value):
+    """The Series methods add, sub, ..., eq, ...: the operators, aligned
+    (the comparisons too), with pandas' fill_value."""
+    if _base.is_series(other) and not _align.same_labels(self._index, other._index):
+        left, right = (other, self) if reflected else (self, other)
+        index, lpos, rpos = _align.join_indexes(left._index, right._index,
+                                                f"{_desc(left)} {sym} {_desc(right)}")
+        lcol = _align.take_side(left._col, lpos, op)
+        rcol = _align.take_side(right._col, rpos, op, right=True)
+        if reflected:
+            lcol, rcol = rcol, lcol
+        self = self._constructor._from_column(lcol, self._name, index)
+        other = other._constructor._from_column(rcol, other._name, index)
+    if fill_value is not None:
+        if _base.is_series(other):
+            a, b = _align.fill_pair(self._col, other._col, fill_value)
+            self, other = self._like(a), other._like(b)
+        elif _is_scalar(other) and other is not None:
+            mask = _missing_mask(self._col)
+            if mask.reduce("sum"):
+                self = self._like(_core.column_where(self._col, mask, py_scalar(fill_value),
+                                                     mask=True))
+    return _binop(self, other, op, sym, reflected)
+
+
+_FLEX = {
+    # name: (op, symbol, reflected, example, its output)
+    "add": ("add", "+", False, "a.add(b, fill_value=0)", "[11.0, 2.0, 20.0]"),
+    "sub": ("sub", "-", False, "a.sub(b)", "[-9.0, None, None]"),
+    "mul": ("mul", "*", False, "a.mul(b, fill_value=1)", "[10.0, 2.0, 20.0]"),
+    "truediv": ("truediv", "/", False, "a.truediv(2)", "[0.5, 1.0]"),
+    "floordiv": ("floordiv", "//", False, "a.floordiv(2)", "[0, 1]"),
+    "mod": ("mod", "%", False, "a.mod(2)", "[1, 0]"),
+    "pow": ("pow", "**", False, "a.pow(2)", "[1, 4]"),
+    "radd": ("add", "+", True, "a.radd(b, fill_value=0)", "[11.0, 2.0, 20.0]"),
+    "rsub": ("sub", "-", True, "a.rsub(b)", "[9.0, None, None]"),
+    "rmul": ("mul", "*", True, "a.rmul(3)", "[3, 6]"),
+    "rtruediv": ("truediv", "/", True, "a.rtruediv(4)", "[4.0, 2.0]"),
+    "rfloordiv": ("floordiv", "//", True, "a.rfloordiv(5)", "[5, 2]"),
+    "rmod": ("mod", "%", True, "a.rmod(5)", "[0, 1]"),
+    "rpow": ("pow", "**", True, "a.rpow(2)", "[2, 4]"),
+    "eq": ("eq", "==", False, "a.eq(b)", "[False, False, False]"),
+    "ne": ("ne", "!=", False, "a.ne(b)", "[True, True, True]"),
+    "lt": ("lt", "<", False, "a.lt(b)", "[True, False, False]"),
+    "le": ("le", "<=", False, "a.le(b)", "[True, False, False]"),
+    "gt": ("gt", ">", False, "a.gt(b)", "[False, False, False]"),
+    "ge": ("ge", ">=", False, "a.ge(b)", "[False, False, False]"),
+}
+
+
+def _make_flex(name, op, sym, reflected, call, result):
+    cmp = op in _COMPARISONS
+
+    def method(self, other, level=None, fill_value=None, axis=0):
+        if level is not None:
+            raise UnsupportedError(f"{name}: level is not supported")
+        return _flex(self, other, op, sym, reflected, fill_value)
+
+    method.__name__ = name
+    what = f"other {sym} s" if reflected else f"s {sym} other"
+    scalar_call = call if "b" not in call.split("(")[1] else None
+    setup = ">>> a = zb.Series([1, 2], index=['x', 'y'])" if scalar_call else (
+        ">>> a = zb.Series([1, 2], index=['x', 'y'])\n"
+        "        >>> b = zb.Series([10, 20], index=['x', 'z'])")
+    method.__doc__ = f"""``{what}`` elementwise{' (a bool Series)' if cmp else ''}, with the
+        labels aligned (an outer join, as the operators; the comparison
+        methods align too, where ``{sym}`` raises for other labels) and
+        fill_value: a value missing on one side only is replaced by it
+        before the operation.
+
+        Examples
+        --------
+        {setup}
+        >>> {call}.to_list()
+        {result}
+        """
+    return method
+
+
+for _n, (_op, _sym, _refl, _call, _res) in _FLEX.items():
+    setattr(SeriesOps, _n, _make_flex(_n, _op, _sym, _refl, _call, _res))
+SeriesOps.div = SeriesOps.truediv
+SeriesOps.rdiv = SeriesOps.rtruediv
+SeriesOps.subtract = SeriesOps.sub
+SeriesOps.multiply = SeriesOps.mul
+SeriesOps.divide = SeriesOps.truediv
+del _n, _op, _sym, _refl, _call, _res
+
 for _d in _BINOPS:
     setattr(SeriesOps, _d, _make_binop(_d))
 for _r, _d in _REFLECTED.items():

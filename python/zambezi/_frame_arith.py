@@ -53,20 +53,6 @@ def _missing_result(op, n):
     return _align.all_null(n)
 
 
-def _fill_pair(a, b, fill_value):
-    """pandas' fill_value: a value missing on one side only is replaced by
-    fill_value before the operation (missing on both sides stays)."""
-    ma, mb = _missing_mask(a), _missing_mask(b)
-    only_a = _core.binary("and", ma, _core.unary("invert", mb))
-    only_b = _core.binary("and", mb, _core.unary("invert", ma))
-    fill = py_scalar(fill_value)
-    if only_a.reduce("sum"):
-        a = _core.column_where(a, only_a, fill, mask=True)
-    if only_b.reduce("sum"):
-        b = _core.column_where(b, only_b, fill, mask=True)
-    return a, b
-
-
 class FrameArith:
     """Operators and ``equals`` of zambezi.DataFrame (a mixin)."""
 
@@ -90,7 +76,7 @@ class FrameArith:
                 a = _align.all_null(n) if a is None else a
                 b = _align.all_null(n) if b is None else b
             if fill_value is not None and isinstance(b, _core.Column):
-                a, b = _fill_pair(a, b, fill_value)
+                a, b = _align.fill_pair(a, b, fill_value)
             left = self._series(a, nm, index)
             right = self._series(b, nm, index) if isinstance(b, _core.Column) else b
             res = getattr(left, _DUNDER[op] if not reflected else _RDUNDER[op])(right)._col

@@ -220,3 +220,18 @@ def test_frame_logical_and_equals():
     cast = c.astype({"a": "float64"})
     assert zc.equals(zb.DataFrame(cast)) == c.equals(cast) is False
     assert not zc.equals(c)  # a pandas frame is not a zambezi frame
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_series_methods_align_with_fill_value(seed):
+    p1, p2 = pair("unique", "float64" if seed != 2 else "Int64", 25, 30, seed)
+    z1, z2 = zb.Series(p1), zb.Series(p2)
+    names = ["add", "sub", "mul", "truediv", "radd", "rsub"] + (["rpow"] if seed != 2 else [])
+    for name in names:
+        assert_series_like(getattr(z1, name)(z2), getattr(p1, name)(p2), name, rtol=1e-12)
+        assert_series_like(getattr(z1, name)(z2, fill_value=2),
+                           getattr(p1, name)(p2, fill_value=2), f"{name} fill", rtol=1e-12)
+        assert_series_like(getattr(z1, name)(3, fill_value=1),
+                           getattr(p1, name)(3, fill_value=1), f"{name} scalar", rtol=1e-12)
+    for name in ["eq", "ne", "lt", "ge"]:  # the methods align, the operators raise
+        assert_series_like(getattr(z1, name)(z2), getattr(p1, name)(p2), name)
