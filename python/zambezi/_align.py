@@ -150,18 +150,23 @@ def logical_gaps(result, op, left, lpos):
     return _core.column_where(result, _core.notnull(lpos), False)
 
 
-def all_null(n, dtype="float64"):
-    """A column of n nulls (pandas' all-NaN column for a label one side
-    lacks)."""
+def all_null(n, device="cpu"):
+    """A float64 column of n nulls on device (pandas' all-NaN column for a
+    label one side lacks)."""
     base = _core.column_from_buffer(np.zeros(1, dtype=np.float64))
     pos = _core.column_from_buffer(np.zeros(n, dtype=np.int64), mask=np.ones(n, dtype=bool))
     out = _core.take(base, pos)
-    return out if dtype == "float64" else _core.cast(out, dtype)
+    return out if device == "cpu" else out.to_device(device)
 
 
-def broadcast(col, n):
-    """A one-row column repeated n times (one engine take)."""
-    return _core.take(col, _core.column_from_buffer(np.zeros(n, dtype=np.int64)))
+def broadcast(col, n, device=None):
+    """A one-row column repeated n times (one engine take), on col's
+    device, or on device when given."""
+    pos = _core.column_from_buffer(np.zeros(n, dtype=np.int64))
+    if col.device != "cpu":
+        pos = pos.to_device(col.device)
+    out = _core.take(col, pos)
+    return out if device is None or device == out.device else out.to_device(device)
 
 
 def fill_pair(a, b, fill_value):

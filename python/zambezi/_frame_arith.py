@@ -44,13 +44,13 @@ def _axis(axis, what):
     raise InvalidValueError(f"{what}: axis must be 0, 1, 'index' or 'columns', not {axis!r}")
 
 
-def _missing_result(op, n):
+def _missing_result(op, n, device):
     """The column of a label only one side has: pandas' all-NaN float64
     (for arithmetic and logical operators), False for the comparison
     methods (True for ``ne``)."""
     if op in _COMPARISONS:
-        return _align.broadcast(_core.column_from_sequence([op == "ne"]), n)
-    return _align.all_null(n)
+        return _align.broadcast(_core.column_from_sequence([op == "ne"]), n, device)
+    return _align.all_null(n, device)
 
 
 class FrameArith:
@@ -67,14 +67,15 @@ class FrameArith:
         """A frame of column-by-column results: pairs are (left column or
         None, right column / scalar or None) per result column."""
         n = len(index)
+        dev = self._table.device
         out = []
         for nm, (a, b) in zip(names, pairs):
             if a is None or b is None:
                 if fill_value is None or (a is None and b is None):
-                    out.append(_missing_result(op, n))
+                    out.append(_missing_result(op, n, dev))
                     continue
-                a = _align.all_null(n) if a is None else a
-                b = _align.all_null(n) if b is None else b
+                a = _align.all_null(n, dev) if a is None else a
+                b = _align.all_null(n, dev) if b is None else b
             if fill_value is not None and isinstance(b, _core.Column):
                 a, b = _align.fill_pair(a, b, fill_value)
             left = self._series(a, nm, index)
@@ -199,7 +200,8 @@ class FrameArith:
                 pairs.append((cols.get(nm), None))
                 continue
             one = other._col.slice(pos[nm], 1)
-            value = _align.broadcast(one, n) if one.null_count else one.to_pylist()[0]
+            value = (_align.broadcast(one, n, self._table.device) if one.null_count
+                     else one.to_pylist()[0])
             pairs.append((cols.get(nm), value))
         return self._pairwise(pairs, names, self._index, op, sym, reflected)
 

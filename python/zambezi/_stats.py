@@ -164,13 +164,13 @@ def extreme_position(col, how, skipna, what="the Series"):
 def _first_extreme_row(col, want_max):
     if col.null_count == col.length:
         return None
-    value = _core.min_max(col, want_max)
-    hit = _core.fill_null(_core.binary("eq", col, _core.take(
-        value, _core.column_from_buffer(np.zeros(col.length, "int64")))),
-        False)
-    return int(_convert.values_numpy(_core.filter(
-        _core.column_from_buffer(np.arange(col.length, dtype="int64")),
-        hit))[0])
+    from zambezi._align import broadcast
+
+    value = _core.min_max(col, want_max)  # one row, on col's device
+    hit = _core.fill_null(_core.binary("eq", col, broadcast(value, col.length)), False)
+    if hit.device != "cpu":
+        hit = hit.to_device("cpu")
+    return int(np.flatnonzero(_convert.to_numpy(hit))[0])
 
 
 class SeriesStats:
