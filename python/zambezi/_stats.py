@@ -448,7 +448,8 @@ class SeriesStats:
 
 
 class FrameStats:
-    """Duplicates and column-wise reductions of zambezi.DataFrame (a mixin)."""
+    """Duplicated rows of zambezi.DataFrame (a mixin; the reductions are in
+    zambezi._frame_reduce)."""
 
     __slots__ = ()
 
