@@ -9,10 +9,18 @@ all of them.  Every operation is one or a few calls into the C engine
 (``zambezi._core``), which runs them with the GIL released; nothing here
 loops over rows.
 
+Two Series align on their row labels, as in pandas (zambezi._align): the
+same index object, or equal labels, combine position by position with no
+hash work; other labels are matched by the engine's hash join (an outer
+join: the result has the sorted union of the labels, every pair for a
+label that repeats on both sides, a missing value where one side lacks
+the label -- an integer Series without nulls becomes float64 then, as
+pandas reindexes it).  The comparison operators raise for Series of other
+labels ("Can only compare identically-labeled Series objects"), as
+pandas; lists and arrays are positional (their length must match).
+
 Differences from pandas, on purpose:
 
-- Series with different indexes do not align yet: an operation on them
-  raises unless their lengths match (then it is positional).
 - Missing values are nulls (pandas' nullable dtypes: ``Int64``, ``boolean``,
   ``string``...).  As in pandas, a NaN in a float column counts as missing
   for ``isna``/``notna``/``dropna``/``fillna``/``ffill``/``bfill``/``nlargest``
@@ -46,7 +54,7 @@ Differences from pandas, on purpose:
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _dtypes, _indexing
+from zambezi import _align, _base, _convert, _core, _dtypes, _indexing
 from zambezi._dtypes import is_scalar as _is_scalar, py_scalar
 from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziError
 
@@ -131,31 +139,44 @@ def pandas_comparison_nulls(result, op, *operands):
 
 def _binop(self, other, op, sym, reflected):
     name = self._name
+    index = self._index
+    sides = None
     try:
         if _is_scalar(other):
             value = py_scalar(other)
             col = _core.binary_scalar(op, self._col, value, reflected)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, self._col)
-            what = repr(value)
         else:
+            mine = self._col
             if _base.is_series(other):
                 ocol = other._col
                 if other._name != name:
                     name = None
+                if not _align.same_labels(self._index, other._index):
+                    if op in _COMPARISONS:
+                        raise InvalidValueError(
+                            "Can only compare identically-labeled Series objects")
+                    left, right = (other, self) if reflected else (self, other)
+                    index, lpos, rpos = _align.join_indexes(
+                        left._index, right._index, f"{_desc(left)} {sym} {_desc(right)}")
+                    lcol = _align.take_side(left._col, lpos, op)
+                    rcol = _align.take_side(right._col, rpos, op, right=True)
+                    mine, ocol = (rcol, lcol) if reflected else (lcol, rcol)
+                    sides = (left._col, lpos)
             else:
                 ocol = _convert.column_of_length(
                     other, len(self), f"{_desc(self)} {sym} {type(other).__name__}")
-            if ocol.length != self._col.length:
+            if ocol.length != mine.length:
                 raise InvalidValueError(
-                    f"length mismatch: left has {self._col.length} rows, right has "
-                    f"{ocol.length} (zambezi has no index to align on)")
-            a, b = (ocol, self._col) if reflected else (self._col, ocol)
+                    f"length mismatch: left has {mine.length} rows, right has "
+                    f"{ocol.length}")
+            a, b = (ocol, mine) if reflected else (mine, ocol)
             col = _core.binary(op, a, b)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, a, b)
-            what = (_desc(other) if _base.is_series(other)
-                    else f"{type(other).__name__} ({ocol.dtype})")
+            elif sides is not None:
+                col = _align.logical_gaps(col, op, *sides)
     except ZambeziError as e:
         if _base.is_series(other) or not _is_scalar(other):
             what = (_desc(other) if _base.is_series(other) else type(other).__name__)
@@ -163,7 +184,7 @@ def _binop(self, other, op, sym, reflected):
             what = repr(other)
         left, right = (what, _desc(self)) if reflected else (_desc(self), what)
         raise _engine_error(e, f"{left} {sym} {right}") from None
-    return self._like(col, name)
+    return self._constructor._from_column(col, name, index)
 
 
 def _make_binop(dunder, reflected=False):
@@ -389,6 +410,94 @@ class SeriesOps:
             raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first')")
         return self._n_extreme(n, False)
 
+
+def _flex(self, other, op, sym, reflected, fill_value):
+    """The Series methods add, sub, ..., eq, ...: the operators, aligned
+    (the comparisons too), with pandas' fill_value."""
+    if _base.is_series(other) and not _align.same_labels(self._index, other._index):
+        left, right = (other, self) if reflected else (self, other)
+        index, lpos, rpos = _align.join_indexes(left._index, right._index,
+                                                f"{_desc(left)} {sym} {_desc(right)}")
+        lcol = _align.take_side(left._col, lpos, op)
+        rcol = _align.take_side(right._col, rpos, op, right=True)
+        if reflected:
+            lcol, rcol = rcol, lcol
+        self = self._constructor._from_column(lcol, self._name, index)
+        other = other._constructor._from_column(rcol, other._name, index)
+    if fill_value is not None:
+        if _base.is_series(other):
+            a, b = _align.fill_pair(self._col, other._col, fill_value)
+            self, other = self._like(a), other._like(b)
+        elif _is_scalar(other) and other is not None:
+            mask = _missing_mask(self._col)
+            if mask.reduce("sum"):
+                self = self._like(_core.column_where(self._col, mask, py_scalar(fill_value),
+                                                     mask=True))
+    return _binop(self, other, op, sym, reflected)
+
+
+_FLEX = {
+    # name: (op, symbol, reflected, example, its output)
+    "add": ("add", "+", False, "a.add(b, fill_value=0)", "[11.0, 2.0, 20.0]"),
+    "sub": ("sub", "-", False, "a.sub(b)", "[-9.0, None, None]"),
+    "mul": ("mul", "*", False, "a.mul(b, fill_value=1)", "[10.0, 2.0, 20.0]"),
+    "truediv": ("truediv", "/", False, "a.truediv(2)", "[0.5, 1.0]"),
+    "floordiv": ("floordiv", "//", False, "a.floordiv(2)", "[0, 1]"),
+    "mod": ("mod", "%", False, "a.mod(2)", "[1, 0]"),
+    "pow": ("pow", "**", False, "a.pow(2)", "[1, 4]"),
+    "radd": ("add", "+", True, "a.radd(b, fill_value=0)", "[11.0, 2.0, 20.0]"),
+    "rsub": ("sub", "-", True, "a.rsub(b)", "[9.0, None, None]"),
+    "rmul": ("mul", "*", True, "a.rmul(3)", "[3, 6]"),
+    "rtruediv": ("truediv", "/", True, "a.rtruediv(4)", "[4.0, 2.0]"),
+    "rfloordiv": ("floordiv", "//", True, "a.rfloordiv(5)", "[5, 2]"),
+    "rmod": ("mod", "%", True, "a.rmod(5)", "[0, 1]"),
+    "rpow": ("pow", "**", True, "a.rpow(2)", "[2, 4]"),
+    "eq": ("eq", "==", False, "a.eq(b)", "[False, False, False]"),
+    "ne": ("ne", "!=", False, "a.ne(b)", "[True, True, True]"),
+    "lt": ("lt", "<", False, "a.lt(b)", "[True, False, False]"),
+    "le": ("le", "<=", False, "a.le(b)", "[True, False, False]"),
+    "gt": ("gt", ">", False, "a.gt(b)", "[False, False, False]"),
+    "ge": ("ge", ">=", False, "a.ge(b)", "[False, False, False]"),
+}
+
+
+def _make_flex(name, op, sym, reflected, call, result):
+    cmp = op in _COMPARISONS
+
+    def method(self, other, level=None, fill_value=None, axis=0):
+        if level is not None:
+            raise UnsupportedError(f"{name}: level is not supported")
+        return _flex(self, other, op, sym, reflected, fill_value)
+
+    method.__name__ = name
+    what = f"other {sym} s" if reflected else f"s {sym} other"
+    scalar_call = call if "b" not in call.split("(")[1] else None
+    setup = ">>> a = zb.Series([1, 2], index=['x', 'y'])" if scalar_call else (
+        ">>> a = zb.Series([1, 2], index=['x', 'y'])\n"
+        "        >>> b = zb.Series([10, 20], index=['x', 'z'])")
+    method.__doc__ = f"""``{what}`` elementwise{' (a bool Series)' if cmp else ''}, with the
+        labels aligned (an outer join, as the operators; the comparison
+        methods align too, where ``{sym}`` raises for other labels) and
+        fill_value: a value missing on one side only is replaced by it
+        before the operation.
+
+        Examples
+        --------
+        {setup}
+        >>> {call}.to_list()
+        {result}
+        """
+    return method
+
+
+for _n, (_op, _sym, _refl, _call, _res) in _FLEX.items():
+    setattr(SeriesOps, _n, _make_flex(_n, _op, _sym, _refl, _call, _res))
+SeriesOps.div = SeriesOps.truediv
+SeriesOps.rdiv = SeriesOps.rtruediv
+SeriesOps.subtract = SeriesOps.sub
+SeriesOps.multiply = SeriesOps.mul
+SeriesOps.divide = SeriesOps.truediv
+del _n, _op, _sym, _refl, _call, _res
 
 for _d in _BINOPS:
     setattr(SeriesOps, _d, _make_binop(_d))

@@ -17,9 +17,7 @@ zambezi._compute hold here too.  Others, on purpose:
 
 - ``insert(..., allow_duplicates=True)`` with a name already there raises:
   a frame's column names are unique.
-- ``apply`` with a function that returns one value per column gives a
-  Series of those values numbered 0..k-1 (pandas indexes it by the column
-  names); ``axis=1`` (a function per row) is not supported.
+- ``apply``: ``axis=1`` (a function per row) is not supported.
 - ``replace`` with a value a column's dtype cannot hold (a str into an
   integer column) raises DTypeError (pandas makes the column object);
   ``replace(x, None)`` makes nulls, and an integer column stays integer
@@ -40,6 +38,7 @@ import numpy as np
 
 from zambezi import index as _ix
 from zambezi import _base, _convert, _core, _dtypes, _expr, _indexing
+from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi._frame_ops import _frame_value_column
@@ -1011,16 +1010,17 @@ class FrameExtra:
     def apply(self, func, axis=0, raw=False, result_type=None, args=(), **kwargs):
         """func applied to each column (a Series; a numpy array with
         raw=True), with args and kwargs.  When func gives one value per
-        column, a Series of them in column order (numbered 0..k-1: pandas
-        indexes it by the column names); when it gives a column of the
-        frame's length, a DataFrame of them.  axis=1 (a function per row)
-        is not supported.
+        column, a Series of them indexed by the column names; when it
+        gives a column of the frame's length, a DataFrame of them.  axis=1
+        (a function per row) is not supported.
 
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 2, 3], "b": [10, 20, 30]})
-        >>> df.apply(lambda col: col.max() - col.min()).to_list()
-        [2, 20]
+        >>> df.apply(lambda col: col.max() - col.min())
+        a     2
+        b    20
+        dtype: int64
         >>> df.apply(lambda col: col * 2).to_dict("list")
         {'a': [2, 4, 6], 'b': [20, 40, 60]}
         """

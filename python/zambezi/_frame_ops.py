@@ -6,7 +6,8 @@ Each method works column by column through the Series operations of
 zambezi._compute or with one engine call on the whole table (filter, take,
 sort_indices), with the GIL released; nothing here loops over rows.  The
 differences from pandas listed in zambezi._compute hold here too;
-selections keep their row labels.
+selections keep their row labels.  Operators are in zambezi._frame_arith,
+reductions in zambezi._frame_reduce.
 """
 
 import numpy as np

@@ -4,14 +4,14 @@ Everything runs in C (``_core.stat``, ``quantile``, ``unique``,
 ``value_counts``, ``duplicated``, ``isin`` ... in src/python/stats.c) with the
 GIL released; nothing here loops over rows.
 
-Semantics follow pandas (nulls and NaN skipped) with these differences, all
-because zambezi has no index and keeps nulls as nulls:
+Semantics follow pandas (nulls and NaN skipped unless ``skipna=False``)
+with these differences, because zambezi keeps nulls as nulls:
 
-- A statistic with no value to report (``var`` of one row, ``median`` of an
-  all-null column, ``idxmin`` of an all-null column) is ``None``, as pandas'
-  nullable dtypes give ``pd.NA``; pandas gives NaN for numpy dtypes and
-  raises for ``idxmin``/``idxmax`` of all-NA data.
-- ``idxmin``/``idxmax`` return the row position (there are no labels).
+- A statistic with no value to report (the mean of no values, ``var`` of
+  one row, ``median`` of an all-null column) is NaN, as pandas gives for
+  numpy dtypes -- and None (pandas' ``pd.NA``) for an integer or bool
+  column with nulls (pandas' ``Int64`` / ``boolean``), and for dates and
+  timestamps (pandas gives ``NaT``).
 - ``unique()`` returns a Series (pandas returns an ndarray or an
   ExtensionArray); a Series can hold every dtype, with nulls.  Null and NaN
   each appear once when present, in order of first appearance.
@@ -20,11 +20,11 @@ because zambezi has no index and keeps nulls as nulls:
   does for categorical columns.
 - ``quantile(q)`` with a list of q gives a float64 Series of the quantiles in
   the order given (pandas indexes it by q).
-- DataFrame reductions (``df.sum()`` ...) return a dict column -> value.
-  ``sum``, ``prod``, ``mean``, ``std``, ``var`` and ``median`` use the
-  numeric and bool columns; ``min`` and ``max`` also strings (byte-wise),
-  dates and timestamps; ``count`` and ``nunique`` every column.
+
+DataFrame reductions (``df.sum()`` ...) are in zambezi._frame_reduce.
 """
+
+import math
 
 import numpy as np
 
@@ -59,27 +59,143 @@ def min_max(col, want_max):
     return _core.min_max(col, want_max).to_pylist()[0]
 
 
+def no_value(col):
+    """pandas' answer for a reduction with no value to report: NA (None)
+    for an integer or bool column with nulls (pandas' masked Int64 /
+    boolean), None for dates and timestamps (pandas' NaT), else NaN."""
+    d = col.dtype
+    if col.null_count and (d.startswith(("int", "uint")) or d == "bool"):
+        return None
+    if d == "date32" or d.startswith("timestamp"):
+        return None
+    return math.nan
+
+
+def has_missing(col):
+    """Whether col holds a null (or, for floats, a NaN)."""
+    if col.null_count:
+        return True
+    if col.dtype in ("float32", "float64"):
+        return bool(_core.binary("ne", col, col).reduce("sum"))
+    return False
+
+
+def valid_count(col):
+    if _is_numeric(col):
+        return col.reduce("count")
+    return col.length - col.null_count
+
+
+_NEED_NUMBERS = frozenset(["prod", "mean", "var", "std", "median", "quantile", "any", "all"])
+
+
+def check_reducible(col, how, what):
+    """DTypeError (pandas raises TypeError) when column col cannot be
+    reduced by how; what names the column."""
+    d = col.dtype
+    if how in _NEED_NUMBERS and not _is_numeric(col):
+        raise DTypeError(f"{how}: {what} has dtype {d}; the reduction needs numbers "
+                         "(pass numeric_only=True to leave such columns out)")
+    if how == "sum" and not (_is_numeric(col) or d == "string"):
+        raise DTypeError(f"sum: {what} has dtype {d}; sum needs numbers or strings "
+                         "(pass numeric_only=True to leave such columns out)")
+    if how in ("min", "max", "idxmin", "idxmax") and not _orderable(col):
+        raise DTypeError(f"{how}: {what} has dtype {d}, which has no order "
+                         "(pass numeric_only=True to leave such columns out)")
+
+
+def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column"):
+    """One reduction of one column, with pandas' rules: missing values
+    skipped (or, with skipna=False, a missing value makes the result
+    missing), ``no_value`` when there is nothing to report, ``min_count``
+    for sum and prod.  how: sum, prod, mean, min, max, var, std, median,
+    count, any, all.  Strings sum by concatenation, as in pandas."""
+    if how == "count":
+        return valid_count(col)
+    check_reducible(col, how, what)
+    if how in ("any", "all"):
+        return _any_all(col, how, skipna)
+    if not skipna and has_missing(col):
+        return no_value(col)
+    if min_count and how in ("sum", "prod") and valid_count(col) < min_count:
+        return no_value(col)
+    if how == "sum":
+        if col.dtype == "string":
+            return _core.str_join(col, "")
+        out = col.reduce("sum")
+    elif how == "mean":
+        out = col.reduce("mean")
+    elif how in ("min", "max"):
+        out = min_max(col, how == "max")
+    elif how in ("var", "std"):
+        out = _core.stat(col, how, int(ddof))
+    else:  # prod, median
+        out = _core.stat(col, how)
+    return no_value(col) if out is None else out
+
+
+def _any_all(col, how, skipna):
+    out = _core.stat(col, how)
+    if skipna or not has_missing(col) or out == (how == "any"):
+        return out
+    # skipna=False with missing values: pandas' masked dtypes give NA
+    # (Kleene logic), numpy floats count NaN as true
+    if col.dtype in ("float32", "float64"):
+        return True if how == "any" else out
+    return None
+
+
+def extreme_position(col, how, skipna, what="the Series"):
+    """The position of the first minimum / maximum (how: idxmin / idxmax);
+    ValueError as pandas when there is none."""
+    check_reducible(col, how, what)
+    if col.length == 0:
+        raise InvalidValueError(f"{how}: attempt to get {how[3:]} of an empty sequence")
+    if not skipna and has_missing(col):
+        raise InvalidValueError(f"{how}: encountered an NA value with skipna=False")
+    if _is_numeric(col):
+        pos = _core.stat(col, "argmin" if how == "idxmin" else "argmax")
+    else:
+        pos = _first_extreme_row(col, how == "idxmax")
+    if pos is None:
+        raise InvalidValueError(f"{how}: encountered all NA values")
+    return pos
+
+
+def _first_extreme_row(col, want_max):
+    if col.null_count == col.length:
+        return None
+    from zambezi._align import broadcast
+
+    value = _core.min_max(col, want_max)  # one row, on col's device
+    hit = _core.fill_null(_core.binary("eq", col, broadcast(value, col.length)), False)
+    if hit.device != "cpu":
+        hit = hit.to_device("cpu")
+    return int(np.flatnonzero(_convert.to_numpy(hit))[0])
+
+
 class SeriesStats:
     """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
 
     __slots__ = ()
 
     # -- reductions -------------------------------------------------------
-    def var(self, ddof=1):
-        """Variance with ddof degrees of freedom (nulls and NaN skipped);
-        None when fewer than ddof + 1 values (pandas gives NaN).
+    def var(self, ddof=1, skipna=True):
+        """Variance with ddof degrees of freedom (nulls and NaN skipped
+        unless skipna=False); NaN when fewer than ddof + 1 values (see the
+        notes of zambezi._stats for integer columns with nulls).
 
         Examples
         --------
         >>> s = zb.Series([2, 4, 4, None, 5])
         >>> round(s.var(), 4), s.var(ddof=0)
         (1.5833, 1.1875)
-        >>> zb.Series([1]).var() is None
-        True
+        >>> zb.Series([1.0]).var()
+        nan
         """
-        return _core.stat(self._col, "var", int(ddof))
+        return reduce_column(self._col, "var", skipna, ddof, what=self._describe())
 
-    def std(self, ddof=1):
+    def std(self, ddof=1, skipna=True):
         """Standard deviation (see var).
 
         Examples
@@ -87,22 +203,24 @@ class SeriesStats:
         >>> zb.Series([2, 4, 4, 4, 5, 5, 7, 9]).std(ddof=0)
         2.0
         """
-        return _core.stat(self._col, "std", int(ddof))
+        return reduce_column(self._col, "std", skipna, ddof, what=self._describe())
 
-    def median(self):
+    def median(self, skipna=True):
         """The middle value (mean of the two middle values for an even count);
-        nulls skipped, None when there is no value.
+        nulls skipped, NaN when there is no value.
 
         Examples
         --------
         >>> zb.Series([5, 1, None, 4, 2]).median()
         3.0
+        >>> zb.Series([], dtype="float64").median()
+        nan
         """
-        return _core.stat(self._col, "median")
+        return reduce_column(self._col, "median", skipna, what=self._describe())
 
     def quantile(self, q=0.5):
         """The q quantile with linear interpolation (pandas' default).  q may be
-        a list: then a float64 Series of the quantiles in the order given.
+        a list: then a float64 Series of the quantiles indexed by q.
 
         Examples
         --------
@@ -110,73 +228,102 @@ class SeriesStats:
         >>> s.quantile(0.25)
         3.5
         >>> s.quantile([0.5, 0.9])
-        0      4
-        1    4.7
+        0.5      4
+        0.9    4.7
         dtype: float64
         """
-        if isinstance(q, (int, float)) and not isinstance(q, bool):
-            return _core.quantile(self._col, [float(q)])[0]
-        values = _core.quantile(self._col, [float(x) for x in q])
-        return self._constructor(values, name=self._name, dtype="float64")
+        from zambezi import index as _ix
 
-    def prod(self):
+        check_reducible(self._col, "quantile", self._describe())
+        if isinstance(q, (int, float)) and not isinstance(q, bool):
+            out = _core.quantile(self._col, [float(q)])[0]
+            return no_value(self._col) if out is None else out
+        qs = [float(x) for x in q]
+        values = _core.quantile(self._col, qs)
+        return self._constructor._from_column(
+            _convert.to_column(values, dtype="float64"), self._name,
+            _ix.Index._from_columns([_convert.to_column(qs, dtype="float64")], [None]))
+
+    def prod(self, skipna=True, min_count=0):
         """Product (integers wrap on overflow like numpy; 1 when empty);
-        nulls skipped.
+        nulls skipped unless skipna=False; NaN with fewer than min_count
+        values.
 
         Examples
         --------
         >>> zb.Series([2, 4, None, 5]).prod()
         40
         """
-        return _core.stat(self._col, "prod")
+        return reduce_column(self._col, "prod", skipna, min_count=min_count,
+                             what=self._describe())
 
     product = prod
 
-    def any(self):
-        """True if any value is non-zero / True (nulls skipped; False when empty).
+    def any(self, skipna=True):
+        """True if any value is non-zero / True (nulls skipped; False when
+        empty).  With skipna=False a missing value counts as pandas counts
+        it (NA for integer and bool columns with nulls, true for NaN).
 
         Examples
         --------
         >>> zb.Series([0, None, 2]).any(), zb.Series([False, None]).any()
         (True, False)
         """
-        return _core.stat(self._col, "any")
+        return reduce_column(self._col, "any", skipna, what=self._describe())
 
-    def all(self):
-        """True if every value is non-zero / True (nulls skipped; True when empty).
+    def all(self, skipna=True):
+        """True if every value is non-zero / True (nulls skipped; True when
+        empty; skipna as in any).
 
         Examples
         --------
         >>> zb.Series([True, None, True]).all(), zb.Series([1, 0]).all()
         (True, False)
         """
-        return _core.stat(self._col, "all")
+        return reduce_column(self._col, "all", skipna, what=self._describe())
 
-    def idxmin(self):
-        """Row position of the first minimum; None when there is no value.
-        There are no labels, so this is also ``argmin``.
-
-        Examples
-        --------
-        >>> zb.Series([4, 1, None, 1]).idxmin()
-        1
-        """
-        return _core.stat(self._col, "argmin")
-
-    def idxmax(self):
-        """Row position of the first maximum; None when there is no value.
+    def idxmin(self, skipna=True):
+        """The label of the first minimum.  ValueError (as pandas) when
+        there is no value, or a missing one with skipna=False.
 
         Examples
         --------
-        >>> zb.Series([4, 9, None, 9]).idxmax()
-        1
-        >>> zb.Series([None], dtype="float64").argmax() is None
-        True
+        >>> zb.Series([4, 1, None, 1], index=["a", "b", "c", "d"]).idxmin()
+        'b'
         """
-        return _core.stat(self._col, "argmax")
+        return self._index._label_at(extreme_position(self._col, "idxmin", skipna,
+                                                      self._describe()))
 
-    argmin = idxmin
-    argmax = idxmax
+    def idxmax(self, skipna=True):
+        """The label of the first maximum (see idxmin).
+
+        Examples
+        --------
+        >>> zb.Series([4, 9, None, 9], index=[10, 20, 30, 40]).idxmax()
+        20
+        """
+        return self._index._label_at(extreme_position(self._col, "idxmax", skipna,
+                                                      self._describe()))
+
+    def argmin(self, skipna=True):
+        """The position of the first minimum (see idxmin for the errors).
+
+        Examples
+        --------
+        >>> zb.Series([4, 1, None, 1], index=["a", "b", "c", "d"]).argmin()
+        1
+        """
+        return extreme_position(self._col, "idxmin", skipna, self._describe())
+
+    def argmax(self, skipna=True):
+        """The position of the first maximum (see idxmin for the errors).
+
+        Examples
+        --------
+        >>> zb.Series([4, 9, None, 9]).argmax()
+        1
+        """
+        return extreme_position(self._col, "idxmax", skipna, self._describe())
 
     # -- summaries (zambezi._frame_summary) --------------------------------
     def describe(self, percentiles=None, include=None, exclude=None):
@@ -407,7 +554,8 @@ class SeriesStats:
 
 
 class FrameStats:
-    """Duplicates and column-wise reductions of zambezi.DataFrame (a mixin)."""
+    """Duplicated rows of zambezi.DataFrame (a mixin; the reductions are in
+    zambezi._frame_reduce)."""
 
     __slots__ = ()
 
@@ -506,121 +654,3 @@ class FrameStats:
             counts = counts._with_index(_ix.MultiIndex._from_columns(idx._levels(), idx.names))
         counts.name = "proportion" if normalize else "count"
         return counts
-
-    # -- reductions: dict column -> value ---------------------------------
-    def _reduce(self, fn, which):
-        t = self._table
-        out = {}
-        for i, name in enumerate(t.names):
-            col = t.column(i)
-            if which == "numeric" and not _is_numeric(col):
-                continue
-            if which == "ordered" and not _orderable(col):
-                continue
-            out[name] = fn(col)
-        return out
-
-    def sum(self):
-        """dict: numeric column -> sum (pandas gives a Series).  Numeric
-        means the integer, float and bool columns; nulls are skipped.
-
-        Examples
-        --------
-        >>> df = zb.DataFrame({"a": [1, 2, None], "b": [0.5, 1.5, 2.5], "s": ["x", None, "z"]})
-        >>> df.sum()
-        {'a': 3, 'b': 4.5}
-        """
-        return self._reduce(lambda c: c.reduce("sum"), "numeric")
-
-    def prod(self):
-        """dict: numeric column -> product.
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 2, None], "b": [0.5, 1.5, 2.5]}).prod()
-        {'a': 2, 'b': 1.875}
-        """
-        return self._reduce(lambda c: _core.stat(c, "prod"), "numeric")
-
-    def mean(self):
-        """dict: numeric column -> mean.
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).mean()
-        {'a': 1.5}
-        """
-        return self._reduce(lambda c: c.reduce("mean"), "numeric")
-
-    def min(self):
-        """dict: numeric, string, date and timestamp column -> minimum.
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).min()
-        {'a': 1, 's': 'x'}
-        """
-        return self._reduce(lambda c: min_max(c, False), "ordered")
-
-    def max(self):
-        """dict: numeric, string, date and timestamp column -> maximum.
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).max()
-        {'a': 2, 's': 'z'}
-        """
-        return self._reduce(lambda c: min_max(c, True), "ordered")
-
-    def count(self):
-        """dict: every column -> number of non-null values (NaN not counted).
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 2, None], "s": ["x", None, "z"]}).count()
-        {'a': 2, 's': 2}
-        """
-        return self._reduce(lambda c: c.reduce("count") if _is_numeric(c)
-                            else c.length - c.null_count, "all")
-
-    def std(self, ddof=1):
-        """dict: numeric column -> standard deviation (ddof as Series.std).
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 3, None], "b": [0.5, 1.5, 2.5]}).std()
-        {'a': 1.4142135623730951, 'b': 1.0}
-        """
-        return self._reduce(lambda c: _core.stat(c, "std", int(ddof)), "numeric")
-
-    def var(self, ddof=1):
-        """dict: numeric column -> variance (ddof as Series.var).
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 3, None], "b": [0.5, 1.5, 2.5]}).var(ddof=0)
-        {'a': 1.0, 'b': 0.6666666666666666}
-        """
-        return self._reduce(lambda c: _core.stat(c, "var", int(ddof)), "numeric")
-
-    def median(self):
-        """dict: numeric column -> median.
-
-        Examples
-        --------
-        >>> zb.DataFrame({"a": [1, 3, None], "b": [0.5, 1.5, 2.5]}).median()
-        {'a': 2.0, 'b': 1.5}
-        """
-        return self._reduce(lambda c: _core.stat(c, "median"), "numeric")
-
-    def nunique(self, dropna=True):
-        """dict: every column -> number of distinct values (nulls counted
-        with dropna=False).
-
-        Examples
-        --------
-        >>> df = zb.DataFrame({"a": [1, 1, None], "s": ["x", "y", "x"]})
-        >>> df.nunique(), df.nunique(dropna=False)
-        ({'a': 1, 's': 2}, {'a': 2, 's': 2})
-        """
-        return self._reduce(lambda c: _core.nunique(c, bool(dropna)), "all")

@@ -11,8 +11,10 @@ pyarrow's ``Table.from_pandas`` writes it (zambezi._arrow_index).
 from zambezi import (_arrow_index, _base, _convert, _core, _device, _format,
                      _frame_convert, _indexing, _labels)
 from zambezi import index as _ix
+from zambezi._frame_arith import FrameArith
 from zambezi._frame_convert import FrameConvert
 from zambezi._frame_extra import FrameExtra
+from zambezi._frame_reduce import FrameReduce
 from zambezi._frame_summary import FrameSummary
 from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
@@ -69,8 +71,9 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameSummary,
-                FrameConvert, FrameMerge, FrameGroupBy, FrameReshape, _base.NDFrame):
+class DataFrame(IndexOps, FrameArith, FrameMissing, FrameOps, FrameExtra, FrameReduce,
+                FrameStats, FrameSummary, FrameConvert, FrameMerge, FrameGroupBy, FrameReshape,
+                _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or

@@ -13,7 +13,7 @@ from zambezi.accessors import SeriesExtras
 from zambezi._groupby import SeriesGroupByMixin
 from zambezi._reshape import SeriesReshape
 from zambezi import _stats
-from zambezi._stats import SeriesStats, min_max
+from zambezi._stats import SeriesStats
 from zambezi.io import pickle as _pickle
 
 _SAME = object()  # _like(): keep the name
@@ -226,9 +226,11 @@ class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras,
         return self._like(self._col, name)
 
     # -- reductions (in C, GIL released) -----------------------------------
-    def sum(self):
-        """Sum of the non-null values (0 when there are none); integers sum
-        as int64 or uint64, bools count the True values, floats as float64.
+    def sum(self, skipna=True, min_count=0):
+        """Sum of the non-missing values (0 when there are none; NaN with
+        fewer than min_count values, or a missing one with skipna=False);
+        integers sum as int64 or uint64, bools count the True values,
+        floats as float64, strings concatenate (as in pandas).
 
         Examples
         --------
@@ -238,12 +240,16 @@ class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras,
         2
         >>> zb.Series([], dtype="float64").sum()
         0.0
+        >>> zb.Series([1.5, None]).sum(skipna=False)
+        nan
         """
-        return self._col.reduce("sum")
+        return _stats.reduce_column(self._col, "sum", skipna, min_count=min_count,
+                                    what=self._describe())
 
-    def min(self):
+    def min(self, skipna=True):
         """Smallest value (numbers, strings byte-wise, dates, timestamps as
-        to_list gives them); nulls skipped; None when there is no value.
+        to_list gives them); missing values skipped unless skipna=False;
+        NaN when there is no value (see zambezi._stats).
 
         Examples
         --------
@@ -252,11 +258,10 @@ class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras,
         >>> zb.Series(["b", "a", None]).min()
         'a'
         """
-        return min_max(self._col, False)
+        return _stats.reduce_column(self._col, "min", skipna, what=self._describe())
 
-    def max(self):
-        """Largest value (numbers, strings byte-wise, dates, timestamps as
-        to_list gives them); nulls skipped; None when there is no value.
+    def max(self, skipna=True):
+        """Largest value (see min).
 
         Examples
         --------
@@ -266,20 +271,21 @@ class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras,
         >>> zb.Series([datetime.date(2024, 1, 2), datetime.date(2023, 5, 6)]).max()
         datetime.date(2024, 1, 2)
         """
-        return min_max(self._col, True)
+        return _stats.reduce_column(self._col, "max", skipna, what=self._describe())
 
-    def mean(self):
-        """Mean of the non-null values, a float; None when there are none
-        (pandas gives NaN).
+    def mean(self, skipna=True):
+        """Mean of the non-missing values, a float; NaN when there are none
+        (None for an integer column with nulls only, as pandas' ``Int64``
+        gives NA).
 
         Examples
         --------
         >>> zb.Series([3, 1, None, 2]).mean()
         2.0
-        >>> zb.Series([None], dtype="float64").mean() is None
-        True
+        >>> zb.Series([], dtype="float64").mean()
+        nan
         """
-        return self._col.reduce("mean")
+        return _stats.reduce_column(self._col, "mean", skipna, what=self._describe())
 
     def count(self):
         """Number of non-missing values (nulls, and NaN in a float column,
@@ -292,10 +298,7 @@ class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras,
         >>> zb.Series(["a", None, "b"]).count()
         2
         """
-        col = self._col
-        if _stats._is_numeric(col):
-            return col.reduce("count")
-        return col.length - col.null_count
+        return _stats.valid_count(self._col)
 
     # -- selection ---------------------------------------------------------
     def head(self, n=5):

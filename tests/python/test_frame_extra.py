@@ -603,11 +603,10 @@ def test_apply_pipe_copy_vs_pandas(n):
     assert_frame_like(z.apply(lambda c: c * 2 + 1), exp, "apply column")
     assert_frame_like(z.apply(lambda c, k, m=0: c * k - m, args=(3,), m=1),
                       pdf.apply(lambda c, k, m=0: c * k - m, args=(3,), m=1), "apply args")
-    assert_series_like(z.apply("count"), (pdf.apply("count")).rename(None),
-                       "apply str")
+    assert_series_like(z.apply("count"), pdf.apply("count"), "apply str")
     full = pframe(["i64", "f64"], n, seed=n, nullp=0.0)
     assert_series_like(zb.DataFrame(full).apply(np.sum, raw=True),
-                       (full.apply(np.sum, raw=True)).rename(None), "raw")
+                       full.apply(np.sum, raw=True), "raw")
     with pytest.raises(UnsupportedError):
         z.apply(lambda r: r, axis=1)
     with pytest.raises(UnsupportedError):

@@ -1,0 +1,187 @@
+"""Alignment on row labels: how two Series (or a frame and a Series, or two
+frames) are matched before a binary operation, as pandas does it.
+
+- Two objects whose indexes are the same object, or equal (``same_labels``:
+  identity first, then two RangeIndexes by start/stop/step, then
+  ``Index.equals``), combine positionally: no hash work, the result keeps
+  the left object's labels.
+- Otherwise their labels are joined with the engine's hash join
+  (``_core.join_indices`` on tables of the index levels, how="outer",
+  sorted): the result has the union of the labels, sorted (pandas sorts the
+  union of two indexes that differ), and a label that appears several
+  times on both sides gives every pair (left-major), as pandas' join does.
+  A missing label (null, or NaN) matches the missing labels of the other
+  side and sorts last, as in pandas.
+- ``take_side`` gathers one side's values at the joined rows (a row the side
+  lacks becomes null) and applies pandas' reindexing dtype rule: an integer
+  column without nulls that gains missing rows becomes float64 (pandas
+  reindexes int64 to float64 with NaN); for the logical operators pandas'
+  rule for the rows a bool column without nulls lacks (``logical_gaps``).
+
+Nothing here loops over rows: one join, one take per column.
+"""
+
+import numpy as np
+
+from zambezi import _core
+from zambezi import index as _ix
+from zambezi.errors import DTypeError, UnsupportedError, ZambeziError
+
+_INTEGER = ("int", "uint")
+_FLOAT = ("float32", "float64")
+_LOGICAL = frozenset(["and", "or", "xor"])
+
+
+def same_labels(a, b):
+    """Whether indexes a and b hold the same labels in the same order,
+    checked as cheaply as possible: identity, then RangeIndex parameters
+    (O(1)), then ``Index.equals`` (one engine comparison)."""
+    if a is b:
+        return True
+    if isinstance(a, _ix.RangeIndex) and isinstance(b, _ix.RangeIndex):
+        return a._range == b._range  # range equality compares the sequences, in O(1)
+    if len(a) != len(b):
+        return False
+    return a.equals(b)
+
+
+def _common_levels(a, b, what):
+    """Two level columns cast to one dtype the join can compare and the
+    union can hold (pandas casts both indexes to their common dtype)."""
+    if a.dtype == b.dtype:
+        return a, b
+    da, db = a.dtype, b.dtype
+    num = lambda d: d.startswith(_INTEGER) or d in _FLOAT  # noqa: E731
+    if num(da) and num(db):
+        target = "float64" if (da in _FLOAT or db in _FLOAT) else "int64"
+    elif da in ("string", "category") and db in ("string", "category"):
+        target = "string"
+    else:
+        raise DTypeError(
+            f"{what}: cannot align an index of {da} labels with one of {db} labels "
+            "(pandas would make an object index)")
+    return (a if da == target else _core.cast(a, target),
+            b if db == target else _core.cast(b, target))
+
+
+_FILL = {"bool": False, "string": ""}
+
+
+def _null_keys(col):
+    """Join keys that make a missing label match the other side's missing
+    labels: (is-null flag, the value with nulls filled by a placeholder).
+    The flag sorts the missing labels last."""
+    isnull = _core.isnull(col)
+    d = col.dtype
+    if d == "category":
+        col = _core.cast(col, "string")
+    elif d == "date32" or d.startswith("timestamp"):
+        col = _core.cast(col, "int64")
+    fill = _FILL.get(col.dtype, 0)
+    return [isnull, _core.fill_null(col, fill)]
+
+
+def join_indexes(left, right, what="align"):
+    """pandas' outer join of two indexes: (union index, left positions,
+    right positions), the positions int64 engine columns with a null where
+    that side has no row.  The union is sorted (missing labels last); equal
+    labels keep the left side's order, each left row with the right rows of
+    its label in their order."""
+    if left.nlevels != right.nlevels:
+        raise UnsupportedError(
+            f"{what}: cannot align an index of {left.nlevels} level(s) with one of "
+            f"{right.nlevels} level(s)")
+    lcols, rcols = [], []
+    for a, b in zip(left._levels(), right._levels()):
+        a, b = _common_levels(a, b, what)
+        lcols.append(a)
+        rcols.append(b)
+    nulls = any(c.null_count for c in lcols) or any(c.null_count for c in rcols)
+    lkeys, rkeys = [], []
+    for a, b in zip(lcols, rcols):
+        if nulls:
+            lkeys += _null_keys(a)
+            rkeys += _null_keys(b)
+        else:
+            lkeys.append(a)
+            rkeys.append(b)
+    names = [f"k{i}" for i in range(len(lkeys))]
+    keys = list(range(len(lkeys)))
+    try:
+        lpos, rpos = _core.join_indices(_core.table_from_columns(lkeys, names),
+                                        _core.table_from_columns(rkeys, names),
+                                        keys, keys, "outer", True)
+    except ZambeziError as e:
+        raise type(e)(f"{what}: {e}") from None
+    from_left = _core.notnull(lpos)
+    all_left = lpos.null_count == 0
+    labels = []
+    for a, b in zip(lcols, rcols):
+        la = _core.take(a, lpos)
+        labels.append(la if all_left else _core.column_where(la, from_left, _core.take(b, rpos)))
+    return _ix.Index._from_columns(labels, left.names), lpos, rpos
+
+
+def take_side(col, pos, op=None, right=False):
+    """col's values at pos (an int64 engine column; null: a row this side
+    lacks, which becomes null), with pandas' reindexing dtype rule (see the
+    module docstring).  op is the engine operation that follows, or None;
+    right: col is the right operand (see ``logical_gaps``)."""
+    out = _core.take(col, pos)
+    if pos.null_count == 0 or col.null_count > 0:
+        return out
+    if op in _LOGICAL:
+        return _core.fill_null(out, False) if right and col.dtype == "bool" else out
+    if col.dtype.startswith(_INTEGER):
+        return _core.cast(out, "float64")
+    return out
+
+
+def logical_gaps(result, op, left, lpos):
+    """A logical operator's result with pandas' rule for the rows a bool
+    operand without nulls (pandas' numpy bool) lacks: the right operand's
+    missing rows count as False (``take_side(..., right=True)``), and where
+    the left operand lacks the row the result is False (pandas computes
+    those rows on object values and fills them with False).  left: the
+    left operand's original column, lpos its positions."""
+    if op not in _LOGICAL or lpos.null_count == 0 or left.null_count > 0 or \
+            left.dtype != "bool":
+        return result
+    return _core.column_where(result, _core.notnull(lpos), False)
+
+
+def all_null(n, device="cpu"):
+    """A float64 column of n nulls on device (pandas' all-NaN column for a
+    label one side lacks)."""
+    base = _core.column_from_buffer(np.zeros(1, dtype=np.float64))
+    pos = _core.column_from_buffer(np.zeros(n, dtype=np.int64), mask=np.ones(n, dtype=bool))
+    out = _core.take(base, pos)
+    return out if device == "cpu" else out.to_device(device)
+
+
+def broadcast(col, n, device=None):
+    """A one-row column repeated n times (one engine take), on col's
+    device, or on device when given."""
+    pos = _core.column_from_buffer(np.zeros(n, dtype=np.int64))
+    if col.device != "cpu":
+        pos = pos.to_device(col.device)
+    out = _core.take(col, pos)
+    return out if device is None or device == out.device else out.to_device(device)
+
+
+def fill_pair(a, b, fill_value):
+    """pandas' fill_value: a value missing (null, NaN) on one side only is
+    replaced by fill_value before the operation; missing on both sides
+    stays missing."""
+    from zambezi._compute import _missing_mask
+    from zambezi._dtypes import py_scalar
+
+    ma, mb = _missing_mask(a), _missing_mask(b)
+    only_a = _core.binary("and", ma, _core.unary("invert", mb))
+    only_b = _core.binary("and", mb, _core.unary("invert", ma))
+    fill = py_scalar(fill_value)
+    if only_a.reduce("sum"):
+        a = _core.column_where(a, only_a, fill, mask=True)
+    if only_b.reduce("sum"):
+        b = _core.column_where(b, only_b, fill, mask=True)
+    return a, b
