@@ -19,36 +19,45 @@ pandas reindexes it).  The comparison operators raise for Series of other
 labels ("Can only compare identically-labeled Series objects"), as
 pandas; lists and arrays are positional (their length must match).
 
-Differences from pandas, on purpose:
+Differences from pandas, on purpose (each with the reason it stays):
 
-- Missing values are nulls (pandas' nullable dtypes: ``Int64``, ``boolean``,
-  ``string``...).  As in pandas, a NaN in a float column counts as missing
-  for ``isna``/``notna``/``dropna``/``fillna``/``ffill``/``bfill``/``nlargest``
-  (zambezi._missing) and is placed with
-  the nulls by ``sort_values``; arithmetic treats NaN as a float value, as
-  numpy does.
+- Missing values are nulls, in every dtype (pandas' nullable dtypes:
+  ``Int64``, ``boolean``, ``string``...).  Why: one validity bitmap per
+  column (the Arrow layout) lets an integer column keep its dtype when it
+  has missing values and makes interchange with Arrow, polars and duckdb
+  zero-copy.  As in pandas, a NaN in a float column counts as missing for
+  ``isna``/``notna``/``dropna``/``fillna``/``ffill``/``bfill``/``nlargest``
+  (zambezi._missing) and is placed with the nulls by ``sort_values``;
+  arithmetic treats NaN as a float value, as numpy does.
 - Comparisons (``== != < <= > >=``, ``between``) give what pandas gives for
   the dtype ``to_pandas()`` shows: a missing value in a float, string,
   date, timestamp or categorical column (pandas' float64, str, object,
-  datetime64, category) compares as False, and ``!=`` as True, with no
-  null in the result; where an integer or bool column with nulls takes part
-  (pandas' ``Int64`` / ``boolean``), a missing operand gives null (NA).
-  Arithmetic of an integer column with nulls and a float gives float64
-  here (pandas: the masked ``Float64``), so its comparisons follow
-  float64's rule.
-- Integer ``//`` and ``%`` by zero give null (pandas gives 0); an integer
-  raised to a negative integer power gives null (pandas raises).
+  datetime64, category) compares as False, and ``!=`` as True; where an
+  integer or bool column with nulls takes part (pandas' ``Int64`` /
+  ``boolean``), a missing operand gives null (NA).  The one difference:
+  arithmetic of an integer column with nulls and a float gives float64
+  here (pandas: the masked ``Float64``, a dtype zambezi does not have), so
+  its comparisons follow float64's rule.
+- Integer ``//`` and ``%`` by zero give null (pandas gives 0 or raises,
+  depending on the dtype); an integer raised to a negative integer power
+  gives null (pandas raises).  Why: the kernels stay branch-free and
+  never stop half-way; the row is marked missing instead.
 - ``bool`` arithmetic (``+ - * ...`` between two bool Series) gives int64
   (pandas' ``boolean`` dtype gives ``boolean``); ``-`` of a bool Series
-  raises (use ``~``).
+  raises (use ``~``).  Why: one rule for every engine (bools count as 0
+  and 1, as numpy's sum counts them).
 - Comparing a non-string column with a str (``int_series == "a"``) raises
-  DTypeError (pandas returns all False).
-- A boolean mask with nulls drops the null rows (pandas raises).
-- zambezi has no duration dtype: the difference of two date Series (or a
-  date Series and a ``datetime.date``) is int64 days, and of two timestamp
+  DTypeError (pandas returns all False).  Why: such a comparison is almost
+  always a mistake (a column read with the wrong dtype), and an all-False
+  mask would hide it.
+- A boolean mask with nulls drops the null rows (pandas raises).  Why: a
+  filter on a comparison of a nullable column then works without
+  ``fillna``, as in SQL, polars and duckdb.
+- No duration dtype yet: the difference of two date Series (or a date
+  Series and a ``datetime.date``) is int64 days, and of two timestamp
   Series (or one and a ``datetime.datetime`` / ``pd.Timestamp``) int64 in
-  the finer unit (pandas gives timedelta64; ``(a - b).dt.days`` there is
-  ``a - b`` here for dates).
+  the finer unit (pandas gives timedelta64).  This one goes when the
+  duration dtype lands (the windows and durations work).
 """
 
 

@@ -12,7 +12,7 @@ reductions in zambezi._frame_reduce.
 
 import numpy as np
 
-from zambezi import _convert, _core, _indexing
+from zambezi import _base, _convert, _core, _indexing
 from zambezi import index as _ix
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -33,6 +33,11 @@ def _frame_value_column(df, name, value):
         # One value, repeated with take (C): index 0 n times.
         one = _core.column_from_sequence([value], name=name)
         return _core.take(one, _core.column_from_buffer(np.zeros(n, dtype=np.int64)))
+    if _base.is_series(value) and df._table.num_columns > 0 and \
+            value._index is not df._index and not value._index.equals(df._index):
+        # a Series lines up by label, as in pandas: labels df has and value
+        # lacks give missing values
+        value = value.reindex(df._index)
     col = _convert.to_column(value, name=name)
     if df._table.num_columns > 0 and col.length != n:
         raise InvalidValueError(

@@ -466,3 +466,12 @@ def test_merge_and_join_on_the_index():
                           f"join {how}")
     s = pd.Series(rng.normal(size=20), index=a.index, name="s")
     assert_frame_like(zb.DataFrame(a).join(zb.Series(s)), a.join(s), "join a Series")
+
+
+def test_assigning_a_series_lines_up_by_label():
+    pdf = pd.DataFrame({"a": [1, 2, 3, 4]}, index=["w", "x", "y", "z"])
+    df = zb.DataFrame(pdf)
+    for target, make in ((pdf, pd.Series), (df, zb.Series)):
+        target["b"] = make([10.0, 30.0, 5.0], index=["z", "x", "q"])
+        target["c"] = target["a"] * 2  # the same labels: positional
+    assert_frame_like(df, pdf, "df[col] = Series")
