@@ -38,6 +38,7 @@ index:
 """
 
 from zambezi import _core, _indexing
+from zambezi._window import GroupByWindow
 from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -70,7 +71,7 @@ def _op_name(func):
     return func
 
 
-class GroupBy:
+class GroupBy(GroupByWindow):
     """The rows of a DataFrame grouped by key columns: what
     DataFrame.groupby returns.  Select columns with ``gb["col"]``,
     ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results are

@@ -13,6 +13,7 @@ from zambezi._frame_extra import FrameExtra
 from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
+from zambezi._window import FrameWindow
 from zambezi._groupby import FrameGroupBy
 from zambezi._stats import FrameStats
 from zambezi._merge import FrameMerge
@@ -64,8 +65,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameMissing, FrameOps, FrameExtra, FrameStats, FrameMerge,
-                FrameGroupBy, _base.NDFrame):
+class DataFrame(IndexOps, FrameMissing, FrameWindow, FrameOps, FrameExtra, FrameStats,
+                FrameMerge, FrameGroupBy, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or

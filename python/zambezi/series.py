@@ -9,6 +9,7 @@ from zambezi import index as _ix
 from zambezi._index_ops import IndexOps
 from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
+from zambezi._window import SeriesWindow
 from zambezi.accessors import SeriesExtras
 from zambezi import _stats
 from zambezi._stats import SeriesStats, min_max
@@ -18,7 +19,7 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(IndexOps, SeriesMissing, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
+class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesOps, SeriesStats, SeriesExtras, _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
     ``data`` is a list (the dtype is inferred; ``None`` and float NaN are
