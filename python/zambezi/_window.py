@@ -27,6 +27,14 @@ Differences from pandas, on purpose:
   (pandas: object) raises DTypeError; diff of an integer column is float64
   (float32 for int8 / int16), as pandas gives for numpy integers -- pandas
   keeps Int64 for its nullable integer columns.
+- Group-by cumsum / cumprod of integers are int64 (uint64 for unsigned)
+  like Series.cumsum; pandas casts them back to the input dtype when the
+  values fit, so its dtype depends on the values.
+- Group-by cummin of timestamps skips NaT as Series.cummin does (pandas'
+  group-by takes NaT for the smallest value).
+- Float sums and products on the CPU fold morsel totals (65536 rows) in
+  another order than pandas' sequential loop: equal within rounding.  Per
+  group the order is pandas'.
 - ``shift(freq=...)``, ``suffix``, a list of periods and ``axis=1``
   raise UnsupportedError.
 """
