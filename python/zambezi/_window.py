@@ -33,8 +33,10 @@ Differences from pandas, on purpose:
 - Group-by cummin of timestamps skips NaT as Series.cummin does (pandas'
   group-by takes NaT for the smallest value).
 - Float sums and products on the CPU fold morsel totals (65536 rows) in
-  another order than pandas' sequential loop: equal within rounding.  Per
-  group the order is pandas'.
+  another order than pandas' sequential loop: equal within rounding (a
+  product that overflows to inf in one morsel and underflows to 0 in a
+  later one gives NaN where pandas keeps inf).  Per group the order is
+  pandas'.
 - ``shift(freq=...)``, ``suffix``, a list of periods and ``axis=1``
   raise UnsupportedError.
 """
