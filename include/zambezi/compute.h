@@ -220,7 +220,10 @@ ZB_API zb_status zb_cum_result_type(zb_type_id t, zb_cum_op op, zb_type_id *out,
  * result type is zb_cum_result_type's, with col's unit and timezone.  The
  * CPU works morsel by morsel on the thread pool (each morsel's total, one
  * carry across morsels, then each morsel's running values): float sums and
- * products may differ from a strictly sequential one by rounding. */
+ * products may differ from a strictly sequential one by rounding (and a
+ * product that overflows to inf in one morsel and underflows to 0 in a
+ * later one is NaN where a sequential scan keeps inf).  The result does
+ * not depend on the thread count. */
 ZB_API zb_status zb_column_cumulative(const zb_column *col, zb_cum_op op, bool skipna,
                                       zb_column **out, zb_error *err);
 
