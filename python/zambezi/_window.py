@@ -93,13 +93,17 @@ def _shift_positions(n, periods):
     return pos, (pos < 0) | (pos >= n)
 
 
-def _group_shift_positions(ids, periods):
+def _group_shift_positions(ids, ngroups, periods):
     """The row periods before each row within its group (the group ids of
     the rows, null for a dropped key), and where there is none: rows of a
-    group in row order by a stable sort of the ids."""
+    group in row order by a stable sort of the ids (numpy's radix sort when
+    the ids fit 16 bits)."""
     n = ids.length
     key = np.where(_convert.null_mask(ids), -1, _convert.values_numpy(ids)).astype(np.int64)
-    order = np.argsort(key, kind="stable")
+    if ngroups < 2**16 - 1:
+        order = np.argsort((key + 1).astype(np.uint16), kind="stable")
+    else:
+        order = np.argsort(key, kind="stable")
     sk = key[order]
     k = np.arange(n, dtype=np.int64) - periods
     inside = (k >= 0) & (k < n)
@@ -504,8 +508,8 @@ class GroupByWindow:
 
     def _group_positions(self, periods, what):
         periods = _check_periods(periods, what)
-        ids, _ = self._ids()
-        return _group_shift_positions(ids, periods)
+        ids, ngroups = self._ids()
+        return _group_shift_positions(ids, ngroups, periods)
 
     def shift(self, periods=1, freq=None, fill_value=None, suffix=None):
         """Each value moved down by periods rows within its group: a row
