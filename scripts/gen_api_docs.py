@@ -14,8 +14,9 @@ a list, so a new public function shows up here (and in the tests) by itself:
   ``zambezi.io``; a subpackage's own modules, such as ``zambezi.io.csv``,
   through the subpackage's ``__all__``);
 - every public class defined anywhere in the package (``Series.str``'s
-  ``StringMethods``, ``GroupBy`` ...), except the mixins ``DataFrame`` and
-  ``Series`` are built from: their methods are listed under those two;
+  ``StringMethods``, ``GroupBy`` ...), except the mixins ``DataFrame``,
+  ``Series`` and ``GroupBy`` are built from: their methods are listed
+  under those;
 - for each class, its public methods and properties (aliases such as
   ``isnull = isna`` are listed once, with the other names).
 
@@ -145,9 +146,11 @@ def _members(cls):
 
 
 def _mixins():
-    """The classes DataFrame and Series are built from (their methods are
-    listed under DataFrame and Series)."""
-    return {k for c in (zb.DataFrame, zb.Series) for k in c.__mro__[1:]}
+    """The classes DataFrame, Series and GroupBy are built from (their
+    methods are listed under those classes)."""
+    from zambezi._groupby import GroupBy
+
+    return {k for c in (zb.DataFrame, zb.Series, GroupBy) for k in c.__mro__[1:]}
 
 
 def _modules():

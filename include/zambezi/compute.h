@@ -192,6 +192,52 @@ ZB_API zb_status zb_column_fill_forward(const zb_column *col, int64_t limit, zb_
 ZB_API zb_status zb_column_fill_backward(const zb_column *col, int64_t limit,
                                          zb_fill_area area, zb_column **out, zb_error *err);
 
+/* The cumulative operations (pandas' cumsum, cumprod, cummin, cummax). */
+typedef enum zb_cum_op {
+  ZB_CUM_SUM = 0,
+  ZB_CUM_PROD,
+  ZB_CUM_MIN,
+  ZB_CUM_MAX,
+  ZB_CUM_OP_COUNT
+} zb_cum_op;
+
+/* "cumsum", "cumprod", "cummin", "cummax" ("unknown" otherwise). */
+ZB_API const char *zb_cum_op_name(zb_cum_op op);
+
+/* The type of zb_column_cumulative's result for a column of type t, as
+ * pandas gives it: sum and prod of int8..int64 are int64, of uint8..uint64
+ * uint64, of float32 / float64 the same float; min and max keep t (also
+ * date32 and timestamp).  ZB_ETYPE for a type op does not take (bool,
+ * strings, categoricals; sum and prod of dates and timestamps). */
+ZB_API zb_status zb_cum_result_type(zb_type_id t, zb_cum_op op, zb_type_id *out,
+                                    zb_error *err);
+
+/* pandas' cumulative op of col: row i of the result is op over rows 0..i.
+ * A missing row (a null, or NaN in a float column) is null in the result.
+ * skipna: the running value skips missing rows; !skipna: every row from
+ * the first missing one on is null.  Integer sums and products wrap
+ * around in 64 bits, as numpy's int64 / uint64 do (pandas' result).  The
+ * result type is zb_cum_result_type's, with col's unit and timezone.  The
+ * CPU works morsel by morsel on the thread pool (each morsel's total, one
+ * carry across morsels, then each morsel's running values): float sums and
+ * products may differ from a strictly sequential one by rounding (and a
+ * product that overflows to inf in one morsel and underflows to 0 in a
+ * later one is NaN where a sequential scan keeps inf).  The result does
+ * not depend on the thread count. */
+ZB_API zb_status zb_column_cumulative(const zb_column *col, zb_cum_op op, bool skipna,
+                                      zb_column **out, zb_error *err);
+
+/* The same within groups (pandas' groupby().cumsum() ...): the running
+ * value restarts in each group; group_ids is an INT64 column of col's
+ * length with values in [0, n_groups) (ZB_EINDEX otherwise), as made by
+ * zb_table_group_ids; a row whose group id is null is null in the result.
+ * !skipna: the rows of a group from its first missing row on are null.
+ * The rows of each group are scanned in row order, so float results equal
+ * a sequential scan of the group's rows. */
+ZB_API zb_status zb_column_group_cumulative(const zb_column *col, const zb_column *group_ids,
+                                            int64_t n_groups, zb_cum_op op, bool skipna,
+                                            zb_column **out, zb_error *err);
+
 /* The rows of col where mask (a bool column of the same length) is true, in
  * order.  A null in mask counts as false (pandas raises for NA in a boolean
  * indexer; we drop the row, like SQL WHERE). */

@@ -53,6 +53,7 @@ Differences from pandas:
 from zambezi import _base, _core, _indexing, _labels
 from zambezi import index as _ix
 from zambezi._convert import _is_pandas
+from zambezi._window import GroupByWindow
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -221,7 +222,7 @@ def _series_keys(s, by, level):
     return _Keys(work, knames, klabels, ["__value"], [s.name])
 
 
-class GroupBy:
+class GroupBy(GroupByWindow):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results

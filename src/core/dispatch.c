@@ -19,7 +19,7 @@ const char *zb__op_name(zb__op op) {
       "where",        "stat",       "quantile",      "hash_rows", "unique",
       "nunique",      "value_counts", "duplicated",  "isin",      "join_indices",
       "groupby",      "groupby_agg", "group_ids",    "group_cumcount",
-      "fill_scan"};
+      "fill_scan",    "cumulative"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -255,6 +255,12 @@ static const char *variant_name(zb__op op, int v) {
     case ZB__OP_CAST: return v < ZB_TYPE_COUNT ? zb_type_name((zb_type_id)v) : NULL;
     case ZB__OP_IS_NULL: return v == 0 ? "isnull" : v == 1 ? "notnull" : NULL;
     case ZB__OP_FILL_SCAN: return v == 0 ? "ffill" : v == 1 ? "bfill" : NULL;
+    case ZB__OP_CUMULATIVE: {
+      static const char *const names[2 * ZB_CUM_OP_COUNT] = {
+          "cumsum", "cumprod", "cummin", "cummax",
+          "group_cumsum", "group_cumprod", "group_cummin", "group_cummax"};
+      return v < 2 * ZB_CUM_OP_COUNT ? names[v] : NULL;
+    }
     case ZB__OP_FILTER:
     case ZB__OP_TAKE: return v == 0 ? "column" : v == 1 ? "table" : NULL;
     case ZB__OP_STR: return v < ZB_STR_OP_COUNT ? zb_str_op_name((zb_str_op)v) : NULL;

@@ -111,6 +111,12 @@ typedef enum zb__op {
   /* in[0] any type; variant 0 forward (ffill), 1 backward (bfill);
    * p.fill_scan (limit: INT64_MAX for none); -> out[0] */
   ZB__OP_FILL_SCAN,
+  /* in[0] a number, date32 or timestamp column; in[1] NULL, or int64
+   * group ids (segmented: the scan restarts per group; p.cumulative.n_groups);
+   * variant the zb_cum_op, plus ZB_CUM_OP_COUNT when segmented (so that a
+   * table may take one form without the other); p.cumulative; -> out[0] of
+   * type p.cumulative.result */
+  ZB__OP_CUMULATIVE,
   ZB__OP_COUNT
 } zb__op;
 
@@ -151,6 +157,7 @@ typedef struct zb__call {
     } groupby;
     struct { int64_t n_groups; bool ascending; } cumcount;
     struct { int64_t limit; zb_fill_area area; } fill_scan;
+    struct { bool skipna; int64_t n_groups; zb_type_id result; } cumulative;
   } p;
   /* results */
   zb_column *out[2];

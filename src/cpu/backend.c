@@ -151,6 +151,10 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_FILL_SCAN:
       return zb__cpu_fill_scan(in[0], c->variant != 0, c->p.fill_scan.limit, c->p.fill_scan.area,
                                out, err);
+    case ZB__OP_CUMULATIVE:
+      return zb__cpu_cumulative(in[0], in[1], c->p.cumulative.n_groups,
+                                (zb_cum_op)(c->variant % ZB_CUM_OP_COUNT), c->p.cumulative.skipna,
+                                c->p.cumulative.result, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

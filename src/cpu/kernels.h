@@ -161,6 +161,12 @@ zb_status zb__cpu_fill_null(const zb_column *col, const zb_column *value, zb_col
  * INT64_MAX for none. */
 zb_status zb__cpu_fill_scan(const zb_column *col, bool backward, int64_t limit,
                             zb_fill_area area, zb_column **out, zb_error *err);
+/* cumsum / cumprod / cummin / cummax (src/cpu/cumulative.c; see
+ * zb_column_cumulative), per group when group_ids is not NULL; result is
+ * the output type (zb_cum_result_type). */
+zb_status zb__cpu_cumulative(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
+                             zb_cum_op op, bool skipna, zb_type_id result, zb_column **out,
+                             zb_error *err);
 /* Filter n_cols host columns by one mask in one pass of parallel work;
  * outs[c] get new references (all NULL on failure). */
 zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,

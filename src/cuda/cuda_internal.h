@@ -230,6 +230,14 @@ zb_status zb__cuda_group_cumcount(const zb_column *ids, int64_t n_groups, bool a
 zb_status zb__cuda_fill_scan(const zb_column *col, bool backward, int64_t limit,
                              zb_fill_area area, zb_column **out, zb_error *err);
 
+/* The backend's cumulative entry for a whole column (src/cuda/cumulative.cu):
+ * cumsum / cumprod / cummin / cummax of a number, date32 or timestamp
+ * column with the CPU's semantics (float sums and products within
+ * rounding); result is the type src/core chose (zb_cum_result_type).  Per
+ * group (a call with group ids) is not in the backend's table. */
+zb_status zb__cuda_cumulative(const zb_column *col, zb_cum_op op, bool skipna,
+                              zb_type_id result, zb_column **out, zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

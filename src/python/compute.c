@@ -32,6 +32,7 @@ static PyObject *zbpy_compute_isnull(PyObject *module, PyObject *arg);
 static PyObject *zbpy_compute_notnull(PyObject *module, PyObject *arg);
 static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_fill_scan(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_cumulative(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_take(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args);
@@ -434,6 +435,41 @@ static PyObject *zbpy_compute_fill_scan(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* cumulative(col, op, skipna, ids, n_groups) -> Column: op one of "cumsum",
+ * "cumprod", "cummin", "cummax"; ids None (the whole column) or an int64
+ * Column of group ids in [0, n_groups). */
+static PyObject *zbpy_compute_cumulative(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co, *ids_obj;
+  const char *name;
+  int skipna = 1;
+  long long n_groups = 0;
+  if (!PyArg_ParseTuple(args, "OspOL:cumulative", &co, &name, &skipna, &ids_obj, &n_groups))
+    return NULL;
+  zb_column *col, *ids = NULL;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  if (ids_obj != Py_None && as_column(st, ids_obj, "group ids", &ids) < 0) return NULL;
+  int op = -1;
+  for (int k = 0; k < ZB_CUM_OP_COUNT; k++)
+    if (strcmp(name, zb_cum_op_name((zb_cum_op)k)) == 0) op = k;
+  if (op < 0) {
+    PyErr_Format(st->InvalidValueError,
+                 "cumulative: unknown operation '%s' (cumsum, cumprod, cummin or cummax)", name);
+    return NULL;
+  }
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  Py_BEGIN_ALLOW_THREADS
+  s = ids == NULL ? zb_column_cumulative(col, (zb_cum_op)op, skipna != 0, &out, &err)
+                  : zb_column_group_cumulative(col, ids, (int64_t)n_groups, (zb_cum_op)op,
+                                               skipna != 0, &out, &err);
+  Py_END_ALLOW_THREADS
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 /* Rows of a Column or Table chosen by a second column (filter: a bool mask,
  * take: int64 positions): one engine call with the GIL released. */
 typedef zb_status (*table_rows_fn)(const zb_table *, const zb_column *, zb_table **,
@@ -615,6 +651,9 @@ PyMethodDef zbpy_compute_methods[] = {
     {"isnull", zbpy_compute_isnull, METH_O, "isnull(col) -> bool Column"},
     {"notnull", zbpy_compute_notnull, METH_O, "notnull(col) -> bool Column"},
     {"fill_null", zbpy_compute_fill_null, METH_VARARGS, "fill_null(col, value) -> Column"},
+    {"cumulative", zbpy_compute_cumulative, METH_VARARGS,
+     "cumulative(col, op, skipna, ids, n_groups) -> Column: cumsum / cumprod / cummin / "
+     "cummax, per group when ids (int64 group ids) is not None"},
     {"fill_scan", zbpy_compute_fill_scan, METH_VARARGS,
      "fill_scan(col, backward, limit, area) -> Column: ffill / bfill (limit None or >= 0; "
      "area None, 'inside' or 'outside')"},

@@ -22,6 +22,9 @@ the GPU at offset 13, the other sliced on the CPU at offset 5 and moved):
   * ffill / bfill (the fill_scan kernel: every dtype, limits, limit_area,
     NaN values counted as missing, and sparse columns whose runs of nulls
     cross warps, blocks and the scan's tiles);
+  * cumsum / cumprod / cummin / cummax, whole column and per group (no GPU
+    kernel yet: the CPU runs them and the result must come back to the
+    GPU);
   * casts between every pair of numeric types and bool, and among date32,
     timestamps of each unit and integers, including the casts that fail: the
     GPU must raise the same error with the same message (the first bad row).
@@ -383,6 +386,35 @@ def test_fill_scan_long_runs(dtype):
     mask[-3000:] = True  # a trailing run: limit_area's edge
     cpu = make_col(dtype, values, mask)
     _fill_scan_check(dtype, n, "long runs", cpu, cpu.to_device("cuda"))
+
+
+CUM_OPS = ["cumsum", "cumprod", "cummin", "cummax"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+def test_cumulative(dtype, n, layout):
+    """cumsum / cumprod / cummin / cummax, whole column and per group, with
+    skipna either way.  The GPU table has no cumulative row yet (the
+    whole-column kernel in src/cuda/cumulative.cu is compiled but waits for
+    a run of this test with native=True, float sums and products compared
+    within rounding): the call runs on the CPU over host copies
+    (native=False) and its result must come back to the GPU; an
+    unsupported type fails with the CPU's error."""
+    c, g = operand(dtype, n, layout, 0, ("cumulative",))
+    rng = _rng("cumulative_ids", f"{dtype}/{n}/{layout}")
+    ids = rng.integers(0, 7, n).astype(np.int64)
+    idc = _core.column_from_buffer(ids, mask=rng.random(n) < 0.1)
+    idg = idc.to_device("cuda")
+    for op in CUM_OPS:
+        for skipna in (True, False):
+            what = f"{op}(skipna={skipna}) {dtype} [n={n}, {layout}]"
+            check(what, lambda x, op=op, s=skipna: _core.cumulative(x, op, s, None, 0),
+                  (c,), (g,), native=False)
+            check("group " + what,
+                  lambda x, i, op=op, s=skipna: _core.cumulative(x, op, s, i, 7),
+                  (c, idc), (g, idg), native=False)
 
 
 CLIP_BOUNDS = [(-3, 5), (0, None), (None, 2), (None, None), (2.5, 7.25),

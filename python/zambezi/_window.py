@@ -1,0 +1,557 @@
+"""Cumulative and shift-based operations on Series, DataFrame and GroupBy,
+as pandas 3 has them: cumsum / cumprod / cummin / cummax, shift, diff and
+pct_change (the ``SeriesWindow``, ``FrameWindow`` and ``GroupByWindow``
+mixins).  Results keep the object's row labels.
+
+The cumulative operations are one engine call per column
+(``_core.cumulative``: a morsel-parallel scan with a carry between morsels
+on the CPU; per group, a scan of each group's rows in row order).  shift is
+one take of the rows ``periods`` before (per group: the row ``periods``
+before in the same group, found with numpy from the group ids); diff and
+pct_change are shift plus one engine subtraction or division.  Nothing here
+loops over rows.
+
+Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
+for unsigned ones), of bool int64; cummin / cummax keep the dtype (dates
+and timestamps too).  Integer sums and products wrap around in 64 bits, as
+numpy's int64 does in pandas.  A missing value (null, or NaN) stays missing;
+``skipna=False`` makes every later value (of the group) missing.
+
+Differences from pandas, on purpose:
+
+- cumsum / cummin / cummax of string columns (pandas concatenates or
+  compares strings) and of categoricals raise DTypeError.
+- shift keeps the dtype: the rows shifted in are nulls of an integer or
+  bool column (pandas turns int64 into float64 and bool into object).
+- diff of dates and timestamps (pandas: timedeltas) and of bool columns
+  (pandas: object) raises DTypeError; diff of an integer column is float64
+  (float32 for int8 / int16), as pandas gives for numpy integers -- pandas
+  keeps Int64 for its nullable integer columns.
+- Group-by cumsum / cumprod of integers are int64 (uint64 for unsigned)
+  like Series.cumsum; pandas casts them back to the input dtype when the
+  values fit, so its dtype depends on the values.
+- Group-by cummin of timestamps skips NaT as Series.cummin does (pandas'
+  group-by takes NaT for the smallest value).
+- Float sums and products on the CPU fold morsel totals (65536 rows) in
+  another order than pandas' sequential loop: equal within rounding (a
+  product that overflows to inf in one morsel and underflows to 0 in a
+  later one gives NaN where pandas keeps inf).  Per group the order is
+  pandas'.
+- ``shift(freq=...)``, ``suffix``, a list of periods and ``axis=1``
+  raise UnsupportedError.
+"""
+
+import operator
+
+import numpy as np
+
+from zambezi import _convert, _core
+from zambezi._missing import _axis_number, _fill_scalar
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
+
+_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+_FLOATS = ("float32", "float64")
+_NUMERIC = frozenset(("bool",) + _INTS + _FLOATS)
+
+
+# --------------------------------------------------------------------------
+# one column
+# --------------------------------------------------------------------------
+
+def _cum_column(col, op, skipna, name, ids=None, ngroups=0):
+    """op ("cumsum" ...) of one engine column, per group when ids (int64
+    group ids, null for a dropped key) is given."""
+    dt = col.dtype
+    try:
+        if dt == "bool":
+            if op in ("cumsum", "cumprod"):
+                return _core.cumulative(_core.cast(col, "int64"), op, skipna, ids, ngroups)
+            res = _core.cumulative(_core.cast(col, "int8"), op, skipna, ids, ngroups)
+            return _core.cast(res, "bool")
+        return _core.cumulative(col, op, skipna, ids, ngroups)
+    except DTypeError:
+        what = f"column {name!r}" if name is not None else "the Series"
+        raise DTypeError(f"{op} is not supported for {what} of dtype {dt}") from None
+
+
+def _check_periods(periods, what):
+    if isinstance(periods, bool):
+        raise DTypeError(f"{what}: periods must be an integer, not bool")
+    if isinstance(periods, (list, tuple)):
+        raise UnsupportedError(f"{what}: a list of periods is not supported; "
+                               "shift once per period")
+    try:
+        return operator.index(periods)
+    except TypeError:
+        raise DTypeError(f"{what}: periods must be an integer, not "
+                         f"{type(periods).__name__}") from None
+
+
+def _shift_positions(n, periods):
+    """Source row of each row, and where there is none (out of range)."""
+    pos = np.arange(n, dtype=np.int64) - periods
+    return pos, (pos < 0) | (pos >= n)
+
+
+def _group_shift_positions(ids, ngroups, periods):
+    """The row periods before each row within its group (the group ids of
+    the rows, null for a dropped key), and where there is none: rows of a
+    group in row order by a stable sort of the ids (numpy's radix sort when
+    the ids fit 16 bits)."""
+    n = ids.length
+    key = np.where(_convert.null_mask(ids), -1, _convert.values_numpy(ids)).astype(np.int64)
+    if ngroups < 2**16 - 1:
+        order = np.argsort((key + 1).astype(np.uint16), kind="stable")
+    else:
+        order = np.argsort(key, kind="stable")
+    sk = key[order]
+    k = np.arange(n, dtype=np.int64) - periods
+    inside = (k >= 0) & (k < n)
+    kc = np.clip(k, 0, max(n - 1, 0))
+    same = inside & (sk >= 0) & (sk[kc] == sk) if n else inside
+    pos = np.empty(n, dtype=np.int64)
+    none = np.empty(n, dtype=np.bool_)
+    pos[order] = np.where(same, order[kc] if n else kc, 0)
+    none[order] = ~same
+    return pos, none
+
+
+def _take_shifted(col, pos, none, fill_value, name):
+    """Row pos[i] of col, or (none[i]) null, or fill_value when given."""
+    n = col.length
+    if n == 0:
+        return col
+    if fill_value is None:
+        return _core.take(col, _core.column_from_buffer(np.where(none, 0, pos), mask=none))
+    one = _core.take(col.slice(0, 1), _core.column_from_buffer(
+        np.zeros(1, dtype=np.int64), mask=np.ones(1, dtype=np.bool_)))
+    try:
+        fill = _fill_scalar(one, fill_value)
+    except ZambeziError as e:
+        what = f"column {name!r}" if name is not None else "the Series"
+        raise DTypeError(f"shift: fill_value {fill_value!r} does not fit {what} of dtype "
+                         f"{col.dtype} ({e})") from None
+    idx = np.where(none, n, pos)
+    return _core.take(_core.concat([col, fill]), _core.column_from_buffer(idx))
+
+
+def _diff_type(col, name, what):
+    dt = col.dtype
+    if dt in _FLOATS:
+        return dt
+    if dt in _INTS:
+        return "float32" if dt in ("int8", "int16") else "float64"
+    obj = f"column {name!r}" if name is not None else "the Series"
+    raise DTypeError(f"{what} is not supported for {obj} of dtype {dt} (numbers only)")
+
+
+def _diff_column(col, pos, none, name):
+    x = col
+    target = _diff_type(col, name, "diff")
+    if target != col.dtype:
+        x = _core.cast(col, target)
+    return _core.binary("sub", x, _take_shifted(x, pos, none, None, name))
+
+
+def _pct_column(col, pos, none, name):
+    _diff_type(col, name, "pct_change")
+    ratio = _core.binary("truediv", col, _take_shifted(col, pos, none, None, name))
+    res = _core.binary_scalar("sub", ratio, 1, False)
+    if col.dtype == "float32" and res.dtype != "float32":  # pandas keeps float32
+        res = _core.cast(res, "float32")
+    return res
+
+
+def _check_pct(fill_method, freq, kwargs):
+    if fill_method is not None:
+        raise InvalidValueError("pct_change: fill_method must be None (pandas 3 removed "
+                                "filling; call ffill() first)")
+    if freq is not None:
+        raise UnsupportedError("pct_change(freq=...) is not supported")
+    if kwargs:
+        raise InvalidValueError(f"pct_change: unexpected arguments {sorted(kwargs)}")
+
+
+def _check_shift(freq, axis, suffix, obj):
+    if freq is not None:
+        raise UnsupportedError("shift(freq=...) is not supported: it moves the index")
+    if suffix is not None:
+        raise UnsupportedError("shift(suffix=...) is not supported")
+    if obj is not None and _axis_number(obj, axis) == 1:
+        raise UnsupportedError("shift(axis=1) (across columns) is not supported")
+
+
+def _check_cum_args(args, kwargs, op):
+    if args or kwargs:
+        raise InvalidValueError(f"{op}: unexpected arguments")
+
+
+# --------------------------------------------------------------------------
+# Series
+# --------------------------------------------------------------------------
+
+class SeriesWindow:
+    """cumsum / cumprod / cummin / cummax, shift, diff and pct_change of
+    zambezi.Series (a mixin)."""
+
+    __slots__ = ()
+
+    def _cum(self, op, axis, skipna, args, kwargs):
+        _axis_number(self, axis)
+        _check_cum_args(args, kwargs, op)
+        return self._like(_cum_column(self._col, op, bool(skipna), None))
+
+    def cumsum(self, axis=0, skipna=True, *args, **kwargs):
+        """Cumulative sum: row i holds the sum of rows 0..i.  A missing
+        value (null, NaN) stays missing and is skipped (skipna=True); with
+        skipna=False every value after it is missing too.  Integers sum in
+        int64 (uint64 for unsigned; bool counts), wrapping on overflow as
+        numpy does.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, None, 4]).cumsum()
+        0       1
+        1       3
+        2    <NA>
+        3       7
+        dtype: int64
+        >>> zb.Series([1.0, None, 2.0]).cumsum(skipna=False).to_list()
+        [1.0, None, None]
+        """
+        return self._cum("cumsum", axis, skipna, args, kwargs)
+
+    def cumprod(self, axis=0, skipna=True, *args, **kwargs):
+        """Cumulative product (see cumsum for missing values and types).
+
+        Examples
+        --------
+        >>> zb.Series([2, 3, None, 4]).cumprod().to_list()
+        [2, 6, None, 24]
+        """
+        return self._cum("cumprod", axis, skipna, args, kwargs)
+
+    def cummin(self, axis=0, skipna=True, *args, **kwargs):
+        """Cumulative minimum, in the Series' dtype (numbers, bool, dates,
+        timestamps; see cumsum for missing values).
+
+        Examples
+        --------
+        >>> zb.Series([3, 1, None, 2]).cummin().to_list()
+        [3, 1, None, 1]
+        """
+        return self._cum("cummin", axis, skipna, args, kwargs)
+
+    def cummax(self, axis=0, skipna=True, *args, **kwargs):
+        """Cumulative maximum, in the Series' dtype (see cummin).
+
+        Examples
+        --------
+        >>> zb.Series([1.5, 3.0, None, 2.0], index=["a", "b", "c", "d"]).cummax()
+        a    1.5
+        b      3
+        c    NaN
+        d      3
+        dtype: float64
+        """
+        return self._cum("cummax", axis, skipna, args, kwargs)
+
+    def shift(self, periods=1, freq=None, axis=0, fill_value=None, suffix=None):
+        """The values moved down by periods rows (up for a negative one),
+        the labels staying: the rows moved in are missing, or fill_value.
+        Keeps the dtype (pandas turns integers into float64).
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2, 3])
+        >>> s.shift()
+        0    <NA>
+        1       1
+        2       2
+        dtype: int64
+        >>> s.shift(-1, fill_value=0).to_list()
+        [2, 3, 0]
+        """
+        _check_shift(freq, axis, suffix, self)
+        periods = _check_periods(periods, "shift")
+        pos, none = _shift_positions(len(self), periods)
+        return self._like(_take_shifted(self._col, pos, none, fill_value, None))
+
+    def diff(self, periods=1):
+        """Each value minus the value periods rows before (missing where
+        there is none).  Integers give float64 (float32 for int8 / int16)
+        as pandas gives for numpy integers.
+
+        Examples
+        --------
+        >>> zb.Series([1, 4, 9, 16]).diff()
+        0    NaN
+        1      3
+        2      5
+        3      7
+        dtype: float64
+        >>> zb.Series([1.0, 4.0, 9.0]).diff(-1).to_list()
+        [-3.0, -5.0, None]
+        """
+        periods = _check_periods(periods, "diff")
+        pos, none = _shift_positions(len(self), periods)
+        return self._like(_diff_column(self._col, pos, none, None))
+
+    def pct_change(self, periods=1, fill_method=None, freq=None, **kwargs):
+        """The relative change from the value periods rows before:
+        ``x / x.shift(periods) - 1`` (pandas 3 fills nothing first).
+
+        Examples
+        --------
+        >>> zb.Series([10, 15, 30]).pct_change().to_list()
+        [None, 0.5, 1.0]
+        """
+        _check_pct(fill_method, freq, kwargs)
+        periods = _check_periods(periods, "pct_change")
+        pos, none = _shift_positions(len(self), periods)
+        return self._like(_pct_column(self._col, pos, none, None))
+
+
+# --------------------------------------------------------------------------
+# DataFrame
+# --------------------------------------------------------------------------
+
+class FrameWindow:
+    """cumsum / cumprod / cummin / cummax, shift, diff and pct_change of
+    zambezi.DataFrame, column by column (a mixin)."""
+
+    __slots__ = ()
+
+    def _per_column(self, fn, columns=None):
+        t = self._table
+        names = t.names if columns is None else columns
+        return self._like(_core.table_from_columns(
+            [fn(t.column(t.names.index(nm)), nm) for nm in names], names))
+
+    def _cum(self, op, axis, skipna, numeric_only, args, kwargs):
+        if _axis_number(self, axis) == 1:
+            raise UnsupportedError(f"DataFrame.{op}(axis=1) (across columns) is not supported")
+        _check_cum_args(args, kwargs, op)
+        cols = None
+        if numeric_only:
+            dtypes = self.dtypes
+            cols = [nm for nm in self._table.names if dtypes[nm] in _NUMERIC]
+        skipna = bool(skipna)
+        return self._per_column(lambda c, nm: _cum_column(c, op, skipna, nm), cols)
+
+    def cumsum(self, axis=0, skipna=True, numeric_only=False, *args, **kwargs):
+        """Cumulative sum of each column (see Series.cumsum);
+        numeric_only=True keeps only number and bool columns.  A string
+        column raises DTypeError (pandas concatenates its strings).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2, 3], "b": [0.5, None, 1.0]})
+        >>> df.cumsum()
+               a        b
+           int64  float64
+        0      1      0.5
+        1      3      NaN
+        2      6      1.5
+        <BLANKLINE>
+        [3 rows x 2 columns]
+        """
+        return self._cum("cumsum", axis, skipna, numeric_only, args, kwargs)
+
+    def cumprod(self, axis=0, skipna=True, numeric_only=False, *args, **kwargs):
+        """Cumulative product of each column (see Series.cumprod).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, 3]}).cumprod()["a"].to_list()
+        [1, 2, 6]
+        """
+        return self._cum("cumprod", axis, skipna, numeric_only, args, kwargs)
+
+    def cummin(self, axis=0, skipna=True, numeric_only=False, *args, **kwargs):
+        """Cumulative minimum of each column (see Series.cummin).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [3, 1, 2]}).cummin()["a"].to_list()
+        [3, 1, 1]
+        """
+        return self._cum("cummin", axis, skipna, numeric_only, args, kwargs)
+
+    def cummax(self, axis=0, skipna=True, numeric_only=False, *args, **kwargs):
+        """Cumulative maximum of each column (see Series.cummax).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 3, 2]}).cummax()["a"].to_list()
+        [1, 3, 3]
+        """
+        return self._cum("cummax", axis, skipna, numeric_only, args, kwargs)
+
+    def shift(self, periods=1, freq=None, axis=0, fill_value=None, suffix=None):
+        """Every column moved down by periods rows (see Series.shift).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, 3], "b": ["x", "y", "z"]}).shift().to_dict("list")
+        {'a': [None, 1, 2], 'b': [None, 'x', 'y']}
+        """
+        _check_shift(freq, axis, suffix, self)
+        periods = _check_periods(periods, "shift")
+        pos, none = _shift_positions(len(self), periods)
+        return self._per_column(lambda c, nm: _take_shifted(c, pos, none, fill_value, nm))
+
+    def diff(self, periods=1, axis=0):
+        """Each column minus itself periods rows before (see Series.diff).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 3, 6]}).diff()["a"].to_list()
+        [None, 2.0, 3.0]
+        """
+        if _axis_number(self, axis) == 1:
+            raise UnsupportedError("DataFrame.diff(axis=1) (across columns) is not supported")
+        periods = _check_periods(periods, "diff")
+        pos, none = _shift_positions(len(self), periods)
+        return self._per_column(lambda c, nm: _diff_column(c, pos, none, nm))
+
+    def pct_change(self, periods=1, fill_method=None, freq=None, **kwargs):
+        """Each column's relative change (see Series.pct_change).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [2, 3, 6]}).pct_change()["a"].to_list()
+        [None, 0.5, 1.0]
+        """
+        _check_pct(fill_method, freq, kwargs)
+        periods = _check_periods(periods, "pct_change")
+        pos, none = _shift_positions(len(self), periods)
+        return self._per_column(lambda c, nm: _pct_column(c, pos, none, nm))
+
+
+# --------------------------------------------------------------------------
+# GroupBy
+# --------------------------------------------------------------------------
+
+class GroupByWindow:
+    """cumsum / cumprod / cummin / cummax, shift, diff and pct_change of
+    zambezi GroupBy (a mixin): the selected columns (every non-key column
+    without a selection), row by row with the frame's labels; a Series
+    when one column was selected with ``gb["col"]``.  Rows whose key was
+    dropped (dropna=True) are missing, as pandas."""
+
+    __slots__ = ()
+
+    def _transformed(self, fn, numeric_only=False):
+        """fn(column, name) for each selected value column of the grouped
+        table, as a result with the grouped object's rows (as transform)."""
+        t = self._k.work
+        names = self._value_columns(None)
+        if numeric_only:
+            names = [nm for nm in names if t.column(t.names.index(nm)).dtype in _NUMERIC]
+        cols = [fn(t.column(t.names.index(nm)), nm) for nm in names]
+        if self._single or self._obj._ndim == 1:
+            return self._same_rows(cols[0], self._label(names[0]))
+        return self._obj._like(_core.table_from_columns(cols, names))
+
+    def _gcum(self, op, numeric_only, skipna, args, kwargs):
+        _check_cum_args(args, kwargs, op)
+        ids, ng = self._ids()
+        skipna = bool(skipna)
+        return self._transformed(lambda c, nm: _cum_column(c, op, skipna, nm, ids, ng),
+                                 numeric_only)
+
+    def cumsum(self, numeric_only=False, skipna=True, *args, **kwargs):
+        """Cumulative sum within each group, in row order (see
+        Series.cumsum); numeric_only=True keeps number and bool columns.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", None, "b"], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("k")["n"].cumsum().to_list()
+        [1, 2, 4, None, 7]
+        """
+        return self._gcum("cumsum", numeric_only, skipna, args, kwargs)
+
+    def cumprod(self, numeric_only=False, skipna=True, *args, **kwargs):
+        """Cumulative product within each group (see cumsum).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", "b"], "n": [2, 3, 4, 5]})
+        >>> df.groupby("k").cumprod()["n"].to_list()
+        [2, 3, 8, 15]
+        """
+        return self._gcum("cumprod", numeric_only, skipna, args, kwargs)
+
+    def cummin(self, numeric_only=False, skipna=True, *args, **kwargs):
+        """Cumulative minimum within each group (see cumsum).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "a", "b", "a"], "n": [3, 1, 5, 2]})
+        >>> df.groupby("k")["n"].cummin().to_list()
+        [3, 1, 5, 1]
+        """
+        return self._gcum("cummin", numeric_only, skipna, args, kwargs)
+
+    def cummax(self, numeric_only=False, skipna=True, *args, **kwargs):
+        """Cumulative maximum within each group (see cumsum).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "a", "b", "a"], "n": [3, 1, 5, 4]})
+        >>> df.groupby("k")["n"].cummax().to_list()
+        [3, 3, 5, 4]
+        """
+        return self._gcum("cummax", numeric_only, skipna, args, kwargs)
+
+    def _group_positions(self, periods, what):
+        periods = _check_periods(periods, what)
+        ids, ngroups = self._ids()
+        return _group_shift_positions(ids, ngroups, periods)
+
+    def shift(self, periods=1, freq=None, fill_value=None, suffix=None):
+        """Each value moved down by periods rows within its group: a row
+        takes the value of the row periods before it in the same group
+        (missing, or fill_value, where there is none; also for rows whose
+        key was dropped, as pandas).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", "b"], "n": [1, 2, 3, 4]})
+        >>> df.groupby("k")["n"].shift().to_list()
+        [None, None, 1, 2]
+        >>> df.groupby("k").shift(fill_value=0)["n"].to_list()
+        [0, 0, 1, 2]
+        """
+        _check_shift(freq, 0, suffix, None)
+        pos, none = self._group_positions(periods, "shift")
+        return self._transformed(lambda c, nm: _take_shifted(c, pos, none, fill_value, nm))
+
+    def diff(self, periods=1):
+        """Each value minus the value periods rows before it in its group
+        (see Series.diff for the dtypes).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", "b"], "n": [1, 2, 4, 7]})
+        >>> df.groupby("k")["n"].diff().to_list()
+        [None, None, 3.0, 5.0]
+        """
+        pos, none = self._group_positions(periods, "diff")
+        return self._transformed(lambda c, nm: _diff_column(c, pos, none, nm))
+
+    def pct_change(self, periods=1, fill_method=None, freq=None):
+        """The relative change from the value periods rows before it in
+        its group (see Series.pct_change).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", "b"], "n": [2, 4, 3, 5]})
+        >>> df.groupby("k")["n"].pct_change().to_list()
+        [None, None, 0.5, 0.25]
+        """
+        _check_pct(fill_method, freq, {})
+        pos, none = self._group_positions(periods, "pct_change")
+        return self._transformed(lambda c, nm: _pct_column(c, pos, none, nm))

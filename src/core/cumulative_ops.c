@@ -1,0 +1,82 @@
+/*
+ * cumulative_ops.c -- the checked entry points of pandas' cumulative
+ * operations (zambezi/compute.h: zb_column_cumulative and
+ * zb_column_group_cumulative, ZB__OP_CUMULATIVE) and their type rule.
+ *
+ * Validation happens here once: the column type the op takes, the group
+ * ids' type and length.  The backends trust what this file admits; a group
+ * id outside [0, n_groups) is found by the kernel's range check.
+ */
+#include "core/internal.h"
+
+static const char *const k_cum_names[ZB_CUM_OP_COUNT] = {"cumsum", "cumprod", "cummin",
+                                                         "cummax"};
+
+const char *zb_cum_op_name(zb_cum_op op) {
+  if ((int)op < 0 || op >= ZB_CUM_OP_COUNT) return "unknown";
+  return k_cum_names[op];
+}
+
+zb_status zb_cum_result_type(zb_type_id t, zb_cum_op op, zb_type_id *out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "cumulative: NULL output");
+  if ((int)op < 0 || op >= ZB_CUM_OP_COUNT)
+    return zb_error_set(err, ZB_EINVAL, "cumulative: unknown operation %d", (int)op);
+  bool minmax = op == ZB_CUM_MIN || op == ZB_CUM_MAX;
+  if (zb_type_is_float(t) || (minmax && (zb_type_is_integer(t) || t == ZB_DATE32 ||
+                                         t == ZB_TIMESTAMP))) {
+    *out = t;
+    return ZB_OK;
+  }
+  if (zb_type_is_integer(t)) {
+    *out = zb_type_is_signed(t) ? ZB_INT64 : ZB_UINT64;
+    return ZB_OK;
+  }
+  return zb_error_set(err, ZB_ETYPE, "%s is not supported for a %s column", k_cum_names[op],
+                      zb_type_name(t));
+}
+
+static zb_status cumulative(const zb_column *col, const zb_column *ids, int64_t n_groups,
+                            zb_cum_op op, bool skipna, zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "cumulative: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "cumulative: NULL column");
+  zb_type_id result;
+  ZB_RETURN_NOT_OK(zb_cum_result_type(col->type, op, &result, err));
+  zb__call c = {.op = ZB__OP_CUMULATIVE, .variant = (int32_t)op, .name = k_cum_names[op]};
+  if (ids != NULL) {
+    if (ids->type != ZB_INT64)
+      return zb_error_set(err, ZB_ETYPE, "%s: group ids must be int64, not %s", k_cum_names[op],
+                          zb_type_name(ids->type));
+    if (ids->length != col->length)
+      return zb_error_set(err, ZB_EINVAL, "%s: %lld group ids for %lld rows", k_cum_names[op],
+                          (long long)ids->length, (long long)col->length);
+    if (n_groups < 0)
+      return zb_error_set(err, ZB_EINVAL, "%s: n_groups must be >= 0, not %lld",
+                          k_cum_names[op], (long long)n_groups);
+    if (!zb_device_equal(ids->device, col->device))
+      return zb_error_set(err, ZB_EINVAL, "%s: group ids and data on different devices",
+                          k_cum_names[op]);
+    c.variant += ZB_CUM_OP_COUNT;
+  }
+  c.in[0] = col;
+  c.in[1] = ids;
+  c.p.cumulative.skipna = skipna;
+  c.p.cumulative.n_groups = ids != NULL ? n_groups : 0;
+  c.p.cumulative.result = result;
+  return zb__dispatch_column(col->device, &c, out, err);
+}
+
+zb_status zb_column_cumulative(const zb_column *col, zb_cum_op op, bool skipna, zb_column **out,
+                               zb_error *err) {
+  return cumulative(col, NULL, 0, op, skipna, out, err);
+}
+
+zb_status zb_column_group_cumulative(const zb_column *col, const zb_column *group_ids,
+                                     int64_t n_groups, zb_cum_op op, bool skipna,
+                                     zb_column **out, zb_error *err) {
+  if (group_ids == NULL) {
+    if (out != NULL) *out = NULL;
+    return zb_error_set(err, ZB_EINVAL, "cumulative: NULL group ids");
+  }
+  return cumulative(col, group_ids, n_groups, op, skipna, out, err);
+}
