@@ -137,7 +137,10 @@ class NDFrame:
         """Rows (and, for a frame, columns) by label: ``loc[label]``,
         ``loc[[labels]]``, ``loc[a:b]`` (both ends included; date strings
         on a timestamp index name periods), ``loc[mask]``,
-        ``loc[rows, cols]``; assigning through it sets values.
+        ``loc[rows, cols]``; assigning through it sets values, and
+        assigning to one label the index lacks appends a row so labelled
+        (columns not given are missing there; an integer or bool column
+        keeps its dtype with a null, where pandas turns it into float64).
 
         Examples
         --------
@@ -150,6 +153,9 @@ class NDFrame:
         >>> df.loc[df["fare"] > 5, "fare"] = 0.0
         >>> df["fare"].to_list()
         [0.0, 3.5, 0.0]
+        >>> df.loc["Kasane"] = 4.5
+        >>> df.index.to_list()
+        ['Maun', 'Tete', 'Lusaka', 'Kasane']
         """
         from zambezi import _indexing
 
@@ -214,6 +220,11 @@ class NDFrame:
             except AttributeError:  # a slot that was never set
                 pass
         return (getattr(self, "__dict__", None) or None, slots)
+
+    def _take_over(self, other):
+        """Become other (same class): every slot of self is set from other's,
+        for operations that change an object in place (loc enlargement)."""
+        self.__setstate__(other.__getstate__())
 
     def __setstate__(self, state):
         inst, slots = state

@@ -32,7 +32,7 @@ import functools
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _labels
 from zambezi import index as _ix
 from zambezi.errors import DTypeError, InvalidValueError
 
@@ -199,7 +199,7 @@ def row_series(df, row, label):
         return {nm: c.to_pylist()[0] for nm, c in zip(names, cols)}
     cols = [c if c.dtype == target else _core.cast(c, target) for c in cols]
     col = _core.concat(cols) if len(cols) > 1 else cols[0]
-    return df._constructor_sliced._from_column(col, label, _string_index(names))
+    return df._constructor_sliced._from_column(col, label, _labels.index_for(df, names))
 
 
 def _row_major(t, target, what):
@@ -490,15 +490,14 @@ class FrameConvert:
                 yield label, dict(zip(names, row))
             return
         whole = _row_major(t, target, "iterrows")
-        col_labels = _string_index(t.names)
+        col_labels = _labels.index_for(self)
         make = self._constructor_sliced._from_column
         for i, label in enumerate(labels):
             yield label, make(whole.slice(i * k, k), label, col_labels)
 
     def transpose(self, *args, copy=False):
         """The frame with rows and columns swapped: one column per row,
-        labelled by the row's label as a str (column labels are str in
-        zambezi), indexed by the column names.  The columns must share a
+        labelled by the row's label, indexed by the column labels.  The columns must share a
         dtype (numbers and bools promote to a common number, as in
         iterrows); otherwise DTypeError, since zambezi has no object dtype
         (pandas gives object columns).  Meant for small frames: every row
@@ -517,11 +516,7 @@ class FrameConvert:
         """
         t = self._table
         n, k = t.num_rows, t.num_columns
-        labels = [str(v) for v in self._index.to_list()]
-        if len(set(labels)) != len(labels):
-            raise InvalidValueError(
-                "transpose: the row labels repeat, and column labels must be unique")
-        col_labels = _string_index(t.names)
+        col_labels = _labels.index_for(self)
         if k == 0:
             return self._constructor(index=col_labels)
         target = row_dtype(t.column(j).dtype for j in range(k))
@@ -532,7 +527,9 @@ class FrameConvert:
                 "dtype (zambezi has no object dtype); select columns of one kind first")
         whole = _row_major(t, target, "transpose")
         cols = [whole.slice(i * k, k) for i in range(n)]
-        return self._constructor._wrap(_core.table_from_columns(cols, labels), col_labels)
+        names = _labels.internal_names(self._index.to_list())
+        out = self._constructor._wrap(_core.table_from_columns(cols, names), col_labels)
+        return _labels.attach(out, self._index)
 
     @property
     def T(self):
@@ -541,6 +538,6 @@ class FrameConvert:
         Examples
         --------
         >>> zb.DataFrame({"a": [1, 2], "b": [3, 4]}).T.to_dict("list")
-        {'0': [1, 3], '1': [2, 4]}
+        {0: [1, 3], 1: [2, 4]}
         """
         return self.transpose()

@@ -30,7 +30,7 @@ dtypes: NA; see zambezi._stats).
 
 import numpy as np
 
-from zambezi import _align, _convert, _core, _indexing, _stats
+from zambezi import _align, _convert, _core, _indexing, _labels, _stats
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _nan_to_null
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -87,10 +87,6 @@ def _result_dtype(col, how):
     return d  # min, max
 
 
-def _names_index(names):
-    return _ix.Index._from_columns([_convert.to_column(list(names), dtype="string")], [None])
-
-
 def _filled(col, value):
     """col with its missing values (nulls, NaN) replaced by value."""
     return _core.fill_null(_nan_to_null(col), value)
@@ -123,7 +119,7 @@ class FrameReduce:
                 values.append(_stats.reduce_column(col, how, skipna, kw.get("ddof", 1),
                                                    kw.get("min_count", 0), what))
             dtypes.append(_result_dtype(col, how))
-        index = _names_index(names)
+        index = _labels.index_for(self, names)
         if how in ("idxmin", "idxmax"):
             pos = _core.column_from_buffer(np.asarray(values, dtype=np.int64))
             if self._index.nlevels != 1:
@@ -467,9 +463,10 @@ class FrameReduce:
         if scalar:
             values = [c.to_pylist()[0] for c in per_col]
             return self._constructor_sliced._from_column(
-                _convert.to_column(values, dtype="float64"), float(q), _names_index(names))
+                _convert.to_column(values, dtype="float64"), float(q), _labels.index_for(self, names))
         index = _ix.Index._from_columns([_convert.to_column(qs, dtype="float64")], [None])
-        return self._constructor._wrap(_core.table_from_columns(per_col, list(names)), index)
+        out = self._constructor._wrap(_core.table_from_columns(per_col, list(names)), index)
+        return _labels.attach(out, _labels.index_for(self, names))
 
     def any(self, axis=0, bool_only=False, skipna=True):
         """Whether any value of each column (or row, axis=1) is true /

@@ -37,7 +37,7 @@ import sys
 
 import numpy as np
 
-from zambezi import _convert, _core, _stats
+from zambezi import _convert, _core, _labels, _stats
 from zambezi import index as _ix
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -422,8 +422,9 @@ class FrameSummary:
         parts = [describe_column(data.column(i), ps, labels) for i in range(data.num_columns)]
         rows = _row_order(parts)
         cols = [described_column(*p, rows) for p in parts]
-        return self._constructor._wrap(_core.table_from_columns(cols, data.names),
-                                       _string_index(rows))
+        out = self._constructor._wrap(_core.table_from_columns(cols, data.names),
+                                      _string_index(rows))
+        return _labels.attach(out, _labels.index_for(self, data.names))
 
     def memory_usage(self, index=True, deep=False):
         """int64 Series: bytes each column holds (values, validity bitmap,
@@ -533,8 +534,9 @@ class FrameSummary:
         cols = [_core.column_from_buffer(np.ascontiguousarray(mat[:, j]),
                                          mask=np.isnan(mat[:, j]))
                 for j in range(len(names))]
-        return self._constructor._wrap(_core.table_from_columns(cols, names),
-                                       _string_index(names))
+        labels = _labels.index_for(self, names)
+        out = self._constructor._wrap(_core.table_from_columns(cols, names), labels)
+        return _labels.attach(out, labels)
 
     def corr(self, method="pearson", min_periods=1, numeric_only=False):
         """Correlation of each pair of columns, a float64 frame indexed

@@ -28,7 +28,8 @@ a mask) in its ``_rows`` method, as ``_ILocIndexer`` does from positions.
 import numpy as np
 
 from zambezi import _base, _convert, _core
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziIndexError
+from zambezi.errors import (DTypeError, InvalidValueError, UnsupportedError, ZambeziError,
+                            ZambeziIndexError)
 
 
 # --------------------------------------------------------------------------
@@ -503,6 +504,87 @@ class _LocIndexer(_Indexer):
                 if k not in names:
                     raise df._missing(k)
         return keys, False
+
+
+    def __setitem__(self, key, value):
+        obj = self._obj
+        rkey, ckey = self._split(key)
+        if callable(rkey):
+            rkey = rkey(obj)
+        if _is_new_label(obj, rkey):
+            _enlarge(obj, rkey, ckey, value)
+            return
+        super().__setitem__(key, value)
+
+
+def _is_new_label(obj, key):
+    """Whether key is one row label that obj's index lacks (setting it
+    through loc appends a row, as pandas does)."""
+    from zambezi import index as _ix
+
+    if isinstance(key, slice) or is_mask(key) or isinstance(key, _ix.Index) or \
+            _base.is_series(key) or (_is_list_like(key) and not isinstance(key, tuple)):
+        return False
+    index = obj._index
+    if index.nlevels > 1 and not (isinstance(key, tuple) and len(key) == index.nlevels):
+        return False
+    if isinstance(key, str) and index.nlevels == 1 and index.dtype.startswith("timestamp") \
+            and _ix.partial_date_span(index, key) is not None:
+        return False
+    try:
+        return len(index._lookup().positions(key)) == 0
+    except (ZambeziError, TypeError, ValueError):  # a label of a type the index lacks
+        return True
+
+
+def _enlarge(obj, label, ckey, value):
+    """``obj.loc[label] = value`` for a label obj lacks: obj gains a row
+    labelled label at the end (columns not set are missing there), by one
+    concat, as pandas appends it."""
+    from zambezi import _concat, _labels
+
+    index = _labels.from_list([label], obj._index.names)
+    if obj._ndim == 1:
+        if _base.is_series(value) or (_is_list_like(value) and not isinstance(value, str)):
+            raise InvalidValueError(f"loc: setting the new label {label!r} takes one value")
+        col = _null_like(obj._col, 1) if value is None else _one_value(value)
+        row = obj._constructor._from_column(col, obj._name, index)
+    else:
+        t = obj._table
+        if ckey is None:
+            names = list(t.names)
+        else:
+            names, _ = _LocIndexer(obj)._columns(ckey, create=True)
+        if isinstance(value, dict) or _base.is_series(value):
+            get = value.get if isinstance(value, dict) else \
+                dict(zip(value.index.to_list(), value.to_list())).get
+            values = [get(nm) for nm in names]
+        else:
+            values = [v.to_pylist()[0] if isinstance(v, _core.Column) else v
+                      for v in _per_column_values(value, len(names), 1)]
+        cols = []
+        for nm, v in zip(names, values):
+            if _is_list_like(v) and not isinstance(v, str):
+                v = list(v)
+                if len(v) != 1:
+                    raise InvalidValueError(
+                        f"loc: setting the new label {label!r}: {len(v)} values for "
+                        f"column {nm!r}, one row")
+                v = v[0]
+            if v is None:
+                if nm not in t.names:
+                    raise DTypeError(f"cannot infer a dtype for new column {nm!r} from None")
+                cols.append(_null_like(t.column(t.names.index(nm)), 1))
+            else:
+                cols.append(_one_value(v))
+        row = obj._constructor._wrap(_core.table_from_columns(cols, names), index)
+    obj._take_over(_concat.concat([obj, row]))
+
+
+def _one_value(value):
+    from zambezi._dtypes import py_scalar
+
+    return _core.column_from_sequence([py_scalar(value)])
 
 
 def _col_pos(df, name):

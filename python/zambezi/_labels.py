@@ -65,6 +65,20 @@ def labels(df):
     return None if df._columns is None else idx
 
 
+def index_for(df, names=None):
+    """df's column labels for some of its table's names (all of them by
+    default), as an Index: a result indexed by columns (a reduction,
+    ``describe``, a row, ``T``) shows what ``df.columns`` shows."""
+    all_names = list(df._table.names)
+    names = all_names if names is None else list(names)
+    idx = labels(df)
+    if idx is None:
+        return _ix.Index._from_columns([_convert.to_column(names, dtype="string")], [None])
+    values = idx.to_list()
+    where = {nm: i for i, nm in enumerate(all_names)}
+    return from_list([values[where[nm]] for nm in names], idx.names)
+
+
 def label_list(df):
     """df's column labels as a list of Python values."""
     idx = labels(df)

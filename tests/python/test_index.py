@@ -475,3 +475,45 @@ def test_assigning_a_series_lines_up_by_label():
         target["b"] = make([10.0, 30.0, 5.0], index=["z", "x", "q"])
         target["c"] = target["a"] * 2  # the same labels: positional
     assert_frame_like(df, pdf, "df[col] = Series")
+
+
+# --------------------------------------------------------------------------
+# loc enlargement; results indexed by column labels other than names
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["int", "str", "range"])
+def test_setting_a_new_label_appends_a_row(kind):
+    df, pdf = _pair(8, kind)
+    new = {"int": 10 ** 6, "str": "zz-new", "range": 10 ** 6}[kind]
+    for target in (df, pdf):
+        target.loc[new] = [target.iloc[0, j] for j in range(target.shape[1])]
+    assert_frame_like(df, pdf, "a whole new row")
+    s, ps = df["f"].copy(), pdf["f"].copy()
+    s.loc[new] = 2.5
+    ps.loc[new] = 2.5
+    assert_series_like(s, ps, "a new Series label")
+    new2 = {"int": 10 ** 6 + 1, "str": "zz-other", "range": 10 ** 6 + 1}[kind]
+    d2, p2 = df[["f"]].copy(), pdf[["f"]].copy()
+    d2.loc[new2] = {"f": -1.0}
+    p2.loc[new2] = {"f": -1.0}
+    assert_frame_like(d2, p2, "a dict row")
+    # one column of a new row: the others are missing there
+    d3, p3 = df[["f", "s"]].copy(), pdf[["f", "s"]].copy()
+    d3.loc[new2, "f"] = 7.0
+    p3.loc[new2, "f"] = 7.0
+    assert_frame_like(d3, p3, "one column of a new row")
+
+
+def test_frame_results_keep_multiindex_column_labels():
+    pdf = pd.DataFrame({"k": ["a", "b", "a", "c", "b"], "x": [1.0, 2.0, 3.0, 4.0, None],
+                        "y": [1, 2, 3, 4, 5]})
+    pg = pdf.groupby("k").agg({"x": ["sum", "mean"], "y": ["max"]})
+    zg = zb.from_pandas(pdf).groupby("k").agg({"x": ["sum", "mean"], "y": ["max"]})
+    assert_frame_like(zg, pg, "agg with lists")
+    assert_series_like(zg.sum(), pg.sum(), "sum per column")
+    assert_series_like(zg.max(), pg.max().astype("float64"), "max per column")
+    assert_frame_like(zg.describe(), pg.describe(), "describe", rtol=1e-12)
+    assert_frame_like(zg.T, pg.T, "transpose")
+    assert_frame_like(zg.quantile([0.25, 0.5]), pg.quantile([0.25, 0.5]), "quantiles")
+    assert_series_like(zg.iloc[1], pg.iloc[1], "one row")
+    assert_frame_like(zg.corr(), pg.corr(), "corr", rtol=1e-12)
