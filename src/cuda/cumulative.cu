@@ -28,6 +28,7 @@
 
 #include <stdint.h>
 
+#include "core/dtype_list.h"
 #include "cuda/elementwise.cuh"
 
 namespace {
@@ -174,10 +175,10 @@ extern "C" zb_status zb__cuda_cumulative(const zb_column *col, zb_cum_op op, boo
   switch (col->type) {
     case ZB_FLOAT32: return zb_cum_dispatch_op<float>(col, op, skipna, result, out, err);
     case ZB_FLOAT64: return zb_cum_dispatch_op<double>(col, op, skipna, result, out, err);
-    case ZB_UINT8:
-    case ZB_UINT16:
-    case ZB_UINT32:
-    case ZB_UINT64: return zb_cum_dispatch_op<uint64_t>(col, op, skipna, result, out, err);
+#define ZB_CUM_UNSIGNED(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_UNSIGNED_TYPE(ZB_CUM_UNSIGNED)
+#undef ZB_CUM_UNSIGNED
+      return zb_cum_dispatch_op<uint64_t>(col, op, skipna, result, out, err);
     default: /* int8 .. int64, date32, timestamp: as the table admits */
       return zb_cum_dispatch_op<int64_t>(col, op, skipna, result, out, err);
   }
