@@ -151,6 +151,25 @@ ZB_API void zb_alloc_trim(void);
  * fired (0 if it had fired or was disabled). */
 ZB_API int64_t zb_alloc_fail_after(int64_t n);
 
+/* The host memory limit in bytes (0: none): an allocation that would take
+ * the live host blocks past it fails (NULL; ZB_ENOMEM from operations).
+ * The default is ZAMBEZI_MEMORY_LIMIT, else 90% of zb_memory_total(). */
+ZB_API int64_t zb_get_memory_limit(void);
+ZB_API zb_status zb_set_memory_limit(int64_t bytes, zb_error *err);
+/* The memory this process may use: its cgroup's limit, else physical. */
+ZB_API int64_t zb_memory_total(void);
+/* "1000000", "512MB", "8G", "1.5TiB" (units are powers of 1024), "80%" (of
+ * zb_memory_total()), "none" (0). */
+ZB_API zb_status zb_parse_memory_size(const char *text, int64_t *out, zb_error *err);
+/* The last allocation the limit refused: taken (and forgotten) once; false
+ * if there was none since. */
+typedef struct zb_alloc_refusal {
+  int64_t asked;  /* bytes asked for */
+  int64_t in_use; /* live host bytes then */
+  int64_t limit;
+} zb_alloc_refusal;
+ZB_API bool zb_alloc_take_refusal(zb_alloc_refusal *out);
+
 /* Host memory: 64-byte aligned; NULL on failure (and when injected).
  * zb_free(NULL) is a no-op. */
 ZB_API void *zb_malloc(size_t size);
@@ -372,11 +391,32 @@ ZB_API int zb_available_cores(void);
 
 /* Run fn(ctx, task, worker) for task in [0, n_tasks) on the pool, using up
  * to zb_get_num_threads() threads (the caller is one of them); returns when
- * all have run.  worker is in [0, zb_get_num_threads()).  Safe to call from
- * several threads at once.  Tasks must not call zb_parallel_for. */
+ * all have run (ZB_ECANCEL when the caller's operation was cancelled: then
+ * some tasks did not run).  worker is in [0, zb_get_num_threads()).  Safe
+ * to call from several threads at once.  Tasks must not call
+ * zb_parallel_for. */
 typedef void (*zb_task_fn)(void *ctx, int64_t task, int worker);
 ZB_API zb_status zb_parallel_for(int64_t n_tasks, zb_task_fn fn, void *ctx,
                                  zb_error *err);
+
+/* Cancellation.  An operation started after zb_cancel_scope_begin() in
+ * its thread stops at its next morsel once zb_cancel_all() is called: the
+ * zb_parallel_for it is in (and every later one) skips the tasks not yet
+ * started and returns ZB_ECANCEL, and the operation frees what it made and
+ * returns ZB_ECANCEL.  zb_cancel_all is async-signal-safe (a SIGINT
+ * handler calls it) and affects only operations already in a scope when it
+ * is called; code outside any scope (the C tests) is never cancelled.
+ * zb_cancel_requested() tells a long serial loop, or a long task (tasks
+ * run in their poster's scope), to stop the same way: a zb_parallel_for
+ * whose scope was cancelled returns ZB_ECANCEL even if every task ran. */
+ZB_API void zb_cancel_all(void);
+ZB_API void zb_cancel_scope_begin(void);
+ZB_API void zb_cancel_scope_end(void);
+ZB_API bool zb_cancel_requested(void);
+/* Testing: zb_cancel_all() is called when the n-th task from now (1 = the
+ * next one) of zb_parallel_for is about to run.  n <= 0 disables.  Returns
+ * the number of tasks skipped by cancellation since the previous call. */
+ZB_API int64_t zb_cancel_after_tasks(int64_t n);
 
 /* Rows per morsel in parallel scans. */
 #define ZB_MORSEL_ROWS 65536

@@ -84,6 +84,45 @@ def set_num_threads(n):
     _core.set_num_threads(n)
 
 
+def set_memory_limit(limit):
+    """Limit the host memory zambezi's engine may hold: an operation whose
+    allocations would pass it raises ``OutOfMemoryError`` (a
+    ``MemoryError``) naming the bytes asked for, in use and allowed, and
+    frees what it made, instead of the process meeting the system's
+    out-of-memory killer.  limit: bytes (int), a size ("8GB", "512MB";
+    units are powers of 1024), a share of the memory this process may use
+    ("80%": of the cgroup limit or physical memory), or None / 0 for no
+    limit.  The default is ``ZAMBEZI_MEMORY_LIMIT`` (same forms), else 90%
+    of that memory.  Counts the engine's buffers (not numpy arrays or
+    Python objects); freed blocks kept for reuse are given back first.
+
+    Examples
+    --------
+    >>> saved = zb.get_memory_limit()
+    >>> zb.set_memory_limit("64MB")
+    >>> zb.get_memory_limit()
+    67108864
+    >>> try:
+    ...     zb.Series(range(10_000_000)).sort_values()   # needs more than 64 MB
+    ... except MemoryError:
+    ...     print("refused")
+    refused
+    >>> zb.set_memory_limit(saved)
+    """
+    _core.set_memory_limit(0 if limit is None else limit)
+
+
+def get_memory_limit():
+    """The host memory limit in bytes (0: none); see ``set_memory_limit``.
+
+    Examples
+    --------
+    >>> zb.get_memory_limit() >= 0
+    True
+    """
+    return _core.get_memory_limit()
+
+
 def cuda_available():
     """True when at least one usable NVIDIA GPU is present (and this build
     has the CUDA backend).
@@ -159,6 +198,8 @@ __all__ = [
     "InvalidValueError",
     "DTypeError",
     "OutOfMemoryError",
+    "get_memory_limit",
+    "set_memory_limit",
     "ColumnNotFoundError",
     "DeviceError",
     "__version__",

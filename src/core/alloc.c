@@ -26,6 +26,13 @@
  * from posix_memalign), is emptied when an allocation fails, and is off in
  * sanitizer builds so that use-after-free stays detectable.
  *
+ * A memory limit (memory_limit.c says where it comes from) refuses a host
+ * allocation that would take the live blocks past it: the size is added to
+ * the live count first and taken back on refusal, so threads allocating at
+ * once cannot pass it together.  Cached blocks count too: when they are
+ * what stands in the way they are given back first.  The last refusal is
+ * kept (zb_alloc_take_refusal) for the error message.
+ *
  * Invariant: host_bytes / host_allocations equal the sum over live blocks
  * (cached blocks are not live; host_cached_bytes counts them).
  */
@@ -55,6 +62,41 @@ static void update_peak(int64_t *peak, int64_t now) {
          !__atomic_compare_exchange_n(peak, &p, now, true, __ATOMIC_RELAXED,
                                       __ATOMIC_RELAXED)) {
   }
+}
+
+/* The memory limit: -1 until first used, then bytes (0: none). */
+static int64_t g_limit = -1;
+static pthread_mutex_t g_refusal_lock = PTHREAD_MUTEX_INITIALIZER;
+static zb_alloc_refusal g_refusal; /* asked == 0: none since last taken */
+
+static int64_t limit_now(void) {
+  int64_t lim = __atomic_load_n(&g_limit, __ATOMIC_RELAXED);
+  if (lim < 0) {
+    int64_t def = zb__memory_limit_default();
+    int64_t unset = -1;
+    (void)__atomic_compare_exchange_n(&g_limit, &unset, def, false, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED);
+    lim = __atomic_load_n(&g_limit, __ATOMIC_RELAXED);
+  }
+  return lim;
+}
+
+int64_t zb_get_memory_limit(void) { return limit_now(); }
+
+zb_status zb_set_memory_limit(int64_t bytes, zb_error *err) {
+  if (bytes < 0)
+    return zb_error_set(err, ZB_EINVAL, "the memory limit must be >= 0 bytes (0: none), not %lld",
+                        (long long)bytes);
+  __atomic_store_n(&g_limit, bytes, __ATOMIC_RELAXED);
+  return ZB_OK;
+}
+
+bool zb_alloc_take_refusal(zb_alloc_refusal *out) {
+  pthread_mutex_lock(&g_refusal_lock);
+  *out = g_refusal;
+  memset(&g_refusal, 0, sizeof g_refusal);
+  pthread_mutex_unlock(&g_refusal_lock);
+  return out->asked > 0;
 }
 
 /* True if this allocation must fail (fault injection). */
@@ -281,12 +323,37 @@ static void *block_new(size_t total) {
   return base;
 }
 
+static int64_t cached_bytes(void);
+
+/* Count size as live; false (and nothing counted) if that passes the
+ * limit even after the cache is given back. */
+static bool reserve(int64_t size) {
+  int64_t now = __atomic_add_fetch(&g_host_bytes, size, __ATOMIC_RELAXED);
+  int64_t lim = limit_now();
+  if (lim <= 0 || now <= lim) {
+    if (lim > 0 && now + cached_bytes() > lim) zb_alloc_trim();
+    return true;
+  }
+  zb_alloc_trim();
+  __atomic_sub_fetch(&g_host_bytes, size, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&g_refusal_lock);
+  g_refusal.asked = size;
+  g_refusal.in_use = now - size;
+  g_refusal.limit = lim;
+  pthread_mutex_unlock(&g_refusal_lock);
+  return false;
+}
+
 void *zb_malloc(size_t size) {
   if (injected_failure()) return NULL;
   if (size > (size_t)INT64_MAX / 2) return NULL;
+  if (!reserve((int64_t)size)) return NULL;
   size_t total = (size + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
   void *base = block_new(total);
-  if (base == NULL) return NULL;
+  if (base == NULL) {
+    __atomic_sub_fetch(&g_host_bytes, (int64_t)size, __ATOMIC_RELAXED);
+    return NULL;
+  }
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   /* Opt-in (see the top of this file): ask for 2 MiB pages, so first touch
    * costs one fault per 2 MiB, not per 4 KiB.  Advice only; failure is
@@ -299,9 +366,8 @@ void *zb_malloc(size_t size) {
   }
 #endif
   *(int64_t *)base = (int64_t)size;
-  int64_t now = __atomic_add_fetch(&g_host_bytes, (int64_t)size, __ATOMIC_RELAXED);
   __atomic_add_fetch(&g_host_allocs, 1, __ATOMIC_RELAXED);
-  update_peak(&g_host_peak, now);
+  update_peak(&g_host_peak, __atomic_load_n(&g_host_bytes, __ATOMIC_RELAXED));
   return (char *)base + ZB_ALIGN;
 }
 
@@ -365,6 +431,9 @@ void zb__alloc_device_end(int64_t size) {
   __atomic_sub_fetch(&g_dev_bytes, size, __ATOMIC_RELAXED);
   __atomic_sub_fetch(&g_dev_allocs, 1, __ATOMIC_RELAXED);
 }
+
+/* A hint, read without the cache lock (written under it). */
+static int64_t cached_bytes(void) { return __atomic_load_n(&g_cache_bytes, __ATOMIC_RELAXED); }
 
 void zb_alloc_get_stats(zb_alloc_stats *out) {
   out->host_bytes = __atomic_load_n(&g_host_bytes, __ATOMIC_RELAXED);

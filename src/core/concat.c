@@ -9,7 +9,8 @@
  * occurrence order, found with an open-addressing hash table) and remap the
  * codes; timestamps must agree in unit and timezone.  The result owns fresh
  * buffers except for a reused dictionary.  One input: a new reference to it,
- * no copy.  Host memory only.
+ * no copy.  Host memory only.  Values and strings are copied in pieces on
+ * the thread pool; bitmaps and dictionary remapping run serially.
  */
 #include <string.h>
 
@@ -227,6 +228,69 @@ done:
 
 /* ---- concat ------------------------------------------------------------- */
 
+/* Copying the rows: in pieces of CONCAT_PIECE rows of one input, run on the
+ * pool (so a large concat uses every core and stops at Ctrl-C).  Input i's
+ * pieces are tasks [first[i], first[i + 1]); its rows land at row[i] of the
+ * result (and its string bytes at chr[i]). */
+#define CONCAT_PIECE ((int64_t)ZB_MORSEL_ROWS * 8)
+
+typedef struct copy_job {
+  zb_column *const *cols;
+  int64_t n;
+  int64_t *first; /* n + 1 */
+  int64_t *row;   /* n */
+  int64_t *chr;   /* n, strings */
+  int w;          /* bytes per value; 0: strings */
+  char *data;     /* values, or string offsets */
+  char *chars;
+} copy_job;
+
+static void copy_piece(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  const copy_job *j = (const copy_job *)ctx;
+  int64_t i = 0;
+  while (j->first[i + 1] <= task) i++;
+  const zb_column *c = j->cols[i];
+  int64_t lo = (task - j->first[i]) * CONCAT_PIECE, hi = ZB_MIN(lo + CONCAT_PIECE, c->length);
+  if (j->w > 0) {
+    memcpy(j->data + (j->row[i] + lo) * j->w, (const char *)c->data->data + (c->offset + lo) * j->w,
+           (size_t)((hi - lo) * j->w));
+    return;
+  }
+  const int64_t *so = str_offsets(c) + c->offset;
+  int64_t *o = (int64_t *)j->data + j->row[i];
+  int64_t shift = j->chr[i] - so[0];
+  if (so[hi] > so[lo])
+    memcpy(j->chars + so[lo] + shift, str_chars(c) + so[lo], (size_t)(so[hi] - so[lo]));
+  for (int64_t k = lo; k < hi; k++) o[k] = so[k] + shift;
+}
+
+/* Copy the rows of every input (fixed width w, or strings when w == 0). */
+static zb_status copy_rows(zb_column *const *cols, int64_t n, int w, char *data, char *chars,
+                           zb_error *err) {
+  int64_t *mem = (int64_t *)zb_malloc((size_t)(3 * n + 1) * sizeof(int64_t));
+  if (mem == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (concat)");
+  copy_job j = {cols, n, mem, mem + n + 1, mem + 2 * n + 1, w, data, chars};
+  int64_t tasks = 0, row = 0, chr = 0;
+  for (int64_t i = 0; i < n; i++) {
+    j.first[i] = tasks;
+    j.row[i] = row;
+    j.chr[i] = chr;
+    const zb_column *c = cols[i];
+    tasks += (c->length + CONCAT_PIECE - 1) / CONCAT_PIECE;
+    row += c->length;
+    if (w == 0 && c->length > 0) {
+      const int64_t *so = str_offsets(c) + c->offset;
+      chr += so[c->length] - so[0];
+    }
+  }
+  j.first[n] = tasks;
+  if (w == 0) ((int64_t *)data)[row] = chr;
+  zb_status st = zb_parallel_for(tasks, copy_piece, &j, err);
+  zb_free(mem);
+  return st;
+}
+
 zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
                            zb_error *err) {
   zb_status st = ZB_OK;
@@ -320,20 +384,7 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
       if (st != ZB_OK) goto done;
       st = zb_buffer_new(ZB_CPU, total_chars, &chars, err);
       if (st != ZB_OK) goto done;
-      int64_t *o = (int64_t *)data->data;
-      char *ch = (char *)chars->data;
-      int64_t pos = 0, cpos = 0;
-      for (int64_t i = 0; i < n; i++) {
-        const zb_column *c = cols[i];
-        if (c->length == 0) continue;
-        const int64_t *so = str_offsets(c) + c->offset;
-        int64_t base = so[0], span = so[c->length] - base;
-        if (span > 0) memcpy(ch + cpos, str_chars(c) + base, (size_t)span);
-        for (int64_t k = 0; k < c->length; k++) o[pos + k] = cpos + (so[k] - base);
-        pos += c->length;
-        cpos += span;
-      }
-      o[total] = cpos;
+      st = copy_rows(cols, n, 0, (char *)data->data, (char *)chars->data, err);
       break;
     }
     case ZB_CATEGORICAL: {
@@ -345,13 +396,7 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
       int32_t *d = (int32_t *)data->data;
       if (identical) {
         dict = zb_column_retain(cols[0]->dictionary);
-        int64_t pos = 0;
-        for (int64_t i = 0; i < n; i++) {
-          if (cols[i]->length > 0)
-            memcpy(d + pos, (const int32_t *)cols[i]->data->data + cols[i]->offset,
-                   (size_t)cols[i]->length * sizeof(int32_t));
-          pos += cols[i]->length;
-        }
+        st = copy_rows(cols, n, (int)sizeof(int32_t), (char *)d, NULL, err);
         break;
       }
       remaps = (int32_t **)zb_calloc((size_t)n, sizeof(int32_t *));
@@ -393,19 +438,12 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
       }
       st = zb_buffer_new(ZB_CPU, total * w, &data, err);
       if (st != ZB_OK) goto done;
-      char *d = (char *)data->data;
-      int64_t pos = 0;
-      for (int64_t i = 0; i < n; i++) {
-        const zb_column *c = cols[i];
-        if (c->length > 0)
-          memcpy(d + pos * w, (const char *)c->data->data + c->offset * w,
-                 (size_t)(c->length * w));
-        pos += c->length;
-      }
+      st = copy_rows(cols, n, w, (char *)data->data, NULL, err);
       break;
     }
   }
 
+  if (st != ZB_OK) goto done;
   st = zb_column_make(type, total, 0, validity, data, chars, dict, nulls, &res, err);
   if (st != ZB_OK) goto done;
   if (type == ZB_TIMESTAMP) {

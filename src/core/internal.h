@@ -208,6 +208,8 @@ const char *zb__groupby_result_name(const zb_table *t, int64_t n_keys, const int
 
 /* Duplicate a string with the counting allocator (NULL on failure). */
 char *zb__strdup(const char *s);
+/* The memory limit to start with (memory_limit.c). */
+int64_t zb__memory_limit_default(void);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,17 @@
  *
  * Invariant: a job stays in the list until every task is done AND no worker
  * is still inside it, so the caller's stack-allocated job outlives all use.
+ *
+ * Cancellation (Ctrl-C): zb_cancel_all bumps a generation counter, one
+ * lock-free atomic add, so a signal handler may call it.  A thread starting
+ * an operation records the generation (zb_cancel_scope_begin); a job posted
+ * from that thread carries it, and each task first compares it with the
+ * counter: one relaxed load per morsel, nothing in the kernels' loops.  A
+ * cancelled job's remaining tasks are claimed and counted done without
+ * running, so the wait below ends as soon as the morsels in flight finish.
+ * A task runs in its poster's scope, so a long one (or a long serial loop
+ * in the caller) may stop early through zb_cancel_requested(); the job then
+ * returns ZB_ECANCEL all the same.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -33,7 +44,9 @@ typedef struct job {
   void *ctx;
   int64_t n_tasks;
   int64_t next;  /* atomic: next unclaimed task */
-  int64_t done;  /* atomic: tasks finished */
+  int64_t done;  /* atomic: tasks finished (or skipped) */
+  uint64_t scope; /* the poster's scope (generation + 1), 0: never cancelled */
+  int skipped;    /* atomic: a task was skipped (the job was cancelled) */
   int max_workers;
   int participants; /* under pool lock: slots handed out */
   int active;       /* atomic, changed under pool lock: threads inside the job */
@@ -69,6 +82,41 @@ static inline void cpu_relax(void) {
 }
 
 static int g_cores; /* set once by pool_init */
+
+/* Cancellation generation, and the calling thread's scope: generation + 1
+ * when its operation began, 0 outside any operation. */
+static uint64_t g_cancel_gen;
+static _Thread_local uint64_t t_scope;
+
+void zb_cancel_all(void) { __atomic_add_fetch(&g_cancel_gen, 1, __ATOMIC_RELAXED); }
+
+void zb_cancel_scope_begin(void) {
+  t_scope = __atomic_load_n(&g_cancel_gen, __ATOMIC_RELAXED) + 1;
+}
+
+void zb_cancel_scope_end(void) { t_scope = 0; }
+
+static int64_t g_cancel_countdown; /* zb_cancel_after_tasks: tasks still to go */
+static int64_t g_cancel_skips;     /* tasks skipped, for zb_cancel_after_tasks */
+
+int64_t zb_cancel_after_tasks(int64_t n) {
+  __atomic_store_n(&g_cancel_countdown, n > 0 ? n : 0, __ATOMIC_RELAXED);
+  return __atomic_exchange_n(&g_cancel_skips, 0, __ATOMIC_RELAXED);
+}
+
+static inline bool gen_moved(uint64_t scope) {
+  return scope != 0 && __atomic_load_n(&g_cancel_gen, __ATOMIC_RELAXED) + 1 != scope;
+}
+
+/* Before a task: the testing countdown, then whether to skip it. */
+static inline bool scope_cancelled(uint64_t scope) {
+  if (__builtin_expect(__atomic_load_n(&g_cancel_countdown, __ATOMIC_RELAXED) > 0, 0) &&
+      __atomic_sub_fetch(&g_cancel_countdown, 1, __ATOMIC_RELAXED) == 0)
+    zb_cancel_all();
+  return gen_moved(scope);
+}
+
+bool zb_cancel_requested(void) { return gen_moved(t_scope); }
 
 /* Spin until cond(arg) holds or ZB_SPIN_NS have passed; true if it held.
  * With more threads than cores a spinning thread would take a core from
@@ -125,12 +173,25 @@ static job *find_job(void) {
 }
 
 static void run_tasks(job *j, int slot) {
+  uint64_t own_scope = t_scope; /* a worker runs the task in the poster's scope */
+  t_scope = j->scope;
   for (;;) {
     int64_t t = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
     if (t >= j->n_tasks) break;
+    if (scope_cancelled(j->scope)) {
+      /* claim every task not yet claimed ([rest, n_tasks)) at once, and
+       * count them and this one done; tasks others claimed they count */
+      int64_t rest = __atomic_exchange_n(&j->next, j->n_tasks, __ATOMIC_RELAXED);
+      int64_t skip = 1 + (rest < j->n_tasks ? j->n_tasks - rest : 0);
+      __atomic_store_n(&j->skipped, 1, __ATOMIC_RELAXED);
+      __atomic_add_fetch(&g_cancel_skips, skip, __ATOMIC_RELAXED);
+      __atomic_add_fetch(&j->done, skip, __ATOMIC_RELEASE);
+      break;
+    }
     j->fn(j->ctx, t, slot);
     __atomic_add_fetch(&j->done, 1, __ATOMIC_RELEASE);
   }
+  t_scope = own_scope;
 }
 
 static void *worker_main(void *arg) {
@@ -199,10 +260,17 @@ zb_status zb_parallel_for(int64_t n_tasks, zb_task_fn fn, void *ctx, zb_error *e
   if (n_tasks == 0) return ZB_OK;
   int threads = zb_get_num_threads();
   if (threads == 1 || n_tasks == 1) {
-    for (int64_t t = 0; t < n_tasks; t++) fn(ctx, t, 0);
-    return ZB_OK;
+    for (int64_t t = 0; t < n_tasks; t++) {
+      if (scope_cancelled(t_scope)) {
+        __atomic_add_fetch(&g_cancel_skips, n_tasks - t, __ATOMIC_RELAXED);
+        return zb_error_set(err, ZB_ECANCEL, "interrupted");
+      }
+      fn(ctx, t, 0);
+    }
+    return gen_moved(t_scope) ? zb_error_set(err, ZB_ECANCEL, "interrupted") : ZB_OK;
   }
-  job j = {fn, ctx, n_tasks, 0, 0, (int)ZB_MIN((int64_t)threads, n_tasks), 1, 1, NULL};
+  job j = {fn,  ctx, n_tasks, 0, 0, t_scope, 0, (int)ZB_MIN((int64_t)threads, n_tasks),
+           1,   1,   NULL};
   pthread_mutex_lock(&g_pool.lock);
   ensure_workers(threads - 1);
   j.link = g_pool.jobs;
@@ -228,5 +296,9 @@ zb_status zb_parallel_for(int64_t n_tasks, zb_task_fn fn, void *ctx, zb_error *e
     }
   }
   pthread_mutex_unlock(&g_pool.lock);
+  /* cancelled: some tasks did not run, or a long one stopped early
+   * (zb_cancel_requested inside it) */
+  if (__atomic_load_n(&j.skipped, __ATOMIC_RELAXED) || gen_moved(j.scope))
+    return zb_error_set(err, ZB_ECANCEL, "interrupted");
   return ZB_OK;
 }

@@ -762,6 +762,10 @@ static zb_status distinct_strings(const zb_column *col, int32_t *codes, int64_t 
   }
   for (int64_t s = 0; s < cap; s++) slots[s] = -1;
   for (int64_t i = 0; i < n; i++) {
+    if ((i & (ZB_MORSEL_ROWS - 1)) == 0 && zb_cancel_requested()) { /* one serial pass */
+      st = zb_error_set(err, ZB_ECANCEL, "interrupted");
+      goto fail;
+    }
     codes[i] = 0;
     if (!zb_column_is_valid(col, i)) continue;
     if (2 * (count + 1) > cap) { /* grow and rehash */

@@ -362,6 +362,9 @@ zb_status zb__keys_group(const zb__keys *k, zb__hash_table *ht, int64_t *group_o
                          zb_error *err) {
   int64_t g = 0;
   for (int64_t r = 0; r < k->n_rows; r++) {
+    /* one serial pass: look for Ctrl-C once per morsel of rows */
+    if ((r & (ZB_MORSEL_ROWS - 1)) == 0 && zb_cancel_requested())
+      return zb_error_set(err, ZB_ECANCEL, "interrupted");
     ZB_RETURN_NOT_OK(zb__ht_insert(ht, k, r, &g, err));
     if (group_of_row != NULL) group_of_row[r] = g;
   }

@@ -89,9 +89,9 @@ PyObject *zbpy_column_arrow_schema(zbpy_state *st, zb_column *col, const char *n
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_column_export_schema(col, name, s, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) {
     zb_free(s);
     return zbpy_raise(st, rc, &err);
@@ -129,9 +129,9 @@ PyObject *zbpy_column_arrow_array(zbpy_state *st, zb_column *col, const char *na
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_column_export_arrow(host, name, s, a, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) {
     zbpy_raise(st, rc, &err);
     goto error;
@@ -157,9 +157,9 @@ PyObject *zbpy_column_arrow_device_array(zbpy_state *st, zb_column *col, const c
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_column_export_device_arrow(col, name, s, d, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) {
     zb_free(s);
     zb_free(d);
@@ -175,9 +175,9 @@ PyObject *zbpy_table_arrow_schema(zbpy_state *st, zb_table *t, const char *metad
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_table_export_schema_with_metadata(t, metadata, (int64_t)metadata_size, s, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) {
     zb_free(s);
     return zbpy_raise(st, rc, &err);
@@ -198,9 +198,9 @@ PyObject *zbpy_table_arrow_array(zbpy_state *st, zb_table *t) {
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_table_export_arrow(host, s, a, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) {
     zbpy_raise(st, rc, &err);
     goto error;
@@ -225,9 +225,9 @@ PyObject *zbpy_table_arrow_stream(zbpy_state *st, zb_table *t, const char *metad
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_table_export_stream_with_metadata(host, metadata, (int64_t)metadata_size, s, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) {
     zb_free(s);
     zbpy_raise(st, rc, &err);
@@ -267,16 +267,16 @@ PyObject *zbpy_import_arrow_array(PyObject *module, PyObject *const *args, Py_ss
   zb_status rc;
   if (is_struct) {
     zb_table *t = NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     rc = zb_table_import_arrow(s, a, &t, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
     if (rc != ZB_OK) return zbpy_raise(st, rc, &err);
     return zbpy_table_wrap(st, t);
   }
   zb_column *c = NULL;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_column_import_arrow(s, a, &c, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) return zbpy_raise(st, rc, &err);
   return zbpy_column_wrap(st, c);
 }
@@ -296,9 +296,9 @@ PyObject *zbpy_import_arrow_stream(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status rc;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   rc = zb_table_import_stream(s, &t, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (rc != ZB_OK) return zbpy_raise(st, rc, &err);
   return zbpy_table_wrap(st, t);
 }

@@ -22,8 +22,8 @@
 /* Run an engine call with the GIL released (the inputs are pinned C data). */
 #define NOGIL(stmt)                                                             \
   do {                                                                          \
-    Py_BEGIN_ALLOW_THREADS stmt;                                                \
-    Py_END_ALLOW_THREADS                                                        \
+    ZBPY_BEGIN_ENGINE stmt;                                                \
+    ZBPY_END_ENGINE                                                        \
   } while (0)
 
 enum { K_NULL = 0, K_BOOL, K_INT, K_FLOAT, K_STR, K_DATE, K_DATETIME, K_OTHER };
@@ -146,14 +146,14 @@ static int make_validity(zbpy_state *st, const uint8_t *kinds, int64_t n, int64_
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, out, &err);
   if (s == ZB_OK) {
     uint8_t *bits = (uint8_t *)(*out)->data;
     for (int64_t i = 0; i < n; i++)
       if (kinds[i] != K_NULL) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
   }
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     return -1;
@@ -169,14 +169,14 @@ static PyObject *finish(zbpy_state *st, zb_type_id type, int64_t n, zb_buffer *v
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_make(type, n, 0, validity, data, chars, dict, nulls, &col, &err);
   zb_buffer_release(validity);
   zb_buffer_release(data);
   zb_buffer_release(chars);
   if (s == ZB_OK && type == ZB_TIMESTAMP)
     s = zb_column_set_time(col, unit, (tz != NULL && tz[0] != '\0') ? tz : NULL, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zb_column_release(col);
     return zbpy_raise(st, s, &err);
@@ -466,10 +466,10 @@ static int build_string_column(zbpy_state *st, PyObject *const *items, const uin
     total += len;
   }
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_buffer_new(ZB_CPU, ((int64_t)n + 1) * 8, &offsets, &err);
   if (s == ZB_OK) s = zb_buffer_new(ZB_CPU, total, &chars, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;
@@ -764,50 +764,70 @@ static bool fb_is_null(const fb_job *j, Py_ssize_t i) {
   return false;
 }
 
-/* Pure C, run with the GIL released: copy, find nulls, assemble. */
+/* One morsel of fb_run: copy rows [lo, hi) and mark their nulls.  Morsels
+ * are multiples of 8 rows, so no two write the same bitmap byte. */
+typedef struct fb_task {
+  const fb_job *j;
+  char *data;        /* values, or the bool bitmap */
+  uint8_t *validity; /* NULL: no nulls possible */
+  int64_t *nulls;    /* per morsel */
+} fb_task;
+
+static void fb_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  const fb_task *t = (const fb_task *)ctx;
+  const fb_job *j = t->j;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = lo + ZB_MORSEL_ROWS < j->n ? lo + ZB_MORSEL_ROWS : j->n;
+  int64_t w = j->itemsize;
+  if (j->type == ZB_BOOL) {
+    uint8_t *bits = (uint8_t *)t->data;
+    for (int64_t i = lo; i < hi; i++)
+      if (j->src[i * j->stride] != 0) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+  } else if (j->stride == w) {
+    memcpy(t->data + lo * w, j->src + lo * w, (size_t)((hi - lo) * w));
+  } else {
+    char *d = t->data;
+    for (int64_t i = lo; i < hi; i++) memcpy(d + w * i, j->src + i * j->stride, (size_t)w);
+  }
+  if (t->validity == NULL) return;
+  int64_t nulls = 0;
+  for (int64_t i = lo; i < hi; i++) {
+    bool null = fb_is_null(j, i);
+    nulls += null;
+    if (!null) t->validity[i >> 3] |= (uint8_t)(1u << (i & 7));
+  }
+  t->nulls[task] = nulls;
+}
+
+/* Pure C, run with the GIL released: copy, find nulls, assemble -- on the
+ * thread pool, a morsel at a time. */
 static zb_status fb_run(const fb_job *j, zb_column **out, zb_error *err) {
   zb_buffer *data = NULL, *validity = NULL;
+  int64_t *per = NULL;
   zb_status s;
-  int64_t n = j->n, w = j->itemsize, nulls = 0;
+  int64_t n = j->n, nulls = 0, nm = (n + ZB_MORSEL_ROWS - 1) / ZB_MORSEL_ROWS;
   bool may_null = j->mask != NULL || zb_type_is_float(j->src_type) || j->nat_is_null;
-  if (j->type == ZB_BOOL) {
+  if (j->type == ZB_BOOL)
     s = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &data, err);
+  else
+    s = zb_buffer_new(ZB_CPU, n * j->itemsize, &data, err);
+  if (s != ZB_OK) goto error;
+  if (may_null && n > 0) {
+    s = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &validity, err);
     if (s != ZB_OK) goto error;
-    uint8_t *bits = (uint8_t *)data->data;
-    for (int64_t i = 0; i < n; i++)
-      if (j->src[i * j->stride] != 0) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-  } else {
-    s = zb_buffer_new(ZB_CPU, n * w, &data, err);
-    if (s != ZB_OK) goto error;
-    char *d = (char *)data->data;
-    if (j->stride == w) {
-      if (n > 0) memcpy(d, j->src, (size_t)(n * w));
-    } else {
-      switch (w) {
-        case 1:
-          for (int64_t i = 0; i < n; i++) d[i] = j->src[i * j->stride];
-          break;
-        case 2:
-          for (int64_t i = 0; i < n; i++) memcpy(d + 2 * i, j->src + i * j->stride, 2);
-          break;
-        case 4:
-          for (int64_t i = 0; i < n; i++) memcpy(d + 4 * i, j->src + i * j->stride, 4);
-          break;
-        default:
-          for (int64_t i = 0; i < n; i++) memcpy(d + 8 * i, j->src + i * j->stride, 8);
-          break;
-      }
+    per = (int64_t *)zb_calloc((size_t)nm, sizeof(int64_t));
+    if (per == NULL) {
+      s = zb_error_set(err, ZB_ENOMEM, "out of host memory (null counts)");
+      goto error;
     }
   }
-  if (may_null) {
-    for (int64_t i = 0; i < n; i++) nulls += fb_is_null(j, i);
-    if (nulls > 0) {
-      s = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &validity, err);
-      if (s != ZB_OK) goto error;
-      uint8_t *bits = (uint8_t *)validity->data;
-      for (int64_t i = 0; i < n; i++)
-        if (!fb_is_null(j, i)) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-    }
+  fb_task t = {j, (char *)data->data, validity ? (uint8_t *)validity->data : NULL, per};
+  s = zb_parallel_for(nm, fb_morsel, &t, err);
+  if (s != ZB_OK) goto error;
+  for (int64_t m = 0; per != NULL && m < nm; m++) nulls += per[m];
+  if (nulls == 0) {
+    zb_buffer_release(validity);
+    validity = NULL;
   }
   s = zb_column_make(j->type, n, 0, validity, data, NULL, NULL, nulls, out, err);
   if (s == ZB_OK && j->type == ZB_TIMESTAMP) {
@@ -818,6 +838,7 @@ static zb_status fb_run(const fb_job *j, zb_column **out, zb_error *err) {
     }
   }
 error:
+  zb_free(per);
   zb_buffer_release(data);
   zb_buffer_release(validity);
   return s;
@@ -914,9 +935,9 @@ PyObject *zbpy_column_from_buffer(PyObject *module, PyObject *args, PyObject *kw
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = fb_run(&j, &col, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;
@@ -1059,9 +1080,9 @@ PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = cat_run(&j, label, &col, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;

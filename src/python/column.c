@@ -100,9 +100,9 @@ static void column_dealloc(PyObject *self) {
   if (c->cai_exported) {
     /* a consumer's kernels on a non-blocking stream are not ordered before
      * the pool's stream-ordered free: wait for them (nothing to report) */
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     (void)zb_device_synchronize(c->col->device, NULL);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   zb_column_release(c->col);
   PyObject_Free(self);
@@ -182,9 +182,9 @@ static PyObject *column_reduce(PyObject *self, PyObject *arg) {
   err.message[0] = '\0';
   zb_status s;
   zb_column *col = COL(self);
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_reduce(col, (zb_reduce_op)op, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_scalar_to_py(&out);
 }
@@ -199,9 +199,9 @@ static PyObject *column_slice(PyObject *self, PyObject *args) {
   err.message[0] = '\0';
   zb_status s;
   zb_column *col = COL(self);
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_slice(col, start, length, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -217,9 +217,9 @@ static PyObject *column_to_device(PyObject *self, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_to_device(col, dev, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -389,14 +389,14 @@ static PyObject *column_values(PyObject *self, PyObject *unused) {
     err.message[0] = '\0';
     zb_status s;
     int64_t n = host->length;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_buffer_new(ZB_CPU, n, &bytes, &err);
     if (s == ZB_OK) {
       const uint8_t *bits = (const uint8_t *)host->data->data;
       uint8_t *dst = (uint8_t *)bytes->data;
       for (int64_t i = 0; i < n; i++) dst[i] = zb_bit_get(bits, host->offset + i);
     }
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
     if (s != ZB_OK) {
       zbpy_raise(st, s, &err);
       goto error;
@@ -427,9 +427,9 @@ static PyObject *column_null_mask(PyObject *self, PyObject *unused) {
     uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(b);
     const uint8_t *bits = (const uint8_t *)host->validity->data;
     int64_t n = host->length, off = host->offset;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     for (int64_t i = 0; i < n; i++) dst[i] = !zb_bit_get(bits, off + i);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   zb_column_release(host);
   return b;

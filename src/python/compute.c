@@ -224,9 +224,9 @@ static PyObject *zbpy_compute_binary(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_binary(op, a, b, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -253,18 +253,18 @@ static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args) {
       str = PyUnicode_AsUTF8AndSize(value, &len);
       if (str == NULL) return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_binary_string(op, col, str, (int64_t)len, first != 0, &out, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else {
     zb_scalar sc;
     /* comparisons and true division widen an int that does not fit the
      * column's type (the result is bool or float64 either way, as pandas) */
     bool widen = is_cmp(op) || op == ZB_OP_TRUEDIV;
     if (scalar_from_py(st, value, col, widen, false, &sc) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_binary_scalar(op, col, &sc, first != 0, &out, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
@@ -289,9 +289,9 @@ static PyObject *zbpy_compute_unary(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_unary((zb_unary_op)op, col, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -321,9 +321,9 @@ static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_cast(col, type, unit, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -336,9 +336,9 @@ static PyObject *null_test(PyObject *module, PyObject *arg, bool valid) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = valid ? zb_column_notnull(col, &out, &err) : zb_column_isnull(col, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -370,9 +370,9 @@ static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
       str = PyUnicode_AsUTF8AndSize(value, &len);
       if (str == NULL) return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_fill_null_string(col, str, (int64_t)len, &out, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else {
     if (stringish) {
       PyErr_Format(st->DTypeError, "fillna: a %s value for a %s column",
@@ -381,9 +381,9 @@ static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
     }
     zb_scalar sc;
     if (scalar_from_py(st, value, col, false, true, &sc) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_fill_null(col, &sc, &out, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
@@ -427,10 +427,10 @@ static PyObject *zbpy_compute_fill_scan(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = backward ? zb_column_fill_backward(col, limit, area, &out, &err)
                : zb_column_fill_forward(col, limit, area, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -461,11 +461,11 @@ static PyObject *zbpy_compute_cumulative(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = ids == NULL ? zb_column_cumulative(col, (zb_cum_op)op, skipna != 0, &out, &err)
                   : zb_column_group_cumulative(col, ids, (int64_t)n_groups, (zb_cum_op)op,
                                                skipna != 0, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -490,17 +490,17 @@ static PyObject *select_rows(PyObject *module, PyObject *args, const char *forma
   zb_status s;
   if (PyObject_TypeCheck(data, st->table_type)) {
     zb_table *t = ((zbpy_table *)data)->table, *out = NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = table_fn(t, sel, &out, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
     if (s != ZB_OK) return zbpy_raise(st, s, &err);
     return zbpy_table_wrap(st, out);
   }
   zb_column *col, *out = NULL;
   if (as_column(st, data, "data", &col) < 0) return NULL;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = column_fn(col, sel, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -526,9 +526,9 @@ static PyObject *zbpy_compute_sort_values(PyObject *module, PyObject *args) {
   int asc = 1, nf = 0;
   if (!PyArg_ParseTuple(args, "Opp:sort_values", &co, &asc, &nf)) return NULL;
   if (as_column(st, co, "column", &col) < 0) return NULL;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_sort_values(col, asc != 0, nf != 0, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -548,9 +548,9 @@ static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Opp:sort_indices", &co, &asc, &nf)) return NULL;
     zb_column *col;
     if (as_column(st, co, "column", &col) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_sort_indices(col, asc != 0, nf != 0, &out, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
     if (s != ZB_OK) return zbpy_raise(st, s, &err);
     return zbpy_column_wrap(st, out);
   }
@@ -591,9 +591,9 @@ static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args) {
     keys[i] = k;
     asc[i] = a != 0;
   }
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_sort_indices(t, (int64_t)n, keys, asc, nf != 0, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;
@@ -628,9 +628,9 @@ static PyObject *zbpy_compute_concat(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_concat(cols, (int64_t)n, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;

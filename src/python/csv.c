@@ -368,14 +368,14 @@ static PyObject *zbpy_read_csv(PyObject *module, PyObject *args, PyObject *kwarg
   if (is_buf) {
     const char *data = (const char *)view.buf;
     int64_t size = (int64_t)view.len;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_csv_read_buffer(data, size, &o, &t, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else {
     const char *p = PyBytes_AS_STRING(path);
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_csv_read_file(p, &o, &t, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   if (hook.failed) { /* the Python exception is pending: raise it */
     zb_table_release(t);
@@ -422,9 +422,9 @@ static PyObject *zbpy_csv_data_start(PyObject *module, PyObject *args, PyObject 
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_csv_data_start((const char *)view.buf, (int64_t)view.len, &o, &off, &lines, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -452,10 +452,10 @@ static PyObject *zbpy_csv_find_rows(PyObject *module, PyObject *args, PyObject *
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_csv_find_rows((const char *)view.buf, (int64_t)view.len, &o, start, nrows, &end, &rows,
                        &lines, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -481,9 +481,9 @@ static PyObject *zbpy_zstd_decompress(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_zstd_decompress(view.buf, (int64_t)view.len, NULL, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   PyBuffer_Release(&view);
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
@@ -561,9 +561,9 @@ static PyObject *zbpy_transcode_to_utf8(PyObject *module, PyObject *args) {
   }
   const uint8_t *in = (const uint8_t *)view.buf;
   int64_t n = (int64_t)view.len, size;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   size = transcode(in, n, cp1252, NULL);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (size < 0) {
     int64_t pos = -1 - size, line = 1;
     for (int64_t i = 0; i < pos; i++) line += in[i] == '\n';
@@ -575,9 +575,9 @@ static PyObject *zbpy_transcode_to_utf8(PyObject *module, PyObject *args) {
   result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
   if (result == NULL) goto done;
   char *out = PyBytes_AS_STRING(result);
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   transcode(in, n, cp1252, out);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
 done:
   PyBuffer_Release(&view);
   return result;
@@ -664,9 +664,9 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
   if (PyUnicode_Check(target)) {
     if (!PyUnicode_FSConverter(target, &path)) goto done;
     const char *p = PyBytes_AS_STRING(path);
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_csv_write_file(host, p, &o, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else {
     if (target != Py_None) {
       if (!PyCallable_Check(target)) {
@@ -676,9 +676,9 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
       }
       sk.callable = target;
     }
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_csv_write(host, &o, sink_write, &sk, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   if (sk.hook.failed) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyboardInterrupt, "CSV write interrupted");

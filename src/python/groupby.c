@@ -89,9 +89,9 @@ static PyObject *py_groupby(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_groupby(t, n_keys, keys, dropna != 0, sort != 0, n_aggs, aggs, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -120,9 +120,9 @@ static PyObject *py_group_ids(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_group_ids(t, n_keys, keys, dropna != 0, sort != 0, &out, &n_groups, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   PyMem_Free(keys);
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   PyObject *c = zbpy_column_wrap(st, out);
@@ -145,9 +145,9 @@ static PyObject *py_group_cumcount(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_group_cumcount(col, n_groups, ascending != 0, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }

@@ -100,7 +100,7 @@ static PyObject *py_column_dlpack(PyObject *module, PyObject *args) {
   err.message[0] = '\0';
   zb_status s;
   bool copied = move || (force_copy && col->type != ZB_BOOL);
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   if (move) {
     s = zb_column_to_device(col, dev, &src, &err);
   } else if (copied && zb_type_is_numeric(col->type) && col->null_count == 0) {
@@ -111,7 +111,7 @@ static PyObject *py_column_dlpack(PyObject *module, PyObject *args) {
   }
   if (s == ZB_OK) s = zb_column_export_dlpack(src, versioned, allow_copy, &m, &err);
   zb_column_release(src);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return export_error(st, s, &err);
   if (versioned && copied) {
     DLManagedTensorVersioned *v = (DLManagedTensorVersioned *)m;
@@ -165,10 +165,10 @@ static zb_column *import_tensor(zbpy_state *st, const DLTensor *t,
   zb_error err;
   err.message[0] = '\0';
   zb_status s = ZB_OK;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   if (gpu) s = zb_device_synchronize(dev, &err);
   if (s == ZB_OK) s = zb_column_import_dlpack(t, release, ctx, &col, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     return NULL;
@@ -265,9 +265,9 @@ static PyObject *py_column_cai(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_device_synchronize(col->device, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   ((zbpy_column *)arg)->cai_exported = true;
   /* The interface asks for a 0 pointer for zero-size arrays. */
@@ -434,9 +434,9 @@ static PyObject *py_cuda_memory_info(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_cuda_get_memory_info(id, &info, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   zb_alloc_stats a;
   zb_alloc_get_stats(&a);
@@ -456,9 +456,9 @@ static PyObject *py_cuda_release_cached_memory(PyObject *module, PyObject *arg) 
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_cuda_release_cached_memory(id, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   Py_RETURN_NONE;
 }

@@ -69,9 +69,9 @@ static PyObject *py_join_indices(PyObject *module, PyObject *args) {
                         (long long)nr);
   }
   zb_column *li = NULL, *ri = NULL;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_join_indices(l, r, nl, lk, rk, how, sort != 0, &li, &ri, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   PyMem_Free(lk);
   PyMem_Free(rk);
   if (s != ZB_OK) return zbpy_raise(st, s, &err);

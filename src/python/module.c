@@ -60,7 +60,19 @@ PyObject *zbpy_raise(zbpy_state *st, zb_status status, const zb_error *err) {
     case ZB_EINVAL: exc = st->InvalidValueError; break;
     case ZB_EPARSE: exc = st->ParseError; break;
     case ZB_ETYPE: exc = st->DTypeError; break;
-    case ZB_ENOMEM: exc = st->OutOfMemoryError; break;
+    case ZB_ENOMEM: {
+      zb_alloc_refusal r;
+      if (zb_alloc_take_refusal(&r)) {
+        PyErr_Format(st->OutOfMemoryError,
+                     "%s: over the memory limit: asked for %lld bytes with %lld in use, "
+                     "%lld allowed (zambezi.set_memory_limit or ZAMBEZI_MEMORY_LIMIT "
+                     "raise it)",
+                     msg, (long long)r.asked, (long long)r.in_use, (long long)r.limit);
+        return NULL;
+      }
+      exc = st->OutOfMemoryError;
+      break;
+    }
     case ZB_EINDEX: exc = st->ZambeziIndexError; break;
     case ZB_EKEY: exc = st->ColumnNotFoundError; break;
     case ZB_ENOTSUP: exc = st->UnsupportedError; break;
@@ -68,12 +80,61 @@ PyObject *zbpy_raise(zbpy_state *st, zb_status status, const zb_error *err) {
     case ZB_ENODEVICE: exc = st->DeviceError; break;
     case ZB_EIO: exc = st->ZambeziIOError; break;
     case ZB_EOVERFLOW: exc = st->ZambeziOverflowError; break;
-    case ZB_ECANCEL: exc = PyExc_KeyboardInterrupt; break;
+    case ZB_ECANCEL:
+      /* a Ctrl-C: run Python's handler now (it raises KeyboardInterrupt
+       * unless the program installed another) */
+      if (PyErr_CheckSignals() != 0) return NULL;
+      exc = PyExc_KeyboardInterrupt;
+      break;
     default: exc = st->ZambeziError; break;
   }
   PyErr_SetString(exc, msg);
   return NULL;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Ctrl-C                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Python's own SIGINT handler only marks the signal for the main thread's
+ * next bytecode, which an engine call holding no GIL never reaches.  So
+ * before each engine call the handler in place (Python's, or one the
+ * program installed with signal.signal) is wrapped by one that first
+ * cancels the running operations (zb_cancel_all, async-signal-safe) and
+ * then calls it.  Checked on every call, since signal.signal may replace
+ * the wrapper at any time; one sigaction query costs well under a
+ * microsecond.  SIG_DFL and SIG_IGN are left alone. */
+#ifndef _WIN32
+#include <signal.h>
+
+static struct sigaction g_prev_sigint;
+
+static void zbpy_on_sigint(int sig, siginfo_t *info, void *uctx) {
+  int saved = errno;
+  zb_cancel_all();
+  errno = saved;
+  if (g_prev_sigint.sa_flags & SA_SIGINFO) {
+    if (g_prev_sigint.sa_sigaction != NULL) g_prev_sigint.sa_sigaction(sig, info, uctx);
+  } else if (g_prev_sigint.sa_handler != SIG_DFL && g_prev_sigint.sa_handler != SIG_IGN) {
+    g_prev_sigint.sa_handler(sig);
+  }
+}
+
+void zbpy_watch_sigint(void) {
+  struct sigaction cur;
+  if (sigaction(SIGINT, NULL, &cur) != 0) return;
+  if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == zbpy_on_sigint) return;
+  if (!(cur.sa_flags & SA_SIGINFO) && (cur.sa_handler == SIG_DFL || cur.sa_handler == SIG_IGN))
+    return;
+  g_prev_sigint = cur;
+  struct sigaction mine = cur;
+  mine.sa_sigaction = zbpy_on_sigint;
+  mine.sa_flags = (cur.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+  (void)sigaction(SIGINT, &mine, NULL);
+}
+#else
+void zbpy_watch_sigint(void) {}
+#endif
 
 PyObject *zbpy_raise_nomem(zbpy_state *st, const char *what, size_t bytes) {
   PyErr_Format(st->OutOfMemoryError, "out of host memory allocating %zu bytes for %s",
@@ -225,9 +286,9 @@ int zbpy_column_on_host(zbpy_state *st, zb_column *col, zb_column **out) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_to_device(col, ZB_CPU, out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     return -1;
@@ -243,9 +304,9 @@ int zbpy_table_on_host(zbpy_state *st, zb_table *t, zb_table **out) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_to_device(t, ZB_CPU, out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     return -1;
@@ -306,9 +367,9 @@ static PyObject *py_devices(PyObject *module, PyObject *unused) {
     zb_error err;
     err.message[0] = '\0';
     zb_status s;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_device_get_info(dev, &info, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
     if (s != ZB_OK) {
       zbpy_raise(st, s, &err);
       goto error;
@@ -404,11 +465,41 @@ static PyObject *py_set_num_threads(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_set_num_threads((int)n, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   Py_RETURN_NONE;
+}
+
+/* set_memory_limit(bytes: int | str) -> the limit now, in bytes */
+static PyObject *py_set_memory_limit(PyObject *module, PyObject *arg) {
+  zbpy_state *st = zbpy_module_state(module);
+  zb_error err;
+  err.message[0] = '\0';
+  long long bytes = 0;
+  if (PyUnicode_Check(arg)) {
+    const char *text = PyUnicode_AsUTF8(arg);
+    if (text == NULL) return NULL;
+    int64_t v = 0;
+    zb_status s = zb_parse_memory_size(text, &v, &err);
+    if (s != ZB_OK) return zbpy_raise(st, s, &err);
+    bytes = v;
+  } else {
+    bytes = PyLong_AsLongLong(arg);
+    if (bytes == -1 && PyErr_Occurred()) return NULL;
+  }
+  zb_status s = zb_set_memory_limit(bytes, &err);
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return PyLong_FromLongLong(zb_get_memory_limit());
+}
+
+static PyObject *py_get_memory_limit(PyObject *module, PyObject *unused) {
+  return PyLong_FromLongLong(zb_get_memory_limit());
+}
+
+static PyObject *py_memory_total(PyObject *module, PyObject *unused) {
+  return PyLong_FromLongLong(zb_memory_total());
 }
 
 static PyObject *py_available_cores(PyObject *module, PyObject *unused) {
@@ -461,9 +552,9 @@ static PyObject *py_table_from_columns(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_make(n, cols, names, &t, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;
@@ -515,6 +606,11 @@ static PyMethodDef module_methods[] = {
     {"get_num_threads", py_get_num_threads, METH_NOARGS, "Threads used by the engine."},
     {"set_num_threads", py_set_num_threads, METH_O, "Set the threads used by the engine."},
     {"available_cores", py_available_cores, METH_NOARGS, "Cores this process may use."},
+    {"set_memory_limit", py_set_memory_limit, METH_O,
+     "Set the host memory limit (bytes, or a size such as '8GB' / '80%'); returns it."},
+    {"get_memory_limit", py_get_memory_limit, METH_NOARGS, "The host memory limit (0: none)."},
+    {"memory_total", py_memory_total, METH_NOARGS,
+     "The memory this process may use (cgroup limit or physical)."},
     {NULL, NULL, 0, NULL},
 };
 

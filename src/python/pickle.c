@@ -72,10 +72,10 @@ static PyObject *bitmap_region(zbpy_state *st, zb_buffer *bits, int64_t off, int
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_buffer_new(ZB_CPU, nbytes, &copy, &err);
   if (s == ZB_OK) bits_rebase((uint8_t *)copy->data, (const uint8_t *)bits->data, off, len);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   PyObject *r = region(st, copy, 0, nbytes, protocol);
   zb_buffer_release(copy);
@@ -95,13 +95,13 @@ static int string_regions(zbpy_state *st, const zb_column *col, int protocol, Py
     zb_error err;
     err.message[0] = '\0';
     zb_status s;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_buffer_new(ZB_CPU, (len + 1) * 8, &copy, &err);
     if (s == ZB_OK) {
       int64_t *dst = (int64_t *)copy->data;
       for (int64_t i = 0; i <= len; i++) dst[i] = offs[i] - first;
     }
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
     if (s != ZB_OK) {
       zbpy_raise(st, s, &err);
       return -1;
@@ -267,10 +267,10 @@ static zb_buffer *take_buffer(zbpy_state *st, PyObject *obj, const char *what, c
     return buf; /* h is the buffer's now */
   }
   /* Misaligned (a window at an odd address): an aligned copy. */
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_buffer_new(ZB_CPU, n, &buf, &err);
   if (s == ZB_OK && n > 0) memcpy(buf->data, h->view.buf, (size_t)n);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;
@@ -403,9 +403,9 @@ static PyObject *py_column_from_pickle(PyObject *module, PyObject *args) {
   check_job j = {type, length, nulls, dict != NULL ? dict->length : 0, validity, data};
   int64_t at = 0;
   check_result bad;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   bad = check_contents(&j, &at);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   switch (bad) {
     case CHECK_OK: break;
     case CHECK_NULLS:

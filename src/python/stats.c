@@ -36,9 +36,9 @@ static PyObject *py_stat(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_stat(col, (zb_stat_op)op, ddof, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_scalar_to_py(&out);
 }
@@ -67,9 +67,9 @@ static PyObject *py_quantile(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_quantile(col, n, q, out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -103,9 +103,9 @@ static PyObject *py_min_max(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_min_max(col, want_max != 0, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -120,9 +120,9 @@ static PyObject *column_op(PyObject *module, PyObject *arg, col_to_col fn, const
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = fn(col, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }
@@ -147,9 +147,9 @@ static PyObject *py_nunique(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_nunique(col, dropna != 0, &n, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return PyLong_FromLongLong(n);
 }
@@ -168,10 +168,10 @@ static PyObject *py_value_counts(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_value_counts(col, sort != 0, ascending != 0, dropna != 0, normalize != 0, &v, &c,
                              &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   PyObject *pv = zbpy_column_wrap(st, v);
   if (pv == NULL) {
@@ -263,12 +263,12 @@ static PyObject *keyed(PyObject *module, PyObject *args, bool drop) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   if (drop)
     s = zb_table_drop_duplicates(t, n, keys, keep, &ot, &err);
   else
     s = zb_table_duplicated(t, n, keys, keep, &oc, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   PyMem_Free(keys);
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return drop ? zbpy_table_wrap(st, ot) : zbpy_column_wrap(st, oc);
@@ -294,9 +294,9 @@ static PyObject *py_isin(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_isin(col, values, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_column_wrap(st, out);
 }

@@ -202,9 +202,9 @@ static PyObject *py_str_op(PyObject *module, PyObject *args, PyObject *kwargs) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_str(col, &a, &res, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   return finish(st, s, res, &err);
 }
 
@@ -226,17 +226,17 @@ static PyObject *py_str_cat(PyObject *module, PyObject *args, PyObject *kwargs) 
   zb_status s;
   if (PyObject_TypeCheck(other, st->column_type)) {
     zb_column *b = ((zbpy_column *)other)->col;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = scalar_first ? zb_column_str_cat(b, col, sep, sl, &res, &err)
                      : zb_column_str_cat(col, b, sep, sl, &res, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else {
     const char *o;
     Py_ssize_t ol;
     if (str_arg(other, "other", true, &o, &ol) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_str_cat_scalar(col, o, ol, scalar_first, sep, sl, &res, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   return finish(st, s, res, &err);
 }
@@ -254,9 +254,9 @@ static PyObject *py_str_join(PyObject *module, PyObject *args) {
   int64_t len = 0;
   zb_error err;
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_str_join(col, sep, sl, &buf, &len, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   PyObject *r = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "strict");
   zb_free(buf);
@@ -279,9 +279,9 @@ static PyObject *py_dt_field(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_dt_field(col, (zb_dt_field)f, &res, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   return finish(st, s, res, &err);
 }
 
@@ -294,9 +294,9 @@ static PyObject *py_date_diff(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_date_diff(a, b, &res, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   return finish(st, s, res, &err);
 }
 
@@ -314,9 +314,9 @@ static PyObject *py_clip(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_clip(col, &l, &h, &res, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   return finish(st, s, res, &err);
 }
 
@@ -330,9 +330,9 @@ static PyObject *py_round(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_column_round(col, decimals, &res, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   return finish(st, s, res, &err);
 }
 
@@ -360,16 +360,16 @@ static PyObject *py_between(PyObject *module, PyObject *args) {
     Py_ssize_t ll, hl;
     if (str_arg(lo, "left", true, &l, &ll) < 0 || str_arg(hi, "right", true, &h, &hl) < 0)
       return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_between_string(col, l, ll, h, hl, in, &res, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else {
     zb_scalar l, h;
     if (scalar_arg(st, lo, col, false, &l) < 0 || scalar_arg(st, hi, col, false, &h) < 0)
       return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_between(col, &l, &h, in, &res, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   return finish(st, s, res, &err);
 }
@@ -389,22 +389,22 @@ static PyObject *py_where(PyObject *module, PyObject *args, PyObject *kwargs) {
   zb_status s;
   if (PyObject_TypeCheck(other, st->column_type)) {
     zb_column *o = ((zbpy_column *)other)->col;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_where(col, cond, mask, o, &res, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else if (PyUnicode_Check(other)) {
     const char *o;
     Py_ssize_t ol;
     if (str_arg(other, "other", false, &o, &ol) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_where_string(col, cond, mask, o, ol, &res, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   } else {
     zb_scalar o;
     if (scalar_arg(st, other, col, true, &o) < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    ZBPY_BEGIN_ENGINE
     s = zb_column_where_scalar(col, cond, mask, &o, &res, &err);
-    Py_END_ALLOW_THREADS
+    ZBPY_END_ENGINE
   }
   return finish(st, s, res, &err);
 }

@@ -114,9 +114,9 @@ static PyObject *table_select(PyObject *self, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_select(t, n, idx, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;
@@ -138,9 +138,9 @@ static PyObject *table_slice(PyObject *self, PyObject *args) {
   err.message[0] = '\0';
   zb_status s;
   zb_table *t = TBL(self);
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_slice(t, start, length, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_table_wrap(st, out);
 }
@@ -155,9 +155,9 @@ static PyObject *table_to_device(PyObject *self, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  Py_BEGIN_ALLOW_THREADS
+  ZBPY_BEGIN_ENGINE
   s = zb_table_to_device(t, dev, &out, &err);
-  Py_END_ALLOW_THREADS
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_table_wrap(st, out);
 }

@@ -70,6 +70,22 @@ PyObject *zbpy_raise(zbpy_state *st, zb_status status, const zb_error *err);
 /* Raise OutOfMemoryError for a failed allocation in the extension. */
 PyObject *zbpy_raise_nomem(zbpy_state *st, const char *what, size_t bytes);
 
+/* Every engine call runs between these, instead of Py_BEGIN/END_ALLOW_THREADS:
+ * the GIL is released, and the call is a cancellation scope (zambezi.h), so
+ * a Ctrl-C arriving meanwhile (zbpy_watch_sigint) stops it at its next
+ * morsel with ZB_ECANCEL, which zbpy_raise turns into the signal handler's
+ * exception, KeyboardInterrupt by default. */
+void zbpy_watch_sigint(void);
+#define ZBPY_BEGIN_ENGINE                                                      \
+  {                                                                            \
+    zbpy_watch_sigint();                                                       \
+    PyThreadState *zbpy_save_ = PyEval_SaveThread();                           \
+    zb_cancel_scope_begin();
+#define ZBPY_END_ENGINE                                                        \
+  zb_cancel_scope_end();                                                       \
+  PyEval_RestoreThread(zbpy_save_);                                            \
+  }
+
 /* New Python wrappers; they take over the reference (released on failure). */
 PyObject *zbpy_column_wrap(zbpy_state *st, zb_column *col);
 PyObject *zbpy_table_wrap(zbpy_state *st, zb_table *table);
