@@ -18,6 +18,8 @@ the label -- an integer Series without nulls becomes float64 then, as
 pandas reindexes it).  The comparison operators raise for Series of other
 labels ("Can only compare identically-labeled Series objects"), as
 pandas; lists and arrays are positional (their length must match).
+``+`` between string Series, or a string Series and a str, concatenates
+row by row (missing if either side is), as pandas' ``str`` dtype does.
 
 Differences from pandas, on purpose (each with the reason it stays):
 
@@ -153,7 +155,10 @@ def _binop(self, other, op, sym, reflected):
     try:
         if _is_scalar(other):
             value = py_scalar(other)
-            col = _core.binary_scalar(op, self._col, value, reflected)
+            if op == "add" and isinstance(value, str) and self._col.dtype == "string":
+                col = _core.str_cat(self._col, value, None, reflected)  # pandas: concatenation
+            else:
+                col = _core.binary_scalar(op, self._col, value, reflected)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, self._col)
         else:
@@ -181,7 +186,10 @@ def _binop(self, other, op, sym, reflected):
                     f"length mismatch: left has {mine.length} rows, right has "
                     f"{ocol.length}")
             a, b = (ocol, mine) if reflected else (mine, ocol)
-            col = _core.binary(op, a, b)
+            if op == "add" and a.dtype == "string" and b.dtype == "string":
+                col = _core.str_cat(a, b, None)
+            else:
+                col = _core.binary(op, a, b)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, a, b)
             elif sides is not None:

@@ -122,6 +122,20 @@ def test_str_cat_matches_pandas(n, threads):
     assert za.str.cat() == pa_.str.cat()
 
 
+@pytest.mark.parametrize("n", [0, 1000])
+def test_plus_concatenates_strings_as_pandas(n):
+    a, b = rand_strings(n, seed=9), rand_strings(n, seed=10)
+    pa_, pb = pd.Series(a, dtype="str"), pd.Series(b, dtype="str")
+    za, zb_ = zb.Series(a), zb.Series(b)
+    assert (za + "-" + zb_).to_list() == as_list(pa_ + "-" + pb)
+    assert ("<" + za).to_list() == as_list("<" + pa_)
+    assert (za + zb_).to_list() == as_list(pa_ + pb)
+    # misaligned labels line up first
+    pb2 = pb.iloc[::-1]
+    zb2 = zb.Series(pb2)
+    assert (za + zb2).to_list() == as_list(pa_ + pb2)
+
+
 def test_str_results_do_not_depend_on_threads():
     data = rand_strings(100_001, seed=3)
     s = zb.Series(data)
