@@ -54,6 +54,12 @@ extern "C" unsigned zb__cuda_blocks(int device_id, int64_t items, int threads) {
 
 extern "C" zb_status zb__cuda_launched(const char *kernel, int device_id, zb_error *err) {
   cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess && zb_cancel_requested()) {
+    /* Ctrl-C: stop between launches; the kernels already queued finish
+     * first, so the caller's error path frees no buffer still in use */
+    (void)cudaStreamSynchronize(0);
+    return zb_error_set(err, ZB_ECANCEL, "interrupted (after the %s kernel)", kernel);
+  }
   if (e == cudaSuccess) return ZB_OK;
   char call[128];
   snprintf(call, sizeof call, "launch of the %s kernel", kernel);
