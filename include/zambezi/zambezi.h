@@ -167,6 +167,7 @@ typedef struct zb_alloc_refusal {
   int64_t asked;  /* bytes asked for */
   int64_t in_use; /* live host bytes then */
   int64_t limit;
+  const char *op; /* the operation that asked (a static string), or NULL */
 } zb_alloc_refusal;
 ZB_API bool zb_alloc_take_refusal(zb_alloc_refusal *out);
 

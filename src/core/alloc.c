@@ -340,6 +340,7 @@ static bool reserve(int64_t size) {
   g_refusal.asked = size;
   g_refusal.in_use = now - size;
   g_refusal.limit = lim;
+  g_refusal.op = zb__current_op;
   pthread_mutex_unlock(&g_refusal_lock);
   return false;
 }

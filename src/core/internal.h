@@ -112,9 +112,24 @@ static inline void zb__prof_span_end(zb__prof_span *sp) {
   if (sp->on) zb__prof_close(sp);
 }
 
+/* The operation the calling thread is in (the outermost span's op; NULL
+ * outside any), for messages such as the memory limit's; tasks of
+ * zb_parallel_for see their poster's. */
+extern __thread const char *zb__current_op;
+typedef struct zb__op_mark {
+  const char *prev;
+} zb__op_mark;
+static inline void zb__op_restore(zb__op_mark *m) { zb__current_op = m->prev; }
+/* Name the operation the rest of the enclosing block runs (unless an outer
+ * one named it already). */
+#define ZB_NAME_OP(op_)                                                                  \
+  zb__op_mark zb__op_m __attribute__((cleanup(zb__op_restore))) = {zb__current_op};     \
+  if (zb__current_op == NULL) zb__current_op = (op_)
+
 /* A span whose work runs on run_dev_ (a copy: the destination), opened
  * only when cond_ holds. */
 #define ZB_PROFILE_SPAN_IF(cond_, op_, entry_, has_entry_, data_dev_, run_dev_, rows_)   \
+  ZB_NAME_OP(op_);                                                                       \
   zb__prof_span zb__prof_sp __attribute__((cleanup(zb__prof_span_end))) = {              \
       .op = (op_), .entry = (entry_), .data_device = (data_dev_), .run_device = (run_dev_), \
       .rows = (rows_), .has_entry = (has_entry_),                                        \

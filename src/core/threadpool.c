@@ -46,6 +46,7 @@ typedef struct job {
   int64_t next;  /* atomic: next unclaimed task */
   int64_t done;  /* atomic: tasks finished (or skipped) */
   uint64_t scope; /* the poster's scope (generation + 1), 0: never cancelled */
+  const char *op; /* the poster's zb__current_op */
   int skipped;    /* atomic: a task was skipped (the job was cancelled) */
   int max_workers;
   int participants; /* under pool lock: slots handed out */
@@ -87,6 +88,7 @@ static int g_cores; /* set once by pool_init */
  * when its operation began, 0 outside any operation. */
 static uint64_t g_cancel_gen;
 static _Thread_local uint64_t t_scope;
+__thread const char *zb__current_op;
 
 void zb_cancel_all(void) { __atomic_add_fetch(&g_cancel_gen, 1, __ATOMIC_RELAXED); }
 
@@ -174,7 +176,9 @@ static job *find_job(void) {
 
 static void run_tasks(job *j, int slot) {
   uint64_t own_scope = t_scope; /* a worker runs the task in the poster's scope */
+  const char *own_op = zb__current_op;
   t_scope = j->scope;
+  zb__current_op = j->op;
   for (;;) {
     int64_t t = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
     if (t >= j->n_tasks) break;
@@ -192,6 +196,7 @@ static void run_tasks(job *j, int slot) {
     __atomic_add_fetch(&j->done, 1, __ATOMIC_RELEASE);
   }
   t_scope = own_scope;
+  zb__current_op = own_op;
 }
 
 static void *worker_main(void *arg) {
@@ -269,8 +274,8 @@ zb_status zb_parallel_for(int64_t n_tasks, zb_task_fn fn, void *ctx, zb_error *e
     }
     return gen_moved(t_scope) ? zb_error_set(err, ZB_ECANCEL, "interrupted") : ZB_OK;
   }
-  job j = {fn,  ctx, n_tasks, 0, 0, t_scope, 0, (int)ZB_MIN((int64_t)threads, n_tasks),
-           1,   1,   NULL};
+  job j = {fn, ctx, n_tasks, 0, 0, t_scope, zb__current_op, 0,
+           (int)ZB_MIN((int64_t)threads, n_tasks), 1, 1, NULL};
   pthread_mutex_lock(&g_pool.lock);
   ensure_workers(threads - 1);
   j.link = g_pool.jobs;

@@ -1017,6 +1017,7 @@ static zb_status read_impl(reader *r, const char *data, int64_t size, zb_table *
 
 zb_status zb_csv_read_buffer(const char *data, int64_t size, const zb_csv_options *opts,
                              zb_table **out, zb_error *err) {
+  ZB_NAME_OP("read_csv");
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "CSV: out is NULL");
   *out = NULL;
   if (size < 0 || (data == NULL && size > 0))
@@ -1064,6 +1065,7 @@ static zb_status read_data(const char *path, const char *data, int64_t size,
 
 zb_status zb_csv_read_file(const char *path, const zb_csv_options *opts, zb_table **out,
                            zb_error *err) {
+  ZB_NAME_OP("read_csv");
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "CSV: out is NULL");
   *out = NULL;
   if (path == NULL) return zb_error_set(err, ZB_EINVAL, "CSV: path is NULL");

@@ -460,6 +460,7 @@ static void prepare_timestamp(wcol *wc) {
 
 zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_csv_write_fn write,
                        void *ctx, zb_error *err) {
+  ZB_NAME_OP("to_csv");
   if (t == NULL || write == NULL)
     return zb_error_set(err, ZB_EINVAL, "CSV write: table or write function is NULL");
   zb_csv_write_options defaults;
@@ -602,6 +603,7 @@ static zb_status fd_write(void *ctx, const char *data, int64_t size, zb_error *e
 
 zb_status zb_csv_write_file(const zb_table *t, const char *path, const zb_csv_write_options *opts,
                             zb_error *err) {
+  ZB_NAME_OP("to_csv");
   if (path == NULL) return zb_error_set(err, ZB_EINVAL, "CSV write: path is NULL");
   if (t == NULL) return zb_error_set(err, ZB_EINVAL, "CSV write: table is NULL");
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

@@ -64,10 +64,11 @@ PyObject *zbpy_raise(zbpy_state *st, zb_status status, const zb_error *err) {
       zb_alloc_refusal r;
       if (zb_alloc_take_refusal(&r)) {
         PyErr_Format(st->OutOfMemoryError,
-                     "%s: over the memory limit: asked for %lld bytes with %lld in use, "
+                     "%s%s%s: over the memory limit: asked for %lld bytes with %lld in use, "
                      "%lld allowed (zambezi.set_memory_limit or ZAMBEZI_MEMORY_LIMIT "
                      "raise it)",
-                     msg, (long long)r.asked, (long long)r.in_use, (long long)r.limit);
+                     r.op ? r.op : "", r.op ? ": " : "", msg, (long long)r.asked,
+                     (long long)r.in_use, (long long)r.limit);
         return NULL;
       }
       exc = st->OutOfMemoryError;
