@@ -253,7 +253,8 @@ class SeriesOps:
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         """numpy ufuncs: the elementwise ones zambezi has run in the engine
         (so np.int64(2) + s and np.add(s, 1) give a Series); others run in
-        numpy on to_numpy() and give an ndarray."""
+        numpy on the values (nulls as NaN) and give a Series with the same
+        labels and name, as pandas does (zambezi._numpy_protocol)."""
         op = _UFUNCS.get(ufunc.__name__)
         if method == "__call__" and op is not None and not kwargs:
             if len(inputs) == 1 and op in ("neg", "abs", "invert"):
@@ -263,8 +264,14 @@ class SeriesOps:
                 if _base.is_series(a):
                     return _binop(a, b, op, ufunc.__name__, False)
                 return _binop(b, a, op, ufunc.__name__, True)
+        from zambezi import _numpy_protocol
+
         conv = [np.asarray(x) if _base.is_series(x) else x for x in inputs]
-        return getattr(ufunc, method)(*conv, **kwargs)
+        result = getattr(ufunc, method)(*conv, **kwargs)
+        if method != "__call__" or kwargs.get("out") is not None:
+            return result
+        first = next(x for x in inputs if _base.is_series(x))
+        return _numpy_protocol.ufunc_result(first, result)
 
     def __bool__(self):
         raise InvalidValueError(

@@ -5,6 +5,7 @@ GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
 from zambezi import _base, _convert, _device, _format, _indexing, _interchange
+from zambezi import _numpy_protocol
 from zambezi import index as _ix
 from zambezi._index_ops import IndexOps
 from zambezi._compute import SeriesOps
@@ -538,3 +539,6 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesOps, SeriesStats, Seri
     def __contains__(self, label):
         # as in pandas (and a dict): whether label is one of the row labels
         return label in self._index
+
+
+_numpy_protocol.accept_numpy_arguments(Series)

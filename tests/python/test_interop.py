@@ -399,3 +399,23 @@ def test_numpy_strided_and_masked_buffers():
         arr = (np.arange(9) % 4).astype(dtype)
         assert zb.Series(arr).dtype == dtype
         assert zb.Series(arr).to_list() == arr.tolist()
+
+
+def test_numpy_functions_on_a_series_answer_as_on_pandas():
+    from pandas_compare import assert_series_like
+
+    rng = np.random.default_rng(4)
+    values = rng.random(500) * 10
+    values[rng.random(500) < 0.1] = np.nan
+    labels = [f"r{i}" for i in range(500)]
+    p = pd.Series(values, index=labels, name="x")
+    s = zb.Series(p)
+    for f in (np.mean, np.sum, np.min, np.max, np.median, np.argmax, np.argmin):
+        assert np.isclose(f(s), f(p), equal_nan=True), f.__name__
+    assert np.isclose(np.std(s), np.std(p)) and np.isclose(np.var(s, ddof=1), np.var(p, ddof=1))
+    for uf in (np.log, np.sqrt, np.exp, np.floor):
+        assert_series_like(uf(s), uf(p), uf.__name__, rtol=1e-12)
+    frac, whole = np.modf(s)
+    assert_series_like(whole, np.modf(p)[1], "modf")
+    with pytest.raises(zb.errors.UnsupportedError):
+        np.sum(s, out=np.empty(()))
