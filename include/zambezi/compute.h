@@ -280,6 +280,14 @@ ZB_API zb_status zb_column_sort_indices(const zb_column *col, bool ascending, bo
  * columns. */
 ZB_API zb_status zb_column_sort_values(const zb_column *col, bool ascending, bool nulls_first,
                                        zb_column **out, zb_error *err);
+/* Both at once: *values (as zb_column_sort_values) and *indices (int64, as
+ * zb_column_sort_indices), so that *values equals zb_column_take(col,
+ * *indices).  Fixed-width numeric host columns sort (key, row) words and
+ * write both from them, with no gather.  On success the caller owns both;
+ * on failure both are NULL. */
+ZB_API zb_status zb_column_sort_values_indices(const zb_column *col, bool ascending,
+                                               bool nulls_first, zb_column **values,
+                                               zb_column **indices, zb_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Statistics (src/core/stats_ops.c, src/cpu/reduce_stats.c)                */

@@ -5,6 +5,11 @@ frames) are matched before a binary operation, as pandas does it.
   identity first, then two RangeIndexes by start/stop/step, then
   ``Index.equals``), combine positionally: no hash work, the result keeps
   the left object's labels.
+- Otherwise, for one level of integer labels without nulls, unique on
+  each side (the usual case), both sides' labels are sorted together by
+  one engine sort that also gives the permutation, and numpy pairs the
+  equal labels (``_merge_unique``): no hash table, and the union comes out
+  sorted.
 - Otherwise their labels are joined with the engine's hash join
   (``_core.join_indices`` on tables of the index levels, how="outer",
   sorted): the result has the union of the labels, sorted (pandas sorts the
@@ -23,7 +28,7 @@ Nothing here loops over rows: one join, one take per column.
 
 import numpy as np
 
-from zambezi import _core
+from zambezi import _convert, _core
 from zambezi import index as _ix
 from zambezi.errors import DTypeError, UnsupportedError, ZambeziError
 
@@ -97,6 +102,11 @@ def join_indexes(left, right, what="align"):
         lcols.append(a)
         rcols.append(b)
     nulls = any(c.null_count for c in lcols) or any(c.null_count for c in rcols)
+    if len(lcols) == 1 and not nulls and lcols[0].dtype.startswith(_INTEGER):
+        merged = _merge_unique(lcols[0], rcols[0])
+        if merged is not None:
+            labels, lpos, rpos = merged
+            return _ix.Index._from_columns([labels], left.names), lpos, rpos
     lkeys, rkeys = [], []
     for a, b in zip(lcols, rcols):
         if nulls:
@@ -120,6 +130,49 @@ def join_indexes(left, right, what="align"):
         la = _core.take(a, lpos)
         labels.append(la if all_left else _core.column_where(la, from_left, _core.take(b, rpos)))
     return _ix.Index._from_columns(labels, left.names), lpos, rpos
+
+
+def _positions(pos, null):
+    """An int64 engine column of pos, null where null is true."""
+    return _core.column_from_buffer(pos, mask=null if null.any() else None)
+
+
+def _merge_unique(a, b):
+    """The outer join of two integer label columns without nulls whose
+    labels are unique on each side, by one engine sort of both sides'
+    labels together (values and permutation from one radix sort) and a few
+    numpy passes: (union labels, left positions, right positions), as
+    join_indexes gives them.  None when a label repeats on one side (the
+    hash join then gives every pair)."""
+    na = len(a)
+    values, order = _core.sort_values(_core.concat([a, b]), True, False, True)
+    v = _convert.values_numpy(values)
+    o = _convert.values_numpy(order)
+    m = len(v)
+    if m == 0:
+        return None
+    first = np.empty(m, dtype=bool)  # the first row of each label's run
+    first[0] = True
+    np.not_equal(v[1:], v[:-1], out=first[1:])
+    keep = np.flatnonzero(first)
+    run = np.diff(keep, append=m)  # rows per label
+    if (run > 2).any():
+        return None
+    ok = o[keep]
+    fb = ok >= na                 # the label's first row is a right row
+    pk = run == 2                 # the label is on both sides ...
+    after = keep + 1
+    after[-1] = min(after[-1], m - 1)
+    nxt = o[after]
+    # ... as (left row, right row): the stable sort puts left rows first;
+    # two rows from one side are a repeated label
+    if (pk & (fb | (nxt < na))).any():
+        return None
+    lpos = np.where(fb, 0, ok)
+    rpos = np.where(fb, ok, np.where(pk, nxt, na)) - na
+    rnull = ~(fb | pk)
+    labels = _core.column_from_buffer(v[keep])
+    return labels, _positions(lpos, fb), _positions(rpos, rnull)
 
 
 def take_side(col, pos, op=None, right=False):

@@ -119,10 +119,12 @@ class NDFrame:
         """A result with the same rows as self over engine data."""
         raise NotImplementedError
 
-    def _select_rows(self, rows):
+    def _select_rows(self, rows, data=None):
         """Some of self's rows: rows is a selection from zambezi._indexing
-        (slice_rows, take_rows, filter_rows), with their labels."""
-        out = self._like(rows.apply(self._engine))
+        (slice_rows, take_rows, filter_rows), with their labels.  data:
+        the selected rows when the engine already made them (a sort that
+        returns its values with the permutation), else they are gathered."""
+        out = self._like(rows.apply(self._engine) if data is None else data)
         out._index = self._index._take(rows)
         return out
 

@@ -376,8 +376,11 @@ class SeriesOps:
             return self._constructor._from_engine(
                 _core.sort_values(self._col, bool(ascending), na_position == "first"),
                 self._name)
-        return self._select_rows(_indexing.take_rows(self._sort_indices(ascending,
-                                                                        na_position)))
+        # one engine sort gives the values and the permutation (no gather of
+        # the values); the labels follow the permutation lazily
+        values, order = _core.sort_values(self._col, bool(ascending), na_position == "first",
+                                          True)
+        return self._select_rows(_indexing.take_rows(order), values)
 
     def _sort_indices(self, ascending=True, na_position="last"):
         if na_position not in ("first", "last"):

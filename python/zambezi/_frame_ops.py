@@ -257,11 +257,39 @@ class FrameOps:
         <BLANKLINE>
         [4 rows x 2 columns]
         """
-        idx = self._sort_indices(by, ascending, na_position)
-        out = self._select_rows(_indexing.take_rows(idx))
+        keys = [by] if isinstance(by, str) else list(by)
+        if len(keys) == 1 and keys[0] in self._table.names and na_position in ("first", "last"):
+            out = self._sort_one_key(keys[0], ascending, na_position)
+        else:
+            idx = self._sort_indices(by, ascending, na_position)
+            out = self._select_rows(_indexing.take_rows(idx))
         if ignore_index:
             out._index = _ix.default_index(len(out))
         return out
+
+    def _sort_one_key(self, key, ascending, na_position):
+        """sort_values by one column: the engine sorts that column and gives
+        its values with the permutation in one pass; only the other columns
+        are gathered."""
+        if isinstance(ascending, (list, tuple)):
+            if len(ascending) != 1:
+                raise InvalidValueError(
+                    f"sort_values: {len(ascending)} ascending flags for 1 column")
+            ascending = ascending[0]
+        t = self._table
+        names = t.names
+        k = names.index(key)
+        values, order = _core.sort_values(t.column(k), bool(ascending), na_position == "first",
+                                          True)
+        if t.num_columns == 1:
+            return self._select_rows(_indexing.take_rows(order),
+                                     _core.table_from_columns([values], names))
+        others = [i for i in range(t.num_columns) if i != k]
+        rest = _core.take(t.select(others), order)
+        cols = [rest.column(j) for j in range(len(others))]
+        cols.insert(k, values)
+        return self._select_rows(_indexing.take_rows(order),
+                                 _core.table_from_columns(cols, names))
 
     def _n_extreme(self, n, columns, largest):
         n = max(int(n), 0)

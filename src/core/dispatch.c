@@ -254,6 +254,7 @@ static const char *variant_name(zb__op op, int v) {
     case ZB__OP_UNARY: return v < ZB_UNARY_OP_COUNT ? zb_unary_op_name((zb_unary_op)v) : NULL;
     case ZB__OP_CAST: return v < ZB_TYPE_COUNT ? zb_type_name((zb_type_id)v) : NULL;
     case ZB__OP_IS_NULL: return v == 0 ? "isnull" : v == 1 ? "notnull" : NULL;
+    case ZB__OP_SORT_VALUES: return v == 0 ? "values" : v == 1 ? "with_indices" : NULL;
     case ZB__OP_FILL_SCAN: return v == 0 ? "ffill" : v == 1 ? "bfill" : NULL;
     case ZB__OP_CUMULATIVE: {
       static const char *const names[2 * ZB_CUM_OP_COUNT] = {

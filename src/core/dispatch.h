@@ -61,7 +61,8 @@ typedef enum zb__op {
   ZB__OP_TAKE,
   /* table t; subject each key's type; p.sort; -> out[0] (int64 order) */
   ZB__OP_SORT_INDICES,
-  /* in[0]; p.sort_values; -> out[0] (the values in order) */
+  /* in[0]; p.sort_values; -> out[0] (the values in order), and for
+   * variant 1 out[1] (int64: the permutation that sorts them) */
   ZB__OP_SORT_VALUES,
   /* in[0] a string column; variant zb_str_op; p.str; -> out[0] */
   ZB__OP_STR,

@@ -107,7 +107,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                                   c->p.sort.ascending, c->p.sort.nulls_first, out, err);
     case ZB__OP_SORT_VALUES:
       return zb__cpu_sort_values(in[0], c->p.sort_values.ascending,
-                                 c->p.sort_values.nulls_first, out, err);
+                                 c->p.sort_values.nulls_first, out,
+                                 c->variant == 1 ? &c->out[1] : NULL, err);
     case ZB__OP_STR: return zb__cpu_str(in[0], c->p.str.args, out, err);
     case ZB__OP_STR_CAT:
       return zb__cpu_str_cat(in[0], c->scalar[0], in[1], c->scalar[1], c->p.cat.sep,

@@ -184,8 +184,10 @@ zb_status zb__cpu_take_columns(int64_t n_cols, const zb_column *const *cols,
 zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
                                const bool *ascending, bool nulls_first, zb_column **out,
                                zb_error *err);
-/* The values of col sorted (src/cpu/sort.c; see zb_column_sort_values). */
+/* The values of col sorted (src/cpu/sort.c; see zb_column_sort_values),
+ * and when indices is not NULL the permutation that sorts them (see
+ * zb_column_sort_values_indices). */
 zb_status zb__cpu_sort_values(const zb_column *col, bool ascending, bool nulls_first,
-                              zb_column **out, zb_error *err);
+                              zb_column **out, zb_column **indices, zb_error *err);
 
 #endif /* ZAMBEZI_CPU_KERNELS_H */

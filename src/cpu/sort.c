@@ -25,7 +25,9 @@
  * top bits is put in order by the rest afterwards.  Permutations of fewer
  * than 2^32 rows by fixed-width keys carry 32-bit positions, in the halves
  * of the int64 result.  sort_values of fixed-width numeric columns sorts
- * the keys alone and maps them back to values (no permutation, no gather).
+ * the keys alone and maps them back to values (no permutation, no gather);
+ * asked for the permutation too, it sorts (key, row) packed in one word
+ * and writes both from the sorted words (still no gather).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -953,6 +955,8 @@ typedef struct sv_job {
   int64_t val_at;    /* first output row of the sorted values */
   uint64_t flip;
   bool count_only;
+  int64_t *perm;     /* with_indices: the permutation (missing rows written
+                      * here, present rows' positions at val_at + their key) */
 } sv_job;
 
 /* Missing rows of [row, row + 64) as a word (float: also NaN). */
@@ -985,12 +989,14 @@ typedef struct sv_job {
         T v = src[row + q];                                                    \
         uint64_t keep = (vw >> q) & 1;                                         \
         key[pos] = (KEYEXPR) ^ flip;                                           \
+        if (perm != NULL) perm[val_at + pos] = row + q;                        \
         pos += (int64_t)keep;                                                  \
       }                                                                        \
       uint64_t miss = ~vw & zb__mask(m);                                       \
       for (; miss != 0; miss &= miss - 1) {                                    \
         int q = __builtin_ctzll(miss);                                         \
         dst[mpos] = src[row + q];                                              \
+        if (perm != NULL) perm[mpos] = row + q;                                \
         if (ov != NULL && !zb_column_is_valid(c, row + q))                     \
           __atomic_fetch_and(&ov[mpos >> 6], ~(UINT64_C(1) << (mpos & 63)),    \
                              __ATOMIC_RELAXED);                                \
@@ -1024,6 +1030,7 @@ static void sv_keys_morsel(void *ctx, int64_t task, int worker) {
   /* missing rows before this morsel: rows before it less present ones */
   int64_t mpos = j->count_only ? 0 : j->miss_at + (lo - j->kept[task]);
   uint64_t *key = j->key, flip = j->flip;
+  int64_t *perm = j->count_only ? NULL : j->perm, val_at = j->val_at;
   uint64_t *ov = (!j->count_only && j->out->validity) ? (uint64_t *)j->out->validity->data
                                                        : NULL;
   switch (zb__physical(c->type)) {
@@ -1108,11 +1115,136 @@ static void sv_fix_zeros(const zb_column *c, zb_column *o, int64_t at) {
   }
 }
 
+/* ---- sort_values with the permutation: (key, row) words ------------------ */
+
+/* The present rows' rebased keys packed with their rows into one word,
+ * ((key - base) >> shift) << pbits | row, sorted by radix passes over the
+ * key bits only (the rows ride along in the low bits: stable, no separate
+ * position array); keys too wide for one word keep their low `shift` bits
+ * in low[row], and runs of equal top bits are put in order by them after
+ * the sort (as sort_pairs does).  One pass then writes the values (mapped
+ * back from the keys) and the positions. */
+typedef struct svp_job {
+  uint64_t *key;       /* the present rows' keys, then the packed words */
+  const int64_t *rows; /* each key's row, or NULL: key i is row i */
+  uint32_t *low;       /* shift > 0: low key bits by row */
+  const uint64_t *sorted;
+  int64_t len;
+  uint64_t base;
+  int pbits, shift;
+  sv_job *sv;
+} svp_job;
+
+static void svp_pack_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  svp_job *j = (svp_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->len);
+  uint64_t *key = j->key, base = j->base;
+  const int64_t *rows = j->rows;
+  int pbits = j->pbits, shift = j->shift;
+#define SVP_PACK(ROW)                                                          \
+  if (shift == 0) {                                                            \
+    for (int64_t i = lo; i < hi; i++) key[i] = ((key[i] - base) << pbits) | (uint64_t)(ROW); \
+  } else {                                                                     \
+    uint32_t *low = j->low, lm = (uint32_t)((UINT64_C(1) << shift) - 1);      \
+    for (int64_t i = lo; i < hi; i++) {                                        \
+      uint64_t k = key[i] - base, r = (uint64_t)(ROW);                         \
+      low[r] = (uint32_t)k & lm;                                               \
+      key[i] = ((k >> shift) << pbits) | r;                                    \
+    }                                                                          \
+  }
+  if (rows != NULL) {
+    SVP_PACK(rows[i])
+  } else {
+    SVP_PACK(i)
+  }
+#undef SVP_PACK
+}
+
+#define SVP_OUT_LOOP(T, VALEXPR)                                               \
+  {                                                                            \
+    T *dst = (T *)sv->out->data->data + sv->val_at;                            \
+    for (int64_t i = lo; i < hi; i++) {                                        \
+      uint64_t w = sorted[i], r = w & pm, k = w >> pbits;                      \
+      if (shift > 0) k = (k << shift) | low[r];                                \
+      k = (k + base) ^ flip;                                                   \
+      perm[i] = (int64_t)r;                                                    \
+      dst[i] = (T)(VALEXPR);                                                   \
+    }                                                                          \
+  }
+
+static void svp_out_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  svp_job *j = (svp_job *)ctx;
+  sv_job *sv = j->sv;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->len);
+  const uint64_t *sorted = j->sorted;
+  const uint32_t *low = j->low;
+  uint64_t flip = sv->flip, base = j->base, pm = (UINT64_C(1) << j->pbits) - 1;
+  int pbits = j->pbits, shift = j->shift;
+  int64_t *perm = sv->perm + sv->val_at;
+  switch (zb__physical(sv->c->type)) {
+#define SVP_OUT_S(ID, T, NAME, U) case ID: SVP_OUT_LOOP(T, (U)((U)k ^ ZB_TOP_BIT(U))) break;
+#define SVP_OUT_U(ID, T, NAME, U) case ID: SVP_OUT_LOOP(T, k) break;
+    ZB_FOR_EACH_SIGNED_TYPE(SVP_OUT_S)
+    ZB_FOR_EACH_UNSIGNED_TYPE(SVP_OUT_U)
+#undef SVP_OUT_S
+#undef SVP_OUT_U
+    case ZB_FLOAT32: SVP_OUT_LOOP(float, f32_from_key(k)) break;
+    case ZB_FLOAT64: SVP_OUT_LOOP(double, f64_from_key(k)) break;
+    default: break;
+  }
+}
+#undef SVP_OUT_LOOP
+
+/* Sorts the len present keys of j (rows: their rows, or NULL when key i is
+ * row i) and writes the values and the permutation (j->perm) of the
+ * present rows; n: the column's rows.  key2: scratch of len words. */
+static zb_status sv_sort_with_perm(sv_job *j, uint64_t *key, uint64_t *key2,
+                                   const int64_t *rows, int64_t len, int64_t n, zb_error *err) {
+  if (len == 0) return ZB_OK;
+  uint64_t mn, mx, *rk = key;
+  void *rv;
+  ZB_RETURN_NOT_OK(key_range(key, len, &mn, &mx, err));
+  int rbits = bit_width(mx - mn), pbits = bit_width((uint64_t)(n - 1));
+  int shift = rbits + pbits <= 64 ? 0 : rbits + pbits - 64; /* <= 32: n <= 2^32 */
+  svp_job pj = {key, rows, NULL, NULL, len, mn, pbits, shift, j};
+  if (shift > 0) {
+    pj.low = (uint32_t *)zb_malloc((size_t)n * sizeof(uint32_t));
+    if (pj.low == NULL)
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting %lld values)",
+                          (long long)n);
+  }
+  int64_t nm = zb__morsels(len);
+  zb_status st = zb_parallel_for(nm, svp_pack_morsel, &pj, err);
+  if (st == ZB_OK)
+    st = radix_sort(key, NULL, key2, NULL, 8, len, 0, pbits, rbits - shift, &rk, &rv, err);
+  if (st == ZB_OK && shift > 0) {
+    int64_t *big = (int64_t *)zb_malloc((size_t)nm * 4 * sizeof(int64_t));
+    if (big == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (radix sort)");
+    tie_job tj = {rk, len, pbits, shift, pj.low, nm, big + 2 * nm, big, big + 3 * nm};
+    if (st == ZB_OK) st = zb_parallel_for(nm, tie_start_morsel, &tj, err);
+    if (st == ZB_OK) st = zb_parallel_for(nm, tie_morsel, &tj, err);
+    for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
+      if (tj.failed[m])
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting tied rows)");
+      else if (big[2 * m] >= 0)
+        st = order_big_run(&tj, big[2 * m], big[2 * m + 1], err);
+    }
+    zb_free(big);
+  }
+  pj.sorted = rk;
+  if (st == ZB_OK) st = zb_parallel_for(nm, svp_out_morsel, &pj, err);
+  zb_free(pj.low);
+  return st;
+}
+
 zb_status zb__cpu_sort_values(const zb_column *c, bool ascending, bool nulls_first,
-                              zb_column **out, zb_error *err) {
+                              zb_column **out, zb_column **indices, zb_error *err) {
   *out = NULL;
+  if (indices != NULL) *indices = NULL;
   int64_t n = c->length;
-  if (!sv_fast_type(c->type)) {
+  if (!sv_fast_type(c->type) || (indices != NULL && n > (int64_t)UINT32_MAX)) {
     /* permutation, then a gather */
     zb_table *t = NULL;
     const char *name = "key";
@@ -1122,11 +1254,15 @@ zb_status zb__cpu_sort_values(const zb_column *c, bool ascending, bool nulls_fir
     zb_status st = zb__cpu_sort_indices(t, 1, &k0, &ascending, nulls_first, &idx, err);
     zb_table_release(t);
     if (st == ZB_OK) st = zb__cpu_take(c, idx, out, err);
+    if (st == ZB_OK && indices != NULL) {
+      *indices = idx;
+      return ZB_OK;
+    }
     zb_column_release(idx);
     return st;
   }
   int64_t nm = zb__morsels(n), m1 = ZB_MAX(nm, 1);
-  zb_column *o = NULL;
+  zb_column *o = NULL, *pc = NULL;
   uint64_t *key = (uint64_t *)zb_malloc((size_t)(n + 1) * sizeof(uint64_t));
   uint64_t *key2 = (uint64_t *)zb_malloc((size_t)(n + 1) * sizeof(uint64_t));
   int64_t *kept = (int64_t *)zb_malloc((size_t)m1 * 2 * sizeof(int64_t));
@@ -1136,9 +1272,13 @@ zb_status zb__cpu_sort_values(const zb_column *c, bool ascending, bool nulls_fir
     goto done;
   }
   st = zb__new_like(c, c->type, n, c->null_count > 0, 0, &o, err);
+  if (st == ZB_OK && indices != NULL) st = zb_column_new(ZB_INT64, n, false, 0, &pc, err);
   if (st != ZB_OK) goto done;
-  sv_job j = {c, o, key, NULL, kept, kept + m1, n, 0, 0, 0, ascending ? 0 : ~UINT64_C(0), true};
   bool can_miss = c->null_count > 0 || zb_type_is_float(c->type);
+  /* with the permutation: the key pass also writes each row's position
+   * (only needed when rows can be missing: otherwise key i is row i) */
+  sv_job j = {c, o, key, NULL, kept, kept + m1, n, 0, 0, 0, ascending ? 0 : ~UINT64_C(0), true,
+              pc != NULL && can_miss ? (int64_t *)pc->data->data : NULL};
   int64_t len = n;
   if (can_miss) {
     st = zb_parallel_for(nm, sv_keys_morsel, &j, err);
@@ -1160,6 +1300,29 @@ zb_status zb__cpu_sort_values(const zb_column *c, bool ascending, bool nulls_fir
   if (st != ZB_OK) goto done;
   int64_t negz = 0;
   for (int64_t m = 0; m < nm; m++) negz += j.negz[m];
+  if (pc != NULL) {
+    int64_t *perm = (int64_t *)pc->data->data;
+    const int64_t *rows = j.perm != NULL ? perm + j.val_at : NULL;
+    j.perm = perm;
+    st = sv_sort_with_perm(&j, key, key2, rows, len, n, err);
+    if (st != ZB_OK) goto done;
+    if (negz > 0) { /* the zeros, tied and in row order: their own values */
+      int64_t a = j.val_at, e = j.val_at + len;
+      if (c->type == ZB_FLOAT64) {
+        double *v = (double *)o->data->data;
+        const double *src = (const double *)c->data->data + c->offset;
+        for (int64_t i = a; i < e; i++)
+          if (v[i] == 0) v[i] = src[perm[i]];
+      } else {
+        float *v = (float *)o->data->data;
+        const float *src = (const float *)c->data->data + c->offset;
+        for (int64_t i = a; i < e; i++)
+          if (v[i] == 0) v[i] = src[perm[i]];
+      }
+    }
+    if (o->validity != NULL) zb_column_recount_nulls(o);
+    goto done;
+  }
   uint64_t mn, mx, *rk = key;
   void *rv;
   st = key_range(key, len, &mn, &mx, err);
@@ -1187,8 +1350,10 @@ done:
   zb_free(kept);
   if (st != ZB_OK) {
     zb_column_release(o);
+    zb_column_release(pc);
     return st;
   }
   *out = o;
+  if (indices != NULL) *indices = pc;
   return ZB_OK;
 }

@@ -515,22 +515,40 @@ static PyObject *zbpy_compute_take(PyObject *module, PyObject *args) {
   return select_rows(module, args, "OO:take", "indices", zb_table_take, zb_column_take);
 }
 
-/* sort_values(column, ascending, nulls_first) -> Column */
+/* sort_values(column, ascending, nulls_first[, with_indices]) -> Column, or
+ * with_indices: (values Column, int64 permutation Column) from one sort */
 static PyObject *zbpy_compute_sort_values(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  zb_column *out = NULL, *col;
+  zb_column *out = NULL, *idx = NULL, *col;
   PyObject *co;
-  int asc = 1, nf = 0;
-  if (!PyArg_ParseTuple(args, "Opp:sort_values", &co, &asc, &nf)) return NULL;
+  int asc = 1, nf = 0, wi = 0;
+  if (!PyArg_ParseTuple(args, "Opp|p:sort_values", &co, &asc, &nf, &wi)) return NULL;
   if (as_column(st, co, "column", &col) < 0) return NULL;
   ZBPY_BEGIN_ENGINE
-  s = zb_column_sort_values(col, asc != 0, nf != 0, &out, &err);
+  if (wi)
+    s = zb_column_sort_values_indices(col, asc != 0, nf != 0, &out, &idx, &err);
+  else
+    s = zb_column_sort_values(col, asc != 0, nf != 0, &out, &err);
   ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  if (!wi) return zbpy_column_wrap(st, out);
+  PyObject *v = zbpy_column_wrap(st, out);
+  if (v == NULL) {
+    zb_column_release(idx);
+    return NULL;
+  }
+  PyObject *i = zbpy_column_wrap(st, idx);
+  if (i == NULL) {
+    Py_DECREF(v);
+    return NULL;
+  }
+  PyObject *r = PyTuple_Pack(2, v, i);
+  Py_DECREF(v);
+  Py_DECREF(i);
+  return r;
 }
 
 /* sort_indices(column, ascending, nulls_first) -> Column, or
@@ -665,7 +683,8 @@ PyMethodDef zbpy_compute_methods[] = {
      "sort_indices(col, ascending, nulls_first) or sort_indices(table, keys, ascending, "
      "nulls_first) -> int64 Column"},
     {"sort_values", zbpy_compute_sort_values, METH_VARARGS,
-     "sort_values(col, ascending, nulls_first) -> Column"},
+     "sort_values(col, ascending, nulls_first[, with_indices]) -> Column, or (values, "
+     "indices) with with_indices"},
     {"concat", zbpy_compute_concat, METH_O, "concat(columns) -> Column"},
     {NULL, NULL, 0, NULL},
 };

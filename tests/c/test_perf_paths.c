@@ -1,6 +1,7 @@
 /*
  * test_perf_paths.c -- unit tests for the fast paths of the CPU kernels:
- * zb_column_sort_values (keys sorted alone, then mapped back), the radix
+ * zb_column_sort_values (keys sorted alone, then mapped back) and
+ * zb_column_sort_values_indices ((key, row) words sorted), the radix
  * sort behind zb_column_sort_indices (rebased keys, skipped constant
  * digits, keys packed with positions), direct-indexed value_counts /
  * unique / nunique of small integer ranges, and the branch-free filter.
@@ -170,22 +171,31 @@ ZB_TEST(test_perf_sort_values_and_indices) {
           oracle_perm(c, asc, nf, perm);
           for (int th = 1; th <= 3; th += 2) {
             threads(th);
-            zb_column *v = NULL, *idx = NULL;
+            zb_column *v = NULL, *idx = NULL, *v2 = NULL, *idx2 = NULL;
             ZB_CHECK_OK(zb_column_sort_values(c, asc, nf, &v, &err), &err);
             ZB_CHECK_OK(zb_column_sort_indices(c, asc, nf, &idx, &err), &err);
-            if (v == NULL || idx == NULL) {
+            ZB_CHECK_OK(zb_column_sort_values_indices(c, asc, nf, &v2, &idx2, &err), &err);
+            if (v == NULL || idx == NULL || v2 == NULL || idx2 == NULL) {
               zb_column_release(v);
               zb_column_release(idx);
+              zb_column_release(v2);
+              zb_column_release(idx2);
               continue;
             }
             ZB_CHECK_EQ_INT(v->length, n);
             ZB_CHECK_EQ_INT(v->type, t);
             ZB_CHECK_EQ_INT(v->null_count, c->null_count);
+            ZB_CHECK_EQ_INT(v2->length, n);
+            ZB_CHECK_EQ_INT(v2->type, t);
+            ZB_CHECK_EQ_INT(v2->null_count, c->null_count);
+            ZB_CHECK_EQ_INT(idx2->length, n);
+            ZB_CHECK_EQ_INT(idx2->null_count, 0);
             int64_t bad_v = 0, bad_i = 0;
             const int64_t *ix = (const int64_t *)idx->data->data;
+            const int64_t *ix2 = (const int64_t *)idx2->data->data;
             for (int64_t i = 0; i < n; i++) {
-              bad_v += !same_row(v, i, c, perm[i]);
-              bad_i += ix[i] != perm[i];
+              bad_v += !same_row(v, i, c, perm[i]) + !same_row(v2, i, c, perm[i]);
+              bad_i += (ix[i] != perm[i]) + (ix2[i] != perm[i]);
             }
             if (bad_v || bad_i)
               zb_test_fail(__FILE__, __LINE__, "type %d n %lld pattern %d mode %d threads %d: "
@@ -193,6 +203,8 @@ ZB_TEST(test_perf_sort_values_and_indices) {
                            th, (long long)bad_v, (long long)bad_i);
             zb_column_release(v);
             zb_column_release(idx);
+            zb_column_release(v2);
+            zb_column_release(idx2);
           }
         }
         free(perm);
@@ -409,6 +421,14 @@ ZB_TEST(test_perf_faults) {
     ZB_CHECK(s == ZB_OK || s == ZB_ENOMEM);
     zb_column_release(o);
     o = NULL;
+    zb_alloc_fail_after(k);
+    s = zb_column_sort_values_indices(c, false, true, &o, &o2, &err);
+    zb_alloc_fail_after(0);
+    ZB_CHECK(s == ZB_OK || s == ZB_ENOMEM);
+    ZB_CHECK(s == ZB_OK || (o == NULL && o2 == NULL));
+    zb_column_release(o);
+    zb_column_release(o2);
+    o = o2 = NULL;
     zb_alloc_fail_after(k);
     s = zb_column_value_counts(d, true, false, true, false, &o, &o2, &err);
     zb_alloc_fail_after(0);

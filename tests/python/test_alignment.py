@@ -235,3 +235,32 @@ def test_series_methods_align_with_fill_value(seed):
                            getattr(p1, name)(3, fill_value=1), f"{name} scalar", rtol=1e-12)
     for name in ["eq", "ne", "lt", "ge"]:  # the methods align, the operators raise
         assert_series_like(getattr(z1, name)(z2), getattr(p1, name)(p2), name)
+
+
+@pytest.mark.parametrize("dtypes", [("int64", "int64"), ("int32", "int64"), ("uint64", "uint64"),
+                                    ("int16", "int16")])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_unique_integer_labels_merge_without_a_hash_join(monkeypatch, dtypes, seed):
+    # unique integer labels on each side take the sort-merge path
+    # (_align._merge_unique), never the hash join; labels a side repeats
+    # fall back to it
+    rng = np.random.default_rng(seed)
+    n1, n2 = 90, 70
+    l1 = rng.permutation(120)[:n1].astype(dtypes[0])
+    l2 = rng.permutation(120)[:n2].astype(dtypes[1])
+    p1 = pd.Series(rng.normal(size=n1).round(3), index=l1)
+    p2 = pd.Series(pd.array(np.where(rng.random(n2) < 0.2, None, rng.integers(-9, 9, n2)),
+                            dtype="Int64"), index=l2)
+    z1, z2 = zb.Series(p1), zb.Series(p2)
+    joins = []
+    real_join = _align._core.join_indices
+    monkeypatch.setattr(_align._core, "join_indices",
+                        lambda *a: joins.append(1) or real_join(*a))
+    assert_series_like(z1 + z2, p1 + p2, "add", rtol=1e-12)
+    assert_series_like(z2 - z1, p2 - p1, "rsub", rtol=1e-12)
+    assert joins == []
+    l2[:3] = l2[3]  # a repeated label: every pair, through the hash join
+    p2.index = l2
+    z2 = zb.Series(p2)
+    assert_series_like(z1 * z2, p1 * p2, "mul repeated", rtol=1e-12)
+    assert joins

@@ -889,6 +889,9 @@ def test_frame_sort_vs_pandas(seed, n, threads):
             got = df.sort_values(by, ascending=asc, na_position=na)
             np.testing.assert_array_equal(got["v"].to_numpy(), exp["v"].to_numpy())
             assert_same(got["k2"], (exp["k2"]))
+            for key in ([by] if isinstance(by, str) else by):  # the sorted keys, labelled
+                assert_same(got[key], exp[key])
+            assert list(got.columns) == list(exp.columns)
     # pandas' DataFrame.nlargest treats NA inconsistently (it may return an
     # all-NA row); compare on keys without missing values, and check that
     # zambezi drops rows missing a key separately.

@@ -49,7 +49,7 @@ def test_operations_inside_are_recorded_with_device_rows_and_time(frame):
         g = frame.groupby("k").agg({"x": "sum"})
     assert total == pytest.approx(frame["x"].to_numpy()[frame["x"].to_numpy() > 0.5].sum())
     assert len(order) == N and len(g) == 50
-    assert _top(p) == ["mul", "gt", "table_filter", "sum", "sort_indices", "table_take",
+    assert _top(p) == ["mul", "gt", "table_filter", "sum", "sort_values", "table_take",
                        "groupby"]
     by_op = {r.op: r for r in p.records if r.depth == 0}
     assert by_op["mul"].rows == N and by_op["groupby"].rows == N
