@@ -21,6 +21,10 @@ categoricals; zambezi has no ordered categoricals).
 
 Differences from pandas, on purpose:
 
+- Ranks are always float64, as pandas gives them for numpy dtypes; pandas
+  gives Float64 for its nullable dtypes (what zambezi's to_pandas() shows
+  for integer and bool columns with nulls), and UInt64 there for methods
+  min / max / first / dense without pct.
 - ``axis=1`` (ranks across the columns of a row) raises UnsupportedError.
 - An unknown ``method`` raises InvalidValueError (pandas: KeyError).
 """
@@ -90,7 +94,8 @@ class SeriesRank:
         missing (na_option="keep") or rank before ("top") or after
         ("bottom") every value; pct=True gives ranks as fractions of the
         number of ranked values.  Strings rank byte-wise, categoricals by
-        their categories.
+        their categories.  Always float64 (pandas gives its nullable
+        dtypes Float64 or UInt64 ranks); axis=1 is not supported.
 
         Examples
         --------
