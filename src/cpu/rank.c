@@ -67,84 +67,152 @@ static inline int64_t gid_of(const zb_column *ids, const int64_t *iv, int64_t r)
   return zb_column_is_valid(ids, r) ? iv[r] : -1;
 }
 
-/* Row r's group id is present and outside [0, n_groups). */
-static inline bool gid_bad(const zb_column *ids, const int64_t *iv, int64_t r, int64_t ng) {
-  return ids != NULL && zb_column_is_valid(ids, r) && (iv[r] < 0 || iv[r] >= ng);
+
+/* Phase 1 works in blocks of ZB_BLOCK positions (plus the position
+ * before): the sorted rows' values are gathered first, branch-free, as
+ * equality keys (so that the random loads overlap), with their missing
+ * flags and group ids; the flags are then computed from those arrays.  The
+ * type switch is per block, outside the row loops. */
+typedef struct flag_block {
+  uint64_t key[ZB_BLOCK + 1]; /* equal keys <=> equal values (strings: the row) */
+  int64_t gid[ZB_BLOCK + 1];  /* the group id, -1 for a null one */
+  uint8_t miss[ZB_BLOCK + 1];
+} flag_block;
+
+/* A float's equality key: its bits, with -0.0 made 0.0. */
+static inline uint64_t fkey_float(float v) {
+  uint32_t b = 0;
+  if (v != 0) memcpy(&b, &v, 4);
+  return b;
+}
+static inline uint64_t fkey_double(double v) {
+  uint64_t b = 0;
+  if (v != 0) memcpy(&b, &v, 8);
+  return b;
 }
 
-/* Phase 1's loop over positions [lo, hi) with MISS(r) (row r is missing)
- * and EQ(a, b) (rows a and b, both present, hold equal values). */
-#define FLAG_LOOP(MISS, EQ)                                                     \
-  for (int64_t i = lo; i < hi; i++) {                                           \
-    int64_t r = perm[i];                                                        \
-    int64_t g = gid_of(ids, iv, r);                                             \
-    bool m = MISS(r);                                                           \
-    uint8_t f = (uint8_t)((m ? F_MISS : 0) | (g < 0 ? F_NOGRP : 0));            \
-    if (bad < 0 && gid_bad(ids, iv, r, j->n_groups)) bad = r;                   \
-    if (i == 0) {                                                               \
-      f |= F_GROUP | F_RUN;                                                     \
-    } else {                                                                    \
-      int64_t p = perm[i - 1];                                                  \
-      bool mp = MISS(p);                                                        \
-      if (ids != NULL && gid_of(ids, iv, p) != g)                               \
-        f |= F_GROUP | F_RUN;                                                   \
-      else if (m != mp || (!m && !(EQ(r, p))))                                  \
-        f |= F_RUN;                                                             \
-    }                                                                           \
-    fl[i] = f;                                                                  \
-  }
+#define GATHER_INT(T, U, v) ((uint64_t)(U)(v))
+#define GATHER_FLOAT(T, U, v) fkey_##T(v)
 
-#define VALID_MISS(r) (!zb_column_is_valid(c, r))
-#define FLOAT_MISS(r) (!zb_column_is_valid(c, r) || d[r] != d[r])
-#define VALUE_EQ(a, b) (d[a] == d[b])
-#define BOOL_EQ(a, b) (zb_bit_get(bits, c->offset + (a)) == zb_bit_get(bits, c->offset + (b)))
+/* Keys and missing flags of positions [a, e) into b[0, e - a). */
+static void gather(const zb_column *c, const int64_t *perm, int64_t a, int64_t e,
+                   flag_block *b) {
+  const int64_t m = e - a;
+  const int64_t *pr = perm + a;
+  switch (c->type) {
+    case ZB_BOOL: {
+      const uint8_t *bits = (const uint8_t *)c->data->data;
+      for (int64_t q = 0; q < m; q++) b->key[q] = zb_bit_get(bits, c->offset + pr[q]);
+      break;
+    }
+    case ZB_STRING:
+      for (int64_t q = 0; q < m; q++) b->key[q] = (uint64_t)pr[q];
+      break;
+    case ZB_CATEGORICAL: {
+      const int32_t *d = (const int32_t *)c->data->data + c->offset;
+      for (int64_t q = 0; q < m; q++) b->key[q] = (uint32_t)d[pr[q]];
+      break;
+    }
+#define GATHER_CASE(ID, T, NAME, U)                                             \
+  case ID: {                                                                    \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    for (int64_t q = 0; q < m; q++) b->key[q] = GATHER_INT(T, U, d[pr[q]]);     \
+    break;                                                                      \
+  }
+#define GATHER_CASE_F(ID, T, NAME, U)                                           \
+  case ID: {                                                                    \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    for (int64_t q = 0; q < m; q++) {                                           \
+      T v = d[pr[q]];                                                           \
+      b->key[q] = GATHER_FLOAT(T, U, v);                                        \
+      b->miss[q] = v != v;                                                      \
+    }                                                                           \
+    break;                                                                      \
+  }
+    ZB_FOR_EACH_INTEGER_TYPE(GATHER_CASE)
+    ZB_FOR_EACH_TEMPORAL_TYPE(GATHER_CASE)
+    ZB_FOR_EACH_FLOAT_TYPE(GATHER_CASE_F)
+#undef GATHER_CASE
+#undef GATHER_CASE_F
+    default: break;
+  }
+  if (!zb_type_is_float(c->type)) memset(b->miss, 0, (size_t)m);
+  if (c->validity != NULL) {
+    const uint8_t *vb = (const uint8_t *)c->validity->data;
+    for (int64_t q = 0; q < m; q++) b->miss[q] |= !zb_bit_get(vb, c->offset + pr[q]);
+  }
+}
+
+/* Group ids of positions [a, e) into b->gid (all 0 without ids). */
+static void gather_gid(const zb_column *ids, const int64_t *perm, int64_t a, int64_t e,
+                       flag_block *b) {
+  const int64_t m = e - a;
+  if (ids == NULL) {
+    memset(b->gid, 0, (size_t)m * sizeof(int64_t));
+    return;
+  }
+  const int64_t *pr = perm + a, *iv = (const int64_t *)ids->data->data + ids->offset;
+  for (int64_t q = 0; q < m; q++) b->gid[q] = iv[pr[q]];
+  if (ids->validity != NULL) {
+    const uint8_t *vb = (const uint8_t *)ids->validity->data;
+    for (int64_t q = 0; q < m; q++)
+      if (!zb_bit_get(vb, ids->offset + pr[q])) b->gid[q] = -1;
+  }
+}
 
 static inline bool str_eq(const zb_column *c, int64_t a, int64_t b) {
   int64_t la, lb;
   const char *pa = zb__str(c, a, &la), *pb = zb__str(c, b, &lb);
   return la == lb && (la == 0 || memcmp(pa, pb, (size_t)la) == 0);
 }
-#define STR_EQ(a, b) str_eq(c, a, b)
+
+/* Flags of the block's positions [a, e), from b (slot 0 holds position
+ * a - 1 when a > 0). */
+#define FLAG_ROWS(EQ)                                                           \
+  for (int64_t i = a; i < e; i++) {                                             \
+    int64_t q = i - s0;                                                         \
+    uint8_t f = (uint8_t)((b->miss[q] ? F_MISS : 0) | (b->gid[q] < 0 ? F_NOGRP : 0)); \
+    if (i == 0) {                                                               \
+      f |= F_GROUP | F_RUN;                                                     \
+    } else {                                                                    \
+      bool ng = b->gid[q] != b->gid[q - 1];                                     \
+      bool nr = b->miss[q] != b->miss[q - 1] || (!b->miss[q] && !(EQ));         \
+      f |= (uint8_t)((ng ? F_GROUP | F_RUN : 0) | (nr ? F_RUN : 0));            \
+    }                                                                           \
+    fl[i] = f;                                                                  \
+  }
 
 static void flag_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   rank_job *j = (rank_job *)ctx;
   const zb_column *c = j->c, *ids = j->ids;
   const int64_t *perm = j->perm;
-  const int64_t *iv = ids != NULL ? (const int64_t *)ids->data->data + ids->offset : NULL;
   uint8_t *fl = j->flag;
   int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n), bad = -1;
-  switch (c->type) {
-    case ZB_BOOL: {
-      const uint8_t *bits = (const uint8_t *)c->data->data;
-      FLAG_LOOP(VALID_MISS, BOOL_EQ)
-      break;
+  flag_block *b = (flag_block *)zb_malloc(sizeof(flag_block));
+  if (b == NULL) {
+    j->bad[task] = -2; /* out of memory: reported by the caller */
+    return;
+  }
+  for (int64_t a = lo; a < hi; a += ZB_BLOCK) {
+    int64_t e = ZB_MIN(a + ZB_BLOCK, hi), s0 = a > 0 ? a - 1 : a;
+    gather(c, perm, s0, e, b);
+    gather_gid(ids, perm, s0, e, b);
+    if (c->type == ZB_STRING) {
+      FLAG_ROWS(str_eq(c, (int64_t)b->key[q], (int64_t)b->key[q - 1]))
+    } else {
+      FLAG_ROWS(b->key[q] == b->key[q - 1])
     }
-    case ZB_STRING: FLAG_LOOP(VALID_MISS, STR_EQ) break;
-    case ZB_CATEGORICAL: {
-      const int32_t *d = (const int32_t *)c->data->data + c->offset;
-      FLAG_LOOP(VALID_MISS, VALUE_EQ)
-      break;
-    }
-#define FLAG_CASE(ID, T, NAME, U)                                               \
-  case ID: {                                                                    \
-    const T *d = (const T *)c->data->data + c->offset;                          \
-    FLAG_LOOP(VALID_MISS, VALUE_EQ)                                             \
-    break;                                                                      \
+    if (ids != NULL && bad < 0) /* ids outside [0, n_groups); -1 may be a null */
+      for (int64_t q = a - s0; q < e - s0; q++) {
+        int64_t g = b->gid[q];
+        if (g >= j->n_groups || g < -1 || (g == -1 && zb_column_is_valid(ids, perm[s0 + q]))) {
+          bad = perm[s0 + q];
+          break;
+        }
+      }
   }
-#define FLAG_CASE_F(ID, T, NAME, U)                                             \
-  case ID: {                                                                    \
-    const T *d = (const T *)c->data->data + c->offset;                          \
-    FLAG_LOOP(FLOAT_MISS, VALUE_EQ)                                             \
-    break;                                                                      \
-  }
-    ZB_FOR_EACH_INTEGER_TYPE(FLAG_CASE)
-    ZB_FOR_EACH_TEMPORAL_TYPE(FLAG_CASE)
-    ZB_FOR_EACH_FLOAT_TYPE(FLAG_CASE_F)
-#undef FLAG_CASE
-#undef FLAG_CASE_F
-    default: break;
-  }
+  zb_free(b);
   /* what the carry needs: the last group start, and the run starts after it */
   int64_t runs = 0, last_g = -1;
   for (int64_t i = lo; i < hi; i++) {
@@ -306,6 +374,11 @@ zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t
   j.nulls = carry + 5 * M;
   st = zb_parallel_for(M, flag_morsel, &j, err);
   if (st != ZB_OK) goto free;
+  for (int64_t m = 0; m < M; m++)
+    if (j.bad[m] == -2) {
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (rank of %lld rows)", (long long)n);
+      goto free;
+    }
   for (int64_t m = 0; m < M; m++)
     if (j.bad[m] >= 0) {
       int64_t r = j.bad[m];
