@@ -238,6 +238,55 @@ ZB_API zb_status zb_column_group_cumulative(const zb_column *col, const zb_colum
                                             int64_t n_groups, zb_cum_op op, bool skipna,
                                             zb_column **out, zb_error *err);
 
+/* pandas' rank methods: how tied values share ranks.  average: the mean
+ * of the positions the run of ties takes; min / max: its lowest / highest
+ * position; first: positions in row order; dense: 1 + the number of
+ * distinct values before (ranks without gaps). */
+typedef enum zb_rank_method {
+  ZB_RANK_AVERAGE = 0,
+  ZB_RANK_MIN,
+  ZB_RANK_MAX,
+  ZB_RANK_FIRST,
+  ZB_RANK_DENSE,
+  ZB_RANK_METHOD_COUNT
+} zb_rank_method;
+
+/* Where missing values (nulls; NaN in floats) go: keep them missing, or
+ * rank them as one tie run before (top) or after (bottom) every value,
+ * whatever the direction. */
+typedef enum zb_rank_na {
+  ZB_RANK_NA_KEEP = 0,
+  ZB_RANK_NA_TOP,
+  ZB_RANK_NA_BOTTOM,
+  ZB_RANK_NA_COUNT
+} zb_rank_na;
+
+/* "average", "min", "max", "first", "dense" ("unknown" otherwise). */
+ZB_API const char *zb_rank_method_name(zb_rank_method method);
+
+/* pandas' Series.rank: a float64 column of col's length holding each
+ * row's 1-based rank among col's values in the order sort_indices gives
+ * (ascending or descending; -0.0 and 0.0 tie; strings byte-wise;
+ * categoricals by code, i.e. category order; ties in row order, so
+ * method first numbers them in row order in both directions).  A missing
+ * row is null with ZB_RANK_NA_KEEP, else ranked as described at
+ * zb_rank_na.  pct: every rank divided by the number of ranked rows (the
+ * rows not kept missing), or by the highest rank for method dense, as
+ * pandas does.  Every type sort_indices takes. */
+ZB_API zb_status zb_column_rank(const zb_column *col, zb_rank_method method, bool ascending,
+                                zb_rank_na na_option, bool pct, zb_column **out,
+                                zb_error *err);
+
+/* The same within groups (pandas' groupby().rank()): ranks restart in
+ * every group; group_ids is an INT64 column of col's length with values
+ * in [0, n_groups) (ZB_EINDEX otherwise), as made by zb_table_group_ids;
+ * a row whose group id is null is null in the result.  pct divides by the
+ * group's count (or highest dense rank). */
+ZB_API zb_status zb_column_group_rank(const zb_column *col, const zb_column *group_ids,
+                                      int64_t n_groups, zb_rank_method method, bool ascending,
+                                      zb_rank_na na_option, bool pct, zb_column **out,
+                                      zb_error *err);
+
 /* The rows of col where mask (a bool column of the same length) is true, in
  * order.  A null in mask counts as false (pandas raises for NA in a boolean
  * indexer; we drop the row, like SQL WHERE). */

@@ -118,6 +118,10 @@ typedef enum zb__op {
    * table may take one form without the other); p.cumulative; -> out[0] of
    * type p.cumulative.result */
   ZB__OP_CUMULATIVE,
+  /* in[0] any sortable column; in[1] NULL, or int64 group ids (ranks
+   * restart per group; p.rank.n_groups); variant the zb_rank_method, plus
+   * ZB_RANK_METHOD_COUNT when grouped; p.rank; -> out[0] float64 */
+  ZB__OP_RANK,
   ZB__OP_COUNT
 } zb__op;
 
@@ -159,6 +163,7 @@ typedef struct zb__call {
     struct { int64_t n_groups; bool ascending; } cumcount;
     struct { int64_t limit; zb_fill_area area; } fill_scan;
     struct { bool skipna; int64_t n_groups; zb_type_id result; } cumulative;
+    struct { bool ascending; bool pct; zb_rank_na na_option; int64_t n_groups; } rank;
   } p;
   /* results */
   zb_column *out[2];

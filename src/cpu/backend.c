@@ -156,6 +156,10 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
       return zb__cpu_cumulative(in[0], in[1], c->p.cumulative.n_groups,
                                 (zb_cum_op)(c->variant % ZB_CUM_OP_COUNT), c->p.cumulative.skipna,
                                 c->p.cumulative.result, out, err);
+    case ZB__OP_RANK:
+      return zb__cpu_rank(in[0], in[1], c->p.rank.n_groups,
+                          (zb_rank_method)(c->variant % ZB_RANK_METHOD_COUNT),
+                          c->p.rank.ascending, c->p.rank.na_option, c->p.rank.pct, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

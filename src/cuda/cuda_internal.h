@@ -238,6 +238,13 @@ zb_status zb__cuda_fill_scan(const zb_column *col, bool backward, int64_t limit,
 zb_status zb__cuda_cumulative(const zb_column *col, zb_cum_op op, bool skipna,
                               zb_type_id result, zb_column **out, zb_error *err);
 
+/* The backend's rank (src/cuda/rank.cu): zb_column_rank's semantics,
+ * exactly the CPU's results, whole column (ids NULL) or per group; every
+ * type but strings. */
+zb_status zb__cuda_rank(const zb_column *col, const zb_column *ids, int64_t n_groups,
+                        zb_rank_method method, bool ascending, zb_rank_na na_option, bool pct,
+                        zb_column **out, zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -63,6 +63,10 @@ const zb__support kCudaSupport[] = {
      *   {ZB__OP_CUMULATIVE, ZB__NUMBER_TYPES | ZB__TIME_TYPES, 0xF},
      * goes here once test_gpu_equiv.py::test_cumulative passes natively.
      * Until then the CPU runs it (profiles record the fallback). */
+    /* ZB__OP_RANK: rank.cu has the kernel (whole columns and per group, all
+     * types but strings), compiled but not yet run on a GPU; its row
+     *   {ZB__OP_RANK, kAll & ~ZB__T(ZB_STRING), kAllV},
+     * goes here once test_gpu_equiv.py::test_rank passes natively. */
 };
 
 }  // namespace
@@ -132,6 +136,10 @@ static zb_status zb_cuda_run_op(zb__call *c, zb_error *err) {
     case ZB__OP_CUMULATIVE: /* whole columns only: the table has no group variants */
       return zb__cuda_cumulative(in[0], (zb_cum_op)c->variant, c->p.cumulative.skipna,
                                  c->p.cumulative.result, out, err);
+    case ZB__OP_RANK:
+      return zb__cuda_rank(in[0], in[1], c->p.rank.n_groups,
+                           (zb_rank_method)(c->variant % ZB_RANK_METHOD_COUNT),
+                           c->p.rank.ascending, c->p.rank.na_option, c->p.rank.pct, out, err);
     default: break;
   }
   /* the support table lists only the operations above */

@@ -33,6 +33,7 @@ static PyObject *zbpy_compute_notnull(PyObject *module, PyObject *arg);
 static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_fill_scan(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_cumulative(PyObject *module, PyObject *args);
+static PyObject *zbpy_compute_rank(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_filter(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_take(PyObject *module, PyObject *args);
 static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args);
@@ -470,6 +471,54 @@ static PyObject *zbpy_compute_cumulative(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* rank(col, method, ascending, na_option, pct, ids, n_groups) -> float64
+ * Column: method "average", "min", "max", "first" or "dense"; na_option
+ * "keep", "top" or "bottom"; ids None (the whole column) or an int64
+ * Column of group ids in [0, n_groups). */
+static PyObject *zbpy_compute_rank(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co, *ids_obj;
+  const char *name, *na;
+  int ascending = 1, pct = 0;
+  long long n_groups = 0;
+  if (!PyArg_ParseTuple(args, "OspspOL:rank", &co, &name, &ascending, &na, &pct, &ids_obj,
+                        &n_groups))
+    return NULL;
+  zb_column *col, *ids = NULL;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  if (ids_obj != Py_None && as_column(st, ids_obj, "group ids", &ids) < 0) return NULL;
+  int method = -1;
+  for (int k = 0; k < ZB_RANK_METHOD_COUNT; k++)
+    if (strcmp(name, zb_rank_method_name((zb_rank_method)k)) == 0) method = k;
+  if (method < 0) {
+    PyErr_Format(st->InvalidValueError,
+                 "rank: unknown method '%s' (average, min, max, first or dense)", name);
+    return NULL;
+  }
+  static const char *const na_names[ZB_RANK_NA_COUNT] = {"keep", "top", "bottom"};
+  int na_option = -1;
+  for (int k = 0; k < ZB_RANK_NA_COUNT; k++)
+    if (strcmp(na, na_names[k]) == 0) na_option = k;
+  if (na_option < 0) {
+    PyErr_Format(st->InvalidValueError, "rank: unknown na_option '%s' (keep, top or bottom)",
+                 na);
+    return NULL;
+  }
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = ids == NULL ? zb_column_rank(col, (zb_rank_method)method, ascending != 0,
+                                   (zb_rank_na)na_option, pct != 0, &out, &err)
+                  : zb_column_group_rank(col, ids, (int64_t)n_groups, (zb_rank_method)method,
+                                         ascending != 0, (zb_rank_na)na_option, pct != 0,
+                                         &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 /* Rows of a Column or Table chosen by a second column (filter: a bool mask,
  * take: int64 positions): one engine call with the GIL released. */
 typedef zb_status (*table_rows_fn)(const zb_table *, const zb_column *, zb_table **,
@@ -672,6 +721,9 @@ PyMethodDef zbpy_compute_methods[] = {
     {"cumulative", zbpy_compute_cumulative, METH_VARARGS,
      "cumulative(col, op, skipna, ids, n_groups) -> Column: cumsum / cumprod / cummin / "
      "cummax, per group when ids (int64 group ids) is not None"},
+    {"rank", zbpy_compute_rank, METH_VARARGS,
+     "rank(col, method, ascending, na_option, pct, ids, n_groups) -> float64 Column: pandas' "
+     "rank, per group when ids (int64 group ids) is not None"},
     {"fill_scan", zbpy_compute_fill_scan, METH_VARARGS,
      "fill_scan(col, backward, limit, area) -> Column: ffill / bfill (limit None or >= 0; "
      "area None, 'inside' or 'outside')"},

@@ -1,0 +1,425 @@
+/*
+ * rank.c -- pandas' rank on the CPU (ZB__OP_RANK, the kernel behind
+ * zb_column_rank and zb_column_group_rank).
+ *
+ * The order comes from the engine's stable sort (zb__cpu_sort_indices): by
+ * the values alone, or by (group id, value) per group.  Missing values
+ * (nulls; NaN in floats) sort to the front for na_option "top" and to the
+ * back otherwise, so they form the first or last tie run of their group;
+ * ties keep row order in both directions.  Then, over the sorted positions:
+ *
+ *   1. flags (in parallel, by morsel): for each position, whether it
+ *      starts a group, starts a tie run (a new group, or a value unequal
+ *      to the one before: the type switch is outside the row loop), is
+ *      missing, or has no group (a null group id); each morsel also counts
+ *      its run starts and notes its last group start;
+ *   2. a carry over the morsels in order: the group start and the number
+ *      of runs of that group before each morsel;
+ *   3. ranks (in parallel, by morsel): each morsel writes the runs that
+ *      start in it (a run crossing into the next morsels is finished by
+ *      the morsel it starts in; those morsels skip its rows).  A run [s, e)
+ *      of the group starting at g0 gets average (s + e + 1) / 2 - g0, min
+ *      s - g0 + 1, max e - g0, first k - g0 + 1 for its position k, dense
+ *      the run's number in the group.  The group's last ranked run (the
+ *      one before the group ends or its kept-missing rows begin) writes the
+ *      group's divisor for pct: its count of ranked rows, or its number of
+ *      runs for dense -- exactly one run per group writes it;
+ *   4. by morsel of rows (in parallel): pct divides by the group's
+ *      divisor, and the validity bitmap is packed (missing rows are NaN
+ *      until then).
+ *
+ * Results do not depend on the thread count.  Ranks are exact up to 2^53
+ * rows.
+ */
+#include <math.h>
+
+#include "core/dtype_list.h"
+#include "cpu/kernels.h"
+
+enum {
+  F_RUN = 1,   /* starts a tie run */
+  F_GROUP = 2, /* starts a group (also a run) */
+  F_MISS = 4,  /* the value is missing */
+  F_NOGRP = 8  /* the group id is null: the result is null */
+};
+
+typedef struct rank_job {
+  const zb_column *c, *ids;
+  const int64_t *perm; /* sorted position -> row */
+  int64_t n, n_groups;
+  zb_rank_method method;
+  bool keep, pct;
+  uint8_t *flag;   /* per sorted position */
+  double *o;       /* the result's values, by row */
+  double *div;     /* per group (one when not grouped): pct's divisor */
+  /* per morsel */
+  int64_t *runs;   /* run starts in the morsel (after its last group start) */
+  int64_t *last_g; /* last group start in the morsel, or -1 */
+  int64_t *bad;    /* first row with a group id out of range, or -1 */
+  int64_t *g0;     /* carry: the group start at the morsel's first position */
+  int64_t *d0;     /* carry: that group's runs before the morsel */
+  int64_t *nulls;  /* null results in the morsel of rows */
+} rank_job;
+
+/* The group id of row r (-1 for a null one); ungrouped: 0. */
+static inline int64_t gid_of(const zb_column *ids, const int64_t *iv, int64_t r) {
+  if (ids == NULL) return 0;
+  return zb_column_is_valid(ids, r) ? iv[r] : -1;
+}
+
+
+/* Phase 1 works in blocks of ZB_BLOCK positions (plus the position
+ * before): the sorted rows' values are gathered first, branch-free, as
+ * equality keys (so that the random loads overlap), with their missing
+ * flags and group ids; the flags are then computed from those arrays.  The
+ * type switch is per block, outside the row loops. */
+typedef struct flag_block {
+  uint64_t key[ZB_BLOCK + 1]; /* equal keys <=> equal values (strings: the row) */
+  int64_t gid[ZB_BLOCK + 1];  /* the group id, -1 for a null one */
+  uint8_t miss[ZB_BLOCK + 1];
+} flag_block;
+
+/* A float's equality key: its bits, with -0.0 made 0.0. */
+static inline uint64_t fkey_float(float v) {
+  uint32_t b = 0;
+  if (v != 0) memcpy(&b, &v, 4);
+  return b;
+}
+static inline uint64_t fkey_double(double v) {
+  uint64_t b = 0;
+  if (v != 0) memcpy(&b, &v, 8);
+  return b;
+}
+
+#define GATHER_INT(T, U, v) ((uint64_t)(U)(v))
+#define GATHER_FLOAT(T, U, v) fkey_##T(v)
+
+/* Keys and missing flags of positions [a, e) into b[0, e - a). */
+static void gather(const zb_column *c, const int64_t *perm, int64_t a, int64_t e,
+                   flag_block *b) {
+  const int64_t m = e - a;
+  const int64_t *pr = perm + a;
+  switch (c->type) {
+    case ZB_BOOL: {
+      const uint8_t *bits = (const uint8_t *)c->data->data;
+      for (int64_t q = 0; q < m; q++) b->key[q] = zb_bit_get(bits, c->offset + pr[q]);
+      break;
+    }
+    case ZB_STRING:
+      for (int64_t q = 0; q < m; q++) b->key[q] = (uint64_t)pr[q];
+      break;
+    case ZB_CATEGORICAL: {
+      const int32_t *d = (const int32_t *)c->data->data + c->offset;
+      for (int64_t q = 0; q < m; q++) b->key[q] = (uint32_t)d[pr[q]];
+      break;
+    }
+#define GATHER_CASE(ID, T, NAME, U)                                             \
+  case ID: {                                                                    \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    for (int64_t q = 0; q < m; q++) b->key[q] = GATHER_INT(T, U, d[pr[q]]);     \
+    break;                                                                      \
+  }
+#define GATHER_CASE_F(ID, T, NAME, U)                                           \
+  case ID: {                                                                    \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    for (int64_t q = 0; q < m; q++) {                                           \
+      T v = d[pr[q]];                                                           \
+      b->key[q] = GATHER_FLOAT(T, U, v);                                        \
+      b->miss[q] = v != v;                                                      \
+    }                                                                           \
+    break;                                                                      \
+  }
+    ZB_FOR_EACH_INTEGER_TYPE(GATHER_CASE)
+    ZB_FOR_EACH_TEMPORAL_TYPE(GATHER_CASE)
+    ZB_FOR_EACH_FLOAT_TYPE(GATHER_CASE_F)
+#undef GATHER_CASE
+#undef GATHER_CASE_F
+    default: break;
+  }
+  if (!zb_type_is_float(c->type)) memset(b->miss, 0, (size_t)m);
+  if (c->validity != NULL) {
+    const uint8_t *vb = (const uint8_t *)c->validity->data;
+    for (int64_t q = 0; q < m; q++) b->miss[q] |= !zb_bit_get(vb, c->offset + pr[q]);
+  }
+}
+
+/* Group ids of positions [a, e) into b->gid (all 0 without ids). */
+static void gather_gid(const zb_column *ids, const int64_t *perm, int64_t a, int64_t e,
+                       flag_block *b) {
+  const int64_t m = e - a;
+  if (ids == NULL) {
+    memset(b->gid, 0, (size_t)m * sizeof(int64_t));
+    return;
+  }
+  const int64_t *pr = perm + a, *iv = (const int64_t *)ids->data->data + ids->offset;
+  for (int64_t q = 0; q < m; q++) b->gid[q] = iv[pr[q]];
+  if (ids->validity != NULL) {
+    const uint8_t *vb = (const uint8_t *)ids->validity->data;
+    for (int64_t q = 0; q < m; q++)
+      if (!zb_bit_get(vb, ids->offset + pr[q])) b->gid[q] = -1;
+  }
+}
+
+static inline bool str_eq(const zb_column *c, int64_t a, int64_t b) {
+  int64_t la, lb;
+  const char *pa = zb__str(c, a, &la), *pb = zb__str(c, b, &lb);
+  return la == lb && (la == 0 || memcmp(pa, pb, (size_t)la) == 0);
+}
+
+/* Flags of the block's positions [a, e), from b (slot 0 holds position
+ * a - 1 when a > 0). */
+#define FLAG_ROWS(EQ)                                                           \
+  for (int64_t i = a; i < e; i++) {                                             \
+    int64_t q = i - s0;                                                         \
+    uint8_t f = (uint8_t)((b->miss[q] ? F_MISS : 0) | (b->gid[q] < 0 ? F_NOGRP : 0)); \
+    if (i == 0) {                                                               \
+      f |= F_GROUP | F_RUN;                                                     \
+    } else {                                                                    \
+      bool ng = b->gid[q] != b->gid[q - 1];                                     \
+      bool nr = b->miss[q] != b->miss[q - 1] || (!b->miss[q] && !(EQ));         \
+      f |= (uint8_t)((ng ? F_GROUP | F_RUN : 0) | (nr ? F_RUN : 0));            \
+    }                                                                           \
+    fl[i] = f;                                                                  \
+  }
+
+static void flag_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  rank_job *j = (rank_job *)ctx;
+  const zb_column *c = j->c, *ids = j->ids;
+  const int64_t *perm = j->perm;
+  uint8_t *fl = j->flag;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n), bad = -1;
+  flag_block *b = (flag_block *)zb_malloc(sizeof(flag_block));
+  if (b == NULL) {
+    j->bad[task] = -2; /* out of memory: reported by the caller */
+    return;
+  }
+  for (int64_t a = lo; a < hi; a += ZB_BLOCK) {
+    int64_t e = ZB_MIN(a + ZB_BLOCK, hi), s0 = a > 0 ? a - 1 : a;
+    gather(c, perm, s0, e, b);
+    gather_gid(ids, perm, s0, e, b);
+    if (c->type == ZB_STRING) {
+      FLAG_ROWS(str_eq(c, (int64_t)b->key[q], (int64_t)b->key[q - 1]))
+    } else {
+      FLAG_ROWS(b->key[q] == b->key[q - 1])
+    }
+    if (ids != NULL && bad < 0) /* ids outside [0, n_groups); -1 may be a null */
+      for (int64_t q = a - s0; q < e - s0; q++) {
+        int64_t g = b->gid[q];
+        if (g >= j->n_groups || g < -1 || (g == -1 && zb_column_is_valid(ids, perm[s0 + q]))) {
+          bad = perm[s0 + q];
+          break;
+        }
+      }
+  }
+  zb_free(b);
+  /* what the carry needs: the last group start, and the run starts after it */
+  int64_t runs = 0, last_g = -1;
+  for (int64_t i = lo; i < hi; i++) {
+    if (fl[i] & F_GROUP) {
+      last_g = i;
+      runs = 0;
+    }
+    runs += fl[i] & F_RUN;
+  }
+  j->runs[task] = runs;
+  j->last_g[task] = last_g;
+  j->bad[task] = bad;
+}
+
+/* Write the ranks of the runs that start in positions [lo, hi). */
+static void rank_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  rank_job *j = (rank_job *)ctx;
+  const uint8_t *fl = j->flag;
+  const int64_t *perm = j->perm;
+  const zb_column *ids = j->ids;
+  const int64_t *iv = ids != NULL ? (const int64_t *)ids->data->data + ids->offset : NULL;
+  const int64_t n = j->n;
+  double *o = j->o;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, n);
+  int64_t g0 = j->g0[task], d = j->d0[task];
+  int64_t s = lo;
+  while (s < hi && !(fl[s] & F_RUN)) s++; /* the rows of a run begun before */
+  while (s < hi) {
+    if (fl[s] & F_GROUP) {
+      g0 = s;
+      d = 0;
+    }
+    d++;
+    int64_t e = s + 1;
+    while (e < n && !(fl[e] & F_RUN)) e++;
+    bool none = (fl[s] & F_NOGRP) || (j->keep && (fl[s] & F_MISS));
+    if (none) {
+      for (int64_t k = s; k < e; k++) o[perm[k]] = NAN;
+    } else {
+      double v;
+      switch (j->method) {
+        case ZB_RANK_AVERAGE: v = (double)(s + e + 1 - 2 * g0) * 0.5; break;
+        case ZB_RANK_MIN: v = (double)(s - g0 + 1); break;
+        case ZB_RANK_MAX: v = (double)(e - g0); break;
+        case ZB_RANK_DENSE: v = (double)d; break;
+        default: v = 0; break;
+      }
+      if (j->method == ZB_RANK_FIRST)
+        for (int64_t k = s; k < e; k++) o[perm[k]] = (double)(k - g0 + 1);
+      else
+        for (int64_t k = s; k < e; k++) o[perm[k]] = v;
+      /* the group's last ranked run sets its divisor */
+      if (e == n || (fl[e] & F_GROUP) || (j->keep && (fl[e] & F_MISS))) {
+        int64_t g = gid_of(ids, iv, perm[s]);
+        j->div[g] = j->method == ZB_RANK_DENSE ? (double)d : (double)(e - g0);
+      }
+    }
+    s = e;
+  }
+}
+
+/* pct's division, and the count of null results, by morsel of rows. */
+static void finish_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  rank_job *j = (rank_job *)ctx;
+  const zb_column *ids = j->ids;
+  const int64_t *iv = ids != NULL ? (const int64_t *)ids->data->data + ids->offset : NULL;
+  double *o = j->o;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n), nulls = 0;
+  if (j->pct) {
+    if (ids == NULL) {
+      double dv = j->div[0];
+      for (int64_t r = lo; r < hi; r++) o[r] /= dv;
+    } else {
+      for (int64_t r = lo; r < hi; r++)
+        if (o[r] == o[r]) o[r] /= j->div[iv[r]]; /* a ranked row has a group */
+    }
+  }
+  for (int64_t r = lo; r < hi; r++) nulls += o[r] != o[r];
+  j->nulls[task] = nulls;
+}
+
+/* Clear the validity bits of NaN rows (only when some row is missing). */
+typedef struct mask_job {
+  const double *o;
+  uint8_t *bits;
+  int64_t n;
+} mask_job;
+
+static void mask_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  mask_job *j = (mask_job *)ctx;
+  int64_t lo = task * ZB_MORSEL_ROWS, hi = ZB_MIN(lo + ZB_MORSEL_ROWS, j->n);
+  for (int64_t row = lo; row < hi; row += 64) {
+    int m = (int)ZB_MIN((int64_t)64, hi - row);
+    uint64_t w = 0;
+    for (int q = 0; q < m; q++) {
+      double v = j->o[row + q];
+      w |= (uint64_t)(v == v) << q;
+    }
+    zb__store_bits(j->bits, row, w, m);
+  }
+}
+
+/* The sort permutation: by value, or by (group id, value). */
+static zb_status sort_order(const zb_column *col, const zb_column *ids, bool ascending,
+                            bool nulls_first, zb_column **perm, zb_error *err) {
+  zb_column *cols[2];
+  const char *names[2] = {"ids", "values"};
+  int64_t nk = 0;
+  if (ids != NULL) cols[nk++] = (zb_column *)ids;
+  cols[nk++] = (zb_column *)col;
+  zb_table *t = NULL;
+  ZB_RETURN_NOT_OK(
+      zb_table_make(nk, cols, ids != NULL ? names : names + 1, &t, err));
+  const int64_t keys[2] = {0, 1};
+  const bool asc[2] = {true, ascending};
+  zb_status st = zb__cpu_sort_indices(t, nk, keys, ids != NULL ? asc : asc + 1, nulls_first,
+                                      perm, err);
+  zb_table_release(t);
+  return st;
+}
+
+zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
+                       zb_rank_method method, bool ascending, zb_rank_na na_option, bool pct,
+                       zb_column **out, zb_error *err) {
+  *out = NULL;
+  const int64_t n = col->length;
+  rank_job j;
+  memset(&j, 0, sizeof j);
+  j.c = col;
+  j.ids = group_ids;
+  j.n = n;
+  j.n_groups = group_ids != NULL ? n_groups : 1;
+  j.method = method;
+  j.keep = na_option == ZB_RANK_NA_KEEP;
+  j.pct = pct;
+  zb_column *o = NULL, *perm = NULL;
+  zb_status st = zb_column_new(ZB_FLOAT64, n, true, 0, &o, err);
+  if (st != ZB_OK || n == 0) goto done;
+  st = sort_order(col, group_ids, ascending, na_option == ZB_RANK_NA_TOP, &perm, err);
+  if (st != ZB_OK) goto done;
+  const int64_t M = zb__morsels(n);
+  j.perm = (const int64_t *)perm->data->data;
+  j.o = (double *)o->data->data;
+  j.flag = (uint8_t *)zb_malloc((size_t)n);
+  j.div = (double *)zb_malloc((size_t)ZB_MAX(j.n_groups, 1) * sizeof(double));
+  int64_t *carry = (int64_t *)zb_malloc((size_t)M * 6 * sizeof(int64_t));
+  if (j.flag == NULL || j.div == NULL || carry == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (rank of %lld rows)", (long long)n);
+    goto free;
+  }
+  j.runs = carry;
+  j.last_g = carry + M;
+  j.bad = carry + 2 * M;
+  j.g0 = carry + 3 * M;
+  j.d0 = carry + 4 * M;
+  j.nulls = carry + 5 * M;
+  st = zb_parallel_for(M, flag_morsel, &j, err);
+  if (st != ZB_OK) goto free;
+  for (int64_t m = 0; m < M; m++)
+    if (j.bad[m] == -2) {
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (rank of %lld rows)", (long long)n);
+      goto free;
+    }
+  for (int64_t m = 0; m < M; m++)
+    if (j.bad[m] >= 0) {
+      int64_t r = j.bad[m];
+      st = zb_error_set(err, ZB_EINDEX, "rank: group id %lld at row %lld is outside [0, %lld)",
+                        (long long)((const int64_t *)group_ids->data->data +
+                                    group_ids->offset)[r],
+                        (long long)r, (long long)n_groups);
+      goto free;
+    }
+  /* the carry: the group start and its runs before each morsel */
+  for (int64_t m = 0, g0 = 0, d = 0; m < M; m++) {
+    j.g0[m] = g0;
+    j.d0[m] = d;
+    if (j.last_g[m] >= 0) {
+      g0 = j.last_g[m];
+      d = j.runs[m];
+    } else {
+      d += j.runs[m];
+    }
+  }
+  for (int64_t g = 0; g < j.n_groups; g++) j.div[g] = 1.0;
+  st = zb_parallel_for(M, rank_morsel, &j, err);
+  if (st == ZB_OK) st = zb_parallel_for(M, finish_morsel, &j, err);
+  if (st != ZB_OK) goto free;
+  int64_t nulls = 0;
+  for (int64_t m = 0; m < M; m++) nulls += j.nulls[m];
+  if (nulls > 0) {
+    mask_job mj = {j.o, (uint8_t *)o->validity->data, n};
+    st = zb_parallel_for(M, mask_morsel, &mj, err);
+  }
+free:
+  zb_free(j.flag);
+  zb_free(j.div);
+  zb_free(carry);
+done:
+  zb_column_release(perm);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  zb_column_recount_nulls(o);
+  *out = o;
+  return ZB_OK;
+}
