@@ -155,6 +155,10 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
       return zb__cpu_cumulative(in[0], in[1], c->p.cumulative.n_groups,
                                 (zb_cum_op)(c->variant % ZB_CUM_OP_COUNT), c->p.cumulative.skipna,
                                 c->p.cumulative.result, out, err);
+    case ZB__OP_ROLLING:
+      return zb__cpu_rolling(in[0], in[1], c->p.rolling.n_groups,
+                             (zb_roll_op)(c->variant % ZB_ROLL_OP_COUNT), &c->p.rolling.opt, out,
+                             err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }
