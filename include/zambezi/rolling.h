@@ -49,7 +49,7 @@ ZB_API const char *zb_roll_op_name(zb_roll_op op);
  * values in the window (count: min_periods rows in the window, as pandas;
  * var/std at least 1 and more than ddof, skew 3, kurt 4 values). */
 typedef struct zb_rolling_options {
-  int64_t window;      /* >= 1 */
+  int64_t window;      /* >= 0 (0: every window is empty) */
   int64_t min_periods; /* >= 0, <= window */
   bool center;
   int32_t ddof;            /* var / std (pandas' default 1) */

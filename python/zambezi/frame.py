@@ -20,6 +20,7 @@ from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
+from zambezi._rolling import FrameRolling
 from zambezi._groupby import FrameGroupBy
 from zambezi._reshape import FrameReshape
 from zambezi._stats import FrameStats
@@ -72,7 +73,7 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameOps, FrameExtra, FrameReduce,
+class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameOps, FrameExtra, FrameReduce,
                 FrameStats, FrameSummary, FrameConvert, FrameMerge, FrameGroupBy, FrameReshape,
                 _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.

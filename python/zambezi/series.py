@@ -10,6 +10,7 @@ from zambezi._index_ops import IndexOps
 from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
 from zambezi._window import SeriesWindow
+from zambezi._rolling import SeriesRolling
 from zambezi.accessors import SeriesExtras
 from zambezi._groupby import SeriesGroupByMixin
 from zambezi._reshape import SeriesReshape
@@ -21,7 +22,7 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesOps, SeriesStats, SeriesExtras,
+class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesOps, SeriesStats, SeriesExtras,
              SeriesGroupByMixin, SeriesReshape, _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 

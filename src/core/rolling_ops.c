@@ -31,8 +31,8 @@ static zb_status rolling(const zb_column *col, const zb_column *ids, int64_t n_g
   if (col->type != ZB_FLOAT64)
     return zb_error_set(err, ZB_ETYPE, "rolling %s: the column must be float64, not %s", name,
                         zb_type_name(col->type));
-  if (opt->window < 1)
-    return zb_error_set(err, ZB_EINVAL, "rolling %s: window must be >= 1, not %lld", name,
+  if (opt->window < 0)
+    return zb_error_set(err, ZB_EINVAL, "rolling %s: window must be >= 0, not %lld", name,
                         (long long)opt->window);
   if (opt->min_periods < 0 || opt->min_periods > opt->window)
     return zb_error_set(err, ZB_EINVAL, "rolling %s: min_periods %lld must be in [0, window %lld]",

@@ -13,11 +13,14 @@
  *                      results (pandas' num_consecutive_same_value);
  *   var, std           Welford's mean and sum of squared deviations,
  *                      added and removed with compensation, as pandas;
+ *                      a removal that cancels most digits (a large value
+ *                      leaving) makes the window be summed again, as
+ *                      pandas 3 does;
  *   skew, kurt         Welford's central moments M2..M4 (Pebay's update
  *                      formulas, run backwards to remove a value); the
  *                      state is rebuilt from the window's values each
- *                      time the window has turned over, so removal errors
- *                      cannot pile up;
+ *                      time the window has turned over or lost digits,
+ *                      so removal errors cannot pile up;
  *   min, max           a monotonic deque of the window's candidates;
  *   median, quantile   the window's values ranked once (one sort of the
  *                      sequence), a Fenwick tree of the ranks present: add
@@ -91,7 +94,8 @@ static inline void seq_bounds(const roll_seq *q, int64_t k, int64_t *s, int64_t 
 /* The loop every statistic shares: for each position k in [lo, hi), the
  * values leaving the window go through REMOVE and those entering through
  * ADD (x holds the value, p its position; missing values are skipped),
- * then the last argument writes the result for k (s, e: the window). */
+ * then the last argument writes the result for k (s, e: the window).
+ * Only rows that entered are removed: a window of 0 rows stays empty. */
 #define ROLL_LOOP(q, ADD, REMOVE, ...)                                \
   do {                                                                \
     int64_t ps_, pe_;                                                 \
@@ -100,10 +104,11 @@ static inline void seq_bounds(const roll_seq *q, int64_t k, int64_t *s, int64_t 
     for (int64_t k = (q)->lo; k < (q)->hi; k++) {                     \
       int64_t s, e;                                                   \
       seq_bounds(q, k, &s, &e);                                       \
-      for (int64_t p = ps_; p < s; p++) {                             \
+      for (int64_t p = ps_; p < ZB_MIN(s, pe_); p++) {                \
         double x = seq_val(q, p);                                     \
         if (x == x) { REMOVE; }                                       \
       }                                                               \
+      if (pe_ < s) pe_ = s; /* an empty window (window 0) */          \
       for (int64_t p = pe_; p < e; p++) {                             \
         double x = seq_val(q, p);                                     \
         if (x == x) { ADD; }                                          \
@@ -169,43 +174,69 @@ static void roll_sum(const roll_seq *q) {
 /* ------------------------------------------------------------------------ */
 /* var, std                                                                  */
 
+/* Welford's running mean and sum of squared deviations, with pandas'
+ * compensation of the mean (one term for adding, one for removing). */
+typedef struct welford {
+  double nobs, mean, ssq, cadd, crem;
+} welford;
+
+static inline void wf_add(welford *w, double x) {
+  w->nobs += 1;
+  double pm = w->mean - w->cadd;
+  double y = x - w->cadd;
+  double t = y - w->mean;
+  w->cadd = t + w->mean - y;
+  w->mean = w->mean + t / w->nobs;
+  w->ssq += (x - pm) * (x - w->mean);
+}
+
+static inline void wf_remove(welford *w, double x) {
+  w->nobs -= 1;
+  if (w->nobs > 0) {
+    double pm = w->mean - w->crem;
+    double y = x - w->crem;
+    double t = y - w->mean;
+    w->crem = t + w->mean - y;
+    w->mean = w->mean - t / w->nobs;
+    w->ssq -= (x - pm) * (x - w->mean);
+  } else {
+    memset(w, 0, sizeof *w);
+  }
+}
+
+/* A removal that leaves a sum of squares below LOSS times what it was has
+ * cancelled most of its digits (a large value left the window): the
+ * window is then summed again from its values, as pandas 3 does. */
+#define LOSS 1e-4
+
 static void roll_var(const roll_seq *q) {
   const int64_t minp = ZB_MAX(q->j->opt.min_periods, 1);
   const double ddof = (double)q->j->opt.ddof;
   const bool sd = q->j->op == ZB_ROLL_STD;
-  double nobs = 0, mean = 0, ssq = 0, cadd = 0, crem = 0, prev = NAN;
-  int64_t same = 0;
+  welford w;
+  memset(&w, 0, sizeof w);
+  bool redo = false;
   ROLL_LOOP(
-      q,
+      q, { wf_add(&w, x); },
       {
-        nobs += 1;
-        double pm = mean - cadd;
-        double y = x - cadd;
-        double t = y - mean;
-        cadd = t + mean - y;
-        mean = mean + t / nobs;
-        ssq += (x - pm) * (x - mean);
-        same = x == prev ? same + 1 : 1;
-        prev = x;
+        double before = w.ssq;
+        wf_remove(&w, x);
+        redo = redo || w.ssq < before * LOSS;
       },
       {
-        nobs -= 1;
-        if (nobs > 0) {
-          double pm = mean - crem;
-          double y = x - crem;
-          double t = y - mean;
-          crem = t + mean - y;
-          mean = mean - t / nobs;
-          ssq -= (x - pm) * (x - mean);
-        } else {
-          mean = ssq = cadd = crem = 0;
+        if (redo) {
+          memset(&w, 0, sizeof w);
+          for (int64_t p = s; p < e; p++) {
+            double y = seq_val(q, p);
+            if (y == y) wf_add(&w, y);
+          }
+          redo = false;
         }
-      },
-      {
+        double nobs = w.nobs;
         bool ok = nobs >= (double)minp && nobs > ddof;
         double r = 0;
         if (ok) {
-          r = (nobs == 1 || (double)same >= nobs) ? 0.0 : ssq / (nobs - ddof);
+          r = nobs == 1 ? 0.0 : w.ssq / (nobs - ddof);
           if (r < 0) r = 0;
           if (sd) r = sqrt(r);
         }
@@ -257,20 +288,25 @@ static void roll_moments(const roll_seq *q) {
   moments m;
   memset(&m, 0, sizeof m);
   int64_t removed = 0;
+  bool redo = false;
   ROLL_LOOP(
       q, { mom_add(&m, x); },
       {
+        double before = m.m2;
         mom_remove(&m, x);
         removed++;
+        redo = redo || m.m2 < before * LOSS;
       },
       {
-        if (removed >= w) { /* the window turned over: rebuild it exactly */
+        /* the window turned over, or lost digits: rebuild it exactly */
+        if (redo || removed >= w) {
           memset(&m, 0, sizeof m);
           for (int64_t p = s; p < e; p++) {
             double y = seq_val(q, p);
             if (y == y) mom_add(&m, y);
           }
           removed = 0;
+          redo = false;
         }
         double n = m.n;
         bool ok = n >= (double)minp;
