@@ -313,7 +313,7 @@ def test_rolling_std_var_ten_million_rows():
     z = zb.Series(p)
     for op in ("var", "std"):
         exp = getattr(p.rolling(100), op)().to_numpy()
-        got = getattr(z.rolling(100), op)().to_numpy(dtype="float64", na_value=np.nan)
+        got = getattr(z.rolling(100), op)().to_pandas().to_numpy(dtype="float64", na_value=np.nan)
         np.testing.assert_array_equal(np.isnan(got), np.isnan(exp))
         ok = ~np.isnan(exp)
         rel = np.abs(got[ok] - exp[ok]) / np.abs(exp[ok])
