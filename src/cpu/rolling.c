@@ -22,9 +22,11 @@
  *                      time the window has turned over or lost digits,
  *                      so removal errors cannot pile up;
  *   min, max           a monotonic deque of the window's candidates;
- *   median, quantile   the window's values ranked once (one sort of the
- *                      sequence), a Fenwick tree of the ranks present: add
- *                      and remove update it, the k-th value is a descent.
+ *   median, quantile   windows of up to 512 rows: the window's values in a
+ *                      sorted buffer; longer ones: the values ranked once
+ *                      (one sort of the sequence), a Fenwick tree of the
+ *                      ranks present: add and remove update it, the k-th
+ *                      value is a descent.
  *
  * A missing value (null, or NaN) is left out of the window's values.
  *
@@ -403,6 +405,82 @@ static inline int64_t fw_kth(const fenwick *f, int64_t k) {
   return i;
 }
 
+/* The result of position k from nobs values whose i-th smallest is KTH(i)
+ * (a macro of the caller): pandas' median, and its quantile with each
+ * interpolation. */
+#define ORDER_EMIT(KTH)                                                          \
+  do {                                                                       \
+    bool ok = nobs >= minp && nobs > 0;                                      \
+    double res = 0;                                                          \
+    if (ok && median) {                                                      \
+      int64_t mid = nobs / 2;                                                \
+      res = nobs % 2 ? KTH(mid) : (KTH(mid) + KTH(mid - 1)) / 2;             \
+    } else if (ok) {                                                         \
+      double idxf = qq * (double)(nobs - 1);                                 \
+      int64_t idx = (int64_t)idxf;                                           \
+      double frac = idxf - (double)idx;                                      \
+      if (nobs == 1 || frac == 0) {                                          \
+        res = KTH(idx);                                                      \
+      } else {                                                               \
+        double lo = KTH(idx), hi = KTH(idx + 1);                             \
+        switch (how) {                                                       \
+          case ZB_INTERP_LINEAR: res = lo + (hi - lo) * frac; break;         \
+          case ZB_INTERP_LOWER: res = lo; break;                             \
+          case ZB_INTERP_HIGHER: res = hi; break;                            \
+          case ZB_INTERP_NEAREST:                                            \
+            res = frac == 0.5 ? (idx % 2 == 0 ? lo : hi) : (frac < 0.5 ? lo : hi); \
+            break;                                                           \
+          default: res = (lo + hi) / 2; break;                               \
+        }                                                                    \
+      }                                                                      \
+    }                                                                        \
+    seq_emit(q, k, res, ok);                                                 \
+  } while (0)
+
+/* Small windows: the window's values kept sorted in a buffer (a binary
+ * search and a move of at most `window` values per row, cheaper than
+ * ranking the whole sequence while the window is short). */
+static bool roll_order_small(const roll_seq *q) {
+  const zb_rolling_options *o = &q->j->opt;
+  const int64_t minp = ZB_MAX(o->min_periods, 1);
+  const bool median = q->j->op == ZB_ROLL_MEDIAN;
+  double *b = (double *)zb_malloc((size_t)ZB_MAX(o->window, 1) * sizeof(double));
+  if (b == NULL) return false;
+  int64_t nobs = 0;
+  const double qq = o->q;
+  const zb_roll_interp how = o->interp;
+#define KTH(i) (b[(i)])
+  ROLL_LOOP(
+      q,
+      {
+        int64_t lo = 0; /* the first value > x */
+        int64_t hi = nobs;
+        while (lo < hi) {
+          int64_t mid = (lo + hi) >> 1;
+          if (b[mid] <= x) lo = mid + 1;
+          else hi = mid;
+        }
+        memmove(b + lo + 1, b + lo, (size_t)(nobs - lo) * sizeof(double));
+        b[lo] = x;
+        nobs++;
+      },
+      {
+        int64_t lo = 0; /* the first value >= x: x itself */
+        int64_t hi = nobs;
+        while (lo < hi) {
+          int64_t mid = (lo + hi) >> 1;
+          if (b[mid] < x) lo = mid + 1;
+          else hi = mid;
+        }
+        memmove(b + lo, b + lo + 1, (size_t)(nobs - lo - 1) * sizeof(double));
+        nobs--;
+      },
+      { ORDER_EMIT(KTH); });
+#undef KTH
+  zb_free(b);
+  return true;
+}
+
 static bool roll_order(const roll_seq *q) {
   const zb_rolling_options *o = &q->j->opt;
   const int64_t minp = ZB_MAX(o->min_periods, 1);
@@ -453,33 +531,7 @@ static bool roll_order(const roll_seq *q) {
         nobs--;
         fw_add(&f, rank[p - s0], -1);
       },
-      {
-        bool ok = nobs >= minp && nobs > 0;
-        double res = 0;
-        if (ok && median) {
-          int64_t mid = nobs / 2;
-          res = nobs % 2 ? KTH(mid) : (KTH(mid) + KTH(mid - 1)) / 2;
-        } else if (ok) {
-          double idxf = qq * (double)(nobs - 1);
-          int64_t idx = (int64_t)idxf;
-          double frac = idxf - (double)idx;
-          if (nobs == 1 || frac == 0) {
-            res = KTH(idx);
-          } else {
-            double lo = KTH(idx), hi = KTH(idx + 1);
-            switch (how) {
-              case ZB_INTERP_LINEAR: res = lo + (hi - lo) * frac; break;
-              case ZB_INTERP_LOWER: res = lo; break;
-              case ZB_INTERP_HIGHER: res = hi; break;
-              case ZB_INTERP_NEAREST:
-                res = frac == 0.5 ? (idx % 2 == 0 ? lo : hi) : frac < 0.5 ? lo : hi;
-                break;
-              default: res = (lo + hi) / 2; break;
-            }
-          }
-        }
-        seq_emit(q, k, res, ok);
-      });
+      { ORDER_EMIT(KTH); });
 #undef KTH
   zb_free(r);
   zb_free(rank);
@@ -502,7 +554,7 @@ static bool run_seq(const roll_seq *q) {
     case ZB_ROLL_KURT: roll_moments(q); return true;
     case ZB_ROLL_MIN:
     case ZB_ROLL_MAX: return roll_minmax(q);
-    default: return roll_order(q);
+    default: return q->j->opt.window <= 512 ? roll_order_small(q) : roll_order(q);
   }
 }
 
