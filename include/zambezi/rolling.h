@@ -80,6 +80,18 @@ ZB_API zb_status zb_column_group_rolling(const zb_column *col, const zb_column *
                                          const zb_rolling_options *opt, zb_column **out,
                                          zb_error *err);
 
+/* The same with each row's window given: row i's window is rows
+ * [starts[i], ends[i]) -- pandas' time-based windows (rolling("2D"), whose
+ * bounds the caller finds by binary search on the times).  starts and ends
+ * are INT64 columns of col's length without nulls, both non-decreasing,
+ * starts[i] <= ends[i] <= length (ZB_EINVAL otherwise); opt->window is at
+ * least the longest window (ends[i] - starts[i]); opt->center is not used.
+ * count needs min_periods rows in the window, as pandas. */
+ZB_API zb_status zb_column_rolling_bounds(const zb_column *col, const zb_column *starts,
+                                          const zb_column *ends, zb_roll_op op,
+                                          const zb_rolling_options *opt, zb_column **out,
+                                          zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,13 @@ pandas' rules:
   size; 1 for expanding); otherwise it is missing.  ``count`` counts the
   non-missing values and needs ``min_periods`` rows in the window, as
   pandas 3.
+- A time-based window (``rolling("2D")``, a fixed span: days, hours,
+  minutes, seconds ... or a timedelta) holds the rows whose time is within
+  the span before the row's time -- ``closed="right"`` (the default):
+  (t - span, t]; "left": [t - span, t); "both"; "neither" -- over the
+  times of the index, or of column ``on`` of a frame (which stays as it
+  is in the result), monotonic, with no missing time; ``min_periods``
+  defaults to 1.  ``center=True`` takes (t - span/2, t + span/2].
 - Missing values (null, NaN) are left out of the window.
 - Results are float64 (ints, bools and float32 are computed in float64);
   they keep the object's row labels and names.  A DataFrame's
@@ -34,14 +41,19 @@ Differences from pandas:
 - skew and kurt update the window's central moments (Welford) instead of
   pandas' raw power sums: equal to within rounding (pandas' results are
   the less exact ones when values are large relative to their spread).
-- Time-based windows (``"2D"``, ``on=``, ``closed=``), ``win_type``,
-  ``step``, ``method="table"``, ``engine="numba"`` and ``apply`` are not
-  supported (UnsupportedError).
+- ``win_type``, ``step``, ``method="table"``, ``engine="numba"`` and
+  ``apply`` are not supported (UnsupportedError), nor are ``closed`` for
+  windows of rows, calendar frequencies ("W", "M"), and time-based windows
+  per group.
 """
 
+import datetime
 import numbers
+import re
 
-from zambezi import _core
+import numpy as np
+
+from zambezi import _convert, _core
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -60,15 +72,82 @@ def _float_column(col, what, op):
                      "moving-window statistics")
 
 
+_UNIT_NS = {"D": 86_400 * 10**9, "d": 86_400 * 10**9, "days": 86_400 * 10**9,
+            "h": 3600 * 10**9, "hours": 3600 * 10**9, "min": 60 * 10**9,
+            "minutes": 60 * 10**9, "s": 10**9, "seconds": 10**9, "ms": 10**6, "us": 10**3,
+            "ns": 1}
+_FREQ = re.compile(r"^\s*(\d+)?\s*([A-Za-z]+)\s*$")
+
+
+def _offset_ns(window):
+    """A fixed time span (a frequency string such as "2D", "90min", "5s", a
+    datetime.timedelta, numpy / pandas timedelta) in nanoseconds."""
+    if isinstance(window, str):
+        m = _FREQ.match(window)
+        if m is None or m.group(2) not in _UNIT_NS:
+            raise InvalidValueError(
+                f"rolling: window {window!r} is not a fixed frequency; use a number of "
+                f"{sorted(_UNIT_NS)} ('2D', '90min', '5s' ...)")
+        return int(m.group(1) or 1) * _UNIT_NS[m.group(2)]
+    if isinstance(window, np.timedelta64):
+        return int(window.astype("timedelta64[ns]").astype(np.int64))
+    value = getattr(window, "value", None)  # pandas' Timedelta: nanoseconds
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return (window.days * 86_400 + window.seconds) * 10**9 + window.microseconds * 1000
+
+
 def _check_window(window):
-    if isinstance(window, str) or hasattr(window, "total_seconds"):
-        raise UnsupportedError("rolling: time-based windows (a frequency such as '2D') are "
-                               "not supported; give the window as a number of rows")
+    """A number of rows (int), or a time span (str, a timedelta): the
+    window, and its span in nanoseconds (None for a number of rows)."""
+    if isinstance(window, (str, datetime.timedelta, np.timedelta64)):
+        ns = _offset_ns(window)
+        if ns < 0:
+            raise InvalidValueError(f"rolling: window must be non-negative, not {window!r}")
+        return window, ns
     if isinstance(window, bool) or not isinstance(window, numbers.Integral):
         raise DTypeError(f"rolling: window must be an integer, not {type(window).__name__}")
     if window < 0:
         raise InvalidValueError(f"rolling: window must be an integer 0 or greater, not {window}")
-    return int(window)
+    return int(window), None
+
+
+_NS_PER = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+
+
+def _time_bounds(col, what, span, closed, center):
+    """(starts, ends) engine columns of each row's time window over the
+    times of col (timestamps or dates, monotonic): pandas' closed rules
+    found by binary search."""
+    if col.dtype == "date32":
+        per = 86_400 * 10**9
+    elif col.dtype.startswith("timestamp"):
+        per = _NS_PER[col.unit]
+    else:
+        raise DTypeError(f"rolling: a time-based window needs {what} of timestamps or dates, "
+                         f"not {col.dtype}")
+    if col.null_count:
+        raise InvalidValueError(f"rolling: {what} has missing times (NaT)")
+    t = _convert.values_numpy(col).astype(np.int64) * per
+    d = np.diff(t)
+    if not (d >= 0).all():
+        if not (d <= 0).all():
+            raise InvalidValueError(f"rolling: {what} must be monotonic for a time-based window")
+        t = -t  # decreasing: a row's window is the later times after it, as pandas
+    n = len(t)
+    if center:
+        half = span // 2
+        return t.searchsorted(t - half, "right"), t.searchsorted(t + half, "right")
+    closed = closed or "right"
+    starts = t.searchsorted(t - span, "left" if closed in ("left", "both") else "right")
+    # pandas looks for a row's start among the rows up to it: a window of
+    # 0 still holds the row itself when closed on the right
+    starts = np.minimum(starts, np.arange(n, dtype=np.int64))
+    if closed in ("right", "both"):
+        ends = np.arange(1, n + 1, dtype=np.int64)
+    else:
+        ends = t.searchsorted(t, "left")
+    return np.minimum(starts, ends), ends
 
 
 def _check_min_periods(min_periods, window, what):
@@ -84,14 +163,9 @@ def _check_min_periods(min_periods, window, what):
     return int(min_periods)
 
 
-def _check_unsupported(win_type=None, on=None, closed=None, step=None, method="single"):
+def _check_unsupported(win_type=None, step=None, method="single"):
     if win_type is not None:
         raise UnsupportedError("rolling(win_type=...) (weighted windows) is not supported")
-    if on is not None:
-        raise UnsupportedError("rolling(on=...) (time-based windows) is not supported")
-    if closed is not None:
-        raise UnsupportedError("rolling(closed=...) is not supported: count windows are "
-                               "closed on the right, as pandas' default")
     if step is not None:
         raise UnsupportedError("rolling(step=...) is not supported")
     if method != "single":
@@ -119,24 +193,47 @@ class Rolling:
     [1.0, 3.0, 2.0, 4.0, 9.0]
     """
 
-    __slots__ = ("_obj", "_gb", "_window", "_min_periods", "_center")
+    __slots__ = ("_obj", "_gb", "_window", "_min_periods", "_center", "_span", "_on",
+                 "_closed")
     _kind = "Rolling"
 
-    def __init__(self, obj, window, min_periods=None, center=False, gb=None):
+    def __init__(self, obj, window, min_periods=None, center=False, gb=None, span=None,
+                 on=None, closed=None):
         self._obj = obj
         self._gb = gb
         self._window = window
         self._min_periods = min_periods
         self._center = bool(center)
+        self._span = span  # a time window's span in nanoseconds
+        self._on = on
+        self._closed = closed
 
     def __repr__(self):
         mp = "" if self._min_periods is None else f",min_periods={self._min_periods}"
         kind = self._kind if self._gb is None else self._kind + "GroupBy"
-        return f"{kind} [window={self._window}{mp},center={self._center},method=single]"
+        extra = "".join(f",{k}={v}" for k, v in (("on", self._on), ("closed", self._closed))
+                        if v is not None)
+        return (f"{kind} [window={self._window}{mp},center={self._center}{extra},"
+                "method=single]")
 
     # -- plumbing -------------------------------------------------------------
     def _window_for(self, n):
         return self._window
+
+    def _times(self):
+        """The time column of a time-based window, and how to name it."""
+        obj = self._obj
+        if self._on is not None:
+            t = obj._table
+            if self._on not in t.names:
+                raise InvalidValueError(f"rolling: on={self._on!r} is not a column; the "
+                                        f"columns are {t.names!r}")
+            return t.column(t.names.index(self._on)), f"column {self._on!r}"
+        index = obj._index
+        if index.nlevels != 1:
+            raise InvalidValueError("rolling: a time-based window needs a one-level index of "
+                                    "times (or on= a column)")
+        return index._levels()[0], "the index"
 
     def _run(self, op, ddof=1, q=0.5, interpolation="linear", numeric_only=False):
         """op of every value column as the user's result."""
@@ -148,11 +245,19 @@ class Rolling:
             return self._run_groups(op, mp, ddof, q, interpolation, numeric_only)
         obj = self._obj
         n = len(obj)
-        w = self._window_for(n)
+        w, ids, center = self._window_for(n), None, self._center
+        if self._span is not None:
+            tcol, what = self._times()
+            starts, ends = _time_bounds(tcol, what, self._span, self._closed, center)
+            w = max(int((ends - starts).max()) if n else 0, mp)
+            dev = tcol.device
+            ids = (_core.column_from_buffer(starts.astype(np.int64)).to_device(dev),
+                   _core.column_from_buffer(ends.astype(np.int64)).to_device(dev))
+            center = False
 
         def one(col, what):
-            return _core.rolling(_float_column(col, what, op), op, w, mp, self._center, ddof,
-                                 q, interpolation, None, 0)
+            return _core.rolling(_float_column(col, what, op), op, w, mp, center, ddof, q,
+                                 interpolation, ids, 0)
 
         if obj._ndim == 1:
             return obj._like(one(obj._col, "the Series"))
@@ -160,10 +265,14 @@ class Rolling:
         names, cols = [], []
         for i, nm in enumerate(t.names):
             c = t.column(i)
-            if numeric_only and c.dtype not in _NUMERIC:
+            if nm == self._on:
+                pass  # the time column stays as it is, as pandas
+            elif numeric_only and c.dtype not in _NUMERIC:
                 continue
+            else:
+                c = one(c, f"column {nm!r}")
             names.append(nm)
-            cols.append(one(c, f"column {nm!r}"))
+            cols.append(c)
         return obj._like(_core.table_from_columns(cols, names))
 
     def _run_groups(self, op, mp, ddof, q, interpolation, numeric_only):
@@ -379,10 +488,29 @@ def _check_ddof(ddof):
 
 
 def _rolling(obj, gb, window, min_periods, center, win_type, on, closed, step, method):
-    _check_unsupported(win_type, on, closed, step, method)
-    window = _check_window(window)
-    min_periods = _check_min_periods(min_periods, window, "rolling")
-    return Rolling(obj, window, min_periods, center, gb)
+    _check_unsupported(win_type, step, method)
+    window, span = _check_window(window)
+    if closed not in (None, "right", "left", "both", "neither"):
+        raise InvalidValueError(f"rolling: closed must be 'right', 'left', 'both' or 'neither', "
+                                f"not {closed!r}")
+    if span is None:
+        if on is not None:
+            raise InvalidValueError("rolling: on= is for time-based windows ('2D' ...)")
+        if closed not in (None, "right"):
+            raise UnsupportedError("rolling(closed=...) is supported for time-based windows "
+                                   "only: windows of rows are closed on the right")
+        min_periods = _check_min_periods(min_periods, window, "rolling")
+        return Rolling(obj, window, min_periods, center, gb)
+    if gb is not None:
+        raise UnsupportedError("group-by rolling with a time-based window is not supported")
+    if on is not None and obj._ndim == 1:
+        raise InvalidValueError("rolling: on= names a column of a DataFrame")
+    if center and closed not in (None, "right"):
+        raise UnsupportedError("rolling(center=True) with a time-based window is supported "
+                               "with closed='right' only")
+    min_periods = _check_min_periods(min_periods, None, "rolling")
+    return Rolling(obj, window, 1 if min_periods is None else min_periods, center, None, span,
+                   on, closed)
 
 
 def _expanding(obj, gb, min_periods, method):
@@ -400,8 +528,10 @@ class SeriesRolling:
                 closed=None, step=None, method="single"):
         """Moving windows of ``window`` rows (see Rolling): each row's
         window ends with it (``center=True``: is around it); a result
-        needs ``min_periods`` non-missing values (default: window).
-        Time-based windows are not supported.
+        needs ``min_periods`` non-missing values (default: window).  A
+        time span (``"2D"``, ``"90min"``, a timedelta) makes windows over
+        the times of the index (see zambezi._rolling's notes; ``closed``
+        "right", "left", "both" or "neither"; min_periods defaults to 1).
 
         Examples
         --------
@@ -414,6 +544,9 @@ class SeriesRolling:
         dtype: float64
         >>> s.rolling(3, center=True, min_periods=1).max().to_list()
         [2.0, 3.0, 4.0, 4.0]
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-05"])
+        >>> zb.Series([1.0, 2.0, 3.0], index=t).rolling("2D").sum().to_list()
+        [1.0, 3.0, 3.0]
         """
         return _rolling(self, None, window, min_periods, center, win_type, on, closed, step,
                         method)
@@ -440,7 +573,9 @@ class FrameRolling:
                 closed=None, step=None, method="single"):
         """Moving windows of each column (see Series.rolling); a
         non-numeric column raises DTypeError unless the statistic is
-        asked with ``numeric_only=True``.
+        asked with ``numeric_only=True``.  A time-based window uses the
+        times of column ``on`` (kept as it is in the result), or of the
+        index.
 
         Examples
         --------
@@ -453,6 +588,10 @@ class FrameRolling:
         2        5        5
         <BLANKLINE>
         [3 rows x 2 columns]
+        >>> df = zb.DataFrame({"ts": pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-04"]),
+        ...                    "v": [1.0, 2.0, 4.0]})
+        >>> df.rolling("2D", on="ts").sum()["v"].to_list()
+        [1.0, 3.0, 4.0]
         """
         return _rolling(self, None, window, min_periods, center, win_type, on, closed, step,
                         method)

@@ -262,12 +262,13 @@ static const char *variant_name(zb__op op, int v) {
       return v < 2 * ZB_CUM_OP_COUNT ? names[v] : NULL;
     }
     case ZB__OP_ROLLING: {
-      static const char *const names[2 * ZB_ROLL_OP_COUNT] = {
+      static const char *const names[3 * ZB_ROLL_OP_COUNT] = {
           "count", "sum", "mean", "min", "max", "var", "std", "skew", "kurt", "median",
           "quantile", "group_count", "group_sum", "group_mean", "group_min", "group_max",
           "group_var", "group_std", "group_skew", "group_kurt", "group_median",
-          "group_quantile"};
-      return v < 2 * ZB_ROLL_OP_COUNT ? names[v] : NULL;
+          "group_quantile", "time_count", "time_sum", "time_mean", "time_min", "time_max",
+          "time_var", "time_std", "time_skew", "time_kurt", "time_median", "time_quantile"};
+      return v < 3 * ZB_ROLL_OP_COUNT ? names[v] : NULL;
     }
     case ZB__OP_FILTER:
     case ZB__OP_TAKE: return v == 0 ? "column" : v == 1 ? "table" : NULL;

@@ -118,8 +118,10 @@ typedef enum zb__op {
    * type p.cumulative.result */
   ZB__OP_CUMULATIVE,
   /* in[0] a float64 column; in[1] NULL, or int64 group ids (the windows
-   * stay inside each group; p.rolling.n_groups); variant the zb_roll_op,
-   * plus ZB_ROLL_OP_COUNT for groups; p.rolling; -> out[0] float64 */
+   * stay inside each group; p.rolling.n_groups), or (p.rolling.bounds)
+   * int64 window starts with in[2] the ends; variant the zb_roll_op, plus
+   * ZB_ROLL_OP_COUNT for groups, 2 * ZB_ROLL_OP_COUNT for given windows;
+   * p.rolling; -> out[0] float64 */
   ZB__OP_ROLLING,
   ZB__OP_COUNT
 } zb__op;
@@ -162,7 +164,7 @@ typedef struct zb__call {
     struct { int64_t n_groups; bool ascending; } cumcount;
     struct { int64_t limit; zb_fill_area area; } fill_scan;
     struct { bool skipna; int64_t n_groups; zb_type_id result; } cumulative;
-    struct { zb_rolling_options opt; int64_t n_groups; } rolling;
+    struct { zb_rolling_options opt; int64_t n_groups; bool bounds; } rolling;
   } p;
   /* results */
   zb_column *out[2];

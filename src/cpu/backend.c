@@ -156,7 +156,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                                 (zb_cum_op)(c->variant % ZB_CUM_OP_COUNT), c->p.cumulative.skipna,
                                 c->p.cumulative.result, out, err);
     case ZB__OP_ROLLING:
-      return zb__cpu_rolling(in[0], in[1], c->p.rolling.n_groups,
+      return zb__cpu_rolling(in[0], c->p.rolling.bounds ? NULL : in[1], c->p.rolling.n_groups,
+                             c->p.rolling.bounds ? in[1] : NULL, in[2],
                              (zb_roll_op)(c->variant % ZB_ROLL_OP_COUNT), &c->p.rolling.opt, out,
                              err);
     case ZB__OP_GROUPBY_AGG:

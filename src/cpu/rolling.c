@@ -40,6 +40,9 @@
  * when the window is longer than a morsel), groups as the CSR's buckets.
  * Results never depend on the thread count.
  *
+ * Time-based windows come as explicit bounds (starts[i], ends[i]), both
+ * non-decreasing, with window the longest one's rows: the same loop.
+ *
  * The op is chosen once per sequence (one function per statistic with its
  * own loop): no per-row switch.
  */
@@ -58,6 +61,7 @@ typedef struct roll_job {
   double *out;
   uint8_t *okb; /* per row: the result is valid */
   int64_t n, task_rows;
+  const int64_t *starts, *ends; /* explicit windows (time-based), or NULL */
   const zb__group_csr *csr;
   volatile int failed; /* a task could not allocate its scratch */
 } roll_job;
@@ -87,6 +91,11 @@ static inline void seq_emit(const roll_seq *q, int64_t k, double x, bool ok) {
 
 /* The window of position k: [*s, *e). */
 static inline void seq_bounds(const roll_seq *q, int64_t k, int64_t *s, int64_t *e) {
+  if (q->j->starts != NULL) { /* the whole column, windows given */
+    *s = q->j->starts[k];
+    *e = q->j->ends[k];
+    return;
+  }
   int64_t eu = k + 1 + q->j->off;
   *e = eu < q->L ? eu : q->L;
   int64_t su = eu - q->j->opt.window;
@@ -634,8 +643,8 @@ done:
 }
 
 zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
-                          zb_roll_op op, const zb_rolling_options *opt, zb_column **out,
-                          zb_error *err) {
+                          const zb_column *starts, const zb_column *ends, zb_roll_op op,
+                          const zb_rolling_options *opt, zb_column **out, zb_error *err) {
   *out = NULL;
   const int64_t n = col->length;
   roll_job j;
@@ -646,6 +655,11 @@ zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int6
   j.opt = *opt;
   j.off = opt->center ? (opt->window - 1) / 2 : 0;
   j.n = n;
+  if (starts != NULL) {
+    j.starts = (const int64_t *)starts->data->data + starts->offset;
+    j.ends = (const int64_t *)ends->data->data + ends->offset;
+    j.off = 0;
+  }
   zb_column *o = NULL;
   zb_status st = zb_column_new(ZB_FLOAT64, n, true, 0, &o, err);
   if (st != ZB_OK) return st;
@@ -665,7 +679,8 @@ zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int6
   } else {
     /* morsels warm up over up to `window` rows: one task when the window
      * is longer than a morsel (an expanding window) */
-    j.task_rows = opt->window <= ZB_MORSEL_ROWS ? (int64_t)ZB_MORSEL_ROWS : n;
+    j.task_rows =
+        opt->window <= ZB_MORSEL_ROWS || starts != NULL ? (int64_t)ZB_MORSEL_ROWS : n;
     st = zb_parallel_for((n + j.task_rows - 1) / j.task_rows, column_task, &j, err);
   }
   if (st == ZB_OK && j.failed) st = nomem(err, "window scratch");

@@ -5,7 +5,8 @@ NaN and nullable integers with NA, windows of 1, 2, a few rows, exactly n
 and more than n rows, min_periods and center; expanding windows; DataFrames
 (numeric_only); group-by rolling and expanding (null keys, dropna, sort,
 several keys, an all-NaN group, a Series' group-by) with pandas' (key,
-label) MultiIndex.  Sizes cross the engine's morsels (65536 rows, each
+label) MultiIndex; time-based windows over an irregular index with repeated
+times and over a column (on=), each closed rule, centered, decreasing.  Sizes cross the engine's morsels (65536 rows, each
 warming its window up) with 1 and 3 threads.
 
 pandas runs side by side; results are compared with pandas_compare.  Sums
@@ -253,6 +254,81 @@ def test_groupby_rolling_many_groups(threads):
 
 
 # --------------------------------------------------------------------------
+# time-based windows
+# --------------------------------------------------------------------------
+
+
+def times(n, rng, unit="ns"):
+    """Irregular increasing times with repeats (gaps of 0 to 30 hours)."""
+    gaps = rng.integers(0, 31, n) * np.timedelta64(1, "h")
+    gaps[rng.random(n) < 0.15] = np.timedelta64(0, "h")
+    return pd.DatetimeIndex(np.datetime64("2024-01-01") + np.cumsum(gaps)).as_unit(unit)
+
+
+@pytest.mark.parametrize("closed", [None, "right", "left", "both", "neither"])
+def test_time_windows_vs_pandas(closed):
+    rng = np.random.default_rng(zlib.crc32(f"time/{closed}".encode()))
+    n = 60
+    p = floats(n, rng, index=times(n, rng, "us"))
+    z = zb.Series(p)
+    for window in ("2D", "36h", pd.Timedelta("90min"), "0s"):
+        for mp in (None, 2):
+            for op in OPS + ["quantile"]:
+                what = f"rolling({window!r}, {mp}, closed={closed}).{op}"
+                assert_series_like(apply(z.rolling(window, min_periods=mp, closed=closed), op),
+                                   apply(p.rolling(window, min_periods=mp, closed=closed), op),
+                                   what, **tol(op))
+    for op in ("sum", "count", "median"):
+        if closed in (None, "right"):
+            assert_series_like(getattr(z.rolling("1D", center=True, closed=closed), op)(),
+                               getattr(p.rolling("1D", center=True, closed=closed), op)(),
+                               f"center time window {op}", **TOL)
+        rev = p.iloc[::-1]  # a decreasing index: windows look forward in time
+        assert_series_like(getattr(zb.Series(rev).rolling("2D", closed=closed), op)(),
+                           getattr(rev.rolling("2D", closed=closed), op)(),
+                           f"decreasing index {op}", **TOL)
+
+
+def test_time_windows_on_a_column():
+    rng = np.random.default_rng(2)
+    n = 40
+    p = pd.DataFrame({"v": floats(n, rng), "ts": times(n, rng),
+                      "i": rng.integers(0, 9, n), "s": rng.choice(["x", "y"], n)})
+    z = zb.DataFrame(p)
+    num = p[["v", "ts", "i"]]
+    for op in ("sum", "mean", "max", "std"):
+        assert_frame_like(getattr(zb.DataFrame(num).rolling("3D", on="ts"), op)(),
+                          getattr(num.rolling("3D", on="ts"), op)(), f"on=ts {op}", **TOL)
+        assert_frame_like(getattr(z.rolling("3D", on="ts"), op)(numeric_only=True),
+                          getattr(p.rolling("3D", on="ts"), op)(numeric_only=True),
+                          f"on=ts numeric_only {op}", **TOL)
+    assert repr(z.rolling("3D", on="ts", closed="both")) == \
+        repr(p.rolling("3D", on="ts", closed="both"))
+
+
+def test_time_window_errors():
+    t = pd.to_datetime(["2024-01-02", "2024-01-01", "2024-01-03"])
+    with pytest.raises(InvalidValueError, match="monotonic"):
+        zb.Series([1.0, 2.0, 3.0], index=t).rolling("2D").sum()
+    with pytest.raises(InvalidValueError, match="NaT"):
+        zb.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", None])).rolling("2D").sum()
+    with pytest.raises(DTypeError, match="the index of timestamps or dates"):
+        zb.Series([1.0, 2.0]).rolling("2D").sum()
+    with pytest.raises(InvalidValueError, match="not a fixed frequency"):
+        zb.Series([1.0, 2.0]).rolling("1W")
+    df = zb.DataFrame({"k": ["a", "b"], "ts": pd.to_datetime(["2024-01-01", "2024-01-02"]),
+                       "v": [1.0, 2.0]})
+    with pytest.raises(UnsupportedError, match="time-based window is not supported"):
+        df.groupby("k")["v"].rolling("2D")
+    with pytest.raises(InvalidValueError, match="is not a column"):
+        df.rolling("2D", on="nope").sum()
+    with pytest.raises(UnsupportedError, match="closed"):
+        df.rolling(2, closed="both")
+    with pytest.raises(InvalidValueError, match="on= is for time-based windows"):
+        df.rolling(2, on="ts")
+
+
+# --------------------------------------------------------------------------
 # arguments
 # --------------------------------------------------------------------------
 
@@ -277,8 +353,6 @@ def test_rolling_errors():
         z.rolling(2.5)
     with pytest.raises(InvalidValueError, match="min_periods 3 must be <= window 2"):
         z.rolling(2, min_periods=3)
-    with pytest.raises(UnsupportedError, match="time-based"):
-        z.rolling("2D")
     with pytest.raises(UnsupportedError, match="win_type"):
         z.rolling(2, win_type="triang")
     with pytest.raises(UnsupportedError, match="step"):
