@@ -29,6 +29,7 @@
 #include "zambezi/compute.h"
 #include "zambezi/groupby.h"
 #include "zambezi/join.h"
+#include "zambezi/rolling.h"
 #include "zambezi/zambezi.h"
 
 #ifdef __cplusplus
