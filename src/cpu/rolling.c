@@ -446,46 +446,72 @@ static inline int64_t fw_kth(const fenwick *f, int64_t k) {
     seq_emit(q, k, res, ok);                                                 \
   } while (0)
 
-/* Small windows: the window's values kept sorted in a buffer (a binary
- * search and a move of at most `window` values per row, cheaper than
- * ranking the whole sequence while the window is short). */
+/* Small windows: the window's values kept sorted in a buffer (binary
+ * searches and moves of at most `window` values per row, cheaper than
+ * ranking the whole sequence while the window is short).  A removed value
+ * leaves a hole that the next added value fills: the values between the
+ * two places move by one, not every value after each. */
 static bool roll_order_small(const roll_seq *q) {
   const zb_rolling_options *o = &q->j->opt;
   const int64_t minp = ZB_MAX(o->min_periods, 1);
   const bool median = q->j->op == ZB_ROLL_MEDIAN;
   double *b = (double *)zb_malloc((size_t)ZB_MAX(o->window, 1) * sizeof(double));
   if (b == NULL) return false;
-  int64_t nobs = 0;
+  int64_t nobs = 0, cnt = 0, hole = -1; /* b[0..cnt) sorted; b[hole] removed */
   const double qq = o->q;
   const zb_roll_interp how = o->interp;
+#define CLOSE_HOLE()                                                            \
+  do {                                                                          \
+    if (hole >= 0) {                                                            \
+      memmove(b + hole, b + hole + 1, (size_t)(cnt - hole - 1) * sizeof(double)); \
+      cnt--;                                                                    \
+      hole = -1;                                                                \
+    }                                                                           \
+  } while (0)
 #define KTH(i) (b[(i)])
   ROLL_LOOP(
       q,
       {
         int64_t lo = 0; /* the first value > x */
-        int64_t hi = nobs;
+        int64_t hi = cnt;
         while (lo < hi) {
           int64_t mid = (lo + hi) >> 1;
           if (b[mid] <= x) lo = mid + 1;
           else hi = mid;
         }
-        memmove(b + lo + 1, b + lo, (size_t)(nobs - lo) * sizeof(double));
-        b[lo] = x;
+        if (hole < 0) {
+          memmove(b + lo + 1, b + lo, (size_t)(cnt - lo) * sizeof(double));
+          b[lo] = x;
+          cnt++;
+        } else if (lo <= hole) {
+          memmove(b + lo + 1, b + lo, (size_t)(hole - lo) * sizeof(double));
+          b[lo] = x;
+          hole = -1;
+        } else {
+          memmove(b + hole, b + hole + 1, (size_t)(lo - 1 - hole) * sizeof(double));
+          b[lo - 1] = x;
+          hole = -1;
+        }
         nobs++;
       },
       {
+        CLOSE_HOLE();
         int64_t lo = 0; /* the first value >= x: x itself */
-        int64_t hi = nobs;
+        int64_t hi = cnt;
         while (lo < hi) {
           int64_t mid = (lo + hi) >> 1;
           if (b[mid] < x) lo = mid + 1;
           else hi = mid;
         }
-        memmove(b + lo, b + lo + 1, (size_t)(nobs - lo - 1) * sizeof(double));
+        hole = lo;
         nobs--;
       },
-      { ORDER_EMIT(KTH); });
+      {
+        CLOSE_HOLE();
+        ORDER_EMIT(KTH);
+      });
 #undef KTH
+#undef CLOSE_HOLE
   zb_free(b);
   return true;
 }
