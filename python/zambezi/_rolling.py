@@ -6,8 +6,8 @@ median / quantile / skew / kurt give the statistic of each row's window.
 
 Each statistic of a column is one engine call (``_core.rolling``: the
 window's state is updated as rows enter and leave it -- compensated sums,
-Welford's moments, a monotonic deque for min / max, an order-statistics
-tree for median / quantile -- with morsels of rows run in parallel, each
+Welford's moments, a monotonic deque for min / max, a sorted buffer or an
+order-statistics tree for median / quantile -- with morsels of rows run in parallel, each
 warming its window up first; per group, the rows of each group in row
 order).  Nothing here loops over rows.
 
@@ -38,9 +38,10 @@ pandas' rules:
 Differences from pandas:
 
 - A missing result is null (``to_pandas()`` shows NaN, as pandas).
-- skew and kurt update the window's central moments (Welford) instead of
-  pandas' raw power sums: equal to within rounding (pandas' results are
-  the less exact ones when values are large relative to their spread).
+- skew and kurt update the window's central moments (Welford) as pandas 3
+  does, and rebuild them from the window's values each time the window has
+  turned over as well as when a removal cancels most digits (pandas: only
+  then): equal to pandas within rounding.
 - ``win_type``, ``step``, ``method="table"``, ``engine="numba"`` and
   ``apply`` are not supported (UnsupportedError), nor are ``closed`` for
   windows of rows, calendar frequencies ("W", "M"), and time-based windows
