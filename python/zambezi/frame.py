@@ -21,6 +21,7 @@ from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
 from zambezi._rank import FrameRank
+from zambezi._rolling import FrameRolling
 from zambezi._groupby import FrameGroupBy
 from zambezi._reshape import FrameReshape
 from zambezi._stats import FrameStats
@@ -73,9 +74,9 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameOps, FrameExtra, FrameReduce,
-                FrameRank, FrameStats, FrameSummary, FrameConvert, FrameMerge, FrameGroupBy, FrameReshape,
-                _base.NDFrame):
+class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameOps,
+                FrameExtra, FrameReduce, FrameRank, FrameStats, FrameSummary, FrameConvert,
+                FrameMerge, FrameGroupBy, FrameReshape, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or

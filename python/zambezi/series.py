@@ -12,6 +12,7 @@ from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
 from zambezi._window import SeriesWindow
 from zambezi._rank import SeriesRank
+from zambezi._rolling import SeriesRolling
 from zambezi.accessors import SeriesExtras
 from zambezi._groupby import SeriesGroupByMixin
 from zambezi._reshape import SeriesReshape
@@ -23,8 +24,8 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesOps, SeriesStats, SeriesExtras,
-             SeriesRank, SeriesGroupByMixin, SeriesReshape, _base.NDFrame):
+class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesOps, SeriesStats,
+             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
     ``data`` is a list (the dtype is inferred; ``None`` and float NaN are

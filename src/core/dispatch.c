@@ -19,7 +19,7 @@ const char *zb__op_name(zb__op op) {
       "where",        "stat",       "quantile",      "hash_rows", "unique",
       "nunique",      "value_counts", "duplicated",  "isin",      "join_indices",
       "groupby",      "groupby_agg", "group_ids",    "group_cumcount",
-      "fill_scan",    "cumulative",  "rank"};
+      "fill_scan",    "cumulative",  "rank",   "rolling"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -267,6 +267,15 @@ static const char *variant_name(zb__op op, int v) {
           "average", "min", "max", "first", "dense",
           "group_average", "group_min", "group_max", "group_first", "group_dense"};
       return v < 2 * ZB_RANK_METHOD_COUNT ? names[v] : NULL;
+    }
+    case ZB__OP_ROLLING: {
+      static const char *const names[3 * ZB_ROLL_OP_COUNT] = {
+          "count", "sum", "mean", "min", "max", "var", "std", "skew", "kurt", "median",
+          "quantile", "group_count", "group_sum", "group_mean", "group_min", "group_max",
+          "group_var", "group_std", "group_skew", "group_kurt", "group_median",
+          "group_quantile", "time_count", "time_sum", "time_mean", "time_min", "time_max",
+          "time_var", "time_std", "time_skew", "time_kurt", "time_median", "time_quantile"};
+      return v < 3 * ZB_ROLL_OP_COUNT ? names[v] : NULL;
     }
     case ZB__OP_FILTER:
     case ZB__OP_TAKE: return v == 0 ? "column" : v == 1 ? "table" : NULL;

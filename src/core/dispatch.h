@@ -29,6 +29,7 @@
 #include "zambezi/compute.h"
 #include "zambezi/groupby.h"
 #include "zambezi/join.h"
+#include "zambezi/rolling.h"
 #include "zambezi/zambezi.h"
 
 #ifdef __cplusplus
@@ -122,6 +123,12 @@ typedef enum zb__op {
    * restart per group; p.rank.n_groups); variant the zb_rank_method, plus
    * ZB_RANK_METHOD_COUNT when grouped; p.rank; -> out[0] float64 */
   ZB__OP_RANK,
+  /* in[0] a float64 column; in[1] NULL, or int64 group ids (the windows
+   * stay inside each group; p.rolling.n_groups), or (p.rolling.bounds)
+   * int64 window starts with in[2] the ends; variant the zb_roll_op, plus
+   * ZB_ROLL_OP_COUNT for groups, 2 * ZB_ROLL_OP_COUNT for given windows;
+   * p.rolling; -> out[0] float64 */
+  ZB__OP_ROLLING,
   ZB__OP_COUNT
 } zb__op;
 
@@ -164,6 +171,7 @@ typedef struct zb__call {
     struct { int64_t limit; zb_fill_area area; } fill_scan;
     struct { bool skipna; int64_t n_groups; zb_type_id result; } cumulative;
     struct { bool ascending; bool pct; zb_rank_na na_option; int64_t n_groups; } rank;
+    struct { zb_rolling_options opt; int64_t n_groups; bool bounds; } rolling;
   } p;
   /* results */
   zb_column *out[2];

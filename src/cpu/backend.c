@@ -160,6 +160,11 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
       return zb__cpu_rank(in[0], in[1], c->p.rank.n_groups,
                           (zb_rank_method)(c->variant % ZB_RANK_METHOD_COUNT),
                           c->p.rank.ascending, c->p.rank.na_option, c->p.rank.pct, out, err);
+    case ZB__OP_ROLLING:
+      return zb__cpu_rolling(in[0], c->p.rolling.bounds ? NULL : in[1], c->p.rolling.n_groups,
+                             c->p.rolling.bounds ? in[1] : NULL, in[2],
+                             (zb_roll_op)(c->variant % ZB_ROLL_OP_COUNT), &c->p.rolling.opt, out,
+                             err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

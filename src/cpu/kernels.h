@@ -172,6 +172,12 @@ zb_status zb__cpu_cumulative(const zb_column *col, const zb_column *group_ids, i
 zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
                        zb_rank_method method, bool ascending, zb_rank_na na_option, bool pct,
                        zb_column **out, zb_error *err);
+/* pandas' rolling / expanding statistics (src/cpu/rolling.c; see
+ * zb_column_rolling), per group when group_ids is not NULL, over the
+ * windows starts / ends when they are not NULL. */
+zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
+                          const zb_column *starts, const zb_column *ends, zb_roll_op op,
+                          const zb_rolling_options *opt, zb_column **out, zb_error *err);
 /* Filter n_cols host columns by one mask in one pass of parallel work;
  * outs[c] get new references (all NULL on failure). */
 zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,

@@ -22,6 +22,7 @@ extern PyMethodDef zbpy_groupby_methods[]; /* groupby.c: groupby, group ids */
 extern PyMethodDef zbpy_profile_methods[]; /* profile.c: zambezi.profile() */
 extern PyMethodDef zbpy_interchange_methods[]; /* interchange.c: DLPack, CUDA arrays */
 extern PyMethodDef zbpy_pickle_methods[];      /* pickle.c: _column_from_pickle */
+extern PyMethodDef zbpy_window_methods[];      /* window.c: rolling */
 
 
 zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what) {
@@ -658,7 +659,8 @@ static int module_exec(PyObject *m) {
       PyModule_AddFunctions(m, zbpy_groupby_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_profile_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_interchange_methods) < 0 ||
-      PyModule_AddFunctions(m, zbpy_pickle_methods) < 0)
+      PyModule_AddFunctions(m, zbpy_pickle_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_window_methods) < 0)
     return -1;
 
   PyObject *E;

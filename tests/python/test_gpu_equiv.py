@@ -444,6 +444,30 @@ def test_rank(dtype, n, layout):
                   (c, idc), (g, idg), native=False)
 
 
+ROLL_OPS = ["count", "sum", "mean", "min", "max", "var", "std", "skew", "kurt", "median",
+            "quantile"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("n", [0, 33, 1025, 1_000_001])
+def test_rolling(n, layout):
+    """Moving-window statistics of a float64 column, whole column and per
+    group.  The GPU table has no rolling row: the call runs on the CPU over
+    host copies (native=False) and its result must come back to the GPU."""
+    c, g = operand("float64", n, layout, 0, ("rolling",))
+    rng = _rng("rolling_ids", f"{n}/{layout}")
+    idc = _core.column_from_buffer(rng.integers(0, 7, n).astype(np.int64),
+                                   mask=rng.random(n) < 0.1)
+    idg = idc.to_device("cuda")
+    for op in ROLL_OPS:
+        what = f"rolling {op} [n={n}, {layout}]"
+        check(what, lambda x, op=op: _core.rolling(x, op, 50, 3, False, 1, 0.3, "linear", None, 0),
+              (c,), (g,), native=False)
+        check("group " + what,
+              lambda x, i, op=op: _core.rolling(x, op, 5, 1, True, 1, 0.3, "linear", i, 7),
+              (c, idc), (g, idg), native=False)
+
+
 CLIP_BOUNDS = [(-3, 5), (0, None), (None, 2), (None, None), (2.5, 7.25),
                (float("nan"), 1), (-(2**70), 2**70), (10, -10)]
 

@@ -1,0 +1,394 @@
+"""Differential tests of rolling and expanding windows (zambezi._rolling)
+against pandas: every statistic (count, sum, mean, min, max, var, std,
+median, quantile with each interpolation, skew, kurt) on random floats with
+NaN and nullable integers with NA, windows of 1, 2, a few rows, exactly n
+and more than n rows, min_periods and center; expanding windows; DataFrames
+(numeric_only); group-by rolling and expanding (null keys, dropna, sort,
+several keys, an all-NaN group, a Series' group-by) with pandas' (key,
+label) MultiIndex; time-based windows over an irregular index with repeated
+times and over a column (on=), each closed rule, centered, decreasing.  Sizes cross the engine's morsels (65536 rows, each
+warming its window up) with 1 and 3 threads.
+
+pandas runs side by side; results are compared with pandas_compare.  Sums
+and moments are updated as rows enter and leave the window in both, in
+other orders across morsels: floats within 1e-9 relative.  The test marked
+slow (run with ZAMBEZI_SLOW=1) checks std / var at 10^7 rows.
+"""
+
+import os
+import zlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from pandas_compare import assert_frame_like, assert_series_like
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+MORSEL = 65536
+TOL = {"rtol": 1e-9, "atol": 1e-12}
+# skew and kurt: zambezi updates central moments, pandas raw power sums
+MOM_TOL = {"rtol": 1e-7, "atol": 1e-9}
+OPS = ["count", "sum", "mean", "min", "max", "var", "std", "median", "skew", "kurt"]
+
+
+def tol(op):
+    return MOM_TOL if op in ("skew", "kurt") else TOL
+
+
+def floats(n, rng, null_p=0.25, name="x", index=None):
+    vals = rng.standard_normal(n) * 10 + 3
+    vals[rng.random(n) < null_p] = np.nan
+    return pd.Series(vals, name=name, index=index)
+
+
+def apply(r, op):
+    return r.quantile(0.3) if op == "quantile" else getattr(r, op)()
+
+
+@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
+def threads(request):
+    before = zb.get_num_threads()
+    zb.set_num_threads(request.param)
+    yield request.param
+    zb.set_num_threads(before)
+
+
+# --------------------------------------------------------------------------
+# Series
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("center", [False, True], ids=["right", "center"])
+@pytest.mark.parametrize("window", [1, 2, 5, 23, 30])
+def test_series_rolling_vs_pandas(window, center):
+    n = 23
+    rng = np.random.default_rng(zlib.crc32(f"roll/{window}/{center}".encode()))
+    p = floats(n, rng, index=[f"r{i}" for i in range(n)])
+    z = zb.Series(p)
+    for mp in sorted({None, 0, 1, min(window, 3)}, key=str):
+        for op in OPS + ["quantile"]:
+            exp = apply(p.rolling(window, min_periods=mp, center=center), op)
+            got = apply(z.rolling(window, min_periods=mp, center=center), op)
+            assert_series_like(got, exp, f"rolling({window}, {mp}, {center}).{op}", **tol(op))
+
+
+def test_series_rolling_even_window_centered_and_all_missing():
+    rng = np.random.default_rng(3)
+    p = floats(40, rng, null_p=0.6)
+    p.iloc[10:25] = np.nan
+    z = zb.Series(p)
+    for w in (4, 6):
+        for op in OPS:
+            exp = getattr(p.rolling(w, min_periods=1, center=True), op)()
+            assert_series_like(getattr(z.rolling(w, min_periods=1, center=True), op)(), exp,
+                               f"center w={w} {op}", **tol(op))
+    allnan = pd.Series([np.nan] * 5)
+    for op in OPS:
+        assert_series_like(getattr(zb.Series(allnan).rolling(2, min_periods=0), op)(),
+                           getattr(allnan.rolling(2, min_periods=0), op)(), f"all NaN {op}")
+
+
+def test_rolling_quantile_interpolations():
+    rng = np.random.default_rng(11)
+    p = floats(31, rng, null_p=0.2)
+    p.iloc[::7] = 2.5  # ties
+    z = zb.Series(p)
+    for how in ("linear", "lower", "higher", "nearest", "midpoint"):
+        for q in (0.0, 0.125, 0.5, 0.7, 1.0):
+            for w in (1, 4, 8):
+                assert_series_like(z.rolling(w, min_periods=1).quantile(q, interpolation=how),
+                                   p.rolling(w, min_periods=1).quantile(q, interpolation=how),
+                                   f"quantile({q}, {how}) w={w}")
+
+
+def test_rolling_integers_bools_and_ddof():
+    rng = np.random.default_rng(5)
+    vals = rng.integers(-1000, 1000, size=50)
+    mask = rng.random(50) < 0.2
+    p = pd.Series(pd.arrays.IntegerArray(vals, mask), name="i")
+    z = zb.Series(p)
+    for op in OPS:
+        # pandas' masked Int64 rolls as float64 with NaN: the oracle is the same
+        exp = getattr(p.astype("float64").rolling(4, min_periods=2), op)()
+        assert_series_like(getattr(z.rolling(4, min_periods=2), op)(), exp, f"Int64 {op}",
+                           **tol(op))
+    b = pd.Series(rng.random(20) < 0.5)
+    assert_series_like(zb.Series(b).rolling(3).sum(), b.rolling(3).sum(), "bool sum")
+    f = floats(30, rng)
+    for ddof in (0, 2):
+        assert_series_like(zb.Series(f).rolling(5).var(ddof=ddof), f.rolling(5).var(ddof=ddof),
+                           f"var ddof={ddof}", **TOL)
+        assert_series_like(zb.Series(f).rolling(5).std(ddof=ddof), f.rolling(5).std(ddof=ddof),
+                           f"std ddof={ddof}", **TOL)
+
+
+def test_rolling_exact_on_constant_and_shifted_data():
+    # a run of equal values (exact sums, zero variance) and a large value
+    # leaving the window (pandas 3 sums such a window again)
+    p = pd.Series([0.1] * 12 + [1e9, 1e9 + 1, 3.0, 4.0, 4.0, 4.0, 4.0, 5.0])
+    z = zb.Series(p)
+    for op in ("sum", "mean", "var", "std", "skew", "kurt", "median"):
+        assert_series_like(getattr(z.rolling(4), op)(), getattr(p.rolling(4), op)(), op,
+                           rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("n", [MORSEL + 5, 2 * MORSEL + 77])
+def test_rolling_across_morsels(n, threads):
+    rng = np.random.default_rng(zlib.crc32(f"morsel/{n}".encode()))
+    p = floats(n, rng, null_p=0.1)
+    z = zb.Series(p)
+    for w, center in ((100, False), (7, True), (MORSEL + 10, False)):
+        for op in ("sum", "var", "min", "median", "skew"):
+            exp = getattr(p.rolling(w, min_periods=1, center=center), op)()
+            assert_series_like(getattr(z.rolling(w, min_periods=1, center=center), op)(), exp,
+                               f"n={n} w={w} {op}", **tol(op))
+
+
+# --------------------------------------------------------------------------
+# expanding
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("min_periods", [0, 1, 3, 40])
+def test_expanding_vs_pandas(min_periods):
+    rng = np.random.default_rng(min_periods)
+    p = floats(30, rng, index=np.arange(30) * 3)
+    z = zb.Series(p)
+    for op in OPS + ["quantile"]:
+        assert_series_like(apply(z.expanding(min_periods), op),
+                           apply(p.expanding(min_periods), op), f"expanding({min_periods}).{op}",
+                           **tol(op))
+
+
+def test_expanding_long(threads):
+    rng = np.random.default_rng(9)
+    p = floats(MORSEL + 300, rng, null_p=0.05)
+    z = zb.Series(p)
+    for op in ("mean", "std", "max", "median"):
+        assert_series_like(getattr(z.expanding(), op)(), getattr(p.expanding(), op)(),
+                           f"expanding long {op}", **TOL)
+
+
+# --------------------------------------------------------------------------
+# DataFrame
+# --------------------------------------------------------------------------
+
+
+def test_frame_rolling_and_expanding():
+    rng = np.random.default_rng(21)
+    n = 25
+    p = pd.DataFrame({"a": floats(n, rng), "b": rng.integers(0, 9, n),
+                      "s": rng.choice(["x", "y"], n)}, index=np.arange(n)[::-1])
+    z = zb.DataFrame(p)
+    num = p[["a", "b"]]
+    for op in OPS:
+        assert_frame_like(getattr(z.rolling(3), op)(numeric_only=True),
+                          getattr(num.rolling(3), op)(), f"frame rolling {op}", **tol(op))
+        assert_frame_like(getattr(z.expanding(2), op)(numeric_only=True),
+                          getattr(num.expanding(2), op)(), f"frame expanding {op}", **tol(op))
+    assert_frame_like(z[["a", "b"]].rolling(4, center=True).quantile(0.5),
+                      num.rolling(4, center=True).quantile(0.5), "frame quantile")
+    with pytest.raises(DTypeError, match="column 's'.*str"):
+        z.rolling(2).sum()
+
+
+# --------------------------------------------------------------------------
+# group-by
+# --------------------------------------------------------------------------
+
+
+def grouped_frame(n, rng):
+    k = rng.choice(np.array(["b", "a", "c", None], dtype=object), n, p=[0.4, 0.3, 0.2, 0.1])
+    return pd.DataFrame({"k": k, "j": rng.integers(0, 2, n), "v": floats(n, rng),
+                         "w": rng.integers(-5, 5, n).astype("float64")},
+                        index=[f"r{i}" for i in range(n)])
+
+
+@pytest.mark.parametrize("sort,dropna", [(True, True), (False, True), (True, False)])
+def test_groupby_rolling_vs_pandas(sort, dropna):
+    rng = np.random.default_rng(zlib.crc32(f"gb/{sort}/{dropna}".encode()))
+    p = grouped_frame(60, rng)
+    p.loc[p["k"] == "c", "v"] = np.nan  # a group with no values
+    z = zb.DataFrame(p)
+    gp = p.groupby("k", sort=sort, dropna=dropna)
+    gz = z.groupby("k", sort=sort, dropna=dropna)
+    for op in OPS + ["quantile"]:
+        for w, mp, center in ((1, None, False), (3, None, False), (4, 1, True), (80, 2, False)):
+            what = f"groupby rolling({w}, {mp}, {center}).{op}"
+            assert_series_like(apply(gz["v"].rolling(w, min_periods=mp, center=center), op),
+                               apply(gp["v"].rolling(w, min_periods=mp, center=center), op),
+                               what, **tol(op))
+        assert_series_like(apply(gz["v"].expanding(), op), apply(gp["v"].expanding(), op),
+                           f"groupby expanding {op}", **tol(op))
+
+
+def test_groupby_rolling_frames_keys_and_series():
+    rng = np.random.default_rng(8)
+    p = grouped_frame(40, rng)
+    z = zb.DataFrame(p)
+    # every non-key column (numeric) without a selection
+    num = p.drop(columns=["j"])
+    assert_frame_like(zb.DataFrame(num).groupby("k").rolling(2).mean(),
+                      num.groupby("k").rolling(2).mean(), "frame groupby rolling", **TOL)
+    assert_frame_like(z.groupby(["k", "j"])[["v", "w"]].rolling(3, min_periods=1).sum(),
+                      p.groupby(["k", "j"])[["v", "w"]].rolling(3, min_periods=1).sum(),
+                      "two keys", **TOL)
+    assert_frame_like(z.groupby("j")[["v"]].expanding().max(),
+                      p.groupby("j")[["v"]].expanding().max(), "frame selection expanding")
+    s = p["v"]
+    assert_series_like(zb.Series(s).groupby(zb.Series(p["j"])).rolling(2).std(),
+                       s.groupby(p["j"]).rolling(2).std(), "Series.groupby rolling", **TOL)
+
+
+def test_groupby_rolling_many_groups(threads):
+    rng = np.random.default_rng(4)
+    n = MORSEL + 1000
+    p = pd.DataFrame({"k": rng.integers(0, 3000, n), "v": floats(n, rng, null_p=0.1)})
+    z = zb.DataFrame(p)
+    for op in ("mean", "min", "median"):
+        assert_series_like(getattr(z.groupby("k")["v"].rolling(5), op)(),
+                           getattr(p.groupby("k")["v"].rolling(5), op)(), f"many groups {op}",
+                           **TOL)
+
+
+# --------------------------------------------------------------------------
+# time-based windows
+# --------------------------------------------------------------------------
+
+
+def times(n, rng, unit="ns"):
+    """Irregular increasing times with repeats (gaps of 0 to 30 hours)."""
+    gaps = rng.integers(0, 31, n) * np.timedelta64(1, "h")
+    gaps[rng.random(n) < 0.15] = np.timedelta64(0, "h")
+    return pd.DatetimeIndex(np.datetime64("2024-01-01") + np.cumsum(gaps)).as_unit(unit)
+
+
+@pytest.mark.parametrize("closed", [None, "right", "left", "both", "neither"])
+def test_time_windows_vs_pandas(closed):
+    rng = np.random.default_rng(zlib.crc32(f"time/{closed}".encode()))
+    n = 60
+    p = floats(n, rng, index=times(n, rng, "us"))
+    z = zb.Series(p)
+    for window in ("2D", "36h", pd.Timedelta("90min"), "0s"):
+        for mp in (None, 2):
+            for op in OPS + ["quantile"]:
+                what = f"rolling({window!r}, {mp}, closed={closed}).{op}"
+                assert_series_like(apply(z.rolling(window, min_periods=mp, closed=closed), op),
+                                   apply(p.rolling(window, min_periods=mp, closed=closed), op),
+                                   what, **tol(op))
+    for op in ("sum", "count", "median"):
+        if closed in (None, "right"):
+            assert_series_like(getattr(z.rolling("1D", center=True, closed=closed), op)(),
+                               getattr(p.rolling("1D", center=True, closed=closed), op)(),
+                               f"center time window {op}", **TOL)
+        rev = p.iloc[::-1]  # a decreasing index: windows look forward in time
+        assert_series_like(getattr(zb.Series(rev).rolling("2D", closed=closed), op)(),
+                           getattr(rev.rolling("2D", closed=closed), op)(),
+                           f"decreasing index {op}", **TOL)
+
+
+def test_time_windows_on_a_column():
+    rng = np.random.default_rng(2)
+    n = 40
+    p = pd.DataFrame({"v": floats(n, rng), "ts": times(n, rng),
+                      "i": rng.integers(0, 9, n), "s": rng.choice(["x", "y"], n)})
+    z = zb.DataFrame(p)
+    num = p[["v", "ts", "i"]]
+    for op in ("sum", "mean", "max", "std"):
+        assert_frame_like(getattr(zb.DataFrame(num).rolling("3D", on="ts"), op)(),
+                          getattr(num.rolling("3D", on="ts"), op)(), f"on=ts {op}", **TOL)
+        assert_frame_like(getattr(z.rolling("3D", on="ts"), op)(numeric_only=True),
+                          getattr(p.rolling("3D", on="ts"), op)(numeric_only=True),
+                          f"on=ts numeric_only {op}", **TOL)
+    assert repr(z.rolling("3D", on="ts", closed="both")) == \
+        repr(p.rolling("3D", on="ts", closed="both"))
+
+
+def test_time_window_errors():
+    t = pd.to_datetime(["2024-01-02", "2024-01-01", "2024-01-03"])
+    with pytest.raises(InvalidValueError, match="monotonic"):
+        zb.Series([1.0, 2.0, 3.0], index=t).rolling("2D").sum()
+    with pytest.raises(InvalidValueError, match="NaT"):
+        zb.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", None])).rolling("2D").sum()
+    with pytest.raises(DTypeError, match="the index of timestamps or dates"):
+        zb.Series([1.0, 2.0]).rolling("2D").sum()
+    with pytest.raises(InvalidValueError, match="not a fixed frequency"):
+        zb.Series([1.0, 2.0]).rolling("1W")
+    df = zb.DataFrame({"k": ["a", "b"], "ts": pd.to_datetime(["2024-01-01", "2024-01-02"]),
+                       "v": [1.0, 2.0]})
+    with pytest.raises(UnsupportedError, match="time-based window is not supported"):
+        df.groupby("k")["v"].rolling("2D")
+    with pytest.raises(InvalidValueError, match="is not a column"):
+        df.rolling("2D", on="nope").sum()
+    with pytest.raises(UnsupportedError, match="closed"):
+        df.rolling(2, closed="both")
+    with pytest.raises(InvalidValueError, match="on= is for time-based windows"):
+        df.rolling(2, on="ts")
+
+
+# --------------------------------------------------------------------------
+# arguments
+# --------------------------------------------------------------------------
+
+
+def test_rolling_count_min_periods_and_window_zero():
+    p = pd.Series([1.0, np.nan, 3.0, 4.0, np.nan, np.nan, 7.0])
+    z = zb.Series(p)
+    for w, mp in ((2, None), (3, 2), (3, 0), (0, None)):
+        assert_series_like(z.rolling(w, min_periods=mp).count(),
+                           p.rolling(w, min_periods=mp).count(), f"count {w} {mp}")
+    for op in ("sum", "mean", "max"):
+        assert_series_like(getattr(z.rolling(0), op)(), getattr(p.rolling(0), op)(), op)
+    assert repr(z.rolling(3)) == repr(p.rolling(3))
+    assert repr(z.expanding()) == repr(p.expanding())
+
+
+def test_rolling_errors():
+    z = zb.Series([1.0, 2.0, 3.0])
+    with pytest.raises(InvalidValueError, match="window must be an integer 0 or greater"):
+        z.rolling(-1)
+    with pytest.raises(DTypeError, match="window must be an integer"):
+        z.rolling(2.5)
+    with pytest.raises(InvalidValueError, match="min_periods 3 must be <= window 2"):
+        z.rolling(2, min_periods=3)
+    with pytest.raises(UnsupportedError, match="win_type"):
+        z.rolling(2, win_type="triang")
+    with pytest.raises(UnsupportedError, match="step"):
+        z.rolling(2, step=2)
+    with pytest.raises(InvalidValueError, match="q must be between 0 and 1"):
+        z.rolling(2).quantile(1.5)
+    with pytest.raises(InvalidValueError, match="interpolation"):
+        z.rolling(2).quantile(0.5, interpolation="cubic")
+    with pytest.raises(InvalidValueError, match="ddof"):
+        z.rolling(2).var(ddof=-1)
+    with pytest.raises(UnsupportedError, match="engine"):
+        z.rolling(2).mean(engine="numba")
+    with pytest.raises(DTypeError, match="the Series has dtype string"):
+        zb.Series(["a", "b"]).rolling(1).sum()
+    with pytest.raises(InvalidValueError, match="min_periods must be >= 0"):
+        z.expanding(-1)
+
+
+# --------------------------------------------------------------------------
+# 10^7 rows (slow: ZAMBEZI_SLOW=1)
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("ZAMBEZI_SLOW") != "1", reason="slow: set ZAMBEZI_SLOW=1")
+def test_rolling_std_var_ten_million_rows():
+    rng = np.random.default_rng(7)
+    n = 10**7
+    vals = rng.standard_normal(n) * 50 + 1000
+    vals[rng.random(n) < 0.01] = np.nan
+    p = pd.Series(vals)
+    z = zb.Series(p)
+    for op in ("var", "std"):
+        exp = getattr(p.rolling(100), op)().to_numpy()
+        got = getattr(z.rolling(100), op)().to_pandas().to_numpy(dtype="float64", na_value=np.nan)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(exp))
+        ok = ~np.isnan(exp)
+        rel = np.abs(got[ok] - exp[ok]) / np.abs(exp[ok])
+        assert rel.max() <= 1e-9, f"{op}: max relative difference {rel.max():.3g}"
