@@ -104,7 +104,7 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
     if isinstance(path, (str, bytes, os.PathLike)):
         source = os.fspath(path)
     elif hasattr(path, "read"):
-        source = path.read()
+        source = memoryview(path.read())  # bytes would be taken for a path
     else:
         raise InvalidValueError("read_parquet takes a path or a binary file object, not "
                                 + type(path).__name__)

@@ -327,7 +327,7 @@ static void logical_type(cur *c, pq_schema *s) {
         break;
       }
       default: /* MAP, LIST, DECIMAL, TIME, UNKNOWN (null), BSON, UUID, FLOAT16 ... */
-        s->logical = f.id == 11 ? s->logical : PQ_LT_OTHER;
+        s->logical = PQ_LT_OTHER;
         skip(c, f.type);
     }
   }

@@ -415,6 +415,7 @@ static zb_status def_levels(pq_job *j, scratch *s, const uint8_t *p, int64_t len
 
 zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
   const pq_chunk *k = j->chunk;
+  if (j->rows == 0) return ZB_OK; /* nothing to read (writers leave such chunks unplaced) */
   int64_t start = k->dictionary_page_offset > 0 && k->dictionary_page_offset < k->data_page_offset
                       ? k->dictionary_page_offset
                       : k->data_page_offset;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "io/parquet/parquet.h"
+#include "io/text_values.h"
 #include "zambezi/io.h"
 
 typedef struct rcol {
@@ -242,6 +243,10 @@ static zb_status select_columns(reader *r, const zb_parquet_options *o, zb_error
     rcol *c = &r->cols[k];
     c->name = copy_name(&m->schema[top].name);
     if (c->name == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (column names)");
+    if (!zb__text_utf8_valid((const unsigned char *)c->name, m->schema[top].name.n) ||
+        (int64_t)strlen(c->name) != m->schema[top].name.n)
+      return zb_error_set(err, ZB_EPARSE, "'%s': column %lld's name is not valid UTF-8 text",
+                          r->name, (long long)k);
     c->leaf = leaf;
     c->se = &m->schema[top];
     if (nleaf != 1 || r->leaf_schema[leaf] != top || c->se->repetition == 2)
