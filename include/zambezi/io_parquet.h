@@ -17,7 +17,9 @@
  * (INT(8..64, signed or not), DATE, TIMESTAMP(ms/us/ns; UTC-adjusted ->
  * time zone "UTC"), STRING/ENUM/JSON), nulls from definition levels, data
  * pages v1 and v2, dictionary pages, encodings PLAIN, PLAIN_DICTIONARY /
- * RLE_DICTIONARY and RLE (booleans), and the codecs UNCOMPRESSED, SNAPPY
+ * RLE_DICTIONARY, RLE (booleans), DELTA_BINARY_PACKED (integers),
+ * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (strings) and
+ * BYTE_STREAM_SPLIT (floats), and the codecs UNCOMPRESSED, SNAPPY
  * (libsnappy, loaded at run time) and ZSTD (libzstd, loaded at run time).
  * Anything else -- nested columns, INT96, FIXED_LEN_BYTE_ARRAY, binary,
  * other encodings or codecs -- is ZB_ENOTSUP naming the column.

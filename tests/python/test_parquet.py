@@ -276,3 +276,24 @@ def test_file_object_and_pathlike(tmp_path):
     assert_frame_like(zb.read_parquet(path), exp, "PathLike")
     with open(path, "rb") as f:
         assert_frame_like(zb.read_parquet(f), exp, "file object")
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_delta_and_split_encodings(tmp_path, version):
+    table = _random_table(900, seed=11)
+    enc = {}
+    for name, col in zip(table.column_names, table.columns):
+        t = col.type
+        if pa.types.is_integer(t) or pa.types.is_timestamp(t):
+            enc[name] = "DELTA_BINARY_PACKED"
+        elif pa.types.is_floating(t):
+            enc[name] = "BYTE_STREAM_SPLIT"
+        elif pa.types.is_string(t):
+            enc[name] = "DELTA_BYTE_ARRAY" if name == "str" else "DELTA_LENGTH_BYTE_ARRAY"
+    # sorted strings share prefixes: DELTA_BYTE_ARRAY's prefix path is taken
+    table = table.append_column("sorted_str", pa.array(sorted(
+        f"prefix-{i // 7:05d}-{'x' * (i % 5)}" for i in range(900))))
+    enc["sorted_str"] = "DELTA_BYTE_ARRAY"
+    _roundtrip(tmp_path, table, compression="none", data_page_version=version,
+               use_dictionary=False, column_encoding=enc, data_page_size=1024,
+               row_group_size=400)

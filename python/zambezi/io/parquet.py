@@ -68,7 +68,9 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
     Types: BOOLEAN, INT32, INT64, FLOAT, DOUBLE and UTF-8 BYTE_ARRAY columns,
     with their logical types (signed and unsigned 8-64 bit integers, DATE,
     TIMESTAMP in ms/us/ns; a UTC-adjusted timestamp has the time zone UTC),
-    nulls in every type; data pages v1 and v2, dictionary pages, and the
+    nulls in every type; data pages v1 and v2, dictionary pages, the
+    encodings PLAIN, dictionary, RLE, DELTA_BINARY_PACKED,
+    DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the
     codecs UNCOMPRESSED, SNAPPY and ZSTD (libsnappy and libzstd are loaded
     when first needed: a missing one is an error saying how to install it).
     Nested columns, INT96, DECIMAL, FIXED_LEN_BYTE_ARRAY and binary columns,

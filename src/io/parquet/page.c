@@ -282,6 +282,80 @@ static zb_status read_dictionary(pq_job *j, dict *d, const pq_page_header *h, co
   return ZB_OK;
 }
 
+/* Two's complement 64-bit values to out width ow (1, 2, 4 or 8). */
+static void narrow_u64(uint8_t *dst, int ow, const uint64_t *v, int64_t nn) {
+  switch (ow) {
+    case 8: memcpy(dst, v, (size_t)nn * 8); break;
+    case 4: for (int64_t i = 0; i < nn; i++) ((uint32_t *)dst)[i] = (uint32_t)v[i]; break;
+    case 2: for (int64_t i = 0; i < nn; i++) ((uint16_t *)dst)[i] = (uint16_t)v[i]; break;
+    default: for (int64_t i = 0; i < nn; i++) dst[i] = (uint8_t)v[i]; break;
+  }
+}
+
+/* DELTA_LENGTH_BYTE_ARRAY (lengths, then the bytes) or, with prefixes,
+ * DELTA_BYTE_ARRAY (prefix lengths, then suffixes as DELTA_LENGTH_BYTE_ARRAY:
+ * a value is the previous value's first `prefix` bytes and its suffix). */
+static zb_status delta_strings(pq_job *j, const uint8_t *p, int64_t len, int64_t row, int64_t n,
+                               int64_t nn, bool prefixes, int64_t *chars_cap, zb_error *err) {
+  const uint8_t *valid = j->valid != NULL ? j->valid + row : NULL;
+  uint64_t *pre = NULL, *lens = (uint64_t *)zb_malloc((size_t)(nn > 0 ? nn : 1) * 8);
+  if (prefixes) pre = (uint64_t *)zb_malloc((size_t)(nn > 0 ? nn : 1) * 8);
+  zb_status st = ZB_OK;
+  if (lens == NULL || (prefixes && pre == NULL)) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (string lengths)");
+    goto done;
+  }
+  int64_t used = 0, at = 0;
+  if (prefixes) {
+    if ((st = zb__pq_delta_decode(p, len, nn, pre, &used, err)) != ZB_OK) goto done;
+    at = used;
+  }
+  if ((st = zb__pq_delta_decode(p + at, len - at, nn, lens, &used, err)) != ZB_OK) goto done;
+  at += used;
+  /* check every length against the bytes (and the previous value) first */
+  int64_t left = len - at, total = 0, prev = 0;
+  for (int64_t i = 0; i < nn; i++) {
+    uint64_t pl = prefixes ? pre[i] : 0;
+    if (lens[i] > (uint64_t)left || pl > (uint64_t)prev) {
+      st = zb_error_set(err, ZB_EPARSE, "a string length of a delta-encoded page runs past it");
+      goto done;
+    }
+    left -= (int64_t)lens[i];
+    prev = (int64_t)pl + (int64_t)lens[i];
+    if (prev > INT64_MAX / 4 - total) {
+      st = zb_error_set(err, ZB_EPARSE, "delta-encoded strings too long");
+      goto done;
+    }
+    total += prev;
+  }
+  if ((st = chars_reserve(j, chars_cap, total, err)) != ZB_OK) goto done;
+  int64_t end = j->chars_len, k = 0, last = end, last_len = 0;
+  const uint8_t *src = p + at;
+  for (int64_t r = 0; r < n; r++) {
+    if (valid == NULL || valid[r]) {
+      int64_t pl = prefixes ? (int64_t)pre[k] : 0, sl = (int64_t)lens[k];
+      k++;
+      if (pl > 0) memcpy(j->chars + end, j->chars + last, (size_t)pl);
+      memcpy(j->chars + end + pl, src, (size_t)sl);
+      src += sl;
+      if (!zb__text_utf8_valid(j->chars + end, pl + sl)) {
+        st = zb_error_set(err, ZB_EPARSE, "the string of row %lld is not valid UTF-8",
+                          (long long)(row + r));
+        goto done;
+      }
+      last = end;
+      last_len = pl + sl;
+      end += last_len;
+    }
+    j->offsets[row + r] = end;
+  }
+  j->chars_len = end;
+done:
+  zb_free(lens);
+  zb_free(pre);
+  return st;
+}
+
 /* Decode one data page's values: nn non-null values of rows [row, row + n). */
 static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const uint8_t *p,
                              int64_t len, int64_t row, int64_t n, int64_t nn, int64_t *chars_cap,
@@ -354,6 +428,39 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
       return zb_error_set(err, ZB_ENOTSUP, "encoding %d for booleans", enc);
     }
     if (valid != NULL) spread(dst, 1, valid, n, nn);
+    return ZB_OK;
+  }
+  if (j->kind == PQ_OUT_STRING && enc == PQ_DELTA_LENGTH_BYTE_ARRAY)
+    return delta_strings(j, p, len, row, n, nn, false, chars_cap, err);
+  if (j->kind == PQ_OUT_STRING && enc == PQ_DELTA_BYTE_ARRAY)
+    return delta_strings(j, p, len, row, n, nn, true, chars_cap, err);
+  if (j->kind == PQ_OUT_FIXED && enc == PQ_DELTA_BINARY_PACKED &&
+      (j->phys == PQ_INT32 || j->phys == PQ_INT64)) {
+    uint64_t *tmp = (uint64_t *)zb_malloc((size_t)(nn > 0 ? nn : 1) * sizeof(uint64_t));
+    if (tmp == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (delta values)");
+    int64_t used;
+    zb_status st = zb__pq_delta_decode(p, len, nn, tmp, &used, err);
+    if (st == ZB_OK) {
+      uint8_t *dst = j->values + row * j->out_width;
+      narrow_u64(dst, j->out_width, tmp, nn);
+      if (valid != NULL) spread(dst, j->out_width, valid, n, nn);
+    }
+    zb_free(tmp);
+    return st;
+  }
+  if (j->kind == PQ_OUT_FIXED && enc == PQ_BYTE_STREAM_SPLIT) {
+    int pw = phys_width(j->phys);
+    if (nn > len / pw)
+      return zb_error_set(err, ZB_EPARSE, "%lld values in a page of %lld bytes", (long long)nn,
+                          (long long)len);
+    uint8_t *tmp = (uint8_t *)zb_malloc((size_t)(nn > 0 ? nn * pw : 1));
+    if (tmp == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (split values)");
+    for (int b = 0; b < pw; b++)
+      for (int64_t i = 0; i < nn; i++) tmp[i * pw + b] = p[(int64_t)b * nn + i];
+    uint8_t *dst = j->values + row * j->out_width;
+    store_fixed(dst, j->out_width, tmp, pw, nn);
+    zb_free(tmp);
+    if (valid != NULL) spread(dst, j->out_width, valid, n, nn);
     return ZB_OK;
   }
   if (enc != PQ_PLAIN) return zb_error_set(err, ZB_ENOTSUP, "encoding %d", enc);

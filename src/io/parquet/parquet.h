@@ -94,6 +94,12 @@ void zb__pq_meta_free(pq_meta *m);
 zb_status zb__pq_page_header(const uint8_t *buf, int64_t n, pq_page_header *h, int64_t *used,
                              zb_error *err);
 
+/* DELTA_BINARY_PACKED (delta.c): exactly n values (the header must say
+ * n) from p[0, len) into out, as two's complement; *used receives the
+ * bytes read.  ZB_EPARSE when corrupt. */
+zb_status zb__pq_delta_decode(const uint8_t *p, int64_t len, int64_t n, uint64_t *out,
+                              int64_t *used, zb_error *err);
+
 /* ---- decoding one column chunk (page.c) -------------------------------- */
 
 /* What a column's values become. */
