@@ -22,6 +22,9 @@
 #include "io/parquet/parquet.h"
 #include "io/text_values.h"
 
+/* Bytes readable past a string dictionary's last value. */
+#define DICT_SLACK 16
+
 typedef struct dict {
   bool have;
   int64_t n;
@@ -44,7 +47,7 @@ static void dict_free(dict *d) {
 }
 
 static uint32_t *scratch_u32(scratch *s, int64_t n) {
-  if (n <= s->u32_cap) return s->u32;
+  if (n <= s->u32_cap && s->u32 != NULL) return s->u32;
   zb_free(s->u32);
   s->u32_cap = 0;
   s->u32 = (uint32_t *)zb_malloc((size_t)(n > 0 ? n : 1) * sizeof(uint32_t));
@@ -63,64 +66,72 @@ static inline uint32_t le32(const uint8_t *p) {
 /* Decode n values of bit width w (0..32) from p[0, len) into out.  Returns
  * the values decoded (< n when the data ends early) or -1 when it is
  * corrupt (a run value wider than w, a header that does not fit). */
-static int64_t rle_decode(const uint8_t *p, int64_t len, int w, uint32_t *out, int64_t n) {
-  const uint8_t *end = p + len;
-  int64_t got = 0;
-  uint32_t mask = w >= 32 ? 0xffffffffu : ((1u << w) - 1u);
-  while (got < n && p < end) {
-    uint64_t h = 0;
-    int shift = 0;
-    for (;;) {
-      if (p >= end || shift > 35) return -1;
-      uint8_t b = *p++;
-      h |= (uint64_t)(b & 0x7f) << shift;
-      shift += 7;
-      if (!(b & 0x80)) break;
-    }
-    if (h & 1) { /* bit-packed: (h >> 1) groups of 8 values */
-      uint64_t groups = h >> 1;
-      int64_t avail = end - p;
-      uint64_t bytes = groups * (uint64_t)w;
-      if (groups > ((uint64_t)1 << 40) || bytes > (uint64_t)avail) {
-        /* the last run may be cut at the end of the data: take what is there */
-        bytes = (uint64_t)avail;
-      }
-      int64_t count = w == 0 ? (int64_t)(groups * 8) : (int64_t)(bytes * 8 / (uint64_t)w);
-      if (count > (int64_t)(groups * 8)) count = (int64_t)(groups * 8);
-      int64_t take = count < n - got ? count : n - got;
-      if (w == 0) {
-        memset(out + got, 0, (size_t)take * sizeof(uint32_t));
-      } else {
-        const uint8_t *q = p;
-        uint64_t acc = 0;
-        int bits = 0;
-        for (int64_t i = 0; i < take; i++) {
-          while (bits < w) {
-            acc |= (uint64_t)(*q++) << bits;
-            bits += 8;
-          }
-          out[got + i] = (uint32_t)acc & mask;
-          acc >>= w;
-          bits -= w;
-        }
-      }
-      got += take;
-      p += bytes;
-    } else { /* a run of one value */
-      uint64_t count = h >> 1;
-      int vb = (w + 7) / 8;
-      if (end - p < vb) return -1;
-      uint32_t v = 0;
-      for (int i = 0; i < vb; i++) v |= (uint32_t)p[i] << (8 * i);
-      p += vb;
-      if ((v & ~mask) != 0) return -1;
-      int64_t take = count < (uint64_t)(n - got) ? (int64_t)count : n - got;
-      for (int64_t i = 0; i < take; i++) out[got + i] = v;
-      got += take;
-    }
-  }
-  return got;
+#define RLE_DECODER(NAME, T) \
+static int64_t NAME(const uint8_t *p, int64_t len, int w, T *out, int64_t n) { \
+  const uint8_t *end = p + len; \
+  int64_t got = 0; \
+  uint32_t mask = w >= 32 ? 0xffffffffu : ((1u << w) - 1u); \
+  while (got < n && p < end) { \
+    uint64_t h = 0; \
+    int shift = 0; \
+    for (;;) { \
+      if (p >= end || shift > 35) return -1; \
+      uint8_t b = *p++; \
+      h |= (uint64_t)(b & 0x7f) << shift; \
+      shift += 7; \
+      if (!(b & 0x80)) break; \
+    } \
+    if (h & 1) { /* bit-packed: (h >> 1) groups of 8 values */ \
+      uint64_t groups = h >> 1; \
+      int64_t avail = end - p; \
+      uint64_t bytes = groups * (uint64_t)w; \
+      if (groups > ((uint64_t)1 << 40) || bytes > (uint64_t)avail) { \
+        /* the last run may be cut at the end of the data: take what is there */ \
+        bytes = (uint64_t)avail; \
+      } \
+      int64_t count = w == 0 ? (int64_t)(groups * 8) : (int64_t)(bytes * 8 / (uint64_t)w); \
+      if (count > (int64_t)(groups * 8)) count = (int64_t)(groups * 8); \
+      int64_t take = count < n - got ? count : n - got; \
+      if (w == 0) { \
+        memset(out + got, 0, (size_t)take * sizeof(T)); \
+      } else { \
+        const uint8_t *q = p; \
+        uint64_t acc = 0; \
+        int bits = 0; \
+        for (int64_t i = 0; i < take; i++) { \
+          while (bits < w) { \
+            acc |= (uint64_t)(*q++) << bits; \
+            bits += 8; \
+          } \
+          out[got + i] = (T)((uint32_t)acc & mask); \
+          acc >>= w; \
+          bits -= w; \
+        } \
+      } \
+      got += take; \
+      p += bytes; \
+    } else { /* a run of one value */ \
+      uint64_t count = h >> 1; \
+      int vb = (w + 7) / 8; \
+      if (end - p < vb) return -1; \
+      uint32_t v = 0; \
+      for (int i = 0; i < vb; i++) v |= (uint32_t)p[i] << (8 * i); \
+      p += vb; \
+      if ((v & ~mask) != 0) return -1; \
+      int64_t take = count < (uint64_t)(n - got) ? (int64_t)count : n - got; \
+      if (sizeof(T) == 1) \
+        memset(out + got, (int)v, (size_t)take); \
+      else \
+        for (int64_t i = 0; i < take; i++) out[got + i] = (T)v; \
+      got += take; \
+    } \
+  } \
+  return got; \
 }
+RLE_DECODER(rle_decode, uint32_t)
+/* The same into bytes, for definition levels (w = 1) and booleans; a run
+ * value must fit w bits, so it fits a byte. */
+RLE_DECODER(rle_decode_u8, uint8_t)
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -169,10 +180,15 @@ static int phys_width(int32_t phys) {
   return phys == PQ_INT32 || phys == PQ_FLOAT ? 4 : phys == PQ_INT64 || phys == PQ_DOUBLE ? 8 : 0;
 }
 
-/* Make room for `more` chars in the job's chunk buffer. */
-static zb_status chars_reserve(pq_job *j, int64_t *cap, int64_t more, zb_error *err) {
+/* Make room for `more` chars in the job's chunk buffer.  The first time,
+ * room for the whole chunk at the rate of this page (`more` bytes for `n`
+ * of the chunk's rows), so that a chunk is seldom copied as it grows. */
+static zb_status chars_reserve_for(pq_job *j, int64_t *cap, int64_t more, int64_t n,
+                                   zb_error *err) {
   if (j->chars_len + more <= *cap) return ZB_OK;
   int64_t ncap = *cap + *cap / 2 + 4096;
+  if (*cap == 0 && n > 0 && j->rows > n && more < INT64_MAX / 4 / (j->rows / n + 1))
+    ncap = more * (j->rows / n + 1) + 4096;
   if (ncap < j->chars_len + more) ncap = j->chars_len + more;
   uint8_t *nb = (uint8_t *)zb_malloc((size_t)ncap);
   if (nb == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (%lld bytes of strings)", (long long)ncap);
@@ -268,8 +284,17 @@ static zb_status read_dictionary(pq_job *j, dict *d, const pq_page_header *h, co
     zb_status st = plain_strings(p, len, n, pos, err);
     if (st == ZB_OK) memcpy(d->off, pos, (size_t)(2 * n) * sizeof(int64_t));
     zb_free(pos);
-    d->chars = p;
-    return st;
+    if (st != ZB_OK) return st;
+    /* a copy with DICT_SLACK bytes after it: short values are copied in
+     * fixed 16-byte moves */
+    uint8_t *own = (uint8_t *)zb_malloc((size_t)len + DICT_SLACK);
+    if (own == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (dictionary)");
+    memcpy(own, p, (size_t)len);
+    memset(own + len, 0, DICT_SLACK);
+    zb_free(d->keep);
+    d->keep = own;
+    d->chars = own;
+    return ZB_OK;
   }
   if (j->kind == PQ_OUT_BOOL) return zb_error_set(err, ZB_ENOTSUP, "a boolean dictionary");
   int pw = phys_width(j->phys);
@@ -328,7 +353,7 @@ static zb_status delta_strings(pq_job *j, const uint8_t *p, int64_t len, int64_t
     }
     total += prev;
   }
-  if ((st = chars_reserve(j, chars_cap, total, err)) != ZB_OK) goto done;
+  if ((st = chars_reserve_for(j, chars_cap, total, n, err)) != ZB_OK) goto done;
   int64_t end = j->chars_len, k = 0, last = end, last_len = 0;
   const uint8_t *src = p + at;
   for (int64_t r = 0; r < n; r++) {
@@ -378,13 +403,18 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
     if (j->kind == PQ_OUT_STRING) {
       int64_t total = 0;
       for (int64_t i = 0; i < nn; i++) total += d->off[2 * idx[i] + 1];
-      ZB_RETURN_NOT_OK(chars_reserve(j, chars_cap, total, err));
+      ZB_RETURN_NOT_OK(chars_reserve_for(j, chars_cap, total + DICT_SLACK, n, err));
       int64_t end = j->chars_len, k = 0;
+      const int64_t *off = d->off;
       for (int64_t r = 0; r < n; r++) {
         if (valid == NULL || valid[r]) {
           uint32_t t = idx[k++];
-          int64_t l = d->off[2 * t + 1];
-          memcpy(j->chars + end, d->chars + d->off[2 * t], (size_t)l);
+          int64_t l = off[2 * t + 1];
+          const uint8_t *src = d->chars + off[2 * t];
+          if (l <= DICT_SLACK)
+            memcpy(j->chars + end, src, DICT_SLACK); /* room: reserved above */
+          else
+            memcpy(j->chars + end, src, (size_t)l);
           end += l;
         }
         j->offsets[row + r] = end;
@@ -469,7 +499,7 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
       return zb_error_set(err, ZB_EPARSE, "%lld strings in a page of %lld bytes", (long long)nn,
                           (long long)len);
     /* the values' bytes are at most the page's: reserve once, then copy */
-    ZB_RETURN_NOT_OK(chars_reserve(j, chars_cap, len, err));
+    ZB_RETURN_NOT_OK(chars_reserve_for(j, chars_cap, len, n, err));
     int64_t at = 0, end = j->chars_len;
     for (int64_t r = 0; r < n; r++) {
       if (valid == NULL || valid[r]) {
@@ -507,15 +537,10 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
  * non-null count through *nn. */
 static zb_status def_levels(pq_job *j, scratch *s, const uint8_t *p, int64_t len, uint8_t *valid,
                             int64_t n, int64_t *nn, zb_error *err) {
-  uint32_t *lv = scratch_u32(s, n);
-  if (lv == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (levels)");
-  if (rle_decode(p, len, 1, lv, n) != n)
+  if (rle_decode_u8(p, len, 1, valid, n) != n)
     return zb_error_set(err, ZB_EPARSE, "definition levels are corrupt or too few");
   int64_t c = 0;
-  for (int64_t i = 0; i < n; i++) {
-    valid[i] = (uint8_t)lv[i];
-    c += lv[i];
-  }
+  for (int64_t i = 0; i < n; i++) c += valid[i];
   *nn = c;
   return ZB_OK;
 }

@@ -553,6 +553,13 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
         j->chars_base = total;
         total += j->chars_len;
       }
+      if (r.meta.num_row_groups == 1 && r.jobs[k].chars != NULL) {
+        c->chars = r.jobs[k].chars; /* one chunk: its buffer is the column's */
+        r.jobs[k].chars = NULL;
+        r.jobs[k].chars_len = 0;
+        zb__shrink(c->chars, (size_t)(total > 0 ? total : 1));
+        continue;
+      }
       c->chars = (uint8_t *)zb_malloc((size_t)(total > 0 ? total : 1));
       if (c->chars == NULL) {
         st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': %lld bytes)",
