@@ -58,7 +58,7 @@ def readers(columns):
 
     def duck(path):
         sel = "*" if columns is None else ", ".join(columns)
-        return duckdb.sql(f"SELECT {sel} FROM read_parquet('{path}')").fetch_arrow_table()
+        return duckdb.sql(f"SELECT {sel} FROM read_parquet('{path}')").to_arrow_table()
 
     return {
         "zambezi": lambda p: zb.read_parquet(p, columns=columns),

@@ -297,3 +297,14 @@ def test_delta_and_split_encodings(tmp_path, version):
     _roundtrip(tmp_path, table, compression="none", data_page_version=version,
                use_dictionary=False, column_encoding=enc, data_page_size=1024,
                row_group_size=400)
+
+
+def test_int96_timestamps(tmp_path):
+    rng = np.random.default_rng(7)
+    ns = rng.integers(-2**62, 2**62, 500)
+    ns[::50] = 0
+    table = pa.table({"t": pa.array(ns, mask=rng.random(500) < 0.2).view(pa.timestamp("ns"))})
+    for dictionary in [True, False]:
+        _roundtrip(tmp_path, table, compression="none", use_deprecated_int96_timestamps=True,
+                   use_dictionary=dictionary, data_page_size=256)
+    assert pq.ParquetFile(str(tmp_path / "t.parquet")).schema.column(0).physical_type == "INT96"

@@ -67,13 +67,14 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
 
     Types: BOOLEAN, INT32, INT64, FLOAT, DOUBLE and UTF-8 BYTE_ARRAY columns,
     with their logical types (signed and unsigned 8-64 bit integers, DATE,
-    TIMESTAMP in ms/us/ns; a UTC-adjusted timestamp has the time zone UTC),
+    TIMESTAMP in ms/us/ns; a UTC-adjusted timestamp has the time zone UTC;
+    Spark's INT96 timestamps as ns),
     nulls in every type; data pages v1 and v2, dictionary pages, the
     encodings PLAIN, dictionary, RLE, DELTA_BINARY_PACKED,
     DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the
     codecs UNCOMPRESSED, SNAPPY and ZSTD (libsnappy and libzstd are loaded
     when first needed: a missing one is an error saying how to install it).
-    Nested columns, INT96, DECIMAL, FIXED_LEN_BYTE_ARRAY and binary columns,
+    Nested columns, DECIMAL, FIXED_LEN_BYTE_ARRAY and binary columns,
     and the GZIP/LZ4/BROTLI codecs, raise ``UnsupportedError`` naming the
     column.  A corrupt or truncated file raises ``ParseError`` naming the
     file, column and row group.

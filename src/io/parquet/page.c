@@ -146,6 +146,16 @@ static void store_fixed(uint8_t *dst, int ow, const uint8_t *src, int pw, int64_
     }
   } else if (pw == 4 && ow == 1) {
     for (int64_t i = 0; i < nn; i++) dst[i] = (uint8_t)le32(src + 4 * i);
+  } else if (pw == 12 && ow == 8) {
+    /* INT96 timestamps (Impala, Spark): nanoseconds of the day, then the
+     * Julian day; 2440588 is 1970-01-01.  Wrapping arithmetic, as pyarrow. */
+    for (int64_t i = 0; i < nn; i++) {
+      uint64_t ns;
+      memcpy(&ns, src + 12 * i, 8);
+      uint64_t day = le32(src + 12 * i + 8);
+      uint64_t v = (day - 2440588u) * UINT64_C(86400000000000) + ns;
+      memcpy(dst + 8 * i, &v, 8);
+    }
   }
 }
 
@@ -177,7 +187,10 @@ static void spread(uint8_t *v, int w, const uint8_t *valid, int64_t n, int64_t n
 }
 
 static int phys_width(int32_t phys) {
-  return phys == PQ_INT32 || phys == PQ_FLOAT ? 4 : phys == PQ_INT64 || phys == PQ_DOUBLE ? 8 : 0;
+  return phys == PQ_INT32 || phys == PQ_FLOAT    ? 4
+         : phys == PQ_INT64 || phys == PQ_DOUBLE ? 8
+         : phys == PQ_INT96                      ? 12
+                                                 : 0;
 }
 
 /* Make room for `more` chars in the job's chunk buffer.  The first time,
@@ -265,7 +278,7 @@ static zb_status read_dictionary(pq_job *j, dict *d, const pq_page_header *h, co
   if (h->encoding != PQ_PLAIN && h->encoding != PQ_PLAIN_DICTIONARY)
     return zb_error_set(err, ZB_ENOTSUP, "dictionary page encoding %d", h->encoding);
   if (h->num_values < 0) return zb_error_set(err, ZB_EPARSE, "negative dictionary size");
-  const uint8_t *p;
+  const uint8_t *p = NULL;
   ZB_RETURN_NOT_OK(page_bytes(j, src, h->compressed_size, h->uncompressed_size, true, &d->keep,
                               &p, err));
   int64_t n = h->num_values, len = h->uncompressed_size;
@@ -603,7 +616,7 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
     }
     uint8_t *valid = j->valid != NULL ? j->valid + row : NULL;
     int64_t nn = n;
-    const uint8_t *vals;
+    const uint8_t *vals = NULL;
     int64_t vlen;
     if (h.type == PQ_DATA_PAGE) {
       const uint8_t *b;

@@ -166,6 +166,12 @@ static zb_status map_type(reader *r, rcol *c, zb_error *err) {
         return ZB_OK;
       }
       break;
+    case PQ_INT96: /* legacy timestamps: nanoseconds, no time zone (as pyarrow) */
+      if (lt != PQ_LT_NONE) break;
+      c->type = ZB_TIMESTAMP;
+      c->unit = ZB_NANO;
+      c->out_width = 8;
+      return ZB_OK;
     case PQ_FLOAT:
       if (lt != PQ_LT_NONE) break;
       c->type = ZB_FLOAT32;
