@@ -438,8 +438,10 @@ static zb_status alloc_columns(reader *r, zb_error *err) {
                                             : (size_t)n * (size_t)c->out_width;
     void *p = zb_malloc(bytes > 0 ? bytes : 1);
     if (p == NULL)
-      return zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': %zu bytes for %lld rows)",
-                          c->name, bytes, (long long)n);
+      return zb_error_set(err, ZB_ENOMEM,
+                          "out of host memory reading '%s' (column '%s': %zu bytes for the "
+                          "%lld rows its footer declares)",
+                          r->name, c->name, bytes, (long long)n);
     if (c->kind == PQ_OUT_STRING) {
       c->offsets = (int64_t *)p;
       c->offsets[0] = 0;
