@@ -238,11 +238,13 @@ static zb_status plain_strings(const uint8_t *p, int64_t len, int64_t nn, int64_
 
 /* ---- pages ------------------------------------------------------------- */
 
-/* The page's bytes after decompression: *out points at n bytes (into the
- * file when the page is stored plain, else into *buf, a new block). */
+/* The page's bytes after decompression: *out points at un bytes -- into
+ * the file when the page is stored plain, else into *buf, a block of *cap
+ * bytes the caller owns and that is reused from page to page (grown here
+ * when too small). */
 static zb_status page_bytes(const pq_job *j, const uint8_t *src, int64_t n, int64_t un,
-                            bool compressed, uint8_t **buf, const uint8_t **out, zb_error *err) {
-  *buf = NULL;
+                            bool compressed, uint8_t **buf, int64_t *cap, const uint8_t **out,
+                            zb_error *err) {
   if (!compressed || j->chunk->codec == PQ_UNCOMPRESSED) {
     if (n != un)
       return zb_error_set(err, ZB_EPARSE,
@@ -255,20 +257,20 @@ static zb_status page_bytes(const pq_job *j, const uint8_t *src, int64_t n, int6
     return zb_error_set(err, ZB_EPARSE,
                         "a page's size (%lld bytes) exceeds its column chunk's (%lld)",
                         (long long)un, (long long)j->chunk->total_uncompressed);
-  uint8_t *b = (uint8_t *)zb_malloc((size_t)(un > 0 ? un : 1));
-  if (b == NULL)
-    return zb_error_set(err, ZB_ENOMEM, "out of host memory (a page of %lld bytes)", (long long)un);
-  zb_status st;
-  if (j->chunk->codec == PQ_SNAPPY)
-    st = zb__snappy_block(src, n, b, un, err);
-  else /* PQ_ZSTD: read.c admits no other codec */
-    st = zb__zstd_block(src, n, b, un, err);
-  if (st != ZB_OK) {
-    zb_free(b);
-    return st;
+  if (*buf == NULL || *cap < un) {
+    zb_free(*buf);
+    *cap = 0;
+    *buf = (uint8_t *)zb_malloc((size_t)(un > 0 ? un : 1));
+    if (*buf == NULL)
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory (a page of %lld bytes)",
+                          (long long)un);
+    *cap = un;
   }
-  *buf = b;
-  *out = b;
+  if (j->chunk->codec == PQ_SNAPPY)
+    ZB_RETURN_NOT_OK(zb__snappy_block(src, n, *buf, un, err));
+  else /* PQ_ZSTD: read.c admits no other codec */
+    ZB_RETURN_NOT_OK(zb__zstd_block(src, n, *buf, un, err));
+  *out = *buf;
   return ZB_OK;
 }
 
@@ -279,8 +281,9 @@ static zb_status read_dictionary(pq_job *j, dict *d, const pq_page_header *h, co
     return zb_error_set(err, ZB_ENOTSUP, "dictionary page encoding %d", h->encoding);
   if (h->num_values < 0) return zb_error_set(err, ZB_EPARSE, "negative dictionary size");
   const uint8_t *p = NULL;
+  int64_t keep_cap = 0;
   ZB_RETURN_NOT_OK(page_bytes(j, src, h->compressed_size, h->uncompressed_size, true, &d->keep,
-                              &p, err));
+                              &keep_cap, &p, err));
   int64_t n = h->num_values, len = h->uncompressed_size;
   d->have = true;
   d->n = n;
@@ -579,7 +582,8 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
   scratch s = {NULL, 0};
   int64_t chars_cap = 0, row = 0;
   zb_status st = ZB_OK;
-  uint8_t *buf = NULL;
+  uint8_t *buf = NULL; /* decompressed pages, reused */
+  int64_t buf_cap = 0;
   while (row < j->rows) {
     if (j->cancel != NULL && *j->cancel) {
       st = zb_error_set(err, ZB_ECANCEL, "Parquet read cancelled");
@@ -620,7 +624,8 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
     int64_t vlen;
     if (h.type == PQ_DATA_PAGE) {
       const uint8_t *b;
-      st = page_bytes(j, page, h.compressed_size, h.uncompressed_size, true, &buf, &b, err);
+      st = page_bytes(j, page, h.compressed_size, h.uncompressed_size, true, &buf, &buf_cap, &b,
+                      err);
       if (st != ZB_OK) break;
       int64_t blen = h.uncompressed_size;
       if (j->max_def > 0) {
@@ -651,13 +656,12 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
         if (st != ZB_OK) break;
       }
       st = page_bytes(j, page + h.def_len, h.compressed_size - h.def_len,
-                      h.uncompressed_size - h.def_len, h.is_compressed, &buf, &vals, err);
+                      h.uncompressed_size - h.def_len, h.is_compressed, &buf, &buf_cap, &vals,
+                      err);
       if (st != ZB_OK) break;
       vlen = h.uncompressed_size - h.def_len;
     }
     st = page_values(j, &d, &s, h.encoding, vals, vlen, row, n, nn, &chars_cap, err);
-    zb_free(buf);
-    buf = NULL;
     if (st != ZB_OK) break;
     j->nulls += n - nn;
     row += n;
