@@ -95,10 +95,24 @@ static int64_t NAME(const uint8_t *p, int64_t len, int w, T *out, int64_t n) { \
       if (w == 0) { \
         memset(out + got, 0, (size_t)take * sizeof(T)); \
       } else { \
-        const uint8_t *q = p; \
+        /* values whose 8 bytes from their first byte lie in the data: \
+         * one unaligned load each; the rest a byte at a time */ \
+        int64_t i = 0, fast = end - p >= 8 ? ((end - p - 8) * 8) / w : -1; \
+        int64_t nfast = fast + 1 < take ? fast + 1 : take; \
+        for (; i < nfast; i++) { \
+          uint64_t pos = (uint64_t)i * (uint64_t)w, v; \
+          memcpy(&v, p + (pos >> 3), 8); \
+          out[got + i] = (T)((uint32_t)(v >> (pos & 7)) & mask); \
+        } \
+        uint64_t pos0 = (uint64_t)i * (uint64_t)w; \
+        const uint8_t *q = p + (pos0 >> 3); \
         uint64_t acc = 0; \
         int bits = 0; \
-        for (int64_t i = 0; i < take; i++) { \
+        if (i < take && (pos0 & 7)) { \
+          acc = (uint64_t)(*q++) >> (pos0 & 7); \
+          bits = 8 - (int)(pos0 & 7); \
+        } \
+        for (; i < take; i++) { \
           while (bits < w) { \
             acc |= (uint64_t)(*q++) << bits; \
             bits += 8; \
