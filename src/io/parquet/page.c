@@ -212,7 +212,7 @@ static int phys_width(int32_t phys) {
  * of the chunk's rows), so that a chunk is seldom copied as it grows. */
 static zb_status chars_reserve_for(pq_job *j, int64_t *cap, int64_t more, int64_t n,
                                    zb_error *err) {
-  if (j->chars_len + more <= *cap) return ZB_OK;
+  if (j->chars != NULL && j->chars_len + more <= *cap) return ZB_OK;
   int64_t ncap = *cap + *cap / 2 + 4096;
   if (*cap == 0 && n > 0 && j->rows > n && more < INT64_MAX / 4 / (j->rows / n + 1))
     ncap = more * (j->rows / n + 1) + 4096;
