@@ -308,3 +308,14 @@ def test_int96_timestamps(tmp_path):
         _roundtrip(tmp_path, table, compression="none", use_deprecated_int96_timestamps=True,
                    use_dictionary=dictionary, data_page_size=256)
     assert pq.ParquetFile(str(tmp_path / "t.parquet")).schema.column(0).physical_type == "INT96"
+
+
+def test_pandas_categorical_metadata(tmp_path):
+    rng = np.random.default_rng(12)
+    n = 200
+    words = np.array(["delta", "alpha", "kariba", "chobe"])
+    s = pd.Series(words[rng.integers(0, 4, n)]).where(rng.random(n) > 0.2)
+    pdf = pd.DataFrame({"c": s.astype("category"), "plain": s, "x": np.arange(n)})
+    path = str(tmp_path / "cat.parquet")
+    pdf.to_parquet(path, engine="pyarrow", row_group_size=64)
+    assert_frame_like(zb.read_parquet(path), pd.read_parquet(path), "categorical")

@@ -81,7 +81,10 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
 
     Differences from pandas (with pyarrow): integer columns with nulls stay
     integer (every zambezi dtype is nullable; to_pandas() shows the masked
-    dtype); dictionary-encoded and categorical columns are read as strings;
+    dtype); a column the pandas metadata calls categorical becomes a
+    categorical whose categories are the values present, sorted (pandas
+    keeps the stored categories, unused and ordered ones too), other
+    dictionary-encoded columns are strings;
     a time zone other than UTC stored in the pandas metadata is not
     restored (the values are UTC).  ``engine`` is accepted for pandas'
     signature and ignored; other pandas options (``filters``, ...) are not
@@ -131,8 +134,26 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
     return _with_index(table, _pandas_meta(meta_text))
 
 
+def _categoricals(table, meta):
+    """The columns the pandas metadata calls categorical, as categoricals
+    (their categories: the values present, sorted)."""
+    if meta is None:
+        return table
+    cat = {c.get("field_name") for c in meta.get("columns") or []
+           if isinstance(c, dict) and c.get("pandas_type") == "categorical"}
+    names = table.names
+    if not cat.intersection(names):
+        return table
+    cols = [table.column(i) for i in range(len(names))]
+    for i, n in enumerate(names):
+        if n in cat and cols[i].dtype == "string":
+            cols[i] = _core.cast(cols[i], "category")
+    return _core.table_from_columns(cols, names)
+
+
 def _with_index(table, meta):
     frame = _base.frame_class()
+    table = _categoricals(table, meta)
     fields, rng, labels = _index_spec(meta)
     names = table.names
     present = [f for f in fields if f in names]
