@@ -191,13 +191,14 @@ def test_corrupt_files_raise(tmp_path):
 
 
 def test_flipped_bytes_never_crash(tmp_path):
-    """Every byte of the footer and of the first page headers, flipped
-    one at a time: each read either raises ZambeziError or returns a
-    frame (a flipped value byte is still a valid file)."""
+    """Bytes of the footer and of the first page headers, flipped one at
+    a time: each read either raises ZambeziError or returns a frame (a
+    flipped value byte is still a valid file).  Every byte of smaller files
+    is flipped by the C tests (tests/c/test_parquet.c, also under ASan)."""
     path, data = _good_file(tmp_path)
     flen = int.from_bytes(data[-8:-4], "little")
     footer = range(len(data) - 8 - flen, len(data) - 8)
-    positions = list(footer)[::3] + list(range(4, 120))
+    positions = list(footer)[::9] + list(range(4, 60))
     bad_path = str(tmp_path / "flip.parquet")
     raised = 0
     for pos in positions:
