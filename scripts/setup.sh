@@ -11,6 +11,15 @@ if [ ! -x .venv/bin/python ]; then
   echo "== creating .venv"
   "$PY" -m venv .venv
 fi
+# libsnappy: Parquet files from pandas, pyarrow and polars are snappy-compressed
+# by default, and zambezi loads libsnappy at run time (libzstd is on nearly
+# every system already).  Installed here when this runs as root with apt.
+if ! ldconfig -p 2>/dev/null | grep -q "libsnappy.so.1 " && [ "$(id -u)" = 0 ] &&
+  command -v apt-get >/dev/null; then
+  echo "== installing libsnappy (snappy-compressed Parquet)"
+  (apt-get update -qq && apt-get install -y -qq libsnappy1v5) >/dev/null 2>&1 ||
+    echo "   could not install libsnappy1v5: snappy Parquet files will not be readable"
+fi
 echo "== installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis \

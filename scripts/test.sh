@@ -2,8 +2,8 @@
 # The README's second command: set up, build and run every test --
 #   1. the C unit tests (engine + CUDA backend compiled in when nvcc exists),
 #   2. the same C tests under AddressSanitizer and UBSan,
-#   3. the CSV parser under libFuzzer with ASan + UBSan, for a bounded time
-#      (ZAMBEZI_FUZZ_SECONDS, default 60),
+#   3. the CSV and Parquet readers under libFuzzer with ASan + UBSan, each for
+#      a bounded time (ZAMBEZI_FUZZ_SECONDS, default 60),
 #   4. the Python tests (pytest; GPU tests skip without a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,13 +32,20 @@ if ! have_fuzzer && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 fi
 if have_fuzzer; then
   cmake -S . -B build-fuzz -G Ninja -DZAMBEZI_FUZZ=ON -DCMAKE_C_COMPILER=clang -DZAMBEZI_CUDA=OFF \
-    >build-fuzz.log 2>&1 && cmake --build build-fuzz --target csv_fuzz >>build-fuzz.log 2>&1 ||
+    >build-fuzz.log 2>&1 && cmake --build build-fuzz --target csv_fuzz parquet_fuzz >>build-fuzz.log 2>&1 ||
     { tail -n 40 build-fuzz.log; exit 1; }
   rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp fuzz/corpus/csv/* build-fuzz/corpus/
   ./build-fuzz/csv_fuzz -max_total_time="${ZAMBEZI_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
     -print_final_stats=1 build-fuzz/corpus 2>build-fuzz/fuzz.log ||
     { tail -n 60 build-fuzz/fuzz.log; exit 1; }
   grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz.log || true
+  echo "== fuzzing the Parquet reader"
+  rm -rf build-fuzz/corpus-parquet && mkdir -p build-fuzz/corpus-parquet &&
+    cp fuzz/corpus/parquet/* build-fuzz/corpus-parquet/
+  ./build-fuzz/parquet_fuzz -max_total_time="${ZAMBEZI_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
+    -print_final_stats=1 build-fuzz/corpus-parquet 2>build-fuzz/fuzz-parquet.log ||
+    { tail -n 60 build-fuzz/fuzz-parquet.log; exit 1; }
+  grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz-parquet.log || true
 else
   echo "SKIPPED: no clang with libFuzzer here and none could be installed"
 fi

@@ -24,7 +24,7 @@ from zambezi.errors import (
 from zambezi.frame import DataFrame, from_arrow, from_pandas
 from zambezi.series import Series
 from zambezi.index import Index, MultiIndex, RangeIndex
-from zambezi.io import read_csv, read_pickle
+from zambezi.io import read_csv, read_parquet, read_pickle
 from zambezi._concat import concat
 from zambezi._merge import merge
 from zambezi._device import get_auto_threshold, set_auto_threshold
@@ -180,6 +180,7 @@ __all__ = [
     "from_pandas",
     "from_arrow",
     "read_csv",
+    "read_parquet",
     "concat",
     "devices",
     "get_num_threads",

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "io/codecs.h"
 #include "zambezi/io.h"
 
 /* zstd's stable ABI (zstd.h, "stable API"). */
@@ -49,8 +50,10 @@ static struct {
   unsigned (*is_error)(size_t);              /* ZSTD_isError */
   const char *(*error_name)(size_t);         /* ZSTD_getErrorName */
   unsigned long long (*content_size)(const void *, size_t); /* ZSTD_getFrameContentSize */
+  void *(*create_dctx)(void);                                 /* ZSTD_createDCtx */
+  size_t (*one_shot)(void *, void *, size_t, const void *, size_t); /* ZSTD_decompressDCtx */
   char why[200];
-} g_zstd = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, {0}};
+} g_zstd = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, {0}};
 
 static void zstd_load(void) {
   const char *env = getenv("ZAMBEZI_LIBZSTD");
@@ -83,6 +86,8 @@ static void zstd_load(void) {
   ZB_SYM(is_error, "ZSTD_isError");
   ZB_SYM(error_name, "ZSTD_getErrorName");
   ZB_SYM(content_size, "ZSTD_getFrameContentSize");
+  ZB_SYM(create_dctx, "ZSTD_createDCtx");
+  ZB_SYM(one_shot, "ZSTD_decompressDCtx");
 #undef ZB_SYM
   g_zstd.lib = lib;
 }
@@ -101,6 +106,38 @@ bool zb_zstd_available(void) {
   return g_zstd.lib != NULL;
 }
 
+static zb_status zstd_missing(zb_error *err) {
+  return zb_error_set(err, ZB_ENOTSUP,
+                      "reading zstd-compressed data needs the libzstd library (%s): install "
+                      "it (Debian/Ubuntu: apt install libzstd1; Fedora/RHEL: dnf install "
+                      "libzstd; macOS: brew install zstd) or set ZAMBEZI_LIBZSTD to its path",
+                      g_zstd.why);
+}
+
+/* One decompression context per thread, made on its first block and kept
+ * for the thread's life (the pool's threads live as long as the process):
+ * a context costs an allocation of about 100 KiB, too much per page. */
+static _Thread_local void *t_dctx;
+
+/* One block of known decompressed size (a Parquet page):
+ * ZSTD_decompressDCtx writes at most cap bytes, so a frame that claims
+ * more fails cleanly. */
+zb_status zb__zstd_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err) {
+  if (!zb_zstd_available()) return zstd_missing(err);
+  if (n <= 0 || cap < 0) return zb_error_set(err, ZB_EPARSE, "corrupt zstd data: empty block");
+  if (t_dctx == NULL && (t_dctx = g_zstd.create_dctx()) == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (a zstd context)");
+  char dummy;
+  size_t got = g_zstd.one_shot(t_dctx, cap > 0 ? dst : &dummy, (size_t)cap, src, (size_t)n);
+  if (g_zstd.is_error(got))
+    return zb_error_set(err, ZB_EPARSE, "corrupt zstd data: %s", g_zstd.error_name(got));
+  if ((int64_t)got != cap)
+    return zb_error_set(err, ZB_EPARSE,
+                        "corrupt zstd data: it holds %zu bytes where %lld are expected", got,
+                        (long long)cap);
+  return ZB_OK;
+}
+
 /* Output is handed to libzstd in windows of this many bytes, so that a
  * cancellation request is seen between them. */
 #define ZSTD_STEP ((size_t)64 << 20)
@@ -111,12 +148,7 @@ zb_status zb_zstd_decompress(const void *data, int64_t size, volatile int *cance
   *out = NULL;
   if (size < 0 || (data == NULL && size > 0))
     return zb_error_set(err, ZB_EINVAL, "zstd: invalid buffer (size %lld)", (long long)size);
-  if (!zb_zstd_available())
-    return zb_error_set(err, ZB_ENOTSUP,
-                        "reading zstd-compressed data needs the libzstd library (%s): install "
-                        "it (Debian/Ubuntu: apt install libzstd1; Fedora/RHEL: dnf install "
-                        "libzstd; macOS: brew install zstd) or set ZAMBEZI_LIBZSTD to its path",
-                        g_zstd.why);
+  if (!zb_zstd_available()) return zstd_missing(err);
   unsigned long long known = size > 0 ? g_zstd.content_size(data, (size_t)size)
                                       : ZSTD_CONTENTSIZE_ERROR;
   if (known == ZSTD_CONTENTSIZE_ERROR)

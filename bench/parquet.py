@@ -1,0 +1,102 @@
+"""Parquet reading: zambezi vs pyarrow, polars and duckdb in one process.
+
+    python bench/parquet.py [--rows 10000000] [--dir /tmp/zb-parquet-bench] [--repeat 3]
+
+Writes the db-benchmark G1 group-by table (id1..id6, v1..v3: three string
+and six numeric columns) once as Parquet twice -- by pyarrow (snappy, its
+default) and by polars (zstd, its default) -- and reads each with every
+engine into that engine's own table: all columns, then three (id1, v1,
+v3).  Prints the best wall time of --repeat rounds (the engines take turns
+in each round, so load from other processes falls on all of them alike)
+and zambezi's speed-up over each peer.  Measurements, not tests.
+"""
+import argparse
+import os
+import time
+
+import numpy as np
+
+import zambezi as zb
+
+
+def g1(n, k=100, seed=1):
+    """The db-benchmark G1 table (the R generator's columns and ranges)."""
+    import pyarrow as pa
+    rng = np.random.default_rng(seed)
+    ids = np.array([f"id{i:03d}" for i in range(1, k + 1)])
+    nk = max(n // k, 1)
+    return pa.table({
+        "id1": ids[rng.integers(0, k, n)],
+        "id2": ids[rng.integers(0, k, n)],
+        "id3": np.char.add("id", np.char.zfill(rng.integers(1, nk + 1, n).astype(str), 10)),
+        "id4": rng.integers(1, k + 1, n),
+        "id5": rng.integers(1, k + 1, n),
+        "id6": rng.integers(1, nk + 1, n),
+        "v1": rng.integers(1, 6, n),
+        "v2": rng.integers(1, 16, n),
+        "v3": np.round(rng.uniform(0, 100, n), 6),
+    })
+
+
+def write_files(d, n):
+    import pyarrow.parquet as pq
+    import polars as pl
+    os.makedirs(d, exist_ok=True)
+    pa_path = os.path.join(d, f"g1_{n}_pyarrow_snappy.parquet")
+    pl_path = os.path.join(d, f"g1_{n}_polars_zstd.parquet")
+    if not (os.path.exists(pa_path) and os.path.exists(pl_path)):
+        t = g1(n)
+        pq.write_table(t, pa_path)
+        pl.from_arrow(t).write_parquet(pl_path)
+    return {"pyarrow/snappy": pa_path, "polars/zstd": pl_path}
+
+
+def readers(columns):
+    import duckdb
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    def duck(path):
+        sel = "*" if columns is None else ", ".join(columns)
+        return duckdb.sql(f"SELECT {sel} FROM read_parquet('{path}')").to_arrow_table()
+
+    return {
+        "zambezi": lambda p: zb.read_parquet(p, columns=columns),
+        "pyarrow": lambda p: pq.read_table(p, columns=columns),
+        "polars": lambda p: pl.read_parquet(p, columns=columns),
+        "duckdb": duck,
+    }
+
+
+def best_of(fns, path, repeat):
+    times = {}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            out = fn(path)
+            dt = time.perf_counter() - t0
+            del out
+            times[name] = min(times.get(name, dt), dt)
+    return times
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--dir", default="/tmp/zb-parquet-bench")
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    files = write_files(a.dir, a.rows)
+    print(f"G1 {a.rows:,} rows, {zb.get_num_threads()} threads; best of {a.repeat}")
+    for label, path in files.items():
+        mb = os.path.getsize(path) / 1e6
+        for what, cols in [("all columns", None), ("3 columns", ["id1", "v1", "v3"])]:
+            t = best_of(readers(cols), path, a.repeat)
+            z = t["zambezi"]
+            peers = ", ".join(f"{k} {v:.3f} s ({v / z:.2f}x)" for k, v in t.items()
+                              if k != "zambezi")
+            print(f"{label:15s} {mb:7.1f} MB  {what:11s}  zambezi {z:.3f} s | {peers}")
+
+
+if __name__ == "__main__":
+    main()

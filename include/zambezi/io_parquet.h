@@ -1,0 +1,77 @@
+/*
+ * io_parquet.h -- the Parquet reader of the zambezi engine (included by
+ * zambezi/io.h).
+ *
+ * The reader maps a file, decodes its Thrift compact footer and decodes
+ * every (row group, column) chunk on the engine's thread pool straight into
+ * the columns of a table.  Usage:
+ *
+ *   zb_parquet_options opts;
+ *   zb_parquet_options_init(&opts);
+ *   zb_table *t = NULL;
+ *   zb_error err;
+ *   zb_status st = zb_parquet_read_file("data.parquet", &opts, &t, &err);
+ *
+ * What it reads (this first part): flat columns of BOOLEAN, INT32, INT64,
+ * FLOAT, DOUBLE and BYTE_ARRAY (UTF-8 strings) with their logical types
+ * (INT(8..64, signed or not), DATE, TIMESTAMP(ms/us/ns; UTC-adjusted ->
+ * time zone "UTC"), STRING/ENUM/JSON), INT96 timestamps (as ns), nulls from definition levels, data
+ * pages v1 and v2, dictionary pages, encodings PLAIN, PLAIN_DICTIONARY /
+ * RLE_DICTIONARY, RLE (booleans), DELTA_BINARY_PACKED (integers),
+ * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (strings) and
+ * BYTE_STREAM_SPLIT (floats), and the codecs UNCOMPRESSED, SNAPPY
+ * (libsnappy, loaded at run time) and ZSTD (libzstd, loaded at run time).
+ * Anything else -- nested columns, FIXED_LEN_BYTE_ARRAY, binary,
+ * other encodings or codecs -- is ZB_ENOTSUP naming the column.
+ *
+ * Robustness: every length and count read from the file is checked against
+ * the bytes that hold it before it is used or sized an allocation; a
+ * corrupt file is ZB_EPARSE with a message naming the file and, where it
+ * applies, the column and row group.  The one size taken on trust is a row
+ * count, which sizes the result (rows cost no bytes in an RLE run).
+ */
+#ifndef ZAMBEZI_IO_PARQUET_H
+#define ZAMBEZI_IO_PARQUET_H
+
+#include "zambezi/zambezi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct zb_parquet_options {
+  /* Columns to read, by name, in this order (NULL: every column, in the
+   * file's order).  A name the file lacks is ZB_EKEY. */
+  const char *const *columns;
+  int64_t num_columns;
+  volatile int *cancel; /* nonzero -> ZB_ECANCEL (checked per page) */
+  /* If not NULL, receives the value of the footer's "pandas" key-value
+   * metadata as a NUL-terminated string from zb_malloc (the caller frees
+   * it with zb_free), or NULL when there is none. */
+  char **pandas_metadata;
+} zb_parquet_options;
+
+/* Defaults: every column, no cancel flag, no metadata wanted. */
+ZB_API void zb_parquet_options_init(zb_parquet_options *o);
+
+/* Read the Parquet file at path.  On success *out is a new table the caller
+ * releases; on failure *out is NULL (and *opts->pandas_metadata too) and
+ * err names the file, column and row group of the problem. */
+ZB_API zb_status zb_parquet_read_file(const char *path, const zb_parquet_options *opts,
+                                      zb_table **out, zb_error *err);
+
+/* The same for a whole file's bytes in memory (borrowed for the call);
+ * name is used in messages. */
+ZB_API zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *name,
+                                        const zb_parquet_options *opts, zb_table **out,
+                                        zb_error *err);
+
+/* Whether snappy-compressed input can be read: libsnappy (libsnappy.so.1,
+ * or the file named by ZAMBEZI_LIBSNAPPY) is loaded at run time, once. */
+ZB_API bool zb_snappy_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZAMBEZI_IO_PARQUET_H */

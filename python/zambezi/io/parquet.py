@@ -1,0 +1,175 @@
+"""Reading Parquet: ``zb.read_parquet``.
+
+The file is read by the engine's own reader (src/io/parquet/, in C, on
+every core, the GIL released): pyarrow is not needed.  This module shapes
+pandas' arguments and applies the ``pandas`` metadata that pandas and
+pyarrow store in the file's footer: the index columns it names become the
+index (a stored ``RangeIndex`` becomes a RangeIndex again), and the index
+levels get their names back.
+"""
+
+import json
+import os
+
+from zambezi import _base
+from zambezi.errors import InvalidValueError, UnsupportedError
+from zambezi import _core
+from zambezi import index as _ix
+
+__all__ = ["read_parquet"]
+
+
+def _pandas_meta(text):
+    """The parsed ``pandas`` metadata, or None when absent or unreadable."""
+    if text is None:
+        return None
+    try:
+        meta = json.loads(text)
+    except ValueError:
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def _index_spec(meta):
+    """(index field names, RangeIndex description or None, field -> label)."""
+    if meta is None:
+        return [], None, {}
+    labels = {}
+    for c in meta.get("columns") or []:
+        if isinstance(c, dict) and isinstance(c.get("field_name"), str):
+            labels[c["field_name"]] = c.get("name")
+    fields, rng = [], None
+    for ic in meta.get("index_columns") or []:
+        if isinstance(ic, str):
+            fields.append(ic)
+        elif isinstance(ic, dict) and ic.get("kind") == "range":
+            rng = ic
+    return fields, rng, labels
+
+
+def _level_name(field, labels):
+    name = labels.get(field, field)
+    if name is None or (isinstance(field, str) and field.startswith("__index_level_")
+                        and name == field):
+        return None
+    return name
+
+
+def read_parquet(path, columns=None, engine="auto", **kwargs):
+    """Read a Parquet file into a DataFrame (pandas.read_parquet).
+
+    zambezi reads the file with its own C reader, in parallel over row
+    groups and columns; pyarrow is not needed.  ``columns`` selects columns
+    by name, in the order given.  When the file holds pandas metadata (files
+    written by pandas or pyarrow), its index columns become the index and a
+    stored RangeIndex comes back as a RangeIndex, as in pandas; index columns
+    are read whatever ``columns`` says.
+
+    Types: BOOLEAN, INT32, INT64, FLOAT, DOUBLE and UTF-8 BYTE_ARRAY columns,
+    with their logical types (signed and unsigned 8-64 bit integers, DATE,
+    TIMESTAMP in ms/us/ns; a UTC-adjusted timestamp has the time zone UTC;
+    Spark's INT96 timestamps as ns),
+    nulls in every type; data pages v1 and v2, dictionary pages, the
+    encodings PLAIN, dictionary, RLE, DELTA_BINARY_PACKED,
+    DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the
+    codecs UNCOMPRESSED, SNAPPY and ZSTD (libsnappy and libzstd are loaded
+    when first needed: a missing one is an error saying how to install it).
+    Nested columns, DECIMAL, FIXED_LEN_BYTE_ARRAY and binary columns,
+    and the GZIP/LZ4/BROTLI codecs, raise ``UnsupportedError`` naming the
+    column.  A corrupt or truncated file raises ``ParseError`` naming the
+    file, column and row group.
+
+    Differences from pandas (with pyarrow): integer columns with nulls stay
+    integer (every zambezi dtype is nullable; to_pandas() shows the masked
+    dtype); a column the pandas metadata calls categorical becomes a
+    categorical whose categories are the values present, sorted (pandas
+    keeps the stored categories, unused and ordered ones too), other
+    dictionary-encoded columns are strings;
+    a time zone other than UTC stored in the pandas metadata is not
+    restored (the values are UTC).  ``engine`` is accepted for pandas'
+    signature and ignored; other pandas options (``filters``, ...) are not
+    supported yet.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pandas as pd
+    >>> path = os.path.join(tempfile.mkdtemp(), "frame.parquet")
+    >>> pd.DataFrame({"a": [1, 2, 3], "b": ["x", None, "z"]}).to_parquet(path)
+    >>> df = zb.read_parquet(path)
+    >>> df.to_dict("list")
+    {'a': [1, 2, 3], 'b': ['x', None, 'z']}
+    >>> zb.read_parquet(path, columns=["b"]).to_dict("list")
+    {'b': ['x', None, 'z']}
+    """
+    if kwargs:
+        raise UnsupportedError("read_parquet: options not supported yet: "
+                               + ", ".join(sorted(kwargs)))
+    if engine not in ("auto", "pyarrow", "fastparquet", "zambezi"):
+        raise InvalidValueError(f"read_parquet: unknown engine {engine!r}")
+    if isinstance(path, (str, bytes, os.PathLike)):
+        source = os.fspath(path)
+    elif hasattr(path, "read"):
+        source = memoryview(path.read())  # bytes would be taken for a path
+    else:
+        raise InvalidValueError("read_parquet takes a path or a binary file object, not "
+                                + type(path).__name__)
+    if columns is not None:
+        if isinstance(columns, str) or not hasattr(columns, "__iter__"):
+            raise InvalidValueError("read_parquet: columns must be a list of column names")
+        columns = list(columns)
+        for c in columns:
+            if not isinstance(c, str):
+                raise InvalidValueError(
+                    f"read_parquet: column names must be str, not {type(c).__name__}")
+        if len(set(columns)) != len(columns):
+            raise InvalidValueError("read_parquet: duplicate names in columns")
+        # the index columns the pandas metadata names come along (as in pandas)
+        _, meta_text = _core.read_parquet(source, columns=[])
+        fields, _, _ = _index_spec(_pandas_meta(meta_text))
+        want = columns + [f for f in fields if f not in columns]
+        table, meta_text = _core.read_parquet(source, columns=want)
+    else:
+        table, meta_text = _core.read_parquet(source)
+    return _with_index(table, _pandas_meta(meta_text))
+
+
+def _categoricals(table, meta):
+    """The columns the pandas metadata calls categorical, as categoricals
+    (their categories: the values present, sorted)."""
+    if meta is None:
+        return table
+    cat = {c.get("field_name") for c in meta.get("columns") or []
+           if isinstance(c, dict) and c.get("pandas_type") == "categorical"}
+    names = table.names
+    if not cat.intersection(names):
+        return table
+    cols = [table.column(i) for i in range(len(names))]
+    for i, n in enumerate(names):
+        if n in cat and cols[i].dtype == "string":
+            cols[i] = _core.cast(cols[i], "category")
+    return _core.table_from_columns(cols, names)
+
+
+def _with_index(table, meta):
+    frame = _base.frame_class()
+    table = _categoricals(table, meta)
+    fields, rng, labels = _index_spec(meta)
+    names = table.names
+    present = [f for f in fields if f in names]
+    if fields and len(present) == len(fields):
+        data = [i for i, n in enumerate(names) if n not in set(fields)]
+        pos = [names.index(f) for f in fields]
+        idx = _ix.Index._from_columns([table.column(i) for i in pos],
+                                      [_level_name(f, labels) for f in fields])
+        return frame._wrap(table.select(data), idx)
+    if rng is not None and not fields:
+        try:
+            start, step = int(rng.get("start", 0)), int(rng.get("step", 1))
+        except (TypeError, ValueError):
+            return frame._wrap(table)
+        n = table.num_rows
+        if step != 0 and int(rng.get("stop", start + step * n)) == start + step * n:
+            return frame._wrap(table, _ix.RangeIndex(start, start + step * n, step,
+                                                     name=rng.get("name")))
+    return frame._wrap(table)

@@ -1,0 +1,21 @@
+/*
+ * codecs.h -- one-shot block decompression for the readers (internal): a
+ * compressed block whose decompressed size is known in advance (a Parquet
+ * page) is decoded into a buffer the caller sized.  The libraries are
+ * loaded at run time (zstd.c: libzstd; snappy.c: libsnappy), so no build
+ * needs their headers and a machine without them fails only on input that
+ * uses them, with a message saying how to install them.
+ */
+#ifndef ZAMBEZI_IO_CODECS_H
+#define ZAMBEZI_IO_CODECS_H
+
+#include "core/internal.h"
+
+/* Decompress exactly one block src[0, n) into dst[0, cap): succeeds only
+ * if the result is exactly cap bytes.  ZB_ENOTSUP (how to install the
+ * library) when it is missing, ZB_EPARSE for corrupt data or another
+ * size; the message names the codec only (the caller adds where). */
+zb_status zb__zstd_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err);
+zb_status zb__snappy_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err);
+
+#endif /* ZAMBEZI_IO_CODECS_H */

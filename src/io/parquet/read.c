@@ -1,0 +1,676 @@
+/*
+ * read.c -- the Parquet reader's entry points: map the file, decode the
+ * footer (meta.c), work out which leaf columns to read and what engine
+ * type each becomes, allocate every result column for all rows at once,
+ * decode the (row group, column) chunks on the thread pool (page.c), each
+ * into its own rows, and assemble the table.
+ *
+ * Chunks write bytes, never bits, so that two chunks of one column can be
+ * decoded at once: validity and booleans are a byte per row while
+ * decoding and are packed into bitmaps at the end (in parallel by column);
+ * a string chunk fills its own chars buffer and the chunks are then
+ * concatenated in parallel, each shifting its offsets by the bytes before
+ * it.  Of several failing chunks, the one first in the file (row group,
+ * then column) is reported, whatever the thread count.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/parquet/parquet.h"
+#include "io/text_values.h"
+#include "zambezi/io.h"
+
+typedef struct rcol {
+  int64_t leaf;          /* index among the file's leaf columns */
+  const pq_schema *se;
+  char *name;            /* NUL-terminated copy */
+  zb_type_id type;
+  zb_time_unit unit;
+  bool utc;
+  pq_out_kind kind;
+  int out_width;
+  int max_def;
+  uint8_t *values;       /* FIXED / BOOL */
+  uint8_t *valid;        /* a byte per row, or NULL */
+  int64_t *offsets;      /* STRING: rows + 1 */
+  uint8_t *chars;
+  int64_t nulls;
+  zb_column *col;        /* the result */
+} rcol;
+
+typedef struct reader {
+  const char *name;
+  const uint8_t *file;
+  int64_t data_end;      /* bytes before the footer */
+  pq_meta meta;
+  int64_t nleaves;
+  int64_t *leaf_schema;  /* schema index of each leaf */
+  int64_t *leaf_top;     /* schema index of each leaf's top-level field */
+  int64_t ncols;
+  rcol *cols;
+  int64_t nrows;
+  int64_t *rg_row0;
+  pq_job *jobs;          /* nrg * ncols, row group major */
+  volatile int *cancel;
+  int stop;              /* atomic: a chunk failed */
+  pthread_mutex_t mu;
+  int64_t err_task;      /* the failing task first in the file, or -1 */
+  zb_status err_st;
+  zb_error err;
+} reader;
+
+/* ---- schema ------------------------------------------------------------ */
+
+static zb_status walk_schema(reader *r, zb_error *err) {
+  const pq_meta *m = &r->meta;
+  if (m->schema[0].num_children < 0 || m->schema[0].num_children > m->num_schema - 1)
+    return zb_error_set(err, ZB_EPARSE, "'%s': corrupt schema (root of %d children)", r->name,
+                        m->schema[0].num_children);
+  r->leaf_schema = (int64_t *)zb_malloc((size_t)m->num_schema * sizeof(int64_t));
+  r->leaf_top = (int64_t *)zb_malloc((size_t)m->num_schema * sizeof(int64_t));
+  int64_t *left = (int64_t *)zb_malloc((size_t)m->num_schema * sizeof(int64_t));
+  if (r->leaf_schema == NULL || r->leaf_top == NULL || left == NULL) {
+    zb_free(left);
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (Parquet schema)");
+  }
+  /* A stack of the children still to come at each depth. */
+  int64_t depth = 0, top = -1, i = 1;
+  left[0] = m->schema[0].num_children;
+  while (depth >= 0 && i < m->num_schema) {
+    if (left[depth] == 0) {
+      depth--;
+      continue;
+    }
+    left[depth]--;
+    const pq_schema *s = &m->schema[i];
+    if (depth == 0) top = i;
+    if (s->num_children > 0) {
+      if (s->num_children > m->num_schema - i - 1) {
+        zb_free(left);
+        return zb_error_set(err, ZB_EPARSE, "'%s': corrupt schema (a group of %d children)",
+                            r->name, s->num_children);
+      }
+      left[++depth] = s->num_children;
+    } else {
+      r->leaf_schema[r->nleaves] = i;
+      r->leaf_top[r->nleaves] = top;
+      r->nleaves++;
+    }
+    i++;
+  }
+  zb_free(left);
+  if (i != m->num_schema)
+    return zb_error_set(err, ZB_EPARSE, "'%s': corrupt schema (%lld elements, %lld used)",
+                        r->name, (long long)m->num_schema, (long long)i);
+  return ZB_OK;
+}
+
+static const char *codec_name(int32_t c) {
+  static const char *names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD",
+                                "LZ4_RAW"};
+  return c >= 0 && c < 8 ? names[c] : "unknown";
+}
+
+static const char *phys_name(int32_t t) {
+  static const char *names[] = {"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE",
+                                "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
+  return t >= 0 && t < 8 ? names[t] : "unknown";
+}
+
+/* The engine type of a flat leaf; ZB_ENOTSUP naming the column if none. */
+static zb_status map_type(reader *r, rcol *c, zb_error *err) {
+  const pq_schema *s = c->se;
+  int lt = s->logical;
+  c->kind = PQ_OUT_FIXED;
+  switch (s->type) {
+    case PQ_BOOLEAN:
+      if (lt != PQ_LT_NONE) break;
+      c->type = ZB_BOOL;
+      c->kind = PQ_OUT_BOOL;
+      return ZB_OK;
+    case PQ_INT32:
+      if (lt == PQ_LT_NONE || (lt == PQ_LT_INT && s->int_bits == 32)) {
+        c->type = lt == PQ_LT_INT && !s->int_signed ? ZB_UINT32 : ZB_INT32;
+        c->out_width = 4;
+        return ZB_OK;
+      }
+      if (lt == PQ_LT_INT && (s->int_bits == 8 || s->int_bits == 16)) {
+        c->out_width = s->int_bits / 8;
+        c->type = s->int_bits == 8 ? (s->int_signed ? ZB_INT8 : ZB_UINT8)
+                                   : (s->int_signed ? ZB_INT16 : ZB_UINT16);
+        return ZB_OK;
+      }
+      if (lt == PQ_LT_DATE) {
+        c->type = ZB_DATE32;
+        c->out_width = 4;
+        return ZB_OK;
+      }
+      break;
+    case PQ_INT64:
+      c->out_width = 8;
+      if (lt == PQ_LT_NONE || (lt == PQ_LT_INT && s->int_bits == 64)) {
+        c->type = lt == PQ_LT_INT && !s->int_signed ? ZB_UINT64 : ZB_INT64;
+        return ZB_OK;
+      }
+      if (lt == PQ_LT_TIMESTAMP) {
+        c->type = ZB_TIMESTAMP;
+        c->unit = (zb_time_unit)s->ts_unit;
+        c->utc = s->ts_utc;
+        return ZB_OK;
+      }
+      break;
+    case PQ_INT96: /* legacy timestamps: nanoseconds, no time zone (as pyarrow) */
+      if (lt != PQ_LT_NONE) break;
+      c->type = ZB_TIMESTAMP;
+      c->unit = ZB_NANO;
+      c->out_width = 8;
+      return ZB_OK;
+    case PQ_FLOAT:
+      if (lt != PQ_LT_NONE) break;
+      c->type = ZB_FLOAT32;
+      c->out_width = 4;
+      return ZB_OK;
+    case PQ_DOUBLE:
+      if (lt != PQ_LT_NONE) break;
+      c->type = ZB_FLOAT64;
+      c->out_width = 8;
+      return ZB_OK;
+    case PQ_BYTE_ARRAY:
+      if (lt != PQ_LT_STRING) break;
+      c->type = ZB_STRING;
+      c->kind = PQ_OUT_STRING;
+      return ZB_OK;
+    default:
+      break;
+  }
+  return zb_error_set(err, ZB_ENOTSUP,
+                      "'%s': column '%s' is of Parquet type %s%s, which zambezi does not read "
+                      "yet",
+                      r->name, c->name, phys_name(s->type),
+                      lt == PQ_LT_OTHER ? " with a logical type"
+                      : s->type == PQ_BYTE_ARRAY ? " (binary, not UTF-8 text)" : "");
+}
+
+static char *copy_name(const pq_str *s) {
+  char *p = (char *)zb_malloc((size_t)s->n + 1);
+  if (p == NULL) return NULL;
+  if (s->n > 0) memcpy(p, s->p, (size_t)s->n);
+  p[s->n] = '\0';
+  return p;
+}
+
+static bool name_is(const pq_str *s, const char *name) {
+  return (int64_t)strlen(name) == s->n && (s->n == 0 || memcmp(s->p, name, (size_t)s->n) == 0);
+}
+
+/* Fill r->cols from the selection (or every top-level field). */
+static zb_status select_columns(reader *r, const zb_parquet_options *o, zb_error *err) {
+  const pq_meta *m = &r->meta;
+  int64_t want = o->columns != NULL ? o->num_columns : m->schema[0].num_children;
+  r->cols = (rcol *)zb_calloc((size_t)(want > 0 ? want : 1), sizeof(rcol));
+  if (r->cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (columns)");
+  r->ncols = want;
+  for (int64_t k = 0; k < want; k++) {
+    int64_t top = -1, leaf = -1, nleaf = 0;
+    if (o->columns != NULL) {
+      const char *name = o->columns[k];
+      if (name == NULL) return zb_error_set(err, ZB_EINVAL, "Parquet: column name %lld is NULL", (long long)k);
+      for (int64_t i = 0; i < r->nleaves && top < 0; i++)
+        if (name_is(&m->schema[r->leaf_top[i]].name, name)) top = r->leaf_top[i];
+      if (top < 0)
+        return zb_error_set(err, ZB_EKEY, "'%s' has no column '%s'", r->name, name);
+    } else {
+      /* the k-th top-level field: the k-th distinct leaf_top */
+      int64_t seen = -1, last = -1;
+      for (int64_t i = 0; i < r->nleaves; i++) {
+        if (r->leaf_top[i] != last) {
+          last = r->leaf_top[i];
+          if (++seen == k) {
+            top = last;
+            break;
+          }
+        }
+      }
+      if (top < 0) /* a group without leaves */
+        return zb_error_set(err, ZB_ENOTSUP, "'%s': a column without values (an empty group)", r->name);
+    }
+    for (int64_t i = 0; i < r->nleaves; i++)
+      if (r->leaf_top[i] == top) {
+        if (leaf < 0) leaf = i;
+        nleaf++;
+      }
+    rcol *c = &r->cols[k];
+    c->name = copy_name(&m->schema[top].name);
+    if (c->name == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (column names)");
+    if (!zb__text_utf8_valid((const unsigned char *)c->name, m->schema[top].name.n) ||
+        (int64_t)strlen(c->name) != m->schema[top].name.n)
+      return zb_error_set(err, ZB_EPARSE, "'%s': column %lld's name is not valid UTF-8 text",
+                          r->name, (long long)k);
+    c->leaf = leaf;
+    c->se = &m->schema[top];
+    if (nleaf != 1 || r->leaf_schema[leaf] != top || c->se->repetition == 2)
+      return zb_error_set(err, ZB_ENOTSUP,
+                          "'%s': column '%s' is nested (a list, struct or map), which zambezi "
+                          "does not read yet",
+                          r->name, c->name);
+    c->max_def = c->se->repetition == 1 ? 1 : 0;
+    ZB_RETURN_NOT_OK(map_type(r, c, err));
+  }
+  return ZB_OK;
+}
+
+/* ---- decoding ---------------------------------------------------------- */
+
+static void chunk_task(void *ctx, int64_t t, int worker) {
+  reader *r = (reader *)ctx;
+  if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) return;
+  pq_job *j = &r->jobs[t];
+  zb_error e;
+  e.message[0] = '\0';
+  zb_status st = zb__pq_decode_chunk(j, &e);
+  if (st == ZB_OK) return;
+  pthread_mutex_lock(&r->mu);
+  if (r->err_task < 0 || t < r->err_task) {
+    r->err_task = t;
+    r->err_st = st;
+    const rcol *c = &r->cols[t % r->ncols];
+    if (st == ZB_ENOMEM || st == ZB_ECANCEL)
+      zb_error_set(&r->err, st, "%s", e.message);
+    else
+      zb_error_set(&r->err, st, "'%s': column '%s', row group %lld: %s", r->name, c->name,
+                   (long long)(t / r->ncols), e.message);
+  }
+  pthread_mutex_unlock(&r->mu);
+  __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* Strings: copy each chunk's chars to its place and shift its offsets. */
+static void concat_task(void *ctx, int64_t t, int worker) {
+  reader *r = (reader *)ctx;
+  pq_job *j = &r->jobs[t];
+  rcol *c = &r->cols[t % r->ncols];
+  if (c->kind != PQ_OUT_STRING) return;
+  int64_t base = j->chars_base;
+  if (j->chars_len > 0) memcpy(c->chars + base, j->chars, (size_t)j->chars_len);
+  if (base != 0)
+    for (int64_t i = 0; i < j->rows; i++) j->offsets[i] += base;
+  zb_free(j->chars);
+  j->chars = NULL;
+}
+
+static zb_status make_bitmap(const uint8_t *bytes, int64_t n, zb_buffer **out, zb_error *err) {
+  int64_t nb = (n + 7) / 8;
+  uint8_t *bits = (uint8_t *)zb_malloc((size_t)(nb > 0 ? nb : 1));
+  if (bits == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (bitmap)");
+  int64_t full = n / 8;
+  for (int64_t i = 0; i < full; i++) {
+    const uint8_t *b = bytes + 8 * i;
+    bits[i] = (uint8_t)((b[0] & 1) | (b[1] & 1) << 1 | (b[2] & 1) << 2 | (b[3] & 1) << 3 |
+                        (b[4] & 1) << 4 | (b[5] & 1) << 5 | (b[6] & 1) << 6 | (b[7] & 1) << 7);
+  }
+  if (n % 8) {
+    uint8_t v = 0;
+    for (int64_t i = full * 8; i < n; i++) v |= (uint8_t)((bytes[i] & 1) << (i - full * 8));
+    bits[full] = v;
+  }
+  zb_status st = zb_buffer_wrap(ZB_CPU, bits, nb, zb__release_zb_malloc, NULL, out, err);
+  if (st != ZB_OK) zb_free(bits);
+  return st;
+}
+
+static zb_status wrap(void **p, int64_t size, zb_buffer **out, zb_error *err) {
+  zb_status st = zb_buffer_wrap(ZB_CPU, *p, size, zb__release_zb_malloc, NULL, out, err);
+  if (st == ZB_OK) *p = NULL;
+  return st;
+}
+
+/* Build column c's result from its decoded buffers. */
+static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
+  int64_t n = r->nrows;
+  zb_buffer *validity = NULL, *data = NULL, *chars = NULL;
+  zb_status st = ZB_OK;
+  if (c->nulls > 0) st = make_bitmap(c->valid, n, &validity, err);
+  if (st == ZB_OK) {
+    if (c->kind == PQ_OUT_BOOL)
+      st = make_bitmap(c->values, n, &data, err);
+    else if (c->kind == PQ_OUT_FIXED)
+      st = wrap((void **)&c->values, n * c->out_width, &data, err);
+    else {
+      int64_t total = c->offsets[n];
+      st = wrap((void **)&c->offsets, (n + 1) * (int64_t)sizeof(int64_t), &data, err);
+      if (st == ZB_OK) st = wrap((void **)&c->chars, total, &chars, err);
+    }
+  }
+  if (st == ZB_OK)
+    st = zb_column_make(c->type, n, 0, validity, data, chars, NULL, c->nulls, &c->col, err);
+  if (st == ZB_OK && c->type == ZB_TIMESTAMP)
+    st = zb_column_set_time(c->col, c->unit, c->utc ? "UTC" : NULL, err);
+  zb_buffer_release(validity);
+  zb_buffer_release(data);
+  zb_buffer_release(chars);
+  return st;
+}
+
+static void reader_free(reader *r) {
+  if (r->jobs != NULL) {
+    int64_t nj = r->meta.num_row_groups * r->ncols;
+    for (int64_t t = 0; t < nj; t++) zb_free(r->jobs[t].chars);
+  }
+  zb_free(r->jobs);
+  if (r->cols != NULL)
+    for (int64_t k = 0; k < r->ncols; k++) {
+      rcol *c = &r->cols[k];
+      zb_free(c->name);
+      zb_free(c->values);
+      zb_free(c->valid);
+      zb_free(c->offsets);
+      zb_free(c->chars);
+      zb_column_release(c->col);
+    }
+  zb_free(r->cols);
+  zb_free(r->rg_row0);
+  zb_free(r->leaf_schema);
+  zb_free(r->leaf_top);
+  zb__pq_meta_free(&r->meta);
+  pthread_mutex_destroy(&r->mu);
+}
+
+static zb_status check_chunks(reader *r, zb_error *err) {
+  const pq_meta *m = &r->meta;
+  int64_t total = 0;
+  r->rg_row0 = (int64_t *)zb_malloc((size_t)(m->num_row_groups + 1) * sizeof(int64_t));
+  if (r->rg_row0 == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (row groups)");
+  for (int64_t g = 0; g < m->num_row_groups; g++) {
+    const pq_row_group *rg = &m->row_groups[g];
+    if (rg->num_rows < 0 || rg->num_rows > INT64_MAX / 2 - total)
+      return zb_error_set(err, ZB_EPARSE, "'%s': row group %lld has a corrupt row count (%lld)",
+                          r->name, (long long)g, (long long)rg->num_rows);
+    if (rg->num_columns != r->nleaves)
+      return zb_error_set(err, ZB_EPARSE,
+                          "'%s': row group %lld has %lld columns where the schema has %lld",
+                          r->name, (long long)g, (long long)rg->num_columns,
+                          (long long)r->nleaves);
+    r->rg_row0[g] = total;
+    total += rg->num_rows;
+    for (int64_t k = 0; k < r->ncols; k++) {
+      const rcol *c = &r->cols[k];
+      const pq_chunk *ch = &rg->columns[c->leaf];
+      if (!ch->has_meta || ch->external)
+        return zb_error_set(err, ZB_ENOTSUP,
+                            "'%s': column '%s', row group %lld: the data is %s", r->name,
+                            c->name, (long long)g,
+                            ch->external ? "in another file" : "not described (no metadata)");
+      if (ch->type != c->se->type)
+        return zb_error_set(err, ZB_EPARSE,
+                            "'%s': column '%s', row group %lld: the chunk's type (%d) is not "
+                            "the schema's (%d)",
+                            r->name, c->name, (long long)g, ch->type, c->se->type);
+      if (ch->codec != PQ_UNCOMPRESSED && ch->codec != PQ_SNAPPY && ch->codec != PQ_ZSTD)
+        return zb_error_set(err, ZB_ENOTSUP,
+                            "'%s': column '%s', row group %lld: the %s codec is not supported "
+                            "yet (zambezi reads UNCOMPRESSED, SNAPPY and ZSTD); rewrite the "
+                            "file with one of those",
+                            r->name, c->name, (long long)g, codec_name(ch->codec));
+    }
+  }
+  if (total != m->num_rows)
+    return zb_error_set(err, ZB_EPARSE, "'%s': the row groups hold %lld rows, the footer says %lld",
+                        r->name, (long long)total, (long long)m->num_rows);
+  r->rg_row0[m->num_row_groups] = total;
+  r->nrows = total;
+  return ZB_OK;
+}
+
+static zb_status alloc_columns(reader *r, zb_error *err) {
+  int64_t n = r->nrows;
+  for (int64_t k = 0; k < r->ncols; k++) {
+    rcol *c = &r->cols[k];
+    if (n > INT64_MAX / 16) return zb_error_set(err, ZB_EPARSE, "'%s': corrupt row count", r->name);
+    size_t bytes = c->kind == PQ_OUT_STRING ? (size_t)(n + 1) * sizeof(int64_t)
+                   : c->kind == PQ_OUT_BOOL ? (size_t)n
+                                            : (size_t)n * (size_t)c->out_width;
+    void *p = zb_malloc(bytes > 0 ? bytes : 1);
+    if (p == NULL)
+      return zb_error_set(err, ZB_ENOMEM,
+                          "out of host memory reading '%s' (column '%s': %zu bytes for the "
+                          "%lld rows its footer declares)",
+                          r->name, c->name, bytes, (long long)n);
+    if (c->kind == PQ_OUT_STRING) {
+      c->offsets = (int64_t *)p;
+      c->offsets[0] = 0;
+    } else {
+      c->values = (uint8_t *)p;
+    }
+    if (c->max_def > 0) {
+      c->valid = (uint8_t *)zb_malloc((size_t)(n > 0 ? n : 1));
+      if (c->valid == NULL)
+        return zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s')", c->name);
+    }
+  }
+  int64_t nj = r->meta.num_row_groups * r->ncols;
+  r->jobs = (pq_job *)zb_calloc((size_t)(nj > 0 ? nj : 1), sizeof(pq_job));
+  if (r->jobs == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (chunks)");
+  for (int64_t t = 0; t < nj; t++) {
+    int64_t g = t / r->ncols;
+    rcol *c = &r->cols[t % r->ncols];
+    pq_job *j = &r->jobs[t];
+    int64_t row0 = r->rg_row0[g];
+    j->file = r->file;
+    j->file_size = r->data_end;
+    j->chunk = &r->meta.row_groups[g].columns[c->leaf];
+    j->phys = c->se->type;
+    j->max_def = c->max_def;
+    j->kind = c->kind;
+    j->out_width = c->out_width;
+    j->rows = r->meta.row_groups[g].num_rows;
+    if (c->kind == PQ_OUT_STRING)
+      j->offsets = c->offsets + 1 + row0;
+    else
+      j->values = c->values + row0 * (c->kind == PQ_OUT_BOOL ? 1 : c->out_width);
+    j->valid = c->valid != NULL ? c->valid + row0 : NULL;
+    j->cancel = r->cancel;
+  }
+  return ZB_OK;
+}
+
+typedef struct fin_ctx {
+  reader *r;
+  zb_status *st;
+  zb_error *errs;
+} fin_ctx;
+
+static void finish_task(void *ctx, int64_t k, int worker) {
+  fin_ctx *f = (fin_ctx *)ctx;
+  f->st[k] = finish_column(f->r, &f->r->cols[k], &f->errs[k]);
+}
+
+zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *name,
+                                 const zb_parquet_options *opts, zb_table **out, zb_error *err) {
+  ZB_NAME_OP("read_parquet");
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "Parquet: out is NULL");
+  *out = NULL;
+  zb_parquet_options defaults;
+  if (opts == NULL) {
+    zb_parquet_options_init(&defaults);
+    opts = &defaults;
+  }
+  if (opts->pandas_metadata != NULL) *opts->pandas_metadata = NULL;
+  if (name == NULL) name = "<buffer>";
+  if (size < 0 || (data == NULL && size > 0))
+    return zb_error_set(err, ZB_EINVAL, "Parquet: invalid buffer (size %lld)", (long long)size);
+  if (opts->columns != NULL && opts->num_columns < 0)
+    return zb_error_set(err, ZB_EINVAL, "Parquet: negative number of columns");
+  const uint8_t *f = (const uint8_t *)data;
+  if (size < 12 || memcmp(f, "PAR1", 4) != 0 || memcmp(f + size - 4, "PAR1", 4) != 0)
+    return zb_error_set(err, ZB_EPARSE,
+                        "'%s' is not a Parquet file (%s)", name,
+                        size < 12 ? "too short" : "no PAR1 magic at both ends");
+  uint32_t flen;
+  memcpy(&flen, f + size - 8, 4);
+  if ((int64_t)flen > size - 12)
+    return zb_error_set(err, ZB_EPARSE,
+                        "'%s': corrupt or truncated file (a footer of %u bytes in a file of %lld)",
+                        name, flen, (long long)size);
+  reader r;
+  memset(&r, 0, sizeof r);
+  pthread_mutex_init(&r.mu, NULL);
+  r.name = name;
+  r.file = f;
+  r.data_end = size - 8 - (int64_t)flen;
+  r.cancel = opts->cancel;
+  r.err_task = -1;
+  zb_column **cols = NULL;
+  const char **names = NULL;
+  zb_status st = zb__pq_meta_decode(f + r.data_end, flen, &r.meta, err);
+  if (st != ZB_OK) {
+    if (st == ZB_EPARSE && err != NULL) {
+      char msg[sizeof err->message];
+      snprintf(msg, sizeof msg, "%s", err->message);
+      zb_error_set(err, st, "'%s': %s", name, msg);
+    }
+    pthread_mutex_destroy(&r.mu);
+    return st;
+  }
+  if ((st = walk_schema(&r, err)) != ZB_OK) goto done;
+  if ((st = select_columns(&r, opts, err)) != ZB_OK) goto done;
+  if ((st = check_chunks(&r, err)) != ZB_OK) goto done;
+  if ((st = alloc_columns(&r, err)) != ZB_OK) goto done;
+  int64_t nj = r.meta.num_row_groups * r.ncols;
+  if (nj > 0) {
+    if ((st = zb_parallel_for(nj, chunk_task, &r, err)) != ZB_OK) goto done;
+    if (r.err_task >= 0) {
+      st = r.err_st;
+      if (err != NULL) *err = r.err;
+      goto done;
+    }
+    for (int64_t t = 0; t < nj; t++) r.cols[t % r.ncols].nulls += r.jobs[t].nulls;
+    /* strings: one chars buffer per column */
+    bool any_str = false;
+    for (int64_t k = 0; k < r.ncols; k++) {
+      rcol *c = &r.cols[k];
+      if (c->kind != PQ_OUT_STRING) continue;
+      int64_t total = 0;
+      for (int64_t g = 0; g < r.meta.num_row_groups; g++) {
+        pq_job *j = &r.jobs[g * r.ncols + k];
+        j->chars_base = total;
+        total += j->chars_len;
+      }
+      if (r.meta.num_row_groups == 1 && r.jobs[k].chars != NULL) {
+        c->chars = r.jobs[k].chars; /* one chunk: its buffer is the column's */
+        r.jobs[k].chars = NULL;
+        r.jobs[k].chars_len = 0;
+        zb__shrink(c->chars, (size_t)(total > 0 ? total : 1));
+        continue;
+      }
+      c->chars = (uint8_t *)zb_malloc((size_t)(total > 0 ? total : 1));
+      if (c->chars == NULL) {
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': %lld bytes)",
+                          c->name, (long long)total);
+        goto done;
+      }
+      any_str = true;
+    }
+    if (any_str && (st = zb_parallel_for(nj, concat_task, &r, err)) != ZB_OK) goto done;
+  }
+  if (r.ncols > 0) {
+    zb_status *sts = (zb_status *)zb_calloc((size_t)r.ncols, sizeof(zb_status));
+    zb_error *errs = (zb_error *)zb_malloc((size_t)r.ncols * sizeof(zb_error));
+    if (sts == NULL || errs == NULL) {
+      zb_free(sts);
+      zb_free(errs);
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (columns)");
+      goto done;
+    }
+    fin_ctx fc = {&r, sts, errs};
+    st = zb_parallel_for(r.ncols, finish_task, &fc, err);
+    for (int64_t k = 0; k < r.ncols && st == ZB_OK; k++)
+      if (sts[k] != ZB_OK) {
+        st = sts[k];
+        if (err != NULL) *err = errs[k];
+      }
+    zb_free(sts);
+    zb_free(errs);
+    if (st != ZB_OK) goto done;
+  }
+  cols = (zb_column **)zb_calloc((size_t)(r.ncols > 0 ? r.ncols : 1), sizeof(zb_column *));
+  names = (const char **)zb_calloc((size_t)(r.ncols > 0 ? r.ncols : 1), sizeof(char *));
+  if (cols == NULL || names == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");
+    goto done;
+  }
+  for (int64_t k = 0; k < r.ncols; k++) {
+    cols[k] = r.cols[k].col;
+    names[k] = r.cols[k].name;
+  }
+  if (r.ncols == 0) {
+    /* a table of no columns keeps the row count: select none of one column */
+    zb_column *tmp = NULL;
+    zb_table *t1 = NULL;
+    const char *nm = "_";
+    st = zb_column_new(ZB_BOOL, r.nrows, false, 0, &tmp, err);
+    if (st == ZB_OK) st = zb_table_make(1, &tmp, &nm, &t1, err);
+    if (st == ZB_OK) st = zb_table_select(t1, 0, NULL, out, err);
+    zb_column_release(tmp);
+    zb_table_release(t1);
+  } else {
+    st = zb_table_make(r.ncols, cols, names, out, err);
+  }
+  if (st == ZB_OK && opts->pandas_metadata != NULL && r.meta.pandas.p != NULL) {
+    char *s = copy_name(&r.meta.pandas);
+    if (s == NULL) {
+      zb_table_release(*out);
+      *out = NULL;
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (pandas metadata)");
+    }
+    *opts->pandas_metadata = s;
+  }
+done:
+  zb_free(cols);
+  zb_free(names);
+  reader_free(&r);
+  return st;
+}
+
+void zb_parquet_options_init(zb_parquet_options *o) {
+  memset(o, 0, sizeof *o);
+}
+
+zb_status zb_parquet_read_file(const char *path, const zb_parquet_options *opts, zb_table **out,
+                               zb_error *err) {
+  ZB_NAME_OP("read_parquet");
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "Parquet: out is NULL");
+  *out = NULL;
+  if (opts != NULL && opts->pandas_metadata != NULL) *opts->pandas_metadata = NULL;
+  if (path == NULL) return zb_error_set(err, ZB_EINVAL, "Parquet: path is NULL");
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return zb_error_set(err, ZB_EIO, "cannot open '%s': %s", path, strerror(errno));
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) {
+    int e = errno;
+    close(fd);
+    return zb_error_set(err, ZB_EIO, "cannot stat '%s': %s", path, strerror(e));
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    return zb_error_set(err, ZB_EIO, "'%s' is not a regular file", path);
+  }
+  if (sb.st_size < 12) {
+    close(fd);
+    return zb_error_set(err, ZB_EPARSE, "'%s' is not a Parquet file (too short: %lld bytes)",
+                        path, (long long)sb.st_size);
+  }
+  void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  int e = errno;
+  close(fd);
+  if (m == MAP_FAILED) return zb_error_set(err, ZB_EIO, "cannot map '%s': %s", path, strerror(e));
+  zb_status st = zb_parquet_read_buffer(m, (int64_t)sb.st_size, path, opts, out, err);
+  munmap(m, (size_t)sb.st_size);
+  return st;
+}

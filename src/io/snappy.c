@@ -1,0 +1,88 @@
+/*
+ * snappy.c -- snappy decompression for the readers, with libsnappy loaded
+ * at run time.
+ *
+ * pyarrow, pandas and polars write Parquet with snappy by default, so a
+ * reader must decode it.  Snappy is kept by Google as libsnappy (Debian:
+ * libsnappy1v5; Fedora: snappy; Homebrew: snappy); its C API (snappy-c.h:
+ * snappy_uncompressed_length, snappy_uncompress) has been stable since
+ * 2011.  It is used, not rewritten (DESIGN.md section 6), and loaded with
+ * dlopen the first time a snappy block is seen, so that neither building
+ * nor importing zambezi needs it.  ZAMBEZI_LIBSNAPPY names another library
+ * file to load instead.  Without it a snappy block is ZB_ENOTSUP with a
+ * message saying how to install it.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/codecs.h"
+#include "zambezi/io.h"
+
+/* snappy-c.h: snappy_status is an int enum, SNAPPY_OK = 0. */
+static struct {
+  pthread_once_t once;
+  void *lib;
+  int (*length)(const char *, size_t, size_t *);            /* snappy_uncompressed_length */
+  int (*uncompress)(const char *, size_t, char *, size_t *); /* snappy_uncompress */
+  char why[200];
+} g_snappy = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, {0}};
+
+static void snappy_load(void) {
+  const char *env = getenv("ZAMBEZI_LIBSNAPPY");
+  const char *names[3] = {"libsnappy.so.1", "libsnappy.so", "libsnappy.1.dylib"};
+  int n = 3;
+  if (env != NULL && *env != '\0') {
+    names[0] = env;
+    n = 1;
+  }
+  void *lib = NULL;
+  for (int i = 0; i < n && lib == NULL; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (lib == NULL) {
+    snprintf(g_snappy.why, sizeof g_snappy.why, "%s could not be loaded", names[0]);
+    return;
+  }
+  void *a = dlsym(lib, "snappy_uncompressed_length");
+  void *b = dlsym(lib, "snappy_uncompress");
+  if (a == NULL || b == NULL) {
+    snprintf(g_snappy.why, sizeof g_snappy.why, "%s lacks snappy's C API", names[0]);
+    dlclose(lib);
+    return;
+  }
+  /* POSIX guarantees data/function pointer conversion for dlsym results. */
+  memcpy(&g_snappy.length, &a, sizeof a);
+  memcpy(&g_snappy.uncompress, &b, sizeof b);
+  g_snappy.lib = lib;
+}
+
+bool zb_snappy_available(void) {
+  pthread_once(&g_snappy.once, snappy_load);
+  return g_snappy.lib != NULL;
+}
+
+zb_status zb__snappy_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err) {
+  if (!zb_snappy_available())
+    return zb_error_set(err, ZB_ENOTSUP,
+                        "reading snappy-compressed data needs the libsnappy library (%s): "
+                        "install it (Debian/Ubuntu: apt install libsnappy1v5; Fedora/RHEL: "
+                        "dnf install snappy; macOS: brew install snappy) or set "
+                        "ZAMBEZI_LIBSNAPPY to its path",
+                        g_snappy.why);
+  size_t len = 0;
+  if (n < 0 || cap < 0 || g_snappy.length((const char *)src, (size_t)n, &len) != 0)
+    return zb_error_set(err, ZB_EPARSE, "corrupt snappy data: no valid length header");
+  if ((int64_t)len != cap)
+    return zb_error_set(err, ZB_EPARSE,
+                        "corrupt snappy data: it holds %zu bytes where %lld are expected", len,
+                        (long long)cap);
+  size_t got = (size_t)cap;
+  char dummy;
+  if (g_snappy.uncompress((const char *)src, (size_t)n, cap > 0 ? (char *)dst : &dummy, &got) !=
+          0 ||
+      (int64_t)got != cap)
+    return zb_error_set(err, ZB_EPARSE, "corrupt snappy data");
+  return ZB_OK;
+}

@@ -1,0 +1,322 @@
+"""zb.read_parquet: the engine's own Parquet reader against pyarrow's.
+
+Files are written by pyarrow (codecs none / snappy / zstd, data pages v1
+and v2, dictionary on and off, tiny pages and several row groups), by
+pandas (index metadata) and by polars; the oracle is pyarrow's own reading
+of the same file, turned into the pandas frame zambezi must show
+(pandas_compare: integers and booleans with nulls as pandas' masked
+dtypes, which is how zambezi's nullable dtypes look in to_pandas()).
+Corrupt files (truncated, flipped bytes in the footer and in a page
+header, lying lengths) must raise ZambeziError, never crash.
+"""
+
+import datetime
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+import zambezi as zb
+from zambezi import _core
+from zambezi.errors import ColumnNotFoundError, ParseError, UnsupportedError, ZambeziError
+
+from pandas_compare import assert_frame_like
+
+needs_snappy = pytest.mark.skipif(not _core.snappy_available(),
+                                  reason="libsnappy is not installed")
+needs_zstd = pytest.mark.skipif(not _core.zstd_available(), reason="libzstd is not installed")
+
+_MASKED = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
+           pa.int64(): pd.Int64Dtype(), pa.uint8(): pd.UInt8Dtype(),
+           pa.uint16(): pd.UInt16Dtype(), pa.uint32(): pd.UInt32Dtype(),
+           pa.uint64(): pd.UInt64Dtype(), pa.bool_(): pd.BooleanDtype()}
+
+
+def _random_table(n, seed=0, null_rate=0.25):
+    """A pyarrow table with a column of every type the reader maps, random
+    values and a different null pattern per column."""
+    rng = np.random.default_rng(seed)
+    cols = {}
+
+    def mask():
+        return rng.random(n) < null_rate
+
+    for t in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]:
+        info = np.iinfo(t)
+        v = rng.integers(info.min, info.max, n, dtype=t, endpoint=True)
+        cols[t] = pa.array(v, mask=mask())
+    cols["required_i64"] = pa.array(rng.integers(-5, 5, n))  # few distinct: dictionary
+    cols["float32"] = pa.array(rng.standard_normal(n).astype("float32"), mask=mask())
+    cols["float64"] = pa.array(rng.standard_normal(n) * 1e6, mask=mask())
+    cols["bool"] = pa.array(rng.random(n) < 0.5, mask=mask())
+    words = np.array(["", "a", "zambezi", "ümlaut", "日本語", "x" * 40])
+    cols["str"] = pa.array(words[rng.integers(0, len(words), n)], mask=mask())
+    cols["str_unique"] = pa.array([f"v{i}-{rng.integers(1e9)}" for i in range(n)],
+                                  pa.string(), mask=mask())
+    days = rng.integers(-20000, 30000, n).astype("int32")
+    cols["date"] = pa.array(days, mask=mask()).cast(pa.int32()).view(pa.date32())
+    us = rng.integers(-2**50, 2**50, n)
+    for unit, tz in [("ms", None), ("us", None), ("ns", None), ("us", "UTC")]:
+        cols[f"ts_{unit}_{tz}"] = pa.array(us, mask=mask()).cast(pa.int64()).view(
+            pa.timestamp(unit, tz=tz))
+    return pa.table(cols)
+
+
+def _expected(table):
+    """The frame zambezi must show for a pyarrow table (pyarrow's own
+    to_pandas, with nulls kept in masked dtypes; dates are datetime.date
+    objects in both)."""
+    return table.to_pandas(types_mapper=_MASKED.get)
+
+
+def _roundtrip(tmp_path, table, name="t.parquet", **write):
+    path = str(tmp_path / name)
+    pq.write_table(table, path, **write)
+    got = zb.read_parquet(path)
+    assert_frame_like(got, _expected(pq.read_table(path)), f"{write}")
+    return path
+
+
+@pytest.mark.parametrize("compression", [
+    "none", pytest.param("snappy", marks=needs_snappy), pytest.param("zstd", marks=needs_zstd)])
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+@pytest.mark.parametrize("dictionary", [True, False])
+def test_every_type_with_nulls(tmp_path, compression, version, dictionary):
+    table = _random_table(700, seed=hash((compression, version, dictionary)) % 1000)
+    # small pages and row groups: many pages per chunk, several chunks per column
+    _roundtrip(tmp_path, table, compression=compression, data_page_version=version,
+               use_dictionary=dictionary, data_page_size=512, row_group_size=300)
+
+
+def test_one_row_group_big_pages(tmp_path):
+    _roundtrip(tmp_path, _random_table(3000, seed=5), compression="none")
+
+
+def test_no_nulls_and_all_nulls(tmp_path):
+    n = 50
+    table = pa.table({"full": pa.array(np.arange(n)), "empty": pa.nulls(n, pa.float64()),
+                      "empty_str": pa.nulls(n, pa.string()),
+                      "s": pa.array([str(i) for i in range(n)])})
+    _roundtrip(tmp_path, table, compression="none", row_group_size=16)
+
+
+def test_empty_file(tmp_path):
+    table = _random_table(0)
+    _roundtrip(tmp_path, table, compression="none")
+    path = str(tmp_path / "empty.parquet")
+    pq.write_table(pa.table({"a": pa.array([], pa.int64())}), path)
+    df = zb.read_parquet(path)
+    assert list(df.columns) == ["a"] and len(df) == 0
+
+
+def test_columns_selects_in_order(tmp_path):
+    table = _random_table(100, seed=3)
+    path = str(tmp_path / "t.parquet")
+    pq.write_table(table, path, compression="none")
+    want = ["str", "int8", "ts_us_UTC"]
+    got = zb.read_parquet(path, columns=want)
+    assert_frame_like(got, _expected(pq.read_table(path, columns=want)), "columns")
+    assert list(zb.read_parquet(path, columns=[]).columns) == []
+    with pytest.raises(ColumnNotFoundError, match="nope"):
+        zb.read_parquet(path, columns=["int8", "nope"])
+
+
+def test_pandas_index_metadata(tmp_path):
+    rng = np.random.default_rng(1)
+    n = 40
+    pdf = pd.DataFrame({"a": rng.integers(0, 9, n), "b": rng.standard_normal(n)})
+    cases = {
+        "range": pdf,
+        "range_offset": pdf.set_axis(pd.RangeIndex(10, 10 + 3 * n, 3, name="r")),
+        "named": pdf.set_index(pd.Index([f"k{i}" for i in range(n)], name="key")),
+        "unnamed": pdf.set_axis(pd.Index(rng.permutation(n) * 2)),
+        "multi": pdf.set_index([pd.Index(rng.integers(0, 3, n), name="x"),
+                                pd.Index(rng.integers(0, 3, n), name="y")]),
+    }
+    for what, frame in cases.items():
+        path = str(tmp_path / f"{what}.parquet")
+        frame.to_parquet(path, engine="pyarrow")
+        assert_frame_like(zb.read_parquet(path), pd.read_parquet(path), what)
+        assert_frame_like(zb.read_parquet(path, columns=["b"]),
+                          pd.read_parquet(path, columns=["b"]), what + " columns")
+
+
+@needs_zstd
+def test_written_by_polars(tmp_path):
+    pl = pytest.importorskip("polars")
+    rng = np.random.default_rng(2)
+    n = 500
+    df = pl.DataFrame({
+        "i": pl.Series(rng.integers(-1000, 1000, n)),
+        "f": pl.Series(rng.standard_normal(n)),
+        "s": pl.Series([None if i % 7 == 0 else f"s{i % 13}" for i in range(n)]),
+        "b": pl.Series([None if i % 5 == 0 else i % 2 == 0 for i in range(n)]),
+        "u": pl.Series(rng.integers(0, 200, n), dtype=pl.UInt16),
+    })
+    path = str(tmp_path / "polars.parquet")
+    df.write_parquet(path, row_group_size=128)  # polars' default codec: zstd
+    assert_frame_like(zb.read_parquet(path), _expected(pq.read_table(path)), "polars")
+
+
+def _good_file(tmp_path):
+    path = str(tmp_path / "good.parquet")
+    pq.write_table(_random_table(200, seed=9), path, compression="none", row_group_size=100)
+    with open(path, "rb") as f:
+        return path, bytearray(f.read())
+
+
+def _expect_error(tmp_path, data, match=None):
+    path = str(tmp_path / "bad.parquet")
+    with open(path, "wb") as f:
+        f.write(bytes(data))
+    with pytest.raises(ZambeziError, match=match):
+        zb.read_parquet(path)
+
+
+def test_corrupt_files_raise(tmp_path):
+    path, data = _good_file(tmp_path)
+    _expect_error(tmp_path, b"", "not a Parquet file")
+    _expect_error(tmp_path, b"PAR1not parquet at all", "not a Parquet file")
+    # truncated anywhere: the footer is gone
+    for cut in [len(data) // 3, len(data) - 9, len(data) - 1]:
+        _expect_error(tmp_path, data[:cut], "bad.parquet")
+    # a footer length that lies
+    bad = bytearray(data)
+    bad[-8:-4] = (len(data)).to_bytes(4, "little")
+    _expect_error(tmp_path, bad, "footer")
+
+
+def test_flipped_bytes_never_crash(tmp_path):
+    """Bytes of the footer and of the first page headers, flipped one at
+    a time: each read either raises ZambeziError or returns a frame (a
+    flipped value byte is still a valid file).  Every byte of smaller files
+    is flipped by the C tests (tests/c/test_parquet.c, also under ASan)."""
+    path, data = _good_file(tmp_path)
+    flen = int.from_bytes(data[-8:-4], "little")
+    footer = range(len(data) - 8 - flen, len(data) - 8)
+    positions = list(footer)[::9] + list(range(4, 60))
+    bad_path = str(tmp_path / "flip.parquet")
+    raised = 0
+    for pos in positions:
+        bad = bytearray(data)
+        bad[pos] ^= 0xFF
+        with open(bad_path, "wb") as f:
+            f.write(bytes(bad))
+        try:
+            zb.read_parquet(bad_path)
+        except ZambeziError as e:
+            raised += 1
+            assert "flip.parquet" in str(e) or "Parquet" in str(e), str(e)
+    assert raised > len(positions) // 4
+
+
+def test_error_names_column_and_row_group(tmp_path):
+    """A page header whose sizes lie: the message names the column and row
+    group."""
+    path = str(tmp_path / "one.parquet")
+    pq.write_table(pa.table({"x": pa.array(np.arange(1000, dtype="int64"))}), path,
+                   compression="none", use_dictionary=False, row_group_size=1000)
+    meta = pq.ParquetFile(path).metadata.row_group(0).column(0)
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    # the page header starts the chunk: field 2 (uncompressed size) and 3
+    # (compressed size) are zigzag varints; bump the compressed size
+    start = meta.data_page_offset
+    hdr = bytes(data[start:start + 16])
+    i = hdr.index(0x15) + 1          # field 1 (type, i32) ... find field 2
+    assert hdr[0] == 0x15            # delta 1, type i32: page type
+    # rewrite the whole chunk's first header size bytes into a huge length
+    j = 2                            # after type byte 0x15 and its value 0x00
+    assert hdr[j] == 0x15            # field 2: uncompressed size
+    k = j + 1
+    while hdr[k] & 0x80:
+        k += 1
+    assert hdr[k + 1] == 0x15        # field 3: compressed size
+    data[start + k + 2] |= 0x80      # its varint grows: a much larger size
+    data[start + k + 3] = 0x7F
+    del i
+    _expect_error(tmp_path, data, r"column 'x', row group 0")
+
+
+def test_unsupported_types_name_the_column(tmp_path):
+    path = str(tmp_path / "nested.parquet")
+    pq.write_table(pa.table({"ok": [1, 2], "lst": [[1], [2, 3]]}), path)
+    with pytest.raises(UnsupportedError, match="lst"):
+        zb.read_parquet(path)
+    assert zb.read_parquet(path, columns=["ok"]).to_dict("list") == {"ok": [1, 2]}
+    path = str(tmp_path / "bin.parquet")
+    pq.write_table(pa.table({"raw": pa.array([b"\x00\xff"], pa.binary())}), path)
+    with pytest.raises(UnsupportedError, match="raw"):
+        zb.read_parquet(path)
+    path = str(tmp_path / "gzip.parquet")
+    pq.write_table(pa.table({"g": [1, 2]}), path, compression="gzip")
+    with pytest.raises(UnsupportedError, match="GZIP"):
+        zb.read_parquet(path)
+
+
+def test_bad_arguments(tmp_path):
+    with pytest.raises(ZambeziError):
+        zb.read_parquet(str(tmp_path / "missing.parquet"))
+    path = str(tmp_path / "t.parquet")
+    pq.write_table(pa.table({"a": [1]}), path)
+    with pytest.raises(zb.errors.InvalidValueError):
+        zb.read_parquet(path, columns="a")
+    with pytest.raises(zb.errors.InvalidValueError):
+        zb.read_parquet(path, columns=[1])
+
+
+def test_file_object_and_pathlike(tmp_path):
+    path = tmp_path / "t.parquet"
+    table = _random_table(60, seed=4)
+    pq.write_table(table, str(path), compression="none")
+    exp = _expected(pq.read_table(str(path)))
+    assert_frame_like(zb.read_parquet(path), exp, "PathLike")
+    with open(path, "rb") as f:
+        assert_frame_like(zb.read_parquet(f), exp, "file object")
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_delta_and_split_encodings(tmp_path, version):
+    table = _random_table(900, seed=11)
+    enc = {}
+    for name, col in zip(table.column_names, table.columns):
+        t = col.type
+        if pa.types.is_integer(t) or pa.types.is_timestamp(t):
+            enc[name] = "DELTA_BINARY_PACKED"
+        elif pa.types.is_floating(t):
+            enc[name] = "BYTE_STREAM_SPLIT"
+        elif pa.types.is_string(t):
+            enc[name] = "DELTA_BYTE_ARRAY" if name == "str" else "DELTA_LENGTH_BYTE_ARRAY"
+    # sorted strings share prefixes: DELTA_BYTE_ARRAY's prefix path is taken
+    table = table.append_column("sorted_str", pa.array(sorted(
+        f"prefix-{i // 7:05d}-{'x' * (i % 5)}" for i in range(900))))
+    enc["sorted_str"] = "DELTA_BYTE_ARRAY"
+    _roundtrip(tmp_path, table, compression="none", data_page_version=version,
+               use_dictionary=False, column_encoding=enc, data_page_size=1024,
+               row_group_size=400)
+
+
+def test_int96_timestamps(tmp_path):
+    rng = np.random.default_rng(7)
+    ns = rng.integers(-2**62, 2**62, 500)
+    ns[::50] = 0
+    table = pa.table({"t": pa.array(ns, mask=rng.random(500) < 0.2).view(pa.timestamp("ns"))})
+    for dictionary in [True, False]:
+        _roundtrip(tmp_path, table, compression="none", use_deprecated_int96_timestamps=True,
+                   use_dictionary=dictionary, data_page_size=256)
+    assert pq.ParquetFile(str(tmp_path / "t.parquet")).schema.column(0).physical_type == "INT96"
+
+
+def test_pandas_categorical_metadata(tmp_path):
+    rng = np.random.default_rng(12)
+    n = 200
+    words = np.array(["delta", "alpha", "kariba", "chobe"])
+    s = pd.Series(words[rng.integers(0, 4, n)]).where(rng.random(n) > 0.2)
+    pdf = pd.DataFrame({"c": s.astype("category"), "plain": s, "x": np.arange(n)})
+    path = str(tmp_path / "cat.parquet")
+    pdf.to_parquet(path, engine="pyarrow", row_group_size=64)
+    assert_frame_like(zb.read_parquet(path), pd.read_parquet(path), "categorical")
