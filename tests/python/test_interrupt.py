@@ -43,6 +43,15 @@ def big_csv(big, tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def big_parquet(big, tmp_path_factory):
+    import pyarrow.parquet as pq
+
+    path = tmp_path_factory.mktemp("parquet") / "big.parquet"
+    pq.write_table(big.to_arrow(), path, row_group_size=N // 16)
+    return path
+
+
 def _host_bytes():
     gc.collect()
     return _core.alloc_stats()["host_bytes"]
@@ -97,13 +106,17 @@ LONG_OPS = {
     "grouped cumsum": lambda d, p: d.groupby("s")["v"].cumsum(),
     "to_csv": lambda d, p: d.to_csv(p.parent / "out.csv", index=False),
     "read_csv": lambda d, p: [zb.read_csv(p) for _ in range(10)],
+    "rolling median": lambda d, p: d["v"].rolling(1000).median(),
+    "rank": lambda d, p: d.groupby("s")["v"].rank(),
 }
 
 
-@pytest.mark.parametrize("name", list(LONG_OPS))
-def test_ctrl_c_stops_a_long_operation(big, big_csv, name):
-    op = LONG_OPS[name]
-    latency = interrupt(lambda: op(big, big_csv))
+@pytest.mark.parametrize("name", list(LONG_OPS) + ["read_parquet"])
+def test_ctrl_c_stops_a_long_operation(big, big_csv, big_parquet, name):
+    if name == "read_parquet":
+        latency = interrupt(lambda: [zb.read_parquet(big_parquet) for _ in range(20)])
+    else:
+        latency = interrupt(lambda: LONG_OPS[name](big, big_csv))
     assert latency < LATENCY, f"{name}: KeyboardInterrupt came {latency:.3f} s after Ctrl-C"
     # the inputs are untouched and usable
     head = big.head(1000)
