@@ -22,6 +22,8 @@ from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
 from zambezi._groupby import FrameGroupBy
 from zambezi._reshape import FrameReshape
+from zambezi._pivot import FramePivot
+from zambezi._apply import FrameApply
 from zambezi._stats import FrameStats
 from zambezi._merge import FrameMerge
 from zambezi.errors import (
@@ -74,7 +76,7 @@ def _table_from_dict(data):
 @_base.register
 class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameOps, FrameExtra, FrameReduce,
                 FrameStats, FrameSummary, FrameConvert, FrameMerge, FrameGroupBy, FrameReshape,
-                _base.NDFrame):
+                FramePivot, FrameApply, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
