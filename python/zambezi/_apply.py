@@ -131,12 +131,7 @@ class SeriesApply:
                 keys, vals = arg._index._levels()[0], arg._col
             if col.dtype == "category":
                 dic = col.dictionary
-                mapped = _map_lookup(dic, keys, vals, "map")
-                codes = values_numpy(_host(col)).astype(np.int64)
-                m = null_mask(_host(col))
-                if m is not None:
-                    codes = np.where(m, -1, codes)
-                return self._like(_core.take(mapped, _positions(codes)))
+                return self._like(_remap_categories(col, _map_lookup(dic, keys, vals, "map")))
             return self._like(_map_lookup(col, keys, vals, "map"))
         if not callable(arg):
             raise DTypeError(f"map: arg must be a dict, a Series or a function, not "
@@ -182,6 +177,23 @@ class SeriesApply:
         return self._like(_map_function(self._col, f, None, "apply"))
 
 
+def _remap_categories(col, mapped):
+    """A categorical col whose categories become mapped (an engine column
+    parallel to them): still a categorical when the new categories are
+    distinct strings (pandas keeps one-to-one maps categorical), else the
+    mapped values row by row (one take)."""
+    col = _host(col)
+    codes = values_numpy(col).astype(np.int64)
+    m = null_mask(col)
+    if m is not None:
+        codes = np.where(m, -1, codes)
+    if mapped.dtype == "string" and mapped.null_count == 0:
+        vals = mapped.to_pylist()  # one per category
+        if len(set(vals)) == len(vals):
+            return _core.categorical_from_codes(codes.astype(np.int32), mapped)
+    return _core.take(mapped, _positions(codes))
+
+
 def _map_function(col, func, na_action, what):
     """func called on each value of col (Python; a categorical's categories
     once each)."""
@@ -189,8 +201,10 @@ def _map_function(col, func, na_action, what):
     if col.dtype == "category":
         cats = col.dictionary.to_pylist()
         mapped = _column([func(c) for c in cats], what)
-        codes = values_numpy(col).astype(np.int64)
         m = null_mask(col)
+        if m is None or na_action == "ignore":
+            return _remap_categories(col, mapped)
+        codes = values_numpy(col).astype(np.int64)
         if m is not None:
             if na_action is None:
                 extra = _column([func(None)], what)
