@@ -227,7 +227,7 @@ def _map_function(col, func, na_action, what):
 # DataFrame.map / DataFrame.apply(axis=1)
 # --------------------------------------------------------------------------
 
-class Row:
+class _Row:
     """One row of a DataFrame as ``apply(axis=1)`` passes it: a read-only
     mapping column label -> value (``row["a"]``, ``row.a``), with ``name``
     (the row's label), ``index`` (the column labels) and ``values``."""
@@ -279,7 +279,7 @@ class Row:
         return len(self._values)
 
     def __repr__(self):
-        return f"Row({self.name!r}, {self.to_dict()!r})"
+        return f"_Row({self.name!r}, {self.to_dict()!r})"
 
 
 def _py_values(col):
@@ -326,7 +326,7 @@ class FrameApply:
         names = self._index.to_list()
         results = []
         for r, vals in enumerate(zip(*columns)) if columns else enumerate([()] * len(self)):
-            row = np.array(vals, dtype=object) if raw else Row(labels, vals, pos, names[r])
+            row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
             results.append(func(row, *args, **kwargs))
         if all(isinstance(x, dict) for x in results) and results and result_type != "reduce":
             keys = list(dict.fromkeys(k for x in results for k in x))
