@@ -62,7 +62,7 @@ def _is_scalar(x):
 
 def _map_lookup(col, keys, vals, what):
     """For each value of col, the mapped value: keys/vals engine columns
-    (first key wins); a value not found is null."""
+    (keys distinct); a value not found is null."""
     if keys.dtype != col.dtype:
         if col.dtype == "category" or keys.dtype == "category":
             keys = _core.cast(keys, "string") if keys.dtype == "category" else keys
@@ -81,11 +81,7 @@ def _map_lookup(col, keys, vals, what):
     if m is not None:
         rv = np.where(m, -1, rv)
     out = np.full(col.length, -1, dtype=np.int64)
-    # repeated keys: the first one (smallest position) wins
-    order = np.lexsort((np.where(rv < 0, np.iinfo(np.int64).max, rv), li))
-    li, rv = li[order], rv[order]
-    first = np.r_[True, li[1:] != li[:-1]] if len(li) else np.zeros(0, dtype=bool)
-    out[li[first]] = rv[first]
+    out[li] = rv  # keys are unique: one match at most
     cm = null_mask(_host(col))
     if cm is not None:
         out[cm] = -1
@@ -128,6 +124,9 @@ class SeriesApply:
             else:
                 if arg._index.nlevels != 1:
                     raise UnsupportedError("map: a Series with a MultiIndex as mapping")
+                if not arg._index.is_unique:
+                    raise InvalidValueError("map: the mapping Series' index has repeated "
+                                            "labels; a value must map to one value")
                 keys, vals = arg._index._levels()[0], arg._col
             if col.dtype == "category":
                 dic = col.dictionary

@@ -121,6 +121,8 @@ def test_pivot_table_aggfunc(seed, aggfunc):
     dict(values="seats", index="year", columns="cat", aggfunc="sum", fill_value=0),
     dict(values="fare", index="city", columns="kind", dropna=False),
     dict(values="fare", index="city", aggfunc="min"),
+    dict(values=["seats", "fare"], index="kind", columns="city", aggfunc="max"),
+    dict(values=["seats", "fare"], index="kind", columns="city", aggfunc="max", sort=False),
     dict(values="fare", index="city", columns="kind", aggfunc=lambda s: s.max() - s.min()),
 ])
 @pytest.mark.parametrize("seed", SEEDS)
@@ -260,6 +262,8 @@ def test_series_map(seed):
     ms = pd.Series([10, 20, 30], index=["bus", "taxi", "boat"], dtype="Int64")
     assert_series_like(df["kind"].map(zb.Series(ms)), pdf["kind"].map(ms).astype("Int64"),
                        "map Series")
+    with pytest.raises(zb.InvalidValueError, match="repeated"):
+        df["kind"].map(zb.Series([1, 2], index=["bus", "bus"]))
     f = lambda v: len(v) * 2  # noqa: E731
     assert_series_like(df["kind"].map(f, na_action="ignore"),
                        pdf["kind"].map(f, na_action="ignore").astype("Int64"), "function")
