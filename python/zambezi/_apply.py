@@ -26,6 +26,7 @@ from zambezi import _base, _core, _indexing, _labels
 from zambezi import index as _ix
 from zambezi._concat import _concat_columns
 from zambezi._convert import null_mask, to_column, values_numpy
+from zambezi._profile import python_calls
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 
@@ -215,10 +216,11 @@ def _map_function(col, func, na_action, what):
     values = col.to_pylist()
     if col.dtype.startswith("float"):
         values = [float("nan") if v is None else v for v in values]
-    if na_action == "ignore":
-        out = [None if (v is None or v != v) else func(v) for v in values]
-    else:
-        out = [func(v) for v in values]
+    with python_calls(what, len(values), "a Python function per value: slow"):
+        if na_action == "ignore":
+            out = [None if (v is None or v != v) else func(v) for v in values]
+        else:
+            out = [func(v) for v in values]
     return _column(out, what)
 
 
@@ -324,9 +326,11 @@ class FrameApply:
         columns = [_py_values(t.column(i)) for i in range(t.num_columns)]
         names = self._index.to_list()
         results = []
-        for r, vals in enumerate(zip(*columns)) if columns else enumerate([()] * len(self)):
-            row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
-            results.append(func(row, *args, **kwargs))
+        with python_calls("apply", len(self), "a Python function per row: slow"):
+            for r, vals in enumerate(zip(*columns)) if columns else \
+                    enumerate([()] * len(self)):
+                row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
+                results.append(func(row, *args, **kwargs))
         if all(isinstance(x, dict) for x in results) and results and result_type != "reduce":
             keys = list(dict.fromkeys(k for x in results for k in x))
             cols = [_column([x.get(k) for x in results], "apply") for k in keys]
@@ -386,10 +390,13 @@ def _group_keys(gb):
     return [t.column(i) for i in range(len(gb._k.keys))]
 
 
-def _each_group(src, order, starts, ng):
-    for g in range(ng):
-        rows = order[starts[g]:starts[g + 1]]
-        yield src._select_rows(_indexing.take_rows(_int64(rows)))
+def _each_group(src, order, starts, ng, what="groupby"):
+    """Each group's rows of src, group by group; the time spent (the
+    caller's function included) is recorded as Python calls."""
+    with python_calls(what, ng, "a Python function per group: slow"):
+        for g in range(ng):
+            rows = order[starts[g]:starts[g + 1]]
+            yield src._select_rows(_indexing.take_rows(_int64(rows)))
 
 
 def group_agg_python(gb, value, func):

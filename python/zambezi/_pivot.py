@@ -739,6 +739,31 @@ def get_dummies(data, prefix=None, prefix_sep="_", dummy_na=False, columns=None,
     return _labels.frame_from(data._constructor, cols, labels, data._index)
 
 
+def str_get_dummies(s, sep="|", dtype=None):
+    """Series.str.get_dummies: each string split at sep, one indicator
+    column per token (sorted).  The strings are split once per distinct
+    value, not per row; rows take their distinct value's indicators."""
+    if not isinstance(sep, str) or not sep:
+        raise InvalidValueError("str.get_dummies: sep must be a non-empty str")
+    col = s._col if s._col.device == "cpu" else s._col.to_device("cpu")
+    if col.dtype == "category":
+        col = _core.cast(col, "string")
+    codes, distinct = _codes([col])
+    values = distinct.column(0).to_pylist()  # one per distinct string
+    token_sets = [set() if v is None else set(t for t in v.split(sep) if t != "")
+                  for v in values]
+    tokens = sorted(set().union(*token_sets)) if token_sets else []
+    where = {t: j for j, t in enumerate(tokens)}
+    table = np.zeros((len(values), len(tokens)), dtype=np.dtype(dtype or np.int64))
+    for i, ts in enumerate(token_sets):
+        for t in ts:
+            table[i, where[t]] = 1
+    per_row = table[codes] if len(values) else np.zeros((len(codes), 0), table.dtype)
+    cols = [_core.column_from_buffer(np.ascontiguousarray(per_row[:, j]))
+            for j in range(len(tokens))]
+    return _labels.frame_from(s._constructor_expanddim, cols, tokens, s._index)
+
+
 class FramePivot:
     """DataFrame.melt / pivot / pivot_table (a mixin)."""
 

@@ -194,6 +194,22 @@ def test_get_dummies_series(seed):
                       pd.get_dummies(pdf["kind"], prefix="k", dummy_na=True), "prefix")
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_str_get_dummies(seed):
+    rng = np.random.default_rng(seed)
+    tok = np.array(["a", "é", "bc", ""])
+    vals = ["|".join(rng.choice(tok, rng.integers(1, 4))) for _ in range(40)]
+    ps = pd.Series(vals, dtype="str", index=rng.permutation(40))
+    ps[rng.random(40) < 0.2] = np.nan
+    s = zb.Series(ps)
+    # pandas' pyarrow-backed str dtype adds a column for the empty token; its
+    # object dtype (and zambezi) leaves empty tokens out
+    po = ps.astype(object)
+    assert_frame_like(s.str.get_dummies(), po.str.get_dummies(), "sep |")
+    assert_frame_like(s.str.get_dummies(sep="b", dtype="bool"),
+                      po.str.get_dummies(sep="b", dtype="bool"), "sep b")
+
+
 # ----------------------------------------------------------------------------
 # cut / qcut
 # ----------------------------------------------------------------------------
@@ -278,6 +294,16 @@ def test_series_apply(seed):
     g = lambda v: v * 2 + 1  # noqa: E731
     assert_series_like(df["fare"].apply(g), pdf["fare"].apply(g), "per value")
     assert df["seats"].apply("sum") == pdf["seats"].apply("sum")
+
+
+def test_python_functions_in_profile():
+    s = zb.Series([1, 2, 3])
+    with zb.profile() as p:
+        s.map(lambda v: v + 1)
+        zb.DataFrame({"k": ["a", "b", "a"]}).groupby("k").filter(lambda g: len(g) > 1)
+    slow = [(r.op, r.device, r.rows) for r in p.records if r.device == "python"]
+    assert slow == [("map", "python", 3), ("groupby", "python", 2)]
+    assert "slow" in str(p)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
