@@ -360,9 +360,8 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     cols_k = _as_list(columns)
     _check_columns(data, rows, "pivot_table index")
     _check_columns(data, cols_k, "pivot_table columns")
-    if not rows:
-        raise UnsupportedError("pivot_table: index is required (a table of columns only, "
-                               "which pandas transposes, is not supported)")
+    if not rows and not cols_k:
+        raise InvalidValueError("pivot_table: give index, columns or both")
     keys = rows + cols_k
     t = data._table
     if isinstance(aggfunc, dict):
@@ -400,6 +399,10 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
             kcols = [_core.take(c, keep) for c in kcols]
             acols = [_core.take(c, keep) for c in acols]
     nr = len(rows)
+    if not rows:
+        if margins:
+            raise UnsupportedError("pivot_table: margins need index")
+        return _columns_only(data, cols_k, vals, kcols, acols, fill_value)
     if not cols_k:
         r, rtab = _key_codes(kcols, sort)
         index_ = _ix.Index._from_columns(kcols, rows)
@@ -423,6 +426,24 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
                                                 labels, index_, margins_name, fill_value,
                                                 dropna)
     return _frame(data._constructor, out_cols, labels, index_, names)
+
+
+def _columns_only(data, cols_k, vals, kcols, acols, fill_value):
+    """pivot_table without index: pandas' transposed table, one row per
+    value column (labelled by its name), one column per group."""
+    dtypes = {c.dtype for c in acols}
+    if len(dtypes) > 1 and _common_dtype(dtypes) is None:
+        raise DTypeError("pivot_table: the aggregates have types " + ", ".join(sorted(dtypes))
+                         + " with no common type to share a column")
+    big = _concat_columns(acols, "the aggregates")  # value by value
+    ng = kcols[0].length if kcols else 0
+    k = len(acols)
+    cols = [_fill(_core.take(big, _int64(np.arange(k, dtype=np.int64) * ng + j)), fill_value)
+            for j in range(ng)]
+    labels = _label_values(_core.table_from_columns(kcols, [f"k{i}" for i in
+                                                            range(len(kcols))]))
+    index = _ix.Index._from_columns([to_column(vals, dtype="string")], [None])
+    return _frame(data._constructor, cols, labels, index, list(cols_k))
 
 
 def _margins(data, rows, cols_k, pairs, multi, out_cols, labels, index_, mname, fill_value,
@@ -598,32 +619,61 @@ def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=
     return _normalize(out, normalize, margins)
 
 
+def _share(m, how):
+    """m (2-d float) divided by its total, row totals or column totals."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if how == "all":
+            return m / m.sum()
+        if how == "index":
+            return m / m.sum(axis=1, keepdims=True)
+        return m / m.sum(axis=0, keepdims=True)
+
+
 def _normalize(out, normalize, margins):
+    """pandas' crosstab normalisation: shares of the total, of each row or
+    of each column; missing shares are 0.  With margins, the core is
+    normalised and the margins become shares of their own totals: 'index'
+    keeps the margin row only, 'columns' the margin column only, 'all'
+    both (the corner is 1)."""
     if normalize is True:
         normalize = "all"
-    if normalize in (0,):
-        normalize = "index"
-    if normalize in (1,):
-        normalize = "columns"
+    normalize = {0: "index", 1: "columns"}.get(normalize, normalize) \
+        if not isinstance(normalize, bool) else normalize
     if normalize not in ("all", "index", "columns"):
         raise InvalidValueError(f"crosstab: normalize must be True, 'all', 'index' or "
                                 f"'columns', not {normalize!r}")
-    if margins:
-        raise UnsupportedError("crosstab: normalize with margins is not supported")
     t = out._table
-    m = np.column_stack([values_numpy(_core.cast(t.column(i), "float64"))
-                         for i in range(t.num_columns)]) if t.num_columns else \
-        np.zeros((t.num_rows, 0))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if normalize == "all":
-            m = m / m.sum()
+    nr, nc = t.num_rows, t.num_columns
+    m = np.zeros((nr, nc))
+    for j in range(nc):
+        c = _core.cast(t.column(j), "float64")
+        c = c if c.device == "cpu" else c.to_device("cpu")
+        v = values_numpy(c).astype(np.float64)
+        mk = null_mask(c)
+        m[:, j] = np.where(mk, np.nan, v) if mk is not None else v
+    rows, cols = nr, nc
+    if not margins:
+        res = _share(m, normalize)
+    else:
+        core = _share(m[:-1, :-1], normalize)
+        colm, rowm = m[:-1, -1:], m[-1:, :-1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            colm, rowm = colm / colm.sum(), rowm / rowm.sum()
+        if normalize == "columns":
+            res, rows = np.hstack([core, colm]), nr - 1
         elif normalize == "index":
-            m = m / m.sum(axis=1, keepdims=True)
+            res, cols = np.vstack([core, rowm]), nc - 1
         else:
-            m = m / m.sum(axis=0, keepdims=True)
-    cols = [_core.column_from_buffer(np.ascontiguousarray(m[:, j])) for j in range(m.shape[1])]
-    res = out._like(_core.table_from_columns(cols, list(t.names)))
-    return res
+            res = np.vstack([np.hstack([core, colm]), np.hstack([rowm, [[1.0]]])])
+    res = np.nan_to_num(res, nan=0.0)
+    names = list(t.names)[:cols]
+    data = [_core.column_from_buffer(np.ascontiguousarray(res[:, j])) for j in range(cols)]
+    if rows != nr:
+        from zambezi._indexing import slice_rows
+        out = out._select_rows(slice_rows(0, rows))
+    labels = out.columns.to_list()[:cols]
+    lab = _labels.from_list(labels, list(out.columns.names))
+    return _labels.attach(out._like(_core.table_from_columns(data, names)), lab)
 
 
 # --------------------------------------------------------------------------

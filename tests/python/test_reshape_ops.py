@@ -121,6 +121,8 @@ def test_pivot_table_aggfunc(seed, aggfunc):
     dict(values="seats", index="year", columns="cat", aggfunc="sum", fill_value=0),
     dict(values="fare", index="city", columns="kind", dropna=False),
     dict(values="fare", index="city", aggfunc="min"),
+    dict(values=["seats", "year"], columns="kind", aggfunc="sum"),
+    dict(values="fare", columns=["kind", "cat"], aggfunc="mean"),
     dict(values=["seats", "fare"], index="kind", columns="city", aggfunc="max"),
     dict(values=["seats", "fare"], index="kind", columns="city", aggfunc="max", sort=False),
     dict(values="fare", index="city", columns="kind", aggfunc=lambda s: s.max() - s.min()),
@@ -154,6 +156,9 @@ def test_pivot_table_errors(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kw", [{}, dict(normalize=True), dict(normalize="index"),
                                 dict(normalize="columns"), dict(margins=True),
+                                dict(margins=True, normalize="index"),
+                                dict(margins=True, normalize="columns"),
+                                dict(margins=True, normalize=True),
                                 dict(values="fare", aggfunc="mean")])
 def test_crosstab(seed, kw):
     pdf, df = _data(60, seed)
