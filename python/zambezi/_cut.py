@@ -175,8 +175,8 @@ def qcut(x, q, labels=None, retbins=False, precision=3, duplicates="raise"):
     Examples
     --------
     >>> s = zb.Series([1, 2, 3, 4, 5, 6, 7, 8])
-    >>> zb.qcut(s, 2).to_list()
-    ['(0.999, 4.5]', '(0.999, 4.5]', '(0.999, 4.5]', '(0.999, 4.5]', '(4.5, 8.0]', '(4.5, 8.0]', '(4.5, 8.0]', '(4.5, 8.0]']
+    >>> zb.qcut(s, 2).to_list()[3:5]
+    ['(0.999, 4.5]', '(4.5, 8.0]']
     >>> zb.qcut(s, [0, 0.25, 1], labels=False).to_list()
     [0, 0, 1, 1, 1, 1, 1, 1]
     """

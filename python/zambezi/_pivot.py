@@ -174,8 +174,7 @@ def _key_cols(df, keys, what):
     return [t.column(t.names.index(k)) for k in keys], keys
 
 
-def _wide(df_cls, row_cols, row_names, col_cols, col_names, values, sort=True,
-          fill_value=None, what="pivot", prefixes=None, multi=True):
+def _wide(row_cols, row_names, col_cols, values, sort=True, fill_value=None, what="pivot"):
     """The unstacked frame: rows the distinct row_cols combinations, columns
     (prefix..., column labels) for every (label, column) of values (a list of
     (prefix tuple, engine column) aligned with row_cols)."""
@@ -239,8 +238,7 @@ def pivot(data, *, columns, index=None, values=None):
         _check_columns(data, vals, "pivot values")
         multi = isinstance(values, (list, tuple))
     vspec = [((v,) if multi else (), t.column(t.names.index(v))) for v in vals]
-    cols, labels, rindex = _wide(data._constructor, row_cols, row_names, col_cols, col_names,
-                                 vspec, True, None, "pivot")
+    cols, labels, rindex = _wide(row_cols, row_names, col_cols, vspec, True, None, "pivot")
     names = ([None] if multi else []) + col_names
     return _frame(data._constructor, cols, labels, rindex, names)
 
@@ -404,7 +402,6 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
             raise UnsupportedError("pivot_table: margins need index")
         return _columns_only(data, cols_k, vals, kcols, acols, fill_value)
     if not cols_k:
-        r, rtab = _key_codes(kcols, sort)
         index_ = _ix.Index._from_columns(kcols, rows)
         out_cols = [_fill(c, fill_value) for c in acols]
         labels = vals
@@ -413,8 +410,8 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
             raise UnsupportedError("pivot_table: margins need columns")
     else:
         vspec = [((v,) if multi else (), c) for v, c in zip(vals, acols)]
-        out_cols, labels, index_ = _wide(data._constructor, kcols[:nr], rows, kcols[nr:],
-                                         cols_k, vspec, sort, fill_value, "pivot_table")
+        out_cols, labels, index_ = _wide(kcols[:nr], rows, kcols[nr:], vspec, sort,
+                                         fill_value, "pivot_table")
         names = ([None] if multi else []) + cols_k
         if dropna:
             empty = [c.null_count == c.length and c.length > 0 for c in out_cols]
@@ -475,18 +472,11 @@ def _margins(data, rows, cols_k, pairs, multi, out_cols, labels, index_, mname, 
     ck, ccols = _aggregate(src, cols_k, pairs, True, True)
     clabels = _label_values(_core.table_from_columns(ck, [f"k{i}" for i in range(ncl)]))
     grand = _grand(src, pairs)
-    new_cols, new_labels = [], []
     tail_all = (mname,) + ("",) * (ncl - 1)
-    per_value = {}
-    for i, (v, _) in enumerate(pairs):
-        per_value[v] = i
-    for col, lb in zip(out_cols, labels):
-        new_cols.append(col)
-        new_labels.append(lb)
-    # insert margin columns after each value's block
+    # each value's block of columns, then its margin column
     result_cols, result_labels = [], []
     for i, (v, _) in enumerate(pairs):
-        block = [(c, lb) for c, lb in zip(new_cols, new_labels)
+        block = [(c, lb) for c, lb in zip(out_cols, labels)
                  if (lb[0] == v if multi else True)]
         mlabel = ((v,) + tail_all) if multi else (tail_all if ncl > 1 else mname)
         block.append((margin_cols[i], mlabel))
