@@ -54,7 +54,7 @@ def _column(values, what):
 
 def _is_scalar(x):
     return not (_base.is_series(x) or _base.is_frame(x) or isinstance(x, (list, tuple, dict,
-                                                                          np.ndarray)))
+                                                                          np.ndarray, _Row)))
 
 
 # --------------------------------------------------------------------------
