@@ -27,6 +27,8 @@ from zambezi.index import Index, MultiIndex, RangeIndex
 from zambezi.io import read_csv, read_parquet, read_pickle
 from zambezi._concat import concat
 from zambezi._merge import merge
+from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
+from zambezi._cut import cut, qcut
 from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
 
@@ -182,6 +184,13 @@ __all__ = [
     "read_csv",
     "read_parquet",
     "concat",
+    "melt",
+    "pivot",
+    "pivot_table",
+    "crosstab",
+    "get_dummies",
+    "cut",
+    "qcut",
     "devices",
     "get_num_threads",
     "set_num_threads",

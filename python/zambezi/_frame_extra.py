@@ -1012,7 +1012,9 @@ class FrameExtra:
         raw=True), with args and kwargs.  When func gives one value per
         column, a Series of them indexed by the column names; when it
         gives a column of the frame's length, a DataFrame of them.  axis=1
-        (a function per row) is not supported.
+        calls func once per row in Python (slow), with a ``Row`` (a mapping
+        column -> value; pandas passes a Series): one value per row gives a
+        Series, a dict per row a DataFrame (see zambezi._apply).
 
         Examples
         --------
@@ -1023,10 +1025,11 @@ class FrameExtra:
         dtype: int64
         >>> df.apply(lambda col: col * 2).to_dict("list")
         {'a': [2, 4, 6], 'b': [20, 40, 60]}
+        >>> df.apply(lambda row: row["a"] + row["b"], axis=1).to_list()
+        [11, 22, 33]
         """
         if _axis_number(axis, "apply") != 0:
-            raise UnsupportedError("apply: axis=1 (a function per row) is not supported; "
-                                   "use column operations or eval")
+            return self._apply_rows(func, raw, result_type, args, kwargs)  # zambezi._apply
         if result_type is not None:
             raise UnsupportedError("apply: result_type is not supported")
         if isinstance(func, str):

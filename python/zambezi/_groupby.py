@@ -46,8 +46,10 @@ Differences from pandas:
   null mean/min/max/std (pandas: NaN); ``sum`` of float32 is float64;
   ``transform`` and ``cumcount`` give null (not NaN, which would make an
   integer column float) for rows whose key was dropped.
-- Function names only (or the numpy / builtin functions of those names):
-  no Python functions per group.
+- Function names (or the numpy / builtin functions of those names) run in
+  the engine; any other Python function given to ``agg`` or
+  ``transform``, and ``apply`` / ``filter``, is called once per group
+  (zambezi._apply): pandas' contract, and slow.
 """
 
 from zambezi import _base, _core, _indexing, _labels
@@ -56,6 +58,7 @@ from zambezi._convert import _is_pandas
 from zambezi._window import GroupByWindow
 from zambezi._rank import GroupByRank
 from zambezi._rolling import GroupByRolling
+from zambezi._apply import GroupByApply
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -91,6 +94,16 @@ def _op_name(func):
         raise InvalidValueError(
             f"unknown aggregation {func!r}; expected one of {sorted(_ALL_OPS)}")
     return func
+
+
+def _python_func(func):
+    """Whether func is a Python function the engine has no aggregation
+    for (zambezi._apply calls it per group)."""
+    if not callable(func) or isinstance(func, str):
+        return False
+    name = getattr(func, "__name__", None)
+    return _ALIASES.get(name, name) not in _ALL_OPS or \
+        getattr(func, "__module__", None) not in ("numpy", "builtins")
 
 
 def _func_label(func):
@@ -224,7 +237,7 @@ def _series_keys(s, by, level):
     return _Keys(work, knames, klabels, ["__value"], [s.name])
 
 
-class GroupBy(GroupByWindow, GroupByRank, GroupByRolling):
+class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByApply):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results
@@ -639,6 +652,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling):
                 specs.append(_spec(_op_name(func), col))
                 labels.append(out)
             return self._finish(self._run(specs), labels)
+        if _python_func(arg):
+            return self._agg_python(arg)
         if isinstance(arg, str) or callable(arg):
             op = _op_name(arg)
             return self.size() if op == "size" else self._simple(op)
@@ -766,6 +781,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling):
         >>> df.groupby("city")["n"].transform("sum").to_list()
         [4, 7, 4, None, 7]
         """
+        if _python_func(func):
+            return self._transform_python(func)
         op = _op_name(func)
         ids, _ = self._ids()
         if op == "size":

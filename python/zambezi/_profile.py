@@ -12,9 +12,14 @@ A profile sees the operations of the thread that entered it; pass
 recorded in every active profile that sees it.
 """
 
+import contextlib
+import threading
+import time
 from typing import NamedTuple
 
 from zambezi import _core
+
+_ACTIVE = []  # the profiles recording now (for python_calls)
 
 
 class ProfileRecord(NamedTuple):
@@ -30,7 +35,7 @@ class ProfileRecord(NamedTuple):
     """
 
     op: str  # "add", "filter", "groupby", "to_device", ...
-    device: str  # where it ran: "cpu" or "cuda:N"
+    device: str  # where it ran: "cpu", "cuda:N", or "python" (a Python function per row)
     data_device: str  # where its input data lives
     rows: int  # rows of its input
     start: float  # seconds since the profile began
@@ -38,7 +43,7 @@ class ProfileRecord(NamedTuple):
     thread: int  # 1, 2, ...: the calling thread
     depth: int  # 0: called by you; n: inside n other operations
     fallback: bool  # ran on the CPU because the GPU backend lacks it
-    reason: str  # why it fell back ("" if it did not)
+    reason: str  # why it fell back ("" if it did not); for "python": what was called
 
 
 def _ms(seconds):
@@ -59,27 +64,36 @@ class Profile:
     ['mul', 'sum']
     """
 
-    __slots__ = ("all_threads", "records", "dropped", "_handle")
+    __slots__ = ("all_threads", "records", "dropped", "_handle", "_python", "_t0", "_thread")
 
     def __init__(self, all_threads=False):
         self.all_threads = bool(all_threads)
         self.records = []
         self.dropped = 0  # records lost for want of memory
         self._handle = None
+        self._python = []  # records of Python functions called per row (python_calls)
 
     def __enter__(self):
         if self._handle is not None:
             raise RuntimeError("this profile is already recording; make a new zb.profile()")
         self.records = []
         self.dropped = 0
+        self._python = []
+        self._t0 = time.perf_counter()
+        self._thread = threading.get_ident()
         self._handle = _core.profile_start(self.all_threads)
+        _ACTIVE.append(self)
         return self
 
     def __exit__(self, exc_type, exc, tb):
         handle, self._handle = self._handle, None
+        if self in _ACTIVE:
+            _ACTIVE.remove(self)
         if handle is not None:
             recs, self.dropped = _core.profile_stop(handle)
             self.records = [ProfileRecord._make(r) for r in recs]
+            if self._python:
+                self.records = sorted(self.records + self._python, key=lambda r: r.start)
         return False
 
     # -- summaries -------------------------------------------------------
@@ -156,7 +170,8 @@ class Profile:
             head.insert(1, "thread")
         rows = []
         for r in self.records:
-            note = f"fell back from {r.data_device}: {r.reason}" if r.fallback else ""
+            note = f"fell back from {r.data_device}: {r.reason}" if r.fallback else \
+                (r.reason if r.device == "python" else "")
             row = ["  " * r.depth + r.op, r.device, f"{r.rows:,}", _ms(r.seconds), note]
             if threads:
                 row.insert(1, str(r.thread))
@@ -183,6 +198,27 @@ class Profile:
     def __repr__(self):
         state = "recording" if self._handle is not None else f"{len(self.records)} operations"
         return f"<zambezi.Profile {state}>"
+
+
+@contextlib.contextmanager
+def python_calls(op, rows, what):
+    """Record, in the active profiles, a stretch of Python function calls
+    (one per value, row or group: ``Series.map(func)``, ``apply`` ...):
+    device "python", the calls in rows, and what (the note shown), so that
+    a profile says where a slow Python function ran."""
+    if not _ACTIVE:
+        yield
+        return
+    t = time.perf_counter()
+    try:
+        yield
+    finally:
+        end = time.perf_counter()
+        me = threading.get_ident()
+        for p in list(_ACTIVE):
+            if p.all_threads or p._thread == me:
+                p._python.append(ProfileRecord(op, "python", "cpu", int(rows), t - p._t0,
+                                               end - t, 1, 0, False, what))
 
 
 def profile(all_threads=False):

@@ -279,6 +279,22 @@ class StringMethods:
             others = self._s._constructor(others)
         return self._wrap(_core.str_cat(self._s._col, others._col, sep))
 
+    def get_dummies(self, sep="|", dtype=None):
+        """Each string split at ``sep``: a frame with one column per token
+        (sorted), 1 where the row holds it (int64, or ``dtype``); a
+        missing row is all 0; empty tokens are left out (as pandas does
+        for object strings; its pyarrow-backed str dtype makes a column
+        of them).  Splits each distinct string once.
+
+        Examples
+        --------
+        >>> zb.Series(["a|b", None, "b"]).str.get_dummies().to_dict("list")
+        {'a': [1, 0, 0], 'b': [1, 0, 1]}
+        """
+        from zambezi._pivot import str_get_dummies
+
+        return str_get_dummies(self._s, sep, dtype)
+
 
 def _calendar_field(name, summary, value):
     """A DatetimeMethods property: the calendar field ``name`` of each row,

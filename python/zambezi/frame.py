@@ -24,6 +24,8 @@ from zambezi._rank import FrameRank
 from zambezi._rolling import FrameRolling
 from zambezi._groupby import FrameGroupBy
 from zambezi._reshape import FrameReshape
+from zambezi._pivot import FramePivot
+from zambezi._apply import FrameApply
 from zambezi._stats import FrameStats
 from zambezi._merge import FrameMerge
 from zambezi.errors import (
@@ -76,7 +78,7 @@ def _table_from_dict(data):
 @_base.register
 class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameOps,
                 FrameExtra, FrameReduce, FrameRank, FrameStats, FrameSummary, FrameConvert,
-                FrameMerge, FrameGroupBy, FrameReshape, _base.NDFrame):
+                FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or

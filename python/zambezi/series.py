@@ -16,6 +16,7 @@ from zambezi._rolling import SeriesRolling
 from zambezi.accessors import SeriesExtras
 from zambezi._groupby import SeriesGroupByMixin
 from zambezi._reshape import SeriesReshape
+from zambezi._apply import SeriesApply
 from zambezi import _stats
 from zambezi._stats import SeriesStats
 from zambezi.io import pickle as _pickle
@@ -25,7 +26,8 @@ _SAME = object()  # _like(): keep the name
 
 @_base.register
 class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesOps, SeriesStats,
-             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, _base.NDFrame):
+             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, SeriesApply,
+             _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
     ``data`` is a list (the dtype is inferred; ``None`` and float NaN are

@@ -1,0 +1,559 @@
+"""User functions: ``Series.map`` / ``apply``, ``DataFrame.map`` /
+``apply(axis=1)``, and ``groupby(...).apply`` / ``filter`` / ``agg`` and
+``transform`` with a Python function (the ``SeriesApply``, ``FrameApply``
+and ``GroupByApply`` mixins).
+
+What the engine can do, it does: ``Series.map`` with a dict or a Series
+is one engine join of the values against the mapping's keys and one
+``take`` (a categorical maps only its categories); a numpy ufunc given to
+``apply`` runs on the whole column.  A Python function is pandas'
+contract of one call per element, row or group, and runs so -- correct
+but slow (a Python call each), as the docstrings say.  Groups are found
+by the engine (group ids); each group is handed over as a zambezi
+Series or DataFrame selected with one engine take.
+
+Differences from pandas (also in docs/api.md):
+
+- ``DataFrame.apply(axis=1)`` passes each row as a ``Row`` (a read-only
+  mapping column -> value with attribute access, ``.name`` the row's
+  label), not a Series: a zambezi Series holds one dtype.
+- A key a map does not find gives null; an integer result stays integer.
+"""
+
+import numpy as np
+
+from zambezi import _base, _core, _indexing, _labels
+from zambezi import index as _ix
+from zambezi._concat import _concat_columns
+from zambezi._convert import null_mask, to_column, values_numpy
+from zambezi._profile import python_calls
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+
+def _int64(arr):
+    return _core.column_from_buffer(np.ascontiguousarray(arr, dtype=np.int64))
+
+
+def _positions(arr):
+    missing = arr < 0
+    return _core.column_from_buffer(np.where(missing, 0, arr).astype(np.int64),
+                                    mask=missing if missing.any() else None)
+
+
+def _host(col):
+    return col if col.device == "cpu" else col.to_device("cpu")
+
+
+def _column(values, what):
+    try:
+        return to_column(values)
+    except Exception as e:  # values no column holds
+        raise DTypeError(f"{what}: the function's results do not fit one column "
+                         f"({e})") from None
+
+
+def _is_scalar(x):
+    return not (_base.is_series(x) or _base.is_frame(x) or isinstance(x, (list, tuple, dict,
+                                                                          np.ndarray, _Row)))
+
+
+# --------------------------------------------------------------------------
+# Series.map / Series.apply
+# --------------------------------------------------------------------------
+
+def _map_lookup(col, keys, vals, what):
+    """For each value of col, the mapped value: keys/vals engine columns
+    (keys distinct); a value not found is null."""
+    if keys.dtype != col.dtype:
+        if col.dtype == "category" or keys.dtype == "category":
+            keys = _core.cast(keys, "string") if keys.dtype == "category" else keys
+        else:
+            try:
+                keys = _core.cast(keys, col.dtype)
+            except Exception:
+                raise DTypeError(f"{what}: the mapping's keys ({keys.dtype}) do not compare "
+                                 f"with the values ({col.dtype})") from None
+    lt = _core.table_from_columns([col], ["k"])
+    rt = _core.table_from_columns([keys], ["k"])
+    li, ri = _core.join_indices(lt, rt, [0], [0], "left", False)
+    li = values_numpy(_host(li))
+    rv = values_numpy(_host(ri)).astype(np.int64)
+    m = null_mask(_host(ri))
+    if m is not None:
+        rv = np.where(m, -1, rv)
+    out = np.full(col.length, -1, dtype=np.int64)
+    out[li] = rv  # keys are unique: one match at most
+    cm = null_mask(_host(col))
+    if cm is not None:
+        out[cm] = -1
+    return _core.take(vals, _positions(out))
+
+
+class SeriesApply:
+    """Series.map / Series.apply (a mixin)."""
+
+    __slots__ = ()
+
+    def map(self, arg, na_action=None):
+        """Each value mapped through arg: a dict (a key it lacks gives
+        null), a Series (its index are the keys) -- both as one engine join
+        -- or a function called once per value in Python (slow: prefer a
+        dict or a vectorized expression).  na_action="ignore" leaves
+        missing values missing without calling the function.  A
+        categorical applies the function to its categories only.
+
+        Examples
+        --------
+        >>> s = zb.Series(["bus", "taxi", None, "bus"])
+        >>> s.map({"bus": 2.0, "taxi": 9.5}).to_list()
+        [2.0, 9.5, None, 2.0]
+        >>> zb.Series([1, 2, None]).map(lambda v: v * 10, na_action="ignore").to_list()
+        [10, 20, None]
+        """
+        if na_action not in (None, "ignore"):
+            raise InvalidValueError(f"map: na_action must be None or 'ignore', not "
+                                    f"{na_action!r}")
+        col = self._col
+        if isinstance(arg, dict) or _base.is_series(arg):
+            if isinstance(arg, dict):
+                if not arg:
+                    vals = to_column([None] * 0, dtype="float64")
+                    return self._like(_core.take(vals, _positions(np.full(len(self), -1))))
+                keys = to_column([k for k in arg.keys() if k is not None and k == k] or [])
+                vals = _column([v for k, v in arg.items() if k is not None and k == k],
+                               "map")
+            else:
+                if arg._index.nlevels != 1:
+                    raise UnsupportedError("map: a Series with a MultiIndex as mapping")
+                if not arg._index.is_unique:
+                    raise InvalidValueError("map: the mapping Series' index has repeated "
+                                            "labels; a value must map to one value")
+                keys, vals = arg._index._levels()[0], arg._col
+            if col.dtype == "category":
+                dic = col.dictionary
+                return self._like(_remap_categories(col, _map_lookup(dic, keys, vals, "map")))
+            return self._like(_map_lookup(col, keys, vals, "map"))
+        if not callable(arg):
+            raise DTypeError(f"map: arg must be a dict, a Series or a function, not "
+                             f"{type(arg).__name__}")
+        return self._like(_map_function(col, arg, na_action, "map"))
+
+    def apply(self, func, convert_dtype=None, args=(), *, by_row="compat", **kwargs):
+        """func applied to the values: a numpy ufunc runs on the whole
+        column (nulls stay null); a method name (e.g. "sum") calls that
+        method; ``by_row=False`` calls func once with the Series; any other
+        function is called once per value in Python (slow: prefer a ufunc
+        or vectorized expression).  A function returning one value per
+        call gives a Series with these labels.
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 4.0, None])
+        >>> s.apply(np.sqrt).to_list()
+        [1.0, 2.0, None]
+        >>> s.apply(lambda v: v + 1 if v == v else v).to_list()
+        [2.0, 5.0, None]
+        """
+        if isinstance(func, str):
+            return getattr(self, func)(*args, **kwargs)
+        if isinstance(func, (list, dict)):
+            raise UnsupportedError("apply: a list or dict of functions is not supported")
+        if not callable(func):
+            raise DTypeError(f"apply: func must be callable, not {type(func).__name__}")
+        if by_row is False:
+            return func(self, *args, **kwargs)
+        if isinstance(func, np.ufunc) and not args and not kwargs and \
+                self._col.dtype not in ("string", "category"):
+            col = self._col
+            m = null_mask(_host(col))
+            arr = values_numpy(_host(col))
+            with np.errstate(all="ignore"):
+                res = np.asarray(func(arr))
+            if res.shape != arr.shape:
+                raise InvalidValueError("apply: the ufunc changed the length")
+            out = _core.column_from_buffer(np.ascontiguousarray(res), mask=m)
+            return self._like(out)
+        f = func if not (args or kwargs) else (lambda v: func(v, *args, **kwargs))
+        return self._like(_map_function(self._col, f, None, "apply"))
+
+
+def _remap_categories(col, mapped):
+    """A categorical col whose categories become mapped (an engine column
+    parallel to them): still a categorical when the new categories are
+    distinct strings (pandas keeps one-to-one maps categorical), else the
+    mapped values row by row (one take)."""
+    col = _host(col)
+    codes = values_numpy(col).astype(np.int64)
+    m = null_mask(col)
+    if m is not None:
+        codes = np.where(m, -1, codes)
+    if mapped.dtype == "string" and mapped.null_count == 0:
+        vals = mapped.to_pylist()  # one per category
+        if len(set(vals)) == len(vals):
+            return _core.categorical_from_codes(codes.astype(np.int32), mapped)
+    return _core.take(mapped, _positions(codes))
+
+
+def _map_function(col, func, na_action, what):
+    """func called on each value of col (Python; a categorical's categories
+    once each)."""
+    col = _host(col)
+    if col.dtype == "category":
+        cats = col.dictionary.to_pylist()
+        mapped = _column([func(c) for c in cats], what)
+        m = null_mask(col)
+        if m is None or na_action == "ignore":
+            return _remap_categories(col, mapped)
+        codes = values_numpy(col).astype(np.int64)
+        if m is not None:
+            if na_action is None:
+                extra = _column([func(None)], what)
+                mapped = _concat_columns([mapped, extra], what)
+                codes = np.where(m, len(cats), codes)
+            else:
+                codes = np.where(m, -1, codes)
+        return _core.take(mapped, _positions(codes))
+    values = col.to_pylist()
+    if col.dtype.startswith("float"):
+        values = [float("nan") if v is None else v for v in values]
+    with python_calls(what, len(values), "a Python function per value: slow"):
+        if na_action == "ignore":
+            out = [None if (v is None or v != v) else func(v) for v in values]
+        else:
+            out = [func(v) for v in values]
+    return _column(out, what)
+
+
+# --------------------------------------------------------------------------
+# DataFrame.map / DataFrame.apply(axis=1)
+# --------------------------------------------------------------------------
+
+class _Row:
+    """One row of a DataFrame as ``apply(axis=1)`` passes it: a read-only
+    mapping column label -> value (``row["a"]``, ``row.a``), with ``name``
+    (the row's label), ``index`` (the column labels) and ``values``."""
+
+    __slots__ = ("_labels", "_values", "_pos", "name")
+
+    def __init__(self, labels, values, pos, name):
+        self._labels, self._values, self._pos, self.name = labels, values, pos, name
+
+    def __getitem__(self, key):
+        try:
+            return self._values[self._pos[key]]
+        except KeyError:
+            raise KeyError(key) from None
+
+    def __getattr__(self, key):
+        if key.startswith("_"):
+            raise AttributeError(key)
+        try:
+            return self._values[self._pos[key]]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def get(self, key, default=None):
+        i = self._pos.get(key)
+        return default if i is None else self._values[i]
+
+    @property
+    def index(self):
+        return list(self._labels)
+
+    @property
+    def values(self):
+        return list(self._values)
+
+    def keys(self):
+        return list(self._labels)
+
+    def items(self):
+        return list(zip(self._labels, self._values))
+
+    def to_dict(self):
+        return dict(zip(self._labels, self._values))
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+    def __repr__(self):
+        return f"_Row({self.name!r}, {self.to_dict()!r})"
+
+
+def _py_values(col):
+    vals = _host(col).to_pylist()
+    if col.dtype.startswith("float"):
+        return [float("nan") if v is None else v for v in vals]
+    return vals
+
+
+class FrameApply:
+    """DataFrame.map and the axis=1 form of DataFrame.apply (a mixin)."""
+
+    __slots__ = ()
+
+    def map(self, func, na_action=None, **kwargs):
+        """func called on every value (Python, once per value: slow), column
+        by column; na_action="ignore" leaves missing values missing.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2], "b": [3, None]})
+        >>> df.map(lambda v: v * 10, na_action="ignore").to_dict("list")
+        {'a': [10, 20], 'b': [30, None]}
+        """
+        if not callable(func):
+            raise DTypeError(f"map: func must be callable, not {type(func).__name__}")
+        if na_action not in (None, "ignore"):
+            raise InvalidValueError(f"map: na_action must be None or 'ignore', not "
+                                    f"{na_action!r}")
+        f = func if not kwargs else (lambda v: func(v, **kwargs))
+        t = self._table
+        cols = [_map_function(t.column(i), f, na_action, "DataFrame.map")
+                for i in range(t.num_columns)]
+        return self._like(_core.table_from_columns(cols, list(t.names)))
+
+    def _apply_rows(self, func, raw, result_type, args, kwargs):
+        """apply(axis=1): func per row (Python, slow)."""
+        if result_type not in (None, "reduce", "expand"):
+            raise UnsupportedError(f"apply: result_type={result_type!r} is not supported")
+        t = self._table
+        labels = _labels.label_list(self)
+        pos = {lb: i for i, lb in enumerate(labels)}
+        columns = [_py_values(t.column(i)) for i in range(t.num_columns)]
+        names = self._index.to_list()
+        results = []
+        with python_calls("apply", len(self), "a Python function per row: slow"):
+            for r, vals in enumerate(zip(*columns)) if columns else \
+                    enumerate([()] * len(self)):
+                row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
+                results.append(func(row, *args, **kwargs))
+        if all(isinstance(x, dict) for x in results) and results and result_type != "reduce":
+            keys = list(dict.fromkeys(k for x in results for k in x))
+            cols = [_column([x.get(k) for x in results], "apply") for k in keys]
+            return _labels.frame_from(self._constructor, cols, keys, self._index)
+        if result_type == "expand" and results and all(
+                isinstance(x, (list, tuple)) for x in results):
+            width = max(len(x) for x in results)
+            cols = [_column([x[j] if j < len(x) else None for x in results], "apply")
+                    for j in range(width)]
+            return _labels.frame_from(self._constructor, cols, list(range(width)), self._index)
+        if not all(_is_scalar(x) for x in results):
+            raise UnsupportedError("apply(axis=1): func must give one value per row (or a "
+                                   "dict, which makes columns)")
+        col = _column(results, "apply") if results else to_column([], dtype="float64")
+        return self._constructor_sliced._from_column(col, None, self._index)
+
+
+# --------------------------------------------------------------------------
+# group-by with Python functions
+# --------------------------------------------------------------------------
+
+def _group_rows(gb):
+    """(order, starts, ngroups): the rows of each group, group by group
+    (stable), as positions into the grouped object; group g's rows are
+    order[starts[g]:starts[g + 1]]."""
+    ids, ng = gb._ids()
+    ids_h = _host(ids)
+    arr = values_numpy(ids_h).astype(np.int64)
+    m = null_mask(ids_h)
+    if m is not None:
+        arr = np.where(m, -1, arr)
+    keep = np.flatnonzero(arr >= 0)
+    order = keep[np.argsort(arr[keep], kind="stable")]
+    counts = np.bincount(arr[keep], minlength=ng)
+    starts = np.zeros(ng + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    return order, starts, ng, arr
+
+
+def _group_source(gb):
+    """The object whose groups a function sees: the selected column(s), or
+    the frame without its key columns (pandas 3's include_groups=False)."""
+    obj = gb._obj
+    if obj._ndim == 1:
+        return obj
+    if gb._selection is not None:
+        return obj[gb._selection[0]] if gb._single else obj[list(gb._selection)]
+    keys = [k for k in gb._k.keys if k in obj._table.names and not k.startswith("__key")]
+    if not keys:
+        return obj
+    return obj[[c for c in obj._table.names if c not in keys]]
+
+
+def _group_keys(gb):
+    """The groups' key columns, in group order (an engine group-by)."""
+    t = gb._run([("size", None, None, 1, 0.5, False)])
+    return [t.column(i) for i in range(len(gb._k.keys))]
+
+
+def _each_group(src, order, starts, ng, what="groupby"):
+    """Each group's rows of src, group by group; the time spent (the
+    caller's function included) is recorded as Python calls."""
+    with python_calls(what, ng, "a Python function per group: slow"):
+        for g in range(ng):
+            rows = order[starts[g]:starts[g + 1]]
+            yield src._select_rows(_indexing.take_rows(_int64(rows)))
+
+
+def group_agg_python(gb, value, func):
+    """func (a Python function) applied to column ``value`` of each group:
+    an engine column, one value per group in group order."""
+    obj = gb._obj
+    src = obj[value] if obj._ndim == 2 else obj
+    order, starts, ng, _ = _group_rows(gb)
+    return _column([func(g) for g in _each_group(src, order, starts, ng)], "agg")
+
+
+class GroupByApply:
+    """GroupBy.apply / filter and the Python-function forms of agg and
+    transform (a mixin of zambezi._groupby.GroupBy)."""
+
+    __slots__ = ()
+
+    def _agg_python(self, func, args=(), kwargs=None):
+        """agg with a Python function: func(group Series) per column and
+        group."""
+        kwargs = kwargs or {}
+        f = (lambda g: func(g, *args, **kwargs)) if (args or kwargs) else func
+        order, starts, ng, _ = _group_rows(self)
+        src = _group_source(self)
+        if src._ndim == 1:
+            vals = _column([f(g) for g in _each_group(src, order, starts, ng)], "agg")
+            table = _core.table_from_columns(_group_keys(self) + [vals],
+                                             [f"k{i}" for i in range(len(self._k.keys))]
+                                             + ["v"])
+            name = src.name
+            return self._finish(table, [name], name, series=True)
+        cols, labels = [], []
+        for nm in src._table.names:
+            s = src[nm]
+            cols.append(_column([f(g) for g in _each_group(s, order, starts, ng)], "agg"))
+            labels.append(nm)
+        keys = _group_keys(self)
+        table = _core.table_from_columns(keys + cols, [f"k{i}" for i in range(len(keys))]
+                                         + [f"v{i}" for i in range(len(cols))])
+        return self._finish(table, [self._label(c) for c in labels])
+
+    def _transform_python(self, func, args=(), kwargs=None):
+        """transform with a Python function: func(group Series) per column
+        and group, a value (broadcast) or as many values as the group's
+        rows, put back at the rows' places (null where the key was
+        dropped)."""
+        kwargs = kwargs or {}
+        order, starts, ng, ids = _group_rows(self)
+        src = _group_source(self)
+        n = len(self._obj)
+
+        def one(s):
+            parts = []
+            for g, sub in enumerate(_each_group(s, order, starts, ng)):
+                r = func(sub, *args, **kwargs)
+                size = starts[g + 1] - starts[g]
+                if _is_scalar(r):
+                    c = _column([r], "transform")
+                    parts.append(_core.take(c, _int64(np.zeros(size, dtype=np.int64))))
+                else:
+                    c = r._col if _base.is_series(r) else _column(list(r), "transform")
+                    if c.length != size:
+                        raise InvalidValueError(
+                            f"transform: the function gave {c.length} values for a group of "
+                            f"{size} rows")
+                    parts.append(c)
+            if not parts:
+                return _core.take(s._col.slice(0, 0), _positions(np.full(n, -1)))
+            big = _concat_columns(parts, "the transformed groups")
+            where = np.full(n, -1, dtype=np.int64)
+            where[order] = np.arange(len(order), dtype=np.int64)
+            return _core.take(big, _positions(where))
+
+        if src._ndim == 1:
+            return self._same_rows(one(src), src.name)
+        names = list(src._table.names)
+        cols = [one(src[nm]) for nm in names]
+        return self._obj._like(_core.table_from_columns(cols, names))
+
+    def filter(self, func, dropna=True, *args, **kwargs):
+        """The rows of the groups for which func(group) is True (func is
+        called once per group, in Python), in their original order and
+        with their labels; ``dropna=False`` keeps the other rows as nulls.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a"], "n": [1, 5, 2]})
+        >>> df.groupby("k").filter(lambda g: g["n"].sum() > 4).to_dict("list")
+        {'k': ['b'], 'n': [5]}
+        """
+        if not callable(func):
+            raise DTypeError(f"filter: func must be callable, not {type(func).__name__}")
+        order, starts, ng, ids = _group_rows(self)
+        src = _group_source(self) if self._selection is not None else self._obj
+        keep = np.zeros(ng, dtype=bool)
+        for g, sub in enumerate(_each_group(src, order, starts, ng)):
+            r = func(sub, *args, **kwargs)
+            if not isinstance(r, (bool, np.bool_)):
+                raise DTypeError(f"filter: func must return a bool, not {type(r).__name__}")
+            keep[g] = bool(r)
+        mask = np.zeros(len(ids), dtype=bool)
+        valid = ids >= 0
+        mask[valid] = keep[ids[valid]]
+        if dropna:
+            return src._select_rows(_indexing.filter_rows(to_column(mask)))
+        pos = np.where(mask, np.arange(len(ids)), -1)
+        out = src._like(_core.take(src._engine, _positions(pos)))
+        return out
+
+    def apply(self, func, *args, include_groups=False, **kwargs):
+        """func called once per group (in Python: slow) with the group's
+        rows (a DataFrame without the key columns, pandas 3's
+        include_groups=False; or the selected Series).  Results: one value
+        per group gives a Series indexed by the keys; Series with the same
+        labels for every group give a frame (those labels as columns);
+        frames or Series of other shapes are put one after another with
+        the keys as outer index levels.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a"], "n": [1, 5, 2]})
+        >>> df.groupby("k").apply(lambda g: g["n"].max() - g["n"].min())
+        k
+        a    1
+        b    0
+        dtype: int64
+        """
+        if include_groups:
+            raise UnsupportedError("apply: include_groups=True is not supported (pandas 3 "
+                                   "removed it)")
+        if not callable(func):
+            raise DTypeError(f"apply: func must be callable, not {type(func).__name__}")
+        order, starts, ng, _ = _group_rows(self)
+        src = _group_source(self)
+        results = [func(g, *args, **kwargs) for g in _each_group(src, order, starts, ng)]
+        keys = _group_keys(self)
+        knames = list(self._k.labels)
+        if all(_is_scalar(r) for r in results):
+            col = _column(results, "apply") if results else to_column([], dtype="float64")
+            index = _ix.Index._from_columns(keys, knames)
+            return _base.series_class()._from_column(col, None, index)
+        from zambezi._concat import concat
+
+        if all(_base.is_series(r) for r in results) and results and \
+                all(r._index.equals(results[0]._index) for r in results[1:]) and \
+                src._ndim == 2:
+            labels = results[0]._index.to_list()
+            cols = [_concat_columns([r._col.slice(j, 1) for r in results], "apply")
+                    for j in range(len(labels))]
+            index = _ix.Index._from_columns(keys, knames)
+            return _labels.frame_from(src._constructor_expanddim if src._ndim == 1 else
+                                      src._constructor, cols, labels, index)
+        if not all(_base.is_series(r) or _base.is_frame(r) for r in results):
+            raise UnsupportedError("apply: func must give one value, a Series or a DataFrame "
+                                   "per group, the same kind for every group")
+        out = concat(results)
+        lengths = np.array([len(r) for r in results], dtype=np.int64)
+        rep = _int64(np.repeat(np.arange(ng, dtype=np.int64), lengths))
+        levels = [_core.take(k, rep) for k in keys] + list(out._index._levels())
+        return out._with_index(_ix.Index._from_columns(levels, knames + list(out._index.names)))
