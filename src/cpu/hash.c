@@ -587,7 +587,7 @@ static zb_status dense_group(const zb_column *c, dense_groups *d, bool *used, zb
   j.mx = j.mn + nm;
   zb_status st = zb_parallel_for(nm, dense_minmax, &j, err);
   uint64_t mn = UINT64_MAX, mx = 0;
-  for (int64_t m = 0; m < nm; m++) {
+  for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
     mn = ZB_MIN(mn, j.mn[m]);
     mx = ZB_MAX(mx, j.mx[m]);
   }

@@ -315,7 +315,7 @@ static zb_status key_range(const uint64_t *key, int64_t n, uint64_t *mn, uint64_
   minmax_job j = {key, n, a, a + nm};
   zb_status st = zb_parallel_for(nm, minmax_morsel, &j, err);
   uint64_t lo = UINT64_MAX, hi = 0;
-  for (int64_t m = 0; m < nm; m++) {
+  for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
     lo = ZB_MIN(lo, a[m]);
     hi = ZB_MAX(hi, a[nm + m]);
   }
@@ -839,7 +839,7 @@ static zb_status sort_by_column(const zb_column *c, void *perm, int vw, int64_t 
     if (cnt == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (sorting)");
     miss_job mj = {c, perm, vw, n, cnt};
     zb_status st = zb_parallel_for(nm, miss_morsel, &mj, err);
-    for (int64_t m = 0; m < nm; m++) n_missing += cnt[m];
+    for (int64_t m = 0; st == ZB_OK && m < nm; m++) n_missing += cnt[m];
     zb_free(cnt);
     if (st != ZB_OK) return st;
     if (n_missing > 0) {
