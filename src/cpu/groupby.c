@@ -57,6 +57,27 @@ void zb__grouping_reset(zb__grouping *g) {
   memset(g, 0, sizeof *g);
 }
 
+zb_status zb__grouping_from_ids(const zb_column *ids, int64_t n_groups, const char *op,
+                                zb__grouping *g, zb_error *err) {
+  const int64_t n = ids->length;
+  const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
+  memset(g, 0, sizeof *g);
+  g->n_rows = n;
+  g->n_groups = n_groups;
+  g->gid = (int64_t *)alloc_n(n, sizeof(int64_t));
+  if (g->gid == NULL) return nomem(err, "group ids", n);
+  for (int64_t r = 0; r < n; r++) {
+    bool valid = zb_column_is_valid(ids, r);
+    if (valid && (iv[r] < 0 || iv[r] >= n_groups)) {
+      zb__grouping_reset(g);
+      return zb_error_set(err, ZB_EINDEX, "%s: group id %lld at row %lld is outside [0, %lld)", op,
+                          (long long)iv[r], (long long)r, (long long)n_groups);
+    }
+    g->gid[r] = valid ? iv[r] : -1;
+  }
+  return ZB_OK;
+}
+
 void zb__group_csr_reset(zb__group_csr *csr) {
   zb_free(csr->offsets);
   zb_free(csr->rows);
@@ -1342,16 +1363,11 @@ zb_status zb__cpu_group_cumcount(const zb_column *ids, int64_t n_groups, bool as
     return ZB_OK;
   }
   zb__grouping g;
-  memset(&g, 0, sizeof g);
   zb__group_csr csr;
   memset(&csr, 0, sizeof csr);
   zb_column *o = NULL;
-  zb_status st = ZB_OK;
-  g.n_rows = n;
-  g.n_groups = n_groups;
-  g.gid = (int64_t *)alloc_n(n, sizeof(int64_t));
-  if (g.gid == NULL) return nomem(err, "group ids", n);
-  for (int64_t r = 0; r < n; r++) g.gid[r] = zb_column_is_valid(ids, r) ? iv[r] : -1;
+  zb_status st = zb__grouping_from_ids(ids, n_groups, "cumcount", &g, err);
+  if (st != ZB_OK) return st;
   st = zb__group_csr_init(&g, &csr, err);
   if (st == ZB_OK) st = zb_column_new(ZB_INT64, n, ids->null_count > 0, 0, &o, err);
   if (st != ZB_OK) goto done;

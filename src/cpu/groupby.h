@@ -72,6 +72,12 @@ typedef struct zb__group_csr {
 } zb__group_csr;
 
 zb_status zb__group_csr_init(const zb__grouping *g, zb__group_csr *csr, zb_error *err);
+
+/* A grouping from an int64 column of group ids in [0, n_groups) (a null
+ * id: the row is in no group); an id out of range is a ZB_EINDEX naming op
+ * and the row.  On failure g holds nothing. */
+zb_status zb__grouping_from_ids(const zb_column *ids, int64_t n_groups, const char *op,
+                                zb__grouping *g, zb_error *err);
 void zb__group_csr_reset(zb__group_csr *csr);
 
 /* src/cpu/groupby_agg.c: column agg of the result, one value per group of

@@ -635,29 +635,11 @@ static zb_status nomem(zb_error *err, const char *what) {
 /* The rows of each group in row order (CSR) from the group ids, then the
  * groups' windows. */
 static zb_status group_run(roll_job *j, const zb_column *ids, int64_t n_groups, zb_error *err) {
-  const int64_t n = ids->length;
-  const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
   zb__grouping g;
-  memset(&g, 0, sizeof g);
   zb__group_csr csr;
   memset(&csr, 0, sizeof csr);
-  g.n_rows = n;
-  g.n_groups = n_groups;
-  g.gid = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
-  zb_status st = ZB_OK;
-  if (g.gid == NULL) {
-    st = nomem(err, "group rows");
-    goto done;
-  }
-  for (int64_t r = 0; r < n; r++) {
-    bool valid = zb_column_is_valid(ids, r);
-    if (valid && (iv[r] < 0 || iv[r] >= n_groups)) {
-      st = zb_error_set(err, ZB_EINDEX, "rolling: group id %lld at row %lld is outside [0, %lld)",
-                        (long long)iv[r], (long long)r, (long long)n_groups);
-      goto done;
-    }
-    g.gid[r] = valid ? iv[r] : -1;
-  }
+  zb_status st = zb__grouping_from_ids(ids, n_groups, "rolling", &g, err);
+  if (st != ZB_OK) return st;
   st = zb__group_csr_init(&g, &csr, err);
   if (st != ZB_OK) goto done;
   j->csr = &csr;
