@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "core/dtype_list.h"
+#include "core/float_text.h"
 #include "cpu/kernels.h"
 
 /* Per-morsel first bad row (INT64_MAX: none) and its kind. */
@@ -329,35 +330,20 @@ static zb_status cast_time(const zb_column *col, zb_type_id target, zb_time_unit
 
 /* Python-repr-like text of a double (or a float32 when single): the
  * shortest digits that read back exactly, fixed notation for decimal
- * exponents in [-4, 16), else d.ddde+XX.  Returns the length; buf holds at
+ * exponents in [-4, 16) ([-4, 6) for float32, as numpy's str), else
+ * d.ddde+XX.  Returns the length; buf holds at
  * least 40 bytes. */
 static int format_float(double v, bool single, char *buf) {
   if (isnan(v)) return snprintf(buf, 40, "nan");
   if (isinf(v)) return snprintf(buf, 40, v < 0 ? "-inf" : "inf");
   if (v == 0) return snprintf(buf, 40, signbit(v) ? "-0.0" : "0.0");
-  /* If the shortest round-trip text has d <= P digits (P = 15 for double,
-   * 6 for float), rounding to P digits and trimming zeros yields it; else
-   * it has P + 1 or P + 2 (17 / 9 at most) digits. */
-  char e[48];
-  int p0 = single ? 6 : 15, p1 = single ? 9 : 17, lo = p0;
-  /* Subnormals have fewer digits of precision: search from 1 digit. */
-  if (single ? fabs(v) < 1.17549435e-38 : fabs(v) < 2.2250738585072014e-308) lo = 1;
-  for (; lo < p1; lo++) {
-    snprintf(e, sizeof e, "%.*e", lo - 1, v);
-    if (single ? strtof(e, NULL) == (float)v : strtod(e, NULL) == v) break;
-  }
-  if (lo == p1) snprintf(e, sizeof e, "%.*e", lo - 1, v);
-  /* e = [-]d[.ddd]e[+-]XX */
   char digits[24];
-  int nd = 0, pos = 0;
-  bool neg = e[0] == '-';
-  const char *p = e + (neg ? 1 : 0);
-  for (; *p && *p != 'e'; p++)
-    if (*p != '.') digits[nd++] = *p;
-  while (nd > 1 && digits[nd - 1] == '0') nd--;
-  int exp10 = atoi(p + 1);
+  int exp10 = 0, pos = 0;
+  int nd = zb__float_shortest(v, single, digits, &exp10);
+  bool neg = signbit(v);
   if (neg) buf[pos++] = '-';
-  if (exp10 >= -4 && exp10 < 16) {
+  /* positional as Python's repr (numpy's str for float32: below 1e6) */
+  if (single ? fabs(v) >= 1e-4 && fabs(v) < 1e6 : exp10 >= -4 && exp10 < 16) {
     if (exp10 >= 0) {
       for (int i = 0; i <= exp10; i++) buf[pos++] = i < nd ? digits[i] : '0';
       buf[pos++] = '.';
@@ -383,6 +369,19 @@ static int format_float(double v, bool single, char *buf) {
   return pos;
 }
 
+/* Decimal text of v into buf; its length. */
+static int format_u64(uint64_t v, char *buf) {
+  char tmp[24];
+  int k = 0;
+  do {
+    tmp[k++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (int i = 0; i < k; i++) buf[i] = tmp[k - 1 - i];
+  buf[k] = 0;
+  return k;
+}
+
 /* Text of row i of a numeric column into buf (>= 40 bytes); its length. */
 static int format_value(const zb_column *c, int64_t i, char *buf) {
   int64_t p = c->offset + i;
@@ -398,43 +397,63 @@ static int format_value(const zb_column *c, int64_t i, char *buf) {
     {
       uint64_t v = 0;
       zb__convert_block(ZB_UINT64, &v, c->type, d, p, 1);
-      return snprintf(buf, 40, "%llu", (unsigned long long)v);
+      return format_u64(v, buf);
     }
     default: {
       int64_t v = 0;
       zb__convert_block(ZB_INT64, &v, c->type, d, p, 1);
-      return snprintf(buf, 40, "%lld", (long long)v);
+      if (v >= 0) return format_u64((uint64_t)v, buf);
+      buf[0] = '-';
+      return 1 + format_u64((uint64_t)0 - (uint64_t)v, buf + 1);
     }
   }
 }
 
+/* Each morsel formats its rows once, into its own buffer (lengths into
+ * offs[i + 1]); after a prefix sum over the lengths, the buffers are
+ * copied into place, one memcpy per morsel. */
 typedef struct fmt_job {
   const zb_column *c;
-  int64_t *offs; /* pass 1: lengths at [i + 1]; pass 2: offsets */
+  int64_t *offs;
+  char **text;  /* per morsel */
   char *chars;
+  bool nomem;   /* a morsel's buffer could not be had */
 } fmt_job;
 
-static void fmt_len_morsel(void *ctx, int64_t task, int worker) {
+static void fmt_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   fmt_job *j = (fmt_job *)ctx;
   int64_t start = task * ZB_MORSEL_ROWS;
   int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->c->length - start);
-  char buf[64];
-  for (int64_t i = start; i < start + n; i++)
-    j->offs[i + 1] = zb_column_is_valid(j->c, i) ? format_value(j->c, i, buf) : 0;
+  size_t cap = (size_t)n * 8 + 64, used = 0;
+  char *t = (char *)zb_malloc(cap);
+  for (int64_t i = start; t != NULL && i < start + n; i++) {
+    if (!zb_column_is_valid(j->c, i)) {
+      j->offs[i + 1] = 0;
+      continue;
+    }
+    if (used + 64 > cap) {
+      char *g = (char *)zb_malloc(cap * 2);
+      if (g != NULL) memcpy(g, t, used);
+      zb_free(t);
+      t = g;
+      cap *= 2;
+      if (t == NULL) break;
+    }
+    int len = format_value(j->c, i, t + used);
+    used += (size_t)len;
+    j->offs[i + 1] = len;
+  }
+  if (t == NULL) j->nomem = true;
+  j->text[task] = t;
 }
 
-static void fmt_write_morsel(void *ctx, int64_t task, int worker) {
+static void fmt_copy_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   fmt_job *j = (fmt_job *)ctx;
   int64_t start = task * ZB_MORSEL_ROWS;
-  int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, j->c->length - start);
-  char buf[64];
-  for (int64_t i = start; i < start + n; i++) {
-    if (!zb_column_is_valid(j->c, i)) continue;
-    int len = format_value(j->c, i, buf);
-    memcpy(j->chars + j->offs[i], buf, (size_t)len);
-  }
+  int64_t end = ZB_MIN(start + (int64_t)ZB_MORSEL_ROWS, j->c->length);
+  memcpy(j->chars + j->offs[start], j->text[task], (size_t)(j->offs[end] - j->offs[start]));
 }
 
 static zb_status cast_to_string(const zb_column *col, zb_column **out, zb_error *err) {
@@ -443,17 +462,24 @@ static zb_status cast_to_string(const zb_column *col, zb_column **out, zb_error 
   zb_column *o = NULL;
   zb_status st = zb_buffer_new(ZB_CPU, (n + 1) * 8, &offs, err);
   if (st != ZB_OK) return st;
-  fmt_job j = {col, (int64_t *)offs->data, NULL};
+  fmt_job j = {col, (int64_t *)offs->data, NULL, NULL, false};
   j.offs[0] = 0;
-  st = zb_parallel_for(nm, fmt_len_morsel, &j, err);
+  j.text = (char **)zb_calloc((size_t)ZB_MAX(nm, 1), sizeof(char *));
+  if (j.text == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (cast to string)");
+  if (st == ZB_OK) st = zb_parallel_for(nm, fmt_morsel, &j, err);
+  if (st == ZB_OK && j.nomem)
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (cast to string: text of a morsel)");
   if (st == ZB_OK) {
     for (int64_t i = 0; i < n; i++) j.offs[i + 1] += j.offs[i];
     st = zb_buffer_new(ZB_CPU, j.offs[n], &chars, err);
   }
   if (st == ZB_OK) {
     j.chars = (char *)chars->data;
-    st = zb_parallel_for(nm, fmt_write_morsel, &j, err);
+    st = zb_parallel_for(nm, fmt_copy_morsel, &j, err);
   }
+  if (j.text != NULL)
+    for (int64_t m = 0; m < nm; m++) zb_free(j.text[m]);
+  zb_free(j.text);
   if (st == ZB_OK) st = zb_column_make(ZB_STRING, n, 0, NULL, offs, chars, NULL, 0, &o, err);
   if (st == ZB_OK) st = copy_validity(col, o, err);
   zb_buffer_release(offs);

@@ -9,10 +9,7 @@
  *
  * Text of values follows pandas.DataFrame.to_csv(index=False):
  *   - floats: the shortest digits that read back to the same value
- *     (15, 16 then 17 significant digits for float64; 6..9 for float32 --
- *     any decimal of at most DBL_DIG / FLT_DIG digits survives a round trip,
- *     so the first width that round-trips, trailing zeros stripped, is the
- *     shortest), laid out as numpy's str(): positional with at least one
+ *     (src/core/float_text.h), laid out as numpy's str(): positional with at least one
  *     fractional digit when 1e-4 <= |x| < 1e16 (1e6 for float32), else
  *     d.ddde+XX; inf/-inf as such, NaN as na_rep.
  *   - a float_format is validated (one e/E/f/F/g/G conversion) and passed
@@ -36,6 +33,7 @@
 #include <unistd.h>
 
 #include "core/calendar.h"
+#include "core/float_text.h"
 #include "core/internal.h"
 #include "zambezi/io_csv.h"
 
@@ -84,10 +82,6 @@ static inline bool ob_put(obuf *b, const char *s, int64_t n) {
 /* Number and date text                                                     */
 /* ------------------------------------------------------------------------ */
 
-static pthread_once_t g_wloc_once = PTHREAD_ONCE_INIT;
-static locale_t g_wloc = (locale_t)0;
-static void wloc_init(void) { g_wloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
-
 static int fmt_u64(uint64_t v, char *out) {
   char tmp[24];
   int k = 0;
@@ -119,28 +113,9 @@ static int fmt_float(double v, bool f32, char *out) {
     memcpy(out + k, "0.0", 3);
     return k + 3;
   }
-  char buf[64], canon[64], digits[24];
-  int nd = 0, e10 = 0;
-  int lo = f32 ? 6 : 15, hi = f32 ? 9 : 17;
-  for (int p = lo; p <= hi; p++) {
-    snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-    nd = 0;
-    const char *s = buf;
-    while (*s && *s != 'e') {
-      if (*s >= '0' && *s <= '9' && nd < 20) digits[nd++] = *s;
-      s++;
-    }
-    e10 = *s == 'e' ? atoi(s + 1) : 0;
-    /* canonical C-locale text: d.ddd e+X */
-    int c = 0;
-    canon[c++] = digits[0];
-    canon[c++] = '.';
-    for (int i = 1; i < nd; i++) canon[c++] = digits[i];
-    c += snprintf(canon + c, sizeof canon - (size_t)c, "e%d", e10);
-    double back = f32 ? (double)strtof_l(canon, NULL, g_wloc) : strtod_l(canon, NULL, g_wloc);
-    if (back == fabs(v) || p == hi) break;
-  }
-  while (nd > 1 && digits[nd - 1] == '0') nd--;
+  char digits[24];
+  int e10 = 0;
+  int nd = zb__float_shortest(v, f32, digits, &e10);
   double a = fabs(v);
   if (a >= 1e-4 && a < (f32 ? 1e6 : 1e16)) {
     int decpt = e10 + 1;
@@ -483,9 +458,6 @@ zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_c
   if (zb_table_device(t).kind != ZB_DEVICE_CPU)
     return zb_error_set(err, ZB_EDEVICE, "CSV write: the table is on a GPU; copy it to the CPU "
                                          "first");
-  pthread_once(&g_wloc_once, wloc_init);
-  if (g_wloc == (locale_t)0)
-    return zb_error_set(err, ZB_ENOMEM, "CSV write: cannot create the C locale");
 
   writer w;
   memset(&w, 0, sizeof w);

@@ -907,11 +907,13 @@ ZB_TEST(test_cast_to_string) {
   }
   zb_column_release(r);
   zb_column_release(f);
-  double fv[] = {0.1, 1.0 / 3.0, 16777216.0};
-  const char *fwant[] = {"0.1", "0.33333334", "16777216.0"};
-  f = col_from_doubles(ZB_FLOAT32, fv, 3);
+  /* float32 as numpy's str: positional for 1e-4 <= |x| < 1e6 (float32(1e-4)
+   * is just below 1e-4) */
+  double fv[] = {0.1, 1.0 / 3.0, 16777216.0, 999999.9375, 1e-4, 1.5e7};
+  const char *fwant[] = {"0.1", "0.33333334", "1.6777216e+07", "999999.94", "1e-04", "1.5e+07"};
+  f = col_from_doubles(ZB_FLOAT32, fv, 6);
   ZB_CHECK_OK(zb_column_cast(f, ZB_STRING, ZB_MICRO, &r, &err), &err);
-  for (int i = 0; r && i < 3; i++) ZB_CHECK(str_is(r, i, fwant[i]));
+  for (int i = 0; r && i < 6; i++) ZB_CHECK(str_is(r, i, fwant[i]));
   zb_column_release(r);
   zb_column_release(f);
   /* ints, bools, nulls; random doubles round-trip through text */

@@ -620,6 +620,28 @@ def test_astype_numeric_vs_pandas(seed, n, src):
     assert_same(got.astype(ZB_NAME.get(src, src)), a)  # and back
 
 
+def test_float_text_is_the_shortest_round_trip():
+    # Python's repr (float64) and numpy's str (float32) are the oracles:
+    # short decimals, full-precision noise, powers of two (where fewer values
+    # read back below than above), subnormals, integers near 2**53
+    rng = np.random.default_rng(7)
+    n = 3000
+    x = np.concatenate([
+        np.round(rng.uniform(-1e4, 1e4, n), 2),
+        rng.standard_normal(n) * 10.0 ** rng.integers(-300, 300, n),
+        np.ldexp(1.0, rng.integers(-1074, 1023, n)),
+        np.ldexp(rng.integers(1, 999, n).astype(float), rng.integers(-40, 40, n)),
+        rng.integers(-2**53, 2**53, n).astype(float),
+        [5e-324, 1e-4, 9.999999999999999e15, 1e16, 1e22, 1e23, 0.3, 2 / 3],
+    ])
+    got = Z(pd.Series(x)).astype(str).to_numpy()
+    np.testing.assert_array_equal(got, np.array([repr(float(v)) for v in x]))
+    f = x.astype(np.float32)
+    f = f[np.isfinite(f) & (f != 0)]
+    got = Z(pd.Series(f)).astype(str).to_numpy()
+    np.testing.assert_array_equal(got, np.array([str(v) for v in f]))
+
+
 def test_astype_strings_categories_dates():
     rng = np.random.default_rng(2)
     ints = gen("Int64", 1000, rng)
