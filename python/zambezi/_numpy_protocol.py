@@ -66,19 +66,23 @@ def _numpy_arguments(method):
 
 
 def _all_values(frame, name, skipna, ddof):
-    """A frame reduced over every value (axis=None), as pandas 3 does."""
-    if name in ("sum", "prod", "min", "max", "any", "all"):
+    """A frame reduced over every value (axis=None), as pandas 3 does: on
+    the values as one 2-D array of their common dtype (nulls as NaN)."""
+    values = np.asarray(frame)
+    if values.dtype.kind not in "biuf":  # strings, dates: column results, then one more
         per_column = getattr(frame, name)(axis=0, skipna=skipna)
         return getattr(per_column, name)(skipna=skipna)
-    values = np.asarray(frame, dtype=np.float64)  # nulls as NaN
-    if values.size == 0:
+    nan = values.dtype.kind == "f" and skipna
+    if name in ("any", "all"):
+        if values.dtype.kind == "f":
+            values = np.where(np.isnan(values), name == "all", values != 0)
+        return getattr(np, name)(values)
+    if values.size == 0 and name in ("min", "max", "mean", "median", "var", "std"):
         return np.float64("nan")
-    if name == "mean":
-        return (np.nanmean if skipna else np.mean)(values)
-    if name == "median":
-        return (np.nanmedian if skipna else np.median)(values)
-    fn = {"var": np.nanvar if skipna else np.var, "std": np.nanstd if skipna else np.std}[name]
-    return fn(values, ddof=ddof)
+    fn = getattr(np, ("nan" if nan else "") + name)  # np.nansum, np.sum ...
+    if name in ("var", "std"):
+        return fn(values, ddof=ddof)
+    return fn(values)
 
 
 def _frame_numpy_arguments(method):
