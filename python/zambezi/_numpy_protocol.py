@@ -27,6 +27,7 @@ same labels and column names.
 """
 
 import functools
+import inspect
 
 import numpy as np
 
@@ -87,16 +88,19 @@ def _all_values(frame, name, skipna, ddof):
 
 def _frame_numpy_arguments(method):
     name = method.__name__
+    signature = inspect.signature(method)
 
     @functools.wraps(method)
-    def reduction(self, *args, axis=0, dtype=None, out=None, keepdims=False, **kwargs):
+    def reduction(self, *args, dtype=None, out=None, keepdims=False, **kwargs):
         _refuse(name, out, keepdims)
-        if axis is None and not args:
-            if kwargs.get("numeric_only"):
+        axis, args = (args[0], args[1:]) if args else (kwargs.pop("axis", 0), ())
+        if axis is None:
+            bound = signature.bind(self, None, *args, **kwargs)  # the method's own checks
+            given = bound.arguments
+            if given.get("numeric_only"):
                 self = self.select_dtypes("number")
-            skipna = kwargs.get("skipna", True)
-            ddof = kwargs.get("ddof", 1)
-            return _as_dtype(_all_values(self, name, skipna, ddof), dtype)
+            values = _all_values(self, name, given.get("skipna", True), given.get("ddof", 1))
+            return _as_dtype(values, dtype)
         return _as_dtype(method(self, *args, axis=axis, **kwargs), dtype)
 
     return reduction

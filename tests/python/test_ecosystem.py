@@ -41,8 +41,13 @@ def _frame(n=40, seed=0, nulls=True):
 
 @pytest.fixture
 def pair():
+    """(zambezi frame, the same pandas frame).  Emptied after the test:
+    pytest keeps the last test's fixture values while the session's
+    engine-memory check runs (conftest)."""
     pdf = _frame()
-    return zb.DataFrame(pdf), pdf
+    both = [zb.DataFrame(pdf), pdf]
+    yield both
+    both.clear()
 
 
 @pytest.fixture
@@ -68,6 +73,17 @@ def test_numpy_reductions_on_a_frame(pair, fn, axis):
         assert got == pytest.approx(exp, rel=1e-9)
     else:
         assert_series_like(got, exp, f"{fn.__name__} axis={axis}", **SUM_TOL)
+
+
+def test_frame_reductions_axis_none_and_positional_axis(pair):
+    zdf, pdf = pair
+    num_z, num_p = zdf[["a", "b", "k"]], pdf[["a", "b", "k"]]
+    assert_series_like(num_z.sum(1), num_p.sum(axis=1), "sum(1)", **SUM_TOL)
+    assert np.isnan(num_z.sum(axis=None, skipna=False))  # 'a' has a missing value
+    assert num_z.std(axis=None, ddof=0) == pytest.approx(num_p.std(axis=None, ddof=0))
+    assert num_z[["k"]].max(axis=None) == num_p[["k"]].max(axis=None)
+    assert zdf.mean(axis=None, numeric_only=True) == pytest.approx(
+        pdf.mean(axis=None, numeric_only=True))
 
 
 @pytest.mark.parametrize("fn", [np.sum, np.mean, np.std, np.min, np.argmax, np.cumsum])
