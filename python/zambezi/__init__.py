@@ -31,6 +31,7 @@ from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
 from zambezi._cut import cut, qcut
 from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
+from zambezi._options import get_option, option_context, reset_option, set_option
 
 __version__ = _core.build_info()["version"]
 
@@ -197,6 +198,10 @@ __all__ = [
     "cuda_available",
     "cuda_memory_info",
     "cuda_release_cached_memory",
+    "get_option",
+    "set_option",
+    "reset_option",
+    "option_context",
     "get_auto_threshold",
     "set_auto_threshold",
     "profile",

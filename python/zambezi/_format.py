@@ -1,19 +1,21 @@
 """Text and HTML rendering of frames and series, in the pandas manner.
 
-Only the rows shown are converted: a frame of more than ``MAX_ROWS`` rows
-shows its first and last ``EDGE_ROWS`` rows, taken as zero-copy slices, so
-printing a billion-row frame costs the same as printing a small one.
+Only the rows shown are converted: a frame of more than
+``display.max_rows`` rows shows its first and last ``display.min_rows // 2``
+rows, taken as zero-copy slices, so printing a billion-row frame costs the
+same as printing a small one (the options: zambezi._options).
 """
 
 import html
 
 import numpy as np
 
-MAX_ROWS = 20
-EDGE_ROWS = 5
-MAX_COLS = 20
-EDGE_COLS = 10
-MAX_CELL = 50
+from zambezi import _options
+
+
+
+def _too_many(n, limit):
+    return limit is not None and n > limit
 
 
 def _cells(col):
@@ -35,23 +37,24 @@ def _cells(col):
             out.append(f"{v:.6g}")
         else:
             s = str(v)
-            if len(s) > MAX_CELL:
-                s = s[: MAX_CELL - 3] + "..."
+            width = _options.max_cell()
+            if width is not None and len(s) > width:
+                s = s[: max(width - 3, 0)] + "..."
             out.append(s)
     return out
 
 
 def _rows_shown(n):
-    if n > MAX_ROWS:
-        return list(range(EDGE_ROWS)) + list(range(n - EDGE_ROWS, n)), True
+    if _too_many(n, _options.max_rows()):
+        return list(range(_options.edge_rows())) + list(range(n - _options.edge_rows(), n)), True
     return list(range(n)), False
 
 
 def _shown_cells(col, n):
     """Cells of the displayed rows of col (length n), with a gap flag."""
-    if n > MAX_ROWS:
-        head = _cells(col.slice(0, EDGE_ROWS))
-        tail = _cells(col.slice(n - EDGE_ROWS, EDGE_ROWS))
+    if _too_many(n, _options.max_rows()):
+        head = _cells(col.slice(0, _options.edge_rows()))
+        tail = _cells(col.slice(n - _options.edge_rows(), _options.edge_rows()))
         return head + tail
     return _cells(col)
 
@@ -61,9 +64,10 @@ def _index_cells(index, n):
     level, and the level names."""
     from zambezi import _indexing
 
-    if n > MAX_ROWS:
-        parts = [index._take(_indexing.slice_rows(0, EDGE_ROWS))._cells(),
-                 index._take(_indexing.slice_rows(n - EDGE_ROWS, EDGE_ROWS))._cells()]
+    if _too_many(n, _options.max_rows()):
+        edge = _options.edge_rows()
+        parts = [index._take(_indexing.slice_rows(0, edge))._cells(),
+                 index._take(_indexing.slice_rows(n - edge, edge))._cells()]
         levels = [a + b for a, b in zip(*parts)]
     else:
         levels = index._cells()
@@ -72,8 +76,8 @@ def _index_cells(index, n):
 
 def _columns_shown(names):
     m = len(names)
-    if m > MAX_COLS:
-        return list(range(EDGE_COLS)) + list(range(m - EDGE_COLS, m)), True
+    if _too_many(m, _options.max_cols()):
+        return list(range(_options.edge_cols())) + list(range(m - _options.edge_cols(), m)), True
     return list(range(m)), False
 
 
@@ -128,7 +132,7 @@ def frame_repr(table, index, columns=None):
         col = table.column(c)
         columns_out.append([line[j] for line in header] + [col.dtype] +
                            ([""] if named else []) + _shown_cells(col, n))
-        if col_gap and j == EDGE_COLS - 1:
+        if col_gap and j == _options.edge_cols() - 1:
             columns_out.append(["..."] + [""] * nh + ([""] if named else []) +
                                ["..."] * len(rows))
     widths = [max(len(s) for s in column) for column in columns_out]
@@ -139,7 +143,7 @@ def frame_repr(table, index, columns=None):
         for k, (column, w) in enumerate(zip(columns_out, widths)):
             parts.append(column[i].ljust(w) if k < n_index else column[i].rjust(w))
         lines.append("  ".join(parts).rstrip())
-        if row_gap and i == EDGE_ROWS + top - 1:
+        if row_gap and i == _options.edge_rows() + top - 1:
             lines.append("  ".join("...".rjust(w) for w in widths).rstrip())
     if not cols:
         lines = ["Empty DataFrame", "Columns: []", f"Index: {n} rows"]
@@ -165,7 +169,7 @@ def series_repr(col, name, index):
         lines.append("  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip())
     for i, (r, c) in enumerate(zip(index, cells)):
         lines.append(f"{r.ljust(wi)}    {c.rjust(wc)}")
-        if row_gap and i == EDGE_ROWS - 1:
+        if row_gap and i == _options.edge_rows() - 1:
             lines.append("...")
     footer = []
     if name is not None:
@@ -194,22 +198,22 @@ def frame_html(table, index, columns=None):
            '<tr style="text-align: right;"><th></th>']
     for j, c in enumerate(cols):
         out.append(f"<th>{e(names[c])}</th>")
-        if col_gap and j == EDGE_COLS - 1:
+        if col_gap and j == _options.edge_cols() - 1:
             out.append("<th>...</th>")
     out.append("</tr><tr><th></th>")
     for j, c in enumerate(cols):
         out.append(f"<th><i>{e(table.column(c).dtype)}</i></th>")
-        if col_gap and j == EDGE_COLS - 1:
+        if col_gap and j == _options.edge_cols() - 1:
             out.append("<th></th>")
     out.append("</tr></thead><tbody>")
     for i, r in enumerate(rows):
         out.append(f"<tr><th>{e(labels[i])}</th>")
         for j, c in enumerate(cols):
             out.append(f"<td>{e(cells[c][i])}</td>")
-            if col_gap and j == EDGE_COLS - 1:
+            if col_gap and j == _options.edge_cols() - 1:
                 out.append("<td>...</td>")
         out.append("</tr>")
-        if row_gap and i == EDGE_ROWS - 1:
+        if row_gap and i == _options.edge_rows() - 1:
             span = len(cols) + (1 if col_gap else 0)
             out.append("<tr><th>...</th>" + "<td>...</td>" * span + "</tr>")
     out.append("</tbody></table>")

@@ -307,6 +307,15 @@ class FrameConvert:
                 "2-D array is always new")
         return frame_to_numpy(self, dtype)
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy ufuncs on a DataFrame give a DataFrame with the same labels
+        and column names, as pandas does: column by column through the
+        Series' ufuncs (the engine's kernels where it has them), or in
+        numpy on the 2-D values (zambezi._numpy_protocol)."""
+        from zambezi import _numpy_protocol
+
+        return _numpy_protocol.frame_ufunc(self, ufunc, method, inputs, kwargs)
+
     # -- Python objects ----------------------------------------------------
     def to_dict(self, orient="dict", *, into=dict, index=True):
         """The frame as Python objects, in pandas' shapes:

@@ -9,11 +9,12 @@ pyarrow's ``Table.from_pandas`` writes it (zambezi._arrow_index).
 """
 
 from zambezi import (_arrow_index, _base, _convert, _core, _device, _format,
-                     _frame_convert, _indexing, _labels)
+                     _frame_convert, _indexing, _labels, _numpy_protocol)
 from zambezi import index as _ix
 from zambezi._frame_arith import FrameArith
 from zambezi._frame_convert import FrameConvert
 from zambezi._frame_extra import FrameExtra
+from zambezi._ecosystem import FrameEcosystem
 from zambezi._frame_reduce import FrameReduce
 from zambezi._frame_summary import FrameSummary
 from zambezi._index_ops import IndexOps
@@ -78,7 +79,8 @@ def _table_from_dict(data):
 @_base.register
 class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameOps,
                 FrameExtra, FrameReduce, FrameRank, FrameStats, FrameSummary, FrameConvert,
-                FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, _base.NDFrame):
+                FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,
+                _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or
@@ -702,3 +704,6 @@ def from_arrow(obj):
     if index is not None and result.num_columns == 0:
         return DataFrame(index=index)
     return DataFrame._wrap(result, index)
+
+
+_numpy_protocol.accept_frame_numpy_arguments(DataFrame)

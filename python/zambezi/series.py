@@ -17,6 +17,7 @@ from zambezi.accessors import SeriesExtras
 from zambezi._groupby import SeriesGroupByMixin
 from zambezi._reshape import SeriesReshape
 from zambezi._apply import SeriesApply
+from zambezi._ecosystem import SeriesEcosystem
 from zambezi import _stats
 from zambezi._stats import SeriesStats
 from zambezi.io import pickle as _pickle
@@ -26,7 +27,7 @@ _SAME = object()  # _like(): keep the name
 
 @_base.register
 class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesOps, SeriesStats,
-             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, SeriesApply,
+             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, SeriesApply, SeriesEcosystem,
              _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
