@@ -57,6 +57,7 @@ from zambezi import index as _ix
 from zambezi._convert import _is_pandas
 from zambezi._window import GroupByWindow
 from zambezi._rank import GroupByRank
+from zambezi._ewm import GroupByEWM
 from zambezi._rolling import GroupByRolling
 from zambezi._apply import GroupByApply
 from zambezi.errors import (
@@ -237,7 +238,7 @@ def _series_keys(s, by, level):
     return _Keys(work, knames, klabels, ["__value"], [s.name])
 
 
-class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByApply):
+class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApply):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results
