@@ -13,6 +13,7 @@ from zambezi._missing import SeriesMissing
 from zambezi._window import SeriesWindow
 from zambezi._rank import SeriesRank
 from zambezi._ewm import SeriesEWM
+from zambezi._resample import SeriesResample
 from zambezi._rolling import SeriesRolling
 from zambezi.accessors import SeriesExtras
 from zambezi._groupby import SeriesGroupByMixin
@@ -26,7 +27,8 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesOps, SeriesStats,
+class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesResample,
+             SeriesOps, SeriesStats,
              SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, SeriesApply,
              _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
