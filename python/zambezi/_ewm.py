@@ -174,7 +174,7 @@ class ExponentialMovingWindow:
     >>> e
     ExponentialMovingWindow [com=1,min_periods=1,adjust=True,ignore_na=False,method=single]
     >>> e.mean().round(6).to_list()
-    [1.0, 1.666667, 1.666667, 3.307692]
+    [1.0, 1.666667, 1.666667, 3.363636]
     """
 
     __slots__ = ("_obj", "_gb", "_com", "_min_periods", "_adjust", "_ignore_na", "_times",
@@ -347,7 +347,7 @@ class ExponentialMovingWindow:
         Examples
         --------
         >>> zb.Series([1.0, 2.0, 4.0]).ewm(alpha=0.5).var().round(6).to_list()
-        [None, 0.5, 2.285714]
+        [None, 0.5, 2.5]
         """
         return self._run("var", bias=bool(bias), numeric_only=numeric_only)
 
@@ -357,7 +357,7 @@ class ExponentialMovingWindow:
         Examples
         --------
         >>> zb.Series([1.0, 2.0, 4.0]).ewm(alpha=0.5).std(bias=True).round(6).to_list()
-        [0.0, 0.471405, 1.178511]
+        [0.0, 0.471405, 1.195229]
         """
         return self._run("std", bias=bool(bias), numeric_only=numeric_only)
 
@@ -469,7 +469,7 @@ class SeriesEWM:
         c    2.6
         dtype: float64
         >>> s.ewm(span=3, ignore_na=True).mean().to_list()
-        [1.0, 1.0, 2.333333333333333]
+        [1.0, 1.0, 2.3333333333333335]
         >>> t = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-04"])
         >>> zb.Series([1.0, 2.0, 3.0]).ewm(halflife="1D", times=t).mean().round(6).to_list()
         [1.0, 1.666667, 2.636364]
@@ -518,10 +518,10 @@ class GroupByEWM:
         >>> df = zb.DataFrame({"k": ["a", "b", "a", "b"], "v": [1.0, 2.0, 3.0, 4.0]})
         >>> df.groupby("k")["v"].ewm(alpha=0.5).mean().round(6)
         k
-        a  0           1
-        a  2    2.333333
-        b  1           2
-        b  3    3.333333
+        a  0          1
+        a  2    2.33333
+        b  1          2
+        b  3    3.33333
         Name: v, dtype: float64
         """
         return _ewm(self._obj, self, com, span, halflife, alpha, min_periods, adjust, ignore_na,

@@ -341,9 +341,9 @@ class Resampler:
     >>> t = pd.date_range("2024-01-01", periods=5, freq="25min")
     >>> r = zb.Series([1.0, 2.0, 3.0, 4.0, 5.0], index=t).resample("h")
     >>> r.sum()
-    2024-01-01 00:00:00     6
-    2024-01-01 01:00:00     9
-    Freq: h, dtype: float64
+    2024-01-01 00:00:00.000000    6
+    2024-01-01 01:00:00.000000    9
+    dtype: float64
     """
 
     __slots__ = ("_obj", "_values", "_bins", "_tname", "_unit", "_tz", "_rule", "_sel")
@@ -791,7 +791,7 @@ class SeriesResample:
         >>> s.resample("h").mean().to_list()
         [1.5, None, 3.0]
         >>> s.resample("30min", closed="right", label="right").sum().to_list()
-        [1.0, 2.0, 0.0, 0.0, 0.0, 3.0]
+        [1.0, 2.0, 0.0, 0.0, 3.0]
         """
         return _resample(self, rule, on, level, closed, label, origin, offset, "resample",
                          axis, kind, convention)
@@ -812,13 +812,13 @@ class FrameResample:
         >>> df = zb.DataFrame({"t": pd.to_datetime(["2024-01-31", "2024-02-10", "2024-04-01"]),
         ...                    "v": [1, 2, 3]})
         >>> df.resample("ME", on="t").sum()
-                        v
-                    int64
+                                        v
+                                    int64
         t
-        2024-01-31      1
-        2024-02-29      2
-        2024-03-31      0
-        2024-04-30      3
+        2024-01-31 00:00:00.000000      1
+        2024-02-29 00:00:00.000000      2
+        2024-03-31 00:00:00.000000      0
+        2024-04-30 00:00:00.000000      3
         <BLANKLINE>
         [4 rows x 1 columns]
         """
