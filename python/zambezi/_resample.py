@@ -238,21 +238,30 @@ class _Bins:
     """Each row's bin (int64, -1 for NaT), the bins' labels (ns), and the
     rows in time order (None when they are)."""
 
-    __slots__ = ("row_bin", "labels", "n_bins", "order")
+    __slots__ = ("row_bin", "labels", "n_bins", "order", "has_nat")
 
     def __init__(self, row_bin, labels):
         self.row_bin, self.labels, self.n_bins = row_bin, labels, len(labels)
         self.order = None
+        self.has_nat = True
 
 
 def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
-    """pandas' bins of the times t_ns (UTC ns, int64; valid: not NaT)."""
+    """pandas' bins of the times t_ns (UTC ns, int64; valid: not NaT, or
+    None when every time is there)."""
     zone = _zone(tz)
     n = len(t_ns)
-    row_bin = np.full(n, -1, dtype=np.int64)
-    tv = t_ns[valid]
+    tv = t_ns if valid is None else t_ns[valid]
     if len(tv) == 0:
-        return _Bins(row_bin, np.empty(0, dtype=np.int64))
+        return _Bins(np.full(n, -1, dtype=np.int64), np.empty(0, dtype=np.int64))
+
+    def spread(b):
+        if valid is None:
+            return b
+        row_bin = np.full(n, -1, dtype=np.int64)
+        row_bin[valid] = b
+        return row_bin
+
     first, last = int(tv.min()), int(tv.max())
     if rule.tick is not None:
         freq = rule.tick
@@ -286,15 +295,13 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
             fres = first - fo if fo > 0 else first
             lres = last + (freq - lo_) if lo_ > 0 else last + freq
         nb = (lres - fres) // freq  # edges fres + k * freq, k = 0..nb
-        if closed == "left":
-            b = (tv - fres) // freq
-        else:
-            b = (tv - fres - 1) // freq
+        b = tv - (fres if closed == "left" else fres + 1)
+        b //= freq
         if len(b) and (b.min() < 0 or b.max() >= nb):
             raise InvalidValueError(f"resample: with origin={origin!r} and offset={offset!r} "
                                     "some times fall outside the bins (pandas: 'Values falls "
                                     "before first bin')")
-        row_bin[valid] = b
+        row_bin = spread(b)
         labels = fres + freq * np.arange(nb + 1, dtype=np.int64)
         labels = labels[1:] if label == "right" else labels[:-1]
         return _Bins(row_bin, labels)
@@ -311,7 +318,7 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
     if rule.end_type and len(edges_utc) >= 2 and edges_utc[-2] > last:
         edges_utc, binner = edges_utc[:-1], binner[:-1]
     side = "right" if closed == "left" else "left"
-    row_bin[valid] = np.searchsorted(edges_utc, tv, side) - 1
+    row_bin = spread(np.searchsorted(edges_utc, tv, side) - 1)
     labels = _wall_to_utc(zone, binner)
     labels = labels[1:] if label == "right" else labels[:-1]
     return _Bins(row_bin, labels)
@@ -388,7 +395,7 @@ class Resampler:
             obj = obj._select_rows(_indexing.take_rows(
                 _core.column_from_buffer(b.order)))
             row_bin = row_bin[b.order]
-        key = _core.column_from_buffer(row_bin, mask=row_bin < 0)
+        key = _core.column_from_buffer(row_bin, mask=row_bin < 0 if b.has_nat else None)
         key = _base.series_class()._from_column(key, "__bin", obj._index)
         return obj.groupby(key, sort=True, dropna=True)
 
@@ -686,12 +693,15 @@ def _resample(obj, rule, on=None, level=None, closed=None, label=None, origin="s
     unit, tz = col.unit, col.timezone
     raw = _convert.values_numpy(col).view(np.int64)
     t_ns = raw * _UNIT_NS[unit]
-    valid = np.ones(len(raw), dtype=bool)
+    valid = None
     if col.null_count:
         valid = np.asarray(_convert.values_numpy(_core.notnull(col)), dtype=bool)
     bins = _bins(t_ns, valid, tz, r, closed, label, origin, offset)
-    if len(t_ns) > 1 and not (np.diff(t_ns[valid]) >= 0).all():
-        bins.order = np.argsort(np.where(valid, t_ns, np.iinfo(np.int64).max), kind="stable")
+    bins.has_nat = valid is not None or bins.n_bins == 0
+    tv = t_ns if valid is None else t_ns[valid]
+    if len(tv) > 1 and not (tv[1:] >= tv[:-1]).all():
+        key = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).max)
+        bins.order = np.argsort(key, kind="stable")
     values = obj
     if on is not None:
         values = obj.drop(columns=[on])
