@@ -2,7 +2,8 @@
 DataFrame with a datetime index (or ``on=`` a datetime column) and
 ``Grouper(key=..., freq=...)`` as a groupby key, returning a ``Resampler``
 whose sum / mean / min / max / count / size / first / last / median / std
-/ var / nunique / ohlc / agg aggregate each bin.
+/ var / nunique / ohlc / agg aggregate each bin (asfreq picks the value at
+each bin edge).
 
 How: each row's bin is found with numpy on the int64 times (an integer
 division for fixed spans; a binary search among the bin edges for
@@ -32,10 +33,14 @@ pandas' rules:
 
 Differences from pandas:
 
-- tz-aware times: fixed spans are exact; calendar bins and "D" are laid
-  out in the zone's wall time at each edge (Python's zoneinfo), so bins
-  across a DST change can differ from pandas' by the shift.
-- ``asfreq``, ``interpolate``, ``apply`` / ``transform``, ``kind``,
+- tz-aware times: fixed spans are exact; calendar bins are laid out in
+  the zone's wall time at each edge (Python's zoneinfo), and "D" counts
+  24 hours from the first day's local midnight, so bins across a DST
+  change can differ from pandas' by the shift.
+- ``min_count`` of sum / min / max is not supported; the result's
+  DatetimeIndex has no ``freq``.
+- ``asfreq`` reindexes onto the bin edges (as pandas); ``interpolate``,
+  ``ffill`` / ``bfill`` upsampling, ``apply`` / ``transform``, ``kind``,
   ``convention`` and business rules ("B", "BME" ...) are not supported;
   ohlc of a DataFrame is not supported (pandas gives MultiIndex columns).
 """
@@ -238,12 +243,14 @@ class _Bins:
     """Each row's bin (int64, -1 for NaT), the bins' labels (ns), and the
     rows in time order (None when they are)."""
 
-    __slots__ = ("row_bin", "labels", "n_bins", "order", "has_nat")
+    __slots__ = ("row_bin", "labels", "n_bins", "order", "has_nat", "edges", "t_ns")
 
     def __init__(self, row_bin, labels):
         self.row_bin, self.labels, self.n_bins = row_bin, labels, len(labels)
         self.order = None
         self.has_nat = True
+        self.edges = labels  # every bin edge (one more than the bins)
+        self.t_ns = None     # the rows' times (UTC ns; NaT rows: int64 min)
 
 
 def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
@@ -302,9 +309,10 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
                                     "some times fall outside the bins (pandas: 'Values falls "
                                     "before first bin')")
         row_bin = spread(b)
-        labels = fres + freq * np.arange(nb + 1, dtype=np.int64)
-        labels = labels[1:] if label == "right" else labels[:-1]
-        return _Bins(row_bin, labels)
+        edges = fres + freq * np.arange(nb + 1, dtype=np.int64)
+        out = _Bins(row_bin, edges[1:] if label == "right" else edges[:-1])
+        out.edges = edges
+        return out
     # calendar rules: edges at anchor days, laid out in wall time
     fday = (first + _local_offset_ns(zone, first)) // _DAY
     lday = (last + _local_offset_ns(zone, last)) // _DAY
@@ -319,9 +327,10 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
         edges_utc, binner = edges_utc[:-1], binner[:-1]
     side = "right" if closed == "left" else "left"
     row_bin = spread(np.searchsorted(edges_utc, tv, side) - 1)
-    labels = _wall_to_utc(zone, binner)
-    labels = labels[1:] if label == "right" else labels[:-1]
-    return _Bins(row_bin, labels)
+    edges = _wall_to_utc(zone, binner)
+    out = _Bins(row_bin, edges[1:] if label == "right" else edges[:-1])
+    out.edges = edges
+    return out
 
 
 def _offset_ns(v):
@@ -353,9 +362,11 @@ class Resampler:
     dtype: float64
     """
 
-    __slots__ = ("_obj", "_values", "_bins", "_tname", "_unit", "_tz", "_rule", "_sel")
+    __slots__ = ("_obj", "_values", "_bins", "_tname", "_unit", "_tz", "_rule", "_sel", "_on",
+                 "_closed")
 
-    def __init__(self, obj, values, bins, tname, unit, tz, rule, sel=None):
+    def __init__(self, obj, values, bins, tname, unit, tz, rule, sel=None, on=None,
+                 closed="left"):
         self._obj = obj          # the object resampled
         self._values = values    # the object without the time column (on=)
         self._bins = bins
@@ -364,6 +375,8 @@ class Resampler:
         self._tz = tz
         self._rule = rule
         self._sel = sel
+        self._on = on
+        self._closed = closed
 
     def __repr__(self):
         return f"DatetimeIndexResampler [freq={self._rule.text}]"
@@ -372,7 +385,7 @@ class Resampler:
         if self._values._ndim != 2:
             raise InvalidValueError("a Series' resample has no columns to select")
         return Resampler(self._obj, self._values, self._bins, self._tname, self._unit, self._tz,
-                         self._rule, key)
+                         self._rule, key, self._on, self._closed)
 
     def __getattr__(self, name):
         if not name.startswith("_") and self._values._ndim == 2 and \
@@ -399,11 +412,11 @@ class Resampler:
         key = _base.series_class()._from_column(key, "__bin", obj._index)
         return obj.groupby(key, sort=True, dropna=True)
 
-    def _index(self):
+    def _index(self, labels=None):
         from zambezi import index as _ix
 
         per = _UNIT_NS[self._unit]
-        labels = self._bins.labels // per
+        labels = (self._bins.labels if labels is None else labels) // per
         col = _core.column_from_buffer(labels, unit=self._unit, tz=self._tz)
         return _ix.Index._from_columns([col], [self._tname])
 
@@ -622,6 +635,58 @@ class Resampler:
 
     agg = aggregate
 
+    def asfreq(self, fill_value=None):
+        """The value at each bin edge's exact time (pandas' upsampling:
+        the object reindexed onto the edges -- without the last edge,
+        or the first when closed="right"), missing (or ``fill_value``)
+        where no row has that time.  Needs a datetime index without
+        repeated times.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:30", "2024-01-01 02:00"])
+        >>> zb.Series([1.0, 2.0, 3.0], index=t).resample("h").asfreq().to_list()
+        [1.0, None, 3.0]
+        """
+        from zambezi import _indexing
+
+        if self._on is not None:
+            raise InvalidValueError("resample asfreq: upsampling from on= is not supported (as "
+                                    "pandas); use set_index(...) to make the times the index")
+        obj = self._values if self._sel is None else self._values[self._sel]
+        b = self._bins
+        edges = b.edges
+        target = edges[1:] if self._closed == "right" else edges[:-1]
+        t = b.t_ns
+        order = b.order if b.order is not None else np.arange(len(t), dtype=np.int64)
+        ts = t[order]
+        if len(ts) > 1 and (ts[1:] == ts[:-1]).any():
+            raise InvalidValueError("resample asfreq: cannot reindex on an axis with duplicate "
+                                    "labels (the index repeats a time)")
+        pos = np.searchsorted(ts, target)
+        hit = pos < len(ts)
+        hit[hit] = ts[pos[hit]] == target[hit]
+        rows = np.where(hit, order[np.minimum(pos, max(len(ts) - 1, 0))] if len(ts) else 0, -1)
+        out = obj._select_rows(_indexing.take_rows(
+            _core.column_from_buffer(rows.astype(np.int64), mask=~hit)))
+        if not hit.all():
+            hitcol = _core.column_from_buffer(hit)
+
+            def fix(col):
+                if fill_value is not None:  # the new rows only, as pandas' reindex
+                    return _core.column_where(col, hitcol, _core.fill_null(col, fill_value))
+                if col.null_count and col.dtype in _INTS:
+                    return _core.cast(col, "float64")
+                return col
+
+            if out._ndim == 1:
+                out = out._like(fix(out._col))
+            else:
+                tt = out._table
+                out = out._like(_core.table_from_columns(
+                    [fix(tt.column(i)) for i in range(tt.num_columns)], list(tt.names)))
+        return out._with_index(self._index(target))
+
 
 def _name(f):
     from zambezi._groupby import _op_name
@@ -698,6 +763,7 @@ def _resample(obj, rule, on=None, level=None, closed=None, label=None, origin="s
         valid = np.asarray(_convert.values_numpy(_core.notnull(col)), dtype=bool)
     bins = _bins(t_ns, valid, tz, r, closed, label, origin, offset)
     bins.has_nat = valid is not None or bins.n_bins == 0
+    bins.t_ns = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).min)
     tv = t_ns if valid is None else t_ns[valid]
     if len(tv) > 1 and not (tv[1:] >= tv[:-1]).all():
         key = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).max)
@@ -705,7 +771,7 @@ def _resample(obj, rule, on=None, level=None, closed=None, label=None, origin="s
     values = obj
     if on is not None:
         values = obj.drop(columns=[on])
-    return Resampler(obj, values, bins, tname, unit, tz, r)
+    return Resampler(obj, values, bins, tname, unit, tz, r, None, on, closed)
 
 
 class Grouper:

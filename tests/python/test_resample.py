@@ -173,3 +173,22 @@ def test_resample_errors():
         s.resample("h", origin="yesterday")
     with pytest.raises(UnsupportedError, match="ohlc of a DataFrame"):
         zb.DataFrame({"a": [1.0]}, index=pd.to_datetime(["2024-01-01"])).resample("h").ohlc()
+
+
+def test_resample_asfreq_vs_pandas():
+    t = pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:30", "2024-01-01 02:00",
+                        "2024-01-01 05:15", "2024-01-01 01:00"])
+    p = pd.DataFrame({"v": [1.0, None, 3.0, 4.0, 5.0], "i": [1, 2, 3, 4, 5]}, index=t)
+    z = zb.DataFrame(p)
+    for rule in ("h", "30min", "15min"):
+        for closed in (None, "right"):
+            check(lambda d: d.resample(rule, closed=closed).asfreq(), p, z, f"asfreq {rule}")
+            check(lambda d: d.resample(rule, closed=closed).asfreq(fill_value=0), p, z,
+                  f"asfreq fill {rule}")
+            check(lambda d: d["i"].resample(rule, closed=closed).asfreq(), p, z,
+                  f"asfreq i {rule}", series=True)
+    with pytest.raises(InvalidValueError, match="on="):
+        zb.DataFrame(p.reset_index(names="t")).resample("h", on="t").asfreq()
+    dup = zb.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", "2024-01-01"]))
+    with pytest.raises(InvalidValueError, match="duplicate"):
+        dup.resample("h").asfreq()
