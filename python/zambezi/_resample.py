@@ -492,6 +492,8 @@ class Resampler:
         >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("D").min().to_list()
         [3.0, 4.0]
         """
+        if min_count:
+            raise UnsupportedError("resample min(min_count=...) is not supported")
         return self._simple("min")
 
     def max(self, numeric_only=False, min_count=0):
@@ -503,6 +505,8 @@ class Resampler:
         >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("D").max().to_list()
         [3.0, 5.0]
         """
+        if min_count:
+            raise UnsupportedError("resample max(min_count=...) is not supported")
         return self._simple("max")
 
     def count(self):
