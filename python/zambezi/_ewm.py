@@ -132,14 +132,13 @@ def _times_values(times, n):
         arr = _convert.values_numpy(col).view(np.int64)
         per = _NS_PER[col.unit]
     else:
+        if getattr(getattr(times, "dtype", None), "tz", None) is not None:
+            # pandas' tz-aware times: their UTC instants
+            times = times.dt.tz_convert(None) if hasattr(times, "dt") else \
+                times.tz_convert(None)
         arr = np.asarray(getattr(times, "to_numpy", lambda: times)())
-        if arr.dtype == object and len(arr) and getattr(times, "dtype", None) is not None:
-            arr = np.asarray(times.tz_convert(None) if hasattr(times, "tz_convert") else times)
         if arr.dtype.kind != "M":
-            if hasattr(times, "dt") and hasattr(times.dt, "tz_convert"):  # pandas tz-aware
-                arr = times.dt.tz_convert(None).to_numpy()
-            else:
-                raise InvalidValueError(f"ewm: times must be datetime64 dtype, not {arr.dtype}")
+            raise InvalidValueError(f"ewm: times must be datetime64 dtype, not {arr.dtype}")
         if np.isnat(arr).any():
             raise InvalidValueError("ewm: times has missing values (NaT)")
         unit = np.datetime_data(arr.dtype)[0]

@@ -38,7 +38,9 @@ Differences from pandas:
   24 hours from the first day's local midnight, so bins across a DST
   change can differ from pandas' by the shift.
 - ``min_count`` of sum / min / max is not supported; the result's
-  DatetimeIndex has no ``freq``.
+  DatetimeIndex has no ``freq``.  The aggregations are zambezi's GroupBy
+  ones: a DataFrame's non-numeric columns are left out of sum / mean /
+  median / std / var (pandas raises, or joins strings for sum).
 - ``asfreq`` reindexes onto the bin edges (as pandas); ``interpolate``,
   ``ffill`` / ``bfill`` upsampling, ``apply`` / ``transform``, ``kind``,
   ``convention`` and business rules ("B", "BME" ...) are not supported;

@@ -96,8 +96,9 @@ def test_series_ewm_times_vs_pandas(unit):
                 got = zb.Series(p).ewm(halflife=hl, times=times, **kw).mean()
                 assert_series_like(got, exp, f"times halflife={hl} {kw}", **TOL)
     tz = t.dt.tz_localize("UTC").dt.tz_convert("Africa/Maputo")
-    assert_series_like(zb.Series(p).ewm(halflife="2h", times=zb.Series(tz)).mean(),
-                       p.ewm(halflife="2h", times=tz).mean(), "tz times", **TOL)
+    for times in (zb.Series(tz), tz, pd.DatetimeIndex(tz)):
+        assert_series_like(zb.Series(p).ewm(halflife="2h", times=times).mean(),
+                           p.ewm(halflife="2h", times=tz).mean(), "tz times", **TOL)
 
 
 def test_frame_ewm_vs_pandas():
