@@ -288,3 +288,50 @@ ZB_TEST(test_ewm_allocation_failures) {
   zb_table_release(t);
   zb_column_release(c);
 }
+
+/* Cancelled at its k-th task for k = 1, 2, ... (sequences, then the
+ * validity pass): ZB_ECANCEL with nothing leaked, until it finishes. */
+ZB_TEST(test_ewm_cancel_at_every_task) {
+  zb_error err = {{0}};
+  zb_column *c = make(2 * ZB_MORSEL_ROWS + 9, 8);
+  zb_column *two[2] = {c, c};
+  const char *names[2] = {"x", "y"};
+  zb_table *t = NULL;
+  ZB_CHECK_OK(zb_table_make(2, two, names, &t, &err), &err);
+  zb_column *ids = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, c->length, false, 0, &ids, &err), &err);
+  for (int64_t i = 0; i < c->length; i++) ((int64_t *)ids->data->data)[i] = i % 1000;
+  int before = zb_get_num_threads();
+  ZB_CHECK_OK(zb_set_num_threads(3, &err), &err);
+  for (int grouped = 0; grouped < 2; grouped++) {
+    zb_alloc_stats s0, s1;
+    zb_alloc_get_stats(&s0);
+    bool finished = false;
+    int64_t cancelled = 0;
+    for (int64_t k = 1; k < 100000 && !finished; k += 1 + k / 4) {
+      zb_ewm_options o = {3.0, 1, true, false, false, 1.0};
+      zb_table *r = NULL;
+      zb_cancel_scope_begin();
+      (void)zb_cancel_after_tasks(k);
+      zb_status st = zb_table_ewm(t, grouped ? ids : NULL, 1000, NULL, ZB_EWM_VAR, &o, &r, &err);
+      int64_t skipped = zb_cancel_after_tasks(0);
+      zb_cancel_scope_end();
+      if (st == ZB_OK) {
+        ZB_CHECK(skipped == 0);
+        finished = true;
+      } else {
+        ZB_CHECK_EQ_INT(st, ZB_ECANCEL);
+        ZB_CHECK(r == NULL);
+        cancelled++;
+      }
+      zb_table_release(r);
+      zb_alloc_get_stats(&s1);
+      ZB_CHECK(s1.host_bytes == s0.host_bytes && s1.host_allocations == s0.host_allocations);
+    }
+    ZB_CHECK(finished && cancelled > 0);
+  }
+  ZB_CHECK_OK(zb_set_num_threads(before, &err), &err);
+  zb_column_release(ids);
+  zb_table_release(t);
+  zb_column_release(c);
+}
