@@ -12,7 +12,13 @@ Cases, on --rows float64 values with 1% missing:
 - group-by rolling mean with --groups random int keys (pandas'
   ``df.groupby("k")["v"].rolling(w).mean()``, whose result is ordered by
   group; polars' ``rolling_mean(w).over("k")`` and duckdb's ``PARTITION BY
-  k``, which keep row order).
+  k``, which keep row order);
+- ewm mean (span 20) and group-by ewm mean (pandas' ``s.ewm(span=20).mean()``
+  and ``df.groupby("k")["v"].ewm(span=20).mean()``; polars' ``ewm_mean`` and
+  ``ewm_mean(...).over("k")``; duckdb has no ewm);
+- resample("1h").mean() of one row a second (pandas' ``s.resample("1h")``;
+  polars' ``group_by_dynamic("t", every="1h")``; duckdb's ``time_bucket``,
+  which leaves out empty bins -- there are none here).
 
 Each peer gives the same statistics; result shapes differ as noted (pandas
 and zambezi build the (key, label) index of a grouped result).  Other window
@@ -51,6 +57,8 @@ def main():
     v = rng.standard_normal(n) * 10 + 100
     v[rng.random(n) < 0.01] = np.nan
     k = rng.integers(0, args.groups, n)
+    times = (np.datetime64("2024-01-01", "s") + np.arange(n).astype("timedelta64[s]")).astype(
+        "datetime64[us]")
     stats = ["mean", "std", "min", "median"]
     rows = []  # (case, engine, seconds)
 
@@ -64,6 +72,12 @@ def main():
                          best(lambda st=st: getattr(zs.rolling(w), st)(), rep)))
         rows.append((f"groupby rolling({w}).mean", "zambezi",
                      best(lambda: zdf.groupby("k")["v"].rolling(w).mean(), rep)))
+        rows.append(("ewm(span=20).mean", "zambezi", best(lambda: zs.ewm(span=20).mean(), rep)))
+        rows.append(("groupby ewm(span=20).mean", "zambezi",
+                     best(lambda: zdf.groupby("k")["v"].ewm(span=20).mean(), rep)))
+        zt = zb.Series(v, index=zb.Index(times))
+        rows.append(('resample("1h").mean', "zambezi",
+                     best(lambda: zt.resample("1h").mean(), rep)))
     if "pandas" in engines:
         import pandas as pd
 
@@ -74,6 +88,12 @@ def main():
                          best(lambda st=st: getattr(ps.rolling(w), st)(), rep)))
         rows.append((f"groupby rolling({w}).mean", "pandas",
                      best(lambda: pdf.groupby("k")["v"].rolling(w).mean(), rep)))
+        rows.append(("ewm(span=20).mean", "pandas", best(lambda: ps.ewm(span=20).mean(), rep)))
+        rows.append(("groupby ewm(span=20).mean", "pandas",
+                     best(lambda: pdf.groupby("k")["v"].ewm(span=20).mean(), rep)))
+        pt = pd.Series(v, index=pd.DatetimeIndex(times))
+        rows.append(('resample("1h").mean', "pandas",
+                     best(lambda: pt.resample("1h").mean(), rep)))
     if "polars" in engines:
         import polars as pl
 
@@ -87,6 +107,13 @@ def main():
                          best(lambda st=st: fns[st](w), rep)))
         rows.append((f"groupby rolling({w}).mean", "polars",
                      best(lambda: pldf.select(pl.col("v").rolling_mean(w).over("k")), rep)))
+        rows.append(("ewm(span=20).mean", "polars", best(lambda: pls.ewm_mean(span=20), rep)))
+        rows.append(("groupby ewm(span=20).mean", "polars",
+                     best(lambda: pldf.select(pl.col("v").ewm_mean(span=20).over("k")), rep)))
+        pldt = pl.DataFrame({"t": times, "v": pls})
+        rows.append(('resample("1h").mean', "polars",
+                     best(lambda: pldt.group_by_dynamic("t", every="1h").agg(pl.col("v").mean()),
+                          rep)))
     if "duckdb" in engines:
         import duckdb
         import pyarrow as pa
@@ -103,6 +130,11 @@ def main():
         q = f"SELECT AVG(v) OVER (PARTITION BY k ORDER BY i {frame}) FROM t"
         rows.append((f"groupby rolling({w}).mean", "duckdb",
                      best(lambda: con.execute(q).to_arrow_table(), rep)))
+        con.register("ts", pa.table({"t": times, "v": pa.array(v, from_pandas=True)}))
+        q2 = ("SELECT time_bucket(INTERVAL '1 hour', t) AS b, AVG(v) FROM ts GROUP BY b "
+              "ORDER BY b")
+        rows.append(('resample("1h").mean', "duckdb",
+                     best(lambda: con.execute(q2).to_arrow_table(), rep)))
 
     base = {case: s for case, eng, s in rows if eng == "zambezi"}
     print(f"# {' '.join(sys.argv)}  (nproc={os.cpu_count()}, rows={n}, window={w}, "

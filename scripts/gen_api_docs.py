@@ -50,6 +50,7 @@ DEVICE_NAMES = frozenset(["devices", "get_num_threads", "set_num_threads", "prof
 # Classes users reach through an attribute or a method rather than by name.
 CLASS_HOMES = {"StringMethods": "Series.str", "DatetimeMethods": "Series.dt",
                "Rolling": "Rolling", "Expanding": "Expanding",
+               "ExponentialMovingWindow": "ExponentialMovingWindow", "Resampler": "Resampler",
                "GroupBy": "GroupBy"}
 SECTION_ORDER = [TOP, DEVICES, "DataFrame", "Series", "Series.str", "Series.dt", "GroupBy"]
 # Sections for other classes (zb.io.CsvReader ...) come next, then these.

@@ -29,6 +29,7 @@ from zambezi._concat import concat
 from zambezi._merge import merge
 from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
 from zambezi._cut import cut, qcut
+from zambezi._resample import Grouper
 from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
 from zambezi._options import get_option, option_context, reset_option, set_option
@@ -192,6 +193,7 @@ __all__ = [
     "get_dummies",
     "cut",
     "qcut",
+    "Grouper",
     "devices",
     "get_num_threads",
     "set_num_threads",

@@ -57,6 +57,8 @@ from zambezi import index as _ix
 from zambezi._convert import _is_pandas
 from zambezi._window import GroupByWindow
 from zambezi._rank import GroupByRank
+from zambezi import _resample
+from zambezi._ewm import GroupByEWM
 from zambezi._rolling import GroupByRolling
 from zambezi._apply import GroupByApply
 from zambezi.errors import (
@@ -237,7 +239,7 @@ def _series_keys(s, by, level):
     return _Keys(work, knames, klabels, ["__value"], [s.name])
 
 
-class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByApply):
+class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApply):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results
@@ -844,7 +846,25 @@ class FrameGroupBy:
         if not observed:
             raise InvalidValueError("observed=False is not supported: only categories that "
                                     "occur form groups")
+        if _resample.is_grouper(by):
+            r = _resample.grouper_resampler(self, by)
+            if r is not None:
+                return r
+        drop = []
+        if isinstance(by, list) and any(_resample.is_grouper(k) for k in by):
+            by = list(by)
+            for i, k in enumerate(by):
+                if _resample.is_grouper(k):
+                    by[i], name = _resample.grouper_key(self, k)
+                    if name is not None and not isinstance(by[i], str):
+                        drop.append(name)
+        elif _resample.is_grouper(by):
+            by, _ = _resample.grouper_key(self, by)
         keys = _frame_keys(self, by, level)
+        if drop:  # a Grouper's time column is a key, not a value
+            keep = [i for i, v in enumerate(keys.values) if v not in drop]
+            keys.values = [keys.values[i] for i in keep]
+            keys.value_labels = [keys.value_labels[i] for i in keep]
         return GroupBy(self, keys, sort, dropna, as_index=as_index)
 
 
@@ -878,5 +898,12 @@ class SeriesGroupByMixin:
         if not observed:
             raise InvalidValueError("observed=False is not supported: only categories that "
                                     "occur form groups")
+        if _resample.is_grouper(by):
+            r = _resample.grouper_resampler(self, by)
+            if r is not None:
+                return r
+        if isinstance(by, list) and any(_resample.is_grouper(k) for k in by):
+            by = [_resample.grouper_key(self, k)[0] if _resample.is_grouper(k) else k
+                  for k in by]
         keys = _series_keys(self, by, level)
         return GroupBy(self, keys, sort, dropna, ["__value"], True, True)

@@ -22,6 +22,8 @@ from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
 from zambezi._rank import FrameRank
+from zambezi._ewm import FrameEWM
+from zambezi._resample import FrameResample
 from zambezi._rolling import FrameRolling
 from zambezi._groupby import FrameGroupBy
 from zambezi._reshape import FrameReshape
@@ -77,7 +79,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameOps,
+class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameEWM,
+                FrameResample, FrameOps,
                 FrameExtra, FrameReduce, FrameRank, FrameStats, FrameSummary, FrameConvert,
                 FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,
                 _base.NDFrame):

@@ -12,6 +12,8 @@ from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
 from zambezi._window import SeriesWindow
 from zambezi._rank import SeriesRank
+from zambezi._ewm import SeriesEWM
+from zambezi._resample import SeriesResample
 from zambezi._rolling import SeriesRolling
 from zambezi.accessors import SeriesExtras
 from zambezi._groupby import SeriesGroupByMixin
@@ -26,8 +28,9 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesOps, SeriesStats,
-             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, SeriesApply, SeriesEcosystem,
+class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesResample,
+             SeriesOps, SeriesStats, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
+             SeriesApply, SeriesEcosystem,
              _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 

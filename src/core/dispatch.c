@@ -19,7 +19,7 @@ const char *zb__op_name(zb__op op) {
       "where",        "stat",       "quantile",      "hash_rows", "unique",
       "nunique",      "value_counts", "duplicated",  "isin",      "join_indices",
       "groupby",      "groupby_agg", "group_ids",    "group_cumcount",
-      "fill_scan",    "cumulative",  "rank",   "rolling"};
+      "fill_scan",    "cumulative",  "rank",   "rolling", "ewm"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -89,6 +89,10 @@ bool zb__backend_supports(const zb_backend *be, const zb__call *c) {
       if (c->variant == 0) return covers(be, c->op, c->in[0]->type, 0);
       for (int64_t k = 0; k < c->table->num_columns; k++)
         if (!covers(be, c->op, c->table->columns[k]->type, 1)) return false;
+      return true;
+    case ZB__OP_EWM:
+      for (int64_t k = 0; k < c->table->num_columns; k++)
+        if (!covers(be, c->op, c->table->columns[k]->type, c->variant)) return false;
       return true;
     case ZB__OP_GROUP_IDS:
       return keys_covered(be, c->op, c->table, c->p.groupby.n_keys, c->p.groupby.keys, 0);
@@ -276,6 +280,12 @@ static const char *variant_name(zb__op op, int v) {
           "group_quantile", "time_count", "time_sum", "time_mean", "time_min", "time_max",
           "time_var", "time_std", "time_skew", "time_kurt", "time_median", "time_quantile"};
       return v < 3 * ZB_ROLL_OP_COUNT ? names[v] : NULL;
+    }
+    case ZB__OP_EWM: {
+      static const char *const names[2 * ZB_EWM_OP_COUNT] = {
+          "mean", "sum", "var", "std", "cov", "corr",
+          "group_mean", "group_sum", "group_var", "group_std", "group_cov", "group_corr"};
+      return v < 2 * ZB_EWM_OP_COUNT ? names[v] : NULL;
     }
     case ZB__OP_FILTER:
     case ZB__OP_TAKE: return v == 0 ? "column" : v == 1 ? "table" : NULL;

@@ -29,6 +29,7 @@
 #include "zambezi/compute.h"
 #include "zambezi/groupby.h"
 #include "zambezi/join.h"
+#include "zambezi/ewm.h"
 #include "zambezi/rolling.h"
 #include "zambezi/zambezi.h"
 
@@ -129,6 +130,11 @@ typedef enum zb__op {
    * ZB_ROLL_OP_COUNT for groups, 2 * ZB_ROLL_OP_COUNT for given windows;
    * p.rolling; -> out[0] float64 */
   ZB__OP_ROLLING,
+  /* table t of float64 columns (subject each column's type); in[0] NULL,
+   * or int64 group ids (p.ewm.n_groups); in[1] NULL, or float64 times;
+   * variant the zb_ewm_op, plus ZB_EWM_OP_COUNT for groups; p.ewm;
+   * -> out_table of float64 columns */
+  ZB__OP_EWM,
   ZB__OP_COUNT
 } zb__op;
 
@@ -172,6 +178,7 @@ typedef struct zb__call {
     struct { bool skipna; int64_t n_groups; zb_type_id result; } cumulative;
     struct { bool ascending; bool pct; zb_rank_na na_option; int64_t n_groups; } rank;
     struct { zb_rolling_options opt; int64_t n_groups; bool bounds; } rolling;
+    struct { zb_ewm_options opt; int64_t n_groups; } ewm;
   } p;
   /* results */
   zb_column *out[2];

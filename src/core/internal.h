@@ -14,6 +14,7 @@
 #include "zambezi/compute.h"
 #include "zambezi/groupby.h"
 #include "zambezi/join.h"
+#include "zambezi/ewm.h"
 #include "zambezi/rolling.h"
 #include "zambezi/zambezi.h"
 #include "core/dispatch.h"

@@ -165,6 +165,10 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                              c->p.rolling.bounds ? in[1] : NULL, in[2],
                              (zb_roll_op)(c->variant % ZB_ROLL_OP_COUNT), &c->p.rolling.opt, out,
                              err);
+    case ZB__OP_EWM:
+      return zb__cpu_ewm(c->table, in[0], c->p.ewm.n_groups, in[1],
+                         (zb_ewm_op)(c->variant % ZB_EWM_OP_COUNT), &c->p.ewm.opt, &c->out_table,
+                         err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

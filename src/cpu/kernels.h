@@ -178,6 +178,10 @@ zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t
 zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
                           const zb_column *starts, const zb_column *ends, zb_roll_op op,
                           const zb_rolling_options *opt, zb_column **out, zb_error *err);
+/* pandas' ewm statistics (src/cpu/ewm.c; see zb_table_ewm). */
+zb_status zb__cpu_ewm(const zb_table *t, const zb_column *group_ids, int64_t n_groups,
+                      const zb_column *times, zb_ewm_op op, const zb_ewm_options *opt,
+                      zb_table **out, zb_error *err);
 /* Filter n_cols host columns by one mask in one pass of parallel work;
  * outs[c] get new references (all NULL on failure). */
 zb_status zb__cpu_filter_columns(int64_t n_cols, const zb_column *const *cols,

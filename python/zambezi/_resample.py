@@ -1,0 +1,908 @@
+"""Time bins, as pandas 3 has them: ``resample(rule)`` on a Series or
+DataFrame with a datetime index (or ``on=`` a datetime column) and
+``Grouper(key=..., freq=...)`` as a groupby key, returning a ``Resampler``
+whose sum / mean / min / max / count / size / first / last / median / std
+/ var / nunique / ohlc / agg aggregate each bin (asfreq picks the value at
+each bin edge).
+
+How: each row's bin is found with numpy on the int64 times (an integer
+division for fixed spans; a binary search among the bin edges for
+calendar rules), the rows are grouped by bin with the engine's group-by,
+and the result is spread onto every bin between the first and the last
+row's (the empty ones too: sum, count, size and nunique give 0 there,
+the others a missing value).  Nothing here loops over rows.
+
+pandas' rules:
+
+- Rules: a number and a fixed unit ("s", "min", "h", "D", "ms", "us",
+  "ns": "15min", "2h", a timedelta) or a calendar one: "W" (weeks ending
+  on Sunday; "W-MON" ...), "MS" / "ME" (month start / end), "QS" / "QE"
+  (quarters; "QS-FEB", "QE-NOV" ...), "YS" / "YE" (years; "YS-JUL" ...),
+  with a multiple ("2MS").
+- Fixed spans are counted from ``origin`` ("start_day": midnight of the
+  first day, the default; "start"; "epoch"; "end"; "end_day"; a
+  timestamp) plus ``offset``; calendar bins start at their anchor dates.
+- ``closed`` (which side of a bin holds its edge) and ``label`` (which
+  edge names it) default to "left", and to "right" for "W", "ME", "QE"
+  and "YE" (whose bins then hold their whole last day).
+- The result's index is the bins' labels, named as the index (or the
+  ``on`` column); rows with a missing time (NaT) are left out.
+- ``Grouper(key=..., freq=...)`` alone is the same as ``resample``; with
+  other keys (``groupby(["k", Grouper(...)])``) the bin is one more key
+  and only the (key, bin) pairs that occur are groups, as pandas.
+
+Differences from pandas:
+
+- tz-aware times: fixed spans are exact; calendar bins are laid out in
+  the zone's wall time at each edge (Python's zoneinfo), and "D" counts
+  24 hours from the first day's local midnight, so bins across a DST
+  change can differ from pandas' by the shift.
+- ``min_count`` of sum / min / max is not supported; the result's
+  DatetimeIndex has no ``freq``.  The aggregations are zambezi's GroupBy
+  ones: a DataFrame's non-numeric columns are left out of sum / mean /
+  median / std / var (pandas raises, or joins strings for sum).
+- ``asfreq`` reindexes onto the bin edges (as pandas); ``interpolate``,
+  ``ffill`` / ``bfill`` upsampling, ``apply`` / ``transform``, ``kind``,
+  ``convention`` and business rules ("B", "BME" ...) are not supported;
+  ohlc of a DataFrame is not supported (pandas gives MultiIndex columns).
+"""
+
+import datetime
+import numbers
+import re
+
+import numpy as np
+
+from zambezi import _convert, _core
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+_NS = {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9, "min": 60 * 10**9, "h": 3600 * 10**9,
+       "D": 86_400 * 10**9}
+_DAY = 86_400 * 10**9
+_DAYS = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"]
+_MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+_RULE = re.compile(r"^\s*(\d+)?\s*([A-Za-z]+)(?:-([A-Za-z]+))?\s*$")
+_UNIT_NS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+_END = ("W", "ME", "QE", "YE")
+
+
+class _Rule:
+    """A parsed rule: ``tick`` (a fixed span in ns) or a calendar rule:
+    ``kind`` "W" or "M" (months), ``start`` (anchors at period starts),
+    ``step`` months per period (1, 3, 12) or days (7), ``residue`` the
+    anchor's position, ``n`` the multiple."""
+
+    __slots__ = ("text", "tick", "kind", "start", "step", "residue", "n", "day")
+
+    def __init__(self, text, tick=None, kind=None, start=True, step=1, residue=0, n=1, day=False):
+        self.text, self.tick, self.kind, self.start = text, tick, kind, start
+        self.step, self.residue, self.n, self.day = step, residue, n, day
+
+    @property
+    def end_type(self):
+        return self.tick is None and not self.start
+
+
+def _parse_rule(rule):
+    if isinstance(rule, (datetime.timedelta, np.timedelta64)) or \
+            type(rule).__name__ == "Timedelta":
+        from zambezi._rolling import _offset_ns
+
+        ns = _offset_ns(rule)
+        if ns <= 0:
+            raise InvalidValueError(f"resample: the rule must be a positive span, not {rule!r}")
+        return _Rule(str(rule), tick=ns)
+    if not isinstance(rule, str):
+        raise DTypeError(f"resample: rule must be a string such as '1h' or 'MS', not "
+                         f"{type(rule).__name__}")
+    m = _RULE.match(rule)
+    if m is None:
+        raise InvalidValueError(f"resample: cannot read the rule {rule!r}")
+    n = int(m.group(1)) if m.group(1) else 1
+    unit, anchor = m.group(2), m.group(3)
+    if n <= 0:
+        raise InvalidValueError(f"resample: the rule's multiple must be positive: {rule!r}")
+    if unit in _NS and anchor is None:
+        return _Rule(rule, tick=n * _NS[unit], n=n, day=unit == "D")
+    if unit == "W":
+        a = anchor.upper() if anchor else "SUN"
+        if a not in _DAYS:
+            raise InvalidValueError(f"resample: unknown weekday {anchor!r} in {rule!r}")
+        # the anchor days: 1970-01-01 was a Thursday (weekday 3)
+        return _Rule(rule, kind="W", start=False, step=7, residue=(_DAYS.index(a) - 3) % 7, n=n)
+    if unit in ("MS", "ME") and anchor is None:
+        return _Rule(rule, kind="M", start=unit == "MS", step=1, residue=0, n=n)
+    if unit in ("QS", "QE", "YS", "YE"):
+        start = unit.endswith("S")
+        a = anchor.upper() if anchor else ("JAN" if start else "DEC")
+        if a not in _MONTHS:
+            raise InvalidValueError(f"resample: unknown month {anchor!r} in {rule!r}")
+        step = 3 if unit[0] == "Q" else 12
+        return _Rule(rule, kind="M", start=start, step=step, residue=_MONTHS.index(a) % step, n=n)
+    if unit in ("T", "H", "S", "L", "U", "N", "M", "Q", "Y", "A"):
+        raise InvalidValueError(f"resample: the rule {rule!r} is not a pandas 3 spelling; use "
+                                "'min', 'h', 's', 'ms', 'us', 'ns', 'ME', 'QE' or 'YE'")
+    raise UnsupportedError(f"resample: the rule {rule!r} is not supported (fixed spans, 'W', "
+                           "'MS', 'ME', 'QS', 'QE', 'YS', 'YE')")
+
+
+# -- calendar anchors (days since the epoch) ---------------------------------
+
+def _month_of(days):
+    return np.asarray(days, dtype="datetime64[D]").astype("datetime64[M]").astype(np.int64)
+
+
+def _month_first_day(months):
+    return np.asarray(months, dtype=np.int64).astype("datetime64[M]").astype(
+        "datetime64[D]").astype(np.int64)
+
+
+def _anchor(rule, k):
+    """Day (since the epoch) of anchor k."""
+    k = np.asarray(k, dtype=np.int64)
+    if rule.kind == "W":
+        return 7 * k + rule.residue
+    m = rule.step * k + rule.residue
+    return _month_first_day(m) if rule.start else _month_first_day(m + 1) - 1
+
+
+def _floor_k(rule, days):
+    """The last anchor at or before each day."""
+    days = np.asarray(days, dtype=np.int64)
+    if rule.kind == "W":
+        return (days - rule.residue) // 7
+    k = (_month_of(days) - rule.residue) // rule.step
+    if not rule.start:
+        k = k - (_anchor(rule, k) > days)
+    return k
+
+
+def _calendar_edges(rule, first_day, last_day, closed):
+    """pandas' bin edges (days) of a calendar rule from the first and last
+    (normalized) days: first rolled back (closed left) or one period
+    back, last one period on, anchors every n periods."""
+    n = rule.n
+    k0 = int(_floor_k(rule, first_day))
+    on0 = int(_anchor(rule, k0)) == first_day
+    if closed == "left":
+        start = k0
+    else:
+        start = k0 - n if on0 else k0 - n + 1
+    # last + n periods: n anchors on from an anchor; off one, the next
+    # anchor and n - 1 more -- floor(last) + n either way
+    end = int(_floor_k(rule, last_day)) + n
+    ks = np.arange(start, end + 1, n, dtype=np.int64)
+    return _anchor(rule, ks)
+
+
+# -- time zones --------------------------------------------------------------
+
+def _zone(tz):
+    if tz is None or tz == "UTC":
+        return None
+    try:
+        import zoneinfo
+
+        return zoneinfo.ZoneInfo(tz)
+    except Exception:
+        m = re.match(r"^([+-])(\d\d):?(\d\d)$", tz)
+        if m:
+            sign = 1 if m.group(1) == "+" else -1
+            return datetime.timezone(sign * datetime.timedelta(hours=int(m.group(2)),
+                                                               minutes=int(m.group(3))))
+        raise UnsupportedError(f"resample: unknown time zone {tz!r}") from None
+
+
+def _local_offset_ns(zone, utc_ns):
+    """The zone's UTC offset (ns) at one instant."""
+    if zone is None:
+        return 0
+    t = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + \
+        datetime.timedelta(microseconds=int(utc_ns) // 1000)
+    return int(t.astimezone(zone).utcoffset().total_seconds()) * 10**9
+
+
+def _wall_to_utc(zone, wall_ns):
+    """Wall times (ns) of the zone to UTC instants (a loop over bin edges,
+    not rows)."""
+    if zone is None:
+        return wall_ns
+    out = np.empty_like(wall_ns)
+    epoch = datetime.datetime(1970, 1, 1)
+    for i, w in enumerate(wall_ns.tolist()):
+        local = (epoch + datetime.timedelta(microseconds=w // 1000)).replace(tzinfo=zone)
+        out[i] = w - int(local.utcoffset().total_seconds()) * 10**9
+    return out
+
+
+# -- binning -----------------------------------------------------------------
+
+def _check_side(v, what, default):
+    if v is None:
+        return default
+    if v not in ("left", "right"):
+        raise InvalidValueError(f"resample: {what} must be 'left' or 'right', not {v!r}")
+    return v
+
+
+def _scalar_ns(v, what, zone_name=None):
+    """A timestamp (str, datetime, numpy, pandas) in UTC ns."""
+    if isinstance(v, np.datetime64):
+        return int(v.astype("datetime64[ns]").astype(np.int64))
+    value = getattr(v, "value", None)
+    if isinstance(value, numbers.Integral) and hasattr(v, "tz"):  # pandas' Timestamp
+        return int(v.as_unit("ns").value) if hasattr(v, "as_unit") else int(value)
+    if isinstance(v, str):
+        return int(np.datetime64(v, "ns").astype(np.int64))
+    if isinstance(v, datetime.datetime):
+        if v.tzinfo is not None:
+            return int(v.timestamp()) * 10**9 + v.microsecond * 1000
+        return int(np.datetime64(v, "ns").astype(np.int64))
+    raise DTypeError(f"resample: {what} must be a timestamp, not {type(v).__name__}")
+
+
+class _Bins:
+    """Each row's bin (int64, -1 for NaT), the bins' labels (ns), and the
+    rows in time order (None when they are)."""
+
+    __slots__ = ("row_bin", "labels", "n_bins", "order", "has_nat", "edges", "t_ns")
+
+    def __init__(self, row_bin, labels):
+        self.row_bin, self.labels, self.n_bins = row_bin, labels, len(labels)
+        self.order = None
+        self.has_nat = True
+        self.edges = labels  # every bin edge (one more than the bins)
+        self.t_ns = None     # the rows' times (UTC ns; NaT rows: int64 min)
+
+
+def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
+    """pandas' bins of the times t_ns (UTC ns, int64; valid: not NaT, or
+    None when every time is there)."""
+    zone = _zone(tz)
+    n = len(t_ns)
+    tv = t_ns if valid is None else t_ns[valid]
+    if len(tv) == 0:
+        return _Bins(np.full(n, -1, dtype=np.int64), np.empty(0, dtype=np.int64))
+
+    def spread(b):
+        if valid is None:
+            return b
+        row_bin = np.full(n, -1, dtype=np.int64)
+        row_bin[valid] = b
+        return row_bin
+
+    first, last = int(tv.min()), int(tv.max())
+    if rule.tick is not None:
+        freq = rule.tick
+        off = 0 if offset is None else _offset_ns(offset)
+        if isinstance(origin, str) and origin == "start_day":
+            lo = _local_offset_ns(zone, first)
+            org = (first + lo) // _DAY * _DAY - lo
+        elif isinstance(origin, str) and origin == "start":
+            org = first
+        elif isinstance(origin, str) and origin == "epoch":
+            org = 0 if zone is None else -_local_offset_ns(zone, 0)
+        elif isinstance(origin, str) and origin in ("end", "end_day"):
+            if origin == "end":
+                ol = last
+            else:
+                lo = _local_offset_ns(zone, last)
+                ol = -((-(last + lo)) // _DAY) * _DAY - lo
+            sub = (ol - first) // freq
+            if closed == "left":
+                sub += 1
+            first = ol - sub * freq
+            org = first
+        else:
+            org = _scalar_ns(origin, "origin")
+        org += off
+        fo, lo_ = (first - org) % freq, (last - org) % freq
+        if closed == "right":
+            fres = first - fo if fo > 0 else first - freq
+            lres = last + (freq - lo_) if lo_ > 0 else last
+        else:
+            fres = first - fo if fo > 0 else first
+            lres = last + (freq - lo_) if lo_ > 0 else last + freq
+        nb = (lres - fres) // freq  # edges fres + k * freq, k = 0..nb
+        b = tv - (fres if closed == "left" else fres + 1)
+        b //= freq
+        if len(b) and (b.min() < 0 or b.max() >= nb):
+            raise InvalidValueError(f"resample: with origin={origin!r} and offset={offset!r} "
+                                    "some times fall outside the bins (pandas: 'Values falls "
+                                    "before first bin')")
+        row_bin = spread(b)
+        edges = fres + freq * np.arange(nb + 1, dtype=np.int64)
+        out = _Bins(row_bin, edges[1:] if label == "right" else edges[:-1])
+        out.edges = edges
+        return out
+    # calendar rules: edges at anchor days, laid out in wall time
+    fday = (first + _local_offset_ns(zone, first)) // _DAY
+    lday = (last + _local_offset_ns(zone, last)) // _DAY
+    edges_day = _calendar_edges(rule, fday, lday, closed)
+    binner = edges_day * _DAY  # wall-time midnights
+    if rule.end_type and closed == "right":
+        edges = binner + _DAY - 1  # a bin holds its whole last day
+    else:
+        edges = binner
+    edges_utc = _wall_to_utc(zone, edges)
+    if rule.end_type and len(edges_utc) >= 2 and edges_utc[-2] > last:
+        edges_utc, binner = edges_utc[:-1], binner[:-1]
+    side = "right" if closed == "left" else "left"
+    row_bin = spread(np.searchsorted(edges_utc, tv, side) - 1)
+    edges = _wall_to_utc(zone, binner)
+    out = _Bins(row_bin, edges[1:] if label == "right" else edges[:-1])
+    out.edges = edges
+    return out
+
+
+def _offset_ns(v):
+    from zambezi._rolling import _offset_ns as off
+
+    return off(v)
+
+
+# -- the Resampler -------------------------------------------------------------
+
+_ZERO_FILL = frozenset(["sum", "count", "size", "nunique"])
+_INTS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
+_OPS = ("sum", "mean", "min", "max", "count", "size", "first", "last", "median", "std", "var",
+        "nunique", "prod")
+
+
+class Resampler:
+    """The time bins of a Series or DataFrame: what ``resample(rule)``
+    (and ``groupby(Grouper(freq=...))``) returns.  Each aggregation gives
+    one row per bin, every bin from the first row's to the last's.
+
+    Examples
+    --------
+    >>> t = pd.date_range("2024-01-01", periods=5, freq="25min")
+    >>> r = zb.Series([1.0, 2.0, 3.0, 4.0, 5.0], index=t).resample("h")
+    >>> r.sum()
+    2024-01-01 00:00:00.000000    6
+    2024-01-01 01:00:00.000000    9
+    dtype: float64
+    """
+
+    __slots__ = ("_obj", "_values", "_bins", "_tname", "_unit", "_tz", "_rule", "_sel", "_on",
+                 "_closed")
+
+    def __init__(self, obj, values, bins, tname, unit, tz, rule, sel=None, on=None,
+                 closed="left"):
+        self._obj = obj          # the object resampled
+        self._values = values    # the object without the time column (on=)
+        self._bins = bins
+        self._tname = tname
+        self._unit = unit
+        self._tz = tz
+        self._rule = rule
+        self._sel = sel
+        self._on = on
+        self._closed = closed
+
+    def __repr__(self):
+        return f"DatetimeIndexResampler [freq={self._rule.text}]"
+
+    def __getitem__(self, key):
+        if self._values._ndim != 2:
+            raise InvalidValueError("a Series' resample has no columns to select")
+        return Resampler(self._obj, self._values, self._bins, self._tname, self._unit, self._tz,
+                         self._rule, key, self._on, self._closed)
+
+    def __getattr__(self, name):
+        if not name.startswith("_") and self._values._ndim == 2 and \
+                name in self._values._table.names:
+            return self[name]
+        raise AttributeError(f"'Resampler' object has no attribute {name!r}")
+
+    # -- plumbing ---------------------------------------------------------------
+    def _grouped(self):
+        from zambezi import _base
+
+        from zambezi import _indexing
+
+        obj = self._values
+        if self._sel is not None:
+            obj = obj[self._sel]
+        b = self._bins
+        row_bin = b.row_bin
+        if b.order is not None:  # pandas bins the rows in time order
+            obj = obj._select_rows(_indexing.take_rows(
+                _core.column_from_buffer(b.order)))
+            row_bin = row_bin[b.order]
+        key = _core.column_from_buffer(row_bin, mask=row_bin < 0 if b.has_nat else None)
+        key = _base.series_class()._from_column(key, "__bin", obj._index)
+        return obj.groupby(key, sort=True, dropna=True)
+
+    def _index(self, labels=None):
+        from zambezi import index as _ix
+
+        per = _UNIT_NS[self._unit]
+        labels = (self._bins.labels if labels is None else labels) // per
+        col = _core.column_from_buffer(labels, unit=self._unit, tz=self._tz)
+        return _ix.Index._from_columns([col], [self._tname])
+
+    def _spread(self, res, fills):
+        """res (indexed by the bins that have rows, in order) onto every
+        bin; fills: per result column, the value of an empty bin (None:
+        missing)."""
+        from zambezi import _indexing
+
+        nb = self._bins.n_bins
+        present = np.asarray(_convert.values_numpy(res._index._levels()[0]), dtype=np.int64)
+        pos = np.full(nb, -1, dtype=np.int64)
+        pos[present] = np.arange(len(present), dtype=np.int64)
+        rows = _indexing.take_rows(_core.column_from_buffer(pos, mask=pos < 0))
+        out = res._select_rows(rows)
+        if len(present) < nb:
+            # empty bins: 0 for counts and sums; else missing, which makes
+            # integers float64, as pandas
+            def fix(col, fill):
+                if fill is not None:
+                    return _core.fill_null(col, fill)
+                if col.null_count and col.dtype in _INTS:
+                    return _core.cast(col, "float64")
+                return col
+
+            if out._ndim == 1:
+                out = out._like(fix(out._col, fills[0]))
+            else:
+                t = out._table
+                out = out._like(_core.table_from_columns(
+                    [fix(t.column(i), f) for i, f in zip(range(t.num_columns), fills)],
+                    list(t.names)))
+        return out._with_index(self._index())
+
+    def _simple(self, op, **kw):
+        gb = self._grouped()
+        res = getattr(gb, op)(**kw)
+        ncols = 1 if res._ndim == 1 else len(res.columns)
+        fill = 0 if op in _ZERO_FILL else None
+        return self._spread(res, [fill] * ncols)
+
+    # -- aggregations -------------------------------------------------------------
+    def sum(self, numeric_only=False, min_count=0):
+        """Sum of each bin (0 for an empty one).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01 00:10", "2024-01-01 02:20"])
+        >>> zb.Series([1, 2], index=t).resample("h").sum().to_list()
+        [1, 0, 2]
+        """
+        if min_count:
+            raise UnsupportedError("resample sum(min_count=...) is not supported")
+        return self._simple("sum")
+
+    def mean(self, numeric_only=False):
+        """Mean of each bin (missing for an empty one).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01 00:10", "2024-01-01 00:50", "2024-01-01 02:20"])
+        >>> zb.Series([1.0, 2.0, 4.0], index=t).resample("h").mean().to_list()
+        [1.5, None, 4.0]
+        """
+        return self._simple("mean")
+
+    def min(self, numeric_only=False, min_count=0):
+        """Smallest value of each bin.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-02"])
+        >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("D").min().to_list()
+        [3.0, 4.0]
+        """
+        if min_count:
+            raise UnsupportedError("resample min(min_count=...) is not supported")
+        return self._simple("min")
+
+    def max(self, numeric_only=False, min_count=0):
+        """Largest value of each bin.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-02"])
+        >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("D").max().to_list()
+        [3.0, 5.0]
+        """
+        if min_count:
+            raise UnsupportedError("resample max(min_count=...) is not supported")
+        return self._simple("max")
+
+    def count(self):
+        """Non-missing values of each bin (0 for an empty one).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-03", "2024-01-03"])
+        >>> zb.Series([1.0, None, 2.0], index=t).resample("D").count().to_list()
+        [1, 0, 1]
+        """
+        return self._simple("count")
+
+    def size(self):
+        """Rows of each bin (0 for an empty one), a Series.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-03", "2024-01-03"])
+        >>> zb.Series([1.0, None, 2.0], index=t).resample("D").size().to_list()
+        [1, 0, 2]
+        """
+        gb = self._grouped()
+        return self._spread(gb.size(), [0])
+
+    def first(self, numeric_only=False, min_count=-1, skipna=True):
+        """First non-missing value of each bin.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01", "2024-01-02"])
+        >>> zb.Series([None, 2.0, 3.0], index=t).resample("D").first().to_list()
+        [2.0, 3.0]
+        """
+        return self._simple("first")
+
+    def last(self, numeric_only=False, min_count=-1, skipna=True):
+        """Last non-missing value of each bin.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01", "2024-01-02"])
+        >>> zb.Series([1.0, 2.0, 3.0], index=t).resample("D").last().to_list()
+        [2.0, 3.0]
+        """
+        return self._simple("last")
+
+    def median(self, numeric_only=False):
+        """Median of each bin.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01", "2024-01-01"])
+        >>> zb.Series([1.0, 9.0, 2.0], index=t).resample("D").median().to_list()
+        [2.0]
+        """
+        return self._simple("median")
+
+    def std(self, ddof=1, numeric_only=False):
+        """Standard deviation of each bin.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01"])
+        >>> zb.Series([1.0, 3.0], index=t).resample("D").std().to_list()
+        [1.4142135623730951]
+        """
+        return self._simple("std", ddof=ddof)
+
+    def var(self, ddof=1, numeric_only=False):
+        """Variance of each bin.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01"])
+        >>> zb.Series([1.0, 3.0], index=t).resample("D").var().to_list()
+        [2.0]
+        """
+        return self._simple("var", ddof=ddof)
+
+    def nunique(self):
+        """Distinct non-missing values of each bin (0 for an empty one).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01", "2024-01-03"])
+        >>> zb.Series([1, 1, 2], index=t).resample("D").nunique().to_list()
+        [1, 0, 1]
+        """
+        return self._simple("nunique")
+
+    def ohlc(self):
+        """Open (first), high, low and close (last) of each bin: a
+        DataFrame (of a Series; a DataFrame's ohlc is not supported).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01 09:00", "2024-01-01 09:30", "2024-01-01 10:10"])
+        >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("h").ohlc().to_dict("list")
+        {'open': [3.0, 4.0], 'high': [5.0, 4.0], 'low': [3.0, 4.0], 'close': [5.0, 4.0]}
+        """
+        obj = self._values if self._sel is None else self._values[self._sel]
+        if obj._ndim != 1:
+            raise UnsupportedError("resample ohlc of a DataFrame (MultiIndex columns) is not "
+                                   "supported; select a column first")
+        gb = self._grouped()
+        res = gb.agg(["first", "max", "min", "last"])
+        res = res.rename(columns={"first": "open", "max": "high", "min": "low", "last": "close"})
+        return self._spread(res, [None] * 4)
+
+    def aggregate(self, func=None, *args, **kwargs):
+        """Aggregate each bin with ``func``: a name, a list of names (one
+        column each) or a dict of column -> name(s), as GroupBy.agg; empty
+        bins give 0 for sum, count, size and nunique, else missing.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01", "2024-01-03"])
+        >>> df = zb.DataFrame({"a": [1.0, 2.0, 3.0], "b": [4, 5, 6]}, index=t)
+        >>> df.resample("D").agg({"a": "mean", "b": "sum"}).to_dict("list")
+        {'a': [1.5, None, 3.0], 'b': [9, 0, 6]}
+        """
+        if args or kwargs:
+            raise UnsupportedError("resample agg with extra arguments is not supported")
+        gb = self._grouped()
+        res = gb.agg(func)
+        obj = self._values if self._sel is None else self._values[self._sel]
+        ops = _agg_ops(func, obj, res)
+        return self._spread(res, [0 if op in _ZERO_FILL else None for op in ops])
+
+    agg = aggregate
+
+    def asfreq(self, fill_value=None):
+        """The value at each bin edge's exact time (pandas' upsampling:
+        the object reindexed onto the edges -- without the last edge,
+        or the first when closed="right"), missing (or ``fill_value``)
+        where no row has that time.  Needs a datetime index without
+        repeated times.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:30", "2024-01-01 02:00"])
+        >>> zb.Series([1.0, 2.0, 3.0], index=t).resample("h").asfreq().to_list()
+        [1.0, None, 3.0]
+        """
+        from zambezi import _indexing
+
+        if self._on is not None:
+            raise InvalidValueError("resample asfreq: upsampling from on= is not supported (as "
+                                    "pandas); use set_index(...) to make the times the index")
+        obj = self._values if self._sel is None else self._values[self._sel]
+        b = self._bins
+        edges = b.edges
+        target = edges[1:] if self._closed == "right" else edges[:-1]
+        t = b.t_ns
+        order = b.order if b.order is not None else np.arange(len(t), dtype=np.int64)
+        ts = t[order]
+        if len(ts) > 1 and (ts[1:] == ts[:-1]).any():
+            raise InvalidValueError("resample asfreq: cannot reindex on an axis with duplicate "
+                                    "labels (the index repeats a time)")
+        pos = np.searchsorted(ts, target)
+        hit = pos < len(ts)
+        hit[hit] = ts[pos[hit]] == target[hit]
+        rows = np.where(hit, order[np.minimum(pos, max(len(ts) - 1, 0))] if len(ts) else 0, -1)
+        out = obj._select_rows(_indexing.take_rows(
+            _core.column_from_buffer(rows.astype(np.int64), mask=~hit)))
+        if not hit.all():
+            hitcol = _core.column_from_buffer(hit)
+
+            def fix(col):
+                if fill_value is not None:  # the new rows only, as pandas' reindex
+                    return _core.column_where(col, hitcol, _core.fill_null(col, fill_value))
+                if col.null_count and col.dtype in _INTS:
+                    return _core.cast(col, "float64")
+                return col
+
+            if out._ndim == 1:
+                out = out._like(fix(out._col))
+            else:
+                tt = out._table
+                out = out._like(_core.table_from_columns(
+                    [fix(tt.column(i)) for i in range(tt.num_columns)], list(tt.names)))
+        return out._with_index(self._index(target))
+
+
+def _name(f):
+    from zambezi._groupby import _op_name
+
+    try:
+        return _op_name(f)
+    except Exception:
+        return None
+
+
+def _agg_ops(func, obj, res):
+    """The op of each result column of agg(func), in order."""
+    ncols = 1 if res._ndim == 1 else len(res.columns)
+    if isinstance(func, dict):
+        ops = []
+        for spec in func.values():
+            ops += [_name(f) for f in spec] if isinstance(spec, (list, tuple)) else [_name(spec)]
+        return ops if len(ops) == ncols else [None] * ncols
+    if isinstance(func, (list, tuple)):
+        per = [_name(f) for f in func]
+        nval = 1 if obj._ndim == 1 else max(ncols // max(len(per), 1), 1)
+        return per * nval if len(per) * nval == ncols else [None] * ncols
+    return [_name(func)] * ncols
+
+
+def _times_of(obj, on, level, what):
+    """(engine timestamp column, its name) the bins are over."""
+    if on is not None:
+        if obj._ndim != 2:
+            raise InvalidValueError(f"{what}: on= names a column of a DataFrame")
+        t = obj._table
+        if on not in t.names:
+            raise InvalidValueError(f"{what}: on={on!r} is not a column; the columns are "
+                                    f"{t.names!r}")
+        return t.column(t.names.index(on)), on
+    index = obj._index
+    if level is not None:
+        i = index._level_number(level)
+        return index._levels()[i], index.names[i]
+    if index.nlevels != 1:
+        raise InvalidValueError(f"{what}: needs a datetime index of one level (or on=, level=)")
+    return index._levels()[0], index.names[0]
+
+
+def _resample(obj, rule, on=None, level=None, closed=None, label=None, origin="start_day",
+              offset=None, what="resample", axis=None, kind=None, convention=None):
+    for nm, v in (("axis", axis), ("kind", kind), ("convention", convention)):
+        if v is not None:
+            raise UnsupportedError(f"{what}({nm}=...) is not supported")
+    r = _parse_rule(rule)
+    default = "right" if r.end_type or (isinstance(origin, str) and
+                                        origin in ("end", "end_day")) else "left"
+    closed = _check_side(closed, "closed", default)
+    label = _check_side(label, "label", default)
+    if isinstance(origin, str) and origin not in ("start_day", "start", "epoch", "end",
+                                                  "end_day"):
+        try:
+            origin = _scalar_ns(origin, "origin")
+            origin = np.datetime64(origin, "ns")
+        except ValueError:
+            raise InvalidValueError(
+                f"{what}: origin must be 'start_day', 'start', 'epoch', 'end', 'end_day' or a "
+                f"timestamp, not {origin!r}") from None
+    col, tname = _times_of(obj, on, level, what)
+    dt = col.dtype
+    if not dt.startswith("timestamp"):
+        raise DTypeError(f"{what}: the times must be datetimes (a DatetimeIndex or on= a "
+                         f"datetime column), not {dt}")
+    unit, tz = col.unit, col.timezone
+    raw = _convert.values_numpy(col).view(np.int64)
+    t_ns = raw * _UNIT_NS[unit]
+    valid = None
+    if col.null_count:
+        valid = np.asarray(_convert.values_numpy(_core.notnull(col)), dtype=bool)
+    bins = _bins(t_ns, valid, tz, r, closed, label, origin, offset)
+    bins.has_nat = valid is not None or bins.n_bins == 0
+    bins.t_ns = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).min)
+    tv = t_ns if valid is None else t_ns[valid]
+    if len(tv) > 1 and not (tv[1:] >= tv[:-1]).all():
+        key = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).max)
+        bins.order = np.argsort(key, kind="stable")
+    values = obj
+    if on is not None:
+        values = obj.drop(columns=[on])
+    return Resampler(obj, values, bins, tname, unit, tz, r, None, on, closed)
+
+
+class Grouper:
+    """A groupby key of time bins (``freq``) over column ``key`` (or the
+    index, or index ``level``): ``df.groupby(zb.Grouper(key="t",
+    freq="D"))`` is ``df.resample("D", on="t")``; with other keys the bin
+    is one more key.  Accepts pandas' ``pd.Grouper`` too.
+
+    Examples
+    --------
+    >>> df = zb.DataFrame({"t": pd.to_datetime(["2024-01-01", "2024-01-01", "2024-01-03"]),
+    ...                    "v": [1, 2, 3]})
+    >>> df.groupby(zb.Grouper(key="t", freq="D"))["v"].sum().to_list()
+    [3, 0, 3]
+    """
+
+    def __init__(self, key=None, level=None, freq=None, closed=None, label=None,
+                 origin="start_day", offset=None, sort=False, dropna=True):
+        self.key, self.level, self.freq = key, level, freq
+        self.closed, self.label, self.origin, self.offset = closed, label, origin, offset
+        self.sort, self.dropna = sort, dropna
+
+    def __repr__(self):
+        return f"Grouper(key={self.key!r}, freq={self.freq!r})"
+
+
+def is_grouper(k):
+    """A zb.Grouper or a pandas Grouper."""
+    return isinstance(k, Grouper) or (type(k).__name__ in ("Grouper", "TimeGrouper") and
+                                      type(k).__module__.startswith("pandas"))
+
+
+def _grouper_parts(g):
+    """(key, level, freq, closed, label, origin, offset) of a zb or pandas
+    Grouper."""
+    freq = getattr(g, "freq", None)
+    if freq is not None and not isinstance(freq, (str, datetime.timedelta, np.timedelta64)):
+        freq = getattr(freq, "freqstr", freq)
+    origin = getattr(g, "origin", "start_day")
+    if not isinstance(origin, str) and hasattr(origin, "value"):
+        origin = np.datetime64(int(origin.as_unit("ns").value), "ns")
+    return (getattr(g, "key", None), getattr(g, "level", None), freq,
+            getattr(g, "closed", None), getattr(g, "label", None), origin,
+            getattr(g, "offset", None))
+
+
+def grouper_resampler(obj, g):
+    """groupby(Grouper) alone: a Resampler (a Grouper without freq is the
+    plain key)."""
+    key, level, freq, closed, label, origin, offset = _grouper_parts(g)
+    if freq is None:
+        return None
+    return _resample(obj, freq, on=key, level=level, closed=closed, label=label, origin=origin,
+                     offset=offset, what="groupby(Grouper)")
+
+
+def grouper_key(obj, g):
+    """A Grouper among other keys: (a Series of each row's bin label, its
+    key column name to drop from the values or None)."""
+    from zambezi import _base
+
+    key, level, freq, closed, label, origin, offset = _grouper_parts(g)
+    if freq is None:
+        if key is None:
+            raise UnsupportedError("groupby: a Grouper needs key= or freq=")
+        return key, None
+    r = _resample(obj, freq, on=key, level=level, closed=closed, label=label, origin=origin,
+                  offset=offset, what="groupby(Grouper)")
+    b = r._bins
+    per = _UNIT_NS[r._unit]
+    lab = np.where(b.row_bin >= 0, b.labels[np.maximum(b.row_bin, 0)] // per
+                   if b.n_bins else 0, 0)
+    col = _core.column_from_buffer(lab, mask=b.row_bin < 0, unit=r._unit,
+                                   tz=r._tz)
+    return _base.series_class()._from_column(col, r._tname, obj._index), key
+
+
+class SeriesResample:
+    """resample of zambezi.Series (a mixin)."""
+
+    __slots__ = ()
+
+    def resample(self, rule, closed=None, label=None, on=None, level=None, origin="start_day",
+                 offset=None, axis=None, kind=None, convention=None, group_keys=False):
+        """Time bins of ``rule`` over the datetime index (see Resampler and
+        zambezi._resample's notes): ``closed`` / ``label`` "left" or
+        "right"; ``origin`` and ``offset`` place fixed spans.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01 00:10", "2024-01-01 00:40", "2024-01-01 02:05"])
+        >>> s = zb.Series([1.0, 2.0, 3.0], index=t)
+        >>> s.resample("h").mean().to_list()
+        [1.5, None, 3.0]
+        >>> s.resample("30min", closed="right", label="right").sum().to_list()
+        [1.0, 2.0, 0.0, 0.0, 3.0]
+        """
+        return _resample(self, rule, on, level, closed, label, origin, offset, "resample",
+                         axis, kind, convention)
+
+
+class FrameResample:
+    """resample of zambezi.DataFrame (a mixin)."""
+
+    __slots__ = ()
+
+    def resample(self, rule, closed=None, label=None, on=None, level=None, origin="start_day",
+                 offset=None, axis=None, kind=None, convention=None, group_keys=False):
+        """Time bins of ``rule`` over the datetime index or column ``on``
+        (which becomes the result's index); see Series.resample.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"t": pd.to_datetime(["2024-01-31", "2024-02-10", "2024-04-01"]),
+        ...                    "v": [1, 2, 3]})
+        >>> df.resample("ME", on="t").sum()
+                                        v
+                                    int64
+        t
+        2024-01-31 00:00:00.000000      1
+        2024-02-29 00:00:00.000000      2
+        2024-03-31 00:00:00.000000      0
+        2024-04-30 00:00:00.000000      3
+        <BLANKLINE>
+        [4 rows x 1 columns]
+        """
+        return _resample(self, rule, on, level, closed, label, origin, offset, "resample",
+                         axis, kind, convention)

@@ -1,0 +1,369 @@
+/*
+ * ewm.c -- pandas' exponentially weighted statistics on the CPU
+ * (ZB__OP_EWM, the kernel behind zb_table_ewm).
+ *
+ * A statistic walks a sequence of rows -- the whole column, or the rows of
+ * one group in row order (the group-by CSR) -- carrying pandas' state from
+ * row to row, so that every result is pandas' to the last bit:
+ *
+ *   mean       the weighted mean and the weight of the values so far
+ *              (aggregations.pyx ewm, normalize=True); a value equal to
+ *              the mean leaves it as it is (pandas' guard for constant
+ *              series); times age the weight by (1 - alpha) ^ delta
+ *   sum        the decayed sum (ewm, normalize=False)
+ *   var, std   ewmcov of a column with itself: the weighted means, the
+ *   cov, corr  weighted co-moment, the sums of weights and of squared
+ *              weights for the bias correction; corr runs three of them
+ *              (x with y, x with x, y with y, each counting its own
+ *              rows) in one pass and divides as pandas does.
+ *
+ * The recurrence is serial within a sequence; the sequences (result
+ * column x bucket of groups) run as tasks on the thread pool.  A long
+ * sequence checks for cancellation every ZB_MORSEL_ROWS rows.  A result
+ * that is NaN (too few values so far, or no value yet) is null.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cpu/groupby.h"
+#include "cpu/kernels.h"
+
+typedef struct ewm_job {
+  zb_ewm_op op;
+  zb_ewm_options opt;
+  double factor, new_wt; /* 1 - alpha; the weight of a new value */
+  int64_t n, n_out;      /* rows; result columns */
+  const zb_column *const *cols;
+  const double *times;
+  double **out;
+  const zb__group_csr *csr; /* NULL: one sequence per column */
+  volatile int cancelled;
+} ewm_job;
+
+/* One input column's values: NaN where missing. */
+typedef struct ewm_src {
+  const double *v;
+  const uint8_t *valid; /* NULL: no nulls */
+  int64_t off;
+} ewm_src;
+
+static inline ewm_src src_of(const zb_column *c) {
+  ewm_src s = {(const double *)c->data->data + c->offset, NULL, c->offset};
+  if (c->validity != NULL && c->null_count > 0) s.valid = (const uint8_t *)c->validity->data;
+  return s;
+}
+
+static inline double value_at(const ewm_src *s, int64_t r) {
+  if (s->valid != NULL && !zb_bit_get(s->valid, s->off + r)) return NAN;
+  return s->v[r];
+}
+
+static inline int64_t row_at(const int64_t *rows, int64_t p) { return rows != NULL ? rows[p] : p; }
+
+/* A cancellation check every morsel of a sequence: true when asked to stop. */
+static inline bool stop_at(ewm_job *j, int64_t p) {
+  if ((p & (ZB_MORSEL_ROWS - 1)) != 0 || !zb_cancel_requested()) return false;
+  j->cancelled = 1;
+  return true;
+}
+
+/* mean (normalize) or sum of one sequence: pandas' ewm. */
+static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t L, double *out,
+                     bool normalize) {
+  if (L == 0) return;
+  const double f = j->factor, new_wt = j->new_wt;
+  const bool adjust = j->opt.adjust, ignore_na = j->opt.ignore_na;
+  const int64_t minp = j->opt.min_periods;
+  const double *t = j->times;
+  const double hl = j->opt.halflife;
+  int64_t r = row_at(rows, 0);
+  double weighted = value_at(x, r);
+  int64_t nobs = weighted == weighted;
+  double old_wt = 1.0;
+  out[r] = nobs >= minp ? weighted : NAN;
+  int64_t prev = r;
+  for (int64_t p = 1; p < L; p++) {
+    if (stop_at(j, p)) return;
+    r = row_at(rows, p);
+    const double cur = value_at(x, r);
+    const bool obs = cur == cur;
+    nobs += obs;
+    if (weighted == weighted) {
+      if (obs || !ignore_na) {
+        if (normalize)
+          old_wt *= t != NULL ? pow(f, (t[r] - t[prev]) / hl) : f;
+        else
+          weighted = f * weighted;
+        if (obs) {
+          if (normalize) {
+            if (weighted != cur) {
+              /* adjust=False over times: the new value weighs what the
+               * old ones lost, 1 - old_wt (alpha when equally spaced) */
+              const double nw = t != NULL && !adjust ? 1.0 - old_wt : new_wt;
+              weighted = old_wt * weighted + nw * cur;
+              weighted /= old_wt + nw;
+            }
+            old_wt = adjust ? old_wt + new_wt : 1.0;
+          } else {
+            weighted += cur;
+          }
+        }
+      }
+    } else if (obs) {
+      weighted = cur;
+    }
+    out[r] = nobs >= minp ? weighted : NAN;
+    prev = r;
+  }
+}
+
+/* pandas' ewmcov state of one pair of columns. */
+typedef struct cov_state {
+  double mean_x, mean_y, cov, sum_wt, sum_wt2, old_wt;
+  int64_t nobs;
+} cov_state;
+
+static inline void cov_first(cov_state *s, double x, double y) {
+  const bool obs = x == x && y == y;
+  s->nobs = obs;
+  s->mean_x = obs ? x : NAN;
+  s->mean_y = obs ? y : NAN;
+  s->cov = 0.0;
+  s->sum_wt = s->sum_wt2 = s->old_wt = 1.0;
+}
+
+static inline void cov_step(cov_state *s, double cx, double cy, double f, double new_wt,
+                            bool adjust, bool ignore_na) {
+  const bool obs = cx == cx && cy == cy;
+  s->nobs += obs;
+  if (s->mean_x == s->mean_x) {
+    if (obs || !ignore_na) {
+      s->sum_wt *= f;
+      s->sum_wt2 *= f * f;
+      s->old_wt *= f;
+      if (obs) {
+        const double omx = s->mean_x, omy = s->mean_y;
+        if (s->mean_x != cx)
+          s->mean_x = ((s->old_wt * omx) + (new_wt * cx)) / (s->old_wt + new_wt);
+        if (s->mean_y != cy)
+          s->mean_y = ((s->old_wt * omy) + (new_wt * cy)) / (s->old_wt + new_wt);
+        s->cov = ((s->old_wt * (s->cov + ((omx - s->mean_x) * (omy - s->mean_y)))) +
+                  (new_wt * ((cx - s->mean_x) * (cy - s->mean_y)))) /
+                 (s->old_wt + new_wt);
+        s->sum_wt += new_wt;
+        s->sum_wt2 += new_wt * new_wt;
+        s->old_wt += new_wt;
+        if (!adjust) {
+          s->sum_wt /= s->old_wt;
+          s->sum_wt2 /= (s->old_wt * s->old_wt);
+          s->old_wt = 1.0;
+        }
+      }
+    }
+  } else if (obs) {
+    s->mean_x = cx;
+    s->mean_y = cy;
+  }
+}
+
+static inline double cov_value(const cov_state *s, int64_t minp, bool bias) {
+  if (s->nobs < minp) return NAN;
+  if (bias) return s->cov;
+  const double num = s->sum_wt * s->sum_wt, den = num - s->sum_wt2;
+  return den > 0 ? (num / den) * s->cov : NAN;
+}
+
+static inline double zsqrt(double v) { return v < 0 ? 0.0 : sqrt(v); }
+
+/* var / std (y == x), cov or corr of one sequence: pandas' ewmcov. */
+static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_t *rows,
+                    int64_t L, double *out) {
+  if (L == 0) return;
+  const double f = j->factor, new_wt = j->new_wt;
+  const bool adjust = j->opt.adjust, ignore_na = j->opt.ignore_na;
+  const int64_t minp = j->opt.min_periods;
+  const zb_ewm_op op = j->op;
+  const bool corr = op == ZB_EWM_CORR;
+  const bool bias = corr || j->opt.bias;
+  cov_state s, sx, sy;
+  memset(&s, 0, sizeof s);
+  memset(&sx, 0, sizeof sx);
+  memset(&sy, 0, sizeof sy);
+  for (int64_t p = 0; p < L; p++) {
+    if (p > 0 && stop_at(j, p)) return;
+    const int64_t r = row_at(rows, p);
+    double cx = value_at(x, r), cy = value_at(y, r);
+    if (cx != cx || cy != cy) cx = cy = NAN; /* pandas pairs x + 0 * y with y + 0 * x */
+    if (p == 0) {
+      cov_first(&s, cx, cy);
+      if (corr) {
+        cov_first(&sx, cx, cx);
+        cov_first(&sy, cy, cy);
+      }
+    } else {
+      cov_step(&s, cx, cy, f, new_wt, adjust, ignore_na);
+      if (corr) {
+        cov_step(&sx, cx, cx, f, new_wt, adjust, ignore_na);
+        cov_step(&sy, cy, cy, f, new_wt, adjust, ignore_na);
+      }
+    }
+    double v = cov_value(&s, minp, bias);
+    if (op == ZB_EWM_STD) {
+      v = zsqrt(v);
+    } else if (corr) {
+      v = v / zsqrt(cov_value(&sx, minp, true) * cov_value(&sy, minp, true));
+    }
+    out[r] = v;
+  }
+}
+
+static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t L) {
+  double *out = j->out[k];
+  switch (j->op) {
+    case ZB_EWM_MEAN:
+    case ZB_EWM_SUM: {
+      ewm_src x = src_of(j->cols[k]);
+      seq_mean(j, &x, rows, L, out, j->op == ZB_EWM_MEAN);
+      break;
+    }
+    case ZB_EWM_VAR:
+    case ZB_EWM_STD: {
+      ewm_src x = src_of(j->cols[k]);
+      seq_cov(j, &x, &x, rows, L, out);
+      break;
+    }
+    default: {
+      ewm_src x = src_of(j->cols[2 * k]), y = src_of(j->cols[2 * k + 1]);
+      seq_cov(j, &x, &y, rows, L, out);
+      break;
+    }
+  }
+}
+
+/* Task: result column task % n_out, over the groups of bucket task / n_out
+ * (the whole column without groups). */
+static void ewm_task(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  ewm_job *j = (ewm_job *)ctx;
+  const int64_t k = task % j->n_out, b = task / j->n_out;
+  const zb__group_csr *csr = j->csr;
+  if (csr == NULL) {
+    run_seq(j, k, NULL, j->n);
+    return;
+  }
+  for (int64_t g = csr->bucket[b]; g < csr->bucket[b + 1] && !j->cancelled; g++)
+    run_seq(j, k, csr->rows + csr->offsets[g], csr->offsets[g + 1] - csr->offsets[g]);
+}
+
+typedef struct mask_job {
+  double *const *out;
+  zb_column *const *cols;
+  int64_t n, n_morsels;
+} mask_job;
+
+/* Validity of a morsel of a result column: the non-NaN values. */
+static void mask_task(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  mask_job *m = (mask_job *)ctx;
+  const int64_t k = task / m->n_morsels, start = (task % m->n_morsels) * ZB_MORSEL_ROWS;
+  const int64_t end = ZB_MIN(start + (int64_t)ZB_MORSEL_ROWS, m->n);
+  const double *v = m->out[k];
+  uint8_t *bits = (uint8_t *)m->cols[k]->validity->data;
+  for (int64_t row = start; row < end; row += 64) {
+    int cnt = (int)ZB_MIN((int64_t)64, end - row);
+    uint64_t w = 0;
+    for (int q = 0; q < cnt; q++) w |= (uint64_t)(v[row + q] == v[row + q]) << q;
+    zb__store_bits(bits, row, w, cnt);
+  }
+}
+
+static zb_status nomem(zb_error *err, const char *what) {
+  return zb_error_set(err, ZB_ENOMEM, "out of host memory (ewm: %s)", what);
+}
+
+/* The group ids as a grouping (null ids: -1), checked against n_groups. */
+static zb_status group_csr(const zb_column *ids, int64_t n_groups, zb__grouping *g,
+                           zb__group_csr *csr, zb_error *err) {
+  const int64_t n = ids->length;
+  const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
+  g->n_rows = n;
+  g->n_groups = n_groups;
+  g->gid = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
+  if (g->gid == NULL) return nomem(err, "group rows");
+  for (int64_t r = 0; r < n; r++) {
+    const bool valid = zb_column_is_valid(ids, r);
+    if (valid && (iv[r] < 0 || iv[r] >= n_groups))
+      return zb_error_set(err, ZB_EINDEX, "ewm: group id %lld at row %lld is outside [0, %lld)",
+                          (long long)iv[r], (long long)r, (long long)n_groups);
+    g->gid[r] = valid ? iv[r] : -1;
+  }
+  return zb__group_csr_init(g, csr, err);
+}
+
+zb_status zb__cpu_ewm(const zb_table *t, const zb_column *group_ids, int64_t n_groups,
+                      const zb_column *times, zb_ewm_op op, const zb_ewm_options *opt,
+                      zb_table **out, zb_error *err) {
+  *out = NULL;
+  const bool pairs = op == ZB_EWM_COV || op == ZB_EWM_CORR;
+  const int64_t n = t->num_rows, n_out = pairs ? t->num_columns / 2 : t->num_columns;
+  ewm_job j;
+  memset(&j, 0, sizeof j);
+  j.op = op;
+  j.opt = *opt;
+  if (j.opt.min_periods < 1) j.opt.min_periods = 1; /* pandas counts at least one value */
+  const double alpha = 1.0 / (1.0 + opt->com);
+  j.factor = 1.0 - alpha;
+  j.new_wt = opt->adjust ? 1.0 : alpha;
+  j.n = n;
+  j.n_out = n_out;
+  j.cols = (const zb_column *const *)t->columns;
+  j.times = times != NULL ? (const double *)times->data->data + times->offset : NULL;
+  zb__grouping g;
+  memset(&g, 0, sizeof g);
+  zb__group_csr csr;
+  memset(&csr, 0, sizeof csr);
+  zb_column **cols = (zb_column **)zb_calloc((size_t)ZB_MAX(n_out, 1), sizeof(zb_column *));
+  j.out = (double **)zb_calloc((size_t)ZB_MAX(n_out, 1), sizeof(double *));
+  const char **names = (const char **)zb_calloc((size_t)ZB_MAX(n_out, 1), sizeof(char *));
+  zb_status st = ZB_OK;
+  if (cols == NULL || j.out == NULL || names == NULL) {
+    st = nomem(err, "results");
+    goto done;
+  }
+  for (int64_t k = 0; k < n_out && st == ZB_OK; k++) {
+    names[k] = t->names[pairs ? 2 * k : k];
+    st = zb_column_new(ZB_FLOAT64, n, true, 0, &cols[k], err);
+    if (st == ZB_OK) {
+      j.out[k] = (double *)cols[k]->data->data;
+      if (group_ids != NULL && group_ids->null_count > 0) /* rows of no group */
+        for (int64_t r = 0; r < n; r++) j.out[k][r] = NAN;
+    }
+  }
+  if (st != ZB_OK || n == 0 || n_out == 0) goto finish;
+  int64_t n_tasks = n_out;
+  if (group_ids != NULL) {
+    st = group_csr(group_ids, n_groups, &g, &csr, err);
+    if (st != ZB_OK) goto done;
+    j.csr = &csr;
+    n_tasks = n_out * csr.n_buckets;
+  }
+  st = zb_parallel_for(n_tasks, ewm_task, &j, err);
+  if (st == ZB_OK && j.cancelled) st = zb_error_set(err, ZB_ECANCEL, "interrupted");
+  if (st == ZB_OK) {
+    mask_job m = {j.out, cols, n, zb__morsels(n)};
+    st = zb_parallel_for(n_out * m.n_morsels, mask_task, &m, err);
+  }
+finish:
+  if (st == ZB_OK) {
+    for (int64_t k = 0; k < n_out; k++) zb_column_recount_nulls(cols[k]);
+    st = zb_table_make(n_out, cols, names, out, err);
+  }
+done:
+  for (int64_t k = 0; cols != NULL && k < n_out; k++) zb_column_release(cols[k]);
+  zb_free(cols);
+  zb_free(j.out);
+  zb_free(names);
+  zb__group_csr_reset(&csr);
+  zb__grouping_reset(&g);
+  return st;
+}

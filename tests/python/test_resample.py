@@ -1,0 +1,194 @@
+"""resample and groupby(Grouper(freq=...)) against pandas on random times
+(unsorted, with NaT) and values with missing entries: fixed and calendar
+rules, closed / label, origin / offset, on=, empty bins, every
+aggregation, agg, Grouper alone and with another key, tz-aware times."""
+
+import zlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from pandas_compare import assert_frame_like, assert_series_like
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+TOL = {"rtol": 1e-12, "atol": 1e-12}
+OPS = ["sum", "mean", "min", "max", "count", "first", "last", "median", "std", "var", "nunique"]
+
+
+def rng_for(*parts):
+    return np.random.default_rng(zlib.crc32("/".join(map(str, parts)).encode()))
+
+
+def frame(n, rng, span_min, start="2024-02-27 22:17:31", shuffle=True, nat=True):
+    t = pd.Timestamp(start) + pd.to_timedelta(np.sort(rng.integers(0, span_min, n)), unit="min")
+    t = t.to_numpy().copy()
+    if shuffle:
+        t = t[rng.permutation(n)]
+    if nat:
+        t[rng.integers(0, n)] = np.datetime64("NaT")
+    v = rng.standard_normal(n)
+    v[rng.random(n) < 0.2] = np.nan
+    return pd.DataFrame({"t": t, "v": v, "i": rng.integers(0, 10, n),
+                         "k": rng.choice(["a", "b", "c"], n)})
+
+
+def nofreq(exp):
+    """pandas' result without its index's freq (zambezi's DatetimeIndex
+    has none; pandas' assert_index_equal warns that it will compare it)."""
+    if isinstance(exp.index, pd.DatetimeIndex):
+        exp = exp.copy()
+        exp.index = pd.DatetimeIndex(exp.index, freq=None)
+    return exp
+
+
+def check(pfun, p, z, what, series=False):
+    exp = nofreq(pfun(p))
+    got = pfun(z)
+    (assert_series_like if series else assert_frame_like)(got, exp, what, **TOL)
+
+
+RULES = ["s", "17min", "h", "5h", "D", "3D", "W", "W-MON", "MS", "ME", "2MS", "QS", "QE",
+         "QE-NOV", "YS", "YE"]
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_series_resample_rules_vs_pandas(rule):
+    rng = rng_for("series", rule)
+    span = {"s": 30, "17min": 3000}.get(rule, 200 * 24 * 60 if rule[-1] not in "SE" or
+                                        rule.startswith(("W", "2")) else 900 * 24 * 60)
+    n = 40
+    t = pd.Timestamp("2024-01-30 13:17") + pd.to_timedelta(
+        np.sort(rng.integers(0, span, n)), unit="min")
+    p = pd.Series(rng.standard_normal(n), index=pd.DatetimeIndex(t, name="when"), name="v")
+    p[rng.random(n) < 0.2] = np.nan
+    z = zb.Series(p)
+    for closed in (None, "left", "right"):
+        for label in (None, "right"):
+            r_p, r_z = p.resample(rule, closed=closed, label=label), \
+                z.resample(rule, closed=closed, label=label)
+            for op in ("sum", "count", "max", "first"):
+                assert_series_like(getattr(r_z, op)(), nofreq(getattr(r_p, op)()),
+                                   f"{rule} {closed} {label} {op}", **TOL)
+            assert_series_like(r_z.size(), nofreq(r_p.size()), f"{rule} size")
+
+
+@pytest.mark.parametrize("rule", ["h", "7h", "D", "W", "MS"])
+def test_frame_resample_on_every_aggregation(rule):
+    rng = rng_for("frame", rule)
+    p = frame(60, rng, 20 * 24 * 60)
+    z = zb.DataFrame(p)
+    for op in OPS:
+        check(lambda d: getattr(d.resample(rule, on="t")[["v", "i"]], op)(), p, z,
+              f"on={rule} {op}")
+    check(lambda d: d.resample(rule, on="t").size(), p, z, f"size {rule}", series=True)
+    check(lambda d: d.resample(rule, on="t")["v"].ohlc(), p, z, f"ohlc {rule}")
+    check(lambda d: d.resample(rule, on="t").agg({"v": ["sum", "mean"], "i": "count"}), p, z,
+          f"agg dict {rule}")
+    check(lambda d: d.resample(rule, on="t")[["v", "i"]].agg(["sum", "max"]), p, z,
+          f"agg list {rule}")
+    # a DatetimeIndex instead of on=
+    pi, zi = p.set_index("t")[["v", "i"]], zb.DataFrame(p.set_index("t")[["v", "i"]])
+    check(lambda d: d.resample(rule).mean(), pi, zi, f"index {rule}")
+
+
+def test_resample_origin_offset():
+    rng = rng_for("origin")
+    p = frame(50, rng, 3 * 24 * 60)
+    z = zb.DataFrame(p)
+    for origin in ("start_day", "start", "epoch", "end", "end_day",
+                   pd.Timestamp("2024-01-01 00:07")):
+        for offset in (None, "13min"):
+            try:
+                exp = nofreq(p.resample("25min", on="t", origin=origin,
+                                        offset=offset)[["v"]].sum())
+            except ValueError:  # pandas: 'Values falls before first bin'
+                with pytest.raises(InvalidValueError, match="outside the bins"):
+                    z.resample("25min", on="t", origin=origin, offset=offset)
+                continue
+            got = z.resample("25min", on="t", origin=origin, offset=offset)[["v"]].sum()
+            assert_frame_like(got, exp, f"origin={origin} offset={offset}", **TOL)
+
+
+def test_groupby_grouper_vs_pandas():
+    rng = rng_for("grouper")
+    p = frame(70, rng, 10 * 24 * 60)
+    z = zb.DataFrame(p)
+    for rule in ("6h", "D", "W"):
+        check(lambda d: d.groupby(pd.Grouper(key="t", freq=rule))[["v", "i"]].sum(), p, z,
+              f"Grouper {rule}")
+        got = z.groupby(zb.Grouper(key="t", freq=rule))[["v", "i"]].mean()
+        assert_frame_like(got, nofreq(p.groupby(pd.Grouper(key="t", freq=rule))[["v", "i"]]
+                                      .mean()), f"zb.Grouper {rule}", **TOL)
+        check(lambda d: d.groupby(["k", pd.Grouper(key="t", freq=rule)])[["v", "i"]].sum(), p,
+              z, f"k + Grouper {rule}")
+        check(lambda d: d.groupby([pd.Grouper(key="t", freq=rule), "k"])["v"].mean(), p, z,
+              f"Grouper + k {rule}", series=True)
+    s = p.set_index("t")["v"]
+    check(lambda d: d.groupby(pd.Grouper(freq="D")).max(), s, zb.Series(s), "Series Grouper",
+          series=True)
+
+
+def test_resample_tz_aware():
+    rng = rng_for("tz")
+    p = frame(50, rng, 40 * 24 * 60)
+    for zone in ("UTC", "Africa/Maputo", "Asia/Kolkata"):
+        q = p.assign(t=pd.to_datetime(p.t).dt.tz_localize("UTC").dt.tz_convert(zone))
+        zq = zb.DataFrame(q)
+        for rule in ("h", "D", "W", "MS", "ME"):
+            check(lambda d: d.resample(rule, on="t")[["v"]].mean(), q, zq, f"{zone} {rule}")
+
+
+def test_resample_int_units_and_edges():
+    # second-resolution times; a single row; rows exactly on edges
+    t = pd.to_datetime(["2024-03-01 00:00", "2024-03-01 01:00", "2024-03-01 03:00",
+                        "2024-03-31 00:00"]).astype("datetime64[s]")
+    p = pd.Series([1, 2, 3, 4], index=t)
+    z = zb.Series(p)
+    for rule, closed in (("h", "left"), ("h", "right"), ("MS", "right"), ("ME", None),
+                         ("D", "right")):
+        for op in ("sum", "min", "count"):
+            assert_series_like(getattr(z.resample(rule, closed=closed), op)(),
+                               nofreq(getattr(p.resample(rule, closed=closed), op)()),
+                               f"{rule} {op}")
+    one = pd.Series([5.0], index=pd.to_datetime(["2024-05-05 12:00"]))
+    assert_series_like(zb.Series(one).resample("ME").sum(), nofreq(one.resample("ME").sum()),
+                       "one")
+
+
+def test_resample_errors():
+    s = zb.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", "2024-01-02"]))
+    with pytest.raises(InvalidValueError, match="pandas 3 spelling"):
+        s.resample("H")
+    with pytest.raises(UnsupportedError, match="not supported"):
+        s.resample("BME")
+    with pytest.raises(InvalidValueError, match="closed must be"):
+        s.resample("h", closed="middle")
+    with pytest.raises(DTypeError, match="datetimes"):
+        zb.Series([1.0, 2.0]).resample("h")
+    with pytest.raises(InvalidValueError, match="not a column"):
+        zb.DataFrame({"a": [1]}).resample("h", on="t")
+    with pytest.raises(InvalidValueError, match="origin must be"):
+        s.resample("h", origin="yesterday")
+    with pytest.raises(UnsupportedError, match="ohlc of a DataFrame"):
+        zb.DataFrame({"a": [1.0]}, index=pd.to_datetime(["2024-01-01"])).resample("h").ohlc()
+
+
+def test_resample_asfreq_vs_pandas():
+    t = pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:30", "2024-01-01 02:00",
+                        "2024-01-01 05:15", "2024-01-01 01:00"])
+    p = pd.DataFrame({"v": [1.0, None, 3.0, 4.0, 5.0], "i": [1, 2, 3, 4, 5]}, index=t)
+    z = zb.DataFrame(p)
+    for rule in ("h", "30min", "15min"):
+        for closed in (None, "right"):
+            check(lambda d: d.resample(rule, closed=closed).asfreq(), p, z, f"asfreq {rule}")
+            check(lambda d: d.resample(rule, closed=closed).asfreq(fill_value=0), p, z,
+                  f"asfreq fill {rule}")
+            check(lambda d: d["i"].resample(rule, closed=closed).asfreq(), p, z,
+                  f"asfreq i {rule}", series=True)
+    with pytest.raises(InvalidValueError, match="on="):
+        zb.DataFrame(p.reset_index(names="t")).resample("h", on="t").asfreq()
+    dup = zb.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", "2024-01-01"]))
+    with pytest.raises(InvalidValueError, match="duplicate"):
+        dup.resample("h").asfreq()
