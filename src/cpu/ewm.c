@@ -281,22 +281,11 @@ static zb_status nomem(zb_error *err, const char *what) {
   return zb_error_set(err, ZB_ENOMEM, "out of host memory (ewm: %s)", what);
 }
 
-/* The group ids as a grouping (null ids: -1), checked against n_groups. */
+/* The group ids as a grouping (null ids: -1), checked against n_groups,
+ * and the rows of each group. */
 static zb_status group_csr(const zb_column *ids, int64_t n_groups, zb__grouping *g,
                            zb__group_csr *csr, zb_error *err) {
-  const int64_t n = ids->length;
-  const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
-  g->n_rows = n;
-  g->n_groups = n_groups;
-  g->gid = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
-  if (g->gid == NULL) return nomem(err, "group rows");
-  for (int64_t r = 0; r < n; r++) {
-    const bool valid = zb_column_is_valid(ids, r);
-    if (valid && (iv[r] < 0 || iv[r] >= n_groups))
-      return zb_error_set(err, ZB_EINDEX, "ewm: group id %lld at row %lld is outside [0, %lld)",
-                          (long long)iv[r], (long long)r, (long long)n_groups);
-    g->gid[r] = valid ? iv[r] : -1;
-  }
+  ZB_RETURN_NOT_OK(zb__grouping_from_ids(ids, n_groups, "ewm", g, err));
   return zb__group_csr_init(g, csr, err);
 }
 
