@@ -428,6 +428,8 @@ static void fmt_morsel(void *ctx, int64_t task, int worker) {
   size_t cap = (size_t)n * 8 + 64, used = 0;
   char *t = (char *)zb_malloc(cap);
   for (int64_t i = start; t != NULL && i < start + n; i++) {
+    /* noisy floats take ~1 us each: a morsel is long enough to look */
+    if ((i & 4095) == 0 && zb_cancel_requested()) break;
     if (!zb_column_is_valid(j->c, i)) {
       j->offs[i + 1] = 0;
       continue;
