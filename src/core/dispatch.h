@@ -29,6 +29,7 @@
 #include "zambezi/compute.h"
 #include "zambezi/groupby.h"
 #include "zambezi/join.h"
+#include "zambezi/regex.h"
 #include "zambezi/rolling.h"
 #include "zambezi/zambezi.h"
 
@@ -129,6 +130,9 @@ typedef enum zb__op {
    * ZB_ROLL_OP_COUNT for groups, 2 * ZB_ROLL_OP_COUNT for given windows;
    * p.rolling; -> out[0] float64 */
   ZB__OP_ROLLING,
+  /* in[0] a string column; variant zb_regex_op; p.regex; -> out[0], or
+   * out_table for the multi-column ops (zambezi/regex.h) */
+  ZB__OP_REGEX,
   ZB__OP_COUNT
 } zb__op;
 
@@ -149,6 +153,7 @@ typedef struct zb__call {
     struct { int64_t n_keys; const int64_t *keys; const bool *ascending; bool nulls_first; } sort;
     struct { bool ascending, nulls_first; } sort_values;
     struct { const zb_str_args *args; } str;
+    struct { const zb_regex_args *args; } regex;
     struct { const char *sep; int64_t sep_len; } cat;
     struct { int64_t offset_s; } dt;
     struct { const zb_scalar *lower, *upper; } clip;

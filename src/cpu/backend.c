@@ -165,6 +165,7 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                              c->p.rolling.bounds ? in[1] : NULL, in[2],
                              (zb_roll_op)(c->variant % ZB_ROLL_OP_COUNT), &c->p.rolling.opt, out,
                              err);
+    case ZB__OP_REGEX: return zb__cpu_regex(in[0], c->p.regex.args, out, &c->out_table, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

@@ -24,6 +24,7 @@ extern PyMethodDef zbpy_profile_methods[]; /* profile.c: zambezi.profile() */
 extern PyMethodDef zbpy_interchange_methods[]; /* interchange.c: DLPack, CUDA arrays */
 extern PyMethodDef zbpy_pickle_methods[];      /* pickle.c: _column_from_pickle */
 extern PyMethodDef zbpy_window_methods[];      /* window.c: rolling */
+extern PyMethodDef zbpy_regex_methods[];       /* regex.c: str pattern methods */
 
 
 zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what) {
@@ -662,7 +663,8 @@ static int module_exec(PyObject *m) {
       PyModule_AddFunctions(m, zbpy_profile_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_interchange_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_pickle_methods) < 0 ||
-      PyModule_AddFunctions(m, zbpy_window_methods) < 0)
+      PyModule_AddFunctions(m, zbpy_window_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_regex_methods) < 0)
     return -1;
 
   PyObject *E;
