@@ -9,7 +9,9 @@ differs from pandas it says so in the docstring:
 - regular expressions (contains, match, fullmatch, count, replace,
   extract, split) run on PCRE2 with Python's re syntax: see
   zambezi._str_patterns; null rows give null where pandas' str dtype
-  gives False / -1;
+  gives False / -1; the other text methods (title, pad, find, is*...)
+  follow Arrow's Unicode rules, as pandas' str dtype: see
+  zambezi._str_text;
 - ``lower``/``upper`` use the Unicode simple case mapping, one character to
   one, as pandas' pyarrow-backed strings do ("ß".upper() is "ẞ"; pandas'
   object strings, through Python, give "SS");
@@ -26,6 +28,7 @@ from zambezi import _base, _core, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi._compute import pandas_comparison_nulls
 from zambezi._str_patterns import _PatternMethods
+from zambezi._str_text import _TextMethods
 
 
 class AccessorError(DTypeError, AttributeError):
@@ -45,7 +48,7 @@ class AccessorError(DTypeError, AttributeError):
     """
 
 
-class StringMethods(_PatternMethods):
+class StringMethods(_PatternMethods, _TextMethods):
     """Vectorised string functions of a string or categorical Series
     (``Series.str``).  Lengths and positions count characters (code
     points); nulls stay null.  Methods of a categorical Series give string
