@@ -10,10 +10,12 @@ what pandas raises for it, wrapped as InvalidValueError.  The one syntax
 difference that changes meaning, ``\\Z`` (end of string in Python, before a
 final newline in PCRE2), is translated.  Matching follows Python's re:
 ``\\d``, ``\\w``, ``\\s``, ``\\b`` are Unicode-aware (unless re.ASCII), matches
-are non-overlapping, left to right.  Where PCRE2 and Python's re still
-differ (possessive quantifiers and other PCRE-only syntax are accepted;
-case-insensitive matching folds case as Unicode does), the docstrings say
-so.
+are non-overlapping, left to right; ``\\UXXXXXXXX``, ``\\N{NAME}`` and
+``{,n}`` are translated too.  Where PCRE2 and Python's re still differ:
+PCRE-only syntax (possessive quantifiers, ``\\K``...) is accepted; ``\\s``
+does not match the separators U+001C..U+001F, which Python counts as
+whitespace; case-insensitive matching folds case as Unicode does; the
+inline flags (?a) and (?L) are refused.
 
 Nulls propagate: a null row gives a null result, as zambezi's other str
 methods (pandas' str dtype fills False / -1 / NaN for them; ``na=`` fills
@@ -23,6 +25,7 @@ UnsupportedError.
 """
 
 import re
+import unicodedata
 
 from zambezi import _core, _labels
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -33,21 +36,66 @@ _LITERAL = 32
 _KNOWN_FLAGS = re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE | re.ASCII | re.UNICODE
 
 
+def _literal(ch):
+    """The character ch as it stands for itself in a PCRE2 pattern (ASCII
+    punctuation and whitespace escaped; PCRE2's \\x{...} is not available
+    in the mode that reads Python's \\uXXXX)."""
+    return "\\" + ch if ch.isascii() and not ch.isalnum() else ch
+
+
 def _translate(pat):
     """Python regex syntax to PCRE2 where the two differ in meaning: \\Z
-    (end of string) is PCRE2's \\z."""
-    if "\\Z" not in pat:
+    (end of string) is PCRE2's \\z; \\UXXXXXXXX and \\N{NAME} become the
+    character itself; a quantifier {,n} is {0,n}.  Character classes are copied as
+    they are (apart from the escapes)."""
+    if "\\" not in pat and "{," not in pat:
         return pat
-    out, i = [], 0
-    while i < len(pat):
+    out, i, n, in_class, class_start = [], 0, len(pat), False, False
+    while i < n:
         ch = pat[i]
-        if ch == "\\" and i + 1 < len(pat):
+        if ch == "\\" and i + 1 < n:
             nxt = pat[i + 1]
-            out.append("\\z" if nxt == "Z" else ch + nxt)
+            if nxt == "Z" and not in_class:
+                out.append("\\z")
+                i += 2
+                continue
+            if nxt == "U" and i + 10 <= n:
+                out.append(_literal(chr(int(pat[i + 2:i + 10], 16))))
+                i += 10
+                continue
+            if nxt == "N" and i + 2 < n and pat[i + 2] == "{" and "}" in pat[i + 3:]:
+                end = pat.index("}", i + 3)
+                try:
+                    out.append(_literal(unicodedata.lookup(pat[i + 3:end])))
+                except KeyError:
+                    out.append(pat[i:end + 1])  # re.compile has refused it already
+                i = end + 1
+                continue
+            out.append(ch + nxt)
             i += 2
-        else:
+            continue
+        if in_class:
+            if ch == "]" and not class_start:
+                in_class = False
+            class_start = False
+        elif ch == "[":
+            in_class, class_start = True, True
             out.append(ch)
             i += 1
+            if i < n and pat[i] == "^":
+                out.append("^")
+                i += 1
+            continue
+        elif ch == "{" and pat.startswith("{,", i):
+            j = i + 2
+            while j < n and pat[j].isdigit():
+                j += 1
+            if j < n and pat[j] == "}" and j > i + 2:
+                out.append("{0," + pat[i + 2:j] + "}")
+                i = j + 1
+                continue
+        out.append(ch)
+        i += 1
     return "".join(out)
 
 

@@ -79,6 +79,9 @@ static inline int find_next(const re_job *j, void *md, const unsigned char *p, i
     *e = *s + pl;
     return 1;
   }
+  /* the row's UTF-8 was checked by the call at pos 0 (or needs no check
+   * with MATCH_INVALID_UTF): later calls on the row skip it */
+  if (pos > 0) opt |= ZB_PCRE2_NO_UTF_CHECK;
   int rc = j->api->match(j->code, p, (size_t)len, (size_t)pos, opt, md, NULL);
   if (rc == ZB_PCRE2_ERROR_NOMATCH) return 0;
   if (rc < 0) return rc;
@@ -209,6 +212,23 @@ static void replace_morsel(void *ctx, int64_t task, int worker) {
     oo[i + 1] = j->blen[task] - before; /* length for now */
   }
   if (!ok) fail(j, 1);
+}
+
+/* After the scan (blen[m]: morsel m's first output byte; bcap[0]: the
+ * total): morsel m's bytes into the result, its lengths into offsets. */
+static void replace_join(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  int64_t nm = zb__morsels(j->c->length), pos = j->blen[task];
+  int64_t nb = (task + 1 < nm ? j->blen[task + 1] : j->bcap[0]) - pos;
+  if (nb > 0) memcpy((char *)j->out->chars->data + pos, j->buf[task], (size_t)nb);
+  int64_t *oo = (int64_t *)j->out->data->data;
+  for (int64_t i = start; i < start + n; i++) {
+    pos += oo[i + 1];
+    oo[i + 1] = pos;
+  }
 }
 
 /* Append the span [s, e) to morsel m's span array. */
@@ -609,18 +629,9 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
         st = zb_buffer_new(ZB_CPU, total, &o->chars, err);
       }
       if (st == ZB_OK) {
-        int64_t *oo = (int64_t *)o->data->data;
-        char *ch = (char *)o->chars->data;
-        oo[0] = 0;
-        for (int64_t m = 0; m < nm; m++) {
-          int64_t s0 = m * ZB_MORSEL_ROWS, e0 = ZB_MIN(n, s0 + ZB_MORSEL_ROWS), pos = j.blen[m];
-          int64_t nb = (m + 1 < nm ? j.blen[m + 1] : total) - pos;
-          if (nb > 0) memcpy(ch + pos, j.buf[m], (size_t)nb);
-          for (int64_t i = s0; i < e0; i++) {
-            pos += oo[i + 1];
-            oo[i + 1] = pos;
-          }
-        }
+        ((int64_t *)o->data->data)[0] = 0;
+        j.bcap[0] = total; /* the capacities are spent: replace_join reads the total here */
+        st = zb_parallel_for(nm, replace_join, &j, err);
       }
     } else if (st == ZB_OK) {
       st = zb_parallel_for(nm, op == ZB_RE_COUNT ? count_morsel : test_morsel, &j, err);
@@ -641,7 +652,7 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
     if (st == ZB_OK) st = zb_parallel_for(nm, span_morsel, &j, err);
     if (st == ZB_OK) st = job_error(&j, err);
     k = j.slots;
-    if (k == 0)
+    if (st == ZB_OK && k == 0)
       for (int64_t i = 0; i < n; i++) k = ZB_MAX(k, j.cnt[i]);
     int64_t *bytes = NULL;
     if (st == ZB_OK) {

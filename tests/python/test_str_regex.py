@@ -55,7 +55,9 @@ def threads(request):
 
 
 PATTERNS = [r"\d+", r"[a-c]+", r"^a", r"b$", r"(a|é)\w", r"\s", r"x*", r"ß|Σ", r"\bab",
-            r".", r"[^\W\d]{2}", r"(?i)AB", r"\w+\Z", r"^$", r"😀.?中?", r"a(?=b)", r"(.)\1"]
+            r".", r"[^\W\d]{2}", r"(?i)AB", r"\w+\Z", r"^$", r"😀.?中?", r"a(?=b)", r"(.)\1",
+            # Python-only spellings zambezi translates for PCRE2
+            r"\U0001F600", r"\N{LATIN SMALL LETTER E WITH ACUTE}", r"a{,2}b", r"[{,]"]
 
 
 @pytest.mark.filterwarnings("ignore:This pattern is interpreted")
