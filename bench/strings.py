@@ -116,7 +116,7 @@ def main():
         con.register("t", pa.table({"s": arr}))
 
         def q(sql):
-            return lambda: con.execute(sql).to_arrow_table()
+            return lambda: con.sql(sql).to_arrow_table()
 
         rows.append(("contains", "duckdb",
                      best(q(f"SELECT regexp_matches(s, '{CONTAINS}') FROM t"), rep)))

@@ -6,9 +6,9 @@ Every method is one engine call (``_core.regex_op``, C over the string
 column in parallel with the GIL released).  Regular expressions run on
 PCRE2 (libpcre2-8, loaded at run time); patterns are written in Python's
 ``re`` syntax and checked by ``re.compile`` first, so a bad pattern raises
-what pandas raises for it, wrapped as InvalidValueError.  The one syntax
-difference that changes meaning, ``\\Z`` (end of string in Python, before a
-final newline in PCRE2), is translated.  Matching follows Python's re:
+what pandas raises for it, wrapped as InvalidValueError.  The syntax
+difference that changes meaning most, ``\\Z`` (end of string in Python,
+before a final newline in PCRE2), is translated.  Matching follows Python's re:
 ``\\d``, ``\\w``, ``\\s``, ``\\b`` are Unicode-aware (unless re.ASCII), matches
 are non-overlapping, left to right; ``\\UXXXXXXXX``, ``\\N{NAME}`` and
 ``{,n}`` are translated too.  Where PCRE2 and Python's re still differ:
@@ -46,8 +46,8 @@ def _literal(ch):
 def _translate(pat):
     """Python regex syntax to PCRE2 where the two differ in meaning: \\Z
     (end of string) is PCRE2's \\z; \\UXXXXXXXX and \\N{NAME} become the
-    character itself; a quantifier {,n} is {0,n}.  Character classes are copied as
-    they are (apart from the escapes)."""
+    character itself; a quantifier {,n} is {0,n}.  Character classes are
+    copied as they are (apart from the escapes)."""
     if "\\" not in pat and "{," not in pat:
         return pat
     out, i, n, in_class, class_start = [], 0, len(pat), False, False
