@@ -487,7 +487,24 @@ ZB_API zb_status zb_column_isin(const zb_column *col, const zb_column *values,
  *   ZB_STR_REPLACE      string: the first n (all when n < 0) non-overlapping
  *                       occurrences of pat, left to right, become repl, as
  *                       Python's str.replace (an empty pat inserts repl before
- *                       every character and at the end). */
+ *                       every character and at the end).
+ *
+ * CPU only (the GPU's data falls back), Unicode rules of Arrow's kernels,
+ * which pandas' pyarrow-backed strings use (scripts/gen_char_props.py):
+ *   ZB_STR_TITLE / CAPITALIZE / SWAPCASE / CASEFOLD
+ *                       string: simple case mappings as upper / lower;
+ *                       casefold is Python's full case folding ("ß" ->
+ *                       "ss").
+ *   ZB_STR_PAD          string: padded to `width` characters with the code
+ *                       point `fill` on the left (side 0), right (1) or both
+ *                       (2, as Python's str.center); side 3 is str.zfill.
+ *   ZB_STR_REPEAT       string: the row n times (n <= 0: empty).
+ *   ZB_STR_FIND/RFIND   int64: Python's str.find / rfind of pat within
+ *                       [start, stop) (has_start / has_stop), in characters.
+ *   ZB_STR_ISALPHA ... ISDECIMAL
+ *                       bool: every character has the property (at least
+ *                       one character; islower / isupper / istitle as
+ *                       Python's, over cased characters). */
 typedef enum zb_str_op {
   ZB_STR_LEN = 0,
   ZB_STR_CONTAINS,
@@ -500,6 +517,23 @@ typedef enum zb_str_op {
   ZB_STR_RSTRIP,
   ZB_STR_SLICE,
   ZB_STR_REPLACE,
+  ZB_STR_TITLE, /* the first op the GPU does not run */
+  ZB_STR_CAPITALIZE,
+  ZB_STR_SWAPCASE,
+  ZB_STR_CASEFOLD,
+  ZB_STR_PAD,
+  ZB_STR_REPEAT,
+  ZB_STR_FIND,
+  ZB_STR_RFIND,
+  ZB_STR_ISALPHA,
+  ZB_STR_ISDIGIT,
+  ZB_STR_ISNUMERIC,
+  ZB_STR_ISALNUM,
+  ZB_STR_ISSPACE,
+  ZB_STR_ISLOWER,
+  ZB_STR_ISUPPER,
+  ZB_STR_ISTITLE,
+  ZB_STR_ISDECIMAL,
   ZB_STR_OP_COUNT
 } zb_str_op;
 
@@ -514,6 +548,9 @@ typedef struct zb_str_args {
   int64_t n;        /* REPLACE: at most n replacements per row; < 0: all */
   int64_t start, stop, step; /* SLICE */
   bool has_start, has_stop;  /* SLICE: false = omitted (None) */
+  int64_t width;             /* PAD: the width in characters */
+  int32_t side;              /* PAD: 0 left, 1 right, 2 both, 3 zfill */
+  uint32_t fill;             /* PAD: the fill character's code point */
 } zb_str_args;
 
 /* "len", "contains", "startswith", ... */

@@ -6,10 +6,12 @@ Every method is one call into ``zambezi._core`` (C, GIL released), or
 numpy on a categorical's codes; nothing here loops over rows.  Names and arguments follow pandas.  Where zambezi
 differs from pandas it says so in the docstring:
 
-- patterns are literal strings.  ``regex=True`` (pandas' default for
-  ``contains``) is accepted when the pattern has no regular-expression
-  metacharacters, since it then means the same thing; a real regular
-  expression raises ``UnsupportedError``;
+- regular expressions (contains, match, fullmatch, count, replace,
+  extract, split) run on PCRE2 with Python's re syntax: see
+  zambezi._str_patterns; null rows give null where pandas' str dtype
+  gives False / -1; the other text methods (title, pad, find, is*...)
+  follow Arrow's Unicode rules, as pandas' str dtype: see
+  zambezi._str_text;
 - ``lower``/``upper`` use the Unicode simple case mapping, one character to
   one, as pandas' pyarrow-backed strings do ("ß".upper() is "ẞ"; pandas'
   object strings, through Python, give "SS");
@@ -25,8 +27,8 @@ differs from pandas it says so in the docstring:
 from zambezi import _base, _core, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi._compute import pandas_comparison_nulls
-
-_REGEX_META = frozenset(".^$*+?{}[]\\|()")
+from zambezi._str_patterns import _PatternMethods
+from zambezi._str_text import _TextMethods
 
 
 class AccessorError(DTypeError, AttributeError):
@@ -46,11 +48,7 @@ class AccessorError(DTypeError, AttributeError):
     """
 
 
-def _is_regex(pat):
-    return any(ch in _REGEX_META for ch in pat)
-
-
-class StringMethods:
+class StringMethods(_PatternMethods, _TextMethods):
     """Vectorised string functions of a string or categorical Series
     (``Series.str``).  Lengths and positions count characters (code
     points); nulls stay null.  Methods of a categorical Series give string
@@ -97,30 +95,6 @@ class StringMethods:
         [4, 4, None]
         """
         return self._op("len")
-
-    def contains(self, pat, case=True, flags=0, na=None, regex=True):
-        """True where the literal ``pat`` occurs in the row (null where the
-        row is null).  Regular expressions are not supported: a pattern with
-        metacharacters raises UnsupportedError unless regex=False.
-
-        Examples
-        --------
-        >>> s = zb.Series(["Lusaka", "Maun", None])
-        >>> s.str.contains("un").to_list()
-        [False, True, None]
-        >>> zb.Series(["a.b", "ab"]).str.contains(".", regex=False).to_list()
-        [True, False]
-        """
-        if not isinstance(pat, str):
-            raise DTypeError(f"str.contains: pat must be a str, not {type(pat).__name__}")
-        if regex and _is_regex(pat):
-            raise UnsupportedError(
-                f"str.contains: regular expressions are not supported ({pat!r}); "
-                "pass regex=False to search for the literal text")
-        if not case or flags:
-            raise UnsupportedError("str.contains: case=False and flags are not supported")
-        self._no_na(na)
-        return self._op("contains", pat=pat)
 
     def startswith(self, pat, na=None):
         """True where the row starts with the literal ``pat`` (one str).
@@ -230,29 +204,6 @@ class StringMethods:
         if isinstance(key, slice):
             return self.slice(key.start, key.stop, key.step)
         raise UnsupportedError(f".str[...] takes a slice here, not {type(key).__name__}")
-
-    def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
-        """Replace the first ``n`` (all when n < 0) occurrences of the literal
-        ``pat`` by ``repl``, like Python's str.replace.  regex=False is the
-        default here, and regex=True works only for patterns without
-        regular-expression metacharacters.
-
-        Examples
-        --------
-        >>> s = zb.Series(["a-b-c", None])
-        >>> s.str.replace("-", "+").to_list()
-        ['a+b+c', None]
-        >>> s.str.replace("-", "", n=1).to_list()
-        ['ab-c', None]
-        """
-        if not isinstance(pat, str) or not isinstance(repl, str):
-            raise UnsupportedError("str.replace: pat and repl must be str (no callables)")
-        if regex and _is_regex(pat):
-            raise UnsupportedError(
-                f"str.replace: regular expressions are not supported ({pat!r})")
-        if case is False or flags:
-            raise UnsupportedError("str.replace: case=False and flags are not supported")
-        return self._op("replace", pat=pat, repl=repl, n=-1 if n is None else int(n))
 
     def cat(self, others=None, sep=None, na_rep=None, join="left"):
         """Concatenate row by row with ``others`` (a Series or a list-like of

@@ -30,6 +30,7 @@
 #include "zambezi/groupby.h"
 #include "zambezi/join.h"
 #include "zambezi/ewm.h"
+#include "zambezi/regex.h"
 #include "zambezi/rolling.h"
 #include "zambezi/zambezi.h"
 
@@ -135,6 +136,9 @@ typedef enum zb__op {
    * variant the zb_ewm_op, plus ZB_EWM_OP_COUNT for groups; p.ewm;
    * -> out_table of float64 columns */
   ZB__OP_EWM,
+  /* in[0] a string column; variant zb_regex_op; p.regex; -> out[0], or
+   * out_table for the multi-column ops (zambezi/regex.h) */
+  ZB__OP_REGEX,
   ZB__OP_COUNT
 } zb__op;
 
@@ -155,6 +159,7 @@ typedef struct zb__call {
     struct { int64_t n_keys; const int64_t *keys; const bool *ascending; bool nulls_first; } sort;
     struct { bool ascending, nulls_first; } sort_values;
     struct { const zb_str_args *args; } str;
+    struct { const zb_regex_args *args; } regex;
     struct { const char *sep; int64_t sep_len; } cat;
     struct { int64_t offset_s; } dt;
     struct { const zb_scalar *lower, *upper; } clip;

@@ -24,7 +24,10 @@
 const char *zb_str_op_name(zb_str_op op) {
   static const char *const names[ZB_STR_OP_COUNT] = {
       "len",    "contains", "startswith", "endswith", "lower", "upper",
-      "strip",  "lstrip",   "rstrip",     "slice",    "replace"};
+      "strip",  "lstrip",   "rstrip",     "slice",    "replace",
+      "title",  "capitalize", "swapcase", "casefold", "pad",  "repeat", "find", "rfind",
+      "isalpha", "isdigit", "isnumeric", "isalnum", "isspace", "islower", "isupper",
+      "istitle", "isdecimal"};
   if ((int)op < 0 || op >= ZB_STR_OP_COUNT) return "unknown";
   return names[op];
 }
@@ -75,12 +78,18 @@ zb_status zb_column_str(const zb_column *col, const zb_str_args *args, zb_column
     return zb_error_set(err, ZB_ETYPE, "str.%s needs a string column, not %s",
                         zb_str_op_name(op), zb_type_name(col->type));
   bool needs_pat = op == ZB_STR_CONTAINS || op == ZB_STR_STARTSWITH || op == ZB_STR_ENDSWITH ||
-                   op == ZB_STR_REPLACE;
+                   op == ZB_STR_REPLACE || op == ZB_STR_FIND || op == ZB_STR_RFIND;
+  if (op == ZB_STR_PAD && (args->side < 0 || args->side > 3 || args->fill > 0x10FFFF ||
+                           (args->fill >= 0xD800 && args->fill <= 0xDFFF)))
+    return zb_error_set(err, ZB_EINVAL, "str.pad: bad side or fill character");
   if (needs_pat && args->pat == NULL)
     return zb_error_set(err, ZB_EINVAL, "str.%s needs a pattern", zb_str_op_name(op));
   if ((args->pat != NULL && args->pat_len < 0) ||
       (op == ZB_STR_REPLACE && (args->repl_len < 0 || (args->repl == NULL && args->repl_len > 0))))
     return zb_error_set(err, ZB_EINVAL, "str.%s: negative string length", zb_str_op_name(op));
+  if (op == ZB_STR_REPEAT && args->n > (INT64_C(1) << 32))
+    return zb_error_set(err, ZB_EINVAL, "str.repeat: %lld repeats are too many",
+                        (long long)args->n);
   if (op == ZB_STR_SLICE && args->step == 0)
     return zb_error_set(err, ZB_EINVAL, "str.slice: slice step cannot be zero");
   if (op == ZB_STR_SLICE && args->step == INT64_MIN)

@@ -169,6 +169,7 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
       return zb__cpu_ewm(c->table, in[0], c->p.ewm.n_groups, in[1],
                          (zb_ewm_op)(c->variant % ZB_EWM_OP_COUNT), &c->p.ewm.opt, &c->out_table,
                          err);
+    case ZB__OP_REGEX: return zb__cpu_regex(in[0], c->p.regex.args, out, &c->out_table, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

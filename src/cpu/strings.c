@@ -26,6 +26,7 @@
 #include "core/case_map.h"
 #include "cpu/kernels.h"
 #include "cpu/strings_kernels.h"
+#include "cpu/str_text.h"
 
 /* ---- job shared by the morsel functions ---------------------------------- */
 
@@ -51,6 +52,15 @@ static inline int64_t vary_emit(const str_job *j, const unsigned char *p, int64_
     case ZB_STR_UPPER:
     case ZB_STR_LOWER:
       return zb__case_emit(j->a->op == ZB_STR_UPPER, j->table, j->n_table, p, len, dst);
+    case ZB_STR_TITLE:
+    case ZB_STR_CAPITALIZE:
+    case ZB_STR_SWAPCASE:
+    case ZB_STR_CASEFOLD:
+      return zb__recase_emit((int)(j->a->op - ZB_STR_TITLE), p, len, dst);
+    case ZB_STR_PAD:
+      return zb__pad_emit(j->a, p, len, dst);
+    case ZB_STR_REPEAT:
+      return zb__repeat_emit(j->a, p, len, dst);
     default: {
       int64_t b, e;
       zb__strip_range(j->a->op, &j->set, p, len, &b, &e);
@@ -149,6 +159,38 @@ static void match_morsel(void *ctx, int64_t task, int worker) {
   }
 }
 
+static void find_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  str_job *j = (str_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  int64_t *d = (int64_t *)j->out->data->data;
+  bool rev = j->a->op == ZB_STR_RFIND;
+  for (int64_t i = start; i < start + n; i++) {
+    int64_t len;
+    const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
+    d[i] = zb_column_is_valid(j->c, i) ? zb__find_row(j->a, rev, p, len) : 0;
+  }
+}
+
+static void is_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  str_job *j = (str_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  uint8_t *d = (uint8_t *)j->out->data->data;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    uint64_t v = zb__valid_word(j->c, start + k, mm), w = 0;
+    for (int q = 0; q < mm; q++) {
+      int64_t len;
+      const unsigned char *p = (const unsigned char *)zb__str(j->c, start + k + q, &len);
+      w |= (uint64_t)(((v >> q) & 1) && zb__str_is(j->a->op, p, len)) << q;
+    }
+    zb__store_bits(d, start + k, w, mm);
+  }
+}
+
 static void case_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
@@ -229,6 +271,27 @@ zb_status zb__cpu_str(const zb_column *col, const zb_str_args *args, zb_column *
       if (st == ZB_OK) st = copy_validity(col, o, err);
       j.out = o;
       if (st == ZB_OK) st = zb_parallel_for(nm, match_morsel, &j, err);
+      break;
+    case ZB_STR_FIND:
+    case ZB_STR_RFIND:
+      st = zb_column_new(ZB_INT64, n, false, 0, &o, err);
+      if (st == ZB_OK) st = copy_validity(col, o, err);
+      j.out = o;
+      if (st == ZB_OK) st = zb_parallel_for(nm, find_morsel, &j, err);
+      break;
+    case ZB_STR_ISALPHA:
+    case ZB_STR_ISDIGIT:
+    case ZB_STR_ISNUMERIC:
+    case ZB_STR_ISALNUM:
+    case ZB_STR_ISSPACE:
+    case ZB_STR_ISLOWER:
+    case ZB_STR_ISUPPER:
+    case ZB_STR_ISTITLE:
+    case ZB_STR_ISDECIMAL:
+      st = zb_column_new(ZB_BOOL, n, false, 0, &o, err);
+      if (st == ZB_OK) st = copy_validity(col, o, err);
+      j.out = o;
+      if (st == ZB_OK) st = zb_parallel_for(nm, is_morsel, &j, err);
       break;
     case ZB_STR_LOWER:
     case ZB_STR_UPPER:

@@ -12,6 +12,8 @@
 
 zb_status zb__cpu_str(const zb_column *col, const zb_str_args *args, zb_column **out,
                       zb_error *err);
+zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_column **out,
+                        zb_table **out_table, zb_error *err);
 zb_status zb__cpu_str_cat(const zb_column *a, bool a_scalar, const zb_column *b,
                           bool b_scalar, const char *sep, int64_t sep_len, zb_column **out,
                           zb_error *err);

@@ -38,7 +38,7 @@ const zb__support kCudaSupport[] = {
     {ZB__OP_FILTER, kAll, ZB__V(0)}, /* one column at a time */
     {ZB__OP_TAKE, kAll, ZB__V(0)},
     {ZB__OP_SORT_INDICES, kAll, kAllV},
-    {ZB__OP_STR, ZB__T(ZB_STRING), kAllV},
+    {ZB__OP_STR, ZB__T(ZB_STRING), ZB__V(ZB_STR_TITLE) - 1}, /* not title... (str_text.h) */
     {ZB__OP_DT_FIELD, ZB__TIME_TYPES, kAllV},
     {ZB__OP_CLIP, ZB__NUMBER_TYPES, kAllV},
     {ZB__OP_ROUND, ZB__NUMBER_TYPES, kAllV},

@@ -171,14 +171,17 @@ static int str_op_from_name(const char *name, zb_str_op *op) {
 }
 
 static PyObject *py_str_op(PyObject *module, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"col", "op", "pat", "repl", "n", "start", "stop", "step", NULL};
+  static char *kwlist[] = {"col", "op", "pat", "repl", "n", "start", "stop", "step",
+                           "width", "side", "fill", NULL};
   zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *pat = Py_None, *repl = Py_None, *start = Py_None, *stop = Py_None,
                   *step = Py_None;
   const char *opname;
-  Py_ssize_t n = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OOnOOO", kwlist, &colo, &opname, &pat,
-                                   &repl, &n, &start, &stop, &step))
+  Py_ssize_t n = -1, width = 0;
+  int side = 0;
+  unsigned int fill = ' ';
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OOnOOOniI", kwlist, &colo, &opname, &pat,
+                                   &repl, &n, &start, &stop, &step, &width, &side, &fill))
     return NULL;
   zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
@@ -194,6 +197,9 @@ static PyObject *py_str_op(PyObject *module, PyObject *args, PyObject *kwargs) {
   a.repl = r;
   a.repl_len = rl;
   a.n = n;
+  a.width = width;
+  a.side = side;
+  a.fill = fill;
   bool has_step;
   if (opt_int(start, "start", &a.start, &a.has_start) < 0) return NULL;
   if (opt_int(stop, "stop", &a.stop, &a.has_stop) < 0) return NULL;

@@ -102,6 +102,31 @@ def test_str_methods_match_cpu(n, sliced):
         assert_same_on_gpu(got._col, call(host)._col, what)
 
 
+# Series.str methods the GPU's table leaves out (regular expressions on PCRE2,
+# the text methods of src/cpu/str_text.h): the CPU runs them over host
+# copies, the profile says so, and the result comes back to the GPU.
+CPU_ONLY_STR_CALLS = [
+    ("contains regex", lambda s: s.str.contains(r"a\w")),
+    ("replace regex", lambda s: s.str.replace(r"(a)(b)?", r"<\1>", regex=True)),
+    ("count", lambda s: s.str.count("a")),
+    ("title", lambda s: s.str.title()),
+    ("isalpha", lambda s: s.str.isalpha()),
+    ("find", lambda s: s.str.find("a")),
+    ("zfill", lambda s: s.str.zfill(6)),
+]
+
+
+def test_cpu_only_str_methods_fall_back_with_the_cpu_results():
+    host, gpu = on_both(strings(3000, 4), False)
+    for name, call in CPU_ONLY_STR_CALLS:
+        with zb.profile() as p:
+            got = call(gpu)
+        assert any(r.fallback for r in p.records), f"{name}: no fallback recorded"
+        assert_same_on_gpu(got._col, call(host)._col, name)
+    got = gpu.str.extract(r"(a)(\w)?")
+    assert got.to("cpu").to_dict("list") == host.str.extract(r"(a)(\w)?").to_dict("list")
+
+
 def test_str_methods_without_nulls_and_on_categoricals():
     arr = strings(2000, 9, nulls=False)
     host, gpu = on_both(arr, False)

@@ -163,13 +163,15 @@ def test_str_on_categorical():
 
 def test_str_errors_and_pandas_parity():
     s = zb.Series(["a.b", "xyz", None])
-    # regex=True is pandas' default for contains: fine without metacharacters.
+    # regex=True is pandas' default for contains: "." matches any character
+    # (regular expressions: tests/python/test_str_regex.py).
     assert s.str.contains("xy").to_list() == [False, True, None]
-    with pytest.raises(UnsupportedError):
-        s.str.contains("a.b")
+    assert s.str.contains("a.b").to_list() == [True, False, None]
+    assert zb.Series(["axb"]).str.contains("a.b").to_list() == [True]
     assert s.str.contains("a.b", regex=False).to_list() == [True, False, None]
+    assert zb.Series(["axb"]).str.contains("a.b", regex=False).to_list() == [False]
     with pytest.raises(UnsupportedError):
-        s.str.replace("a.", "", regex=True)
+        s.str.replace("a.", lambda m: "", regex=True)
     with pytest.raises(InvalidValueError):
         s.str.slice(0, 2, 0)
     with pytest.raises(InvalidValueError):

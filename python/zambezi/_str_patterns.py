@@ -1,0 +1,454 @@
+"""The pattern methods of Series.str: regular expressions (contains,
+match, fullmatch, count, replace, extract), split / rsplit and partition /
+rpartition.  A mixin of zambezi.accessors.StringMethods.
+
+Every method is one engine call (``_core.regex_op``, C over the string
+column in parallel with the GIL released).  Regular expressions run on
+PCRE2 (libpcre2-8, loaded at run time); patterns are written in Python's
+``re`` syntax and checked by ``re.compile`` first, so a bad pattern raises
+what pandas raises for it, wrapped as InvalidValueError.  The syntax
+difference that changes meaning most, ``\\Z`` (end of string in Python,
+before a final newline in PCRE2), is translated.  Matching follows Python's re:
+``\\d``, ``\\w``, ``\\s``, ``\\b`` are Unicode-aware (unless re.ASCII), matches
+are non-overlapping, left to right; ``\\UXXXXXXXX``, ``\\N{NAME}`` and
+``{,n}`` are translated too.  Where PCRE2 and Python's re still differ:
+PCRE-only syntax (possessive quantifiers, ``\\K``...) is accepted; ``\\s``
+does not match the separators U+001C..U+001F, which Python counts as
+whitespace; case-insensitive matching folds case as Unicode does; the
+inline flags (?a) and (?L) are refused.
+
+Nulls propagate: a null row gives a null result, as zambezi's other str
+methods (pandas' str dtype fills False / -1 / NaN for them; ``na=`` fills
+here too).  List results (``split(expand=False)``, ``findall``,
+``extractall``) need a list dtype zambezi does not have yet: they raise
+UnsupportedError.
+"""
+
+import re
+import unicodedata
+
+from zambezi import _core, _labels
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+_ENGINE_FLAGS = ((re.IGNORECASE, 1), (re.MULTILINE, 2), (re.DOTALL, 4), (re.VERBOSE, 8),
+                 (re.ASCII, 16))
+_LITERAL = 32
+_KNOWN_FLAGS = re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE | re.ASCII | re.UNICODE
+
+
+def _literal(ch):
+    """The character ch as it stands for itself in a PCRE2 pattern (ASCII
+    punctuation and whitespace escaped; PCRE2's \\x{...} is not available
+    in the mode that reads Python's \\uXXXX)."""
+    return "\\" + ch if ch.isascii() and not ch.isalnum() else ch
+
+
+def _translate(pat):
+    """Python regex syntax to PCRE2 where the two differ in meaning: \\Z
+    (end of string) is PCRE2's \\z; \\UXXXXXXXX and \\N{NAME} become the
+    character itself; a quantifier {,n} is {0,n}.  Character classes are
+    copied as they are (apart from the escapes)."""
+    if "\\" not in pat and "{," not in pat:
+        return pat
+    out, i, n, in_class, class_start = [], 0, len(pat), False, False
+    while i < n:
+        ch = pat[i]
+        if ch == "\\" and i + 1 < n:
+            nxt = pat[i + 1]
+            if nxt == "Z" and not in_class:
+                out.append("\\z")
+                i += 2
+                continue
+            if nxt == "U" and i + 10 <= n:
+                out.append(_literal(chr(int(pat[i + 2:i + 10], 16))))
+                i += 10
+                continue
+            if nxt == "N" and i + 2 < n and pat[i + 2] == "{" and "}" in pat[i + 3:]:
+                end = pat.index("}", i + 3)
+                try:
+                    out.append(_literal(unicodedata.lookup(pat[i + 3:end])))
+                except KeyError:
+                    out.append(pat[i:end + 1])  # re.compile has refused it already
+                i = end + 1
+                continue
+            out.append(ch + nxt)
+            i += 2
+            continue
+        if in_class:
+            if ch == "]" and not class_start:
+                in_class = False
+            class_start = False
+        elif ch == "[":
+            in_class, class_start = True, True
+            out.append(ch)
+            i += 1
+            if i < n and pat[i] == "^":
+                out.append("^")
+                i += 1
+            continue
+        elif ch == "{" and pat.startswith("{,", i):
+            j = i + 2
+            while j < n and pat[j].isdigit():
+                j += 1
+            if j < n and pat[j] == "}" and j > i + 2:
+                out.append("{0," + pat[i + 2:j] + "}")
+                i = j + 1
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def compile_pattern(pat, flags, case, what):
+    """(Python compiled pattern, PCRE2 source, engine flags) of pat (a str
+    or compiled pattern) with re flags and case."""
+    if isinstance(pat, re.Pattern):
+        flags |= pat.flags & ~re.UNICODE
+        pat = pat.pattern
+    if not isinstance(pat, str):
+        raise DTypeError(f"str.{what}: pat must be a str or compiled pattern, not "
+                         f"{type(pat).__name__}")
+    flags = int(flags or 0)
+    if flags & ~_KNOWN_FLAGS:
+        raise UnsupportedError(f"str.{what}: re flags {flags:#x} are not supported "
+                               "(IGNORECASE, MULTILINE, DOTALL, VERBOSE and ASCII are)")
+    if case is False:
+        flags |= re.IGNORECASE
+    try:
+        regex = re.compile(pat, flags)
+    except re.error as exc:
+        raise InvalidValueError(f"str.{what}: invalid regular expression {pat!r}: {exc}") from None
+    eflags = 0
+    for f, e in _ENGINE_FLAGS:
+        if flags & f:
+            eflags |= e
+    return regex, _translate(pat), eflags
+
+
+def _template(regex, repl):
+    """re.sub's replacement template repl as (literal text, (bytes, group)
+    pairs) for the engine: \\1, \\g<name>, \\g<1> and escapes as Python
+    reads them."""
+    try:
+        parsed = re._parser.parse_template(repl, regex)  # noqa: SLF001 (re's own reader)
+    except re.error as exc:
+        raise InvalidValueError(f"str.replace: invalid replacement {repl!r}: {exc}") from None
+    if isinstance(parsed, tuple):  # Python 3.11: (groups [(slot, group)], literals)
+        groups, literals = parsed
+        items = list(literals)
+        for slot, g in groups:
+            items[slot] = g
+    else:  # 3.12+: literal, group, literal, ...
+        items = list(parsed)
+    text, pairs, pending = [], [], 0
+    for item in items:
+        if item is None:
+            continue
+        if isinstance(item, str):
+            b = item.encode("utf-8", "surrogatepass")
+            text.append(item)
+            pending += len(b)
+        else:
+            pairs += [pending, int(item)]
+            pending = 0
+    pairs += [pending, -1]
+    return "".join(text), pairs
+
+
+def _expand_split(kind, n, expand):
+    if expand is not True:
+        if expand is False:
+            raise UnsupportedError(
+                f"str.{kind}(expand=False) gives lists, and zambezi has no list dtype yet; "
+                "use expand=True for a DataFrame of the pieces")
+        raise InvalidValueError(f"str.{kind}: expand must be True or False")
+    if n is None or n == 0:
+        return -1
+    return int(n)
+
+
+class _PatternMethods:
+    """Mixin: the pattern methods of StringMethods (self._s the Series)."""
+
+    __slots__ = ()
+
+    def _regex(self, op, pat=None, flags=0, n=-1, repl=None, tmpl=None):
+        return _core.regex_op(self._s._col, op, pat=pat, flags=flags, n=n, repl=repl, tmpl=tmpl)
+
+    def _fill_na(self, out, na, what):
+        if na is None or na is _NO_NA:
+            return out
+        if not isinstance(na, bool):
+            raise DTypeError(f"str.{what}: na must be a bool, not {type(na).__name__}")
+        return out.fillna(na)
+
+    def _frame(self, table, labels):
+        df = self._s._constructor_expanddim._wrap(table, self._s._index)
+        if labels is not None:
+            _labels.attach(df, _labels.from_list(labels))
+        return df
+
+    # -- tests --------------------------------------------------------------
+    def contains(self, pat, case=True, flags=0, na=None, regex=True):
+        """True where ``pat`` occurs in the row: a regular expression
+        (re.search) or, with regex=False, literal text.  case=False and
+        ``flags`` (re.IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII) as in
+        Python's re; a null row gives null, or ``na`` when given.
+
+        Examples
+        --------
+        >>> s = zb.Series(["Lusaka", "Maun 2", None])
+        >>> s.str.contains(r"\\d").to_list()
+        [False, True, None]
+        >>> s.str.contains("LU", case=False, na=False).to_list()
+        [True, False, False]
+        >>> zb.Series(["a.b", "ab"]).str.contains(".", regex=False).to_list()
+        [True, False]
+        """
+        if not regex:
+            if not isinstance(pat, str):
+                raise DTypeError(f"str.contains: pat must be a str, not {type(pat).__name__}")
+            if flags:
+                raise InvalidValueError("str.contains: flags need regex=True")
+            if case:
+                out = self._op("contains", pat=pat)
+            else:
+                out = self._wrap(self._regex("contains", pat, 1 | _LITERAL))
+            return self._fill_na(out, na, "contains")
+        _, src, ef = compile_pattern(pat, flags, case, "contains")
+        return self._fill_na(self._wrap(self._regex("contains", src, ef)), na, "contains")
+
+    def match(self, pat, case=True, flags=0, na=None):
+        """True where the regular expression matches at the start of the
+        row (re.match).
+
+        Examples
+        --------
+        >>> zb.Series(["ab12", "12ab", None]).str.match(r"[a-z]+\\d").to_list()
+        [True, False, None]
+        """
+        _, src, ef = compile_pattern(pat, flags, case, "match")
+        return self._fill_na(self._wrap(self._regex("match", src, ef)), na, "match")
+
+    def fullmatch(self, pat, case=True, flags=0, na=None):
+        """True where the regular expression matches the whole row
+        (re.fullmatch).
+
+        Examples
+        --------
+        >>> zb.Series(["ab12", "ab12x", None]).str.fullmatch(r"[a-z]+\\d+").to_list()
+        [True, False, None]
+        """
+        _, src, ef = compile_pattern(pat, flags, case, "fullmatch")
+        return self._fill_na(self._wrap(self._regex("fullmatch", src, ef)), na, "fullmatch")
+
+    def count(self, pat, flags=0):
+        """The number of non-overlapping matches of the regular expression
+        in each row (int64; len(re.findall)).  pandas gives float64 when a
+        row is missing; here the null stays null in an int64 column.
+
+        Examples
+        --------
+        >>> zb.Series(["a1b22", "", None]).str.count(r"\\d").to_list()
+        [3, 0, None]
+        """
+        _, src, ef = compile_pattern(pat, flags, True, "count")
+        return self._wrap(self._regex("count", src, ef))
+
+    # -- replace -----------------------------------------------------------
+    def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
+        """Replace the first ``n`` (all when n < 0) matches of ``pat`` by
+        ``repl``: literal text (regex=False, the default, like Python's
+        str.replace) or a regular expression (regex=True, like re.sub: repl
+        may refer to groups as ``\\1``, ``\\g<1>`` or ``\\g<name>``).  A
+        callable repl is not supported.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a-b-c", None])
+        >>> s.str.replace("-", "+").to_list()
+        ['a+b+c', None]
+        >>> s.str.replace("-", "", n=1).to_list()
+        ['ab-c', None]
+        >>> zb.Series(["2024-03-09"]).str.replace(r"(\\d+)-(\\d+)-(\\d+)", r"\\3/\\2/\\1",
+        ...                                       regex=True).to_list()
+        ['09/03/2024']
+        """
+        if callable(repl):
+            raise UnsupportedError("str.replace: a callable repl is not supported")
+        if not isinstance(repl, str):
+            raise DTypeError(f"str.replace: repl must be a str, not {type(repl).__name__}")
+        n = -1 if n is None else int(n)
+        if isinstance(pat, re.Pattern) and not regex:
+            raise InvalidValueError("str.replace: a compiled pattern needs regex=True")
+        if not regex:
+            if not isinstance(pat, str):
+                raise DTypeError(f"str.replace: pat must be a str, not {type(pat).__name__}")
+            if flags:
+                raise InvalidValueError("str.replace: flags need regex=True")
+            if case is not False:
+                return self._op("replace", pat=pat, repl=repl, n=n)
+            return self._wrap(self._regex("replace", pat, 1 | _LITERAL, n, repl,
+                                          [len(repl.encode("utf-8", "surrogatepass")), -1]))
+        if n == 0:
+            return self._wrap(self._s._col)
+        if isinstance(pat, re.Pattern) and (case is not None or flags):
+            raise InvalidValueError(
+                "case and flags cannot be set when pat is a compiled regex")
+        regex_obj, src, ef = compile_pattern(pat, flags, case, "replace")
+        text, pairs = _template(regex_obj, repl)
+        return self._wrap(self._regex("replace", src, ef, n, text, pairs))
+
+    # -- extract -----------------------------------------------------------
+    def extract(self, pat, flags=0, expand=True):
+        """The capture groups of the first match in each row: a DataFrame
+        with a column per group, named by the group's name or number from 0
+        (expand=True); a Series for one group with expand=False.  A row
+        without a match (or a group that took no part) gives null.  When
+        named and unnamed groups mix, the labels are all str ("1" where
+        pandas has 1): zambezi's column labels are of one kind.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a1", "b22", "c", None])
+        >>> s.str.extract(r"([a-z])(\\d+)?").to_dict("list")
+        {0: ['a', 'b', 'c', None], 1: ['1', '22', None, None]}
+        >>> s.str.extract(r"(?P<letter>[a-z])(?P<digits>\\d+)").to_dict("list")
+        {'letter': ['a', 'b', None, None], 'digits': ['1', '22', None, None]}
+        >>> s.str.extract(r"(\\d+)", expand=False).to_list()
+        ['1', '22', None, None]
+        """
+        if not isinstance(expand, bool):
+            raise InvalidValueError("str.extract: expand must be True or False")
+        regex, src, ef = compile_pattern(pat, flags, True, "extract")
+        if regex.groups == 0:
+            raise InvalidValueError("pattern contains no capture groups")
+        names = {v: k for k, v in regex.groupindex.items()}
+        labels = [names.get(g + 1, g) for g in range(regex.groups)]
+        table = self._regex("extract", src, ef)
+        if not expand and regex.groups == 1:
+            return self._s._like(table.column(0), name=names.get(1))
+        return self._frame(table, labels)
+
+    def findall(self, pat, flags=0):
+        """Not available: the result is a list per row, and zambezi has no
+        list dtype yet (UnsupportedError).  ``count`` gives the number of
+        matches and ``extract`` the first one.
+
+        Examples
+        --------
+        >>> zb.Series(["a1"]).str.findall(r"\\d")
+        Traceback (most recent call last):
+            ...
+        zambezi.errors.UnsupportedError: str.findall gives lists, and zambezi has no list dtype yet; str.count and str.extract give the number of matches and the first one
+        """
+        raise UnsupportedError(
+            "str.findall gives lists, and zambezi has no list dtype yet; str.count and "
+            "str.extract give the number of matches and the first one")
+
+    def extractall(self, pat, flags=0):
+        """Not available yet (UnsupportedError): it needs one row per match,
+        which zambezi does not build; ``extract`` gives the first match.
+
+        Examples
+        --------
+        >>> zb.Series(["a1"]).str.extractall(r"(\\d)")
+        Traceback (most recent call last):
+            ...
+        zambezi.errors.UnsupportedError: str.extractall is not supported yet; str.extract gives the first match
+        """
+        raise UnsupportedError("str.extractall is not supported yet; str.extract gives the "
+                               "first match")
+
+    # -- split and partition -----------------------------------------------
+    def split(self, pat=None, *, n=-1, expand=False, regex=None):
+        """The pieces of each row between the separators, as a DataFrame
+        with columns 0..k-1 (expand=True), rows with fewer pieces padded
+        with null.  pat None splits at runs of whitespace (Python's
+        str.split()); a one-character pat is literal unless regex=True; a
+        longer one is a regular expression unless regex=False (as pandas).
+        At most ``n`` splits when n > 0.  Groups in a regular expression
+        are kept as pieces, as re.split keeps them.  expand=False (pandas'
+        default) gives lists, which zambezi cannot hold yet: it raises
+        UnsupportedError.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a b  c", "d", None])
+        >>> s.str.split(expand=True).to_dict("list")
+        {0: ['a', 'd', None], 1: ['b', None, None], 2: ['c', None, None]}
+        >>> zb.Series(["a1b22c"]).str.split(r"\\d+", n=1, expand=True).to_dict("list")
+        {0: ['a'], 1: ['b22c']}
+        """
+        n = _expand_split("split", n, expand)
+        if pat is None:
+            table = self._regex("split", None, 0, n)
+        else:
+            if isinstance(pat, re.Pattern):
+                regex = True if regex is None else regex
+                if not regex:
+                    raise InvalidValueError("str.split: a compiled pattern needs regex=True")
+            elif not isinstance(pat, str):
+                raise DTypeError(f"str.split: pat must be a str, not {type(pat).__name__}")
+            if regex is None:
+                regex = len(pat) > 1
+            if regex:
+                _, src, ef = compile_pattern(pat, 0, True, "split")
+                table = self._regex("split", src, ef, n)
+            else:
+                if pat == "":
+                    raise InvalidValueError("str.split: empty separator")
+                table = self._regex("split", pat, _LITERAL, n)
+        return self._frame(table, list(range(table.num_columns)))
+
+    def rsplit(self, pat=None, *, n=-1, expand=False):
+        """split counting the ``n`` splits from the right (Python's
+        str.rsplit); pat is literal text or None (whitespace).
+
+        Examples
+        --------
+        >>> zb.Series(["a.b.c", None]).str.rsplit(".", n=1, expand=True).to_dict("list")
+        {0: ['a.b', None], 1: ['c', None]}
+        """
+        n = _expand_split("rsplit", n, expand)
+        if pat is not None and not isinstance(pat, str):
+            raise DTypeError(f"str.rsplit: pat must be a str, not {type(pat).__name__}")
+        if pat == "":
+            raise InvalidValueError("str.rsplit: empty separator")
+        table = self._regex("rsplit", pat, _LITERAL, n)
+        return self._frame(table, list(range(table.num_columns)))
+
+    def _partition(self, kind, sep, expand):
+        if expand is not True:
+            raise UnsupportedError(f"str.{kind}(expand=False) gives tuples, which zambezi "
+                                   "cannot hold; use expand=True")
+        if not isinstance(sep, str):
+            raise DTypeError(f"str.{kind}: sep must be a str, not {type(sep).__name__}")
+        if sep == "":
+            raise InvalidValueError("empty separator")
+        return self._frame(self._regex(kind, sep, _LITERAL), [0, 1, 2])
+
+    def partition(self, sep=" ", expand=True):
+        """Each row split at the first ``sep`` into three columns: before,
+        the separator, after (("row", "", "") without one), as Python's
+        str.partition.
+
+        Examples
+        --------
+        >>> zb.Series(["a=b=c", "d", None]).str.partition("=").to_dict("list")
+        {0: ['a', 'd', None], 1: ['=', '', None], 2: ['b=c', '', None]}
+        """
+        return self._partition("partition", sep, expand)
+
+    def rpartition(self, sep=" ", expand=True):
+        """partition at the last ``sep`` (("", "", "row") without one).
+
+        Examples
+        --------
+        >>> zb.Series(["a=b=c", "d"]).str.rpartition("=").to_dict("list")
+        {0: ['a=b', ''], 1: ['=', ''], 2: ['c', 'd']}
+        """
+        return self._partition("rpartition", sep, expand)
+
+
+_NO_NA = object()

@@ -1,0 +1,689 @@
+/*
+ * regex.c -- CPU kernels of the pattern operations of zambezi/regex.h:
+ * regular-expression tests, counts and replacement through PCRE2 (loaded
+ * by src/cpu/pcre2.c), and the multi-column results of extract, split,
+ * rsplit, partition and rpartition.
+ *
+ * The pattern is compiled once (UTF mode, Unicode properties unless
+ * ZB_RE_ASCII, JIT-compiled when the library has a JIT); each worker
+ * thread has its own match data.  Rows are processed in morsels of
+ * ZB_MORSEL_ROWS on the thread pool.  Bool and count results are written
+ * in place.  replace writes each morsel's output bytes into a buffer of its
+ * own (one regex pass), then the buffers are joined.  The multi-column ops
+ * record, per row, spans (byte ranges of the row; start < 0: null) in an
+ * array per morsel; every result column is then gathered from the spans,
+ * since each piece is a substring of its row.  Literal patterns (split
+ * with regex=False, partition, rsplit) use memmem and a backward search;
+ * whitespace splits use Python's str.isspace set.  Null rows give null.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/str_row.h"
+#include "cpu/kernels.h"
+#include "cpu/pcre2_lib.h"
+#include "cpu/strings_kernels.h"
+#include "zambezi/regex.h"
+
+typedef struct re_job {
+  const zb_column *c;
+  const zb_regex_args *a;
+  const zb__pcre2_api *api;
+  void *code;  /* NULL: literal pattern (or whitespace when a->pat is NULL) */
+  void **md;   /* match data per worker */
+  zb_column *out;
+  /* replace: output bytes per morsel */
+  char **buf;
+  int64_t *blen, *bcap;
+  /* span ops: (start, end) pairs per morsel; cnt per row (-1: null row) */
+  int64_t **sp;
+  int64_t *sn, *scap;
+  int64_t *cnt, *first;
+  int64_t slots; /* fixed slots per row (extract, partition); 0: varies */
+  int64_t groups; /* split: capture groups, kept between the pieces */
+  atomic_int error; /* a PCRE2 match error code, or 1 for out of memory */
+} re_job;
+
+static void fail(re_job *j, int code) {
+  int zero = 0;
+  atomic_compare_exchange_strong(&j->error, &zero, code);
+}
+
+/* Grow a morsel buffer to hold need elements of size sz. */
+static bool grow(void **b, int64_t *cap, int64_t need, size_t sz) {
+  if (need <= *cap) return true;
+  int64_t nc = ZB_MAX(need, ZB_MAX(*cap * 2, (int64_t)256));
+  void *nb = zb_malloc((size_t)nc * sz);
+  if (nb == NULL) return false;
+  if (*b != NULL && *cap > 0) memcpy(nb, *b, (size_t)*cap * sz);
+  zb_free(*b);
+  *b = nb;
+  *cap = nc;
+  return true;
+}
+
+/* ---- finding matches ------------------------------------------------------ */
+
+/* The next match in p[0, len) at or after pos: 1 with [*s, *e), 0 for none,
+ * < 0 a PCRE2 error.  opt: PCRE2_NOTEMPTY_ATSTART after an empty match. */
+static inline int find_next(const re_job *j, void *md, const unsigned char *p, int64_t len,
+                            int64_t pos, uint32_t opt, int64_t *s, int64_t *e) {
+  if (j->code == NULL) {
+    int64_t pl = j->a->pat_len;
+    if (pos > len - pl) return 0;
+    const void *q = memmem(p + pos, (size_t)(len - pos), j->a->pat, (size_t)pl);
+    if (q == NULL) return 0;
+    *s = (const unsigned char *)q - p;
+    *e = *s + pl;
+    return 1;
+  }
+  /* the row's UTF-8 was checked by the call at pos 0 (or needs no check
+   * with MATCH_INVALID_UTF): later calls on the row skip it */
+  if (pos > 0) opt |= ZB_PCRE2_NO_UTF_CHECK;
+  int rc = j->api->match(j->code, p, (size_t)len, (size_t)pos, opt, md, NULL);
+  if (rc == ZB_PCRE2_ERROR_NOMATCH) return 0;
+  if (rc < 0) return rc;
+  const size_t *ov = j->api->get_ovector_pointer(md);
+  *s = (int64_t)ov[0];
+  *e = (int64_t)ov[1];
+  return 1;
+}
+
+/* The last occurrence of the literal pattern in p[0, end): its start, or -1. */
+static inline int64_t rfind_lit(const re_job *j, const unsigned char *p, int64_t end) {
+  int64_t pl = j->a->pat_len;
+  for (int64_t q = end - pl; q >= 0; q--)
+    if (p[q] == (unsigned char)j->a->pat[0] && memcmp(p + q, j->a->pat, (size_t)pl) == 0)
+      return q;
+  return -1;
+}
+
+/* Whether the character at p[q] (width *w) is whitespace. */
+static inline bool space_at(const unsigned char *p, int64_t q, int64_t e, int64_t *w) {
+  *w = zb__utf8_width(p, q, e);
+  return zb__is_space_cp(zb__utf8_decode(p, q, *w));
+}
+
+/* ---- per-row work ---------------------------------------------------------- */
+
+static inline void morsel_range(const zb_column *c, int64_t task, int64_t *start,
+                                int64_t *n) {
+  *start = task * ZB_MORSEL_ROWS;
+  *n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - *start);
+}
+
+static void test_morsel(void *ctx, int64_t task, int worker) {
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  void *md = j->md[worker];
+  uint8_t *d = (uint8_t *)j->out->data->data;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    uint64_t v = zb__valid_word(j->c, start + k, mm), w = 0;
+    for (int q = 0; q < mm; q++) {
+      if (!((v >> q) & 1)) continue;
+      int64_t len, s, e;
+      const unsigned char *p = (const unsigned char *)zb__str(j->c, start + k + q, &len);
+      int rc = find_next(j, md, p, len, 0, 0, &s, &e);
+      if (rc < 0) fail(j, rc);
+      w |= (uint64_t)(rc > 0) << q;
+    }
+    zb__store_bits(d, start + k, w, mm);
+  }
+}
+
+static void count_morsel(void *ctx, int64_t task, int worker) {
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  void *md = j->md[worker];
+  int64_t *d = (int64_t *)j->out->data->data;
+  for (int64_t i = start; i < start + n; i++) {
+    int64_t cnt = 0;
+    if (zb_column_is_valid(j->c, i)) {
+      int64_t len, s, e, pos = 0;
+      uint32_t opt = 0;
+      const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
+      for (;;) {
+        int rc = find_next(j, md, p, len, pos, opt, &s, &e);
+        if (rc <= 0) {
+          if (rc < 0) fail(j, rc);
+          break;
+        }
+        cnt++;
+        opt = e == s ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
+        pos = e;
+      }
+    }
+    d[i] = cnt;
+  }
+}
+
+/* Append src[0, k) to morsel m's buffer. */
+static inline bool put(re_job *j, int64_t m, const void *src, int64_t k) {
+  if (k <= 0) return true;
+  if (!grow((void **)&j->buf[m], &j->bcap[m], j->blen[m] + k, 1)) return false;
+  memcpy(j->buf[m] + j->blen[m], src, (size_t)k);
+  j->blen[m] += k;
+  return true;
+}
+
+static void replace_morsel(void *ctx, int64_t task, int worker) {
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  void *md = j->md[worker];
+  const zb_regex_args *a = j->a;
+  int64_t *oo = (int64_t *)j->out->data->data;
+  bool ok = true;
+  for (int64_t i = start; i < start + n && ok; i++) {
+    int64_t before = j->blen[task];
+    if (zb_column_is_valid(j->c, i)) {
+      int64_t len, s, e, pos = 0, last = 0, done = 0;
+      uint32_t opt = 0;
+      const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
+      while (a->n < 0 || done < a->n) {
+        int rc = find_next(j, md, p, len, pos, opt, &s, &e);
+        if (rc <= 0) {
+          if (rc < 0) fail(j, rc);
+          break;
+        }
+        ok = ok && put(j, task, p + last, s - last);
+        const size_t *ov = j->code ? j->api->get_ovector_pointer(md) : NULL;
+        int64_t off = 0;
+        for (int64_t t = 0; t < a->n_tmpl && ok; t++) {
+          int64_t k = a->tmpl[2 * t], g = a->tmpl[2 * t + 1];
+          ok = put(j, task, a->repl + off, k);
+          off += k;
+          if (g == 0) ok = ok && put(j, task, p + s, e - s);
+          else if (g > 0 && ov != NULL && ov[2 * g] != ZB_PCRE2_UNSET)
+            ok = ok && put(j, task, p + ov[2 * g], (int64_t)(ov[2 * g + 1] - ov[2 * g]));
+        }
+        last = e;
+        done++;
+        opt = e == s ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
+        pos = e;
+      }
+      ok = ok && put(j, task, p + last, len - last);
+    }
+    oo[i + 1] = j->blen[task] - before; /* length for now */
+  }
+  if (!ok) fail(j, 1);
+}
+
+/* After the scan (blen[m]: morsel m's first output byte; bcap[0]: the
+ * total): morsel m's bytes into the result, its lengths into offsets. */
+static void replace_join(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  int64_t nm = zb__morsels(j->c->length), pos = j->blen[task];
+  int64_t nb = (task + 1 < nm ? j->blen[task + 1] : j->bcap[0]) - pos;
+  if (nb > 0) memcpy((char *)j->out->chars->data + pos, j->buf[task], (size_t)nb);
+  int64_t *oo = (int64_t *)j->out->data->data;
+  for (int64_t i = start; i < start + n; i++) {
+    pos += oo[i + 1];
+    oo[i + 1] = pos;
+  }
+}
+
+/* Append the span [s, e) to morsel m's span array. */
+static inline bool span(re_job *j, int64_t m, int64_t s, int64_t e) {
+  if (!grow((void **)&j->sp[m], &j->scap[m], j->sn[m] + 2, sizeof(int64_t))) return false;
+  j->sp[m][j->sn[m]++] = s;
+  j->sp[m][j->sn[m]++] = e;
+  return true;
+}
+
+/* Reverse the last k spans of morsel m (rsplit collects them backwards). */
+static void reverse_spans(re_job *j, int64_t m, int64_t k) {
+  int64_t *b = j->sp[m] + j->sn[m] - 2 * k;
+  for (int64_t x = 0, y = k - 1; x < y; x++, y--) {
+    int64_t s = b[2 * x], e = b[2 * x + 1];
+    b[2 * x] = b[2 * y];
+    b[2 * x + 1] = b[2 * y + 1];
+    b[2 * y] = s;
+    b[2 * y + 1] = e;
+  }
+}
+
+/* Python's str.split() / rsplit() of whitespace with at most n splits. */
+static int64_t split_space(re_job *j, int64_t m, const unsigned char *p, int64_t len,
+                           bool right, bool *ok) {
+  int64_t n = j->a->n, pieces = 0, w;
+  if (!right) {
+    int64_t q = 0;
+    for (;;) {
+      while (q < len && space_at(p, q, len, &w)) q += w;
+      if (q >= len) break;
+      int64_t b = q;
+      if (n >= 0 && pieces == n) {
+        *ok = *ok && span(j, m, b, len);
+        pieces++;
+        break;
+      }
+      while (q < len && !space_at(p, q, len, &w)) q += w;
+      *ok = *ok && span(j, m, b, q);
+      pieces++;
+    }
+    return pieces;
+  }
+  int64_t q = len;
+  for (;;) {
+    while (q > 0) {
+      int64_t r = zb__utf8_back(p, 0, q);
+      if (!space_at(p, r, q, &w)) break;
+      q = r;
+    }
+    if (q <= 0) break;
+    int64_t e = q;
+    if (n >= 0 && pieces == n) {
+      *ok = *ok && span(j, m, 0, e);
+      pieces++;
+      break;
+    }
+    while (q > 0) {
+      int64_t r = zb__utf8_back(p, 0, q);
+      if (space_at(p, r, q, &w)) break;
+      q = r;
+    }
+    *ok = *ok && span(j, m, q, e);
+    pieces++;
+  }
+  reverse_spans(j, m, pieces);
+  return pieces;
+}
+
+/* The spans of one valid row; returns their number. */
+static int64_t row_spans(re_job *j, int64_t m, void *md, const unsigned char *p, int64_t len,
+                         bool *ok) {
+  const zb_regex_args *a = j->a;
+  int64_t s = 0, e = 0;
+  switch (a->op) {
+    case ZB_RE_EXTRACT: {
+      int rc = find_next(j, md, p, len, 0, 0, &s, &e);
+      if (rc < 0) fail(j, rc);
+      const size_t *ov = j->api->get_ovector_pointer(md);
+      for (int64_t g = 1; g <= j->slots; g++) {
+        bool set = rc > 0 && ov[2 * g] != ZB_PCRE2_UNSET;
+        *ok = *ok && span(j, m, set ? (int64_t)ov[2 * g] : -1, set ? (int64_t)ov[2 * g + 1] : -1);
+      }
+      return j->slots;
+    }
+    case ZB_RE_PARTITION:
+    case ZB_RE_RPARTITION: {
+      int64_t pl = a->pat_len;
+      if (a->op == ZB_RE_PARTITION) {
+        if (find_next(j, md, p, len, 0, 0, &s, &e) <= 0) s = e = -1;
+      } else {
+        s = rfind_lit(j, p, len);
+        e = s + pl;
+      }
+      if (s < 0) { /* not found: (row, "", "") or ("", "", row) */
+        bool left = a->op == ZB_RE_PARTITION;
+        *ok = *ok && span(j, m, 0, left ? len : 0) && span(j, m, 0, 0) &&
+              span(j, m, left ? len : 0, len);
+      } else {
+        *ok = *ok && span(j, m, 0, s) && span(j, m, s, e) && span(j, m, e, len);
+      }
+      return 3;
+    }
+    case ZB_RE_SPLIT: {
+      if (a->pat == NULL) return split_space(j, m, p, len, false, ok);
+      int64_t splits = 0, spans = 0, pos = 0, last = 0;
+      uint32_t opt = 0;
+      while (a->n < 0 || splits < a->n) {
+        int rc = find_next(j, md, p, len, pos, opt, &s, &e);
+        if (rc <= 0) {
+          if (rc < 0) fail(j, rc);
+          break;
+        }
+        *ok = *ok && span(j, m, last, s);
+        /* the groups between the pieces, as re.split gives them */
+        const size_t *ov = j->groups > 0 ? j->api->get_ovector_pointer(md) : NULL;
+        for (int64_t g = 1; g <= j->groups; g++) {
+          bool set = ov[2 * g] != ZB_PCRE2_UNSET;
+          *ok = *ok && span(j, m, set ? (int64_t)ov[2 * g] : -1, set ? (int64_t)ov[2 * g + 1] : -1);
+        }
+        splits++;
+        spans += 1 + j->groups;
+        last = e;
+        opt = e == s ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
+        pos = e;
+      }
+      *ok = *ok && span(j, m, last, len);
+      return spans + 1;
+    }
+    default: { /* RSPLIT: literal from the right */
+      if (a->pat == NULL) return split_space(j, m, p, len, true, ok);
+      int64_t pieces = 0, end = len;
+      while (a->n < 0 || pieces < a->n) {
+        int64_t q = rfind_lit(j, p, end);
+        if (q < 0) break;
+        *ok = *ok && span(j, m, q + a->pat_len, end);
+        pieces++;
+        end = q;
+      }
+      *ok = *ok && span(j, m, 0, end);
+      reverse_spans(j, m, pieces + 1);
+      return pieces + 1;
+    }
+  }
+}
+
+static void span_morsel(void *ctx, int64_t task, int worker) {
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  void *md = j->md != NULL ? j->md[worker] : NULL;
+  bool ok = true;
+  for (int64_t i = start; i < start + n && ok; i++) {
+    j->first[i] = j->sn[task];
+    j->cnt[i] = -1;
+    if (!zb_column_is_valid(j->c, i)) continue;
+    int64_t len;
+    const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
+    j->cnt[i] = row_spans(j, task, md, p, len, &ok);
+  }
+  if (!ok) fail(j, 1);
+}
+
+/* ---- building the span columns --------------------------------------------- */
+
+typedef struct gather_job {
+  const re_job *j;
+  int64_t slot;
+  zb_column *out;
+  int64_t *bytes;
+} gather_job;
+
+/* The span of slot g.slot of row i: false for null. */
+static inline bool slot_span(const gather_job *g, int64_t i, int64_t *s, int64_t *e) {
+  const re_job *j = g->j;
+  if (j->cnt[i] <= g->slot) return false;
+  const int64_t *sp = j->sp[i / ZB_MORSEL_ROWS] + j->first[i] + 2 * g->slot;
+  *s = sp[0];
+  *e = sp[1];
+  return *s >= 0;
+}
+
+static void gather_size(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  gather_job *g = (gather_job *)ctx;
+  int64_t start, n;
+  morsel_range(g->out, task, &start, &n);
+  int64_t *oo = (int64_t *)g->out->data->data;
+  uint8_t *ov = (uint8_t *)g->out->validity->data;
+  int64_t total = 0;
+  for (int64_t k = 0; k < n; k += 64) {
+    int mm = (int)ZB_MIN((int64_t)64, n - k);
+    uint64_t v = 0;
+    for (int q = 0; q < mm; q++) {
+      int64_t i = start + k + q, s, e, m = 0;
+      if (slot_span(g, i, &s, &e)) {
+        m = e - s;
+        v |= UINT64_C(1) << q;
+      }
+      oo[i + 1] = m;
+      total += m;
+    }
+    zb__store_bits(ov, start + k, v, mm);
+  }
+  g->bytes[task] = total;
+}
+
+static void gather_write(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  gather_job *g = (gather_job *)ctx;
+  int64_t start, n;
+  morsel_range(g->out, task, &start, &n);
+  int64_t *oo = (int64_t *)g->out->data->data;
+  char *ch = (char *)g->out->chars->data;
+  int64_t pos = g->bytes[task];
+  for (int64_t i = start; i < start + n; i++) {
+    int64_t m = oo[i + 1], s, e, len;
+    if (m > 0 && slot_span(g, i, &s, &e)) {
+      const char *p = zb__str(g->j->c, i, &len);
+      memcpy(ch + pos, p + s, (size_t)m);
+    }
+    pos += m;
+    oo[i + 1] = pos;
+  }
+}
+
+static int64_t scan_bytes(int64_t *bytes, int64_t nm) {
+  int64_t total = 0;
+  for (int64_t m = 0; m < nm; m++) {
+    int64_t b = bytes[m];
+    bytes[m] = total;
+    total += b;
+  }
+  return total;
+}
+
+static zb_status gather_column(const re_job *j, int64_t slot, int64_t *bytes,
+                               zb_column **out, zb_error *err) {
+  int64_t n = j->c->length, nm = zb__morsels(n);
+  gather_job g = {j, slot, NULL, bytes};
+  zb_status st = zb_column_new(ZB_STRING, n, true, 0, &g.out, err);
+  if (st == ZB_OK) {
+    ((int64_t *)g.out->data->data)[0] = 0;
+    st = zb_parallel_for(nm, gather_size, &g, err);
+  }
+  if (st == ZB_OK) {
+    int64_t total = scan_bytes(bytes, nm);
+    zb_buffer_release(g.out->chars);
+    g.out->chars = NULL;
+    st = zb_buffer_new(ZB_CPU, total, &g.out->chars, err);
+  }
+  if (st == ZB_OK) st = zb_parallel_for(nm, gather_write, &g, err);
+  if (st != ZB_OK) {
+    zb_column_release(g.out);
+    return st;
+  }
+  zb_column_recount_nulls(g.out);
+  *out = g.out;
+  return ZB_OK;
+}
+
+/* ---- compiling ---------------------------------------------------------------- */
+
+static zb_status compile(re_job *j, zb_error *err) {
+  const zb_regex_args *a = j->a;
+  uint32_t opts = ZB_PCRE2_UTF | ZB_PCRE2_ALT_BSUX;
+  if (!(a->flags & ZB_RE_ASCII)) opts |= ZB_PCRE2_UCP;
+  if (a->flags & ZB_RE_IGNORECASE) opts |= ZB_PCRE2_CASELESS;
+  if (a->flags & ZB_RE_MULTILINE) opts |= ZB_PCRE2_MULTILINE;
+  if (a->flags & ZB_RE_DOTALL) opts |= ZB_PCRE2_DOTALL;
+  if (a->flags & ZB_RE_VERBOSE) opts |= ZB_PCRE2_EXTENDED;
+  /* LITERAL admits few options: caseless matching stays (Unicode in UTF mode) */
+  if (a->flags & ZB_RE_LITERAL)
+    opts = ZB_PCRE2_UTF | ZB_PCRE2_LITERAL | (opts & ZB_PCRE2_CASELESS);
+  if (a->op == ZB_RE_MATCH) opts |= ZB_PCRE2_ANCHORED;
+  if (a->op == ZB_RE_FULLMATCH) opts |= ZB_PCRE2_ANCHORED | ZB_PCRE2_ENDANCHORED;
+  int code = 0;
+  size_t at = 0;
+  /* MATCH_INVALID_UTF (PCRE2 >= 10.34) keeps malformed input safe; an
+   * older library refuses the option: compile without it. */
+  j->code = j->api->compile((const unsigned char *)a->pat, (size_t)a->pat_len,
+                            opts | ZB_PCRE2_MATCH_INVALID_UTF, &code, &at, NULL);
+  if (j->code == NULL)
+    j->code = j->api->compile((const unsigned char *)a->pat, (size_t)a->pat_len, opts, &code,
+                              &at, NULL);
+  if (j->code == NULL) {
+    unsigned char msg[160];
+    if (j->api->get_error_message(code, msg, sizeof msg) < 0) strcpy((char *)msg, "error");
+    return zb_error_set(err, ZB_EINVAL, "invalid regular expression '%.*s': %s at position %zu",
+                        (int)ZB_MIN(a->pat_len, (int64_t)200), a->pat, (const char *)msg, at);
+  }
+  (void)j->api->jit_compile(j->code, ZB_PCRE2_JIT_COMPLETE); /* interpreted without a JIT */
+  int workers = zb_get_num_threads();
+  j->md = (void **)zb_calloc((size_t)workers, sizeof(void *));
+  if (j->md == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (regex)");
+  for (int w = 0; w < workers; w++) {
+    j->md[w] = j->api->match_data_create_from_pattern(j->code, NULL);
+    if (j->md[w] == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (regex)");
+  }
+  return ZB_OK;
+}
+
+/* Capture groups of the compiled pattern. */
+static int64_t capture_count(const re_job *j) {
+  uint32_t n = 0;
+  j->api->pattern_info(j->code, ZB_PCRE2_INFO_CAPTURECOUNT, &n);
+  return (int64_t)n;
+}
+
+static void job_free(re_job *j, int64_t nm) {
+  if (j->md != NULL) {
+    for (int w = 0; w < zb_get_num_threads(); w++)
+      if (j->md[w] != NULL) j->api->match_data_free(j->md[w]);
+    zb_free(j->md);
+  }
+  if (j->code != NULL) j->api->code_free(j->code);
+  for (int64_t m = 0; m < nm; m++) {
+    if (j->buf) zb_free(j->buf[m]);
+    if (j->sp) zb_free(j->sp[m]);
+  }
+  zb_free(j->buf);
+  zb_free(j->blen);
+  zb_free(j->bcap);
+  zb_free(j->sp);
+  zb_free(j->sn);
+  zb_free(j->scap);
+  zb_free(j->cnt);
+  zb_free(j->first);
+}
+
+static zb_status job_error(re_job *j, zb_error *err) {
+  int e = atomic_load(&j->error);
+  if (e == 0) return ZB_OK;
+  if (e == 1) return zb_error_set(err, ZB_ENOMEM, "out of host memory (str.%s)",
+                                  zb_regex_op_name(j->a->op));
+  unsigned char msg[160];
+  if (j->api == NULL || j->api->get_error_message(e, msg, sizeof msg) < 0)
+    strcpy((char *)msg, "error");
+  return zb_error_set(err, ZB_EINVAL, "str.%s: regular expression matching failed: %s",
+                      zb_regex_op_name(j->a->op), (const char *)msg);
+}
+
+/* A copy of c's validity for o. */
+static zb_status copy_validity(const zb_column *c, zb_column *o, zb_error *err) {
+  if (c->validity == NULL || c->null_count == 0) return ZB_OK;
+  ZB_RETURN_NOT_OK(zb_buffer_new(ZB_CPU, (c->length + 7) / 8, &o->validity, err));
+  zb__bitmap_copy((uint8_t *)o->validity->data, 0, (const uint8_t *)c->validity->data,
+                  c->offset, c->length);
+  o->null_count = c->null_count;
+  return ZB_OK;
+}
+
+static bool multi_column(zb_regex_op op) {
+  return op == ZB_RE_EXTRACT || op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT ||
+         op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION;
+}
+
+zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_column **out,
+                        zb_table **out_table, zb_error *err) {
+  const zb_regex_op op = args->op;
+  int64_t n = col->length, nm = zb__morsels(n);
+  re_job j;
+  memset(&j, 0, sizeof j);
+  j.c = col;
+  j.a = args;
+  atomic_init(&j.error, 0);
+  bool literal = args->pat == NULL || op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION ||
+                 op == ZB_RE_RSPLIT ||
+                 ((args->flags & ZB_RE_LITERAL) && !(args->flags & ZB_RE_IGNORECASE));
+  zb_status st = ZB_OK;
+  if (!literal) {
+    j.api = zb__pcre2(err);
+    if (j.api == NULL) return ZB_ENOTSUP;
+    st = compile(&j, err);
+  }
+  zb_column *o = NULL;
+  zb_column **cols = NULL;
+  char **names = NULL;
+  int64_t k = 0;
+  if (st == ZB_OK && !multi_column(op)) {
+    zb_type_id t = op == ZB_RE_COUNT ? ZB_INT64 : op == ZB_RE_REPLACE ? ZB_STRING : ZB_BOOL;
+    st = zb_column_new(t, n, false, 0, &o, err);
+    if (st == ZB_OK) st = copy_validity(col, o, err);
+    j.out = o;
+    if (st == ZB_OK && op == ZB_RE_REPLACE) {
+      j.buf = (char **)zb_calloc((size_t)ZB_MAX(nm, 1), sizeof(char *));
+      j.blen = (int64_t *)zb_calloc((size_t)ZB_MAX(nm, 1), sizeof(int64_t));
+      j.bcap = (int64_t *)zb_calloc((size_t)ZB_MAX(nm, 1), sizeof(int64_t));
+      if (j.buf == NULL || j.blen == NULL || j.bcap == NULL)
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.replace)");
+      if (st == ZB_OK) st = zb_parallel_for(nm, replace_morsel, &j, err);
+      if (st == ZB_OK) st = job_error(&j, err);
+      int64_t total = 0;
+      if (st == ZB_OK) {
+        total = scan_bytes(j.blen, nm);
+        zb_buffer_release(o->chars);
+        o->chars = NULL;
+        st = zb_buffer_new(ZB_CPU, total, &o->chars, err);
+      }
+      if (st == ZB_OK) {
+        ((int64_t *)o->data->data)[0] = 0;
+        j.bcap[0] = total; /* the capacities are spent: replace_join reads the total here */
+        st = zb_parallel_for(nm, replace_join, &j, err);
+      }
+    } else if (st == ZB_OK) {
+      st = zb_parallel_for(nm, op == ZB_RE_COUNT ? count_morsel : test_morsel, &j, err);
+      if (st == ZB_OK) st = job_error(&j, err);
+    }
+  } else if (st == ZB_OK) {
+    if (op == ZB_RE_EXTRACT) j.slots = capture_count(&j);
+    if (op == ZB_RE_SPLIT && j.code != NULL) j.groups = capture_count(&j);
+    if (op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION) j.slots = 3;
+    size_t m1 = (size_t)ZB_MAX(nm, 1), n1 = (size_t)ZB_MAX(n, 1);
+    j.sp = (int64_t **)zb_calloc(m1, sizeof(int64_t *));
+    j.sn = (int64_t *)zb_calloc(m1, sizeof(int64_t));
+    j.scap = (int64_t *)zb_calloc(m1, sizeof(int64_t));
+    j.cnt = (int64_t *)zb_malloc(n1 * sizeof(int64_t));
+    j.first = (int64_t *)zb_malloc(n1 * sizeof(int64_t));
+    if (!j.sp || !j.sn || !j.scap || !j.cnt || !j.first)
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.%s)", zb_regex_op_name(op));
+    if (st == ZB_OK) st = zb_parallel_for(nm, span_morsel, &j, err);
+    if (st == ZB_OK) st = job_error(&j, err);
+    k = j.slots;
+    if (st == ZB_OK && k == 0)
+      for (int64_t i = 0; i < n; i++) k = ZB_MAX(k, j.cnt[i]);
+    int64_t *bytes = NULL;
+    if (st == ZB_OK) {
+      cols = (zb_column **)zb_calloc((size_t)ZB_MAX(k, 1), sizeof(zb_column *));
+      names = (char **)zb_calloc((size_t)ZB_MAX(k, 1), sizeof(char *));
+      bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+      if (!cols || !names || !bytes)
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.%s)", zb_regex_op_name(op));
+    }
+    for (int64_t s = 0; s < k && st == ZB_OK; s++) {
+      names[s] = (char *)zb_malloc(24);
+      if (names[s] == NULL) {
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.%s)", zb_regex_op_name(op));
+        break;
+      }
+      snprintf(names[s], 24, "%lld", (long long)s);
+      st = gather_column(&j, s, bytes, &cols[s], err);
+    }
+    if (st == ZB_OK) st = zb_table_make(k, cols, (const char *const *)names, out_table, err);
+    if (st == ZB_OK && k == 0) (*out_table)->num_rows = n;
+    zb_free(bytes);
+  }
+  job_free(&j, nm);
+  for (int64_t s = 0; cols != NULL && s < k; s++) zb_column_release(cols[s]);
+  for (int64_t s = 0; names != NULL && s < k; s++) zb_free(names[s]);
+  zb_free(cols);
+  zb_free(names);
+  if (st != ZB_OK) {
+    zb_column_release(o);
+    return st;
+  }
+  if (!multi_column(op)) *out = o;
+  return ZB_OK;
+}

@@ -1,0 +1,202 @@
+/*
+ * test_regex.c -- unit tests for the pattern operations of zambezi/regex.h
+ * (zb_column_regex): hand-computed results of each op on a small column
+ * with nulls, empty strings and multi-byte UTF-8 (Python's re gives the
+ * same), a categorical giving what its strings give, the errors, and every
+ * allocation failing in turn leaving nothing behind.  Skipped when
+ * libpcre2-8 is not on the machine (the literal ops are still checked).
+ */
+#include <string.h>
+
+#include "test.h"
+#include "zambezi/compute.h"
+#include "zambezi/regex.h"
+
+/* A string column of the n rows (NULL: a null row). */
+static zb_column *strings_of(const char *const *rows, int64_t n) {
+  zb_error err;
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; i++) total += rows[i] ? (int64_t)strlen(rows[i]) : 0;
+  zb_column *c = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_STRING, n, true, total, &c, &err), &err);
+  int64_t *o = (int64_t *)c->data->data, pos = 0;
+  o[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t len = rows[i] ? (int64_t)strlen(rows[i]) : 0;
+    if (len) memcpy((char *)c->chars->data + pos, rows[i], (size_t)len);
+    pos += len;
+    o[i + 1] = pos;
+    zb_bit_set((uint8_t *)c->validity->data, i, rows[i] != NULL);
+  }
+  zb_column_recount_nulls(c);
+  return c;
+}
+
+/* Row i of a string column equals want (NULL: null). */
+static void check_row(const zb_column *c, int64_t i, const char *want) {
+  if (want == NULL) {
+    ZB_CHECK(!zb_column_is_valid(c, i));
+    return;
+  }
+  ZB_CHECK(zb_column_is_valid(c, i));
+  const int64_t *o = (const int64_t *)c->data->data + c->offset + i;
+  int64_t len = o[1] - o[0];
+  ZB_CHECK_EQ_INT(len, (int64_t)strlen(want));
+  if (len == (int64_t)strlen(want))
+    ZB_CHECK(memcmp((const char *)c->chars->data + o[0], want, (size_t)len) == 0);
+}
+
+static const char *const k_rows[] = {"ab12 c3", NULL, "", "é x ß 99", "xxaxx"};
+#define N_ROWS 5
+
+static zb_regex_args re_args(zb_regex_op op, const char *pat, uint32_t flags) {
+  zb_regex_args a;
+  memset(&a, 0, sizeof a);
+  a.op = op;
+  a.pat = pat;
+  a.pat_len = pat ? (int64_t)strlen(pat) : 0;
+  a.flags = flags;
+  a.n = -1;
+  return a;
+}
+
+ZB_TEST(test_regex_literal_ops) {
+  zb_error err;
+  zb_column *c = strings_of(k_rows, N_ROWS);
+  zb_table *t = NULL;
+  zb_regex_args a = re_args(ZB_RE_SPLIT, NULL, 0);
+  ZB_CHECK_OK(zb_column_regex(c, &a, NULL, &t, &err), &err);
+  ZB_CHECK_EQ_INT(t->num_columns, 4); /* "é x ß 99" */
+  const char *want0[] = {"ab12", NULL, NULL, "é", "xxaxx"};
+  const char *want3[] = {NULL, NULL, NULL, "99", NULL};
+  for (int64_t i = 0; i < N_ROWS; i++) {
+    check_row(t->columns[0], i, want0[i]);
+    check_row(t->columns[3], i, want3[i]);
+  }
+  zb_table_release(t);
+  a = re_args(ZB_RE_RPARTITION, "x", ZB_RE_LITERAL);
+  ZB_CHECK_OK(zb_column_regex(c, &a, NULL, &t, &err), &err);
+  const char *p0[] = {"", NULL, "", "é ", "xxax"}, *p2[] = {"ab12 c3", NULL, "", " ß 99", ""};
+  for (int64_t i = 0; i < N_ROWS; i++) {
+    check_row(t->columns[0], i, p0[i]);
+    check_row(t->columns[2], i, p2[i]);
+  }
+  zb_table_release(t);
+  a = re_args(ZB_RE_RSPLIT, "x", 0); /* rsplit takes literal text only */
+  ZB_CHECK_EQ_INT(zb_column_regex(c, &a, NULL, &t, &err), ZB_ENOTSUP);
+  ZB_CHECK(t == NULL);
+  a = re_args(ZB_RE_SPLIT, "", ZB_RE_LITERAL);
+  ZB_CHECK_EQ_INT(zb_column_regex(c, &a, NULL, &t, &err), ZB_EINVAL);
+  zb_column_release(c);
+}
+
+ZB_TEST(test_regex_ops) {
+  if (!zb_regex_available()) ZB_SKIP("libpcre2-8 is not installed");
+  zb_error err;
+  zb_column *c = strings_of(k_rows, N_ROWS), *r = NULL;
+  for (int t = 1; t <= 3; t += 2) {
+    ZB_CHECK_OK(zb_set_num_threads(t, &err), &err);
+    zb_regex_args a = re_args(ZB_RE_CONTAINS, "\\d\\b", 0);
+    ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+    const int want_c[] = {1, -1, 0, 1, 0};
+    for (int64_t i = 0; i < N_ROWS; i++) {
+      ZB_CHECK_EQ_INT(zb_column_is_valid(r, i) ? zb_bit_get(r->data->data, i) : -1, want_c[i]);
+    }
+    zb_column_release(r);
+    a = re_args(ZB_RE_COUNT, "x*", 0); /* empty matches as Python's re.findall */
+    ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+    const int64_t want_n[] = {8, 0, 1, 9, 4};
+    for (int64_t i = 0; i < N_ROWS; i++)
+      if (i != 1) ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[i], want_n[i]);
+    ZB_CHECK(!zb_column_is_valid(r, 1));
+    zb_column_release(r);
+    a = re_args(ZB_RE_FULLMATCH, "X+A\\w+", ZB_RE_IGNORECASE);
+    ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+    ZB_CHECK(zb_bit_get(r->data->data, 4) && !zb_bit_get(r->data->data, 0));
+    zb_column_release(r);
+    /* re.sub(r"(\d)(\d)?", r"<\2\1>", row, count=2) */
+    a = re_args(ZB_RE_REPLACE, "(\\d)(\\d)?", 0);
+    a.n = 2;
+    const int64_t tmpl[] = {1, 2, 0, 1, 1, -1};
+    a.repl = "<>";
+    a.repl_len = 2;
+    a.tmpl = tmpl;
+    a.n_tmpl = 3;
+    ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+    const char *want_r[] = {"ab<21> c<3>", NULL, "", "é x ß <99>", "xxaxx"};
+    for (int64_t i = 0; i < N_ROWS; i++) check_row(r, i, want_r[i]);
+    zb_column_release(r);
+    zb_table *tb = NULL;
+    a = re_args(ZB_RE_EXTRACT, "(\\w)(\\d)?", 0);
+    ZB_CHECK_OK(zb_column_regex(c, &a, NULL, &tb, &err), &err);
+    ZB_CHECK_EQ_INT(tb->num_columns, 2);
+    const char *e0[] = {"a", NULL, NULL, "é", "x"};
+    for (int64_t i = 0; i < N_ROWS; i++) {
+      check_row(tb->columns[0], i, e0[i]);
+      check_row(tb->columns[1], i, NULL);
+    }
+    zb_table_release(tb);
+    a = re_args(ZB_RE_SPLIT, "(\\d)", 0); /* groups kept, as re.split */
+    ZB_CHECK_OK(zb_column_regex(c, &a, NULL, &tb, &err), &err);
+    ZB_CHECK_EQ_INT(tb->num_columns, 7); /* "ab", "1", "", "2", " c", "3", "" */
+    check_row(tb->columns[1], 0, "1");
+    check_row(tb->columns[4], 0, " c");
+    check_row(tb->columns[6], 0, "");
+    check_row(tb->columns[1], 4, NULL);
+    zb_table_release(tb);
+  }
+  ZB_CHECK_OK(zb_set_num_threads(zb_available_cores(), &err), &err);
+  /* a categorical gives what its strings give */
+  zb_column *cat = NULL, *r2 = NULL, *eq = NULL;
+  ZB_CHECK_OK(zb_column_cast(c, ZB_CATEGORICAL, ZB_MICRO, &cat, &err), &err);
+  zb_regex_args a = re_args(ZB_RE_REPLACE, "x", 0);
+  const int64_t t0[] = {1, -1};
+  a.repl = "#";
+  a.repl_len = 1;
+  a.tmpl = t0;
+  a.n_tmpl = 1;
+  ZB_CHECK_OK(zb_column_regex(cat, &a, &r, NULL, &err), &err);
+  ZB_CHECK_OK(zb_column_regex(c, &a, &r2, NULL, &err), &err);
+  ZB_CHECK_OK(zb_column_binary(ZB_OP_EQ, r, r2, &eq, &err), &err);
+  for (int64_t i = 0; i < N_ROWS; i++)
+    if (i != 1) ZB_CHECK(zb_bit_get(eq->data->data, i));
+  zb_column_release(eq);
+  zb_column_release(r);
+  zb_column_release(r2);
+  /* errors: a bad pattern, a non-string column */
+  a = re_args(ZB_RE_CONTAINS, "(a", 0);
+  ZB_CHECK_EQ_INT(zb_column_regex(c, &a, &r, NULL, &err), ZB_EINVAL);
+  ZB_CHECK(r == NULL && strstr(err.message, "(a") != NULL);
+  zb_column *ints = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, 2, false, 0, &ints, &err), &err);
+  a = re_args(ZB_RE_CONTAINS, "a", 0);
+  ZB_CHECK_EQ_INT(zb_column_regex(ints, &a, &r, NULL, &err), ZB_ETYPE);
+  zb_column_release(ints);
+  /* every allocation failing in turn */
+  zb_regex_args ops[4] = {a, re_args(ZB_RE_EXTRACT, "(\\w)(\\d)", 0),
+                          re_args(ZB_RE_SPLIT, "\\s", 0), re_args(ZB_RE_PARTITION, " ", ZB_RE_LITERAL)};
+  ops[0] = re_args(ZB_RE_REPLACE, "x", 0);
+  ops[0].repl = "#";
+  ops[0].repl_len = 1;
+  ops[0].tmpl = t0;
+  ops[0].n_tmpl = 1;
+  for (int k = 0; k < 4; k++) {
+    for (int64_t nth = 1; nth < 80; nth++) {
+      zb_column *o = NULL;
+      zb_table *tb = NULL;
+      bool multi = k > 0;
+      zb_alloc_fail_after(nth);
+      zb_status st = zb_column_regex(cat, &ops[k], multi ? NULL : &o, multi ? &tb : NULL, &err);
+      zb_alloc_fail_after(0);
+      if (st == ZB_OK) {
+        zb_column_release(o);
+        zb_table_release(tb);
+        break;
+      }
+      ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+      ZB_CHECK(o == NULL && tb == NULL);
+    }
+  }
+  zb_column_release(cat);
+  zb_column_release(c);
+}
