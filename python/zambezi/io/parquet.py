@@ -1,4 +1,4 @@
-"""Reading Parquet: ``zb.read_parquet``.
+"""Reading and writing Parquet: ``zb.read_parquet``, ``DataFrame.to_parquet``.
 
 The file is read by the engine's own reader (src/io/parquet/, in C, on
 every core, the GIL released): pyarrow is not needed.  This module shapes
@@ -11,12 +11,12 @@ levels get their names back.
 import json
 import os
 
-from zambezi import _base
+from zambezi import _arrow_index, _base
 from zambezi.errors import InvalidValueError, UnsupportedError
 from zambezi import _core
 from zambezi import index as _ix
 
-__all__ = ["read_parquet"]
+__all__ = ["read_parquet", "to_parquet"]
 
 
 def _pandas_meta(text):
@@ -173,3 +173,72 @@ def _with_index(table, meta):
             return frame._wrap(table, _ix.RangeIndex(start, start + step * n, step,
                                                      name=rng.get("name")))
     return frame._wrap(table)
+
+
+_CODECS = {"snappy": "snappy", "zstd": "zstd", "none": "none", None: "none",
+           "uncompressed": "none"}
+
+
+def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None,
+               partition_cols=None, *, row_group_size=None, compression_level=None,
+               **kwargs):
+    """Write ``frame`` as a Parquet file (pandas.DataFrame.to_parquet); see
+    ``DataFrame.to_parquet``.  Returns the file's bytes when path is None."""
+    if kwargs:
+        raise UnsupportedError("to_parquet: options not supported yet: "
+                               + ", ".join(sorted(kwargs)))
+    if engine not in ("auto", "pyarrow", "fastparquet", "zambezi"):
+        raise InvalidValueError(f"to_parquet: unknown engine {engine!r}")
+    if partition_cols is not None:
+        raise UnsupportedError("to_parquet: partition_cols is not supported yet")
+    key = compression.lower() if isinstance(compression, str) else compression
+    if key not in _CODECS:
+        raise InvalidValueError(f"to_parquet: unknown compression {compression!r}; zambezi "
+                                "writes 'snappy', 'zstd' or None")
+    codec = _CODECS[key]
+    if index not in (None, True, False):
+        raise InvalidValueError(f"to_parquet: index must be None, True or False, not {index!r}")
+    if row_group_size is None:
+        rg = 0
+    elif isinstance(row_group_size, bool) or not isinstance(row_group_size, int) \
+            or row_group_size <= 0:
+        raise InvalidValueError("to_parquet: row_group_size must be a positive int, not "
+                                f"{row_group_size!r}")
+    else:
+        rg = int(row_group_size)
+    if compression_level is None:
+        level = 0
+    elif codec != "zstd":
+        raise InvalidValueError("to_parquet: compression_level applies to zstd only")
+    elif isinstance(compression_level, bool) or not isinstance(compression_level, int) \
+            or not -131072 <= compression_level <= 22:
+        raise InvalidValueError("to_parquet: compression_level must be an int up to 22, not "
+                                f"{compression_level!r}")
+    else:
+        level = int(compression_level)
+    frame = frame.to("cpu") if getattr(frame, "device", "cpu") != "cpu" else frame
+    table, meta = _arrow_index.export_parts(frame, index)
+    names = table.names
+    if len(set(names)) != len(names):
+        raise InvalidValueError("to_parquet: duplicate column names (an index level's name "
+                                "may equal a column's)")
+    meta = dict(meta, pandas_version=_pandas_version())
+    pairs = [("pandas", json.dumps(meta))]
+    if path is None:
+        return _core.write_parquet(table, None, codec, level, rg, pairs)
+    if isinstance(path, (str, bytes, os.PathLike)):
+        _core.write_parquet(table, os.fspath(path), codec, level, rg, pairs)
+        return None
+    if hasattr(path, "write"):
+        path.write(_core.write_parquet(table, None, codec, level, rg, pairs))
+        return None
+    raise InvalidValueError("to_parquet takes a path, a binary file object or None, not "
+                            + type(path).__name__)
+
+
+def _pandas_version():
+    try:
+        from importlib.metadata import version
+        return version("pandas")
+    except Exception:  # noqa: BLE001 - pandas is optional
+        return "3.0.0"
