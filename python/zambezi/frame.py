@@ -534,12 +534,12 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         1 MiB), categoricals dictionary-encoded over their categories;
         statistics (min, max, null count) in every column chunk.
 
-        Differences from pandas (with pyarrow): the file holds no
-        ``ARROW:schema`` key, so pyarrow (and pd.read_parquet) read a
-        categorical back as strings, an integer or bool column with nulls
-        as float64 / object, and a timestamp with a time zone as UTC;
-        zb.read_parquet restores the categorical. Timestamps in seconds are
-        stored in milliseconds (Parquet has no second unit).
+        The footer also holds the ``ARROW:schema`` key, as pyarrow writes
+        it, so that pyarrow restores categoricals (with their categories),
+        time zones and timestamp units.  Differences from pandas: strings
+        are Arrow ``string`` in that schema (pandas' str columns are
+        ``large_string``); timestamps in seconds are stored in milliseconds
+        (Parquet has no second unit; pyarrow reads them back as seconds).
         ``partition_cols`` and other pyarrow options raise UnsupportedError.
 
         Examples

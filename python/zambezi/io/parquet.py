@@ -12,6 +12,7 @@ import json
 import os
 
 from zambezi import _arrow_index, _base
+from zambezi.io import _arrow_schema
 from zambezi.errors import InvalidValueError, UnsupportedError
 from zambezi import _core
 from zambezi import index as _ix
@@ -182,8 +183,20 @@ _CODECS = {"snappy": "snappy", "zstd": "zstd", "none": "none", None: "none",
 def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None,
                partition_cols=None, *, row_group_size=None, compression_level=None,
                **kwargs):
-    """Write ``frame`` as a Parquet file (pandas.DataFrame.to_parquet); see
-    ``DataFrame.to_parquet``.  Returns the file's bytes when path is None."""
+    """DataFrame.to_parquet: write ``frame`` as a Parquet file (pandas'
+    arguments; see ``DataFrame.to_parquet``).  Returns the file's bytes
+    when path is None; a binary file object receives them.
+
+    Examples
+    --------
+    >>> import io
+    >>> df = zb.DataFrame({"k": ["a", "b", "a"], "v": [1.5, None, 3.0]})
+    >>> data = zb.io.to_parquet(df, compression=None)
+    >>> data[:4], data[-4:]
+    (b'PAR1', b'PAR1')
+    >>> zb.read_parquet(io.BytesIO(data)).to_dict("list")
+    {'k': ['a', 'b', 'a'], 'v': [1.5, nan, 3.0]}
+    """
     if kwargs:
         raise UnsupportedError("to_parquet: options not supported yet: "
                                + ", ".join(sorted(kwargs)))
@@ -224,6 +237,9 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
                                 "may equal a column's)")
     meta = dict(meta, pandas_version=_pandas_version())
     pairs = [("pandas", json.dumps(meta))]
+    # as pyarrow: the Arrow schema, for what Parquet types cannot say
+    # (categoricals, time zones, second timestamps)
+    pairs.append(("ARROW:schema", _arrow_schema.arrow_schema(table, pairs)))
     if path is None:
         return _core.write_parquet(table, None, codec, level, rg, pairs)
     if isinstance(path, (str, bytes, os.PathLike)):
