@@ -549,7 +549,7 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         >>> df = zb.DataFrame({"city": ["Maun", None, "Kasane"], "fare": [7.0, 3.25, None]})
         >>> df.to_parquet(path)
         >>> zb.read_parquet(path).to_dict("list")
-        {'city': ['Maun', None, 'Kasane'], 'fare': [7.0, 3.25, nan]}
+        {'city': ['Maun', None, 'Kasane'], 'fare': [7.0, 3.25, None]}
         >>> import pandas as pd
         >>> pd.read_parquet(path)["city"].tolist()
         ['Maun', nan, 'Kasane']

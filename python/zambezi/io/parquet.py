@@ -195,7 +195,7 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     >>> data[:4], data[-4:]
     (b'PAR1', b'PAR1')
     >>> zb.read_parquet(io.BytesIO(data)).to_dict("list")
-    {'k': ['a', 'b', 'a'], 'v': [1.5, nan, 3.0]}
+    {'k': ['a', 'b', 'a'], 'v': [1.5, None, 3.0]}
     """
     if kwargs:
         raise UnsupportedError("to_parquet: options not supported yet: "
