@@ -81,7 +81,7 @@ typedef enum zb_parquet_codec {
 
 typedef struct zb_parquet_write_options {
   int codec;               /* a zb_parquet_codec; default ZB_PARQUET_SNAPPY */
-  int compression_level;   /* zstd's level (0: libzstd's default, 3) */
+  int compression_level;   /* zstd's level (0: 1, pyarrow's default) */
   int64_t row_group_size;  /* rows per row group; 0: 1048576 (pyarrow's default) */
   /* key-value metadata for the footer (e.g. "pandas"), borrowed, NUL-terminated */
   const char *const *metadata_keys;

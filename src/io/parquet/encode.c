@@ -10,7 +10,6 @@
  */
 #include <string.h>
 
-#include "cpu/hash.h"
 #include "io/parquet/pq_write.h"
 
 int zb__pq_bit_width(uint32_t max) {
@@ -134,15 +133,41 @@ void zb__pq_dict_free(pq_dict *d) {
   memset(d, 0, sizeof *d);
 }
 
+/* A fast hash of a short byte string (dictionary values are mostly
+ * short): 8-byte words mixed by multiplication. */
+static inline uint64_t str_hash(const uint8_t *p, int32_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)n;
+  while (n >= 8) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+    p += 8;
+    n -= 8;
+  }
+  if (n > 0) {
+    uint64_t w = 0;
+    for (int32_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+    h = (h ^ w) * 0x94d049bb133111ebull;
+  }
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  return h ^ (h >> 32);
+}
+
+/* A slot: the hash's high 32 bits, then entry + 1 (0: empty). */
+#define SLOT_ENTRY(s) ((int64_t)((s) & 0xFFFFFFFFu) - 1)
+#define SLOT_TAG(h) ((h) >> 32 << 32)
+
 static bool dict_grow(pq_dict *d, const uint8_t *chars) {
   uint64_t cap = d->mask ? (d->mask + 1) * 2 : 1024;
-  int64_t *slots = (int64_t *)zb_calloc((size_t)cap, sizeof(int64_t));
+  uint64_t *slots = (uint64_t *)zb_calloc((size_t)cap, sizeof(uint64_t));
   if (slots == NULL) return false;
   for (int64_t e = 0; e < d->count; e++) {
-    uint64_t h = zb__hash_bytes(chars + d->ent_off[e], d->ent_len[e]);
+    uint64_t h = str_hash(chars + d->ent_off[e], d->ent_len[e]);
     uint64_t s = h & (cap - 1);
     while (slots[s] != 0) s = (s + 1) & (cap - 1);
-    slots[s] = e + 1;
+    slots[s] = SLOT_TAG(h) | (uint64_t)(e + 1);
   }
   zb_free(d->slots);
   d->slots = slots;
@@ -152,14 +177,16 @@ static bool dict_grow(pq_dict *d, const uint8_t *chars) {
 
 int64_t zb__pq_dict_code(pq_dict *d, const uint8_t *chars, int64_t off, int32_t n) {
   if ((uint64_t)(d->count + 1) * 2 > d->mask + 1 && !dict_grow(d, chars)) return -1;
-  uint64_t h = zb__hash_bytes(chars + off, n);
+  const uint8_t *p = chars + off;
+  uint64_t h = str_hash(p, n), tag = SLOT_TAG(h);
   uint64_t s = h & d->mask;
   for (;;) {
-    int64_t e = d->slots[s];
-    if (e == 0) break;
-    e--;
-    if (d->ent_len[e] == n && memcmp(chars + d->ent_off[e], chars + off, (size_t)n) == 0)
-      return e;
+    uint64_t v = d->slots[s];
+    if (v == 0) break;
+    if ((v & ~(uint64_t)0xFFFFFFFFu) == tag) {
+      int64_t e = SLOT_ENTRY(v);
+      if (d->ent_len[e] == n && memcmp(chars + d->ent_off[e], p, (size_t)n) == 0) return e;
+    }
     s = (s + 1) & d->mask;
   }
   if (d->count == d->ent_cap) {
@@ -185,6 +212,6 @@ int64_t zb__pq_dict_code(pq_dict *d, const uint8_t *chars, int64_t off, int32_t 
   d->ent_off[e] = off;
   d->ent_len[e] = n;
   d->bytes += 4 + (int64_t)n;
-  d->slots[s] = e + 1;
+  d->slots[s] = tag | (uint64_t)(e + 1);
   return e;
 }

@@ -76,7 +76,7 @@ int zb__pq_bit_width(uint32_t max);
 
 /* Open-addressing dictionary of byte strings (a chunk's string values). */
 typedef struct pq_dict {
-  int64_t *slots;   /* entry + 1, 0 = empty */
+  uint64_t *slots;  /* hash tag | entry + 1, 0 = empty (encode.c) */
   uint64_t mask;
   int64_t count;
   int64_t bytes;    /* PLAIN size of the entries: 4 + length each */
@@ -85,8 +85,9 @@ typedef struct pq_dict {
   int64_t ent_cap;
 } pq_dict;
 void zb__pq_dict_free(pq_dict *d);
-/* Code of s[0, n) in d, added when new; -1 when memory ran out. off is
- * where s lives in the chars buffer all the entries come from. */
+/* Code of chars[off, off + n) in d, added when new; -1 when memory ran
+ * out.  Every entry lives in the one chars buffer.  At most 2^32 - 2
+ * entries (a chunk falls back to PLAIN long before). */
 int64_t zb__pq_dict_code(pq_dict *d, const uint8_t *chars, int64_t off, int32_t n);
 
 #endif /* ZAMBEZI_IO_PARQUET_PQ_WRITE_H */

@@ -359,7 +359,7 @@ static void chunk_stats(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
     case ZB_UINT64: MINMAX_INT(uint64_t, uint64_t); break;
     case ZB_FLOAT32: MINMAX_FLOAT(float); break;
     case ZB_FLOAT64: MINMAX_FLOAT(double); break;
-    case ZB_STRING: minmax_strings(ch, c, valid, a, e); break;
+    case ZB_STRING: break; /* encode_chunk: over the dictionary, or the rows */
     case ZB_CATEGORICAL:
       if (e - a > ch->nulls) minmax_strings(ch, c->dictionary, NULL, 0, c->dictionary->length);
       break;
@@ -389,7 +389,10 @@ static zb_status put_page(wchunk *ch, page_ctx *pc, int type, int32_t num_values
       return zb_error_set(err, ZB_ENOMEM, "out of host memory (a compressed page)");
     zb_status st = codec == ZB_PARQUET_SNAPPY
                        ? zb__snappy_compress(data, n, pc->comp.p, pc->comp.cap, &clen, err)
-                       : zb__zstd_compress(data, n, pc->o->compression_level, pc->comp.p,
+                       : zb__zstd_compress(data, n,
+                                           pc->o->compression_level != 0
+                                               ? pc->o->compression_level : 1,
+                                           pc->comp.p,
                                            pc->comp.cap, &clen, err);
     if (st != ZB_OK) return st;
     data = pc->comp.p;
@@ -467,7 +470,19 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
     codes = (int32_t *)zb_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
     if (codes == NULL) goto oom;
     dict = n - ch->nulls > 0;
-    for (int64_t i = 0; i < n && dict; i++) {
+    if (dict && valid == NULL) { /* no nulls: no validity test per row */
+      for (int64_t i = 0; i < n; i++) {
+        int64_t r = r0 + i;
+        int64_t code = zb__pq_dict_code(&d, cs, off[r], (int32_t)(off[r + 1] - off[r]));
+        if (code < 0) goto oom;
+        codes[i] = (int32_t)code;
+        if (d.bytes > PQ_DICT_LIMIT) {
+          dict = false;
+          break;
+        }
+      }
+    }
+    for (int64_t i = 0; i < n && dict && valid != NULL; i++) {
       int64_t r = r0 + i;
       if (valid != NULL && !zb_bit_get(valid, c->offset + r)) {
         codes[i] = 0;
@@ -480,6 +495,20 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
     }
     if (dict) {
       dcodes = codes;
+      /* min / max over the distinct values */
+      for (int64_t k = 0; k < d.count; k++) {
+        const uint8_t *p = cs + d.ent_off[k];
+        int64_t len = d.ent_len[k];
+        if (!ch->has_minmax || bytes_cmp(p, len, ch->minp, ch->minlen) < 0) {
+          ch->minp = p;
+          ch->minlen = len;
+        }
+        if (!ch->has_minmax || bytes_cmp(p, len, ch->maxp, ch->maxlen) > 0) {
+          ch->maxp = p;
+          ch->maxlen = len;
+        }
+        ch->has_minmax = true;
+      }
       width = zb__pq_bit_width((uint32_t)(d.count > 0 ? d.count - 1 : 0));
       /* the dictionary page */
       pc.body.n = 0;
@@ -514,6 +543,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
     if ((st = put_page(ch, &pc, PQ_DICTIONARY_PAGE, (int32_t)nd, PQ_PLAIN, err)) != ZB_OK)
       goto done;
   }
+  if (c->type == ZB_STRING && !dict) minmax_strings(ch, c, valid, r0, r0 + n);
   ch->has_dict = dict;
   ch->has_plain = !dict;
   ch->data_off = ch->out.n;
