@@ -323,3 +323,76 @@ def test_bad_arguments(tmp_path):
         df.to_parquet(path, storage_options={})
     with pytest.raises(OSError, match="cannot create"):
         df.to_parquet(tmp_path / "no" / "such" / "dir.parquet")
+
+
+# ---- datasets: several files, hive partitions, filters (zb.read_parquet) ----
+
+def _random_small(n, seed):
+    pdf = _random_pandas(n, seed=seed)[["int32", "float64", "str", "bool", "int64_dense"]]
+    return pdf
+
+
+def test_read_list_glob_and_directory(tmp_path):
+    parts = [_random_small(30 + 10 * i, seed=20 + i) for i in range(3)]
+    d = tmp_path / "many"
+    d.mkdir()
+    paths = []
+    for i, p in enumerate(parts):
+        paths.append(d / f"part-{i}.parquet")
+        _zb(p).to_parquet(paths[-1])
+    (d / "_SUCCESS").write_text("")  # skipped, as pyarrow skips it
+    exp = pd.read_parquet(d)
+    assert_frame_like(zb.read_parquet(d), exp, "directory")
+    assert_frame_like(zb.read_parquet(str(d / "part-*.parquet")), exp, "glob")
+    got = zb.read_parquet([paths[2], paths[0]], columns=["str", "int32"])
+    exp = pd.read_parquet([str(paths[2]), str(paths[0])], columns=["str", "int32"])
+    assert_frame_like(got, exp, "list")
+
+
+def test_read_hive_partitions(tmp_path):
+    pdf = _random_small(120, seed=30)
+    pdf["part_s"] = np.random.default_rng(30).choice(["a", "b", "c"], 120)
+    pdf["part_n"] = np.random.default_rng(31).integers(0, 3, 120)
+    pdf.to_parquet(tmp_path / "hive", partition_cols=["part_s", "part_n"])
+    exp = pd.read_parquet(tmp_path / "hive")
+    # pandas makes both keys categoricals; zambezi's categoricals hold
+    # strings, so integer keys become int32 (documented)
+    exp["part_n"] = exp["part_n"].astype("int32")
+    exp["part_s"] = exp["part_s"].astype(pd.CategoricalDtype(
+        pd.Index(sorted(exp["part_s"].cat.categories), dtype="str")))
+    assert_frame_like(zb.read_parquet(tmp_path / "hive"), exp, "hive")
+    got = zb.read_parquet(tmp_path / "hive", columns=["part_n", "int32"],
+                          filters=[("part_s", "in", ["a", "c"])])
+    want = exp[exp["part_s"].isin(["a", "c"])][["part_n", "int32"]].reset_index(drop=True)
+    assert_frame_like(got, want, "hive + filters")
+
+
+@pytest.mark.parametrize("filters", [
+    [("int32", ">", 0)],
+    [("int64_dense", "=", 1)],
+    [("float64", "<=", 0.5), ("str", "!=", "a")],
+    [[("bool", "==", True)], [("int64_dense", "in", [-3, 2])]],
+    [("str", "not in", ["", "zambezi"])],
+])
+def test_read_filters_against_pandas(tmp_path, filters):
+    path = tmp_path / "f.parquet"
+    _zb(_random_small(200, seed=40)).to_parquet(path, row_group_size=64)
+    exp = pd.read_parquet(path, filters=filters)
+    assert_frame_like(zb.read_parquet(path, filters=filters), exp, str(filters))
+    got = zb.read_parquet(path, columns=["int32"], filters=filters)
+    assert_frame_like(got, pd.read_parquet(path, columns=["int32"], filters=filters), "cols")
+
+
+def test_read_bad_sources_and_filters(tmp_path):
+    path = tmp_path / "x.parquet"
+    zb.DataFrame({"a": [1, 2]}).to_parquet(path)
+    with pytest.raises(InvalidValueError, match="operator"):
+        zb.read_parquet(path, filters=[("a", "~", 1)])
+    with pytest.raises(InvalidValueError, match="column, op, value"):
+        zb.read_parquet(path, filters=[("a", 1)])
+    with pytest.raises(zb.errors.ColumnNotFoundError, match="'b'"):
+        zb.read_parquet(path, filters=[("b", "=", 1)])
+    with pytest.raises(FileNotFoundError, match="no files match"):
+        zb.read_parquet(str(tmp_path / "nothing-*.parquet"))
+    with pytest.raises(InvalidValueError, match="empty list"):
+        zb.read_parquet([])

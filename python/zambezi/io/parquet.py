@@ -12,7 +12,7 @@ import json
 import os
 
 from zambezi import _arrow_index, _base
-from zambezi.io import _arrow_schema
+from zambezi.io import _arrow_schema, _datasets
 from zambezi.errors import InvalidValueError, UnsupportedError
 from zambezi import _core
 from zambezi import index as _ix
@@ -56,11 +56,19 @@ def _level_name(field, labels):
     return name
 
 
-def read_parquet(path, columns=None, engine="auto", **kwargs):
-    """Read a Parquet file into a DataFrame (pandas.read_parquet).
+def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
+    """Read a Parquet file or dataset into a DataFrame (pandas.read_parquet).
 
     zambezi reads the file with its own C reader, in parallel over row
-    groups and columns; pyarrow is not needed.  ``columns`` selects columns
+    groups and columns; pyarrow is not needed.  ``path`` is a file, a
+    binary file object, a list of paths, a glob or a directory (walked in
+    sorted order, names starting with "." or "_" skipped); in a directory,
+    ``key=value`` folders are hive partitions and become columns.  The
+    files' frames are concatenated.  ``filters`` is pyarrow's form: a list
+    of ``(column, op, value)`` tuples that must all hold, or a list of such
+    lists of which one must hold (op: = == != < <= > >= in not in); rows
+    whose column is null are dropped (except by ``not in``), as pyarrow
+    does. ``columns`` selects columns
     by name, in the order given.  When the file holds pandas metadata (files
     written by pandas or pyarrow), its index columns become the index and a
     stored RangeIndex comes back as a RangeIndex, as in pandas; index columns
@@ -87,9 +95,11 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
     keeps the stored categories, unused and ordered ones too), other
     dictionary-encoded columns are strings;
     a time zone other than UTC stored in the pandas metadata is not
-    restored (the values are UTC).  ``engine`` is accepted for pandas'
-    signature and ignored; other pandas options (``filters``, ...) are not
-    supported yet.
+    restored (the values are UTC); hive partition columns are categoricals
+    of their text, or int32 when every value is an integer (pandas makes
+    both categoricals); filters are applied after reading (no row group is
+    skipped by its statistics yet).  ``engine`` is accepted for pandas'
+    signature and ignored; other pandas options raise UnsupportedError.
 
     Examples
     --------
@@ -102,19 +112,14 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
     {'a': [1, 2, 3], 'b': ['x', None, 'z']}
     >>> zb.read_parquet(path, columns=["b"]).to_dict("list")
     {'b': ['x', None, 'z']}
+    >>> zb.read_parquet(path, filters=[("a", ">=", 2)]).to_dict("list")
+    {'a': [2, 3], 'b': [None, 'z']}
     """
     if kwargs:
         raise UnsupportedError("read_parquet: options not supported yet: "
                                + ", ".join(sorted(kwargs)))
     if engine not in ("auto", "pyarrow", "fastparquet", "zambezi"):
         raise InvalidValueError(f"read_parquet: unknown engine {engine!r}")
-    if isinstance(path, (str, bytes, os.PathLike)):
-        source = os.fspath(path)
-    elif hasattr(path, "read"):
-        source = memoryview(path.read())  # bytes would be taken for a path
-    else:
-        raise InvalidValueError("read_parquet takes a path or a binary file object, not "
-                                + type(path).__name__)
     if columns is not None:
         if isinstance(columns, str) or not hasattr(columns, "__iter__"):
             raise InvalidValueError("read_parquet: columns must be a list of column names")
@@ -125,6 +130,25 @@ def read_parquet(path, columns=None, engine="auto", **kwargs):
                     f"read_parquet: column names must be str, not {type(c).__name__}")
         if len(set(columns)) != len(columns):
             raise InvalidValueError("read_parquet: duplicate names in columns")
+    conditions = _datasets.parse_filters(filters)
+    files = _datasets.sources(path)
+    if files is None:  # one file, or a file object
+        frame = _read_one(path, columns if conditions is None
+                          else _datasets.with_filter_columns(columns, conditions, ()))
+        return _datasets.apply(frame, conditions, columns)
+    return _datasets.read_many(files, columns, conditions, _read_one)
+
+
+def _read_one(path, columns):
+    if isinstance(path, (str, bytes, os.PathLike)):
+        source = os.fspath(path)
+    elif hasattr(path, "read"):
+        source = memoryview(path.read())  # bytes would be taken for a path
+    else:
+        raise InvalidValueError("read_parquet takes a path, a list of paths, a glob, a "
+                                "directory or a binary file object, not "
+                                + type(path).__name__)
+    if columns is not None:
         # the index columns the pandas metadata names come along (as in pandas)
         _, meta_text = _core.read_parquet(source, columns=[])
         fields, _, _ = _index_spec(_pandas_meta(meta_text))
