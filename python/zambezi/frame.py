@@ -528,6 +528,10 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         True stores a RangeIndex as a column too, False leaves it out -- as
         pandas. The footer holds pandas' metadata, so pandas, pyarrow,
         polars, duckdb and ``zb.read_parquet`` read the frame back.
+        ``partition_cols`` writes a hive dataset under the directory path:
+        a ``key=value`` folder level per column named, one file per
+        distinct combination holding the other columns (as pyarrow's
+        write_to_dataset).
 
         Layout: data pages v1; numbers, booleans, dates and timestamps
         PLAIN; strings dictionary-encoded (PLAIN when the dictionary passes
@@ -540,7 +544,7 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         are Arrow ``string`` in that schema (pandas' str columns are
         ``large_string``); timestamps in seconds are stored in milliseconds
         (Parquet has no second unit; pyarrow reads them back as seconds).
-        ``partition_cols`` and other pyarrow options raise UnsupportedError.
+        Other pyarrow options raise UnsupportedError.
 
         Examples
         --------

@@ -1,5 +1,5 @@
-"""Parquet datasets for ``zb.read_parquet``: several files, hive partitions
-and ``filters=``.
+"""Parquet datasets: several files, hive partitions and ``filters=`` for
+``zb.read_parquet``; ``partition_cols`` for ``DataFrame.to_parquet``.
 
 A source is one file, a list of paths, a glob ("data/*.parquet") or a
 directory, walked recursively in sorted order (names starting with "." or
@@ -16,7 +16,9 @@ dropped, except by ``not in`` (a null is in no list), as pyarrow does.  Rows are
 """
 
 import glob
+import math
 import os
+import uuid
 
 import numpy as np
 
@@ -67,7 +69,7 @@ def _partitions(root, file):
     for part in rel.split(os.sep):
         if "=" in part:
             k, v = part.split("=", 1)
-            out.append((k, v))
+            out.append((k, None if v == "__HIVE_DEFAULT_PARTITION__" else v))
     return out
 
 
@@ -160,8 +162,10 @@ def apply(frame, conditions, columns):
 def read_many(files, columns, conditions, read_one):
     """Read every file, add the hive partition columns, concatenate and
     filter."""
-    from zambezi import _concat
+    from zambezi import _base, _concat
     from zambezi import index as _ix
+
+    series_class = _base.series_class()
 
     root = None
     if len(files) > 1 or os.path.isdir(files[0]):
@@ -181,7 +185,9 @@ def read_many(files, columns, conditions, read_one):
             if k in frame.columns:
                 raise InvalidValueError(f"read_parquet: the partition key '{k}' is also a "
                                         f"column of '{f}'")
-            frame[k] = given.get(k)
+            v = given.get(k)
+            frame[k] = series_class(np.full(len(frame), v, dtype=object), dtype="string",
+                                    index=frame._index)
         frames.append(frame)
     ranged = all(isinstance(fr._index, _ix.RangeIndex) for fr in frames)
     out = _concat.concat(frames, ignore_index=ranged) if len(frames) > 1 else frames[0]
@@ -194,3 +200,47 @@ def read_many(files, columns, conditions, read_one):
         except ValueError:
             out[k] = out[k].astype("category")
     return apply(out, conditions, columns)
+
+
+_NULL_PART = "__HIVE_DEFAULT_PARTITION__"
+
+
+def _missing(v):
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def write_partitioned(frame, root, keys, index, write):
+    """Write frame as a hive dataset under root, as pyarrow's
+    write_to_dataset does for pandas: one folder level per key
+    (``key=value``, a null as __HIVE_DEFAULT_PARTITION__), one file per
+    distinct combination of the keys holding the other columns.
+    write(sub_frame, path, index) writes one file."""
+    from zambezi import index as _ix
+
+    if isinstance(keys, str) or not isinstance(keys, (list, tuple)) or not keys:
+        raise InvalidValueError("to_parquet: partition_cols must be a list of column names")
+    cols = list(frame.columns)
+    for k in keys:
+        if k not in cols:
+            raise ColumnNotFoundError(f"to_parquet: partition_cols names '{k}', which is not "
+                                      "a column")
+    data = [c for c in cols if c not in keys]
+    if not data:
+        raise InvalidValueError("to_parquet: partition_cols leaves no column to write")
+    # a RangeIndex stays metadata (pandas converts the whole frame first)
+    if index is None and isinstance(frame._index, _ix.RangeIndex):
+        index = False
+    combos = frame[list(keys)].drop_duplicates().to_dict("list")
+    name = uuid.uuid4().hex
+    os.makedirs(root, exist_ok=True)
+    for i in range(len(combos[keys[0]])):  # one pass over the rows per partition
+        mask, parts = None, []
+        for k in keys:
+            v = combos[k][i]
+            s = frame[k]
+            m = s.isna() if _missing(v) else (s == v).fillna(False)
+            mask = m if mask is None else mask & m
+            parts.append(f"{k}={_NULL_PART if _missing(v) else v}")
+        folder = os.path.join(root, *parts)
+        os.makedirs(folder, exist_ok=True)
+        write(frame[mask][data], os.path.join(folder, f"{name}-0.parquet"), index)

@@ -226,8 +226,6 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
                                + ", ".join(sorted(kwargs)))
     if engine not in ("auto", "pyarrow", "fastparquet", "zambezi"):
         raise InvalidValueError(f"to_parquet: unknown engine {engine!r}")
-    if partition_cols is not None:
-        raise UnsupportedError("to_parquet: partition_cols is not supported yet")
     key = compression.lower() if isinstance(compression, str) else compression
     if key not in _CODECS:
         raise InvalidValueError(f"to_parquet: unknown compression {compression!r}; zambezi "
@@ -254,6 +252,15 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     else:
         level = int(compression_level)
     frame = frame.to("cpu") if getattr(frame, "device", "cpu") != "cpu" else frame
+    if partition_cols is not None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise InvalidValueError("to_parquet: partition_cols needs a directory path")
+        _datasets.write_partitioned(frame, os.fspath(path), partition_cols, index,
+                                    lambda sub, p, ix: to_parquet(
+                                        sub, p, compression=compression, index=ix,
+                                        row_group_size=row_group_size,
+                                        compression_level=compression_level))
+        return None
     table, meta = _arrow_index.export_parts(frame, index)
     names = table.names
     if len(set(names)) != len(names):
