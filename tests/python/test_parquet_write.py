@@ -28,6 +28,10 @@ needs_snappy = pytest.mark.skipif(not _core.snappy_available(),
                                   reason="libsnappy is not installed")
 needs_zstd = pytest.mark.skipif(not _core.zstd_available(), reason="libzstd is not installed")
 
+# snappy (pandas' and zambezi's default) when libsnappy is here, so that the
+# tests that are not about codecs run without it
+DEFAULT = "snappy" if _core.snappy_available() else None
+
 CODECS = [pytest.param("snappy", marks=needs_snappy), pytest.param("zstd", marks=needs_zstd),
           None]
 
@@ -103,6 +107,7 @@ def _as_zb_reads(frame):
 def _pandas_file(tmp_path, frame, name="pandas.parquet", **kw):
     """The oracle: the frame zambezi shows, written by pandas."""
     path = tmp_path / name
+    kw.setdefault("compression", DEFAULT)
     frame.to_pandas().to_parquet(path, **kw)
     return path
 
@@ -163,7 +168,7 @@ def test_statistics_per_row_group(tmp_path, rows):
     pdf = _random_pandas(250, seed=3, null_rate=0.3)
     df = _zb(pdf)
     path = tmp_path / "s.parquet"
-    df.to_parquet(path, row_group_size=rows)
+    df.to_parquet(path, row_group_size=rows, compression=DEFAULT)
     md = pq.ParquetFile(path).metadata
     shown = df.to_pandas()
     names = list(shown.columns)
@@ -197,7 +202,7 @@ def test_statistics_per_row_group(tmp_path, rows):
 def test_float_statistics_skip_nan_and_sign_of_zero(tmp_path):
     df = zb.DataFrame({"x": [np.nan, 0.0, 2.5, -0.0], "y": [np.nan, np.nan, np.nan, np.nan]})
     path = tmp_path / "f.parquet"
-    df.to_parquet(path)
+    df.to_parquet(path, compression=DEFAULT)
     st = pq.ParquetFile(path).metadata.row_group(0).column(0).statistics
     assert (st.min, st.max) == (0.0, 2.5) and np.signbit(st.min)
     st = pq.ParquetFile(path).metadata.row_group(0).column(1).statistics
@@ -217,7 +222,7 @@ def test_strings_dictionary_and_plain_fallback(tmp_path):
                         "long": pd.array(long_, dtype="str")})
     df = _zb(pdf)
     path = tmp_path / "s.parquet"
-    df.to_parquet(path)
+    df.to_parquet(path, compression=DEFAULT)
     col = pq.ParquetFile(path).metadata.row_group(0)
     assert "RLE_DICTIONARY" in col.column(0).encodings and col.column(0).has_dictionary_page
     # 1.5 MB of distinct values: more than a dictionary page may hold
@@ -234,7 +239,7 @@ def test_categorical(tmp_path):
     pdf = pd.DataFrame({"c": pd.Categorical.from_codes(codes, categories=cats)})
     df = _zb(pdf)
     path = tmp_path / "c.parquet"
-    df.to_parquet(path)
+    df.to_parquet(path, compression=DEFAULT)
     chunk = pq.ParquetFile(path).metadata.row_group(0).column(0)
     assert chunk.has_dictionary_page and "RLE_DICTIONARY" in chunk.encodings
     meta = pq.read_schema(path).pandas_metadata
@@ -266,8 +271,8 @@ def test_index_kinds(tmp_path, kind):
         index = False
     df = _zb(pdf)
     ours, theirs = tmp_path / "ours.parquet", tmp_path / "theirs.parquet"
-    df.to_parquet(ours, index=index)
-    df.to_pandas().to_parquet(theirs, index=index)
+    df.to_parquet(ours, index=index, compression=DEFAULT)
+    df.to_pandas().to_parquet(theirs, index=index, compression=DEFAULT)
     assert pq.read_schema(ours).names == pq.read_schema(theirs).names
     got, exp = pd.read_parquet(ours), pd.read_parquet(theirs)
     pd.testing.assert_frame_equal(got, exp)
@@ -278,14 +283,14 @@ def test_empty_and_zero_column_frames(tmp_path):
     pdf = _random_pandas(0, seed=7)
     df = _zb(pdf)
     path = tmp_path / "e.parquet"
-    df.to_parquet(path)
+    df.to_parquet(path, compression=DEFAULT)
     theirs = _pandas_file(tmp_path, df)
     assert pq.read_table(path).schema.names == pq.read_table(theirs).schema.names
     exp = pd.read_parquet(theirs)
     pd.testing.assert_frame_equal(pd.read_parquet(path), exp)
     assert_frame_like(zb.read_parquet(path), _as_zb_reads(exp), "empty")
     nocols = zb.DataFrame({"a": [1, 2, 3]})[[]]
-    nocols.to_parquet(path)
+    nocols.to_parquet(path, compression=DEFAULT)
     assert pq.read_table(path).num_rows == 3
     assert pd.read_parquet(path).shape == (3, 0)
     assert zb.read_parquet(path).shape == (3, 0)
@@ -295,7 +300,7 @@ def test_empty_and_zero_column_frames(tmp_path):
 def test_bytes_file_objects_and_zstd_level(tmp_path):
     df = _zb(_random_pandas(120, seed=8))
     exp = _as_zb_reads(pd.read_parquet(_pandas_file(tmp_path, df)))
-    data = df.to_parquet()
+    data = df.to_parquet(compression=DEFAULT)
     assert isinstance(data, bytes) and data[:4] == b"PAR1" and data[-4:] == b"PAR1"
     buf = io.BytesIO()
     df.to_parquet(buf, compression="zstd", compression_level=19)
@@ -312,19 +317,19 @@ def test_bad_arguments(tmp_path):
     with pytest.raises(InvalidValueError, match="compression 'gzip'"):
         df.to_parquet(path, compression="gzip")
     with pytest.raises(InvalidValueError, match="row_group_size"):
-        df.to_parquet(path, row_group_size=0)
+        df.to_parquet(path, row_group_size=0, compression=DEFAULT)
     with pytest.raises(InvalidValueError, match="compression_level"):
         df.to_parquet(path, compression="snappy", compression_level=3)
     with pytest.raises(InvalidValueError, match="index"):
-        df.to_parquet(path, index="yes")
+        df.to_parquet(path, index="yes", compression=DEFAULT)
     with pytest.raises(InvalidValueError, match="no column"):
-        df.to_parquet(tmp_path / "d", partition_cols=["a"])
+        df.to_parquet(tmp_path / "d", partition_cols=["a"], compression=DEFAULT)
     with pytest.raises(zb.errors.ColumnNotFoundError, match="'b'"):
-        df.to_parquet(tmp_path / "d", partition_cols=["b"])
+        df.to_parquet(tmp_path / "d", partition_cols=["b"], compression=DEFAULT)
     with pytest.raises(UnsupportedError, match="storage_options"):
-        df.to_parquet(path, storage_options={})
+        df.to_parquet(path, storage_options={}, compression=DEFAULT)
     with pytest.raises(OSError, match="cannot create"):
-        df.to_parquet(tmp_path / "no" / "such" / "dir.parquet")
+        df.to_parquet(tmp_path / "no" / "such" / "dir.parquet", compression=DEFAULT)
 
 
 # ---- datasets: several files, hive partitions, filters (zb.read_parquet) ----
@@ -341,7 +346,7 @@ def test_read_list_glob_and_directory(tmp_path):
     paths = []
     for i, p in enumerate(parts):
         paths.append(d / f"part-{i}.parquet")
-        _zb(p).to_parquet(paths[-1])
+        _zb(p).to_parquet(paths[-1], compression=DEFAULT)
     (d / "_SUCCESS").write_text("")  # skipped, as pyarrow skips it
     exp = pd.read_parquet(d)
     assert_frame_like(zb.read_parquet(d), exp, "directory")
@@ -355,7 +360,8 @@ def test_read_hive_partitions(tmp_path):
     pdf = _random_small(120, seed=30)
     pdf["part_s"] = np.random.default_rng(30).choice(["a", "b", "c"], 120)
     pdf["part_n"] = np.random.default_rng(31).integers(0, 3, 120)
-    pdf.to_parquet(tmp_path / "hive", partition_cols=["part_s", "part_n"])
+    pdf.to_parquet(tmp_path / "hive", partition_cols=["part_s", "part_n"],
+                   compression=DEFAULT)
     exp = pd.read_parquet(tmp_path / "hive")
     # pandas makes both keys categoricals; zambezi's categoricals hold
     # strings, so integer keys become int32 (documented)
@@ -378,7 +384,7 @@ def test_read_hive_partitions(tmp_path):
 ])
 def test_read_filters_against_pandas(tmp_path, filters):
     path = tmp_path / "f.parquet"
-    _zb(_random_small(200, seed=40)).to_parquet(path, row_group_size=64)
+    _zb(_random_small(200, seed=40)).to_parquet(path, row_group_size=64, compression=DEFAULT)
     exp = pd.read_parquet(path, filters=filters)
     assert_frame_like(zb.read_parquet(path, filters=filters), exp, str(filters))
     got = zb.read_parquet(path, columns=["int32"], filters=filters)
@@ -387,7 +393,7 @@ def test_read_filters_against_pandas(tmp_path, filters):
 
 def test_read_bad_sources_and_filters(tmp_path):
     path = tmp_path / "x.parquet"
-    zb.DataFrame({"a": [1, 2]}).to_parquet(path)
+    zb.DataFrame({"a": [1, 2]}).to_parquet(path, compression=DEFAULT)
     with pytest.raises(InvalidValueError, match="operator"):
         zb.read_parquet(path, filters=[("a", "~", 1)])
     with pytest.raises(InvalidValueError, match="column, op, value"):
@@ -407,8 +413,9 @@ def test_write_partition_cols(tmp_path):
     pdf["key_s"] = pd.array(keys, dtype="str")
     pdf["key_n"] = rng.integers(0, 2, 150)
     df = _zb(pdf)
-    df.to_parquet(tmp_path / "ours", partition_cols=["key_s", "key_n"])
-    df.to_pandas().to_parquet(tmp_path / "theirs", partition_cols=["key_s", "key_n"])
+    keys2 = ["key_s", "key_n"]
+    df.to_parquet(tmp_path / "ours", partition_cols=keys2, compression=DEFAULT)
+    df.to_pandas().to_parquet(tmp_path / "theirs", partition_cols=keys2, compression=DEFAULT)
     dirs = sorted(str(p.relative_to(tmp_path / "ours").parent)
                   for p in (tmp_path / "ours").rglob("*.parquet"))
     assert dirs == sorted(str(p.relative_to(tmp_path / "theirs").parent)
@@ -419,7 +426,7 @@ def test_write_partition_cols(tmp_path):
     assert exp["key_s"].isna().sum() == (keys == None).sum()  # noqa: E711
     assert_frame_like(zb.read_parquet(tmp_path / "ours"), exp, "partitioned")
     ok = pdf[pdf["key_s"].notna()]
-    zb.DataFrame(ok).to_parquet(tmp_path / "ours2", partition_cols=["key_s", "key_n"])
-    ok.to_parquet(tmp_path / "theirs2", partition_cols=["key_s", "key_n"])
+    zb.DataFrame(ok).to_parquet(tmp_path / "ours2", partition_cols=keys2, compression=DEFAULT)
+    ok.to_parquet(tmp_path / "theirs2", partition_cols=keys2, compression=DEFAULT)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "ours2"),
                                   pd.read_parquet(tmp_path / "theirs2"))

@@ -19,4 +19,5 @@ from zambezi.io.csv import CsvReader, read_csv, to_csv
 from zambezi.io.parquet import read_parquet, to_parquet
 from zambezi.io.pickle import read_pickle, to_pickle
 
-__all__ = ["read_csv", "CsvReader", "to_csv", "read_parquet", "to_parquet", "read_pickle", "to_pickle"]
+__all__ = ["read_csv", "CsvReader", "to_csv", "read_parquet", "to_parquet", "read_pickle",
+           "to_pickle"]

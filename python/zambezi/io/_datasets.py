@@ -11,8 +11,9 @@ concatenated (a fresh RangeIndex unless the files store an index).
 ``filters`` is pyarrow's list-of-tuples form: ``[(column, op, value),
 ...]`` (all must hold) or a list of such lists (any of them must hold), op
 one of ``= == != < <= > >= in not in``.  Rows where the column is null are
-dropped, except by ``not in`` (a null is in no list), as pyarrow does.  Rows are filtered exactly after reading
-(no row group is skipped by its statistics yet).
+dropped, except by ``not in`` (a null is in no list), as pyarrow does.
+Rows are filtered exactly after reading (no row group is skipped by its
+statistics yet).
 """
 
 import glob
