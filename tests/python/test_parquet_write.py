@@ -430,3 +430,22 @@ def test_write_partition_cols(tmp_path):
     ok.to_parquet(tmp_path / "theirs2", partition_cols=keys2, compression=DEFAULT)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "ours2"),
                                   pd.read_parquet(tmp_path / "theirs2"))
+
+
+def test_read_hive_filters_skip_files(tmp_path, monkeypatch):
+    pdf = _random_small(90, seed=60)
+    pdf["part_n"] = np.repeat([1, 2, 3], 30)
+    pdf.to_parquet(tmp_path / "hive", partition_cols=["part_n"], compression=DEFAULT)
+    read = []
+    from zambezi.io import parquet as zpq
+    real = zpq._read_one
+    monkeypatch.setattr(zpq, "_read_one", lambda p, c: read.append(p) or real(p, c))
+    filters = [[("part_n", ">=", 2), ("int32", ">", 0)], [("part_n", "in", [3])]]
+    got = zb.read_parquet(tmp_path / "hive", filters=filters)
+    assert len(read) == 2 and all("part_n=1" not in str(p) for p in read)
+    exp = pd.read_parquet(tmp_path / "hive", filters=filters)
+    exp["part_n"] = exp["part_n"].astype("int32")
+    assert_frame_like(got, exp, "pruned")
+    read.clear()
+    got = zb.read_parquet(tmp_path / "hive", filters=[("part_n", "=", 7)])
+    assert len(read) == 1 and len(got) == 0 and list(got.columns) == list(exp.columns)

@@ -12,8 +12,9 @@ concatenated (a fresh RangeIndex unless the files store an index).
 ...]`` (all must hold) or a list of such lists (any of them must hold), op
 one of ``= == != < <= > >= in not in``.  Rows where the column is null are
 dropped, except by ``not in`` (a null is in no list), as pyarrow does.
-Rows are filtered exactly after reading (no row group is skipped by its
-statistics yet).
+Files of a hive dataset whose partition values fail the filters are not
+read; the rows of the others are filtered exactly after reading (no row
+group is skipped by its statistics yet).
 """
 
 import glob
@@ -173,6 +174,8 @@ def read_many(files, columns, conditions, read_one):
         root = os.path.commonpath([os.path.dirname(f) for f in files])
     parts = [_partitions(root, f) for f in files]
     keys = list(dict.fromkeys(k for p in parts for k, _ in p))
+    if conditions is not None and keys:
+        files, parts = _prune(files, parts, keys, conditions)
     file_cols = None
     if columns is not None:
         file_cols = [c for c in columns if c not in keys]
@@ -204,6 +207,46 @@ def read_many(files, columns, conditions, read_one):
 
 
 _NULL_PART = "__HIVE_DEFAULT_PARTITION__"
+
+
+def _holds(value, op, want):
+    """Whether a partition's value passes (column, op, want); None: cannot
+    tell (the value and want do not compare)."""
+    if value is None:
+        return op == "not in"
+    try:
+        if op in ("in", "not in"):
+            return (value in want) == (op == "in")
+        return {"=": value == want, "==": value == want, "!=": value != want,
+                "<": value < want, "<=": value <= want, ">": value > want,
+                ">=": value >= want}[op]
+    except TypeError:
+        return None
+
+
+def _prune(files, parts, keys, conditions):
+    """The files whose partition values may pass the filters (the rows are
+    still filtered exactly afterwards); at least one file is kept, for the
+    columns of an empty result."""
+    typed = {}
+    for k in keys:
+        texts = [dict(p).get(k) for p in parts]
+        try:
+            typed[k] = [None if t is None else int(t) for t in texts]
+        except ValueError:
+            typed[k] = texts
+    keep = []
+    for i in range(len(files)):
+        ok = False
+        for g in conditions:
+            fails = any(_holds(typed[c][i], op, v) is False for c, op, v in g if c in typed)
+            if not fails:
+                ok = True
+                break
+        if ok:
+            keep.append(i)
+    keep = keep or [0]
+    return [files[i] for i in keep], [parts[i] for i in keep]
 
 
 def _missing(v):
