@@ -543,7 +543,8 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         time zones and timestamp units.  Differences from pandas: strings
         are Arrow ``string`` in that schema (pandas' str columns are
         ``large_string``); timestamps in seconds are stored in milliseconds
-        (Parquet has no second unit; pyarrow reads them back as seconds).
+        (Parquet has no second unit; pandas' own files do the same, and
+        pandas reads both back in milliseconds).
         Other pyarrow options raise UnsupportedError.
 
         Examples
