@@ -1,6 +1,7 @@
-"""Parquet reading: zambezi vs pyarrow, polars and duckdb in one process.
+"""Parquet reading and writing: zambezi vs pyarrow, polars and duckdb in one process.
 
     python bench/parquet.py [--rows 10000000] [--dir /tmp/zb-parquet-bench] [--repeat 3]
+                            [--write-only]
 
 Writes the db-benchmark G1 group-by table (id1..id6, v1..v3: three string
 and six numeric columns) once as Parquet twice -- by pyarrow (snappy, its
@@ -8,7 +9,10 @@ default) and by polars (zstd, its default) -- and reads each with every
 engine into that engine's own table: all columns, then three (id1, v1,
 v3).  Prints the best wall time of --repeat rounds (the engines take turns
 in each round, so load from other processes falls on all of them alike)
-and zambezi's speed-up over each peer.  Measurements, not tests.
+and zambezi's speed-up over each peer.  Then each engine writes the same
+table, held in its own memory, with snappy (every engine's default but
+polars', which is given snappy too) and with zstd.  Measurements, not
+tests.
 """
 import argparse
 import os
@@ -68,6 +72,31 @@ def readers(columns):
     }
 
 
+def writers(source, codec):
+    """Each engine writes the G1 table it holds in memory (read beforehand,
+    outside the timing) to path."""
+    import duckdb
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    frame = zb.read_parquet(source)
+    table = pq.read_table(source)
+    plf = pl.read_parquet(source)
+    con = duckdb.connect()
+    con.register("g1", table)
+    con.execute("CREATE TABLE g1_mem AS SELECT * FROM g1")
+
+    def duck(path):
+        con.execute(f"COPY g1_mem TO '{path}' (FORMAT parquet, COMPRESSION {codec})")
+
+    return {
+        "zambezi": lambda p: frame.to_parquet(p, compression=codec, index=False),
+        "pyarrow": lambda p: pq.write_table(table, p, compression=codec),
+        "polars": lambda p: plf.write_parquet(p, compression=codec),
+        "duckdb": duck,
+    }
+
+
 def best_of(fns, path, repeat):
     times = {}
     for _ in range(repeat):
@@ -85,10 +114,11 @@ def main():
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--dir", default="/tmp/zb-parquet-bench")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--write-only", action="store_true", help="skip the reads")
     a = ap.parse_args()
     files = write_files(a.dir, a.rows)
     print(f"G1 {a.rows:,} rows, {zb.get_num_threads()} threads; best of {a.repeat}")
-    for label, path in files.items():
+    for label, path in ([] if a.write_only else files.items()):
         mb = os.path.getsize(path) / 1e6
         for what, cols in [("all columns", None), ("3 columns", ["id1", "v1", "v3"])]:
             t = best_of(readers(cols), path, a.repeat)
@@ -96,6 +126,14 @@ def main():
             peers = ", ".join(f"{k} {v:.3f} s ({v / z:.2f}x)" for k, v in t.items()
                               if k != "zambezi")
             print(f"{label:15s} {mb:7.1f} MB  {what:11s}  zambezi {z:.3f} s | {peers}")
+    out = os.path.join(a.dir, "written.parquet")
+    for codec in ["snappy", "zstd"]:
+        t = best_of(writers(files["pyarrow/snappy"], codec), out, a.repeat)
+        z = t["zambezi"]
+        peers = ", ".join(f"{k} {v:.3f} s ({v / z:.2f}x)" for k, v in t.items()
+                          if k != "zambezi")
+        print(f"write {codec:9s}                          zambezi {z:.3f} s | {peers}")
+    os.remove(out)
 
 
 if __name__ == "__main__":

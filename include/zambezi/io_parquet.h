@@ -1,5 +1,5 @@
 /*
- * io_parquet.h -- the Parquet reader of the zambezi engine (included by
+ * io_parquet.h -- the Parquet reader and writer of the zambezi engine (included by
  * zambezi/io.h).
  *
  * The reader maps a file, decodes its Thrift compact footer and decodes
@@ -69,6 +69,48 @@ ZB_API zb_status zb_parquet_read_buffer(const void *data, int64_t size, const ch
 /* Whether snappy-compressed input can be read: libsnappy (libsnappy.so.1,
  * or the file named by ZAMBEZI_LIBSNAPPY) is loaded at run time, once. */
 ZB_API bool zb_snappy_available(void);
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* Codecs the writer uses (their Parquet CompressionCodec numbers). */
+typedef enum zb_parquet_codec {
+  ZB_PARQUET_UNCOMPRESSED = 0,
+  ZB_PARQUET_SNAPPY = 1, /* libsnappy, loaded at run time */
+  ZB_PARQUET_ZSTD = 6    /* libzstd, loaded at run time */
+} zb_parquet_codec;
+
+typedef struct zb_parquet_write_options {
+  int codec;               /* a zb_parquet_codec; default ZB_PARQUET_SNAPPY */
+  int compression_level;   /* zstd's level (0: 1, pyarrow's default) */
+  int64_t row_group_size;  /* rows per row group; 0: 1048576 (pyarrow's default) */
+  /* key-value metadata for the footer (e.g. "pandas"), borrowed, NUL-terminated */
+  const char *const *metadata_keys;
+  const char *const *metadata_values;
+  int64_t num_metadata;
+} zb_parquet_write_options;
+
+/* Defaults: snappy, row groups of 1048576 rows, no metadata. */
+ZB_API void zb_parquet_write_options_init(zb_parquet_write_options *o);
+
+/* Receives the file in order, on the calling thread; data is borrowed for
+ * the call.  A non-OK status stops the writer, which returns it. */
+typedef zb_status (*zb_parquet_write_fn)(void *ctx, const char *data, int64_t size,
+                                         zb_error *err);
+
+/* Write table t (on the CPU) as a Parquet file through write(ctx, ...).
+ * Chunks (row group x column) are encoded and compressed in parallel; see
+ * src/io/parquet/write.c for the layout (data pages v1, PLAIN numbers,
+ * dictionary-encoded strings and categoricals, statistics).  Every type of
+ * the engine is written; a string longer than 2^31 - 1 bytes is
+ * ZB_EOVERFLOW; a missing codec library ZB_ENOTSUP saying how to install
+ * it. */
+ZB_API zb_status zb_parquet_write(const zb_table *t, const zb_parquet_write_options *opts,
+                                  zb_parquet_write_fn write, void *ctx, zb_error *err);
+
+/* zb_parquet_write into a file created or truncated at path (removed
+ * again on failure).  ZB_EIO names the path and the system error. */
+ZB_API zb_status zb_parquet_write_file(const zb_table *t, const char *path,
+                                       const zb_parquet_write_options *opts, zb_error *err);
 
 #ifdef __cplusplus
 }

@@ -82,6 +82,15 @@ def _level_field(name, i, column_names):
 def export_table(df):
     """(engine Table, metadata bytes): df's columns, then its index levels
     as columns unless it is a RangeIndex, and pandas' schema metadata."""
+    table, meta = export_parts(df)
+    return table, encode_metadata({_PANDAS_KEY: json.dumps(meta).encode()})
+
+
+def export_parts(df, index=None):
+    """(engine Table, pandas metadata dict) as pyarrow's
+    ``Table.from_pandas(df, preserve_index=index)`` has them: index None
+    keeps a RangeIndex as metadata only, True stores it as a column too,
+    False leaves the index out."""
     from zambezi import index as _ix
 
     t = df._table
@@ -89,7 +98,10 @@ def export_table(df):
     cols = [t.column(i) for i in range(len(names))]
     columns_meta = [_column_meta(nm, nm, c) for nm, c in zip(names, cols)]
     idx = df._index
-    if isinstance(idx, _ix.RangeIndex):
+    if index is False:
+        index_columns = []
+        table = t
+    elif isinstance(idx, _ix.RangeIndex) and index is None:
         index_columns = [{"kind": "range", "name": idx.name, "start": idx.start,
                           "stop": idx.stop, "step": idx.step}]
         table = t
@@ -114,7 +126,7 @@ def export_table(df):
         "attributes": {},
         "creator": {"library": "zambezi", "version": _version()},
     }
-    return table, encode_metadata({_PANDAS_KEY: json.dumps(meta).encode()})
+    return table, meta
 
 
 def _version():

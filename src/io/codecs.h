@@ -18,4 +18,15 @@
 zb_status zb__zstd_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err);
 zb_status zb__snappy_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err);
 
+/* Compression of one block (the Parquet writer): *bound functions give the
+ * largest output for n input bytes, or -1 when the library is missing;
+ * compress writes into dst[0, cap) (cap at least the bound) and sets *len.
+ * ZB_ENOTSUP (how to install the library) when it is missing. */
+int64_t zb__zstd_bound(int64_t n);
+zb_status zb__zstd_compress(const void *src, int64_t n, int level, void *dst, int64_t cap,
+                            int64_t *len, zb_error *err);
+int64_t zb__snappy_bound(int64_t n);
+zb_status zb__snappy_compress(const void *src, int64_t n, void *dst, int64_t cap, int64_t *len,
+                              zb_error *err);
+
 #endif /* ZAMBEZI_IO_CODECS_H */

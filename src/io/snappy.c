@@ -1,11 +1,13 @@
 /*
- * snappy.c -- snappy decompression for the readers, with libsnappy loaded
+ * snappy.c -- snappy decompression for the readers and compression for
+ * the Parquet writer, with libsnappy loaded
  * at run time.
  *
  * pyarrow, pandas and polars write Parquet with snappy by default, so a
  * reader must decode it.  Snappy is kept by Google as libsnappy (Debian:
  * libsnappy1v5; Fedora: snappy; Homebrew: snappy); its C API (snappy-c.h:
- * snappy_uncompressed_length, snappy_uncompress) has been stable since
+ * snappy_uncompressed_length, snappy_uncompress, snappy_compress,
+ * snappy_max_compressed_length) has been stable since
  * 2011.  It is used, not rewritten (DESIGN.md section 6), and loaded with
  * dlopen the first time a snappy block is seen, so that neither building
  * nor importing zambezi needs it.  ZAMBEZI_LIBSNAPPY names another library
@@ -28,8 +30,10 @@ static struct {
   void *lib;
   int (*length)(const char *, size_t, size_t *);            /* snappy_uncompressed_length */
   int (*uncompress)(const char *, size_t, char *, size_t *); /* snappy_uncompress */
+  int (*compress)(const char *, size_t, char *, size_t *);   /* snappy_compress */
+  size_t (*bound)(size_t);                                   /* snappy_max_compressed_length */
   char why[200];
-} g_snappy = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, {0}};
+} g_snappy = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, NULL, NULL, {0}};
 
 static void snappy_load(void) {
   const char *env = getenv("ZAMBEZI_LIBSNAPPY");
@@ -47,7 +51,9 @@ static void snappy_load(void) {
   }
   void *a = dlsym(lib, "snappy_uncompressed_length");
   void *b = dlsym(lib, "snappy_uncompress");
-  if (a == NULL || b == NULL) {
+  void *c = dlsym(lib, "snappy_compress");
+  void *d = dlsym(lib, "snappy_max_compressed_length");
+  if (a == NULL || b == NULL || c == NULL || d == NULL) {
     snprintf(g_snappy.why, sizeof g_snappy.why, "%s lacks snappy's C API", names[0]);
     dlclose(lib);
     return;
@@ -55,6 +61,8 @@ static void snappy_load(void) {
   /* POSIX guarantees data/function pointer conversion for dlsym results. */
   memcpy(&g_snappy.length, &a, sizeof a);
   memcpy(&g_snappy.uncompress, &b, sizeof b);
+  memcpy(&g_snappy.compress, &c, sizeof c);
+  memcpy(&g_snappy.bound, &d, sizeof d);
   g_snappy.lib = lib;
 }
 
@@ -84,5 +92,29 @@ zb_status zb__snappy_block(const void *src, int64_t n, void *dst, int64_t cap, z
           0 ||
       (int64_t)got != cap)
     return zb_error_set(err, ZB_EPARSE, "corrupt snappy data");
+  return ZB_OK;
+}
+
+static zb_status snappy_missing(zb_error *err, const char *what) {
+  return zb_error_set(err, ZB_ENOTSUP,
+                      "%s snappy-compressed data needs the libsnappy library (%s): "
+                      "install it (Debian/Ubuntu: apt install libsnappy1v5; Fedora/RHEL: "
+                      "dnf install snappy; macOS: brew install snappy) or set "
+                      "ZAMBEZI_LIBSNAPPY to its path",
+                      what, g_snappy.why);
+}
+
+int64_t zb__snappy_bound(int64_t n) {
+  if (!zb_snappy_available() || n < 0) return -1;
+  return (int64_t)g_snappy.bound((size_t)n);
+}
+
+zb_status zb__snappy_compress(const void *src, int64_t n, void *dst, int64_t cap, int64_t *len,
+                              zb_error *err) {
+  if (!zb_snappy_available()) return snappy_missing(err, "writing");
+  size_t got = (size_t)cap;
+  if (g_snappy.compress((const char *)src, (size_t)n, (char *)dst, &got) != 0)
+    return zb_error_set(err, ZB_EINVAL, "snappy compression failed (%lld bytes)", (long long)n);
+  *len = (int64_t)got;
   return ZB_OK;
 }

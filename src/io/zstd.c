@@ -1,5 +1,6 @@
 /*
- * zstd.c -- zstd decompression for the readers, with libzstd loaded at run
+ * zstd.c -- zstd decompression for the readers and block compression for
+ * the Parquet writer, with libzstd loaded at run
  * time.
  *
  * libzstd's shared library (libzstd.so.1) is on nearly every Linux system,
@@ -52,8 +53,12 @@ static struct {
   unsigned long long (*content_size)(const void *, size_t); /* ZSTD_getFrameContentSize */
   void *(*create_dctx)(void);                                 /* ZSTD_createDCtx */
   size_t (*one_shot)(void *, void *, size_t, const void *, size_t); /* ZSTD_decompressDCtx */
+  void *(*create_cctx)(void);                                       /* ZSTD_createCCtx */
+  size_t (*compress)(void *, void *, size_t, const void *, size_t, int); /* ZSTD_compressCCtx */
+  size_t (*bound)(size_t);                                              /* ZSTD_compressBound */
   char why[200];
-} g_zstd = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, {0}};
+} g_zstd = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+            NULL, NULL, NULL, {0}};
 
 static void zstd_load(void) {
   const char *env = getenv("ZAMBEZI_LIBZSTD");
@@ -88,6 +93,9 @@ static void zstd_load(void) {
   ZB_SYM(content_size, "ZSTD_getFrameContentSize");
   ZB_SYM(create_dctx, "ZSTD_createDCtx");
   ZB_SYM(one_shot, "ZSTD_decompressDCtx");
+  ZB_SYM(create_cctx, "ZSTD_createCCtx");
+  ZB_SYM(compress, "ZSTD_compressCCtx");
+  ZB_SYM(bound, "ZSTD_compressBound");
 #undef ZB_SYM
   g_zstd.lib = lib;
 }
@@ -224,4 +232,29 @@ done:
   if (ds != NULL) g_zstd.release(ds);
   zb_free(buf);
   return st;
+}
+
+/* Compression contexts, one per thread as for decompression. */
+static _Thread_local void *t_cctx;
+
+int64_t zb__zstd_bound(int64_t n) {
+  if (!zb_zstd_available() || n < 0) return -1;
+  return (int64_t)g_zstd.bound((size_t)n);
+}
+
+zb_status zb__zstd_compress(const void *src, int64_t n, int level, void *dst, int64_t cap,
+                            int64_t *len, zb_error *err) {
+  if (!zb_zstd_available())
+    return zb_error_set(err, ZB_ENOTSUP,
+                        "writing zstd-compressed data needs the libzstd library (%s): install "
+                        "it (Debian/Ubuntu: apt install libzstd1; Fedora/RHEL: dnf install "
+                        "libzstd; macOS: brew install zstd) or set ZAMBEZI_LIBZSTD to its path",
+                        g_zstd.why);
+  if (t_cctx == NULL && (t_cctx = g_zstd.create_cctx()) == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (a zstd context)");
+  size_t got = g_zstd.compress(t_cctx, dst, (size_t)cap, src, (size_t)n, level);
+  if (g_zstd.is_error(got))
+    return zb_error_set(err, ZB_EINVAL, "zstd compression failed: %s", g_zstd.error_name(got));
+  *len = (int64_t)got;
+  return ZB_OK;
 }

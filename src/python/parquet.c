@@ -1,8 +1,9 @@
 /*
- * parquet.c -- the Parquet reader's binding: _core.read_parquet(source,
- * columns=None) -> (table, pandas metadata str or None), the source being
- * a path (str or bytes) or a bytes-like object holding a whole file.  The
- * GIL is released while the engine reads.
+ * parquet.c -- the Parquet reader's and writer's bindings:
+ * _core.read_parquet(source, columns=None) -> (table, pandas metadata str
+ * or None), the source being a path (str or bytes) or a bytes-like object
+ * holding a whole file; _core.write_parquet(...) (below).  The GIL is
+ * released while the engine reads or writes.
  */
 #include <string.h>
 
@@ -95,6 +96,111 @@ done:
   return result;
 }
 
+/* Output gathered in memory when no path is given. */
+typedef struct mem_sink {
+  char *p;
+  int64_t n, cap;
+} mem_sink;
+
+static zb_status mem_write(void *ctx, const char *data, int64_t size, zb_error *err) {
+  mem_sink *m = (mem_sink *)ctx;
+  if (m->n + size > m->cap) {
+    int64_t cap = m->cap > 0 ? m->cap : 1 << 16;
+    while (cap < m->n + size) cap *= 2;
+    char *p = (char *)zb_malloc((size_t)cap);
+    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet)");
+    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
+    zb_free(m->p);
+    m->p = p;
+    m->cap = cap;
+  }
+  if (size > 0) memcpy(m->p + m->n, data, (size_t)size);
+  m->n += size;
+  return ZB_OK;
+}
+
+/* write_parquet(table, path, codec, level, row_group_size, metadata) -> None, or the
+ * file's bytes when path is None; codec: "none", "snappy" or "zstd"; metadata: a
+ * list of (key, value) str pairs. */
+static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *tobj, *pobj, *meta;
+  const char *codec;
+  int level;
+  long long rg;
+  if (!PyArg_ParseTuple(args, "OOsiLO:write_parquet", &tobj, &pobj, &codec, &level, &rg, &meta))
+    return NULL;
+  zb_table *t = zbpy_arg_table(st, tobj, "write_parquet: table");
+  if (t == NULL) return NULL;
+  zb_parquet_write_options o;
+  zb_parquet_write_options_init(&o);
+  if (strcmp(codec, "none") == 0)
+    o.codec = ZB_PARQUET_UNCOMPRESSED;
+  else if (strcmp(codec, "snappy") == 0)
+    o.codec = ZB_PARQUET_SNAPPY;
+  else if (strcmp(codec, "zstd") == 0)
+    o.codec = ZB_PARQUET_ZSTD;
+  else
+    return PyErr_Format(st->InvalidValueError, "to_parquet: unknown compression '%s'", codec);
+  o.compression_level = level;
+  o.row_group_size = rg;
+  PyObject *seq = PySequence_Fast(meta, "write_parquet: metadata must be a list of pairs");
+  if (seq == NULL) return NULL;
+  PyObject *path = NULL, *result = NULL;
+  Py_ssize_t nm = PySequence_Fast_GET_SIZE(seq);
+  const char **keys = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
+  const char **vals = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
+  mem_sink mem = {NULL, 0, 0};
+  if (keys == NULL || vals == NULL) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (Py_ssize_t i = 0; i < nm; i++) {
+    PyObject *kv = PySequence_Fast_GET_ITEM(seq, i);
+    PyObject *k, *v;
+    if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2 ||
+        !PyUnicode_Check(k = PyTuple_GET_ITEM(kv, 0)) ||
+        !PyUnicode_Check(v = PyTuple_GET_ITEM(kv, 1))) {
+      PyErr_SetString(st->InvalidValueError, "write_parquet: metadata must be (str, str) pairs");
+      goto done;
+    }
+    if ((keys[i] = PyUnicode_AsUTF8(k)) == NULL || (vals[i] = PyUnicode_AsUTF8(v)) == NULL)
+      goto done;
+  }
+  o.metadata_keys = keys;
+  o.metadata_values = vals;
+  o.num_metadata = nm;
+  if (pobj != Py_None && !PyUnicode_FSConverter(pobj, &path)) goto done;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  if (path != NULL) {
+    const char *p = PyBytes_AS_STRING(path);
+    ZBPY_BEGIN_ENGINE
+    s = zb_parquet_write_file(t, p, &o, &err);
+    ZBPY_END_ENGINE
+  } else {
+    ZBPY_BEGIN_ENGINE
+    s = zb_parquet_write(t, &o, mem_write, &mem, &err);
+    ZBPY_END_ENGINE
+  }
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto done;
+  }
+  if (path != NULL)
+    result = Py_NewRef(Py_None);
+  else
+    result = PyBytes_FromStringAndSize(mem.p, (Py_ssize_t)mem.n);
+done:
+  zb_free(mem.p);
+  PyMem_Free(keys);
+  PyMem_Free(vals);
+  Py_XDECREF(path);
+  Py_DECREF(seq);
+  return result;
+}
+
 static PyObject *zbpy_snappy_available(PyObject *module, PyObject *unused) {
   return PyBool_FromLong(zb_snappy_available());
 }
@@ -102,6 +208,8 @@ static PyObject *zbpy_snappy_available(PyObject *module, PyObject *unused) {
 PyMethodDef zbpy_parquet_methods[] = {
     {"read_parquet", (PyCFunction)(void (*)(void))zbpy_read_parquet, METH_VARARGS | METH_KEYWORDS,
      "read_parquet(source, columns=None) -> (table, pandas metadata or None)"},
+    {"write_parquet", zbpy_write_parquet, METH_VARARGS,
+     "write_parquet(table, path, codec, level, row_group_size, metadata) -> None or bytes"},
     {"snappy_available", zbpy_snappy_available, METH_NOARGS,
      "Whether libsnappy could be loaded (snappy-compressed Parquet)."},
     {NULL, NULL, 0, NULL}};

@@ -105,6 +105,8 @@ LONG_OPS = {
     "concat": lambda d, p: zb.concat([d, d, d, d], ignore_index=True).sort_values("v"),
     "grouped cumsum": lambda d, p: d.groupby("s")["v"].cumsum(),
     "to_csv": lambda d, p: d.to_csv(p.parent / "out.csv", index=False),
+    "to_parquet": lambda d, p: [d.to_parquet(p.parent / "out.parquet", compression=None)
+                                for _ in range(10)],
     "read_csv": lambda d, p: [zb.read_csv(p) for _ in range(10)],
     "rolling median": lambda d, p: d["v"].rolling(1000).median(),
     "rank": lambda d, p: d.groupby("s")["v"].rank(),

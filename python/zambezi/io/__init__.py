@@ -2,8 +2,9 @@
 
 - ``zambezi.io.csv``: ``read_csv`` (and its chunked ``CsvReader``) and
   ``to_csv`` (``DataFrame.to_csv``).
-- ``zambezi.io.parquet``: ``read_parquet`` (the engine's own Parquet
-  reader; pyarrow is not needed).
+- ``zambezi.io.parquet``: ``read_parquet`` and ``to_parquet``
+  (``DataFrame.to_parquet``): the engine's own Parquet reader and
+  writer; pyarrow is not needed.
 - ``zambezi.io.pickle``: ``read_pickle`` and ``to_pickle``
   (``DataFrame.to_pickle``, ``Series.to_pickle``); how pickling and
   copying work.
@@ -15,7 +16,8 @@ readers from ``zambezi`` itself (``zambezi.read_csv``).
 """
 
 from zambezi.io.csv import CsvReader, read_csv, to_csv
-from zambezi.io.parquet import read_parquet
+from zambezi.io.parquet import read_parquet, to_parquet
 from zambezi.io.pickle import read_pickle, to_pickle
 
-__all__ = ["read_csv", "CsvReader", "to_csv", "read_parquet", "read_pickle", "to_pickle"]
+__all__ = ["read_csv", "CsvReader", "to_csv", "read_parquet", "to_parquet", "read_pickle",
+           "to_pickle"]
