@@ -15,12 +15,12 @@
  * message saying how to install it.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dynlib.h"
 #include "io/codecs.h"
 #include "zambezi/io.h"
 
@@ -36,34 +36,16 @@ static struct {
 } g_snappy = {PTHREAD_ONCE_INIT, NULL, NULL, NULL, NULL, NULL, {0}};
 
 static void snappy_load(void) {
-  const char *env = getenv("ZAMBEZI_LIBSNAPPY");
-  const char *names[3] = {"libsnappy.so.1", "libsnappy.so", "libsnappy.1.dylib"};
-  int n = 3;
-  if (env != NULL && *env != '\0') {
-    names[0] = env;
-    n = 1;
-  }
-  void *lib = NULL;
-  for (int i = 0; i < n && lib == NULL; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    snprintf(g_snappy.why, sizeof g_snappy.why, "%s could not be loaded", names[0]);
-    return;
-  }
-  void *a = dlsym(lib, "snappy_uncompressed_length");
-  void *b = dlsym(lib, "snappy_uncompress");
-  void *c = dlsym(lib, "snappy_compress");
-  void *d = dlsym(lib, "snappy_max_compressed_length");
-  if (a == NULL || b == NULL || c == NULL || d == NULL) {
-    snprintf(g_snappy.why, sizeof g_snappy.why, "%s lacks snappy's C API", names[0]);
-    dlclose(lib);
-    return;
-  }
-  /* POSIX guarantees data/function pointer conversion for dlsym results. */
-  memcpy(&g_snappy.length, &a, sizeof a);
-  memcpy(&g_snappy.uncompress, &b, sizeof b);
-  memcpy(&g_snappy.compress, &c, sizeof c);
-  memcpy(&g_snappy.bound, &d, sizeof d);
-  g_snappy.lib = lib;
+  static const char *const names[] = {"libsnappy.so.1", "libsnappy.so", "libsnappy.1.dylib"};
+  const zb__dynsym syms[] = {
+      {"snappy_uncompressed_length", &g_snappy.length},
+      {"snappy_uncompress", &g_snappy.uncompress},
+      {"snappy_compress", &g_snappy.compress},
+      {"snappy_max_compressed_length", &g_snappy.bound},
+  };
+  g_snappy.lib = zb__dynlib_open("ZAMBEZI_LIBSNAPPY", names, 3, syms,
+                                 (int)(sizeof syms / sizeof syms[0]), g_snappy.why,
+                                 sizeof g_snappy.why);
 }
 
 bool zb_snappy_available(void) {

@@ -18,13 +18,13 @@
  * geometrically otherwise.  Several concatenated frames are one stream.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/dynlib.h"
 #include "io/codecs.h"
 #include "zambezi/io.h"
 
@@ -61,43 +61,23 @@ static struct {
             NULL, NULL, NULL, {0}};
 
 static void zstd_load(void) {
-  const char *env = getenv("ZAMBEZI_LIBZSTD");
-  const char *names[3] = {"libzstd.so.1", "libzstd.so", "libzstd.1.dylib"};
-  int n = 3;
-  if (env != NULL && *env != '\0') {
-    names[0] = env;
-    n = 1;
-  }
-  void *lib = NULL;
-  for (int i = 0; i < n && lib == NULL; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    snprintf(g_zstd.why, sizeof g_zstd.why, "%s could not be loaded", names[0]);
-    return;
-  }
-  /* POSIX guarantees data/function pointer conversion for dlsym results. */
-#define ZB_SYM(field, name)                                              \
-  do {                                                                   \
-    void *p_ = dlsym(lib, name);                                         \
-    if (p_ == NULL) {                                                    \
-      snprintf(g_zstd.why, sizeof g_zstd.why, "%s lacks %s", names[0], name); \
-      dlclose(lib);                                                      \
-      return;                                                            \
-    }                                                                    \
-    memcpy(&g_zstd.field, &p_, sizeof p_);                               \
-  } while (0)
-  ZB_SYM(create, "ZSTD_createDStream");
-  ZB_SYM(release, "ZSTD_freeDStream");
-  ZB_SYM(decompress, "ZSTD_decompressStream");
-  ZB_SYM(is_error, "ZSTD_isError");
-  ZB_SYM(error_name, "ZSTD_getErrorName");
-  ZB_SYM(content_size, "ZSTD_getFrameContentSize");
-  ZB_SYM(create_dctx, "ZSTD_createDCtx");
-  ZB_SYM(one_shot, "ZSTD_decompressDCtx");
-  ZB_SYM(create_cctx, "ZSTD_createCCtx");
-  ZB_SYM(compress, "ZSTD_compressCCtx");
-  ZB_SYM(bound, "ZSTD_compressBound");
-#undef ZB_SYM
-  g_zstd.lib = lib;
+  static const char *const names[] = {"libzstd.so.1", "libzstd.so", "libzstd.1.dylib"};
+  const zb__dynsym syms[] = {
+      {"ZSTD_createDStream", &g_zstd.create},
+      {"ZSTD_freeDStream", &g_zstd.release},
+      {"ZSTD_decompressStream", &g_zstd.decompress},
+      {"ZSTD_isError", &g_zstd.is_error},
+      {"ZSTD_getErrorName", &g_zstd.error_name},
+      {"ZSTD_getFrameContentSize", &g_zstd.content_size},
+      {"ZSTD_createDCtx", &g_zstd.create_dctx},
+      {"ZSTD_decompressDCtx", &g_zstd.one_shot},
+      {"ZSTD_createCCtx", &g_zstd.create_cctx},
+      {"ZSTD_compressCCtx", &g_zstd.compress},
+      {"ZSTD_compressBound", &g_zstd.bound},
+  };
+  g_zstd.lib = zb__dynlib_open("ZAMBEZI_LIBZSTD", names, 3, syms,
+                               (int)(sizeof syms / sizeof syms[0]), g_zstd.why,
+                               sizeof g_zstd.why);
 }
 
 zb_compression zb_compression_detect(const void *data, int64_t size) {
