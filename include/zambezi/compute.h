@@ -573,11 +573,10 @@ ZB_API const char *zb_dt_field_name(zb_dt_field f);
 ZB_API zb_status zb_column_dt_field(const zb_column *col, zb_dt_field field, zb_column **out,
                                     zb_error *err);
 
-/* a - b for two date32 columns (int64 days) or two timestamp columns (int64
- * in the finer of the two units; both naive or both with a timezone --
- * values are UTC, so zones may differ).  There is no duration dtype: pandas
- * would give a timedelta.  Nulls propagate; overflow wraps like integer
- * subtraction. */
+/* a - b for two date32 columns (a duration in seconds) or two timestamp
+ * columns (a duration in the finer of the two units; both naive or both
+ * with a timezone -- values are UTC, so zones may differ).  Nulls
+ * propagate; overflow wraps like integer subtraction. */
 ZB_API zb_status zb_column_date_diff(const zb_column *a, const zb_column *b, zb_column **out,
                                      zb_error *err);
 

@@ -407,8 +407,8 @@ def where(series, cond, other=None, mask=False):
 
 
 def date_sub(a, b):
-    """``a - b`` of two date32 or two timestamp Series as int64: days for
-    dates, the finer unit for timestamps (zambezi has no duration dtype)."""
+    """``a - b`` of two date32 or two timestamp Series as a duration: in
+    seconds for dates, the finer unit for timestamps."""
     return a._like(_core.date_diff(a._col, b._col))
 
 

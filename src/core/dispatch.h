@@ -200,7 +200,7 @@ typedef struct zb__support {
 #define ZB__NUMBER_TYPES (ZB__INTEGER_TYPES | ZB__FLOAT_TYPES)
 /* numeric as zb_type_is_numeric: with bool */
 #define ZB__NUMERIC_TYPES (ZB__T(ZB_BOOL) | ZB__NUMBER_TYPES)
-#define ZB__TIME_TYPES (ZB__T(ZB_DATE32) | ZB__T(ZB_TIMESTAMP))
+#define ZB__TIME_TYPES (ZB__T(ZB_DATE32) | ZB__T(ZB_TIMESTAMP) | ZB__T(ZB_DURATION))
 
 /* The name of an operation as profiles and coverage listings show it (the
  * backend table entry it had before there was one table). */
