@@ -129,6 +129,9 @@ typedef enum zb__op {
    * ZB_ROLL_OP_COUNT for groups, 2 * ZB_ROLL_OP_COUNT for given windows;
    * p.rolling; -> out[0] float64 */
   ZB__OP_ROLLING,
+  /* in[0] a string column; variant the zb_parse_kind; p.parse (format
+   * NULL: ISO 8601); -> out[0] timestamp[ns] / duration[ns], p.parse.info */
+  ZB__OP_PARSE_TIME,
   ZB__OP_COUNT
 } zb__op;
 
@@ -172,6 +175,7 @@ typedef struct zb__call {
     struct { bool skipna; int64_t n_groups; zb_type_id result; } cumulative;
     struct { bool ascending; bool pct; zb_rank_na na_option; int64_t n_groups; } rank;
     struct { zb_rolling_options opt; int64_t n_groups; bool bounds; } rolling;
+    struct { const char *format; zb_parse_info *info; } parse;
   } p;
   /* results */
   zb_column *out[2];

@@ -165,6 +165,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                              c->p.rolling.bounds ? in[1] : NULL, in[2],
                              (zb_roll_op)(c->variant % ZB_ROLL_OP_COUNT), &c->p.rolling.opt, out,
                              err);
+    case ZB__OP_PARSE_TIME:
+      return zb__cpu_parse_time(in[0], (zb_parse_kind)c->variant, c->p.parse.format,
+                                c->p.parse.info, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }
