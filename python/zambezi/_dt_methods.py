@@ -300,11 +300,11 @@ def tz_convert(col, tz):
 
 # -- durations ----------------------------------------------------------------
 
-def _pandas_ints(vals, col):
-    """int64, or float64 with NaN at NaT (pandas' dtype for these parts)."""
+def _pandas_ints(vals, col, dtype=np.int64):
+    """dtype, or float64 with NaN at NaT (pandas' dtype for these parts)."""
     mask = _convert.null_mask(col)
     if mask is None:
-        return _core.column_from_buffer(np.ascontiguousarray(vals, dtype=np.int64))
+        return _core.column_from_buffer(np.ascontiguousarray(vals, dtype=dtype))
     out = vals.astype(np.float64)
     out[mask] = np.nan
     return _core.column_from_buffer(out)
@@ -322,11 +322,13 @@ def duration_parts(col):
 
 
 def duration_field(col, name):
+    """days (int64), seconds, microseconds, nanoseconds (int32) of
+    durations; float64 with NaN when there are NaT."""
     _need(col, ("duration",), name)
     days, secs, ns = duration_parts(col)
     vals = {"days": days, "seconds": secs, "microseconds": ns // 1000,
             "nanoseconds": ns % 1000}[name]
-    return _pandas_ints(vals, col)
+    return _pandas_ints(vals, col, np.int64 if name == "days" else np.int32)
 
 
 def total_seconds(col):

@@ -206,13 +206,20 @@ def _from_numbers(col, unit, what, kind):
     mask = _convert.null_mask(col)
     vals = _convert.values_numpy(col)
     if col.dtype in ("float32", "float64"):
-        x = vals.astype(np.float64) * _NS[unit]
+        x = vals.astype(np.float64)
         nan = np.isnan(x)
         mask = nan if mask is None else (mask | nan)
-        ok = ~mask
-        if (np.abs(x[ok]) >= 2.0**63).any():
-            raise InvalidValueError(f"{what}: a value is out of range for nanoseconds")
-        ints = np.where(mask, 0, np.round(x)).astype(np.int64)
+        x = np.where(mask, 0.0, x)
+        m = _NS[unit]
+        if (np.abs(x) * m >= 2.0**63).any():
+            raise InvalidValueError(f"{what}: a value is out of range for nanoseconds with "
+                                    f"unit {unit!r}")
+        # pandas' cast_from_unit: the whole part exactly, the fraction rounded
+        # to the unit's digits, then truncated to nanoseconds
+        base = np.trunc(x)
+        digits = min(len(str(m)) - 1, 9)
+        frac = np.round(x - base, digits) if digits else x - base
+        ints = base.astype(np.int64) * m + (frac * m).astype(np.int64)
         out_unit = "ns"
     elif col.dtype.startswith(("int", "uint")) or col.dtype == "bool":
         ints = vals.astype(np.int64)

@@ -176,6 +176,9 @@ static inline int zb__parse_datetime(const char *s, int64_t n, const char *fmt, 
         if (!zb__pt_offset(s, n, &k, offset_min)) return ZB__PARSE_BAD;
         *has_offset = true;
       }
+    } else if (k < n) { /* a date with an offset: "2024-01-02Z" */
+      if (!zb__pt_offset(s, n, &k, offset_min)) return ZB__PARSE_BAD;
+      *has_offset = true;
     }
     if (k != n) return ZB__PARSE_BAD;
   } else {
