@@ -319,11 +319,10 @@ def to_datetime(arg, errors="raise", dayfirst=False, yearfirst=False, utc=False,
 
     Examples
     --------
-    >>> zb.to_datetime(zb.Series(["2024-03-09", "2024-03-10 14:05:30", None]))
-    0   2024-03-09 00:00:00
-    1   2024-03-10 14:05:30
-    2                   NaT
-    dtype: timestamp[us]
+    >>> s = zb.to_datetime(zb.Series(["2024-03-09", "2024-03-10 14:05:30", None]))
+    >>> s.dtype, s.to_list()
+    ('timestamp[us]', [datetime.datetime(2024, 3, 9, 0, 0), \
+datetime.datetime(2024, 3, 10, 14, 5, 30), None])
     >>> zb.to_datetime(zb.Series(["09/03/2024", "x"]), format="%d/%m/%Y",
     ...                errors="coerce").to_list()
     [datetime.datetime(2024, 3, 9, 0, 0), None]

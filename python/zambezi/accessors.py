@@ -551,12 +551,13 @@ class DatetimeMethods:
         return self._new(_dt_methods.duration_field(self._s._col, "nanoseconds"))
 
     def total_seconds(self):
-        """Each duration in seconds, float64 (NaN at NaT).
+        """Each duration in seconds, float64 (missing at NaT: NaN in
+        to_pandas(), None in to_list()).
 
         Examples
         --------
         >>> zb.to_timedelta(zb.Series(["1 days", "1.5s", None])).dt.total_seconds().to_list()
-        [86400.0, 1.5, nan]
+        [86400.0, 1.5, None]
         """
         return self._new(_dt_methods.total_seconds(self._s._col))
 
