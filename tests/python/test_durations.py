@@ -205,3 +205,10 @@ def test_frame_round_trip_and_select_dtypes():
     assert list(z.select_dtypes("timedelta").columns) == ["d"]
     assert list(z.select_dtypes("number").columns) == list(pdf.select_dtypes("number").columns)
     assert_frame_like(zb.concat([z, z]), pd.concat([pdf, pdf]))
+
+
+@pytest.mark.parametrize("vals", [["1 days 02:00:00", None, "-3h", "0.5s", "2 days"],
+                                  ["1 days", None, "-2 days"], ["1ns", "2h"]])
+def test_to_csv_like_pandas(vals):
+    p = pd.DataFrame({"d": pd.to_timedelta(vals), "x": range(len(vals))})
+    assert zb.DataFrame(p).to_csv(index=False) == p.to_csv(index=False)
