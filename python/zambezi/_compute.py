@@ -59,7 +59,10 @@ Differences from pandas, on purpose (each with the reason it stays):
   difference of two timestamps is a duration in the finer unit; of two
   date32 Series a duration in seconds (pandas, whose dates are objects,
   gives an object column of timedeltas).  ``duration // duration`` is
-  int64 with nulls where pandas gives float64 with NaN at NaT.
+  int64 with nulls where pandas gives float64 with NaN at NaT.  A
+  datetime or timedelta scalar next to a timestamp or duration column
+  takes the column's unit (pandas: the finer of the two), so a
+  ``timestamp[ms]`` column minus a ``pd.Timestamp`` is ``duration[ms]``.
 """
 
 
