@@ -63,6 +63,10 @@ Differences from pandas, on purpose (each with the reason it stays):
   datetime or timedelta scalar next to a timestamp or duration column
   takes the column's unit (pandas: the finer of the two), so a
   ``timestamp[ms]`` column minus a ``pd.Timestamp`` is ``duration[ms]``.
+  ``to_list()`` gives ``datetime.timedelta`` values (whole microseconds;
+  pandas gives ``Timedelta``); reductions (sum, mean, min, max, median,
+  std) give a ``pd.Timedelta``, as pandas does.  A float factor
+  (``d * 1.5``, ``d / 2``) truncates to whole units, as numpy does.
 """
 
 
