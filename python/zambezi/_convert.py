@@ -172,6 +172,9 @@ def to_column(obj, name=None, dtype=None):
 
         col = _interchange.column_from_array(obj)
     elif isinstance(obj, (list, tuple)):
+        if dtype is not None and dtype.startswith("duration") and \
+                not _holds_timedeltas(obj, None):  # numbers: counts of the unit
+            return _core.cast(_core.column_from_sequence(obj, dtype="int64", name=name), dtype)
         if _holds_timedeltas(obj, dtype):
             unit = _dtypes.duration_unit(dtype) if dtype else "ns"
             try:  # pd.Timedelta's nanoseconds: numpy would read only its microseconds

@@ -57,6 +57,10 @@ def test_dtype_names_and_casts():
     z = zb.Series(p)
     assert zb.Series(p.to_numpy(), dtype="timedelta64[ns]").dtype == "duration[ns]"
     assert_series_like(z.astype("timedelta64[ms]"), p.astype("timedelta64[ms]"))
+    assert_series_like(zb.Series([1, None, 3], dtype="timedelta64[s]"),
+                       pd.Series([1, None, 3], dtype="timedelta64[s]"))
+    assert_series_like(zb.Series([dt.timedelta(seconds=1), None], dtype="timedelta64[ms]"),
+                       pd.Series([dt.timedelta(seconds=1), None], dtype="timedelta64[ms]"))
     ints = zb.Series([1, None, -3]).astype("duration[s]")
     assert_series_like(ints, pd.Series([1, None, -3], dtype="Int64").astype("timedelta64[s]"))
     got = z.astype("int64").to_pandas()
