@@ -340,9 +340,7 @@ datetime.datetime(2024, 3, 10, 14, 5, 30), None])
         out = _base.series_class()._from_column(col, None, arg._index)
         return _utc_series(out) if utc else out
     if type(arg).__module__.startswith("pandas") and type(arg).__name__ == "DataFrame":
-        from zambezi.frame import from_pandas
-
-        return to_datetime(from_pandas(arg), errors=errors, utc=utc)
+        return to_datetime(_base.frame_class()(arg), errors=errors, utc=utc)
     col, rebuild = _split(arg, "to_datetime")
     dt = col.dtype
     if dt in ("string", "category"):
