@@ -610,11 +610,35 @@ ZB_API const char *zb_dt_field_name(zb_dt_field f);
 ZB_API zb_status zb_column_dt_field(const zb_column *col, zb_dt_field field, zb_column **out,
                                     zb_error *err);
 
-/* a - b for two date32 columns (int64 days) or two timestamp columns (int64
- * in the finer of the two units; both naive or both with a timezone --
- * values are UTC, so zones may differ).  There is no duration dtype: pandas
- * would give a timedelta.  Nulls propagate; overflow wraps like integer
- * subtraction. */
+/* Parsing strings as times (zb_column_parse_time). */
+typedef enum zb_parse_kind {
+  ZB_PARSE_DATETIME = 0, /* -> timestamp[ns] */
+  ZB_PARSE_TIMEDELTA = 1 /* -> duration[ns] */
+} zb_parse_kind;
+
+typedef struct zb_parse_info {
+  int64_t bad_row;    /* the first row that did not parse, -1 when every row did */
+  bool any_offset;    /* some value named its UTC offset (its value is then UTC) */
+  bool any_naive;     /* some parsed value did not */
+  bool mixed_offsets; /* the named offsets differ */
+  int32_t offset_min; /* the first named offset, minutes east of UTC */
+} zb_parse_info;
+
+/* Parse a string (or categorical) column: datetimes as ISO 8601 when
+ * format is NULL, else with the strptime directives %Y %y %m %d %H %I %p
+ * %M %S %f %z %b %B %j %% (src/core/time_parse.h); timedeltas in pandas'
+ * spellings (format must be NULL).  Null rows and the spellings of a
+ * missing value ("", "NaT", "NaN", "None") give null; so does a row that
+ * does not parse, which info->bad_row reports (the caller decides whether
+ * that is an error).  ZB_EINVAL for an unknown directive. */
+ZB_API zb_status zb_column_parse_time(const zb_column *col, zb_parse_kind kind,
+                                      const char *format, zb_column **out, zb_parse_info *info,
+                                      zb_error *err);
+
+/* a - b for two date32 columns (a duration in seconds) or two timestamp
+ * columns (a duration in the finer of the two units; both naive or both
+ * with a timezone -- values are UTC, so zones may differ).  Nulls
+ * propagate; overflow wraps like integer subtraction. */
 ZB_API zb_status zb_column_date_diff(const zb_column *a, const zb_column *b, zb_column **out,
                                      zb_error *err);
 

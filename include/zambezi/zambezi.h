@@ -238,6 +238,7 @@ typedef enum zb_type_id {
   ZB_CATEGORICAL, /* int32 codes + string dictionary */
   ZB_DATE32,      /* int32 days since 1970-01-01 */
   ZB_TIMESTAMP,   /* int64 since the epoch in `unit`, optional timezone */
+  ZB_DURATION,    /* int64 length of time in `unit` (Arrow duration; pandas timedelta64) */
   ZB_TYPE_COUNT
 } zb_type_id;
 

@@ -30,6 +30,7 @@ from zambezi._merge import merge
 from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
 from zambezi._cut import cut, qcut
 from zambezi._resample import Grouper
+from zambezi._times import date_range, timedelta_range, to_datetime, to_timedelta
 from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
 from zambezi._options import get_option, option_context, reset_option, set_option
@@ -194,6 +195,10 @@ __all__ = [
     "cut",
     "qcut",
     "Grouper",
+    "to_datetime",
+    "to_timedelta",
+    "date_range",
+    "timedelta_range",
     "devices",
     "get_num_threads",
     "set_num_threads",

@@ -80,7 +80,7 @@ def _null_keys(col):
     d = col.dtype
     if d == "category":
         col = _core.cast(col, "string")
-    elif d == "date32" or d.startswith("timestamp"):
+    elif d == "date32" or d.startswith(("timestamp", "duration")):
         col = _core.cast(col, "int64")
     fill = _FILL.get(col.dtype, 0)
     return [isnull, _core.fill_null(col, fill)]

@@ -62,6 +62,8 @@ def _column_meta(name, field_name, col):
         meta = {"num_categories": col.dictionary.length, "ordered": False}
     elif dt == "date32":
         pandas_type, numpy_type = "date", "object"
+    elif dt.startswith("duration"):  # as pandas writes it
+        pandas_type, numpy_type = "object", f"timedelta64[{col.unit}]"
     else:  # timestamp[unit] / timestamp[unit, tz=zone]
         numpy_type = f"datetime64[{col.unit}]"
         if col.timezone is not None:

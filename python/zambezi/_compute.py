@@ -55,11 +55,18 @@ Differences from pandas, on purpose (each with the reason it stays):
 - A boolean mask with nulls drops the null rows (pandas raises).  Why: a
   filter on a comparison of a nullable column then works without
   ``fillna``, as in SQL, polars and duckdb.
-- No duration dtype yet: the difference of two date Series (or a date
-  Series and a ``datetime.date``) is int64 days, and of two timestamp
-  Series (or one and a ``datetime.datetime`` / ``pd.Timestamp``) int64 in
-  the finer unit (pandas gives timedelta64).  This one goes when the
-  duration dtype lands (the windows and durations work).
+- Durations (``duration[UNIT]``, pandas' ``timedelta64[UNIT]``): the
+  difference of two timestamps is a duration in the finer unit; of two
+  date32 Series a duration in seconds (pandas, whose dates are objects,
+  gives an object column of timedeltas).  ``duration // duration`` is
+  int64 with nulls where pandas gives float64 with NaN at NaT.  A
+  datetime or timedelta scalar next to a timestamp or duration column
+  takes the column's unit (pandas: the finer of the two), so a
+  ``timestamp[ms]`` column minus a ``pd.Timestamp`` is ``duration[ms]``.
+  ``to_list()`` gives ``datetime.timedelta`` values (whole microseconds;
+  pandas gives ``Timedelta``); reductions (sum, mean, min, max, median,
+  std) give a ``pd.Timedelta``, as pandas does.  A float factor
+  (``d * 1.5``, ``d / 2``) truncates to whole units, as numpy does.
 """
 
 

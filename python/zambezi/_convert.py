@@ -51,6 +51,13 @@ def column_from_numpy(arr, name=None):
             arr = arr.astype("datetime64[us]")
             unit = "us"
         return _core.column_from_buffer(arr.view(np.int64), unit=unit, name=name)
+    if kind == "m":
+        unit, _ = np.datetime_data(arr.dtype)
+        if unit not in ("s", "ms", "us", "ns"):
+            arr = arr.astype("timedelta64[ns]")
+            unit = "ns"
+        return _core.column_from_buffer(arr.view(np.int64), dtype=f"duration[{unit}]",
+                                        name=name)
     if kind in "OUS":
         if kind == "S":
             arr = np.char.decode(arr, "utf-8")
@@ -89,13 +96,28 @@ def column_from_pandas(s, name=None):
         if dtype.kind in "biuf":
             return column_from_numpy(s.to_numpy(), name=name)
         if dtype.kind == "m":
-            raise DTypeError(f"column {name!r}: timedelta columns are not supported yet")
+            return column_from_numpy(s.to_numpy(), name=name)
     if hasattr(s.array, "__arrow_array__") and dname.endswith("[pyarrow]"):
         import pyarrow as pa
 
         return column_from_arrow_array(pa.array(s.array), name=name)
     values = s.to_numpy(dtype=object)
     return _core.column_from_sequence(values, mask=s.isna().to_numpy(), name=name)
+
+
+def _holds_timedeltas(seq, dtype):
+    """Whether a list is meant as durations: dtype says so, or its first
+    non-missing value is a timedelta (datetime.timedelta, pd.Timedelta,
+    np.timedelta64)."""
+    import datetime
+
+    if dtype is not None:
+        return dtype.startswith("duration")
+    for v in seq:  # stops at the first value that is not None / NaT
+        if v is None or type(v).__name__ in ("NaTType", "NAType"):
+            continue
+        return isinstance(v, (datetime.timedelta, np.timedelta64))
+    return False
 
 
 def column_from_arrow_array(obj, name=None):
@@ -150,6 +172,18 @@ def to_column(obj, name=None, dtype=None):
 
         col = _interchange.column_from_array(obj)
     elif isinstance(obj, (list, tuple)):
+        if dtype is not None and dtype.startswith("duration") and \
+                not _holds_timedeltas(obj, None):  # numbers: counts of the unit
+            return _core.cast(_core.column_from_sequence(obj, dtype="int64", name=name), dtype)
+        if _holds_timedeltas(obj, dtype):
+            unit = _dtypes.duration_unit(dtype) if dtype else "ns"
+            try:  # pd.Timedelta's nanoseconds: numpy would read only its microseconds
+                import pandas as pd
+
+                arr = pd.to_timedelta(list(obj)).to_numpy()
+            except ImportError:
+                arr = np.array(obj, dtype="timedelta64[ns]")
+            return column_from_numpy(arr.astype(f"timedelta64[{unit}]"), name)
         return _core.column_from_sequence(obj, dtype=dtype, name=name)
     elif isinstance(obj, (str, bytes, dict)) or not hasattr(obj, "__iter__"):
         raise DTypeError(
@@ -180,6 +214,8 @@ def values_numpy(col):
     dt = col.dtype
     if dt.startswith("timestamp"):
         arr = arr.view(f"datetime64[{col.unit}]")
+    elif dt.startswith("duration"):
+        arr = arr.view(f"timedelta64[{col.unit}]")
     elif arr.dtype.kind in "iu" and arr.dtype.itemsize == 8:
         # the buffer's format 'q' / 'Q' is numpy's longlong, a type other
         # than np.int64 (long) on LP64 systems: pandas' select_dtypes and
@@ -209,9 +245,9 @@ def to_numpy(col):
     arr = values_numpy(col)
     if mask is None:
         return arr
-    if dt.startswith("timestamp"):
+    if dt.startswith(("timestamp", "duration")):
         out = arr.copy()
-        out[mask] = np.datetime64("NaT")
+        out[mask] = out.dtype.type("NaT")
         return out
     if dt == "bool":
         out = arr.astype(object)
@@ -277,4 +313,9 @@ def column_to_pandas(col, name=None):
         if col.timezone is not None:
             s = s.dt.tz_localize("UTC").dt.tz_convert(col.timezone)
         return s
+    if dt.startswith("duration"):
+        values = values_numpy(col).copy()
+        if mask is not None:
+            values[mask] = np.timedelta64("NaT")
+        return pd.Series(values, name=name)
     raise DTypeError(f"column {name!r}: cannot convert dtype {dt} to pandas")

@@ -8,7 +8,7 @@ accepts canonical names and nothing else:
 
     bool  int8 int16 int32 int64  uint8 uint16 uint32 uint64
     float32 float64  string  category  date32
-    timestamp[s|ms|us|ns]  timestamp[UNIT, tz=ZONE]
+    timestamp[s|ms|us|ns]  timestamp[UNIT, tz=ZONE]  duration[s|ms|us|ns]
 
 What users may write instead (one table, ``_ALIASES``): pandas' names
 ("Int64", "boolean", "string", "category", "datetime64[ns]",
@@ -60,6 +60,7 @@ _ALIASES = {
     "date": "date32", "date32[day]": "date32",
     "timestamp": f"timestamp[{DEFAULT_UNIT}]", "datetime": f"timestamp[{DEFAULT_UNIT}]",
     "datetime64": f"timestamp[{DEFAULT_UNIT}]",
+    "duration": "duration[ns]", "timedelta": "duration[ns]", "timedelta64": "duration[ns]",
 }
 _PY_TYPES = {int: "int64", float: "float64", str: "string", bool: "bool", object: "string"}
 
@@ -84,6 +85,29 @@ def _timestamp(text):
     return f"timestamp[{unit}, tz={tz}]" if tz else f"timestamp[{unit}]"
 
 
+def _duration(text):
+    """'duration[UNIT]', 'timedelta64[UNIT]' or 'm8[UNIT]' as the canonical
+    name; None when text is not of that shape."""
+    for prefix in ("duration[", "timedelta64[", "m8[", "<m8["):
+        if text.startswith(prefix) and text.endswith("]"):
+            break
+    else:
+        return None
+    unit = text[len(prefix):-1].strip()
+    if unit not in UNITS:
+        raise DTypeError(
+            f"unknown dtype {text!r} (a duration takes a unit s, ms, us or ns: "
+            "'duration[ns]', 'timedelta64[ns]')")
+    return f"duration[{unit}]"
+
+
+def duration_unit(name):
+    """The unit of a canonical duration name, else None."""
+    if name.startswith("duration["):
+        return name[len("duration["):-1]
+    return None
+
+
 def _from_object(dtype):
     """The canonical name of a dtype given as an object (not a str)."""
     if isinstance(dtype, type) and dtype in _PY_TYPES:
@@ -102,6 +126,9 @@ def _from_object(dtype):
         if unit == "D":
             return "date32"
         return f"timestamp[{unit if unit in UNITS else DEFAULT_UNIT}]"
+    if npd.kind == "m":
+        unit, _ = np.datetime_data(npd)
+        return f"duration[{unit if unit in UNITS else 'ns'}]"
     if npd.kind in "USO":
         return "string"
     return canonical(npd.name)
@@ -121,6 +148,9 @@ def canonical(dtype):
     if name is not None:
         return name
     name = _timestamp(dtype)
+    if name is not None:
+        return name
+    name = _duration(dtype)
     if name is not None:
         return name
     raise DTypeError(f"unknown dtype {dtype!r}")
@@ -151,6 +181,14 @@ def py_scalar(value):
                 return None
             unit, _ = np.datetime_data(value.dtype)
             return value.astype("datetime64[D]" if unit == "D" else "datetime64[us]").item()
+        if isinstance(value, np.timedelta64):
+            if np.isnat(value):
+                return None
+            try:  # pd.Timedelta keeps nanoseconds, datetime.timedelta does not
+                import pandas as pd
+            except ImportError:
+                return value.astype("timedelta64[us]").item()
+            return pd.Timedelta(value)
         return value.item()
     return value
 
@@ -160,4 +198,5 @@ def is_scalar(value):
     not a column."""
     if isinstance(value, (bool, int, float, str, np.generic)) or value is None:
         return True
-    return isinstance(value, datetime.date) or type(value).__name__ in ("NAType", "NaTType")
+    return isinstance(value, (datetime.date, datetime.timedelta)) or type(value).__name__ in (
+        "NAType", "NaTType")

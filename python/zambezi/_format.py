@@ -29,6 +29,8 @@ def _cells(col):
         suffix = "" if col.timezone is None else f" {col.timezone}"
         out = [str(s).replace("T", " ") + suffix for s in stamps]
         return [("NaT" if v is None else s) for v, s in zip(values, out)]
+    if dt.startswith("duration"):
+        return duration_cells(values, col.unit)
     out = []
     for v in values:
         if v is None:
@@ -41,6 +43,39 @@ def _cells(col):
             if width is not None and len(s) > width:
                 s = s[: max(width - 3, 0)] + "..."
             out.append(s)
+    return out
+
+
+_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+
+
+def duration_cells(values, unit):
+    """pandas' text for the durations (int counts of unit, None for NaT) of
+    the rows shown: 'D days' when all are whole days, else 'D days
+    HH:MM:SS' with the fraction digits the finest value needs (0, 6, 9)."""
+    per = _PER_SECOND[unit]
+    valid = [v for v in values if v is not None]
+    per_day = 86400 * per
+    if all(v % per_day == 0 for v in valid):
+        return ["NaT" if v is None else f"{v // per_day} days" for v in values]
+    digits = 0
+    for v in valid:
+        frac = v % per * (10**9 // per)  # nanoseconds within the second
+        need = 0 if frac == 0 else 6 if frac % 1000 == 0 else 9
+        digits = max(digits, need)
+    out = []
+    for v in values:
+        if v is None:
+            out.append("NaT")
+            continue
+        days, rem = divmod(v, per_day)
+        secs, frac = divmod(rem, per)
+        sign = "+" if days < 0 else ""  # pandas: '-1 days +23:00:00'
+        text = f"{days} days {sign}{secs // 3600:02d}:{secs // 60 % 60:02d}:{secs % 60:02d}"
+        if digits:
+            ns = frac * (10**9 // per)
+            text += "." + f"{ns:09d}"[:digits]
+        out.append(text)
     return out
 
 
@@ -165,10 +200,11 @@ def series_repr(col, name, index):
     wi = max((len(s) for s in index), default=0)
     wc = max((len(s) for s in cells), default=0)
     lines = []
+    gap = "   " if col.dtype.startswith("duration") else "    "  # as pandas spaces them
     if named:  # the index names on a line of their own, as pandas shows them
         lines.append("  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip())
     for i, (r, c) in enumerate(zip(index, cells)):
-        lines.append(f"{r.ljust(wi)}    {c.rjust(wc)}")
+        lines.append(f"{r.ljust(wi)}{gap}{c.rjust(wc)}")
         if row_gap and i == _options.edge_rows() - 1:
             lines.append("...")
     footer = []

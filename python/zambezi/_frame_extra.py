@@ -369,7 +369,8 @@ def _timestamp_zone(dtype):
 
 
 _KIND_TESTS = {
-    "number": _is_number_dtype,
+    # pandas' 'number' takes timedelta64 columns too
+    "number": lambda d: _is_number_dtype(d) or d.startswith("duration"),
     "integer": lambda d: d in _INTS or d in _UINTS,
     "signedinteger": lambda d: d in _INTS,
     "unsignedinteger": lambda d: d in _UINTS,
@@ -382,6 +383,7 @@ _KIND_TESTS = {
     "category": lambda d: d == "category",
     "datetime": lambda d: d.startswith("timestamp") and _timestamp_zone(d) is None,
     "datetimetz": lambda d: d.startswith("timestamp") and _timestamp_zone(d) is not None,
+    "timedelta": lambda d: d.startswith("duration"),
     "none": lambda d: False,
 }
 _KIND_NAMES = {
@@ -390,14 +392,14 @@ _KIND_NAMES = {
     "float": "floating", "bool": "bool", "object": "object", "O": "object",
     "string": "string", "str": "string", "category": "category", "datetime": "datetime",
     "datetime64": "datetime", "M": "datetime", "datetimetz": "datetimetz",
-    "timedelta": "none", "timedelta64": "none", "m": "none", "complex": "none",
+    "timedelta": "timedelta", "timedelta64": "timedelta", "m": "timedelta", "complex": "none",
 }
 _KIND_TYPES = [
     (np.bool_, "bool"), (np.signedinteger, "signedinteger"),
     (np.unsignedinteger, "unsignedinteger"), (np.integer, "integer"),
     (np.floating, "floating"), (np.complexfloating, "none"), (np.number, "number"),
     (np.object_, "object"), (np.str_, "string"), (np.datetime64, "datetime"),
-    (np.timedelta64, "none"),
+    (np.timedelta64, "timedelta"),
 ]
 _PY_KINDS = {int: "signedinteger", float: "floating", bool: "bool", str: "string",
              object: "object", complex: "none"}

@@ -70,7 +70,9 @@ from zambezi.errors import (
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
-_ORDERED = ("string", "date32", "timestamp")
+_ORDERED = ("string", "date32", "timestamp", "duration")
+# aggregations of a duration column: of its int64 counts, a duration again
+_DURATION_OPS = frozenset(["sum", "mean", "median", "std", "quantile"])
 _NUMERIC_OPS = frozenset(["sum", "mean", "std", "var", "median", "quantile", "prod", "any",
                           "all"])
 _ALL_OPS = frozenset(["sum", "mean", "min", "max", "count", "size", "std", "var", "median",
@@ -78,9 +80,29 @@ _ALL_OPS = frozenset(["sum", "mean", "min", "max", "count", "size", "std", "var"
 _ALIASES = {"product": "prod", "nanmean": "mean", "average": "mean"}
 
 
+def _durations_as_counts(work):
+    """work with its duration columns as int64 counts of their unit."""
+    cols = [work.column(i) for i in range(work.num_columns)]
+    cols = [_core.cast(c, "int64") if c.dtype.startswith("duration") else c for c in cols]
+    return _core.table_from_columns(cols, list(work.names))
+
+
+def _counts_as_durations(table, nkeys, units):
+    """The engine's result with the aggregations listed in units (result
+    position -> unit) turned back into durations; float results (mean,
+    median, std) are truncated to whole units, as pandas does."""
+    cols = [table.column(i) for i in range(table.num_columns)]
+    for i, unit in units.items():
+        c = cols[nkeys + i]
+        if c.dtype != "int64":
+            c = _core.cast(c, "int64")
+        cols[nkeys + i] = _core.cast(c, f"duration[{unit}]")
+    return _core.table_from_columns(cols, list(table.names))
+
+
 def _accepts(op, dtype):
     if op in _NUMERIC_OPS:
-        return dtype in _NUMERIC
+        return dtype in _NUMERIC or (op in _DURATION_OPS and dtype.startswith("duration"))
     if op in ("min", "max"):
         return dtype in _NUMERIC or dtype.startswith(_ORDERED)
     return True
@@ -330,13 +352,20 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
     def _run(self, specs):
         """The engine's result for specs (see _spec): the key columns,
         then one column per spec."""
-        names = self._k.work.names
+        work = self._k.work
+        names = work.names
         tuples = []
+        units = {}  # result position -> unit, for numeric aggregations of durations
         for i, (op, col, col2, ddof, q, count_na) in enumerate(specs):
             ci = names.index(col) if col is not None else -1
             c2 = names.index(col2) if col2 is not None else -1
+            if ci >= 0 and op in _DURATION_OPS and work.column(ci).dtype.startswith("duration"):
+                units[i] = work.column(ci).unit
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
-        return _core.groupby(self._k.work, self._key_idx(), self._dropna, self._sort, tuples)
+        if units:
+            work = _durations_as_counts(work)
+        table = _core.groupby(work, self._key_idx(), self._dropna, self._sort, tuples)
+        return _counts_as_durations(table, len(self._k.keys), units) if units else table
 
     def _ids(self):
         return _core.group_ids(self._k.work, self._key_idx(), self._dropna, self._sort)

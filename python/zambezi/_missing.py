@@ -407,7 +407,7 @@ def _fill_applies(dtype, value):
         return dtype == "bool"
     if isinstance(value, int):
         return dtype not in ("string", "category", "date32", "bool") and not \
-            dtype.startswith("timestamp")
+            dtype.startswith(("timestamp", "duration"))
     if isinstance(value, float):
         return dtype in _FLOATS or (
             dtype.startswith(("int", "uint")) and float(value).is_integer())
@@ -415,6 +415,8 @@ def _fill_applies(dtype, value):
         return dtype.startswith("timestamp")
     if isinstance(value, datetime.date):
         return dtype == "date32"
+    if isinstance(value, datetime.timedelta):
+        return dtype.startswith("duration")
     return False
 
 

@@ -24,6 +24,7 @@ with these differences, because zambezi keeps nulls as nulls:
 DataFrame reductions (``df.sum()`` ...) are in zambezi._frame_reduce.
 """
 
+import datetime
 import math
 
 import numpy as np
@@ -66,7 +67,7 @@ def no_value(col):
     d = col.dtype
     if col.null_count and (d.startswith(("int", "uint")) or d == "bool"):
         return None
-    if d == "date32" or d.startswith("timestamp"):
+    if d == "date32" or d.startswith(("timestamp", "duration")):
         return None
     return math.nan
 
@@ -112,6 +113,8 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
     count, any, all.  Strings sum by concatenation, as in pandas."""
     if how == "count":
         return valid_count(col)
+    if col.dtype.startswith("duration"):
+        return _reduce_duration(col, how, skipna, ddof, min_count, what)
     check_reducible(col, how, what)
     if how in ("any", "all"):
         return _any_all(col, how, skipna)
@@ -132,6 +135,54 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
     else:  # prod, median
         out = _core.stat(col, how)
     return no_value(col) if out is None else out
+
+
+_DURATION_REDUCTIONS = ("sum", "mean", "min", "max", "median", "std")
+
+
+def box_duration(value, unit):
+    """A count of unit as pandas' Timedelta (datetime.timedelta without
+    pandas); None stays None (NaT)."""
+    if value is None:
+        return None
+    value = int(value)
+    try:
+        import pandas as pd
+    except ImportError:
+        return datetime.timedelta(microseconds=value * 10**6 // _PER_SECOND[unit])
+    return pd.Timedelta(value, unit=unit)
+
+
+_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+
+
+def _reduce_duration(col, how, skipna, ddof, min_count, what):
+    """Reductions of a duration column, as pandas' timedelta64 gives them:
+    a Timedelta (NaT as None); mean, median and std of the int64 counts,
+    truncated to whole units (var is undefined, as in pandas)."""
+    if how not in _DURATION_REDUCTIONS:
+        raise DTypeError(f"{how}: {what} has dtype {col.dtype}; {how} is not defined "
+                         "for durations")
+    raw = _core.cast(col, "int64")
+    if not skipna and col.null_count:
+        return None
+    if how == "sum" and min_count and valid_count(col) < min_count:
+        return None
+    if col.null_count == col.length and how != "sum":
+        return None
+    if how in ("min", "max", "sum"):
+        out = raw.reduce(how)
+    elif how == "mean":
+        out = raw.reduce("mean")
+    elif how == "std":
+        out = _core.stat(raw, "std", int(ddof))
+    else:
+        out = _core.stat(raw, "median")
+    if out is None or (isinstance(out, float) and math.isnan(out)):
+        return None
+    if isinstance(out, float):
+        out = int(out)  # toward zero, as pandas' nanops casts its float result
+    return box_duration(out, col.unit)
 
 
 def _any_all(col, how, skipna):

@@ -137,6 +137,8 @@ def _take_shifted(col, pos, none, fill_value, name):
 
 def _diff_type(col, name, what):
     dt = col.dtype
+    if what == "diff" and (dt == "date32" or dt.startswith(("timestamp", "duration"))):
+        return dt  # the difference is a duration (zambezi._compute)
     if dt in _FLOATS:
         return dt
     if dt in _INTS:

@@ -24,7 +24,7 @@ differs from pandas it says so in the docstring:
   value is False, except in an integer or bool column with nulls (null).
 """
 
-from zambezi import _base, _core, _frame_extra, _indexing
+from zambezi import _base, _core, _dt_methods, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi._compute import pandas_comparison_nulls
 from zambezi._str_patterns import _PatternMethods
@@ -265,7 +265,9 @@ def _calendar_field(name, summary, value):
 class DatetimeMethods:
     """Calendar fields of a date32 or timestamp Series (``Series.dt``), as
     int32 with nulls kept.  Timestamps use UTC (naive or tz "UTC") or their
-    fixed offset; named timezones raise UnsupportedError.
+    fixed offset; named timezones raise UnsupportedError.  Also rounding,
+    strftime, names and flags of timestamps, time zones, and the parts of a
+    duration Series (days, seconds, total_seconds ...; zambezi._dt_methods).
 
     Examples
     --------
@@ -283,7 +285,7 @@ class DatetimeMethods:
 
     def __init__(self, series):
         dtype = series.dtype
-        if dtype != "date32" and not dtype.startswith("timestamp"):
+        if dtype != "date32" and not dtype.startswith(("timestamp", "duration")):
             raise AccessorError(
                 f"Can only use .dt accessor with datetimelike values, not {dtype} "
                 f"(column {series.name!r})")
@@ -312,6 +314,251 @@ class DatetimeMethods:
         "nanosecond",
         "The nanosecond within the microsecond, 0..999 (timestamps; 0 unless the unit is ns).",
         0)
+
+    # -- timestamps: rounding, text, flags, zones (zambezi._dt_methods) --
+    def _new(self, col):
+        return self._s._like(col)
+
+    def floor(self, freq):
+        """Round down to a fixed frequency ("D", "h", "15min", "s" ...), in
+        wall time; durations too.
+
+        Examples
+        --------
+        >>> import datetime
+        >>> s = zb.Series([datetime.datetime(2024, 3, 9, 14, 5, 30), None])
+        >>> s.dt.floor("h").to_list()
+        [datetime.datetime(2024, 3, 9, 14, 0), None]
+        """
+        return self._new(_dt_methods.round_to(self._s._col, freq, "floor"))
+
+    def ceil(self, freq):
+        """Round up to a fixed frequency (see floor).
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.ceil("h").to_list()
+        [datetime.datetime(2024, 3, 9, 15, 0)]
+        """
+        return self._new(_dt_methods.round_to(self._s._col, freq, "ceil"))
+
+    def round(self, freq):
+        """Round to the nearest multiple of a fixed frequency, halves to
+        even (as pandas).
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 30)]).dt.round("h").to_list()
+        [datetime.datetime(2024, 3, 9, 14, 0)]
+        """
+        return self._new(_dt_methods.round_to(self._s._col, freq, "round"))
+
+    def normalize(self):
+        """The timestamps at midnight (wall time), the unit and zone kept.
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.normalize().to_list()
+        [datetime.datetime(2024, 3, 9, 0, 0)]
+        """
+        return self._new(_dt_methods.round_to(self._s._col, "D", "floor"))
+
+    def strftime(self, date_format):
+        """Text of each timestamp or date in a format (%Y %y %m %d %H %I %M
+        %S %f %j %b %B %a %A %p %z %%); nulls stay null.
+
+        Examples
+        --------
+        >>> import datetime
+        >>> s = zb.Series([datetime.datetime(2024, 3, 9, 14, 5), None])
+        >>> s.dt.strftime("%d %b %Y, %H:%M").to_list()
+        ['09 Mar 2024, 14:05', None]
+        """
+        return self._new(_dt_methods.strftime(self._s._col, date_format))
+
+    def day_name(self, locale=None):
+        """The English name of the weekday ("Monday" ...).
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.date(2024, 3, 9)]).dt.day_name().to_list()
+        ['Saturday']
+        """
+        _no_locale(locale)
+        return self._new(_dt_methods.day_name(self._s._col))
+
+    def month_name(self, locale=None):
+        """The English name of the month ("January" ...).
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.date(2024, 3, 9)]).dt.month_name().to_list()
+        ['March']
+        """
+        _no_locale(locale)
+        return self._new(_dt_methods.month_name(self._s._col))
+
+    @property
+    def days_in_month(self):
+        """The number of days in the month, int32 (nulls kept).
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.date(2024, 2, 9)]).dt.days_in_month.to_list()
+        [29]
+        """
+        return self._new(_dt_methods.days_in_month(self._s._col))
+
+    daysinmonth = days_in_month
+
+    @property
+    def date(self):
+        """The calendar date of each timestamp (wall time), as date32.
+
+        Examples
+        --------
+        >>> import datetime
+        >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.date.to_list()
+        [datetime.date(2024, 3, 9)]
+        """
+        return self._new(_dt_methods.to_date(self._s._col))
+
+    def tz_localize(self, tz):
+        """Naive timestamps as wall times in zone tz ("UTC" or a fixed
+        offset such as "+05:30"), or zone-aware ones back to naive wall
+        times (tz None).  Named zones raise UnsupportedError.
+
+        Examples
+        --------
+        >>> import datetime
+        >>> s = zb.Series([datetime.datetime(2024, 3, 9, 12, 0)]).dt.tz_localize("+02:00")
+        >>> s.dtype, s.dt.tz_convert("UTC").dt.hour.to_list()
+        ('timestamp[us, tz=+02:00]', [10])
+        """
+        return self._new(_dt_methods.tz_localize(self._s._col, tz))
+
+    def tz_convert(self, tz):
+        """The same instants shown in another zone (tz None: naive UTC).
+
+        Examples
+        --------
+        >>> import datetime
+        >>> s = zb.Series([datetime.datetime(2024, 3, 9, 12, 0)]).dt.tz_localize("UTC")
+        >>> s.dt.tz_convert("+05:30").dt.hour.to_list()
+        [17]
+        """
+        return self._new(_dt_methods.tz_convert(self._s._col, tz))
+
+    # -- durations --
+    @property
+    def days(self):
+        """Whole days of each duration (floored: -1 for "-1 days +23:00:00");
+        int64, or float64 with NaN where there are NaT (as pandas).
+
+        Examples
+        --------
+        >>> zb.to_timedelta(zb.Series(["1 days 02:00:00", "-1h"])).dt.days.to_list()
+        [1, -1]
+        """
+        return self._new(_dt_methods.duration_field(self._s._col, "days"))
+
+    @property
+    def seconds(self):
+        """Seconds within the day of each duration, 0..86399 (see days).
+
+        Examples
+        --------
+        >>> zb.to_timedelta(zb.Series(["1 days 02:00:01"])).dt.seconds.to_list()
+        [7201]
+        """
+        return self._new(_dt_methods.duration_field(self._s._col, "seconds"))
+
+    @property
+    def microseconds(self):
+        """Microseconds within the second of each duration (see days).
+
+        Examples
+        --------
+        >>> zb.to_timedelta(zb.Series(["00:00:01.5"])).dt.microseconds.to_list()
+        [500000]
+        """
+        return self._new(_dt_methods.duration_field(self._s._col, "microseconds"))
+
+    @property
+    def nanoseconds(self):
+        """Nanoseconds within the microsecond of each duration (see days).
+
+        Examples
+        --------
+        >>> zb.to_timedelta(zb.Series(["1us 5ns"])).dt.nanoseconds.to_list()
+        [5]
+        """
+        return self._new(_dt_methods.duration_field(self._s._col, "nanoseconds"))
+
+    def total_seconds(self):
+        """Each duration in seconds, float64 (missing at NaT: NaN in
+        to_pandas(), None in to_list()).
+
+        Examples
+        --------
+        >>> zb.to_timedelta(zb.Series(["1 days", "1.5s", None])).dt.total_seconds().to_list()
+        [86400.0, 1.5, None]
+        """
+        return self._new(_dt_methods.total_seconds(self._s._col))
+
+    @property
+    def components(self):
+        """A DataFrame of days, hours, minutes, seconds, milliseconds,
+        microseconds and nanoseconds of each duration (pandas'
+        TimedeltaProperties.components).
+
+        Examples
+        --------
+        >>> c = zb.to_timedelta(zb.Series(["1 days 02:03:04.005"])).dt.components
+        >>> c.to_dict("list")["hours"], c.to_dict("list")["milliseconds"]
+        ([2], [5])
+        """
+        from zambezi._labels import frame_from
+
+        parts = _dt_methods.components(self._s._col)
+        return frame_from(self._s._constructor_expanddim, [c for _, c in parts],
+                          [nm for nm, _ in parts], self._s._index)
+
+
+def _no_locale(locale):
+    if locale is not None:
+        raise UnsupportedError("locale= is not supported (names are English)")
+
+
+def _dt_flag(name, summary, example, value):
+    doc = f"""{summary}  bool, False at NaT.
+
+    Examples
+    --------
+    >>> import datetime
+    >>> zb.Series([datetime.date{example}]).dt.{name}.to_list()
+    [{value}]
+    """
+    return property(lambda self: self._new(_dt_methods.flag(self._s._col, name)), doc=doc)
+
+
+for _name, _summary, _example, _value in [
+        ("is_month_start", "Whether the day is the first of its month.", "(2024, 3, 1)", True),
+        ("is_month_end", "Whether the day is the last of its month.", "(2024, 2, 29)", True),
+        ("is_quarter_start", "Whether the day is the first of a quarter.", "(2024, 4, 1)",
+         True),
+        ("is_quarter_end", "Whether the day is the last of a quarter.", "(2024, 3, 30)",
+         False),
+        ("is_year_start", "Whether the day is 1 January.", "(2024, 1, 1)", True),
+        ("is_year_end", "Whether the day is 31 December.", "(2024, 12, 31)", True),
+        ("is_leap_year", "Whether the year is a leap year.", "(2100, 1, 1)", False)]:
+    setattr(DatetimeMethods, _name, _dt_flag(_name, _summary, _example, _value))
 
 
 # -- elementwise extras used by Series ------------------------------------
@@ -358,8 +605,8 @@ def where(series, cond, other=None, mask=False):
 
 
 def date_sub(a, b):
-    """``a - b`` of two date32 or two timestamp Series as int64: days for
-    dates, the finer unit for timestamps (zambezi has no duration dtype)."""
+    """``a - b`` of two date32 or two timestamp Series as a duration: in
+    seconds for dates, the finer unit for timestamps."""
     return a._like(_core.date_diff(a._col, b._col))
 
 

@@ -170,6 +170,17 @@ static zb_status format_of(const zb_column *col, char *buf, size_t cap, const ch
       memcpy(buf + 4, tz, tl + 1);
       return ZB_OK;
     }
+    case ZB_DURATION: {
+      static const char units[4] = {'s', 'm', 'u', 'n'};
+      if ((int)col->unit < 0 || (int)col->unit > 3)
+        return zb_error_set(err, ZB_EINVAL, "export: column '%s' has a bad time unit %d",
+                            display_name(name), (int)col->unit);
+      buf[0] = 't';
+      buf[1] = 'D';
+      buf[2] = units[col->unit];
+      buf[3] = '\0';
+      return ZB_OK;
+    }
     default:
       return zb_error_set(err, ZB_ENOTSUP, "export: column '%s' has unsupported type %d",
                           display_name(name), (int)col->type);
@@ -676,6 +687,11 @@ static zb_status parse_format(const struct ArrowSchema *s, const char *nm, forma
                             nm);
       memcpy(d->tz, f + 4, tl + 1);
     }
+  } else if (f[0] == 't' && f[1] == 'D' && f[2] != '\0' && strchr("smun", f[2]) != NULL &&
+             f[3] == '\0') {
+    d->type = ZB_DURATION;
+    d->unit = f[2] == 's' ? ZB_SECOND : f[2] == 'm' ? ZB_MILLI : f[2] == 'u' ? ZB_MICRO
+                                                                              : ZB_NANO;
   } else if (strcmp(f, "n") == 0) {
     return zb_error_set(err, ZB_ENOTSUP,
                         "import: column '%s' has the Arrow null type (format 'n'), which "
@@ -1048,7 +1064,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
   st = zb_column_make(d.type, len, rebased ? 0 : off, validity, data, chars, dict, nulls,
                       &col, err);
   if (st != ZB_OK) goto done;
-  if (d.type == ZB_TIMESTAMP) {
+  if (d.type == ZB_TIMESTAMP || d.type == ZB_DURATION) {
     st = zb_column_set_time(col, d.unit, d.tz[0] != '\0' ? d.tz : NULL, err);
     if (st != ZB_OK) goto done;
   }
@@ -1254,7 +1270,7 @@ static zb_status empty_column(const struct ArrowSchema *s, const char *nm, zb_co
     st = zb_buffer_new_zeroed(ZB_CPU, 0, &data, err);
   }
   if (st == ZB_OK) st = zb_column_make(d.type, 0, 0, NULL, data, chars, dict, 0, out, err);
-  if (st == ZB_OK && d.type == ZB_TIMESTAMP) {
+  if (st == ZB_OK && (d.type == ZB_TIMESTAMP || d.type == ZB_DURATION)) {
     st = zb_column_set_time(*out, d.unit, d.tz[0] ? d.tz : NULL, err);
     if (st != ZB_OK) {
       zb_column_release(*out);

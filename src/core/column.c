@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/values.h"
 
 int64_t zb_bitmap_count(const uint8_t *bits, int64_t start, int64_t length) {
   int64_t count = 0, i = start, end = start + length;
@@ -151,7 +152,8 @@ zb_status zb_column_make(zb_type_id type, int64_t length, int64_t offset,
 
 zb_status zb_column_set_time(zb_column *col, zb_time_unit unit, const char *tz,
                              zb_error *err) {
-  if (col->type != ZB_TIMESTAMP && !(col->type == ZB_DATE32 && tz == NULL))
+  if (col->type != ZB_TIMESTAMP &&
+      !((col->type == ZB_DATE32 || col->type == ZB_DURATION) && tz == NULL))
     return zb_error_set(err, ZB_ETYPE, "a %s column has no time unit", zb_type_name(col->type));
   if ((int)unit < ZB_SECOND || unit > ZB_NANO)
     return zb_error_set(err, ZB_EINVAL, "invalid time unit %d", (int)unit);
@@ -164,6 +166,42 @@ zb_status zb_column_set_time(zb_column *col, zb_time_unit unit, const char *tz,
   col->timezone = copy;
   col->unit = unit;
   return ZB_OK;
+}
+
+zb_status zb__column_retag(const zb_column *col, zb_type_id type, zb_time_unit unit,
+                           const char *tz, zb_column **out, zb_error *err) {
+  *out = NULL;
+  if (zb_type_width(type) != zb_type_width(zb__physical(col->type)) || col->chars != NULL)
+    return zb_error_set(err, ZB_ETYPE, "cannot view a %s column as %s", zb_type_name(col->type),
+                        zb_type_name(type));
+  ZB_RETURN_NOT_OK(zb_column_make(type, col->length, col->offset, col->validity, col->data, NULL,
+                                  NULL, col->null_count, out, err));
+  if (type == ZB_TIMESTAMP || type == ZB_DURATION) {
+    zb_status st = zb_column_set_time(*out, unit, type == ZB_TIMESTAMP ? tz : NULL, err);
+    if (st != ZB_OK) {
+      zb_column_release(*out);
+      *out = NULL;
+      return st;
+    }
+  }
+  return ZB_OK;
+}
+
+zb_status zb__duration_to_unit(const zb_column *col, zb_time_unit unit, zb_column **out,
+                               zb_error *err) {
+  *out = NULL;
+  if (col->unit == unit) {
+    *out = zb_column_retain((zb_column *)col);
+    return ZB_OK;
+  }
+  /* unit scaling is the timestamp cast's: through a naive timestamp view */
+  zb_column *ts = NULL, *cast = NULL;
+  zb_status st = zb__column_retag(col, ZB_TIMESTAMP, col->unit, NULL, &ts, err);
+  if (st == ZB_OK) st = zb_column_cast(ts, ZB_TIMESTAMP, unit, &cast, err);
+  if (st == ZB_OK) st = zb__column_retag(cast, ZB_DURATION, unit, NULL, out, err);
+  zb_column_release(ts);
+  zb_column_release(cast);
+  return st;
 }
 
 zb_status zb_column_new(zb_type_id type, int64_t length, bool with_validity,

@@ -55,8 +55,8 @@ zb_type_id zb__promote_numeric(zb_type_id a, zb_type_id b) {
   }
 }
 
-/* Two dates or two timestamps: their difference is an int64 (days, or the
- * finer of the two units) -- zambezi has no duration dtype. */
+/* Two dates or two timestamps: their difference is a duration (seconds for
+ * dates, the finer of the two units for timestamps): zb_column_date_diff. */
 static bool temporal_pair(zb_type_id a, zb_type_id b) {
   return a == b && (a == ZB_DATE32 || a == ZB_TIMESTAMP);
 }
@@ -151,8 +151,13 @@ static zb_status decode_if_categorical(const zb_column *c, zb_column **out, zb_e
 
 /* Shared tail of the binary entry points: check timestamp compatibility,
  * decode categoricals, dispatch. */
+static zb_status duration_binary(zb_binary_op op, const zb_column *a, bool as,
+                                 const zb_column *b, bool bs, zb_column **out, zb_error *err);
+
 static zb_status binary_run(zb_binary_op op, const zb_column *a, bool as, const zb_column *b,
                             bool bs, zb_column **out, zb_error *err) {
+  if (a->type == ZB_DURATION || b->type == ZB_DURATION)
+    return duration_binary(op, a, as, b, bs, out, err);
   zb_type_id ct = ZB_BOOL, rt = ZB_BOOL;
   ZB_RETURN_NOT_OK(binary_types(op, a->type, b->type, &ct, &rt, err));
   if (a->type == ZB_TIMESTAMP) {
@@ -171,6 +176,127 @@ static zb_status binary_run(zb_binary_op op, const zb_column *a, bool as, const 
   if (st == ZB_OK) st = dispatch_binary(op, da, as, db, bs, ct, rt, out, err);
   zb_column_release(da);
   zb_column_release(db);
+  return st;
+}
+
+/* ---- durations ------------------------------------------------------------ */
+
+/* The result type of op on a duration and another operand (pandas'
+ * timedelta64 rules), ZB_TYPE_COUNT when undefined:
+ *   duration op duration: comparisons -> bool; + - % -> duration;
+ *     / -> float64; // -> int64;
+ *   timestamp + duration, duration + timestamp, timestamp - duration ->
+ *     timestamp (its zone kept);
+ *   duration * number, number * duration, duration / number,
+ *     duration // number -> duration (a float result truncated to whole
+ *     units, as numpy does). */
+static zb_type_id duration_result(zb_binary_op op, zb_type_id a, zb_type_id b) {
+  bool da = a == ZB_DURATION, db = b == ZB_DURATION;
+  bool na = zb_type_is_integer(a) || zb_type_is_float(a);
+  bool nb = zb_type_is_integer(b) || zb_type_is_float(b);
+  if (da && db) {
+    if (is_cmp(op)) return ZB_BOOL;
+    switch (op) {
+      case ZB_OP_ADD:
+      case ZB_OP_SUB:
+      case ZB_OP_MOD: return ZB_DURATION;
+      case ZB_OP_TRUEDIV: return ZB_FLOAT64;
+      case ZB_OP_FLOORDIV: return ZB_INT64;
+      default: return ZB_TYPE_COUNT;
+    }
+  }
+  if (op == ZB_OP_ADD && ((a == ZB_TIMESTAMP && db) || (da && b == ZB_TIMESTAMP)))
+    return ZB_TIMESTAMP;
+  if (op == ZB_OP_SUB && a == ZB_TIMESTAMP && db) return ZB_TIMESTAMP;
+  if (op == ZB_OP_MUL && ((da && nb) || (na && db))) return ZB_DURATION;
+  if ((op == ZB_OP_TRUEDIV || op == ZB_OP_FLOORDIV) && da && nb) return ZB_DURATION;
+  return ZB_TYPE_COUNT;
+}
+
+static bool has_time_unit(zb_type_id t) { return t == ZB_TIMESTAMP || t == ZB_DURATION; }
+
+/* c as an int64 view in `unit` (timestamps and durations), or c itself. */
+static zb_status raw_in_unit(const zb_column *c, zb_time_unit unit, zb_column **out,
+                             zb_error *err) {
+  *out = NULL;
+  if (!has_time_unit(c->type)) {
+    *out = zb_column_retain((zb_column *)c);
+    return ZB_OK;
+  }
+  zb_column *u = NULL;
+  zb_status st = c->type == ZB_DURATION ? zb__duration_to_unit(c, unit, &u, err)
+                 : c->unit == unit     ? (u = zb_column_retain((zb_column *)c), ZB_OK)
+                                       : zb_column_cast(c, ZB_TIMESTAMP, unit, &u, err);
+  if (st == ZB_OK) st = zb__column_retag(u, ZB_INT64, unit, NULL, out, err);
+  zb_column_release(u);
+  return st;
+}
+
+/* a / b rounded toward zero, for integer columns (numpy's timedelta64 by
+ * integer division, / and // alike): the floor quotient, plus one where
+ * the remainder is not zero and the signs differ.  Exact past 2^53, where
+ * a float quotient would not be. */
+static zb_status trunc_div(const zb_column *a, bool as, const zb_column *b, bool bs,
+                           zb_column **out, zb_error *err) {
+  *out = NULL;
+  zb_column *q = NULL, *r = NULL, *x = NULL, *neg = NULL, *nz = NULL, *fix = NULL;
+  zb_scalar zero = {.type = ZB_INT64, .v.i = 0};
+  zb_status st = binary_run(ZB_OP_FLOORDIV, a, as, b, bs, &q, err);
+  if (st == ZB_OK) st = binary_run(ZB_OP_MOD, a, as, b, bs, &r, err);
+  if (st == ZB_OK) st = binary_run(ZB_OP_XOR, a, as, b, bs, &x, err);
+  if (st == ZB_OK) st = zb_column_binary_scalar(ZB_OP_LT, x, &zero, false, &neg, err);
+  if (st == ZB_OK) st = zb_column_binary_scalar(ZB_OP_NE, r, &zero, false, &nz, err);
+  if (st == ZB_OK) st = zb_column_binary(ZB_OP_AND, neg, nz, &fix, err);
+  if (st == ZB_OK) st = zb_column_binary(ZB_OP_ADD, q, fix, out, err);
+  zb_column_release(q);
+  zb_column_release(r);
+  zb_column_release(x);
+  zb_column_release(neg);
+  zb_column_release(nz);
+  zb_column_release(fix);
+  return st;
+}
+
+/* op with a duration operand: both sides as int64 in the finer unit, the
+ * int64 (or float64) kernels, and the result retagged (duration_result). */
+static zb_status duration_binary(zb_binary_op op, const zb_column *a, bool as,
+                                 const zb_column *b, bool bs, zb_column **out, zb_error *err) {
+  zb_type_id rt = duration_result(op, a->type, b->type);
+  if (rt == ZB_TYPE_COUNT)
+    return zb_error_set(err, ZB_ETYPE, "%s is not defined for %s and %s", zb_binary_op_name(op),
+                        zb_type_name(a->type), zb_type_name(b->type));
+  zb_time_unit unit = has_time_unit(a->type) && has_time_unit(b->type) ? ZB_MAX(a->unit, b->unit)
+                      : has_time_unit(a->type)                         ? a->unit
+                                                                       : b->unit;
+  const char *tz = a->type == ZB_TIMESTAMP ? a->timezone
+                   : b->type == ZB_TIMESTAMP ? b->timezone
+                                             : NULL;
+  zb_column *ra = NULL, *rb = NULL, *res = NULL, *whole = NULL;
+  zb_status st = raw_in_unit(a, unit, &ra, err);
+  if (st == ZB_OK) st = raw_in_unit(b, unit, &rb, err);
+  if (st == ZB_OK && rt == ZB_DURATION && (op == ZB_OP_TRUEDIV || op == ZB_OP_FLOORDIV) &&
+      zb_type_is_integer(b->type))
+    st = trunc_div(ra, as, rb, bs, &res, err);
+  else if (st == ZB_OK)
+    st = binary_run(op, ra, as, rb, bs, &res, err);
+  if (st == ZB_OK && (rt == ZB_DURATION || rt == ZB_TIMESTAMP)) {
+    if (res->type != ZB_INT64) { /* a float factor: whole units, truncated */
+      st = zb_column_cast(res, ZB_INT64, unit, &whole, err);
+      zb_column_release(res);
+      res = whole;
+      whole = NULL;
+    }
+    if (st == ZB_OK) st = zb__column_retag(res, rt, unit, tz, &whole, err);
+    zb_column_release(res);
+    res = whole;
+  }
+  zb_column_release(ra);
+  zb_column_release(rb);
+  if (st != ZB_OK) {
+    zb_column_release(res);
+    res = NULL;
+  }
+  *out = res;
   return st;
 }
 
@@ -219,6 +345,14 @@ static zb_status scalar_column(const zb_scalar *s, const zb_column *like, zb_col
                         zb_type_name(t));
   zb_column *c = NULL;
   ZB_RETURN_NOT_OK(zb__new_like(like, t, 1, true, 0, &c, err));
+  if (t == ZB_DURATION && like != NULL && like->type != ZB_DURATION) {
+    /* a duration scalar is in the unit of the column next to it */
+    zb_status st = zb_column_set_time(c, like->unit, NULL, err);
+    if (st != ZB_OK) {
+      zb_column_release(c);
+      return st;
+    }
+  }
   void *d = c->data->data;
   zb__scalar_store(s, zb__physical(t), d);
   if (s->is_null) zb_bit_set((uint8_t *)c->validity->data, 0, false);
@@ -255,8 +389,22 @@ zb_status zb_column_binary_scalar(zb_binary_op op, const zb_column *col, const z
     ZB_RETURN_NOT_OK(zb_column_cast(col, ZB_INT64, col->unit, &raw, err));
     zb_scalar v = *s;
     v.type = ZB_INT64;
-    zb_status st = zb_column_binary_scalar(op, raw, &v, scalar_first, out, err);
+    zb_column *diff = NULL;
+    zb_status st = zb_column_binary_scalar(op, raw, &v, scalar_first, &diff, err);
     zb_column_release(raw);
+    /* a duration in the column's unit: date32 differences are days, so
+     * seconds (Arrow's unit for date32 - date32) */
+    if (st == ZB_OK && col->type == ZB_DATE32) {
+      zb_column *secs = NULL;
+      zb_scalar day = {.type = ZB_INT64, .v.i = 86400};
+      st = zb_column_binary_scalar(ZB_OP_MUL, diff, &day, false, &secs, err);
+      zb_column_release(diff);
+      diff = secs;
+    }
+    if (st == ZB_OK)
+      st = zb__column_retag(diff, ZB_DURATION, col->type == ZB_DATE32 ? ZB_SECOND : col->unit,
+                            NULL, out, err);
+    zb_column_release(diff);
     return st;
   }
   zb_column *sc = NULL;
@@ -291,6 +439,15 @@ zb_status zb_column_unary(zb_unary_op op, const zb_column *col, zb_column **out,
   if ((int)op < 0 || op >= ZB_UNARY_OP_COUNT)
     return zb_error_set(err, ZB_EINVAL, "unknown unary operation %d", (int)op);
   zb_type_id t = col->type;
+  if (t == ZB_DURATION && (op == ZB_OP_NEG || op == ZB_OP_ABS)) {
+    zb_column *raw = NULL, *res = NULL;
+    zb_status st = zb__column_retag(col, ZB_INT64, col->unit, NULL, &raw, err);
+    if (st == ZB_OK) st = zb_column_unary(op, raw, &res, err);
+    if (st == ZB_OK) st = zb__column_retag(res, ZB_DURATION, col->unit, NULL, out, err);
+    zb_column_release(raw);
+    zb_column_release(res);
+    return st;
+  }
   bool ok = (op == ZB_OP_NEG && (zb_type_is_integer(t) || zb_type_is_float(t))) ||
             (op == ZB_OP_ABS && zb_type_is_numeric(t)) ||
             (op == ZB_OP_INVERT && (zb_type_is_integer(t) || t == ZB_BOOL));
@@ -304,6 +461,31 @@ zb_status zb_column_unary(zb_unary_op op, const zb_column *col, zb_column **out,
 
 /* ---- casts ---------------------------------------------------------------- */
 
+/* Casts from and to durations, through int64 views: duration <-> duration
+ * in another unit, duration -> integer or float (its count of units), and
+ * integer -> duration (the integers as counts of `unit`).  Strings and
+ * floats become durations in the Python layer (to_timedelta). */
+static zb_status duration_cast(const zb_column *col, zb_type_id target, zb_time_unit unit,
+                               zb_column **out, zb_error *err) {
+  *out = NULL;
+  zb_type_id s = col->type;
+  if (s == ZB_DURATION && target == ZB_DURATION) return zb__duration_to_unit(col, unit, out, err);
+  zb_column *raw = NULL;
+  zb_status st = ZB_OK;
+  if (s == ZB_DURATION && (zb_type_is_integer(target) || zb_type_is_float(target))) {
+    st = zb__column_retag(col, ZB_INT64, col->unit, NULL, &raw, err);
+    if (st == ZB_OK) st = zb_column_cast(raw, target, unit, out, err);
+  } else if (target == ZB_DURATION && (zb_type_is_integer(s) || s == ZB_BOOL)) {
+    st = zb_column_cast(col, ZB_INT64, unit, &raw, err);
+    if (st == ZB_OK) st = zb__column_retag(raw, ZB_DURATION, unit, NULL, out, err);
+  } else {
+    st = zb_error_set(err, ZB_ETYPE, "cannot cast %s to %s", zb_type_name(s),
+                      zb_type_name(target));
+  }
+  zb_column_release(raw);
+  return st;
+}
+
 zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit unit,
                          zb_column **out, zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "cast: NULL output");
@@ -312,10 +494,11 @@ zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit u
   if ((int)target < 0 || target >= ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "cast: invalid target type id %d", (int)target);
   if ((int)unit < ZB_SECOND || unit > ZB_NANO) unit = ZB_MICRO;
-  if (col->type == target && (target != ZB_TIMESTAMP || col->unit == unit)) {
+  if (col->type == target && (!has_time_unit(target) || col->unit == unit)) {
     *out = zb_column_retain((zb_column *)col); /* columns are immutable */
     return ZB_OK;
   }
+  if (col->type == ZB_DURATION || target == ZB_DURATION) return duration_cast(col, target, unit, out, err);
   zb__call c = {.op = ZB__OP_CAST, .variant = (int32_t)target};
   c.in[0] = col;
   c.p.cast.unit = unit;
@@ -388,7 +571,7 @@ zb_status zb_column_fill_null(const zb_column *col, const zb_scalar *value, zb_c
   *out = NULL;
   if (col == NULL || value == NULL) return zb_error_set(err, ZB_EINVAL, "fill_null: NULL argument");
   zb_type_id t = col->type;
-  if (!(zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP))
+  if (!(zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_DURATION))
     return zb_error_set(err, ZB_ETYPE, "fill_null: a %s column needs a string fill value",
                         zb_type_name(t));
   if (value->is_null) {
@@ -396,7 +579,7 @@ zb_status zb_column_fill_null(const zb_column *col, const zb_scalar *value, zb_c
     return ZB_OK;
   }
   zb_scalar s = *value;
-  if (t == ZB_DATE32 || t == ZB_TIMESTAMP) {
+  if (t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_DURATION) {
     if (!zb_type_is_integer(s.type) && s.type != t)
       return zb_error_set(err, ZB_ETYPE, "fill_null: a %s scalar for a %s column",
                           zb_type_name(s.type), zb_type_name(t));

@@ -317,7 +317,7 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
                           "cannot concatenate columns of different types: %s (column 0) "
                           "and %s (column %lld)",
                           zb_type_name(cols[0]->type), zb_type_name(c->type), (long long)i);
-    if (c->type == ZB_TIMESTAMP &&
+    if ((c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) &&
         (c->unit != cols[0]->unit || !same_tz(c->timezone, cols[0]->timezone)))
       return zb_error_set(err, ZB_ETYPE,
                           "cannot concatenate timestamps with different units or "
@@ -446,7 +446,7 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
   if (st != ZB_OK) goto done;
   st = zb_column_make(type, total, 0, validity, data, chars, dict, nulls, &res, err);
   if (st != ZB_OK) goto done;
-  if (type == ZB_TIMESTAMP) {
+  if (type == ZB_TIMESTAMP || type == ZB_DURATION) {
     st = zb_column_set_time(res, cols[0]->unit, cols[0]->timezone, err);
     if (st != ZB_OK) goto done;
   }

@@ -111,7 +111,8 @@ zb_status zb__new_like(const zb_column *like, zb_type_id type, int64_t length,
   ZB_RETURN_NOT_OK(zb_column_new(type, length, with_validity, chars_size, &c, err));
   zb_status st = ZB_OK;
   if (like != NULL && type == like->type) {
-    if (type == ZB_TIMESTAMP) st = zb_column_set_time(c, like->unit, like->timezone, err);
+    if (type == ZB_TIMESTAMP || type == ZB_DURATION)
+      st = zb_column_set_time(c, like->unit, like->timezone, err);
     if (type == ZB_CATEGORICAL) c->dictionary = zb_column_retain(like->dictionary);
   }
   if (st != ZB_OK) {

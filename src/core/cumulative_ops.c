@@ -23,7 +23,8 @@ zb_status zb_cum_result_type(zb_type_id t, zb_cum_op op, zb_type_id *out, zb_err
     return zb_error_set(err, ZB_EINVAL, "cumulative: unknown operation %d", (int)op);
   bool minmax = op == ZB_CUM_MIN || op == ZB_CUM_MAX;
   if (zb_type_is_float(t) || (minmax && (zb_type_is_integer(t) || t == ZB_DATE32 ||
-                                         t == ZB_TIMESTAMP))) {
+                                         t == ZB_TIMESTAMP || t == ZB_DURATION)) ||
+      (t == ZB_DURATION && op == ZB_CUM_SUM)) {
     *out = t;
     return ZB_OK;
   }
@@ -42,6 +43,16 @@ static zb_status cumulative(const zb_column *col, const zb_column *ids, int64_t 
   if (col == NULL) return zb_error_set(err, ZB_EINVAL, "cumulative: NULL column");
   zb_type_id result;
   ZB_RETURN_NOT_OK(zb_cum_result_type(col->type, op, &result, err));
+  if (col->type == ZB_DURATION && op == ZB_CUM_SUM) {
+    /* the int64 running sum of the counts, a duration again */
+    zb_column *raw = NULL, *sum = NULL;
+    zb_status st = zb__column_retag(col, ZB_INT64, col->unit, NULL, &raw, err);
+    if (st == ZB_OK) st = cumulative(raw, ids, n_groups, op, skipna, &sum, err);
+    if (st == ZB_OK) st = zb__column_retag(sum, ZB_DURATION, col->unit, NULL, out, err);
+    zb_column_release(raw);
+    zb_column_release(sum);
+    return st;
+  }
   zb__call c = {.op = ZB__OP_CUMULATIVE, .variant = (int32_t)op, .name = k_cum_names[op]};
   if (ids != NULL) {
     if (ids->type != ZB_INT64)

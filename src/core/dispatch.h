@@ -139,6 +139,9 @@ typedef enum zb__op {
   /* in[0] a string column; variant zb_regex_op; p.regex; -> out[0], or
    * out_table for the multi-column ops (zambezi/regex.h) */
   ZB__OP_REGEX,
+  /* in[0] a string column; variant the zb_parse_kind; p.parse (format
+   * NULL: ISO 8601); -> out[0] timestamp[ns] / duration[ns], p.parse.info */
+  ZB__OP_PARSE_TIME,
   ZB__OP_COUNT
 } zb__op;
 
@@ -184,6 +187,7 @@ typedef struct zb__call {
     struct { bool ascending; bool pct; zb_rank_na na_option; int64_t n_groups; } rank;
     struct { zb_rolling_options opt; int64_t n_groups; bool bounds; } rolling;
     struct { zb_ewm_options opt; int64_t n_groups; } ewm;
+    struct { const char *format; zb_parse_info *info; } parse;
   } p;
   /* results */
   zb_column *out[2];
@@ -212,6 +216,9 @@ typedef struct zb__support {
 #define ZB__NUMBER_TYPES (ZB__INTEGER_TYPES | ZB__FLOAT_TYPES)
 /* numeric as zb_type_is_numeric: with bool */
 #define ZB__NUMERIC_TYPES (ZB__T(ZB_BOOL) | ZB__NUMBER_TYPES)
+/* Durations are not in it: arithmetic, casts and statistics of durations
+ * reach the backends as int64 views (compute_ops.c); rows for every type
+ * (ZB__ALL_TYPES: take, sort, group-by ...) take them as they are. */
 #define ZB__TIME_TYPES (ZB__T(ZB_DATE32) | ZB__T(ZB_TIMESTAMP))
 
 /* The name of an operation as profiles and coverage listings show it (the

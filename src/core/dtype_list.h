@@ -16,8 +16,8 @@
  *
  * Not listed: bool (bit-packed, so no C type per value: every kernel reads
  * its bitmap on its own), string (offsets and bytes) and categorical (int32
- * codes whose order is not their values').  Date32 and timestamp store
- * int32 and int64 and are ordered as those; many kernels switch on
+ * codes whose order is not their values').  Date32, timestamp and duration
+ * store int32 and int64 and are ordered as those; many kernels switch on
  * zb__physical(type) and see them as ZB_INT32 and ZB_INT64.
  *
  * Invariant: the lists follow zb_type_id's order, and every integer and
@@ -50,10 +50,11 @@
 /* int8 .. float64: the numeric types but bool */
 #define ZB_FOR_EACH_NUMERIC_TYPE(X) ZB_FOR_EACH_INTEGER_TYPE(X) ZB_FOR_EACH_FLOAT_TYPE(X)
 
-/* date32 and timestamp with their storage types */
+/* date32, timestamp and duration with their storage types */
 #define ZB_FOR_EACH_TEMPORAL_TYPE(X)                                            \
   X(ZB_DATE32, int32_t, date32, uint32_t)                                       \
-  X(ZB_TIMESTAMP, int64_t, timestamp, uint64_t)
+  X(ZB_TIMESTAMP, int64_t, timestamp, uint64_t)                                 \
+  X(ZB_DURATION, int64_t, duration, uint64_t)
 
 /* Every type with one C value per row: numeric (but bool) and temporal. */
 #define ZB_FOR_EACH_FIXED_TYPE(X) ZB_FOR_EACH_NUMERIC_TYPE(X) ZB_FOR_EACH_TEMPORAL_TYPE(X)

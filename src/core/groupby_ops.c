@@ -74,7 +74,7 @@ static zb_status check_agg(const zb_table *t, int64_t i, const zb_agg *a, zb_err
     case ZB_AGG_MIN:
     case ZB_AGG_MAX:
       if (numeric(c->type) || c->type == ZB_STRING || c->type == ZB_DATE32 ||
-          c->type == ZB_TIMESTAMP)
+          c->type == ZB_TIMESTAMP || c->type == ZB_DURATION)
         return ZB_OK;
       return zb_error_set(err, ZB_ETYPE, "group-by: %s of column '%s' (%s) is not defined%s",
                           op, name, zb_type_name(c->type),

@@ -215,6 +215,16 @@ zb_status zb__string_scalar_column(const char *s, int64_t len, zb_column **out, 
  * is the moved column, NULL on failure; nothing happens for the CPU or a
  * NULL *res).  src/core/compute_ops.c. */
 zb_status zb__result_to(zb_device dev, zb_column **res, zb_error *err);
+/* A new column sharing col's buffers (validity, data), typed as `type` -- of
+ * the same width as col's physical type -- with unit and tz where `type` has
+ * them (timestamp, duration).  No values are read or copied: how durations
+ * and timestamps reuse the int64 kernels. */
+zb_status zb__column_retag(const zb_column *col, zb_type_id type, zb_time_unit unit,
+                           const char *tz, zb_column **out, zb_error *err);
+/* col (a duration) in `unit`: a new reference (col itself when the unit
+ * already matches).  ZB_EOVERFLOW when a value does not fit. */
+zb_status zb__duration_to_unit(const zb_column *col, zb_time_unit unit, zb_column **out,
+                               zb_error *err);
 
 /* Name of group-by result column i: the key's name for i < n_keys, then
  * each aggregation's name, else its column's ("size" for SIZE); the core

@@ -129,9 +129,9 @@ static zb_status prepare_pair(const zb_column *a, const zb_column *b, const char
   } else if (sa && sb) {
     if (ta == ZB_CATEGORICAL) st = cast_to(a, ZB_STRING, ZB_SECOND, pa, err);
     if (st == ZB_OK && tb == ZB_CATEGORICAL) st = cast_to(b, ZB_STRING, ZB_SECOND, pb, err);
-  } else if (ta == ZB_TIMESTAMP && tb == ZB_TIMESTAMP) {
-    if (a->unit < b->unit) st = cast_to(a, ZB_TIMESTAMP, b->unit, pa, err);
-    if (b->unit < a->unit) st = cast_to(b, ZB_TIMESTAMP, a->unit, pb, err);
+  } else if (ta == tb && (ta == ZB_TIMESTAMP || ta == ZB_DURATION)) {
+    if (a->unit < b->unit) st = cast_to(a, ta, b->unit, pa, err);
+    if (b->unit < a->unit) st = cast_to(b, ta, a->unit, pb, err);
   } else if (ta != tb) {
     return zb_error_set(err, ZB_ETYPE,
                         "join keys '%s' (%s) and '%s' (%s) have incompatible types", an,

@@ -28,7 +28,7 @@ const char *zb_stat_op_name(zb_stat_op op) {
 static bool stat_type_ok(zb_stat_op op, zb_type_id t) {
   if (zb_type_is_numeric(t)) return true;
   if (op == ZB_STAT_ARGMIN || op == ZB_STAT_ARGMAX)
-    return t == ZB_STRING || t == ZB_DATE32 || t == ZB_TIMESTAMP;
+    return t == ZB_STRING || t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_DURATION;
   return false;
 }
 
@@ -268,7 +268,7 @@ static zb_type_id isin_type(const zb_column *a, const zb_column *b) {
   zb_type_id x = a->type, y = b->type;
   bool sx = x == ZB_STRING || x == ZB_CATEGORICAL, sy = y == ZB_STRING || y == ZB_CATEGORICAL;
   if (sx && sy) return ZB_STRING;
-  if (x == y && (x == ZB_DATE32 || x == ZB_TIMESTAMP)) return x;
+  if (x == y && (x == ZB_DATE32 || x == ZB_TIMESTAMP || x == ZB_DURATION)) return x;
   if (zb_type_is_numeric(x) && zb_type_is_numeric(y)) {
     if (x == y) return x;
     bool ix = zb_type_is_integer(x) || x == ZB_BOOL, iy = zb_type_is_integer(y) || y == ZB_BOOL;
@@ -286,7 +286,7 @@ static zb_type_id isin_type(const zb_column *a, const zb_column *b) {
 /* col as type t (and in `unit` for timestamps), a new reference. */
 static zb_status as_type(const zb_column *col, zb_type_id t, zb_time_unit unit,
                          zb_column **out, zb_error *err) {
-  if (col->type == t && (t != ZB_TIMESTAMP || col->unit == unit)) {
+  if (col->type == t && ((t != ZB_TIMESTAMP && t != ZB_DURATION) || col->unit == unit)) {
     *out = zb_column_retain((zb_column *)col);
     return ZB_OK;
   }

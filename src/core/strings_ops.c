@@ -319,7 +319,18 @@ zb_status zb_column_date_diff(const zb_column *a, const zb_column *b, zb_column 
   }
   if (st == ZB_OK) st = zb_column_cast(ca, ZB_INT64, unit, &ia, err);
   if (st == ZB_OK) st = zb_column_cast(cb, ZB_INT64, unit, &ib, err);
-  if (st == ZB_OK) st = zb_column_binary(ZB_OP_SUB, ia, ib, out, err);
+  zb_column *diff = NULL;
+  if (st == ZB_OK) st = zb_column_binary(ZB_OP_SUB, ia, ib, &diff, err);
+  if (st == ZB_OK && dates) { /* days -> seconds, Arrow's unit for date32 - date32 */
+    zb_column *secs = NULL;
+    zb_scalar day = {.type = ZB_INT64, .v.i = 86400};
+    st = zb_column_binary_scalar(ZB_OP_MUL, diff, &day, false, &secs, err);
+    zb_column_release(diff);
+    diff = secs;
+  }
+  if (st == ZB_OK)
+    st = zb__column_retag(diff, ZB_DURATION, dates ? ZB_SECOND : unit, NULL, out, err);
+  zb_column_release(diff);
   zb_column_release(ca);
   zb_column_release(cb);
   zb_column_release(ia);
@@ -573,7 +584,7 @@ zb_status zb_column_where(const zb_column *col, const zb_column *cond, bool mask
     if (other != NULL) {
       const char *za = col->timezone ? col->timezone : "";
       const char *zo = other->timezone ? other->timezone : "";
-      if (tb != ta || (ta == ZB_TIMESTAMP && (other->unit != col->unit || strcmp(za, zo) != 0)))
+      if (tb != ta || ((ta == ZB_TIMESTAMP || ta == ZB_DURATION) && (other->unit != col->unit || strcmp(za, zo) != 0)))
         return zb_error_set(err, ZB_ETYPE, "where: other must have the column's dtype %s",
                             zb_type_name(ta));
     }
@@ -618,7 +629,7 @@ zb_status zb_column_where_scalar(const zb_column *col, const zb_column *cond, bo
     }
     zb_column_release(raw);
     if (st == ZB_OK) st = to_type(col, rt, &a, err);
-  } else if (t == ZB_DATE32 || t == ZB_TIMESTAMP) {
+  } else if (t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_DURATION) {
     if (!zb_type_is_integer(other->type) && other->type != t)
       return zb_error_set(err, ZB_ETYPE, "where: a %s other for a %s column",
                           zb_type_name(other->type), zb_type_name(t));

@@ -19,10 +19,10 @@ extern "C" {
 #define ZB_BLOCK 1024 /* rows per inner block of a CPU kernel; a multiple of 64 */
 
 /* Physical value type of a fixed-width column: date32 and categorical codes
- * are int32, timestamps int64; others are themselves. */
+ * are int32, timestamps and durations int64; others are themselves. */
 static inline zb_type_id zb__physical(zb_type_id t) {
   if (t == ZB_DATE32 || t == ZB_CATEGORICAL) return ZB_INT32;
-  if (t == ZB_TIMESTAMP) return ZB_INT64;
+  if (t == ZB_TIMESTAMP || t == ZB_DURATION) return ZB_INT64;
   return t;
 }
 

@@ -170,6 +170,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                          (zb_ewm_op)(c->variant % ZB_EWM_OP_COUNT), &c->p.ewm.opt, &c->out_table,
                          err);
     case ZB__OP_REGEX: return zb__cpu_regex(in[0], c->p.regex.args, out, &c->out_table, err);
+    case ZB__OP_PARSE_TIME:
+      return zb__cpu_parse_time(in[0], (zb_parse_kind)c->variant, c->p.parse.format,
+                                c->p.parse.info, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

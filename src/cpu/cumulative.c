@@ -277,7 +277,7 @@ zb_status zb__cpu_cumulative(const zb_column *col, const zb_column *group_ids, i
   j.c = col;
   j.skipna = skipna;
   zb_status st = zb_column_new(result, n, true, 0, &j.o, err);
-  if (st == ZB_OK && result == ZB_TIMESTAMP)
+  if (st == ZB_OK && (result == ZB_TIMESTAMP || result == ZB_DURATION))
     st = zb_column_set_time(j.o, col->unit, col->timezone, err);
   if (st != ZB_OK || n == 0) goto done;
   if (group_ids != NULL) {

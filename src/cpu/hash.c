@@ -207,7 +207,7 @@ zb_status zb__keys_init(zb__keys *k, const zb_column *const *cols, int64_t n_col
   for (int64_t c = 0; c < n_cols; c++) {
     k->cols[c].col = cols[c];
     zb_type_id t = cols[c]->type;
-    if (t == ZB_INT64 || t == ZB_TIMESTAMP || t == ZB_UINT64) {
+    if (t == ZB_INT64 || t == ZB_TIMESTAMP || t == ZB_DURATION || t == ZB_UINT64) {
       /* normalized values are the values: no copy */
       k->cols[c].norm = (uint64_t *)cols[c]->data->data + cols[c]->offset;
     } else if (t != ZB_STRING) {

@@ -19,6 +19,8 @@ zb_status zb__cpu_str_cat(const zb_column *a, bool a_scalar, const zb_column *b,
                           zb_error *err);
 zb_status zb__cpu_dt_field(const zb_column *col, zb_dt_field field, int64_t offset_s,
                            zb_column **out, zb_error *err);
+zb_status zb__cpu_parse_time(const zb_column *col, zb_parse_kind kind, const char *format,
+                             zb_parse_info *info, zb_column **out, zb_error *err);
 zb_status zb__cpu_clip(const zb_column *col, const zb_scalar *lower, const zb_scalar *upper,
                        zb_column **out, zb_error *err);
 zb_status zb__cpu_round(const zb_column *col, int decimals, zb_column **out, zb_error *err);

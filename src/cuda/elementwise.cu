@@ -114,7 +114,7 @@ zb_status zb__cuda_out_finish(zb_cuda_out *r, zb_type_id type, const zb_column *
     st = zb_column_make(type, r->n, 0, nulls > 0 ? r->validity : NULL, r->data, NULL,
                         same && type == ZB_CATEGORICAL ? like->dictionary : NULL, nulls, &c,
                         err);
-  if (st == ZB_OK && same && type == ZB_TIMESTAMP)
+  if (st == ZB_OK && same && (type == ZB_TIMESTAMP || type == ZB_DURATION))
     st = zb_column_set_time(c, like->unit, like->timezone, err);
   zb__cuda_out_release(r);
   if (st != ZB_OK) {
@@ -144,7 +144,8 @@ zb_class zb_class_of(zb_type_id physical) {
 }
 
 bool zb_fixed_width(zb_type_id t) {
-  return zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_CATEGORICAL;
+  return zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_DURATION ||
+         t == ZB_CATEGORICAL;
 }
 
 __device__ __forceinline__ bool zb_is_neg(long long v) { return v < 0; }

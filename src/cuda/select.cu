@@ -391,7 +391,7 @@ zb_status zb_gather(const zb_column *col, const int64_t *rows, const uint8_t *rv
     st = zb_column_make(col->type, m, 0, nulls > 0 ? valid : NULL, data, chars,
                         col->type == ZB_CATEGORICAL ? col->dictionary : NULL, (int64_t)nulls,
                         out, err);
-  if (st == ZB_OK && col->type == ZB_TIMESTAMP)
+  if (st == ZB_OK && (col->type == ZB_TIMESTAMP || col->type == ZB_DURATION))
     st = zb_column_set_time(*out, col->unit, col->timezone, err);
   if (st != ZB_OK) {
     zb_column_release(*out);

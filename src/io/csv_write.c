@@ -329,6 +329,32 @@ static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, int64_t i) {
       }
       return put_field(w, b, tmp, n, F_TEXT);
     }
+    case ZB_DURATION: { /* pandas: "1 days 02:00:00[.f]", "-1 days +21:00:00", "2 days" */
+      int64_t v = ((const int64_t *)wc->data)[j];
+      int64_t per_day = wc->per_sec * 86400;
+      int64_t days = zb__floor_div(v, per_day), rem = v - days * per_day;
+      n = snprintf(tmp, 40, "%lld days", (long long)days);
+      if (wc->ts_digits >= 0) {
+        int64_t sod = rem / wc->per_sec, frac = rem % wc->per_sec;
+        tmp[n++] = ' ';
+        if (days < 0) tmp[n++] = '+';
+        put2(tmp + n, (int)(sod / 3600));
+        tmp[n + 2] = ':';
+        put2(tmp + n + 3, (int)(sod / 60 % 60));
+        tmp[n + 5] = ':';
+        put2(tmp + n + 6, (int)(sod % 60));
+        n += 8;
+        if (wc->ts_digits > 0) {
+          int64_t ns = frac * (1000000000 / wc->per_sec);
+          char f[9];
+          for (int k = 8; k >= 0; k--) f[k] = (char)('0' + ns % 10), ns /= 10;
+          tmp[n++] = '.';
+          memcpy(tmp + n, f, (size_t)wc->ts_digits);
+          n += wc->ts_digits;
+        }
+      }
+      return put_field(w, b, tmp, n, F_TEXT);
+    }
     default: return ZB_ENOTSUP;
   }
   return put_field(w, b, tmp, n, F_NUMBER);
@@ -433,6 +459,30 @@ static void prepare_timestamp(wcol *wc) {
   wc->ts_digits = dates_only ? -1 : digits;
 }
 
+/* Durations: -1 (ts_digits) when every value is whole days, else the
+ * fraction digits pandas writes: 0, 6, or 9 when a value has nanoseconds. */
+static void prepare_duration(wcol *wc) {
+  const zb_column *c = wc->c;
+  static const int64_t per[4] = {1, 1000, 1000000, 1000000000};
+  wc->per_sec = per[c->unit <= ZB_NANO ? c->unit : ZB_MICRO];
+  wc->tz = false;
+  const int64_t *v = (const int64_t *)wc->data;
+  int64_t per_day = wc->per_sec * 86400;
+  bool days_only = true;
+  int digits = 0;
+  for (int64_t i = 0; i < c->length; i++) {
+    int64_t j = c->offset + i;
+    if (wc->valid != NULL && !zb_bit_get(wc->valid, j)) continue;
+    if (v[j] % per_day != 0) days_only = false;
+    int64_t frac = v[j] - zb__floor_div(v[j], wc->per_sec) * wc->per_sec;
+    int64_t ns = frac * (1000000000 / wc->per_sec);
+    int d = ns % 1000 ? 9 : ns ? 6 : 0;
+    if (d > digits) digits = d;
+    if (!days_only && digits == 9) break;
+  }
+  wc->ts_digits = days_only ? -1 : digits;
+}
+
 zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_csv_write_fn write,
                        void *ctx, zb_error *err) {
   ZB_NAME_OP("to_csv");
@@ -504,6 +554,8 @@ zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_c
       wc->dict_off = d->offset;
     } else if (c->type == ZB_TIMESTAMP) {
       prepare_timestamp(wc);
+    } else if (c->type == ZB_DURATION) {
+      prepare_duration(wc);
     }
   }
   if (o->header && w.ncols > 0) {

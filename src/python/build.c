@@ -174,7 +174,7 @@ static PyObject *finish(zbpy_state *st, zb_type_id type, int64_t n, zb_buffer *v
   zb_buffer_release(validity);
   zb_buffer_release(data);
   zb_buffer_release(chars);
-  if (s == ZB_OK && type == ZB_TIMESTAMP)
+  if (s == ZB_OK && (type == ZB_TIMESTAMP || type == ZB_DURATION))
     s = zb_column_set_time(col, unit, (tz != NULL && tz[0] != '\0') ? tz : NULL, &err);
   ZBPY_END_ENGINE
   if (s != ZB_OK) {
@@ -286,7 +286,7 @@ static int store_number(zbpy_state *st, zb_type_id t, void *data, Py_ssize_t idx
     uu = (uint64_t)si;
   }
   int w = zb_type_width(t) * 8;
-  if (zb_type_is_signed(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP) {
+  if (zb_type_is_signed(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_DURATION) {
     int64_t lo = w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1));
     int64_t hi = w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1;
     if (big || si < lo || si > hi) return overflow_at(st, label, idx, o, t);
@@ -853,8 +853,8 @@ static zb_status fb_run(const fb_job *j, zb_column **out, zb_error *err) {
     validity = NULL;
   }
   s = zb_column_make(j->type, n, 0, validity, data, NULL, NULL, nulls, out, err);
-  if (s == ZB_OK && j->type == ZB_TIMESTAMP) {
-    s = zb_column_set_time(*out, j->unit, j->tz, err);
+  if (s == ZB_OK && (j->type == ZB_TIMESTAMP || j->type == ZB_DURATION)) {
+    s = zb_column_set_time(*out, j->unit, j->type == ZB_TIMESTAMP ? j->tz : NULL, err);
     if (s != ZB_OK) {
       zb_column_release(*out);
       *out = NULL;
@@ -911,6 +911,9 @@ PyObject *zbpy_column_from_buffer(PyObject *module, PyObject *args, PyObject *kw
     if (zbpy_parse_dtype(st, dtype, &t, &u, dtz, sizeof dtz) < 0) goto error;
     if (t == ZB_DATE32 && j.src_type == ZB_INT32) {
       j.type = ZB_DATE32;
+    } else if (t == ZB_DURATION && j.src_type == ZB_INT64) {
+      j.type = ZB_DURATION;
+      j.unit = u;
     } else if (t == ZB_TIMESTAMP && j.src_type == ZB_INT64) {
       j.type = ZB_TIMESTAMP;
       j.unit = u;
@@ -932,13 +935,13 @@ PyObject *zbpy_column_from_buffer(PyObject *module, PyObject *args, PyObject *kw
       goto error;
     }
     if (zbpy_parse_unit(unit_s, &j.unit) < 0) goto error;
-    j.type = ZB_TIMESTAMP;
+    if (j.type != ZB_DURATION) j.type = ZB_TIMESTAMP;
   }
   if (j.tz != NULL && j.type != ZB_TIMESTAMP) {
     PyErr_Format(st->DTypeError, "%s: tz= applies to timestamps only (give unit=)", label);
     goto error;
   }
-  j.nat_is_null = j.type == ZB_TIMESTAMP;
+  j.nat_is_null = j.type == ZB_TIMESTAMP || j.type == ZB_DURATION;
   if (mask != Py_None) {
     if (PyObject_GetBuffer(mask, &mview, PyBUF_RECORDS_RO) < 0) goto error;
     have_mask = 1;

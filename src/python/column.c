@@ -125,7 +125,7 @@ static PyObject *column_get_device(PyObject *self, void *c) {
   return zbpy_device_str(COL(self)->device);
 }
 static PyObject *column_get_unit(PyObject *self, void *c) {
-  if (COL(self)->type != ZB_TIMESTAMP) Py_RETURN_NONE;
+  if (COL(self)->type != ZB_TIMESTAMP && COL(self)->type != ZB_DURATION) Py_RETURN_NONE;
   return PyUnicode_FromString(zbpy_unit_name(COL(self)->unit));
 }
 static PyObject *column_get_timezone(PyObject *self, void *c) {
@@ -306,6 +306,15 @@ static PyObject *host_column_to_list(const zb_column *col, bool raw_stamps) {
             o = local;
           }
           break;
+        case ZB_DURATION: {
+          int64_t v = ((const int64_t *)data)[j];
+          if (raw_stamps) {
+            o = PyLong_FromLongLong(v);
+            break;
+          }
+          o = zbpy_timedelta_from(v, (int)col->unit);
+          break;
+        }
         case ZB_DATE32: o = zbpy_date_from_days(((const int32_t *)data)[j]); break;
         case ZB_CATEGORICAL: {
           int32_t code = ((const int32_t *)data)[j];
@@ -357,7 +366,8 @@ static const char *buffer_format(zb_type_id t) {
     case ZB_DATE32:
     case ZB_CATEGORICAL: return "i";
     case ZB_INT64:
-    case ZB_TIMESTAMP: return "q";
+    case ZB_TIMESTAMP:
+    case ZB_DURATION: return "q";
     case ZB_UINT8: return "B";
     case ZB_UINT16: return "H";
     case ZB_UINT32: return "I";

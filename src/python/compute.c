@@ -112,8 +112,10 @@ static int scalar_from_py(zbpy_state *st, PyObject *o, const zb_column *col, boo
   zb_type_id ct = col->type;
   if (o == Py_None) {
     s->is_null = true;
-    s->type = (zb_type_is_numeric(ct) || ct == ZB_DATE32 || ct == ZB_TIMESTAMP) ? ct
-                                                                                : ZB_INT64;
+    s->type = (zb_type_is_numeric(ct) || ct == ZB_DATE32 || ct == ZB_TIMESTAMP ||
+               ct == ZB_DURATION)
+                  ? ct
+                  : ZB_INT64;
     return 0;
   }
   if (PyBool_Check(o)) {
@@ -171,6 +173,14 @@ static int scalar_from_py(zbpy_state *st, PyObject *o, const zb_column *col, boo
     s->type = (zb_type_is_float(ct) && !for_fill) ? ct : ZB_FLOAT64;
     s->v.f = PyFloat_AS_DOUBLE(o);
     return 0;
+  }
+  if (zbpy_is_timedelta(o)) { /* datetime.timedelta, pd.Timedelta: in the column's unit */
+    if (ct != ZB_DURATION && ct != ZB_TIMESTAMP) {
+      PyErr_Format(st->DTypeError, "a timedelta scalar next to a %s column", zb_type_name(ct));
+      return -1;
+    }
+    s->type = for_fill ? ZB_INT64 : ZB_DURATION;
+    return zbpy_timedelta_to_unit(o, (int)col->unit, &s->v.i);
   }
   int kind = zbpy_date_kind(o);
   if (kind == 1) { /* datetime.datetime */

@@ -57,6 +57,57 @@ PyObject *zbpy_datetime_from(int64_t v, int unit, bool utc) {
       (int)us, utc ? PyDateTime_TimeZone_UTC : Py_None, PyDateTimeAPI->DateTimeType);
 }
 
+PyObject *zbpy_timedelta_from(int64_t v, int unit) {
+  int64_t per_second = zbpy_per_second[unit];
+  int64_t secs = v / per_second, rem = v % per_second;
+  if (rem < 0) {
+    rem += per_second;
+    secs -= 1;
+  }
+  int64_t us = rem * 1000000 / per_second; /* floor: rem >= 0 */
+  int64_t days = secs / 86400, sod = secs % 86400;
+  if (sod < 0) {
+    sod += 86400;
+    days -= 1;
+  }
+  if (days > 999999999 || days < -999999999) {
+    PyErr_Format(PyExc_OverflowError, "duration value %lld is outside datetime.timedelta's range",
+                 (long long)v);
+    return NULL;
+  }
+  return PyDelta_FromDSU((int)days, (int)sod, (int)us);
+}
+
+int zbpy_is_timedelta(PyObject *o) { return PyDelta_Check(o) ? 1 : 0; }
+
+int zbpy_timedelta_to_unit(PyObject *o, int unit, int64_t *out) {
+  int64_t per_second = zbpy_per_second[unit];
+  PyObject *ns = PyObject_HasAttrString(o, "asm8") ? PyObject_GetAttrString(o, "value") : NULL;
+  if (ns != NULL) { /* pd.Timedelta: its nanoseconds */
+    long long v = PyLong_AsLongLong(ns);
+    Py_DECREF(ns);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    int64_t div = 1000000000 / per_second, q = v / div;
+    if (v % div != 0 && v < 0) q--;
+    *out = q;
+    return 0;
+  }
+  PyErr_Clear();
+  int64_t days = PyDateTime_DELTA_GET_DAYS(o), secs = PyDateTime_DELTA_GET_SECONDS(o),
+          us = PyDateTime_DELTA_GET_MICROSECONDS(o);
+  /* |days| < 10^9: days * 86400 * 10^9 overflows int64 past ~106751 days */
+  int64_t limit = INT64_MAX / per_second / 86400 - 1;
+  if (days > limit || days < -limit) {
+    PyErr_Format(PyExc_OverflowError, "timedelta %R is out of range for the column's unit", o);
+    return -1;
+  }
+  int64_t v = (days * 86400 + secs) * per_second;
+  v += per_second >= 1000000 ? us * (per_second / 1000000)
+                             : (us >= 0 ? us / (1000000 / per_second) : 0);
+  *out = v;
+  return 0;
+}
+
 int zbpy_date_kind(PyObject *o) {
   if (PyDateTime_Check(o)) return 1;
   if (PyDate_Check(o)) return 2;

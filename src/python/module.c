@@ -253,6 +253,18 @@ int zbpy_parse_dtype(zbpy_state *st, const char *name, zb_type_id *type,
     if (p[0] != ']' || p[1] != '\0') goto error;
     return 0;
   }
+  const size_t dlen = 8;
+  if (strncmp(name, "duration", dlen) == 0 && name[dlen] == '[') {
+    *type = ZB_DURATION;
+    const char *p = name + dlen + 1;
+    char ubuf[4];
+    size_t k = 0;
+    while (*p != '\0' && *p != ']' && k < 3) ubuf[k++] = *p++;
+    ubuf[k] = '\0';
+    if (p[0] != ']' || p[1] != '\0') goto error;
+    if (zbpy_parse_unit(ubuf, unit) < 0) return -1;
+    return 0;
+  }
   zb_error err;
   err.message[0] = '\0';
   zb_status s = zb_type_from_name(name, type, &err);
@@ -280,6 +292,8 @@ PyObject *zbpy_dtype_str(const zb_column *col) {
                                   col->timezone);
     return PyUnicode_FromFormat("timestamp[%s]", zbpy_unit_name(col->unit));
   }
+  if (col->type == ZB_DURATION)
+    return PyUnicode_FromFormat("duration[%s]", zbpy_unit_name(col->unit));
   return PyUnicode_FromString(zb_type_name(col->type));
 }
 

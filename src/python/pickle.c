@@ -440,7 +440,7 @@ static PyObject *py_column_from_pickle(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s = zb_column_make(type, length, 0, validity, data, chars, dict, nulls, &col, &err);
-  if (s == ZB_OK && type == ZB_TIMESTAMP)
+  if (s == ZB_OK && (type == ZB_TIMESTAMP || type == ZB_DURATION))
     s = zb_column_set_time(col, unit, tz[0] != '\0' ? tz : NULL, &err);
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);

@@ -306,6 +306,35 @@ static PyObject *py_date_diff(PyObject *module, PyObject *args) {
   return finish(st, s, res, &err);
 }
 
+/* parse_time(col, kind, format=None) -> (Column, info dict); kind
+ * "datetime" or "timedelta". */
+static PyObject *py_parse_time(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co;
+  const char *kind_s, *format = NULL;
+  if (!PyArg_ParseTuple(args, "Os|z", &co, &kind_s, &format)) return NULL;
+  zb_column *col = zbpy_arg_column(st, co, "col");
+  if (col == NULL) return NULL;
+  zb_parse_kind kind;
+  if (strcmp(kind_s, "datetime") == 0) kind = ZB_PARSE_DATETIME;
+  else if (strcmp(kind_s, "timedelta") == 0) kind = ZB_PARSE_TIMEDELTA;
+  else return PyErr_Format(PyExc_ValueError, "parse_time: unknown kind '%s'", kind_s);
+  zb_column *res = NULL;
+  zb_parse_info info;
+  zb_error err;
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_parse_time(col, kind, format, &res, &info, &err);
+  ZBPY_END_ENGINE
+  PyObject *c = finish(st, s, res, &err);
+  if (c == NULL) return NULL;
+  return Py_BuildValue("N{sLsOsOsOsi}", c, "bad_row", (long long)info.bad_row, "any_offset",
+                       info.any_offset ? Py_True : Py_False, "any_naive",
+                       info.any_naive ? Py_True : Py_False, "mixed_offsets",
+                       info.mixed_offsets ? Py_True : Py_False, "offset_min",
+                       (int)info.offset_min);
+}
+
 /* ---- clip, round, between, where -------------------------------------------------- */
 
 static PyObject *py_clip(PyObject *module, PyObject *args) {
@@ -428,7 +457,12 @@ PyMethodDef zbpy_strings_methods[] = {
      "dt_field(col, name) -> int32 Column; name: year, month, day, hour, minute, second,"
      " dayofweek, dayofyear, quarter, microsecond, nanosecond"},
     {"date_diff", py_date_diff, METH_VARARGS,
-     "date_diff(a, b) -> int64 Column: a - b in days (date32) or the finer timestamp unit"},
+     "date_diff(a, b) -> duration Column: a - b in seconds (date32) or the finer timestamp "
+     "unit"},
+    {"parse_time", py_parse_time, METH_VARARGS,
+     "parse_time(col, kind, format=None) -> (Column, info): kind 'datetime' (timestamp[ns]) "
+     "or 'timedelta' (duration[ns]); rows that do not parse are null, info['bad_row'] the "
+     "first"},
     {"column_clip", py_clip, METH_VARARGS, "column_clip(col, lower=None, upper=None) -> Column"},
     {"column_round", py_round, METH_VARARGS, "column_round(col, decimals=0) -> Column (half to even)"},
     {"column_between", py_between, METH_VARARGS,

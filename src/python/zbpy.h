@@ -160,6 +160,14 @@ extern const int64_t zbpy_per_second[4];
 /* A timestamp value of unit (zb_time_unit) as datetime.datetime: naive, or
  * aware in UTC when utc (see dates.c). */
 PyObject *zbpy_datetime_from(int64_t v, int unit, bool utc);
+/* A duration value of unit (zb_time_unit) as datetime.timedelta (whole
+ * microseconds, rounded down). */
+PyObject *zbpy_timedelta_from(int64_t v, int unit);
+/* 1 if o is a datetime.timedelta (pd.Timedelta too), else 0. */
+int zbpy_is_timedelta(PyObject *o);
+/* o (a timedelta) in `unit`; pd.Timedelta's nanoseconds (its .value) are
+ * used when present.  -1 with an exception on overflow. */
+int zbpy_timedelta_to_unit(PyObject *o, int unit, int64_t *out);
 /* 1 if o is a datetime.datetime, 2 if a datetime.date, else 0. */
 int zbpy_date_kind(PyObject *o);
 int32_t zbpy_date_to_days(PyObject *date);

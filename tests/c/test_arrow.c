@@ -115,12 +115,14 @@ static zb_status make_column(zb_type_id type, int64_t n, zb_column **out, zb_err
       case ZB_FLOAT64: ((double *)d)[i] = (double)v / 3.0; break;
       case ZB_DATE32: ((int32_t *)d)[i] = (int32_t)(v * 97); break;
       case ZB_TIMESTAMP: ((int64_t *)d)[i] = v * 1000003; break;
+      case ZB_DURATION: ((int64_t *)d)[i] = -v * 7919; break;
       default: break;
     }
   }
   clear_nulls(*out);
-  if (type == ZB_TIMESTAMP) {
-    zb_status st = zb_column_set_time(*out, ZB_NANO, "Europe/Paris", err);
+  if (type == ZB_TIMESTAMP || type == ZB_DURATION) {
+    zb_status st = zb_column_set_time(*out, type == ZB_TIMESTAMP ? ZB_NANO : ZB_MILLI,
+                                      type == ZB_TIMESTAMP ? "Europe/Paris" : NULL, err);
     if (st != ZB_OK) {
       zb_column_release(*out);
       *out = NULL;
@@ -184,6 +186,7 @@ static bool rows_equal(const zb_column *a, int64_t ao, const zb_column *b, int64
 static bool columns_equal(const zb_column *a, const zb_column *b) {
   if (a->type != b->type || a->length != b->length || a->null_count != b->null_count)
     return false;
+  if (a->type == ZB_DURATION && a->unit != b->unit) return false;
   if (a->type == ZB_TIMESTAMP) {
     if (a->unit != b->unit) return false;
     if ((a->timezone == NULL) != (b->timezone == NULL)) return false;
@@ -211,6 +214,9 @@ static const char *expected_format(const zb_column *c) {
     case ZB_DATE32: return "tdD";
     case ZB_TIMESTAMP:
       snprintf(ts, sizeof ts, "ts%c:%s", "smun"[c->unit], c->timezone ? c->timezone : "");
+      return ts;
+    case ZB_DURATION:
+      snprintf(ts, sizeof ts, "tD%c", "smun"[c->unit]);
       return ts;
     default: return "?";
   }

@@ -600,9 +600,11 @@ ZB_TEST(test_strings_date_diff) {
   zb_bit_set((uint8_t *)a->validity->data, 2, false);
   zb_column_recount_nulls(a);
   ZB_CHECK_OK(zb_column_date_diff(a, b, &r, &err), &err);
-  ZB_CHECK_EQ_INT(r->type, ZB_INT64);
-  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[0], 7);
-  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[1], -25);
+  /* a duration in seconds (Arrow's unit for date32 - date32) */
+  ZB_CHECK_EQ_INT(r->type, ZB_DURATION);
+  ZB_CHECK_EQ_INT(r->unit, ZB_SECOND);
+  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[0], 7 * 86400);
+  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[1], -25 * 86400);
   ZB_CHECK(!zb_column_is_valid(r, 2));
   zb_column_release(r);
   zb_column_release(a);
@@ -615,6 +617,8 @@ ZB_TEST(test_strings_date_diff) {
   ((int64_t *)a->data->data)[0] = 10;
   ((int64_t *)b->data->data)[0] = 2500;
   ZB_CHECK_OK(zb_column_date_diff(a, b, &r, &err), &err);
+  ZB_CHECK_EQ_INT(r->type, ZB_DURATION);
+  ZB_CHECK_EQ_INT(r->unit, ZB_MILLI);
   ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[0], 7500);
   zb_column_release(r);
   ZB_CHECK_OK(zb_column_set_time(b, ZB_MILLI, "UTC", &err), &err);

@@ -77,6 +77,8 @@ def _random_pandas(n, seed=0, null_rate=0.2):
     us = pd.Series(rng.integers(0, 10**15, n).astype("datetime64[us]")).dt.tz_localize("UTC")
     cols["ts_utc"] = us.where(~mask())
     cols["ts_paris"] = us.dt.tz_convert("Europe/Paris").where(~mask())
+    td = pd.Series(rng.integers(-10**12, 10**12, n).astype("timedelta64[us]"))
+    cols["td_us"] = td.where(~mask())
     codes = rng.integers(-1, 4, n)  # -1: null
     cols["cat"] = pd.Categorical.from_codes(codes, categories=["q", "b", "k", "unused", "z"])
     return pd.DataFrame(cols)
@@ -195,6 +197,9 @@ def test_statistics_per_row_group(tmp_path, rows):
                 assert _pa_value(pd.Timestamp(st.max)) == pytest.approx(hi.timestamp())
             elif name.startswith("float"):
                 assert st.min == pytest.approx(float(lo)) and st.max == pytest.approx(float(hi))
+            elif name.startswith("td"):  # plain INT64 statistics in the column's unit
+                unit = pd.Timedelta(1, unit=name[3:])
+                assert (st.min, st.max) == (lo // unit, hi // unit), (g, name)
             else:
                 assert st.min == lo and st.max == hi, (g, name)
 

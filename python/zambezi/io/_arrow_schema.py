@@ -19,7 +19,7 @@ import base64
 import struct
 
 # Type union tags (Schema.fbs)
-_INT, _FLOAT, _UTF8, _BOOL, _DATE, _TIMESTAMP = 2, 3, 5, 6, 8, 10
+_INT, _FLOAT, _UTF8, _BOOL, _DATE, _TIMESTAMP, _DURATION = 2, 3, 5, 6, 8, 10, 18
 _UNITS = {"s": 0, "ms": 1, "us": 2, "ns": 3}
 
 
@@ -131,6 +131,8 @@ def _field(name, col, dict_id):
         if col.timezone is not None:
             fields[1] = ("obj", col.timezone)
         tag, typ = _TIMESTAMP, _Table(fields)
+    elif dt.startswith("duration"):
+        tag, typ = _DURATION, _Table({0: ("i16", _UNITS[col.unit])})
     else:
         tag, typ = _type_of(dt)
     f = {0: ("obj", name), 1: ("bool", True), 2: ("u8", tag), 3: ("obj", typ),

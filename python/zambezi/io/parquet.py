@@ -161,18 +161,25 @@ def _read_one(path, columns):
 
 def _categoricals(table, meta):
     """The columns the pandas metadata calls categorical, as categoricals
-    (their categories: the values present, sorted)."""
+    (their categories: the values present, sorted), and those it calls
+    timedelta64[unit] (INT64 in Parquet, which has no duration type) as
+    durations."""
     if meta is None:
         return table
-    cat = {c.get("field_name") for c in meta.get("columns") or []
-           if isinstance(c, dict) and c.get("pandas_type") == "categorical"}
+    described = [c for c in meta.get("columns") or [] if isinstance(c, dict)]
+    cat = {c.get("field_name") for c in described if c.get("pandas_type") == "categorical"}
+    dur = {c.get("field_name"): c["numpy_type"][len("timedelta64["):-1] for c in described
+           if str(c.get("numpy_type", "")).startswith("timedelta64[")
+           and c["numpy_type"][len("timedelta64["):-1] in ("s", "ms", "us", "ns")}
     names = table.names
-    if not cat.intersection(names):
+    if not cat.intersection(names) and not set(dur).intersection(names):
         return table
     cols = [table.column(i) for i in range(len(names))]
     for i, n in enumerate(names):
         if n in cat and cols[i].dtype == "string":
             cols[i] = _core.cast(cols[i], "category")
+        elif n in dur and cols[i].dtype == "int64":
+            cols[i] = _core.cast(cols[i], f"duration[{dur[n]}]")
     return _core.table_from_columns(cols, names)
 
 

@@ -137,6 +137,11 @@ static zb_status map_column(wcol *w, zb_error *err) {
       w->ts_scale = c->unit == ZB_SECOND ? 1000 : 1;
       if (w->ts_utc && w->ts_unit < 3) w->converted = w->ts_unit == 1 ? 9 : 10;
       return ZB_OK;
+    case ZB_DURATION: /* no Parquet logical type: INT64 in the column's unit, the unit in
+                       * the ARROW:schema metadata, as pyarrow writes it */
+      w->phys = PQ_INT64;
+      w->width = 8;
+      return ZB_OK;
     default:
       return zb_error_set(err, ZB_ENOTSUP, "to_parquet: column '%s' has type %s, which the "
                           "Parquet writer does not write", w->name, zb_type_name(c->type));
@@ -181,7 +186,7 @@ static bool plain_fixed(pq_buf *b, const wcol *w, int64_t a, int64_t e) {
     case ZB_UINT16: GATHER(uint16_t, int32_t); break;
     case ZB_INT32: case ZB_DATE32: GATHER(int32_t, int32_t); break;
     case ZB_UINT32: GATHER(uint32_t, uint32_t); break;
-    case ZB_INT64: case ZB_TIMESTAMP: GATHER(int64_t, int64_t); break;
+    case ZB_INT64: case ZB_TIMESTAMP: case ZB_DURATION: GATHER(int64_t, int64_t); break;
     case ZB_UINT64: GATHER(uint64_t, uint64_t); break;
     case ZB_FLOAT32: GATHER(float, float); break;
     case ZB_FLOAT64: GATHER(double, double); break;
@@ -355,7 +360,7 @@ static void chunk_stats(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
     case ZB_UINT16: MINMAX_INT(uint16_t, int32_t); break;
     case ZB_INT32: case ZB_DATE32: MINMAX_INT(int32_t, int32_t); break;
     case ZB_UINT32: MINMAX_INT(uint32_t, uint32_t); break;
-    case ZB_INT64: case ZB_TIMESTAMP: MINMAX_INT(int64_t, int64_t); break;
+    case ZB_INT64: case ZB_TIMESTAMP: case ZB_DURATION: MINMAX_INT(int64_t, int64_t); break;
     case ZB_UINT64: MINMAX_INT(uint64_t, uint64_t); break;
     case ZB_FLOAT32: MINMAX_FLOAT(float); break;
     case ZB_FLOAT64: MINMAX_FLOAT(double); break;

@@ -1,0 +1,353 @@
+"""The work of ``Series.dt`` beyond the calendar fields: rounding to a
+frequency, strftime, day and month names, the is_* flags and time zones of
+timestamps, and the parts of durations.
+
+Calendar fields come from the engine (``_core.dt_field``, in C over every
+core); what is built from them here is numpy vectorised arithmetic on whole
+columns, never a Python loop over rows.  Time zones: a zone-aware
+timestamp stores UTC; floor/ceil/round/normalize and strftime work in wall
+time for UTC and fixed offsets ("+05:30"), and raise UnsupportedError for
+named zones (their offsets change with DST).
+"""
+
+import numpy as np
+
+from zambezi import _convert, _core, _times
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+DAY_NAMES = np.array(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+                      "Sunday"], dtype=object)
+MONTH_NAMES = np.array(["January", "February", "March", "April", "May", "June", "July",
+                        "August", "September", "October", "November", "December"],
+                       dtype=object)
+
+
+def _need(col, kinds, what):
+    if not col.dtype.startswith(kinds):
+        names = " or ".join(kinds)
+        raise DTypeError(f"dt.{what} needs a {names} Series, not {col.dtype}")
+
+
+def _offset_units(col, what):
+    """The column's UTC offset in its unit (0 for naive and UTC)."""
+    tz = col.timezone
+    if tz is None:
+        return 0
+    try:
+        ns = _times._zone_offset_ns(tz)
+    except UnsupportedError:
+        raise UnsupportedError(f"dt.{what}: time zone {tz!r} has changing offsets; only UTC "
+                               "and fixed offsets are supported") from None
+    return ns // (10**9 // _PER_SECOND[col.unit])
+
+
+def _ints(col):
+    return _convert.values_numpy(col).view(np.int64)
+
+
+def _stamp_column(vals, like):
+    return _core.column_from_buffer(np.ascontiguousarray(vals, dtype=np.int64),
+                                    mask=_convert.null_mask(like), unit=like.unit,
+                                    tz=like.timezone)
+
+
+def round_to(col, freq, how):
+    """floor / ceil / round (half to even, as pandas) of timestamps to a
+    fixed frequency, in wall time."""
+    if col.dtype == "date32":
+        col = _core.cast(col, "timestamp[s]")
+    _need(col, ("timestamp", "duration"), how)
+    kind, _, step_ns = _times._parse_freq(freq)
+    if kind != "fixed":
+        raise InvalidValueError(f"dt.{how}: {freq!r} is not a fixed frequency (use D, h, min, "
+                                "s, ms, us, ns)")
+    per_unit = 10**9 // _PER_SECOND[col.unit]
+    if step_ns % per_unit:
+        raise InvalidValueError(f"dt.{how}: {freq!r} is finer than the column's unit "
+                                f"{col.unit!r}")
+    step = step_ns // per_unit
+    off = _offset_units(col, how) if col.dtype.startswith("timestamp") else 0
+    v = _ints(col) + off
+    r = v % step  # floor remainder, in [0, step)
+    lo = v - r
+    if how == "floor":
+        out = lo
+    elif how == "ceil":
+        out = np.where(r != 0, lo + step, lo)
+    else:
+        twice = 2 * r
+        odd = (lo // step) % 2 != 0
+        out = np.where((twice > step) | ((twice == step) & odd), lo + step, lo)
+    out = out - off
+    if col.dtype.startswith("duration"):
+        return _core.column_from_buffer(out, mask=_convert.null_mask(col), dtype=col.dtype)
+    return _stamp_column(out, col)
+
+
+def _fields(col, names):
+    return {nm: np.asarray(_convert.values_numpy(_core.dt_field(col, nm)), dtype=np.int64)
+            for nm in names}
+
+
+def _text_column(values, col):
+    """A string column of an object array, null where col is."""
+    mask = _convert.null_mask(col)
+    if mask is not None:
+        values = values.astype(object)
+        values[mask] = None
+    return _core.column_from_sequence(values, dtype="string")
+
+
+def _wall(col, what):
+    """col as naive timestamps in its wall time (fixed offsets applied)."""
+    if col.dtype == "date32":
+        return col
+    off = _offset_units(col, what)
+    if col.timezone is None:
+        return col
+    vals = _ints(col) + off
+    return _core.column_from_buffer(vals, mask=_convert.null_mask(col), unit=col.unit)
+
+
+def day_name(col):
+    _need(col, ("timestamp", "date32"), "day_name")
+    dow = _fields(_wall(col, "day_name"), ["dayofweek"])["dayofweek"]
+    return _text_column(DAY_NAMES[np.clip(dow, 0, 6)], col)
+
+
+def month_name(col):
+    _need(col, ("timestamp", "date32"), "month_name")
+    month = _fields(_wall(col, "month_name"), ["month"])["month"]
+    return _text_column(MONTH_NAMES[np.clip(month, 1, 12) - 1], col)
+
+
+def _days_in_month(year, month):
+    months = (year - 1970) * 12 + np.clip(month, 1, 12) - 1
+    first = months.astype("datetime64[M]").astype("datetime64[D]")
+    nxt = (months + 1).astype("datetime64[M]").astype("datetime64[D]")
+    return (nxt - first).astype(np.int64)
+
+
+def _leap(year):
+    return (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+
+
+def days_in_month(col):
+    _need(col, ("timestamp", "date32"), "days_in_month")
+    f = _fields(_wall(col, "days_in_month"), ["year", "month"])
+    days = _days_in_month(f["year"], f["month"]).astype(np.int32)
+    return _core.column_from_buffer(days, mask=_convert.null_mask(col))
+
+
+def flag(col, which):
+    """is_month_start ... is_leap_year: bool, False at NaT (as pandas)."""
+    _need(col, ("timestamp", "date32"), which)
+    f = _fields(_wall(col, which), ["year", "month", "day"])
+    y, m, d = f["year"], f["month"], f["day"]
+    if which == "is_leap_year":
+        out = _leap(y)
+    else:
+        end = d == _days_in_month(y, m)
+        start = d == 1
+        if which.startswith("is_month"):
+            months = np.ones_like(m, dtype=bool)
+        elif which.startswith("is_quarter"):
+            months = (m % 3 == 1) if which.endswith("start") else (m % 3 == 0)
+        else:
+            months = (m == 1) if which.endswith("start") else (m == 12)
+        out = months & (start if which.endswith("start") else end)
+    mask = _convert.null_mask(col)
+    if mask is not None:
+        out = out & ~mask
+    return _core.column_from_buffer(np.ascontiguousarray(out, dtype=np.bool_))
+
+
+_STRF = set("YymdHIMSfjbBaApz%")
+
+
+def strftime(col, fmt):
+    """Timestamps (or dates) as text in format fmt: %Y %y %m %d %H %I %M
+    %S %f %j %b %B %a %A %p %z %% and literal text."""
+    _need(col, ("timestamp", "date32"), "strftime")
+    if not isinstance(fmt, str):
+        raise InvalidValueError(f"dt.strftime: the format must be a str, not {type(fmt).__name__}")
+    wall = _wall(col, "strftime")
+    names = ["year", "month", "day", "dayofweek", "dayofyear"]
+    if col.dtype != "date32":
+        names += ["hour", "minute", "second", "microsecond"]
+    f = _fields(wall, names)
+    n = col.length
+    parts = []
+    i = 0
+    text = ""
+
+    def num(v, width):
+        return np.char.zfill(v.astype(str), width)
+
+    while i < len(fmt):
+        ch = fmt[i]
+        if ch != "%":
+            text += ch
+            i += 1
+            continue
+        if i + 1 >= len(fmt) or fmt[i + 1] not in _STRF:
+            bad = fmt[i + 1] if i + 1 < len(fmt) else ""
+            raise InvalidValueError(f"dt.strftime: directive %{bad} is not supported")
+        d = fmt[i + 1]
+        i += 2
+        if d == "%":
+            text += "%"
+            continue
+        if text:
+            parts.append(np.full(n, text, dtype=object))
+            text = ""
+        zero = np.zeros(n, dtype=np.int64)
+        if d == "Y":
+            parts.append(num(f["year"], 4))
+        elif d == "y":
+            parts.append(num(f["year"] % 100, 2))
+        elif d == "m":
+            parts.append(num(f["month"], 2))
+        elif d == "d":
+            parts.append(num(f["day"], 2))
+        elif d == "j":
+            parts.append(num(f["dayofyear"], 3))
+        elif d == "H":
+            parts.append(num(f.get("hour", zero), 2))
+        elif d == "I":
+            parts.append(num((f.get("hour", zero) + 11) % 12 + 1, 2))
+        elif d == "p":
+            parts.append(np.where(f.get("hour", zero) < 12, "AM", "PM"))
+        elif d == "M":
+            parts.append(num(f.get("minute", zero), 2))
+        elif d == "S":
+            parts.append(num(f.get("second", zero), 2))
+        elif d == "f":
+            parts.append(num(f.get("microsecond", zero), 6))
+        elif d == "b":
+            parts.append(np.array([m[:3] for m in MONTH_NAMES])[np.clip(f["month"], 1, 12) - 1])
+        elif d == "B":
+            parts.append(MONTH_NAMES[np.clip(f["month"], 1, 12) - 1])
+        elif d == "a":
+            parts.append(np.array([w[:3] for w in DAY_NAMES])[np.clip(f["dayofweek"], 0, 6)])
+        elif d == "A":
+            parts.append(DAY_NAMES[np.clip(f["dayofweek"], 0, 6)])
+        elif d == "z":
+            parts.append(np.full(n, _z_text(col), dtype=object))
+    if text:
+        parts.append(np.full(n, text, dtype=object))
+    if not parts:
+        out = np.full(n, "", dtype=object)
+    else:
+        out = parts[0].astype(str)
+        for p in parts[1:]:
+            out = np.char.add(out, p.astype(str))
+    return _text_column(np.asarray(out, dtype=object), col)
+
+
+def _z_text(col):
+    tz = getattr(col, "timezone", None)
+    if tz is None:
+        return ""
+    ns = _times._zone_offset_ns(tz)
+    minutes = ns // (60 * 10**9)
+    sign = "+" if minutes >= 0 else "-"
+    minutes = abs(minutes)
+    return f"{sign}{minutes // 60:02d}{minutes % 60:02d}"
+
+
+def to_date(col):
+    _need(col, ("timestamp", "date32"), "date")
+    if col.dtype == "date32":
+        return col
+    return _core.cast(_wall(col, "date"), "date32")
+
+
+def tz_localize(col, tz):
+    """Naive timestamps as wall times in tz (UTC or a fixed offset), or
+    aware ones back to naive wall times (tz None)."""
+    _need(col, ("timestamp",), "tz_localize")
+    per_unit = 10**9 // _PER_SECOND[col.unit]
+    if tz is None:
+        if col.timezone is None:
+            return col
+        return _wall(col, "tz_localize")
+    if col.timezone is not None:
+        raise InvalidValueError("dt.tz_localize: the timestamps already have a time zone; use "
+                                "tz_convert")
+    try:
+        off = _times._zone_offset_ns(tz) // per_unit
+    except UnsupportedError:
+        raise UnsupportedError(f"dt.tz_localize: time zone {tz!r} has changing offsets; only "
+                               "UTC and fixed offsets are supported") from None
+    name = "UTC" if str(tz) in ("UTC", "utc") else str(tz)
+    return _core.column_from_buffer(_ints(col) - off, mask=_convert.null_mask(col),
+                                    unit=col.unit, tz=name)
+
+
+def tz_convert(col, tz):
+    """Aware timestamps in another zone (the instants stay: the values are
+    UTC); tz None gives naive UTC."""
+    _need(col, ("timestamp",), "tz_convert")
+    if col.timezone is None:
+        raise InvalidValueError("dt.tz_convert: the timestamps are naive; use tz_localize first")
+    mask = _convert.null_mask(col)
+    if tz is None:
+        return _core.column_from_buffer(_ints(col), mask=mask, unit=col.unit)
+    return _core.column_from_buffer(_ints(col), mask=mask, unit=col.unit, tz=str(tz))
+
+
+# -- durations ----------------------------------------------------------------
+
+def _pandas_ints(vals, col, dtype=np.int64):
+    """dtype, or float64 with NaN at NaT (pandas' dtype for these parts)."""
+    mask = _convert.null_mask(col)
+    if mask is None:
+        return _core.column_from_buffer(np.ascontiguousarray(vals, dtype=dtype))
+    out = vals.astype(np.float64)
+    out[mask] = np.nan
+    return _core.column_from_buffer(out)
+
+
+def duration_parts(col):
+    """(days, seconds of the day, nanoseconds of the second) of durations,
+    the days floored as pandas shows them ('-1 days +23:00:00')."""
+    per = _PER_SECOND[col.unit]
+    v = _ints(col)
+    day = 86400 * per
+    days = v // day
+    rem = v - days * day
+    return days, rem // per, (rem % per) * (10**9 // per)
+
+
+def duration_field(col, name):
+    """days (int64), seconds, microseconds, nanoseconds (int32) of
+    durations; float64 with NaN when there are NaT."""
+    _need(col, ("duration",), name)
+    days, secs, ns = duration_parts(col)
+    vals = {"days": days, "seconds": secs, "microseconds": ns // 1000,
+            "nanoseconds": ns % 1000}[name]
+    return _pandas_ints(vals, col, np.int64 if name == "days" else np.int32)
+
+
+def total_seconds(col):
+    _need(col, ("duration",), "total_seconds")
+    per = _PER_SECOND[col.unit]
+    v = _ints(col)
+    out = v // per + (v % per) / per
+    mask = _convert.null_mask(col)
+    if mask is not None:
+        out = out.astype(np.float64)
+        out[mask] = np.nan
+    return _core.column_from_buffer(np.ascontiguousarray(out, dtype=np.float64))
+
+
+def components(col):
+    """[(name, column)] of pandas' TimedeltaProperties.components."""
+    _need(col, ("duration",), "components")
+    days, secs, ns = duration_parts(col)
+    parts = [("days", days), ("hours", secs // 3600), ("minutes", secs // 60 % 60),
+             ("seconds", secs % 60), ("milliseconds", ns // 10**6),
+             ("microseconds", ns // 1000 % 1000), ("nanoseconds", ns % 1000)]
+    return [(nm, _pandas_ints(v, col)) for nm, v in parts]
