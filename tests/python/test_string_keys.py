@@ -127,8 +127,6 @@ def test_groupby_many_distinct_falls_back():
                                pdf.groupby("k", sort=sort, dropna=dropna)["v"].sum(),
                                f"sort={sort} dropna={dropna}")
         assert_frame_like(z.drop_duplicates("k"), pdf.drop_duplicates("k"), "drop_duplicates")
-        assert_series_like(z["k"].value_counts(dropna=False),
-                           pdf["k"].value_counts(dropna=False), "value_counts")
         assert z["k"].nunique() == pdf["k"].nunique()
     finally:
         zb.set_num_threads(old)
@@ -200,7 +198,7 @@ def test_empty_and_all_null():
 
 def test_string_codes_independent_of_threads():
     rng = np.random.default_rng(23)
-    n = 400_000  # several morsels, so several workers meet the strings
+    n = 200_000  # several morsels, so several workers meet the strings
     pdf = pd.DataFrame({"k": _keys(n, 5000, rng, "long"), "v": rng.integers(0, 5, n)})
     z = zb.from_pandas(pdf)
     old = zb.get_num_threads()
