@@ -17,6 +17,7 @@
 #include "core/dtype_list.h"
 #include "core/float_text.h"
 #include "cpu/kernels.h"
+#include "cpu/strcodes.h"
 
 /* Per-morsel first bad row (INT64_MAX: none) and its kind. */
 typedef struct bad_rows {
@@ -858,7 +859,16 @@ static zb_status cast_encode(const zb_column *col, zb_column **out, zb_error *er
   zb_status st = zb_column_new(ZB_CATEGORICAL, n, false, 0, &o, err);
   if (st != ZB_OK) return st;
   int32_t *codes = (int32_t *)o->data->data;
-  st = distinct_strings(col, codes, &rows, &k, err);
+  /* Few enough distinct strings: parallel codes already in string order. */
+  bool fits = false;
+  st = zb__string_codes(col, true, ZB_STRING_CODES_MAX_GROUPS, codes, &rows, &k, &fits, err);
+  if (st == ZB_OK && fits) {
+    if (col->null_count > 0)
+      for (int64_t i = 0; i < n; i++) codes[i] = codes[i] < 0 ? 0 : codes[i];
+    st = zb__gather_strings(col, NULL, rows, k, NULL, &dict, err);
+    goto finish;
+  }
+  if (st == ZB_OK) st = distinct_strings(col, codes, &rows, &k, err);
   if (st == ZB_OK) {
     tmp = (int64_t *)zb_malloc((size_t)(k + 1) * sizeof(int64_t));
     rank = (int32_t *)zb_malloc((size_t)(k + 1) * sizeof(int32_t));
@@ -877,6 +887,7 @@ static zb_status cast_encode(const zb_column *col, zb_column **out, zb_error *er
       for (int64_t i = 0; i < n; i++) codes[i] = rank[codes[i]];
     st = zb__gather_strings(col, NULL, tmp, k, NULL, &dict, err);
   }
+finish:
   if (st == ZB_OK) {
     o->dictionary = dict;
     dict = NULL;

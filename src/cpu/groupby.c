@@ -30,6 +30,7 @@
 
 #include "cpu/groupby.h"
 #include "cpu/hash.h"
+#include "cpu/strcodes.h"
 
 #define DIRECT_MAX_RANGE ((int64_t)1 << 18)
 
@@ -1019,6 +1020,7 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
   memset(g, 0, sizeof *g);
   zb_column **keys = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
   if (keys == NULL) return nomem(err, "keys", n_keys);
+  zb_column **orig = NULL; /* the keys to sort the groups by, when not keys */
   zb_status st = ZB_OK;
   for (int64_t c = 0; c < n_keys && st == ZB_OK; c++)
     st = nan_as_null(keys_in[c], &keys[c], err);
@@ -1032,6 +1034,49 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
       st = nomem(err, "groups", 0);
     }
     goto done;
+  }
+  /* Plain string keys become integer keys, which group directly like
+   * categorical codes: int32 codes (first appearance, or the strings'
+   * order when sorting) when few enough distinct strings, else the ids of
+   * a partitioned grouping of the strings (first appearance: the groups
+   * are then sorted by the strings themselves, orig). */
+  for (int64_t c = 0; c < n_keys && st == ZB_OK; c++) {
+    if (keys[c]->type != ZB_STRING) continue;
+    zb_column *codes = NULL;
+    int64_t ng = 0;
+    st = zb__string_codes_column(keys[c], sort, ZB_STRING_CODES_MAX_GROUPS, &codes, NULL, &ng,
+                                 err);
+    if (st == ZB_OK && codes == NULL) {
+      int64_t *f = NULL;
+      st = zb_column_new(ZB_INT64, n, keys[c]->null_count > 0, 0, &codes, err);
+      if (st == ZB_OK)
+        st = zb__string_group_rows(keys[c], false, (int64_t *)codes->data->data, &f, &ng, err);
+      zb_free(f);
+      if (st == ZB_OK && keys[c]->null_count > 0) {
+        zb__bitmap_copy((uint8_t *)codes->validity->data, 0,
+                        (const uint8_t *)keys[c]->validity->data, keys[c]->offset, n);
+        zb_column_recount_nulls(codes);
+      }
+      if (st == ZB_OK && sort && orig == NULL) {
+        orig = (zb_column **)zb_calloc((size_t)n_keys, sizeof(zb_column *));
+        if (orig == NULL) st = nomem(err, "keys", n_keys);
+        for (int64_t k = 0; k < n_keys && orig != NULL; k++)
+          orig[k] = zb_column_retain(keys[k]);
+      }
+      if (st != ZB_OK) {
+        zb_column_release(codes);
+        codes = NULL;
+      }
+    }
+    if (codes != NULL) {
+      zb_column_release(keys[c]);
+      keys[c] = codes;
+    }
+  }
+  if (st != ZB_OK) goto done;
+  if (orig != NULL) { /* unsorted ids: group in first appearance, sort by orig */
+    sort = false;
+    lazy = false;
   }
   bool used = false;
   bool all_direct = true;
@@ -1049,9 +1094,17 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
     if (st == ZB_OK && sort) st = apply_sort((const zb_column *const *)keys, n_keys, g, err);
     if (st != ZB_OK) zb__grouping_reset(g);
   }
+  if (st == ZB_OK && orig != NULL) {
+    st = zb__grouping_materialize(g, err);
+    if (st == ZB_OK) st = apply_sort((const zb_column *const *)orig, n_keys, g, err);
+    if (st != ZB_OK) zb__grouping_reset(g);
+  }
 done:
   for (int64_t c = 0; c < n_keys; c++) zb_column_release(keys[c]);
   zb_free(keys);
+  if (orig != NULL)
+    for (int64_t c = 0; c < n_keys; c++) zb_column_release(orig[c]);
+  zb_free(orig);
   return st;
 }
 

@@ -17,7 +17,9 @@
 #include <math.h>
 
 #include "core/dtype_list.h"
+#include "cpu/groupby.h"
 #include "cpu/hash.h"
+#include "cpu/strcodes.h"
 
 /* ---- hash functions ------------------------------------------------------- */
 
@@ -407,6 +409,24 @@ static zb_status group_columns(const zb_column *const *cols, int64_t n_cols, boo
   return st;
 }
 
+/* group_columns by the parallel grouping of group-by (zb__group_rows:
+ * string codes, direct indexing or partitioned hashing), for keys without
+ * floats (it treats NaN as null; here they are different keys).  g gets
+ * the ids and first rows only (no hashed keys, no table). */
+static zb_status group_parallel(const zb_column *const *cols, int64_t n_cols, grouped *g,
+                                zb_error *err) {
+  memset(g, 0, sizeof *g);
+  zb__grouping gr;
+  ZB_RETURN_NOT_OK(zb__group_rows(cols, n_cols, false, false, false, &gr, err));
+  g->group_of_row = gr.gid;
+  g->ht.first = gr.first;
+  g->ht.n_groups = gr.n_groups;
+  g->k.n_rows = gr.n_rows;
+  gr.gid = gr.first = NULL;
+  zb__grouping_reset(&gr);
+  return ZB_OK;
+}
+
 /* Null, or NaN in a float column. */
 static bool is_na(const zb_column *c, int64_t i) {
   if (!zb_column_is_valid(c, i)) return true;
@@ -576,6 +596,18 @@ static zb_status dense_group(const zb_column *c, dense_groups *d, bool *used, zb
   memset(d, 0, sizeof *d);
   *used = false;
   int64_t n = c->length;
+  if (c->type == ZB_STRING && n > 0) {
+    /* plain strings: their codes (first appearance) group directly when
+     * there are few enough distinct strings; the rows are the same */
+    zb_column *codes = NULL;
+    int64_t ng = 0;
+    ZB_RETURN_NOT_OK(zb__string_codes_column(c, false, ZB_STRING_CODES_MAX_GROUPS, &codes,
+                                             NULL, &ng, err));
+    if (codes == NULL) return ZB_OK;
+    zb_status st = dense_group(codes, d, used, err);
+    zb_column_release(codes);
+    return st;
+  }
   if (!dense_type(c->type) || n < 1 || c->null_count == n) return ZB_OK;
   int64_t nm = zb__morsels(n);
   dense_job j;
@@ -681,7 +713,8 @@ zb_status zb__cpu_unique(const zb_column *col, zb_column **out, zb_error *err) {
     return st;
   }
   grouped g;
-  ZB_RETURN_NOT_OK(group_columns(&col, 1, false, &g, err));
+  ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, &g, err)
+                                          : group_columns(&col, 1, false, &g, err));
   zb_status st = take_rows(col, g.ht.first, g.ht.n_groups, out, err);
   grouped_reset(&g);
   return st;
@@ -701,7 +734,8 @@ zb_status zb__cpu_nunique(const zb_column *col, bool dropna, int64_t *out, zb_er
     return ZB_OK;
   }
   grouped g;
-  ZB_RETURN_NOT_OK(group_columns(&col, 1, false, &g, err));
+  ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, &g, err)
+                                          : group_columns(&col, 1, false, &g, err));
   int64_t n = g.ht.n_groups;
   if (dropna)
     for (int64_t i = 0; i < g.ht.n_groups; i++) n -= is_na(col, g.ht.first[i]);
@@ -740,7 +774,9 @@ zb_status zb__cpu_value_counts(const zb_column *col, bool sort, bool ascending, 
   dense_groups d;
   bool dense;
   ZB_RETURN_NOT_OK(dense_group(col, &d, &dense, err));
-  if (!dense) ZB_RETURN_NOT_OK(group_columns(&col, 1, true, &g, err));
+  if (!dense)
+    ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, &g, err)
+                                            : group_columns(&col, 1, true, &g, err));
   int64_t ng = dense ? d.n_groups : g.ht.n_groups;
   const int64_t *first = dense ? d.first : g.ht.first;
   zb_status st = ZB_OK;
@@ -799,9 +835,22 @@ zb_status zb__cpu_duplicated(const zb_table *t, int64_t n_keys, const int64_t *k
   int64_t n = t->num_rows;
   zb_column **cols = (zb_column **)zb_malloc((size_t)ZB_MAX(n_keys, 1) * sizeof(zb_column *));
   if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (duplicated keys)");
-  for (int64_t i = 0; i < n_keys; i++) cols[i] = t->columns[keys[i]];
+  bool any_float = false;
+  for (int64_t i = 0; i < n_keys; i++) {
+    cols[i] = t->columns[keys[i]];
+    any_float |= cols[i]->type == ZB_FLOAT32 || cols[i]->type == ZB_FLOAT64;
+  }
   grouped g;
-  zb_status st = group_columns((const zb_column *const *)cols, n_keys, true, &g, err);
+  memset(&g, 0, sizeof g);
+  zb_status st;
+  if (!any_float) {
+    /* the parallel grouping of group-by (string keys as codes, others
+     * direct or partitioned hashing); floats keep the hash table here,
+     * where NaN and null are different keys */
+    st = group_parallel((const zb_column *const *)cols, n_keys, &g, err);
+  } else {
+    st = group_columns((const zb_column *const *)cols, n_keys, true, &g, err);
+  }
   zb_free(cols);
   if (st != ZB_OK) return st;
   int64_t ng = g.ht.n_groups;

@@ -1,0 +1,674 @@
+/*
+ * strcodes.c -- dense codes for a plain string column: the path that lets
+ * string keys take the categorical (direct-indexed) path of group-by,
+ * unique, nunique, value_counts, and the string -> categorical cast.
+ *
+ * One parallel pass over morsels: each worker slot owns a private
+ * open-addressing table of the distinct strings it has met (so nothing is
+ * shared and nothing locked), and writes each row's local id; the morsel
+ * remembers which worker ran it.  Strings of up to 15 bytes are packed
+ * into two 64-bit words (the length in the top byte of the second) and
+ * hashed and compared as integers, without reading the column again;
+ * longer ones hash all their bytes and compare the 16-byte prefix, then
+ * the bytes of the group's first row.  The tables then merge serially
+ * (one insert per distinct string per worker, no per-row work) into a
+ * global table, the groups are numbered by first row (first appearance:
+ * the order the hash table and pandas give) or by their strings (sorted),
+ * and a second parallel pass maps local ids to those codes.
+ *
+ * Many distinct strings make private tables a poor fit (every worker would
+ * hold most keys and the merge would redo the work), so a worker whose
+ * table passes max_groups stops the pass and the caller falls back to
+ * partitioned hashing (src/cpu/groupby.c).  Results do not depend on the
+ * thread count: ids follow first rows or strings only.
+ */
+#include "cpu/strcodes.h"
+
+
+/* A distinct string: its first 16 bytes (up to 15 bytes: the string and
+ * its length in w1's top byte, so (w0, w1) alone decide equality), its
+ * hash (bit 0 set: a long string) and its first row. */
+typedef struct sc_entry {
+  uint64_t w0, w1, h;
+  int64_t row;
+} sc_entry;
+
+typedef struct sc_table {
+  int32_t *slots; /* cap entries, -1: empty */
+  int64_t cap;
+  sc_entry *ent;
+  int64_t n, ent_cap;
+  bool failed; /* out of memory */
+} sc_table;
+
+static void sc_reset(sc_table *t) {
+  zb_free(t->slots);
+  zb_free(t->ent);
+  memset(t, 0, sizeof *t);
+}
+
+static bool sc_init(sc_table *t, int64_t expected) {
+  memset(t, 0, sizeof *t);
+  int64_t cap = 64;
+  while (cap < 2 * expected) cap *= 2;
+  t->cap = cap;
+  t->ent_cap = cap / 2;
+  t->slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
+  t->ent = (sc_entry *)zb_malloc((size_t)t->ent_cap * sizeof(sc_entry));
+  if (t->slots == NULL || t->ent == NULL) {
+    sc_reset(t);
+    return false;
+  }
+  memset(t->slots, 0xff, (size_t)cap * sizeof(int32_t));
+  return true;
+}
+
+/* Double the table (load stays <= 1/2). */
+static bool sc_grow(sc_table *t) {
+  int64_t cap = t->cap * 2;
+  int32_t *slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
+  sc_entry *ent = (sc_entry *)zb_malloc((size_t)(cap / 2) * sizeof(sc_entry));
+  if (slots == NULL || ent == NULL) {
+    zb_free(slots);
+    zb_free(ent);
+    return false;
+  }
+  memset(slots, 0xff, (size_t)cap * sizeof(int32_t));
+  memcpy(ent, t->ent, (size_t)t->n * sizeof(sc_entry));
+  uint64_t mask = (uint64_t)cap - 1;
+  for (int64_t i = 0; i < t->n; i++) {
+    uint64_t at = (ent[i].h >> 20) & mask;
+    while (slots[at] >= 0) at = (at + 1) & mask;
+    slots[at] = (int32_t)i;
+  }
+  zb_free(t->slots);
+  zb_free(t->ent);
+  t->slots = slots;
+  t->ent = ent;
+  t->cap = cap;
+  t->ent_cap = cap / 2;
+  return true;
+}
+
+static inline uint64_t sc_mix(uint64_t w0, uint64_t w1) {
+  uint64_t h = (w0 * UINT64_C(0x9e3779b97f4a7c15)) ^
+               ((w1 + UINT64_C(0x632be59bd9b4e019)) * UINT64_C(0xc2b2ae3d27d4eb4f));
+  h ^= h >> 32;
+  h *= UINT64_C(0xff51afd7ed558ccd);
+  h ^= h >> 29;
+  return h;
+}
+
+static inline uint64_t sc_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+/* Hash of a string of 16 bytes or more whose first 16 are w0, w1: 8-byte
+ * words, the last one overlapping the previous (no byte loop, no call). */
+static inline uint64_t sc_long_hash(const char *p, int64_t len, uint64_t w0, uint64_t w1) {
+  uint64_t h = sc_mix(w0, w1 ^ ((uint64_t)len * UINT64_C(0x9e3779b97f4a7c15)));
+  int64_t i = 16;
+  uint64_t w;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, p + i, 8);
+    h = sc_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
+  }
+  if (i < len) {
+    memcpy(&w, p + len - 8, 8);
+    h = sc_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
+  }
+  h ^= h >> 33;
+  h *= UINT64_C(0xc4ceb9fe1a85ec53);
+  h ^= h >> 29;
+  return h;
+}
+
+/* Bytes [16, len) of two strings of len >= 16 bytes are equal. */
+static inline bool sc_tail_equal(const char *a, const char *b, int64_t len) {
+  int64_t i = 16;
+  uint64_t x, y;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  if (i < len) {
+    memcpy(&x, a + len - 8, 8);
+    memcpy(&y, b + len - 8, 8);
+    if (x != y) return false;
+  }
+  return true;
+}
+
+/* The key of string p[0, len) of a chars buffer ending at end. */
+static inline void sc_key(const char *p, int64_t len, const char *end, uint64_t *w0,
+                          uint64_t *w1, uint64_t *h) {
+  uint64_t a = 0, b = 0;
+  if (len <= 15) {
+    if (end - p >= 16) { /* load 16 bytes and mask (no branch on the length) */
+      memcpy(&a, p, 8);
+      memcpy(&b, p + 8, 8);
+      unsigned bits = (unsigned)len * 8;
+      uint64_t m0 = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+      uint64_t m1 = bits <= 64 ? 0 : (UINT64_C(1) << (bits - 64)) - 1;
+      a &= m0;
+      b &= m1;
+    } else {
+      char buf[16] = {0};
+      memcpy(buf, p, (size_t)len);
+      memcpy(&a, buf, 8);
+      memcpy(&b, buf + 8, 8);
+    }
+    b |= (uint64_t)len << 56;
+    *w0 = a;
+    *w1 = b;
+    *h = sc_mix(a, b) & ~UINT64_C(1);
+    return;
+  }
+  memcpy(&a, p, 8);
+  memcpy(&b, p + 8, 8);
+  *w0 = a;
+  *w1 = b;
+  *h = sc_long_hash(p, len, a, b) | 1;
+}
+
+/* Index of the entry equal to the key, inserting it (first row `row`) if
+ * absent; -1 when out of memory. */
+static inline int64_t sc_find_insert(sc_table *t, const zb_column *c, uint64_t w0, uint64_t w1,
+                                     uint64_t h, const char *p, int64_t len, int64_t row) {
+  uint64_t mask = (uint64_t)t->cap - 1, at = (h >> 20) & mask;
+  for (;;) {
+    int32_t e = t->slots[at];
+    if (e < 0) break;
+    const sc_entry *x = &t->ent[e];
+    if (x->h == h && x->w0 == w0 && x->w1 == w1) {
+      if (!(h & 1)) return e;
+      int64_t l2;
+      const char *q = zb__str(c, x->row, &l2);
+      if (l2 == len && sc_tail_equal(p, q, len)) return e;
+    }
+    at = (at + 1) & mask;
+  }
+  if (t->n == t->ent_cap) {
+    if (!sc_grow(t)) return -1;
+    mask = (uint64_t)t->cap - 1;
+    at = (h >> 20) & mask;
+    while (t->slots[at] >= 0) at = (at + 1) & mask;
+  }
+  int64_t id = t->n++;
+  t->ent[id] = (sc_entry){w0, w1, h, row};
+  t->slots[at] = (int32_t)id;
+  return id;
+}
+
+typedef struct sc_job {
+  const zb_column *c;
+  int64_t n;
+  int64_t max_groups;
+  sc_table *tab;     /* per worker */
+  int32_t *code;     /* per row: local id, then the code; -1: null */
+  int32_t *mworker;  /* per morsel */
+  int overflow;      /* atomic: a table passed max_groups (or no memory) */
+  const int64_t *fmap; /* worker w's local id i -> code: fmap[foff[w] + i] */
+  const int64_t *foff;
+} sc_job;
+
+static void sc_morsel(void *ctx, int64_t task, int worker) {
+  sc_job *j = (sc_job *)ctx;
+  j->mworker[task] = worker;
+  if (__atomic_load_n(&j->overflow, __ATOMIC_RELAXED)) return;
+  const zb_column *c = j->c;
+  sc_table *t = &j->tab[worker];
+  if (t->slots == NULL && !sc_init(t, 256)) {
+    t->failed = true;
+    __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  const int64_t *off = (const int64_t *)c->data->data + c->offset;
+  const char *chars = c->chars != NULL ? (const char *)c->chars->data : "";
+  const char *end = chars + (c->chars != NULL ? c->chars->size : 0);
+  int32_t *code = j->code;
+  for (int64_t base = s; base < e; base += 64) {
+    int m = (int)ZB_MIN((int64_t)64, e - base);
+    uint64_t valid = zb__valid_word(c, base, m);
+    for (int b = 0; b < m; b++) {
+      int64_t r = base + b;
+      if (!((valid >> b) & 1)) {
+        code[r] = -1;
+        continue;
+      }
+      const char *p = chars + off[r];
+      int64_t len = off[r + 1] - off[r];
+      uint64_t w0, w1, h;
+      sc_key(p, len, end, &w0, &w1, &h);
+      int64_t id = sc_find_insert(t, c, w0, w1, h, p, len, r);
+      if (id < 0) {
+        t->failed = true;
+        __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
+        return;
+      }
+      code[r] = (int32_t)id;
+    }
+    if (t->n > j->max_groups) {
+      __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+}
+
+static void sc_remap(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sc_job *j = (sc_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  const int64_t *f = j->fmap + j->foff[j->mworker[task]];
+  int32_t *code = j->code;
+  for (int64_t r = s; r < e; r++) {
+    int32_t x = code[r];
+    code[r] = x < 0 ? -1 : (int32_t)f[x];
+  }
+}
+
+/* Sort a[0, n) ascending (LSD radix on bytes; tmp: n more). */
+static void sort_u64(uint64_t *a, uint64_t *tmp, int64_t n) {
+  for (int b = 0; b < 64; b += 8) {
+    int64_t hcount[257] = {0};
+    for (int64_t i = 0; i < n; i++) hcount[((a[i] >> b) & 255) + 1]++;
+    bool trivial = false;
+    for (int d = 1; d <= 256; d++) trivial |= hcount[d] == n;
+    if (trivial) continue;
+    for (int d = 1; d <= 256; d++) hcount[d] += hcount[d - 1];
+    for (int64_t i = 0; i < n; i++) tmp[hcount[(a[i] >> b) & 255]++] = a[i];
+    memcpy(a, tmp, (size_t)n * sizeof(uint64_t));
+  }
+}
+
+zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, int32_t *code,
+                           int64_t **first, int64_t *n_groups, bool *fits, zb_error *err) {
+  *first = NULL;
+  *n_groups = 0;
+  *fits = false;
+  int64_t n = c->length, nm = zb__morsels(n);
+  int nw = zb_get_num_threads();
+  if (max_groups > INT32_MAX / 2) max_groups = INT32_MAX / 2;
+  sc_job j;
+  memset(&j, 0, sizeof j);
+  j.c = c;
+  j.n = n;
+  j.max_groups = max_groups;
+  sc_table gt;
+  memset(&gt, 0, sizeof gt);
+  int64_t *fmap = NULL, *foff = NULL, *gfirst = NULL, *idx = NULL;
+  uint64_t *order = NULL, *tmp = NULL;
+  zb_status st = ZB_OK;
+  j.tab = (sc_table *)zb_calloc((size_t)nw, sizeof(sc_table));
+  j.code = code;
+  j.mworker = (int32_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int32_t));
+  if (j.tab == NULL || j.mworker == NULL) goto nomem;
+  if (n > 0) {
+    st = zb_parallel_for(nm, sc_morsel, &j, err);
+    if (st != ZB_OK) goto done;
+  }
+  for (int w = 0; w < nw; w++)
+    if (j.tab[w].failed) goto nomem;
+  if (j.overflow) goto done; /* too many distinct strings: *fits stays false */
+  /* merge the worker tables: fmap[foff[w] + i] = global id of worker w's
+   * entry i, then the code */
+  foff = (int64_t *)zb_malloc((size_t)(nw + 1) * sizeof(int64_t));
+  if (foff == NULL) goto nomem;
+  int64_t total = 0;
+  for (int w = 0; w < nw; w++) {
+    foff[w] = total;
+    total += j.tab[w].n;
+  }
+  foff[nw] = total;
+  fmap = (int64_t *)zb_malloc((size_t)ZB_MAX(total, 1) * sizeof(int64_t));
+  if (fmap == NULL || !sc_init(&gt, j.tab[0].n)) goto nomem;
+  for (int w = 0; w < nw; w++) {
+    const sc_table *t = &j.tab[w];
+    for (int64_t i = 0; i < t->n; i++) {
+      const sc_entry *x = &t->ent[i];
+      int64_t len;
+      const char *p = zb__str(c, x->row, &len);
+      int64_t g = sc_find_insert(&gt, c, x->w0, x->w1, x->h, p, len, x->row);
+      if (g < 0) goto nomem;
+      if (x->row < gt.ent[g].row) gt.ent[g].row = x->row;
+      fmap[foff[w] + i] = g;
+    }
+    if (zb_cancel_requested()) {
+      st = zb_error_set(err, ZB_ECANCEL, "interrupted");
+      goto done;
+    }
+  }
+  for (int w = 0; w < nw; w++) sc_reset(&j.tab[w]);
+  int64_t G = gt.n;
+  /* rank[g]: the code of global group g */
+  gfirst = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
+  idx = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
+  if (gfirst == NULL || idx == NULL) goto nomem;
+  for (int64_t g = 0; g < G; g++) gfirst[g] = gt.ent[g].row;
+  if (sorted) {
+    for (int64_t g = 0; g < G; g++) idx[g] = g;
+    st = zb__sort_rows_by_string(c, gfirst, idx, G, err);
+    if (st != ZB_OK) goto done;
+  } else if (n < ((int64_t)1 << 40)) { /* (first row, group) packed in 64 bits */
+    order = (uint64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(uint64_t));
+    tmp = (uint64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(uint64_t));
+    if (order == NULL || tmp == NULL) goto nomem;
+    for (int64_t g = 0; g < G; g++) order[g] = ((uint64_t)gfirst[g] << 24) | (uint64_t)g;
+    sort_u64(order, tmp, G);
+    for (int64_t g = 0; g < G; g++) idx[g] = (int64_t)(order[g] & ((UINT64_C(1) << 24) - 1));
+  } else {
+    st = zb_error_set(err, ZB_EINVAL, "string codes: too many rows (internal)");
+    goto done;
+  }
+  sc_reset(&gt);
+  /* idx[k] = the global group with code k */
+  *first = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
+  if (*first == NULL) goto nomem;
+  for (int64_t k = 0; k < G; k++) {
+    (*first)[k] = gfirst[idx[k]];
+    gfirst[idx[k]] = k; /* gfirst now: global group -> code */
+  }
+  for (int64_t i = 0; i < total; i++) fmap[i] = gfirst[fmap[i]];
+  j.fmap = fmap;
+  j.foff = foff;
+  if (n > 0) {
+    st = zb_parallel_for(nm, sc_remap, &j, err);
+    if (st != ZB_OK) goto done;
+  }
+  *n_groups = G;
+  *fits = true;
+  goto done;
+nomem:
+  st = zb_error_set(err, ZB_ENOMEM, "out of host memory encoding %lld strings",
+                    (long long)n);
+done:
+  if (j.tab != NULL)
+    for (int w = 0; w < nw; w++) sc_reset(&j.tab[w]);
+  zb_free(j.tab);
+  zb_free(j.mworker);
+  sc_reset(&gt);
+  zb_free(fmap);
+  zb_free(foff);
+  zb_free(gfirst);
+  zb_free(idx);
+  zb_free(order);
+  zb_free(tmp);
+  if (st != ZB_OK || !*fits) {
+    zb_free(*first);
+    *first = NULL;
+    *n_groups = 0;
+    *fits = false;
+  }
+  return st;
+}
+
+zb_status zb__string_codes_column(const zb_column *c, bool sorted, int64_t max_groups,
+                                  zb_column **out, int64_t **first, int64_t *n_groups,
+                                  zb_error *err) {
+  *out = NULL;
+  int64_t n = c->length, *f = NULL;
+  zb_column *o = NULL;
+  bool fits = false;
+  if (first != NULL) *first = NULL;
+  *n_groups = 0;
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_INT32, n, c->null_count > 0, 0, &o, err));
+  zb_status st = zb__string_codes(c, sorted, max_groups, (int32_t *)o->data->data, &f,
+                                  n_groups, &fits, err);
+  if (st != ZB_OK || !fits) {
+    zb_column_release(o);
+    return st;
+  }
+  if (c->null_count > 0) {
+    zb__bitmap_copy((uint8_t *)o->validity->data, 0, (const uint8_t *)c->validity->data,
+                    c->offset, n);
+    zb_column_recount_nulls(o);
+  }
+  if (first != NULL)
+    *first = f;
+  else
+    zb_free(f);
+  *out = o;
+  return ZB_OK;
+}
+
+/* ---- many distinct strings: radix-partitioned tables ----------------------- */
+
+/* Rows are radix-partitioned by the high bits of their key's hash; the
+ * scatter moves each row's packed key with it (32 bytes), so the tables --
+ * one per partition, built in parallel, each sized for its partition --
+ * read keys in order and only strings over 15 bytes whose hash and first
+ * 16 bytes match go back to the column.  A flag per row marks each group's
+ * first row; a prefix count of the flags over morsels numbers the groups
+ * by first appearance, whatever the thread or partition count. */
+
+typedef struct sp_job {
+  const zb_column *c;
+  int64_t n, P;
+  int shift;
+  bool dropna;
+  int64_t *hist;    /* morsels x P: counts, then cursors */
+  int64_t *pstart;  /* P + 1 */
+  sc_entry *rec;    /* rows in partition order: key and row */
+  int64_t *ngroups; /* per partition */
+  int64_t *pbase;   /* per partition */
+  bool *pfail;      /* per partition: out of memory */
+  int64_t *id;      /* per row: partition-local id + base, then the group */
+  uint8_t *isfirst; /* per row */
+  int64_t *mcount;  /* per morsel: first rows, then their prefix */
+  int64_t *mnull;   /* per morsel: first null row (or INT64_MAX) */
+  int64_t null_first, null_group; /* the null group (-1: none or dropped) */
+  int64_t *remap;   /* pbase + local -> group */
+  int64_t *first;   /* group -> first row */
+} sp_job;
+
+#define SP_ROWS(BODY)                                                           \
+  const zb_column *c = j->c;                                                    \
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);      \
+  const int64_t *off = (const int64_t *)c->data->data + c->offset;              \
+  const char *chars = c->chars != NULL ? (const char *)c->chars->data : "";     \
+  const char *end = chars + (c->chars != NULL ? c->chars->size : 0);            \
+  for (int64_t base = s; base < e; base += 64) {                                \
+    int m = (int)ZB_MIN((int64_t)64, e - base);                                 \
+    uint64_t valid = zb__valid_word(c, base, m);                                \
+    for (int b = 0; b < m; b++) {                                               \
+      int64_t r = base + b;                                                     \
+      if (!((valid >> b) & 1)) continue;                                        \
+      const char *p = chars + off[r];                                           \
+      int64_t len = off[r + 1] - off[r];                                        \
+      uint64_t w0, w1, h;                                                       \
+      sc_key(p, len, end, &w0, &w1, &h);                                        \
+      BODY;                                                                     \
+    }                                                                           \
+  }
+
+static void sp_hist(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sp_job *j = (sp_job *)ctx;
+  int64_t *hc = j->hist + task * j->P;
+  for (int64_t q = 0; q < j->P; q++) hc[q] = 0;
+  int64_t nf = INT64_MAX;
+  {
+    SP_ROWS(hc[h >> j->shift]++)
+    if (c->null_count > 0)
+      for (int64_t r = s; r < e; r++)
+        if (!zb_column_is_valid(c, r)) {
+          nf = r;
+          break;
+        }
+  }
+  j->mnull[task] = nf;
+}
+
+static void sp_scatter(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sp_job *j = (sp_job *)ctx;
+  int64_t *cur = j->hist + task * j->P;
+  SP_ROWS(j->rec[cur[h >> j->shift]++] = ((sc_entry){w0, w1, h, r}))
+}
+
+static void sp_build(void *ctx, int64_t q, int worker) {
+  (void)worker;
+  sp_job *j = (sp_job *)ctx;
+  int64_t s = j->pstart[q], e = j->pstart[q + 1];
+  sc_table t;
+  /* sized for the rows at once when they look mostly distinct */
+  if (!sc_init(&t, ZB_MIN(e - s, 4096))) {
+    j->pfail[q] = true;
+    return;
+  }
+  for (int64_t i = s; i < e; i++) {
+    const sc_entry *x = &j->rec[i];
+    int64_t len = 0;
+    const char *p = NULL;
+    if (x->h & 1) p = zb__str(j->c, x->row, &len);
+    int64_t n0 = t.n;
+    int64_t g = sc_find_insert(&t, j->c, x->w0, x->w1, x->h, p, len, x->row);
+    if (g < 0) {
+      j->pfail[q] = true;
+      break;
+    }
+    if (t.n > n0) j->isfirst[x->row] = 1;
+    j->id[x->row] = g;
+    if (i - s == 4096 && t.n > 2048 && e - s > 8192) {
+      while (t.cap < 2 * (e - s) && sc_grow(&t)) {
+      }
+    }
+  }
+  j->ngroups[q] = t.n;
+  sc_reset(&t);
+}
+
+static void sp_base(void *ctx, int64_t q, int worker) {
+  (void)worker;
+  sp_job *j = (sp_job *)ctx;
+  int64_t base = j->pbase[q];
+  for (int64_t i = j->pstart[q]; i < j->pstart[q + 1]; i++) j->id[j->rec[i].row] += base;
+}
+
+static void sp_count(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sp_job *j = (sp_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS), k = 0;
+  for (int64_t r = s; r < e; r++) k += j->isfirst[r];
+  j->mcount[task] = k + (j->null_group >= 0 && j->null_first >= s && j->null_first < e);
+}
+
+static void sp_remap(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sp_job *j = (sp_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  int64_t run = j->mcount[task];
+  for (int64_t r = s; r < e; r++) {
+    if (r == j->null_first && j->null_group >= 0) {
+      j->null_group = run; /* one task owns the null group's first row */
+      j->first[run++] = r;
+      continue;
+    }
+    if (!j->isfirst[r]) continue;
+    j->remap[j->id[r]] = run;
+    j->first[run++] = r;
+  }
+}
+
+static void sp_ids(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  sp_job *j = (sp_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  const zb_column *c = j->c;
+  int64_t ng = j->dropna ? -1 : j->null_group;
+  for (int64_t r = s; r < e; r++)
+    j->id[r] = zb_column_is_valid(c, r) ? j->remap[j->id[r]] : ng;
+}
+
+zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, int64_t **first,
+                                int64_t *n_groups, zb_error *err) {
+  *first = NULL;
+  *n_groups = 0;
+  int64_t n = c->length, nm = zb__morsels(n);
+  sp_job j;
+  memset(&j, 0, sizeof j);
+  j.c = c;
+  j.n = n;
+  j.dropna = dropna;
+  j.id = gid;
+  int nthreads = zb_get_num_threads(), log2p = 0;
+  while (((1 << log2p) < 8 * nthreads || ((int64_t)32768 << log2p) < n) && log2p < 10) log2p++;
+  j.P = (int64_t)1 << log2p;
+  j.shift = 64 - log2p; /* log2p >= 3 */
+  zb_status st = ZB_OK;
+  j.hist = (int64_t *)zb_malloc((size_t)ZB_MAX(nm * j.P, 1) * sizeof(int64_t));
+  j.pstart = (int64_t *)zb_malloc((size_t)(j.P + 1) * sizeof(int64_t));
+  j.ngroups = (int64_t *)zb_calloc((size_t)j.P, sizeof(int64_t));
+  j.pbase = (int64_t *)zb_malloc((size_t)j.P * sizeof(int64_t));
+  j.pfail = (bool *)zb_calloc((size_t)j.P, sizeof(bool));
+  j.mcount = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+  j.mnull = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+  j.isfirst = (uint8_t *)zb_calloc((size_t)ZB_MAX(n, 1), 1);
+  j.rec = (sc_entry *)zb_malloc((size_t)ZB_MAX(n - c->null_count, 1) * sizeof(sc_entry));
+  if (j.hist == NULL || j.pstart == NULL || j.ngroups == NULL || j.pbase == NULL ||
+      j.pfail == NULL || j.mcount == NULL || j.mnull == NULL || j.isfirst == NULL ||
+      j.rec == NULL)
+    goto nomem;
+  if (n > 0) st = zb_parallel_for(nm, sp_hist, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t run = 0;
+  for (int64_t q = 0; q < j.P; q++) {
+    j.pstart[q] = run;
+    for (int64_t m = 0; m < nm; m++) {
+      int64_t k = j.hist[m * j.P + q];
+      j.hist[m * j.P + q] = run;
+      run += k;
+    }
+  }
+  j.pstart[j.P] = run;
+  j.null_first = INT64_MAX;
+  for (int64_t m = 0; m < nm; m++) j.null_first = ZB_MIN(j.null_first, j.mnull[m]);
+  j.null_group = j.null_first != INT64_MAX && !dropna ? 0 : -1;
+  if (n > 0) st = zb_parallel_for(nm, sp_scatter, &j, err);
+  if (st == ZB_OK) st = zb_parallel_for(j.P, sp_build, &j, err);
+  if (st != ZB_OK) goto done;
+  int64_t G = 0;
+  for (int64_t q = 0; q < j.P; q++) {
+    if (j.pfail[q]) goto nomem;
+    j.pbase[q] = G;
+    G += j.ngroups[q];
+  }
+  st = zb_parallel_for(j.P, sp_base, &j, err);
+  if (st != ZB_OK) goto done;
+  zb_free(j.rec);
+  j.rec = NULL;
+  int64_t total = G + (j.null_group >= 0);
+  j.remap = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
+  j.first = (int64_t *)zb_malloc((size_t)ZB_MAX(total, 1) * sizeof(int64_t));
+  if (j.remap == NULL || j.first == NULL) goto nomem;
+  if (n > 0) st = zb_parallel_for(nm, sp_count, &j, err);
+  if (st != ZB_OK) goto done;
+  run = 0;
+  for (int64_t m = 0; m < nm; m++) {
+    int64_t k = j.mcount[m];
+    j.mcount[m] = run;
+    run += k;
+  }
+  if (n > 0) st = zb_parallel_for(nm, sp_remap, &j, err);
+  if (st == ZB_OK && n > 0) st = zb_parallel_for(nm, sp_ids, &j, err);
+  if (st != ZB_OK) goto done;
+  *first = j.first;
+  j.first = NULL;
+  *n_groups = total;
+  goto done;
+nomem:
+  st = zb_error_set(err, ZB_ENOMEM, "out of host memory grouping %lld strings", (long long)n);
+done:
+  zb_free(j.hist);
+  zb_free(j.pstart);
+  zb_free(j.ngroups);
+  zb_free(j.pbase);
+  zb_free(j.pfail);
+  zb_free(j.mcount);
+  zb_free(j.mnull);
+  zb_free(j.isfirst);
+  zb_free(j.rec);
+  zb_free(j.remap);
+  zb_free(j.first);
+  return st;
+}
