@@ -23,7 +23,7 @@ fi
 echo "== installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis \
-  matplotlib scikit-build-core ninja
+  matplotlib scikit-build-core ninja "dask[dataframe]>=2025.1,<2027" "distributed>=2025.1,<2027"
 echo "== building zambezi (C engine$(command -v nvcc >/dev/null && echo ' + CUDA backend'))"
 .venv/bin/python -m pip install -q --no-build-isolation --no-deps . 2>&1 | tail -n 40
 .venv/bin/python -c "import zambezi as zb; print('zambezi', zb.__version__, 'ready; devices:', [d['name'] for d in zb.devices()])"
