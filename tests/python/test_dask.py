@@ -278,3 +278,33 @@ def test_bad_group_split_ids():
 
     with pytest.raises(InvalidValueError, match="partition ids"):
         _backends._group_split(zb.DataFrame({"a": [1, 2]}), np.array([0, 7]), 3)
+
+
+def test_entry_points_find_the_backend(tmp_path, monkeypatch):
+    # what pip install writes for pyproject.toml's entry points: Dask must
+    # load the backend from them by name, with nothing registered by hand
+    from pathlib import Path
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    from dask.backends import detect_entrypoints
+    from dask.dataframe.backends import dataframe_creation_dispatch as legacy
+    from dask.dataframe.dask_expr._backends import dataframe_creation_dispatch
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    groups = project["project"]["entry-points"]
+    info = tmp_path / "zambezi_entry_points-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zambezi-entry-points\n"
+                                   "Version: 0\n")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n"
+        for group, eps in groups.items()))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    detect_entrypoints.cache_clear()
+    try:
+        for dispatch in (dataframe_creation_dispatch, legacy):
+            monkeypatch.delitem(dispatch._lookup, "zambezi")
+            assert dispatch.dispatch("zambezi") is zdask.backend_entrypoint()
+    finally:
+        detect_entrypoints.cache_clear()
