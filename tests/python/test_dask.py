@@ -9,6 +9,7 @@ compared with their rows sorted (any_order) unless the operation defines
 the order (sort_values, a group-by's sorted keys).
 """
 
+import gc
 import pickle
 
 import numpy as np
@@ -44,14 +45,20 @@ def _data(seed=7, n=N):
 
 @pytest.fixture(scope="module")
 def client():
+    """Starts the cluster and makes its Client the default one (what
+    compute() uses).  It yields None: pytest keeps a fixture's value until
+    after conftest's engine-memory check, and the Client holds the last
+    results it received; ``distributed.get_client()`` gives it to a test."""
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        dashboard_address=None, worker_dashboard_address=None)
     c = distributed.Client(cluster)
     try:
-        yield c
+        yield None
     finally:
         c.close()
         cluster.close()
+        del c, cluster
+        gc.collect()
 
 
 def _frames():
@@ -209,7 +216,7 @@ def test_read_parquet(client, tmp_path):
 
 
 def test_worker_threads(client):
-    threads = zdask.set_worker_threads(client)
+    threads = zdask.set_worker_threads(distributed.get_client())
     assert list(threads.values()) == [1, 1]
 
 

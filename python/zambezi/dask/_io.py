@@ -39,17 +39,13 @@ def _expand(urlpath, storage_options, mode="rb"):
 
 class _CSVBlock:
     """Reads one block (path, offset, length, first) of a CSV file with
-    zb.read_csv; ``columns`` is Dask's column projection (usecols)."""
+    zb.read_csv; ``columns`` is Dask's column projection."""
 
-    def __init__(self, fs, kwargs, columns=None):
+    def __init__(self, fs, kwargs):
         self.fs = fs
         self.kwargs = kwargs
-        self.columns = columns
 
-    def project_columns(self, columns):
-        return _CSVBlock(self.fs, self.kwargs, columns)
-
-    def __call__(self, part):
+    def __call__(self, part, columns=None):
         from fsspec.utils import read_block
         path, offset, length, first = part
         kwargs = dict(self.kwargs)
@@ -62,8 +58,8 @@ class _CSVBlock:
                 f.seek(0)
                 data = f.readline() + data
         df = zb.read_csv(io.BytesIO(data), **kwargs)
-        if self.columns is not None:
-            df = df[list(self.columns)]
+        if columns is not None:
+            df = df[list(columns)]
         return df
 
 
@@ -100,16 +96,12 @@ class _ParquetFile:
     """Reads one Parquet file with zb.read_parquet; ``columns`` is Dask's
     column projection."""
 
-    def __init__(self, fs, columns=None):
+    def __init__(self, fs):
         self.fs = fs
-        self.columns = columns
 
-    def project_columns(self, columns):
-        return _ParquetFile(self.fs, columns)
-
-    def __call__(self, path):
-        cols = None if self.columns is None else list(self.columns)
+    def __call__(self, path, columns=None):
         from fsspec.implementations.local import LocalFileSystem
+        cols = None if columns is None else list(columns)
         if isinstance(self.fs, LocalFileSystem):
             return zb.read_parquet(path, columns=cols)
         with self.fs.open(path, "rb") as f:
@@ -128,8 +120,7 @@ def read_parquet(path, columns=None, storage_options=None, **kwargs):
     if len(paths) == 1 and fs.isdir(paths[0]):
         paths = sorted(p for p in fs.find(paths[0]) if not p.rsplit("/", 1)[-1].startswith(("_", ".")))
     reader = _ParquetFile(fs)
-    meta = reader(paths[0]).head(0)
-    if columns is not None:
-        meta = meta[list(columns)]
-    return from_map(reader.project_columns(None if columns is None else list(columns)), paths,
-                    meta=meta, enforce_metadata=False, label="read-parquet")
+    columns = None if columns is None else list(columns)
+    meta = reader(paths[0], columns=columns).head(0)
+    return from_map(reader, paths, meta=meta, enforce_metadata=False, label="read-parquet",
+                    columns=columns)
