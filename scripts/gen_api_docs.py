@@ -27,6 +27,7 @@ equals ``render()``.
 
 import argparse
 import importlib
+import importlib.util
 import inspect
 import pathlib
 import re
@@ -36,6 +37,8 @@ from dataclasses import dataclass, field
 import zambezi as zb
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+HAVE_DASK = importlib.util.find_spec("dask") is not None and \
+    importlib.util.find_spec("distributed") is not None
 API_MD = ROOT / "docs" / "api.md"
 
 TOP = "Top-level functions"
@@ -49,6 +52,7 @@ DEVICE_NAMES = frozenset(["devices", "get_num_threads", "set_num_threads", "prof
                           "Profile", "ProfileRecord", "coverage"])
 # Classes users reach through an attribute or a method rather than by name.
 CLASS_HOMES = {"StringMethods": "Series.str", "DatetimeMethods": "Series.dt",
+               "CategoricalMethods": "Series.cat",
                "Rolling": "Rolling", "Expanding": "Expanding",
                "ExponentialMovingWindow": "ExponentialMovingWindow", "Resampler": "Resampler",
                "GroupBy": "GroupBy"}
@@ -168,6 +172,8 @@ def _modules():
         if not parts or parts[-1] == "__main__":
             continue
         name = ".".join(("zambezi",) + parts)
+        if parts[0] == "dask" and not HAVE_DASK:
+            continue  # the Dask backend's modules need dask and distributed
         mods[name] = importlib.import_module(name)
     return mods
 

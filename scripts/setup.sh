@@ -31,7 +31,7 @@ fi
 echo "== installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis \
-  matplotlib scikit-build-core ninja
+  matplotlib scikit-build-core ninja "dask[dataframe]>=2025.1,<2027" "distributed>=2025.1,<2027"
 # the libraries that take dataframes, for tests/python/test_ecosystem.py
 # (optional: those tests skip when one is missing, so a failed install here
 # only warns)

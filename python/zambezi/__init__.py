@@ -226,3 +226,19 @@ __all__ = [
     "DeviceError",
     "__version__",
 ]
+
+
+def _register_dask():
+    # A Dask worker (or client) has distributed or dask.dataframe loaded:
+    # register the Dask backend's dispatches there too, so that zambezi
+    # partitions unpickled on a worker find them (zambezi.dask).
+    import sys
+
+    if "distributed" in sys.modules or "dask.dataframe" in sys.modules:
+        try:
+            import zambezi.dask  # noqa: F401
+        except ImportError:  # dask without its dataframe extras
+            pass
+
+
+_register_dask()

@@ -94,6 +94,17 @@ class NDFrame:
     _ndim = 0
 
     @property
+    def ndim(self):
+        """1 for a Series, 2 for a DataFrame.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).ndim, zb.DataFrame({"a": [1]}).ndim
+        (1, 2)
+        """
+        return self._ndim
+
+    @property
     def _constructor(self):
         return type(self)
 

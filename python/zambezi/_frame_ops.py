@@ -15,7 +15,7 @@ import numpy as np
 from zambezi import _base, _convert, _core, _indexing
 from zambezi import index as _ix
 from zambezi._dtypes import is_scalar, py_scalar
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
 
 
 def _frame_value_column(df, name, value):
@@ -153,9 +153,11 @@ class FrameOps:
         m = _indexing.mask_column(mask, len(self), what)
         return self._select_rows(_indexing.filter_rows(m))
 
-    def astype(self, dtype):
+    def astype(self, dtype, copy=None, errors="raise"):
         """Columns cast to dtype, or per column with a dict {column: dtype}
-        (see Series.astype).
+        (see Series.astype).  errors="ignore" keeps a column that cannot be
+        cast as it is (pandas' errors="ignore"); copy is accepted for
+        pandas' signature (zambezi data is immutable: nothing to copy).
 
         Examples
         --------
@@ -164,7 +166,11 @@ class FrameOps:
         {'a': 'int64', 'b': 'int64'}
         >>> df.astype("string").dtypes
         {'a': 'string', 'b': 'string'}
+        >>> zb.DataFrame({"a": ["1", "x"], "b": ["2", "3"]}).astype("int64", errors="ignore").dtypes
+        {'a': 'string', 'b': 'int64'}
         """
+        if errors not in ("raise", "ignore"):
+            raise InvalidValueError(f"astype: errors must be 'raise' or 'ignore', not {errors!r}")
         cols, names = self._cols()
         if isinstance(dtype, dict):
             for c in dtype:
@@ -173,9 +179,17 @@ class FrameOps:
             spec = dtype
         else:
             spec = {c: dtype for c in names}
-        out = [self._sliced(col, nm).astype(spec[nm])._col if nm in spec else col
-               for col, nm in zip(cols, names)]
-        return self._with_columns(out, names)
+        def cast(col, nm):
+            if nm not in spec:
+                return col
+            try:
+                return self._sliced(col, nm).astype(spec[nm])._col
+            except ZambeziError:
+                if errors == "ignore":
+                    return col
+                raise
+
+        return self._with_columns([cast(col, nm) for col, nm in zip(cols, names)], names)
 
     def take(self, indices):
         """The rows at positions indices (negatives count from the end),

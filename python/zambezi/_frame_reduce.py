@@ -428,10 +428,15 @@ class FrameReduce:
         """
         return self._reduce("median", axis, skipna, numeric_only)
 
-    def quantile(self, q=0.5, axis=0, numeric_only=False):
+    def quantile(self, q=0.5, axis=0, numeric_only=False, interpolation="linear",
+                 method="single"):
         """The q quantile of each column (linear interpolation): a Series
         indexed by the column names and named q for a scalar q, a DataFrame
         indexed by q for a list (axis=1: per row, a Series for a scalar q).
+        interpolation "lower", "higher", "nearest" and "midpoint" as
+        Series.quantile (values of the column's dtype, strings too, for a
+        list of q); method="table" only for one column, where it is the
+        same as "single".
 
         Examples
         --------
@@ -447,11 +452,34 @@ class FrameReduce:
         0.75     3.25        2
         <BLANKLINE>
         [2 rows x 2 columns]
+        >>> zb.DataFrame({"s": ["b", "a", "c"]}).quantile([0.5], interpolation="nearest").to_dict("list")
+        {'s': ['b']}
         """
+        if method not in ("single", "table"):
+            raise InvalidValueError(f"quantile: method must be 'single' or 'table', not {method!r}")
+        scalar = isinstance(q, (int, float)) and not isinstance(q, bool)
+        if interpolation != "linear" and not scalar and _axis(axis, "quantile") == 0:
+            sel = self._select_columns(self._reduce_columns("quantile", numeric_only)[1]) \
+                if numeric_only else self
+            names = list(sel._table.names)
+            if method == "table" and len(names) > 1:
+                raise UnsupportedError("quantile(method='table') of several columns is not "
+                                       "supported")
+            parts = [sel._sliced(sel._table.column(i), nm)._quantile_pick(q, interpolation)
+                     for i, nm in enumerate(names)]
+            index = parts[0]._index if parts else None
+            out = self._constructor._wrap(
+                _core.table_from_columns([p._col for p in parts], names), index)
+            return _labels.attach(out, _labels.index_for(self, names))
+        if method == "table":
+            raise UnsupportedError("quantile(method='table') needs a list of q and an "
+                                   "interpolation other than 'linear'")
+        if interpolation != "linear":
+            raise UnsupportedError(f"quantile(interpolation={interpolation!r}) needs axis=0 "
+                                   "and a list of q")
         cols, names = self._reduce_columns("quantile", numeric_only)
         for col, nm in zip(cols, names):
             _stats.check_reducible(col, "quantile", f"column {nm!r}")
-        scalar = isinstance(q, (int, float)) and not isinstance(q, bool)
         if _axis(axis, "quantile") == 1:
             if not scalar:
                 raise UnsupportedError("quantile(axis=1) takes one q, not a list")

@@ -390,8 +390,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             klabels = [(nm, "") for nm in klabels]
         return _labels.frame_from(frame_cls, keys + vals, klabels + list(labels), None)
 
-    def _simple(self, op, ddof=1, q=0.5, count_na=False):
+    def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False):
         cols = self._value_columns(op)
+        if numeric_only:  # pandas' numeric_only=True: the numeric and bool columns
+            work = self._k.work
+            cols = [c for c in cols if _accepts("sum", work.column(work.names.index(c)).dtype)]
         table = self._run([_spec(op, c, ddof, q, count_na) for c in cols])
         labels = [self._label(c) for c in cols]
         if self._single:
@@ -399,7 +402,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return self._finish(table, labels)
 
     # -- aggregations -------------------------------------------------------------
-    def sum(self):
+    def sum(self, numeric_only=False):
         """Sum per group of each numeric column (nulls skipped; 0 for a group
         with no values).
 
@@ -412,9 +415,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["fare"].sum().to_list()
         [16.0, 3.5]
         """
-        return self._simple("sum")
+        return self._simple("sum", numeric_only=numeric_only)
 
-    def mean(self):
+    def mean(self, numeric_only=False):
         """Mean per group (null for a group with no values; pandas gives NaN).
 
         Examples
@@ -427,9 +430,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         Tete    3.5
         Name: fare, dtype: float64
         """
-        return self._simple("mean")
+        return self._simple("mean", numeric_only=numeric_only)
 
-    def min(self):
+    def min(self, numeric_only=False):
         """Minimum per group (numbers, strings, dates, timestamps).
 
         Examples
@@ -439,9 +442,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").min().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
-        return self._simple("min")
+        return self._simple("min", numeric_only=numeric_only)
 
-    def max(self):
+    def max(self, numeric_only=False):
         """Maximum per group (numbers, strings, dates, timestamps).
 
         Examples
@@ -451,7 +454,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").max().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
-        return self._simple("max")
+        return self._simple("max", numeric_only=numeric_only)
 
     def count(self):
         """Non-null values per group, for every non-key column.
@@ -488,7 +491,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         name = self._label(self._selection[0]) if self._single else None
         return self._finish(table, [name], name, series=True)
 
-    def std(self, ddof=1):
+    def std(self, ddof=1, numeric_only=False):
         """Standard deviation per group (null with fewer than ddof + 1 values).
 
         Examples
@@ -498,9 +501,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["fare"].std().to_list()
         [1.4142135623730951, None]
         """
-        return self._simple("std", ddof=ddof)
+        return self._simple("std", ddof=ddof, numeric_only=numeric_only)
 
-    def var(self, ddof=1):
+    def var(self, ddof=1, numeric_only=False):
         """Variance per group (null with fewer than ddof + 1 values).
 
         Examples
@@ -510,9 +513,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").var().to_dict("list")
         {'fare': [2.0, None], 'n': [2.0, 4.5]}
         """
-        return self._simple("var", ddof=ddof)
+        return self._simple("var", ddof=ddof, numeric_only=numeric_only)
 
-    def median(self):
+    def median(self, numeric_only=False):
         """Median per group.
 
         Examples
@@ -522,7 +525,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").median().to_dict("list")
         {'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
         """
-        return self._simple("median")
+        return self._simple("median", numeric_only=numeric_only)
 
     def quantile(self, q=0.5):
         """The q quantile per group (linear interpolation); one q only.
@@ -538,7 +541,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             raise DTypeError("GroupBy.quantile takes one q (a float in [0, 1])")
         return self._simple("quantile", q=q)
 
-    def first(self):
+    def first(self, numeric_only=False):
         """The first non-null value per group, as pandas.
 
         Examples
@@ -548,9 +551,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").first().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
-        return self._simple("first")
+        return self._simple("first", numeric_only=numeric_only)
 
-    def last(self):
+    def last(self, numeric_only=False):
         """The last non-null value per group, as pandas.
 
         Examples
@@ -560,7 +563,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").last().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
-        return self._simple("last")
+        return self._simple("last", numeric_only=numeric_only)
 
     def nunique(self, dropna=True):
         """Distinct values per group (a null counts as a value with
@@ -575,7 +578,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """
         return self._simple("nunique", count_na=not dropna)
 
-    def prod(self):
+    def prod(self, numeric_only=False):
         """Product per group (nulls skipped).
 
         Examples
@@ -585,7 +588,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").prod().to_dict("list")
         {'fare': [63.0, 3.5], 'n': [3, 10]}
         """
-        return self._simple("prod")
+        return self._simple("prod", numeric_only=numeric_only)
 
     product = prod
 

@@ -208,6 +208,10 @@ def frame_getitem(df, key):
     of those columns; a slice or a boolean mask selects rows.  A frame
     with column labels other than its names (a MultiIndex ...) looks the
     key up among them (zambezi._labels)."""
+    from zambezi import index as _ix
+
+    if isinstance(key, _ix.Index) or _convert._is_pandas(key, "Index"):
+        key = list(key.to_list() if isinstance(key, _ix.Index) else key.tolist())  # labels
     if df._columns is not None and not isinstance(key, slice) and not is_mask(key) and \
             not _base.is_series(key):
         from zambezi import _labels

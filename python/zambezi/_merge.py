@@ -116,8 +116,11 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     >>> zb.merge(a, b, left_on="id", right_on="key").to_dict("list")
     {'id': [2], 'v_x': [20], 'key': [2], 'v_y': [0.5]}
     """
+    # a named Series joins as a one-column frame, as in pandas
+    left, right = (s.to_frame() if _base.is_series(s) and s.name is not None else s
+                   for s in (left, right))
     if not _base.is_frame(left) or not _base.is_frame(right):
-        raise InvalidValueError("merge: both sides must be zambezi DataFrames")
+        raise InvalidValueError("merge: both sides must be zambezi DataFrames or named Series")
     if how not in _HOWS:
         raise InvalidValueError(f"merge: how must be one of {', '.join(_HOWS)} (got {how!r})")
     if indicator:

@@ -52,6 +52,13 @@ def _check_keep(keep):
     raise InvalidValueError(f"keep must be 'first', 'last' or False, not {keep!r}")
 
 
+def check_axis(axis, what):
+    """A Series reduction's axis: None, 0 or "index" (pandas' signature;
+    numeric_only is accepted by the same methods and has nothing to drop)."""
+    if axis not in (None, 0, "index"):
+        raise InvalidValueError(f"{what}: a Series has one axis (0 / 'index'), not {axis!r}")
+
+
 def min_max(col, want_max):
     """min/max of any orderable column: numbers via the reduction, strings,
     dates and timestamps via their first extreme row."""
@@ -231,7 +238,7 @@ class SeriesStats:
     __slots__ = ()
 
     # -- reductions -------------------------------------------------------
-    def var(self, ddof=1, skipna=True):
+    def var(self, ddof=1, skipna=True, *, axis=None, numeric_only=False):
         """Variance with ddof degrees of freedom (nulls and NaN skipped
         unless skipna=False); NaN when fewer than ddof + 1 values (see the
         notes of zambezi._stats for integer columns with nulls).
@@ -244,9 +251,10 @@ class SeriesStats:
         >>> zb.Series([1.0]).var()
         nan
         """
+        check_axis(axis, "var")
         return reduce_column(self._col, "var", skipna, ddof, what=self._describe())
 
-    def std(self, ddof=1, skipna=True):
+    def std(self, ddof=1, skipna=True, *, axis=None, numeric_only=False):
         """Standard deviation (see var).
 
         Examples
@@ -254,9 +262,10 @@ class SeriesStats:
         >>> zb.Series([2, 4, 4, 4, 5, 5, 7, 9]).std(ddof=0)
         2.0
         """
+        check_axis(axis, "std")
         return reduce_column(self._col, "std", skipna, ddof, what=self._describe())
 
-    def median(self, skipna=True):
+    def median(self, skipna=True, *, axis=None, numeric_only=False):
         """The middle value (mean of the two middle values for an even count);
         nulls skipped, NaN when there is no value.
 
@@ -267,11 +276,15 @@ class SeriesStats:
         >>> zb.Series([], dtype="float64").median()
         nan
         """
+        check_axis(axis, "median")
         return reduce_column(self._col, "median", skipna, what=self._describe())
 
-    def quantile(self, q=0.5):
+    def quantile(self, q=0.5, interpolation="linear"):
         """The q quantile with linear interpolation (pandas' default).  q may be
         a list: then a float64 Series of the quantiles indexed by q.
+        interpolation "lower", "higher" and "nearest" pick a value of the
+        column (of its dtype: strings and dates too), "midpoint" the mean of
+        the two around q, as numpy and pandas.
 
         Examples
         --------
@@ -282,9 +295,13 @@ class SeriesStats:
         0.5      4
         0.9    4.7
         dtype: float64
+        >>> s.quantile([0.25, 0.5], interpolation="nearest").to_list()
+        [4, 4]
         """
         from zambezi import index as _ix
 
+        if interpolation != "linear":
+            return self._quantile_pick(q, interpolation)
         check_reducible(self._col, "quantile", self._describe())
         if isinstance(q, (int, float)) and not isinstance(q, bool):
             out = _core.quantile(self._col, [float(q)])[0]
@@ -295,7 +312,65 @@ class SeriesStats:
             _convert.to_column(values, dtype="float64"), self._name,
             _ix.Index._from_columns([_convert.to_column(qs, dtype="float64")], [None]))
 
-    def prod(self, skipna=True, min_count=0):
+    def searchsorted(self, value, side="left", sorter=None):
+        """Positions where value (a scalar, list, array or Series) would go
+        to keep the sorted Series sorted, as numpy.searchsorted on the
+        values: an int64 array (an int for a scalar).  A null cannot be
+        placed among strings: TypeError, as pandas.
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 3, 3, 7])
+        >>> s.searchsorted(3), s.searchsorted(3, side="right")
+        (1, 3)
+        >>> s.searchsorted([0, 5, 9]).tolist()
+        [0, 3, 4]
+        """
+        if side not in ("left", "right"):
+            raise InvalidValueError(f"searchsorted: side must be 'left' or 'right', not {side!r}")
+        values = self.to_numpy()
+        scalar = np.ndim(value) == 0 and not hasattr(value, "to_numpy")
+        if hasattr(value, "to_numpy"):
+            value = value.to_numpy()
+        out = np.searchsorted(values, value, side=side, sorter=sorter)
+        return int(out) if scalar else np.asarray(out, dtype=np.int64)
+
+    def _quantile_pick(self, q, interpolation):
+        """quantile with interpolation lower / higher / nearest / midpoint:
+        positions into the sorted values (numpy's rules, "nearest" rounding
+        half to even), one engine gather."""
+        from zambezi import index as _ix
+
+        if interpolation not in ("lower", "higher", "nearest", "midpoint"):
+            raise InvalidValueError("quantile: interpolation must be 'linear', 'lower', "
+                                    f"'higher', 'nearest' or 'midpoint', not {interpolation!r}")
+        scalar = isinstance(q, (int, float)) and not isinstance(q, bool)
+        qs = np.asarray([q] if scalar else list(q), dtype=np.float64)
+        if ((qs < 0) | (qs > 1)).any():
+            raise InvalidValueError(f"quantile: q must be in [0, 1], got {q!r}")
+        values = self.dropna().sort_values()
+        n = len(values)
+        pos = qs * (n - 1)
+        if n == 0:
+            picked = [None] * len(qs)
+        elif interpolation == "midpoint":
+            lo = values.iloc[np.floor(pos).astype(np.int64)].to_numpy().astype(np.float64)
+            hi = values.iloc[np.ceil(pos).astype(np.int64)].to_numpy().astype(np.float64)
+            picked = ((lo + hi) / 2).tolist()
+        else:
+            rounder = {"lower": np.floor, "higher": np.ceil, "nearest": np.around}[interpolation]
+            picked = values.iloc[rounder(pos).astype(np.int64)]
+        if scalar:
+            return picked[0] if isinstance(picked, list) else picked.to_list()[0]
+        index = _ix.Index._from_columns([_convert.to_column(qs.tolist(), dtype="float64")],
+                                        [None])
+        if isinstance(picked, list):
+            col = _convert.to_column(picked, dtype="float64")
+        else:
+            col = picked._col
+        return self._constructor._from_column(col, self._name, index)
+
+    def prod(self, skipna=True, min_count=0, *, axis=None, numeric_only=False):
         """Product (integers wrap on overflow like numpy; 1 when empty);
         nulls skipped unless skipna=False; NaN with fewer than min_count
         values.
@@ -305,6 +380,7 @@ class SeriesStats:
         >>> zb.Series([2, 4, None, 5]).prod()
         40
         """
+        check_axis(axis, "prod")
         return reduce_column(self._col, "prod", skipna, min_count=min_count,
                              what=self._describe())
 
@@ -589,9 +665,10 @@ class SeriesStats:
         """
         return self._like(_core.duplicated(self._table(), None, _check_keep(keep)))
 
-    def drop_duplicates(self, keep="first"):
+    def drop_duplicates(self, keep="first", ignore_index=False):
         """The Series without its duplicated values (row order kept;
-        keep as in duplicated()).
+        keep as in duplicated(); labels numbered from 0 with
+        ignore_index=True).
 
         Examples
         --------
@@ -599,9 +676,12 @@ class SeriesStats:
         [1, 2, None]
         >>> zb.Series([1, 2, 1]).drop_duplicates(keep="last").to_list()
         [2, 1]
+        >>> zb.Series([5, 6, 5, 7]).drop_duplicates(ignore_index=True).index
+        RangeIndex(start=0, stop=3, step=1)
         """
         dup = _core.duplicated(self._table(), None, _check_keep(keep))
-        return self._select_rows(_indexing.filter_rows(_core.unary("invert", dup)))
+        out = self._select_rows(_indexing.filter_rows(_core.unary("invert", dup)))
+        return out._with_index(_ix.default_index(len(out))) if ignore_index else out
 
 
 class FrameStats:

@@ -155,7 +155,13 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
             self._table = data
         elif isinstance(data, dict):
             labels = _dict_index(data)
-            self._table = _table_from_dict(data)
+            keys = list(data)
+            if all(isinstance(k, str) for k in keys):
+                self._table = _table_from_dict(data)
+            else:  # tuples (a MultiIndex), numbers ...: labels as pandas keeps them
+                names = _labels.internal_names(keys)
+                self._table = _table_from_dict(dict(zip(names, data.values())))
+                _labels.attach(self, _labels.from_list(keys))
         elif _convert._is_pandas(data, "DataFrame"):
             pdf = from_pandas(data)
             self._table, labels, self._columns = pdf._table, pdf._index, pdf._columns
@@ -399,16 +405,29 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         return self._select_rows(_indexing.slice_rows(rows - k, k))
 
     def rename(self, columns):
-        """A frame with some columns renamed (a dict old -> new); no data copied.
+        """A frame with some columns renamed (a dict old -> new, or a
+        function of the label, as pandas' ``columns=``); no data copied.
 
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1], "b": [2]})
         >>> df.rename({"a": "x"}).columns
         Index(['x', 'b'], dtype='string')
+        >>> df.rename(columns=lambda c: c + "-count").columns
+        Index(['a-count', 'b-count'], dtype='string')
         """
         t = self._table
         names = t.names
+        if callable(columns):
+            new = [columns(c) for c in _labels.label_list(self)]
+            cols = [t.column(i) for i in range(len(names))]
+            if all(isinstance(c, str) for c in new):
+                if len(set(new)) != len(new):
+                    raise InvalidValueError(f"rename: the new column names repeat: {new!r}")
+                return self._wrap(_core.table_from_columns(cols, new), self._index)
+            out = self._wrap(_core.table_from_columns(cols, _labels.internal_names(new)),
+                             self._index)
+            return _labels.attach(out, _labels.from_list(new))
         for old in columns:
             if old not in names:
                 raise self._missing(old)

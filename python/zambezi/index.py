@@ -380,6 +380,39 @@ class Index:
         s._index = self
         return s
 
+    def to_frame(self, index=True, name=None):
+        """A DataFrame with a column per level, named name (a list for a
+        MultiIndex), else the level's name, else its position (0, 1 ...:
+        as str, as Series.to_frame names it; pandas uses the int), labelled
+        by the index itself (index=False: 0..n-1).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], name="k").to_frame().to_dict("list")
+        {'k': ['a', 'b']}
+        >>> zb.MultiIndex.from_frame(zb.DataFrame({"s": ["a"], "n": [1]})).to_frame(index=False)
+                s      n
+           string  int64
+        0       a      1
+        <BLANKLINE>
+        [1 rows x 2 columns]
+        """
+        from zambezi import _base, _core
+
+        levels = self._levels()
+        if name is None:
+            names = self.names
+        elif self.nlevels == 1:
+            names = [name]
+        else:
+            names = list(name)
+            if len(names) != self.nlevels:
+                raise InvalidValueError(f"to_frame: {len(names)} names for {self.nlevels} "
+                                        "levels")
+        names = [str(i if nm is None else nm) for i, nm in enumerate(names)]
+        table = _core.table_from_columns(list(levels), names)
+        return _base.frame_class()._wrap(table, self if index else None)
+
     def to_pandas(self):
         """A pandas Index (copied).
 

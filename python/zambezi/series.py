@@ -236,7 +236,7 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         return self._like(self._col, name)
 
     # -- reductions (in C, GIL released) -----------------------------------
-    def sum(self, skipna=True, min_count=0):
+    def sum(self, skipna=True, min_count=0, *, axis=None, numeric_only=False):
         """Sum of the non-missing values (0 when there are none; NaN with
         fewer than min_count values, or a missing one with skipna=False);
         integers sum as int64 or uint64, bools count the True values,
@@ -253,10 +253,11 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> zb.Series([1.5, None]).sum(skipna=False)
         nan
         """
+        _stats.check_axis(axis, "sum")
         return _stats.reduce_column(self._col, "sum", skipna, min_count=min_count,
                                     what=self._describe())
 
-    def min(self, skipna=True):
+    def min(self, skipna=True, *, axis=None, numeric_only=False):
         """Smallest value (numbers, strings byte-wise, dates, timestamps as
         to_list gives them); missing values skipped unless skipna=False;
         NaN when there is no value (see zambezi._stats).
@@ -268,9 +269,10 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> zb.Series(["b", "a", None]).min()
         'a'
         """
+        _stats.check_axis(axis, "min")
         return _stats.reduce_column(self._col, "min", skipna, what=self._describe())
 
-    def max(self, skipna=True):
+    def max(self, skipna=True, *, axis=None, numeric_only=False):
         """Largest value (see min).
 
         Examples
@@ -281,9 +283,10 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> zb.Series([datetime.date(2024, 1, 2), datetime.date(2023, 5, 6)]).max()
         datetime.date(2024, 1, 2)
         """
+        _stats.check_axis(axis, "max")
         return _stats.reduce_column(self._col, "max", skipna, what=self._describe())
 
-    def mean(self, skipna=True):
+    def mean(self, skipna=True, *, axis=None, numeric_only=False):
         """Mean of the non-missing values, a float; NaN when there are none
         (None for an integer column with nulls only, as pandas' ``Int64``
         gives NA).
@@ -295,6 +298,7 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> zb.Series([], dtype="float64").mean()
         nan
         """
+        _stats.check_axis(axis, "mean")
         return _stats.reduce_column(self._col, "mean", skipna, what=self._describe())
 
     def count(self):
@@ -418,6 +422,35 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         array(['a', None], dtype=object)
         """
         return _convert.to_numpy(self._col)
+
+    @property
+    def cat(self):
+        """The codes and categories of a categorical Series (see
+        zambezi._cat_accessor); AccessorError (an AttributeError) for other
+        dtypes.
+
+        Examples
+        --------
+        >>> zb.Series(["b", "a", "b"]).astype("category").cat.codes.to_list()
+        [1, 0, 1]
+        """
+        from zambezi._cat_accessor import CategoricalMethods
+
+        return CategoricalMethods(self)
+
+    @property
+    def values(self):
+        """The values as a numpy array (``to_numpy()``; pandas gives an
+        ExtensionArray for its nullable and string dtypes).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).values
+        array([1, 2])
+        >>> zb.Series([1, None]).values
+        array([ 1., nan])
+        """
+        return self.to_numpy()
 
     def __array__(self, dtype=None, copy=None):
         arr = self.to_numpy()

@@ -131,6 +131,23 @@ static PyObject *py_hash(PyObject *module, PyObject *arg) {
   return column_op(module, arg, zb_column_hash, "hash");
 }
 
+/* hash_rows(table) -> uint64 Column: each row's hash over all the table's
+ * columns in order (zb_table_hash_rows); Dask's partitioning of rows. */
+static PyObject *py_hash_rows(PyObject *module, PyObject *arg) {
+  zbpy_state *st = zbpy_module_state(module);
+  zb_table *t = zbpy_arg_table(st, arg, "hash_rows");
+  if (t == NULL) return NULL;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_table_hash_rows(t, 0, NULL, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 static PyObject *py_unique(PyObject *module, PyObject *arg) {
   return column_op(module, arg, zb_column_unique, "unique");
 }
@@ -308,6 +325,7 @@ PyMethodDef zbpy_stats_methods[] = {
     {"quantile", py_quantile, METH_VARARGS, "quantile(col, qs) -> list of float or None"},
     {"min_max", py_min_max, METH_VARARGS, "min_max(col, want_max) -> Column of one row"},
     {"hash", py_hash, METH_O, "hash(col) -> uint64 Column"},
+    {"hash_rows", py_hash_rows, METH_O, "hash_rows(table) -> uint64 Column (all columns)"},
     {"unique", py_unique, METH_O, "unique(col) -> Column (first-appearance order)"},
     {"nunique", py_nunique, METH_VARARGS, "nunique(col, dropna=True) -> int"},
     {"value_counts", py_value_counts, METH_VARARGS,

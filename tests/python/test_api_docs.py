@@ -69,6 +69,8 @@ def test_docstring_examples_run(entry):
 
 
 def test_api_reference_is_up_to_date():
+    if not gen.HAVE_DASK:
+        pytest.skip("docs/api.md lists zambezi.dask, which needs dask and distributed")
     text = gen.render()
     assert gen.API_MD.exists(), "docs/api.md is missing: run python scripts/gen_api_docs.py"
     old = gen.API_MD.read_text()
