@@ -5,7 +5,7 @@ ZAMBEZI_PANDAS_FALLBACK    "" (silent), "warn" or "error": what a call that
 ZAMBEZI_PANDAS_DEBUG       "1": every call zambezi serves also runs on pandas
                            and a difference raises AssertionError.
 ZAMBEZI_PANDAS_MIN_ROWS    rows from which a pandas-held object is converted to
-                           zambezi for a call (default 100_000, measured with
+                           zambezi for a call (default 1_000_000, measured with
                            bench/accel/threshold.py: below it, pandas' own call
                            costs less than converting).  0: always try zambezi.
 ZAMBEZI_PANDAS_DEVICE      "cpu", "cuda" or "auto": passed to zambezi's device
@@ -17,7 +17,7 @@ import threading
 
 from zambezi.errors import InvalidValueError
 
-DEFAULT_MIN_ROWS = 100_000
+DEFAULT_MIN_ROWS = 1_000_000
 
 
 class _Settings:

@@ -46,6 +46,14 @@ class Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                               list(real.__path__) + list(zambezi.__path__))
         self._cache = {}
         _wrappers.setup(PREFIX)
+        # pandas points its warnings at the first frame outside pandas
+        # (find_stack_level); the proxies' frames must count as pandas' own
+        # too, so that warnings name the user's line.  str.startswith takes
+        # a tuple of prefixes.
+        exc = importlib.import_module(PREFIX + "pandas.util._exceptions")
+        pkg = os.path.join(real.__path__[0], "")
+        exc._pkg_dir = (pkg, os.path.join(os.path.dirname(__file__), ""))
+        exc._test_dir = (os.path.join(pkg, "tests", ""),)
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname == "pandas" or fullname.startswith("pandas."):

@@ -61,6 +61,12 @@ SLOW_ONLY = frozenset([
     "to_stata", "pipe", "__finalize__", "set_flags", "__class_getitem__", "__hash__",
     "__array_function__", "__dataframe__", "__arrow_c_stream__", "__arrow_c_array__",
 ])
+# Calls where zambezi's answer is known to differ from pandas 3 (found with
+# ZAMBEZI_PANDAS_DEBUG=1): pandas serves them until zambezi is fixed.
+KNOWN_DIFFERENT = {
+    "StringMethods.len": "on str dtype with missing values pandas gives float64, zambezi Int64",
+}
+
 # Calls that change the object they are called on.
 MUTATORS = frozenset([
     "__setitem__", "__delitem__", "insert", "pop", "update", "__iadd__", "__isub__",
@@ -489,8 +495,8 @@ def wrap_fast(res, parent=None, name=None, args=(), kwargs=None, is_attr=False):
         return p
     if t is tuple or t is list:
         return t(wrap_fast(v) for v in res)
-    if t is dict:
-        return {k: wrap_fast(v) for k, v in res.items()}
+    if t is dict:   # pandas gives a Series or a frame where zambezi gives a dict (df.loc[label])
+        raise _NoFast("zambezi gave a dict")
     mod = t.__module__ or ""
     if mod.startswith("zambezi"):
         cls = _intermediate_type(res, parent, name, args, kwargs or {})
@@ -668,9 +674,9 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     label = f"{type(proxy).__name__}.{name}"
     mutating = name in MUTATORS or kwargs.get("inplace") is True
     intermediate = proxy._zb_kind == "intermediate"
-    reason = None
-    if not settings.disabled and name not in SLOW_ONLY and not (mutating and intermediate) \
-            and _prefer_fast(proxy):
+    reason = KNOWN_DIFFERENT.get(label)
+    if reason is None and not settings.disabled and name not in SLOW_ONLY \
+            and not (mutating and intermediate) and _prefer_fast(proxy):
         t0 = time.perf_counter()
         try:
             fobj = proxy._zb_get_fast()
@@ -680,6 +686,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             else:
                 res = attr(*unwrap_fast(args), **unwrap_fast(kwargs))
             out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
+            if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
+                out = _numpy_scalar(out)
         except (KeyboardInterrupt, MemoryError):
             raise
         except Exception as e:
@@ -703,6 +711,21 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     out = wrap_slow(res, recipe, proxy)
     recorder.slow(label, time.perf_counter() - t0, reason)
     return out
+
+
+# Series reductions for which pandas returns a numpy scalar (np.float64(2.0)
+# shows in a notebook); zambezi returns Python numbers.
+_NUMPY_SCALAR_RESULTS = frozenset(["sum", "mean", "min", "max", "std", "var", "median", "prod",
+                                   "count", "quantile", "sem", "skew", "kurt", "cumsum_last"])
+
+
+def _numpy_scalar(x):
+    t = type(x)
+    if t is float:
+        return np.float64(x)
+    if t is int:
+        return np.int64(x)
+    return x
 
 
 def _slow_call(proxy, name, args, kwargs, is_attr, sobj=None):
@@ -752,16 +775,29 @@ def _debug_compare(label, out, slow_thunk):
     if isinstance(out, _Proxy) and out._zb_kind == "intermediate":
         return
     try:
+        # floating-point sums may differ in the last bits (zambezi adds in
+        # parallel blocks): compared to 1e-9 relative
         if isinstance(expected, pd.DataFrame):
-            pd.testing.assert_frame_equal(got, expected)
+            pd.testing.assert_frame_equal(got, expected, rtol=1e-9, atol=1e-12)
         elif isinstance(expected, pd.Series):
-            pd.testing.assert_series_equal(got, expected)
+            pd.testing.assert_series_equal(got, expected, rtol=1e-9, atol=1e-12)
         elif isinstance(expected, pd.Index):
-            pd.testing.assert_index_equal(got, expected)
+            pd.testing.assert_index_equal(got, expected, exact=True)
         elif isinstance(expected, np.ndarray):
-            np.testing.assert_array_equal(got, expected)
+            if got.dtype != expected.dtype:
+                raise AssertionError(f"dtype {got.dtype} != {expected.dtype}")
+            if expected.dtype.kind == "f":
+                np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+            else:
+                np.testing.assert_array_equal(got, expected)
         elif expected is None or isinstance(expected, (int, float, str, bool, np.generic)):
-            if not (got == expected or (pd.isna(got) and pd.isna(expected))):
+            if type(got) is not type(expected):
+                raise AssertionError(f"{got!r} is a {type(got).__name__}, pandas gives a "
+                                     f"{type(expected).__name__}")
+            same = got == expected or (pd.isna(got) and pd.isna(expected))
+            if not same and isinstance(expected, (float, np.floating)):
+                same = bool(np.isclose(got, expected, rtol=1e-9, atol=1e-12))
+            if not same:
                 raise AssertionError(f"{got!r} != {expected!r}")
     except AssertionError as e:
         buf = io.StringIO()
