@@ -22,7 +22,9 @@ on one side and drop the cached other side, so both never disagree.
 import functools
 import inspect
 import io
+import os
 import pickle
+import sys
 import time
 import types
 import warnings
@@ -66,6 +68,47 @@ SLOW_ONLY = frozenset([
 KNOWN_DIFFERENT = {
     "StringMethods.len": "on str dtype with missing values pandas gives float64, zambezi Int64",
 }
+
+def _numeric_columns_guard(proxy, args, kwargs):
+    # pandas refuses nlargest/nsmallest on str, object and category columns
+    # (TypeError); zambezi would sort them.
+    if proxy._zb_kind != "frame":
+        return None
+    cols = kwargs.get("columns", args[1] if len(args) > 1 else None)
+    cols = [cols] if isinstance(cols, str) else cols
+    try:
+        fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
+        dtypes = (proxy._zb_slow.dtypes[cols] if fast is None
+                  else [fast[c].to_pandas().dtype for c in cols])
+    except Exception:
+        return "columns not checked"
+    for dt in dtypes:
+        if getattr(dt, "kind", "O") not in "biufmM":
+            return f"{dt} column: pandas raises TypeError"
+    return None
+
+
+def _astype_guard(proxy, args, kwargs):
+    # zambezi knows numpy dtypes only: a pandas extension dtype ("Int64",
+    # "string", "category", pd.ArrowDtype ...) or str, dict of them, goes to pandas.
+    spec = kwargs.get("dtype", args[0] if args else None)
+    specs = list(spec.values()) if isinstance(spec, dict) else [spec]
+    for x in specs:
+        if x is str or x is object or isinstance(x, str) and (
+                x[:1].isupper() or x in ("str", "string", "category", "boolean", "object", "O")
+                or "[" in x):
+            return f"astype({x!r}) is served by pandas"
+        if isinstance(x, type) and not (issubclass(x, np.generic) or x in (int, float, bool)):
+            return f"astype({x!r}) is served by pandas"
+        if not isinstance(x, (str, type, np.dtype)):
+            return f"astype({x!r}) is served by pandas"
+    if kwargs.get("errors", "raise") != "raise":
+        return "astype(errors=...) is served by pandas"
+    return None
+
+
+_GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
+           "astype": _astype_guard}
 
 # Calls that change the object they are called on.
 MUTATORS = frozenset([
@@ -574,7 +617,7 @@ class _SlowCallable:
 def _call_slow_function(func, label, args, kwargs, reason=None):
     _check_fallback(label, reason)
     t0 = time.perf_counter()
-    res = func(*unwrap_slow(args), **unwrap_slow(kwargs))
+    res = run_pandas(func, *unwrap_slow(args), **unwrap_slow(kwargs))
     out = wrap_slow(res)
     recorder.slow(label, time.perf_counter() - t0, reason)
     return out
@@ -674,9 +717,19 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     label = f"{type(proxy).__name__}.{name}"
     mutating = name in MUTATORS or kwargs.get("inplace") is True
     intermediate = proxy._zb_kind == "intermediate"
-    reason = KNOWN_DIFFERENT.get(label)
-    if reason is None and not settings.disabled and name not in SLOW_ONLY \
-            and not (mutating and intermediate) and _prefer_fast(proxy):
+    # Changes in place run on pandas (pandas 3.1 warns about inplace=True;
+    # an indexer assignment changes its parent), except df[c] = ..., which
+    # zambezi serves.
+    pandas_mutation = mutating and (intermediate or name != "__setitem__")
+    reason = None
+    if not pandas_mutation and not settings.disabled and name not in SLOW_ONLY \
+            and _prefer_fast(proxy):
+        reason = KNOWN_DIFFERENT.get(label)
+        guard = _GUARDS.get(name)
+        if reason is None and guard is not None:
+            reason = guard(proxy, args, kwargs)
+    if reason is None and not pandas_mutation and not settings.disabled \
+            and name not in SLOW_ONLY and _prefer_fast(proxy):
         t0 = time.perf_counter()
         try:
             fobj = proxy._zb_get_fast()
@@ -730,8 +783,45 @@ def _numpy_scalar(x):
 
 def _slow_call(proxy, name, args, kwargs, is_attr, sobj=None):
     sobj = proxy._zb_get_slow() if sobj is None else sobj
-    attr = getattr(sobj, name)
-    return attr if is_attr else attr(*unwrap_slow(args), **unwrap_slow(kwargs))
+    if is_attr:
+        return run_pandas(getattr, sobj, name)
+    return run_pandas(getattr(sobj, name), *unwrap_slow(args), **unwrap_slow(kwargs))
+
+
+_OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+def run_pandas(fn, *args, **kwargs):
+    """fn(*args, **kwargs) with the warnings it raises pointed at the user's
+    line: pandas gives some warnings a fixed stacklevel, which the proxies'
+    frames would otherwise take."""
+    cm = warnings.catch_warnings(record=True)
+    caught = cm.__enter__()
+    warnings.simplefilter("always")
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        cm.__exit__(None, None, None)
+        for w in caught:
+            _rewarn(w)
+
+
+def _rewarn(w):
+    skip = (os.path.join(_real.pd.__path__[0], ""), _OWN_DIR)
+    filename, lineno, registry, module = w.filename, w.lineno, None, None
+    if filename.startswith(skip) and not filename.startswith(_real_tests_dir()):
+        frame = sys._getframe(2)
+        while frame is not None and frame.f_code.co_filename.startswith(skip):
+            frame = frame.f_back
+        if frame is not None:
+            filename, lineno = frame.f_code.co_filename, frame.f_lineno
+            module = frame.f_globals.get("__name__")
+            registry = frame.f_globals.setdefault("__warningregistry__", {})
+    warnings.warn_explicit(w.message, w.category, filename, lineno, module, registry)
+
+
+def _real_tests_dir():
+    return os.path.join(_real.pd.__path__[0], "tests", "")
 
 
 class _BoundMethod:
