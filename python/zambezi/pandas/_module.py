@@ -29,7 +29,7 @@ def _rename(name, old, new):
     return new + name[len(old):]
 
 
-class Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finder + loader of the proxy pandas modules."""
 
     def __init__(self):
@@ -120,12 +120,12 @@ class Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 def install():
     """Put the finder first on sys.meta_path (once); returns it."""
     for finder in sys.meta_path:
-        if isinstance(finder, Accelerator):
+        if isinstance(finder, _Accelerator):
             return finder
-    finder = Accelerator()
+    finder = _Accelerator()
     sys.meta_path.insert(0, finder)
     return finder
 
 
 def installed():
-    return any(isinstance(f, Accelerator) for f in sys.meta_path)
+    return any(isinstance(f, _Accelerator) for f in sys.meta_path)
