@@ -739,7 +739,9 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             else:
                 res = attr(*unwrap_fast(args), **unwrap_fast(kwargs))
             out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
-            if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
+            if (name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series") or (
+                    name == "__getitem__" and (proxy._zb_kind == "series" or
+                                               type(proxy).__name__ in _INDEXERS)):
                 out = _numpy_scalar(out)
         except (KeyboardInterrupt, MemoryError):
             raise
@@ -772,12 +774,17 @@ _NUMPY_SCALAR_RESULTS = frozenset(["sum", "mean", "min", "max", "std", "var", "m
                                    "count", "quantile", "sem", "skew", "kurt", "cumsum_last"])
 
 
+_INDEXERS = frozenset(["_LocIndexer", "_iLocIndexer", "_AtIndexer", "_iAtIndexer"])
+
+
 def _numpy_scalar(x):
     t = type(x)
     if t is float:
         return np.float64(x)
     if t is int:
         return np.int64(x)
+    if t is bool:
+        return np.bool_(x)
     return x
 
 
