@@ -7,6 +7,8 @@
 #
 #   scripts/pandas-tests.sh                       # every top-level directory
 #   scripts/pandas-tests.sh frame/methods series/methods groupby reshape
+#   scripts/pandas-tests.sh --ci                  # CI's curated subset (scripts/pandas-tests-ci.txt),
+#                                                 # one shard; exits 1 when a test fails
 #
 # Environment:
 #   PYTHON           the interpreter (default .venv/bin/python); zambezi must
@@ -28,7 +30,9 @@ PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 SHARD_TIMEOUT=${SHARD_TIMEOUT:-1800}
 export ZAMBEZI_PANDAS_MIN_ROWS=${ZAMBEZI_PANDAS_MIN_ROWS:-0}
 OUT=$ROOT/build-pandas-tests
+# the test dependencies of pandas' suite
 "$PYTHON" -c "import pytest, hypothesis, pytz" 2>/dev/null ||
+  "$PYTHON" -m pip install -q pytest hypothesis pytz ||
   { echo "needs pytest, hypothesis and pytz: $PYTHON -m pip install pytest hypothesis pytz"; exit 1; }
 "$PYTHON" -c "import zambezi.pandas" || { echo "zambezi is not importable by $PYTHON"; exit 1; }
 PANDAS_DIR=$("$PYTHON" -c "import os, pandas; print(os.path.dirname(pandas.__file__))")
@@ -67,7 +71,11 @@ EOF
   echo "$VERSION" >"$TESTS/.version"
 fi
 
-if [ $# -gt 0 ]; then
+CI=0
+if [ "${1:-}" = --ci ]; then
+  CI=1
+  SHARDS=("ci")
+elif [ $# -gt 0 ]; then
   SHARDS=("$@")
 else
   SHARDS=()
@@ -80,13 +88,19 @@ PLUGIN=(-p zambezi.pandas)
 [ "${ACCEL:-1}" = 0 ] && PLUGIN=()
 for shard in "${SHARDS[@]}"; do
   name=${shard//\//_}
-  if [ "$shard" = top ]; then target=(tests/test_*.py); else target=("tests/$shard"); fi
+  if [ "$shard" = top ]; then
+    target=(tests/test_*.py)
+  elif [ "$shard" = ci ]; then
+    mapfile -t target < <(grep -v '^#' "$ROOT/scripts/pandas-tests-ci.txt" | grep . | sed 's|^|tests/|')
+  else
+    target=("tests/$shard")
+  fi
   echo "== $shard"
   start=$(date +%s)
   (cd "$TESTS" && PANDAS_CI=1 timeout --signal=INT --kill-after=60 "$SHARD_TIMEOUT" \
     "$PYTHON" -m pytest "${PLUGIN[@]}" --import-mode=importlib -q -p no:cacheprovider \
     -m "not slow and not single_cpu and not db and not network" --disable-warnings \
-    -o xfail_strict=true --junitxml="$OUT/results/$name.xml" -rN \
+    -o xfail_strict=true --junitxml="$OUT/results/$name.xml" -rfE \
     "${target[@]}" >"$OUT/results/$name.log" 2>&1)
   rc=$?
   echo "$rc $(( $(date +%s) - start ))" >"$OUT/results/$name.rc"
@@ -149,3 +163,7 @@ for d, msgs in sorted(failures.items(), key=lambda kv: -sum(kv[1].values())):
 print("\n".join(lines[:len(rows) + 5]))
 print(f"summary: {out / 'summary.md'}")
 EOF
+if [ "$CI" = 1 ]; then
+  rc=$(cut -d' ' -f1 "$OUT/results/ci.rc")
+  [ "$rc" = 0 ] || { grep -E "^(FAILED|ERROR)" "$OUT/results/ci.log" | head -n 40; exit 1; }
+fi

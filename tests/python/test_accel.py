@@ -168,6 +168,12 @@ try:
 except ValueError as e:
     check("bad-env", (type(e).__name__, "ZAMBEZI_PANDAS_FALLBACK" in str(e)))
 
+# pandas' own warnings reach the user, pointed at the user's line
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    pd.Series([1, 2, 3]).describe(include="all")     # deprecated in pandas 3.1
+check("pandas-warning", [(x.category.__name__, os.path.basename(x.filename)) for x in w])
+
 # debug mode: a right answer passes, a wrong one (a broken zambezi) raises
 d = pd.DataFrame({"a": [1.0, 2.0, None, 4.0], "b": [1, 1, 2, 2]})
 check("debug-right", d.groupby("b").a.sum().tolist())
@@ -261,6 +267,7 @@ def test_fallback_error_and_warn(checks):
     assert out["error"] == "('zambezi.errors', 'UnsupportedError', True)"
     assert out["warn"] == "['zambezi.pandas: Series.kurt ran on pandas']"
     assert out["bad-env"] == "('InvalidValueError', True)"
+    assert out["pandas-warning"] == "[('Pandas4Warning', 'checks.py')]"
 
 
 def test_debug_mode_runs_both_sides_and_catches_a_wrong_answer(checks):

@@ -824,6 +824,8 @@ def _rewarn(w):
             filename, lineno = frame.f_code.co_filename, frame.f_lineno
             module = frame.f_globals.get("__name__")
             registry = frame.f_globals.setdefault("__warningregistry__", {})
+    if module is None:   # as warnings.warn_explicit's own default (None would drop it)
+        module = filename[:-3] if filename.endswith(".py") else filename
     warnings.warn_explicit(w.message, w.category, filename, lineno, module, registry)
 
 
