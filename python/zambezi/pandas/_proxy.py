@@ -339,10 +339,8 @@ def _check_dtype(dt):
                 (kind == "M" and dt in (np.dtype("datetime64[us]"), np.dtype("datetime64[ms]"),
                                         np.dtype("datetime64[s]"))):
             return
-    elif isinstance(dt, pd.StringDtype) and dt.na_value is not pd.NA and dt.storage == "pyarrow":
-        return
-    elif isinstance(dt, pd.StringDtype) and dt.na_value is not pd.NA:
-        return
+    elif isinstance(dt, pd.StringDtype) and dt == pd.StringDtype(na_value=np.nan):
+        return   # the default str dtype (to_pandas gives it back; other storages would change)
     raise _NoFast(f"dtype {dt} stays in pandas")
 
 
