@@ -97,7 +97,8 @@ for shard in "${SHARDS[@]}"; do
   fi
   echo "== $shard"
   start=$(date +%s)
-  (cd "$TESTS" && PANDAS_CI=1 timeout --signal=INT --kill-after=60 "$SHARD_TIMEOUT" \
+  rm -f "$OUT/results/$name.profile.json"
+  (cd "$TESTS" && PANDAS_CI=1 ZAMBEZI_PANDAS_PROFILE_JSON="$OUT/results/$name.profile.json" timeout --signal=INT --kill-after=60 "$SHARD_TIMEOUT" \
     "$PYTHON" -m pytest "${PLUGIN[@]}" --import-mode=importlib -q -p no:cacheprovider \
     -m "not slow and not single_cpu and not db and not network" --disable-warnings \
     -o xfail_strict=true --junitxml="$OUT/results/$name.xml" -rfE \
@@ -134,6 +135,10 @@ for shard in shards:
                 c["passed"] += 1
     c["collected"] = c["passed"] + c["failed"] + c["skipped"]
     timed_out = rc in ("124", "130", "137")
+    prof = out / "results" / f"{name}.profile.json"
+    if prof.exists():
+        p = json.loads(prof.read_text())
+        c["fast_calls"], c["slow_calls"] = p["fast_calls"], p["slow_calls"]
     rows.append((shard, c, int(secs), timed_out or not xml.exists()))
     tot.update(c)
 
@@ -141,15 +146,17 @@ def pct(a, b):
     return f"{100.0 * a / b:.1f}%" if b else "-"
 
 lines = [f"# pandas {version} test suite under zambezi.pandas", "",
-         "| shard | collected | passed | failed | skipped | passed/collected | passed/(collected-skipped) | seconds |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|"]
+         "| shard | collected | passed | failed | skipped | passed/collected | passed/(collected-skipped) | calls served by zambezi | seconds |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 for shard, c, secs, cut in rows:
     lines.append(f"| {shard}{' (timed out)' if cut else ''} | {c['collected']} | {c['passed']} | "
                  f"{c['failed']} | {c['skipped']} | {pct(c['passed'], c['collected'])} | "
-                 f"{pct(c['passed'], c['collected'] - c['skipped'])} | {secs} |")
+                 f"{pct(c['passed'], c['collected'] - c['skipped'])} | "
+                 f"{pct(c['fast_calls'], c['fast_calls'] + c['slow_calls'])} | {secs} |")
 lines.append(f"| **all** | {tot['collected']} | {tot['passed']} | {tot['failed']} | {tot['skipped']} | "
              f"{pct(tot['passed'], tot['collected'])} | "
-             f"{pct(tot['passed'], tot['collected'] - tot['skipped'])} | |")
+             f"{pct(tot['passed'], tot['collected'] - tot['skipped'])} | "
+             f"{pct(tot['fast_calls'], tot['fast_calls'] + tot['slow_calls'])} | |")
 lines += ["", "## Failures by directory (most frequent first lines)", ""]
 for d, msgs in sorted(failures.items(), key=lambda kv: -sum(kv[1].values())):
     lines.append(f"- {d}: {sum(msgs.values())}")

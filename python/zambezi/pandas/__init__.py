@@ -22,7 +22,8 @@ def install():
     it supports the call and on pandas otherwise.  Call it before the first
     ``import pandas`` of the code to accelerate (a ``pd`` imported earlier
     stays the real module).  Reads ZAMBEZI_PANDAS_FALLBACK, _DEBUG,
-    _MIN_ROWS and _DEVICE from the environment.  Calling it again does
+    _MIN_ROWS, _DEVICE and _PROFILE_JSON (a file the profile is written to
+    at exit) from the environment.  Calling it again does
     nothing.
 
     Examples
@@ -39,6 +40,10 @@ def install():
     if _module.installed():
         return
     settings.read_env()
+    if settings.profile_json:
+        import atexit
+        from zambezi.pandas._profile import recorder
+        atexit.register(recorder.write_json, settings.profile_json)
     if settings.device is not None:
         import zambezi
         opt = getattr(zambezi, "set_option", None)

@@ -10,6 +10,8 @@ ZAMBEZI_PANDAS_MIN_ROWS    rows from which a pandas-held object is converted to
                            costs less than converting).  0: always try zambezi.
 ZAMBEZI_PANDAS_DEVICE      "cpu", "cuda" or "auto": passed to zambezi's device
                            option when set.
+ZAMBEZI_PANDAS_PROFILE_JSON  a file: the profile is written there at exit (as
+                           --profile-json does; for pytest -p zambezi.pandas).
 """
 
 import os
@@ -26,6 +28,7 @@ class _Settings:
         self.debug = False
         self.min_rows = DEFAULT_MIN_ROWS
         self.device = None
+        self.profile_json = None
         self.local = threading.local()   # .disabled: depth of disabled() blocks
 
     def read_env(self, environ=None):
@@ -48,6 +51,7 @@ class _Settings:
             raise InvalidValueError(
                 f"ZAMBEZI_PANDAS_DEVICE must be 'cpu', 'cuda' or 'auto', not {device!r}")
         self.device = device
+        self.profile_json = env.get("ZAMBEZI_PANDAS_PROFILE_JSON") or None
 
     @property
     def disabled(self):
