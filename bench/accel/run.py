@@ -1,6 +1,7 @@
-"""Runs bench/accel/groupby.py under plain pandas and under
-``python -m zambezi.pandas`` on the same generated G1 CSV, checks that both
-print the same answers, and reports the times and ratios.
+"""Runs bench/accel/groupby.py (db-benchmark group-by q1-q5) and
+bench/accel/small_ops.py (many tiny operations) under plain pandas and
+under ``python -m zambezi.pandas`` on the same generated G1 CSV, checks
+that both print the same answers, and reports the times and ratios.
 
     python bench/accel/run.py [--rows 1000000] [--dir /tmp/zb-accel-bench] [--repeat 2]
 
@@ -36,6 +37,14 @@ def main():
         if p.returncode:
             sys.exit(f"{mode} failed:\n{p.stderr[-3000:]}")
         out[mode] = (p.stdout, json.loads(p.stderr.strip().splitlines()[-1]))
+    small = os.path.join(HERE, "small_ops.py")
+    for mode, cmd in (("pandas", [sys.executable, small]),
+                      ("zambezi.pandas", [sys.executable, "-m", "zambezi.pandas", small])):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            sys.exit(f"{mode} small_ops failed:\n{p.stderr[-3000:]}")
+        out[mode] = (out[mode][0] + p.stdout,
+                     dict(out[mode][1], **json.loads(p.stderr.strip().splitlines()[-1])))
     same = out["pandas"][0] == out["zambezi.pandas"][0]
     print(f"G1 {a.rows:,} rows; answers identical: {same}")
     print(f"{'step':<9} {'pandas s':>9} {'accel s':>9} {'speed-up':>9}")

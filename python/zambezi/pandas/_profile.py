@@ -29,32 +29,34 @@ class _Recorder:
             self.by_name.clear()
 
     def _stats(self, name):
-        st = self.by_name.get(name)
-        if st is None:
-            st = self.by_name[name] = _Stats()
-        return st
+        with _lock:
+            st = self.by_name.get(name)
+            if st is None:
+                st = self.by_name[name] = _Stats()
+            return st
 
     def fast(self, name, seconds):
-        with _lock:
-            st = self._stats(name)
-            st.fast += 1
-            st.fast_s += seconds
+        st = self.by_name.get(name) or self._stats(name)
+        st.fast += 1
+        st.fast_s += seconds
 
     def slow(self, name, seconds, reason=None):
-        with _lock:
-            st = self._stats(name)
-            st.slow += 1
-            st.slow_s += seconds
-            if reason:
-                st.reasons[reason] += 1
+        # no lock on this path (it runs for every call pandas serves): with
+        # threads a count may be lost, never corrupted
+        st = self.by_name.get(name) or self._stats(name)
+        st.slow += 1
+        st.slow_s += seconds
+        if reason:
+            st.reasons[reason] += 1
 
     def as_dict(self):
         with _lock:
+            items = sorted(self.by_name.items())
             funcs = {
                 name: {"fast_calls": st.fast, "fast_seconds": round(st.fast_s, 6),
                        "slow_calls": st.slow, "slow_seconds": round(st.slow_s, 6),
                        "fallback_reasons": dict(st.reasons)}
-                for name, st in sorted(self.by_name.items())}
+                for name, st in items}
         return {"fast_calls": sum(f["fast_calls"] for f in funcs.values()),
                 "slow_calls": sum(f["slow_calls"] for f in funcs.values()),
                 "functions": funcs}

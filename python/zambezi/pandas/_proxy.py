@@ -430,19 +430,31 @@ def _reason(e):
 # Wrapping and unwrapping
 
 
+def _is_proxy(x):
+    # type(type(x)) instead of isinstance(x, _Proxy): the metaclass's
+    # __instancecheck__ is Python code, and this runs for every argument.
+    return type(type(x)) is _ProxyMeta
+
+
+def _needs_unwrap(v):
+    t = type(v)
+    return type(t) is _ProxyMeta or t is _ProxyMeta or t is list or t is tuple or t is dict \
+        or t is _SlowCallable
+
+
 def unwrap_slow(x):
-    if isinstance(x, _Proxy) and type(x) is not _ProxyMeta:
-        return x._zb_get_slow()
     t = type(x)
+    if type(t) is _ProxyMeta:
+        return x._zb_get_slow()
     if t is tuple or t is list:
-        if any(isinstance(v, (_Proxy, list, tuple, dict)) for v in x):
+        if any(_needs_unwrap(v) for v in x):
             return t(unwrap_slow(v) for v in x)
         return x
     if t is dict:
-        if any(isinstance(v, (_Proxy, list, tuple, dict)) for v in x.values()):
+        if any(_needs_unwrap(v) for v in x.values()):
             return {k: unwrap_slow(v) for k, v in x.items()}
         return x
-    if isinstance(x, _ProxyMeta):
+    if t is _ProxyMeta:
         return x._zb_slow_type
     if isinstance(x, _SlowCallable):
         return x._zb_func
@@ -450,7 +462,7 @@ def unwrap_slow(x):
 
 
 def unwrap_fast(x):
-    if isinstance(x, _Proxy):
+    if _is_proxy(x):
         return x._zb_get_fast()
     t = type(x)
     if t is tuple or t is list:
@@ -665,7 +677,7 @@ def _want_fast_args(args, kwargs, label):
     found = [False]
 
     def visit(x):
-        if isinstance(x, _Proxy):
+        if _is_proxy(x):
             if _prefer_fast(x):
                 found[0] = True
         elif type(x) in (list, tuple):
@@ -788,8 +800,8 @@ def _numpy_scalar(x):
 
 def _slow_call(proxy, name, args, kwargs, is_attr, sobj=None):
     sobj = proxy._zb_get_slow() if sobj is None else sobj
-    if is_attr:
-        return run_pandas(getattr, sobj, name)
+    if is_attr:   # attribute reads: no warnings to re-point, and the cheapest path
+        return getattr(sobj, name)
     return run_pandas(getattr(sobj, name), *unwrap_slow(args), **unwrap_slow(kwargs))
 
 
@@ -850,15 +862,28 @@ class _BoundMethod:
         return f"<bound method {type(self._zb_owner).__name__}.{self._zb_name}>"
 
 
+_ATTR_KIND = {}   # (proxy type, name) -> "method", ("static", function) or "attr"
+
+
 def _get_attribute(proxy, name):
-    slow_type = type(proxy)._zb_slow_type
-    static = inspect.getattr_static(slow_type, name, None)
-    if isinstance(static, (types.FunctionType, staticmethod)) or \
-            type(static).__name__ in ("cython_function_or_method", "method_descriptor"):
+    cls = type(proxy)
+    kind = _ATTR_KIND.get((cls, name))
+    if kind is None:
+        static = inspect.getattr_static(cls._zb_slow_type, name, None)
         if isinstance(static, staticmethod):
-            return wrap_function(static.__func__, f"{slow_type.__name__}.{name}")
+            kind = ("static", static.__func__)
+        elif isinstance(static, types.FunctionType) or \
+                type(static).__name__ in ("cython_function_or_method", "method_descriptor"):
+            kind = "method"
+        else:
+            kind = "attr"
+        if static is not None:   # a column name (df.col) is looked up each time
+            _ATTR_KIND[(cls, name)] = kind
+    if kind == "method":
         return _BoundMethod(proxy, name)
-    return dispatch(proxy, name, (), {}, is_attr=True)
+    if kind == "attr":
+        return dispatch(proxy, name, (), {}, is_attr=True)
+    return wrap_function(kind[1], f"{cls._zb_slow_type.__name__}.{name}")
 
 
 # ---------------------------------------------------------------------------
