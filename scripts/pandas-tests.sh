@@ -16,6 +16,7 @@
 #   SHARD_TIMEOUT    seconds per shard (default 1800); a shard that runs out is
 #                    reported as such, with what it had finished
 #   ACCEL=0          run without the accelerator (the baseline on this machine)
+#   PANDAS_TESTS_OUT the output folder (default build-pandas-tests)
 #   ZAMBEZI_PANDAS_MIN_ROWS  default 0 here, so that zambezi serves the tests'
 #                    small frames too (the default of 1000000 would leave them
 #                    all in pandas and measure nothing)
@@ -29,7 +30,7 @@ ROOT=$PWD
 PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 SHARD_TIMEOUT=${SHARD_TIMEOUT:-1800}
 export ZAMBEZI_PANDAS_MIN_ROWS=${ZAMBEZI_PANDAS_MIN_ROWS:-0}
-OUT=$ROOT/build-pandas-tests
+OUT=${PANDAS_TESTS_OUT:-$ROOT/build-pandas-tests}
 # the test dependencies of pandas' suite
 "$PYTHON" -c "import pytest, hypothesis, pytz" 2>/dev/null ||
   "$PYTHON" -m pip install -q pytest hypothesis pytz ||

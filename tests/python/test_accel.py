@@ -136,6 +136,10 @@ df.loc[df.b == "x", "a"] = -5.0        # on pandas: the zambezi side is dropped
 check("loc-set", (df._zb_fast is None, df.a.tolist(), float(df.c.sum())))
 df.rename(columns={"c": "d"}, inplace=True)
 check("inplace", (list(df.columns), df.groupby("b").d.sum().tolist()))
+f = pd.DataFrame({"x": [1, 2]}) + 0    # held by zambezi
+f.columns.name = "cols"                # renames f's own labels, as in pandas
+f.index.name = "rows"
+check("label-names", (f.columns.name, f.index.name, int(f.x.sum())))
 ser = df.a
 ser.iloc[0] = 100.0                    # copy-on-write: df keeps its value
 check("cow", (float(df.a.iloc[0]), float(ser.iloc[0])))
@@ -245,6 +249,7 @@ def test_mutations_stay_coherent(checks):
     # d (was c) summed by b: x -> 1+3+5, y -> 2+4+6
     assert out["inplace"] == "(['a', 'b', 'd'], [9.0, 12.0])"
     assert out["cow"] == "(-5.0, 100.0)"
+    assert out["label-names"] == "('cols', 'rows', 3)"
 
 
 def test_pickles_cross_both_ways(checks):

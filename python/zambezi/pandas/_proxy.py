@@ -207,9 +207,20 @@ class _Proxy(metaclass=_ProxyMeta):
             object.__setattr__(self, name, value)
             return
         t0 = time.perf_counter()
-        root = _mutation_root(self)
-        setattr(self._zb_get_slow(), name, unwrap_slow(value))
-        root._zb_drop_fast()
+        rec = self._zb_recipe
+        if self._zb_kind == "index" and rec is not None and rec[4] and \
+                rec[1] in ("index", "columns") and rec[0]._zb_kind in ("frame", "series"):
+            # df.columns.name = ...: renames the labels of df itself, as in pandas
+            parent = rec[0]
+            real = getattr(parent._zb_get_slow(), rec[1])
+            setattr(real, name, unwrap_slow(value))
+            parent._zb_drop_fast()
+            object.__setattr__(self, "_zb_slow", real)
+            self._zb_drop_fast()
+        else:
+            root = _mutation_root(self)
+            setattr(self._zb_get_slow(), name, unwrap_slow(value))
+            root._zb_drop_fast()
         recorder.slow(f"{type(self).__name__}.{name} (set)", time.perf_counter() - t0)
 
     def __delattr__(self, name):
@@ -499,7 +510,7 @@ def wrap_slow(res, recipe=None, owner=None):
     cls = SLOW_TO_PROXY.get(t) or (_proxy_for_slow_type(t) if _is_pandas_type(t) else None)
     if cls is not None:
         p = object.__new__(cls)
-        _init(p, None, res, recipe if cls._zb_kind == "intermediate" else None)
+        _init(p, None, res, recipe if cls._zb_kind in ("intermediate", "index") else None)
         return p
     if t is tuple or t is list:
         return t(wrap_slow(v) for v in res)
@@ -543,7 +554,7 @@ def wrap_fast(res, parent=None, name=None, args=(), kwargs=None, is_attr=False):
         return p
     if isinstance(res, _ix.Index):
         slow = res.to_pandas()
-        p = wrap_slow(slow)
+        p = wrap_slow(slow, (parent, name, args, kwargs or {}, is_attr) if parent is not None else None)
         object.__setattr__(p, "_zb_fast", res)
         return p
     if t is tuple or t is list:
