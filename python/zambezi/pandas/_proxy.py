@@ -738,10 +738,11 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     label = f"{type(proxy).__name__}.{name}"
     mutating = name in MUTATORS or kwargs.get("inplace") is True
     intermediate = proxy._zb_kind == "intermediate"
-    # Changes in place run on pandas (pandas 3.1 warns about inplace=True;
+    # Changes in place run on pandas (pandas 3.1 warns about inplace=;
     # an indexer assignment changes its parent), except df[c] = ..., which
     # zambezi serves.
-    pandas_mutation = mutating and (intermediate or name != "__setitem__")
+    pandas_mutation = (mutating and (intermediate or name != "__setitem__")) \
+        or "inplace" in kwargs   # pandas 3.1 warns whenever inplace= is given
     reason = None
     if not pandas_mutation and not settings.disabled and name not in SLOW_ONLY \
             and _prefer_fast(proxy):
