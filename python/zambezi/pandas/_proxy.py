@@ -406,10 +406,9 @@ def _to_fast(proxy):
             raise _NoFast("Series.attrs is set")
         from zambezi import _convert
         from zambezi import index as _ix
-        from zambezi.series import Series
         try:
             col = _convert.column_from_pandas(slow, name=slow.name or "")
-            return Series._from_column(col, slow.name, _ix.from_pandas_index(slow.index))
+            return zb.Series._from_column(col, slow.name, _ix.from_pandas_index(slow.index))
         except Exception as e:
             raise _NoFast(_reason(e)) from None
     if kind == "index":
