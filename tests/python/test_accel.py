@@ -61,6 +61,8 @@ print(df.iloc[10:14], df.loc[5])
 print(round(df.v.sem(), 12), df.v.interpolate().isna().sum())
 print(df.describe())
 print(df.head(3).T)
+cat = pd.Categorical(df.s.head(6), categories=["ant", "bee", "cat", "dog"])   # a real class
+print(cat, isinstance(cat, pd.Categorical), type(cat).__name__, cat.categories.dtype)
 print(np.asarray(df[["k", "v"]])[:2], np.sqrt(df.k).head(3), round(np.log1p(df.v.fillna(0)).sum(), 9))
 df.fillna({"v": 0.0}, inplace=True)
 print(df.v.isna().sum(), round(df.v.sum(), 9))

@@ -109,7 +109,11 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 return importlib.import_module(vname[len(PREFIX):])
             return value
         if isinstance(value, type):
-            return _proxy.SLOW_TO_PROXY.get(value, value)
+            if value in _proxy.SLOW_TO_PROXY:
+                return _proxy.SLOW_TO_PROXY[value]
+            if value.__name__ in _wrappers.UNWRAPPING and value.__module__.startswith("pandas"):
+                return _proxy.unwrapping_class(value)
+            return value
         if callable(value) and isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) \
                 or type(value).__name__ == "cython_function_or_method":
             fast = _wrappers.fast_function(attr) if modname == "pandas" else None

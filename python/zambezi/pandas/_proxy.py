@@ -165,6 +165,46 @@ class _ProxyMeta(type):
         return repr(cls._zb_slow_type)
 
 
+class _UnwrappingMeta(type):
+    """Metaclass of stand-ins for pandas classes whose objects are not
+    proxied (Categorical): user code gets real objects, but the arguments
+    it passes are unwrapped first, so a proxy never ends up inside a real
+    pandas object.  isinstance/issubclass answer for the real class."""
+
+    def __instancecheck__(cls, inst):
+        return isinstance(inst, cls._zb_real)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, cls._zb_real)
+
+    def __getattr__(cls, name):
+        if name.startswith("_zb_"):
+            raise AttributeError(name)
+        attr = getattr(cls._zb_real, name)
+        if callable(attr) and not isinstance(attr, type):
+            return wrap_function(attr, f"{cls.__name__}.{name}")
+        return attr
+
+    def __call__(cls, *args, **kwargs):
+        return _call_slow_function(cls._zb_real, f"{cls.__name__}.__init__", args, kwargs)
+
+    def __repr__(cls):
+        return repr(cls._zb_real)
+
+
+_UNWRAPPING = {}
+
+
+def unwrapping_class(real):
+    """The stand-in class user code gets for the pandas class real."""
+    cls = _UNWRAPPING.get(real)
+    if cls is None:
+        cls = _UNWRAPPING[real] = _UnwrappingMeta(
+            real.__name__, (), {"_zb_real": real, "__module__": real.__module__,
+                                "__qualname__": real.__qualname__, "__doc__": real.__doc__})
+    return cls
+
+
 class _Proxy(metaclass=_ProxyMeta):
     """Base of every proxy type (fields are set with object.__setattr__)."""
 
@@ -468,6 +508,8 @@ def unwrap_slow(x):
         return x._zb_slow_type
     if isinstance(x, _SlowCallable):
         return x._zb_func
+    if t is _UnwrappingMeta:
+        return x._zb_real
     return x
 
 

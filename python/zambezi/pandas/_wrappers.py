@@ -40,6 +40,10 @@ _INTERMEDIATE = [
     ("pandas.core.indexing", "_iAtIndexer"),
 ]
 
+# pandas classes whose objects stay real but whose constructors and class
+# methods must not be given proxies (they take Index/Series arguments).
+UNWRAPPING = frozenset(["Categorical"])
+
 # pandas top-level function -> zambezi function of the same contract.
 # (Not cut/qcut: zambezi labels bins with strings where pandas gives a
 # Categorical of Intervals.)
