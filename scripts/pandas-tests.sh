@@ -17,6 +17,7 @@
 #                    reported as such, with what it had finished
 #   ACCEL=0          run without the accelerator (the baseline on this machine)
 #   PANDAS_TESTS_OUT the output folder (default build-pandas-tests)
+#   SUMMARY_ONLY=1   only rewrite the summary from the shards' earlier results
 #   ZAMBEZI_PANDAS_MIN_ROWS  default 0 here, so that zambezi serves the tests'
 #                    small frames too (the default of 1000000 would leave them
 #                    all in pandas and measure nothing)
@@ -88,6 +89,7 @@ mkdir -p "$OUT/results"
 PLUGIN=(-p zambezi.pandas)
 [ "${ACCEL:-1}" = 0 ] && PLUGIN=()
 for shard in "${SHARDS[@]}"; do
+  [ "${SUMMARY_ONLY:-0}" = 1 ] && break
   name=${shard//\//_}
   if [ "$shard" = top ]; then
     target=(tests/test_*.py)
