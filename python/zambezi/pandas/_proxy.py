@@ -19,6 +19,7 @@ Mutations (setitem, attribute assignment, inplace=True, loc[...] = ...) run
 on one side and drop the cached other side, so both never disagree.
 """
 
+import copy
 import functools
 import inspect
 import io
@@ -273,11 +274,11 @@ class _Proxy(metaclass=_ProxyMeta):
 
     def __copy__(self):
         return dispatch(self, "copy", (), {"deep": False}) if self._zb_kind != "intermediate" \
-            else wrap_slow(__import__("copy").copy(self._zb_get_slow()))
+            else wrap_slow(copy.copy(self._zb_get_slow()))
 
     def __deepcopy__(self, memo):
         return dispatch(self, "copy", (), {"deep": True}) if self._zb_kind != "intermediate" \
-            else wrap_slow(__import__("copy").deepcopy(self._zb_get_slow(), memo))
+            else wrap_slow(copy.deepcopy(self._zb_get_slow(), memo))
 
     # -- the two sides -------------------------------------------------
 
@@ -651,9 +652,12 @@ def _intermediate_type(res, parent, name, args, kwargs):
     return None
 
 
-_GROUPBY_METHODS = frozenset(
-    n for n in dir(__import__("zambezi._groupby", fromlist=["GroupBy"]).GroupBy)
-    if not n.startswith("_"))
+def _groupby_methods():
+    from zambezi._groupby import GroupBy
+    return frozenset(n for n in dir(GroupBy) if not n.startswith("_"))
+
+
+_GROUPBY_METHODS = _groupby_methods()
 
 
 class _SlowCallable:
