@@ -4,7 +4,9 @@
 #   2. the same C tests under AddressSanitizer and UBSan,
 #   3. the CSV and Parquet readers under libFuzzer with ASan + UBSan, each for
 #      a bounded time (ZAMBEZI_FUZZ_SECONDS, default 60),
-#   4. the Python tests (pytest; GPU tests skip without a GPU).
+#   4. the Python tests (pytest; GPU tests skip without a GPU),
+#   5. a curated subset of pandas' own test suite under zambezi.pandas
+#      (scripts/pandas-tests-ci.txt; the full run is scripts/pandas-tests.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
@@ -52,3 +54,6 @@ fi
 
 echo "== Python tests"
 .venv/bin/python -m pytest -q tests/python "$@"
+
+echo "== pandas' own tests under zambezi.pandas (curated subset)"
+bash scripts/pandas-tests.sh --ci

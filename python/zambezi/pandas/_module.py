@@ -1,0 +1,135 @@
+"""The import hook: a sys.meta_path finder and loader for ``pandas`` and
+``pandas.*`` that gives user code proxy modules.
+
+As cudf.pandas does: at install the real pandas modules already imported are
+moved in sys.modules to ``_zb_slow_pandas...`` names, so that the next
+``import pandas`` reaches this finder.  A proxy module has no attributes of
+its own; its ``__getattr__`` looks at the calling frame's file: code inside
+pandas itself or inside zambezi gets the real attribute, any other code
+(user scripts, third-party libraries) gets the wrapped one (proxy classes,
+functions that unwrap their arguments and wrap their results, proxy
+submodules).  Submodules imported later are loaded as real modules under
+the prefixed name through the real package's __path__.
+"""
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import types
+
+from zambezi.pandas import _proxy, _wrappers
+from zambezi.pandas._config import settings
+
+PREFIX = "_zb_slow_"
+
+
+def _rename(name, old, new):
+    return new + name[len(old):]
+
+
+class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finder + loader of the proxy pandas modules."""
+
+    def __init__(self):
+        import pandas  # noqa: F401  (the real one: not installed yet)
+        import zambezi
+
+        for name in list(sys.modules):
+            if name == "pandas" or name.startswith("pandas."):
+                if name == "pandas._config.config":
+                    continue  # one options registry: see the module docstring of cudf.pandas
+                sys.modules[PREFIX + name] = sys.modules.pop(name)
+        real = sys.modules[PREFIX + "pandas"]
+        self.denylist = tuple(os.path.join(p, "") for p in
+                              list(real.__path__) + list(zambezi.__path__))
+        self._cache = {}
+        _wrappers.setup(PREFIX)
+        # pandas points its warnings at the first frame outside pandas
+        # (find_stack_level); the proxies' frames must count as pandas' own
+        # too, so that warnings name the user's line.  str.startswith takes
+        # a tuple of prefixes.
+        exc = importlib.import_module(PREFIX + "pandas.util._exceptions")
+        pkg = os.path.join(real.__path__[0], "")
+        exc._pkg_dir = (pkg, os.path.join(os.path.dirname(__file__), ""))
+        exc._test_dir = (os.path.join(pkg, "tests", ""),)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "pandas" or fullname.startswith("pandas."):
+            try:
+                real = importlib.import_module(_rename(fullname, "pandas", PREFIX + "pandas"))
+            except ImportError:
+                return None
+            spec = importlib.machinery.ModuleSpec(
+                fullname, self, is_package=hasattr(real, "__path__"))
+            if hasattr(real, "__path__"):
+                spec.submodule_search_locations = list(real.__path__)
+            return spec
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, mod):
+        name = mod.__name__
+        real = importlib.import_module(_rename(name, "pandas", PREFIX + "pandas"))
+        denylist = self.denylist
+        cache = {}
+
+        def __getattr__(attr):
+            value = getattr(real, attr)   # AttributeError as the real module gives it
+            if settings.disabled:
+                return value
+            caller = sys._getframe(1).f_code.co_filename
+            if caller.startswith(denylist):
+                return value
+            try:
+                return cache[attr]
+            except KeyError:
+                pass
+            wrapped = self._wrap(value, attr, name)
+            try:
+                cache[attr] = wrapped
+            except TypeError:
+                pass
+            return wrapped
+
+        mod.__getattr__ = __getattr__
+        mod.__dir__ = lambda: dir(real)
+        if hasattr(real, "__path__"):
+            mod.__path__ = list(real.__path__)
+        mod.__file__ = getattr(real, "__file__", None)
+        mod._zb_real_module = real
+
+    def _wrap(self, value, attr, modname):
+        if isinstance(value, types.ModuleType):
+            vname = value.__name__
+            if vname.startswith(PREFIX + "pandas"):
+                return importlib.import_module(vname[len(PREFIX):])
+            return value
+        if isinstance(value, type):
+            if value in _proxy.SLOW_TO_PROXY:
+                return _proxy.SLOW_TO_PROXY[value]
+            if value.__name__ in _wrappers.UNWRAPPING and value.__module__.startswith("pandas"):
+                return _proxy.unwrapping_class(value)
+            return value
+        if callable(value) and isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) \
+                or type(value).__name__ == "cython_function_or_method":
+            fast = _wrappers.fast_function(attr) if modname == "pandas" else None
+            return _proxy.wrap_function(value, f"{modname}.{attr}", fast)
+        return value
+
+
+def install():
+    """Put the finder first on sys.meta_path (once); returns it."""
+    for finder in sys.meta_path:
+        if isinstance(finder, _Accelerator):
+            return finder
+    finder = _Accelerator()
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def installed():
+    return any(isinstance(f, _Accelerator) for f in sys.meta_path)

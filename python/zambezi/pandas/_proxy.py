@@ -1,0 +1,984 @@
+"""Fast/slow proxies: objects that look like pandas objects to user code and
+hold a zambezi object (the fast side), a pandas object (the slow side), or
+both.
+
+A proxy converts lazily and caches the other side.  Each call is first tried
+on zambezi (when the object is held by zambezi, or big enough to be worth
+converting: settings.min_rows); any exception there, or a result zambezi
+cannot stand for, runs the call on pandas instead (converting once) and
+records the reason.  Results are wrapped back into proxies.
+
+Kinds of proxy:
+- data proxies (DataFrame, Series, Index types): the two sides convert with
+  zambezi.from_pandas / to_pandas.
+- intermediate proxies (GroupBy, Rolling, accessors such as .str/.loc): they
+  remember the recipe that made them (parent proxy, attribute or method,
+  arguments) and build a missing side by replaying it on the parent's side.
+
+Mutations (setitem, attribute assignment, inplace=True, loc[...] = ...) run
+on one side and drop the cached other side, so both never disagree.
+"""
+
+import copy
+import functools
+import inspect
+import io
+import os
+import pickle
+import sys
+import time
+import types
+import warnings
+
+import numpy as np
+
+from zambezi.pandas._config import settings
+from zambezi.pandas._profile import recorder
+
+# Filled by _wrappers.setup(): real pandas class -> proxy class, and the
+# zambezi classes that stand for pandas data types.
+SLOW_TO_PROXY = {}
+_NAME_TO_PROXY = {}
+_real = types.SimpleNamespace(pd=None)
+
+
+class _NoFast(Exception):
+    """zambezi cannot hold or compute this (the message says why)."""
+
+
+class _Unconvertible:
+    def __init__(self, reason):
+        self.reason = reason
+
+
+# Names always served by pandas: printing and introspection must be
+# byte-identical, and these return pandas-only objects.
+SLOW_ONLY = frozenset([
+    "__repr__", "__str__", "__format__", "_repr_html_", "_repr_latex_", "to_string", "to_html",
+    "to_markdown", "to_latex", "info", "describe", "dtypes", "dtype", "values", "array",
+    "style", "plot", "hist", "boxplot", "attrs", "flags", "memory_usage", "__iter__",
+    "iterrows", "itertuples", "items", "keys", "__reduce__", "__reduce_ex__", "__getstate__",
+    "__sizeof__", "to_pickle", "to_dict", "to_records", "tolist", "to_list", "__dir__",
+    "__array_priority__", "_constructor", "axes", "empty", "__contains__", "name", "names",
+    "to_clipboard", "to_excel", "to_json", "to_xml", "to_sql", "to_hdf", "to_feather",
+    "to_stata", "pipe", "__finalize__", "set_flags", "__class_getitem__", "__hash__",
+    "__array_function__", "__dataframe__", "__arrow_c_stream__", "__arrow_c_array__",
+])
+# Calls where zambezi's answer is known to differ from pandas 3 (found with
+# ZAMBEZI_PANDAS_DEBUG=1): pandas serves them until zambezi is fixed.
+KNOWN_DIFFERENT = {
+    "StringMethods.len": "on str dtype with missing values pandas gives float64, zambezi Int64",
+}
+
+def _numeric_columns_guard(proxy, args, kwargs):
+    # pandas refuses nlargest/nsmallest on str, object and category columns
+    # (TypeError); zambezi would sort them.
+    if proxy._zb_kind != "frame":
+        return None
+    cols = kwargs.get("columns", args[1] if len(args) > 1 else None)
+    cols = [cols] if isinstance(cols, str) else cols
+    try:
+        fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
+        dtypes = (proxy._zb_slow.dtypes[cols] if fast is None
+                  else [fast[c].to_pandas().dtype for c in cols])
+    except Exception:
+        return "columns not checked"
+    for dt in dtypes:
+        if getattr(dt, "kind", "O") not in "biufmM":
+            return f"{dt} column: pandas raises TypeError"
+    return None
+
+
+def _astype_guard(proxy, args, kwargs):
+    # zambezi knows numpy dtypes only: a pandas extension dtype ("Int64",
+    # "string", "category", pd.ArrowDtype ...) or str, dict of them, goes to pandas.
+    spec = kwargs.get("dtype", args[0] if args else None)
+    specs = list(spec.values()) if isinstance(spec, dict) else [spec]
+    for x in specs:
+        if x is str or x is object or isinstance(x, str) and (
+                x[:1].isupper() or x in ("str", "string", "category", "boolean", "object", "O")
+                or "[" in x):
+            return f"astype({x!r}) is served by pandas"
+        if isinstance(x, type) and not (issubclass(x, np.generic) or x in (int, float, bool)):
+            return f"astype({x!r}) is served by pandas"
+        if not isinstance(x, (str, type, np.dtype)):
+            return f"astype({x!r}) is served by pandas"
+    if kwargs.get("errors", "raise") != "raise":
+        return "astype(errors=...) is served by pandas"
+    return None
+
+
+_GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
+           "astype": _astype_guard}
+
+# Calls that change the object they are called on.
+MUTATORS = frozenset([
+    "__setitem__", "__delitem__", "insert", "pop", "update", "__iadd__", "__isub__",
+    "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__", "__iand__",
+    "__ior__", "__ixor__", "_set_names", "set_names_inplace",
+])
+
+
+# ---------------------------------------------------------------------------
+# The proxy classes
+
+
+class _ProxyMeta(type):
+    """Metaclass of proxy types: isinstance/issubclass also accept the real
+    pandas type, class attributes come from the real type (wrapped), and
+    calling the class builds a pandas object wrapped in a proxy."""
+
+    def __instancecheck__(cls, inst):
+        if type.__instancecheck__(cls, inst):
+            return True
+        slow = cls.__dict__.get("_zb_slow_type")
+        if slow is None:
+            return False
+        if isinstance(inst, _Proxy):
+            return issubclass(type(inst)._zb_slow_type, slow)
+        return isinstance(inst, slow)
+
+    def __subclasscheck__(cls, sub):
+        if type.__subclasscheck__(cls, sub):
+            return True
+        slow = cls.__dict__.get("_zb_slow_type")
+        if slow is None or not isinstance(sub, type):
+            return False
+        return issubclass(getattr(sub, "_zb_slow_type", sub), slow)
+
+    def __getattr__(cls, name):
+        if name.startswith("_zb_"):
+            raise AttributeError(name)
+        attr = getattr(cls._zb_slow_type, name)
+        if isinstance(attr, type):
+            return SLOW_TO_PROXY.get(attr, attr)
+        if callable(attr):
+            return wrap_function(attr, f"{cls.__name__}.{name}")
+        return attr
+
+    def __call__(cls, *args, **kwargs):
+        t0 = time.perf_counter()
+        obj = cls._zb_slow_type(*unwrap_slow(args), **unwrap_slow(kwargs))
+        recorder.slow(f"{cls.__name__}.__init__", time.perf_counter() - t0)
+        return wrap_slow(obj)
+
+    def __repr__(cls):
+        return repr(cls._zb_slow_type)
+
+
+class _UnwrappingMeta(type):
+    """Metaclass of stand-ins for pandas classes whose objects are not
+    proxied (Categorical): user code gets real objects, but the arguments
+    it passes are unwrapped first, so a proxy never ends up inside a real
+    pandas object.  isinstance/issubclass answer for the real class."""
+
+    def __instancecheck__(cls, inst):
+        return isinstance(inst, cls._zb_real)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, cls._zb_real)
+
+    def __getattr__(cls, name):
+        if name.startswith("_zb_"):
+            raise AttributeError(name)
+        attr = getattr(cls._zb_real, name)
+        if callable(attr) and not isinstance(attr, type):
+            return wrap_function(attr, f"{cls.__name__}.{name}")
+        return attr
+
+    def __call__(cls, *args, **kwargs):
+        return _call_slow_function(cls._zb_real, f"{cls.__name__}.__init__", args, kwargs)
+
+    def __repr__(cls):
+        return repr(cls._zb_real)
+
+
+_UNWRAPPING = {}
+
+
+def unwrapping_class(real):
+    """The stand-in class user code gets for the pandas class real."""
+    cls = _UNWRAPPING.get(real)
+    if cls is None:
+        cls = _UNWRAPPING[real] = _UnwrappingMeta(
+            real.__name__, (), {"_zb_real": real, "__module__": real.__module__,
+                                "__qualname__": real.__qualname__, "__doc__": real.__doc__})
+    return cls
+
+
+class _Proxy(metaclass=_ProxyMeta):
+    """Base of every proxy type (fields are set with object.__setattr__)."""
+
+    _zb_slow_type = None
+    _zb_kind = "intermediate"
+
+    def __new__(cls, *args, **kwargs):
+        # Reached directly only from pickle (copyreg.__newobj__ and pandas'
+        # _new_Index call cls.__new__); the metaclass handles cls(...).
+        if args or kwargs:
+            return wrap_slow(cls._zb_slow_type(*unwrap_slow(args), **unwrap_slow(kwargs)))
+        self = object.__new__(cls)
+        _init(self, None, None, None)
+        return self
+
+    def __setstate__(self, state):
+        real = object.__new__(type(self)._zb_slow_type)
+        real.__setstate__(state)
+        _init(self, None, real, None)
+
+    def __reduce_ex__(self, protocol):
+        # The pickle holds the pandas side as a plain pandas pickle, so it
+        # loads where zambezi.pandas is not installed.
+        slow = self._zb_get_slow()
+        disabled_depth = getattr(settings.local, "disabled", 0)
+        settings.local.disabled = disabled_depth + 1
+        try:
+            data = pickle.dumps(slow, protocol=max(protocol, 2))
+        finally:
+            settings.local.disabled = disabled_depth
+        return (pickle.loads, (data,))
+
+    def __getattr__(self, name):
+        if name.startswith("_zb_"):
+            raise AttributeError(name)
+        return _get_attribute(self, name)
+
+    def __setattr__(self, name, value):
+        if name.startswith("_zb_"):
+            object.__setattr__(self, name, value)
+            return
+        t0 = time.perf_counter()
+        rec = self._zb_recipe
+        if self._zb_kind == "index" and rec is not None and rec[4] and \
+                rec[1] in ("index", "columns") and rec[0]._zb_kind in ("frame", "series"):
+            # df.columns.name = ...: renames the labels of df itself, as in pandas
+            parent = rec[0]
+            real = getattr(parent._zb_get_slow(), rec[1])
+            setattr(real, name, unwrap_slow(value))
+            parent._zb_drop_fast()
+            object.__setattr__(self, "_zb_slow", real)
+            self._zb_drop_fast()
+        else:
+            root = _mutation_root(self)
+            setattr(self._zb_get_slow(), name, unwrap_slow(value))
+            root._zb_drop_fast()
+        recorder.slow(f"{type(self).__name__}.{name} (set)", time.perf_counter() - t0)
+
+    def __delattr__(self, name):
+        root = _mutation_root(self)
+        delattr(self._zb_get_slow(), name)
+        root._zb_drop_fast()
+
+    def __dir__(self):
+        return sorted(dir(type(self)._zb_slow_type))
+
+    def __copy__(self):
+        return dispatch(self, "copy", (), {"deep": False}) if self._zb_kind != "intermediate" \
+            else wrap_slow(copy.copy(self._zb_get_slow()))
+
+    def __deepcopy__(self, memo):
+        return dispatch(self, "copy", (), {"deep": True}) if self._zb_kind != "intermediate" \
+            else wrap_slow(copy.deepcopy(self._zb_get_slow(), memo))
+
+    # -- the two sides -------------------------------------------------
+
+    def _zb_drop_fast(self):
+        object.__setattr__(self, "_zb_fast", None)
+
+    def _zb_drop_slow(self):
+        object.__setattr__(self, "_zb_slow", None)
+
+    def _zb_get_slow(self):
+        slow = self._zb_slow
+        if slow is None:
+            slow = _to_slow(self)
+            object.__setattr__(self, "_zb_slow", slow)
+        return slow
+
+    def _zb_get_fast(self):
+        fast = self._zb_fast
+        if isinstance(fast, _Unconvertible):
+            raise _NoFast(fast.reason)
+        if fast is None:
+            try:
+                fast = _to_fast(self)
+            except _NoFast as e:
+                object.__setattr__(self, "_zb_fast", _Unconvertible(str(e)))
+                raise
+            object.__setattr__(self, "_zb_fast", fast)
+        return fast
+
+
+def _init(proxy, fast, slow, recipe):
+    object.__setattr__(proxy, "_zb_fast", fast)
+    object.__setattr__(proxy, "_zb_slow", slow)
+    object.__setattr__(proxy, "_zb_recipe", recipe)
+
+
+def _mutation_root(proxy):
+    """The data proxy a mutation through proxy changes (df for df.loc)."""
+    while proxy._zb_kind == "intermediate" and proxy._zb_recipe is not None:
+        proxy = proxy._zb_recipe[0]
+    return proxy
+
+
+def _make_dunder(name):
+    def method(self, *args, **kwargs):
+        return dispatch(self, name, args, kwargs)
+    method.__name__ = name
+    return method
+
+
+_DUNDERS = [
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+    "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+    "__rpow__", "__matmul__", "__rmatmul__", "__divmod__", "__rdivmod__", "__and__",
+    "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__eq__", "__ne__", "__lt__",
+    "__le__", "__gt__", "__ge__", "__neg__", "__pos__", "__abs__", "__invert__", "__round__",
+    "__getitem__", "__setitem__", "__delitem__", "__len__", "__iter__", "__contains__",
+    "__bool__", "__array__", "__array_ufunc__", "__array_function__", "__float__", "__int__",
+    "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
+    "__ipow__", "__iand__", "__ior__", "__ixor__", "__repr__", "__str__", "__format__",
+    "_repr_html_", "__call__", "__next__", "__sizeof__", "__dataframe__",
+    "__arrow_c_stream__", "__arrow_c_array__", "__index__",
+]
+
+
+def make_proxy_type(slow_type, kind, bases):
+    """A proxy class standing for slow_type (a pandas class)."""
+    ns = {"_zb_slow_type": slow_type, "_zb_kind": kind, "__module__": slow_type.__module__,
+          "__qualname__": slow_type.__qualname__, "__doc__": slow_type.__doc__}
+    for name in _DUNDERS:
+        if inspect.getattr_static(slow_type, name, None) is not None and \
+                inspect.getattr_static(slow_type, name) is not inspect.getattr_static(object, name, None):
+            ns[name] = _make_dunder(name)
+    if getattr(slow_type, "__hash__", None) is None:
+        ns["__hash__"] = None
+    elif "__eq__" in ns:
+        ns["__hash__"] = _make_dunder("__hash__")
+    cls = _ProxyMeta(slow_type.__name__, bases, ns)
+    SLOW_TO_PROXY[slow_type] = cls
+    _NAME_TO_PROXY[slow_type.__name__] = cls
+    return cls
+
+
+def proxy_type_named(name):
+    return _NAME_TO_PROXY.get(name)
+
+
+# ---------------------------------------------------------------------------
+# Converting between the sides
+
+
+def _frame_convertible(pdf):
+    cols = pdf.columns
+    if cols.nlevels != 1 or not all(type(c) is str for c in cols) or not cols.is_unique:
+        raise _NoFast("column labels are not unique strings")
+    if type(cols).__name__ != "Index" or cols.name is not None:
+        raise _NoFast("the column index has a name or a special type")
+    for dt in pdf.dtypes:
+        _check_dtype(dt)
+    _check_index(pdf.index)
+    if pdf.attrs:
+        raise _NoFast("DataFrame.attrs is set")
+
+
+def _check_dtype(dt):
+    pd = _real.pd
+    kind = getattr(dt, "kind", None)
+    if isinstance(dt, np.dtype):
+        if kind in "biuf" or (kind == "M" and dt == np.dtype("datetime64[ns]")) or \
+                (kind == "M" and dt in (np.dtype("datetime64[us]"), np.dtype("datetime64[ms]"),
+                                        np.dtype("datetime64[s]"))):
+            return
+    elif isinstance(dt, pd.StringDtype) and dt == pd.StringDtype(na_value=np.nan):
+        return   # the default str dtype (to_pandas gives it back; other storages would change)
+    raise _NoFast(f"dtype {dt} stays in pandas")
+
+
+def _check_index(idx):
+    pd = _real.pd
+    if type(idx) is pd.RangeIndex:
+        if idx.name is not None and type(idx.name) is not str:
+            raise _NoFast("index name is not a string")
+        return
+    if type(idx) is pd.MultiIndex:
+        raise _NoFast("MultiIndex stays in pandas")
+    if type(idx) not in (pd.Index, pd.DatetimeIndex):
+        raise _NoFast(f"{type(idx).__name__} stays in pandas")
+    if idx.name is not None and type(idx.name) is not str:
+        raise _NoFast("index name is not a string")
+    if type(idx) is pd.DatetimeIndex and idx.freq is not None:
+        raise _NoFast("DatetimeIndex with a freq stays in pandas")
+    _check_dtype(idx.dtype)
+
+
+def _to_fast(proxy):
+    import zambezi as zb
+
+    kind = proxy._zb_kind
+    if kind == "intermediate":
+        recipe = proxy._zb_recipe
+        if recipe is None:
+            raise _NoFast("made by pandas")
+        parent, name, args, kwargs, is_attr = recipe
+        if name in SLOW_ONLY:
+            raise _NoFast(f"{name} is served by pandas")
+        fparent = parent._zb_get_fast()
+        try:
+            attr = getattr(fparent, name)
+            res = attr if is_attr else attr(*unwrap_fast(args), **unwrap_fast(kwargs))
+        except Exception as e:
+            raise _NoFast(_reason(e)) from None
+        return res
+    slow = proxy._zb_slow
+    if kind == "frame":
+        _frame_convertible(slow)
+        try:
+            return zb.from_pandas(slow)
+        except Exception as e:
+            raise _NoFast(_reason(e)) from None
+    if kind == "series":
+        if slow.name is not None and type(slow.name) is not str:
+            raise _NoFast("the Series name is not a string")
+        _check_dtype(slow.dtype)
+        _check_index(slow.index)
+        if slow.attrs:
+            raise _NoFast("Series.attrs is set")
+        from zambezi import _convert
+        from zambezi import index as _ix
+        try:
+            col = _convert.column_from_pandas(slow, name=slow.name or "")
+            return zb.Series._from_column(col, slow.name, _ix.from_pandas_index(slow.index))
+        except Exception as e:
+            raise _NoFast(_reason(e)) from None
+    if kind == "index":
+        _check_index(slow)
+        from zambezi import index as _ix
+        try:
+            return _ix.from_pandas_index(slow)
+        except Exception as e:
+            raise _NoFast(_reason(e)) from None
+    raise _NoFast("no zambezi counterpart")
+
+
+def _to_slow(proxy):
+    if proxy._zb_kind == "intermediate":
+        parent, name, args, kwargs, is_attr = proxy._zb_recipe
+        attr = getattr(parent._zb_get_slow(), name)
+        return attr if is_attr else attr(*unwrap_slow(args), **unwrap_slow(kwargs))
+    return proxy._zb_fast.to_pandas()
+
+
+def _reason(e):
+    msg = str(e).split("\n")[0]
+    if len(msg) > 120:
+        msg = msg[:117] + "..."
+    return f"{type(e).__name__}: {msg}" if msg else type(e).__name__
+
+
+# ---------------------------------------------------------------------------
+# Wrapping and unwrapping
+
+
+def _is_proxy(x):
+    # type(type(x)) instead of isinstance(x, _Proxy): the metaclass's
+    # __instancecheck__ is Python code, and this runs for every argument.
+    return type(type(x)) is _ProxyMeta
+
+
+def _needs_unwrap(v):
+    t = type(v)
+    return type(t) is _ProxyMeta or t is _ProxyMeta or t is list or t is tuple or t is dict \
+        or t is _SlowCallable
+
+
+def unwrap_slow(x):
+    t = type(x)
+    if type(t) is _ProxyMeta:
+        return x._zb_get_slow()
+    if t is tuple or t is list:
+        if any(_needs_unwrap(v) for v in x):
+            return t(unwrap_slow(v) for v in x)
+        return x
+    if t is dict:
+        if any(_needs_unwrap(v) for v in x.values()):
+            return {k: unwrap_slow(v) for k, v in x.items()}
+        return x
+    if t is _ProxyMeta:
+        return x._zb_slow_type
+    if isinstance(x, _SlowCallable):
+        return x._zb_func
+    if t is _UnwrappingMeta:
+        return x._zb_real
+    return x
+
+
+def unwrap_fast(x):
+    if _is_proxy(x):
+        return x._zb_get_fast()
+    t = type(x)
+    if t is tuple or t is list:
+        return t(unwrap_fast(v) for v in x)
+    if t is dict:
+        return {k: unwrap_fast(v) for k, v in x.items()}
+    if isinstance(x, _ProxyMeta):
+        raise _NoFast("a pandas class as argument")
+    if isinstance(x, _SlowCallable):
+        raise _NoFast("a pandas function as argument")
+    mod = type(x).__module__ or ""
+    if mod.startswith(("pandas", "_zb_slow_pandas")):
+        raise _NoFast(f"a pandas {type(x).__name__} as argument")
+    return x
+
+
+def _proxy_for_slow_type(t):
+    cls = SLOW_TO_PROXY.get(t)
+    if cls is None:
+        for base in t.__mro__[1:]:
+            cls = SLOW_TO_PROXY.get(base)
+            if cls is not None:
+                break
+    return cls
+
+
+def wrap_slow(res, recipe=None, owner=None):
+    """A pandas result as user code should see it."""
+    if owner is not None and res is owner._zb_slow:
+        return owner
+    t = type(res)
+    if t in _PLAIN:
+        return res
+    cls = SLOW_TO_PROXY.get(t) or (_proxy_for_slow_type(t) if _is_pandas_type(t) else None)
+    if cls is not None:
+        p = object.__new__(cls)
+        _init(p, None, res, recipe if cls._zb_kind in ("intermediate", "index") else None)
+        return p
+    if t is tuple or t is list:
+        return t(wrap_slow(v) for v in res)
+    if t is dict:
+        return {k: wrap_slow(v) for k, v in res.items()}
+    if t is types.GeneratorType or (t.__name__ in ("zip", "map") and t.__module__ == "builtins"):
+        return (wrap_slow(v) for v in res)
+    if isinstance(res, (types.MethodType, types.FunctionType, types.BuiltinMethodType)) and \
+            _is_pandas_type(type(getattr(res, "__self__", None))):
+        return _SlowCallable(res, getattr(res, "__qualname__", getattr(res, "__name__", "?")))
+    return res
+
+
+_PLAIN = frozenset([int, float, bool, str, bytes, type(None), np.ndarray, complex])
+
+
+def _is_pandas_type(t):
+    mod = getattr(t, "__module__", None) or ""
+    return mod.startswith(("pandas", "_zb_slow_pandas"))
+
+
+def wrap_fast(res, parent=None, name=None, args=(), kwargs=None, is_attr=False):
+    """A zambezi result as user code should see it; raises _NoFast when
+    zambezi returned something pandas would not (the call then goes to
+    pandas)."""
+    import zambezi as zb
+    from zambezi import index as _ix
+
+    if parent is not None and res is parent._zb_fast:
+        return parent
+    t = type(res)
+    if t in _PLAIN or isinstance(res, (np.generic,)):
+        return res
+    if isinstance(res, zb.DataFrame):
+        p = object.__new__(_NAME_TO_PROXY["DataFrame"])
+        _init(p, res, None, None)
+        return p
+    if isinstance(res, zb.Series):
+        p = object.__new__(_NAME_TO_PROXY["Series"])
+        _init(p, res, None, None)
+        return p
+    if isinstance(res, _ix.Index):
+        slow = res.to_pandas()
+        p = wrap_slow(slow, (parent, name, args, kwargs or {}, is_attr) if parent is not None else None)
+        object.__setattr__(p, "_zb_fast", res)
+        return p
+    if t is tuple or t is list:
+        return t(wrap_fast(v) for v in res)
+    if t is dict:   # pandas gives a Series or a frame where zambezi gives a dict (df.loc[label])
+        raise _NoFast("zambezi gave a dict")
+    mod = t.__module__ or ""
+    if mod.startswith("zambezi"):
+        cls = _intermediate_type(res, parent, name, args, kwargs or {})
+        if cls is None:
+            raise _NoFast(f"zambezi gave a {t.__name__}")
+        p = object.__new__(cls)
+        _init(p, res, None, (parent, name, args, kwargs or {}, is_attr))
+        return p
+    if isinstance(res, (types.GeneratorType,)) or callable(res):
+        raise _NoFast(f"zambezi gave a {t.__name__}")
+    return res
+
+
+_INTERMEDIATE_BY_NAME = {
+    "loc": "_LocIndexer", "iloc": "_iLocIndexer", "at": "_AtIndexer", "iat": "_iAtIndexer",
+    "str": "StringMethods", "cat": "CategoricalAccessor",
+}
+
+
+def _intermediate_type(res, parent, name, args, kwargs):
+    if parent is None:
+        return None
+    ptype = type(parent).__name__
+    if name in _INTERMEDIATE_BY_NAME:
+        return _NAME_TO_PROXY.get(_INTERMEDIATE_BY_NAME[name])
+    if name == "groupby" and ptype in ("DataFrame", "Series"):
+        return _NAME_TO_PROXY.get("DataFrameGroupBy" if ptype == "DataFrame" else "SeriesGroupBy")
+    if ptype == "DataFrameGroupBy" and (name == "__getitem__" or name not in _GROUPBY_METHODS):
+        key = args[0] if args else None
+        if name == "__getitem__" and isinstance(key, (list, tuple)):
+            return _NAME_TO_PROXY.get("DataFrameGroupBy")
+        return _NAME_TO_PROXY.get("SeriesGroupBy")
+    grouped = ptype in ("DataFrameGroupBy", "SeriesGroupBy")
+    if name == "rolling" and not kwargs.get("win_type"):
+        return _NAME_TO_PROXY.get("RollingGroupby" if grouped else "Rolling")
+    if name == "expanding":
+        return _NAME_TO_PROXY.get("ExpandingGroupby" if grouped else "Expanding")
+    if name == "ewm":
+        return _NAME_TO_PROXY.get("ExponentialMovingWindowGroupby" if grouped
+                                  else "ExponentialMovingWindow")
+    if name == "dt" and ptype == "Series":
+        dt = str(parent._zb_fast.dtype)
+        if dt.startswith(("timestamp", "datetime")):
+            return _NAME_TO_PROXY.get("DatetimeProperties")
+        if dt.startswith(("duration", "timedelta")):
+            return _NAME_TO_PROXY.get("TimedeltaProperties")
+    return None
+
+
+def _groupby_methods():
+    from zambezi._groupby import GroupBy
+    return frozenset(n for n in dir(GroupBy) if not n.startswith("_"))
+
+
+_GROUPBY_METHODS = _groupby_methods()
+
+
+class _SlowCallable:
+    """A pandas function or bound method as user code sees it: proxies in
+    its arguments are unwrapped, its result wrapped."""
+
+    __slots__ = ("_zb_func", "_zb_label", "__weakref__")
+
+    def __init__(self, func, label):
+        self._zb_func = func
+        self._zb_label = label
+
+    def __call__(self, *args, **kwargs):
+        return _call_slow_function(self._zb_func, self._zb_label, args, kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._zb_func, name)
+
+    def __repr__(self):
+        return repr(self._zb_func)
+
+
+def _call_slow_function(func, label, args, kwargs, reason=None):
+    _check_fallback(label, reason)
+    t0 = time.perf_counter()
+    res = run_pandas(func, *unwrap_slow(args), **unwrap_slow(kwargs))
+    out = wrap_slow(res)
+    recorder.slow(label, time.perf_counter() - t0, reason)
+    return out
+
+
+_FUNC_CACHE = {}
+
+
+def wrap_function(func, label, fast=None):
+    """A pandas module-level function as user code sees it; fast, when given,
+    is the zambezi function of the same contract, tried first."""
+    key = (id(func), id(fast))
+    hit = _FUNC_CACHE.get(key)
+    if hit is not None and hit[0] is func:
+        return hit[1]
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        reason = None
+        if fast is not None and not settings.disabled and _want_fast_args(args, kwargs, label):
+            t0 = time.perf_counter()
+            try:
+                res = fast(*unwrap_fast(args), **unwrap_fast(kwargs))
+                out = wrap_fast(res)
+            except (KeyboardInterrupt, MemoryError):
+                raise
+            except Exception as e:
+                reason = _reason(e)
+            else:
+                recorder.fast(label, time.perf_counter() - t0)
+                if settings.debug:
+                    _debug_compare(label, out, lambda: func(*unwrap_slow(args),
+                                                            **unwrap_slow(kwargs)))
+                return out
+        return _call_slow_function(func, label, args, kwargs, reason)
+
+    _FUNC_CACHE[key] = (func, wrapper)
+    return wrapper
+
+
+_READERS = frozenset(["pandas.read_csv", "pandas.read_parquet"])
+
+
+def _want_fast_args(args, kwargs, label):
+    if label in _READERS:
+        return True
+    found = [False]
+
+    def visit(x):
+        if _is_proxy(x):
+            if _prefer_fast(x):
+                found[0] = True
+        elif type(x) in (list, tuple):
+            for v in x:
+                visit(v)
+        elif type(x) is dict:
+            for v in x.values():
+                visit(v)
+    visit(args)
+    visit(kwargs)
+    return found[0]
+
+
+# ---------------------------------------------------------------------------
+# Dispatch
+
+
+def _prefer_fast(proxy):
+    fast = proxy._zb_fast
+    if isinstance(fast, _Unconvertible):
+        return False
+    if fast is not None:
+        return True
+    if proxy._zb_kind == "intermediate":
+        recipe = proxy._zb_recipe
+        return recipe is not None and recipe[1] not in SLOW_ONLY and _prefer_fast(recipe[0])
+    try:
+        n = len(proxy._zb_slow)
+    except Exception:
+        return False
+    return n >= settings.min_rows
+
+
+def _check_fallback(label, reason):
+    if reason is None or not settings.fallback:
+        return
+    msg = f"zambezi.pandas: {label} ran on pandas ({reason})"
+    if settings.fallback == "error":
+        from zambezi.errors import UnsupportedError
+        raise UnsupportedError(msg)
+    warnings.warn(msg, RuntimeWarning, stacklevel=4)
+
+
+def dispatch(proxy, name, args, kwargs, is_attr=False):
+    """Run proxy.name(*args, **kwargs) (or read proxy.name when is_attr) on
+    zambezi when it can, else on pandas; wrap the result."""
+    label = f"{type(proxy).__name__}.{name}"
+    mutating = name in MUTATORS or kwargs.get("inplace") is True
+    intermediate = proxy._zb_kind == "intermediate"
+    # Changes in place run on pandas (pandas 3.1 warns about inplace=;
+    # an indexer assignment changes its parent), except df[c] = ..., which
+    # zambezi serves.
+    pandas_mutation = (mutating and (intermediate or name != "__setitem__")) \
+        or "inplace" in kwargs   # pandas 3.1 warns whenever inplace= is given
+    reason = None
+    if not pandas_mutation and not settings.disabled and name not in SLOW_ONLY \
+            and _prefer_fast(proxy):
+        reason = KNOWN_DIFFERENT.get(label)
+        guard = _GUARDS.get(name)
+        if reason is None and guard is not None:
+            reason = guard(proxy, args, kwargs)
+    if reason is None and not pandas_mutation and not settings.disabled \
+            and name not in SLOW_ONLY and _prefer_fast(proxy):
+        t0 = time.perf_counter()
+        try:
+            fobj = proxy._zb_get_fast()
+            attr = getattr(fobj, name)
+            if is_attr:
+                res = attr
+            else:
+                res = attr(*unwrap_fast(args), **unwrap_fast(kwargs))
+            out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
+            if (name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series") or (
+                    name == "__getitem__" and (proxy._zb_kind == "series" or
+                                               type(proxy).__name__ in _INDEXERS)):
+                out = _numpy_scalar(out)
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as e:
+            reason = _reason(e)
+        else:
+            if mutating:
+                proxy._zb_drop_slow()
+            recorder.fast(label, time.perf_counter() - t0)
+            if settings.debug and not mutating:
+                _debug_compare(label, out, lambda: _slow_call(proxy, name, args, kwargs, is_attr))
+            return out
+    _check_fallback(label, reason)
+    t0 = time.perf_counter()
+    sobj = proxy._zb_get_slow()
+    res = _slow_call(proxy, name, args, kwargs, is_attr, sobj)
+    if mutating:
+        _mutation_root(proxy)._zb_drop_fast()
+        if intermediate:
+            proxy._zb_drop_fast()
+    recipe = (proxy, name, args, kwargs, is_attr)
+    out = wrap_slow(res, recipe, proxy)
+    recorder.slow(label, time.perf_counter() - t0, reason)
+    return out
+
+
+# Series reductions for which pandas returns a numpy scalar (np.float64(2.0)
+# shows in a notebook); zambezi returns Python numbers.
+_NUMPY_SCALAR_RESULTS = frozenset(["sum", "mean", "min", "max", "std", "var", "median", "prod",
+                                   "count", "quantile", "sem", "skew", "kurt", "cumsum_last"])
+
+
+_INDEXERS = frozenset(["_LocIndexer", "_iLocIndexer", "_AtIndexer", "_iAtIndexer"])
+
+
+def _numpy_scalar(x):
+    t = type(x)
+    if t is float:
+        return np.float64(x)
+    if t is int:
+        return np.int64(x)
+    if t is bool:
+        return np.bool_(x)
+    return x
+
+
+def _slow_call(proxy, name, args, kwargs, is_attr, sobj=None):
+    sobj = proxy._zb_get_slow() if sobj is None else sobj
+    if is_attr:   # attribute reads: no warnings to re-point, and the cheapest path
+        return getattr(sobj, name)
+    return run_pandas(getattr(sobj, name), *unwrap_slow(args), **unwrap_slow(kwargs))
+
+
+_OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+def run_pandas(fn, *args, **kwargs):
+    """fn(*args, **kwargs) with the warnings it raises pointed at the user's
+    line: pandas gives some warnings a fixed stacklevel, which the proxies'
+    frames would otherwise take."""
+    cm = warnings.catch_warnings(record=True)
+    caught = cm.__enter__()
+    warnings.simplefilter("always")
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        cm.__exit__(None, None, None)
+        for w in caught:
+            _rewarn(w)
+
+
+def _rewarn(w):
+    skip = (os.path.join(_real.pd.__path__[0], ""), _OWN_DIR)
+    filename, lineno, registry, module = w.filename, w.lineno, None, None
+    if filename.startswith(skip) and not filename.startswith(_real_tests_dir()):
+        frame = sys._getframe(2)
+        while frame is not None and frame.f_code.co_filename.startswith(skip):
+            frame = frame.f_back
+        if frame is not None:
+            filename, lineno = frame.f_code.co_filename, frame.f_lineno
+            module = frame.f_globals.get("__name__")
+            registry = frame.f_globals.setdefault("__warningregistry__", {})
+    if module is None:   # as warnings.warn_explicit's own default (None would drop it)
+        module = filename[:-3] if filename.endswith(".py") else filename
+    warnings.warn_explicit(w.message, w.category, filename, lineno, module, registry)
+
+
+def _real_tests_dir():
+    return os.path.join(_real.pd.__path__[0], "tests", "")
+
+
+class _BoundMethod:
+    """proxy.method before it is called: calling it dispatches."""
+
+    __slots__ = ("_zb_owner", "_zb_name")
+
+    def __init__(self, owner, name):
+        self._zb_owner = owner
+        self._zb_name = name
+
+    def __call__(self, *args, **kwargs):
+        return dispatch(self._zb_owner, self._zb_name, args, kwargs)
+
+    def __getattr__(self, name):
+        return getattr(getattr(type(self._zb_owner)._zb_slow_type, self._zb_name), name)
+
+    def __repr__(self):
+        return f"<bound method {type(self._zb_owner).__name__}.{self._zb_name}>"
+
+
+_ATTR_KIND = {}   # (proxy type, name) -> "method", ("static", function) or "attr"
+
+
+def _get_attribute(proxy, name):
+    cls = type(proxy)
+    kind = _ATTR_KIND.get((cls, name))
+    if kind is None:
+        static = inspect.getattr_static(cls._zb_slow_type, name, None)
+        if isinstance(static, staticmethod):
+            kind = ("static", static.__func__)
+        elif isinstance(static, types.FunctionType) or \
+                type(static).__name__ in ("cython_function_or_method", "method_descriptor"):
+            kind = "method"
+        else:
+            kind = "attr"
+        if static is not None:   # a column name (df.col) is looked up each time
+            _ATTR_KIND[(cls, name)] = kind
+    if kind == "method":
+        return _BoundMethod(proxy, name)
+    if kind == "attr":
+        return dispatch(proxy, name, (), {}, is_attr=True)
+    return wrap_function(kind[1], f"{cls._zb_slow_type.__name__}.{name}")
+
+
+# ---------------------------------------------------------------------------
+# Debug mode
+
+
+def _debug_compare(label, out, slow_thunk):
+    pd = _real.pd
+    expected = slow_thunk()
+    got = unwrap_slow(out) if isinstance(out, _Proxy) and out._zb_kind != "intermediate" else out
+    if isinstance(out, _Proxy) and out._zb_kind == "intermediate":
+        return
+    try:
+        # floating-point sums may differ in the last bits (zambezi adds in
+        # parallel blocks): compared to 1e-9 relative
+        if isinstance(expected, pd.DataFrame):
+            pd.testing.assert_frame_equal(got, expected, rtol=1e-9, atol=1e-12)
+        elif isinstance(expected, pd.Series):
+            pd.testing.assert_series_equal(got, expected, rtol=1e-9, atol=1e-12)
+        elif isinstance(expected, pd.Index):
+            pd.testing.assert_index_equal(got, expected, exact=True)
+        elif isinstance(expected, np.ndarray):
+            if got.dtype != expected.dtype:
+                raise AssertionError(f"dtype {got.dtype} != {expected.dtype}")
+            if expected.dtype.kind == "f":
+                np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+            else:
+                np.testing.assert_array_equal(got, expected)
+        elif expected is None or isinstance(expected, (int, float, str, bool, np.generic)):
+            if type(got) is not type(expected):
+                raise AssertionError(f"{got!r} is a {type(got).__name__}, pandas gives a "
+                                     f"{type(expected).__name__}")
+            same = got == expected or (pd.isna(got) and pd.isna(expected))
+            if not same and isinstance(expected, (float, np.floating)):
+                same = bool(np.isclose(got, expected, rtol=1e-9, atol=1e-12))
+            if not same:
+                raise AssertionError(f"{got!r} != {expected!r}")
+    except AssertionError as e:
+        buf = io.StringIO()
+        buf.write(f"zambezi.pandas debug: {label} differs from pandas:\n{e}")
+        raise AssertionError(buf.getvalue()) from None

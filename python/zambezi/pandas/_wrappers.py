@@ -1,0 +1,90 @@
+"""Which pandas classes get proxy types, and which pandas functions have a
+zambezi counterpart tried first.  Called once by install(), with the real
+pandas already imported."""
+
+import importlib
+
+from zambezi.pandas import _proxy
+
+# Data types: converted with from_pandas/to_pandas.  The Index subclasses are
+# proxied so that isinstance and type names hold; only plain Index,
+# RangeIndex and DatetimeIndex convert to zambezi (_proxy._check_index).
+_DATA = [("DataFrame", "frame"), ("Series", "series"), ("Index", "index"),
+         ("RangeIndex", "index"), ("MultiIndex", "index"), ("DatetimeIndex", "index"),
+         ("TimedeltaIndex", "index"), ("PeriodIndex", "index"), ("CategoricalIndex", "index"),
+         ("IntervalIndex", "index")]
+
+# Intermediate types: (module, class name).
+_INTERMEDIATE = [
+    ("pandas.core.groupby.groupby", "GroupBy"),
+    ("pandas.core.groupby.generic", "DataFrameGroupBy"),
+    ("pandas.core.groupby.generic", "SeriesGroupBy"),
+    ("pandas.core.window.rolling", "Rolling"),
+    ("pandas.core.window.rolling", "Window"),
+    ("pandas.core.window.rolling", "RollingGroupby"),
+    ("pandas.core.window.expanding", "Expanding"),
+    ("pandas.core.window.expanding", "ExpandingGroupby"),
+    ("pandas.core.window.ewm", "ExponentialMovingWindow"),
+    ("pandas.core.window.ewm", "ExponentialMovingWindowGroupby"),
+    ("pandas.core.resample", "Resampler"),
+    ("pandas.core.resample", "DatetimeIndexResampler"),
+    ("pandas.core.strings.accessor", "StringMethods"),
+    ("pandas.core.indexes.accessors", "Properties"),
+    ("pandas.core.indexes.accessors", "DatetimeProperties"),
+    ("pandas.core.indexes.accessors", "TimedeltaProperties"),
+    ("pandas.core.indexes.accessors", "PeriodProperties"),
+    ("pandas.core.arrays.categorical", "CategoricalAccessor"),
+    ("pandas.core.indexing", "_LocIndexer"),
+    ("pandas.core.indexing", "_iLocIndexer"),
+    ("pandas.core.indexing", "_AtIndexer"),
+    ("pandas.core.indexing", "_iAtIndexer"),
+]
+
+# pandas classes whose objects stay real but whose constructors and class
+# methods must not be given proxies (they take Index/Series arguments).
+UNWRAPPING = frozenset(["Categorical"])
+
+# pandas top-level function -> zambezi function of the same contract.
+# (Not cut/qcut: zambezi labels bins with strings where pandas gives a
+# Categorical of Intervals.)
+FAST_FUNCTIONS = ["read_csv", "read_parquet", "concat", "merge", "melt", "pivot",
+                  "pivot_table", "crosstab", "get_dummies"]
+
+
+def _real_module(name, prefix):
+    return importlib.import_module(prefix + name)
+
+
+def setup(prefix):
+    """Build the proxy types from the real pandas (whose modules now live in
+    sys.modules under prefix + name)."""
+    if _proxy.SLOW_TO_PROXY:
+        return
+    pd = _real_module("pandas", prefix)
+    _proxy._real.pd = pd
+    built = {}
+
+    def build(slow_type, kind):
+        if slow_type in built:
+            return built[slow_type]
+        base = next((built[b] for b in slow_type.__mro__[1:] if b in built), _proxy._Proxy)
+        cls = _proxy.make_proxy_type(slow_type, kind, (base,))
+        built[slow_type] = cls
+        return cls
+
+    for name, kind in _DATA:
+        build(getattr(pd, name), kind)
+    for mod, name in _INTERMEDIATE:
+        try:
+            slow_type = getattr(_real_module(mod, prefix), name)
+        except (ImportError, AttributeError):
+            continue
+        build(slow_type, "intermediate")
+
+
+def fast_function(name):
+    import zambezi as zb
+
+    if name in FAST_FUNCTIONS:
+        return getattr(zb, name, None)
+    return None
