@@ -242,3 +242,18 @@ def _register_dask():
 
 
 _register_dask()
+
+
+_PANDAS_SCALARS = ("Timestamp", "Timedelta", "NaT")
+
+
+def __getattr__(name):
+    # zb.Timestamp, zb.Timedelta and zb.NaT are pandas' scalar types: the
+    # values zambezi gives for one timestamp or duration (pandas needed).
+    if name in _PANDAS_SCALARS:
+        try:
+            import pandas
+        except ImportError as e:
+            raise errors.UnsupportedError(f"zb.{name} is pandas' {name}: install pandas") from e
+        return getattr(pandas, name)
+    raise AttributeError(f"module 'zambezi' has no attribute {name!r}")

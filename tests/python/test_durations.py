@@ -216,3 +216,16 @@ def test_frame_round_trip_and_select_dtypes():
 def test_to_csv_like_pandas(vals):
     p = pd.DataFrame({"d": pd.to_timedelta(vals), "x": range(len(vals))})
     assert zb.DataFrame(p).to_csv(index=False) == p.to_csv(index=False)
+
+
+def test_pandas_scalar_types_under_zb():
+    # zb.Timedelta / zb.Timestamp / zb.NaT are pandas' scalars; a duration
+    # reduction gives a Timedelta
+    s = zb.Series(pd.to_timedelta([1, 2], unit="h"))
+    assert isinstance(s.sum(), zb.Timedelta) and s.sum() == zb.Timedelta(hours=3)
+    t = zb.Series(pd.to_datetime(["2024-01-01", "2024-01-03"]))
+    # (a timestamp reduction gives datetime.datetime, which compares equal)
+    assert t.max() == zb.Timestamp("2024-01-03")
+    assert zb.NaT is pd.NaT
+    with pytest.raises(AttributeError):
+        zb.NoSuchName  # noqa: B018
