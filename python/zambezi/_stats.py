@@ -232,6 +232,37 @@ def _first_extreme_row(col, want_max):
     return int(np.flatnonzero(_convert.to_numpy(hit))[0])
 
 
+
+def _is_na(v):
+    return type(v).__name__ == "NAType"  # pandas.NA, without importing pandas
+
+
+def _is_missing(v):
+    """None, NaN, NaT or pandas.NA."""
+    if v is None or _is_na(v):
+        return True
+    try:
+        r = v != v
+    except Exception:  # noqa: BLE001 - an object that refuses to compare
+        return False
+    return r is True or (isinstance(r, np.bool_) and bool(r))
+
+
+def _missing_matches(dtype, missing):
+    """Whether pandas' isin matches a column's missing values with these
+    missing scalars: any of them for text and categoricals, NaN for floats,
+    NaT for timestamps and durations, pandas.NA for ints and bools (which
+    pandas holds as nullable arrays)."""
+    if dtype in ("string", "category"):
+        return True
+    if dtype in ("float32", "float64"):
+        return any(isinstance(v, (float, np.floating)) for v in missing)
+    if dtype.startswith(("timestamp", "duration")):
+        return any(v is not None and not _is_na(v) and not isinstance(v, (float, np.floating))
+                   for v in missing)
+    return any(_is_na(v) for v in missing)
+
+
 class SeriesStats:
     """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
 
@@ -621,7 +652,9 @@ class SeriesStats:
 
     def isin(self, values):
         """bool Series: whether each value is one of values (a list, set, Series
-        or array).  Nulls give False.
+        or array).  Nulls give False, but where pandas matches a missing
+        value in values: for text and categoricals any missing value
+        (None, NaN, NA), for floats NaN, for timestamps and durations NaT.
 
         Examples
         --------
@@ -633,17 +666,36 @@ class SeriesStats:
         if isinstance(values, (str, bytes)):
             raise InvalidValueError(
                 "isin() takes a list-like of values, not a str; wrap it in a list")
-        if _base.is_series(values):
-            vcol = values._col
-        elif isinstance(values, _core.Column):
-            vcol = values
+        dtype = self._col.dtype
+        if _base.is_series(values) or isinstance(values, _core.Column):
+            vcol = values._col if _base.is_series(values) else values
+            prefixes = (("float",) if dtype.startswith("float") else
+                        ("timestamp", "duration") if dtype.startswith(("timestamp", "duration"))
+                        else ("",) if dtype in ("string", "category") else None)
+            match_missing = vcol.null_count > 0 and prefixes is not None and \
+                vcol.dtype.startswith(prefixes)
         else:
             if isinstance(values, (set, frozenset, dict)):
                 values = list(values)
-            vcol = _convert.to_column(values)
+            match_missing = False
+            if not isinstance(values, np.ndarray) or values.dtype == object:
+                # the missing values are matched by pandas' rules, not converted
+                missing = [v for v in values if _is_missing(v)]
+                if missing:
+                    values = [v for v in values if not _is_missing(v)]
+                    match_missing = _missing_matches(dtype, missing)
+            elif values.dtype.kind in "fmM":
+                nan = np.isnat(values) if values.dtype.kind in "mM" else np.isnan(values)
+                if nan.any():
+                    match_missing = _missing_matches(dtype, list(values[nan][:1]))
+                    values = values[~nan]
+            vcol = _convert.to_column(values) if len(values) else self._col.slice(0, 0)
             if vcol.length == 0:
                 vcol = self._col.slice(0, 0)
-        return self._like(_core.isin(self._col, vcol))
+        out = self._like(_core.isin(self._col, vcol))
+        if match_missing and self._col.null_count:
+            out = out | self.isna()
+        return out
 
     # -- duplicates -------------------------------------------------------
     def _table(self):

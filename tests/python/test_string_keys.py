@@ -212,3 +212,28 @@ def test_string_codes_independent_of_threads():
                            pdf.groupby("k", sort=False)["v"].sum())
     finally:
         zb.set_num_threads(old)
+
+
+@pytest.mark.parametrize("make,values", [
+    (lambda: pd.Series(["a", "", None, "b"], dtype="str"), ["a", None]),
+    (lambda: pd.Series(["a", "", None, "b"], dtype="str"), [np.nan]),
+    (lambda: pd.Series(["a", "", None, "b"], dtype="str"), ["a"]),
+    (lambda: pd.Series(["a", None], dtype="category"), [None]),
+    (lambda: pd.Series([1.0, np.nan, 3.0]), [np.nan, 3.0]),
+    (lambda: pd.Series([1.0, np.nan, 3.0]), [None, 3.0]),
+    (lambda: pd.Series(pd.to_datetime(["2024-01-01", None])), [pd.NaT]),
+    (lambda: pd.Series(pd.to_datetime(["2024-01-01", None])), [None]),
+    (lambda: pd.Series(pd.to_timedelta([1, None], unit="h")), [pd.NaT]),
+    (lambda: pd.Series([1, None, 3], dtype="Int64"), [1, None]),
+    (lambda: pd.Series([1, None, 3], dtype="Int64"), [1, pd.NA]),
+    (lambda: pd.Series([True, None], dtype="boolean"), [pd.NA]),
+    (lambda: pd.Series([1.0, np.nan]), [pd.NA]),
+    (lambda: pd.Series(["a", None], dtype="str"), [pd.NA, "a"]),
+])
+def test_isin_missing_values_as_pandas(make, values):
+    # pandas matches a missing value in values with the column's missing
+    # values: any for text and categoricals, NaN for floats, NaT for times,
+    # NA for nullable ints and bools
+    p = make()
+    got = zb.Series(p).isin(values).to_pandas().tolist()
+    assert got == p.isin(values).tolist()
