@@ -923,6 +923,18 @@ static void isin_morsel(void *ctx, int64_t task, int worker) {
 zb_status zb__cpu_isin(const zb_column *col, const zb_column *values, zb_column **out,
                        zb_error *err) {
   *out = NULL;
+  if (col->type == ZB_STRING && values->type == ZB_STRING) {
+    /* the packed short-string keys of the string codes: no hash pass */
+    zb_column *o = NULL;
+    ZB_RETURN_NOT_OK(zb_column_new(ZB_BOOL, col->length, false, 0, &o, err));
+    zb_status st = zb__string_isin(col, values, (uint8_t *)o->data->data, err);
+    if (st != ZB_OK) {
+      zb_column_release(o);
+      return st;
+    }
+    *out = o;
+    return ZB_OK;
+  }
   zb__keys build, probe;
   zb__hash_table ht;
   memset(&probe, 0, sizeof probe);

@@ -672,3 +672,83 @@ done:
   zb_free(j.first);
   return st;
 }
+
+/* ---- isin ---------------------------------------------------------------- */
+
+/* Index of the entry equal to the key, or -1 (the table's strings are rows
+ * of column v). */
+static inline int64_t sc_find(const sc_table *t, const zb_column *v, uint64_t w0, uint64_t w1,
+                              uint64_t h, const char *p, int64_t len) {
+  uint64_t mask = (uint64_t)t->cap - 1, at = (h >> 20) & mask;
+  for (;;) {
+    int32_t e = t->slots[at];
+    if (e < 0) return -1;
+    const sc_entry *x = &t->ent[e];
+    if (x->h == h && x->w0 == w0 && x->w1 == w1) {
+      if (!(h & 1)) return e;
+      int64_t l2;
+      const char *q = zb__str(v, x->row, &l2);
+      if (l2 == len && sc_tail_equal(p, q, len)) return e;
+    }
+    at = (at + 1) & mask;
+  }
+}
+
+typedef struct si_job {
+  const zb_column *c, *v;
+  const sc_table *tab;
+  uint8_t *bits;
+} si_job;
+
+static void si_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  const si_job *j = (const si_job *)ctx;
+  const zb_column *c = j->c;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
+  const int64_t *off = (const int64_t *)c->data->data + c->offset;
+  const char *chars = c->chars != NULL ? (const char *)c->chars->data : "";
+  const char *end = chars + (c->chars != NULL ? c->chars->size : 0);
+  for (int64_t base = s; base < e; base += 64) {
+    int m = (int)ZB_MIN((int64_t)64, e - base);
+    uint64_t valid = zb__valid_word(c, base, m), w = 0;
+    for (int b = 0; b < m; b++) {
+      if (!((valid >> b) & 1)) continue;
+      int64_t r = base + b;
+      const char *p = chars + off[r];
+      int64_t len = off[r + 1] - off[r];
+      uint64_t w0, w1, h;
+      sc_key(p, len, end, &w0, &w1, &h);
+      if (sc_find(j->tab, j->v, w0, w1, h, p, len) >= 0) w |= UINT64_C(1) << b;
+    }
+    zb__store_bits(j->bits, base, w, m);
+  }
+}
+
+zb_status zb__string_isin(const zb_column *c, const zb_column *v, uint8_t *bits, zb_error *err) {
+  sc_table t;
+  if (!sc_init(&t, v->length))
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (isin: a table of %lld strings)",
+                        (long long)v->length);
+  const int64_t *off = (const int64_t *)v->data->data + v->offset;
+  const char *chars = v->chars != NULL ? (const char *)v->chars->data : "";
+  const char *end = chars + (v->chars != NULL ? v->chars->size : 0);
+  zb_status st = ZB_OK;
+  for (int64_t r = 0; r < v->length; r++) {
+    if (!zb_column_is_valid(v, r)) continue;
+    const char *p = chars + off[r];
+    int64_t len = off[r + 1] - off[r];
+    uint64_t w0, w1, h;
+    sc_key(p, len, end, &w0, &w1, &h);
+    if (sc_find_insert(&t, v, w0, w1, h, p, len, r) < 0) {
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (isin: a table of %lld strings)",
+                        (long long)v->length);
+      break;
+    }
+  }
+  if (st == ZB_OK && c->length > 0) {
+    si_job j = {c, v, &t, bits};
+    st = zb_parallel_for(zb__morsels(c->length), si_morsel, &j, err);
+  }
+  sc_reset(&t);
+  return st;
+}

@@ -2,7 +2,8 @@
  * strcodes.h -- dense int32 codes for a plain string column, computed in
  * parallel (src/cpu/strcodes.c), so that string keys can take the paths
  * categorical codes take: direct-indexed group-by, unique, nunique,
- * value_counts, and the string -> categorical cast.
+ * value_counts, and the string -> categorical cast; and isin, through the
+ * same packed keys.
  */
 #ifndef ZAMBEZI_CPU_STRCODES_H
 #define ZAMBEZI_CPU_STRCODES_H
@@ -36,5 +37,10 @@ zb_status zb__string_codes_column(const zb_column *c, bool sorted, int64_t max_g
  * success, *n_groups entries) gets each group's first row. */
 zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, int64_t **first,
                                 int64_t *n_groups, zb_error *err);
+
+/* isin of host string column c in the strings of v: bit r of bits (c's
+ * length, zeroed or not) set when row r's string is one of v's; null rows
+ * and v's nulls match nothing. */
+zb_status zb__string_isin(const zb_column *c, const zb_column *v, uint8_t *bits, zb_error *err);
 
 #endif /* ZAMBEZI_CPU_STRCODES_H */
