@@ -413,9 +413,27 @@ static zb_status group_columns(const zb_column *const *cols, int64_t n_cols, boo
  * string codes, direct indexing or partitioned hashing), for keys without
  * floats (it treats NaN as null; here they are different keys).  g gets
  * the ids and first rows only (no hashed keys, no table). */
-static zb_status group_parallel(const zb_column *const *cols, int64_t n_cols, grouped *g,
-                                zb_error *err) {
+static zb_status group_parallel(const zb_column *const *cols, int64_t n_cols, bool codes_tried,
+                                grouped *g, zb_error *err) {
   memset(g, 0, sizeof *g);
+  if (codes_tried && n_cols == 1 && cols[0]->type == ZB_STRING) {
+    /* the caller's dense_group found too many distinct strings for the
+     * codes: straight to the partitioned grouping, not the codes again */
+    int64_t n = cols[0]->length;
+    g->group_of_row = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
+    if (g->group_of_row == NULL)
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory (groups of %lld strings)",
+                          (long long)n);
+    zb_status st = zb__string_group_rows(cols[0], false, g->group_of_row, &g->ht.first,
+                                         &g->ht.n_groups, err);
+    if (st != ZB_OK) {
+      zb_free(g->group_of_row);
+      memset(g, 0, sizeof *g);
+      return st;
+    }
+    g->k.n_rows = n;
+    return ZB_OK;
+  }
   zb__grouping gr;
   ZB_RETURN_NOT_OK(zb__group_rows(cols, n_cols, false, false, false, &gr, err));
   g->group_of_row = gr.gid;
@@ -713,7 +731,7 @@ zb_status zb__cpu_unique(const zb_column *col, zb_column **out, zb_error *err) {
     return st;
   }
   grouped g;
-  ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, &g, err)
+  ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, true, &g, err)
                                           : group_columns(&col, 1, false, &g, err));
   zb_status st = take_rows(col, g.ht.first, g.ht.n_groups, out, err);
   grouped_reset(&g);
@@ -734,7 +752,7 @@ zb_status zb__cpu_nunique(const zb_column *col, bool dropna, int64_t *out, zb_er
     return ZB_OK;
   }
   grouped g;
-  ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, &g, err)
+  ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, true, &g, err)
                                           : group_columns(&col, 1, false, &g, err));
   int64_t n = g.ht.n_groups;
   if (dropna)
@@ -775,7 +793,7 @@ zb_status zb__cpu_value_counts(const zb_column *col, bool sort, bool ascending, 
   bool dense;
   ZB_RETURN_NOT_OK(dense_group(col, &d, &dense, err));
   if (!dense)
-    ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, &g, err)
+    ZB_RETURN_NOT_OK(col->type == ZB_STRING ? group_parallel(&col, 1, true, &g, err)
                                             : group_columns(&col, 1, true, &g, err));
   int64_t ng = dense ? d.n_groups : g.ht.n_groups;
   const int64_t *first = dense ? d.first : g.ht.first;
@@ -847,7 +865,7 @@ zb_status zb__cpu_duplicated(const zb_table *t, int64_t n_keys, const int64_t *k
     /* the parallel grouping of group-by (string keys as codes, others
      * direct or partitioned hashing); floats keep the hash table here,
      * where NaN and null are different keys */
-    st = group_parallel((const zb_column *const *)cols, n_keys, &g, err);
+    st = group_parallel((const zb_column *const *)cols, n_keys, false, &g, err);
   } else {
     st = group_columns((const zb_column *const *)cols, n_keys, true, &g, err);
   }
