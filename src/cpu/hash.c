@@ -626,6 +626,29 @@ static zb_status dense_group(const zb_column *c, dense_groups *d, bool *used, zb
     zb_column_release(codes);
     return st;
   }
+  if (c->type == ZB_CATEGORICAL && n > 0 && c->dictionary != NULL &&
+      c->dictionary->type == ZB_STRING && c->dictionary->null_count == 0) {
+    /* categorical codes group directly when the categories are distinct
+     * (as pandas' always are; a dictionary may repeat a string only when
+     * built by hand): one pass over the categories, not a hash of rows */
+    const zb_column *dict = c->dictionary;
+    int64_t *gid = (int64_t *)zb_malloc((size_t)ZB_MAX(dict->length, 1) * sizeof(int64_t));
+    int64_t *first = NULL, ng = -1;
+    zb_status st = gid == NULL ? zb_error_set(err, ZB_ENOMEM, "out of host memory (categories)")
+                               : ZB_OK;
+    if (st == ZB_OK && dict->length > 0)
+      st = zb__string_group_rows(dict, false, gid, &first, &ng, err);
+    zb_free(gid);
+    zb_free(first);
+    ZB_RETURN_NOT_OK(st);
+    if (ng != dict->length) return ZB_OK; /* repeated categories: hash the rows */
+    zb_column *codes = NULL;
+    ZB_RETURN_NOT_OK(zb_column_make(ZB_INT32, n, c->offset, c->validity, c->data, NULL, NULL,
+                                    c->null_count, &codes, err));
+    st = dense_group(codes, d, used, err);
+    zb_column_release(codes);
+    return st;
+  }
   if (!dense_type(c->type) || n < 1 || c->null_count == n) return ZB_OK;
   int64_t nm = zb__morsels(n);
   dense_job j;
