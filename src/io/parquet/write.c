@@ -159,18 +159,14 @@ static inline const uint8_t *validity_of(const zb_column *c) {
 #define GATHER(SRC, DST)                                                   \
   do {                                                                     \
     const SRC *s_ = (const SRC *)c->data->data + c->offset;                \
-    DST *d_ = (DST *)(b->p + b->n);                                        \
+    uint8_t *d_ = (uint8_t *)(b->p + b->n); /* not aligned: memcpy */      \
     int64_t k_ = 0;                                                        \
-    if (valid == NULL) {                                                   \
-      for (int64_t i_ = a; i_ < e; i_++) d_[k_++] = (DST)s_[i_];           \
-    } else {                                                               \
-      for (int64_t i_ = a; i_ < e; i_++) {                                 \
-        d_[k_] = (DST)s_[i_];                                              \
-        k_ += zb_bit_get(valid, c->offset + i_);                           \
-      }                                                                    \
+    for (int64_t i_ = a; i_ < e; i_++) {                                   \
+      DST v_ = (DST)s_[i_];                                                \
+      if (scale != 1) v_ = (DST)(v_ * scale);                              \
+      memcpy(d_ + (size_t)k_ * sizeof(DST), &v_, sizeof(DST));             \
+      k_ += valid == NULL || zb_bit_get(valid, c->offset + i_);            \
     }                                                                      \
-    if (scale != 1)                                                        \
-      for (int64_t j_ = 0; j_ < k_; j_++) d_[j_] = (DST)(d_[j_] * scale);  \
     b->n += k_ * (int64_t)sizeof(DST);                                     \
   } while (0)
 
