@@ -35,6 +35,7 @@
 #include "core/calendar.h"
 #include "core/float_text.h"
 #include "core/internal.h"
+#include "io/file_sink.h"
 #include "zambezi/io_csv.h"
 
 void zb_csv_write_options_init(zb_csv_write_options *o) {
@@ -606,35 +607,14 @@ done:
   return st;
 }
 
-typedef struct fdsink {
-  int fd;
-  const char *path;
-} fdsink;
-
-static zb_status fd_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  fdsink *s = (fdsink *)ctx;
-  while (size > 0) {
-    ssize_t k = write(s->fd, data, (size_t)ZB_MIN(size, (int64_t)1 << 30));
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return zb_error_set(err, ZB_EIO, "cannot write '%s': %s", s->path, strerror(errno));
-    }
-    data += k;
-    size -= k;
-  }
-  return ZB_OK;
-}
-
 zb_status zb_csv_write_file(const zb_table *t, const char *path, const zb_csv_write_options *opts,
                             zb_error *err) {
   ZB_NAME_OP("to_csv");
   if (path == NULL) return zb_error_set(err, ZB_EINVAL, "CSV write: path is NULL");
   if (t == NULL) return zb_error_set(err, ZB_EINVAL, "CSV write: table is NULL");
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return zb_error_set(err, ZB_EIO, "cannot create '%s': %s", path, strerror(errno));
-  fdsink s = {fd, path};
-  zb_status st = zb_csv_write(t, opts, fd_write, &s, err);
-  if (close(fd) != 0 && st == ZB_OK)
-    st = zb_error_set(err, ZB_EIO, "cannot write '%s': %s", path, strerror(errno));
-  return st;
+  zb__file_sink s;
+  zb_status st = zb__file_sink_open(&s, path, err);
+  if (st != ZB_OK) return st;
+  st = zb_csv_write(t, opts, zb__file_sink_write, &s, err);
+  return zb__file_sink_close(&s, st, false, err);
 }

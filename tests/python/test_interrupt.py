@@ -126,6 +126,15 @@ def test_ctrl_c_stops_a_long_operation(big, big_csv, big_parquet, name):
                       head.to_pandas().groupby("k")["v"].sum().to_frame(), name)
 
 
+def test_interrupted_to_parquet_leaves_no_file(big, big_csv):
+    # a partial Parquet file has no footer: the writer removes it
+    out = big_csv.parent / "interrupted.parquet"
+    interrupt(lambda: [big.to_parquet(out, compression=None) for _ in range(10)])
+    assert not out.exists()
+    big.head(10).to_parquet(out)  # the path is writable again
+    assert_frame_like(zb.read_parquet(out).to_pandas(), big.head(10).to_pandas(), "rewritten")
+
+
 def test_ctrl_c_between_operations_does_not_cancel_the_next(big):
     # a SIGINT handled by Python code must not leave a cancel pending
     def handler(signum, frame):

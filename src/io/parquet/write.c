@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "io/codecs.h"
+#include "io/file_sink.h"
 #include "io/parquet/pq_write.h"
 #include "zambezi/io.h"
 
@@ -481,6 +482,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
           dict = false;
           break;
         }
+        if ((i & 4095) == 4095 && zb_cancel_requested()) goto cancelled;
       }
     }
     for (int64_t i = 0; i < n && dict && valid != NULL; i++) {
@@ -493,6 +495,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
       if (code < 0) goto oom;
       codes[i] = (int32_t)code;
       if (d.bytes > PQ_DICT_LIMIT) dict = false;
+      if ((i & 4095) == 4095 && zb_cancel_requested()) goto cancelled;
     }
     if (dict) {
       dcodes = codes;
@@ -555,6 +558,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
   }
   for (int64_t a = 0; a < n || (a == 0 && n == 0); a += per) {
     int64_t e = a + per < n ? a + per : n;
+    if (zb_cancel_requested()) goto cancelled; /* one check per page */
     pc.body.n = 0;
     if (!zb__pq_def_levels(&pc.body, valid, c->offset + r0 + a, e - a)) goto oom;
     bool ok;
@@ -572,6 +576,9 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
     if (st != ZB_OK) goto done;
     if (n == 0) break;
   }
+  goto done;
+cancelled:
+  st = zb_error_set(err, ZB_ECANCEL, "interrupted");
   goto done;
 oom:
   st = zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet: column '%s')", w->name);
@@ -841,35 +848,13 @@ done:
   return st;
 }
 
-typedef struct file_sink {
-  int fd;
-  const char *path;
-} file_sink;
-
-static zb_status file_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  file_sink *s = (file_sink *)ctx;
-  while (size > 0) {
-    ssize_t k = write(s->fd, data, (size_t)(size < ((int64_t)1 << 30) ? size : ((int64_t)1 << 30)));
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return zb_error_set(err, ZB_EIO, "cannot write '%s': %s", s->path, strerror(errno));
-    }
-    data += k;
-    size -= k;
-  }
-  return ZB_OK;
-}
-
 zb_status zb_parquet_write_file(const zb_table *t, const char *path,
                                 const zb_parquet_write_options *opts, zb_error *err) {
   ZB_NAME_OP("to_parquet");
   if (path == NULL) return zb_error_set(err, ZB_EINVAL, "to_parquet: path is NULL");
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return zb_error_set(err, ZB_EIO, "cannot create '%s': %s", path, strerror(errno));
-  file_sink s = {fd, path};
-  zb_status st = zb_parquet_write(t, opts, file_write, &s, err);
-  if (close(fd) != 0 && st == ZB_OK)
-    st = zb_error_set(err, ZB_EIO, "cannot write '%s': %s", path, strerror(errno));
-  if (st != ZB_OK) unlink(path);
-  return st;
+  zb__file_sink s;
+  zb_status st = zb__file_sink_open(&s, path, err);
+  if (st != ZB_OK) return st;
+  st = zb_parquet_write(t, opts, zb__file_sink_write, &s, err);
+  return zb__file_sink_close(&s, st, true, err);
 }

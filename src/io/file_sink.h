@@ -1,0 +1,37 @@
+/*
+ * file_sink.h -- the file end of the writers (internal): to_csv and
+ * to_parquet encode into memory in parallel and hand the bytes to a write
+ * function; this one puts them into a file.  A write goes out in pieces of
+ * at most ZB__SINK_PIECE bytes with a cancellation check between them, so
+ * Ctrl-C is seen within one piece even when the kernel throttles a large
+ * write (dirty pages waiting for the disk).
+ */
+#ifndef ZAMBEZI_IO_FILE_SINK_H
+#define ZAMBEZI_IO_FILE_SINK_H
+
+#include <stdbool.h>
+
+#include "core/internal.h"
+
+#define ZB__SINK_PIECE ((int64_t)4 << 20)
+
+typedef struct zb__file_sink {
+  int fd;
+  const char *path;
+} zb__file_sink;
+
+/* Create (or truncate) path for writing; ZB_EIO naming it on failure. */
+zb_status zb__file_sink_open(zb__file_sink *s, const char *path, zb_error *err);
+
+/* The write function the writers take (ctx: a zb__file_sink).  ZB_EIO
+ * naming the file, or ZB_ECANCEL when Ctrl-C came between pieces. */
+zb_status zb__file_sink_write(void *ctx, const char *data, int64_t size, zb_error *err);
+
+/* Close the file.  st is the status of the writing: a failed close turns
+ * ZB_OK into ZB_EIO; when the result is not ZB_OK and remove_on_error is
+ * set, the partial file is removed at once and the last close (dropping
+ * its pages) runs on a detached thread.  Returns the final status. */
+zb_status zb__file_sink_close(zb__file_sink *s, zb_status st, bool remove_on_error,
+                              zb_error *err);
+
+#endif
