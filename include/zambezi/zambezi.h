@@ -291,6 +291,10 @@ typedef struct zb_column {
   struct zb_column *dictionary;
   char *timezone;
   int64_t refcount; /* atomic */
+  /* Strings only, computed on first need and kept (the column never
+   * changes): 0 not known yet, 1 every value distinct, 2 some repeat.  A
+   * categorical's dictionary answers it once for every group-by on it. */
+  int32_t distinct; /* atomic */
 } zb_column;
 
 /* Assemble a column from buffers.  Takes new references to the buffers and

@@ -608,6 +608,23 @@ static void sort_u64(uint64_t *a, uint64_t *tmp, int64_t n) {
   }
 }
 
+zb_status zb__strings_distinct(zb_column *c, bool *distinct, zb_error *err) {
+  int32_t known = __atomic_load_n(&c->distinct, __ATOMIC_RELAXED);
+  if (known == 0) {
+    int64_t *gid = (int64_t *)zb_malloc((size_t)ZB_MAX(c->length, 1) * sizeof(int64_t));
+    int64_t *first = NULL, ng = 0;
+    if (gid == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (categories)");
+    zb_status st = c->length > 0 ? zb__string_group_rows(c, false, gid, &first, &ng, err) : ZB_OK;
+    zb_free(gid);
+    zb_free(first);
+    ZB_RETURN_NOT_OK(st);
+    known = ng == c->length ? 1 : 2;
+    __atomic_store_n(&c->distinct, known, __ATOMIC_RELAXED); /* racing callers agree */
+  }
+  *distinct = known == 1;
+  return ZB_OK;
+}
+
 /* Group col directly when it qualifies: *used tells whether it did (else
  * d is empty and the caller hashes). */
 static zb_status dense_group(const zb_column *c, dense_groups *d, bool *used, zb_error *err) {
@@ -631,17 +648,10 @@ static zb_status dense_group(const zb_column *c, dense_groups *d, bool *used, zb
     /* categorical codes group directly when the categories are distinct
      * (as pandas' always are; a dictionary may repeat a string only when
      * built by hand): one pass over the categories, not a hash of rows */
-    const zb_column *dict = c->dictionary;
-    int64_t *gid = (int64_t *)zb_malloc((size_t)ZB_MAX(dict->length, 1) * sizeof(int64_t));
-    int64_t *first = NULL, ng = -1;
-    zb_status st = gid == NULL ? zb_error_set(err, ZB_ENOMEM, "out of host memory (categories)")
-                               : ZB_OK;
-    if (st == ZB_OK && dict->length > 0)
-      st = zb__string_group_rows(dict, false, gid, &first, &ng, err);
-    zb_free(gid);
-    zb_free(first);
-    ZB_RETURN_NOT_OK(st);
-    if (ng != dict->length) return ZB_OK; /* repeated categories: hash the rows */
+    bool distinct;
+    ZB_RETURN_NOT_OK(zb__strings_distinct(c->dictionary, &distinct, err));
+    if (!distinct) return ZB_OK; /* repeated categories: hash the rows */
+    zb_status st;
     zb_column *codes = NULL;
     ZB_RETURN_NOT_OK(zb_column_make(ZB_INT32, n, c->offset, c->validity, c->data, NULL, NULL,
                                     c->null_count, &codes, err));

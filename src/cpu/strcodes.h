@@ -38,6 +38,11 @@ zb_status zb__string_codes_column(const zb_column *c, bool sorted, int64_t max_g
 zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, int64_t **first,
                                 int64_t *n_groups, zb_error *err);
 
+/* *distinct: every string of host string column c (no nulls) differs from
+ * the others.  Computed once and kept in c->distinct (defined in hash.c,
+ * where the categorical group-by asks it of its dictionary). */
+zb_status zb__strings_distinct(zb_column *c, bool *distinct, zb_error *err);
+
 /* isin of host string column c in the strings of v: bit r of bits (c's
  * length, zeroed or not) set when row r's string is one of v's; null rows
  * and v's nulls match nothing. */

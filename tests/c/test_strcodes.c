@@ -292,3 +292,50 @@ ZB_TEST(strcodes_fault_injection) {
     sdata_free(&d);
   }
 }
+
+/* A categorical's unique/nunique/value_counts group its codes directly only
+ * when its dictionary's strings are distinct; the answer is computed once
+ * and kept on the dictionary. */
+ZB_TEST(strcodes_categorical_dictionary_distinct_once) {
+  zb_error err = {{0}};
+  const char *words[] = {"p", "q", "s", "p"}; /* with the fourth: "p" twice */
+  static const int32_t rows[] = {0, 1, 2, 3, 2, 0, 1, 3, 3, 0};
+  for (int repeat = 0; repeat < 2; repeat++) {
+    int64_t nd = repeat ? 4 : 3, n = 10;
+    zb_column *dict = NULL, *codes = NULL, *cat = NULL, *uniq = NULL;
+    ZB_CHECK_OK(zb_column_new(ZB_STRING, nd, false, 8, &dict, &err), &err);
+    int64_t *off = (int64_t *)dict->data->data;
+    off[0] = 0;
+    for (int64_t k = 0; k < nd; k++) {
+      int64_t l = (int64_t)strlen(words[k]);
+      memcpy((char *)dict->chars->data + off[k], words[k], (size_t)l);
+      off[k + 1] = off[k] + l;
+    }
+    ZB_CHECK_OK(zb_column_new(ZB_INT32, n, false, 0, &codes, &err), &err);
+    for (int64_t r = 0; r < n; r++) ((int32_t *)codes->data->data)[r] = rows[r] % (int32_t)nd;
+    ZB_CHECK_OK(zb_column_make(ZB_CATEGORICAL, n, 0, NULL, codes->data, NULL, dict, 0, &cat,
+                               &err), &err);
+    /* oracle: the distinct strings of the rows */
+    const char *seen[4];
+    int64_t nseen = 0;
+    for (int64_t r = 0; r < n; r++) {
+      const char *w = words[rows[r] % nd];
+      int64_t g = 0;
+      while (g < nseen && strcmp(seen[g], w) != 0) g++;
+      if (g == nseen) seen[nseen++] = w;
+    }
+    ZB_CHECK_EQ_INT(dict->distinct, 0);
+    for (int pass = 0; pass < 2; pass++) { /* the second pass reads the kept answer */
+      int64_t k = -1;
+      ZB_CHECK_OK(zb_column_nunique(cat, true, &k, &err), &err);
+      ZB_CHECK_EQ_INT(k, nseen);
+      ZB_CHECK_EQ_INT(dict->distinct, repeat ? 2 : 1);
+      ZB_CHECK_OK(zb_column_unique(cat, &uniq, &err), &err);
+      ZB_CHECK_EQ_INT(uniq->length, nseen);
+      zb_column_release(uniq);
+    }
+    zb_column_release(cat);
+    zb_column_release(codes);
+    zb_column_release(dict);
+  }
+}
