@@ -594,20 +594,6 @@ static void dense_count(void *ctx, int64_t task, int worker) {
 #undef DENSE_NULLBODY
 }
 
-/* Sort a[0, n) ascending (LSD radix on bytes; tmp: n more). */
-static void sort_u64(uint64_t *a, uint64_t *tmp, int64_t n) {
-  for (int b = 0; b < 64; b += 8) {
-    int64_t h[257] = {0};
-    for (int64_t i = 0; i < n; i++) h[((a[i] >> b) & 255) + 1]++;
-    bool trivial = false;
-    for (int d = 1; d <= 256; d++) trivial |= h[d] == n;
-    if (trivial) continue;
-    for (int d = 1; d <= 256; d++) h[d] += h[d - 1];
-    for (int64_t i = 0; i < n; i++) tmp[h[(a[i] >> b) & 255]++] = a[i];
-    memcpy(a, tmp, (size_t)n * sizeof(uint64_t));
-  }
-}
-
 zb_status zb__strings_distinct(zb_column *c, bool *distinct, zb_error *err) {
   int32_t known = __atomic_load_n(&c->distinct, __ATOMIC_RELAXED);
   if (known == 0) {
@@ -715,7 +701,7 @@ static zb_status dense_group(const zb_column *c, dense_groups *d, bool *used, zb
   int64_t g = 0;
   for (int64_t s = 0; s < slots; s++)
     if (j.cnt[s] > 0) order[g++] = ((uint64_t)j.first[s] << 21) | (uint64_t)s;
-  sort_u64(order, tmp, ng);
+  zb__sort_u64_serial(order, tmp, ng);
   for (int64_t i = 0; i < ng; i++) {
     int64_t s = (int64_t)(order[i] & ((UINT64_C(1) << 21) - 1));
     d->first[i] = j.first[s];

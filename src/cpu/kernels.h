@@ -131,6 +131,11 @@ zb_status zb__gather_strings(const zb_column *src, const int32_t *i32, const int
  * values before it, larger or equal after (reduce_stats.c). */
 void zb__select_kth(double *a, int64_t lo, int64_t hi, int64_t k);
 
+/* Sort a[0, n) ascending on one thread (LSD radix on bytes, skipping a
+ * byte all values share; tmp: room for n): for the few thousand to few
+ * million (first row, group) pairs that number groups (src/cpu/sort.c). */
+void zb__sort_u64_serial(uint64_t *a, uint64_t *tmp, int64_t n);
+
 /* Stable sort of idx[0, n) by the string of row (rows ? rows[idx[i]] :
  * idx[i]) of string column c, byte-wise ascending. */
 zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64_t *idx,

@@ -1361,3 +1361,16 @@ done:
   if (indices != NULL) *indices = pc;
   return ZB_OK;
 }
+
+void zb__sort_u64_serial(uint64_t *a, uint64_t *tmp, int64_t n) {
+  for (int b = 0; b < 64; b += 8) {
+    int64_t h[257] = {0};
+    for (int64_t i = 0; i < n; i++) h[((a[i] >> b) & 255) + 1]++;
+    bool trivial = false;
+    for (int d = 1; d <= 256; d++) trivial |= h[d] == n;
+    if (trivial) continue;
+    for (int d = 1; d <= 256; d++) h[d] += h[d - 1];
+    for (int64_t i = 0; i < n; i++) tmp[h[(a[i] >> b) & 255]++] = a[i];
+    memcpy(a, tmp, (size_t)n * sizeof(uint64_t));
+  }
+}

@@ -267,20 +267,6 @@ static void sc_remap(void *ctx, int64_t task, int worker) {
   }
 }
 
-/* Sort a[0, n) ascending (LSD radix on bytes; tmp: n more). */
-static void sort_u64(uint64_t *a, uint64_t *tmp, int64_t n) {
-  for (int b = 0; b < 64; b += 8) {
-    int64_t hcount[257] = {0};
-    for (int64_t i = 0; i < n; i++) hcount[((a[i] >> b) & 255) + 1]++;
-    bool trivial = false;
-    for (int d = 1; d <= 256; d++) trivial |= hcount[d] == n;
-    if (trivial) continue;
-    for (int d = 1; d <= 256; d++) hcount[d] += hcount[d - 1];
-    for (int64_t i = 0; i < n; i++) tmp[hcount[(a[i] >> b) & 255]++] = a[i];
-    memcpy(a, tmp, (size_t)n * sizeof(uint64_t));
-  }
-}
-
 zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, int32_t *code,
                            int64_t **first, int64_t *n_groups, bool *fits, zb_error *err) {
   *first = NULL;
@@ -354,7 +340,7 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
     tmp = (uint64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(uint64_t));
     if (order == NULL || tmp == NULL) goto nomem;
     for (int64_t g = 0; g < G; g++) order[g] = ((uint64_t)gfirst[g] << 24) | (uint64_t)g;
-    sort_u64(order, tmp, G);
+    zb__sort_u64_serial(order, tmp, G);
     for (int64_t g = 0; g < G; g++) idx[g] = (int64_t)(order[g] & ((UINT64_C(1) << 24) - 1));
   } else {
     st = zb_error_set(err, ZB_EINVAL, "string codes: too many rows (internal)");
