@@ -866,6 +866,31 @@ done:
   return ZB_OK;
 }
 
+typedef struct dup_job {
+  const int64_t *gid; /* per row: its group */
+  const int64_t *ref; /* per group: FIRST/LAST its kept row, NONE its count */
+  uint8_t *bits;
+  int64_t n;
+  zb_keep keep;
+} dup_job;
+
+/* The duplicated flags of one morsel (a multiple of 64 rows: whole words). */
+static void dup_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  const dup_job *j = (const dup_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
+  for (int64_t base = s; base < e; base += 64) {
+    int m = (int)ZB_MIN((int64_t)64, e - base);
+    uint64_t w = 0;
+    if (j->keep == ZB_KEEP_NONE) {
+      for (int b = 0; b < m; b++) w |= (uint64_t)(j->ref[j->gid[base + b]] > 1) << b;
+    } else {
+      for (int b = 0; b < m; b++) w |= (uint64_t)(j->ref[j->gid[base + b]] != base + b) << b;
+    }
+    zb__store_bits(j->bits, base, w, m);
+  }
+}
+
 zb_status zb__cpu_duplicated(const zb_table *t, int64_t n_keys, const int64_t *keys,
                              zb_keep keep, zb_column **out, zb_error *err) {
   *out = NULL;
@@ -911,18 +936,8 @@ zb_status zb__cpu_duplicated(const zb_table *t, int64_t n_keys, const int64_t *k
   }
   st = zb_column_new(ZB_BOOL, n, false, 0, &o, err);
   if (st != ZB_OK) goto done;
-  uint8_t *bits = (uint8_t *)o->data->data;
-  for (int64_t base = 0; base < n; base += 64) {
-    int m = (int)ZB_MIN((int64_t)64, n - base);
-    uint64_t w = 0;
-    for (int b = 0; b < m; b++) {
-      int64_t i = base + b;
-      int64_t r = ref[g.group_of_row[i]];
-      bool dup = keep == ZB_KEEP_NONE ? r > 1 : r != i;
-      w |= (uint64_t)dup << b;
-    }
-    zb__store_bits(bits, base, w, m);
-  }
+  dup_job dj = {g.group_of_row, ref, (uint8_t *)o->data->data, n, keep};
+  st = zb_parallel_for(zb__morsels(n), dup_morsel, &dj, err);
 done:
   if (ref != g.ht.first) zb_free(ref);
   grouped_reset(&g);
