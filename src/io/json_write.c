@@ -427,7 +427,7 @@ static void write_task(void *ctx, int64_t task, int worker) {
   int64_t total = 0;
   for (int64_t k = 0; k < w->ncols; k++) {
     if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride)) goto nomem;
-    total += tk->text[k].n + w->cols[k].key.n;
+    total += tk->text[k].n + (r1 - r0) * w->cols[k].key.n;
   }
   total += (r1 - r0) * 3;
   if (!ob_grow(&tk->out, total)) goto nomem;

@@ -21,6 +21,8 @@ Differences from pandas:
     (pandas: an object column of mixed Python values).
   - every dtype is nullable: integer and boolean columns with missing
     values stay int64 / bool with nulls (pandas: float64).
+  - floats are always parsed correctly rounded (pandas' ``precise_float=True``;
+    its default parser may differ in the last bit).
   - ``date_format`` defaults to ``"epoch"`` without pandas' FutureWarning;
     durations cannot be written with ``date_format="iso"``.
 """
@@ -145,6 +147,9 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
         A path (memory-mapped), the JSON bytes, or an object with ``read()``.
     orient : {"records"}
         Only "records" (an object per row); others raise UnsupportedError.
+    precise_float : bool, default False
+        Ignored: numbers are always parsed correctly rounded (as pandas'
+        precise_float=True; its default parser can be off by an ulp).
     dtype : bool or dict, optional
         None/True: infer and coerce numeric strings; False: keep strings and
         floats as read; a dict: cast those columns afterwards.
@@ -172,7 +177,7 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
         object.
     UnsupportedError
         An orient or option zambezi does not implement (typ="series",
-        chunksize, precise_float, date_unit, encoding other than UTF-8,
+        chunksize, date_unit, encoding other than UTF-8,
         dtype_backend, engine="pyarrow").
 
     Examples
@@ -191,8 +196,6 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
         unsupported.append(f"typ={typ!r}")
     if chunksize is not None:
         unsupported.append("chunksize")
-    if precise_float:
-        unsupported.append("precise_float=True")
     if date_unit is not None:
         unsupported.append("date_unit")
     if convert_axes not in (None, True):
