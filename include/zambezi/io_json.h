@@ -53,6 +53,7 @@ typedef struct zb_json_read_options {
   bool lines;          /* default true: JSON lines; false: one array of objects */
   int64_t nrows;       /* lines only: read at most this many lines; -1 (default): all */
   bool coerce_numbers; /* default true: string columns of numbers become numbers */
+  int64_t chunk_size;  /* lines: bytes per parallel chunk; 0 (default): a few MB */
   volatile int *cancel; /* nonzero -> ZB_ECANCEL */
 } zb_json_read_options;
 

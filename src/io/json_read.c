@@ -779,10 +779,12 @@ static zb_status value_error(reader *r, zb_error *err) {
 static zb_status make_chunks(reader *r, zb_error *err) {
   int64_t n = r->n;
   int64_t want = 1;
-  if (r->o->lines && n > CHUNK_BYTES) {
+  int64_t per = r->o->chunk_size > 0 ? r->o->chunk_size : CHUNK_BYTES;
+  if (r->o->lines && n > per) {
     int64_t threads = zb_get_num_threads();
-    want = (n + CHUNK_BYTES - 1) / CHUNK_BYTES;
-    if (want < threads * 2 && n > (int64_t)threads * (256 << 10)) want = threads * 2;
+    want = (n + per - 1) / per;
+    if (r->o->chunk_size <= 0 && want < threads * 2 && n > (int64_t)threads * (256 << 10))
+      want = threads * 2;
   }
   r->chunks = (jchunk *)zb_calloc((size_t)want, sizeof(jchunk));
   if (r->chunks == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
