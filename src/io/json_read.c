@@ -350,11 +350,22 @@ static bool parse_value(jp *j, int depth, int *kind) {
   }
 }
 
-/* Decode a validated string's raw bytes s[0, n) into out (>= n bytes). */
-static int64_t unescape(const char *s, int64_t n, char *out) {
+/* Decode a validated string's raw bytes s[0, n) into out, at most cap
+ * bytes (an escape's character whole; cap >= n always fits: decoding never
+ * lengthens). */
+static int64_t unescape(const char *s, int64_t n, char *out, int64_t cap) {
   int64_t k = 0;
   for (int64_t i = 0; i < n;) {
     char c = s[i];
+    if (cap < n) { /* output never outgrows the input read: check only a short cap */
+      int len = 1;
+      if (c == '\\' && s[i + 1] == 'u') {
+        unsigned u = 0;
+        hex4(s + i + 2, &u);
+        len = u < 0x80 ? 1 : u < 0x800 ? 2 : (u < 0xD800 || u > 0xDFFF) ? 3 : 4;
+      }
+      if (k + len > cap) break;
+    }
     if (c != '\\') {
       out[k++] = c;
       i++;
@@ -402,8 +413,7 @@ static int64_t unescape(const char *s, int64_t n, char *out) {
 
 static int64_t json_decode(void *ctx, const char *s, int64_t n, char *out, int64_t cap) {
   (void)ctx;
-  (void)cap; /* decoding never lengthens: cap >= n */
-  return unescape(s, n, out);
+  return unescape(s, n, out, cap);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -532,7 +542,7 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
         ws->kbuf = nb;
         ws->kcap = kn + 1;
       }
-      kn = unescape(ks, kn, ws->kbuf);
+      kn = unescape(ks, kn, ws->kbuf, kn);
       ks = ws->kbuf;
     }
     /* the key's number: as at this place in the previous record, else looked up */
