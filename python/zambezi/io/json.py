@@ -184,7 +184,7 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
     --------
     >>> data = b'{"a": 1, "b": "x"}\n{"a": 2.5, "c": [1, 2]}\n'
     >>> df = zb.read_json(data)
-    >>> df.dtypes.to_dict()
+    >>> df.dtypes
     {'a': 'float64', 'b': 'string', 'c': 'string'}
     >>> df.to_dict("list")
     {'a': [1.0, 2.5], 'b': ['x', None], 'c': [None, '[1, 2]']}
