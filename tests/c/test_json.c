@@ -108,6 +108,7 @@ ZB_TEST(json_read_chunks_equal_one_chunk) {
   for (int i = 0; i < 120; i++)
     n += snprintf(doc + n, sizeof doc - (size_t)n,
                   i == 100 ? "{\"w\": 0.5, \"k%d\": \"v\", \"s\": \"word\"}\n"
+                  : i == 0 ? "{\"w\": %d, \"first\": 1, \"s\": \"%d\"}\n"
                            : "{\"w\": %d, \"s\": \"%d\"}\n",
                   i, i);
   zb_json_read_options o;
@@ -118,14 +119,15 @@ ZB_TEST(json_read_chunks_equal_one_chunk) {
   o.chunk_size = 40;
   ZB_CHECK_OK(zb_json_read_buffer(doc, n, &o, &many, &err), &err);
   if (one && many) {
-    ZB_CHECK_EQ_INT(one->num_columns, 3);
-    ZB_CHECK_EQ_INT(many->num_columns, 3);
+    ZB_CHECK_EQ_INT(one->num_columns, 4);
+    ZB_CHECK_EQ_INT(many->num_columns, 4);
     ZB_CHECK_EQ_INT(many->num_rows, 120);
     ZB_CHECK_EQ_INT(many->columns[0]->type, ZB_FLOAT64);
     ZB_CHECK_EQ_INT(many->columns[1]->type, ZB_STRING);
-    ZB_CHECK(strcmp(many->names[2], "k100") == 0);
+    ZB_CHECK(strcmp(many->names[1], "first") == 0); /* keys in first-seen order */
+    ZB_CHECK(strcmp(many->names[3], "k100") == 0);
     ZB_CHECK(f64(many->columns[0], 100) == 0.5 && f64(many->columns[0], 119) == 119.0);
-    ZB_CHECK(str_eq(many->columns[1], 100, "word") && str_eq(many->columns[1], 99, "99"));
+    ZB_CHECK(str_eq(many->columns[2], 100, "word") && str_eq(many->columns[2], 99, "99"));
   }
   zb_table_release(one);
   zb_table_release(many);
