@@ -112,6 +112,19 @@ typedef struct reader {
 /* Key dictionary                                                           */
 /* ------------------------------------------------------------------------ */
 
+/* a[0, n) == b[0, n), inline for the short keys of most records. */
+static inline bool same_bytes(const char *a, const char *b, int64_t n) {
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    uint64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  for (; n > 0; n--)
+    if (*a++ != *b++) return false;
+  return true;
+}
+
 static uint64_t hash_bytes(const char *s, int64_t n) {
   uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
   for (int64_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
@@ -229,6 +242,16 @@ static bool parse_string(jp *j, const char **s, int64_t *n, bool *esc) {
   bool has = false;
   *s = p;
   for (;;) {
+    /* eight bytes at a time while none is '"', '\\' or a control byte */
+    while (e - p >= 8) {
+      uint64_t w;
+      memcpy(&w, p, 8);
+      const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+      uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+      uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w);
+      if (hit & highs) break;
+      p += 8;
+    }
     while (p < e && *p != '"' && *p != '\\' && (uint8_t)*p >= 0x20) p++;
     if (p >= e) return fail(j, j->p, "unterminated string");
     if (*p == '"') break;
@@ -549,8 +572,7 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
     int64_t id = -1;
     if (f < ws->npred) {
       int64_t g = ws->pred[f];
-      if (g >= 0 && g < c->keys.n && c->keys.keys[g].n == kn &&
-          memcmp(c->keys.keys[g].s, ks, (size_t)kn) == 0)
+      if (g >= 0 && g < c->keys.n && c->keys.keys[g].n == kn && same_bytes(c->keys.keys[g].s, ks, kn))
         id = g;
     }
     if (id < 0) {
