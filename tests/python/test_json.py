@@ -325,3 +325,19 @@ def test_to_json_unsupported():
     td = zb.DataFrame(pd.DataFrame({"d": pd.to_timedelta([1], unit="s")}))
     with pytest.raises(UnsupportedError, match="duration"):
         td.to_json(date_format="iso")
+
+
+def test_ctrl_c_stops_read_json_and_to_json(tmp_path):
+    # DESIGN.md section 4: KeyboardInterrupt within 0.2 s, nothing leaked
+    from test_interrupt import LATENCY, interrupt
+
+    n = 1_500_000
+    df = zb.DataFrame({"k": np.arange(n) * 7919 % 1_000_003,
+                       "s": [_TEXTS[k % len(_TEXTS)] for k in range(1000)] * (n // 1000)})
+    p = tmp_path / "big.jsonl"
+    df.to_json(p)
+    latency = interrupt(lambda: [zb.read_json(p) for _ in range(20)])
+    assert latency < LATENCY, f"read_json: KeyboardInterrupt {latency:.3f} s after Ctrl-C"
+    latency = interrupt(lambda: [df.to_json(tmp_path / "out.jsonl") for _ in range(20)])
+    assert latency < LATENCY, f"to_json: KeyboardInterrupt {latency:.3f} s after Ctrl-C"
+    assert zb.read_json(p)["k"].to_list()[:3] == [0, 7919, 15838]

@@ -180,6 +180,19 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
         chunksize, date_unit, encoding other than UTF-8,
         dtype_backend, engine="pyarrow").
 
+    Notes
+    -----
+    Differences from pandas: ``lines=True`` and ``orient="records"`` are
+    the defaults (pandas: ``lines=False``); nested values are JSON text,
+    not Python objects; a column mixing kinds (words and numbers, booleans
+    and anything else) is a string column of the values' text, not an
+    object column; integer and boolean columns with missing values stay
+    nullable int64 / bool (pandas: float64); floats are always parsed
+    correctly rounded (pandas' ``precise_float=True``); JSON that pandas'
+    parser lets through but the JSON grammar forbids (a lone high
+    surrogate, a leading zero, a line that is not an object) is a
+    ParseError.
+
     Examples
     --------
     >>> data = b'{"a": 1, "b": "x"}\n{"a": 2.5, "c": [1, 2]}\n'
@@ -256,6 +269,13 @@ def to_json(df, path_or_buf=None, *, orient="records", date_format=None, double_
     ``date_format="iso"``, ISO 8601 text (``Z`` for a column with a time
     zone); non-ASCII text as ``\uXXXX`` unless ``force_ascii=False``; ``/``
     as ``\/``.  The index is not written (orient "records").
+
+    Differences from pandas: ``orient="records"`` and ``lines=True`` are
+    the defaults (pandas: ``orient="columns"``, ``lines=False``); other
+    orients raise UnsupportedError; ``date_format`` defaults to
+    ``"epoch"`` without pandas' deprecation warning; durations cannot be
+    written with ``date_format="iso"``; date32 columns are written as
+    timestamps at midnight.
 
     Examples
     --------
