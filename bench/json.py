@@ -81,7 +81,7 @@ def readers(path, pandas_ok):
         import duckdb
 
         out["duckdb"] = lambda: duckdb.sql(
-            f"select * from read_json('{path}', format='newline_delimited')").arrow()
+            f"select * from read_json('{path}', format='newline_delimited')").arrow().read_all()
     except ImportError:
         pass
     return out
