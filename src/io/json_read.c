@@ -493,7 +493,8 @@ static bool next_record(const reader *r, const jchunk *c, riter *it, jp *j) {
       return false;
     }
     if (j->p >= j->end)
-      return fail(j, j->p, it->state == 0 ? "expected '[' (an array of objects)" : "unterminated array");
+      return fail(j, j->p,
+                  it->state == 0 ? "expected '[' (an array of objects)" : "unterminated array");
     char ch = *j->p;
     if (it->state == 0) {
       if (ch != '[') return fail(j, j->p, "expected '[' (an array of objects)");
@@ -572,7 +573,8 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
     int64_t id = -1;
     if (f < ws->npred) {
       int64_t g = ws->pred[f];
-      if (g >= 0 && g < c->keys.n && c->keys.keys[g].n == kn && same_bytes(c->keys.keys[g].s, ks, kn))
+      if (g >= 0 && g < c->keys.n && c->keys.keys[g].n == kn &&
+          same_bytes(c->keys.keys[g].s, ks, kn))
         id = g;
     }
     if (id < 0) {

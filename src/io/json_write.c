@@ -471,8 +471,8 @@ static void writer_free(writer *w, int64_t ntasks) {
   zb_free(w->cols);
 }
 
-zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts, zb_json_write_fn write,
-                        void *ctx, zb_error *err) {
+zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
+                        zb_json_write_fn write, void *ctx, zb_error *err) {
   ZB_NAME_OP("to_json");
   if (t == NULL || write == NULL)
     return zb_error_set(err, ZB_EINVAL, "JSON write: table or write function is NULL");

@@ -38,13 +38,19 @@ static const char k_doc[] =
     "{\"s\": \"t\\\"\\\\\\/\\n\", \"a\": 2.5, \"b\": false, \"late\": 7}\r\n"
     "{\"a\": null, \"s\": \"12\", \"b\": null, \"a\": -3}\n";
 
-static int64_t i64(const zb_column *c, int64_t i) { return ((const int64_t *)c->data->data)[c->offset + i]; }
-static double f64(const zb_column *c, int64_t i) { return ((const double *)c->data->data)[c->offset + i]; }
+static int64_t i64(const zb_column *c, int64_t i) {
+  return ((const int64_t *)c->data->data)[c->offset + i];
+}
+
+static double f64(const zb_column *c, int64_t i) {
+  return ((const double *)c->data->data)[c->offset + i];
+}
 
 static int str_eq(const zb_column *c, int64_t i, const char *want) {
   const int64_t *off = (const int64_t *)c->data->data + c->offset;
   int64_t n = off[i + 1] - off[i];
-  return n == (int64_t)strlen(want) && memcmp((const char *)c->chars->data + off[i], want, (size_t)n) == 0;
+  return n == (int64_t)strlen(want) &&
+         memcmp((const char *)c->chars->data + off[i], want, (size_t)n) == 0;
 }
 
 ZB_TEST(json_read_types_keys_escapes) {
