@@ -38,6 +38,7 @@ from zambezi.errors import (
     UnsupportedError,
 )
 from zambezi.io import csv as _csv
+from zambezi.io import json as _json
 from zambezi.io import parquet as _parquet
 from zambezi.io import pickle as _pickle
 
@@ -535,6 +536,23 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         1;NA;y, z
         """
         return _csv.to_csv(self, path_or_buf, **kwargs)
+
+    def to_json(self, path_or_buf=None, **kwargs):
+        r"""Write the frame as JSON records (pandas' arguments, see
+        zambezi.io.to_json): JSON lines by default (``lines=True``), or one
+        array with ``lines=False``; returns the text when path_or_buf is
+        None.  The index is not written.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2], "b": [0.5, None]})
+        >>> print(df.to_json(), end="")
+        {"a":1,"b":0.5}
+        {"a":2,"b":null}
+        >>> df.to_json(lines=False)
+        '[{"a":1,"b":0.5},{"a":2,"b":null}]'
+        """
+        return _json.to_json(self, path_or_buf, **kwargs)
 
     def to_parquet(self, path=None, engine="auto", compression="snappy", index=None,
                    partition_cols=None, *, row_group_size=None, compression_level=None,

@@ -98,6 +98,10 @@ void zb__builder_set_column(zb__builder *b, int64_t col, const char *name, zb_ty
   ci->type = fixed ? type : ZB_STRING;
 }
 
+void zb__builder_set_inference(zb__builder *b, int64_t col, int allowed) {
+  b->cols[col].no_infer = B_ALL & ~allowed;
+}
+
 void zb__builder_set_part(zb__builder *b, int64_t part, int64_t max_rows, int64_t pos0,
                           const zb__text_part *text) {
   zb__bpart *pt = &b->parts[part];
@@ -126,7 +130,7 @@ zb_status zb__builder_alloc(zb__builder *b, zb_error *err) {
     for (int64_t j = 0; j < b->ncols; j++) {
       zb__bpcol *cc = zb__pcol(b, k, j);
       zb_type_id ty = b->cols[j].type;
-      cc->mask = B_ALL;
+      cc->mask = B_ALL & ~b->cols[j].no_infer;
       cc->rep = !b->cols[j].fixed ? REP_NONE
                 : (ty == ZB_STRING || ty == ZB_CATEGORICAL) ? REP_STR
                 : ty == ZB_BOOL ? REP_BOOL : REP_NONE;

@@ -180,6 +180,19 @@ ZB__BUILDER_API void zb__builder_release(zb__builder *b);
 ZB__BUILDER_API void zb__builder_set_column(zb__builder *b, int64_t col, const char *name,
                                             zb_type_id type, bool fixed);
 
+/* The types inference may give column col (an inferred one): ZB_INFER_*
+ * bits, default ZB_INFER_ALL.  A value that parses as none of them makes
+ * the column a string column.  (JSON: numbers only, so that the text of
+ * "true" or "2024-01-02" in a string stays a string.)  Before
+ * zb__builder_alloc. */
+enum {
+  ZB_INFER_BOOL = 1,
+  ZB_INFER_NUMBERS = 2 | 4 | 8, /* int64, uint64, float64 */
+  ZB_INFER_DATES = 16 | 32,     /* date32, timestamp */
+  ZB_INFER_ALL = 63
+};
+ZB__BUILDER_API void zb__builder_set_inference(zb__builder *b, int64_t col, int allowed);
+
 /* Part part: room for max_rows rows; pos0 is its position in the source
  * (error positions add to it); text may be NULL for typed values only
  * (copied).  Default: no rows.  Before zb__builder_alloc. */

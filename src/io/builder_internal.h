@@ -44,6 +44,7 @@ typedef struct zb__bcol {
   const char *name;
   zb_type_id type;
   bool fixed;       /* type given, not inferred */
+  int no_infer;     /* inference bits it may not take (zb__builder_set_inference) */
   int width;        /* bytes per slot of vals */
   zb_buffer *vals;  /* one slot per row (+1: string offsets) */
   zb_buffer *valid; /* one bit per row */

@@ -17,6 +17,7 @@ extern PyMethodDef zbpy_strings_methods[]; /* strings.c: .str, .dt, clip, round,
 extern PyMethodDef zbpy_stats_methods[];   /* stats.c: statistics and hashing */
 extern PyMethodDef zbpy_compute_methods[]; /* compute.c: arithmetic, casts, filter, sort */
 extern PyMethodDef zbpy_csv_methods[];     /* csv.c: read_csv, to_csv */
+extern PyMethodDef zbpy_json_methods[];    /* json.c: read_json, to_json */
 extern PyMethodDef zbpy_parquet_methods[]; /* parquet.c: read_parquet */
 extern PyMethodDef zbpy_join_methods[];    /* join.c: join_indices */
 extern PyMethodDef zbpy_groupby_methods[]; /* groupby.c: groupby, group ids */
@@ -672,6 +673,7 @@ static int module_exec(PyObject *m) {
       PyModule_AddFunctions(m, zbpy_stats_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_compute_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_csv_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_json_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_parquet_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_join_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_groupby_methods) < 0 ||

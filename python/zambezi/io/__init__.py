@@ -2,6 +2,8 @@
 
 - ``zambezi.io.csv``: ``read_csv`` (and its chunked ``CsvReader``) and
   ``to_csv`` (``DataFrame.to_csv``).
+- ``zambezi.io.json``: ``read_json`` and ``to_json``
+  (``DataFrame.to_json``): JSON lines and arrays of records.
 - ``zambezi.io.parquet``: ``read_parquet`` and ``to_parquet``
   (``DataFrame.to_parquet``): the engine's own Parquet reader and
   writer; pyarrow is not needed.
@@ -16,8 +18,9 @@ readers from ``zambezi`` itself (``zambezi.read_csv``).
 """
 
 from zambezi.io.csv import CsvReader, read_csv, to_csv
+from zambezi.io.json import read_json, to_json
 from zambezi.io.parquet import read_parquet, to_parquet
 from zambezi.io.pickle import read_pickle, to_pickle
 
 __all__ = ["read_csv", "CsvReader", "to_csv", "read_parquet", "to_parquet", "read_pickle",
-           "to_pickle"]
+           "to_pickle", "read_json", "to_json"]

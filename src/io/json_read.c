@@ -1,0 +1,997 @@
+/*
+ * json_read.c -- the parallel JSON reader: zb_json_read_buffer (JSON lines,
+ * or one array of objects).  This file finds where values are; turning
+ * them into typed columns is the column builder's job (builder.h), shared
+ * with the CSV reader: each value goes to it as a text cell.
+ *
+ * Stages:
+ *   1. chunking: JSON lines are cut into chunks of a few MB that each start
+ *      right after a '\n' (a raw newline cannot occur inside a JSON value,
+ *      so every chunk starts at a record).  An array of objects is one
+ *      chunk.
+ *   2. scan (parallel per chunk): every record is parsed and validated in
+ *      full (grammar, escapes, surrogate pairs, UTF-8 of keys, nesting
+ *      depth); the chunk's keys are collected in first-seen order with the
+ *      kinds of value each holds (string, number, bool, nested), and its
+ *      records counted.  The first error of each chunk is kept; the one
+ *      earliest in the input is reported, so messages do not depend on the
+ *      thread count.
+ *   3. merge (sequential): the chunks' keys, in chunk order, give the
+ *      columns in first-seen order; each column's kinds decide its type
+ *      (io_json.h).
+ *   4. parse (parallel per chunk; a chunk is one part of the builder): the
+ *      records are parsed again (known valid now) in batches into a small
+ *      column-major index of text cells -- a string's cell is its bytes
+ *      between the quotes, flagged when it holds escapes; a number's or a
+ *      literal's its text; a nested value's its whole JSON text; a missing
+ *      key or null a null cell -- and each column of the batch goes to the
+ *      builder.  Keys are looked up by the key seen at the same place in
+ *      the previous record first, then in the chunk's hash table.
+ *   5. finish (the builder).
+ * Line numbers are computed on demand by counting '\n' bytes before the
+ * offending byte.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/builder.h"
+#include "io/text_values.h"
+#include "zambezi/io.h"
+
+void zb_json_read_options_init(zb_json_read_options *o) {
+  memset(o, 0, sizeof *o);
+  o->lines = true;
+  o->nrows = -1;
+  o->coerce_numbers = true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* State                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Kinds of value a key holds. */
+enum { K_STR = 1, K_NUM = 2, K_BOOL = 4, K_NEST = 8 };
+
+#define MAX_DEPTH 512
+#define MAX_WORKERS 4096
+#define CHUNK_BYTES ((int64_t)4 << 20)
+
+/* A key of a chunk (or of the merged dictionary). */
+typedef struct jkey {
+  const char *s; /* decoded bytes: into the input, or into own */
+  int64_t n;
+  uint64_t h;
+  char *own;      /* decoded copy when the key held escapes (owned) */
+  int kinds;      /* K_* */
+  int64_t gid;    /* merged column number */
+} jkey;
+
+/* Keys in first-seen order plus an open-addressing table of their numbers. */
+typedef struct kdict {
+  jkey *keys;
+  int64_t n, cap;
+  int64_t *tab; /* slot -> key number, -1 empty */
+  int64_t tcap; /* power of two */
+} kdict;
+
+typedef struct jchunk {
+  int64_t start, end; /* input bytes [start, end) */
+  int64_t nrows;      /* records (stage 2) */
+  kdict keys;
+  zb_status st;       /* first error */
+  int64_t err_pos;
+  char msg[160];
+} jchunk;
+
+typedef struct wscratch {
+  uint64_t *idx, *idx2; /* batch x ncols cells (idx2: refetch) */
+  int64_t *pred;        /* key number by field position in the previous record */
+  int64_t npred;
+  char *kbuf;           /* decoded key */
+  int64_t kcap;
+} wscratch;
+
+typedef struct reader {
+  const zb_json_read_options *o;
+  const char *d;
+  int64_t n;
+  jchunk *chunks;
+  int64_t nchunks;
+  kdict all;        /* merged keys */
+  char **names;     /* ncols NUL-terminated names (owned) */
+  int64_t ncols;
+  int64_t batch;
+  zb__builder *b;
+  wscratch **ws;
+  int stop;         /* atomic */
+} reader;
+
+/* ------------------------------------------------------------------------ */
+/* Key dictionary                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* a[0, n) == b[0, n), inline for the short keys of most records. */
+static inline bool same_bytes(const char *a, const char *b, int64_t n) {
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    uint64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  for (; n > 0; n--)
+    if (*a++ != *b++) return false;
+  return true;
+}
+
+static uint64_t hash_bytes(const char *s, int64_t n) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
+  for (int64_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+  return h ^ (h >> 29);
+}
+
+static void kdict_free(kdict *k) {
+  for (int64_t i = 0; i < k->n; i++) zb_free(k->keys[i].own);
+  zb_free(k->keys);
+  zb_free(k->tab);
+  memset(k, 0, sizeof *k);
+}
+
+static int64_t kdict_find(const kdict *k, const char *s, int64_t n, uint64_t h) {
+  if (k->tcap == 0) return -1;
+  for (uint64_t i = h & (uint64_t)(k->tcap - 1);; i = (i + 1) & (uint64_t)(k->tcap - 1)) {
+    int64_t e = k->tab[i];
+    if (e < 0) return -1;
+    const jkey *q = &k->keys[e];
+    if (q->h == h && q->n == n && memcmp(q->s, s, (size_t)n) == 0) return e;
+  }
+}
+
+/* Add key s[0, n) (not present); copy: keep a copy of the bytes.  Returns
+ * its number, or -1 when out of memory. */
+static int64_t kdict_add(kdict *k, const char *s, int64_t n, uint64_t h, bool copy) {
+  if (k->n == k->cap) {
+    int64_t cap = k->cap ? k->cap * 2 : 16;
+    jkey *nk = (jkey *)zb_malloc((size_t)cap * sizeof(jkey));
+    if (nk == NULL) return -1;
+    if (k->n) memcpy(nk, k->keys, (size_t)k->n * sizeof(jkey));
+    zb_free(k->keys);
+    k->keys = nk;
+    k->cap = cap;
+  }
+  if ((k->n + 1) * 2 > k->tcap) {
+    int64_t tcap = k->tcap ? k->tcap * 2 : 32;
+    int64_t *t = (int64_t *)zb_malloc((size_t)tcap * sizeof(int64_t));
+    if (t == NULL) return -1;
+    memset(t, 0xff, (size_t)tcap * sizeof(int64_t));
+    for (int64_t e = 0; e < k->n; e++) {
+      uint64_t i = k->keys[e].h & (uint64_t)(tcap - 1);
+      while (t[i] >= 0) i = (i + 1) & (uint64_t)(tcap - 1);
+      t[i] = e;
+    }
+    zb_free(k->tab);
+    k->tab = t;
+    k->tcap = tcap;
+  }
+  jkey *q = &k->keys[k->n];
+  memset(q, 0, sizeof *q);
+  if (copy) {
+    q->own = (char *)zb_malloc((size_t)n + 1);
+    if (q->own == NULL) return -1;
+    memcpy(q->own, s, (size_t)n);
+    q->own[n] = '\0';
+    q->s = q->own;
+  } else {
+    q->s = s;
+  }
+  q->n = n;
+  q->h = h;
+  q->gid = -1;
+  uint64_t i = h & (uint64_t)(k->tcap - 1);
+  while (k->tab[i] >= 0) i = (i + 1) & (uint64_t)(k->tcap - 1);
+  k->tab[i] = k->n;
+  return k->n++;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tokens                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A parse position; err set (with the failing position) on the first
+ * error. */
+typedef struct jp {
+  const char *base; /* the input */
+  const char *p, *end;
+  const char *err_at;
+  const char *err;
+} jp;
+
+static bool fail(jp *j, const char *at, const char *why) {
+  if (j->err == NULL) j->err = why, j->err_at = at;
+  return false;
+}
+
+static inline void skip_ws(jp *j) {
+  while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\r' || *j->p == '\n'))
+    j->p++;
+}
+
+static inline int hexv(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+static bool hex4(const char *s, unsigned *out) {
+  unsigned v = 0;
+  for (int i = 0; i < 4; i++) {
+    int h = hexv(s[i]);
+    if (h < 0) return false;
+    v = v * 16 + (unsigned)h;
+  }
+  *out = v;
+  return true;
+}
+
+/* A string at j->p (on its '"'): on success j->p is past the closing quote,
+ * [*s, *s + *n) its raw contents, *esc whether it holds escapes. */
+static bool parse_string(jp *j, const char **s, int64_t *n, bool *esc) {
+  const char *p = j->p + 1, *e = j->end;
+  bool has = false;
+  *s = p;
+  for (;;) {
+    /* eight bytes at a time while none is '"', '\\' or a control byte */
+    while (e - p >= 8) {
+      uint64_t w;
+      memcpy(&w, p, 8);
+      const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+      uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+      uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w);
+      if (hit & highs) break;
+      p += 8;
+    }
+    while (p < e && *p != '"' && *p != '\\' && (uint8_t)*p >= 0x20) p++;
+    if (p >= e) return fail(j, j->p, "unterminated string");
+    if (*p == '"') break;
+    if ((uint8_t)*p < 0x20) return fail(j, p, "control character in a string (escape it)");
+    has = true;
+    if (p + 1 >= e) return fail(j, p, "unterminated string");
+    char c = p[1];
+    if (c == 'u') {
+      unsigned u, lo;
+      if (p + 6 > e || !hex4(p + 2, &u)) return fail(j, p, "bad \\u escape (4 hex digits)");
+      if (u >= 0xDC00 && u <= 0xDFFF) return fail(j, p, "lone low surrogate \\u escape");
+      if (u >= 0xD800 && u <= 0xDBFF) {
+        if (p + 12 > e || p[6] != '\\' || p[7] != 'u' || !hex4(p + 8, &lo) || lo < 0xDC00 ||
+            lo > 0xDFFF)
+          return fail(j, p, "high surrogate \\u escape not followed by a low one");
+        p += 12;
+      } else {
+        p += 6;
+      }
+    } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' ||
+               c == 'r' || c == 't') {
+      p += 2;
+    } else {
+      return fail(j, p, "bad escape in a string");
+    }
+  }
+  *n = p - *s;
+  *esc = has;
+  j->p = p + 1;
+  return true;
+}
+
+static bool parse_number(jp *j) {
+  const char *p = j->p, *e = j->end, *s = p;
+  if (p < e && *p == '-') p++;
+  if (p >= e || *p < '0' || *p > '9') return fail(j, s, "bad number");
+  if (*p == '0') {
+    p++;
+  } else {
+    while (p < e && *p >= '0' && *p <= '9') p++;
+  }
+  if (p < e && *p == '.') {
+    p++;
+    if (p >= e || *p < '0' || *p > '9') return fail(j, s, "bad number");
+    while (p < e && *p >= '0' && *p <= '9') p++;
+  }
+  if (p < e && (*p == 'e' || *p == 'E')) {
+    p++;
+    if (p < e && (*p == '+' || *p == '-')) p++;
+    if (p >= e || *p < '0' || *p > '9') return fail(j, s, "bad number");
+    while (p < e && *p >= '0' && *p <= '9') p++;
+  }
+  j->p = p;
+  return true;
+}
+
+static bool literal(jp *j, const char *w, int64_t n) {
+  if (j->end - j->p < n || memcmp(j->p, w, (size_t)n) != 0) return fail(j, j->p, "bad value");
+  j->p += n;
+  return true;
+}
+
+/* Any value at j->p (after whitespace); *kind is its K_* (0: null). */
+static bool parse_value(jp *j, int depth, int *kind);
+
+static bool parse_nested(jp *j, int depth) {
+  if (depth >= MAX_DEPTH) return fail(j, j->p, "values nested too deeply");
+  bool obj = *j->p == '{';
+  char close = obj ? '}' : ']';
+  j->p++;
+  skip_ws(j);
+  if (j->p < j->end && *j->p == close) {
+    j->p++;
+    return true;
+  }
+  for (;;) {
+    int kind;
+    if (obj) {
+      skip_ws(j);
+      if (j->p >= j->end || *j->p != '"') return fail(j, j->p, "expected a key string");
+      const char *s;
+      int64_t n;
+      bool esc;
+      if (!parse_string(j, &s, &n, &esc)) return false;
+      skip_ws(j);
+      if (j->p >= j->end || *j->p != ':') return fail(j, j->p, "expected ':'");
+      j->p++;
+    }
+    if (!parse_value(j, depth + 1, &kind)) return false;
+    skip_ws(j);
+    if (j->p >= j->end) return fail(j, j->p, obj ? "unterminated object" : "unterminated array");
+    if (*j->p == ',') {
+      j->p++;
+      continue;
+    }
+    if (*j->p == close) {
+      j->p++;
+      return true;
+    }
+    return fail(j, j->p, obj ? "expected ',' or '}'" : "expected ',' or ']'");
+  }
+}
+
+static bool parse_value(jp *j, int depth, int *kind) {
+  skip_ws(j);
+  if (j->p >= j->end) return fail(j, j->p, "expected a value");
+  char c = *j->p;
+  const char *s;
+  int64_t n;
+  bool esc;
+  switch (c) {
+    case '"': *kind = K_STR; return parse_string(j, &s, &n, &esc);
+    case '{':
+    case '[': *kind = K_NEST; return parse_nested(j, depth);
+    case 't': *kind = K_BOOL; return literal(j, "true", 4);
+    case 'f': *kind = K_BOOL; return literal(j, "false", 5);
+    case 'n': *kind = 0; return literal(j, "null", 4);
+    default: *kind = K_NUM; return parse_number(j);
+  }
+}
+
+/* Decode a validated string's raw bytes s[0, n) into out, at most cap
+ * bytes (an escape's character whole; cap >= n always fits: decoding never
+ * lengthens). */
+static int64_t unescape(const char *s, int64_t n, char *out, int64_t cap) {
+  int64_t k = 0;
+  for (int64_t i = 0; i < n;) {
+    char c = s[i];
+    if (cap < n) { /* output never outgrows the input read: check only a short cap */
+      int len = 1;
+      if (c == '\\' && s[i + 1] == 'u') {
+        unsigned u = 0;
+        hex4(s + i + 2, &u);
+        len = u < 0x80 ? 1 : u < 0x800 ? 2 : (u < 0xD800 || u > 0xDFFF) ? 3 : 4;
+      }
+      if (k + len > cap) break;
+    }
+    if (c != '\\') {
+      out[k++] = c;
+      i++;
+      continue;
+    }
+    char e = s[i + 1];
+    i += 2;
+    switch (e) {
+      case 'b': out[k++] = '\b'; break;
+      case 'f': out[k++] = '\f'; break;
+      case 'n': out[k++] = '\n'; break;
+      case 'r': out[k++] = '\r'; break;
+      case 't': out[k++] = '\t'; break;
+      case 'u': {
+        unsigned u = 0, lo = 0;
+        hex4(s + i, &u);
+        i += 4;
+        if (u >= 0xD800 && u <= 0xDBFF) {
+          hex4(s + i + 2, &lo);
+          i += 6;
+          u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+        }
+        if (u < 0x80) {
+          out[k++] = (char)u;
+        } else if (u < 0x800) {
+          out[k++] = (char)(0xC0 | (u >> 6));
+          out[k++] = (char)(0x80 | (u & 0x3F));
+        } else if (u < 0x10000) {
+          out[k++] = (char)(0xE0 | (u >> 12));
+          out[k++] = (char)(0x80 | ((u >> 6) & 0x3F));
+          out[k++] = (char)(0x80 | (u & 0x3F));
+        } else {
+          out[k++] = (char)(0xF0 | (u >> 18));
+          out[k++] = (char)(0x80 | ((u >> 12) & 0x3F));
+          out[k++] = (char)(0x80 | ((u >> 6) & 0x3F));
+          out[k++] = (char)(0x80 | (u & 0x3F));
+        }
+        break;
+      }
+      default: out[k++] = e; break; /* " \ / */
+    }
+  }
+  return k;
+}
+
+static int64_t json_decode(void *ctx, const char *s, int64_t n, char *out, int64_t cap) {
+  (void)ctx;
+  return unescape(s, n, out, cap);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Records                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static bool cancelled(reader *r) {
+  if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) return true;
+  if ((r->o->cancel != NULL && *r->o->cancel) || zb_cancel_requested()) {
+    __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+    return true;
+  }
+  return false;
+}
+
+static wscratch *scratch_of(reader *r, int worker) {
+  if (worker < 0 || worker >= MAX_WORKERS) return NULL;
+  if (r->ws[worker] == NULL) r->ws[worker] = (wscratch *)zb_calloc(1, sizeof(wscratch));
+  return r->ws[worker];
+}
+
+/* Record iteration over a chunk.  Lines: records are the non-blank lines.
+ * Array: '[' record (',' record)* ']' with whitespace anywhere.  Sets
+ * j->p to the record's '{' and j->end to where it may extend; false at the
+ * end of the chunk (or on an error: j->err). */
+typedef struct riter {
+  int64_t pos;  /* next byte to look at */
+  int state;    /* array: 0 before '[', 1 after '[' or ',', 2 after a record, 3 done */
+} riter;
+
+static bool next_record(const reader *r, const jchunk *c, riter *it, jp *j) {
+  const char *d = r->d;
+  if (r->o->lines) {
+    while (it->pos < c->end) {
+      const char *p = d + it->pos, *e = d + c->end;
+      const char *nl = (const char *)memchr(p, '\n', (size_t)(e - p));
+      const char *le = nl ? nl : e;
+      it->pos = (le - d) + (nl ? 1 : 0);
+      j->p = p;
+      j->end = le;
+      skip_ws(j);
+      if (j->p == le) continue; /* blank line */
+      if (*j->p != '{') return fail(j, j->p, "a line that is not a JSON object");
+      return true;
+    }
+    return false;
+  }
+  j->p = d + it->pos;
+  j->end = d + c->end;
+  for (;;) {
+    skip_ws(j);
+    if (it->state == 3) {
+      if (j->p < j->end) return fail(j, j->p, "extra data after the array");
+      return false;
+    }
+    if (j->p >= j->end)
+      return fail(j, j->p,
+                  it->state == 0 ? "expected '[' (an array of objects)" : "unterminated array");
+    char ch = *j->p;
+    if (it->state == 0) {
+      if (ch != '[') return fail(j, j->p, "expected '[' (an array of objects)");
+      j->p++;
+      it->state = 1;
+      skip_ws(j);
+      if (j->p < j->end && *j->p == ']') {
+        j->p++;
+        it->state = 3;
+      }
+      continue;
+    }
+    if (it->state == 1) {
+      if (ch != '{') return fail(j, j->p, "an array element that is not a JSON object");
+      it->state = 2;
+      return true;
+    }
+    /* state 2: after a record */
+    if (ch == ',') {
+      j->p++;
+      it->state = 1;
+    } else if (ch == ']') {
+      j->p++;
+      it->state = 3;
+    } else {
+      return fail(j, j->p, "expected ',' or ']' after an array element");
+    }
+  }
+}
+
+/* After a record ends at j->p: the rest of the line must be blank (lines);
+ * the iterator continues from j->p (array). */
+static bool end_record(const reader *r, riter *it, jp *j) {
+  if (r->o->lines) {
+    skip_ws(j);
+    if (j->p < j->end) return fail(j, j->p, "extra data after the object on its line");
+    return true;
+  }
+  it->pos = j->p - r->d;
+  return true;
+}
+
+/* One object at j->p (its '{').  Scan mode (cells NULL): validate and
+ * collect keys and kinds into c->keys.  Parse mode: put the values' cells
+ * into cells[col * batch + row] (col: the merged column), cell offsets from
+ * c->start. */
+static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *cells,
+                         int64_t row) {
+  j->p++;
+  skip_ws(j);
+  if (j->p < j->end && *j->p == '}') {
+    j->p++;
+    return true;
+  }
+  const char *base = r->d + c->start;
+  for (int64_t f = 0;; f++) {
+    skip_ws(j);
+    if (j->p >= j->end || *j->p != '"') return fail(j, j->p, "expected a key string");
+    const char *ks;
+    int64_t kn;
+    bool kesc;
+    const char *kat = j->p;
+    if (!parse_string(j, &ks, &kn, &kesc)) return false;
+    if (kesc) {
+      if (kn + 1 > ws->kcap) {
+        char *nb = (char *)zb_malloc((size_t)kn + 1);
+        if (nb == NULL) return fail(j, NULL, "nomem");
+        zb_free(ws->kbuf);
+        ws->kbuf = nb;
+        ws->kcap = kn + 1;
+      }
+      kn = unescape(ks, kn, ws->kbuf, kn);
+      ks = ws->kbuf;
+    }
+    /* the key's number: as at this place in the previous record, else looked up */
+    int64_t id = -1;
+    if (f < ws->npred) {
+      int64_t g = ws->pred[f];
+      if (g >= 0 && g < c->keys.n && c->keys.keys[g].n == kn &&
+          same_bytes(c->keys.keys[g].s, ks, kn))
+        id = g;
+    }
+    if (id < 0) {
+      uint64_t h = hash_bytes(ks, kn);
+      id = kdict_find(&c->keys, ks, kn, h);
+      if (id < 0) {
+        if (cells != NULL) return fail(j, kat, "key not seen by the scan"); /* cannot happen */
+        if (!zb__text_utf8_valid((const unsigned char *)ks, kn))
+          return fail(j, kat, "invalid UTF-8 in a key");
+        id = kdict_add(&c->keys, ks, kn, h, kesc);
+        if (id < 0) return fail(j, NULL, "nomem");
+      }
+      if (f >= ws->npred) {
+        if (f >= 1 << 20) {
+          /* no prediction past a million fields */
+        } else {
+          int64_t cap = ws->npred ? ws->npred * 2 : 64;
+          while (cap <= f) cap *= 2;
+          int64_t *np = (int64_t *)zb_malloc((size_t)cap * sizeof(int64_t));
+          if (np == NULL) return fail(j, NULL, "nomem");
+          memset(np, 0xff, (size_t)cap * sizeof(int64_t));
+          if (ws->npred) memcpy(np, ws->pred, (size_t)ws->npred * sizeof(int64_t));
+          zb_free(ws->pred);
+          ws->pred = np;
+          ws->npred = cap;
+        }
+      }
+      if (f < ws->npred) ws->pred[f] = id;
+    }
+    skip_ws(j);
+    if (j->p >= j->end || *j->p != ':') return fail(j, j->p, "expected ':' after a key");
+    j->p++;
+    skip_ws(j);
+    const char *vs = j->p;
+    int kind = 0;
+    if (j->p < j->end && *j->p == '"') {
+      const char *s;
+      int64_t n;
+      bool esc;
+      if (!parse_string(j, &s, &n, &esc)) return false;
+      kind = K_STR;
+      if (cells != NULL) {
+        if (n > ZB_CELL_MAXLEN) return fail(j, vs, "a string longer than 2 GiB");
+        cells[c->keys.keys[id].gid * r->batch + row] = zb__cell(s - base, n, esc);
+      }
+    } else {
+      if (!parse_value(j, 0, &kind)) return false;
+      if (cells != NULL) {
+        int64_t n = j->p - vs;
+        if (n > ZB_CELL_MAXLEN) return fail(j, vs, "a value longer than 2 GiB");
+        cells[c->keys.keys[id].gid * r->batch + row] =
+            kind == 0 ? ZB_CELL_NULL : zb__cell(vs - base, n, false);
+      }
+    }
+    if (cells == NULL) c->keys.keys[id].kinds |= kind;
+    skip_ws(j);
+    if (j->p >= j->end) return fail(j, j->p, "unterminated object");
+    if (*j->p == ',') {
+      j->p++;
+      continue;
+    }
+    if (*j->p == '}') {
+      j->p++;
+      return true;
+    }
+    return fail(j, j->p, "expected ',' or '}'");
+  }
+}
+
+static void chunk_fail(reader *r, jchunk *c, jp *j) {
+  if (j->err_at == NULL) { /* out of memory */
+    c->st = ZB_ENOMEM;
+    c->err_pos = c->start;
+    return;
+  }
+  c->st = ZB_EPARSE;
+  c->err_pos = j->err_at - r->d;
+  snprintf(c->msg, sizeof c->msg, "%s", j->err);
+}
+
+static void scan_task(void *ctx, int64_t k, int worker) {
+  reader *r = (reader *)ctx;
+  jchunk *c = &r->chunks[k];
+  wscratch *ws = scratch_of(r, worker);
+  if (ws == NULL) {
+    c->st = ZB_ENOMEM;
+    c->err_pos = c->start;
+    return;
+  }
+  riter it = {c->start, 0};
+  jp j = {r->d, NULL, NULL, NULL, NULL};
+  int64_t rows = 0;
+  while (next_record(r, c, &it, &j)) {
+    if (!parse_object(r, c, &j, ws, NULL, 0) || !end_record(r, &it, &j)) break;
+    rows++;
+    if ((rows & 1023) == 0 && cancelled(r)) {
+      c->st = ZB_ECANCEL;
+      return;
+    }
+  }
+  if (j.err != NULL) chunk_fail(r, c, &j);
+  c->nrows = rows;
+}
+
+/* Parse a chunk's records [0, nrows) again into idx in batches, calling
+ * fn after each batch.  Returns ZB_OK or the first failure. */
+typedef zb_status (*batch_fn)(reader *r, int64_t k, uint64_t *idx, int64_t rows_done, int64_t nb,
+                              void *arg, int worker);
+
+static zb_status run_batches(reader *r, int64_t k, uint64_t *idx, int64_t nrows, wscratch *ws,
+                             batch_fn fn, void *arg, int worker) {
+  jchunk *c = &r->chunks[k];
+  riter it = {c->start, 0};
+  jp j = {r->d, NULL, NULL, NULL, NULL};
+  int64_t done = 0;
+  while (done < nrows) {
+    int64_t nb = ZB_MIN(r->batch, nrows - done);
+    for (int64_t q = 0; q < r->ncols * r->batch; q++) idx[q] = ZB_CELL_NULL;
+    for (int64_t i = 0; i < nb; i++) {
+      if (!next_record(r, c, &it, &j) || !parse_object(r, c, &j, ws, idx, i) ||
+          !end_record(r, &it, &j))
+        return j.err_at == NULL ? ZB_ENOMEM : ZB_EPARSE;
+    }
+    ZB_RETURN_NOT_OK(fn(r, k, idx, done, nb, arg, worker));
+    done += nb;
+    if (cancelled(r)) return ZB_ECANCEL;
+  }
+  return ZB_OK;
+}
+
+static zb_status give_batch(reader *r, int64_t k, uint64_t *idx, int64_t rows_done, int64_t nb,
+                            void *arg, int worker) {
+  (void)arg;
+  for (int64_t g = 0; g < r->ncols; g++)
+    ZB_RETURN_NOT_OK(zb__builder_text(r->b, k, g, idx + g * r->batch, rows_done, nb, worker));
+  return zb__builder_error(r->b, k) != NULL ? ZB_EPARSE : ZB_OK;
+}
+
+typedef struct again_arg {
+  const int64_t *cols;
+  int64_t ncols;
+} again_arg;
+
+static zb_status give_again(reader *r, int64_t k, uint64_t *idx, int64_t rows_done, int64_t nb,
+                            void *arg, int worker) {
+  again_arg *a = (again_arg *)arg;
+  for (int64_t q = 0; q < a->ncols; q++)
+    ZB_RETURN_NOT_OK(zb__builder_text_again(r->b, k, a->cols[q], idx + a->cols[q] * r->batch,
+                                            rows_done, nb, worker));
+  return ZB_OK;
+}
+
+static bool ensure_idx(reader *r, uint64_t **p) {
+  if (*p == NULL)
+    *p = (uint64_t *)zb_malloc((size_t)(r->ncols * r->batch) * sizeof(uint64_t));
+  return *p != NULL;
+}
+
+static zb_status json_refetch(void *ctx, int64_t k, const int64_t *cols, int64_t ncols,
+                              int64_t nrows, int worker) {
+  reader *r = (reader *)ctx;
+  wscratch *ws = scratch_of(r, worker);
+  if (ws == NULL || !ensure_idx(r, &ws->idx2)) return ZB_ENOMEM;
+  again_arg a = {cols, ncols};
+  return run_batches(r, k, ws->idx2, nrows, ws, give_again, &a, worker);
+}
+
+static void parse_task(void *ctx, int64_t k, int worker) {
+  reader *r = (reader *)ctx;
+  jchunk *c = &r->chunks[k];
+  wscratch *ws = scratch_of(r, worker);
+  zb_status st = ZB_ENOMEM;
+  if (ws != NULL && ensure_idx(r, &ws->idx))
+    st = run_batches(r, k, ws->idx, c->nrows, ws, give_batch, NULL, worker);
+  zb__builder_part_done(r->b, k, c->nrows);
+  if (st == ZB_EPARSE) st = ZB_OK; /* a value error, recorded in the builder */
+  if (st != ZB_OK) {
+    c->st = st;
+    c->err_pos = c->start;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Driver                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void where(const reader *r, int64_t pos, int64_t *line, int64_t *col) {
+  int64_t l = 1, ls = 0;
+  for (const char *p = r->d, *e = r->d + pos; p < e;) {
+    const char *q = (const char *)memchr(p, '\n', (size_t)(e - p));
+    if (q == NULL) break;
+    l++;
+    ls = (q - r->d) + 1;
+    p = q + 1;
+  }
+  *line = l;
+  *col = pos - ls + 1;
+}
+
+static zb_status chunk_error(reader *r, zb_error *err) {
+  const jchunk *worst = NULL;
+  for (int64_t k = 0; k < r->nchunks; k++) {
+    const jchunk *c = &r->chunks[k];
+    if (c->st == ZB_OK) continue;
+    if (c->st != ZB_EPARSE) {
+      if (c->st == ZB_ENOMEM) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
+      if (c->st == ZB_ECANCEL) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
+      return zb_error_set(err, c->st, "JSON read failed");
+    }
+    if (worst == NULL) worst = c;
+    break; /* chunks are in input order: the first failing one is earliest */
+  }
+  if (worst == NULL) return ZB_OK;
+  int64_t line, col;
+  where(r, worst->err_pos, &line, &col);
+  return zb_error_set(err, ZB_EPARSE, "JSON: line %lld, column %lld: %s", (long long)line,
+                      (long long)col, worst->msg);
+}
+
+static zb_status value_error(reader *r, zb_error *err) {
+  for (int64_t k = 0; k < r->nchunks; k++) {
+    const zb__build_error *e = zb__builder_error(r->b, k);
+    if (e == NULL) continue;
+    int64_t line, col;
+    where(r, e->pos, &line, &col);
+    const char *what = e->kind == ZB_BUILD_ERR_UTF8 ? "invalid UTF-8 in a string"
+                       : e->kind == ZB_BUILD_ERR_OVERFLOW ? "number out of range"
+                                                          : "bad value";
+    return zb_error_set(err, e->st, "JSON: line %lld, column %lld: %s (key '%s')",
+                        (long long)line, (long long)col, what,
+                        r->names[e->col]);
+  }
+  return ZB_OK;
+}
+
+static zb_status make_chunks(reader *r, zb_error *err) {
+  int64_t n = r->n;
+  int64_t want = 1;
+  int64_t per = r->o->chunk_size > 0 ? r->o->chunk_size : CHUNK_BYTES;
+  if (r->o->lines && n > per) {
+    int64_t threads = zb_get_num_threads();
+    want = (n + per - 1) / per;
+    if (r->o->chunk_size <= 0 && want < threads * 2 && n > (int64_t)threads * (256 << 10))
+      want = threads * 2;
+  }
+  r->chunks = (jchunk *)zb_calloc((size_t)want, sizeof(jchunk));
+  if (r->chunks == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
+  int64_t pos = 0, k = 0;
+  while (pos < n && k < want) {
+    int64_t target = k == want - 1 ? n : ZB_MAX(pos + 1, n / want * (k + 1));
+    if (target > n) target = n;
+    const char *nl = target < n ? (const char *)memchr(r->d + target, '\n', (size_t)(n - target))
+                                : NULL;
+    int64_t e = nl ? (nl - r->d) + 1 : n;
+    r->chunks[k].start = pos;
+    r->chunks[k].end = e;
+    pos = e;
+    k++;
+  }
+  if (pos < n) r->chunks[k - 1].end = n;
+  r->nchunks = k;
+  for (k = 0; k < r->nchunks; k++)
+    if (r->chunks[k].end - r->chunks[k].start > (int64_t)0xFFFFFFFF)
+      return zb_error_set(err, ZB_ENOTSUP,
+                          "JSON: a single array of objects larger than 4 GiB is not supported; "
+                          "write it as JSON lines");
+  return ZB_OK;
+}
+
+/* Stage 3: the merged keys, the column names and types. */
+static zb_status merge_keys(reader *r, zb_error *err) {
+  for (int64_t k = 0; k < r->nchunks; k++) {
+    kdict *kd = &r->chunks[k].keys;
+    for (int64_t i = 0; i < kd->n; i++) {
+      jkey *q = &kd->keys[i];
+      int64_t g = kdict_find(&r->all, q->s, q->n, q->h);
+      if (g < 0) {
+        g = kdict_add(&r->all, q->s, q->n, q->h, true);
+        if (g < 0) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON keys)");
+      }
+      r->all.keys[g].kinds |= q->kinds;
+      q->gid = g;
+    }
+  }
+  r->ncols = r->all.n;
+  r->names = (char **)zb_calloc((size_t)(r->ncols > 0 ? r->ncols : 1), sizeof(char *));
+  if (r->names == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON keys)");
+  for (int64_t g = 0; g < r->ncols; g++) r->names[g] = r->all.keys[g].own;
+  return ZB_OK;
+}
+
+static zb_status build(reader *r, zb_error *err) {
+  zb__builder_options bo;
+  zb__builder_options_init(&bo);
+  bo.label = "JSON";
+  bo.source.ctx = r;
+  bo.source.decode = json_decode;
+  bo.source.refetch = json_refetch;
+  ZB_RETURN_NOT_OK(zb__builder_new(r->ncols, r->nchunks, &bo, &r->b, err));
+  for (int64_t g = 0; g < r->ncols; g++) {
+    int kinds = r->all.keys[g].kinds;
+    if ((kinds & K_NEST) || ((kinds & K_BOOL) && (kinds & ~K_BOOL))) {
+      zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, true);
+    } else if (kinds == K_BOOL) {
+      zb__builder_set_column(r->b, g, r->names[g], ZB_BOOL, true);
+    } else if ((kinds & K_STR) && !r->o->coerce_numbers) {
+      zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, true);
+    } else {
+      zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, false);
+      zb__builder_set_inference(r->b, g, ZB_INFER_NUMBERS);
+    }
+  }
+  for (int64_t k = 0; k < r->nchunks; k++) {
+    jchunk *c = &r->chunks[k];
+    zb__text_part tp = {r->d + c->start, r->d + r->n, r->d + c->start};
+    zb__builder_set_part(r->b, k, c->nrows, c->start, &tp);
+  }
+  ZB_RETURN_NOT_OK(zb__builder_alloc(r->b, err));
+  if (r->ncols > 0) {
+    int64_t per = ((int64_t)1 << 17) / r->ncols;
+    r->batch = ZB_MAX(16, ZB_MIN(4096, per));
+    ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, parse_task, r, err));
+    ZB_RETURN_NOT_OK(chunk_error(r, err));
+    if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
+    ZB_RETURN_NOT_OK(value_error(r, err));
+  }
+  ZB_RETURN_NOT_OK(zb__builder_resolve(r->b, err));
+  ZB_RETURN_NOT_OK(value_error(r, err));
+  return ZB_OK;
+}
+
+static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
+  r->ws = (wscratch **)zb_calloc(MAX_WORKERS, sizeof(wscratch *));
+  if (r->ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
+  if (memchr(r->d, 0, (size_t)r->n) != NULL) {
+    int64_t line, col;
+    where(r, (const char *)memchr(r->d, 0, (size_t)r->n) - r->d, &line, &col);
+    return zb_error_set(err, ZB_EPARSE, "JSON: line %lld, column %lld: NUL byte",
+                        (long long)line, (long long)col);
+  }
+  ZB_RETURN_NOT_OK(make_chunks(r, err));
+  ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, scan_task, r, err));
+  ZB_RETURN_NOT_OK(chunk_error(r, err));
+  if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
+  ZB_RETURN_NOT_OK(merge_keys(r, err));
+  ZB_RETURN_NOT_OK(build(r, err));
+  size_t nout = (size_t)(r->ncols > 0 ? r->ncols : 1);
+  zb_column **cols = (zb_column **)zb_calloc(nout, sizeof(zb_column *));
+  zb_status st;
+  if (cols == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON table)");
+  } else {
+    st = zb__builder_finish(r->b, cols, err);
+    if (st == ZB_OK) st = zb_table_make(r->ncols, cols, (const char *const *)r->names, out, err);
+    for (int64_t g = 0; g < r->ncols; g++) zb_column_release(cols[g]);
+  }
+  zb_free(cols);
+  return st;
+}
+
+static void reader_free(reader *r) {
+  zb__builder_release(r->b);
+  if (r->chunks)
+    for (int64_t k = 0; k < r->nchunks; k++) kdict_free(&r->chunks[k].keys);
+  zb_free(r->chunks);
+  kdict_free(&r->all);
+  zb_free(r->names);
+  if (r->ws) {
+    for (int w = 0; w < MAX_WORKERS; w++) {
+      wscratch *ws = r->ws[w];
+      if (ws == NULL) continue;
+      zb_free(ws->idx);
+      zb_free(ws->idx2);
+      zb_free(ws->pred);
+      zb_free(ws->kbuf);
+      zb_free(ws);
+    }
+  }
+  zb_free(r->ws);
+}
+
+zb_status zb_json_read_buffer(const char *data, int64_t size, const zb_json_read_options *opts,
+                              zb_table **out, zb_error *err) {
+  ZB_NAME_OP("read_json");
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "JSON: out is NULL");
+  *out = NULL;
+  if (size < 0 || (data == NULL && size > 0))
+    return zb_error_set(err, ZB_EINVAL, "JSON: invalid buffer (size %lld)", (long long)size);
+  zb_json_read_options defaults;
+  if (opts == NULL) {
+    zb_json_read_options_init(&defaults);
+    opts = &defaults;
+  }
+  if (data == NULL) data = "";
+  if (size >= 3 && (uint8_t)data[0] == 0xEF && (uint8_t)data[1] == 0xBB &&
+      (uint8_t)data[2] == 0xBF)
+    data += 3, size -= 3;
+  if (opts->lines && opts->nrows >= 0) { /* only the first nrows non-blank lines */
+    int64_t pos = 0, rows = 0;
+    while (pos < size && rows < opts->nrows) {
+      const char *nl = (const char *)memchr(data + pos, '\n', (size_t)(size - pos));
+      int64_t e = nl ? (nl - data) + 1 : size;
+      bool blank = true;
+      for (int64_t i = pos; i < e && blank; i++)
+        blank = data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n';
+      rows += !blank;
+      pos = e;
+    }
+    size = pos;
+  }
+  reader *r = (reader *)zb_calloc(1, sizeof(reader));
+  if (r == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
+  r->o = opts;
+  r->d = data;
+  r->n = size;
+  zb_status st = read_impl(r, out, err);
+  reader_free(r);
+  zb_free(r);
+  return st;
+}

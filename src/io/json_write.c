@@ -1,0 +1,599 @@
+/*
+ * json_write.c -- the JSON writer: zb_json_write / zb_json_write_file
+ * (pandas' to_json(orient="records"), as JSON lines or one array).
+ *
+ * The table is cut into morsels of rows; a batch of morsels (two per
+ * thread) is formatted in parallel and handed to the caller's write
+ * function in row order, as the CSV writer does.  Within a morsel each
+ * column is formatted on its own first -- one loop per column, the type
+ * switch outside the rows -- into a text buffer with one offset per row;
+ * the rows are then assembled from the columns' texts and the keys'
+ * prefixes ('{"name":' and ',"name":', escaped once).
+ *
+ * Text of values follows pandas' encoder (its vendored ujson):
+ *   - floats: finite values in [1e-15, 1e16) (by magnitude) as the whole
+ *     part, '.', and the fraction rounded to double_precision decimals
+ *     (half to odd, as ujson rounds) with trailing zeros dropped ("1.0",
+ *     "0.3333333333"); others as printf's %.{precision}g ("1e+20"); NaN
+ *     and infinities as null.  float32 values are widened to double first.
+ *   - strings: '"', '\\' and '/' escaped, \b \f \n \r \t, other control
+ *     characters as \u00XX, and with force_ascii every non-ASCII character
+ *     as \uXXXX (a surrogate pair beyond the BMP), lowercase hex.
+ *   - timestamps, date32 and durations: see io_json.h.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/calendar.h"
+#include "core/dtype_list.h"
+#include "core/internal.h"
+#include "io/file_sink.h"
+#include "zambezi/io_json.h"
+
+void zb_json_write_options_init(zb_json_write_options *o) {
+  memset(o, 0, sizeof *o);
+  o->lines = true;
+  o->double_precision = 10;
+  o->force_ascii = true;
+  o->date_unit = ZB_MILLI;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output buffers                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct obuf {
+  char *p;
+  int64_t n, cap;
+} obuf;
+
+static bool ob_grow(obuf *b, int64_t extra) {
+  int64_t need = b->n + extra;
+  if (need <= b->cap) return true;
+  int64_t cap = b->cap ? b->cap : 4096;
+  while (cap < need) cap *= 2;
+  char *p = (char *)zb_malloc((size_t)cap);
+  if (p == NULL) return false;
+  if (b->n) memcpy(p, b->p, (size_t)b->n);
+  zb_free(b->p);
+  b->p = p;
+  b->cap = cap;
+  return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Value text                                                               */
+/* ------------------------------------------------------------------------ */
+
+static int fmt_u64(uint64_t v, char *out) {
+  char tmp[24];
+  int k = 0;
+  do {
+    tmp[k++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (int i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
+  return k;
+}
+
+static int fmt_i64(int64_t v, char *out) {
+  if (v < 0) {
+    out[0] = '-';
+    return 1 + fmt_u64((uint64_t)0 - (uint64_t)v, out + 1);
+  }
+  return fmt_u64((uint64_t)v, out);
+}
+
+static const double k_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+/* A finite double as pandas' encoder writes it (file comment); out holds
+ * 64 bytes. */
+static int fmt_double(double value, int prec, char *out) {
+  bool neg = value < 0;
+  if (neg) value = -value;
+  if (value > 1e16 - 1 || (value != 0.0 && value < 1e-15)) {
+    int n = snprintf(out, 64, "%.*g", prec, neg ? -value : value);
+    return n < 0 ? 0 : n >= 64 ? 63 : n;
+  }
+  double pow10 = k_pow10[prec];
+  unsigned long long whole = (unsigned long long)value;
+  double tmp = (value - (double)whole) * pow10;
+  unsigned long long frac = (unsigned long long)tmp;
+  double diff = tmp - (double)frac;
+  if (diff > 0.5) {
+    ++frac;
+  } else if (diff == 0.5 && (frac == 0 || (frac & 1))) {
+    ++frac;
+  }
+  if ((double)frac >= pow10) {
+    frac = 0;
+    ++whole;
+  }
+  char rev[64];
+  int k = 0;
+  if (prec == 0) {
+    diff = value - (double)whole;
+    if (diff > 0.5 || (diff == 0.5 && (whole & 1))) ++whole;
+  } else if (frac) {
+    int count = prec;
+    while (frac % 10 == 0) {
+      --count;
+      frac /= 10;
+    }
+    do {
+      --count;
+      rev[k++] = (char)('0' + frac % 10);
+    } while (frac /= 10);
+    while (count-- > 0) rev[k++] = '0';
+    rev[k++] = '.';
+  } else {
+    rev[k++] = '0';
+    rev[k++] = '.';
+  }
+  do {
+    rev[k++] = (char)('0' + whole % 10);
+  } while (whole /= 10);
+  if (neg) rev[k++] = '-';
+  for (int i = 0; i < k; i++) out[i] = rev[k - 1 - i];
+  return k;
+}
+
+static const char k_hex[] = "0123456789abcdef";
+
+static inline char *put_u4(char *p, unsigned u) {
+  p[0] = '\\';
+  p[1] = 'u';
+  p[2] = k_hex[(u >> 12) & 15];
+  p[3] = k_hex[(u >> 8) & 15];
+  p[4] = k_hex[(u >> 4) & 15];
+  p[5] = k_hex[u & 15];
+  return p + 6;
+}
+
+/* Append s[0, n) as a JSON string (quotes included).  The text is UTF-8
+ * (zambezi strings are); a malformed byte is written as \u00XX. */
+static bool put_string(obuf *b, const char *s, int64_t n, bool ascii) {
+  if (!ob_grow(b, 6 * n + 2)) return false; /* \uXXXX per byte at most (pairs: 12 per 4) */
+  char *p = b->p + b->n;
+  *p++ = '"';
+  for (int64_t i = 0; i < n;) {
+    uint8_t c = (uint8_t)s[i];
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '/') {
+      *p++ = (char)c;
+      i++;
+      continue;
+    }
+    if (c < 0x80) {
+      *p++ = '\\';
+      switch (c) {
+        case '"': *p++ = '"'; break;
+        case '\\': *p++ = '\\'; break;
+        case '/': *p++ = '/'; break;
+        case '\b': *p++ = 'b'; break;
+        case '\f': *p++ = 'f'; break;
+        case '\n': *p++ = 'n'; break;
+        case '\r': *p++ = 'r'; break;
+        case '\t': *p++ = 't'; break;
+        default: p = put_u4(p - 1, c); break;
+      }
+      i++;
+      continue;
+    }
+    /* a multi-byte sequence */
+    int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (i + len > n) len = 1;
+    if (!ascii) {
+      memcpy(p, s + i, (size_t)len);
+      p += len;
+      i += len;
+      continue;
+    }
+    unsigned u = len == 1 ? c
+                 : len == 2 ? ((c & 0x1Fu) << 6) | ((uint8_t)s[i + 1] & 0x3Fu)
+                 : len == 3 ? ((c & 0x0Fu) << 12) | (((uint8_t)s[i + 1] & 0x3Fu) << 6) |
+                                  ((uint8_t)s[i + 2] & 0x3Fu)
+                            : ((c & 0x07u) << 18) | (((uint8_t)s[i + 1] & 0x3Fu) << 12) |
+                                  (((uint8_t)s[i + 2] & 0x3Fu) << 6) | ((uint8_t)s[i + 3] & 0x3Fu);
+    if (u >= 0x10000) {
+      u -= 0x10000;
+      p = put_u4(p, 0xD800 + (u >> 10));
+      p = put_u4(p, 0xDC00 + (u & 0x3FF));
+    } else {
+      p = put_u4(p, u);
+    }
+    i += len;
+  }
+  *p++ = '"';
+  b->n = p - b->p;
+  return true;
+}
+
+static inline void put2(char *o, int v) {
+  o[0] = (char)('0' + v / 10);
+  o[1] = (char)('0' + v % 10);
+}
+
+/* ISO 8601 text of v ticks (per_sec per second) since the epoch, with
+ * `digits` fraction digits (0, 3, 6, 9), 'Z' when utc. */
+static int fmt_iso(int64_t v, int64_t per_sec, int digits, bool utc, char *out) {
+  int64_t secs = zb__floor_div(v, per_sec);
+  int64_t frac = v - secs * per_sec;
+  int64_t days = zb__floor_div(secs, 86400), sod = secs - days * 86400;
+  int64_t y;
+  unsigned m, d;
+  zb__civil_from_days(days, &y, &m, &d);
+  int k = 0;
+  out[k++] = '"';
+  if (y < 0) out[k++] = '-', y = -y;
+  if (y < 1000) out[k++] = '0';
+  if (y < 100) out[k++] = '0';
+  if (y < 10) out[k++] = '0';
+  k += fmt_u64((uint64_t)y, out + k);
+  out[k++] = '-';
+  put2(out + k, (int)m);
+  out[k + 2] = '-';
+  put2(out + k + 3, (int)d);
+  out[k + 5] = 'T';
+  put2(out + k + 6, (int)(sod / 3600));
+  out[k + 8] = ':';
+  put2(out + k + 9, (int)(sod / 60 % 60));
+  out[k + 11] = ':';
+  put2(out + k + 12, (int)(sod % 60));
+  k += 14;
+  if (digits > 0) {
+    int64_t ns = frac * (1000000000 / per_sec);
+    char f[9];
+    for (int q = 8; q >= 0; q--) f[q] = (char)('0' + ns % 10), ns /= 10;
+    out[k++] = '.';
+    memcpy(out + k, f, (size_t)digits);
+    k += digits;
+  }
+  if (utc) out[k++] = 'Z';
+  out[k++] = '"';
+  return k;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The writer                                                               */
+/* ------------------------------------------------------------------------ */
+
+enum { W_NUM, W_TIME, W_OTHER };
+
+typedef struct wcol {
+  const zb_column *c;
+  const uint8_t *valid; /* NULL: no nulls */
+  const uint8_t *data;
+  const int64_t *offsets; /* string; categorical: the dictionary's */
+  const char *chars;
+  int64_t dict_off;
+  int64_t per_sec; /* timestamp/duration ticks per second (date32: days) */
+  bool utc;
+  obuf key0, key;  /* '{"name":' and ',"name":' */
+} wcol;
+
+/* One task's column texts. */
+typedef struct wtask {
+  obuf *text;      /* ncols */
+  int64_t *off;    /* ncols x (morsel_rows + 1) */
+  obuf out;
+  zb_status st;
+} wtask;
+
+typedef struct writer {
+  const zb_json_write_options *o;
+  wcol *cols;
+  int64_t ncols, nrows;
+  int64_t morsel_rows, batch0;
+  int64_t out_unit_per_sec; /* ticks of date_unit per second */
+  int iso_digits;
+  wtask *tasks;
+} writer;
+
+static const int64_t k_per_sec[4] = {1, 1000, 1000000, 1000000000};
+
+/* v ticks of per_sec per second in the output unit, floored. */
+static inline int64_t to_unit(int64_t v, int64_t per_sec, int64_t out_per_sec) {
+  if (per_sec >= out_per_sec) return zb__floor_div(v, per_sec / out_per_sec);
+  return v * (out_per_sec / per_sec);
+}
+
+#define NULL_AT(wc, j) ((wc)->valid != NULL && !zb_bit_get((wc)->valid, (j)))
+
+/* Format rows [r0, r1) of column wc into t (one offset per row in off). */
+static bool format_column(const writer *w, const wcol *wc, int64_t r0, int64_t r1, obuf *t,
+                          int64_t *off) {
+  const zb_column *c = wc->c;
+  int64_t m = r1 - r0;
+  t->n = 0;
+  off[0] = 0;
+  char tmp[80];
+  switch (c->type) {
+#define INT_CASE(ID, T, FMT, CT)                                           \
+  case ID: {                                                               \
+    if (!ob_grow(t, m * 21)) return false;                                 \
+    const T *v = (const T *)wc->data;                                      \
+    for (int64_t i = 0; i < m; i++) {                                      \
+      int64_t j = c->offset + r0 + i;                                      \
+      if (NULL_AT(wc, j)) {                                                \
+        memcpy(t->p + t->n, "null", 4);                                    \
+        t->n += 4;                                                         \
+      } else {                                                             \
+        t->n += FMT((CT)v[j], t->p + t->n);                                \
+      }                                                                    \
+      off[i + 1] = t->n;                                                   \
+    }                                                                      \
+    return true;                                                           \
+  }
+#define SINT_CASE(ID, T, NAME, U) INT_CASE(ID, T, fmt_i64, int64_t)
+#define UINT_CASE(ID, T, NAME, U) INT_CASE(ID, T, fmt_u64, uint64_t)
+    ZB_FOR_EACH_SIGNED_TYPE(SINT_CASE)
+    ZB_FOR_EACH_UNSIGNED_TYPE(UINT_CASE)
+#undef SINT_CASE
+#undef UINT_CASE
+#undef INT_CASE
+#define FLOAT_CASE(ID, T)                                                  \
+  case ID: {                                                               \
+    if (!ob_grow(t, m * 64)) return false;                                 \
+    const T *v = (const T *)wc->data;                                      \
+    int prec = w->o->double_precision;                                     \
+    for (int64_t i = 0; i < m; i++) {                                      \
+      int64_t j = c->offset + r0 + i;                                      \
+      double x = (double)v[j];                                             \
+      if (NULL_AT(wc, j) || !isfinite(x)) {                                \
+        memcpy(t->p + t->n, "null", 4);                                    \
+        t->n += 4;                                                         \
+      } else {                                                             \
+        t->n += fmt_double(x, prec, t->p + t->n);                          \
+      }                                                                    \
+      off[i + 1] = t->n;                                                   \
+    }                                                                      \
+    return true;                                                           \
+  }
+    FLOAT_CASE(ZB_FLOAT32, float)
+    FLOAT_CASE(ZB_FLOAT64, double)
+#undef FLOAT_CASE
+    case ZB_BOOL: {
+      if (!ob_grow(t, m * 5)) return false;
+      for (int64_t i = 0; i < m; i++) {
+        int64_t j = c->offset + r0 + i;
+        const char *s = NULL_AT(wc, j) ? "null" : zb_bit_get(wc->data, j) ? "true" : "false";
+        int64_t n = (int64_t)strlen(s);
+        memcpy(t->p + t->n, s, (size_t)n);
+        t->n += n;
+        off[i + 1] = t->n;
+      }
+      return true;
+    }
+    case ZB_STRING:
+    case ZB_CATEGORICAL: {
+      bool cat = c->type == ZB_CATEGORICAL;
+      for (int64_t i = 0; i < m; i++) {
+        int64_t j = c->offset + r0 + i;
+        if (NULL_AT(wc, j)) {
+          if (!ob_grow(t, 4)) return false;
+          memcpy(t->p + t->n, "null", 4);
+          t->n += 4;
+        } else {
+          int64_t q = cat ? ((const int32_t *)wc->data)[j] + wc->dict_off : j;
+          if (!put_string(t, wc->chars + wc->offsets[q], wc->offsets[q + 1] - wc->offsets[q],
+                          w->o->force_ascii))
+            return false;
+        }
+        off[i + 1] = t->n;
+      }
+      return true;
+    }
+    case ZB_DATE32:
+    case ZB_TIMESTAMP:
+    case ZB_DURATION: {
+      if (!ob_grow(t, m * 48)) return false;
+      for (int64_t i = 0; i < m; i++) {
+        int64_t j = c->offset + r0 + i;
+        if (NULL_AT(wc, j)) {
+          memcpy(t->p + t->n, "null", 4);
+          t->n += 4;
+        } else {
+          int64_t v = c->type == ZB_DATE32 ? (int64_t)((const int32_t *)wc->data)[j] * 86400
+                                           : ((const int64_t *)wc->data)[j];
+          int n;
+          if (w->o->iso_dates)
+            n = fmt_iso(v, wc->per_sec, w->iso_digits, wc->utc, tmp);
+          else
+            n = fmt_i64(to_unit(v, wc->per_sec, w->out_unit_per_sec), tmp);
+          memcpy(t->p + t->n, tmp, (size_t)n);
+          t->n += n;
+        }
+        off[i + 1] = t->n;
+      }
+      return true;
+    }
+    default: return false; /* checked before */
+  }
+}
+
+static void write_task(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  writer *w = (writer *)ctx;
+  wtask *tk = &w->tasks[task];
+  int64_t m = w->batch0 + task;
+  int64_t r0 = m * w->morsel_rows, r1 = ZB_MIN(r0 + w->morsel_rows, w->nrows);
+  int64_t stride = w->morsel_rows + 1;
+  tk->st = ZB_OK;
+  tk->out.n = 0;
+  int64_t total = 0;
+  for (int64_t k = 0; k < w->ncols; k++) {
+    if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride)) goto nomem;
+    total += tk->text[k].n + (r1 - r0) * w->cols[k].key.n;
+  }
+  total += (r1 - r0) * 3;
+  if (!ob_grow(&tk->out, total)) goto nomem;
+  char *p = tk->out.p;
+  char sep = w->o->lines ? '\n' : ',';
+  for (int64_t i = 0; i < r1 - r0; i++) {
+    if (w->ncols == 0) *p++ = '{';
+    for (int64_t k = 0; k < w->ncols; k++) {
+      const obuf *key = k == 0 ? &w->cols[k].key0 : &w->cols[k].key;
+      memcpy(p, key->p, (size_t)key->n);
+      p += key->n;
+      const int64_t *off = tk->off + k * stride;
+      memcpy(p, tk->text[k].p + off[i], (size_t)(off[i + 1] - off[i]));
+      p += off[i + 1] - off[i];
+    }
+    *p++ = '}';
+    if (w->o->lines || r0 + i + 1 < w->nrows) *p++ = sep;
+  }
+  tk->out.n = p - tk->out.p;
+  return;
+nomem:
+  tk->st = ZB_ENOMEM;
+}
+
+static void writer_free(writer *w, int64_t ntasks) {
+  if (w->cols)
+    for (int64_t k = 0; k < w->ncols; k++) {
+      zb_free(w->cols[k].key0.p);
+      zb_free(w->cols[k].key.p);
+    }
+  if (w->tasks)
+    for (int64_t q = 0; q < ntasks; q++) {
+      wtask *tk = &w->tasks[q];
+      if (tk->text)
+        for (int64_t k = 0; k < w->ncols; k++) zb_free(tk->text[k].p);
+      zb_free(tk->text);
+      zb_free(tk->off);
+      zb_free(tk->out.p);
+    }
+  zb_free(w->tasks);
+  zb_free(w->cols);
+}
+
+zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
+                        zb_json_write_fn write, void *ctx, zb_error *err) {
+  ZB_NAME_OP("to_json");
+  if (t == NULL || write == NULL)
+    return zb_error_set(err, ZB_EINVAL, "JSON write: table or write function is NULL");
+  zb_json_write_options defaults;
+  if (opts == NULL) {
+    zb_json_write_options_init(&defaults);
+    opts = &defaults;
+  }
+  if (opts->double_precision < 0 || opts->double_precision > 15)
+    return zb_error_set(err, ZB_EINVAL, "JSON write: double_precision %d is not 0..15",
+                        opts->double_precision);
+  if ((unsigned)opts->date_unit > (unsigned)ZB_NANO)
+    return zb_error_set(err, ZB_EINVAL, "JSON write: bad date_unit %d", (int)opts->date_unit);
+  if (zb_table_device(t).kind != ZB_DEVICE_CPU)
+    return zb_error_set(err, ZB_EDEVICE, "JSON write: the table is on a GPU; copy it to the CPU "
+                                         "first");
+  for (int64_t k = 0; k < t->num_columns; k++) {
+    const zb_column *c = t->columns[k];
+    bool ok = (c->type >= ZB_INT8 && c->type <= ZB_FLOAT64) || c->type == ZB_BOOL ||
+              c->type == ZB_STRING || c->type == ZB_DATE32 || c->type == ZB_TIMESTAMP ||
+              c->type == ZB_DURATION ||
+              (c->type == ZB_CATEGORICAL && c->dictionary && c->dictionary->type == ZB_STRING);
+    if (!ok)
+      return zb_error_set(err, ZB_ENOTSUP, "JSON write: column '%s' has a dtype (%s) to_json "
+                                           "cannot write", t->names[k], zb_type_name(c->type));
+    if (c->type == ZB_DURATION && opts->iso_dates)
+      return zb_error_set(err, ZB_ENOTSUP, "JSON write: column '%s' is a duration: "
+                                           "date_format='iso' is not supported for durations "
+                                           "(use date_format='epoch')", t->names[k]);
+  }
+  writer w;
+  memset(&w, 0, sizeof w);
+  w.o = opts;
+  w.ncols = t->num_columns;
+  w.nrows = t->num_columns > 0 ? t->num_rows : 0;
+  w.out_unit_per_sec = k_per_sec[opts->date_unit];
+  w.iso_digits = (int)opts->date_unit * 3;
+  int64_t ntasks = (int64_t)zb_get_num_threads() * 2;
+  zb_status st = ZB_OK;
+  w.morsel_rows = ZB_MAX(64, ZB_MIN(16384, ((int64_t)1 << 20) / (w.ncols > 0 ? w.ncols : 1)));
+  w.cols = (wcol *)zb_calloc((size_t)(w.ncols > 0 ? w.ncols : 1), sizeof(wcol));
+  w.tasks = (wtask *)zb_calloc((size_t)ntasks, sizeof(wtask));
+  if (w.cols == NULL || w.tasks == NULL) goto nomem;
+  for (int64_t q = 0; q < ntasks; q++) {
+    wtask *tk = &w.tasks[q];
+    tk->text = (obuf *)zb_calloc((size_t)(w.ncols > 0 ? w.ncols : 1), sizeof(obuf));
+    tk->off = (int64_t *)zb_malloc((size_t)((w.ncols > 0 ? w.ncols : 1) * (w.morsel_rows + 1)) *
+                                   sizeof(int64_t));
+    if (tk->text == NULL || tk->off == NULL) goto nomem;
+  }
+  for (int64_t k = 0; k < w.ncols; k++) {
+    wcol *wc = &w.cols[k];
+    const zb_column *c = t->columns[k];
+    wc->c = c;
+    wc->valid = c->validity && c->null_count > 0 ? (const uint8_t *)c->validity->data : NULL;
+    wc->data = c->data ? (const uint8_t *)c->data->data : NULL;
+    if (c->type == ZB_STRING) {
+      wc->offsets = (const int64_t *)c->data->data;
+      wc->chars = c->chars ? (const char *)c->chars->data : "";
+    } else if (c->type == ZB_CATEGORICAL) {
+      const zb_column *dc = c->dictionary;
+      wc->offsets = (const int64_t *)dc->data->data;
+      wc->chars = dc->chars ? (const char *)dc->chars->data : "";
+      wc->dict_off = dc->offset;
+    } else if (c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) {
+      wc->per_sec = k_per_sec[c->unit <= ZB_NANO ? c->unit : ZB_MICRO];
+      wc->utc = c->type == ZB_TIMESTAMP && c->timezone != NULL && c->timezone[0] != '\0';
+    } else if (c->type == ZB_DATE32) {
+      wc->per_sec = 1;
+    }
+    const char *name = t->names[k] ? t->names[k] : "";
+    for (int f = 0; f < 2; f++) {
+      obuf *kb = f == 0 ? &wc->key0 : &wc->key;
+      if (!ob_grow(kb, 1)) goto nomem;
+      kb->p[kb->n++] = f == 0 ? '{' : ',';
+      if (!put_string(kb, name, (int64_t)strlen(name), opts->force_ascii) || !ob_grow(kb, 1))
+        goto nomem;
+      kb->p[kb->n++] = ':';
+    }
+  }
+  if (!opts->lines) {
+    st = write(ctx, "[", 1, err);
+    if (st != ZB_OK) goto done;
+  }
+  int64_t nmorsels = (w.nrows + w.morsel_rows - 1) / w.morsel_rows;
+  for (w.batch0 = 0; w.batch0 < nmorsels; w.batch0 += ntasks) {
+    if ((opts->cancel != NULL && *opts->cancel) || zb_cancel_requested()) {
+      st = zb_error_set(err, ZB_ECANCEL, "JSON write cancelled");
+      goto done;
+    }
+    int64_t n = ZB_MIN(ntasks, nmorsels - w.batch0);
+    st = zb_parallel_for(n, write_task, &w, err);
+    if (st != ZB_OK) goto done;
+    for (int64_t q = 0; q < n; q++)
+      if (w.tasks[q].st != ZB_OK) goto nomem;
+    for (int64_t q = 0; q < n; q++) {
+      if (w.tasks[q].out.n == 0) continue;
+      st = write(ctx, w.tasks[q].out.p, w.tasks[q].out.n, err);
+      if (st != ZB_OK) goto done;
+    }
+  }
+  if (!opts->lines)
+    st = write(ctx, "]", 1, err);
+  else if (nmorsels == 0)
+    st = write(ctx, "\n", 1, err); /* pandas writes an empty frame as one newline */
+  goto done;
+nomem:
+  st = zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON writer)");
+done:
+  writer_free(&w, ntasks);
+  return st;
+}
+
+zb_status zb_json_write_file(const zb_table *t, const char *path, const zb_json_write_options *opts,
+                             zb_error *err) {
+  ZB_NAME_OP("to_json");
+  if (path == NULL) return zb_error_set(err, ZB_EINVAL, "JSON write: path is NULL");
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "JSON write: table is NULL");
+  zb__file_sink s;
+  zb_status st = zb__file_sink_open(&s, path, err);
+  if (st != ZB_OK) return st;
+  st = zb_json_write(t, opts, zb__file_sink_write, &s, err);
+  return zb__file_sink_close(&s, st, true, err);
+}
