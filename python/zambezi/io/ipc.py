@@ -21,14 +21,17 @@ __all__ = ["read_feather", "read_ipc", "to_feather", "write_ipc"]
 
 
 def _source(path, who):
-    if isinstance(path, (str, bytes, os.PathLike)):
+    """A path (str) for the engine to map, or a memoryview of a whole file
+    (bytes are a file's contents, as polars takes them)."""
+    if isinstance(path, (str, os.PathLike)):
         return os.fspath(path)
     if hasattr(path, "read"):
-        return memoryview(path.read())  # bytes would be taken for a path
-    if isinstance(path, (bytearray, memoryview)):
-        return path
-    raise InvalidValueError(f"{who} takes a path, a binary file object or a bytes-like "
-                            f"object, not {type(path).__name__}")
+        return memoryview(path.read())
+    try:
+        return memoryview(path)  # bytes, bytearray, pyarrow Buffer, mmap...
+    except TypeError:
+        raise InvalidValueError(f"{who} takes a path, a binary file object or a bytes-like "
+                                f"object, not {type(path).__name__}") from None
 
 
 def _columns(columns, who):
@@ -46,16 +49,10 @@ def _columns(columns, who):
 
 
 def _read(path, columns, who):
-    source = _source(path, who)
-    columns = _columns(columns, who)
-    if columns is not None:
-        # the index columns the pandas metadata names come along (as in pandas)
-        _, meta_text = _core.read_ipc(source, columns=[])
-        fields, _, _ = _parquet._index_spec(_parquet._pandas_meta(meta_text))
-        want = columns + [f for f in fields if f not in columns]
-        table, meta_text = _core.read_ipc(source, columns=want)
-    else:
-        table, meta_text = _core.read_ipc(source)
+    # with columns, index columns stored as columns are not added (pandas'
+    # read_feather reads only the columns named; a stored RangeIndex still
+    # applies)
+    table, meta_text = _core.read_ipc(_source(path, who), columns=_columns(columns, who))
     return _parquet._with_index(table, _parquet._pandas_meta(meta_text))
 
 
@@ -67,7 +64,8 @@ def read_feather(path, columns=None, use_threads=True, storage_options=None, **k
     bytes-like object; ``columns`` selects columns by name, in the order
     given.  When the file holds pandas metadata (files written by pandas or
     pyarrow), its index columns become the index and a stored RangeIndex
-    comes back as a RangeIndex, as in pandas.  ``use_threads`` is accepted
+    comes back as a RangeIndex, as in pandas (with ``columns``, as in
+    pandas, index columns stored as columns are read only when named).  ``use_threads`` is accepted
     for pandas' signature (the engine always uses its thread pool).
 
     Differences from pandas: integer columns with nulls stay integer

@@ -93,7 +93,7 @@ static void *file_alloc(ipc_file *f, int64_t size) {
 
 /* ---- the schema ---------------------------------------------------------- */
 
-enum { K_FIXED, K_BOOL, K_STRING, K_NULL, K_DICT, K_UNSUPPORTED };
+enum { K_FIXED, K_BOOL, K_STRING, K_VIEW, K_NULL, K_DICT, K_UNSUPPORTED };
 
 typedef struct ipc_field {
   char *name;        /* from zb_malloc */
@@ -102,8 +102,10 @@ typedef struct ipc_field {
   char format[300];  /* the C Data Interface format (K_DICT: the index's) */
   char value_format[2]; /* K_DICT: "u" or "U" */
   int value_width;      /* K_DICT: the values' offset bytes */
+  int value_kind;       /* K_DICT: K_STRING or K_VIEW */
   int64_t dict_id;
   int64_t n_nodes, n_buffers; /* this field's share of a record batch */
+  int64_t n_views;            /* its view types: each takes variadic buffers too */
   bool layout_known;          /* n_nodes and n_buffers are known */
   char why[160];              /* K_UNSUPPORTED: what the type is */
 } ipc_field;
@@ -121,6 +123,7 @@ typedef struct reader {
   /* messages */
   int64_t *batch_at, *dict_at; /* offsets of the messages in the file */
   int64_t n_batches, n_dicts;
+  void *view_ctx; /* the view_job converting utf8_view columns */
 } reader;
 
 static zb_status corrupt(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -151,7 +154,7 @@ static const char *type_name(int tag) {
 /* Nodes and buffers a field of type tag takes in a record batch, children
  * included; false when the layout is not known (variadic buffers). */
 static bool layout_of(reader *r, const zb__fbt *field, int depth, int64_t *nodes,
-                      int64_t *bufs, bool *bad) {
+                      int64_t *bufs, int64_t *views, bool *bad) {
   uint8_t tag;
   if (depth > MAX_DEPTH || !zb__fb_u8(field, IPC_FIELD_TYPE_TYPE, 0, &tag)) {
     *bad = true;
@@ -176,6 +179,11 @@ static bool layout_of(reader *r, const zb__fbt *field, int depth, int64_t *nodes
     case IPC_T_LIST: case IPC_T_LARGE_LIST: case IPC_T_MAP: *bufs += 2; break;
     case IPC_T_FIXED_LIST: case IPC_T_STRUCT: *bufs += 1; break;
     case IPC_T_RUN_END: break;
+    case IPC_T_BINARY_VIEW: case IPC_T_UTF8_VIEW: /* + variadic buffers, counted per batch */
+      *bufs += 2;
+      *views += 1;
+      break;
+    case IPC_T_LIST_VIEW: case IPC_T_LARGE_LIST_VIEW: *bufs += 3; break;
     case IPC_T_UNION: {
       zb__fbt ut;
       bool present;
@@ -201,12 +209,30 @@ static bool layout_of(reader *r, const zb__fbt *field, int depth, int64_t *nodes
       *bad = true;
       return false;
     }
-    if (!layout_of(r, &k, depth + 1, nodes, bufs, bad)) return false;
+    if (!layout_of(r, &k, depth + 1, nodes, bufs, views, bad)) return false;
   }
   return true;
 }
 
 static const char unit_char[] = {'s', 'm', 'u', 'n'};
+
+/* Whether p[0, n) is well-formed UTF-8 (names become Python str). */
+static bool utf8_ok(const unsigned char *p, int64_t n) {
+  for (int64_t i = 0; i < n;) {
+    unsigned c = p[i];
+    int w = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (w == 0 || i + w > n || (w > 1 && c < 0xC2) || (w == 4 && c > 0xF4)) return false;
+    for (int k = 1; k < w; k++)
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+    if (w == 3 && ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] >= 0xA0)))
+      return false;
+    if (w == 4 && ((c == 0xF0 && p[i + 1] < 0x90) || (c == 0xF4 && p[i + 1] >= 0x90)))
+      return false;
+    if (c == 0) return false;
+    i += w;
+  }
+  return true;
+}
 
 /* What zambezi makes of a top-level field. */
 static zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_field *out) {
@@ -214,12 +240,14 @@ static zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_fiel
   int64_t nl;
   if (!zb__fb_string(fb, IPC_FIELD_NAME, &nm, &nl))
     return corrupt(r, "bad name of field %lld", (long long)idx);
+  if (!utf8_ok((const unsigned char *)nm, nl))
+    return corrupt(r, "the name of field %lld is not UTF-8", (long long)idx);
   out->name = (char *)zb_malloc((size_t)nl + 1);
   if (out->name == NULL) return oom(r);
   if (nl > 0) memcpy(out->name, nm, (size_t)nl);
   out->name[nl] = '\0';
   bool bad = false;
-  out->layout_known = layout_of(r, fb, 0, &out->n_nodes, &out->n_buffers, &bad);
+  out->layout_known = layout_of(r, fb, 0, &out->n_nodes, &out->n_buffers, &out->n_views, &bad);
   if (bad) return corrupt(r, "bad type of column '%s'", out->name);
   uint8_t tag;
   zb__fbt ty;
@@ -267,6 +295,11 @@ static zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_fiel
       out->width = tag == IPC_T_UTF8 ? 4 : 8;
       out->format[0] = tag == IPC_T_UTF8 ? 'u' : 'U';
       break;
+    case IPC_T_UTF8_VIEW: /* converted to large_utf8 */
+      out->kind = K_VIEW;
+      out->width = 8;
+      out->format[0] = 'U';
+      break;
     case IPC_T_DATE:
       unit = 1; /* the default: MILLISECOND */
       if (has_type && !zb__fb_i16(&ty, 0, 1, &unit))
@@ -304,7 +337,7 @@ static zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_fiel
   if (!zb__fb_table(fb, IPC_FIELD_DICT, &de, &has_dict))
     return corrupt(r, "bad dictionary of column '%s'", out->name);
   if (has_dict) {
-    if (out->kind != K_STRING) {
+    if (out->kind != K_STRING && out->kind != K_VIEW) {
       snprintf(out->why, sizeof out->why, "a dictionary of %s values (only strings are supported)",
                type_name(tag));
       out->kind = K_UNSUPPORTED;
@@ -324,6 +357,7 @@ static zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_fiel
     out->value_format[0] = out->format[0];
     out->value_format[1] = '\0';
     out->value_width = out->width;
+    out->value_kind = out->kind;
     out->kind = K_DICT;
     out->width = bits / 8;
     out->format[0] = sgn ? f[0] : f[1];
@@ -504,6 +538,11 @@ typedef struct ipc_col {
   int64_t length, null_count;
   const void *bufs[3];
   int64_t lens[3];
+  /* a view column (utf8_view): its views in bufs[1], its variadic data
+   * buffers here; converted to large_utf8 in bufs[1], bufs[2] */
+  const void **vbufs;
+  int64_t *vlens;
+  int64_t n_v;
 } ipc_col;
 
 typedef struct ipc_batch {
@@ -600,7 +639,9 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
   zb__fbt comp;
   bool has_comp;
   int8_t codec = -1;
+  zb__fbv variadic;
   if (!zb__fb_i64(rb, IPC_RB_LENGTH, 0, &length) ||
+      !zb__fb_vector(rb, 4, 8, &variadic) || /* variadicBufferCounts */
       !zb__fb_vector(rb, IPC_RB_NODES, IPC_NODE_SIZE, &nodes) ||
       !zb__fb_vector(rb, IPC_RB_BUFFERS, IPC_BUF_SIZE, &bufs) ||
       !zb__fb_table(rb, IPC_RB_COMPRESSION, &comp, &has_comp))
@@ -630,9 +671,16 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
     /* the nodes and buffers of the fields before it */
     node = 0;
     buf = 0;
+    int64_t view = 0;
     for (int64_t j = 0; j < fsel[k]; j++) {
       node += r->fields[j].n_nodes;
       buf += r->fields[j].n_buffers;
+      for (int64_t v = 0; v < r->fields[j].n_views; v++, view++) {
+        if (view >= variadic.count) return corrupt(r, "%s lacks variadic buffer counts", what);
+        int64_t nv = zb__fb_vec_i64(&variadic, view, 8, 0);
+        if (nv < 0 || nv > (1 << 30)) return corrupt(r, "bad variadic buffer count in %s", what);
+        buf += nv;
+      }
     }
     if (node >= nodes.count) return corrupt(r, "%s lacks the node of column '%s'", what, fd->name);
     ipc_col *c = &b->cols[k];
@@ -658,6 +706,28 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
       c->bufs[0] = z + ob;
       c->bufs[1] = z;
       c->bufs[2] = g_zeros;
+      continue;
+    }
+    if (fd->kind == K_VIEW) {
+      if (view >= variadic.count) return corrupt(r, "%s lacks variadic buffer counts", what);
+      int64_t nv = zb__fb_vec_i64(&variadic, view, 8, 0);
+      if (nv < 0 || nv > bufs.count) return corrupt(r, "bad variadic buffer count in %s", what);
+      c->n_v = nv;
+      c->vbufs = (const void **)file_alloc(r->f, (nv + 1) * (int64_t)sizeof(void *));
+      c->vlens = (int64_t *)file_alloc(r->f, (nv + 1) * 8);
+      if (c->vbufs == NULL || c->vlens == NULL) return oom(r);
+      for (int i = 0; i < 2; i++)
+        ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, &bufs, buf + i, codec, fd->name,
+                                     &c->bufs[i], &c->lens[i]));
+      for (int64_t v = 0; v < nv; v++)
+        ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, &bufs, buf + 2 + v, codec, fd->name,
+                                     &c->vbufs[v], &c->vlens[v]));
+      if (c->lens[1] < length * 16)
+        return corrupt(r, "the views of column '%s' in %s are too short", fd->name, what);
+      if (c->null_count > 0 && c->lens[0] < (length + 7) / 8)
+        return corrupt(r, "the validity bitmap of column '%s' in %s is too short", fd->name,
+                       what);
+      if (c->null_count == 0) c->bufs[0] = NULL;
       continue;
     }
     int nb = fd->kind == K_STRING ? 3 : 2;
@@ -718,6 +788,88 @@ static void run_task(void *ctx, int64_t i, int worker) {
       p->err = e;
     }
     pthread_mutex_unlock(&p->lock);
+  }
+}
+
+/* utf8_view -> large_utf8: each view is an int32 length, then the string
+ * itself when it fits in 12 bytes, else a 4-byte prefix, the int32 index
+ * of a variadic buffer and the int32 offset in it. */
+typedef struct view_job {
+  reader *r;
+  ipc_col **cols;
+  const char **names;
+  zb_status status;
+  zb_error err;
+  pthread_mutex_t lock;
+} view_job;
+
+static zb_status convert_views(reader *r, ipc_col *c, const char *col, zb_error *err) {
+  const uint8_t *v = (const uint8_t *)c->bufs[1];
+  const uint8_t *valid = (const uint8_t *)c->bufs[0];
+  const int64_t n = c->length;
+  int64_t *offs;
+  int64_t total = 0;
+  pthread_mutex_lock(&((view_job *)r->view_ctx)->lock);
+  offs = (int64_t *)file_alloc(r->f, (n + 1) * 8);
+  pthread_mutex_unlock(&((view_job *)r->view_ctx)->lock);
+  if (offs == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory reading '%s'", r->name);
+  offs[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int32_t len = 0;
+    if (valid == NULL || zb_bit_get(valid, i)) {
+      memcpy(&len, v + 16 * i, 4);
+      if (len < 0)
+        return zb_error_set(err, ZB_EPARSE, "'%s' is not a valid Arrow IPC file: a string of "
+                            "column '%s' has length %d", r->name, col, (int)len);
+      if (len > 12) {
+        int32_t bi, off;
+        memcpy(&bi, v + 16 * i + 8, 4);
+        memcpy(&off, v + 16 * i + 12, 4);
+        if (bi < 0 || bi >= c->n_v || off < 0 || (int64_t)off + len > c->vlens[bi])
+          return zb_error_set(err, ZB_EPARSE, "'%s' is not a valid Arrow IPC file: a string "
+                              "of column '%s' lies outside its data buffers", r->name, col);
+      }
+    }
+    total += len;
+    offs[i + 1] = total;
+  }
+  pthread_mutex_lock(&((view_job *)r->view_ctx)->lock);
+  uint8_t *chars = (uint8_t *)file_alloc(r->f, total);
+  pthread_mutex_unlock(&((view_job *)r->view_ctx)->lock);
+  if (chars == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory reading '%s'", r->name);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t len = offs[i + 1] - offs[i];
+    if (len == 0) continue;
+    const uint8_t *src;
+    if (len <= 12) {
+      src = v + 16 * i + 4;
+    } else {
+      int32_t bi, off;
+      memcpy(&bi, v + 16 * i + 8, 4);
+      memcpy(&off, v + 16 * i + 12, 4);
+      src = (const uint8_t *)c->vbufs[bi] + off;
+    }
+    memcpy(chars + offs[i], src, (size_t)len);
+  }
+  c->bufs[1] = offs;
+  c->lens[1] = (n + 1) * 8;
+  c->bufs[2] = chars;
+  c->lens[2] = total;
+  return ZB_OK;
+}
+
+static void view_task(void *ctx, int64_t i, int worker) {
+  (void)worker;
+  view_job *j = (view_job *)ctx;
+  zb_error e;
+  zb_status st = convert_views(j->r, j->cols[i], j->names[i], &e);
+  if (st != ZB_OK) {
+    pthread_mutex_lock(&j->lock);
+    if (j->status == ZB_OK) {
+      j->status = st;
+      j->err = e;
+    }
+    pthread_mutex_unlock(&j->lock);
   }
 }
 
@@ -831,7 +983,7 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
     const void **cb = p->bufs + 6 * k;
     ca->length = c->length;
     ca->null_count = c->null_count;
-    ca->n_buffers = fd->kind == K_STRING || fd->kind == K_NULL ? 3 : 2;
+    ca->n_buffers = fd->kind == K_STRING || fd->kind == K_VIEW || fd->kind == K_NULL ? 3 : 2;
     for (int i = 0; i < 3; i++) cb[i] = c->bufs[i];
     ca->buffers = cb;
     ca->release = child_array_release;
@@ -961,10 +1113,11 @@ static zb_status read_all(reader *r, const zb_ipc_options *o, zb_table **out) {
     }
     /* the dictionary's one column, planned as a string field */
     ipc_field vf = *fd;
-    vf.kind = K_STRING;
+    vf.kind = fd->value_kind;
     vf.width = fd->value_width;
     vf.n_nodes = 1;
-    vf.n_buffers = 3;
+    vf.n_buffers = vf.kind == K_VIEW ? 2 : 3;
+    vf.n_views = vf.kind == K_VIEW ? 1 : 0;
     vf.layout_known = true;
     ipc_field *saved = r->fields;
     int64_t saved_n = r->n_fields;
@@ -1019,6 +1172,54 @@ static zb_status read_all(reader *r, const zb_ipc_options *o, zb_table **out) {
       st = zb_error_set(r->err, p.status, "'%s': %s", r->name, p.err.message);
     }
     if (st != ZB_OK) goto done;
+  }
+  /* utf8_view columns become large_utf8 (in parallel over batches and columns) */
+  {
+    int64_t nv = 0;
+    for (int64_t k = 0; k < ns; k++)
+      if (r->fields[r->sel[k]].kind == K_VIEW) nv += nb;
+    for (int64_t i = 0; i < r->n_dicts; i++) nv += dbatches[i].cols != NULL;
+    if (nv > 0) {
+      view_job job;
+      memset(&job, 0, sizeof job);
+      job.r = r;
+      job.cols = (ipc_col **)zb_malloc((size_t)nv * sizeof(ipc_col *));
+      job.names = (const char **)zb_malloc((size_t)nv * sizeof(char *));
+      if (job.cols == NULL || job.names == NULL) {
+        zb_free(job.cols);
+        zb_free((void *)job.names);
+        st = oom(r);
+        goto done;
+      }
+      int64_t m = 0;
+      for (int64_t k = 0; k < ns; k++)
+        if (r->fields[r->sel[k]].kind == K_VIEW)
+          for (int64_t i = 0; i < nb; i++) {
+            job.cols[m] = &batches[i].cols[k];
+            job.names[m++] = r->fields[r->sel[k]].name;
+          }
+      for (int64_t k = 0; k < ns; k++) { /* dictionaries of views */
+        const ipc_field *fd = &r->fields[r->sel[k]];
+        if (fd->kind != K_DICT || fd->value_kind != K_VIEW || col_dicts[k] == NULL) continue;
+        bool seen = false;
+        for (int64_t q = 0; q < m; q++) seen = seen || job.cols[q] == &col_dicts[k]->cols[0];
+        if (!seen) {
+          job.cols[m] = &col_dicts[k]->cols[0];
+          job.names[m++] = fd->name;
+        }
+      }
+      nv = m;
+      pthread_mutex_init(&job.lock, NULL);
+      r->view_ctx = &job;
+      st = zb_parallel_for(nv, view_task, &job, r->err);
+      r->view_ctx = NULL;
+      pthread_mutex_destroy(&job.lock);
+      zb_free(job.cols);
+      zb_free((void *)job.names);
+      if (st == ZB_OK && job.status != ZB_OK)
+        st = zb_error_set(r->err, job.status, "%s", job.err.message);
+      if (st != ZB_OK) goto done;
+    }
   }
   /* strings end inside their characters */
   for (int64_t k = 0; k < ns; k++) {
