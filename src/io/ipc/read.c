@@ -1308,7 +1308,7 @@ done:
   for (int64_t i = 0; i < ntab; i++) zb_table_release(tables[i]);
   zb_free(tables);
   if (schema.release != NULL) schema.release(&schema);
-  for (int64_t i = 0; i < nb; i++) zb_free(batches[i].cols);
+  for (int64_t i = 0; i < nb && batches != NULL; i++) zb_free(batches[i].cols);
   zb_free(batches);
   for (int64_t i = 0; i < r->n_dicts && dbatches != NULL; i++) zb_free(dbatches[i].cols);
   zb_free(dbatches);
