@@ -593,9 +593,12 @@ static zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t bo
       return corrupt(r, "a buffer of column '%s' claims %lld bytes", col, (long long)ulen);
     } else if (ulen == 0) {
       return ZB_OK;
-    } else if (codec == 0 && ulen / 256 > len + 65536) {
-      /* an LZ4 frame expands at most ~255 times */
-      return corrupt(r, "an LZ4 buffer of column '%s' claims %lld bytes from %lld",
+    } else if ((codec == 0 && ulen / 256 > len + 65536) ||
+               (codec == 1 && ulen / 65536 > len + 16)) {
+      /* an LZ4 frame expands at most ~255 times, a zstd frame ~32768
+       * times (a 128 KiB RLE block in 4 bytes): a larger claim is a lie,
+       * not an allocation to attempt */
+      return corrupt(r, "a compressed buffer of column '%s' claims %lld bytes from %lld",
                      col, (long long)ulen, (long long)len);
     }
   }
