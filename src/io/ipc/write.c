@@ -141,8 +141,8 @@ static zb_status add_column(writer *w, const zb_column *c, int64_t start, int64_
   if (c->type == ZB_STRING) {
     const int64_t *o = (const int64_t *)data;
     int64_t first = len > 0 ? o[off] : 0, last = len > 0 ? o[off + len] : 0;
-    if (len == 0) {
-      ZB_RETURN_NOT_OK(add_piece(w, NULL, 0, NULL));
+    if (len == 0) { /* one offset, as pyarrow writes it (polars needs it) */
+      ZB_RETURN_NOT_OK(add_piece(w, g_pad, 8, NULL));
     } else if (first == 0) {
       ZB_RETURN_NOT_OK(add_piece(w, o + off, (len + 1) * 8, NULL));
     } else {
