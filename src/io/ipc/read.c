@@ -505,6 +505,11 @@ static zb_status find_messages(reader *r) {
                             zb__fb_vec_i64(&batches, i, IPC_BLOCK_SIZE, 0)));
     return ZB_OK;
   }
+  if (n >= 4 && memcmp(b, "FEA1", 4) == 0)
+    return zb_error_set(r->err, ZB_ENOTSUP,
+                        "'%s' is a Feather version 1 file (before Arrow 0.17), which zambezi "
+                        "does not read; rewrite it with pyarrow as Feather version 2",
+                        r->name);
   /* a stream: Schema, then dictionaries and batches, then EOS or the end */
   int64_t at = 0;
   ZB_RETURN_NOT_OK(read_message(r, at, &msg, &body, &body_len, &eos));
