@@ -609,8 +609,9 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         columns) with pandas' metadata, so pandas, pyarrow, polars and
         ``zb.read_feather`` read the frame back.  Strings are written as
         large_utf8, categoricals as dictionary<int32, large_utf8>.
-        Differences from pandas: pandas keeps only pyarrow's arguments;
-        ``version=1`` raises UnsupportedError.
+        Differences from pandas (which hands the frame to pyarrow):
+        ``version=1`` raises UnsupportedError, and pyarrow's other options
+        (``preserve_index`` aside, spelled ``index`` here) are not taken.
 
         Examples
         --------
