@@ -1272,6 +1272,11 @@ static zb_status read_all(reader *r, const zb_ipc_options *o, zb_table **out) {
   for (int64_t k = 0; k < ns; k++)
     if (col_dicts[k] == NULL) col_dicts[k] = &empty_dict;
   for (int64_t i = 0; i < n_imp; i++) {
+    if (zb_cancel_requested()) {
+      st = zb_error_set(r->err, ZB_ECANCEL, "reading '%s' cancelled", r->name);
+      zb_free(empty_cols);
+      goto done;
+    }
     struct ArrowArray arr;
     st = make_array(r, nb > 0 ? &batches[i] : &empty, col_dicts, &arr);
     if (st == ZB_OK) {
