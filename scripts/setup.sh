@@ -20,6 +20,14 @@ if ! ldconfig -p 2>/dev/null | grep -q "libsnappy.so.1 " && [ "$(id -u)" = 0 ] &
   (apt-get update -qq && apt-get install -y -qq libsnappy1v5) >/dev/null 2>&1 ||
     echo "   could not install libsnappy1v5: snappy Parquet files will not be readable"
 fi
+# liblz4: Feather files from pyarrow are LZ4-compressed by default (loaded at
+# run time; a dependency of systemd, so nearly always present).
+if ! ldconfig -p 2>/dev/null | grep -q "liblz4.so.1 " && [ "$(id -u)" = 0 ] &&
+  command -v apt-get >/dev/null; then
+  echo "== installing liblz4 (LZ4-compressed Arrow IPC / Feather files)"
+  (apt-get update -qq && apt-get install -y -qq liblz4-1) >/dev/null 2>&1 ||
+    echo "   could not install liblz4-1: LZ4 Feather files will not be readable"
+fi
 # libpcre2-8: the regular expressions of Series.str (loaded at run time; a
 # dependency of grep, so nearly always present).
 if ! ldconfig -p 2>/dev/null | grep -q "libpcre2-8.so.0 " && [ "$(id -u)" = 0 ] &&

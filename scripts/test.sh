@@ -34,7 +34,8 @@ if ! have_fuzzer && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 fi
 if have_fuzzer; then
   cmake -S . -B build-fuzz -G Ninja -DZAMBEZI_FUZZ=ON -DCMAKE_C_COMPILER=clang -DZAMBEZI_CUDA=OFF \
-    >build-fuzz.log 2>&1 && cmake --build build-fuzz --target csv_fuzz parquet_fuzz json_fuzz >>build-fuzz.log 2>&1 ||
+    >build-fuzz.log 2>&1 &&
+    cmake --build build-fuzz --target csv_fuzz parquet_fuzz json_fuzz ipc_fuzz >>build-fuzz.log 2>&1 ||
     { tail -n 40 build-fuzz.log; exit 1; }
   rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp fuzz/corpus/csv/* build-fuzz/corpus/
   ./build-fuzz/csv_fuzz -max_total_time="${ZAMBEZI_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
@@ -55,6 +56,12 @@ if have_fuzzer; then
     -print_final_stats=1 build-fuzz/corpus-json 2>build-fuzz/fuzz-json.log ||
     { tail -n 60 build-fuzz/fuzz-json.log; exit 1; }
   grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz-json.log || true
+  echo "== fuzzing the Arrow IPC (Feather) reader"
+  rm -rf build-fuzz/corpus-ipc && mkdir -p build-fuzz/corpus-ipc && cp fuzz/corpus/ipc/* build-fuzz/corpus-ipc/
+  ./build-fuzz/ipc_fuzz -max_total_time="$(( ${ZAMBEZI_FUZZ_SECONDS:-60} / 2 ))" -rss_limit_mb=4096 \
+    -print_final_stats=1 build-fuzz/corpus-ipc 2>build-fuzz/fuzz-ipc.log ||
+    { tail -n 60 build-fuzz/fuzz-ipc.log; exit 1; }
+  grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz-ipc.log || true
 else
   echo "SKIPPED: no clang with libFuzzer here and none could be installed"
 fi

@@ -1,7 +1,7 @@
 /*
  * io.h -- readers and writers of the zambezi engine: one header per format
  * (io_csv.h: the CSV reader and writer; io_json.h: JSON lines and records;
- * io_parquet.h: the Parquet reader),
+ * io_parquet.h: the Parquet reader; io_ipc.h: Arrow IPC / Feather),
  * included from here so that
  * including zambezi/io.h gives every format, plus what the formats share:
  * detecting compressed input and decompressing zstd.
@@ -17,6 +17,7 @@
 
 #include "zambezi/io_csv.h"
 #include "zambezi/io_json.h"
+#include "zambezi/io_ipc.h"
 #include "zambezi/io_parquet.h"
 #include "zambezi/zambezi.h"
 

@@ -26,6 +26,7 @@ from zambezi.series import Series
 from zambezi.index import Index, MultiIndex, RangeIndex
 from zambezi.io import read_csv, read_parquet, read_pickle
 from zambezi.io import read_json
+from zambezi.io import read_feather, read_ipc, write_ipc
 from zambezi._concat import concat
 from zambezi._merge import merge
 from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
@@ -188,6 +189,9 @@ __all__ = [
     "read_csv",
     "read_json",
     "read_parquet",
+    "read_feather",
+    "read_ipc",
+    "write_ipc",
     "concat",
     "melt",
     "pivot",

@@ -39,6 +39,7 @@ from zambezi.errors import (
 )
 from zambezi.io import csv as _csv
 from zambezi.io import json as _json
+from zambezi.io import ipc as _ipc
 from zambezi.io import parquet as _parquet
 from zambezi.io import pickle as _pickle
 
@@ -608,6 +609,65 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         return _parquet.to_parquet(self, path, engine, compression, index, partition_cols,
                                    row_group_size=row_group_size,
                                    compression_level=compression_level, **kwargs)
+
+    # ---- Arrow IPC / Feather (zambezi/io/ipc.py) ----
+    def to_feather(self, path, compression=None, compression_level=None, chunksize=None,
+                   version=2, **kwargs):
+        """Write the frame as a Feather v2 (Arrow IPC) file, as pandas'
+        to_feather (with pyarrow's write_feather arguments).
+
+        zambezi writes the file with its own C writer; pyarrow is not
+        needed.  ``compression``: None (pyarrow's default: "lz4" when
+        liblz4 can be loaded, else uncompressed), "lz4", "zstd" or
+        "uncompressed"; ``compression_level`` is zstd's level;
+        ``chunksize`` rows per record batch (default: one batch when
+        uncompressed, so the file is read back without a copy; 2^20 rows
+        when compressed, so batches compress in parallel).  The index is
+        stored as pyarrow does (a RangeIndex as metadata, another index as
+        columns) with pandas' metadata, so pandas, pyarrow, polars and
+        ``zb.read_feather`` read the frame back.  Strings are written as
+        large_utf8, categoricals as dictionary<int32, large_utf8>.
+        Differences from pandas (which hands the frame to pyarrow):
+        ``version=1`` raises UnsupportedError, and pyarrow's other options
+        (``preserve_index`` aside, spelled ``index`` here) are not taken.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "trips.feather")
+        >>> df = zb.DataFrame({"city": ["Maun", None, "Kasane"], "fare": [7.0, 3.25, None]})
+        >>> df.to_feather(path)
+        >>> zb.read_feather(path).to_dict("list")
+        {'city': ['Maun', None, 'Kasane'], 'fare': [7.0, 3.25, None]}
+        >>> import pyarrow.feather as pf
+        >>> pf.read_table(path).column("city").to_pylist()
+        ['Maun', None, 'Kasane']
+        """
+        return _ipc.to_feather(self, path, compression, compression_level, chunksize, version,
+                               **kwargs)
+
+    def to_ipc(self, path=None, compression="uncompressed", *, compression_level=None,
+               chunksize=None, index=None):
+        """Write the frame as an Arrow IPC file (polars' write_ipc); returns
+        the file's bytes when path is None.
+
+        ``compression``: "uncompressed" (the default, as polars), "lz4" or
+        "zstd"; ``index`` as in to_parquet (None: a RangeIndex as metadata,
+        another index as columns).  The file is the same as to_feather's;
+        see there for the layout.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"n": [1, 2, 3], "c": ["x", "y", "x"]})
+        >>> data = df.to_ipc(compression="zstd")
+        >>> import polars as pl
+        >>> pl.read_ipc(data)["n"].to_list()
+        [1, 2, 3]
+        >>> zb.read_ipc(data).to_dict("list")
+        {'n': [1, 2, 3], 'c': ['x', 'y', 'x']}
+        """
+        return _ipc.write_ipc(self, path, compression, compression_level=compression_level,
+                              chunksize=chunksize, index=index)
 
     def to_pandas(self):
         """A pandas DataFrame (copied, with a RangeIndex).  Nulls become

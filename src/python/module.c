@@ -27,6 +27,7 @@ extern PyMethodDef zbpy_pickle_methods[];      /* pickle.c: _column_from_pickle 
 extern PyMethodDef zbpy_window_methods[];      /* window.c: rolling */
 extern PyMethodDef zbpy_ewm_methods[];         /* ewm.c: ewm */
 extern PyMethodDef zbpy_regex_methods[];       /* regex.c: str pattern methods */
+extern PyMethodDef zbpy_ipc_methods[];         /* ipc.c: read_ipc, write_ipc (Feather) */
 
 
 zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what) {
@@ -682,7 +683,8 @@ static int module_exec(PyObject *m) {
       PyModule_AddFunctions(m, zbpy_pickle_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_window_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_ewm_methods) < 0 ||
-      PyModule_AddFunctions(m, zbpy_regex_methods) < 0)
+      PyModule_AddFunctions(m, zbpy_regex_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_ipc_methods) < 0)
     return -1;
 
   PyObject *E;

@@ -107,16 +107,23 @@ LONG_OPS = {
     "to_csv": lambda d, p: d.to_csv(p.parent / "out.csv", index=False),
     "to_parquet": lambda d, p: [d.to_parquet(p.parent / "out.parquet", compression=None)
                                 for _ in range(10)],
+    "to_feather": lambda d, p: [d.to_feather(p.parent / "out.feather", compression="zstd")
+                                for _ in range(10)],
     "read_csv": lambda d, p: [zb.read_csv(p) for _ in range(10)],
     "rolling median": lambda d, p: d["v"].rolling(1000).median(),
     "rank": lambda d, p: d.groupby("s")["v"].rank(),
 }
 
 
-@pytest.mark.parametrize("name", list(LONG_OPS) + ["read_parquet"])
+@pytest.mark.parametrize("name", list(LONG_OPS) + ["read_parquet", "read_feather"])
 def test_ctrl_c_stops_a_long_operation(big, big_csv, big_parquet, name):
     if name == "read_parquet":
         latency = interrupt(lambda: [zb.read_parquet(big_parquet) for _ in range(20)])
+    elif name == "read_feather":
+        path = big_csv.parent / "big.feather"
+        if not path.exists():
+            big.to_feather(path, compression="zstd", chunksize=N // 16)
+        latency = interrupt(lambda: [zb.read_feather(path) for _ in range(20)])
     else:
         latency = interrupt(lambda: LONG_OPS[name](big, big_csv))
     assert latency < LATENCY, f"{name}: KeyboardInterrupt came {latency:.3f} s after Ctrl-C"

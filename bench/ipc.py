@@ -1,0 +1,91 @@
+"""Arrow IPC / Feather v2 reading and writing: zambezi vs pyarrow.feather and
+polars in one process.
+
+    python bench/ipc.py [--rows 10000000] [--dir /tmp/zb-ipc-bench] [--repeat 3]
+
+Writes the db-benchmark G1 table (bench/parquet.py's generator: three
+string and six numeric columns) as Feather v2 with pyarrow (lz4, its
+default, 64K-row batches), as an uncompressed IPC file with pyarrow (one
+batch) and as IPC files with polars (uncompressed and zstd), then reads
+each with every engine into its own table.  Then each engine writes the
+table, held in its own memory, uncompressed, lz4 and zstd.  pyarrow's
+read_table and polars keep the record batches as chunks (and views as
+views); zambezi concatenates them into one contiguous column and checks
+every string offset, so a one-batch uncompressed file is zambezi's only
+zero-copy case.  Prints the
+best wall time of --repeat rounds (engines take turns in each round) and
+zambezi's speed-up over each peer.  Measurements, not tests.
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import zambezi as zb  # noqa: E402
+from parquet import g1  # noqa: E402
+
+
+def best(fn, repeat):
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return min(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--dir", default="/tmp/zb-ipc-bench")
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.feather as pf
+
+    os.makedirs(a.dir, exist_ok=True)
+    n = a.rows
+    t = g1(n)
+    # strings as pandas 3 and zambezi hold them
+    t = pa.table({c: (t[c].cast(pa.large_string()) if pa.types.is_string(t[c].type) else t[c])
+                  for c in t.column_names})
+    files = {
+        "pyarrow feather lz4": (os.path.join(a.dir, f"g1_{n}.feather"),
+                                lambda p: pf.write_feather(t, p)),
+        "pyarrow ipc 1 batch": (os.path.join(a.dir, f"g1_{n}_one.arrow"),
+                                lambda p: pf.write_feather(t, p, compression="uncompressed",
+                                                           chunksize=n)),
+        "polars ipc": (os.path.join(a.dir, f"g1_{n}_pl.arrow"),
+                       lambda p: pl.from_arrow(t).write_ipc(p, compression="uncompressed")),
+        "polars ipc zstd": (os.path.join(a.dir, f"g1_{n}_pl_zstd.arrow"),
+                            lambda p: pl.from_arrow(t).write_ipc(p, compression="zstd")),
+    }
+    for path, make in files.values():
+        if not os.path.exists(path):
+            make(path)
+    print(f"rows {n:,}; best of {a.repeat}; cores {os.cpu_count()}")
+    print(f"{'read':28s} {'zambezi':>9s} {'pyarrow':>9s} {'polars':>9s}  speed-up")
+    for what, (path, _) in files.items():
+        tz = best(lambda: zb.read_ipc(path), a.repeat)
+        tp = best(lambda: pf.read_table(path, memory_map=True), a.repeat)
+        tl = best(lambda: pl.read_ipc(path).shape, a.repeat)
+        print(f"{what:28s} {tz:9.3f} {tp:9.3f} {tl:9.3f}  x{tp / tz:.2f} vs pyarrow, "
+              f"x{tl / tz:.2f} vs polars")
+    # every engine writes from its own memory (not from pages of a mapped file)
+    zdf = zb.from_arrow(t)
+    pldf = pl.from_arrow(t)
+    out = os.path.join(a.dir, "w")
+    print(f"{'write':28s} {'zambezi':>9s} {'pyarrow':>9s} {'polars':>9s}  speed-up")
+    for codec in ["uncompressed", "lz4", "zstd"]:
+        tz = best(lambda: zdf.to_feather(out + ".zb", compression=codec), a.repeat)
+        tp = best(lambda: pf.write_feather(t, out + ".pa", compression=codec), a.repeat)
+        tl = best(lambda: pldf.write_ipc(out + ".pl", compression=codec), a.repeat)
+        print(f"{codec:28s} {tz:9.3f} {tp:9.3f} {tl:9.3f}  x{tp / tz:.2f} vs pyarrow, "
+              f"x{tl / tz:.2f} vs polars")
+
+
+if __name__ == "__main__":
+    main()
