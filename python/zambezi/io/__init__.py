@@ -27,5 +27,5 @@ from zambezi.io.parquet import read_parquet, to_parquet
 from zambezi.io.pickle import read_pickle, to_pickle
 
 __all__ = ["read_csv", "CsvReader", "to_csv", "read_parquet", "to_parquet", "read_pickle",
-           "to_pickle", "read_json", "to_json"]
-           "to_pickle", "read_feather", "read_ipc", "to_feather", "write_ipc"]
+           "to_pickle", "read_json", "to_json", "read_feather", "read_ipc", "to_feather",
+           "write_ipc"]
