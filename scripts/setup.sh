@@ -20,6 +20,14 @@ if ! ldconfig -p 2>/dev/null | grep -q "libsnappy.so.1 " && [ "$(id -u)" = 0 ] &
   (apt-get update -qq && apt-get install -y -qq libsnappy1v5) >/dev/null 2>&1 ||
     echo "   could not install libsnappy1v5: snappy Parquet files will not be readable"
 fi
+# zlib: GZIP-compressed Parquet pages (loaded at run time; an essential
+# package on Debian, so nearly always present).
+if ! ldconfig -p 2>/dev/null | grep -q "libz.so.1 " && [ "$(id -u)" = 0 ] &&
+  command -v apt-get >/dev/null; then
+  echo "== installing zlib (GZIP-compressed Parquet)"
+  (apt-get update -qq && apt-get install -y -qq zlib1g) >/dev/null 2>&1 ||
+    echo "   could not install zlib1g: GZIP Parquet files will not be readable"
+fi
 # libpcre2-8: the regular expressions of Series.str (loaded at run time; a
 # dependency of grep, so nearly always present).
 if ! ldconfig -p 2>/dev/null | grep -q "libpcre2-8.so.0 " && [ "$(id -u)" = 0 ] &&

@@ -20,7 +20,8 @@
  * RLE_DICTIONARY, RLE (booleans), DELTA_BINARY_PACKED (integers),
  * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (strings) and
  * BYTE_STREAM_SPLIT (floats), and the codecs UNCOMPRESSED, SNAPPY
- * (libsnappy, loaded at run time) and ZSTD (libzstd, loaded at run time).
+ * (libsnappy, loaded at run time), GZIP (zlib, loaded at run time) and
+ * ZSTD (libzstd, loaded at run time).
  * Anything else -- nested columns, FIXED_LEN_BYTE_ARRAY, binary,
  * other encodings or codecs -- is ZB_ENOTSUP naming the column.
  *
@@ -69,6 +70,9 @@ ZB_API zb_status zb_parquet_read_buffer(const void *data, int64_t size, const ch
 /* Whether snappy-compressed input can be read: libsnappy (libsnappy.so.1,
  * or the file named by ZAMBEZI_LIBSNAPPY) is loaded at run time, once. */
 ZB_API bool zb_snappy_available(void);
+/* Whether GZIP-compressed pages can be read and written: zlib (libz.so.1,
+ * or the file named by ZAMBEZI_LIBZ) is loaded at run time, once. */
+ZB_API bool zb_zlib_available(void);
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -76,17 +80,19 @@ ZB_API bool zb_snappy_available(void);
 typedef enum zb_parquet_codec {
   ZB_PARQUET_UNCOMPRESSED = 0,
   ZB_PARQUET_SNAPPY = 1, /* libsnappy, loaded at run time */
+  ZB_PARQUET_GZIP = 2,   /* zlib, loaded at run time */
   ZB_PARQUET_ZSTD = 6    /* libzstd, loaded at run time */
 } zb_parquet_codec;
 
 typedef struct zb_parquet_write_options {
   int codec;               /* a zb_parquet_codec; default ZB_PARQUET_SNAPPY */
-  int compression_level;   /* zstd's level (0: 1, pyarrow's default) */
+  int compression_level;   /* zstd's level (0: 1, pyarrow's default); gzip's 1..9 (0: 6) */
   int64_t row_group_size;  /* rows per row group; 0: 1048576 (pyarrow's default) */
   /* key-value metadata for the footer (e.g. "pandas"), borrowed, NUL-terminated */
   const char *const *metadata_keys;
   const char *const *metadata_values;
   int64_t num_metadata;
+  int data_page_version;   /* 1 (0 means 1) or 2: DataPageHeaderV2, levels uncompressed */
 } zb_parquet_write_options;
 
 /* Defaults: snappy, row groups of 1048576 rows, no metadata. */

@@ -2,7 +2,7 @@
  * codecs.h -- one-shot block decompression for the readers (internal): a
  * compressed block whose decompressed size is known in advance (a Parquet
  * page) is decoded into a buffer the caller sized.  The libraries are
- * loaded at run time (zstd.c: libzstd; snappy.c: libsnappy), so no build
+ * loaded at run time (zstd.c: libzstd; snappy.c: libsnappy; gzip.c: zlib), so no build
  * needs their headers and a machine without them fails only on input that
  * uses them, with a message saying how to install them.
  */
@@ -28,5 +28,13 @@ zb_status zb__zstd_compress(const void *src, int64_t n, int level, void *dst, in
 int64_t zb__snappy_bound(int64_t n);
 zb_status zb__snappy_compress(const void *src, int64_t n, void *dst, int64_t cap, int64_t *len,
                               zb_error *err);
+
+/* GZIP (gzip.c: zlib loaded at run time).  The block functions take a
+ * gzip (or zlib) stream; compress writes a gzip stream at level (1..9,
+ * -1 zlib's default). */
+zb_status zb__gzip_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err);
+int64_t zb__gzip_bound(int64_t n);
+zb_status zb__gzip_compress(const void *src, int64_t n, int level, void *dst, int64_t cap,
+                            int64_t *len, zb_error *err);
 
 #endif /* ZAMBEZI_IO_CODECS_H */

@@ -119,16 +119,18 @@ static zb_status mem_write(void *ctx, const char *data, int64_t size, zb_error *
   return ZB_OK;
 }
 
-/* write_parquet(table, path, codec, level, row_group_size, metadata) -> None, or the
- * file's bytes when path is None; codec: "none", "snappy" or "zstd"; metadata: a
- * list of (key, value) str pairs. */
+/* write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1)
+ * -> None, or the file's bytes when path is None; codec: "none", "snappy", "gzip" or
+ * "zstd"; metadata: a list of (key, value) str pairs. */
 static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
   PyObject *tobj, *pobj, *meta;
   const char *codec;
   int level;
   long long rg;
-  if (!PyArg_ParseTuple(args, "OOsiLO:write_parquet", &tobj, &pobj, &codec, &level, &rg, &meta))
+  int page_version = 1;
+  if (!PyArg_ParseTuple(args, "OOsiLO|i:write_parquet", &tobj, &pobj, &codec, &level, &rg, &meta,
+                        &page_version))
     return NULL;
   zb_table *t = zbpy_arg_table(st, tobj, "write_parquet: table");
   if (t == NULL) return NULL;
@@ -140,10 +142,13 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
     o.codec = ZB_PARQUET_SNAPPY;
   else if (strcmp(codec, "zstd") == 0)
     o.codec = ZB_PARQUET_ZSTD;
+  else if (strcmp(codec, "gzip") == 0)
+    o.codec = ZB_PARQUET_GZIP;
   else
     return PyErr_Format(st->InvalidValueError, "to_parquet: unknown compression '%s'", codec);
   o.compression_level = level;
   o.row_group_size = rg;
+  o.data_page_version = page_version;
   PyObject *seq = PySequence_Fast(meta, "write_parquet: metadata must be a list of pairs");
   if (seq == NULL) return NULL;
   PyObject *path = NULL, *result = NULL;
@@ -205,11 +210,18 @@ static PyObject *zbpy_snappy_available(PyObject *module, PyObject *unused) {
   return PyBool_FromLong(zb_snappy_available());
 }
 
+static PyObject *zbpy_zlib_available(PyObject *module, PyObject *unused) {
+  return PyBool_FromLong(zb_zlib_available());
+}
+
 PyMethodDef zbpy_parquet_methods[] = {
     {"read_parquet", (PyCFunction)(void (*)(void))zbpy_read_parquet, METH_VARARGS | METH_KEYWORDS,
      "read_parquet(source, columns=None) -> (table, pandas metadata or None)"},
     {"write_parquet", zbpy_write_parquet, METH_VARARGS,
-     "write_parquet(table, path, codec, level, row_group_size, metadata) -> None or bytes"},
+     "write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1) "
+     "-> None or bytes"},
     {"snappy_available", zbpy_snappy_available, METH_NOARGS,
      "Whether libsnappy could be loaded (snappy-compressed Parquet)."},
+    {"zlib_available", zbpy_zlib_available, METH_NOARGS,
+     "Whether zlib could be loaded (GZIP-compressed Parquet)."},
     {NULL, NULL, 0, NULL}};

@@ -29,6 +29,7 @@ from pandas_compare import assert_frame_like
 needs_snappy = pytest.mark.skipif(not _core.snappy_available(),
                                   reason="libsnappy is not installed")
 needs_zstd = pytest.mark.skipif(not _core.zstd_available(), reason="libzstd is not installed")
+needs_zlib = pytest.mark.skipif(not _core.zlib_available(), reason="zlib is not installed")
 
 _MASKED = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
            pa.int64(): pd.Int64Dtype(), pa.uint8(): pd.UInt8Dtype(),
@@ -252,9 +253,9 @@ def test_unsupported_types_name_the_column(tmp_path):
     pq.write_table(pa.table({"raw": pa.array([b"\x00\xff"], pa.binary())}), path)
     with pytest.raises(UnsupportedError, match="raw"):
         zb.read_parquet(path)
-    path = str(tmp_path / "gzip.parquet")
-    pq.write_table(pa.table({"g": [1, 2]}), path, compression="gzip")
-    with pytest.raises(UnsupportedError, match="GZIP"):
+    path = str(tmp_path / "brotli.parquet")
+    pq.write_table(pa.table({"g": [1, 2]}), path, compression="brotli")
+    with pytest.raises(UnsupportedError, match="column 'g'.*BROTLI"):
         zb.read_parquet(path)
 
 
@@ -320,3 +321,39 @@ def test_pandas_categorical_metadata(tmp_path):
     path = str(tmp_path / "cat.parquet")
     pdf.to_parquet(path, engine="pyarrow", row_group_size=64)
     assert_frame_like(zb.read_parquet(path), pd.read_parquet(path), "categorical")
+
+
+@needs_zlib
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_gzip(tmp_path, version):
+    _roundtrip(tmp_path, _random_table(700, seed=21), compression="gzip",
+               data_page_version=version, data_page_size=2048, row_group_size=300)
+
+
+def _chunk_end(path, column):
+    meta = pq.ParquetFile(path).metadata.row_group(0).column(column)
+    start = meta.dictionary_page_offset or meta.data_page_offset
+    return start + meta.total_compressed_size
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_page_checksums(tmp_path, version):
+    path = str(tmp_path / "crc.parquet")
+    table = _random_table(500, seed=22)
+    pq.write_table(table, path, write_page_checksum=True, compression="none",
+                   data_page_version=version, data_page_size=1024)
+    assert_frame_like(zb.read_parquet(path), _expected(pq.read_table(path)), "crc")
+    # one flipped bit in the last page of column 'float64': pyarrow and we refuse it
+    data = bytearray(open(path, "rb").read())
+    k = table.column_names.index("float64")
+    data[_chunk_end(path, k) - 3] ^= 0x10
+    bad = str(tmp_path / "bad.parquet")
+    open(bad, "wb").write(bytes(data))
+    with pytest.raises(OSError, match="CRC"):
+        pq.read_table(bad, page_checksum_verification=True)
+    with pytest.raises(ParseError, match=r"bad.parquet': column 'float64', row group 0: page "
+                       r"checksum mismatch"):
+        zb.read_parquet(bad)
+    # the other columns are still readable
+    assert_frame_like(zb.read_parquet(bad, columns=["int8"]),
+                      _expected(pq.read_table(path, columns=["int8"])), "crc int8")

@@ -208,15 +208,25 @@ def _with_index(table, meta):
 
 
 _CODECS = {"snappy": "snappy", "zstd": "zstd", "none": "none", None: "none",
-           "uncompressed": "none"}
+           "uncompressed": "none",
+           "gzip": "gzip"}
+# codecs pandas accepts that zambezi does not write
+_NOT_WRITTEN = {"brotli": "BROTLI", "lzo": "LZO"}
 
 
 def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None,
                partition_cols=None, *, row_group_size=None, compression_level=None,
-               **kwargs):
+               data_page_version="1.0", **kwargs):
     """DataFrame.to_parquet: write ``frame`` as a Parquet file (pandas'
     arguments; see ``DataFrame.to_parquet``).  Returns the file's bytes
     when path is None; a binary file object receives them.
+
+    ``compression`` is "snappy" (the default), "gzip" (zlib, loaded when
+    first needed), "zstd" or None; "brotli" raises UnsupportedError.
+    ``compression_level`` applies to zstd (up to 22) and gzip (1-9).
+    ``data_page_version`` is pyarrow's keyword: "1.0" (the default) or
+    "2.0", data pages v2 (definition levels stored uncompressed before the
+    compressed values).
 
     Examples
     --------
@@ -234,10 +244,17 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     if engine not in ("auto", "pyarrow", "fastparquet", "zambezi"):
         raise InvalidValueError(f"to_parquet: unknown engine {engine!r}")
     key = compression.lower() if isinstance(compression, str) else compression
+    if key in _NOT_WRITTEN:
+        raise UnsupportedError(f"to_parquet: the {_NOT_WRITTEN[key]} codec is not supported; "
+                               "zambezi writes 'snappy', 'gzip', 'zstd' or None")
     if key not in _CODECS:
         raise InvalidValueError(f"to_parquet: unknown compression {compression!r}; zambezi "
-                                "writes 'snappy', 'zstd' or None")
+                                "writes 'snappy', 'gzip', 'zstd' or None")
     codec = _CODECS[key]
+    if data_page_version not in ("1.0", "2.0"):
+        raise InvalidValueError("to_parquet: data_page_version must be '1.0' or '2.0', not "
+                                f"{data_page_version!r}")
+    page_version = 2 if data_page_version == "2.0" else 1
     if index not in (None, True, False):
         raise InvalidValueError(f"to_parquet: index must be None, True or False, not {index!r}")
     if row_group_size is None:
@@ -250,8 +267,14 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
         rg = int(row_group_size)
     if compression_level is None:
         level = 0
+    elif codec == "gzip":
+        if isinstance(compression_level, bool) or not isinstance(compression_level, int) \
+                or not 1 <= compression_level <= 9:
+            raise InvalidValueError("to_parquet: a gzip compression_level is an int from 1 "
+                                    f"to 9, not {compression_level!r}")
+        level = int(compression_level)
     elif codec != "zstd":
-        raise InvalidValueError("to_parquet: compression_level applies to zstd only")
+        raise InvalidValueError("to_parquet: compression_level applies to zstd and gzip only")
     elif isinstance(compression_level, bool) or not isinstance(compression_level, int) \
             or not -131072 <= compression_level <= 22:
         raise InvalidValueError("to_parquet: compression_level must be an int up to 22, not "
@@ -266,7 +289,8 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
                                     lambda sub, p, ix: to_parquet(
                                         sub, p, compression=compression, index=ix,
                                         row_group_size=row_group_size,
-                                        compression_level=compression_level))
+                                        compression_level=compression_level,
+                                        data_page_version=data_page_version))
         return None
     table, meta = _arrow_index.export_parts(frame, index)
     names = table.names
@@ -279,12 +303,12 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     # (categoricals, time zones, second timestamps)
     pairs.append(("ARROW:schema", _arrow_schema.arrow_schema(table, pairs)))
     if path is None:
-        return _core.write_parquet(table, None, codec, level, rg, pairs)
+        return _core.write_parquet(table, None, codec, level, rg, pairs, page_version)
     if isinstance(path, (str, bytes, os.PathLike)):
-        _core.write_parquet(table, os.fspath(path), codec, level, rg, pairs)
+        _core.write_parquet(table, os.fspath(path), codec, level, rg, pairs, page_version)
         return None
     if hasattr(path, "write"):
-        path.write(_core.write_parquet(table, None, codec, level, rg, pairs))
+        path.write(_core.write_parquet(table, None, codec, level, rg, pairs, page_version))
         return None
     raise InvalidValueError("to_parquet takes a path, a binary file object or None, not "
                             + type(path).__name__)

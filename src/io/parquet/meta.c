@@ -556,6 +556,10 @@ zb_status zb__pq_page_header(const uint8_t *buf, int64_t n, pq_page_header *h, i
       case 1: h->type = get_i32(&c, &f); break;
       case 2: h->uncompressed_size = get_i32(&c, &f); break;
       case 3: h->compressed_size = get_i32(&c, &f); break;
+      case 4:
+        h->crc = (uint32_t)get_i32(&c, &f);
+        h->has_crc = true;
+        break;
       case 5:   /* DataPageHeader */
       case 7:   /* DictionaryPageHeader */
       case 8: { /* DataPageHeaderV2 */

@@ -282,6 +282,8 @@ static zb_status page_bytes(const pq_job *j, const uint8_t *src, int64_t n, int6
   }
   if (j->chunk->codec == PQ_SNAPPY)
     ZB_RETURN_NOT_OK(zb__snappy_block(src, n, *buf, un, err));
+  else if (j->chunk->codec == PQ_GZIP)
+    ZB_RETURN_NOT_OK(zb__gzip_block(src, n, *buf, un, err));
   else /* PQ_ZSTD: read.c admits no other codec */
     ZB_RETURN_NOT_OK(zb__zstd_block(src, n, *buf, un, err));
   *out = *buf;
@@ -620,6 +622,17 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
     }
     const uint8_t *page = p;
     p += h.compressed_size;
+    if (h.has_crc) {
+      uint32_t got = zb__pq_crc32(page, h.compressed_size);
+      if (got != h.crc) {
+        st = zb_error_set(err, ZB_EPARSE,
+                          "page checksum mismatch (the %s page at byte %lld: CRC-32 %08x "
+                          "stored, %08x computed): the file is corrupt",
+                          h.type == PQ_DICTIONARY_PAGE ? "dictionary" : "data",
+                          (long long)(page - j->file), h.crc, got);
+        break;
+      }
+    }
     if (h.type == PQ_DICTIONARY_PAGE) {
       st = read_dictionary(j, &d, &h, page, err);
       if (st != ZB_OK) break;

@@ -82,7 +82,12 @@ typedef struct pq_page_header {
   int32_t def_encoding, rep_encoding;            /* v1 */
   int32_t num_nulls, num_rows, def_len, rep_len; /* v2 */
   bool is_compressed;                            /* v2 (default true) */
+  bool has_crc;
+  uint32_t crc;                                  /* CRC-32 of the page's stored bytes */
 } pq_page_header;
+
+/* CRC-32 (gzip's) of p[0, n) (crc.c). */
+uint32_t zb__pq_crc32(const uint8_t *p, int64_t n);
 
 /* Decode the footer's FileMetaData from buf[0, n) (the bytes stay borrowed
  * by *m's strings).  On failure, *m holds nothing to free and err says

@@ -412,10 +412,11 @@ static zb_status check_chunks(reader *r, zb_error *err) {
                             "'%s': column '%s', row group %lld: the chunk's type (%d) is not "
                             "the schema's (%d)",
                             r->name, c->name, (long long)g, ch->type, c->se->type);
-      if (ch->codec != PQ_UNCOMPRESSED && ch->codec != PQ_SNAPPY && ch->codec != PQ_ZSTD)
+      if (ch->codec != PQ_UNCOMPRESSED && ch->codec != PQ_SNAPPY && ch->codec != PQ_ZSTD &&
+          ch->codec != PQ_GZIP)
         return zb_error_set(err, ZB_ENOTSUP,
                             "'%s': column '%s', row group %lld: the %s codec is not supported "
-                            "yet (zambezi reads UNCOMPRESSED, SNAPPY and ZSTD); rewrite the "
+                            "yet (zambezi reads UNCOMPRESSED, SNAPPY, GZIP and ZSTD); rewrite the "
                             "file with one of those",
                             r->name, c->name, (long long)g, codec_name(ch->codec));
     }
