@@ -40,6 +40,36 @@
 extern "C" {
 #endif
 
+/* A condition on a column for row-group pruning (pyarrow's filters): the
+ * reader skips a row group whose statistics (min, max, null count) prove
+ * that no row of it satisfies any of the filter's groups (a group: the
+ * terms of equal `group`, all of which must hold).  Rows whose column is
+ * null satisfy only ZB_PQ_NOT_IN.  Pruning is conservative: a term the
+ * statistics cannot decide (no statistics, a column of another type than
+ * numbers, booleans or strings, a column the file lacks) proves nothing.
+ * The caller still filters the rows exactly. */
+typedef enum zb_parquet_filter_op {
+  ZB_PQ_EQ = 0, ZB_PQ_NE, ZB_PQ_LT, ZB_PQ_LE, ZB_PQ_GT, ZB_PQ_GE, ZB_PQ_IN, ZB_PQ_NOT_IN
+} zb_parquet_filter_op;
+
+typedef enum zb_parquet_value_kind {
+  ZB_PQ_VALUE_INT = 0,    /* ints: int64 */
+  ZB_PQ_VALUE_FLOAT = 1,  /* floats: double */
+  ZB_PQ_VALUE_STRING = 2  /* strs / str_lens: UTF-8 bytes */
+} zb_parquet_value_kind;
+
+typedef struct zb_parquet_filter_term {
+  int64_t group;          /* the conjunction it belongs to, 0.. */
+  const char *column;
+  int op;                 /* zb_parquet_filter_op */
+  int kind;               /* zb_parquet_value_kind of every value */
+  int64_t num_values;     /* 1, or the list's length for IN / NOT_IN */
+  const int64_t *ints;
+  const double *floats;
+  const char *const *strs;
+  const int64_t *str_lens;
+} zb_parquet_filter_term;
+
 typedef struct zb_parquet_options {
   /* Columns to read, by name, in this order (NULL: every column, in the
    * file's order).  A name the file lacks is ZB_EKEY. */
@@ -50,6 +80,14 @@ typedef struct zb_parquet_options {
    * metadata as a NUL-terminated string from zb_malloc (the caller frees
    * it with zb_free), or NULL when there is none. */
   char **pandas_metadata;
+  /* Row-group pruning (see zb_parquet_filter_term): num_filter_groups
+   * conjunctions of which one must hold; none (0) reads every row group. */
+  const zb_parquet_filter_term *filter;
+  int64_t num_filter_terms;
+  int64_t num_filter_groups;
+  /* If not NULL, receive the row groups the file has and those read. */
+  int64_t *row_groups_total;
+  int64_t *row_groups_read;
 } zb_parquet_options;
 
 /* Defaults: every column, no cancel flag, no metadata wanted. */

@@ -498,7 +498,7 @@ def test_read_hive_filters_skip_files(tmp_path, monkeypatch):
     read = []
     from zambezi.io import parquet as zpq
     real = zpq._read_one
-    monkeypatch.setattr(zpq, "_read_one", lambda p, c: read.append(p) or real(p, c))
+    monkeypatch.setattr(zpq, "_read_one", lambda p, c, f=None: read.append(p) or real(p, c, f))
     filters = [[("part_n", ">=", 2), ("int32", ">", 0)], [("part_n", "in", [3])]]
     got = zb.read_parquet(tmp_path / "hive", filters=filters)
     assert len(read) == 2 and all("part_n=1" not in str(p) for p in read)

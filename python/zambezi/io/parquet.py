@@ -10,8 +10,9 @@ levels get their names back.
 
 import json
 import os
+import time
 
-from zambezi import _arrow_index, _base
+from zambezi import _arrow_index, _base, _profile
 from zambezi.io import _arrow_schema, _datasets
 from zambezi.errors import InvalidValueError, UnsupportedError
 from zambezi import _core
@@ -68,7 +69,12 @@ def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
     of ``(column, op, value)`` tuples that must all hold, or a list of such
     lists of which one must hold (op: = == != < <= > >= in not in); rows
     whose column is null are dropped (except by ``not in``), as pyarrow
-    does. ``columns`` selects columns
+    does.  Before any page is decoded, a row group whose statistics (min,
+    max, null count) prove that no row can pass is skipped, for filters
+    on integer, float, boolean and string columns compared with int,
+    float and str values (a profile records the row groups read and
+    skipped as the operation "read_parquet_row_groups"); the rows read
+    are then filtered exactly. ``columns`` selects columns
     by name, in the order given.  When the file holds pandas metadata (files
     written by pandas or pyarrow), its index columns become the index and a
     stored RangeIndex comes back as a RangeIndex, as in pandas; index columns
@@ -97,8 +103,8 @@ def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
     a time zone other than UTC stored in the pandas metadata is not
     restored (the values are UTC); hive partition columns are categoricals
     of their text, or int32 when every value is an integer (pandas makes
-    both categoricals); filters are applied after reading (no row group is
-    skipped by its statistics yet).  ``engine`` is accepted for pandas'
+    both categoricals); row groups are not pruned on dates, timestamps or
+    decimals (their rows are still filtered exactly).  ``engine`` is accepted for pandas'
     signature and ignored; other pandas options raise UnsupportedError.
 
     Examples
@@ -134,12 +140,48 @@ def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
     files = _datasets.sources(path)
     if files is None:  # one file, or a file object
         frame = _read_one(path, columns if conditions is None
-                          else _datasets.with_filter_columns(columns, conditions, ()))
+                          else _datasets.with_filter_columns(columns, conditions, ()),
+                          conditions)
         return _datasets.apply(frame, conditions, columns)
     return _datasets.read_many(files, columns, conditions, _read_one)
 
 
-def _read_one(path, columns):
+_FILTER_OPS = {"=": 0, "==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5, "in": 6,
+               "not in": 7}
+
+
+def _value_kind(v):
+    """The engine's kind of a filter value (0 int, 1 float, 2 str) and the
+    value, or None when row-group statistics are not compared with it."""
+    import numbers
+
+    if isinstance(v, str):
+        return 2, v
+    if isinstance(v, numbers.Integral):
+        v = int(v)
+        return (0, v) if -2**63 <= v < 2**63 else None
+    if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral):
+        return 1, float(v)
+    return None
+
+
+def _pruning_terms(conditions):
+    """The filters as the engine's row-group pruning terms: (group, column,
+    op, kind, values); a condition on values of another kind (dates,
+    timestamps, None, mixed lists) is left out, which only prunes less."""
+    terms = []
+    for g, conj in enumerate(conditions):
+        for col, op, val in conj:
+            vals = val if op in ("in", "not in") else [val]
+            kinds = [_value_kind(v) for v in vals]
+            if any(k is None for k in kinds) or len({k for k, _ in kinds}) > 1:
+                continue
+            kind = kinds[0][0] if kinds else 0
+            terms.append((g, col, _FILTER_OPS[op], kind, [v for _, v in kinds]))
+    return terms
+
+
+def _read_one(path, columns, conditions=None):
     if isinstance(path, (str, bytes, os.PathLike)):
         source = os.fspath(path)
     elif hasattr(path, "read"):
@@ -148,14 +190,20 @@ def _read_one(path, columns):
         raise InvalidValueError("read_parquet takes a path, a list of paths, a glob, a "
                                 "directory or a binary file object, not "
                                 + type(path).__name__)
+    terms = _pruning_terms(conditions) if conditions is not None else None
+    want = None
     if columns is not None:
         # the index columns the pandas metadata names come along (as in pandas)
-        _, meta_text = _core.read_parquet(source, columns=[])
+        _, meta_text, _, _ = _core.read_parquet(source, columns=[])
         fields, _, _ = _index_spec(_pandas_meta(meta_text))
         want = columns + [f for f in fields if f not in columns]
-        table, meta_text = _core.read_parquet(source, columns=want)
-    else:
-        table, meta_text = _core.read_parquet(source)
+    t0 = time.perf_counter()
+    table, meta_text, total, read = _core.read_parquet(source, columns=want, filters=terms)
+    if terms is not None:
+        _profile.note("read_parquet_row_groups", "cpu", "cpu", table.num_rows,
+                      time.perf_counter() - t0,
+                      f"{read} of {total} row groups read, {total - read} skipped by their "
+                      "statistics")
     return _with_index(table, _pandas_meta(meta_text))
 
 

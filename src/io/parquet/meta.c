@@ -388,6 +388,25 @@ static void schema_element(cur *c, pq_schema *s) {
 
 /* ---- ColumnChunk / RowGroup -------------------------------------------- */
 
+/* Statistics: 3 null_count, 5 max_value, 6 min_value (the deprecated
+ * min / max, 1 and 2, are in signed byte order for every type and are
+ * not used). */
+static void statistics(cur *c, pq_chunk *k) {
+  field f = {0, 0, 0};
+  if (!enter(c)) return;
+  while (next_field(c, &f)) {
+    if (f.id == 3 && (f.type == CT_I64 || f.type == CT_I32))
+      k->null_count = get_i64(c, &f);
+    else if (f.id == 5 && f.type == CT_BINARY)
+      k->stat_max = binary(c);
+    else if (f.id == 6 && f.type == CT_BINARY)
+      k->stat_min = binary(c);
+    else
+      skip(c, f.type);
+  }
+  c->depth--;
+}
+
 static void column_meta(cur *c, pq_chunk *k) {
   field f = {0, 0, 0};
   if (!enter(c)) return;
@@ -401,6 +420,12 @@ static void column_meta(cur *c, pq_chunk *k) {
       case 7: k->total_compressed = get_i64(c, &f); break;
       case 9: k->data_page_offset = get_i64(c, &f); break;
       case 11: k->dictionary_page_offset = get_i64(c, &f); break;
+      case 12:
+        if (f.type == CT_STRUCT)
+          statistics(c, k);
+        else
+          skip(c, f.type);
+        break;
       default: skip(c, f.type);
     }
   }
@@ -411,6 +436,7 @@ static void column_chunk(cur *c, pq_chunk *k) {
   memset(k, 0, sizeof *k);
   k->data_page_offset = -1;
   k->dictionary_page_offset = -1;
+  k->null_count = -1;
   field f = {0, 0, 0};
   if (!enter(c)) return;
   while (next_field(c, &f)) {

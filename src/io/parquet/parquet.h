@@ -57,6 +57,10 @@ typedef struct pq_chunk {
   int64_t data_page_offset, dictionary_page_offset; /* -1 absent */
   bool has_meta;
   bool external; /* file_path set: data in another file */
+  /* Statistics (min_value / max_value: the type's own order), pointing
+   * into the footer; p NULL when absent.  null_count -1 when absent. */
+  pq_str stat_min, stat_max;
+  int64_t null_count;
 } pq_chunk;
 
 typedef struct pq_row_group {
