@@ -15,14 +15,16 @@
  * What it reads (this first part): flat columns of BOOLEAN, INT32, INT64,
  * FLOAT, DOUBLE and BYTE_ARRAY (UTF-8 strings) with their logical types
  * (INT(8..64, signed or not), DATE, TIMESTAMP(ms/us/ns; UTC-adjusted ->
- * time zone "UTC"), STRING/ENUM/JSON), INT96 timestamps (as ns), nulls from definition levels, data
+ * time zone "UTC"), STRING/ENUM/JSON, DECIMAL on INT32 / INT64 /
+ * FIXED_LEN_BYTE_ARRAY(<= 16) as float64, FLOAT16 as float32), INT96
+ * timestamps (as ns), page CRC-32s checked when present, nulls from definition levels, data
  * pages v1 and v2, dictionary pages, encodings PLAIN, PLAIN_DICTIONARY /
  * RLE_DICTIONARY, RLE (booleans), DELTA_BINARY_PACKED (integers),
  * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (strings) and
  * BYTE_STREAM_SPLIT (floats), and the codecs UNCOMPRESSED, SNAPPY
  * (libsnappy, loaded at run time), GZIP (zlib, loaded at run time) and
  * ZSTD (libzstd, loaded at run time).
- * Anything else -- nested columns, FIXED_LEN_BYTE_ARRAY, binary,
+ * Anything else -- nested columns, other FIXED_LEN_BYTE_ARRAY, binary,
  * other encodings or codecs -- is ZB_ENOTSUP naming the column.
  *
  * Robustness: every length and count read from the file is checked against

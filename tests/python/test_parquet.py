@@ -420,3 +420,66 @@ def test_filters_prune_our_own_files(tmp_path):
     assert (read, total) == (1, 4)
     exp = pq.read_table(path, filters=[("k", ">=", 80)], columns=["v"]).to_pandas()
     assert_frame_like(got, exp, "ours")
+
+
+@pytest.mark.parametrize("as_integer", [False, True])
+def test_decimal_as_float64(tmp_path, as_integer):
+    from decimal import Decimal
+
+    rng = np.random.default_rng(31)
+    n = 400
+
+    def dec(precision, scale, digits):
+        import random
+
+        r = random.Random(digits)
+        vals = [Decimal(r.randrange(-10**digits + 1, 10**digits)).scaleb(-scale)
+                for _ in range(n)]
+        mask = rng.random(n) < 0.2
+        return pa.array([None if m else v for v, m in zip(vals, mask)],
+                        pa.decimal128(precision, scale))
+
+    table = pa.table({
+        "d9": dec(9, 2, 9),        # INT32 when stored as integers
+        "d18": dec(18, 6, 18),     # INT64
+        "d30": dec(30, 10, 30),    # FIXED_LEN_BYTE_ARRAY(13) always
+        "d38": dec(38, 0, 38),
+        "few": pa.array([Decimal("1.25"), Decimal("-3.50")] * (n // 2), pa.decimal128(5, 2)),
+    })
+    path = str(tmp_path / "dec.parquet")
+    pq.write_table(table, path, store_decimal_as_integer=as_integer, data_page_size=1024,
+                   compression="none")
+    phys = {c: pq.ParquetFile(path).schema.column(i).physical_type
+            for i, c in enumerate(table.column_names)}
+    if as_integer:
+        assert phys["d9"] == "INT32" and phys["d18"] == "INT64"
+    assert phys["d30"] == "FIXED_LEN_BYTE_ARRAY"
+    got = zb.read_parquet(path).to_pandas()
+    for name in table.column_names:
+        col = got[name]
+        assert col.dtype == np.float64, name
+        exp = [None if v is None else float(v) for v in table.column(name).to_pylist()]
+        assert col.isna().tolist() == [v is None for v in exp], name
+        have = col.to_numpy()[~col.isna().to_numpy()]
+        want = np.array([v for v in exp if v is not None])
+        np.testing.assert_allclose(have, want, rtol=2.3e-16, atol=0, err_msg=name)
+
+
+def test_float16_and_unsupported_columns(tmp_path):
+    v = np.array([0.0, -1.5, 65504.0, 6.1e-5, 1e-7, np.inf, np.nan], dtype=np.float16)
+    path = str(tmp_path / "half.parquet")
+    pq.write_table(pa.table({"h": pa.array(v, mask=np.array([0, 0, 0, 0, 0, 0, 1], bool))}),
+                   path)
+    got = zb.read_parquet(path).to_pandas()["h"]
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.to_numpy()[:6], v[:6].astype(np.float32))
+    assert got.isna().tolist() == [False] * 6 + [True]
+    for name, arr in [("big", pa.array([1], pa.decimal256(40, 2))),
+                      ("st", pa.array([{"a": 1}], pa.struct([("a", pa.int64())]))),
+                      ("mp", pa.array([[("k", 1)]], pa.map_(pa.string(), pa.int64()))),
+                      ("lst", pa.array([[1, 2]], pa.list_(pa.int64())))]:
+        path = str(tmp_path / f"{name}.parquet")
+        pq.write_table(pa.table({"ok": [1], name: arr}), path)
+        with pytest.raises(UnsupportedError, match=f"column '{name}'"):
+            zb.read_parquet(path)
+        assert zb.read_parquet(path, columns=["ok"]).to_dict("list") == {"ok": [1]}

@@ -83,15 +83,20 @@ def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
     Types: BOOLEAN, INT32, INT64, FLOAT, DOUBLE and UTF-8 BYTE_ARRAY columns,
     with their logical types (signed and unsigned 8-64 bit integers, DATE,
     TIMESTAMP in ms/us/ns; a UTC-adjusted timestamp has the time zone UTC;
-    Spark's INT96 timestamps as ns),
+    Spark's INT96 timestamps as ns), DECIMAL stored as INT32, INT64 or
+    FIXED_LEN_BYTE_ARRAY (up to 16 bytes) as float64 (the unscaled integer
+    divided by 10**scale, within one unit in the last place; pandas with
+    pyarrow gives ``decimal.Decimal`` objects), FLOAT16 as float32,
     nulls in every type; data pages v1 and v2, dictionary pages, the
     encodings PLAIN, dictionary, RLE, DELTA_BINARY_PACKED,
     DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the
-    codecs UNCOMPRESSED, SNAPPY and ZSTD (libsnappy and libzstd are loaded
-    when first needed: a missing one is an error saying how to install it).
-    Nested columns, DECIMAL, FIXED_LEN_BYTE_ARRAY and binary columns,
-    and the GZIP/LZ4/BROTLI codecs, raise ``UnsupportedError`` naming the
-    column.  A corrupt or truncated file raises ``ParseError`` naming the
+    codecs UNCOMPRESSED, SNAPPY, GZIP and ZSTD (libsnappy, zlib and libzstd
+    are loaded when first needed: a missing one is an error saying how to
+    install it).  Nested columns (lists, structs, maps), other
+    FIXED_LEN_BYTE_ARRAY and binary columns, DECIMAL stored as BYTE_ARRAY,
+    and the LZ4/BROTLI codecs raise ``UnsupportedError`` naming the
+    column.  A corrupt or truncated file, or a page whose CRC-32 (when the
+    writer stored one) does not match, raises ``ParseError`` naming the
     file, column and row group.
 
     Differences from pandas (with pyarrow): integer columns with nulls stay

@@ -326,7 +326,26 @@ static void logical_type(cur *c, pq_schema *s) {
         c->depth--;
         break;
       }
-      default: /* MAP, LIST, DECIMAL, TIME, UNKNOWN (null), BSON, UUID, FLOAT16 ... */
+      case 5: { /* DECIMAL: 1 scale, 2 precision */
+        s->logical = PQ_LT_DECIMAL;
+        field g = {0, 0, 0};
+        if (!enter(c)) return;
+        while (next_field(c, &g)) {
+          if (g.id == 1)
+            s->scale = get_i32(c, &g);
+          else if (g.id == 2)
+            s->precision = get_i32(c, &g);
+          else
+            skip(c, g.type);
+        }
+        c->depth--;
+        break;
+      }
+      case 15: /* FLOAT16 */
+        s->logical = PQ_LT_FLOAT16;
+        skip(c, f.type);
+        break;
+      default: /* MAP, LIST, TIME, UNKNOWN (null), BSON, UUID ... */
         s->logical = PQ_LT_OTHER;
         skip(c, f.type);
     }
@@ -346,6 +365,8 @@ static void from_converted(pq_schema *s) {
     s->logical = PQ_LT_TIMESTAMP;
     s->ts_utc = true;
     s->ts_unit = ct == 9 ? ZB_MILLI : ZB_MICRO;
+  } else if (ct == 5) { /* DECIMAL: scale and precision from the element */
+    s->logical = PQ_LT_DECIMAL;
   } else if (ct >= 11 && ct <= 18) { /* UINT_8..64, INT_8..64 */
     s->logical = PQ_LT_INT;
     s->int_signed = ct >= 15;
@@ -373,6 +394,8 @@ static void schema_element(cur *c, pq_schema *s) {
         break;
       case 5: s->num_children = get_i32(c, &f); break;
       case 6: s->converted = get_i32(c, &f); break;
+      case 7: s->scale = get_i32(c, &f); break;
+      case 8: s->precision = get_i32(c, &f); break;
       case 10:
         if (f.type == CT_STRUCT)
           logical_type(c, s);

@@ -36,6 +36,8 @@ typedef struct rcol {
   bool utc;
   pq_out_kind kind;
   int out_width;
+  int32_t decimal_scale; /* >= 0: DECIMAL read as float64 */
+  bool float16;
   int max_def;
   uint8_t *values;       /* FIXED / BOOL */
   uint8_t *valid;        /* a byte per row, or NULL */
@@ -131,6 +133,32 @@ static zb_status map_type(reader *r, rcol *c, zb_error *err) {
   const pq_schema *s = c->se;
   int lt = s->logical;
   c->kind = PQ_OUT_FIXED;
+  c->decimal_scale = -1;
+  if (lt == PQ_LT_DECIMAL) {
+    /* DECIMAL as float64: its unscaled integer divided by 10^scale */
+    if (s->scale < 0 || s->scale > 76 || (s->precision > 0 && s->scale > s->precision))
+      return zb_error_set(err, ZB_EPARSE, "'%s': column '%s' is a DECIMAL of scale %d and "
+                          "precision %d", r->name, c->name, s->scale, s->precision);
+    if (s->type == PQ_INT32 || s->type == PQ_INT64 ||
+        (s->type == PQ_FIXED_LEN_BYTE_ARRAY && s->type_length >= 1 && s->type_length <= 16)) {
+      c->type = ZB_FLOAT64;
+      c->out_width = 8;
+      c->decimal_scale = s->scale;
+      return ZB_OK;
+    }
+    return zb_error_set(err, ZB_ENOTSUP,
+                        "'%s': column '%s' is a DECIMAL stored as %s%s, which zambezi does not "
+                        "read yet (INT32, INT64 and FIXED_LEN_BYTE_ARRAY of up to 16 bytes are "
+                        "read as float64)",
+                        r->name, c->name, phys_name(s->type),
+                        s->type == PQ_FIXED_LEN_BYTE_ARRAY ? " of more than 16 bytes" : "");
+  }
+  if (lt == PQ_LT_FLOAT16 && s->type == PQ_FIXED_LEN_BYTE_ARRAY && s->type_length == 2) {
+    c->type = ZB_FLOAT32;
+    c->out_width = 4;
+    c->float16 = true;
+    return ZB_OK;
+  }
   switch (s->type) {
     case PQ_BOOLEAN:
       if (lt != PQ_LT_NONE) break;
@@ -668,6 +696,9 @@ static zb_status alloc_columns(reader *r, zb_error *err) {
     j->max_def = c->max_def;
     j->kind = c->kind;
     j->out_width = c->out_width;
+    j->type_length = c->se->type_length;
+    j->decimal_scale = c->decimal_scale;
+    j->float16 = c->float16;
     j->rows = r->meta.row_groups[g].num_rows;
     if (c->kind == PQ_OUT_STRING)
       j->offsets = c->offsets + 1 + row0;
