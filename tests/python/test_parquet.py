@@ -483,3 +483,23 @@ def test_float16_and_unsupported_columns(tmp_path):
         with pytest.raises(UnsupportedError, match=f"column '{name}'"):
             zb.read_parquet(path)
         assert zb.read_parquet(path, columns=["ok"]).to_dict("list") == {"ok": [1]}
+
+
+def test_device_reads_on_the_cpu_then_uploads(tmp_path):
+    path = str(tmp_path / "dev.parquet")
+    table = _random_table(200, seed=41)
+    pq.write_table(table, path, compression="none")
+    exp = _expected(pq.read_table(path))
+    assert_frame_like(zb.read_parquet(path, device="auto"), exp, "auto")
+    if not zb.cuda_available():
+        with pytest.raises(zb.errors.DeviceError):
+            zb.read_parquet(path, device="cuda")
+        return
+    with zb.profile() as p:
+        got = zb.read_parquet(path, device="cuda", filters=[("int64", "!=", 0)])
+    assert got.device.startswith("cuda")
+    rec = [r for r in p.records if r.op == "read_parquet"]
+    assert len(rec) == 1 and rec[0].fallback and rec[0].device == "cpu"
+    assert rec[0].data_device == got.device and "uploaded" in rec[0].reason
+    exp = pq.read_table(path, filters=[("int64", "!=", 0)]).to_pandas(types_mapper=_MASKED.get)
+    assert_frame_like(got.to("cpu"), exp, "cuda")
