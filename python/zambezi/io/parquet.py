@@ -112,8 +112,8 @@ def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", 
     restored (the values are UTC); hive partition columns are categoricals
     of their text, or int32 when every value is an integer (pandas makes
     both categoricals); row groups are not pruned on dates, timestamps or
-    decimals (their rows are still filtered exactly).  ``engine`` is accepted for pandas'
-    signature and ignored; other pandas options raise UnsupportedError.
+    decimals (their rows are still filtered exactly).  ``engine`` is
+    accepted for pandas' signature and ignored; other pandas options raise UnsupportedError.
 
     Examples
     --------
