@@ -503,3 +503,27 @@ def test_device_reads_on_the_cpu_then_uploads(tmp_path):
     assert rec[0].data_device == got.device and "uploaded" in rec[0].reason
     exp = pq.read_table(path, filters=[("int64", "!=", 0)]).to_pandas(types_mapper=_MASKED.get)
     assert_frame_like(got.to("cpu"), exp, "cuda")
+
+
+def test_missing_zlib_is_a_clear_error(tmp_path):
+    import subprocess
+    import sys
+
+    path = str(tmp_path / "g.parquet")
+    pq.write_table(pa.table({"g": [1, 2]}), path, compression="gzip")
+    code = ("import zambezi as zb\n"
+            "try:\n"
+            f"    zb.read_parquet({path!r})\n"
+            "except zb.errors.UnsupportedError as e:\n"
+            "    print(e)\n"
+            "try:\n"
+            "    zb.DataFrame({'a': [1]}).to_parquet(None, compression='gzip')\n"
+            "except zb.errors.UnsupportedError as e:\n"
+            "    print(e)\n")
+    env = dict(os.environ, ZAMBEZI_LIBZ=str(tmp_path / "no-libz.so"))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120).stdout
+    lines = out.strip().splitlines()
+    assert len(lines) == 2, out
+    assert "column 'g'" in lines[0] and "GZIP" in lines[0] and "zlib1g" in lines[0]
+    assert "GZIP" in lines[1] and "zlib1g" in lines[1]
