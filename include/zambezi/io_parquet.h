@@ -133,6 +133,8 @@ typedef struct zb_parquet_write_options {
   const char *const *metadata_values;
   int64_t num_metadata;
   int data_page_version;   /* 1 (0 means 1) or 2: DataPageHeaderV2, levels uncompressed */
+  bool page_checksum;      /* store each page's CRC-32 in its header (pyarrow's
+                              write_page_checksum) */
 } zb_parquet_write_options;
 
 /* Defaults: snappy, row groups of 1048576 rows, no metadata. */

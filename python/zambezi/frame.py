@@ -548,7 +548,8 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         and libzstd are loaded when first needed; "brotli" raises
         UnsupportedError); ``compression_level`` is zstd's or gzip's level;
         ``data_page_version`` (pyarrow's keyword): "1.0" (the default) or
-        "2.0" for data pages v2;
+        "2.0" for data pages v2; ``write_page_checksum=True`` stores page
+        CRC-32s;
         ``row_group_size`` rows per row group (default 1048576, as pyarrow).
         ``index``: None stores a RangeIndex as metadata only and any other
         index as columns (named by the level names or ``__index_level_i__``),

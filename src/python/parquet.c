@@ -230,8 +230,8 @@ static zb_status mem_write(void *ctx, const char *data, int64_t size, zb_error *
   return ZB_OK;
 }
 
-/* write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1)
- * -> None, or the file's bytes when path is None; codec: "none", "snappy", "gzip" or
+/* write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1,
+ * page_checksum=False) -> None, or the file's bytes when path is None; codec: "none", "snappy", "gzip" or
  * "zstd"; metadata: a list of (key, value) str pairs. */
 static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
@@ -239,9 +239,9 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   const char *codec;
   int level;
   long long rg;
-  int page_version = 1;
-  if (!PyArg_ParseTuple(args, "OOsiLO|i:write_parquet", &tobj, &pobj, &codec, &level, &rg, &meta,
-                        &page_version))
+  int page_version = 1, checksum = 0;
+  if (!PyArg_ParseTuple(args, "OOsiLO|ip:write_parquet", &tobj, &pobj, &codec, &level, &rg, &meta,
+                        &page_version, &checksum))
     return NULL;
   zb_table *t = zbpy_arg_table(st, tobj, "write_parquet: table");
   if (t == NULL) return NULL;
@@ -260,6 +260,7 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   o.compression_level = level;
   o.row_group_size = rg;
   o.data_page_version = page_version;
+  o.page_checksum = checksum != 0;
   PyObject *seq = PySequence_Fast(meta, "write_parquet: metadata must be a list of pairs");
   if (seq == NULL) return NULL;
   PyObject *path = NULL, *result = NULL;
@@ -330,8 +331,8 @@ PyMethodDef zbpy_parquet_methods[] = {
      "read_parquet(source, columns=None, filters=None) -> (table, pandas metadata or None, "
      "row groups in the file, row groups read)"},
     {"write_parquet", zbpy_write_parquet, METH_VARARGS,
-     "write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1) "
-     "-> None or bytes"},
+     "write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1, "
+     "page_checksum=False) -> None or bytes"},
     {"snappy_available", zbpy_snappy_available, METH_NOARGS,
      "Whether libsnappy could be loaded (snappy-compressed Parquet)."},
     {"zlib_available", zbpy_zlib_available, METH_NOARGS,

@@ -635,6 +635,7 @@ ZB_TEST(parquet_write_round_trips) {
     zb_parquet_write_options_init(&o);
     o.codec = codecs[c % 4];
     o.data_page_version = c < 4 ? 1 : 2;
+    o.page_checksum = c >= 4;
     o.row_group_size = 3;
     mem_out m = {NULL, 0, 0};
     ZB_CHECK_OK(zb_parquet_write(t, &o, mem_write, &m, &err), &err);

@@ -508,3 +508,28 @@ def test_read_hive_filters_skip_files(tmp_path, monkeypatch):
     read.clear()
     got = zb.read_parquet(tmp_path / "hive", filters=[("part_n", "=", 7)])
     assert len(read) == 1 and len(got) == 0 and list(got.columns) == list(exp.columns)
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_page_checksums_written(tmp_path, version):
+    df = _zb(_random_pandas(300, seed=14))
+    path = tmp_path / "crc.parquet"
+    df.to_parquet(path, compression=DEFAULT, write_page_checksum=True, row_group_size=100,
+                  data_page_version=version)
+    plain = tmp_path / "plain.parquet"
+    df.to_parquet(plain, compression=DEFAULT, row_group_size=100, data_page_version=version)
+    # pyarrow verifies them; the file is the same but for the headers' crc fields
+    assert pq.read_table(path, page_checksum_verification=True).equals(pq.read_table(plain))
+    assert os.path.getsize(path) > os.path.getsize(plain)
+    data = bytearray(path.read_bytes())
+    meta = pq.ParquetFile(path).metadata.row_group(1).column(1)
+    start = meta.dictionary_page_offset or meta.data_page_offset
+    data[start + meta.total_compressed_size - 2] ^= 0x04  # inside the chunk's last page
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(OSError, match="CRC"):
+        pq.read_table(bad, page_checksum_verification=True)
+    name = pq.ParquetFile(path).schema_arrow.names[1]
+    with pytest.raises(zb.errors.ParseError, match=f"column '{name}', row group 1: page "
+                       "checksum mismatch"):
+        zb.read_parquet(bad)

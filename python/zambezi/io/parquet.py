@@ -282,7 +282,7 @@ _NOT_WRITTEN = {"brotli": "BROTLI", "lzo": "LZO"}
 
 def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None,
                partition_cols=None, *, row_group_size=None, compression_level=None,
-               data_page_version="1.0", **kwargs):
+               data_page_version="1.0", write_page_checksum=False, **kwargs):
     """DataFrame.to_parquet: write ``frame`` as a Parquet file (pandas'
     arguments; see ``DataFrame.to_parquet``).  Returns the file's bytes
     when path is None; a binary file object receives them.
@@ -292,7 +292,8 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     ``compression_level`` applies to zstd (up to 22) and gzip (1-9).
     ``data_page_version`` is pyarrow's keyword: "1.0" (the default) or
     "2.0", data pages v2 (definition levels stored uncompressed before the
-    compressed values).
+    compressed values).  ``write_page_checksum=True`` (pyarrow's keyword)
+    stores each page's CRC-32 in its header.
 
     Examples
     --------
@@ -356,7 +357,8 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
                                         sub, p, compression=compression, index=ix,
                                         row_group_size=row_group_size,
                                         compression_level=compression_level,
-                                        data_page_version=data_page_version))
+                                        data_page_version=data_page_version,
+                                        write_page_checksum=write_page_checksum))
         return None
     table, meta = _arrow_index.export_parts(frame, index)
     names = table.names
@@ -368,13 +370,14 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     # as pyarrow: the Arrow schema, for what Parquet types cannot say
     # (categoricals, time zones, second timestamps)
     pairs.append(("ARROW:schema", _arrow_schema.arrow_schema(table, pairs)))
+    extra = (pairs, page_version, bool(write_page_checksum))
     if path is None:
-        return _core.write_parquet(table, None, codec, level, rg, pairs, page_version)
+        return _core.write_parquet(table, None, codec, level, rg, *extra)
     if isinstance(path, (str, bytes, os.PathLike)):
-        _core.write_parquet(table, os.fspath(path), codec, level, rg, pairs, page_version)
+        _core.write_parquet(table, os.fspath(path), codec, level, rg, *extra)
         return None
     if hasattr(path, "write"):
-        path.write(_core.write_parquet(table, None, codec, level, rg, pairs, page_version))
+        path.write(_core.write_parquet(table, None, codec, level, rg, *extra))
         return None
     raise InvalidValueError("to_parquet takes a path, a binary file object or None, not "
                             + type(path).__name__)

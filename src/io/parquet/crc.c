@@ -25,9 +25,11 @@ static void crc_tables(void) {
     for (int t = 1; t < 8; t++) g_crc[t][i] = (g_crc[t - 1][i] >> 8) ^ g_crc[0][g_crc[t - 1][i] & 0xff];
 }
 
-uint32_t zb__pq_crc32(const uint8_t *p, int64_t n) {
+uint32_t zb__pq_crc32(const uint8_t *p, int64_t n) { return zb__pq_crc32_update(0, p, n); }
+
+uint32_t zb__pq_crc32_update(uint32_t crc, const uint8_t *p, int64_t n) {
   pthread_once(&g_crc_once, crc_tables);
-  uint32_t c = 0xFFFFFFFFu;
+  uint32_t c = crc ^ 0xFFFFFFFFu;
   while (n >= 8) {
     uint32_t a, b;
     memcpy(&a, p, 4);

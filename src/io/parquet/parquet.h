@@ -92,8 +92,10 @@ typedef struct pq_page_header {
   uint32_t crc;                                  /* CRC-32 of the page's stored bytes */
 } pq_page_header;
 
-/* CRC-32 (gzip's) of p[0, n) (crc.c). */
+/* CRC-32 (gzip's) of p[0, n) (crc.c); _update continues crc (the CRC-32
+ * of the bytes before) over p[0, n). */
 uint32_t zb__pq_crc32(const uint8_t *p, int64_t n);
+uint32_t zb__pq_crc32_update(uint32_t crc, const uint8_t *p, int64_t n);
 
 /* Decode the footer's FileMetaData from buf[0, n) (the bytes stay borrowed
  * by *m's strings).  On failure, *m holds nothing to free and err says

@@ -11,7 +11,7 @@
  *
  * Layout of a chunk, as pyarrow writes it: every column OPTIONAL (its
  * definition levels an RLE/bit-packed run of width 1 in each data page,
- * v1 or, on request, v2); numbers, booleans, dates and timestamps PLAIN; strings
+ * v1 or, on request, v2; page CRC-32s on request); numbers, booleans, dates and timestamps PLAIN; strings
  * RLE_DICTIONARY with a PLAIN dictionary page, falling back to PLAIN for
  * the whole chunk when the dictionary passes PQ_DICT_LIMIT bytes;
  * categoricals RLE_DICTIONARY over their categories.  Pages hold about
@@ -428,6 +428,8 @@ static zb_status put_page(wchunk *ch, page_ctx *pc, int type, int32_t num_values
   zb__tw_i32(&w, 1, v2 ? PQ_DATA_PAGE_V2 : type);
   zb__tw_i32(&w, 2, (int32_t)n);
   zb__tw_i32(&w, 3, (int32_t)(levels + clen));
+  if (pc->o->page_checksum) /* CRC-32 of the page's bytes as stored */
+    zb__tw_i32(&w, 4, (int32_t)zb__pq_crc32_update(zb__pq_crc32(data, levels), vals, clen));
   if (v2) {
     zb__tw_struct_begin(&w, 8);
     zb__tw_i32(&w, 1, num_values);
