@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "core/internal.h"
 #include "test.h"
 #include "zambezi/io.h"
 
@@ -897,4 +898,37 @@ ZB_TEST(parquet_filters_prune_row_groups) {
     if (t != NULL) ZB_CHECK_EQ_INT(t->num_rows, cases[c].rows);
     zb_table_release(t);
   }
+}
+
+/* zb__grow, which joins a string column's chunks: contents kept, counters
+ * exact, a refused growth leaves the block as it was. */
+ZB_TEST(parquet_grow_keeps_contents_and_counts) {
+  zb_alloc_stats base, now;
+  zb_alloc_get_stats(&base);
+  const size_t sizes[3][2] = {{100, 5000}, {(size_t)2 << 20, (size_t)9 << 20}, {3000, 3001}};
+  for (int c = 0; c < 3; c++) {
+    size_t a = sizes[c][0], b = sizes[c][1];
+    unsigned char *p = (unsigned char *)zb_malloc(a);
+    ZB_CHECK(p != NULL);
+    if (p == NULL) return;
+    for (size_t i = 0; i < a; i++) p[i] = (unsigned char)(i * 7 + c);
+    zb_alloc_fail_after(1);
+    ZB_CHECK(zb__grow(p, b) == NULL);
+    zb_alloc_fail_after(0);
+    unsigned char *q = (unsigned char *)zb__grow(p, b);
+    ZB_CHECK(q != NULL);
+    if (q == NULL) {
+      zb_free(p);
+      return;
+    }
+    zb_alloc_get_stats(&now);
+    ZB_CHECK_EQ_INT(now.host_bytes - base.host_bytes, (int64_t)b);
+    size_t bad = 0;
+    for (size_t i = 0; i < a; i++) bad += q[i] != (unsigned char)(i * 7 + c);
+    ZB_CHECK_EQ_INT((int64_t)bad, 0);
+    memset(q + a, 0xAB, b - a); /* the new bytes are writable */
+    zb_free(q);
+  }
+  zb_alloc_get_stats(&now);
+  ZB_CHECK_EQ_INT(now.host_bytes, base.host_bytes);
 }

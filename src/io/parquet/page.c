@@ -409,6 +409,8 @@ static zb_status read_dictionary(pq_job *j, dict *d, const pq_page_header *h, co
   d->fixed = (uint8_t *)zb_malloc((size_t)(n > 0 ? n : 1) * (size_t)j->out_width);
   if (d->fixed == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (dictionary)");
   store_values(j, d->fixed, p, n);
+  zb_free(d->keep); /* the values are in d->fixed now: the page's bytes are not needed */
+  d->keep = NULL;
   return ZB_OK;
 }
 

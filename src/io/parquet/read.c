@@ -8,9 +8,10 @@
  * Chunks write bytes, never bits, so that two chunks of one column can be
  * decoded at once: validity and booleans are a byte per row while
  * decoding and are packed into bitmaps at the end (in parallel by column);
- * a string chunk fills its own chars buffer and the chunks are then
- * concatenated in parallel, each shifting its offsets by the bytes before
- * it.  Of several failing chunks, the one first in the file (row group,
+ * a string chunk fills its own chars buffer; a column's buffer is then
+ * its first chunk's, grown by each later chunk in turn (which is freed at
+ * once, so the characters are held twice a chunk at a time, not a column
+ * at a time), and each chunk's offsets are shifted by the bytes before it.  Of several failing chunks, the one first in the file (row group,
  * then column) is reported, whatever the thread count.
  */
 #define _GNU_SOURCE
@@ -321,18 +322,55 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
   __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 }
 
-/* Strings: copy each chunk's chars to its place and shift its offsets. */
-static void concat_task(void *ctx, int64_t t, int worker) {
+/* Strings: one chars buffer per column, made from its first chunk's by
+ * growing it by each later chunk in turn (in place or by moving pages:
+ * zb__grow) and freeing that chunk at once, so that the column's
+ * characters are held twice only a chunk at a time.  One task per column;
+ * st[k] receives ZB_ENOMEM when memory ran out. */
+typedef struct join_ctx {
+  reader *r;
+  zb_status *st;
+} join_ctx;
+
+static void join_task(void *ctx, int64_t k, int worker) {
+  (void)worker;
+  join_ctx *jc = (join_ctx *)ctx;
+  reader *r = jc->r;
+  rcol *c = &r->cols[k];
+  if (c->kind != PQ_OUT_STRING) return;
+  pq_job *j0 = &r->jobs[k];
+  uint8_t *buf = j0->chars;
+  int64_t have = j0->chars_len;
+  j0->chars = NULL;
+  if (buf != NULL) zb__shrink(buf, (size_t)(have > 0 ? have : 1));
+  for (int64_t g = 1; g < r->nsel; g++) {
+    pq_job *j = &r->jobs[g * r->ncols + k];
+    if (j->chars_len > 0) {
+      uint8_t *nb = (uint8_t *)zb__grow(buf, (size_t)(have + j->chars_len));
+      if (nb == NULL) {
+        jc->st[k] = ZB_ENOMEM;
+        break;
+      }
+      buf = nb;
+      memcpy(buf + have, j->chars, (size_t)j->chars_len);
+      have += j->chars_len;
+    }
+    zb_free(j->chars);
+    j->chars = NULL;
+  }
+  if (buf == NULL && (buf = (uint8_t *)zb_malloc(1)) == NULL) jc->st[k] = ZB_ENOMEM;
+  c->chars = buf;
+}
+
+/* Strings: shift each later chunk's offsets by the characters before it. */
+static void shift_task(void *ctx, int64_t t, int worker) {
+  (void)worker;
   reader *r = (reader *)ctx;
   pq_job *j = &r->jobs[t];
   rcol *c = &r->cols[t % r->ncols];
-  if (c->kind != PQ_OUT_STRING) return;
+  if (c->kind != PQ_OUT_STRING || j->chars_base == 0) return;
   int64_t base = j->chars_base;
-  if (j->chars_len > 0) memcpy(c->chars + base, j->chars, (size_t)j->chars_len);
-  if (base != 0)
-    for (int64_t i = 0; i < j->rows; i++) j->offsets[i] += base;
-  zb_free(j->chars);
-  j->chars = NULL;
+  for (int64_t i = 0; i < j->rows; i++) j->offsets[i] += base;
 }
 
 static zb_status make_bitmap(const uint8_t *bytes, int64_t n, zb_buffer **out, zb_error *err) {
@@ -367,12 +405,16 @@ static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
   zb_buffer *validity = NULL, *data = NULL, *chars = NULL;
   zb_status st = ZB_OK;
   if (c->nulls > 0) st = make_bitmap(c->valid, n, &validity, err);
+  zb_free(c->valid); /* a byte per row: packed now (or no nulls), not needed */
+  c->valid = NULL;
   if (st == ZB_OK) {
-    if (c->kind == PQ_OUT_BOOL)
+    if (c->kind == PQ_OUT_BOOL) {
       st = make_bitmap(c->values, n, &data, err);
-    else if (c->kind == PQ_OUT_FIXED)
+      zb_free(c->values);
+      c->values = NULL;
+    } else if (c->kind == PQ_OUT_FIXED) {
       st = wrap((void **)&c->values, n * c->out_width, &data, err);
-    else {
+    } else {
       int64_t total = c->offsets[n];
       st = wrap((void **)&c->offsets, (n + 1) * (int64_t)sizeof(int64_t), &data, err);
       if (st == ZB_OK) st = wrap((void **)&c->chars, total, &chars, err);
@@ -783,7 +825,7 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
       goto done;
     }
     for (int64_t t = 0; t < nj; t++) r.cols[t % r.ncols].nulls += r.jobs[t].nulls;
-    /* strings: one chars buffer per column */
+    /* strings: one chars buffer per column (join_task) */
     bool any_str = false;
     for (int64_t k = 0; k < r.ncols; k++) {
       rcol *c = &r.cols[k];
@@ -794,22 +836,24 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
         j->chars_base = total;
         total += j->chars_len;
       }
-      if (r.nsel == 1 && r.jobs[k].chars != NULL) {
-        c->chars = r.jobs[k].chars; /* one chunk: its buffer is the column's */
-        r.jobs[k].chars = NULL;
-        r.jobs[k].chars_len = 0;
-        zb__shrink(c->chars, (size_t)(total > 0 ? total : 1));
-        continue;
-      }
-      c->chars = (uint8_t *)zb_malloc((size_t)(total > 0 ? total : 1));
-      if (c->chars == NULL) {
-        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': %lld bytes)",
-                          c->name, (long long)total);
-        goto done;
-      }
       any_str = true;
     }
-    if (any_str && (st = zb_parallel_for(nj, concat_task, &r, err)) != ZB_OK) goto done;
+    if (any_str) {
+      zb_status *sts = (zb_status *)zb_calloc((size_t)r.ncols, sizeof(zb_status));
+      if (sts == NULL) {
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (columns)");
+        goto done;
+      }
+      join_ctx jc = {&r, sts};
+      st = zb_parallel_for(r.ncols, join_task, &jc, err);
+      for (int64_t k = 0; k < r.ncols && st == ZB_OK; k++)
+        if (sts[k] != ZB_OK)
+          st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': its strings)",
+                            r.cols[k].name);
+      zb_free(sts);
+      if (st != ZB_OK) goto done;
+      if (r.nsel > 1 && (st = zb_parallel_for(nj, shift_task, &r, err)) != ZB_OK) goto done;
+    }
   }
   if (r.ncols > 0) {
     zb_status *sts = (zb_status *)zb_calloc((size_t)r.ncols, sizeof(zb_status));
