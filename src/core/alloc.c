@@ -410,7 +410,7 @@ void *zb__grow(void *ptr, size_t size) {
   if ((int64_t)size <= old) return ptr;
   if (injected_failure() || size > (size_t)INT64_MAX / 2) return NULL;
   size_t total = (size + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
-  if (total <= block_capacity(base)) { /* room in the block already */
+  if (total <= (size_t)((const int64_t *)base)[1]) { /* room in the block already */
     if (!reserve((int64_t)size - old)) return NULL;
     *(int64_t *)base = (int64_t)size;
     update_peak(&g_host_peak, __atomic_load_n(&g_host_bytes, __ATOMIC_RELAXED));
