@@ -9,7 +9,11 @@ default) and by polars (zstd, its default) -- and reads each with every
 engine into that engine's own table: all columns, then three (id1, v1,
 v3).  Prints the best wall time of --repeat rounds (the engines take turns
 in each round, so load from other processes falls on all of them alike)
-and zambezi's speed-up over each peer.  Then each engine writes the same
+and zambezi's speed-up over each peer, and the memory of zambezi's read:
+"peak/decoded" is the engine allocator's high-water mark during the read
+over the frame's bytes (1.0: nothing beyond the result), "RSS" the
+process' peak resident set growth over the same bytes (with the mapped
+file's pages).  Then each engine writes the same
 table, held in its own memory, with snappy (every engine's default but
 polars', which is given snappy too) and with zstd.  Measurements, not
 tests.
@@ -97,6 +101,48 @@ def writers(source, codec):
     }
 
 
+def _rss_peak_reset():
+    """Reset the kernel's peak-RSS mark (Linux: clear_refs 5); the RSS now."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+    return _proc_status("VmRSS")
+
+
+def _proc_status(key):
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def read_memory(path, columns):
+    """One zambezi read's memory against the frame it makes: (engine peak /
+    decoded, RSS peak / decoded, decoded bytes).  Engine peak: the counting
+    allocator's high-water mark above what it held before; RSS peak: the
+    process' peak resident set above its size before (it includes the
+    mapped file's pages that were touched)."""
+    from zambezi import _core
+    import gc
+
+    gc.collect()
+    base = _core.alloc_stats()["host_bytes"]
+    _core.alloc_reset_peak()
+    rss0 = _rss_peak_reset()
+    frame = zb.read_parquet(path, columns=columns)
+    peak = _core.alloc_stats()["host_peak_bytes"] - base
+    rss = _proc_status("VmHWM") - rss0
+    decoded = frame.nbytes
+    del frame
+    return peak / decoded, rss / decoded, decoded
+
+
 def best_of(fns, path, repeat):
     times = {}
     for _ in range(repeat):
@@ -125,7 +171,9 @@ def main():
             z = t["zambezi"]
             peers = ", ".join(f"{k} {v:.3f} s ({v / z:.2f}x)" for k, v in t.items()
                               if k != "zambezi")
-            print(f"{label:15s} {mb:7.1f} MB  {what:11s}  zambezi {z:.3f} s | {peers}")
+            eng, rss, dec = read_memory(path, cols)
+            print(f"{label:15s} {mb:7.1f} MB  {what:11s}  zambezi {z:.3f} s "
+                  f"(peak/decoded {eng:.2f}, RSS {rss:.2f}, of {dec / 1e6:.0f} MB) | {peers}")
     out = os.path.join(a.dir, "written.parquet")
     for codec in ["snappy", "zstd"]:
         t = best_of(writers(files["pyarrow/snappy"], codec), out, a.repeat)

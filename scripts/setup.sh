@@ -28,6 +28,14 @@ if ! ldconfig -p 2>/dev/null | grep -q "liblz4.so.1 " && [ "$(id -u)" = 0 ] &&
   (apt-get update -qq && apt-get install -y -qq liblz4-1) >/dev/null 2>&1 ||
     echo "   could not install liblz4-1: LZ4 Feather files will not be readable"
 fi
+# zlib: GZIP-compressed Parquet pages (loaded at run time; an essential
+# package on Debian, so nearly always present).
+if ! ldconfig -p 2>/dev/null | grep -q "libz.so.1 " && [ "$(id -u)" = 0 ] &&
+  command -v apt-get >/dev/null; then
+  echo "== installing zlib (GZIP-compressed Parquet)"
+  (apt-get update -qq && apt-get install -y -qq zlib1g) >/dev/null 2>&1 ||
+    echo "   could not install zlib1g: GZIP Parquet files will not be readable"
+fi
 # libpcre2-8: the regular expressions of Series.str (loaded at run time; a
 # dependency of grep, so nearly always present).
 if ! ldconfig -p 2>/dev/null | grep -q "libpcre2-8.so.0 " && [ "$(id -u)" = 0 ] &&

@@ -15,13 +15,16 @@
  * What it reads (this first part): flat columns of BOOLEAN, INT32, INT64,
  * FLOAT, DOUBLE and BYTE_ARRAY (UTF-8 strings) with their logical types
  * (INT(8..64, signed or not), DATE, TIMESTAMP(ms/us/ns; UTC-adjusted ->
- * time zone "UTC"), STRING/ENUM/JSON), INT96 timestamps (as ns), nulls from definition levels, data
+ * time zone "UTC"), STRING/ENUM/JSON, DECIMAL on INT32 / INT64 /
+ * FIXED_LEN_BYTE_ARRAY(<= 16) as float64, FLOAT16 as float32), INT96
+ * timestamps (as ns), page CRC-32s checked when present, nulls from definition levels, data
  * pages v1 and v2, dictionary pages, encodings PLAIN, PLAIN_DICTIONARY /
  * RLE_DICTIONARY, RLE (booleans), DELTA_BINARY_PACKED (integers),
  * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (strings) and
  * BYTE_STREAM_SPLIT (floats), and the codecs UNCOMPRESSED, SNAPPY
- * (libsnappy, loaded at run time) and ZSTD (libzstd, loaded at run time).
- * Anything else -- nested columns, FIXED_LEN_BYTE_ARRAY, binary,
+ * (libsnappy, loaded at run time), GZIP (zlib, loaded at run time) and
+ * ZSTD (libzstd, loaded at run time).
+ * Anything else -- nested columns, other FIXED_LEN_BYTE_ARRAY, binary,
  * other encodings or codecs -- is ZB_ENOTSUP naming the column.
  *
  * Robustness: every length and count read from the file is checked against
@@ -39,6 +42,36 @@
 extern "C" {
 #endif
 
+/* A condition on a column for row-group pruning (pyarrow's filters): the
+ * reader skips a row group whose statistics (min, max, null count) prove
+ * that no row of it satisfies any of the filter's groups (a group: the
+ * terms of equal `group`, all of which must hold).  Rows whose column is
+ * null satisfy only ZB_PQ_NOT_IN.  Pruning is conservative: a term the
+ * statistics cannot decide (no statistics, a column of another type than
+ * numbers, booleans or strings, a column the file lacks) proves nothing.
+ * The caller still filters the rows exactly. */
+typedef enum zb_parquet_filter_op {
+  ZB_PQ_EQ = 0, ZB_PQ_NE, ZB_PQ_LT, ZB_PQ_LE, ZB_PQ_GT, ZB_PQ_GE, ZB_PQ_IN, ZB_PQ_NOT_IN
+} zb_parquet_filter_op;
+
+typedef enum zb_parquet_value_kind {
+  ZB_PQ_VALUE_INT = 0,    /* ints: int64 */
+  ZB_PQ_VALUE_FLOAT = 1,  /* floats: double */
+  ZB_PQ_VALUE_STRING = 2  /* strs / str_lens: UTF-8 bytes */
+} zb_parquet_value_kind;
+
+typedef struct zb_parquet_filter_term {
+  int64_t group;          /* the conjunction it belongs to, 0.. */
+  const char *column;
+  int op;                 /* zb_parquet_filter_op */
+  int kind;               /* zb_parquet_value_kind of every value */
+  int64_t num_values;     /* 1, or the list's length for IN / NOT_IN */
+  const int64_t *ints;
+  const double *floats;
+  const char *const *strs;
+  const int64_t *str_lens;
+} zb_parquet_filter_term;
+
 typedef struct zb_parquet_options {
   /* Columns to read, by name, in this order (NULL: every column, in the
    * file's order).  A name the file lacks is ZB_EKEY. */
@@ -49,6 +82,14 @@ typedef struct zb_parquet_options {
    * metadata as a NUL-terminated string from zb_malloc (the caller frees
    * it with zb_free), or NULL when there is none. */
   char **pandas_metadata;
+  /* Row-group pruning (see zb_parquet_filter_term): num_filter_groups
+   * conjunctions of which one must hold; none (0) reads every row group. */
+  const zb_parquet_filter_term *filter;
+  int64_t num_filter_terms;
+  int64_t num_filter_groups;
+  /* If not NULL, receive the row groups the file has and those read. */
+  int64_t *row_groups_total;
+  int64_t *row_groups_read;
 } zb_parquet_options;
 
 /* Defaults: every column, no cancel flag, no metadata wanted. */
@@ -69,6 +110,9 @@ ZB_API zb_status zb_parquet_read_buffer(const void *data, int64_t size, const ch
 /* Whether snappy-compressed input can be read: libsnappy (libsnappy.so.1,
  * or the file named by ZAMBEZI_LIBSNAPPY) is loaded at run time, once. */
 ZB_API bool zb_snappy_available(void);
+/* Whether GZIP-compressed pages can be read and written: zlib (libz.so.1,
+ * or the file named by ZAMBEZI_LIBZ) is loaded at run time, once. */
+ZB_API bool zb_zlib_available(void);
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -76,17 +120,21 @@ ZB_API bool zb_snappy_available(void);
 typedef enum zb_parquet_codec {
   ZB_PARQUET_UNCOMPRESSED = 0,
   ZB_PARQUET_SNAPPY = 1, /* libsnappy, loaded at run time */
+  ZB_PARQUET_GZIP = 2,   /* zlib, loaded at run time */
   ZB_PARQUET_ZSTD = 6    /* libzstd, loaded at run time */
 } zb_parquet_codec;
 
 typedef struct zb_parquet_write_options {
   int codec;               /* a zb_parquet_codec; default ZB_PARQUET_SNAPPY */
-  int compression_level;   /* zstd's level (0: 1, pyarrow's default) */
+  int compression_level;   /* zstd's level (0: 1, pyarrow's default); gzip's 1..9 (0: 6) */
   int64_t row_group_size;  /* rows per row group; 0: 1048576 (pyarrow's default) */
   /* key-value metadata for the footer (e.g. "pandas"), borrowed, NUL-terminated */
   const char *const *metadata_keys;
   const char *const *metadata_values;
   int64_t num_metadata;
+  int data_page_version;   /* 1 (0 means 1) or 2: DataPageHeaderV2, levels uncompressed */
+  bool page_checksum;      /* store each page's CRC-32 in its header (pyarrow's
+                              write_page_checksum) */
 } zb_parquet_write_options;
 
 /* Defaults: snappy, row groups of 1048576 rows, no metadata. */

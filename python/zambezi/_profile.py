@@ -221,6 +221,22 @@ def python_calls(op, rows, what):
                                                end - t, 1, 0, False, what))
 
 
+def note(op, device, data_device, rows, seconds, reason, fallback=False):
+    """Add one record, made in Python, to the active profiles of this
+    thread (an I/O step whose story the engine's records do not tell: the
+    row groups a Parquet read skipped, a read decoded on the CPU for the
+    GPU)."""
+    if not _ACTIVE:
+        return
+    end = time.perf_counter()
+    me = threading.get_ident()
+    for p in list(_ACTIVE):
+        if p.all_threads or p._thread == me:
+            p._python.append(ProfileRecord(op, device, data_device, int(rows),
+                                           end - seconds - p._t0, seconds, 1, 0, fallback,
+                                           reason))
+
+
 def profile(all_threads=False):
     """Record what the engine runs inside the ``with`` block: each
     operation's name, the device it ran on, its rows, its time and any

@@ -563,8 +563,12 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
 
         zambezi writes with its own C writer, in parallel over row groups
         and columns; pyarrow is not needed.  ``compression``: "snappy" (the
-        default, as pandas has it), "zstd" or None (libsnappy / libzstd are
-        loaded when first needed); ``compression_level`` is zstd's level;
+        default, as pandas has it), "gzip", "zstd" or None (libsnappy, zlib
+        and libzstd are loaded when first needed; "brotli" raises
+        UnsupportedError); ``compression_level`` is zstd's or gzip's level;
+        ``data_page_version`` (pyarrow's keyword): "1.0" (the default) or
+        "2.0" for data pages v2; ``write_page_checksum=True`` stores page
+        CRC-32s;
         ``row_group_size`` rows per row group (default 1048576, as pyarrow).
         ``index``: None stores a RangeIndex as metadata only and any other
         index as columns (named by the level names or ``__index_level_i__``),
@@ -576,7 +580,7 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         distinct combination holding the other columns (as pyarrow's
         write_to_dataset).
 
-        Layout: data pages v1; numbers, booleans, dates and timestamps
+        Layout: data pages v1 (or v2); numbers, booleans, dates and timestamps
         PLAIN; strings dictionary-encoded (PLAIN when the dictionary passes
         1 MiB), categoricals dictionary-encoded over their categories;
         statistics (min, max, null count) in every column chunk.

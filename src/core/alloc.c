@@ -403,6 +403,41 @@ void zb__shrink(void *ptr, size_t size) {
   hdr[0] = (int64_t)size;
 }
 
+void *zb__grow(void *ptr, size_t size) {
+  if (ptr == NULL) return zb_malloc(size);
+  char *base = (char *)ptr - ZB_ALIGN;
+  int64_t old = *(int64_t *)base;
+  if ((int64_t)size <= old) return ptr;
+  if (injected_failure() || size > (size_t)INT64_MAX / 2) return NULL;
+  size_t total = (size + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
+  if (total <= (size_t)((const int64_t *)base)[1]) { /* room in the block already */
+    if (!reserve((int64_t)size - old)) return NULL;
+    *(int64_t *)base = (int64_t)size;
+    update_peak(&g_host_peak, __atomic_load_n(&g_host_bytes, __ATOMIC_RELAXED));
+    return ptr;
+  }
+#if defined(__linux__) && !defined(ZB_CACHE_OFF)
+  if (((int64_t *)base)[2] == 1) { /* mapped: move the pages, no copy */
+    if (!reserve((int64_t)size - old)) return NULL;
+    size_t need = (total + g_page - 1) / g_page * g_page;
+    void *nb = mremap(base, block_capacity(base), need, MREMAP_MAYMOVE);
+    if (nb == MAP_FAILED) {
+      __atomic_sub_fetch(&g_host_bytes, (int64_t)size - old, __ATOMIC_RELAXED);
+      return NULL;
+    }
+    set_header(nb, need, 1);
+    *(int64_t *)nb = (int64_t)size;
+    update_peak(&g_host_peak, __atomic_load_n(&g_host_bytes, __ATOMIC_RELAXED));
+    return (char *)nb + ZB_ALIGN;
+  }
+#endif
+  void *p = zb_malloc(size);
+  if (p == NULL) return NULL;
+  memcpy(p, ptr, (size_t)old);
+  zb_free(ptr);
+  return p;
+}
+
 zb_status zb_malloc_checked(size_t size, void **out, zb_error *err) {
   *out = zb_malloc(size);
   if (*out == NULL)

@@ -80,6 +80,12 @@ void zb__alloc_device_end(int64_t size); /* undo begin, or account a free */
 /* Count only the first size bytes of a zb_malloc block from now on (the
  * block keeps its memory; untouched pages of it never become resident). */
 void zb__shrink(void *ptr, size_t size);
+/* Grow a zb_malloc block (NULL: a new one) to size bytes keeping its
+ * contents: in place when its capacity allows, by moving its pages
+ * (mremap) when it is mapped, else into a new block.  Counted as the
+ * difference only (no moment with both copies, unless copied).  NULL when
+ * out of memory: the block is then untouched. */
+ZB_API void *zb__grow(void *ptr, size_t size); /* exported for the C tests */
 /* Lower an engine host buffer's size to size (no effect on others). */
 void zb__buffer_shrink(zb_buffer *buf, int64_t size);
 /* A zb_buffer_wrap release function for memory from zb_malloc: wrapping a

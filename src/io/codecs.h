@@ -2,7 +2,8 @@
  * codecs.h -- one-shot block decompression for the readers (internal): a
  * compressed block whose decompressed size is known in advance (a Parquet
  * page) is decoded into a buffer the caller sized.  The libraries are
- * loaded at run time (zstd.c: libzstd; snappy.c: libsnappy; lz4.c: liblz4), so no build
+ * loaded at run time (zstd.c: libzstd; snappy.c: libsnappy; lz4.c: liblz4;
+ * gzip.c: zlib), so no build
  * needs their headers and a machine without them fails only on input that
  * uses them, with a message saying how to install them.
  */
@@ -35,5 +36,12 @@ zb_status zb__lz4frame_block(const void *src, int64_t n, void *dst, int64_t cap,
 int64_t zb__lz4frame_bound(int64_t n);
 zb_status zb__lz4frame_compress(const void *src, int64_t n, void *dst, int64_t cap,
                                 int64_t *len, zb_error *err);
+/* GZIP (gzip.c: zlib loaded at run time).  The block functions take a
+ * gzip (or zlib) stream; compress writes a gzip stream at level (1..9,
+ * -1 zlib's default). */
+zb_status zb__gzip_block(const void *src, int64_t n, void *dst, int64_t cap, zb_error *err);
+int64_t zb__gzip_bound(int64_t n);
+zb_status zb__gzip_compress(const void *src, int64_t n, int level, void *dst, int64_t cap,
+                            int64_t *len, zb_error *err);
 
 #endif /* ZAMBEZI_IO_CODECS_H */

@@ -29,6 +29,7 @@ from pandas_compare import assert_frame_like
 needs_snappy = pytest.mark.skipif(not _core.snappy_available(),
                                   reason="libsnappy is not installed")
 needs_zstd = pytest.mark.skipif(not _core.zstd_available(), reason="libzstd is not installed")
+needs_zlib = pytest.mark.skipif(not _core.zlib_available(), reason="zlib is not installed")
 
 _MASKED = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
            pa.int64(): pd.Int64Dtype(), pa.uint8(): pd.UInt8Dtype(),
@@ -252,9 +253,9 @@ def test_unsupported_types_name_the_column(tmp_path):
     pq.write_table(pa.table({"raw": pa.array([b"\x00\xff"], pa.binary())}), path)
     with pytest.raises(UnsupportedError, match="raw"):
         zb.read_parquet(path)
-    path = str(tmp_path / "gzip.parquet")
-    pq.write_table(pa.table({"g": [1, 2]}), path, compression="gzip")
-    with pytest.raises(UnsupportedError, match="GZIP"):
+    path = str(tmp_path / "brotli.parquet")
+    pq.write_table(pa.table({"g": [1, 2]}), path, compression="brotli")
+    with pytest.raises(UnsupportedError, match="column 'g'.*BROTLI"):
         zb.read_parquet(path)
 
 
@@ -320,3 +321,209 @@ def test_pandas_categorical_metadata(tmp_path):
     path = str(tmp_path / "cat.parquet")
     pdf.to_parquet(path, engine="pyarrow", row_group_size=64)
     assert_frame_like(zb.read_parquet(path), pd.read_parquet(path), "categorical")
+
+
+@needs_zlib
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_gzip(tmp_path, version):
+    _roundtrip(tmp_path, _random_table(700, seed=21), compression="gzip",
+               data_page_version=version, data_page_size=2048, row_group_size=300)
+
+
+def _chunk_end(path, column):
+    meta = pq.ParquetFile(path).metadata.row_group(0).column(column)
+    start = meta.dictionary_page_offset or meta.data_page_offset
+    return start + meta.total_compressed_size
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_page_checksums(tmp_path, version):
+    path = str(tmp_path / "crc.parquet")
+    table = _random_table(500, seed=22)
+    pq.write_table(table, path, write_page_checksum=True, compression="none",
+                   data_page_version=version, data_page_size=1024)
+    assert_frame_like(zb.read_parquet(path), _expected(pq.read_table(path)), "crc")
+    # one flipped bit in the last page of column 'float64': pyarrow and we refuse it
+    data = bytearray(open(path, "rb").read())
+    k = table.column_names.index("float64")
+    data[_chunk_end(path, k) - 3] ^= 0x10
+    bad = str(tmp_path / "bad.parquet")
+    open(bad, "wb").write(bytes(data))
+    with pytest.raises(OSError, match="CRC"):
+        pq.read_table(bad, page_checksum_verification=True)
+    with pytest.raises(ParseError, match=r"bad.parquet': column 'float64', row group 0: page "
+                       r"checksum mismatch"):
+        zb.read_parquet(bad)
+    # the other columns are still readable
+    assert_frame_like(zb.read_parquet(bad, columns=["int8"]),
+                      _expected(pq.read_table(path, columns=["int8"])), "crc int8")
+
+
+def _row_groups_read(path, **kw):
+    with zb.profile() as p:
+        got = zb.read_parquet(path, **kw)
+    recs = [r for r in p.records if r.op == "read_parquet_row_groups"]
+    assert len(recs) == 1
+    read, total = [int(w) for w in recs[0].reason.split()[:3:2]]
+    return got, read, total
+
+
+@pytest.mark.parametrize("filters, expect_read", [
+    ([("i", ">=", 350)], 2),                       # row groups 3 and 4 (rows 300..499)
+    ([("i", "<", 100)], 1),
+    ([("i", "==", 250)], 1),
+    ([("i", "in", [5, 450])], 2),
+    ([("i", ">", 10**6)], 0),
+    ([("f", "<=", 49.5)], 1),                      # a float column, an int-valued float
+    ([("s", "==", "k0120")], 1),                   # strings: byte order
+    ([("s", ">", "k0399")], 1),
+    ([[("i", "<", 100)], [("i", ">=", 400)]], 2),  # either group
+    ([("i", "<", 100), ("s", ">", "k0050")], 1),
+    ([("u", ">", 1000)], 1),                       # uint64 statistics past 2^63
+    ([("allnull", "<=", 50)], 1),                  # a group of nulls only matches nothing
+    ([("g", "!=", 7)], 4),                         # one row group holds only 7
+    ([("g", "not in", [7])], 4),
+    ([("n", "not in", [7])], 5),                   # nulls pass "not in": nothing pruned
+    ([("ts", ">", pd.Timestamp("2030-01-01"))], 5),  # timestamps are not pruned
+])
+def test_filters_prune_row_groups(tmp_path, filters, expect_read):
+    n = 500
+    i = np.arange(n)
+    table = pa.table({
+        "i": pa.array(i, pa.int64()),
+        "f": pa.array(i / 2, pa.float64()),
+        "s": pa.array([f"k{v:04d}" for v in i]),
+        "u": pa.array(np.where(i < 100, 2**64 - 1, i).astype("uint64")),
+        "allnull": pa.array([None] * 100 + list(range(400)), pa.int32()),
+        "g": pa.array(np.where(i < 100, 7, i % 5), pa.int16()),
+        "n": pa.array([7 if v % 2 else None for v in i], pa.int64()),
+        "ts": pa.array(i * 10**9, pa.timestamp("ns")),
+    })
+    path = str(tmp_path / "groups.parquet")
+    pq.write_table(table, path, row_group_size=100, compression="none")
+    got, read, total = _row_groups_read(path, filters=filters)
+    assert total == 5
+    assert read == expect_read
+    if filters[0][0] == "u":  # pyarrow casts the column to int64 and fails: pandas' answer
+        full = pq.read_table(path).to_pandas(types_mapper=_MASKED.get)
+        exp = full[full["u"] > 1000].reset_index(drop=True)
+    else:
+        exp = pq.read_table(path, filters=filters).to_pandas(types_mapper=_MASKED.get)
+    assert_frame_like(got, exp, f"{filters}")
+
+
+def test_filters_prune_our_own_files(tmp_path):
+    df = zb.DataFrame({"k": np.arange(1000) // 10, "v": np.arange(1000) * 0.5})
+    path = str(tmp_path / "ours.parquet")
+    df.to_parquet(path, row_group_size=250, compression=None)
+    got, read, total = _row_groups_read(path, filters=[("k", ">=", 80)], columns=["v"])
+    assert (read, total) == (1, 4)
+    exp = pq.read_table(path, filters=[("k", ">=", 80)], columns=["v"]).to_pandas()
+    assert_frame_like(got, exp, "ours")
+
+
+@pytest.mark.parametrize("as_integer", [False, True])
+def test_decimal_as_float64(tmp_path, as_integer):
+    from decimal import Decimal
+
+    rng = np.random.default_rng(31)
+    n = 400
+
+    def dec(precision, scale, digits):
+        import random
+
+        r = random.Random(digits)
+        vals = [Decimal(r.randrange(-10**digits + 1, 10**digits)).scaleb(-scale)
+                for _ in range(n)]
+        mask = rng.random(n) < 0.2
+        return pa.array([None if m else v for v, m in zip(vals, mask)],
+                        pa.decimal128(precision, scale))
+
+    table = pa.table({
+        "d9": dec(9, 2, 9),        # INT32 when stored as integers
+        "d18": dec(18, 6, 18),     # INT64
+        "d30": dec(30, 10, 30),    # FIXED_LEN_BYTE_ARRAY(13) always
+        "d38": dec(38, 0, 38),
+        "few": pa.array([Decimal("1.25"), Decimal("-3.50")] * (n // 2), pa.decimal128(5, 2)),
+    })
+    path = str(tmp_path / "dec.parquet")
+    pq.write_table(table, path, store_decimal_as_integer=as_integer, data_page_size=1024,
+                   compression="none")
+    phys = {c: pq.ParquetFile(path).schema.column(i).physical_type
+            for i, c in enumerate(table.column_names)}
+    if as_integer:
+        assert phys["d9"] == "INT32" and phys["d18"] == "INT64"
+    assert phys["d30"] == "FIXED_LEN_BYTE_ARRAY"
+    got = zb.read_parquet(path).to_pandas()
+    for name in table.column_names:
+        col = got[name]
+        assert col.dtype == np.float64, name
+        exp = [None if v is None else float(v) for v in table.column(name).to_pylist()]
+        assert col.isna().tolist() == [v is None for v in exp], name
+        have = col.to_numpy()[~col.isna().to_numpy()]
+        want = np.array([v for v in exp if v is not None])
+        np.testing.assert_allclose(have, want, rtol=2.3e-16, atol=0, err_msg=name)
+
+
+def test_float16_and_unsupported_columns(tmp_path):
+    v = np.array([0.0, -1.5, 65504.0, 6.1e-5, 1e-7, np.inf, np.nan], dtype=np.float16)
+    path = str(tmp_path / "half.parquet")
+    pq.write_table(pa.table({"h": pa.array(v, mask=np.array([0, 0, 0, 0, 0, 0, 1], bool))}),
+                   path)
+    got = zb.read_parquet(path).to_pandas()["h"]
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.to_numpy()[:6], v[:6].astype(np.float32))
+    assert got.isna().tolist() == [False] * 6 + [True]
+    for name, arr in [("big", pa.array([1], pa.decimal256(40, 2))),
+                      ("st", pa.array([{"a": 1}], pa.struct([("a", pa.int64())]))),
+                      ("mp", pa.array([[("k", 1)]], pa.map_(pa.string(), pa.int64()))),
+                      ("lst", pa.array([[1, 2]], pa.list_(pa.int64())))]:
+        path = str(tmp_path / f"{name}.parquet")
+        pq.write_table(pa.table({"ok": [1], name: arr}), path)
+        with pytest.raises(UnsupportedError, match=f"column '{name}'"):
+            zb.read_parquet(path)
+        assert zb.read_parquet(path, columns=["ok"]).to_dict("list") == {"ok": [1]}
+
+
+def test_device_reads_on_the_cpu_then_uploads(tmp_path):
+    path = str(tmp_path / "dev.parquet")
+    table = _random_table(200, seed=41)
+    pq.write_table(table, path, compression="none")
+    exp = _expected(pq.read_table(path))
+    assert_frame_like(zb.read_parquet(path, device="auto"), exp, "auto")
+    if not zb.cuda_available():
+        with pytest.raises(zb.errors.DeviceError):
+            zb.read_parquet(path, device="cuda")
+        return
+    with zb.profile() as p:
+        got = zb.read_parquet(path, device="cuda", filters=[("int64", "!=", 0)])
+    assert got.device.startswith("cuda")
+    rec = [r for r in p.records if r.op == "read_parquet"]
+    assert len(rec) == 1 and rec[0].fallback and rec[0].device == "cpu"
+    assert rec[0].data_device == got.device and "uploaded" in rec[0].reason
+    exp = pq.read_table(path, filters=[("int64", "!=", 0)]).to_pandas(types_mapper=_MASKED.get)
+    assert_frame_like(got.to("cpu"), exp, "cuda")
+
+
+def test_missing_zlib_is_a_clear_error(tmp_path):
+    import subprocess
+    import sys
+
+    path = str(tmp_path / "g.parquet")
+    pq.write_table(pa.table({"g": [1, 2]}), path, compression="gzip")
+    code = ("import zambezi as zb\n"
+            "try:\n"
+            f"    zb.read_parquet({path!r})\n"
+            "except zb.errors.UnsupportedError as e:\n"
+            "    print(e)\n"
+            "try:\n"
+            "    zb.DataFrame({'a': [1]}).to_parquet(None, compression='gzip')\n"
+            "except zb.errors.UnsupportedError as e:\n"
+            "    print(e)\n")
+    env = dict(os.environ, ZAMBEZI_LIBZ=str(tmp_path / "no-libz.so"))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120).stdout
+    lines = out.strip().splitlines()
+    assert len(lines) == 2, out
+    assert "column 'g'" in lines[0] and "GZIP" in lines[0] and "zlib1g" in lines[0]
+    assert "GZIP" in lines[1] and "zlib1g" in lines[1]

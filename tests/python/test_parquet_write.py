@@ -10,6 +10,7 @@ min / max / null counts computed with pandas on each row group's rows.
 """
 
 import io
+import os
 
 import numpy as np
 import pandas as pd
@@ -27,13 +28,14 @@ from pandas_compare import assert_frame_like
 needs_snappy = pytest.mark.skipif(not _core.snappy_available(),
                                   reason="libsnappy is not installed")
 needs_zstd = pytest.mark.skipif(not _core.zstd_available(), reason="libzstd is not installed")
+needs_zlib = pytest.mark.skipif(not _core.zlib_available(), reason="zlib is not installed")
 
 # snappy (pandas' and zambezi's default) when libsnappy is here, so that the
 # tests that are not about codecs run without it
 DEFAULT = "snappy" if _core.snappy_available() else None
 
 CODECS = [pytest.param("snappy", marks=needs_snappy), pytest.param("zstd", marks=needs_zstd),
-          None]
+          pytest.param("gzip", marks=needs_zlib), None]
 
 
 def _random_pandas(n, seed=0, null_rate=0.2):
@@ -159,6 +161,52 @@ def test_polars_and_duckdb_read_it(tmp_path):
     # pruning by statistics: a filter duckdb answers
     n = duckdb.sql(f"select count(*) from '{ours}' where int64_dense >= 2").fetchall()[0][0]
     assert n == int((df.to_pandas()["int64_dense"] >= 2).sum())
+
+
+def _first_page_type(path, rg=0, col=0):
+    """The page type (parquet.thrift PageType) of a column chunk's first
+    data page, read from the file's bytes: the page header's field 1."""
+    meta = pq.ParquetFile(path).metadata.row_group(rg).column(col)
+    with open(path, "rb") as f:
+        f.seek(meta.data_page_offset)
+        head = f.read(2)
+    assert head[0] == 0x15  # field 1, i32
+    return head[1] >> 1     # zigzag of a small non-negative value
+
+
+@pytest.mark.parametrize("compression", CODECS)
+def test_data_page_v2_every_reader(tmp_path, compression):
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    df = _zb(_random_pandas(300, seed=12)).iloc[3:]
+    ours, v1 = tmp_path / "v2.parquet", tmp_path / "v1.parquet"
+    df.to_parquet(ours, compression=compression, row_group_size=100, data_page_version="2.0")
+    df.to_parquet(v1, compression=compression, row_group_size=100)
+    assert _first_page_type(ours) == 3 and _first_page_type(v1) == 0  # DATA_PAGE_V2 / DATA_PAGE
+    theirs = _pandas_file(tmp_path, df, compression=None)
+    t_ours, t_theirs = pq.read_table(ours), pq.read_table(theirs)
+    for name in t_ours.schema.names:
+        exp = t_theirs.column(name)
+        if exp.type == pa.large_string():
+            exp = exp.cast(pa.string())
+        assert t_ours.column(name).equals(exp), name
+    pd.testing.assert_frame_equal(pd.read_parquet(ours), pd.read_parquet(theirs))
+    assert pl.read_parquet(ours).equals(pl.read_parquet(theirs))
+    q = "select * from '{}'"
+    pd.testing.assert_frame_equal(duckdb.sql(q.format(ours)).df(),
+                                  duckdb.sql(q.format(theirs)).df())
+    assert_frame_like(zb.read_parquet(ours), _as_zb_reads(pd.read_parquet(theirs)), "v2")
+
+
+@needs_zlib
+def test_gzip_level(tmp_path):
+    df = _zb(_random_pandas(400, seed=13))
+    fast, best = tmp_path / "g1.parquet", tmp_path / "g9.parquet"
+    df.to_parquet(fast, compression="gzip", compression_level=1)
+    df.to_parquet(best, compression="gzip", compression_level=9)
+    assert pq.ParquetFile(best).metadata.row_group(0).column(0).compression == "GZIP"
+    assert pq.read_table(fast).equals(pq.read_table(best))
+    assert os.path.getsize(best) <= os.path.getsize(fast)
 
 
 def _pa_value(v):
@@ -319,8 +367,14 @@ def test_bytes_file_objects_and_zstd_level(tmp_path):
 def test_bad_arguments(tmp_path):
     df = zb.DataFrame({"a": [1, 2]})
     path = tmp_path / "x.parquet"
-    with pytest.raises(InvalidValueError, match="compression 'gzip'"):
-        df.to_parquet(path, compression="gzip")
+    with pytest.raises(InvalidValueError, match="compression 'lzma'"):
+        df.to_parquet(path, compression="lzma")
+    with pytest.raises(UnsupportedError, match="BROTLI"):
+        df.to_parquet(path, compression="brotli")
+    with pytest.raises(InvalidValueError, match="data_page_version"):
+        df.to_parquet(path, data_page_version="3.0", compression=DEFAULT)
+    with pytest.raises(InvalidValueError, match="gzip compression_level"):
+        df.to_parquet(path, compression="gzip", compression_level=12)
     with pytest.raises(InvalidValueError, match="row_group_size"):
         df.to_parquet(path, row_group_size=0, compression=DEFAULT)
     with pytest.raises(InvalidValueError, match="compression_level"):
@@ -444,7 +498,7 @@ def test_read_hive_filters_skip_files(tmp_path, monkeypatch):
     read = []
     from zambezi.io import parquet as zpq
     real = zpq._read_one
-    monkeypatch.setattr(zpq, "_read_one", lambda p, c: read.append(p) or real(p, c))
+    monkeypatch.setattr(zpq, "_read_one", lambda p, c, f=None: read.append(p) or real(p, c, f))
     filters = [[("part_n", ">=", 2), ("int32", ">", 0)], [("part_n", "in", [3])]]
     got = zb.read_parquet(tmp_path / "hive", filters=filters)
     assert len(read) == 2 and all("part_n=1" not in str(p) for p in read)
@@ -454,3 +508,28 @@ def test_read_hive_filters_skip_files(tmp_path, monkeypatch):
     read.clear()
     got = zb.read_parquet(tmp_path / "hive", filters=[("part_n", "=", 7)])
     assert len(read) == 1 and len(got) == 0 and list(got.columns) == list(exp.columns)
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_page_checksums_written(tmp_path, version):
+    df = _zb(_random_pandas(300, seed=14))
+    path = tmp_path / "crc.parquet"
+    df.to_parquet(path, compression=DEFAULT, write_page_checksum=True, row_group_size=100,
+                  data_page_version=version)
+    plain = tmp_path / "plain.parquet"
+    df.to_parquet(plain, compression=DEFAULT, row_group_size=100, data_page_version=version)
+    # pyarrow verifies them; the file is the same but for the headers' crc fields
+    assert pq.read_table(path, page_checksum_verification=True).equals(pq.read_table(plain))
+    assert os.path.getsize(path) > os.path.getsize(plain)
+    data = bytearray(path.read_bytes())
+    meta = pq.ParquetFile(path).metadata.row_group(1).column(1)
+    start = meta.dictionary_page_offset or meta.data_page_offset
+    data[start + meta.total_compressed_size - 2] ^= 0x04  # inside the chunk's last page
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(OSError, match="CRC"):
+        pq.read_table(bad, page_checksum_verification=True)
+    name = pq.ParquetFile(path).schema_arrow.names[1]
+    with pytest.raises(zb.errors.ParseError, match=f"column '{name}', row group 1: page "
+                       "checksum mismatch"):
+        zb.read_parquet(bad)

@@ -183,7 +183,7 @@ def read_many(files, columns, conditions, read_one):
             file_cols = with_filter_columns(file_cols, conditions, keys)
     frames = []
     for f, p in zip(files, parts):
-        frame = read_one(f, file_cols)
+        frame = read_one(f, file_cols, conditions)
         given = dict(p)
         for k in keys:
             if k in frame.columns:

@@ -10,8 +10,9 @@ levels get their names back.
 
 import json
 import os
+import time
 
-from zambezi import _arrow_index, _base
+from zambezi import _arrow_index, _base, _profile
 from zambezi.io import _arrow_schema, _datasets
 from zambezi.errors import InvalidValueError, UnsupportedError
 from zambezi import _core
@@ -56,7 +57,7 @@ def _level_name(field, labels):
     return name
 
 
-def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
+def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", **kwargs):
     """Read a Parquet file or dataset into a DataFrame (pandas.read_parquet).
 
     zambezi reads the file with its own C reader, in parallel over row
@@ -68,24 +69,37 @@ def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
     of ``(column, op, value)`` tuples that must all hold, or a list of such
     lists of which one must hold (op: = == != < <= > >= in not in); rows
     whose column is null are dropped (except by ``not in``), as pyarrow
-    does. ``columns`` selects columns
+    does.  Before any page is decoded, a row group whose statistics (min,
+    max, null count) prove that no row can pass is skipped, for filters
+    on integer, float, boolean and string columns compared with int,
+    float and str values (a profile records the row groups read and
+    skipped as the operation "read_parquet_row_groups"); the rows read
+    are then filtered exactly. ``columns`` selects columns
     by name, in the order given.  When the file holds pandas metadata (files
     written by pandas or pyarrow), its index columns become the index and a
     stored RangeIndex comes back as a RangeIndex, as in pandas; index columns
-    are read whatever ``columns`` says.
+    are read whatever ``columns`` says.  ``device``: "cpu", "cuda" /
+    "cuda:N" or "auto" (as ``DataFrame.to``): the file is decoded on the
+    CPU and the frame then uploaded (zambezi has no GPU Parquet decoder
+    yet; a profile records this as a fallback of "read_parquet").
 
     Types: BOOLEAN, INT32, INT64, FLOAT, DOUBLE and UTF-8 BYTE_ARRAY columns,
     with their logical types (signed and unsigned 8-64 bit integers, DATE,
     TIMESTAMP in ms/us/ns; a UTC-adjusted timestamp has the time zone UTC;
-    Spark's INT96 timestamps as ns),
+    Spark's INT96 timestamps as ns), DECIMAL stored as INT32, INT64 or
+    FIXED_LEN_BYTE_ARRAY (up to 16 bytes) as float64 (the unscaled integer
+    divided by 10**scale, within one unit in the last place; pandas with
+    pyarrow gives ``decimal.Decimal`` objects), FLOAT16 as float32,
     nulls in every type; data pages v1 and v2, dictionary pages, the
     encodings PLAIN, dictionary, RLE, DELTA_BINARY_PACKED,
     DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the
-    codecs UNCOMPRESSED, SNAPPY and ZSTD (libsnappy and libzstd are loaded
-    when first needed: a missing one is an error saying how to install it).
-    Nested columns, DECIMAL, FIXED_LEN_BYTE_ARRAY and binary columns,
-    and the GZIP/LZ4/BROTLI codecs, raise ``UnsupportedError`` naming the
-    column.  A corrupt or truncated file raises ``ParseError`` naming the
+    codecs UNCOMPRESSED, SNAPPY, GZIP and ZSTD (libsnappy, zlib and libzstd
+    are loaded when first needed: a missing one is an error saying how to
+    install it).  Nested columns (lists, structs, maps), other
+    FIXED_LEN_BYTE_ARRAY and binary columns, DECIMAL stored as BYTE_ARRAY,
+    and the LZ4/BROTLI codecs raise ``UnsupportedError`` naming the
+    column.  A corrupt or truncated file, or a page whose CRC-32 (when the
+    writer stored one) does not match, raises ``ParseError`` naming the
     file, column and row group.
 
     Differences from pandas (with pyarrow): integer columns with nulls stay
@@ -97,9 +111,9 @@ def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
     a time zone other than UTC stored in the pandas metadata is not
     restored (the values are UTC); hive partition columns are categoricals
     of their text, or int32 when every value is an integer (pandas makes
-    both categoricals); filters are applied after reading (no row group is
-    skipped by its statistics yet).  ``engine`` is accepted for pandas'
-    signature and ignored; other pandas options raise UnsupportedError.
+    both categoricals); row groups are not pruned on dates, timestamps or
+    decimals (their rows are still filtered exactly).  ``engine`` is
+    accepted for pandas' signature and ignored; other pandas options raise UnsupportedError.
 
     Examples
     --------
@@ -134,12 +148,58 @@ def read_parquet(path, columns=None, engine="auto", filters=None, **kwargs):
     files = _datasets.sources(path)
     if files is None:  # one file, or a file object
         frame = _read_one(path, columns if conditions is None
-                          else _datasets.with_filter_columns(columns, conditions, ()))
-        return _datasets.apply(frame, conditions, columns)
-    return _datasets.read_many(files, columns, conditions, _read_one)
+                          else _datasets.with_filter_columns(columns, conditions, ()),
+                          conditions)
+        frame = _datasets.apply(frame, conditions, columns)
+    else:
+        frame = _datasets.read_many(files, columns, conditions, _read_one)
+    if device is None or device == "cpu":
+        return frame
+    t0 = time.perf_counter()
+    out = frame.to(device)
+    if out.device != "cpu":
+        _profile.note("read_parquet", "cpu", out.device, len(out), time.perf_counter() - t0,
+                      f"decoded on the CPU (no GPU Parquet decoder), then uploaded to "
+                      f"{out.device}", fallback=True)
+    return out
 
 
-def _read_one(path, columns):
+_FILTER_OPS = {"=": 0, "==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5, "in": 6,
+               "not in": 7}
+
+
+def _value_kind(v):
+    """The engine's kind of a filter value (0 int, 1 float, 2 str) and the
+    value, or None when row-group statistics are not compared with it."""
+    import numbers
+
+    if isinstance(v, str):
+        return 2, v
+    if isinstance(v, numbers.Integral):
+        v = int(v)
+        return (0, v) if -2**63 <= v < 2**63 else None
+    if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral):
+        return 1, float(v)
+    return None
+
+
+def _pruning_terms(conditions):
+    """The filters as the engine's row-group pruning terms: (group, column,
+    op, kind, values); a condition on values of another kind (dates,
+    timestamps, None, mixed lists) is left out, which only prunes less."""
+    terms = []
+    for g, conj in enumerate(conditions):
+        for col, op, val in conj:
+            vals = val if op in ("in", "not in") else [val]
+            kinds = [_value_kind(v) for v in vals]
+            if any(k is None for k in kinds) or len({k for k, _ in kinds}) > 1:
+                continue
+            kind = kinds[0][0] if kinds else 0
+            terms.append((g, col, _FILTER_OPS[op], kind, [v for _, v in kinds]))
+    return terms
+
+
+def _read_one(path, columns, conditions=None):
     if isinstance(path, (str, bytes, os.PathLike)):
         source = os.fspath(path)
     elif hasattr(path, "read"):
@@ -148,14 +208,20 @@ def _read_one(path, columns):
         raise InvalidValueError("read_parquet takes a path, a list of paths, a glob, a "
                                 "directory or a binary file object, not "
                                 + type(path).__name__)
+    terms = _pruning_terms(conditions) if conditions is not None else None
+    want = None
     if columns is not None:
         # the index columns the pandas metadata names come along (as in pandas)
-        _, meta_text = _core.read_parquet(source, columns=[])
+        _, meta_text, _, _ = _core.read_parquet(source, columns=[])
         fields, _, _ = _index_spec(_pandas_meta(meta_text))
         want = columns + [f for f in fields if f not in columns]
-        table, meta_text = _core.read_parquet(source, columns=want)
-    else:
-        table, meta_text = _core.read_parquet(source)
+    t0 = time.perf_counter()
+    table, meta_text, total, read = _core.read_parquet(source, columns=want, filters=terms)
+    if terms is not None:
+        _profile.note("read_parquet_row_groups", "cpu", "cpu", table.num_rows,
+                      time.perf_counter() - t0,
+                      f"{read} of {total} row groups read, {total - read} skipped by their "
+                      "statistics")
     return _with_index(table, _pandas_meta(meta_text))
 
 
@@ -208,15 +274,26 @@ def _with_index(table, meta):
 
 
 _CODECS = {"snappy": "snappy", "zstd": "zstd", "none": "none", None: "none",
-           "uncompressed": "none"}
+           "uncompressed": "none",
+           "gzip": "gzip"}
+# codecs pandas accepts that zambezi does not write
+_NOT_WRITTEN = {"brotli": "BROTLI", "lzo": "LZO"}
 
 
 def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None,
                partition_cols=None, *, row_group_size=None, compression_level=None,
-               **kwargs):
+               data_page_version="1.0", write_page_checksum=False, **kwargs):
     """DataFrame.to_parquet: write ``frame`` as a Parquet file (pandas'
     arguments; see ``DataFrame.to_parquet``).  Returns the file's bytes
     when path is None; a binary file object receives them.
+
+    ``compression`` is "snappy" (the default), "gzip" (zlib, loaded when
+    first needed), "zstd" or None; "brotli" raises UnsupportedError.
+    ``compression_level`` applies to zstd (up to 22) and gzip (1-9).
+    ``data_page_version`` is pyarrow's keyword: "1.0" (the default) or
+    "2.0", data pages v2 (definition levels stored uncompressed before the
+    compressed values).  ``write_page_checksum=True`` (pyarrow's keyword)
+    stores each page's CRC-32 in its header.
 
     Examples
     --------
@@ -234,10 +311,17 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     if engine not in ("auto", "pyarrow", "fastparquet", "zambezi"):
         raise InvalidValueError(f"to_parquet: unknown engine {engine!r}")
     key = compression.lower() if isinstance(compression, str) else compression
+    if key in _NOT_WRITTEN:
+        raise UnsupportedError(f"to_parquet: the {_NOT_WRITTEN[key]} codec is not supported; "
+                               "zambezi writes 'snappy', 'gzip', 'zstd' or None")
     if key not in _CODECS:
         raise InvalidValueError(f"to_parquet: unknown compression {compression!r}; zambezi "
-                                "writes 'snappy', 'zstd' or None")
+                                "writes 'snappy', 'gzip', 'zstd' or None")
     codec = _CODECS[key]
+    if data_page_version not in ("1.0", "2.0"):
+        raise InvalidValueError("to_parquet: data_page_version must be '1.0' or '2.0', not "
+                                f"{data_page_version!r}")
+    page_version = 2 if data_page_version == "2.0" else 1
     if index not in (None, True, False):
         raise InvalidValueError(f"to_parquet: index must be None, True or False, not {index!r}")
     if row_group_size is None:
@@ -250,8 +334,14 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
         rg = int(row_group_size)
     if compression_level is None:
         level = 0
+    elif codec == "gzip":
+        if isinstance(compression_level, bool) or not isinstance(compression_level, int) \
+                or not 1 <= compression_level <= 9:
+            raise InvalidValueError("to_parquet: a gzip compression_level is an int from 1 "
+                                    f"to 9, not {compression_level!r}")
+        level = int(compression_level)
     elif codec != "zstd":
-        raise InvalidValueError("to_parquet: compression_level applies to zstd only")
+        raise InvalidValueError("to_parquet: compression_level applies to zstd and gzip only")
     elif isinstance(compression_level, bool) or not isinstance(compression_level, int) \
             or not -131072 <= compression_level <= 22:
         raise InvalidValueError("to_parquet: compression_level must be an int up to 22, not "
@@ -266,7 +356,9 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
                                     lambda sub, p, ix: to_parquet(
                                         sub, p, compression=compression, index=ix,
                                         row_group_size=row_group_size,
-                                        compression_level=compression_level))
+                                        compression_level=compression_level,
+                                        data_page_version=data_page_version,
+                                        write_page_checksum=write_page_checksum))
         return None
     table, meta = _arrow_index.export_parts(frame, index)
     names = table.names
@@ -278,13 +370,14 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     # as pyarrow: the Arrow schema, for what Parquet types cannot say
     # (categoricals, time zones, second timestamps)
     pairs.append(("ARROW:schema", _arrow_schema.arrow_schema(table, pairs)))
+    extra = (pairs, page_version, bool(write_page_checksum))
     if path is None:
-        return _core.write_parquet(table, None, codec, level, rg, pairs)
+        return _core.write_parquet(table, None, codec, level, rg, *extra)
     if isinstance(path, (str, bytes, os.PathLike)):
-        _core.write_parquet(table, os.fspath(path), codec, level, rg, pairs)
+        _core.write_parquet(table, os.fspath(path), codec, level, rg, *extra)
         return None
     if hasattr(path, "write"):
-        path.write(_core.write_parquet(table, None, codec, level, rg, pairs))
+        path.write(_core.write_parquet(table, None, codec, level, rg, *extra))
         return None
     raise InvalidValueError("to_parquet takes a path, a binary file object or None, not "
                             + type(path).__name__)

@@ -326,7 +326,26 @@ static void logical_type(cur *c, pq_schema *s) {
         c->depth--;
         break;
       }
-      default: /* MAP, LIST, DECIMAL, TIME, UNKNOWN (null), BSON, UUID, FLOAT16 ... */
+      case 5: { /* DECIMAL: 1 scale, 2 precision */
+        s->logical = PQ_LT_DECIMAL;
+        field g = {0, 0, 0};
+        if (!enter(c)) return;
+        while (next_field(c, &g)) {
+          if (g.id == 1)
+            s->scale = get_i32(c, &g);
+          else if (g.id == 2)
+            s->precision = get_i32(c, &g);
+          else
+            skip(c, g.type);
+        }
+        c->depth--;
+        break;
+      }
+      case 15: /* FLOAT16 */
+        s->logical = PQ_LT_FLOAT16;
+        skip(c, f.type);
+        break;
+      default: /* MAP, LIST, TIME, UNKNOWN (null), BSON, UUID ... */
         s->logical = PQ_LT_OTHER;
         skip(c, f.type);
     }
@@ -346,6 +365,8 @@ static void from_converted(pq_schema *s) {
     s->logical = PQ_LT_TIMESTAMP;
     s->ts_utc = true;
     s->ts_unit = ct == 9 ? ZB_MILLI : ZB_MICRO;
+  } else if (ct == 5) { /* DECIMAL: scale and precision from the element */
+    s->logical = PQ_LT_DECIMAL;
   } else if (ct >= 11 && ct <= 18) { /* UINT_8..64, INT_8..64 */
     s->logical = PQ_LT_INT;
     s->int_signed = ct >= 15;
@@ -373,6 +394,8 @@ static void schema_element(cur *c, pq_schema *s) {
         break;
       case 5: s->num_children = get_i32(c, &f); break;
       case 6: s->converted = get_i32(c, &f); break;
+      case 7: s->scale = get_i32(c, &f); break;
+      case 8: s->precision = get_i32(c, &f); break;
       case 10:
         if (f.type == CT_STRUCT)
           logical_type(c, s);
@@ -388,6 +411,25 @@ static void schema_element(cur *c, pq_schema *s) {
 
 /* ---- ColumnChunk / RowGroup -------------------------------------------- */
 
+/* Statistics: 3 null_count, 5 max_value, 6 min_value (the deprecated
+ * min / max, 1 and 2, are in signed byte order for every type and are
+ * not used). */
+static void statistics(cur *c, pq_chunk *k) {
+  field f = {0, 0, 0};
+  if (!enter(c)) return;
+  while (next_field(c, &f)) {
+    if (f.id == 3 && (f.type == CT_I64 || f.type == CT_I32))
+      k->null_count = get_i64(c, &f);
+    else if (f.id == 5 && f.type == CT_BINARY)
+      k->stat_max = binary(c);
+    else if (f.id == 6 && f.type == CT_BINARY)
+      k->stat_min = binary(c);
+    else
+      skip(c, f.type);
+  }
+  c->depth--;
+}
+
 static void column_meta(cur *c, pq_chunk *k) {
   field f = {0, 0, 0};
   if (!enter(c)) return;
@@ -401,6 +443,12 @@ static void column_meta(cur *c, pq_chunk *k) {
       case 7: k->total_compressed = get_i64(c, &f); break;
       case 9: k->data_page_offset = get_i64(c, &f); break;
       case 11: k->dictionary_page_offset = get_i64(c, &f); break;
+      case 12:
+        if (f.type == CT_STRUCT)
+          statistics(c, k);
+        else
+          skip(c, f.type);
+        break;
       default: skip(c, f.type);
     }
   }
@@ -411,6 +459,7 @@ static void column_chunk(cur *c, pq_chunk *k) {
   memset(k, 0, sizeof *k);
   k->data_page_offset = -1;
   k->dictionary_page_offset = -1;
+  k->null_count = -1;
   field f = {0, 0, 0};
   if (!enter(c)) return;
   while (next_field(c, &f)) {
@@ -556,6 +605,10 @@ zb_status zb__pq_page_header(const uint8_t *buf, int64_t n, pq_page_header *h, i
       case 1: h->type = get_i32(&c, &f); break;
       case 2: h->uncompressed_size = get_i32(&c, &f); break;
       case 3: h->compressed_size = get_i32(&c, &f); break;
+      case 4:
+        h->crc = (uint32_t)get_i32(&c, &f);
+        h->has_crc = true;
+        break;
       case 5:   /* DataPageHeader */
       case 7:   /* DictionaryPageHeader */
       case 8: { /* DataPageHeaderV2 */

@@ -200,11 +200,84 @@ static void spread(uint8_t *v, int w, const uint8_t *valid, int64_t n, int64_t n
   }
 }
 
-static int phys_width(int32_t phys) {
+static int phys_width_of(int32_t phys) {
   return phys == PQ_INT32 || phys == PQ_FLOAT    ? 4
          : phys == PQ_INT64 || phys == PQ_DOUBLE ? 8
          : phys == PQ_INT96                      ? 12
                                                  : 0;
+}
+
+/* Bytes of one PLAIN value of the job's column (read.c admits
+ * FIXED_LEN_BYTE_ARRAY only with a type_length of 1..16). */
+static int phys_width(const pq_job *j) {
+  return j->phys == PQ_FIXED_LEN_BYTE_ARRAY ? j->type_length : phys_width_of(j->phys);
+}
+
+/* 10^scale as a double (exact up to 10^22). */
+static double pow10_of(int32_t scale) {
+  double p = 1.0;
+  for (int32_t i = 0; i < scale; i++) p *= 10.0;
+  return p;
+}
+
+/* IEEE half to single precision. */
+static float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, m = h & 0x3ff, bits;
+  if (e == 0x1f) {
+    bits = sign | 0x7f800000u | (m << 13); /* inf, NaN */
+  } else if (e != 0) {
+    bits = sign | ((e + 112) << 23) | (m << 13);
+  } else if (m == 0) {
+    bits = sign;
+  } else { /* subnormal: normalise */
+    int shift = 0;
+    while (!(m & 0x400)) {
+      m <<= 1;
+      shift++;
+    }
+    bits = sign | ((uint32_t)(113 - shift) << 23) | ((m & 0x3ff) << 13);
+  }
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+/* Store nn PLAIN values of the job's column at dst in its output type:
+ * DECIMALs (INT32, INT64, or big-endian two's complement
+ * FIXED_LEN_BYTE_ARRAY) become float64 divided by 10^scale, FLOAT16
+ * float32, everything else as store_fixed. */
+static void store_values(const pq_job *j, uint8_t *dst, const uint8_t *src, int64_t nn) {
+  int pw = phys_width(j);
+  if (j->decimal_scale >= 0) {
+    double div = pow10_of(j->decimal_scale);
+    for (int64_t i = 0; i < nn; i++) {
+      double d;
+      if (j->phys == PQ_INT32) {
+        d = (double)(int32_t)le32(src + 4 * i);
+      } else if (j->phys == PQ_INT64) {
+        int64_t v;
+        memcpy(&v, src + 8 * i, 8);
+        d = (double)v;
+      } else {
+        const uint8_t *b = src + (int64_t)pw * i;
+        __int128 v = (b[0] & 0x80) ? -1 : 0; /* sign-extend from the first byte */
+        for (int k = 0; k < pw; k++) v = (__int128)(((unsigned __int128)v << 8) | b[k]);
+        d = (double)v;
+      }
+      d /= div;
+      memcpy(dst + 8 * i, &d, 8);
+    }
+    return;
+  }
+  if (j->float16) {
+    for (int64_t i = 0; i < nn; i++) {
+      uint16_t h = (uint16_t)(src[2 * i] | src[2 * i + 1] << 8);
+      float f = half_to_float(h);
+      memcpy(dst + 4 * i, &f, 4);
+    }
+    return;
+  }
+  store_fixed(dst, j->out_width, src, pw, nn);
 }
 
 /* Make room for `more` chars in the job's chunk buffer.  The first time,
@@ -282,6 +355,8 @@ static zb_status page_bytes(const pq_job *j, const uint8_t *src, int64_t n, int6
   }
   if (j->chunk->codec == PQ_SNAPPY)
     ZB_RETURN_NOT_OK(zb__snappy_block(src, n, *buf, un, err));
+  else if (j->chunk->codec == PQ_GZIP)
+    ZB_RETURN_NOT_OK(zb__gzip_block(src, n, *buf, un, err));
   else /* PQ_ZSTD: read.c admits no other codec */
     ZB_RETURN_NOT_OK(zb__zstd_block(src, n, *buf, un, err));
   *out = *buf;
@@ -327,13 +402,15 @@ static zb_status read_dictionary(pq_job *j, dict *d, const pq_page_header *h, co
     return ZB_OK;
   }
   if (j->kind == PQ_OUT_BOOL) return zb_error_set(err, ZB_ENOTSUP, "a boolean dictionary");
-  int pw = phys_width(j->phys);
+  int pw = phys_width(j);
   if (n > len / pw)
     return zb_error_set(err, ZB_EPARSE, "dictionary of %lld values in %lld bytes",
                         (long long)n, (long long)len);
   d->fixed = (uint8_t *)zb_malloc((size_t)(n > 0 ? n : 1) * (size_t)j->out_width);
   if (d->fixed == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (dictionary)");
-  store_fixed(d->fixed, j->out_width, p, pw, n);
+  store_values(j, d->fixed, p, n);
+  zb_free(d->keep); /* the values are in d->fixed now: the page's bytes are not needed */
+  d->keep = NULL;
   return ZB_OK;
 }
 
@@ -502,6 +579,14 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
     zb_status st = zb__pq_delta_decode(p, len, nn, tmp, &used, err);
     if (st == ZB_OK) {
       uint8_t *dst = j->values + row * j->out_width;
+      if (j->decimal_scale >= 0) { /* int64 in place to the scaled float64 */
+        double div = pow10_of(j->decimal_scale);
+        for (int64_t i = 0; i < nn; i++) {
+          int64_t v = j->phys == PQ_INT32 ? (int64_t)(int32_t)tmp[i] : (int64_t)tmp[i];
+          double dv = (double)v / div;
+          memcpy(&tmp[i], &dv, 8);
+        }
+      }
       narrow_u64(dst, j->out_width, tmp, nn);
       if (valid != NULL) spread(dst, j->out_width, valid, n, nn);
     }
@@ -509,7 +594,7 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
     return st;
   }
   if (j->kind == PQ_OUT_FIXED && enc == PQ_BYTE_STREAM_SPLIT) {
-    int pw = phys_width(j->phys);
+    int pw = phys_width(j);
     if (nn > len / pw)
       return zb_error_set(err, ZB_EPARSE, "%lld values in a page of %lld bytes", (long long)nn,
                           (long long)len);
@@ -518,7 +603,7 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
     for (int b = 0; b < pw; b++)
       for (int64_t i = 0; i < nn; i++) tmp[i * pw + b] = p[(int64_t)b * nn + i];
     uint8_t *dst = j->values + row * j->out_width;
-    store_fixed(dst, j->out_width, tmp, pw, nn);
+    store_values(j, dst, tmp, nn);
     zb_free(tmp);
     if (valid != NULL) spread(dst, j->out_width, valid, n, nn);
     return ZB_OK;
@@ -553,12 +638,12 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
     j->chars_len = end;
     return ZB_OK;
   }
-  int pw = phys_width(j->phys);
+  int pw = phys_width(j);
   if (nn > len / pw)
     return zb_error_set(err, ZB_EPARSE, "%lld values in a page of %lld bytes", (long long)nn,
                         (long long)len);
   uint8_t *dst = j->values + row * j->out_width;
-  store_fixed(dst, j->out_width, p, pw, nn);
+  store_values(j, dst, p, nn);
   if (valid != NULL) spread(dst, j->out_width, valid, n, nn);
   return ZB_OK;
 }
@@ -620,6 +705,17 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
     }
     const uint8_t *page = p;
     p += h.compressed_size;
+    if (h.has_crc) {
+      uint32_t got = zb__pq_crc32(page, h.compressed_size);
+      if (got != h.crc) {
+        st = zb_error_set(err, ZB_EPARSE,
+                          "page checksum mismatch (the %s page at byte %lld: CRC-32 %08x "
+                          "stored, %08x computed): the file is corrupt",
+                          h.type == PQ_DICTIONARY_PAGE ? "dictionary" : "data",
+                          (long long)(page - j->file), h.crc, got);
+        break;
+      }
+    }
     if (h.type == PQ_DICTIONARY_PAGE) {
       st = read_dictionary(j, &d, &h, page, err);
       if (st != ZB_OK) break;

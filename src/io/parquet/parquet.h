@@ -30,7 +30,8 @@ enum { PQ_PLAIN = 0, PQ_PLAIN_DICTIONARY = 2, PQ_RLE = 3, PQ_BIT_PACKED = 4,
 enum { PQ_DATA_PAGE = 0, PQ_INDEX_PAGE = 1, PQ_DICTIONARY_PAGE = 2, PQ_DATA_PAGE_V2 = 3 };
 
 /* Logical types we map (from LogicalType or the legacy ConvertedType). */
-enum { PQ_LT_NONE = 0, PQ_LT_STRING, PQ_LT_INT, PQ_LT_DATE, PQ_LT_TIMESTAMP, PQ_LT_OTHER };
+enum { PQ_LT_NONE = 0, PQ_LT_STRING, PQ_LT_INT, PQ_LT_DATE, PQ_LT_TIMESTAMP, PQ_LT_OTHER,
+       PQ_LT_DECIMAL, PQ_LT_FLOAT16 };
 
 typedef struct pq_str {
   const char *p;
@@ -48,6 +49,7 @@ typedef struct pq_schema {
   bool int_signed;
   bool ts_utc;         /* PQ_LT_TIMESTAMP */
   int32_t ts_unit;     /* zb_time_unit */
+  int32_t scale, precision; /* PQ_LT_DECIMAL (or the legacy element fields) */
   pq_str name;
 } pq_schema;
 
@@ -57,6 +59,10 @@ typedef struct pq_chunk {
   int64_t data_page_offset, dictionary_page_offset; /* -1 absent */
   bool has_meta;
   bool external; /* file_path set: data in another file */
+  /* Statistics (min_value / max_value: the type's own order), pointing
+   * into the footer; p NULL when absent.  null_count -1 when absent. */
+  pq_str stat_min, stat_max;
+  int64_t null_count;
 } pq_chunk;
 
 typedef struct pq_row_group {
@@ -82,7 +88,14 @@ typedef struct pq_page_header {
   int32_t def_encoding, rep_encoding;            /* v1 */
   int32_t num_nulls, num_rows, def_len, rep_len; /* v2 */
   bool is_compressed;                            /* v2 (default true) */
+  bool has_crc;
+  uint32_t crc;                                  /* CRC-32 of the page's stored bytes */
 } pq_page_header;
+
+/* CRC-32 (gzip's) of p[0, n) (crc.c); _update continues crc (the CRC-32
+ * of the bytes before) over p[0, n). */
+uint32_t zb__pq_crc32(const uint8_t *p, int64_t n);
+uint32_t zb__pq_crc32_update(uint32_t crc, const uint8_t *p, int64_t n);
 
 /* Decode the footer's FileMetaData from buf[0, n) (the bytes stay borrowed
  * by *m's strings).  On failure, *m holds nothing to free and err says
@@ -118,6 +131,9 @@ typedef struct pq_job {
   int32_t max_def;        /* 0 (REQUIRED) or 1 (OPTIONAL) */
   pq_out_kind kind;
   int out_width;          /* PQ_OUT_FIXED: 1, 2, 4 or 8 */
+  int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY: bytes per value */
+  int32_t decimal_scale;  /* >= 0: a DECIMAL read as float64 (scaled); -1 otherwise */
+  bool float16;           /* FIXED_LEN_BYTE_ARRAY(2) FLOAT16 read as float32 */
   int64_t rows;           /* rows of the row group */
   /* Destinations, already offset to the row group's first row: */
   uint8_t *values;        /* FIXED: rows * out_width bytes; BOOL: rows bytes */

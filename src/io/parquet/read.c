@@ -8,9 +8,10 @@
  * Chunks write bytes, never bits, so that two chunks of one column can be
  * decoded at once: validity and booleans are a byte per row while
  * decoding and are packed into bitmaps at the end (in parallel by column);
- * a string chunk fills its own chars buffer and the chunks are then
- * concatenated in parallel, each shifting its offsets by the bytes before
- * it.  Of several failing chunks, the one first in the file (row group,
+ * a string chunk fills its own chars buffer; a column's buffer is then
+ * its first chunk's, grown by each later chunk in turn (which is freed at
+ * once, so the characters are held twice a chunk at a time, not a column
+ * at a time), and each chunk's offsets are shifted by the bytes before it.  Of several failing chunks, the one first in the file (row group,
  * then column) is reported, whatever the thread count.
  */
 #define _GNU_SOURCE
@@ -36,6 +37,8 @@ typedef struct rcol {
   bool utc;
   pq_out_kind kind;
   int out_width;
+  int32_t decimal_scale; /* >= 0: DECIMAL read as float64 */
+  bool float16;
   int max_def;
   uint8_t *values;       /* FIXED / BOOL */
   uint8_t *valid;        /* a byte per row, or NULL */
@@ -56,8 +59,10 @@ typedef struct reader {
   int64_t ncols;
   rcol *cols;
   int64_t nrows;
-  int64_t *rg_row0;
-  pq_job *jobs;          /* nrg * ncols, row group major */
+  int64_t *rg_row0;      /* first row of each row group read (nsel + 1) */
+  int64_t *rg_sel;       /* the row groups read, in file order */
+  int64_t nsel;
+  pq_job *jobs;          /* nsel * ncols, row group major */
   volatile int *cancel;
   int stop;              /* atomic: a chunk failed */
   pthread_mutex_t mu;
@@ -129,6 +134,32 @@ static zb_status map_type(reader *r, rcol *c, zb_error *err) {
   const pq_schema *s = c->se;
   int lt = s->logical;
   c->kind = PQ_OUT_FIXED;
+  c->decimal_scale = -1;
+  if (lt == PQ_LT_DECIMAL) {
+    /* DECIMAL as float64: its unscaled integer divided by 10^scale */
+    if (s->scale < 0 || s->scale > 76 || (s->precision > 0 && s->scale > s->precision))
+      return zb_error_set(err, ZB_EPARSE, "'%s': column '%s' is a DECIMAL of scale %d and "
+                          "precision %d", r->name, c->name, s->scale, s->precision);
+    if (s->type == PQ_INT32 || s->type == PQ_INT64 ||
+        (s->type == PQ_FIXED_LEN_BYTE_ARRAY && s->type_length >= 1 && s->type_length <= 16)) {
+      c->type = ZB_FLOAT64;
+      c->out_width = 8;
+      c->decimal_scale = s->scale;
+      return ZB_OK;
+    }
+    return zb_error_set(err, ZB_ENOTSUP,
+                        "'%s': column '%s' is a DECIMAL stored as %s%s, which zambezi does not "
+                        "read yet (INT32, INT64 and FIXED_LEN_BYTE_ARRAY of up to 16 bytes are "
+                        "read as float64)",
+                        r->name, c->name, phys_name(s->type),
+                        s->type == PQ_FIXED_LEN_BYTE_ARRAY ? " of more than 16 bytes" : "");
+  }
+  if (lt == PQ_LT_FLOAT16 && s->type == PQ_FIXED_LEN_BYTE_ARRAY && s->type_length == 2) {
+    c->type = ZB_FLOAT32;
+    c->out_width = 4;
+    c->float16 = true;
+    return ZB_OK;
+  }
   switch (s->type) {
     case PQ_BOOLEAN:
       if (lt != PQ_LT_NONE) break;
@@ -285,24 +316,61 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
       zb_error_set(&r->err, st, "%s", e.message);
     else
       zb_error_set(&r->err, st, "'%s': column '%s', row group %lld: %s", r->name, c->name,
-                   (long long)(t / r->ncols), e.message);
+                   (long long)r->rg_sel[t / r->ncols], e.message);
   }
   pthread_mutex_unlock(&r->mu);
   __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 }
 
-/* Strings: copy each chunk's chars to its place and shift its offsets. */
-static void concat_task(void *ctx, int64_t t, int worker) {
+/* Strings: one chars buffer per column, made from its first chunk's by
+ * growing it by each later chunk in turn (in place or by moving pages:
+ * zb__grow) and freeing that chunk at once, so that the column's
+ * characters are held twice only a chunk at a time.  One task per column;
+ * st[k] receives ZB_ENOMEM when memory ran out. */
+typedef struct join_ctx {
+  reader *r;
+  zb_status *st;
+} join_ctx;
+
+static void join_task(void *ctx, int64_t k, int worker) {
+  (void)worker;
+  join_ctx *jc = (join_ctx *)ctx;
+  reader *r = jc->r;
+  rcol *c = &r->cols[k];
+  if (c->kind != PQ_OUT_STRING) return;
+  pq_job *j0 = &r->jobs[k];
+  uint8_t *buf = j0->chars;
+  int64_t have = j0->chars_len;
+  j0->chars = NULL;
+  if (buf != NULL) zb__shrink(buf, (size_t)(have > 0 ? have : 1));
+  for (int64_t g = 1; g < r->nsel; g++) {
+    pq_job *j = &r->jobs[g * r->ncols + k];
+    if (j->chars_len > 0) {
+      uint8_t *nb = (uint8_t *)zb__grow(buf, (size_t)(have + j->chars_len));
+      if (nb == NULL) {
+        jc->st[k] = ZB_ENOMEM;
+        break;
+      }
+      buf = nb;
+      memcpy(buf + have, j->chars, (size_t)j->chars_len);
+      have += j->chars_len;
+    }
+    zb_free(j->chars);
+    j->chars = NULL;
+  }
+  if (buf == NULL && (buf = (uint8_t *)zb_malloc(1)) == NULL) jc->st[k] = ZB_ENOMEM;
+  c->chars = buf;
+}
+
+/* Strings: shift each later chunk's offsets by the characters before it. */
+static void shift_task(void *ctx, int64_t t, int worker) {
+  (void)worker;
   reader *r = (reader *)ctx;
   pq_job *j = &r->jobs[t];
   rcol *c = &r->cols[t % r->ncols];
-  if (c->kind != PQ_OUT_STRING) return;
+  if (c->kind != PQ_OUT_STRING || j->chars_base == 0) return;
   int64_t base = j->chars_base;
-  if (j->chars_len > 0) memcpy(c->chars + base, j->chars, (size_t)j->chars_len);
-  if (base != 0)
-    for (int64_t i = 0; i < j->rows; i++) j->offsets[i] += base;
-  zb_free(j->chars);
-  j->chars = NULL;
+  for (int64_t i = 0; i < j->rows; i++) j->offsets[i] += base;
 }
 
 static zb_status make_bitmap(const uint8_t *bytes, int64_t n, zb_buffer **out, zb_error *err) {
@@ -337,12 +405,16 @@ static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
   zb_buffer *validity = NULL, *data = NULL, *chars = NULL;
   zb_status st = ZB_OK;
   if (c->nulls > 0) st = make_bitmap(c->valid, n, &validity, err);
+  zb_free(c->valid); /* a byte per row: packed now (or no nulls), not needed */
+  c->valid = NULL;
   if (st == ZB_OK) {
-    if (c->kind == PQ_OUT_BOOL)
+    if (c->kind == PQ_OUT_BOOL) {
       st = make_bitmap(c->values, n, &data, err);
-    else if (c->kind == PQ_OUT_FIXED)
+      zb_free(c->values);
+      c->values = NULL;
+    } else if (c->kind == PQ_OUT_FIXED) {
       st = wrap((void **)&c->values, n * c->out_width, &data, err);
-    else {
+    } else {
       int64_t total = c->offsets[n];
       st = wrap((void **)&c->offsets, (n + 1) * (int64_t)sizeof(int64_t), &data, err);
       if (st == ZB_OK) st = wrap((void **)&c->chars, total, &chars, err);
@@ -360,7 +432,7 @@ static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
 
 static void reader_free(reader *r) {
   if (r->jobs != NULL) {
-    int64_t nj = r->meta.num_row_groups * r->ncols;
+    int64_t nj = r->nsel * r->ncols;
     for (int64_t t = 0; t < nj; t++) zb_free(r->jobs[t].chars);
   }
   zb_free(r->jobs);
@@ -376,17 +448,208 @@ static void reader_free(reader *r) {
     }
   zb_free(r->cols);
   zb_free(r->rg_row0);
+  zb_free(r->rg_sel);
   zb_free(r->leaf_schema);
   zb_free(r->leaf_top);
   zb__pq_meta_free(&r->meta);
   pthread_mutex_destroy(&r->mu);
 }
 
-static zb_status check_chunks(reader *r, zb_error *err) {
+/* ---- row-group pruning ------------------------------------------------- */
+
+/* A statistic or filter value: an integer (signed or not), a float or a
+ * string. */
+typedef struct pval {
+  int kind; /* 0 int64, 1 uint64, 2 double, 3 string */
+  int64_t i;
+  uint64_t u;
+  double d;
+  const char *s;
+  int64_t n;
+} pval;
+
+/* Compare a with b: -1, 0, 1, or 2 when they cannot be compared exactly
+ * (a number with a string, an integer past 2^53 with a float, a NaN). */
+static int pval_cmp(const pval *a, const pval *b) {
+  if ((a->kind == 3) != (b->kind == 3)) return 2;
+  if (a->kind == 3) {
+    int64_t n = a->n < b->n ? a->n : b->n;
+    int c = n > 0 ? memcmp(a->s, b->s, (size_t)n) : 0;
+    if (c != 0) return c < 0 ? -1 : 1;
+    return a->n < b->n ? -1 : a->n > b->n ? 1 : 0;
+  }
+  if (a->kind != 2 && b->kind != 2) {
+    if (a->kind == 0 && b->kind == 0) return a->i < b->i ? -1 : a->i > b->i;
+    if (a->kind == 1 && b->kind == 1) return a->u < b->u ? -1 : a->u > b->u;
+    if (a->kind == 0) return a->i < 0 ? -1 : (uint64_t)a->i < b->u ? -1 : (uint64_t)a->i > b->u;
+    return b->i < 0 ? 1 : a->u < (uint64_t)b->i ? -1 : a->u > (uint64_t)b->i;
+  }
+  double x, y;
+  const int64_t big = (int64_t)1 << 53;
+  if (a->kind == 0 && (a->i > big || a->i < -big)) return 2;
+  if (b->kind == 0 && (b->i > big || b->i < -big)) return 2;
+  if ((a->kind == 1 && a->u > (uint64_t)big) || (b->kind == 1 && b->u > (uint64_t)big)) return 2;
+  x = a->kind == 0 ? (double)a->i : a->kind == 1 ? (double)a->u : a->d;
+  y = b->kind == 0 ? (double)b->i : b->kind == 1 ? (double)b->u : b->d;
+  if (x != x || y != y) return 2;
+  return x < y ? -1 : x > y;
+}
+
+/* A chunk's min or max as a pval; false when the column's type is not
+ * pruned or the statistic is malformed. */
+static bool stat_value(const pq_schema *se, const pq_str *st, pval *v) {
+  memset(v, 0, sizeof *v);
+  if (st->p == NULL) return false;
+  int lt = se->logical;
+  bool int_ok = lt == PQ_LT_NONE || lt == PQ_LT_INT;
+  bool uns = lt == PQ_LT_INT && !se->int_signed;
+  switch (se->type) {
+    case PQ_BOOLEAN:
+      if (lt != PQ_LT_NONE || st->n != 1) return false;
+      v->i = (uint8_t)st->p[0] != 0;
+      return true;
+    case PQ_INT32: {
+      if (!int_ok || st->n != 4) return false;
+      int32_t x;
+      memcpy(&x, st->p, 4);
+      if (uns) {
+        v->kind = 1;
+        v->u = (uint32_t)x;
+      } else {
+        v->i = x;
+      }
+      return true;
+    }
+    case PQ_INT64: {
+      if (!int_ok || st->n != 8) return false;
+      int64_t x;
+      memcpy(&x, st->p, 8);
+      if (uns) {
+        v->kind = 1;
+        v->u = (uint64_t)x;
+      } else {
+        v->i = x;
+      }
+      return true;
+    }
+    case PQ_FLOAT: {
+      if (lt != PQ_LT_NONE || st->n != 4) return false;
+      float x;
+      memcpy(&x, st->p, 4);
+      v->kind = 2;
+      v->d = x;
+      return x == x;
+    }
+    case PQ_DOUBLE:
+      if (lt != PQ_LT_NONE || st->n != 8) return false;
+      v->kind = 2;
+      memcpy(&v->d, st->p, 8);
+      return v->d == v->d;
+    case PQ_BYTE_ARRAY:
+      if (lt != PQ_LT_STRING) return false;
+      v->kind = 3;
+      v->s = st->p;
+      v->n = st->n;
+      return true;
+    default:
+      return false;
+  }
+}
+
+static pval term_value(const zb_parquet_filter_term *t, int64_t k) {
+  pval v;
+  memset(&v, 0, sizeof v);
+  if (t->kind == ZB_PQ_VALUE_INT) {
+    v.i = t->ints[k];
+  } else if (t->kind == ZB_PQ_VALUE_FLOAT) {
+    v.kind = 2;
+    v.d = t->floats[k];
+  } else {
+    v.kind = 3;
+    v.s = t->strs[k];
+    v.n = t->str_lens[k];
+  }
+  return v;
+}
+
+/* Whether row group g's statistics prove that no row satisfies term t. */
+static bool term_excludes(const reader *r, const pq_row_group *rg, const zb_parquet_filter_term *t) {
+  if (t->column == NULL || t->num_values < 0 || (t->num_values > 0 &&
+      (t->kind == ZB_PQ_VALUE_INT ? t->ints == NULL
+       : t->kind == ZB_PQ_VALUE_FLOAT ? t->floats == NULL
+       : t->strs == NULL || t->str_lens == NULL)))
+    return false;
+  const pq_meta *m = &r->meta;
+  int64_t leaf = -1;
+  for (int64_t i = 0; i < r->nleaves && leaf < 0; i++)
+    if (r->leaf_schema[i] == r->leaf_top[i] && name_is(&m->schema[r->leaf_top[i]].name, t->column))
+      leaf = i;
+  if (leaf < 0 || leaf >= rg->num_columns) return false;
+  const pq_schema *se = &m->schema[r->leaf_schema[leaf]];
+  if (se->repetition == 2) return false;
+  const pq_chunk *ch = &rg->columns[leaf];
+  if (!ch->has_meta) return false;
+  bool no_nulls = ch->null_count == 0 || (ch->null_count < 0 && se->repetition == 0);
+  if (t->op == ZB_PQ_NOT_IN) {
+    /* nulls satisfy it: only a null-free group of one value in the list fails it */
+    pval lo, hi;
+    if (!no_nulls || !stat_value(se, &ch->stat_min, &lo) || !stat_value(se, &ch->stat_max, &hi) ||
+        lo.kind == 2 || pval_cmp(&lo, &hi) != 0)
+      return false;
+    for (int64_t k = 0; k < t->num_values; k++) {
+      pval v = term_value(t, k);
+      if (pval_cmp(&lo, &v) == 0) return true;
+    }
+    return false;
+  }
+  if (ch->null_count >= 0 && ch->null_count == rg->num_rows) return true; /* only nulls */
+  pval lo, hi;
+  if (!stat_value(se, &ch->stat_min, &lo) || !stat_value(se, &ch->stat_max, &hi)) return false;
+  if (t->op == ZB_PQ_IN) {
+    for (int64_t k = 0; k < t->num_values; k++) {
+      pval v = term_value(t, k);
+      int a = pval_cmp(&v, &lo), b = pval_cmp(&v, &hi);
+      if (a == 2 || b == 2) return false;
+      if (a >= 0 && b <= 0) return false; /* within [min, max]: may be there */
+    }
+    return true;
+  }
+  if (t->num_values != 1) return false;
+  pval v = term_value(t, 0);
+  int a = pval_cmp(&lo, &v), b = pval_cmp(&hi, &v); /* min vs v, max vs v */
+  if (a == 2 || b == 2) return false;
+  switch (t->op) {
+    case ZB_PQ_EQ: return a > 0 || b < 0;
+    case ZB_PQ_NE: return lo.kind != 2 && a == 0 && b == 0; /* floats: NaN != v holds */
+    case ZB_PQ_LT: return a >= 0;
+    case ZB_PQ_LE: return a > 0;
+    case ZB_PQ_GT: return b <= 0;
+    case ZB_PQ_GE: return b < 0;
+    default: return false;
+  }
+}
+
+/* Whether row group g may hold a row that passes the filter. */
+static bool keep_row_group(const reader *r, const zb_parquet_options *o, int64_t g) {
+  if (o->filter == NULL || o->num_filter_terms <= 0 || o->num_filter_groups <= 0) return true;
+  const pq_row_group *rg = &r->meta.row_groups[g];
+  for (int64_t k = 0; k < o->num_filter_groups; k++) {
+    bool excluded = false;
+    for (int64_t i = 0; i < o->num_filter_terms && !excluded; i++)
+      if (o->filter[i].group == k) excluded = term_excludes(r, rg, &o->filter[i]);
+    if (!excluded) return true; /* this conjunction may hold */
+  }
+  return false;
+}
+
+static zb_status check_chunks(reader *r, const zb_parquet_options *opts, zb_error *err) {
   const pq_meta *m = &r->meta;
   int64_t total = 0;
   r->rg_row0 = (int64_t *)zb_malloc((size_t)(m->num_row_groups + 1) * sizeof(int64_t));
-  if (r->rg_row0 == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (row groups)");
+  r->rg_sel = (int64_t *)zb_malloc((size_t)(m->num_row_groups + 1) * sizeof(int64_t));
+  if (r->rg_row0 == NULL || r->rg_sel == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (row groups)");
+  int64_t kept = 0;
   for (int64_t g = 0; g < m->num_row_groups; g++) {
     const pq_row_group *rg = &m->row_groups[g];
     if (rg->num_rows < 0 || rg->num_rows > INT64_MAX / 2 - total)
@@ -397,7 +660,6 @@ static zb_status check_chunks(reader *r, zb_error *err) {
                           "'%s': row group %lld has %lld columns where the schema has %lld",
                           r->name, (long long)g, (long long)rg->num_columns,
                           (long long)r->nleaves);
-    r->rg_row0[g] = total;
     total += rg->num_rows;
     for (int64_t k = 0; k < r->ncols; k++) {
       const rcol *c = &r->cols[k];
@@ -412,10 +674,11 @@ static zb_status check_chunks(reader *r, zb_error *err) {
                             "'%s': column '%s', row group %lld: the chunk's type (%d) is not "
                             "the schema's (%d)",
                             r->name, c->name, (long long)g, ch->type, c->se->type);
-      if (ch->codec != PQ_UNCOMPRESSED && ch->codec != PQ_SNAPPY && ch->codec != PQ_ZSTD)
+      if (ch->codec != PQ_UNCOMPRESSED && ch->codec != PQ_SNAPPY && ch->codec != PQ_ZSTD &&
+          ch->codec != PQ_GZIP)
         return zb_error_set(err, ZB_ENOTSUP,
                             "'%s': column '%s', row group %lld: the %s codec is not supported "
-                            "yet (zambezi reads UNCOMPRESSED, SNAPPY and ZSTD); rewrite the "
+                            "yet (zambezi reads UNCOMPRESSED, SNAPPY, GZIP and ZSTD); rewrite the "
                             "file with one of those",
                             r->name, c->name, (long long)g, codec_name(ch->codec));
     }
@@ -423,8 +686,14 @@ static zb_status check_chunks(reader *r, zb_error *err) {
   if (total != m->num_rows)
     return zb_error_set(err, ZB_EPARSE, "'%s': the row groups hold %lld rows, the footer says %lld",
                         r->name, (long long)total, (long long)m->num_rows);
-  r->rg_row0[m->num_row_groups] = total;
-  r->nrows = total;
+  for (int64_t g = 0; g < m->num_row_groups; g++) {
+    if (!keep_row_group(r, opts, g)) continue;
+    r->rg_sel[r->nsel] = g;
+    r->rg_row0[r->nsel++] = kept;
+    kept += m->row_groups[g].num_rows;
+  }
+  r->rg_row0[r->nsel] = kept;
+  r->nrows = kept;
   return ZB_OK;
 }
 
@@ -454,14 +723,14 @@ static zb_status alloc_columns(reader *r, zb_error *err) {
         return zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s')", c->name);
     }
   }
-  int64_t nj = r->meta.num_row_groups * r->ncols;
+  int64_t nj = r->nsel * r->ncols;
   r->jobs = (pq_job *)zb_calloc((size_t)(nj > 0 ? nj : 1), sizeof(pq_job));
   if (r->jobs == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (chunks)");
   for (int64_t t = 0; t < nj; t++) {
-    int64_t g = t / r->ncols;
+    int64_t g = r->rg_sel[t / r->ncols];
     rcol *c = &r->cols[t % r->ncols];
     pq_job *j = &r->jobs[t];
-    int64_t row0 = r->rg_row0[g];
+    int64_t row0 = r->rg_row0[t / r->ncols];
     j->file = r->file;
     j->file_size = r->data_end;
     j->chunk = &r->meta.row_groups[g].columns[c->leaf];
@@ -469,6 +738,9 @@ static zb_status alloc_columns(reader *r, zb_error *err) {
     j->max_def = c->max_def;
     j->kind = c->kind;
     j->out_width = c->out_width;
+    j->type_length = c->se->type_length;
+    j->decimal_scale = c->decimal_scale;
+    j->float16 = c->float16;
     j->rows = r->meta.row_groups[g].num_rows;
     if (c->kind == PQ_OUT_STRING)
       j->offsets = c->offsets + 1 + row0;
@@ -540,9 +812,11 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
   }
   if ((st = walk_schema(&r, err)) != ZB_OK) goto done;
   if ((st = select_columns(&r, opts, err)) != ZB_OK) goto done;
-  if ((st = check_chunks(&r, err)) != ZB_OK) goto done;
+  if ((st = check_chunks(&r, opts, err)) != ZB_OK) goto done;
+  if (opts->row_groups_total != NULL) *opts->row_groups_total = r.meta.num_row_groups;
+  if (opts->row_groups_read != NULL) *opts->row_groups_read = r.nsel;
   if ((st = alloc_columns(&r, err)) != ZB_OK) goto done;
-  int64_t nj = r.meta.num_row_groups * r.ncols;
+  int64_t nj = r.nsel * r.ncols;
   if (nj > 0) {
     if ((st = zb_parallel_for(nj, chunk_task, &r, err)) != ZB_OK) goto done;
     if (r.err_task >= 0) {
@@ -551,33 +825,35 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
       goto done;
     }
     for (int64_t t = 0; t < nj; t++) r.cols[t % r.ncols].nulls += r.jobs[t].nulls;
-    /* strings: one chars buffer per column */
+    /* strings: one chars buffer per column (join_task) */
     bool any_str = false;
     for (int64_t k = 0; k < r.ncols; k++) {
       rcol *c = &r.cols[k];
       if (c->kind != PQ_OUT_STRING) continue;
       int64_t total = 0;
-      for (int64_t g = 0; g < r.meta.num_row_groups; g++) {
+      for (int64_t g = 0; g < r.nsel; g++) {
         pq_job *j = &r.jobs[g * r.ncols + k];
         j->chars_base = total;
         total += j->chars_len;
       }
-      if (r.meta.num_row_groups == 1 && r.jobs[k].chars != NULL) {
-        c->chars = r.jobs[k].chars; /* one chunk: its buffer is the column's */
-        r.jobs[k].chars = NULL;
-        r.jobs[k].chars_len = 0;
-        zb__shrink(c->chars, (size_t)(total > 0 ? total : 1));
-        continue;
-      }
-      c->chars = (uint8_t *)zb_malloc((size_t)(total > 0 ? total : 1));
-      if (c->chars == NULL) {
-        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': %lld bytes)",
-                          c->name, (long long)total);
-        goto done;
-      }
       any_str = true;
     }
-    if (any_str && (st = zb_parallel_for(nj, concat_task, &r, err)) != ZB_OK) goto done;
+    if (any_str) {
+      zb_status *sts = (zb_status *)zb_calloc((size_t)r.ncols, sizeof(zb_status));
+      if (sts == NULL) {
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (columns)");
+        goto done;
+      }
+      join_ctx jc = {&r, sts};
+      st = zb_parallel_for(r.ncols, join_task, &jc, err);
+      for (int64_t k = 0; k < r.ncols && st == ZB_OK; k++)
+        if (sts[k] != ZB_OK)
+          st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': its strings)",
+                            r.cols[k].name);
+      zb_free(sts);
+      if (st != ZB_OK) goto done;
+      if (r.nsel > 1 && (st = zb_parallel_for(nj, shift_task, &r, err)) != ZB_OK) goto done;
+    }
   }
   if (r.ncols > 0) {
     zb_status *sts = (zb_status *)zb_calloc((size_t)r.ncols, sizeof(zb_status));

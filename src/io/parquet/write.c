@@ -10,8 +10,8 @@
  * FileMetaData) is written last.
  *
  * Layout of a chunk, as pyarrow writes it: every column OPTIONAL (its
- * definition levels an RLE/bit-packed run of width 1 in each data page
- * v1); numbers, booleans, dates and timestamps PLAIN; strings
+ * definition levels an RLE/bit-packed run of width 1 in each data page,
+ * v1 or, on request, v2; page CRC-32s on request); numbers, booleans, dates and timestamps PLAIN; strings
  * RLE_DICTIONARY with a PLAIN dictionary page, falling back to PLAIN for
  * the whole chunk when the dictionary passes PQ_DICT_LIMIT bytes;
  * categoricals RLE_DICTIONARY over their categories.  Pages hold about
@@ -376,37 +376,71 @@ typedef struct page_ctx {
   pq_buf body, comp;
 } page_ctx;
 
-/* Compress pc->body and append its page header and bytes to ch->out. */
+/* Compress pc->body and append its page header and bytes to ch->out.  A
+ * data page's body is its v1 layout (4-byte length, definition levels,
+ * values); for a data page v2 (o->data_page_version 2) the levels are
+ * stored uncompressed without the length and only the values compressed,
+ * and the header counts the page's nulls. */
 static zb_status put_page(wchunk *ch, page_ctx *pc, int type, int32_t num_values, int encoding,
-                          zb_error *err) {
+                          int64_t nulls, zb_error *err) {
   const uint8_t *data = pc->body.p;
-  int64_t n = pc->body.n, clen = n;
+  int64_t n = pc->body.n;
   int codec = pc->o->codec;
   if (n > INT32_MAX) return zb_error_set(err, ZB_EOVERFLOW, "a Parquet page of %lld bytes", (long long)n);
+  bool v2 = type == PQ_DATA_PAGE && pc->o->data_page_version == 2;
+  int64_t levels = 0; /* v2: the levels' bytes, stored before the values */
+  if (v2) {
+    uint32_t l;
+    memcpy(&l, data, 4);
+    levels = l;
+    data += 4;
+    n -= 4;
+  }
+  const uint8_t *vals = data + levels;
+  int64_t vlen = n - levels, clen = vlen;
   if (codec != ZB_PARQUET_UNCOMPRESSED) {
-    int64_t bound = codec == ZB_PARQUET_SNAPPY ? zb__snappy_bound(n) : zb__zstd_bound(n);
+    int64_t bound = codec == ZB_PARQUET_SNAPPY ? zb__snappy_bound(vlen)
+                    : codec == ZB_PARQUET_GZIP ? zb__gzip_bound(vlen)
+                                               : zb__zstd_bound(vlen);
     if (bound < 0) bound = 0; /* the library is missing: compress says so */
     pc->comp.n = 0;
     if (!zb__pq_buf_reserve(&pc->comp, bound + 1))
       return zb_error_set(err, ZB_ENOMEM, "out of host memory (a compressed page)");
-    zb_status st = codec == ZB_PARQUET_SNAPPY
-                       ? zb__snappy_compress(data, n, pc->comp.p, pc->comp.cap, &clen, err)
-                       : zb__zstd_compress(data, n,
-                                           pc->o->compression_level != 0
-                                               ? pc->o->compression_level : 1,
-                                           pc->comp.p,
-                                           pc->comp.cap, &clen, err);
+    int level = pc->o->compression_level;
+    zb_status st;
+    if (codec == ZB_PARQUET_SNAPPY)
+      st = zb__snappy_compress(vals, vlen, pc->comp.p, pc->comp.cap, &clen, err);
+    else if (codec == ZB_PARQUET_GZIP)
+      st = zb__gzip_compress(vals, vlen, level != 0 ? level : 6, pc->comp.p, pc->comp.cap,
+                             &clen, err);
+    else
+      st = zb__zstd_compress(vals, vlen, level != 0 ? level : 1, pc->comp.p, pc->comp.cap,
+                             &clen, err);
     if (st != ZB_OK) return st;
-    data = pc->comp.p;
+    vals = pc->comp.p;
   }
+  if (levels + clen > INT32_MAX)
+    return zb_error_set(err, ZB_EOVERFLOW, "a Parquet page of %lld bytes", (long long)(levels + clen));
   int64_t at = ch->out.n;
   tw w;
   zb__tw_init(&w, &ch->out);
   zb__tw_struct_begin(&w, 0);
-  zb__tw_i32(&w, 1, type);
+  zb__tw_i32(&w, 1, v2 ? PQ_DATA_PAGE_V2 : type);
   zb__tw_i32(&w, 2, (int32_t)n);
-  zb__tw_i32(&w, 3, (int32_t)clen);
-  if (type == PQ_DATA_PAGE) {
+  zb__tw_i32(&w, 3, (int32_t)(levels + clen));
+  if (pc->o->page_checksum) /* CRC-32 of the page's bytes as stored */
+    zb__tw_i32(&w, 4, (int32_t)zb__pq_crc32_update(zb__pq_crc32(data, levels), vals, clen));
+  if (v2) {
+    zb__tw_struct_begin(&w, 8);
+    zb__tw_i32(&w, 1, num_values);
+    zb__tw_i32(&w, 2, (int32_t)nulls);
+    zb__tw_i32(&w, 3, num_values); /* flat columns: a row per value */
+    zb__tw_i32(&w, 4, encoding);
+    zb__tw_i32(&w, 5, (int32_t)levels);
+    zb__tw_i32(&w, 6, 0);
+    if (codec == ZB_PARQUET_UNCOMPRESSED) zb__tw_bool(&w, 7, false);
+    zb__tw_struct_end(&w);
+  } else if (type == PQ_DATA_PAGE) {
     zb__tw_struct_begin(&w, 5);
     zb__tw_i32(&w, 1, num_values);
     zb__tw_i32(&w, 2, encoding);
@@ -420,9 +454,9 @@ static zb_status put_page(wchunk *ch, page_ctx *pc, int type, int32_t num_values
     zb__tw_struct_end(&w);
   }
   zb__tw_struct_end(&w);
-  if (!w.ok || !pq_put(&ch->out, data, clen))
+  if (!w.ok || !pq_put(&ch->out, data, levels) || !pq_put(&ch->out, vals, clen))
     return zb_error_set(err, ZB_ENOMEM, "out of host memory (a Parquet page)");
-  ch->uncompressed += (ch->out.n - at - clen) + n;
+  ch->uncompressed += (ch->out.n - at - levels - clen) + n;
   return ZB_OK;
 }
 
@@ -524,7 +558,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
         pc.body.n += 4 + (int64_t)len;
       }
       ch->dict_off = ch->out.n;
-      if ((st = put_page(ch, &pc, PQ_DICTIONARY_PAGE, (int32_t)d.count, PQ_PLAIN, err)) != ZB_OK)
+      if ((st = put_page(ch, &pc, PQ_DICTIONARY_PAGE, (int32_t)d.count, PQ_PLAIN, 0, err)) != ZB_OK)
         goto done;
     }
   } else if (c->type == ZB_CATEGORICAL) {
@@ -544,7 +578,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
       pc.body.n += 4 + (int64_t)len;
     }
     ch->dict_off = ch->out.n;
-    if ((st = put_page(ch, &pc, PQ_DICTIONARY_PAGE, (int32_t)nd, PQ_PLAIN, err)) != ZB_OK)
+    if ((st = put_page(ch, &pc, PQ_DICTIONARY_PAGE, (int32_t)nd, PQ_PLAIN, 0, err)) != ZB_OK)
       goto done;
   }
   if (c->type == ZB_STRING && !dict) minmax_strings(ch, c, valid, r0, r0 + n);
@@ -571,8 +605,10 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
     else
       ok = plain_fixed(&pc.body, w, r0 + a, r0 + e);
     if (!ok) goto oom;
+    int64_t page_nulls =
+        valid == NULL ? 0 : (e - a) - zb_bitmap_count(valid, c->offset + r0 + a, e - a);
     st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)(e - a), dict ? PQ_RLE_DICTIONARY : PQ_PLAIN,
-                  err);
+                  page_nulls, err);
     if (st != ZB_OK) goto done;
     if (n == 0) break;
   }
@@ -761,8 +797,12 @@ zb_status zb_parquet_write(const zb_table *t, const zb_parquet_write_options *op
   if (t == NULL || write == NULL)
     return zb_error_set(err, ZB_EINVAL, "to_parquet: table or write function is NULL");
   if (opts->codec != ZB_PARQUET_UNCOMPRESSED && opts->codec != ZB_PARQUET_SNAPPY &&
-      opts->codec != ZB_PARQUET_ZSTD)
+      opts->codec != ZB_PARQUET_ZSTD && opts->codec != ZB_PARQUET_GZIP)
     return zb_error_set(err, ZB_EINVAL, "to_parquet: unknown codec %d", opts->codec);
+  if (opts->data_page_version != 0 && opts->data_page_version != 1 &&
+      opts->data_page_version != 2)
+    return zb_error_set(err, ZB_EINVAL, "to_parquet: data_page_version must be 1 or 2, not %d",
+                        opts->data_page_version);
   if (opts->row_group_size < 0)
     return zb_error_set(err, ZB_EINVAL, "to_parquet: row_group_size must be positive, not %lld",
                         (long long)opts->row_group_size);
@@ -779,6 +819,10 @@ zb_status zb_parquet_write(const zb_table *t, const zb_parquet_write_options *op
   if (opts->codec == ZB_PARQUET_ZSTD && !zb_zstd_available()) {
     int64_t len;
     return zb__zstd_compress("", 0, 0, NULL, 0, &len, err);
+  }
+  if (opts->codec == ZB_PARQUET_GZIP && !zb_zlib_available()) {
+    int64_t len;
+    return zb__gzip_compress("", 0, 6, NULL, 0, &len, err);
   }
   writer wr;
   memset(&wr, 0, sizeof wr);
