@@ -156,11 +156,7 @@ def _template(regex, repl):
 
 
 def _expand_split(kind, n, expand):
-    if expand is not True:
-        if expand is False:
-            raise UnsupportedError(
-                f"str.{kind}(expand=False) gives lists, and zambezi has no list dtype yet; "
-                "use expand=True for a DataFrame of the pieces")
+    if not isinstance(expand, bool):
         raise InvalidValueError(f"str.{kind}: expand must be True or False")
     if n is None or n == 0:
         return -1
@@ -369,8 +365,8 @@ class _PatternMethods:
         longer one is a regular expression unless regex=False (as pandas).
         At most ``n`` splits when n > 0.  Groups in a regular expression
         are kept as pieces, as re.split keeps them.  expand=False (pandas'
-        default) gives lists, which zambezi cannot hold yet: it raises
-        UnsupportedError.
+        default) gives a Series of lists (dtype list<string>; a null row
+        gives a null list).
 
         Examples
         --------
@@ -379,6 +375,8 @@ class _PatternMethods:
         {0: ['a', 'd', None], 1: ['b', None, None], 2: ['c', None, None]}
         >>> zb.Series(["a1b22c"]).str.split(r"\\d+", n=1, expand=True).to_dict("list")
         {0: ['a'], 1: ['b22c']}
+        >>> s.str.split().to_list()
+        [['a', 'b', 'c'], ['d'], None]
         """
         n = _expand_split("split", n, expand)
         if pat is None:
@@ -399,7 +397,14 @@ class _PatternMethods:
                 if pat == "":
                     raise InvalidValueError("str.split: empty separator")
                 table = self._regex("split", pat, _LITERAL, n)
-        return self._frame(table, list(range(table.num_columns)))
+        return self._split_result(table, expand)
+
+    def _split_result(self, table, expand):
+        if expand:
+            return self._frame(table, list(range(table.num_columns)))
+        from zambezi._lists import from_pieces
+
+        return self._s._like(from_pieces(table, self._s._col))
 
     def rsplit(self, pat=None, *, n=-1, expand=False):
         """split counting the ``n`` splits from the right (Python's
@@ -409,6 +414,8 @@ class _PatternMethods:
         --------
         >>> zb.Series(["a.b.c", None]).str.rsplit(".", n=1, expand=True).to_dict("list")
         {0: ['a.b', None], 1: ['c', None]}
+        >>> zb.Series(["a.b.c", None]).str.rsplit(".", n=1).to_list()
+        [['a.b', 'c'], None]
         """
         n = _expand_split("rsplit", n, expand)
         if pat is not None and not isinstance(pat, str):
@@ -416,7 +423,7 @@ class _PatternMethods:
         if pat == "":
             raise InvalidValueError("str.rsplit: empty separator")
         table = self._regex("rsplit", pat, _LITERAL, n)
-        return self._frame(table, list(range(table.num_columns)))
+        return self._split_result(table, expand)
 
     def _partition(self, kind, sep, expand):
         if expand is not True:

@@ -20,7 +20,8 @@ const char *zb__op_name(zb__op op) {
       "nunique",      "value_counts", "duplicated",  "isin",      "join_indices",
       "groupby",      "groupby_agg", "group_ids",    "group_cumcount",
       "fill_scan",    "cumulative",  "rank",   "rolling", "ewm",
-      "regex",        "parse_time"};
+      "regex",        "parse_time",
+      "list_join"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -222,10 +223,12 @@ static bool keys_list(const zb_table *t, int64_t n, const int64_t *keys) {
 }
 
 /* Whether c reads a list column (or makes one by a cast).  Only take,
- * filter and isnull know lists; every other operation refuses them here,
+ * filter, isnull and list_join know lists; every other operation refuses them here,
  * once, rather than in each kernel's type switch. */
 static bool reads_list(const zb__call *c) {
-  if (c->op == ZB__OP_TAKE || c->op == ZB__OP_FILTER || c->op == ZB__OP_IS_NULL) return false;
+  if (c->op == ZB__OP_TAKE || c->op == ZB__OP_FILTER || c->op == ZB__OP_IS_NULL ||
+      c->op == ZB__OP_LIST_JOIN)
+    return false;
   if (c->op == ZB__OP_CAST && c->variant == ZB_LIST) return true;
   for (int k = 0; k < 3; k++)
     if (c->in[k] != NULL && c->in[k]->type == ZB_LIST) return true;

@@ -142,6 +142,8 @@ typedef enum zb__op {
   /* in[0] a string column; variant the zb_parse_kind; p.parse (format
    * NULL: ISO 8601); -> out[0] timestamp[ns] / duration[ns], p.parse.info */
   ZB__OP_PARSE_TIME,
+  /* in[0] a list<string> column; p.cat.sep; -> out[0] string (str.join) */
+  ZB__OP_LIST_JOIN,
   ZB__OP_COUNT
 } zb__op;
 

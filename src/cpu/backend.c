@@ -191,6 +191,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_PARSE_TIME:
       return zb__cpu_parse_time(in[0], (zb_parse_kind)c->variant, c->p.parse.format,
                                 c->p.parse.info, out, err);
+    case ZB__OP_LIST_JOIN:
+      return zb__cpu_list_join(in[0], c->p.cat.sep, c->p.cat.sep_len, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

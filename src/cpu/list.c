@@ -153,3 +153,105 @@ zb_status zb__cpu_list_filter(const zb_column *col, const zb_column *mask, zb_co
   zb_column_release(rows);
   return st;
 }
+
+/* ---- join: each list of strings as one string ----------------------------- */
+
+typedef struct list_join_job {
+  const zb_column *col; /* list<string> */
+  const char *sep;
+  int64_t sep_len;
+  int64_t *bytes;   /* per morsel: bytes written (pass 1), then the start */
+  int64_t *offsets; /* result string offsets */
+  uint8_t *valid;   /* result validity, all rows */
+  char *chars;
+} list_join_job;
+
+/* Whether row i joins (a valid list of valid strings), and its bytes. */
+static inline bool join_row(const list_join_job *j, int64_t i, int64_t *bytes) {
+  const zb_column *c = j->col, *ch = c->child;
+  if (!zb_column_is_valid(c, i)) return false;
+  const int64_t *o = (const int64_t *)c->data->data + c->offset;
+  const int64_t *so = (const int64_t *)ch->data->data + ch->offset;
+  int64_t b = 0;
+  for (int64_t k = o[i]; k < o[i + 1]; k++) {
+    if (!zb_column_is_valid(ch, k)) return false;
+    b += so[k + 1] - so[k];
+  }
+  if (o[i + 1] > o[i]) b += j->sep_len * (o[i + 1] - o[i] - 1);
+  *bytes = b;
+  return true;
+}
+
+static void list_join_count(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  list_join_job *j = (list_join_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->col->length, s + ZB_MORSEL_ROWS), sum = 0;
+  for (int64_t i = s; i < e; i++) {
+    int64_t b;
+    bool ok = join_row(j, i, &b);
+    zb_bit_set(j->valid, i, ok); /* morsels are whole bytes */
+    if (ok) sum += b;
+  }
+  j->bytes[task] = sum;
+}
+
+static void list_join_write(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  list_join_job *j = (list_join_job *)ctx;
+  const zb_column *c = j->col, *ch = c->child;
+  const int64_t *o = (const int64_t *)c->data->data + c->offset;
+  const int64_t *so = (const int64_t *)ch->data->data + ch->offset;
+  const char *src = (const char *)ch->chars->data;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
+  int64_t pos = j->bytes[task];
+  for (int64_t i = s; i < e; i++) {
+    j->offsets[i] = pos;
+    if (!zb_bit_get(j->valid, i)) continue;
+    for (int64_t k = o[i]; k < o[i + 1]; k++) {
+      if (k > o[i] && j->sep_len > 0) {
+        memcpy(j->chars + pos, j->sep, (size_t)j->sep_len);
+        pos += j->sep_len;
+      }
+      memcpy(j->chars + pos, src + so[k], (size_t)(so[k + 1] - so[k]));
+      pos += so[k + 1] - so[k];
+    }
+  }
+}
+
+zb_status zb__cpu_list_join(const zb_column *col, const char *sep, int64_t sep_len,
+                            zb_column **out, zb_error *err) {
+  *out = NULL;
+  int64_t n = col->length, nm = zb__morsels(n);
+  list_join_job j = {col, sep, sep_len, NULL, NULL, NULL, NULL};
+  zb_buffer *offsets = NULL, *validity = NULL, *chars = NULL;
+  zb_status st = zb_buffer_new(ZB_CPU, (n + 1) * (int64_t)sizeof(int64_t), &offsets, err);
+  if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &validity, err);
+  if (st == ZB_OK) {
+    j.bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+    if (j.bytes == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.join)");
+  }
+  if (st == ZB_OK) {
+    j.valid = (uint8_t *)validity->data;
+    st = zb_parallel_for(nm, list_join_count, &j, err);
+  }
+  int64_t total = 0;
+  for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
+    int64_t b = j.bytes[m];
+    j.bytes[m] = total;
+    total += b;
+  }
+  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, total, &chars, err);
+  if (st == ZB_OK) {
+    j.offsets = (int64_t *)offsets->data;
+    j.chars = (char *)chars->data;
+    j.offsets[n] = total;
+    st = zb_parallel_for(nm, list_join_write, &j, err);
+  }
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_STRING, n, 0, validity, offsets, chars, NULL, -1, out, err);
+  zb_free(j.bytes);
+  zb_buffer_release(offsets);
+  zb_buffer_release(validity);
+  zb_buffer_release(chars);
+  return st;
+}

@@ -8,12 +8,15 @@
  *     types a flat list) and recording the offsets and nulls;
  *   list_from_parts(offsets, child, mask=None): a list column over an
  *     existing child column from int64 offsets (n + 1 of them, into the
- *     child's rows) and an optional bool mask (True = null list).
+ *     child's rows) and an optional bool mask (True = null list);
+ *   list_join(col, sep): zb_list_join (pandas' str.join of lists).
  */
 #include "zbpy.h"
 
 #include <math.h>
 #include <string.h>
+
+#include "zambezi/list.h"
 
 PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *kwargs);
 
@@ -184,7 +187,28 @@ done:
   return result;
 }
 
+static PyObject *py_list_join(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *col_o;
+  const char *sep;
+  Py_ssize_t sep_len;
+  if (!PyArg_ParseTuple(args, "Os#:list_join", &col_o, &sep, &sep_len)) return NULL;
+  zb_column *col = zbpy_arg_column(st, col_o, "str.join");
+  if (col == NULL) return NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_column *out = NULL;
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_list_join(col, sep, (int64_t)sep_len, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 PyMethodDef zbpy_list_methods[] = {
+    {"list_join", py_list_join, METH_VARARGS,
+     "list_join(col, sep) -> string Column: each list of strings joined with sep"},
     {"list_from_sequence", (PyCFunction)(void (*)(void))py_list_from_sequence,
      METH_VARARGS | METH_KEYWORDS,
      "list_from_sequence(seq, name=None) -> Column of dtype list<T>"},
