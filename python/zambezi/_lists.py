@@ -88,31 +88,6 @@ def explode(col, keep_empty=True):
     return _core.take(col.child, _positions(pos, ok)), rows
 
 
-def from_pieces(table, source):
-    """A list<string> column from split's table of pieces (piece j of row
-    r in column j, null past the row's last piece): the row's non-null
-    pieces in column order; a null source row gives a null list."""
-    n, k = table.num_rows, table.num_columns
-    cols = [table.column(j) for j in range(k)]
-    if k == 0:
-        child = _core.column_from_sequence([], dtype="string")
-        valid = np.zeros((n, 0), dtype=bool)
-    else:
-        child = _core.concat(cols) if k > 1 else cols[0]
-        valid = np.empty((n, k), dtype=bool)
-        for j, c in enumerate(cols):  # per piece column, not per row
-            m = c.null_mask()
-            valid[:, j] = True if m is None else ~np.frombuffer(m, dtype=np.bool_)
-    counts = valid.sum(axis=1, dtype=np.int64)
-    pos = (np.arange(k, dtype=np.int64) * n)[None, :] + np.arange(n, dtype=np.int64)[:, None]
-    child = _core.take(child, _core.column_from_buffer(np.ascontiguousarray(pos[valid])))
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    m = source.null_mask()
-    return _core.list_from_parts(offsets, child,
-                                 None if m is None else np.frombuffer(m, dtype=np.bool_))
-
-
 def group_lists(values, ids, n_groups):
     """A list column of n_groups rows: the values of each group (int64 group
     ids per row, -1 for none) in row order."""
