@@ -16,7 +16,15 @@ docstrings):
   string ...) where pandas' object column gives object values;
 - ``str.len()`` / ``.list.len()`` give int64 with nulls for null lists
   (pandas: float64 with NaN when there is a missing row);
-- a list of lists is not supported yet (UnsupportedError).
+- ``to_pandas()`` gives None for a null list and for a null element
+  (pandas' own producers give NaN there: ``str.split`` of a missing row,
+  ``agg(list)`` of a missing float); the dtype line of a repr says
+  ``list<T>`` where pandas says object;
+- ``groupby(...).agg(list)`` gathers each group's values in row order
+  (one engine take; the group ids as the group-by numbers its groups);
+- a list of lists is not supported yet (UnsupportedError); neither are
+  sorting, hashing, comparing or arithmetic of lists (DTypeError naming
+  the operation and "list"), nor writing lists to Parquet or CSV.
 """
 
 import numpy as np
@@ -189,7 +197,14 @@ class ListMethods:
 class ListStringMethods:
     """``Series.str`` of a list Series: the methods pandas' ``.str`` has
     for an object column of lists -- ``len``, ``get`` / ``[i]`` and
-    ``join``; the others raise UnsupportedError naming the method."""
+    ``join``; the others raise UnsupportedError naming the method.
+
+    Examples
+    --------
+    >>> s = zb.Series([["a", "b"], None])
+    >>> s.str[0].to_list()
+    ['a', None]
+    """
 
     __slots__ = ("_s",)
 
@@ -198,13 +213,25 @@ class ListStringMethods:
 
     def len(self):
         """The length of each list (int64; null for a null list; pandas
-        gives float64 with NaN when there is a missing row)."""
+        gives float64 with NaN when there is a missing row).
+
+        Examples
+        --------
+        >>> zb.Series([["a", "b"], None, []]).str.len().to_list()
+        [2, None, 0]
+        """
         return self._s._like(lengths(self._s._col))
 
     def get(self, i):
         """Element i of each list (negative i from the end); null where the
         list is null or too short.  The element type is kept (pandas:
-        object values)."""
+        object values).
+
+        Examples
+        --------
+        >>> zb.Series([[1, 2], [3], None]).str.get(-2).to_list()
+        [1, None, None]
+        """
         return self._s._like(element(self._s._col, i))
 
     def __getitem__(self, key):

@@ -311,7 +311,14 @@ static zb_status concat_lists(zb_column *const *cols, int64_t n, int64_t total,
     }
     const int64_t *o = (const int64_t *)c->data->data + c->offset;
     int64_t *d = (int64_t *)offsets->data + row;
-    for (int64_t k = 0; k < c->length; k++) d[k] = base + (o[k] - o[0]);
+    for (int64_t k = 0; k < c->length; k++) {
+      if ((k & 0xffff) == 0xffff && zb_cancel_requested()) {
+        st = zb_error_set(err, ZB_ECANCEL, "concat: interrupted");
+        break;
+      }
+      d[k] = base + (o[k] - o[0]);
+    }
+    if (st != ZB_OK) break;
     st = zb_column_slice(c->child, o[0], o[c->length] - o[0], &parts[i], err);
     base += o[c->length] - o[0];
     row += c->length;
