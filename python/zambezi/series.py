@@ -605,10 +605,9 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
 
         Examples
         --------
-        >>> zb.Series([[1, 2], [], None]).explode().to_pandas().to_dict()
-        {0: 2, 1: nan, 2: nan}
-        >>> zb.Series([[1, 2], [], None]).explode().to_list()
-        [1, 2, None, None]
+        >>> s = zb.Series([[1, 2], [], None], index=["a", "b", "c"]).explode()
+        >>> s.to_list(), s.index.to_list()
+        ([1, 2, None, None], ['a', 'a', 'b', 'c'])
         """
         from zambezi._lists import series_explode
 
