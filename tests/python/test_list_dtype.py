@@ -300,6 +300,7 @@ def test_str_len_get_join_match_pandas(kind):
         # pandas joins lists of str (NaN where a list holds a missing value)
         assert values(s.str.join("-é-")) == values(p.str.join("-é-"))
         assert values(s.str.join("")) == values(p.str.join(""))
+        assert values(s.str.join(",")) == values(p.str.join(","))
     else:
         with pytest.raises(UnsupportedError, match="only lists of strings"):
             s.str.join("-")
