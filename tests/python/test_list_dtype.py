@@ -332,3 +332,20 @@ def test_results_frame_shaped_like_pandas():
     # pandas' float64 with NaN for missing rows: zambezi keeps int64 with nulls
     p["n"] = p["n"].astype("Int64")
     assert_frame_like(z[["n"]], p[["n"]], "split().str.len()")
+
+
+@pytest.mark.gpu
+def test_list_columns_on_the_gpu():
+    # lists move to the device with their child; every list operation runs
+    # on the CPU over host copies (no GPU kernel yet) and comes back there
+    data = rand_lists(1000, 15, "str")
+    df = zb.DataFrame({"k": list(range(1000)), "l": data}).to("cuda")
+    assert df["l"].device.startswith("cuda")
+    assert df["l"].to_list() == data
+    picked = df[df["k"] % 3 == 0]
+    assert picked["l"].to_list() == data[::3]
+    assert df.sort_values("k", ascending=False)["l"].to_list() == data[::-1]
+    assert df["l"].str.len().to_list() == [None if r is None else len(r) for r in data]
+    want = pd.Series(data).explode()
+    assert values(df["l"].explode()) == values(want)
+    assert pa.array(df["l"].to("cpu")).to_pylist() == data
