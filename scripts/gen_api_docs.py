@@ -52,7 +52,8 @@ DEVICE_NAMES = frozenset(["devices", "get_num_threads", "set_num_threads", "prof
                           "Profile", "ProfileRecord", "coverage"])
 # Classes users reach through an attribute or a method rather than by name.
 CLASS_HOMES = {"StringMethods": "Series.str", "DatetimeMethods": "Series.dt",
-               "CategoricalMethods": "Series.cat",
+               "CategoricalMethods": "Series.cat", "ListMethods": "Series.list",
+               "ListStringMethods": "Series.str of lists",
                "Rolling": "Rolling", "Expanding": "Expanding",
                "ExponentialMovingWindow": "ExponentialMovingWindow", "Resampler": "Resampler",
                "GroupBy": "GroupBy"}

@@ -42,7 +42,16 @@ extern "C" {
  *                    (literal or whitespace only, as Python's str.rsplit).
  *   ZB_RE_PARTITION  table of 3 columns: before, the first literal pat,
  *                    after (str.partition).
- *   ZB_RE_RPARTITION table of 3: around the last occurrence (rpartition). */
+ *   ZB_RE_RPARTITION table of 3: around the last occurrence (rpartition).
+ *   ZB_RE_FINDALL    list<string>: every non-overlapping match (re.findall):
+ *                    the whole match, or the text of the pattern's one
+ *                    capture group ("" where it took no part); a pattern
+ *                    with several groups is ZB_ENOTSUP (pandas gives
+ *                    tuples).  n >= 0 takes group n of every match
+ *                    instead (0: the whole match), null where the group
+ *                    took no part (extractall).
+ * With as_list, SPLIT and RSPLIT set *out to a list<string> column of each
+ * row's pieces (a null row: a null list) instead of a table. */
 typedef enum zb_regex_op {
   ZB_RE_CONTAINS = 0,
   ZB_RE_MATCH,
@@ -54,6 +63,7 @@ typedef enum zb_regex_op {
   ZB_RE_RSPLIT,
   ZB_RE_PARTITION,
   ZB_RE_RPARTITION,
+  ZB_RE_FINDALL,
   ZB_RE_OP_COUNT
 } zb_regex_op;
 
@@ -71,7 +81,8 @@ typedef struct zb_regex_args {
   const char *pat; /* UTF-8 pattern (NULL only for whitespace SPLIT/RSPLIT) */
   int64_t pat_len;
   uint32_t flags;
-  int64_t n; /* REPLACE: replacements per row; SPLIT/RSPLIT: splits; < 0: all */
+  int64_t n; /* REPLACE: replacements per row; SPLIT/RSPLIT: splits; < 0: all;
+              * FINDALL: the group to take (< 0: as re.findall) */
   /* REPLACE: the template as n_tmpl pairs (k, g): copy the next k bytes of
    * repl, then group g of the match (g < 0: nothing; a group that took no
    * part: nothing, as Python's re.sub). */
@@ -79,6 +90,7 @@ typedef struct zb_regex_args {
   int64_t repl_len;
   const int64_t *tmpl;
   int64_t n_tmpl;
+  bool as_list; /* SPLIT / RSPLIT: one list<string> column, not a table */
 } zb_regex_args;
 
 /* "contains", "match", ... */
@@ -89,8 +101,8 @@ ZB_API const char *zb_regex_op_name(zb_regex_op op);
 ZB_API bool zb_regex_available(void);
 
 /* Apply op to every row of col (string or categorical).  Single-column ops
- * set *out (out_table may be NULL); EXTRACT, SPLIT, RSPLIT, PARTITION and
- * RPARTITION set *out_table with columns named "0", "1", ...  A pattern
+ * (and FINDALL, and SPLIT / RSPLIT with as_list) set *out (out_table may be
+ * NULL); EXTRACT, SPLIT, RSPLIT, PARTITION and RPARTITION set *out_table with columns named "0", "1", ...  A pattern
  * PCRE2 refuses is ZB_EINVAL naming the pattern and the reason; a missing
  * PCRE2 library is ZB_ENOTSUP saying how to install it.  Literal ops
  * (ZB_RE_LITERAL with case kept, PARTITION, RPARTITION, RSPLIT, SPLIT of

@@ -239,6 +239,7 @@ typedef enum zb_type_id {
   ZB_DATE32,      /* int32 days since 1970-01-01 */
   ZB_TIMESTAMP,   /* int64 since the epoch in `unit`, optional timezone */
   ZB_DURATION,    /* int64 length of time in `unit` (Arrow duration; pandas timedelta64) */
+  ZB_LIST,        /* int64 offsets + one child column (Arrow large_list) */
   ZB_TYPE_COUNT
 } zb_type_id;
 
@@ -255,7 +256,7 @@ ZB_API const char *zb_type_name(zb_type_id id);
  * "string", "category", "date32", "timestamp"); aliases such as "str" or
  * "Int64" are the Python layer's. */
 ZB_API zb_status zb_type_from_name(const char *name, zb_type_id *out, zb_error *err);
-/* Bytes per value of the data buffer; 0 for bool (bits) and string. */
+/* Bytes per value of the data buffer; 0 for bool (bits), string and list. */
 ZB_API int zb_type_width(zb_type_id id);
 ZB_API bool zb_type_is_integer(zb_type_id id);
 ZB_API bool zb_type_is_signed(zb_type_id id);
@@ -277,7 +278,11 @@ ZB_API bool zb_type_is_numeric(zb_type_id id);
  *             strings are distinct (not checked by zb_column_make; the
  *             engine compares categoricals by code).
  *   timezone: timestamp only: NULL or an IANA name / offset ("UTC").
- * All buffers live on `device`. */
+ *   child:    list only: the values of all lists; list i is child rows
+ *             [data[offset + i], data[offset + i + 1]) (data: int64
+ *             offsets, length + offset + 1 entries used, as a string's).
+ *             The child is any non-list type, itself possibly with nulls.
+ * All buffers (and the child) live on `device`. */
 typedef struct zb_column {
   zb_type_id type;
   zb_time_unit unit;
@@ -295,6 +300,7 @@ typedef struct zb_column {
    * changes): 0 not known yet, 1 every value distinct, 2 some repeat.  A
    * categorical's dictionary answers it once for every group-by on it. */
   int32_t distinct; /* atomic */
+  struct zb_column *child; /* list only */
 } zb_column;
 
 /* Assemble a column from buffers.  Takes new references to the buffers and
@@ -304,6 +310,18 @@ ZB_API zb_status zb_column_make(zb_type_id type, int64_t length, int64_t offset,
                                 zb_buffer *validity, zb_buffer *data, zb_buffer *chars,
                                 zb_column *dictionary, int64_t null_count,
                                 zb_column **out, zb_error *err);
+/* Assemble a list column (Arrow large_list) from its int64 offsets
+ * (offset + length + 1 entries used, non-decreasing, within the child) and
+ * its child column (any type but list: a list of lists is ZB_ENOTSUP).
+ * Takes new references (the caller keeps its own); null_count < 0 means
+ * "count it". */
+ZB_API zb_status zb_column_make_list(int64_t length, int64_t offset, zb_buffer *validity,
+                                     zb_buffer *offsets, zb_column *child, int64_t null_count,
+                                     zb_column **out, zb_error *err);
+/* The dtype's text as users see it: zb_type_name, but "list<int64>" for a
+ * list (with its child's unit: "list<timestamp[us]>"); buf holds size bytes. */
+ZB_API const char *zb_column_type_text(const zb_column *col, char *buf, size_t size);
+
 /* Set timestamp unit and timezone on a column the caller holds the only
  * reference to (right after zb_column_make).  tz may be NULL. */
 ZB_API zb_status zb_column_set_time(zb_column *col, zb_time_unit unit, const char *tz,

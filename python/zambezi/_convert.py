@@ -102,7 +102,21 @@ def column_from_pandas(s, name=None):
 
         return column_from_arrow_array(pa.array(s.array), name=name)
     values = s.to_numpy(dtype=object)
+    if _holds_lists(values):  # pandas' list columns are object columns of lists
+        return _core.list_from_sequence(values, name=name)
     return _core.column_from_sequence(values, mask=s.isna().to_numpy(), name=name)
+
+
+def _holds_lists(seq):
+    """Whether a sequence is meant as a list column: its first non-missing
+    value is a list, tuple or numpy array (one value looked at, as
+    _holds_timedeltas does)."""
+    for v in seq:  # stops at the first value that is not None / NaN / NA
+        if v is None or (isinstance(v, float) and v != v) or \
+                type(v).__name__ in ("NaTType", "NAType"):
+            continue
+        return isinstance(v, (list, tuple, np.ndarray))
+    return False
 
 
 def _holds_timedeltas(seq, dtype):
@@ -160,6 +174,9 @@ def to_column(obj, name=None, dtype=None):
         import pandas as pd
 
         col = column_from_pandas(pd.Series(obj, copy=False), name)
+    elif isinstance(obj, np.ndarray) and obj.dtype.kind == "O" and dtype is None and \
+            _holds_lists(obj):
+        col = _core.list_from_sequence(obj, name=name)
     elif isinstance(obj, np.ndarray):
         if dtype is not None and obj.dtype.kind == "O":
             return _core.column_from_sequence(obj, dtype=dtype, name=name)
@@ -171,6 +188,8 @@ def to_column(obj, name=None, dtype=None):
         from zambezi import _interchange
 
         col = _interchange.column_from_array(obj)
+    elif isinstance(obj, (list, tuple)) and dtype is None and _holds_lists(obj):
+        col = _core.list_from_sequence(obj, name=name)
     elif isinstance(obj, (list, tuple)):
         if dtype is not None and dtype.startswith("duration") and \
                 not _holds_timedeltas(obj, None):  # numbers: counts of the unit
@@ -224,7 +243,9 @@ def values_numpy(col):
     return arr
 
 
-def _object_array(values):
+def _object_array(values, lists=False):
+    if lists:  # lists of one length would broadcast as a 2-D block: one by one, in C
+        return np.fromiter(values, dtype=object, count=len(values))
     out = np.empty(len(values), dtype=object)
     out[:] = values
     return out
@@ -237,10 +258,10 @@ def to_numpy(col):
     if col.device != "cpu":
         col = col.to_device("cpu")
     dt = col.dtype
-    if dt in ("string", "category", "date32"):
+    if dt in ("string", "category", "date32") or dt.startswith("list<"):
         if dt == "date32" and col.null_count == 0:
             return np.asarray(col.values()).astype("datetime64[D]")
-        return _object_array(col.to_pylist())
+        return _object_array(col.to_pylist(), dt.startswith("list<"))
     mask = null_mask(col)
     arr = values_numpy(col)
     if mask is None:
@@ -303,8 +324,9 @@ def column_to_pandas(col, name=None):
                               dtype=_default_str_dtype(pd))
         cat = pd.Categorical.from_codes(codes, categories=categories)
         return pd.Series(cat, name=name)
-    if dt == "date32":
-        return pd.Series(_object_array(col.to_pylist()), dtype=object, name=name)
+    if dt == "date32" or dt.startswith("list<"):  # lists: pandas' object column of lists
+        return pd.Series(_object_array(col.to_pylist(), dt.startswith("list<")), dtype=object,
+                         name=name)
     if dt.startswith("timestamp"):
         values = values_numpy(col).copy()
         if mask is not None:

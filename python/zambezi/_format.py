@@ -31,6 +31,10 @@ def _cells(col):
         return [("NaT" if v is None else s) for v, s in zip(values, out)]
     if dt.startswith("duration"):
         return duration_cells(values, col.unit)
+    if dt.startswith("list<"):
+        from zambezi._lists import cells
+
+        return cells(col)
     out = []
     for v in values:
         if v is None:

@@ -76,7 +76,8 @@ _DURATION_OPS = frozenset(["sum", "mean", "median", "std", "quantile"])
 _NUMERIC_OPS = frozenset(["sum", "mean", "std", "var", "median", "quantile", "prod", "any",
                           "all"])
 _ALL_OPS = frozenset(["sum", "mean", "min", "max", "count", "size", "std", "var", "median",
-                      "quantile", "first", "last", "nunique", "prod", "any", "all"])
+                      "quantile", "first", "last", "nunique", "prod", "any", "all",
+                      "list"])  # list: each group's values as a list (zambezi._lists)
 _ALIASES = {"product": "prod", "nanmean": "mean", "average": "mean"}
 
 
@@ -364,8 +365,32 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
         if units:
             work = _durations_as_counts(work)
+        lists = [i for i, t in enumerate(tuples) if t[0] == "list"]
+        for i in lists:  # the engine counts the group's rows there; filled below
+            tuples[i] = ("size", -1) + tuples[i][2:]
         table = _core.groupby(work, self._key_idx(), self._dropna, self._sort, tuples)
+        if lists:
+            table = self._fill_lists(table, [(i, names.index(specs[i][1])) for i in lists])
         return _counts_as_durations(table, len(self._k.keys), units) if units else table
+
+    def _fill_lists(self, table, where):
+        """table with the columns of agg(list) made: (result position, work
+        column) pairs; each group's values in row order (zambezi._lists)."""
+        import numpy as np
+
+        from zambezi import _convert
+        from zambezi._lists import group_lists
+
+        ids, n = self._ids()
+        m = _convert.null_mask(ids)
+        ids = np.array(_convert.values_numpy(ids), dtype=np.int64)
+        if m is not None:
+            ids[m] = -1
+        nk = len(self._k.keys)
+        cols = [table.column(j) for j in range(table.num_columns)]
+        for i, ci in where:
+            cols[nk + i] = group_lists(self._k.work.column(ci), ids, n)
+        return _core.table_from_columns(cols, list(table.names))
 
     def _ids(self):
         return _core.group_ids(self._k.work, self._key_idx(), self._dropna, self._sort)

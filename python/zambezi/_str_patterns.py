@@ -19,13 +19,15 @@ inline flags (?a) and (?L) are refused.
 
 Nulls propagate: a null row gives a null result, as zambezi's other str
 methods (pandas' str dtype fills False / -1 / NaN for them; ``na=`` fills
-here too).  List results (``split(expand=False)``, ``findall``,
-``extractall``) need a list dtype zambezi does not have yet: they raise
-UnsupportedError.
+here too).  List results (``split(expand=False)``, ``rsplit``,
+``findall``) are list<string> columns (zambezi._lists); a null row gives a
+null list.
 """
 
 import re
 import unicodedata
+
+import numpy as np
 
 from zambezi import _core, _labels
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -156,11 +158,7 @@ def _template(regex, repl):
 
 
 def _expand_split(kind, n, expand):
-    if expand is not True:
-        if expand is False:
-            raise UnsupportedError(
-                f"str.{kind}(expand=False) gives lists, and zambezi has no list dtype yet; "
-                "use expand=True for a DataFrame of the pieces")
+    if not isinstance(expand, bool):
         raise InvalidValueError(f"str.{kind}: expand must be True or False")
     if n is None or n == 0:
         return -1
@@ -172,8 +170,9 @@ class _PatternMethods:
 
     __slots__ = ()
 
-    def _regex(self, op, pat=None, flags=0, n=-1, repl=None, tmpl=None):
-        return _core.regex_op(self._s._col, op, pat=pat, flags=flags, n=n, repl=repl, tmpl=tmpl)
+    def _regex(self, op, pat=None, flags=0, n=-1, repl=None, tmpl=None, as_list=False):
+        return _core.regex_op(self._s._col, op, pat=pat, flags=flags, n=n, repl=repl, tmpl=tmpl,
+                              as_list=as_list)
 
     def _fill_na(self, out, na, what):
         if na is None or na is _NO_NA:
@@ -331,34 +330,57 @@ class _PatternMethods:
         return self._frame(table, labels)
 
     def findall(self, pat, flags=0):
-        """Not available: the result is a list per row, and zambezi has no
-        list dtype yet (UnsupportedError).  ``count`` gives the number of
-        matches and ``extract`` the first one.
+        """Every non-overlapping match of the regular expression in each
+        row, as a list (dtype list<string>; re.findall): the whole match,
+        or the text of the pattern's one group.  A null row gives a null
+        list.  A pattern with several groups raises UnsupportedError
+        (pandas gives tuples).
 
         Examples
         --------
-        >>> zb.Series(["a1"]).str.findall(r"\\d")
-        Traceback (most recent call last):
-            ...
-        zambezi.errors.UnsupportedError: str.findall gives lists, and zambezi has no list dtype yet; str.count and str.extract give the number of matches and the first one
+        >>> zb.Series(["a1b22", "", None]).str.findall(r"\\d+").to_list()
+        [['1', '22'], [], None]
         """
-        raise UnsupportedError(
-            "str.findall gives lists, and zambezi has no list dtype yet; str.count and "
-            "str.extract give the number of matches and the first one")
+        regex, src, ef = compile_pattern(pat, flags, True, "findall")
+        if regex.groups > 1:
+            raise UnsupportedError(f"str.findall: the pattern has {regex.groups} groups; "
+                                   "findall of several groups gives tuples, which zambezi "
+                                   "cannot hold (str.extractall gives a column per group)")
+        return self._wrap(self._regex("findall", src, ef))
 
     def extractall(self, pat, flags=0):
-        """Not available yet (UnsupportedError): it needs one row per match,
-        which zambezi does not build; ``extract`` gives the first match.
+        """One row per match, one column per capture group (named groups
+        name their column), indexed by the row's label plus the level
+        ``match`` (0, 1, ... within the row), as pandas; rows without a
+        match give no rows; a group that took no part is null.
 
         Examples
         --------
-        >>> zb.Series(["a1"]).str.extractall(r"(\\d)")
-        Traceback (most recent call last):
-            ...
-        zambezi.errors.UnsupportedError: str.extractall is not supported yet; str.extract gives the first match
+        >>> zb.Series(["a1b2", "c", "d3"]).str.extractall(r"[a-z](\\d)").to_dict("list")
+        {0: ['1', '2', '3']}
         """
-        raise UnsupportedError("str.extractall is not supported yet; str.extract gives the "
-                               "first match")
+        from zambezi import _indexing, _lists, index as _ix
+
+        regex, src, ef = compile_pattern(pat, flags, True, "extractall")
+        if regex.groups == 0:
+            raise InvalidValueError("pattern contains no capture groups")
+        names = {v: k for k, v in regex.groupindex.items()}
+        labels = [names.get(g + 1, g) for g in range(regex.groups)]
+        cols, rows = [], None
+        for g in range(1, regex.groups + 1):  # per group, not per row
+            values, rows = _lists.explode(self._regex("findall", src, ef, g), keep_empty=False)
+            cols.append(values)
+        s = self._s
+        first = np.searchsorted(rows, rows, side="left")
+        match = np.arange(len(rows), dtype=np.int64) - first
+        taken = s._index._take(_indexing.take_rows(_core.column_from_buffer(rows)))
+        index = _ix.MultiIndex._from_columns(
+            list(taken._levels()) + [_core.column_from_buffer(match)],
+            list(taken.names) + ["match"])
+        df = s._constructor_expanddim._wrap(
+            _core.table_from_columns(cols, [str(i) for i in range(len(cols))]), index)
+        _labels.attach(df, _labels.from_list(labels))
+        return df
 
     # -- split and partition -----------------------------------------------
     def split(self, pat=None, *, n=-1, expand=False, regex=None):
@@ -369,8 +391,8 @@ class _PatternMethods:
         longer one is a regular expression unless regex=False (as pandas).
         At most ``n`` splits when n > 0.  Groups in a regular expression
         are kept as pieces, as re.split keeps them.  expand=False (pandas'
-        default) gives lists, which zambezi cannot hold yet: it raises
-        UnsupportedError.
+        default) gives a Series of lists (dtype list<string>; a null row
+        gives a null list).
 
         Examples
         --------
@@ -379,10 +401,13 @@ class _PatternMethods:
         {0: ['a', 'd', None], 1: ['b', None, None], 2: ['c', None, None]}
         >>> zb.Series(["a1b22c"]).str.split(r"\\d+", n=1, expand=True).to_dict("list")
         {0: ['a'], 1: ['b22c']}
+        >>> s.str.split().to_list()
+        [['a', 'b', 'c'], ['d'], None]
         """
         n = _expand_split("split", n, expand)
+        lists = not expand  # one list<string> column instead of a table
         if pat is None:
-            table = self._regex("split", None, 0, n)
+            table = self._regex("split", None, 0, n, as_list=lists)
         else:
             if isinstance(pat, re.Pattern):
                 regex = True if regex is None else regex
@@ -394,12 +419,17 @@ class _PatternMethods:
                 regex = len(pat) > 1
             if regex:
                 _, src, ef = compile_pattern(pat, 0, True, "split")
-                table = self._regex("split", src, ef, n)
+                table = self._regex("split", src, ef, n, as_list=lists)
             else:
                 if pat == "":
                     raise InvalidValueError("str.split: empty separator")
-                table = self._regex("split", pat, _LITERAL, n)
-        return self._frame(table, list(range(table.num_columns)))
+                table = self._regex("split", pat, _LITERAL, n, as_list=lists)
+        return self._split_result(table, expand)
+
+    def _split_result(self, out, expand):
+        if expand:
+            return self._frame(out, list(range(out.num_columns)))
+        return self._wrap(out)
 
     def rsplit(self, pat=None, *, n=-1, expand=False):
         """split counting the ``n`` splits from the right (Python's
@@ -409,14 +439,16 @@ class _PatternMethods:
         --------
         >>> zb.Series(["a.b.c", None]).str.rsplit(".", n=1, expand=True).to_dict("list")
         {0: ['a.b', None], 1: ['c', None]}
+        >>> zb.Series(["a.b.c", None]).str.rsplit(".", n=1).to_list()
+        [['a.b', 'c'], None]
         """
         n = _expand_split("rsplit", n, expand)
         if pat is not None and not isinstance(pat, str):
             raise DTypeError(f"str.rsplit: pat must be a str, not {type(pat).__name__}")
         if pat == "":
             raise InvalidValueError("str.rsplit: empty separator")
-        table = self._regex("rsplit", pat, _LITERAL, n)
-        return self._frame(table, list(range(table.num_columns)))
+        table = self._regex("rsplit", pat, _LITERAL, n, as_list=not expand)
+        return self._split_result(table, expand)
 
     def _partition(self, kind, sep, expand):
         if expand is not True:

@@ -628,6 +628,10 @@ class SeriesExtras:
         >>> zb.Series(["Maun", None]).str.len().to_list()
         [4, None]
         """
+        if self.dtype.startswith("list<"):  # pandas' .str of an object column of lists
+            from zambezi._lists import ListStringMethods
+
+            return ListStringMethods(self)
         return StringMethods(self)
 
     @property

@@ -751,6 +751,24 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         table, metadata = _arrow_index.export_table(self)
         return table.__arrow_c_schema__(metadata=metadata)
 
+    # -- list columns (zambezi._lists) ---------------------------------------
+    def explode(self, column, ignore_index=False):
+        """The list column ``column`` (or several, holding lists of equal
+        lengths row by row) with each element on a row of its own; the
+        other columns and the row labels repeated (labels 0..n-1 with
+        ignore_index); an empty or null list gives one missing row.  The
+        elements keep their type (pandas gives object values).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": [1, 2, 3], "v": [["a", "b"], [], None]})
+        >>> df.explode("v").to_dict("list")
+        {'k': [1, 1, 2, 3], 'v': ['a', 'b', None, None]}
+        """
+        from zambezi._lists import frame_explode
+
+        return frame_explode(self, column, ignore_index)
+
     # -- display -----------------------------------------------------------
     def __repr__(self):
         return _format.frame_repr(self._table, self._index, _labels.labels(self))

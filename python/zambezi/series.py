@@ -581,5 +581,37 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         # as in pandas (and a dict): whether label is one of the row labels
         return label in self._index
 
+    # -- list columns (zambezi._lists) ---------------------------------------
+    @property
+    def list(self):
+        """Methods of a list Series (len, [i], flatten), as pandas' ``.list``
+        accessor of ArrowDtype lists; AccessorError for other dtypes.
+
+        Examples
+        --------
+        >>> zb.Series([[1, 2], None]).list.len().to_list()
+        [2, None]
+        """
+        from zambezi._lists import ListMethods
+
+        return ListMethods(self)
+
+    def explode(self, ignore_index=False):
+        """Each list's elements on rows of their own, the row's label
+        repeated (labels 0..n-1 with ignore_index); an empty or null list
+        gives one missing row.  A Series that does not hold lists is
+        returned as it is.  The elements keep their type (pandas gives
+        object values).
+
+        Examples
+        --------
+        >>> s = zb.Series([[1, 2], [], None], index=["a", "b", "c"]).explode()
+        >>> s.to_list(), s.index.to_list()
+        ([1, 2, None, None], ['a', 'a', 'b', 'c'])
+        """
+        from zambezi._lists import series_explode
+
+        return series_explode(self, ignore_index)
+
 
 _numpy_protocol.accept_numpy_arguments(Series)

@@ -152,6 +152,7 @@ static zb_status format_of(const zb_column *col, char *buf, size_t cap, const ch
     case ZB_FLOAT64: f = "g"; break;
     case ZB_STRING: f = "U"; break;
     case ZB_CATEGORICAL: f = "i"; break; /* the indices; values in the dictionary */
+    case ZB_LIST: f = "+L"; break;       /* large_list; its child is "item" */
     case ZB_DATE32: f = "tdD"; break;
     case ZB_TIMESTAMP: {
       static const char units[4] = {'s', 'm', 'u', 'n'};
@@ -236,6 +237,24 @@ static zb_status schema_init_column(struct ArrowSchema *s, const zb_column *col,
       return st;
     }
   }
+  if (col->type == ZB_LIST) {
+    export_schema_priv *p = (export_schema_priv *)s->private_data;
+    p->children = (struct ArrowSchema *)zb_calloc(1, sizeof(struct ArrowSchema));
+    p->child_ptrs = (struct ArrowSchema **)zb_calloc(1, sizeof(struct ArrowSchema *));
+    if (p->children == NULL || p->child_ptrs == NULL) {
+      export_schema_release(s);
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory exporting '%s'",
+                          display_name(name));
+    }
+    p->child_ptrs[0] = p->children;
+    zb_status st = schema_init_column(p->children, col->child, "item", err);
+    if (st != ZB_OK) {
+      export_schema_release(s);
+      return st;
+    }
+    s->children = p->child_ptrs;
+    s->n_children = 1;
+  }
   return ZB_OK;
 }
 
@@ -289,6 +308,23 @@ static zb_status array_init_column(struct ArrowArray *a, const zb_column *col,
       export_array_release(a);
       return st;
     }
+  }
+  if (col->type == ZB_LIST) {
+    p->children = (struct ArrowArray *)zb_calloc(1, sizeof(struct ArrowArray));
+    p->child_ptrs = (struct ArrowArray **)zb_calloc(1, sizeof(struct ArrowArray *));
+    if (p->children == NULL || p->child_ptrs == NULL) {
+      export_array_release(a);
+      return zb_error_set(err, ZB_ENOMEM, "out of host memory exporting '%s'",
+                          display_name(name));
+    }
+    p->child_ptrs[0] = p->children;
+    zb_status st = array_init_column(p->children, col->child, "item", any_device, err);
+    if (st != ZB_OK) {
+      export_array_release(a);
+      return st;
+    }
+    a->children = p->child_ptrs;
+    a->n_children = 1;
   }
   return ZB_OK;
 }
@@ -596,7 +632,9 @@ typedef enum src_kind {
   SRC_UTF8,       /* "u": int32 offsets */
   SRC_LARGE_UTF8, /* "U" */
   SRC_DATE64,     /* "tdm" */
-  SRC_DICT        /* dictionary-encoded strings */
+  SRC_DICT,       /* dictionary-encoded strings */
+  SRC_LIST,       /* "+l": int32 offsets and one child */
+  SRC_LARGE_LIST  /* "+L" */
 } src_kind;
 
 typedef struct format_desc {
@@ -670,6 +708,9 @@ static zb_status parse_format(const struct ArrowSchema *s, const char *nm, forma
     d->type = ZB_STRING;
     d->kind = SRC_LARGE_UTF8;
     d->n_buffers = 3;
+  } else if (strcmp(f, "+l") == 0 || strcmp(f, "+L") == 0) {
+    d->type = ZB_LIST;
+    d->kind = f[1] == 'l' ? SRC_LIST : SRC_LARGE_LIST;
   } else if (strcmp(f, "tdD") == 0) {
     d->type = ZB_DATE32;
   } else if (strcmp(f, "tdm") == 0) {
@@ -895,7 +936,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
   format_desc d;
   zb_status st = ZB_OK;
   zb_buffer *validity = NULL, *data = NULL, *chars = NULL;
-  zb_column *dict = NULL, *col = NULL;
+  zb_column *dict = NULL, *col = NULL, *child = NULL;
   *out = NULL;
 
   ZB_RETURN_NOT_OK(parse_format(s, nm, &d, err));
@@ -912,10 +953,13 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
                         s->format, (long long)a->n_buffers, d.n_buffers);
   if (a->buffers == NULL)
     return zb_error_set(err, ZB_EINVAL, "import: column '%s' has no buffer array", nm);
-  if (a->n_children != 0 || s->n_children != 0)
+  const int64_t want_children = d.type == ZB_LIST ? 1 : 0;
+  if (a->n_children != want_children || s->n_children != want_children ||
+      (want_children > 0 && (a->children == NULL || s->children == NULL ||
+                             a->children[0] == NULL || s->children[0] == NULL)))
     return zb_error_set(err, ZB_EINVAL,
-                        "import: column '%s' (format '%s') has %lld children, expected 0",
-                        nm, s->format, (long long)a->n_children);
+                        "import: column '%s' (format '%s') has %lld children, expected %lld",
+                        nm, s->format, (long long)a->n_children, (long long)want_children);
 
   /* Nulls. */
   const uint8_t *bits = (const uint8_t *)a->buffers[0];
@@ -1056,13 +1100,54 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
     case SRC_DICT:
       st = import_dict_codes(&d, a, h, nm, dict->length, bits, nulls, &data, &rebased, err);
       break;
+    case SRC_LIST:
+    case SRC_LARGE_LIST: {
+      const bool small = d.kind == SRC_LIST;
+      st = import_column(s->children[0], a->children[0], h, nm, &child, err);
+      if (st != ZB_OK) goto done;
+      if (src == NULL) {
+        if (len != 0) {
+          st = zb_error_set(err, ZB_EINVAL, "import: list column '%s' has no offsets", nm);
+          goto done;
+        }
+        rebased = true;
+        st = zb_buffer_new_zeroed(ZB_CPU, 8, &data, err);
+        break;
+      }
+      int64_t prev = small ? ((const int32_t *)src)[off] : ((const int64_t *)src)[off];
+      for (int64_t i = 0; i <= len; i++) {
+        int64_t o = small ? ((const int32_t *)src)[off + i] : ((const int64_t *)src)[off + i];
+        if (o < prev || o < 0 || o > child->length) {
+          st = zb_error_set(err, ZB_EINVAL,
+                            "import: list column '%s' has offset %lld at row %lld outside its "
+                            "%lld values or decreasing",
+                            nm, (long long)o, (long long)i, (long long)child->length);
+          goto done;
+        }
+        prev = o;
+      }
+      if (small) {
+        rebased = true;
+        st = zb_buffer_new(ZB_CPU, (len + 1) * 8, &data, err);
+        if (st != ZB_OK) break;
+        int64_t *o64 = (int64_t *)data->data;
+        const int32_t *o32 = (const int32_t *)src + off;
+        for (int64_t i = 0; i <= len; i++) o64[i] = o32[i];
+      } else {
+        st = wrap(h, src, (off + len + 1) * 8, &data, err);
+      }
+      break;
+    }
   }
   if (st != ZB_OK) goto done;
 
   st = import_validity(h, bits, off, len, nulls, rebased, &validity, err);
   if (st != ZB_OK) goto done;
-  st = zb_column_make(d.type, len, rebased ? 0 : off, validity, data, chars, dict, nulls,
-                      &col, err);
+  if (d.type == ZB_LIST)
+    st = zb_column_make_list(len, rebased ? 0 : off, validity, data, child, nulls, &col, err);
+  else
+    st = zb_column_make(d.type, len, rebased ? 0 : off, validity, data, chars, dict, nulls,
+                        &col, err);
   if (st != ZB_OK) goto done;
   if (d.type == ZB_TIMESTAMP || d.type == ZB_DURATION) {
     st = zb_column_set_time(col, d.unit, d.tz[0] != '\0' ? d.tz : NULL, err);
@@ -1083,6 +1168,7 @@ done:
   zb_buffer_release(data);
   zb_buffer_release(chars);
   zb_column_release(dict);
+  zb_column_release(child);
   return st;
 }
 
@@ -1256,6 +1342,16 @@ static zb_status empty_column(const struct ArrowSchema *s, const char *nm, zb_co
   zb_column *dict = NULL;
   *out = NULL;
   ZB_RETURN_NOT_OK(parse_format(s, nm, &d, err));
+  if (d.type == ZB_LIST) {
+    if (s->n_children != 1 || s->children == NULL || s->children[0] == NULL)
+      return zb_error_set(err, ZB_EINVAL, "import: list column '%s' has no child schema", nm);
+    ZB_RETURN_NOT_OK(empty_column(s->children[0], nm, &dict, err)); /* the child */
+    st = zb_buffer_new_zeroed(ZB_CPU, 8, &data, err);
+    if (st == ZB_OK) st = zb_column_make_list(0, 0, NULL, data, dict, 0, out, err);
+    zb_buffer_release(data);
+    zb_column_release(dict);
+    return st;
+  }
   if (d.type == ZB_STRING || d.type == ZB_CATEGORICAL) {
     st = zb_buffer_new_zeroed(ZB_CPU, 8, &data, err);
     if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, 0, &chars, err);

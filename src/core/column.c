@@ -40,7 +40,7 @@ static int64_t bitmap_bytes(int64_t bits) { return (bits + 7) / 8; }
 /* Bytes the data buffer needs for `n` physical elements. */
 static int64_t data_bytes(zb_type_id type, int64_t n) {
   if (type == ZB_BOOL) return bitmap_bytes(n);
-  if (type == ZB_STRING) return (n + 1) * 8;
+  if (type == ZB_STRING || type == ZB_LIST) return (n + 1) * 8;
   return n * zb_type_width(type);
 }
 
@@ -64,6 +64,7 @@ void zb_column_release(zb_column *col) {
   zb_buffer_release(col->data);
   zb_buffer_release(col->chars);
   zb_column_release(col->dictionary);
+  zb_column_release(col->child);
   zb_free(col->timezone);
   zb_free(col);
 }
@@ -75,6 +76,8 @@ zb_status zb_column_make(zb_type_id type, int64_t length, int64_t offset,
   *out = NULL;
   if ((int)type < 0 || type >= ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "invalid type id %d", (int)type);
+  if (type == ZB_LIST)
+    return zb_error_set(err, ZB_EINVAL, "a list column is made by zb_column_make_list");
   if (length < 0 || offset < 0 || length > INT64_MAX / 16 - offset)
     return zb_error_set(err, ZB_EINVAL, "invalid column length %lld / offset %lld",
                         (long long)length, (long long)offset);
@@ -150,6 +153,42 @@ zb_status zb_column_make(zb_type_id type, int64_t length, int64_t offset,
   return ZB_OK;
 }
 
+zb_status zb_column_make_list(int64_t length, int64_t offset, zb_buffer *validity,
+                              zb_buffer *offsets, zb_column *child, int64_t null_count,
+                              zb_column **out, zb_error *err) {
+  *out = NULL;
+  if (child == NULL) return zb_error_set(err, ZB_EINVAL, "a list column needs a child column");
+  if (child->type == ZB_LIST)
+    return zb_error_set(err, ZB_ENOTSUP, "a list of lists is not supported yet");
+  if (offsets == NULL)
+    return zb_error_set(err, ZB_EINVAL, "a list column needs an offsets buffer");
+  if (!zb_device_equal(offsets->device, child->device))
+    return zb_error_set(err, ZB_EINVAL, "list offsets and child on different devices");
+  /* checks of lengths, bitmap and devices: as a string column without chars */
+  zb_column *col = NULL;
+  ZB_RETURN_NOT_OK(zb_column_make(ZB_INT64, length, offset, validity, offsets, NULL, NULL,
+                                  null_count, &col, err));
+  if (offsets->size < (offset + length + 1) * 8) {
+    zb_column_release(col);
+    return zb_error_set(err, ZB_EINVAL, "list offsets hold %lld bytes; %lld rows need %lld",
+                        (long long)offsets->size, (long long)length,
+                        (long long)((offset + length + 1) * 8));
+  }
+  if (offsets->device.kind == ZB_DEVICE_CPU) {
+    const int64_t *o = (const int64_t *)offsets->data;
+    if (o[offset] < 0 || o[offset] > o[offset + length] || o[offset + length] > child->length) {
+      zb_column_release(col);
+      return zb_error_set(err, ZB_EINVAL, "list offsets [%lld, %lld] outside the %lld child rows",
+                          (long long)o[offset], (long long)o[offset + length],
+                          (long long)child->length);
+    }
+  }
+  col->type = ZB_LIST;
+  col->child = zb_column_retain(child);
+  *out = col;
+  return ZB_OK;
+}
+
 zb_status zb_column_set_time(zb_column *col, zb_time_unit unit, const char *tz,
                              zb_error *err) {
   if (col->type != ZB_TIMESTAMP &&
@@ -171,7 +210,8 @@ zb_status zb_column_set_time(zb_column *col, zb_time_unit unit, const char *tz,
 zb_status zb__column_retag(const zb_column *col, zb_type_id type, zb_time_unit unit,
                            const char *tz, zb_column **out, zb_error *err) {
   *out = NULL;
-  if (zb_type_width(type) != zb_type_width(zb__physical(col->type)) || col->chars != NULL)
+  if (zb_type_width(type) != zb_type_width(zb__physical(col->type)) || col->chars != NULL ||
+      col->type == ZB_LIST || type == ZB_LIST)
     return zb_error_set(err, ZB_ETYPE, "cannot view a %s column as %s", zb_type_name(col->type),
                         zb_type_name(type));
   ZB_RETURN_NOT_OK(zb_column_make(type, col->length, col->offset, col->validity, col->data, NULL,
@@ -209,6 +249,8 @@ zb_status zb_column_new(zb_type_id type, int64_t length, bool with_validity,
   *out = NULL;
   if ((int)type < 0 || type >= ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "invalid type id %d", (int)type);
+  if (type == ZB_LIST)
+    return zb_error_set(err, ZB_EINVAL, "a list column is made by zb_column_make_list");
   if (length < 0 || length > INT64_MAX / 16 || chars_size < 0)
     return zb_error_set(err, ZB_EINVAL, "invalid column length %lld", (long long)length);
   zb_column *col = column_alloc();
@@ -250,6 +292,8 @@ int64_t zb_column_nbytes(const zb_column *col) {
   if (col == NULL) return 0;
   int64_t n = col->length, bytes = col->validity != NULL ? (n + 7) / 8 : 0;
   if (col->type == ZB_BOOL) return bytes + (n + 7) / 8;
+  if (col->type == ZB_LIST) /* the offsets and the whole child */
+    return bytes + (n + 1) * (int64_t)sizeof(int64_t) + zb_column_nbytes(col->child);
   if (col->type != ZB_STRING) {
     bytes += n * zb_type_width(col->type);
     if (col->dictionary != NULL) bytes += zb_column_nbytes(col->dictionary);
@@ -313,6 +357,7 @@ zb_status zb_column_slice(const zb_column *col, int64_t start, int64_t length,
   s->data = zb_buffer_retain(col->data);
   s->chars = zb_buffer_retain(col->chars);
   s->dictionary = zb_column_retain(col->dictionary);
+  s->child = zb_column_retain(col->child);
   *out = s;
   return ZB_OK;
 }
@@ -357,7 +402,7 @@ zb_status zb_column_to_device(const zb_column *col, zb_device device, zb_column 
     if (col->type == ZB_BOOL) {
       lo = first / 8;
       hi = lo + bitmap_bytes(n);
-    } else if (col->type == ZB_STRING) {
+    } else if (col->type == ZB_STRING || col->type == ZB_LIST) {
       lo = first * 8;
       hi = (first + n + 1) * 8;
     } else {
@@ -369,6 +414,8 @@ zb_status zb_column_to_device(const zb_column *col, zb_device device, zb_column 
   if (st == ZB_OK && col->chars != NULL) st = zb_buffer_copy_to(col->chars, device, &c->chars, err);
   if (st == ZB_OK && col->dictionary != NULL)
     st = zb_column_to_device(col->dictionary, device, &c->dictionary, err);
+  if (st == ZB_OK && col->child != NULL)
+    st = zb_column_to_device(col->child, device, &c->child, err);
   if (st != ZB_OK) {
     zb_column_release(c);
     return st;

@@ -571,6 +571,7 @@ zb_status zb_column_fill_null(const zb_column *col, const zb_scalar *value, zb_c
   *out = NULL;
   if (col == NULL || value == NULL) return zb_error_set(err, ZB_EINVAL, "fill_null: NULL argument");
   zb_type_id t = col->type;
+  if (t == ZB_LIST) return zb_error_set(err, ZB_ETYPE, "fill_null is not supported for list columns");
   if (!(zb_type_is_numeric(t) || t == ZB_DATE32 || t == ZB_TIMESTAMP || t == ZB_DURATION))
     return zb_error_set(err, ZB_ETYPE, "fill_null: a %s column needs a string fill value",
                         zb_type_name(t));

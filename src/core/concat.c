@@ -291,6 +291,52 @@ static zb_status copy_rows(zb_column *const *cols, int64_t n, int w, char *data,
   return st;
 }
 
+/* Lists: offsets rebased onto one child, the concatenation of each input's
+ * child rows [offsets[first], offsets[last]) (sliced, so shared until the
+ * child concat copies them).  Validity was built by the caller. */
+static zb_status concat_lists(zb_column *const *cols, int64_t n, int64_t total,
+                              zb_buffer *validity, int64_t nulls, zb_column **out,
+                              zb_error *err) {
+  zb_buffer *offsets = NULL;
+  zb_column *child = NULL, **parts = (zb_column **)zb_calloc((size_t)n, sizeof(zb_column *));
+  zb_status st = parts == NULL ? zb_error_set(err, ZB_ENOMEM, "out of host memory (concat)")
+                               : ZB_OK;
+  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, (total + 1) * (int64_t)sizeof(int64_t), &offsets, err);
+  int64_t row = 0, base = 0;
+  for (int64_t i = 0; i < n && st == ZB_OK; i++) {
+    const zb_column *c = cols[i];
+    if (c->child == NULL) {
+      st = zb_error_set(err, ZB_EINVAL, "concat: list column %lld has no child", (long long)i);
+      break;
+    }
+    const int64_t *o = (const int64_t *)c->data->data + c->offset;
+    int64_t *d = (int64_t *)offsets->data + row;
+    for (int64_t k = 0; k < c->length; k++) {
+      if ((k & 0xffff) == 0xffff && zb_cancel_requested()) {
+        st = zb_error_set(err, ZB_ECANCEL, "concat: interrupted");
+        break;
+      }
+      d[k] = base + (o[k] - o[0]);
+    }
+    if (st != ZB_OK) break;
+    st = zb_column_slice(c->child, o[0], o[c->length] - o[0], &parts[i], err);
+    base += o[c->length] - o[0];
+    row += c->length;
+  }
+  if (st == ZB_OK) {
+    ((int64_t *)offsets->data)[total] = base;
+    st = zb_column_concat(parts, n, &child, err);
+  }
+  if (st == ZB_OK)
+    st = zb_column_make_list(total, 0, validity, offsets, child, nulls, out, err);
+  if (parts != NULL)
+    for (int64_t i = 0; i < n; i++) zb_column_release(parts[i]);
+  zb_free(parts);
+  zb_buffer_release(offsets);
+  zb_column_release(child);
+  return st;
+}
+
 zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
                            zb_error *err) {
   zb_status st = ZB_OK;
@@ -364,6 +410,11 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
         zb__bitmap_fill(v, pos, c->length, true);
       pos += c->length;
     }
+  }
+
+  if (type == ZB_LIST) {
+    st = concat_lists(cols, n, total, validity, nulls, out, err);
+    goto done;
   }
 
   switch (type) {

@@ -20,7 +20,8 @@ const char *zb__op_name(zb__op op) {
       "nunique",      "value_counts", "duplicated",  "isin",      "join_indices",
       "groupby",      "groupby_agg", "group_ids",    "group_cumcount",
       "fill_scan",    "cumulative",  "rank",   "rolling", "ewm",
-      "regex",        "parse_time"};
+      "regex",        "parse_time",
+      "list_join"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -213,10 +214,58 @@ static int64_t call_rows(const zb__call *c) {
   return rows;
 }
 
+/* ---- list columns ---------------------------------------------------------- */
+
+static bool keys_list(const zb_table *t, int64_t n, const int64_t *keys) {
+  for (int64_t k = 0; k < n; k++)
+    if (t->columns[keys[k]]->type == ZB_LIST) return true;
+  return false;
+}
+
+/* Whether c reads a list column (or makes one by a cast).  Only take,
+ * filter, isnull and list_join know lists; every other operation refuses them here,
+ * once, rather than in each kernel's type switch. */
+static bool reads_list(const zb__call *c) {
+  if (c->op == ZB__OP_TAKE || c->op == ZB__OP_FILTER || c->op == ZB__OP_IS_NULL ||
+      c->op == ZB__OP_LIST_JOIN)
+    return false;
+  if (c->op == ZB__OP_CAST && c->variant == ZB_LIST) return true;
+  for (int k = 0; k < 3; k++)
+    if (c->in[k] != NULL && c->in[k]->type == ZB_LIST) return true;
+  const zb_table *t = c->table;
+  switch (c->op) {
+    case ZB__OP_SORT_INDICES: return keys_list(t, c->p.sort.n_keys, c->p.sort.keys);
+    case ZB__OP_HASH_ROWS:
+    case ZB__OP_DUPLICATED: return keys_list(t, c->p.keys.n_keys, c->p.keys.keys);
+    case ZB__OP_GROUP_IDS: return keys_list(t, c->p.groupby.n_keys, c->p.groupby.keys);
+    case ZB__OP_GROUPBY:
+      if (keys_list(t, c->p.groupby.n_keys, c->p.groupby.keys)) return true;
+      for (int64_t a = 0; a < c->p.groupby.n_aggs; a++) {
+        const zb_agg *g = &c->p.groupby.aggs[a];
+        if (g->op != ZB_AGG_SIZE && t->columns[g->column]->type == ZB_LIST) return true;
+        if (g->op == ZB_AGG_CORR && t->columns[g->column2]->type == ZB_LIST) return true;
+      }
+      return false;
+    case ZB__OP_JOIN:
+      for (int s = 0; s < 2; s++)
+        for (int64_t k = 0; c->keys[s] != NULL && k < c->p.join.n_keys; k++)
+          if (c->keys[s][k]->type == ZB_LIST) return true;
+      return false;
+    default:
+      if (t != NULL)
+        for (int64_t k = 0; k < t->num_columns; k++)
+          if (t->columns[k]->type == ZB_LIST) return true;
+      return false;
+  }
+}
+
 zb_status zb__dispatch(zb_device dev, zb__call *c, zb_error *err) {
   c->out[0] = c->out[1] = NULL;
   c->out_table = NULL;
   c->out_count = 0;
+  if (reads_list(c))
+    return zb_error_set(err, ZB_ETYPE, "%s is not supported for list columns",
+                        c->name != NULL ? c->name : zb__op_name(c->op));
   const zb_backend *be = zb__backend_for(dev.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
   bool native = zb__backend_supports(be, c);

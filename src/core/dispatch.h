@@ -142,6 +142,8 @@ typedef enum zb__op {
   /* in[0] a string column; variant the zb_parse_kind; p.parse (format
    * NULL: ISO 8601); -> out[0] timestamp[ns] / duration[ns], p.parse.info */
   ZB__OP_PARSE_TIME,
+  /* in[0] a list<string> column; p.cat.sep; -> out[0] string (str.join) */
+  ZB__OP_LIST_JOIN,
   ZB__OP_COUNT
 } zb__op;
 
@@ -207,7 +209,10 @@ typedef struct zb__support {
 #define ZB__T(t) (UINT32_C(1) << (t))
 #define ZB__V(v) (UINT64_C(1) << (v))
 #define ZB__ALL_VARIANTS (~UINT64_C(0))
-#define ZB__ALL_TYPES ((UINT32_C(1) << ZB_TYPE_COUNT) - 1)
+/* Every type but list: a list column reaches only the CPU (a backend row
+ * "for every type" does not take it), and only for the operations
+ * zb__dispatch lets through (take, filter, isnull). */
+#define ZB__ALL_TYPES ((UINT32_C(1) << ZB_LIST) - 1)
 #define ZB__INTEGER_TYPES                                                               \
   (ZB__T(ZB_INT8) | ZB__T(ZB_INT16) | ZB__T(ZB_INT32) | ZB__T(ZB_INT64) | ZB__T(ZB_UINT8) | \
    ZB__T(ZB_UINT16) | ZB__T(ZB_UINT32) | ZB__T(ZB_UINT64))

@@ -1,6 +1,7 @@
 /*
  * dtype.c -- names, widths and classes of zambezi's data types.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/dtype_list.h"
@@ -23,6 +24,7 @@ static const struct {
 #undef ZB_TYPE_ROW
     [ZB_STRING] = {"string", 0},
     [ZB_CATEGORICAL] = {"category", 4},
+    [ZB_LIST] = {"list", 0},
 };
 
 const char *zb_type_name(zb_type_id id) {
@@ -40,6 +42,28 @@ zb_status zb_type_from_name(const char *name, zb_type_id *out, zb_error *err) {
   /* aliases ("Int64", "str", object...) are the Python layer's: _dtypes.py */
   return zb_error_set(err, ZB_ETYPE, "unknown dtype '%s' (the engine takes canonical names: "
                       "int64, float64, string, category, date32, timestamp...)", name);
+}
+
+const char *zb_column_type_text(const zb_column *col, char *buf, size_t size) {
+  if (size == 0) return buf;
+  buf[0] = '\0';
+  if (col == NULL) return buf;
+  static const char *const units[4] = {"s", "ms", "us", "ns"};
+  const zb_column *c = col->type == ZB_LIST && col->child != NULL ? col->child : col;
+  char inner[160];
+  if ((c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) && (int)c->unit >= 0 && c->unit <= 3) {
+    if (c->type == ZB_TIMESTAMP && c->timezone != NULL && c->timezone[0] != '\0')
+      snprintf(inner, sizeof inner, "timestamp[%s, tz=%s]", units[c->unit], c->timezone);
+    else
+      snprintf(inner, sizeof inner, "%s[%s]", zb_type_name(c->type), units[c->unit]);
+  } else {
+    snprintf(inner, sizeof inner, "%s", zb_type_name(c->type));
+  }
+  if (c != col)
+    snprintf(buf, size, "list<%s>", inner);
+  else
+    snprintf(buf, size, "%s", inner);
+  return buf;
 }
 
 int zb_type_width(zb_type_id id) {

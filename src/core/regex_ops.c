@@ -15,7 +15,8 @@
 const char *zb_regex_op_name(zb_regex_op op) {
   static const char *const names[ZB_RE_OP_COUNT] = {
       "contains", "match", "fullmatch", "count",     "replace",
-      "extract",  "split", "rsplit",    "partition", "rpartition"};
+      "extract",  "split", "rsplit",    "partition", "rpartition",
+      "findall"};
   if ((int)op < 0 || op >= ZB_RE_OP_COUNT) return "unknown";
   return names[op];
 }
@@ -49,6 +50,8 @@ static zb_status check(const zb_column *col, const zb_regex_args *a, zb_error *e
   if (a->pat != NULL && (a->flags & ZB_RE_LITERAL) && a->pat_len == 0 &&
       (split || literal_only))
     return zb_error_set(err, ZB_EINVAL, "str.%s: empty separator", name);
+  if (a->as_list && !split)
+    return zb_error_set(err, ZB_EINVAL, "str.%s: as_list is for split and rsplit", name);
   if (a->flags & ~(uint32_t)63)
     return zb_error_set(err, ZB_EINVAL, "str.%s: unknown flags %#x", name, (unsigned)a->flags);
   if (a->op == ZB_RE_REPLACE) {
@@ -75,8 +78,9 @@ zb_status zb_column_regex(const zb_column *col, const zb_regex_args *args, zb_co
   if (col == NULL || args == NULL) return zb_error_set(err, ZB_EINVAL, "str: NULL argument");
   ZB_RETURN_NOT_OK(check(col, args, err));
   zb_regex_op op = args->op;
-  bool multi = op == ZB_RE_EXTRACT || op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT ||
-               op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION;
+  bool multi = (op == ZB_RE_EXTRACT || op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT ||
+                op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION) &&
+               !(args->as_list && (op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT));
   if ((multi && out_table == NULL) || (!multi && out == NULL))
     return zb_error_set(err, ZB_EINVAL, "str.%s: NULL output", zb_regex_op_name(op));
   zb__call c = {.op = ZB__OP_REGEX, .variant = (int32_t)op, .name = zb_regex_op_name(op)};

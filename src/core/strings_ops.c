@@ -500,6 +500,8 @@ zb_status zb_column_between_string(const zb_column *col, const char *left, int64
 /* ---- where / mask --------------------------------------------------------------- */
 
 static zb_status check_cond(const zb_column *col, const zb_column *cond, zb_error *err) {
+  if (col != NULL && col->type == ZB_LIST)
+    return zb_error_set(err, ZB_ETYPE, "where is not supported for list columns");
   if (cond == NULL) return zb_error_set(err, ZB_EINVAL, "where: NULL condition");
   if (cond->type != ZB_BOOL)
     return zb_error_set(err, ZB_ETYPE, "where: the condition must be bool, not %s",

@@ -62,16 +62,34 @@ static zb_status table_of(const zb_table *t, zb_column **cols, zb_table **out, z
 
 /* filter (take == false) or take all columns of c->table by c->in[1] in
  * one parallel pass. */
+static zb_status take_or_filter(const zb_column *col, const zb_column *arg, bool take,
+                                zb_column **out, zb_error *err) {
+  if (col->type == ZB_LIST)
+    return take ? zb__cpu_list_take(col, arg, out, err) : zb__cpu_list_filter(col, arg, out, err);
+  return take ? zb__cpu_take(col, arg, out, err) : zb__cpu_filter(col, arg, out, err);
+}
+
 static zb_status table_rows(zb__call *c, bool take, zb_error *err) {
   const zb_table *t = c->table;
   zb_column **cols = (zb_column **)zb_calloc((size_t)ZB_MAX(t->num_columns, 1), sizeof(zb_column *));
   if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");
   int64_t failed = -1;
-  zb_status st =
-      take ? zb__cpu_take_columns(t->num_columns, (const zb_column *const *)t->columns, c->in[1],
-                                  cols, &failed, err)
-           : zb__cpu_filter_columns(t->num_columns, (const zb_column *const *)t->columns,
-                                    c->in[1], cols, err);
+  bool lists = false;
+  for (int64_t k = 0; k < t->num_columns; k++) lists |= t->columns[k]->type == ZB_LIST;
+  zb_status st = ZB_OK;
+  if (lists) { /* a list column gathers child ranges: column by column */
+    for (int64_t k = 0; k < t->num_columns && st == ZB_OK; k++) {
+      st = take_or_filter(t->columns[k], c->in[1], take, &cols[k], err);
+      if (st != ZB_OK) failed = k;
+    }
+    if (st != ZB_OK)
+      for (int64_t k = 0; k < t->num_columns; k++) zb_column_release(cols[k]);
+  } else {
+    st = take ? zb__cpu_take_columns(t->num_columns, (const zb_column *const *)t->columns,
+                                     c->in[1], cols, &failed, err)
+              : zb__cpu_filter_columns(t->num_columns, (const zb_column *const *)t->columns,
+                                       c->in[1], cols, err);
+  }
   if (st != ZB_OK) {
     zb_free(cols);
     if (failed >= 0 && err != NULL) {
@@ -99,9 +117,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_IS_NULL: return zb__cpu_is_null(in[0], c->variant != 0, out, err);
     case ZB__OP_FILL_NULL: return zb__cpu_fill_null(in[0], in[1], out, err);
     case ZB__OP_FILTER:
-      return c->variant ? table_rows(c, false, err) : zb__cpu_filter(in[0], in[1], out, err);
+      return c->variant ? table_rows(c, false, err) : take_or_filter(in[0], in[1], false, out, err);
     case ZB__OP_TAKE:
-      return c->variant ? table_rows(c, true, err) : zb__cpu_take(in[0], in[1], out, err);
+      return c->variant ? table_rows(c, true, err) : take_or_filter(in[0], in[1], true, out, err);
     case ZB__OP_SORT_INDICES:
       return zb__cpu_sort_indices(c->table, c->p.sort.n_keys, c->p.sort.keys,
                                   c->p.sort.ascending, c->p.sort.nulls_first, out, err);
@@ -173,6 +191,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_PARSE_TIME:
       return zb__cpu_parse_time(in[0], (zb_parse_kind)c->variant, c->p.parse.format,
                                 c->p.parse.info, out, err);
+    case ZB__OP_LIST_JOIN:
+      return zb__cpu_list_join(in[0], c->p.cat.sep, c->p.cat.sep_len, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

@@ -201,6 +201,15 @@ zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column
 zb_status zb__cpu_take_columns(int64_t n_cols, const zb_column *const *cols,
                                const zb_column *indices, zb_column **outs, int64_t *failed,
                                zb_error *err);
+/* Take / filter of a list column (src/cpu/list.c): the offsets of the
+ * chosen rows and their child ranges gathered morsel by morsel. */
+zb_status zb__cpu_list_take(const zb_column *col, const zb_column *indices, zb_column **out,
+                            zb_error *err);
+zb_status zb__cpu_list_filter(const zb_column *col, const zb_column *mask, zb_column **out,
+                              zb_error *err);
+/* Each list of strings joined with sep (null: a null list or element). */
+zb_status zb__cpu_list_join(const zb_column *col, const char *sep, int64_t sep_len,
+                            zb_column **out, zb_error *err);
 zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
                                const bool *ascending, bool nulls_first, zb_column **out,
                                zb_error *err);

@@ -358,6 +358,32 @@ static int64_t row_spans(re_job *j, int64_t m, void *md, const unsigned char *p,
       *ok = *ok && span(j, m, last, len);
       return spans + 1;
     }
+    case ZB_RE_FINDALL: { /* every match, or its one group */
+      int64_t cnt = 0, pos = 0;
+      uint32_t opt = 0;
+      for (;;) {
+        int rc = find_next(j, md, p, len, pos, opt, &s, &e);
+        if (rc <= 0) {
+          if (rc < 0) fail(j, rc);
+          break;
+        }
+        /* n >= 0: group n, null where it took no part (extractall) */
+        int64_t g = a->n >= 0 ? a->n : j->groups == 1 ? 1 : 0;
+        if (g > 0) {
+          const size_t *ov = j->api->get_ovector_pointer(md);
+          bool set = ov[2 * g] != ZB_PCRE2_UNSET;
+          int64_t none = a->n >= 0 ? -1 : 0;
+          *ok = *ok && span(j, m, set ? (int64_t)ov[2 * g] : none,
+                            set ? (int64_t)ov[2 * g + 1] : none);
+        } else {
+          *ok = *ok && span(j, m, s, e);
+        }
+        cnt++;
+        opt = e == s ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
+        pos = e;
+      }
+      return cnt;
+    }
     default: { /* RSPLIT: literal from the right */
       if (a->pat == NULL) return split_space(j, m, p, len, true, ok);
       int64_t pieces = 0, end = len;
@@ -581,6 +607,105 @@ static zb_status copy_validity(const zb_column *c, zb_column *o, zb_error *err) 
   return ZB_OK;
 }
 
+/* ---- list output: every row's spans as one list ------------------------------ */
+
+typedef struct list_job {
+  const re_job *j;
+  int64_t *elems, *bytes; /* per morsel: counts, then starting positions */
+  int64_t *offsets;       /* list offsets (rows + 1) */
+  int64_t *coffs;         /* child string offsets (elements + 1) */
+  uint8_t *cvalid;        /* child validity: set bits for spans that exist */
+  char *chars;
+} list_job;
+
+static void list_count(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  list_job *l = (list_job *)ctx;
+  const re_job *j = l->j;
+  int64_t b = 0, k = j->sn[task] / 2;
+  for (int64_t x = 0; x < k; x++)
+    if (j->sp[task][2 * x] >= 0) b += j->sp[task][2 * x + 1] - j->sp[task][2 * x];
+  l->elems[task] = k;
+  l->bytes[task] = b;
+}
+
+static void list_write(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  list_job *l = (list_job *)ctx;
+  const re_job *j = l->j;
+  int64_t start, n;
+  morsel_range(j->c, task, &start, &n);
+  int64_t el = l->elems[task], pos = l->bytes[task];
+  const int64_t *sp = j->sp[task];
+  for (int64_t i = start; i < start + n; i++) {
+    l->offsets[i] = el;
+    if (j->cnt[i] <= 0) continue;
+    int64_t len;
+    const char *p = zb__str(j->c, i, &len);
+    const int64_t *r = sp + j->first[i];
+    for (int64_t x = 0; x < j->cnt[i]; x++, el++) {
+      l->coffs[el] = pos;
+      int64_t s = r[2 * x], e = r[2 * x + 1];
+      if (s < 0) continue; /* a group that took no part: a null piece */
+      __atomic_fetch_or(&l->cvalid[el >> 3], (uint8_t)(1u << (el & 7)), __ATOMIC_RELAXED);
+      memcpy(l->chars + pos, p + s, (size_t)(e - s));
+      pos += e - s;
+    }
+  }
+}
+
+/* *out = a list<string> column of each row's spans (a null row: null). */
+static zb_status spans_to_list(const re_job *j, zb_column **out, zb_error *err) {
+  const zb_column *c = j->c;
+  int64_t n = c->length, nm = zb__morsels(n);
+  list_job l;
+  memset(&l, 0, sizeof l);
+  l.j = j;
+  zb_buffer *offsets = NULL, *validity = NULL, *coffs = NULL, *cvalid = NULL, *chars = NULL;
+  zb_column *child = NULL;
+  zb_status st = ZB_OK;
+  l.elems = (int64_t *)zb_malloc((size_t)ZB_MAX(2 * nm, 1) * sizeof(int64_t));
+  if (l.elems == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (str lists)");
+  l.bytes = l.elems + nm;
+  st = zb_parallel_for(nm, list_count, &l, err);
+  int64_t total = 0, nbytes = 0;
+  if (st == ZB_OK) {
+    total = scan_bytes(l.elems, nm);
+    nbytes = scan_bytes(l.bytes, nm);
+    st = zb_buffer_new(ZB_CPU, (n + 1) * 8, &offsets, err);
+  }
+  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, (total + 1) * 8, &coffs, err);
+  if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, (total + 7) / 8, &cvalid, err);
+  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, nbytes, &chars, err);
+  if (st == ZB_OK && c->validity != NULL && c->null_count > 0) {
+    st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &validity, err);
+    if (st == ZB_OK)
+      zb__bitmap_copy((uint8_t *)validity->data, 0, (const uint8_t *)c->validity->data,
+                      c->offset, n);
+  }
+  if (st == ZB_OK) {
+    l.offsets = (int64_t *)offsets->data;
+    l.coffs = (int64_t *)coffs->data;
+    l.cvalid = (uint8_t *)cvalid->data;
+    l.chars = (char *)chars->data;
+    l.offsets[n] = total;
+    l.coffs[total] = nbytes;
+    st = zb_parallel_for(nm, list_write, &l, err);
+  }
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_STRING, total, 0, cvalid, coffs, chars, NULL, -1, &child, err);
+  if (st == ZB_OK)
+    st = zb_column_make_list(n, 0, validity, offsets, child, c->null_count, out, err);
+  zb_free(l.elems);
+  zb_buffer_release(offsets);
+  zb_buffer_release(validity);
+  zb_buffer_release(coffs);
+  zb_buffer_release(cvalid);
+  zb_buffer_release(chars);
+  zb_column_release(child);
+  return st;
+}
+
 static bool multi_column(zb_regex_op op) {
   return op == ZB_RE_EXTRACT || op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT ||
          op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION;
@@ -608,7 +733,19 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
   zb_column **cols = NULL;
   char **names = NULL;
   int64_t k = 0;
-  if (st == ZB_OK && !multi_column(op)) {
+  const bool list_out =
+      op == ZB_RE_FINDALL || (args->as_list && (op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT));
+  if (st == ZB_OK && op == ZB_RE_FINDALL && j.code != NULL) {
+    j.groups = capture_count(&j);
+    if (j.groups > 1 && args->n < 0)
+      st = zb_error_set(err, ZB_ENOTSUP, "str.findall: the pattern has %lld groups; findall "
+                        "of several groups gives tuples, which zambezi cannot hold",
+                        (long long)j.groups);
+    if (args->n > j.groups)
+      st = zb_error_set(err, ZB_EINVAL, "str.findall: group %lld of a pattern with %lld",
+                        (long long)args->n, (long long)j.groups);
+  }
+  if (st == ZB_OK && !multi_column(op) && !list_out) {
     zb_type_id t = op == ZB_RE_COUNT ? ZB_INT64 : op == ZB_RE_REPLACE ? ZB_STRING : ZB_BOOL;
     st = zb_column_new(t, n, false, 0, &o, err);
     if (st == ZB_OK) st = copy_validity(col, o, err);
@@ -651,6 +788,10 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
       st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.%s)", zb_regex_op_name(op));
     if (st == ZB_OK) st = zb_parallel_for(nm, span_morsel, &j, err);
     if (st == ZB_OK) st = job_error(&j, err);
+    if (list_out) {
+      if (st == ZB_OK) st = spans_to_list(&j, &o, err);
+      goto finish;
+    }
     k = j.slots;
     if (st == ZB_OK && k == 0)
       for (int64_t i = 0; i < n; i++) k = ZB_MAX(k, j.cnt[i]);
@@ -675,6 +816,7 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
     if (st == ZB_OK && k == 0) (*out_table)->num_rows = n;
     zb_free(bytes);
   }
+finish:
   job_free(&j, nm);
   for (int64_t s = 0; cols != NULL && s < k; s++) zb_column_release(cols[s]);
   for (int64_t s = 0; names != NULL && s < k; s++) zb_free(names[s]);
@@ -684,6 +826,6 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
     zb_column_release(o);
     return st;
   }
-  if (!multi_column(op)) *out = o;
+  if (!multi_column(op) || list_out) *out = o;
   return ZB_OK;
 }

@@ -246,9 +246,38 @@ error:
   return NULL;
 }
 
+static PyObject *host_column_to_list(const zb_column *col, bool raw_stamps);
+
+/* A list column's rows as Python lists (None for a null list). */
+static PyObject *lists_to_list(const zb_column *col, bool raw_stamps) {
+  int64_t n = col->length;
+  const int64_t *o = (const int64_t *)col->data->data + col->offset;
+  zb_column *part = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  if (zb_column_slice(col->child, o[0], o[n] - o[0], &part, &err) != ZB_OK) {
+    PyErr_SetString(PyExc_MemoryError, err.message);
+    return NULL;
+  }
+  PyObject *values = host_column_to_list(part, raw_stamps);
+  zb_column_release(part);
+  if (values == NULL) return NULL;
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  for (int64_t i = 0; list != NULL && i < n; i++) {
+    PyObject *item = zb_column_is_valid(col, i)
+                         ? PyList_GetSlice(values, o[i] - o[0], o[i + 1] - o[0])
+                         : Py_NewRef(Py_None);
+    if (item == NULL) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+  }
+  Py_DECREF(values);
+  return list;
+}
+
 static PyObject *host_column_to_list(const zb_column *col, bool raw_stamps) {
   int64_t n = col->length;
   if (col->type == ZB_STRING) return strings_to_list(col);
+  if (col->type == ZB_LIST) return lists_to_list(col, raw_stamps);
   PyObject *dict = NULL;
   if (col->type == ZB_CATEGORICAL) {
     dict = strings_to_list(col->dictionary);
@@ -388,9 +417,10 @@ static PyObject *column_values(PyObject *self, PyObject *unused) {
   PyObject *result = NULL;
   zb_column *host = NULL;
   zb_buffer *bytes = NULL;
-  if (col->type == ZB_STRING) {
-    PyErr_SetString(st->DTypeError,
-                    "values(): string columns have no fixed-width values; use to_pylist()");
+  if (col->type == ZB_STRING || col->type == ZB_LIST) {
+    PyErr_Format(st->DTypeError,
+                 "values(): %s columns have no fixed-width values; use to_pylist()",
+                 col->type == ZB_LIST ? "list" : "string");
     return NULL;
   }
   if (zbpy_column_on_host(st, col, &host) < 0) return NULL;
@@ -485,7 +515,35 @@ static PyObject *column_repr(PyObject *self) {
   return r;
 }
 
+static PyObject *column_get_child(PyObject *self, void *c) {
+  zbpy_state *st = zbpy_state_of(self);
+  if (st == NULL) return NULL;
+  const zb_column *col = COL(self);
+  if (col->type != ZB_LIST || col->child == NULL) Py_RETURN_NONE;
+  return zbpy_column_wrap(st, zb_column_retain(col->child));
+}
+
+/* list_offsets(): a list column's length + 1 int64 offsets into its child
+ * (zero-copy on the host), for vectorised numpy work on list rows. */
+static PyObject *column_list_offsets(PyObject *self, PyObject *unused) {
+  zbpy_state *st = zbpy_state_of(self);
+  if (st == NULL) return NULL;
+  zb_column *col = COL(self);
+  if (col->type != ZB_LIST) {
+    PyErr_Format(st->DTypeError, "list_offsets(): a %s column is not a list",
+                 zb_type_name(col->type));
+    return NULL;
+  }
+  zb_column *host = NULL;
+  if (zbpy_column_on_host(st, col, &host) < 0) return NULL;
+  PyObject *r = zbpy_bufview_new(st, host->data, (int64_t *)host->data->data + host->offset,
+                                 (Py_ssize_t)host->length + 1, 8, "q");
+  zb_column_release(host);
+  return r;
+}
+
 static PyGetSetDef column_getset[] = {
+    {"child", column_get_child, NULL, "values of a list column's lists, or None", NULL},
     {"dtype", column_get_dtype, NULL, "dtype name, e.g. 'int64' or 'timestamp[us, tz=UTC]'",
      NULL},
     {"length", column_get_length, NULL, "number of values", NULL},
@@ -508,6 +566,8 @@ static PyMethodDef column_methods[] = {
      "datetime.datetime, in their zone if they have one, or as int64 values when raw)"},
     {"values", column_values, METH_NOARGS,
      "values() -> BufferView of the values (zero-copy for fixed-width host data)"},
+    {"list_offsets", column_list_offsets, METH_NOARGS,
+     "list_offsets() -> BufferView of a list column's length + 1 int64 offsets into child"},
     {"null_mask", column_null_mask, METH_NOARGS,
      "null_mask() -> bytes, 1 where null, or None when there are no nulls"},
     {"__arrow_c_schema__", (PyCFunction)(void (*)(void))column_arrow_c_schema,

@@ -25,6 +25,7 @@ extern PyMethodDef zbpy_profile_methods[]; /* profile.c: zambezi.profile() */
 extern PyMethodDef zbpy_interchange_methods[]; /* interchange.c: DLPack, CUDA arrays */
 extern PyMethodDef zbpy_pickle_methods[];      /* pickle.c: _column_from_pickle */
 extern PyMethodDef zbpy_window_methods[];      /* window.c: rolling */
+extern PyMethodDef zbpy_list_methods[];        /* list.c: list columns from Python */
 extern PyMethodDef zbpy_ewm_methods[];         /* ewm.c: ewm */
 extern PyMethodDef zbpy_regex_methods[];       /* regex.c: str pattern methods */
 extern PyMethodDef zbpy_ipc_methods[];         /* ipc.c: read_ipc, write_ipc (Feather) */
@@ -296,6 +297,10 @@ PyObject *zbpy_dtype_str(const zb_column *col) {
   }
   if (col->type == ZB_DURATION)
     return PyUnicode_FromFormat("duration[%s]", zbpy_unit_name(col->unit));
+  if (col->type == ZB_LIST) {
+    char text[300];
+    return PyUnicode_FromString(zb_column_type_text(col, text, sizeof text));
+  }
   return PyUnicode_FromString(zb_type_name(col->type));
 }
 
@@ -684,7 +689,8 @@ static int module_exec(PyObject *m) {
       PyModule_AddFunctions(m, zbpy_window_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_ewm_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_regex_methods) < 0 ||
-      PyModule_AddFunctions(m, zbpy_ipc_methods) < 0)
+      PyModule_AddFunctions(m, zbpy_ipc_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_list_methods) < 0)
     return -1;
 
   PyObject *E;

@@ -118,8 +118,50 @@ static int string_regions(zbpy_state *st, const zb_column *col, int protocol, Py
   return 0;
 }
 
+/* A host list column -> (zambezi._lists._from_pickle, (offsets, child,
+ * mask)): its offsets rebased to 0 (int64 bytes), the child rows they span
+ * (a column, pickled as columns are) and bytes with 1 per null list, or
+ * None. */
+static PyObject *list_reduce(zbpy_state *st, const zb_column *col) {
+  int64_t n = col->length;
+  const int64_t *o = (const int64_t *)col->data->data + col->offset;
+  PyObject *mod = PyImport_ImportModule("zambezi._lists");
+  PyObject *fn = mod != NULL ? PyObject_GetAttrString(mod, "_from_pickle") : NULL;
+  Py_XDECREF(mod);
+  PyObject *offs = NULL, *child = NULL, *mask = NULL, *result = NULL;
+  if (fn == NULL) goto done;
+  offs = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n + 1) * 8);
+  if (offs == NULL) goto done;
+  int64_t *d = (int64_t *)PyBytes_AS_STRING(offs);
+  for (int64_t i = 0; i <= n; i++) d[i] = o[i] - o[0];
+  zb_column *part = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s = zb_column_slice(col->child, o[0], o[n] - o[0], &part, &err);
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto done;
+  }
+  child = zbpy_column_wrap(st, part);
+  if (child == NULL) goto done;
+  if (col->null_count > 0) {
+    mask = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (mask == NULL) goto done;
+    uint8_t *m = (uint8_t *)PyBytes_AS_STRING(mask);
+    for (int64_t i = 0; i < n; i++) m[i] = !zb_column_is_valid(col, i);
+  }
+  result = Py_BuildValue("(O(OOO))", fn, offs, child, mask != NULL ? mask : Py_None);
+done:
+  Py_XDECREF(fn);
+  Py_XDECREF(offs);
+  Py_XDECREF(child);
+  Py_XDECREF(mask);
+  return result;
+}
+
 /* Column.__reduce_ex__(protocol) ->
- *   (_column_from_pickle, (dtype, length, null_count, validity, data, chars, dictionary)) */
+ *   (_column_from_pickle, (dtype, length, null_count, validity, data, chars, dictionary)),
+ *   or for a list column list_reduce's. */
 PyObject *zbpy_column_reduce_ex(PyObject *self, PyObject *arg) {
   zbpy_state *st = zbpy_state_of(self);
   if (st == NULL) return NULL;
@@ -127,6 +169,11 @@ PyObject *zbpy_column_reduce_ex(PyObject *self, PyObject *arg) {
   if (protocol == -1 && PyErr_Occurred()) return NULL;
   zb_column *col = NULL;
   if (zbpy_column_on_host(st, ((zbpy_column *)self)->col, &col) < 0) return NULL;
+  if (col->type == ZB_LIST) {
+    PyObject *r = list_reduce(st, col);
+    zb_column_release(col);
+    return r;
+  }
   PyObject *fn = NULL, *dtype = NULL, *validity = NULL, *data = NULL, *chars = NULL;
   PyObject *dict = NULL, *result = NULL;
   int64_t len = col->length, off = col->offset;

@@ -271,7 +271,7 @@ static void roundtrip_one(const zb_column *c, zb_type_id type) {
 
 ZB_TEST(test_arrow_roundtrip_every_type) {
   zb_error err = {{0}};
-  for (int t = 0; t < ZB_TYPE_COUNT; t++) {
+  for (int t = 0; t < ZB_LIST; t++) { /* lists: test_list.c */
     zb_column *c = NULL, *s = NULL;
     ZB_CHECK_OK(make_column((zb_type_id)t, 40, &c, &err), &err);
     if (c == NULL) continue;
@@ -580,7 +580,7 @@ ZB_TEST(test_arrow_import_dates_and_timestamps) {
 
 ZB_TEST(test_arrow_import_unsupported_formats) {
   zb_error err = {{0}};
-  static const char *const fmts[5] = {"e", "vu", "+l", "n", "w:16"};
+  static const char *const fmts[5] = {"e", "vu", "+m", "n", "w:16"};
   static const int64_t zeros[4] = {0};
   for (int f = 0; f < 5; f++) {
     hand_array h;
@@ -930,7 +930,7 @@ ZB_TEST(test_concat_bools_at_odd_offsets) {
 
 ZB_TEST(test_concat_every_fixed_type_and_strings) {
   zb_error err = {{0}};
-  for (int t = 0; t < ZB_TYPE_COUNT; t++) {
+  for (int t = 0; t < ZB_LIST; t++) { /* lists: test_list.c */
     zb_column *a = NULL, *b = NULL, *parts[3] = {NULL}, *out = NULL;
     ZB_CHECK_OK(make_column((zb_type_id)t, 40, &a, &err), &err);
     ZB_CHECK_OK(make_column((zb_type_id)t, 17, &b, &err), &err);

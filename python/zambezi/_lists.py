@@ -1,0 +1,319 @@
+"""List columns (dtype ``list<T>``, Arrow large_list): the producers and
+consumers the Python layer builds on the engine's list column.
+
+A list column is int64 offsets (``Column.list_offsets()``, length + 1) into
+one child column (``Column.child``).  Everything here is numpy arithmetic on
+the offsets -- whole arrays at a time, never a Python loop over rows -- and
+one engine ``take`` of the child (C, GIL released): the element positions a
+result needs are computed from the offsets, and a null position gives a
+null value.
+
+pandas holds lists as an object column of Python lists; ``to_pandas()``
+gives that.  Results follow pandas 3, with these differences (also in the
+docstrings):
+
+- ``explode``, ``str.get`` and ``.list[i]`` keep the element type (int64,
+  string ...) where pandas' object column gives object values;
+- ``str.len()`` / ``.list.len()`` give int64 with nulls for null lists
+  (pandas: float64 with NaN when there is a missing row);
+- ``to_pandas()`` gives None for a null list and for a null element
+  (pandas' own producers give NaN there: ``str.split`` of a missing row,
+  ``agg(list)`` of a missing float); the dtype line of a repr says
+  ``list<T>`` where pandas says object;
+- ``groupby(...).agg(list)`` gathers each group's values in row order
+  (one engine take; the group ids as the group-by numbers its groups);
+- a list of lists is not supported yet (UnsupportedError); neither are
+  sorting, hashing, comparing or arithmetic of lists (DTypeError naming
+  the operation and "list"), nor writing lists to Parquet or CSV.
+"""
+
+import numpy as np
+
+from zambezi import _core
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+
+def is_list(col):
+    return col.dtype.startswith("list<")
+
+
+def _host(col):
+    return col if col.device == "cpu" else col.to_device("cpu")
+
+
+def parts(col):
+    """(offsets, starts, lengths, null) numpy arrays of a host list column:
+    lengths are 0 for null lists (Arrow lets a null list span values)."""
+    offs = np.frombuffer(col.list_offsets(), dtype=np.int64)
+    m = col.null_mask()
+    null = np.zeros(col.length, dtype=bool) if m is None else np.frombuffer(m, dtype=np.bool_)
+    starts = offs[:-1]
+    lengths = np.where(null, 0, offs[1:] - starts)
+    return offs, starts, lengths, null
+
+
+def _positions(pos, ok):
+    """An int64 engine column of child positions, null where not ok."""
+    pos = np.where(ok, pos, 0).astype(np.int64, copy=False)
+    return _core.column_from_buffer(pos, mask=None if ok.all() else ~ok)
+
+
+def lengths(col):
+    """int64 column: each list's length, null for a null list."""
+    col = _host(col)
+    _, _, lens, null = parts(col)
+    return _core.column_from_buffer(lens.astype(np.int64), mask=null if null.any() else None)
+
+
+def element(col, i):
+    """The i-th element of each list (negative i counts from the end); null
+    for a null list or an i out of range."""
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise DTypeError(f"list element: the position must be an int, not {type(i).__name__}")
+    col = _host(col)
+    _, starts, lens, null = parts(col)
+    i = int(i)
+    if i >= 0:
+        pos, ok = starts + i, i < lens
+    else:
+        pos, ok = starts + lens + i, -i <= lens
+    return _core.take(col.child, _positions(pos, ok & ~null))
+
+
+def explode(col, keep_empty=True):
+    """(values, rows): every element with the row it came from, in order.
+    keep_empty: an empty or null list gives one null value (pandas'
+    explode); else it gives nothing (flatten)."""
+    col = _host(col)
+    _, starts, lens, null = parts(col)
+    reps = np.maximum(lens, 1) if keep_empty else lens
+    rows = np.repeat(np.arange(col.length, dtype=np.int64), reps)
+    total = int(reps.sum())
+    first = np.cumsum(reps) - reps
+    within = np.arange(total, dtype=np.int64) - np.repeat(first, reps)
+    pos = np.repeat(starts, reps) + within
+    ok = np.repeat(lens > 0, reps)
+    return _core.take(col.child, _positions(pos, ok)), rows
+
+
+def group_lists(values, ids, n_groups):
+    """A list column of n_groups rows: the values of each group (int64 group
+    ids per row, -1 for none) in row order."""
+    ids = np.asarray(ids, dtype=np.int64)
+    keep = ids >= 0
+    order = np.argsort(ids, kind="stable")[int((~keep).sum()):].astype(np.int64)
+    counts = np.bincount(ids[keep], minlength=n_groups).astype(np.int64)
+    offsets = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return _core.list_from_parts(offsets, _core.take(values, _core.column_from_buffer(order)))
+
+
+def _from_pickle(offsets, child, mask):
+    """A list column from its pickle (src/python/pickle.c: list_reduce)."""
+    offs = np.frombuffer(offsets, dtype=np.int64)
+    m = None if mask is None else np.frombuffer(mask, dtype=np.bool_)
+    return _core.list_from_parts(offs, child, m)
+
+
+def cells(col):
+    """Display strings of a (small) list column, as pandas prints an object
+    column of lists: ``[a, b]`` (str elements unquoted), None for a null."""
+    out = []
+    for v in col.to_pylist():  # the rows shown, not the column
+        if v is None:
+            out.append("None")
+        else:
+            out.append("[" + ", ".join("None" if e is None else str(e) for e in v) + "]")
+    return out
+
+
+class ListMethods:
+    """Methods of a list Series (``Series.list``), as pandas' accessor of
+    ArrowDtype lists: ``len``, ``[i]`` and ``flatten``.
+
+    Examples
+    --------
+    >>> s = zb.Series([[1, 2, 3], None, []])
+    >>> s.list.len().to_list()
+    [3, None, 0]
+    >>> s.list[0].to_list()
+    [1, None, None]
+    >>> s.list.flatten().to_list()
+    [1, 2, 3]
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, series):
+        if not is_list(series._col):
+            from zambezi.accessors import AccessorError
+
+            raise AccessorError(f"Can only use the .list accessor with list values, not "
+                                f"{series.dtype} (column {series.name!r})")
+        self._s = series
+
+    def len(self):
+        """The length of each list (int64; null for a null list).
+
+        Examples
+        --------
+        >>> zb.Series([["a"], None, []]).list.len().to_list()
+        [1, None, 0]
+        """
+        return self._s._like(lengths(self._s._col))
+
+    def __getitem__(self, key):
+        """Element ``key`` (an int; negative counts from the end) of each
+        list: null where the list is null or too short.  Slices are not
+        supported.
+
+        Examples
+        --------
+        >>> zb.Series([[1, 2], [3], None]).list[-1].to_list()
+        [2, 3, None]
+        """
+        if isinstance(key, slice):
+            raise UnsupportedError(".list[...]: slices of lists are not supported; use an int")
+        return self._s._like(element(self._s._col, key))
+
+    def flatten(self):
+        """Every element of every list, in order, in one Series (pandas'
+        ``list.flatten``: null and empty lists give nothing; the index is
+        each element's row label).
+
+        Examples
+        --------
+        >>> zb.Series([[1, 2], None, [3]]).list.flatten().to_list()
+        [1, 2, 3]
+        """
+        from zambezi import _indexing
+
+        values, rows = explode(self._s._col, keep_empty=False)
+        s = self._s
+        index = s._index._take(_indexing.take_rows(_core.column_from_buffer(rows)))
+        return s._constructor._from_column(values, s.name, index)
+
+
+class ListStringMethods:
+    """``Series.str`` of a list Series: the methods pandas' ``.str`` has
+    for an object column of lists -- ``len``, ``get`` / ``[i]`` and
+    ``join``; the others raise UnsupportedError naming the method.
+
+    Examples
+    --------
+    >>> s = zb.Series([["a", "b"], None])
+    >>> s.str[0].to_list()
+    ['a', None]
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, series):
+        self._s = series
+
+    def len(self):
+        """The length of each list (int64; null for a null list; pandas
+        gives float64 with NaN when there is a missing row).
+
+        Examples
+        --------
+        >>> zb.Series([["a", "b"], None, []]).str.len().to_list()
+        [2, None, 0]
+        """
+        return self._s._like(lengths(self._s._col))
+
+    def get(self, i):
+        """Element i of each list (negative i from the end); null where the
+        list is null or too short.  The element type is kept (pandas:
+        object values).
+
+        Examples
+        --------
+        >>> zb.Series([[1, 2], [3], None]).str.get(-2).to_list()
+        [1, None, None]
+        """
+        return self._s._like(element(self._s._col, i))
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            raise UnsupportedError(".str[...] of a list Series takes an int, not a slice")
+        return self.get(key)
+
+    def join(self, sep):
+        """Each list of strings joined with sep; null for a null list or a
+        list holding a null (pandas: NaN).
+
+        Examples
+        --------
+        >>> zb.Series([["a", "b"], None, []]).str.join("-").to_list()
+        ['a-b', None, '']
+        """
+        if not isinstance(sep, str):
+            raise DTypeError(f"str.join: sep must be a str, not {type(sep).__name__}")
+        col = _host(self._s._col)
+        if col.child.dtype != "string":
+            raise UnsupportedError(f"str.join of a {col.dtype} Series: only lists of strings "
+                                   "are joined")
+        return self._s._like(_core.list_join(col, sep))
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise UnsupportedError(f"str.{name} is not supported for list columns (dtype "
+                               f"{self._s.dtype}); list Series have str.len, str.get, str[i] "
+                               "and str.join, and the .list accessor")
+
+
+def series_explode(s, ignore_index=False):
+    """Series.explode: each list's elements on rows of their own, the row's
+    label repeated; an empty or null list gives one null row."""
+    from zambezi import _indexing, index as _ix
+
+    if not is_list(s._col):
+        return s.copy() if hasattr(s, "copy") else s
+    values, rows = explode(s._col)
+    index = _ix.default_index(len(rows)) if ignore_index else \
+        s._index._take(_indexing.take_rows(_core.column_from_buffer(rows)))
+    return s._constructor._from_column(values, s.name, index)
+
+
+def frame_explode(df, column, ignore_index=False):
+    """DataFrame.explode: the list column(s) exploded, the other columns'
+    values (and the row labels) repeated; several columns must hold lists
+    of equal lengths row by row."""
+    from zambezi import _indexing, _labels, index as _ix
+
+    names = column if isinstance(column, (list, tuple)) else [column]
+    if not names:
+        raise InvalidValueError("column must be nonempty")
+    if len(set(map(repr, names))) != len(names):
+        raise InvalidValueError("column must be unique")
+    labels = _labels.label_list(df)
+    t = df._table
+    where = []
+    for nm in names:
+        if nm not in labels:
+            raise KeyError(nm)
+        where.append(labels.index(nm))
+    lens0 = None
+    for j in where:
+        col = _host(t.column(j))
+        if not is_list(col):
+            raise UnsupportedError(f"explode: column {labels[j]!r} is {col.dtype}, not a list")
+        _, _, lens, _ = parts(col)
+        if lens0 is not None and not np.array_equal(np.maximum(lens, 1),
+                                                    np.maximum(lens0, 1)):
+            raise InvalidValueError("columns must have matching element counts")
+        lens0 = lens
+    rows = None
+    exploded = {}
+    for j in where:
+        exploded[j], rows = explode(t.column(j))
+    positions = _core.column_from_buffer(rows)
+    cols = [exploded[j] if j in exploded else _core.take(t.column(j), positions)
+            for j in range(t.num_columns)]
+    index = _ix.default_index(len(rows)) if ignore_index else \
+        df._index._take(_indexing.take_rows(positions))
+    out = df._constructor._wrap(_core.table_from_columns(cols, list(t.names)), index)
+    out._columns = getattr(df, "_columns", None)
+    return out
