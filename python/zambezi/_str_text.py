@@ -120,7 +120,7 @@ class _TextMethods:
 
         Examples
         --------
-        >>> s = zb.Series(["e\u0301te\u0301", "\ufb01le", None])
+        >>> s = zb.Series(["e\\u0301te\\u0301", "\\ufb01le", None])
         >>> [len(v) for v in s.str.normalize("NFC").to_list()[:1]]
         [3]
         >>> s.str.normalize("NFKC").to_list()[1:]
@@ -146,7 +146,7 @@ class _TextMethods:
         Examples
         --------
         >>> zb.Series(["the Zambezi river", None]).str.wrap(10).to_list()
-        ['the\nZambezi\nriver', None]
+        ['the\\nZambezi\\nriver', None]
         """
         import textwrap
 
