@@ -819,6 +819,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """Each selected column replaced by its group's aggregate, row by row
         (null where the key was dropped), with the rows' labels; a Series
         when one column was selected with ``gb["col"]`` (or for "size").
+        A Python function is called once per group and column (slow);
         ``engine="numba"`` with ``f(values, index)`` (one value or one per
         row of the group back) runs it compiled over every core, float64
         results as pandas' (needs ``pip install "zambezi[numba]"``).

@@ -14,11 +14,12 @@ for nulls; an integer or bool column with nulls as float64 with NaN (what
 categoricals and times are not numeric for Numba: DTypeError.  A float
 result is null where it is NaN (pandas: NaN, its missing value).
 
-When a column lives on a GPU and Numba's CUDA target is available,
-``Series.map`` / ``apply`` compile a CUDA device function and run one
-thread per row over the column's device memory (no copy to the host).
-That path is written for machines with a GPU and is not exercised by the
-CPU test suite.
+When a column without nulls lives on a GPU and Numba's CUDA target is
+available, ``Series.map`` / ``apply`` compile a CUDA device function and
+run one thread per row over the column's device memory (no copy to the
+host; the result comes back to the column's device).  That path is
+written for machines with a GPU and is not exercised by the CPU test
+suite.
 
 numba is an optional dependency: ``pip install "zambezi[numba]"``.
 """
@@ -181,7 +182,8 @@ def _map_cuda(col, func, what):
     nb = numba()
     try:
         from numba import cuda
-        if not cuda.is_available() or col.dtype not in _NUMERIC or col.dtype == "bool":
+        if not cuda.is_available() or col.dtype not in _NUMERIC or col.dtype == "bool" or \
+                col.null_count:  # the CUDA Array Interface export has no mask
             return None
     except Exception:
         return None
@@ -197,14 +199,22 @@ def _map_cuda(col, func, what):
                 out[i] = dev(values[i])
         k = _CACHE[key] = (dev, kernel)
     dev, kernel = k
-    values = cuda.as_cuda_array(col)  # the column's __cuda_array_interface__
+    values = cuda.as_cuda_array(_DeviceView(col))  # zero-copy: the column's memory
     rt = _return_dtype(nb, nb.njit(func), (nb.from_dtype(np.dtype(values.dtype)),), what)
     out = cuda.device_array(values.shape[0], dtype=rt)
     threads = 256
     kernel[(values.shape[0] + threads - 1) // threads, threads](values, out)
-    host = out.copy_to_host()
-    m = null_mask(_host(col)) if col.null_count else None
-    return result_column(host, m).to_device(col.device)
+    return result_column(out.copy_to_host()).to_device(col.device)
+
+
+class _DeviceView:
+    """A GPU column as the CUDA Array Interface presents it to Numba."""
+
+    __slots__ = ("__cuda_array_interface__", "_col")
+
+    def __init__(self, col):
+        self._col = col  # keeps the memory alive
+        self.__cuda_array_interface__ = _core.column_cuda_array_interface(col)
 
 
 # --------------------------------------------------------------------------
