@@ -379,9 +379,11 @@ def _group_rows(gb):
     m = null_mask(ids_h)
     if m is not None:
         arr = np.where(m, -1, arr)
-    keep = np.flatnonzero(arr >= 0)
-    order = keep[np.argsort(arr[keep], kind="stable")]
-    counts = np.bincount(arr[keep], minlength=ng)
+    # the engine's stable sort (parallel radix): rows by group, each group
+    # in row order; rows of a dropped key (null ids) sort last and are cut
+    kept = ids.length - ids.null_count
+    order = values_numpy(_host(_core.sort_indices(ids, True, False)))[:kept]
+    counts = np.bincount(arr[arr >= 0], minlength=ng)
     starts = np.zeros(ng + 1, dtype=np.int64)
     np.cumsum(counts, out=starts[1:])
     return order, starts, ng, arr
