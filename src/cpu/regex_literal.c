@@ -17,7 +17,8 @@
  * may start that many characters before the run's first occurrence.
  *
  * Anything else -- a top-level '|', "(?" other than "(?:" (inline options
- * that change the meaning of later text, lookarounds), \Q..\E, any other
+ * that change the meaning of later text, lookarounds), "(*" (verbs such as
+ * (*ACCEPT), which ends a match early), \Q..\E, any other
  * backslash-letter or digit (backreferences, \x.., \p{..} ...), a '{' that
  * is not a quantifier, unbalanced brackets, caseless or verbose flags --
  * gives no literal: the regex runs on every row.
@@ -257,6 +258,8 @@ void zb__re_required_literals(const char *pat, int64_t len, uint32_t flags,
   memset(out, 0, sizeof *out);
   if (pat == NULL || len <= 0 || (flags & (ZB_RE_IGNORECASE | ZB_RE_VERBOSE))) return;
   if (memmem(pat, (size_t)len, "\\Q", 2) != NULL) return;
+  /* PCRE2's verbs: (*ACCEPT) ends a match early, before later literals */
+  if (memmem(pat, (size_t)len, "(*", 2) != NULL) return;
   parser s;
   memset(&s, 0, sizeof s);
   s.p = (const unsigned char *)pat;

@@ -231,6 +231,7 @@ ZB_TEST(test_regex_required_literals) {
       {"(?i)FOO", ZB_RE_CONTAINS, {0, 0, 0, -1, 0, 1, 0, 0}},
       {"^.*foo$", ZB_RE_CONTAINS, {0, 0, 0, -1, 0, 1, 0, 0}},
       {"\\bab\\b", ZB_RE_CONTAINS, {1, 0, 0, -1, 0, 0, 0, 1}},
+      {"(?:a(*ACCEPT))bc", ZB_RE_CONTAINS, {1, 0, 1, -1, 0, 0, 0, 1}}, /* "a" is enough */
   };
   zb_error err;
   zb_column *c = strings_of(rows, NR), *r = NULL;
