@@ -115,7 +115,16 @@ def _jit(func, what):
         raise DTypeError(f"{what}: numba cannot compile the function ({e})") from None
 
 
-def _compile_error(what, e):
+def _compile_error(what, e, *dispatchers):
+    """The DTypeError for a function numba could not compile.  Numba keeps
+    a failed compilation's exception in its dispatcher (with the frames,
+    and through them the user's data): those are dropped here."""
+    for d in dispatchers:
+        try:
+            d._compiler._failed_cache.clear()
+        except AttributeError:
+            pass
+    e.__traceback__ = None
     return DTypeError(f"{what}: numba could not compile the function for these values "
                       f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else e})")
 
@@ -153,7 +162,7 @@ def _return_dtype(nb, jf, argtypes, what):
         rt = jf.overloads[tuple(argtypes)].signature.return_type
         return np.dtype(nb.np.numpy_support.as_dtype(rt))
     except Exception as e:
-        raise _compile_error(what, e) from None
+        raise _compile_error(what, e, jf) from None
 
 
 def map_column(col, func, na_action, engine_kwargs, what):
@@ -170,7 +179,7 @@ def map_column(col, func, na_action, engine_kwargs, what):
     try:
         kernel(arr, out)
     except Exception as e:
-        raise _compile_error(what, e) from None
+        raise _compile_error(what, e, jf, kernel) from None
     keep = m if na_action == "ignore" else None
     return result_column(out, keep)
 
@@ -254,7 +263,7 @@ def frame_apply(frame, func, axis, engine_kwargs, what="apply"):
     try:
         kernel(values, out)
     except Exception as e:
-        raise _compile_error(what, e) from None
+        raise _compile_error(what, e, jf, kernel) from None
     return result_column(out)
 
 
@@ -321,7 +330,7 @@ def group_run(values, index, order, starts, func, transform, engine_kwargs, what
     try:
         kernel(v, ix, starts, out)
     except Exception as e:
-        raise _compile_error(what, e) from None
+        raise _compile_error(what, e, jf, kernel) from None
     return out
 
 
@@ -354,5 +363,5 @@ def window_run(values, starts, ends, minp, func, engine_kwargs, what):
         kernel(np.ascontiguousarray(values, dtype=np.float64), starts.astype(np.int64),
                ends.astype(np.int64), int(minp), out)
     except Exception as e:
-        raise _compile_error(what, e) from None
+        raise _compile_error(what, e, jf, kernel) from None
     return out
