@@ -4,7 +4,7 @@ pandas' own engine="numba" is the oracle where pandas has it (group-by agg
 and transform, DataFrame.apply(raw=True), rolling.apply(raw=True)); for
 Series.map / apply (pandas 3 takes no numba engine there) the oracle is
 pandas' Python path.  Skipped when numba is not installed; the ImportError
-without numba is checked by hiding the module.
+without numba is checked (always) by hiding the module.
 """
 
 import sys
@@ -17,7 +17,11 @@ import zambezi as zb
 from pandas_compare import assert_frame_like, assert_series_like
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-numba = pytest.importorskip("numba")
+try:
+    import numba  # noqa: F401
+except ImportError:
+    numba = None
+needs_numba = pytest.mark.skipif(numba is None, reason="numba is not installed")
 
 
 def _data(n=200, seed=3):
@@ -45,6 +49,7 @@ def _poly(v):
     return v * 3.0 - 1.0 if v > 0 else -v * 1.0
 
 
+@needs_numba
 def test_series_map_numba_float_with_nulls():
     p = _data()["f"]
     z = zb.Series(p)
@@ -54,6 +59,7 @@ def test_series_map_numba_float_with_nulls():
     assert got.to_list() == [2.0, None, 11.0]
 
 
+@needs_numba
 def test_series_map_numba_int_with_and_without_nulls():
     vals = [5, None, -3, 12, None, 0]
     z = zb.Series(vals, dtype="int64")
@@ -68,6 +74,7 @@ def test_series_map_numba_int_with_and_without_nulls():
     assert b.map(lambda v: not v, engine="numba").to_list() == [False, True, False]
 
 
+@needs_numba
 def test_series_map_numba_bad_input():
     with pytest.raises(DTypeError, match="numeric"):
         zb.Series(["a", "é"]).map(lambda v: v, engine="numba")
@@ -77,6 +84,7 @@ def test_series_map_numba_bad_input():
         zb.Series([1.0]).map(lambda v: v, engine="cuda-magic")
 
 
+@needs_numba
 def test_kernels_are_cached_per_function():
     from zambezi import _numba
 
@@ -86,6 +94,7 @@ def test_kernels_are_cached_per_function():
     assert len(_numba._CACHE) == n
 
 
+@needs_numba
 def test_frame_apply_numba_rows_and_columns():
     p = _data()[["f", "i", "j"]]
     z = _zb_frame(p)
@@ -101,6 +110,7 @@ def test_frame_apply_numba_rows_and_columns():
         z.apply(rowf, axis=1, engine="numba")
 
 
+@needs_numba
 def test_groupby_agg_transform_numba():
     p = _data()[["k", "f", "i"]]  # float64 values: one compiled signature (seconds each)
     z = _zb_frame(p)
@@ -127,22 +137,37 @@ def test_groupby_agg_transform_numba():
         z.groupby("k").agg(bad, engine="numba")
 
 
-def test_rolling_apply_numba_and_python():
+def _spread(w):
+    return np.nanmax(w) - np.nanmin(w)
+
+
+_WINDOWS = ({"window": 5}, {"window": 4, "min_periods": 2}, {"window": 5, "center": True})
+
+
+@needs_numba
+def test_rolling_apply_numba():
     p = _data()["f"]
     z = zb.Series(p)
+    for kw in _WINDOWS:
+        exp = p.rolling(**kw).apply(_spread, raw=True, engine="numba")
+        assert_series_like(z.rolling(**kw).apply(_spread, raw=True, engine="numba"), exp)
+    exp = p.expanding(3).apply(_spread, raw=True, engine="numba")
+    assert_series_like(z.expanding(3).apply(_spread, raw=True, engine="numba"), exp)
 
-    def spread(w):
-        return np.nanmax(w) - np.nanmin(w)
 
-    for kw in ({"window": 5}, {"window": 4, "min_periods": 2}, {"window": 5, "center": True}):
-        exp = p.rolling(**kw).apply(spread, raw=True, engine="numba")
-        assert_series_like(z.rolling(**kw).apply(spread, raw=True, engine="numba"), exp)
-        assert_series_like(z.rolling(**kw).apply(spread, raw=True), exp)
-    exp = p.expanding(3).apply(spread, raw=True, engine="numba")
-    assert_series_like(z.expanding(3).apply(spread, raw=True, engine="numba"), exp)
+def test_rolling_apply_python():
+    # the default engine: func per window in Python (pandas' own as oracle)
+    p = _data()["f"]
+    z = zb.Series(p)
+    for kw in _WINDOWS:
+        assert_series_like(z.rolling(**kw).apply(_spread, raw=True),
+                           p.rolling(**kw).apply(_spread, raw=True))
     q = _data()[["f", "j"]]
     assert_frame_like(_zb_frame(q).rolling(3).apply(lambda s: s.iloc[-1] * 2.0),
                       q.rolling(3).apply(lambda s: s.iloc[-1] * 2.0))
+    # a window as a Series (raw=False): sums round as each library's sum does
+    assert_series_like(z.expanding(2).apply(lambda s: s.sum(), raw=False),
+                       p.expanding(2).apply(lambda s: s.sum(), raw=False), rtol=1e-12)
 
 
 def test_engine_numba_without_numba(monkeypatch):
