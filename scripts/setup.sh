@@ -48,11 +48,11 @@ echo "== installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis \
   matplotlib scikit-build-core ninja "dask[dataframe]>=2025.1,<2027" "distributed>=2025.1,<2027"
-# the libraries that take dataframes, for tests/python/test_ecosystem.py
-# (optional: those tests skip when one is missing, so a failed install here
-# only warns)
+# the libraries that take dataframes, for tests/python/test_ecosystem.py,
+# and numba for engine="numba" (tests/python/test_apply.py) (optional: those
+# tests skip when one is missing, so a failed install here only warns)
 .venv/bin/python -m pip install -q scikit-learn seaborn plotly altair narwhals statsmodels \
-  joblib jinja2 || echo "   could not install the ecosystem libraries: their tests will skip"
+  joblib jinja2 numba || echo "   could not install the ecosystem libraries or numba: their tests will skip"
 echo "== building zambezi (C engine$(command -v nvcc >/dev/null && echo ' + CUDA backend'))"
 .venv/bin/python -m pip install -q --no-build-isolation --no-deps . 2>&1 | tail -n 40
 .venv/bin/python -c "import zambezi as zb; print('zambezi', zb.__version__, 'ready; devices:', [d['name'] for d in zb.devices()])"

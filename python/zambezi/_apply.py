@@ -22,7 +22,7 @@ Differences from pandas (also in docs/api.md):
 
 import numpy as np
 
-from zambezi import _base, _core, _indexing, _labels
+from zambezi import _base, _core, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._concat import _concat_columns
 from zambezi._convert import null_mask, to_column, values_numpy
@@ -94,13 +94,20 @@ class SeriesApply:
 
     __slots__ = ()
 
-    def map(self, arg, na_action=None):
+    def map(self, arg, na_action=None, engine=None, engine_kwargs=None):
         """Each value mapped through arg: a dict (a key it lacks gives
         null), a Series (its index are the keys) -- both as one engine join
         -- or a function called once per value in Python (slow: prefer a
-        dict or a vectorized expression).  na_action="ignore" leaves
-        missing values missing without calling the function.  A
+        dict, a vectorized expression or engine="numba").  na_action="ignore"
+        leaves missing values missing without calling the function.  A
         categorical applies the function to its categories only.
+
+        ``engine="numba"`` (a zambezi extension: pandas 3 takes only
+        executor objects here) compiles the function with Numba and runs it
+        over every core with the GIL released, on numeric or bool values
+        (nulls passed as NaN); ``engine_kwargs`` as pandas' (parallel,
+        nogil, nopython, fastmath).  A NaN result is null.  Needs
+        ``pip install "zambezi[numba]"``.
 
         Examples
         --------
@@ -136,15 +143,20 @@ class SeriesApply:
         if not callable(arg):
             raise DTypeError(f"map: arg must be a dict, a Series or a function, not "
                              f"{type(arg).__name__}")
+        if _numba.check_engine(engine, engine_kwargs, "map"):
+            return self._like(_numba.map_column(col, arg, na_action, engine_kwargs, "map"))
         return self._like(_map_function(col, arg, na_action, "map"))
 
-    def apply(self, func, convert_dtype=None, args=(), *, by_row="compat", **kwargs):
+    def apply(self, func, convert_dtype=None, args=(), *, by_row="compat", engine=None,
+              engine_kwargs=None, **kwargs):
         """func applied to the values: a numpy ufunc runs on the whole
         column (nulls stay null); a method name (e.g. "sum") calls that
         method; ``by_row=False`` calls func once with the Series; any other
-        function is called once per value in Python (slow: prefer a ufunc
-        or vectorized expression).  A function returning one value per
-        call gives a Series with these labels.
+        function is called once per value in Python (slow: prefer a ufunc,
+        a vectorized expression or engine="numba").  A function returning
+        one value per call gives a Series with these labels.
+        ``engine="numba"`` (a zambezi extension, as in ``map``) compiles
+        func with Numba and runs it on every core.
 
         Examples
         --------
@@ -162,6 +174,11 @@ class SeriesApply:
             raise DTypeError(f"apply: func must be callable, not {type(func).__name__}")
         if by_row is False:
             return func(self, *args, **kwargs)
+        if _numba.check_engine(engine, engine_kwargs, "apply"):
+            if args or kwargs:
+                raise UnsupportedError("apply: engine='numba' takes no args or kwargs")
+            return self._like(_numba.map_column(self._col, func, None, engine_kwargs,
+                                                "apply"))
         if isinstance(func, np.ufunc) and not args and not kwargs and \
                 self._col.dtype not in ("string", "category"):
             col = self._col
@@ -362,9 +379,11 @@ def _group_rows(gb):
     m = null_mask(ids_h)
     if m is not None:
         arr = np.where(m, -1, arr)
-    keep = np.flatnonzero(arr >= 0)
-    order = keep[np.argsort(arr[keep], kind="stable")]
-    counts = np.bincount(arr[keep], minlength=ng)
+    # the engine's stable sort (parallel radix): rows by group, each group
+    # in row order; rows of a dropped key (null ids) sort last and are cut
+    kept = ids.length - ids.null_count
+    order = values_numpy(_host(_core.sort_indices(ids, True, False)))[:kept]
+    counts = np.bincount(arr[arr >= 0], minlength=ng)
     starts = np.zeros(ng + 1, dtype=np.int64)
     np.cumsum(counts, out=starts[1:])
     return order, starts, ng, arr
@@ -437,6 +456,51 @@ class GroupByApply:
         table = _core.table_from_columns(keys + cols, [f"k{i}" for i in range(len(keys))]
                                          + [f"v{i}" for i in range(len(cols))])
         return self._finish(table, [self._label(c) for c in labels])
+
+    def _numba_columns(self, func, transform, engine_kwargs, what):
+        """func(values, index) per group and value column with Numba:
+        (source object, [(name, float64 engine column)])."""
+        _numba.validate_group_udf(func, what)
+        order, starts, ng, _ = _group_rows(self)
+        src = _group_source(self)
+        index = _numba.index_values(self._obj, what)
+        if src._ndim == 1:
+            items = [(src.name, src._col)]
+        else:
+            items = [(nm, src._table.column(i)) for i, nm in enumerate(src._table.names)]
+        out = []
+        for nm, col in items:
+            vals, _ = _numba.column_values(col, f"{what}: column {nm!r}")
+            res = _numba.group_run(vals, index, order, starts, func, transform, engine_kwargs,
+                                   what)
+            if transform:  # back at the rows' places; NaN where the key was dropped
+                full = np.full(len(vals), np.nan)
+                full[order] = res
+                res = full
+            out.append((nm, _numba.result_column(res)))
+        return src, out
+
+    def _agg_numba(self, func, engine_kwargs):
+        """agg(func, engine="numba"): func(values, index) per group and
+        column, float64 results as pandas'."""
+        src, out = self._numba_columns(func, False, engine_kwargs, "agg")
+        keys = _group_keys(self)
+        knames = [f"k{i}" for i in range(len(keys))]
+        if src._ndim == 1:
+            table = _core.table_from_columns(keys + [out[0][1]], knames + ["v"])
+            return self._finish(table, [src.name], src.name, series=True)
+        table = _core.table_from_columns(keys + [c for _, c in out],
+                                         knames + [f"v{i}" for i in range(len(out))])
+        return self._finish(table, [self._label(nm) for nm, _ in out])
+
+    def _transform_numba(self, func, engine_kwargs):
+        """transform(func, engine="numba"): func(values, index) per group
+        and column giving one value (broadcast) or one per row."""
+        src, out = self._numba_columns(func, True, engine_kwargs, "transform")
+        if src._ndim == 1:
+            return self._same_rows(out[0][1], src.name)
+        return self._obj._like(_core.table_from_columns([c for _, c in out],
+                                                        [nm for nm, _ in out]))
 
     def _transform_python(self, func, args=(), kwargs=None):
         """transform with a Python function: func(group Series) per column

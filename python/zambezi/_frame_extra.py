@@ -37,7 +37,7 @@ import datetime
 import numpy as np
 
 from zambezi import index as _ix
-from zambezi import _base, _convert, _core, _dtypes, _expr, _indexing
+from zambezi import _base, _convert, _core, _dtypes, _expr, _indexing, _numba
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
 from zambezi._dtypes import is_scalar, py_scalar
@@ -1009,7 +1009,8 @@ class FrameExtra:
         return self._each(lambda s: _isin_values(s, vals))
 
     # -- functions --------------------------------------------------------
-    def apply(self, func, axis=0, raw=False, result_type=None, args=(), **kwargs):
+    def apply(self, func, axis=0, raw=False, result_type=None, args=(), by_row="compat",
+              engine=None, engine_kwargs=None, **kwargs):
         """func applied to each column (a Series; a numpy array with
         raw=True), with args and kwargs.  When func gives one value per
         column, a Series of them indexed by the column names; when it
@@ -1017,6 +1018,11 @@ class FrameExtra:
         calls func once per row in Python (slow), with a ``Row`` (a mapping
         column -> value; pandas passes a Series): one value per row gives a
         Series, a dict per row a DataFrame (see zambezi._apply).
+
+        ``engine="numba"`` with ``raw=True`` compiles func with Numba and
+        calls it with each row (axis=1) or column (axis=0) as a 1-D numpy
+        array (numeric columns; nulls as NaN) over every core with the GIL
+        released: one value per call.  Needs ``pip install "zambezi[numba]"``.
 
         Examples
         --------
@@ -1030,6 +1036,17 @@ class FrameExtra:
         >>> df.apply(lambda row: row["a"] + row["b"], axis=1).to_list()
         [11, 22, 33]
         """
+        if _numba.check_engine(engine, engine_kwargs, "apply"):
+            if not raw or args or kwargs or result_type is not None or not callable(func):
+                raise UnsupportedError("apply: engine='numba' needs raw=True and a function "
+                                       "of one array, with no args, kwargs or result_type")
+            ax = _axis_number(axis, "apply")
+            col = _numba.frame_apply(self, func, ax, engine_kwargs)
+            if ax == 1:
+                return self._constructor_sliced._from_column(col, None, self._index)
+            labels = _ix.Index._from_columns([_convert.to_column(list(self._cols()[1]),
+                                                                 dtype="string")], [None])
+            return self._constructor_sliced._from_column(col, None, labels)
         if _axis_number(axis, "apply") != 0:
             return self._apply_rows(func, raw, result_type, args, kwargs)  # zambezi._apply
         if result_type is not None:

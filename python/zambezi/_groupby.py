@@ -52,7 +52,7 @@ Differences from pandas:
   (zambezi._apply): pandas' contract, and slow.
 """
 
-from zambezi import _base, _core, _indexing, _labels
+from zambezi import _base, _core, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._convert import _is_pandas
 from zambezi._window import GroupByWindow
@@ -665,7 +665,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self._finish(table, [name])
         return self._finish(table, [name], name, series=True)
 
-    def agg(self, arg=None, **named):
+    def agg(self, arg=None, *, engine=None, engine_kwargs=None, **named):
         """Aggregate: a function name, a list of names, a dict column ->
         name(s), or named aggregations ``out=("column", "func")`` (on one
         selected column, ``out="func"``).  Function names: sum, mean, min,
@@ -674,6 +674,13 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         A list, or a dict with a list among its values, labels the columns
         (column, function), a MultiIndex, as pandas; on one selected column
         a list gives one column per function.
+
+        ``engine="numba"`` with a function ``f(values, index)`` (pandas'
+        contract: each group's values and index labels as numpy arrays, one
+        value back) compiles it with Numba and runs the groups over every
+        core with the GIL released; results are float64, as pandas'.
+        Needs ``pip install "zambezi[numba]"``.  Any other Python function
+        is called once per group and column (slow).
 
         Examples
         --------
@@ -693,6 +700,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["n"].agg(["sum", "max"]).to_dict("list")
         {'sum': [4, 7], 'max': [3, 5]}
         """
+        if _numba.check_engine(engine, engine_kwargs, "agg"):
+            if named or not callable(arg):
+                raise UnsupportedError("agg: engine='numba' takes one function f(values, "
+                                       "index)")
+            return self._agg_numba(arg, engine_kwargs)
         specs, labels = [], []
         if named:
             if arg is not None:
@@ -828,10 +840,14 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self._rows(True, "eq", n)
         return self._rows(False, "eq", -n - 1)
 
-    def transform(self, func):
+    def transform(self, func, *, engine=None, engine_kwargs=None):
         """Each selected column replaced by its group's aggregate, row by row
         (null where the key was dropped), with the rows' labels; a Series
         when one column was selected with ``gb["col"]`` (or for "size").
+        A Python function is called once per group and column (slow);
+        ``engine="numba"`` with ``f(values, index)`` (one value or one per
+        row of the group back) runs it compiled over every core, float64
+        results as pandas' (needs ``pip install "zambezi[numba]"``).
 
         Examples
         --------
@@ -840,6 +856,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["n"].transform("sum").to_list()
         [4, 7, 4, None, 7]
         """
+        if _numba.check_engine(engine, engine_kwargs, "transform"):
+            if not callable(func):
+                raise UnsupportedError("transform: engine='numba' takes one function "
+                                       "f(values, index)")
+            return self._transform_numba(func, engine_kwargs)
         if _python_func(func):
             return self._transform_python(func)
         op = _op_name(func)

@@ -17,8 +17,11 @@ Differences from pandas (also in docs/api.md):
   integer (pandas turns it into float64 with NaN).
 - pivot_table ``dropna=False`` makes missing keys groups of their own but
   does not expand several key levels to their full product (pandas
-  reindexes to ``MultiIndex.from_product``).  ``observed=False`` is not
-  supported (only categories that occur form groups, pandas 3's default).
+  reindexes to ``MultiIndex.from_product``).
+- ``observed=False`` (every combination of the keys' categories and
+  values, as pandas): a combination no row has gets 0 from sum, count,
+  size, nunique and 1 from prod, as pandas; a Python aggfunc is not
+  called for it (null; pandas calls it with no rows).
 - ``margins`` needs string keys (the margin label "All" would make pandas'
   labels object).
 """
@@ -272,6 +275,53 @@ def _func_label(func):
     return func if isinstance(func, str) else getattr(func, "__name__", str(func))
 
 
+# what an aggregation gives for a group with no rows (observed=False): the
+# others give null
+_EMPTY_GROUP = {"sum": 0, "count": 0, "size": 0, "nunique": 0, "prod": 1}
+
+
+def _all_combinations(kcols, acols, pairs):
+    """observed=False: the aggregated groups (kcols, acols) widened to every
+    combination of the keys' values -- a categorical key's categories, the
+    distinct values of any other key (as pandas' group-by with
+    observed=False) -- in key order; a combination no row has gets what
+    the aggregation gives for no rows (0 for sum, count, size, nunique; 1
+    for prod; else null)."""
+    codes, levels = [], []
+    for c in kcols:
+        if c.dtype == "category":
+            h = c if c.device == "cpu" else c.to_device("cpu")
+            ncat = h.dictionary.length
+            k = values_numpy(h).astype(np.int64)
+            m = null_mask(h)
+            lev = _core.categorical_from_codes(np.arange(ncat, dtype=np.int32), h.dictionary)
+            if m is not None:  # a missing key kept (dropna=False): one more level, last
+                k = np.where(m, ncat, k)
+                lev = _core.take(lev, _positions(np.r_[np.arange(ncat), -1]))
+            codes.append(k)
+            levels.append(lev)
+        else:
+            k, distinct = _codes([c])
+            codes.append(np.asarray(k, dtype=np.int64))
+            levels.append(distinct.column(0))
+    sizes = tuple(lev.length for lev in levels)
+    total = int(np.prod(sizes, dtype=np.int64)) if sizes else 0
+    if total > 10**8:
+        raise InvalidValueError(f"pivot_table: observed=False makes {total} key combinations; "
+                                "use observed=True")
+    where = np.full(total, -1, dtype=np.int64)
+    if len(kcols) and kcols[0].length:
+        where[np.ravel_multi_index(codes, sizes)] = np.arange(kcols[0].length, dtype=np.int64)
+    grid = np.unravel_index(np.arange(total, dtype=np.int64), sizes)
+    new_keys = [_core.take(lev, _int64(g)) for lev, g in zip(levels, grid)]
+    new_vals = []
+    for (_, f), c in zip(pairs, acols):
+        out = _core.take(c, _positions(where))
+        empty = _EMPTY_GROUP.get(_func_name(f))
+        new_vals.append(_fill(out, empty) if empty is not None else out)
+    return new_keys, new_vals
+
+
 def _aggregate(df, keys, pairs, sort, dropna):
     """The group-by of df by keys: (key columns, [engine column per (value,
     func) pair]) in group order."""
@@ -311,7 +361,10 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     fills missing cells; ``margins`` adds an "All" row and column
     aggregated over all of the data (string keys only); ``dropna`` drops
     rows with a missing key and columns with no values; ``sort`` sorts
-    the labels.  Cells with no value are null (an integer aggregate stays
+    the labels; ``observed=False`` makes a group of every combination of
+    the keys' categories (and other keys' values), as pandas: empty ones
+    aggregate to 0 for sum / count / size, else to null, which ``dropna``
+    then drops where a whole row is null.  Cells with no value are null (an integer aggregate stays
     integer; pandas gives float64 NaN).
 
     Examples
@@ -336,9 +389,6 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     if kwargs:
         raise UnsupportedError(f"pivot_table: extra keywords {sorted(kwargs)} are not "
                                "supported")
-    if not observed:
-        raise UnsupportedError("pivot_table: observed=False is not supported; only "
-                               "categories that occur form groups (pandas 3's default)")
     if isinstance(aggfunc, list):
         cols, labels, rindex = [], [], None
         for f in aggfunc:
@@ -390,6 +440,8 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     if not pairs:
         raise InvalidValueError("pivot_table: no value columns to aggregate")
     kcols, acols = _aggregate(data, keys, pairs, sort, dropna)
+    if not observed:
+        kcols, acols = _all_combinations(kcols, acols, pairs)
     if dropna and acols:
         empty = _all_null(acols)
         if empty is not None and empty.any():

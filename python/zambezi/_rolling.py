@@ -42,10 +42,12 @@ Differences from pandas:
   does, and rebuild them from the window's values each time the window has
   turned over as well as when a removal cancels most digits (pandas: only
   then): equal to pandas within rounding.
-- ``win_type``, ``step``, ``method="table"``, ``engine="numba"`` and
-  ``apply`` are not supported (UnsupportedError), nor are ``closed`` for
-  windows of rows, calendar frequencies ("W", "M"), and time-based windows
-  per group.
+- ``apply(func)`` calls func per window in Python (slow), or compiled by
+  Numba over every core with ``engine="numba", raw=True``; not per group.
+- ``win_type``, ``step``, ``method="table"`` and ``engine="numba"`` for the
+  built-in statistics are not supported (UnsupportedError), nor are
+  ``closed`` for windows of rows, calendar frequencies ("W", "M"), and
+  time-based windows per group.
 """
 
 import datetime
@@ -453,6 +455,91 @@ class Rolling:
         [None, None, None, 3.228, 3.01436]
         """
         return self._run("kurt", numeric_only=numeric_only)
+
+    def apply(self, func, raw=False, engine=None, engine_kwargs=None, args=None,
+              kwargs=None):
+        """func of each window's values: one float per row, missing where
+        the window has fewer than min_periods non-missing values (missing
+        values are passed as NaN).  ``raw=True`` passes a numpy array,
+        ``raw=False`` a Series with the window's labels.  The default
+        engine calls func once per row in Python (slow);
+        ``engine="numba"`` (with ``raw=True``) compiles it with Numba and
+        runs the windows over every core with the GIL released (needs
+        ``pip install "zambezi[numba]"``).  Not per group.
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 2.0, 4.0, 8.0])
+        >>> s.rolling(2).apply(lambda w: w.max() - w.min(), raw=True).to_list()
+        [None, 1.0, 2.0, 4.0]
+        """
+        from zambezi import _numba
+        from zambezi._profile import python_calls
+
+        use_numba = _numba.check_engine(engine, engine_kwargs, "rolling.apply")
+        if not callable(func):
+            raise DTypeError(f"apply: func must be callable, not {type(func).__name__}")
+        if use_numba and (not raw or args or kwargs):
+            raise InvalidValueError("rolling.apply: engine='numba' needs raw=True and no "
+                                    "args or kwargs (as pandas)")
+        if self._gb is not None:
+            raise UnsupportedError("rolling.apply per group is not supported")
+        args, kwargs = tuple(args or ()), dict(kwargs or {})
+        obj = self._obj
+        n = len(obj)
+        mp = self._min_periods
+        if mp is None:
+            mp = self._window if self._span is None else 1
+        if self._span is not None:
+            tcol, what = self._times()
+            starts, ends = _time_bounds(tcol, what, self._span, self._closed, self._center)
+            starts, ends = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
+        else:
+            w = self._window_for(n)
+            off = (w - 1) // 2 if self._center else 0
+            ends = np.clip(np.arange(1 + off, n + 1 + off, dtype=np.int64), 0, n)
+            starts = np.clip(np.arange(1 + off, n + 1 + off, dtype=np.int64) - w, 0, n)
+
+        def one(col, what):
+            if col.dtype not in _NUMERIC:
+                raise DTypeError(f"rolling.apply: {what} is {col.dtype}, not numeric")
+            values, _ = _numba.column_values(col, f"rolling.apply: {what}")
+            values = values.astype(np.float64)
+            if use_numba:
+                out = _numba.window_run(values, starts, ends, mp, func, engine_kwargs,
+                                        "rolling.apply")
+                return _numba.result_column(out)
+            ok = np.isnan(values)
+            counts = np.concatenate([[0], np.cumsum(~ok)])
+            enough = (counts[ends] - counts[starts] >= mp) & (ends > starts)
+            out = np.full(n, np.nan)
+            src = obj if obj._ndim == 1 else None
+            with python_calls("rolling.apply", n, "a Python function per window: slow"):
+                for i in np.flatnonzero(enough):
+                    s, e = starts[i], ends[i]
+                    win = values[s:e] if raw else \
+                        _base_series(col, obj, s, e) if src is None else src.iloc[s:e]
+                    out[i] = func(win, *args, **kwargs)
+            return _numba.result_column(out)
+
+        if obj._ndim == 1:
+            return obj._like(one(obj._col, "the Series"))
+        t = obj._table
+        names, cols = [], []
+        for i, nm in enumerate(t.names):
+            c = t.column(i)
+            if nm != self._on:
+                c = one(c, f"column {nm!r}")
+            names.append(nm)
+            cols.append(c)
+        return obj._like(_core.table_from_columns(cols, names))
+
+
+def _base_series(col, obj, s, e):
+    """Rows s:e of one column of frame obj, as a Series with their labels."""
+    from zambezi import _base
+
+    return _base.series_class()._from_column(col, None, obj._index).iloc[s:e]
 
 
 class Expanding(Rolling):

@@ -20,6 +20,8 @@ import numbers
 
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
+_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+
 
 def _int(value, what):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -85,6 +87,83 @@ class _TextMethods:
         ['strasse', 'σίσυφοσ', None]
         """
         return self._op("casefold")
+
+    # -- per distinct value (Python's text libraries) ---------------------------
+    def _per_distinct(self, fn, what):
+        """fn (str -> str) of each row, called once per distinct value: the
+        column is dictionary-encoded by the engine (a categorical already
+        is), fn maps the dictionary, and one engine take puts the results
+        back on the rows.  Nulls stay null."""
+        import numpy as np
+
+        from zambezi import _core
+        from zambezi._convert import null_mask, to_column, values_numpy
+
+        col = self._s._col
+        if col.device != "cpu":
+            col = col.to_device("cpu")
+        if col.dtype != "category":
+            col = _core.cast(col, "category")
+        mapped = to_column([fn(v) for v in col.dictionary.to_pylist()], dtype="string")
+        codes = values_numpy(col).astype(np.int64)
+        m = null_mask(col)
+        out = _core.take(mapped, _core.column_from_buffer(
+            np.where(m, 0, codes) if m is not None else codes, mask=m))
+        if self._s._col.device != "cpu":
+            out = out.to_device(self._s._col.device)
+        return self._wrap(out)
+
+    def normalize(self, form):
+        """The Unicode normal form ``form`` ("NFC", "NFD", "NFKC" or
+        "NFKD") of each row, by Python's unicodedata (its Unicode version),
+        called once per distinct value, not per row.
+
+        Examples
+        --------
+        >>> s = zb.Series(["e\\u0301te\\u0301", "\\ufb01le", None])
+        >>> [len(v) for v in s.str.normalize("NFC").to_list()[:1]]
+        [3]
+        >>> s.str.normalize("NFKC").to_list()[1:]
+        ['file', None]
+        """
+        import unicodedata
+
+        if not isinstance(form, str):
+            raise DTypeError(f"str.normalize: form must be a str, not {type(form).__name__}")
+        if form not in _FORMS:
+            raise InvalidValueError(f"str.normalize: form must be one of {list(_FORMS)}, not "
+                                    f"{form!r}")
+        return self._per_distinct(lambda v: unicodedata.normalize(form, v), "str.normalize")
+
+    def wrap(self, width, expand_tabs=True, tabsize=8, replace_whitespace=True,
+             drop_whitespace=True, initial_indent="", subsequent_indent="",
+             fix_sentence_endings=False, break_long_words=True, break_on_hyphens=True,
+             max_lines=None, placeholder=" [...]"):
+        """Each row wrapped to lines of at most ``width`` characters, joined
+        by "\\n", as pandas does: Python's textwrap.TextWrapper with these
+        arguments, called once per distinct value, not per row.
+
+        Examples
+        --------
+        >>> zb.Series(["the Zambezi river", None]).str.wrap(10).to_list()
+        ['the\\nZambezi\\nriver', None]
+        """
+        import textwrap
+
+        width = _int(width, "str.wrap: width")
+        if width <= 0:
+            raise InvalidValueError(f"str.wrap: width must be positive, not {width}")
+        try:
+            tw = textwrap.TextWrapper(
+                width=width, expand_tabs=expand_tabs, tabsize=tabsize,
+                replace_whitespace=replace_whitespace, drop_whitespace=drop_whitespace,
+                initial_indent=initial_indent, subsequent_indent=subsequent_indent,
+                fix_sentence_endings=fix_sentence_endings, break_long_words=break_long_words,
+                break_on_hyphens=break_on_hyphens, max_lines=max_lines,
+                placeholder=placeholder)
+            return self._per_distinct(lambda v: "\n".join(tw.wrap(v)), "str.wrap")
+        except ValueError as e:  # textwrap's own checks (placeholder too large ...)
+            raise InvalidValueError(f"str.wrap: {e}") from None
 
     # -- padding -------------------------------------------------------------
     def pad(self, width, side="left", fillchar=" "):

@@ -15,6 +15,12 @@
  * since each piece is a substring of its row.  Literal patterns (split
  * with regex=False, partition, rsplit) use memmem and a backward search;
  * whitespace splits use Python's str.isspace set.  Null rows give null.
+ *
+ * contains, match, fullmatch and count first look for the literals every
+ * match must contain (regex_literal.c): a row lacking one is no match
+ * without a PCRE2 call, and contains / count start the search a bounded
+ * number of characters before the first occurrence.  A pattern that is
+ * plain text runs as a substring search.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -24,6 +30,7 @@
 #include "core/str_row.h"
 #include "cpu/kernels.h"
 #include "cpu/pcre2_lib.h"
+#include "cpu/regex_literal.h"
 #include "cpu/strings_kernels.h"
 #include "zambezi/regex.h"
 
@@ -44,6 +51,8 @@ typedef struct re_job {
   int64_t slots; /* fixed slots per row (extract, partition); 0: varies */
   int64_t groups; /* split: capture groups, kept between the pieces */
   atomic_int error; /* a PCRE2 match error code, or 1 for out of memory */
+  zb__re_literals lits; /* required literals (lits.n 0: none known) */
+  bool anchored;        /* match / fullmatch: the search starts at 0 only */
 } re_job;
 
 static void fail(re_job *j, int code) {
@@ -91,6 +100,26 @@ static inline int find_next(const re_job *j, void *md, const unsigned char *p, i
   return 1;
 }
 
+/* The first match of a row: -1 (no match, without calling PCRE2) when a
+ * required literal is missing, else find_next from where the literals
+ * allow, with the row's UTF-8 checked as at pos 0. */
+static inline int find_first(const re_job *j, void *md, const unsigned char *p, int64_t len,
+                             int64_t *s, int64_t *e) {
+  int64_t from = 0;
+  if (j->lits.n > 0) {
+    from = zb__re_prefilter(&j->lits, p, len, j->anchored);
+    if (from < 0) return 0;
+  }
+  if (from == 0 || j->code == NULL) return find_next(j, md, p, len, from, 0, s, e);
+  int rc = j->api->match(j->code, p, (size_t)len, (size_t)from, 0, md, NULL);
+  if (rc == ZB_PCRE2_ERROR_NOMATCH) return 0;
+  if (rc < 0) return rc;
+  const size_t *ov = j->api->get_ovector_pointer(md);
+  *s = (int64_t)ov[0];
+  *e = (int64_t)ov[1];
+  return 1;
+}
+
 /* The last occurrence of the literal pattern in p[0, end): its start, or -1. */
 static inline int64_t rfind_lit(const re_job *j, const unsigned char *p, int64_t end) {
   int64_t pl = j->a->pat_len;
@@ -118,7 +147,7 @@ static void test_morsel(void *ctx, int64_t task, int worker) {
   re_job *j = (re_job *)ctx;
   int64_t start, n;
   morsel_range(j->c, task, &start, &n);
-  void *md = j->md[worker];
+  void *md = j->md != NULL ? j->md[worker] : NULL;
   uint8_t *d = (uint8_t *)j->out->data->data;
   for (int64_t k = 0; k < n; k += 64) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
@@ -127,7 +156,7 @@ static void test_morsel(void *ctx, int64_t task, int worker) {
       if (!((v >> q) & 1)) continue;
       int64_t len, s, e;
       const unsigned char *p = (const unsigned char *)zb__str(j->c, start + k + q, &len);
-      int rc = find_next(j, md, p, len, 0, 0, &s, &e);
+      int rc = find_first(j, md, p, len, &s, &e);
       if (rc < 0) fail(j, rc);
       w |= (uint64_t)(rc > 0) << q;
     }
@@ -139,7 +168,7 @@ static void count_morsel(void *ctx, int64_t task, int worker) {
   re_job *j = (re_job *)ctx;
   int64_t start, n;
   morsel_range(j->c, task, &start, &n);
-  void *md = j->md[worker];
+  void *md = j->md != NULL ? j->md[worker] : NULL;
   int64_t *d = (int64_t *)j->out->data->data;
   for (int64_t i = start; i < start + n; i++) {
     int64_t cnt = 0;
@@ -147,8 +176,9 @@ static void count_morsel(void *ctx, int64_t task, int worker) {
       int64_t len, s, e, pos = 0;
       uint32_t opt = 0;
       const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
-      for (;;) {
-        int rc = find_next(j, md, p, len, pos, opt, &s, &e);
+      for (bool first = true;; first = false) {
+        int rc = first ? find_first(j, md, p, len, &s, &e)
+                       : find_next(j, md, p, len, pos, opt, &s, &e);
         if (rc <= 0) {
           if (rc < 0) fail(j, rc);
           break;
@@ -724,6 +754,16 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
                  op == ZB_RE_RSPLIT ||
                  ((args->flags & ZB_RE_LITERAL) && !(args->flags & ZB_RE_IGNORECASE));
   zb_status st = ZB_OK;
+  if (!literal && (op == ZB_RE_CONTAINS || op == ZB_RE_MATCH || op == ZB_RE_FULLMATCH ||
+                   op == ZB_RE_COUNT) && !(args->flags & ZB_RE_LITERAL)) {
+    zb__re_required_literals(args->pat, args->pat_len, args->flags, &j.lits);
+    j.anchored = op == ZB_RE_MATCH || op == ZB_RE_FULLMATCH;
+    /* plain text: a substring search is the regex's answer */
+    if (j.lits.whole && !j.anchored) {
+      literal = true;
+      j.lits.n = 0;
+    }
+  }
   if (!literal) {
     j.api = zb__pcre2(err);
     if (j.api == NULL) return ZB_ENOTSUP;

@@ -200,3 +200,52 @@ ZB_TEST(test_regex_ops) {
   zb_column_release(cat);
   zb_column_release(c);
 }
+
+/* Patterns whose required literals let rows be skipped, or the search
+ * start late (regex_literal.c): the results are the regex's.  Rows with
+ * multi-byte digits before the literal, the literal only late in the row,
+ * an optional or repeated literal character, a group, plain text, and
+ * patterns whose syntax is not read. */
+ZB_TEST(test_regex_required_literals) {
+  if (!zb_regex_available()) ZB_SKIP("libpcre2-8 is not installed");
+  static const char *const rows[] = {
+      "ab \xd9\xa1\xd9\xa2-x", /* two Arabic-Indic digits, "-x" */
+      "1-x 22-y 33-x", "ac abbc", NULL, "-x", "zz foo", "", "xyzyzw ab|"};
+  enum { NR = 8 };
+  static const struct {
+    const char *pat;
+    zb_regex_op op;
+    int want[NR]; /* -1: null row; count for ZB_RE_COUNT */
+  } cases[] = {
+      {"\\d{2}-x", ZB_RE_CONTAINS, {1, 1, 0, -1, 0, 0, 0, 0}},
+      {"\\d{2}-[xy]", ZB_RE_COUNT, {1, 2, 0, -1, 0, 0, 0, 0}},
+      {"\\d-x", ZB_RE_COUNT, {1, 2, 0, -1, 0, 0, 0, 0}},
+      {"\\d+-x", ZB_RE_MATCH, {0, 1, 0, -1, 0, 0, 0, 0}},
+      {"-x", ZB_RE_FULLMATCH, {0, 0, 0, -1, 1, 0, 0, 0}},
+      {"-x", ZB_RE_COUNT, {1, 2, 0, -1, 1, 0, 0, 0}},
+      {"ab?c", ZB_RE_COUNT, {0, 0, 1, -1, 0, 0, 0, 0}},
+      {"ab+c", ZB_RE_CONTAINS, {0, 0, 1, -1, 0, 0, 0, 0}},
+      {"x(?:yz)*w", ZB_RE_CONTAINS, {0, 0, 0, -1, 0, 0, 0, 1}},
+      {"[)|]", ZB_RE_CONTAINS, {0, 0, 0, -1, 0, 0, 0, 1}},
+      {"b|foo", ZB_RE_COUNT, {1, 0, 2, -1, 0, 1, 0, 1}},
+      {"(?i)FOO", ZB_RE_CONTAINS, {0, 0, 0, -1, 0, 1, 0, 0}},
+      {"^.*foo$", ZB_RE_CONTAINS, {0, 0, 0, -1, 0, 1, 0, 0}},
+      {"\\bab\\b", ZB_RE_CONTAINS, {1, 0, 0, -1, 0, 0, 0, 1}},
+      {"(?:a(*ACCEPT))bc", ZB_RE_CONTAINS, {1, 0, 1, -1, 0, 0, 0, 1}}, /* "a" is enough */
+  };
+  zb_error err;
+  zb_column *c = strings_of(rows, NR), *r = NULL;
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    zb_regex_args a = re_args(cases[k].op, cases[k].pat, 0);
+    ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+    for (int64_t i = 0; i < NR; i++) {
+      int64_t got = !zb_column_is_valid(r, i) ? -1
+                    : cases[k].op == ZB_RE_COUNT ? ((int64_t *)r->data->data)[i]
+                                                 : zb_bit_get(r->data->data, i);
+      if (got != cases[k].want[i]) fprintf(stderr, "  pattern %s row %d\n", cases[k].pat, (int)i);
+      ZB_CHECK_EQ_INT(got, cases[k].want[i]);
+    }
+    zb_column_release(r);
+  }
+  zb_column_release(c);
+}

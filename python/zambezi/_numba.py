@@ -1,0 +1,367 @@
+"""``engine="numba"``: user functions compiled by Numba and run over every
+core with the GIL released.
+
+The scalar (or window, or group) function is compiled with ``numba.njit``;
+a ``prange`` loop (``parallel=True, nogil=True``) calls it over a numpy
+view of the column (zero-copy from the engine's buffer for float and
+null-free columns), and the result becomes one engine column.  Compiled
+loops are cached per (function, kind, options), as pandas caches its
+numba kernels; Numba itself caches each compiled type signature.
+
+Values as pandas passes them: float columns as float64 / float32 with NaN
+for nulls; an integer or bool column with nulls as float64 with NaN (what
+``to_pandas()`` shows); without nulls, as its own dtype.  Strings,
+categoricals and times are not numeric for Numba: DTypeError.  A float
+result is null where it is NaN (pandas: NaN, its missing value).
+
+When a column without nulls lives on a GPU and Numba's CUDA target is
+available, ``Series.map`` / ``apply`` compile a CUDA device function and
+run one thread per row over the column's device memory (no copy to the
+host; the result comes back to the column's device).  That path is
+written for machines with a GPU and is not exercised by the CPU test
+suite.
+
+numba is an optional dependency: ``pip install "zambezi[numba]"``.
+"""
+
+import numpy as np
+
+from zambezi import _core
+from zambezi._convert import null_mask, values_numpy
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                      "uint64", "float32", "float64"])
+_CACHE = {}
+
+
+def numba():
+    """The numba module, or ImportError naming the extra that installs it."""
+    try:
+        import numba as nb
+    except ImportError:
+        raise ImportError('engine="numba" needs numba, an optional dependency of zambezi: '
+                          'pip install "zambezi[numba]"') from None
+    return nb
+
+
+def check_engine(engine, engine_kwargs, what):
+    """True for engine="numba" (numba importable), False for the Python /
+    engine path (None, "python", "cython"); anything else raises."""
+    if engine is None or engine in ("python", "cython"):
+        if engine_kwargs is not None:
+            raise InvalidValueError(f"{what}: engine_kwargs need engine='numba'")
+        return False
+    if engine != "numba":
+        raise InvalidValueError(f"{what}: engine must be None, 'python' or 'numba', not "
+                                f"{engine!r}")
+    numba()
+    if engine_kwargs is not None:
+        if not isinstance(engine_kwargs, dict):
+            raise DTypeError(f"{what}: engine_kwargs must be a dict")
+        bad = set(engine_kwargs) - {"nopython", "nogil", "parallel", "fastmath"}
+        if bad:
+            raise InvalidValueError(f"{what}: engine_kwargs takes nopython, nogil, parallel "
+                                    f"and fastmath, not {sorted(bad)}")
+        if engine_kwargs.get("nopython", True) is not True:
+            raise InvalidValueError(f"{what}: engine='numba' compiles in nopython mode only")
+    return True
+
+
+def _opts(engine_kwargs):
+    kw = dict(engine_kwargs or {})
+    return bool(kw.get("parallel", True)), bool(kw.get("fastmath", False))
+
+
+def _host(col):
+    return col if col.device == "cpu" else col.to_device("cpu")
+
+
+def column_values(col, what):
+    """(numpy values as pandas passes them to a numba function, null mask
+    or None) of an engine column."""
+    if col.dtype not in _NUMERIC:
+        raise DTypeError(f"{what}: engine='numba' takes numeric or bool values, not "
+                         f"{col.dtype}")
+    col = _host(col)
+    arr = values_numpy(col)
+    m = null_mask(col)
+    if m is not None:
+        if arr.dtype.kind == "f":
+            arr = np.where(m, np.nan, arr).astype(arr.dtype, copy=False)
+        else:
+            arr = np.where(m, np.nan, arr.astype(np.float64))
+    return arr, m
+
+
+def result_column(out, mask=None):
+    """An engine column from a kernel's result (a float NaN is null)."""
+    out = np.ascontiguousarray(out)
+    if out.dtype.kind == "f":
+        nan = np.isnan(out)
+        mask = nan if mask is None else (mask | nan)
+    if mask is not None and not mask.any():
+        mask = None
+    return _core.column_from_buffer(out, mask=mask)
+
+
+def _jit(func, what):
+    nb = numba()
+    if isinstance(func, nb.core.registry.CPUDispatcher):
+        return func
+    try:
+        return nb.njit(nogil=True)(func)
+    except Exception as e:
+        raise DTypeError(f"{what}: numba cannot compile the function ({e})") from None
+
+
+def _compile_error(what, e, *dispatchers):
+    """The DTypeError for a function numba could not compile.  Numba keeps
+    a failed compilation's exception in its dispatcher (with the frames,
+    and through them the user's data): those are dropped here."""
+    for d in dispatchers:
+        try:
+            d._compiler._failed_cache.clear()
+        except AttributeError:
+            pass
+    e.__traceback__ = None
+    return DTypeError(f"{what}: numba could not compile the function for these values "
+                      f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else e})")
+
+
+def _kernel(func, kind, engine_kwargs, make):
+    """The compiled loop of func for kind, made once by make(jitted func,
+    prange, parallel, fastmath) and cached."""
+    parallel, fastmath = _opts(engine_kwargs)
+    key = (func, kind, parallel, fastmath)
+    k = _CACHE.get(key)
+    if k is None:
+        nb = numba()
+        jf = _jit(func, kind)
+        k = make(nb, jf, parallel, fastmath)
+        _CACHE[key] = k
+    return k
+
+
+# --------------------------------------------------------------------------
+# element-wise: Series.map / Series.apply
+# --------------------------------------------------------------------------
+
+def _make_map(nb, jf, parallel, fastmath):
+    @nb.njit(parallel=parallel, nogil=True, fastmath=fastmath)
+    def kernel(values, out):
+        for i in nb.prange(len(values)):
+            out[i] = jf(values[i])
+    return jf, kernel
+
+
+def _return_dtype(nb, jf, argtypes, what):
+    """numpy dtype of jf's result for these numba argument types."""
+    try:
+        jf.compile(argtypes)
+        rt = jf.overloads[tuple(argtypes)].signature.return_type
+        return np.dtype(nb.np.numpy_support.as_dtype(rt))
+    except Exception as e:
+        raise _compile_error(what, e, jf) from None
+
+
+def map_column(col, func, na_action, engine_kwargs, what):
+    """func applied to each value of col with Numba: an engine column."""
+    if col.device != "cpu":
+        out = _map_cuda(col, func, what)
+        if out is not None:
+            return out
+    arr, m = column_values(col, what)
+    jf, kernel = _kernel(func, "map", engine_kwargs, _make_map)
+    nb = numba()
+    rdt = _return_dtype(nb, jf, (nb.typeof(arr).dtype,), what)
+    out = np.empty(len(arr), dtype=rdt)
+    try:
+        kernel(arr, out)
+    except Exception as e:
+        raise _compile_error(what, e, jf, kernel) from None
+    keep = m if na_action == "ignore" else None
+    return result_column(out, keep)
+
+
+def _map_cuda(col, func, what):
+    """func over a GPU column with Numba's CUDA target, one thread per row;
+    None when the CUDA target is unavailable (the CPU runs it then).
+    Null rows give null."""
+    nb = numba()
+    try:
+        from numba import cuda
+        if not cuda.is_available() or col.dtype not in _NUMERIC or col.dtype == "bool" or \
+                col.null_count:  # the CUDA Array Interface export has no mask
+            return None
+    except Exception:
+        return None
+    key = (func, "map-cuda")
+    k = _CACHE.get(key)
+    if k is None:
+        dev = cuda.jit(device=True)(func)
+
+        @cuda.jit
+        def kernel(values, out):
+            i = cuda.grid(1)
+            if i < values.shape[0]:
+                out[i] = dev(values[i])
+        k = _CACHE[key] = (dev, kernel)
+    dev, kernel = k
+    values = cuda.as_cuda_array(_DeviceView(col))  # zero-copy: the column's memory
+    rt = _return_dtype(nb, nb.njit(func), (nb.from_dtype(np.dtype(values.dtype)),), what)
+    out = cuda.device_array(values.shape[0], dtype=rt)
+    threads = 256
+    kernel[(values.shape[0] + threads - 1) // threads, threads](values, out)
+    return result_column(out.copy_to_host()).to_device(col.device)
+
+
+class _DeviceView:
+    """A GPU column as the CUDA Array Interface presents it to Numba."""
+
+    __slots__ = ("__cuda_array_interface__", "_col")
+
+    def __init__(self, col):
+        self._col = col  # keeps the memory alive
+        self.__cuda_array_interface__ = _core.column_cuda_array_interface(col)
+
+
+# --------------------------------------------------------------------------
+# DataFrame.apply(raw=True)
+# --------------------------------------------------------------------------
+
+def _make_rows(nb, jf, parallel, fastmath):
+    @nb.njit(parallel=parallel, nogil=True, fastmath=fastmath)
+    def kernel(values, out):
+        for i in nb.prange(values.shape[0]):
+            out[i] = jf(values[i])
+    return jf, kernel
+
+
+def frame_apply(frame, func, axis, engine_kwargs, what="apply"):
+    """func(1-D row or column array) per row (axis=1) or column (axis=0):
+    one value each, as a float / int / bool Series."""
+    t = frame._table
+    cols = [column_values(t.column(i), f"{what}: column {nm!r}")[0]
+            for i, nm in enumerate(t.names)]
+    if not cols:
+        raise InvalidValueError(f"{what}: engine='numba' needs at least one column")
+    dt = np.result_type(*[c.dtype for c in cols])
+    if axis == 1:
+        values = np.empty((len(frame), len(cols)), dtype=dt)  # one copy: rows
+        for j, c in enumerate(cols):
+            values[:, j] = c
+    else:
+        values = np.empty((len(cols), len(frame)), dtype=dt)
+        for j, c in enumerate(cols):
+            values[j] = c
+    jf, kernel = _kernel(func, "rows", engine_kwargs, _make_rows)
+    nb = numba()
+    rdt = _return_dtype(nb, jf, (nb.typeof(values[0]) if len(values) else
+                                 nb.types.Array(nb.from_dtype(dt), 1, "C"),), what)
+    out = np.empty(values.shape[0], dtype=rdt)
+    try:
+        kernel(values, out)
+    except Exception as e:
+        raise _compile_error(what, e, jf, kernel) from None
+    return result_column(out)
+
+
+# --------------------------------------------------------------------------
+# group-by agg / transform: func(values, index) per group
+# --------------------------------------------------------------------------
+
+def _make_group_agg(nb, jf, parallel, fastmath):
+    @nb.njit(parallel=parallel, nogil=True, fastmath=fastmath)
+    def kernel(values, index, starts, out):
+        for g in nb.prange(len(starts) - 1):
+            s, e = starts[g], starts[g + 1]
+            out[g] = jf(values[s:e], index[s:e])
+    return jf, kernel
+
+
+def _make_group_transform(nb, jf, parallel, fastmath):
+    @nb.njit(parallel=parallel, nogil=True, fastmath=fastmath)
+    def kernel(values, index, starts, out):
+        for g in nb.prange(len(starts) - 1):
+            s, e = starts[g], starts[g + 1]
+            out[s:e] = jf(values[s:e], index[s:e])
+    return jf, kernel
+
+
+def validate_group_udf(func, what):
+    """pandas' rule: the function's first two arguments are values, index."""
+    import inspect
+
+    try:
+        params = list(inspect.signature(func.py_func if hasattr(func, "py_func") else func)
+                      .parameters)
+    except (TypeError, ValueError):
+        return
+    if params[:2] != ["values", "index"]:
+        raise InvalidValueError(f"{what}: with engine='numba' the function's first two "
+                                f"arguments must be ['values', 'index'], not {params[:2]}")
+
+
+def index_values(obj, what):
+    """The numpy values of obj's (one-level, numeric) index."""
+    idx = obj._index
+    if idx.nlevels != 1:
+        raise UnsupportedError(f"{what}: engine='numba' needs a one-level index")
+    arr = np.asarray(idx.to_numpy())
+    if arr.dtype.kind not in "biuf":
+        if arr.dtype.kind in "mM":
+            return arr.view(np.int64)
+        raise DTypeError(f"{what}: engine='numba' passes the index to the function: it must "
+                         f"be numeric, not {arr.dtype}")
+    return arr
+
+
+def group_run(values, index, order, starts, func, transform, engine_kwargs, what):
+    """func over each group's values (rows order[starts[g]:starts[g+1]]):
+    float64 per group (agg) or per row in group order (transform), as
+    pandas' numba group-by gives."""
+    v = np.ascontiguousarray(values[order])
+    ix = np.ascontiguousarray(index[order])
+    make = _make_group_transform if transform else _make_group_agg
+    jf, kernel = _kernel(func, "group-transform" if transform else "group-agg",
+                         engine_kwargs, make)
+    out = np.empty(len(order) if transform else len(starts) - 1, dtype=np.float64)
+    try:
+        kernel(v, ix, starts, out)
+    except Exception as e:
+        raise _compile_error(what, e, jf, kernel) from None
+    return out
+
+
+# --------------------------------------------------------------------------
+# rolling(...).apply(raw=True)
+# --------------------------------------------------------------------------
+
+def _make_window(nb, jf, parallel, fastmath):
+    @nb.njit(parallel=parallel, nogil=True, fastmath=fastmath)
+    def kernel(values, starts, ends, minp, out):
+        for i in nb.prange(len(starts)):
+            s, e = starts[i], ends[i]
+            cnt = 0
+            for j in range(s, e):
+                if not np.isnan(values[j]):
+                    cnt += 1
+            if cnt >= minp and e > s:
+                out[i] = jf(values[s:e])
+            else:
+                out[i] = np.nan
+    return jf, kernel
+
+
+def window_run(values, starts, ends, minp, func, engine_kwargs, what):
+    """func over each window values[starts[i]:ends[i]] (float64): NaN where
+    the window has fewer than minp non-missing values."""
+    jf, kernel = _kernel(func, "window", engine_kwargs, _make_window)
+    out = np.empty(len(starts), dtype=np.float64)
+    try:
+        kernel(np.ascontiguousarray(values, dtype=np.float64), starts.astype(np.int64),
+               ends.astype(np.int64), int(minp), out)
+    except Exception as e:
+        raise _compile_error(what, e, jf, kernel) from None
+    return out

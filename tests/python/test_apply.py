@@ -1,0 +1,179 @@
+"""User functions with engine="numba", differential against pandas.
+
+pandas' own engine="numba" is the oracle where pandas has it (group-by agg
+and transform, DataFrame.apply(raw=True), rolling.apply(raw=True)); for
+Series.map / apply (pandas 3 takes no numba engine there) the oracle is
+pandas' Python path.  Skipped when numba is not installed; the ImportError
+without numba is checked (always) by hiding the module.
+"""
+
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from pandas_compare import assert_frame_like, assert_series_like
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+try:
+    import numba  # noqa: F401
+except ImportError:
+    numba = None
+needs_numba = pytest.mark.skipif(numba is None, reason="numba is not installed")
+
+
+def _data(n=200, seed=3):
+    rng = np.random.default_rng(seed)
+    f = rng.normal(size=n)
+    f[rng.random(n) < 0.15] = np.nan
+    i = rng.integers(-50, 50, size=n).astype("float64")
+    i[rng.random(n) < 0.1] = np.nan
+    return pd.DataFrame({
+        "k": rng.integers(0, 7, size=n),
+        "f": f,
+        "i": pd.array(i, dtype="Int64").astype("float64"),  # an int column with nulls
+        "j": rng.integers(0, 1000, size=n),
+    })
+
+
+def _zb_frame(pdf):
+    df = zb.DataFrame(pdf)
+    return df
+
+
+def _poly(v):
+    # one function for most tests: numba compiles once per argument type
+    # (seconds each), so the tests share what they can
+    return v * 3.0 - 1.0 if v > 0 else -v * 1.0
+
+
+@needs_numba
+def test_series_map_numba_float_with_nulls():
+    p = _data()["f"]
+    z = zb.Series(p)
+    assert_series_like(z.map(_poly, engine="numba"), p.map(_poly))
+    # na_action="ignore": nulls stay null
+    got = zb.Series([1.0, None, 4.0]).map(_poly, na_action="ignore", engine="numba")
+    assert got.to_list() == [2.0, None, 11.0]
+
+
+@needs_numba
+def test_series_map_numba_int_with_and_without_nulls():
+    vals = [5, None, -3, 12, None, 0]
+    z = zb.Series(vals, dtype="int64")
+    p = pd.Series(vals, dtype="float64")  # pandas passes NaN for the nulls
+    assert_series_like(z.map(_poly, engine="numba"), p.map(_poly))
+    z2 = zb.Series([5, 7, -3], dtype="int64")
+    got = z2.apply(lambda v: v // 2, engine="numba")
+    exp = pd.Series([5, 7, -3]).apply(lambda v: v // 2)
+    assert_series_like(got, exp)
+    assert got.to_list() == [2, 3, -2]  # an integer result stays integer
+    b = zb.Series([True, False, True])
+    assert b.map(lambda v: not v, engine="numba").to_list() == [False, True, False]
+
+
+@needs_numba
+def test_series_map_numba_bad_input():
+    with pytest.raises(DTypeError, match="numeric"):
+        zb.Series(["a", "é"]).map(lambda v: v, engine="numba")
+    with pytest.raises(DTypeError, match="numba could not compile"):
+        zb.Series([1.0]).map(lambda v: np.frombuffer(v), engine="numba")
+    with pytest.raises(InvalidValueError, match="engine"):
+        zb.Series([1.0]).map(lambda v: v, engine="cuda-magic")
+
+
+@needs_numba
+def test_kernels_are_cached_per_function():
+    from zambezi import _numba
+
+    zb.Series([1.0, None]).map(_poly, engine="numba")
+    n = len(_numba._CACHE)
+    assert zb.Series([3.0, None]).map(_poly, engine="numba").to_list() == [8.0, None]
+    assert len(_numba._CACHE) == n
+
+
+@needs_numba
+def test_frame_apply_numba_rows_and_columns():
+    p = _data()[["f", "i", "j"]]
+    z = _zb_frame(p)
+
+    def rowf(r):
+        return np.nansum(r) * 2.0
+
+    assert_series_like(z.apply(rowf, axis=1, raw=True, engine="numba"),
+                       p.apply(rowf, axis=1, raw=True, engine="numba"))
+    assert_series_like(z.apply(rowf, axis=0, raw=True, engine="numba"),
+                       p.apply(rowf, axis=0, raw=True, engine="numba"))
+    with pytest.raises(UnsupportedError, match="raw=True"):
+        z.apply(rowf, axis=1, engine="numba")
+
+
+@needs_numba
+def test_groupby_agg_transform_numba():
+    p = _data()[["k", "f", "i"]]  # float64 values: one compiled signature (seconds each)
+    z = _zb_frame(p)
+
+    def agg(values, index):
+        return np.nanmax(values) - np.nanmin(values) + index.mean() * 0.001
+
+    def tr(values, index):
+        return values - np.nanmean(values)
+
+    assert_frame_like(z.groupby("k").agg(agg, engine="numba"),
+                      p.groupby("k").agg(agg, engine="numba"), rtol=1e-12)
+    assert_series_like(z.groupby("k")["f"].agg(agg, engine="numba"),
+                       p.groupby("k")["f"].agg(agg, engine="numba"), rtol=1e-12)
+    assert_frame_like(z.groupby("k").transform(tr, engine="numba"),
+                      p.groupby("k").transform(tr, engine="numba"), rtol=1e-12)
+    assert_series_like(z.groupby("k")["i"].transform(tr, engine="numba"),
+                       p.groupby("k")["i"].transform(tr, engine="numba"), rtol=1e-12)
+
+    def bad(v, i):
+        return v.sum()
+
+    with pytest.raises(InvalidValueError, match="values"):
+        z.groupby("k").agg(bad, engine="numba")
+
+
+def _spread(w):
+    return np.nanmax(w) - np.nanmin(w)
+
+
+_WINDOWS = ({"window": 5}, {"window": 4, "min_periods": 2}, {"window": 5, "center": True})
+
+
+@needs_numba
+def test_rolling_apply_numba():
+    p = _data()["f"]
+    z = zb.Series(p)
+    for kw in _WINDOWS:
+        exp = p.rolling(**kw).apply(_spread, raw=True, engine="numba")
+        assert_series_like(z.rolling(**kw).apply(_spread, raw=True, engine="numba"), exp)
+    exp = p.expanding(3).apply(_spread, raw=True, engine="numba")
+    assert_series_like(z.expanding(3).apply(_spread, raw=True, engine="numba"), exp)
+
+
+def test_rolling_apply_python():
+    # the default engine: func per window in Python (pandas' own as oracle)
+    p = _data()["f"]
+    z = zb.Series(p)
+    for kw in _WINDOWS:
+        assert_series_like(z.rolling(**kw).apply(_spread, raw=True),
+                           p.rolling(**kw).apply(_spread, raw=True))
+    q = _data()[["f", "j"]]
+    assert_frame_like(_zb_frame(q).rolling(3).apply(lambda s: s.iloc[-1] * 2.0),
+                      q.rolling(3).apply(lambda s: s.iloc[-1] * 2.0))
+    # a window as a Series (raw=False): sums round as each library's sum does
+    assert_series_like(z.expanding(2).apply(lambda s: s.sum(), raw=False),
+                       p.expanding(2).apply(lambda s: s.sum(), raw=False), rtol=1e-12)
+
+
+def test_engine_numba_without_numba(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba then fails
+    with pytest.raises(ImportError, match=r"zambezi\[numba\]"):
+        zb.Series([1.0]).map(lambda v: v, engine="numba")
+    with pytest.raises(ImportError, match=r"zambezi\[numba\]"):
+        zb.DataFrame({"k": [1], "v": [1.0]}).groupby("k").agg(lambda values, index: 1.0,
+                                                               engine="numba")
