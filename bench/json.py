@@ -66,7 +66,7 @@ def write_file(path, n, k=100, seed=1, chunk=500_000):
 
 
 def readers(path, pandas_ok):
-    out = {"zambezi": lambda: zb.read_json(path)}
+    out = {"zambezi": lambda: zb.read_json(path, lines=True)}
     if pandas_ok:
         import pandas as pd
 
@@ -88,7 +88,7 @@ def readers(path, pandas_ok):
 
 
 def writers(tables, out_path):
-    out = {"zambezi": lambda: tables["zambezi"].to_json(out_path)}
+    out = {"zambezi": lambda: tables["zambezi"].to_json(out_path, orient="records", lines=True)}
     if "pandas" in tables:
         out["pandas"] = lambda: tables["pandas"].to_json(out_path, orient="records", lines=True)
     if "polars" in tables:

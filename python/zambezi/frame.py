@@ -540,17 +540,18 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
 
     def to_json(self, path_or_buf=None, **kwargs):
         r"""Write the frame as JSON records (pandas' arguments, see
-        zambezi.io.to_json): JSON lines by default (``lines=True``), or one
-        array with ``lines=False``; returns the text when path_or_buf is
-        None.  The index is not written.
+        zambezi.io.to_json): ``orient="records"`` with ``lines=True`` (JSON
+        lines) or ``lines=False`` (one array); pandas' default orient
+        ("columns") raises UnsupportedError.  Returns the text when
+        path_or_buf is None.  The index is not written.
 
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 2], "b": [0.5, None]})
-        >>> print(df.to_json(), end="")
+        >>> print(df.to_json(orient="records", lines=True), end="")
         {"a":1,"b":0.5}
         {"a":2,"b":null}
-        >>> df.to_json(lines=False)
+        >>> df.to_json(orient="records")
         '[{"a":1,"b":0.5},{"a":2,"b":null}]'
         """
         return _json.to_json(self, path_or_buf, **kwargs)

@@ -63,7 +63,7 @@ def _nullable_like_zb(exp, ints=(), bools=()):
 def test_read_json_lines_matches_pandas(seed):
     src = _random_frame(300, seed)
     text = src.to_json(orient="records", lines=True)
-    got = zb.read_json(text.encode())
+    got = zb.read_json(text.encode(), lines=True)
     exp = _nullable_like_zb(_pandas_read(text, lines=True), ints=["i_null"])
     assert_frame_like(got, exp, "read_json lines")
     # the array form of the same records
@@ -78,7 +78,7 @@ def test_read_json_types_and_missing_keys():
             '\n'
             '  {"b": "\\u00e9\\ud83d\\ude00\\n", "a": 2.0, "c": false, "e": 7, "d": "1"}\r\n'
             '{"a": 3, "b": "t\\"q\\\\/", "c": true, "d": "-4e2"}\n')
-    got = zb.read_json(text.encode())
+    got = zb.read_json(text.encode(), lines=True)
     exp = _nullable_like_zb(_pandas_read(text, lines=True), ints=["e"])
     # pandas drops a column that is null everywhere to float64 NaN: so do we
     assert list(got.columns) == ["a", "b", "c", "n", "d", "e"]
@@ -88,7 +88,7 @@ def test_read_json_types_and_missing_keys():
 
 def test_read_json_nested_values_as_json_text():
     text = '{"k": [1, {"x": "y"}], "o": {"p": [true, null]}}\n{"k": [], "o": {}}\n'
-    got = zb.read_json(text.encode())
+    got = zb.read_json(text.encode(), lines=True)
     exp = _pandas_read(text, lines=True)
     # pandas holds Python lists and dicts; zambezi their JSON text
     assert [json.loads(v) for v in got["k"].to_list()] == exp["k"].to_list()
@@ -101,7 +101,7 @@ def test_read_json_dates_like_pandas():
             '"modified": "abc", "date": "2021-03-04", "plain": "2021-03-04"}\n'
             '{"created_at": 1577923200123, "x_time": "2020-01-02 11:30:00", '
             '"modified": "def", "date": "2021-03-05", "plain": "2021-03-05"}\n')
-    got = zb.read_json(text.encode()).to_pandas()
+    got = zb.read_json(text.encode(), lines=True).to_pandas()
     exp = _pandas_read(text, lines=True)
     for c in exp.columns:
         if str(exp[c].dtype).startswith("datetime64"):
@@ -109,18 +109,18 @@ def test_read_json_dates_like_pandas():
             assert list(got[c].astype("datetime64[ns]")) == list(exp[c].astype("datetime64[ns]"))
         else:
             assert got[c].to_list() == exp[c].to_list(), c
-    off = zb.read_json(text.encode(), convert_dates=False)
+    off = zb.read_json(text.encode(), convert_dates=False, lines=True)
     assert off["date"].to_list() == ["2021-03-04", "2021-03-05"]
 
 
 def test_read_json_dtype_options():
     text = '{"a": "1", "b": 1.0}\n{"a": "2", "b": 2.0}\n'
-    assert str(zb.read_json(text.encode())["a"].dtype) == "int64"
-    assert str(zb.read_json(text.encode())["b"].dtype) == "int64"  # pandas: whole floats
-    got = zb.read_json(text.encode(), dtype=False)
+    assert str(zb.read_json(text.encode(), lines=True)["a"].dtype) == "int64"
+    assert str(zb.read_json(text.encode(), lines=True)["b"].dtype) == "int64"  # pandas: whole floats
+    got = zb.read_json(text.encode(), dtype=False, lines=True)
     exp = _pandas_read(text, lines=True, dtype=False)
     assert_frame_like(got, exp, "dtype=False")
-    got = zb.read_json(text.encode(), dtype={"b": "float32"})
+    got = zb.read_json(text.encode(), dtype={"b": "float32"}, lines=True)
     assert str(got["b"].dtype) == "float32"
 
 
@@ -135,7 +135,7 @@ def test_read_json_parallel_chunks_late_keys_and_widening():
     lines[-1] = '{"late": "here", "id": 7}'
     text = "\n".join(lines) + "\n"
     assert len(text) > 5 << 20
-    got = zb.read_json(text.encode())
+    got = zb.read_json(text.encode(), lines=True)
     exp = _pandas_read(text, lines=True)
     assert list(got.columns) == list(exp.columns) == ["head", "id", "w", "s", "pad", "late"]
     assert got["id"].to_list() == exp["id"].to_list()
@@ -151,14 +151,14 @@ def test_read_json_nrows_file_and_gzip(tmp_path):
     p = tmp_path / "d.jsonl"
     src.to_json(p, orient="records", lines=True)
     exp = _nullable_like_zb(pd.read_json(p, lines=True, precise_float=True), ints=["i_null"])
-    assert_frame_like(zb.read_json(p), exp, "path")
-    assert_frame_like(zb.read_json(str(p), nrows=7), exp.head(7), "nrows")
+    assert_frame_like(zb.read_json(p, lines=True), exp, "path")
+    assert_frame_like(zb.read_json(str(p), nrows=7, lines=True), exp.head(7), "nrows")
     g = tmp_path / "d.jsonl.gz"
     g.write_bytes(gzip.compress(p.read_bytes()))
-    assert_frame_like(zb.read_json(g), exp, "gzip")
+    assert_frame_like(zb.read_json(g, lines=True), exp, "gzip")
     e = tmp_path / "empty.jsonl"
     e.write_bytes(b"")
-    got = zb.read_json(e)
+    got = zb.read_json(e, lines=True)
     assert got.shape == (0, 0)
     assert pd.read_json(e, lines=True).shape == (0, 0)
 
@@ -190,7 +190,7 @@ _PANDAS_ACCEPTS = {"surrogate", "expected ',' or '}'", "unterminated string",
 def test_read_json_malformed_names_line_and_column(data, line, col, what):
     before = alloc_bytes()
     with pytest.raises(ParseError) as e:
-        zb.read_json(data)
+        zb.read_json(data, lines=True)
     msg = str(e.value)
     assert f"line {line}, column {col}" in msg and what in msg, msg
     assert isinstance(e.value, ValueError)
@@ -202,16 +202,19 @@ def test_read_json_malformed_names_line_and_column(data, line, col, what):
 
 def test_read_json_malformed_array():
     for data, what in [(b'[{"a": 1}, 2]', "not a JSON object"), (b'[{"a": 1}', "unterminated"),
-                       (b'{"a": 1}', "expected '\\['"), (b'[{"a": 1}] x', "extra data")]:
+                       (b'[{"a": 1}] x', "extra data")]:
         with pytest.raises(ParseError, match=what):
             zb.read_json(data, lines=False)
+    # a top-level object is pandas' "columns" form: not supported (pandas reads it)
+    with pytest.raises(UnsupportedError, match="top-level JSON object"):
+        zb.read_json(b'{"a": 1}', lines=False)
 
 
 def test_read_json_unsupported_options():
     with pytest.raises(UnsupportedError, match="orient='split'"):
-        zb.read_json(b"{}", orient="split")
+        zb.read_json(b"{}", orient="split", lines=True)
     with pytest.raises(UnsupportedError, match="chunksize"):
-        zb.read_json(b"{}", chunksize=10)
+        zb.read_json(b"{}", chunksize=10, lines=True)
     with pytest.raises(InvalidValueError, match="nrows"):
         zb.read_json(b"[]", lines=False, nrows=3)
 
@@ -254,7 +257,7 @@ def _writer_frame(n, seed):
 ])
 def test_to_json_matches_pandas_text(kw):
     src = _writer_frame(400, 5)
-    got = zb.DataFrame(src).to_json(**kw)
+    got = zb.DataFrame(src).to_json(orient="records", **dict({"lines": True}, **kw))
     exp = src.to_json(orient="records", lines=kw.get("lines", True),
                       date_format="epoch", **{k: v for k, v in kw.items() if k != "lines"})
     assert got == exp
@@ -263,23 +266,25 @@ def test_to_json_matches_pandas_text(kw):
 @pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
 def test_to_json_iso_dates_match_pandas(unit):
     src = _writer_frame(200, 6).drop(columns=["td"])
-    got = zb.DataFrame(src).to_json(date_format="iso", date_unit=unit)
+    got = zb.DataFrame(src).to_json(orient="records", lines=True, date_format="iso",
+                                    date_unit=unit)
     assert got == src.to_json(orient="records", lines=True, date_format="iso", date_unit=unit)
 
 
 def test_to_json_empty_and_file(tmp_path):
     empty = pd.DataFrame({"a": pd.Series([], dtype="int64")})
-    assert zb.DataFrame(empty).to_json() == empty.to_json(orient="records", lines=True)
-    assert zb.DataFrame(empty).to_json(lines=False) == empty.to_json(orient="records")
+    rec = dict(orient="records", lines=True)
+    assert zb.DataFrame(empty).to_json(**rec) == empty.to_json(**rec)
+    assert zb.DataFrame(empty).to_json(orient="records") == empty.to_json(orient="records")
     src = _writer_frame(100, 7)
     p = tmp_path / "o.jsonl"
-    assert zb.DataFrame(src).to_json(p) is None
+    assert zb.DataFrame(src).to_json(p, **rec) is None
     assert p.read_text() == src.to_json(orient="records", lines=True, date_format="epoch")
     g = tmp_path / "o.jsonl.gz"
-    zb.DataFrame(src).to_json(g)
+    zb.DataFrame(src).to_json(g, **rec)
     assert gzip.decompress(g.read_bytes()).decode() == p.read_text()
     buf = io.StringIO()
-    zb.DataFrame(src).to_json(buf)
+    zb.DataFrame(src).to_json(buf, **rec)
     assert buf.getvalue() == p.read_text()
 
 
@@ -290,7 +295,7 @@ def test_to_json_read_back_by_polars_and_duckdb(tmp_path):
                         "s": [_TEXTS[k % len(_TEXTS)] for k in range(50)],
                         "b": np.arange(50) % 3 == 0})
     p = tmp_path / "o.jsonl"
-    zb.DataFrame(src).to_json(p)
+    zb.DataFrame(src).to_json(p, orient="records", lines=True)
     back = pl.read_ndjson(p).to_pandas()
     assert back["i"].to_list() == src["i"].to_list()
     np.testing.assert_allclose(back["f"].to_numpy(), src["f"].to_numpy(), rtol=1e-10)
@@ -301,7 +306,7 @@ def test_to_json_read_back_by_polars_and_duckdb(tmp_path):
     # and zb reads what polars writes
     q = tmp_path / "p.jsonl"
     pl.from_pandas(src).write_ndjson(q)
-    got = zb.read_json(q)
+    got = zb.read_json(q, lines=True)
     assert got["s"].to_list() == src["s"].to_list()
     assert got["i"].to_list() == src["i"].to_list()
 
@@ -309,7 +314,7 @@ def test_to_json_read_back_by_polars_and_duckdb(tmp_path):
 def test_to_json_round_trip_through_read_json():
     src = _random_frame(200, 9)
     df = zb.DataFrame(src)
-    back = zb.read_json(df.to_json().encode())
+    back = zb.read_json(df.to_json(orient="records", lines=True).encode(), lines=True)
     assert back["s"].to_list() == df["s"].to_list()
     assert back["s_null"].to_list() == df["s_null"].to_list()
     assert back["i_null"].to_list() == df["i_null"].to_list()
@@ -320,11 +325,21 @@ def test_to_json_unsupported():
     df = zb.DataFrame({"a": [1]})
     with pytest.raises(UnsupportedError, match="orient='columns'"):
         df.to_json(orient="columns")
+    # pandas' default orient ("columns" for a frame): refused, never written
+    # differently from pandas
+    with pytest.raises(UnsupportedError, match="orient=None"):
+        df.to_json()
+    # a top-level object (pandas' "columns" form) is refused when reading too
+    with pytest.raises(UnsupportedError, match="top-level JSON object"):
+        zb.read_json(b'{"a": {"0": 1}}')
+    # pandas' defaults read an array of records
+    assert zb.read_json(b'[{"a": 1}, {"a": 2}]')["a"].to_list() == \
+        pd.read_json(io.StringIO('[{"a": 1}, {"a": 2}]'))["a"].to_list()
     with pytest.raises(InvalidValueError, match="index=True"):
-        df.to_json(index=True)
+        df.to_json(orient="records", index=True)
     td = zb.DataFrame(pd.DataFrame({"d": pd.to_timedelta([1], unit="s")}))
     with pytest.raises(UnsupportedError, match="duration"):
-        td.to_json(date_format="iso")
+        td.to_json(orient="records", date_format="iso")
 
 
 def test_ctrl_c_stops_read_json_and_to_json(tmp_path):
@@ -335,9 +350,10 @@ def test_ctrl_c_stops_read_json_and_to_json(tmp_path):
     df = zb.DataFrame({"k": np.arange(n) * 7919 % 1_000_003,
                        "s": [_TEXTS[k % len(_TEXTS)] for k in range(1000)] * (n // 1000)})
     p = tmp_path / "big.jsonl"
-    df.to_json(p)
-    latency = interrupt(lambda: [zb.read_json(p) for _ in range(20)])
+    df.to_json(p, orient="records", lines=True)
+    latency = interrupt(lambda: [zb.read_json(p, lines=True) for _ in range(20)])
     assert latency < LATENCY, f"read_json: KeyboardInterrupt {latency:.3f} s after Ctrl-C"
-    latency = interrupt(lambda: [df.to_json(tmp_path / "out.jsonl") for _ in range(20)])
+    latency = interrupt(lambda: [df.to_json(tmp_path / "out.jsonl", orient="records",
+                                            lines=True) for _ in range(20)])
     assert latency < LATENCY, f"to_json: KeyboardInterrupt {latency:.3f} s after Ctrl-C"
-    assert zb.read_json(p)["k"].to_list()[:3] == [0, 7919, 15838]
+    assert zb.read_json(p, lines=True)["k"].to_list()[:3] == [0, 7919, 15838]

@@ -6,14 +6,15 @@ into the engine's options, moves bytes, and applies pandas' column
 conversions that are whole-column operations (floats that are all whole
 numbers become int64; date-named columns become timestamps).
 
-Formats: ``orient="records"`` only -- JSON lines (``lines=True``, the
-default here: one object per line) or one array of objects
-(``lines=False``).  Other orients raise ``UnsupportedError``.
+Formats: ``orient="records"`` only -- JSON lines (``lines=True``: one
+object per line) or one array of objects (``lines=False``, pandas'
+default).  Other orients raise ``UnsupportedError``, and so does pandas'
+default orient of ``to_json`` ("columns"): write records with
+``df.to_json(orient="records", lines=True)``.  The defaults are pandas', so
+``zambezi.pandas`` gives pandas' output for every call (an unsupported
+one runs on pandas).
 
 Differences from pandas:
-  - ``lines=True`` and ``orient="records"`` are the defaults (pandas:
-    ``lines=False``; ``orient=None``, which for ``to_json`` means
-    ``"columns"``).
   - nested objects and arrays are read as their JSON text in a string
     column (pandas: Python dicts and lists in an object column); a column
     that mixes kinds (strings and numbers that are not all numeric, or
@@ -119,9 +120,9 @@ def _to_dates(df, names):
     return df
 
 
-def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert_axes=None,
+def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes=None,
               convert_dates=True, keep_default_dates=True, precise_float=False,
-              date_unit=None, encoding="utf-8", encoding_errors="strict", lines=True,
+              date_unit=None, encoding="utf-8", encoding_errors="strict", lines=False,
               chunksize=None, compression="infer", nrows=None, storage_options=None,
               dtype_backend=None, engine="ujson"):
     r"""Read JSON lines, or a JSON array of objects, into a DataFrame
@@ -145,8 +146,10 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
     ----------
     path_or_buf : str, path object, bytes or file-like
         A path (memory-mapped), the JSON bytes, or an object with ``read()``.
-    orient : {"records"}
-        Only "records" (an object per row); others raise UnsupportedError.
+    orient : {None, "records"}
+        Only "records" (an object per row; None reads it too when the input
+        is an array or JSON lines); others raise UnsupportedError, and so
+        does a top-level object with lines=False (pandas' "columns" form).
     precise_float : bool, default False
         Ignored: numbers are always parsed correctly rounded (as pandas'
         precise_float=True; its default parser can be off by an ulp).
@@ -157,9 +160,9 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
         Columns to parse as dates (True: the date-like names).
     keep_default_dates : bool, default True
         With a list in convert_dates, also convert the date-like names.
-    lines : bool, default True
-        True: one JSON object per line (pandas' default is False); False:
-        the input is one JSON array of objects.
+    lines : bool, default False
+        True: one JSON object per line; False: the input is one JSON array
+        of objects.
     compression : str or None, default "infer"
         gzip, bz2, xz, zstd, by extension or magic number.
     nrows : int, optional
@@ -182,8 +185,7 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
 
     Notes
     -----
-    Differences from pandas: ``lines=True`` and ``orient="records"`` are
-    the defaults (pandas: ``lines=False``); nested values are JSON text,
+    Differences from pandas: nested values are JSON text,
     not Python objects; a column mixing kinds (words and numbers, booleans
     and anything else) is a string column of the values' text, not an
     object column; integer and boolean columns with missing values stay
@@ -196,12 +198,12 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
     Examples
     --------
     >>> data = b'{"a": 1, "b": "x"}\n{"a": 2.5, "c": [1, 2]}\n'
-    >>> df = zb.read_json(data)
+    >>> df = zb.read_json(data, lines=True)
     >>> df.dtypes
     {'a': 'float64', 'b': 'string', 'c': 'string'}
     >>> df.to_dict("list")
     {'a': [1.0, 2.5], 'b': ['x', None], 'c': [None, '[1, 2]']}
-    >>> zb.read_json(b'[{"n": "7"}, {"n": "8"}]', lines=False)["n"].to_list()
+    >>> zb.read_json(b'[{"n": "7"}, {"n": "8"}]')["n"].to_list()
     [7, 8]
     """
     unsupported = []
@@ -234,6 +236,11 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
             raise InvalidValueError("read_json: nrows must be a non-negative integer")
     data, close = _source_bytes(path_or_buf, compression)
     try:
+        if not lines and bytes(data[:64]).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+            raise UnsupportedError(
+                "read_json: a top-level JSON object (pandas' orient='columns' or 'index') is "
+                "not supported; zambezi reads an array of records, or JSON lines with "
+                "lines=True")
         table = _core.read_json(data, lines=bool(lines),
                                 nrows=-1 if nrows is None else int(nrows),
                                 coerce_numbers=dtype is not False)
@@ -255,11 +262,11 @@ def read_json(path_or_buf, *, orient="records", typ="frame", dtype=None, convert
     return df
 
 
-def to_json(df, path_or_buf=None, *, orient="records", date_format=None, double_precision=10,
-            force_ascii=True, date_unit="ms", default_handler=None, lines=True,
+def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_precision=10,
+            force_ascii=True, date_unit="ms", default_handler=None, lines=False,
             compression="infer", index=None, indent=None, storage_options=None, mode="w"):
     r"""DataFrame.to_json for ``orient="records"``: one JSON object per row,
-    as JSON lines (``lines=True``, the default here) or one array.  Returns
+    as JSON lines (``lines=True``) or one array (``lines=False``).  Returns
     the text when path_or_buf is None.  Written in C, in parallel.
 
     Values as pandas writes them: floats to ``double_precision`` decimals
@@ -270,9 +277,9 @@ def to_json(df, path_or_buf=None, *, orient="records", date_format=None, double_
     zone); non-ASCII text as ``\uXXXX`` unless ``force_ascii=False``; ``/``
     as ``\/``.  The index is not written (orient "records").
 
-    Differences from pandas: ``orient="records"`` and ``lines=True`` are
-    the defaults (pandas: ``orient="columns"``, ``lines=False``); other
-    orients raise UnsupportedError; ``date_format`` defaults to
+    Differences from pandas: other orients raise UnsupportedError, pandas'
+    default included (``orient=None``, "columns" for a DataFrame: pass
+    ``orient="records"``); ``date_format`` defaults to
     ``"epoch"`` without pandas' deprecation warning; durations cannot be
     written with ``date_format="iso"``; date32 columns are written as
     timestamps at midnight.
@@ -280,14 +287,17 @@ def to_json(df, path_or_buf=None, *, orient="records", date_format=None, double_
     Examples
     --------
     >>> df = zb.DataFrame({"a": [1.5, None], "b": ["x", "é"]})
-    >>> print(df.to_json(), end="")
+    >>> print(df.to_json(orient="records", lines=True), end="")
     {"a":1.5,"b":"x"}
     {"a":null,"b":"\u00e9"}
-    >>> df.to_json(lines=False, force_ascii=False)
+    >>> df.to_json(orient="records", force_ascii=False)
     '[{"a":1.5,"b":"x"},{"a":null,"b":"é"}]'
     """
     unsupported = []
-    if orient not in (None, "records"):
+    if orient is None:
+        unsupported.append("orient=None (pandas' 'columns' for a DataFrame; zambezi writes "
+                           "orient='records', lines=True or False)")
+    elif orient != "records":
         unsupported.append(f"orient={orient!r} (only 'records')")
     if default_handler is not None:
         unsupported.append("default_handler")
