@@ -173,6 +173,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_PARSE_TIME:
       return zb__cpu_parse_time(in[0], (zb_parse_kind)c->variant, c->p.parse.format,
                                 c->p.parse.info, out, err);
+    case ZB__OP_TZ:
+      return zb__cpu_tz(in[0], in[1], c->variant, c->p.tz.tz, c->p.tz.name, c->p.tz.ambiguous,
+                        c->p.tz.nonexistent, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }
