@@ -244,18 +244,19 @@ def strftime(col, fmt):
 
 
 def _z_text(col):
-    """%z of each row: +HHMM of its offset (a named zone's varies by row)."""
+    """%z of each row: +HHMM of its offset, +HHMMSS when it has seconds (a
+    named zone's offset varies by row)."""
     tz = getattr(col, "timezone", None)
     if tz is None:
         return np.full(col.length, "", dtype=object)
-    off_ns = _ints(_tz.to_wall(col)) - _ints(col)
-    per_unit = 10**9 // _PER_SECOND[col.unit]
-    minutes = off_ns * per_unit // (60 * 10**9)
-    sign = np.where(minutes < 0, "-", "+").astype(object)
-    minutes = np.abs(minutes)
-    hh = np.char.zfill((minutes // 60).astype(str), 2)
-    mm = np.char.zfill((minutes % 60).astype(str), 2)
-    return sign + np.char.add(hh, mm).astype(object)
+    secs = (_ints(_tz.to_wall(col)) - _ints(col)) // _PER_SECOND[col.unit]
+    sign = np.where(secs < 0, "-", "+").astype(object)
+    secs = np.abs(secs)
+    text = np.char.add(np.char.zfill((secs // 3600).astype(str), 2),
+                       np.char.zfill((secs // 60 % 60).astype(str), 2))
+    text = np.where(secs % 60 != 0, np.char.add(text, np.char.zfill((secs % 60).astype(str), 2)),
+                    text)
+    return sign + text.astype(object)
 
 
 def to_date(col):

@@ -43,8 +43,9 @@ static void tz_morsel(void *ctx, int64_t task, int worker) {
   int64_t start = task * ZB_MORSEL_ROWS;
   int64_t n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - start);
   const int64_t *v = (const int64_t *)c->data->data + c->offset;
-  const uint8_t *amb = j->amb != NULL ? (const uint8_t *)j->amb->data->data + j->amb->offset
-                                      : NULL;
+  /* bools are bits, as Arrow's */
+  const uint8_t *amb = j->amb != NULL ? (const uint8_t *)j->amb->data->data : NULL;
+  const int64_t aoff = j->amb != NULL ? j->amb->offset : 0;
   const int64_t per = j->per_sec;
   j->bad_row[task] = -1;
   j->bad_kind[task] = BAD_NONE;
@@ -69,7 +70,8 @@ static void tz_morsel(void *ctx, int64_t task, int worker) {
       if (va && vb) {
         int choice = j->ambiguous;
         if (choice == ZB_TZ_AMBIGUOUS_ARRAY)
-          choice = amb[row] ? ZB_TZ_AMBIGUOUS_EARLIER : ZB_TZ_AMBIGUOUS_LATER;
+          choice = amb[(aoff + row) >> 3] >> ((aoff + row) & 7) & 1 ? ZB_TZ_AMBIGUOUS_EARLIER
+                                                                    : ZB_TZ_AMBIGUOUS_LATER;
         if (choice == ZB_TZ_AMBIGUOUS_RAISE) bad = BAD_AMBIGUOUS;
         else if (choice == ZB_TZ_AMBIGUOUS_NAT) null = true;
         else pick = (choice == ZB_TZ_AMBIGUOUS_EARLIER) == (a < b) ? a : b;
