@@ -131,8 +131,17 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
                                               self._index)
 
     def _value_at(self, i):
-        """The value at row position i (in range)."""
-        return self._col.slice(i, 1).to_pylist()[0]
+        """The value at row position i (in range); a timestamp as pandas'
+        Timestamp (nanoseconds and zone kept)."""
+        one = self._col.slice(i, 1)
+        if one.dtype.startswith("timestamp"):
+            from zambezi import _stats
+
+            if one.null_count:
+                return None
+            return _stats.box_timestamp(int(_convert.values_numpy(one).view("int64")[0]),
+                                        one.unit, one.timezone)
+        return one.to_pylist()[0]
 
     def _describe(self):
         return f"Series {self._name!r} ({self._col.dtype})"
