@@ -54,6 +54,7 @@ import re
 import numpy as np
 
 from zambezi import _convert, _core
+from zambezi import _tz
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NS = {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9, "min": 60 * 10**9, "h": 3600 * 10**9,
@@ -197,22 +198,18 @@ def _local_offset_ns(zone, utc_ns):
     """The zone's UTC offset (ns) at one instant."""
     if zone is None:
         return 0
-    t = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + \
-        datetime.timedelta(microseconds=int(utc_ns) // 1000)
-    return int(t.astimezone(zone).utcoffset().total_seconds()) * 10**9
+    name = _tz.zone_name(zone)
+    return int(_tz.utc_to_wall_ns(name, [int(utc_ns)])[0]) - int(utc_ns)
 
 
 def _wall_to_utc(zone, wall_ns):
-    """Wall times (ns) of the zone to UTC instants (a loop over bin edges,
-    not rows)."""
+    """Wall times (ns) of the zone to UTC instants, by the engine: a time
+    repeated by a fall-back hour is its first instant, one skipped by a
+    spring-forward gap the gap's end."""
     if zone is None:
         return wall_ns
-    out = np.empty_like(wall_ns)
-    epoch = datetime.datetime(1970, 1, 1)
-    for i, w in enumerate(wall_ns.tolist()):
-        local = (epoch + datetime.timedelta(microseconds=w // 1000)).replace(tzinfo=zone)
-        out[i] = w - int(local.utcoffset().total_seconds()) * 10**9
-    return out
+    return _tz.wall_to_utc_ns(_tz.zone_name(zone), wall_ns, ambiguous=True,
+                              nonexistent="shift_forward")
 
 
 # -- binning -----------------------------------------------------------------
@@ -272,6 +269,21 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
         return row_bin
 
     first, last = int(tv.min()), int(tv.max())
+    if rule.tick is not None and rule.tick % _DAY == 0 and tz is not None:
+        # pandas 3: days of zone-aware times are calendar days (23 or 25
+        # hours at a DST change) from the first local midnight, origin and
+        # offset unused; the edges are local midnights, compared in UTC
+        name, freq = _tz.zone_name(tz), rule.tick
+        wall = _tz.utc_to_wall_ns(name, np.array([first, last], dtype=np.int64))
+        fday, lday = wall // _DAY * _DAY
+        start = fday if closed == "left" else fday - freq
+        nb = (lday + freq - start) // freq  # edges start + k * freq, k = 0..nb
+        edges = _wall_to_utc(zone, start + freq * np.arange(nb + 1, dtype=np.int64))
+        side = "right" if closed == "left" else "left"
+        out = _Bins(spread(np.searchsorted(edges, tv, side) - 1),
+                    edges[1:] if label == "right" else edges[:-1])
+        out.edges = edges
+        return out
     if rule.tick is not None:
         freq = rule.tick
         off = 0 if offset is None else _offset_ns(offset)

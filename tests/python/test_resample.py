@@ -140,6 +140,23 @@ def test_resample_tz_aware():
             check(lambda d: d.resample(rule, on="t")[["v"]].mean(), q, zq, f"{zone} {rule}")
 
 
+@pytest.mark.parametrize("zone", ["Europe/Berlin", "America/New_York", "Australia/Sydney"])
+def test_resample_across_dst(zone):
+    # spring-forward and fall-back days are 23 and 25 hours: day, week and
+    # month bins start at local midnights (pandas 3), hour bins stay exact
+    rng = rng_for("dst", zone)
+    t = pd.to_datetime("2024-03-24") + pd.to_timedelta(
+        np.sort(rng.integers(0, 230 * 24 * 60, 400)), unit="min")
+    t = t.tz_localize("UTC").tz_convert(zone)
+    p = pd.DataFrame({"t": t, "v": rng.normal(size=400)})
+    p.loc[rng.integers(0, 400, 20), "v"] = np.nan
+    zp = zb.DataFrame(p)
+    for rule in ("D", "2D", "h", "W", "MS", "ME"):
+        for closed in (None, "right"):
+            check(lambda d: d.resample(rule, on="t", closed=closed)[["v"]].agg(
+                ["sum", "mean", "count", "first", "max"]), p, zp, f"{zone} {rule} {closed}")
+
+
 def test_resample_int_units_and_edges():
     # second-resolution times; a single row; rows exactly on edges
     t = pd.to_datetime(["2024-03-01 00:00", "2024-03-01 01:00", "2024-03-01 03:00",
