@@ -30,7 +30,9 @@ if ! ldconfig -p 2>/dev/null | grep -q "libpcre2-8.so.0 " && [ "$(id -u)" = 0 ] 
 fi
 echo "== installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis \
+# tzdata: the IANA zone files named time zones are read from where the
+# system has no /usr/share/zoneinfo (a few hundred kB)
+.venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis tzdata \
   matplotlib scikit-build-core ninja "dask[dataframe]>=2025.1,<2027" "distributed>=2025.1,<2027"
 # the libraries that take dataframes, for tests/python/test_ecosystem.py
 # (optional: those tests skip when one is missing, so a failed install here

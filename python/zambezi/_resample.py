@@ -669,6 +669,8 @@ class Resampler:
         >>> zb.Series([1.0, 2.0, 3.0], index=t).resample("h").asfreq().to_list()
         [1.0, None, 3.0]
         """
+        if isinstance(self, GroupByResampler):
+            raise UnsupportedError("groupby(...).resample(...).asfreq is not supported")
         from zambezi import _indexing
 
         if self._on is not None:
@@ -957,9 +959,6 @@ class GroupByResampler(Resampler):
         col = _core.column_from_buffer(labels, unit=self._unit, tz=self._tz)
         return _ix.Index._from_columns(list(self._kcols) + [col],
                                        list(self._klabels) + [self._tname])
-
-    def asfreq(self, fill_value=None):
-        raise UnsupportedError("groupby(...).resample(...).asfreq is not supported")
 
 
 def groupby_resample(gb, rule, on=None, level=None, closed=None, label=None,

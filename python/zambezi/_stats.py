@@ -170,21 +170,25 @@ def box_timestamp(value, unit, tz):
 
 def _reduce_timestamp(col, how, skipna, ddof):
     """min, max, mean, median of a timestamp column as pandas' Timestamp
-    (std as a Timedelta), of the int64 counts: mean and median truncated
-    to whole units as pandas' nanops does; NaT as None."""
+    (std as a Timedelta), of the int64 counts: mean and std in float64 as
+    pandas' nanops computes them (numpy whole-column arithmetic), truncated
+    to whole units; NaT as None."""
     if (not skipna and col.null_count) or col.null_count == col.length:
         return None
     raw = _core.cast(col, "int64")
     if how in ("min", "max"):
         out = raw.reduce(how)
-    elif how == "mean":  # pandas' float64 sum over the count, for the same last digit
+    elif how in ("mean", "std"):  # pandas' float64 arithmetic, for the same last digit
         vals = _convert.values_numpy(raw)
         mask = _convert.null_mask(raw)
         if mask is not None:
             vals = vals[~mask]
-        out = vals.sum(dtype=np.float64) / len(vals)
-    elif how == "std":
-        out = _core.stat(raw, "std", int(ddof))
+        f = vals.astype(np.float64)
+        out = f.sum(dtype=np.float64) / len(f)
+        if how == "std":
+            if len(f) <= ddof:
+                return None
+            out = np.sqrt(((out - f) ** 2).sum(dtype=np.float64) / (len(f) - int(ddof)))
     else:
         out = _core.stat(raw, "median")
     if out is None or (isinstance(out, float) and math.isnan(out)):

@@ -445,7 +445,10 @@ class DatetimeMethods:
         spring-forward gap skips, "raise", "NaT", "shift_forward" (the first
         time after the gap) or "shift_backward" (the last one before it).
         Named zones are read from the system's zoneinfo or the tzdata
-        package.
+        package.  Difference from pandas: pandas shifts by whole hours from
+        the wall time, which misses gaps that are not one whole hour (Lord
+        Howe's 30 minutes, the day Samoa skipped in 2011); zambezi shifts to
+        the gap's real ends.
 
         Examples
         --------

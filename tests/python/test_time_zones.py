@@ -138,3 +138,33 @@ def test_unknown_zone():
         s.dt.tz_localize("Mars/Olympus")
     with pytest.raises(InvalidValueError, match="unknown time zone"):
         s.dt.tz_localize("UTC").dt.tz_convert("../../etc/passwd")
+
+
+def test_zone_from_tzdata_package(monkeypatch):
+    # no system zoneinfo: the tzdata package's copy is read
+    pytest.importorskip("tzdata")
+    from zambezi import _tz
+
+    monkeypatch.setattr(zoneinfo, "TZPATH", ())
+    monkeypatch.setattr(_tz, "_cache", {})
+    exp = WALL.dt.tz_localize("Asia/Kathmandu", ambiguous="NaT", nonexistent="NaT")
+    got = zb.Series(WALL).dt.tz_localize("Asia/Kathmandu", ambiguous="NaT", nonexistent="NaT")
+    assert_series_like(got, exp)
+    assert "Asia/Kathmandu" in _tz._cache
+
+
+def test_timestamp_scalars():
+    # reductions and .iloc/.loc give pandas Timestamps, nanoseconds and zone kept
+    p = pd.Series(pd.to_datetime(["2024-01-01 00:00:00.123456789", None, "2023-05-06 12:00",
+                                  "2024-03-31 01:30"], format="ISO8601"))
+    for s in (p, p.dt.tz_localize("Europe/Berlin")):
+        z = zb.Series(s)
+        for how in ("min", "max", "mean", "median"):
+            got, exp = getattr(z, how)(), getattr(s, how)()
+            assert isinstance(got, pd.Timestamp) and got == exp and str(got.tz) == str(exp.tz), how
+            assert got.unit == exp.unit
+        assert z.std() == s.std()
+        assert z.iloc[0] == s.iloc[0] and isinstance(z.iloc[0], pd.Timestamp)
+        assert z.loc[3] == s.loc[3] and str(z.loc[3].tz) == str(s.loc[3].tz)
+        assert z.iloc[1] is None  # pandas: NaT
+        assert z.max(skipna=False) is None
