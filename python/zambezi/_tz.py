@@ -17,8 +17,9 @@ from zambezi import _convert, _core
 from zambezi.errors import InvalidValueError, UnsupportedError
 
 _PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
-_UTC_NAMES = ("UTC", "utc", "Z", "Etc/UTC", "GMT", "Etc/GMT", "Etc/Zulu", "Zulu", "UCT",
-              "Etc/UCT", "Universal", "Etc/Universal")
+# the names the engine itself reads as UTC (src/core/strings_ops.c); other
+# aliases ("Zulu", "UCT" ...) are read from their TZif files like any zone
+_UTC_NAMES = ("UTC", "utc", "Z", "Etc/UTC", "GMT", "Etc/GMT")
 _FIXED = re.compile(r"^(?:UTC)?([+-])(\d\d):?(\d\d)?$")
 _NAME = re.compile(r"^[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)*$")
 _cache = {}
