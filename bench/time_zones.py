@@ -61,7 +61,8 @@ def main():
     print(f"python {' '.join(sys.argv)}  (nproc {os.cpu_count()})")
     for name, z, p in cases:
         tz_, tp = best(z, a.repeat), best(p, a.repeat)
-        print(f"{name:30s} zambezi {tz_:8.3f} s  pandas {tp:8.3f} s  pandas/zambezi {tp / tz_:6.1f}x")
+        print(f"{name:30s} zambezi {tz_:8.3f} s  pandas {tp:8.3f} s  "
+              f"pandas/zambezi {tp / tz_:6.1f}x")
 
 
 if __name__ == "__main__":

@@ -168,3 +168,16 @@ def test_timestamp_scalars():
         assert z.loc[3] == s.loc[3] and str(z.loc[3].tz) == str(s.loc[3].tz)
         assert z.iloc[1] is None  # pandas: NaT
         assert z.max(skipna=False) is None
+
+
+def test_corrupt_zone_file_is_an_error(monkeypatch):
+    from zambezi import _tz
+
+    good = _tz.tzif("Europe/Berlin")
+    bad = {"Bad/Cut": good[:200], "Bad/Magic": b"TZif\x07" + good[5:]}
+    monkeypatch.setattr(_tz, "_cache", bad)
+    s = zb.Series(WALL)
+    with pytest.raises(ValueError, match="Bad/Cut.*truncated"):
+        s.dt.tz_localize("Bad/Cut")
+    with pytest.raises(ValueError, match="Bad/Magic"):
+        s.dt.tz_localize("UTC").dt.tz_convert("Bad/Magic").dt.hour
