@@ -46,7 +46,9 @@ if ! ldconfig -p 2>/dev/null | grep -q "libpcre2-8.so.0 " && [ "$(id -u)" = 0 ] 
 fi
 echo "== installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis \
+# tzdata: the IANA zone files named time zones are read from where the
+# system has no /usr/share/zoneinfo (a few hundred kB)
+.venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis tzdata \
   matplotlib scikit-build-core ninja "dask[dataframe]>=2025.1,<2027" "distributed>=2025.1,<2027"
 # the libraries that take dataframes, for tests/python/test_ecosystem.py,
 # and numba for engine="numba" (tests/python/test_apply.py) (optional: those

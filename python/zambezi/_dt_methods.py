@@ -5,14 +5,15 @@ timestamps, and the parts of durations.
 Calendar fields come from the engine (``_core.dt_field``, in C over every
 core); what is built from them here is numpy vectorised arithmetic on whole
 columns, never a Python loop over rows.  Time zones: a zone-aware
-timestamp stores UTC; floor/ceil/round/normalize and strftime work in wall
-time for UTC and fixed offsets ("+05:30"), and raise UnsupportedError for
-named zones (their offsets change with DST).
+timestamp stores UTC; fields, floor/ceil/round/normalize and strftime work
+in wall time, for UTC, fixed offsets ("+05:30") and named zones
+("Europe/Berlin": converted by the engine from the zone's TZif file,
+zambezi._tz).
 """
 
 import numpy as np
 
-from zambezi import _convert, _core, _times
+from zambezi import _convert, _core, _times, _tz
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
@@ -29,17 +30,13 @@ def _need(col, kinds, what):
         raise DTypeError(f"dt.{what} needs a {names} Series, not {col.dtype}")
 
 
-def _offset_units(col, what):
-    """The column's UTC offset in its unit (0 for naive and UTC)."""
-    tz = col.timezone
-    if tz is None:
-        return 0
-    try:
-        ns = _times._zone_offset_ns(tz)
-    except UnsupportedError:
-        raise UnsupportedError(f"dt.{what}: time zone {tz!r} has changing offsets; only UTC "
-                               "and fixed offsets are supported") from None
-    return ns // (10**9 // _PER_SECOND[col.unit])
+def field_source(col):
+    """The column whose calendar fields are col's wall-time fields: named
+    zones converted to naive wall times (UTC and fixed offsets the engine
+    applies itself)."""
+    if col.dtype.startswith("timestamp") and _tz.is_named(col.timezone):
+        return _tz.to_wall(col)
+    return col
 
 
 def _ints(col):
@@ -52,9 +49,10 @@ def _stamp_column(vals, like):
                                     tz=like.timezone)
 
 
-def round_to(col, freq, how):
+def round_to(col, freq, how, ambiguous="raise", nonexistent="raise"):
     """floor / ceil / round (half to even, as pandas) of timestamps to a
-    fixed frequency, in wall time."""
+    fixed frequency, in wall time (zone-aware: then localized back with
+    ambiguous / nonexistent, as pandas)."""
     if col.dtype == "date32":
         col = _core.cast(col, "timestamp[s]")
     _need(col, ("timestamp", "duration"), how)
@@ -67,8 +65,8 @@ def round_to(col, freq, how):
         raise InvalidValueError(f"dt.{how}: {freq!r} is finer than the column's unit "
                                 f"{col.unit!r}")
     step = step_ns // per_unit
-    off = _offset_units(col, how) if col.dtype.startswith("timestamp") else 0
-    v = _ints(col) + off
+    aware = col.dtype.startswith("timestamp") and col.timezone is not None
+    v = _ints(_tz.to_wall(col)) if aware else _ints(col)
     r = v % step  # floor remainder, in [0, step)
     lo = v - r
     if how == "floor":
@@ -79,9 +77,12 @@ def round_to(col, freq, how):
         twice = 2 * r
         odd = (lo // step) % 2 != 0
         out = np.where((twice > step) | ((twice == step) & odd), lo + step, lo)
-    out = out - off
     if col.dtype.startswith("duration"):
         return _core.column_from_buffer(out, mask=_convert.null_mask(col), dtype=col.dtype)
+    if aware:  # back from wall time, as pandas: a time a clock change skips or repeats raises
+        wall = _core.column_from_buffer(np.ascontiguousarray(out, dtype=np.int64),
+                                        mask=_convert.null_mask(col), unit=col.unit)
+        return _tz.localize(wall, col.timezone, ambiguous, nonexistent, how)
     return _stamp_column(out, col)
 
 
@@ -100,14 +101,10 @@ def _text_column(values, col):
 
 
 def _wall(col, what):
-    """col as naive timestamps in its wall time (fixed offsets applied)."""
+    """col as naive timestamps in its wall time."""
     if col.dtype == "date32":
         return col
-    off = _offset_units(col, what)
-    if col.timezone is None:
-        return col
-    vals = _ints(col) + off
-    return _core.column_from_buffer(vals, mask=_convert.null_mask(col), unit=col.unit)
+    return _tz.to_wall(col)
 
 
 def day_name(col):
@@ -234,7 +231,7 @@ def strftime(col, fmt):
         elif d == "A":
             parts.append(DAY_NAMES[np.clip(f["dayofweek"], 0, 6)])
         elif d == "z":
-            parts.append(np.full(n, _z_text(col), dtype=object))
+            parts.append(_z_text(col))
     if text:
         parts.append(np.full(n, text, dtype=object))
     if not parts:
@@ -247,14 +244,19 @@ def strftime(col, fmt):
 
 
 def _z_text(col):
+    """%z of each row: +HHMM of its offset, +HHMMSS when it has seconds (a
+    named zone's offset varies by row)."""
     tz = getattr(col, "timezone", None)
     if tz is None:
-        return ""
-    ns = _times._zone_offset_ns(tz)
-    minutes = ns // (60 * 10**9)
-    sign = "+" if minutes >= 0 else "-"
-    minutes = abs(minutes)
-    return f"{sign}{minutes // 60:02d}{minutes % 60:02d}"
+        return np.full(col.length, "", dtype=object)
+    secs = (_ints(_tz.to_wall(col)) - _ints(col)) // _PER_SECOND[col.unit]
+    sign = np.where(secs < 0, "-", "+").astype(object)
+    secs = np.abs(secs)
+    text = np.char.add(np.char.zfill((secs // 3600).astype(str), 2),
+                       np.char.zfill((secs // 60 % 60).astype(str), 2))
+    text = np.where(secs % 60 != 0, np.char.add(text, np.char.zfill((secs % 60).astype(str), 2)),
+                    text)
+    return sign + text.astype(object)
 
 
 def to_date(col):
@@ -264,11 +266,11 @@ def to_date(col):
     return _core.cast(_wall(col, "date"), "date32")
 
 
-def tz_localize(col, tz):
-    """Naive timestamps as wall times in tz (UTC or a fixed offset), or
-    aware ones back to naive wall times (tz None)."""
+def tz_localize(col, tz, ambiguous="raise", nonexistent="raise"):
+    """Naive timestamps as wall times in tz (UTC, a fixed offset or a named
+    zone; pandas' ambiguous and nonexistent choices), or aware ones back
+    to naive wall times (tz None)."""
     _need(col, ("timestamp",), "tz_localize")
-    per_unit = 10**9 // _PER_SECOND[col.unit]
     if tz is None:
         if col.timezone is None:
             return col
@@ -276,14 +278,7 @@ def tz_localize(col, tz):
     if col.timezone is not None:
         raise InvalidValueError("dt.tz_localize: the timestamps already have a time zone; use "
                                 "tz_convert")
-    try:
-        off = _times._zone_offset_ns(tz) // per_unit
-    except UnsupportedError:
-        raise UnsupportedError(f"dt.tz_localize: time zone {tz!r} has changing offsets; only "
-                               "UTC and fixed offsets are supported") from None
-    name = "UTC" if str(tz) in ("UTC", "utc") else str(tz)
-    return _core.column_from_buffer(_ints(col) - off, mask=_convert.null_mask(col),
-                                    unit=col.unit, tz=name)
+    return _tz.localize(col, tz, ambiguous, nonexistent)
 
 
 def tz_convert(col, tz):
@@ -295,7 +290,10 @@ def tz_convert(col, tz):
     mask = _convert.null_mask(col)
     if tz is None:
         return _core.column_from_buffer(_ints(col), mask=mask, unit=col.unit)
-    return _core.column_from_buffer(_ints(col), mask=mask, unit=col.unit, tz=str(tz))
+    name = _tz.zone_name(tz)
+    if _tz.is_named(name):
+        _tz.tzif(name)  # an unknown zone fails here, not at first use
+    return _core.column_from_buffer(_ints(col), mask=mask, unit=col.unit, tz=name)
 
 
 # -- durations ----------------------------------------------------------------

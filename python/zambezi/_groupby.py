@@ -319,6 +319,22 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self[name]
         raise AttributeError(f"'GroupBy' object has no attribute {name!r}")
 
+    def resample(self, rule, on=None, level=None, closed=None, label=None, origin="start_day",
+                 offset=None):
+        """Each group's rows in time bins (zambezi._resample.GroupByResampler):
+        aggregations give one row per (keys, bin), every bin from the
+        group's first to its last.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-03", "2024-01-02"])
+        >>> df = zb.DataFrame({"k": ["a", "a", "b"], "v": [1, 2, 3]}, index=t)
+        >>> df.groupby("k").resample("D")["v"].count().to_list()
+        [1, 0, 1, 1]
+        """
+        return _resample.groupby_resample(self, rule, on=on, level=level, closed=closed,
+                                          label=label, origin=origin, offset=offset)
+
     @property
     def ngroups(self):
         """Number of groups.

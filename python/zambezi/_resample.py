@@ -54,6 +54,7 @@ import re
 import numpy as np
 
 from zambezi import _convert, _core
+from zambezi import _tz
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NS = {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9, "min": 60 * 10**9, "h": 3600 * 10**9,
@@ -197,22 +198,18 @@ def _local_offset_ns(zone, utc_ns):
     """The zone's UTC offset (ns) at one instant."""
     if zone is None:
         return 0
-    t = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + \
-        datetime.timedelta(microseconds=int(utc_ns) // 1000)
-    return int(t.astimezone(zone).utcoffset().total_seconds()) * 10**9
+    name = _tz.zone_name(zone)
+    return int(_tz.utc_to_wall_ns(name, [int(utc_ns)])[0]) - int(utc_ns)
 
 
 def _wall_to_utc(zone, wall_ns):
-    """Wall times (ns) of the zone to UTC instants (a loop over bin edges,
-    not rows)."""
+    """Wall times (ns) of the zone to UTC instants, by the engine: a time
+    repeated by a fall-back hour is its first instant, one skipped by a
+    spring-forward gap the gap's end."""
     if zone is None:
         return wall_ns
-    out = np.empty_like(wall_ns)
-    epoch = datetime.datetime(1970, 1, 1)
-    for i, w in enumerate(wall_ns.tolist()):
-        local = (epoch + datetime.timedelta(microseconds=w // 1000)).replace(tzinfo=zone)
-        out[i] = w - int(local.utcoffset().total_seconds()) * 10**9
-    return out
+    return _tz.wall_to_utc_ns(_tz.zone_name(zone), wall_ns, ambiguous=True,
+                              nonexistent="shift_forward")
 
 
 # -- binning -----------------------------------------------------------------
@@ -272,6 +269,21 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
         return row_bin
 
     first, last = int(tv.min()), int(tv.max())
+    if rule.tick is not None and rule.tick % _DAY == 0 and tz is not None:
+        # pandas 3: days of zone-aware times are calendar days (23 or 25
+        # hours at a DST change) from the first local midnight, origin and
+        # offset unused; the edges are local midnights, compared in UTC
+        name, freq = _tz.zone_name(tz), rule.tick
+        wall = _tz.utc_to_wall_ns(name, np.array([first, last], dtype=np.int64))
+        fday, lday = wall // _DAY * _DAY
+        start = fday if closed == "left" else fday - freq
+        nb = (lday + freq - start) // freq  # edges start + k * freq, k = 0..nb
+        edges = _wall_to_utc(zone, start + freq * np.arange(nb + 1, dtype=np.int64))
+        side = "right" if closed == "left" else "left"
+        out = _Bins(spread(np.searchsorted(edges, tv, side) - 1),
+                    edges[1:] if label == "right" else edges[:-1])
+        out.edges = edges
+        return out
     if rule.tick is not None:
         freq = rule.tick
         off = 0 if offset is None else _offset_ns(offset)
@@ -386,8 +398,11 @@ class Resampler:
     def __getitem__(self, key):
         if self._values._ndim != 2:
             raise InvalidValueError("a Series' resample has no columns to select")
-        return Resampler(self._obj, self._values, self._bins, self._tname, self._unit, self._tz,
+        out = type(self)(self._obj, self._values, self._bins, self._tname, self._unit, self._tz,
                          self._rule, key, self._on, self._closed)
+        if isinstance(self, GroupByResampler):
+            out._kcols, out._klabels = self._kcols, self._klabels
+        return out
 
     def __getattr__(self, name):
         if not name.startswith("_") and self._values._ndim == 2 and \
@@ -654,6 +669,8 @@ class Resampler:
         >>> zb.Series([1.0, 2.0, 3.0], index=t).resample("h").asfreq().to_list()
         [1.0, None, 3.0]
         """
+        if isinstance(self, GroupByResampler):
+            raise UnsupportedError("groupby(...).resample(...).asfreq is not supported")
         from zambezi import _indexing
 
         if self._on is not None:
@@ -906,3 +923,96 @@ class FrameResample:
         """
         return _resample(self, rule, on, level, closed, label, origin, offset, "resample",
                          axis, kind, convention)
+
+
+# -- groupby(k).resample(rule) -----------------------------------------------------
+
+class GroupByResampler(Resampler):
+    """``groupby(keys).resample(rule)``: each group's rows in time bins,
+    every bin from the group's own first bin to its last (empty ones
+    included, as pandas), the result indexed by (keys..., time).  The
+    aggregations are the Resampler's (sum, mean, min, max, count, first,
+    last, median, std, var, nunique, ohlc, agg), run as one engine
+    group-by over (group, bin): the grid of each group's bins is laid out
+    with numpy from per-group bin ranges, never a loop over groups.
+
+    Deviation: the bins are the one grid resample gives for all rows, so
+    rules whose grid depends on where a group starts (fixed steps that do
+    not divide a day, several days, origin="start" / "end" / "end_day")
+    raise UnsupportedError.
+
+    Examples
+    --------
+    >>> t = pd.to_datetime(["2024-01-01 00:10", "2024-01-01 02:20", "2024-01-01 01:05"])
+    >>> df = zb.DataFrame({"k": ["a", "a", "b"], "v": [1.0, 2.0, 3.0]}, index=t)
+    >>> df.groupby("k").resample("h")["v"].sum().to_list()
+    [1.0, 0.0, 2.0, 3.0]
+    """
+
+    __slots__ = ("_kcols", "_klabels")
+
+    def _index(self, labels=None):
+        from zambezi import index as _ix
+
+        per = _UNIT_NS[self._unit]
+        labels = (self._bins.labels if labels is None else labels) // per
+        col = _core.column_from_buffer(labels, unit=self._unit, tz=self._tz)
+        return _ix.Index._from_columns(list(self._kcols) + [col],
+                                       list(self._klabels) + [self._tname])
+
+
+def groupby_resample(gb, rule, on=None, level=None, closed=None, label=None,
+                     origin="start_day", offset=None):
+    """The GroupByResampler of GroupBy gb (see GroupByResampler)."""
+    obj = gb._obj
+    r = _resample(obj, rule, on=on, level=level, closed=closed, label=label, origin=origin,
+                  offset=offset, what="groupby.resample")
+    rl = r._rule
+    if rl.tick is not None and (_DAY % rl.tick != 0 or offset is not None or
+                                not (isinstance(origin, str) and
+                                     origin in ("start_day", "epoch"))):
+        raise UnsupportedError(
+            f"groupby.resample({rule!r}): only steps that divide a day (or calendar rules) "
+            "with origin 'start_day' / 'epoch' are supported, where every group's bins lie on "
+            "one grid")
+    ids_col, n_groups = gb._ids()
+    ids = np.asarray(_convert.values_numpy(ids_col), dtype=np.int64)
+    mask = _convert.null_mask(ids_col)
+    b = r._bins.row_bin
+    ok = (b >= 0) & (ids >= 0)
+    if mask is not None:
+        ok &= ~mask
+    g, bv = ids[ok], b[ok]
+    big = np.iinfo(np.int64).max
+    lo = np.full(n_groups, big, dtype=np.int64)
+    hi = np.full(n_groups, -1, dtype=np.int64)
+    first_row = np.full(n_groups, big, dtype=np.int64)
+    np.minimum.at(lo, g, bv)
+    np.maximum.at(hi, g, bv)
+    np.minimum.at(first_row, g, np.flatnonzero(ok))
+    counts = np.where(hi >= 0, hi - lo + 1, 0)
+    starts = np.cumsum(counts) - counts
+    total = int(counts.sum())
+    grid_group = np.repeat(np.arange(n_groups, dtype=np.int64), counts)
+    grid_bin = lo[grid_group] + np.arange(total, dtype=np.int64) - starts[grid_group]
+    row_cell = np.full(len(b), -1, dtype=np.int64)
+    row_cell[ok] = starts[g] + bv - lo[g]
+    bins = _Bins(row_cell, r._bins.labels[grid_bin] if total else np.empty(0, np.int64))
+    bins.order = r._bins.order
+    bins.has_nat = bool((row_cell < 0).any()) or total == 0
+    # the keys of each cell: each group's first row, repeated over its bins
+    take = _core.column_from_buffer(np.ascontiguousarray(first_row[grid_group]))
+    work = gb._k.work
+    kcols = [_core.take(work.column(work.names.index(k)), take) for k in gb._k.keys]
+    values = r._values
+    drop = [k for k in gb._k.keys if values._ndim == 2 and k in values._table.names]
+    if drop:
+        values = values.drop(columns=drop)
+    out = GroupByResampler(obj, values, bins, r._tname, r._unit, r._tz, rl, None, on,
+                           r._closed)
+    out._kcols, out._klabels = kcols, list(gb._k.labels)
+    if gb._selection is not None and obj._ndim == 2:
+        sel = gb._selection[0] if gb._single else list(gb._selection)
+        out = out[sel]
+        out._kcols, out._klabels = kcols, list(gb._k.labels)
+    return out

@@ -122,6 +122,8 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
         return valid_count(col)
     if col.dtype.startswith("duration"):
         return _reduce_duration(col, how, skipna, ddof, min_count, what)
+    if col.dtype.startswith("timestamp") and how in _TIMESTAMP_REDUCTIONS:
+        return _reduce_timestamp(col, how, skipna, ddof)
     check_reducible(col, how, what)
     if how in ("any", "all"):
         return _any_all(col, how, skipna)
@@ -145,6 +147,57 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
 
 
 _DURATION_REDUCTIONS = ("sum", "mean", "min", "max", "median", "std")
+_TIMESTAMP_REDUCTIONS = ("mean", "min", "max", "median", "std")
+
+
+def box_timestamp(value, unit, tz):
+    """A count of unit since the epoch (UTC) as pandas' Timestamp in zone
+    tz, its unit and nanoseconds kept (datetime.datetime without pandas);
+    None stays None (NaT)."""
+    if value is None:
+        return None
+    value = int(value)
+    try:
+        import pandas as pd
+    except ImportError:
+        col = _core.column_from_buffer(np.array([value], dtype=np.int64), unit=unit, tz=tz)
+        return col.to_pylist()[0]
+    out = pd.Timestamp(np.datetime64(value, unit))
+    if tz is not None:
+        out = out.tz_localize("UTC").tz_convert(tz)
+    return out
+
+
+def _reduce_timestamp(col, how, skipna, ddof):
+    """min, max, mean, median of a timestamp column as pandas' Timestamp
+    (std as a Timedelta), of the int64 counts: mean and std in float64 as
+    pandas' nanops computes them (numpy whole-column arithmetic), truncated
+    to whole units; NaT as None."""
+    if (not skipna and col.null_count) or col.null_count == col.length:
+        return None
+    raw = _core.cast(col, "int64")
+    if how in ("min", "max"):
+        out = raw.reduce(how)
+    elif how in ("mean", "std"):  # pandas' float64 arithmetic, for the same last digit
+        vals = _convert.values_numpy(raw)
+        mask = _convert.null_mask(raw)
+        if mask is not None:
+            vals = vals[~mask]
+        f = vals.astype(np.float64)
+        out = f.sum(dtype=np.float64) / len(f)
+        if how == "std":
+            if len(f) <= ddof:
+                return None
+            out = np.sqrt(((out - f) ** 2).sum(dtype=np.float64) / (len(f) - int(ddof)))
+    else:
+        out = _core.stat(raw, "median")
+    if out is None or (isinstance(out, float) and math.isnan(out)):
+        return None
+    if isinstance(out, (float, np.floating)):
+        out = int(out)  # toward zero, as pandas' nanops casts its float result
+    if how == "std":
+        return box_duration(out, col.unit)
+    return box_timestamp(out, col.unit, col.timezone)
 
 
 def box_duration(value, unit):

@@ -592,8 +592,10 @@ def date_range(start=None, end=None, periods=None, freq=None, tz=None, normalize
     Give two of start, end and periods (or all three, with freq None:
     evenly spaced).  freq: ns, us, ms, s, min, h, D, W (W-SUN, W-MON ...)
     with a multiple ("15min"), or the calendar frequencies MS, ME, YS,
-    YE; default "D".  tz: None, "UTC" or a fixed offset such as "+01:00"
-    (start and end are then wall times in it).  The Index is
+    YE; default "D".  tz: None, "UTC", a fixed offset such as "+01:00" or
+    a named zone such as "Europe/Berlin" (start and end are then wall times
+    in it; as pandas, steps of a day or more are calendar steps in wall
+    time, shorter ones exact durations).  The Index is
     timestamp[us] (``unit=`` another), as pandas 3 gives.
 
     Examples
@@ -615,19 +617,43 @@ datetime.datetime(2024, 2, 1, 0, 0)]
         tz = tz_s or tz_e
     elif tz_s or tz_e:
         raise InvalidValueError("date_range: tz= with a start or end that has its own zone")
-    offset = _zone_offset_ns(tz)
+    from zambezi import _tz
+
+    zname = _tz.zone_name(tz)
+    named = _tz.is_named(zname)
+    offset = 0 if named else _zone_offset_ns(tz)
     if normalize:
         s = None if s is None else s - s % _NS["D"]
         e = None if e is None else e - e % _NS["D"]
+
+    def utc(v, aware):  # a bound as UTC
+        return v if v is None or aware else int(_tz.wall_to_utc_ns(zname, [v])[0])
+
+    def wall(v, aware):  # a bound as wall time
+        return v if v is None or not aware else int(_tz.utc_to_wall_ns(zname, [v])[0])
+
     if freq is None:
+        if named:
+            s, e = utc(s, tz_s), utc(e, tz_e)
+            offset = 0
         vals = _range_ns(s, e, periods, None, 1, None, inclusive)
     else:
         kind, n, arg = _parse_freq(freq)
-        if tz_s or tz_e:  # the bounds were UTC: count in wall time
-            s = None if s is None else s + offset
-            e = None if e is None else e + offset
-        vals = _range_ns(s, e, periods, kind, n, arg, inclusive)
-    vals = vals - offset
+        if named and kind == "fixed" and arg % _NS["D"] != 0:
+            # sub-day steps are exact durations: counted in UTC (pandas)
+            vals = _range_ns(utc(s, tz_s), utc(e, tz_e), periods, kind, n, arg, inclusive)
+        elif named:
+            # days, weeks, months ...: calendar steps in wall time, then
+            # localized (a time a clock change skips or repeats raises, as pandas)
+            vals = _range_ns(wall(s, tz_s), wall(e, tz_e), periods, kind, n, arg, inclusive)
+            vals = _tz.wall_to_utc_ns(zname, vals)
+        else:
+            if tz_s or tz_e:  # the bounds were UTC: count in wall time
+                s = None if s is None else s + offset
+                e = None if e is None else e + offset
+            vals = _range_ns(s, e, periods, kind, n, arg, inclusive)
+    if not named:
+        vals = vals - offset
     return _stamp_index(vals, unit or "us", tz, name)
 
 
@@ -659,8 +685,9 @@ def _stamp_index(ns_values, unit, tz, name):
     if unit not in _PER_SECOND:
         raise InvalidValueError(f"unit must be s, ms, us or ns, not {unit!r}")
     vals = np.asarray(ns_values, dtype=np.int64) // (10**9 // _PER_SECOND[unit])
-    tzname = None if tz is None else ("UTC" if _zone_offset_ns(tz) == 0 and str(tz) in (
-        "UTC", "utc", "Z") else str(tz))
+    from zambezi import _tz
+
+    tzname = _tz.zone_name(tz)
     col = _core.column_from_buffer(vals, unit=unit, tz=tzname)
     return Index._from_columns([col], [name])
 

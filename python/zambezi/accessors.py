@@ -292,7 +292,8 @@ class DatetimeMethods:
         self._s = series
 
     def _field(self, name):
-        return self._s._like(_core.dt_field(self._s._col, name))
+        col = _dt_methods.field_source(self._s._col)  # named zones: in wall time
+        return self._s._like(_core.dt_field(col, name))
 
     year = _calendar_field("year", "The year.", 2024)
     month = _calendar_field("month", "The month, 1..12.", 3)
@@ -319,9 +320,10 @@ class DatetimeMethods:
     def _new(self, col):
         return self._s._like(col)
 
-    def floor(self, freq):
+    def floor(self, freq, ambiguous="raise", nonexistent="raise"):
         """Round down to a fixed frequency ("D", "h", "15min", "s" ...), in
-        wall time; durations too.
+        wall time; durations too.  Zone-aware results are localized back
+        with ambiguous / nonexistent (see tz_localize), as pandas does.
 
         Examples
         --------
@@ -330,9 +332,10 @@ class DatetimeMethods:
         >>> s.dt.floor("h").to_list()
         [datetime.datetime(2024, 3, 9, 14, 0), None]
         """
-        return self._new(_dt_methods.round_to(self._s._col, freq, "floor"))
+        return self._new(_dt_methods.round_to(self._s._col, freq, "floor", ambiguous,
+                                              nonexistent))
 
-    def ceil(self, freq):
+    def ceil(self, freq, ambiguous="raise", nonexistent="raise"):
         """Round up to a fixed frequency (see floor).
 
         Examples
@@ -341,9 +344,10 @@ class DatetimeMethods:
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.ceil("h").to_list()
         [datetime.datetime(2024, 3, 9, 15, 0)]
         """
-        return self._new(_dt_methods.round_to(self._s._col, freq, "ceil"))
+        return self._new(_dt_methods.round_to(self._s._col, freq, "ceil", ambiguous,
+                                              nonexistent))
 
-    def round(self, freq):
+    def round(self, freq, ambiguous="raise", nonexistent="raise"):
         """Round to the nearest multiple of a fixed frequency, halves to
         even (as pandas).
 
@@ -353,7 +357,8 @@ class DatetimeMethods:
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 30)]).dt.round("h").to_list()
         [datetime.datetime(2024, 3, 9, 14, 0)]
         """
-        return self._new(_dt_methods.round_to(self._s._col, freq, "round"))
+        return self._new(_dt_methods.round_to(self._s._col, freq, "round", ambiguous,
+                                              nonexistent))
 
     def normalize(self):
         """The timestamps at midnight (wall time), the unit and zone kept.
@@ -429,10 +434,21 @@ class DatetimeMethods:
         """
         return self._new(_dt_methods.to_date(self._s._col))
 
-    def tz_localize(self, tz):
-        """Naive timestamps as wall times in zone tz ("UTC" or a fixed
-        offset such as "+05:30"), or zone-aware ones back to naive wall
-        times (tz None).  Named zones raise UnsupportedError.
+    def tz_localize(self, tz, ambiguous="raise", nonexistent="raise"):
+        """Naive timestamps as wall times in zone tz ("UTC", a fixed offset
+        such as "+05:30", or a named zone such as "Europe/Berlin"), or
+        zone-aware ones back to naive wall times (tz None).
+
+        ambiguous: for a wall time a fall-back hour repeats, "raise", "NaT",
+        True (the first, daylight time), False (the second) or a bool array
+        per row ("infer" is not supported).  nonexistent: for a wall time a
+        spring-forward gap skips, "raise", "NaT", "shift_forward" (the first
+        time after the gap) or "shift_backward" (the last one before it).
+        Named zones are read from the system's zoneinfo or the tzdata
+        package.  Difference from pandas: pandas shifts by whole hours from
+        the wall time, which misses gaps that are not one whole hour (Lord
+        Howe's 30 minutes, the day Samoa skipped in 2011); zambezi shifts to
+        the gap's real ends.
 
         Examples
         --------
@@ -440,8 +456,12 @@ class DatetimeMethods:
         >>> s = zb.Series([datetime.datetime(2024, 3, 9, 12, 0)]).dt.tz_localize("+02:00")
         >>> s.dtype, s.dt.tz_convert("UTC").dt.hour.to_list()
         ('timestamp[us, tz=+02:00]', [10])
+        >>> fall = zb.Series([datetime.datetime(2024, 10, 27, 2, 30)])
+        >>> fall.dt.tz_localize("Europe/Berlin", ambiguous=False).dt.tz_convert("UTC").dt.hour
+        0    1
+        dtype: int32
         """
-        return self._new(_dt_methods.tz_localize(self._s._col, tz))
+        return self._new(_dt_methods.tz_localize(self._s._col, tz, ambiguous, nonexistent))
 
     def tz_convert(self, tz):
         """The same instants shown in another zone (tz None: naive UTC).

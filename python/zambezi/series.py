@@ -131,8 +131,17 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
                                               self._index)
 
     def _value_at(self, i):
-        """The value at row position i (in range)."""
-        return self._col.slice(i, 1).to_pylist()[0]
+        """The value at row position i (in range); a timestamp as pandas'
+        Timestamp (nanoseconds and zone kept)."""
+        one = self._col.slice(i, 1)
+        if one.dtype.startswith("timestamp"):
+            from zambezi import _stats
+
+            if one.null_count:
+                return None
+            return _stats.box_timestamp(int(_convert.values_numpy(one).view("int64")[0]),
+                                        one.unit, one.timezone)
+        return one.to_pylist()[0]
 
     def _describe(self):
         return f"Series {self._name!r} ({self._col.dtype})"
@@ -258,9 +267,10 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
                                     what=self._describe())
 
     def min(self, skipna=True, *, axis=None, numeric_only=False):
-        """Smallest value (numbers, strings byte-wise, dates, timestamps as
-        to_list gives them); missing values skipped unless skipna=False;
-        NaN when there is no value (see zambezi._stats).
+        """Smallest value (numbers, strings byte-wise, dates; timestamps as
+        pandas' Timestamp, nanoseconds and zone kept); missing values
+        skipped unless skipna=False; NaN when there is no value (None for
+        timestamps, where pandas gives NaT; see zambezi._stats).
 
         Examples
         --------
@@ -268,6 +278,8 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         1
         >>> zb.Series(["b", "a", None]).min()
         'a'
+        >>> zb.Series(pd.to_datetime(["2024-03-09 14:05", "2024-01-02 00:00"])).min()
+        Timestamp('2024-01-02 00:00:00')
         """
         _stats.check_axis(axis, "min")
         return _stats.reduce_column(self._col, "min", skipna, what=self._describe())

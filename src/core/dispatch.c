@@ -21,7 +21,7 @@ const char *zb__op_name(zb__op op) {
       "groupby",      "groupby_agg", "group_ids",    "group_cumcount",
       "fill_scan",    "cumulative",  "rank",   "rolling", "ewm",
       "regex",        "parse_time",
-      "list_join"};
+      "list_join",    "tz"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -342,6 +342,7 @@ static const char *variant_name(zb__op op, int v) {
     case ZB__OP_STR: return v < ZB_STR_OP_COUNT ? zb_str_op_name((zb_str_op)v) : NULL;
     case ZB__OP_REGEX: return v < ZB_RE_OP_COUNT ? zb_regex_op_name((zb_regex_op)v) : NULL;
     case ZB__OP_PARSE_TIME: return v == 0 ? "datetime" : v == 1 ? "timedelta" : NULL;
+    case ZB__OP_TZ: return v == 0 ? "to_wall" : v == 1 ? "localize" : NULL;
     case ZB__OP_DT_FIELD: return v < ZB_DT_FIELD_COUNT ? zb_dt_field_name((zb_dt_field)v) : NULL;
     case ZB__OP_STAT: return v < ZB_STAT_OP_COUNT ? zb_stat_op_name((zb_stat_op)v) : NULL;
     case ZB__OP_JOIN: return v < ZB_JOIN_HOW_COUNT ? zb_join_how_name((zb_join_how)v) : NULL;

@@ -144,6 +144,10 @@ typedef enum zb__op {
   ZB__OP_PARSE_TIME,
   /* in[0] a list<string> column; p.cat.sep; -> out[0] string (str.join) */
   ZB__OP_LIST_JOIN,
+  /* in[0] a timestamp column; in[1] NULL, or (variant 1) a bool column of
+   * per-row ambiguous choices; variant 0: UTC instants to wall times,
+   * 1: wall times to UTC (tz_localize); p.tz; -> out[0] */
+  ZB__OP_TZ,
   ZB__OP_COUNT
 } zb__op;
 
@@ -190,6 +194,11 @@ typedef struct zb__call {
     struct { zb_rolling_options opt; int64_t n_groups; bool bounds; } rolling;
     struct { zb_ewm_options opt; int64_t n_groups; } ewm;
     struct { const char *format; zb_parse_info *info; } parse;
+    struct {
+      const struct zb_tz *tz;
+      const char *name;
+      int ambiguous, nonexistent; /* zb_tz_ambiguous, zb_tz_nonexistent */
+    } tz;
   } p;
   /* results */
   zb_column *out[2];

@@ -193,6 +193,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                                 c->p.parse.info, out, err);
     case ZB__OP_LIST_JOIN:
       return zb__cpu_list_join(in[0], c->p.cat.sep, c->p.cat.sep_len, out, err);
+    case ZB__OP_TZ:
+      return zb__cpu_tz(in[0], in[1], c->variant, c->p.tz.tz, c->p.tz.name, c->p.tz.ambiguous,
+                        c->p.tz.nonexistent, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

@@ -218,5 +218,11 @@ zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t 
  * zb_column_sort_values_indices). */
 zb_status zb__cpu_sort_values(const zb_column *col, bool ascending, bool nulls_first,
                               zb_column **out, zb_column **indices, zb_error *err);
+/* Time zone conversions (src/cpu/tz.c): variant 0 UTC -> wall, 1 wall ->
+ * UTC with the zb_tz_ambiguous / zb_tz_nonexistent choices (see
+ * zambezi/tz.h); amb: the per-row choices or NULL. */
+zb_status zb__cpu_tz(const zb_column *col, const zb_column *amb, int variant,
+                     const struct zb_tz *tz, const char *name, int ambiguous, int nonexistent,
+                     zb_column **out, zb_error *err);
 
 #endif /* ZAMBEZI_CPU_KERNELS_H */

@@ -339,6 +339,7 @@ static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, ch
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   void *d = data->data;
   int aware_seen = -1; /* -1 unknown, 0 naive, 1 aware */
+  PyObject *zone = NULL; /* the aware datetimes' one tzinfo (borrowed), Py_None if several */
   for (Py_ssize_t i = 0; i < n; i++) {
     int k = kinds[i];
     if (k == K_NULL) continue;
@@ -373,6 +374,10 @@ static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, ch
             goto error;
           }
           aware_seen = aware;
+          if (aware) {
+            PyObject *z = zbpy_datetime_tzinfo(o);
+            zone = zone == NULL || zone == z ? z : Py_None;
+          }
         }
         if (us_to_unit(us, unit, &((int64_t *)d)[i]) < 0) {
           PyErr_Format(st->ZambeziOverflowError,
@@ -400,7 +405,22 @@ static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, ch
     }
     if (store_number(st, t, d, i, &v, o, label) < 0) goto error;
   }
-  if (t == ZB_TIMESTAMP && aware_seen == 1 && tz[0] == '\0') strcpy(tz, "UTC");
+  if (t == ZB_TIMESTAMP && aware_seen == 1 && tz[0] == '\0') {
+    strcpy(tz, "UTC");
+    /* one named zone (zoneinfo's key, pytz's zone) for them all: keep it, as pandas */
+    if (zone != NULL && zone != Py_None) {
+      PyObject *key = PyObject_GetAttrString(zone, "key");
+      if (key == NULL) {
+        PyErr_Clear();
+        key = PyObject_GetAttrString(zone, "zone");
+      }
+      if (key == NULL) PyErr_Clear();
+      const char *name = key != NULL && PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+      if (name == NULL) PyErr_Clear();
+      else if (strlen(name) < 128) strcpy(tz, name);
+      Py_XDECREF(key);
+    }
+  }
   if (make_validity(st, kinds, n, nulls, &validity) < 0) goto error;
   return finish(st, t, n, validity, data, NULL, NULL, nulls, unit, tz);
 error:

@@ -120,6 +120,10 @@ int32_t zbpy_date_to_days(PyObject *date) {
                                       (unsigned)PyDateTime_GET_DAY(date));
 }
 
+PyObject *zbpy_datetime_tzinfo(PyObject *dt) {
+  return ((PyDateTime_DateTime *)dt)->hastzinfo ? ((PyDateTime_DateTime *)dt)->tzinfo : Py_None;
+}
+
 int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware) {
   int64_t days = zb__days_from_civil(PyDateTime_GET_YEAR(dt),
                                      (unsigned)PyDateTime_GET_MONTH(dt),

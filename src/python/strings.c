@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "zambezi/compute.h"
+#include "zambezi/tz.h"
 
 
 /* Wrap an engine result, or raise for a failed status. */
@@ -444,6 +445,67 @@ static PyObject *py_where(PyObject *module, PyObject *args, PyObject *kwargs) {
   return finish(st, s, res, &err);
 }
 
+/* ---- named time zones: the zone's TZif bytes come from Python ---------- */
+
+/* Parse the TZif bytes object data of zone name (a Python exception on
+ * failure: NULL). */
+static zb_tz *tz_from_bytes(zbpy_state *st, PyObject *data, const char *name) {
+  char *p;
+  Py_ssize_t n;
+  if (PyBytes_AsStringAndSize(data, &p, &n) < 0) return NULL;
+  zb_tz *z = NULL;
+  zb_error err;
+  zb_status s = zb_tz_parse((const uint8_t *)p, (size_t)n, name, &z, &err);
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    return NULL;
+  }
+  return z;
+}
+
+static PyObject *py_tz_to_wall(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *colo, *data;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "OSs", &colo, &data, &name)) return NULL;
+  zb_column *col = zbpy_arg_column(st, colo, "col");
+  if (col == NULL) return NULL;
+  zb_tz *z = tz_from_bytes(st, data, name);
+  if (z == NULL) return NULL;
+  zb_column *res = NULL;
+  zb_error err;
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_tz_to_wall(col, z, &res, &err);
+  ZBPY_END_ENGINE
+  zb_tz_release(z);
+  return finish(st, s, res, &err);
+}
+
+static PyObject *py_tz_localize(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *colo, *data, *ambo;
+  const char *name;
+  int amb, nonexistent;
+  if (!PyArg_ParseTuple(args, "OSsiOi", &colo, &data, &name, &amb, &ambo, &nonexistent))
+    return NULL;
+  zb_column *col = zbpy_arg_column(st, colo, "col");
+  if (col == NULL) return NULL;
+  zb_column *ambc = NULL;
+  if (ambo != Py_None && (ambc = zbpy_arg_column(st, ambo, "ambiguous")) == NULL) return NULL;
+  zb_tz *z = tz_from_bytes(st, data, name);
+  if (z == NULL) return NULL;
+  zb_column *res = NULL;
+  zb_error err;
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_tz_localize(col, z, name, (zb_tz_ambiguous)amb, ambc,
+                            (zb_tz_nonexistent)nonexistent, &res, &err);
+  ZBPY_END_ENGINE
+  zb_tz_release(z);
+  return finish(st, s, res, &err);
+}
+
 PyMethodDef zbpy_strings_methods[] = {
     {"str_op", (PyCFunction)(void (*)(void))py_str_op, METH_VARARGS | METH_KEYWORDS,
      "str_op(col, op, pat=None, repl=None, n=-1, start=None, stop=None, step=None) -> Column\n\n"
@@ -453,6 +515,13 @@ PyMethodDef zbpy_strings_methods[] = {
      "str_cat(col, other, sep=None, scalar_first=False) -> Column; other a Column, str or None"},
     {"str_join", py_str_join, METH_VARARGS,
      "str_join(col, sep=None) -> str: the valid rows joined with sep"},
+    {"tz_to_wall", py_tz_to_wall, METH_VARARGS,
+     "tz_to_wall(col, tzif, name) -> naive timestamp Column: the wall times in the zone whose "
+     "TZif file bytes are tzif"},
+    {"tz_localize", py_tz_localize, METH_VARARGS,
+     "tz_localize(col, tzif, name, ambiguous, ambiguous_rows, nonexistent) -> Column: wall "
+     "times to UTC; ambiguous 0 raise, 1 NaT, 2 earlier, 3 later, 4 per row (a bool Column); "
+     "nonexistent 0 raise, 1 NaT, 2 shift_forward, 3 shift_backward"},
     {"dt_field", py_dt_field, METH_VARARGS,
      "dt_field(col, name) -> int32 Column; name: year, month, day, hour, minute, second,"
      " dayofweek, dayofyear, quarter, microsecond, nanosecond"},

@@ -174,6 +174,8 @@ int32_t zbpy_date_to_days(PyObject *date);
 /* Microseconds since the epoch; *aware set if it has a tzinfo (then the
  * value is UTC).  -1 with an exception on failure. */
 int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware);
+/* The tzinfo of a datetime (borrowed; Py_None when naive). */
+PyObject *zbpy_datetime_tzinfo(PyObject *dt);
 
 /* A host copy of col (a new reference to col itself when it is already on
  * the host).  The GIL is released around the copy. */

@@ -169,8 +169,8 @@ def test_date_range_errors():
         zb.date_range("2024-01-01")
     with pytest.raises(UnsupportedError):
         zb.date_range("2024-01-01", periods=2, freq="B")
-    with pytest.raises(UnsupportedError):
-        zb.date_range("2024-01-01", periods=2, tz="Europe/Paris")
+    with pytest.raises(InvalidValueError, match="unknown time zone"):
+        zb.date_range("2024-01-01", periods=2, tz="Europe/Nowhere")
 
 
 def test_timedelta_range():
@@ -234,8 +234,13 @@ def test_time_zones():
         assert_series_like(z.dt.tz_localize(tz).dt.tz_convert("UTC"), loc.dt.tz_convert("UTC"))
         assert_series_like(z.dt.tz_localize(tz).dt.tz_localize(None), loc.dt.tz_localize(None))
         assert_series_like(z.dt.tz_localize(tz).dt.hour, loc.dt.hour.astype("Int32"))
-    with pytest.raises(UnsupportedError):
-        z.dt.tz_localize("Europe/Paris")
+    for tz in ("Europe/Paris", "America/New_York", "Australia/Sydney"):
+        kw = dict(ambiguous="NaT", nonexistent="shift_forward")
+        loc = p.dt.tz_localize(tz, **kw)
+        got = z.dt.tz_localize(tz, **kw)
+        assert_series_like(got, loc)
+        assert_series_like(got.dt.hour, loc.dt.hour.astype("Int32"))
+        assert_series_like(got.dt.tz_convert("Asia/Kolkata"), loc.dt.tz_convert("Asia/Kolkata"))
     assert_series_like(z.dt.tz_localize("UTC").dt.tz_convert("Europe/Paris"),
                        p.dt.tz_localize("UTC").dt.tz_convert("Europe/Paris"))
 

@@ -140,6 +140,23 @@ def test_resample_tz_aware():
             check(lambda d: d.resample(rule, on="t")[["v"]].mean(), q, zq, f"{zone} {rule}")
 
 
+@pytest.mark.parametrize("zone", ["Europe/Berlin", "America/New_York", "Australia/Sydney"])
+def test_resample_across_dst(zone):
+    # spring-forward and fall-back days are 23 and 25 hours: day, week and
+    # month bins start at local midnights (pandas 3), hour bins stay exact
+    rng = rng_for("dst", zone)
+    t = pd.to_datetime("2024-03-24") + pd.to_timedelta(
+        np.sort(rng.integers(0, 230 * 24 * 60, 400)), unit="min")
+    t = t.tz_localize("UTC").tz_convert(zone)
+    p = pd.DataFrame({"t": t, "v": rng.normal(size=400)})
+    p.loc[rng.integers(0, 400, 20), "v"] = np.nan
+    zp = zb.DataFrame(p)
+    for rule in ("D", "2D", "h", "W", "MS", "ME"):
+        for closed in (None, "right"):
+            check(lambda d: d.resample(rule, on="t", closed=closed)[["v"]].agg(
+                ["sum", "mean", "count", "first", "max"]), p, zp, f"{zone} {rule} {closed}")
+
+
 def test_resample_int_units_and_edges():
     # second-resolution times; a single row; rows exactly on edges
     t = pd.to_datetime(["2024-03-01 00:00", "2024-03-01 01:00", "2024-03-01 03:00",
@@ -192,3 +209,44 @@ def test_resample_asfreq_vs_pandas():
     dup = zb.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", "2024-01-01"]))
     with pytest.raises(InvalidValueError, match="duplicate"):
         dup.resample("h").asfreq()
+
+
+GB_OPS = ["sum", "mean", "min", "max", "count", "first", "last", "median", "std"]
+
+
+@pytest.mark.parametrize("rule", ["h", "15min", "D", "W", "MS"])
+def test_groupby_resample_vs_pandas(rule):
+    # each group's bins run from its own first to its own last (empty bins
+    # inside included); unsorted times, NaT and missing values (a key whose
+    # times are all NaT makes pandas itself fail, so none here)
+    rng = rng_for("gbr", rule)
+    n = 400
+    t = pd.Timestamp("2024-03-28 05:00") + pd.to_timedelta(
+        rng.integers(0, 9 * 24 * 60, n), unit="min")
+    p = pd.DataFrame({"k": rng.choice(["a", "b", "c", "d", "e"], n), "t": t,
+                      "v": rng.normal(size=n), "w": rng.integers(0, 9, n)})
+    p.loc[rng.integers(0, n, 15), "v"] = np.nan
+    p.loc[rng.integers(0, n, 5), "t"] = pd.NaT
+    zp = zb.DataFrame(p)
+    for op in GB_OPS:
+        check(lambda d: getattr(d.groupby("k").resample(rule, on="t")["v"], op)(), p, zp,
+              f"{rule} {op}", series=True)
+    check(lambda d: d.groupby("k").resample(rule, on="t")[["v", "w"]].sum(), p, zp,
+          f"{rule} frame")
+    check(lambda d: d.groupby("k").resample(rule, on="t")["v"].ohlc(), p, zp, f"{rule} ohlc")
+    check(lambda d: d.groupby("k").resample(rule, on="t").agg({"v": "mean", "w": "max"}), p, zp,
+          f"{rule} agg")
+
+
+def test_groupby_resample_index_zone_and_errors():
+    rng = rng_for("gbr-tz")
+    n = 200
+    t = pd.date_range("2024-10-24", periods=n, freq="47min", tz="America/New_York")
+    p = pd.Series(rng.normal(size=n), index=t[rng.permutation(n)], name="v")
+    keys = pd.Series(rng.integers(0, 4, n), index=p.index, name="k")
+    z, zk = zb.Series(p), zb.Series(keys)
+    for rule in ("D", "h", "W"):
+        check(lambda s: s.groupby(zk if isinstance(s, zb.Series) else keys).resample(rule)
+              .mean(), p, z, f"series {rule}", series=True)
+    with pytest.raises(UnsupportedError, match="divide a day"):
+        z.groupby(zk).resample("7h")

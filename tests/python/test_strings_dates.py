@@ -254,9 +254,15 @@ def test_timezones():
     s = zb.Series(neg)
     for f in FIELDS:
         assert getattr(s.dt, f).to_list() == as_list(pandas_field(neg, f)), f
-    paris = zb.Series(p.dt.tz_localize("Europe/Paris"))
-    with pytest.raises(UnsupportedError, match="Europe/Paris"):
-        paris.dt.year
+    # named zones: fields in wall time, the offset per row (DST)
+    utc = pd.Series(pd.to_datetime(["2021-03-28 00:59:59", "2021-03-28 01:00:00", None,
+                                    "2021-10-31 00:30", "2021-10-31 01:30", "1911-03-11 00:30"],
+                                   format="ISO8601"))
+    for zone in ("Europe/Paris", "Australia/Sydney", "America/Sao_Paulo"):
+        named = utc.dt.tz_localize("UTC").dt.tz_convert(zone)
+        s = zb.Series(named)
+        for f in FIELDS:
+            assert getattr(s.dt, f).to_list() == as_list(pandas_field(named, f)), (zone, f)
 
 
 def test_date_difference():
