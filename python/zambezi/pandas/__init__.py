@@ -22,9 +22,11 @@ def install():
     it supports the call and on pandas otherwise.  Call it before the first
     ``import pandas`` of the code to accelerate (a ``pd`` imported earlier
     stays the real module).  Reads ZAMBEZI_PANDAS_FALLBACK, _DEBUG,
-    _MIN_ROWS, _DEVICE and _PROFILE_JSON (a file the profile is written to
-    at exit) from the environment.  Calling it again does
-    nothing.
+    _MIN_ROWS, _DEVICE (where zambezi's frames live: "auto", the default,
+    puts those of at least zambezi.get_auto_threshold() bytes on a GPU when
+    there is one; "cuda" all of them, DeviceError without a GPU; "cpu")
+    and _PROFILE_JSON (a file the profile is written to at exit) from the
+    environment.  Calling it again does nothing.
 
     Examples
     --------
@@ -45,11 +47,10 @@ def install():
         from zambezi.pandas._profile import recorder
         recorder.lines = True
         atexit.register(recorder.write_json, settings.profile_json)
-    if settings.device is not None:
-        import zambezi
-        opt = getattr(zambezi, "set_option", None)
-        if opt is not None:
-            opt("device", settings.device)
+    import zambezi
+    from zambezi.pandas._devices import placement
+
+    placement.setup(settings.device, zambezi.devices())
     _module.install()
 
 

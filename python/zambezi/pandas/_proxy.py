@@ -34,6 +34,7 @@ from time import perf_counter
 import numpy as np
 
 from zambezi.pandas._config import settings
+from zambezi.pandas._devices import placement
 from zambezi.pandas._profile import recorder
 
 # Filled by _wrappers.setup(): real pandas class -> proxy class, and the
@@ -439,7 +440,7 @@ def _to_fast(proxy):
     if kind == "frame":
         _frame_convertible(slow)
         try:
-            return zb.from_pandas(slow)
+            return placement.place(zb.from_pandas(slow))
         except Exception as e:
             raise _NoFast(_reason(e)) from None
     if kind == "series":
@@ -453,7 +454,8 @@ def _to_fast(proxy):
         from zambezi import index as _ix
         try:
             col = _convert.column_from_pandas(slow, name=slow.name or "")
-            return zb.Series._from_column(col, slow.name, _ix.from_pandas_index(slow.index))
+            return placement.place(
+                zb.Series._from_column(col, slow.name, _ix.from_pandas_index(slow.index)))
         except Exception as e:
             raise _NoFast(_reason(e)) from None
     if kind == "index":
@@ -478,6 +480,8 @@ def _reason(e):
     msg = str(e).split("\n")[0]
     if len(msg) > 120:
         msg = msg[:117] + "..."
+    if isinstance(e, _NoFast) and msg:   # already a reason ("dtype object stays in pandas")
+        return msg
     return f"{type(e).__name__}: {msg}" if msg else type(e).__name__
 
 
@@ -716,6 +720,8 @@ def wrap_function(func, label, fast=None):
             t0 = time.perf_counter()
             try:
                 res = fast(*unwrap_fast(args), **unwrap_fast(kwargs))
+                if label in _READERS:
+                    res = placement.place(res)
                 out = wrap_fast(res)
             except (KeyboardInterrupt, MemoryError):
                 raise
