@@ -22,9 +22,11 @@ def install():
     it supports the call and on pandas otherwise.  Call it before the first
     ``import pandas`` of the code to accelerate (a ``pd`` imported earlier
     stays the real module).  Reads ZAMBEZI_PANDAS_FALLBACK, _DEBUG,
-    _MIN_ROWS, _DEVICE and _PROFILE_JSON (a file the profile is written to
-    at exit) from the environment.  Calling it again does
-    nothing.
+    _MIN_ROWS, _DEVICE (where zambezi's frames live: "auto", the default,
+    puts those of at least zambezi.get_auto_threshold() bytes on a GPU when
+    there is one; "cuda" all of them, DeviceError without a GPU; "cpu")
+    and _PROFILE_JSON (a file the profile is written to at exit) from the
+    environment.  Calling it again does nothing.
 
     Examples
     --------
@@ -43,12 +45,12 @@ def install():
     if settings.profile_json:
         import atexit
         from zambezi.pandas._profile import recorder
+        recorder.lines = True
         atexit.register(recorder.write_json, settings.profile_json)
-    if settings.device is not None:
-        import zambezi
-        opt = getattr(zambezi, "set_option", None)
-        if opt is not None:
-            opt("device", settings.device)
+    import zambezi
+    from zambezi.pandas._devices import placement
+
+    placement.setup(settings.device, zambezi.devices())
     _module.install()
 
 
@@ -68,26 +70,42 @@ def is_installed():
 
 def load_ipython_extension(ipython):
     """``%load_ext zambezi.pandas``: install the accelerator in an IPython or
-    Jupyter session (before the session imports pandas).
+    Jupyter session (before the session imports pandas), and register the
+    cell magic ``%%zambezi.pandas.profile``, which runs its cell and prints
+    what zambezi and pandas served there, per function and per line of the
+    cell (the calls also count in the session's profile_report()).
 
     Examples
     --------
     >>> get_ipython().run_line_magic("load_ext", "zambezi.pandas")   # doctest: +SKIP
+    >>> get_ipython().run_cell_magic(                                 # doctest: +SKIP
+    ...     "zambezi.pandas.profile", "", "df.groupby('k').v.sum()")
+    zambezi.pandas profile: 2 calls served by zambezi, 0 by pandas
+    ...
     """
     install()
+    if ipython is not None:
+        from zambezi.pandas._magics import register
+
+        register(ipython)
 
 
 def profile_report(as_dict=False):
     """What the accelerator did so far in this process: per function, the
     calls zambezi served and pandas served, their time, and the reasons for
-    each fallback; a text table, or a dict (as_dict=True) with top-level
-    ``fast_calls`` and ``slow_calls`` (what ``--profile-json`` writes).
+    each fallback, then the same per line of the user's code that made the
+    calls (recorded while a profile is on: ``--profile``,
+    ``--profile-json``, ZAMBEZI_PANDAS_PROFILE_JSON, the cell magic); a
+    text table, or a dict (as_dict=True) with top-level ``fast_calls``,
+    ``slow_calls``, ``functions`` and ``lines`` (what ``--profile-json``
+    writes; each line entry has ``file``, ``line``, ``code``, ``function``
+    and the counts).
 
     Examples
     --------
     >>> import zambezi.pandas
     >>> sorted(zambezi.pandas.profile_report(as_dict=True))
-    ['fast_calls', 'functions', 'slow_calls']
+    ['fast_calls', 'functions', 'lines', 'slow_calls']
     """
     from zambezi.pandas._profile import recorder
 

@@ -1,8 +1,9 @@
 """python -m zambezi.pandas [--profile] [--profile-json=FILE] (script.py | -m module) [args]
 
 Runs a script or module with the accelerator installed; --profile prints,
-at exit, per function the calls served by zambezi and by pandas, with time
-and the reason for each fallback; --profile-json writes the same as JSON.
+at exit, per function and per line of the user's code (file:line) the
+calls served by zambezi and by pandas, with time and the reason for each
+fallback; --profile-json writes the same as JSON.
 """
 
 import argparse
@@ -15,7 +16,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m zambezi.pandas",
                                  description="Run pandas code on zambezi.")
     ap.add_argument("--profile", action="store_true",
-                    help="print what zambezi and pandas served, at exit (to stderr)")
+                    help="print what zambezi and pandas served, per function and per line, "
+                         "at exit (to stderr)")
     ap.add_argument("--profile-json", metavar="FILE",
                     help="write the profile as JSON to FILE at exit")
     ap.add_argument("-m", dest="module", help="run a module as a script, as python -m does")
@@ -28,6 +30,8 @@ def main(argv=None):
     from zambezi.pandas._profile import recorder
 
     zambezi.pandas.install()
+    if ns.profile or ns.profile_json:
+        recorder.lines = True   # per line of the script too (a frame walk per call)
     try:
         if ns.module is not None:
             sys.argv = [ns.module] + ns.args

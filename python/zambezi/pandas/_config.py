@@ -8,8 +8,8 @@ ZAMBEZI_PANDAS_MIN_ROWS    rows from which a pandas-held object is converted to
                            zambezi for a call (default 1_000_000, measured with
                            bench/accel/threshold.py: below it, pandas' own call
                            costs less than converting).  0: always try zambezi.
-ZAMBEZI_PANDAS_DEVICE      "cpu", "cuda" or "auto": passed to zambezi's device
-                           option when set.
+ZAMBEZI_PANDAS_DEVICE      "auto" (default), "cuda" or "cpu": where the frames
+                           zambezi holds live (see _devices.py).
 ZAMBEZI_PANDAS_PROFILE_JSON  a file: the profile is written there at exit (as
                            --profile-json does; for pytest -p zambezi.pandas).
 """

@@ -42,8 +42,13 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                     continue  # one options registry: see the module docstring of cudf.pandas
                 sys.modules[PREFIX + name] = sys.modules.pop(name)
         real = sys.modules[PREFIX + "pandas"]
+        # Code in these files gets the real attributes.  The import system's
+        # own frames too: "from pandas import x" first asks hasattr(pandas,
+        # "x") from there, and only the value fetched next (from the
+        # importing frame) reaches the importing code.
         self.denylist = tuple(os.path.join(p, "") for p in
-                              list(real.__path__) + list(zambezi.__path__))
+                              list(real.__path__) + list(zambezi.__path__)) \
+            + ("<frozen importlib._bootstrap>",)
         self._cache = {}
         _wrappers.setup(PREFIX)
         # pandas points its warnings at the first frame outside pandas
@@ -77,17 +82,32 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         denylist = self.denylist
         cache = {}
 
-        def __getattr__(attr):
-            value = getattr(real, attr)   # AttributeError as the real module gives it
-            if settings.disabled:
-                return value
-            caller = sys._getframe(1).f_code.co_filename
-            if caller.startswith(denylist):
+        checked = set()
+        mdict = mod.__dict__
+        no_path = f"module {name!r} has no attribute '__path__'"
+
+        # Most calls come from pandas' own lazy imports inside its functions
+        # ("from pandas.core.x import y" reaches this proxy module): that
+        # path is kept to a frame look-up and a prefix test.
+        def __getattr__(attr, _getframe=sys._getframe):
+            if attr == "__path__":
+                # asked by every "from pandas.x import y" where x is not a package
+                raise AttributeError(no_path)
+            if _getframe(1).f_code.co_filename.startswith(denylist) or settings.disabled:
+                value = getattr(real, attr)
+                if attr not in checked:
+                    checked.add(attr)
+                    # a class that user code gets unchanged (not a proxy type):
+                    # kept in the proxy module itself, found from now on
+                    # without calling this function
+                    if isinstance(value, type) and self._wrap(value, attr, name) is value:
+                        mdict[attr] = value
                 return value
             try:
                 return cache[attr]
             except KeyError:
                 pass
+            value = getattr(real, attr)   # AttributeError as the real module gives it
             wrapped = self._wrap(value, attr, name)
             try:
                 cache[attr] = wrapped

@@ -29,10 +29,12 @@ import sys
 import time
 import types
 import warnings
+from time import perf_counter
 
 import numpy as np
 
 from zambezi.pandas._config import settings
+from zambezi.pandas._devices import placement
 from zambezi.pandas._profile import recorder
 
 # Filled by _wrappers.setup(): real pandas class -> proxy class, and the
@@ -209,6 +211,8 @@ def unwrapping_class(real):
 class _Proxy(metaclass=_ProxyMeta):
     """Base of every proxy type (fields are set with object.__setattr__)."""
 
+    # slots: no instance dict to build for every result, and faster reads
+    __slots__ = ("_zb_fast", "_zb_slow", "_zb_recipe", "__weakref__")
     _zb_slow_type = None
     _zb_kind = "intermediate"
 
@@ -347,7 +351,8 @@ _DUNDERS = [
 def make_proxy_type(slow_type, kind, bases):
     """A proxy class standing for slow_type (a pandas class)."""
     ns = {"_zb_slow_type": slow_type, "_zb_kind": kind, "__module__": slow_type.__module__,
-          "__qualname__": slow_type.__qualname__, "__doc__": slow_type.__doc__}
+          "__qualname__": slow_type.__qualname__, "__doc__": slow_type.__doc__,
+          "__slots__": ()}
     for name in _DUNDERS:
         if inspect.getattr_static(slow_type, name, None) is not None and \
                 inspect.getattr_static(slow_type, name) is not inspect.getattr_static(object, name, None):
@@ -435,7 +440,7 @@ def _to_fast(proxy):
     if kind == "frame":
         _frame_convertible(slow)
         try:
-            return zb.from_pandas(slow)
+            return placement.place(zb.from_pandas(slow))
         except Exception as e:
             raise _NoFast(_reason(e)) from None
     if kind == "series":
@@ -449,7 +454,8 @@ def _to_fast(proxy):
         from zambezi import index as _ix
         try:
             col = _convert.column_from_pandas(slow, name=slow.name or "")
-            return zb.Series._from_column(col, slow.name, _ix.from_pandas_index(slow.index))
+            return placement.place(
+                zb.Series._from_column(col, slow.name, _ix.from_pandas_index(slow.index)))
         except Exception as e:
             raise _NoFast(_reason(e)) from None
     if kind == "index":
@@ -474,6 +480,8 @@ def _reason(e):
     msg = str(e).split("\n")[0]
     if len(msg) > 120:
         msg = msg[:117] + "..."
+    if isinstance(e, _NoFast) and msg:   # already a reason ("dtype object stays in pandas")
+        return msg
     return f"{type(e).__name__}: {msg}" if msg else type(e).__name__
 
 
@@ -489,8 +497,11 @@ def _is_proxy(x):
 
 def _needs_unwrap(v):
     t = type(v)
-    return type(t) is _ProxyMeta or t is _ProxyMeta or t is list or t is tuple or t is dict \
-        or t is _SlowCallable
+    return t in _CONTAINERS or type(t) is _ProxyMeta or t is _ProxyMeta or t is _SlowCallable \
+        or t is _UnwrappingMeta
+
+
+_CONTAINERS = frozenset([list, tuple, dict])
 
 
 def unwrap_slow(x):
@@ -498,12 +509,14 @@ def unwrap_slow(x):
     if type(t) is _ProxyMeta:
         return x._zb_get_slow()
     if t is tuple or t is list:
-        if any(_needs_unwrap(v) for v in x):
-            return t(unwrap_slow(v) for v in x)
+        for v in x:
+            if _needs_unwrap(v):
+                return t([unwrap_slow(v) for v in x])
         return x
     if t is dict:
-        if any(_needs_unwrap(v) for v in x.values()):
-            return {k: unwrap_slow(v) for k, v in x.items()}
+        for v in x.values():
+            if _needs_unwrap(v):
+                return {k: unwrap_slow(v) for k, v in x.items()}
         return x
     if t is _ProxyMeta:
         return x._zb_slow_type
@@ -707,6 +720,8 @@ def wrap_function(func, label, fast=None):
             t0 = time.perf_counter()
             try:
                 res = fast(*unwrap_fast(args), **unwrap_fast(kwargs))
+                if label in _READERS:
+                    res = placement.place(res)
                 out = wrap_fast(res)
             except (KeyboardInterrupt, MemoryError):
                 raise
@@ -753,18 +768,15 @@ def _want_fast_args(args, kwargs, label):
 
 def _prefer_fast(proxy):
     fast = proxy._zb_fast
-    if isinstance(fast, _Unconvertible):
-        return False
-    if fast is not None:
-        return True
-    if proxy._zb_kind == "intermediate":
-        recipe = proxy._zb_recipe
-        return recipe is not None and recipe[1] not in SLOW_ONLY and _prefer_fast(recipe[0])
-    try:
-        n = len(proxy._zb_slow)
-    except Exception:
-        return False
-    return n >= settings.min_rows
+    if fast is None:
+        if proxy._zb_kind == "intermediate":
+            recipe = proxy._zb_recipe
+            return recipe is not None and recipe[1] not in SLOW_ONLY and _prefer_fast(recipe[0])
+        try:
+            return len(proxy._zb_slow) >= settings.min_rows
+        except Exception:
+            return False
+    return type(fast) is not _Unconvertible
 
 
 def _check_fallback(label, reason):
@@ -777,61 +789,82 @@ def _check_fallback(label, reason):
     warnings.warn(msg, RuntimeWarning, stacklevel=4)
 
 
+_LABELS = {}
+
+
+def _label(cls, name):
+    """ "DataFrame.sum": the profile's name of a call (built once per pair)."""
+    try:
+        return _LABELS[cls, name]
+    except KeyError:
+        label = _LABELS[cls, name] = f"{cls.__name__}.{name}"
+        return label
+
+
 def dispatch(proxy, name, args, kwargs, is_attr=False):
     """Run proxy.name(*args, **kwargs) (or read proxy.name when is_attr) on
     zambezi when it can, else on pandas; wrap the result."""
-    label = f"{type(proxy).__name__}.{name}"
-    mutating = name in MUTATORS or kwargs.get("inplace") is True
+    mutating = name in MUTATORS or (kwargs and kwargs.get("inplace") is True)
     intermediate = proxy._zb_kind == "intermediate"
     # Changes in place run on pandas (pandas 3.1 warns about inplace=;
     # an indexer assignment changes its parent), except df[c] = ..., which
     # zambezi serves.
     pandas_mutation = (mutating and (intermediate or name != "__setitem__")) \
-        or "inplace" in kwargs   # pandas 3.1 warns whenever inplace= is given
+        or (kwargs and "inplace" in kwargs)   # pandas 3.1 warns whenever inplace= is given
     reason = None
-    if not pandas_mutation and not settings.disabled and name not in SLOW_ONLY \
-            and _prefer_fast(proxy):
+    # The common case, a small pandas-held object, decides here with one
+    # length test (_prefer_fast) and goes straight to pandas.
+    if not pandas_mutation and name not in SLOW_ONLY and _prefer_fast(proxy) \
+            and not settings.disabled:
+        label = _label(type(proxy), name)
         reason = KNOWN_DIFFERENT.get(label)
         guard = _GUARDS.get(name)
         if reason is None and guard is not None:
             reason = guard(proxy, args, kwargs)
-    if reason is None and not pandas_mutation and not settings.disabled \
-            and name not in SLOW_ONLY and _prefer_fast(proxy):
-        t0 = time.perf_counter()
-        try:
-            fobj = proxy._zb_get_fast()
-            attr = getattr(fobj, name)
-            if is_attr:
-                res = attr
+        if reason is None:
+            t0 = perf_counter()
+            try:
+                fobj = proxy._zb_get_fast()
+                attr = getattr(fobj, name)
+                if is_attr:
+                    res = attr
+                else:
+                    res = attr(*unwrap_fast(args), **unwrap_fast(kwargs))
+                out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
+                if (name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series") or (
+                        name == "__getitem__" and (proxy._zb_kind == "series" or
+                                                   type(proxy).__name__ in _INDEXERS)):
+                    out = _numpy_scalar(out)
+            except (KeyboardInterrupt, MemoryError):
+                raise
+            except Exception as e:
+                reason = _reason(e)
             else:
-                res = attr(*unwrap_fast(args), **unwrap_fast(kwargs))
-            out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
-            if (name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series") or (
-                    name == "__getitem__" and (proxy._zb_kind == "series" or
-                                               type(proxy).__name__ in _INDEXERS)):
-                out = _numpy_scalar(out)
-        except (KeyboardInterrupt, MemoryError):
-            raise
-        except Exception as e:
-            reason = _reason(e)
-        else:
-            if mutating:
-                proxy._zb_drop_slow()
-            recorder.fast(label, time.perf_counter() - t0)
-            if settings.debug and not mutating:
-                _debug_compare(label, out, lambda: _slow_call(proxy, name, args, kwargs, is_attr))
-            return out
-    _check_fallback(label, reason)
-    t0 = time.perf_counter()
-    sobj = proxy._zb_get_slow()
-    res = _slow_call(proxy, name, args, kwargs, is_attr, sobj)
+                if mutating:
+                    proxy._zb_drop_slow()
+                recorder.fast(label, perf_counter() - t0)
+                if settings.debug and not mutating:
+                    _debug_compare(label, out, lambda: _slow_call(proxy, name, args, kwargs, is_attr))
+                return out
+        if reason is not None and settings.fallback:
+            _check_fallback(label, reason)
+    t0 = perf_counter()
+    sobj = proxy._zb_slow
+    if sobj is None:
+        sobj = proxy._zb_get_slow()
+    if is_attr:   # attribute reads: no warnings to re-point, and the cheapest path
+        res = getattr(sobj, name)
+    elif name == "__len__":
+        res = len(sobj)
+    else:
+        res = run_pandas(getattr(sobj, name), *(unwrap_slow(args) if args else args),
+                         **(unwrap_slow(kwargs) if kwargs else kwargs))
     if mutating:
         _mutation_root(proxy)._zb_drop_fast()
         if intermediate:
             proxy._zb_drop_fast()
-    recipe = (proxy, name, args, kwargs, is_attr)
-    out = wrap_slow(res, recipe, proxy)
-    recorder.slow(label, time.perf_counter() - t0, reason)
+    out = wrap_slow(res, (proxy, name, args, kwargs, is_attr), proxy)
+    recorder.slow(_label(type(proxy), name), perf_counter() - t0, reason)
     return out
 
 
@@ -868,7 +901,40 @@ _OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
 def run_pandas(fn, *args, **kwargs):
     """fn(*args, **kwargs) with the warnings it raises pointed at the user's
     line: pandas gives some warnings a fixed stacklevel, which the proxies'
-    frames would otherwise take."""
+    frames would otherwise take.
+
+    What warnings.catch_warnings(record=True) plus simplefilter("always")
+    do, without their cost (this runs for every call pandas serves): the
+    filters become one "always" entry (a fresh list: code inside may add to
+    it), the messages go to a list, and both are put back after."""
+    if not _LIGHT_CATCH:
+        return _run_pandas_catching(fn, args, kwargs)
+    w = warnings
+    filters, impl, show = w.filters, w._showwarnmsg_impl, w.showwarning
+    log = []
+    w.filters = [_ALWAYS]
+    w._showwarnmsg_impl = log.append
+    w.showwarning = _showwarning_orig
+    w._filters_mutated()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        w.filters, w._showwarnmsg_impl, w.showwarning = filters, impl, show
+        w._filters_mutated()
+        for m in log:
+            _rewarn(m)
+
+
+_ALWAYS = ("always", None, Warning, None, 0)
+_showwarning_orig = getattr(warnings, "_showwarning_orig", None)
+# The module-level state above is what warnings keeps up to Python 3.13
+# (3.14 can keep it per context): elsewhere catch_warnings itself is used.
+_LIGHT_CATCH = sys.version_info < (3, 14) and all(
+    hasattr(warnings, n) for n in ("filters", "_showwarnmsg_impl", "_showwarning_orig",
+                                   "_filters_mutated"))
+
+
+def _run_pandas_catching(fn, args, kwargs):
     cm = warnings.catch_warnings(record=True)
     caught = cm.__enter__()
     warnings.simplefilter("always")
@@ -919,6 +985,27 @@ class _BoundMethod:
         return f"<bound method {type(self._zb_owner).__name__}.{self._zb_name}>"
 
 
+class _Method:
+    """A pandas method name as a descriptor on the proxy class that found it
+    (set by _get_attribute the first time): later look-ups reach it without
+    the failed normal look-up and __getattr__.  On a subclass of that class
+    it asks _get_attribute, which answers for the subclass; on the class
+    itself it gives what _ProxyMeta.__getattr__ gives."""
+
+    __slots__ = ("name", "cls")
+
+    def __init__(self, name, cls):
+        self.name = name
+        self.cls = cls
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return _ProxyMeta.__getattr__(owner, self.name)
+        if type(obj) is self.cls:
+            return _BoundMethod(obj, self.name)
+        return _get_attribute(obj, self.name)
+
+
 _ATTR_KIND = {}   # (proxy type, name) -> "method", ("static", function) or "attr"
 
 
@@ -934,8 +1021,15 @@ def _get_attribute(proxy, name):
             kind = "method"
         else:
             kind = "attr"
-        if static is not None:   # a column name (df.col) is looked up each time
+        # A name the class lacks (a column, df.col) is an "attr" too: the
+        # class does not change, so the answer is kept (up to a bound, as
+        # column names are the user's).
+        if static is not None or len(_ATTR_KIND) < 100_000:
             _ATTR_KIND[(cls, name)] = kind
+        if kind == "method" and name not in cls.__dict__:
+            # (attributes stay on this path: an AttributeError from a
+            # descriptor would make Python call __getattr__ a second time)
+            type.__setattr__(cls, name, _Method(name, cls))
     if kind == "method":
         return _BoundMethod(proxy, name)
     if kind == "attr":
