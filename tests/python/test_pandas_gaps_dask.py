@@ -132,3 +132,9 @@ def test_merge_named_series_and_drop_duplicates_ignore_index():
     assert_frame_like(got, exp, "merge with a Series")
     got = z["s"].drop_duplicates(ignore_index=True)
     assert_series_like(got, pdf["s"].drop_duplicates(ignore_index=True), "drop_duplicates")
+
+
+def test_frame_size():
+    # Dask's ddf.shape[0] sums the partitions' size
+    for pdf in (_frame(3), _frame(4, n=0), _frame(5)[[]]):
+        assert zb.from_pandas(pdf).size == pdf.size
