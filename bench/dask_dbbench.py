@@ -139,13 +139,34 @@ def _numeric(meta):
     return [c for c, t in dict(meta.dtypes).items() if str(t).startswith(("int", "uint", "float"))]
 
 
+class _PartSummary:
+    """One partition's row count and column sums, as a one-row pandas frame
+    (the same for both backends)."""
+
+    def __init__(self, cols):
+        self.cols = cols
+
+    def __call__(self, part):
+        import pandas as pd
+        row = {"rows": [len(part)]}
+        row.update({c: [float(part[c].sum())] for c in self.cols})
+        return pd.DataFrame(row)
+
+
 def _answer(dask, ans, reduce):
     """Run the question: (rows, {column: sum}) of its answer, computed on the
-    workers when reduce is true, else on the client."""
+    workers when reduce is true (one pass over the answer: a summary row per
+    partition, so that Dask's projection pushdown does not plan one join per
+    summed column), else on the client."""
     if reduce:
+        import pandas as pd
         cols = _numeric(ans._meta)
-        rows, *sums = dask.compute(ans.shape[0], *[ans[c].sum() for c in cols])
-        return rows, {c: float(v) for c, v in zip(cols, sums)}
+        f = _PartSummary(cols)
+        meta = pd.DataFrame({"rows": pd.Series([], dtype="int64"),
+                             **{c: pd.Series([], dtype="float64") for c in cols}})
+        parts = ans.map_partitions(f, meta=meta, enforce_metadata=False).compute()
+        parts = parts.to_pandas() if hasattr(parts, "to_pandas") else parts
+        return int(parts["rows"].sum()), {c: float(parts[c].sum()) for c in cols}
     out = ans.compute()
     out = out.to_pandas() if hasattr(out, "to_pandas") else out
     if "ab" in out.columns:   # q9's sums -> r2
