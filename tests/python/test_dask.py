@@ -459,3 +459,17 @@ def test_worker_device_on_cluster(client):
     states = c.run(lambda: dict(_workers._state))
     expect = "cuda:0" if zb.cuda_available() else "cpu"
     assert [s["device"][:4] for s in states.values()] == [expect[:4]] * 2
+
+
+def test_pandas_operand_under_the_backend():
+    # Dask turns a pandas operand of merge into a collection with its own
+    # from_pandas: under the zambezi backend it gets zambezi partitions too
+    pdf = _data(seed=12, n=120)
+    right = pd.DataFrame({"k": np.arange(6), "w": np.arange(6) * 1.5})
+    with dask.config.set({"dataframe.backend": "zambezi"}):
+        z = dd.from_pandas(pdf, npartitions=3)
+        got = z.merge(right, on="k").compute(scheduler="sync")
+    exp = pdf.merge(right, on="k")
+    assert isinstance(got, zb.DataFrame)
+    assert_frame_like(_sorted_frame(got.to_pandas().set_index(["k", "u", "i"])),
+                      _sorted_frame(exp.set_index(["k", "u", "i"])), "merge with pandas")

@@ -373,10 +373,12 @@ class _ZambeziBackend(DataFrameBackendEntrypoint):
 # Dask's from_pandas is not one of its backend-dispatched creation functions
 # (dask-cudf's from_pandas keeps pandas partitions too): it slices whatever
 # frame it is given.  register() puts this wrapper in its place in the
-# public namespaces (dask.dataframe, dask.dataframe.dask_expr) so that,
-# with the zambezi backend selected, a pandas frame is converted once on
-# the client and Dask slices the zambezi frame.  Dask's internal calls
-# (a pandas operand of merge or concat) keep Dask's own function.
+# public namespaces (dask.dataframe, dask.dataframe.dask_expr) and in the
+# module whose functions call it, so that, with the zambezi backend
+# selected, a pandas frame is converted once on the client and Dask slices
+# the zambezi frame; a pandas operand of merge / concat / assign that Dask
+# turns into a collection then gets zambezi partitions too, as the
+# collections built under that backend have.
 
 _DASK_FROM_PANDAS = []
 
@@ -420,6 +422,7 @@ def _install_from_pandas():
         _DASK_FROM_PANDAS.append(_collection.from_pandas)
     dd.from_pandas = from_pandas
     dx.from_pandas = from_pandas
+    _collection.from_pandas = from_pandas   # Dask's own conversions of pandas operands
 
 
 _ENTRY = []
