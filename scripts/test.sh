@@ -6,7 +6,9 @@
 #      a bounded time (ZAMBEZI_FUZZ_SECONDS, default 60),
 #   4. the Python tests (pytest; GPU tests skip without a GPU),
 #   5. a curated subset of pandas' own test suite under zambezi.pandas
-#      (scripts/pandas-tests-ci.txt; the full run is scripts/pandas-tests.sh).
+#      (scripts/pandas-tests-ci.txt; the full run is scripts/pandas-tests.sh),
+#   6. a curated subset of Dask's own dataframe tests with the zambezi backend
+#      (scripts/dask-tests-ci.txt; the full run is scripts/dask-tests.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
@@ -71,3 +73,6 @@ echo "== Python tests"
 
 echo "== pandas' own tests under zambezi.pandas (curated subset)"
 bash scripts/pandas-tests.sh --ci
+
+echo "== Dask's own dataframe tests with the zambezi backend (curated subset)"
+bash scripts/dask-tests.sh --ci

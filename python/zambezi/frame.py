@@ -242,6 +242,18 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         return (self._table.num_rows, self._table.num_columns)
 
     @property
+    def size(self):
+        """The number of cells: rows times columns, as pandas' ``size``
+        (Dask's ``ddf.shape[0]`` sums it over partitions).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2, 3], "b": ["x", "y", "z"]}).size
+        6
+        """
+        return self._table.num_rows * self._table.num_columns
+
+    @property
     def columns(self):
         """The column labels: an Index of the column names, or the labels
         a result carries as pandas gives them (a MultiIndex of tuples after

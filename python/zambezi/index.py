@@ -571,6 +571,37 @@ class Index:
         """
         return _core.nunique(self._levels()[0], bool(dropna))
 
+    def _reduce_labels(self, how, skipna):
+        if self.nlevels != 1:
+            raise UnsupportedError(f"Index.{how}: not supported on a MultiIndex yet")
+        from zambezi import _base
+
+        s = _base.series_class()._from_column(self._levels()[0], None)
+        return getattr(s, how)(skipna=skipna)
+
+    def min(self, skipna=True):
+        """The smallest label (missing labels skipped unless skipna is
+        False), as pandas' ``Index.min`` (Dask takes the divisions of a
+        partition from it).
+
+        Examples
+        --------
+        >>> zb.Index([3.5, 1.0, None, 2.0]).min()
+        1.0
+        """
+        return self._reduce_labels("min", skipna)
+
+    def max(self, skipna=True):
+        """The largest label (missing labels skipped unless skipna is
+        False), as pandas' ``Index.max``.
+
+        Examples
+        --------
+        >>> zb.Index(["b", "c", "a"]).max()
+        'c'
+        """
+        return self._reduce_labels("max", skipna)
+
     def isna(self):
         """A numpy bool array: whether each label is missing.
 

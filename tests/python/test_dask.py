@@ -315,3 +315,161 @@ def test_entry_points_find_the_backend(tmp_path, monkeypatch):
             assert dispatch.dispatch("zambezi") is zdask.backend_entrypoint()
     finally:
         detect_entrypoints.cache_clear()
+
+
+# -- dd.from_pandas with the backend selected (sync scheduler, no cluster) -------------
+
+@pytest.mark.parametrize("kw", [{"npartitions": 3}, {"chunksize": 70},
+                                {"npartitions": 4, "sort": False}])
+def test_from_pandas_with_backend(kw):
+    pdf = _data(seed=5, n=200)
+    pdf.index = np.random.default_rng(1).permutation(len(pdf)) * 3   # not sorted
+    exp = dd.from_pandas(pdf, **kw)                # Dask-on-pandas: the oracle
+    assert isinstance(exp._meta, pd.DataFrame)
+    with dask.config.set({"dataframe.backend": "zambezi"}):
+        z = dd.from_pandas(pdf, **kw)
+        s = dd.from_pandas(pdf["x"], **kw)
+    assert isinstance(z._meta, zb.DataFrame) and isinstance(s._meta, zb.Series)
+    assert z.divisions == exp.divisions and z.npartitions == exp.npartitions
+    got_parts = z.to_delayed()
+    exp_parts = exp.to_delayed()
+    for g, e in zip(got_parts, exp_parts):
+        g, e = dask.compute(g, e, scheduler="sync")
+        assert isinstance(g, zb.DataFrame)
+        assert_frame_like(g, e, f"partition {kw}")
+    assert_series_like(s.compute(scheduler="sync"), exp["x"].compute(scheduler="sync"),
+                       f"series {kw}")
+    got = z.groupby("k").x.sum().compute(scheduler="sync")
+    assert_series_like(got, pdf.groupby("k").x.sum(), "groupby after from_pandas", **SUM_TOL)
+
+
+def test_from_pandas_keeps_dask_behaviour():
+    # the wrapper is Dask's function for other inputs and backends
+    z = zb.from_pandas(_data(n=20))
+    d = dd.from_pandas(z, npartitions=2)
+    assert isinstance(d._meta, zb.DataFrame)
+    assert isinstance(dd.from_pandas(_data(n=20), npartitions=2)._meta, pd.DataFrame)
+    with dask.config.set({"dataframe.backend": "zambezi"}):
+        with pytest.raises(TypeError, match="pandas DataFrame or Series"):
+            dd.from_pandas([1, 2, 3], npartitions=1)
+        with pytest.raises(ValueError, match="Exactly one of npartitions and chunksize"):
+            dd.from_pandas(_data(n=20), npartitions=2, chunksize=5)
+
+
+def test_from_dict_sync():
+    pdf = _data(seed=8, n=50)
+    data = {c: pdf[c] for c in pdf.columns}
+    exp = dd.from_dict(data, npartitions=3)
+    with dask.config.set({"dataframe.backend": "zambezi"}):
+        z = dd.from_dict(data, npartitions=3)
+        zi = dd.from_dict({"r1": {"a": 1, "b": 2}, "r2": {"a": 3, "b": 4}}, npartitions=1,
+                          orient="index")
+    assert isinstance(z._meta, zb.DataFrame) and z.divisions == exp.divisions
+    assert_frame_like(z.compute(scheduler="sync"), exp.compute(scheduler="sync"), "from_dict")
+    assert_frame_like(zi.compute(scheduler="sync"),
+                      pd.DataFrame.from_dict({"r1": {"a": 1, "b": 2}, "r2": {"a": 3, "b": 4}},
+                                             orient="index"), "from_dict orient=index")
+
+
+# -- the device a worker's partitions live on (CPU side; GPU lists stubbed) -------------
+
+_CPU = {"kind": "cpu", "device": "cpu"}
+_GPUS = [_CPU, {"kind": "cuda", "device": "cuda:0"}, {"kind": "cuda", "device": "cuda:1"}]
+
+
+class _FakeWorker:
+    class state:  # noqa: N801
+        nthreads = 1
+
+    def __init__(self, name):
+        self.name = name
+
+
+@pytest.fixture
+def worker_state():
+    from zambezi.dask import _workers
+    saved = dict(_workers._state)
+    yield _workers
+    _workers._state.update(saved)
+
+
+def test_choose_device(worker_state):
+    from zambezi.errors import DeviceError, InvalidValueError
+
+    choose = worker_state.choose_device
+    assert choose("cpu", 0, _GPUS) == ("cpu", False)
+    assert choose("auto", 0, [_CPU]) == ("cpu", False)       # no GPU: the CPU
+    assert choose("auto", 3, _GPUS) == ("cuda:1", True)      # one GPU per worker: 3 % 2
+    assert choose("cuda", "w-a", _GPUS) == ("cuda:0", False)  # dask-cuda: its only GPU
+    with pytest.raises(DeviceError, match="sees no GPU"):
+        choose("cuda", 0, [_CPU])
+    with pytest.raises(InvalidValueError, match="zambezi.device"):
+        choose("gpu", 0, _GPUS)
+
+
+def test_worker_plugin_honours_config(worker_state, monkeypatch):
+    from zambezi.errors import InvalidValueError
+
+    monkeypatch.setattr(zb, "devices", lambda: _GPUS)       # a worker with two GPUs
+    with dask.config.set({"zambezi.device": "cpu"}):
+        plugin = zdask.threads_plugin(1)
+    assert plugin.device == "cpu"
+    plugin.setup(_FakeWorker(1))
+    assert worker_state._state == {"device": "cpu", "auto": False}
+    zdask.threads_plugin(1).setup(_FakeWorker(1))            # no config: "auto"
+    assert worker_state._state == {"device": "cuda:1", "auto": True}
+    zdask.threads_plugin(1, device="cuda").setup(_FakeWorker(4))
+    assert worker_state._state == {"device": "cuda:0", "auto": False}
+    with dask.config.set({"zambezi.device": "tpu"}):
+        with pytest.raises(InvalidValueError, match="zambezi.device"):
+            zdask.threads_plugin(1)
+    monkeypatch.setattr(zb, "devices", lambda: [_CPU])
+    with dask.config.set({"zambezi.device": "auto"}):
+        zdask.threads_plugin(1).setup(_FakeWorker(0))
+    assert worker_state._state == {"device": "cpu", "auto": False}
+
+
+def test_place_and_serializers(worker_state):
+    from distributed.protocol import deserialize, serialize
+
+    z = zb.from_pandas(_data(n=50))
+    worker_state.set_device("cpu")
+    assert worker_state.place(z) is z
+    # auto: a partition under the threshold stays on the host (no GPU needed)
+    worker_state.set_device("cuda:0", auto=True)
+    old = zb.set_auto_threshold(1 << 40)
+    try:
+        assert worker_state.place(z) is z
+        header, frames = serialize(z)
+        assert header["serializer"] == "dask" and header["sub-header"]["device"] == "cpu"
+        back = deserialize(header, frames)
+    finally:
+        zb.set_auto_threshold(old)
+    assert back.device == "cpu"
+    assert_frame_like(back, z.to_pandas(), "serialized partition")
+    worker_state.set_device(None)
+    assert worker_state.place(z) is z
+
+
+def test_worker_device_on_cluster(client):
+    from zambezi.dask import _workers
+
+    c = distributed.get_client()
+    assert zdask.set_worker_threads(c, device="auto") != {}
+    states = c.run(lambda: dict(_workers._state))
+    expect = "cuda:0" if zb.cuda_available() else "cpu"
+    assert [s["device"][:4] for s in states.values()] == [expect[:4]] * 2
+
+
+def test_pandas_operand_under_the_backend():
+    # Dask turns a pandas operand of merge into a collection with its own
+    # from_pandas: under the zambezi backend it gets zambezi partitions too
+    pdf = _data(seed=12, n=120)
+    right = pd.DataFrame({"k": np.arange(6), "w": np.arange(6) * 1.5})
+    with dask.config.set({"dataframe.backend": "zambezi"}):
+        z = dd.from_pandas(pdf, npartitions=3)
+        got = z.merge(right, on="k").compute(scheduler="sync")
+    exp = pdf.merge(right, on="k")
+    assert isinstance(got, zb.DataFrame)
+    assert_frame_like(_sorted_frame(got.to_pandas().set_index(["k", "u", "i"])),
+                      _sorted_frame(exp.set_index(["k", "u", "i"])), "merge with pandas")

@@ -132,3 +132,22 @@ def test_merge_named_series_and_drop_duplicates_ignore_index():
     assert_frame_like(got, exp, "merge with a Series")
     got = z["s"].drop_duplicates(ignore_index=True)
     assert_series_like(got, pdf["s"].drop_duplicates(ignore_index=True), "drop_duplicates")
+
+
+def test_frame_size():
+    # Dask's ddf.shape[0] sums the partitions' size
+    for pdf in (_frame(3), _frame(4, n=0), _frame(5)[[]]):
+        assert zb.from_pandas(pdf).size == pdf.size
+
+
+@pytest.mark.parametrize("values", [[3.5, 1.0, np.nan, 2.0], ["b", None, "c", "a"], [],
+                                    [7, -2, 5]])
+def test_index_min_max(values):
+    # Dask reads a partition's divisions from its index's min and max
+    p = pd.Index(values, dtype="str" if values and isinstance(values[0], str) else None)
+    z = zb.Index(p)
+    for how in ("min", "max"):
+        got, exp = getattr(z, how)(), getattr(p, how)()
+        assert (pd.isna(got) and pd.isna(exp)) or got == exp, (how, got, exp)
+    r = zb.from_pandas(pd.DataFrame({"a": [4, 5, 6]})).index
+    assert (r.min(), r.max()) == (0, 2)

@@ -3,8 +3,9 @@ partition is a zambezi DataFrame or Series, and each worker runs its tasks
 in zambezi's C engine on its own cores.
 
 Select it with ``dask.config.set({"dataframe.backend": "zambezi"})`` (or
-``DASK_DATAFRAME__BACKEND=zambezi``), then ``dd.from_dict``,
-``dd.read_csv`` and ``dd.read_parquet`` make zambezi partitions; an
+``DASK_DATAFRAME__BACKEND=zambezi``), then ``dd.from_pandas``,
+``dd.from_dict``, ``dd.read_csv`` and ``dd.read_parquet`` make zambezi
+partitions; an
 existing collection moves with ``ddf.to_backend("zambezi")`` and back with
 ``ddf.to_backend("pandas")``.  docs/dask.md has a LocalCluster example.
 
@@ -17,9 +18,9 @@ backend through the entry points ``dask.dataframe.backends`` and
 workers that receive zambezi partitions have the dispatches.
 """
 
-from zambezi.dask._backends import backend_entrypoint, register
+from zambezi.dask._backends import backend_entrypoint, from_pandas, register
 from zambezi.dask._workers import set_worker_threads, threads_plugin
 
-__all__ = ["backend_entrypoint", "set_worker_threads", "threads_plugin"]
+__all__ = ["backend_entrypoint", "from_pandas", "set_worker_threads", "threads_plugin"]
 
 register()

@@ -353,9 +353,10 @@ class _ZambeziBackend(DataFrameBackendEntrypoint):
     @staticmethod
     def from_dict(data, npartitions, orient="columns", dtype=None, columns=None,
                   constructor=None):
-        from dask.dataframe.dask_expr import from_pandas
+        # pandas builds the frame (its rules for orient / dtype), converted
+        # once on the client; Dask slices the zambezi frame into partitions
         pdf = pd.DataFrame.from_dict(data, orient=orient, dtype=dtype, columns=columns)
-        return from_pandas(pdf, npartitions=npartitions).to_backend("zambezi")
+        return _DASK_FROM_PANDAS[0](zb.from_pandas(pdf), npartitions=npartitions)
 
     @staticmethod
     def read_csv(urlpath, *args, **kwargs):
@@ -366,6 +367,62 @@ class _ZambeziBackend(DataFrameBackendEntrypoint):
     def read_parquet(path, *args, **kwargs):
         from zambezi.dask._io import read_parquet
         return read_parquet(path, *args, **kwargs)
+
+
+# -- dd.from_pandas ------------------------------------------------------------
+# Dask's from_pandas is not one of its backend-dispatched creation functions
+# (dask-cudf's from_pandas keeps pandas partitions too): it slices whatever
+# frame it is given.  register() puts this wrapper in its place in the
+# public namespaces (dask.dataframe, dask.dataframe.dask_expr) and in the
+# module whose functions call it, so that, with the zambezi backend
+# selected, a pandas frame is converted once on the client and Dask slices
+# the zambezi frame; a pandas operand of merge / concat / assign that Dask
+# turns into a collection then gets zambezi partitions too, as the
+# collections built under that backend have.
+
+_DASK_FROM_PANDAS = []
+
+
+def from_pandas(data, npartitions=None, sort=True, chunksize=None):
+    """``dask.dataframe.from_pandas`` that makes zambezi partitions when the
+    zambezi backend is selected (``dask.config`` "dataframe.backend"): a
+    pandas DataFrame or Series is converted with ``zb.from_pandas`` once,
+    then split as Dask splits it (by index, ``sort``, ``npartitions`` or
+    ``chunksize``).  With another backend, or given a zambezi frame, it is
+    Dask's function unchanged.  Importing zambezi.dask installs it as
+    ``dd.from_pandas``.
+
+    Examples
+    --------
+    >>> import dask, dask.dataframe as dd, pandas as pd
+    >>> pdf = pd.DataFrame({"a": [3, 1, 2, 5]})
+    >>> with dask.config.set({"dataframe.backend": "zambezi"}):
+    ...     ddf = dd.from_pandas(pdf, npartitions=2)
+    >>> type(ddf._meta).__module__, ddf.npartitions
+    ('zambezi.frame', 2)
+    >>> int(ddf.a.sum().compute(scheduler="sync"))
+    11
+    >>> isinstance(dd.from_pandas(pdf, npartitions=2)._meta, pd.DataFrame)  # pandas backend
+    True
+    """
+    if isinstance(data, (pd.DataFrame, pd.Series)) and \
+            config.get("dataframe.backend", "pandas") == "zambezi" and \
+            not (chunksize is not None and npartitions is not None):
+        # (Dask's argument errors come first, from the pandas frame)
+        data = from_pandas_obj(data)
+    return _DASK_FROM_PANDAS[0](data, npartitions=npartitions, sort=sort, chunksize=chunksize)
+
+
+def _install_from_pandas():
+    import dask.dataframe as dd
+    import dask.dataframe.dask_expr as dx
+    from dask.dataframe.dask_expr import _collection
+
+    if not _DASK_FROM_PANDAS:
+        _DASK_FROM_PANDAS.append(_collection.from_pandas)
+    dd.from_pandas = from_pandas
+    dx.from_pandas = from_pandas
+    _collection.from_pandas = from_pandas   # Dask's own conversions of pandas operands
 
 
 _ENTRY = []
@@ -410,7 +467,11 @@ def register():
     from dask.dataframe.backends import dataframe_creation_dispatch as legacy
     from dask.dataframe.dask_expr._backends import dataframe_creation_dispatch
 
+    from zambezi.dask._workers import _register_serializers
+
     entry = backend_entrypoint()
+    _install_from_pandas()
+    _register_serializers()
     dataframe_creation_dispatch.register_backend("zambezi", entry)
     legacy.register_backend("zambezi", entry)
     get_collection_type.register(zb.DataFrame, _parallel_frame)

@@ -15,6 +15,9 @@ task per CSV block or Parquet file, each read by zambezi's own C reader.
   ``filters``, ``index``, ``calculate_divisions`` and the other options of
   Dask's pandas reader are not supported yet.
 
+On a worker whose plugin chose a GPU (zambezi.dask._workers), each
+partition read is moved there.
+
 Local files, and anything fsspec opens (paths only: ``storage_options``
 passes to fsspec).
 """
@@ -24,6 +27,7 @@ import io
 from dask.dataframe.dask_expr import from_map
 
 import zambezi as zb
+from zambezi.dask._workers import place
 from zambezi.errors import UnsupportedError
 
 _DEFAULT_BLOCKSIZE = 64 * 2**20
@@ -60,7 +64,7 @@ class _CSVBlock:
         df = zb.read_csv(io.BytesIO(data), **kwargs)
         if columns is not None:
             df = df[list(columns)]
-        return df
+        return place(df)
 
 
 def read_csv(urlpath, blocksize="default", storage_options=None, include_path_column=False,
@@ -103,9 +107,9 @@ class _ParquetFile:
         from fsspec.implementations.local import LocalFileSystem
         cols = None if columns is None else list(columns)
         if isinstance(self.fs, LocalFileSystem):
-            return zb.read_parquet(path, columns=cols)
+            return place(zb.read_parquet(path, columns=cols))
         with self.fs.open(path, "rb") as f:
-            return zb.read_parquet(io.BytesIO(f.read()), columns=cols)
+            return place(zb.read_parquet(io.BytesIO(f.read()), columns=cols))
 
 
 def read_parquet(path, columns=None, storage_options=None, **kwargs):
