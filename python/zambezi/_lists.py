@@ -269,8 +269,11 @@ def series_explode(s, ignore_index=False):
     label repeated; an empty or null list gives one null row."""
     from zambezi import _indexing, index as _ix
 
-    if not is_list(s._col):
-        return s.copy() if hasattr(s, "copy") else s
+    if not is_list(s._col):  # scalars: unchanged, but ignore_index still relabels
+        out = s.copy() if hasattr(s, "copy") else s
+        if ignore_index:
+            out = s._constructor._from_column(s._col, s.name, _ix.default_index(len(s)))
+        return out
     values, rows = explode(s._col)
     index = _ix.default_index(len(rows)) if ignore_index else \
         s._index._take(_indexing.take_rows(_core.column_from_buffer(rows)))
@@ -295,6 +298,13 @@ def frame_explode(df, column, ignore_index=False):
         if nm not in labels:
             raise KeyError(nm)
         where.append(labels.index(nm))
+    if not any(is_list(t.column(j)) for j in where):
+        # no lists: every row stays as it is (ignore_index relabels), as pandas
+        out = df.copy()
+        if ignore_index:
+            out = df._constructor._wrap(t, _ix.default_index(t.num_rows))
+            out._columns = getattr(df, "_columns", None)
+        return out
     lens0 = None
     for j in where:
         col = _host(t.column(j))

@@ -275,6 +275,21 @@ def test_explode_matches_pandas(kind):
     assert got.index.tolist() == list(range(len(want)))
 
 
+def test_explode_of_scalars_keeps_or_relabels_rows():
+    # not lists: the values as they are; ignore_index still gives 0..n-1
+    p = pd.Series([1, 2, 3], index=["a", "b", "c"])
+    s = zb.Series([1, 2, 3], index=["a", "b", "c"])
+    for ignore in (False, True):
+        got, want = s.explode(ignore_index=ignore).to_pandas(), p.explode(ignore_index=ignore)
+        assert got.tolist() == want.tolist()
+        assert got.index.tolist() == want.index.tolist()
+        d = {"k": [1, 2, 3], "v": ["a", "b", "c"]}
+        got = zb.DataFrame(d, index=["x", "y", "z"]).explode("k", ignore_index=ignore)
+        want = pd.DataFrame(d, index=["x", "y", "z"]).explode("k", ignore_index=ignore)
+        assert got.to_pandas().to_dict("list") == want.to_dict("list")
+        assert got.to_pandas().index.tolist() == want.index.tolist()
+
+
 def test_explode_several_columns_and_errors():
     d = {"a": [[1, 2], [], None], "b": [["x", "y"], [], ["z"]], "c": [1, 2, 3]}
     got = zb.DataFrame(d).explode(["a", "b"]).to_pandas()
