@@ -1,7 +1,7 @@
 """JSON lines: zambezi vs pandas, polars and duckdb, reading and writing, in
 one process.
 
-    python bench/json.py [--rows 1000000 10000000] [--dir /tmp/zb-json-bench]
+    python bench/json_lines.py [--rows 1000000 10000000] [--dir /tmp/zb-json-bench]
                          [--repeat 2] [--pandas-max 2000000]
 
 Writes a JSON lines file per size once (kept in --dir for later runs): the
@@ -19,21 +19,14 @@ runs, MB/s and zambezi's speed-up over each peer.  The engines take turns in
 each round, so load from other processes falls on all of them alike.
 Measurements, not tests.
 """
+import argparse
 import os
 import sys
+import time
 
-# This file is named json.py, as the benchmarks are named after what they
-# measure; run as a script its folder comes first on sys.path, where it
-# would shadow the standard json module that pandas imports.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+import numpy as np
 
-import argparse  # noqa: E402
-import time  # noqa: E402
-
-import numpy as np  # noqa: E402
-
-import zambezi as zb  # noqa: E402
+import zambezi as zb
 
 
 def write_file(path, n, k=100, seed=1, chunk=500_000):
