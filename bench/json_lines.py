@@ -54,7 +54,7 @@ def write_file(path, n, k=100, seed=1, chunk=500_000):
                 "v3": np.round(rng.uniform(0, 100, m), 6),
                 "txt": words[rng.integers(0, len(words), m)],
             })
-            df.to_json(f)
+            df.to_json(f, orient="records", lines=True)
     os.replace(tmp, path)
 
 
