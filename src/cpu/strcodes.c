@@ -492,6 +492,9 @@ static void sp_scatter(void *ctx, int64_t task, int worker) {
   SP_ROWS(j->rec[cur[h >> j->shift]++] = ((sc_entry){w0, w1, h, r}))
 }
 
+#define SP_AHEAD_FAR 16 /* rows ahead: offsets and id slots */
+#define SP_AHEAD_NEAR 8 /* rows ahead: string bytes */
+
 static void sp_build(void *ctx, int64_t q, int worker) {
   (void)worker;
   sp_job *j = (sp_job *)ctx;
@@ -502,7 +505,20 @@ static void sp_build(void *ctx, int64_t q, int worker) {
     j->pfail[q] = true;
     return;
   }
+  /* The rows come in partition order, so a row's offsets, its bytes (over
+   * 15 bytes: compared past the packed prefix) and its id slot are random
+   * reads and writes: each is prefetched a few rows ahead, the offsets
+   * first and the bytes (whose address needs them) later. */
+  const int64_t *off = (const int64_t *)j->c->data->data + j->c->offset;
+  const char *chars = j->c->chars != NULL ? (const char *)j->c->chars->data : NULL;
   for (int64_t i = s; i < e; i++) {
+    if (i + SP_AHEAD_FAR < e) {
+      const sc_entry *f = &j->rec[i + SP_AHEAD_FAR];
+      if (f->h & 1) __builtin_prefetch(off + f->row);
+      __builtin_prefetch(j->id + f->row, 1);
+    }
+    if (i + SP_AHEAD_NEAR < e && (j->rec[i + SP_AHEAD_NEAR].h & 1))
+      __builtin_prefetch(chars + off[j->rec[i + SP_AHEAD_NEAR].row] + 16);
     const sc_entry *x = &j->rec[i];
     int64_t len = 0;
     const char *p = NULL;
@@ -527,8 +543,11 @@ static void sp_build(void *ctx, int64_t q, int worker) {
 static void sp_base(void *ctx, int64_t q, int worker) {
   (void)worker;
   sp_job *j = (sp_job *)ctx;
-  int64_t base = j->pbase[q];
-  for (int64_t i = j->pstart[q]; i < j->pstart[q + 1]; i++) j->id[j->rec[i].row] += base;
+  int64_t base = j->pbase[q], e = j->pstart[q + 1];
+  for (int64_t i = j->pstart[q]; i < e; i++) {
+    if (i + SP_AHEAD_FAR < e) __builtin_prefetch(j->id + j->rec[i + SP_AHEAD_FAR].row, 1);
+    j->id[j->rec[i].row] += base;
+  }
 }
 
 static void sp_count(void *ctx, int64_t task, int worker) {
