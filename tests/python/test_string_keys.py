@@ -7,8 +7,10 @@ Few distinct strings take the parallel string-codes path
 allows, ZB_STRING_CODES_MAX_GROUPS = 2^18) fall back to hashing the rows,
 so one test runs above that bound.  The data covers empty strings next to
 nulls, strings longer than 16 bytes that share their first 16 (or 64)
-bytes, and strings of one length that differ in one byte (the packed
-16-byte keys and the hash must not confuse them).
+bytes, strings over 32 bytes that differ only between their first and
+last 16 bytes, runs of one byte of 17 to 46 bytes, and strings of one
+length that differ in one byte (the packed keys and the hash must not
+confuse them).
 """
 
 import numpy as np
@@ -43,6 +45,11 @@ def _pool(kind, k, rng):
         return np.array(sorted(set(out)), dtype=object)
     if kind == "unicode":
         return np.char.add("Łódź-ß-", ids.astype(str)).astype(object)
+    if kind == "middle":  # over 32 bytes: only the middle differs; runs of one byte
+        mid = np.char.zfill(ids.astype(str), 12)
+        s = np.char.add(np.char.add("m" * 16, mid), "z" * 16).astype(object)
+        s[: min(k, 30)] = ["a" * (17 + x) for x in range(min(k, 30))]  # 17..46 bytes
+        return s
     raise AssertionError(kind)
 
 
@@ -55,7 +62,7 @@ def _keys(n, k, rng, kind="short", null_frac=0.1):
 
 
 CARDS = [1, 3, 1000, N]
-KINDS = ["short", "long", "onebyte", "unicode"]
+KINDS = ["short", "long", "onebyte", "unicode", "middle"]
 
 
 @pytest.mark.parametrize("card", CARDS)
