@@ -1,12 +1,18 @@
 """Plain string keys: zambezi string vs zambezi categorical vs polars vs duckdb.
 
-    python bench/strkeys.py [--rows 10000000] [--repeat 3] [--only NAME,...]
+    python bench/string_keys.py [--rows 10000000] [--repeat 3] [--only NAME,...]
 
 Workloads (issue #21), all on --rows rows:
   groupby_sum_K     group-by sum of a float column on one string key with K
-                    distinct values (400, 10^5, 2*10^6), keys of 8 to 40 bytes
+                    distinct values (400, 10^5, 2*10^6), keys of 8 to 40 bytes,
+                    some non-ASCII
+  groupby_3agg_K    the same keys, sum, mean and max of three columns
+  groupby_ascii_400 / groupby_nonascii_400
+                    group-by sum on 400 keys that are all ASCII, or all carry
+                    non-ASCII characters
   drop_duplicates   drop_duplicates on a string column of 10^6 distinct values
   unique            unique of the same column
+  value_counts      value_counts of the same column
   merge             inner join of --rows rows on a 10^6-row table, string key
   brc               1BRC style: read_csv of "station;temp" lines, then
                     min/mean/max of temp per station (413 stations)
@@ -24,12 +30,18 @@ import numpy as np
 import zambezi as zb
 
 
-def keys_pool(k, rng):
+PREFIXES = {
+    "mixed": ["station", "Łódź-", "x", "a_long_common_prefix_of_text_", "key"],
+    "ascii": ["station", "x", "a_long_common_prefix_of_text_", "key"],
+    "nonascii": ["Łódź-", "São_Paulo_", "Zürich_ß_", "東京-"],
+}
+
+
+def keys_pool(k, rng, kind="mixed"):
     """k distinct strings of 8 to 40 bytes (a random prefix length, then the
-    number), some non-ASCII."""
+    number): some non-ASCII ("mixed"), all ASCII, or all non-ASCII."""
     ids = np.arange(k)
-    pre = np.array(["station", "Łódź-", "x", "a_long_common_prefix_of_text_",
-                    "key"], dtype=object)
+    pre = np.array(PREFIXES[kind], dtype=object)
     pads = rng.integers(0, len(pre), k)
     out = np.empty(k, dtype=object)
     for j in range(len(pre)):  # per prefix, vectorized over its keys
@@ -99,22 +111,39 @@ def main():
         print(line, flush=True)
         results.append((name, best))
 
-    for k in (400, 100_000, 2_000_000):
-        name = f"groupby_sum_{k}"
+    three = {"v": "sum", "w": "mean", "x": "max"}
+    cases = [(f"groupby_sum_{k}", k, "mixed", False) for k in (400, 100_000, 2_000_000)]
+    cases += [(f"groupby_3agg_{k}", k, "mixed", True) for k in (400, 100_000, 2_000_000)]
+    cases += [("groupby_ascii_400", 400, "ascii", False),
+              ("groupby_nonascii_400", 400, "nonascii", False)]
+    for name, k, kind, agg3 in cases:
         if only and name not in only:
             continue
-        pool = keys_pool(k, rng)
-        pdf = pd.DataFrame({"k": pool[rng.integers(0, k, n)], "v": rng.random(n)})
-        runs = engines(
-            pdf,
-            lambda z: z.groupby("k", sort=False).agg({"v": "sum"}),
-            lambda z: z.groupby("k", sort=False, observed=True).agg({"v": "sum"}),
-            lambda p: p.group_by("k").agg(pl.col("v").sum()),
-            "select k, sum(v) from t group by k")
+        pool = keys_pool(k, rng, kind)
+        cols = {"k": pool[rng.integers(0, k, n)], "v": rng.random(n)}
+        if agg3:
+            cols["w"] = rng.random(n)
+            cols["x"] = rng.random(n)
+        pdf = pd.DataFrame(cols)
+        if agg3:
+            runs = engines(
+                pdf,
+                lambda z: z.groupby("k", sort=False).agg(three),
+                lambda z: z.groupby("k", sort=False, observed=True).agg(three),
+                lambda p: p.group_by("k").agg(pl.col("v").sum(), pl.col("w").mean(),
+                                              pl.col("x").max()),
+                "select k, sum(v), avg(w), max(x) from t group by k")
+        else:
+            runs = engines(
+                pdf,
+                lambda z: z.groupby("k", sort=False).agg({"v": "sum"}),
+                lambda z: z.groupby("k", sort=False, observed=True).agg({"v": "sum"}),
+                lambda p: p.group_by("k").agg(pl.col("v").sum()),
+                "select k, sum(v) from t group by k")
         report(name, best_interleaved(runs, a.repeat))
         del pdf, runs
 
-    if not only or only & {"drop_duplicates", "unique", "merge"}:
+    if not only or only & {"drop_duplicates", "unique", "value_counts", "merge"}:
         pool = keys_pool(1_000_000, rng)
         pdf = pd.DataFrame({"k": pool[rng.integers(0, len(pool), n)]})
         if not only or "drop_duplicates" in only:
@@ -127,6 +156,11 @@ def main():
                            lambda p: p["k"].unique(maintain_order=True),
                            "select distinct k from t")
             report("unique_1e6", best_interleaved(runs, a.repeat))
+        if not only or "value_counts" in only:
+            runs = engines(pdf, lambda z: z["k"].value_counts(), lambda z: z["k"].value_counts(),
+                           lambda p: p["k"].value_counts(sort=True),
+                           "select k, count(*) as c from t group by k order by c desc")
+            report("value_counts_1e6", best_interleaved(runs, a.repeat))
         if not only or "merge" in only:
             right = pd.DataFrame({"k": pool, "w": rng.random(len(pool))})
             zr = zb.from_pandas(right)
