@@ -52,6 +52,23 @@ def _column(values, what):
                          f"({e})") from None
 
 
+def _adopt(x):
+    """A function's result as an engine object where it is a pandas Series
+    or DataFrame (zambezi.pandas' proxies included: code run under the
+    accelerator builds them), so that a function written for pandas gives
+    the same result shapes here; anything else unchanged."""
+    get_fast = getattr(type(x), "_zb_get_fast", None)
+    if get_fast is not None:
+        return get_fast(x)
+    mod = type(x).__module__ or ""
+    if mod.startswith("pandas") and type(x).__name__ in ("Series", "DataFrame"):
+        from zambezi import from_pandas
+
+        return from_pandas(x) if type(x).__name__ == "DataFrame" else \
+            from_pandas(x.to_frame("_"))["_"].rename(x.name)
+    return x
+
+
 def _is_scalar(x):
     return not (_base.is_series(x) or _base.is_frame(x) or isinstance(x, (list, tuple, dict,
                                                                           np.ndarray, _Row)))
@@ -595,7 +612,8 @@ class GroupByApply:
             raise DTypeError(f"apply: func must be callable, not {type(func).__name__}")
         order, starts, ng, _ = _group_rows(self)
         src = _group_source(self)
-        results = [func(g, *args, **kwargs) for g in _each_group(src, order, starts, ng)]
+        results = [_adopt(func(g, *args, **kwargs))
+                   for g in _each_group(src, order, starts, ng)]
         keys = _group_keys(self)
         knames = list(self._k.labels)
         if all(_is_scalar(r) for r in results):
@@ -611,8 +629,9 @@ class GroupByApply:
             cols = [_concat_columns([r._col.slice(j, 1) for r in results], "apply")
                     for j in range(len(labels))]
             index = _ix.Index._from_columns(keys, knames)
-            return _labels.frame_from(src._constructor_expanddim if src._ndim == 1 else
-                                      src._constructor, cols, labels, index)
+            out = _labels.frame_from(src._constructor_expanddim if src._ndim == 1 else
+                                     src._constructor, cols, labels, index)
+            return out if self._as_index else out.reset_index()
         if not all(_base.is_series(r) or _base.is_frame(r) for r in results):
             raise UnsupportedError("apply: func must give one value, a Series or a DataFrame "
                                    "per group, the same kind for every group")

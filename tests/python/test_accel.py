@@ -57,6 +57,19 @@ print(df.t.dt.hour.head(6), df.t.dt.year.sum())
 other = DataFrame({"k": np.arange(0, 40, 2), "name": [f"n{i}" for i in range(20)]})
 print(df.merge(other, on="k", how="left").head(8))
 print(pd.concat([df.head(3), df.tail(3)]))
+# integer and bool columns that gain missing values: float64 / object in pandas
+codes = DataFrame({"k": np.arange(0, 40, 3), "code": np.arange(0, 40, 3) * 10,
+                   "flag": np.arange(0, 40, 3) % 2 == 0})
+lm = df.merge(codes, on="k", how="left")
+print(lm.dtypes.to_dict(), lm.code.sum(), lm.code.mean(), lm[["k", "code", "flag"]].head(6))
+print(df.k.shift(2).head(4), df.k.shift(2).sum(), df.s.str.len().sum())
+# a Python function per group returning a Series: called once per group
+calls = []
+def r2(g):
+    calls.append(1)
+    return pd.Series({"r2": g["v"].corr(g["k"]) ** 2, "n": len(g)})
+ap = df.groupby("s", as_index=False, sort=False, dropna=False).apply(r2, include_groups=False)
+print(ap.round(9), len(calls))
 print(df.iloc[10:14], df.loc[5])
 print(round(df.v.sem(), 12), df.v.interpolate().isna().sum())
 print(df.describe())
@@ -219,7 +232,10 @@ def test_script_prints_the_same_with_and_without_the_accelerator(script, plain_o
     assert data["slow_calls"] == sum(f["slow_calls"] for f in funcs.values()) > 5
     # served by zambezi
     assert funcs["DataFrame.groupby"]["fast_calls"] >= 2
-    assert funcs["DataFrame.merge"]["fast_calls"] == 1
+    assert funcs["DataFrame.merge"]["fast_calls"] == 2
+    # a Python function per group: pandas runs it, once
+    assert funcs["DataFrameGroupBy.apply"]["slow_calls"] == 1
+    assert funcs["DataFrameGroupBy.apply"]["fast_calls"] == 0
     # zambezi has no Series.sem: pandas serves it, and the reason is kept
     sem = funcs["Series.sem"]
     assert sem["fast_calls"] == 0 and sem["slow_calls"] == 1

@@ -360,5 +360,10 @@ def test_groupby_filter_apply(seed):
     zdesc = lambda g: zb.Series({"n": float(len(g)), "m": g["fare"].max()})  # noqa: E731
     assert_frame_like(df.groupby("city").apply(zdesc), pdf.groupby("city").apply(desc),
                       "series per group")
+    # a function written for pandas (it returns pandas Series), keys as columns
+    pmax = lambda g: pd.Series({"m": g["fare"].max(), "s": g["seats"].sum()})  # noqa: E731
+    assert_frame_like(df.groupby("city", as_index=False, sort=False).apply(pmax),
+                      pdf.groupby("city", as_index=False, sort=False).apply(pmax),
+                      "pandas Series per group, as_index=False", **SUM_TOL)
     with pytest.raises(zb.DTypeError, match="bool"):
         df.groupby("city").filter(lambda g: 1)

@@ -69,7 +69,12 @@ SLOW_ONLY = frozenset([
 # Calls where zambezi's answer is known to differ from pandas 3 (found with
 # ZAMBEZI_PANDAS_DEBUG=1): pandas serves them until zambezi is fixed.
 KNOWN_DIFFERENT = {
-    "StringMethods.len": "on str dtype with missing values pandas gives float64, zambezi Int64",
+    # A Python function per group: pandas calls it on its own group objects
+    # with less overhead per group than proxies of zambezi groups, and one
+    # attempt only (a failed zambezi attempt would have run the user's
+    # function, side effects included, before pandas runs it again).
+    "DataFrameGroupBy.apply": "a Python function per group runs on pandas",
+    "SeriesGroupBy.apply": "a Python function per group runs on pandas",
 }
 
 def _numeric_columns_guard(proxy, args, kwargs):
@@ -473,7 +478,61 @@ def _to_slow(proxy):
         parent, name, args, kwargs, is_attr = proxy._zb_recipe
         attr = getattr(parent._zb_get_slow(), name)
         return attr if is_attr else attr(*unwrap_slow(args), **unwrap_slow(kwargs))
-    return proxy._zb_fast.to_pandas()
+    return _numpy_missing(proxy._zb_fast.to_pandas())
+
+
+_INT_DTYPES = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                         "uint64"])
+
+
+def _float_for_missing_ints(res):
+    """res with its integer columns that hold nulls as float64 (nulls NaN).
+
+    A fast object only ever comes from numpy-dtype data (_check_dtype), so
+    an integer column with nulls was made by an operation (a left merge, a
+    reindex, str.len with missing values...) that in pandas gives float64:
+    the later calls on it must see floats too, not only the conversion."""
+    if res.ndim == 1:
+        c = res._col
+        return res.astype("float64") if c.null_count and c.dtype in _INT_DTYPES else res
+    t = res._table
+    cast = {name: "float64" for i, name in enumerate(t.names)
+            if t.column(i).null_count and t.column(i).dtype in _INT_DTYPES}
+    return res.astype(cast) if cast else res
+
+
+def _numpy_missing(obj):
+    """pandas' own dtypes for integer and bool data with missing values.
+
+    zambezi keeps nulls in integer and bool columns, and to_pandas() gives
+    them the nullable Int64 / boolean dtypes.  A fast object only ever comes
+    from numpy-dtype data (_check_dtype), so such a column was made by an
+    operation (a left merge, a reindex, a shift, str.len with missing
+    values...) that in pandas gives float64 (NaN) or object (True/False/NaN).
+    """
+    pd = _real.pd
+    if isinstance(obj, pd.Series):
+        return _numpy_missing_series(obj, pd)
+    if isinstance(obj, pd.DataFrame):
+        cols = [i for i, dt in enumerate(obj.dtypes)
+                if isinstance(dt, (pd.BooleanDtype,)) or
+                getattr(dt, "_is_numeric", False) and getattr(dt, "kind", "") in "iu"
+                and not isinstance(dt, np.dtype)]
+        if cols:
+            obj = obj.copy(deep=False)
+            for i in cols:
+                obj.isetitem(i, _numpy_missing_series(obj.iloc[:, i], pd))
+    return obj
+
+
+def _numpy_missing_series(s, pd):
+    dt = s.dtype
+    if isinstance(dt, pd.BooleanDtype):
+        return s.astype(object).where(s.notna(), np.nan) if s.hasnans else s.astype(bool)
+    if not isinstance(dt, np.dtype) and getattr(dt, "kind", "") in "iu" \
+            and getattr(dt, "_is_numeric", False):
+        return s.astype("float64") if s.hasnans else s.astype(dt.numpy_dtype)
+    return s
 
 
 def _reason(e):
@@ -498,7 +557,22 @@ def _is_proxy(x):
 def _needs_unwrap(v):
     t = type(v)
     return t in _CONTAINERS or type(t) is _ProxyMeta or t is _ProxyMeta or t is _SlowCallable \
-        or t is _UnwrappingMeta
+        or t is _UnwrappingMeta or (t is types.FunctionType and _is_user_function(v))
+
+
+def _is_user_function(f):
+    mod = getattr(f, "__module__", None) or ""
+    return not mod.startswith(("pandas", "numpy", "zambezi", "_zb_slow_pandas"))
+
+
+def _results_unwrapped(f):
+    """f (a user's function that pandas calls: groupby.apply, agg, map,
+    pipe...) giving pandas real pandas objects: a proxy it returns (the
+    user's code builds proxies) would look to pandas like a scalar."""
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        return unwrap_slow(f(*args, **kwargs))
+    return call
 
 
 _CONTAINERS = frozenset([list, tuple, dict])
@@ -524,6 +598,8 @@ def unwrap_slow(x):
         return x._zb_func
     if t is _UnwrappingMeta:
         return x._zb_real
+    if t is types.FunctionType and _is_user_function(x):
+        return _results_unwrapped(x)
     return x
 
 
@@ -601,11 +677,11 @@ def wrap_fast(res, parent=None, name=None, args=(), kwargs=None, is_attr=False):
         return res
     if isinstance(res, zb.DataFrame):
         p = object.__new__(_NAME_TO_PROXY["DataFrame"])
-        _init(p, res, None, None)
+        _init(p, _float_for_missing_ints(res), None, None)
         return p
     if isinstance(res, zb.Series):
         p = object.__new__(_NAME_TO_PROXY["Series"])
-        _init(p, res, None, None)
+        _init(p, _float_for_missing_ints(res), None, None)
         return p
     if isinstance(res, _ix.Index):
         slow = res.to_pandas()
