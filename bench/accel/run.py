@@ -1,4 +1,5 @@
-"""Runs bench/accel/groupby.py (db-benchmark group-by q1-q5) and
+"""Runs bench/accel/groupby.py (db-benchmark group-by q1-q10),
+bench/accel/join.py (join q1-q5, as j1-j5; at 10^6 rows and more) and
 bench/accel/small_ops.py (many tiny operations) under plain pandas, under
 ``python -m zambezi.pandas`` and, when an interpreter with FireDucks is
 given or found, under ``python -m fireducks.pandas``, on the same generated
@@ -20,8 +21,10 @@ machine that is steadier than one run.  small_ops also reports CPU seconds
 (small_ops_cpu), which other processes' load disturbs less than the wall
 clock.
 
-The CSV is the db-benchmark G1 table (bench/csv_read.py writes it), kept in
---dir for later runs.  Measurements, not tests.
+The CSVs are the db-benchmark G1 table (bench/csv_read.py writes it) and
+the J1 tables (bench/dbbench/gen.py), kept in --dir for later runs.  Each
+script also reports its process's peak resident memory (groupby_peak_mb,
+join_peak_mb).  Measurements, not tests.
 """
 import argparse
 import json
@@ -68,19 +71,41 @@ def main():
     fd = _fireducks_python(a.fireducks_python)
     if fd:
         modes.append(("fireducks", [fd, "-m", "fireducks.pandas"]))
+    joins = a.rows >= 1_000_000
+    if joins:
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "dbbench"))
+        import gen
+        names = gen.join_names(a.rows)
+        if not all(os.path.exists(os.path.join(a.dir, f + ".csv")) for f in names.values()):
+            data = gen.join_data(a.rows)
+            for t, f in names.items():
+                gen.write_csv(gen.to_arrow(data[t], strings="string"),
+                              os.path.join(a.dir, f + ".csv"))
+            del data
     groupby = os.path.join(HERE, "groupby.py")
+    join = os.path.join(HERE, "join.py")
     small = os.path.join(HERE, "small_ops.py")
     outs = {m: None for m, _ in modes}
     times = {m: [] for m, _ in modes}
     for _ in range(a.rounds):
         for mode, pre in modes:
             out1, t1 = _run(mode, pre + [groupby, path, str(a.repeat)])
+            t1["groupby_peak_mb"] = t1.pop("peak_mb")
+            out3, t3 = "", {}
+            if joins:
+                out3, t3 = _run(mode, pre + [join, a.dir, str(a.rows), str(a.repeat)])
+                t3 = {("join_" + k if k in ("read_csv", "peak_mb") else k): v
+                      for k, v in t3.items()}
             out2, t2 = _run(mode, pre + [small])
-            outs[mode] = out1 + out2
-            times[mode].append(dict(t1, **t2))
+            outs[mode] = out1 + out3 + out2
+            times[mode].append(dict(t1, **t3, **t2))
     med = {m: {k: statistics.median(t[k] for t in ts) for k in ts[0]} for m, ts in times.items()}
     for m in med:
-        med[m]["read+q1..q5"] = sum(med[m][k] for k in ("read_csv", "q1", "q2", "q3", "q4", "q5"))
+        med[m]["read+q1..q10"] = sum(med[m][k] for k in ["read_csv"] +
+                                     [f"q{i}" for i in range(1, 11)])
+        if joins:
+            med[m]["read+j1..j5"] = sum(med[m][k] for k in ["join_read_csv"] +
+                                        [f"j{i}" for i in range(1, 6)])
     same = outs["pandas"] == outs["zambezi.pandas"]
     print(f"G1 {a.rows:,} rows, median of {a.rounds} run(s); "
           f"zambezi.pandas answers identical to pandas: {same}"
