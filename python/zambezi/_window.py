@@ -10,9 +10,9 @@ whole column's shift is a slice of the rows that stay joined to the rows
 moved in (one concat, a copy); its diff and pct_change are one engine
 subtraction or division of two slices, joined to the missing rows.  Per
 group, shift is one take of the row ``periods`` before in the same group
-(the rows of each group in row order from the engine's stable radix sort
-of the group ids, the partner rows found with numpy), and diff and
-pct_change one subtraction or division more.  Nothing here loops over
+(found with numpy from the engine's cumcount: a counting sort of the rows
+by group and one gather), and diff and pct_change one subtraction or
+division more.  Nothing here loops over
 rows.
 
 Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
@@ -99,23 +99,35 @@ def _shift_positions(n, periods):
 
 def _group_shift_positions(ids, ngroups, periods):
     """The row periods before each row within its group (the group ids of
-    the rows, null for a dropped key), and where there is none: rows of a
-    group in row order by the engine's stable (radix, parallel) sort of the
-    ids, the dropped rows first."""
+    the rows, null for a dropped key), and where there is none.  With each
+    row's place in its group (the engine's cumcount) and the groups' sizes,
+    the rows of every group in row order come from one scatter (a counting
+    sort: group g's rows start at the sum of the sizes before it), and
+    each row's partner is one gather from them -- no sort, no scatter back."""
     n = ids.length
-    key = np.where(_convert.null_mask(ids), -1, _convert.values_numpy(ids)).astype(np.int64)
-    order = _convert.values_numpy(_core.sort_indices(ids, True, True)).astype(np.int64,
-                                                                            copy=False)
-    sk = key[order]
-    k = np.arange(n, dtype=np.int64) - periods
-    inside = (k >= 0) & (k < n)
-    kc = np.clip(k, 0, max(n - 1, 0))
-    same = inside & (sk >= 0) & (sk[kc] == sk) if n else inside
-    pos = np.empty(n, dtype=np.int64)
-    none = np.empty(n, dtype=np.bool_)
-    pos[order] = np.where(same, order[kc] if n else kc, 0)
-    none[order] = ~same
-    return pos, none
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_)
+    null = _convert.null_mask(ids)
+    key = _convert.values_numpy(ids).view(np.int64)
+    if null is not None:
+        key = np.where(null, ngroups, key)  # the dropped rows: one more bin
+    counts = np.bincount(key, minlength=ngroups + 1)
+    start = np.zeros(ngroups + 2, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    first = start[key]
+    place = _convert.values_numpy(_core.group_cumcount(ids, ngroups, True)).view(np.int64)
+    rows = np.empty(n, dtype=np.int64)  # rows of each group in row order
+    if null is None:
+        rows[first + place] = np.arange(n, dtype=np.int64)
+    else:
+        keep = ~null
+        rows[(first + place)[keep]] = np.flatnonzero(keep)
+    j = place - periods
+    inside = (j >= 0) & (j < counts[key])
+    if null is not None:
+        inside &= ~null
+    pos = np.where(inside, rows[np.minimum(first + np.where(inside, j, 0), n - 1)], 0)
+    return pos, ~inside
 
 
 def _null_rows(col, count):
