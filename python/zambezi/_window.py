@@ -12,8 +12,7 @@ subtraction or division of two slices, joined to the missing rows.  Per
 group, shift is one take of the row ``periods`` before in the same group
 (found with numpy from the engine's cumcount: a counting sort of the rows
 by group and one gather), and diff and pct_change one subtraction or
-division more.  Nothing here loops over
-rows.
+division more.  Nothing here loops over rows.
 
 Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
 for unsigned ones), of bool int64; cummin / cummax keep the dtype (dates
@@ -39,8 +38,10 @@ Differences from pandas, on purpose:
 - Float sums and products on the CPU fold morsel totals (65536 rows) in
   another order than pandas' sequential loop: equal within rounding (a
   product that overflows to inf in one morsel and underflows to 0 in a
-  later one gives NaN where pandas keeps inf).  Per group the order is
-  pandas'.
+  later one gives NaN where pandas keeps inf).  Per group, on 131072
+  rows or more, each of a few chunks of rows per thread folds its rows of
+  a group first, and the chunks' totals are then added in order: equal
+  within rounding too.
 - ``shift(freq=...)``, ``suffix``, a list of periods and ``axis=1``
   raise UnsupportedError.
 """
