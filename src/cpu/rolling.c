@@ -15,7 +15,9 @@
  *                      added and removed with compensation, as pandas;
  *                      a removal that cancels most digits (a large value
  *                      leaving) makes the window be summed again, as
- *                      pandas 3 does;
+ *                      pandas 3 does; over a whole column with fixed
+ *                      windows, a present value leaving as another
+ *                      enters is one fused update (roll_var_column);
  *   skew, kurt         Welford's central moments M2..M4 (Pebay's update
  *                      formulas, run backwards to remove a value); the
  *                      state is rebuilt from the window's values each
