@@ -5,11 +5,14 @@ mixins).  Results keep the object's row labels.
 
 The cumulative operations are one engine call per column
 (``_core.cumulative``: a morsel-parallel scan with a carry between morsels
-on the CPU; per group, a scan of each group's rows in row order).  shift is
-one take of the rows ``periods`` before (per group: the row ``periods``
-before in the same group, found with numpy from the group ids); diff and
-pct_change are shift plus one engine subtraction or division.  Nothing here
-loops over rows.
+on the CPU; per group, a scan of each group's rows in row order).  A
+whole column's shift is a slice of the rows that stay joined to the rows
+moved in (one concat, a copy); its diff and pct_change are one engine
+subtraction or division of two slices, joined to the missing rows.  Per
+group, shift is one take of the row ``periods`` before in the same group
+(found with numpy from the engine's cumcount: a counting sort of the rows
+by group and one gather), and diff and pct_change one subtraction or
+division more.  Nothing here loops over rows.
 
 Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
 for unsigned ones), of bool int64; cummin / cummax keep the dtype (dates
@@ -35,8 +38,10 @@ Differences from pandas, on purpose:
 - Float sums and products on the CPU fold morsel totals (65536 rows) in
   another order than pandas' sequential loop: equal within rounding (a
   product that overflows to inf in one morsel and underflows to 0 in a
-  later one gives NaN where pandas keeps inf).  Per group the order is
-  pandas'.
+  later one gives NaN where pandas keeps inf).  Per group, on 131072
+  rows or more, each of a few chunks of rows per thread folds its rows of
+  a group first, and the chunks' totals are then added in order: equal
+  within rounding too.
 - ``shift(freq=...)``, ``suffix``, a list of periods and ``axis=1``
   raise UnsupportedError.
 """
@@ -95,25 +100,80 @@ def _shift_positions(n, periods):
 
 def _group_shift_positions(ids, ngroups, periods):
     """The row periods before each row within its group (the group ids of
-    the rows, null for a dropped key), and where there is none: rows of a
-    group in row order by a stable sort of the ids (numpy's radix sort when
-    the ids fit 16 bits)."""
+    the rows, null for a dropped key), and where there is none.  With each
+    row's place in its group (the engine's cumcount) and the groups' sizes,
+    the rows of every group in row order come from one scatter (a counting
+    sort: group g's rows start at the sum of the sizes before it), and
+    each row's partner is one gather from them -- no sort, no scatter back."""
     n = ids.length
-    key = np.where(_convert.null_mask(ids), -1, _convert.values_numpy(ids)).astype(np.int64)
-    if ngroups < 2**16 - 1:
-        order = np.argsort((key + 1).astype(np.uint16), kind="stable")
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_)
+    null = _convert.null_mask(ids)
+    key = _convert.values_numpy(ids).view(np.int64)
+    if null is not None:
+        key = np.where(null, ngroups, key)  # the dropped rows: one more bin
+    counts = np.bincount(key, minlength=ngroups + 1)
+    start = np.zeros(ngroups + 2, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    first = start[key]
+    place = _convert.values_numpy(_core.group_cumcount(ids, ngroups, True)).view(np.int64)
+    rows = np.empty(n, dtype=np.int64)  # rows of each group in row order
+    if null is None:
+        rows[first + place] = np.arange(n, dtype=np.int64)
     else:
-        order = np.argsort(key, kind="stable")
-    sk = key[order]
-    k = np.arange(n, dtype=np.int64) - periods
-    inside = (k >= 0) & (k < n)
-    kc = np.clip(k, 0, max(n - 1, 0))
-    same = inside & (sk >= 0) & (sk[kc] == sk) if n else inside
-    pos = np.empty(n, dtype=np.int64)
-    none = np.empty(n, dtype=np.bool_)
-    pos[order] = np.where(same, order[kc] if n else kc, 0)
-    none[order] = ~same
-    return pos, none
+        keep = ~null
+        rows[(first + place)[keep]] = np.flatnonzero(keep)
+    j = place - periods
+    inside = (j >= 0) & (j < counts[key])
+    if null is not None:
+        inside &= ~null
+    pos = np.where(inside, rows[np.minimum(first + np.where(inside, j, 0), n - 1)], 0)
+    return pos, ~inside
+
+
+def _null_rows(col, count):
+    """count missing rows of col's dtype (col has a row)."""
+    return _core.take(col.slice(0, 1), _core.column_from_buffer(
+        np.zeros(count, dtype=np.int64), mask=np.ones(count, dtype=np.bool_)))
+
+
+def _shift_column(col, periods, fill_value, name):
+    """col moved down by periods rows (up when negative): the rows that
+    stay are one slice of col, joined to the rows moved in (missing, or
+    fill_value) by one concat -- a copy, with no index array or gather."""
+    n = col.length
+    p = min(abs(periods), n)
+    if n == 0 or p == 0:
+        pos, none = _shift_positions(n, periods)
+        return _take_shifted(col, pos, none, fill_value, name)
+    if fill_value is None:
+        moved_in = _null_rows(col, p)
+    else:
+        one = _take_shifted(col.slice(0, 1), np.zeros(1, dtype=np.int64),
+                            np.ones(1, dtype=np.bool_), fill_value, name)
+        moved_in = _core.take(one, _core.column_from_buffer(np.zeros(p, dtype=np.int64)))
+    if p == n:
+        return moved_in
+    if periods > 0:
+        return _core.concat([moved_in, col.slice(0, n - p)])
+    return _core.concat([col.slice(p, n - p), moved_in])
+
+
+def _lagged(x, periods, op):
+    """op(x, x shifted by periods) from two slices of x (the rows that have
+    a partner) and missing rows for the others: one pass of op and one
+    concat, with no index array or gather.  None when no row has a partner."""
+    n = x.length
+    p = abs(periods)
+    if p == 0:
+        return op(x, x)
+    if p >= n:
+        return None
+    if periods > 0:
+        r = op(x.slice(p, n - p), x.slice(0, n - p))
+        return _core.concat([_null_rows(r, p), r])
+    r = op(x.slice(0, n - p), x.slice(p, n - p))
+    return _core.concat([r, _null_rows(r, p)])
 
 
 def _take_shifted(col, pos, none, fill_value, name):
@@ -147,17 +207,31 @@ def _diff_type(col, name, what):
     raise DTypeError(f"{what} is not supported for {obj} of dtype {dt} (numbers only)")
 
 
-def _diff_column(col, pos, none, name):
+def _diff_column(col, pos, none, name, periods=None):
+    """col minus its rows pos (missing where none); a whole column's diff
+    passes periods instead (pos and none are then None)."""
     x = col
     target = _diff_type(col, name, "diff")
     if target != col.dtype:
         x = _core.cast(col, target)
+    if periods is not None:
+        res = _lagged(x, periods, lambda a, b: _core.binary("sub", a, b))
+        if res is not None:
+            return res
+        pos, none = _shift_positions(col.length, periods)
     return _core.binary("sub", x, _take_shifted(x, pos, none, None, name))
 
 
-def _pct_column(col, pos, none, name):
+def _pct_column(col, pos, none, name, periods=None):
+    """col's relative change from its rows pos (see _diff_column)."""
     _diff_type(col, name, "pct_change")
-    ratio = _core.binary("truediv", col, _take_shifted(col, pos, none, None, name))
+    ratio = None
+    if periods is not None:
+        ratio = _lagged(col, periods, lambda a, b: _core.binary("truediv", a, b))
+        if ratio is None:
+            pos, none = _shift_positions(col.length, periods)
+    if ratio is None:
+        ratio = _core.binary("truediv", col, _take_shifted(col, pos, none, None, name))
     res = _core.binary_scalar("sub", ratio, 1, False)
     if col.dtype == "float32" and res.dtype != "float32":  # pandas keeps float32
         res = _core.cast(res, "float32")
@@ -276,8 +350,7 @@ class SeriesWindow:
         """
         _check_shift(freq, axis, suffix, self)
         periods = _check_periods(periods, "shift")
-        pos, none = _shift_positions(len(self), periods)
-        return self._like(_take_shifted(self._col, pos, none, fill_value, None))
+        return self._like(_shift_column(self._col, periods, fill_value, None))
 
     def diff(self, periods=1):
         """Each value minus the value periods rows before (missing where
@@ -296,8 +369,7 @@ class SeriesWindow:
         [-3.0, -5.0, None]
         """
         periods = _check_periods(periods, "diff")
-        pos, none = _shift_positions(len(self), periods)
-        return self._like(_diff_column(self._col, pos, none, None))
+        return self._like(_diff_column(self._col, None, None, None, periods))
 
     def pct_change(self, periods=1, fill_method=None, freq=None, **kwargs):
         """The relative change from the value periods rows before:
@@ -310,8 +382,7 @@ class SeriesWindow:
         """
         _check_pct(fill_method, freq, kwargs)
         periods = _check_periods(periods, "pct_change")
-        pos, none = _shift_positions(len(self), periods)
-        return self._like(_pct_column(self._col, pos, none, None))
+        return self._like(_pct_column(self._col, None, None, None, periods))
 
 
 # --------------------------------------------------------------------------
@@ -400,8 +471,7 @@ class FrameWindow:
         """
         _check_shift(freq, axis, suffix, self)
         periods = _check_periods(periods, "shift")
-        pos, none = _shift_positions(len(self), periods)
-        return self._per_column(lambda c, nm: _take_shifted(c, pos, none, fill_value, nm))
+        return self._per_column(lambda c, nm: _shift_column(c, periods, fill_value, nm))
 
     def diff(self, periods=1, axis=0):
         """Each column minus itself periods rows before (see Series.diff).
@@ -414,8 +484,7 @@ class FrameWindow:
         if _axis_number(self, axis) == 1:
             raise UnsupportedError("DataFrame.diff(axis=1) (across columns) is not supported")
         periods = _check_periods(periods, "diff")
-        pos, none = _shift_positions(len(self), periods)
-        return self._per_column(lambda c, nm: _diff_column(c, pos, none, nm))
+        return self._per_column(lambda c, nm: _diff_column(c, None, None, nm, periods))
 
     def pct_change(self, periods=1, fill_method=None, freq=None, **kwargs):
         """Each column's relative change (see Series.pct_change).
@@ -427,8 +496,7 @@ class FrameWindow:
         """
         _check_pct(fill_method, freq, kwargs)
         periods = _check_periods(periods, "pct_change")
-        pos, none = _shift_positions(len(self), periods)
-        return self._per_column(lambda c, nm: _pct_column(c, pos, none, nm))
+        return self._per_column(lambda c, nm: _pct_column(c, None, None, nm, periods))
 
 
 # --------------------------------------------------------------------------

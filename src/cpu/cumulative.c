@@ -17,10 +17,24 @@
  *      values and validity (in parallel; a morsel is a multiple of 64 rows,
  *      so morsels never share a byte of the output bitmap).
  *
- * Per group: the rows of each group in row order (the group-by CSR), the
- * buckets of groups in parallel, each group scanned from its first row.
- * Validity goes to one byte per row (tasks own rows, not bitmap bytes),
- * packed into the bitmap by a parallel pass over morsels.
+ * Per group, while the groups are few enough for a state per group in each
+ * of C chunks of rows (n_groups * C <= rows; C is about four per thread):
+ * the same three steps in row order, with one state per (chunk, group) --
+ *
+ *   1. each chunk folds its rows into its groups' totals, and notes which
+ *      groups have a valid row and a missing one (in parallel; skipped when
+ *      there is one chunk);
+ *   2. per group, a carry over the chunks in order (groups in parallel);
+ *   3. each chunk scans its rows again from its carries, writing values and
+ *      validity (chunks are multiples of 64 rows: whole bitmap words).
+ *
+ * Rows are read and written in order, and the group states (16 bytes a
+ * group) stay in cache for up to ~10^5 groups: pandas' loop, on every
+ * core.  Otherwise (very many small groups), the rows of each group in row
+ * order (the group-by CSR), the buckets of groups in parallel, each group
+ * scanned from its first row; validity goes to one byte per row (tasks
+ * own rows, not bitmap bytes), packed into the bitmap by a parallel pass
+ * over morsels.
  *
  * Accumulators: sums and products of signed integers in int64 (wrapping,
  * done in uint64 so that overflow is defined), of unsigned ones in uint64,
@@ -47,12 +61,39 @@ typedef struct cum_job {
   /* per group */
   const zb__group_csr *csr;
   uint8_t *okb; /* per row: the result row is valid */
+  /* per group, in row order */
+  const zb_column *ids;
+  int64_t ng, C, chunk_rows;
+  void *gst;    /* C * ng group states (a type per kernel), chunk-major */
+  int64_t *bad; /* per chunk: the first row whose id is outside [0, ng), or -1 */
 } cum_job;
 
 typedef struct cum_kernel {
   zb_task_fn total, write, group;
   void (*carry)(cum_job *);
+  zb_task_fn gtotal, gcarry, gwrite; /* per group, in row order */
+  size_t gst_size;
 } cum_kernel;
+
+/* Rows [*start, *end) of chunk t. */
+static inline void chunk_rows(const cum_job *j, int64_t t, int64_t *start, int64_t *end) {
+  *start = t * j->chunk_rows;
+  *end = ZB_MIN(*start + j->chunk_rows, j->ids->length);
+}
+
+/* The group ids of rows [row, row + m) into id (-1: no group); a row whose
+ * id is out of range counts as no group and is noted in *bad. */
+static inline void chunk_ids(const cum_job *j, int64_t row, int m, int64_t *id, int64_t *bad) {
+  const zb_column *ids = j->ids;
+  const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
+  uint64_t w = zb__valid_word(ids, row, m);
+  for (int q = 0; q < m; q++) {
+    int64_t x = iv[row + q];
+    bool in = x >= 0 && x < j->ng;
+    if (((w >> q) & 1) && !in && *bad < 0) *bad = row + q;
+    id[q] = ((w >> q) & 1) && in ? x : -1;
+  }
+}
 
 #define CUM_SUM_S(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
 #define CUM_PROD_S(a, b) ((int64_t)((uint64_t)(a) * (uint64_t)(b)))
@@ -163,6 +204,95 @@ typedef struct cum_kernel {
         j->okb[i] = ok;                                                                    \
       }                                                                                    \
     }                                                                                      \
+  }                                                                                        \
+  typedef struct gst_##NAME##_##OP {                                                       \
+    A acc;                                                                                 \
+    uint8_t have, miss; /* step 3: miss holds "dead" */                                    \
+  } gst_##NAME##_##OP;                                                                     \
+  static void gtotal_##NAME##_##OP(void *ctx, int64_t t, int worker) {                     \
+    (void)worker;                                                                          \
+    cum_job *j = (cum_job *)ctx;                                                           \
+    const zb_column *c = j->c;                                                             \
+    const T *v = (const T *)c->data->data + c->offset;                                     \
+    gst_##NAME##_##OP *st = (gst_##NAME##_##OP *)j->gst + t * j->ng;                       \
+    int64_t start, end, id[64], bad = -1;                                                  \
+    chunk_rows(j, t, &start, &end);                                                        \
+    for (int64_t row = start; row < end; row += 64) {                                      \
+      if (((row - start) & (ZB_MORSEL_ROWS - 1)) == 0 && zb_cancel_requested()) break;     \
+      int m = (int)ZB_MIN((int64_t)64, end - row);                                         \
+      uint64_t w = zb__valid_word(c, row, m);                                              \
+      chunk_ids(j, row, m, id, &bad);                                                      \
+      for (int q = 0; q < m; q++) {                                                        \
+        if (id[q] < 0) continue;                                                           \
+        gst_##NAME##_##OP *g = st + id[q];                                                 \
+        T x = v[row + q];                                                                  \
+        if (((w >> q) & 1) && x == x) {                                                    \
+          g->acc = g->have ? (A)F(g->acc, (A)x) : (A)x;                                    \
+          g->have = 1;                                                                     \
+        } else {                                                                           \
+          g->miss = 1;                                                                     \
+        }                                                                                  \
+      }                                                                                    \
+    }                                                                                      \
+    j->bad[t] = bad;                                                                       \
+  }                                                                                        \
+  static void gcarry_##NAME##_##OP(void *ctx, int64_t task, int worker) {                  \
+    (void)worker;                                                                          \
+    cum_job *j = (cum_job *)ctx;                                                           \
+    gst_##NAME##_##OP *st = (gst_##NAME##_##OP *)j->gst;                                   \
+    const int64_t g0 = task * ZB_MORSEL_ROWS, g1 = ZB_MIN(g0 + ZB_MORSEL_ROWS, j->ng);     \
+    for (int64_t g = g0; g < g1; g++) {                                                    \
+      gst_##NAME##_##OP run = {0, 0, 0};                                                   \
+      for (int64_t t = 0; t < j->C; t++) {                                                 \
+        gst_##NAME##_##OP tot = st[t * j->ng + g];                                         \
+        st[t * j->ng + g] = run;                                                           \
+        if (tot.have) {                                                                    \
+          run.acc = run.have ? (A)F(run.acc, tot.acc) : tot.acc;                           \
+          run.have = 1;                                                                    \
+        }                                                                                  \
+        run.miss |= tot.miss;                                                              \
+      }                                                                                    \
+    }                                                                                      \
+  }                                                                                        \
+  static void gwrite_##NAME##_##OP(void *ctx, int64_t t, int worker) {                     \
+    (void)worker;                                                                          \
+    cum_job *j = (cum_job *)ctx;                                                           \
+    const zb_column *c = j->c;                                                             \
+    const T *v = (const T *)c->data->data + c->offset;                                     \
+    A *out = (A *)j->o->data->data;                                                        \
+    uint8_t *bits = (uint8_t *)j->o->validity->data;                                       \
+    gst_##NAME##_##OP *st = (gst_##NAME##_##OP *)j->gst + t * j->ng;                       \
+    const bool skipna = j->skipna;                                                         \
+    int64_t start, end, id[64], bad = -1;                                                  \
+    chunk_rows(j, t, &start, &end);                                                        \
+    uint8_t okb[64];                                                                       \
+    for (int64_t row = start; row < end; row += 64) {                                      \
+      if (((row - start) & (ZB_MORSEL_ROWS - 1)) == 0 && zb_cancel_requested()) break;     \
+      int m = (int)ZB_MIN((int64_t)64, end - row);                                         \
+      uint64_t w = zb__valid_word(c, row, m);                                              \
+      chunk_ids(j, row, m, id, &bad);                                                      \
+      for (int q = 0; q < m; q++) {                                                        \
+        bool ok = false;                                                                   \
+        A r = 0;                                                                           \
+        if (id[q] >= 0) {                                                                  \
+          gst_##NAME##_##OP *g = st + id[q];                                               \
+          T x = v[row + q];                                                                \
+          ok = ((w >> q) & 1) && x == x;                                                   \
+          bool dead = !skipna && (g->miss || !ok);                                         \
+          g->miss = dead || g->miss;                                                       \
+          ok = ok && !dead;                                                                \
+          if (ok) {                                                                        \
+            g->acc = g->have ? (A)F(g->acc, (A)x) : (A)x;                                  \
+            g->have = 1;                                                                   \
+            r = g->acc;                                                                    \
+          }                                                                                \
+        }                                                                                  \
+        out[row + q] = r;                                                                  \
+        okb[q] = ok;                                                                       \
+      }                                                                                    \
+      zb__store_bits(bits, row, zb__pack_bools(okb, m), m);                               \
+    }                                                                                      \
+    if (bad >= 0 && (j->bad[t] < 0 || bad < j->bad[t])) j->bad[t] = bad;                   \
   }
 
 #define CUM_SIGNED(ID, T, NAME, U)       \
@@ -189,8 +319,10 @@ ZB_FOR_EACH_UNSIGNED_TYPE(CUM_UNSIGNED)
 ZB_FOR_EACH_FLOAT_TYPE(CUM_FLOAT)
 ZB_FOR_EACH_TEMPORAL_TYPE(CUM_TEMPORAL)
 
-#define CUM_K(NAME, OP) \
-  {total_##NAME##_##OP, write_##NAME##_##OP, group_##NAME##_##OP, carry_##NAME##_##OP}
+#define CUM_K(NAME, OP)                                                                 \
+  {total_##NAME##_##OP,  write_##NAME##_##OP,  group_##NAME##_##OP, carry_##NAME##_##OP,  \
+   gtotal_##NAME##_##OP, gcarry_##NAME##_##OP, gwrite_##NAME##_##OP,                     \
+   sizeof(gst_##NAME##_##OP)}
 #define CUM_CASE4(ID, T, NAME, U)                                                   \
   case ID: {                                                                        \
     static const cum_kernel k[ZB_CUM_OP_COUNT] = {CUM_K(NAME, sum), CUM_K(NAME, prod), \
@@ -227,6 +359,51 @@ static void pack_morsel(void *ctx, int64_t task, int worker) {
 
 static zb_status nomem(zb_error *err, const char *what) {
   return zb_error_set(err, ZB_ENOMEM, "out of host memory (cumulative: %s)", what);
+}
+
+/* Segmented scan in row order (see the top of the file), into j->o; false
+ * (nothing done) when the groups are too many for a state per group and
+ * chunk.  An id out of range is a ZB_EINDEX naming the first such row. */
+static zb_status group_scan_rows(cum_job *j, const cum_kernel *k, const zb_column *ids,
+                                 int64_t n_groups, bool *done, zb_error *err) {
+  const int64_t n = ids->length, T = zb_get_num_threads();
+  *done = false;
+  int64_t C = n < 2 * (int64_t)ZB_MORSEL_ROWS ? 1 : ZB_MIN(4 * T, n / ZB_MORSEL_ROWS);
+  C = ZB_MIN(C, n / ZB_MAX(n_groups, 1));
+  if (C < 1 || (C < T && n >= 2 * (int64_t)ZB_MORSEL_ROWS)) return ZB_OK;
+  *done = true;
+  j->ids = ids;
+  j->ng = n_groups;
+  j->C = C;
+  j->chunk_rows = ((n + C - 1) / C + 63) / 64 * 64;
+  j->gst = zb_calloc((size_t)(C * ZB_MAX(n_groups, 1)), k->gst_size);
+  j->bad = (int64_t *)zb_malloc((size_t)C * sizeof(int64_t));
+  zb_status st = ZB_OK;
+  if (j->gst == NULL || j->bad == NULL) {
+    st = nomem(err, "group states");
+    goto done;
+  }
+  for (int64_t t = 0; t < C; t++) j->bad[t] = -1;
+  if (C > 1) {
+    st = zb_parallel_for(C, k->gtotal, j, err);
+    if (st == ZB_OK) st = zb_parallel_for((n_groups + ZB_MORSEL_ROWS - 1) / ZB_MORSEL_ROWS,
+                                          k->gcarry, j, err);
+  }
+  if (st == ZB_OK) st = zb_parallel_for(C, k->gwrite, j, err);
+  for (int64_t t = 0; st == ZB_OK && t < C; t++) {
+    if (j->bad[t] >= 0) {
+      const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
+      st = zb_error_set(err, ZB_EINDEX, "cumulative: group id %lld at row %lld is outside "
+                        "[0, %lld)", (long long)iv[j->bad[t]], (long long)j->bad[t],
+                        (long long)n_groups);
+    }
+  }
+done:
+  zb_free(j->gst);
+  zb_free(j->bad);
+  j->gst = NULL;
+  j->bad = NULL;
+  return st;
 }
 
 /* Segmented scan: the rows of each group (CSR) from the group ids. */
@@ -281,7 +458,9 @@ zb_status zb__cpu_cumulative(const zb_column *col, const zb_column *group_ids, i
     st = zb_column_set_time(j.o, col->unit, col->timezone, err);
   if (st != ZB_OK || n == 0) goto done;
   if (group_ids != NULL) {
-    st = group_scan(&j, k, group_ids, n_groups, err);
+    bool by_rows = false;
+    st = group_scan_rows(&j, k, group_ids, n_groups, &by_rows, err);
+    if (st == ZB_OK && !by_rows) st = group_scan(&j, k, group_ids, n_groups, err);
     goto done;
   }
   j.M = zb__morsels(n);

@@ -241,10 +241,12 @@ static zb_column *make_ids(int64_t n, int64_t G, uint64_t seed) {
 }
 
 ZB_TEST(test_cumulative_groups) {
-  const int64_t lengths[] = {0, 1, 100, ZB_MORSEL_ROWS + 3};
-  const int64_t groups[] = {1, 3, 1000};
-  for (int li = 0; li < 4; li++)
-    for (int gi = 0; gi < 3; gi++) {
+  /* several chunks of rows scanned in row order with carries between
+   * them; and groups outnumbering rows (the group-by CSR) */
+  const int64_t lengths[] = {0, 1, 100, ZB_MORSEL_ROWS + 3, 3 * ZB_MORSEL_ROWS + 5};
+  const int64_t groups[] = {1, 3, 1000, 400000};
+  for (int li = 0; li < 5; li++)
+    for (int gi = 0; gi < 4; gi++) {
       int64_t n = lengths[li], G = groups[gi];
       zb_column *ids = make_ids(n, G, 7 + (uint64_t)G);
       for (int ti = 0; ti < N_TYPES; ti += (n > 1000 ? 3 : 1))

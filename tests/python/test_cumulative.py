@@ -215,7 +215,11 @@ def widened_frame(exp, op):
     return pd.DataFrame({c: widened(exp[c], op) for c in exp.columns}, index=exp.index)
 
 
-@pytest.mark.parametrize("n,ngroups", [(0, 3), (50, 1), (300, 7), (MORSEL + 77, 1000)])
+@pytest.mark.parametrize("n,ngroups", [(0, 3), (50, 1), (300, 7), (MORSEL + 77, 1000),
+                                       # several chunks of rows in row order (carries
+                                       # between chunks), and groups too many for that
+                                       # with 3 threads (the group-by CSR)
+                                       (3 * MORSEL + 5, 40), (3 * MORSEL + 5, 150000)])
 def test_groupby_cumulative_vs_pandas(n, ngroups, threads):
     rng = np.random.default_rng(zlib.crc32(f"gcum/{n}/{ngroups}".encode()))
     dtypes = ["Int64", "UInt16", "float64", "boolean", "Int8"]
@@ -281,6 +285,16 @@ def test_series_shift_fill_value():
     p = pd.Series(["a", None, "c"], dtype="str")
     assert_series_like(zb.Series(p).shift(-1, fill_value="z"), p.shift(-1, fill_value="z"),
                        "str fill")
+    # every split of the rows kept and moved in (slice + concat), both ways
+    rng = np.random.default_rng(11)
+    for dtype, fill in (("Int64", -7), ("float64", 0.5), ("string", "z"),
+                        ("timestamp_tz", pd.Timestamp("2000-01-01", tz="UTC"))):
+        p = gen(dtype, 70, rng).rename("x")
+        p.index = pd.RangeIndex(3, 73)
+        z = zb.Series(p)
+        for periods in (1, 64, 69, 70, 71, -1, -5, -64, -70, -99):
+            assert_series_like(z.shift(periods, fill_value=fill), p.shift(periods, fill_value=fill),
+                               f"{dtype} shift({periods}, fill_value)")
     with pytest.raises(DTypeError, match="fill_value"):
         zb.Series([1, 2]).shift(1, fill_value="x")
     with pytest.raises(UnsupportedError):
@@ -306,7 +320,7 @@ def test_series_diff_pct_change_vs_pandas(dtype, n):
     p = gen(dtype, n, rng).rename("x")
     z = zb.Series(p)
     o = diff_oracle(p)
-    for periods in (1, 2, -1, n + 1):
+    for periods in (1, 2, -1, 0, n, -n, n + 1, -(n + 3)):
         exp = o.diff(periods)
         exp = exp.astype(str(exp.dtype).lower())  # Float32 / Float64 show as float
         assert_series_like(z.diff(periods), exp, f"{dtype} diff({periods})", rtol=1e-6)

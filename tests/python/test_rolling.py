@@ -134,6 +134,37 @@ def test_rolling_exact_on_constant_and_shifted_data():
                            rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("null_p", [0.0, 0.02])
+def test_rolling_var_std_steady_windows(null_p):
+    # long runs where one present value leaves and one enters (the fused
+    # update), large values entering and leaving (the window summed again),
+    # and missing values breaking the runs
+    rng = np.random.default_rng(zlib.crc32(f"steady/{null_p}".encode()))
+    vals = rng.standard_normal(3000) * 5 + 1e4
+    vals[700:705] = 1e12
+    vals[rng.random(3000) < null_p] = np.nan
+    p = pd.Series(vals)
+    z = zb.Series(p)
+    for window, mp, center in ((2, None, False), (7, 3, True), (100, None, False),
+                               (100, 1, True), (2999, 0, False), (3000, None, False),
+                               (3001, 2, False)):
+        for op in ("var", "std"):
+            exp = getattr(p.rolling(window, min_periods=mp, center=center), op)()
+            got = getattr(z.rolling(window, min_periods=mp, center=center), op)()
+            assert_series_like(got, exp, f"rolling({window}, {mp}, {center}).{op}",
+                               rtol=1e-8, atol=1e-6)
+    # windows of (nearly) equal values after values near 1e4 left them: the
+    # window is summed again.  The oracle is numpy's two-pass std of each
+    # window: pandas' running sums leave a residue here (std 0.00115 where
+    # the window's is 0.00097; 5e-4 where it is 0)
+    for noise in (1e-3, 0.0):
+        vals = np.concatenate([rng.standard_normal(500) * 5 + 1e4,
+                               rng.standard_normal(300) * noise + 42.0])
+        got = zb.Series(vals).rolling(100).std().to_pandas().to_numpy(dtype="float64")
+        exp = np.lib.stride_tricks.sliding_window_view(vals, 100).std(axis=1, ddof=1)
+        np.testing.assert_allclose(got[599:], exp[500:], rtol=1e-9, atol=0)
+
+
 @pytest.mark.parametrize("n", [MORSEL + 5, 2 * MORSEL + 77])
 def test_rolling_across_morsels(n, threads):
     rng = np.random.default_rng(zlib.crc32(f"morsel/{n}".encode()))
