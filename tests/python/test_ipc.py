@@ -442,3 +442,39 @@ def test_several_batches_decreasing_offsets_raise(tmp_path):
                           pa.RecordBatch.from_arrays([bad], names=["s"])], "uncompressed")
     with pytest.raises(ParseError, match="d.arrow.*'s'.*record batch 1"):
         zb.read_ipc(path)
+
+
+@pytest.mark.parametrize("compression", CODECS)
+def test_several_batches_of_string_views(tmp_path, compression):
+    # utf8_view (polars writes them): inline (<= 12 bytes) and out-of-line
+    # strings, nulls in some batches, an empty batch, several data buffers
+    rng = np.random.default_rng(9)
+    words = ["", "short", "exactly12byt", "thirteen byte", "ü" * 20, "x" * 300]
+    batches = []
+    for k, n in enumerate([5, 0, 37, 64, 9]):
+        vals = [None if (k % 2 and rng.random() < 0.3) else words[rng.integers(0, len(words))]
+                for _ in range(n)]
+        parts = [pa.array(vals[:n // 2], pa.string_view()), pa.array(vals[n // 2:],
+                                                                     pa.string_view())]
+        # two chunks concatenated: the views point into two data buffers
+        arr = pa.concat_arrays(parts) if n else pa.array([], pa.string_view())
+        batches.append(pa.RecordBatch.from_arrays([arr, pa.array(np.arange(n))],
+                                                  names=["v", "i"]))
+    path = str(tmp_path / "v.arrow")
+    _write_batches(path, batches, compression)
+    want = pa.Table.from_batches(batches)
+    want = want.set_column(0, "v", want["v"].cast(pa.large_string()))
+    _check(zb.read_ipc(path), want, compression)
+    _check(zb.read_ipc(path, columns=["v"]), want.select(["v"]), compression)
+
+
+def test_several_batches_bad_string_view_raises(tmp_path):
+    good = pa.array(["a", "b"], pa.string_view())
+    view = (20).to_bytes(4, "little") + b"abcd" + (3).to_bytes(4, "little") + bytes(4)
+    bad = pa.Array.from_buffers(pa.string_view(), 1, [None, pa.py_buffer(view),
+                                                      pa.py_buffer(b"z" * 20)])
+    path = str(tmp_path / "bv.arrow")
+    _write_batches(path, [pa.RecordBatch.from_arrays([good], names=["v"]),
+                          pa.RecordBatch.from_arrays([bad], names=["v"])], "uncompressed")
+    with pytest.raises(ParseError, match="bv.arrow.*'v'.*record batch 1"):
+        zb.read_ipc(path)

@@ -24,6 +24,10 @@
  *      copying and converts what zambezi stores otherwise (int32 string
  *      offsets, dictionary indices other than int32, date64).  Several
  *      batches are concatenated column by column.
+ *   With several batches, fixed-width, bool and string columns skip steps
+ *   3-5: each is allocated whole and every batch's buffers are
+ *   decompressed (or copied) straight into their place, string offsets
+ *   rebased and checked in one pass (read_assembled).
  *
  * Nothing read from the file is trusted: offsets and lengths are checked
  * against the bytes that hold them (fb.c for the flatbuffers), string
@@ -1086,11 +1090,18 @@ typedef struct asm_piece { /* one column of one batch */
   asm_buf b[3];     /* validity, values or offsets, characters */
   int64_t chars_at; /* where its characters start in the column's */
   int64_t off0, offn; /* its first and last string offsets */
+  /* a utf8_view column: its variadic data buffers; its views, validity
+   * and data in memory (in the file, or decompressed into hold) */
+  asm_buf *vb;
+  int64_t nv;
+  uint8_t *hold;
+  const uint8_t *views, *valid, **vdata;
 } asm_piece;
 
 typedef struct asm_col {
   int64_t k; /* the selected column */
   zb_type_id type;
+  bool view; /* utf8_view, converted to strings */
   bool has_validity;
   zb_buffer *validity, *data, *chars;
   int64_t nulls;
@@ -1103,6 +1114,8 @@ typedef struct asm_job {
   asm_col *cols;
   int64_t *bit_cols; /* columns with a bitmap task */
   int64_t n_bit;
+  int64_t *view_cols; /* utf8_view columns */
+  int64_t n_view;
   uint8_t **scratch; /* one per worker */
   int64_t *scratch_cap;
   zb_status status;
@@ -1116,7 +1129,7 @@ static bool asm_type(const ipc_field *fd, zb_type_id *t) {
     *t = ZB_BOOL;
     return true;
   }
-  if (fd->kind == K_STRING) {
+  if (fd->kind == K_STRING || fd->kind == K_VIEW) {
     *t = ZB_STRING;
     return true;
   }
@@ -1258,6 +1271,88 @@ static zb_status asm_values(asm_job *j, int worker, const ipc_field *fd, asm_col
   return ZB_OK;
 }
 
+/* A utf8_view piece, first pass: its buffers in memory, each view checked,
+ * and its offsets from 0 in the column's offsets (null rows: empty). */
+static zb_status asm_view_lengths(asm_job *j, const ipc_field *fd, asm_col *c, asm_piece *p,
+                                  int64_t b, zb_error *e) {
+  const asm_buf *bufs[2] = {&p->b[0], &p->b[1]};
+  int64_t hold = 0;
+  for (int i = 0; i < 2; i++) hold += bufs[i]->codec >= 0 ? (bufs[i]->ulen + 7) & ~7 : 0;
+  for (int64_t v = 0; v < p->nv; v++) hold += p->vb[v].codec >= 0 ? (p->vb[v].ulen + 7) & ~7 : 0;
+  if (hold > 0 && (p->hold = (uint8_t *)zb_malloc((size_t)hold)) == NULL)
+    return zb_error_set(e, ZB_ENOMEM, "out of host memory reading '%s'", j->r->name);
+  int64_t at = 0;
+  const uint8_t **dst[2] = {&p->valid, &p->views};
+  for (int64_t i = 0; i < 2 + p->nv; i++) {
+    const asm_buf *a = i < 2 ? bufs[i] : &p->vb[i - 2];
+    const uint8_t **d = i < 2 ? dst[i] : &p->vdata[i - 2];
+    if (a->codec < 0) {
+      *d = a->src;
+      continue;
+    }
+    ZB_RETURN_NOT_OK(asm_decompress(a, p->hold + at, e));
+    *d = p->hold + at;
+    at += (a->ulen + 7) & ~7;
+  }
+  if (p->null_count == 0) p->valid = NULL;
+  const uint8_t *v = p->views;
+  int64_t *offs = (int64_t *)c->data->data + p->row, total = 0;
+  for (int64_t i = 0; i < p->length; i++) {
+    int32_t len = 0;
+    if (p->valid == NULL || zb_bit_get(p->valid, i)) {
+      memcpy(&len, v + 16 * i, 4);
+      int32_t bi = 0, off = 0;
+      if (len > 12) {
+        memcpy(&bi, v + 16 * i + 8, 4);
+        memcpy(&off, v + 16 * i + 12, 4);
+      }
+      if (len < 0 || (len > 12 && (bi < 0 || bi >= p->nv || off < 0 ||
+                                   (int64_t)off + len > p->vb[bi].ulen)))
+        return zb_error_set(e, ZB_EPARSE,
+                            "'%s' is not a valid Arrow IPC file: string %lld of column '%s' in "
+                            "record batch %lld has length %d or lies outside its data buffers",
+                            j->r->name, (long long)i, fd->name, (long long)b, (int)len);
+    }
+    offs[i] = total;
+    total += len;
+  }
+  p->off0 = 0;
+  p->offn = total;
+  return ZB_OK;
+}
+
+/* Second pass: the offsets moved to where the piece's characters start,
+ * and the characters copied there. */
+static void asm_view_copy(asm_col *c, asm_piece *p) {
+  const uint8_t *v = p->views;
+  int64_t *offs = (int64_t *)c->data->data + p->row;
+  uint8_t *chars = (uint8_t *)c->chars->data + p->chars_at;
+  for (int64_t i = 0; i < p->length; i++) {
+    const int64_t start = offs[i], end = i + 1 < p->length ? offs[i + 1] : p->offn;
+    offs[i] = start + p->chars_at;
+    if (end == start) continue;
+    if (end - start <= 12) {
+      memcpy(chars + start, v + 16 * i + 4, (size_t)(end - start));
+    } else {
+      int32_t bi, off;
+      memcpy(&bi, v + 16 * i + 8, 4);
+      memcpy(&off, v + 16 * i + 12, 4);
+      memcpy(chars + start, p->vdata[bi] + off, (size_t)(end - start));
+    }
+  }
+}
+
+static void asm_view_task(void *ctx, int64_t t, int worker) {
+  (void)worker;
+  asm_job *j = (asm_job *)ctx;
+  const int64_t b = t / j->n_view, c = j->view_cols[t % j->n_view];
+  asm_col *col = &j->cols[c];
+  zb_error e;
+  zb_status st = asm_view_lengths(j, &j->r->fields[j->r->sel[col->k]], col,
+                                  &j->pieces[b * j->nc + c], b, &e);
+  if (st != ZB_OK) asm_fail(j, st, &e);
+}
+
 /* The validity of column c (and its values when bool), batch by batch. */
 static zb_status asm_bits(asm_job *j, int worker, int64_t c, zb_error *e) {
   asm_col *col = &j->cols[c];
@@ -1293,7 +1388,9 @@ static void asm_task(void *ctx, int64_t t, int worker) {
     asm_col *col = &j->cols[c];
     const ipc_field *fd = &j->r->fields[j->r->sel[col->k]];
     asm_piece *p = &j->pieces[t];
-    if (col->type == ZB_STRING)
+    if (col->view)
+      asm_view_copy(col, p);
+    else if (col->type == ZB_STRING)
       st = asm_strings(j, worker, fd, col, p, b, &e);
     else if (col->type != ZB_BOOL)
       st = asm_values(j, worker, fd, col, p, &e);
@@ -1329,6 +1426,20 @@ static zb_status asm_plan_piece(reader *r, const ipc_field *fd, const zb__fbt *h
   }
   int64_t need = fd->kind == K_BOOL ? (length + 7) / 8 : length * fd->width;
   if (fd->kind == K_STRING) need = length > 0 ? (length + 1) * fd->width : 0;
+  if (fd->kind == K_VIEW) {
+    need = length * 16;
+    if (view >= variadic.count) return corrupt(r, "%s lacks variadic buffer counts", what);
+    p->nv = zb__fb_vec_i64(&variadic, view, 8, 0);
+    if (p->nv < 0 || p->nv > bufs.count) return corrupt(r, "bad variadic buffer count in %s", what);
+    p->vb = (asm_buf *)zb_calloc((size_t)p->nv + 1, sizeof(asm_buf));
+    p->vdata = (const uint8_t **)zb_calloc((size_t)p->nv + 1, sizeof(uint8_t *));
+    if (p->vb == NULL || p->vdata == NULL) return oom(r);
+    for (int64_t v = 0; v < p->nv; v++) {
+      asm_buf *a = &p->vb[v];
+      ZB_RETURN_NOT_OK(locate_buffer(r, body, body_len, &bufs, buf + 2 + v, codec, fd->name,
+                                     &a->src, &a->n, &a->ulen, &a->codec));
+    }
+  }
   if (p->b[1].ulen < need)
     return corrupt(r, "a buffer of column '%s' in %s holds %lld bytes where %lld are needed",
                    fd->name, what, (long long)p->b[1].ulen, (long long)need);
@@ -1353,16 +1464,19 @@ static zb_status read_assembled(reader *r, const int64_t *ks, int64_t nc,
   j.pieces = (asm_piece *)zb_calloc((size_t)(nb * nc), sizeof(asm_piece));
   j.cols = (asm_col *)zb_calloc((size_t)nc, sizeof(asm_col));
   j.bit_cols = (int64_t *)zb_calloc((size_t)nc, sizeof(int64_t));
+  j.view_cols = (int64_t *)zb_calloc((size_t)nc, sizeof(int64_t));
   j.scratch = (uint8_t **)zb_calloc((size_t)nthreads, sizeof(uint8_t *));
   j.scratch_cap = (int64_t *)zb_calloc((size_t)nthreads, sizeof(int64_t));
-  if (j.pieces == NULL || j.cols == NULL || j.bit_cols == NULL || j.scratch == NULL ||
-      j.scratch_cap == NULL) {
+  if (j.pieces == NULL || j.cols == NULL || j.bit_cols == NULL || j.view_cols == NULL ||
+      j.scratch == NULL || j.scratch_cap == NULL) {
     st = oom(r);
     goto done;
   }
   for (int64_t c = 0; c < nc; c++) {
     j.cols[c].k = ks[c];
     asm_type(&r->fields[r->sel[ks[c]]], &j.cols[c].type);
+    j.cols[c].view = r->fields[r->sel[ks[c]]].kind == K_VIEW;
+    if (j.cols[c].view) j.view_cols[j.n_view++] = c;
   }
   /* plan: every batch's pieces, the rows and characters before each */
   int64_t rows = 0;
@@ -1405,6 +1519,8 @@ static zb_status read_assembled(reader *r, const int64_t *ks, int64_t nc,
       goto done;
     if (col->type == ZB_BOOL) {
       st = zb_buffer_new_zeroed(ZB_CPU, (rows + 7) / 8, &col->data, r->err);
+    } else if (col->view) {
+      st = zb_buffer_new(ZB_CPU, (rows + 1) * 8, &col->data, r->err);
     } else if (col->type == ZB_STRING) {
       int64_t total = 0;
       for (int64_t b = 0; b < nb; b++) {
@@ -1421,6 +1537,22 @@ static zb_status read_assembled(reader *r, const int64_t *ks, int64_t nc,
     if (st != ZB_OK) {
       if (st == ZB_ENOMEM) st = oom(r);
       goto done;
+    }
+  }
+  if (j.n_view > 0) { /* views: each piece's characters counted, then placed */
+    st = zb_parallel_for(nb * j.n_view, asm_view_task, &j, r->err);
+    if (st == ZB_OK && j.status != ZB_OK)
+      st = zb_error_set(r->err, j.status, "%s", j.err.message);
+    if (st != ZB_OK) goto done;
+    for (int64_t v = 0; v < j.n_view; v++) {
+      asm_col *col = &j.cols[j.view_cols[v]];
+      int64_t total = 0;
+      for (int64_t b = 0; b < nb; b++) {
+        asm_piece *p = &j.pieces[b * nc + j.view_cols[v]];
+        p->chars_at = total;
+        total += p->offn;
+      }
+      if ((st = zb_buffer_new(ZB_CPU, total, &col->chars, r->err)) != ZB_OK) goto done;
     }
   }
   st = zb_parallel_for(nb * nc + j.n_bit, asm_task, &j, r->err);
@@ -1468,12 +1600,18 @@ done:
     zb_buffer_release(j.cols[c].data);
     zb_buffer_release(j.cols[c].chars);
   }
+  for (int64_t i = 0; i < nb * nc && j.pieces != NULL; i++) {
+    zb_free(j.pieces[i].vb);
+    zb_free((void *)j.pieces[i].vdata);
+    zb_free(j.pieces[i].hold);
+  }
   for (int w = 0; w < nthreads && j.scratch != NULL; w++) zb_free(j.scratch[w]);
   zb_free(j.scratch);
   zb_free(j.scratch_cap);
   zb_free(j.pieces);
   zb_free(j.cols);
   zb_free(j.bit_cols);
+  zb_free(j.view_cols);
   pthread_mutex_destroy(&j.lock);
   return st;
 }
