@@ -24,10 +24,11 @@
  *      copying and converts what zambezi stores otherwise (int32 string
  *      offsets, dictionary indices other than int32, date64).  Several
  *      batches are concatenated column by column.
- *   With several batches, fixed-width, bool and string columns skip steps
- *   3-5: each is allocated whole and every batch's buffers are
+ *   With several batches, fixed-width, bool, string and utf8_view columns
+ *   skip steps 3-5: each is allocated whole and every batch's buffers are
  *   decompressed (or copied) straight into their place, string offsets
- *   rebased and checked in one pass (read_assembled).
+ *   rebased and checked in one pass, views counted then copied
+ *   (read_assembled).
  *
  * Nothing read from the file is trusted: offsets and lengths are checked
  * against the bytes that hold them (fb.c for the flatbuffers), string
