@@ -1455,7 +1455,9 @@ static zb_status read_assembled(reader *r, const int64_t *ks, int64_t nc,
                                 zb_column **cols_out) {
   zb_status st = ZB_OK;
   const int64_t nb = r->n_batches;
-  const int nthreads = zb_get_num_threads();
+  /* a scratch slot for every worker index zb_set_num_threads allows (the
+   * setting may change while this read runs) */
+  const int nthreads = 4096;
   asm_job j;
   memset(&j, 0, sizeof j);
   j.r = r;
