@@ -10,8 +10,9 @@ batch) and as IPC files with polars (uncompressed and zstd), then reads
 each with every engine into its own table.  Then each engine writes the
 table, held in its own memory, uncompressed, lz4 and zstd.  pyarrow's
 read_table and polars keep the record batches as chunks (and views as
-views); zambezi concatenates them into one contiguous column and checks
-every string offset, so a one-batch uncompressed file is zambezi's only
+views); zambezi decompresses (or copies) every batch straight into one
+contiguous column, rebasing and checking string offsets and converting
+views on the way, so a one-batch uncompressed file is zambezi's only
 zero-copy case.  Prints the
 best wall time of --repeat rounds (engines take turns in each round) and
 zambezi's speed-up over each peer.  Measurements, not tests.

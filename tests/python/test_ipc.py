@@ -367,3 +367,114 @@ def test_feather_v1_is_refused(tmp_path):
     pf.write_feather(pa.table({"a": [1, 2]}), path, version=1)
     with pytest.raises(UnsupportedError, match="v1.feather.*version 1"):
         zb.read_feather(path)
+
+
+def _write_batches(path, batches, compression):
+    opts = ipc.IpcWriteOptions(compression=None if compression == "uncompressed"
+                               else compression)
+    with ipc.new_file(path, batches[0].schema, options=opts) as w:
+        for b in batches:
+            w.write_batch(b)
+
+
+@pytest.mark.parametrize("compression", CODECS)
+def test_several_batches_assembled_whole(tmp_path, compression):
+    # batches of odd lengths (not whole bytes of a bitmap) and an empty one;
+    # nulls in one batch only (the others have no validity bitmap); strings
+    # long and short in every batch; date64 takes the batch-by-batch path
+    # beside the others (dictionaries: the test above)
+    big = _random_table(400, seed=3).drop_columns(["dict"])
+    n = big.num_rows
+    sparse_mask = np.zeros(n, bool)
+    sparse_mask[90:100] = True
+    big = big.append_column("s_sparse", pa.array(["x" * (i % 37) for i in range(n)],
+                                                 mask=sparse_mask))
+    big = big.append_column("i_sparse", pa.array(np.arange(n), mask=sparse_mask))
+    big = big.append_column("b_nonull", pa.array(np.arange(n) % 3 == 0))
+    lengths = [1, 7, 0, 13, 64, 3, 200, 112]
+    assert sum(lengths) == n
+    batches, at = [], 0
+    for length in lengths:
+        batches.append(big.slice(at, length).combine_chunks().to_batches()[0]
+                       if length else pa.RecordBatch.from_pylist([], schema=big.schema))
+        at += length
+    path = str(tmp_path / "b.arrow")
+    _write_batches(path, batches, compression)
+    assert ipc.open_file(path).num_record_batches == len(lengths)
+    want = pf.read_table(path)
+    assert want.equals(big)
+    _check(zb.read_ipc(path), want, compression)
+    cols = ["large_str", "bool", "s_sparse", "date64", "ts_ns_Africa/Lusaka", "str"]
+    _check(zb.read_ipc(path, columns=cols), want.select(cols), compression)
+    _check(zb.read_ipc(path, columns=["i_sparse"]), want.select(["i_sparse"]), compression)
+
+
+@pytest.mark.parametrize("compression", CODECS)
+def test_several_batches_strings_with_unused_bytes(tmp_path, compression):
+    # pyarrow writes a string array's characters from its first offset to
+    # the end of the buffer: bytes after the last string are kept, and
+    # the next batch's strings must still follow this batch's directly
+    def arr(offsets, data, valid=None):
+        bufs = [None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little")),
+                pa.py_buffer(np.array(offsets, dtype="int32").tobytes()), pa.py_buffer(data)]
+        return pa.Array.from_buffers(pa.string(), len(offsets) - 1, bufs,
+                                     null_count=-1 if valid is not None else 0)
+
+    parts = [arr([5, 6, 8, 8, 11], b"JUNK_abcdefXYZ"),
+             arr([0, 2, 2], b"gh" + b"\xff" * 9, valid=np.array([1, 0], bool)),
+             arr([0, 0], b""),
+             arr([3, 6, 9], b"...ijklmn!!")]
+    batches = [pa.RecordBatch.from_arrays([p], names=["s"]) for p in parts]
+    path = str(tmp_path / "s.arrow")
+    _write_batches(path, batches, compression)
+    got = zb.read_ipc(path)
+    want = pa.Table.from_batches(batches)
+    assert want["s"].to_pylist() == ["a", "bc", "", "def", "gh", None, "", "ijk", "lmn"]
+    _check(got, want, compression)
+
+
+def test_several_batches_decreasing_offsets_raise(tmp_path):
+    good = pa.array(["ab", "c"])
+    bad = pa.Array.from_buffers(pa.string(), 3, [None, pa.py_buffer(
+        np.array([0, 3, 2, 4], dtype="int32").tobytes()), pa.py_buffer(b"wxyz")])
+    path = str(tmp_path / "d.arrow")
+    _write_batches(path, [pa.RecordBatch.from_arrays([good], names=["s"]),
+                          pa.RecordBatch.from_arrays([bad], names=["s"])], "uncompressed")
+    with pytest.raises(ParseError, match="d.arrow.*'s'.*record batch 1"):
+        zb.read_ipc(path)
+
+
+@pytest.mark.parametrize("compression", CODECS)
+def test_several_batches_of_string_views(tmp_path, compression):
+    # utf8_view (polars writes them): inline (<= 12 bytes) and out-of-line
+    # strings, nulls in some batches, an empty batch, several data buffers
+    rng = np.random.default_rng(9)
+    words = ["", "short", "exactly12byt", "thirteen byte", "ü" * 20, "x" * 300]
+    batches = []
+    for k, n in enumerate([5, 0, 37, 64, 9]):
+        vals = [None if (k % 2 and rng.random() < 0.3) else words[rng.integers(0, len(words))]
+                for _ in range(n)]
+        parts = [pa.array(vals[:n // 2], pa.string_view()), pa.array(vals[n // 2:],
+                                                                     pa.string_view())]
+        # two chunks concatenated: the views point into two data buffers
+        arr = pa.concat_arrays(parts) if n else pa.array([], pa.string_view())
+        batches.append(pa.RecordBatch.from_arrays([arr, pa.array(np.arange(n))],
+                                                  names=["v", "i"]))
+    path = str(tmp_path / "v.arrow")
+    _write_batches(path, batches, compression)
+    want = pa.Table.from_batches(batches)
+    want = want.set_column(0, "v", want["v"].cast(pa.large_string()))
+    _check(zb.read_ipc(path), want, compression)
+    _check(zb.read_ipc(path, columns=["v"]), want.select(["v"]), compression)
+
+
+def test_several_batches_bad_string_view_raises(tmp_path):
+    good = pa.array(["a", "b"], pa.string_view())
+    view = (20).to_bytes(4, "little") + b"abcd" + (3).to_bytes(4, "little") + bytes(4)
+    bad = pa.Array.from_buffers(pa.string_view(), 1, [None, pa.py_buffer(view),
+                                                      pa.py_buffer(b"z" * 20)])
+    path = str(tmp_path / "bv.arrow")
+    _write_batches(path, [pa.RecordBatch.from_arrays([good], names=["v"]),
+                          pa.RecordBatch.from_arrays([bad], names=["v"])], "uncompressed")
+    with pytest.raises(ParseError, match="bv.arrow.*'v'.*record batch 1"):
+        zb.read_ipc(path)
