@@ -440,8 +440,11 @@ class DatetimeMethods:
         zone-aware ones back to naive wall times (tz None).
 
         ambiguous: for a wall time a fall-back hour repeats, "raise", "NaT",
-        True (the first, daylight time), False (the second) or a bool array
-        per row ("infer" is not supported).  nonexistent: for a wall time a
+        True (the first, daylight time), False (the second), a bool array
+        per row, or "infer": from the order of the rows, as pandas infers
+        it (each run of adjacent ambiguous rows must go back in time
+        exactly once: the rows before that are daylight time, the rest
+        standard time; else InvalidValueError).  nonexistent: for a wall time a
         spring-forward gap skips, "raise", "NaT", "shift_forward" (the first
         time after the gap) or "shift_backward" (the last one before it).
         Named zones are read from the system's zoneinfo or the tzdata
@@ -459,6 +462,14 @@ class DatetimeMethods:
         >>> fall = zb.Series([datetime.datetime(2024, 10, 27, 2, 30)])
         >>> fall.dt.tz_localize("Europe/Berlin", ambiguous=False).dt.tz_convert("UTC").dt.hour
         0    1
+        dtype: int32
+        >>> hours = zb.Series(pd.to_datetime(["2024-10-27 01:30", "2024-10-27 02:30",
+        ...                                   "2024-10-27 02:30", "2024-10-27 03:30"]))
+        >>> hours.dt.tz_localize("Europe/Berlin", ambiguous="infer").dt.tz_convert("UTC").dt.hour
+        0    23
+        1     0
+        2     1
+        3     2
         dtype: int32
         """
         return self._new(_dt_methods.tz_localize(self._s._col, tz, ambiguous, nonexistent))

@@ -77,8 +77,6 @@ def test_localize_bool_array_and_raise(tz):
             WALL.iloc[[6]].dt.tz_localize(tz)  # pandas raises too
         with pytest.raises(InvalidValueError, match="ambiguous"):
             zb.Series(WALL.iloc[[6]]).dt.tz_localize(tz)
-    with pytest.raises(InvalidValueError, match="infer"):
-        gap.dt.tz_localize(tz, ambiguous="infer")
 
 
 @pytest.mark.parametrize("tz", ZONES)
