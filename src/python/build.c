@@ -96,13 +96,19 @@ static int read_mask(zbpy_state *st, PyObject *mask, Py_ssize_t n, uint8_t *flag
   return 0;
 }
 
+/* The kind of o; *saw_nan gets bit 1 for a float NaN, bit 2 for NaT (a
+ * datetime subclass to Python, so tested before the datetimes). */
 static int classify(PyObject *o, int *saw_nan) {
   if (o == Py_None) return K_NULL;
+  if (zbpy_is_nat(o)) {
+    *saw_nan |= 2;
+    return K_NULL;
+  }
   if (PyBool_Check(o)) return K_BOOL;
   if (PyLong_Check(o)) return K_INT;
   if (PyFloat_Check(o)) {
     if (isnan(PyFloat_AS_DOUBLE(o))) {
-      *saw_nan = 1;
+      *saw_nan |= 1;
       return K_NULL;
     }
     return K_FLOAT;
@@ -118,9 +124,9 @@ static int classify(PyObject *o, int *saw_nan) {
 /* A numpy scalar (np.bool_, np.float32, np.datetime64...) as the Python
  * value it stands for (new reference), or NULL with no error set when o is
  * not one: numpy integers already pass as ints (__index__), the others
- * would be refused.  A datetime64 finer than microseconds, whose item() is
- * an int of nanoseconds, is read at microseconds first (Python datetimes
- * hold no finer unit); NaT becomes None. */
+ * would be refused.  A datetime64 is read at microseconds first (a day's
+ * item() is a date, a nanosecond's an int; Python datetimes hold no finer
+ * unit); NaT becomes None. */
 static PyObject *numpy_scalar_value(PyObject *o) {
   if (strncmp(Py_TYPE(o)->tp_name, "numpy.", 6) != 0) return NULL;
   PyObject *v = PyObject_CallMethod(o, "item", NULL);
@@ -128,7 +134,9 @@ static PyObject *numpy_scalar_value(PyObject *o) {
     PyErr_Clear();
     return NULL;
   }
-  if (PyLong_Check(v) && strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") == 0) {
+  /* datetime64 of any unit as a datetime (pandas reads np.datetime64("2024-01-01")
+   * as a timestamp, not a date; finer than us, item() is an int of ns) */
+  if (strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") == 0 && v != Py_None) {
     Py_DECREF(v);
     PyObject *us = PyObject_CallMethod(o, "astype", "s", "datetime64[us]");
     v = us != NULL ? PyObject_CallMethod(us, "item", NULL) : NULL;
@@ -136,6 +144,28 @@ static PyObject *numpy_scalar_value(PyObject *o) {
     if (v == NULL) PyErr_Clear();
   }
   return v;
+}
+
+/* The zb_time_unit pandas infers from a np.datetime64 (days, hours and
+ * minutes as seconds, finer than ns as ns, NaT of no unit as ns), or -1
+ * when o is not one. */
+static int numpy_datetime_unit(PyObject *o) {
+  if (strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") != 0) return -1;
+  PyObject *dtype = PyObject_GetAttrString(o, "dtype");
+  PyObject *str = dtype != NULL ? PyObject_GetAttrString(dtype, "str") : NULL;
+  const char *t = str != NULL && PyUnicode_Check(str) ? PyUnicode_AsUTF8(str) : NULL;
+  int unit = ZB_SECOND;
+  const char *br = t != NULL ? strchr(t, '[') : NULL;
+  if (t == NULL) PyErr_Clear();
+  else if (br == NULL) unit = ZB_NANO; /* "<M8": generic NaT */
+  else if (strncmp(br, "[ms]", 4) == 0) unit = ZB_MILLI;
+  else if (strncmp(br, "[us]", 4) == 0) unit = ZB_MICRO;
+  else if (strncmp(br, "[ns]", 4) == 0 || strncmp(br, "[ps]", 4) == 0 ||
+           strncmp(br, "[fs]", 4) == 0 || strncmp(br, "[as]", 4) == 0)
+    unit = ZB_NANO;
+  Py_XDECREF(str);
+  Py_XDECREF(dtype);
+  return unit;
 }
 
 /* A validity bitmap for n values from null flags (NULL when none). */
@@ -379,7 +409,13 @@ static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, ch
             zone = zone == NULL || zone == z ? z : Py_None;
           }
         }
-        if (us_to_unit(us, unit, &((int64_t *)d)[i]) < 0) {
+        int64_t *slot = &((int64_t *)d)[i], nanos_ = 0;
+        if (k == K_DATETIME && unit == ZB_NANO) { /* pd.Timestamp's nanoseconds */
+          int u_, ns_;
+          if (zbpy_datetime_unit(o, &u_, &ns_) < 0) goto error;
+          nanos_ = ns_;
+        }
+        if (us_to_unit(us, unit, slot) < 0 || __builtin_add_overflow(*slot, nanos_, slot)) {
           PyErr_Format(st->ZambeziOverflowError,
                        "%s: the datetime at index %zd does not fit in timestamp[%s]", label, i,
                        zbpy_unit_name(unit));
@@ -606,12 +642,20 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
   }
   if (read_mask(st, mask, n, kinds, label) < 0) goto error;
   /* read_mask wrote 1 for nulls; turn that into K_NULL / classified kinds. */
-  int saw_nan = 0, first = K_NULL;
+  int saw_nan = 0, first = K_NULL, finest = ZB_SECOND;
   Py_ssize_t first_idx = -1;
   int64_t nulls = 0;
   int any_float = 0;
   for (Py_ssize_t i = 0; i < n; i++) {
     int k = kinds[i] ? K_NULL : classify(items[i], &saw_nan);
+    int np_unit = -1;
+    if (k == K_OTHER && target == ZB_TYPE_COUNT) { /* np.datetime64: its unit, as pandas */
+      int u_ = np_unit = numpy_datetime_unit(items[i]);
+      if (u_ >= 0) {
+        saw_nan |= 2;
+        if (u_ > finest) finest = u_;
+      }
+    }
     PyObject *pv = k == K_OTHER ? numpy_scalar_value(items[i]) : NULL;
     int pk = pv != NULL ? classify(pv, &saw_nan) : K_OTHER;
     if (pv != NULL && pk == K_OTHER) Py_CLEAR(pv); /* errors name the numpy type */
@@ -642,6 +686,11 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
     }
     if (k == K_FLOAT) any_float = 1;
     if (target != ZB_TYPE_COUNT) continue; /* explicit dtype: converted below */
+    if (k == K_DATETIME && np_unit < 0) { /* pandas' unit: the finest the values ask for */
+      int u_, ns_;
+      if (zbpy_datetime_unit(items[i], &u_, &ns_) < 0) goto error;
+      if (u_ > finest) finest = u_;
+    }
     if (k == K_OTHER) {
       PyErr_Format(st->DTypeError,
                    "%s: the value at index %zd is a %s (%R), which zambezi cannot store "
@@ -663,7 +712,10 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
   }
   if (target == ZB_TYPE_COUNT) {
     switch (first) {
-      case K_NULL: target = saw_nan ? ZB_FLOAT64 : ZB_STRING; break;
+      case K_NULL: /* all missing: NaT makes them timestamps[s], as pandas */
+        target = saw_nan & 2 ? ZB_TIMESTAMP : saw_nan ? ZB_FLOAT64 : ZB_STRING;
+        unit = (zb_time_unit)finest;
+        break;
       case K_BOOL: target = ZB_BOOL; break;
       case K_INT:
         if (!any_float) {
@@ -675,7 +727,10 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
       case K_FLOAT: target = ZB_FLOAT64; break;
       case K_STR: target = ZB_STRING; break;
       case K_DATE: target = ZB_DATE32; break;
-      case K_DATETIME: target = ZB_TIMESTAMP; break;
+      case K_DATETIME:
+        target = ZB_TIMESTAMP;
+        unit = (zb_time_unit)finest;
+        break;
       default: break;
     }
   }
