@@ -330,7 +330,7 @@ class DatetimeMethods:
         >>> import datetime
         >>> s = zb.Series([datetime.datetime(2024, 3, 9, 14, 5, 30), None])
         >>> s.dt.floor("h").to_list()
-        [datetime.datetime(2024, 3, 9, 14, 0), None]
+        [Timestamp('2024-03-09 14:00:00'), NaT]
         """
         return self._new(_dt_methods.round_to(self._s._col, freq, "floor", ambiguous,
                                               nonexistent))
@@ -342,7 +342,7 @@ class DatetimeMethods:
         --------
         >>> import datetime
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.ceil("h").to_list()
-        [datetime.datetime(2024, 3, 9, 15, 0)]
+        [Timestamp('2024-03-09 15:00:00')]
         """
         return self._new(_dt_methods.round_to(self._s._col, freq, "ceil", ambiguous,
                                               nonexistent))
@@ -355,7 +355,7 @@ class DatetimeMethods:
         --------
         >>> import datetime
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 30)]).dt.round("h").to_list()
-        [datetime.datetime(2024, 3, 9, 14, 0)]
+        [Timestamp('2024-03-09 14:00:00')]
         """
         return self._new(_dt_methods.round_to(self._s._col, freq, "round", ambiguous,
                                               nonexistent))
@@ -367,7 +367,7 @@ class DatetimeMethods:
         --------
         >>> import datetime
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.normalize().to_list()
-        [datetime.datetime(2024, 3, 9, 0, 0)]
+        [Timestamp('2024-03-09 00:00:00')]
         """
         return self._new(_dt_methods.round_to(self._s._col, "D", "floor"))
 
