@@ -167,7 +167,8 @@ static zb_status infer_runs(const zb_column *col, const char *name, int64_t per,
     if (end - first == 1 || falls != 1) {
       char when[64];
       wall_text(v[first], per, when, sizeof when);
-      bool alone = end - first == 1 && total == 1 && memchr(flags + end, 1, (size_t)(n - end)) == NULL;
+      bool alone = end - first == 1 && total == 1 &&
+                   memchr(flags + end, 1, (size_t)(n - end)) == NULL;
       if (falls > 1)
         return zb_error_set(err, ZB_EINVAL,
                             "row %lld: cannot infer DST in time zone '%s': the ambiguous wall "
