@@ -126,8 +126,10 @@ static int classify(PyObject *o, int *saw_nan) {
  * not one: numpy integers already pass as ints (__index__), the others
  * would be refused.  A datetime64 is read at microseconds first (a day's
  * item() is a date, a nanosecond's an int; Python datetimes hold no finer
- * unit); NaT becomes None. */
-static PyObject *numpy_scalar_value(PyObject *o) {
+ * unit: *nanos gets the nanoseconds past its microsecond); NaT becomes
+ * None. */
+static PyObject *numpy_scalar_value(PyObject *o, int *nanos) {
+  *nanos = 0;
   if (strncmp(Py_TYPE(o)->tp_name, "numpy.", 6) != 0) return NULL;
   PyObject *v = PyObject_CallMethod(o, "item", NULL);
   if (v == NULL) {
@@ -137,6 +139,15 @@ static PyObject *numpy_scalar_value(PyObject *o) {
   /* datetime64 of any unit as a datetime (pandas reads np.datetime64("2024-01-01")
    * as a timestamp, not a date; finer than us, item() is an int of ns) */
   if (strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") == 0 && v != Py_None) {
+    if (PyLong_Check(v)) { /* finer than us: its ns past the us */
+      PyObject *ns = PyObject_CallMethod(o, "astype", "s", "datetime64[ns]");
+      PyObject *iv = ns != NULL ? PyObject_CallMethod(ns, "item", NULL) : NULL;
+      long long x = iv != NULL && PyLong_Check(iv) ? PyLong_AsLongLong(iv) : 0;
+      if (PyErr_Occurred()) PyErr_Clear();
+      *nanos = (int)(((x % 1000) + 1000) % 1000);
+      Py_XDECREF(iv);
+      Py_XDECREF(ns);
+    }
     Py_DECREF(v);
     PyObject *us = PyObject_CallMethod(o, "astype", "s", "datetime64[us]");
     v = us != NULL ? PyObject_CallMethod(us, "item", NULL) : NULL;
@@ -359,7 +370,7 @@ static int us_to_unit(int64_t us, zb_time_unit unit, int64_t *out) {
  * out: "UTC" when aware datetimes were converted. */
 static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, char *tz,
                              PyObject *const *items, const uint8_t *kinds, Py_ssize_t n,
-                             int64_t nulls, const char *label) {
+                             int64_t nulls, const char *label, const int16_t *np_nanos) {
   zb_buffer *data = NULL, *validity = NULL;
   zb_error err;
   err.message[0] = '\0';
@@ -410,7 +421,9 @@ static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, ch
           }
         }
         int64_t *slot = &((int64_t *)d)[i], nanos_ = 0;
-        if (k == K_DATETIME && unit == ZB_NANO) { /* pd.Timestamp's nanoseconds */
+        if (k == K_DATETIME && unit == ZB_NANO && np_nanos != NULL) { /* np.datetime64's */
+          nanos_ = np_nanos[i];
+        } else if (k == K_DATETIME && unit == ZB_NANO) { /* pd.Timestamp's nanoseconds */
           int u_, ns_;
           if (zbpy_datetime_unit(o, &u_, &ns_) < 0) goto error;
           nanos_ = ns_;
@@ -617,6 +630,7 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
   make_label(name, label, sizeof label);
   PyObject *fast = NULL, *converted = NULL, *result = NULL;
   uint8_t *kinds = NULL;
+  int16_t *np_nanos = NULL; /* np.datetime64s' ns past their us (NULL when none) */
   zb_type_id target = ZB_TYPE_COUNT;
   zb_time_unit unit = ZB_MICRO;
   char tz[128];
@@ -656,7 +670,19 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
         if (u_ > finest) finest = u_;
       }
     }
-    PyObject *pv = k == K_OTHER ? numpy_scalar_value(items[i]) : NULL;
+    int nanos = 0;
+    PyObject *pv = k == K_OTHER ? numpy_scalar_value(items[i], &nanos) : NULL;
+    if (pv != NULL && nanos != 0) { /* kept beside the datetime, which holds us */
+      if (np_nanos == NULL) {
+        np_nanos = (int16_t *)zb_calloc(kb, sizeof(int16_t));
+        if (np_nanos == NULL) {
+          Py_DECREF(pv);
+          zbpy_raise_nomem(st, "the nanoseconds of numpy datetimes", kb * sizeof(int16_t));
+          goto error;
+        }
+      }
+      np_nanos[i] = (int16_t)nanos;
+    }
     int pk = pv != NULL ? classify(pv, &saw_nan) : K_OTHER;
     if (pv != NULL && pk == K_OTHER) Py_CLEAR(pv); /* errors name the numpy type */
     if (pv != NULL) {
@@ -759,9 +785,10 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
     }
     goto error;
   }
-  result = build_fixed(st, target, unit, tz, items, kinds, n, nulls, label);
+  result = build_fixed(st, target, unit, tz, items, kinds, n, nulls, label, np_nanos);
 error:
   zb_free(kinds);
+  zb_free(np_nanos);
   Py_XDECREF(converted);
   Py_XDECREF(fast);
   return result;

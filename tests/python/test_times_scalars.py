@@ -34,6 +34,8 @@ SPELLINGS = {
     "np datetime64 units": [np.datetime64("2024-01-01"), np.datetime64("2024-01-01T10:00:00.001"),
                             np.datetime64("NaT", "s")],
     "np NaT only": [np.datetime64("NaT")],
+    "np ns": [np.datetime64("2024-01-01T00:00:00.000000001"), None, np.datetime64("NaT", "s"),
+              np.datetime64("1969-12-31T23:59:59.999999999")],
     "all NaT": [pd.NaT, pd.NaT],
     "None+NaT": [None, pd.NaT],
 }
