@@ -45,13 +45,18 @@ ZB_API int64_t zb_tz_transition_count(const zb_tz *tz);
 /* What tz_localize does with a wall time that occurs twice (a fall-back
  * hour): raise, NaT, or take the earlier instant (pandas' ambiguous=True,
  * daylight time) / the later one (False).  ZB_TZ_AMBIGUOUS_ARRAY: per row
- * from a bool column (true: the earlier). */
+ * from a bool column (true: the earlier).  ZB_TZ_AMBIGUOUS_INFER: from the
+ * order of the rows, as pandas' ambiguous="infer": each run of adjacent
+ * ambiguous rows must repeat its wall times exactly once (the first pass
+ * is the earlier instant, the rows from the first one not later than its
+ * predecessor the later); else ZB_EINVAL naming the run's first row. */
 typedef enum zb_tz_ambiguous {
   ZB_TZ_AMBIGUOUS_RAISE = 0,
   ZB_TZ_AMBIGUOUS_NAT,
   ZB_TZ_AMBIGUOUS_EARLIER,
   ZB_TZ_AMBIGUOUS_LATER,
-  ZB_TZ_AMBIGUOUS_ARRAY
+  ZB_TZ_AMBIGUOUS_ARRAY,
+  ZB_TZ_AMBIGUOUS_INFER
 } zb_tz_ambiguous;
 
 /* What tz_localize does with a wall time that does not occur (a

@@ -25,7 +25,7 @@ import numpy as np
 from zambezi import _base, _core, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._concat import _concat_columns
-from zambezi._convert import null_mask, to_column, values_numpy
+from zambezi._convert import null_mask, to_column, to_python_list, values_numpy
 from zambezi._profile import python_calls
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -247,7 +247,7 @@ def _map_function(col, func, na_action, what):
             else:
                 codes = np.where(m, -1, codes)
         return _core.take(mapped, _positions(codes))
-    values = col.to_pylist()
+    values = to_python_list(col)  # Timestamps / Timedeltas, as pandas passes
     if col.dtype.startswith("float"):
         values = [float("nan") if v is None else v for v in values]
     with python_calls(what, len(values), "a Python function per value: slow"):
@@ -318,7 +318,7 @@ class _Row:
 
 
 def _py_values(col):
-    vals = _host(col).to_pylist()
+    vals = to_python_list(_host(col))
     if col.dtype.startswith("float"):
         return [float("nan") if v is None else v for v in vals]
     return vals

@@ -289,6 +289,22 @@ def _default_str_dtype(pd):
     return _DEFAULT_STR[0]
 
 
+def to_python_list(col):
+    """The column's values as Python objects, as pandas' ``tolist`` gives
+    them: timestamps as pd.Timestamp (zone and nanoseconds kept), durations
+    as pd.Timedelta, NaT where missing -- boxed by pandas over the whole
+    column, no Python loop; without pandas, datetime.datetime /
+    datetime.timedelta and None.  Other dtypes as ``Column.to_pylist``."""
+    dt = col.dtype
+    if dt.startswith(("timestamp", "duration")):
+        try:
+            import pandas  # noqa: F401
+        except ImportError:  # pragma: no cover - depends on the environment
+            return col.to_pylist()
+        return column_to_pandas(col).tolist()
+    return col.to_pylist()
+
+
 def column_to_pandas(col, name=None):
     """A pandas Series with the dtype a pandas user expects (see module doc)."""
     import pandas as pd

@@ -12,8 +12,8 @@ with one engine ``take`` and cut rows out of it without copying).
 
 Values are what ``Series.to_list`` / ``Series.to_numpy`` give, so they
 differ from pandas where those do: missing values are None in Python
-objects (pandas: NaN, NaT or pd.NA by dtype), timestamps are
-``datetime.datetime`` (pandas: Timestamp).
+objects (pandas: NaN or pd.NA by dtype), except in timestamp and duration
+columns, whose values are pd.Timestamp / pd.Timedelta and NaT as pandas'.
 
 The common dtype of ``to_numpy`` follows pandas: one dtype stays itself;
 integers and floats promote as numpy does (int8 + uint8 -> int16, int64 +
@@ -98,7 +98,7 @@ def _column_array(col, na_value):
 def _object_values(col):
     """The column as an object array of to_list's values (ints stay ints,
     datetimes stay datetimes, None where missing)."""
-    return _convert._object_array(col.to_pylist())
+    return _convert._object_array(_convert.to_python_list(col))
 
 
 def common_dtype(dtypes):
@@ -196,7 +196,7 @@ def row_series(df, row, label):
     cols = [row.column(j) for j in range(len(names))]
     target = row_dtype(c.dtype for c in cols)
     if target is None:
-        return {nm: c.to_pylist()[0] for nm, c in zip(names, cols)}
+        return {nm: _convert.to_python_list(c)[0] for nm, c in zip(names, cols)}
     cols = [c if c.dtype == target else _core.cast(c, target) for c in cols]
     col = _core.concat(cols) if len(cols) > 1 else cols[0]
     return df._constructor_sliced._from_column(col, label, _labels.index_for(df, names))
@@ -257,7 +257,8 @@ class FrameConvert:
         t = self._table
         if t.device != "cpu":
             t = t.to_device("cpu")
-        return _labels.label_list(self), [t.column(i).to_pylist() for i in range(t.num_columns)]
+        return _labels.label_list(self), [_convert.to_python_list(t.column(i))
+                                          for i in range(t.num_columns)]
 
     # -- numpy -------------------------------------------------------------
     def to_numpy(self, dtype=None, copy=False, na_value=NO_DEFAULT):

@@ -350,7 +350,77 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
 def _offset_ns(v):
     from zambezi._rolling import _offset_ns as off
 
+    if isinstance(v, str) and v.strip().startswith("-"):  # pandas' offset="-3min"
+        return -off(v.strip()[1:])
     return off(v)
+
+
+def _group_tick_bins(tg, g, n_groups, tz, rule, closed, origin, offset):
+    """Each group's own grid of a fixed-span rule, as pandas lays out
+    ``groupby(k).resample(rule)``: the bins of resample over the group's
+    rows alone (its first time sets "start_day" / "start", its last
+    "end" / "end_day").  tg: the rows' times (UTC ns, no NaT), g: their
+    group ids (0 .. n_groups-1).  Returns (each row's bin within its group,
+    each group's first edge, in_wall): edges are base + k * rule.tick, in
+    wall time (then converted to UTC) when in_wall.  Vectorized over groups
+    and rows: one scatter-min / max for the groups' first and last times,
+    then numpy arithmetic."""
+    freq = rule.tick
+    first = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
+    last = np.full(n_groups, np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(first, g, tg)
+    np.maximum.at(last, g, tg)
+    empty = last < first  # groups with no row: any edge will do
+    first[empty] = 0
+    last[empty] = 0
+    if freq % _DAY == 0 and tz is not None:
+        # zone-aware days: calendar days from each group's first local
+        # midnight (origin and offset unused), as resample; compared in wall time
+        wall_first = _tz.utc_to_wall_ns(tz, first)
+        start = wall_first // _DAY * _DAY
+        if closed == "right":
+            start = start - freq
+        wall_t = _tz.utc_to_wall_ns(tz, tg)
+        b = (wall_t - start[g] - (1 if closed == "right" else 0)) // freq
+        return b, start, True
+    off = 0 if offset is None else _offset_ns(offset)
+
+    def local(utc):  # the zone's offsets at the instants utc (ns)
+        return np.zeros_like(utc) if tz is None else _tz.utc_to_wall_ns(tz, utc) - utc
+
+    if isinstance(origin, str) and origin == "start_day":
+        lo = local(first)
+        org = (first + lo) // _DAY * _DAY - lo
+    elif isinstance(origin, str) and origin == "start":
+        org = first
+    elif isinstance(origin, str) and origin == "epoch":
+        org = np.full(n_groups, 0 if tz is None else -int(local(np.zeros(1, np.int64))[0]),
+                      dtype=np.int64)
+    elif isinstance(origin, str) and origin in ("end", "end_day"):
+        if origin == "end":
+            ol = last
+        else:
+            lo = local(last)
+            ol = -((-(last + lo)) // _DAY) * _DAY - lo
+        sub = (ol - first) // freq
+        if closed == "left":
+            sub += 1
+        first = ol - sub * freq
+        org = first
+    else:
+        org = np.full(n_groups, _scalar_ns(origin, "origin"), dtype=np.int64)
+    org = org + off
+    fo = (first - org) % freq
+    if closed == "right":
+        fres = np.where(fo > 0, first - fo, first - freq)
+    else:
+        fres = np.where(fo > 0, first - fo, first)
+    b = (tg - fres[g] - (1 if closed == "right" else 0)) // freq
+    if len(b) and b.min() < 0:
+        raise InvalidValueError(f"groupby.resample: with origin={origin!r} and "
+                                f"offset={offset!r} some times fall before their group's first "
+                                "bin (pandas: 'Values falls before first bin')")
+    return b, fres, False
 
 
 # -- the Resampler -------------------------------------------------------------
@@ -936,10 +1006,13 @@ class GroupByResampler(Resampler):
     group-by over (group, bin): the grid of each group's bins is laid out
     with numpy from per-group bin ranges, never a loop over groups.
 
-    Deviation: the bins are the one grid resample gives for all rows, so
-    rules whose grid depends on where a group starts (fixed steps that do
-    not divide a day, several days, origin="start" / "end" / "end_day")
-    raise UnsupportedError.
+    Fixed steps whose grid depends on where a group starts (steps that do
+    not divide a day, several days, ``offset=``, origin "start" / "end" /
+    "end_day" / a timestamp) give each group its own grid, as pandas: the
+    groups' first and last times come from one scatter-min / max, their
+    bins from numpy arithmetic over all rows at once.  Zone-aware multi-day
+    steps count calendar days in wall time from each group's first local
+    midnight.
 
     Examples
     --------
@@ -968,13 +1041,12 @@ def groupby_resample(gb, rule, on=None, level=None, closed=None, label=None,
     r = _resample(obj, rule, on=on, level=level, closed=closed, label=label, origin=origin,
                   offset=offset, what="groupby.resample")
     rl = r._rule
-    if rl.tick is not None and (_DAY % rl.tick != 0 or offset is not None or
-                                not (isinstance(origin, str) and
-                                     origin in ("start_day", "epoch"))):
-        raise UnsupportedError(
-            f"groupby.resample({rule!r}): only steps that divide a day (or calendar rules) "
-            "with origin 'start_day' / 'epoch' are supported, where every group's bins lie on "
-            "one grid")
+    # one grid for all groups when the rule's bins do not depend on where a
+    # group starts: calendar rules, and steps dividing a day from midnight
+    # or the epoch; else each group's own grid (_group_tick_bins)
+    own_grid = rl.tick is not None and (_DAY % rl.tick != 0 or offset is not None or
+                                        not (isinstance(origin, str) and
+                                             origin in ("start_day", "epoch")))
     ids_col, n_groups = gb._ids()
     ids = np.asarray(_convert.values_numpy(ids_col), dtype=np.int64)
     mask = _convert.null_mask(ids_col)
@@ -982,7 +1054,12 @@ def groupby_resample(gb, rule, on=None, level=None, closed=None, label=None,
     ok = (b >= 0) & (ids >= 0)
     if mask is not None:
         ok &= ~mask
-    g, bv = ids[ok], b[ok]
+    g = ids[ok]
+    if own_grid:
+        bv, base, in_wall = _group_tick_bins(r._bins.t_ns[ok], g, n_groups, r._tz, rl,
+                                             r._closed, origin, offset)
+    else:
+        bv = b[ok]
     big = np.iinfo(np.int64).max
     lo = np.full(n_groups, big, dtype=np.int64)
     hi = np.full(n_groups, -1, dtype=np.int64)
@@ -997,7 +1074,18 @@ def groupby_resample(gb, rule, on=None, level=None, closed=None, label=None,
     grid_bin = lo[grid_group] + np.arange(total, dtype=np.int64) - starts[grid_group]
     row_cell = np.full(len(b), -1, dtype=np.int64)
     row_cell[ok] = starts[g] + bv - lo[g]
-    bins = _Bins(row_cell, r._bins.labels[grid_bin] if total else np.empty(0, np.int64))
+    if not total:
+        labels = np.empty(0, np.int64)
+    elif own_grid:
+        edge = base[grid_group] + grid_bin * rl.tick
+        default = "right" if isinstance(origin, str) and origin in ("end", "end_day") \
+            else "left"
+        if _check_side(label, "label", default) == "right":
+            edge += rl.tick
+        labels = _wall_to_utc(_zone(r._tz), edge) if in_wall else edge
+    else:
+        labels = r._bins.labels[grid_bin]
+    bins = _Bins(row_cell, labels)
     bins.order = r._bins.order
     bins.has_nat = bool((row_cell < 0).any()) or total == 0
     # the keys of each cell: each group's first row, repeated over its bins

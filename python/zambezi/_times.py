@@ -321,15 +321,14 @@ def to_datetime(arg, errors="raise", dayfirst=False, yearfirst=False, utc=False,
     --------
     >>> s = zb.to_datetime(zb.Series(["2024-03-09", "2024-03-10 14:05:30", None]))
     >>> s.dtype, s.to_list()
-    ('timestamp[us]', [datetime.datetime(2024, 3, 9, 0, 0), \
-datetime.datetime(2024, 3, 10, 14, 5, 30), None])
+    ('timestamp[us]', [Timestamp('2024-03-09 00:00:00'), Timestamp('2024-03-10 14:05:30'), NaT])
     >>> zb.to_datetime(zb.Series(["09/03/2024", "x"]), format="%d/%m/%Y",
     ...                errors="coerce").to_list()
-    [datetime.datetime(2024, 3, 9, 0, 0), None]
+    [Timestamp('2024-03-09 00:00:00'), NaT]
     >>> zb.to_datetime(zb.Series([0, 86400]), unit="s").dt.day.to_list()
     [1, 2]
     >>> zb.to_datetime(zb.DataFrame({"year": [2024], "month": [2], "day": [29]})).to_list()
-    [datetime.datetime(2024, 2, 29, 0, 0)]
+    [Timestamp('2024-02-29 00:00:00')]
     """
     _check_errors(errors)
     if not exact or origin != "unix" or yearfirst:
@@ -601,8 +600,8 @@ def date_range(start=None, end=None, periods=None, freq=None, tz=None, normalize
     Examples
     --------
     >>> zb.date_range("2024-01-30", periods=3).to_list()
-    [datetime.datetime(2024, 1, 30, 0, 0), datetime.datetime(2024, 1, 31, 0, 0), \
-datetime.datetime(2024, 2, 1, 0, 0)]
+    [Timestamp('2024-01-30 00:00:00'), Timestamp('2024-01-31 00:00:00'), \
+Timestamp('2024-02-01 00:00:00')]
     >>> [d.day for d in zb.date_range("2024-01-15", "2024-04-30", freq="ME").to_list()]
     [31, 29, 31, 30]
     >>> len(zb.date_range("2024-01-01", "2024-01-02", freq="15min"))
@@ -701,8 +700,7 @@ def timedelta_range(start=None, end=None, periods=None, freq=None, name=None,
     Examples
     --------
     >>> zb.timedelta_range("1 day", periods=3, freq="12h").to_list()
-    [datetime.timedelta(days=1), datetime.timedelta(days=1, seconds=43200), \
-datetime.timedelta(days=2)]
+    [Timedelta('1 days 00:00:00'), Timedelta('1 days 12:00:00'), Timedelta('2 days 00:00:00')]
     """
     def ns(v, what):
         if v is None:

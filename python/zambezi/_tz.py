@@ -24,7 +24,7 @@ _FIXED = re.compile(r"^(?:UTC)?([+-])(\d\d):?(\d\d)?$")
 _NAME = re.compile(r"^[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)*$")
 _cache = {}
 
-_AMBIGUOUS = {"raise": 0, "NaT": 1}
+_AMBIGUOUS = {"raise": 0, "NaT": 1, "infer": 5}
 _NONEXISTENT = {"raise": 0, "NaT": 1, "shift_forward": 2, "shift_backward": 3}
 
 
@@ -135,14 +135,14 @@ def localize(col, tz, ambiguous="raise", nonexistent="raise", what="tz_localize"
     elif isinstance(ambiguous, str):
         if ambiguous not in _AMBIGUOUS:
             raise InvalidValueError(
-                f"dt.{what}: ambiguous must be 'raise', 'NaT', a bool or a bool array, not "
-                f"{ambiguous!r} ('infer' is not supported)")
+                f"dt.{what}: ambiguous must be 'raise', 'infer', 'NaT', a bool or a bool "
+                f"array, not {ambiguous!r}")
         amb = _AMBIGUOUS[ambiguous]
     else:
         arr = np.asarray(ambiguous)
         if arr.dtype != np.bool_ or arr.ndim != 1:
-            raise InvalidValueError(f"dt.{what}: ambiguous must be 'raise', 'NaT', a bool or a "
-                                    "1-D bool array")
+            raise InvalidValueError(f"dt.{what}: ambiguous must be 'raise', 'infer', 'NaT', a "
+                                    "bool or a 1-D bool array")
         if len(arr) != col.length:
             raise InvalidValueError(f"dt.{what}: ambiguous has {len(arr)} values for "
                                     f"{col.length} timestamps")

@@ -330,7 +330,7 @@ class DatetimeMethods:
         >>> import datetime
         >>> s = zb.Series([datetime.datetime(2024, 3, 9, 14, 5, 30), None])
         >>> s.dt.floor("h").to_list()
-        [datetime.datetime(2024, 3, 9, 14, 0), None]
+        [Timestamp('2024-03-09 14:00:00'), NaT]
         """
         return self._new(_dt_methods.round_to(self._s._col, freq, "floor", ambiguous,
                                               nonexistent))
@@ -342,7 +342,7 @@ class DatetimeMethods:
         --------
         >>> import datetime
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.ceil("h").to_list()
-        [datetime.datetime(2024, 3, 9, 15, 0)]
+        [Timestamp('2024-03-09 15:00:00')]
         """
         return self._new(_dt_methods.round_to(self._s._col, freq, "ceil", ambiguous,
                                               nonexistent))
@@ -355,7 +355,7 @@ class DatetimeMethods:
         --------
         >>> import datetime
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 30)]).dt.round("h").to_list()
-        [datetime.datetime(2024, 3, 9, 14, 0)]
+        [Timestamp('2024-03-09 14:00:00')]
         """
         return self._new(_dt_methods.round_to(self._s._col, freq, "round", ambiguous,
                                               nonexistent))
@@ -367,7 +367,7 @@ class DatetimeMethods:
         --------
         >>> import datetime
         >>> zb.Series([datetime.datetime(2024, 3, 9, 14, 5)]).dt.normalize().to_list()
-        [datetime.datetime(2024, 3, 9, 0, 0)]
+        [Timestamp('2024-03-09 00:00:00')]
         """
         return self._new(_dt_methods.round_to(self._s._col, "D", "floor"))
 
@@ -440,8 +440,11 @@ class DatetimeMethods:
         zone-aware ones back to naive wall times (tz None).
 
         ambiguous: for a wall time a fall-back hour repeats, "raise", "NaT",
-        True (the first, daylight time), False (the second) or a bool array
-        per row ("infer" is not supported).  nonexistent: for a wall time a
+        True (the first, daylight time), False (the second), a bool array
+        per row, or "infer": from the order of the rows, as pandas infers
+        it (each run of adjacent ambiguous rows must go back in time
+        exactly once: the rows before that are daylight time, the rest
+        standard time; else InvalidValueError).  nonexistent: for a wall time a
         spring-forward gap skips, "raise", "NaT", "shift_forward" (the first
         time after the gap) or "shift_backward" (the last one before it).
         Named zones are read from the system's zoneinfo or the tzdata
@@ -459,6 +462,14 @@ class DatetimeMethods:
         >>> fall = zb.Series([datetime.datetime(2024, 10, 27, 2, 30)])
         >>> fall.dt.tz_localize("Europe/Berlin", ambiguous=False).dt.tz_convert("UTC").dt.hour
         0    1
+        dtype: int32
+        >>> hours = zb.Series(pd.to_datetime(["2024-10-27 01:30", "2024-10-27 02:30",
+        ...                                   "2024-10-27 02:30", "2024-10-27 03:30"]))
+        >>> hours.dt.tz_localize("Europe/Berlin", ambiguous="infer").dt.tz_convert("UTC").dt.hour
+        0    23
+        1     0
+        2     1
+        3     2
         dtype: int32
         """
         return self._new(_dt_methods.tz_localize(self._s._col, tz, ambiguous, nonexistent))

@@ -358,7 +358,7 @@ class Index:
         >>> zb.Index(["x", None]).to_list()
         ['x', None]
         """
-        return self._levels()[0].to_pylist()
+        return _convert.to_python_list(self._levels()[0])
 
     tolist = to_list
 
@@ -427,7 +427,7 @@ class Index:
         return pd.Index(_convert.column_to_pandas(col), name=self.name)
 
     def _label_at(self, i):
-        return self._levels()[0].slice(i, 1).to_pylist()[0]
+        return _convert.to_python_list(self._levels()[0].slice(i, 1))[0]
 
     def __getitem__(self, key):
         from zambezi import _indexing
@@ -951,10 +951,10 @@ class MultiIndex(Index):
         return cls._from_columns(cols, list(names) if names is not None else t.names)
 
     def _label_at(self, i):
-        return tuple(c.slice(i, 1).to_pylist()[0] for c in self._levels())
+        return tuple(_convert.to_python_list(c.slice(i, 1))[0] for c in self._levels())
 
     def to_list(self):
-        return list(zip(*[c.to_pylist() for c in self._levels()]))
+        return list(zip(*[_convert.to_python_list(c) for c in self._levels()]))
 
     tolist = to_list
 

@@ -133,15 +133,7 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
     def _value_at(self, i):
         """The value at row position i (in range); a timestamp as pandas'
         Timestamp (nanoseconds and zone kept)."""
-        one = self._col.slice(i, 1)
-        if one.dtype.startswith("timestamp"):
-            from zambezi import _stats
-
-            if one.null_count:
-                return None
-            return _stats.box_timestamp(int(_convert.values_numpy(one).view("int64")[0]),
-                                        one.unit, one.timezone)
-        return one.to_pylist()[0]
+        return _convert.to_python_list(self._col.slice(i, 1))[0]
 
     def _describe(self):
         return f"Series {self._name!r} ({self._col.dtype})"
@@ -473,10 +465,11 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         return arr
 
     def to_list(self):
-        """The values as a list of Python objects (None for nulls; dates as
-        datetime.date, timestamps as datetime.datetime -- aware, in the
-        column's zone, when it has one; nanoseconds are cut to microseconds,
-        the finest a datetime holds; pandas gives Timestamps).
+        """The values as a list of Python objects, as pandas gives them:
+        None for nulls, dates as datetime.date, timestamps as pd.Timestamp
+        (in the column's zone when it has one, nanoseconds kept) and
+        durations as pd.Timedelta, with NaT where missing (datetime.datetime
+        / datetime.timedelta and None when pandas is not installed).
 
         Examples
         --------
@@ -484,8 +477,11 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         [1, None, 3]
         >>> zb.Series(["x", None]).tolist()
         ['x', None]
+        >>> zb.Series(pd.to_datetime(["2024-03-31 01:30", None])).dt.tz_localize(
+        ...     "Europe/Berlin").to_list()
+        [Timestamp('2024-03-31 01:30:00+0100', tz='Europe/Berlin'), NaT]
         """
-        return self._col.to_pylist()
+        return _convert.to_python_list(self._col)
 
     tolist = to_list
 
@@ -505,7 +501,7 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         from zambezi import _frame_convert
 
         make = _frame_convert._mapping_factory(into)
-        return make(zip(self._index.to_list(), self._col.to_pylist()))
+        return make(zip(self._index.to_list(), _convert.to_python_list(self._col)))
 
     def items(self):
         """Iterate over (label, value) pairs (values as ``to_list`` gives
@@ -516,7 +512,7 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> list(zb.Series(["x", None], index=[10, 20]).items())
         [(10, 'x'), (20, None)]
         """
-        return zip(self._index.to_list(), self._col.to_pylist())
+        return zip(self._index.to_list(), _convert.to_python_list(self._col))
 
     def keys(self):
         """The row labels (``index``), as pandas' ``keys``.

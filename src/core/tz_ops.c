@@ -34,7 +34,7 @@ zb_status zb_column_tz_localize(const zb_column *col, const zb_tz *tz, const cha
   ZB_RETURN_NOT_OK(check_stamps(col, tz, out, "tz_localize", err));
   if (tz_name == NULL || tz_name[0] == '\0')
     return zb_error_set(err, ZB_EINVAL, "tz_localize: no zone name");
-  if ((int)ambiguous < 0 || ambiguous > ZB_TZ_AMBIGUOUS_ARRAY)
+  if ((int)ambiguous < 0 || ambiguous > ZB_TZ_AMBIGUOUS_INFER)
     return zb_error_set(err, ZB_EINVAL, "tz_localize: unknown ambiguous choice %d",
                         (int)ambiguous);
   if ((int)nonexistent < 0 || nonexistent > ZB_TZ_NONEXISTENT_SHIFT_BACKWARD)

@@ -15,8 +15,18 @@
  * Work runs in morsels on the thread pool; a morsel records its first row
  * that a "raise" choice rejects, and the first such row of all is the
  * error.
+ *
+ * ambiguous "infer" (pandas' _get_dst_hours): the morsels write each
+ * ambiguous row's earlier instant, flag the row and keep the gap to its
+ * later one; then one pass over the flags takes each run of adjacent
+ * flagged rows: its earlier instants must fall back exactly once (one row
+ * not after its predecessor), and the rows from there on take the later
+ * instant.  A run of one row, one that never falls back or one that falls
+ * back twice cannot be inferred: an error naming its first row, as pandas
+ * raises before looking at any other row.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/calendar.h"
 #include "core/tz.h"
@@ -33,6 +43,8 @@ typedef struct tz_job {
   uint8_t *valid; /* output bitmap (offset 0), or NULL when no row is null */
   int64_t *bad_row;
   int *bad_kind;
+  uint8_t *infer;   /* "infer": 1 on ambiguous rows, else 0 (else NULL) */
+  int32_t *gap_s;   /* "infer": later - earlier instant of them, seconds */
 } tz_job;
 
 static void tz_morsel(void *ctx, int64_t task, int worker) {
@@ -49,6 +61,7 @@ static void tz_morsel(void *ctx, int64_t task, int worker) {
   const int64_t per = j->per_sec;
   j->bad_row[task] = -1;
   j->bad_kind[task] = BAD_NONE;
+  if (j->infer != NULL) memset(j->infer + start, 0, (size_t)n);
   for (int64_t k = 0; k < n; k++) {
     int64_t row = start + k;
     if (!zb_column_is_valid(c, row)) {
@@ -72,7 +85,11 @@ static void tz_morsel(void *ctx, int64_t task, int worker) {
         if (choice == ZB_TZ_AMBIGUOUS_ARRAY)
           choice = amb[(aoff + row) >> 3] >> ((aoff + row) & 7) & 1 ? ZB_TZ_AMBIGUOUS_EARLIER
                                                                     : ZB_TZ_AMBIGUOUS_LATER;
-        if (choice == ZB_TZ_AMBIGUOUS_RAISE) bad = BAD_AMBIGUOUS;
+        if (choice == ZB_TZ_AMBIGUOUS_INFER) { /* the earlier now; the run pass decides */
+          j->infer[row] = 1;
+          j->gap_s[row] = (int32_t)(ol - or_);
+          pick = a < b ? a : b;
+        } else if (choice == ZB_TZ_AMBIGUOUS_RAISE) bad = BAD_AMBIGUOUS;
         else if (choice == ZB_TZ_AMBIGUOUS_NAT) null = true;
         else pick = (choice == ZB_TZ_AMBIGUOUS_EARLIER) == (a < b) ? a : b;
       } else if (vb) {
@@ -112,6 +129,65 @@ static void tz_morsel(void *ctx, int64_t task, int worker) {
   }
 }
 
+/* "YYYY-MM-DD HH:MM:SS" of wall value x (per ticks a second), for messages. */
+static void wall_text(int64_t x, int64_t per, char *buf, size_t size) {
+  int64_t days, y;
+  int32_t sod, sub;
+  unsigned mo, d;
+  zb__dt_split(x, per, 0, &days, &sod, &sub);
+  zb__civil_from_days(days, &y, &mo, &d);
+  snprintf(buf, size, "%04lld-%02u-%02u %02d:%02d:%02d", (long long)y, mo, d,
+           (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60));
+}
+
+/* ambiguous "infer": each run of adjacent ambiguous rows (flags) falls
+ * back exactly once in its earlier instants (out); the rows from the
+ * fall-back on move to their later instant (gap_s).  Serial: a run can
+ * span morsels.  On failure the error names the run's first row. */
+static zb_status infer_runs(const zb_column *col, const char *name, int64_t per,
+                            const uint8_t *flags, const int32_t *gap_s, int64_t *out,
+                            zb_error *err) {
+  int64_t n = col->length, total = 0;
+  const int64_t *v = (const int64_t *)col->data->data + col->offset;
+  for (int64_t i = 0, check = 0; i < n;) {
+    if (i >= check) { /* a serial pass: Ctrl-C every morsel's worth of rows */
+      if (zb_cancel_requested()) return zb_error_set(err, ZB_ECANCEL, "tz_localize: interrupted");
+      check = i + ZB_MORSEL_ROWS;
+    }
+    const uint8_t *hit = flags[i] ? flags + i : memchr(flags + i, 1, (size_t)(n - i));
+    if (hit == NULL) break;
+    int64_t first = hit - flags, end = first;
+    while (end < n && flags[end]) end++;
+    total += end - first;
+    int64_t falls = 0, at = -1;
+    for (int64_t r = first + 1; r < end; r++)
+      if (out[r] <= out[r - 1]) {
+        if (falls++ == 0) at = r;
+      }
+    if (end - first == 1 || falls != 1) {
+      char when[64];
+      wall_text(v[first], per, when, sizeof when);
+      bool alone = end - first == 1 && total == 1 &&
+                   memchr(flags + end, 1, (size_t)(n - end)) == NULL;
+      if (falls > 1)
+        return zb_error_set(err, ZB_EINVAL,
+                            "row %lld: cannot infer DST in time zone '%s': the ambiguous wall "
+                            "times from %s fall back %lld times where a clock change repeats "
+                            "them once; pass ambiguous='NaT', True/False or a bool array",
+                            (long long)first, name, when, (long long)falls);
+      return zb_error_set(err, ZB_EINVAL,
+                          "row %lld: cannot infer DST for %s in time zone '%s': %s; pass "
+                          "ambiguous='NaT', True/False or a bool array",
+                          (long long)first, when, name,
+                          alone ? "it is the only ambiguous time, with no repeat to go by"
+                                : "its ambiguous wall times are not repeated");
+    }
+    for (int64_t r = at; r < end; r++) out[r] += (int64_t)gap_s[r] * per;
+    i = end;
+  }
+  return ZB_OK;
+}
+
 zb_status zb__cpu_tz(const zb_column *col, const zb_column *amb, int variant, const zb_tz *tz,
                      const char *name, int ambiguous, int nonexistent, zb_column **out,
                      zb_error *err) {
@@ -129,29 +205,29 @@ zb_status zb__cpu_tz(const zb_column *col, const zb_column *amb, int variant, co
   if (st == ZB_OK)
     st = zb_column_set_time(o, col->unit, variant == 1 ? name : NULL, err);
   tz_job j = {col, amb, tz, variant, ambiguous, nonexistent, per_sec[col->unit],
-              NULL, NULL, NULL, NULL};
+              NULL, NULL, NULL, NULL, NULL, NULL};
+  bool infer = variant == 1 && ambiguous == ZB_TZ_AMBIGUOUS_INFER;
   if (st == ZB_OK) {
     j.out = (int64_t *)o->data->data;
     j.valid = may_null ? (uint8_t *)o->validity->data : NULL;
     j.bad_row = (int64_t *)zb_malloc((size_t)(nm > 0 ? nm : 1) * sizeof(int64_t));
     j.bad_kind = (int *)zb_malloc((size_t)(nm > 0 ? nm : 1) * sizeof(int));
-    if (j.bad_row == NULL || j.bad_kind == NULL)
+    if (infer) {
+      j.infer = (uint8_t *)zb_malloc((size_t)(n > 0 ? n : 1));
+      j.gap_s = (int32_t *)zb_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+    }
+    if (j.bad_row == NULL || j.bad_kind == NULL || (infer && (j.infer == NULL || j.gap_s == NULL)))
       st = zb_error_set(err, ZB_ENOMEM, "out of host memory (time zone conversion)");
   }
   if (st == ZB_OK) st = zb_parallel_for(nm, tz_morsel, &j, err);
+  /* pandas infers before it looks for nonexistent times: its errors come first */
+  if (st == ZB_OK && infer) st = infer_runs(col, name, j.per_sec, j.infer, j.gap_s, j.out, err);
   for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
     if (j.bad_row[m] < 0) continue;
     int64_t row = j.bad_row[m];
-    int64_t days;
-    int32_t sod, sub;
-    zb__dt_split(((const int64_t *)col->data->data)[col->offset + row], j.per_sec, 0, &days,
-                 &sod, &sub);
-    int64_t y;
-    unsigned mo, d;
-    zb__civil_from_days(days, &y, &mo, &d);
     char when[64];
-    snprintf(when, sizeof when, "%04lld-%02u-%02u %02d:%02d:%02d", (long long)y, mo, d,
-             (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60));
+    wall_text(((const int64_t *)col->data->data)[col->offset + row], j.per_sec, when,
+              sizeof when);
     if (j.bad_kind[m] == BAD_AMBIGUOUS)
       st = zb_error_set(err, ZB_EINVAL,
                         "row %lld: %s is ambiguous in time zone '%s' (it occurs twice): "
@@ -168,6 +244,8 @@ zb_status zb__cpu_tz(const zb_column *col, const zb_column *amb, int variant, co
   }
   zb_free(j.bad_row);
   zb_free(j.bad_kind);
+  zb_free(j.infer);
+  zb_free(j.gap_s);
   if (st == ZB_OK && may_null) zb_column_recount_nulls(o);
   if (st != ZB_OK) {
     zb_column_release(o);

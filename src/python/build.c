@@ -96,13 +96,19 @@ static int read_mask(zbpy_state *st, PyObject *mask, Py_ssize_t n, uint8_t *flag
   return 0;
 }
 
+/* The kind of o; *saw_nan gets bit 1 for a float NaN, bit 2 for NaT (a
+ * datetime subclass to Python, so tested before the datetimes). */
 static int classify(PyObject *o, int *saw_nan) {
   if (o == Py_None) return K_NULL;
+  if (zbpy_is_nat(o)) {
+    *saw_nan |= 2;
+    return K_NULL;
+  }
   if (PyBool_Check(o)) return K_BOOL;
   if (PyLong_Check(o)) return K_INT;
   if (PyFloat_Check(o)) {
     if (isnan(PyFloat_AS_DOUBLE(o))) {
-      *saw_nan = 1;
+      *saw_nan |= 1;
       return K_NULL;
     }
     return K_FLOAT;
@@ -118,17 +124,30 @@ static int classify(PyObject *o, int *saw_nan) {
 /* A numpy scalar (np.bool_, np.float32, np.datetime64...) as the Python
  * value it stands for (new reference), or NULL with no error set when o is
  * not one: numpy integers already pass as ints (__index__), the others
- * would be refused.  A datetime64 finer than microseconds, whose item() is
- * an int of nanoseconds, is read at microseconds first (Python datetimes
- * hold no finer unit); NaT becomes None. */
-static PyObject *numpy_scalar_value(PyObject *o) {
+ * would be refused.  A datetime64 is read at microseconds first (a day's
+ * item() is a date, a nanosecond's an int; Python datetimes hold no finer
+ * unit: *nanos gets the nanoseconds past its microsecond); NaT becomes
+ * None. */
+static PyObject *numpy_scalar_value(PyObject *o, int *nanos) {
+  *nanos = 0;
   if (strncmp(Py_TYPE(o)->tp_name, "numpy.", 6) != 0) return NULL;
   PyObject *v = PyObject_CallMethod(o, "item", NULL);
   if (v == NULL) {
     PyErr_Clear();
     return NULL;
   }
-  if (PyLong_Check(v) && strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") == 0) {
+  /* datetime64 of any unit as a datetime (pandas reads np.datetime64("2024-01-01")
+   * as a timestamp, not a date; finer than us, item() is an int of ns) */
+  if (strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") == 0 && v != Py_None) {
+    if (PyLong_Check(v)) { /* finer than us: its ns past the us */
+      PyObject *ns = PyObject_CallMethod(o, "astype", "s", "datetime64[ns]");
+      PyObject *iv = ns != NULL ? PyObject_CallMethod(ns, "item", NULL) : NULL;
+      long long x = iv != NULL && PyLong_Check(iv) ? PyLong_AsLongLong(iv) : 0;
+      if (PyErr_Occurred()) PyErr_Clear();
+      *nanos = (int)(((x % 1000) + 1000) % 1000);
+      Py_XDECREF(iv);
+      Py_XDECREF(ns);
+    }
     Py_DECREF(v);
     PyObject *us = PyObject_CallMethod(o, "astype", "s", "datetime64[us]");
     v = us != NULL ? PyObject_CallMethod(us, "item", NULL) : NULL;
@@ -136,6 +155,28 @@ static PyObject *numpy_scalar_value(PyObject *o) {
     if (v == NULL) PyErr_Clear();
   }
   return v;
+}
+
+/* The zb_time_unit pandas infers from a np.datetime64 (days, hours and
+ * minutes as seconds, finer than ns as ns, NaT of no unit as ns), or -1
+ * when o is not one. */
+static int numpy_datetime_unit(PyObject *o) {
+  if (strcmp(Py_TYPE(o)->tp_name, "numpy.datetime64") != 0) return -1;
+  PyObject *dtype = PyObject_GetAttrString(o, "dtype");
+  PyObject *str = dtype != NULL ? PyObject_GetAttrString(dtype, "str") : NULL;
+  const char *t = str != NULL && PyUnicode_Check(str) ? PyUnicode_AsUTF8(str) : NULL;
+  int unit = ZB_SECOND;
+  const char *br = t != NULL ? strchr(t, '[') : NULL;
+  if (t == NULL) PyErr_Clear();
+  else if (br == NULL) unit = ZB_NANO; /* "<M8": generic NaT */
+  else if (strncmp(br, "[ms]", 4) == 0) unit = ZB_MILLI;
+  else if (strncmp(br, "[us]", 4) == 0) unit = ZB_MICRO;
+  else if (strncmp(br, "[ns]", 4) == 0 || strncmp(br, "[ps]", 4) == 0 ||
+           strncmp(br, "[fs]", 4) == 0 || strncmp(br, "[as]", 4) == 0)
+    unit = ZB_NANO;
+  Py_XDECREF(str);
+  Py_XDECREF(dtype);
+  return unit;
 }
 
 /* A validity bitmap for n values from null flags (NULL when none). */
@@ -329,7 +370,7 @@ static int us_to_unit(int64_t us, zb_time_unit unit, int64_t *out) {
  * out: "UTC" when aware datetimes were converted. */
 static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, char *tz,
                              PyObject *const *items, const uint8_t *kinds, Py_ssize_t n,
-                             int64_t nulls, const char *label) {
+                             int64_t nulls, const char *label, const int16_t *np_nanos) {
   zb_buffer *data = NULL, *validity = NULL;
   zb_error err;
   err.message[0] = '\0';
@@ -379,7 +420,15 @@ static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, ch
             zone = zone == NULL || zone == z ? z : Py_None;
           }
         }
-        if (us_to_unit(us, unit, &((int64_t *)d)[i]) < 0) {
+        int64_t *slot = &((int64_t *)d)[i], nanos_ = 0;
+        if (k == K_DATETIME && unit == ZB_NANO && np_nanos != NULL) { /* np.datetime64's */
+          nanos_ = np_nanos[i];
+        } else if (k == K_DATETIME && unit == ZB_NANO) { /* pd.Timestamp's nanoseconds */
+          int u_, ns_;
+          if (zbpy_datetime_unit(o, &u_, &ns_) < 0) goto error;
+          nanos_ = ns_;
+        }
+        if (us_to_unit(us, unit, slot) < 0 || __builtin_add_overflow(*slot, nanos_, slot)) {
           PyErr_Format(st->ZambeziOverflowError,
                        "%s: the datetime at index %zd does not fit in timestamp[%s]", label, i,
                        zbpy_unit_name(unit));
@@ -581,6 +630,7 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
   make_label(name, label, sizeof label);
   PyObject *fast = NULL, *converted = NULL, *result = NULL;
   uint8_t *kinds = NULL;
+  int16_t *np_nanos = NULL; /* np.datetime64s' ns past their us (NULL when none) */
   zb_type_id target = ZB_TYPE_COUNT;
   zb_time_unit unit = ZB_MICRO;
   char tz[128];
@@ -606,13 +656,33 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
   }
   if (read_mask(st, mask, n, kinds, label) < 0) goto error;
   /* read_mask wrote 1 for nulls; turn that into K_NULL / classified kinds. */
-  int saw_nan = 0, first = K_NULL;
+  int saw_nan = 0, first = K_NULL, finest = ZB_SECOND;
   Py_ssize_t first_idx = -1;
   int64_t nulls = 0;
   int any_float = 0;
   for (Py_ssize_t i = 0; i < n; i++) {
     int k = kinds[i] ? K_NULL : classify(items[i], &saw_nan);
-    PyObject *pv = k == K_OTHER ? numpy_scalar_value(items[i]) : NULL;
+    int np_unit = -1;
+    if (k == K_OTHER && target == ZB_TYPE_COUNT) { /* np.datetime64: its unit, as pandas */
+      int u_ = np_unit = numpy_datetime_unit(items[i]);
+      if (u_ >= 0) {
+        saw_nan |= 2;
+        if (u_ > finest) finest = u_;
+      }
+    }
+    int nanos = 0;
+    PyObject *pv = k == K_OTHER ? numpy_scalar_value(items[i], &nanos) : NULL;
+    if (pv != NULL && nanos != 0) { /* kept beside the datetime, which holds us */
+      if (np_nanos == NULL) {
+        np_nanos = (int16_t *)zb_calloc(kb, sizeof(int16_t));
+        if (np_nanos == NULL) {
+          Py_DECREF(pv);
+          zbpy_raise_nomem(st, "the nanoseconds of numpy datetimes", kb * sizeof(int16_t));
+          goto error;
+        }
+      }
+      np_nanos[i] = (int16_t)nanos;
+    }
     int pk = pv != NULL ? classify(pv, &saw_nan) : K_OTHER;
     if (pv != NULL && pk == K_OTHER) Py_CLEAR(pv); /* errors name the numpy type */
     if (pv != NULL) {
@@ -642,6 +712,11 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
     }
     if (k == K_FLOAT) any_float = 1;
     if (target != ZB_TYPE_COUNT) continue; /* explicit dtype: converted below */
+    if (k == K_DATETIME && np_unit < 0) { /* pandas' unit: the finest the values ask for */
+      int u_, ns_;
+      if (zbpy_datetime_unit(items[i], &u_, &ns_) < 0) goto error;
+      if (u_ > finest) finest = u_;
+    }
     if (k == K_OTHER) {
       PyErr_Format(st->DTypeError,
                    "%s: the value at index %zd is a %s (%R), which zambezi cannot store "
@@ -663,7 +738,10 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
   }
   if (target == ZB_TYPE_COUNT) {
     switch (first) {
-      case K_NULL: target = saw_nan ? ZB_FLOAT64 : ZB_STRING; break;
+      case K_NULL: /* all missing: NaT makes them timestamps[s], as pandas */
+        target = saw_nan & 2 ? ZB_TIMESTAMP : saw_nan ? ZB_FLOAT64 : ZB_STRING;
+        unit = (zb_time_unit)finest;
+        break;
       case K_BOOL: target = ZB_BOOL; break;
       case K_INT:
         if (!any_float) {
@@ -675,7 +753,10 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
       case K_FLOAT: target = ZB_FLOAT64; break;
       case K_STR: target = ZB_STRING; break;
       case K_DATE: target = ZB_DATE32; break;
-      case K_DATETIME: target = ZB_TIMESTAMP; break;
+      case K_DATETIME:
+        target = ZB_TIMESTAMP;
+        unit = (zb_time_unit)finest;
+        break;
       default: break;
     }
   }
@@ -704,9 +785,10 @@ PyObject *zbpy_column_from_sequence(PyObject *module, PyObject *args, PyObject *
     }
     goto error;
   }
-  result = build_fixed(st, target, unit, tz, items, kinds, n, nulls, label);
+  result = build_fixed(st, target, unit, tz, items, kinds, n, nulls, label, np_nanos);
 error:
   zb_free(kinds);
+  zb_free(np_nanos);
   Py_XDECREF(converted);
   Py_XDECREF(fast);
   return result;

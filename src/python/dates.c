@@ -157,3 +157,37 @@ int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware) {
   *out = us;
   return 0;
 }
+
+int zbpy_is_nat(PyObject *o) {
+  if (o == Py_None || PyDateTime_CheckExact(o) || PyDate_CheckExact(o)) return 0;
+  const char *tn = Py_TYPE(o)->tp_name, *dot = strrchr(tn, '.');
+  return strcmp(dot != NULL ? dot + 1 : tn, "NaTType") == 0;
+}
+
+int zbpy_datetime_unit(PyObject *dt, int *unit, int *nanos) {
+  *unit = ZB_MICRO;
+  *nanos = 0;
+  if (PyDateTime_CheckExact(dt)) return 0;
+  PyObject *u = PyObject_GetAttrString(dt, "unit");
+  if (u == NULL) { /* another datetime subclass: microseconds */
+    PyErr_Clear();
+    return 0;
+  }
+  const char *name = PyUnicode_Check(u) ? PyUnicode_AsUTF8(u) : NULL;
+  if (name == NULL) PyErr_Clear();
+  else if (strcmp(name, "s") == 0) *unit = ZB_SECOND;
+  else if (strcmp(name, "ms") == 0) *unit = ZB_MILLI;
+  else if (strcmp(name, "ns") == 0) *unit = ZB_NANO;
+  Py_DECREF(u);
+  if (*unit != ZB_NANO) return 0;
+  PyObject *ns = PyObject_GetAttrString(dt, "nanosecond");
+  if (ns == NULL) {
+    PyErr_Clear();
+    return 0;
+  }
+  long v = PyLong_Check(ns) ? PyLong_AsLong(ns) : 0;
+  Py_DECREF(ns);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  *nanos = (int)(v >= 0 && v < 1000 ? v : 0);
+  return 0;
+}

@@ -176,6 +176,13 @@ int32_t zbpy_date_to_days(PyObject *date);
 int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware);
 /* The tzinfo of a datetime (borrowed; Py_None when naive). */
 PyObject *zbpy_datetime_tzinfo(PyObject *dt);
+/* The zb_time_unit a datetime asks for, as pandas infers it: a
+ * pd.Timestamp's own unit (its .unit), else microseconds; and its
+ * nanoseconds past the microsecond (pd.Timestamp.nanosecond, else 0).
+ * -1 with an exception on failure. */
+int zbpy_datetime_unit(PyObject *dt, int *unit, int *nanos);
+/* 1 if o is pandas' NaT (a datetime subclass whose fields mean nothing). */
+int zbpy_is_nat(PyObject *o);
 
 /* A host copy of col (a new reference to col itself when it is already on
  * the host).  The GIL is released around the copy. */

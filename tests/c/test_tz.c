@@ -293,3 +293,70 @@ ZB_TEST(test_tz_corrupt_files) {
     ZB_CHECK(z == NULL);
   }
 }
+
+/* ambiguous "infer": a fall-back run 02:00 02:30 02:00 02:30 takes CEST
+ * for its first pass and CET from the row that goes back; runs pandas
+ * cannot infer are errors naming the run's first row */
+ZB_TEST(test_tz_localize_infer) {
+  zb_error err;
+  bytes b = berlin("CET-1CEST,M3.5.0,M10.5.0/3");
+  zb_tz *z = NULL;
+  ZB_CHECK_OK(zb_tz_parse(b.b, b.n, "Europe/Berlin", &z, &err), &err);
+  if (z == NULL) return;
+  int64_t f = DAYS(2024, 10, 27) * 86400; /* seconds */
+  int64_t wall[7] = {f + H + 1800, f + 2 * H, f + 2 * H + 1800, f + 2 * H, 0, f + 2 * H + 1800,
+                     f + 3 * H};
+  zb_column *c = stamps(wall, 7, ZB_SECOND), *r = NULL;
+  ZB_CHECK(c != NULL);
+  zb_bit_set((uint8_t *)c->validity->data, 4, false); /* a null ends the run ... */
+  zb_column_recount_nulls(c);
+  /* ... so the 02:30 after it stands alone: pandas cannot infer it */
+  ZB_CHECK_EQ_INT(zb_column_tz_localize(c, z, "Europe/Berlin", ZB_TZ_AMBIGUOUS_INFER, NULL,
+                                        ZB_TZ_NONEXISTENT_RAISE, &r, &err),
+                  ZB_EINVAL);
+  ZB_CHECK(r == NULL);
+  ZB_CHECK(strstr(err.message, "row 5: cannot infer DST for 2024-10-27 02:30:00") != NULL);
+  zb_bit_set((uint8_t *)c->validity->data, 4, true);
+  ((int64_t *)c->data->data)[4] = f + 2 * H + 1800; /* 02:00 02:30 02:00 02:30 02:30 */
+  ((int64_t *)c->data->data)[5] = f + 2 * H + 2700; /* 02:45 */
+  zb_column_recount_nulls(c);
+  ZB_CHECK_OK(zb_column_tz_localize(c, z, "Europe/Berlin", ZB_TZ_AMBIGUOUS_INFER, NULL,
+                                    ZB_TZ_NONEXISTENT_RAISE, &r, &err),
+              &err);
+  if (r != NULL) {
+    const int64_t *o = (const int64_t *)r->data->data;
+    int64_t want[7] = {f - H / 2, f, f + H / 2, f + H, f + H + H / 2, f + H + 3 * H / 4,
+                       f + 2 * H};
+    for (int k = 0; k < 7; k++) ZB_CHECK_EQ_INT(o[k], want[k]);
+  }
+  zb_column_release(r);
+  r = NULL;
+  /* going back twice in one run */
+  ((int64_t *)c->data->data)[5] = f + 2 * H;
+  ZB_CHECK_EQ_INT(zb_column_tz_localize(c, z, "Europe/Berlin", ZB_TZ_AMBIGUOUS_INFER, NULL,
+                                        ZB_TZ_NONEXISTENT_RAISE, &r, &err),
+                  ZB_EINVAL);
+  ZB_CHECK(strstr(err.message, "row 1: cannot infer DST") != NULL);
+  ZB_CHECK(strstr(err.message, "fall back 2 times") != NULL);
+  ((int64_t *)c->data->data)[5] = f + 2 * H + 2700;
+  /* an unknown choice is refused */
+  ZB_CHECK_EQ_INT(zb_column_tz_localize(c, z, "Europe/Berlin", (zb_tz_ambiguous)99, NULL,
+                                        ZB_TZ_NONEXISTENT_RAISE, &r, &err),
+                  ZB_EINVAL);
+  /* allocation failures leave nothing behind */
+  for (int64_t nth = 1; nth < 20; nth++) {
+    zb_alloc_fail_after(nth);
+    zb_status st = zb_column_tz_localize(c, z, "Europe/Berlin", ZB_TZ_AMBIGUOUS_INFER, NULL,
+                                         ZB_TZ_NONEXISTENT_RAISE, &r, &err);
+    zb_alloc_fail_after(0);
+    if (st == ZB_OK) {
+      zb_column_release(r);
+      r = NULL;
+      break;
+    }
+    ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+    ZB_CHECK(r == NULL);
+  }
+  zb_column_release(c);
+  zb_tz_release(z);
+}

@@ -4,9 +4,8 @@ stream, from_arrow), against pandas and pyarrow run side by side on random
 data with nulls in every dtype.
 
 Documented differences the tests apply to pandas' answer (``plain``):
-missing values are None in Python objects (pandas: NaN, NaT, pd.NA),
-timestamps are datetime objects (pandas: Timestamp), numpy scalars are
-Python scalars; an integer column with nulls converts to float64 with NaN
+missing values are None in Python objects (pandas: NaN, pd.NA) except
+in timestamp columns (NaT, as pandas), numpy scalars are Python scalars; an integer column with nulls converts to float64 with NaN
 in to_numpy (pandas: object once it meets other columns); T labels its
 columns with the row labels as str.
 """
@@ -60,12 +59,12 @@ def plain(obj):
         return [plain(v) for v in obj]
     if isinstance(obj, tuple):
         return tuple(plain(v) for v in obj)
-    if obj is None or obj is pd.NA or obj is pd.NaT:
+    if obj is pd.NaT or isinstance(obj, pd.Timestamp):
+        return obj
+    if obj is None or obj is pd.NA:
         return None
     if isinstance(obj, float) and np.isnan(obj):
         return None
-    if isinstance(obj, pd.Timestamp):
-        return obj.to_pydatetime()
     if isinstance(obj, np.generic):
         return plain(obj.item())
     return obj

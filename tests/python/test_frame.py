@@ -58,23 +58,24 @@ def test_construct_from_dict_of_everything():
     ([dt.date(2020, 2, 29), None, dt.date(1, 1, 1)], "date32",
      [dt.date(2020, 2, 29), None, dt.date(1, 1, 1)]),
     ([dt.datetime(1970, 1, 1, 0, 0, 1, 5), None], "timestamp[us]",
-     [dt.datetime(1970, 1, 1, 0, 0, 1, 5), None]),
+     [pd.Timestamp(1_000_005, unit="us"), pd.NaT]),
     ([dt.datetime(2000, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=2)))],
      "timestamp[us, tz=UTC]", [dt.datetime(1999, 12, 31, 22, 0, tzinfo=dt.timezone.utc)]),
     ([np.int64(5), np.int32(-3)], "int64", [5, -3]),
     # numpy scalars count as the Python values they stand for
     ([np.True_, None, np.False_], "bool", [True, None, False]),
     ([np.float32(1.5), np.float64("nan"), None, 2], "float64", [1.5, None, None, 2.0]),
-    ((np.datetime64("2020-02-29"), None), "date32", [dt.date(2020, 2, 29), None]),
-    ([np.datetime64("2020-01-01T00:00:01.123456789"), np.datetime64("NaT")], "timestamp[us]",
-     [dt.datetime(2020, 1, 1, 0, 0, 1, 123456), None]),
+    # np.datetime64 as pandas reads it: a timestamp of (at least) seconds
+    ((np.datetime64("2020-02-29"), None), "timestamp[s]", [pd.Timestamp("2020-02-29"), pd.NaT]),
+    ([np.datetime64("2020-01-01T00:00:01.123456789"), np.datetime64("NaT")], "timestamp[ns]",
+     [pd.Timestamp("2020-01-01 00:00:01.123456789"), pd.NaT]),
     ([np.str_("a"), "b"], "string", ["a", "b"]),
 ])
 def test_sequence_inference(values, dtype, expected):
     s = zb.Series(values, name="c")
     assert s.dtype == dtype
     assert s.to_list() == expected
-    assert s.null_count == sum(v is None for v in expected)
+    assert s.null_count == sum(v is None or v is pd.NaT for v in expected)
 
 
 @pytest.mark.parametrize("values,dtype,expected", [

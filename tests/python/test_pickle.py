@@ -129,7 +129,8 @@ def test_empty_and_all_null_frames():
         got = pickle.loads(pickle.dumps(nulls[2:], protocol=protocol))
         assert got.dtypes == {d: d for d in dtypes}
         assert all(c.null_count == 35 for c in _engine_columns(got))
-        assert got.to_dict("list") == {d: [None] * 35 for d in dtypes}
+        assert got.to_dict("list") == {d: [pd.NaT if d.startswith("timestamp") else None] * 35
+                                       for d in dtypes}
 
 
 def test_engine_objects_pickle_on_their_own():

@@ -98,8 +98,8 @@ def test_resample_origin_offset():
     p = frame(50, rng, 3 * 24 * 60)
     z = zb.DataFrame(p)
     for origin in ("start_day", "start", "epoch", "end", "end_day",
-                   pd.Timestamp("2024-01-01 00:07")):
-        for offset in (None, "13min"):
+                   pd.Timestamp("2024-01-01 00:07"), "2024-02-29 03:04:05"):
+        for offset in (None, "13min", "-7min", pd.Timedelta("2h")):
             try:
                 exp = nofreq(p.resample("25min", on="t", origin=origin,
                                         offset=offset)[["v"]].sum())
@@ -248,5 +248,60 @@ def test_groupby_resample_index_zone_and_errors():
     for rule in ("D", "h", "W"):
         check(lambda s: s.groupby(zk if isinstance(s, zb.Series) else keys).resample(rule)
               .mean(), p, z, f"series {rule}", series=True)
-    with pytest.raises(UnsupportedError, match="divide a day"):
-        z.groupby(zk).resample("7h")
+    # grids that depend on each group's first time, across the fall-back
+    for rule, kw in (("7h", {}), ("2D", {}), ("45min", {"origin": "start"}),
+                     ("90min", {"offset": "20min"}), ("5h", {"origin": "end_day"})):
+        check(lambda s: s.groupby(zk if isinstance(s, zb.Series) else keys).resample(rule, **kw)
+              .sum(), p, z, f"series {rule} {kw}", series=True)
+
+
+# (rule, resample keywords): grids of their own per group
+OWN_GRIDS = [("7min", {}), ("17min", {"origin": "start"}), ("13min", {"origin": "end"}),
+             ("11min", {"origin": "end_day"}), ("2D", {}), ("3D", {"origin": "start"}),
+             ("h", {"offset": "10min"}), ("25min", {"offset": "-3min", "origin": "epoch"}),
+             ("19min", {"origin": pd.Timestamp("2024-03-27 23:58:30")}),
+             ("23min", {"origin": "2024-03-30 12:00"}),  # after most groups' first time
+             ("7min", {"origin": "start", "closed": "right", "label": "right"}),
+             ("31min", {"origin": "end", "label": "left"})]
+
+
+@pytest.mark.parametrize("rule,kw", OWN_GRIDS)
+def test_groupby_resample_own_grids_vs_pandas(rule, kw):
+    # pandas lays each group's bins out from the group's own first (origin
+    # "start_day" / "start") or last ("end" / "end_day") time: unsorted
+    # times, NaT, missing values, a key of one row and a key seen once far
+    # from the others
+    rng = rng_for("own", rule, sorted(kw))
+    n = 300
+    t = pd.Timestamp("2024-03-28 05:00") + pd.to_timedelta(
+        rng.integers(0, 3 * 24 * 60, n), unit="min")
+    k = rng.choice(["a", "b", "c"], n)
+    k[7], t = "lone", t.to_numpy().copy()
+    t[rng.integers(0, n, 4)] = np.datetime64("NaT")
+    t[7] = np.datetime64("2024-03-29T11:11:11")
+    p = pd.DataFrame({"k": k, "t": t, "v": rng.normal(size=n), "w": rng.integers(0, 9, n)})
+    p.loc[rng.integers(0, n, 15), "v"] = np.nan
+    zp = zb.DataFrame(p)
+    for op in ("sum", "mean", "count", "first", "max"):
+        check(lambda d: getattr(d.groupby("k").resample(rule, on="t", **kw)["v"], op)(), p, zp,
+              f"{rule} {kw} {op}", series=True)
+    check(lambda d: d.groupby("k").resample(rule, on="t", **kw)[["v", "w"]].sum(), p, zp,
+          f"{rule} {kw} frame")
+
+
+@pytest.mark.parametrize("tz", ["Europe/Berlin", "Australia/Lord_Howe", "America/Sao_Paulo"])
+def test_groupby_resample_own_grids_zones(tz):
+    # DST changes inside the data (Berlin's fall-back, Lord Howe's 30-minute
+    # one, a zone without DST now) with per-group grids; an index key
+    rng = rng_for("own-tz", tz)
+    n = 250
+    t = pd.date_range("2024-10-25", periods=n, freq="29min", tz=tz)
+    if tz == "Australia/Lord_Howe":
+        t = pd.date_range("2024-04-05", periods=n, freq="29min", tz=tz)
+    p = pd.DataFrame({"k": rng.integers(0, 3, n), "v": rng.normal(size=n)},
+                     index=t[rng.permutation(n)])
+    zp = zb.DataFrame(p)
+    for rule, kw in (("7h", {}), ("2D", {}), ("50min", {"origin": "start"}),
+                     ("3h", {"origin": "end"}), ("2h", {"offset": "15min"})):
+        check(lambda d: d.groupby("k").resample(rule, **kw)["v"].sum(), p, zp,
+              f"{tz} {rule} {kw}", series=True)
