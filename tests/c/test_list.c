@@ -76,9 +76,40 @@ ZB_TEST(test_list_make_checks) {
   char text[64];
   ZB_CHECK(strcmp(zb_column_type_text(l, text, sizeof text), "list<int64>") == 0);
   ZB_CHECK(strcmp(zb_type_name(ZB_LIST), "list") == 0);
-  /* a list of lists is refused for now; offsets past the child too */
-  ZB_CHECK_EQ_INT(zb_column_make_list(1, 0, NULL, l->data, l, 0, &ll, &err), ZB_ENOTSUP);
-  ZB_CHECK(strstr(err.message, "list of lists") != NULL);
+  /* a list of lists: its text nests, and a take gathers whole inner lists */
+  ZB_CHECK_OK(zb_column_make_list(2, 0, NULL, l->data, l, 0, &ll, &err), &err);
+  char deep_text[64];
+  ZB_CHECK(strcmp(zb_column_type_text(ll, deep_text, sizeof deep_text), "list<list<int64>>") ==
+           0);
+  zb_column *idx1 = NULL, *llt = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, 1, false, 0, &idx1, &err), &err);
+  ((int64_t *)idx1->data->data)[0] = 0; /* row 0: l's rows 0 ([1, 2]) and 1 (null) */
+  ZB_CHECK_OK(zb_column_take(ll, idx1, &llt, &err), &err);
+  const int64_t *to = (const int64_t *)llt->data->data;
+  ZB_CHECK_EQ_INT(to[1] - to[0], 2);
+  ZB_CHECK_EQ_INT(llt->child->length, 2);
+  ZB_CHECK_EQ_INT(llt->child->null_count, 1);
+  ZB_CHECK_EQ_INT(llt->child->child->length, 2);
+  ZB_CHECK_EQ_INT(((const int64_t *)llt->child->child->data->data)[1], 2);
+  zb_column_release(llt);
+  zb_column_release(idx1);
+  zb_column_release(ll);
+  ll = NULL;
+  /* nesting stops at ZB_LIST_MAX_DEPTH levels */
+  zb_buffer *zeros = NULL;
+  ZB_CHECK_OK(zb_buffer_new_zeroed(ZB_CPU, 16, &zeros, &err), &err);
+  zb_column *deep = zb_column_retain(l);
+  for (int level = 2; level <= ZB_LIST_MAX_DEPTH; level++) {
+    zb_column *up = NULL;
+    ZB_CHECK_OK(zb_column_make_list(1, 0, NULL, zeros, deep, 0, &up, &err), &err);
+    zb_column_release(deep);
+    deep = up;
+  }
+  ZB_CHECK_EQ_INT(zb_column_make_list(1, 0, NULL, zeros, deep, 0, &ll, &err), ZB_ENOTSUP);
+  ZB_CHECK(strstr(err.message, "deeper") != NULL && ll == NULL);
+  zb_column_release(deep);
+  zb_buffer_release(zeros);
+  /* offsets past the child are refused */
   zb_column *small = NULL;
   ZB_CHECK_OK(zb_column_slice(l->child, 0, 3, &small, &err), &err);
   ZB_CHECK_EQ_INT(zb_column_make_list(5, 0, NULL, l->data, small, 0, &ll, &err), ZB_EINVAL);
