@@ -11,7 +11,8 @@
  *   list_from_parts(offsets, child, mask=None): a list column over an
  *     existing child column from int64 offsets (n + 1 of them, into the
  *     child's rows) and an optional bool mask (True = null list);
- *   list_join(col, sep): zb_list_join (pandas' str.join of lists).
+ *   list_join(col, sep): zb_list_join (pandas' str.join of lists);
+ *   list_repr(col): zb_list_repr (each list's Python text, for to_csv).
  */
 #include "zbpy.h"
 
@@ -232,7 +233,24 @@ static PyObject *py_list_join(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+static PyObject *py_list_repr(PyObject *module, PyObject *col_o) {
+  zbpy_state *st = zbpy_module_state(module);
+  zb_column *col = zbpy_arg_column(st, col_o, "list_repr");
+  if (col == NULL) return NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_column *out = NULL;
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_list_repr(col, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 PyMethodDef zbpy_list_methods[] = {
+    {"list_repr", py_list_repr, METH_O,
+     "list_repr(col) -> string Column: each list as Python's repr of it (to_csv)"},
     {"list_join", py_list_join, METH_VARARGS,
      "list_join(col, sep) -> string Column: each list of strings joined with sep"},
     {"list_from_sequence", (PyCFunction)(void (*)(void))py_list_from_sequence,

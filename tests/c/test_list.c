@@ -9,6 +9,7 @@
 #include "test.h"
 #include "zambezi/arrow.h"
 #include "zambezi/compute.h"
+#include "zambezi/list.h"
 
 /* An int64 column from values, with nulls where valid[i] == 0 (valid NULL:
  * none). */
@@ -216,8 +217,51 @@ ZB_TEST(test_list_concat_and_arrow) {
 }
 
 /* Everything the failure loop builds; st of the first failure. */
+/* Row i of a string column as a C string ("<null>" for a null). */
+static const char *text_at(const zb_column *c, int64_t i, char *buf, size_t size) {
+  if (!zb_column_is_valid(c, i)) return "<null>";
+  const int64_t *o = (const int64_t *)c->data->data + c->offset;
+  size_t n = (size_t)(o[i + 1] - o[i]);
+  if (n >= size) n = size - 1;
+  memcpy(buf, (const char *)c->chars->data + o[i], n);
+  buf[n] = '\0';
+  return buf;
+}
+
+ZB_TEST(test_list_repr_as_python) {
+  zb_error err = {{0}};
+  zb_column *l = NULL, *s = NULL, *r = NULL, *ll = NULL, *rr = NULL;
+  ZB_CHECK_OK(sample(&l, &err), &err);
+  ZB_CHECK_OK(zb_column_slice(l, 1, 4, &s, &err), &err);
+  ZB_CHECK_OK(zb_list_repr(s, &r, &err), &err);
+  /* Python: [repr(v) for v in [None, [], [3, None, 5], [6]]] */
+  static const char *const want[] = {"<null>", "[]", "[3, None, 5]", "[6]"};
+  char buf[64];
+  ZB_CHECK_EQ_INT(r->length, 4);
+  for (int64_t i = 0; i < 4; i++) ZB_CHECK(strcmp(text_at(r, i, buf, sizeof buf), want[i]) == 0);
+  /* a list of lists: rows [[1, 2], None] and [[], [3, None, 5]] */
+  static const int64_t outer[] = {0, 2, 4};
+  zb_buffer *ob = NULL;
+  ZB_CHECK_OK(zb_buffer_new(ZB_CPU, sizeof outer, &ob, &err), &err);
+  memcpy(ob->data, outer, sizeof outer);
+  ZB_CHECK_OK(zb_column_make_list(2, 0, NULL, ob, l, 0, &ll, &err), &err);
+  ZB_CHECK_OK(zb_list_repr(ll, &rr, &err), &err);
+  ZB_CHECK(strcmp(text_at(rr, 0, buf, sizeof buf), "[[1, 2], None]") == 0);
+  ZB_CHECK(strcmp(text_at(rr, 1, buf, sizeof buf), "[[], [3, None, 5]]") == 0);
+  /* not a list, and elements without a Python text here */
+  zb_column *bad = NULL;
+  ZB_CHECK_EQ_INT(zb_list_repr(l->child, &bad, &err), ZB_ETYPE);
+  zb_column_release(l);
+  zb_column_release(s);
+  zb_column_release(r);
+  zb_column_release(ll);
+  zb_column_release(rr);
+  zb_buffer_release(ob);
+}
+
 static zb_status list_everything(zb_error *err) {
   zb_column *l = NULL, *s = NULL, *t = NULL, *f = NULL, *c = NULL, *idx = NULL, *mask = NULL;
+  zb_column *r = NULL, *ll = NULL, *rr = NULL;
   static const int64_t ix[] = {3, 0, 1, 4};
   zb_status st = sample(&l, err);
   if (st == ZB_OK) st = zb_column_slice(l, 1, 4, &s, err);
@@ -232,6 +276,12 @@ static zb_status list_everything(zb_error *err) {
     zb_column *parts[3] = {s, t, f};
     st = zb_column_concat(parts, 3, &c, err);
   }
+  if (st == ZB_OK) st = zb_list_repr(c, &r, err);
+  if (st == ZB_OK) st = zb_column_make_list(2, 0, NULL, l->data, c, 0, &ll, err);
+  if (st == ZB_OK) st = zb_list_repr(ll, &rr, err);
+  zb_column_release(r);
+  zb_column_release(ll);
+  zb_column_release(rr);
   zb_column_release(l);
   zb_column_release(s);
   zb_column_release(t);

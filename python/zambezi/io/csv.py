@@ -698,6 +698,9 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     if len(set(names)) != len(names):
         raise InvalidValueError(f"to_csv: the header would repeat a name: {names!r}; give "
                                 "index_label= or header= with distinct names")
+    # lists: Python's text of each list ("[1, 2]", "['a', 'b']"), as pandas
+    # writes its object columns of lists (zb_list_repr, in C)
+    cols = [_core.list_repr(c) if c.dtype.startswith("list<") else c for c in cols]
     table = _core.table_from_columns(cols, names)
     kw = dict(sep=sep, quotechar=quotechar, escapechar=escapechar,
               doublequote=bool(doublequote), header=write_header, na_rep=str(na_rep),
