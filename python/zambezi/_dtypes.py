@@ -205,7 +205,13 @@ class ListDtype:
 
     @property
     def name(self):
-        """The dtype's text, 'list<T>'."""
+        """The dtype's text, 'list<T>'.
+
+        Examples
+        --------
+        >>> zb.ListDtype(float).name
+        'list<float64>'
+        """
         return f"list<{self.value_type}>"
 
     def __str__(self):

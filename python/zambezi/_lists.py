@@ -30,6 +30,10 @@ docstrings):
   (value_counts, unique, drop_duplicates ...) and arithmetic of lists are
   not supported (DTypeError, a TypeError as pandas' "unhashable type:
   'list'");
+- ``to_csv`` writes Python's text of each list (as pandas), in C
+  (``list_repr``); ``to_json`` of lists is not supported yet;
+- ``str.findall`` of a pattern with several groups gives
+  ``list<list<string>>`` where pandas gives lists of tuples;
 - ``dtype="list<T>"`` (or ``zb.ListDtype(T)``, pyarrow's
   ``pd.ArrowDtype(pa.list_(T))``) makes / casts a list column (``cast``:
   the elements are cast by the engine).
@@ -102,6 +106,37 @@ def explode(col, keep_empty=True):
     pos = np.repeat(starts, reps) + within
     ok = np.repeat(lens > 0, reps)
     return _core.take(col.child, _positions(pos, ok)), rows
+
+
+def contains(col, value):
+    """bool column: whether each list holds value (null for a null list);
+    one engine == over the elements, then a count per row."""
+    from zambezi import _convert, _dtypes
+
+    col = _host(col)
+    if is_list(col.child):
+        raise DTypeError(f".list.contains of a {col.dtype} Series: lists of lists are not "
+                         "searched")
+    if not _dtypes.is_scalar(value) or value is None:
+        raise DTypeError(f".list.contains: the value must be a scalar, not "
+                         f"{type(value).__name__}")
+    _, starts, lens, null = parts(col)
+    total = int(lens.sum())
+    rows = np.repeat(np.arange(col.length, dtype=np.int64), lens)
+    pos = np.repeat(starts, lens) + (np.arange(total, dtype=np.int64) -
+                                     np.repeat(np.cumsum(lens) - lens, lens))
+    elems = _core.take(col.child, _core.column_from_buffer(pos))
+    try:
+        eq = _core.binary_scalar("eq", elems, _dtypes.py_scalar(value), False)
+    except DTypeError:  # a value no element can equal ('a' in [1]: False)
+        hit = np.zeros(total, dtype=bool)
+    else:
+        hit = _convert.values_numpy(eq).astype(bool)
+        m = _convert.null_mask(eq)
+        if m is not None:
+            hit &= ~m
+    found = np.bincount(rows[hit], minlength=col.length) > 0
+    return _core.column_from_buffer(found, mask=null if null.any() else None)
 
 
 def group_lists(values, ids, n_groups):
@@ -216,7 +251,8 @@ def equal(a, b, op):
 
 class ListMethods:
     """Methods of a list Series (``Series.list``), as pandas' accessor of
-    ArrowDtype lists: ``len``, ``[i]`` and ``flatten``.
+    ArrowDtype lists: ``len``, ``[i]`` and ``flatten``; and ``contains``
+    (not in pandas: ``value in lst`` per row).
 
     Examples
     --------
@@ -262,6 +298,19 @@ class ListMethods:
         if isinstance(key, slice):
             raise UnsupportedError(".list[...]: slices of lists are not supported; use an int")
         return self._s._like(element(self._s._col, key))
+
+    def contains(self, value):
+        """Whether each list holds value (Python's ``value in lst``): True
+        or False, null for a null list.  The elements are compared by the
+        engine's ``==`` (a null element matches nothing).  Lists of lists
+        are not searched (DTypeError).
+
+        Examples
+        --------
+        >>> zb.Series([[1, 2], [3], None, []]).list.contains(2).to_list()
+        [True, False, None, False]
+        """
+        return self._s._like(contains(self._s._col, value))
 
     def flatten(self):
         """Every element of every list, in order, in one Series (pandas'

@@ -176,3 +176,16 @@ def test_unique_of_lists_raises_typeerror_as_pandas():
             getattr(pd.Series(data), method)()
         with pytest.raises(TypeError, match=f"{method} is not supported for list"):
             getattr(zb.Series(data), method)()
+
+
+@pytest.mark.parametrize("data,value", [
+    ([[1, 2], [3, None], None, [], [2, 2]], 2),
+    ([[1, 2], [3, None], None, [], [2, 2]], 3),
+    ([["a", "é"], ["é"], None, [""]], "é"),
+    ([["a", "é"], ["é"], None, [""]], ""),
+    ([[1.5], [2.0], [float("nan")]], 2),
+    ([[1], [2]], "a"),
+])
+def test_list_contains_as_python_in(data, value):
+    want = [None if v is None else value in v for v in pd.Series(data, dtype=object)]
+    assert zb.Series(data).list.contains(value).to_list() == want
