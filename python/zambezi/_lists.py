@@ -239,6 +239,14 @@ def _rows_equal(a, b):
     return same & ~bad
 
 
+def same(a, b):
+    """Whether two list columns hold equal lists, null in the same rows
+    (DataFrame.equals)."""
+    a, b = _host(a), _host(b)
+    na, nb = _null(a), _null(b)
+    return bool(np.array_equal(na, nb) and (_rows_equal(a, b) | na).all())
+
+
 def equal(a, b, op):
     """``a == b`` / ``a != b`` of two list columns (op 'eq' / 'ne'): a bool
     column without nulls, as pandas compares object columns of lists."""

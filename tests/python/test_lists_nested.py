@@ -189,3 +189,13 @@ def test_unique_of_lists_raises_typeerror_as_pandas():
 def test_list_contains_as_python_in(data, value):
     want = [None if v is None else value in v for v in pd.Series(data, dtype=object)]
     assert zb.Series(data).list.contains(value).to_list() == want
+
+
+def test_frame_equals_with_list_columns_as_pandas():
+    x = {"a": [[1, 2], None, [[3]]][:2], "b": [1, 2]}
+    for other in ({"a": [[1, 2], None], "b": [1, 2]}, {"a": [[1, 3], None], "b": [1, 2]},
+                  {"a": [[1, 2], []], "b": [1, 2]}, {"a": [[1, None], None], "b": [1, 2]}):
+        want = pd.DataFrame(x).equals(pd.DataFrame(other))
+        assert zb.DataFrame(x).equals(zb.DataFrame(other)) == want
+    n = {"a": [[[1], []], None]}
+    assert zb.DataFrame(n).equals(zb.DataFrame(n)) == pd.DataFrame(n).equals(pd.DataFrame(n))
