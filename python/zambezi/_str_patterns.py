@@ -178,8 +178,11 @@ def _empty_to_null(col):
         hit &= ~m
     if not hit.any():
         return col
+    if m is not None:
+        hit |= m
     idx = np.arange(col.length, dtype=np.int64)
-    return _core.take(col, _core.column_from_buffer(idx, mask=hit | (m if m is not None else False)))
+    return _core.take(col, _core.column_from_buffer(idx, mask=hit))
+
 
 class _PatternMethods:
     """Mixin: the pattern methods of StringMethods (self._s the Series)."""
