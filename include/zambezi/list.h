@@ -18,6 +18,13 @@ extern "C" {
 ZB_API zb_status zb_list_join(const zb_column *col, const char *sep, int64_t sep_len,
                               zb_column **out, zb_error *err);
 
+/* Each list as Python's repr of the list to_pylist gives (pandas' to_csv
+ * text of an object column of lists): "[1, 2]", "[1.5, None]",
+ * "['a', \"b'c\"]", "[[1], []]"; null for a null list.  The elements (at
+ * the deepest level) must be numbers, bools or strings (ZB_ENOTSUP
+ * otherwise).  *out: a new string column. */
+ZB_API zb_status zb_list_repr(const zb_column *col, zb_column **out, zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -310,16 +310,21 @@ ZB_API zb_status zb_column_make(zb_type_id type, int64_t length, int64_t offset,
                                 zb_buffer *validity, zb_buffer *data, zb_buffer *chars,
                                 zb_column *dictionary, int64_t null_count,
                                 zb_column **out, zb_error *err);
+/* Lists nest at most this many levels (list<list<...>>): the kernels that
+ * walk a list's children recurse once per level. */
+#define ZB_LIST_MAX_DEPTH 32
 /* Assemble a list column (Arrow large_list) from its int64 offsets
  * (offset + length + 1 entries used, non-decreasing, within the child) and
- * its child column (any type but list: a list of lists is ZB_ENOTSUP).
+ * its child column (any type, a list too: lists of lists nest up to
+ * ZB_LIST_MAX_DEPTH levels, deeper is ZB_ENOTSUP).
  * Takes new references (the caller keeps its own); null_count < 0 means
  * "count it". */
 ZB_API zb_status zb_column_make_list(int64_t length, int64_t offset, zb_buffer *validity,
                                      zb_buffer *offsets, zb_column *child, int64_t null_count,
                                      zb_column **out, zb_error *err);
 /* The dtype's text as users see it: zb_type_name, but "list<int64>" for a
- * list (with its child's unit: "list<timestamp[us]>"); buf holds size bytes. */
+ * list (with its child's unit: "list<timestamp[us]>"; a list of lists is
+ * "list<list<int64>>"); buf holds size bytes. */
 ZB_API const char *zb_column_type_text(const zb_column *col, char *buf, size_t size);
 
 /* Set timestamp unit and timezone on a column the caller holds the only

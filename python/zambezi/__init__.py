@@ -36,6 +36,7 @@ from zambezi._times import date_range, timedelta_range, to_datetime, to_timedelt
 from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
 from zambezi._options import get_option, option_context, reset_option, set_option
+from zambezi._dtypes import ListDtype
 
 __version__ = _core.build_info()["version"]
 
@@ -181,6 +182,7 @@ def cuda_release_cached_memory(device="cuda"):
 __all__ = [
     "DataFrame",
     "Series",
+    "ListDtype",
     "Index",
     "RangeIndex",
     "MultiIndex",

@@ -193,7 +193,11 @@ def _binop(self, other, op, sym, reflected):
                     f"length mismatch: left has {mine.length} rows, right has "
                     f"{ocol.length}")
             a, b = (ocol, mine) if reflected else (mine, ocol)
-            if op == "add" and a.dtype == "string" and b.dtype == "string":
+            if op in ("eq", "ne") and "list<" in (a.dtype[:5], b.dtype[:5]):
+                from zambezi import _lists  # lists compare as pandas' Python lists
+
+                col = _lists.equal(a, b, op)
+            elif op == "add" and a.dtype == "string" and b.dtype == "string":
                 col = _core.str_cat(a, b, None)
             else:
                 col = _core.binary(op, a, b)
@@ -312,6 +316,10 @@ class SeriesOps:
             name = _dtypes.canonical(dtype)
             if name == self._col.dtype:
                 return self._like(self._col)
+            if name.startswith("list<"):
+                from zambezi import _lists
+
+                return self._like(_lists.cast(self._col, name))
             col = self._col
             if col.dtype in ("float32", "float64") and (
                     name == "bool" or name.startswith(("int", "uint"))):

@@ -162,6 +162,13 @@ def to_column(obj, name=None, dtype=None):
     array on the way in."""
     if dtype is not None:
         dtype = _dtypes.canonical(dtype)
+    if dtype is not None and dtype.startswith("list<"):  # a list dtype: lists, then a cast
+        from zambezi import _lists
+
+        if isinstance(obj, (list, tuple)) or (isinstance(obj, np.ndarray) and
+                                              obj.dtype.kind == "O"):
+            return _lists.cast(_core.list_from_sequence(obj, name=name), dtype)
+        return _lists.cast(to_column(obj, name), dtype)
     if _base.is_series(obj):
         col = obj._col
     elif isinstance(obj, _core.Column):

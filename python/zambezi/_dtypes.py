@@ -10,6 +10,10 @@ accepts canonical names and nothing else:
     float32 float64  string  category  date32
     timestamp[s|ms|us|ns]  timestamp[UNIT, tz=ZONE]  duration[s|ms|us|ns]
 
+and list<T> for a list column of any of these (T a list too: a list of
+lists), which zambezi._lists.cast makes from a list column by casting its
+elements.
+
 What users may write instead (one table, ``_ALIASES``): pandas' names
 ("Int64", "boolean", "string", "category", "datetime64[ns]",
 "datetime64[ms, UTC]" ...), short names ("int", "float", "str", "date"),
@@ -110,6 +114,8 @@ def duration_unit(name):
 
 def _from_object(dtype):
     """The canonical name of a dtype given as an object (not a str)."""
+    if isinstance(dtype, ListDtype):
+        return dtype.name
     if isinstance(dtype, type) and dtype in _PY_TYPES:
         return _PY_TYPES[dtype]
     if type(dtype).__module__.startswith("pandas"):  # pandas dtype objects
@@ -134,7 +140,100 @@ def _from_object(dtype):
     return canonical(npd.name)
 
 
+# pyarrow's names of element types inside 'list<item: T>' (where 'float'
+# is float32, unlike zambezi's short name)
+_ARROW_NAMES = {"float": "float32", "halffloat": None, "large_string": "string",
+                "large_utf8": "string", "date32[day]": "date32"}
+
+
+def _list(text):
+    """'list<T>' (zambezi's name), pyarrow's 'list<item: T>' /
+    'large_list<item: T>' as the canonical 'list<T>'; None when text is
+    not of that shape."""
+    for prefix in ("list<", "large_list<"):
+        if text.startswith(prefix) and text.endswith(">"):
+            break
+    else:
+        return None
+    inner = text[len(prefix):-1].strip()
+    if inner.startswith("item:"):  # pyarrow's field text: 'item: int64 not null'
+        inner = inner[len("item:"):].strip()
+        if inner.endswith(" not null"):
+            inner = inner[: -len(" not null")].strip()
+        if inner in _ARROW_NAMES:
+            inner = _ARROW_NAMES[inner]
+            if inner is None:
+                raise DTypeError(f"unknown dtype {text!r} (half floats are not supported)")
+    if not inner:
+        raise DTypeError(f"unknown dtype {text!r} (a list dtype names its element type: "
+                         "'list<int64>')")
+    inner = canonical(inner)
+    if inner == "category":
+        raise DTypeError(f"dtype {text!r}: lists of categories are not supported")
+    return f"list<{inner}>"
+
+
+class ListDtype:
+    """The dtype of a list column: each row a list (or null) of values of
+    one element type, stored as Arrow's large_list.  Its text is
+    ``list<T>``, which every dtype argument also takes, as it takes
+    pyarrow's ``pd.ArrowDtype(pa.list_(T))``.  pandas has no such dtype (it
+    holds lists in object columns): ``to_pandas()`` gives those.
+
+    Parameters
+    ----------
+    value_type : dtype
+        The element type (any dtype spelling, a ListDtype too).
+
+    Examples
+    --------
+    >>> zb.ListDtype("int64")
+    ListDtype(int64)
+    >>> s = zb.Series([[1, 2], None], dtype=zb.ListDtype(float))
+    >>> s.dtype == zb.ListDtype("float64")
+    True
+    >>> str(zb.ListDtype(zb.ListDtype("str")))
+    'list<list<string>>'
+    """
+
+    __slots__ = ("value_type",)
+
+    def __init__(self, value_type):
+        self.value_type = canonical(value_type)
+        if self.value_type == "category":
+            raise DTypeError("ListDtype: lists of categories are not supported")
+
+    @property
+    def name(self):
+        """The dtype's text, 'list<T>'.
+
+        Examples
+        --------
+        >>> zb.ListDtype(float).name
+        'list<float64>'
+        """
+        return f"list<{self.value_type}>"
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return f"ListDtype({self.value_type})"
+
+    def __eq__(self, other):
+        if isinstance(other, (str, ListDtype)):
+            try:
+                return canonical(other) == self.name
+            except DTypeError:
+                return False
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.name)
+
+
 def canonical(dtype):
+
     """The canonical (engine) name of a dtype: a name ('int64', 'Int64',
     'str', 'object', 'category', 'date', 'datetime64[ns]',
     'timestamp[us, tz=UTC]' ...), a numpy dtype or scalar type, a pandas
@@ -151,6 +250,11 @@ def canonical(dtype):
     if name is not None:
         return name
     name = _duration(dtype)
+    if name is not None:
+        return name
+    if dtype.endswith("[pyarrow]") and dtype.startswith(("list<", "large_list<")):
+        dtype = dtype[: -len("[pyarrow]")]  # pd.ArrowDtype(pa.list_(...))
+    name = _list(dtype)
     if name is not None:
         return name
     raise DTypeError(f"unknown dtype {dtype!r}")

@@ -252,6 +252,10 @@ class FrameArith:
 def same_values(a, b):
     """Whether two columns of one dtype hold the same values, missing
     values (nulls, NaN) in the same places."""
+    if a.dtype.startswith("list<"):  # lists: row by row as Python lists (zambezi._lists)
+        from zambezi import _lists
+
+        return _lists.same(a, b)
     ma, mb = _missing_mask(a), _missing_mask(b)
     if _core.binary("ne", ma, mb).reduce("sum"):
         return False

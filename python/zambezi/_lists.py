@@ -22,9 +22,21 @@ docstrings):
   ``list<T>`` where pandas says object;
 - ``groupby(...).agg(list)`` gathers each group's values in row order
   (one engine take; the group ids as the group-by numbers its groups);
-- a list of lists is not supported yet (UnsupportedError); neither are
-  sorting, hashing, comparing or arithmetic of lists (DTypeError naming
-  the operation and "list"), nor writing lists to Parquet or CSV.
+- a list's elements may be lists (``list<list<T>>``, from nested Python
+  lists or pyarrow's list of lists): explode and flatten take one level;
+- ``==`` / ``!=`` of two list Series compare row by row as pandas compares
+  its Python lists (a null row is unequal to everything, a null element
+  equals a null element); ``<`` and the others, sorting, hashing
+  (value_counts, unique, drop_duplicates ...) and arithmetic of lists are
+  not supported (DTypeError, a TypeError as pandas' "unhashable type:
+  'list'");
+- ``to_csv`` writes Python's text of each list (as pandas), in C
+  (``list_repr``); ``to_json`` of lists is not supported yet;
+- ``str.findall`` of a pattern with several groups gives
+  ``list<list<string>>`` where pandas gives lists of tuples;
+- ``dtype="list<T>"`` (or ``zb.ListDtype(T)``, pyarrow's
+  ``pd.ArrowDtype(pa.list_(T))``) makes / casts a list column (``cast``:
+  the elements are cast by the engine).
 """
 
 import numpy as np
@@ -96,6 +108,37 @@ def explode(col, keep_empty=True):
     return _core.take(col.child, _positions(pos, ok)), rows
 
 
+def contains(col, value):
+    """bool column: whether each list holds value (null for a null list);
+    one engine == over the elements, then a count per row."""
+    from zambezi import _convert, _dtypes
+
+    col = _host(col)
+    if is_list(col.child):
+        raise DTypeError(f".list.contains of a {col.dtype} Series: lists of lists are not "
+                         "searched")
+    if not _dtypes.is_scalar(value) or value is None:
+        raise DTypeError(f".list.contains: the value must be a scalar, not "
+                         f"{type(value).__name__}")
+    _, starts, lens, null = parts(col)
+    total = int(lens.sum())
+    rows = np.repeat(np.arange(col.length, dtype=np.int64), lens)
+    pos = np.repeat(starts, lens) + (np.arange(total, dtype=np.int64) -
+                                     np.repeat(np.cumsum(lens) - lens, lens))
+    elems = _core.take(col.child, _core.column_from_buffer(pos))
+    try:
+        eq = _core.binary_scalar("eq", elems, _dtypes.py_scalar(value), False)
+    except DTypeError:  # a value no element can equal ('a' in [1]: False)
+        hit = np.zeros(total, dtype=bool)
+    else:
+        hit = _convert.values_numpy(eq).astype(bool)
+        m = _convert.null_mask(eq)
+        if m is not None:
+            hit &= ~m
+    found = np.bincount(rows[hit], minlength=col.length) > 0
+    return _core.column_from_buffer(found, mask=null if null.any() else None)
+
+
 def group_lists(values, ids, n_groups):
     """A list column of n_groups rows: the values of each group (int64 group
     ids per row, -1 for none) in row order."""
@@ -115,21 +158,109 @@ def _from_pickle(offsets, child, mask):
     return _core.list_from_parts(offs, child, m)
 
 
+def _cell(v):
+    if v is None:
+        return "None"
+    if isinstance(v, list):  # pandas' pprint_thing: nested lists, str unquoted
+        return "[" + ", ".join(_cell(e) for e in v) + "]"
+    return str(v)
+
+
 def cells(col):
     """Display strings of a (small) list column, as pandas prints an object
-    column of lists: ``[a, b]`` (str elements unquoted), None for a null."""
-    out = []
-    for v in col.to_pylist():  # the rows shown, not the column
-        if v is None:
-            out.append("None")
-        else:
-            out.append("[" + ", ".join("None" if e is None else str(e) for e in v) + "]")
-    return out
+    column of lists: ``[a, b]`` (str elements unquoted, lists of lists as
+    ``[[a], [b, c]]``), None for a null."""
+    return [_cell(v) for v in col.to_pylist()]  # the rows shown, not the column
+
+
+def cast(col, name):
+    """A list column as the list dtype name ('list<T>', canonical): the
+    elements cast to T by the engine (lists of lists level by level)."""
+    if not is_list(col):
+        raise DTypeError(f"cannot cast {col.dtype} to {name}: only a list column (or a list "
+                         "of Python lists) becomes a list column")
+    if col.dtype == name:
+        return col
+    col = _host(col)
+    inner = name[len("list<"):-1]
+    child = col.child
+    if inner.startswith("list<"):
+        child = cast(child, inner)
+    elif is_list(child):
+        raise DTypeError(f"cannot cast {col.dtype} to {name}: the elements are lists")
+    elif child.dtype != inner:
+        child = _core.cast(child, inner)
+    offs = np.frombuffer(col.list_offsets(), dtype=np.int64)
+    m = col.null_mask()
+    return _core.list_from_parts(offs, child, None if m is None else np.frombuffer(m, np.bool_))
+
+
+def _same_elements(a, b, pos_a, pos_b):
+    """numpy bool per position pair: child a's element pos_a equals child
+    b's pos_b (two nulls are equal, as pandas' None == None in a list)."""
+    ta = _core.take(a, _core.column_from_buffer(pos_a))
+    tb = _core.take(b, _core.column_from_buffer(pos_b))
+    if is_list(ta) or is_list(tb):
+        if not (is_list(ta) and is_list(tb)):
+            return np.zeros(len(pos_a), dtype=bool)
+        na, nb = _null(ta), _null(tb)
+        return (na & nb) | (~na & ~nb & _rows_equal(ta, tb))
+    na, nb = _null(ta), _null(tb)
+    try:
+        eq = _core.binary("eq", ta, tb)
+    except DTypeError:  # elements pandas would find unequal (1 == 'a')
+        return na & nb
+    from zambezi import _convert
+
+    v = _convert.values_numpy(eq).astype(bool)
+    return (na & nb) | (~na & ~nb & v)
+
+
+def _null(col):
+    m = col.null_mask()
+    return np.zeros(col.length, dtype=bool) if m is None else np.frombuffer(m, np.bool_).copy()
+
+
+def _rows_equal(a, b):
+    """numpy bool: list row i of a equals list row i of b (valid rows of
+    equal length whose elements pair up equal); null rows give False."""
+    _, sa, la, nla = parts(a)
+    _, sb, lb, nlb = parts(b)
+    same = (la == lb) & ~nla & ~nlb
+    lens = np.where(same, la, 0)
+    total = int(lens.sum())
+    if total == 0:
+        return same
+    rows = np.repeat(np.arange(a.length, dtype=np.int64), lens)
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
+    ok = _same_elements(a.child, b.child, np.repeat(sa, lens) + within,
+                        np.repeat(sb, lens) + within)
+    bad = np.bincount(rows[~ok], minlength=a.length) > 0
+    return same & ~bad
+
+
+def same(a, b):
+    """Whether two list columns hold equal lists, null in the same rows
+    (DataFrame.equals)."""
+    a, b = _host(a), _host(b)
+    na, nb = _null(a), _null(b)
+    return bool(np.array_equal(na, nb) and (_rows_equal(a, b) | na).all())
+
+
+def equal(a, b, op):
+    """``a == b`` / ``a != b`` of two list columns (op 'eq' / 'ne'): a bool
+    column without nulls, as pandas compares object columns of lists."""
+    if not (is_list(a) and is_list(b)):
+        other = b if is_list(a) else a
+        raise DTypeError(f"{op} is not defined for list and {other.dtype}")
+    eq = _rows_equal(_host(a), _host(b))
+    return _core.column_from_buffer(eq if op == "eq" else ~eq)
 
 
 class ListMethods:
     """Methods of a list Series (``Series.list``), as pandas' accessor of
-    ArrowDtype lists: ``len``, ``[i]`` and ``flatten``.
+    ArrowDtype lists: ``len``, ``[i]`` and ``flatten``; and ``contains``
+    (not in pandas: ``value in lst`` per row).
 
     Examples
     --------
@@ -175,6 +306,19 @@ class ListMethods:
         if isinstance(key, slice):
             raise UnsupportedError(".list[...]: slices of lists are not supported; use an int")
         return self._s._like(element(self._s._col, key))
+
+    def contains(self, value):
+        """Whether each list holds value (Python's ``value in lst``): True
+        or False, null for a null list.  The elements are compared by the
+        engine's ``==`` (a null element matches nothing).  Lists of lists
+        are not searched (DTypeError).
+
+        Examples
+        --------
+        >>> zb.Series([[1, 2], [3], None, []]).list.contains(2).to_list()
+        [True, False, None, False]
+        """
+        return self._s._like(contains(self._s._col, value))
 
     def flatten(self):
         """Every element of every list, in order, in one Series (pandas'

@@ -165,6 +165,25 @@ def _expand_split(kind, n, expand):
     return int(n)
 
 
+
+def _empty_to_null(col):
+    """A string column with its empty strings as nulls (engine compare and
+    take; no row loop)."""
+    from zambezi import _convert
+
+    empty = _core.binary_scalar("eq", col, "", False)
+    hit = _convert.values_numpy(empty).astype(bool)
+    m = _convert.null_mask(empty)
+    if m is not None:
+        hit &= ~m
+    if not hit.any():
+        return col
+    if m is not None:
+        hit |= m
+    idx = np.arange(col.length, dtype=np.int64)
+    return _core.take(col, _core.column_from_buffer(idx, mask=hit))
+
+
 class _PatternMethods:
     """Mixin: the pattern methods of StringMethods (self._s the Series)."""
 
@@ -333,26 +352,52 @@ class _PatternMethods:
         """Every non-overlapping match of the regular expression in each
         row, as a list (dtype list<string>; re.findall): the whole match,
         or the text of the pattern's one group.  A null row gives a null
-        list.  A pattern with several groups raises UnsupportedError
-        (pandas gives tuples).
+        list.  With several groups each match is a list of the groups'
+        texts ('' for a group that took no part, as re.findall), so the
+        result is a list<list<string>> where pandas gives lists of tuples
+        (``to_pandas()`` gives lists of lists).
 
         Examples
         --------
         >>> zb.Series(["a1b22", "", None]).str.findall(r"\\d+").to_list()
         [['1', '22'], [], None]
+        >>> zb.Series(["a1b2", "c"]).str.findall(r"([a-z])(\\d)?").to_list()
+        [[['a', '1'], ['b', '2']], [['c', '']]]
         """
         regex, src, ef = compile_pattern(pat, flags, True, "findall")
         if regex.groups > 1:
-            raise UnsupportedError(f"str.findall: the pattern has {regex.groups} groups; "
-                                   "findall of several groups gives tuples, which zambezi "
-                                   "cannot hold (str.extractall gives a column per group)")
+            return self._wrap(self._findall_groups(regex.groups, src, ef))
         return self._wrap(self._regex("findall", src, ef))
+
+    def _findall_groups(self, groups, src, ef):
+        """findall of a pattern with several groups: list<list<string>>,
+        match m of a row the list of its groups' texts.  One engine findall
+        per group (the matches are the same for each); the groups' values
+        are interleaved by one take."""
+        from zambezi import _lists
+
+        per = [self._regex("findall", src, ef, g) for g in range(1, groups + 1)]
+        _, _, lens, null = _lists.parts(_lists._host(per[0]))
+        vals = [_lists.explode(c, keep_empty=False)[0] for c in per]
+        m = vals[0].length
+        order = (np.arange(m, dtype=np.int64)[:, None] +
+                 np.arange(groups, dtype=np.int64)[None, :] * m).ravel()
+        texts = _core.take(_core.concat(vals), _core.column_from_buffer(order))
+        if texts.null_count:
+            texts = _core.fill_null(texts, "")  # a group that took no part: '' (re.findall)
+        inner = _core.list_from_parts(np.arange(0, groups * m + 1, groups, dtype=np.int64),
+                                      texts)
+        offsets = np.zeros(len(lens) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        return _core.list_from_parts(offsets, inner, null if null.any() else None)
 
     def extractall(self, pat, flags=0):
         """One row per match, one column per capture group (named groups
         name their column), indexed by the row's label plus the level
         ``match`` (0, 1, ... within the row), as pandas; rows without a
-        match give no rows; a group that took no part is null.
+        match give no rows; a group that took no part, or matched empty
+        text, is null (pandas' extractall reads re.findall's tuples, where
+        both are '').
 
         Examples
         --------
@@ -369,7 +414,7 @@ class _PatternMethods:
         cols, rows = [], None
         for g in range(1, regex.groups + 1):  # per group, not per row
             values, rows = _lists.explode(self._regex("findall", src, ef, g), keep_empty=False)
-            cols.append(values)
+            cols.append(_empty_to_null(values))
         s = self._s
         first = np.searchsorted(rows, rows, side="left")
         match = np.arange(len(rows), dtype=np.int64) - first

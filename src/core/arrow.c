@@ -930,6 +930,22 @@ done:
   return st;
 }
 
+/* A list schema nested deeper than the engine takes is refused before the
+ * recursive import descends into it (a hostile schema must not exhaust the
+ * stack). */
+static zb_status check_list_depth(const struct ArrowSchema *s, const char *nm, zb_error *err) {
+  int depth = 0;
+  while (s != NULL && s->format != NULL && s->format[0] == '+' &&
+         (s->format[1] == 'l' || s->format[1] == 'L') && s->format[2] == '\0') {
+    if (++depth > ZB_LIST_MAX_DEPTH)
+      return zb_error_set(err, ZB_ENOTSUP,
+                          "import: column '%s' nests lists deeper than %d levels", nm,
+                          ZB_LIST_MAX_DEPTH);
+    s = s->n_children == 1 && s->children != NULL ? s->children[0] : NULL;
+  }
+  return ZB_OK;
+}
+
 static zb_status import_column(const struct ArrowSchema *s, const struct ArrowArray *a,
                                import_holder *h, const char *nm, zb_column **out,
                                zb_error *err) {
@@ -940,6 +956,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
   *out = NULL;
 
   ZB_RETURN_NOT_OK(parse_format(s, nm, &d, err));
+  if (d.type == ZB_LIST) ZB_RETURN_NOT_OK(check_list_depth(s, nm, err));
   if (a == NULL || a->release == NULL)
     return zb_error_set(err, ZB_EINVAL, "import: the array of column '%s' is released", nm);
   const int64_t len = a->length, off = a->offset;
@@ -1343,6 +1360,7 @@ static zb_status empty_column(const struct ArrowSchema *s, const char *nm, zb_co
   *out = NULL;
   ZB_RETURN_NOT_OK(parse_format(s, nm, &d, err));
   if (d.type == ZB_LIST) {
+    ZB_RETURN_NOT_OK(check_list_depth(s, nm, err));
     if (s->n_children != 1 || s->children == NULL || s->children[0] == NULL)
       return zb_error_set(err, ZB_EINVAL, "import: list column '%s' has no child schema", nm);
     ZB_RETURN_NOT_OK(empty_column(s->children[0], nm, &dict, err)); /* the child */

@@ -158,8 +158,13 @@ zb_status zb_column_make_list(int64_t length, int64_t offset, zb_buffer *validit
                               zb_column **out, zb_error *err) {
   *out = NULL;
   if (child == NULL) return zb_error_set(err, ZB_EINVAL, "a list column needs a child column");
-  if (child->type == ZB_LIST)
-    return zb_error_set(err, ZB_ENOTSUP, "a list of lists is not supported yet");
+  /* Lists of lists nest to any depth the recursive kernels can afford:
+   * ZB_LIST_MAX_DEPTH levels (a deeper Arrow schema is refused on import). */
+  int depth = 1;
+  for (const zb_column *c = child; c != NULL && c->type == ZB_LIST; c = c->child)
+    if (++depth > ZB_LIST_MAX_DEPTH)
+      return zb_error_set(err, ZB_ENOTSUP, "lists nested deeper than %d levels are not supported",
+                          ZB_LIST_MAX_DEPTH);
   if (offsets == NULL)
     return zb_error_set(err, ZB_EINVAL, "a list column needs an offsets buffer");
   if (!zb_device_equal(offsets->device, child->device))

@@ -142,7 +142,8 @@ typedef enum zb__op {
   /* in[0] a string column; variant the zb_parse_kind; p.parse (format
    * NULL: ISO 8601); -> out[0] timestamp[ns] / duration[ns], p.parse.info */
   ZB__OP_PARSE_TIME,
-  /* in[0] a list<string> column; p.cat.sep; -> out[0] string (str.join) */
+  /* in[0] a list<string> column; p.cat.sep; -> out[0] string (str.join);
+   * variant 1: in[0] any list column, -> out[0] each list's Python repr */
   ZB__OP_LIST_JOIN,
   /* in[0] a timestamp column; in[1] NULL, or (variant 1) a bool column of
    * per-row ambiguous choices; variant 0: UTC instants to wall times,

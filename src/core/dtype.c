@@ -49,7 +49,12 @@ const char *zb_column_type_text(const zb_column *col, char *buf, size_t size) {
   buf[0] = '\0';
   if (col == NULL) return buf;
   static const char *const units[4] = {"s", "ms", "us", "ns"};
-  const zb_column *c = col->type == ZB_LIST && col->child != NULL ? col->child : col;
+  int depth = 0; /* list<...> levels around the element type */
+  const zb_column *c = col;
+  while (c->type == ZB_LIST && c->child != NULL) {
+    c = c->child;
+    depth++;
+  }
   char inner[160];
   if ((c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) && (int)c->unit >= 0 && c->unit <= 3) {
     if (c->type == ZB_TIMESTAMP && c->timezone != NULL && c->timezone[0] != '\0')
@@ -59,10 +64,17 @@ const char *zb_column_type_text(const zb_column *col, char *buf, size_t size) {
   } else {
     snprintf(inner, sizeof inner, "%s", zb_type_name(c->type));
   }
-  if (c != col)
-    snprintf(buf, size, "list<%s>", inner);
-  else
-    snprintf(buf, size, "%s", inner);
+  size_t pos = 0;
+  for (int k = 0; k < depth && pos + 5 < size; k++) {
+    memcpy(buf + pos, "list<", 5);
+    pos += 5;
+  }
+  size_t il = strlen(inner);
+  if (il > size - pos - 1) il = size - pos - 1;
+  memcpy(buf + pos, inner, il);
+  pos += il;
+  for (int k = 0; k < depth && pos + 1 < size; k++) buf[pos++] = '>';
+  buf[pos] = '\0';
   return buf;
 }
 

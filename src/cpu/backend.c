@@ -191,7 +191,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_PARSE_TIME:
       return zb__cpu_parse_time(in[0], (zb_parse_kind)c->variant, c->p.parse.format,
                                 c->p.parse.info, out, err);
-    case ZB__OP_LIST_JOIN:
+    case ZB__OP_LIST_JOIN: /* variant 1: each list's repr (zb_list_repr) */
+      if (c->variant == 1) return zb__cpu_list_repr(in[0], out, err);
       return zb__cpu_list_join(in[0], c->p.cat.sep, c->p.cat.sep_len, out, err);
     case ZB__OP_TZ:
       return zb__cpu_tz(in[0], in[1], c->variant, c->p.tz.tz, c->p.tz.name, c->p.tz.ambiguous,

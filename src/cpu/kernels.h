@@ -210,6 +210,10 @@ zb_status zb__cpu_list_filter(const zb_column *col, const zb_column *mask, zb_co
 /* Each list of strings joined with sep (null: a null list or element). */
 zb_status zb__cpu_list_join(const zb_column *col, const char *sep, int64_t sep_len,
                             zb_column **out, zb_error *err);
+/* Each list as Python's repr of it ("[1, 2]", "['a', None]", lists of
+ * lists nested): a string column, null for a null list.  The leaf type is
+ * a number, bool or string (checked by zb_list_repr). */
+zb_status zb__cpu_list_repr(const zb_column *col, zb_column **out, zb_error *err);
 zb_status zb__cpu_sort_indices(const zb_table *t, int64_t n_keys, const int64_t *keys,
                                const bool *ascending, bool nulls_first, zb_column **out,
                                zb_error *err);

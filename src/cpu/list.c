@@ -1,6 +1,8 @@
 /*
- * list.c -- row selection of list columns (Arrow large_list) on the CPU:
- * take and filter.  A list row is a range of child rows, so both gather
+ * list.c -- list columns (Arrow large_list) on the CPU: row selection
+ * (take and filter), str.join, and each list's Python repr (to_csv).
+ *
+ * Take and filter.  A list row is a range of child rows, so both gather
  * the offsets of the chosen rows and then the child rows of their ranges:
  * morsel by morsel, the lengths of the chosen lists are summed (pass 1),
  * the morsels' totals are turned into starting positions, and each morsel
@@ -160,6 +162,7 @@ typedef struct list_join_job {
   const zb_column *col; /* list<string> */
   const char *sep;
   int64_t sep_len;
+  bool repr; /* "[" + elements + "]", a null element as None (Python's list repr) */
   int64_t *bytes;   /* per morsel: bytes written (pass 1), then the start */
   int64_t *offsets; /* result string offsets */
   uint8_t *valid;   /* result validity, all rows */
@@ -172,10 +175,14 @@ static inline bool join_row(const list_join_job *j, int64_t i, int64_t *bytes) {
   if (!zb_column_is_valid(c, i)) return false;
   const int64_t *o = (const int64_t *)c->data->data + c->offset;
   const int64_t *so = (const int64_t *)ch->data->data + ch->offset;
-  int64_t b = 0;
+  int64_t b = j->repr ? 2 : 0;
   for (int64_t k = o[i]; k < o[i + 1]; k++) {
-    if (!zb_column_is_valid(ch, k)) return false;
-    b += so[k + 1] - so[k];
+    if (!zb_column_is_valid(ch, k)) {
+      if (!j->repr) return false;
+      b += 4; /* None */
+    } else {
+      b += so[k + 1] - so[k];
+    }
   }
   if (o[i + 1] > o[i]) b += j->sep_len * (o[i + 1] - o[i] - 1);
   *bytes = b;
@@ -207,22 +214,29 @@ static void list_join_write(void *ctx, int64_t task, int worker) {
   for (int64_t i = s; i < e; i++) {
     j->offsets[i] = pos;
     if (!zb_bit_get(j->valid, i)) continue;
+    if (j->repr) j->chars[pos++] = '[';
     for (int64_t k = o[i]; k < o[i + 1]; k++) {
       if (k > o[i] && j->sep_len > 0) {
         memcpy(j->chars + pos, j->sep, (size_t)j->sep_len);
         pos += j->sep_len;
       }
+      if (j->repr && !zb_column_is_valid(ch, k)) {
+        memcpy(j->chars + pos, "None", 4);
+        pos += 4;
+        continue;
+      }
       memcpy(j->chars + pos, src + so[k], (size_t)(so[k + 1] - so[k]));
       pos += so[k + 1] - so[k];
     }
+    if (j->repr) j->chars[pos++] = ']';
   }
 }
 
-zb_status zb__cpu_list_join(const zb_column *col, const char *sep, int64_t sep_len,
-                            zb_column **out, zb_error *err) {
+static zb_status join_rows(const zb_column *col, const char *sep, int64_t sep_len, bool repr,
+                           zb_column **out, zb_error *err) {
   *out = NULL;
   int64_t n = col->length, nm = zb__morsels(n);
-  list_join_job j = {col, sep, sep_len, NULL, NULL, NULL, NULL};
+  list_join_job j = {col, sep, sep_len, repr, NULL, NULL, NULL, NULL};
   zb_buffer *offsets = NULL, *validity = NULL, *chars = NULL;
   zb_status st = zb_buffer_new(ZB_CPU, (n + 1) * (int64_t)sizeof(int64_t), &offsets, err);
   if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &validity, err);
@@ -253,5 +267,184 @@ zb_status zb__cpu_list_join(const zb_column *col, const char *sep, int64_t sep_l
   zb_buffer_release(offsets);
   zb_buffer_release(validity);
   zb_buffer_release(chars);
+  return st;
+}
+
+zb_status zb__cpu_list_join(const zb_column *col, const char *sep, int64_t sep_len,
+                            zb_column **out, zb_error *err) {
+  return join_rows(col, sep, sep_len, false, out, err);
+}
+
+/* ---- repr: each list as Python's repr of it (pandas' to_csv text) -------- */
+
+/* Whether code point c (not ASCII) is one Python's repr escapes: the C1
+ * controls, and the non-ASCII separators, spaces and format characters
+ * unicodedata calls not printable (Zs/Zl/Zp/Cf/Cc).  Private-use and
+ * unassigned code points are not looked up: they are written as they are. */
+static bool unprintable(uint32_t c) {
+  if (c <= 0xa0 || c == 0xad) return true; /* C1, no-break space, soft hyphen */
+  if (c < 0x600) return false;
+  if ((c >= 0x600 && c <= 0x605) || c == 0x61c || c == 0x6dd || c == 0x70f || c == 0x890 ||
+      c == 0x891 || c == 0x8e2 || c == 0x1680 || c == 0x180e)
+    return true;
+  if ((c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) ||
+      (c >= 0x205f && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || c == 0x3000 ||
+      c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb))
+    return true;
+  if ((c >= 0xd800 && c <= 0xdfff) || c == 0x110bd || c == 0x110cd ||
+      (c >= 0x13430 && c <= 0x1343f) || (c >= 0x1bca0 && c <= 0x1bca3) ||
+      (c >= 0x1d173 && c <= 0x1d17a) || c == 0xe0001 || (c >= 0xe0020 && c <= 0xe007f))
+    return true;
+  return false;
+}
+
+/* The bytes of string s[0, n) as Python's repr writes it (quotes and
+ * escapes), written to out unless out is NULL; returns their count.  The
+ * string is valid UTF-8 (every string column is). */
+static int64_t py_repr(const uint8_t *s, int64_t n, char *out) {
+  bool single = false, dbl = false;
+  for (int64_t k = 0; k < n; k++) {
+    single |= s[k] == '\'';
+    dbl |= s[k] == '"';
+  }
+  const char q = single && !dbl ? '"' : '\'';
+  static const char hex[] = "0123456789abcdef";
+  int64_t w = 0;
+#define PUT(ch)                     \
+  do {                              \
+    if (out != NULL) out[w] = (ch); \
+    w++;                            \
+  } while (0)
+  PUT(q);
+  for (int64_t k = 0; k < n;) {
+    uint8_t b = s[k];
+    if (b < 0x80) {
+      k++;
+      if (b == (uint8_t)q || b == '\\') {
+        PUT('\\');
+        PUT((char)b);
+      } else if (b == '\t' || b == '\n' || b == '\r') {
+        PUT('\\');
+        PUT(b == '\t' ? 't' : b == '\n' ? 'n' : 'r');
+      } else if (b < 0x20 || b == 0x7f) {
+        PUT('\\');
+        PUT('x');
+        PUT(hex[b >> 4]);
+        PUT(hex[b & 15]);
+      } else {
+        PUT((char)b);
+      }
+      continue;
+    }
+    int len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+    if (k + len > n) len = (int)(n - k);
+    uint32_t c = b & (len == 4 ? 0x07 : len == 3 ? 0x0f : 0x1f);
+    for (int t = 1; t < len; t++) c = (c << 6) | (s[k + t] & 0x3f);
+    if (!unprintable(c)) {
+      for (int t = 0; t < len; t++) PUT((char)s[k + t]);
+    } else {
+      int digits = c <= 0xff ? 2 : c <= 0xffff ? 4 : 8;
+      PUT('\\');
+      PUT(digits == 2 ? 'x' : digits == 4 ? 'u' : 'U');
+      for (int t = digits - 1; t >= 0; t--) PUT(hex[(c >> (4 * t)) & 15]);
+    }
+    k += len;
+  }
+  PUT(q);
+#undef PUT
+  return w;
+}
+
+typedef struct repr_job {
+  const zb_column *col; /* string */
+  int64_t *bytes;       /* per morsel: bytes (pass 1), then the start */
+  int64_t *offsets;
+  char *chars;
+} repr_job;
+
+static void repr_count(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  repr_job *j = (repr_job *)ctx;
+  const zb_column *c = j->col;
+  const int64_t *so = (const int64_t *)c->data->data + c->offset;
+  const uint8_t *src = (const uint8_t *)c->chars->data;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS), sum = 0;
+  for (int64_t i = s; i < e; i++)
+    if (zb_column_is_valid(c, i)) sum += py_repr(src + so[i], so[i + 1] - so[i], NULL);
+  j->bytes[task] = sum;
+}
+
+static void repr_write(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  repr_job *j = (repr_job *)ctx;
+  const zb_column *c = j->col;
+  const int64_t *so = (const int64_t *)c->data->data + c->offset;
+  const uint8_t *src = (const uint8_t *)c->chars->data;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
+  int64_t pos = j->bytes[task];
+  for (int64_t i = s; i < e; i++) {
+    j->offsets[i] = pos;
+    if (zb_column_is_valid(c, i)) pos += py_repr(src + so[i], so[i + 1] - so[i], j->chars + pos);
+  }
+}
+
+/* Each string as Python's repr of it; nulls stay null. */
+static zb_status strings_repr(const zb_column *col, zb_column **out, zb_error *err) {
+  *out = NULL;
+  int64_t n = col->length, nm = zb__morsels(n);
+  repr_job j = {col, NULL, NULL, NULL};
+  zb_buffer *offsets = NULL, *chars = NULL, *validity = NULL;
+  zb_status st = zb_buffer_new(ZB_CPU, (n + 1) * (int64_t)sizeof(int64_t), &offsets, err);
+  if (st == ZB_OK && col->null_count > 0 && col->validity != NULL) { /* rebased to offset 0 */
+    st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &validity, err);
+    if (st == ZB_OK)
+      zb__bitmap_copy((uint8_t *)validity->data, 0, (const uint8_t *)col->validity->data,
+                      col->offset, n);
+  }
+  if (st == ZB_OK) {
+    j.bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+    if (j.bytes == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (list repr)");
+  }
+  if (st == ZB_OK) st = zb_parallel_for(nm, repr_count, &j, err);
+  int64_t total = 0;
+  for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
+    int64_t b = j.bytes[m];
+    j.bytes[m] = total;
+    total += b;
+  }
+  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, total, &chars, err);
+  if (st == ZB_OK) {
+    j.offsets = (int64_t *)offsets->data;
+    j.chars = (char *)chars->data;
+    j.offsets[n] = total;
+    st = zb_parallel_for(nm, repr_write, &j, err);
+  }
+  if (st == ZB_OK)
+    st = zb_column_make(ZB_STRING, n, 0, validity, offsets, chars, NULL,
+                        validity != NULL ? col->null_count : 0, out, err);
+  zb_free(j.bytes);
+  zb_buffer_release(offsets);
+  zb_buffer_release(chars);
+  zb_buffer_release(validity);
+  return st;
+}
+
+zb_status zb__cpu_list_repr(const zb_column *col, zb_column **out, zb_error *err) {
+  *out = NULL;
+  const zb_column *ch = col->child;
+  zb_column *texts = NULL, *lists = NULL;
+  zb_status st;
+  if (ch->type == ZB_LIST)
+    st = zb__cpu_list_repr(ch, &texts, err); /* depth <= ZB_LIST_MAX_DEPTH */
+  else if (ch->type == ZB_STRING)
+    st = strings_repr(ch, &texts, err);
+  else /* numbers and bools: the cast's text is Python's str (shortest float digits) */
+    st = zb_column_cast(ch, ZB_STRING, ZB_MICRO, &texts, err);
+  if (st == ZB_OK)
+    st = zb_column_make_list(col->length, col->offset, col->validity, col->data, texts,
+                             col->null_count, &lists, err);
+  if (st == ZB_OK) st = join_rows(lists, ", ", 2, true, out, err);
+  zb_column_release(texts);
+  zb_column_release(lists);
   return st;
 }

@@ -5,11 +5,14 @@
  *   list_from_sequence(seq, name=None): one C loop over a sequence of
  *     lists / tuples / 1-D arrays and missing values (None, NaN, pd.NA),
  *     flattening the elements into one child (typed as column_from_sequence
- *     types a flat list) and recording the offsets and nulls;
+ *     types a flat list; elements that are lists themselves make the child
+ *     a list column, built the same way: a list of lists) and recording the
+ *     offsets and nulls;
  *   list_from_parts(offsets, child, mask=None): a list column over an
  *     existing child column from int64 offsets (n + 1 of them, into the
  *     child's rows) and an optional bool mask (True = null list);
- *   list_join(col, sep): zb_list_join (pandas' str.join of lists).
+ *   list_join(col, sep): zb_list_join (pandas' str.join of lists);
+ *   list_repr(col): zb_list_repr (each list's Python text, for to_csv).
  */
 #include "zbpy.h"
 
@@ -53,6 +56,29 @@ static PyObject *make_list(zbpy_state *st, const int64_t *offsets, const uint8_t
   return zbpy_column_wrap(st, col);
 }
 
+static int is_listlike(PyObject *o) {
+  return PyList_Check(o) || PyTuple_Check(o) || strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray") == 0;
+}
+
+/* Record whether element e of row i is a list (the rows' elements then
+ * make a list of lists) or a value; a column mixing both is refused,
+ * naming the rows.  Missing elements are either. */
+static int note_kind(zbpy_state *st, PyObject *e, Py_ssize_t i, Py_ssize_t *saw_list,
+                     Py_ssize_t *saw_scalar) {
+  if (is_missing(e)) return 0;
+  Py_ssize_t *mine = is_listlike(e) ? saw_list : saw_scalar;
+  if (*mine < 0) *mine = i;
+  if (*saw_list >= 0 && *saw_scalar >= 0) {
+    PyErr_Format(st->DTypeError,
+                 "the lists at index %zd and %zd mix lists and other values: the elements of "
+                 "a list column are all lists (a list of lists) or all values",
+                 *saw_list < *saw_scalar ? *saw_list : *saw_scalar,
+                 *saw_list < *saw_scalar ? *saw_scalar : *saw_list);
+    return -1;
+  }
+  return 0;
+}
+
 static PyObject *py_list_from_sequence(PyObject *module, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"seq", "name", NULL};
   zbpy_state *st = zbpy_module_state(module);
@@ -67,6 +93,7 @@ static PyObject *py_list_from_sequence(PyObject *module, PyObject *args, PyObjec
   int64_t *offsets = (int64_t *)PyMem_Malloc((size_t)(n + 1) * sizeof(int64_t));
   uint8_t *valid = (uint8_t *)PyMem_Malloc((size_t)(n > 0 ? n : 1));
   int64_t nulls = 0;
+  Py_ssize_t saw_list = -1, saw_scalar = -1; /* the first row whose elements are lists / not */
   if (flat == NULL) goto done;
   if (offsets == NULL || valid == NULL) {
     PyErr_NoMemory();
@@ -85,14 +112,7 @@ static PyObject *py_list_from_sequence(PyObject *module, PyObject *args, PyObjec
       Py_ssize_t m = PySequence_Fast_GET_SIZE(f);
       PyObject **e = PySequence_Fast_ITEMS(f);
       for (Py_ssize_t k = 0; k < m; k++) {
-        if (PyList_Check(e[k]) || PyTuple_Check(e[k])) {
-          Py_DECREF(f);
-          PyErr_Format(st->UnsupportedError,
-                       "the list at index %zd holds a list: a list of lists is not "
-                       "supported yet", i);
-          goto done;
-        }
-        if (PyList_Append(flat, e[k]) < 0) {
+        if (note_kind(st, e[k], i, &saw_list, &saw_scalar) < 0 || PyList_Append(flat, e[k]) < 0) {
           Py_DECREF(f);
           goto done;
         }
@@ -102,16 +122,16 @@ static PyObject *py_list_from_sequence(PyObject *module, PyObject *args, PyObjec
       PyObject *l = PyObject_CallMethod(o, "tolist", NULL);
       if (l == NULL) goto done;
       int bad = !PyList_Check(l);
-      if (!bad) {
-        Py_ssize_t m = PyList_GET_SIZE(l);
-        for (Py_ssize_t k = 0; k < m && !bad; k++) bad = PyList_Check(PyList_GET_ITEM(l, k));
+      if (bad) {
+        Py_DECREF(l);
+        PyErr_Format(st->DTypeError, "the array at index %zd is 0-dimensional, not a list", i);
+        goto done;
       }
+      Py_ssize_t m = PyList_GET_SIZE(l);
+      for (Py_ssize_t k = 0; k < m && !bad; k++)
+        bad = note_kind(st, PyList_GET_ITEM(l, k), i, &saw_list, &saw_scalar) < 0;
       if (bad || PyList_SetSlice(flat, PyList_GET_SIZE(flat), PyList_GET_SIZE(flat), l) < 0) {
         Py_DECREF(l);
-        if (bad)
-          PyErr_Format(st->UnsupportedError,
-                       "the array at index %zd is not 1-D: a list of lists is not supported "
-                       "yet", i);
         goto done;
       }
       Py_DECREF(l);
@@ -127,7 +147,14 @@ static PyObject *py_list_from_sequence(PyObject *module, PyObject *args, PyObjec
   {
     PyObject *cargs = PyTuple_Pack(1, flat);
     PyObject *ckw = cargs != NULL ? Py_BuildValue("{s:O}", "name", name) : NULL;
-    if (ckw != NULL) child = zbpy_column_from_sequence(module, cargs, ckw);
+    if (ckw != NULL && saw_list >= 0) { /* a list of lists: the elements are a list column */
+      if (Py_EnterRecursiveCall(" building a list of lists") == 0) {
+        child = py_list_from_sequence(module, cargs, ckw);
+        Py_LeaveRecursiveCall();
+      }
+    } else if (ckw != NULL) {
+      child = zbpy_column_from_sequence(module, cargs, ckw);
+    }
     Py_XDECREF(cargs);
     Py_XDECREF(ckw);
   }
@@ -206,7 +233,24 @@ static PyObject *py_list_join(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+static PyObject *py_list_repr(PyObject *module, PyObject *col_o) {
+  zbpy_state *st = zbpy_module_state(module);
+  zb_column *col = zbpy_arg_column(st, col_o, "list_repr");
+  if (col == NULL) return NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_column *out = NULL;
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_list_repr(col, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 PyMethodDef zbpy_list_methods[] = {
+    {"list_repr", py_list_repr, METH_O,
+     "list_repr(col) -> string Column: each list as Python's repr of it (to_csv)"},
     {"list_join", py_list_join, METH_VARARGS,
      "list_join(col, sep) -> string Column: each list of strings joined with sep"},
     {"list_from_sequence", (PyCFunction)(void (*)(void))py_list_from_sequence,

@@ -9,6 +9,7 @@
 #include "test.h"
 #include "zambezi/arrow.h"
 #include "zambezi/compute.h"
+#include "zambezi/list.h"
 
 /* An int64 column from values, with nulls where valid[i] == 0 (valid NULL:
  * none). */
@@ -76,9 +77,40 @@ ZB_TEST(test_list_make_checks) {
   char text[64];
   ZB_CHECK(strcmp(zb_column_type_text(l, text, sizeof text), "list<int64>") == 0);
   ZB_CHECK(strcmp(zb_type_name(ZB_LIST), "list") == 0);
-  /* a list of lists is refused for now; offsets past the child too */
-  ZB_CHECK_EQ_INT(zb_column_make_list(1, 0, NULL, l->data, l, 0, &ll, &err), ZB_ENOTSUP);
-  ZB_CHECK(strstr(err.message, "list of lists") != NULL);
+  /* a list of lists: its text nests, and a take gathers whole inner lists */
+  ZB_CHECK_OK(zb_column_make_list(2, 0, NULL, l->data, l, 0, &ll, &err), &err);
+  char deep_text[64];
+  ZB_CHECK(strcmp(zb_column_type_text(ll, deep_text, sizeof deep_text), "list<list<int64>>") ==
+           0);
+  zb_column *idx1 = NULL, *llt = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, 1, false, 0, &idx1, &err), &err);
+  ((int64_t *)idx1->data->data)[0] = 0; /* row 0: l's rows 0 ([1, 2]) and 1 (null) */
+  ZB_CHECK_OK(zb_column_take(ll, idx1, &llt, &err), &err);
+  const int64_t *to = (const int64_t *)llt->data->data;
+  ZB_CHECK_EQ_INT(to[1] - to[0], 2);
+  ZB_CHECK_EQ_INT(llt->child->length, 2);
+  ZB_CHECK_EQ_INT(llt->child->null_count, 1);
+  ZB_CHECK_EQ_INT(llt->child->child->length, 2);
+  ZB_CHECK_EQ_INT(((const int64_t *)llt->child->child->data->data)[1], 2);
+  zb_column_release(llt);
+  zb_column_release(idx1);
+  zb_column_release(ll);
+  ll = NULL;
+  /* nesting stops at ZB_LIST_MAX_DEPTH levels */
+  zb_buffer *zeros = NULL;
+  ZB_CHECK_OK(zb_buffer_new_zeroed(ZB_CPU, 16, &zeros, &err), &err);
+  zb_column *deep = zb_column_retain(l);
+  for (int level = 2; level <= ZB_LIST_MAX_DEPTH; level++) {
+    zb_column *up = NULL;
+    ZB_CHECK_OK(zb_column_make_list(1, 0, NULL, zeros, deep, 0, &up, &err), &err);
+    zb_column_release(deep);
+    deep = up;
+  }
+  ZB_CHECK_EQ_INT(zb_column_make_list(1, 0, NULL, zeros, deep, 0, &ll, &err), ZB_ENOTSUP);
+  ZB_CHECK(strstr(err.message, "deeper") != NULL && ll == NULL);
+  zb_column_release(deep);
+  zb_buffer_release(zeros);
+  /* offsets past the child are refused */
   zb_column *small = NULL;
   ZB_CHECK_OK(zb_column_slice(l->child, 0, 3, &small, &err), &err);
   ZB_CHECK_EQ_INT(zb_column_make_list(5, 0, NULL, l->data, small, 0, &ll, &err), ZB_EINVAL);
@@ -185,8 +217,51 @@ ZB_TEST(test_list_concat_and_arrow) {
 }
 
 /* Everything the failure loop builds; st of the first failure. */
+/* Row i of a string column as a C string ("<null>" for a null). */
+static const char *text_at(const zb_column *c, int64_t i, char *buf, size_t size) {
+  if (!zb_column_is_valid(c, i)) return "<null>";
+  const int64_t *o = (const int64_t *)c->data->data + c->offset;
+  size_t n = (size_t)(o[i + 1] - o[i]);
+  if (n >= size) n = size - 1;
+  memcpy(buf, (const char *)c->chars->data + o[i], n);
+  buf[n] = '\0';
+  return buf;
+}
+
+ZB_TEST(test_list_repr_as_python) {
+  zb_error err = {{0}};
+  zb_column *l = NULL, *s = NULL, *r = NULL, *ll = NULL, *rr = NULL;
+  ZB_CHECK_OK(sample(&l, &err), &err);
+  ZB_CHECK_OK(zb_column_slice(l, 1, 4, &s, &err), &err);
+  ZB_CHECK_OK(zb_list_repr(s, &r, &err), &err);
+  /* Python: [repr(v) for v in [None, [], [3, None, 5], [6]]] */
+  static const char *const want[] = {"<null>", "[]", "[3, None, 5]", "[6]"};
+  char buf[64];
+  ZB_CHECK_EQ_INT(r->length, 4);
+  for (int64_t i = 0; i < 4; i++) ZB_CHECK(strcmp(text_at(r, i, buf, sizeof buf), want[i]) == 0);
+  /* a list of lists: rows [[1, 2], None] and [[], [3, None, 5]] */
+  static const int64_t outer[] = {0, 2, 4};
+  zb_buffer *ob = NULL;
+  ZB_CHECK_OK(zb_buffer_new(ZB_CPU, sizeof outer, &ob, &err), &err);
+  memcpy(ob->data, outer, sizeof outer);
+  ZB_CHECK_OK(zb_column_make_list(2, 0, NULL, ob, l, 0, &ll, &err), &err);
+  ZB_CHECK_OK(zb_list_repr(ll, &rr, &err), &err);
+  ZB_CHECK(strcmp(text_at(rr, 0, buf, sizeof buf), "[[1, 2], None]") == 0);
+  ZB_CHECK(strcmp(text_at(rr, 1, buf, sizeof buf), "[[], [3, None, 5]]") == 0);
+  /* not a list, and elements without a Python text here */
+  zb_column *bad = NULL;
+  ZB_CHECK_EQ_INT(zb_list_repr(l->child, &bad, &err), ZB_ETYPE);
+  zb_column_release(l);
+  zb_column_release(s);
+  zb_column_release(r);
+  zb_column_release(ll);
+  zb_column_release(rr);
+  zb_buffer_release(ob);
+}
+
 static zb_status list_everything(zb_error *err) {
   zb_column *l = NULL, *s = NULL, *t = NULL, *f = NULL, *c = NULL, *idx = NULL, *mask = NULL;
+  zb_column *r = NULL, *ll = NULL, *rr = NULL;
   static const int64_t ix[] = {3, 0, 1, 4};
   zb_status st = sample(&l, err);
   if (st == ZB_OK) st = zb_column_slice(l, 1, 4, &s, err);
@@ -201,6 +276,12 @@ static zb_status list_everything(zb_error *err) {
     zb_column *parts[3] = {s, t, f};
     st = zb_column_concat(parts, 3, &c, err);
   }
+  if (st == ZB_OK) st = zb_list_repr(c, &r, err);
+  if (st == ZB_OK) st = zb_column_make_list(2, 0, NULL, l->data, c, 0, &ll, err);
+  if (st == ZB_OK) st = zb_list_repr(ll, &rr, err);
+  zb_column_release(r);
+  zb_column_release(ll);
+  zb_column_release(rr);
   zb_column_release(l);
   zb_column_release(s);
   zb_column_release(t);

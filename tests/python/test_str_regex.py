@@ -159,10 +159,8 @@ def test_bad_patterns_raise_clearly():
         s.str.extract(r"\d")
     with pytest.raises(InvalidValueError, match="invalid replacement"):
         s.str.replace(r"(a)", r"\2", regex=True)
-    # list results are list columns (tests/python/test_list_dtype.py); findall
-    # of several groups would be tuples
-    with pytest.raises(UnsupportedError, match="tuples"):
-        s.str.findall(r"(a)(\d)")
+    # list results are list columns (tests/python/test_list_dtype.py; findall
+    # of several groups: tests/python/test_lists_text.py)
     with pytest.raises(UnsupportedError, match="callable"):
         s.str.replace("a", lambda m: "b", regex=True)
     with pytest.raises(UnsupportedError, match="flags"):

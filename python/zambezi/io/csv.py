@@ -646,7 +646,10 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
 
     path_or_buf may be a path (compressed by its extension: .gz, .bz2, .xz,
     .zst), or a file object.  float_format is a printf-style str ("%.2f");
-    date_format is not supported.
+    date_format is not supported.  A list column is written as pandas
+    writes its object column of lists: Python's text of each list
+    (``[1, 2]``, ``['a', None]``, ``[[1], []]``); lists of other than
+    numbers, bools and strings raise UnsupportedError.
 
     Examples
     --------
@@ -660,6 +663,10 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     "A","B"
     "1.5","x"
     "","y"
+    >>> print(zb.DataFrame({"l": [[1, 2], None]}).to_csv(index=False), end="")
+    l
+    "[1, 2]"
+    ""
     """
     if date_format is not None:
         raise UnsupportedError("to_csv: date_format is not supported")
@@ -698,6 +705,9 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     if len(set(names)) != len(names):
         raise InvalidValueError(f"to_csv: the header would repeat a name: {names!r}; give "
                                 "index_label= or header= with distinct names")
+    # lists: Python's text of each list ("[1, 2]", "['a', 'b']"), as pandas
+    # writes its object columns of lists (zb_list_repr, in C)
+    cols = [_core.list_repr(c) if c.dtype.startswith("list<") else c for c in cols]
     table = _core.table_from_columns(cols, names)
     kw = dict(sep=sep, quotechar=quotechar, escapechar=escapechar,
               doublequote=bool(doublequote), header=write_header, na_rep=str(na_rep),
