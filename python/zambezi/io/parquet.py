@@ -362,11 +362,6 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
         return None
     table, meta = _arrow_index.export_parts(frame, index)
     names = table.names
-    for i, nm in enumerate(names):  # Parquet's nested (repeated) columns are not written yet
-        if table.column(i).dtype.startswith("list<"):
-            raise UnsupportedError(f"to_parquet: column {nm!r} is {table.column(i).dtype}: "
-                                   "list columns are not written to Parquet yet; explode "
-                                   "them, or pickle the frame")
     if len(set(names)) != len(names):
         raise InvalidValueError("to_parquet: duplicate column names (an index level's name "
                                 "may equal a column's)")
