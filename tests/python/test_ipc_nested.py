@@ -131,3 +131,11 @@ def test_corrupt_list_offsets_name_file_and_column(tmp_path):
             f.write(broken)
         with pytest.raises(ParseError, match="bad.feather.*column 'q'"):
             zb.read_feather(path)
+
+
+def test_pandas_reads_written_lists_with_the_index():
+    df = zb.DataFrame({"l": [[1, 2], None, [], [3]], "v": [1.0, 2.0, 3.0, 4.0]},
+                      index=pd.Index(["a", "b", "c", "d"], name="key"))
+    got = pd.read_feather(io.BytesIO(df.to_ipc(index=True)))
+    assert list(got.index) == ["a", "b", "c", "d"] and got.index.name == "key"
+    assert [None if v is None else list(v) for v in got["l"]] == [[1, 2], None, [], [3]]

@@ -384,3 +384,17 @@ def test_corrupt_levels_name_file_column_and_row_group(reps, defs, why):
     data = _file(schema, reps, defs, values, 3, 1, 2, ["a", "element"])
     with pytest.raises(ParseError, match=f"'<buffer>'.*column 'a', row group 0.*({why})"):
         zb.read_parquet(io.BytesIO(data))
+
+
+def test_pandas_reads_written_lists_with_the_index(tmp_path):
+    pd = pytest.importorskip("pandas")
+    df = zb.DataFrame({"l": [["x"], None, [], ["y", None]], "v": [1, 2, 3, 4]},
+                      index=pd.Index([10, 20, 30, 40], name="key"))
+    path = str(tmp_path / "i.parquet")
+    df.to_parquet(path)
+    got = pd.read_parquet(path)
+    assert list(got.index) == [10, 20, 30, 40] and got.index.name == "key"
+    assert [None if v is None else list(v) for v in got["l"]] == [["x"], None, [], ["y", None]]
+    back = zb.read_parquet(path)
+    assert list(back.index.to_pandas()) == [10, 20, 30, 40]
+    assert back["l"].to_list() == [["x"], None, [], ["y", None]]
