@@ -139,3 +139,16 @@ def test_pandas_reads_written_lists_with_the_index():
     got = pd.read_feather(io.BytesIO(df.to_ipc(index=True)))
     assert list(got.index) == ["a", "b", "c", "d"] and got.index.name == "key"
     assert [None if v is None else list(v) for v in got["l"]] == [[1, 2], None, [], [3]]
+
+
+def test_empty_list_columns_file_and_stream():
+    t = pa.table({"l": pa.array([], pa.list_(pa.int64())),
+                  "s": pa.array([], pa.large_list(pa.string()))})
+    sink = io.BytesIO()
+    with ipc.new_stream(sink, t.schema):
+        pass  # no batches
+    for data in (_feather_bytes(t), sink.getvalue()):
+        got = zb.read_ipc(data)
+        assert got.dtypes == {"l": "list<int64>", "s": "list<string>"} and len(got) == 0
+    back = pf.read_table(io.BytesIO(zb.read_ipc(_feather_bytes(t)).to_ipc()))
+    assert back.schema.field("s").type == pa.large_list(pa.large_string()) and back.num_rows == 0

@@ -398,3 +398,13 @@ def test_pandas_reads_written_lists_with_the_index(tmp_path):
     back = zb.read_parquet(path)
     assert list(back.index.to_pandas()) == [10, 20, 30, 40]
     assert back["l"].to_list() == [["x"], None, [], ["y", None]]
+
+
+def test_empty_all_null_and_null_element_lists(tmp_path):
+    for arr in (pa.array([], pa.list_(pa.int64())), pa.array([None, None], pa.list_(pa.int64())),
+                pa.array([[None], [None, None]], pa.list_(pa.string()))):
+        table = pa.table({"l": arr})
+        df = zb.read_parquet(io.BytesIO(_to_bytes(table)))
+        _check(df, table)
+        back = pq.read_table(io.BytesIO(df.to_parquet()))
+        assert back.column("l").to_pylist() == arr.to_pylist()
