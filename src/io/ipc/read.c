@@ -25,6 +25,11 @@
  *      offsets, dictionary indices other than int32, date64).  Several
  *      batches are concatenated column by column.
  *
+ * A List or LargeList column of flat values is its node, validity and
+ * offsets, then its child's node and buffers (plan_list), imported as
+ * "+l" / "+L" with one child; its offsets are checked against the child
+ * (check_list) before the import.
+ *
  * Nothing read from the file is trusted: offsets and lengths are checked
  * against the bytes that hold them (fb.c for the flatbuffers), string
  * offsets against their character buffer, and what the importer checks

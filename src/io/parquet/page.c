@@ -9,7 +9,10 @@
  * non-null values compacted at the front of the page's rows, then spread
  * them to their rows (from the back, in place) leaving zeros at the nulls.
  * Strings are appended to the chunk's own chars buffer; the offsets are
- * relative to it until read.c concatenates the chunks.
+ * relative to it until read.c concatenates the chunks.  A list chunk
+ * (max_rep > 0) has repetition levels before its definition levels; both
+ * are kept per slot (j->reps, j->defs) and a slot is valid when its
+ * definition level is the maximum (it holds a value).
  *
  * Every count and length comes from the file and is checked against the
  * bytes that hold it before it is used: a page against its chunk, the

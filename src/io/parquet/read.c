@@ -13,6 +13,12 @@
  * once, so the characters are held twice a chunk at a time, not a column
  * at a time), and each chunk's offsets are shifted by the bytes before it.  Of several failing chunks, the one first in the file (row group,
  * then column) is reported, whatever the thread count.
+ *
+ * A list column (a LIST of values, classify) is decoded the same way, but
+ * per slot -- one per level entry, as many as the chunks' value counts --
+ * keeping each slot's repetition and definition levels; assemble_list then
+ * turns the slots into list offsets, list validity and a child of the
+ * slots that hold elements.
  */
 #define _GNU_SOURCE
 #include <errno.h>
