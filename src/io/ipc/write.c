@@ -14,7 +14,9 @@
  * otherwise (a slice, or a record batch after the first) a shifted or
  * rebased copy is made.  Compressed bodies hold, per buffer, its int64
  * uncompressed length then one LZ4 frame or zstd frame; every buffer is
- * compressed on the thread pool before the first byte is written.
+ * compressed on the thread pool before the first byte is written.  A list
+ * column is a LargeList: its node, validity and (rebased) offsets, then
+ * its child's rows that its lists span, as a column of their own.
  */
 #define _GNU_SOURCE
 #include <pthread.h>

@@ -22,6 +22,11 @@
  * timestamps as TIMESTAMP in their unit (seconds become milliseconds, as
  * Parquet has no second unit), UTC-adjusted when the column has a time
  * zone (the values are UTC instants).
+ *
+ * A list column (encode_list_chunk) is a 3-level LIST -- optional group
+ * <name> (LIST) { repeated group list { optional <type> element } } --
+ * with repetition and definition levels in v1 data pages, its child's
+ * values PLAIN, and no statistics.
  */
 #define _GNU_SOURCE
 #include <errno.h>
