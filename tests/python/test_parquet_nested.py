@@ -408,3 +408,19 @@ def test_empty_all_null_and_null_element_lists(tmp_path):
         _check(df, table)
         back = pq.read_table(io.BytesIO(df.to_parquet()))
         assert back.column("l").to_pylist() == arr.to_pylist()
+
+
+def test_lists_of_decimals_int96_and_small_unsigned(tmp_path):
+    import decimal
+    table = pa.table({
+        "d": pa.array([[decimal.Decimal("1.25"), None], None, [decimal.Decimal("-3.50")]],
+                      pa.list_(pa.decimal128(9, 2))),
+        "u16": pa.array([[1, None], [65535], None], pa.list_(pa.uint16())),
+        "t96": pa.array([[0, None], [10**15], None], pa.list_(pa.timestamp("ns")))})
+    data = _to_bytes(table, use_deprecated_int96_timestamps=True)
+    df = zb.read_parquet(io.BytesIO(data))
+    assert df.dtypes == {"d": "list<float64>", "u16": "list<uint16>",
+                         "t96": "list<timestamp[ns]>"}
+    assert _as_arrow(df, "d") == [[1.25, None], None, [-3.5]]  # decimals read as float64
+    for name in ("u16", "t96"):
+        assert _as_arrow(df, name) == table.column(name).to_pylist()
