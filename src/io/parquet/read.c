@@ -311,7 +311,7 @@ static zb_status classify(reader *r, rcol *c, int64_t top, int64_t nleaf, int64_
   }
   if (rep->num_children > 1 || name_is(&rep->name, "array") ||
       (rep->name.n == t->name.n + 6 && t->name.n >= 0 &&
-       memcmp(rep->name.p, t->name.p, (size_t)t->name.n) == 0 &&
+       (t->name.n == 0 || memcmp(rep->name.p, t->name.p, (size_t)t->name.n) == 0) &&
        memcmp(rep->name.p + t->name.n, "_tuple", 6) == 0))
     return nested_error(r, c, "a list of structs", err);
   if (top + 2 >= m->num_schema) return nested_error(r, c, "a corrupt list", err);
