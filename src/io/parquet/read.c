@@ -905,15 +905,13 @@ static zb_status alloc_slots(reader *r, rcol *c, zb_error *err) {
 }
 
 static zb_status alloc_columns(reader *r, zb_error *err) {
-  int64_t n = r->nrows;
+  if (r->nrows > INT64_MAX / 16) return zb_error_set(err, ZB_EPARSE, "'%s': corrupt row count", r->name);
   for (int64_t k = 0; k < r->ncols; k++) {
     rcol *c = &r->cols[k];
-    if (n > INT64_MAX / 16) return zb_error_set(err, ZB_EPARSE, "'%s': corrupt row count", r->name);
+    int64_t n = r->nrows; /* a list column: its slots */
     if (c->max_rep > 0) {
       ZB_RETURN_NOT_OK(alloc_slots(r, c, err));
       n = c->nslots;
-    } else {
-      n = r->nrows;
     }
     size_t bytes = c->kind == PQ_OUT_STRING ? (size_t)(n + 1) * sizeof(int64_t)
                    : c->kind == PQ_OUT_BOOL ? (size_t)n
