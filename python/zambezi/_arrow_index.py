@@ -64,6 +64,9 @@ def _column_meta(name, field_name, col):
         pandas_type, numpy_type = "date", "object"
     elif dt.startswith("duration"):  # as pandas writes it
         pandas_type, numpy_type = "object", f"timedelta64[{col.unit}]"
+    elif dt.startswith("list<"):  # as pyarrow describes a list: list[<its values' type>]
+        inner = _column_meta(None, None, col.child)["pandas_type"]
+        pandas_type, numpy_type = f"list[{inner}]", "object"
     else:  # timestamp[unit] / timestamp[unit, tz=zone]
         numpy_type = f"datetime64[{col.unit}]"
         if col.timezone is not None:

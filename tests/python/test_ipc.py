@@ -167,7 +167,7 @@ def test_nulls_empty_and_null_type(tmp_path):
 
 def test_columns_select_in_order_and_skip_unsupported(tmp_path):
     table = _random_table(100, seed=3).append_column(
-        "nested", pa.array([[1, 2]] * 100)).append_column(
+        "nested", pa.array([[{"x": 1}]] * 100)).append_column(
         "dec", pa.array([decimal.Decimal("1.25")] * 100, pa.decimal128(10, 2)))
     table = table.select(["nested", "dec"] + table.column_names[:-2])
     path = str(tmp_path / "t.feather")

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pytest
 
 import zambezi as zb
@@ -162,13 +163,13 @@ def test_repr_as_pandas_prints_lists():
         repr(pd.Series([[1.5, None]])).splitlines()[0]
 
 
-def test_pickle_round_trip_and_parquet_refusal(tmp_path):
+def test_pickle_and_parquet_round_trip(tmp_path):
     data = rand_lists(80, 5, "str")
     df = zb.DataFrame({"k": list(range(80)), "l": data})
     back = pickle.loads(pickle.dumps(df.iloc[10:70]))
     assert back["l"].to_list() == data[10:70]
-    with pytest.raises(UnsupportedError, match="'l' is list<string>"):
-        df.to_parquet(tmp_path / "x.parquet")
+    df.iloc[10:70].to_parquet(tmp_path / "x.parquet")  # lists are written as Parquet LISTs
+    assert pq.read_table(tmp_path / "x.parquet").column("l").to_pylist() == data[10:70]
 
 
 def test_other_operations_refuse_lists_clearly():

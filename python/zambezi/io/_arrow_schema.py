@@ -12,7 +12,8 @@ The flatbuffer is laid out front to back: every object is written after
 the one that points to it (an offset is unsigned and points forward), a
 table's vtable just before the table, every scalar at an address aligned
 to its size, strings and vectors at 4 -- what flatbuffers' verifier
-checks.  Only the tables a flat zambezi schema needs are here.
+checks.  Only the tables a zambezi schema needs are here (a list column is
+a large_list whose child is named "element", as the Parquet LIST's leaf).
 """
 
 import base64
@@ -20,6 +21,7 @@ import struct
 
 # Type union tags (Schema.fbs)
 _INT, _FLOAT, _UTF8, _BOOL, _DATE, _TIMESTAMP, _DURATION = 2, 3, 5, 6, 8, 10, 18
+_LARGE_LIST = 21
 _UNITS = {"s": 0, "ms": 1, "us": 2, "ns": 3}
 
 
@@ -133,10 +135,13 @@ def _field(name, col, dict_id):
         tag, typ = _TIMESTAMP, _Table(fields)
     elif dt.startswith("duration"):
         tag, typ = _DURATION, _Table({0: ("i16", _UNITS[col.unit])})
+    elif dt.startswith("list<"):
+        tag, typ = _LARGE_LIST, _Table({})
     else:
         tag, typ = _type_of(dt)
+    kids = [_field("element", col.child, dict_id)] if tag == _LARGE_LIST else []
     f = {0: ("obj", name), 1: ("bool", True), 2: ("u8", tag), 3: ("obj", typ),
-         5: ("obj", [])}
+         5: ("obj", kids)}
     if dt == "category":
         # the indices pandas' codes have (and pyarrow stores): int8 for
         # fewer than 2^7 categories, int16 below 2^15, else int32

@@ -24,7 +24,7 @@ import uuid
 
 import numpy as np
 
-from zambezi.errors import ColumnNotFoundError, InvalidValueError
+from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
 _OPS = ("=", "==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
@@ -121,6 +121,10 @@ def _mask(frame, col, op, val):
         raise ColumnNotFoundError(f"read_parquet: filters name the column '{col}', which "
                                   "the data lacks")
     s = frame[col]
+    if str(s.dtype).startswith("list<"):
+        raise UnsupportedError(f"read_parquet: filters name the list column '{col}' "
+                               f"({s.dtype}), which cannot be compared with {val!r}; read it "
+                               "and filter on its lists (for example with .list.len())")
     if op in ("in", "not in"):
         m = s.isin(val).fillna(False)
         # pyarrow: a null is not in any list, so "not in" keeps it

@@ -109,9 +109,11 @@ def read_ipc(source, columns=None, **kwargs):
     Types: int8..int64, uint8..uint64, float32/64, bool, utf8 and
     large_utf8, dictionary-encoded strings (categorical), timestamp with
     its unit and time zone, date32 and date64 (as date32), duration; the
-    Arrow null type becomes an all-null string column.  Other types
-    (nested, decimal, binary, float16...) raise ``UnsupportedError``
-    naming the column when it is read (select other columns to skip it).
+    Arrow null type becomes an all-null string column; list and
+    large_list of those (but dictionaries and views) become the list
+    dtype.  Other types (structs, maps, lists of lists, decimal, binary,
+    float16...) raise ``UnsupportedError`` naming the column when it is
+    read (select other columns to skip it).
     The pandas metadata is honoured as in ``read_feather``.  A truncated or
     corrupt file raises ``ParseError`` naming the file.
 

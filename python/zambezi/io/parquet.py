@@ -95,12 +95,16 @@ def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", 
     DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT, and the
     codecs UNCOMPRESSED, SNAPPY, GZIP and ZSTD (libsnappy, zlib and libzstd
     are loaded when first needed: a missing one is an error saying how to
-    install it).  Nested columns (lists, structs, maps), other
-    FIXED_LEN_BYTE_ARRAY and binary columns, DECIMAL stored as BYTE_ARRAY,
-    and the LZ4/BROTLI codecs raise ``UnsupportedError`` naming the
-    column.  A corrupt or truncated file, or a page whose CRC-32 (when the
-    writer stored one) does not match, raises ``ParseError`` naming the
-    file, column and row group.
+    install it).  LIST columns of any of those value types (the 3-level
+    layout, the legacy 2-level ones and bare repeated fields; null lists,
+    empty lists and null elements) become the list dtype; a filter on a
+    list column raises ``UnsupportedError``.  Structs, maps, lists of
+    lists and lists of structs, other FIXED_LEN_BYTE_ARRAY and binary
+    columns, DECIMAL stored as BYTE_ARRAY, and the LZ4/BROTLI codecs raise
+    ``UnsupportedError`` naming the column.  A corrupt or truncated file,
+    a page whose CRC-32 (when the writer stored one) does not match, or
+    repetition/definition levels that break the schema raise
+    ``ParseError`` naming the file, column and row group.
 
     Differences from pandas (with pyarrow): integer columns with nulls stay
     integer (every zambezi dtype is nullable; to_pandas() shows the masked
@@ -293,7 +297,10 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     ``data_page_version`` is pyarrow's keyword: "1.0" (the default) or
     "2.0", data pages v2 (definition levels stored uncompressed before the
     compressed values).  ``write_page_checksum=True`` (pyarrow's keyword)
-    stores each page's CRC-32 in its header.
+    stores each page's CRC-32 in its header.  List columns (of any value
+    type but lists and categoricals) are written as 3-level LISTs of
+    optional elements, in data pages v1 whatever ``data_page_version``
+    says, PLAIN-encoded and without statistics.
 
     Examples
     --------
@@ -362,11 +369,6 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
         return None
     table, meta = _arrow_index.export_parts(frame, index)
     names = table.names
-    for i, nm in enumerate(names):  # Parquet's nested (repeated) columns are not written yet
-        if table.column(i).dtype.startswith("list<"):
-            raise UnsupportedError(f"to_parquet: column {nm!r} is {table.column(i).dtype}: "
-                                   "list columns are not written to Parquet yet; explode "
-                                   "them, or pickle the frame")
     if len(set(names)) != len(names):
         raise InvalidValueError("to_parquet: duplicate column names (an index level's name "
                                 "may equal a column's)")

@@ -30,6 +30,11 @@
  *   rebased and checked in one pass, views counted then copied
  *   (read_assembled).
  *
+ * A List or LargeList column of flat values is its node, validity and
+ * offsets, then its child's node and buffers (plan_list), imported as
+ * "+l" / "+L" with one child; its offsets are checked against the child
+ * (check_list) before the import.
+ *
  * Nothing read from the file is trusted: offsets and lengths are checked
  * against the bytes that hold them (fb.c for the flatbuffers), string
  * offsets against their character buffer, and what the importer checks
@@ -98,7 +103,7 @@ static void *file_alloc(ipc_file *f, int64_t size) {
 
 /* ---- the schema ---------------------------------------------------------- */
 
-enum { K_FIXED, K_BOOL, K_STRING, K_VIEW, K_NULL, K_DICT, K_UNSUPPORTED };
+enum { K_FIXED, K_BOOL, K_STRING, K_VIEW, K_NULL, K_DICT, K_UNSUPPORTED, K_LIST };
 
 typedef struct ipc_field {
   char *name;        /* from zb_malloc */
@@ -113,6 +118,10 @@ typedef struct ipc_field {
   int64_t n_views;            /* its view types: each takes variadic buffers too */
   bool layout_known;          /* n_nodes and n_buffers are known */
   char why[160];              /* K_UNSUPPORTED: what the type is */
+  /* K_LIST (List or LargeList; width: its offset bytes): the child's kind
+   * (K_FIXED, K_BOOL or K_STRING), width and format */
+  int child_kind, child_width;
+  char child_format[300];
 } ipc_field;
 
 typedef struct reader {
@@ -335,6 +344,31 @@ static zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_fiel
       }
       break;
     }
+    case IPC_T_LIST: case IPC_T_LARGE_LIST: {
+      zb__fbv kids;
+      zb__fbt kf;
+      if (!zb__fb_vector(fb, IPC_FIELD_CHILDREN, 4, &kids) || kids.count != 1 ||
+          !zb__fb_vec_table(&kids, 0, &kf))
+        return corrupt(r, "bad list type of column '%s'", out->name);
+      ipc_field kid;
+      memset(&kid, 0, sizeof kid);
+      zb_status st = parse_field(r, &kf, idx, &kid);
+      zb_free(kid.name);
+      if (st != ZB_OK) return st;
+      if (kid.kind == K_FIXED || kid.kind == K_BOOL || kid.kind == K_STRING) {
+        out->kind = K_LIST;
+        out->width = tag == IPC_T_LIST ? 4 : 8;
+        memcpy(out->format, tag == IPC_T_LIST ? "+l" : "+L", 3);
+        out->child_kind = kid.kind;
+        out->child_width = kid.width;
+        memcpy(out->child_format, kid.format, sizeof kid.format);
+      } else {
+        snprintf(out->why, sizeof out->why, "a list of %.140s",
+                 kid.kind == K_LIST ? "lists" : kid.kind == K_UNSUPPORTED ? kid.why
+                 : kid.kind == K_DICT ? "dictionary values" : "views or nulls");
+      }
+      break;
+    }
     default: break;
   }
   zb__fbt de;
@@ -553,6 +587,10 @@ typedef struct ipc_col {
   const void **vbufs;
   int64_t *vlens;
   int64_t n_v;
+  /* a list column: its child's node and buffers */
+  int64_t child_length, child_null_count;
+  const void *child_bufs[3];
+  int64_t child_lens[3];
 } ipc_col;
 
 typedef struct ipc_batch {
@@ -663,6 +701,92 @@ static zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t bo
   t->codec = codec;
   *out = dst;
   *out_len = ulen;
+  return ZB_OK;
+}
+
+static zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
+                               const char *what);
+
+/* A list column of a batch (node and buffers from node, buf): its
+ * validity and offsets, then its child's node and buffers; each checked to
+ * be as long as its length needs (the offsets' values are checked against
+ * the child after the tasks ran: check_list). */
+static zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
+                           const zb__fbv *nodes, const zb__fbv *bufs, int64_t node, int64_t buf,
+                           int codec, const ipc_field *fd, ipc_col *c, const char *what) {
+  int64_t length = c->length;
+  for (int i = 0; i < 2; i++)
+    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, buf + i, codec, fd->name,
+                                 &c->bufs[i], &c->lens[i]));
+  int64_t need = length > 0 ? (length + 1) * fd->width : 0;
+  if (c->lens[1] < need)
+    return corrupt(r, "the offsets of list column '%s' in %s hold %lld bytes where %lld are "
+                   "needed", fd->name, what, (long long)c->lens[1], (long long)need);
+  if (c->null_count > 0 && c->lens[0] < (length + 7) / 8)
+    return corrupt(r, "the validity bitmap of column '%s' in %s is too short", fd->name, what);
+  if (c->null_count == 0) c->bufs[0] = NULL;
+  if (node + 1 >= nodes->count)
+    return corrupt(r, "%s lacks the child node of list column '%s'", what, fd->name);
+  int64_t cl = zb__fb_vec_i64(nodes, node + 1, IPC_NODE_SIZE, 0);
+  int64_t cn = zb__fb_vec_i64(nodes, node + 1, IPC_NODE_SIZE, 8);
+  if (cl < 0 || cl > INT64_MAX / 16 || cn < 0 || cn > cl)
+    return corrupt(r, "the child of list column '%s' in %s has %lld values and %lld nulls",
+                   fd->name, what, (long long)cl, (long long)cn);
+  c->child_length = cl;
+  c->child_null_count = cn;
+  int nb = fd->child_kind == K_STRING ? 3 : 2;
+  for (int i = 0; i < 3; i++) {
+    c->child_bufs[i] = NULL;
+    c->child_lens[i] = 0;
+  }
+  for (int i = 0; i < nb; i++)
+    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, buf + 2 + i, codec, fd->name,
+                                 &c->child_bufs[i], &c->child_lens[i]));
+  int64_t cneed = fd->child_kind == K_BOOL ? (cl + 7) / 8 : cl * fd->child_width;
+  if (fd->child_kind == K_STRING) cneed = cl > 0 ? (cl + 1) * fd->child_width : 0;
+  if (c->child_lens[1] < cneed)
+    return corrupt(r, "a buffer of the values of list column '%s' in %s holds %lld bytes "
+                   "where %lld are needed", fd->name, what, (long long)c->child_lens[1],
+                   (long long)cneed);
+  if (cn > 0 && c->child_lens[0] < (cl + 7) / 8)
+    return corrupt(r, "the validity bitmap of the values of list column '%s' in %s is too "
+                   "short", fd->name, what);
+  if (cn == 0) c->child_bufs[0] = NULL;
+  return ZB_OK;
+}
+
+/* A list column's offsets (after the tasks ran): non-decreasing, from 0
+ * or more to at most its child's length; a string child's last offset
+ * inside its characters. */
+static zb_status check_list(reader *r, const ipc_field *fd, const ipc_col *c, const char *what) {
+  if (fd->child_kind == K_STRING && c->child_length > 0) {
+    ipc_col kid;
+    memset(&kid, 0, sizeof kid);
+    kid.length = c->child_length;
+    for (int i = 0; i < 3; i++) {
+      kid.bufs[i] = c->child_bufs[i];
+      kid.lens[i] = c->child_lens[i];
+    }
+    ZB_RETURN_NOT_OK(check_strings(r, &kid, fd->child_width, fd->name, what));
+  }
+  if (c->length == 0) return ZB_OK;
+  const uint8_t *o = (const uint8_t *)c->bufs[1];
+  int64_t prev = -1;
+  for (int64_t i = 0; i <= c->length; i++) {
+    int64_t v;
+    if (fd->width == 4) {
+      int32_t x;
+      memcpy(&x, o + 4 * i, 4);
+      v = x;
+    } else {
+      memcpy(&v, o + 8 * i, 8);
+    }
+    if (v < 0 || v < prev || v > c->child_length)
+      return corrupt(r, "the offsets of list column '%s' in %s are corrupt (offset %lld is "
+                     "%lld, of %lld values)", fd->name, what, (long long)i, (long long)v,
+                     (long long)c->child_length);
+    prev = v;
+  }
   return ZB_OK;
 }
 
@@ -782,6 +906,11 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
         return corrupt(r, "the validity bitmap of column '%s' in %s is too short", fd->name,
                        what);
       if (c->null_count == 0) c->bufs[0] = NULL;
+      continue;
+    }
+    if (fd->kind == K_LIST) {
+      ZB_RETURN_NOT_OK(plan_list(r, p, body, body_len, &nodes, &bufs, node, buf, codec, fd, c,
+                                 what));
       continue;
     }
     int nb = fd->kind == K_STRING ? 3 : 2;
@@ -933,6 +1062,8 @@ typedef struct schema_priv {
   struct ArrowSchema *kids;
   struct ArrowSchema **kid_ptrs;
   struct ArrowSchema *dicts;
+  struct ArrowSchema *items;      /* list columns: their child's schema */
+  struct ArrowSchema **item_ptrs;
 } schema_priv;
 
 static void child_schema_release(struct ArrowSchema *s) { s->release = NULL; }
@@ -942,6 +1073,8 @@ static void schema_release(struct ArrowSchema *s) {
   zb_free(p->kids);
   zb_free(p->kid_ptrs);
   zb_free(p->dicts);
+  zb_free(p->items);
+  zb_free(p->item_ptrs);
   zb_free(p);
   s->release = NULL;
 }
@@ -953,6 +1086,8 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
   p->kids = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
   p->kid_ptrs = (struct ArrowSchema **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   p->dicts = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
+  p->items = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
+  p->item_ptrs = (struct ArrowSchema **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   memset(s, 0, sizeof *s);
   s->format = "+s";
   s->name = "";
@@ -960,7 +1095,8 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
   s->children = p->kid_ptrs;
   s->private_data = p;
   s->release = schema_release;
-  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL) {
+  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->items == NULL ||
+      p->item_ptrs == NULL) {
     schema_release(s);
     return oom(r);
   }
@@ -972,6 +1108,16 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
     c->name = fd->name;
     c->flags = 2; /* ARROW_FLAG_NULLABLE */
     c->release = child_schema_release;
+    if (fd->kind == K_LIST) {
+      struct ArrowSchema *it = &p->items[k];
+      it->format = fd->child_format;
+      it->name = "item";
+      it->flags = 2;
+      it->release = child_schema_release;
+      p->item_ptrs[k] = it;
+      c->n_children = 1;
+      c->children = &p->item_ptrs[k];
+    }
     if (fd->kind == K_DICT) {
       struct ArrowSchema *d = &p->dicts[k];
       d->format = fd->value_format;
@@ -986,6 +1132,7 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
 typedef struct array_priv {
   ipc_file *f;
   struct ArrowArray *kids, **kid_ptrs, *dicts;
+  struct ArrowArray *items, **item_ptrs; /* list columns: their child */
   const void **bufs; /* 3 per child, 3 per dictionary */
 } array_priv;
 
@@ -997,6 +1144,8 @@ static void array_release(struct ArrowArray *a) {
   zb_free(p->kids);
   zb_free(p->kid_ptrs);
   zb_free(p->dicts);
+  zb_free(p->items);
+  zb_free(p->item_ptrs);
   zb_free(p->bufs);
   zb_free(p);
   a->release = NULL;
@@ -1015,6 +1164,8 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
   p->kid_ptrs = (struct ArrowArray **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   p->dicts = (struct ArrowArray *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowArray));
   p->bufs = (const void **)zb_calloc((size_t)(n ? n : 1) * 6, sizeof(void *));
+  p->items = (struct ArrowArray *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowArray));
+  p->item_ptrs = (struct ArrowArray **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   memset(a, 0, sizeof *a);
   a->length = b->length;
   a->n_buffers = 1;
@@ -1023,7 +1174,8 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
   a->children = p->kid_ptrs;
   a->private_data = p;
   a->release = array_release;
-  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->bufs == NULL) {
+  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->bufs == NULL ||
+      p->items == NULL || p->item_ptrs == NULL) {
     array_release(a);
     return oom(r);
   }
@@ -1041,6 +1193,21 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
     for (int i = 0; i < 3; i++) cb[i] = c->bufs[i];
     ca->buffers = cb;
     ca->release = child_array_release;
+    if (fd->kind == K_LIST) { /* the child's buffers in the dictionary's three slots */
+      struct ArrowArray *it = &p->items[k];
+      if (cb[1] == NULL) cb[1] = g_zeros; /* an empty batch: one zero offset */
+      for (int i = 0; i < 3; i++) cb[3 + i] = c->child_bufs[i];
+      if (cb[4] == NULL) cb[4] = g_zeros;
+      if (cb[5] == NULL) cb[5] = g_zeros;
+      it->length = c->child_length;
+      it->null_count = c->child_null_count;
+      it->n_buffers = fd->child_kind == K_STRING ? 3 : 2;
+      it->buffers = cb + 3;
+      it->release = child_array_release;
+      p->item_ptrs[k] = it;
+      ca->n_children = 1;
+      ca->children = &p->item_ptrs[k];
+    }
     if (fd->kind == K_DICT) {
       const ipc_col *dc = &dicts[k]->cols[0];
       struct ArrowArray *da = &p->dicts[k];
@@ -1835,6 +2002,9 @@ static zb_status read_batches(reader *r, zb_table **out) {
         (st = check_strings(r, &col_dicts[k]->cols[0], fd->value_width, fd->name,
                             "its dictionary")) != ZB_OK)
       goto done;
+    if (fd->kind == K_LIST)
+      for (int64_t i = 0; i < nb; i++)
+        if ((st = check_list(r, fd, &batches[i].cols[k], "a record batch")) != ZB_OK) goto done;
     if (fd->kind != K_STRING) continue;
     for (int64_t i = 0; i < nb; i++)
       if ((st = check_strings(r, &batches[i].cols[k], fd->width, fd->name, "a record batch")) !=

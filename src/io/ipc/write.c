@@ -14,7 +14,9 @@
  * otherwise (a slice, or a record batch after the first) a shifted or
  * rebased copy is made.  Compressed bodies hold, per buffer, its int64
  * uncompressed length then one LZ4 frame or zstd frame; every buffer is
- * compressed on the thread pool before the first byte is written.
+ * compressed on the thread pool before the first byte is written.  A list
+ * column is a LargeList: its node, validity and (rebased) offsets, then
+ * its child's rows that its lists span, as a column of their own.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -119,8 +121,10 @@ static zb_status add_bitmap(writer *w, const uint8_t *bits, int64_t off, int64_t
   return add_piece(w, tmp, nbytes, tmp);
 }
 
+static zb_status add_list(writer *w, const zb_column *c, int64_t off, int64_t len);
+
 /* The buffers and node of rows [off, off + len) of column c (its own
- * offset added). */
+ * offset added); a list's child follows it (node and buffers). */
 static zb_status add_column(writer *w, const zb_column *c, int64_t start, int64_t len) {
   const int64_t off = c->offset + start;
   int64_t nulls = 0;
@@ -154,8 +158,27 @@ static zb_status add_column(writer *w, const zb_column *c, int64_t start, int64_
     const uint8_t *chars = c->chars != NULL ? (const uint8_t *)c->chars->data : NULL;
     return add_piece(w, last > first ? chars + first : NULL, last - first, NULL);
   }
+  if (c->type == ZB_LIST) return add_list(w, c, off, len);
   int width = c->type == ZB_CATEGORICAL ? 4 : zb_type_width(c->type);
   return add_piece(w, len > 0 ? data + off * width : NULL, len * width, NULL);
+}
+
+/* A list column's offsets of rows [off, off + len) (rebased to start at 0
+ * when they do not), then its child's rows that those lists span. */
+static zb_status add_list(writer *w, const zb_column *c, int64_t off, int64_t len) {
+  const int64_t *o = (const int64_t *)c->data->data;
+  int64_t first = len > 0 ? o[off] : 0, last = len > 0 ? o[off + len] : 0;
+  if (len == 0) {
+    ZB_RETURN_NOT_OK(add_piece(w, g_pad, 8, NULL));
+  } else if (first == 0) {
+    ZB_RETURN_NOT_OK(add_piece(w, o + off, (len + 1) * 8, NULL));
+  } else {
+    int64_t *tmp = (int64_t *)zb_malloc((size_t)(len + 1) * 8);
+    if (tmp == NULL) return w_oom(w);
+    for (int64_t i = 0; i <= len; i++) tmp[i] = o[off + i] - first;
+    ZB_RETURN_NOT_OK(add_piece(w, tmp, (len + 1) * 8, (uint8_t *)tmp));
+  }
+  return add_column(w, c->child, first, last - first);
 }
 
 static zb_status add_msg(writer *w, int kind, int64_t length, int64_t dict_id,
@@ -215,8 +238,14 @@ static zb__fbref int_type(zb__fbb *b, int bits, bool sgn) {
 
 static zb__fbref build_field(zb__fbb *b, const zb_column *c, const char *name, int64_t id) {
   int tag;
-  zb__fbref type;
+  zb__fbref type, kid = 0;
+  if (c->type == ZB_LIST) kid = build_field(b, c->child, "item", -1); /* before the table */
   switch (c->type) {
+    case ZB_LIST:
+      tag = IPC_T_LARGE_LIST;
+      zb__fbb_start(b);
+      type = zb__fbb_end(b);
+      break;
     case ZB_BOOL:
       tag = IPC_T_BOOL;
       zb__fbb_start(b);
@@ -271,7 +300,7 @@ static zb__fbref build_field(zb__fbb *b, const zb_column *c, const char *name, i
     dict = zb__fbb_end(b);
   }
   zb__fbref nm = zb__fbb_string(b, name, (int64_t)strlen(name));
-  zb__fbref kids = zb__fbb_vec_refs(b, NULL, 0);
+  zb__fbref kids = zb__fbb_vec_refs(b, c->type == ZB_LIST ? &kid : NULL, c->type == ZB_LIST);
   zb__fbb_start(b);
   zb__fbb_add_ref(b, IPC_FIELD_NAME, nm);
   zb__fbb_add(b, IPC_FIELD_NULLABLE, 1, 1);
@@ -411,11 +440,14 @@ static zb_status write_all(writer *w) {
     if (c->device.kind != ZB_DEVICE_CPU)
       return zb_error_set(w->err, ZB_EINVAL, "write_ipc: column '%s' is not on the CPU",
                           t->names[j]);
-    if (c->type > ZB_DURATION || c->type < 0)
+    if (c->type > ZB_LIST || c->type < 0 ||
+        (c->type == ZB_LIST && (c->child == NULL || c->child->type == ZB_LIST ||
+                                c->child->type == ZB_CATEGORICAL)))
       return zb_error_set(w->err, ZB_ENOTSUP,
                           "write_ipc: column '%s' has a dtype the Arrow IPC writer does not "
-                          "write yet",
-                          t->names[j]);
+                          "write yet%s",
+                          t->names[j], c->type == ZB_LIST ? " (a list of lists or of "
+                          "categoricals)" : "");
     if (c->type == ZB_CATEGORICAL && c->dictionary == NULL)
       return zb_error_set(w->err, ZB_EINVAL, "write_ipc: categorical column '%s' has no "
                           "dictionary", t->names[j]);

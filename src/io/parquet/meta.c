@@ -346,6 +346,8 @@ static void logical_type(cur *c, pq_schema *s) {
         skip(c, f.type);
         break;
       default: /* MAP, LIST, TIME, UNKNOWN (null), BSON, UUID ... */
+        if (f.id == 2) s->lt_map = true;
+        if (f.id == 3) s->lt_list = true;
         s->logical = PQ_LT_OTHER;
         skip(c, f.type);
     }

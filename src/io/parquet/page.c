@@ -9,7 +9,10 @@
  * non-null values compacted at the front of the page's rows, then spread
  * them to their rows (from the back, in place) leaving zeros at the nulls.
  * Strings are appended to the chunk's own chars buffer; the offsets are
- * relative to it until read.c concatenates the chunks.
+ * relative to it until read.c concatenates the chunks.  A list chunk
+ * (max_rep > 0) has repetition levels before its definition levels; both
+ * are kept per slot (j->reps, j->defs) and a slot is valid when its
+ * definition level is the maximum (it holds a value).
  *
  * Every count and length comes from the file and is checked against the
  * bytes that hold it before it is used: a page against its chunk, the
@@ -649,14 +652,42 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
 }
 
 /* Definition levels of n rows from p[0, len) into valid[0, n); returns the
- * non-null count through *nn. */
+ * non-null count through *nn.  A list chunk (max_rep > 0) keeps the levels
+ * themselves in j->defs (bit width of max_def) and marks as valid the slots
+ * that hold a value (level max_def). */
 static zb_status def_levels(pq_job *j, scratch *s, const uint8_t *p, int64_t len, uint8_t *valid,
-                            int64_t n, int64_t *nn, zb_error *err) {
+                            int64_t row, int64_t n, int64_t *nn, zb_error *err) {
+  (void)s;
+  if (j->max_rep > 0) {
+    uint8_t *d = j->defs + row;
+    int w = 0;
+    while ((1 << w) <= j->max_def) w++;
+    if (rle_decode_u8(p, len, w, d, n) != n)
+      return zb_error_set(err, ZB_EPARSE, "definition levels are corrupt or too few");
+    int64_t c = 0;
+    for (int64_t i = 0; i < n; i++) {
+      valid[i] = d[i] == j->max_def;
+      c += valid[i];
+    }
+    *nn = c;
+    return ZB_OK;
+  }
   if (rle_decode_u8(p, len, 1, valid, n) != n)
     return zb_error_set(err, ZB_EPARSE, "definition levels are corrupt or too few");
   int64_t c = 0;
   for (int64_t i = 0; i < n; i++) c += valid[i];
   *nn = c;
+  return ZB_OK;
+}
+
+/* Repetition levels (list chunks) of n slots from p[0, len) into
+ * j->reps + row.  Their range is checked when the lists are assembled. */
+static zb_status rep_levels(pq_job *j, const uint8_t *p, int64_t len, int64_t row, int64_t n,
+                            zb_error *err) {
+  int w = 0;
+  while ((1 << w) <= j->max_rep) w++;
+  if (rle_decode_u8(p, len, w, j->reps + row, n) != n)
+    return zb_error_set(err, ZB_EPARSE, "repetition levels are corrupt or too few");
   return ZB_OK;
 }
 
@@ -738,6 +769,21 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
                       err);
       if (st != ZB_OK) break;
       int64_t blen = h.uncompressed_size;
+      if (j->max_rep > 0) {
+        if (h.rep_encoding != PQ_RLE) {
+          st = zb_error_set(err, ZB_ENOTSUP, "repetition level encoding %d", h.rep_encoding);
+          break;
+        }
+        if (blen < 4 || le32(b) > (uint64_t)(blen - 4)) {
+          st = zb_error_set(err, ZB_EPARSE, "repetition levels' length runs past the page");
+          break;
+        }
+        int64_t ll = le32(b);
+        st = rep_levels(j, b + 4, ll, row, n, err);
+        if (st != ZB_OK) break;
+        b += 4 + ll;
+        blen -= 4 + ll;
+      }
       if (j->max_def > 0) {
         if (h.def_encoding != PQ_RLE) {
           st = zb_error_set(err, ZB_ENOTSUP, "definition level encoding %d", h.def_encoding);
@@ -748,7 +794,7 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
           break;
         }
         int64_t ll = le32(b);
-        st = def_levels(j, &s, b + 4, ll, valid, n, &nn, err);
+        st = def_levels(j, &s, b + 4, ll, valid, row, n, &nn, err);
         if (st != ZB_OK) break;
         b += 4 + ll;
         blen -= 4 + ll;
@@ -756,20 +802,25 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
       vals = b;
       vlen = blen;
     } else {
-      if (h.rep_len != 0 || h.def_len < 0 || h.def_len > h.compressed_size ||
-          h.def_len > h.uncompressed_size) {
+      int64_t rl = h.rep_len, dl = h.def_len;
+      if (rl < 0 || dl < 0 || (rl != 0 && j->max_rep == 0) || rl + dl > h.compressed_size ||
+          rl + dl > h.uncompressed_size) {
         st = zb_error_set(err, ZB_EPARSE, "corrupt level lengths in a v2 page header");
         break;
       }
-      if (j->max_def > 0) {
-        st = def_levels(j, &s, page, h.def_len, valid, n, &nn, err);
+      if (j->max_rep > 0) {
+        st = rep_levels(j, page, rl, row, n, err);
         if (st != ZB_OK) break;
       }
-      st = page_bytes(j, page + h.def_len, h.compressed_size - h.def_len,
-                      h.uncompressed_size - h.def_len, h.is_compressed, &buf, &buf_cap, &vals,
+      if (j->max_def > 0) {
+        st = def_levels(j, &s, page + rl, dl, valid, row, n, &nn, err);
+        if (st != ZB_OK) break;
+      }
+      st = page_bytes(j, page + rl + dl, h.compressed_size - rl - dl,
+                      h.uncompressed_size - rl - dl, h.is_compressed, &buf, &buf_cap, &vals,
                       err);
       if (st != ZB_OK) break;
-      vlen = h.uncompressed_size - h.def_len;
+      vlen = h.uncompressed_size - rl - dl;
     }
     st = page_values(j, &d, &s, h.encoding, vals, vlen, row, n, nn, &chars_cap, err);
     if (st != ZB_OK) break;

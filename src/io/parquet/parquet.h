@@ -50,6 +50,7 @@ typedef struct pq_schema {
   bool ts_utc;         /* PQ_LT_TIMESTAMP */
   int32_t ts_unit;     /* zb_time_unit */
   int32_t scale, precision; /* PQ_LT_DECIMAL (or the legacy element fields) */
+  bool lt_list, lt_map;      /* a LIST / MAP LogicalType annotation (groups) */
   pq_str name;
 } pq_schema;
 
@@ -128,7 +129,9 @@ typedef struct pq_job {
   int64_t file_size;
   const pq_chunk *chunk;
   int32_t phys;           /* physical type */
-  int32_t max_def;        /* 0 (REQUIRED) or 1 (OPTIONAL) */
+  int32_t max_def;        /* flat: 0 (REQUIRED) or 1 (OPTIONAL); list: the leaf's */
+  int32_t max_rep;        /* 0 flat; 1 a list column (rows below are then slots:
+                             one per level entry, as the chunk counts values) */
   pq_out_kind kind;
   int out_width;          /* PQ_OUT_FIXED: 1, 2, 4 or 8 */
   int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY: bytes per value */
@@ -138,6 +141,7 @@ typedef struct pq_job {
   /* Destinations, already offset to the row group's first row: */
   uint8_t *values;        /* FIXED: rows * out_width bytes; BOOL: rows bytes */
   uint8_t *valid;         /* rows bytes (1 = valid), NULL when max_def == 0 */
+  uint8_t *defs, *reps;   /* max_rep > 0: rows bytes each, the slots' levels */
   int64_t *offsets;       /* STRING: rows entries: the end of each value in chars */
   /* Results: */
   uint8_t *chars;         /* STRING: the chunk's bytes (zb_malloc; caller frees) */

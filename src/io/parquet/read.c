@@ -13,6 +13,12 @@
  * once, so the characters are held twice a chunk at a time, not a column
  * at a time), and each chunk's offsets are shifted by the bytes before it.  Of several failing chunks, the one first in the file (row group,
  * then column) is reported, whatever the thread count.
+ *
+ * A list column (a LIST of values, classify) is decoded the same way, but
+ * per slot -- one per level entry, as many as the chunks' value counts --
+ * keeping each slot's repetition and definition levels; assemble_list then
+ * turns the slots into list offsets, list validity and a child of the
+ * slots that hold elements.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +46,13 @@ typedef struct rcol {
   int32_t decimal_scale; /* >= 0: DECIMAL read as float64 */
   bool float16;
   int max_def;
+  /* List columns (max_rep 1): rows below are slots, one per level entry;
+   * a slot holds an element when its definition level is >= def_rep, and
+   * its list is null when the level is < def_rep - 1. */
+  int max_rep, def_rep;
+  int64_t nslots;        /* list: slots of the row groups read */
+  int64_t *slot0;        /* list: first slot of each row group read (nsel + 1) */
+  uint8_t *defs, *reps;  /* list: each slot's levels */
   uint8_t *values;       /* FIXED / BOOL */
   uint8_t *valid;        /* a byte per row, or NULL */
   int64_t *offsets;      /* STRING: rows + 1 */
@@ -241,6 +254,81 @@ static bool name_is(const pq_str *s, const char *name) {
   return (int64_t)strlen(name) == s->n && (s->n == 0 || memcmp(s->p, name, (size_t)s->n) == 0);
 }
 
+/* Why a nested field is not read: an error naming the column. */
+static zb_status nested_error(reader *r, const rcol *c, const char *what, zb_error *err) {
+  return zb_error_set(err, ZB_ENOTSUP,
+                      "'%s': column '%s' is %s, which zambezi does not read yet (lists of "
+                      "values are read into the list dtype; structs, maps, lists of lists and "
+                      "lists of structs are not)",
+                      r->name, c->name, what);
+}
+
+static bool is_map(const pq_schema *s) {
+  return s->lt_map || s->converted == 1 || s->converted == 2; /* MAP, MAP_KEY_VALUE */
+}
+
+/* How the top-level field `top` (nleaf leaves, the first `leaf`) is read:
+ * flat (a leaf), or a list of values in one of the layouts of the Parquet
+ * spec's LogicalTypes.md:
+ *   <opt|req> group T (LIST) { repeated group R { <opt|req> E } }   3-level
+ *   <opt|req> group T (LIST) { repeated E }                         2-level
+ *   repeated E (no annotation, at the top)           a required list of E
+ * By its backward-compatibility rules a repeated group R of several
+ * fields, or of one named "array" or "<T>_tuple", is itself the element
+ * (a struct).  Sets c->se (the leaf), max_def, max_rep and def_rep;
+ * ZB_ENOTSUP naming the column for what is not read. */
+static zb_status classify(reader *r, rcol *c, int64_t top, int64_t nleaf, int64_t leaf,
+                          zb_error *err) {
+  const pq_meta *m = &r->meta;
+  const pq_schema *t = &m->schema[top];
+  c->max_rep = 0;
+  if (is_map(t)) return nested_error(r, c, "a map", err);
+  if (t->num_children == 0) {
+    c->se = t;
+    if (t->repetition != 2) {
+      c->max_def = t->repetition == 1 ? 1 : 0;
+      return ZB_OK;
+    }
+    c->max_rep = 1; /* a bare repeated value: a list that is never null */
+    c->def_rep = 1;
+    c->max_def = 1;
+    return ZB_OK;
+  }
+  bool list = t->lt_list || t->converted == 3;
+  if (!list) return nested_error(r, c, t->repetition == 2 ? "a list of structs" : "a struct", err);
+  if (t->repetition == 2 || t->num_children != 1 || top + 1 >= m->num_schema)
+    return nested_error(r, c, "a list in a layout outside the Parquet spec", err);
+  const pq_schema *rep = &m->schema[top + 1];
+  if (rep->repetition != 2)
+    return nested_error(r, c, "a list in a layout outside the Parquet spec", err);
+  int t_opt = t->repetition == 1 ? 1 : 0;
+  c->max_rep = 1;
+  c->def_rep = t_opt + 1;
+  if (rep->num_children == 0) { /* 2-level: the repeated field is the element */
+    c->se = rep;
+    c->max_def = c->def_rep;
+    return ZB_OK;
+  }
+  if (rep->num_children > 1 || name_is(&rep->name, "array") ||
+      (rep->name.n == t->name.n + 6 && t->name.n >= 0 &&
+       (t->name.n == 0 || memcmp(rep->name.p, t->name.p, (size_t)t->name.n) == 0) &&
+       memcmp(rep->name.p + t->name.n, "_tuple", 6) == 0))
+    return nested_error(r, c, "a list of structs", err);
+  if (top + 2 >= m->num_schema) return nested_error(r, c, "a corrupt list", err);
+  const pq_schema *e = &m->schema[top + 2];
+  if (e->num_children > 0) {
+    if (is_map(e)) return nested_error(r, c, "a list of maps", err);
+    return nested_error(r, c, e->lt_list || e->converted == 3 || e->repetition == 2
+                                  ? "a list of lists" : "a list of structs", err);
+  }
+  if (e->repetition == 2) return nested_error(r, c, "a list of lists", err);
+  if (nleaf != 1 || r->leaf_schema[leaf] != top + 2)
+    return nested_error(r, c, "a corrupt list", err);
+  c->se = e;
+  c->max_def = c->def_rep + (e->repetition == 1 ? 1 : 0);
+  return ZB_OK;
+}
+
 /* Fill r->cols from the selection (or every top-level field). */
 static zb_status select_columns(reader *r, const zb_parquet_options *o, zb_error *err) {
   const pq_meta *m = &r->meta;
@@ -285,13 +373,7 @@ static zb_status select_columns(reader *r, const zb_parquet_options *o, zb_error
       return zb_error_set(err, ZB_EPARSE, "'%s': column %lld's name is not valid UTF-8 text",
                           r->name, (long long)k);
     c->leaf = leaf;
-    c->se = &m->schema[top];
-    if (nleaf != 1 || r->leaf_schema[leaf] != top || c->se->repetition == 2)
-      return zb_error_set(err, ZB_ENOTSUP,
-                          "'%s': column '%s' is nested (a list, struct or map), which zambezi "
-                          "does not read yet",
-                          r->name, c->name);
-    c->max_def = c->se->repetition == 1 ? 1 : 0;
+    ZB_RETURN_NOT_OK(classify(r, c, top, nleaf, leaf, err));
     ZB_RETURN_NOT_OK(map_type(r, c, err));
   }
   return ZB_OK;
@@ -401,7 +483,7 @@ static zb_status wrap(void **p, int64_t size, zb_buffer **out, zb_error *err) {
 
 /* Build column c's result from its decoded buffers. */
 static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
-  int64_t n = r->nrows;
+  int64_t n = c->max_rep > 0 ? c->nslots : r->nrows; /* a list: its slots, for now */
   zb_buffer *validity = NULL, *data = NULL, *chars = NULL;
   zb_status st = ZB_OK;
   if (c->nulls > 0) st = make_bitmap(c->valid, n, &validity, err);
@@ -430,6 +512,103 @@ static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
   return st;
 }
 
+/* A list column from its slots: c->col holds every slot's value (null
+ * where none); the levels give each row's list (a slot of repetition
+ * level 0 starts a row), whether it is null (definition level below
+ * def_rep - 1) or empty (def_rep - 1), and which slots are elements (level
+ * >= def_rep), which the child keeps.  Levels out of range, a row group
+ * whose lists do not add up to its rows, or a list continued where none
+ * was started are ZB_EPARSE naming the column and row group. */
+static zb_status assemble_list(reader *r, rcol *c, zb_error *err) {
+  int64_t n = r->nrows, ns = c->nslots;
+  zb_status st = ZB_OK;
+  int64_t *off = (int64_t *)zb_malloc((size_t)(n + 1) * sizeof(int64_t));
+  uint8_t *lvalid = (uint8_t *)zb_malloc((size_t)(n > 0 ? n : 1));
+  uint8_t *keep = (uint8_t *)zb_malloc((size_t)(ns > 0 ? ns : 1));
+  zb_buffer *offsets = NULL, *validity = NULL, *mbits = NULL;
+  zb_column *mask = NULL, *child = NULL, *list = NULL;
+  if (off == NULL || lvalid == NULL || keep == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': its lists)", c->name);
+    goto done;
+  }
+  int64_t elems = 0, nulls = 0;
+  const int dr = c->def_rep;
+  for (int64_t g = 0; g < r->nsel && st == ZB_OK; g++) {
+    int64_t row = r->rg_row0[g], row_end = r->rg_row0[g + 1];
+    const char *bad = NULL;
+    int64_t i;
+    for (i = c->slot0[g]; i < c->slot0[g + 1]; i++) {
+      int rl = c->reps[i], dl = c->defs[i];
+      if (((i - c->slot0[g]) & 0xffff) == 0xffff && r->cancel != NULL && *r->cancel) {
+        st = zb_error_set(err, ZB_ECANCEL, "Parquet read cancelled");
+        break;
+      }
+      if (rl > c->max_rep || dl > c->max_def) {
+        bad = rl > c->max_rep ? "a repetition level above the schema's maximum"
+                              : "a definition level above the schema's maximum";
+        break;
+      }
+      if (rl == 0) {
+        if (row == row_end) {
+          bad = "more lists than the row group has rows";
+          break;
+        }
+        off[row] = elems;
+        lvalid[row] = dl >= dr - 1;
+        nulls += dl < dr - 1;
+        row++;
+      } else if (i == c->slot0[g] || dl < dr) {
+        bad = i == c->slot0[g] ? "a list continued across row groups"
+                               : "a list continued by no element";
+        break;
+      }
+      keep[i] = dl >= dr;
+      elems += dl >= dr;
+    }
+    if (st != ZB_OK) break;
+    if (bad == NULL && row != row_end) bad = "fewer lists than the row group has rows";
+    if (bad != NULL)
+      st = zb_error_set(err, ZB_EPARSE,
+                        "'%s': column '%s', row group %lld: corrupt repetition or definition "
+                        "levels (%s, at value %lld)",
+                        r->name, c->name, (long long)r->rg_sel[g], bad,
+                        (long long)(i - c->slot0[g]));
+  }
+  if (st != ZB_OK) goto done;
+  off[n] = elems;
+  if (elems == ns) {
+    child = c->col;
+    c->col = NULL;
+  } else {
+    st = make_bitmap(keep, ns, &mbits, err);
+    if (st == ZB_OK) st = zb_column_make(ZB_BOOL, ns, 0, NULL, mbits, NULL, NULL, 0, &mask, err);
+    if (st == ZB_OK) st = zb_column_filter(c->col, mask, &child, err);
+    if (st != ZB_OK) goto done;
+    zb_column_release(c->col);
+    c->col = NULL;
+  }
+  zb_free(keep);
+  keep = NULL;
+  if (nulls > 0) st = make_bitmap(lvalid, n, &validity, err);
+  if (st == ZB_OK) st = wrap((void **)&off, (n + 1) * (int64_t)sizeof(int64_t), &offsets, err);
+  if (st == ZB_OK) st = zb_column_make_list(n, 0, validity, offsets, child, nulls, &list, err);
+  if (st == ZB_OK) {
+    c->col = list;
+    list = NULL;
+  }
+done:
+  zb_free(off);
+  zb_free(lvalid);
+  zb_free(keep);
+  zb_buffer_release(offsets);
+  zb_buffer_release(validity);
+  zb_buffer_release(mbits);
+  zb_column_release(mask);
+  zb_column_release(child);
+  zb_column_release(list);
+  return st;
+}
+
 static void reader_free(reader *r) {
   if (r->jobs != NULL) {
     int64_t nj = r->nsel * r->ncols;
@@ -444,6 +623,9 @@ static void reader_free(reader *r) {
       zb_free(c->valid);
       zb_free(c->offsets);
       zb_free(c->chars);
+      zb_free(c->slot0);
+      zb_free(c->defs);
+      zb_free(c->reps);
       zb_column_release(c->col);
     }
   zb_free(r->cols);
@@ -697,11 +879,40 @@ static zb_status check_chunks(reader *r, const zb_parquet_options *opts, zb_erro
   return ZB_OK;
 }
 
+/* A list column's slots: each row group's chunk's value count, checked,
+ * and their level bytes. */
+static zb_status alloc_slots(reader *r, rcol *c, zb_error *err) {
+  c->slot0 = (int64_t *)zb_malloc((size_t)(r->nsel + 1) * sizeof(int64_t));
+  if (c->slot0 == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s')", c->name);
+  int64_t total = 0;
+  for (int64_t g = 0; g < r->nsel; g++) {
+    const pq_chunk *ch = &r->meta.row_groups[r->rg_sel[g]].columns[c->leaf];
+    if (ch->num_values < 0 || ch->num_values > INT64_MAX / 32 - total)
+      return zb_error_set(err, ZB_EPARSE, "'%s': column '%s', row group %lld: corrupt value "
+                          "count (%lld)", r->name, c->name, (long long)r->rg_sel[g],
+                          (long long)ch->num_values);
+    c->slot0[g] = total;
+    total += ch->num_values;
+  }
+  c->slot0[r->nsel] = total;
+  c->nslots = total;
+  c->defs = (uint8_t *)zb_malloc((size_t)(total > 0 ? total : 1));
+  c->reps = (uint8_t *)zb_malloc((size_t)(total > 0 ? total : 1));
+  if (c->defs == NULL || c->reps == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory reading '%s' (column '%s': the "
+                        "levels of %lld values)", r->name, c->name, (long long)total);
+  return ZB_OK;
+}
+
 static zb_status alloc_columns(reader *r, zb_error *err) {
-  int64_t n = r->nrows;
+  if (r->nrows > INT64_MAX / 16) return zb_error_set(err, ZB_EPARSE, "'%s': corrupt row count", r->name);
   for (int64_t k = 0; k < r->ncols; k++) {
     rcol *c = &r->cols[k];
-    if (n > INT64_MAX / 16) return zb_error_set(err, ZB_EPARSE, "'%s': corrupt row count", r->name);
+    int64_t n = r->nrows; /* a list column: its slots */
+    if (c->max_rep > 0) {
+      ZB_RETURN_NOT_OK(alloc_slots(r, c, err));
+      n = c->nslots;
+    }
     size_t bytes = c->kind == PQ_OUT_STRING ? (size_t)(n + 1) * sizeof(int64_t)
                    : c->kind == PQ_OUT_BOOL ? (size_t)n
                                             : (size_t)n * (size_t)c->out_width;
@@ -742,6 +953,13 @@ static zb_status alloc_columns(reader *r, zb_error *err) {
     j->decimal_scale = c->decimal_scale;
     j->float16 = c->float16;
     j->rows = r->meta.row_groups[g].num_rows;
+    if (c->max_rep > 0) { /* slots: the chunk's values (level entries) */
+      row0 = c->slot0[t / r->ncols];
+      j->rows = c->slot0[t / r->ncols + 1] - row0;
+      j->max_rep = c->max_rep;
+      j->defs = c->defs + row0;
+      j->reps = c->reps + row0;
+    }
     if (c->kind == PQ_OUT_STRING)
       j->offsets = c->offsets + 1 + row0;
     else
@@ -874,6 +1092,10 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
     zb_free(sts);
     zb_free(errs);
     if (st != ZB_OK) goto done;
+    /* list columns: their slots into lists (zb_column_filter runs on the
+     * pool, so one column at a time from here) */
+    for (int64_t k = 0; k < r.ncols; k++)
+      if (r.cols[k].max_rep > 0 && (st = assemble_list(&r, &r.cols[k], err)) != ZB_OK) goto done;
   }
   cols = (zb_column **)zb_calloc((size_t)(r.ncols > 0 ? r.ncols : 1), sizeof(zb_column *));
   names = (const char **)zb_calloc((size_t)(r.ncols > 0 ? r.ncols : 1), sizeof(char *));

@@ -22,6 +22,11 @@
  * timestamps as TIMESTAMP in their unit (seconds become milliseconds, as
  * Parquet has no second unit), UTC-adjusted when the column has a time
  * zone (the values are UTC instants).
+ *
+ * A list column (encode_list_chunk) is a 3-level LIST -- optional group
+ * <name> (LIST) { repeated group list { optional <type> element } } --
+ * with repetition and definition levels in v1 data pages, its child's
+ * values PLAIN, and no statistics.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,6 +59,7 @@ typedef struct wcol {
   int ts_unit;       /* 1 ms, 2 us, 3 ns */
   int64_t ts_scale;  /* seconds -> ms: 1000 */
   int width;         /* PLAIN bytes per value (4 / 8), 0 bool / byte array */
+  const zb_column *list; /* a list column (then col is its child), else NULL */
 } wcol;
 
 /* One encoded (row group, column) chunk. */
@@ -143,6 +149,18 @@ static zb_status map_column(wcol *w, zb_error *err) {
       w->phys = PQ_INT64;
       w->width = 8;
       return ZB_OK;
+    case ZB_LIST: /* the child's type, written as a LIST (encode_list_chunk) */
+      if (w->list == NULL && c->child != NULL && c->child->type != ZB_LIST &&
+          c->child->type != ZB_CATEGORICAL) {
+        w->list = c;
+        w->col = c->child;
+        return map_column(w, err);
+      }
+      return zb_error_set(err, ZB_ENOTSUP, "to_parquet: column '%s' is a list of %s, which "
+                          "the Parquet writer does not write (lists of other values are "
+                          "written)", w->name,
+                          c->child == NULL ? "nothing" : c->child->type == ZB_LIST
+                          ? "lists" : "categoricals");
     default:
       return zb_error_set(err, ZB_ENOTSUP, "to_parquet: column '%s' has type %s, which the "
                           "Parquet writer does not write", w->name, zb_type_name(c->type));
@@ -627,6 +645,139 @@ done:
   return st;
 }
 
+/* The valid booleans of rows [a, e) of c appended to a PLAIN bit stream
+ * whose last *k & 7 bits wait in *acc (not yet in b). */
+static bool bool_run(pq_buf *b, const zb_column *c, int64_t a, int64_t e, uint8_t *acc,
+                     int64_t *k) {
+  const uint8_t *valid = validity_of(c), *bits = (const uint8_t *)c->data->data;
+  if (!zb__pq_buf_reserve(b, (e - a) / 8 + 1)) return false;
+  for (int64_t i = a; i < e; i++) {
+    int64_t p = c->offset + i;
+    if (valid != NULL && !zb_bit_get(valid, p)) continue;
+    *acc |= (uint8_t)(zb_bit_get(bits, p) << (*k & 7));
+    if ((++*k & 7) == 0) {
+      b->p[b->n++] = *acc;
+      *acc = 0;
+    }
+  }
+  return true;
+}
+
+/* Rows [r0, r0 + n) of a list column w (3-level LIST layout: optional
+ * group, repeated group "list", optional "element"; max definition level
+ * 3, max repetition level 1) into ch: one slot per element, and one for
+ * each null (level 0) or empty (level 1) list; an element is level 3, a
+ * null one 2.  Pages are v1 (their header states the level encodings)
+ * whatever data_page_version says, values PLAIN, and there are no
+ * min / max statistics.  ch->rows counts slots (the chunk's values). */
+static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol *w, int64_t r0,
+                                   int64_t n, wchunk *ch, zb_error *err) {
+  const zb_column *l = w->list, *c = w->col;
+  const int64_t *off = (const int64_t *)l->data->data + l->offset;
+  const uint8_t *lvalid = validity_of(l), *cvalid = validity_of(c);
+  zb_parquet_write_options o1 = *o;
+  o1.data_page_version = 1;
+  page_ctx pc;
+  memset(&pc, 0, sizeof pc);
+  pc.o = &o1;
+  uint32_t *lev = NULL;
+  pq_buf levels = {0};
+  zb_status st = ZB_OK;
+  ch->dict_off = -1;
+  ch->has_plain = true;
+  ch->rows = 0;
+  ch->nulls = 0;
+  /* rows per page: about PQ_PAGE_BYTES of values, at least one row */
+  int64_t per_elem = w->width > 0 ? w->width : w->phys == PQ_BOOLEAN ? 1 : 8;
+  int64_t a = 0;
+  ch->data_off = ch->out.n;
+  do {
+    if (zb_cancel_requested()) {
+      st = zb_error_set(err, ZB_ECANCEL, "interrupted");
+      goto done;
+    }
+    /* the page's rows [a, e) and their slots */
+    int64_t e = a, slots = 0, bytes = 0;
+    while (e < n && (e == a || bytes < PQ_PAGE_BYTES)) {
+      int64_t r = r0 + e;
+      bool ok = lvalid == NULL || zb_bit_get(lvalid, l->offset + r);
+      int64_t k = ok ? off[r + 1] - off[r] : 0;
+      slots += k > 0 ? k : 1;
+      bytes += k * per_elem + 1;
+      e++;
+    }
+    if (slots > INT32_MAX / 2) {
+      st = zb_error_set(err, ZB_EOVERFLOW, "to_parquet: column '%s': a page of %lld values",
+                        w->name, (long long)slots);
+      goto done;
+    }
+    zb_free(lev);
+    lev = (uint32_t *)zb_malloc((size_t)(slots > 0 ? slots : 1) * 2 * sizeof(uint32_t));
+    if (lev == NULL) goto oom;
+    uint32_t *rep = lev, *def = lev + slots;
+    int64_t s = 0, page_nulls = 0;
+    for (int64_t i = a; i < e; i++) {
+      int64_t r = r0 + i;
+      bool ok = lvalid == NULL || zb_bit_get(lvalid, l->offset + r);
+      int64_t k = ok ? off[r + 1] - off[r] : 0;
+      if (k == 0) {
+        rep[s] = 0;
+        def[s++] = ok ? 1 : 0;
+        page_nulls++;
+        continue;
+      }
+      for (int64_t j = 0; j < k; j++) {
+        bool v = cvalid == NULL || zb_bit_get(cvalid, c->offset + off[r] + j);
+        rep[s] = j > 0;
+        def[s++] = v ? 3 : 2;
+        page_nulls += !v;
+      }
+    }
+    pc.body.n = 0;
+    for (int lv = 0; lv < 2; lv++) { /* repetition, then definition levels */
+      levels.n = 0;
+      if (!zb__pq_rle_encode(&levels, lv == 0 ? rep : def, slots, lv == 0 ? 1 : 2)) goto oom;
+      uint32_t len = (uint32_t)levels.n;
+      if (!pq_put(&pc.body, &len, 4) || !pq_put(&pc.body, levels.p, levels.n)) goto oom;
+    }
+    /* the values: the child rows of the valid lists, run by run (booleans
+     * are one bit stream across the runs) */
+    int64_t run_a = -1, run_e = -1, bk = 0;
+    uint8_t bacc = 0;
+    for (int64_t i = a; i <= e; i++) {
+      int64_t r = r0 + i;
+      bool ok = i < e && (lvalid == NULL || zb_bit_get(lvalid, l->offset + r));
+      if (ok && run_a >= 0 && off[r] == run_e) {
+        run_e = off[r + 1];
+        continue;
+      }
+      if (run_a >= 0 && run_e > run_a) {
+        bool good = w->phys == PQ_BOOLEAN     ? bool_run(&pc.body, c, run_a, run_e, &bacc, &bk)
+                    : w->phys == PQ_BYTE_ARRAY ? plain_strings(&pc.body, w, run_a, run_e)
+                                               : plain_fixed(&pc.body, w, run_a, run_e);
+        if (!good) goto oom;
+      }
+      run_a = ok ? off[r] : -1;
+      run_e = ok ? off[r + 1] : -1;
+    }
+    if ((bk & 7) != 0 && !pq_put(&pc.body, &bacc, 1)) goto oom;
+    st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)slots, PQ_PLAIN, page_nulls, err);
+    if (st != ZB_OK) goto done;
+    ch->rows += slots;
+    ch->nulls += page_nulls;
+    a = e;
+  } while (a < n);
+  goto done;
+oom:
+  st = zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet: column '%s')", w->name);
+done:
+  zb_free(lev);
+  pq_buf_free(&levels);
+  pq_buf_free(&pc.body);
+  pq_buf_free(&pc.comp);
+  return st;
+}
+
 static void chunk_task(void *ctx, int64_t t, int worker) {
   (void)worker;
   writer *wr = (writer *)ctx;
@@ -636,7 +787,8 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
   int64_t n = wr->t->num_rows - r0 < wr->rg_rows ? wr->t->num_rows - r0 : wr->rg_rows;
   zb_error e;
   e.message[0] = '\0';
-  zb_status st = encode_chunk(wr->o, &wr->cols[k], r0, n, ch, &e);
+  zb_status st = wr->cols[k].list != NULL ? encode_list_chunk(wr->o, &wr->cols[k], r0, n, ch, &e)
+                                           : encode_chunk(wr->o, &wr->cols[k], r0, n, ch, &e);
   if (st == ZB_OK) return;
   pthread_mutex_lock(&wr->mu);
   int64_t task = g * wr->ncols + k;
@@ -651,10 +803,29 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
 /* ---- the footer ---------------------------------------------------------- */
 
 static void schema_element(tw *w, const wcol *c) {
+  const char *name = c->name;
+  if (c->list != NULL) { /* optional group <name> (LIST) { repeated group list { element } } */
+    zb__tw_struct_begin(w, 0);
+    zb__tw_i32(w, 3, 1); /* OPTIONAL */
+    zb__tw_binary(w, 4, c->name, (int64_t)strlen(c->name));
+    zb__tw_i32(w, 5, 1);
+    zb__tw_i32(w, 6, 3); /* ConvertedType LIST */
+    zb__tw_struct_begin(w, 10);
+    zb__tw_struct_begin(w, 3); /* LogicalType LIST */
+    zb__tw_struct_end(w);
+    zb__tw_struct_end(w);
+    zb__tw_struct_end(w);
+    zb__tw_struct_begin(w, 0);
+    zb__tw_i32(w, 3, 2); /* REPEATED */
+    zb__tw_binary(w, 4, "list", 4);
+    zb__tw_i32(w, 5, 1);
+    zb__tw_struct_end(w);
+    name = "element";
+  }
   zb__tw_struct_begin(w, 0);
   zb__tw_i32(w, 1, c->phys);
   zb__tw_i32(w, 3, 1); /* OPTIONAL */
-  zb__tw_binary(w, 4, c->name, (int64_t)strlen(c->name));
+  zb__tw_binary(w, 4, name, (int64_t)strlen(name));
   if (c->converted >= 0) zb__tw_i32(w, 6, c->converted);
   if (c->logical != PQ_LT_NONE) {
     zb__tw_struct_begin(w, 10); /* LogicalType union */
@@ -704,14 +875,23 @@ static void column_chunk(tw *w, const wcol *c, const wchunk *ch, int codec) {
   zb__tw_list_i32(w, PQ_PLAIN);
   zb__tw_list_i32(w, PQ_RLE);
   if (ch->has_dict) zb__tw_list_i32(w, PQ_RLE_DICTIONARY);
-  zb__tw_list(w, 3, TC_BINARY, 1);
+  zb__tw_list(w, 3, TC_BINARY, c->list != NULL ? 3 : 1);
   zb__tw_list_binary(w, c->name, (int64_t)strlen(c->name));
+  if (c->list != NULL) {
+    zb__tw_list_binary(w, "list", 4);
+    zb__tw_list_binary(w, "element", 7);
+  }
   zb__tw_i32(w, 4, codec);
   zb__tw_i64(w, 5, ch->rows);
   zb__tw_i64(w, 6, ch->uncompressed);
   zb__tw_i64(w, 7, ch->out.n);
   zb__tw_i64(w, 9, ch->file_pos + ch->data_off);
   if (ch->dict_off >= 0) zb__tw_i64(w, 11, ch->file_pos + ch->dict_off);
+  if (c->list != NULL) { /* no statistics for list columns */
+    zb__tw_struct_end(w);
+    zb__tw_struct_end(w);
+    return;
+  }
   zb__tw_struct_begin(w, 12);
   zb__tw_i64(w, 3, ch->nulls);
   if (ch->has_minmax) {
@@ -730,7 +910,9 @@ static bool footer(const writer *wr, pq_buf *b) {
   zb__tw_init(&w, b);
   zb__tw_struct_begin(&w, 0);
   zb__tw_i32(&w, 1, 2);
-  zb__tw_list(&w, 2, TC_STRUCT, wr->ncols + 1);
+  int64_t nlists = 0;
+  for (int64_t k = 0; k < wr->ncols; k++) nlists += wr->cols[k].list != NULL;
+  zb__tw_list(&w, 2, TC_STRUCT, wr->ncols + 1 + 2 * nlists);
   zb__tw_struct_begin(&w, 0);
   zb__tw_binary(&w, 4, "schema", 6);
   zb__tw_i32(&w, 5, (int32_t)wr->ncols);
