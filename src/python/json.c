@@ -12,7 +12,7 @@
  * The GIL is released for the whole engine call; the writer's sink takes
  * it back briefly to check for Ctrl-C and to call a Python target.
  */
-#include "zbpy.h"
+#include "io_common.h"
 
 #include <string.h>
 
@@ -48,27 +48,13 @@ static PyObject *zbpy_read_json(PyObject *module, PyObject *args, PyObject *kwar
 
 typedef struct sink {
   PyObject *callable; /* target callable, or NULL */
-  char *buf;          /* target None: the text so far */
-  int64_t n, cap;
+  zbpy_mem_sink mem;  /* target None: the text so far */
   int failed;         /* a Python exception is pending */
 } sink;
 
 static zb_status sink_write(void *ctx, const char *data, int64_t size, zb_error *err) {
   sink *s = (sink *)ctx;
-  if (s->callable == NULL) {
-    if (s->n + size > s->cap) {
-      int64_t cap = s->cap ? s->cap : 1 << 16;
-      while (cap < s->n + size) cap *= 2;
-      char *p = (char *)zb_malloc((size_t)cap);
-      if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON text)");
-      if (s->n) memcpy(p, s->buf, (size_t)s->n);
-      zb_free(s->buf);
-      s->buf = p;
-      s->cap = cap;
-    }
-    memcpy(s->buf + s->n, data, (size_t)size);
-    s->n += size;
-  }
+  if (s->callable == NULL) ZB_RETURN_NOT_OK(zbpy_mem_sink_write(&s->mem, data, size, err));
   PyGILState_STATE g = PyGILState_Ensure();
   if (PyErr_CheckSignals() < 0) {
     s->failed = 1;
@@ -110,6 +96,7 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
   PyObject *path = NULL, *result = NULL;
   sink sk;
   memset(&sk, 0, sizeof sk);
+  sk.mem.what = "JSON text";
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
@@ -141,11 +128,11 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
     goto done;
   }
   if (target == Py_None)
-    result = PyUnicode_DecodeUTF8(sk.buf ? sk.buf : "", (Py_ssize_t)sk.n, "surrogateescape");
+    result = PyUnicode_DecodeUTF8(sk.mem.p ? sk.mem.p : "", (Py_ssize_t)sk.mem.n, "surrogateescape");
   else
     result = Py_NewRef(Py_None);
 done:
-  zb_free(sk.buf);
+  zbpy_mem_sink_free(&sk.mem);
   Py_XDECREF(path);
   zb_table_release(host);
   return result;

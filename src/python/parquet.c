@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "zbpy.h"
+#include "io_common.h"
 #include "zambezi/io.h"
 
 /* Row-group pruning terms from Python: a list of (group, column, op, kind,
@@ -207,29 +207,6 @@ done:
   return result;
 }
 
-/* Output gathered in memory when no path is given. */
-typedef struct mem_sink {
-  char *p;
-  int64_t n, cap;
-} mem_sink;
-
-static zb_status mem_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  mem_sink *m = (mem_sink *)ctx;
-  if (m->n + size > m->cap) {
-    int64_t cap = m->cap > 0 ? m->cap : 1 << 16;
-    while (cap < m->n + size) cap *= 2;
-    char *p = (char *)zb_malloc((size_t)cap);
-    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet)");
-    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
-    zb_free(m->p);
-    m->p = p;
-    m->cap = cap;
-  }
-  if (size > 0) memcpy(m->p + m->n, data, (size_t)size);
-  m->n += size;
-  return ZB_OK;
-}
-
 /* write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1,
  * page_checksum=False) -> None, or the file's bytes when path is None; codec: "none", "snappy", "gzip" or
  * "zstd"; metadata: a list of (key, value) str pairs. */
@@ -261,32 +238,13 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   o.row_group_size = rg;
   o.data_page_version = page_version;
   o.page_checksum = checksum != 0;
-  PyObject *seq = PySequence_Fast(meta, "write_parquet: metadata must be a list of pairs");
-  if (seq == NULL) return NULL;
+  zbpy_kv_pairs kv;
+  if (zbpy_kv_pairs_parse(st, meta, "write_parquet", &kv) < 0) return NULL;
   PyObject *path = NULL, *result = NULL;
-  Py_ssize_t nm = PySequence_Fast_GET_SIZE(seq);
-  const char **keys = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
-  const char **vals = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
-  mem_sink mem = {NULL, 0, 0};
-  if (keys == NULL || vals == NULL) {
-    PyErr_NoMemory();
-    goto done;
-  }
-  for (Py_ssize_t i = 0; i < nm; i++) {
-    PyObject *kv = PySequence_Fast_GET_ITEM(seq, i);
-    PyObject *k, *v;
-    if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2 ||
-        !PyUnicode_Check(k = PyTuple_GET_ITEM(kv, 0)) ||
-        !PyUnicode_Check(v = PyTuple_GET_ITEM(kv, 1))) {
-      PyErr_SetString(st->InvalidValueError, "write_parquet: metadata must be (str, str) pairs");
-      goto done;
-    }
-    if ((keys[i] = PyUnicode_AsUTF8(k)) == NULL || (vals[i] = PyUnicode_AsUTF8(v)) == NULL)
-      goto done;
-  }
-  o.metadata_keys = keys;
-  o.metadata_values = vals;
-  o.num_metadata = nm;
+  zbpy_mem_sink mem = {NULL, 0, 0, "to_parquet"};
+  o.metadata_keys = kv.keys;
+  o.metadata_values = kv.vals;
+  o.num_metadata = kv.n;
   if (pobj != Py_None && !PyUnicode_FSConverter(pobj, &path)) goto done;
   zb_error err;
   err.message[0] = '\0';
@@ -298,7 +256,7 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
     ZBPY_END_ENGINE
   } else {
     ZBPY_BEGIN_ENGINE
-    s = zb_parquet_write(t, &o, mem_write, &mem, &err);
+    s = zb_parquet_write(t, &o, zbpy_mem_sink_write, &mem, &err);
     ZBPY_END_ENGINE
   }
   if (s != ZB_OK) {
@@ -310,11 +268,9 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   else
     result = PyBytes_FromStringAndSize(mem.p, (Py_ssize_t)mem.n);
 done:
-  zb_free(mem.p);
-  PyMem_Free(keys);
-  PyMem_Free(vals);
+  zbpy_mem_sink_free(&mem);
+  zbpy_kv_pairs_free(&kv);
   Py_XDECREF(path);
-  Py_DECREF(seq);
   return result;
 }
 

@@ -1,0 +1,71 @@
+/*
+ * io_common.c -- helpers the I/O bindings share (io_common.h): the
+ * in-memory output sink and the metadata pairs of the binary writers.
+ */
+#include "io_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+zb_status zbpy_mem_sink_write(void *ctx, const char *data, int64_t size, zb_error *err) {
+  zbpy_mem_sink *m = (zbpy_mem_sink *)ctx;
+  if (m->n + size > m->cap) {
+    int64_t cap = m->cap > 0 ? m->cap : 1 << 16;
+    while (cap < m->n + size) cap *= 2;
+    char *p = (char *)zb_malloc((size_t)cap);
+    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (%s)", m->what);
+    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
+    zb_free(m->p);
+    m->p = p;
+    m->cap = cap;
+  }
+  if (size > 0) memcpy(m->p + m->n, data, (size_t)size);
+  m->n += size;
+  return ZB_OK;
+}
+
+void zbpy_mem_sink_free(zbpy_mem_sink *m) {
+  zb_free(m->p);
+  m->p = NULL;
+  m->n = m->cap = 0;
+}
+
+void zbpy_kv_pairs_free(zbpy_kv_pairs *kv) {
+  PyMem_Free(kv->keys);
+  PyMem_Free(kv->vals);
+  Py_CLEAR(kv->seq);
+  kv->keys = kv->vals = NULL;
+  kv->n = 0;
+}
+
+int zbpy_kv_pairs_parse(zbpy_state *st, PyObject *obj, const char *fn, zbpy_kv_pairs *kv) {
+  memset(kv, 0, sizeof *kv);
+  char msg[96];
+  snprintf(msg, sizeof msg, "%s: metadata must be a list of pairs", fn);
+  kv->seq = PySequence_Fast(obj, msg);
+  if (kv->seq == NULL) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(kv->seq);
+  kv->keys = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+  kv->vals = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+  if (kv->keys == NULL || kv->vals == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *it = PySequence_Fast_GET_ITEM(kv->seq, i);
+    PyObject *k, *v;
+    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 2 ||
+        !PyUnicode_Check(k = PyTuple_GET_ITEM(it, 0)) ||
+        !PyUnicode_Check(v = PyTuple_GET_ITEM(it, 1))) {
+      PyErr_Format(st->InvalidValueError, "%s: metadata must be (str, str) pairs", fn);
+      goto fail;
+    }
+    if ((kv->keys[i] = PyUnicode_AsUTF8(k)) == NULL || (kv->vals[i] = PyUnicode_AsUTF8(v)) == NULL)
+      goto fail;
+  }
+  kv->n = (int64_t)n;
+  return 0;
+fail:
+  zbpy_kv_pairs_free(kv);
+  return -1;
+}

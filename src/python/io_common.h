@@ -1,0 +1,41 @@
+/*
+ * io_common.h -- what the readers' and writers' bindings (csv.c, json.c,
+ * parquet.c, ipc.c) share: the in-memory sink a writer fills when no path
+ * is given, and the (key, value) metadata pairs of to_parquet and to_ipc.  Helpers follow zbpy.h's
+ * convention: -1 or NULL with a Python exception set.
+ */
+#ifndef ZAMBEZI_PY_IO_COMMON_H
+#define ZAMBEZI_PY_IO_COMMON_H
+
+#include "zbpy.h"
+
+/* Output gathered in host memory, grown by doubling from 64 KiB.  A writer's
+ * write function's context; zbpy_mem_sink_free releases p. */
+typedef struct zbpy_mem_sink {
+  char *p;
+  int64_t n, cap;
+  const char *what; /* names the writer in the out-of-memory message */
+} zbpy_mem_sink;
+
+/* Append data[0, size) (a zb_*_write_fn); ZB_ENOMEM when the buffer cannot
+ * grow, the bytes so far kept. */
+zb_status zbpy_mem_sink_write(void *ctx, const char *data, int64_t size, zb_error *err);
+void zbpy_mem_sink_free(zbpy_mem_sink *m);
+
+/* The metadata argument of write_parquet / write_ipc: a sequence of
+ * (str, str) tuples.  keys and vals borrow UTF-8 from the strings, which
+ * seq keeps alive; zbpy_kv_pairs_free releases everything (also after a
+ * failed parse, and on a zeroed struct). */
+typedef struct zbpy_kv_pairs {
+  PyObject *seq;
+  const char **keys, **vals;
+  int64_t n;
+} zbpy_kv_pairs;
+
+/* Parse obj into kv (zeroed first); fn names the function in errors:
+ * TypeError when obj is no sequence, InvalidValueError for an item that is
+ * not a (str, str) tuple. */
+int zbpy_kv_pairs_parse(zbpy_state *st, PyObject *obj, const char *fn, zbpy_kv_pairs *kv);
+void zbpy_kv_pairs_free(zbpy_kv_pairs *kv);
+
+#endif /* ZAMBEZI_PY_IO_COMMON_H */
