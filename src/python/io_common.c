@@ -1,6 +1,7 @@
 /*
  * io_common.c -- helpers the I/O bindings share (io_common.h): the
- * in-memory output sink and the metadata pairs of the binary writers.
+ * in-memory output sink, the metadata pairs of the binary writers and the
+ * target of the text writers.
  */
 #include "io_common.h"
 
@@ -68,4 +69,60 @@ int zbpy_kv_pairs_parse(zbpy_state *st, PyObject *obj, const char *fn, zbpy_kv_p
 fail:
   zbpy_kv_pairs_free(kv);
   return -1;
+}
+
+int zbpy_text_target_init(zbpy_text_target *tt, PyObject *target, const char *fn,
+                          const char *format) {
+  memset(tt, 0, sizeof *tt);
+  tt->format = format;
+  snprintf(tt->what, sizeof tt->what, "%s text", format);
+  tt->mem.what = tt->what;
+  if (PyUnicode_Check(target)) return PyUnicode_FSConverter(target, &tt->path) ? 0 : -1;
+  if (target == Py_None) return 0;
+  if (!PyCallable_Check(target)) {
+    PyErr_Format(PyExc_TypeError, "%s: target must be None, a path or a callable, not %s", fn,
+                 Py_TYPE(target)->tp_name);
+    return -1;
+  }
+  tt->callable = target;
+  return 0;
+}
+
+zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_error *err) {
+  zbpy_text_target *tt = (zbpy_text_target *)ctx;
+  if (tt->callable == NULL) ZB_RETURN_NOT_OK(zbpy_mem_sink_write(&tt->mem, data, size, err));
+  if (!tt->failed) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (PyErr_CheckSignals() < 0) {
+      tt->failed = 1;
+    } else if (tt->callable != NULL) {
+      PyObject *b = PyBytes_FromStringAndSize(data, (Py_ssize_t)size);
+      PyObject *r = b ? PyObject_CallOneArg(tt->callable, b) : NULL;
+      Py_XDECREF(b);
+      if (r == NULL) tt->failed = 1;
+      Py_XDECREF(r);
+    }
+    PyGILState_Release(g);
+  }
+  if (tt->failed) return zb_error_set(err, ZB_ECANCEL, "%s write interrupted", tt->format);
+  return ZB_OK;
+}
+
+PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_status s,
+                                  const zb_error *err) {
+  PyObject *result = NULL;
+  if (tt->failed) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_KeyboardInterrupt, "%s write interrupted", tt->format);
+  } else if (s != ZB_OK) {
+    zbpy_raise(st, s, err);
+  } else if (tt->path == NULL && tt->callable == NULL) {
+    result = PyUnicode_DecodeUTF8(tt->mem.p ? tt->mem.p : "", (Py_ssize_t)tt->mem.n,
+                                  "surrogateescape");
+  } else {
+    result = Py_NewRef(Py_None);
+  }
+  zbpy_mem_sink_free(&tt->mem);
+  Py_CLEAR(tt->path);
+  return result;
 }

@@ -1,7 +1,8 @@
 /*
  * io_common.h -- what the readers' and writers' bindings (csv.c, json.c,
  * parquet.c, ipc.c) share: the in-memory sink a writer fills when no path
- * is given, and the (key, value) metadata pairs of to_parquet and to_ipc.  Helpers follow zbpy.h's
+ * is given, the (key, value) metadata pairs of to_parquet and to_ipc, and
+ * the target of a text writer (to_csv, to_json).  Helpers follow zbpy.h's
  * convention: -1 or NULL with a Python exception set.
  */
 #ifndef ZAMBEZI_PY_IO_COMMON_H
@@ -37,5 +38,31 @@ typedef struct zbpy_kv_pairs {
  * not a (str, str) tuple. */
 int zbpy_kv_pairs_parse(zbpy_state *st, PyObject *obj, const char *fn, zbpy_kv_pairs *kv);
 void zbpy_kv_pairs_free(zbpy_kv_pairs *kv);
+
+/* Where a text writer's output goes: target None (gathered in mem and
+ * returned as str), a str path (path: its file-system bytes, the engine
+ * writes the file), or a callable receiving bytes pieces.  The write
+ * function takes the GIL back briefly per piece to check for Ctrl-C and to
+ * call the callable; an exception there stops the writer (failed). */
+typedef struct zbpy_text_target {
+  zbpy_mem_sink mem;
+  PyObject *path;     /* owned, or NULL */
+  PyObject *callable; /* borrowed, or NULL */
+  const char *format; /* "CSV", "JSON": in messages */
+  char what[24];      /* "CSV text": mem's out-of-memory message */
+  int failed;         /* a Python exception is pending */
+} zbpy_text_target;
+
+/* Fill tt from target; fn names the function in the TypeError for a target
+ * that is none of the three.  On failure tt needs no clean-up. */
+int zbpy_text_target_init(zbpy_text_target *tt, PyObject *target, const char *fn,
+                          const char *format);
+/* The write function for a target that is not a path (ctx: the target). */
+zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_error *err);
+/* After the engine call that returned s (err its message): the text as str
+ * (target None) or None, or NULL with the exception (the callable's, a
+ * KeyboardInterrupt, or s's).  Releases what tt holds. */
+PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_status s,
+                                  const zb_error *err);
 
 #endif /* ZAMBEZI_PY_IO_COMMON_H */

@@ -46,30 +46,6 @@ static PyObject *zbpy_read_json(PyObject *module, PyObject *args, PyObject *kwar
   return zbpy_table_wrap(st, t);
 }
 
-typedef struct sink {
-  PyObject *callable; /* target callable, or NULL */
-  zbpy_mem_sink mem;  /* target None: the text so far */
-  int failed;         /* a Python exception is pending */
-} sink;
-
-static zb_status sink_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  sink *s = (sink *)ctx;
-  if (s->callable == NULL) ZB_RETURN_NOT_OK(zbpy_mem_sink_write(&s->mem, data, size, err));
-  PyGILState_STATE g = PyGILState_Ensure();
-  if (PyErr_CheckSignals() < 0) {
-    s->failed = 1;
-  } else if (s->callable != NULL) {
-    PyObject *b = PyBytes_FromStringAndSize(data, (Py_ssize_t)size);
-    PyObject *r = b ? PyObject_CallOneArg(s->callable, b) : NULL;
-    Py_XDECREF(b);
-    if (r == NULL) s->failed = 1;
-    Py_XDECREF(r);
-  }
-  PyGILState_Release(g);
-  if (s->failed) return zb_error_set(err, ZB_ECANCEL, "JSON write interrupted");
-  return ZB_OK;
-}
-
 static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"table",       "target",    "lines",     "double_precision",
@@ -93,49 +69,23 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
   o.date_unit = (zb_time_unit)unit;
   zb_table *host = NULL;
   if (zbpy_table_on_host(st, ((zbpy_table *)table)->table, &host) < 0) return NULL;
-  PyObject *path = NULL, *result = NULL;
-  sink sk;
-  memset(&sk, 0, sizeof sk);
-  sk.mem.what = "JSON text";
+  zbpy_text_target tt;
+  if (zbpy_text_target_init(&tt, target, "write_json", "JSON") < 0) {
+    zb_table_release(host);
+    return NULL;
+  }
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  if (PyUnicode_Check(target)) {
-    if (!PyUnicode_FSConverter(target, &path)) goto done;
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
-    s = zb_json_write_file(host, p, &o, &err);
-    ZBPY_END_ENGINE
-  } else {
-    if (target != Py_None) {
-      if (!PyCallable_Check(target)) {
-        PyErr_Format(PyExc_TypeError, "write_json: target must be None, a path or a callable, "
-                                      "not %s", Py_TYPE(target)->tp_name);
-        goto done;
-      }
-      sk.callable = target;
-    }
-    ZBPY_BEGIN_ENGINE
-    s = zb_json_write(host, &o, sink_write, &sk, &err);
-    ZBPY_END_ENGINE
-  }
-  if (sk.failed) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyboardInterrupt, "JSON write interrupted");
-    goto done;
-  }
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  if (target == Py_None)
-    result = PyUnicode_DecodeUTF8(sk.mem.p ? sk.mem.p : "", (Py_ssize_t)sk.mem.n, "surrogateescape");
+  const char *path = tt.path != NULL ? PyBytes_AS_STRING(tt.path) : NULL;
+  ZBPY_BEGIN_ENGINE
+  if (path != NULL)
+    s = zb_json_write_file(host, path, &o, &err);
   else
-    result = Py_NewRef(Py_None);
-done:
-  zbpy_mem_sink_free(&sk.mem);
-  Py_XDECREF(path);
+    s = zb_json_write(host, &o, zbpy_text_target_write, &tt, &err);
+  ZBPY_END_ENGINE
   zb_table_release(host);
-  return result;
+  return zbpy_text_target_finish(st, &tt, s, &err);
 }
 
 PyMethodDef zbpy_json_methods[] = {
