@@ -1,7 +1,7 @@
 /*
  * io_common.c -- helpers the I/O bindings share (io_common.h): the
- * in-memory output sink, the metadata pairs of the binary writers and the
- * target of the text writers.
+ * in-memory output sink, the metadata pairs of the binary writers, the
+ * target of the text writers, and the binary readers' arguments.
  */
 #include "io_common.h"
 
@@ -125,4 +125,59 @@ PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_statu
   zbpy_mem_sink_free(&tt->mem);
   Py_CLEAR(tt->path);
   return result;
+}
+
+void zbpy_names_free(zbpy_names *nm) {
+  PyMem_Free(nm->names);
+  Py_CLEAR(nm->seq);
+  nm->names = NULL;
+  nm->n = 0;
+}
+
+int zbpy_names_parse(zbpy_state *st, PyObject *columns, const char *fn, zbpy_names *out) {
+  memset(out, 0, sizeof *out);
+  char msg[96];
+  snprintf(msg, sizeof msg, "%s: columns must be a list of names", fn);
+  out->seq = PySequence_Fast(columns, msg);
+  if (out->seq == NULL) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(out->seq);
+  out->names = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+  if (out->names == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *it = PySequence_Fast_GET_ITEM(out->seq, i);
+    if (!PyUnicode_Check(it)) {
+      PyErr_Format(st->InvalidValueError, "%s: column names must be str, not %s", fn,
+                   Py_TYPE(it)->tp_name);
+      goto fail;
+    }
+    if ((out->names[i] = PyUnicode_AsUTF8(it)) == NULL) goto fail;
+  }
+  out->n = (int64_t)n;
+  return 0;
+fail:
+  zbpy_names_free(out);
+  return -1;
+}
+
+int zbpy_source_open(PyObject *src, zbpy_source *s) {
+  memset(s, 0, sizeof *s);
+  if (PyUnicode_Check(src) || PyBytes_Check(src))
+    return PyUnicode_FSConverter(src, &s->path) ? 0 : -1;
+  if (PyObject_GetBuffer(src, &s->view, PyBUF_SIMPLE) < 0) return -1;
+  s->is_buf = 1;
+  return 0;
+}
+
+void zbpy_source_close(zbpy_source *s) {
+  Py_CLEAR(s->path);
+  if (s->is_buf) PyBuffer_Release(&s->view);
+  s->is_buf = 0;
+}
+
+PyObject *zbpy_metadata_str(const char *meta) {
+  if (meta == NULL) return Py_NewRef(Py_None);
+  return PyUnicode_DecodeUTF8(meta, (Py_ssize_t)strlen(meta), "replace");
 }

@@ -1,8 +1,9 @@
 /*
  * io_common.h -- what the readers' and writers' bindings (csv.c, json.c,
  * parquet.c, ipc.c) share: the in-memory sink a writer fills when no path
- * is given, the (key, value) metadata pairs of to_parquet and to_ipc, and
- * the target of a text writer (to_csv, to_json).  Helpers follow zbpy.h's
+ * is given, the (key, value) metadata pairs of to_parquet and to_ipc, the
+ * target of a text writer (to_csv, to_json), and the source, column names
+ * and pandas metadata of read_parquet and read_ipc.  Helpers follow zbpy.h's
  * convention: -1 or NULL with a Python exception set.
  */
 #ifndef ZAMBEZI_PY_IO_COMMON_H
@@ -64,5 +65,35 @@ zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_e
  * KeyboardInterrupt, or s's).  Releases what tt holds. */
 PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_status s,
                                   const zb_error *err);
+
+/* The columns argument of a reader: a sequence of str.  names borrow
+ * UTF-8 from the strings, which seq keeps alive; zbpy_names_free releases
+ * everything (also after a failed parse, and on a zeroed struct). */
+typedef struct zbpy_names {
+  PyObject *seq;
+  const char **names;
+  int64_t n;
+} zbpy_names;
+
+/* Parse columns into out (zeroed first); fn names the function in errors:
+ * TypeError when columns is no sequence, InvalidValueError for a name that
+ * is not a str. */
+int zbpy_names_parse(zbpy_state *st, PyObject *columns, const char *fn, zbpy_names *out);
+void zbpy_names_free(zbpy_names *nm);
+
+/* A reader's source: a path (str or bytes: path holds its file-system
+ * bytes) or a bytes-like object holding a whole file (is_buf: view). */
+typedef struct zbpy_source {
+  PyObject *path;
+  Py_buffer view;
+  int is_buf;
+} zbpy_source;
+
+int zbpy_source_open(PyObject *src, zbpy_source *s);
+void zbpy_source_close(zbpy_source *s);
+
+/* The pandas metadata a reader found (NUL-terminated UTF-8, or NULL) as a
+ * new str (undecodable bytes replaced), or None. */
+PyObject *zbpy_metadata_str(const char *meta);
 
 #endif /* ZAMBEZI_PY_IO_COMMON_H */

@@ -17,57 +17,32 @@ static PyObject *zbpy_read_ipc(PyObject *module, PyObject *args, PyObject *kwarg
   PyObject *src, *columns = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:read_ipc", kwlist, &src, &columns))
     return NULL;
-  PyObject *path = NULL, *seq = NULL, *result = NULL;
-  const char **names = NULL;
-  Py_buffer view;
-  int is_buf = 0;
+  PyObject *result = NULL;
+  zbpy_names names = {NULL, NULL, 0};
+  zbpy_source source = {NULL, {0}, 0};
   char *meta = NULL;
   zb_table *t = NULL;
   zb_ipc_options o;
   zb_ipc_options_init(&o);
   o.pandas_metadata = &meta;
   if (columns != Py_None) {
-    seq = PySequence_Fast(columns, "read_ipc: columns must be a list of names");
-    if (seq == NULL) goto done;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    names = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
-    if (names == NULL) {
-      PyErr_NoMemory();
-      goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-      PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
-      if (!PyUnicode_Check(it)) {
-        PyErr_Format(st->InvalidValueError, "read_ipc: column names must be str, not %s",
-                     Py_TYPE(it)->tp_name);
-        goto done;
-      }
-      if ((names[i] = PyUnicode_AsUTF8(it)) == NULL) goto done;
-    }
-    o.columns = names;
-    o.num_columns = (int64_t)n;
+    if (zbpy_names_parse(st, columns, "read_ipc", &names) < 0) goto done;
+    o.columns = names.names;
+    o.num_columns = names.n;
   }
-  if (PyUnicode_Check(src) || PyBytes_Check(src)) {
-    if (!PyUnicode_FSConverter(src, &path)) goto done;
-  } else {
-    if (PyObject_GetBuffer(src, &view, PyBUF_SIMPLE) < 0) goto done;
-    is_buf = 1;
-  }
+  if (zbpy_source_open(src, &source) < 0) goto done;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  if (is_buf) {
-    const void *data = view.buf;
-    int64_t size = (int64_t)view.len;
-    ZBPY_BEGIN_ENGINE
+  const void *data = source.view.buf;
+  int64_t size = (int64_t)source.view.len;
+  const char *p = source.path != NULL ? PyBytes_AS_STRING(source.path) : NULL;
+  ZBPY_BEGIN_ENGINE
+  if (p == NULL)
     s = zb_ipc_read_buffer(data, size, "<buffer>", &o, &t, &err);
-    ZBPY_END_ENGINE
-  } else {
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
+  else
     s = zb_ipc_read_file(p, &o, &t, &err);
-    ZBPY_END_ENGINE
-  }
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -75,24 +50,17 @@ static PyObject *zbpy_read_ipc(PyObject *module, PyObject *args, PyObject *kwarg
   PyObject *tab = zbpy_table_wrap(st, t);
   t = NULL;
   if (tab == NULL) goto done;
-  PyObject *m;
-  if (meta != NULL) {
-    m = PyUnicode_DecodeUTF8(meta, (Py_ssize_t)strlen(meta), "replace");
-    if (m == NULL) {
-      Py_DECREF(tab);
-      goto done;
-    }
-  } else {
-    m = Py_NewRef(Py_None);
+  PyObject *m = zbpy_metadata_str(meta);
+  if (m == NULL) {
+    Py_DECREF(tab);
+    goto done;
   }
   result = Py_BuildValue("(NN)", tab, m);
 done:
   zb_table_release(t);
   zb_free(meta);
-  PyMem_Free(names);
-  Py_XDECREF(seq);
-  Py_XDECREF(path);
-  if (is_buf) PyBuffer_Release(&view);
+  zbpy_names_free(&names);
+  zbpy_source_close(&source);
   return result;
 }
 
