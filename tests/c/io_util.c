@@ -3,6 +3,7 @@
  */
 #include "io_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "test.h"
@@ -21,6 +22,21 @@ zb_status zb_test_mem_write(void *ctx, const char *data, int64_t size, zb_error 
   }
   if (size > 0) memcpy(m->p + m->n, data, (size_t)size);
   m->n += size;
+  return ZB_OK;
+}
+
+zb_status zb_test_text_write(void *ctx, const char *data, int64_t size, zb_error *err) {
+  zb_test_text *t = (zb_test_text *)ctx;
+  if (t->n + size + 1 > t->cap) {
+    int64_t cap = (t->n + size + 1) * 2;
+    char *p = (char *)realloc(t->p, (size_t)cap);
+    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "test sink");
+    t->p = p;
+    t->cap = cap;
+  }
+  memcpy(t->p + t->n, data, (size_t)size);
+  t->n += size;
+  t->p[t->n] = '\0';
   return ZB_OK;
 }
 

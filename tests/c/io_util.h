@@ -1,7 +1,7 @@
 /*
  * io_util.h -- what the C tests of the binary readers and writers share
- * (test_parquet.c, test_ipc.c): a write function that gathers a writer's
- * output in engine memory, and the loops that read every truncated and
+ * (test_parquet.c, test_ipc.c, test_csv_write.c, test_json.c): write
+ * functions that gather a writer's output, and the loops that read every truncated and
  * byte-damaged copy of a file, which must give a table or a clean error,
  * never a crash or a leak (run under ASan in CI).
  */
@@ -20,6 +20,17 @@ typedef struct zb_test_mem_out {
 } zb_test_mem_out;
 
 zb_status zb_test_mem_write(void *ctx, const char *data, int64_t size, zb_error *err);
+
+/* Text gathered by zb_test_text_write with the C library's realloc (not
+ * the engine's allocator, so tests that fail engine allocations do not
+ * fail the sink's), NUL-terminated; ctx a zb_test_text starting zeroed;
+ * the test free()s p. */
+typedef struct zb_test_text {
+  char *p;
+  int64_t n, cap;
+} zb_test_text;
+
+zb_status zb_test_text_write(void *ctx, const char *data, int64_t size, zb_error *err);
 
 /* A reader of a whole file in memory, with its default options; name is
  * the source's name for messages. */
