@@ -599,10 +599,6 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
                                    &target, &sep, &quotechar, &escapechar, &doublequote,
                                    &header, &na_rep, &float_format, &quoting, &lineterminator))
     return NULL;
-  if (!PyObject_TypeCheck(table, st->table_type)) {
-    PyErr_Format(PyExc_TypeError, "write_csv: expected a Table, not %s", Py_TYPE(table)->tp_name);
-    return NULL;
-  }
   zb_csv_write_options o;
   zb_csv_write_options_init(&o);
   if (char_opt(st, sep, "sep", &o.sep) < 0 || char_opt(st, quotechar, "quotechar", &o.quotechar) < 0 ||
@@ -614,24 +610,18 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
   o.float_format = float_format;
   o.quoting = (zb_csv_quoting)quoting;
   o.lineterminator = lineterminator;
-  zb_table *host = NULL;
-  if (zbpy_table_on_host(st, ((zbpy_table *)table)->table, &host) < 0) return NULL;
   zbpy_text_target tt;
-  if (zbpy_text_target_init(&tt, target, "write_csv", "CSV") < 0) {
-    zb_table_release(host);
-    return NULL;
-  }
+  if (zbpy_text_target_init(st, &tt, table, target, "write_csv", "CSV") < 0) return NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
   const char *path = tt.path != NULL ? PyBytes_AS_STRING(tt.path) : NULL;
   ZBPY_BEGIN_ENGINE
   if (path != NULL)
-    s = zb_csv_write_file(host, path, &o, &err);
+    s = zb_csv_write_file(tt.host, path, &o, &err);
   else
-    s = zb_csv_write(host, &o, zbpy_text_target_write, &tt, &err);
+    s = zb_csv_write(tt.host, &o, zbpy_text_target_write, &tt, &err);
   ZBPY_END_ENGINE
-  zb_table_release(host);
   return zbpy_text_target_finish(st, &tt, s, &err);
 }
 

@@ -71,20 +71,30 @@ fail:
   return -1;
 }
 
-int zbpy_text_target_init(zbpy_text_target *tt, PyObject *target, const char *fn,
-                          const char *format) {
+int zbpy_text_target_init(zbpy_state *st, zbpy_text_target *tt, PyObject *table,
+                          PyObject *target, const char *fn, const char *format) {
   memset(tt, 0, sizeof *tt);
   tt->format = format;
   snprintf(tt->what, sizeof tt->what, "%s text", format);
   tt->mem.what = tt->what;
-  if (PyUnicode_Check(target)) return PyUnicode_FSConverter(target, &tt->path) ? 0 : -1;
-  if (target == Py_None) return 0;
-  if (!PyCallable_Check(target)) {
-    PyErr_Format(PyExc_TypeError, "%s: target must be None, a path or a callable, not %s", fn,
-                 Py_TYPE(target)->tp_name);
+  if (!PyObject_TypeCheck(table, st->table_type)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a Table, not %s", fn, Py_TYPE(table)->tp_name);
     return -1;
   }
-  tt->callable = target;
+  if (PyUnicode_Check(target)) {
+    if (!PyUnicode_FSConverter(target, &tt->path)) return -1;
+  } else if (target != Py_None) {
+    if (!PyCallable_Check(target)) {
+      PyErr_Format(PyExc_TypeError, "%s: target must be None, a path or a callable, not %s", fn,
+                   Py_TYPE(target)->tp_name);
+      return -1;
+    }
+    tt->callable = target;
+  }
+  if (zbpy_table_on_host(st, ((zbpy_table *)table)->table, &tt->host) < 0) {
+    Py_CLEAR(tt->path);
+    return -1;
+  }
   return 0;
 }
 
@@ -124,6 +134,8 @@ PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_statu
   }
   zbpy_mem_sink_free(&tt->mem);
   Py_CLEAR(tt->path);
+  zb_table_release(tt->host);
+  tt->host = NULL;
   return result;
 }
 

@@ -40,12 +40,14 @@ typedef struct zbpy_kv_pairs {
 int zbpy_kv_pairs_parse(zbpy_state *st, PyObject *obj, const char *fn, zbpy_kv_pairs *kv);
 void zbpy_kv_pairs_free(zbpy_kv_pairs *kv);
 
-/* Where a text writer's output goes: target None (gathered in mem and
- * returned as str), a str path (path: its file-system bytes, the engine
- * writes the file), or a callable receiving bytes pieces.  The write
- * function takes the GIL back briefly per piece to check for Ctrl-C and to
- * call the callable; an exception there stops the writer (failed). */
+/* A text writer's table, on the host, and where its output goes: target
+ * None (gathered in mem and returned as str), a str path (path: its
+ * file-system bytes, the engine writes the file), or a callable receiving
+ * bytes pieces.  The write function takes the GIL back briefly per piece
+ * to check for Ctrl-C and to call the callable; an exception there stops
+ * the writer (failed). */
 typedef struct zbpy_text_target {
+  zb_table *host;     /* owned: the table, copied to the host if need be */
   zbpy_mem_sink mem;
   PyObject *path;     /* owned, or NULL */
   PyObject *callable; /* borrowed, or NULL */
@@ -54,10 +56,11 @@ typedef struct zbpy_text_target {
   int failed;         /* a Python exception is pending */
 } zbpy_text_target;
 
-/* Fill tt from target; fn names the function in the TypeError for a target
- * that is none of the three.  On failure tt needs no clean-up. */
-int zbpy_text_target_init(zbpy_text_target *tt, PyObject *target, const char *fn,
-                          const char *format);
+/* Fill tt from table (a _core.Table, else TypeError) and target; fn names
+ * the function in the TypeErrors (also for a target that is none of the
+ * three).  On failure tt needs no clean-up. */
+int zbpy_text_target_init(zbpy_state *st, zbpy_text_target *tt, PyObject *table,
+                          PyObject *target, const char *fn, const char *format);
 /* The write function for a target that is not a path (ctx: the target). */
 zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_error *err);
 /* After the engine call that returned s (err its message): the text as str

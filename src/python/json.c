@@ -55,11 +55,6 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|pippi:write_json", kwlist, &table, &target,
                                    &lines, &prec, &ascii, &iso, &unit))
     return NULL;
-  if (!PyObject_TypeCheck(table, st->table_type)) {
-    PyErr_Format(PyExc_TypeError, "write_json: expected a Table, not %s",
-                 Py_TYPE(table)->tp_name);
-    return NULL;
-  }
   zb_json_write_options o;
   zb_json_write_options_init(&o);
   o.lines = lines != 0;
@@ -67,24 +62,18 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
   o.force_ascii = ascii != 0;
   o.iso_dates = iso != 0;
   o.date_unit = (zb_time_unit)unit;
-  zb_table *host = NULL;
-  if (zbpy_table_on_host(st, ((zbpy_table *)table)->table, &host) < 0) return NULL;
   zbpy_text_target tt;
-  if (zbpy_text_target_init(&tt, target, "write_json", "JSON") < 0) {
-    zb_table_release(host);
-    return NULL;
-  }
+  if (zbpy_text_target_init(st, &tt, table, target, "write_json", "JSON") < 0) return NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
   const char *path = tt.path != NULL ? PyBytes_AS_STRING(tt.path) : NULL;
   ZBPY_BEGIN_ENGINE
   if (path != NULL)
-    s = zb_json_write_file(host, path, &o, &err);
+    s = zb_json_write_file(tt.host, path, &o, &err);
   else
-    s = zb_json_write(host, &o, zbpy_text_target_write, &tt, &err);
+    s = zb_json_write(tt.host, &o, zbpy_text_target_write, &tt, &err);
   ZBPY_END_ENGINE
-  zb_table_release(host);
   return zbpy_text_target_finish(st, &tt, s, &err);
 }
 
