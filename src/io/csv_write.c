@@ -263,20 +263,7 @@ static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, const wtask 
       n = zb__fmt_date(days, tmp);
       if (wc->ts_digits >= 0) {
         tmp[n++] = ' ';
-        zb__put2(tmp + n, (int)(sod / 3600));
-        tmp[n + 2] = ':';
-        zb__put2(tmp + n + 3, (int)(sod / 60 % 60));
-        tmp[n + 5] = ':';
-        zb__put2(tmp + n + 6, (int)(sod % 60));
-        n += 8;
-        if (wc->ts_digits > 0) {
-          int64_t ns = frac * (1000000000 / wc->per_sec);
-          char f[9];
-          for (int k = 8; k >= 0; k--) f[k] = (char)('0' + ns % 10), ns /= 10;
-          tmp[n++] = '.';
-          memcpy(tmp + n, f, (size_t)wc->ts_digits);
-          n += wc->ts_digits;
-        }
+        n += zb__fmt_clock(sod, frac, wc->per_sec, wc->ts_digits, tmp + n);
         if (wc->tz) memcpy(tmp + n, "+00:00", 6), n += 6;
       }
       return put_field(w, b, tmp, n, F_TEXT);
@@ -290,20 +277,7 @@ static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, const wtask 
         int64_t sod = rem / wc->per_sec, frac = rem % wc->per_sec;
         tmp[n++] = ' ';
         if (days < 0) tmp[n++] = '+';
-        zb__put2(tmp + n, (int)(sod / 3600));
-        tmp[n + 2] = ':';
-        zb__put2(tmp + n + 3, (int)(sod / 60 % 60));
-        tmp[n + 5] = ':';
-        zb__put2(tmp + n + 6, (int)(sod % 60));
-        n += 8;
-        if (wc->ts_digits > 0) {
-          int64_t ns = frac * (1000000000 / wc->per_sec);
-          char f[9];
-          for (int k = 8; k >= 0; k--) f[k] = (char)('0' + ns % 10), ns /= 10;
-          tmp[n++] = '.';
-          memcpy(tmp + n, f, (size_t)wc->ts_digits);
-          n += wc->ts_digits;
-        }
+        n += zb__fmt_clock(sod, frac, wc->per_sec, wc->ts_digits, tmp + n);
       }
       return put_field(w, b, tmp, n, F_TEXT);
     }

@@ -189,21 +189,8 @@ static int fmt_iso(int64_t v, int64_t per_sec, int digits, bool utc, char *out) 
   int k = 0;
   out[k++] = '"';
   k += zb__fmt_date(days, out + k);
-  out[k] = 'T';
-  zb__put2(out + k + 1, (int)(sod / 3600));
-  out[k + 3] = ':';
-  zb__put2(out + k + 4, (int)(sod / 60 % 60));
-  out[k + 6] = ':';
-  zb__put2(out + k + 7, (int)(sod % 60));
-  k += 9;
-  if (digits > 0) {
-    int64_t ns = frac * (1000000000 / per_sec);
-    char f[9];
-    for (int q = 8; q >= 0; q--) f[q] = (char)('0' + ns % 10), ns /= 10;
-    out[k++] = '.';
-    memcpy(out + k, f, (size_t)digits);
-    k += digits;
-  }
+  out[k++] = 'T';
+  k += zb__fmt_clock(sod, frac, per_sec, digits, out + k);
   if (utc) out[k++] = 'Z';
   out[k++] = '"';
   return k;

@@ -1,7 +1,7 @@
 /*
  * text_format.h -- value-to-text pieces the text writers share (internal):
  * to_csv (csv_write.c) and to_json (json_write.c).  A growable output
- * buffer, integer and date digits, and one formatter per integer dtype,
+ * buffer, integer, date and clock digits, and one formatter per integer dtype,
  * stamped from the dtype list, that writes a morsel of a column at a time
  * (the type switch outside the rows).  The inverse, text to values, is
  * text_values.h.
@@ -70,6 +70,28 @@ static inline int zb__fmt_date(int64_t days, char *out) {
   out[k + 2] = '-';
   zb__put2(out + k + 3, (int)d);
   return k + 5;
+}
+
+/* HH:MM:SS of sod seconds into a day, then, when digits (0, 3, 6 or 9) is
+ * not 0, '.' and that many digits of frac ticks of per_sec a second;
+ * returns the length (out holds 18). */
+static inline int zb__fmt_clock(int64_t sod, int64_t frac, int64_t per_sec, int digits,
+                                char *out) {
+  zb__put2(out, (int)(sod / 3600));
+  out[2] = ':';
+  zb__put2(out + 3, (int)(sod / 60 % 60));
+  out[5] = ':';
+  zb__put2(out + 6, (int)(sod % 60));
+  int k = 8;
+  if (digits > 0) {
+    int64_t ns = frac * (1000000000 / per_sec);
+    char f[9];
+    for (int q = 8; q >= 0; q--) f[q] = (char)('0' + ns % 10), ns /= 10;
+    out[k++] = '.';
+    memcpy(out + k, f, (size_t)digits);
+    k += digits;
+  }
+  return k;
 }
 
 /* Rows [r0, r1) of integer column c (int8 .. uint64) as decimal text,
