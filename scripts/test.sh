@@ -39,31 +39,22 @@ if have_fuzzer; then
     >build-fuzz.log 2>&1 &&
     cmake --build build-fuzz --target csv_fuzz parquet_fuzz json_fuzz ipc_fuzz >>build-fuzz.log 2>&1 ||
     { tail -n 40 build-fuzz.log; exit 1; }
-  rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp fuzz/corpus/csv/* build-fuzz/corpus/
-  ./build-fuzz/csv_fuzz -max_total_time="${ZAMBEZI_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
-    -print_final_stats=1 build-fuzz/corpus 2>build-fuzz/fuzz.log ||
-    { tail -n 60 build-fuzz/fuzz.log; exit 1; }
-  grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz.log || true
+  # run_fuzzer READER SECONDS: its corpus copied (libFuzzer adds to it), then run
+  run_fuzzer() {
+    rm -rf "build-fuzz/corpus-$1" && mkdir -p "build-fuzz/corpus-$1" &&
+      cp fuzz/corpus/"$1"/* "build-fuzz/corpus-$1/"
+    ./build-fuzz/"$1"_fuzz -max_total_time="$2" -rss_limit_mb=4096 \
+      -print_final_stats=1 "build-fuzz/corpus-$1" 2>"build-fuzz/fuzz-$1.log" ||
+      { tail -n 60 "build-fuzz/fuzz-$1.log"; exit 1; }
+    grep -E "^stat::number_of_executed_units|^Done" "build-fuzz/fuzz-$1.log" || true
+  }
+  run_fuzzer csv "${ZAMBEZI_FUZZ_SECONDS:-60}"
   echo "== fuzzing the Parquet reader"
-  rm -rf build-fuzz/corpus-parquet && mkdir -p build-fuzz/corpus-parquet &&
-    cp fuzz/corpus/parquet/* build-fuzz/corpus-parquet/
-  ./build-fuzz/parquet_fuzz -max_total_time="${ZAMBEZI_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
-    -print_final_stats=1 build-fuzz/corpus-parquet 2>build-fuzz/fuzz-parquet.log ||
-    { tail -n 60 build-fuzz/fuzz-parquet.log; exit 1; }
-  grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz-parquet.log || true
+  run_fuzzer parquet "${ZAMBEZI_FUZZ_SECONDS:-60}"
   echo "== fuzzing the JSON reader and writer"
-  rm -rf build-fuzz/corpus-json && mkdir -p build-fuzz/corpus-json &&
-    cp fuzz/corpus/json/* build-fuzz/corpus-json/
-  ./build-fuzz/json_fuzz -max_total_time="${ZAMBEZI_FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
-    -print_final_stats=1 build-fuzz/corpus-json 2>build-fuzz/fuzz-json.log ||
-    { tail -n 60 build-fuzz/fuzz-json.log; exit 1; }
-  grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz-json.log || true
+  run_fuzzer json "${ZAMBEZI_FUZZ_SECONDS:-60}"
   echo "== fuzzing the Arrow IPC (Feather) reader"
-  rm -rf build-fuzz/corpus-ipc && mkdir -p build-fuzz/corpus-ipc && cp fuzz/corpus/ipc/* build-fuzz/corpus-ipc/
-  ./build-fuzz/ipc_fuzz -max_total_time="$(( ${ZAMBEZI_FUZZ_SECONDS:-60} / 2 ))" -rss_limit_mb=4096 \
-    -print_final_stats=1 build-fuzz/corpus-ipc 2>build-fuzz/fuzz-ipc.log ||
-    { tail -n 60 build-fuzz/fuzz-ipc.log; exit 1; }
-  grep -E "^stat::number_of_executed_units|^Done" build-fuzz/fuzz-ipc.log || true
+  run_fuzzer ipc "$(( ${ZAMBEZI_FUZZ_SECONDS:-60} / 2 ))"
 else
   echo "SKIPPED: no clang with libFuzzer here and none could be installed"
 fi

@@ -5,7 +5,9 @@
  * thread) is formatted in parallel, each morsel into its own growable
  * buffer; the buffers are then handed to the caller's write function in
  * row order on the calling thread, and reused by the next batch, so memory
- * stays at a few morsels of text whatever the table's size.
+ * stays at a few morsels of text whatever the table's size.  Integer
+ * columns are formatted a column at a time first (text_format.h, one loop
+ * per dtype); the rows then take their texts from there.
  *
  * Text of values follows pandas.DataFrame.to_csv(index=False):
  *   - floats: the shortest digits that read back to the same value
@@ -36,6 +38,7 @@
 #include "core/float_text.h"
 #include "core/internal.h"
 #include "io/file_sink.h"
+#include "io/text_format.h"
 #include "zambezi/io_csv.h"
 
 void zb_csv_write_options_init(zb_csv_write_options *o) {
@@ -53,24 +56,10 @@ void zb_csv_write_options_init(zb_csv_write_options *o) {
 /* Output buffers                                                           */
 /* ------------------------------------------------------------------------ */
 
-typedef struct obuf {
-  char *p;
-  int64_t n, cap;
-} obuf;
+/* text_format.h's buffer */
+typedef zb__text_buf obuf;
 
-static bool ob_grow(obuf *b, int64_t extra) {
-  int64_t need = b->n + extra;
-  if (need <= b->cap) return true;
-  int64_t cap = b->cap ? b->cap : 4096;
-  while (cap < need) cap *= 2;
-  char *p = (char *)zb_malloc((size_t)cap);
-  if (p == NULL) return false;
-  if (b->n) memcpy(p, b->p, (size_t)b->n);
-  zb_free(b->p);
-  b->p = p;
-  b->cap = cap;
-  return true;
-}
+static inline bool ob_grow(obuf *b, int64_t extra) { return zb__text_buf_grow(b, extra); }
 
 static inline bool ob_put(obuf *b, const char *s, int64_t n) {
   if (b->n + n > b->cap && !ob_grow(b, n)) return false;
@@ -82,25 +71,6 @@ static inline bool ob_put(obuf *b, const char *s, int64_t n) {
 /* ------------------------------------------------------------------------ */
 /* Number and date text                                                     */
 /* ------------------------------------------------------------------------ */
-
-static int fmt_u64(uint64_t v, char *out) {
-  char tmp[24];
-  int k = 0;
-  do {
-    tmp[k++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  for (int i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
-  return k;
-}
-
-static int fmt_i64(int64_t v, char *out) {
-  if (v < 0) {
-    out[0] = '-';
-    return 1 + fmt_u64((uint64_t)0 - (uint64_t)v, out + 1);
-  }
-  return fmt_u64((uint64_t)v, out);
-}
 
 /* Shortest round-tripping text of v (see the file comment); out holds 64. */
 static int fmt_float(double v, bool f32, char *out) {
@@ -145,33 +115,10 @@ static int fmt_float(double v, bool f32, char *out) {
     out[k++] = e10 < 0 ? '-' : '+';
     int ae = e10 < 0 ? -e10 : e10;
     if (ae < 10) out[k++] = '0';
-    k += fmt_u64((uint64_t)ae, out + k);
+    k += zb__fmt_u64((uint64_t)ae, out + k);
   }
   return k;
 }
-
-static inline void put2(char *o, int v) {
-  o[0] = (char)('0' + v / 10);
-  o[1] = (char)('0' + v % 10);
-}
-
-static int fmt_date(int64_t days, char *out) {
-  int64_t y;
-  unsigned m, d;
-  int k = 0;
-  zb__civil_from_days(days, &y, &m, &d);
-  if (y < 0) out[k++] = '-', y = -y;
-  if (y < 1000) out[k++] = '0';
-  if (y < 100) out[k++] = '0';
-  if (y < 10) out[k++] = '0';
-  k += fmt_u64((uint64_t)y, out + k);
-  out[k++] = '-';
-  put2(out + k, (int)m);
-  out[k + 2] = '-';
-  put2(out + k + 3, (int)d);
-  return k + 5;
-}
-
 
 /* ------------------------------------------------------------------------ */
 /* The writer                                                               */
@@ -190,11 +137,16 @@ typedef struct wcol {
   int64_t per_sec; /* timestamp ticks per second */
   int ts_digits;   /* -1: date only, else fraction digits 0/3/6/9 */
   bool tz;
+  int64_t slot; /* integer columns: which of the task's texts, else -1 */
 } wcol;
 
+/* A task's outcome, and the texts of the integer columns of its morsel
+ * (formatted a column at a time before the rows are assembled). */
 typedef struct wtask {
   zb_status st;
   int64_t row, col;
+  obuf *ints;    /* nints */
+  int64_t *ioff; /* nints x (morsel_rows + 1) */
 } wtask;
 
 typedef struct writer {
@@ -208,6 +160,7 @@ typedef struct writer {
   const char *lt;
   int64_t lt_len;
   int64_t morsel_rows, batch0, nmorsels;
+  int64_t nints; /* integer columns */
   obuf *bufs;
   wtask *res;
 } writer;
@@ -259,26 +212,24 @@ static zb_status put_field(const writer *w, obuf *b, const char *s, int64_t n, i
   return ZB_OK;
 }
 
-static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, int64_t i) {
+/* Row i of column wc, the i - r0'th of task tk's morsel. */
+static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, const wtask *tk, int64_t i,
+                          int64_t r0) {
   const zb_column *c = wc->c;
   int64_t j = c->offset + i;
   char tmp[512];
   int n = 0;
   if (wc->valid != NULL && !zb_bit_get(wc->valid, j))
     return put_field(w, b, w->na, w->na_len, F_TEXT);
+  if (wc->slot >= 0) {
+    const int64_t *off = tk->ioff + wc->slot * (w->morsel_rows + 1) + (i - r0);
+    return put_field(w, b, tk->ints[wc->slot].p + off[0], off[1] - off[0], F_NUMBER);
+  }
   switch (c->type) {
     case ZB_BOOL: {
       bool v = zb_bit_get(wc->data, j);
       return put_field(w, b, v ? "True" : "False", v ? 4 : 5, F_NUMBER);
     }
-    case ZB_INT8: n = fmt_i64(((const int8_t *)wc->data)[j], tmp); break;
-    case ZB_INT16: n = fmt_i64(((const int16_t *)wc->data)[j], tmp); break;
-    case ZB_INT32: n = fmt_i64(((const int32_t *)wc->data)[j], tmp); break;
-    case ZB_INT64: n = fmt_i64(((const int64_t *)wc->data)[j], tmp); break;
-    case ZB_UINT8: n = fmt_u64(((const uint8_t *)wc->data)[j], tmp); break;
-    case ZB_UINT16: n = fmt_u64(((const uint16_t *)wc->data)[j], tmp); break;
-    case ZB_UINT32: n = fmt_u64(((const uint32_t *)wc->data)[j], tmp); break;
-    case ZB_UINT64: n = fmt_u64(((const uint64_t *)wc->data)[j], tmp); break;
     case ZB_FLOAT32:
     case ZB_FLOAT64: {
       double v = c->type == ZB_FLOAT32 ? (double)((const float *)wc->data)[j]
@@ -302,30 +253,17 @@ static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, int64_t i) {
                        F_TEXT);
     }
     case ZB_DATE32:
-      n = fmt_date(((const int32_t *)wc->data)[j], tmp);
+      n = zb__fmt_date(((const int32_t *)wc->data)[j], tmp);
       return put_field(w, b, tmp, n, F_TEXT);
     case ZB_TIMESTAMP: {
       int64_t v = ((const int64_t *)wc->data)[j];
       int64_t secs = zb__floor_div(v, wc->per_sec);
       int64_t frac = v - secs * wc->per_sec;
       int64_t days = zb__floor_div(secs, 86400), sod = secs - days * 86400;
-      n = fmt_date(days, tmp);
+      n = zb__fmt_date(days, tmp);
       if (wc->ts_digits >= 0) {
         tmp[n++] = ' ';
-        put2(tmp + n, (int)(sod / 3600));
-        tmp[n + 2] = ':';
-        put2(tmp + n + 3, (int)(sod / 60 % 60));
-        tmp[n + 5] = ':';
-        put2(tmp + n + 6, (int)(sod % 60));
-        n += 8;
-        if (wc->ts_digits > 0) {
-          int64_t ns = frac * (1000000000 / wc->per_sec);
-          char f[9];
-          for (int k = 8; k >= 0; k--) f[k] = (char)('0' + ns % 10), ns /= 10;
-          tmp[n++] = '.';
-          memcpy(tmp + n, f, (size_t)wc->ts_digits);
-          n += wc->ts_digits;
-        }
+        n += zb__fmt_clock(sod, frac, wc->per_sec, wc->ts_digits, tmp + n);
         if (wc->tz) memcpy(tmp + n, "+00:00", 6), n += 6;
       }
       return put_field(w, b, tmp, n, F_TEXT);
@@ -339,20 +277,7 @@ static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, int64_t i) {
         int64_t sod = rem / wc->per_sec, frac = rem % wc->per_sec;
         tmp[n++] = ' ';
         if (days < 0) tmp[n++] = '+';
-        put2(tmp + n, (int)(sod / 3600));
-        tmp[n + 2] = ':';
-        put2(tmp + n + 3, (int)(sod / 60 % 60));
-        tmp[n + 5] = ':';
-        put2(tmp + n + 6, (int)(sod % 60));
-        n += 8;
-        if (wc->ts_digits > 0) {
-          int64_t ns = frac * (1000000000 / wc->per_sec);
-          char f[9];
-          for (int k = 8; k >= 0; k--) f[k] = (char)('0' + ns % 10), ns /= 10;
-          tmp[n++] = '.';
-          memcpy(tmp + n, f, (size_t)wc->ts_digits);
-          n += wc->ts_digits;
-        }
+        n += zb__fmt_clock(sod, frac, wc->per_sec, wc->ts_digits, tmp + n);
       }
       return put_field(w, b, tmp, n, F_TEXT);
     }
@@ -370,10 +295,19 @@ static void write_task(void *ctx, int64_t task, int worker) {
   wtask *res = &w->res[task];
   b->n = 0;
   res->st = ZB_OK;
+  for (int64_t k = 0; k < w->ncols; k++) {
+    const wcol *wc = &w->cols[k];
+    if (wc->slot < 0) continue;
+    obuf *t = &res->ints[wc->slot];
+    t->n = 0;
+    if (!zb__text_format_integers(wc->c, wc->valid, r0, r1, "", 0, t,
+                                  res->ioff + wc->slot * (w->morsel_rows + 1)))
+      goto nomem;
+  }
   for (int64_t i = r0; i < r1; i++) {
     for (int64_t k = 0; k < w->ncols; k++) {
       if (k > 0 && !ob_put(b, &w->o->sep, 1)) goto nomem;
-      zb_status st = put_cell(w, b, &w->cols[k], i);
+      zb_status st = put_cell(w, b, &w->cols[k], res, i, r0);
       if (st != ZB_OK) {
         res->st = st;
         res->row = i;
@@ -558,6 +492,18 @@ zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_c
     } else if (c->type == ZB_DURATION) {
       prepare_duration(wc);
     }
+    wc->slot = zb_type_is_integer(c->type) ? w.nints++ : -1;
+  }
+  /* the integer texts' offsets stay within 8 MiB a task */
+  w.morsel_rows = ZB_MAX(64, ZB_MIN(ZB_MORSEL_ROWS / 4, ((int64_t)1 << 20) / ZB_MAX(w.nints, 1)));
+  for (int64_t q = 0; q < batch && w.nints > 0; q++) {
+    wtask *tk = &w.res[q];
+    tk->ints = (obuf *)zb_calloc((size_t)w.nints, sizeof(obuf));
+    tk->ioff = (int64_t *)zb_malloc((size_t)(w.nints * (w.morsel_rows + 1)) * sizeof(int64_t));
+    if (tk->ints == NULL || tk->ioff == NULL) {
+      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV writer)");
+      goto done;
+    }
   }
   if (o->header && w.ncols > 0) {
     for (int64_t k = 0; k < w.ncols; k++) {
@@ -576,7 +522,6 @@ zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_c
     st = write(ctx, head.p, head.n, err);
     if (st != ZB_OK) goto done;
   }
-  w.morsel_rows = ZB_MORSEL_ROWS / 4;
   w.nmorsels = (w.nrows + w.morsel_rows - 1) / w.morsel_rows;
   for (w.batch0 = 0; w.batch0 < w.nmorsels; w.batch0 += batch) {
     if (o->cancel != NULL && *o->cancel) {
@@ -602,6 +547,13 @@ done:
   if (w.bufs)
     for (int64_t k = 0; k < batch; k++) zb_free(w.bufs[k].p);
   zb_free(w.bufs);
+  if (w.res)
+    for (int64_t q = 0; q < batch; q++) {
+      if (w.res[q].ints)
+        for (int64_t k = 0; k < w.nints; k++) zb_free(w.res[q].ints[k].p);
+      zb_free(w.res[q].ints);
+      zb_free(w.res[q].ioff);
+    }
   zb_free(w.res);
   zb_free(w.cols);
   return st;

@@ -31,6 +31,7 @@
 #include "core/dtype_list.h"
 #include "core/internal.h"
 #include "io/file_sink.h"
+#include "io/text_format.h"
 #include "zambezi/io_json.h"
 
 void zb_json_write_options_init(zb_json_write_options *o) {
@@ -45,47 +46,14 @@ void zb_json_write_options_init(zb_json_write_options *o) {
 /* Output buffers                                                           */
 /* ------------------------------------------------------------------------ */
 
-typedef struct obuf {
-  char *p;
-  int64_t n, cap;
-} obuf;
+/* text_format.h's buffer */
+typedef zb__text_buf obuf;
 
-static bool ob_grow(obuf *b, int64_t extra) {
-  int64_t need = b->n + extra;
-  if (need <= b->cap) return true;
-  int64_t cap = b->cap ? b->cap : 4096;
-  while (cap < need) cap *= 2;
-  char *p = (char *)zb_malloc((size_t)cap);
-  if (p == NULL) return false;
-  if (b->n) memcpy(p, b->p, (size_t)b->n);
-  zb_free(b->p);
-  b->p = p;
-  b->cap = cap;
-  return true;
-}
+static inline bool ob_grow(obuf *b, int64_t extra) { return zb__text_buf_grow(b, extra); }
 
 /* ------------------------------------------------------------------------ */
 /* Value text                                                               */
 /* ------------------------------------------------------------------------ */
-
-static int fmt_u64(uint64_t v, char *out) {
-  char tmp[24];
-  int k = 0;
-  do {
-    tmp[k++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  for (int i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
-  return k;
-}
-
-static int fmt_i64(int64_t v, char *out) {
-  if (v < 0) {
-    out[0] = '-';
-    return 1 + fmt_u64((uint64_t)0 - (uint64_t)v, out + 1);
-  }
-  return fmt_u64((uint64_t)v, out);
-}
 
 static const double k_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
@@ -212,46 +180,17 @@ static bool put_string(obuf *b, const char *s, int64_t n, bool ascii) {
   return true;
 }
 
-static inline void put2(char *o, int v) {
-  o[0] = (char)('0' + v / 10);
-  o[1] = (char)('0' + v % 10);
-}
-
 /* ISO 8601 text of v ticks (per_sec per second) since the epoch, with
  * `digits` fraction digits (0, 3, 6, 9), 'Z' when utc. */
 static int fmt_iso(int64_t v, int64_t per_sec, int digits, bool utc, char *out) {
   int64_t secs = zb__floor_div(v, per_sec);
   int64_t frac = v - secs * per_sec;
   int64_t days = zb__floor_div(secs, 86400), sod = secs - days * 86400;
-  int64_t y;
-  unsigned m, d;
-  zb__civil_from_days(days, &y, &m, &d);
   int k = 0;
   out[k++] = '"';
-  if (y < 0) out[k++] = '-', y = -y;
-  if (y < 1000) out[k++] = '0';
-  if (y < 100) out[k++] = '0';
-  if (y < 10) out[k++] = '0';
-  k += fmt_u64((uint64_t)y, out + k);
-  out[k++] = '-';
-  put2(out + k, (int)m);
-  out[k + 2] = '-';
-  put2(out + k + 3, (int)d);
-  out[k + 5] = 'T';
-  put2(out + k + 6, (int)(sod / 3600));
-  out[k + 8] = ':';
-  put2(out + k + 9, (int)(sod / 60 % 60));
-  out[k + 11] = ':';
-  put2(out + k + 12, (int)(sod % 60));
-  k += 14;
-  if (digits > 0) {
-    int64_t ns = frac * (1000000000 / per_sec);
-    char f[9];
-    for (int q = 8; q >= 0; q--) f[q] = (char)('0' + ns % 10), ns /= 10;
-    out[k++] = '.';
-    memcpy(out + k, f, (size_t)digits);
-    k += digits;
-  }
+  k += zb__fmt_date(days, out + k);
+  out[k++] = 'T';
+  k += zb__fmt_clock(sod, frac, per_sec, digits, out + k);
   if (utc) out[k++] = 'Z';
   out[k++] = '"';
   return k;
@@ -312,29 +251,10 @@ static bool format_column(const writer *w, const wcol *wc, int64_t r0, int64_t r
   off[0] = 0;
   char tmp[80];
   switch (c->type) {
-#define INT_CASE(ID, T, FMT, CT)                                           \
-  case ID: {                                                               \
-    if (!ob_grow(t, m * 21)) return false;                                 \
-    const T *v = (const T *)wc->data;                                      \
-    for (int64_t i = 0; i < m; i++) {                                      \
-      int64_t j = c->offset + r0 + i;                                      \
-      if (NULL_AT(wc, j)) {                                                \
-        memcpy(t->p + t->n, "null", 4);                                    \
-        t->n += 4;                                                         \
-      } else {                                                             \
-        t->n += FMT((CT)v[j], t->p + t->n);                                \
-      }                                                                    \
-      off[i + 1] = t->n;                                                   \
-    }                                                                      \
-    return true;                                                           \
-  }
-#define SINT_CASE(ID, T, NAME, U) INT_CASE(ID, T, fmt_i64, int64_t)
-#define UINT_CASE(ID, T, NAME, U) INT_CASE(ID, T, fmt_u64, uint64_t)
-    ZB_FOR_EACH_SIGNED_TYPE(SINT_CASE)
-    ZB_FOR_EACH_UNSIGNED_TYPE(UINT_CASE)
-#undef SINT_CASE
-#undef UINT_CASE
+#define INT_CASE(ID, T, NAME, U) case ID:
+    ZB_FOR_EACH_INTEGER_TYPE(INT_CASE)
 #undef INT_CASE
+      return zb__text_format_integers(c, wc->valid, r0, r1, "null", 4, t, off);
 #define FLOAT_CASE(ID, T)                                                  \
   case ID: {                                                               \
     if (!ob_grow(t, m * 64)) return false;                                 \
@@ -403,7 +323,7 @@ static bool format_column(const writer *w, const wcol *wc, int64_t r0, int64_t r
           if (w->o->iso_dates)
             n = fmt_iso(v, wc->per_sec, w->iso_digits, wc->utc, tmp);
           else
-            n = fmt_i64(to_unit(v, wc->per_sec, w->out_unit_per_sec), tmp);
+            n = zb__fmt_i64(to_unit(v, wc->per_sec, w->out_unit_per_sec), tmp);
           memcpy(t->p + t->n, tmp, (size_t)n);
           t->n += n;
         }

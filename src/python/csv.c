@@ -21,7 +21,7 @@
  * progress callable.  An exception there stops the engine (ZB_ECANCEL) and
  * is re-raised as is; nothing is leaked.
  */
-#include "zbpy.h"
+#include "io_common.h"
 
 #include <string.h>
 
@@ -587,45 +587,6 @@ done:
 /* write_csv                                                                */
 /* ------------------------------------------------------------------------ */
 
-typedef struct sink {
-  pyhook hook;
-  PyObject *callable; /* target callable, or NULL */
-  char *buf;          /* target None: the text so far */
-  int64_t n, cap;
-} sink;
-
-static zb_status sink_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  sink *s = (sink *)ctx;
-  if (s->callable == NULL) {
-    if (s->n + size > s->cap) {
-      int64_t cap = s->cap ? s->cap : 1 << 16;
-      while (cap < s->n + size) cap *= 2;
-      char *p = (char *)zb_malloc((size_t)cap);
-      if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV text)");
-      if (s->n) memcpy(p, s->buf, (size_t)s->n);
-      zb_free(s->buf);
-      s->buf = p;
-      s->cap = cap;
-    }
-    memcpy(s->buf + s->n, data, (size_t)size);
-    s->n += size;
-  }
-  if (s->hook.failed) return zb_error_set(err, ZB_ECANCEL, "CSV write interrupted");
-  PyGILState_STATE g = PyGILState_Ensure();
-  if (PyErr_CheckSignals() < 0) {
-    s->hook.failed = 1;
-  } else if (s->callable != NULL) {
-    PyObject *b = PyBytes_FromStringAndSize(data, (Py_ssize_t)size);
-    PyObject *r = b ? PyObject_CallOneArg(s->callable, b) : NULL;
-    Py_XDECREF(b);
-    if (r == NULL) s->hook.failed = 1;
-    Py_XDECREF(r);
-  }
-  PyGILState_Release(g);
-  if (s->hook.failed) return zb_error_set(err, ZB_ECANCEL, "CSV write interrupted");
-  return ZB_OK;
-}
-
 static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"table",    "target",       "sep",     "quotechar",
@@ -638,10 +599,6 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
                                    &target, &sep, &quotechar, &escapechar, &doublequote,
                                    &header, &na_rep, &float_format, &quoting, &lineterminator))
     return NULL;
-  if (!PyObject_TypeCheck(table, st->table_type)) {
-    PyErr_Format(PyExc_TypeError, "write_csv: expected a Table, not %s", Py_TYPE(table)->tp_name);
-    return NULL;
-  }
   zb_csv_write_options o;
   zb_csv_write_options_init(&o);
   if (char_opt(st, sep, "sep", &o.sep) < 0 || char_opt(st, quotechar, "quotechar", &o.quotechar) < 0 ||
@@ -653,50 +610,19 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
   o.float_format = float_format;
   o.quoting = (zb_csv_quoting)quoting;
   o.lineterminator = lineterminator;
-  zb_table *host = NULL;
-  if (zbpy_table_on_host(st, ((zbpy_table *)table)->table, &host) < 0) return NULL;
-  PyObject *path = NULL, *result = NULL;
-  sink sk;
-  memset(&sk, 0, sizeof sk);
+  zbpy_text_target tt;
+  if (zbpy_text_target_init(st, &tt, table, target, "write_csv", "CSV") < 0) return NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  if (PyUnicode_Check(target)) {
-    if (!PyUnicode_FSConverter(target, &path)) goto done;
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
-    s = zb_csv_write_file(host, p, &o, &err);
-    ZBPY_END_ENGINE
-  } else {
-    if (target != Py_None) {
-      if (!PyCallable_Check(target)) {
-        PyErr_Format(PyExc_TypeError, "write_csv: target must be None, a path or a callable, "
-                                      "not %s", Py_TYPE(target)->tp_name);
-        goto done;
-      }
-      sk.callable = target;
-    }
-    ZBPY_BEGIN_ENGINE
-    s = zb_csv_write(host, &o, sink_write, &sk, &err);
-    ZBPY_END_ENGINE
-  }
-  if (sk.hook.failed) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyboardInterrupt, "CSV write interrupted");
-    goto done;
-  }
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  if (target == Py_None)
-    result = PyUnicode_DecodeUTF8(sk.buf ? sk.buf : "", (Py_ssize_t)sk.n, "surrogateescape");
+  const char *path = tt.path != NULL ? PyBytes_AS_STRING(tt.path) : NULL;
+  ZBPY_BEGIN_ENGINE
+  if (path != NULL)
+    s = zb_csv_write_file(tt.host, path, &o, &err);
   else
-    result = Py_NewRef(Py_None);
-done:
-  zb_free(sk.buf);
-  Py_XDECREF(path);
-  zb_table_release(host);
-  return result;
+    s = zb_csv_write(tt.host, &o, zbpy_text_target_write, &tt, &err);
+  ZBPY_END_ENGINE
+  return zbpy_text_target_finish(st, &tt, s, &err);
 }
 
 PyMethodDef zbpy_csv_methods[] = {

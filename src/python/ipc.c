@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "zbpy.h"
+#include "io_common.h"
 #include "zambezi/io.h"
 
 static PyObject *zbpy_read_ipc(PyObject *module, PyObject *args, PyObject *kwargs) {
@@ -17,57 +17,32 @@ static PyObject *zbpy_read_ipc(PyObject *module, PyObject *args, PyObject *kwarg
   PyObject *src, *columns = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:read_ipc", kwlist, &src, &columns))
     return NULL;
-  PyObject *path = NULL, *seq = NULL, *result = NULL;
-  const char **names = NULL;
-  Py_buffer view;
-  int is_buf = 0;
+  PyObject *result = NULL;
+  zbpy_names names = {NULL, NULL, 0};
+  zbpy_source source = {NULL, {0}, 0};
   char *meta = NULL;
   zb_table *t = NULL;
   zb_ipc_options o;
   zb_ipc_options_init(&o);
   o.pandas_metadata = &meta;
   if (columns != Py_None) {
-    seq = PySequence_Fast(columns, "read_ipc: columns must be a list of names");
-    if (seq == NULL) goto done;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    names = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
-    if (names == NULL) {
-      PyErr_NoMemory();
-      goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-      PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
-      if (!PyUnicode_Check(it)) {
-        PyErr_Format(st->InvalidValueError, "read_ipc: column names must be str, not %s",
-                     Py_TYPE(it)->tp_name);
-        goto done;
-      }
-      if ((names[i] = PyUnicode_AsUTF8(it)) == NULL) goto done;
-    }
-    o.columns = names;
-    o.num_columns = (int64_t)n;
+    if (zbpy_names_parse(st, columns, "read_ipc", &names) < 0) goto done;
+    o.columns = names.names;
+    o.num_columns = names.n;
   }
-  if (PyUnicode_Check(src) || PyBytes_Check(src)) {
-    if (!PyUnicode_FSConverter(src, &path)) goto done;
-  } else {
-    if (PyObject_GetBuffer(src, &view, PyBUF_SIMPLE) < 0) goto done;
-    is_buf = 1;
-  }
+  if (zbpy_source_open(src, &source) < 0) goto done;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  if (is_buf) {
-    const void *data = view.buf;
-    int64_t size = (int64_t)view.len;
-    ZBPY_BEGIN_ENGINE
+  const void *data = source.view.buf;
+  int64_t size = (int64_t)source.view.len;
+  const char *p = source.path != NULL ? PyBytes_AS_STRING(source.path) : NULL;
+  ZBPY_BEGIN_ENGINE
+  if (p == NULL)
     s = zb_ipc_read_buffer(data, size, "<buffer>", &o, &t, &err);
-    ZBPY_END_ENGINE
-  } else {
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
+  else
     s = zb_ipc_read_file(p, &o, &t, &err);
-    ZBPY_END_ENGINE
-  }
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -75,48 +50,18 @@ static PyObject *zbpy_read_ipc(PyObject *module, PyObject *args, PyObject *kwarg
   PyObject *tab = zbpy_table_wrap(st, t);
   t = NULL;
   if (tab == NULL) goto done;
-  PyObject *m;
-  if (meta != NULL) {
-    m = PyUnicode_DecodeUTF8(meta, (Py_ssize_t)strlen(meta), "replace");
-    if (m == NULL) {
-      Py_DECREF(tab);
-      goto done;
-    }
-  } else {
-    m = Py_NewRef(Py_None);
+  PyObject *m = zbpy_metadata_str(meta);
+  if (m == NULL) {
+    Py_DECREF(tab);
+    goto done;
   }
   result = Py_BuildValue("(NN)", tab, m);
 done:
   zb_table_release(t);
   zb_free(meta);
-  PyMem_Free(names);
-  Py_XDECREF(seq);
-  Py_XDECREF(path);
-  if (is_buf) PyBuffer_Release(&view);
+  zbpy_names_free(&names);
+  zbpy_source_close(&source);
   return result;
-}
-
-/* Output gathered in memory when no path is given. */
-typedef struct ipc_mem {
-  char *p;
-  int64_t n, cap;
-} ipc_mem;
-
-static zb_status ipc_mem_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  ipc_mem *m = (ipc_mem *)ctx;
-  if (m->n + size > m->cap) {
-    int64_t cap = m->cap > 0 ? m->cap : 1 << 16;
-    while (cap < m->n + size) cap *= 2;
-    char *p = (char *)zb_malloc((size_t)cap);
-    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (to_ipc)");
-    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
-    zb_free(m->p);
-    m->p = p;
-    m->cap = cap;
-  }
-  if (size > 0) memcpy(m->p + m->n, data, (size_t)size);
-  m->n += size;
-  return ZB_OK;
 }
 
 static PyObject *zbpy_write_ipc(PyObject *module, PyObject *args) {
@@ -141,32 +86,13 @@ static PyObject *zbpy_write_ipc(PyObject *module, PyObject *args) {
     return PyErr_Format(st->InvalidValueError, "to_ipc: unknown compression '%s'", codec);
   o.compression_level = level;
   o.batch_size = bs;
-  PyObject *seq = PySequence_Fast(meta, "write_ipc: metadata must be a list of pairs");
-  if (seq == NULL) return NULL;
+  zbpy_kv_pairs kv;
+  if (zbpy_kv_pairs_parse(st, meta, "write_ipc", &kv) < 0) return NULL;
   PyObject *path = NULL, *result = NULL;
-  Py_ssize_t nm = PySequence_Fast_GET_SIZE(seq);
-  const char **keys = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
-  const char **vals = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
-  ipc_mem mem = {NULL, 0, 0};
-  if (keys == NULL || vals == NULL) {
-    PyErr_NoMemory();
-    goto done;
-  }
-  for (Py_ssize_t i = 0; i < nm; i++) {
-    PyObject *kv = PySequence_Fast_GET_ITEM(seq, i);
-    PyObject *k, *v;
-    if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2 ||
-        !PyUnicode_Check(k = PyTuple_GET_ITEM(kv, 0)) ||
-        !PyUnicode_Check(v = PyTuple_GET_ITEM(kv, 1))) {
-      PyErr_SetString(st->InvalidValueError, "write_ipc: metadata must be (str, str) pairs");
-      goto done;
-    }
-    if ((keys[i] = PyUnicode_AsUTF8(k)) == NULL || (vals[i] = PyUnicode_AsUTF8(v)) == NULL)
-      goto done;
-  }
-  o.metadata_keys = keys;
-  o.metadata_values = vals;
-  o.num_metadata = nm;
+  zbpy_mem_sink mem = {NULL, 0, 0, "to_ipc"};
+  o.metadata_keys = kv.keys;
+  o.metadata_values = kv.vals;
+  o.num_metadata = kv.n;
   if (pobj != Py_None && !PyUnicode_FSConverter(pobj, &path)) goto done;
   zb_error err;
   err.message[0] = '\0';
@@ -178,7 +104,7 @@ static PyObject *zbpy_write_ipc(PyObject *module, PyObject *args) {
     ZBPY_END_ENGINE
   } else {
     ZBPY_BEGIN_ENGINE
-    s = zb_ipc_write(t, &o, ipc_mem_write, &mem, &err);
+    s = zb_ipc_write(t, &o, zbpy_mem_sink_write, &mem, &err);
     ZBPY_END_ENGINE
   }
   if (s != ZB_OK) {
@@ -187,11 +113,9 @@ static PyObject *zbpy_write_ipc(PyObject *module, PyObject *args) {
   }
   result = path != NULL ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize(mem.p, (Py_ssize_t)mem.n);
 done:
-  zb_free(mem.p);
-  PyMem_Free(keys);
-  PyMem_Free(vals);
+  zbpy_mem_sink_free(&mem);
+  zbpy_kv_pairs_free(&kv);
   Py_XDECREF(path);
-  Py_DECREF(seq);
   return result;
 }
 

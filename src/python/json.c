@@ -12,7 +12,7 @@
  * The GIL is released for the whole engine call; the writer's sink takes
  * it back briefly to check for Ctrl-C and to call a Python target.
  */
-#include "zbpy.h"
+#include "io_common.h"
 
 #include <string.h>
 
@@ -46,44 +46,6 @@ static PyObject *zbpy_read_json(PyObject *module, PyObject *args, PyObject *kwar
   return zbpy_table_wrap(st, t);
 }
 
-typedef struct sink {
-  PyObject *callable; /* target callable, or NULL */
-  char *buf;          /* target None: the text so far */
-  int64_t n, cap;
-  int failed;         /* a Python exception is pending */
-} sink;
-
-static zb_status sink_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  sink *s = (sink *)ctx;
-  if (s->callable == NULL) {
-    if (s->n + size > s->cap) {
-      int64_t cap = s->cap ? s->cap : 1 << 16;
-      while (cap < s->n + size) cap *= 2;
-      char *p = (char *)zb_malloc((size_t)cap);
-      if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON text)");
-      if (s->n) memcpy(p, s->buf, (size_t)s->n);
-      zb_free(s->buf);
-      s->buf = p;
-      s->cap = cap;
-    }
-    memcpy(s->buf + s->n, data, (size_t)size);
-    s->n += size;
-  }
-  PyGILState_STATE g = PyGILState_Ensure();
-  if (PyErr_CheckSignals() < 0) {
-    s->failed = 1;
-  } else if (s->callable != NULL) {
-    PyObject *b = PyBytes_FromStringAndSize(data, (Py_ssize_t)size);
-    PyObject *r = b ? PyObject_CallOneArg(s->callable, b) : NULL;
-    Py_XDECREF(b);
-    if (r == NULL) s->failed = 1;
-    Py_XDECREF(r);
-  }
-  PyGILState_Release(g);
-  if (s->failed) return zb_error_set(err, ZB_ECANCEL, "JSON write interrupted");
-  return ZB_OK;
-}
-
 static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"table",       "target",    "lines",     "double_precision",
@@ -93,11 +55,6 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|pippi:write_json", kwlist, &table, &target,
                                    &lines, &prec, &ascii, &iso, &unit))
     return NULL;
-  if (!PyObject_TypeCheck(table, st->table_type)) {
-    PyErr_Format(PyExc_TypeError, "write_json: expected a Table, not %s",
-                 Py_TYPE(table)->tp_name);
-    return NULL;
-  }
   zb_json_write_options o;
   zb_json_write_options_init(&o);
   o.lines = lines != 0;
@@ -105,50 +62,19 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
   o.force_ascii = ascii != 0;
   o.iso_dates = iso != 0;
   o.date_unit = (zb_time_unit)unit;
-  zb_table *host = NULL;
-  if (zbpy_table_on_host(st, ((zbpy_table *)table)->table, &host) < 0) return NULL;
-  PyObject *path = NULL, *result = NULL;
-  sink sk;
-  memset(&sk, 0, sizeof sk);
+  zbpy_text_target tt;
+  if (zbpy_text_target_init(st, &tt, table, target, "write_json", "JSON") < 0) return NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  if (PyUnicode_Check(target)) {
-    if (!PyUnicode_FSConverter(target, &path)) goto done;
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
-    s = zb_json_write_file(host, p, &o, &err);
-    ZBPY_END_ENGINE
-  } else {
-    if (target != Py_None) {
-      if (!PyCallable_Check(target)) {
-        PyErr_Format(PyExc_TypeError, "write_json: target must be None, a path or a callable, "
-                                      "not %s", Py_TYPE(target)->tp_name);
-        goto done;
-      }
-      sk.callable = target;
-    }
-    ZBPY_BEGIN_ENGINE
-    s = zb_json_write(host, &o, sink_write, &sk, &err);
-    ZBPY_END_ENGINE
-  }
-  if (sk.failed) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyboardInterrupt, "JSON write interrupted");
-    goto done;
-  }
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  if (target == Py_None)
-    result = PyUnicode_DecodeUTF8(sk.buf ? sk.buf : "", (Py_ssize_t)sk.n, "surrogateescape");
+  const char *path = tt.path != NULL ? PyBytes_AS_STRING(tt.path) : NULL;
+  ZBPY_BEGIN_ENGINE
+  if (path != NULL)
+    s = zb_json_write_file(tt.host, path, &o, &err);
   else
-    result = Py_NewRef(Py_None);
-done:
-  zb_free(sk.buf);
-  Py_XDECREF(path);
-  zb_table_release(host);
-  return result;
+    s = zb_json_write(tt.host, &o, zbpy_text_target_write, &tt, &err);
+  ZBPY_END_ENGINE
+  return zbpy_text_target_finish(st, &tt, s, &err);
 }
 
 PyMethodDef zbpy_json_methods[] = {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "zbpy.h"
+#include "io_common.h"
 #include "zambezi/io.h"
 
 /* Row-group pruning terms from Python: a list of (group, column, op, kind,
@@ -115,13 +115,12 @@ static PyObject *zbpy_read_parquet(PyObject *module, PyObject *args, PyObject *k
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:read_parquet", kwlist, &src, &columns,
                                    &filters))
     return NULL;
-  PyObject *path = NULL, *seq = NULL, *result = NULL;
+  PyObject *result = NULL;
   pq_filters pf;
   memset(&pf, 0, sizeof pf);
   int64_t rg_total = 0, rg_read = 0;
-  const char **names = NULL;
-  Py_buffer view;
-  int is_buf = 0;
+  zbpy_names names = {NULL, NULL, 0};
+  zbpy_source source = {NULL, {0}, 0};
   char *meta = NULL;
   zb_table *t = NULL;
   zb_parquet_options o;
@@ -136,48 +135,23 @@ static PyObject *zbpy_read_parquet(PyObject *module, PyObject *args, PyObject *k
     o.num_filter_groups = pf.groups;
   }
   if (columns != Py_None) {
-    seq = PySequence_Fast(columns, "read_parquet: columns must be a list of names");
-    if (seq == NULL) goto done;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    names = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
-    if (names == NULL) {
-      PyErr_NoMemory();
-      goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-      PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
-      if (!PyUnicode_Check(it)) {
-        PyErr_Format(st->InvalidValueError, "read_parquet: column names must be str, not %s",
-                     Py_TYPE(it)->tp_name);
-        goto done;
-      }
-      names[i] = PyUnicode_AsUTF8(it);
-      if (names[i] == NULL) goto done;
-    }
-    o.columns = names;
-    o.num_columns = (int64_t)n;
+    if (zbpy_names_parse(st, columns, "read_parquet", &names) < 0) goto done;
+    o.columns = names.names;
+    o.num_columns = names.n;
   }
-  if (PyUnicode_Check(src) || PyBytes_Check(src)) {
-    if (!PyUnicode_FSConverter(src, &path)) goto done;
-  } else {
-    if (PyObject_GetBuffer(src, &view, PyBUF_SIMPLE) < 0) goto done;
-    is_buf = 1;
-  }
+  if (zbpy_source_open(src, &source) < 0) goto done;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  if (is_buf) {
-    const void *data = view.buf;
-    int64_t size = (int64_t)view.len;
-    ZBPY_BEGIN_ENGINE
+  const void *data = source.view.buf;
+  int64_t size = (int64_t)source.view.len;
+  const char *p = source.path != NULL ? PyBytes_AS_STRING(source.path) : NULL;
+  ZBPY_BEGIN_ENGINE
+  if (p == NULL)
     s = zb_parquet_read_buffer(data, size, "<buffer>", &o, &t, &err);
-    ZBPY_END_ENGINE
-  } else {
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
+  else
     s = zb_parquet_read_file(p, &o, &t, &err);
-    ZBPY_END_ENGINE
-  }
+  ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -185,49 +159,19 @@ static PyObject *zbpy_read_parquet(PyObject *module, PyObject *args, PyObject *k
   PyObject *tab = zbpy_table_wrap(st, t);
   t = NULL;
   if (tab == NULL) goto done;
-  PyObject *m;
-  if (meta != NULL) {
-    m = PyUnicode_DecodeUTF8(meta, (Py_ssize_t)strlen(meta), "replace");
-    if (m == NULL) {
-      Py_DECREF(tab);
-      goto done;
-    }
-  } else {
-    m = Py_NewRef(Py_None);
+  PyObject *m = zbpy_metadata_str(meta);
+  if (m == NULL) {
+    Py_DECREF(tab);
+    goto done;
   }
   result = Py_BuildValue("(NNLL)", tab, m, (long long)rg_total, (long long)rg_read);
 done:
   filters_free(&pf);
   zb_table_release(t);
   zb_free(meta);
-  PyMem_Free(names);
-  Py_XDECREF(seq);
-  Py_XDECREF(path);
-  if (is_buf) PyBuffer_Release(&view);
+  zbpy_names_free(&names);
+  zbpy_source_close(&source);
   return result;
-}
-
-/* Output gathered in memory when no path is given. */
-typedef struct mem_sink {
-  char *p;
-  int64_t n, cap;
-} mem_sink;
-
-static zb_status mem_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  mem_sink *m = (mem_sink *)ctx;
-  if (m->n + size > m->cap) {
-    int64_t cap = m->cap > 0 ? m->cap : 1 << 16;
-    while (cap < m->n + size) cap *= 2;
-    char *p = (char *)zb_malloc((size_t)cap);
-    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet)");
-    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
-    zb_free(m->p);
-    m->p = p;
-    m->cap = cap;
-  }
-  if (size > 0) memcpy(m->p + m->n, data, (size_t)size);
-  m->n += size;
-  return ZB_OK;
 }
 
 /* write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1,
@@ -261,32 +205,13 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   o.row_group_size = rg;
   o.data_page_version = page_version;
   o.page_checksum = checksum != 0;
-  PyObject *seq = PySequence_Fast(meta, "write_parquet: metadata must be a list of pairs");
-  if (seq == NULL) return NULL;
+  zbpy_kv_pairs kv;
+  if (zbpy_kv_pairs_parse(st, meta, "write_parquet", &kv) < 0) return NULL;
   PyObject *path = NULL, *result = NULL;
-  Py_ssize_t nm = PySequence_Fast_GET_SIZE(seq);
-  const char **keys = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
-  const char **vals = (const char **)PyMem_Calloc((size_t)(nm > 0 ? nm : 1), sizeof(char *));
-  mem_sink mem = {NULL, 0, 0};
-  if (keys == NULL || vals == NULL) {
-    PyErr_NoMemory();
-    goto done;
-  }
-  for (Py_ssize_t i = 0; i < nm; i++) {
-    PyObject *kv = PySequence_Fast_GET_ITEM(seq, i);
-    PyObject *k, *v;
-    if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2 ||
-        !PyUnicode_Check(k = PyTuple_GET_ITEM(kv, 0)) ||
-        !PyUnicode_Check(v = PyTuple_GET_ITEM(kv, 1))) {
-      PyErr_SetString(st->InvalidValueError, "write_parquet: metadata must be (str, str) pairs");
-      goto done;
-    }
-    if ((keys[i] = PyUnicode_AsUTF8(k)) == NULL || (vals[i] = PyUnicode_AsUTF8(v)) == NULL)
-      goto done;
-  }
-  o.metadata_keys = keys;
-  o.metadata_values = vals;
-  o.num_metadata = nm;
+  zbpy_mem_sink mem = {NULL, 0, 0, "to_parquet"};
+  o.metadata_keys = kv.keys;
+  o.metadata_values = kv.vals;
+  o.num_metadata = kv.n;
   if (pobj != Py_None && !PyUnicode_FSConverter(pobj, &path)) goto done;
   zb_error err;
   err.message[0] = '\0';
@@ -298,7 +223,7 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
     ZBPY_END_ENGINE
   } else {
     ZBPY_BEGIN_ENGINE
-    s = zb_parquet_write(t, &o, mem_write, &mem, &err);
+    s = zb_parquet_write(t, &o, zbpy_mem_sink_write, &mem, &err);
     ZBPY_END_ENGINE
   }
   if (s != ZB_OK) {
@@ -310,11 +235,9 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   else
     result = PyBytes_FromStringAndSize(mem.p, (Py_ssize_t)mem.n);
 done:
-  zb_free(mem.p);
-  PyMem_Free(keys);
-  PyMem_Free(vals);
+  zbpy_mem_sink_free(&mem);
+  zbpy_kv_pairs_free(&kv);
   Py_XDECREF(path);
-  Py_DECREF(seq);
   return result;
 }
 

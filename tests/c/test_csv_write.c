@@ -10,28 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_util.h"
 #include "test.h"
 #include "zambezi/io_csv.h"
 
-typedef struct text {
-  char *p;
-  int64_t n, cap;
-} text;
-
-static zb_status sink(void *ctx, const char *d, int64_t n, zb_error *err) {
-  text *t = (text *)ctx;
-  if (t->n + n + 1 > t->cap) {
-    int64_t cap = (t->n + n + 1) * 2;
-    char *p = (char *)realloc(t->p, (size_t)cap);
-    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "test sink");
-    t->p = p;
-    t->cap = cap;
-  }
-  memcpy(t->p + t->n, d, (size_t)n);
-  t->n += n;
-  t->p[t->n] = '\0';
-  return ZB_OK;
-}
+typedef zb_test_text text;
 
 static zb_table *read_text(const char *s, const zb_csv_options *o) {
   zb_table *t = NULL;
@@ -46,7 +29,7 @@ static char *write_text(const zb_table *t, const zb_csv_write_options *o) {
   text out = {NULL, 0, 0};
   zb_error err;
   err.message[0] = '\0';
-  ZB_CHECK_OK(zb_csv_write(t, o, sink, &out, &err), &err);
+  ZB_CHECK_OK(zb_csv_write(t, o, zb_test_text_write, &out, &err), &err);
   if (out.p == NULL) out.p = (char *)calloc(1, 1);
   return out.p;
 }
@@ -146,12 +129,12 @@ ZB_TEST(csv_write_round_trip_threads) {
   int64_t rows = 150000;
   text in = {NULL, 0, 0};
   zb_error err;
-  sink(&in, "a,b,c\n", 6, &err);
+  zb_test_text_write(&in, "a,b,c\n", 6, &err);
   char line[128];
   for (int64_t i = 0; i < rows; i++) {
     int k = snprintf(line, sizeof line, "%lld,\"s%lld,\"\"q\"\"\n x\",%g\n", (long long)(i * 7919 % 1000003),
                      (long long)i, (double)i / 7.0);
-    sink(&in, line, k, &err);
+    zb_test_text_write(&in, line, k, &err);
   }
   int saved = zb_get_num_threads();
   char *first = NULL;
@@ -186,7 +169,7 @@ ZB_TEST(csv_write_quote_none_and_errors) {
   text out = {NULL, 0, 0};
   zb_error err;
   err.message[0] = '\0';
-  ZB_CHECK_EQ_INT(zb_csv_write(t, &o, sink, &out, &err), ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_csv_write(t, &o, zb_test_text_write, &out, &err), ZB_EINVAL);
   ZB_CHECK(strstr(err.message, "row 0, column 'a'") != NULL);
   o.escapechar = '\\';
   char *s = write_text(t, &o);
@@ -194,9 +177,9 @@ ZB_TEST(csv_write_quote_none_and_errors) {
   free(s);
   zb_csv_write_options_init(&o);
   o.float_format = "%d";
-  ZB_CHECK_EQ_INT(zb_csv_write(t, &o, sink, &out, &err), ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_csv_write(t, &o, zb_test_text_write, &out, &err), ZB_EINVAL);
   o.float_format = "%.2f%s";
-  ZB_CHECK_EQ_INT(zb_csv_write(t, &o, sink, &out, &err), ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_csv_write(t, &o, zb_test_text_write, &out, &err), ZB_EINVAL);
   free(out.p);
   zb_table_release(t);
 }
@@ -209,7 +192,7 @@ ZB_TEST(csv_write_alloc_failures) {
     text out = {NULL, 0, 0};
     zb_error err;
     zb_alloc_fail_after(k);
-    zb_status s = zb_csv_write(t, NULL, sink, &out, &err);
+    zb_status s = zb_csv_write(t, NULL, zb_test_text_write, &out, &err);
     zb_alloc_fail_after(0);
     if (s == ZB_OK) {
       CHECK_TEXT(out.p, want);

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "io_util.h"
 #include "test.h"
 #include "zambezi/io.h"
 
@@ -377,28 +378,6 @@ ZB_TEST(ipc_selects_columns) {
   ZB_CHECK(t == NULL);
 }
 
-typedef struct ipc_mem {
-  char *p;
-  int64_t n, cap;
-} ipc_mem;
-
-static zb_status ipc_mem_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  ipc_mem *m = (ipc_mem *)ctx;
-  if (m->n + size > m->cap) {
-    int64_t cap = m->cap > 0 ? m->cap * 2 : 4096;
-    while (cap < m->n + size) cap *= 2;
-    char *p = (char *)zb_malloc((size_t)cap);
-    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "test: out of memory");
-    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
-    zb_free(m->p);
-    m->p = p;
-    m->cap = cap;
-  }
-  memcpy(m->p + m->n, data, (size_t)size);
-  m->n += size;
-  return ZB_OK;
-}
-
 /* The fixture written back with each codec, in batches of 2 and of every
  * row, and from a slice starting mid-byte (rows 1..4). */
 ZB_TEST(ipc_write_round_trips) {
@@ -419,8 +398,8 @@ ZB_TEST(ipc_write_round_trips) {
       o.metadata_keys = keys;
       o.metadata_values = vals;
       o.num_metadata = 1;
-      ipc_mem m = {NULL, 0, 0};
-      ZB_CHECK_OK(zb_ipc_write(t, &o, ipc_mem_write, &m, &err), &err);
+      zb_test_mem_out m = {NULL, 0, 0};
+      ZB_CHECK_OK(zb_ipc_write(t, &o, zb_test_mem_write, &m, &err), &err);
       zb_table *back = NULL;
       char *meta = NULL;
       zb_ipc_options ro;
@@ -439,47 +418,22 @@ ZB_TEST(ipc_write_round_trips) {
 
 /* Every truncation and every byte set to 0x00, 0xFF or 0x80 of both
  * fixtures: ZB_OK or an error, never a crash or a leak. */
+static zb_status read_ipc(const unsigned char *data, int64_t n, const char *name, zb_table **out,
+                          zb_error *err) {
+  return zb_ipc_read_buffer(data, n, name, NULL, out, err);
+}
+
 ZB_TEST(ipc_corrupt_files_fail_cleanly) {
   const unsigned char *files[2] = {ipc_plain, ipc_zstd};
   const int64_t sizes[2] = {sizeof ipc_plain, sizeof ipc_zstd};
-  zb_alloc_stats base, now;
-  zb_alloc_get_stats(&base);
-  int errors = 0;
+  static const unsigned char vals[3] = {0x00, 0xFF, 0x80};
+  const zb_test_damage d = {read_ipc, "damaged.arrow", 3, NULL, true, NULL, 0, vals, 3};
+  int64_t errors = 0;
   for (int f = 0; f < 2; f++) {
     if (f == 1 && !zb_zstd_available()) break;
-    const int64_t n = sizes[f];
-    unsigned char *copy = (unsigned char *)zb_malloc((size_t)n);
-    if (copy == NULL) return;
-    for (int64_t cut = 0; cut < n; cut += 3) {
-      zb_table *t = NULL;
-      zb_error err = {{0}};
-      zb_status st = zb_ipc_read_buffer(files[f], cut, "cut", NULL, &t, &err);
-      ZB_CHECK(st != ZB_OK);
-      ZB_CHECK(t == NULL);
-      ZB_CHECK(strstr(err.message, "cut") != NULL);
-      errors += st != ZB_OK;
-    }
-    static const unsigned char vals[3] = {0x00, 0xFF, 0x80};
-    for (int64_t at = 0; at < n; at++) {
-      for (int v = 0; v < 3; v++) {
-        memcpy(copy, files[f], (size_t)n);
-        if (copy[at] == vals[v]) continue;
-        copy[at] = vals[v];
-        zb_table *t = NULL;
-        zb_error err = {{0}};
-        zb_status st = zb_ipc_read_buffer(copy, n, "flip", NULL, &t, &err);
-        if (st != ZB_OK) {
-          ZB_CHECK(t == NULL);
-          errors++;
-        }
-        zb_table_release(t);
-      }
-    }
-    zb_free(copy);
+    errors += zb_test_read_damaged(files[f], sizes[f], &d);
   }
   ZB_CHECK(errors > 100);
-  zb_alloc_get_stats(&now);
-  ZB_CHECK_EQ_INT(now.host_bytes, base.host_bytes);
 }
 
 ZB_TEST(ipc_allocation_failures_free_everything) {
@@ -493,14 +447,14 @@ ZB_TEST(ipc_allocation_failures_free_everything) {
     int failures = 0;
     for (int64_t n = 1; n < 10000; n++) {
       zb_table *back = NULL;
-      ipc_mem m = {NULL, 0, 0};
+      zb_test_mem_out m = {NULL, 0, 0};
       zb_ipc_write_options o;
       zb_ipc_write_options_init(&o);
       o.batch_size = 2;
       zb_alloc_fail_after(n);
       zb_status st = which == 0
                          ? zb_ipc_read_buffer(ipc_plain, sizeof ipc_plain, "t", NULL, &back, &err)
-                         : zb_ipc_write(t, &o, ipc_mem_write, &m, &err);
+                         : zb_ipc_write(t, &o, zb_test_mem_write, &m, &err);
       int64_t left = zb_alloc_fail_after(0);
       zb_table_release(back);
       zb_free(m.p);

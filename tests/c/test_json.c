@@ -9,28 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_util.h"
 #include "test.h"
 #include "zambezi/io_json.h"
 
-typedef struct text {
-  char *p;
-  int64_t n, cap;
-} text;
-
-static zb_status sink(void *ctx, const char *d, int64_t n, zb_error *err) {
-  text *t = (text *)ctx;
-  if (t->n + n + 1 > t->cap) {
-    int64_t cap = (t->n + n + 1) * 2;
-    char *p = (char *)realloc(t->p, (size_t)cap);
-    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "test sink");
-    t->p = p;
-    t->cap = cap;
-  }
-  memcpy(t->p + t->n, d, (size_t)n);
-  t->n += n;
-  t->p[t->n] = '\0';
-  return ZB_OK;
-}
+typedef zb_test_text text;
 
 static const char k_doc[] =
     "{\"a\": 1, \"s\": \"x\\u00e9\\ud83d\\ude00\", \"b\": true, \"n\": [1, {\"k\": null}]}\n"
@@ -152,7 +135,7 @@ ZB_TEST(json_write_exact_text) {
   zb_json_write_options w;
   zb_json_write_options_init(&w);
   text out = {NULL, 0, 0};
-  ZB_CHECK_OK(zb_json_write(t, &w, sink, &out, &err), &err);
+  ZB_CHECK_OK(zb_json_write(t, &w, zb_test_text_write, &out, &err), &err);
   const char *want = "{\"f\":0.1,\"s\":\"\\u00e9\\/\\u0001\",\"i\":-5}\n"
                      "{\"f\":1e+20,\"s\":null,\"i\":3}\n"
                      "{\"f\":0.3333333333,\"s\":\"q\\\"\",\"i\":0}\n";
@@ -161,7 +144,7 @@ ZB_TEST(json_write_exact_text) {
   out.n = 0;
   w.lines = false;
   w.force_ascii = false;
-  ZB_CHECK_OK(zb_json_write(t, &w, sink, &out, &err), &err);
+  ZB_CHECK_OK(zb_json_write(t, &w, zb_test_text_write, &out, &err), &err);
   const char *want2 = "[{\"f\":0.1,\"s\":\"\xc3\xa9\\/\\u0001\",\"i\":-5},"
                       "{\"f\":1e+20,\"s\":null,\"i\":3},"
                       "{\"f\":0.3333333333,\"s\":\"q\\\"\",\"i\":0}]";
@@ -200,7 +183,7 @@ ZB_TEST(json_alloc_failures) {
       for (int64_t q = 1; q < 100000 && !wdone; q++) {
         text out = {NULL, 0, 0};
         zb_alloc_fail_after(q);
-        zb_status ws = zb_json_write(t, NULL, sink, &out, &err);
+        zb_status ws = zb_json_write(t, NULL, zb_test_text_write, &out, &err);
         zb_alloc_fail_after(0);
         free(out.p);
         if (ws == ZB_OK) wdone = true;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "io_util.h"
 #include "test.h"
 #include "zambezi/io.h"
 
@@ -520,53 +521,18 @@ ZB_TEST(parquet_selects_columns) {
   ZB_CHECK(t == NULL && strstr(err.message, "nope") != NULL);
 }
 
-/* Read a damaged copy: success or a clean status, nothing leaked. */
-static void read_damaged(const unsigned char *data, size_t n, const char *what, int64_t at) {
-  zb_alloc_stats before, after;
-  zb_alloc_get_stats(&before);
-  zb_table *t = NULL;
-  zb_error err = {{0}};
-  zb_status st = zb_parquet_read_buffer(data, (int64_t)n, "bad.parquet", NULL, &t, &err);
-  if (st == ZB_OK) {
-    ZB_CHECK(t != NULL);
-    zb_table_release(t);
-  } else {
-    ZB_CHECK(t == NULL);
-    if (st != ZB_EPARSE && st != ZB_ENOTSUP && st != ZB_ENOMEM)
-      zb_test_fail(__FILE__, __LINE__, "%s at %lld: %s: %s", what, (long long)at,
-                   zb_status_name(st), err.message);
-    if (st == ZB_EPARSE && strstr(err.message, "bad.parquet") == NULL)
-      zb_test_fail(__FILE__, __LINE__, "%s at %lld: the message does not name the file: %s",
-                   what, (long long)at, err.message);
-  }
-  zb_alloc_get_stats(&after);
-  if (after.host_bytes != before.host_bytes)
-    zb_test_fail(__FILE__, __LINE__, "%s at %lld: leaked %lld bytes", what, (long long)at,
-                 (long long)(after.host_bytes - before.host_bytes));
+static zb_status read_parquet(const unsigned char *data, int64_t n, const char *name,
+                              zb_table **out, zb_error *err) {
+  return zb_parquet_read_buffer(data, n, name, NULL, out, err);
 }
+
 
 ZB_TEST(parquet_truncated_and_flipped_never_crash) {
   const unsigned char *files[3] = {pq_v1_dict, pq_v2_plain, pq_delta};
-  const size_t sizes[3] = {sizeof pq_v1_dict, sizeof pq_v2_plain, sizeof pq_delta};
-  for (int f = 0; f < 3; f++) {
-    size_t n = sizes[f];
-    unsigned char *copy = (unsigned char *)zb_malloc(n);
-    ZB_CHECK(copy != NULL);
-    if (copy == NULL) return;
-    for (size_t cut = 0; cut < n; cut++) { /* truncated, PAR1 kept at the end */
-      memcpy(copy, files[f], cut);
-      if (cut >= 4) memcpy(copy + cut - 4, "PAR1", 4);
-      read_damaged(copy, cut, "truncated", (int64_t)cut);
-    }
-    for (size_t at = 0; at < n; at++) {
-      for (int v = 0; v < 2; v++) {
-        memcpy(copy, files[f], n);
-        copy[at] ^= v == 0 ? 0xFF : 0x40;
-        read_damaged(copy, n, "flipped", (int64_t)at);
-      }
-    }
-    zb_free(copy);
-  }
+  const int64_t sizes[3] = {sizeof pq_v1_dict, sizeof pq_v2_plain, sizeof pq_delta};
+  static const unsigned char xors[2] = {0xFF, 0x40};
+  const zb_test_damage d = {read_parquet, "bad.parquet", 1, "PAR1", false, xors, 2, NULL, 0};
+  for (int f = 0; f < 3; f++) zb_test_read_damaged(files[f], sizes[f], &d);
 }
 
 ZB_TEST(parquet_allocation_failures_free_everything) {
@@ -597,28 +563,6 @@ ZB_TEST(parquet_allocation_failures_free_everything) {
 
 /* ---- the writer ---------------------------------------------------------- */
 
-typedef struct mem_out {
-  char *p;
-  int64_t n, cap;
-} mem_out;
-
-static zb_status mem_write(void *ctx, const char *data, int64_t size, zb_error *err) {
-  mem_out *m = (mem_out *)ctx;
-  if (m->n + size > m->cap) {
-    int64_t cap = m->cap > 0 ? m->cap * 2 : 4096;
-    while (cap < m->n + size) cap *= 2;
-    char *p = (char *)zb_malloc((size_t)cap);
-    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "test: out of memory");
-    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
-    zb_free(m->p);
-    m->p = p;
-    m->cap = cap;
-  }
-  memcpy(m->p + m->n, data, (size_t)size);
-  m->n += size;
-  return ZB_OK;
-}
-
 /* Write the reader's fixture back out with each codec (row groups of 3
  * rows: groups start inside a validity byte) and read it again. */
 ZB_TEST(parquet_write_round_trips) {
@@ -638,8 +582,8 @@ ZB_TEST(parquet_write_round_trips) {
     o.data_page_version = c < 4 ? 1 : 2;
     o.page_checksum = c >= 4;
     o.row_group_size = 3;
-    mem_out m = {NULL, 0, 0};
-    ZB_CHECK_OK(zb_parquet_write(t, &o, mem_write, &m, &err), &err);
+    zb_test_mem_out m = {NULL, 0, 0};
+    ZB_CHECK_OK(zb_parquet_write(t, &o, zb_test_mem_write, &m, &err), &err);
     zb_table *back = NULL;
     ZB_CHECK_OK(zb_parquet_read_buffer(m.p, m.n, "w", NULL, &back, &err), &err);
     if (back != NULL) {
@@ -665,9 +609,9 @@ ZB_TEST(parquet_write_allocation_failures_free_everything) {
   zb_alloc_get_stats(&base);
   int failures = 0;
   for (int64_t n = 1; n < 10000; n++) {
-    mem_out m = {NULL, 0, 0};
+    zb_test_mem_out m = {NULL, 0, 0};
     zb_alloc_fail_after(n);
-    zb_status st = zb_parquet_write(t, &o, mem_write, &m, &err);
+    zb_status st = zb_parquet_write(t, &o, zb_test_mem_write, &m, &err);
     int64_t left = zb_alloc_fail_after(0);
     zb_free(m.p);
     zb_alloc_get_stats(&now);
@@ -829,21 +773,9 @@ ZB_TEST(parquet_crc_mismatch_names_the_page) {
 
 ZB_TEST(parquet_gzip_crc_truncated_flipped_and_oom) {
   if (!zb_zlib_available()) ZB_SKIP("zlib not installed; GZIP not tested");
-  size_t n = sizeof pq_gzip_crc;
-  unsigned char *copy = (unsigned char *)zb_malloc(n);
-  ZB_CHECK(copy != NULL);
-  if (copy == NULL) return;
-  for (size_t cut = 0; cut < n; cut++) {
-    memcpy(copy, pq_gzip_crc, cut);
-    if (cut >= 4) memcpy(copy + cut - 4, "PAR1", 4);
-    read_damaged(copy, cut, "truncated", (int64_t)cut);
-  }
-  for (size_t at = 0; at < n; at++) {
-    memcpy(copy, pq_gzip_crc, n);
-    copy[at] ^= 0x40;
-    read_damaged(copy, n, "flipped", (int64_t)at);
-  }
-  zb_free(copy);
+  static const unsigned char xors[1] = {0x40};
+  const zb_test_damage d = {read_parquet, "bad.parquet", 1, "PAR1", false, xors, 1, NULL, 0};
+  zb_test_read_damaged(pq_gzip_crc, sizeof pq_gzip_crc, &d);
   zb_alloc_stats base, now;
   zb_alloc_get_stats(&base);
   for (int64_t k = 1; k < 10000; k++) {

@@ -5,7 +5,9 @@ the engine's counting allocator once every test has run: after a garbage
 collection no engine memory may remain allocated (host or GPU), so any
 reference leak in the extension or the engine fails the run.  It checks only
 when every test passed: pytest keeps a failure's traceback, whose frames
-hold the columns the test made.  The per-test
+hold the columns the test made.  It runs after every module fixture's
+finalizer, so a ``-k`` subset whose last test used a module-scoped frame
+checks as cleanly as the whole file.  The per-test
 ``engine_defaults`` fixture restores the thread count and disables fault
 injection, so one test's settings never leak into the next.  Tests marked
 ``gpu`` are skipped, with the reason the engine gives, when it sees no
@@ -34,6 +36,14 @@ def engine_memory_returns_to_zero(request):
     yield
     if request.session.testsfailed:
         return  # a failed test's traceback keeps its frames' columns alive
+    # This runs in the last test's teardown, after every module fixture's
+    # finalizer but before pytest lets go of that test's fixture values
+    # (item.funcargs, dropped once its teardown is over): a module-scoped
+    # frame the last test used would still look allocated.  Every other
+    # fixture is finished by now, so those references can go.
+    for item in request.session.items:
+        if getattr(item, "funcargs", None):
+            item.funcargs.clear()
     gc.collect()
     stats = zb._core.alloc_stats()
     assert stats["host_bytes"] == 0 and stats["host_allocations"] == 0, (

@@ -1,0 +1,195 @@
+/*
+ * io_common.c -- helpers the I/O bindings share (io_common.h): the
+ * in-memory output sink, the metadata pairs of the binary writers, the
+ * target of the text writers, and the binary readers' arguments.
+ */
+#include "io_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+zb_status zbpy_mem_sink_write(void *ctx, const char *data, int64_t size, zb_error *err) {
+  zbpy_mem_sink *m = (zbpy_mem_sink *)ctx;
+  if (m->n + size > m->cap) {
+    int64_t cap = m->cap > 0 ? m->cap : 1 << 16;
+    while (cap < m->n + size) cap *= 2;
+    char *p = (char *)zb_malloc((size_t)cap);
+    if (p == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (%s)", m->what);
+    if (m->n > 0) memcpy(p, m->p, (size_t)m->n);
+    zb_free(m->p);
+    m->p = p;
+    m->cap = cap;
+  }
+  if (size > 0) memcpy(m->p + m->n, data, (size_t)size);
+  m->n += size;
+  return ZB_OK;
+}
+
+void zbpy_mem_sink_free(zbpy_mem_sink *m) {
+  zb_free(m->p);
+  m->p = NULL;
+  m->n = m->cap = 0;
+}
+
+void zbpy_kv_pairs_free(zbpy_kv_pairs *kv) {
+  PyMem_Free(kv->keys);
+  PyMem_Free(kv->vals);
+  Py_CLEAR(kv->seq);
+  kv->keys = kv->vals = NULL;
+  kv->n = 0;
+}
+
+int zbpy_kv_pairs_parse(zbpy_state *st, PyObject *obj, const char *fn, zbpy_kv_pairs *kv) {
+  memset(kv, 0, sizeof *kv);
+  char msg[96];
+  snprintf(msg, sizeof msg, "%s: metadata must be a list of pairs", fn);
+  kv->seq = PySequence_Fast(obj, msg);
+  if (kv->seq == NULL) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(kv->seq);
+  kv->keys = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+  kv->vals = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+  if (kv->keys == NULL || kv->vals == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *it = PySequence_Fast_GET_ITEM(kv->seq, i);
+    PyObject *k, *v;
+    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 2 ||
+        !PyUnicode_Check(k = PyTuple_GET_ITEM(it, 0)) ||
+        !PyUnicode_Check(v = PyTuple_GET_ITEM(it, 1))) {
+      PyErr_Format(st->InvalidValueError, "%s: metadata must be (str, str) pairs", fn);
+      goto fail;
+    }
+    if ((kv->keys[i] = PyUnicode_AsUTF8(k)) == NULL || (kv->vals[i] = PyUnicode_AsUTF8(v)) == NULL)
+      goto fail;
+  }
+  kv->n = (int64_t)n;
+  return 0;
+fail:
+  zbpy_kv_pairs_free(kv);
+  return -1;
+}
+
+int zbpy_text_target_init(zbpy_state *st, zbpy_text_target *tt, PyObject *table,
+                          PyObject *target, const char *fn, const char *format) {
+  memset(tt, 0, sizeof *tt);
+  tt->format = format;
+  snprintf(tt->what, sizeof tt->what, "%s text", format);
+  tt->mem.what = tt->what;
+  if (!PyObject_TypeCheck(table, st->table_type)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a Table, not %s", fn, Py_TYPE(table)->tp_name);
+    return -1;
+  }
+  if (PyUnicode_Check(target)) {
+    if (!PyUnicode_FSConverter(target, &tt->path)) return -1;
+  } else if (target != Py_None) {
+    if (!PyCallable_Check(target)) {
+      PyErr_Format(PyExc_TypeError, "%s: target must be None, a path or a callable, not %s", fn,
+                   Py_TYPE(target)->tp_name);
+      return -1;
+    }
+    tt->callable = target;
+  }
+  if (zbpy_table_on_host(st, ((zbpy_table *)table)->table, &tt->host) < 0) {
+    Py_CLEAR(tt->path);
+    return -1;
+  }
+  return 0;
+}
+
+zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_error *err) {
+  zbpy_text_target *tt = (zbpy_text_target *)ctx;
+  if (tt->callable == NULL) ZB_RETURN_NOT_OK(zbpy_mem_sink_write(&tt->mem, data, size, err));
+  if (!tt->failed) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (PyErr_CheckSignals() < 0) {
+      tt->failed = 1;
+    } else if (tt->callable != NULL) {
+      PyObject *b = PyBytes_FromStringAndSize(data, (Py_ssize_t)size);
+      PyObject *r = b ? PyObject_CallOneArg(tt->callable, b) : NULL;
+      Py_XDECREF(b);
+      if (r == NULL) tt->failed = 1;
+      Py_XDECREF(r);
+    }
+    PyGILState_Release(g);
+  }
+  if (tt->failed) return zb_error_set(err, ZB_ECANCEL, "%s write interrupted", tt->format);
+  return ZB_OK;
+}
+
+PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_status s,
+                                  const zb_error *err) {
+  PyObject *result = NULL;
+  if (tt->failed) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_KeyboardInterrupt, "%s write interrupted", tt->format);
+  } else if (s != ZB_OK) {
+    zbpy_raise(st, s, err);
+  } else if (tt->path == NULL && tt->callable == NULL) {
+    result = PyUnicode_DecodeUTF8(tt->mem.p ? tt->mem.p : "", (Py_ssize_t)tt->mem.n,
+                                  "surrogateescape");
+  } else {
+    result = Py_NewRef(Py_None);
+  }
+  zbpy_mem_sink_free(&tt->mem);
+  Py_CLEAR(tt->path);
+  zb_table_release(tt->host);
+  tt->host = NULL;
+  return result;
+}
+
+void zbpy_names_free(zbpy_names *nm) {
+  PyMem_Free(nm->names);
+  Py_CLEAR(nm->seq);
+  nm->names = NULL;
+  nm->n = 0;
+}
+
+int zbpy_names_parse(zbpy_state *st, PyObject *columns, const char *fn, zbpy_names *out) {
+  memset(out, 0, sizeof *out);
+  char msg[96];
+  snprintf(msg, sizeof msg, "%s: columns must be a list of names", fn);
+  out->seq = PySequence_Fast(columns, msg);
+  if (out->seq == NULL) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(out->seq);
+  out->names = (const char **)PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+  if (out->names == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *it = PySequence_Fast_GET_ITEM(out->seq, i);
+    if (!PyUnicode_Check(it)) {
+      PyErr_Format(st->InvalidValueError, "%s: column names must be str, not %s", fn,
+                   Py_TYPE(it)->tp_name);
+      goto fail;
+    }
+    if ((out->names[i] = PyUnicode_AsUTF8(it)) == NULL) goto fail;
+  }
+  out->n = (int64_t)n;
+  return 0;
+fail:
+  zbpy_names_free(out);
+  return -1;
+}
+
+int zbpy_source_open(PyObject *src, zbpy_source *s) {
+  memset(s, 0, sizeof *s);
+  if (PyUnicode_Check(src) || PyBytes_Check(src))
+    return PyUnicode_FSConverter(src, &s->path) ? 0 : -1;
+  if (PyObject_GetBuffer(src, &s->view, PyBUF_SIMPLE) < 0) return -1;
+  s->is_buf = 1;
+  return 0;
+}
+
+void zbpy_source_close(zbpy_source *s) {
+  Py_CLEAR(s->path);
+  if (s->is_buf) PyBuffer_Release(&s->view);
+  s->is_buf = 0;
+}
+
+PyObject *zbpy_metadata_str(const char *meta) {
+  if (meta == NULL) return Py_NewRef(Py_None);
+  return PyUnicode_DecodeUTF8(meta, (Py_ssize_t)strlen(meta), "replace");
+}
