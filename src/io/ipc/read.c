@@ -1326,6 +1326,9 @@ static void asm_fail(asm_job *j, zb_status st, const zb_error *e) {
   if (j->status == ZB_OK) {
     j->status = st;
     j->err = *e;
+    /* a codec's error (corrupt lz4 or zstd data) names the file too */
+    if (st != ZB_ENOMEM && st != ZB_ECANCEL && strstr(e->message, j->r->name) == NULL)
+      zb_error_set(&j->err, st, "'%s': %s", j->r->name, e->message);
   }
   pthread_mutex_unlock(&j->lock);
 }
@@ -2142,6 +2145,7 @@ static zb_status read_mixed(reader *r, zb_table **out) {
     cols[k] = i < n_fast && fast[i] == k ? fast_cols[i++] : slow->columns[j++];
   }
   st = zb_table_make(ns, cols, names, out, r->err);
+  if (st != ZB_OK) st = import_failed(r, st, "its columns"); /* e.g. two names alike */
 done:
   for (int64_t i = 0; i < n_fast && fast_cols != NULL; i++) zb_column_release(fast_cols[i]);
   zb_table_release(slow);
