@@ -95,11 +95,9 @@ def column_values(col, what):
 
 
 def result_column(out, mask=None):
-    """An engine column from a kernel's result (a float NaN is null)."""
+    """An engine column from a kernel's result (a float NaN is null:
+    column_from_buffer makes it so, in its parallel copy)."""
     out = np.ascontiguousarray(out)
-    if out.dtype.kind == "f":
-        nan = np.isnan(out)
-        mask = nan if mask is None else (mask | nan)
     if mask is not None and not mask.any():
         mask = None
     return _core.column_from_buffer(out, mask=mask)

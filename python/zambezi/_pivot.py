@@ -8,8 +8,9 @@ aggregated row's place among the distinct row labels and among the
 distinct column labels comes from the engine's group ids and sort
 (zambezi._reshape._codes), and every result column is one engine
 ``take`` of positions computed with numpy.  melt is one engine concat of
-the value columns plus takes of tiled positions; get_dummies compares
-each row's code with each distinct value in numpy.
+the value columns, one of each id column k times over and an engine
+``repeat`` of the value columns' names; get_dummies writes every indicator
+column in one engine pass over each row's code (``one_hot``).
 
 Differences from pandas (also in docs/api.md):
 
@@ -141,10 +142,14 @@ def melt(frame, id_vars=None, value_vars=None, var_name=None, value_name="value"
         raise InvalidValueError(f"melt: value_name ({value_name!r}) cannot match an element "
                                 "in the DataFrame columns")
     n, k = t.num_rows, len(vals)
-    tile = _int64(np.tile(np.arange(n, dtype=np.int64), k))
-    cols = [_core.take(t.column(names.index(c)), tile) for c in ids]
-    var = _core.take(to_column(vals, dtype="string"),
-                     _int64(np.repeat(np.arange(k, dtype=np.int64), n)))
+    tile = None  # positions n * k long, made only where a gather needs them
+    if k:  # the id columns k times over (copies, no gather); each name n times
+        cols = [_concat_columns([t.column(names.index(c))] * k, "the id columns")
+                for c in ids]
+    else:
+        tile = _int64(np.empty(0, dtype=np.int64))
+        cols = [_core.take(t.column(names.index(c)), tile) for c in ids]
+    var = _core.repeat(to_column(vals, dtype="string"), n)
     if k:
         parts = [t.column(names.index(c)) for c in vals]
         dtypes = {p.dtype for p in parts}
@@ -157,6 +162,8 @@ def melt(frame, id_vars=None, value_vars=None, var_name=None, value_name="value"
     out_names = ids + [var_name, value_name]
     index = None
     if not ignore_index:
+        if tile is None:
+            tile = _int64(np.tile(np.arange(n, dtype=np.int64), k))
         index = _ix.Index._from_columns([_core.take(c, tile) for c in frame._index._levels()],
                                         list(frame._index.names))
     return _labels.frame_from(frame._constructor, cols + [var, value], out_names, index)
@@ -725,6 +732,8 @@ def _normalize(out, normalize, margins):
 def _dummies(col, prefix, sep, dummy_na, drop_first, dtype):
     """(engine columns, labels) of the indicator columns of one column."""
     col = col if col.device == "cpu" else col.to_device("cpu")
+    if col.dtype == "string":  # sorted distinct values and codes, one engine pass
+        col = _core.cast(col, "category")
     if col.dtype == "category":
         codes = values_numpy(col).astype(np.int64)
         m = null_mask(col)
@@ -748,9 +757,13 @@ def _dummies(col, prefix, sep, dummy_na, drop_first, dtype):
         k += 1
     start = 1 if drop_first else 0
     np_dtype = np.dtype(bool if dtype is None else dtype)
+    # every indicator column in one engine pass over the codes
+    hot = _core.one_hot(_core.column_from_buffer(np.ascontiguousarray(codes, dtype=np.int64)),
+                        k)
     cols, out_labels = [], []
     for j in range(start, k):
-        cols.append(_core.column_from_buffer(np.ascontiguousarray((codes == j).astype(np_dtype))))
+        ind = hot.column(j)
+        cols.append(ind if np_dtype == np.bool_ else _core.cast(ind, np_dtype.name))
         lb = labels[j]
         if prefix is None:
             out_labels.append(lb)

@@ -21,7 +21,8 @@ const char *zb__op_name(zb__op op) {
       "groupby",      "groupby_agg", "group_ids",    "group_cumcount",
       "fill_scan",    "cumulative",  "rank",   "rolling", "ewm",
       "regex",        "parse_time",
-      "list_join",    "tz"};
+      "list_join",    "tz",
+      "one_hot",      "repeat"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }

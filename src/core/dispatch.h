@@ -149,6 +149,12 @@ typedef enum zb__op {
    * per-row ambiguous choices; variant 0: UTC instants to wall times,
    * 1: wall times to UTC (tz_localize); p.tz; -> out[0] */
   ZB__OP_TZ,
+  /* in[0] an int64 column of codes; p.one_hot.n columns; -> out_table of
+   * bool indicator columns (zambezi/reshape.h) */
+  ZB__OP_ONE_HOT,
+  /* in[0] a string or fixed-width column; p.one_hot.n times each row;
+   * -> out[0] (zambezi/reshape.h) */
+  ZB__OP_REPEAT,
   ZB__OP_COUNT
 } zb__op;
 
@@ -189,6 +195,7 @@ typedef struct zb__call {
       const zb_agg *aggs;
     } groupby;
     struct { int64_t n_groups; bool ascending; } cumcount;
+    struct { int64_t n; } one_hot; /* and repeat's times */
     struct { int64_t limit; zb_fill_area area; } fill_scan;
     struct { bool skipna; int64_t n_groups; zb_type_id result; } cumulative;
     struct { bool ascending; bool pct; zb_rank_na na_option; int64_t n_groups; } rank;

@@ -14,6 +14,7 @@
 #include "cpu/hash.h"
 #include "cpu/join.h"
 #include "cpu/kernels.h"
+#include "cpu/reshape.h"
 #include "cpu/strings_kernels.h"
 
 static int cpu_device_count(void) { return 1; }
@@ -197,6 +198,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_TZ:
       return zb__cpu_tz(in[0], in[1], c->variant, c->p.tz.tz, c->p.tz.name, c->p.tz.ambiguous,
                         c->p.tz.nonexistent, out, err);
+    case ZB__OP_ONE_HOT: return zb__cpu_one_hot(in[0], c->p.one_hot.n, &c->out_table, err);
+    case ZB__OP_REPEAT: return zb__cpu_repeat(in[0], c->p.one_hot.n, out, err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

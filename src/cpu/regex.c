@@ -642,21 +642,28 @@ static zb_status copy_validity(const zb_column *c, zb_column *o, zb_error *err) 
 typedef struct list_job {
   const re_job *j;
   int64_t *elems, *bytes; /* per morsel: counts, then starting positions */
+  int64_t *nulls;         /* per morsel: spans that do not exist (null pieces) */
   int64_t *offsets;       /* list offsets (rows + 1) */
   int64_t *coffs;         /* child string offsets (elements + 1) */
-  uint8_t *cvalid;        /* child validity: set bits for spans that exist */
+  uint8_t *cvalid;        /* child validity: set bits for spans that exist (NULL: all do) */
   char *chars;
+  int64_t nbytes;         /* the child's bytes */
 } list_job;
 
 static void list_count(void *ctx, int64_t task, int worker) {
   (void)worker;
   list_job *l = (list_job *)ctx;
   const re_job *j = l->j;
-  int64_t b = 0, k = j->sn[task] / 2;
-  for (int64_t x = 0; x < k; x++)
-    if (j->sp[task][2 * x] >= 0) b += j->sp[task][2 * x + 1] - j->sp[task][2 * x];
+  int64_t b = 0, k = j->sn[task] / 2, none = 0;
+  for (int64_t x = 0; x < k; x++) {
+    if (j->sp[task][2 * x] >= 0)
+      b += j->sp[task][2 * x + 1] - j->sp[task][2 * x];
+    else
+      none++;
+  }
   l->elems[task] = k;
   l->bytes[task] = b;
+  l->nulls[task] = none;
 }
 
 static void list_write(void *ctx, int64_t task, int worker) {
@@ -666,6 +673,11 @@ static void list_write(void *ctx, int64_t task, int worker) {
   int64_t start, n;
   morsel_range(j->c, task, &start, &n);
   int64_t el = l->elems[task], pos = l->bytes[task];
+  /* a piece of up to 16 bytes moves as one 16-byte copy where the source
+   * and this morsel's output have room for it */
+  int64_t stop = task + 1 < zb__morsels(j->c->length) ? l->bytes[task + 1] : l->nbytes;
+  const char *cend = j->c->chars != NULL ? (const char *)j->c->chars->data + j->c->chars->size
+                                         : NULL;
   const int64_t *sp = j->sp[task];
   for (int64_t i = start; i < start + n; i++) {
     l->offsets[i] = el;
@@ -677,8 +689,12 @@ static void list_write(void *ctx, int64_t task, int worker) {
       l->coffs[el] = pos;
       int64_t s = r[2 * x], e = r[2 * x + 1];
       if (s < 0) continue; /* a group that took no part: a null piece */
-      __atomic_fetch_or(&l->cvalid[el >> 3], (uint8_t)(1u << (el & 7)), __ATOMIC_RELAXED);
-      memcpy(l->chars + pos, p + s, (size_t)(e - s));
+      if (l->cvalid != NULL)
+        __atomic_fetch_or(&l->cvalid[el >> 3], (uint8_t)(1u << (el & 7)), __ATOMIC_RELAXED);
+      if (e - s <= 16 && pos + 16 <= stop && p + s + 16 <= cend)
+        memcpy(l->chars + pos, p + s, 16);
+      else
+        memcpy(l->chars + pos, p + s, (size_t)(e - s));
       pos += e - s;
     }
   }
@@ -694,18 +710,21 @@ static zb_status spans_to_list(const re_job *j, zb_column **out, zb_error *err) 
   zb_buffer *offsets = NULL, *validity = NULL, *coffs = NULL, *cvalid = NULL, *chars = NULL;
   zb_column *child = NULL;
   zb_status st = ZB_OK;
-  l.elems = (int64_t *)zb_malloc((size_t)ZB_MAX(2 * nm, 1) * sizeof(int64_t));
+  l.elems = (int64_t *)zb_malloc((size_t)ZB_MAX(3 * nm, 1) * sizeof(int64_t));
   if (l.elems == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (str lists)");
   l.bytes = l.elems + nm;
+  l.nulls = l.elems + 2 * nm;
   st = zb_parallel_for(nm, list_count, &l, err);
-  int64_t total = 0, nbytes = 0;
+  int64_t total = 0, nbytes = 0, none = 0;
   if (st == ZB_OK) {
     total = scan_bytes(l.elems, nm);
     nbytes = scan_bytes(l.bytes, nm);
+    none = scan_bytes(l.nulls, nm);
     st = zb_buffer_new(ZB_CPU, (n + 1) * 8, &offsets, err);
   }
   if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, (total + 1) * 8, &coffs, err);
-  if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, (total + 7) / 8, &cvalid, err);
+  /* a validity bitmap only where some piece is null (a group that took no part) */
+  if (st == ZB_OK && none > 0) st = zb_buffer_new_zeroed(ZB_CPU, (total + 7) / 8, &cvalid, err);
   if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, nbytes, &chars, err);
   if (st == ZB_OK && c->validity != NULL && c->null_count > 0) {
     st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &validity, err);
@@ -716,14 +735,16 @@ static zb_status spans_to_list(const re_job *j, zb_column **out, zb_error *err) 
   if (st == ZB_OK) {
     l.offsets = (int64_t *)offsets->data;
     l.coffs = (int64_t *)coffs->data;
-    l.cvalid = (uint8_t *)cvalid->data;
+    l.cvalid = cvalid != NULL ? (uint8_t *)cvalid->data : NULL;
     l.chars = (char *)chars->data;
+    l.nbytes = nbytes;
     l.offsets[n] = total;
     l.coffs[total] = nbytes;
     st = zb_parallel_for(nm, list_write, &l, err);
   }
   if (st == ZB_OK)
-    st = zb_column_make(ZB_STRING, total, 0, cvalid, coffs, chars, NULL, -1, &child, err);
+    st = zb_column_make(ZB_STRING, total, 0, cvalid, coffs, chars, NULL, none > 0 ? -1 : 0,
+                        &child, err);
   if (st == ZB_OK)
     st = zb_column_make_list(n, 0, validity, offsets, child, c->null_count, out, err);
   zb_free(l.elems);
