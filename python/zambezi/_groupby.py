@@ -147,13 +147,30 @@ class _Keys:
     columns and the value columns under unique names; ``keys`` the names
     of the key columns in it; ``labels`` the index names the keys give;
     ``values`` the names of the columns that can be aggregated, in order,
-    and ``value_labels`` their labels in results."""
+    and ``value_labels`` their labels in results.  ``groupings`` keeps the
+    grouping of the rows per (dropna, sort) once made (see _Grouping): a
+    GroupBy and the column selections made from it share this object, so
+    they group the keys once."""
 
-    __slots__ = ("work", "keys", "labels", "values", "value_labels")
+    __slots__ = ("work", "keys", "labels", "values", "value_labels", "groupings")
 
     def __init__(self, work, keys, labels, values, value_labels):
         self.work, self.keys, self.labels = work, keys, labels
         self.values, self.value_labels = values, value_labels
+        self.groupings = {}
+
+
+class _Grouping:
+    """The rows' groups, made once: ``ids`` (an int64 engine column, each
+    row's group, null where dropna left the row out), ``n`` groups, and
+    ``keys`` (the key columns, one value per group, named ``names``) once
+    an aggregation has made them.  It lives as long as the GroupBy objects
+    that share its _Keys: n int64 values, plus the keys."""
+
+    __slots__ = ("ids", "n", "keys", "names")
+
+    def __init__(self, ids, n, keys=None, names=None):
+        self.ids, self.n, self.keys, self.names = ids, n, keys, names
 
 
 def _key_column(obj, key, what):
@@ -384,7 +401,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         lists = [i for i, t in enumerate(tuples) if t[0] == "list"]
         for i in lists:  # the engine counts the group's rows there; filled below
             tuples[i] = ("size", -1) + tuples[i][2:]
-        table = _core.groupby(work, self._key_idx(), self._dropna, self._sort, tuples)
+        table = self._aggregate(work, tuples)
         if lists:
             table = self._fill_lists(table, [(i, names.index(specs[i][1])) for i in lists])
         return _counts_as_durations(table, len(self._k.keys), units) if units else table
@@ -408,8 +425,40 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             cols[nk + i] = group_lists(self._k.work.column(ci), ids, n)
         return _core.table_from_columns(cols, list(table.names))
 
+    def _aggregate(self, work, tuples):
+        """_core.groupby's result (the key columns, then one column per
+        tuple) for work (self._k.work or a view of its rows).  The first
+        aggregation keeps the grouping (_Grouping); later ones on this
+        object or on column selections from it aggregate by its ids
+        (_core.groupby_ids) and reuse its key columns: pandas reuses its
+        grouper the same way.  Data off the CPU groups each time."""
+        if work.device != "cpu":
+            return _core.groupby(work, self._key_idx(), self._dropna, self._sort, tuples)
+        where = (self._dropna, self._sort)
+        g = self._k.groupings.get(where)
+        if g is None or g.keys is None:
+            table, ids, n = _core.groupby(work, self._key_idx(), self._dropna, self._sort,
+                                          tuples, True)
+            nk = len(self._k.keys)
+            self._k.groupings[where] = _Grouping(
+                ids, n, [table.column(i) for i in range(nk)], list(table.names[:nk]))
+            return table
+        aggs = _core.groupby_ids(work, g.ids, g.n, tuples)
+        return _core.table_from_columns(
+            g.keys + [aggs.column(i) for i in range(aggs.num_columns)],
+            g.names + list(aggs.names))
+
     def _ids(self):
-        return _core.group_ids(self._k.work, self._key_idx(), self._dropna, self._sort)
+        """(ids, number of groups): each row's group (null where dropped),
+        made once per grouping (see _aggregate)."""
+        where = (self._dropna, self._sort)
+        g = self._k.groupings.get(where)
+        if g is None:
+            ids, n = _core.group_ids(self._k.work, self._key_idx(), self._dropna, self._sort)
+            if self._k.work.device != "cpu":
+                return ids, n
+            g = self._k.groupings[where] = _Grouping(ids, n)
+        return g.ids, g.n
 
     def _finish(self, table, labels, series_name=None, series=False):
         """The user's result from an engine result table (keys, then one
@@ -880,14 +929,15 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         if _python_func(func):
             return self._transform_python(func)
         op = _op_name(func)
-        ids, _ = self._ids()
         if op == "size":
             t = self._run([_spec("size", None)])
+            ids, _ = self._ids()  # after _run, which keeps them
             col = _core.take(t.column(t.num_columns - 1), ids)
             name = self._label(self._selection[0]) if self._single else None
             return self._same_rows(col, name)
         cols = self._value_columns(op)
         t = self._run([_spec(op, c) for c in cols])
+        ids, _ = self._ids()
         nk = len(self._k.keys)
         out = [_core.take(t.column(nk + i), ids) for i in range(len(cols))]
         if self._single or self._obj._ndim == 1:
