@@ -163,13 +163,13 @@ class _Keys:
 class _Grouping:
     """The rows' groups, made once: ``ids`` (an int64 engine column, each
     row's group, null where dropna left the row out), ``n`` groups, and
-    ``keys`` (the key columns, one value per group, named ``names``) once
-    an aggregation has made them.  It lives as long as the GroupBy objects
-    that share its _Keys: n int64 values, plus the keys."""
+    ``keys`` (the key columns, one value per group, named ``names``).  It
+    lives as long as the GroupBy objects that share its _Keys: an int64
+    per row, plus the keys."""
 
     __slots__ = ("ids", "n", "keys", "names")
 
-    def __init__(self, ids, n, keys=None, names=None):
+    def __init__(self, ids, n, keys, names):
         self.ids, self.n, self.keys, self.names = ids, n, keys, names
 
 
@@ -363,6 +363,79 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """
         return self._ids()[1]
 
+    def _rows_by_group(self):
+        """(keys, order, starts): each group's key as ``Index.to_list``
+        gives it, and the rows' positions grouped: group g's rows are
+        order[starts[g]:starts[g + 1]], in row order.  A counting sort by
+        the kept ids (numpy, no loop over rows)."""
+        import numpy as np
+
+        from zambezi import _convert
+
+        ids, n = self._ids()
+        g = self._k.groupings.get((self._dropna, self._sort))
+        if g is None:  # data off the CPU: the keys from a grouping here
+            g = _Grouping(ids, n, *self._grouped_keys())
+        idv = np.asarray(_convert.values_numpy(ids), dtype=np.int64)
+        m = _convert.null_mask(ids)
+        rows = np.arange(len(idv), dtype=np.int64)
+        if m is not None:
+            rows, idv = rows[~m], idv[~m]
+        counts = np.bincount(idv, minlength=n)
+        starts = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        cc = np.asarray(_convert.values_numpy(_core.group_cumcount(ids, n, True)),
+                        dtype=np.int64)
+        order = np.empty(len(rows), dtype=np.int64)
+        order[starts[idv] + cc[rows]] = rows
+        keys = _ix.Index._from_columns(g.keys, list(self._k.labels)).to_list()
+        return keys, order, starts
+
+    def _grouped_keys(self):
+        t = _core.groupby(self._k.work, self._key_idx(), self._dropna, self._sort, [])
+        nk = len(self._k.keys)
+        return [t.column(i).to_device("cpu") for i in range(nk)], list(t.names[:nk])
+
+    @property
+    def indices(self):
+        """A dict: each group's key -> the positions of its rows (a numpy
+        int64 array, in row order), groups in the group order (sort,
+        dropna).  Keys are scalars for one key, tuples for several; a
+        missing key (dropna=False) is None (pandas: NaN).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", None, "b"], "v": [1, 2, 3, 4]})
+        >>> {k: v.tolist() for k, v in df.groupby("k").indices.items()}
+        {'a': [1], 'b': [0, 3]}
+        """
+        keys, order, starts = self._rows_by_group()
+        return {k: order[starts[i]:starts[i + 1]] for i, k in enumerate(keys)}
+
+    @property
+    def groups(self):
+        """A dict: each group's key -> the labels of its rows (an Index, in
+        row order), as pandas' ``GroupBy.groups``; keys as ``indices``
+        gives them.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", None, "b"], "v": [1, 2, 3, 4]},
+        ...                   index=[10, 11, 12, 13])
+        >>> {k: v.to_list() for k, v in df.groupby("k").groups.items()}
+        {'a': [11], 'b': [10, 13]}
+        """
+        keys, order, starts = self._rows_by_group()
+        index = self._obj._index
+        # the labels in group order once (one take), then a zero-copy slice per group
+        grouped = index._take(_indexing.take_rows(
+            _indexing.positions_column(order, len(index), "groups")))
+        if not isinstance(grouped, _ix.Index) or grouped._cols is None:
+            grouped = _ix.Index._from_columns(grouped._levels(), grouped.names)
+        return {k: grouped._take(_indexing.slice_rows(int(starts[i]),
+                                                      int(starts[i + 1] - starts[i])))
+                for i, k in enumerate(keys)}
+
     # -- plumbing ---------------------------------------------------------------
     def _key_idx(self):
         names = self._k.work.names
@@ -436,7 +509,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return _core.groupby(work, self._key_idx(), self._dropna, self._sort, tuples)
         where = (self._dropna, self._sort)
         g = self._k.groupings.get(where)
-        if g is None or g.keys is None:
+        if g is None:
             table, ids, n = _core.groupby(work, self._key_idx(), self._dropna, self._sort,
                                           tuples, True)
             nk = len(self._k.keys)
@@ -451,13 +524,13 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
     def _ids(self):
         """(ids, number of groups): each row's group (null where dropped),
         made once per grouping (see _aggregate)."""
-        where = (self._dropna, self._sort)
-        g = self._k.groupings.get(where)
-        if g is None:
-            ids, n = _core.group_ids(self._k.work, self._key_idx(), self._dropna, self._sort)
-            if self._k.work.device != "cpu":
-                return ids, n
-            g = self._k.groupings[where] = _Grouping(ids, n)
+        work = self._k.work
+        if work.device != "cpu":
+            return _core.group_ids(work, self._key_idx(), self._dropna, self._sort)
+        g = self._k.groupings.get((self._dropna, self._sort))
+        if g is None:  # the grouping with its keys (no aggregation), kept
+            self._aggregate(work, [])
+            g = self._k.groupings[(self._dropna, self._sort)]
         return g.ids, g.n
 
     def _finish(self, table, labels, series_name=None, series=False):
