@@ -1,9 +1,13 @@
 """DataFrame.groupby and Series.groupby: split rows into groups of equal
 keys and aggregate.
 
-Everything runs in C (``_core.groupby``, ``group_ids``, ``group_cumcount`` in
-src/python/groupby.c, the engine in src/cpu/groupby*.c) with the GIL
-released; nothing here loops over rows.
+Everything runs in C (``_core.groupby``, ``groupby_ids``, ``group_ids``,
+``group_cumcount`` in src/python/groupby.c, the engine in
+src/cpu/groupby*.c) with the GIL released; nothing here loops over rows.
+A GroupBy groups its keys once, at its first aggregation, and keeps each
+row's group (an int64 per row, the key columns per group: see _Grouping);
+later aggregations on it and on its column selections (``gb["col"]``)
+aggregate by those ids, as pandas reuses its grouper.
 
 Result shapes are pandas' (3.x):
 
