@@ -440,6 +440,29 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                                                       int(starts[i + 1] - starts[i])))
                 for i, k in enumerate(keys)}
 
+    def get_group(self, name):
+        """The rows of the group whose key is name (a tuple for several
+        keys), in row order with their labels; the selected columns only
+        after ``gb[...]``.  KeyError when no group has that key.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", "b"], "v": [1, 2, 3]}, index=[10, 11, 12])
+        >>> df.groupby("k").get_group("b")["v"].to_list()
+        [1, 3]
+        """
+        keys, order, starts = self._rows_by_group()
+        try:
+            i = keys.index(name)
+        except ValueError:
+            raise KeyError(name) from None
+        obj = self._obj
+        if obj._ndim == 2 and self._selection is not None:
+            obj = obj[self._selection[0]] if self._single else obj[list(self._selection)]
+        rows = order[starts[i]:starts[i + 1]]
+        return obj._select_rows(_indexing.take_rows(
+            _indexing.positions_column(rows, len(obj), "get_group")))
+
     # -- plumbing ---------------------------------------------------------------
     def _key_idx(self):
         names = self._k.work.names

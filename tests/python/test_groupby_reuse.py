@@ -205,3 +205,15 @@ def test_groups_with_a_multiindex_of_rows():
     assert list(got) == list(exp)
     for k in exp:
         assert got[k].to_list() == list(exp[k])
+
+
+@pytest.mark.parametrize("keys", ["ks", ["ks", "ki"]])
+def test_get_group_matches_pandas(keys):
+    pdf = _data(400, 5)
+    df = zb.from_pandas(pdf)
+    gz, gp = df.groupby(keys), pdf.groupby(keys)
+    for k in list(gp.groups)[:4]:
+        assert_frame_like(gz.get_group(k), gp.get_group(k), k)
+        assert_series_like(gz["vf"].get_group(k), gp["vf"].get_group(k), k)
+    with pytest.raises(KeyError):
+        gz.get_group("no such key" if keys == "ks" else ("x", 99))
