@@ -106,6 +106,25 @@ ZB_API zb_status zb_table_group_ids(const zb_table *t, int64_t n_keys, const int
                                     bool dropna, bool sort, zb_column **out, int64_t *n_groups,
                                     zb_error *err);
 
+/* Grouping once, aggregating many times.  zb_table_groupby_keep_ids is
+ * zb_table_groupby that also hands back each row's group: *ids (new
+ * reference) and *n_groups as zb_table_group_ids would give them for the
+ * same keys, dropna and sort, from the same grouping pass on the CPU.
+ * zb_table_groupby_ids then aggregates rows by such ids without grouping
+ * them again: ids is an INT64 column of t->num_rows values in
+ * [0, n_groups) (ZB_EINDEX naming the row otherwise), null for a row in
+ * no group; *out (new reference) has n_groups rows and one column per
+ * aggregation (no key columns), equal to the aggregation columns of
+ * zb_table_groupby over the keys that made the ids.  Output names must be
+ * unique.  On failure every output is NULL (n_groups 0). */
+ZB_API zb_status zb_table_groupby_keep_ids(const zb_table *t, int64_t n_keys,
+                                           const int64_t *keys, bool dropna, bool sort,
+                                           int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                                           zb_column **ids, int64_t *n_groups, zb_error *err);
+ZB_API zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, int64_t n_groups,
+                                      int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                                      zb_error *err);
+
 /* The position of each row within its group (pandas' cumcount): an INT64
  * column, 0 for the first row of a group in row order (ascending) or for
  * the last one (!ascending); null where group_ids is null.  group_ids is an

@@ -304,3 +304,108 @@ def is_scalar(value):
         return True
     return isinstance(value, (datetime.date, datetime.timedelta)) or type(value).__name__ in (
         "NAType", "NaTType")
+
+
+# -- dtype names with numpy's attributes ---------------------------------------
+# Dask (and other code written for pandas) reads ``dtype.kind``,
+# ``.itemsize``, ``.name`` and ``.type`` of the dtypes a frame reports.
+# zambezi reports dtype names; DType is such a name (a str: equal to it,
+# hashed and shown like it, accepted wherever a name is) that also answers
+# those attributes as numpy / pandas would for the pandas dtype the column
+# becomes (strings and categories: kind "O", as pandas' str and category
+# dtypes).
+
+_KIND = {"bool": "b", "int8": "i", "int16": "i", "int32": "i", "int64": "i",
+         "uint8": "u", "uint16": "u", "uint32": "u", "uint64": "u",
+         "float32": "f", "float64": "f", "date32": "M"}
+_ITEMSIZE = {"bool": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "uint8": 1,
+             "uint16": 2, "uint32": 4, "uint64": 8, "float32": 4, "float64": 8,
+             "date32": 8}
+
+
+class DType(str):
+    """A zambezi dtype name (``"int64"``, ``"string"``,
+    ``"timestamp[us, tz=UTC]"`` ...) with numpy's dtype attributes
+    ``kind``, ``itemsize``, ``name`` and ``type``.
+
+    Examples
+    --------
+    >>> d = zb.Series([1, 2]).dtype
+    >>> d == "int64", d.kind, d.itemsize, d.name
+    (True, 'i', 8, 'int64')
+    >>> zb.Series(["a"]).dtype.kind
+    'O'
+    """
+
+    __slots__ = ()
+
+    @property
+    def name(self):
+        """The dtype's name (the str itself).
+
+        Examples
+        --------
+        >>> zb.Series([0.5]).dtype.name
+        'float64'
+        """
+        return str(self)
+
+    @property
+    def kind(self):
+        """numpy's kind letter: b, i, u, f, M (dates, timestamps), m
+        (durations), O (strings, categories, lists).
+
+        Examples
+        --------
+        >>> zb.Series([1]).dtype.kind, zb.Series(["a"]).dtype.kind
+        ('i', 'O')
+        """
+        s = str(self)
+        if s in _KIND:
+            return _KIND[s]
+        if s.startswith("timestamp"):
+            return "M"
+        if s.startswith("duration"):
+            return "m"
+        return "O"
+
+    @property
+    def itemsize(self):
+        """Bytes per value as numpy holds them (8 for the object kinds).
+
+        Examples
+        --------
+        >>> zb.Series([1]).astype("int32").dtype.itemsize
+        4
+        """
+        s = str(self)
+        return _ITEMSIZE.get(s, 8)
+
+    @property
+    def type(self):
+        """numpy's scalar type (``np.int64`` ...; ``np.datetime64``,
+        ``np.timedelta64``; ``object`` for the object kinds).
+
+        Examples
+        --------
+        >>> zb.Series([1.5]).dtype.type
+        <class 'numpy.float64'>
+        """
+        s = str(self)
+        if s in _KIND and s != "date32":
+            return np.dtype(s).type
+        return {"M": np.datetime64, "m": np.timedelta64}.get(self.kind, object)
+
+    def __reduce__(self):
+        return (DType, (str(self),))
+
+
+_DTYPES = {}
+
+
+def dtype_object(name):
+    """The DType for a dtype name (one object per name)."""
+    d = _DTYPES.get(name)
+    if d is None:
+        d = _DTYPES[name] = DType(name)
+    return d

@@ -1,9 +1,13 @@
 """DataFrame.groupby and Series.groupby: split rows into groups of equal
 keys and aggregate.
 
-Everything runs in C (``_core.groupby``, ``group_ids``, ``group_cumcount`` in
-src/python/groupby.c, the engine in src/cpu/groupby*.c) with the GIL
-released; nothing here loops over rows.
+Everything runs in C (``_core.groupby``, ``groupby_ids``, ``group_ids``,
+``group_cumcount`` in src/python/groupby.c, the engine in
+src/cpu/groupby*.c) with the GIL released; nothing here loops over rows.
+A GroupBy groups its keys once, at its first aggregation, and keeps each
+row's group (an int64 per row, the key columns per group: see _Grouping);
+later aggregations on it and on its column selections (``gb["col"]``)
+aggregate by those ids, as pandas reuses its grouper.
 
 Result shapes are pandas' (3.x):
 
@@ -147,13 +151,30 @@ class _Keys:
     columns and the value columns under unique names; ``keys`` the names
     of the key columns in it; ``labels`` the index names the keys give;
     ``values`` the names of the columns that can be aggregated, in order,
-    and ``value_labels`` their labels in results."""
+    and ``value_labels`` their labels in results.  ``groupings`` keeps the
+    grouping of the rows per (dropna, sort) once made (see _Grouping): a
+    GroupBy and the column selections made from it share this object, so
+    they group the keys once."""
 
-    __slots__ = ("work", "keys", "labels", "values", "value_labels")
+    __slots__ = ("work", "keys", "labels", "values", "value_labels", "groupings")
 
     def __init__(self, work, keys, labels, values, value_labels):
         self.work, self.keys, self.labels = work, keys, labels
         self.values, self.value_labels = values, value_labels
+        self.groupings = {}
+
+
+class _Grouping:
+    """The rows' groups, made once: ``ids`` (an int64 engine column, each
+    row's group, null where dropna left the row out), ``n`` groups, and
+    ``keys`` (the key columns, one value per group, named ``names``).  It
+    lives as long as the GroupBy objects that share its _Keys: an int64
+    per row, plus the keys."""
+
+    __slots__ = ("ids", "n", "keys", "names")
+
+    def __init__(self, ids, n, keys, names):
+        self.ids, self.n, self.keys, self.names = ids, n, keys, names
 
 
 def _key_column(obj, key, what):
@@ -346,6 +367,102 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """
         return self._ids()[1]
 
+    def _rows_by_group(self):
+        """(keys, order, starts): each group's key as ``Index.to_list``
+        gives it, and the rows' positions grouped: group g's rows are
+        order[starts[g]:starts[g + 1]], in row order.  A counting sort by
+        the kept ids (numpy, no loop over rows)."""
+        import numpy as np
+
+        from zambezi import _convert
+
+        ids, n = self._ids()
+        g = self._k.groupings.get((self._dropna, self._sort))
+        if g is None:  # data off the CPU: the keys from a grouping here
+            g = _Grouping(ids, n, *self._grouped_keys())
+        idv = np.asarray(_convert.values_numpy(ids), dtype=np.int64)
+        m = _convert.null_mask(ids)
+        rows = np.arange(len(idv), dtype=np.int64)
+        if m is not None:
+            rows, idv = rows[~m], idv[~m]
+        counts = np.bincount(idv, minlength=n)
+        starts = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        cc = np.asarray(_convert.values_numpy(_core.group_cumcount(ids, n, True)),
+                        dtype=np.int64)
+        order = np.empty(len(rows), dtype=np.int64)
+        order[starts[idv] + cc[rows]] = rows
+        keys = _ix.Index._from_columns(g.keys, list(self._k.labels)).to_list()
+        return keys, order, starts
+
+    def _grouped_keys(self):
+        t = _core.groupby(self._k.work, self._key_idx(), self._dropna, self._sort, [])
+        nk = len(self._k.keys)
+        return [t.column(i).to_device("cpu") for i in range(nk)], list(t.names[:nk])
+
+    @property
+    def indices(self):
+        """A dict: each group's key -> the positions of its rows (a numpy
+        int64 array, in row order), groups in the group order (sort,
+        dropna).  Keys are scalars for one key, tuples for several; a
+        missing key (dropna=False) is None (pandas: NaN).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", None, "b"], "v": [1, 2, 3, 4]})
+        >>> {k: v.tolist() for k, v in df.groupby("k").indices.items()}
+        {'a': [1], 'b': [0, 3]}
+        """
+        keys, order, starts = self._rows_by_group()
+        return {k: order[starts[i]:starts[i + 1]] for i, k in enumerate(keys)}
+
+    @property
+    def groups(self):
+        """A dict: each group's key -> the labels of its rows (an Index, in
+        row order), as pandas' ``GroupBy.groups``; keys as ``indices``
+        gives them.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", None, "b"], "v": [1, 2, 3, 4]},
+        ...                   index=[10, 11, 12, 13])
+        >>> {k: v.to_list() for k, v in df.groupby("k").groups.items()}
+        {'a': [11], 'b': [10, 13]}
+        """
+        keys, order, starts = self._rows_by_group()
+        index = self._obj._index
+        # the labels in group order once (one take), then a zero-copy slice per group
+        grouped = index._take(_indexing.take_rows(
+            _indexing.positions_column(order, len(index), "groups")))
+        if not isinstance(grouped, _ix.Index) or grouped._cols is None:
+            grouped = _ix.Index._from_columns(grouped._levels(), grouped.names)
+        return {k: grouped._take(_indexing.slice_rows(int(starts[i]),
+                                                      int(starts[i + 1] - starts[i])))
+                for i, k in enumerate(keys)}
+
+    def get_group(self, name):
+        """The rows of the group whose key is name (a tuple for several
+        keys), in row order with their labels; the selected columns only
+        after ``gb[...]``.  KeyError when no group has that key.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", "b"], "v": [1, 2, 3]}, index=[10, 11, 12])
+        >>> df.groupby("k").get_group("b")["v"].to_list()
+        [1, 3]
+        """
+        keys, order, starts = self._rows_by_group()
+        try:
+            i = keys.index(name)
+        except ValueError:
+            raise KeyError(name) from None
+        obj = self._obj
+        if obj._ndim == 2 and self._selection is not None:
+            obj = obj[self._selection[0]] if self._single else obj[list(self._selection)]
+        rows = order[starts[i]:starts[i + 1]]
+        return obj._select_rows(_indexing.take_rows(
+            _indexing.positions_column(rows, len(obj), "get_group")))
+
     # -- plumbing ---------------------------------------------------------------
     def _key_idx(self):
         names = self._k.work.names
@@ -384,7 +501,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         lists = [i for i, t in enumerate(tuples) if t[0] == "list"]
         for i in lists:  # the engine counts the group's rows there; filled below
             tuples[i] = ("size", -1) + tuples[i][2:]
-        table = _core.groupby(work, self._key_idx(), self._dropna, self._sort, tuples)
+        table = self._aggregate(work, tuples)
         if lists:
             table = self._fill_lists(table, [(i, names.index(specs[i][1])) for i in lists])
         return _counts_as_durations(table, len(self._k.keys), units) if units else table
@@ -408,8 +525,40 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             cols[nk + i] = group_lists(self._k.work.column(ci), ids, n)
         return _core.table_from_columns(cols, list(table.names))
 
+    def _aggregate(self, work, tuples):
+        """_core.groupby's result (the key columns, then one column per
+        tuple) for work (self._k.work or a view of its rows).  The first
+        aggregation keeps the grouping (_Grouping); later ones on this
+        object or on column selections from it aggregate by its ids
+        (_core.groupby_ids) and reuse its key columns: pandas reuses its
+        grouper the same way.  Data off the CPU groups each time."""
+        if work.device != "cpu":
+            return _core.groupby(work, self._key_idx(), self._dropna, self._sort, tuples)
+        where = (self._dropna, self._sort)
+        g = self._k.groupings.get(where)
+        if g is None:
+            table, ids, n = _core.groupby(work, self._key_idx(), self._dropna, self._sort,
+                                          tuples, True)
+            nk = len(self._k.keys)
+            self._k.groupings[where] = _Grouping(
+                ids, n, [table.column(i) for i in range(nk)], list(table.names[:nk]))
+            return table
+        aggs = _core.groupby_ids(work, g.ids, g.n, tuples)
+        return _core.table_from_columns(
+            g.keys + [aggs.column(i) for i in range(aggs.num_columns)],
+            g.names + list(aggs.names))
+
     def _ids(self):
-        return _core.group_ids(self._k.work, self._key_idx(), self._dropna, self._sort)
+        """(ids, number of groups): each row's group (null where dropped),
+        made once per grouping (see _aggregate)."""
+        work = self._k.work
+        if work.device != "cpu":
+            return _core.group_ids(work, self._key_idx(), self._dropna, self._sort)
+        g = self._k.groupings.get((self._dropna, self._sort))
+        if g is None:  # the grouping with its keys (no aggregation), kept
+            self._aggregate(work, [])
+            g = self._k.groupings[(self._dropna, self._sort)]
+        return g.ids, g.n
 
     def _finish(self, table, labels, series_name=None, series=False):
         """The user's result from an engine result table (keys, then one
@@ -880,14 +1029,15 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         if _python_func(func):
             return self._transform_python(func)
         op = _op_name(func)
-        ids, _ = self._ids()
         if op == "size":
             t = self._run([_spec("size", None)])
+            ids, _ = self._ids()  # after _run, which keeps them
             col = _core.take(t.column(t.num_columns - 1), ids)
             name = self._label(self._selection[0]) if self._single else None
             return self._same_rows(col, name)
         cols = self._value_columns(op)
         t = self._run([_spec(op, c) for c in cols])
+        ids, _ = self._ids()
         nk = len(self._k.keys)
         out = [_core.take(t.column(nk + i), ids) for i in range(len(cols))]
         if self._single or self._obj._ndim == 1:

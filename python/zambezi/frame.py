@@ -319,8 +319,10 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"], "c": [0.5, 1.5]}).dtypes
         {'a': 'int64', 'b': 'string', 'c': 'float64'}
         """
+        from zambezi._dtypes import dtype_object  # a str with numpy's kind, itemsize ...
         t = self._table
-        return {name: t.column(i).dtype for i, name in enumerate(_labels.label_list(self))}
+        return {name: dtype_object(t.column(i).dtype)
+                for i, name in enumerate(_labels.label_list(self))}
 
     @property
     def device(self):

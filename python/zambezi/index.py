@@ -257,7 +257,8 @@ class Index:
         >>> zb.Index(["a"]).dtype, zb.RangeIndex(2).dtype
         ('string', 'int64')
         """
-        return self._levels()[0].dtype if self.nlevels == 1 else "object"
+        from zambezi._dtypes import dtype_object  # a str with numpy's kind, itemsize ...
+        return dtype_object(self._levels()[0].dtype if self.nlevels == 1 else "object")
 
     @property
     def dtypes(self):
@@ -831,7 +832,8 @@ class RangeIndex(Index):
 
     @property
     def dtype(self):
-        return "int64"
+        from zambezi._dtypes import dtype_object
+        return dtype_object("int64")
 
     @property
     def nbytes(self):

@@ -168,7 +168,8 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> zb.Series(pd.Series(["2024-05-01"], dtype="datetime64[ms, UTC]")).dtype
         'timestamp[ms, tz=UTC]'
         """
-        return self._col.dtype
+        from zambezi._dtypes import dtype_object  # a str with numpy's kind, itemsize ...
+        return dtype_object(self._col.dtype)
 
     @property
     def device(self):

@@ -22,7 +22,8 @@ const char *zb__op_name(zb__op op) {
       "fill_scan",    "cumulative",  "rank",   "rolling", "ewm",
       "regex",        "parse_time",
       "list_join",    "tz",
-      "one_hot",      "repeat"};
+      "one_hot",      "repeat",
+      "groupby_ids"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -75,6 +76,7 @@ bool zb__backend_supports(const zb_backend *be, const zb__call *c) {
           if (!covers(be, c->op, c->keys[s][k]->type, c->variant)) return false;
       return c->p.join.n_keys > 0 || covers(be, c->op, ZB_INT64, c->variant);
     case ZB__OP_GROUPBY:
+      if (c->p.groupby.keep_ids) return false; /* the CPU's alone (groupby_ops.c) */
       if (!keys_covered(be, c->op, c->table, c->p.groupby.n_keys, c->p.groupby.keys, 0))
         return false;
       for (int64_t a = 0; a < c->p.groupby.n_aggs; a++) {
@@ -240,7 +242,9 @@ static bool reads_list(const zb__call *c) {
     case ZB__OP_DUPLICATED: return keys_list(t, c->p.keys.n_keys, c->p.keys.keys);
     case ZB__OP_GROUP_IDS: return keys_list(t, c->p.groupby.n_keys, c->p.groupby.keys);
     case ZB__OP_GROUPBY:
-      if (keys_list(t, c->p.groupby.n_keys, c->p.groupby.keys)) return true;
+    case ZB__OP_GROUPBY_IDS:
+      if (c->op == ZB__OP_GROUPBY && keys_list(t, c->p.groupby.n_keys, c->p.groupby.keys))
+        return true;
       for (int64_t a = 0; a < c->p.groupby.n_aggs; a++) {
         const zb_agg *g = &c->p.groupby.aggs[a];
         if (g->op != ZB_AGG_SIZE && t->columns[g->column]->type == ZB_LIST) return true;

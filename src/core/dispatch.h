@@ -155,6 +155,10 @@ typedef enum zb__op {
   /* in[0] a string or fixed-width column; p.one_hot.n times each row;
    * -> out[0] (zambezi/reshape.h) */
   ZB__OP_REPEAT,
+  /* table t; in[0] int64 group ids (p.groupby.n_groups, no keys) of the
+   * table's rows; p.groupby's aggregations; -> out_table (one column per
+   * aggregation).  Subject in[0]'s type (a backend takes it by its own row) */
+  ZB__OP_GROUPBY_IDS,
   ZB__OP_COUNT
 } zb__op;
 
@@ -193,6 +197,8 @@ typedef struct zb__call {
       bool dropna, sort;
       int64_t n_aggs;
       const zb_agg *aggs;
+      int64_t n_groups; /* GROUPBY_IDS: the ids lie in [0, n_groups) */
+      bool keep_ids;    /* GROUPBY: also -> out[0] the ids, out_count n_groups */
     } groupby;
     struct { int64_t n_groups; bool ascending; } cumcount;
     struct { int64_t n; } one_hot; /* and repeat's times */

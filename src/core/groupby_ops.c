@@ -1,7 +1,8 @@
 /*
  * groupby_ops.c -- the checked entry points of zambezi/groupby.h:
- * zb_table_groupby, zb_table_group_ids and zb_column_group_cumcount, plus
- * the aggregation names.
+ * zb_table_groupby, zb_table_group_ids and zb_column_group_cumcount, the
+ * grouping kept for later aggregations (zb_table_groupby_keep_ids,
+ * zb_table_groupby_ids), plus the aggregation names.
  *
  * Each validates its arguments once (key and column indices, the dtypes
  * every aggregation accepts, ddof and q) and hands the call to zb__dispatch
@@ -186,4 +187,71 @@ zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
   c.p.cumcount.n_groups = n_groups;
   c.p.cumcount.ascending = ascending;
   return zb__dispatch_column(group_ids->device, &c, out, err);
+}
+
+/* ---- grouping once, aggregating many times ---------------------------------------- */
+
+zb_status zb_table_groupby_keep_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                    bool dropna, bool sort, int64_t n_aggs, const zb_agg *aggs,
+                                    zb_table **out, zb_column **ids, int64_t *n_groups,
+                                    zb_error *err) {
+  if (out == NULL || ids == NULL || n_groups == NULL)
+    return zb_error_set(err, ZB_EINVAL, "group-by: NULL output");
+  *out = NULL;
+  *ids = NULL;
+  *n_groups = 0;
+  ZB_RETURN_NOT_OK(check_keys("group-by", t, n_keys, keys, err));
+  if (n_aggs < 0 || (n_aggs > 0 && aggs == NULL))
+    return zb_error_set(err, ZB_EINVAL, "group-by: bad aggregation list");
+  for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
+  ZB_RETURN_NOT_OK(check_names(t, n_keys, keys, n_aggs, aggs, err));
+  zb_device dev = data_device(t);
+  if (dev.kind != ZB_DEVICE_CPU) {
+    /* Other backends group twice (their group-by keeps no ids); the results
+     * are the same. */
+    ZB_RETURN_NOT_OK(zb_table_groupby(t, n_keys, keys, dropna, sort, n_aggs, aggs, out, err));
+    zb_status st = zb_table_group_ids(t, n_keys, keys, dropna, sort, ids, n_groups, err);
+    if (st != ZB_OK) {
+      zb_table_release(*out);
+      *out = NULL;
+    }
+    return st;
+  }
+  zb__call c = {.op = ZB__OP_GROUPBY,
+                .table = t,
+                .p.groupby = {n_keys, keys, dropna, sort, n_aggs, aggs, 0, true}};
+  ZB_RETURN_NOT_OK(zb__dispatch(dev, &c, err));
+  *out = c.out_table;
+  *ids = c.out[0];
+  *n_groups = c.out_count;
+  return ZB_OK;
+}
+
+zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, int64_t n_groups,
+                               int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                               zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "group-by by ids: NULL output");
+  *out = NULL;
+  if (t == NULL || ids == NULL)
+    return zb_error_set(err, ZB_EINVAL, "group-by by ids: NULL table or ids");
+  if (ids->type != ZB_INT64)
+    return zb_error_set(err, ZB_ETYPE, "group-by by ids: group ids must be int64, not %s",
+                        zb_type_name(ids->type));
+  if (ids->length != t->num_rows)
+    return zb_error_set(err, ZB_EINVAL, "group-by by ids: %lld group ids for %lld rows",
+                        (long long)ids->length, (long long)t->num_rows);
+  if (n_groups < 0)
+    return zb_error_set(err, ZB_EINVAL, "group-by by ids: n_groups must be >= 0, not %lld",
+                        (long long)n_groups);
+  if (n_aggs < 0 || (n_aggs > 0 && aggs == NULL))
+    return zb_error_set(err, ZB_EINVAL, "group-by by ids: bad aggregation list");
+  for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
+  ZB_RETURN_NOT_OK(check_names(t, 0, NULL, n_aggs, aggs, err));
+  zb__call c = {.op = ZB__OP_GROUPBY_IDS,
+                .table = t,
+                .p.groupby = {0, NULL, false, false, n_aggs, aggs, n_groups, false}};
+  c.in[0] = ids;
+  ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
+  *out = c.out_table;
+  return ZB_OK;
 }

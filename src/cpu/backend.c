@@ -161,7 +161,11 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_GROUPBY:
       return zb__cpu_groupby(c->table, c->p.groupby.n_keys, c->p.groupby.keys,
                              c->p.groupby.dropna, c->p.groupby.sort, c->p.groupby.n_aggs,
-                             c->p.groupby.aggs, &c->out_table, err);
+                             c->p.groupby.aggs, &c->out_table,
+                             c->p.groupby.keep_ids ? &c->out[0] : NULL, &c->out_count, err);
+    case ZB__OP_GROUPBY_IDS:
+      return zb__cpu_groupby_ids(c->table, in[0], c->p.groupby.n_groups, c->p.groupby.n_aggs,
+                                 c->p.groupby.aggs, &c->out_table, err);
     case ZB__OP_GROUP_IDS:
       return zb__cpu_group_ids(c->table, c->p.groupby.n_keys, c->p.groupby.keys,
                                c->p.groupby.dropna, c->p.groupby.sort, out, &c->out_count, err);

@@ -1256,13 +1256,12 @@ static void ids_morsel(void *ctx, int64_t task, int worker) {
   j->dropped[task] = dropped;
 }
 
-zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
-                            bool dropna, bool sort, zb_column **out, int64_t *n_groups,
-                            zb_error *err) {
+/* The ids of grouping g as an INT64 column (null for rows left out):
+ * stored ids become its data (g->gid is taken), computed ones are written
+ * into it.  On failure *out is NULL and g->gid may have been taken. */
+static zb_status ids_column(zb__grouping *gp, zb_column **out, zb_error *err) {
   *out = NULL;
-  *n_groups = 0;
-  zb__grouping g;
-  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, true, &g, err));
+  zb__grouping g = *gp; /* shares gp's arrays; only gid moves (below) */
   int64_t n = g.n_rows, nm = zb__morsels(n);
   zb_column *o = NULL;
   zb_buffer *data = NULL;
@@ -1273,7 +1272,7 @@ zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *ke
   if (st == ZB_OK && g.gid != NULL) {
     st = zb_buffer_wrap(ZB_CPU, g.gid, n * (int64_t)sizeof(int64_t), zb__release_zb_malloc,
                         NULL, &data, err);
-    if (st == ZB_OK) g.gid = NULL;
+    if (st == ZB_OK) gp->gid = NULL; /* data owns it; j still reads it as g.gid */
   } else if (st == ZB_OK) {
     st = zb_buffer_new(ZB_CPU, n * (int64_t)sizeof(int64_t), &data, err);
   }
@@ -1297,10 +1296,19 @@ zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *ke
   zb_buffer_release(data);
   zb_buffer_release(valid);
   zb_free(j.dropped);
-  if (st == ZB_OK) {
-    *out = o;
-    *n_groups = g.n_groups;
-  }
+  if (st == ZB_OK) *out = o;
+  return st;
+}
+
+zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                            bool dropna, bool sort, zb_column **out, int64_t *n_groups,
+                            zb_error *err) {
+  *out = NULL;
+  *n_groups = 0;
+  zb__grouping g;
+  ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, true, &g, err));
+  zb_status st = ids_column(&g, out, err);
+  if (st == ZB_OK) *n_groups = g.n_groups;
   zb__grouping_reset(&g);
   return st;
 }
@@ -1450,8 +1458,9 @@ done:
 
 zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
                           bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
-                          zb_error *err) {
+                          zb_column **ids, int64_t *n_groups, zb_error *err) {
   *out = NULL;
+  if (ids != NULL) *ids = NULL;
   zb__grouping g;
   ZB_RETURN_NOT_OK(group_table(t, n_keys, keys, dropna, sort, true, &g, err));
   int64_t nc = n_keys + n_aggs;
@@ -1466,6 +1475,10 @@ zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys
   /* Aggregate first, then drop the per-row ids, then take the keys: the
    * ids, the accumulators and the key columns are never all alive. */
   st = zb__group_aggregate(t, &g, n_aggs, aggs, cols + n_keys, err);
+  if (st == ZB_OK && ids != NULL) { /* kept for later aggregations (groupby_ids) */
+    st = ids_column(&g, ids, err);
+    *n_groups = g.n_groups;
+  }
   zb_free(g.gid);
   g.gid = NULL;
   /* Every row its own group, in row order (a unique id column, or ids
@@ -1491,5 +1504,10 @@ done:
   zb_free(names);
   zb_column_release(idx);
   zb__grouping_reset(&g);
+  if (st != ZB_OK && ids != NULL) {
+    zb_column_release(*ids);
+    *ids = NULL;
+    *n_groups = 0;
+  }
   return st;
 }

@@ -88,9 +88,16 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
 
 /* ---- CPU entry points ---------------------------------------------------- */
 
+/* ids non-NULL: also the rows' group ids (as zb__cpu_group_ids) and
+ * *n_groups, from the same grouping (zb_table_groupby_keep_ids). */
 zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys, bool dropna,
                           bool sort, int64_t n_aggs, const zb_agg *aggs, zb_table **out,
-                          zb_error *err);
+                          zb_column **ids, int64_t *n_groups, zb_error *err);
+/* src/cpu/groupby_ids.c: aggregate t's rows by ids (INT64, null: no group)
+ * in [0, n_groups): one column per aggregation (zb_table_groupby_ids). */
+zb_status zb__cpu_groupby_ids(const zb_table *t, const zb_column *ids, int64_t n_groups,
+                              int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                              zb_error *err);
 zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
                             bool dropna, bool sort, zb_column **out, int64_t *n_groups,
                             zb_error *err);

@@ -1,6 +1,6 @@
 /*
  * groupby.c -- the module-level functions of zambezi._core for group-by
- * (zambezi/groupby.h): groupby, group_ids and group_cumcount.  They are
+ * (zambezi/groupby.h): groupby, groupby_ids, group_ids and group_cumcount.  They are
  * added to the module by module_exec (zbpy_groupby_methods).
  *
  * Each converts its arguments once (key indices, aggregation tuples),
@@ -38,45 +38,37 @@ static int int_list(PyObject *seq, int64_t **out, Py_ssize_t *n) {
   return 0;
 }
 
-/* groupby(table, keys, dropna, sort, aggs) -> Table.  aggs: a list of
- * (op name, column, column2, ddof, q, count_na, output name) tuples. */
-static PyObject *py_groupby(PyObject *module, PyObject *args) {
-  zbpy_state *st = zbpy_module_state(module);
-  PyObject *to, *keys_o, *aggs_o;
-  int dropna, sort;
-  if (!PyArg_ParseTuple(args, "OOppO:groupby", &to, &keys_o, &dropna, &sort, &aggs_o))
-    return NULL;
-  zb_table *t = zbpy_arg_table(st, to, "groupby");
-  if (t == NULL) return NULL;
-  int64_t *keys = NULL;
-  Py_ssize_t n_keys = 0;
-  if (int_list(keys_o, &keys, &n_keys) < 0) return NULL;
-  PyObject *fast = PySequence_Fast(aggs_o, "aggs must be a sequence of tuples");
-  if (fast == NULL) {
-    PyMem_Free(keys);
-    return NULL;
-  }
-  Py_ssize_t n_aggs = PySequence_Fast_GET_SIZE(fast);
+/* The aggregation tuples of aggs_o ((op name, column, column2, ddof, q,
+ * count_na, output name)) -> *out (PyMem; names borrowed from *fast, which
+ * the caller releases after the engine call).  -1 with an exception. */
+static int parse_aggs(zbpy_state *st, PyObject *aggs_o, PyObject **fast, zb_agg **out,
+                      Py_ssize_t *n_out) {
+  *out = NULL;
+  *fast = PySequence_Fast(aggs_o, "aggs must be a sequence of tuples");
+  if (*fast == NULL) return -1;
+  Py_ssize_t n_aggs = PySequence_Fast_GET_SIZE(*fast);
   zb_agg *aggs = (zb_agg *)PyMem_Calloc((size_t)(n_aggs > 0 ? n_aggs : 1), sizeof(zb_agg));
-  PyObject *result = NULL;
   if (aggs == NULL) {
     PyErr_NoMemory();
-    goto done;
+    return -1;
   }
   for (Py_ssize_t i = 0; i < n_aggs; i++) {
     const char *op_name, *name;
     long long column, column2, ddof;
     double q;
     int count_na;
-    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sLLLdps:groupby aggregation",
-                          &op_name, &column, &column2, &ddof, &q, &count_na, &name))
-      goto done;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(*fast, i), "sLLLdps:groupby aggregation",
+                          &op_name, &column, &column2, &ddof, &q, &count_na, &name)) {
+      PyMem_Free(aggs);
+      return -1;
+    }
     zb_error err;
     err.message[0] = '\0';
     zb_status s = zb_agg_op_from_name(op_name, &aggs[i].op, &err);
     if (s != ZB_OK) {
+      PyMem_Free(aggs);
       zbpy_raise(st, s, &err);
-      goto done;
+      return -1;
     }
     aggs[i].column = column;
     aggs[i].column2 = column2;
@@ -85,12 +77,89 @@ static PyObject *py_groupby(PyObject *module, PyObject *args) {
     aggs[i].count_na = count_na != 0;
     aggs[i].name = name; /* borrowed from the tuple, alive while fast is */
   }
+  *out = aggs;
+  *n_out = n_aggs;
+  return 0;
+}
+
+/* groupby(table, keys, dropna, sort, aggs, keep_ids=False) -> Table, or
+ * with keep_ids (Table, ids Column, n_groups): the rows' group ids from
+ * the same grouping, for groupby_ids.  aggs: a list of (op name, column,
+ * column2, ddof, q, count_na, output name) tuples. */
+static PyObject *py_groupby(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *to, *keys_o, *aggs_o;
+  int dropna, sort, keep_ids = 0;
+  if (!PyArg_ParseTuple(args, "OOppO|p:groupby", &to, &keys_o, &dropna, &sort, &aggs_o,
+                        &keep_ids))
+    return NULL;
+  zb_table *t = zbpy_arg_table(st, to, "groupby");
+  if (t == NULL) return NULL;
+  int64_t *keys = NULL;
+  Py_ssize_t n_keys = 0;
+  if (int_list(keys_o, &keys, &n_keys) < 0) return NULL;
+  PyObject *fast = NULL, *result = NULL;
+  zb_agg *aggs = NULL;
+  Py_ssize_t n_aggs = 0;
+  if (parse_aggs(st, aggs_o, &fast, &aggs, &n_aggs) < 0) goto done;
+  zb_table *out = NULL;
+  zb_column *ids = NULL;
+  int64_t n_groups = 0;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  if (keep_ids)
+    s = zb_table_groupby_keep_ids(t, n_keys, keys, dropna != 0, sort != 0, n_aggs, aggs, &out,
+                                  &ids, &n_groups, &err);
+  else
+    s = zb_table_groupby(t, n_keys, keys, dropna != 0, sort != 0, n_aggs, aggs, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto done;
+  }
+  result = zbpy_table_wrap(st, out);
+  if (keep_ids) {
+    PyObject *ic = zbpy_column_wrap(st, ids);
+    if (result == NULL || ic == NULL) {
+      Py_XDECREF(result);
+      Py_XDECREF(ic);
+      result = NULL;
+      goto done;
+    }
+    result = Py_BuildValue("(NNL)", result, ic, (long long)n_groups);
+  }
+done:
+  PyMem_Free(aggs);
+  PyMem_Free(keys);
+  Py_XDECREF(fast);
+  return result;
+}
+
+/* groupby_ids(table, ids, n_groups, aggs) -> Table: one column per
+ * aggregation (no keys) over the groups the ids give (as group_ids or
+ * groupby(..., keep_ids=True) made them). */
+static PyObject *py_groupby_ids(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *to, *co, *aggs_o;
+  long long n_groups;
+  if (!PyArg_ParseTuple(args, "OOLO:groupby_ids", &to, &co, &n_groups, &aggs_o)) return NULL;
+  zb_table *t = zbpy_arg_table(st, to, "groupby_ids");
+  if (t == NULL) return NULL;
+  if (!PyObject_TypeCheck(co, st->column_type))
+    return PyErr_Format(PyExc_TypeError, "groupby_ids: expected a zambezi._core.Column of "
+                        "ids, not %s", Py_TYPE(co)->tp_name);
+  PyObject *fast = NULL, *result = NULL;
+  zb_agg *aggs = NULL;
+  Py_ssize_t n_aggs = 0;
+  if (parse_aggs(st, aggs_o, &fast, &aggs, &n_aggs) < 0) goto done;
   zb_table *out = NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
   ZBPY_BEGIN_ENGINE
-  s = zb_table_groupby(t, n_keys, keys, dropna != 0, sort != 0, n_aggs, aggs, &out, &err);
+  s = zb_table_groupby_ids(t, ((zbpy_column *)co)->col, n_groups, n_aggs, aggs, &out, &err);
   ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
@@ -99,8 +168,7 @@ static PyObject *py_groupby(PyObject *module, PyObject *args) {
   result = zbpy_table_wrap(st, out);
 done:
   PyMem_Free(aggs);
-  PyMem_Free(keys);
-  Py_DECREF(fast);
+  Py_XDECREF(fast);
   return result;
 }
 
@@ -154,8 +222,12 @@ static PyObject *py_group_cumcount(PyObject *module, PyObject *args) {
 
 PyMethodDef zbpy_groupby_methods[] = {
     {"groupby", py_groupby, METH_VARARGS,
-     "groupby(table, keys, dropna, sort, aggs) -> Table: one row per group, the key columns "
-     "then one column per (op, column, column2, ddof, q, count_na, name) aggregation."},
+     "groupby(table, keys, dropna, sort, aggs, keep_ids=False) -> Table: one row per group, "
+     "the key columns then one column per (op, column, column2, ddof, q, count_na, name) "
+     "aggregation; keep_ids: (Table, ids Column, n_groups)."},
+    {"groupby_ids", py_groupby_ids, METH_VARARGS,
+     "groupby_ids(table, ids, n_groups, aggs) -> Table: one column per aggregation over "
+     "the groups of precomputed ids (groupby(..., keep_ids=True), group_ids)."},
     {"group_ids", py_group_ids, METH_VARARGS,
      "group_ids(table, keys, dropna, sort) -> (Column, n_groups): each row's group (null "
      "where dropped), numbered like groupby's rows."},

@@ -225,6 +225,81 @@ static int dcmp(const void *x, const void *y) {
 static const int64_t k_keysets[3][2] = {{0, 0}, {1, 0}, {0, 1}};
 
 /* Everything for one data set, keys choice, dropna and sort. */
+/* Whether columns a and b hold the same values (validity, and the values
+ * of valid rows: bits, bytes of fixed-width values, or string bytes). */
+static bool same_column(const zb_column *a, const zb_column *b) {
+  if (a->type != b->type || a->length != b->length || a->null_count != b->null_count)
+    return false;
+  int w = zb_type_width(a->type);
+  for (int64_t r = 0; r < a->length; r++) {
+    if (zb_column_is_valid(a, r) != zb_column_is_valid(b, r)) return false;
+    if (!zb_column_is_valid(a, r)) continue;
+    if (a->type == ZB_BOOL) {
+      if (zb_bit_get((const uint8_t *)a->data->data, a->offset + r) !=
+          zb_bit_get((const uint8_t *)b->data->data, b->offset + r))
+        return false;
+    } else if (a->type == ZB_STRING) {
+      const int64_t *oa = (const int64_t *)a->data->data + a->offset + r;
+      const int64_t *ob = (const int64_t *)b->data->data + b->offset + r;
+      if (oa[1] - oa[0] != ob[1] - ob[0] ||
+          memcmp((const char *)a->chars->data + oa[0], (const char *)b->chars->data + ob[0],
+                 (size_t)(oa[1] - oa[0])) != 0)
+        return false;
+    } else if (memcmp((const char *)a->data->data + (a->offset + r) * w,
+                      (const char *)b->data->data + (b->offset + r) * w, (size_t)w) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The grouping kept by zb_table_groupby_keep_ids and reused by
+ * zb_table_groupby_ids gives res (zb_table_groupby's result, checked
+ * against the oracle by the caller) again: the ids are the oracle's, the
+ * key and aggregation columns equal res's, aggregations asked one at a
+ * time (as Dask asks them) too. */
+static void check_kept_ids(const data *d, const int64_t *gid, int64_t G, int64_t nk,
+                           const int64_t *kidx, bool dropna, bool sort, int64_t na,
+                           const zb_agg *aggs, const zb_table *res) {
+  zb_error err = {{0}};
+  zb_table *kept = NULL, *by_ids = NULL;
+  zb_column *ids = NULL;
+  int64_t ng = -1;
+  ZB_CHECK_OK(zb_table_groupby_keep_ids(d->t, nk, kidx, dropna, sort, 1, aggs, &kept, &ids,
+                                        &ng, &err), &err);
+  if (kept == NULL) return;
+  ZB_CHECK_EQ_INT(ng, G);
+  ZB_CHECK_EQ_INT(kept->num_columns, nk + 1);
+  for (int64_t c = 0; c < nk + 1; c++) ZB_CHECK(same_column(kept->columns[c], res->columns[c]));
+  for (int64_t r = 0; r < d->n; r++) {
+    bool valid = zb_column_is_valid(ids, r);
+    if ((valid ? ((int64_t *)ids->data->data)[r] : -1) != gid[r]) {
+      zb_test_fail(__FILE__, __LINE__, "kept ids: row %lld", (long long)r);
+      break;
+    }
+  }
+  ZB_CHECK_OK(zb_table_groupby_ids(d->t, ids, ng, na, aggs, &by_ids, &err), &err);
+  if (by_ids != NULL) {
+    ZB_CHECK_EQ_INT(by_ids->num_columns, na);
+    ZB_CHECK_EQ_INT(by_ids->num_rows, G);
+    for (int64_t a = 0; a < na; a++) {
+      if (!same_column(by_ids->columns[a], res->columns[nk + a]))
+        zb_test_fail(__FILE__, __LINE__, "by ids: aggregation %lld (%s) differs", (long long)a,
+                     aggs[a].name);
+      ZB_CHECK(strcmp(by_ids->names[a], aggs[a].name) == 0);
+    }
+  }
+  zb_table_release(by_ids);
+  for (int64_t a = 0; a < na; a += 5) { /* one at a time */
+    by_ids = NULL;
+    ZB_CHECK_OK(zb_table_groupby_ids(d->t, ids, ng, 1, &aggs[a], &by_ids, &err), &err);
+    if (by_ids != NULL) ZB_CHECK(same_column(by_ids->columns[0], res->columns[nk + a]));
+    zb_table_release(by_ids);
+  }
+  zb_column_release(ids);
+  zb_table_release(kept);
+}
+
 static void check_case(const data *d, int keys, bool dropna, bool sort) {
   zb_error err = {{0}};
   int64_t n = d->n;
@@ -434,6 +509,7 @@ static void check_case(const data *d, int keys, bool dropna, bool sort) {
   free(rows);
   free(start);
   free(buf);
+  check_kept_ids(d, gid, G, nk, kidx, dropna, sort, na, aggs, res);
   zb_table_release(res);
 out:
   free(run);
@@ -539,6 +615,73 @@ ZB_TEST(groupby_errors) {
   zb_column_release(ids);
 }
 
+ZB_TEST(groupby_ids_errors) {
+  /* aggregation by given ids: the ids' type, length and n_groups checked,
+   * and the first row whose (valid) id is outside [0, n_groups) named,
+   * past the first morsel; a null row's id is not looked at */
+  zb_error err = {{0}};
+  int64_t n = 3 * ZB_MORSEL_ROWS + 5;
+  zb_column *ids = NULL, *vals = NULL, *f = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, n, true, 0, &ids, &err), &err);
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, n, false, 0, &vals, &err), &err);
+  ZB_CHECK_OK(zb_column_new(ZB_FLOAT64, n, false, 0, &f, &err), &err);
+  int64_t *iv = (int64_t *)ids->data->data, *vv = (int64_t *)vals->data->data;
+  for (int64_t r = 0; r < n; r++) {
+    iv[r] = r % 7;
+    vv[r] = r;
+    ((double *)f->data->data)[r] = (double)r;
+  }
+  iv[ZB_MORSEL_ROWS + 3] = -5; /* null: ignored */
+  zb_bit_set((uint8_t *)ids->validity->data, ZB_MORSEL_ROWS + 3, false);
+  zb_column_recount_nulls(ids);
+  zb_column *cols[2] = {vals, f};
+  const char *names[2] = {"v", "f"};
+  zb_table *t = NULL, *res = NULL;
+  ZB_CHECK_OK(zb_table_make(2, cols, names, &t, &err), &err);
+  zb_agg a = {.op = ZB_AGG_SUM, .column = 0};
+  /* valid: sums per id, the null row left out */
+  ZB_CHECK_OK(zb_table_groupby_ids(t, ids, 7, 1, &a, &res, &err), &err);
+  if (res != NULL) {
+    int64_t want[7] = {0};
+    for (int64_t r = 0; r < n; r++)
+      if (r != ZB_MORSEL_ROWS + 3) want[r % 7] += r;
+    for (int g = 0; g < 7; g++) ZB_CHECK_EQ_INT(((int64_t *)res->columns[0]->data->data)[g], want[g]);
+    ZB_CHECK(strcmp(res->names[0], "v") == 0);
+    zb_table_release(res);
+    res = NULL;
+  }
+  iv[2 * ZB_MORSEL_ROWS + 9] = 7;
+  iv[2 * ZB_MORSEL_ROWS + 11] = -2;
+  ZB_CHECK_EQ_INT(zb_table_groupby_ids(t, ids, 7, 1, &a, &res, &err), ZB_EINDEX);
+  ZB_CHECK(res == NULL);
+  char want[64];
+  snprintf(want, sizeof want, "id 7 at row %lld", (long long)(2 * ZB_MORSEL_ROWS + 9));
+  ZB_CHECK(strstr(err.message, want) != NULL);
+  /* without nulls the range is checked too (the ids are read in place) */
+  zb_column *plain = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, n, false, 0, &plain, &err), &err);
+  for (int64_t r = 0; r < n; r++) ((int64_t *)plain->data->data)[r] = r % 3;
+  ((int64_t *)plain->data->data)[n - 1] = -1;
+  ZB_CHECK_EQ_INT(zb_table_groupby_ids(t, plain, 3, 1, &a, &res, &err), ZB_EINDEX);
+  snprintf(want, sizeof want, "id -1 at row %lld", (long long)(n - 1));
+  ZB_CHECK(strstr(err.message, want) != NULL);
+  ZB_CHECK_EQ_INT(zb_table_groupby_ids(t, plain, -1, 1, &a, &res, &err), ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_table_groupby_ids(t, f, 3, 1, &a, &res, &err), ZB_ETYPE);
+  zb_column *shortc = NULL;
+  ZB_CHECK_OK(zb_column_slice(plain, 0, 10, &shortc, &err), &err);
+  ZB_CHECK_EQ_INT(zb_table_groupby_ids(t, shortc, 3, 1, &a, &res, &err), ZB_EINVAL);
+  ZB_CHECK(strstr(err.message, "10 group ids") != NULL);
+  zb_agg bad = {.op = ZB_AGG_MEAN, .column = 9};
+  ZB_CHECK_EQ_INT(zb_table_groupby_ids(t, plain, 3, 1, &bad, &res, &err), ZB_EINDEX);
+  ZB_CHECK(res == NULL);
+  zb_column_release(shortc);
+  zb_column_release(plain);
+  zb_table_release(t);
+  zb_column_release(ids);
+  zb_column_release(vals);
+  zb_column_release(f);
+}
+
 ZB_TEST(groupby_fault_injection) {
   for (int variant = 0; variant < 3; variant++) {
     data d;
@@ -552,8 +695,8 @@ ZB_TEST(groupby_fault_injection) {
                      {.op = ZB_AGG_VAR, .column = 3, .ddof = 1, .name = "e"}};
     int64_t keys[2] = {0, 1};
     int64_t nk = variant == 0 ? 1 : 2;
-    bool done = false;
-    for (int64_t k = 1; k < 4000 && !done; k += variant == 2 ? 13 : 1) {
+    bool done = false, done_ids = false;
+    for (int64_t k = 1; k < 4000 && !(done && done_ids); k += variant == 2 ? 13 : 1) {
       zb_error err = {{0}};
       zb_table *res = NULL;
       zb_alloc_fail_after(k);
@@ -575,8 +718,26 @@ ZB_TEST(groupby_fault_injection) {
       zb_alloc_fail_after(0);
       zb_column_release(ids);
       zb_column_release(cc);
+      /* the grouping kept, then reused (with nulls in the ids: dropna) */
+      zb_table *kept = NULL, *by = NULL;
+      ids = NULL;
+      zb_alloc_fail_after(k);
+      st = zb_table_groupby_keep_ids(d.t, nk, keys, true, false, 2, aggs, &kept, &ids, &ng,
+                                     &err);
+      if (st == ZB_OK) st = zb_table_groupby_ids(d.t, ids, ng, 5, aggs, &by, &err);
+      zb_alloc_fail_after(0);
+      if (st == ZB_OK) {
+        done_ids = true;
+      } else {
+        ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+        ZB_CHECK(by == NULL);
+      }
+      zb_table_release(kept);
+      zb_table_release(by);
+      zb_column_release(ids);
     }
-    if (!done) zb_test_fail(__FILE__, __LINE__, "variant %d never succeeded", variant);
+    if (!done || !done_ids)
+      zb_test_fail(__FILE__, __LINE__, "variant %d never succeeded", variant);
     set_threads(2);
     data_free(&d);
   }

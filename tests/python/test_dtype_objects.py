@@ -1,0 +1,54 @@
+"""Series.dtype, DataFrame.dtypes and Index.dtype are dtype names that also
+answer numpy's ``kind``, ``itemsize``, ``name`` and ``type`` (Dask reads
+them from a frame's meta).  The oracle is the pandas dtype each column
+becomes in ``to_pandas()``: numpy's attributes of it, or those of pandas'
+str / category dtypes (kind "O")."""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+
+import zambezi as zb
+
+
+def _frame():
+    return pd.DataFrame({
+        "b": [True, False], "i8": np.array([1, 2], dtype="int8"),
+        "i16": np.array([1, 2], dtype="int16"), "i32": np.array([1, 2], dtype="int32"),
+        "i64": [1, 2], "u8": np.array([1, 2], dtype="uint8"),
+        "u32": np.array([1, 2], dtype="uint32"), "u64": np.array([1, 2], dtype="uint64"),
+        "f32": np.array([0.5, 1.5], dtype="float32"), "f64": [0.5, 1.5],
+        "s": pd.Series(["a", "b"], dtype="str"), "c": pd.Categorical(["x", "y"]),
+        "t": pd.to_datetime(["2024-01-01", "2024-01-02"]),
+        "tz": pd.to_datetime(["2024-01-01", "2024-01-02"]).tz_localize("UTC"),
+        "d": pd.to_timedelta([1, 2], unit="s"),
+    })
+
+
+def test_dtype_attributes_match_the_pandas_dtypes():
+    pdf = _frame()
+    df = zb.from_pandas(pdf)
+    back = df.to_pandas()
+    for col, dt in df.dtypes.items():
+        exp = back[col].dtype
+        assert dt.kind == exp.kind, col
+        if isinstance(exp, np.dtype):
+            assert dt.itemsize == exp.itemsize, col
+            assert dt.type is exp.type, col
+        assert isinstance(dt, str) and dt.name == str(dt), col
+        assert df[col].dtype == dt and df[col].dtype.kind == dt.kind
+
+
+def test_dtype_is_still_the_name():
+    s = zb.Series([1, 2])
+    assert s.dtype == "int64" and "int64" == s.dtype
+    assert hash(s.dtype) == hash("int64")
+    assert repr(s.dtype) == "'int64'" and f"{s.dtype}" == "int64"
+    assert {"int64": 1}[s.dtype] == 1
+    assert zb.Series([1.5]).astype(zb.Series([1]).dtype).dtype == "int64"
+    assert pickle.loads(pickle.dumps(s.dtype)) == "int64"
+    assert pickle.loads(pickle.dumps(s.dtype)).kind == "i"
+    assert zb.Index(["a"]).dtype.kind == "O"
+    assert zb.RangeIndex(3).dtype.kind == "i"
+    assert zb.MultiIndex.from_arrays([[1], ["a"]]).dtype == "object"
