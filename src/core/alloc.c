@@ -421,14 +421,15 @@ void *zb__grow(void *ptr, size_t size) {
     if (!reserve((int64_t)size - old)) return NULL;
     size_t need = (total + g_page - 1) / g_page * g_page;
     void *nb = mremap(base, block_capacity(base), need, MREMAP_MAYMOVE);
-    if (nb == MAP_FAILED) {
-      __atomic_sub_fetch(&g_host_bytes, (int64_t)size - old, __ATOMIC_RELAXED);
-      return NULL;
+    if (nb != MAP_FAILED) {
+      set_header(nb, need, 1);
+      *(int64_t *)nb = (int64_t)size;
+      update_peak(&g_host_peak, __atomic_load_n(&g_host_bytes, __ATOMIC_RELAXED));
+      return (char *)nb + ZB_ALIGN;
     }
-    set_header(nb, need, 1);
-    *(int64_t *)nb = (int64_t)size;
-    update_peak(&g_host_peak, __atomic_load_n(&g_host_bytes, __ATOMIC_RELAXED));
-    return (char *)nb + ZB_ALIGN;
+    /* A block assembled from cached blocks' pages spans several mappings,
+     * which mremap refuses to move as one (EFAULT): copy instead. */
+    __atomic_sub_fetch(&g_host_bytes, (int64_t)size - old, __ATOMIC_RELAXED);
   }
 #endif
   void *p = zb_malloc(size);
