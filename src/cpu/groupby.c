@@ -79,13 +79,6 @@ zb_status zb__grouping_from_ids(const zb_column *ids, int64_t n_groups, const ch
   return ZB_OK;
 }
 
-void zb__group_csr_reset(zb__group_csr *csr) {
-  zb_free(csr->offsets);
-  zb_free(csr->rows);
-  zb_free(csr->bucket);
-  memset(csr, 0, sizeof *csr);
-}
-
 /* ---- NaN keys as nulls ------------------------------------------------------ */
 
 /* c itself (a new reference) or, for a float column holding NaN, a column
@@ -1105,112 +1098,6 @@ done:
   if (orig != NULL)
     for (int64_t c = 0; c < n_keys; c++) zb_column_release(orig[c]);
   zb_free(orig);
-  return st;
-}
-
-/* ---- rows of each group -------------------------------------------------------- */
-
-typedef struct csr_job {
-  const zb__grouping *g;
-  zb__group_csr *csr;
-  int64_t nb, gpb;
-  int64_t *hist; /* morsels x nb */
-  int64_t *bstart; /* nb + 1 */
-  int64_t *tmp;
-  int64_t *cursor;
-} csr_job;
-
-static void csr_hist(void *ctx, int64_t task, int worker) {
-  (void)worker;
-  csr_job *j = (csr_job *)ctx;
-  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->g->n_rows, s + ZB_MORSEL_ROWS);
-  int64_t *h = j->hist + task * j->nb;
-  for (int64_t b = 0; b < j->nb; b++) h[b] = 0;
-  for (int64_t r = s; r < e; r++) {
-    int64_t gg = j->g->gid[r];
-    if (gg >= 0) h[gg / j->gpb]++;
-  }
-}
-
-static void csr_scatter(void *ctx, int64_t task, int worker) {
-  (void)worker;
-  csr_job *j = (csr_job *)ctx;
-  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->g->n_rows, s + ZB_MORSEL_ROWS);
-  int64_t *cur = j->hist + task * j->nb;
-  for (int64_t r = s; r < e; r++) {
-    int64_t gg = j->g->gid[r];
-    if (gg >= 0) j->tmp[cur[gg / j->gpb]++] = r;
-  }
-}
-
-static void csr_bucket(void *ctx, int64_t b, int worker) {
-  (void)worker;
-  csr_job *j = (csr_job *)ctx;
-  const int64_t *gid = j->g->gid;
-  int64_t g0 = j->csr->bucket[b], g1 = j->csr->bucket[b + 1];
-  int64_t s = j->bstart[b], e = j->bstart[b + 1];
-  int64_t *cur = j->cursor, *off = j->csr->offsets;
-  for (int64_t x = g0; x < g1; x++) cur[x] = 0;
-  for (int64_t i = s; i < e; i++) cur[gid[j->tmp[i]]]++;
-  int64_t run = s;
-  for (int64_t x = g0; x < g1; x++) {
-    off[x] = run;
-    run += cur[x];
-    cur[x] = off[x];
-  }
-  for (int64_t i = s; i < e; i++) {
-    int64_t r = j->tmp[i];
-    j->csr->rows[cur[gid[r]]++] = r;
-  }
-}
-
-zb_status zb__group_csr_init(const zb__grouping *g, zb__group_csr *csr, zb_error *err) {
-  memset(csr, 0, sizeof *csr);
-  int64_t G = g->n_groups, n = g->n_rows, nm = zb__morsels(n);
-  csr_job j;
-  memset(&j, 0, sizeof j);
-  j.g = g;
-  j.csr = csr;
-  j.nb = ZB_MIN(G, 256);
-  j.gpb = j.nb > 0 ? (G + j.nb - 1) / j.nb : 1;
-  if (j.nb > 0) j.nb = (G + j.gpb - 1) / j.gpb;
-  zb_status st = ZB_OK;
-  csr->n_groups = G;
-  csr->n_buckets = j.nb;
-  csr->offsets = (int64_t *)alloc_n(G + 1, sizeof(int64_t));
-  csr->rows = (int64_t *)alloc_n(n, sizeof(int64_t));
-  csr->bucket = (int64_t *)alloc_n(j.nb + 1, sizeof(int64_t));
-  j.hist = (int64_t *)alloc_n(nm * j.nb, sizeof(int64_t));
-  j.bstart = (int64_t *)alloc_n(j.nb + 1, sizeof(int64_t));
-  j.tmp = (int64_t *)alloc_n(n, sizeof(int64_t));
-  j.cursor = (int64_t *)alloc_n(G, sizeof(int64_t));
-  if (csr->offsets == NULL || csr->rows == NULL || csr->bucket == NULL || j.hist == NULL ||
-      j.bstart == NULL || j.tmp == NULL || j.cursor == NULL) {
-    st = nomem(err, "rows by group", n);
-    goto done;
-  }
-  for (int64_t b = 0; b <= j.nb; b++) csr->bucket[b] = ZB_MIN(b * j.gpb, G);
-  if (j.nb > 0) st = zb_parallel_for(nm, csr_hist, &j, err);
-  if (st != ZB_OK) goto done;
-  int64_t run = 0;
-  for (int64_t b = 0; b < j.nb; b++) {
-    j.bstart[b] = run;
-    for (int64_t m = 0; m < nm; m++) {
-      int64_t c = j.hist[m * j.nb + b];
-      j.hist[m * j.nb + b] = run;
-      run += c;
-    }
-  }
-  j.bstart[j.nb] = run;
-  csr->offsets[G] = run;
-  if (j.nb > 0) st = zb_parallel_for(nm, csr_scatter, &j, err);
-  if (st == ZB_OK && j.nb > 0) st = zb_parallel_for(j.nb, csr_bucket, &j, err);
-done:
-  zb_free(j.hist);
-  zb_free(j.bstart);
-  zb_free(j.tmp);
-  zb_free(j.cursor);
-  if (st != ZB_OK) zb__group_csr_reset(csr);
   return st;
 }
 
