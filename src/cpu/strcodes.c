@@ -6,11 +6,11 @@
  * One parallel pass over morsels: each worker slot owns a private
  * open-addressing table of the distinct strings it has met (so nothing is
  * shared and nothing locked), and writes each row's local id; the morsel
- * remembers which worker ran it.  A key holds a string's first and last
- * 16 bytes and its length (fk_key), so strings of up to 32 bytes are
- * compared as five words, without reading the column again; longer ones
- * hash their middle bytes too and compare them with the group's first
- * row.  The tables then merge serially
+ * remembers which worker ran it.  Strings of up to 15 bytes are packed
+ * into two 64-bit words (the length in the top byte of the second) and
+ * hashed and compared as integers, without reading the column again;
+ * longer ones hash all their bytes and compare the 16-byte prefix, then
+ * the bytes of the group's first row.  The tables then merge serially
  * (one insert per distinct string per worker, no per-row work) into a
  * global table, the groups are numbered by first row (first appearance:
  * the order the hash table and pandas give) or by their strings (sorted),
@@ -199,200 +199,11 @@ static inline int64_t sc_find_insert(sc_table *t, const zb_column *c, uint64_t w
   return id;
 }
 
-/* ---- few distinct strings: private tables of whole keys ------------------ */
-
-/* A string's key for the few-keys tables: its first 16 bytes and its last
- * 16 (zero past the length, and zero for strings of up to 16 bytes), its
- * length, and a hash of all of them plus, for strings over 32 bytes, the
- * bytes in between.  Keys of strings up to 32 bytes are equal exactly when
- * the strings are, so a lookup compares five words with no branch on the
- * length and no read of the column; longer strings also compare their
- * middle bytes with the group's first row. */
-typedef struct fk_entry {
-  uint64_t w0, w1, t0, t1;
-  int64_t len;
-  uint64_t h;
-  int64_t row; /* the group's first row (so far) */
-  int64_t pad;
-} fk_entry;
-
-typedef struct fk_table {
-  int32_t *slots; /* cap entries, -1: empty */
-  int64_t cap;
-  int shift; /* slot = h >> shift */
-  fk_entry *ent;
-  int64_t n, ent_cap;
-  bool failed; /* out of memory */
-} fk_table;
-
-static void fk_reset(fk_table *t) {
-  zb_free(t->slots);
-  zb_free(t->ent);
-  memset(t, 0, sizeof *t);
-}
-
-static int fk_shift(int64_t cap) {
-  int b = 0;
-  while (((int64_t)1 << b) < cap) b++;
-  return 64 - b;
-}
-
-/* Entries a table of cap slots holds before it doubles: an eighth of the
- * slots while they fit in a core's cache (32768 slots, 128 KiB), so that a
- * lookup almost always ends at its first slot (a second probe costs a
- * mispredicted branch), then a half. */
-static int64_t fk_ent_cap(int64_t cap) { return cap <= 32768 ? cap / 8 : cap / 2; }
-
-static bool fk_init(fk_table *t, int64_t expected) {
-  memset(t, 0, sizeof *t);
-  int64_t cap = 64;
-  while (fk_ent_cap(cap) < expected) cap *= 2;
-  t->cap = cap;
-  t->shift = fk_shift(cap);
-  t->ent_cap = fk_ent_cap(cap);
-  t->slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
-  t->ent = (fk_entry *)zb_malloc((size_t)t->ent_cap * sizeof(fk_entry));
-  if (t->slots == NULL || t->ent == NULL) {
-    fk_reset(t);
-    return false;
-  }
-  memset(t->slots, 0xff, (size_t)cap * sizeof(int32_t));
-  return true;
-}
-
-/* Double the table. */
-static bool fk_grow(fk_table *t) {
-  int64_t cap = t->cap * 2;
-  int32_t *slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
-  fk_entry *ent = (fk_entry *)zb_malloc((size_t)fk_ent_cap(cap) * sizeof(fk_entry));
-  if (slots == NULL || ent == NULL) {
-    zb_free(slots);
-    zb_free(ent);
-    return false;
-  }
-  memset(slots, 0xff, (size_t)cap * sizeof(int32_t));
-  memcpy(ent, t->ent, (size_t)t->n * sizeof(fk_entry));
-  int shift = fk_shift(cap);
-  uint64_t mask = (uint64_t)cap - 1;
-  for (int64_t i = 0; i < t->n; i++) {
-    uint64_t at = ent[i].h >> shift;
-    while (slots[at] >= 0) at = (at + 1) & mask;
-    slots[at] = (int32_t)i;
-  }
-  zb_free(t->slots);
-  zb_free(t->ent);
-  t->slots = slots;
-  t->ent = ent;
-  t->cap = cap;
-  t->shift = shift;
-  t->ent_cap = fk_ent_cap(cap);
-  return true;
-}
-
-/* The high and low halves of a 128-bit product, folded. */
-static inline uint64_t fk_mum(uint64_t a, uint64_t b) {
-  __uint128_t r = (__uint128_t)a * b;
-  return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
-static inline uint64_t fk_load(const char *p) {
-  uint64_t w;
-  memcpy(&w, p, 8);
-  return w;
-}
-
-/* The key of string p[0, len) of a chars buffer ending at end. */
-static inline void fk_key(const char *p, int64_t len, const char *end, fk_entry *k) {
-  char buf[48];
-  if (end - p < 16) { /* near the end of the buffer: from a padded copy */
-    memset(buf, 0, sizeof buf);
-    memcpy(buf, p, (size_t)len);
-    p = buf;
-  }
-  unsigned bits = len >= 16 ? 128u : (unsigned)len * 8;
-  uint64_t m0 = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-  uint64_t m1 = bits <= 64 ? 0 : bits >= 128 ? ~UINT64_C(0) : (UINT64_C(1) << (bits - 64)) - 1;
-  uint64_t w0 = fk_load(p) & m0, w1 = fk_load(p + 8) & m1;
-  uint64_t tail = len > 16 ? ~UINT64_C(0) : 0;
-  const char *q = p + (len > 16 ? len - 16 : 0);
-  uint64_t t0 = fk_load(q) & tail, t1 = fk_load(q + 8) & tail;
-  uint64_t mid = 0;
-  if (len > 32) { /* bytes [16, len - 16), 8 at a time, the last word overlapping */
-    int64_t i = 16, stop = len - 16;
-    for (; i + 8 <= stop; i += 8) mid = fk_mum(mid ^ fk_load(p + i), UINT64_C(0x9e3779b97f4a7c15));
-    if (i < stop) mid = fk_mum(mid ^ fk_load(p + stop - 8), UINT64_C(0x9e3779b97f4a7c15));
-  }
-  k->w0 = w0;
-  k->w1 = w1;
-  k->t0 = t0;
-  k->t1 = t1;
-  k->len = len;
-  uint64_t h = fk_mum(w0 ^ UINT64_C(0xa0761d6478bd642f), w1 ^ UINT64_C(0xe7037ed1a0b428db)) ^
-               fk_mum(t0 ^ UINT64_C(0x8ebc6af09c88c6e3),
-                      t1 ^ mid ^ ((uint64_t)len * UINT64_C(0x589965cc75374cc3)));
-  k->h = fk_mum(h, UINT64_C(0x1d8e4e27c47d124f));
-}
-
-static inline bool fk_same(const fk_entry *x, const fk_entry *k) {
-  return ((x->w0 ^ k->w0) | (x->w1 ^ k->w1) | (x->t0 ^ k->t0) | (x->t1 ^ k->t1) |
-          (uint64_t)(x->len ^ k->len)) == 0;
-}
-
-/* The middle bytes [16, len - 16) of a string over 32 bytes equal those
- * of row `row` of c (whose key matched, so it has the same length). */
-static inline bool fk_mid_equal(const zb_column *c, int64_t row, const char *p, int64_t len) {
-  int64_t l2;
-  const char *q = zb__str(c, row, &l2);
-  int64_t i = 16, stop = len - 16; /* 8 bytes at a time, the last word overlapping */
-  for (; i + 8 <= stop; i += 8)
-    if (fk_load(p + i) != fk_load(q + i)) return false;
-  return i == stop || fk_load(p + stop - 8) == fk_load(q + stop - 8);
-}
-
-/* Index of the entry equal to the key, inserting it (first row `row`) if
- * absent; -1 when out of memory. */
-static inline int64_t fk_find_insert(fk_table *t, const zb_column *c, const fk_entry *k,
-                                     const char *p, int64_t row) {
-  uint64_t mask = (uint64_t)t->cap - 1, at = k->h >> t->shift;
-  for (;;) {
-    int32_t e = t->slots[at];
-    if (e < 0) break;
-    const fk_entry *x = &t->ent[e];
-    if (fk_same(x, k) && (k->len <= 32 || fk_mid_equal(c, x->row, p, k->len))) return e;
-    at = (at + 1) & mask;
-  }
-  if (t->n == t->ent_cap) {
-    if (!fk_grow(t)) return -1;
-    mask = (uint64_t)t->cap - 1;
-    at = k->h >> t->shift;
-    while (t->slots[at] >= 0) at = (at + 1) & mask;
-  }
-  int64_t id = t->n++;
-  t->ent[id] = *k;
-  t->ent[id].row = row;
-  t->slots[at] = (int32_t)id;
-  return id;
-}
-
-/* Index of the entry equal to the key, or -1 (the table's strings are rows
- * of column v). */
-static inline int64_t fk_find(const fk_table *t, const zb_column *v, const fk_entry *k,
-                              const char *p) {
-  uint64_t mask = (uint64_t)t->cap - 1, at = k->h >> t->shift;
-  for (;;) {
-    int32_t e = t->slots[at];
-    if (e < 0) return -1;
-    const fk_entry *x = &t->ent[e];
-    if (fk_same(x, k) && (k->len <= 32 || fk_mid_equal(v, x->row, p, k->len))) return e;
-    at = (at + 1) & mask;
-  }
-}
-
 typedef struct sc_job {
   const zb_column *c;
   int64_t n;
   int64_t max_groups;
-  fk_table *tab;     /* per worker */
+  sc_table *tab;     /* per worker */
   int32_t *code;     /* per row: local id, then the code; -1: null */
   int32_t *mworker;  /* per morsel */
   int overflow;      /* atomic: a table passed max_groups (or no memory) */
@@ -405,8 +216,8 @@ static void sc_morsel(void *ctx, int64_t task, int worker) {
   j->mworker[task] = worker;
   if (__atomic_load_n(&j->overflow, __ATOMIC_RELAXED)) return;
   const zb_column *c = j->c;
-  fk_table *t = &j->tab[worker];
-  if (t->slots == NULL && !fk_init(t, 256)) {
+  sc_table *t = &j->tab[worker];
+  if (t->slots == NULL && !sc_init(t, 256)) {
     t->failed = true;
     __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
     return;
@@ -426,9 +237,10 @@ static void sc_morsel(void *ctx, int64_t task, int worker) {
         continue;
       }
       const char *p = chars + off[r];
-      fk_entry k;
-      fk_key(p, off[r + 1] - off[r], end, &k);
-      int64_t id = fk_find_insert(t, c, &k, p, r);
+      int64_t len = off[r + 1] - off[r];
+      uint64_t w0, w1, h;
+      sc_key(p, len, end, &w0, &w1, &h);
+      int64_t id = sc_find_insert(t, c, w0, w1, h, p, len, r);
       if (id < 0) {
         t->failed = true;
         __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
@@ -468,12 +280,12 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
   j.c = c;
   j.n = n;
   j.max_groups = max_groups;
-  fk_table gt;
+  sc_table gt;
   memset(&gt, 0, sizeof gt);
   int64_t *fmap = NULL, *foff = NULL, *gfirst = NULL, *idx = NULL;
   uint64_t *order = NULL, *tmp = NULL;
   zb_status st = ZB_OK;
-  j.tab = (fk_table *)zb_calloc((size_t)nw, sizeof(fk_table));
+  j.tab = (sc_table *)zb_calloc((size_t)nw, sizeof(sc_table));
   j.code = code;
   j.mworker = (int32_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int32_t));
   if (j.tab == NULL || j.mworker == NULL) goto nomem;
@@ -495,14 +307,14 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
   }
   foff[nw] = total;
   fmap = (int64_t *)zb_malloc((size_t)ZB_MAX(total, 1) * sizeof(int64_t));
-  if (fmap == NULL || !fk_init(&gt, j.tab[0].n)) goto nomem;
+  if (fmap == NULL || !sc_init(&gt, j.tab[0].n)) goto nomem;
   for (int w = 0; w < nw; w++) {
-    const fk_table *t = &j.tab[w];
+    const sc_table *t = &j.tab[w];
     for (int64_t i = 0; i < t->n; i++) {
-      const fk_entry *x = &t->ent[i];
+      const sc_entry *x = &t->ent[i];
       int64_t len;
       const char *p = zb__str(c, x->row, &len);
-      int64_t g = fk_find_insert(&gt, c, x, p, x->row);
+      int64_t g = sc_find_insert(&gt, c, x->w0, x->w1, x->h, p, len, x->row);
       if (g < 0) goto nomem;
       if (x->row < gt.ent[g].row) gt.ent[g].row = x->row;
       fmap[foff[w] + i] = g;
@@ -512,7 +324,7 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
       goto done;
     }
   }
-  for (int w = 0; w < nw; w++) fk_reset(&j.tab[w]);
+  for (int w = 0; w < nw; w++) sc_reset(&j.tab[w]);
   int64_t G = gt.n;
   /* rank[g]: the code of global group g */
   gfirst = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
@@ -534,7 +346,7 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
     st = zb_error_set(err, ZB_EINVAL, "string codes: too many rows (internal)");
     goto done;
   }
-  fk_reset(&gt);
+  sc_reset(&gt);
   /* idx[k] = the global group with code k */
   *first = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
   if (*first == NULL) goto nomem;
@@ -557,10 +369,10 @@ nomem:
                     (long long)n);
 done:
   if (j.tab != NULL)
-    for (int w = 0; w < nw; w++) fk_reset(&j.tab[w]);
+    for (int w = 0; w < nw; w++) sc_reset(&j.tab[w]);
   zb_free(j.tab);
   zb_free(j.mworker);
-  fk_reset(&gt);
+  sc_reset(&gt);
   zb_free(fmap);
   zb_free(foff);
   zb_free(gfirst);
@@ -868,9 +680,28 @@ done:
 
 /* ---- isin ---------------------------------------------------------------- */
 
+/* Index of the entry equal to the key, or -1 (the table's strings are rows
+ * of column v). */
+static inline int64_t sc_find(const sc_table *t, const zb_column *v, uint64_t w0, uint64_t w1,
+                              uint64_t h, const char *p, int64_t len) {
+  uint64_t mask = (uint64_t)t->cap - 1, at = (h >> 20) & mask;
+  for (;;) {
+    int32_t e = t->slots[at];
+    if (e < 0) return -1;
+    const sc_entry *x = &t->ent[e];
+    if (x->h == h && x->w0 == w0 && x->w1 == w1) {
+      if (!(h & 1)) return e;
+      int64_t l2;
+      const char *q = zb__str(v, x->row, &l2);
+      if (l2 == len && sc_tail_equal(p, q, len)) return e;
+    }
+    at = (at + 1) & mask;
+  }
+}
+
 typedef struct si_job {
   const zb_column *c, *v;
-  const fk_table *tab;
+  const sc_table *tab;
   uint8_t *bits;
 } si_job;
 
@@ -889,17 +720,18 @@ static void si_morsel(void *ctx, int64_t task, int worker) {
       if (!((valid >> b) & 1)) continue;
       int64_t r = base + b;
       const char *p = chars + off[r];
-      fk_entry k;
-      fk_key(p, off[r + 1] - off[r], end, &k);
-      if (fk_find(j->tab, j->v, &k, p) >= 0) w |= UINT64_C(1) << b;
+      int64_t len = off[r + 1] - off[r];
+      uint64_t w0, w1, h;
+      sc_key(p, len, end, &w0, &w1, &h);
+      if (sc_find(j->tab, j->v, w0, w1, h, p, len) >= 0) w |= UINT64_C(1) << b;
     }
     zb__store_bits(j->bits, base, w, m);
   }
 }
 
 zb_status zb__string_isin(const zb_column *c, const zb_column *v, uint8_t *bits, zb_error *err) {
-  fk_table t;
-  if (!fk_init(&t, v->length))
+  sc_table t;
+  if (!sc_init(&t, v->length))
     return zb_error_set(err, ZB_ENOMEM, "out of host memory (isin: a table of %lld strings)",
                         (long long)v->length);
   const int64_t *off = (const int64_t *)v->data->data + v->offset;
@@ -909,9 +741,10 @@ zb_status zb__string_isin(const zb_column *c, const zb_column *v, uint8_t *bits,
   for (int64_t r = 0; r < v->length; r++) {
     if (!zb_column_is_valid(v, r)) continue;
     const char *p = chars + off[r];
-    fk_entry k;
-    fk_key(p, off[r + 1] - off[r], end, &k);
-    if (fk_find_insert(&t, v, &k, p, r) < 0) {
+    int64_t len = off[r + 1] - off[r];
+    uint64_t w0, w1, h;
+    sc_key(p, len, end, &w0, &w1, &h);
+    if (sc_find_insert(&t, v, w0, w1, h, p, len, r) < 0) {
       st = zb_error_set(err, ZB_ENOMEM, "out of host memory (isin: a table of %lld strings)",
                         (long long)v->length);
       break;
@@ -921,6 +754,6 @@ zb_status zb__string_isin(const zb_column *c, const zb_column *v, uint8_t *bits,
     si_job j = {c, v, &t, bits};
     st = zb_parallel_for(zb__morsels(c->length), si_morsel, &j, err);
   }
-  fk_reset(&t);
+  sc_reset(&t);
   return st;
 }
