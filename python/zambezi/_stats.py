@@ -121,9 +121,9 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
     if how == "count":
         return valid_count(col)
     if col.dtype.startswith("duration"):
-        return _reduce_duration(col, how, skipna, ddof, min_count, what)
+        return _nat_for_none(_reduce_duration(col, how, skipna, ddof, min_count, what))
     if col.dtype.startswith("timestamp") and how in _TIMESTAMP_REDUCTIONS:
-        return _reduce_timestamp(col, how, skipna, ddof)
+        return _nat_for_none(_reduce_timestamp(col, how, skipna, ddof))
     check_reducible(col, how, what)
     if how in ("any", "all"):
         return _any_all(col, how, skipna)
@@ -150,6 +150,19 @@ _DURATION_REDUCTIONS = ("sum", "mean", "min", "max", "median", "std")
 _TIMESTAMP_REDUCTIONS = ("mean", "min", "max", "median", "std")
 
 
+def _nat_for_none(value):
+    """A timestamp or duration reduction with no value: pandas' NaT, as
+    pandas gives it (and as to_list and .iloc give a missing time); None
+    without pandas."""
+    if value is not None:
+        return value
+    try:
+        import pandas as pd
+    except ImportError:
+        return None
+    return pd.NaT
+
+
 def box_timestamp(value, unit, tz):
     """A count of unit since the epoch (UTC) as pandas' Timestamp in zone
     tz, its unit and nanoseconds kept (datetime.datetime without pandas);
@@ -172,7 +185,7 @@ def _reduce_timestamp(col, how, skipna, ddof):
     """min, max, mean, median of a timestamp column as pandas' Timestamp
     (std as a Timedelta), of the int64 counts: mean and std in float64 as
     pandas' nanops computes them (numpy whole-column arithmetic), truncated
-    to whole units; NaT as None."""
+    to whole units; None when there is no value (reduce_column: NaT)."""
     if (not skipna and col.null_count) or col.null_count == col.length:
         return None
     raw = _core.cast(col, "int64")
@@ -218,8 +231,9 @@ _PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 
 def _reduce_duration(col, how, skipna, ddof, min_count, what):
     """Reductions of a duration column, as pandas' timedelta64 gives them:
-    a Timedelta (NaT as None); mean, median and std of the int64 counts,
-    truncated to whole units (var is undefined, as in pandas)."""
+    a Timedelta (None when there is no value; reduce_column: NaT); mean,
+    median and std of the int64 counts, truncated to whole units (var is
+    undefined, as in pandas)."""
     if how not in _DURATION_REDUCTIONS:
         raise DTypeError(f"{how}: {what} has dtype {col.dtype}; {how} is not defined "
                          "for durations")

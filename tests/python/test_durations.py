@@ -159,8 +159,10 @@ def test_reductions(unit):
         assert got == exp, how
     assert z.count() == p.count()
     empty = zb.Series(p[p.isna()])
-    assert empty.min() is None and empty.mean() is None
-    assert z.sum(skipna=False) is None
+    pe = p[p.isna()]
+    assert pe.min() is pd.NaT and pe.mean() is pd.NaT  # pandas' answer
+    assert empty.min() is pd.NaT and empty.mean() is pd.NaT
+    assert p.sum(skipna=False) is pd.NaT and z.sum(skipna=False) is pd.NaT
 
 
 def test_sort_unique_isin_fillna_shift():

@@ -165,7 +165,7 @@ def test_timestamp_scalars():
         assert z.iloc[0] == s.iloc[0] and isinstance(z.iloc[0], pd.Timestamp)
         assert z.loc[3] == s.loc[3] and str(z.loc[3].tz) == str(s.loc[3].tz)
         assert z.iloc[1] is pd.NaT and s.iloc[1] is pd.NaT
-        assert z.max(skipna=False) is None
+        assert z.max(skipna=False) is pd.NaT and s.max(skipna=False) is pd.NaT
 
 
 def test_corrupt_zone_file_is_an_error(monkeypatch):
