@@ -948,6 +948,20 @@ static zb_status select_columns(reader *r, const zb_ipc_options *o) {
   return ZB_OK;
 }
 
+/* Record batch b's header and body (what: "record batch b", for
+ * messages), after a Ctrl-C check. */
+zb_status batch_message(reader *r, int64_t b, zb__fbt *hdr, int64_t *body, int64_t *body_len,
+                        char *what, size_t what_size) {
+  if (zb_cancel_requested())
+    return zb_error_set(r->err, ZB_ECANCEL, "reading '%s' cancelled", r->name);
+  snprintf(what, what_size, "record batch %lld", (long long)b);
+  zb__fbt msg;
+  bool eos;
+  ZB_RETURN_NOT_OK(read_message(r, r->batch_at[b], &msg, body, body_len, &eos));
+  if (eos) return corrupt(r, "%s is missing", what);
+  return message_header(r, &msg, IPC_MSG_RECORD_BATCH, hdr, r->batch_at[b]);
+}
+
 /* Every batch of the selected columns, imported batch by batch and
  * concatenated (one batch: shared where it lies in the file). */
 zb_status read_batches(reader *r, zb_table **out) {
@@ -1047,22 +1061,10 @@ zb_status read_batches(reader *r, zb_table **out) {
     }
   }
   for (int64_t i = 0; i < nb; i++) {
-    if (zb_cancel_requested()) {
-      st = zb_error_set(r->err, ZB_ECANCEL, "reading '%s' cancelled", r->name);
-      goto done;
-    }
-    zb__fbt msg, hdr;
+    zb__fbt hdr;
     int64_t body, body_len;
-    bool eos;
     char what[64];
-    snprintf(what, sizeof what, "record batch %lld", (long long)i);
-    if ((st = read_message(r, r->batch_at[i], &msg, &body, &body_len, &eos)) != ZB_OK) goto done;
-    if (eos) {
-      st = corrupt(r, "%s is missing", what);
-      goto done;
-    }
-    if ((st = message_header(r, &msg, IPC_MSG_RECORD_BATCH, &hdr, r->batch_at[i])) != ZB_OK)
-      goto done;
+    if ((st = batch_message(r, i, &hdr, &body, &body_len, what, sizeof what)) != ZB_OK) goto done;
     if ((st = plan_batch(r, &p, &hdr, r->f->base + body, body_len, r->sel, ns, &batches[i],
                          what)) != ZB_OK)
       goto done;

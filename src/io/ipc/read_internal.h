@@ -73,6 +73,7 @@ typedef struct reader {
 #define read_batches zb__ipc_read_batches
 #define read_mixed zb__ipc_read_mixed
 #define parse_field zb__ipc_parse_field
+#define batch_message zb__ipc_batch_message
 
 /* A ParseError naming the file. */
 zb_status corrupt(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -92,6 +93,10 @@ zb_status locate_buffer(reader *r, const uint8_t *body, int64_t body_len, const 
 /* The first node, buffer and view column of field f in a batch. */
 zb_status field_start(reader *r, int64_t f, const zb__fbv *variadic, const char *what,
                       int64_t *node, int64_t *buf, int64_t *view);
+/* Record batch b's header and body, after a Ctrl-C check; what gets
+ * "record batch b" for messages. */
+zb_status batch_message(reader *r, int64_t b, zb__fbt *hdr, int64_t *body, int64_t *body_len,
+                        char *what, size_t what_size);
 /* The header of a RecordBatch: rows, nodes, buffers, variadic counts, codec. */
 zb_status batch_header(reader *r, const zb__fbt *rb, const char *what, int64_t *length,
                        zb__fbv *nodes, zb__fbv *bufs, zb__fbv *variadic, int *codec);

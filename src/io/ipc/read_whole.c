@@ -433,22 +433,10 @@ static zb_status read_assembled(reader *r, const int64_t *ks, int64_t nc,
   /* plan: every batch's pieces, the rows and characters before each */
   int64_t rows = 0;
   for (int64_t b = 0; b < nb; b++) {
-    if (zb_cancel_requested()) {
-      st = zb_error_set(r->err, ZB_ECANCEL, "reading '%s' cancelled", r->name);
-      goto done;
-    }
-    zb__fbt msg, hdr;
+    zb__fbt hdr;
     int64_t body, body_len;
-    bool eos;
     char what[64];
-    snprintf(what, sizeof what, "record batch %lld", (long long)b);
-    if ((st = read_message(r, r->batch_at[b], &msg, &body, &body_len, &eos)) != ZB_OK) goto done;
-    if (eos) {
-      st = corrupt(r, "%s is missing", what);
-      goto done;
-    }
-    if ((st = message_header(r, &msg, IPC_MSG_RECORD_BATCH, &hdr, r->batch_at[b])) != ZB_OK)
-      goto done;
+    if ((st = batch_message(r, b, &hdr, &body, &body_len, what, sizeof what)) != ZB_OK) goto done;
     for (int64_t c = 0; c < nc; c++) {
       asm_piece *p = &j.pieces[b * nc + c];
       const int64_t f = r->sel[ks[c]];
