@@ -37,7 +37,9 @@
  * ISO 8601 ("2024-01-02T03:04:05.000", "Z" for a column with a timezone);
  * durations as counts of date_unit; date32 as a timestamp at midnight;
  * strings escaped as pandas does ('/' as "\/", control characters as
- * \u00XX, non-ASCII as \uXXXX when force_ascii).  Lines end with '\n'
+ * \u00XX, non-ASCII as \uXXXX when force_ascii); lists (lists of lists
+ * too) as JSON arrays of their elements' text, a null list as null.
+ * Lines end with '\n'
  * (also the last); lines=false writes "[{...},{...}]".
  */
 #ifndef ZAMBEZI_IO_JSON_H

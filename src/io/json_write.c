@@ -20,6 +20,11 @@
  *     characters as \u00XX, and with force_ascii every non-ASCII character
  *     as \uXXXX (a surrogate pair beyond the BMP), lowercase hex.
  *   - timestamps, date32 and durations: see io_json.h.
+ *   - lists (of any of these, lists of lists too): '[' the elements'
+ *     texts joined by ',' ']', a null list as null (pandas' text of an
+ *     object column of Python lists).  A list column's morsel formats the
+ *     child rows its lists span first, in one call of the same per-column
+ *     loop (recursing once per level), then joins each row's elements.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -211,6 +216,7 @@ typedef struct wcol {
   int64_t dict_off;
   int64_t per_sec; /* timestamp/duration ticks per second (date32: days) */
   bool utc;
+  struct wcol *child; /* list: the child column's (NULL otherwise) */
   obuf key0, key;  /* '{"name":' and ',"name":' */
 } wcol;
 
@@ -241,6 +247,9 @@ static inline int64_t to_unit(int64_t v, int64_t per_sec, int64_t out_per_sec) {
 }
 
 #define NULL_AT(wc, j) ((wc)->valid != NULL && !zb_bit_get((wc)->valid, (j)))
+
+static bool format_lists(const writer *w, const wcol *wc, int64_t r0, int64_t r1, obuf *t,
+                         int64_t *off);
 
 /* Format rows [r0, r1) of column wc into t (one offset per row in off). */
 static bool format_column(const writer *w, const wcol *wc, int64_t r0, int64_t r1, obuf *t,
@@ -331,8 +340,50 @@ static bool format_column(const writer *w, const wcol *wc, int64_t r0, int64_t r
       }
       return true;
     }
+    case ZB_LIST: return format_lists(w, wc, r0, r1, t, off);
     default: return false; /* checked before */
   }
+}
+
+/* Rows [r0, r1) of list column wc: its child rows [o[r0], o[r1]) are
+ * formatted first (all the lists of these rows span them, a null list's
+ * too), then each row is '[' its elements joined by ',' ']', or null. */
+static bool format_lists(const writer *w, const wcol *wc, int64_t r0, int64_t r1, obuf *t,
+                         int64_t *off) {
+  const zb_column *c = wc->c;
+  const int64_t *o = (const int64_t *)wc->data + c->offset;
+  int64_t cs = o[r0], ce = o[r1];
+  obuf ct = {0};
+  int64_t *coff = (int64_t *)zb_malloc((size_t)(ce - cs + 1) * sizeof(int64_t));
+  bool ok = coff != NULL && format_column(w, wc->child, cs, ce, &ct, coff);
+  for (int64_t i = 0; ok && i < r1 - r0; i++) {
+    int64_t j = r0 + i;
+    if (NULL_AT(wc, c->offset + j)) {
+      ok = ob_grow(t, 4);
+      if (ok) {
+        memcpy(t->p + t->n, "null", 4);
+        t->n += 4;
+      }
+    } else {
+      int64_t a = o[j] - cs, e = o[j + 1] - cs;
+      ok = ob_grow(t, coff[e] - coff[a] + (e - a) + 2);
+      if (ok) {
+        char *p = t->p + t->n;
+        *p++ = '[';
+        for (int64_t k = a; k < e; k++) {
+          if (k > a) *p++ = ',';
+          memcpy(p, ct.p + coff[k], (size_t)(coff[k + 1] - coff[k]));
+          p += coff[k + 1] - coff[k];
+        }
+        *p++ = ']';
+        t->n = p - t->p;
+      }
+    }
+    off[i + 1] = t->n;
+  }
+  zb_free(ct.p);
+  zb_free(coff);
+  return ok;
 }
 
 static void write_task(void *ctx, int64_t task, int worker) {
@@ -372,12 +423,59 @@ nomem:
   tk->st = ZB_ENOMEM;
 }
 
+/* Whether to_json writes column c's dtype (a list: its elements'). */
+static bool json_type_ok(const zb_column *c) {
+  if (c->type == ZB_LIST) return c->child != NULL && json_type_ok(c->child);
+  return (c->type >= ZB_INT8 && c->type <= ZB_FLOAT64) || c->type == ZB_BOOL ||
+         c->type == ZB_STRING || c->type == ZB_DATE32 || c->type == ZB_TIMESTAMP ||
+         c->type == ZB_DURATION ||
+         (c->type == ZB_CATEGORICAL && c->dictionary && c->dictionary->type == ZB_STRING);
+}
+
+static bool holds_duration(const zb_column *c) {
+  while (c->type == ZB_LIST) c = c->child;
+  return c->type == ZB_DURATION;
+}
+
+/* Fill wc for column c (json_type_ok), a list's child wcol too; false
+ * when out of memory (what was allocated is freed by wcol_free). */
+static bool wcol_init(wcol *wc, const zb_column *c) {
+  wc->c = c;
+  wc->valid = c->validity && c->null_count > 0 ? (const uint8_t *)c->validity->data : NULL;
+  wc->data = c->data ? (const uint8_t *)c->data->data : NULL;
+  if (c->type == ZB_STRING) {
+    wc->offsets = (const int64_t *)c->data->data;
+    wc->chars = c->chars ? (const char *)c->chars->data : "";
+  } else if (c->type == ZB_CATEGORICAL) {
+    const zb_column *dc = c->dictionary;
+    wc->offsets = (const int64_t *)dc->data->data;
+    wc->chars = dc->chars ? (const char *)dc->chars->data : "";
+    wc->dict_off = dc->offset;
+  } else if (c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) {
+    wc->per_sec = k_per_sec[c->unit <= ZB_NANO ? c->unit : ZB_MICRO];
+    wc->utc = c->type == ZB_TIMESTAMP && c->timezone != NULL && c->timezone[0] != '\0';
+  } else if (c->type == ZB_DATE32) {
+    wc->per_sec = 1;
+  } else if (c->type == ZB_LIST) {
+    wc->child = (wcol *)zb_calloc(1, sizeof(wcol));
+    if (wc->child == NULL) return false;
+    return wcol_init(wc->child, c->child);
+  }
+  return true;
+}
+
+static void wcol_free(wcol *wc) {
+  zb_free(wc->key0.p);
+  zb_free(wc->key.p);
+  if (wc->child != NULL) {
+    wcol_free(wc->child);
+    zb_free(wc->child);
+  }
+}
+
 static void writer_free(writer *w, int64_t ntasks) {
   if (w->cols)
-    for (int64_t k = 0; k < w->ncols; k++) {
-      zb_free(w->cols[k].key0.p);
-      zb_free(w->cols[k].key.p);
-    }
+    for (int64_t k = 0; k < w->ncols; k++) wcol_free(&w->cols[k]);
   if (w->tasks)
     for (int64_t q = 0; q < ntasks; q++) {
       wtask *tk = &w->tasks[q];
@@ -411,15 +509,14 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
                                          "first");
   for (int64_t k = 0; k < t->num_columns; k++) {
     const zb_column *c = t->columns[k];
-    bool ok = (c->type >= ZB_INT8 && c->type <= ZB_FLOAT64) || c->type == ZB_BOOL ||
-              c->type == ZB_STRING || c->type == ZB_DATE32 || c->type == ZB_TIMESTAMP ||
-              c->type == ZB_DURATION ||
-              (c->type == ZB_CATEGORICAL && c->dictionary && c->dictionary->type == ZB_STRING);
-    if (!ok)
+    if (!json_type_ok(c)) {
+      char tb[128];
       return zb_error_set(err, ZB_ENOTSUP, "JSON write: column '%s' has a dtype (%s) to_json "
-                                           "cannot write", t->names[k], zb_type_name(c->type));
-    if (c->type == ZB_DURATION && opts->iso_dates)
-      return zb_error_set(err, ZB_ENOTSUP, "JSON write: column '%s' is a duration: "
+                                           "cannot write", t->names[k],
+                          zb_column_type_text(c, tb, sizeof tb));
+    }
+    if (holds_duration(c) && opts->iso_dates)
+      return zb_error_set(err, ZB_ENOTSUP, "JSON write: column '%s' holds durations: "
                                            "date_format='iso' is not supported for durations "
                                            "(use date_format='epoch')", t->names[k]);
   }
@@ -445,24 +542,7 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
   }
   for (int64_t k = 0; k < w.ncols; k++) {
     wcol *wc = &w.cols[k];
-    const zb_column *c = t->columns[k];
-    wc->c = c;
-    wc->valid = c->validity && c->null_count > 0 ? (const uint8_t *)c->validity->data : NULL;
-    wc->data = c->data ? (const uint8_t *)c->data->data : NULL;
-    if (c->type == ZB_STRING) {
-      wc->offsets = (const int64_t *)c->data->data;
-      wc->chars = c->chars ? (const char *)c->chars->data : "";
-    } else if (c->type == ZB_CATEGORICAL) {
-      const zb_column *dc = c->dictionary;
-      wc->offsets = (const int64_t *)dc->data->data;
-      wc->chars = dc->chars ? (const char *)dc->chars->data : "";
-      wc->dict_off = dc->offset;
-    } else if (c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) {
-      wc->per_sec = k_per_sec[c->unit <= ZB_NANO ? c->unit : ZB_MICRO];
-      wc->utc = c->type == ZB_TIMESTAMP && c->timezone != NULL && c->timezone[0] != '\0';
-    } else if (c->type == ZB_DATE32) {
-      wc->per_sec = 1;
-    }
+    if (!wcol_init(wc, t->columns[k])) goto nomem;
     const char *name = t->names[k] ? t->names[k] : "";
     for (int f = 0; f < 2; f++) {
       obuf *kb = f == 0 ? &wc->key0 : &wc->key;

@@ -4,9 +4,14 @@
  * do not know lists, and every allocation of take/filter/concat failed in
  * turn.  Expected values are written out by hand.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "io_util.h"
 #include "test.h"
+#include "zambezi/io_json.h"
+
+
 #include "zambezi/arrow.h"
 #include "zambezi/compute.h"
 #include "zambezi/list.h"
@@ -310,4 +315,55 @@ ZB_TEST(test_list_fail_each_allocation) {
     failures++;
   }
   ZB_CHECK(failures > 10);
+}
+
+/* to_json of a list column and of a list of lists: JSON arrays, null for
+ * a null list or element (the text pandas writes for these Python lists,
+ * by hand); a slice starting mid-column; then every allocation of the
+ * write failed in turn. */
+ZB_TEST(list_json_write) {
+  zb_error err = {{0}};
+  zb_column *l = NULL, *ll = NULL, *sl = NULL;
+  zb_table *t = NULL;
+  ZB_CHECK_OK(sample(&l, &err), &err);
+  if (l == NULL) return;
+  /* [[[1,2],null], [[],[3,null,5]], [[6]]]: offsets 0,2,4,5 over l */
+  static const int64_t offs[] = {0, 2, 4, 5};
+  zb_buffer *o = NULL;
+  ZB_CHECK_OK(zb_buffer_new(ZB_CPU, sizeof offs, &o, &err), &err);
+  memcpy(o->data, offs, sizeof offs);
+  ZB_CHECK_OK(zb_column_make_list(3, 0, NULL, o, l, 0, &ll, &err), &err);
+  zb_buffer_release(o);
+  ZB_CHECK_OK(zb_column_slice(l, 1, 3, &sl, &err), &err); /* None, [], [3, None, 5] */
+  zb_column *cols[2] = {sl, ll};
+  const char *names[2] = {"l", "ll"};
+  if (sl != NULL && ll != NULL) ZB_CHECK_OK(zb_table_make(2, cols, names, &t, &err), &err);
+  if (t != NULL) {
+    zb_test_text out = {NULL, 0, 0};
+    ZB_CHECK_OK(zb_json_write(t, NULL, zb_test_text_write, &out, &err), &err);
+    const char *want = "{\"l\":null,\"ll\":[[1,2],null]}\n"
+                       "{\"l\":[],\"ll\":[[],[3,null,5]]}\n"
+                       "{\"l\":[3,null,5],\"ll\":[[6]]}\n";
+    if (out.p == NULL || strcmp(out.p, want) != 0)
+      zb_test_fail(__FILE__, __LINE__, "got:\n%s", out.p ? out.p : "(null)");
+    free(out.p);
+    bool done = false;
+    for (int64_t q = 1; q < 10000 && !done; q++) {
+      zb_test_text o2 = {NULL, 0, 0};
+      zb_alloc_fail_after(q);
+      zb_status ws = zb_json_write(t, NULL, zb_test_text_write, &o2, &err);
+      zb_alloc_fail_after(0);
+      free(o2.p);
+      if (ws == ZB_OK) done = true;
+      else if (ws != ZB_ENOMEM) {
+        zb_test_fail(__FILE__, __LINE__, "write allocation %lld: %s", (long long)q, err.message);
+        break;
+      }
+    }
+    ZB_CHECK(done);
+  }
+  zb_table_release(t);
+  zb_column_release(sl);
+  zb_column_release(ll);
+  zb_column_release(l);
 }

@@ -275,7 +275,8 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
     timestamps as epoch milliseconds (``date_unit``) or, with
     ``date_format="iso"``, ISO 8601 text (``Z`` for a column with a time
     zone); non-ASCII text as ``\uXXXX`` unless ``force_ascii=False``; ``/``
-    as ``\/``.  The index is not written (orient "records").
+    as ``\/``; list columns (lists of lists too) as JSON arrays, a null
+    list as ``null``.  The index is not written (orient "records").
 
     Differences from pandas: other orients raise UnsupportedError, pandas'
     default included (``orient=None``, "columns" for a DataFrame: pass
