@@ -100,7 +100,12 @@ def from_list(values, names=None):
 
 
 def _level(values):
-    kinds = {type(v) for v in values if v is not None}
+    def nan(v):
+        return isinstance(v, float) and v != v
+
+    kinds = {type(v) for v in values if v is not None and not nan(v)}
+    if kinds == {str}:  # NaN among text labels is a missing label (pandas' str Index)
+        values = [None if nan(v) else v for v in values]
     if len(kinds) > 1 and not kinds <= {int, float, bool}:
         values = [None if v is None else str(v) for v in values]
     if not values:

@@ -732,6 +732,7 @@ def _normalize(out, normalize, margins):
 def _dummies(col, prefix, sep, dummy_na, drop_first, dtype):
     """(engine columns, labels) of the indicator columns of one column."""
     col = col if col.device == "cpu" else col.to_device("cpu")
+    categorical = col.dtype == "category"
     if col.dtype == "string":  # sorted distinct values and codes, one engine pass
         col = _core.cast(col, "category")
     if col.dtype == "category":
@@ -753,6 +754,9 @@ def _dummies(col, prefix, sep, dummy_na, drop_first, dtype):
     labels = list(cats)
     if dummy_na:
         codes = np.where(codes < 0, k, codes)
+        if col.dtype.startswith(("int", "uint")):
+            # pandas inserts NaN into the levels: integer levels become float64
+            labels = [float(v) for v in labels]
         labels.append(float("nan"))
         k += 1
     start = 1 if drop_first else 0
@@ -761,12 +765,18 @@ def _dummies(col, prefix, sep, dummy_na, drop_first, dtype):
     hot = _core.one_hot(_core.column_from_buffer(np.ascontiguousarray(codes, dtype=np.int64)),
                         k)
     cols, out_labels = [], []
+    if prefix is None and categorical:
+        # pandas labels them with a CategoricalIndex of the column's categories
+        out_labels = _core.categorical_from_codes(
+            np.array([j if j < len(cats) else -1 for j in range(start, k)], dtype=np.int32),
+            col.dictionary)
     for j in range(start, k):
         ind = hot.column(j)
         cols.append(ind if np_dtype == np.bool_ else _core.cast(ind, np_dtype.name))
         lb = labels[j]
         if prefix is None:
-            out_labels.append(lb)
+            if isinstance(out_labels, list):
+                out_labels.append(lb)
         else:
             out_labels.append(f"{prefix}{sep}{_fmt(lb)}")
     return cols, out_labels
@@ -787,6 +797,11 @@ def get_dummies(data, prefix=None, prefix_sep="_", dummy_na=False, columns=None,
     Series the labels are the values (or ``prefix``).  ``dummy_na`` adds a
     column for missing values, ``drop_first`` leaves out the first value,
     ``dtype`` is the indicators' dtype (default bool, as pandas 3).
+    Without a prefix the labels are pandas': the values, NaN for the
+    missing-value column (integer values then become floats), a
+    CategoricalIndex for a categorical.  Difference from pandas: boolean
+    values with ``dummy_na`` are labelled by a boolean Index with a missing
+    label (pandas: an object Index of False, True, NaN).
 
     Examples
     --------
@@ -811,8 +826,11 @@ def get_dummies(data, prefix=None, prefix_sep="_", dummy_na=False, columns=None,
             raise InvalidValueError("get_dummies: a Series takes one str prefix")
         cols, labels = _dummies(s._col, pre, prefix_sep, dummy_na, drop_first, dtype)
         df_cls = s._constructor_expanddim
-        out = _labels.frame_from(df_cls, cols, labels, s._index)
-        return out
+        if isinstance(labels, list):
+            return _labels.frame_from(df_cls, cols, labels, s._index)
+        out = df_cls._wrap(_core.table_from_columns(cols, [f"c{j}" for j in range(len(cols))]),
+                           s._index)
+        return _labels.attach(out, _ix.Index._from_columns([labels], [None]))
     t = data._table
     names = list(t.names)
     if columns is None:

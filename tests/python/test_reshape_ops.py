@@ -200,6 +200,30 @@ def test_get_dummies_series(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kw", [dict(dummy_na=True), dict(dummy_na=True, drop_first=True),
+                                dict(dummy_na=True, prefix="p"), dict(drop_first=True), {}])
+def test_get_dummies_missing_label_as_pandas(seed, kw):
+    # the missing-value column is labelled NaN (not the text 'nan'); integer
+    # levels become floats beside it; a categorical gives a CategoricalIndex
+    pdf, df = _data(60, seed)
+    ints = np.random.default_rng(seed).integers(0, 4, 60)
+    floats = np.where(ints == 2, np.nan, ints / 4)
+    cases = [(df["city"], pdf["city"]), (df["cat"], pdf["cat"]), (df["kind"], pdf["kind"]),
+             (zb.Series(ints), pd.Series(ints)), (zb.Series(floats), pd.Series(floats))]
+    for z, p in cases:
+        got, exp = zb.get_dummies(z, **kw).to_pandas(), pd.get_dummies(p, **kw)
+        pd.testing.assert_index_equal(got.columns, exp.columns)
+        assert got.to_numpy().tolist() == exp.to_numpy().tolist(), (p.dtype, kw)
+    # a frame (prefixes are the column names), columns= naming an int column
+    pdf = pdf.assign(n=ints)
+    df = zb.DataFrame(pdf)
+    for ckw in ({}, dict(columns=["city", "n", "cat"])):
+        got, exp = zb.get_dummies(df, **kw, **ckw), pd.get_dummies(pdf, **kw, **ckw)
+        assert got.to_pandas().columns.to_list() == exp.columns.to_list(), ckw
+        assert_frame_like(got, exp, f"dummies {kw} {ckw}")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_str_get_dummies(seed):
     rng = np.random.default_rng(seed)
     tok = np.array(["a", "é", "bc", ""])
