@@ -27,11 +27,13 @@ docstrings):
 - ``==`` / ``!=`` of two list Series compare row by row as pandas compares
   its Python lists (a null row is unequal to everything, a null element
   equals a null element); ``<`` and the others, sorting, hashing
-  (value_counts, unique, drop_duplicates ...) and arithmetic of lists are
-  not supported (DTypeError, a TypeError as pandas' "unhashable type:
-  'list'");
+  (value_counts, unique, drop_duplicates, group-by keys ...; pandas'
+  list ArrowDtype refuses them too) and arithmetic of lists are not
+  supported (DTypeError naming the dtype, a TypeError as pandas'
+  "unhashable type: 'list'");
 - ``to_csv`` writes Python's text of each list (as pandas), in C
-  (``list_repr``); ``to_json`` of lists is not supported yet;
+  (``list_repr``); ``to_json`` writes JSON arrays (as pandas writes
+  its Python lists), in C; ``read_json`` keeps arrays as their JSON text;
 - ``str.findall`` of a pattern with several groups gives
   ``list<list<string>>`` where pandas gives lists of tuples;
 - ``dtype="list<T>"`` (or ``zb.ListDtype(T)``, pyarrow's

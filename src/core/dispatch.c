@@ -264,13 +264,29 @@ static bool reads_list(const zb__call *c) {
   }
 }
 
+/* The first list column c reads (for a message), or NULL. */
+static const zb_column *first_list(const zb__call *c) {
+  for (int k = 0; k < 3; k++)
+    if (c->in[k] != NULL && c->in[k]->type == ZB_LIST) return c->in[k];
+  for (int s = 0; c->op == ZB__OP_JOIN && s < 2; s++)
+    for (int64_t k = 0; c->keys[s] != NULL && k < c->p.join.n_keys; k++)
+      if (c->keys[s][k]->type == ZB_LIST) return c->keys[s][k];
+  for (int64_t k = 0; c->table != NULL && k < c->table->num_columns; k++)
+    if (c->table->columns[k]->type == ZB_LIST) return c->table->columns[k];
+  return NULL;
+}
+
 zb_status zb__dispatch(zb_device dev, zb__call *c, zb_error *err) {
   c->out[0] = c->out[1] = NULL;
   c->out_table = NULL;
   c->out_count = 0;
-  if (reads_list(c))
-    return zb_error_set(err, ZB_ETYPE, "%s is not supported for list columns",
-                        c->name != NULL ? c->name : zb__op_name(c->op));
+  if (reads_list(c)) {
+    const zb_column *lc = first_list(c);
+    char tb[128];
+    return zb_error_set(err, ZB_ETYPE, "%s is not supported for list columns%s%s%s",
+                        c->name != NULL ? c->name : zb__op_name(c->op), lc ? " (dtype " : "",
+                        lc ? zb_column_type_text(lc, tb, sizeof tb) : "", lc ? ")" : "");
+  }
   const zb_backend *be = zb__backend_for(dev.kind);
   if (be == NULL) return zb_error_set(err, ZB_ENODEVICE, "no backend for the data's device");
   bool native = zb__backend_supports(be, c);

@@ -178,6 +178,31 @@ def test_unique_of_lists_raises_typeerror_as_pandas():
             getattr(zb.Series(data), method)()
 
 
+def test_hashing_lists_refused_as_pandas_arrow_lists_refuse_it():
+    # pandas' list ArrowDtype has no value_counts / unique / duplicated /
+    # group-by kernel for lists (ArrowNotImplementedError); zambezi refuses
+    # them too, naming the operation and the list's dtype
+    data = [[1, 2], [1, 2], None, [3]]
+    arrow = pd.Series(data, dtype=pd.ArrowDtype(pa.list_(pa.int64())))
+    z = zb.Series(data)
+    zz = zb.Series([[["a"]], None])
+    df = zb.DataFrame({"k": data, "v": [1, 2, 3, 4]})
+    for name, pcall, zcall in [
+            ("value_counts", arrow.value_counts, z.value_counts),
+            ("unique", arrow.unique, z.unique),
+            ("duplicated", arrow.duplicated, z.duplicated),
+            ("duplicated", arrow.drop_duplicates, z.drop_duplicates),
+            ("groupby", lambda: pd.DataFrame({"k": arrow, "v": range(4)}).groupby("k").sum(),
+             lambda: df.groupby("k").sum())]:
+        with pytest.raises(NotImplementedError):
+            pcall()
+        with pytest.raises(DTypeError, match=rf"{name} is not supported for list columns "
+                                             rf"\(dtype list<int64>\)"):
+            zcall()
+    with pytest.raises(DTypeError, match=r"\(dtype list<list<string>>\)"):
+        zz.value_counts()
+
+
 @pytest.mark.parametrize("data,value", [
     ([[1, 2], [3, None], None, [], [2, 2]], 2),
     ([[1, 2], [3, None], None, [], [2, 2]], 3),
