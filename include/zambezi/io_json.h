@@ -17,9 +17,13 @@
  *     true/false is bool; one of strings is string, or numbers when every
  *     string parses as one and coerce_numbers is set (pandas' dtype=True);
  *     numbers and strings mixed: numbers when every value parses as one,
- *     else string (the numbers' text); nested objects and arrays are kept
- *     as their JSON text in a string column, as are columns that mix
- *     booleans with other kinds; a column with no value is float64;
+ *     else string (the numbers' text); a column whose values are all
+ *     arrays (or null) whose elements are all numbers, all strings, all
+ *     booleans or all such arrays (nulls aside) is a list column, its
+ *     child typed by these rules (strings not coerced to numbers); other
+ *     nested objects and arrays are kept as their JSON text in a string
+ *     column, as are columns that mix booleans with other kinds; a column
+ *     with no value is float64;
  *   - dates are not recognised here (the Python layer converts the columns
  *     pandas' convert_dates names);
  *   - strings are unescaped (\uXXXX and surrogate pairs to UTF-8) and must

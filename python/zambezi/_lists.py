@@ -33,7 +33,8 @@ docstrings):
   "unhashable type: 'list'");
 - ``to_csv`` writes Python's text of each list (as pandas), in C
   (``list_repr``); ``to_json`` writes JSON arrays (as pandas writes
-  its Python lists), in C; ``read_json`` keeps arrays as their JSON text;
+  its Python lists), in C; ``read_json`` reads a column of arrays of one
+  kind of value as a list column (other nested values stay JSON text);
 - ``str.findall`` of a pattern with several groups gives
   ``list<list<string>>`` where pandas gives lists of tuples;
 - ``dtype="list<T>"`` (or ``zb.ListDtype(T)``, pyarrow's

@@ -27,7 +27,8 @@
  *      key or null a null cell -- and each column of the batch goes to the
  *      builder.  Keys are looked up by the key seen at the same place in
  *      the previous record first, then in the chunk's hash table.
- *   5. finish (the builder).
+ *   5. finish (the builder); a column of arrays of one kind of value
+ *      becomes a list column by reading its elements again (arrays_to_list).
  * Line numbers are computed on demand by counting '\n' bytes before the
  * offending byte.
  */
@@ -37,6 +38,7 @@
 #include <string.h>
 
 #include "io/builder.h"
+#include "io/text_format.h"
 #include "io/text_values.h"
 #include "zambezi/io.h"
 
@@ -906,6 +908,103 @@ static zb_status build(reader *r, zb_error *err) {
   return ZB_OK;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Arrays to lists                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* A column whose values were all nested (its cells the values' JSON text)
+ * becomes a list column (pandas' Python lists) when every value is an
+ * array and the arrays' elements (nulls aside) are of one kind: numbers,
+ * strings, booleans, or arrays again.  The elements are re-read by this
+ * reader as JSON lines '{"v":<element>}' (so they take its types, escapes
+ * and numbers; strings stay strings), which turns arrays of arrays into
+ * lists of lists the same way.  Anything else (objects, mixed kinds,
+ * lists nested deeper than ZB_LIST_MAX_DEPTH) stays JSON text.  *col is
+ * replaced on success, left as it was otherwise. */
+static zb_status arrays_to_list(zb_column **col, zb_error *err) {
+  const zb_column *c = *col;
+  if (c->type != ZB_STRING || c->length == 0 || c->offset != 0) return ZB_OK;
+  const int64_t *so = (const int64_t *)c->data->data + c->offset;
+  const char *chars = c->chars ? (const char *)c->chars->data : "";
+  zb__text_buf lines = {0};
+  zb_buffer *offs = NULL;
+  zb_table *child = NULL;
+  zb_column *list = NULL, *empty = NULL;
+  int kinds = 0;
+  zb_status st = zb_buffer_new(ZB_CPU, (c->length + 1) * (int64_t)sizeof(int64_t), &offs, err);
+  if (st != ZB_OK) return st;
+  int64_t *o = (int64_t *)offs->data, count = 0;
+  o[0] = 0;
+  for (int64_t i = 0; i < c->length; i++) {
+    o[i + 1] = count;
+    if (!zb_column_is_valid(c, i)) continue;
+    jp j = {chars, chars + so[i], chars + so[i + 1], NULL, NULL};
+    skip_ws(&j);
+    if (j.p >= j.end || *j.p != '[') goto keep;
+    j.p++;
+    skip_ws(&j);
+    if (j.p < j.end && *j.p == ']') continue;
+    for (;;) {
+      skip_ws(&j);
+      const char *e0 = j.p;
+      int kind = 0;
+      if (j.p < j.end && *j.p == '{') goto keep;
+      if (!parse_value(&j, 1, &kind)) goto keep; /* validated before: not reached */
+      kinds |= kind;
+      int64_t n = j.p - e0;
+      if (!zb__text_buf_grow(&lines, n + 7)) goto nomem;
+      memcpy(lines.p + lines.n, "{\"v\":", 5);
+      memcpy(lines.p + lines.n + 5, e0, (size_t)n);
+      memcpy(lines.p + lines.n + 5 + n, "}\n", 2);
+      lines.n += n + 7;
+      o[i + 1] = ++count;
+      skip_ws(&j);
+      if (j.p < j.end && *j.p == ',') {
+        j.p++;
+        continue;
+      }
+      break;
+    }
+  }
+  if (kinds != 0 && kinds != K_NUM && kinds != K_STR && kinds != K_BOOL && kinds != K_NEST)
+    goto keep;
+  zb_json_read_options ro;
+  zb_json_read_options_init(&ro);
+  ro.coerce_numbers = false;
+  st = zb_json_read_buffer(lines.p, lines.n, &ro, &child, err);
+  if (st != ZB_OK) goto done;
+  const zb_column *v = NULL;
+  if (child->num_columns == 1) {
+    v = child->columns[0];
+  } else { /* no element at all: an empty float64 child, as a column without a value */
+    st = zb_column_new(ZB_FLOAT64, 0, false, 0, &empty, err);
+    if (st != ZB_OK) goto done;
+    v = empty;
+  }
+  if (kinds == K_NEST && v->type != ZB_LIST) goto keep; /* the inner arrays stayed text */
+  st = zb_column_make_list(c->length, 0, c->null_count > 0 ? c->validity : NULL, offs,
+                           (zb_column *)v, c->null_count, &list, err);
+  if (st == ZB_ENOTSUP) goto keep; /* nested too deeply for a list */
+  if (st != ZB_OK) goto done;
+  zb_column_release(*col);
+  *col = list;
+  list = NULL;
+  goto done;
+nomem:
+  st = zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON lists)");
+  goto done;
+keep:
+  st = ZB_OK;
+  if (err != NULL) err->message[0] = '\0';
+done:
+  zb_free(lines.p);
+  zb_buffer_release(offs);
+  zb_table_release(child);
+  zb_column_release(list);
+  zb_column_release(empty);
+  return st;
+}
+
 static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
   r->ws = (wscratch **)zb_calloc(MAX_WORKERS, sizeof(wscratch *));
   if (r->ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
@@ -928,6 +1027,8 @@ static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON table)");
   } else {
     st = zb__builder_finish(r->b, cols, err);
+    for (int64_t g = 0; st == ZB_OK && g < r->ncols; g++)
+      if (r->all.keys[g].kinds == K_NEST) st = arrays_to_list(&cols[g], err);
     if (st == ZB_OK) st = zb_table_make(r->ncols, cols, (const char *const *)r->names, out, err);
     for (int64_t g = 0; g < r->ncols; g++) zb_column_release(cols[g]);
   }

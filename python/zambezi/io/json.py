@@ -15,8 +15,11 @@ default orient of ``to_json`` ("columns"): write records with
 one runs on pandas).
 
 Differences from pandas:
-  - nested objects and arrays are read as their JSON text in a string
-    column (pandas: Python dicts and lists in an object column); a column
+  - a column of JSON arrays whose elements are of one kind (numbers,
+    strings, booleans, or such arrays again) is a list column
+    (``list<T>``; pandas: Python lists in an object column); other nested
+    objects and arrays are read as their JSON text in a string column
+    (pandas: Python dicts and lists); a column
     that mixes kinds (strings and numbers that are not all numeric, or
     booleans with anything else) is a string column of the values' text
     (pandas: an object column of mixed Python values).
@@ -185,10 +188,10 @@ def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes
 
     Notes
     -----
-    Differences from pandas: nested values are JSON text,
-    not Python objects; a column mixing kinds (words and numbers, booleans
-    and anything else) is a string column of the values' text, not an
-    object column; integer and boolean columns with missing values stay
+    Differences from pandas: arrays of one kind of value are list columns
+    (``list<T>``), other nested values JSON text, not Python objects; a
+    column mixing kinds (words and numbers, booleans and anything else) is
+    a string column of the values' text, not an object column; integer and boolean columns with missing values stay
     nullable int64 / bool (pandas: float64); floats are always parsed
     correctly rounded (pandas' ``precise_float=True``); JSON that pandas'
     parser lets through but the JSON grammar forbids (a lone high
@@ -200,9 +203,9 @@ def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes
     >>> data = b'{"a": 1, "b": "x"}\n{"a": 2.5, "c": [1, 2]}\n'
     >>> df = zb.read_json(data, lines=True)
     >>> df.dtypes
-    {'a': 'float64', 'b': 'string', 'c': 'string'}
+    {'a': 'float64', 'b': 'string', 'c': 'list<int64>'}
     >>> df.to_dict("list")
-    {'a': [1.0, 2.5], 'b': ['x', None], 'c': [None, '[1, 2]']}
+    {'a': [1.0, 2.5], 'b': ['x', None], 'c': [None, [1, 2]]}
     >>> zb.read_json(b'[{"n": "7"}, {"n": "8"}]')["n"].to_list()
     [7, 8]
     """
