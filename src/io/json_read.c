@@ -954,8 +954,11 @@ static zb_status arrays_to_list(zb_column **col, zb_error *err) {
       int64_t n = j.p - e0;
       if (!zb__text_buf_grow(&lines, n + 7)) goto nomem;
       memcpy(lines.p + lines.n, "{\"v\":", 5);
-      memcpy(lines.p + lines.n + 5, e0, (size_t)n);
-      memcpy(lines.p + lines.n + 5 + n, "}\n", 2);
+      char *ep = lines.p + lines.n + 5;
+      memcpy(ep, e0, (size_t)n);
+      for (int64_t q = 0; q < n; q++) /* raw line breaks are only whitespace here */
+        if (ep[q] == '\n' || ep[q] == '\r') ep[q] = ' ';
+      memcpy(ep + n, "}\n", 2);
       lines.n += n + 7;
       o[i + 1] = ++count;
       skip_ws(&j);

@@ -141,6 +141,19 @@ def test_read_json_arrays_as_list_columns_match_pandas(lines, seed):
         assert got[c].to_list() == data[c], c
 
 
+def test_read_json_pretty_printed_arrays():
+    # one array of records written with indent: the inner arrays span lines
+    recs = [{"ll": [[1, 2], [], None], "s": ["a\nb", None]}, {"ll": None, "s": []},
+            {"ll": [[3]], "s": ["é"]}]
+    text = json.dumps(recs, indent=2)
+    got = zb.read_json(text.encode(), lines=False)
+    exp = pd.read_json(io.StringIO(text), lines=False)
+    assert got.dtypes == {"ll": "list<list<int64>>", "s": "list<string>"}
+    for c in ("ll", "s"):
+        assert got[c].to_list() == [None if not isinstance(v, list) else v
+                                    for v in exp[c].to_list()] == [r[c] for r in recs]
+
+
 def test_read_json_arrays_that_stay_text():
     # objects inside, mixed kinds, and a column mixing arrays with scalars
     # stay JSON text (pandas holds Python objects no list dtype can)
