@@ -564,3 +564,79 @@ def test_corrupt_nested_levels_name_file_column_and_row_group(reps, defs, why):
     data = _file(_LL_SCHEMA, reps, defs, values, 3, 2, 5, _LL_PATH)
     with pytest.raises(ParseError, match=f"'<buffer>'.*column 'a', row group 0.*({why})"):
         zb.read_parquet(io.BytesIO(data))
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_write_lists_of_lists_read_back_by_pyarrow_polars_duckdb(tmp_path, version):
+    table = _nested_table(400, seed=12)
+    df = zb.read_parquet(io.BytesIO(_to_bytes(table)))
+    path = str(tmp_path / "wl.parquet")
+    df.to_parquet(path, row_group_size=90, data_page_version=version)
+    back = pq.read_table(path)
+    for name in table.column_names:
+        assert back.column(name).to_pylist() == table.column(name).to_pylist(), name
+    _check(zb.read_parquet(path), table)
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    small = ["k", "int64_2", "string_2", "float64_3"]
+    got = pl.read_parquet(path, columns=small)
+    for name in small:
+        assert got[name].to_list() == table.column(name).to_pylist(), name
+    rows = duckdb.connect().execute(
+        f"SELECT k, int64_2, string_2 FROM '{path}' ORDER BY k").fetchall()
+    exp = list(zip(*(table.column(c).to_pylist() for c in ["k", "int64_2", "string_2"])))
+    assert rows == exp
+
+
+def test_write_sliced_lists_of_lists_and_null_lists_over_values(tmp_path):
+    # null lists whose ranges are not empty, at both levels, write nothing
+    inner = pa.LargeListArray.from_arrays(pa.array([0, 2, 3, 5, 6], pa.int64()),
+                                          pa.array([1, 2, 3, 4, 5, 6]),
+                                          mask=pa.array([False, True, False, False]))
+    outer = pa.LargeListArray.from_arrays(pa.array([0, 1, 3, 4], pa.int64()), inner,
+                                          mask=pa.array([False, False, True]))
+    assert outer.to_pylist() == [[[1, 2]], [None, [4, 5]], None]
+    path = str(tmp_path / "n.parquet")
+    zb.DataFrame(pa.table({"l": outer})).to_parquet(path)
+    assert pq.read_table(path).column("l").to_pylist() == outer.to_pylist()
+    table = _nested_table(60, seed=4)
+    df = zb.read_parquet(io.BytesIO(_to_bytes(table))).iloc[7:41]
+    df.to_parquet(path, row_group_size=10)
+    back = pq.read_table(path)
+    for name in table.column_names:
+        assert back.column(name).to_pylist() == table.column(name).to_pylist()[7:41], name
+
+
+def test_written_list_statistics_match_pyarrow_and_prune(tmp_path):
+    # min / max of the values written (not of values under null lists) and
+    # the slots without a value, as pyarrow writes them for the same lists
+    inner = pa.LargeListArray.from_arrays(pa.array([0, 2, 3, 5, 6], pa.int64()),
+                                          pa.array([1, 2, -90, 4, 5, 6]),
+                                          mask=pa.array([False, True, False, False]))
+    hidden = pa.table({"l": pa.LargeListArray.from_arrays(
+        pa.array([0, 1, 3, 4], pa.int64()), inner, mask=pa.array([False, False, True]))})
+    table = _nested_table(300, seed=21).append_column(
+        "u64", pa.array(_lists(np.random.default_rng(2), 300,
+                               lambda r: int(r.integers(0, 2**64, dtype=np.uint64))),
+                        pa.list_(pa.uint64())))
+    for t, kw in [(table, {"row_group_size": 70}), (hidden, {})]:
+        ours, theirs = str(tmp_path / "z.parquet"), str(tmp_path / "p.parquet")
+        zb.DataFrame(t).to_parquet(ours, **kw)
+        pq.write_table(t, theirs, use_dictionary=False, **kw)
+        mz, mp = pq.ParquetFile(ours).metadata, pq.ParquetFile(theirs).metadata
+        assert mz.num_row_groups == mp.num_row_groups
+        for g in range(mz.num_row_groups):
+            for i, name in enumerate(t.column_names):
+                sz, sp = mz.row_group(g).column(i).statistics, mp.row_group(g).column(i).statistics
+                assert sz is not None and sz.null_count == sp.null_count, (name, g)
+                assert sz.has_min_max == sp.has_min_max, (name, g)
+                if sp.has_min_max:
+                    assert (sz.min, sz.max) == (sp.min, sp.max), (name, g)
+    assert pq.read_table(ours).column("l").to_pylist() == hidden.column("l").to_pylist()
+    duckdb = pytest.importorskip("duckdb")  # reads the same statistics
+    zb.DataFrame(table).to_parquet(ours, row_group_size=70)
+    pq.write_table(table, theirs, use_dictionary=False, row_group_size=70)
+    q = ("SELECT row_group_id, column_id, stats_min_value, stats_max_value, stats_null_count "
+         "FROM parquet_metadata('{}') ORDER BY 1, 2")
+    con = duckdb.connect()
+    assert con.execute(q.format(ours)).fetchall() == con.execute(q.format(theirs)).fetchall()

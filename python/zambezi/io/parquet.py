@@ -299,8 +299,9 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     "2.0", data pages v2 (definition levels stored uncompressed before the
     compressed values).  ``write_page_checksum=True`` (pyarrow's keyword)
     stores each page's CRC-32 in its header.  List columns (of any value
-    type but lists and categoricals) are written as 3-level LISTs of
-    optional elements, in data pages v1 whatever ``data_page_version``
+    type but categoricals, and of lists of them to 32 levels) are written
+    as 3-level LISTs of optional elements (a list of lists: a LIST whose
+    element is a LIST), in data pages v1 whatever ``data_page_version``
     says, PLAIN-encoded and without statistics.
 
     Examples

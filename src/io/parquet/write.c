@@ -25,8 +25,9 @@
  *
  * A list column (encode_list_chunk) is a 3-level LIST -- optional group
  * <name> (LIST) { repeated group list { optional <type> element } } --
- * with repetition and definition levels in v1 data pages, its child's
- * values PLAIN, and no statistics.
+ * and a list of lists one whose element is itself such a group, to
+ * ZB_LIST_MAX_DEPTH levels; with repetition and definition levels in v1
+ * data pages, its values PLAIN, and statistics of its values.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,7 +60,9 @@ typedef struct wcol {
   int ts_unit;       /* 1 ms, 2 us, 3 ns */
   int64_t ts_scale;  /* seconds -> ms: 1000 */
   int width;         /* PLAIN bytes per value (4 / 8), 0 bool / byte array */
-  const zb_column *list; /* a list column (then col is its child), else NULL */
+  const zb_column *list; /* a list column (then col is its values), else NULL */
+  const zb_column *lists[ZB_LIST_MAX_DEPTH]; /* its levels: list, list's child, ... */
+  int depth;                                 /* how many */
 } wcol;
 
 /* One encoded (row group, column) chunk. */
@@ -149,10 +152,11 @@ static zb_status map_column(wcol *w, zb_error *err) {
       w->phys = PQ_INT64;
       w->width = 8;
       return ZB_OK;
-    case ZB_LIST: /* the child's type, written as a LIST (encode_list_chunk) */
-      if (w->list == NULL && c->child != NULL && c->child->type != ZB_LIST &&
+    case ZB_LIST: /* the child's type (or lists), written as a LIST (encode_list_chunk) */
+      if (w->depth < ZB_LIST_MAX_DEPTH && c->child != NULL &&
           c->child->type != ZB_CATEGORICAL) {
-        w->list = c;
+        if (w->depth == 0) w->list = c;
+        w->lists[w->depth++] = c;
         w->col = c->child;
         return map_column(w, err);
       }
@@ -160,7 +164,7 @@ static zb_status map_column(wcol *w, zb_error *err) {
                           "the Parquet writer does not write (lists of other values are "
                           "written)", w->name,
                           c->child == NULL ? "nothing" : c->child->type == ZB_LIST
-                          ? "lists" : "categoricals");
+                          ? "lists nested too deep" : "categoricals");
     default:
       return zb_error_set(err, ZB_ENOTSUP, "to_parquet: column '%s' has type %s, which the "
                           "Parquet writer does not write", w->name, zb_type_name(c->type));
@@ -385,6 +389,64 @@ static void chunk_stats(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
       break;
     default: break;
   }
+}
+
+/* x against y in the order of w's physical type (a value's bytes as
+ * chunk_stats stores them, or a string's). */
+static int stat_cmp(const wcol *w, const uint8_t *x, int64_t nx, const uint8_t *y, int64_t ny) {
+  const zb_type_id t = w->col->type;
+  switch (w->phys) {
+    case PQ_INT32: {
+      int32_t a, b;
+      memcpy(&a, x, 4);
+      memcpy(&b, y, 4);
+      if (t == ZB_UINT32) return (uint32_t)a < (uint32_t)b ? -1 : (uint32_t)a > (uint32_t)b;
+      return a < b ? -1 : a > b;
+    }
+    case PQ_INT64: {
+      int64_t a, b;
+      memcpy(&a, x, 8);
+      memcpy(&b, y, 8);
+      if (t == ZB_UINT64) return (uint64_t)a < (uint64_t)b ? -1 : (uint64_t)a > (uint64_t)b;
+      return a < b ? -1 : a > b;
+    }
+    case PQ_FLOAT: {
+      float a, b;
+      memcpy(&a, x, 4);
+      memcpy(&b, y, 4);
+      return a < b ? -1 : a > b;
+    }
+    case PQ_DOUBLE: {
+      double a, b;
+      memcpy(&a, x, 8);
+      memcpy(&b, y, 8);
+      return a < b ? -1 : a > b;
+    }
+    case PQ_BOOLEAN: return (int)x[0] - (int)y[0];
+    default: return bytes_cmp(x, nx, y, ny);
+  }
+}
+
+/* The min / max of the values of rows [a, e) of w's column merged into
+ * ch's (a list column's values are written run by run). */
+static void stats_merge(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
+  if (w->col->type == ZB_STRING) {
+    minmax_strings(ch, w->col, validity_of(w->col), a, e);
+    return;
+  }
+  wchunk t;
+  memset(&t, 0, sizeof t);
+  chunk_stats(&t, w, a, e);
+  if (!t.has_minmax) return;
+  if (!ch->has_minmax || stat_cmp(w, t.minb, t.minlen, ch->minb, ch->minlen) < 0) {
+    memcpy(ch->minb, t.minb, sizeof t.minb);
+    ch->minlen = t.minlen;
+  }
+  if (!ch->has_minmax || stat_cmp(w, t.maxb, t.maxlen, ch->maxb, ch->maxlen) > 0) {
+    memcpy(ch->maxb, t.maxb, sizeof t.maxb);
+    ch->maxlen = t.maxlen;
+  }
+  ch->has_minmax = true;
 }
 
 /* ---- pages ------------------------------------------------------------- */
@@ -663,32 +725,122 @@ static bool bool_run(pq_buf *b, const zb_column *c, int64_t a, int64_t e, uint8_
   return true;
 }
 
-/* Rows [r0, r0 + n) of a list column w (3-level LIST layout: optional
- * group, repeated group "list", optional "element"; max definition level
- * 3, max repetition level 1) into ch: one slot per element, and one for
- * each null (level 0) or empty (level 1) list; an element is level 3, a
- * null one 2.  Pages are v1 (their header states the level encodings)
- * whatever data_page_version says, values PLAIN, and there are no
- * min / max statistics.  ch->rows counts slots (the chunk's values). */
+/* A list chunk's page while it is built: each slot's levels, and the
+ * leaf rows whose values are written, gathered into runs of consecutive
+ * rows (booleans are one bit stream across the runs). */
+typedef struct list_page {
+  const wcol *w;
+  wchunk *ch; /* its min / max, of the values written */
+  uint32_t *rep, *def;
+  int64_t n, cap; /* slots */
+  int64_t nulls;  /* null or empty lists, null values */
+  int64_t run_a, run_e;
+  pq_buf vals;
+  uint8_t bacc;
+  int64_t bk;
+} list_page;
+
+static bool lp_slot(list_page *s, uint32_t r, uint32_t d) {
+  if (s->n == s->cap) {
+    int64_t cap = s->cap ? s->cap * 2 : 1024;
+    uint32_t *p = (uint32_t *)zb_malloc((size_t)cap * 2 * sizeof(uint32_t));
+    if (p == NULL) return false;
+    if (s->n > 0) {
+      memcpy(p, s->rep, (size_t)s->n * sizeof(uint32_t));
+      memcpy(p + cap, s->def, (size_t)s->n * sizeof(uint32_t));
+    }
+    zb_free(s->rep);
+    s->rep = p;
+    s->def = p + cap;
+    s->cap = cap;
+  }
+  s->rep[s->n] = r;
+  s->def[s->n++] = d;
+  return true;
+}
+
+/* The pending run of leaf rows, written (their null rows skipped). */
+static bool lp_flush(list_page *s) {
+  const wcol *w = s->w;
+  bool ok = true;
+  if (s->run_e > s->run_a) {
+    ok = w->phys == PQ_BOOLEAN     ? bool_run(&s->vals, w->col, s->run_a, s->run_e, &s->bacc,
+                                              &s->bk)
+         : w->phys == PQ_BYTE_ARRAY ? plain_strings(&s->vals, w, s->run_a, s->run_e)
+                                    : plain_fixed(&s->vals, w, s->run_a, s->run_e);
+    stats_merge(s->ch, w, s->run_a, s->run_e);
+  }
+  s->run_a = s->run_e = 0;
+  return ok;
+}
+
+/* List i of level k (0: the column's own lists), its first slot at
+ * repetition level r.  Level k's list is null at definition level 2k,
+ * empty at 2k + 1; a value is 2 * depth + 1, a null one 2 * depth. */
+static bool lp_walk(list_page *s, int k, int64_t i, uint32_t r) {
+  const zb_column *l = s->w->lists[k];
+  const int depth = s->w->depth;
+  const uint8_t *v = validity_of(l);
+  if (v != NULL && !zb_bit_get(v, l->offset + i)) {
+    s->nulls++;
+    return lp_slot(s, r, (uint32_t)(2 * k));
+  }
+  const int64_t *off = (const int64_t *)l->data->data + l->offset;
+  const int64_t a = off[i], e = off[i + 1];
+  if (a == e) {
+    s->nulls++;
+    return lp_slot(s, r, (uint32_t)(2 * k + 1));
+  }
+  if (k + 1 < depth) {
+    for (int64_t j = a; j < e; j++)
+      if (!lp_walk(s, k + 1, j, j == a ? r : (uint32_t)(k + 1))) return false;
+    return true;
+  }
+  const zb_column *c = s->w->col;
+  const uint8_t *cv = validity_of(c);
+  for (int64_t j = a; j < e; j++) {
+    bool ok = cv == NULL || zb_bit_get(cv, c->offset + j);
+    s->nulls += !ok;
+    if (!lp_slot(s, j == a ? r : (uint32_t)(k + 1), (uint32_t)(2 * depth + (ok ? 1 : 0))))
+      return false;
+  }
+  if (s->run_e != a && !lp_flush(s)) return false;
+  if (s->run_e == s->run_a) s->run_a = a;
+  s->run_e = e;
+  return true;
+}
+
+/* Rows [r0, r0 + n) of a list column w (w->depth levels of lists, each a
+ * 3-level LIST -- optional group, repeated group "list", then its optional
+ * "element", which is the next level's group or the values; max
+ * repetition level depth, max definition level 2 * depth + 1) into ch:
+ * one slot per value, and one for each null or empty list.  Pages are v1
+ * (their header states the level encodings) whatever data_page_version
+ * says, values PLAIN; the statistics are the values' min / max and the
+ * slots without a value (as pyarrow counts them).  ch->rows counts slots
+ * (the chunk's values). */
 static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol *w, int64_t r0,
                                    int64_t n, wchunk *ch, zb_error *err) {
-  const zb_column *l = w->list, *c = w->col;
-  const int64_t *off = (const int64_t *)l->data->data + l->offset;
-  const uint8_t *lvalid = validity_of(l), *cvalid = validity_of(c);
   zb_parquet_write_options o1 = *o;
   o1.data_page_version = 1;
   page_ctx pc;
   memset(&pc, 0, sizeof pc);
   pc.o = &o1;
-  uint32_t *lev = NULL;
+  list_page s;
+  memset(&s, 0, sizeof s);
+  s.w = w;
+  s.ch = ch;
   pq_buf levels = {0};
   zb_status st = ZB_OK;
   ch->dict_off = -1;
   ch->has_plain = true;
   ch->rows = 0;
   ch->nulls = 0;
+  int rep_bits = 0, def_bits = 0;
+  while ((1 << rep_bits) <= w->depth) rep_bits++;
+  while ((1 << def_bits) <= 2 * w->depth + 1) def_bits++;
   /* rows per page: about PQ_PAGE_BYTES of values, at least one row */
-  int64_t per_elem = w->width > 0 ? w->width : w->phys == PQ_BOOLEAN ? 1 : 8;
+  const int64_t per_elem = w->width > 0 ? w->width : w->phys == PQ_BOOLEAN ? 1 : 8;
   int64_t a = 0;
   ch->data_off = ch->out.n;
   do {
@@ -696,82 +848,41 @@ static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol
       st = zb_error_set(err, ZB_ECANCEL, "interrupted");
       goto done;
     }
-    /* the page's rows [a, e) and their slots */
-    int64_t e = a, slots = 0, bytes = 0;
-    while (e < n && (e == a || bytes < PQ_PAGE_BYTES)) {
-      int64_t r = r0 + e;
-      bool ok = lvalid == NULL || zb_bit_get(lvalid, l->offset + r);
-      int64_t k = ok ? off[r + 1] - off[r] : 0;
-      slots += k > 0 ? k : 1;
-      bytes += k * per_elem + 1;
+    s.n = s.nulls = s.run_a = s.run_e = s.bk = 0;
+    s.bacc = 0;
+    s.vals.n = 0;
+    int64_t e = a;
+    while (e < n && (e == a || s.n * per_elem + (e - a) < PQ_PAGE_BYTES)) {
+      if (!lp_walk(&s, 0, r0 + e, 0)) goto oom;
       e++;
     }
-    if (slots > INT32_MAX / 2) {
+    if (!lp_flush(&s) || ((s.bk & 7) != 0 && !pq_put(&s.vals, &s.bacc, 1))) goto oom;
+    if (s.n > INT32_MAX / 2) {
       st = zb_error_set(err, ZB_EOVERFLOW, "to_parquet: column '%s': a page of %lld values",
-                        w->name, (long long)slots);
+                        w->name, (long long)s.n);
       goto done;
-    }
-    zb_free(lev);
-    lev = (uint32_t *)zb_malloc((size_t)(slots > 0 ? slots : 1) * 2 * sizeof(uint32_t));
-    if (lev == NULL) goto oom;
-    uint32_t *rep = lev, *def = lev + slots;
-    int64_t s = 0, page_nulls = 0;
-    for (int64_t i = a; i < e; i++) {
-      int64_t r = r0 + i;
-      bool ok = lvalid == NULL || zb_bit_get(lvalid, l->offset + r);
-      int64_t k = ok ? off[r + 1] - off[r] : 0;
-      if (k == 0) {
-        rep[s] = 0;
-        def[s++] = ok ? 1 : 0;
-        page_nulls++;
-        continue;
-      }
-      for (int64_t j = 0; j < k; j++) {
-        bool v = cvalid == NULL || zb_bit_get(cvalid, c->offset + off[r] + j);
-        rep[s] = j > 0;
-        def[s++] = v ? 3 : 2;
-        page_nulls += !v;
-      }
     }
     pc.body.n = 0;
     for (int lv = 0; lv < 2; lv++) { /* repetition, then definition levels */
       levels.n = 0;
-      if (!zb__pq_rle_encode(&levels, lv == 0 ? rep : def, slots, lv == 0 ? 1 : 2)) goto oom;
+      if (!zb__pq_rle_encode(&levels, lv == 0 ? s.rep : s.def, s.n, lv == 0 ? rep_bits : def_bits))
+        goto oom;
       uint32_t len = (uint32_t)levels.n;
       if (!pq_put(&pc.body, &len, 4) || !pq_put(&pc.body, levels.p, levels.n)) goto oom;
     }
-    /* the values: the child rows of the valid lists, run by run (booleans
-     * are one bit stream across the runs) */
-    int64_t run_a = -1, run_e = -1, bk = 0;
-    uint8_t bacc = 0;
-    for (int64_t i = a; i <= e; i++) {
-      int64_t r = r0 + i;
-      bool ok = i < e && (lvalid == NULL || zb_bit_get(lvalid, l->offset + r));
-      if (ok && run_a >= 0 && off[r] == run_e) {
-        run_e = off[r + 1];
-        continue;
-      }
-      if (run_a >= 0 && run_e > run_a) {
-        bool good = w->phys == PQ_BOOLEAN     ? bool_run(&pc.body, c, run_a, run_e, &bacc, &bk)
-                    : w->phys == PQ_BYTE_ARRAY ? plain_strings(&pc.body, w, run_a, run_e)
-                                               : plain_fixed(&pc.body, w, run_a, run_e);
-        if (!good) goto oom;
-      }
-      run_a = ok ? off[r] : -1;
-      run_e = ok ? off[r + 1] : -1;
-    }
-    if ((bk & 7) != 0 && !pq_put(&pc.body, &bacc, 1)) goto oom;
-    st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)slots, PQ_PLAIN, page_nulls, err);
+    if (!pq_put(&pc.body, s.vals.p, s.vals.n)) goto oom;
+    st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)s.n, PQ_PLAIN, s.nulls, err);
     if (st != ZB_OK) goto done;
-    ch->rows += slots;
-    ch->nulls += page_nulls;
+    ch->rows += s.n;
+    ch->nulls += s.nulls;
     a = e;
   } while (a < n);
   goto done;
 oom:
   st = zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet: column '%s')", w->name);
 done:
-  zb_free(lev);
+  zb_free(s.rep);
+  pq_buf_free(&s.vals);
   pq_buf_free(&levels);
   pq_buf_free(&pc.body);
   pq_buf_free(&pc.comp);
@@ -804,10 +915,11 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
 
 static void schema_element(tw *w, const wcol *c) {
   const char *name = c->name;
-  if (c->list != NULL) { /* optional group <name> (LIST) { repeated group list { element } } */
+  for (int k = 0; k < c->depth; k++) { /* optional group <name> (LIST) { repeated group
+                                        * list { element } }, element the next level's group */
     zb__tw_struct_begin(w, 0);
     zb__tw_i32(w, 3, 1); /* OPTIONAL */
-    zb__tw_binary(w, 4, c->name, (int64_t)strlen(c->name));
+    zb__tw_binary(w, 4, name, (int64_t)strlen(name));
     zb__tw_i32(w, 5, 1);
     zb__tw_i32(w, 6, 3); /* ConvertedType LIST */
     zb__tw_struct_begin(w, 10);
@@ -875,9 +987,9 @@ static void column_chunk(tw *w, const wcol *c, const wchunk *ch, int codec) {
   zb__tw_list_i32(w, PQ_PLAIN);
   zb__tw_list_i32(w, PQ_RLE);
   if (ch->has_dict) zb__tw_list_i32(w, PQ_RLE_DICTIONARY);
-  zb__tw_list(w, 3, TC_BINARY, c->list != NULL ? 3 : 1);
+  zb__tw_list(w, 3, TC_BINARY, 1 + 2 * c->depth);
   zb__tw_list_binary(w, c->name, (int64_t)strlen(c->name));
-  if (c->list != NULL) {
+  for (int k = 0; k < c->depth; k++) {
     zb__tw_list_binary(w, "list", 4);
     zb__tw_list_binary(w, "element", 7);
   }
@@ -887,11 +999,6 @@ static void column_chunk(tw *w, const wcol *c, const wchunk *ch, int codec) {
   zb__tw_i64(w, 7, ch->out.n);
   zb__tw_i64(w, 9, ch->file_pos + ch->data_off);
   if (ch->dict_off >= 0) zb__tw_i64(w, 11, ch->file_pos + ch->dict_off);
-  if (c->list != NULL) { /* no statistics for list columns */
-    zb__tw_struct_end(w);
-    zb__tw_struct_end(w);
-    return;
-  }
   zb__tw_struct_begin(w, 12);
   zb__tw_i64(w, 3, ch->nulls);
   if (ch->has_minmax) {
@@ -911,7 +1018,7 @@ static bool footer(const writer *wr, pq_buf *b) {
   zb__tw_struct_begin(&w, 0);
   zb__tw_i32(&w, 1, 2);
   int64_t nlists = 0;
-  for (int64_t k = 0; k < wr->ncols; k++) nlists += wr->cols[k].list != NULL;
+  for (int64_t k = 0; k < wr->ncols; k++) nlists += wr->cols[k].depth;
   zb__tw_list(&w, 2, TC_STRUCT, wr->ncols + 1 + 2 * nlists);
   zb__tw_struct_begin(&w, 0);
   zb__tw_binary(&w, 4, "schema", 6);
