@@ -302,7 +302,7 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     type but categoricals, and of lists of them to 32 levels) are written
     as 3-level LISTs of optional elements (a list of lists: a LIST whose
     element is a LIST), in data pages v1 whatever ``data_page_version``
-    says, PLAIN-encoded and without statistics.
+    says, PLAIN-encoded, with the statistics of their values.
 
     Examples
     --------
