@@ -73,12 +73,17 @@ def _check(df, table):
         assert _as_arrow(df, name) == table.column(name).to_pylist(), name
 
 
-@pytest.mark.parametrize("opts", [
+# pyarrow's writer options: page versions, codecs, dictionary on and off,
+# small pages and row groups
+_PYARROW_OPTS = [
     {},
     {"data_page_version": "2.0", "compression": "zstd"},
     {"use_dictionary": False, "compression": "snappy", "data_page_size": 512},
     {"row_group_size": 97, "data_page_size": 256, "compression": "gzip"},
-])
+]
+
+
+@pytest.mark.parametrize("opts", _PYARROW_OPTS)
 def test_lists_of_every_type_as_pyarrow_reads_them(tmp_path, opts):
     table = _table(400, seed=len(opts))
     path = str(tmp_path / "l.parquet")
@@ -460,12 +465,7 @@ def _nested_table(n, seed=0):
     return pa.table(cols)
 
 
-@pytest.mark.parametrize("opts", [
-    {},
-    {"data_page_version": "2.0", "compression": "zstd"},
-    {"use_dictionary": False, "compression": "snappy", "data_page_size": 512},
-    {"row_group_size": 97, "data_page_size": 256, "compression": "gzip"},
-])
+@pytest.mark.parametrize("opts", _PYARROW_OPTS)
 def test_lists_of_lists_as_pyarrow_reads_them(tmp_path, opts):
     # nulls and empty lists at every level, across pages and row groups
     table = _nested_table(700, seed=len(opts))

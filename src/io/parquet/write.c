@@ -393,39 +393,30 @@ static void chunk_stats(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
 
 /* x against y in the order of w's physical type (a value's bytes as
  * chunk_stats stores them, or a string's). */
+#define CMP_AS(T)                                                                    \
+  do {                                                                               \
+    T a_, b_;                                                                        \
+    memcpy(&a_, x, sizeof a_);                                                       \
+    memcpy(&b_, y, sizeof b_);                                                       \
+    return a_ < b_ ? -1 : a_ > b_;                                                   \
+  } while (0)
+
 static int stat_cmp(const wcol *w, const uint8_t *x, int64_t nx, const uint8_t *y, int64_t ny) {
   const zb_type_id t = w->col->type;
   switch (w->phys) {
-    case PQ_INT32: {
-      int32_t a, b;
-      memcpy(&a, x, 4);
-      memcpy(&b, y, 4);
-      if (t == ZB_UINT32) return (uint32_t)a < (uint32_t)b ? -1 : (uint32_t)a > (uint32_t)b;
-      return a < b ? -1 : a > b;
-    }
-    case PQ_INT64: {
-      int64_t a, b;
-      memcpy(&a, x, 8);
-      memcpy(&b, y, 8);
-      if (t == ZB_UINT64) return (uint64_t)a < (uint64_t)b ? -1 : (uint64_t)a > (uint64_t)b;
-      return a < b ? -1 : a > b;
-    }
-    case PQ_FLOAT: {
-      float a, b;
-      memcpy(&a, x, 4);
-      memcpy(&b, y, 4);
-      return a < b ? -1 : a > b;
-    }
-    case PQ_DOUBLE: {
-      double a, b;
-      memcpy(&a, x, 8);
-      memcpy(&b, y, 8);
-      return a < b ? -1 : a > b;
-    }
+    case PQ_INT32:
+      if (t == ZB_UINT32) CMP_AS(uint32_t);
+      CMP_AS(int32_t);
+    case PQ_INT64:
+      if (t == ZB_UINT64) CMP_AS(uint64_t);
+      CMP_AS(int64_t);
+    case PQ_FLOAT: CMP_AS(float);
+    case PQ_DOUBLE: CMP_AS(double);
     case PQ_BOOLEAN: return (int)x[0] - (int)y[0];
     default: return bytes_cmp(x, nx, y, ny);
   }
 }
+#undef CMP_AS
 
 /* The min / max of the values of rows [a, e) of w's column merged into
  * ch's (a list column's values are written run by run). */
