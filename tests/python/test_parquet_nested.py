@@ -572,6 +572,13 @@ def test_write_lists_of_lists_read_back_by_pyarrow_polars_duckdb(tmp_path, versi
     df = zb.read_parquet(io.BytesIO(_to_bytes(table)))
     path = str(tmp_path / "wl.parquet")
     df.to_parquet(path, row_group_size=90, data_page_version=version)
+    # strings are dictionary-encoded as a flat string column's are
+    meta = pq.ParquetFile(path).metadata
+    for g in range(meta.num_row_groups):
+        for i, name in enumerate(table.column_names):
+            cc = meta.row_group(g).column(i)
+            assert cc.has_dictionary_page == name.startswith("string"), (name, g)
+            assert ("RLE_DICTIONARY" in cc.encodings) == name.startswith("string"), (name, g)
     back = pq.read_table(path)
     for name in table.column_names:
         assert back.column(name).to_pylist() == table.column(name).to_pylist(), name

@@ -302,7 +302,8 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     type but categoricals, and of lists of them to 32 levels) are written
     as 3-level LISTs of optional elements (a list of lists: a LIST whose
     element is a LIST), in data pages v1 whatever ``data_page_version``
-    says, PLAIN-encoded, with the statistics of their values.
+    says, their strings dictionary-encoded as a string column's are and
+    other values PLAIN, with the statistics of their values.
 
     Examples
     --------

@@ -27,7 +27,8 @@
  * <name> (LIST) { repeated group list { optional <type> element } } --
  * and a list of lists one whose element is itself such a group, to
  * ZB_LIST_MAX_DEPTH levels; with repetition and definition levels in v1
- * data pages, its values PLAIN, and statistics of its values.
+ * data pages, its values encoded as a flat column's are (strings with a
+ * dictionary, the rest PLAIN), and statistics of its values.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -543,6 +544,53 @@ static int64_t page_rows(const wcol *w, int64_t rows, int64_t chars, bool dict, 
 }
 
 /* Encode rows [r0, r0 + n) of column w into ch. */
+/* The dictionary codes of strings [a, e) of c into codes[0, e - a) (0
+ * for a null), entries added to d; *dict false (and the codes incomplete)
+ * once the dictionary passes PQ_DICT_LIMIT.  ZB_ENOMEM or ZB_ECANCEL
+ * without a message. */
+static zb_status string_codes(pq_dict *d, const zb_column *c, int64_t a, int64_t e,
+                              int32_t *codes, bool *dict) {
+  const uint8_t *valid = validity_of(c);
+  const int64_t *off = (const int64_t *)c->data->data + c->offset;
+  const uint8_t *cs = (const uint8_t *)c->chars->data;
+  *dict = true;
+  for (int64_t i = 0; i < e - a && *dict; i++) {
+    int64_t r = a + i;
+    if (valid != NULL && !zb_bit_get(valid, c->offset + r)) {
+      codes[i] = 0;
+      continue;
+    }
+    if (off[r + 1] - off[r] > INT32_MAX) { /* PLAIN says what is wrong */
+      *dict = false;
+      break;
+    }
+    int64_t code = zb__pq_dict_code(d, cs, off[r], (int32_t)(off[r + 1] - off[r]));
+    if (code < 0) return ZB_ENOMEM;
+    codes[i] = (int32_t)code;
+    if (d->bytes > PQ_DICT_LIMIT) *dict = false;
+    if ((i & 4095) == 4095 && zb_cancel_requested()) return ZB_ECANCEL;
+  }
+  return ZB_OK;
+}
+
+/* d's entries (in c's characters) as ch's dictionary page. */
+static zb_status dict_page(wchunk *ch, page_ctx *pc, const pq_dict *d, const wcol *w,
+                           zb_error *err) {
+  const zb_column *c = w->col;
+  const uint8_t *cs = (const uint8_t *)c->chars->data;
+  pc->body.n = 0;
+  if (!zb__pq_buf_reserve(&pc->body, d->bytes))
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet: column '%s')", w->name);
+  for (int64_t k = 0; k < d->count; k++) {
+    uint32_t len = (uint32_t)d->ent_len[k];
+    memcpy(pc->body.p + pc->body.n, &len, 4);
+    memcpy(pc->body.p + pc->body.n + 4, cs + d->ent_off[k], len);
+    pc->body.n += 4 + (int64_t)len;
+  }
+  ch->dict_off = ch->out.n;
+  return put_page(ch, pc, PQ_DICTIONARY_PAGE, (int32_t)d->count, PQ_PLAIN, 0, err);
+}
+
 static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, int64_t r0,
                               int64_t n, wchunk *ch, zb_error *err) {
   const zb_column *c = w->col;
@@ -576,31 +624,10 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
       }
     codes = (int32_t *)zb_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
     if (codes == NULL) goto oom;
-    dict = n - ch->nulls > 0;
-    if (dict && valid == NULL) { /* no nulls: no validity test per row */
-      for (int64_t i = 0; i < n; i++) {
-        int64_t r = r0 + i;
-        int64_t code = zb__pq_dict_code(&d, cs, off[r], (int32_t)(off[r + 1] - off[r]));
-        if (code < 0) goto oom;
-        codes[i] = (int32_t)code;
-        if (d.bytes > PQ_DICT_LIMIT) {
-          dict = false;
-          break;
-        }
-        if ((i & 4095) == 4095 && zb_cancel_requested()) goto cancelled;
-      }
-    }
-    for (int64_t i = 0; i < n && dict && valid != NULL; i++) {
-      int64_t r = r0 + i;
-      if (valid != NULL && !zb_bit_get(valid, c->offset + r)) {
-        codes[i] = 0;
-        continue;
-      }
-      int64_t code = zb__pq_dict_code(&d, cs, off[r], (int32_t)(off[r + 1] - off[r]));
-      if (code < 0) goto oom;
-      codes[i] = (int32_t)code;
-      if (d.bytes > PQ_DICT_LIMIT) dict = false;
-      if ((i & 4095) == 4095 && zb_cancel_requested()) goto cancelled;
+    if (n - ch->nulls > 0) {
+      zb_status cs_st = string_codes(&d, c, r0, r0 + n, codes, &dict);
+      if (cs_st == ZB_ENOMEM) goto oom;
+      if (cs_st == ZB_ECANCEL) goto cancelled;
     }
     if (dict) {
       dcodes = codes;
@@ -619,18 +646,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
         ch->has_minmax = true;
       }
       width = zb__pq_bit_width((uint32_t)(d.count > 0 ? d.count - 1 : 0));
-      /* the dictionary page */
-      pc.body.n = 0;
-      if (!zb__pq_buf_reserve(&pc.body, d.bytes)) goto oom;
-      for (int64_t k = 0; k < d.count; k++) {
-        uint32_t len = (uint32_t)d.ent_len[k];
-        memcpy(pc.body.p + pc.body.n, &len, 4);
-        memcpy(pc.body.p + pc.body.n + 4, cs + d.ent_off[k], len);
-        pc.body.n += 4 + (int64_t)len;
-      }
-      ch->dict_off = ch->out.n;
-      if ((st = put_page(ch, &pc, PQ_DICTIONARY_PAGE, (int32_t)d.count, PQ_PLAIN, 0, err)) != ZB_OK)
-        goto done;
+      if ((st = dict_page(ch, &pc, &d, w, err)) != ZB_OK) goto done;
     }
   } else if (c->type == ZB_CATEGORICAL) {
     const zb_column *dc = c->dictionary;
@@ -727,6 +743,10 @@ typedef struct list_page {
   int64_t nulls;  /* null or empty lists, null values */
   int64_t run_a, run_e;
   pq_buf vals;
+  const int32_t *codes; /* dictionary-encoded: the code of value i at codes[i - code0] */
+  int64_t code0;
+  uint32_t *idx; /* the page's codes, of the values written */
+  int64_t nidx, cap_idx;
   uint8_t bacc;
   int64_t bk;
 } list_page;
@@ -754,7 +774,23 @@ static bool lp_slot(list_page *s, uint32_t r, uint32_t d) {
 static bool lp_flush(list_page *s) {
   const wcol *w = s->w;
   bool ok = true;
-  if (s->run_e > s->run_a) {
+  if (s->run_e > s->run_a && s->codes != NULL) {
+    const zb_column *c = w->col;
+    const uint8_t *valid = validity_of(c);
+    if (s->nidx + (s->run_e - s->run_a) > s->cap_idx) {
+      int64_t cap = (s->nidx + (s->run_e - s->run_a)) * 2;
+      uint32_t *p = (uint32_t *)zb_malloc((size_t)cap * sizeof(uint32_t));
+      if (p == NULL) return false;
+      if (s->nidx > 0) memcpy(p, s->idx, (size_t)s->nidx * sizeof(uint32_t));
+      zb_free(s->idx);
+      s->idx = p;
+      s->cap_idx = cap;
+    }
+    for (int64_t i = s->run_a; i < s->run_e; i++)
+      if (valid == NULL || zb_bit_get(valid, c->offset + i))
+        s->idx[s->nidx++] = (uint32_t)s->codes[i - s->code0];
+    stats_merge(s->ch, w, s->run_a, s->run_e);
+  } else if (s->run_e > s->run_a) {
     ok = w->phys == PQ_BOOLEAN     ? bool_run(&s->vals, w->col, s->run_a, s->run_e, &s->bacc,
                                               &s->bk)
          : w->phys == PQ_BYTE_ARRAY ? plain_strings(&s->vals, w, s->run_a, s->run_e)
@@ -807,7 +843,9 @@ static bool lp_walk(list_page *s, int k, int64_t i, uint32_t r) {
  * repetition level depth, max definition level 2 * depth + 1) into ch:
  * one slot per value, and one for each null or empty list.  Pages are v1
  * (their header states the level encodings) whatever data_page_version
- * says, values PLAIN; the statistics are the values' min / max and the
+ * says; strings are RLE_DICTIONARY over a dictionary of the values under
+ * the chunk's rows (PLAIN past PQ_DICT_LIMIT), other values PLAIN; the
+ * statistics are the values' min / max and the
  * slots without a value (as pyarrow counts them).  ch->rows counts slots
  * (the chunk's values). */
 static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol *w, int64_t r0,
@@ -830,6 +868,35 @@ static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol
   int rep_bits = 0, def_bits = 0;
   while ((1 << rep_bits) <= w->depth) rep_bits++;
   while ((1 << def_bits) <= 2 * w->depth + 1) def_bits++;
+  pq_dict d;
+  memset(&d, 0, sizeof d);
+  int32_t *codes = NULL;
+  int width = 0;
+  if (w->col->type == ZB_STRING) { /* a dictionary of the values under the chunk's rows */
+    int64_t va = r0, ve = r0 + n;
+    for (int k = 0; k < w->depth; k++) {
+      const int64_t *off = (const int64_t *)w->lists[k]->data->data + w->lists[k]->offset;
+      va = off[va];
+      ve = off[ve];
+    }
+    bool dict = false;
+    codes = (int32_t *)zb_malloc((size_t)(ve > va ? ve - va : 1) * sizeof(int32_t));
+    if (codes == NULL) goto oom;
+    zb_status cs_st = string_codes(&d, w->col, va, ve, codes, &dict);
+    if (cs_st == ZB_ENOMEM) goto oom;
+    if (cs_st == ZB_ECANCEL) {
+      st = zb_error_set(err, ZB_ECANCEL, "interrupted");
+      goto done;
+    }
+    if (dict && d.count > 0) {
+      width = zb__pq_bit_width((uint32_t)(d.count - 1));
+      if ((st = dict_page(ch, &pc, &d, w, err)) != ZB_OK) goto done;
+      s.codes = codes;
+      s.code0 = va;
+      ch->has_dict = true;
+      ch->has_plain = false;
+    }
+  }
   /* rows per page: about PQ_PAGE_BYTES of values, at least one row */
   const int64_t per_elem = w->width > 0 ? w->width : w->phys == PQ_BOOLEAN ? 1 : 8;
   int64_t a = 0;
@@ -839,7 +906,7 @@ static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol
       st = zb_error_set(err, ZB_ECANCEL, "interrupted");
       goto done;
     }
-    s.n = s.nulls = s.run_a = s.run_e = s.bk = 0;
+    s.n = s.nulls = s.run_a = s.run_e = s.bk = s.nidx = 0;
     s.bacc = 0;
     s.vals.n = 0;
     int64_t e = a;
@@ -861,8 +928,15 @@ static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol
       uint32_t len = (uint32_t)levels.n;
       if (!pq_put(&pc.body, &len, 4) || !pq_put(&pc.body, levels.p, levels.n)) goto oom;
     }
-    if (!pq_put(&pc.body, s.vals.p, s.vals.n)) goto oom;
-    st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)s.n, PQ_PLAIN, s.nulls, err);
+    if (s.codes != NULL) {
+      uint8_t wb = (uint8_t)width;
+      if (!pq_put(&pc.body, &wb, 1) || !zb__pq_rle_encode(&pc.body, s.idx, s.nidx, width))
+        goto oom;
+    } else if (!pq_put(&pc.body, s.vals.p, s.vals.n)) {
+      goto oom;
+    }
+    st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)s.n,
+                  s.codes != NULL ? PQ_RLE_DICTIONARY : PQ_PLAIN, s.nulls, err);
     if (st != ZB_OK) goto done;
     ch->rows += s.n;
     ch->nulls += s.nulls;
@@ -873,6 +947,9 @@ oom:
   st = zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet: column '%s')", w->name);
 done:
   zb_free(s.rep);
+  zb_free(s.idx);
+  zb_free(codes);
+  zb__pq_dict_free(&d);
   pq_buf_free(&s.vals);
   pq_buf_free(&levels);
   pq_buf_free(&pc.body);
