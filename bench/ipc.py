@@ -5,9 +5,12 @@ polars in one process.
 
 Writes the db-benchmark G1 table (bench/parquet.py's generator: three
 string and six numeric columns) as Feather v2 with pyarrow (lz4, its
-default, 64K-row batches), as an uncompressed IPC file with pyarrow (one
-batch) and as IPC files with polars (uncompressed and zstd), then reads
-each with every engine into its own table.  Then each engine writes the
+default, 64K-row batches), as uncompressed IPC files with pyarrow (one
+batch; 64K-row batches, with 10% nulls in a string and a numeric column)
+and as IPC files with polars (uncompressed and zstd), then reads each with
+every engine into its own table; pyarrow also into pandas (read_feather),
+and "copy" is numpy copying the file's mapped bytes into fresh memory on
+one thread: the floor a reader that copies must pay for on that thread.  Then each engine writes the
 table, held in its own memory, uncompressed, lz4 and zstd.  pyarrow's
 read_table and polars keep the record batches as chunks (and views as
 views); zambezi decompresses (or copies) every batch straight into one
@@ -37,6 +40,26 @@ def best(fn, repeat):
     return min(out)
 
 
+def with_nulls(t):
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    mask = pa.array(np.random.default_rng(7).random(t.num_rows) < 0.1)
+    for c in ["id1", "v1"]:
+        i = t.column_names.index(c)
+        t = t.set_column(i, c, pc.if_else(mask, pa.scalar(None, t[c].type), t[c]))
+    return t
+
+
+def copy_floor(path):
+    import mmap
+    import numpy as np
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        a = np.frombuffer(m, np.uint8)
+        b = a.copy()
+        del a, b
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=10_000_000)
@@ -50,15 +73,20 @@ def main():
     os.makedirs(a.dir, exist_ok=True)
     n = a.rows
     t = g1(n)
-    # strings as pandas 3 and zambezi hold them
+    # strings as pandas 3 and zambezi hold them, in one chunk (or the
+    # "1 batch" file gets a batch per chunk)
     t = pa.table({c: (t[c].cast(pa.large_string()) if pa.types.is_string(t[c].type) else t[c])
-                  for c in t.column_names})
+                  for c in t.column_names}).combine_chunks()
     files = {
         "pyarrow feather lz4": (os.path.join(a.dir, f"g1_{n}.feather"),
                                 lambda p: pf.write_feather(t, p)),
         "pyarrow ipc 1 batch": (os.path.join(a.dir, f"g1_{n}_one.arrow"),
                                 lambda p: pf.write_feather(t, p, compression="uncompressed",
                                                            chunksize=n)),
+        "pyarrow ipc 64K, nulls": (os.path.join(a.dir, f"g1_{n}_nulls.arrow"),
+                                   lambda p: pf.write_feather(with_nulls(t), p,
+                                                              compression="uncompressed",
+                                                              chunksize=65536)),
         "polars ipc": (os.path.join(a.dir, f"g1_{n}_pl.arrow"),
                        lambda p: pl.from_arrow(t).write_ipc(p, compression="uncompressed")),
         "polars ipc zstd": (os.path.join(a.dir, f"g1_{n}_pl_zstd.arrow"),
@@ -68,12 +96,16 @@ def main():
         if not os.path.exists(path):
             make(path)
     print(f"rows {n:,}; best of {a.repeat}; cores {os.cpu_count()}")
-    print(f"{'read':28s} {'zambezi':>9s} {'pyarrow':>9s} {'polars':>9s}  speed-up")
+    print(f"{'read':28s} {'zambezi':>9s} {'pyarrow':>9s} {'pa>pandas':>9s} {'polars':>9s} "
+          f"{'copy':>9s}  speed-up")
     for what, (path, _) in files.items():
         tz = best(lambda: zb.read_ipc(path), a.repeat)
         tp = best(lambda: pf.read_table(path, memory_map=True), a.repeat)
+        td = best(lambda: pf.read_feather(path), a.repeat)
         tl = best(lambda: pl.read_ipc(path).shape, a.repeat)
-        print(f"{what:28s} {tz:9.3f} {tp:9.3f} {tl:9.3f}  x{tp / tz:.2f} vs pyarrow, "
+        tc = best(lambda: copy_floor(path), a.repeat)
+        print(f"{what:28s} {tz:9.3f} {tp:9.3f} {td:9.3f} {tl:9.3f} {tc:9.3f}  "
+              f"x{tp / tz:.2f} vs pyarrow, x{td / tz:.2f} vs pyarrow>pandas, "
               f"x{tl / tz:.2f} vs polars")
     # every engine writes from its own memory (not from pages of a mapped file)
     zdf = zb.from_arrow(t)

@@ -3,10 +3,11 @@ polars, reading and writing, in one process.
 
     python bench/nested_io.py [--rows 1000000] [--repeat 3] [--dir /tmp/zb-nested-bench]
 
-The table: an int64 key, a list<int64> column and a list<string> column
-(0-5 elements a list, 10% null lists, 10% null elements), written once per
-size with pyarrow (Parquet: snappy, pyarrow's defaults; Feather:
-uncompressed, int32 List offsets).  Then
+The table: an int64 key, a list<int64> column, a list<string> column and
+(Parquet only: zambezi's IPC reader refuses lists of lists) a
+list<list<int64>> column (0-5 elements a list, 10% null lists, 10% null
+elements, at each level), written once per size with pyarrow (Parquet:
+snappy, pyarrow's defaults; Feather: uncompressed, int32 List offsets).  Then
   - Parquet read: zb.read_parquet, pyarrow.parquet.read_table,
     polars.read_parquet;
   - Feather read: zb.read_feather, pyarrow.feather.read_table,
@@ -32,7 +33,7 @@ import zambezi as zb
 def make_table(n, seed=0):
     rng = np.random.default_rng(seed)
 
-    def lists(values):
+    def lists(values, n=n):
         lens = rng.integers(0, 6, n)
         offs = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
         child = values(int(offs[-1]))
@@ -46,7 +47,9 @@ def make_table(n, seed=0):
     words = np.array(["zambezi", "kariba", "victoria falls", "cahora bassa", "chobe", "é✓"])
     strs = lists(lambda m: pa.array(words[rng.integers(0, len(words), m)],
                                     mask=rng.random(m) < 0.1))
-    return pa.table({"k": pa.array(np.arange(n)), "li": ints, "ls": strs})
+    nested = lists(lambda m: lists(lambda m2: pa.array(rng.integers(0, 10**6, m2),
+                                                       mask=rng.random(m2) < 0.1), m))
+    return pa.table({"k": pa.array(np.arange(n)), "li": ints, "ls": strs, "lli": nested})
 
 
 def main():
@@ -61,11 +64,12 @@ def main():
         pl = None
     os.makedirs(a.dir, exist_ok=True)
     for n in a.rows:
-        pqp, ftp = os.path.join(a.dir, f"l{n}.parquet"), os.path.join(a.dir, f"l{n}.feather")
+        pqp, ftp = (os.path.join(a.dir, f"ll{n}.parquet"),
+                    os.path.join(a.dir, f"ll{n}.feather"))
         if not (os.path.exists(pqp) and os.path.exists(ftp)):
             t = make_table(n)
             pq.write_table(t, pqp)
-            pf.write_feather(t, ftp, compression="uncompressed")
+            pf.write_feather(t.drop_columns(["lli"]), ftp, compression="uncompressed")
         zdf = zb.read_parquet(pqp)
         pat = pq.read_table(pqp)
         out = os.path.join(a.dir, "out.parquet")
@@ -83,7 +87,7 @@ def main():
             cases["feather read"]["polars"] = lambda: pl.read_ipc(ftp)
             cases["parquet write"]["polars"] = lambda: pldf.write_parquet(out,
                                                                          compression="snappy")
-        print(f"{n:,} rows: list<int64> + list<string>")
+        print(f"{n:,} rows: list<int64> + list<string> (+ list<list<int64>> in Parquet)")
         for what, engines in cases.items():
             best = {e: float("inf") for e in engines}
             for _ in range(a.repeat):

@@ -444,6 +444,25 @@ def test_several_batches_decreasing_offsets_raise(tmp_path):
         zb.read_ipc(path)
 
 
+@pytest.mark.parametrize("offsets", [[0, 3, 9], [-2, 3, 4], [2, 3, 1]])
+def test_several_batches_offsets_outside_characters_raise(tmp_path, offsets):
+    # an uncompressed batch's first and last offsets place its characters
+    # before any are copied: past the end, negative or reversed is an error
+    # (pyarrow refuses to write them: its offsets are replaced in the file)
+    good = pa.array(["ab", "c"])
+    fine = pa.Array.from_buffers(pa.string(), 2, [None, pa.py_buffer(
+        np.array([0, 3, 4], dtype="int32").tobytes()), pa.py_buffer(b"wxyz")])
+    path = str(tmp_path / "o.arrow")
+    _write_batches(path, [pa.RecordBatch.from_arrays([good], names=["s"]),
+                          pa.RecordBatch.from_arrays([fine], names=["s"])], "uncompressed")
+    data = open(path, "rb").read()
+    was = np.array([0, 3, 4], dtype="int32").tobytes()
+    assert data.count(was) == 1
+    open(path, "wb").write(data.replace(was, np.array(offsets, dtype="int32").tobytes()))
+    with pytest.raises(ParseError, match="o.arrow.*'s'.*record batch 1"):
+        zb.read_ipc(path)
+
+
 @pytest.mark.parametrize("compression", CODECS)
 def test_several_batches_of_string_views(tmp_path, compression):
     # utf8_view (polars writes them): inline (<= 12 bytes) and out-of-line

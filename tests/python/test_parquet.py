@@ -477,7 +477,7 @@ def test_float16_and_unsupported_columns(tmp_path):
     for name, arr in [("big", pa.array([1], pa.decimal256(40, 2))),
                       ("st", pa.array([{"a": 1}], pa.struct([("a", pa.int64())]))),
                       ("mp", pa.array([[("k", 1)]], pa.map_(pa.string(), pa.int64()))),
-                      ("ll", pa.array([[[1, 2]]], pa.list_(pa.list_(pa.int64()))))]:
+                      ("ls", pa.array([[{"a": 1}]], pa.list_(pa.struct([("a", pa.int64())]))))]:
         path = str(tmp_path / f"{name}.parquet")
         pq.write_table(pa.table({"ok": [1], name: arr}), path)
         with pytest.raises(UnsupportedError, match=f"column '{name}'"):

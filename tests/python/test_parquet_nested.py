@@ -1,8 +1,9 @@
 """Nested Parquet columns (issue #24): LIST columns read into the list dtype
 and list columns written as LISTs, checked against pyarrow (the column's
 to_pylist), polars and duckdb; the legacy two-level layouts and corrupt
-levels from small files built here field by field; structs, maps, lists of
-lists and lists of structs still refused, naming the column."""
+levels from small files built here field by field; lists of lists (to 32
+levels) read into the nested list dtype; structs, maps and lists of structs
+still refused, naming the column."""
 
 import datetime
 import io
@@ -72,12 +73,17 @@ def _check(df, table):
         assert _as_arrow(df, name) == table.column(name).to_pylist(), name
 
 
-@pytest.mark.parametrize("opts", [
+# pyarrow's writer options: page versions, codecs, dictionary on and off,
+# small pages and row groups
+_PYARROW_OPTS = [
     {},
     {"data_page_version": "2.0", "compression": "zstd"},
     {"use_dictionary": False, "compression": "snappy", "data_page_size": 512},
     {"row_group_size": 97, "data_page_size": 256, "compression": "gzip"},
-])
+]
+
+
+@pytest.mark.parametrize("opts", _PYARROW_OPTS)
 def test_lists_of_every_type_as_pyarrow_reads_them(tmp_path, opts):
     table = _table(400, seed=len(opts))
     path = str(tmp_path / "l.parquet")
@@ -175,7 +181,10 @@ def _to_bytes(table, **kw):
 @pytest.mark.parametrize("name,arr,what", [
     ("st", pa.array([{"a": 1}], pa.struct([("a", pa.int64())])), "a struct"),
     ("mp", pa.array([[("k", 1)]], pa.map_(pa.string(), pa.int64())), "a map"),
-    ("ll", pa.array([[[1, 2]]], pa.list_(pa.list_(pa.int64()))), "a list of lists"),
+    ("lls", pa.array([[[{"a": 1}]]], pa.list_(pa.list_(pa.struct([("a", pa.int64())])))),
+     "a list of structs"),
+    ("llm", pa.array([[[[("k", 1)]]]], pa.list_(pa.list_(pa.map_(pa.string(), pa.int64())))),
+     "a list of maps"),
     ("ls", pa.array([[{"a": 1}]], pa.list_(pa.struct([("a", pa.int64())]))),
      "a list of structs"),
 ])
@@ -375,6 +384,7 @@ def test_legacy_one_field_element_groups_are_structs(name, schema):
     ([0, 2, 0, 0], [2, 2, 1, 2], "levels are corrupt|repetition level above"),
     ([0, 1, 0, 0], [2, 3, 1, 2], "levels are corrupt|definition level above"),
     ([0, 1, 1, 0], [2, 2, 1, 2], "continued by no element"),
+    ([0, 1, 0, 0], [1, 2, 0, 2], "continued by no element"),  # an empty list continued
     ([0, 1, 0, 0, 0], [2, 2, 1, 2, 2], "more lists than"),
     ([0, 1, 1, 1], [2, 2, 2, 2], "fewer lists than"),
 ])
@@ -424,3 +434,216 @@ def test_lists_of_decimals_int96_and_small_unsigned(tmp_path):
     assert _as_arrow(df, "d") == [[1.25, None], None, [-3.5]]  # decimals read as float64
     for name in ("u16", "t96"):
         assert _as_arrow(df, name) == table.column(name).to_pylist()
+
+
+# ---- lists of lists ----------------------------------------------------------
+
+def _nested(rng, depth, make, n, p_null=0.15, p_empty=0.15):
+    """n values of a list nested `depth` deep: nulls and empty lists at
+    every level, null leaves."""
+    def one(d):
+        u = rng.random()
+        if u < p_null:
+            return None
+        if d == 0:
+            return make(rng)
+        if u < p_null + p_empty:
+            return []
+        return [one(d - 1) for _ in range(int(rng.integers(1, 4)))]
+    return [one(depth) for _ in range(n)]
+
+
+def _nested_table(n, seed=0):
+    rng = np.random.default_rng(seed)
+    cols = {"k": pa.array(np.arange(n))}
+    for name, depth in [("int64", 2), ("string", 2), ("float64", 3), ("bool", 2),
+                        ("date32", 4)]:
+        typ, make = _MAKERS[name]
+        for _ in range(depth):
+            typ = pa.list_(typ)
+        cols[f"{name}_{depth}"] = pa.array(_nested(rng, depth, make, n), typ)
+    return pa.table(cols)
+
+
+@pytest.mark.parametrize("opts", _PYARROW_OPTS)
+def test_lists_of_lists_as_pyarrow_reads_them(tmp_path, opts):
+    # nulls and empty lists at every level, across pages and row groups
+    table = _nested_table(700, seed=len(opts))
+    path = str(tmp_path / "ll.parquet")
+    pq.write_table(table, path, **opts)
+    df = zb.read_parquet(path)
+    assert str(df["float64_3"].dtype) == "list<list<list<float64>>>"
+    _check(df, pq.read_table(path))
+    _check(zb.read_parquet(path, columns=["string_2", "k"]),
+           pq.read_table(path, columns=["string_2", "k"]))
+
+
+def test_lists_of_lists_required_levels_and_large_lists(tmp_path):
+    # required (not null) lists and elements at some levels change every
+    # definition level below them
+    inner = pa.list_(pa.field("element", pa.int32(), nullable=False))
+    outer = pa.list_(pa.field("element", inner, nullable=True))
+    schema = pa.schema([pa.field("a", outer, nullable=False),
+                        pa.field("b", pa.large_list(pa.large_list(pa.string())))])
+    table = pa.table({"a": [[[1, 2], None, []], [], [[3]]],
+                      "b": [None, [["x", None], None], [[]]]}, schema=schema)
+    path = str(tmp_path / "req.parquet")
+    pq.write_table(table, path)
+    _check(zb.read_parquet(path), pq.read_table(path))
+
+
+def test_deep_lists_to_32_levels(tmp_path):
+    def deep(depth, leaf):
+        # a null and an empty list beside the deeper list at every level
+        typ, v = pa.list_(pa.int64()), [leaf, None]
+        for _ in range(depth - 1):
+            typ, v = pa.list_(typ), [v, None, []]
+        return typ, v
+
+    for depth in (5, 32):
+        typ, v = deep(depth, 7)
+        table = pa.table({"d": pa.array([v, None, []], typ)})
+        path = str(tmp_path / f"d{depth}.parquet")
+        pq.write_table(table, path)
+        _check(zb.read_parquet(path), pq.read_table(path))
+    typ, v = deep(33, 7)
+    path = str(tmp_path / "d33.parquet")
+    pq.write_table(pa.table({"ok": [1], "d": pa.array([v], typ)}), path)
+    with pytest.raises(UnsupportedError, match="column 'd' is a list nested more than 32"):
+        zb.read_parquet(path)
+    assert zb.read_parquet(path, columns=["ok"]).to_dict("list") == {"ok": [1]}
+
+
+def test_lists_of_lists_from_polars_and_duckdb(tmp_path):
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    rng = np.random.default_rng(5)
+    want = _nested(rng, 2, lambda r: int(r.integers(-50, 50)), 300)
+    p1 = str(tmp_path / "pl.parquet")
+    pl.DataFrame({"l": want}, schema={"l": pl.List(pl.List(pl.Int64))}).write_parquet(
+        p1, row_group_size=64)
+    assert zb.read_parquet(p1)["l"].to_list() == want == pq.read_table(p1)["l"].to_pylist()
+    p2 = str(tmp_path / "dd.parquet")
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES ([[1, NULL], NULL, []]), (NULL), "
+                "([]), ([[2], [3, 4]])) v(l)")
+    con.execute(f"COPY t TO '{p2}' (FORMAT parquet)")
+    want = [[[1, None], None, []], None, [], [[2], [3, 4]]]
+    assert pq.read_table(p2)["l"].to_pylist() == want
+    assert zb.read_parquet(p2)["l"].to_list() == want
+
+
+# optional group a (LIST) { repeated group list { optional group element (LIST)
+#   { repeated group list { optional int32 element } } } }: levels 1..5
+_LL_SCHEMA = [("a", None, _OPT, 1, _LIST), ("list", None, _REP, 1, None),
+              ("element", None, _OPT, 1, _LIST), ("list", None, _REP, 1, None),
+              ("element", _INT32, _OPT, 0, None)]
+_LL_PATH = ["a", "list", "element", "list", "element"]
+
+
+def test_lists_of_lists_built_here():
+    # rows: [[1, 2], [], None], None, [], [[None]]
+    reps, defs = [0, 2, 1, 1, 0, 0, 0], [5, 5, 3, 2, 0, 1, 4]
+    data = _file(_LL_SCHEMA, reps, defs, [1, 2], 4, 2, 5, _LL_PATH)
+    want = [[[1, 2], [], None], None, [], [[None]]]
+    assert pq.read_table(io.BytesIO(data)).column("a").to_pylist() == want  # the oracle agrees
+    assert _as_arrow(zb.read_parquet(io.BytesIO(data)), "a") == want
+
+
+@pytest.mark.parametrize("reps,defs,why", [
+    ([0, 2, 0], [3, 5, 5], "continued by no element"),      # an empty inner list continued
+    ([0, 1, 0], [1, 5, 5], "continued by no element"),      # an empty outer list continued
+    ([0, 2, 0], [5, 2, 5], "continued by no element"),      # continued with no inner list
+    ([0, 3, 0], [5, 5, 5], "levels are corrupt|repetition level above"),
+    ([0, 0, 0], [5, 6, 5], "levels are corrupt|definition level above"),
+    ([2, 0, 0], [5, 5, 5], "continued across row groups"),
+    ([0, 0, 0, 0], [5, 5, 5, 5], "more lists than"),
+])
+def test_corrupt_nested_levels_name_file_column_and_row_group(reps, defs, why):
+    values = [7] * sum(d == 5 for d in defs)
+    data = _file(_LL_SCHEMA, reps, defs, values, 3, 2, 5, _LL_PATH)
+    with pytest.raises(ParseError, match=f"'<buffer>'.*column 'a', row group 0.*({why})"):
+        zb.read_parquet(io.BytesIO(data))
+
+
+@pytest.mark.parametrize("version", ["1.0", "2.0"])
+def test_write_lists_of_lists_read_back_by_pyarrow_polars_duckdb(tmp_path, version):
+    table = _nested_table(400, seed=12)
+    df = zb.read_parquet(io.BytesIO(_to_bytes(table)))
+    path = str(tmp_path / "wl.parquet")
+    df.to_parquet(path, row_group_size=90, data_page_version=version)
+    # strings are dictionary-encoded as a flat string column's are
+    meta = pq.ParquetFile(path).metadata
+    for g in range(meta.num_row_groups):
+        for i, name in enumerate(table.column_names):
+            cc = meta.row_group(g).column(i)
+            assert cc.has_dictionary_page == name.startswith("string"), (name, g)
+            assert ("RLE_DICTIONARY" in cc.encodings) == name.startswith("string"), (name, g)
+    back = pq.read_table(path)
+    for name in table.column_names:
+        assert back.column(name).to_pylist() == table.column(name).to_pylist(), name
+    _check(zb.read_parquet(path), table)
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    small = ["k", "int64_2", "string_2", "float64_3"]
+    got = pl.read_parquet(path, columns=small)
+    for name in small:
+        assert got[name].to_list() == table.column(name).to_pylist(), name
+    rows = duckdb.connect().execute(
+        f"SELECT k, int64_2, string_2 FROM '{path}' ORDER BY k").fetchall()
+    exp = list(zip(*(table.column(c).to_pylist() for c in ["k", "int64_2", "string_2"])))
+    assert rows == exp
+
+
+def test_write_sliced_lists_of_lists_and_null_lists_over_values(tmp_path):
+    # null lists whose ranges are not empty, at both levels, write nothing
+    inner = pa.LargeListArray.from_arrays(pa.array([0, 2, 3, 5, 6], pa.int64()),
+                                          pa.array([1, 2, 3, 4, 5, 6]),
+                                          mask=pa.array([False, True, False, False]))
+    outer = pa.LargeListArray.from_arrays(pa.array([0, 1, 3, 4], pa.int64()), inner,
+                                          mask=pa.array([False, False, True]))
+    assert outer.to_pylist() == [[[1, 2]], [None, [4, 5]], None]
+    path = str(tmp_path / "n.parquet")
+    zb.DataFrame(pa.table({"l": outer})).to_parquet(path)
+    assert pq.read_table(path).column("l").to_pylist() == outer.to_pylist()
+    table = _nested_table(60, seed=4)
+    df = zb.read_parquet(io.BytesIO(_to_bytes(table))).iloc[7:41]
+    df.to_parquet(path, row_group_size=10)
+    back = pq.read_table(path)
+    for name in table.column_names:
+        assert back.column(name).to_pylist() == table.column(name).to_pylist()[7:41], name
+
+
+def test_written_list_statistics_match_pyarrow_and_prune(tmp_path):
+    # min / max of the values written (not of values under null lists) and
+    # the slots without a value, as pyarrow writes them for the same lists
+    inner = pa.LargeListArray.from_arrays(pa.array([0, 2, 3, 5, 6], pa.int64()),
+                                          pa.array([1, 2, -90, 4, 5, 6]),
+                                          mask=pa.array([False, True, False, False]))
+    hidden = pa.table({"l": pa.LargeListArray.from_arrays(
+        pa.array([0, 1, 3, 4], pa.int64()), inner, mask=pa.array([False, False, True]))})
+    table = _nested_table(300, seed=21).append_column(
+        "u64", pa.array(_lists(np.random.default_rng(2), 300,
+                               lambda r: int(r.integers(0, 2**64, dtype=np.uint64))),
+                        pa.list_(pa.uint64())))
+    for t, kw in [(table, {"row_group_size": 70}), (hidden, {})]:
+        ours, theirs = str(tmp_path / "z.parquet"), str(tmp_path / "p.parquet")
+        zb.DataFrame(t).to_parquet(ours, **kw)
+        pq.write_table(t, theirs, use_dictionary=False, **kw)
+        mz, mp = pq.ParquetFile(ours).metadata, pq.ParquetFile(theirs).metadata
+        assert mz.num_row_groups == mp.num_row_groups
+        for g in range(mz.num_row_groups):
+            for i, name in enumerate(t.column_names):
+                sz, sp = mz.row_group(g).column(i).statistics, mp.row_group(g).column(i).statistics
+                assert sz is not None and sz.null_count == sp.null_count, (name, g)
+                assert sz.has_min_max == sp.has_min_max, (name, g)
+                if sp.has_min_max:
+                    assert (sz.min, sz.max) == (sp.min, sp.max), (name, g)
+    assert pq.read_table(ours).column("l").to_pylist() == hidden.column("l").to_pylist()
+    duckdb = pytest.importorskip("duckdb")  # reads the same statistics
+    zb.DataFrame(table).to_parquet(ours, row_group_size=70)
+    pq.write_table(table, theirs, use_dictionary=False, row_group_size=70)
+    q = ("SELECT row_group_id, column_id, stats_min_value, stats_max_value, stats_null_count "
+         "FROM parquet_metadata('{}') ORDER BY 1, 2")
+    con = duckdb.connect()
+    assert con.execute(q.format(ours)).fetchall() == con.execute(q.format(theirs)).fetchall()

@@ -97,9 +97,10 @@ def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", 
     are loaded when first needed: a missing one is an error saying how to
     install it).  LIST columns of any of those value types (the 3-level
     layout, the legacy 2-level ones and bare repeated fields; null lists,
-    empty lists and null elements) become the list dtype; a filter on a
-    list column raises ``UnsupportedError``.  Structs, maps, lists of
-    lists and lists of structs, other FIXED_LEN_BYTE_ARRAY and binary
+    empty lists and null elements) become the list dtype, and so do LISTs
+    of such LISTs, to 32 levels (nulls and empty lists at every level); a
+    filter on a list column raises ``UnsupportedError``.  Structs, maps and
+    lists of structs, other FIXED_LEN_BYTE_ARRAY and binary
     columns, DECIMAL stored as BYTE_ARRAY, and the LZ4/BROTLI codecs raise
     ``UnsupportedError`` naming the column.  A corrupt or truncated file,
     a page whose CRC-32 (when the writer stored one) does not match, or
@@ -298,9 +299,11 @@ def to_parquet(frame, path=None, engine="auto", compression="snappy", index=None
     "2.0", data pages v2 (definition levels stored uncompressed before the
     compressed values).  ``write_page_checksum=True`` (pyarrow's keyword)
     stores each page's CRC-32 in its header.  List columns (of any value
-    type but lists and categoricals) are written as 3-level LISTs of
-    optional elements, in data pages v1 whatever ``data_page_version``
-    says, PLAIN-encoded and without statistics.
+    type but categoricals, and of lists of them to 32 levels) are written
+    as 3-level LISTs of optional elements (a list of lists: a LIST whose
+    element is a LIST), in data pages v1 whatever ``data_page_version``
+    says, their strings dictionary-encoded as a string column's are and
+    other values PLAIN, with the statistics of their values.
 
     Examples
     --------

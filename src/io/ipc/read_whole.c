@@ -20,11 +20,14 @@
  * (or copies) its values straight into their place, and a string task
  * rebases its offsets to int64 in the same pass that checks they never
  * decrease; one task per column copies its validity (and a bool column's
- * values) bit by bit, since batches need not start on a byte.  A batch's
- * characters go where the batches before it end when every batch's
- * offsets run from 0 to the end of its characters (what writers do);
- * otherwise the characters are packed afterwards.  Other columns take the
- * batch-by-batch path (read_batches). */
+ * values) bit by bit, since batches need not start on a byte.  An
+ * uncompressed batch's first and last string offsets are read when it is
+ * planned, so only the characters its strings use are copied, straight to
+ * where the batches before it end (a writer may leave unused bytes in a
+ * character buffer).  A compressed batch's characters go where the whole
+ * buffers before it end; when those held unused bytes, the characters are
+ * packed afterwards.  Other columns take the batch-by-batch path
+ * (read_batches). */
 
 typedef struct asm_buf {
   const uint8_t *src; /* in the file */
@@ -37,6 +40,7 @@ typedef struct asm_piece { /* one column of one batch */
   asm_buf b[3];     /* validity, values or offsets, characters */
   int64_t chars_at; /* where its characters start in the column's */
   int64_t off0, offn; /* its first and last string offsets */
+  bool exact; /* raw strings: only [off0, offn) is copied, to chars_at */
   /* a utf8_view column: its variadic data buffers; its views, validity
    * and data in memory (in the file, or decompressed into hold) */
   asm_buf *vb;
@@ -190,8 +194,9 @@ static zb_status asm_strings(asm_job *j, int worker, const ipc_field *fd, asm_co
     memcpy(&last, offs + 8 * p->length, 8);
   }
   int64_t *dst = (int64_t *)c->data->data + p->row;
-  bool ok = w == 4 ? asm_rebase32(dst, offs, p->length, p->chars_at)
-                   : asm_rebase64(dst, offs, p->length, p->chars_at);
+  const int64_t add = p->exact ? p->chars_at - first : p->chars_at;
+  bool ok = w == 4 ? asm_rebase32(dst, offs, p->length, add)
+                   : asm_rebase64(dst, offs, p->length, add);
   if (!ok || first < 0 || last > p->b[2].ulen)
     return zb_error_set(e, ZB_EPARSE,
                         "'%s' is not a valid Arrow IPC file: the string offsets of column '%s' "
@@ -200,7 +205,9 @@ static zb_status asm_strings(asm_job *j, int worker, const ipc_field *fd, asm_co
                         j->r->name, fd->name, (long long)b, (long long)p->b[2].ulen);
   p->off0 = first;
   p->offn = last;
-  if (p->b[2].ulen > 0)
+  if (p->exact)
+    memcpy((uint8_t *)c->chars->data + p->chars_at, p->b[2].src + first, (size_t)(last - first));
+  else if (p->b[2].ulen > 0)
     ZB_RETURN_NOT_OK(asm_decompress(&p->b[2], (uint8_t *)c->chars->data + p->chars_at, e));
   return ZB_OK;
 }
@@ -395,6 +402,25 @@ static zb_status asm_plan_piece(reader *r, const ipc_field *fd, const zb__fbt *h
                    fd->name, what, (long long)p->b[1].ulen, (long long)need);
   if (p->null_count > 0 && p->b[0].ulen < (length + 7) / 8)
     return corrupt(r, "the validity bitmap of column '%s' in %s is too short", fd->name, what);
+  if (fd->kind == K_STRING && length > 0 && p->b[1].codec < 0 && p->b[2].codec < 0) {
+    /* raw: the characters its strings use are known now (the offsets in
+     * between are checked when they are rebased) */
+    const uint8_t *o = p->b[1].src;
+    if (fd->width == 4) {
+      int32_t a, z;
+      memcpy(&a, o, 4);
+      memcpy(&z, o + 4 * length, 4);
+      p->off0 = a;
+      p->offn = z;
+    } else {
+      memcpy(&p->off0, o, 8);
+      memcpy(&p->offn, o + 8 * length, 8);
+    }
+    if (p->off0 < 0 || p->offn < p->off0 || p->offn > p->b[2].ulen)
+      return corrupt(r, "the string offsets of column '%s' in %s run outside its %lld bytes "
+                     "of characters", fd->name, what, (long long)p->b[2].ulen);
+    p->exact = true;
+  }
   return ZB_OK;
 }
 
@@ -466,8 +492,8 @@ static zb_status read_assembled(reader *r, const int64_t *ks, int64_t nc,
       for (int64_t b = 0; b < nb; b++) {
         asm_piece *p = &j.pieces[b * nc + c];
         p->chars_at = total;
-        total += p->length > 0 ? p->b[2].ulen : 0;
         if (p->length == 0) p->b[2].ulen = 0;
+        total += p->exact ? p->offn - p->off0 : p->b[2].ulen;
       }
       st = zb_buffer_new(ZB_CPU, (rows + 1) * 8, &col->data, r->err);
       if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, total, &col->chars, r->err);
@@ -509,10 +535,12 @@ static zb_status read_assembled(reader *r, const int64_t *ks, int64_t nc,
       for (int64_t b = 0; b < nb; b++) {
         asm_piece *p = &j.pieces[b * nc + c];
         if (p->length == 0) continue;
-        const int64_t from = p->chars_at + p->off0, used = p->offn - p->off0;
+        const int64_t from = p->chars_at + (p->exact ? 0 : p->off0), used = p->offn - p->off0;
         if (from != at) {
           memmove(chars + at, chars + from, (size_t)used);
-          for (int64_t i = 0; i < p->length; i++) offs[p->row + i] += at - from;
+          int64_t *o = offs + p->row;
+          const int64_t n = p->length, shift = at - from;
+          for (int64_t i = 0; i < n; i++) o[i] += shift;
         }
         at += used;
       }

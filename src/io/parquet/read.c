@@ -14,11 +14,11 @@
  * at a time), and each chunk's offsets are shifted by the bytes before it.  Of several failing chunks, the one first in the file (row group,
  * then column) is reported, whatever the thread count.
  *
- * A list column (a LIST of values, classify) is decoded the same way, but
- * per slot -- one per level entry, as many as the chunks' value counts --
- * keeping each slot's repetition and definition levels; assemble_list then
- * turns the slots into list offsets, list validity and a child of the
- * slots that hold elements.
+ * A list column (a LIST of values, or of LISTs to ZB_LIST_MAX_DEPTH levels:
+ * classify) is decoded the same way, but per slot -- one per level entry,
+ * as many as the chunks' value counts -- keeping each slot's repetition and
+ * definition levels; assemble_list then turns the slots into each level's
+ * list offsets and validity and a child of the slots that hold values.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,10 +46,13 @@ typedef struct rcol {
   int32_t decimal_scale; /* >= 0: DECIMAL read as float64 */
   bool float16;
   int max_def;
-  /* List columns (max_rep 1): rows below are slots, one per level entry;
-   * a slot holds an element when its definition level is >= def_rep, and
-   * its list is null when the level is < def_rep - 1. */
-  int max_rep, def_rep;
+  /* List columns (max_rep levels of lists): rows below are slots, one per
+   * level entry.  def_rep[k] is the definition level of level k's repeated
+   * field: a slot holds an element of a level-k list when its definition
+   * level is >= def_rep[k], and that list is null when the level is
+   * < def_rep[k] - 1 (def_rep[0] = 0: every row). */
+  int max_rep;
+  uint8_t def_rep[ZB_LIST_MAX_DEPTH + 1];
   int64_t nslots;        /* list: slots of the row groups read */
   int64_t *slot0;        /* list: first slot of each row group read (nsel + 1) */
   uint8_t *defs, *reps;  /* list: each slot's levels */
@@ -258,8 +261,8 @@ static bool name_is(const pq_str *s, const char *name) {
 static zb_status nested_error(reader *r, const rcol *c, const char *what, zb_error *err) {
   return zb_error_set(err, ZB_ENOTSUP,
                       "'%s': column '%s' is %s, which zambezi does not read yet (lists of "
-                      "values are read into the list dtype; structs, maps, lists of lists and "
-                      "lists of structs are not)",
+                      "values, and lists of such lists, are read into the list dtype; "
+                      "structs, maps and lists of structs are not)",
                       r->name, c->name, what);
 }
 
@@ -268,65 +271,74 @@ static bool is_map(const pq_schema *s) {
 }
 
 /* How the top-level field `top` (nleaf leaves, the first `leaf`) is read:
- * flat (a leaf), or a list of values in one of the layouts of the Parquet
- * spec's LogicalTypes.md:
+ * flat (a leaf), or a list of values -- or of lists, to ZB_LIST_MAX_DEPTH
+ * levels -- in one of the layouts of the Parquet spec's LogicalTypes.md:
  *   <opt|req> group T (LIST) { repeated group R { <opt|req> E } }   3-level
  *   <opt|req> group T (LIST) { repeated E }                         2-level
  *   repeated E (no annotation, at the top)           a required list of E
- * By its backward-compatibility rules a repeated group R of several
- * fields, or of one named "array" or "<T>_tuple", is itself the element
- * (a struct).  Sets c->se (the leaf), max_def, max_rep and def_rep;
+ * where E of a 3-level list may itself be such a LIST group.  By its
+ * backward-compatibility rules a repeated group R of several fields, or of
+ * one named "array" or "<T>_tuple", is itself the element (a struct).
+ * Sets c->se (the leaf), max_def, max_rep and def_rep[1..max_rep];
  * ZB_ENOTSUP naming the column for what is not read. */
 static zb_status classify(reader *r, rcol *c, int64_t top, int64_t nleaf, int64_t leaf,
                           zb_error *err) {
   const pq_meta *m = &r->meta;
-  const pq_schema *t = &m->schema[top];
+  int64_t at = top;
+  int d = 0; /* the definition level of the field at `at`'s parent */
   c->max_rep = 0;
-  if (is_map(t)) return nested_error(r, c, "a map", err);
-  if (t->num_children == 0) {
-    c->se = t;
-    if (t->repetition != 2) {
-      c->max_def = t->repetition == 1 ? 1 : 0;
+  for (;;) {
+    const pq_schema *t = &m->schema[at];
+    if (is_map(t)) return nested_error(r, c, c->max_rep > 0 ? "a list of maps" : "a map", err);
+    if (t->num_children == 0) {
+      c->se = t;
+      if (t->repetition != 2) {
+        c->max_def = t->repetition == 1 ? 1 : 0;
+        return ZB_OK;
+      }
+      c->max_rep = 1; /* a bare repeated value: a list that is never null */
+      c->def_rep[1] = 1;
+      c->max_def = 1;
       return ZB_OK;
     }
-    c->max_rep = 1; /* a bare repeated value: a list that is never null */
-    c->def_rep = 1;
-    c->max_def = 1;
+    bool list = t->lt_list || t->converted == 3;
+    if (!list)
+      return nested_error(r, c, c->max_rep > 0 ? "a list of structs"
+                                : t->repetition == 2 ? "a list of structs" : "a struct", err);
+    if (t->repetition == 2 || t->num_children != 1 || at + 1 >= m->num_schema)
+      return nested_error(r, c, "a list in a layout outside the Parquet spec", err);
+    const pq_schema *rep = &m->schema[at + 1];
+    if (rep->repetition != 2)
+      return nested_error(r, c, "a list in a layout outside the Parquet spec", err);
+    if (c->max_rep == ZB_LIST_MAX_DEPTH)
+      return nested_error(r, c, "a list nested more than 32 levels deep", err);
+    d += (t->repetition == 1 ? 1 : 0) + 1;
+    c->def_rep[++c->max_rep] = (uint8_t)d;
+    if (rep->num_children == 0) { /* 2-level: the repeated field is the element */
+      if (nleaf != 1 || r->leaf_schema[leaf] != at + 1)
+        return nested_error(r, c, "a corrupt list", err);
+      c->se = rep;
+      c->max_def = d;
+      return ZB_OK;
+    }
+    if (rep->num_children > 1 || name_is(&rep->name, "array") ||
+        (rep->name.n == t->name.n + 6 && t->name.n >= 0 &&
+         (t->name.n == 0 || memcmp(rep->name.p, t->name.p, (size_t)t->name.n) == 0) &&
+         memcmp(rep->name.p + t->name.n, "_tuple", 6) == 0))
+      return nested_error(r, c, "a list of structs", err);
+    if (at + 2 >= m->num_schema) return nested_error(r, c, "a corrupt list", err);
+    const pq_schema *e = &m->schema[at + 2];
+    if (e->repetition == 2) return nested_error(r, c, "a list of lists in a legacy layout", err);
+    if (e->num_children > 0) { /* a list of lists (or of structs or maps: refused above) */
+      at += 2; /* E is the next level's T */
+      continue;
+    }
+    if (nleaf != 1 || r->leaf_schema[leaf] != at + 2)
+      return nested_error(r, c, "a corrupt list", err);
+    c->se = e;
+    c->max_def = d + (e->repetition == 1 ? 1 : 0);
     return ZB_OK;
   }
-  bool list = t->lt_list || t->converted == 3;
-  if (!list) return nested_error(r, c, t->repetition == 2 ? "a list of structs" : "a struct", err);
-  if (t->repetition == 2 || t->num_children != 1 || top + 1 >= m->num_schema)
-    return nested_error(r, c, "a list in a layout outside the Parquet spec", err);
-  const pq_schema *rep = &m->schema[top + 1];
-  if (rep->repetition != 2)
-    return nested_error(r, c, "a list in a layout outside the Parquet spec", err);
-  int t_opt = t->repetition == 1 ? 1 : 0;
-  c->max_rep = 1;
-  c->def_rep = t_opt + 1;
-  if (rep->num_children == 0) { /* 2-level: the repeated field is the element */
-    c->se = rep;
-    c->max_def = c->def_rep;
-    return ZB_OK;
-  }
-  if (rep->num_children > 1 || name_is(&rep->name, "array") ||
-      (rep->name.n == t->name.n + 6 && t->name.n >= 0 &&
-       (t->name.n == 0 || memcmp(rep->name.p, t->name.p, (size_t)t->name.n) == 0) &&
-       memcmp(rep->name.p + t->name.n, "_tuple", 6) == 0))
-    return nested_error(r, c, "a list of structs", err);
-  if (top + 2 >= m->num_schema) return nested_error(r, c, "a corrupt list", err);
-  const pq_schema *e = &m->schema[top + 2];
-  if (e->num_children > 0) {
-    if (is_map(e)) return nested_error(r, c, "a list of maps", err);
-    return nested_error(r, c, e->lt_list || e->converted == 3 || e->repetition == 2
-                                  ? "a list of lists" : "a list of structs", err);
-  }
-  if (e->repetition == 2) return nested_error(r, c, "a list of lists", err);
-  if (nleaf != 1 || r->leaf_schema[leaf] != top + 2)
-    return nested_error(r, c, "a corrupt list", err);
-  c->se = e;
-  c->max_def = c->def_rep + (e->repetition == 1 ? 1 : 0);
-  return ZB_OK;
 }
 
 /* Fill r->cols from the selection (or every top-level field). */
@@ -513,70 +525,102 @@ static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
 }
 
 /* A list column from its slots: c->col holds every slot's value (null
- * where none); the levels give each row's list (a slot of repetition
- * level 0 starts a row), whether it is null (definition level below
- * def_rep - 1) or empty (def_rep - 1), and which slots are elements (level
- * >= def_rep), which the child keeps.  Levels out of range, a row group
- * whose lists do not add up to its rows, or a list continued where none
- * was started are ZB_EPARSE naming the column and row group. */
-static zb_status assemble_list(reader *r, rcol *c, zb_error *err) {
-  int64_t n = r->nrows, ns = c->nslots;
-  zb_status st = ZB_OK;
-  int64_t *off = (int64_t *)zb_malloc((size_t)(n + 1) * sizeof(int64_t));
-  uint8_t *lvalid = (uint8_t *)zb_malloc((size_t)(n > 0 ? n : 1));
-  uint8_t *keep = (uint8_t *)zb_malloc((size_t)(ns > 0 ? ns : 1));
-  zb_buffer *offsets = NULL, *validity = NULL, *mbits = NULL;
-  zb_column *mask = NULL, *child = NULL, *list = NULL;
-  if (off == NULL || lvalid == NULL || keep == NULL) {
-    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': its lists)", c->name);
-    goto done;
-  }
-  int64_t elems = 0, nulls = 0;
-  const int dr = c->def_rep;
-  for (int64_t g = 0; g < r->nsel && st == ZB_OK; g++) {
-    int64_t row = r->rg_row0[g], row_end = r->rg_row0[g + 1];
+ * where none); the levels give each level's lists.  A slot of repetition
+ * level rl < k whose definition level reaches def_rep[k - 1] (an element
+ * of the level above: a row when k = 1) starts a list of level k, null
+ * when the definition level is below def_rep[k] - 1, empty when it is
+ * def_rep[k] - 1; a slot of repetition level <= k whose definition level
+ * reaches def_rep[k] is an element of it.  The elements of level k are the
+ * lists of level k + 1, and those of the deepest level the values the
+ * child keeps.  Levels out of range, a row group whose lists do not add up
+ * to its rows, or a list continued where none was started or that holds
+ * no element are ZB_EPARSE naming the column and row group. */
+typedef struct list_level {
+  int64_t n, elems, nulls; /* lists, their elements, null lists */
+  int64_t *off;            /* n + 1 */
+  uint8_t *valid;          /* a byte per list */
+} list_level;
+
+/* One pass over the slots: checks the levels and counts each level's lists
+ * (fill false), or fills their offsets and validity (fill true). */
+static zb_status list_pass(reader *r, rcol *c, list_level *lv, uint8_t *keep, bool fill,
+                           zb_error *err) {
+  const int R = c->max_rep;
+  const uint8_t *dr = c->def_rep;
+  for (int k = 1; k <= R; k++) lv[k].n = lv[k].elems = lv[k].nulls = 0;
+  for (int64_t g = 0; g < r->nsel; g++) {
+    const int64_t rows = r->rg_row0[g + 1] - r->rg_row0[g], row0 = lv[1].n;
     const char *bad = NULL;
     int64_t i;
+    int prev_d = 0;
     for (i = c->slot0[g]; i < c->slot0[g + 1]; i++) {
-      int rl = c->reps[i], dl = c->defs[i];
-      if (((i - c->slot0[g]) & 0xffff) == 0xffff && r->cancel != NULL && *r->cancel) {
-        st = zb_error_set(err, ZB_ECANCEL, "Parquet read cancelled");
+      const int rl = c->reps[i], dl = c->defs[i];
+      if (!fill && ((i - c->slot0[g]) & 0xffff) == 0xffff && r->cancel != NULL && *r->cancel)
+        return zb_error_set(err, ZB_ECANCEL, "Parquet read cancelled");
+      if (rl > R || dl > c->max_def) {
+        bad = rl > R ? "a repetition level above the schema's maximum"
+                     : "a definition level above the schema's maximum";
         break;
       }
-      if (rl > c->max_rep || dl > c->max_def) {
-        bad = rl > c->max_rep ? "a repetition level above the schema's maximum"
-                              : "a definition level above the schema's maximum";
+      if (rl == 0 && lv[1].n - row0 == rows) {
+        bad = "more lists than the row group has rows";
         break;
       }
-      if (rl == 0) {
-        if (row == row_end) {
-          bad = "more lists than the row group has rows";
-          break;
-        }
-        off[row] = elems;
-        lvalid[row] = dl >= dr - 1;
-        nulls += dl < dr - 1;
-        row++;
-      } else if (i == c->slot0[g] || dl < dr) {
+      if (rl > 0 && (i == c->slot0[g] || dl < dr[rl] || prev_d < dr[rl])) {
         bad = i == c->slot0[g] ? "a list continued across row groups"
                                : "a list continued by no element";
         break;
       }
-      keep[i] = dl >= dr;
-      elems += dl >= dr;
+      prev_d = dl;
+      for (int k = rl > 0 ? rl : 1; k <= R; k++) {
+        if (k > rl && dl >= dr[k - 1]) { /* a new list of level k */
+          list_level *v = &lv[k];
+          if (fill) {
+            v->off[v->n] = v->elems;
+            v->valid[v->n] = dl >= dr[k] - 1;
+          }
+          v->nulls += dl < dr[k] - 1;
+          v->n++;
+        }
+        if (dl < dr[k]) break; /* no element here, nor below */
+        lv[k].elems++;
+      }
+      if (fill) keep[i] = dl >= dr[R];
     }
-    if (st != ZB_OK) break;
-    if (bad == NULL && row != row_end) bad = "fewer lists than the row group has rows";
+    if (bad == NULL && lv[1].n - row0 != rows) bad = "fewer lists than the row group has rows";
     if (bad != NULL)
-      st = zb_error_set(err, ZB_EPARSE,
-                        "'%s': column '%s', row group %lld: corrupt repetition or definition "
-                        "levels (%s, at value %lld)",
-                        r->name, c->name, (long long)r->rg_sel[g], bad,
-                        (long long)(i - c->slot0[g]));
+      return zb_error_set(err, ZB_EPARSE,
+                          "'%s': column '%s', row group %lld: corrupt repetition or definition "
+                          "levels (%s, at value %lld)",
+                          r->name, c->name, (long long)r->rg_sel[g], bad,
+                          (long long)(i - c->slot0[g]));
   }
+  return ZB_OK;
+}
+
+static zb_status assemble_list(reader *r, rcol *c, zb_error *err) {
+  const int R = c->max_rep;
+  const int64_t ns = c->nslots;
+  list_level lv[ZB_LIST_MAX_DEPTH + 1];
+  memset(lv, 0, sizeof lv);
+  uint8_t *keep = NULL;
+  zb_buffer *offsets = NULL, *validity = NULL, *mbits = NULL;
+  zb_column *mask = NULL, *child = NULL, *list = NULL;
+  zb_status st = list_pass(r, c, lv, NULL, false, err);
   if (st != ZB_OK) goto done;
-  off[n] = elems;
-  if (elems == ns) {
+  keep = (uint8_t *)zb_malloc((size_t)(ns > 0 ? ns : 1));
+  bool ok = keep != NULL;
+  for (int k = 1; k <= R && ok; k++) {
+    lv[k].off = (int64_t *)zb_malloc((size_t)(lv[k].n + 1) * sizeof(int64_t));
+    lv[k].valid = (uint8_t *)zb_malloc((size_t)(lv[k].n > 0 ? lv[k].n : 1));
+    ok = lv[k].off != NULL && lv[k].valid != NULL;
+  }
+  if (!ok) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s': its lists)", c->name);
+    goto done;
+  }
+  if ((st = list_pass(r, c, lv, keep, true, err)) != ZB_OK) goto done;
+  if (lv[R].elems == ns) {
     child = c->col;
     c->col = NULL;
   } else {
@@ -589,16 +633,29 @@ static zb_status assemble_list(reader *r, rcol *c, zb_error *err) {
   }
   zb_free(keep);
   keep = NULL;
-  if (nulls > 0) st = make_bitmap(lvalid, n, &validity, err);
-  if (st == ZB_OK) st = wrap((void **)&off, (n + 1) * (int64_t)sizeof(int64_t), &offsets, err);
-  if (st == ZB_OK) st = zb_column_make_list(n, 0, validity, offsets, child, nulls, &list, err);
-  if (st == ZB_OK) {
-    c->col = list;
+  for (int k = R; k >= 1; k--) { /* the deepest lists first: each is the child above */
+    list_level *v = &lv[k];
+    v->off[v->n] = v->elems;
+    if (v->nulls > 0 && (st = make_bitmap(v->valid, v->n, &validity, err)) != ZB_OK) goto done;
+    if ((st = wrap((void **)&v->off, (v->n + 1) * (int64_t)sizeof(int64_t), &offsets, err)) !=
+        ZB_OK)
+      goto done;
+    st = zb_column_make_list(v->n, 0, validity, offsets, child, v->nulls, &list, err);
+    zb_buffer_release(offsets);
+    zb_buffer_release(validity);
+    offsets = validity = NULL;
+    if (st != ZB_OK) goto done;
+    zb_column_release(child);
+    child = list;
     list = NULL;
   }
+  c->col = child;
+  child = NULL;
 done:
-  zb_free(off);
-  zb_free(lvalid);
+  for (int k = 1; k <= R; k++) {
+    zb_free(lv[k].off);
+    zb_free(lv[k].valid);
+  }
   zb_free(keep);
   zb_buffer_release(offsets);
   zb_buffer_release(validity);

@@ -25,8 +25,10 @@
  *
  * A list column (encode_list_chunk) is a 3-level LIST -- optional group
  * <name> (LIST) { repeated group list { optional <type> element } } --
- * with repetition and definition levels in v1 data pages, its child's
- * values PLAIN, and no statistics.
+ * and a list of lists one whose element is itself such a group, to
+ * ZB_LIST_MAX_DEPTH levels; with repetition and definition levels in v1
+ * data pages, its values encoded as a flat column's are (strings with a
+ * dictionary, the rest PLAIN), and statistics of its values.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,7 +61,9 @@ typedef struct wcol {
   int ts_unit;       /* 1 ms, 2 us, 3 ns */
   int64_t ts_scale;  /* seconds -> ms: 1000 */
   int width;         /* PLAIN bytes per value (4 / 8), 0 bool / byte array */
-  const zb_column *list; /* a list column (then col is its child), else NULL */
+  const zb_column *list; /* a list column (then col is its values), else NULL */
+  const zb_column *lists[ZB_LIST_MAX_DEPTH]; /* its levels: list, list's child, ... */
+  int depth;                                 /* how many */
 } wcol;
 
 /* One encoded (row group, column) chunk. */
@@ -149,10 +153,11 @@ static zb_status map_column(wcol *w, zb_error *err) {
       w->phys = PQ_INT64;
       w->width = 8;
       return ZB_OK;
-    case ZB_LIST: /* the child's type, written as a LIST (encode_list_chunk) */
-      if (w->list == NULL && c->child != NULL && c->child->type != ZB_LIST &&
+    case ZB_LIST: /* the child's type (or lists), written as a LIST (encode_list_chunk) */
+      if (w->depth < ZB_LIST_MAX_DEPTH && c->child != NULL &&
           c->child->type != ZB_CATEGORICAL) {
-        w->list = c;
+        if (w->depth == 0) w->list = c;
+        w->lists[w->depth++] = c;
         w->col = c->child;
         return map_column(w, err);
       }
@@ -160,7 +165,7 @@ static zb_status map_column(wcol *w, zb_error *err) {
                           "the Parquet writer does not write (lists of other values are "
                           "written)", w->name,
                           c->child == NULL ? "nothing" : c->child->type == ZB_LIST
-                          ? "lists" : "categoricals");
+                          ? "lists nested too deep" : "categoricals");
     default:
       return zb_error_set(err, ZB_ENOTSUP, "to_parquet: column '%s' has type %s, which the "
                           "Parquet writer does not write", w->name, zb_type_name(c->type));
@@ -387,6 +392,55 @@ static void chunk_stats(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
   }
 }
 
+/* x against y in the order of w's physical type (a value's bytes as
+ * chunk_stats stores them, or a string's). */
+#define CMP_AS(T)                                                                    \
+  do {                                                                               \
+    T a_, b_;                                                                        \
+    memcpy(&a_, x, sizeof a_);                                                       \
+    memcpy(&b_, y, sizeof b_);                                                       \
+    return a_ < b_ ? -1 : a_ > b_;                                                   \
+  } while (0)
+
+static int stat_cmp(const wcol *w, const uint8_t *x, int64_t nx, const uint8_t *y, int64_t ny) {
+  const zb_type_id t = w->col->type;
+  switch (w->phys) {
+    case PQ_INT32:
+      if (t == ZB_UINT32) CMP_AS(uint32_t);
+      CMP_AS(int32_t);
+    case PQ_INT64:
+      if (t == ZB_UINT64) CMP_AS(uint64_t);
+      CMP_AS(int64_t);
+    case PQ_FLOAT: CMP_AS(float);
+    case PQ_DOUBLE: CMP_AS(double);
+    case PQ_BOOLEAN: return (int)x[0] - (int)y[0];
+    default: return bytes_cmp(x, nx, y, ny);
+  }
+}
+#undef CMP_AS
+
+/* The min / max of the values of rows [a, e) of w's column merged into
+ * ch's (a list column's values are written run by run). */
+static void stats_merge(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
+  if (w->col->type == ZB_STRING) {
+    minmax_strings(ch, w->col, validity_of(w->col), a, e);
+    return;
+  }
+  wchunk t;
+  memset(&t, 0, sizeof t);
+  chunk_stats(&t, w, a, e);
+  if (!t.has_minmax) return;
+  if (!ch->has_minmax || stat_cmp(w, t.minb, t.minlen, ch->minb, ch->minlen) < 0) {
+    memcpy(ch->minb, t.minb, sizeof t.minb);
+    ch->minlen = t.minlen;
+  }
+  if (!ch->has_minmax || stat_cmp(w, t.maxb, t.maxlen, ch->maxb, ch->maxlen) > 0) {
+    memcpy(ch->maxb, t.maxb, sizeof t.maxb);
+    ch->maxlen = t.maxlen;
+  }
+  ch->has_minmax = true;
+}
+
 /* ---- pages ------------------------------------------------------------- */
 
 typedef struct page_ctx {
@@ -490,6 +544,53 @@ static int64_t page_rows(const wcol *w, int64_t rows, int64_t chars, bool dict, 
 }
 
 /* Encode rows [r0, r0 + n) of column w into ch. */
+/* The dictionary codes of strings [a, e) of c into codes[0, e - a) (0
+ * for a null), entries added to d; *dict false (and the codes incomplete)
+ * once the dictionary passes PQ_DICT_LIMIT.  ZB_ENOMEM or ZB_ECANCEL
+ * without a message. */
+static zb_status string_codes(pq_dict *d, const zb_column *c, int64_t a, int64_t e,
+                              int32_t *codes, bool *dict) {
+  const uint8_t *valid = validity_of(c);
+  const int64_t *off = (const int64_t *)c->data->data + c->offset;
+  const uint8_t *cs = (const uint8_t *)c->chars->data;
+  *dict = true;
+  for (int64_t i = 0; i < e - a && *dict; i++) {
+    int64_t r = a + i;
+    if (valid != NULL && !zb_bit_get(valid, c->offset + r)) {
+      codes[i] = 0;
+      continue;
+    }
+    if (off[r + 1] - off[r] > INT32_MAX) { /* PLAIN says what is wrong */
+      *dict = false;
+      break;
+    }
+    int64_t code = zb__pq_dict_code(d, cs, off[r], (int32_t)(off[r + 1] - off[r]));
+    if (code < 0) return ZB_ENOMEM;
+    codes[i] = (int32_t)code;
+    if (d->bytes > PQ_DICT_LIMIT) *dict = false;
+    if ((i & 4095) == 4095 && zb_cancel_requested()) return ZB_ECANCEL;
+  }
+  return ZB_OK;
+}
+
+/* d's entries (in c's characters) as ch's dictionary page. */
+static zb_status dict_page(wchunk *ch, page_ctx *pc, const pq_dict *d, const wcol *w,
+                           zb_error *err) {
+  const zb_column *c = w->col;
+  const uint8_t *cs = (const uint8_t *)c->chars->data;
+  pc->body.n = 0;
+  if (!zb__pq_buf_reserve(&pc->body, d->bytes))
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet: column '%s')", w->name);
+  for (int64_t k = 0; k < d->count; k++) {
+    uint32_t len = (uint32_t)d->ent_len[k];
+    memcpy(pc->body.p + pc->body.n, &len, 4);
+    memcpy(pc->body.p + pc->body.n + 4, cs + d->ent_off[k], len);
+    pc->body.n += 4 + (int64_t)len;
+  }
+  ch->dict_off = ch->out.n;
+  return put_page(ch, pc, PQ_DICTIONARY_PAGE, (int32_t)d->count, PQ_PLAIN, 0, err);
+}
+
 static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, int64_t r0,
                               int64_t n, wchunk *ch, zb_error *err) {
   const zb_column *c = w->col;
@@ -523,31 +624,10 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
       }
     codes = (int32_t *)zb_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
     if (codes == NULL) goto oom;
-    dict = n - ch->nulls > 0;
-    if (dict && valid == NULL) { /* no nulls: no validity test per row */
-      for (int64_t i = 0; i < n; i++) {
-        int64_t r = r0 + i;
-        int64_t code = zb__pq_dict_code(&d, cs, off[r], (int32_t)(off[r + 1] - off[r]));
-        if (code < 0) goto oom;
-        codes[i] = (int32_t)code;
-        if (d.bytes > PQ_DICT_LIMIT) {
-          dict = false;
-          break;
-        }
-        if ((i & 4095) == 4095 && zb_cancel_requested()) goto cancelled;
-      }
-    }
-    for (int64_t i = 0; i < n && dict && valid != NULL; i++) {
-      int64_t r = r0 + i;
-      if (valid != NULL && !zb_bit_get(valid, c->offset + r)) {
-        codes[i] = 0;
-        continue;
-      }
-      int64_t code = zb__pq_dict_code(&d, cs, off[r], (int32_t)(off[r + 1] - off[r]));
-      if (code < 0) goto oom;
-      codes[i] = (int32_t)code;
-      if (d.bytes > PQ_DICT_LIMIT) dict = false;
-      if ((i & 4095) == 4095 && zb_cancel_requested()) goto cancelled;
+    if (n - ch->nulls > 0) {
+      zb_status cs_st = string_codes(&d, c, r0, r0 + n, codes, &dict);
+      if (cs_st == ZB_ENOMEM) goto oom;
+      if (cs_st == ZB_ECANCEL) goto cancelled;
     }
     if (dict) {
       dcodes = codes;
@@ -566,18 +646,7 @@ static zb_status encode_chunk(const zb_parquet_write_options *o, const wcol *w, 
         ch->has_minmax = true;
       }
       width = zb__pq_bit_width((uint32_t)(d.count > 0 ? d.count - 1 : 0));
-      /* the dictionary page */
-      pc.body.n = 0;
-      if (!zb__pq_buf_reserve(&pc.body, d.bytes)) goto oom;
-      for (int64_t k = 0; k < d.count; k++) {
-        uint32_t len = (uint32_t)d.ent_len[k];
-        memcpy(pc.body.p + pc.body.n, &len, 4);
-        memcpy(pc.body.p + pc.body.n + 4, cs + d.ent_off[k], len);
-        pc.body.n += 4 + (int64_t)len;
-      }
-      ch->dict_off = ch->out.n;
-      if ((st = put_page(ch, &pc, PQ_DICTIONARY_PAGE, (int32_t)d.count, PQ_PLAIN, 0, err)) != ZB_OK)
-        goto done;
+      if ((st = dict_page(ch, &pc, &d, w, err)) != ZB_OK) goto done;
     }
   } else if (c->type == ZB_CATEGORICAL) {
     const zb_column *dc = c->dictionary;
@@ -663,32 +732,173 @@ static bool bool_run(pq_buf *b, const zb_column *c, int64_t a, int64_t e, uint8_
   return true;
 }
 
-/* Rows [r0, r0 + n) of a list column w (3-level LIST layout: optional
- * group, repeated group "list", optional "element"; max definition level
- * 3, max repetition level 1) into ch: one slot per element, and one for
- * each null (level 0) or empty (level 1) list; an element is level 3, a
- * null one 2.  Pages are v1 (their header states the level encodings)
- * whatever data_page_version says, values PLAIN, and there are no
- * min / max statistics.  ch->rows counts slots (the chunk's values). */
+/* A list chunk's page while it is built: each slot's levels, and the
+ * leaf rows whose values are written, gathered into runs of consecutive
+ * rows (booleans are one bit stream across the runs). */
+typedef struct list_page {
+  const wcol *w;
+  wchunk *ch; /* its min / max, of the values written */
+  uint32_t *rep, *def;
+  int64_t n, cap; /* slots */
+  int64_t nulls;  /* null or empty lists, null values */
+  int64_t run_a, run_e;
+  pq_buf vals;
+  const int32_t *codes; /* dictionary-encoded: the code of value i at codes[i - code0] */
+  int64_t code0;
+  uint32_t *idx; /* the page's codes, of the values written */
+  int64_t nidx, cap_idx;
+  uint8_t bacc;
+  int64_t bk;
+} list_page;
+
+static bool lp_slot(list_page *s, uint32_t r, uint32_t d) {
+  if (s->n == s->cap) {
+    int64_t cap = s->cap ? s->cap * 2 : 1024;
+    uint32_t *p = (uint32_t *)zb_malloc((size_t)cap * 2 * sizeof(uint32_t));
+    if (p == NULL) return false;
+    if (s->n > 0) {
+      memcpy(p, s->rep, (size_t)s->n * sizeof(uint32_t));
+      memcpy(p + cap, s->def, (size_t)s->n * sizeof(uint32_t));
+    }
+    zb_free(s->rep);
+    s->rep = p;
+    s->def = p + cap;
+    s->cap = cap;
+  }
+  s->rep[s->n] = r;
+  s->def[s->n++] = d;
+  return true;
+}
+
+/* The pending run of leaf rows, written (their null rows skipped). */
+static bool lp_flush(list_page *s) {
+  const wcol *w = s->w;
+  bool ok = true;
+  if (s->run_e > s->run_a && s->codes != NULL) {
+    const zb_column *c = w->col;
+    const uint8_t *valid = validity_of(c);
+    if (s->nidx + (s->run_e - s->run_a) > s->cap_idx) {
+      int64_t cap = (s->nidx + (s->run_e - s->run_a)) * 2;
+      uint32_t *p = (uint32_t *)zb_malloc((size_t)cap * sizeof(uint32_t));
+      if (p == NULL) return false;
+      if (s->nidx > 0) memcpy(p, s->idx, (size_t)s->nidx * sizeof(uint32_t));
+      zb_free(s->idx);
+      s->idx = p;
+      s->cap_idx = cap;
+    }
+    for (int64_t i = s->run_a; i < s->run_e; i++)
+      if (valid == NULL || zb_bit_get(valid, c->offset + i))
+        s->idx[s->nidx++] = (uint32_t)s->codes[i - s->code0];
+    stats_merge(s->ch, w, s->run_a, s->run_e);
+  } else if (s->run_e > s->run_a) {
+    ok = w->phys == PQ_BOOLEAN     ? bool_run(&s->vals, w->col, s->run_a, s->run_e, &s->bacc,
+                                              &s->bk)
+         : w->phys == PQ_BYTE_ARRAY ? plain_strings(&s->vals, w, s->run_a, s->run_e)
+                                    : plain_fixed(&s->vals, w, s->run_a, s->run_e);
+    stats_merge(s->ch, w, s->run_a, s->run_e);
+  }
+  s->run_a = s->run_e = 0;
+  return ok;
+}
+
+/* List i of level k (0: the column's own lists), its first slot at
+ * repetition level r.  Level k's list is null at definition level 2k,
+ * empty at 2k + 1; a value is 2 * depth + 1, a null one 2 * depth. */
+static bool lp_walk(list_page *s, int k, int64_t i, uint32_t r) {
+  const zb_column *l = s->w->lists[k];
+  const int depth = s->w->depth;
+  const uint8_t *v = validity_of(l);
+  if (v != NULL && !zb_bit_get(v, l->offset + i)) {
+    s->nulls++;
+    return lp_slot(s, r, (uint32_t)(2 * k));
+  }
+  const int64_t *off = (const int64_t *)l->data->data + l->offset;
+  const int64_t a = off[i], e = off[i + 1];
+  if (a == e) {
+    s->nulls++;
+    return lp_slot(s, r, (uint32_t)(2 * k + 1));
+  }
+  if (k + 1 < depth) {
+    for (int64_t j = a; j < e; j++)
+      if (!lp_walk(s, k + 1, j, j == a ? r : (uint32_t)(k + 1))) return false;
+    return true;
+  }
+  const zb_column *c = s->w->col;
+  const uint8_t *cv = validity_of(c);
+  for (int64_t j = a; j < e; j++) {
+    bool ok = cv == NULL || zb_bit_get(cv, c->offset + j);
+    s->nulls += !ok;
+    if (!lp_slot(s, j == a ? r : (uint32_t)(k + 1), (uint32_t)(2 * depth + (ok ? 1 : 0))))
+      return false;
+  }
+  if (s->run_e != a && !lp_flush(s)) return false;
+  if (s->run_e == s->run_a) s->run_a = a;
+  s->run_e = e;
+  return true;
+}
+
+/* Rows [r0, r0 + n) of a list column w (w->depth levels of lists, each a
+ * 3-level LIST -- optional group, repeated group "list", then its optional
+ * "element", which is the next level's group or the values; max
+ * repetition level depth, max definition level 2 * depth + 1) into ch:
+ * one slot per value, and one for each null or empty list.  Pages are v1
+ * (their header states the level encodings) whatever data_page_version
+ * says; strings are RLE_DICTIONARY over a dictionary of the values under
+ * the chunk's rows (PLAIN past PQ_DICT_LIMIT), other values PLAIN; the
+ * statistics are the values' min / max and the
+ * slots without a value (as pyarrow counts them).  ch->rows counts slots
+ * (the chunk's values). */
 static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol *w, int64_t r0,
                                    int64_t n, wchunk *ch, zb_error *err) {
-  const zb_column *l = w->list, *c = w->col;
-  const int64_t *off = (const int64_t *)l->data->data + l->offset;
-  const uint8_t *lvalid = validity_of(l), *cvalid = validity_of(c);
   zb_parquet_write_options o1 = *o;
   o1.data_page_version = 1;
   page_ctx pc;
   memset(&pc, 0, sizeof pc);
   pc.o = &o1;
-  uint32_t *lev = NULL;
+  list_page s;
+  memset(&s, 0, sizeof s);
+  s.w = w;
+  s.ch = ch;
   pq_buf levels = {0};
   zb_status st = ZB_OK;
   ch->dict_off = -1;
   ch->has_plain = true;
   ch->rows = 0;
   ch->nulls = 0;
+  int rep_bits = 0, def_bits = 0;
+  while ((1 << rep_bits) <= w->depth) rep_bits++;
+  while ((1 << def_bits) <= 2 * w->depth + 1) def_bits++;
+  pq_dict d;
+  memset(&d, 0, sizeof d);
+  int32_t *codes = NULL;
+  int width = 0;
+  if (w->col->type == ZB_STRING) { /* a dictionary of the values under the chunk's rows */
+    int64_t va = r0, ve = r0 + n;
+    for (int k = 0; k < w->depth; k++) {
+      const int64_t *off = (const int64_t *)w->lists[k]->data->data + w->lists[k]->offset;
+      va = off[va];
+      ve = off[ve];
+    }
+    bool dict = false;
+    codes = (int32_t *)zb_malloc((size_t)(ve > va ? ve - va : 1) * sizeof(int32_t));
+    if (codes == NULL) goto oom;
+    zb_status cs_st = string_codes(&d, w->col, va, ve, codes, &dict);
+    if (cs_st == ZB_ENOMEM) goto oom;
+    if (cs_st == ZB_ECANCEL) {
+      st = zb_error_set(err, ZB_ECANCEL, "interrupted");
+      goto done;
+    }
+    if (dict && d.count > 0) {
+      width = zb__pq_bit_width((uint32_t)(d.count - 1));
+      if ((st = dict_page(ch, &pc, &d, w, err)) != ZB_OK) goto done;
+      s.codes = codes;
+      s.code0 = va;
+      ch->has_dict = true;
+      ch->has_plain = false;
+    }
+  }
   /* rows per page: about PQ_PAGE_BYTES of values, at least one row */
-  int64_t per_elem = w->width > 0 ? w->width : w->phys == PQ_BOOLEAN ? 1 : 8;
+  const int64_t per_elem = w->width > 0 ? w->width : w->phys == PQ_BOOLEAN ? 1 : 8;
   int64_t a = 0;
   ch->data_off = ch->out.n;
   do {
@@ -696,82 +906,51 @@ static zb_status encode_list_chunk(const zb_parquet_write_options *o, const wcol
       st = zb_error_set(err, ZB_ECANCEL, "interrupted");
       goto done;
     }
-    /* the page's rows [a, e) and their slots */
-    int64_t e = a, slots = 0, bytes = 0;
-    while (e < n && (e == a || bytes < PQ_PAGE_BYTES)) {
-      int64_t r = r0 + e;
-      bool ok = lvalid == NULL || zb_bit_get(lvalid, l->offset + r);
-      int64_t k = ok ? off[r + 1] - off[r] : 0;
-      slots += k > 0 ? k : 1;
-      bytes += k * per_elem + 1;
+    s.n = s.nulls = s.run_a = s.run_e = s.bk = s.nidx = 0;
+    s.bacc = 0;
+    s.vals.n = 0;
+    int64_t e = a;
+    while (e < n && (e == a || s.n * per_elem + (e - a) < PQ_PAGE_BYTES)) {
+      if (!lp_walk(&s, 0, r0 + e, 0)) goto oom;
       e++;
     }
-    if (slots > INT32_MAX / 2) {
+    if (!lp_flush(&s) || ((s.bk & 7) != 0 && !pq_put(&s.vals, &s.bacc, 1))) goto oom;
+    if (s.n > INT32_MAX / 2) {
       st = zb_error_set(err, ZB_EOVERFLOW, "to_parquet: column '%s': a page of %lld values",
-                        w->name, (long long)slots);
+                        w->name, (long long)s.n);
       goto done;
-    }
-    zb_free(lev);
-    lev = (uint32_t *)zb_malloc((size_t)(slots > 0 ? slots : 1) * 2 * sizeof(uint32_t));
-    if (lev == NULL) goto oom;
-    uint32_t *rep = lev, *def = lev + slots;
-    int64_t s = 0, page_nulls = 0;
-    for (int64_t i = a; i < e; i++) {
-      int64_t r = r0 + i;
-      bool ok = lvalid == NULL || zb_bit_get(lvalid, l->offset + r);
-      int64_t k = ok ? off[r + 1] - off[r] : 0;
-      if (k == 0) {
-        rep[s] = 0;
-        def[s++] = ok ? 1 : 0;
-        page_nulls++;
-        continue;
-      }
-      for (int64_t j = 0; j < k; j++) {
-        bool v = cvalid == NULL || zb_bit_get(cvalid, c->offset + off[r] + j);
-        rep[s] = j > 0;
-        def[s++] = v ? 3 : 2;
-        page_nulls += !v;
-      }
     }
     pc.body.n = 0;
     for (int lv = 0; lv < 2; lv++) { /* repetition, then definition levels */
       levels.n = 0;
-      if (!zb__pq_rle_encode(&levels, lv == 0 ? rep : def, slots, lv == 0 ? 1 : 2)) goto oom;
+      if (!zb__pq_rle_encode(&levels, lv == 0 ? s.rep : s.def, s.n, lv == 0 ? rep_bits : def_bits))
+        goto oom;
       uint32_t len = (uint32_t)levels.n;
       if (!pq_put(&pc.body, &len, 4) || !pq_put(&pc.body, levels.p, levels.n)) goto oom;
     }
-    /* the values: the child rows of the valid lists, run by run (booleans
-     * are one bit stream across the runs) */
-    int64_t run_a = -1, run_e = -1, bk = 0;
-    uint8_t bacc = 0;
-    for (int64_t i = a; i <= e; i++) {
-      int64_t r = r0 + i;
-      bool ok = i < e && (lvalid == NULL || zb_bit_get(lvalid, l->offset + r));
-      if (ok && run_a >= 0 && off[r] == run_e) {
-        run_e = off[r + 1];
-        continue;
-      }
-      if (run_a >= 0 && run_e > run_a) {
-        bool good = w->phys == PQ_BOOLEAN     ? bool_run(&pc.body, c, run_a, run_e, &bacc, &bk)
-                    : w->phys == PQ_BYTE_ARRAY ? plain_strings(&pc.body, w, run_a, run_e)
-                                               : plain_fixed(&pc.body, w, run_a, run_e);
-        if (!good) goto oom;
-      }
-      run_a = ok ? off[r] : -1;
-      run_e = ok ? off[r + 1] : -1;
+    if (s.codes != NULL) {
+      uint8_t wb = (uint8_t)width;
+      if (!pq_put(&pc.body, &wb, 1) || !zb__pq_rle_encode(&pc.body, s.idx, s.nidx, width))
+        goto oom;
+    } else if (!pq_put(&pc.body, s.vals.p, s.vals.n)) {
+      goto oom;
     }
-    if ((bk & 7) != 0 && !pq_put(&pc.body, &bacc, 1)) goto oom;
-    st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)slots, PQ_PLAIN, page_nulls, err);
+    st = put_page(ch, &pc, PQ_DATA_PAGE, (int32_t)s.n,
+                  s.codes != NULL ? PQ_RLE_DICTIONARY : PQ_PLAIN, s.nulls, err);
     if (st != ZB_OK) goto done;
-    ch->rows += slots;
-    ch->nulls += page_nulls;
+    ch->rows += s.n;
+    ch->nulls += s.nulls;
     a = e;
   } while (a < n);
   goto done;
 oom:
   st = zb_error_set(err, ZB_ENOMEM, "out of host memory (to_parquet: column '%s')", w->name);
 done:
-  zb_free(lev);
+  zb_free(s.rep);
+  zb_free(s.idx);
+  zb_free(codes);
+  zb__pq_dict_free(&d);
+  pq_buf_free(&s.vals);
   pq_buf_free(&levels);
   pq_buf_free(&pc.body);
   pq_buf_free(&pc.comp);
@@ -804,10 +983,11 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
 
 static void schema_element(tw *w, const wcol *c) {
   const char *name = c->name;
-  if (c->list != NULL) { /* optional group <name> (LIST) { repeated group list { element } } */
+  for (int k = 0; k < c->depth; k++) { /* optional group <name> (LIST) { repeated group
+                                        * list { element } }, element the next level's group */
     zb__tw_struct_begin(w, 0);
     zb__tw_i32(w, 3, 1); /* OPTIONAL */
-    zb__tw_binary(w, 4, c->name, (int64_t)strlen(c->name));
+    zb__tw_binary(w, 4, name, (int64_t)strlen(name));
     zb__tw_i32(w, 5, 1);
     zb__tw_i32(w, 6, 3); /* ConvertedType LIST */
     zb__tw_struct_begin(w, 10);
@@ -875,9 +1055,9 @@ static void column_chunk(tw *w, const wcol *c, const wchunk *ch, int codec) {
   zb__tw_list_i32(w, PQ_PLAIN);
   zb__tw_list_i32(w, PQ_RLE);
   if (ch->has_dict) zb__tw_list_i32(w, PQ_RLE_DICTIONARY);
-  zb__tw_list(w, 3, TC_BINARY, c->list != NULL ? 3 : 1);
+  zb__tw_list(w, 3, TC_BINARY, 1 + 2 * c->depth);
   zb__tw_list_binary(w, c->name, (int64_t)strlen(c->name));
-  if (c->list != NULL) {
+  for (int k = 0; k < c->depth; k++) {
     zb__tw_list_binary(w, "list", 4);
     zb__tw_list_binary(w, "element", 7);
   }
@@ -887,11 +1067,6 @@ static void column_chunk(tw *w, const wcol *c, const wchunk *ch, int codec) {
   zb__tw_i64(w, 7, ch->out.n);
   zb__tw_i64(w, 9, ch->file_pos + ch->data_off);
   if (ch->dict_off >= 0) zb__tw_i64(w, 11, ch->file_pos + ch->dict_off);
-  if (c->list != NULL) { /* no statistics for list columns */
-    zb__tw_struct_end(w);
-    zb__tw_struct_end(w);
-    return;
-  }
   zb__tw_struct_begin(w, 12);
   zb__tw_i64(w, 3, ch->nulls);
   if (ch->has_minmax) {
@@ -911,7 +1086,7 @@ static bool footer(const writer *wr, pq_buf *b) {
   zb__tw_struct_begin(&w, 0);
   zb__tw_i32(&w, 1, 2);
   int64_t nlists = 0;
-  for (int64_t k = 0; k < wr->ncols; k++) nlists += wr->cols[k].list != NULL;
+  for (int64_t k = 0; k < wr->ncols; k++) nlists += wr->cols[k].depth;
   zb__tw_list(&w, 2, TC_STRUCT, wr->ncols + 1 + 2 * nlists);
   zb__tw_struct_begin(&w, 0);
   zb__tw_binary(&w, 4, "schema", 6);
