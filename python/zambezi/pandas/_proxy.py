@@ -603,14 +603,21 @@ def unwrap_slow(x):
     return x
 
 
-def unwrap_fast(x):
+def unwrap_fast(x, called=None):
+    """x as zambezi takes it: proxies by their zambezi side.  With called (a
+    list), the user's functions in x are wrapped so that a call of any of
+    them appends to it (see _tracked)."""
     if _is_proxy(x):
         return x._zb_get_fast()
     t = type(x)
     if t is tuple or t is list:
-        return t(unwrap_fast(v) for v in x)
+        return t(unwrap_fast(v, called) for v in x)
     if t is dict:
-        return {k: unwrap_fast(v) for k, v in x.items()}
+        return {k: unwrap_fast(v, called) for k, v in x.items()}
+    if t in _PLAIN:
+        return x
+    if called is not None and _is_user_callable(x):
+        return _tracked(x, called)
     if isinstance(x, _ProxyMeta):
         raise _NoFast("a pandas class as argument")
     if isinstance(x, _SlowCallable):
@@ -619,6 +626,100 @@ def unwrap_fast(x):
     if mod.startswith(("pandas", "_zb_slow_pandas")):
         raise _NoFast(f"a pandas {type(x).__name__} as argument")
     return x
+
+
+# ---------------------------------------------------------------------------
+# The user's functions in a zambezi attempt
+#
+# A call whose user function ran must not be retried: pandas would run it a
+# second time (side effects included).  dispatch gives zambezi the user's
+# functions wrapped by _tracked; when the attempt fails after one of them
+# was called, the error is raised (_not_retried) instead of running the
+# call on pandas.
+
+
+def _fast_call_args(args, kwargs):
+    """(args, kwargs, called) for a zambezi attempt: called is the list
+    the wrapped user functions append to (None when nothing is tracked:
+    engine="numba" compiles the function, which must reach numba as is)."""
+    called = None if kwargs and kwargs.get("engine") == "numba" else []
+    return (unwrap_fast(args, called) if args else args,
+            unwrap_fast(kwargs, called) if kwargs else kwargs, called)
+
+
+_ENGINE_MODULES = ("pandas", "numpy", "zambezi", "_zb_slow_pandas", "builtins", "math",
+                   "operator", "numba", "scipy")
+
+
+def _is_user_callable(x):
+    """Whether x is the user's code: a def or lambda, a partial, a bound
+    method (calls.append), an object with __call__.  Library functions
+    (numpy's, builtins such as len or max, pandas') are not: zambezi
+    recognises some of them by name, and they have no side effects."""
+    t = type(x)
+    if t is types.FunctionType:
+        return _is_user_function(x)
+    if t is types.BuiltinFunctionType:   # also builtin methods: calls.append
+        owner = getattr(x, "__self__", None)
+        return owner is not None and not isinstance(owner, types.ModuleType)
+    if t is functools.partial:
+        return True
+    if t is types.MethodType:
+        return _is_user_callable(x.__func__) or not _is_pandas_type(type(x.__self__))
+    if isinstance(x, type) or not callable(x) or type(t) in (_ProxyMeta, _UnwrappingMeta) \
+            or t in (_SlowCallable, _BoundMethod, np.ufunc):
+        return False
+    return not (t.__module__ or "").startswith(_ENGINE_MODULES)
+
+
+def _tracked(func, called):
+    """func as zambezi calls it: the call is recorded in called, zambezi's
+    frames and Series reach it as proxies (so that the pandas methods
+    zambezi lacks still work inside it), and a proxy it returns goes back as
+    zambezi's object."""
+    def call(*args, **kwargs):
+        if not called:
+            called.append(True)
+        res = func(*[_as_proxy(a) for a in args], **kwargs)
+        if _is_proxy(res) and res._zb_kind != "intermediate":
+            try:
+                return res._zb_get_fast()
+            except _NoFast:
+                return res._zb_get_slow()
+        return res
+    try:
+        functools.update_wrapper(call, func)
+    except (AttributeError, TypeError):
+        pass
+    return call
+
+
+def _as_proxy(a):
+    if type(a) not in _PLAIN and isinstance(a, _zb_data_types()):
+        return wrap_fast(a)
+    return a
+
+
+@functools.lru_cache(maxsize=None)
+def _zb_data_types():
+    import zambezi as zb
+
+    return (zb.DataFrame, zb.Series)
+
+
+def _not_retried(e, label):
+    """The exception to raise for a zambezi attempt of label that failed
+    after calling the user's function."""
+    why = (f"zambezi.pandas: {label} failed on zambezi after calling the user's function, "
+           f"and is not run again on pandas (the function would run twice)")
+    if isinstance(e, _NoFast):
+        from zambezi.errors import UnsupportedError
+        err = UnsupportedError(f"{why}: {e}")
+        err.__cause__ = e
+        return err
+    if hasattr(e, "add_note"):
+        e.add_note(why)
+    return e
 
 
 def _proxy_for_slow_type(t):
@@ -794,14 +895,18 @@ def wrap_function(func, label, fast=None):
         reason = None
         if fast is not None and not settings.disabled and _want_fast_args(args, kwargs, label):
             t0 = time.perf_counter()
+            called = None
             try:
-                res = fast(*unwrap_fast(args), **unwrap_fast(kwargs))
+                fargs, fkwargs, called = _fast_call_args(args, kwargs)
+                res = fast(*fargs, **fkwargs)
                 if label in _READERS:
                     res = placement.place(res)
                 out = wrap_fast(res)
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
+                if called:
+                    raise _not_retried(e, label)
                 reason = _reason(e)
             else:
                 recorder.fast(label, time.perf_counter() - t0)
@@ -899,13 +1004,15 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             reason = guard(proxy, args, kwargs)
         if reason is None:
             t0 = perf_counter()
+            called = None
             try:
                 fobj = proxy._zb_get_fast()
                 attr = getattr(fobj, name)
                 if is_attr:
                     res = attr
                 else:
-                    res = attr(*unwrap_fast(args), **unwrap_fast(kwargs))
+                    fargs, fkwargs, called = _fast_call_args(args, kwargs)
+                    res = attr(*fargs, **fkwargs)
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
                 if (name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series") or (
                         name == "__getitem__" and (proxy._zb_kind == "series" or
@@ -914,6 +1021,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
+                if called:
+                    raise _not_retried(e, label)
                 reason = _reason(e)
             else:
                 if mutating:
