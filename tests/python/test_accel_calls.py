@@ -130,3 +130,21 @@ def test_a_failed_attempt_after_the_call_is_not_retried(tmp_path):
     path.write_text(BROKEN)
     out = _run([str(path)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
     assert out == "raised 1 True\n[10, 20, 30] 3\n"
+
+
+# A missing float read as a scalar: pandas gives NaN, zambezi None.
+SCALARS = r'''
+import pandas as pd
+s = pd.DataFrame({"a": [1.0, None, 3.0], "b": [1, 2, 3]})
+c = pd.DataFrame({"v1": [1.0], "v2": [2.0]}).corr()
+print(repr(c["v1"]["v2"]), repr(s.a[1]), repr(s.loc[1, "a"]), repr(s.a.iloc[1]),
+      repr(s.iloc[1, 0]), repr(s.at[1, "a"]), repr(s.iat[1, 0]), repr(s.b[1]))
+'''
+
+
+def test_a_missing_float_scalar_is_nan(tmp_path):
+    path = tmp_path / "scalars.py"
+    path.write_text(SCALARS)
+    plain = _run([str(path)])
+    assert plain.count("np.float64(nan)") == 7
+    assert _run(["-m", "zambezi.pandas", str(path)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"}) == plain

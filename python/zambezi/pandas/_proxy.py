@@ -70,9 +70,10 @@ SLOW_ONLY = frozenset([
 # ZAMBEZI_PANDAS_DEBUG=1): pandas serves them until zambezi is fixed.
 KNOWN_DIFFERENT = {
     # A Python function per group: pandas calls it on its own group objects
-    # with less overhead per group than proxies of zambezi groups, and one
-    # attempt only (a failed zambezi attempt would have run the user's
-    # function, side effects included, before pandas runs it again).
+    # with less overhead per group than proxies of zambezi groups (the
+    # db-benchmark q9 of bench/accel/groupby.py: same answers, about 3x
+    # slower on zambezi).  Retries are not the reason: a zambezi attempt
+    # that called the user's function is never retried (_not_retried).
     "DataFrameGroupBy.apply": "a Python function per group runs on pandas",
     "SeriesGroupBy.apply": "a Python function per group runs on pandas",
 }
@@ -1018,6 +1019,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                         name == "__getitem__" and (proxy._zb_kind == "series" or
                                                    type(proxy).__name__ in _INDEXERS)):
                     out = _numpy_scalar(out)
+                    if out is None and args and _float_data(fobj, args[0]):
+                        out = np.float64("nan")   # a missing float is NaN in pandas
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
@@ -1060,6 +1063,23 @@ _NUMPY_SCALAR_RESULTS = frozenset(["sum", "mean", "min", "max", "std", "var", "m
 
 
 _INDEXERS = frozenset(["_LocIndexer", "_iLocIndexer", "_AtIndexer", "_iAtIndexer"])
+
+
+def _float_data(fobj, key):
+    """Whether the missing value that fobj[key] gave comes from float data
+    (fobj a zambezi Series, or an indexer over a Series or frame), where
+    pandas reads it as NaN."""
+    obj = getattr(fobj, "_obj", fobj)
+    dtype = getattr(obj, "dtype", None)
+    if dtype is None:   # a frame under .loc/.iloc/.at/.iat: the key's column
+        try:
+            col = key[1]
+            dtypes = obj.dtypes   # a dict: name -> dtype
+            dtype = list(dtypes.values())[col] if type(fobj).__name__ in ("_ILocIndexer", \
+                "_IAtIndexer") else dtypes[col]
+        except Exception:
+            return False
+    return str(dtype).startswith("float")
 
 
 def _numpy_scalar(x):
