@@ -69,6 +69,33 @@ def _adopt(x):
     return x
 
 
+def _filter_verdict(r, series):
+    """Whether filter keeps a group for which func gave r, as pandas
+    decides: a missing value (NaN, None, NA) drops the group.  On a
+    DataFrameGroupBy r must be a bool (or a one-value object that squeezes
+    to one); on a SeriesGroupBy any truth value is taken."""
+    if series:
+        return not _missing_scalar(r) and bool(r)
+    if _base.is_series(r) and len(r) == 1:   # pandas' squeeze()
+        r = r.iloc[0]
+    elif _base.is_frame(r) and r.shape == (1, 1):
+        r = r.iloc[0, 0]
+    elif isinstance(r, np.ndarray) and r.size == 1:
+        r = r.reshape(-1)[0]
+    if isinstance(r, (bool, np.bool_)):
+        return bool(r)
+    if _missing_scalar(r):
+        return False
+    raise DTypeError(f"filter function returned a {type(r).__name__}, but expected a "
+                     "scalar bool")
+
+
+def _missing_scalar(x):
+    if x is None or (isinstance(x, (float, np.floating)) and x != x):
+        return True
+    return type(x).__name__ in ("NAType", "NaTType")
+
+
 def _is_scalar(x):
     return not (_base.is_series(x) or _base.is_frame(x) or isinstance(x, (list, tuple, dict,
                                                                           np.ndarray, _Row)))
@@ -365,6 +392,10 @@ class FrameApply:
                     enumerate([()] * len(self)):
                 row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
                 results.append(func(row, *args, **kwargs))
+        if results and result_type != "reduce" and all(
+                isinstance(x, _Row) or _base.is_series(x) for x in results):
+            # a row (a Series in pandas) per row: its labels become columns
+            results = [x.to_dict() for x in results]
         if all(isinstance(x, dict) for x in results) and results and result_type != "reduce":
             keys = list(dict.fromkeys(k for x in results for k in x))
             cols = [_column([x.get(k) for x in results], "apply") for k in keys]
@@ -573,11 +604,15 @@ class GroupByApply:
         order, starts, ng, ids = _group_rows(self)
         src = _group_source(self) if self._selection is not None else self._obj
         keep = np.zeros(ng, dtype=bool)
+        series = src._ndim == 1
         for g, sub in enumerate(_each_group(src, order, starts, ng)):
-            r = func(sub, *args, **kwargs)
-            if not isinstance(r, (bool, np.bool_)):
-                raise DTypeError(f"filter: func must return a bool, not {type(r).__name__}")
-            keep[g] = bool(r)
+            if series:   # as pandas: any ValueError or TypeError, the function's own too
+                try:
+                    keep[g] = _filter_verdict(func(sub, *args, **kwargs), True)
+                except (ValueError, TypeError) as e:
+                    raise DTypeError("the filter must return a boolean result") from e
+            else:
+                keep[g] = _filter_verdict(func(sub, *args, **kwargs), False)
         mask = np.zeros(len(ids), dtype=bool)
         valid = ids >= 0
         mask[valid] = keep[ids[valid]]

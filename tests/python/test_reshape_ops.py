@@ -367,3 +367,39 @@ def test_groupby_filter_apply(seed):
                       "pandas Series per group, as_index=False", **SUM_TOL)
     with pytest.raises(zb.DTypeError, match="bool"):
         df.groupby("city").filter(lambda g: 1)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_groupby_filter_verdicts_as_pandas(seed):
+    # a missing verdict drops the group; a one-value Series squeezes to its
+    # value; anything else that is not a bool raises pandas' TypeError
+    pdf, df = _data(60, seed)
+    for f in [lambda g: np.nan if g["fare"].mean() > 10 else True,
+              lambda g: None if len(g) > 12 else np.True_,
+              lambda g: g["fare"].head(1) > 10]:
+        assert_frame_like(df.groupby("city").filter(f), pdf.groupby("city").filter(f),
+                          "filter verdicts")
+    # a SeriesGroupBy takes any truth value
+    f = lambda s: len(s)  # noqa: E731
+    assert_series_like(df.groupby("kind")["seats"].filter(f),
+                       pdf.groupby("kind")["seats"].filter(f), "truthy")
+    for obj in (df, pdf):
+        with pytest.raises(TypeError, match="filter function returned a DataFrame"):
+            obj.groupby("city").filter(lambda g: g)
+        with pytest.raises(TypeError, match="filter function returned a float"):
+            obj.groupby("city").filter(lambda g: 1.5)
+
+        def fails(s):
+            raise ValueError("no")
+        with pytest.raises(TypeError, match="the filter must return a boolean result"):
+            obj.groupby("kind")["seats"].filter(fails)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_frame_apply_rows_returning_rows(seed):
+    # apply(axis=1) with a function giving a row back (a Series in pandas):
+    # its labels become the columns
+    pdf, df = _data(30, seed)
+    cols = ["fare", "city"]
+    assert_frame_like(df[cols].apply(lambda r: r, axis=1), pdf[cols].apply(lambda r: r, axis=1),
+                      "rows")
