@@ -403,3 +403,21 @@ def test_frame_apply_rows_returning_rows(seed):
     cols = ["fare", "city"]
     assert_frame_like(df[cols].apply(lambda r: r, axis=1), pdf[cols].apply(lambda r: r, axis=1),
                       "rows")
+
+
+def test_groupby_agg_function_results_as_pandas():
+    pdf = pd.DataFrame({"k": [1, 1, 2], "b": np.array([3, 4, 5], dtype="int8"),
+                        "f": np.array([1.5, 2.5, 3.5], dtype="float32")})
+    df = zb.DataFrame(pdf)
+    # numpy scalars keep their dtype
+    first = lambda s: s.to_numpy()[0]  # noqa: E731
+    assert_frame_like(df.groupby("k").agg(first), pdf.groupby("k").agg(first), "dtypes")
+    # a one-value Series gives its value, with pandas' deprecation warning
+    from pandas.errors import Pandas4Warning
+    one = lambda s: s.head(1)  # noqa: E731
+    with pytest.warns(Pandas4Warning, match="Series or array of length 1"):
+        exp = pdf.groupby("k").b.agg(one)
+    with pytest.warns(Pandas4Warning, match="Series or array of length 1") as rec:
+        got = df.groupby("k").b.agg(one)
+    assert rec[0].filename == __file__   # pointed at the caller's line
+    assert_series_like(got, exp, "one-value Series")
