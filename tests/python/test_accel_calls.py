@@ -132,19 +132,25 @@ def test_a_failed_attempt_after_the_call_is_not_retried(tmp_path):
     assert out == "raised 1 True\n[10, 20, 30] 3\n"
 
 
-# A missing float read as a scalar: pandas gives NaN, zambezi None.
+# Values read from a Series: pandas gives numpy scalars of the column's
+# dtype (NaN for a missing float), zambezi Python numbers and None.
 SCALARS = r'''
+import numpy as np
 import pandas as pd
-s = pd.DataFrame({"a": [1.0, None, 3.0], "b": [1, 2, 3]})
+s = pd.DataFrame({"a": [1.0, None, 3.0], "b": np.array([1, 2, 3], dtype="int8"),
+                  "c": np.array([1, 2, 3], dtype="float32"), "d": [True, False, True]})
 c = pd.DataFrame({"v1": [1.0], "v2": [2.0]}).corr()
-print(repr(c["v1"]["v2"]), repr(s.a[1]), repr(s.loc[1, "a"]), repr(s.a.iloc[1]),
-      repr(s.iloc[1, 0]), repr(s.at[1, "a"]), repr(s.iat[1, 0]), repr(s.b[1]))
+print([repr(v) for v in (c["v1"]["v2"], s.a[1], s.loc[1, "a"], s.a.iloc[1], s.iloc[1, 0],
+                         s.at[1, "a"], s.iat[1, 0], s.b[1], s.c.iloc[1], s.loc[1, "b"],
+                         s.iloc[1, 2], s.at[1, "d"], s.iat[1, 1], s.d[0], s.b.sum(),
+                         s.b.max(), s.c.mean(), s.b.mean())])
+print(s.groupby("d").agg(lambda x: x.iloc[0]).dtypes.to_dict())
 '''
 
 
-def test_a_missing_float_scalar_is_nan(tmp_path):
+def test_scalars_read_from_a_series_are_pandas_own(tmp_path):
     path = tmp_path / "scalars.py"
     path.write_text(SCALARS)
     plain = _run([str(path)])
-    assert plain.count("np.float64(nan)") == 7
+    assert plain.count("np.float64(nan)") == 7 and plain.count("np.int8(") == 4
     assert _run(["-m", "zambezi.pandas", str(path)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"}) == plain

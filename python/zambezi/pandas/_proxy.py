@@ -1015,12 +1015,11 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                     fargs, fkwargs, called = _fast_call_args(args, kwargs)
                     res = attr(*fargs, **fkwargs)
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
-                if (name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series") or (
-                        name == "__getitem__" and (proxy._zb_kind == "series" or
-                                                   type(proxy).__name__ in _INDEXERS)):
-                    out = _numpy_scalar(out)
-                    if out is None and args and _float_data(fobj, args[0]):
-                        out = np.float64("nan")   # a missing float is NaN in pandas
+                if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
+                    out = _reduction_scalar(out, fobj, name)
+                elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
+                        proxy._zb_kind == "series" or type(proxy).__name__ in _INDEXERS):
+                    out = _element(out, fobj, args)
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
@@ -1065,21 +1064,47 @@ _NUMPY_SCALAR_RESULTS = frozenset(["sum", "mean", "min", "max", "std", "var", "m
 _INDEXERS = frozenset(["_LocIndexer", "_iLocIndexer", "_AtIndexer", "_iAtIndexer"])
 
 
-def _float_data(fobj, key):
-    """Whether the missing value that fobj[key] gave comes from float data
-    (fobj a zambezi Series, or an indexer over a Series or frame), where
-    pandas reads it as NaN."""
+_ELEMENT_TYPES = frozenset([int, float, bool, type(None)])
+
+
+def _element(x, fobj, args):
+    """A value read from a Series (s[i], .loc, .iloc, .at, .iat) as pandas
+    gives it: a numpy scalar of the column's dtype (np.int8(...)), and NaN
+    for a missing float, where zambezi gives Python numbers and None."""
+    dtype = _element_dtype(fobj, args[0] if args else None)
+    if dtype is None or dtype.kind not in "biuf":
+        return _numpy_scalar(x)
+    if x is None:
+        return dtype.type("nan") if dtype.kind == "f" else x
+    return dtype.type(x)
+
+
+def _reduction_scalar(x, fobj, name):
+    """A Series reduction as pandas gives it: min and max in the column's
+    dtype, float reductions of float32 data in float32, else as
+    _numpy_scalar."""
+    if type(x) in (int, float) and (name in ("min", "max") or type(x) is float):
+        dtype = _element_dtype(fobj, None)
+        if dtype is not None and (dtype.kind == "f" or name in ("min", "max")) \
+                and dtype.kind in "iuf":
+            return dtype.type(x)
+    return _numpy_scalar(x)
+
+
+def _element_dtype(fobj, key):
+    """The numpy dtype of the column that fobj[key] reads (fobj a zambezi
+    Series, or an indexer over a Series or frame), or None."""
     obj = getattr(fobj, "_obj", fobj)
     dtype = getattr(obj, "dtype", None)
-    if dtype is None:   # a frame under .loc/.iloc/.at/.iat: the key's column
-        try:
+    try:
+        if dtype is None:   # a frame under .loc/.iloc/.at/.iat: the key's column
             col = key[1]
             dtypes = obj.dtypes   # a dict: name -> dtype
-            dtype = list(dtypes.values())[col] if type(fobj).__name__ in ("_ILocIndexer", \
-                "_IAtIndexer") else dtypes[col]
-        except Exception:
-            return False
-    return str(dtype).startswith("float")
+            dtype = list(dtypes.values())[col] if type(fobj).__name__ in (
+                "_ILocIndexer", "_IAtIndexer") else dtypes[col]
+        return np.dtype(str(dtype))
+    except Exception:
+        return None
 
 
 def _numpy_scalar(x):
