@@ -154,3 +154,29 @@ def test_scalars_read_from_a_series_are_pandas_own(tmp_path):
     plain = _run([str(path)])
     assert plain.count("np.float64(nan)") == 7 and plain.count("np.int8(") == 4
     assert _run(["-m", "zambezi.pandas", str(path)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"}) == plain
+
+
+# A group-by or an indexer made from a frame sees the frame's later changes
+# in place, as pandas' own do (they hold the same object), whichever side
+# served the change.
+MUTATIONS = r'''
+import pandas as pd
+df = pd.DataFrame({"k": [1, 1, 2, 2, 3], "a": [1.0, 2.0, 3.0, 4.0, 5.0], "s": list("xyxyx")})
+gp = df.groupby("k")
+print(gp.a.sum().tolist())
+df["b"] = df.a * 10             # served by zambezi
+print(gp["b"].sum().tolist(), gp[["a", "b"]].sum().columns.tolist())
+df.loc[df.k == 1, "a"] = 100.0  # served by pandas
+print(gp.a.sum().tolist())
+loc = df.loc
+loc[df.k == 3, "b"] = -1.0
+print(loc[:, "b"].tolist(), gp.b.max().tolist())
+'''
+
+
+def test_intermediates_see_changes_of_their_frame(tmp_path):
+    path = tmp_path / "mutations.py"
+    path.write_text(MUTATIONS)
+    plain = _run([str(path)])
+    assert plain.splitlines()[1] == "[30.0, 70.0, 50.0] ['a', 'b']"
+    assert _run(["-m", "zambezi.pandas", str(path)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"}) == plain

@@ -218,7 +218,10 @@ class _Proxy(metaclass=_ProxyMeta):
     """Base of every proxy type (fields are set with object.__setattr__)."""
 
     # slots: no instance dict to build for every result, and faster reads
-    __slots__ = ("_zb_fast", "_zb_slow", "_zb_recipe", "__weakref__")
+    # _zb_stamp: on a data proxy, how many times it was changed in place; on
+    # an intermediate, that count of its root when its sides were made (a
+    # change of the root since then makes them stale: see _refresh)
+    __slots__ = ("_zb_fast", "_zb_slow", "_zb_recipe", "_zb_stamp", "__weakref__")
     _zb_slow_type = None
     _zb_kind = "intermediate"
 
@@ -266,18 +269,21 @@ class _Proxy(metaclass=_ProxyMeta):
             real = getattr(parent._zb_get_slow(), rec[1])
             setattr(real, name, unwrap_slow(value))
             parent._zb_drop_fast()
+            _changed(parent)
             object.__setattr__(self, "_zb_slow", real)
             self._zb_drop_fast()
         else:
             root = _mutation_root(self)
             setattr(self._zb_get_slow(), name, unwrap_slow(value))
             root._zb_drop_fast()
+            _changed(root)
         recorder.slow(f"{type(self).__name__}.{name} (set)", time.perf_counter() - t0)
 
     def __delattr__(self, name):
         root = _mutation_root(self)
         delattr(self._zb_get_slow(), name)
         root._zb_drop_fast()
+        _changed(root)
 
     def __dir__(self):
         return sorted(dir(type(self)._zb_slow_type))
@@ -299,6 +305,8 @@ class _Proxy(metaclass=_ProxyMeta):
         object.__setattr__(self, "_zb_slow", None)
 
     def _zb_get_slow(self):
+        if self._zb_kind == "intermediate":
+            _refresh(self)
         slow = self._zb_slow
         if slow is None:
             slow = _to_slow(self)
@@ -306,6 +314,8 @@ class _Proxy(metaclass=_ProxyMeta):
         return slow
 
     def _zb_get_fast(self):
+        if self._zb_kind == "intermediate":
+            _refresh(self)
         fast = self._zb_fast
         if isinstance(fast, _Unconvertible):
             raise _NoFast(fast.reason)
@@ -323,6 +333,27 @@ def _init(proxy, fast, slow, recipe):
     object.__setattr__(proxy, "_zb_fast", fast)
     object.__setattr__(proxy, "_zb_slow", slow)
     object.__setattr__(proxy, "_zb_recipe", recipe)
+    object.__setattr__(proxy, "_zb_stamp", _mutation_root(recipe[0])._zb_stamp
+                       if recipe is not None and proxy._zb_kind == "intermediate" else 0)
+
+
+def _changed(root):
+    """root (a data proxy) was changed in place: the intermediates made from
+    it (df.groupby(...), df.loc) must be made again from it, as pandas'
+    own see the change (they hold the same object)."""
+    object.__setattr__(root, "_zb_stamp", root._zb_stamp + 1)
+
+
+def _refresh(proxy):
+    """Drop the sides of the intermediate proxy when its root changed in
+    place since they were made; they are made again from the recipe."""
+    if proxy._zb_recipe is None:
+        return
+    stamp = _mutation_root(proxy)._zb_stamp
+    if proxy._zb_stamp != stamp:
+        object.__setattr__(proxy, "_zb_fast", None)
+        object.__setattr__(proxy, "_zb_slow", None)
+        object.__setattr__(proxy, "_zb_stamp", stamp)
 
 
 def _mutation_root(proxy):
@@ -988,6 +1019,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     zambezi when it can, else on pandas; wrap the result."""
     mutating = name in MUTATORS or (kwargs and kwargs.get("inplace") is True)
     intermediate = proxy._zb_kind == "intermediate"
+    if intermediate:
+        _refresh(proxy)
     # Changes in place run on pandas (pandas 3.1 warns about inplace=;
     # an indexer assignment changes its parent), except df[c] = ..., which
     # zambezi serves.
@@ -1029,6 +1062,7 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             else:
                 if mutating:
                     proxy._zb_drop_slow()
+                    _changed(_mutation_root(proxy))
                 recorder.fast(label, perf_counter() - t0)
                 if settings.debug and not mutating:
                     _debug_compare(label, out, lambda: _slow_call(proxy, name, args, kwargs, is_attr))
@@ -1047,9 +1081,12 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
         res = run_pandas(getattr(sobj, name), *(unwrap_slow(args) if args else args),
                          **(unwrap_slow(kwargs) if kwargs else kwargs))
     if mutating:
-        _mutation_root(proxy)._zb_drop_fast()
+        root = _mutation_root(proxy)
+        root._zb_drop_fast()
+        _changed(root)
         if intermediate:
             proxy._zb_drop_fast()
+            object.__setattr__(proxy, "_zb_stamp", root._zb_stamp)
     out = wrap_slow(res, (proxy, name, args, kwargs, is_attr), proxy)
     recorder.slow(_label(type(proxy), name), perf_counter() - t0, reason)
     return out
