@@ -245,10 +245,12 @@ class _Proxy(metaclass=_ProxyMeta):
         slow = self._zb_get_slow()
         disabled_depth = getattr(settings.local, "disabled", 0)
         settings.local.disabled = disabled_depth + 1
+        settings.count_disabled(1)
         try:
             data = pickle.dumps(slow, protocol=max(protocol, 2))
         finally:
             settings.local.disabled = disabled_depth
+            settings.count_disabled(-1)
         return (pickle.loads, (data,))
 
     def __getattr__(self, name):
