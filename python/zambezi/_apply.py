@@ -20,6 +20,9 @@ Differences from pandas (also in docs/api.md):
 - A key a map does not find gives null; an integer result stays integer.
 """
 
+import os
+import sys
+
 import numpy as np
 
 from zambezi import _base, _core, _indexing, _labels, _numba
@@ -46,6 +49,12 @@ def _host(col):
 
 def _column(values, what):
     try:
+        if values and all(isinstance(v, np.generic) for v in values):
+            # numpy scalars of one dtype (np.int8(...), np.float32(...))
+            # keep it, as pandas does
+            dt = values[0].dtype
+            if dt.kind in "biuf" and all(v.dtype == dt for v in values):
+                return to_column(np.array(values, dtype=dt))
         return to_column(values)
     except Exception as e:  # values no column holds
         raise DTypeError(f"{what}: the function's results do not fit one column "
@@ -67,6 +76,63 @@ def _adopt(x):
         return from_pandas(x) if type(x).__name__ == "DataFrame" else \
             from_pandas(x.to_frame("_"))["_"].rename(x.name)
     return x
+
+
+def _agg_value(r):
+    """An aggregating function's result for one group, as pandas takes it:
+    a one-value Series becomes its value (deprecated in pandas, with its
+    warning).  (Longer Series and arrays pandas 3.1 keeps as objects, which
+    no zambezi column holds: _column refuses them.)"""
+    if _base.is_series(r) and len(r) == 1:
+        import warnings
+        try:
+            from pandas.errors import Pandas4Warning as category
+        except ImportError:
+            category = FutureWarning
+        warnings.warn("Converting a Series or array of length 1 into a scalar is "
+                      "deprecated and will raise in a future version. Explicitly take the "
+                      "single element instead.", category, stacklevel=_user_stacklevel())
+        return r.to_numpy()[0]
+    return r
+
+
+_PKG_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+def _user_stacklevel():
+    """The stacklevel that points a warning at the first caller outside
+    zambezi (the user's line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _filter_verdict(r, series):
+    """Whether filter keeps a group for which func gave r, as pandas
+    decides: a missing value (NaN, None, NA) drops the group.  On a
+    DataFrameGroupBy r must be a bool (or a one-value object that squeezes
+    to one); on a SeriesGroupBy any truth value is taken."""
+    if series:
+        return not _missing_scalar(r) and bool(r)
+    if _base.is_series(r) and len(r) == 1:   # pandas' squeeze()
+        r = r.iloc[0]
+    elif _base.is_frame(r) and r.shape == (1, 1):
+        r = r.iloc[0, 0]
+    elif isinstance(r, np.ndarray) and r.size == 1:
+        r = r.reshape(-1)[0]
+    if isinstance(r, (bool, np.bool_)):
+        return bool(r)
+    if _missing_scalar(r):
+        return False
+    raise DTypeError(f"filter function returned a {type(r).__name__}, but expected a "
+                     "scalar bool")
+
+
+def _missing_scalar(x):
+    if x is None or (isinstance(x, (float, np.floating)) and x != x):
+        return True
+    return type(x).__name__ in ("NAType", "NaTType")
 
 
 def _is_scalar(x):
@@ -365,6 +431,10 @@ class FrameApply:
                     enumerate([()] * len(self)):
                 row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
                 results.append(func(row, *args, **kwargs))
+        if results and result_type != "reduce" and all(
+                isinstance(x, _Row) or _base.is_series(x) for x in results):
+            # a row (a Series in pandas) per row: its labels become columns
+            results = [x.to_dict() for x in results]
         if all(isinstance(x, dict) for x in results) and results and result_type != "reduce":
             keys = list(dict.fromkeys(k for x in results for k in x))
             cols = [_column([x.get(k) for x in results], "apply") for k in keys]
@@ -454,7 +524,8 @@ class GroupByApply:
         """agg with a Python function: func(group Series) per column and
         group."""
         kwargs = kwargs or {}
-        f = (lambda g: func(g, *args, **kwargs)) if (args or kwargs) else func
+        f = (lambda g: _agg_value(func(g, *args, **kwargs))) if (args or kwargs) else \
+            (lambda g: _agg_value(func(g)))
         order, starts, ng, _ = _group_rows(self)
         src = _group_source(self)
         if src._ndim == 1:
@@ -573,11 +644,15 @@ class GroupByApply:
         order, starts, ng, ids = _group_rows(self)
         src = _group_source(self) if self._selection is not None else self._obj
         keep = np.zeros(ng, dtype=bool)
+        series = src._ndim == 1
         for g, sub in enumerate(_each_group(src, order, starts, ng)):
-            r = func(sub, *args, **kwargs)
-            if not isinstance(r, (bool, np.bool_)):
-                raise DTypeError(f"filter: func must return a bool, not {type(r).__name__}")
-            keep[g] = bool(r)
+            if series:   # as pandas: any ValueError or TypeError, the function's own too
+                try:
+                    keep[g] = _filter_verdict(func(sub, *args, **kwargs), True)
+                except (ValueError, TypeError) as e:
+                    raise DTypeError("the filter must return a boolean result") from e
+            else:
+                keep[g] = _filter_verdict(func(sub, *args, **kwargs), False)
         mask = np.zeros(len(ids), dtype=bool)
         valid = ids >= 0
         mask[valid] = keep[ids[valid]]

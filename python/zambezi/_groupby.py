@@ -970,7 +970,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         <BLANKLINE>
         [2 rows x 3 columns]
         """
-        return self._rows(True, "lt", max(int(n), 0))
+        n = int(n)
+        # a negative n: all but the last -n rows of each group, as pandas
+        return self._rows(True, "lt", n) if n >= 0 else self._rows(False, "ge", -n)
 
     def tail(self, n=5):
         """The last n rows of every group, in their original order, with
@@ -985,7 +987,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         4    5
         Name: n, dtype: int64
         """
-        return self._rows(False, "lt", max(int(n), 0))
+        n = int(n)
+        # a negative n: all but the first -n rows of each group, as pandas
+        return self._rows(False, "lt", n) if n >= 0 else self._rows(True, "ge", -n)
 
     def nth(self, n):
         """The n-th row of every group (negative n counts from the end), in

@@ -449,9 +449,12 @@ class SeriesStats:
         values = self.dropna().sort_values()
         n = len(values)
         pos = qs * (n - 1)
-        if n == 0:
-            picked = [None] * len(qs)
+        if n == 0:   # NaN for float data, as the linear quantile and pandas give
+            picked = [no_value(self._col)] * len(qs)
         elif interpolation == "midpoint":
+            # the mean of two values: numbers only (pandas' Timestamp midpoint
+            # is served by pandas)
+            check_reducible(self._col, "quantile", self._describe())
             lo = values.iloc[np.floor(pos).astype(np.int64)].to_numpy().astype(np.float64)
             hi = values.iloc[np.ceil(pos).astype(np.int64)].to_numpy().astype(np.float64)
             picked = ((lo + hi) / 2).tolist()

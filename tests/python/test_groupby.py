@@ -377,7 +377,7 @@ def test_head_tail_nth_transform_cumcount():
     df = zb.DataFrame(pdf)
     for dropna in (True, False):
         gbz, gbp = df.groupby("kn", dropna=dropna), pdf.groupby("kn", dropna=dropna)
-        for n in (0, 1, 3):
+        for n in (0, 1, 3, -1, -4):   # negative: all but the last (first) -n rows
             assert_same(gbz.head(n), gbp.head(n))
             assert_same(gbz.tail(n), gbp.tail(n))
         for n in (0, 2, -1, -3):

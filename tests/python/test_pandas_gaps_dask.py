@@ -69,6 +69,22 @@ def test_quantile_interpolation(interpolation):
         assert got["s"].to_list() == exp["s"].to_list()
 
 
+@pytest.mark.parametrize("interpolation", ["lower", "higher", "nearest", "midpoint"])
+def test_quantile_pick_all_missing_and_timestamps(interpolation):
+    # no values: NaN for float data, as pandas (and the linear quantile)
+    ps = pd.Series([np.nan] * 4)
+    got = zb.Series(ps).quantile(0.5, interpolation=interpolation)
+    exp = ps.quantile(0.5, interpolation=interpolation)
+    assert np.isnan(got) and np.isnan(exp)
+    # a midpoint of timestamps is a Timestamp in pandas: zambezi refuses it
+    # rather than answer with a float
+    ts = pd.Series(pd.date_range("2018-01-01", periods=5, freq="D"))
+    assert isinstance(ts.quantile(0.25, interpolation=interpolation), pd.Timestamp)
+    if interpolation == "midpoint":
+        with pytest.raises(zb.DTypeError, match="quantile"):
+            zb.Series(ts).quantile(0.25, interpolation=interpolation)
+
+
 def test_searchsorted_values_ndim():
     pdf = _frame(5).sort_values("k")
     z = zb.from_pandas(pdf)

@@ -391,3 +391,57 @@ def test_groupby_filter_apply(seed):
                       "pandas Series per group, as_index=False", **SUM_TOL)
     with pytest.raises(zb.DTypeError, match="bool"):
         df.groupby("city").filter(lambda g: 1)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_groupby_filter_verdicts_as_pandas(seed):
+    # a missing verdict drops the group; a one-value Series squeezes to its
+    # value; anything else that is not a bool raises pandas' TypeError
+    pdf, df = _data(60, seed)
+    for f in [lambda g: np.nan if g["fare"].mean() > 10 else True,
+              lambda g: None if len(g) > 12 else np.True_,
+              lambda g: g["fare"].head(1) > 10]:
+        assert_frame_like(df.groupby("city").filter(f), pdf.groupby("city").filter(f),
+                          "filter verdicts")
+    # a SeriesGroupBy takes any truth value
+    f = lambda s: len(s)  # noqa: E731
+    assert_series_like(df.groupby("kind")["seats"].filter(f),
+                       pdf.groupby("kind")["seats"].filter(f), "truthy")
+    for obj in (df, pdf):
+        with pytest.raises(TypeError, match="filter function returned a DataFrame"):
+            obj.groupby("city").filter(lambda g: g)
+        with pytest.raises(TypeError, match="filter function returned a float"):
+            obj.groupby("city").filter(lambda g: 1.5)
+
+        def fails(s):
+            raise ValueError("no")
+        with pytest.raises(TypeError, match="the filter must return a boolean result"):
+            obj.groupby("kind")["seats"].filter(fails)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_frame_apply_rows_returning_rows(seed):
+    # apply(axis=1) with a function giving a row back (a Series in pandas):
+    # its labels become the columns
+    pdf, df = _data(30, seed)
+    cols = ["fare", "city"]
+    assert_frame_like(df[cols].apply(lambda r: r, axis=1), pdf[cols].apply(lambda r: r, axis=1),
+                      "rows")
+
+
+def test_groupby_agg_function_results_as_pandas():
+    pdf = pd.DataFrame({"k": [1, 1, 2], "b": np.array([3, 4, 5], dtype="int8"),
+                        "f": np.array([1.5, 2.5, 3.5], dtype="float32")})
+    df = zb.DataFrame(pdf)
+    # numpy scalars keep their dtype
+    first = lambda s: s.to_numpy()[0]  # noqa: E731
+    assert_frame_like(df.groupby("k").agg(first), pdf.groupby("k").agg(first), "dtypes")
+    # a one-value Series gives its value, with pandas' deprecation warning
+    from pandas.errors import Pandas4Warning
+    one = lambda s: s.head(1)  # noqa: E731
+    with pytest.warns(Pandas4Warning, match="Series or array of length 1"):
+        exp = pdf.groupby("k").b.agg(one)
+    with pytest.warns(Pandas4Warning, match="Series or array of length 1") as rec:
+        got = df.groupby("k").b.agg(one)
+    assert rec[0].filename == __file__   # pointed at the caller's line
+    assert_series_like(got, exp, "one-value Series")

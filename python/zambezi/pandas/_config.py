@@ -20,6 +20,7 @@ import threading
 from zambezi.errors import InvalidValueError
 
 DEFAULT_MIN_ROWS = 1_000_000
+_count_lock = threading.Lock()
 
 
 class _Settings:
@@ -30,6 +31,10 @@ class _Settings:
         self.device = None
         self.profile_json = None
         self.local = threading.local()   # .disabled: depth of disabled() blocks
+        # disabled() blocks open in any thread: while 0, .disabled is False
+        # without the thread-local look-up (the proxy modules ask it for
+        # every attribute user code reads, pd.Series in a loop included)
+        self.disabled_blocks = 0
 
     def read_env(self, environ=None):
         env = os.environ if environ is None else environ
@@ -53,9 +58,13 @@ class _Settings:
         self.device = device
         self.profile_json = env.get("ZAMBEZI_PANDAS_PROFILE_JSON") or None
 
+    def count_disabled(self, step):
+        with _count_lock:
+            self.disabled_blocks += step
+
     @property
     def disabled(self):
-        return getattr(self.local, "disabled", 0) > 0
+        return self.disabled_blocks > 0 and getattr(self.local, "disabled", 0) > 0
 
 
 settings = _Settings()

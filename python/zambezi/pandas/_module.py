@@ -93,7 +93,8 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             if attr == "__path__":
                 # asked by every "from pandas.x import y" where x is not a package
                 raise AttributeError(no_path)
-            if _getframe(1).f_code.co_filename.startswith(denylist) or settings.disabled:
+            if _getframe(1).f_code.co_filename.startswith(denylist) or \
+                    (settings.disabled_blocks and settings.disabled):
                 value = getattr(real, attr)
                 if attr not in checked:
                     checked.add(attr)

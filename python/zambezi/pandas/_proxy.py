@@ -70,9 +70,10 @@ SLOW_ONLY = frozenset([
 # ZAMBEZI_PANDAS_DEBUG=1): pandas serves them until zambezi is fixed.
 KNOWN_DIFFERENT = {
     # A Python function per group: pandas calls it on its own group objects
-    # with less overhead per group than proxies of zambezi groups, and one
-    # attempt only (a failed zambezi attempt would have run the user's
-    # function, side effects included, before pandas runs it again).
+    # with less overhead per group than proxies of zambezi groups (the
+    # db-benchmark q9 of bench/accel/groupby.py: same answers, about 3x
+    # slower on zambezi).  Retries are not the reason: a zambezi attempt
+    # that called the user's function is never retried (_not_retried).
     "DataFrameGroupBy.apply": "a Python function per group runs on pandas",
     "SeriesGroupBy.apply": "a Python function per group runs on pandas",
 }
@@ -217,7 +218,10 @@ class _Proxy(metaclass=_ProxyMeta):
     """Base of every proxy type (fields are set with object.__setattr__)."""
 
     # slots: no instance dict to build for every result, and faster reads
-    __slots__ = ("_zb_fast", "_zb_slow", "_zb_recipe", "__weakref__")
+    # _zb_stamp: on a data proxy, how many times it was changed in place; on
+    # an intermediate, that count of its root when its sides were made (a
+    # change of the root since then makes them stale: see _refresh)
+    __slots__ = ("_zb_fast", "_zb_slow", "_zb_recipe", "_zb_stamp", "__weakref__")
     _zb_slow_type = None
     _zb_kind = "intermediate"
 
@@ -241,10 +245,12 @@ class _Proxy(metaclass=_ProxyMeta):
         slow = self._zb_get_slow()
         disabled_depth = getattr(settings.local, "disabled", 0)
         settings.local.disabled = disabled_depth + 1
+        settings.count_disabled(1)
         try:
             data = pickle.dumps(slow, protocol=max(protocol, 2))
         finally:
             settings.local.disabled = disabled_depth
+            settings.count_disabled(-1)
         return (pickle.loads, (data,))
 
     def __getattr__(self, name):
@@ -265,18 +271,21 @@ class _Proxy(metaclass=_ProxyMeta):
             real = getattr(parent._zb_get_slow(), rec[1])
             setattr(real, name, unwrap_slow(value))
             parent._zb_drop_fast()
+            _changed(parent)
             object.__setattr__(self, "_zb_slow", real)
             self._zb_drop_fast()
         else:
             root = _mutation_root(self)
             setattr(self._zb_get_slow(), name, unwrap_slow(value))
             root._zb_drop_fast()
+            _changed(root)
         recorder.slow(f"{type(self).__name__}.{name} (set)", time.perf_counter() - t0)
 
     def __delattr__(self, name):
         root = _mutation_root(self)
         delattr(self._zb_get_slow(), name)
         root._zb_drop_fast()
+        _changed(root)
 
     def __dir__(self):
         return sorted(dir(type(self)._zb_slow_type))
@@ -298,6 +307,8 @@ class _Proxy(metaclass=_ProxyMeta):
         object.__setattr__(self, "_zb_slow", None)
 
     def _zb_get_slow(self):
+        if self._zb_kind == "intermediate":
+            _refresh(self)
         slow = self._zb_slow
         if slow is None:
             slow = _to_slow(self)
@@ -305,6 +316,8 @@ class _Proxy(metaclass=_ProxyMeta):
         return slow
 
     def _zb_get_fast(self):
+        if self._zb_kind == "intermediate":
+            _refresh(self)
         fast = self._zb_fast
         if isinstance(fast, _Unconvertible):
             raise _NoFast(fast.reason)
@@ -322,6 +335,27 @@ def _init(proxy, fast, slow, recipe):
     object.__setattr__(proxy, "_zb_fast", fast)
     object.__setattr__(proxy, "_zb_slow", slow)
     object.__setattr__(proxy, "_zb_recipe", recipe)
+    object.__setattr__(proxy, "_zb_stamp", _mutation_root(recipe[0])._zb_stamp
+                       if recipe is not None and proxy._zb_kind == "intermediate" else 0)
+
+
+def _changed(root):
+    """root (a data proxy) was changed in place: the intermediates made from
+    it (df.groupby(...), df.loc) must be made again from it, as pandas'
+    own see the change (they hold the same object)."""
+    object.__setattr__(root, "_zb_stamp", root._zb_stamp + 1)
+
+
+def _refresh(proxy):
+    """Drop the sides of the intermediate proxy when its root changed in
+    place since they were made; they are made again from the recipe."""
+    if proxy._zb_recipe is None:
+        return
+    stamp = _mutation_root(proxy)._zb_stamp
+    if proxy._zb_stamp != stamp:
+        object.__setattr__(proxy, "_zb_fast", None)
+        object.__setattr__(proxy, "_zb_slow", None)
+        object.__setattr__(proxy, "_zb_stamp", stamp)
 
 
 def _mutation_root(proxy):
@@ -603,14 +637,21 @@ def unwrap_slow(x):
     return x
 
 
-def unwrap_fast(x):
+def unwrap_fast(x, called=None):
+    """x as zambezi takes it: proxies by their zambezi side.  With called (a
+    list), the user's functions in x are wrapped so that a call of any of
+    them appends to it (see _tracked)."""
     if _is_proxy(x):
         return x._zb_get_fast()
     t = type(x)
     if t is tuple or t is list:
-        return t(unwrap_fast(v) for v in x)
+        return t(unwrap_fast(v, called) for v in x)
     if t is dict:
-        return {k: unwrap_fast(v) for k, v in x.items()}
+        return {k: unwrap_fast(v, called) for k, v in x.items()}
+    if t in _PLAIN:
+        return x
+    if called is not None and _is_user_callable(x):
+        return _tracked(x, called)
     if isinstance(x, _ProxyMeta):
         raise _NoFast("a pandas class as argument")
     if isinstance(x, _SlowCallable):
@@ -619,6 +660,100 @@ def unwrap_fast(x):
     if mod.startswith(("pandas", "_zb_slow_pandas")):
         raise _NoFast(f"a pandas {type(x).__name__} as argument")
     return x
+
+
+# ---------------------------------------------------------------------------
+# The user's functions in a zambezi attempt
+#
+# A call whose user function ran must not be retried: pandas would run it a
+# second time (side effects included).  dispatch gives zambezi the user's
+# functions wrapped by _tracked; when the attempt fails after one of them
+# was called, the error is raised (_not_retried) instead of running the
+# call on pandas.
+
+
+def _fast_call_args(args, kwargs):
+    """(args, kwargs, called) for a zambezi attempt: called is the list
+    the wrapped user functions append to (None when nothing is tracked:
+    engine="numba" compiles the function, which must reach numba as is)."""
+    called = None if kwargs and kwargs.get("engine") == "numba" else []
+    return (unwrap_fast(args, called) if args else args,
+            unwrap_fast(kwargs, called) if kwargs else kwargs, called)
+
+
+_ENGINE_MODULES = ("pandas", "numpy", "zambezi", "_zb_slow_pandas", "builtins", "math",
+                   "operator", "numba", "scipy")
+
+
+def _is_user_callable(x):
+    """Whether x is the user's code: a def or lambda, a partial, a bound
+    method (calls.append), an object with __call__.  Library functions
+    (numpy's, builtins such as len or max, pandas') are not: zambezi
+    recognises some of them by name, and they have no side effects."""
+    t = type(x)
+    if t is types.FunctionType:
+        return _is_user_function(x)
+    if t is types.BuiltinFunctionType:   # also builtin methods: calls.append
+        owner = getattr(x, "__self__", None)
+        return owner is not None and not isinstance(owner, types.ModuleType)
+    if t is functools.partial:
+        return True
+    if t is types.MethodType:
+        return _is_user_callable(x.__func__) or not _is_pandas_type(type(x.__self__))
+    if isinstance(x, type) or not callable(x) or type(t) in (_ProxyMeta, _UnwrappingMeta) \
+            or t in (_SlowCallable, _BoundMethod, np.ufunc):
+        return False
+    return not (t.__module__ or "").startswith(_ENGINE_MODULES)
+
+
+def _tracked(func, called):
+    """func as zambezi calls it: the call is recorded in called, zambezi's
+    frames and Series reach it as proxies (so that the pandas methods
+    zambezi lacks still work inside it), and a proxy it returns goes back as
+    zambezi's object."""
+    def call(*args, **kwargs):
+        if not called:
+            called.append(True)
+        res = func(*[_as_proxy(a) for a in args], **kwargs)
+        if _is_proxy(res) and res._zb_kind != "intermediate":
+            try:
+                return res._zb_get_fast()
+            except _NoFast:
+                return res._zb_get_slow()
+        return res
+    try:
+        functools.update_wrapper(call, func)
+    except (AttributeError, TypeError):
+        pass
+    return call
+
+
+def _as_proxy(a):
+    if type(a) not in _PLAIN and isinstance(a, _zb_data_types()):
+        return wrap_fast(a)
+    return a
+
+
+@functools.lru_cache(maxsize=None)
+def _zb_data_types():
+    import zambezi as zb
+
+    return (zb.DataFrame, zb.Series)
+
+
+def _not_retried(e, label):
+    """The exception to raise for a zambezi attempt of label that failed
+    after calling the user's function."""
+    why = (f"zambezi.pandas: {label} failed on zambezi after calling the user's function, "
+           f"and is not run again on pandas (the function would run twice)")
+    if isinstance(e, _NoFast):
+        from zambezi.errors import UnsupportedError
+        err = UnsupportedError(f"{why}: {e}")
+        err.__cause__ = e
+        return err
+    if hasattr(e, "add_note"):
+        e.add_note(why)
+    return e
 
 
 def _proxy_for_slow_type(t):
@@ -794,14 +929,18 @@ def wrap_function(func, label, fast=None):
         reason = None
         if fast is not None and not settings.disabled and _want_fast_args(args, kwargs, label):
             t0 = time.perf_counter()
+            called = None
             try:
-                res = fast(*unwrap_fast(args), **unwrap_fast(kwargs))
+                fargs, fkwargs, called = _fast_call_args(args, kwargs)
+                res = fast(*fargs, **fkwargs)
                 if label in _READERS:
                     res = placement.place(res)
                 out = wrap_fast(res)
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
+                if called:
+                    raise _not_retried(e, label)
                 reason = _reason(e)
             else:
                 recorder.fast(label, time.perf_counter() - t0)
@@ -882,6 +1021,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     zambezi when it can, else on pandas; wrap the result."""
     mutating = name in MUTATORS or (kwargs and kwargs.get("inplace") is True)
     intermediate = proxy._zb_kind == "intermediate"
+    if intermediate:
+        _refresh(proxy)
     # Changes in place run on pandas (pandas 3.1 warns about inplace=;
     # an indexer assignment changes its parent), except df[c] = ..., which
     # zambezi serves.
@@ -899,25 +1040,31 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             reason = guard(proxy, args, kwargs)
         if reason is None:
             t0 = perf_counter()
+            called = None
             try:
                 fobj = proxy._zb_get_fast()
                 attr = getattr(fobj, name)
                 if is_attr:
                     res = attr
                 else:
-                    res = attr(*unwrap_fast(args), **unwrap_fast(kwargs))
+                    fargs, fkwargs, called = _fast_call_args(args, kwargs)
+                    res = attr(*fargs, **fkwargs)
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
-                if (name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series") or (
-                        name == "__getitem__" and (proxy._zb_kind == "series" or
-                                                   type(proxy).__name__ in _INDEXERS)):
-                    out = _numpy_scalar(out)
+                if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
+                    out = _reduction_scalar(out, fobj, name)
+                elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
+                        proxy._zb_kind == "series" or type(proxy).__name__ in _INDEXERS):
+                    out = _element(out, fobj, args)
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
+                if called:
+                    raise _not_retried(e, label)
                 reason = _reason(e)
             else:
                 if mutating:
                     proxy._zb_drop_slow()
+                    _changed(_mutation_root(proxy))
                 recorder.fast(label, perf_counter() - t0)
                 if settings.debug and not mutating:
                     _debug_compare(label, out, lambda: _slow_call(proxy, name, args, kwargs, is_attr))
@@ -936,9 +1083,12 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
         res = run_pandas(getattr(sobj, name), *(unwrap_slow(args) if args else args),
                          **(unwrap_slow(kwargs) if kwargs else kwargs))
     if mutating:
-        _mutation_root(proxy)._zb_drop_fast()
+        root = _mutation_root(proxy)
+        root._zb_drop_fast()
+        _changed(root)
         if intermediate:
             proxy._zb_drop_fast()
+            object.__setattr__(proxy, "_zb_stamp", root._zb_stamp)
     out = wrap_slow(res, (proxy, name, args, kwargs, is_attr), proxy)
     recorder.slow(_label(type(proxy), name), perf_counter() - t0, reason)
     return out
@@ -951,6 +1101,49 @@ _NUMPY_SCALAR_RESULTS = frozenset(["sum", "mean", "min", "max", "std", "var", "m
 
 
 _INDEXERS = frozenset(["_LocIndexer", "_iLocIndexer", "_AtIndexer", "_iAtIndexer"])
+
+
+_ELEMENT_TYPES = frozenset([int, float, bool, type(None)])
+
+
+def _element(x, fobj, args):
+    """A value read from a Series (s[i], .loc, .iloc, .at, .iat) as pandas
+    gives it: a numpy scalar of the column's dtype (np.int8(...)), and NaN
+    for a missing float, where zambezi gives Python numbers and None."""
+    dtype = _element_dtype(fobj, args[0] if args else None)
+    if dtype is None or dtype.kind not in "biuf":
+        return _numpy_scalar(x)
+    if x is None:
+        return dtype.type("nan") if dtype.kind == "f" else x
+    return dtype.type(x)
+
+
+def _reduction_scalar(x, fobj, name):
+    """A Series reduction as pandas gives it: min and max in the column's
+    dtype, float reductions of float32 data in float32, else as
+    _numpy_scalar."""
+    if type(x) in (int, float) and (name in ("min", "max") or type(x) is float):
+        dtype = _element_dtype(fobj, None)
+        if dtype is not None and (dtype.kind == "f" or name in ("min", "max")) \
+                and dtype.kind in "iuf":
+            return dtype.type(x)
+    return _numpy_scalar(x)
+
+
+def _element_dtype(fobj, key):
+    """The numpy dtype of the column that fobj[key] reads (fobj a zambezi
+    Series, or an indexer over a Series or frame), or None."""
+    obj = getattr(fobj, "_obj", fobj)
+    dtype = getattr(obj, "dtype", None)
+    try:
+        if dtype is None:   # a frame under .loc/.iloc/.at/.iat: the key's column
+            col = key[1]
+            dtypes = obj.dtypes   # a dict: name -> dtype
+            dtype = list(dtypes.values())[col] if type(fobj).__name__ in (
+                "_ILocIndexer", "_IAtIndexer") else dtypes[col]
+        return np.dtype(str(dtype))
+    except Exception:
+        return None
 
 
 def _numpy_scalar(x):
