@@ -50,6 +50,16 @@ zb_table *zbpy_arg_table(zbpy_state *st, PyObject *o, const char *what) {
   return ((zbpy_table *)o)->table;
 }
 
+PyObject *zbpy_column_result(zbpy_state *st, zb_status s, const zb_error *err, zb_column *out) {
+  if (s != ZB_OK) return zbpy_raise(st, s, err);
+  return zbpy_column_wrap(st, out);
+}
+
+PyObject *zbpy_table_result(zbpy_state *st, zb_status s, const zb_error *err, zb_table *out) {
+  if (s != ZB_OK) return zbpy_raise(st, s, err);
+  return zbpy_table_wrap(st, out);
+}
+
 zbpy_state *zbpy_state_of(PyObject *self) {
   PyObject *m = PyType_GetModuleByDef(Py_TYPE(self), &zbpy_module_def);
   if (m == NULL) return NULL;

@@ -36,9 +36,7 @@ static PyObject *py_stat(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_stat(col, (zb_stat_op)op, ddof, &out, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_stat(col, (zb_stat_op)op, ddof, &out, &err));
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_scalar_to_py(&out);
 }
@@ -67,9 +65,7 @@ static PyObject *py_quantile(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_quantile(col, n, q, out, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_quantile(col, n, q, out, &err));
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -103,11 +99,8 @@ static PyObject *py_min_max(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_min_max(col, want_max != 0, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_min_max(col, want_max != 0, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 typedef zb_status (*col_to_col)(const zb_column *, zb_column **, zb_error *);
@@ -120,11 +113,8 @@ static PyObject *column_op(PyObject *module, PyObject *arg, col_to_col fn, const
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = fn(col, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, fn(col, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 static PyObject *py_hash(PyObject *module, PyObject *arg) {
@@ -141,11 +131,8 @@ static PyObject *py_hash_rows(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_table_hash_rows(t, 0, NULL, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_table_hash_rows(t, 0, NULL, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 static PyObject *py_unique(PyObject *module, PyObject *arg) {
@@ -164,9 +151,7 @@ static PyObject *py_nunique(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_nunique(col, dropna != 0, &n, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_nunique(col, dropna != 0, &n, &err));
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return PyLong_FromLongLong(n);
 }
@@ -185,10 +170,8 @@ static PyObject *py_value_counts(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_value_counts(col, sort != 0, ascending != 0, dropna != 0, normalize != 0, &v, &c,
-                             &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_value_counts(col, sort != 0, ascending != 0, dropna != 0, normalize != 0, &v, &c,
+                             &err));
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   PyObject *pv = zbpy_column_wrap(st, v);
   if (pv == NULL) {
@@ -287,8 +270,7 @@ static PyObject *keyed(PyObject *module, PyObject *args, bool drop) {
     s = zb_table_duplicated(t, n, keys, keep, &oc, &err);
   ZBPY_END_ENGINE
   PyMem_Free(keys);
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return drop ? zbpy_table_wrap(st, ot) : zbpy_column_wrap(st, oc);
+  return drop ? zbpy_table_result(st, s, &err, ot) : zbpy_column_result(st, s, &err, oc);
 }
 
 static PyObject *py_duplicated(PyObject *module, PyObject *args) {
@@ -311,11 +293,8 @@ static PyObject *py_isin(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_isin(col, values, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_isin(col, values, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 PyMethodDef zbpy_stats_methods[] = {
