@@ -184,12 +184,7 @@ static zb_status build_strings(int64_t n, str_builder *b, void *job, zb_task_fn 
     if (b->bytes == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (%s)", what);
   }
   if (st == ZB_OK) st = zb_parallel_for(nm, count, job, err);
-  int64_t total = 0;
-  for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
-    int64_t k = b->bytes[m];
-    b->bytes[m] = total;
-    total += k;
-  }
+  int64_t total = st == ZB_OK ? zb__exclusive_scan(b->bytes, nm) : 0;
   if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, total, chars, err);
   if (st == ZB_OK) {
     b->offsets = (int64_t *)(*offsets)->data;
