@@ -119,6 +119,16 @@ zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_e
   return ZB_OK;
 }
 
+PyObject *zbpy_text_target_run(zbpy_state *st, zbpy_text_target *tt, zbpy_write_fn write,
+                               const void *opts) {
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  const char *path = tt->path != NULL ? PyBytes_AS_STRING(tt->path) : NULL;
+  ZBPY_RUN_ENGINE(s, write(tt->host, path, opts, zbpy_text_target_write, tt, &err));
+  return zbpy_text_target_finish(st, tt, s, &err);
+}
+
 PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_status s,
                                   const zb_error *err) {
   PyObject *result = NULL;

@@ -26,6 +26,12 @@ typedef struct zbpy_mem_sink {
 zb_status zbpy_mem_sink_write(void *ctx, const char *data, int64_t size, zb_error *err);
 void zbpy_mem_sink_free(zbpy_mem_sink *m);
 
+/* A writer's engine call, the format's adapter: t to the file at path, or
+ * (path NULL) through write into ctx; opts is the format's options. */
+typedef zb_status (*zbpy_write_fn)(const zb_table *t, const char *path, const void *opts,
+                                   zb_status (*write)(void *, const char *, int64_t, zb_error *),
+                                   void *ctx, zb_error *err);
+
 /* The metadata argument of write_parquet / write_ipc: a sequence of
  * (str, str) tuples.  keys and vals borrow UTF-8 from the strings, which
  * seq keeps alive; zbpy_kv_pairs_free releases everything (also after a
@@ -65,6 +71,10 @@ int zbpy_text_target_init(zbpy_state *st, zbpy_text_target *tt, PyObject *table,
                           PyObject *target, const char *fn, const char *format);
 /* The write function for a target that is not a path (ctx: the target). */
 zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_error *err);
+/* Run write (to the file at tt's path, else through zbpy_text_target_write
+ * into tt) with the GIL released, then zbpy_text_target_finish. */
+PyObject *zbpy_text_target_run(zbpy_state *st, zbpy_text_target *tt, zbpy_write_fn write,
+                               const void *opts);
 /* After the engine call that returned s (err its message): the text as str
  * (target None) or None, or NULL with the exception (the callable's, a
  * KeyboardInterrupt, or s's).  Releases what tt holds. */
@@ -123,12 +133,6 @@ typedef struct zbpy_binary_reader {
  * -1 with the exception.  *r->meta is freed either way. */
 int zbpy_read_binary(zbpy_state *st, const zbpy_binary_reader *r, PyObject *src,
                      PyObject *columns, PyObject **tab, PyObject **meta_str);
-
-/* A binary writer's engine call: t to the file at path, or (path NULL)
- * through write into ctx; opts is the format's options. */
-typedef zb_status (*zbpy_write_fn)(const zb_table *t, const char *path, const void *opts,
-                                   zb_status (*write)(void *, const char *, int64_t, zb_error *),
-                                   void *ctx, zb_error *err);
 
 /* write_parquet / write_ipc once opts is filled: path (None, or a str
  * path) -> None, or the file's bytes when path is None, or NULL with the
