@@ -170,8 +170,10 @@ static PyObject *py_value_counts(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_RUN_ENGINE(s, zb_column_value_counts(col, sort != 0, ascending != 0, dropna != 0, normalize != 0, &v, &c,
-                             &err));
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_value_counts(col, sort != 0, ascending != 0, dropna != 0, normalize != 0, &v, &c,
+                             &err);
+  ZBPY_END_ENGINE
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   PyObject *pv = zbpy_column_wrap(st, v);
   if (pv == NULL) {
