@@ -216,28 +216,9 @@ static int parse_keys(PyObject *o, int64_t **keys, int64_t *n) {
   *keys = NULL;
   *n = 0;
   if (o == Py_None) return 0;
-  PyObject *fast = PySequence_Fast(o, "keys must be None or a sequence of column indices");
-  if (fast == NULL) return -1;
-  Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
-  *keys = (int64_t *)PyMem_Malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
-  if (*keys == NULL) {
-    Py_DECREF(fast);
-    PyErr_NoMemory();
+  if (zbpy_int64_array(o, "keys must be None or a sequence of column indices", keys, n) < 0)
     return -1;
-  }
-  for (Py_ssize_t i = 0; i < m; i++) {
-    long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
-    if (v == -1 && PyErr_Occurred()) {
-      PyMem_Free(*keys);
-      *keys = NULL;
-      Py_DECREF(fast);
-      return -1;
-    }
-    (*keys)[i] = v;
-  }
-  Py_DECREF(fast);
-  *n = m;
-  if (m == 0) {
+  if (*n == 0) {
     PyErr_SetString(PyExc_ValueError, "keys: an empty subset of columns");
     PyMem_Free(*keys);
     *keys = NULL;

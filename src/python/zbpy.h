@@ -150,6 +150,11 @@ zb_table *zbpy_arg_table(zbpy_state *st, PyObject *o, const char *what);
 PyObject *zbpy_column_result(zbpy_state *st, zb_status s, const zb_error *err, zb_column *out);
 PyObject *zbpy_table_result(zbpy_state *st, zb_status s, const zb_error *err, zb_table *out);
 
+/* The ints of sequence o as a new PyMem array *out (free with PyMem_Free)
+ * of *n values; not_seq is the TypeError's message when o is no sequence.
+ * -1 with the exception and *out NULL on failure (module.c). */
+int zbpy_int64_array(PyObject *o, const char *not_seq, int64_t **out, int64_t *n);
+
 /* A zb_scalar as a Python int, float, bool or None (column.c). */
 PyObject *zbpy_scalar_to_py(const zb_scalar *s);
 
