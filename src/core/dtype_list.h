@@ -59,6 +59,10 @@
 /* Every type with one C value per row: numeric (but bool) and temporal. */
 #define ZB_FOR_EACH_FIXED_TYPE(X) ZB_FOR_EACH_NUMERIC_TYPE(X) ZB_FOR_EACH_TEMPORAL_TYPE(X)
 
+/* X for a switch's case labels alone: ZB_FOR_EACH_INTEGER_TYPE(ZB_TYPE_CASE)
+ * is "case ZB_INT8: ... case ZB_UINT64:", for types handled alike. */
+#define ZB_TYPE_CASE(ID, T, NAME, U) case ID:
+
 /* Ranges of the integer types as constant expressions of their T and U. */
 #define ZB_UNSIGNED_MAX(U) ((U) ~(U)0)
 #define ZB_SIGNED_MAX(T, U) ((T)(ZB_UNSIGNED_MAX(U) >> 1))

@@ -61,6 +61,24 @@ static inline int64_t zb__morsels(int64_t n) {
   return (n + ZB_MORSEL_ROWS - 1) / ZB_MORSEL_ROWS;
 }
 
+/* The rows [*start, *start + *n) of morsel task of length rows. */
+static inline void zb__morsel_range(int64_t length, int64_t task, int64_t *start, int64_t *n) {
+  *start = task * ZB_MORSEL_ROWS;
+  *n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, length - *start);
+}
+
+/* Counts v[0, n) turned into their exclusive prefix sums (each morsel's
+ * start); returns the total. */
+static inline int64_t zb__exclusive_scan(int64_t *v, int64_t n) {
+  int64_t total = 0;
+  for (int64_t m = 0; m < n; m++) {
+    int64_t k = v[m];
+    v[m] = total;
+    total += k;
+  }
+  return total;
+}
+
 /* A new host column shaped like `like` (unit, timezone, dictionary) of
  * `type`; with_validity gives an all-valid bitmap. */
 zb_status zb__new_like(const zb_column *like, zb_type_id type, int64_t length,

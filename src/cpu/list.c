@@ -158,15 +158,57 @@ zb_status zb__cpu_list_filter(const zb_column *col, const zb_column *mask, zb_co
 
 /* ---- join: each list of strings as one string ----------------------------- */
 
+/* A string column built in two passes over the morsels of its rows: pass 1
+ * stores each morsel's byte count in bytes[task]; the counts are then
+ * turned into starting positions and chars is allocated; pass 2 writes
+ * each row's offset and bytes, morsel task from bytes[task] on.  A job
+ * carries one as its member b. */
+typedef struct str_builder {
+  int64_t *bytes;   /* per morsel: bytes (pass 1), then the start */
+  int64_t *offsets; /* result string offsets, rows + 1 */
+  char *chars;
+} str_builder;
+
+/* Run count then write (zb_task_fns over job, whose builder is b) over the
+ * morsels of n rows.  On success *offsets and *chars are new host buffers
+ * the caller owns (offsets[n] set); on failure both are NULL.  what names
+ * the operation in the out-of-memory message. */
+static zb_status build_strings(int64_t n, str_builder *b, void *job, zb_task_fn count,
+                               zb_task_fn write, const char *what, zb_buffer **offsets,
+                               zb_buffer **chars, zb_error *err) {
+  *offsets = *chars = NULL;
+  int64_t nm = zb__morsels(n);
+  zb_status st = zb_buffer_new(ZB_CPU, (n + 1) * (int64_t)sizeof(int64_t), offsets, err);
+  if (st == ZB_OK) {
+    b->bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+    if (b->bytes == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (%s)", what);
+  }
+  if (st == ZB_OK) st = zb_parallel_for(nm, count, job, err);
+  int64_t total = st == ZB_OK ? zb__exclusive_scan(b->bytes, nm) : 0;
+  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, total, chars, err);
+  if (st == ZB_OK) {
+    b->offsets = (int64_t *)(*offsets)->data;
+    b->chars = (char *)(*chars)->data;
+    b->offsets[n] = total;
+    st = zb_parallel_for(nm, write, job, err);
+  }
+  zb_free(b->bytes);
+  b->bytes = NULL;
+  if (st != ZB_OK) {
+    zb_buffer_release(*offsets);
+    zb_buffer_release(*chars);
+    *offsets = *chars = NULL;
+  }
+  return st;
+}
+
 typedef struct list_join_job {
   const zb_column *col; /* list<string> */
   const char *sep;
   int64_t sep_len;
-  bool repr; /* "[" + elements + "]", a null element as None (Python's list repr) */
-  int64_t *bytes;   /* per morsel: bytes written (pass 1), then the start */
-  int64_t *offsets; /* result string offsets */
-  uint8_t *valid;   /* result validity, all rows */
-  char *chars;
+  bool repr;      /* "[" + elements + "]", a null element as None (Python's list repr) */
+  uint8_t *valid; /* result validity, all rows */
+  str_builder b;
 } list_join_job;
 
 /* Whether row i joins (a valid list of valid strings), and its bytes. */
@@ -199,7 +241,7 @@ static void list_join_count(void *ctx, int64_t task, int worker) {
     zb_bit_set(j->valid, i, ok); /* morsels are whole bytes */
     if (ok) sum += b;
   }
-  j->bytes[task] = sum;
+  j->b.bytes[task] = sum;
 }
 
 static void list_join_write(void *ctx, int64_t task, int worker) {
@@ -210,60 +252,43 @@ static void list_join_write(void *ctx, int64_t task, int worker) {
   const int64_t *so = (const int64_t *)ch->data->data + ch->offset;
   const char *src = (const char *)ch->chars->data;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
-  int64_t pos = j->bytes[task];
+  int64_t pos = j->b.bytes[task];
+  char *chars = j->b.chars;
   for (int64_t i = s; i < e; i++) {
-    j->offsets[i] = pos;
+    j->b.offsets[i] = pos;
     if (!zb_bit_get(j->valid, i)) continue;
-    if (j->repr) j->chars[pos++] = '[';
+    if (j->repr) chars[pos++] = '[';
     for (int64_t k = o[i]; k < o[i + 1]; k++) {
       if (k > o[i] && j->sep_len > 0) {
-        memcpy(j->chars + pos, j->sep, (size_t)j->sep_len);
+        memcpy(chars + pos, j->sep, (size_t)j->sep_len);
         pos += j->sep_len;
       }
       if (j->repr && !zb_column_is_valid(ch, k)) {
-        memcpy(j->chars + pos, "None", 4);
+        memcpy(chars + pos, "None", 4);
         pos += 4;
         continue;
       }
-      memcpy(j->chars + pos, src + so[k], (size_t)(so[k + 1] - so[k]));
+      memcpy(chars + pos, src + so[k], (size_t)(so[k + 1] - so[k]));
       pos += so[k + 1] - so[k];
     }
-    if (j->repr) j->chars[pos++] = ']';
+    if (j->repr) chars[pos++] = ']';
   }
 }
 
 static zb_status join_rows(const zb_column *col, const char *sep, int64_t sep_len, bool repr,
                            zb_column **out, zb_error *err) {
   *out = NULL;
-  int64_t n = col->length, nm = zb__morsels(n);
-  list_join_job j = {col, sep, sep_len, repr, NULL, NULL, NULL, NULL};
+  int64_t n = col->length;
+  list_join_job j = {col, sep, sep_len, repr, NULL, {NULL, NULL, NULL}};
   zb_buffer *offsets = NULL, *validity = NULL, *chars = NULL;
-  zb_status st = zb_buffer_new(ZB_CPU, (n + 1) * (int64_t)sizeof(int64_t), &offsets, err);
-  if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &validity, err);
-  if (st == ZB_OK) {
-    j.bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
-    if (j.bytes == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.join)");
-  }
+  zb_status st = zb_buffer_new_zeroed(ZB_CPU, (n + 7) / 8, &validity, err);
   if (st == ZB_OK) {
     j.valid = (uint8_t *)validity->data;
-    st = zb_parallel_for(nm, list_join_count, &j, err);
-  }
-  int64_t total = 0;
-  for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
-    int64_t b = j.bytes[m];
-    j.bytes[m] = total;
-    total += b;
-  }
-  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, total, &chars, err);
-  if (st == ZB_OK) {
-    j.offsets = (int64_t *)offsets->data;
-    j.chars = (char *)chars->data;
-    j.offsets[n] = total;
-    st = zb_parallel_for(nm, list_join_write, &j, err);
+    st = build_strings(n, &j.b, &j, list_join_count, list_join_write, "str.join", &offsets,
+                       &chars, err);
   }
   if (st == ZB_OK)
     st = zb_column_make(ZB_STRING, n, 0, validity, offsets, chars, NULL, -1, out, err);
-  zb_free(j.bytes);
   zb_buffer_release(offsets);
   zb_buffer_release(validity);
   zb_buffer_release(chars);
@@ -357,9 +382,7 @@ static int64_t py_repr(const uint8_t *s, int64_t n, char *out) {
 
 typedef struct repr_job {
   const zb_column *col; /* string */
-  int64_t *bytes;       /* per morsel: bytes (pass 1), then the start */
-  int64_t *offsets;
-  char *chars;
+  str_builder b;
 } repr_job;
 
 static void repr_count(void *ctx, int64_t task, int worker) {
@@ -371,7 +394,7 @@ static void repr_count(void *ctx, int64_t task, int worker) {
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS), sum = 0;
   for (int64_t i = s; i < e; i++)
     if (zb_column_is_valid(c, i)) sum += py_repr(src + so[i], so[i + 1] - so[i], NULL);
-  j->bytes[task] = sum;
+  j->b.bytes[task] = sum;
 }
 
 static void repr_write(void *ctx, int64_t task, int worker) {
@@ -381,48 +404,31 @@ static void repr_write(void *ctx, int64_t task, int worker) {
   const int64_t *so = (const int64_t *)c->data->data + c->offset;
   const uint8_t *src = (const uint8_t *)c->chars->data;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
-  int64_t pos = j->bytes[task];
+  int64_t pos = j->b.bytes[task];
   for (int64_t i = s; i < e; i++) {
-    j->offsets[i] = pos;
-    if (zb_column_is_valid(c, i)) pos += py_repr(src + so[i], so[i + 1] - so[i], j->chars + pos);
+    j->b.offsets[i] = pos;
+    if (zb_column_is_valid(c, i)) pos += py_repr(src + so[i], so[i + 1] - so[i], j->b.chars + pos);
   }
 }
 
 /* Each string as Python's repr of it; nulls stay null. */
 static zb_status strings_repr(const zb_column *col, zb_column **out, zb_error *err) {
   *out = NULL;
-  int64_t n = col->length, nm = zb__morsels(n);
-  repr_job j = {col, NULL, NULL, NULL};
+  int64_t n = col->length;
+  repr_job j = {col, {NULL, NULL, NULL}};
   zb_buffer *offsets = NULL, *chars = NULL, *validity = NULL;
-  zb_status st = zb_buffer_new(ZB_CPU, (n + 1) * (int64_t)sizeof(int64_t), &offsets, err);
-  if (st == ZB_OK && col->null_count > 0 && col->validity != NULL) { /* rebased to offset 0 */
+  zb_status st = ZB_OK;
+  if (col->null_count > 0 && col->validity != NULL) { /* rebased to offset 0 */
     st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &validity, err);
     if (st == ZB_OK)
       zb__bitmap_copy((uint8_t *)validity->data, 0, (const uint8_t *)col->validity->data,
                       col->offset, n);
   }
-  if (st == ZB_OK) {
-    j.bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
-    if (j.bytes == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (list repr)");
-  }
-  if (st == ZB_OK) st = zb_parallel_for(nm, repr_count, &j, err);
-  int64_t total = 0;
-  for (int64_t m = 0; st == ZB_OK && m < nm; m++) {
-    int64_t b = j.bytes[m];
-    j.bytes[m] = total;
-    total += b;
-  }
-  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, total, &chars, err);
-  if (st == ZB_OK) {
-    j.offsets = (int64_t *)offsets->data;
-    j.chars = (char *)chars->data;
-    j.offsets[n] = total;
-    st = zb_parallel_for(nm, repr_write, &j, err);
-  }
+  if (st == ZB_OK)
+    st = build_strings(n, &j.b, &j, repr_count, repr_write, "list repr", &offsets, &chars, err);
   if (st == ZB_OK)
     st = zb_column_make(ZB_STRING, n, 0, validity, offsets, chars, NULL,
                         validity != NULL ? col->null_count : 0, out, err);
-  zb_free(j.bytes);
   zb_buffer_release(offsets);
   zb_buffer_release(chars);
   zb_buffer_release(validity);

@@ -137,16 +137,10 @@ static inline bool space_at(const unsigned char *p, int64_t q, int64_t e, int64_
 
 /* ---- per-row work ---------------------------------------------------------- */
 
-static inline void morsel_range(const zb_column *c, int64_t task, int64_t *start,
-                                int64_t *n) {
-  *start = task * ZB_MORSEL_ROWS;
-  *n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - *start);
-}
-
 static void test_morsel(void *ctx, int64_t task, int worker) {
   re_job *j = (re_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   void *md = j->md != NULL ? j->md[worker] : NULL;
   uint8_t *d = (uint8_t *)j->out->data->data;
   for (int64_t k = 0; k < n; k += 64) {
@@ -167,7 +161,7 @@ static void test_morsel(void *ctx, int64_t task, int worker) {
 static void count_morsel(void *ctx, int64_t task, int worker) {
   re_job *j = (re_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   void *md = j->md != NULL ? j->md[worker] : NULL;
   int64_t *d = (int64_t *)j->out->data->data;
   for (int64_t i = start; i < start + n; i++) {
@@ -204,7 +198,7 @@ static inline bool put(re_job *j, int64_t m, const void *src, int64_t k) {
 static void replace_morsel(void *ctx, int64_t task, int worker) {
   re_job *j = (re_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   void *md = j->md[worker];
   const zb_regex_args *a = j->a;
   int64_t *oo = (int64_t *)j->out->data->data;
@@ -250,7 +244,7 @@ static void replace_join(void *ctx, int64_t task, int worker) {
   (void)worker;
   re_job *j = (re_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   int64_t nm = zb__morsels(j->c->length), pos = j->blen[task];
   int64_t nb = (task + 1 < nm ? j->blen[task + 1] : j->bcap[0]) - pos;
   if (nb > 0) memcpy((char *)j->out->chars->data + pos, j->buf[task], (size_t)nb);
@@ -434,7 +428,7 @@ static int64_t row_spans(re_job *j, int64_t m, void *md, const unsigned char *p,
 static void span_morsel(void *ctx, int64_t task, int worker) {
   re_job *j = (re_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   void *md = j->md != NULL ? j->md[worker] : NULL;
   bool ok = true;
   for (int64_t i = start; i < start + n && ok; i++) {
@@ -471,7 +465,7 @@ static void gather_size(void *ctx, int64_t task, int worker) {
   (void)worker;
   gather_job *g = (gather_job *)ctx;
   int64_t start, n;
-  morsel_range(g->out, task, &start, &n);
+  zb__morsel_range(g->out->length, task, &start, &n);
   int64_t *oo = (int64_t *)g->out->data->data;
   uint8_t *ov = (uint8_t *)g->out->validity->data;
   int64_t total = 0;
@@ -496,7 +490,7 @@ static void gather_write(void *ctx, int64_t task, int worker) {
   (void)worker;
   gather_job *g = (gather_job *)ctx;
   int64_t start, n;
-  morsel_range(g->out, task, &start, &n);
+  zb__morsel_range(g->out->length, task, &start, &n);
   int64_t *oo = (int64_t *)g->out->data->data;
   char *ch = (char *)g->out->chars->data;
   int64_t pos = g->bytes[task];
@@ -511,16 +505,6 @@ static void gather_write(void *ctx, int64_t task, int worker) {
   }
 }
 
-static int64_t scan_bytes(int64_t *bytes, int64_t nm) {
-  int64_t total = 0;
-  for (int64_t m = 0; m < nm; m++) {
-    int64_t b = bytes[m];
-    bytes[m] = total;
-    total += b;
-  }
-  return total;
-}
-
 static zb_status gather_column(const re_job *j, int64_t slot, int64_t *bytes,
                                zb_column **out, zb_error *err) {
   int64_t n = j->c->length, nm = zb__morsels(n);
@@ -531,7 +515,7 @@ static zb_status gather_column(const re_job *j, int64_t slot, int64_t *bytes,
     st = zb_parallel_for(nm, gather_size, &g, err);
   }
   if (st == ZB_OK) {
-    int64_t total = scan_bytes(bytes, nm);
+    int64_t total = zb__exclusive_scan(bytes, nm);
     zb_buffer_release(g.out->chars);
     g.out->chars = NULL;
     st = zb_buffer_new(ZB_CPU, total, &g.out->chars, err);
@@ -671,7 +655,7 @@ static void list_write(void *ctx, int64_t task, int worker) {
   list_job *l = (list_job *)ctx;
   const re_job *j = l->j;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   int64_t el = l->elems[task], pos = l->bytes[task];
   /* a piece of up to 16 bytes moves as one 16-byte copy where the source
    * and this morsel's output have room for it */
@@ -717,9 +701,9 @@ static zb_status spans_to_list(const re_job *j, zb_column **out, zb_error *err) 
   st = zb_parallel_for(nm, list_count, &l, err);
   int64_t total = 0, nbytes = 0, none = 0;
   if (st == ZB_OK) {
-    total = scan_bytes(l.elems, nm);
-    nbytes = scan_bytes(l.bytes, nm);
-    none = scan_bytes(l.nulls, nm);
+    total = zb__exclusive_scan(l.elems, nm);
+    nbytes = zb__exclusive_scan(l.bytes, nm);
+    none = zb__exclusive_scan(l.nulls, nm);
     st = zb_buffer_new(ZB_CPU, (n + 1) * 8, &offsets, err);
   }
   if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, (total + 1) * 8, &coffs, err);
@@ -821,7 +805,7 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
       if (st == ZB_OK) st = job_error(&j, err);
       int64_t total = 0;
       if (st == ZB_OK) {
-        total = scan_bytes(j.blen, nm);
+        total = zb__exclusive_scan(j.blen, nm);
         zb_buffer_release(o->chars);
         o->chars = NULL;
         st = zb_buffer_new(ZB_CPU, total, &o->chars, err);

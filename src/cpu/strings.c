@@ -70,18 +70,12 @@ static inline int64_t vary_emit(const str_job *j, const unsigned char *p, int64_
   }
 }
 
-static inline void morsel_range(const zb_column *c, int64_t task, int64_t *start,
-                                int64_t *n) {
-  *start = task * ZB_MORSEL_ROWS;
-  *n = ZB_MIN((int64_t)ZB_MORSEL_ROWS, c->length - *start);
-}
-
 /* Pass 1: lengths into out offsets [i + 1], morsel total into bytes. */
 static void vary_size(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   int64_t *oo = (int64_t *)j->out->data->data;
   int64_t total = 0;
   for (int64_t i = start; i < start + n; i++) {
@@ -99,7 +93,7 @@ static void vary_write(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   int64_t *oo = (int64_t *)j->out->data->data;
   char *ch = (char *)j->out->chars->data;
   int64_t pos = j->bytes[task];
@@ -115,24 +109,13 @@ static void vary_write(void *ctx, int64_t task, int worker) {
   }
 }
 
-/* Exclusive scan of bytes[0, nm); returns the total. */
-static int64_t scan_bytes(int64_t *bytes, int64_t nm) {
-  int64_t total = 0;
-  for (int64_t m = 0; m < nm; m++) {
-    int64_t b = bytes[m];
-    bytes[m] = total;
-    total += b;
-  }
-  return total;
-}
-
 /* ---- fixed-width results ------------------------------------------------- */
 
 static void len_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   int64_t *d = (int64_t *)j->out->data->data;
   for (int64_t i = start; i < start + n; i++) {
     int64_t len;
@@ -145,7 +128,7 @@ static void match_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   uint8_t *d = (uint8_t *)j->out->data->data;
   for (int64_t k = 0; k < n; k += 64) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
@@ -163,7 +146,7 @@ static void find_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   int64_t *d = (int64_t *)j->out->data->data;
   bool rev = j->a->op == ZB_STR_RFIND;
   for (int64_t i = start; i < start + n; i++) {
@@ -177,7 +160,7 @@ static void is_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   uint8_t *d = (uint8_t *)j->out->data->data;
   for (int64_t k = 0; k < n; k += 64) {
     int mm = (int)ZB_MIN((int64_t)64, n - k);
@@ -195,7 +178,7 @@ static void case_morsel(void *ctx, int64_t task, int worker) {
   (void)worker;
   str_job *j = (str_job *)ctx;
   int64_t start, n;
-  morsel_range(j->c, task, &start, &n);
+  zb__morsel_range(j->c->length, task, &start, &n);
   const zb_column *c = j->c;
   const int64_t *so = (const int64_t *)c->data->data + c->offset;
   int64_t *oo = (int64_t *)j->out->data->data;
@@ -322,7 +305,7 @@ zb_status zb__cpu_str(const zb_column *col, const zb_str_args *args, zb_column *
       j.out = o;
       if (st == ZB_OK) st = zb_parallel_for(nm, vary_size, &j, err);
       if (st == ZB_OK) {
-        int64_t total = scan_bytes(j.bytes, nm);
+        int64_t total = zb__exclusive_scan(j.bytes, nm);
         zb_buffer_release(o->chars);
         o->chars = NULL;
         st = zb_buffer_new(ZB_CPU, total, &o->chars, err);
@@ -360,7 +343,7 @@ static void cat_size(void *ctx, int64_t task, int worker) {
   (void)worker;
   cat_job *j = (cat_job *)ctx;
   int64_t start, n;
-  morsel_range(j->out, task, &start, &n);
+  zb__morsel_range(j->out->length, task, &start, &n);
   int64_t *oo = (int64_t *)j->out->data->data;
   uint8_t *ov = j->out->validity ? (uint8_t *)j->out->validity->data : NULL;
   int64_t total = 0;
@@ -387,7 +370,7 @@ static void cat_write(void *ctx, int64_t task, int worker) {
   (void)worker;
   cat_job *j = (cat_job *)ctx;
   int64_t start, n;
-  morsel_range(j->out, task, &start, &n);
+  zb__morsel_range(j->out->length, task, &start, &n);
   int64_t *oo = (int64_t *)j->out->data->data;
   char *ch = (char *)j->out->chars->data;
   int64_t pos = j->bytes[task];
@@ -423,7 +406,7 @@ zb_status zb__cpu_str_cat(const zb_column *a, bool a_scalar, const zb_column *b,
   }
   if (st == ZB_OK) st = zb_parallel_for(nm, cat_size, &j, err);
   if (st == ZB_OK) {
-    int64_t total = scan_bytes(j.bytes, nm);
+    int64_t total = zb__exclusive_scan(j.bytes, nm);
     zb_buffer_release(o->chars);
     o->chars = NULL;
     st = zb_buffer_new(ZB_CPU, total, &o->chars, err);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dtype_list.h"
 #include "io/builder_internal.h"
 #include "io/text_values.h"
 
@@ -514,21 +515,17 @@ static inline __attribute__((always_inline)) void run_fixed(zb__builder *b, zb__
 
 static void convert_fixed(zb__builder *b, zb__bpart *pt, int64_t j, const uint64_t *cells,
                           int64_t nb, int64_t g0, zb__bscratch *ws) {
+#define RUN_FIXED(ID, T, NAME, U) \
+  case ID:                        \
+    run_fixed(b, pt, j, cells, nb, g0, ws, ID); \
+    break;
   switch (b->cols[j].type) {
     case ZB_BOOL: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_BOOL); break;
-    case ZB_INT8: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_INT8); break;
-    case ZB_INT16: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_INT16); break;
-    case ZB_INT32: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_INT32); break;
-    case ZB_INT64: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_INT64); break;
-    case ZB_UINT8: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_UINT8); break;
-    case ZB_UINT16: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_UINT16); break;
-    case ZB_UINT32: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_UINT32); break;
-    case ZB_UINT64: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_UINT64); break;
-    case ZB_FLOAT32: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_FLOAT32); break;
-    case ZB_FLOAT64: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_FLOAT64); break;
+    ZB_FOR_EACH_NUMERIC_TYPE(RUN_FIXED)
     case ZB_DATE32: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_DATE32); break;
     default: run_fixed(b, pt, j, cells, nb, g0, ws, ZB_TIMESTAMP); break;
   }
+#undef RUN_FIXED
 }
 
 /* The part's first nrows rows of columns cols[0, ncols) as strings, from

@@ -19,6 +19,13 @@ zb_status zb__file_sink_open(zb__file_sink *s, const char *path, zb_error *err) 
   return ZB_OK;
 }
 
+zb_status zb__file_sink_begin(zb__file_sink *s, const zb_table *t, const char *path,
+                              const char *what, zb_error *err) {
+  if (path == NULL) return zb_error_set(err, ZB_EINVAL, "%s: path is NULL", what);
+  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "%s: table is NULL", what);
+  return zb__file_sink_open(s, path, err);
+}
+
 zb_status zb__file_sink_write(void *ctx, const char *data, int64_t size, zb_error *err) {
   zb__file_sink *s = (zb__file_sink *)ctx;
   while (size > 0) {

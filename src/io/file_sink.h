@@ -23,6 +23,12 @@ typedef struct zb__file_sink {
 /* Create (or truncate) path for writing; ZB_EIO naming it on failure. */
 zb_status zb__file_sink_open(zb__file_sink *s, const char *path, zb_error *err);
 
+/* The start of a text writer's zb_*_write_file: ZB_EINVAL ("<what>: path
+ * is NULL", "<what>: table is NULL") when path or t is NULL, else
+ * zb__file_sink_open. */
+zb_status zb__file_sink_begin(zb__file_sink *s, const zb_table *t, const char *path,
+                              const char *what, zb_error *err);
+
 /* The write function the writers take (ctx: a zb__file_sink).  ZB_EIO
  * naming the file, or ZB_ECANCEL when Ctrl-C came between pieces. */
 zb_status zb__file_sink_write(void *ctx, const char *data, int64_t size, zb_error *err);

@@ -589,11 +589,7 @@ done:
 zb_status zb_json_write_file(const zb_table *t, const char *path, const zb_json_write_options *opts,
                              zb_error *err) {
   ZB_NAME_OP("to_json");
-  if (path == NULL) return zb_error_set(err, ZB_EINVAL, "JSON write: path is NULL");
-  if (t == NULL) return zb_error_set(err, ZB_EINVAL, "JSON write: table is NULL");
   zb__file_sink s;
-  zb_status st = zb__file_sink_open(&s, path, err);
-  if (st != ZB_OK) return st;
-  st = zb_json_write(t, opts, zb__file_sink_write, &s, err);
-  return zb__file_sink_close(&s, st, true, err);
+  ZB_RETURN_NOT_OK(zb__file_sink_begin(&s, t, path, "JSON write", err));
+  return zb__file_sink_close(&s, zb_json_write(t, opts, zb__file_sink_write, &s, err), true, err);
 }

@@ -235,11 +235,8 @@ static PyObject *zbpy_compute_binary(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_binary(op, a, b, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_binary(op, a, b, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* binary_scalar(op, col, value, scalar_first) -> Column */
@@ -264,21 +261,16 @@ static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args) {
       str = PyUnicode_AsUTF8AndSize(value, &len);
       if (str == NULL) return NULL;
     }
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_binary_string(op, col, str, (int64_t)len, first != 0, &out, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_binary_string(op, col, str, (int64_t)len, first != 0, &out, &err));
   } else {
     zb_scalar sc;
     /* comparisons and true division widen an int that does not fit the
      * column's type (the result is bool or float64 either way, as pandas) */
     bool widen = is_cmp(op) || op == ZB_OP_TRUEDIV;
     if (scalar_from_py(st, value, col, widen, false, &sc) < 0) return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_binary_scalar(op, col, &sc, first != 0, &out, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_binary_scalar(op, col, &sc, first != 0, &out, &err));
   }
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* unary(op, col) -> Column; op is "neg", "abs" or "invert". */
@@ -300,11 +292,8 @@ static PyObject *zbpy_compute_unary(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_unary((zb_unary_op)op, col, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_unary((zb_unary_op)op, col, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* cast(col, dtype_name) -> Column */
@@ -332,11 +321,8 @@ static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_cast(col, type, unit, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_cast(col, type, unit, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 static PyObject *null_test(PyObject *module, PyObject *arg, bool valid) {
@@ -350,8 +336,7 @@ static PyObject *null_test(PyObject *module, PyObject *arg, bool valid) {
   ZBPY_BEGIN_ENGINE
   s = valid ? zb_column_notnull(col, &out, &err) : zb_column_isnull(col, &out, &err);
   ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  return zbpy_column_result(st, s, &err, out);
 }
 
 static PyObject *zbpy_compute_isnull(PyObject *module, PyObject *arg) {
@@ -381,9 +366,7 @@ static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
       str = PyUnicode_AsUTF8AndSize(value, &len);
       if (str == NULL) return NULL;
     }
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_fill_null_string(col, str, (int64_t)len, &out, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_fill_null_string(col, str, (int64_t)len, &out, &err));
   } else {
     if (stringish) {
       PyErr_Format(st->DTypeError, "fillna: a %s value for a %s column",
@@ -392,12 +375,9 @@ static PyObject *zbpy_compute_fill_null(PyObject *module, PyObject *args) {
     }
     zb_scalar sc;
     if (scalar_from_py(st, value, col, false, true, &sc) < 0) return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_fill_null(col, &sc, &out, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_fill_null(col, &sc, &out, &err));
   }
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* fill_scan(col, backward, limit, area) -> Column: ffill (backward false)
@@ -442,8 +422,7 @@ static PyObject *zbpy_compute_fill_scan(PyObject *module, PyObject *args) {
   s = backward ? zb_column_fill_backward(col, limit, area, &out, &err)
                : zb_column_fill_forward(col, limit, area, &out, &err);
   ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* cumulative(col, op, skipna, ids, n_groups) -> Column: op one of "cumsum",
@@ -477,8 +456,7 @@ static PyObject *zbpy_compute_cumulative(PyObject *module, PyObject *args) {
                   : zb_column_group_cumulative(col, ids, (int64_t)n_groups, (zb_cum_op)op,
                                                skipna != 0, &out, &err);
   ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* rank(col, method, ascending, na_option, pct, ids, n_groups) -> float64
@@ -525,8 +503,7 @@ static PyObject *zbpy_compute_rank(PyObject *module, PyObject *args) {
                                          ascending != 0, (zb_rank_na)na_option, pct != 0,
                                          &out, &err);
   ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* Rows of a Column or Table chosen by a second column (filter: a bool mask,
@@ -549,19 +526,13 @@ static PyObject *select_rows(PyObject *module, PyObject *args, const char *forma
   zb_status s;
   if (PyObject_TypeCheck(data, st->table_type)) {
     zb_table *t = ((zbpy_table *)data)->table, *out = NULL;
-    ZBPY_BEGIN_ENGINE
-    s = table_fn(t, sel, &out, &err);
-    ZBPY_END_ENGINE
-    if (s != ZB_OK) return zbpy_raise(st, s, &err);
-    return zbpy_table_wrap(st, out);
+    ZBPY_RUN_ENGINE(s, table_fn(t, sel, &out, &err));
+    return zbpy_table_result(st, s, &err, out);
   }
   zb_column *col, *out = NULL;
   if (as_column(st, data, "data", &col) < 0) return NULL;
-  ZBPY_BEGIN_ENGINE
-  s = column_fn(col, sel, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, column_fn(col, sel, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 /* filter(column_or_table, mask) -> Column or Table */
@@ -625,11 +596,8 @@ static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Opp:sort_indices", &co, &asc, &nf)) return NULL;
     zb_column *col;
     if (as_column(st, co, "column", &col) < 0) return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_sort_indices(col, asc != 0, nf != 0, &out, &err);
-    ZBPY_END_ENGINE
-    if (s != ZB_OK) return zbpy_raise(st, s, &err);
-    return zbpy_column_wrap(st, out);
+    ZBPY_RUN_ENGINE(s, zb_column_sort_indices(col, asc != 0, nf != 0, &out, &err));
+    return zbpy_column_result(st, s, &err, out);
   }
   PyObject *to, *keys_obj, *asc_obj;
   int nf = 0;
@@ -668,9 +636,7 @@ static PyObject *zbpy_compute_sort_indices(PyObject *module, PyObject *args) {
     keys[i] = k;
     asc[i] = a != 0;
   }
-  ZBPY_BEGIN_ENGINE
-  s = zb_table_sort_indices(t, (int64_t)n, keys, asc, nf != 0, &out, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_table_sort_indices(t, (int64_t)n, keys, asc, nf != 0, &out, &err));
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;
@@ -705,9 +671,7 @@ static PyObject *zbpy_compute_concat(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_concat(cols, (int64_t)n, &out, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_concat(cols, (int64_t)n, &out, &err));
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto error;

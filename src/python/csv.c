@@ -587,6 +587,13 @@ done:
 /* write_csv                                                                */
 /* ------------------------------------------------------------------------ */
 
+static zb_status csv_write(const zb_table *t, const char *path, const void *opts,
+                           zb_csv_write_fn write, void *ctx, zb_error *err) {
+  const zb_csv_write_options *o = (const zb_csv_write_options *)opts;
+  if (path != NULL) return zb_csv_write_file(t, path, o, err);
+  return zb_csv_write(t, o, write, ctx, err);
+}
+
 static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"table",    "target",       "sep",     "quotechar",
@@ -612,17 +619,7 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
   o.lineterminator = lineterminator;
   zbpy_text_target tt;
   if (zbpy_text_target_init(st, &tt, table, target, "write_csv", "CSV") < 0) return NULL;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  const char *path = tt.path != NULL ? PyBytes_AS_STRING(tt.path) : NULL;
-  ZBPY_BEGIN_ENGINE
-  if (path != NULL)
-    s = zb_csv_write_file(tt.host, path, &o, &err);
-  else
-    s = zb_csv_write(tt.host, &o, zbpy_text_target_write, &tt, &err);
-  ZBPY_END_ENGINE
-  return zbpy_text_target_finish(st, &tt, s, &err);
+  return zbpy_text_target_run(st, &tt, csv_write, &o);
 }
 
 PyMethodDef zbpy_csv_methods[] = {

@@ -13,31 +13,6 @@
 
 #include "zambezi/groupby.h"
 
-/* A list of ints -> a new int64 array (PyMem); -1 with an exception. */
-static int int_list(PyObject *seq, int64_t **out, Py_ssize_t *n) {
-  PyObject *fast = PySequence_Fast(seq, "keys must be a sequence of column indices");
-  if (fast == NULL) return -1;
-  *n = PySequence_Fast_GET_SIZE(fast);
-  *out = (int64_t *)PyMem_Malloc((size_t)(*n > 0 ? *n : 1) * sizeof(int64_t));
-  if (*out == NULL) {
-    Py_DECREF(fast);
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < *n; i++) {
-    long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
-    if (v == -1 && PyErr_Occurred()) {
-      PyMem_Free(*out);
-      *out = NULL;
-      Py_DECREF(fast);
-      return -1;
-    }
-    (*out)[i] = v;
-  }
-  Py_DECREF(fast);
-  return 0;
-}
-
 /* The aggregation tuples of aggs_o ((op name, column, column2, ddof, q,
  * count_na, output name)) -> *out (PyMem; names borrowed from *fast, which
  * the caller releases after the engine call).  -1 with an exception. */
@@ -96,8 +71,9 @@ static PyObject *py_groupby(PyObject *module, PyObject *args) {
   zb_table *t = zbpy_arg_table(st, to, "groupby");
   if (t == NULL) return NULL;
   int64_t *keys = NULL;
-  Py_ssize_t n_keys = 0;
-  if (int_list(keys_o, &keys, &n_keys) < 0) return NULL;
+  int64_t n_keys = 0;
+  if (zbpy_int64_array(keys_o, "keys must be a sequence of column indices", &keys, &n_keys) < 0)
+    return NULL;
   PyObject *fast = NULL, *result = NULL;
   zb_agg *aggs = NULL;
   Py_ssize_t n_aggs = 0;
@@ -181,8 +157,9 @@ static PyObject *py_group_ids(PyObject *module, PyObject *args) {
   zb_table *t = zbpy_arg_table(st, to, "group_ids");
   if (t == NULL) return NULL;
   int64_t *keys = NULL;
-  Py_ssize_t n_keys = 0;
-  if (int_list(keys_o, &keys, &n_keys) < 0) return NULL;
+  int64_t n_keys = 0;
+  if (zbpy_int64_array(keys_o, "keys must be a sequence of column indices", &keys, &n_keys) < 0)
+    return NULL;
   zb_column *out = NULL;
   int64_t n_groups = 0;
   zb_error err;

@@ -1,7 +1,8 @@
 /*
  * io_common.c -- helpers the I/O bindings share (io_common.h): the
  * in-memory output sink, the metadata pairs of the binary writers, the
- * target of the text writers, and the binary readers' arguments.
+ * target of the text writers, the binary readers' arguments, and the
+ * binary readers' and writers' skeletons.
  */
 #include "io_common.h"
 
@@ -118,6 +119,16 @@ zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_e
   return ZB_OK;
 }
 
+PyObject *zbpy_text_target_run(zbpy_state *st, zbpy_text_target *tt, zbpy_write_fn write,
+                               const void *opts) {
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  const char *path = tt->path != NULL ? PyBytes_AS_STRING(tt->path) : NULL;
+  ZBPY_RUN_ENGINE(s, write(tt->host, path, opts, zbpy_text_target_write, tt, &err));
+  return zbpy_text_target_finish(st, tt, s, &err);
+}
+
 PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_status s,
                                   const zb_error *err) {
   PyObject *result = NULL;
@@ -192,4 +203,73 @@ void zbpy_source_close(zbpy_source *s) {
 PyObject *zbpy_metadata_str(const char *meta) {
   if (meta == NULL) return Py_NewRef(Py_None);
   return PyUnicode_DecodeUTF8(meta, (Py_ssize_t)strlen(meta), "replace");
+}
+
+int zbpy_read_binary(zbpy_state *st, const zbpy_binary_reader *r, PyObject *src,
+                     PyObject *columns, PyObject **tab, PyObject **meta_str) {
+  *tab = *meta_str = NULL;
+  int rc = -1;
+  zbpy_names names = {NULL, NULL, 0};
+  zbpy_source source = {NULL, {0}, 0};
+  zb_table *t = NULL;
+  if (columns != Py_None) {
+    if (zbpy_names_parse(st, columns, r->fn, &names) < 0) goto done;
+    *r->columns = names.names;
+    *r->num_columns = names.n;
+  }
+  if (zbpy_source_open(src, &source) < 0) goto done;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  const void *data = source.view.buf;
+  int64_t size = (int64_t)source.view.len;
+  const char *p = source.path != NULL ? PyBytes_AS_STRING(source.path) : NULL;
+  ZBPY_BEGIN_ENGINE
+  s = r->read(p, data, size, r->opts, &t, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto done;
+  }
+  *tab = zbpy_table_wrap(st, t);
+  t = NULL;
+  if (*tab == NULL) goto done;
+  *meta_str = zbpy_metadata_str(*r->meta);
+  if (*meta_str == NULL) {
+    Py_CLEAR(*tab);
+    goto done;
+  }
+  rc = 0;
+done:
+  if (columns != Py_None) { /* the names die with names */
+    *r->columns = NULL;
+    *r->num_columns = 0;
+  }
+  zb_table_release(t);
+  zb_free(*r->meta);
+  *r->meta = NULL;
+  zbpy_names_free(&names);
+  zbpy_source_close(&source);
+  return rc;
+}
+
+PyObject *zbpy_write_binary(zbpy_state *st, const zb_table *t, PyObject *path, const char *what,
+                            zbpy_write_fn write, const void *opts) {
+  PyObject *fs = NULL, *result = NULL;
+  zbpy_mem_sink mem = {NULL, 0, 0, what};
+  if (path != Py_None && !PyUnicode_FSConverter(path, &fs)) return NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  const char *p = fs != NULL ? PyBytes_AS_STRING(fs) : NULL;
+  ZBPY_BEGIN_ENGINE
+  s = write(t, p, opts, zbpy_mem_sink_write, &mem, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK)
+    zbpy_raise(st, s, &err);
+  else
+    result = fs != NULL ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize(mem.p, (Py_ssize_t)mem.n);
+  zbpy_mem_sink_free(&mem);
+  Py_XDECREF(fs);
+  return result;
 }

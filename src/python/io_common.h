@@ -2,8 +2,10 @@
  * io_common.h -- what the readers' and writers' bindings (csv.c, json.c,
  * parquet.c, ipc.c) share: the in-memory sink a writer fills when no path
  * is given, the (key, value) metadata pairs of to_parquet and to_ipc, the
- * target of a text writer (to_csv, to_json), and the source, column names
- * and pandas metadata of read_parquet and read_ipc.  Helpers follow zbpy.h's
+ * target of a text writer (to_csv, to_json), the source, column names
+ * and pandas metadata of read_parquet and read_ipc, and the skeletons of
+ * those two readers and of their writers (the format's engine calls passed
+ * in).  Helpers follow zbpy.h's
  * convention: -1 or NULL with a Python exception set.
  */
 #ifndef ZAMBEZI_PY_IO_COMMON_H
@@ -23,6 +25,12 @@ typedef struct zbpy_mem_sink {
  * grow, the bytes so far kept. */
 zb_status zbpy_mem_sink_write(void *ctx, const char *data, int64_t size, zb_error *err);
 void zbpy_mem_sink_free(zbpy_mem_sink *m);
+
+/* A writer's engine call, the format's adapter: t to the file at path, or
+ * (path NULL) through write into ctx; opts is the format's options. */
+typedef zb_status (*zbpy_write_fn)(const zb_table *t, const char *path, const void *opts,
+                                   zb_status (*write)(void *, const char *, int64_t, zb_error *),
+                                   void *ctx, zb_error *err);
 
 /* The metadata argument of write_parquet / write_ipc: a sequence of
  * (str, str) tuples.  keys and vals borrow UTF-8 from the strings, which
@@ -63,6 +71,10 @@ int zbpy_text_target_init(zbpy_state *st, zbpy_text_target *tt, PyObject *table,
                           PyObject *target, const char *fn, const char *format);
 /* The write function for a target that is not a path (ctx: the target). */
 zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_error *err);
+/* Run write (to the file at tt's path, else through zbpy_text_target_write
+ * into tt) with the GIL released, then zbpy_text_target_finish. */
+PyObject *zbpy_text_target_run(zbpy_state *st, zbpy_text_target *tt, zbpy_write_fn write,
+                               const void *opts);
 /* After the engine call that returned s (err its message): the text as str
  * (target None) or None, or NULL with the exception (the callable's, a
  * KeyboardInterrupt, or s's).  Releases what tt holds. */
@@ -98,5 +110,35 @@ void zbpy_source_close(zbpy_source *s);
 /* The pandas metadata a reader found (NUL-terminated UTF-8, or NULL) as a
  * new str (undecodable bytes replaced), or None. */
 PyObject *zbpy_metadata_str(const char *meta);
+
+/* A binary reader's engine call: the file at path, or (path NULL) the size
+ * bytes at data; opts is the format's options. */
+typedef zb_status (*zbpy_read_fn)(const char *path, const void *data, int64_t size,
+                                  const void *opts, zb_table **out, zb_error *err);
+
+/* What read_parquet and read_ipc share around their engine call: the
+ * format's options (opts) and the fields of them this fills. */
+typedef struct zbpy_binary_reader {
+  const char *fn; /* "read_ipc": in messages */
+  zbpy_read_fn read;
+  const void *opts;
+  const char *const **columns; /* the options' columns, num_columns */
+  int64_t *num_columns;
+  char **meta; /* where the options put the pandas metadata */
+} zbpy_binary_reader;
+
+/* Parse columns (None: all) into r's options, open src (zbpy_source) and
+ * run r->read with the GIL released.  On success 0, *tab the Table and
+ * *meta_str the pandas metadata (zbpy_metadata_str), new references; else
+ * -1 with the exception.  *r->meta is freed either way. */
+int zbpy_read_binary(zbpy_state *st, const zbpy_binary_reader *r, PyObject *src,
+                     PyObject *columns, PyObject **tab, PyObject **meta_str);
+
+/* write_parquet / write_ipc once opts is filled: path (None, or a str
+ * path) -> None, or the file's bytes when path is None, or NULL with the
+ * exception; what ("to_ipc") names the writer in the out-of-memory
+ * message.  The GIL is released around write. */
+PyObject *zbpy_write_binary(zbpy_state *st, const zb_table *t, PyObject *path, const char *what,
+                            zbpy_write_fn write, const void *opts);
 
 #endif /* ZAMBEZI_PY_IO_COMMON_H */

@@ -11,57 +11,33 @@
 #include "io_common.h"
 #include "zambezi/io.h"
 
+static zb_status ipc_read(const char *path, const void *data, int64_t size, const void *opts,
+                          zb_table **out, zb_error *err) {
+  const zb_ipc_options *o = (const zb_ipc_options *)opts;
+  if (path != NULL) return zb_ipc_read_file(path, o, out, err);
+  return zb_ipc_read_buffer(data, size, "<buffer>", o, out, err);
+}
+
 static PyObject *zbpy_read_ipc(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"source", "columns", NULL};
-  PyObject *src, *columns = Py_None;
+  PyObject *src, *columns = Py_None, *tab, *m;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:read_ipc", kwlist, &src, &columns))
     return NULL;
-  PyObject *result = NULL;
-  zbpy_names names = {NULL, NULL, 0};
-  zbpy_source source = {NULL, {0}, 0};
   char *meta = NULL;
-  zb_table *t = NULL;
   zb_ipc_options o;
   zb_ipc_options_init(&o);
   o.pandas_metadata = &meta;
-  if (columns != Py_None) {
-    if (zbpy_names_parse(st, columns, "read_ipc", &names) < 0) goto done;
-    o.columns = names.names;
-    o.num_columns = names.n;
-  }
-  if (zbpy_source_open(src, &source) < 0) goto done;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  const void *data = source.view.buf;
-  int64_t size = (int64_t)source.view.len;
-  const char *p = source.path != NULL ? PyBytes_AS_STRING(source.path) : NULL;
-  ZBPY_BEGIN_ENGINE
-  if (p == NULL)
-    s = zb_ipc_read_buffer(data, size, "<buffer>", &o, &t, &err);
-  else
-    s = zb_ipc_read_file(p, &o, &t, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  PyObject *tab = zbpy_table_wrap(st, t);
-  t = NULL;
-  if (tab == NULL) goto done;
-  PyObject *m = zbpy_metadata_str(meta);
-  if (m == NULL) {
-    Py_DECREF(tab);
-    goto done;
-  }
-  result = Py_BuildValue("(NN)", tab, m);
-done:
-  zb_table_release(t);
-  zb_free(meta);
-  zbpy_names_free(&names);
-  zbpy_source_close(&source);
-  return result;
+  zbpy_binary_reader r = {"read_ipc", ipc_read, &o, &o.columns, &o.num_columns, &meta};
+  if (zbpy_read_binary(st, &r, src, columns, &tab, &m) < 0) return NULL;
+  return Py_BuildValue("(NN)", tab, m);
+}
+
+static zb_status ipc_write(const zb_table *t, const char *path, const void *opts,
+                           zb_ipc_write_fn write, void *ctx, zb_error *err) {
+  const zb_ipc_write_options *o = (const zb_ipc_write_options *)opts;
+  if (path != NULL) return zb_ipc_write_file(t, path, o, err);
+  return zb_ipc_write(t, o, write, ctx, err);
 }
 
 static PyObject *zbpy_write_ipc(PyObject *module, PyObject *args) {
@@ -88,34 +64,11 @@ static PyObject *zbpy_write_ipc(PyObject *module, PyObject *args) {
   o.batch_size = bs;
   zbpy_kv_pairs kv;
   if (zbpy_kv_pairs_parse(st, meta, "write_ipc", &kv) < 0) return NULL;
-  PyObject *path = NULL, *result = NULL;
-  zbpy_mem_sink mem = {NULL, 0, 0, "to_ipc"};
   o.metadata_keys = kv.keys;
   o.metadata_values = kv.vals;
   o.num_metadata = kv.n;
-  if (pobj != Py_None && !PyUnicode_FSConverter(pobj, &path)) goto done;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  if (path != NULL) {
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
-    s = zb_ipc_write_file(t, p, &o, &err);
-    ZBPY_END_ENGINE
-  } else {
-    ZBPY_BEGIN_ENGINE
-    s = zb_ipc_write(t, &o, zbpy_mem_sink_write, &mem, &err);
-    ZBPY_END_ENGINE
-  }
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  result = path != NULL ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize(mem.p, (Py_ssize_t)mem.n);
-done:
-  zbpy_mem_sink_free(&mem);
+  PyObject *result = zbpy_write_binary(st, t, pobj, "to_ipc", ipc_write, &o);
   zbpy_kv_pairs_free(&kv);
-  Py_XDECREF(path);
   return result;
 }
 

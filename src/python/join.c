@@ -15,30 +15,7 @@
 
 /* A sequence of column indices into a PyMem array (*n may be 0). */
 static int parse_indices(PyObject *o, int64_t **out, int64_t *n) {
-  *out = NULL;
-  *n = 0;
-  PyObject *fast = PySequence_Fast(o, "join keys must be a sequence of column indices");
-  if (fast == NULL) return -1;
-  Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
-  int64_t *k = (int64_t *)PyMem_Malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
-  if (k == NULL) {
-    Py_DECREF(fast);
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < m; i++) {
-    long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
-    if (v == -1 && PyErr_Occurred()) {
-      PyMem_Free(k);
-      Py_DECREF(fast);
-      return -1;
-    }
-    k[i] = v;
-  }
-  Py_DECREF(fast);
-  *out = k;
-  *n = m;
-  return 0;
+  return zbpy_int64_array(o, "join keys must be a sequence of column indices", out, n);
 }
 
 static PyObject *py_join_indices(PyObject *module, PyObject *args) {

@@ -46,6 +46,13 @@ static PyObject *zbpy_read_json(PyObject *module, PyObject *args, PyObject *kwar
   return zbpy_table_wrap(st, t);
 }
 
+static zb_status json_write(const zb_table *t, const char *path, const void *opts,
+                            zb_json_write_fn write, void *ctx, zb_error *err) {
+  const zb_json_write_options *o = (const zb_json_write_options *)opts;
+  if (path != NULL) return zb_json_write_file(t, path, o, err);
+  return zb_json_write(t, o, write, ctx, err);
+}
+
 static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"table",       "target",    "lines",     "double_precision",
@@ -64,17 +71,7 @@ static PyObject *zbpy_write_json(PyObject *module, PyObject *args, PyObject *kwa
   o.date_unit = (zb_time_unit)unit;
   zbpy_text_target tt;
   if (zbpy_text_target_init(st, &tt, table, target, "write_json", "JSON") < 0) return NULL;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  const char *path = tt.path != NULL ? PyBytes_AS_STRING(tt.path) : NULL;
-  ZBPY_BEGIN_ENGINE
-  if (path != NULL)
-    s = zb_json_write_file(tt.host, path, &o, &err);
-  else
-    s = zb_json_write(tt.host, &o, zbpy_text_target_write, &tt, &err);
-  ZBPY_END_ENGINE
-  return zbpy_text_target_finish(st, &tt, s, &err);
+  return zbpy_text_target_run(st, &tt, json_write, &o);
 }
 
 PyMethodDef zbpy_json_methods[] = {

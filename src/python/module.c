@@ -50,6 +50,43 @@ zb_table *zbpy_arg_table(zbpy_state *st, PyObject *o, const char *what) {
   return ((zbpy_table *)o)->table;
 }
 
+PyObject *zbpy_column_result(zbpy_state *st, zb_status s, const zb_error *err, zb_column *out) {
+  if (s != ZB_OK) return zbpy_raise(st, s, err);
+  return zbpy_column_wrap(st, out);
+}
+
+PyObject *zbpy_table_result(zbpy_state *st, zb_status s, const zb_error *err, zb_table *out) {
+  if (s != ZB_OK) return zbpy_raise(st, s, err);
+  return zbpy_table_wrap(st, out);
+}
+
+int zbpy_int64_array(PyObject *o, const char *not_seq, int64_t **out, int64_t *n) {
+  *out = NULL;
+  *n = 0;
+  PyObject *fast = PySequence_Fast(o, not_seq);
+  if (fast == NULL) return -1;
+  Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+  int64_t *k = (int64_t *)PyMem_Malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
+  if (k == NULL) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < m; i++) {
+    long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+    if (v == -1 && PyErr_Occurred()) {
+      PyMem_Free(k);
+      Py_DECREF(fast);
+      return -1;
+    }
+    k[i] = v;
+  }
+  Py_DECREF(fast);
+  *out = k;
+  *n = m;
+  return 0;
+}
+
 zbpy_state *zbpy_state_of(PyObject *self) {
   PyObject *m = PyType_GetModuleByDef(Py_TYPE(self), &zbpy_module_def);
   if (m == NULL) return NULL;

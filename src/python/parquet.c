@@ -108,10 +108,17 @@ static int filters_convert(zbpy_state *st, PyObject *list, pq_filters *f) {
   return 0;
 }
 
+static zb_status parquet_read(const char *path, const void *data, int64_t size, const void *opts,
+                              zb_table **out, zb_error *err) {
+  const zb_parquet_options *o = (const zb_parquet_options *)opts;
+  if (path != NULL) return zb_parquet_read_file(path, o, out, err);
+  return zb_parquet_read_buffer(data, size, "<buffer>", o, out, err);
+}
+
 static PyObject *zbpy_read_parquet(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"source", "columns", "filters", NULL};
-  PyObject *src, *columns = Py_None, *filters = Py_None;
+  PyObject *src, *columns = Py_None, *filters = Py_None, *tab, *m;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:read_parquet", kwlist, &src, &columns,
                                    &filters))
     return NULL;
@@ -119,59 +126,31 @@ static PyObject *zbpy_read_parquet(PyObject *module, PyObject *args, PyObject *k
   pq_filters pf;
   memset(&pf, 0, sizeof pf);
   int64_t rg_total = 0, rg_read = 0;
-  zbpy_names names = {NULL, NULL, 0};
-  zbpy_source source = {NULL, {0}, 0};
   char *meta = NULL;
-  zb_table *t = NULL;
   zb_parquet_options o;
   zb_parquet_options_init(&o);
   o.pandas_metadata = &meta;
   o.row_groups_total = &rg_total;
   o.row_groups_read = &rg_read;
+  zbpy_binary_reader r = {"read_parquet", parquet_read, &o, &o.columns, &o.num_columns, &meta};
   if (filters != Py_None) {
     if (filters_convert(st, filters, &pf) < 0) goto done;
     o.filter = pf.terms;
     o.num_filter_terms = pf.n;
     o.num_filter_groups = pf.groups;
   }
-  if (columns != Py_None) {
-    if (zbpy_names_parse(st, columns, "read_parquet", &names) < 0) goto done;
-    o.columns = names.names;
-    o.num_columns = names.n;
-  }
-  if (zbpy_source_open(src, &source) < 0) goto done;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  const void *data = source.view.buf;
-  int64_t size = (int64_t)source.view.len;
-  const char *p = source.path != NULL ? PyBytes_AS_STRING(source.path) : NULL;
-  ZBPY_BEGIN_ENGINE
-  if (p == NULL)
-    s = zb_parquet_read_buffer(data, size, "<buffer>", &o, &t, &err);
-  else
-    s = zb_parquet_read_file(p, &o, &t, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  PyObject *tab = zbpy_table_wrap(st, t);
-  t = NULL;
-  if (tab == NULL) goto done;
-  PyObject *m = zbpy_metadata_str(meta);
-  if (m == NULL) {
-    Py_DECREF(tab);
-    goto done;
-  }
+  if (zbpy_read_binary(st, &r, src, columns, &tab, &m) < 0) goto done;
   result = Py_BuildValue("(NNLL)", tab, m, (long long)rg_total, (long long)rg_read);
 done:
   filters_free(&pf);
-  zb_table_release(t);
-  zb_free(meta);
-  zbpy_names_free(&names);
-  zbpy_source_close(&source);
   return result;
+}
+
+static zb_status parquet_write(const zb_table *t, const char *path, const void *opts,
+                               zb_parquet_write_fn write, void *ctx, zb_error *err) {
+  const zb_parquet_write_options *o = (const zb_parquet_write_options *)opts;
+  if (path != NULL) return zb_parquet_write_file(t, path, o, err);
+  return zb_parquet_write(t, o, write, ctx, err);
 }
 
 /* write_parquet(table, path, codec, level, row_group_size, metadata, data_page_version=1,
@@ -207,37 +186,11 @@ static PyObject *zbpy_write_parquet(PyObject *module, PyObject *args) {
   o.page_checksum = checksum != 0;
   zbpy_kv_pairs kv;
   if (zbpy_kv_pairs_parse(st, meta, "write_parquet", &kv) < 0) return NULL;
-  PyObject *path = NULL, *result = NULL;
-  zbpy_mem_sink mem = {NULL, 0, 0, "to_parquet"};
   o.metadata_keys = kv.keys;
   o.metadata_values = kv.vals;
   o.num_metadata = kv.n;
-  if (pobj != Py_None && !PyUnicode_FSConverter(pobj, &path)) goto done;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  if (path != NULL) {
-    const char *p = PyBytes_AS_STRING(path);
-    ZBPY_BEGIN_ENGINE
-    s = zb_parquet_write_file(t, p, &o, &err);
-    ZBPY_END_ENGINE
-  } else {
-    ZBPY_BEGIN_ENGINE
-    s = zb_parquet_write(t, &o, zbpy_mem_sink_write, &mem, &err);
-    ZBPY_END_ENGINE
-  }
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  if (path != NULL)
-    result = Py_NewRef(Py_None);
-  else
-    result = PyBytes_FromStringAndSize(mem.p, (Py_ssize_t)mem.n);
-done:
-  zbpy_mem_sink_free(&mem);
+  PyObject *result = zbpy_write_binary(st, t, pobj, "to_parquet", parquet_write, &o);
   zbpy_kv_pairs_free(&kv);
-  Py_XDECREF(path);
   return result;
 }
 

@@ -21,11 +21,8 @@ static PyObject *py_one_hot(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_one_hot(col, k, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_table_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_one_hot(col, k, &out, &err));
+  return zbpy_table_result(st, s, &err, out);
 }
 
 /* repeat(col, times) -> Column */
@@ -40,11 +37,8 @@ static PyObject *py_repeat(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_repeat(col, times, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_repeat(col, times, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 PyMethodDef zbpy_reshape_methods[] = {

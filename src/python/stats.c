@@ -36,9 +36,7 @@ static PyObject *py_stat(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_stat(col, (zb_stat_op)op, ddof, &out, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_stat(col, (zb_stat_op)op, ddof, &out, &err));
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return zbpy_scalar_to_py(&out);
 }
@@ -67,9 +65,7 @@ static PyObject *py_quantile(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_quantile(col, n, q, out, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_quantile(col, n, q, out, &err));
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
     goto done;
@@ -103,11 +99,8 @@ static PyObject *py_min_max(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_min_max(col, want_max != 0, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_min_max(col, want_max != 0, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 typedef zb_status (*col_to_col)(const zb_column *, zb_column **, zb_error *);
@@ -120,11 +113,8 @@ static PyObject *column_op(PyObject *module, PyObject *arg, col_to_col fn, const
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = fn(col, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, fn(col, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 static PyObject *py_hash(PyObject *module, PyObject *arg) {
@@ -141,11 +131,8 @@ static PyObject *py_hash_rows(PyObject *module, PyObject *arg) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_table_hash_rows(t, 0, NULL, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_table_hash_rows(t, 0, NULL, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 static PyObject *py_unique(PyObject *module, PyObject *arg) {
@@ -164,9 +151,7 @@ static PyObject *py_nunique(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_nunique(col, dropna != 0, &n, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_nunique(col, dropna != 0, &n, &err));
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   return PyLong_FromLongLong(n);
 }
@@ -231,28 +216,9 @@ static int parse_keys(PyObject *o, int64_t **keys, int64_t *n) {
   *keys = NULL;
   *n = 0;
   if (o == Py_None) return 0;
-  PyObject *fast = PySequence_Fast(o, "keys must be None or a sequence of column indices");
-  if (fast == NULL) return -1;
-  Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
-  *keys = (int64_t *)PyMem_Malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
-  if (*keys == NULL) {
-    Py_DECREF(fast);
-    PyErr_NoMemory();
+  if (zbpy_int64_array(o, "keys must be None or a sequence of column indices", keys, n) < 0)
     return -1;
-  }
-  for (Py_ssize_t i = 0; i < m; i++) {
-    long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
-    if (v == -1 && PyErr_Occurred()) {
-      PyMem_Free(*keys);
-      *keys = NULL;
-      Py_DECREF(fast);
-      return -1;
-    }
-    (*keys)[i] = v;
-  }
-  Py_DECREF(fast);
-  *n = m;
-  if (m == 0) {
+  if (*n == 0) {
     PyErr_SetString(PyExc_ValueError, "keys: an empty subset of columns");
     PyMem_Free(*keys);
     *keys = NULL;
@@ -287,8 +253,7 @@ static PyObject *keyed(PyObject *module, PyObject *args, bool drop) {
     s = zb_table_duplicated(t, n, keys, keep, &oc, &err);
   ZBPY_END_ENGINE
   PyMem_Free(keys);
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return drop ? zbpy_table_wrap(st, ot) : zbpy_column_wrap(st, oc);
+  return drop ? zbpy_table_result(st, s, &err, ot) : zbpy_column_result(st, s, &err, oc);
 }
 
 static PyObject *py_duplicated(PyObject *module, PyObject *args) {
@@ -311,11 +276,8 @@ static PyObject *py_isin(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_isin(col, values, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) return zbpy_raise(st, s, &err);
-  return zbpy_column_wrap(st, out);
+  ZBPY_RUN_ENGINE(s, zb_column_isin(col, values, &out, &err));
+  return zbpy_column_result(st, s, &err, out);
 }
 
 PyMethodDef zbpy_stats_methods[] = {

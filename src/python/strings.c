@@ -14,12 +14,6 @@
 #include "zambezi/tz.h"
 
 
-/* Wrap an engine result, or raise for a failed status. */
-static PyObject *finish(zbpy_state *st, zb_status s, zb_column *res, const zb_error *err) {
-  if (s != ZB_OK) return zbpy_raise(st, s, err);
-  return zbpy_column_wrap(st, res);
-}
-
 /* UTF-8 of a str argument (None allowed when allow_none: *out NULL). */
 static int str_arg(PyObject *o, const char *what, bool allow_none, const char **out,
                    Py_ssize_t *len) {
@@ -209,10 +203,8 @@ static PyObject *py_str_op(PyObject *module, PyObject *args, PyObject *kwargs) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_str(col, &a, &res, &err);
-  ZBPY_END_ENGINE
-  return finish(st, s, res, &err);
+  ZBPY_RUN_ENGINE(s, zb_column_str(col, &a, &res, &err));
+  return zbpy_column_result(st, s, &err, res);
 }
 
 static PyObject *py_str_cat(PyObject *module, PyObject *args, PyObject *kwargs) {
@@ -241,11 +233,9 @@ static PyObject *py_str_cat(PyObject *module, PyObject *args, PyObject *kwargs) 
     const char *o;
     Py_ssize_t ol;
     if (str_arg(other, "other", true, &o, &ol) < 0) return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_str_cat_scalar(col, o, ol, scalar_first, sep, sl, &res, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_str_cat_scalar(col, o, ol, scalar_first, sep, sl, &res, &err));
   }
-  return finish(st, s, res, &err);
+  return zbpy_column_result(st, s, &err, res);
 }
 
 static PyObject *py_str_join(PyObject *module, PyObject *args) {
@@ -261,9 +251,7 @@ static PyObject *py_str_join(PyObject *module, PyObject *args) {
   int64_t len = 0;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_str_join(col, sep, sl, &buf, &len, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_str_join(col, sep, sl, &buf, &len, &err));
   if (s != ZB_OK) return zbpy_raise(st, s, &err);
   PyObject *r = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "strict");
   zb_free(buf);
@@ -286,10 +274,8 @@ static PyObject *py_dt_field(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_dt_field(col, (zb_dt_field)f, &res, &err);
-  ZBPY_END_ENGINE
-  return finish(st, s, res, &err);
+  ZBPY_RUN_ENGINE(s, zb_column_dt_field(col, (zb_dt_field)f, &res, &err));
+  return zbpy_column_result(st, s, &err, res);
 }
 
 static PyObject *py_date_diff(PyObject *module, PyObject *args) {
@@ -301,10 +287,8 @@ static PyObject *py_date_diff(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_date_diff(a, b, &res, &err);
-  ZBPY_END_ENGINE
-  return finish(st, s, res, &err);
+  ZBPY_RUN_ENGINE(s, zb_column_date_diff(a, b, &res, &err));
+  return zbpy_column_result(st, s, &err, res);
 }
 
 /* parse_time(col, kind, format=None) -> (Column, info dict); kind
@@ -324,10 +308,8 @@ static PyObject *py_parse_time(PyObject *module, PyObject *args) {
   zb_parse_info info;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_parse_time(col, kind, format, &res, &info, &err);
-  ZBPY_END_ENGINE
-  PyObject *c = finish(st, s, res, &err);
+  ZBPY_RUN_ENGINE(s, zb_column_parse_time(col, kind, format, &res, &info, &err));
+  PyObject *c = zbpy_column_result(st, s, &err, res);
   if (c == NULL) return NULL;
   return Py_BuildValue("N{sLsOsOsOsi}", c, "bad_row", (long long)info.bad_row, "any_offset",
                        info.any_offset ? Py_True : Py_False, "any_naive",
@@ -350,10 +332,8 @@ static PyObject *py_clip(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_clip(col, &l, &h, &res, &err);
-  ZBPY_END_ENGINE
-  return finish(st, s, res, &err);
+  ZBPY_RUN_ENGINE(s, zb_column_clip(col, &l, &h, &res, &err));
+  return zbpy_column_result(st, s, &err, res);
 }
 
 static PyObject *py_round(PyObject *module, PyObject *args) {
@@ -366,10 +346,8 @@ static PyObject *py_round(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_round(col, decimals, &res, &err);
-  ZBPY_END_ENGINE
-  return finish(st, s, res, &err);
+  ZBPY_RUN_ENGINE(s, zb_column_round(col, decimals, &res, &err));
+  return zbpy_column_result(st, s, &err, res);
 }
 
 static PyObject *py_between(PyObject *module, PyObject *args) {
@@ -396,18 +374,14 @@ static PyObject *py_between(PyObject *module, PyObject *args) {
     Py_ssize_t ll, hl;
     if (str_arg(lo, "left", true, &l, &ll) < 0 || str_arg(hi, "right", true, &h, &hl) < 0)
       return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_between_string(col, l, ll, h, hl, in, &res, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_between_string(col, l, ll, h, hl, in, &res, &err));
   } else {
     zb_scalar l, h;
     if (scalar_arg(st, lo, col, false, &l) < 0 || scalar_arg(st, hi, col, false, &h) < 0)
       return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_between(col, &l, &h, in, &res, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_between(col, &l, &h, in, &res, &err));
   }
-  return finish(st, s, res, &err);
+  return zbpy_column_result(st, s, &err, res);
 }
 
 static PyObject *py_where(PyObject *module, PyObject *args, PyObject *kwargs) {
@@ -425,24 +399,18 @@ static PyObject *py_where(PyObject *module, PyObject *args, PyObject *kwargs) {
   zb_status s;
   if (PyObject_TypeCheck(other, st->column_type)) {
     zb_column *o = ((zbpy_column *)other)->col;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_where(col, cond, mask, o, &res, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_where(col, cond, mask, o, &res, &err));
   } else if (PyUnicode_Check(other)) {
     const char *o;
     Py_ssize_t ol;
     if (str_arg(other, "other", false, &o, &ol) < 0) return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_where_string(col, cond, mask, o, ol, &res, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_where_string(col, cond, mask, o, ol, &res, &err));
   } else {
     zb_scalar o;
     if (scalar_arg(st, other, col, true, &o) < 0) return NULL;
-    ZBPY_BEGIN_ENGINE
-    s = zb_column_where_scalar(col, cond, mask, &o, &res, &err);
-    ZBPY_END_ENGINE
+    ZBPY_RUN_ENGINE(s, zb_column_where_scalar(col, cond, mask, &o, &res, &err));
   }
-  return finish(st, s, res, &err);
+  return zbpy_column_result(st, s, &err, res);
 }
 
 /* ---- named time zones: the zone's TZif bytes come from Python ---------- */
@@ -475,11 +443,9 @@ static PyObject *py_tz_to_wall(PyObject *module, PyObject *args) {
   zb_column *res = NULL;
   zb_error err;
   zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_column_tz_to_wall(col, z, &res, &err);
-  ZBPY_END_ENGINE
+  ZBPY_RUN_ENGINE(s, zb_column_tz_to_wall(col, z, &res, &err));
   zb_tz_release(z);
-  return finish(st, s, res, &err);
+  return zbpy_column_result(st, s, &err, res);
 }
 
 static PyObject *py_tz_localize(PyObject *module, PyObject *args) {
@@ -503,7 +469,7 @@ static PyObject *py_tz_localize(PyObject *module, PyObject *args) {
                             (zb_tz_nonexistent)nonexistent, &res, &err);
   ZBPY_END_ENGINE
   zb_tz_release(z);
-  return finish(st, s, res, &err);
+  return zbpy_column_result(st, s, &err, res);
 }
 
 PyMethodDef zbpy_strings_methods[] = {

@@ -86,6 +86,13 @@ void zbpy_watch_sigint(void);
   PyEval_RestoreThread(zbpy_save_);                                            \
   }
 
+/* s = call (an engine call returning zb_status), the GIL released around
+ * it as ZBPY_BEGIN_ENGINE says. */
+#define ZBPY_RUN_ENGINE(s, call) \
+  ZBPY_BEGIN_ENGINE              \
+  (s) = (call);                  \
+  ZBPY_END_ENGINE
+
 /* New Python wrappers; they take over the reference (released on failure). */
 PyObject *zbpy_column_wrap(zbpy_state *st, zb_column *col);
 PyObject *zbpy_table_wrap(zbpy_state *st, zb_table *table);
@@ -136,6 +143,17 @@ static inline zbpy_state *zbpy_module_state(PyObject *module) {
  * (borrowed), or NULL with a TypeError naming `what` (module.c). */
 zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what);
 zb_table *zbpy_arg_table(zbpy_state *st, PyObject *o, const char *what);
+
+/* The end of a binding whose engine call returned s and made out (NULL
+ * when s is not ZB_OK): out's wrapper, or NULL with the exception for s
+ * (err its message) (module.c). */
+PyObject *zbpy_column_result(zbpy_state *st, zb_status s, const zb_error *err, zb_column *out);
+PyObject *zbpy_table_result(zbpy_state *st, zb_status s, const zb_error *err, zb_table *out);
+
+/* The ints of sequence o as a new PyMem array *out (free with PyMem_Free)
+ * of *n values; not_seq is the TypeError's message when o is no sequence.
+ * -1 with the exception and *out NULL on failure (module.c). */
+int zbpy_int64_array(PyObject *o, const char *not_seq, int64_t **out, int64_t *n);
 
 /* A zb_scalar as a Python int, float, bool or None (column.c). */
 PyObject *zbpy_scalar_to_py(const zb_scalar *s);

@@ -9,13 +9,18 @@ hold the columns the test made.  It runs after every module fixture's
 finalizer, so a ``-k`` subset whose last test used a module-scoped frame
 checks as cleanly as the whole file.  The per-test
 ``engine_defaults`` fixture restores the thread count and disables fault
-injection, so one test's settings never leak into the next.  Tests marked
+injection, so one test's settings never leak into the next.  The
+``threads`` fixture and the helpers below (seeds, random strings, memory
+counters) are what several test files share.  Tests marked
 ``gpu`` are skipped, with the reason the engine gives, when it sees no
 usable CUDA device.
 """
 
 import gc
+import zlib
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import zambezi as zb
@@ -57,6 +62,41 @@ def engine_defaults():
     yield
     zb._core.alloc_fail_after(0)
     zb.set_num_threads(threads)
+
+
+@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
+def threads(request):
+    """Run the test with 1 and with 3 engine threads (engine_defaults
+    restores the count afterwards)."""
+    zb.set_num_threads(request.param)
+    return request.param
+
+
+def seed_for(*parts):
+    """A stable seed from a test's parameters (their text's CRC32)."""
+    return zlib.crc32("/".join(map(str, parts)).encode()) & 0xFFFFFF
+
+
+def rand_strings(n, seed, alphabet, max_len, null_frac=0.15):
+    """n random strings, each 0 to max_len - 1 picks from alphabet (a list
+    of str), about null_frac of them None."""
+    rng = np.random.default_rng(seed)
+    lens = rng.integers(0, max_len, n)
+    picks = rng.integers(0, len(alphabet), lens.sum())
+    out, pos = [], 0
+    nulls = rng.random(n) < null_frac
+    for i in range(n):  # test data only; the library never loops like this
+        k = lens[i]
+        out.append(None if nulls[i] else "".join(alphabet[j] for j in picks[pos:pos + k]))
+        pos += k
+    return out
+
+
+def missing_as_none(res):
+    """A Series' values as a list, every missing value (None, NaN, NA) as
+    None."""
+    return [None if (v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA)
+            else v for v in res.tolist()]
 
 
 def alloc_bytes():

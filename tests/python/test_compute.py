@@ -139,12 +139,6 @@ def Z(ps, name="x"):
     return zb.Series(ps, name=name)
 
 
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    zb.set_num_threads(request.param)
-    return request.param
-
-
 # --------------------------------------------------------------------------
 # arithmetic
 # --------------------------------------------------------------------------

@@ -70,14 +70,6 @@ def tol(dtype):
     return F32_TOL if dtype == "float32" else F64_TOL if dtype == "float64" else {}
 
 
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    before = zb.get_num_threads()
-    zb.set_num_threads(request.param)
-    yield request.param
-    zb.set_num_threads(before)
-
-
 SIZES = [0, 1, 70, MORSEL + 5, 3 * MORSEL + 11]
 NUM_DTYPES = INTS + ["float32", "float64", "boolean"]
 

@@ -5,12 +5,12 @@ exporting a frame raise OutOfMemoryError (or succeed) and leak nothing.
 """
 
 import datetime as dt
-import gc
 
 import numpy as np
 import pandas  # noqa: F401 -- loaded before any allocation is made to fail
 import pyarrow as pa
 import pytest
+from conftest import alloc_bytes
 
 import zambezi as zb
 from zambezi import errors
@@ -133,11 +133,6 @@ def test_module_information():
         zb.set_num_threads(100_000)
 
 
-def _host_bytes():
-    gc.collect()
-    return zb._core.alloc_stats()["host_bytes"]
-
-
 def _build_and_export(pa):
     df = zb.DataFrame({
         "i": np.arange(50, dtype=np.int64),
@@ -154,7 +149,7 @@ def _build_and_export(pa):
 
 def test_fault_injection_from_python():
     _build_and_export(pa)  # warm up lazy imports outside the injection
-    baseline = _host_bytes()
+    baseline = alloc_bytes()
     outcomes = {"ok": 0, "oom": 0}
     for n in range(1, 40):
         zb._core.alloc_fail_after(n)
@@ -168,7 +163,7 @@ def test_fault_injection_from_python():
             outcomes["oom"] += 1
         finally:
             zb._core.alloc_fail_after(0)
-        assert _host_bytes() == baseline, f"leak after failing allocation {n}"
+        assert alloc_bytes() == baseline, f"leak after failing allocation {n}"
     assert outcomes["oom"] > 0, outcomes
 
 
@@ -185,7 +180,7 @@ def test_fault_injection_zambezi_errors_only():
         cats = zb._core.column_from_sequence(["p", "q"])
         zb._core.categorical_from_codes(np.array([0, -1, 1]), cats).to_pylist()
 
-    baseline = _host_bytes()
+    baseline = alloc_bytes()
     seen = ok = 0
     for n in range(1, 90):
         zb._core.alloc_fail_after(n)
@@ -197,5 +192,5 @@ def test_fault_injection_zambezi_errors_only():
             seen += 1
         finally:
             zb._core.alloc_fail_after(0)
-        assert _host_bytes() == baseline, f"leak after failing allocation {n}"
+        assert alloc_bytes() == baseline, f"leak after failing allocation {n}"
     assert seen > 0 and ok > 0  # every step failed once, and the whole run fits

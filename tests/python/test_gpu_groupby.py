@@ -38,7 +38,6 @@ memory.
 """
 
 import gc
-import zlib
 
 import numpy as np
 import pandas as pd
@@ -46,6 +45,7 @@ import pyarrow as pa
 import pytest
 from conftest import assert_same_on_gpu as assert_same
 from conftest import device_memory, fail_allocations_in_turn
+from conftest import seed_for as _seed
 
 import zambezi as zb
 
@@ -71,10 +71,6 @@ NUMERIC_VALUES = ["i64", "i8", "u64", "f64", "f32", "b"]
 FLOAT_VALUES = {"f64", "f32", "pf"}
 NUMERIC_OPS = ["sum", "mean", "min", "max", "count", "var", "std", "first", "last", "any",
                "all"]
-
-
-def _seed(*parts):
-    return zlib.crc32("/".join(map(str, parts)).encode()) & 0xFFFFFF
 
 
 # --------------------------------------------------------------------------

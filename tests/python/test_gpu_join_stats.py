@@ -23,7 +23,6 @@ injected allocation failures leaking nothing.
 """
 
 import gc
-import zlib
 
 import numpy as np
 import pandas as pd
@@ -31,6 +30,7 @@ import pyarrow as pa
 import pytest
 from conftest import assert_same_on_gpu as assert_same
 from conftest import device_memory, fail_allocations_in_turn
+from conftest import seed_for as _seed
 
 import zambezi as zb
 
@@ -54,10 +54,6 @@ CATEGORIES = ["pear", "apple", "fig", "", "kiwi", "Apple", "plum", "x" * 30]
 CAPACITY = {"bool": 2, "int8": 256, "uint8": 256, "int16": 65536, "uint16": 65536,
             "category": len(CATEGORIES)}
 STAT_OPS = ("unique", "nunique", "value_counts", "duplicated", "drop_duplicates", "isin")
-
-
-def _seed(*parts):
-    return zlib.crc32("/".join(map(str, parts)).encode()) & 0xFFFFFF
 
 
 # --------------------------------------------------------------------------

@@ -21,7 +21,6 @@ indices), and injected allocation failures at every step leaking nothing.
 """
 
 import gc
-import zlib
 
 import numpy as np
 import pandas as pd
@@ -29,6 +28,7 @@ import pyarrow as pa
 import pytest
 from conftest import assert_same_on_gpu as assert_same
 from conftest import device_memory, fail_allocations_in_turn
+from conftest import seed_for as _seed
 
 import zambezi as zb
 
@@ -50,10 +50,6 @@ CATEGORIES = pa.array(["pear", "apple", "fig", "", "kiwi", "Apple"], type=pa.lar
 # --------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------
-
-
-def _seed(*parts):
-    return zlib.crc32("/".join(map(str, parts)).encode()) & 0xFFFFFF
 
 
 def _with_ties(rng, vals, pool):

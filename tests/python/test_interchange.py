@@ -34,6 +34,7 @@ import weakref
 import numpy as np
 import pyarrow as pa
 import pytest
+from conftest import alloc_bytes
 
 import zambezi as zb
 
@@ -48,11 +49,6 @@ def _values(dtype, n=1000, seed=3):
         return (rng.standard_normal(n) * 1e3).astype(dtype)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
-
-
-def _host_bytes():
-    gc.collect()
-    return zb._core.alloc_stats()["host_bytes"]
 
 
 class Producer:
@@ -91,14 +87,14 @@ def test_numpy_reads_every_numeric_dtype_without_a_copy(dtype):
 
 
 def test_the_export_keeps_the_column_alive():
-    base = _host_bytes()
+    base = alloc_bytes()
     s = zb.Series(np.arange(100_000, dtype=np.int64))
     arr = np.from_dlpack(s)
     del s
-    assert _host_bytes() > base  # the buffer is held for numpy
+    assert alloc_bytes() > base  # the buffer is held for numpy
     np.testing.assert_array_equal(arr, np.arange(100_000))
     del arr
-    assert _host_bytes() == base
+    assert alloc_bytes() == base
 
 
 def test_bools_are_exported_as_a_copy():
@@ -161,7 +157,7 @@ def test_what_dlpack_cannot_carry_is_refused(data, match):
 
 
 def test_legacy_capsules_round_trip_and_unused_ones_free_their_column():
-    base = _host_bytes()
+    base = alloc_bytes()
     s = zb.Series(np.arange(10, dtype=np.uint16))
     cap = s.__dlpack__()  # no max_version: DLPack 0.x
     assert "dltensor" in repr(cap) and "versioned" not in repr(cap)
@@ -172,7 +168,7 @@ def test_legacy_capsules_round_trip_and_unused_ones_free_their_column():
         zb._core.column_from_dlpack(cap)  # consumed
     unused = s.__dlpack__(max_version=(1, 0))
     del s, col, cap, unused
-    assert _host_bytes() == base
+    assert alloc_bytes() == base
 
 
 def test_cpu_columns_have_no_cuda_array_interface():
@@ -246,7 +242,7 @@ def test_series_of_a_dlpack_producer_shares_its_memory(dtype):
 
 
 def test_the_import_keeps_the_producer_alive_and_lets_go():
-    base = _host_bytes()
+    base = alloc_bytes()
     arr = np.arange(1000, dtype=np.float64)
     alive = weakref.ref(arr)
     df = zb.DataFrame({"a": Producer(arr), "b": np.ones(1000)})
@@ -257,7 +253,7 @@ def test_the_import_keeps_the_producer_alive_and_lets_go():
     del df
     gc.collect()
     assert alive() is None
-    assert _host_bytes() == base
+    assert alloc_bytes() == base
 
 
 def test_import_copies_what_it_cannot_share():
@@ -279,13 +275,13 @@ def test_import_copies_what_it_cannot_share():
     (np.arange(3, dtype=np.complex64), NotImplementedError),
 ])
 def test_bad_producers_are_clear_errors_and_keep_their_memory(arr, exc):
-    base = _host_bytes()
+    base = alloc_bytes()
     before = sys.getrefcount(arr)
     with pytest.raises(exc):
         zb.Series(Producer(arr))
     gc.collect()
     assert sys.getrefcount(arr) == before
-    assert _host_bytes() == base
+    assert alloc_bytes() == base
 
 
 def test_memory_pool_functions_without_a_gpu_are_clear_errors():

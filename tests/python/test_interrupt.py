@@ -10,7 +10,6 @@ two-core machine, so the signal lands inside it; an operation that still
 finishes first fails the test rather than passing unseen.
 """
 
-import gc
 import os
 import signal
 import threading
@@ -19,6 +18,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import alloc_bytes
 
 import zambezi as zb
 from zambezi import _core
@@ -52,11 +52,6 @@ def big_parquet(big, tmp_path_factory):
     return path
 
 
-def _host_bytes():
-    gc.collect()
-    return _core.alloc_stats()["host_bytes"]
-
-
 def interrupt(run, delay=0.1):
     """Run run() with a SIGINT sent delay seconds in; return the seconds
     from the signal to the KeyboardInterrupt reaching the caller."""
@@ -69,7 +64,7 @@ def interrupt(run, delay=0.1):
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
-    before = _host_bytes()
+    before = alloc_bytes()
     old = signal.signal(signal.SIGINT, handler)
     timer = threading.Timer(delay, fire)
     caught = None
@@ -89,7 +84,7 @@ def interrupt(run, delay=0.1):
         signal.signal(signal.SIGINT, old)
     assert caught is not None and sent, "the operation finished before the signal"
     assert caught >= sent[0]
-    assert _host_bytes() == before, "the interrupted operation left engine memory behind"
+    assert alloc_bytes() == before, "the interrupted operation left engine memory behind"
     return caught - sent[0]
 
 
@@ -175,7 +170,7 @@ def test_memory_limit_refuses_big_operations_then_small_ones_run(limit):
     n = 1_000_000
     pdf = pd.DataFrame({"k": rng.integers(0, 1000, n), "v": rng.random(n)})
     df = zb.DataFrame(pdf)
-    before = _host_bytes()
+    before = alloc_bytes()
     zb.set_memory_limit(before + (4 << 20))
     with pytest.raises(MemoryError) as e:
         df.merge(df, on="k")  # about 10^9 rows
@@ -185,7 +180,7 @@ def test_memory_limit_refuses_big_operations_then_small_ones_run(limit):
     assert f"{before + (4 << 20)} allowed" in msg
     with pytest.raises(zb.OutOfMemoryError):
         zb.DataFrame({"k": rng.integers(0, 10 ** 9, n)}).groupby("k").size()
-    assert _host_bytes() == before
+    assert alloc_bytes() == before
     small, psmall = df.head(1000), pdf.head(1000)
     assert_series_like(small.groupby("k")["v"].sum(), psmall.groupby("k")["v"].sum(),
                        "a small groupby under the limit")

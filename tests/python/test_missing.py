@@ -97,14 +97,6 @@ def ZF(pdf):
     return zb.DataFrame({c: Z(pdf[c], c) for c in pdf.columns})
 
 
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    before = zb.get_num_threads()
-    zb.set_num_threads(request.param)
-    yield request.param
-    zb.set_num_threads(before)
-
-
 # sizes around a word and a morsel; (null probability, missing ends)
 SHAPES = [(0, 0.2, False), (1, 0.5, False), (2, 0.5, False), (65, 0.3, True),
           (MORSEL + 3, 0.2, True), (MORSEL + 3, 0.9995, False)]

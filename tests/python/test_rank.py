@@ -69,14 +69,6 @@ def prank(obj, **kw):
     return r.astype({c: "Float64" for c in r.columns if str(r[c].dtype) == "UInt64"})
 
 
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    before = zb.get_num_threads()
-    zb.set_num_threads(request.param)
-    yield request.param
-    zb.set_num_threads(before)
-
-
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("ascending", [True, False])
 @pytest.mark.parametrize("na_option", NA_OPTIONS)

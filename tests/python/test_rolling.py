@@ -47,14 +47,6 @@ def apply(r, op):
     return r.quantile(0.3) if op == "quantile" else getattr(r, op)()
 
 
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    before = zb.get_num_threads()
-    zb.set_num_threads(request.param)
-    yield request.param
-    zb.set_num_threads(before)
-
-
 # --------------------------------------------------------------------------
 # Series
 # --------------------------------------------------------------------------

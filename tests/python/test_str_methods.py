@@ -6,9 +6,11 @@ non-ASCII characters of many Unicode categories: pandas' default str dtype
 (Arrow's Unicode rules) for the case transforms and predicates, Python's
 own str methods (object dtype) for the rest."""
 
-import numpy as np
+import functools
+
 import pandas as pd
 import pytest
+from conftest import missing_as_none, rand_strings
 
 import zambezi as zb
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -17,33 +19,12 @@ ALPHABET = (list("aAbBzZ 19-+_.'\t") +
             ["é", "É", "ß", "ẞ", "Σ", "σ", "ς", "Ί", "ǅ", "ǆ", "İ", "ı", "ﬁ", "µ", "ª", "ʰ",
              "中", "一", "😀", "½", "²", "٣", "Ⅻ", "ⅻ", "①", "\u3000", "\u0345", "Ж", "ж"])
 
-
-def rand_strings(n, seed, null_frac=0.15, max_len=7):
-    rng = np.random.default_rng(seed)
-    lens = rng.integers(0, max_len, n)
-    picks = rng.integers(0, len(ALPHABET), lens.sum())
-    out, pos = [], 0
-    nulls = rng.random(n) < null_frac
-    for i in range(n):  # test data only
-        k = lens[i]
-        out.append(None if nulls[i] else "".join(ALPHABET[j] for j in picks[pos:pos + k]))
-        pos += k
-    return out
-
-
-def as_list(res):
-    return [None if (v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA)
-            else v for v in res.tolist()]
+rand_strings = functools.partial(rand_strings, alphabet=ALPHABET, max_len=7)
+as_list = missing_as_none
 
 
 def ints(res):
     return [None if v is None else int(v) for v in as_list(res)]
-
-
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    zb.set_num_threads(request.param)  # conftest restores the count
-    return request.param
 
 
 @pytest.mark.parametrize("n", [0, 1, 2000])

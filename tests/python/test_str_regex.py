@@ -4,14 +4,15 @@ Python's own re and str methods: random strings with nulls, empty strings,
 digits, whitespace and newlines, and non-ASCII characters (é, ß, Greek,
 CJK, emoji); 1 and 3 threads; the errors, and a missing libpcre2."""
 
+import functools
 import os
 import re
 import subprocess
 import sys
 
-import numpy as np
 import pandas as pd
 import pytest
+from conftest import missing_as_none, rand_strings
 
 import zambezi as zb
 from zambezi.errors import InvalidValueError, UnsupportedError
@@ -19,23 +20,8 @@ from pandas_compare import assert_frame_like
 
 ALPHABET = list("abcAB x12\n_.-") + ["é", "ß", "Σ", "ς", "中", "😀", "\u3000", "٣", "ab", "  "]
 
-
-def rand_strings(n, seed, null_frac=0.15):
-    rng = np.random.default_rng(seed)
-    lens = rng.integers(0, 9, n)
-    picks = rng.integers(0, len(ALPHABET), lens.sum())
-    out, pos = [], 0
-    nulls = rng.random(n) < null_frac
-    for i in range(n):  # test data only
-        k = lens[i]
-        out.append(None if nulls[i] else "".join(ALPHABET[j] for j in picks[pos:pos + k]))
-        pos += k
-    return out
-
-
-def as_list(res):
-    return [None if (v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA)
-            else v for v in res.tolist()]
+rand_strings = functools.partial(rand_strings, alphabet=ALPHABET, max_len=9)
+as_list = missing_as_none
 
 
 def pair(n, seed):
@@ -46,12 +32,6 @@ def pair(n, seed):
 def expected_frame(pdf):
     """pandas' object-dtype result as the str columns zambezi shows."""
     return pdf.astype("str") if pdf.shape[1] else pdf
-
-
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    zb.set_num_threads(request.param)  # conftest restores the count
-    return request.param
 
 
 PATTERNS = [r"\d+", r"[a-c]+", r"^a", r"b$", r"(a|é)\w", r"\s", r"x*", r"ß|Σ", r"\bab",

@@ -7,9 +7,12 @@ giving identical results."""
 
 import datetime as dt
 
+import functools
+
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import missing_as_none, rand_strings
 
 import zambezi as zb
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -17,30 +20,8 @@ from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 SIZES = [0, 1, 2, 1000, 100_001]
 ALPHABET = list("abcAB Zx\t\n") + ["é", "€", "😀", "\xa0", "\u3000", "ß", "ab", "  "]
 
-
-def rand_strings(n, seed, null_frac=0.15):
-    rng = np.random.default_rng(seed)
-    lens = rng.integers(0, 8, n)
-    picks = rng.integers(0, len(ALPHABET), lens.sum())
-    out, pos = [], 0
-    nulls = rng.random(n) < null_frac
-    for i in range(n):  # test data only; the library never loops like this
-        k = lens[i]
-        out.append(None if nulls[i] else "".join(ALPHABET[j] for j in picks[pos:pos + k]))
-        pos += k
-    return out
-
-
-def as_list(pd_result):
-    """pandas result -> list with None for missing values."""
-    return [None if (v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA)
-            else v for v in pd_result.tolist()]
-
-
-@pytest.fixture(params=[1, 3], ids=["t1", "t3"])
-def threads(request):
-    zb.set_num_threads(request.param)
-    return request.param
+rand_strings = functools.partial(rand_strings, alphabet=ALPHABET, max_len=8)
+as_list = missing_as_none
 
 
 # ---------------------------------------------------------------------------

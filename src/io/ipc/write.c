@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/dtype_list.h"
 #include "io/codecs.h"
 #include "io/file_sink.h"
 #include "io/ipc/fb.h"
@@ -251,8 +252,7 @@ static zb__fbref build_field(zb__fbb *b, const zb_column *c, const char *name, i
       zb__fbb_start(b);
       type = zb__fbb_end(b);
       break;
-    case ZB_INT8: case ZB_INT16: case ZB_INT32: case ZB_INT64:
-    case ZB_UINT8: case ZB_UINT16: case ZB_UINT32: case ZB_UINT64:
+    ZB_FOR_EACH_INTEGER_TYPE(ZB_TYPE_CASE)
       tag = IPC_T_INT;
       type = int_type(b, zb_type_width(c->type) * 8, c->type <= ZB_INT64);
       break;

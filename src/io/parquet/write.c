@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/dtype_list.h"
 #include "io/codecs.h"
 #include "io/file_sink.h"
 #include "io/parquet/pq_write.h"
@@ -178,6 +179,17 @@ static inline const uint8_t *validity_of(const zb_column *c) {
   return c->null_count > 0 && c->validity != NULL ? (const uint8_t *)c->validity->data : NULL;
 }
 
+/* A fixed-width type's case running BODY(T, P), P the type its values are
+ * written as: int32 for the integers narrower than 32 bits, else T itself.
+ * BODY is defined around the switch. */
+#define WIDENED_CASE(ID, T, NAME, U) \
+  case ID:                           \
+    if (sizeof(T) < 4)               \
+      BODY(T, int32_t);              \
+    else                             \
+      BODY(T, T);                    \
+    break;
+
 /* Append the PLAIN values of the valid rows in [a, b) of a fixed-width
  * column, converted to the physical type. */
 #define GATHER(SRC, DST)                                                   \
@@ -199,19 +211,12 @@ static bool plain_fixed(pq_buf *b, const wcol *w, int64_t a, int64_t e) {
   const uint8_t *valid = validity_of(c);
   int64_t scale = w->ts_scale;
   if (!zb__pq_buf_reserve(b, (e - a) * 8)) return false;
+#define BODY GATHER
   switch (c->type) {
-    case ZB_INT8: GATHER(int8_t, int32_t); break;
-    case ZB_INT16: GATHER(int16_t, int32_t); break;
-    case ZB_UINT8: GATHER(uint8_t, int32_t); break;
-    case ZB_UINT16: GATHER(uint16_t, int32_t); break;
-    case ZB_INT32: case ZB_DATE32: GATHER(int32_t, int32_t); break;
-    case ZB_UINT32: GATHER(uint32_t, uint32_t); break;
-    case ZB_INT64: case ZB_TIMESTAMP: case ZB_DURATION: GATHER(int64_t, int64_t); break;
-    case ZB_UINT64: GATHER(uint64_t, uint64_t); break;
-    case ZB_FLOAT32: GATHER(float, float); break;
-    case ZB_FLOAT64: GATHER(double, double); break;
+    ZB_FOR_EACH_FIXED_TYPE(WIDENED_CASE)
     default: break;
   }
+#undef BODY
   return true;
 }
 
@@ -374,14 +379,10 @@ static void chunk_stats(wchunk *ch, const wcol *w, int64_t a, int64_t e) {
       }
       break;
     }
-    case ZB_INT8: MINMAX_INT(int8_t, int32_t); break;
-    case ZB_INT16: MINMAX_INT(int16_t, int32_t); break;
-    case ZB_UINT8: MINMAX_INT(uint8_t, int32_t); break;
-    case ZB_UINT16: MINMAX_INT(uint16_t, int32_t); break;
-    case ZB_INT32: case ZB_DATE32: MINMAX_INT(int32_t, int32_t); break;
-    case ZB_UINT32: MINMAX_INT(uint32_t, uint32_t); break;
-    case ZB_INT64: case ZB_TIMESTAMP: case ZB_DURATION: MINMAX_INT(int64_t, int64_t); break;
-    case ZB_UINT64: MINMAX_INT(uint64_t, uint64_t); break;
+#define BODY MINMAX_INT
+    ZB_FOR_EACH_INTEGER_TYPE(WIDENED_CASE)
+    ZB_FOR_EACH_TEMPORAL_TYPE(WIDENED_CASE)
+#undef BODY
     case ZB_FLOAT32: MINMAX_FLOAT(float); break;
     case ZB_FLOAT64: MINMAX_FLOAT(double); break;
     case ZB_STRING: break; /* encode_chunk: over the dictionary, or the rows */
