@@ -163,6 +163,8 @@ typedef enum zb__op {
    * *p.time_bins.range; variant 1: each row's bin (zambezi/resample.h)
    * -> out[0] int64, out_count the runs of equal bins */
   ZB__OP_TIME_BINS,
+  /* in[0] int64 group ids; p.lag; -> out[0] int64 rows (null: none) */
+  ZB__OP_GROUP_LAG,
   ZB__OP_COUNT
 } zb__op;
 
@@ -217,6 +219,7 @@ typedef struct zb__call {
       const char *name;
       int ambiguous, nonexistent; /* zb_tz_ambiguous, zb_tz_nonexistent */
     } tz;
+    struct { int64_t n_groups, periods; } lag;
     struct {
       int64_t scale, base, width, n_bins;
       struct zb_time_range *range;
