@@ -11,7 +11,8 @@ moved in (one concat, a copy); its diff and pct_change are one engine
 subtraction or division of two slices, joined to the missing rows.  Per
 group, shift is one take of the row ``periods`` before in the same group
 (found by the engine in one pass over the rows, keeping each group's last
-rows), and diff and pct_change one subtraction or division more.  Nothing here loops over rows.
+rows), and diff and pct_change one subtraction or division more.
+Nothing here loops over rows.
 
 Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
 for unsigned ones), of bool int64; cummin / cummax keep the dtype (dates
