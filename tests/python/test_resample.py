@@ -389,3 +389,14 @@ def test_resample_sorted_and_unsorted_agree_with_pandas():
     check(lambda d: d.resample("h", on="t").sum(), one, zb.DataFrame(one), "one row")
     nat = pd.DataFrame({"t": pd.to_datetime([None, None]), "v": [1.0, 2.0]})
     assert len(zb.DataFrame(nat).resample("h", on="t").sum()) == 0
+
+
+def test_resample_sorted_times_across_morsels_vs_pandas():
+    # the engine's passes split the rows into morsels of 65536: runs of a
+    # bin and NaT rows across their edges
+    rng = rng_for("sorted morsels")
+    p = sorted_frame(140_000, rng, 900, nat=True)
+    z = zb.DataFrame(p)
+    assert z.resample("7min", on="t")._bins.ids is not None
+    for op in ("sum", "count", "first", "last", "max"):
+        check(lambda d: getattr(d.resample("7min", on="t")[["v", "i"]], op)(), p, z, op)
