@@ -133,6 +133,16 @@ ZB_API zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, i
 ZB_API zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
                                           bool ascending, zb_column **out, zb_error *err);
 
+/* The row `periods` rows before each row in its group (after it when
+ * periods < 0), pandas' groupby shift partner: an INT64 column of row
+ * positions, null where the group has no such row or group_ids is null;
+ * periods 0 gives every row itself (null ids too, as pandas' shift(0)).  group_ids as for zb_column_group_cumcount.  One pass
+ * over the rows in order (in reverse for periods < 0) keeping each group's
+ * last |periods| rows: n_groups * |periods| int64 of state (ZB_ENOMEM when
+ * that cannot be had). */
+ZB_API zb_status zb_column_group_lag(const zb_column *group_ids, int64_t n_groups,
+                                     int64_t periods, zb_column **out, zb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,12 +5,18 @@ whose sum / mean / min / max / count / size / first / last / median / std
 / var / nunique / ohlc / agg aggregate each bin (asfreq picks the value at
 each bin edge).
 
-How: each row's bin is found with numpy on the int64 times (an integer
+How: for a fixed span over times in order (NaT anywhere), the engine
+finds the times' range and order in one parallel pass and each row's bin
+in another (_core.time_range, _core.time_bins: a division only where the
+bin changes); the bins are then the group ids of one groupby_ids over
+every bin, empty ones included -- nothing hashed or sorted.  Otherwise
+each row's bin is found with numpy on the int64 times (an integer
 division for fixed spans; a binary search among the bin edges for
-calendar rules), the rows are grouped by bin with the engine's group-by,
-and the result is spread onto every bin between the first and the last
-row's (the empty ones too: sum, count, size and nunique give 0 there,
-the others a missing value).  Nothing here loops over rows.
+calendar rules), the rows (put in time order) are grouped by bin with the
+engine's group-by, and the result is spread onto every bin between the
+first and the last row's.  Either way empty bins give 0 for sum, count,
+size and nunique, the others a missing value.  Nothing here loops over
+rows.
 
 pandas' rules:
 
@@ -240,16 +246,121 @@ def _scalar_ns(v, what, zone_name=None):
 
 class _Bins:
     """Each row's bin (int64, -1 for NaT), the bins' labels (ns), and the
-    rows in time order (None when they are)."""
+    rows in time order (None when they are).  The engine's fast path
+    (_tick_bins_sorted) gives ``ids`` instead (an int64 engine column of the
+    bins, null for NaT, fit for groupby_ids) and ``full`` (whether every
+    bin has a row); row_bin and t_ns are then made from them when asked."""
 
-    __slots__ = ("row_bin", "labels", "n_bins", "order", "has_nat", "edges", "t_ns")
+    __slots__ = ("_row_bin", "labels", "n_bins", "order", "has_nat", "edges", "_t_ns", "ids",
+                 "full", "_times")
 
     def __init__(self, row_bin, labels):
-        self.row_bin, self.labels, self.n_bins = row_bin, labels, len(labels)
+        self._row_bin, self.labels, self.n_bins = row_bin, labels, len(labels)
         self.order = None
         self.has_nat = True
         self.edges = labels  # every bin edge (one more than the bins)
-        self.t_ns = None     # the rows' times (UTC ns; NaT rows: int64 min)
+        self._t_ns = None    # the rows' times (UTC ns; NaT rows: int64 min)
+        self.ids = None
+        self.full = None
+        self._times = None   # (engine column, ns per tick) behind ids
+
+    @property
+    def row_bin(self):
+        if self._row_bin is None and self.ids is not None:
+            b = np.array(_convert.values_numpy(self.ids), dtype=np.int64)
+            m = _convert.null_mask(self.ids)
+            if m is not None:
+                b[m] = -1
+            self._row_bin = b
+        return self._row_bin
+
+    @property
+    def t_ns(self):
+        if self._t_ns is None and self._times is not None:
+            col, per = self._times
+            t = _convert.values_numpy(col).view(np.int64) * per
+            m = _convert.null_mask(col)
+            if m is not None:
+                t[m] = np.iinfo(np.int64).min
+            self._t_ns = t
+        return self._t_ns
+
+    @t_ns.setter
+    def t_ns(self, v):
+        self._t_ns = v
+
+
+def _tick_grid(first, last, zone, rule, closed, origin, offset):
+    """pandas' grid of a fixed-span rule over times first .. last (UTC ns):
+    (fres, nb), the edges being fres + k * rule.tick, k = 0..nb."""
+    freq = rule.tick
+    off = 0 if offset is None else _offset_ns(offset)
+    if isinstance(origin, str) and origin == "start_day":
+        lo = _local_offset_ns(zone, first)
+        org = (first + lo) // _DAY * _DAY - lo
+    elif isinstance(origin, str) and origin == "start":
+        org = first
+    elif isinstance(origin, str) and origin == "epoch":
+        org = 0 if zone is None else -_local_offset_ns(zone, 0)
+    elif isinstance(origin, str) and origin in ("end", "end_day"):
+        if origin == "end":
+            ol = last
+        else:
+            lo = _local_offset_ns(zone, last)
+            ol = -((-(last + lo)) // _DAY) * _DAY - lo
+        sub = (ol - first) // freq
+        if closed == "left":
+            sub += 1
+        first = ol - sub * freq
+        org = first
+    else:
+        org = _scalar_ns(origin, "origin")
+    org += off
+    fo, lo_ = (first - org) % freq, (last - org) % freq
+    if closed == "right":
+        fres = first - fo if fo > 0 else first - freq
+        lres = last + (freq - lo_) if lo_ > 0 else last
+    else:
+        fres = first - fo if fo > 0 else first
+        lres = last + (freq - lo_) if lo_ > 0 else last + freq
+    return fres, (lres - fres) // freq
+
+
+def _outside(origin, offset):
+    return InvalidValueError(f"resample: with origin={origin!r} and offset={offset!r} some "
+                             "times fall outside the bins (pandas: 'Values falls before first "
+                             "bin')")
+
+
+def _tick_bins_sorted(col, unit, tz, rule, closed, label, origin, offset):
+    """The bins of a fixed-span rule by the engine, for times in order
+    (NaT anywhere): one parallel pass for the range and order of the
+    ticks, one for each row's bin (the division at bin changes only) --
+    no per-row numpy arrays.  None when the path does not apply (calendar
+    rules, zone-aware days, times out of order, no time)."""
+    if rule.tick is None or (rule.tick % _DAY == 0 and tz is not None):
+        return None
+    valid, lo, hi, ordered = _core.time_range(col)
+    if not ordered or valid == 0:
+        return None
+    per, freq = _UNIT_NS[unit], rule.tick
+    fres, nb = _tick_grid(lo * per, hi * per, _zone(tz), rule, closed, origin, offset)
+    # closed right: bin k holds (edge k, edge k + 1], floor((t - fres - 1) / freq);
+    # in the column's own ticks when they divide fres and freq (no multiply)
+    right = 1 if closed == "right" else 0
+    base, scale = fres + right, per
+    if fres % per == 0 and freq % per == 0:
+        base, freq, scale = fres // per + right, freq // per, 1
+    try:
+        ids, runs = _core.time_bins(col, scale, base, freq, nb)
+    except IndexError:
+        raise _outside(origin, offset) from None
+    edges = fres + rule.tick * np.arange(nb + 1, dtype=np.int64)
+    out = _Bins(None, edges[1:] if label == "right" else edges[:-1])
+    out.edges = edges
+    out.ids, out.full, out._times = ids, runs == nb, (col, per)
+    out.has_nat = valid < col.length
+    return out
 
 
 def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
@@ -286,42 +397,11 @@ def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
         return out
     if rule.tick is not None:
         freq = rule.tick
-        off = 0 if offset is None else _offset_ns(offset)
-        if isinstance(origin, str) and origin == "start_day":
-            lo = _local_offset_ns(zone, first)
-            org = (first + lo) // _DAY * _DAY - lo
-        elif isinstance(origin, str) and origin == "start":
-            org = first
-        elif isinstance(origin, str) and origin == "epoch":
-            org = 0 if zone is None else -_local_offset_ns(zone, 0)
-        elif isinstance(origin, str) and origin in ("end", "end_day"):
-            if origin == "end":
-                ol = last
-            else:
-                lo = _local_offset_ns(zone, last)
-                ol = -((-(last + lo)) // _DAY) * _DAY - lo
-            sub = (ol - first) // freq
-            if closed == "left":
-                sub += 1
-            first = ol - sub * freq
-            org = first
-        else:
-            org = _scalar_ns(origin, "origin")
-        org += off
-        fo, lo_ = (first - org) % freq, (last - org) % freq
-        if closed == "right":
-            fres = first - fo if fo > 0 else first - freq
-            lres = last + (freq - lo_) if lo_ > 0 else last
-        else:
-            fres = first - fo if fo > 0 else first
-            lres = last + (freq - lo_) if lo_ > 0 else last + freq
-        nb = (lres - fres) // freq  # edges fres + k * freq, k = 0..nb
+        fres, nb = _tick_grid(first, last, zone, rule, closed, origin, offset)
         b = tv - (fres if closed == "left" else fres + 1)
         b //= freq
         if len(b) and (b.min() < 0 or b.max() >= nb):
-            raise InvalidValueError(f"resample: with origin={origin!r} and offset={offset!r} "
-                                    "some times fall outside the bins (pandas: 'Values falls "
-                                    "before first bin')")
+            raise _outside(origin, offset)
         row_bin = spread(b)
         edges = fres + freq * np.arange(nb + 1, dtype=np.int64)
         out = _Bins(row_bin, edges[1:] if label == "right" else edges[:-1])
@@ -481,7 +561,10 @@ class Resampler:
         raise AttributeError(f"'Resampler' object has no attribute {name!r}")
 
     # -- plumbing ---------------------------------------------------------------
-    def _grouped(self):
+    def _grouped(self, dense=True):
+        """A GroupBy of the values by bin.  With the engine's bin ids (and
+        dense), every bin is a group, in order (empty ones too): the ids are
+        the grouping (groupby_ids), nothing is hashed or sorted."""
         from zambezi import _base
 
         from zambezi import _indexing
@@ -490,6 +573,15 @@ class Resampler:
         if self._sel is not None:
             obj = obj[self._sel]
         b = self._bins
+        if dense and b.ids is not None:
+            from zambezi._groupby import _Grouping
+
+            key = _base.series_class()._from_column(b.ids, "__bin", obj._index)
+            gb = obj.groupby(key, sort=True, dropna=True)
+            bins = _core.column_from_buffer(np.arange(b.n_bins, dtype=np.int64))
+            gb._k.groupings[(gb._dropna, gb._sort)] = _Grouping(b.ids, b.n_bins, [bins],
+                                                                list(gb._k.keys))
+            return gb
         row_bin = b.row_bin
         if b.order is not None:  # pandas bins the rows in time order
             obj = obj._select_rows(_indexing.take_rows(
@@ -514,12 +606,16 @@ class Resampler:
         from zambezi import _indexing
 
         nb = self._bins.n_bins
-        present = np.asarray(_convert.values_numpy(res._index._levels()[0]), dtype=np.int64)
-        pos = np.full(nb, -1, dtype=np.int64)
-        pos[present] = np.arange(len(present), dtype=np.int64)
-        rows = _indexing.take_rows(_core.column_from_buffer(pos, mask=pos < 0))
-        out = res._select_rows(rows)
-        if len(present) < nb:
+        if len(res) == nb and self._bins.ids is not None:  # every bin, in order (dense)
+            out, empty = res, not self._bins.full
+        else:
+            present = np.asarray(_convert.values_numpy(res._index._levels()[0]),
+                                 dtype=np.int64)
+            pos = np.full(nb, -1, dtype=np.int64)
+            pos[present] = np.arange(len(present), dtype=np.int64)
+            rows = _indexing.take_rows(_core.column_from_buffer(pos, mask=pos < 0))
+            out, empty = res._select_rows(rows), len(present) < nb
+        if empty:
             # empty bins: 0 for counts and sums; else missing, which makes
             # integers float64, as pandas
             def fix(col, fill):
@@ -718,7 +814,10 @@ class Resampler:
         """
         if args or kwargs:
             raise UnsupportedError("resample agg with extra arguments is not supported")
-        gb = self._grouped()
+        fs = func.values() if isinstance(func, dict) else [func]
+        fs = [f for x in fs for f in (x if isinstance(x, (list, tuple)) else [x])]
+        # a function of the user's sees the bins that have rows only
+        gb = self._grouped(dense=not any(callable(f) for f in fs))
         res = gb.agg(func)
         obj = self._values if self._sel is None else self._values[self._sel]
         ops = _agg_ops(func, obj, res)
@@ -824,6 +923,24 @@ def _times_of(obj, on, level, what):
     return index._levels()[0], index.names[0]
 
 
+def _numpy_bins(col, unit, tz, r, closed, label, origin, offset):
+    """The bins of any rule and times in any order, with numpy (see
+    _bins); the rows' time order when they are out of it."""
+    raw = _convert.values_numpy(col).view(np.int64)
+    t_ns = raw * _UNIT_NS[unit]
+    valid = None
+    if col.null_count:
+        valid = np.asarray(_convert.values_numpy(_core.notnull(col)), dtype=bool)
+    bins = _bins(t_ns, valid, tz, r, closed, label, origin, offset)
+    bins.has_nat = valid is not None or bins.n_bins == 0
+    bins.t_ns = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).min)
+    tv = t_ns if valid is None else t_ns[valid]
+    if len(tv) > 1 and not (tv[1:] >= tv[:-1]).all():
+        key = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).max)
+        bins.order = np.argsort(key, kind="stable")
+    return bins
+
+
 def _resample(obj, rule, on=None, level=None, closed=None, label=None, origin="start_day",
               offset=None, what="resample", axis=None, kind=None, convention=None):
     for nm, v in (("axis", axis), ("kind", kind), ("convention", convention)):
@@ -849,18 +966,9 @@ def _resample(obj, rule, on=None, level=None, closed=None, label=None, origin="s
         raise DTypeError(f"{what}: the times must be datetimes (a DatetimeIndex or on= a "
                          f"datetime column), not {dt}")
     unit, tz = col.unit, col.timezone
-    raw = _convert.values_numpy(col).view(np.int64)
-    t_ns = raw * _UNIT_NS[unit]
-    valid = None
-    if col.null_count:
-        valid = np.asarray(_convert.values_numpy(_core.notnull(col)), dtype=bool)
-    bins = _bins(t_ns, valid, tz, r, closed, label, origin, offset)
-    bins.has_nat = valid is not None or bins.n_bins == 0
-    bins.t_ns = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).min)
-    tv = t_ns if valid is None else t_ns[valid]
-    if len(tv) > 1 and not (tv[1:] >= tv[:-1]).all():
-        key = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).max)
-        bins.order = np.argsort(key, kind="stable")
+    bins = _tick_bins_sorted(col, unit, tz, r, closed, label, origin, offset)
+    if bins is None:
+        bins = _numpy_bins(col, unit, tz, r, closed, label, origin, offset)
     values = obj
     if on is not None:
         values = obj.drop(columns=[on])

@@ -10,9 +10,9 @@ whole column's shift is a slice of the rows that stay joined to the rows
 moved in (one concat, a copy); its diff and pct_change are one engine
 subtraction or division of two slices, joined to the missing rows.  Per
 group, shift is one take of the row ``periods`` before in the same group
-(found with numpy from the engine's cumcount: a counting sort of the rows
-by group and one gather), and diff and pct_change one subtraction or
-division more.  Nothing here loops over rows.
+(found by the engine in one pass over the rows, keeping each group's last
+rows), and diff and pct_change one subtraction or division more.
+Nothing here loops over rows.
 
 Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
 for unsigned ones), of bool int64; cummin / cummax keep the dtype (dates
@@ -98,16 +98,25 @@ def _shift_positions(n, periods):
     return pos, (pos < 0) | (pos >= n)
 
 
-def _group_shift_positions(ids, ngroups, periods):
+def _group_shift_positions(ids, ngroups, periods, what="shift"):
     """The row periods before each row within its group (the group ids of
-    the rows, null for a dropped key), and where there is none.  With each
-    row's place in its group (the engine's cumcount) and the groups' sizes,
-    the rows of every group in row order come from one scatter (a counting
-    sort: group g's rows start at the sum of the sizes before it), and
-    each row's partner is one gather from them -- no sort, no scatter back."""
+    the rows, null for a dropped key), and where there is none: (an engine
+    column of rows, null where none; None) from the engine's one pass over
+    the rows keeping each group's last |periods| rows (_core.group_lag),
+    unless that state (ngroups * |periods| rows) would outgrow the data.
+    Then (positions, none) in numpy: with each row's place in its group
+    (the engine's cumcount) and the groups' sizes, the rows of every group
+    in row order come from one scatter (a counting sort: group g's rows
+    start at the sum of the sizes before it), and each row's partner is one
+    gather from them -- no sort, no scatter back.  periods 0: every row is
+    its own partner for shift and diff, but a dropped key's row has none
+    for pct_change (pandas does both)."""
     n = ids.length
     if n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_)
+    engine = abs(periods) > n or ngroups * abs(periods) <= 4 * n + (1 << 20)
+    if engine and not (periods == 0 and what == "pct_change"):
+        return _core.group_lag(ids, ngroups, periods), None
     null = _convert.null_mask(ids)
     key = _convert.values_numpy(ids).view(np.int64)
     if null is not None:
@@ -177,11 +186,14 @@ def _lagged(x, periods, op):
 
 
 def _take_shifted(col, pos, none, fill_value, name):
-    """Row pos[i] of col, or (none[i]) null, or fill_value when given."""
+    """Row pos[i] of col, or (none[i]) null, or fill_value when given; pos
+    may be an engine column of rows instead, null where none (none None)."""
     n = col.length
     if n == 0:
         return col
     if fill_value is None:
+        if none is None:
+            return _core.take(col, pos)
         return _core.take(col, _core.column_from_buffer(np.where(none, 0, pos), mask=none))
     one = _core.take(col.slice(0, 1), _core.column_from_buffer(
         np.zeros(1, dtype=np.int64), mask=np.ones(1, dtype=np.bool_)))
@@ -191,8 +203,11 @@ def _take_shifted(col, pos, none, fill_value, name):
         what = f"column {name!r}" if name is not None else "the Series"
         raise DTypeError(f"shift: fill_value {fill_value!r} does not fit {what} of dtype "
                          f"{col.dtype} ({e})") from None
-    idx = np.where(none, n, pos)
-    return _core.take(_core.concat([col, fill]), _core.column_from_buffer(idx))
+    if none is None:
+        idx = _core.fill_null(pos, n)
+    else:
+        idx = _core.column_from_buffer(np.where(none, n, pos))
+    return _core.take(_core.concat([col, fill]), idx)
 
 
 def _diff_type(col, name, what):
@@ -579,7 +594,7 @@ class GroupByWindow:
     def _group_positions(self, periods, what):
         periods = _check_periods(periods, what)
         ids, ngroups = self._ids()
-        return _group_shift_positions(ids, ngroups, periods)
+        return _group_shift_positions(ids, ngroups, periods, what)
 
     def shift(self, periods=1, freq=None, fill_value=None, suffix=None):
         """Each value moved down by periods rows within its group: a row

@@ -159,6 +159,12 @@ typedef enum zb__op {
    * table's rows; p.groupby's aggregations; -> out_table (one column per
    * aggregation).  Subject in[0]'s type (a backend takes it by its own row) */
   ZB__OP_GROUPBY_IDS,
+  /* in[0] a timestamp or int64 column; variant 0: its range and order into
+   * *p.time_bins.range; variant 1: each row's bin (zambezi/resample.h)
+   * -> out[0] int64, out_count the runs of equal bins */
+  ZB__OP_TIME_BINS,
+  /* in[0] int64 group ids; p.lag; -> out[0] int64 rows (null: none) */
+  ZB__OP_GROUP_LAG,
   ZB__OP_COUNT
 } zb__op;
 
@@ -213,6 +219,11 @@ typedef struct zb__call {
       const char *name;
       int ambiguous, nonexistent; /* zb_tz_ambiguous, zb_tz_nonexistent */
     } tz;
+    struct { int64_t n_groups, periods; } lag;
+    struct {
+      int64_t scale, base, width, n_bins;
+      struct zb_time_range *range;
+    } time_bins;
   } p;
   /* results */
   zb_column *out[2];

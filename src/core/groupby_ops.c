@@ -189,6 +189,26 @@ zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
   return zb__dispatch_column(group_ids->device, &c, out, err);
 }
 
+zb_status zb_column_group_lag(const zb_column *group_ids, int64_t n_groups, int64_t periods,
+                              zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "group_lag: NULL output");
+  *out = NULL;
+  if (group_ids == NULL) return zb_error_set(err, ZB_EINVAL, "group_lag: NULL column");
+  if (group_ids->type != ZB_INT64)
+    return zb_error_set(err, ZB_ETYPE, "group_lag: group ids must be int64, not %s",
+                        zb_type_name(group_ids->type));
+  if (n_groups < 0)
+    return zb_error_set(err, ZB_EINVAL, "group_lag: n_groups must be >= 0, not %lld",
+                        (long long)n_groups);
+  if (periods == INT64_MIN)
+    return zb_error_set(err, ZB_EINVAL, "group_lag: periods out of range");
+  zb__call c = {.op = ZB__OP_GROUP_LAG, .name = "group_lag"};
+  c.in[0] = group_ids;
+  c.p.lag.n_groups = n_groups;
+  c.p.lag.periods = periods;
+  return zb__dispatch_column(group_ids->device, &c, out, err);
+}
+
 /* ---- grouping once, aggregating many times ---------------------------------------- */
 
 zb_status zb_table_groupby_keep_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,

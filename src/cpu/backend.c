@@ -15,6 +15,7 @@
 #include "cpu/join.h"
 #include "cpu/kernels.h"
 #include "cpu/reshape.h"
+#include "cpu/time_bins.h"
 #include "cpu/strings_kernels.h"
 
 static int cpu_device_count(void) { return 1; }
@@ -204,6 +205,13 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                         c->p.tz.nonexistent, out, err);
     case ZB__OP_ONE_HOT: return zb__cpu_one_hot(in[0], c->p.one_hot.n, &c->out_table, err);
     case ZB__OP_REPEAT: return zb__cpu_repeat(in[0], c->p.one_hot.n, out, err);
+    case ZB__OP_GROUP_LAG:
+      return zb__cpu_group_lag(in[0], c->p.lag.n_groups, c->p.lag.periods, out, err);
+    case ZB__OP_TIME_BINS:
+      if (c->variant == 0) return zb__cpu_time_range(in[0], c->p.time_bins.range, err);
+      return zb__cpu_time_bins(in[0], c->p.time_bins.scale, c->p.time_bins.base,
+                               c->p.time_bins.width, c->p.time_bins.n_bins, out, &c->out_count,
+                               err);
     case ZB__OP_GROUPBY_AGG:
     case ZB__OP_COUNT: break;
   }

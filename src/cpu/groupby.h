@@ -103,5 +103,8 @@ zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *ke
                             zb_error *err);
 zb_status zb__cpu_group_cumcount(const zb_column *group_ids, int64_t n_groups, bool ascending,
                                  zb_column **out, zb_error *err);
+/* src/cpu/group_lag.c */
+zb_status zb__cpu_group_lag(const zb_column *group_ids, int64_t n_groups, int64_t periods,
+                            zb_column **out, zb_error *err);
 
 #endif /* ZAMBEZI_CPU_GROUPBY_H */

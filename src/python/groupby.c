@@ -1,6 +1,6 @@
 /*
  * groupby.c -- the module-level functions of zambezi._core for group-by
- * (zambezi/groupby.h): groupby, groupby_ids, group_ids and group_cumcount.  They are
+ * (zambezi/groupby.h): groupby, groupby_ids, group_ids, group_cumcount and group_lag.  They are
  * added to the module by module_exec (zbpy_groupby_methods).
  *
  * Each converts its arguments once (key indices, aggregation tuples),
@@ -197,6 +197,25 @@ static PyObject *py_group_cumcount(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* group_lag(ids, n_groups, periods) -> Column */
+static PyObject *py_group_lag(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co;
+  long long n_groups, periods;
+  if (!PyArg_ParseTuple(args, "OLL:group_lag", &co, &n_groups, &periods)) return NULL;
+  zb_column *col = zbpy_arg_column(st, co, "group_lag");
+  if (col == NULL) return NULL;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_group_lag(col, n_groups, periods, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 PyMethodDef zbpy_groupby_methods[] = {
     {"groupby", py_groupby, METH_VARARGS,
      "groupby(table, keys, dropna, sort, aggs, keep_ids=False) -> Table: one row per group, "
@@ -210,5 +229,8 @@ PyMethodDef zbpy_groupby_methods[] = {
      "where dropped), numbered like groupby's rows."},
     {"group_cumcount", py_group_cumcount, METH_VARARGS,
      "group_cumcount(ids, n_groups, ascending) -> Column: each row's position in its group."},
+    {"group_lag", py_group_lag, METH_VARARGS,
+     "group_lag(ids, n_groups, periods) -> Column: the row periods before each row in its "
+     "group (after it when negative), null where none."},
     {NULL, NULL, 0, NULL},
 };

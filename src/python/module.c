@@ -24,7 +24,7 @@ extern PyMethodDef zbpy_groupby_methods[]; /* groupby.c: groupby, group ids */
 extern PyMethodDef zbpy_profile_methods[]; /* profile.c: zambezi.profile() */
 extern PyMethodDef zbpy_interchange_methods[]; /* interchange.c: DLPack, CUDA arrays */
 extern PyMethodDef zbpy_pickle_methods[];      /* pickle.c: _column_from_pickle */
-extern PyMethodDef zbpy_window_methods[];      /* window.c: rolling */
+extern PyMethodDef zbpy_window_methods[];      /* window.c: rolling, time_range, time_bins */
 extern PyMethodDef zbpy_list_methods[];        /* list.c: list columns from Python */
 extern PyMethodDef zbpy_ewm_methods[];         /* ewm.c: ewm */
 extern PyMethodDef zbpy_regex_methods[];       /* regex.c: str pattern methods */

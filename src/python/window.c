@@ -1,12 +1,14 @@
 /*
  * window.c -- the bindings of the moving-window statistics
- * (zambezi/rolling.h): _core.rolling, with the GIL released around the
- * engine call.
+ * (zambezi/rolling.h): _core.rolling, and of resample's time bins
+ * (zambezi/resample.h): _core.time_range and _core.time_bins, with the GIL
+ * released around each engine call.
  */
 #include "zbpy.h"
 
 #include <string.h>
 
+#include "zambezi/resample.h"
 #include "zambezi/rolling.h"
 
 static const char *const k_interp_names[ZB_INTERP_COUNT] = {"linear", "lower", "higher",
@@ -76,9 +78,56 @@ static PyObject *zbpy_rolling(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* time_range(col) -> (valid, lo, hi, sorted) */
+static PyObject *zbpy_time_range(PyObject *module, PyObject *arg) {
+  zbpy_state *st = zbpy_module_state(module);
+  zb_column *col = zbpy_arg_column(st, arg, "time_range");
+  if (col == NULL) return NULL;
+  zb_time_range r;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_time_range(col, &r, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return Py_BuildValue("(LLLO)", (long long)r.valid, (long long)r.lo, (long long)r.hi,
+                       r.sorted ? Py_True : Py_False);
+}
+
+/* time_bins(col, scale, base, width, n_bins) -> (ids Column, runs) */
+static PyObject *zbpy_time_bins(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co;
+  long long scale, base, width, n_bins;
+  if (!PyArg_ParseTuple(args, "OLLLL:time_bins", &co, &scale, &base, &width, &n_bins))
+    return NULL;
+  zb_column *col = zbpy_arg_column(st, co, "time_bins");
+  if (col == NULL) return NULL;
+  zb_column *out = NULL;
+  int64_t runs = 0;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_time_bins(col, scale, base, width, n_bins, &out, &runs, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  PyObject *c = zbpy_column_wrap(st, out);
+  if (c == NULL) return NULL;
+  return Py_BuildValue("(NL)", c, (long long)runs);
+}
+
 PyMethodDef zbpy_window_methods[] = {
     {"rolling", zbpy_rolling, METH_VARARGS,
      "rolling(col, op, window, min_periods, center, ddof, q, interpolation, ids, n_groups) -> "
      "float64 Column: a moving-window statistic of a float64 column, per group when ids "
      "is int64 group ids, over given windows when ids is (starts, ends)"},
+    {"time_range", zbpy_time_range, METH_O,
+     "time_range(col) -> (valid, lo, hi, sorted): the non-null count, smallest and largest "
+     "ticks of a timestamp or int64 column, and whether they never decrease in row order"},
+    {"time_bins", zbpy_time_bins, METH_VARARGS,
+     "time_bins(col, scale, base, width, n_bins) -> (ids, runs): each row's bin "
+     "floor((t * scale - base) / width) as int64 group ids in [0, n_bins) (null for a null "
+     "time), and the runs of equal bins"},
     {NULL, NULL, 0, NULL}};

@@ -370,3 +370,29 @@ def test_groupby_shift_diff_vs_pandas(n, ngroups):
         exp = pdf.groupby("k")["v1"].pct_change(periods)
         assert_series_like(zdf.groupby("k")["v1"].pct_change(periods), exp,
                            f"groupby pct_change({periods})", rtol=1e-12)
+
+
+@pytest.mark.parametrize("n,ngroups", [(1, 1), (200, 1), (3000, 2500), (MORSEL + 70, 40)])
+def test_groupby_shift_partner_rows_vs_pandas(n, ngroups):
+    # the engine's row-order pass (group_lag) for small |periods|, and the
+    # numpy fallback where ngroups * |periods| outgrows the data; periods
+    # 0, past a group's rows and past every row; bool and timestamp values;
+    # dropped (missing) keys; categorical keys with unused categories
+    rng = np.random.default_rng(zlib.crc32(f"glag/{n}/{ngroups}".encode()))
+    pdf = group_frame(n, rng, ngroups, ["boolean", "float64", "timestamp[us]", "Int64"])
+    zdf = zb.DataFrame(pdf)
+    for periods in (0, 1, -1, 3, -7, 60, n + 1, -(n + 5), 1500):
+        exp = pdf.groupby("k").shift(periods)
+        assert_frame_like(zdf.groupby("k").shift(periods), exp, f"shift({periods})")
+        exp = pdf.astype({"v3": "float64"}).groupby("k")["v3"].diff(periods)
+        assert_series_like(zdf.groupby("k")["v3"].diff(periods), exp, f"diff({periods})")
+        assert_series_like(zdf.groupby("k")["v1"].shift(periods, fill_value=0.5),
+                           pdf.groupby("k")["v1"].shift(periods, fill_value=0.5),
+                           f"shift({periods}, fill_value)")
+        assert_series_like(zdf.groupby("k")["v1"].pct_change(periods),
+                           pdf.groupby("k")["v1"].pct_change(periods),
+                           f"pct_change({periods})", rtol=1e-12)
+    cats = pdf.assign(k=pd.Categorical(pdf["k"], categories=[str(i) for i in
+                                                             range(ngroups + 3)]))
+    assert_series_like(zb.DataFrame(cats).groupby("k", observed=True)["v1"].shift(-1),
+                       cats.groupby("k", observed=True)["v1"].shift(-1), "categorical keys")
