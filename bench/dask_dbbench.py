@@ -27,7 +27,9 @@ Answers are compared (row counts and the sums of the numeric columns within
 1e-6 relative).  Reported per question: the best of
 --runs wall times, and the workers' peak resident memory (ru_maxrss, MB: a
 lifetime peak per worker process, so it grows over the run).  Each backend
-gets a fresh cluster.
+gets a fresh cluster.  --sync also times each question in the client
+process (Dask's sync scheduler on tables persisted there), which shows
+what the cluster adds to the same per-partition work.
 """
 import argparse
 import os
@@ -146,6 +148,12 @@ class _PartSummary:
     def __init__(self, cols):
         self.cols = cols
 
+    def __dask_tokenize__(self):   # the same task names on every run
+        return ("PartSummary", tuple(self.cols))
+
+    def __repr__(self):            # (Dask names the tasks by it)
+        return "part_summary"
+
     def __call__(self, part):
         import pandas as pd
         row = {"rows": [len(part)]}
@@ -174,7 +182,20 @@ def _answer(dask, ans, reduce):
     return _summary(out)
 
 
-def run_backend(backend, paths, workers, threads, runs, only=None):
+def _best_sync(dask, make, local, reduce, runs):
+    """Best of runs wall times of the question in this process (Dask's
+    sync scheduler on the locally persisted tables, the engine's default
+    threads): what the cluster adds to the same per-partition work."""
+    best = float("inf")
+    with dask.config.set(scheduler="sync"):
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            _answer(dask, make(local), reduce)
+            best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def run_backend(backend, paths, workers, threads, runs, only=None, sync=False):
     import dask
     import dask.dataframe as dd
     import distributed
@@ -190,6 +211,8 @@ def run_backend(backend, paths, workers, threads, runs, only=None):
             zambezi.dask.set_worker_threads(client)
         with dask.config.set({"dataframe.backend": backend}):
             tables = {name: dd.read_parquet(path) for name, path in paths.items()}
+        local = {name: t.persist(scheduler="sync") for name, t in tables.items()} if sync \
+            else None
         tables = {name: t.persist() for name, t in tables.items()}
         distributed.wait(list(tables.values()))
 
@@ -211,8 +234,10 @@ def run_backend(backend, paths, workers, threads, runs, only=None):
                 continue
             peaks = client.run(_peak_mb)
             results[(kind, q)] = (best, max(peaks.values()), answer)
+            one = f"   in one process {_best_sync(dask, make, local, reduce, runs):8.3f} s" \
+                if sync else ""
             print(f"  {backend:8s} {kind:8s} {q}: {best:8.3f} s   worker peak "
-                  f"{max(peaks.values()):8.0f} MB", flush=True)
+                  f"{max(peaks.values()):8.0f} MB{one}", flush=True)
     finally:
         client.close()
         cluster.close()
@@ -229,6 +254,8 @@ def main():
     ap.add_argument("--dir", default=None)
     ap.add_argument("--only", default="", help="comma-separated questions, e.g. groupby-q8,join-q5")
     ap.add_argument("--backends", default="zambezi,pandas")
+    ap.add_argument("--sync", action="store_true",
+                    help="also time each question in the client process (sync scheduler)")
     args = ap.parse_args()
     where = args.dir or tempfile.mkdtemp(prefix="zb-dask-bench-")
     t0 = time.perf_counter()
@@ -241,7 +268,7 @@ def main():
     print(f"data: {args.rows} rows in {where} ({time.perf_counter() - t0:.1f} s); "
           f"{args.workers} workers x {args.threads} threads", flush=True)
     only = set(filter(None, args.only.split(",")))
-    res = {b: run_backend(b, paths, args.workers, args.threads, args.runs, only)
+    res = {b: run_backend(b, paths, args.workers, args.threads, args.runs, only, args.sync)
            for b in args.backends.split(",")}
     if len(res) < 2:
         return

@@ -908,6 +908,22 @@ class FrameExtra:
             keep.append(name)
         return self._select_columns(keep)
 
+    def _get_numeric_data(self):
+        """The numeric and bool columns (no data copied): pandas' private
+        method, which Dask calls on a collection's meta (numeric_only
+        reductions, cov / corr, group-by checks).  Durations are not
+        numeric here, as in pandas.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1], "s": ["x"], "b": [True]})._get_numeric_data().columns
+        Index(['a', 'b'], dtype='string')
+        """
+        num = self.select_dtypes(include=["number", "bool"])
+        tab = num._table
+        return num._select_columns([nm for i, nm in enumerate(tab.names)
+                                    if not tab.column(i).dtype.startswith("duration")])
+
     # -- values -----------------------------------------------------------
     def replace(self, to_replace=None, value=_NO_DEFAULT, *, inplace=False, regex=False):
         """Values replaced, in every column where they can occur: one value

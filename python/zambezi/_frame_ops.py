@@ -57,11 +57,31 @@ class FrameOps:
     def _with_columns(self, cols, names):
         return self._like(_core.table_from_columns(cols, names))
 
+    def _set_columns(self, names, value):
+        """df[[a, b]] = value: a DataFrame's columns by position (pandas),
+        or one scalar into each."""
+        if _base.is_frame(value):
+            if len(value.columns) != len(names):
+                raise InvalidValueError(f"setting {len(names)} columns from a frame of "
+                                        f"{len(value.columns)}: they must be as many")
+            for nm, src in zip(names, value.columns.to_list()):
+                self[nm] = value[src]
+        elif is_scalar(value):
+            for nm in names:
+                self[nm] = value
+        else:
+            raise UnsupportedError(f"setting a list of columns from {type(value).__name__}: "
+                                   "give a DataFrame or a scalar")
+
     def __setitem__(self, name, value):
         """df['c'] = Series, list, ndarray or scalar.  A DataFrame wraps an
         immutable engine table: assignment replaces that table with a new
         one sharing every other column (no data copied); other DataFrames
         sharing the old table are not affected."""
+        if isinstance(name, (list, np.ndarray, _ix.Index)) or _convert._is_pandas(name, "Index"):
+            return self._set_columns(list(name), value)
+        if _base.is_frame(name):   # df[bool frame] = value: where it is true (pandas)
+            return self._take_over(self.mask(name, value))
         if not isinstance(name, str):
             raise DTypeError(f"column names must be str, not {type(name).__name__}")
         col = _frame_value_column(self, name, value)

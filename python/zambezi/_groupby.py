@@ -65,6 +65,7 @@ from zambezi import _resample
 from zambezi._ewm import GroupByEWM
 from zambezi._rolling import GroupByRolling
 from zambezi._apply import GroupByApply
+from zambezi._groupby_counts import GroupByValueCounts
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -283,7 +284,8 @@ def _series_keys(s, by, level):
     return _Keys(work, knames, klabels, ["__value"], [s.name])
 
 
-class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApply):
+class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApply,
+              GroupByValueCounts):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results

@@ -1032,6 +1032,30 @@ def test_setitem_assign_drop():
 
 
 @pytest.mark.parametrize("seed", range(3))
+def test_setitem_column_list_and_bool_frame(seed):
+    # df[[a, b]] = frame (columns by position) or a scalar; df[bool frame] = v
+    # (where the mask is true): what Dask's group-by var / std chunks do
+    rng = np.random.default_rng(seed)
+    n = 50
+    pdf = pd.DataFrame({"a": np.where(rng.random(n) < 0.2, np.nan, rng.normal(size=n)),
+                        "b": rng.normal(size=n), "c": rng.integers(-3, 3, n).astype(float)})
+    df = zb.from_pandas(pdf)
+    pdf[pdf.columns[:2]] = pdf[pdf.columns[:2]] ** 2
+    df[df.columns[:2]] = df[df.columns[:2]] ** 2
+    pdf[["c", "a"]] = pdf[["a", "b"]]
+    df[["c", "a"]] = df[["a", "b"]]
+    pdf[["d", "b"]] = 0.5
+    df[["d", "b"]] = 0.5
+    pdf[pdf < 0.3] = 0
+    df[df < 0.3] = 0
+    pdf[pdf == 0] = np.nan
+    df[df == 0] = np.nan
+    pd.testing.assert_frame_equal(df.to_pandas(), pdf)
+    with pytest.raises(InvalidValueError, match="2 columns from a frame of 1"):
+        df[["a", "b"]] = df[["c"]]
+
+
+@pytest.mark.parametrize("seed", range(3))
 def test_concat_vs_pandas(seed):
     rng = np.random.default_rng(seed + 37)
     frames = [pd.DataFrame({d: gen(d, n, rng) for d in ALL}) for n in (0, 5, 1000, 1)]

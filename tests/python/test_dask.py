@@ -160,6 +160,25 @@ def test_value_counts_drop_duplicates_nunique(client):
     assert got == exp
 
 
+def test_groupby_value_counts_and_numeric_only_checks(client):
+    frames = _frames()
+    # Dask's chunk step is GroupBy.value_counts per partition, its
+    # aggregate sums the counts per (key, value); a partition may hold no
+    # group at all (x > 2.3 leaves 2 of the 4 partitions empty)
+    got, exp = _both(frames, lambda d: d.groupby("k").s.value_counts())
+    assert_series_like(got.to_pandas().sort_index(), exp.sort_index().astype("int64"),
+                       "groupby value_counts")
+    assert 0 in frames[1][frames[1].x > 2.3].map_partitions(len).compute().to_list()
+    got, exp = _both(frames, lambda d: d[d.x > 2.3].groupby(["k", "s"]).u.value_counts())
+    assert_series_like(got.to_pandas().sort_index(), exp.sort_index().astype("int64"),
+                       "groupby value_counts, partitions without groups")
+    # a frame group-by's mean: Dask checks the meta's _get_numeric_data()
+    # against the aggregated columns first
+    got, exp = _both(frames, lambda d: d[["k", "x", "i"]].groupby("k").mean())
+    assert_frame_like(_sorted_frame(got.to_pandas()), _sorted_frame(exp), "groupby mean",
+                      **SUM_TOL)
+
+
 def test_map_partitions(client):
     frames = _frames()
     got, exp = _both(frames, lambda d: d.map_partitions(lambda part: part.assign(z=part.x - 1)))

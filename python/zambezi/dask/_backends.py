@@ -53,6 +53,7 @@ from dask.utils import Dispatch
 
 import zambezi as zb
 from zambezi import _core
+from zambezi import _groupby
 from zambezi import index as _ix
 from zambezi.errors import InvalidValueError, UnsupportedError
 
@@ -425,6 +426,40 @@ def _install_from_pandas():
     _collection.from_pandas = from_pandas   # Dask's own conversions of pandas operands
 
 
+# -- GroupBy.value_counts -------------------------------------------------------
+# Dask's chunk step returns a pandas Series for a partition without groups,
+# and its aggregate step joins the groups with pd.concat: both would mix
+# pandas into zambezi partitions.  register() wraps them: zambezi GroupBys
+# take these, anything else Dask's own functions.
+
+def _value_counts_chunk(gb, **kwargs):
+    if isinstance(gb, _groupby.GroupBy):
+        return gb.value_counts(**kwargs)   # (an empty Series for no groups)
+    return _DASK_VALUE_COUNTS[0](gb, **kwargs)
+
+
+def _value_counts_aggregate(gb):
+    if isinstance(gb, _groupby.GroupBy):
+        # the chunks' counts, indexed by (keys..., values...): summed per
+        # distinct index row, ordered by the index as Dask's aggregate does
+        counts = gb._obj
+        return counts.groupby(level=list(range(counts.index.nlevels)), sort=True,
+                              dropna=False).sum()
+    return _DASK_VALUE_COUNTS[1](gb)
+
+
+_DASK_VALUE_COUNTS = []
+
+
+def _install_value_counts():
+    from dask.dataframe.dask_expr._groupby import ValueCounts
+
+    if not _DASK_VALUE_COUNTS:
+        _DASK_VALUE_COUNTS.extend([ValueCounts.groupby_chunk, ValueCounts.groupby_aggregate])
+    ValueCounts.groupby_chunk = staticmethod(_value_counts_chunk)
+    ValueCounts.groupby_aggregate = staticmethod(_value_counts_aggregate)
+
+
 _ENTRY = []
 
 
@@ -471,6 +506,7 @@ def register():
 
     entry = backend_entrypoint()
     _install_from_pandas()
+    _install_value_counts()
     _register_serializers()
     dataframe_creation_dispatch.register_backend("zambezi", entry)
     legacy.register_backend("zambezi", entry)

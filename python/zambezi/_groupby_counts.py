@@ -1,0 +1,94 @@
+"""GroupBy.value_counts: how often each value (or each combination of the
+value columns) occurs within each group, as pandas 3 gives it.
+
+It is a group-by on the keys and the value columns together (one engine
+group-by, ``size``), then one stable engine sort: by the keys when the
+GroupBy sorts, then by the count (``sort=True``), ties in order of first
+appearance -- the order pandas' stable ``sort_values`` of the counts
+followed by a stable ``sort_index`` on the key levels gives.
+``normalize=True`` divides each count by its group's total (a grouped
+``transform("sum")``).  Rows with a null key are left out when the
+GroupBy drops them (``dropna=True`` at ``groupby``); rows with a null
+value when ``value_counts(dropna=True)``.
+
+Difference from pandas: among equal counts of one group (and with
+``sort=False`` on a sorted GroupBy, among all values of a group) zambezi
+keeps the order of first appearance; pandas' order there comes from an
+unstable ``sort_index`` on the key levels and is not specified.
+
+Not supported: ``bins`` (UnsupportedError), and categorical values'
+unobserved categories (zambezi groups show observed categories only).
+"""
+
+from zambezi import _base, _core, _labels
+from zambezi import index as _ix
+from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
+
+
+class GroupByValueCounts:
+    """GroupBy.value_counts (a mixin of zambezi._groupby.GroupBy)."""
+
+    __slots__ = ()
+
+    def value_counts(self, subset=None, normalize=False, sort=True, ascending=False,
+                     bins=None, dropna=True):
+        """Rows per distinct value within each group: a Series named
+        "count" ("proportion" with ``normalize=True``) indexed by the keys
+        and the value columns (with ``as_index=False`` a frame of those
+        columns and the count).  ``sort``: by count (descending unless
+        ``ascending``) within each group, the groups in key order when the
+        GroupBy sorts.  ``dropna``: leave out rows whose value is null.
+        ``subset`` (a DataFrame's groupby): the value columns to count.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "a", "b", "a"], "v": [1, 2, 1, 2]})
+        >>> df.groupby("k")["v"].value_counts().to_pandas().to_dict()
+        {('a', 2): 2, ('a', 1): 1, ('b', 1): 1}
+        >>> df.groupby("k").v.value_counts(normalize=True).to_list()
+        [0.6666666666666666, 0.3333333333333333, 1.0]
+        """
+        if bins is not None:
+            raise UnsupportedError("GroupBy.value_counts: bins is not supported")
+        k = self._k
+        keys = list(k.keys)
+        values = [c for c in self._value_columns() if c not in keys]
+        if subset is not None:
+            if self._selection is not None and self._single:
+                raise InvalidValueError("GroupBy.value_counts: subset is only valid for a "
+                                        "DataFrame's groupby")
+            want = [subset] if isinstance(subset, str) else list(subset)
+            labels = {self._label(c): c for c in values}
+            missing = [s for s in want if s not in labels]
+            if missing:
+                raise ColumnNotFoundError(f"GroupBy.value_counts: subset columns {missing!r} "
+                                          f"are not value columns; they are {list(labels)!r}")
+            values = [c for c in values if self._label(c) in want]   # (frame order, as pandas)
+        work = k.work
+        names = list(work.names)
+        kn = [f"_k{i}" for i in range(len(keys))]
+        vn = [f"_v{i}" for i in range(len(values))]
+        table = _core.table_from_columns([work.column(names.index(c)) for c in keys + values],
+                                         kn + vn)
+        frame = _base.frame_class()._wrap(table)
+        drop = (kn if self._dropna else []) + (vn if dropna else [])
+        if drop:
+            frame = frame.dropna(subset=drop)
+        counts = frame.groupby(kn + vn, sort=False, dropna=False, as_index=False).size()
+        by = (kn if self._sort else []) + (["size"] if sort else [])
+        if by:
+            asc = [True] * (len(by) - 1) + [ascending if sort else True]
+            counts = counts.sort_values(by, ascending=asc, ignore_index=True)
+        name = "proportion" if normalize else "count"
+        col = counts["size"]
+        if normalize:
+            total = counts.groupby(kn, sort=False, dropna=False)["size"].transform("sum")
+            col = col / total
+        ct = counts._table
+        cols = [ct.column(ct.names.index(c)) for c in kn + vn]
+        labels = list(k.labels) + [self._label(c) for c in values]
+        if not self._as_index:
+            return _labels.frame_from(_base.frame_class(), cols + [col._col], labels + [name],
+                                      None)
+        index = _ix.Index._from_columns(cols, labels)
+        return _base.series_class()._from_column(col._col, name, index)
