@@ -72,8 +72,8 @@ KNOWN_DIFFERENT = {
     # A Python function per group: pandas calls it on its own group objects
     # with less overhead per group than proxies of zambezi groups (the
     # db-benchmark q9 of bench/accel/groupby.py: same answers, about 3x
-    # slower on zambezi).  Retries are not the reason: a zambezi attempt
-    # that called the user's function is never retried (_not_retried).
+    # slower on zambezi), and a zambezi attempt that failed after calling
+    # the function would call it again on pandas (_RAN_TWICE).
     "DataFrameGroupBy.apply": "a Python function per group runs on pandas",
     "SeriesGroupBy.apply": "a Python function per group runs on pandas",
 }
@@ -665,11 +665,12 @@ def unwrap_fast(x, called=None):
 # ---------------------------------------------------------------------------
 # The user's functions in a zambezi attempt
 #
-# A call whose user function ran must not be retried: pandas would run it a
-# second time (side effects included).  dispatch gives zambezi the user's
-# functions wrapped by _tracked; when the attempt fails after one of them
-# was called, the error is raised (_not_retried) instead of running the
-# call on pandas.
+# dispatch gives zambezi the user's functions wrapped by _tracked, which
+# records a call.  An attempt that fails after one of them was called still
+# runs on pandas (every pandas script keeps running and gives pandas'
+# answer), and pandas calls the function again, side effects included: the
+# profile records such fallbacks under a reason starting with _RAN_TWICE,
+# so they can be found and each zambezi gap behind them closed.
 
 
 def _fast_call_args(args, kwargs):
@@ -741,19 +742,10 @@ def _zb_data_types():
     return (zb.DataFrame, zb.Series)
 
 
-def _not_retried(e, label):
-    """The exception to raise for a zambezi attempt of label that failed
-    after calling the user's function."""
-    why = (f"zambezi.pandas: {label} failed on zambezi after calling the user's function, "
-           f"and is not run again on pandas (the function would run twice)")
-    if isinstance(e, _NoFast):
-        from zambezi.errors import UnsupportedError
-        err = UnsupportedError(f"{why}: {e}")
-        err.__cause__ = e
-        return err
-    if hasattr(e, "add_note"):
-        e.add_note(why)
-    return e
+# The profile's reason prefix for a zambezi attempt that failed after
+# calling the user's function; the call then runs on pandas, which calls
+# the function again.
+_RAN_TWICE = "the user's function ran on zambezi, then again on pandas: "
 
 
 def _proxy_for_slow_type(t):
@@ -939,9 +931,9 @@ def wrap_function(func, label, fast=None):
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
-                if called:
-                    raise _not_retried(e, label)
                 reason = _reason(e)
+                if called:
+                    reason = _RAN_TWICE + reason
             else:
                 recorder.fast(label, time.perf_counter() - t0)
                 if settings.debug:
@@ -1058,9 +1050,9 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
-                if called:
-                    raise _not_retried(e, label)
                 reason = _reason(e)
+                if called:
+                    reason = _RAN_TWICE + reason
             else:
                 if mutating:
                     proxy._zb_drop_slow()
