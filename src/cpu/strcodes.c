@@ -90,86 +90,6 @@ static bool sc_grow(sc_table *t) {
   return true;
 }
 
-static inline uint64_t sc_mix(uint64_t w0, uint64_t w1) {
-  uint64_t h = (w0 * UINT64_C(0x9e3779b97f4a7c15)) ^
-               ((w1 + UINT64_C(0x632be59bd9b4e019)) * UINT64_C(0xc2b2ae3d27d4eb4f));
-  h ^= h >> 32;
-  h *= UINT64_C(0xff51afd7ed558ccd);
-  h ^= h >> 29;
-  return h;
-}
-
-static inline uint64_t sc_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-/* Hash of a string of 16 bytes or more whose first 16 are w0, w1: 8-byte
- * words, the last one overlapping the previous (no byte loop, no call). */
-static inline uint64_t sc_long_hash(const char *p, int64_t len, uint64_t w0, uint64_t w1) {
-  uint64_t h = sc_mix(w0, w1 ^ ((uint64_t)len * UINT64_C(0x9e3779b97f4a7c15)));
-  int64_t i = 16;
-  uint64_t w;
-  for (; i + 8 <= len; i += 8) {
-    memcpy(&w, p + i, 8);
-    h = sc_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
-  }
-  if (i < len) {
-    memcpy(&w, p + len - 8, 8);
-    h = sc_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
-  }
-  h ^= h >> 33;
-  h *= UINT64_C(0xc4ceb9fe1a85ec53);
-  h ^= h >> 29;
-  return h;
-}
-
-/* Bytes [16, len) of two strings of len >= 16 bytes are equal. */
-static inline bool sc_tail_equal(const char *a, const char *b, int64_t len) {
-  int64_t i = 16;
-  uint64_t x, y;
-  for (; i + 8 <= len; i += 8) {
-    memcpy(&x, a + i, 8);
-    memcpy(&y, b + i, 8);
-    if (x != y) return false;
-  }
-  if (i < len) {
-    memcpy(&x, a + len - 8, 8);
-    memcpy(&y, b + len - 8, 8);
-    if (x != y) return false;
-  }
-  return true;
-}
-
-/* The key of string p[0, len) of a chars buffer ending at end. */
-static inline void sc_key(const char *p, int64_t len, const char *end, uint64_t *w0,
-                          uint64_t *w1, uint64_t *h) {
-  uint64_t a = 0, b = 0;
-  if (len <= 15) {
-    if (end - p >= 16) { /* load 16 bytes and mask (no branch on the length) */
-      memcpy(&a, p, 8);
-      memcpy(&b, p + 8, 8);
-      unsigned bits = (unsigned)len * 8;
-      uint64_t m0 = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-      uint64_t m1 = bits <= 64 ? 0 : (UINT64_C(1) << (bits - 64)) - 1;
-      a &= m0;
-      b &= m1;
-    } else {
-      char buf[16] = {0};
-      memcpy(buf, p, (size_t)len);
-      memcpy(&a, buf, 8);
-      memcpy(&b, buf + 8, 8);
-    }
-    b |= (uint64_t)len << 56;
-    *w0 = a;
-    *w1 = b;
-    *h = sc_mix(a, b) & ~UINT64_C(1);
-    return;
-  }
-  memcpy(&a, p, 8);
-  memcpy(&b, p + 8, 8);
-  *w0 = a;
-  *w1 = b;
-  *h = sc_long_hash(p, len, a, b) | 1;
-}
-
 /* Index of the entry equal to the key, inserting it (first row `row`) if
  * absent; -1 when out of memory. */
 static inline int64_t sc_find_insert(sc_table *t, const zb_column *c, uint64_t w0, uint64_t w1,
@@ -183,7 +103,7 @@ static inline int64_t sc_find_insert(sc_table *t, const zb_column *c, uint64_t w
       if (!(h & 1)) return e;
       int64_t l2;
       const char *q = zb__str(c, x->row, &l2);
-      if (l2 == len && sc_tail_equal(p, q, len)) return e;
+      if (l2 == len && zb__skey_tail_equal(p, q, len)) return e;
     }
     at = (at + 1) & mask;
   }
@@ -239,7 +159,7 @@ static void sc_morsel(void *ctx, int64_t task, int worker) {
       const char *p = chars + off[r];
       int64_t len = off[r + 1] - off[r];
       uint64_t w0, w1, h;
-      sc_key(p, len, end, &w0, &w1, &h);
+      zb__skey(p, len, end, &w0, &w1, &h);
       int64_t id = sc_find_insert(t, c, w0, w1, h, p, len, r);
       if (id < 0) {
         t->failed = true;
@@ -462,7 +382,7 @@ typedef struct sp_job {
       const char *p = chars + off[r];                                           \
       int64_t len = off[r + 1] - off[r];                                        \
       uint64_t w0, w1, h;                                                       \
-      sc_key(p, len, end, &w0, &w1, &h);                                        \
+      zb__skey(p, len, end, &w0, &w1, &h);                                        \
       BODY;                                                                     \
     }                                                                           \
   }
@@ -693,7 +613,7 @@ static inline int64_t sc_find(const sc_table *t, const zb_column *v, uint64_t w0
       if (!(h & 1)) return e;
       int64_t l2;
       const char *q = zb__str(v, x->row, &l2);
-      if (l2 == len && sc_tail_equal(p, q, len)) return e;
+      if (l2 == len && zb__skey_tail_equal(p, q, len)) return e;
     }
     at = (at + 1) & mask;
   }
@@ -722,7 +642,7 @@ static void si_morsel(void *ctx, int64_t task, int worker) {
       const char *p = chars + off[r];
       int64_t len = off[r + 1] - off[r];
       uint64_t w0, w1, h;
-      sc_key(p, len, end, &w0, &w1, &h);
+      zb__skey(p, len, end, &w0, &w1, &h);
       if (sc_find(j->tab, j->v, w0, w1, h, p, len) >= 0) w |= UINT64_C(1) << b;
     }
     zb__store_bits(j->bits, base, w, m);
@@ -743,7 +663,7 @@ zb_status zb__string_isin(const zb_column *c, const zb_column *v, uint8_t *bits,
     const char *p = chars + off[r];
     int64_t len = off[r + 1] - off[r];
     uint64_t w0, w1, h;
-    sc_key(p, len, end, &w0, &w1, &h);
+    zb__skey(p, len, end, &w0, &w1, &h);
     if (sc_find_insert(&t, v, w0, w1, h, p, len, r) < 0) {
       st = zb_error_set(err, ZB_ENOMEM, "out of host memory (isin: a table of %lld strings)",
                         (long long)v->length);
