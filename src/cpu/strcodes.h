@@ -49,21 +49,27 @@ static inline uint64_t zb__skey_long_hash(const char *p, int64_t len, uint64_t w
   return h;
 }
 
-/* Bytes [16, len) of two strings of len >= 16 bytes are equal. */
-static inline bool zb__skey_tail_equal(const char *a, const char *b, int64_t len) {
-  int64_t i = 16;
+/* n >= 8 bytes at a and b are equal (8-byte words, the last overlapping). */
+static inline bool zb__skey_bytes_equal(const char *a, const char *b, int64_t n) {
+  int64_t i = 0;
   uint64_t x, y;
-  for (; i + 8 <= len; i += 8) {
+  for (; i + 8 <= n; i += 8) {
     memcpy(&x, a + i, 8);
     memcpy(&y, b + i, 8);
     if (x != y) return false;
   }
-  if (i < len) {
-    memcpy(&x, a + len - 8, 8);
-    memcpy(&y, b + len - 8, 8);
+  if (i < n) {
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
     if (x != y) return false;
   }
   return true;
+}
+
+/* Bytes [16, len) of two strings of len >= 16 bytes are equal. */
+static inline bool zb__skey_tail_equal(const char *a, const char *b, int64_t len) {
+  if (len >= 24) return zb__skey_bytes_equal(a + 16, b + 16, len - 16);
+  return len == 16 || zb__skey_bytes_equal(a + len - 8, b + len - 8, 8);
 }
 
 /* The packed words of string p[0, len) of a chars buffer ending at end. */
