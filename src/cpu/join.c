@@ -38,11 +38,16 @@
  *
  * For one fixed-width (non-categorical) key the row hash is a bijection of
  * the normalized value, so equal hashes mean equal keys and no key
- * comparison is made.
+ * comparison is made.  For one string key on both sides ("str") rows hash
+ * to the packed string keys of src/cpu/strcodes.h, the scatter moves each
+ * row's 16-byte prefix words with its hash, and each table slot keeps its
+ * key's words beside it: a probe compares hash and words in order, and
+ * reads the two strings only past 15 bytes, for bytes [16, len).
  */
 #include "cpu/join.h"
 
 #include "cpu/hash.h"
+#include "cpu/strcodes.h"
 
 #define PART_TARGET_ROWS 8192 /* build rows per partition aimed at */
 /* Build sides up to this many rows make one table (a few MiB, in cache)
@@ -62,6 +67,7 @@ typedef struct side {
   int64_t *part_off; /* partition p holds positions [part_off[p], part_off[p+1]) */
   uint64_t *ph;      /* hash per partitioned position */
   int64_t *prow;     /* row per partitioned position (NULL when not wanted) */
+  uint64_t *pw;      /* str: the packed words per partitioned position (2 each) */
 } side;
 
 /* Frees s's arrays; its row and morsel counts stay. */
@@ -71,8 +77,9 @@ static void side_free_arrays(side *s) {
   zb_free(s->part_off);
   zb_free(s->ph);
   zb_free(s->prow);
+  zb_free(s->pw);
   s->mcount = s->part_off = s->prow = NULL;
-  s->ph = NULL;
+  s->ph = s->pw = NULL;
 }
 
 static void side_reset(side *s) {
@@ -100,9 +107,12 @@ typedef struct join_job {
   int bits; /* partition bits */
   int64_t n_parts;
   bool exact; /* equal hash <=> equal key */
+  bool str;   /* one string key on both sides: packed keys */
+  int ishift; /* a slot is (h >> ishift) & mask (str: 1, past the long-string bit) */
   bool outer; /* mark matched build rows */
   int n_workers;
   slot **tables; /* per worker, table_cap slots */
+  uint64_t **tw; /* str: per worker, the packed words of each slot's key */
   int64_t table_cap;
   int64_t *bnext;    /* per build row but the last of its chain: the next
                         equal-key build row (chains are walked cnt long) */
@@ -173,29 +183,73 @@ static void scatter_morsel(void *ctx, int64_t m, int worker) {
   int64_t *pos = s->mcount + m * j->n_parts;
   int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(s->n, a + ZB_MORSEL_ROWS);
   const uint64_t *h = s->k.hash;
+  const zb_column *c = s->k.cols[0].col;
+  const int64_t *off = s->pw != NULL ? (const int64_t *)c->data->data + c->offset : NULL;
+  const char *chars = s->pw != NULL && c->chars != NULL ? (const char *)c->chars->data : "";
+  const char *end = chars + (s->pw != NULL && c->chars != NULL ? c->chars->size : 0);
   for (int64_t r = a; r < e; r++) {
     if (s->has_nulls && !row_keyed(s, r)) continue;
     int64_t q = pos[part_of(h[r], j->bits)]++;
     s->ph[q] = h[r];
     if (s->prow != NULL) s->prow[q] = r;
+    if (s->pw != NULL)
+      zb__skey_words(chars + off[r], off[r + 1] - off[r], end, &s->pw[2 * q], &s->pw[2 * q + 1]);
   }
 }
 
+/* str: the hash of each row of one string key column (packed keys). */
+static void str_hash_morsel(void *ctx, int64_t m, int worker) {
+  (void)worker;
+  zb__keys *k = (zb__keys *)ctx;
+  const zb_column *c = k->cols[0].col;
+  int64_t a = m * ZB_MORSEL_ROWS, e = ZB_MIN(k->n_rows, a + ZB_MORSEL_ROWS);
+  const int64_t *off = (const int64_t *)c->data->data + c->offset;
+  const char *chars = c->chars != NULL ? (const char *)c->chars->data : "";
+  const char *end = chars + (c->chars != NULL ? c->chars->size : 0);
+  for (int64_t r = a; r < e; r++) {
+    uint64_t w0, w1, h = ZB_HASH_NULL;
+    if (zb_column_is_valid(c, r)) zb__skey(chars + off[r], off[r + 1] - off[r], end, &w0, &w1, &h);
+    k->hash[r] = h;
+  }
+}
+
+/* k for one string key column c (borrowed): its hashes only, no
+ * normalized values.  On failure k holds nothing. */
+static zb_status str_keys_init(zb__keys *k, const zb_column *c, zb_error *err) {
+  memset(k, 0, sizeof *k);
+  k->n_rows = c->length;
+  k->n_cols = 1;
+  k->cols = (zb__keycol *)zb_calloc(1, sizeof(zb__keycol));
+  k->hash = (uint64_t *)zb_malloc((size_t)ZB_MAX(c->length, 1) * sizeof(uint64_t));
+  if (k->cols == NULL || k->hash == NULL) {
+    zb__keys_reset(k);
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory hashing %lld join keys",
+                        (long long)c->length);
+  }
+  k->cols[0].col = c;
+  zb_status st = zb_parallel_for(zb__morsels(c->length), str_hash_morsel, k, err);
+  if (st != ZB_OK) zb__keys_reset(k);
+  return st;
+}
+
 /* Hash s's keys and partition its keyed rows (their row numbers too when
- * want_rows). */
+ * want_rows, and their packed words when str: one string key). */
 static zb_status side_prepare(side *s, const zb_column *const *keys, int64_t n_keys, int64_t n,
-                              int bits, bool want_rows, zb_error *err) {
+                              int bits, bool want_rows, bool str, zb_error *err) {
   memset(s, 0, sizeof *s);
   s->n = n;
   int64_t P = (int64_t)1 << bits;
-  ZB_RETURN_NOT_OK(zb__keys_init(&s->k, keys, n_keys, err));
+  ZB_RETURN_NOT_OK(str ? str_keys_init(&s->k, keys[0], err)
+                       : zb__keys_init(&s->k, keys, n_keys, err));
   for (int64_t c = 0; c < n_keys; c++) s->has_nulls |= keys[c]->null_count > 0;
   s->n_morsels = zb__morsels(n);
   s->mcount = (int64_t *)zb_malloc((size_t)ZB_MAX(s->n_morsels * P, 1) * sizeof(int64_t));
   s->part_off = (int64_t *)zb_malloc((size_t)(P + 1) * sizeof(int64_t));
   s->ph = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint64_t));
   if (want_rows) s->prow = (int64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(int64_t));
-  if (s->mcount == NULL || s->part_off == NULL || s->ph == NULL || (want_rows && s->prow == NULL)) {
+  if (str) s->pw = (uint64_t *)zb_malloc((size_t)ZB_MAX(n, 1) * 2 * sizeof(uint64_t));
+  if (s->mcount == NULL || s->part_off == NULL || s->ph == NULL ||
+      (want_rows && s->prow == NULL) || (str && s->pw == NULL)) {
     side_reset(s);
     return zb_error_set(err, ZB_ENOMEM, "out of host memory partitioning %lld join rows",
                         (long long)n);
@@ -249,16 +303,43 @@ static inline int64_t get_cnt(const join_job *j, int64_t i, bool dup, int64_t he
  * bnext is written only where a chain goes on (walks are cnt long), so a
  * build side without repeated keys writes nothing outside the table.
  * Returns whether a key repeats. */
-static bool build_table(join_job *j, slot *t, int64_t cap, int64_t b0, int64_t b1) {
+/* str: rows ra of ca and rb of cb, long strings (hash bit 0) with equal
+ * hashes and packed words, have equal lengths and bytes past the first 16. */
+static inline bool str_tail_equal(const zb_column *ca, int64_t ra, const zb_column *cb,
+                                  int64_t rb) {
+  int64_t la, lb;
+  const char *pa = zb__str(ca, ra, &la), *pb = zb__str(cb, rb, &lb);
+  return la == lb && zb__skey_tail_equal(pa, pb, la);
+}
+
+/* Slot i of a table (tw: its packed words when str) holds the key of row
+ * r of pk, whose hash is h and packed words w0, w1 (str). */
+static inline bool slot_match(const join_job *j, const slot *s, const uint64_t *tw, uint64_t i,
+                              const zb__keys *pk, int64_t r, uint64_t h, uint64_t w0,
+                              uint64_t w1) {
+  if (s->h != h) return false;
+  if (j->exact) return true;
+  if (j->str)
+    return tw[2 * i] == w0 && tw[2 * i + 1] == w1 &&
+           (!(h & 1) || str_tail_equal(pk->cols[0].col, r, j->b->k.cols[0].col, s->head));
+  return zb__keys_equal(pk, r, &j->b->k, s->head);
+}
+
+static bool build_table(join_job *j, slot *t, uint64_t *tw, int64_t cap, int64_t b0,
+                        int64_t b1) {
   const side *b = j->b;
   uint64_t mask = (uint64_t)cap - 1;
   for (int64_t i = 0; i < cap; i++) t[i].head = -1;
   int64_t *bnext = j->bnext;
   bool repeats = false;
   for (int64_t q = b0; q < b1; q++) {
-    uint64_t h = b->ph[q];
+    uint64_t h = b->ph[q], w0 = 0, w1 = 0;
     int64_t r = b->prow[q];
-    uint64_t i = h & mask;
+    if (j->str) {
+      w0 = b->pw[2 * q];
+      w1 = b->pw[2 * q + 1];
+    }
+    uint64_t i = (h >> j->ishift) & mask;
     for (;;) {
       slot *s = &t[i];
       if (s->head < 0) {
@@ -266,9 +347,13 @@ static bool build_table(join_job *j, slot *t, int64_t cap, int64_t b0, int64_t b
         s->head = r;
         s->tail = r;
         s->cnt = 1;
+        if (j->str) {
+          tw[2 * i] = w0;
+          tw[2 * i + 1] = w1;
+        }
         break;
       }
-      if (s->h == h && (j->exact || zb__keys_equal(&b->k, r, &b->k, s->head))) {
+      if (slot_match(j, s, tw, i, &b->k, r, h, w0, w1)) {
         bnext[s->tail] = r;
         s->tail = r;
         s->cnt++;
@@ -281,15 +366,16 @@ static bool build_table(join_job *j, slot *t, int64_t cap, int64_t b0, int64_t b
   return repeats;
 }
 
-/* Probe row r (hash h; r is read only to compare keys when !exact) against
- * table t: its head build row (-1: none) and *cnt. */
-static inline int64_t probe_key(join_job *j, const slot *t, uint64_t mask, int64_t r, uint64_t h,
-                                int64_t *cnt) {
-  uint64_t i = h & mask;
+/* Probe row r (hash h, packed words w0, w1 when str; r is read only to
+ * compare keys when !exact) against table t (tw): its head build row (-1:
+ * none) and *cnt. */
+static inline int64_t probe_key(join_job *j, const slot *t, const uint64_t *tw, uint64_t mask,
+                                int64_t r, uint64_t h, uint64_t w0, uint64_t w1, int64_t *cnt) {
+  uint64_t i = (h >> j->ishift) & mask;
   for (;;) {
     const slot *s = &t[i];
     if (s->head < 0) break;
-    if (s->h == h && (j->exact || zb__keys_equal(&j->d->k, r, &j->b->k, s->head))) {
+    if (slot_match(j, s, tw, i, &j->d->k, r, h, w0, w1)) {
       if (j->outer) __atomic_store_n(&j->bmatched[s->head], 1, __ATOMIC_RELAXED);
       *cnt = s->cnt;
       return s->head;
@@ -328,6 +414,10 @@ static inline int64_t out_rows(zb_join_how how, int64_t cnt) {
   }
 }
 
+#define STR_AHEAD_FAR 16 /* str: positions ahead, see partition_task */
+#define STR_AHEAD_MID 8
+#define STR_AHEAD_NEAR 4
+
 /* Partition p: build its table, then probe its probe positions in order,
  * writing dhead/dcnt by position and, per probe morsel, the output rows of
  * the morsel's positions here (mout) -- all sequential, so no write misses
@@ -338,6 +428,7 @@ static void partition_task(void *ctx, int64_t p, int worker) {
   const int64_t P = j->n_parts;
   int64_t b0 = b->part_off[p], b1 = b->part_off[p + 1];
   const slot *t = NULL;
+  const uint64_t *tw = NULL;
   int64_t cap = 0;
   bool dup = false;
   if (b1 > b0) {
@@ -346,18 +437,50 @@ static void partition_task(void *ctx, int64_t p, int worker) {
       return;
     }
     slot *w = j->tables[worker];
+    uint64_t *ww = j->str ? j->tw[worker] : NULL;
     cap = table_cap_for(b1 - b0);
-    dup = build_table(j, w, cap, b0, b1);
+    dup = build_table(j, w, ww, cap, b0, b1);
     t = w;
+    tw = ww;
   }
   const uint64_t mask = (uint64_t)cap - 1;
   j->pdup[p] = dup;
-  int64_t q = d->part_off[p];
+  int64_t q = d->part_off[p], qend = d->part_off[p + 1];
+  /* str: the reads of a long string's tail compare are random, so each is
+   * prefetched a few positions ahead once its address is known -- the
+   * probe row's offsets, then its bytes and its first slot's build row's
+   * offsets, then that row's bytes (a wrong slot only wastes a prefetch).
+   * (Written in the loop: GCC drops a static helper holding only
+   * prefetches as free of side effects.) */
+  const bool pf = j->str && t != NULL;
+  const zb_column *dc = d->k.cols[0].col, *bc = b->k.cols[0].col;
+  const int64_t *doff = pf ? (const int64_t *)dc->data->data + dc->offset : NULL;
+  const int64_t *boff = pf ? (const int64_t *)bc->data->data + bc->offset : NULL;
+  const char *dchars = pf && dc->chars != NULL ? (const char *)dc->chars->data : NULL;
+  const char *bchars = pf && bc->chars != NULL ? (const char *)bc->chars->data : NULL;
   for (int64_t m = 0; m < d->n_morsels; m++) {
     int64_t end = seg_end(d, P, m, p), rows = 0;
     for (; q < end; q++) {
+      if (pf) {
+        int64_t f = q + STR_AHEAD_FAR, md = q + STR_AHEAD_MID, nr = q + STR_AHEAD_NEAR;
+        if (f < qend && (d->ph[f] & 1)) {
+          __builtin_prefetch(doff + d->prow[f]);
+          __builtin_prefetch(&t[(d->ph[f] >> 1) & mask]);
+        }
+        if (md < qend && (d->ph[md] & 1)) {
+          __builtin_prefetch(dchars + doff[d->prow[md]] + 16);
+          int64_t hd = t[(d->ph[md] >> 1) & mask].head;
+          if (hd >= 0) __builtin_prefetch(boff + hd);
+        }
+        if (nr < qend && (d->ph[nr] & 1)) {
+          int64_t hd = t[(d->ph[nr] >> 1) & mask].head;
+          if (hd >= 0 && bchars != NULL) __builtin_prefetch(bchars + boff[hd] + 16);
+        }
+      }
       int64_t cnt = 0, head = -1;
-      if (t != NULL) head = probe_key(j, t, mask, j->exact ? 0 : d->prow[q], d->ph[q], &cnt);
+      if (t != NULL)
+        head = probe_key(j, t, tw, mask, j->exact ? 0 : d->prow[q], d->ph[q],
+                         j->str ? d->pw[2 * q] : 0, j->str ? d->pw[2 * q + 1] : 0, &cnt);
       set_head(j, q, head);
       if (dup) set_cnt(j, q, cnt);
       rows += out_rows(j->how, cnt);
@@ -407,11 +530,20 @@ static void probe_morsel(void *ctx, int64_t m, int worker) {
                                         : probe_plain(j, t, mask, h, a, e, false);
     return;
   }
+  const uint64_t *tw = j->str ? j->tw[0] : NULL;
+  const zb_column *c = d->k.cols[0].col;
+  const int64_t *off = j->str ? (const int64_t *)c->data->data + c->offset : NULL;
+  const char *chars = j->str && c->chars != NULL ? (const char *)c->chars->data : "";
+  const char *end = chars + (j->str && c->chars != NULL ? c->chars->size : 0);
   int64_t rows = 0;
   for (int64_t r = a; r < e; r++) {
-    if (r + PROBE_AHEAD < e) __builtin_prefetch(&t[h[r + PROBE_AHEAD] & mask]);
+    if (r + PROBE_AHEAD < e) __builtin_prefetch(&t[(h[r + PROBE_AHEAD] >> j->ishift) & mask]);
     int64_t cnt = 0, head = -1;
-    if (!d->has_nulls || row_keyed(d, r)) head = probe_key(j, t, mask, r, h[r], &cnt);
+    uint64_t w0 = 0, w1 = 0;
+    if (!d->has_nulls || row_keyed(d, r)) {
+      if (j->str) zb__skey_words(chars + off[r], off[r + 1] - off[r], end, &w0, &w1);
+      head = probe_key(j, t, tw, mask, r, h[r], w0, w1, &cnt);
+    }
     set_head(j, r, head);
     if (dup) set_cnt(j, r, cnt);
     rows += out_rows(j->how, cnt);
@@ -625,6 +757,8 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   j.d = &d;
   j.exact = n_keys == 1 && bkeys[0]->type != ZB_STRING && bkeys[0]->type != ZB_CATEGORICAL &&
             dkeys[0]->type != ZB_STRING && dkeys[0]->type != ZB_CATEGORICAL;
+  j.str = n_keys == 1 && bkeys[0]->type == ZB_STRING && dkeys[0]->type == ZB_STRING;
+  j.ishift = j.str ? 1 : 0;
   j.narrow = n_b <= INT32_MAX;
   const size_t rw = j.narrow ? 4 : 8;
   j.dhead = zb_malloc((size_t)ZB_MAX(n_d, 1) * rw);
@@ -636,21 +770,23 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   if (j.dhead == NULL || j.dcnt == NULL || j.bnext == NULL || j.pdup == NULL ||
       j.moff == NULL || (j.outer && j.bmatched == NULL))
     goto nomem;
-  st = side_prepare(&b, bkeys, n_keys, n_b, bits, true, err);
+  st = side_prepare(&b, bkeys, n_keys, n_b, bits, true, j.str, err);
   if (st != ZB_OK) goto done;
   if (small) {
     d.n = n_d;
     d.n_morsels = zb__morsels(n_d);
     for (int64_t c = 0; c < n_keys; c++) d.has_nulls |= dkeys[c]->null_count > 0;
-    st = zb__keys_init(&d.k, dkeys, n_keys, err);
+    st = j.str ? str_keys_init(&d.k, dkeys[0], err) : zb__keys_init(&d.k, dkeys, n_keys, err);
     if (st != ZB_OK) goto done;
     j.table_cap = table_cap_for(b.part_off[1]);
     j.n_workers = 1;
     j.tables = (slot **)zb_calloc(1, sizeof(slot *));
-    if (j.tables == NULL) goto nomem;
+    j.tw = (uint64_t **)zb_calloc(1, sizeof(uint64_t *));
+    if (j.tables == NULL || j.tw == NULL) goto nomem;
     j.tables[0] = (slot *)zb_malloc((size_t)j.table_cap * sizeof(slot));
-    if (j.tables[0] == NULL) goto nomem;
-    j.pdup[0] = build_table(&j, j.tables[0], j.table_cap, 0, b.part_off[1]);
+    if (j.str) j.tw[0] = (uint64_t *)zb_malloc((size_t)j.table_cap * 2 * sizeof(uint64_t));
+    if (j.tables[0] == NULL || (j.str && j.tw[0] == NULL)) goto nomem;
+    j.pdup[0] = build_table(&j, j.tables[0], j.tw[0], j.table_cap, 0, b.part_off[1]);
     st = zb_parallel_for(d.n_morsels, probe_morsel, &j, err);
     if (st != ZB_OK) goto done;
     if (j.outer) mark_chains(&j, j.tables[0], j.table_cap);
@@ -658,7 +794,7 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   }
   /* the probe side's rows are needed only to compare keys: results go by
    * partitioned position, and the output finds each row's position again */
-  st = side_prepare(&d, dkeys, n_keys, n_d, bits, !j.exact, err);
+  st = side_prepare(&d, dkeys, n_keys, n_d, bits, !j.exact, j.str, err);
   if (st != ZB_OK) goto done;
   j.partitioned = true;
   j.mout = (int64_t *)zb_malloc((size_t)ZB_MAX(d.n_morsels * j.n_parts, 1) * sizeof(int64_t));
@@ -673,10 +809,12 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   j.table_cap = table_cap_for(maxp);
   j.n_workers = (int)ZB_MIN((int64_t)zb_get_num_threads(), j.n_parts);
   j.tables = (slot **)zb_calloc((size_t)j.n_workers, sizeof(slot *));
-  if (j.tables == NULL) goto nomem;
+  j.tw = (uint64_t **)zb_calloc((size_t)j.n_workers, sizeof(uint64_t *));
+  if (j.tables == NULL || j.tw == NULL) goto nomem;
   for (int w = 0; w < j.n_workers; w++) {
     j.tables[w] = (slot *)zb_malloc((size_t)j.table_cap * sizeof(slot));
-    if (j.tables[w] == NULL) goto nomem;
+    if (j.str) j.tw[w] = (uint64_t *)zb_malloc((size_t)j.table_cap * 2 * sizeof(uint64_t));
+    if (j.tables[w] == NULL || (j.str && j.tw[w] == NULL)) goto nomem;
   }
   st = zb_parallel_for(j.n_parts, partition_task, &j, err);
   if (st != ZB_OK) goto done;
@@ -700,7 +838,8 @@ output:
     j.dhash = d.k.hash;
     zb_free(d.ph);
     zb_free(d.prow);
-    d.ph = NULL;
+    zb_free(d.pw);
+    d.ph = d.pw = NULL;
     d.prow = NULL;
   } else {
     side_free_arrays(&d);
@@ -749,7 +888,10 @@ nomem:
 done:
   if (j.tables != NULL)
     for (int w = 0; w < j.n_workers; w++) zb_free(j.tables[w]);
+  if (j.tw != NULL)
+    for (int w = 0; w < j.n_workers; w++) zb_free(j.tw[w]);
   zb_free(j.tables);
+  zb_free(j.tw);
   zb_free(j.dhead);
   zb_free(j.dcnt);
   zb_free(j.bnext);

@@ -25,25 +25,44 @@
 #include "cpu/strcodes.h"
 
 
-/* A distinct string: its first 16 bytes (up to 15 bytes: the string and
- * its length in w1's top byte, so (w0, w1) alone decide equality), its
- * hash (bit 0 set: a long string) and its first row. */
-typedef struct sc_entry {
+/* A row's key in partition order (the partitioned grouping's records):
+ * its packed words, hash and row. */
+typedef struct sc_rec {
   uint64_t w0, w1, h;
   int64_t row;
+} sc_rec;
+
+/* A distinct string in a table: its packed words and hash (see
+ * strcodes.h); for a long string (hash bit 0) `tail` is the offset in the
+ * table's arena of its length and its bytes past the prefix, so a probe
+ * compares against the table's own memory, never the column's. */
+typedef struct sc_entry {
+  uint64_t w0, w1, h;
+  int64_t tail;
 } sc_entry;
+
+/* Arena record of a long string of len bytes: int64 len, then its last
+ * max(len - 16, 8) bytes (the bytes past the 16-byte prefix, or the last 8
+ * when fewer: with equal prefixes and lengths, the same test), padded to
+ * 8 bytes. */
+static inline int64_t sc_tail_bytes(int64_t len) { return ZB_MAX(len - 16, (int64_t)8); }
 
 typedef struct sc_table {
   int32_t *slots; /* cap entries, -1: empty */
   int64_t cap;
   sc_entry *ent;
+  int64_t *rows;  /* per entry: its first row */
   int64_t n, ent_cap;
+  char *arena;    /* long strings' tails (8-byte aligned records) */
+  int64_t arena_len, arena_cap;
   bool failed; /* out of memory */
 } sc_table;
 
 static void sc_reset(sc_table *t) {
   zb_free(t->slots);
   zb_free(t->ent);
+  zb_free(t->rows);
+  zb_free(t->arena);
   memset(t, 0, sizeof *t);
 }
 
@@ -55,7 +74,8 @@ static bool sc_init(sc_table *t, int64_t expected) {
   t->ent_cap = cap / 2;
   t->slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
   t->ent = (sc_entry *)zb_malloc((size_t)t->ent_cap * sizeof(sc_entry));
-  if (t->slots == NULL || t->ent == NULL) {
+  t->rows = (int64_t *)zb_malloc((size_t)t->ent_cap * sizeof(int64_t));
+  if (t->slots == NULL || t->ent == NULL || t->rows == NULL) {
     sc_reset(t);
     return false;
   }
@@ -68,13 +88,16 @@ static bool sc_grow(sc_table *t) {
   int64_t cap = t->cap * 2;
   int32_t *slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
   sc_entry *ent = (sc_entry *)zb_malloc((size_t)(cap / 2) * sizeof(sc_entry));
-  if (slots == NULL || ent == NULL) {
+  int64_t *rows = (int64_t *)zb_malloc((size_t)(cap / 2) * sizeof(int64_t));
+  if (slots == NULL || ent == NULL || rows == NULL) {
     zb_free(slots);
     zb_free(ent);
+    zb_free(rows);
     return false;
   }
   memset(slots, 0xff, (size_t)cap * sizeof(int32_t));
   memcpy(ent, t->ent, (size_t)t->n * sizeof(sc_entry));
+  memcpy(rows, t->rows, (size_t)t->n * sizeof(int64_t));
   uint64_t mask = (uint64_t)cap - 1;
   for (int64_t i = 0; i < t->n; i++) {
     uint64_t at = (ent[i].h >> 20) & mask;
@@ -83,118 +106,85 @@ static bool sc_grow(sc_table *t) {
   }
   zb_free(t->slots);
   zb_free(t->ent);
+  zb_free(t->rows);
   t->slots = slots;
   t->ent = ent;
+  t->rows = rows;
   t->cap = cap;
   t->ent_cap = cap / 2;
   return true;
 }
 
-static inline uint64_t sc_mix(uint64_t w0, uint64_t w1) {
-  uint64_t h = (w0 * UINT64_C(0x9e3779b97f4a7c15)) ^
-               ((w1 + UINT64_C(0x632be59bd9b4e019)) * UINT64_C(0xc2b2ae3d27d4eb4f));
-  h ^= h >> 32;
-  h *= UINT64_C(0xff51afd7ed558ccd);
-  h ^= h >> 29;
-  return h;
+/* The long string p[0, len) equals the one whose arena record is at a. */
+static inline bool sc_tail_equal(const char *p, int64_t len, const char *a) {
+  int64_t l2;
+  memcpy(&l2, a, 8);
+  if (l2 != len) return false;
+  int64_t ts = sc_tail_bytes(len);
+  return zb__skey_bytes_equal(p + len - ts, a + 8, ts);
 }
 
-static inline uint64_t sc_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-/* Hash of a string of 16 bytes or more whose first 16 are w0, w1: 8-byte
- * words, the last one overlapping the previous (no byte loop, no call). */
-static inline uint64_t sc_long_hash(const char *p, int64_t len, uint64_t w0, uint64_t w1) {
-  uint64_t h = sc_mix(w0, w1 ^ ((uint64_t)len * UINT64_C(0x9e3779b97f4a7c15)));
-  int64_t i = 16;
-  uint64_t w;
-  for (; i + 8 <= len; i += 8) {
-    memcpy(&w, p + i, 8);
-    h = sc_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
+/* Append the arena record of long string p[0, len); its offset, or -1
+ * when out of memory. */
+static int64_t sc_add_tail(sc_table *t, const char *p, int64_t len) {
+  int64_t ts = sc_tail_bytes(len), need = 8 + ((ts + 7) & ~(int64_t)7);
+  if (t->arena_len + need > t->arena_cap) {
+    int64_t cap = ZB_MAX(t->arena_cap * 2, (int64_t)4096);
+    while (cap < t->arena_len + need) cap *= 2;
+    char *a = (char *)zb_malloc((size_t)cap);
+    if (a == NULL) return -1;
+    if (t->arena_len > 0) memcpy(a, t->arena, (size_t)t->arena_len);
+    zb_free(t->arena);
+    t->arena = a;
+    t->arena_cap = cap;
   }
-  if (i < len) {
-    memcpy(&w, p + len - 8, 8);
-    h = sc_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
-  }
-  h ^= h >> 33;
-  h *= UINT64_C(0xc4ceb9fe1a85ec53);
-  h ^= h >> 29;
-  return h;
+  int64_t at = t->arena_len;
+  char *a = t->arena + at;
+  memcpy(a, &len, 8);
+  memcpy(a + 8, p + len - ts, (size_t)ts);
+  t->arena_len += need;
+  return at;
 }
 
-/* Bytes [16, len) of two strings of len >= 16 bytes are equal. */
-static inline bool sc_tail_equal(const char *a, const char *b, int64_t len) {
-  int64_t i = 16;
-  uint64_t x, y;
-  for (; i + 8 <= len; i += 8) {
-    memcpy(&x, a + i, 8);
-    memcpy(&y, b + i, 8);
-    if (x != y) return false;
-  }
-  if (i < len) {
-    memcpy(&x, a + len - 8, 8);
-    memcpy(&y, b + len - 8, 8);
-    if (x != y) return false;
-  }
-  return true;
-}
-
-/* The key of string p[0, len) of a chars buffer ending at end. */
-static inline void sc_key(const char *p, int64_t len, const char *end, uint64_t *w0,
-                          uint64_t *w1, uint64_t *h) {
-  uint64_t a = 0, b = 0;
-  if (len <= 15) {
-    if (end - p >= 16) { /* load 16 bytes and mask (no branch on the length) */
-      memcpy(&a, p, 8);
-      memcpy(&b, p + 8, 8);
-      unsigned bits = (unsigned)len * 8;
-      uint64_t m0 = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-      uint64_t m1 = bits <= 64 ? 0 : (UINT64_C(1) << (bits - 64)) - 1;
-      a &= m0;
-      b &= m1;
-    } else {
-      char buf[16] = {0};
-      memcpy(buf, p, (size_t)len);
-      memcpy(&a, buf, 8);
-      memcpy(&b, buf + 8, 8);
-    }
-    b |= (uint64_t)len << 56;
-    *w0 = a;
-    *w1 = b;
-    *h = sc_mix(a, b) & ~UINT64_C(1);
-    return;
-  }
-  memcpy(&a, p, 8);
-  memcpy(&b, p + 8, 8);
-  *w0 = a;
-  *w1 = b;
-  *h = sc_long_hash(p, len, a, b) | 1;
-}
-
-/* Index of the entry equal to the key, inserting it (first row `row`) if
- * absent; -1 when out of memory. */
-static inline int64_t sc_find_insert(sc_table *t, const zb_column *c, uint64_t w0, uint64_t w1,
-                                     uint64_t h, const char *p, int64_t len, int64_t row) {
+/* Index of the entry equal to the key (w0, w1, h) of string p[0, len), or
+ * -1 with *slot the empty slot where it would go. */
+static inline int64_t sc_lookup(const sc_table *t, uint64_t w0, uint64_t w1, uint64_t h,
+                                const char *p, int64_t len, uint64_t *slot) {
   uint64_t mask = (uint64_t)t->cap - 1, at = (h >> 20) & mask;
   for (;;) {
     int32_t e = t->slots[at];
     if (e < 0) break;
     const sc_entry *x = &t->ent[e];
-    if (x->h == h && x->w0 == w0 && x->w1 == w1) {
-      if (!(h & 1)) return e;
-      int64_t l2;
-      const char *q = zb__str(c, x->row, &l2);
-      if (l2 == len && sc_tail_equal(p, q, len)) return e;
-    }
+    if (x->h == h && x->w0 == w0 && x->w1 == w1 &&
+        (!(h & 1) || sc_tail_equal(p, len, t->arena + x->tail)))
+      return e;
     at = (at + 1) & mask;
   }
+  *slot = at;
+  return -1;
+}
+
+/* Index of the entry equal to the key of string p[0, len), inserting it
+ * (first row `row`) if absent; -1 when out of memory. */
+static inline int64_t sc_find_insert(sc_table *t, uint64_t w0, uint64_t w1, uint64_t h,
+                                     const char *p, int64_t len, int64_t row) {
+  uint64_t at, mask;
+  int64_t found = sc_lookup(t, w0, w1, h, p, len, &at);
+  if (found >= 0) return found;
   if (t->n == t->ent_cap) {
     if (!sc_grow(t)) return -1;
     mask = (uint64_t)t->cap - 1;
     at = (h >> 20) & mask;
     while (t->slots[at] >= 0) at = (at + 1) & mask;
   }
+  int64_t tail = 0;
+  if (h & 1) {
+    tail = sc_add_tail(t, p, len);
+    if (tail < 0) return -1;
+  }
   int64_t id = t->n++;
-  t->ent[id] = (sc_entry){w0, w1, h, row};
+  t->ent[id] = (sc_entry){w0, w1, h, tail};
+  t->rows[id] = row;
   t->slots[at] = (int32_t)id;
   return id;
 }
@@ -239,8 +229,8 @@ static void sc_morsel(void *ctx, int64_t task, int worker) {
       const char *p = chars + off[r];
       int64_t len = off[r + 1] - off[r];
       uint64_t w0, w1, h;
-      sc_key(p, len, end, &w0, &w1, &h);
-      int64_t id = sc_find_insert(t, c, w0, w1, h, p, len, r);
+      zb__skey(p, len, end, &w0, &w1, &h);
+      int64_t id = sc_find_insert(t, w0, w1, h, p, len, r);
       if (id < 0) {
         t->failed = true;
         __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
@@ -312,11 +302,11 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
     const sc_table *t = &j.tab[w];
     for (int64_t i = 0; i < t->n; i++) {
       const sc_entry *x = &t->ent[i];
-      int64_t len;
-      const char *p = zb__str(c, x->row, &len);
-      int64_t g = sc_find_insert(&gt, c, x->w0, x->w1, x->h, p, len, x->row);
+      int64_t len, row = t->rows[i];
+      const char *p = zb__str(c, row, &len);
+      int64_t g = sc_find_insert(&gt, x->w0, x->w1, x->h, p, len, row);
       if (g < 0) goto nomem;
-      if (x->row < gt.ent[g].row) gt.ent[g].row = x->row;
+      if (row < gt.rows[g]) gt.rows[g] = row;
       fmap[foff[w] + i] = g;
     }
     if (zb_cancel_requested()) {
@@ -330,7 +320,7 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
   gfirst = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
   idx = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
   if (gfirst == NULL || idx == NULL) goto nomem;
-  for (int64_t g = 0; g < G; g++) gfirst[g] = gt.ent[g].row;
+  for (int64_t g = 0; g < G; g++) gfirst[g] = gt.rows[g];
   if (sorted) {
     for (int64_t g = 0; g < G; g++) idx[g] = g;
     st = zb__sort_rows_by_string(c, gfirst, idx, G, err);
@@ -434,11 +424,12 @@ typedef struct sp_job {
   bool dropna;
   int64_t *hist;    /* morsels x P: counts, then cursors */
   int64_t *pstart;  /* P + 1 */
-  sc_entry *rec;    /* rows in partition order: key and row */
+  sc_rec *rec;      /* rows in partition order: key and row */
   int64_t *ngroups; /* per partition */
   int64_t *pbase;   /* per partition */
   bool *pfail;      /* per partition: out of memory */
-  int64_t *id;      /* per row: partition-local id + base, then the group */
+  int64_t *id;      /* per row: (partition << SP_LOCAL_BITS) | partition-local
+                       id, then the group */
   uint8_t *isfirst; /* per row */
   int64_t *mcount;  /* per morsel: first rows, then their prefix */
   int64_t *mnull;   /* per morsel: first null row (or INT64_MAX) */
@@ -446,6 +437,15 @@ typedef struct sp_job {
   int64_t *remap;   /* pbase + local -> group */
   int64_t *first;   /* group -> first row */
 } sp_job;
+
+/* A row's id while the partitions are built holds its partition, so no
+ * pass over the rows in partition order (random writes) adds the
+ * partition's base: the passes in row order that follow add it. */
+#define SP_LOCAL_BITS 40
+
+static inline int64_t sp_global(const sp_job *j, int64_t id) {
+  return j->pbase[id >> SP_LOCAL_BITS] + (id & (((int64_t)1 << SP_LOCAL_BITS) - 1));
+}
 
 #define SP_ROWS(BODY)                                                           \
   const zb_column *c = j->c;                                                    \
@@ -462,7 +462,7 @@ typedef struct sp_job {
       const char *p = chars + off[r];                                           \
       int64_t len = off[r + 1] - off[r];                                        \
       uint64_t w0, w1, h;                                                       \
-      sc_key(p, len, end, &w0, &w1, &h);                                        \
+      zb__skey(p, len, end, &w0, &w1, &h);                                        \
       BODY;                                                                     \
     }                                                                           \
   }
@@ -489,7 +489,7 @@ static void sp_scatter(void *ctx, int64_t task, int worker) {
   (void)worker;
   sp_job *j = (sp_job *)ctx;
   int64_t *cur = j->hist + task * j->P;
-  SP_ROWS(j->rec[cur[h >> j->shift]++] = ((sc_entry){w0, w1, h, r}))
+  SP_ROWS(j->rec[cur[h >> j->shift]++] = ((sc_rec){w0, w1, h, r}))
 }
 
 #define SP_AHEAD_FAR 16 /* rows ahead: offsets and id slots */
@@ -513,24 +513,24 @@ static void sp_build(void *ctx, int64_t q, int worker) {
   const char *chars = j->c->chars != NULL ? (const char *)j->c->chars->data : NULL;
   for (int64_t i = s; i < e; i++) {
     if (i + SP_AHEAD_FAR < e) {
-      const sc_entry *f = &j->rec[i + SP_AHEAD_FAR];
+      const sc_rec *f = &j->rec[i + SP_AHEAD_FAR];
       if (f->h & 1) __builtin_prefetch(off + f->row);
       __builtin_prefetch(j->id + f->row, 1);
     }
     if (i + SP_AHEAD_NEAR < e && (j->rec[i + SP_AHEAD_NEAR].h & 1))
       __builtin_prefetch(chars + off[j->rec[i + SP_AHEAD_NEAR].row] + 16);
-    const sc_entry *x = &j->rec[i];
+    const sc_rec *x = &j->rec[i];
     int64_t len = 0;
     const char *p = NULL;
     if (x->h & 1) p = zb__str(j->c, x->row, &len);
     int64_t n0 = t.n;
-    int64_t g = sc_find_insert(&t, j->c, x->w0, x->w1, x->h, p, len, x->row);
+    int64_t g = sc_find_insert(&t, x->w0, x->w1, x->h, p, len, x->row);
     if (g < 0) {
       j->pfail[q] = true;
       break;
     }
     if (t.n > n0) j->isfirst[x->row] = 1;
-    j->id[x->row] = g;
+    j->id[x->row] = (q << SP_LOCAL_BITS) | g;
     if (i - s == 4096 && t.n > 2048 && e - s > 8192) {
       while (t.cap < 2 * (e - s) && sc_grow(&t)) {
       }
@@ -538,16 +538,6 @@ static void sp_build(void *ctx, int64_t q, int worker) {
   }
   j->ngroups[q] = t.n;
   sc_reset(&t);
-}
-
-static void sp_base(void *ctx, int64_t q, int worker) {
-  (void)worker;
-  sp_job *j = (sp_job *)ctx;
-  int64_t base = j->pbase[q], e = j->pstart[q + 1];
-  for (int64_t i = j->pstart[q]; i < e; i++) {
-    if (i + SP_AHEAD_FAR < e) __builtin_prefetch(j->id + j->rec[i + SP_AHEAD_FAR].row, 1);
-    j->id[j->rec[i].row] += base;
-  }
 }
 
 static void sp_count(void *ctx, int64_t task, int worker) {
@@ -570,7 +560,7 @@ static void sp_remap(void *ctx, int64_t task, int worker) {
       continue;
     }
     if (!j->isfirst[r]) continue;
-    j->remap[j->id[r]] = run;
+    j->remap[sp_global(j, j->id[r])] = run;
     j->first[run++] = r;
   }
 }
@@ -582,7 +572,7 @@ static void sp_ids(void *ctx, int64_t task, int worker) {
   const zb_column *c = j->c;
   int64_t ng = j->dropna ? -1 : j->null_group;
   for (int64_t r = s; r < e; r++)
-    j->id[r] = zb_column_is_valid(c, r) ? j->remap[j->id[r]] : ng;
+    j->id[r] = zb_column_is_valid(c, r) ? j->remap[sp_global(j, j->id[r])] : ng;
 }
 
 zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, int64_t **first,
@@ -609,7 +599,7 @@ zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, i
   j.mcount = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
   j.mnull = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
   j.isfirst = (uint8_t *)zb_calloc((size_t)ZB_MAX(n, 1), 1);
-  j.rec = (sc_entry *)zb_malloc((size_t)ZB_MAX(n - c->null_count, 1) * sizeof(sc_entry));
+  j.rec = (sc_rec *)zb_malloc((size_t)ZB_MAX(n - c->null_count, 1) * sizeof(sc_rec));
   if (j.hist == NULL || j.pstart == NULL || j.ngroups == NULL || j.pbase == NULL ||
       j.pfail == NULL || j.mcount == NULL || j.mnull == NULL || j.isfirst == NULL ||
       j.rec == NULL)
@@ -638,8 +628,6 @@ zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, i
     j.pbase[q] = G;
     G += j.ngroups[q];
   }
-  st = zb_parallel_for(j.P, sp_base, &j, err);
-  if (st != ZB_OK) goto done;
   zb_free(j.rec);
   j.rec = NULL;
   int64_t total = G + (j.null_group >= 0);
@@ -680,25 +668,6 @@ done:
 
 /* ---- isin ---------------------------------------------------------------- */
 
-/* Index of the entry equal to the key, or -1 (the table's strings are rows
- * of column v). */
-static inline int64_t sc_find(const sc_table *t, const zb_column *v, uint64_t w0, uint64_t w1,
-                              uint64_t h, const char *p, int64_t len) {
-  uint64_t mask = (uint64_t)t->cap - 1, at = (h >> 20) & mask;
-  for (;;) {
-    int32_t e = t->slots[at];
-    if (e < 0) return -1;
-    const sc_entry *x = &t->ent[e];
-    if (x->h == h && x->w0 == w0 && x->w1 == w1) {
-      if (!(h & 1)) return e;
-      int64_t l2;
-      const char *q = zb__str(v, x->row, &l2);
-      if (l2 == len && sc_tail_equal(p, q, len)) return e;
-    }
-    at = (at + 1) & mask;
-  }
-}
-
 typedef struct si_job {
   const zb_column *c, *v;
   const sc_table *tab;
@@ -722,8 +691,9 @@ static void si_morsel(void *ctx, int64_t task, int worker) {
       const char *p = chars + off[r];
       int64_t len = off[r + 1] - off[r];
       uint64_t w0, w1, h;
-      sc_key(p, len, end, &w0, &w1, &h);
-      if (sc_find(j->tab, j->v, w0, w1, h, p, len) >= 0) w |= UINT64_C(1) << b;
+      zb__skey(p, len, end, &w0, &w1, &h);
+      uint64_t at;
+      if (sc_lookup(j->tab, w0, w1, h, p, len, &at) >= 0) w |= UINT64_C(1) << b;
     }
     zb__store_bits(j->bits, base, w, m);
   }
@@ -743,8 +713,8 @@ zb_status zb__string_isin(const zb_column *c, const zb_column *v, uint8_t *bits,
     const char *p = chars + off[r];
     int64_t len = off[r + 1] - off[r];
     uint64_t w0, w1, h;
-    sc_key(p, len, end, &w0, &w1, &h);
-    if (sc_find_insert(&t, v, w0, w1, h, p, len, r) < 0) {
+    zb__skey(p, len, end, &w0, &w1, &h);
+    if (sc_find_insert(&t, w0, w1, h, p, len, r) < 0) {
       st = zb_error_set(err, ZB_ENOMEM, "out of host memory (isin: a table of %lld strings)",
                         (long long)v->length);
       break;

@@ -10,6 +10,104 @@
 
 #include "cpu/kernels.h"
 
+/* ---- packed string keys ------------------------------------------------------
+ * A string's key: its first 16 bytes as two words w0, w1 and a 64-bit hash.
+ * Up to 15 bytes, w1's top byte holds the length, so (w0, w1) alone decide
+ * equality and the hash's bit 0 is clear; longer strings hash all their
+ * bytes, set bit 0, and are equal when the hash, (w0, w1), the length and
+ * bytes [16, len) are (zb__skey_tail_equal).  Shared by the string codes,
+ * the partitioned string grouping, isin and the hash join. */
+
+static inline uint64_t zb__skey_mix(uint64_t w0, uint64_t w1) {
+  uint64_t h = (w0 * UINT64_C(0x9e3779b97f4a7c15)) ^
+               ((w1 + UINT64_C(0x632be59bd9b4e019)) * UINT64_C(0xc2b2ae3d27d4eb4f));
+  h ^= h >> 32;
+  h *= UINT64_C(0xff51afd7ed558ccd);
+  h ^= h >> 29;
+  return h;
+}
+
+static inline uint64_t zb__skey_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+/* Hash of a string of 16 bytes or more whose first 16 are w0, w1: 8-byte
+ * words, the last one overlapping the previous (no byte loop, no call). */
+static inline uint64_t zb__skey_long_hash(const char *p, int64_t len, uint64_t w0, uint64_t w1) {
+  uint64_t h = zb__skey_mix(w0, w1 ^ ((uint64_t)len * UINT64_C(0x9e3779b97f4a7c15)));
+  int64_t i = 16;
+  uint64_t w;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, p + i, 8);
+    h = zb__skey_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
+  }
+  if (i < len) {
+    memcpy(&w, p + len - 8, 8);
+    h = zb__skey_rotl(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
+  }
+  h ^= h >> 33;
+  h *= UINT64_C(0xc4ceb9fe1a85ec53);
+  h ^= h >> 29;
+  return h;
+}
+
+/* n >= 8 bytes at a and b are equal (8-byte words, the last overlapping). */
+static inline bool zb__skey_bytes_equal(const char *a, const char *b, int64_t n) {
+  int64_t i = 0;
+  uint64_t x, y;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  if (i < n) {
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    if (x != y) return false;
+  }
+  return true;
+}
+
+/* Bytes [16, len) of two strings of len >= 16 bytes are equal. */
+static inline bool zb__skey_tail_equal(const char *a, const char *b, int64_t len) {
+  if (len >= 24) return zb__skey_bytes_equal(a + 16, b + 16, len - 16);
+  return len == 16 || zb__skey_bytes_equal(a + len - 8, b + len - 8, 8);
+}
+
+/* The packed words of string p[0, len) of a chars buffer ending at end. */
+static inline void zb__skey_words(const char *p, int64_t len, const char *end, uint64_t *w0,
+                                  uint64_t *w1) {
+  uint64_t a = 0, b = 0;
+  if (len <= 15) {
+    if (end - p >= 16) { /* load 16 bytes and mask (no branch on the length) */
+      memcpy(&a, p, 8);
+      memcpy(&b, p + 8, 8);
+      unsigned bits = (unsigned)len * 8;
+      uint64_t m0 = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+      uint64_t m1 = bits <= 64 ? 0 : (UINT64_C(1) << (bits - 64)) - 1;
+      a &= m0;
+      b &= m1;
+    } else {
+      char buf[16] = {0};
+      memcpy(buf, p, (size_t)len);
+      memcpy(&a, buf, 8);
+      memcpy(&b, buf + 8, 8);
+    }
+    b |= (uint64_t)len << 56;
+  } else {
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+  }
+  *w0 = a;
+  *w1 = b;
+}
+
+/* The packed words and the hash of string p[0, len) (see above). */
+static inline void zb__skey(const char *p, int64_t len, const char *end, uint64_t *w0,
+                            uint64_t *w1, uint64_t *h) {
+  zb__skey_words(p, len, end, w0, w1);
+  *h = len <= 15 ? zb__skey_mix(*w0, *w1) & ~UINT64_C(1)
+                 : zb__skey_long_hash(p, len, *w0, *w1) | 1;
+}
+
 /* Distinct strings a caller should let zb__string_codes find before it
  * falls back to hashing rows (each worker keeps a private table of them). */
 #define ZB_STRING_CODES_MAX_GROUPS ((int64_t)1 << 18)

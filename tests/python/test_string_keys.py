@@ -190,6 +190,28 @@ def test_merge_string_key(how, kind):
         assert_frame_like(got, exp, how)
 
 
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+@pytest.mark.parametrize("kind", ["short", "long", "middle", "unicode", "onebyte"])
+def test_merge_string_key_partitioned(how, kind):
+    # both sides over 65536 rows: the radix-partitioned join (its packed
+    # keys compare the 16-byte prefix, then bytes past it: "middle" and
+    # "long" keys share their prefixes); some keys repeat, some match nothing
+    rng = np.random.default_rng(len(kind) * 5 + len(how))
+    pool = _pool(kind, 90_000, rng) if kind != "onebyte" else _pool(kind, 800, rng)
+    nl, nr = 150_000, 100_000
+    lk = pool[rng.integers(0, len(pool), nl)]
+    rk = pool[rng.integers(0, len(pool) * 5 // 6, nr)]  # the last sixth: left only
+    left = pd.DataFrame({"k": pd.Series(lk, dtype="str"), "x": rng.random(nl)})
+    right = pd.DataFrame({"k": pd.Series(rk, dtype="str"), "y": rng.random(nr)})  # floats: gain NaN
+    if kind == "onebyte":  # few keys: keep the output small
+        left, right = left.iloc[:70_000], right.drop_duplicates("k")
+        right = pd.concat([right, pd.DataFrame({"k": pd.Series(
+            [f"pad{i}" for i in range(70_000)], dtype="str"), "y": 0.5})], ignore_index=True)
+    exp = left.merge(right, on="k", how=how)
+    got = zb.from_pandas(left).merge(zb.from_pandas(right), on="k", how=how)
+    assert_frame_like(got, exp, f"{kind} {how}", any_order=how == "outer")
+
+
 def test_empty_and_all_null():
     for ps in (pd.Series([], dtype="str"), pd.Series([None, None], dtype="str"),
                pd.Series(["", None, "", None], dtype="str")):
