@@ -81,10 +81,12 @@ def column_from_pandas(s, name=None):
         values = s.astype(object).to_numpy()
         return _core.column_from_sequence(values, mask=s.isna().to_numpy(), name=name)
     if isinstance(dtype, pd.DatetimeTZDtype):
+        from zambezi import _tz  # _tz imports this module
+
         unit = dtype.unit
         ints = np.asarray(s.array.tz_convert("UTC").tz_localize(None)).view(np.int64)
         return _core.column_from_buffer(ints, mask=s.isna().to_numpy(), unit=unit,
-                                        tz=str(dtype.tz), name=name)
+                                        tz=_tz.zone_name(dtype.tz), name=name)
     dname = str(dtype)
     if dname in _dtypes.PANDAS_MASKED:
         np_dtype = _dtypes.PANDAS_MASKED[dname]

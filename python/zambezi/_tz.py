@@ -38,6 +38,15 @@ def zone_name(tz):
     key = getattr(tz, "key", None) or getattr(tz, "zone", None)  # zoneinfo, pytz
     if isinstance(key, str):
         return key
+    fname = getattr(tz, "_filename", None)   # dateutil's tzfile: its TZif file's path
+    if isinstance(fname, str) and fname:
+        at = fname.rfind("zoneinfo/")
+        if at >= 0:
+            return fname[at + len("zoneinfo/"):]
+        if not fname.startswith(("/", ".")):
+            return fname
+        raise UnsupportedError(f"time zone {tz!r}: its file is not under a zoneinfo "
+                               "folder; give the zone by name, e.g. 'Europe/Berlin'")
     if isinstance(tz, datetime.tzinfo):
         off = tz.utcoffset(None)
         if off is None:

@@ -179,3 +179,20 @@ def test_corrupt_zone_file_is_an_error(monkeypatch):
         s.dt.tz_localize("Bad/Cut")
     with pytest.raises(ValueError, match="Bad/Magic"):
         s.dt.tz_localize("UTC").dt.tz_convert("Bad/Magic").dt.hour
+
+
+@pytest.mark.parametrize("name", ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe"])
+def test_from_pandas_dateutil_zone(name):
+    # pandas accepts dateutil's zones; zambezi stores the zone's name, so the
+    # wall-clock fields and the instants match pandas' own
+    dateutil_tz = pytest.importorskip("dateutil.tz")
+    z = dateutil_tz.gettz(name)
+    if z is None:
+        pytest.skip(f"no {name} zone file here")
+    p = pd.DataFrame({"t": pd.date_range("2021-03-27", periods=40, freq="37min", tz=z)})
+    p.loc[3, "t"] = pd.NaT
+    d = zb.from_pandas(p)
+    assert str(d["t"].dtype).endswith(f"tz={name}]")
+    back = d.to_pandas()["t"]
+    assert back.dt.tz_convert("UTC").equals(p["t"].dt.tz_convert("UTC"))
+    assert d["t"].dt.hour.to_list()[4:] == p["t"].dt.hour.to_list()[4:]
