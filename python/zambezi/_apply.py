@@ -383,6 +383,17 @@ class _Row:
         return f"_Row({self.name!r}, {self.to_dict()!r})"
 
 
+def _as_pandas_rows(table, cols):
+    """cols (made from the rows apply(axis=1)'s function gave back) as
+    pandas makes them: its row of a frame that mixes integer and float
+    columns is a float Series, so the integer values come back as floats."""
+    kinds = {table.column(i).dtype[:3] for i in range(table.num_columns)}
+    if not kinds or not kinds <= {"int", "uin", "flo"} or "flo" not in kinds:
+        return cols
+    return [_core.cast(c, "float64") if c.dtype.startswith(("int", "uint")) else c
+            for c in cols]
+
+
 def _py_values(col):
     vals = to_python_list(_host(col))
     if col.dtype.startswith("float"):
@@ -431,6 +442,8 @@ class FrameApply:
                     enumerate([()] * len(self)):
                 row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
                 results.append(func(row, *args, **kwargs))
+        rows_back = results and result_type != "reduce" and all(
+            isinstance(x, _Row) for x in results)
         if results and result_type != "reduce" and all(
                 isinstance(x, _Row) or _base.is_series(x) for x in results):
             # a row (a Series in pandas) per row: its labels become columns
@@ -438,6 +451,8 @@ class FrameApply:
         if all(isinstance(x, dict) for x in results) and results and result_type != "reduce":
             keys = list(dict.fromkeys(k for x in results for k in x))
             cols = [_column([x.get(k) for x in results], "apply") for k in keys]
+            if rows_back:
+                cols = _as_pandas_rows(t, cols)
             return _labels.frame_from(self._constructor, cols, keys, self._index)
         if result_type == "expand" and results and all(
                 isinstance(x, (list, tuple)) for x in results):
