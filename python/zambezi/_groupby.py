@@ -107,6 +107,8 @@ def _counts_as_durations(table, nkeys, units):
 
 
 def _accepts(op, dtype):
+    if op == "sum" and dtype == "string":   # pandas joins a group's strings
+        return True
     if op in _NUMERIC_OPS:
         return dtype in _NUMERIC or (op in _DURATION_OPS and dtype.startswith("duration"))
     if op in ("min", "max"):
@@ -500,21 +502,25 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
         if units:
             work = _durations_as_counts(work)
-        lists = [i for i, t in enumerate(tuples) if t[0] == "list"]
+        lists = [i for i, t in enumerate(tuples) if t[0] == "list" or (
+            t[0] == "sum" and work.column(t[1]).dtype == "string")]
         for i in lists:  # the engine counts the group's rows there; filled below
             tuples[i] = ("size", -1) + tuples[i][2:]
         table = self._aggregate(work, tuples)
         if lists:
-            table = self._fill_lists(table, [(i, names.index(specs[i][1])) for i in lists])
+            table = self._fill_lists(table, [(i, names.index(specs[i][1]), specs[i][0])
+                                             for i in lists])
         return _counts_as_durations(table, len(self._k.keys), units) if units else table
 
     def _fill_lists(self, table, where):
-        """table with the columns of agg(list) made: (result position, work
-        column) pairs; each group's values in row order (zambezi._lists)."""
+        """table with the columns of agg(list) and of string sums made:
+        (result position, work column, op) triples; each group's values in
+        row order (zambezi._lists), which a string sum joins with its
+        missing values left out, as pandas ('' for a group with none)."""
         import numpy as np
 
         from zambezi import _convert
-        from zambezi._lists import group_lists
+        from zambezi._lists import _host, group_lists
 
         ids, n = self._ids()
         m = _convert.null_mask(ids)
@@ -523,8 +529,14 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             ids[m] = -1
         nk = len(self._k.keys)
         cols = [table.column(j) for j in range(table.num_columns)]
-        for i, ci in where:
-            cols[nk + i] = group_lists(self._k.work.column(ci), ids, n)
+        for i, ci, op in where:
+            values = self._k.work.column(ci)
+            if op == "sum":
+                vm = _convert.null_mask(_host(values))
+                gids = ids if vm is None else np.where(vm, -1, ids)
+                cols[nk + i] = _core.list_join(group_lists(values, gids, n), "")
+            else:
+                cols[nk + i] = group_lists(values, ids, n)
         return _core.table_from_columns(cols, list(table.names))
 
     def _aggregate(self, work, tuples):
@@ -586,7 +598,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         cols = self._value_columns(op)
         if numeric_only:  # pandas' numeric_only=True: the numeric and bool columns
             work = self._k.work
-            cols = [c for c in cols if _accepts("sum", work.column(work.names.index(c)).dtype)]
+            cols = [c for c in cols if _accepts("mean", work.column(work.names.index(c)).dtype)]
         table = self._run([_spec(op, c, ddof, q, count_na) for c in cols])
         labels = [self._label(c) for c in cols]
         if self._single:
@@ -596,7 +608,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
     # -- aggregations -------------------------------------------------------------
     def sum(self, numeric_only=False):
         """Sum per group of each numeric column (nulls skipped; 0 for a group
-        with no values).
+        with no values). String columns are joined in row order, missing
+        values left out ('' for a group with none), as pandas does;
+        numeric_only=True leaves them out.
 
         Examples
         --------

@@ -362,8 +362,10 @@ def test_methods_and_selection():
     assert_same(gbz[["vb"]].any(), gbp[["vb"]].any())
     assert_same(gbz[["vb"]].all(), gbp[["vb"]].all())
     assert_series_like(gbz.size(), gbp.size())
-    # default column choice: numeric ops skip strings, like numeric_only=True
-    assert "vs" not in gbz.sum().columns and "vs" in gbz.max().columns
+    # default column choice: numeric ops skip strings, but sum joins them as
+    # pandas does
+    assert "vs" not in gbz.mean().columns and "vs" in gbz.max().columns
+    assert gbz["vs"].sum().to_list() == gbp["vs"].sum().to_list()
     # agg forms
     assert_same(gbz.agg({"vi": "sum", "vf": "mean"}),
                 gbp.agg({"vi": "sum", "vf": "mean"}), "dict", ["vi", "vf"])
@@ -460,7 +462,7 @@ def test_errors():
     with pytest.raises(zb.errors.ColumnNotFoundError):
         df.groupby("ki")["nope"]
     with pytest.raises(TypeError):
-        df.groupby("ki")["vs"].sum()
+        df.groupby("ki")["vs"].mean()
     with pytest.raises(TypeError):
         df.groupby("ki")["kc"].max()  # unordered categories
     with pytest.raises(ValueError):
@@ -495,3 +497,27 @@ def test_integer_means_exact_near_the_limits(dtype, threads):
         assert one.groupby("k").agg(m=("v", "mean"))["m"].to_list() == [zb.Series(values).mean()]
     finally:
         zb.set_num_threads(2)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_groupby_sum_joins_strings_as_pandas(seed):
+    # pandas' sum of a string column joins each group's strings in row
+    # order, leaving missing values out ('' for a group with none);
+    # numeric_only=True leaves the column out
+    rng = np.random.default_rng(seed)
+    n = 3000
+    s = pd.Series(rng.choice(["a", "bb", "çé", "", None], n).tolist(), dtype="str")
+    p = pd.DataFrame({"k": rng.integers(0, 60, n), "s": s, "v": rng.random(n)})
+    p.loc[p.k == 7, "s"] = None
+    z = zb.from_pandas(p)
+    pd.testing.assert_frame_equal(z.groupby("k").sum().to_pandas(), p.groupby("k").sum(),
+                                  check_dtype=False, check_index_type=False)
+    pd.testing.assert_series_equal(z.groupby("k")["s"].sum().to_pandas(),
+                                   p.groupby("k")["s"].sum(), check_dtype=False,
+                                   check_index_type=False)
+    pd.testing.assert_frame_equal(z.groupby("k").agg({"s": "sum", "v": "max"}).to_pandas(),
+                                  p.groupby("k").agg({"s": "sum", "v": "max"}),
+                                  check_dtype=False, check_index_type=False)
+    pd.testing.assert_frame_equal(z.groupby("k").sum(numeric_only=True).to_pandas(),
+                                  p.groupby("k").sum(numeric_only=True),
+                                  check_dtype=False, check_index_type=False)
