@@ -7,7 +7,8 @@ interleaved, the least process CPU time (time.process_time) of `repeat`
 runs after a warm-up.  On a shared machine, where wall-clock times of
 parallel runs mislead, the ratio zambezi/duckdb of one run is the figure
 to compare between builds.  Workloads (the keys of bench/string_keys.py):
-  gbK    group-by sum on one string key of K distinct values
+  gbK    group-by sum on one string key of K distinct values (and, as
+         zbcat, on the same keys as a categorical)
   dd     drop_duplicates of a string column of 10^6 distinct values
   uniq   unique of the same column;  vc  value_counts of it
   merge  inner join of `rows` rows on a 10^6-row table, string key
@@ -46,8 +47,10 @@ for w in work:
         pdf = pd.DataFrame({"k": pool[rng.integers(0, k, n)], "v": rng.random(n)})
         z = zb.from_pandas(pdf)
         con.register("t", pa.Table.from_pandas(pdf, preserve_index=False))
+        zc = zb.from_pandas(pdf.astype({"k": "category"}))
         runs = {"zb": lambda: z.groupby("k", sort=False).agg({"v": "sum"}),
-                "duck": lambda: con.sql("select k, sum(v) from t group by k").to_arrow_table()}
+                "duck": lambda: con.sql("select k, sum(v) from t group by k").to_arrow_table(),
+                "zbcat": lambda: zc.groupby("k", sort=False, observed=True).agg({"v": "sum"})}
     elif w in ("dd", "uniq", "vc"):
         pool = keys_pool(1_000_000, rng)
         pdf = pd.DataFrame({"k": pool[rng.integers(0, len(pool), n)]})
