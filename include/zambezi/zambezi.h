@@ -109,8 +109,24 @@ typedef struct zb_device_info {
 } zb_device_info;
 
 /* Number of usable CUDA devices: 0 when the build has no CUDA backend, no
- * driver is installed or no device is present (never an error). */
+ * driver is installed or no device is present (never an error).  Devices
+ * keep their CUDA ordinals: cuda:N is CUDA device N, so with an old GPU in
+ * between the usable ordinals need not be 0 .. count-1 (ask
+ * zb_cuda_device_usable). */
 ZB_API int zb_cuda_device_count(void);
+
+/* Number of CUDA devices the runtime reports, usable or not (0 without
+ * CUDA); ordinals run from 0 to this minus one. */
+ZB_API int zb_cuda_device_total(void);
+
+/* True if CUDA device `ordinal` is one zambezi can use. */
+ZB_API bool zb_cuda_device_usable(int ordinal);
+
+/* Why CUDA device `ordinal` is left out, in words ("" when it is usable). */
+ZB_API const char *zb_cuda_device_left_out_reason(int ordinal);
+
+/* The lowest usable CUDA ordinal (what plain "cuda" means), -1 if none. */
+ZB_API int zb_cuda_default_device(void);
 
 /* Why zb_cuda_device_count() is 0, in words ("" when it is not). */
 ZB_API const char *zb_cuda_unavailable_reason(void);

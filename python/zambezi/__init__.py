@@ -51,6 +51,10 @@ def devices():
     a GPU's multiprocessors.  ``python -m zambezi doctor`` prints the same
     in words, and says why when there is no GPU.
 
+    A GPU's ``id`` is its CUDA ordinal (``cuda:N`` is CUDA device N); a GPU
+    zambezi cannot use (older than the build's architectures, say) is not
+    listed but keeps its number, and ``doctor`` names it and why.
+
     Examples
     --------
     >>> cpu = zb.devices()[0]

@@ -57,6 +57,8 @@ def run_doctor(out=sys.stdout):
             f"({_gib(g['memory_free'])} free), compute capability {cc[0]}.{cc[1]}, "
             f"{g['cores']} multiprocessors, driver {g['driver_version']}, "
             f"runtime {g['runtime_version']}")
+    for ordinal, why in zb._core.cuda_devices_left_out():
+        say(f"GPU cuda:{ordinal} left out: {why}")
     if not gpus:
         say(f"GPUs:            none -- {zb._core.cuda_unavailable_reason()}")
         say("                 zambezi runs everything on the CPU here.  To try a GPU for free or")

@@ -19,9 +19,10 @@ static zb_status check_device(zb_device device, const zb_backend **be, zb_error 
     return zb_error_set(err, ZB_ENODEVICE,
                         "device cuda:%d is not available: this build has no CUDA backend",
                         device.id);
-  if (device.kind != ZB_DEVICE_CPU && (device.id < 0 || device.id >= (*be)->device_count()))
-    return zb_error_set(err, ZB_ENODEVICE, "device cuda:%d is not available (%d GPUs: %s)",
-                        device.id, (*be)->device_count(), zb_cuda_unavailable_reason());
+  if (device.kind != ZB_DEVICE_CPU && !(*be)->device_usable(device.id))
+    return zb_error_set(err, ZB_ENODEVICE, "device cuda:%d is not available (%d usable GPUs: %s)",
+                        device.id, (*be)->device_count(),
+                        zb_cuda_device_left_out_reason(device.id));
   return ZB_OK;
 }
 

@@ -35,6 +35,9 @@ typedef struct zb_backend {
 
   /* Devices of this kind usable now (0 if none). */
   int (*device_count)(void);
+  /* Whether device_id names a usable device (ids need not be dense: CUDA
+   * devices keep their ordinals, unusable ones in between). */
+  bool (*device_usable)(int device_id);
   zb_status (*device_info)(int device_id, zb_device_info *out, zb_error *err);
 
   /* Raw device memory; counting and fault injection are done by the core. */

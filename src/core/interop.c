@@ -18,7 +18,7 @@
 zb_status zb_device_synchronize(zb_device device, zb_error *err) {
   if (device.kind == ZB_DEVICE_CPU) return ZB_OK;
   const zb_backend *be = zb__backend_for(device.kind);
-  if (be == NULL || device.id < 0 || device.id >= be->device_count())
+  if (be == NULL || !be->device_usable(device.id))
     return zb_error_set(err, ZB_ENODEVICE, "device cuda:%d is not available", device.id);
   if (be->synchronize == NULL) return ZB_OK;
   return be->synchronize(device.id, err);
@@ -167,13 +167,12 @@ static zb_status dl_device(DLDevice d, zb_device *out, zb_error *err) {
       return ZB_OK;
     case kDLCUDA:
     case kDLCUDAManaged:
-      if (d.device_id < 0 || d.device_id >= zb_cuda_device_count())
+      if (!zb_cuda_device_usable((int)d.device_id))
         return zb_error_set(err, ZB_ENODEVICE,
                             "DLPack import: the data is on cuda:%d, which zambezi cannot "
-                            "use (%d usable GPUs%s%s)",
+                            "use (%d usable GPUs: %s)",
                             (int)d.device_id, zb_cuda_device_count(),
-                            zb_cuda_device_count() == 0 ? ": " : "",
-                            zb_cuda_device_count() == 0 ? zb_cuda_unavailable_reason() : "");
+                            zb_cuda_device_left_out_reason((int)d.device_id));
       out->kind = ZB_DEVICE_CUDA;
       out->id = d.device_id;
       return ZB_OK;

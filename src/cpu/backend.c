@@ -19,6 +19,7 @@
 #include "cpu/strings_kernels.h"
 
 static int cpu_device_count(void) { return 1; }
+static bool cpu_device_usable(int device_id) { return device_id == 0; }
 
 static void cpu_model_name(char *out, size_t size) {
   snprintf(out, size, "CPU");
@@ -222,6 +223,7 @@ static const zb_backend k_cpu_backend = {
     .name = "cpu",
     .kind = ZB_DEVICE_CPU,
     .device_count = cpu_device_count,
+    .device_usable = cpu_device_usable,
     .device_info = cpu_device_info,
     /* Host memory is handled by the core directly (zb_malloc, memcpy). */
     .run = cpu_run,

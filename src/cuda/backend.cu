@@ -7,7 +7,10 @@
  * NVIDIA driver and no GPU.  Discovery runs once (pthread_once) and never
  * fails: a missing driver, a driver older than the runtime, no device, or
  * only devices older than the architectures this build carries all give
- * zero usable devices plus a reason in words.  Every CUDA call is checked;
+ * zero usable devices plus a reason in words.  Devices keep their CUDA
+ * ordinals (cuda:N is CUDA device N); an unusable one (too old, attributes
+ * unreadable) is left out with its reason and the others are still used
+ * (the table logic is src/cuda/device_table.c).  Every CUDA call is checked;
  * errors become ZB_EDEVICE (out of memory: ZB_ENOMEM) with a message naming
  * the call.  Nothing here aborts or prints.
  *
@@ -29,109 +32,47 @@
 #define ZB_CUDA_ARCHS "unknown"
 #endif
 
-/* At most this many devices are used (more are ignored). */
-#define ZB_CUDA_MAX_DEVICES 64
-
+/* The devices and why each unusable one is left out: filled once from
+ * cudart through zb_cuda_rt_real (the logic is plain C in device_table.c,
+ * tested there with a stubbed runtime). */
 static pthread_once_t zb_cuda_once = PTHREAD_ONCE_INIT;
-static int zb_cuda_count;           /* usable devices: ordinals [0, count) */
-static int zb_cuda_sms[ZB_CUDA_MAX_DEVICES];
-static char zb_cuda_reason[512];
+static zb_cuda_device_table zb_cuda_table;
 
-/* The smallest architecture number in ZB_CUDA_ARCHS ("80-real;90" -> 80);
- * 0 if none can be read. */
-static int zb_cuda_min_arch(void) {
-  const char *s = ZB_CUDA_ARCHS;
-  int best = 0;
-  while (*s) {
-    while (*s && (*s < '0' || *s > '9')) s++;
-    if (!*s) break;
-    int v = 0;
-    while (*s >= '0' && *s <= '9') {
-      if (v < 100000) v = v * 10 + (*s - '0');
-      s++;
-    }
-    if (best == 0 || v < best) best = v;
-    /* skip a suffix such as "-real" up to the next list element */
-    while (*s && *s != ';' && *s != ',' && *s != ' ') s++;
+static int zb_rt_driver_version(int *v) { return (int)cudaDriverGetVersion(v); }
+static int zb_rt_runtime_version(int *v) { return (int)cudaRuntimeGetVersion(v); }
+static int zb_rt_device_count(int *n) { return (int)cudaGetDeviceCount(n); }
+static int zb_rt_device_attribute(int *value, zb_cuda_rt_attr attr, int ordinal) {
+  cudaDeviceAttr a = attr == ZB_CUDA_ATTR_CC_MAJOR   ? cudaDevAttrComputeCapabilityMajor
+                     : attr == ZB_CUDA_ATTR_CC_MINOR ? cudaDevAttrComputeCapabilityMinor
+                                                     : cudaDevAttrMultiProcessorCount;
+  return (int)cudaDeviceGetAttribute(value, a, ordinal);
+}
+static int zb_rt_get_device(int *d) { return (int)cudaGetDevice(d); }
+static int zb_rt_set_device(int d) { return (int)cudaSetDevice(d); }
+static void zb_rt_clear_error(void) { (void)cudaGetLastError(); }
+static zb_cuda_rt_error zb_rt_classify(int code) {
+  switch ((cudaError_t)code) {
+    case cudaSuccess: return ZB_CUDA_RT_OK;
+    case cudaErrorNoDevice: return ZB_CUDA_RT_NO_DEVICE;
+    case cudaErrorInsufficientDriver: return ZB_CUDA_RT_OLD_DRIVER;
+    case cudaErrorDevicesUnavailable: return ZB_CUDA_RT_UNAVAILABLE;
+    default: return ZB_CUDA_RT_OTHER;
   }
-  return best;
+}
+static const char *zb_rt_describe(int code) {
+  /* cudart's strings are static: safe to hand out */
+  return cudaGetErrorString((cudaError_t)code);
 }
 
-static void zb_cuda_version_words(int v, char *buf, size_t n) {
-  snprintf(buf, n, "%d.%d", v / 1000, (v % 1000) / 10);
-}
+extern "C" const zb_cuda_rt zb__cuda_rt_real = {
+    zb_rt_driver_version, zb_rt_runtime_version, zb_rt_device_count,
+    zb_rt_device_attribute, zb_rt_get_device,     zb_rt_set_device,
+    zb_rt_clear_error,    zb_rt_classify,        zb_rt_describe,
+};
 
 static void zb_cuda_probe(void) {
-  int driver = 0, runtime = 0, n = 0;
-  char dv[32], rv[32];
-  zb_cuda_count = 0;
-  zb_cuda_reason[0] = '\0';
-  if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
-  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
-  (void)cudaGetLastError();
-  zb_cuda_version_words(driver, dv, sizeof dv);
-  zb_cuda_version_words(runtime, rv, sizeof rv);
-
-  cudaError_t e = cudaGetDeviceCount(&n);
-  (void)cudaGetLastError();
-  if (e != cudaSuccess || n <= 0) {
-    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    if (driver == 0) {
-      snprintf(zb_cuda_reason, sizeof zb_cuda_reason,
-               "no NVIDIA driver found (libcuda.so not loadable)");
-    } else if (e == cudaErrorInsufficientDriver) {
-      snprintf(zb_cuda_reason, sizeof zb_cuda_reason,
-               "CUDA driver too old for runtime %s (the driver supports CUDA %s)", rv,
-               dv);
-    } else if (e == cudaErrorNoDevice || (e == cudaSuccess && n <= 0)) {
-      if (vis != NULL)
-        snprintf(zb_cuda_reason, sizeof zb_cuda_reason,
-                 "no CUDA device present (CUDA_VISIBLE_DEVICES=\"%s\")", vis);
-      else
-        snprintf(zb_cuda_reason, sizeof zb_cuda_reason, "no CUDA device present");
-    } else if (e == cudaErrorDevicesUnavailable) {
-      snprintf(zb_cuda_reason, sizeof zb_cuda_reason,
-               "CUDA devices are busy or unavailable (exclusive or prohibited compute "
-               "mode)");
-    } else {
-      snprintf(zb_cuda_reason, sizeof zb_cuda_reason,
-               "cudaGetDeviceCount failed: %s (%s; driver CUDA %s, runtime %s)",
-               cudaGetErrorString(e), cudaGetErrorName(e), dv, rv);
-    }
-    return;
-  }
-  if (n > ZB_CUDA_MAX_DEVICES) n = ZB_CUDA_MAX_DEVICES;
-
-  /* Devices are used by ordinal, so the usable ones are the leading devices
-   * whose compute capability this build has code for (machine code or PTX
-   * that can be compiled for it). */
-  int min_arch = zb_cuda_min_arch();
-  int usable = 0;
-  for (int i = 0; i < n; i++) {
-    int major = 0, minor = 0, sms = 0;
-    cudaError_t e1 = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, i);
-    cudaError_t e2 = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, i);
-    cudaError_t e3 = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, i);
-    (void)cudaGetLastError();
-    if (e1 != cudaSuccess || e2 != cudaSuccess || e3 != cudaSuccess) {
-      cudaError_t bad = e1 != cudaSuccess ? e1 : (e2 != cudaSuccess ? e2 : e3);
-      snprintf(zb_cuda_reason, sizeof zb_cuda_reason,
-               "cudaDeviceGetAttribute failed for CUDA device %d: %s", i,
-               cudaGetErrorString(bad));
-      break;
-    }
-    if (min_arch > 0 && major * 10 + minor < min_arch) {
-      snprintf(zb_cuda_reason, sizeof zb_cuda_reason,
-               "CUDA device %d has compute capability %d.%d, older than the "
-               "architectures this build was compiled for (%s)",
-               i, major, minor, ZB_CUDA_ARCHS);
-      break;
-    }
-    zb_cuda_sms[i] = sms > 0 ? sms : 1;
-    usable++;
-  }
-  zb_cuda_count = usable;
-  if (usable > 0) zb_cuda_reason[0] = '\0';
+  zb__cuda_table_probe(&zb__cuda_rt_real, zb__cuda_min_arch(ZB_CUDA_ARCHS), ZB_CUDA_ARCHS,
+                       getenv("CUDA_VISIBLE_DEVICES"), &zb_cuda_table);
 }
 
 static void zb_cuda_init(void) { (void)pthread_once(&zb_cuda_once, zb_cuda_probe); }
@@ -143,12 +84,32 @@ static void zb_cuda_init(void) { (void)pthread_once(&zb_cuda_once, zb_cuda_probe
 
 extern "C" int zb_cuda_device_count(void) {
   zb_cuda_init();
-  return zb_cuda_count;
+  return zb_cuda_table.usable;
+}
+
+extern "C" int zb_cuda_device_total(void) {
+  zb_cuda_init();
+  return zb_cuda_table.present;
+}
+
+extern "C" bool zb_cuda_device_usable(int ordinal) {
+  zb_cuda_init();
+  return zb__cuda_table_usable(&zb_cuda_table, ordinal);
+}
+
+extern "C" const char *zb_cuda_device_left_out_reason(int ordinal) {
+  zb_cuda_init();
+  return zb__cuda_table_why(&zb_cuda_table, ordinal);
+}
+
+extern "C" int zb_cuda_default_device(void) {
+  zb_cuda_init();
+  return zb_cuda_table.first_usable;
 }
 
 extern "C" const char *zb_cuda_unavailable_reason(void) {
   zb_cuda_init();
-  return zb_cuda_reason;
+  return zb_cuda_table.reason;
 }
 
 extern "C" bool zb_cuda_compiled(void) { return true; }
@@ -172,17 +133,14 @@ extern "C" zb_status zb__cuda_check(cudaError_t e, const char *call, int device_
 
 extern "C" zb_status zb__cuda_set_device(int device_id, zb_error *err) {
   zb_cuda_init();
-  if (device_id < 0 || device_id >= zb_cuda_count)
-    return zb_error_set(err, ZB_ENODEVICE, "no CUDA device cuda:%d (%d usable%s%s)",
-                        device_id, zb_cuda_count, zb_cuda_count == 0 ? ": " : "",
-                        zb_cuda_count == 0 ? zb_cuda_reason : "");
+  ZB_RETURN_NOT_OK(zb__cuda_table_check(&zb_cuda_table, device_id, err));
   return zb__cuda_check(cudaSetDevice(device_id), "cudaSetDevice", device_id, err);
 }
 
 extern "C" int zb__cuda_sm_count(int device_id) {
   zb_cuda_init();
-  if (device_id < 0 || device_id >= zb_cuda_count) return 1;
-  return zb_cuda_sms[device_id];
+  if (!zb__cuda_table_usable(&zb_cuda_table, device_id)) return 1;
+  return zb_cuda_table.dev[device_id].sm_count;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -190,6 +148,9 @@ extern "C" int zb__cuda_sm_count(int device_id) {
 /* ------------------------------------------------------------------------ */
 
 static int zb_cuda_backend_device_count(void) { return zb_cuda_device_count(); }
+static bool zb_cuda_backend_device_usable(int device_id) {
+  return zb_cuda_device_usable(device_id);
+}
 
 static zb_status zb_cuda_device_info(int device_id, zb_device_info *out, zb_error *err) {
   zb_cuda_device_guard keep_device;
@@ -394,7 +355,7 @@ static void zb_cuda_free(int device_id, void *ptr) {
   /* Nothing can be reported from here; a failure (the context already torn
    * down at process exit, say) only loses memory the driver reclaims.  The
    * pool was decided by the allocation of ptr. */
-  if (device_id >= 0 && device_id < zb_cuda_device_count()) {
+  if (zb_cuda_device_usable(device_id)) {
     if (cudaSetDevice(device_id) == cudaSuccess) {
       cudaMemPool_t pool = zb_cuda_pool(device_id);
       if (pool != NULL)
@@ -622,8 +583,8 @@ static zb_status zb_cuda_copy_on_device(int device_id, void *dst, const void *sr
 extern "C" zb_status zb_cuda_pointer_device(const void *ptr, zb_device *out, zb_error *err) {
   *out = ZB_CPU;
   zb_cuda_init();
-  if (zb_cuda_count == 0)
-    return zb_error_set(err, ZB_ENODEVICE, "no CUDA device: %s", zb_cuda_reason);
+  if (zb_cuda_table.usable == 0)
+    return zb_error_set(err, ZB_ENODEVICE, "no CUDA device: %s", zb_cuda_table.reason);
   cudaPointerAttributes a;
   memset(&a, 0, sizeof a);
   cudaError_t e = cudaPointerGetAttributes(&a, ptr);
@@ -635,10 +596,10 @@ extern "C" zb_status zb_cuda_pointer_device(const void *ptr, zb_device *out, zb_
   switch (a.type) {
     case cudaMemoryTypeDevice:
     case cudaMemoryTypeManaged:
-      if (a.device < 0 || a.device >= zb_cuda_count)
+      if (!zb__cuda_table_usable(&zb_cuda_table, a.device))
         return zb_error_set(err, ZB_ENODEVICE,
-                            "pointer %p is on CUDA device %d, which zambezi cannot use", ptr,
-                            a.device);
+                            "pointer %p is on CUDA device %d, which zambezi cannot use: %s",
+                            ptr, a.device, zb__cuda_table_why(&zb_cuda_table, a.device));
       out->kind = ZB_DEVICE_CUDA;
       out->id = a.device;
       return ZB_OK;
@@ -697,6 +658,7 @@ static zb_backend zb_cuda_make_backend(void) {
   b.name = "cuda";
   b.kind = ZB_DEVICE_CUDA;
   b.device_count = zb_cuda_backend_device_count;
+  b.device_usable = zb_cuda_backend_device_usable;
   b.device_info = zb_cuda_device_info;
   b.alloc = zb_cuda_alloc;
   b.free = zb_cuda_free;

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "core/internal.h"
+#include "cuda/device_table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +22,9 @@ extern "C" {
  * and the device and quotes cudaGetErrorString.  Clears the runtime's
  * last-error slot so that a later check does not see this error again. */
 zb_status zb__cuda_check(cudaError_t e, const char *call, int device_id, zb_error *err);
+
+/* cudart as device_table.c calls it (src/cuda/backend.cu). */
+extern const zb_cuda_rt zb__cuda_rt_real;
 
 /* The backend's run switch and support table (src/cuda/dispatch.cu). */
 zb_status zb__cuda_run(zb__call *c, zb_error *err);
@@ -279,21 +283,13 @@ static __device__ __forceinline__ void zb__cuda_warp_key_bits(unsigned long long
 /* Puts the calling thread's current CUDA device back as it was when the
  * guard goes out of scope.  The backend makes the data's device current for
  * its work; CuPy or PyTorch code in the same thread must find its own
- * choice unchanged.  Every entry of the backend table holds one. */
+ * choice unchanged.  Every entry of the backend table holds one.  The
+ * logic is zb__cuda_device_save/restore (device_table.c, tested with a
+ * stubbed runtime). */
 struct zb_cuda_device_guard {
-  int prev = -1;
-  zb_cuda_device_guard() {
-    if (cudaGetDevice(&prev) != cudaSuccess) {
-      prev = -1;
-      (void)cudaGetLastError();
-    }
-  }
-  ~zb_cuda_device_guard() {
-    int now = -1;
-    if (prev >= 0 && cudaGetDevice(&now) == cudaSuccess && now != prev)
-      (void)cudaSetDevice(prev);
-    (void)cudaGetLastError();
-  }
+  int prev;
+  zb_cuda_device_guard() : prev(zb__cuda_device_save(&zb__cuda_rt_real)) {}
+  ~zb_cuda_device_guard() { zb__cuda_device_restore(&zb__cuda_rt_real, prev); }
   zb_cuda_device_guard(const zb_cuda_device_guard &) = delete;
   zb_cuda_device_guard &operator=(const zb_cuda_device_guard &) = delete;
 };

@@ -160,7 +160,7 @@ static zb_column *import_tensor(zbpy_state *st, const DLTensor *t,
   zb_device dev = {ZB_DEVICE_CUDA, (int)t->device.device_id};
   bool gpu = (t->device.device_type == kDLCUDA || t->device.device_type == kDLCUDAManaged ||
               t->device.device_type == kDLCUDAHost) &&
-             dev.id >= 0 && dev.id < zb_cuda_device_count();
+             zb_cuda_device_usable(dev.id);
   zb_column *col = NULL;
   zb_error err;
   err.message[0] = '\0';
@@ -360,7 +360,7 @@ static PyObject *py_column_from_cai(PyObject *module, PyObject *obj) {
     int64_t zero = 0;
     DLTensor e = {(void *)&none, {kDLCPU, 0}, 1, dt, &zero, NULL, 0};
     zb_column *empty = NULL, *moved = NULL;
-    zb_device gpu = {ZB_DEVICE_CUDA, 0};
+    zb_device gpu = {ZB_DEVICE_CUDA, zb_cuda_default_device()};
     s = zb_column_import_dlpack(&e, no_release, NULL, &empty, &err);
     if (s == ZB_OK) s = zb_column_to_device(empty, gpu, &moved, &err);
     zb_column_release(empty);

@@ -205,8 +205,9 @@ int zbpy_parse_device(zbpy_state *st, PyObject *obj, zb_device *out) {
     return 0;
   }
   int id = 0;
+  bool any = false; /* plain "cuda": the first usable device */
   if (strcmp(s, "cuda") == 0 || strcmp(s, "gpu") == 0) {
-    id = 0;
+    any = true;
   } else if (strncmp(s, "cuda:", 5) == 0 && s[5] >= '0' && s[5] <= '9') {
     char *end = NULL;
     long v = strtol(s + 5, &end, 10);
@@ -222,9 +223,17 @@ int zbpy_parse_device(zbpy_state *st, PyObject *obj, zb_device *out) {
                  (why != NULL && why[0] != '\0') ? why : "no CUDA device found");
     return -1;
   }
-  if (id >= count) {
-    PyErr_Format(st->DeviceError, "cannot use device '%s': this machine has %d GPU%s", s,
-                 count, count == 1 ? "" : "s");
+  if (any) id = zb_cuda_default_device();
+  if (!zb_cuda_device_usable(id)) {
+    int total = zb_cuda_device_total();
+    if (id < total)
+      PyErr_Format(st->DeviceError, "cannot use device '%s': CUDA device %d is left out: %s",
+                   s, id, zb_cuda_device_left_out_reason(id));
+    else
+      PyErr_Format(st->DeviceError,
+                   "cannot use device '%s': this machine has %d GPU%s (cuda:0 to cuda:%d), "
+                   "%d usable",
+                   s, total, total == 1 ? "" : "s", total - 1, count);
     return -1;
   }
   out->kind = ZB_DEVICE_CUDA;
@@ -423,8 +432,9 @@ static PyObject *py_devices(PyObject *module, PyObject *unused) {
   zbpy_state *st = zbpy_module_state(module);
   PyObject *list = PyList_New(0);
   if (list == NULL) return NULL;
-  int n = zb_cuda_device_count();
+  int n = zb_cuda_device_total();
   for (int i = -1; i < n; i++) {
+    if (i >= 0 && !zb_cuda_device_usable(i)) continue; /* cuda_devices_left_out */
     zb_device dev = i < 0 ? ZB_CPU : (zb_device){ZB_DEVICE_CUDA, i};
     zb_device_info info;
     memset(&info, 0, sizeof info);
@@ -452,6 +462,25 @@ error:
 
 static PyObject *py_cuda_device_count(PyObject *module, PyObject *unused) {
   return PyLong_FromLong(zb_cuda_device_count());
+}
+
+/* [(ordinal, reason)] for each CUDA device the runtime reports that zambezi
+ * leaves out. */
+static PyObject *py_cuda_devices_left_out(PyObject *module, PyObject *unused) {
+  PyObject *list = PyList_New(0);
+  if (list == NULL) return NULL;
+  int n = zb_cuda_device_total();
+  for (int i = 0; i < n; i++) {
+    if (zb_cuda_device_usable(i)) continue;
+    PyObject *t = Py_BuildValue("(is)", i, zb_cuda_device_left_out_reason(i));
+    if (t == NULL || PyList_Append(list, t) < 0) {
+      Py_XDECREF(t);
+      Py_DECREF(list);
+      return NULL;
+    }
+    Py_DECREF(t);
+  }
+  return list;
 }
 
 static PyObject *py_cuda_unavailable_reason(PyObject *module, PyObject *unused) {
@@ -657,6 +686,8 @@ static PyMethodDef module_methods[] = {
      "import_arrow_stream(stream_capsule) -> Table"},
     {"devices", py_devices, METH_NOARGS, "devices() -> list of dicts, the CPU first"},
     {"cuda_device_count", py_cuda_device_count, METH_NOARGS, "Usable CUDA devices."},
+    {"cuda_devices_left_out", py_cuda_devices_left_out, METH_NOARGS,
+     "cuda_devices_left_out() -> [(ordinal, reason)] for the GPUs zambezi cannot use."},
     {"cuda_unavailable_reason", py_cuda_unavailable_reason, METH_NOARGS,
      "Why there are no usable GPUs ('' when there are)."},
     {"build_info", py_build_info, METH_NOARGS,

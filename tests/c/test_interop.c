@@ -261,7 +261,7 @@ ZB_TEST(test_dlpack_import_errors_keep_the_memory_with_the_caller) {
   t.dtype.code = kDLInt;
   t.dtype.bits = 64;
   t.device.device_type = kDLCUDA;
-  t.device.device_id = zb_cuda_device_count(); /* not a usable GPU */
+  t.device.device_id = zb_cuda_device_total(); /* past the last GPU */
   ZB_CHECK_EQ_INT(zb_column_import_dlpack(&t, count_release, NULL, &c, &err), ZB_ENODEVICE);
   t.device.device_type = kDLOpenCL;
   ZB_CHECK_EQ_INT(zb_column_import_dlpack(&t, count_release, NULL, &c, &err), ZB_ENOTSUP);

@@ -49,3 +49,34 @@ def test_doctor_lines():
         assert "GPUs:            none -- " + zb._core.cuda_unavailable_reason() in text
     else:
         assert "GPU cuda:0" in text
+
+
+def test_doctor_names_gpus_left_out(monkeypatch):
+    # A machine whose CUDA device 1 is too old for the build: doctor names it
+    # and why, and still lists the usable ones (here: whatever this machine has).
+    reason = ("compute capability 6.1 is older than the architectures this build "
+              "was compiled for (80;90)")
+    monkeypatch.setattr(zb._core, "cuda_devices_left_out", lambda: [(1, reason)])
+    out = io.StringIO()
+    assert run_doctor(out=out) == 0
+    assert f"GPU cuda:1 left out: {reason}" in out.getvalue()
+
+
+def test_doctor_and_devices_agree_with_left_out():
+    left = zb._core.cuda_devices_left_out()
+    assert all(isinstance(o, int) and isinstance(w, str) and w for o, w in left)
+    gpu_ids = [d["id"] for d in zb.devices() if d["kind"] == "cuda"]
+    assert len(gpu_ids) == zb._core.cuda_device_count()
+    assert not set(gpu_ids) & {o for o, _ in left}
+    out = io.StringIO()
+    run_doctor(out=out)
+    for o, w in left:
+        assert f"GPU cuda:{o} left out: {w}" in out.getvalue()
+
+
+def test_unusable_cuda_ordinal_is_a_device_error():
+    # cuda:N names CUDA device N; one past the last is refused by name.
+    n = len(zb._core.cuda_devices_left_out()) + zb._core.cuda_device_count()
+    df = zb.DataFrame({"a": [1, 2, 3]})
+    with pytest.raises(zb.DeviceError, match=f"cuda:{n}"):
+        df.to(f"cuda:{n}")
