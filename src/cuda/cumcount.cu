@@ -35,19 +35,28 @@ __global__ void __launch_bounds__(ZB_CC_THREADS)
   for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w * 32 < n;
        w += (int64_t)gridDim.x * blockDim.x / 32) {
     const int64_t i = w * 32 + lane;
-    bool ok = false;
+    bool ok = false, counted = false;
+    int64_t g = 0;
     if (i < n) {
       ok = valid == NULL || zb__cuda_bit(valid, off + i);
-      const int64_t g = ids[off + i];
+      g = ids[off + i];
       uint64_t key = (uint64_t)n_groups;
       if (ok && (g < 0 || g >= n_groups)) {
         atomicMin(bad, (unsigned long long)i);
       } else if (ok) {
-        atomicAdd(&counts[g], 1ull);
+        counted = true;
         key = (uint64_t)g;
       }
       keys[i] = key;
       rows[i] = i;
+    }
+    /* Lanes with the same group add once: the lowest of them adds how many
+     * they are (few groups, or sorted ids, would otherwise queue up to 32
+     * atomics on one address). */
+    const unsigned adders = __ballot_sync(0xffffffffu, counted);
+    if (counted) {
+      const unsigned peers = __match_any_sync(adders, (unsigned long long)g);
+      if (lane == __ffs(peers) - 1) atomicAdd(&counts[g], (unsigned long long)__popc(peers));
     }
     const unsigned vb = __ballot_sync(0xffffffffu, ok);
     if (lane == 0 && valid_out != NULL) valid_out[w] = vb;

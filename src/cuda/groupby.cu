@@ -813,19 +813,27 @@ zb_status zb_gb_pass(const zb_gb_groups *g, zb_gb_acc *a, int kind, const zb_col
  * group with a missing value when those count). */
 
 /* keys[i] = the value's order key at sorted position i (0 without one),
- * vals[i] = i; cnt[g + 1] += 1 per value of group g. */
+ * vals[i] = i; cnt[g + 1] += the values of group g.  Positions are in group
+ * order, so a warp's equal groups are neighbours: a segmented warp sum and
+ * one atomic per group run, not one per row on the same address. */
 __global__ void __launch_bounds__(ZB_GB_THREADS)
     zb_gb_qkey_kernel(zb_gb_acc a, unsigned long long *__restrict__ keys,
                       int64_t *__restrict__ vals, unsigned long long *__restrict__ cnt,
                       unsigned long long *__restrict__ miss) {
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;
-       i += (int64_t)gridDim.x * blockDim.x) {
-    const int64_t r = a.perm[i], g = a.gid[i];
+  const int lane = (int)(threadIdx.x & 31u);
+  ZB_GB_FOR_WARP_POSITIONS(i, lane, a.n) {
+    long long g;
+    int64_t r;
+    zb_gb_at(a, i, &g, &r);
     const bool p = g >= 0 && zb_gb_present(a, r);
-    keys[i] = p ? zb_gb_order_key(a, r) : 0ull;
-    vals[i] = i;
-    if (p) atomicAdd(&cnt[g + 1], 1ull);
+    if (i < a.n) {
+      keys[i] = p ? zb_gb_order_key(a, r) : 0ull;
+      vals[i] = i;
+    }
     if (!p && g >= 0 && miss != NULL) miss[g] = 1; /* any writer writes 1 */
+    const unsigned long long c = zb_warp_seg(p ? 1ull : 0ull, g, lane, zb_op_add());
+    const long long next = __shfl_down_sync(ZB_GB_FULL, g, 1);
+    if ((lane == 31 || next != g) && g >= 0 && c != 0) atomicAdd(&cnt[g + 1], c);
   }
 }
 
