@@ -124,6 +124,16 @@ zb_status zb__cuda_sort_pairs(int device_id, int key_width, zb_buffer *const key
                               zb_buffer *const vals[2], int *cur, int64_t n, int begin_bit,
                               int end_bit, zb_buffer **temp, size_t *temp_have, zb_error *err);
 
+/* The bits in which the 64-bit keys[0, n) differ, as the radix sort's
+ * [*begin_bit, *end_bit) (the lowest and one past the highest bit where not
+ * all keys agree; both 0 when every key is the same, so that the sort does
+ * nothing).  The bits outside are equal in every key, so sorting only
+ * these gives the same stable order as all 64 -- in fewer passes (values
+ * of a narrow range, small integers, doubles of one sign and exponent).
+ * One reduction kernel, then a 24-byte read (waits for the stream). */
+zb_status zb__cuda_key_varying_bits(int device_id, const uint64_t *keys, int64_t n,
+                                    int *begin_bit, int *end_bit, zb_error *err);
+
 /* A string key over one or two sources: row r < n_a is row r of source 0,
  * row r >= n_a row r - n_a of source 1 (n_a = INT64_MAX: one source).
  * offs: the offsets from the column's row offset on; valid: NULL or the

@@ -975,8 +975,13 @@ zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique,
         (unsigned long long *)cnt->data, miss != NULL ? (unsigned long long *)miss->data : NULL);
     st = zb__cuda_launched("group-by quantile (value keys)", dev, err);
   }
+  int begin_bit = 0, end_bit = 0; /* only the bits the value keys differ in */
   if (st == ZB_OK)
-    st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, 0, 64, &temp, &temp_have, err);
+    st = zb__cuda_key_varying_bits(dev, (const uint64_t *)keys[0]->data, n, &begin_bit, &end_bit,
+                                   err);
+  if (st == ZB_OK)
+    st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, begin_bit, end_bit, &temp, &temp_have,
+                             err);
   if (st == ZB_OK && n > 0) {
     zb_gb_qgroup_kernel<<<ZB_GB_GRID(dev, n)>>>(a, (const int64_t *)vals[cur]->data,
                                                 (unsigned long long *)keys[0]->data);

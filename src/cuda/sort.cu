@@ -123,6 +123,20 @@ __global__ void __launch_bounds__(ZB_SORT_THREADS)
   zb__cuda_warp_key_bits(o, a, miss, acc);
 }
 
+/* acc[0] |= every key of keys[0, n), acc[1] &= every key. */
+__global__ void __launch_bounds__(ZB_SORT_THREADS)
+    zb_key_range_kernel(const uint64_t *__restrict__ keys, int64_t n,
+                        unsigned long long *__restrict__ acc) {
+  unsigned long long o = 0, a = ~0ull;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const unsigned long long k = keys[i];
+    o |= k;
+    a &= k;
+  }
+  zb__cuda_warp_key_bits(o, a, 0ull, acc);
+}
+
 /* flags[i] = miss_flag where row perm[i] is missing, else 1 - miss_flag. */
 template <typename UK>
 __global__ void __launch_bounds__(ZB_SORT_THREADS)
@@ -323,6 +337,29 @@ extern "C" zb_status zb__cuda_sort_pairs(int device_id, int key_width, zb_buffer
   *cur = s.cur;
   *temp = s.temp;
   *temp_have = s.temp_have;
+  return st;
+}
+
+extern "C" zb_status zb__cuda_key_varying_bits(int device_id, const uint64_t *keys, int64_t n,
+                                               int *begin_bit, int *end_bit, zb_error *err) {
+  *begin_bit = 0;
+  *end_bit = 0;
+  if (n < 2) return ZB_OK;
+  unsigned long long h[3] = {0ull, ~0ull, 0ull};
+  zb_buffer *acc = NULL;
+  ZB_RETURN_NOT_OK(zb__cuda_upload(device_id, h, sizeof h, &acc, err));
+  zb_key_range_kernel<<<zb__cuda_blocks(device_id, n, ZB_SORT_THREADS), ZB_SORT_THREADS>>>(
+      keys, n, (unsigned long long *)acc->data);
+  zb_status st = zb__cuda_launched("key bits", device_id, err);
+  if (st == ZB_OK)
+    st = zb__cuda_read(device_id, h, acc->data, sizeof h, "cudaMemcpy of the keys' varying bits",
+                       err);
+  zb_buffer_release(acc);
+  const unsigned long long diff = h[0] ^ h[1];
+  if (st == ZB_OK && diff != 0) {
+    *begin_bit = __builtin_ctzll(diff);
+    *end_bit = 64 - __builtin_clzll(diff);
+  }
   return st;
 }
 

@@ -335,8 +335,13 @@ zb_status zb_quantiles(const zb_column *col, int64_t n_q, const double *q, bool 
     }
     if (st == ZB_OK) st = zb__cuda_launched("quantile (keys)", dev, err);
   }
+  int begin_bit = 0, end_bit = 0; /* only the bits the keys differ in */
   if (st == ZB_OK)
-    st = zb__cuda_sort_pairs(dev, 8, keys, rows, &cur, n, 0, 64, &temp, &temp_have, err);
+    st = zb__cuda_key_varying_bits(dev, (const uint64_t *)keys[0]->data, n, &begin_bit, &end_bit,
+                                   err);
+  if (st == ZB_OK)
+    st = zb__cuda_sort_pairs(dev, 8, keys, rows, &cur, n, begin_bit, end_bit, &temp, &temp_have,
+                             err);
   if (st == ZB_OK && cnt < n) { /* missing rows last, the rest in value order */
     switch (col->type) {
 #define ZB_QFLAG(ID, T, NAME, U)                                                         \
