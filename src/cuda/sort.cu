@@ -29,10 +29,16 @@
  * the column's type is a runtime switch uniform across the grid.  Counts
  * are 64-bit (CUB's 64-bit offsets).
  *
- * A string key's pass is CUB's stable merge sort of the permutation with a
- * comparison that reads the two rows' bytes (unsigned, byte by byte; a
- * prefix sorts first, as on the CPU) and places missing rows first or last
- * -- one comparison-sort instantiation.
+ * A string key's pass (zb__cuda_sort_by_strings) compares bytes only where
+ * it must: each row's first 8 bytes, big-endian and zero padded (inverted
+ * for descending; a missing row 0 or ~0), are radix-sorted with the row on
+ * the bits that vary -- a prefix orders as the bytes do, ties aside.  Runs
+ * of equal prefixes are numbered (a boundary flag, a scan); when there are
+ * ties, CUB's stable merge sort orders the positions by (run, bytes), so a
+ * comparison across runs is one integer compare and bytes are read only
+ * within a tied run (unsigned, byte by byte; a prefix sorts first, as on
+ * the CPU; missing rows first or last).  No ties: no merge sort.  Scratch:
+ * four n-row 8-byte buffers besides CUB's.
  */
 #define CCCL_DISABLE_NVTX
 #include <cub/device/device_merge_sort.cuh>
@@ -243,6 +249,69 @@ struct zb_string_less {
   }
 };
 
+/* A string row's 8-byte sort key: its first 8 bytes, big-endian, zero
+ * padded (a prefix sorts no later than the strings it starts, so keys order
+ * as the bytes do, ties aside), inverted for descending; a missing row 0 or
+ * ~0 for first or last (its ties are settled by the full comparison). */
+__device__ __forceinline__ unsigned long long zb_str_prefix_key(const zb_string_less &l,
+                                                                int64_t r) {
+  const int side = r >= l.s.n_a ? 1 : 0;
+  if (side) r -= l.s.n_a;
+  if (l.missing(side, r)) return l.nulls_first ? 0ull : ~0ull;
+  const int64_t *o = l.s.offs[side];
+  const int64_t b = o[r], len = o[r + 1] - b;
+  unsigned long long k = 0;
+  for (int t = 0; t < 8; t++)
+    k = (k << 8) | (t < len ? (unsigned long long)l.s.chars[side][b + t] : 0ull);
+  return l.asc ? k : ~k;
+}
+
+/* keys[i] = the prefix key of row rows[i], vals[i] = rows[i]. */
+__global__ void __launch_bounds__(ZB_SORT_THREADS)
+    zb_str_prefix_kernel(zb_string_less l, const int64_t *__restrict__ rows, int64_t n,
+                         unsigned long long *__restrict__ keys, int64_t *__restrict__ vals) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t r = rows[i];
+    keys[i] = zb_str_prefix_key(l, r);
+    vals[i] = r;
+  }
+}
+
+/* bound[i] = 1 where the prefix key of rows[i + 1] differs from that of
+ * rows[i] (rows sorted by prefix key), else 0; pos[i] = i. */
+__global__ void __launch_bounds__(ZB_SORT_THREADS)
+    zb_str_bounds_kernel(zb_string_less l, const int64_t *__restrict__ rows, int64_t n,
+                         int64_t *__restrict__ bound, int64_t *__restrict__ pos) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    bound[i] =
+        i + 1 < n && zb_str_prefix_key(l, rows[i + 1]) != zb_str_prefix_key(l, rows[i]) ? 1 : 0;
+    pos[i] = i;
+  }
+}
+
+/* Order of positions of the prefix-sorted rows: by run of equal prefix
+ * keys (run[]), then, within a run, by the full bytes. */
+struct zb_run_string_less {
+  zb_string_less less;
+  const int64_t *run, *rows;
+  __device__ __forceinline__ bool operator()(int64_t a, int64_t b) const {
+    const int64_t ra = run[a], rb = run[b];
+    if (ra != rb) return ra < rb;
+    return less(rows[a], rows[b]);
+  }
+};
+
+/* out[j] = rows[pos[j]]. */
+__global__ void __launch_bounds__(ZB_SORT_THREADS)
+    zb_gather_rows_kernel(const int64_t *__restrict__ rows, const int64_t *__restrict__ pos,
+                          int64_t n, int64_t *__restrict__ out) {
+  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += (int64_t)gridDim.x * blockDim.x)
+    out[j] = rows[pos[j]];
+}
+
 /* Sort s's permutation stably by the string column col. */
 zb_status zb_sort_strings(zb_sorter *s, const zb_column *col, bool asc, bool nulls_first,
                           zb_error *err) {
@@ -372,14 +441,70 @@ extern "C" zb_status zb__cuda_sort_by_strings(int device_id, int64_t *rows, int6
   less.s = *sides;
   less.asc = ascending;
   less.nulls_first = nulls_first;
-  size_t need = 0;
-  ZB_RETURN_NOT_OK(zb__cuda_check(
-      cub::DeviceMergeSort::StableSortKeys(NULL, need, rows, n, less),
-      "cub::DeviceMergeSort::StableSortKeys (size query)", device_id, err));
-  ZB_RETURN_NOT_OK(zb__cuda_scratch(device_id, need, temp, temp_have, err));
-  return zb__cuda_check(
-      cub::DeviceMergeSort::StableSortKeys((*temp)->data, *temp_have, rows, n, less),
-      "cub::DeviceMergeSort::StableSortKeys", device_id, err);
+  const int dev = device_id;
+  const unsigned blocks = zb__cuda_blocks(dev, n, ZB_SORT_THREADS);
+  zb_buffer *keys[2] = {NULL, NULL}, *vals[2] = {NULL, NULL};
+  int cur = 0, begin_bit = 0, end_bit = 0;
+  zb_status st = ZB_OK;
+  for (int k = 0; k < 2 && st == ZB_OK; k++) {
+    st = zb__cuda_buffer(dev, n * 8, &keys[k], err);
+    if (st == ZB_OK) st = zb__cuda_buffer(dev, n * 8, &vals[k], err);
+  }
+  /* 1. radix sort (prefix key, row) on the prefix bits that vary */
+  if (st == ZB_OK) {
+    zb_str_prefix_kernel<<<blocks, ZB_SORT_THREADS>>>(less, rows, n,
+                                                     (unsigned long long *)keys[0]->data,
+                                                     (int64_t *)vals[0]->data);
+    st = zb__cuda_launched("string sort (prefix keys)", dev, err);
+  }
+  if (st == ZB_OK)
+    st = zb__cuda_key_varying_bits(dev, (const uint64_t *)keys[0]->data, n, &begin_bit,
+                                   &end_bit, err);
+  if (st == ZB_OK)
+    st = zb__cuda_sort_pairs(dev, 8, keys, vals, &cur, n, begin_bit, end_bit, temp, temp_have,
+                             err);
+  /* 2. number the runs of equal prefix keys (the keys buffers are free) */
+  const int64_t *sorted = vals[cur] != NULL ? (const int64_t *)vals[cur]->data : NULL;
+  int64_t *run = keys[0] != NULL ? (int64_t *)keys[0]->data : NULL;
+  int64_t *pos = keys[1] != NULL ? (int64_t *)keys[1]->data : NULL;
+  if (st == ZB_OK) {
+    zb_str_bounds_kernel<<<blocks, ZB_SORT_THREADS>>>(less, sorted, n, run, pos);
+    st = zb__cuda_launched("string sort (prefix runs)", dev, err);
+  }
+  if (st == ZB_OK) st = zb__cuda_exclusive_sum(dev, run, n, err);
+  int64_t runs_less_one = 0;
+  if (st == ZB_OK)
+    st = zb__cuda_read(dev, &runs_less_one, run + n - 1, 8, "cudaMemcpy of the prefix runs",
+                       err);
+  /* 3. rows tied on their prefix: stable merge sort of the positions by
+   * (run, bytes) -- bytes are compared only within a run */
+  if (st == ZB_OK && runs_less_one < n - 1) {
+    zb_run_string_less rl;
+    rl.less = less;
+    rl.run = run;
+    rl.rows = sorted;
+    size_t need = 0;
+    st = zb__cuda_check(cub::DeviceMergeSort::StableSortKeys(NULL, need, pos, n, rl),
+                        "cub::DeviceMergeSort::StableSortKeys (size query)", dev, err);
+    if (st == ZB_OK) st = zb__cuda_scratch(dev, need, temp, temp_have, err);
+    if (st == ZB_OK)
+      st = zb__cuda_check(
+          cub::DeviceMergeSort::StableSortKeys((*temp)->data, *temp_have, pos, n, rl),
+          "cub::DeviceMergeSort::StableSortKeys", dev, err);
+    if (st == ZB_OK) {
+      zb_gather_rows_kernel<<<blocks, ZB_SORT_THREADS>>>(sorted, pos, n, rows);
+      st = zb__cuda_launched("string sort (gather)", dev, err);
+    }
+  } else if (st == ZB_OK) { /* every prefix distinct: the radix order is the order */
+    st = zb__cuda_check(cudaMemcpyAsync(rows, sorted, (size_t)n * 8, cudaMemcpyDeviceToDevice, 0),
+                        "cudaMemcpyAsync (sorted rows)", dev, err);
+  }
+  /* freed in stream order, after the work queued above */
+  for (int k = 0; k < 2; k++) {
+    zb_buffer_release(keys[k]);
+    zb_buffer_release(vals[k]);
+  }
+  return st;
 }
 
 extern "C" zb_status zb__cuda_sort_indices(const zb_table *t, int64_t n_keys,
