@@ -265,6 +265,8 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
   int64_t n = c->length, nm = zb__morsels(n);
   int nw = zb_get_num_threads();
   if (max_groups > INT32_MAX / 2) max_groups = INT32_MAX / 2;
+  int64_t test_cap = __atomic_load_n(&zb__test_max_codes, __ATOMIC_RELAXED);
+  if (test_cap > 0 && max_groups > test_cap) max_groups = test_cap;
   sc_job j;
   memset(&j, 0, sizeof j);
   j.c = c;
