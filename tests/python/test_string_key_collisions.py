@@ -65,6 +65,25 @@ def test_groupby_one_key(setting, kind, card):
                                pdf.groupby("k", sort=sort, dropna=dropna).size(), what)
 
 
+@pytest.mark.parametrize("card", [300, N])
+@pytest.mark.parametrize("kind", ["short", "long", "middle"])
+@pytest.mark.parametrize("setting", SETTINGS, ids=IDS)
+def test_groupby_one_key_without_nulls(setting, kind, card):
+    # no nulls: past the codes, the partitioned grouping's ids are the groups
+    rng = np.random.default_rng(card + 3 * len(kind))
+    pdf = pd.DataFrame({"k": _keys(N, card, rng, kind, 0.0), "v": rng.random(N),
+                        "i": rng.integers(-5, 5, N)})
+    z = zb.from_pandas(pdf)
+    spec = {"v": ["sum", "min", "count"], "i": ["last", "nunique"]}
+    _hook(setting)
+    for sort in (True, False):
+        what = f"{kind} card={card} sort={sort}"
+        exp = pdf.groupby("k", sort=sort).agg(spec)
+        assert_frame_like(z.groupby("k", sort=sort).agg(spec), exp, what, **SUM_TOL)
+        assert_series_like(z.groupby("k", sort=sort)["v"].cumsum(),
+                           pdf.groupby("k", sort=sort)["v"].cumsum(), what, **SUM_TOL)
+
+
 @pytest.mark.parametrize("setting", SETTINGS, ids=IDS)
 def test_groupby_two_keys_and_mixed(setting):
     rng = np.random.default_rng(23)
