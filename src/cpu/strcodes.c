@@ -14,7 +14,10 @@
  * (one insert per distinct string per worker, no per-row work) into a
  * global table, the groups are numbered by first row (first appearance:
  * the order the hash table and pandas give) or by their strings (sorted),
- * and a second parallel pass maps local ids to those codes.
+ * and a second parallel pass maps local ids to those codes (skipped when
+ * every worker's local ids already are the codes: one worker, or workers
+ * that met the strings in the same order).  A worker's table stays sparse
+ * (load 1/8) while small, so few distinct strings cost one probe a row.
  *
  * Many distinct strings make private tables a poor fit (every worker would
  * hold most keys and the merge would redo the work), so a worker whose
