@@ -167,6 +167,16 @@ ZB_API void zb_alloc_trim(void);
  * fired (0 if it had fired or was disabled). */
 ZB_API int64_t zb_alloc_fail_after(int64_t n);
 
+/* Test hook for the string key paths (group-by, unique, duplicated, isin,
+ * joins): hash_bits in [0, 63] narrows every string hash to that many bits
+ * (2^hash_bits distinct values, so distinct strings collide and every
+ * probe-and-compare path runs); 64 or more, or negative, restores full
+ * hashes.  max_codes > 0 caps the distinct strings the dense string codes
+ * may hold before falling back to partitioned hashing (0 restores the
+ * default).  Process-wide; not for concurrent use with other work.
+ * Results must not change under any setting: only speed does. */
+ZB_API void zb_test_string_keys(int hash_bits, int64_t max_codes);
+
 /* The host memory limit in bytes (0: none): an allocation that would take
  * the live host blocks past it fails (NULL; ZB_ENOMEM from operations).
  * The default is ZAMBEZI_MEMORY_LIMIT, else 90% of zb_memory_total(). */

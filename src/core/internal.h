@@ -247,6 +247,20 @@ char *zb__strdup(const char *s);
 /* The memory limit to start with (memory_limit.c). */
 int64_t zb__memory_limit_default(void);
 
+/* zb_test_string_keys's settings (testhooks.c): the bits string hashes
+ * keep (64: all) and the cap on dense string codes (0: none). */
+extern int zb__test_hash_bits;
+extern int64_t zb__test_max_codes;
+
+/* h narrowed to zb__test_hash_bits bits (spread over the word, bit 0 kept:
+ * the string keys' long/short flag); h itself with the default setting. */
+static inline uint64_t zb__test_narrow_hash(uint64_t h) {
+  int bits = __atomic_load_n(&zb__test_hash_bits, __ATOMIC_RELAXED);
+  if (__builtin_expect(bits >= 64, 1)) return h;
+  uint64_t v = (h >> 1) & ((UINT64_C(1) << bits) - 1);
+  return ((v * UINT64_C(0x9e3779b97f4a7c15)) & ~UINT64_C(1)) | (h & 1);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -1039,6 +1039,19 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
     int64_t ng = 0;
     st = zb__string_codes_column(keys[c], sort, ZB_STRING_CODES_MAX_GROUPS, &codes, NULL, &ng,
                                  err);
+    if (st == ZB_OK && codes == NULL && n_keys == 1 && keys[c]->null_count == 0) {
+      /* one string key without nulls: the partitioned grouping's ids and
+       * first rows are the groups (first appearance), not keys to group
+       * again; sorted by the strings when asked */
+      g->n_rows = n;
+      g->gid = (int64_t *)alloc_n(n, sizeof(int64_t));
+      st = g->gid == NULL ? nomem(err, "group ids", n)
+                          : zb__string_group_rows(keys[c], false, g->gid, &g->first,
+                                                  &g->n_groups, err);
+      if (st == ZB_OK && sort) st = apply_sort((const zb_column *const *)keys, 1, g, err);
+      if (st != ZB_OK) zb__grouping_reset(g);
+      goto done;
+    }
     if (st == ZB_OK && codes == NULL) {
       int64_t *f = NULL;
       st = zb_column_new(ZB_INT64, n, keys[c]->null_count > 0, 0, &codes, err);

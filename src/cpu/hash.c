@@ -48,7 +48,7 @@ uint64_t zb__hash_bytes(const void *p, int64_t len) {
     memcpy(&w, s + i, (size_t)(len - i));
     h = rotl64(h ^ (w * UINT64_C(0x87c37b91114253d5)), 31) * UINT64_C(0x4cf5ad432745937f);
   }
-  return mix64(h);
+  return zb__test_narrow_hash(mix64(h));
 }
 
 static inline uint64_t hash_value(uint64_t norm) {

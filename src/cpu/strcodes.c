@@ -14,7 +14,10 @@
  * (one insert per distinct string per worker, no per-row work) into a
  * global table, the groups are numbered by first row (first appearance:
  * the order the hash table and pandas give) or by their strings (sorted),
- * and a second parallel pass maps local ids to those codes.
+ * and a second parallel pass maps local ids to those codes (skipped when
+ * every worker's local ids already are the codes: one worker, or workers
+ * that met the strings in the same order).  A worker's table stays sparse
+ * (load 1/8) while small, so few distinct strings cost one probe a row.
  *
  * Many distinct strings make private tables a poor fit (every worker would
  * hold most keys and the merge would redo the work), so a worker whose
@@ -47,6 +50,17 @@ typedef struct sc_entry {
  * 8 bytes. */
 static inline int64_t sc_tail_bytes(int64_t len) { return ZB_MAX(len - 16, (int64_t)8); }
 
+/* Slots of a table: an int32 entry index each (-1: empty), a power of two.
+ * Few distinct strings (the usual group-by key) keep the table sparse,
+ * load at most 1/8 up to SC_SPARSE_SLOTS slots (64 KiB: it stays in the
+ * core's cache), so a probe nearly always ends at its first slot; past
+ * that the load goes up to 1/2, as the memory of many keys asks. */
+#define SC_SPARSE_SLOTS ((int64_t)1 << 14)
+
+static inline int64_t sc_limit(int64_t cap) {
+  return cap < SC_SPARSE_SLOTS ? cap / 8 : cap / 2;
+}
+
 typedef struct sc_table {
   int32_t *slots; /* cap entries, -1: empty */
   int64_t cap;
@@ -66,12 +80,13 @@ static void sc_reset(sc_table *t) {
   memset(t, 0, sizeof *t);
 }
 
+/* An empty table with room for `expected` strings before it grows. */
 static bool sc_init(sc_table *t, int64_t expected) {
   memset(t, 0, sizeof *t);
   int64_t cap = 64;
-  while (cap < 2 * expected) cap *= 2;
+  while (sc_limit(cap) < expected) cap *= 2;
   t->cap = cap;
-  t->ent_cap = cap / 2;
+  t->ent_cap = ZB_MAX(expected, (int64_t)16);
   t->slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
   t->ent = (sc_entry *)zb_malloc((size_t)t->ent_cap * sizeof(sc_entry));
   t->rows = (int64_t *)zb_malloc((size_t)t->ent_cap * sizeof(int64_t));
@@ -83,35 +98,41 @@ static bool sc_init(sc_table *t, int64_t expected) {
   return true;
 }
 
-/* Double the table (load stays <= 1/2). */
-static bool sc_grow(sc_table *t) {
-  int64_t cap = t->cap * 2;
-  int32_t *slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
-  sc_entry *ent = (sc_entry *)zb_malloc((size_t)(cap / 2) * sizeof(sc_entry));
-  int64_t *rows = (int64_t *)zb_malloc((size_t)(cap / 2) * sizeof(int64_t));
-  if (slots == NULL || ent == NULL || rows == NULL) {
-    zb_free(slots);
+/* Double the entries' room. */
+static bool sc_grow_entries(sc_table *t) {
+  int64_t ec = t->ent_cap * 2;
+  sc_entry *ent = (sc_entry *)zb_malloc((size_t)ec * sizeof(sc_entry));
+  int64_t *rows = (int64_t *)zb_malloc((size_t)ec * sizeof(int64_t));
+  if (ent == NULL || rows == NULL) {
     zb_free(ent);
     zb_free(rows);
     return false;
   }
-  memset(slots, 0xff, (size_t)cap * sizeof(int32_t));
   memcpy(ent, t->ent, (size_t)t->n * sizeof(sc_entry));
   memcpy(rows, t->rows, (size_t)t->n * sizeof(int64_t));
+  zb_free(t->ent);
+  zb_free(t->rows);
+  t->ent = ent;
+  t->rows = rows;
+  t->ent_cap = ec;
+  return true;
+}
+
+/* Double the slots (rehashing the entries). */
+static bool sc_grow(sc_table *t) {
+  int64_t cap = t->cap * 2;
+  int32_t *slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
+  if (slots == NULL) return false;
+  memset(slots, 0xff, (size_t)cap * sizeof(int32_t));
   uint64_t mask = (uint64_t)cap - 1;
   for (int64_t i = 0; i < t->n; i++) {
-    uint64_t at = (ent[i].h >> 20) & mask;
+    uint64_t at = (t->ent[i].h >> 20) & mask;
     while (slots[at] >= 0) at = (at + 1) & mask;
     slots[at] = (int32_t)i;
   }
   zb_free(t->slots);
-  zb_free(t->ent);
-  zb_free(t->rows);
   t->slots = slots;
-  t->ent = ent;
-  t->rows = rows;
   t->cap = cap;
-  t->ent_cap = cap / 2;
   return true;
 }
 
@@ -171,7 +192,8 @@ static inline int64_t sc_find_insert(sc_table *t, uint64_t w0, uint64_t w1, uint
   uint64_t at, mask;
   int64_t found = sc_lookup(t, w0, w1, h, p, len, &at);
   if (found >= 0) return found;
-  if (t->n == t->ent_cap) {
+  if (t->n == t->ent_cap && !sc_grow_entries(t)) return -1;
+  if (t->n >= sc_limit(t->cap)) {
     if (!sc_grow(t)) return -1;
     mask = (uint64_t)t->cap - 1;
     at = (h >> 20) & mask;
@@ -207,7 +229,7 @@ static void sc_morsel(void *ctx, int64_t task, int worker) {
   if (__atomic_load_n(&j->overflow, __ATOMIC_RELAXED)) return;
   const zb_column *c = j->c;
   sc_table *t = &j->tab[worker];
-  if (t->slots == NULL && !sc_init(t, 256)) {
+  if (t->slots == NULL && !sc_init(t, 64)) {
     t->failed = true;
     __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
     return;
@@ -265,6 +287,8 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
   int64_t n = c->length, nm = zb__morsels(n);
   int nw = zb_get_num_threads();
   if (max_groups > INT32_MAX / 2) max_groups = INT32_MAX / 2;
+  int64_t test_cap = __atomic_load_n(&zb__test_max_codes, __ATOMIC_RELAXED);
+  if (test_cap > 0 && max_groups > test_cap) max_groups = test_cap;
   sc_job j;
   memset(&j, 0, sizeof j);
   j.c = c;
@@ -344,10 +368,18 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
     (*first)[k] = gfirst[idx[k]];
     gfirst[idx[k]] = k; /* gfirst now: global group -> code */
   }
-  for (int64_t i = 0; i < total; i++) fmap[i] = gfirst[fmap[i]];
+  /* When every worker's local ids already are the codes (one worker met
+   * the strings in first-appearance order, or all met them in the same
+   * order), the rows hold their codes: no second pass. */
+  bool final = true;
+  for (int w = 0; w < nw; w++)
+    for (int64_t i = foff[w]; i < foff[w + 1]; i++) {
+      fmap[i] = gfirst[fmap[i]];
+      final &= fmap[i] == i - foff[w];
+    }
   j.fmap = fmap;
   j.foff = foff;
-  if (n > 0) {
+  if (n > 0 && !final) {
     st = zb_parallel_for(nm, sc_remap, &j, err);
     if (st != ZB_OK) goto done;
   }

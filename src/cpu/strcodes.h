@@ -104,8 +104,8 @@ static inline void zb__skey_words(const char *p, int64_t len, const char *end, u
 static inline void zb__skey(const char *p, int64_t len, const char *end, uint64_t *w0,
                             uint64_t *w1, uint64_t *h) {
   zb__skey_words(p, len, end, w0, w1);
-  *h = len <= 15 ? zb__skey_mix(*w0, *w1) & ~UINT64_C(1)
-                 : zb__skey_long_hash(p, len, *w0, *w1) | 1;
+  *h = zb__test_narrow_hash(len <= 15 ? zb__skey_mix(*w0, *w1) & ~UINT64_C(1)
+                                      : zb__skey_long_hash(p, len, *w0, *w1) | 1);
 }
 
 /* Distinct strings a caller should let zb__string_codes find before it

@@ -542,6 +542,27 @@ static PyObject *py_alloc_fail_after(PyObject *module, PyObject *arg) {
   return PyLong_FromLongLong(zb_alloc_fail_after(n));
 }
 
+static PyObject *py_test_string_keys(PyObject *module, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"hash_bits", "max_codes", NULL};
+  int hash_bits = 64;
+  long long max_codes = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|iL:test_string_keys", kwlist, &hash_bits,
+                                   &max_codes))
+    return NULL;
+  if (hash_bits < 0 || hash_bits > 64) {
+    PyErr_Format(PyExc_ValueError, "test_string_keys: hash_bits must be in [0, 64], got %d",
+                 hash_bits);
+    return NULL;
+  }
+  if (max_codes < 0) {
+    PyErr_Format(PyExc_ValueError, "test_string_keys: max_codes must be >= 0, got %lld",
+                 max_codes);
+    return NULL;
+  }
+  zb_test_string_keys(hash_bits, (int64_t)max_codes);
+  Py_RETURN_NONE;
+}
+
 static PyObject *py_get_num_threads(PyObject *module, PyObject *unused) {
   return PyLong_FromLong(zb_get_num_threads());
 }
@@ -698,6 +719,10 @@ static PyMethodDef module_methods[] = {
      "Give freed host blocks kept for reuse back to the system."},
     {"alloc_fail_after", py_alloc_fail_after, METH_O,
      "alloc_fail_after(n): the n-th allocation from now fails (n <= 0 disables)."},
+    {"test_string_keys", (PyCFunction)(void (*)(void))py_test_string_keys,
+     METH_VARARGS | METH_KEYWORDS,
+     "test_string_keys(hash_bits=64, max_codes=0): for tests, narrow string key hashes to "
+     "hash_bits bits and cap the dense string codes at max_codes (no arguments: reset)."},
     {"get_num_threads", py_get_num_threads, METH_NOARGS, "Threads used by the engine."},
     {"set_num_threads", py_set_num_threads, METH_O, "Set the threads used by the engine."},
     {"available_cores", py_available_cores, METH_NOARGS, "Cores this process may use."},
