@@ -198,3 +198,22 @@ def test_group_rank_dtypes():
             np.testing.assert_allclose(got.to_numpy(dtype=float, na_value=np.nan),
                                        exp.to_numpy(dtype=float, na_value=np.nan),
                                        equal_nan=True, err_msg=f"{c} {method}")
+
+
+def test_group_rank_large_group_and_small_ones():
+    """A group larger than the per-group sort takes (2^18 rows) next to
+    small ones: ranked by the global sort of (group, value) instead."""
+    rng = np.random.default_rng(21)
+    n = (1 << 18) + 5000
+    k = np.where(rng.random(n) < 0.98, 0, rng.integers(1, 400, n))
+    v = rng.integers(0, 1000, n).astype("float64")
+    v[rng.random(n) < 0.01] = np.nan
+    p = pd.DataFrame({"k": k, "v": v})
+    z = zb.DataFrame(p)
+    for kw in ({"method": "average"}, {"method": "dense", "pct": True, "na_option": "top"},
+               {"method": "first", "ascending": False, "na_option": "bottom"}):
+        exp = p.groupby("k")["v"].rank(**kw)
+        got = z.groupby("k")["v"].rank(**kw).to_pandas()
+        np.testing.assert_allclose(got.to_numpy(dtype=float, na_value=np.nan),
+                                   exp.to_numpy(dtype=float, na_value=np.nan),
+                                   rtol=1e-15, equal_nan=True, err_msg=str(kw))
