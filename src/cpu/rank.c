@@ -427,6 +427,10 @@ typedef struct grank_job {
   zb_rank_method method;
   bool ascending, keep, top, pct;
   double *o;
+  rk_item *it;   /* per worker: cap items */
+  int64_t *miss; /* per worker: cap rows */
+  int64_t cap;   /* the largest group */
+  int n_workers;
   volatile int failed;
 } grank_job;
 
@@ -554,24 +558,17 @@ static void group_rank_one(const grank_job *j, const int64_t *rows, int64_t L, r
 }
 
 static void group_rank_task(void *ctx, int64_t b, int worker) {
-  (void)worker;
   grank_job *j = (grank_job *)ctx;
-  const zb__group_csr *csr = j->csr;
-  int64_t g0 = csr->bucket[b], g1 = csr->bucket[b + 1], big = 0;
-  for (int64_t g = g0; g < g1; g++)
-    big = ZB_MAX(big, csr->offsets[g + 1] - csr->offsets[g]);
-  if (big == 0) return;
-  rk_item *it = (rk_item *)zb_malloc((size_t)big * sizeof(rk_item));
-  int64_t *miss = (int64_t *)zb_malloc((size_t)big * sizeof(int64_t));
-  if (it == NULL || miss == NULL) {
-    j->failed = 1;
-  } else {
-    for (int64_t g = g0; g < g1; g++)
-      group_rank_one(j, csr->rows + csr->offsets[g], csr->offsets[g + 1] - csr->offsets[g], it,
-                     miss);
+  if (worker < 0 || worker >= j->n_workers) { /* the pool grew meanwhile */
+    j->failed = 2;
+    return;
   }
-  zb_free(it);
-  zb_free(miss);
+  const zb__group_csr *csr = j->csr;
+  rk_item *it = j->it + (int64_t)worker * j->cap;
+  int64_t *miss = j->miss + (int64_t)worker * j->cap;
+  for (int64_t g = csr->bucket[b]; g < csr->bucket[b + 1]; g++)
+    group_rank_one(j, csr->rows + csr->offsets[g], csr->offsets[g + 1] - csr->offsets[g], it,
+                   miss);
 }
 
 /* rank per group by sorting within each group (see above): *done is false
@@ -593,11 +590,21 @@ static zb_status group_sort_rank(rank_job *rj, bool ascending, zb_rank_na na_opt
   if (rj->ids->null_count > 0) /* rows of no group */
     for (int64_t r = 0; r < rj->n; r++) rj->o[r] = NAN;
   grank_job j = {rj->c, &csr, rj->method, ascending, na_option == ZB_RANK_NA_KEEP,
-                 na_option == ZB_RANK_NA_TOP, rj->pct, rj->o, 0};
-  st = zb_parallel_for(csr.n_buckets, group_rank_task, &j, err);
-  if (st == ZB_OK && j.failed)
+                 na_option == ZB_RANK_NA_TOP, rj->pct, rj->o, NULL, NULL, ZB_MAX(big, 1),
+                 zb_get_num_threads(), 0};
+  /* one scratch per worker, for the largest group */
+  j.it = (rk_item *)zb_malloc((size_t)(j.n_workers * j.cap) * sizeof(rk_item));
+  j.miss = (int64_t *)zb_malloc((size_t)(j.n_workers * j.cap) * sizeof(int64_t));
+  if (j.it == NULL || j.miss == NULL) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (rank of %lld rows)",
                       (long long)rj->n);
+  } else {
+    st = zb_parallel_for(csr.n_buckets, group_rank_task, &j, err);
+    if (st == ZB_OK && j.failed)
+      st = zb_error_set(err, ZB_EINVAL, "rank: the thread pool changed size during the call");
+  }
+  zb_free(j.it);
+  zb_free(j.miss);
   if (st == ZB_OK) *done = true;
 free:
   zb__group_csr_reset(&csr);
