@@ -414,6 +414,10 @@ static void rk_sort(rk_item *a, int64_t n) {
   rk_insertion(a, n);
 }
 
+/* Rows ahead of the one read whose values are prefetched: the reads of a
+ * group's rows are random, and would otherwise wait one by one. */
+#define GR_AHEAD 16
+
 static inline uint64_t okey_double(double v) {
   uint64_t b;
   if (v == 0) v = 0.0; /* -0.0 ties with 0.0 */
@@ -445,6 +449,7 @@ static int64_t group_gather(const zb_column *c, const int64_t *rows, int64_t L, 
 #define GR_LOOP(KEY, MISSING)                                                   \
   for (int64_t p = 0; p < L; p++) {                                             \
     int64_t r = rows[p];                                                        \
+    if (p + GR_AHEAD < L) __builtin_prefetch(d + rows[p + GR_AHEAD]); /* bool: near */ \
     if ((vb != NULL && !zb_bit_get(vb, c->offset + r)) || (MISSING)) {          \
       miss[m++] = r;                                                            \
     } else {                                                                    \
@@ -454,7 +459,7 @@ static int64_t group_gather(const zb_column *c, const int64_t *rows, int64_t L, 
   }
   switch (c->type) {
     case ZB_BOOL: {
-      const uint8_t *bits = (const uint8_t *)c->data->data;
+      const uint8_t *bits = (const uint8_t *)c->data->data, *d = bits;
       GR_LOOP((uint64_t)zb_bit_get(bits, c->offset + r), false)
       break;
     }
@@ -495,13 +500,27 @@ static int64_t group_gather(const zb_column *c, const int64_t *rows, int64_t L, 
   return k;
 }
 
-/* Rank one group: rows[0, L). */
+/* Rank one group: rows[0, L).  pct's divisor is known before any rank is
+ * written (for dense, from a count of the runs first), so each row's
+ * result is written once. */
 static void group_rank_one(const grank_job *j, const int64_t *rows, int64_t L, rk_item *it,
                            int64_t *miss) {
   double *o = j->o;
   int64_t m = 0;
   const int64_t c = group_gather(j->c, rows, L, j->ascending, it, miss, &m);
   rk_sort(it, c);
+  const bool ranked_miss = m > 0 && !j->keep;
+  double dv = 1.0;
+  if (j->pct) { /* the ranked rows, or for dense the highest rank */
+    if (j->method == ZB_RANK_DENSE) {
+      int64_t runs = c > 0;
+      for (int64_t k = 1; k < c; k++) runs += it[k].key != it[k - 1].key;
+      dv = (double)(runs + (ranked_miss ? 1 : 0));
+    } else {
+      dv = (double)(c + (ranked_miss ? m : 0));
+    }
+    if (dv == 0) dv = 1.0; /* nothing ranked */
+  }
   /* runs of the present values; base: the positions before them */
   const int64_t base = j->top ? m : 0;
   const double dense0 = j->top && m > 0 ? 1.0 : 0.0;
@@ -519,9 +538,10 @@ static void group_rank_one(const grank_job *j, const int64_t *rows, int64_t L, r
       default: v = 0; break;
     }
     if (j->method == ZB_RANK_FIRST)
-      for (int64_t k = s; k < e; k++) o[it[k].row] = (double)(base + k + 1);
+      for (int64_t k = s; k < e; k++) o[it[k].row] = (double)(base + k + 1) / dv;
     else
-      for (int64_t k = s; k < e; k++) o[it[k].row] = v;
+      for (int64_t k = s; k < e; k++) o[it[k].row] = v / dv;
+    if (e + GR_AHEAD < c) __builtin_prefetch(o + it[e + GR_AHEAD].row, 1);
     s = e;
   }
   /* the missing rows: one run in row order, before or after the values */
@@ -539,20 +559,9 @@ static void group_rank_one(const grank_job *j, const int64_t *rows, int64_t L, r
         default: v = 0; break;
       }
       if (j->method == ZB_RANK_FIRST)
-        for (int64_t k = 0; k < m; k++) o[miss[k]] = (double)(b0 + k + 1);
+        for (int64_t k = 0; k < m; k++) o[miss[k]] = (double)(b0 + k + 1) / dv;
       else
-        for (int64_t k = 0; k < m; k++) o[miss[k]] = v;
-    }
-  }
-  if (j->pct) {
-    /* the divisor: ranked rows, or for dense the highest rank */
-    const bool ranked_miss = m > 0 && !j->keep;
-    double dv = j->method == ZB_RANK_DENSE ? (double)(runs + (ranked_miss ? 1 : 0))
-                                           : (double)(c + (ranked_miss ? m : 0));
-    if (dv > 0) {
-      for (int64_t k = 0; k < c; k++) o[it[k].row] /= dv;
-      if (ranked_miss)
-        for (int64_t k = 0; k < m; k++) o[miss[k]] /= dv;
+        for (int64_t k = 0; k < m; k++) o[miss[k]] = v / dv;
     }
   }
 }
