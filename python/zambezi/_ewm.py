@@ -5,8 +5,10 @@ mean / sum / var / std / cov / corr give one result per row.
 
 Each statistic of a set of columns is one engine call (``_core.ewm``:
 pandas' recurrences, step for step, every column -- and every group --
-its own serial sequence, the sequences in parallel).  Nothing here loops
-over rows.
+its own serial sequence, the sequences in parallel).  Per group, the
+rows are first gathered into the result's order (by group, then row
+order: one stable sort of the group ids), so the engine walks each group
+as consecutive rows.  Nothing here loops over rows.
 
 pandas' rules:
 

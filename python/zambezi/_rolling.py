@@ -9,7 +9,9 @@ window's state is updated as rows enter and leave it -- compensated sums,
 Welford's moments, a monotonic deque for min / max, a sorted buffer or an
 order-statistics tree for median / quantile -- with morsels of rows run in parallel, each
 warming its window up first; per group, the rows of each group in row
-order).  Nothing here loops over rows.
+order: they are first gathered into the result's order -- by group, then
+row order, one stable sort of the group ids -- so the engine walks each
+group as consecutive rows).  Nothing here loops over rows.
 
 pandas' rules:
 
