@@ -5,8 +5,10 @@ mean / sum / var / std / cov / corr give one result per row.
 
 Each statistic of a set of columns is one engine call (``_core.ewm``:
 pandas' recurrences, step for step, every column -- and every group --
-its own serial sequence, the sequences in parallel).  Nothing here loops
-over rows.
+its own serial sequence, the sequences in parallel).  Per group, the
+rows are first gathered into the result's order (by group, then row
+order: one stable sort of the group ids), so the engine walks each group
+as consecutive rows.  Nothing here loops over rows.
 
 pandas' rules:
 
@@ -196,8 +198,10 @@ class ExponentialMovingWindow:
                 f"ignore_na={self._ignore_na},method=single]")
 
     # -- plumbing -------------------------------------------------------------
-    def _call(self, table, op, bias, ids=None, ng=0):
+    def _call(self, table, op, bias, ids=None, ng=0, order=None):
         times = self._times if op == "mean" else None
+        if times is not None and order is not None:  # the rows gathered by group
+            times = _core.take(times, order)
         return _core.ewm(table, op, self._com, self._min_periods, self._adjust,
                          self._ignore_na, bias, ids, ng, times, self._hl)
 
@@ -246,22 +250,17 @@ class ExponentialMovingWindow:
             return obj._like(_core.table_from_columns(
                 [res.column(i) for i in range(res.num_columns)], names))
         from zambezi import _base, _labels
-        from zambezi import index as _ix
+        from zambezi._rolling import _group_layout
 
         ids, ng = gb._ids()
-        res = self._call(table, op, bias, ids, ng)
-        n = ids.length
-        order = _core.sort_indices(ids, True, False)
-        kept = n - ids.null_count
-        if kept < n:
-            order = order.slice(0, kept)
-        out = [_core.take(res.column(i), order) for i in range(res.num_columns)]
-        t = gb._k.work
-        kcols = [_core.take(t.column(i), order) for i in gb._key_idx()]
+        # result rows: by group, then in row order; the values are gathered
+        # into that order first, so the engine walks each group in place
+        order, ids_sorted, index = _group_layout(gb)
+        table = _core.table_from_columns([_core.take(table.column(i), order)
+                                          for i in range(table.num_columns)], table.names)
+        res = self._call(table, op, bias, ids_sorted, ng, order)
+        out = [res.column(i) for i in range(res.num_columns)]
         obj = gb._obj
-        ocols = [_core.take(c, order) for c in obj._index._levels()]
-        index = _ix.Index._from_columns(kcols + ocols,
-                                        list(gb._k.labels) + list(obj._index.names))
         if gb._single or obj._ndim == 1:
             return _base.series_class()._from_column(out[0], gb._label(names[0]), index)
         return _labels.frame_from(obj._constructor, out, [gb._label(nm) for nm in names], index)
@@ -397,8 +396,8 @@ class _Biased(ExponentialMovingWindow):
         super().__init__(e._obj, e._gb, e._com, e._min_periods, e._adjust, e._ignore_na,
                          e._times, e._hl, e._desc)
 
-    def _call(self, table, op, bias, ids=None, ng=0):
-        return super()._call(table, op, True, ids, ng)
+    def _call(self, table, op, bias, ids=None, ng=0, order=None):
+        return super()._call(table, op, True, ids, ng, order)
 
 
 def _check_engine(engine, engine_kwargs, op):

@@ -5,7 +5,10 @@ the object's row labels and are float64.
 Each column is one engine call (``_core.rank``): the engine's stable sort
 gives the order (per group: by group id, then value), and a morsel-parallel
 pass over the sorted rows finds the runs of tied values and writes their
-ranks.  Nothing here loops over rows.
+ranks.  Per group, numbers, bools, dates, timestamps and categoricals whose
+groups have at most 2^18 rows are instead sorted within each group (the
+rows grouped by a counting sort, the groups ranked in parallel).  Nothing
+here loops over rows.
 
 Methods: ``average`` (ties share the mean of their positions), ``min``,
 ``max``, ``first`` (ties numbered in row order, in both directions),

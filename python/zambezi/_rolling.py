@@ -9,7 +9,9 @@ window's state is updated as rows enter and leave it -- compensated sums,
 Welford's moments, a monotonic deque for min / max, a sorted buffer or an
 order-statistics tree for median / quantile -- with morsels of rows run in parallel, each
 warming its window up first; per group, the rows of each group in row
-order).  Nothing here loops over rows.
+order: they are first gathered into the result's order -- by group, then
+row order, one stable sort of the group ids -- so the engine walks each
+group as consecutive rows).  Nothing here loops over rows.
 
 pandas' rules:
 
@@ -181,6 +183,40 @@ def _check_engine(engine, engine_kwargs, op):
                                "in its own engine")
 
 
+def _group_layout(gb):
+    """The rows of a grouped window result, in pandas' order (by group, then
+    in row order; rows of a dropped key left out): ``(order, ids, index)``
+    -- the positions of those rows (a stable sort of the group ids), their
+    group ids in that order (non-decreasing: the engine's window kernels
+    then walk each group as a run of consecutive rows, reading and writing
+    in place), and the result's (key, original label) index."""
+    from zambezi import index as _ix
+
+    ids, _ = gb._ids()
+    n = ids.length
+    order = _core.sort_indices(ids, True, False)
+    kept = n - ids.null_count
+    if kept < n:
+        order = order.slice(0, kept)
+    ids_sorted = _core.take(ids, order)
+    t = gb._k.work
+    g = gb._k.groupings.get((gb._dropna, gb._sort))
+    if g is not None and g.ids is ids and ids.device == "cpu":
+        # a group's key is its grouping's key: a gather from one value per
+        # group, by ids that only grow (no random reads of the rows)
+        kcols = [_core.take(k, ids_sorted) for k in g.keys]
+    else:
+        kcols = [_core.take(t.column(i), order) for i in gb._key_idx()]
+    obj = gb._obj
+    oix = obj._index
+    if isinstance(oix, _ix.RangeIndex) and oix._range.start == 0 and oix._range.step == 1:
+        ocols = [order]  # the labels are the positions
+    else:
+        ocols = [_core.take(c, order) for c in oix._levels()]
+    index = _ix.Index._from_columns(kcols + ocols, list(gb._k.labels) + list(oix.names))
+    return order, ids_sorted, index
+
+
 class Rolling:
     """The moving windows of a Series, DataFrame or GroupBy: what
     ``rolling(window)`` returns.  Each method gives one statistic per row,
@@ -280,7 +316,6 @@ class Rolling:
 
     def _run_groups(self, op, mp, ddof, q, interpolation, numeric_only):
         from zambezi import _base
-        from zambezi import index as _ix
 
         gb = self._gb
         t = gb._k.work
@@ -290,25 +325,17 @@ class Rolling:
             keep = [i for i, c in enumerate(cols) if c.dtype in _NUMERIC]
             names, cols = [names[i] for i in keep], [cols[i] for i in keep]
         ids, ng = gb._ids()
-        n = ids.length
-        w = self._window_for(n)
-        # result rows: by group, then in row order (a stable sort of the
-        # ids; rows of a dropped key, null ids, sort last and are cut)
-        order = _core.sort_indices(ids, True, False)
-        kept = n - ids.null_count
-        if kept < n:
-            order = order.slice(0, kept)
+        w = self._window_for(ids.length)
+        # result rows: by group, then in row order; the values are gathered
+        # into that order first, so the engine walks each group in place
+        order, ids_sorted, index = _group_layout(gb)
         out = []
         for nm, c in zip(names, cols):
             what = f"column {gb._label(nm)!r}" if gb._obj._ndim == 2 else "the Series"
-            res = _core.rolling(_float_column(c, what, op), op, w, mp, self._center, ddof, q,
-                                interpolation, ids, ng)
-            out.append(_core.take(res, order))
-        kcols = [_core.take(t.column(i), order) for i in gb._key_idx()]
+            c = _core.take(_float_column(c, what, op), order)
+            out.append(_core.rolling(c, op, w, mp, self._center, ddof, q, interpolation,
+                                     ids_sorted, ng))
         obj = gb._obj
-        ocols = [_core.take(c, order) for c in obj._index._levels()]
-        index = _ix.Index._from_columns(kcols + ocols,
-                                        list(gb._k.labels) + list(obj._index.names))
         if gb._single or obj._ndim == 1:
             return _base.series_class()._from_column(out[0], gb._label(names[0]), index)
         from zambezi import _labels

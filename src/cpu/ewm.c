@@ -58,7 +58,10 @@ static inline double value_at(const ewm_src *s, int64_t r) {
   return s->v[r];
 }
 
-static inline int64_t row_at(const int64_t *rows, int64_t p) { return rows != NULL ? rows[p] : p; }
+/* The row of sequence position p: rows[p], or base + p when rows is NULL. */
+static inline int64_t row_at(const int64_t *rows, int64_t base, int64_t p) {
+  return rows != NULL ? rows[p] : base + p;
+}
 
 /* A cancellation check every morsel of a sequence: true when asked to stop. */
 static inline bool stop_at(ewm_job *j, int64_t p) {
@@ -68,7 +71,8 @@ static inline bool stop_at(ewm_job *j, int64_t p) {
 }
 
 /* mean (normalize) or sum of one sequence: pandas' ewm. */
-static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t L, double *out,
+static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t base, int64_t L,
+                     double *out,
                      bool normalize) {
   if (L == 0) return;
   const double f = j->factor, new_wt = j->new_wt;
@@ -76,7 +80,7 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
   const int64_t minp = j->opt.min_periods;
   const double *t = j->times;
   const double hl = j->opt.halflife;
-  int64_t r = row_at(rows, 0);
+  int64_t r = row_at(rows, base, 0);
   double weighted = value_at(x, r);
   int64_t nobs = weighted == weighted;
   double old_wt = 1.0;
@@ -84,7 +88,7 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
   int64_t prev = r;
   for (int64_t p = 1; p < L; p++) {
     if (stop_at(j, p)) return;
-    r = row_at(rows, p);
+    r = row_at(rows, base, p);
     const double cur = value_at(x, r);
     const bool obs = cur == cur;
     nobs += obs;
@@ -176,7 +180,7 @@ static inline double cov_value(const cov_state *s, int64_t minp, bool bias) {
 static inline double zsqrt(double v) { return v < 0 ? 0.0 : sqrt(v); }
 
 /* var / std (y == x), cov or corr of one sequence: pandas' ewmcov. */
-static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_t *rows,
+static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_t *rows, int64_t base,
                     int64_t L, double *out) {
   if (L == 0) return;
   const double f = j->factor, new_wt = j->new_wt;
@@ -191,7 +195,7 @@ static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_
   memset(&sy, 0, sizeof sy);
   for (int64_t p = 0; p < L; p++) {
     if (p > 0 && stop_at(j, p)) return;
-    const int64_t r = row_at(rows, p);
+    const int64_t r = row_at(rows, base, p);
     double cx = value_at(x, r), cy = value_at(y, r);
     if (cx != cx || cy != cy) cx = cy = NAN; /* pandas pairs x + 0 * y with y + 0 * x */
     if (p == 0) {
@@ -217,24 +221,24 @@ static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_
   }
 }
 
-static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t L) {
+static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t base, int64_t L) {
   double *out = j->out[k];
   switch (j->op) {
     case ZB_EWM_MEAN:
     case ZB_EWM_SUM: {
       ewm_src x = src_of(j->cols[k]);
-      seq_mean(j, &x, rows, L, out, j->op == ZB_EWM_MEAN);
+      seq_mean(j, &x, rows, base, L, out, j->op == ZB_EWM_MEAN);
       break;
     }
     case ZB_EWM_VAR:
     case ZB_EWM_STD: {
       ewm_src x = src_of(j->cols[k]);
-      seq_cov(j, &x, &x, rows, L, out);
+      seq_cov(j, &x, &x, rows, base, L, out);
       break;
     }
     default: {
       ewm_src x = src_of(j->cols[2 * k]), y = src_of(j->cols[2 * k + 1]);
-      seq_cov(j, &x, &y, rows, L, out);
+      seq_cov(j, &x, &y, rows, base, L, out);
       break;
     }
   }
@@ -248,11 +252,12 @@ static void ewm_task(void *ctx, int64_t task, int worker) {
   const int64_t k = task % j->n_out, b = task / j->n_out;
   const zb__group_csr *csr = j->csr;
   if (csr == NULL) {
-    run_seq(j, k, NULL, j->n);
+    run_seq(j, k, NULL, 0, j->n);
     return;
   }
   for (int64_t g = csr->bucket[b]; g < csr->bucket[b + 1] && !j->cancelled; g++)
-    run_seq(j, k, csr->rows + csr->offsets[g], csr->offsets[g + 1] - csr->offsets[g]);
+    run_seq(j, k, csr->rows != NULL ? csr->rows + csr->offsets[g] : NULL, csr->offsets[g],
+            csr->offsets[g + 1] - csr->offsets[g]);
 }
 
 typedef struct mask_job {
@@ -282,9 +287,13 @@ static zb_status nomem(zb_error *err, const char *what) {
 }
 
 /* The group ids as a grouping (null ids: -1), checked against n_groups,
- * and the rows of each group. */
+ * and the rows of each group (their boundaries only when the ids are in
+ * group order already: non-decreasing, no nulls). */
 static zb_status group_csr(const zb_column *ids, int64_t n_groups, zb__grouping *g,
                            zb__group_csr *csr, zb_error *err) {
+  bool sorted = false;
+  ZB_RETURN_NOT_OK(zb__group_csr_sorted(ids, n_groups, &sorted, csr, err));
+  if (sorted) return ZB_OK; /* runs of consecutive rows: no counting sort */
   ZB_RETURN_NOT_OK(zb__grouping_from_ids(ids, n_groups, "ewm", g, err));
   return zb__group_csr_init(g, csr, err);
 }

@@ -79,6 +79,14 @@ zb_status zb__group_csr_init(const zb__grouping *g, zb__group_csr *csr, zb_error
 zb_status zb__grouping_from_ids(const zb_column *ids, int64_t n_groups, const char *op,
                                 zb__grouping *g, zb_error *err);
 void zb__group_csr_reset(zb__group_csr *csr);
+/* When ids (INT64, borrowed) has no nulls and its values are non-decreasing
+ * and inside [0, n_groups) -- the rows already in group order, as a take
+ * by a stable sort of the ids leaves them -- *sorted is true and csr holds
+ * the groups' boundaries and buckets with rows NULL: group g is rows
+ * [offsets[g], offsets[g+1]).  Otherwise *sorted is false and csr is
+ * empty.  An error only for lack of memory. */
+zb_status zb__group_csr_sorted(const zb_column *ids, int64_t n_groups, bool *sorted,
+                               zb__group_csr *csr, zb_error *err);
 
 /* src/cpu/groupby_agg.c: column agg of the result, one value per group of
  * g (t and aggs validated by the core).  The rows of each group (csr) are

@@ -26,7 +26,8 @@ typedef struct csr_job {
   int64_t nb, gpb;
   int64_t *hist; /* morsels x nb */
   int64_t *bstart; /* nb + 1 */
-  int64_t *tmp;
+  int64_t *tmp;  /* rows by bucket */
+  int64_t *tmpg; /* their group ids, so the bucket pass reads them in order */
   int64_t *cursor;
 } csr_job;
 
@@ -49,29 +50,30 @@ static void csr_scatter(void *ctx, int64_t task, int worker) {
   int64_t *cur = j->hist + task * j->nb;
   for (int64_t r = s; r < e; r++) {
     int64_t gg = j->g->gid[r];
-    if (gg >= 0) j->tmp[cur[gg / j->gpb]++] = r;
+    if (gg >= 0) {
+      int64_t at = cur[gg / j->gpb]++;
+      j->tmp[at] = r;
+      j->tmpg[at] = gg;
+    }
   }
 }
 
 static void csr_bucket(void *ctx, int64_t b, int worker) {
   (void)worker;
   csr_job *j = (csr_job *)ctx;
-  const int64_t *gid = j->g->gid;
+  const int64_t *tg = j->tmpg;
   int64_t g0 = j->csr->bucket[b], g1 = j->csr->bucket[b + 1];
   int64_t s = j->bstart[b], e = j->bstart[b + 1];
   int64_t *cur = j->cursor, *off = j->csr->offsets;
   for (int64_t x = g0; x < g1; x++) cur[x] = 0;
-  for (int64_t i = s; i < e; i++) cur[gid[j->tmp[i]]]++;
+  for (int64_t i = s; i < e; i++) cur[tg[i]]++;
   int64_t run = s;
   for (int64_t x = g0; x < g1; x++) {
     off[x] = run;
     run += cur[x];
     cur[x] = off[x];
   }
-  for (int64_t i = s; i < e; i++) {
-    int64_t r = j->tmp[i];
-    j->csr->rows[cur[gid[r]]++] = r;
-  }
+  for (int64_t i = s; i < e; i++) j->csr->rows[cur[tg[i]]++] = j->tmp[i];
 }
 
 zb_status zb__group_csr_init(const zb__grouping *g, zb__group_csr *csr, zb_error *err) {
@@ -93,9 +95,10 @@ zb_status zb__group_csr_init(const zb__grouping *g, zb__group_csr *csr, zb_error
   j.hist = (int64_t *)alloc_n(nm * j.nb, sizeof(int64_t));
   j.bstart = (int64_t *)alloc_n(j.nb + 1, sizeof(int64_t));
   j.tmp = (int64_t *)alloc_n(n, sizeof(int64_t));
+  j.tmpg = (int64_t *)alloc_n(n, sizeof(int64_t));
   j.cursor = (int64_t *)alloc_n(G, sizeof(int64_t));
   if (csr->offsets == NULL || csr->rows == NULL || csr->bucket == NULL || j.hist == NULL ||
-      j.bstart == NULL || j.tmp == NULL || j.cursor == NULL) {
+      j.bstart == NULL || j.tmp == NULL || j.tmpg == NULL || j.cursor == NULL) {
     st = nomem(err, "rows by group", n);
     goto done;
   }
@@ -119,7 +122,42 @@ done:
   zb_free(j.hist);
   zb_free(j.bstart);
   zb_free(j.tmp);
+  zb_free(j.tmpg);
   zb_free(j.cursor);
   if (st != ZB_OK) zb__group_csr_reset(csr);
   return st;
+}
+
+/* ---- ids already in group order ------------------------------------------- */
+
+zb_status zb__group_csr_sorted(const zb_column *ids, int64_t n_groups, bool *sorted,
+                               zb__group_csr *csr, zb_error *err) {
+  memset(csr, 0, sizeof *csr);
+  *sorted = false;
+  const int64_t n = ids->length, G = n_groups;
+  if (ids->null_count > 0 || n == 0 || G <= 0) return ZB_OK;
+  const int64_t *iv = (const int64_t *)ids->data->data + ids->offset;
+  /* non-decreasing and inside [0, G): one read of the ids, stopping at the
+   * first row out of order */
+  if (iv[0] < 0 || iv[n - 1] >= G) return ZB_OK;
+  for (int64_t r = 1; r < n; r++)
+    if (iv[r] < iv[r - 1]) return ZB_OK;
+  csr->n_groups = G;
+  csr->offsets = (int64_t *)alloc_n(G + 1, sizeof(int64_t));
+  int64_t nb = ZB_MIN(G, 256), gpb = (G + nb - 1) / nb;
+  nb = (G + gpb - 1) / gpb;
+  csr->n_buckets = nb;
+  csr->bucket = (int64_t *)alloc_n(nb + 1, sizeof(int64_t));
+  if (csr->offsets == NULL || csr->bucket == NULL) {
+    zb__group_csr_reset(csr);
+    return nomem(err, "group boundaries", G);
+  }
+  /* offsets[g]: the first row whose id is >= g */
+  int64_t g = 0;
+  for (int64_t r = 0; r < n; r++)
+    while (g <= iv[r]) csr->offsets[g++] = r;
+  while (g <= G) csr->offsets[g++] = n;
+  for (int64_t b = 0; b <= nb; b++) csr->bucket[b] = ZB_MIN(b * gpb, G);
+  *sorted = true;
+  return ZB_OK;
 }

@@ -28,12 +28,17 @@
  *      divisor, and the validity bitmap is packed (missing rows are NaN
  *      until then).
  *
+ * Per group, a fixed-width column whose groups all have at most
+ * GROUP_SORT_MAX rows is ranked group by group instead (group_sort_rank,
+ * below): the rows of each group sorted within the group, no global sort.
+ *
  * Results do not depend on the thread count.  Ranks are exact up to 2^53
  * rows.
  */
 #include <math.h>
 
 #include "core/dtype_list.h"
+#include "cpu/groupby.h"
 #include "cpu/kernels.h"
 
 enum {
@@ -337,6 +342,285 @@ static zb_status sort_order(const zb_column *col, const zb_column *ids, bool asc
   return st;
 }
 
+/* ---- per group: sort within each group --------------------------------------
+ *
+ * With group ids, fixed-width values and no group larger than
+ * GROUP_SORT_MAX rows, the rows of each group (the group-by CSR: a counting
+ * sort by group id, rows in row order) are ranked group by group, in
+ * parallel over buckets of groups: the group's present values are gathered
+ * as order-preserving unsigned keys (complemented for descending order)
+ * with their rows, sorted by (key, row) -- ties in row order, as the stable
+ * global sort has them -- and their tie runs ranked; the missing rows form
+ * one run before (na_option "top") or after ("bottom") them in row order,
+ * or stay missing ("keep").  No global sort of (group, value), and a
+ * group's rows stay in cache while it is ranked.  A larger group (or a
+ * string column) takes the global sort above. */
+
+#define GROUP_SORT_MAX ((int64_t)1 << 18)
+
+typedef struct rk_item {
+  uint64_t key;
+  int64_t row;
+} rk_item;
+
+static inline bool rk_less(const rk_item *a, const rk_item *b) {
+  return a->key < b->key || (a->key == b->key && a->row < b->row);
+}
+
+static void rk_insertion(rk_item *a, int64_t n) {
+  for (int64_t i = 1; i < n; i++) {
+    rk_item x = a[i];
+    int64_t k = i;
+    while (k > 0 && rk_less(&x, &a[k - 1])) {
+      a[k] = a[k - 1];
+      k--;
+    }
+    a[k] = x;
+  }
+}
+
+/* Sort a[0, n) by (key, row): quicksort with a median-of-three pivot,
+ * recursing into the smaller side, insertion sort below 24 items.  Items
+ * are distinct (rows are), so every partition shrinks. */
+static void rk_sort(rk_item *a, int64_t n) {
+  while (n > 24) {
+    int64_t mid = n / 2;
+    rk_item *x = &a[0], *y = &a[mid], *z = &a[n - 1], *m;
+    if (rk_less(x, y)) m = rk_less(y, z) ? y : (rk_less(x, z) ? z : x);
+    else m = rk_less(x, z) ? x : (rk_less(y, z) ? z : y);
+    rk_item pivot = *m;
+    int64_t i = 0, k = n - 1;
+    for (;;) {
+      while (rk_less(&a[i], &pivot)) i++;
+      while (rk_less(&pivot, &a[k])) k--;
+      if (i >= k) break;
+      rk_item t = a[i];
+      a[i] = a[k];
+      a[k] = t;
+      i++;
+      k--;
+    }
+    /* [0, k] <= pivot <= [k + 1, n) */
+    int64_t left = k + 1;
+    if (left < n - left) {
+      rk_sort(a, left);
+      a += left;
+      n -= left;
+    } else {
+      rk_sort(a + left, n - left);
+      n = left;
+    }
+  }
+  rk_insertion(a, n);
+}
+
+/* Rows ahead of the one read whose values are prefetched: the reads of a
+ * group's rows are random, and would otherwise wait one by one. */
+#define GR_AHEAD 16
+
+static inline uint64_t okey_double(double v) {
+  uint64_t b;
+  if (v == 0) v = 0.0; /* -0.0 ties with 0.0 */
+  memcpy(&b, &v, 8);
+  return (b >> 63) ? ~b : b | ((uint64_t)1 << 63);
+}
+
+typedef struct grank_job {
+  const zb_column *c;
+  const zb__group_csr *csr;
+  zb_rank_method method;
+  bool ascending, keep, top, pct;
+  double *o;
+  rk_item *it;   /* per worker: cap items */
+  int64_t *miss; /* per worker: cap rows */
+  int64_t cap;   /* the largest group */
+  int n_workers;
+  volatile int failed;
+} grank_job;
+
+/* The present values of rows[0, L) into it (with their rows), the missing
+ * rows into miss; returns the count of present values. */
+static int64_t group_gather(const zb_column *c, const int64_t *rows, int64_t L, bool ascending,
+                            rk_item *it, int64_t *miss, int64_t *n_miss) {
+  const uint8_t *vb = c->validity != NULL && c->null_count > 0
+                          ? (const uint8_t *)c->validity->data : NULL;
+  const uint64_t flip = ascending ? 0 : ~(uint64_t)0;
+  int64_t k = 0, m = 0;
+#define GR_LOOP(KEY, MISSING)                                                   \
+  for (int64_t p = 0; p < L; p++) {                                             \
+    int64_t r = rows[p];                                                        \
+    if (p + GR_AHEAD < L) __builtin_prefetch(d + rows[p + GR_AHEAD]); /* bool: near */ \
+    if ((vb != NULL && !zb_bit_get(vb, c->offset + r)) || (MISSING)) {          \
+      miss[m++] = r;                                                            \
+    } else {                                                                    \
+      it[k].key = (KEY) ^ flip;                                                 \
+      it[k++].row = r;                                                          \
+    }                                                                           \
+  }
+  switch (c->type) {
+    case ZB_BOOL: {
+      const uint8_t *bits = (const uint8_t *)c->data->data, *d = bits;
+      GR_LOOP((uint64_t)zb_bit_get(bits, c->offset + r), false)
+      break;
+    }
+    case ZB_CATEGORICAL: {
+      const int32_t *d = (const int32_t *)c->data->data + c->offset;
+      GR_LOOP((uint64_t)(uint32_t)d[r], false)
+      break;
+    }
+#define GR_SIGNED(ID, T, NAME, U)                                               \
+  case ID: {                                                                    \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    GR_LOOP((uint64_t)(int64_t)d[r] ^ ((uint64_t)1 << 63), false)               \
+    break;                                                                      \
+  }
+#define GR_UNSIGNED(ID, T, NAME, U)                                             \
+  case ID: {                                                                    \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    GR_LOOP((uint64_t)d[r], false)                                              \
+    break;                                                                      \
+  }
+#define GR_FLOAT(ID, T, NAME, U)                                                \
+  case ID: {                                                                    \
+    const T *d = (const T *)c->data->data + c->offset;                          \
+    GR_LOOP(okey_double((double)d[r]), d[r] != d[r])                            \
+    break;                                                                      \
+  }
+    ZB_FOR_EACH_SIGNED_TYPE(GR_SIGNED)
+    ZB_FOR_EACH_UNSIGNED_TYPE(GR_UNSIGNED)
+    ZB_FOR_EACH_TEMPORAL_TYPE(GR_SIGNED)
+    ZB_FOR_EACH_FLOAT_TYPE(GR_FLOAT)
+#undef GR_SIGNED
+#undef GR_UNSIGNED
+#undef GR_FLOAT
+#undef GR_LOOP
+    default: break;
+  }
+  *n_miss = m;
+  return k;
+}
+
+/* Rank one group: rows[0, L).  pct's divisor is known before any rank is
+ * written (for dense, from a count of the runs first), so each row's
+ * result is written once. */
+static void group_rank_one(const grank_job *j, const int64_t *rows, int64_t L, rk_item *it,
+                           int64_t *miss) {
+  double *o = j->o;
+  int64_t m = 0;
+  const int64_t c = group_gather(j->c, rows, L, j->ascending, it, miss, &m);
+  rk_sort(it, c);
+  const bool ranked_miss = m > 0 && !j->keep;
+  double dv = 1.0;
+  if (j->pct) { /* the ranked rows, or for dense the highest rank */
+    if (j->method == ZB_RANK_DENSE) {
+      int64_t runs = c > 0;
+      for (int64_t k = 1; k < c; k++) runs += it[k].key != it[k - 1].key;
+      dv = (double)(runs + (ranked_miss ? 1 : 0));
+    } else {
+      dv = (double)(c + (ranked_miss ? m : 0));
+    }
+    if (dv == 0) dv = 1.0; /* nothing ranked */
+  }
+  /* runs of the present values; base: the positions before them */
+  const int64_t base = j->top ? m : 0;
+  const double dense0 = j->top && m > 0 ? 1.0 : 0.0;
+  int64_t runs = 0;
+  for (int64_t s = 0; s < c;) {
+    int64_t e = s + 1;
+    while (e < c && it[e].key == it[s].key) e++;
+    runs++;
+    double v;
+    switch (j->method) {
+      case ZB_RANK_AVERAGE: v = (double)(2 * base + s + e + 1) * 0.5; break;
+      case ZB_RANK_MIN: v = (double)(base + s + 1); break;
+      case ZB_RANK_MAX: v = (double)(base + e); break;
+      case ZB_RANK_DENSE: v = dense0 + (double)runs; break;
+      default: v = 0; break;
+    }
+    if (j->method == ZB_RANK_FIRST)
+      for (int64_t k = s; k < e; k++) o[it[k].row] = (double)(base + k + 1) / dv;
+    else
+      for (int64_t k = s; k < e; k++) o[it[k].row] = v / dv;
+    if (e + GR_AHEAD < c) __builtin_prefetch(o + it[e + GR_AHEAD].row, 1);
+    s = e;
+  }
+  /* the missing rows: one run in row order, before or after the values */
+  if (m > 0) {
+    if (j->keep) {
+      for (int64_t k = 0; k < m; k++) o[miss[k]] = NAN;
+    } else {
+      const int64_t b0 = j->top ? 0 : c;
+      double v;
+      switch (j->method) {
+        case ZB_RANK_AVERAGE: v = (double)(2 * b0 + m + 1) * 0.5; break;
+        case ZB_RANK_MIN: v = (double)(b0 + 1); break;
+        case ZB_RANK_MAX: v = (double)(b0 + m); break;
+        case ZB_RANK_DENSE: v = j->top ? 1.0 : (double)runs + 1.0; break;
+        default: v = 0; break;
+      }
+      if (j->method == ZB_RANK_FIRST)
+        for (int64_t k = 0; k < m; k++) o[miss[k]] = (double)(b0 + k + 1) / dv;
+      else
+        for (int64_t k = 0; k < m; k++) o[miss[k]] = v / dv;
+    }
+  }
+}
+
+static void group_rank_task(void *ctx, int64_t b, int worker) {
+  grank_job *j = (grank_job *)ctx;
+  if (worker < 0 || worker >= j->n_workers) { /* the pool grew meanwhile */
+    j->failed = 2;
+    return;
+  }
+  const zb__group_csr *csr = j->csr;
+  rk_item *it = j->it + (int64_t)worker * j->cap;
+  int64_t *miss = j->miss + (int64_t)worker * j->cap;
+  for (int64_t g = csr->bucket[b]; g < csr->bucket[b + 1]; g++)
+    group_rank_one(j, csr->rows + csr->offsets[g], csr->offsets[g + 1] - csr->offsets[g], it,
+                   miss);
+}
+
+/* rank per group by sorting within each group (see above): *done is false
+ * (and nothing is written) when a group is larger than GROUP_SORT_MAX. */
+static zb_status group_sort_rank(rank_job *rj, bool ascending, zb_rank_na na_option,
+                                 bool *done, zb_error *err) {
+  *done = false;
+  zb__grouping g;
+  zb__group_csr csr;
+  memset(&csr, 0, sizeof csr);
+  zb_status st = zb__grouping_from_ids(rj->ids, rj->n_groups, "rank", &g, err);
+  if (st != ZB_OK) return st;
+  st = zb__group_csr_init(&g, &csr, err);
+  if (st != ZB_OK) goto free;
+  int64_t big = 0;
+  for (int64_t k = 0; k < csr.n_groups; k++)
+    big = ZB_MAX(big, csr.offsets[k + 1] - csr.offsets[k]);
+  if (big > GROUP_SORT_MAX) goto free;
+  if (rj->ids->null_count > 0) /* rows of no group */
+    for (int64_t r = 0; r < rj->n; r++) rj->o[r] = NAN;
+  grank_job j = {rj->c, &csr, rj->method, ascending, na_option == ZB_RANK_NA_KEEP,
+                 na_option == ZB_RANK_NA_TOP, rj->pct, rj->o, NULL, NULL, ZB_MAX(big, 1),
+                 zb_get_num_threads(), 0};
+  /* one scratch per worker, for the largest group */
+  j.it = (rk_item *)zb_malloc((size_t)(j.n_workers * j.cap) * sizeof(rk_item));
+  j.miss = (int64_t *)zb_malloc((size_t)(j.n_workers * j.cap) * sizeof(int64_t));
+  if (j.it == NULL || j.miss == NULL) {
+    st = zb_error_set(err, ZB_ENOMEM, "out of host memory (rank of %lld rows)",
+                      (long long)rj->n);
+  } else {
+    st = zb_parallel_for(csr.n_buckets, group_rank_task, &j, err);
+    if (st == ZB_OK && j.failed)
+      st = zb_error_set(err, ZB_EINVAL, "rank: the thread pool changed size during the call");
+  }
+  zb_free(j.it);
+  zb_free(j.miss);
+  if (st == ZB_OK) *done = true;
+free:
+  zb__group_csr_reset(&csr);
+  zb__grouping_reset(&g);
+  return st;
+}
+
 zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
                        zb_rank_method method, bool ascending, zb_rank_na na_option, bool pct,
                        zb_column **out, zb_error *err) {
@@ -354,11 +638,34 @@ zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t
   zb_column *o = NULL, *perm = NULL;
   zb_status st = zb_column_new(ZB_FLOAT64, n, true, 0, &o, err);
   if (st != ZB_OK || n == 0) goto done;
+  const int64_t M = zb__morsels(n);
+  j.o = (double *)o->data->data;
+  if (group_ids != NULL && col->type != ZB_STRING) {
+    bool grouped = false;
+    st = group_sort_rank(&j, ascending, na_option, &grouped, err);
+    if (st != ZB_OK) goto done;
+    if (grouped) {
+      j.nulls = (int64_t *)zb_malloc((size_t)M * sizeof(int64_t));
+      if (j.nulls == NULL) {
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (rank of %lld rows)",
+                          (long long)n);
+        goto done;
+      }
+      j.pct = false; /* divided per group already: only count the missing */
+      st = zb_parallel_for(M, finish_morsel, &j, err);
+      int64_t nulls = 0;
+      for (int64_t m = 0; m < M && st == ZB_OK; m++) nulls += j.nulls[m];
+      zb_free(j.nulls);
+      if (st == ZB_OK && nulls > 0) {
+        mask_job mj = {j.o, (uint8_t *)o->validity->data, n};
+        st = zb_parallel_for(M, mask_morsel, &mj, err);
+      }
+      goto done;
+    }
+  }
   st = sort_order(col, group_ids, ascending, na_option == ZB_RANK_NA_TOP, &perm, err);
   if (st != ZB_OK) goto done;
-  const int64_t M = zb__morsels(n);
   j.perm = (const int64_t *)perm->data->data;
-  j.o = (double *)o->data->data;
   j.flag = (uint8_t *)zb_malloc((size_t)n);
   j.div = (double *)zb_malloc((size_t)ZB_MAX(j.n_groups, 1) * sizeof(double));
   int64_t *carry = (int64_t *)zb_malloc((size_t)M * 6 * sizeof(int64_t));

@@ -68,16 +68,17 @@ typedef struct roll_job {
   volatile int failed; /* a task could not allocate its scratch */
 } roll_job;
 
-/* One sequence: positions 0..L-1 are rows rows[p] (p itself when rows is
+/* One sequence: positions 0..L-1 are rows rows[p] (base + p when rows is
  * NULL); results for positions [lo, hi). */
 typedef struct roll_seq {
   const roll_job *j;
   const int64_t *rows;
   int64_t L, lo, hi;
+  int64_t base; /* rows NULL: position p is row base + p */
 } roll_seq;
 
 static inline int64_t seq_row(const roll_seq *q, int64_t p) {
-  return q->rows != NULL ? q->rows[p] : p;
+  return q->rows != NULL ? q->rows[p] : q->base + p;
 }
 
 static inline double seq_val(const roll_seq *q, int64_t p) {
@@ -664,7 +665,7 @@ static bool run_seq(const roll_seq *q) {
     case ZB_ROLL_MEAN: roll_sum(q); return true;
     case ZB_ROLL_VAR:
     case ZB_ROLL_STD:
-      if (q->rows == NULL && q->j->starts == NULL) roll_var_column(q);
+      if (q->rows == NULL && q->j->starts == NULL && q->j->csr == NULL) roll_var_column(q);
       else roll_var(q);
       return true;
     case ZB_ROLL_SKEW:
@@ -678,7 +679,7 @@ static bool run_seq(const roll_seq *q) {
 static void column_task(void *ctx, int64_t task, int worker) {
   (void)worker;
   roll_job *j = (roll_job *)ctx;
-  roll_seq q = {j, NULL, j->n, task * j->task_rows, ZB_MIN((task + 1) * j->task_rows, j->n)};
+  roll_seq q = {j, NULL, j->n, task * j->task_rows, ZB_MIN((task + 1) * j->task_rows, j->n), 0};
   if (!run_seq(&q)) j->failed = 1;
 }
 
@@ -688,7 +689,8 @@ static void group_task(void *ctx, int64_t b, int worker) {
   const zb__group_csr *csr = j->csr;
   for (int64_t g = csr->bucket[b]; g < csr->bucket[b + 1]; g++) {
     int64_t L = csr->offsets[g + 1] - csr->offsets[g];
-    roll_seq q = {j, csr->rows + csr->offsets[g], L, 0, L};
+    roll_seq q = {j, csr->rows != NULL ? csr->rows + csr->offsets[g] : NULL, L, 0, L,
+                  csr->offsets[g]};
     if (!run_seq(&q)) j->failed = 1;
   }
 }
@@ -715,12 +717,22 @@ static zb_status nomem(zb_error *err, const char *what) {
 }
 
 /* The rows of each group in row order (CSR) from the group ids, then the
- * groups' windows. */
+ * groups' windows.  Ids already in group order (non-decreasing, no nulls)
+ * skip the counting sort: each group is a run of consecutive rows, read
+ * and written in place. */
 static zb_status group_run(roll_job *j, const zb_column *ids, int64_t n_groups, zb_error *err) {
   zb__grouping g;
   zb__group_csr csr;
-  memset(&csr, 0, sizeof csr);
-  zb_status st = zb__grouping_from_ids(ids, n_groups, "rolling", &g, err);
+  memset(&g, 0, sizeof g);
+  bool sorted = false;
+  zb_status st = zb__group_csr_sorted(ids, n_groups, &sorted, &csr, err);
+  if (st != ZB_OK) return st;
+  if (sorted) { /* the rows are in group order already: no counting sort */
+    j->csr = &csr;
+    st = zb_parallel_for(csr.n_buckets, group_task, j, err);
+    goto done;
+  }
+  st = zb__grouping_from_ids(ids, n_groups, "rolling", &g, err);
   if (st != ZB_OK) return st;
   st = zb__group_csr_init(&g, &csr, err);
   if (st != ZB_OK) goto done;
