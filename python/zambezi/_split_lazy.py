@@ -4,7 +4,7 @@ The commonest use of split is one piece of it: ``s.str.split(pat).str[i]``
 (or ``.str.get(i)``).  Building every row's list and then indexing it
 costs the whole list column; the engine can take piece i of each row
 directly (zambezi/regex.h, SPLIT with part_only).  So split returns a
-``Series`` whose column slot holds the pending split (``PendingSplit``):
+``Series`` whose column slot holds the pending split (``_PendingSplit``):
 
 - ``.str[i]`` / ``.str.get(i)`` with an int run the one-piece kernel on the
   source column and never build the lists;
@@ -22,7 +22,7 @@ pickling / copying build the lists first and record a plain Series.
 from zambezi import _core
 
 
-class PendingSplit:
+class _PendingSplit:
     """The arguments of a split not yet run: the source string column and
     those of ``_core.regex_op(src, "split", ...)``."""
 
@@ -55,7 +55,7 @@ def _make_class(series_cls):
 
         def get(self, i):
             pending = slot.__get__(self._s)
-            if type(pending) is PendingSplit and isinstance(i, int) and \
+            if type(pending) is _PendingSplit and isinstance(i, int) and \
                     not isinstance(i, bool):
                 return self._s._like(pending.part(i))
             return super().get(i)
@@ -66,7 +66,7 @@ def _make_class(series_cls):
         @property
         def _col(self):
             v = slot.__get__(self)
-            if type(v) is PendingSplit:
+            if type(v) is _PendingSplit:
                 v = v.lists()
                 slot.__set__(self, v)
                 self.__class__ = series_cls  # a plain Series from here on
@@ -82,7 +82,7 @@ def _make_class(series_cls):
 
         @property
         def str(self):
-            if type(slot.__get__(self)) is PendingSplit:
+            if type(slot.__get__(self)) is _PendingSplit:
                 return SplitStringMethods(self)
             return series_cls.str.__get__(self)
 
@@ -103,7 +103,7 @@ def make(s, pat, flags, n):
     subclass (whose constructor this module cannot know)."""
     global _CLASS
     series_cls = s._constructor_sliced  # zambezi's Series (see zambezi._base)
-    pending = PendingSplit(s._col, pat, flags, n)
+    pending = _PendingSplit(s._col, pat, flags, n)
     if type(s) is not series_cls:
         return s._like(pending.lists())
     if _CLASS is None:
