@@ -15,6 +15,9 @@
  * since each piece is a substring of its row.  Literal patterns (split
  * with regex=False, partition, rsplit) use memmem and a backward search;
  * whitespace splits use Python's str.isspace set.  Null rows give null.
+ * split with part_only scans each row only up to the piece asked for (to
+ * the end first for a negative index, to count the pieces) and records one
+ * span per row, gathered as one string column.
  *
  * contains, match, fullmatch and count first look for the literals every
  * match must contain (regex_literal.c): a row lacking one is no match
@@ -50,6 +53,7 @@ typedef struct re_job {
   int64_t *cnt, *first;
   int64_t slots; /* fixed slots per row (extract, partition); 0: varies */
   int64_t groups; /* split: capture groups, kept between the pieces */
+  int64_t *part;  /* split part_only: (start, end) per row (start < 0: null) */
   atomic_int error; /* a PCRE2 match error code, or 1 for out of memory */
   zb__re_literals lits; /* required literals (lits.n 0: none known) */
   bool anchored;        /* match / fullmatch: the search starts at 0 only */
@@ -515,18 +519,15 @@ static int split_piece(re_job *j, void *md, const unsigned char *p, int64_t len,
   return 0;
 }
 
-/* Per row one span slot (first[i] = its place in the morsel's array, cnt[i]
- * 1 when the piece exists): the layout gather_column reads as slot 0. */
+/* Each row's piece into j->part (what gather_column reads as slot 0). */
 static void part_morsel(void *ctx, int64_t task, int worker) {
   re_job *j = (re_job *)ctx;
   int64_t start, n;
   zb__morsel_range(j->c->length, task, &start, &n);
   void *md = j->md != NULL ? j->md[worker] : NULL;
-  int64_t *sp = j->sp[task], part = j->a->part;
+  int64_t part = j->a->part;
   for (int64_t i = start; i < start + n; i++) {
-    int64_t x = i - start, s = -1, e = -1, count = 0;
-    j->first[i] = 2 * x;
-    j->cnt[i] = 0;
+    int64_t s = -1, e = -1, count = 0;
     if (zb_column_is_valid(j->c, i)) {
       int64_t len;
       const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
@@ -535,11 +536,10 @@ static void part_morsel(void *ctx, int64_t task, int worker) {
         split_piece(j, md, p, len, INT64_MAX, &s, &e, &count);
         want = count + part;
       }
-      if (want >= 0 && split_piece(j, md, p, len, want, &s, &e, &count) && s >= 0)
-        j->cnt[i] = 1;
+      if (!(want >= 0 && split_piece(j, md, p, len, want, &s, &e, &count))) s = e = -1;
     }
-    sp[2 * x] = s;
-    sp[2 * x + 1] = e;
+    j->part[2 * i] = s;
+    j->part[2 * i + 1] = e;
   }
 }
 
@@ -555,6 +555,11 @@ typedef struct gather_job {
 /* The span of slot g.slot of row i: false for null. */
 static inline bool slot_span(const gather_job *g, int64_t i, int64_t *s, int64_t *e) {
   const re_job *j = g->j;
+  if (j->part != NULL) { /* one piece per row */
+    *s = j->part[2 * i];
+    *e = j->part[2 * i + 1];
+    return *s >= 0;
+  }
   if (j->cnt[i] <= g->slot) return false;
   const int64_t *sp = j->sp[i / ZB_MORSEL_ROWS] + j->first[i] + 2 * g->slot;
   *s = sp[0];
@@ -698,6 +703,7 @@ static void job_free(re_job *j, int64_t nm) {
   zb_free(j->scap);
   zb_free(j->cnt);
   zb_free(j->first);
+  zb_free(j->part);
 }
 
 static zb_status job_error(re_job *j, zb_error *err) {
@@ -923,19 +929,9 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
     }
   } else if (st == ZB_OK && part_out) {
     if (j.code != NULL) j.groups = capture_count(&j);
-    size_t m1 = (size_t)ZB_MAX(nm, 1), n1 = (size_t)ZB_MAX(n, 1);
-    j.sp = (int64_t **)zb_calloc(m1, sizeof(int64_t *));
-    j.cnt = (int64_t *)zb_malloc(n1 * sizeof(int64_t));
-    j.first = (int64_t *)zb_malloc(n1 * sizeof(int64_t));
-    int64_t *bytes = (int64_t *)zb_malloc(m1 * sizeof(int64_t));
-    if (!j.sp || !j.cnt || !j.first || !bytes)
-      st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.split)");
-    for (int64_t m = 0; m < nm && st == ZB_OK; m++) {
-      int64_t s0, rows;
-      zb__morsel_range(n, m, &s0, &rows);
-      j.sp[m] = (int64_t *)zb_malloc((size_t)ZB_MAX(2 * rows, 1) * sizeof(int64_t));
-      if (j.sp[m] == NULL) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.split)");
-    }
+    j.part = (int64_t *)zb_malloc((size_t)ZB_MAX(2 * n, 1) * sizeof(int64_t));
+    int64_t *bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+    if (!j.part || !bytes) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.split)");
     if (st == ZB_OK) st = zb_parallel_for(nm, part_morsel, &j, err);
     if (st == ZB_OK) st = job_error(&j, err);
     if (st == ZB_OK) st = gather_column(&j, 0, bytes, &o, err);
