@@ -19,6 +19,8 @@ The class is named ``Series`` as its base is: before the lists are built,
 ``type(s)`` is this subclass, ``isinstance(s, zambezi.Series)`` holds, and
 pickling / copying build the lists first and record a plain Series.
 """
+import numpy as np
+
 from zambezi import _core
 
 
@@ -55,9 +57,9 @@ def _make_class(series_cls):
 
         def get(self, i):
             pending = slot.__get__(self._s)
-            if type(pending) is _PendingSplit and isinstance(i, int) and \
-                    not isinstance(i, bool):
-                return self._s._like(pending.part(i))
+            if type(pending) is _PendingSplit and isinstance(i, (int, np.integer)) and \
+                    not isinstance(i, (bool, np.bool_)):
+                return self._s._like(pending.part(int(i)))
             return super().get(i)
 
     class LazySplitSeries(series_cls):
