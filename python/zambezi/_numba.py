@@ -171,8 +171,11 @@ def _make_map_valid(nb, jf, parallel, fastmath):
     values only): a null row gives jf(NaN), as pandas passes NaN, or is
     skipped with ``skip`` (na_action="ignore": it stays null).  ``plain``
     is for columns without nulls (jf is never called on NaN there, so an
-    integer function need not compile for floats)."""
-    @nb.njit(parallel=parallel, nogil=True, fastmath=fastmath)
+    integer function need not compile for floats).  The loops are compiled
+    without fastmath whatever engine_kwargs say: it would let the NaN test
+    ``r == r`` fold to True (the user's function is compiled on its own
+    and is not affected either way)."""
+    @nb.njit(parallel=parallel, nogil=True)
     def plain(values, out, valid):
         n = len(values)
         for b in nb.prange((n + 7) // 8):
@@ -185,7 +188,7 @@ def _make_map_valid(nb, jf, parallel, fastmath):
                     byte |= 1 << q
             valid[b] = byte
 
-    @nb.njit(parallel=parallel, nogil=True, fastmath=fastmath)
+    @nb.njit(parallel=parallel, nogil=True)
     def masked(values, bits, off, skip, out, valid):
         n = len(values)
         for b in nb.prange((n + 7) // 8):

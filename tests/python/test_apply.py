@@ -229,3 +229,15 @@ def test_series_map_numba_integer_function_on_integers():
     z = zb.Series(np.array([big, 6, 7], dtype=np.int64))
     got = z.map(lambda v: (v & 3) * big, engine="numba")
     assert got.to_list() == [big, 2 * big - 2**64, 3 * big - 2**64]
+
+
+@needs_numba
+def test_series_map_numba_fastmath_keeps_nan_results_null():
+    # engine_kwargs fastmath=True must not hide a NaN result from the
+    # validity the kernel writes
+    z = zb.Series([1.0, 2.0, None, 3.0])
+    got = z.map(_nan_at_two, engine="numba", engine_kwargs={"fastmath": True})
+    assert got.to_list() == [1.5, None, None, 3.5]
+    got = zb.Series([1.0, 2.0]).map(_nan_at_two, engine="numba",
+                                     engine_kwargs={"fastmath": True})
+    assert got.to_list() == [1.5, None]
