@@ -163,10 +163,92 @@ def _return_dtype(nb, jf, argtypes, what):
         raise _compile_error(what, e, jf) from None
 
 
+def _make_map_valid(nb, jf, parallel, fastmath):
+    """The map loops over the column's own memory, eight rows (one validity
+    byte) per step, writing the result and its validity bitmap in the same
+    pass (a NaN result is null).  ``masked`` reads the validity bitmap as
+    the engine holds it (bit ``off + i`` of ``bits`` for row i; float
+    values only): a null row gives jf(NaN), as pandas passes NaN, or is
+    skipped with ``skip`` (na_action="ignore": it stays null).  ``plain``
+    is for columns without nulls (jf is never called on NaN there, so an
+    integer function need not compile for floats).  The loops are compiled
+    without fastmath whatever engine_kwargs say: it would let the NaN test
+    ``r == r`` fold to True (the user's function is compiled on its own
+    and is not affected either way)."""
+    @nb.njit(parallel=parallel, nogil=True)
+    def plain(values, out, valid):
+        n = len(values)
+        for b in nb.prange((n + 7) // 8):
+            byte = 0
+            for q in range(min(8, n - 8 * b)):
+                i = 8 * b + q
+                r = jf(values[i])
+                out[i] = r
+                if r == r:
+                    byte |= 1 << q
+            valid[b] = byte
+
+    @nb.njit(parallel=parallel, nogil=True)
+    def masked(values, bits, off, skip, out, valid):
+        n = len(values)
+        for b in nb.prange((n + 7) // 8):
+            byte = 0
+            for q in range(min(8, n - 8 * b)):
+                i = 8 * b + q
+                k = off + i
+                if (bits[k >> 3] >> (k & 7)) & 1:
+                    r = jf(values[i])
+                elif skip:
+                    continue
+                else:
+                    r = jf(np.nan)
+                out[i] = r
+                if r == r:
+                    byte |= 1 << q
+            valid[b] = byte
+    return jf, (plain, masked)
+
+
+def _map_direct(col, func, na_action, engine_kwargs, what):
+    """map_column without copies, for a host column of floats (any nulls)
+    or of integers without nulls, whose result is a number: Numba reads the
+    engine's buffers and writes a new engine buffer (not zero-filled) and
+    its validity bitmap in one pass.  None where this path does not
+    apply."""
+    nb = numba()
+    arr = values_numpy(col)
+    if arr.dtype.kind not in "fiu" or (arr.dtype.kind != "f" and col.null_count):
+        return None
+    jf, (plain, masked) = _kernel(func, "map-direct", engine_kwargs, _make_map_valid)
+    rdt = _return_dtype(nb, jf, (nb.typeof(arr).dtype,), what)
+    if rdt.kind not in "fiu" or rdt.itemsize not in (1, 2, 4, 8) or \
+            (rdt.kind == "f" and rdt.itemsize < 4):
+        return None
+    n = len(arr)
+    view, vview = _core.udf_buffer(rdt.name, n), _core.udf_buffer("uint8", (n + 7) // 8)
+    out, valid = np.frombuffer(view, dtype=rdt), np.frombuffer(vview, dtype=np.uint8)
+    kernel = masked if col.null_count else plain
+    try:
+        if col.null_count:
+            bits, off = _core.udf_validity(col)
+            masked(arr, np.frombuffer(bits, dtype=np.uint8), off, na_action == "ignore", out,
+                   valid)
+        else:
+            plain(arr, out, valid)
+    except Exception as e:
+        raise _compile_error(what, e, jf, kernel) from None
+    del out, valid  # the column's memory is final from here on
+    return _core.udf_column(view, rdt.name, valid=vview)
+
+
 def map_column(col, func, na_action, engine_kwargs, what):
     """func applied to each value of col with Numba: an engine column."""
     if col.device != "cpu":
         out = _map_cuda(col, func, what)
+        if out is not None:
+            return out
+    if col.dtype in _NUMERIC and col.dtype != "bool" and col.device == "cpu":
+        out = _map_direct(col, func, na_action, engine_kwargs, what)
         if out is not None:
             return out
     arr, m = column_values(col, what)

@@ -437,7 +437,9 @@ class _PatternMethods:
         At most ``n`` splits when n > 0.  Groups in a regular expression
         are kept as pieces, as re.split keeps them.  expand=False (pandas'
         default) gives a Series of lists (dtype list<string>; a null row
-        gives a null list).
+        gives a null list).  ``split(...).str[i]`` (or ``.str.get(i)``)
+        takes piece i of each row directly: the lists are built only when
+        the result is used otherwise.
 
         Examples
         --------
@@ -452,7 +454,7 @@ class _PatternMethods:
         n = _expand_split("split", n, expand)
         lists = not expand  # one list<string> column instead of a table
         if pat is None:
-            table = self._regex("split", None, 0, n, as_list=lists)
+            args = (None, 0)
         else:
             if isinstance(pat, re.Pattern):
                 regex = True if regex is None else regex
@@ -464,12 +466,16 @@ class _PatternMethods:
                 regex = len(pat) > 1
             if regex:
                 _, src, ef = compile_pattern(pat, 0, True, "split")
-                table = self._regex("split", src, ef, n, as_list=lists)
+                args = (src, ef)
             else:
                 if pat == "":
                     raise InvalidValueError("str.split: empty separator")
-                table = self._regex("split", pat, _LITERAL, n, as_list=lists)
-        return self._split_result(table, expand)
+                args = (pat, _LITERAL)
+        if lists:  # the lists are built when something other than .str[i] needs them
+            from zambezi import _split_lazy
+
+            return _split_lazy.make(self._s, args[0], args[1], n)
+        return self._split_result(self._regex("split", *args, n), expand)
 
     def _split_result(self, out, expand):
         if expand:

@@ -15,6 +15,9 @@
  * since each piece is a substring of its row.  Literal patterns (split
  * with regex=False, partition, rsplit) use memmem and a backward search;
  * whitespace splits use Python's str.isspace set.  Null rows give null.
+ * split with part_only scans each row only up to the piece asked for (to
+ * the end first for a negative index, to count the pieces) and records one
+ * span per row, gathered as one string column.
  *
  * contains, match, fullmatch and count first look for the literals every
  * match must contain (regex_literal.c): a row lacking one is no match
@@ -50,6 +53,7 @@ typedef struct re_job {
   int64_t *cnt, *first;
   int64_t slots; /* fixed slots per row (extract, partition); 0: varies */
   int64_t groups; /* split: capture groups, kept between the pieces */
+  int64_t *part;  /* split part_only: (start, end) per row (start < 0: null) */
   atomic_int error; /* a PCRE2 match error code, or 1 for out of memory */
   zb__re_literals lits; /* required literals (lits.n 0: none known) */
   bool anchored;        /* match / fullmatch: the search starts at 0 only */
@@ -442,6 +446,103 @@ static void span_morsel(void *ctx, int64_t task, int worker) {
   if (!ok) fail(j, 1);
 }
 
+/* ---- one piece of a split (str.split(...).str[i]) ---------------------------- */
+
+/* Piece `want` (>= 0) of a row as row_spans' SPLIT numbers the pieces (the
+ * groups of a pattern between them), found without recording the others:
+ * 1 with its span in [*so, *eo) (*so < 0: a group that took no part), or 0
+ * with *count set to the row's number of pieces. */
+static int split_piece(re_job *j, void *md, const unsigned char *p, int64_t len, int64_t want,
+                       int64_t *so, int64_t *eo, int64_t *count) {
+  const zb_regex_args *a = j->a;
+  int64_t idx = 0;
+  if (a->pat == NULL) { /* runs of whitespace, as Python's str.split() */
+    int64_t q = 0, w;
+    for (;;) {
+      while (q < len && space_at(p, q, len, &w)) q += w;
+      if (q >= len) break;
+      int64_t b = q;
+      if (a->n >= 0 && idx == a->n) { /* the rest of the row is the last piece */
+        if (idx == want) {
+          *so = b;
+          *eo = len;
+          return 1;
+        }
+        idx++;
+        break;
+      }
+      while (q < len && !space_at(p, q, len, &w)) q += w;
+      if (idx == want) {
+        *so = b;
+        *eo = q;
+        return 1;
+      }
+      idx++;
+    }
+    *count = idx;
+    return 0;
+  }
+  int64_t splits = 0, pos = 0, last = 0, s = 0, e = 0;
+  uint32_t opt = 0;
+  while (a->n < 0 || splits < a->n) {
+    int rc = find_next(j, md, p, len, pos, opt, &s, &e);
+    if (rc <= 0) {
+      if (rc < 0) fail(j, rc);
+      break;
+    }
+    if (idx == want) {
+      *so = last;
+      *eo = s;
+      return 1;
+    }
+    idx++;
+    if (j->groups > 0 && want < idx + j->groups) { /* a group between the pieces */
+      const size_t *ov = j->api->get_ovector_pointer(md);
+      int64_t g = want - idx + 1;
+      bool set = ov[2 * g] != ZB_PCRE2_UNSET;
+      *so = set ? (int64_t)ov[2 * g] : -1;
+      *eo = set ? (int64_t)ov[2 * g + 1] : -1;
+      return 1;
+    }
+    idx += j->groups;
+    splits++;
+    last = e;
+    opt = e == s ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
+    pos = e;
+  }
+  if (idx == want) {
+    *so = last;
+    *eo = len;
+    return 1;
+  }
+  *count = idx + 1;
+  return 0;
+}
+
+/* Each row's piece into j->part (what gather_column reads as slot 0). */
+static void part_morsel(void *ctx, int64_t task, int worker) {
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  zb__morsel_range(j->c->length, task, &start, &n);
+  void *md = j->md != NULL ? j->md[worker] : NULL;
+  int64_t part = j->a->part;
+  for (int64_t i = start; i < start + n; i++) {
+    int64_t s = -1, e = -1, count = 0;
+    if (zb_column_is_valid(j->c, i)) {
+      int64_t len;
+      const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
+      int64_t want = part;
+      if (want < 0) { /* from the end: count the pieces first */
+        split_piece(j, md, p, len, INT64_MAX, &s, &e, &count);
+        want = count + part;
+      }
+      if (!(want >= 0 && split_piece(j, md, p, len, want, &s, &e, &count))) s = e = -1;
+    }
+    j->part[2 * i] = s;
+    j->part[2 * i + 1] = e;
+  }
+}
+
 /* ---- building the span columns --------------------------------------------- */
 
 typedef struct gather_job {
@@ -454,6 +555,11 @@ typedef struct gather_job {
 /* The span of slot g.slot of row i: false for null. */
 static inline bool slot_span(const gather_job *g, int64_t i, int64_t *s, int64_t *e) {
   const re_job *j = g->j;
+  if (j->part != NULL) { /* one piece per row */
+    *s = j->part[2 * i];
+    *e = j->part[2 * i + 1];
+    return *s >= 0;
+  }
   if (j->cnt[i] <= g->slot) return false;
   const int64_t *sp = j->sp[i / ZB_MORSEL_ROWS] + j->first[i] + 2 * g->slot;
   *s = sp[0];
@@ -597,6 +703,7 @@ static void job_free(re_job *j, int64_t nm) {
   zb_free(j->scap);
   zb_free(j->cnt);
   zb_free(j->first);
+  zb_free(j->part);
 }
 
 static zb_status job_error(re_job *j, zb_error *err) {
@@ -790,7 +897,8 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
       st = zb_error_set(err, ZB_EINVAL, "str.findall: group %lld of a pattern with %lld",
                         (long long)args->n, (long long)j.groups);
   }
-  if (st == ZB_OK && !multi_column(op) && !list_out) {
+  const bool part_out = args->part_only && op == ZB_RE_SPLIT;
+  if (st == ZB_OK && !multi_column(op) && !list_out && !part_out) {
     zb_type_id t = op == ZB_RE_COUNT ? ZB_INT64 : op == ZB_RE_REPLACE ? ZB_STRING : ZB_BOOL;
     st = zb_column_new(t, n, false, 0, &o, err);
     if (st == ZB_OK) st = copy_validity(col, o, err);
@@ -819,6 +927,15 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
       st = zb_parallel_for(nm, op == ZB_RE_COUNT ? count_morsel : test_morsel, &j, err);
       if (st == ZB_OK) st = job_error(&j, err);
     }
+  } else if (st == ZB_OK && part_out) {
+    if (j.code != NULL) j.groups = capture_count(&j);
+    j.part = (int64_t *)zb_malloc((size_t)ZB_MAX(2 * n, 1) * sizeof(int64_t));
+    int64_t *bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
+    if (!j.part || !bytes) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.split)");
+    if (st == ZB_OK) st = zb_parallel_for(nm, part_morsel, &j, err);
+    if (st == ZB_OK) st = job_error(&j, err);
+    if (st == ZB_OK) st = gather_column(&j, 0, bytes, &o, err);
+    zb_free(bytes);
   } else if (st == ZB_OK) {
     if (op == ZB_RE_EXTRACT) j.slots = capture_count(&j);
     if (op == ZB_RE_SPLIT && j.code != NULL) j.groups = capture_count(&j);
@@ -871,6 +988,6 @@ finish:
     zb_column_release(o);
     return st;
   }
-  if (!multi_column(op) || list_out) *out = o;
+  if (!multi_column(op) || list_out || part_out) *out = o;
   return ZB_OK;
 }

@@ -12,7 +12,10 @@
  * repeat runs over morsels of output rows, walking the source row and the
  * copy number along: output row o is source row o / times.  A string's
  * output offset is known without a scan (every copy of row i has row i's
- * length), so the morsels are independent.
+ * length), so the morsels are independent.  A string row's copies are
+ * written as one copy and then the bytes written so far copied after
+ * themselves (doubling: log2(copies) memcpy calls, not one per copy), and
+ * the offsets of the copies are an arithmetic sequence.
  */
 #include <stdio.h>
 #include <string.h>
@@ -155,9 +158,15 @@ static void repeat_string(const repeat_job *j, int64_t start, int64_t end) {
   for (int64_t p = start; p < end;) {
     int64_t run = ZB_MIN(t - r, end - p), len = so[i + 1] - so[i];
     int64_t pos = t * (so[i] - so[0]) + r * len; /* where copy r of row i starts */
-    for (int64_t q = 0; q < run; q++, pos += len) {
-      if (len > 0) memcpy(oc + pos, cs + so[i], (size_t)len);
-      oo[p + q + 1] = pos + len;
+    for (int64_t q = 0; q < run; q++) oo[p + q + 1] = pos + (q + 1) * len;
+    if (len > 0 && run > 0) { /* one copy, then the written bytes doubled */
+      int64_t total = run * len, done = len;
+      memcpy(oc + pos, cs + so[i], (size_t)len);
+      while (done < total) {
+        int64_t c = ZB_MIN(done, total - done);
+        memcpy(oc + pos + done, oc + pos, (size_t)c);
+        done += c;
+      }
     }
     p += run;
     r = 0;

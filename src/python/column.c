@@ -27,6 +27,7 @@ PyObject *zbpy_bufview_new(zbpy_state *st, zb_buffer *buf, void *ptr, Py_ssize_t
   v->itemsize = itemsize;
   PyOS_snprintf(v->format, sizeof v->format, "%s", format);
   v->ptr = ptr != NULL ? (char *)ptr : v->format; /* any valid address for n == 0 */
+  v->writable = false;
   return (PyObject *)v;
 }
 
@@ -39,7 +40,7 @@ static void bufview_dealloc(PyObject *self) {
 
 static int bufview_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   zbpy_bufview *v = (zbpy_bufview *)self;
-  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE) {
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && !v->writable) {
     PyErr_SetString(PyExc_BufferError, "zambezi data is immutable (read-only buffer)");
     view->obj = NULL;
     return -1;
@@ -47,7 +48,7 @@ static int bufview_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   view->buf = v->ptr;
   view->obj = Py_NewRef(self);
   view->len = v->shape * v->itemsize;
-  view->readonly = 1;
+  view->readonly = v->writable ? 0 : 1;
   view->itemsize = v->itemsize;
   view->format = (flags & PyBUF_FORMAT) ? v->format : NULL;
   view->ndim = 1;

@@ -30,6 +30,7 @@ extern PyMethodDef zbpy_ewm_methods[];         /* ewm.c: ewm */
 extern PyMethodDef zbpy_regex_methods[];       /* regex.c: str pattern methods */
 extern PyMethodDef zbpy_ipc_methods[];         /* ipc.c: read_ipc, write_ipc (Feather) */
 extern PyMethodDef zbpy_reshape_methods[];     /* reshape.c: one_hot, repeat */
+extern PyMethodDef zbpy_udf_methods[];         /* udf.c: buffers for compiled user functions */
 
 
 zb_column *zbpy_arg_column(zbpy_state *st, PyObject *o, const char *what) {
@@ -785,7 +786,8 @@ static int module_exec(PyObject *m) {
       PyModule_AddFunctions(m, zbpy_regex_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_ipc_methods) < 0 ||
       PyModule_AddFunctions(m, zbpy_list_methods) < 0 ||
-      PyModule_AddFunctions(m, zbpy_reshape_methods) < 0)
+      PyModule_AddFunctions(m, zbpy_reshape_methods) < 0 ||
+      PyModule_AddFunctions(m, zbpy_udf_methods) < 0)
     return -1;
 
   PyObject *E;

@@ -21,20 +21,23 @@ static int regex_op_from_name(const char *name, zb_regex_op *op) {
   return -1;
 }
 
-/* regex_op(col, op, pat=None, flags=0, n=-1, repl=None, tmpl=(), as_list=False)
+/* regex_op(col, op, pat=None, flags=0, n=-1, repl=None, tmpl=(), as_list=False,
+ *          part=None)
  * -> a Column, or a Table for the multi-column ops (a list<string> Column
- * for findall, and for split / rsplit with as_list).  tmpl: flat (bytes, group)
+ * for findall, and for split / rsplit with as_list; a string Column of
+ * piece `part` of every row for split with part).  tmpl: flat (bytes, group)
  * pairs of the replacement template (zambezi/regex.h). */
 static PyObject *py_regex_op(PyObject *module, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"col", "op", "pat", "flags", "n", "repl", "tmpl", "as_list", NULL};
+  static char *kwlist[] = {"col", "op",      "pat",  "flags", "n",
+                           "repl", "tmpl", "as_list", "part", NULL};
   zbpy_state *st = zbpy_module_state(module);
-  PyObject *colo, *pat = Py_None, *repl = Py_None, *tmpl = NULL;
+  PyObject *colo, *pat = Py_None, *repl = Py_None, *tmpl = NULL, *part = Py_None;
   const char *opname;
   unsigned int flags = 0;
   Py_ssize_t n = -1;
   int as_list = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OInOOp", kwlist, &colo, &opname, &pat,
-                                   &flags, &n, &repl, &tmpl, &as_list))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OInOOpO", kwlist, &colo, &opname, &pat,
+                                   &flags, &n, &repl, &tmpl, &as_list, &part))
     return NULL;
   zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
@@ -44,6 +47,11 @@ static PyObject *py_regex_op(PyObject *module, PyObject *args, PyObject *kwargs)
   a.flags = flags;
   a.n = n;
   a.as_list = as_list != 0;
+  if (part != Py_None) {
+    a.part_only = true;
+    a.part = PyLong_AsLongLong(part);
+    if (a.part == -1 && PyErr_Occurred()) return NULL;
+  }
   if (pat != Py_None) {
     Py_ssize_t len;
     if (!PyUnicode_Check(pat)) return PyErr_Format(PyExc_TypeError, "pat must be a str");
@@ -105,7 +113,8 @@ static PyObject *py_regex_available(PyObject *module, PyObject *unused) {
 
 PyMethodDef zbpy_regex_methods[] = {
     {"regex_op", (PyCFunction)(void (*)(void))py_regex_op, METH_VARARGS | METH_KEYWORDS,
-     "regex_op(col, op, pat=None, flags=0, n=-1, repl=None, tmpl=(), as_list=False)\n--\n\n"
+     "regex_op(col, op, pat=None, flags=0, n=-1, repl=None, tmpl=(), as_list=False, part=None)"
+     "\n--\n\n"
      "A pattern operation of Series.str on a string column (zambezi/regex.h)."},
     {"regex_available", py_regex_available, METH_NOARGS,
      "regex_available()\n--\n\nWhether libpcre2-8 could be loaded."},

@@ -49,7 +49,8 @@ typedef struct zbpy_table {
 
 /* A read-only 1-D buffer-protocol view of (part of) an engine buffer on the
  * host.  Holds a reference to the buffer, so numpy arrays made from it keep
- * the data alive. */
+ * the data alive.  writable only for the fresh output buffer of a user
+ * function (udf.c), before a column is made over it. */
 typedef struct zbpy_bufview {
   PyObject_HEAD
   zb_buffer *buf;
@@ -57,6 +58,7 @@ typedef struct zbpy_bufview {
   Py_ssize_t shape;    /* number of items */
   Py_ssize_t itemsize; /* also the stride */
   char format[4];
+  bool writable;
 } zbpy_bufview;
 
 extern PyModuleDef zbpy_module_def;

@@ -249,3 +249,76 @@ ZB_TEST(test_regex_required_literals) {
   }
   zb_column_release(c);
 }
+
+/* SPLIT with part_only: one piece of every row, as Python's
+ * str.split(...)[part] / re.split(...)[part] give it (hand-checked there),
+ * null for a null row, a row with fewer pieces, or a group that took no
+ * part; the same with one and three threads, and every allocation failing
+ * in turn leaving nothing behind. */
+ZB_TEST(test_regex_split_part) {
+  static const char *const rows[] = {"a b  c", NULL, "", "\xc3\xa9 x \xc3\x9f 99", "a,b,,c",
+                                     "  lead"};
+  enum { NR = 6 };
+  static const struct {
+    const char *pat; /* NULL: whitespace */
+    uint32_t flags;
+    int64_t n, part;
+    const char *want[NR]; /* "\1": null */
+  } cases[] = {
+      {NULL, 0, -1, 0, {"a", "\1", "\1", "\xc3\xa9", "a,b,,c", "lead"}},
+      {NULL, 0, -1, -1, {"c", "\1", "\1", "99", "a,b,,c", "lead"}},
+      {NULL, 0, 1, 1, {"b  c", "\1", "\1", "x \xc3\x9f 99", "\1", "\1"}},
+      {NULL, 0, -1, 7, {"\1", "\1", "\1", "\1", "\1", "\1"}},
+      {",", ZB_RE_LITERAL, -1, 2, {"\1", "\1", "\1", "\1", "", "\1"}},
+      {",", ZB_RE_LITERAL, -1, -1, {"a b  c", "\1", "", "\xc3\xa9 x \xc3\x9f 99", "c", "  lead"}},
+      {",", ZB_RE_LITERAL, 1, -1, {"a b  c", "\1", "", "\xc3\xa9 x \xc3\x9f 99", "b,,c", "  lead"}},
+      {",", ZB_RE_LITERAL, -1, -5, {"\1", "\1", "\1", "\1", "\1", "\1"}},
+      /* patterns (PCRE2): the groups are pieces too */
+      {"(,)|(x)", 0, -1, 1, {"\1", "\1", "\1", "\1", ",", "\1"}},
+      {"(,)|(x)", 0, -1, 2, {"\1", "\1", "\1", "x", "\1", "\1"}},
+      {"(,)|(x)", 0, -1, -1, {"a b  c", "\1", "", " \xc3\x9f 99", "c", "  lead"}},
+      {"(,)|(x)", 0, -1, -2, {"\1", "\1", "\1", "x", "\1", "\1"}},
+      {"\\s+", 0, 1, -1, {"b  c", "\1", "", "x \xc3\x9f 99", "a,b,,c", "lead"}},
+  };
+  zb_error err;
+  zb_column *c = strings_of(rows, NR);
+  bool pcre = zb_regex_available();
+  for (int t = 1; t <= 3; t += 2) {
+    ZB_CHECK_OK(zb_set_num_threads(t, &err), &err);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+      if (!pcre && cases[k].pat != NULL && !(cases[k].flags & ZB_RE_LITERAL)) continue;
+      zb_regex_args a = re_args(ZB_RE_SPLIT, cases[k].pat, cases[k].flags);
+      a.n = cases[k].n;
+      a.part_only = true;
+      a.part = cases[k].part;
+      zb_column *r = NULL;
+      ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+      ZB_CHECK(r->type == ZB_STRING && r->length == NR);
+      for (int64_t i = 0; i < NR; i++)
+        check_row(r, i, strcmp(cases[k].want[i], "\1") == 0 ? NULL : cases[k].want[i]);
+      zb_column_release(r);
+    }
+  }
+  ZB_CHECK_OK(zb_set_num_threads(zb_available_cores(), &err), &err);
+  /* part_only is for SPLIT alone */
+  zb_regex_args a = re_args(ZB_RE_RSPLIT, ",", ZB_RE_LITERAL);
+  a.part_only = true;
+  zb_column *r = NULL;
+  ZB_CHECK_EQ_INT(zb_column_regex(c, &a, &r, NULL, &err), ZB_EINVAL);
+  ZB_CHECK(r == NULL);
+  a = re_args(ZB_RE_SPLIT, ",", ZB_RE_LITERAL);
+  a.part_only = true;
+  a.part = -1;
+  for (int64_t nth = 1; nth < 40; nth++) {
+    zb_alloc_fail_after(nth);
+    zb_status st = zb_column_regex(c, &a, &r, NULL, &err);
+    zb_alloc_fail_after(0);
+    if (st == ZB_OK) {
+      zb_column_release(r);
+      break;
+    }
+    ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+    ZB_CHECK(r == NULL);
+  }
+  zb_column_release(c);
+}
