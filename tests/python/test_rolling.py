@@ -415,3 +415,29 @@ def test_rolling_std_var_ten_million_rows():
         ok = ~np.isnan(exp)
         rel = np.abs(got[ok] - exp[ok]) / np.abs(exp[ok])
         assert rel.max() <= 1e-9, f"{op}: max relative difference {rel.max():.3g}"
+
+
+def test_infinities_are_missing_except_for_count():
+    # pandas' window functions see +-inf as NaN (count counts them): a
+    # window holding inf has a finite sum, mean, var... of its other values
+    rng = np.random.default_rng(11)
+    n = 300
+    vals = rng.standard_normal(n) * 10
+    vals[rng.random(n) < 0.1] = np.inf
+    vals[rng.random(n) < 0.1] = -np.inf
+    vals[rng.random(n) < 0.1] = np.nan
+    p = pd.Series(vals, name="x")
+    z = zb.Series(p)
+    for op in OPS + ["quantile"]:
+        for w, mp in ((3, None), (7, 2), (1, None)):
+            assert_series_like(apply(z.rolling(w, min_periods=mp), op),
+                               apply(p.rolling(w, min_periods=mp), op),
+                               f"rolling({w}, {mp}).{op} with inf", **tol(op))
+        assert_series_like(apply(z.expanding(), op), apply(p.expanding(), op),
+                           f"expanding().{op} with inf", **tol(op))
+    k = pd.Series(rng.integers(0, 4, n), name="k")
+    pf, zf = pd.DataFrame({"k": k, "x": p}), zb.DataFrame(pd.DataFrame({"k": k, "x": p}))
+    for op in ("sum", "mean", "var", "count"):
+        exp = getattr(pf.groupby("k")["x"].rolling(4, min_periods=1), op)()
+        got = getattr(zf.groupby("k")["x"].rolling(4, min_periods=1), op)()
+        assert_series_like(got, exp, f"groupby rolling {op} with inf", **tol(op))
