@@ -420,11 +420,22 @@ def _frame_convertible(pdf):
         raise _NoFast("column labels are not unique strings")
     if type(cols).__name__ != "Index" or cols.name is not None:
         raise _NoFast("the column index has a name or a special type")
+    if cols.dtype != _label_dtype():
+        # zambezi's labels come back as pandas gives string labels (str in
+        # pandas 3): object-dtype labels (mixed types, or strings kept as
+        # object) would change dtype, and no columns at all would too
+        raise _NoFast(f"column labels of dtype {cols.dtype} stay in pandas")
     for dt in pdf.dtypes:
         _check_dtype(dt)
     _check_index(pdf.index)
     if pdf.attrs:
         raise _NoFast("DataFrame.attrs is set")
+
+
+@functools.lru_cache(maxsize=None)
+def _label_dtype():
+    """The dtype pandas gives an Index of string labels (str in pandas 3)."""
+    return _real.pd.Index(["_"]).dtype
 
 
 def _check_dtype(dt):
