@@ -66,3 +66,32 @@ def test_no_column_frame_to_pandas_has_pandas_empty_labels():
         got = got.to_pandas()
         pd.testing.assert_index_equal(got.columns, exp.columns, exact=True)
         assert got.shape == exp.shape
+
+
+INDEXERS = r'''
+import numpy as np
+import pandas as pd
+from pandas.api.indexers import BaseIndexer, FixedForwardWindowIndexer, VariableOffsetWindowIndexer
+idx = pd.date_range("2020-01-01", periods=10, freq="D")
+df = pd.DataFrame({"v": np.arange(10.0)}, index=idx)
+ind = VariableOffsetWindowIndexer(index=df.index, offset=pd.offsets.BDay(1))
+print(df.rolling(ind).sum())
+
+class Custom(BaseIndexer):
+    def get_window_bounds(self, num_values, min_periods, center, closed, step):
+        ends = np.arange(1, num_values + 1, dtype=np.int64)
+        starts = np.where(np.asarray(self.use_expanding), 0, ends - self.window_size)
+        return np.maximum(starts, 0).astype(np.int64), ends
+
+flags = pd.Series([True, False] * 5)
+print(df.reset_index(drop=True).rolling(Custom(window_size=2, use_expanding=flags)).sum())
+print(df.v.rolling(FixedForwardWindowIndexer(window_size=3), min_periods=1).mean().tolist())
+print(isinstance(ind, BaseIndexer), type(ind).__name__, type(ind.index).__module__)
+'''
+
+
+def test_window_indexers_get_pandas_objects(tmp_path):
+    # VariableOffsetWindowIndexer checks its index is a DatetimeIndex; a
+    # BaseIndexer subclass keeps what it was given for get_window_bounds
+    out = _same_as_pandas(tmp_path, INDEXERS)
+    assert "True VariableOffsetWindowIndexer pandas" in out
