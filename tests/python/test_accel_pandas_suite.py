@@ -95,3 +95,30 @@ def test_window_indexers_get_pandas_objects(tmp_path):
     # BaseIndexer subclass keeps what it was given for get_window_bounds
     out = _same_as_pandas(tmp_path, INDEXERS)
     assert "True VariableOffsetWindowIndexer pandas" in out
+
+
+NUISANCE = r'''
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(3)
+df = pd.DataFrame({"A": list("abcabcab"), "B": list("xxyyzzxy"), "C": rng.normal(size=8),
+                   "D": np.arange(8)})
+g = df.groupby("A")
+for call in ("mean()", "median()", "std()", "var()", "sem()", "prod()", "agg('mean')",
+             "agg(['mean', 'sum'])", "aggregate('var')", "quantile(0.5)"):
+    try:
+        res = eval("g." + call)
+        print(call, "->", res.round(9).to_string())
+    except Exception as e:
+        print(call, "->", type(e).__name__, str(e)[:60])
+print(g.mean(numeric_only=True).round(9).to_string())
+print(g[["C", "D"]].mean().round(9).to_string())
+print(g.sum().to_string(), g.min().to_string())
+t = df.assign(T=pd.Timestamp("2024-01-01") + pd.to_timedelta(np.arange(8), "D"))[["A", "T", "D"]]
+print(t.groupby("A").mean().to_string())
+'''
+
+
+def test_groupby_reductions_without_numeric_only_raise_as_pandas(tmp_path):
+    out = _same_as_pandas(tmp_path, NUISANCE)
+    assert out.count("TypeError") >= 6

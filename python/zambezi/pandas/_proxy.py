@@ -116,8 +116,44 @@ def _astype_guard(proxy, args, kwargs):
     return None
 
 
+_GROUPBY_REDUCTIONS = frozenset(["sum", "mean", "median", "std", "var", "sem", "prod",
+                                  "quantile", "min", "max", "any", "all", "skew", "kurt",
+                                  "first", "last"])
+
+
+def _groupby_nuisance_guard(name):
+    """The guard of DataFrameGroupBy.name: a group-by of a frame reduced
+    without numeric_only, where zambezi would leave out columns the
+    reduction does not take (strings for mean...), goes to pandas, which
+    raises TypeError (or, for dates, computes them)."""
+    def guard(proxy, args, kwargs):
+        if type(proxy).__name__ != "DataFrameGroupBy" or kwargs.get("numeric_only"):
+            return None
+        if name in ("agg", "aggregate"):
+            func = kwargs.get("func", args[0] if args else None)
+            funcs = func if isinstance(func, (list, tuple)) else [func]
+            if not all(isinstance(f, str) for f in funcs):
+                return None
+            ops = [f for f in funcs if f in _GROUPBY_REDUCTIONS]
+        else:
+            ops = [name]
+        try:
+            fast = proxy._zb_get_fast()
+            if fast._selection is not None or fast._obj._ndim != 2:
+                return None
+            every = fast._value_columns(None)
+            for op in ops:
+                if fast._value_columns(op) != every:
+                    return f"{op} without numeric_only leaves out columns: pandas decides"
+        except Exception:
+            return None   # the zambezi attempt fails or succeeds on its own
+        return None
+    return guard
+
+
 _GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
            "astype": _astype_guard}
+_GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
 
 # Calls that change the object they are called on.
 MUTATORS = frozenset([
