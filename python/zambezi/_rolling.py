@@ -26,7 +26,9 @@ pandas' rules:
   times of the index, or of column ``on`` of a frame (which stays as it
   is in the result), monotonic, with no missing time; ``min_periods``
   defaults to 1.  ``center=True`` takes (t - span/2, t + span/2].
-- Missing values (null, NaN) are left out of the window.
+- Missing values (null, NaN) are left out of the window, and so is +-inf
+  in every statistic but ``count`` (pandas' window functions see it as
+  NaN; ``apply`` passes it as NaN).
 - Results are float64 (ints, bools and float32 are computed in float64);
   they keep the object's row labels and names.  A DataFrame's
   non-numeric columns raise DTypeError unless ``numeric_only=True``.
@@ -460,7 +462,7 @@ class Rolling:
               kwargs=None):
         """func of each window's values: one float per row, missing where
         the window has fewer than min_periods non-missing values (missing
-        values are passed as NaN).  ``raw=True`` passes a numpy array,
+        values and +-inf are passed as NaN, as pandas).  ``raw=True`` passes a numpy array,
         ``raw=False`` a Series with the window's labels.  The default
         engine calls func once per row in Python (slow);
         ``engine="numba"`` (with ``raw=True``) compiles it with Numba and
@@ -505,6 +507,11 @@ class Rolling:
                 raise DTypeError(f"rolling.apply: {what} is {col.dtype}, not numeric")
             values, _ = _numba.column_values(col, f"rolling.apply: {what}")
             values = values.astype(np.float64)
+            # pandas passes +-inf as NaN (its window functions' rule)
+            inf = np.isinf(values)
+            has_inf = bool(inf.any())
+            if has_inf:
+                values[inf] = np.nan
             if use_numba:
                 out = _numba.window_run(values, starts, ends, mp, func, engine_kwargs,
                                         "rolling.apply")
@@ -513,7 +520,9 @@ class Rolling:
             counts = np.concatenate([[0], np.cumsum(~ok)])
             enough = (counts[ends] - counts[starts] >= mp) & (ends > starts)
             out = np.full(n, np.nan)
-            src = obj if obj._ndim == 1 else None
+            src = obj if obj._ndim == 1 and not has_inf else None
+            if has_inf and not raw:   # the windows' Series hold the NaNs too
+                col = _numba.result_column(values)
             with python_calls("rolling.apply", n, "a Python function per window: slow"):
                 for i in np.flatnonzero(enough):
                     s, e = starts[i], ends[i]

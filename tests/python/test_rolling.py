@@ -441,3 +441,15 @@ def test_infinities_are_missing_except_for_count():
         exp = getattr(pf.groupby("k")["x"].rolling(4, min_periods=1), op)()
         got = getattr(zf.groupby("k")["x"].rolling(4, min_periods=1), op)()
         assert_series_like(got, exp, f"groupby rolling {op} with inf", **tol(op))
+
+
+@pytest.mark.parametrize("raw", [True, False])
+def test_apply_passes_infinities_as_nan(raw):
+    p = pd.Series([np.inf, 1.0, -np.inf, np.nan, 2.0, 0.5, np.inf, 3.0], name="x")
+    z = zb.Series(p)
+    for f in (lambda w: float(np.isnan(np.asarray(w)).sum()), lambda w: float(np.nansum(w))):
+        assert_series_like(z.expanding().apply(f, raw=raw), p.expanding().apply(f, raw=raw),
+                           "expanding apply with inf", **TOL)
+        assert_series_like(z.rolling(3, min_periods=1).apply(f, raw=raw),
+                           p.rolling(3, min_periods=1).apply(f, raw=raw),
+                           "rolling apply with inf", **TOL)
