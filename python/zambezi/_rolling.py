@@ -481,6 +481,8 @@ class Rolling:
         use_numba = _numba.check_engine(engine, engine_kwargs, "rolling.apply")
         if not callable(func):
             raise DTypeError(f"apply: func must be callable, not {type(func).__name__}")
+        if not isinstance(raw, (bool, np.bool_)):
+            raise InvalidValueError("raw parameter must be `True` or `False`")
         if use_numba and (not raw or args or kwargs):
             raise InvalidValueError("rolling.apply: engine='numba' needs raw=True and no "
                                     "args or kwargs (as pandas)")
@@ -586,6 +588,13 @@ def _check_ddof(ddof):
 
 def _rolling(obj, gb, window, min_periods, center, win_type, on, closed, step, method):
     _check_unsupported(win_type, step, method)
+    if not isinstance(center, (bool, np.bool_)):   # pandas' messages
+        raise InvalidValueError("center must be a boolean")
+    if on is not None and not isinstance(on, str):
+        raise UnsupportedError("rolling: on= takes a column name (not an Index)")
+    if on is not None and (obj._ndim == 1 or on not in obj._table.names):
+        raise InvalidValueError(f"invalid on specified as {on}, must be a column (of "
+                                "DataFrame), an Index or None")
     window, span = _check_window(window)
     if closed not in (None, "right", "left", "both", "neither"):
         raise InvalidValueError(f"rolling: closed must be 'right', 'left', 'both' or 'neither', "

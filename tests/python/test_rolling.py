@@ -16,6 +16,7 @@ slow (run with ZAMBEZI_SLOW=1) checks std / var at 10^7 rows.
 """
 
 import os
+import re
 import zlib
 
 import numpy as np
@@ -343,8 +344,8 @@ def test_time_window_errors():
                        "v": [1.0, 2.0]})
     with pytest.raises(UnsupportedError, match="time-based window is not supported"):
         df.groupby("k")["v"].rolling("2D")
-    with pytest.raises(InvalidValueError, match="is not a column"):
-        df.rolling("2D", on="nope").sum()
+    with pytest.raises(InvalidValueError, match="invalid on specified as nope"):
+        df.rolling("2D", on="nope")
     with pytest.raises(UnsupportedError, match="closed"):
         df.rolling(2, closed="both")
     with pytest.raises(InvalidValueError, match="on= is for time-based windows"):
@@ -453,3 +454,19 @@ def test_apply_passes_infinities_as_nan(raw):
         assert_series_like(z.rolling(3, min_periods=1).apply(f, raw=raw),
                            p.rolling(3, min_periods=1).apply(f, raw=raw),
                            "rolling apply with inf", **TOL)
+
+
+def test_argument_errors_as_pandas():
+    # pandas checks these when the window is made, with these messages
+    p = pd.DataFrame({"ts": pd.date_range("2024-01-01", periods=4, freq="s"),
+                      "v": [1.0, 2.0, 3.0, 4.0]})
+    z = zb.DataFrame(p)
+    calls = [lambda o: o.v.rolling(2, center=2.0), lambda o: o.v.rolling(2, center="yes"),
+             lambda o: o.rolling("2s", on="foobar"), lambda o: o.v.rolling("2s", on="ts"),
+             lambda o: o.v.rolling(2).apply(np.sum, raw=None),
+             lambda o: o.v.rolling(2).apply(np.sum, raw=1)]
+    for call in calls:
+        with pytest.raises(ValueError) as exp:
+            call(p)
+        with pytest.raises(ValueError, match=re.escape(str(exp.value))):
+            call(z)
