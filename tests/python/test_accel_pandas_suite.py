@@ -122,3 +122,23 @@ print(t.groupby("A").mean().to_string())
 def test_groupby_reductions_without_numeric_only_raise_as_pandas(tmp_path):
     out = _same_as_pandas(tmp_path, NUISANCE)
     assert out.count("TypeError") >= 6
+
+
+SERIES_KEYS = r'''
+import numpy as np
+import pandas as pd
+df = pd.DataFrame({"A": list("abcabcab"), "B": list("xxyyzzxy"), "C": np.arange(8.0)})
+print(df.groupby([df["A"], df["B"]]).mean().to_string())
+print(df.groupby(df["A"]).mean(numeric_only=True).to_string())
+try:
+    df.groupby(df["A"]).mean()
+except TypeError as e:
+    print("TypeError", e)
+'''
+
+
+def test_groupby_by_the_frames_own_columns_as_series(tmp_path):
+    # the key Series are the frame's columns: pandas leaves them out of the
+    # values, so mean has nothing to refuse
+    out = _same_as_pandas(tmp_path, SERIES_KEYS)
+    assert out.count("TypeError") == 1

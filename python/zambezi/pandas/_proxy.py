@@ -121,6 +121,24 @@ _GROUPBY_REDUCTIONS = frozenset(["sum", "mean", "median", "std", "var", "sem", "
                                   "first", "last"])
 
 
+def _series_key_names(proxy):
+    """The names of the Series keys of the group-by proxy (df.groupby(
+    [df["A"], df["B"]])): pandas leaves a frame's own column given as a key
+    out of the values, as it leaves out a key given by name."""
+    rec = proxy._zb_recipe
+    if rec is None or rec[1] != "groupby":
+        return set()
+    by = rec[3].get("by", rec[2][0] if rec[2] else None)
+    names = set()
+    for k in by if isinstance(by, (list, tuple)) else [by]:
+        if _is_proxy(k) and k._zb_kind == "series":
+            side = k._zb_slow if k._zb_slow is not None else k._zb_fast
+            name = getattr(side, "name", None)
+            if isinstance(name, str):
+                names.add(name)
+    return names
+
+
 def _groupby_nuisance_guard(name):
     """The guard of DataFrameGroupBy.name: a group-by of a frame reduced
     without numeric_only, where zambezi would leave out columns the
@@ -142,8 +160,10 @@ def _groupby_nuisance_guard(name):
             if fast._selection is not None or fast._obj._ndim != 2:
                 return None
             every = fast._value_columns(None)
+            keys = _series_key_names(proxy)
             for op in ops:
-                if fast._value_columns(op) != every:
+                left_out = set(every) - set(fast._value_columns(op)) - keys
+                if left_out:
                     return f"{op} without numeric_only leaves out columns: pandas decides"
         except Exception:
             return None   # the zambezi attempt fails or succeeds on its own
