@@ -614,6 +614,15 @@ def _rolling(obj, gb, window, min_periods, center, win_type, on, closed, step, m
     if center and closed not in (None, "right"):
         raise UnsupportedError("rolling(center=True) with a time-based window is supported "
                                "with closed='right' only")
+    if on is not None:
+        tcol = obj._table.column(obj._table.names.index(on))
+    elif obj._index.nlevels == 1:
+        tcol = obj._index._levels()[0]
+    else:
+        tcol = None
+    if tcol is not None and tcol.dtype != "date32" and not tcol.dtype.startswith("timestamp"):
+        # pandas' message: a span over labels that are not times
+        raise InvalidValueError("window must be an integer 0 or greater")
     min_periods = _check_min_periods(min_periods, None, "rolling")
     return Rolling(obj, window, 1 if min_periods is None else min_periods, center, None, span,
                    on, closed)
