@@ -142,3 +142,22 @@ def test_groupby_by_the_frames_own_columns_as_series(tmp_path):
     # values, so mean has nothing to refuse
     out = _same_as_pandas(tmp_path, SERIES_KEYS)
     assert out.count("TypeError") == 1
+
+
+PANDAS_FUNCTIONS = r'''
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(5)
+df = pd.DataFrame(rng.normal(size=(12, 3)), columns=list("ABC"))
+g = df.groupby(np.arange(12) % 3)
+print(g.apply(pd.DataFrame.quantile, 0.8).round(9).to_string())
+print(df.apply(pd.Series.mean).round(9).to_string())
+print(type(g.apply(pd.DataFrame.quantile, 0.8)).__name__)
+'''
+
+
+def test_pandas_functions_passed_to_pandas_are_its_own(tmp_path):
+    # pd.DataFrame.quantile given to groupby.apply: pandas gets its own
+    # function back, whose results are real frames (not object cells)
+    out = _same_as_pandas(tmp_path, PANDAS_FUNCTIONS)
+    assert out.rstrip().endswith("DataFrame")

@@ -658,7 +658,8 @@ def _is_proxy(x):
 def _needs_unwrap(v):
     t = type(v)
     return t in _CONTAINERS or type(t) is _ProxyMeta or t is _ProxyMeta or t is _SlowCallable \
-        or t is _UnwrappingMeta or (t is types.FunctionType and _is_user_function(v))
+        or t is _UnwrappingMeta or (t is types.FunctionType and (
+            _is_user_function(v) or "_zb_slow_func" in v.__dict__))
 
 
 def _is_user_function(f):
@@ -699,8 +700,12 @@ def unwrap_slow(x):
         return x._zb_func
     if t is _UnwrappingMeta:
         return x._zb_real
-    if t is types.FunctionType and _is_user_function(x):
-        return _results_unwrapped(x)
+    if t is types.FunctionType:
+        real = x.__dict__.get("_zb_slow_func")
+        if real is not None:   # pandas' own function (pd.DataFrame.quantile) as user code got it
+            return real
+        if _is_user_function(x):
+            return _results_unwrapped(x)
     return x
 
 
@@ -1009,6 +1014,7 @@ def wrap_function(func, label, fast=None):
                 return out
         return _call_slow_function(func, label, args, kwargs, reason)
 
+    wrapper._zb_slow_func = func
     _FUNC_CACHE[key] = (func, wrapper)
     return wrapper
 
