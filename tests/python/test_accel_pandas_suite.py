@@ -161,3 +161,24 @@ def test_pandas_functions_passed_to_pandas_are_its_own(tmp_path):
     # function back, whose results are real frames (not object cells)
     out = _same_as_pandas(tmp_path, PANDAS_FUNCTIONS)
     assert out.rstrip().endswith("DataFrame")
+
+
+RESAMPLE_FREQ = r'''
+from datetime import datetime
+import numpy as np
+import pandas as pd
+idx = [datetime(1975, 1, i) for i in range(1, 6)] + [datetime(1975, 1, 3, 6, 0)]
+s = pd.Series(np.arange(1.0, 7.0), index=idx).sort_index()
+r = s.resample("D").max()
+print(repr(r.index.freq), r.to_string())
+x = r.rolling(window=1).max()
+print(repr(x.index.freq), x.to_string())
+df = pd.DataFrame({"v": np.arange(10.0)}, index=pd.date_range("2024-01-01", periods=10, freq="6h"))
+m = df.resample("12h").mean()
+print(repr(m.index.freq), m.to_string())
+'''
+
+
+def test_resample_results_keep_pandas_freq(tmp_path):
+    out = _same_as_pandas(tmp_path, RESAMPLE_FREQ)
+    assert "<Day>" in out and "<12 * Hours>" in out

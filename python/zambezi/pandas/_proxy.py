@@ -1115,6 +1115,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                     fargs, fkwargs, called = _fast_call_args(args, kwargs)
                     res = attr(*fargs, **fkwargs)
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
+                if type(proxy).__name__ == "DatetimeIndexResampler":
+                    out = _with_resample_freq(proxy, out)
                 if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
                     out = _reduction_scalar(out, fobj, name)
                 elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
@@ -1157,6 +1159,28 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     out = wrap_slow(res, (proxy, name, args, kwargs, is_attr), proxy)
     recorder.slow(_label(type(proxy), name), perf_counter() - t0, reason)
     return out
+
+
+def _with_resample_freq(proxy, out):
+    """out (a resample's result from zambezi) with the freq pandas gives its
+    DatetimeIndex (the rule): zambezi's indexes carry no freq, so the
+    result is held by pandas from here on (a DatetimeIndex with a freq
+    stays in pandas, see _check_index)."""
+    if not _is_proxy(out) or out._zb_kind not in ("frame", "series"):
+        return out
+    rec = proxy._zb_recipe
+    if rec is None or rec[1] != "resample":
+        return out
+    rule = rec[3].get("rule", rec[2][0] if rec[2] else None)
+    pd = _real.pd
+    slow = out._zb_get_slow()
+    if type(slow.index) is not pd.DatetimeIndex or slow.index.freq is not None:
+        return out
+    slow = slow.copy(deep=False)
+    slow.index = pd.DatetimeIndex(slow.index, freq=unwrap_slow(rule))
+    p = object.__new__(type(out))
+    _init(p, None, slow, None)
+    return p
 
 
 # Series reductions for which pandas returns a numpy scalar (np.float64(2.0)
