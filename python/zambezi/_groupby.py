@@ -56,6 +56,8 @@ Differences from pandas:
   (zambezi._apply): pandas' contract, and slow.
 """
 
+import numpy as np
+
 from zambezi import _base, _core, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._convert import _is_pandas
@@ -208,6 +210,14 @@ def _key_column(obj, key, what):
 def _level_keys(obj, level):
     index = obj._index
     levels = level if isinstance(level, (list, tuple)) else [level]
+    if not levels:   # pandas' own messages
+        raise InvalidValueError("No group keys passed!")
+    if index.nlevels == 1:
+        if len(levels) > 1:
+            raise InvalidValueError("multiple levels only valid with MultiIndex")
+        lv = levels[0]
+        if isinstance(lv, (int, np.integer)) and lv not in index.names and lv not in (0, -1):
+            raise InvalidValueError("level > 0 or level < -1 only valid with MultiIndex")
     nums = [index._level_number(lv) for lv in levels]
     cols = index._levels()
     return [cols[i] for i in nums], [index.names[i] for i in nums]

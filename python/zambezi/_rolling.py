@@ -28,7 +28,9 @@ pandas' rules:
   times of the index, or of column ``on`` of a frame (which stays as it
   is in the result), monotonic, with no missing time; ``min_periods``
   defaults to 1.  ``center=True`` takes (t - span/2, t + span/2].
-- Missing values (null, NaN) are left out of the window.
+- Missing values (null, NaN) are left out of the window, and so is +-inf
+  in every statistic but ``count`` (pandas' window functions see it as
+  NaN; ``apply`` passes it as NaN).
 - Results are float64 (ints, bools and float32 are computed in float64);
   they keep the object's row labels and names.  A DataFrame's
   non-numeric columns raise DTypeError unless ``numeric_only=True``.
@@ -487,7 +489,7 @@ class Rolling:
               kwargs=None):
         """func of each window's values: one float per row, missing where
         the window has fewer than min_periods non-missing values (missing
-        values are passed as NaN).  ``raw=True`` passes a numpy array,
+        values and +-inf are passed as NaN, as pandas).  ``raw=True`` passes a numpy array,
         ``raw=False`` a Series with the window's labels.  The default
         engine calls func once per row in Python (slow);
         ``engine="numba"`` (with ``raw=True``) compiles it with Numba and
@@ -506,6 +508,8 @@ class Rolling:
         use_numba = _numba.check_engine(engine, engine_kwargs, "rolling.apply")
         if not callable(func):
             raise DTypeError(f"apply: func must be callable, not {type(func).__name__}")
+        if not isinstance(raw, (bool, np.bool_)):
+            raise InvalidValueError("raw parameter must be `True` or `False`")
         if use_numba and (not raw or args or kwargs):
             raise InvalidValueError("rolling.apply: engine='numba' needs raw=True and no "
                                     "args or kwargs (as pandas)")
@@ -532,6 +536,11 @@ class Rolling:
                 raise DTypeError(f"rolling.apply: {what} is {col.dtype}, not numeric")
             values, _ = _numba.column_values(col, f"rolling.apply: {what}")
             values = values.astype(np.float64)
+            # pandas passes +-inf as NaN (its window functions' rule)
+            inf = np.isinf(values)
+            has_inf = bool(inf.any())
+            if has_inf:
+                values[inf] = np.nan
             if use_numba:
                 out = _numba.window_run(values, starts, ends, mp, func, engine_kwargs,
                                         "rolling.apply")
@@ -540,7 +549,9 @@ class Rolling:
             counts = np.concatenate([[0], np.cumsum(~ok)])
             enough = (counts[ends] - counts[starts] >= mp) & (ends > starts)
             out = np.full(n, np.nan)
-            src = obj if obj._ndim == 1 else None
+            src = obj if obj._ndim == 1 and not has_inf else None
+            if has_inf and not raw:   # the windows' Series hold the NaNs too
+                col = _numba.result_column(values)
             with python_calls("rolling.apply", n, "a Python function per window: slow"):
                 for i in np.flatnonzero(enough):
                     s, e = starts[i], ends[i]
@@ -604,6 +615,13 @@ def _check_ddof(ddof):
 
 def _rolling(obj, gb, window, min_periods, center, win_type, on, closed, step, method):
     _check_unsupported(win_type, step, method)
+    if not isinstance(center, (bool, np.bool_)):   # pandas' messages
+        raise InvalidValueError("center must be a boolean")
+    if on is not None and not isinstance(on, str):
+        raise UnsupportedError("rolling: on= takes a column name (not an Index)")
+    if on is not None and (obj._ndim == 1 or on not in obj._table.names):
+        raise InvalidValueError(f"invalid on specified as {on}, must be a column (of "
+                                "DataFrame), an Index or None")
     window, span = _check_window(window)
     if closed not in (None, "right", "left", "both", "neither"):
         raise InvalidValueError(f"rolling: closed must be 'right', 'left', 'both' or 'neither', "
@@ -623,6 +641,15 @@ def _rolling(obj, gb, window, min_periods, center, win_type, on, closed, step, m
     if center and closed not in (None, "right"):
         raise UnsupportedError("rolling(center=True) with a time-based window is supported "
                                "with closed='right' only")
+    if on is not None:
+        tcol = obj._table.column(obj._table.names.index(on))
+    elif obj._index.nlevels == 1:
+        tcol = obj._index._levels()[0]
+    else:
+        tcol = None
+    if tcol is not None and tcol.dtype != "date32" and not tcol.dtype.startswith("timestamp"):
+        # pandas' message: a span over labels that are not times
+        raise InvalidValueError("window must be an integer 0 or greater")
     min_periods = _check_min_periods(min_periods, None, "rolling")
     return Rolling(obj, window, 1 if min_periods is None else min_periods, center, None, span,
                    on, closed)

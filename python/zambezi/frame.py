@@ -714,11 +714,15 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         data = {name: _convert.column_to_pandas(t.column(i), name)
                 for i, name in enumerate(names)}
         index = self._index.to_pandas()
+        labels = _labels.labels(self)
         if not data:
-            return pd.DataFrame(index=index)
+            # pandas' columns of a frame whose (string) columns were all
+            # dropped, df[[]]: an empty Index of the dtype pandas gives
+            # string labels (str in pandas 3), not a RangeIndex
+            cols = labels.to_pandas() if labels is not None else pd.Index(["_"])[:0]
+            return pd.DataFrame(index=index, columns=cols)
         out = pd.DataFrame(data, columns=names)
         out.index = index
-        labels = _labels.labels(self)
         if labels is not None:
             out.columns = labels.to_pandas()
         return out

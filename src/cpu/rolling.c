@@ -30,7 +30,10 @@
  *                      ranks present: add and remove update it, the k-th
  *                      value is a descent.
  *
- * A missing value (null, or NaN) is left out of the window's values.
+ * A missing value (null, or NaN) is left out of the window's values; so is
+ * +-inf in every statistic but count, as pandas (its window functions see
+ * infinities as NaN; count counts them): seq_val maps them to NaN as it
+ * reads, no extra pass over the column.
  *
  * The window of sequence position k: with off = center ? (window-1)/2 : 0,
  * it ends (exclusive) at min(k + 1 + off, L) and starts at
@@ -65,6 +68,7 @@ typedef struct roll_job {
   int64_t n, task_rows;
   const int64_t *starts, *ends; /* explicit windows (time-based), or NULL */
   const zb__group_csr *csr;
+  bool keep_inf; /* count: +-inf is a value; other statistics: missing */
   volatile int failed; /* a task could not allocate its scratch */
 } roll_job;
 
@@ -81,9 +85,14 @@ static inline int64_t seq_row(const roll_seq *q, int64_t p) {
   return q->rows != NULL ? q->rows[p] : q->base + p;
 }
 
+/* x, or NaN for +-inf unless keep_inf (x - x is 0 only for finite x). */
+static inline double inf_missing(double x, bool keep_inf) {
+  return keep_inf || x - x == 0 ? x : NAN;
+}
+
 static inline double seq_val(const roll_seq *q, int64_t p) {
   int64_t r = seq_row(q, p);
-  return zb_column_is_valid(q->j->c, r) ? q->j->v[r] : NAN;
+  return zb_column_is_valid(q->j->c, r) ? inf_missing(q->j->v[r], q->j->keep_inf) : NAN;
 }
 
 static inline void seq_emit(const roll_seq *q, int64_t k, double x, bool ok) {
@@ -276,7 +285,7 @@ static void roll_var_column(const roll_seq *q) {
   const zb_column *c = q->j->c;
   const double *v = q->j->v;
   const bool nulls = c->validity != NULL && c->null_count > 0;
-#define VAL_(p) (!nulls || zb_column_is_valid(c, (p)) ? v[(p)] : NAN)
+#define VAL_(p) (!nulls || zb_column_is_valid(c, (p)) ? inf_missing(v[(p)], false) : NAN)
   welford w;
   memset(&w, 0, sizeof w);
   int64_t ps, pe;
@@ -754,6 +763,7 @@ zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int6
   j.c = col;
   j.v = (const double *)col->data->data + col->offset;
   j.op = op;
+  j.keep_inf = op == ZB_ROLL_COUNT;
   j.opt = *opt;
   j.off = opt->center ? (opt->window - 1) / 2 : 0;
   j.n = n;

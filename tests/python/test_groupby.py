@@ -3,6 +3,8 @@ nullable int, string with None, categorical, bool, date, several keys),
 nulls in keys with dropna True/False, sort True/False, sizes 0..100_001,
 thread counts 1 and 3, head/tail/nth/transform/cumcount and corr."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -521,3 +523,20 @@ def test_groupby_sum_joins_strings_as_pandas(seed):
     pd.testing.assert_frame_equal(z.groupby("k").sum(numeric_only=True).to_pandas(),
                                   p.groupby("k").sum(numeric_only=True),
                                   check_dtype=False, check_index_type=False)
+
+
+def test_groupby_levels_refused_as_pandas_refuses():
+    # a single-level index: no levels, several levels, or a level past 0/-1
+    p = pd.Series([1, 2, 3, 10, 4], pd.Index([1, 2, 1, 2, 3], name="foo"))
+    z = zb.Series(p)
+    for level in ([], [0, 0], [0, 1], 1, -2, [1]):
+        with pytest.raises(ValueError) as exp:
+            p.groupby(level=level)
+        with pytest.raises(ValueError, match=re.escape(str(exp.value))):
+            z.groupby(level=level)
+    for level in (0, [0], -1, [-1], "foo"):
+        assert z.groupby(level=level).sum().to_pandas().tolist() == \
+            p.groupby(level=level).sum().tolist()
+    pf = pd.DataFrame({"v": [1.0, 2.0, 3.0]}, index=pd.Index(["a", "b", "a"], name="k"))
+    with pytest.raises(ValueError, match="No group keys passed!"):
+        zb.DataFrame(pf).groupby(level=[])

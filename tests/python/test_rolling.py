@@ -16,6 +16,7 @@ slow (run with ZAMBEZI_SLOW=1) checks std / var at 10^7 rows.
 """
 
 import os
+import re
 import zlib
 
 import numpy as np
@@ -335,16 +336,16 @@ def test_time_window_errors():
         zb.Series([1.0, 2.0, 3.0], index=t).rolling("2D").sum()
     with pytest.raises(InvalidValueError, match="NaT"):
         zb.Series([1.0, 2.0], index=pd.to_datetime(["2024-01-01", None])).rolling("2D").sum()
-    with pytest.raises(DTypeError, match="the index of timestamps or dates"):
-        zb.Series([1.0, 2.0]).rolling("2D").sum()
+    with pytest.raises(InvalidValueError, match="window must be an integer 0 or greater"):
+        zb.Series([1.0, 2.0]).rolling("2D")   # pandas' message: the index is not times
     with pytest.raises(InvalidValueError, match="not a fixed frequency"):
         zb.Series([1.0, 2.0]).rolling("1W")
     df = zb.DataFrame({"k": ["a", "b"], "ts": pd.to_datetime(["2024-01-01", "2024-01-02"]),
                        "v": [1.0, 2.0]})
     with pytest.raises(UnsupportedError, match="time-based window is not supported"):
         df.groupby("k")["v"].rolling("2D")
-    with pytest.raises(InvalidValueError, match="is not a column"):
-        df.rolling("2D", on="nope").sum()
+    with pytest.raises(InvalidValueError, match="invalid on specified as nope"):
+        df.rolling("2D", on="nope")
     with pytest.raises(UnsupportedError, match="closed"):
         df.rolling(2, closed="both")
     with pytest.raises(InvalidValueError, match="on= is for time-based windows"):
@@ -415,3 +416,59 @@ def test_rolling_std_var_ten_million_rows():
         ok = ~np.isnan(exp)
         rel = np.abs(got[ok] - exp[ok]) / np.abs(exp[ok])
         assert rel.max() <= 1e-9, f"{op}: max relative difference {rel.max():.3g}"
+
+
+def test_infinities_are_missing_except_for_count():
+    # pandas' window functions see +-inf as NaN (count counts them): a
+    # window holding inf has a finite sum, mean, var... of its other values
+    rng = np.random.default_rng(11)
+    n = 300
+    vals = rng.standard_normal(n) * 10
+    vals[rng.random(n) < 0.1] = np.inf
+    vals[rng.random(n) < 0.1] = -np.inf
+    vals[rng.random(n) < 0.1] = np.nan
+    p = pd.Series(vals, name="x")
+    z = zb.Series(p)
+    for op in OPS + ["quantile"]:
+        for w, mp in ((3, None), (7, 2), (1, None)):
+            assert_series_like(apply(z.rolling(w, min_periods=mp), op),
+                               apply(p.rolling(w, min_periods=mp), op),
+                               f"rolling({w}, {mp}).{op} with inf", **tol(op))
+        assert_series_like(apply(z.expanding(), op), apply(p.expanding(), op),
+                           f"expanding().{op} with inf", **tol(op))
+    k = pd.Series(rng.integers(0, 4, n), name="k")
+    pf, zf = pd.DataFrame({"k": k, "x": p}), zb.DataFrame(pd.DataFrame({"k": k, "x": p}))
+    for op in ("sum", "mean", "var", "count"):
+        exp = getattr(pf.groupby("k")["x"].rolling(4, min_periods=1), op)()
+        got = getattr(zf.groupby("k")["x"].rolling(4, min_periods=1), op)()
+        assert_series_like(got, exp, f"groupby rolling {op} with inf", **tol(op))
+
+
+@pytest.mark.parametrize("raw", [True, False])
+def test_apply_passes_infinities_as_nan(raw):
+    p = pd.Series([np.inf, 1.0, -np.inf, np.nan, 2.0, 0.5, np.inf, 3.0], name="x")
+    z = zb.Series(p)
+    for f in (lambda w: float(np.isnan(np.asarray(w)).sum()), lambda w: float(np.nansum(w))):
+        assert_series_like(z.expanding().apply(f, raw=raw), p.expanding().apply(f, raw=raw),
+                           "expanding apply with inf", **TOL)
+        assert_series_like(z.rolling(3, min_periods=1).apply(f, raw=raw),
+                           p.rolling(3, min_periods=1).apply(f, raw=raw),
+                           "rolling apply with inf", **TOL)
+
+
+def test_argument_errors_as_pandas():
+    # pandas checks these when the window is made, with these messages
+    p = pd.DataFrame({"ts": pd.date_range("2024-01-01", periods=4, freq="s"),
+                      "v": [1.0, 2.0, 3.0, 4.0]})
+    z = zb.DataFrame(p)
+    calls = [lambda o: o.v.rolling(2, center=2.0), lambda o: o.v.rolling(2, center="yes"),
+             lambda o: o.rolling("2s", on="foobar"), lambda o: o.v.rolling("2s", on="ts"),
+             lambda o: o.v.rolling(2).apply(np.sum, raw=None),
+             lambda o: o.v.rolling(2).apply(np.sum, raw=1),
+             lambda o: o.rolling("2s", on="v"), lambda o: o.rolling("2s"),
+             lambda o: o.v.rolling("2D")]
+    for call in calls:
+        with pytest.raises(ValueError) as exp:
+            call(p)
+        with pytest.raises(ValueError, match=re.escape(str(exp.value))):
+            call(z)

@@ -116,8 +116,64 @@ def _astype_guard(proxy, args, kwargs):
     return None
 
 
+_GROUPBY_REDUCTIONS = frozenset(["sum", "mean", "median", "std", "var", "sem", "prod",
+                                  "quantile", "min", "max", "any", "all", "skew", "kurt",
+                                  "first", "last"])
+
+
+def _series_key_names(proxy):
+    """The names of the Series keys of the group-by proxy (df.groupby(
+    [df["A"], df["B"]])): pandas leaves a frame's own column given as a key
+    out of the values, as it leaves out a key given by name."""
+    rec = proxy._zb_recipe
+    if rec is None or rec[1] != "groupby":
+        return set()
+    by = rec[3].get("by", rec[2][0] if rec[2] else None)
+    names = set()
+    for k in by if isinstance(by, (list, tuple)) else [by]:
+        if _is_proxy(k) and k._zb_kind == "series":
+            side = k._zb_slow if k._zb_slow is not None else k._zb_fast
+            name = getattr(side, "name", None)
+            if isinstance(name, str):
+                names.add(name)
+    return names
+
+
+def _groupby_nuisance_guard(name):
+    """The guard of DataFrameGroupBy.name: a group-by of a frame reduced
+    without numeric_only, where zambezi would leave out columns the
+    reduction does not take (strings for mean...), goes to pandas, which
+    raises TypeError (or, for dates, computes them)."""
+    def guard(proxy, args, kwargs):
+        if type(proxy).__name__ != "DataFrameGroupBy" or kwargs.get("numeric_only"):
+            return None
+        if name in ("agg", "aggregate"):
+            func = kwargs.get("func", args[0] if args else None)
+            funcs = func if isinstance(func, (list, tuple)) else [func]
+            if not all(isinstance(f, str) for f in funcs):
+                return None
+            ops = [f for f in funcs if f in _GROUPBY_REDUCTIONS]
+        else:
+            ops = [name]
+        try:
+            fast = proxy._zb_get_fast()
+            if fast._selection is not None or fast._obj._ndim != 2:
+                return None
+            every = fast._value_columns(None)
+            keys = _series_key_names(proxy)
+            for op in ops:
+                left_out = set(every) - set(fast._value_columns(op)) - keys
+                if left_out:
+                    return f"{op} without numeric_only leaves out columns: pandas decides"
+        except Exception:
+            return None   # the zambezi attempt fails or succeeds on its own
+        return None
+    return guard
+
+
 _GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
            "astype": _astype_guard}
+_GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
 
 # Calls that change the object they are called on.
 MUTATORS = frozenset([
@@ -420,11 +476,22 @@ def _frame_convertible(pdf):
         raise _NoFast("column labels are not unique strings")
     if type(cols).__name__ != "Index" or cols.name is not None:
         raise _NoFast("the column index has a name or a special type")
+    if cols.dtype != _label_dtype():
+        # zambezi's labels come back as pandas gives string labels (str in
+        # pandas 3): object-dtype labels (mixed types, or strings kept as
+        # object) would change dtype, and no columns at all would too
+        raise _NoFast(f"column labels of dtype {cols.dtype} stay in pandas")
     for dt in pdf.dtypes:
         _check_dtype(dt)
     _check_index(pdf.index)
     if pdf.attrs:
         raise _NoFast("DataFrame.attrs is set")
+
+
+@functools.lru_cache(maxsize=None)
+def _label_dtype():
+    """The dtype pandas gives an Index of string labels (str in pandas 3)."""
+    return _real.pd.Index(["_"]).dtype
 
 
 def _check_dtype(dt):
@@ -591,7 +658,8 @@ def _is_proxy(x):
 def _needs_unwrap(v):
     t = type(v)
     return t in _CONTAINERS or type(t) is _ProxyMeta or t is _ProxyMeta or t is _SlowCallable \
-        or t is _UnwrappingMeta or (t is types.FunctionType and _is_user_function(v))
+        or t is _UnwrappingMeta or (t is types.FunctionType and (
+            _is_user_function(v) or "_zb_slow_func" in v.__dict__))
 
 
 def _is_user_function(f):
@@ -632,8 +700,12 @@ def unwrap_slow(x):
         return x._zb_func
     if t is _UnwrappingMeta:
         return x._zb_real
-    if t is types.FunctionType and _is_user_function(x):
-        return _results_unwrapped(x)
+    if t is types.FunctionType:
+        real = x.__dict__.get("_zb_slow_func")
+        if real is not None:   # pandas' own function (pd.DataFrame.quantile) as user code got it
+            return real
+        if _is_user_function(x):
+            return _results_unwrapped(x)
     return x
 
 
@@ -942,6 +1014,7 @@ def wrap_function(func, label, fast=None):
                 return out
         return _call_slow_function(func, label, args, kwargs, reason)
 
+    wrapper._zb_slow_func = func
     _FUNC_CACHE[key] = (func, wrapper)
     return wrapper
 
@@ -1042,6 +1115,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                     fargs, fkwargs, called = _fast_call_args(args, kwargs)
                     res = attr(*fargs, **fkwargs)
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
+                if type(proxy).__name__ == "DatetimeIndexResampler":
+                    out = _with_resample_freq(proxy, out)
                 if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
                     out = _reduction_scalar(out, fobj, name)
                 elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
@@ -1084,6 +1159,28 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     out = wrap_slow(res, (proxy, name, args, kwargs, is_attr), proxy)
     recorder.slow(_label(type(proxy), name), perf_counter() - t0, reason)
     return out
+
+
+def _with_resample_freq(proxy, out):
+    """out (a resample's result from zambezi) with the freq pandas gives its
+    DatetimeIndex (the rule): zambezi's indexes carry no freq, so the
+    result is held by pandas from here on (a DatetimeIndex with a freq
+    stays in pandas, see _check_index)."""
+    if not _is_proxy(out) or out._zb_kind not in ("frame", "series"):
+        return out
+    rec = proxy._zb_recipe
+    if rec is None or rec[1] != "resample":
+        return out
+    rule = rec[3].get("rule", rec[2][0] if rec[2] else None)
+    pd = _real.pd
+    slow = out._zb_get_slow()
+    if type(slow.index) is not pd.DatetimeIndex or slow.index.freq is not None:
+        return out
+    slow = slow.copy(deep=False)
+    slow.index = pd.DatetimeIndex(slow.index, freq=unwrap_slow(rule))
+    p = object.__new__(type(out))
+    _init(p, None, slow, None)
+    return p
 
 
 # Series reductions for which pandas returns a numpy scalar (np.float64(2.0)

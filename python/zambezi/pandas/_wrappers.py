@@ -2,6 +2,7 @@
 zambezi counterpart tried first.  Called once by install(), with the real
 pandas already imported."""
 
+import functools
 import importlib
 
 from zambezi.pandas import _proxy
@@ -80,6 +81,42 @@ def setup(prefix):
         except (ImportError, AttributeError):
             continue
         build(slow_type, "intermediate")
+    _unwrap_indexer_arguments(prefix)
+
+
+def _unwrap_indexer_arguments(prefix):
+    """pandas' window indexers (BaseIndexer, VariableOffsetWindowIndexer...)
+    stay real pandas classes -- user code subclasses them and pandas calls
+    their get_window_bounds -- but the user's code builds them from proxies
+    (VariableOffsetWindowIndexer(index=df.index, ...) checks that index is
+    a DatetimeIndex): their __init__ gets the pandas objects instead.  A
+    real pandas object passes through unchanged, so pandas' own calls are
+    unaffected."""
+    try:
+        objects = _real_module("pandas.core.indexers.objects", prefix)
+    except ImportError:
+        return
+    base = getattr(objects, "BaseIndexer", None)
+    if base is None:
+        return
+    for cls in list(vars(objects).values()):
+        if not (isinstance(cls, type) and issubclass(cls, base)):
+            continue
+        init = cls.__dict__.get("__init__")
+        if init is None or getattr(init, "_zb_unwrapping", False):
+            continue
+        cls.__init__ = _unwrapping_init(init)
+
+
+def _unwrapping_init(init):
+    unwrap = _proxy.unwrap_slow
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        init(self, *unwrap(args), **unwrap(kwargs))
+
+    __init__._zb_unwrapping = True
+    return __init__
 
 
 def fast_function(name):
