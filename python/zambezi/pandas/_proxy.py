@@ -1130,7 +1130,7 @@ def _element_dtype(fobj, key):
     try:
         if dtype is None:   # a frame under .loc/.iloc/.at/.iat: the key's column
             col = key[1]
-            dtypes = obj.dtypes   # a dict: name -> dtype
+            dtypes = obj._zb_dtypes   # a dict: name -> dtype
             dtype = list(dtypes.values())[col] if type(fobj).__name__ in (
                 "_ILocIndexer", "_IAtIndexer") else dtypes[col]
         return np.dtype(str(dtype))
