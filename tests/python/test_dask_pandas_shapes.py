@@ -3,6 +3,7 @@ Dask's own test_groupby with the zambezi backend): columns and dtypes as
 pandas objects, the group-by keys and methods Dask calls, and the in-place
 setters it uses.  Each result is compared with pandas on the same data."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -49,3 +50,106 @@ def test_columns_and_dtypes_without_pandas(monkeypatch):
     assert isinstance(df.columns, zb.Index) and df.columns.to_list() == ["a", "b"]
     assert df.dtypes == {"a": "int64", "b": "string"}
     assert df.dtypes.to_dict() == {"a": "int64", "b": "string"}
+
+
+# -- groupby keys and methods -----------------------------------------------------------------
+def _eq(got, exp):
+    got = got.to_pandas() if hasattr(got, "to_pandas") else got
+    if isinstance(exp, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, exp, check_dtype=False, check_index_type=False)
+    else:
+        pd.testing.assert_series_equal(got, exp, check_dtype=False, check_index_type=False)
+
+
+def test_groupby_index_level_name():
+    pdf = _pdf()
+    df = zb.from_pandas(pdf)
+    _eq(df.groupby("ix").sum(), pdf.groupby("ix").sum())
+    _eq(df.groupby(["k", "ix"])["v"].sum(), pdf.groupby(["k", "ix"])["v"].sum())
+    _eq(df["v"].groupby("ix").cumsum(), pdf["v"].groupby("ix").cumsum())
+    with pytest.raises(zb.errors.DTypeError, match="names no index level"):
+        df["v"].groupby("nope")
+
+
+def test_groupby_function_of_the_index_label():
+    pdf = _pdf()
+    df = zb.from_pandas(pdf)
+    _eq(df.groupby(lambda i: i % 3)["f"].sum(), pdf.groupby(lambda i: i % 3)["f"].sum())
+    _eq(df["v"].groupby(lambda i: i > 12).max(), pdf["v"].groupby(lambda i: i > 12).max())
+
+
+@pytest.mark.parametrize("by", ["k", "ix", ["k", "ix"], lambda i: i % 2])
+def test_groupby_any_key_on_an_empty_frame(by):
+    pdf = _pdf().iloc[:0]
+    df = zb.from_pandas(pdf)
+    got = df.groupby(by)["v"].sum().to_pandas()
+    exp = pdf.groupby(by)["v"].sum()
+    assert len(got) == 0 and got.name == exp.name
+    assert list(got.index.names) == list(exp.index.names)
+
+
+def test_groupby_unique_and_len():
+    pdf = _pdf()
+    df = zb.from_pandas(pdf)
+    for col in ["v", "f"]:
+        got = df.groupby("k")[col].unique().to_pandas()
+        exp = pdf.groupby("k")[col].unique()
+        assert got.index.to_list() == exp.index.to_list() and got.name == exp.name
+        assert [list(x) for x in got] == [list(x) for x in exp] or \
+            got.explode().astype("float64").fillna(-1).to_list() == \
+            exp.explode().astype("float64").fillna(-1).to_list()
+    assert len(df.groupby("k")) == len(pdf.groupby("k")) == 2
+    assert len(df.groupby("k", dropna=False)) == len(pdf.groupby("k", dropna=False)) == 3
+
+
+def test_groupby_transform_with_args_and_kwargs():
+    pdf = _pdf().dropna(subset=["k"])
+    df = zb.from_pandas(pdf)
+
+    def shift_by(s, a, b=0):
+        return s - s.min() + a * b
+
+    _eq(df.groupby("k")["v"].transform(shift_by, 2, b=3),
+        pdf.groupby("k")["v"].transform(shift_by, 2, b=3))
+    _eq(df.groupby("k")["f"].transform("sum", min_count=1),
+        pdf.groupby("k")["f"].transform("sum", min_count=1))
+
+
+# -- setters --------------------------------------------------------------------------------
+def test_series_setitem_mask():
+    ps = pd.Series([1.0, 2.0, None, 4.0, 5.0])
+    s = zb.Series(ps)
+    s[s > 1.5] = 0.0
+    ps[ps > 1.5] = 0.0
+    _eq(s, ps)
+    mask = np.array([True, False, False, False, True])
+    s[mask] = 9.0
+    ps[mask] = 9.0
+    _eq(s, ps)
+    s[1] = 7.0
+    ps[1] = 7.0
+    _eq(s, ps)
+
+
+def test_index_set_names_inplace():
+    for pix, zix in [(pd.Index([1, 2]), zb.Index([1, 2])),
+                     (pd.RangeIndex(3), zb.Series([1, 2, 3]).index),
+                     (pd.MultiIndex.from_arrays([[1], ["a"]]),
+                      zb.MultiIndex.from_arrays([[1], ["a"]]))]:
+        names = ["x"] * pix.nlevels
+        assert zix.set_names(names, inplace=True) is None
+        pix.set_names(names, inplace=True)
+        assert list(zix.names) == list(pix.names)
+        pd.testing.assert_index_equal(zix.to_pandas(), pix, exact=False)
+
+
+def test_series_rename_index():
+    ps = pd.Series([1, 2, 3], index=["a", "b", "c"], name="s")
+    s = zb.Series(ps)
+    _eq(s.rename(index={"a": "z"}), ps.rename(index={"a": "z"}))
+    _eq(s.rename(index=str.upper), ps.rename(index=str.upper))
+    _eq(s.rename(index="t"), ps.rename(index="t"))
+    _eq(s.rename("t"), ps.rename("t"))
+    s.rename(index={"b": "y"}, inplace=True)
+    ps.rename(index={"b": "y"}, inplace=True)
+    _eq(s, ps)
