@@ -351,9 +351,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             raise InvalidValueError("a Series' groupby has no columns to select")
         names = self._obj._table.names
         sel = [key] if isinstance(key, str) else list(key)
-        for k in sel:
-            if k not in names:
-                raise ColumnNotFoundError(f"no column named {k!r}; the columns are {names!r}")
+        missing = [k for k in sel if k not in names]
+        if missing:  # pandas' words, which Dask's tests look for
+            what = f"Column not found: {missing[0]!r}" if isinstance(key, str) else \
+                f"Columns not found: {', '.join(repr(k) for k in missing)}"
+            raise ColumnNotFoundError(f"{what}; the columns are {names!r}")
         return GroupBy(self._obj, self._k, self._sort, self._dropna, sel,
                        isinstance(key, str), self._as_index)
 

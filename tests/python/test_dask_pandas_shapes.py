@@ -153,3 +153,14 @@ def test_series_rename_index():
     s.rename(index={"b": "y"}, inplace=True)
     ps.rename(index={"b": "y"}, inplace=True)
     _eq(s, ps)
+
+
+def test_groupby_missing_column_message_as_pandas():
+    pdf = _pdf()
+    df = zb.from_pandas(pdf)
+    for key, words in [("A", "Column not found: "), (["v", "A"], "Columns not found: ")]:
+        with pytest.raises(KeyError) as exp:
+            pdf.groupby("k")[key]
+        with pytest.raises(KeyError) as got:
+            df.groupby("k")[key]
+        assert words in str(exp.value) and words in str(got.value)
