@@ -184,6 +184,11 @@ def _key_column(obj, key, what):
     """An engine column from a Series / array / Index key as long as obj,
     and the label it gives."""
     n = len(obj)
+    meta = getattr(key, "_meta", None) if type(key).__module__.startswith("dask") else None
+    if meta is not None and (_base.is_series(meta) or _is_pandas(meta, "Series")):
+        # a Dask expression or collection: Dask groups its meta (no rows) by it
+        # to surface errors early, as pandas allows; its meta has the same form
+        key = meta
     if _base.is_series(key):
         if len(key) != n:
             raise InvalidValueError(f"{what}: a key of {len(key)} values for {n} rows")

@@ -164,3 +164,18 @@ def test_groupby_missing_column_message_as_pandas():
         with pytest.raises(KeyError) as got:
             df.groupby("k")[key]
         assert words in str(exp.value) and words in str(got.value)
+
+
+def test_series_groupby_by_a_dask_series():
+    # Dask groups its meta by the key's expression before planning
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    import zambezi.dask  # noqa: F401  (registers the backend)
+
+    pdf = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6], "b": [1, 1, 2, 2, 2, None]})
+    exp = pdf.a.groupby(pdf.b).sum()
+    with dask.config.set({"dataframe.backend": "zambezi"}):
+        ddf = dd.from_pandas(pdf, npartitions=2)
+        got = ddf.a.groupby(ddf.b).sum().compute(scheduler="sync")
+    assert isinstance(got, zb.Series)
+    _eq(got.sort_index(), exp)
