@@ -165,7 +165,9 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
     [None, 'Lusaka']
     """
 
-    __slots__ = ("_table", "_index", "_columns")
+    # _pd_columns: the pandas Index ``columns`` last gave, kept so that
+    # ``df.columns.name = x`` names df's labels as in pandas (zambezi._labels)
+    __slots__ = ("_table", "_index", "_columns", "_pd_columns")
     _ndim = 2
 
     def __init__(self, data=None, index=None, columns=None, dtype=None, copy=None):
@@ -307,7 +309,15 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         (2, ['a', 'b'])
         """
         idx = self._zb_columns
-        return idx.to_pandas() if _pandas_installed() else idx
+        if not _pandas_installed():
+            return idx
+        names, slot = tuple(self._table.names), self._columns
+        cache = getattr(self, "_pd_columns", None)
+        if cache is not None and cache[0] == names and cache[1] is slot:
+            return cache[2]
+        out = idx.to_pandas()
+        self._pd_columns = (names, slot, out, list(out.names))
+        return out
 
     @property
     def _zb_columns(self):

@@ -179,3 +179,15 @@ def test_series_groupby_by_a_dask_series():
         got = ddf.a.groupby(ddf.b).sum().compute(scheduler="sync")
     assert isinstance(got, zb.Series)
     _eq(got.sort_index(), exp)
+
+
+def test_naming_the_columns_index_names_the_frame_labels():
+    pdf = _pdf()
+    df = zb.from_pandas(pdf)
+    df.columns.name = "cols"
+    pdf.columns.name = "cols"
+    assert df.columns.name == "cols"
+    pd.testing.assert_frame_equal(df.to_pandas(), pdf, check_dtype=False,
+                                  check_index_type=False, check_column_type=False)
+    df["w"] = df["v"]          # a new column: the Index given before no longer applies
+    assert df.columns.to_list() == ["k", "v", "f", "w"]
