@@ -25,8 +25,9 @@ small and medium are one partition, so Dask broadcasts them.  Results of
 their row count and column sums; the others are computed to the client.
 Answers are compared (row counts and the sums of the numeric columns within
 1e-6 relative).  Reported per question: the best of
---runs wall times, and the workers' peak resident memory (ru_maxrss, MB: a
-lifetime peak per worker process, so it grows over the run).  Each backend
+--runs wall times, and the workers' peak resident memory (VmHWM of
+/proc/self/status, MB: a lifetime peak per worker process, so it grows over
+the run).  Each backend
 gets a fresh cluster.  --sync also times each question in the client
 process (Dask's sync scheduler on tables persisted there), which shows
 what the cluster adds to the same per-partition work.
@@ -128,6 +129,17 @@ def write_data(rows, parts, where):
 
 
 def _peak_mb():
+    """The worker process's peak resident memory, MB: VmHWM from
+    /proc/self/status where there is one.  ru_maxrss is not used there: a
+    process started by fork+exec keeps the peak of the process it was
+    forked from (the nanny, the client), which is not the worker's own."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

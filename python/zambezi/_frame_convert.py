@@ -437,8 +437,8 @@ class FrameConvert:
 
         Examples
         --------
-        >>> zb.DataFrame({"a": [1], "b": [2]}).keys()
-        Index(['a', 'b'], dtype='string')
+        >>> zb.DataFrame({"a": [1], "b": [2]}).keys().to_list()
+        ['a', 'b']
         """
         return self.columns
 

@@ -564,8 +564,8 @@ class FrameExtra:
         >>> df = zb.DataFrame({"a": [1, 2], "b": [3, 4]})
         >>> df.pop("a").to_list()
         [1, 2]
-        >>> df.columns
-        Index(['b'], dtype='string')
+        >>> df.columns.to_list()
+        ['b']
         """
         s = self._column(item) if isinstance(item, str) else None
         if s is None:
@@ -725,7 +725,7 @@ class FrameExtra:
         else:
             raise DTypeError(
                 f"round: decimals must be an int or a dict, not {type(decimals).__name__}")
-        numeric = {c for c, d in self.dtypes.items() if _is_number_dtype(d) and c in spec}
+        numeric = {c for c, d in self._zb_dtypes.items() if _is_number_dtype(d) and c in spec}
         return self._each(lambda s: s.round(int(spec[s.name])), numeric)
 
     def _bound_series(self, bound, what):
@@ -784,7 +784,7 @@ class FrameExtra:
 
     def _cond_for(self, cond, name, i):
         if _base.is_frame(cond):
-            if name not in cond.columns:
+            if name not in cond._zb_columns:
                 return None  # pandas: a column missing from cond is False
             return cond[name]
         if _base.is_series(cond):
@@ -799,7 +799,7 @@ class FrameExtra:
         if other is None or is_scalar(other):
             return other
         if _base.is_frame(other):
-            return other[name] if name in other.columns else None
+            return other[name] if name in other._zb_columns else None
         if _base.is_series(other) or isinstance(other, (list, tuple)) or (
                 isinstance(other, np.ndarray) and other.ndim == 1):
             if _axis_number(axis, "where") != 0 or axis is None:
@@ -883,10 +883,10 @@ class FrameExtra:
         --------
         >>> df = zb.DataFrame({"a": [1, 2], "f": [0.5, 1.5], "s": ["x", "y"],
         ...                    "b": [True, False]})
-        >>> df.select_dtypes("number").columns
-        Index(['a', 'f'], dtype='string')
-        >>> df.select_dtypes(exclude=["number", "bool"]).columns
-        Index(['s'], dtype='string')
+        >>> df.select_dtypes("number").columns.to_list()
+        ['a', 'f']
+        >>> df.select_dtypes(exclude=["number", "bool"]).columns.to_list()
+        ['s']
         """
         inc = _dtype_tests(include, "include")
         exc = _dtype_tests(exclude, "exclude")
@@ -916,8 +916,8 @@ class FrameExtra:
 
         Examples
         --------
-        >>> zb.DataFrame({"a": [1], "s": ["x"], "b": [True]})._get_numeric_data().columns
-        Index(['a', 'b'], dtype='string')
+        >>> zb.DataFrame({"a": [1], "s": ["x"], "b": [True]})._get_numeric_data().columns.to_list()
+        ['a', 'b']
         """
         num = self.select_dtypes(include=["number", "bool"])
         tab = num._table
@@ -1014,7 +1014,7 @@ class FrameExtra:
             if len(values) != n:
                 raise InvalidValueError(
                     f"isin: the DataFrame has {len(values)} rows, this frame {n}")
-            other = set(values.columns)
+            other = set(values._zb_columns)
             return self._each(lambda s: _eq_or_false(s, values[s.name]) if s.name in other
                               else _eq_missing(s))
         if isinstance(values, str) or not hasattr(values, "__iter__"):

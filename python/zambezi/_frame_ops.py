@@ -61,10 +61,10 @@ class FrameOps:
         """df[[a, b]] = value: a DataFrame's columns by position (pandas),
         or one scalar into each."""
         if _base.is_frame(value):
-            if len(value.columns) != len(names):
+            if len(value._zb_columns) != len(names):
                 raise InvalidValueError(f"setting {len(names)} columns from a frame of "
-                                        f"{len(value.columns)}: they must be as many")
-            for nm, src in zip(names, value.columns.to_list()):
+                                        f"{len(value._zb_columns)}: they must be as many")
+            for nm, src in zip(names, value._zb_columns.to_list()):
                 self[nm] = value[src]
         elif is_scalar(value):
             for nm in names:
@@ -124,10 +124,10 @@ class FrameOps:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 2, 3], "b": [4, 5, 6], "c": [7, 8, 9]})
-        >>> df.drop(columns=["a", "c"]).columns
-        Index(['b'], dtype='string')
-        >>> df.drop("b", axis=1).columns
-        Index(['a', 'c'], dtype='string')
+        >>> df.drop(columns=["a", "c"]).columns.to_list()
+        ['b']
+        >>> df.drop("b", axis=1).columns.to_list()
+        ['a', 'c']
         >>> df.drop(index=[0, 2])["a"].to_list()
         [2]
         """
@@ -182,11 +182,11 @@ class FrameOps:
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1, 2], "b": ["3", "4"]})
-        >>> df.astype({"b": "int64"}).dtypes
+        >>> df.astype({"b": "int64"}).dtypes.to_dict()
         {'a': 'int64', 'b': 'int64'}
-        >>> df.astype("string").dtypes
+        >>> df.astype("string").dtypes.to_dict()
         {'a': 'string', 'b': 'string'}
-        >>> zb.DataFrame({"a": ["1", "x"], "b": ["2", "3"]}).astype("int64", errors="ignore").dtypes
+        >>> zb.DataFrame({"a": ["1", "x"], "b": ["2", "3"]}).astype("int64", errors="ignore").dtypes.to_dict()
         {'a': 'string', 'b': 'int64'}
         """
         if errors not in ("raise", "ignore"):

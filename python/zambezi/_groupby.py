@@ -186,6 +186,11 @@ def _key_column(obj, key, what):
     """An engine column from a Series / array / Index key as long as obj,
     and the label it gives."""
     n = len(obj)
+    meta = getattr(key, "_meta", None) if type(key).__module__.startswith("dask") else None
+    if meta is not None and (_base.is_series(meta) or _is_pandas(meta, "Series")):
+        # a Dask expression or collection: Dask groups its meta (no rows) by it
+        # to surface errors early, as pandas allows; its meta has the same form
+        key = meta
     if _base.is_series(key):
         if len(key) != n:
             raise InvalidValueError(f"{what}: a key of {len(key)} values for {n} rows")
@@ -205,6 +210,22 @@ def _key_column(obj, key, what):
         return s._col, s.name
     raise DTypeError(f"{what}: keys are column names, Series or arrays, not "
                      f"{type(key).__name__}")
+
+
+def _label_key(obj, key, what):
+    """A key that is not a column: the name of an index level (pandas groups
+    by that level), or a function of each row's index label (called once per
+    row, as pandas calls it).  The key column and its label, or None."""
+    index = obj._index
+    if callable(key) and not isinstance(key, type):
+        labels = index.to_list()
+        s = _base.series_class()([key(v) for v in labels]) if labels else \
+            _base.series_class()([], dtype="float64")
+        # pandas names the groups by the index's name
+        return s._col, index.names[0] if index.nlevels == 1 else None
+    if isinstance(key, str) and key in index.names:
+        return index._levels()[index.names.index(key)], key
+    return None
 
 
 def _level_keys(obj, level):
@@ -239,7 +260,8 @@ def _frame_keys(df, by, level):
             raise InvalidValueError("groupby needs at least one key column")
         extra, keys, klabels, exclude = [], [], [], set()
         for k in items:
-            if isinstance(k, str):
+            found = None if isinstance(k, str) and k in names else _label_key(df, k, "groupby")
+            if isinstance(k, str) and found is None:
                 if k not in names:
                     raise ColumnNotFoundError(
                         f"no column named {k!r}; the columns are {names!r}")
@@ -247,7 +269,7 @@ def _frame_keys(df, by, level):
                 klabels.append(k)
                 exclude.add(k)
             else:
-                col, label = _key_column(df, k, "groupby")
+                col, label = found if found is not None else _key_column(df, k, "groupby")
                 if col.device != t.device:
                     col = col.to_device(t.device)
                 keys.append(None)
@@ -283,10 +305,12 @@ def _series_keys(s, by, level):
                                                                               bool)) else [by]
         kcols, klabels = [], []
         for k in items:
-            if isinstance(k, str):
-                raise DTypeError("Series.groupby takes Series or arrays as keys (or level=), "
-                                 f"not a name ({k!r})")
-            col, label = _key_column(s, k, "Series.groupby")
+            found = _label_key(s, k, "Series.groupby")
+            if isinstance(k, str) and found is None:
+                raise DTypeError("Series.groupby takes Series, arrays, functions of the "
+                                 "index label or index level names as keys (or level=), "
+                                 f"not {k!r}, which names no index level")
+            col, label = found if found is not None else _key_column(s, k, "Series.groupby")
             if col.device != s._col.device:
                 col = col.to_device(s._col.device)
             kcols.append(col)
@@ -342,9 +366,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             raise InvalidValueError("a Series' groupby has no columns to select")
         names = self._obj._table.names
         sel = [key] if isinstance(key, str) else list(key)
-        for k in sel:
-            if k not in names:
-                raise ColumnNotFoundError(f"no column named {k!r}; the columns are {names!r}")
+        missing = [k for k in sel if k not in names]
+        if missing:  # pandas' words, which Dask's tests look for
+            what = f"Column not found: {missing[0]!r}" if isinstance(key, str) else \
+                f"Columns not found: {', '.join(repr(k) for k in missing)}"
+            raise ColumnNotFoundError(f"{what}; the columns are {names!r}")
         return GroupBy(self._obj, self._k, self._sort, self._dropna, sel,
                        isinstance(key, str), self._as_index)
 
@@ -380,6 +406,43 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         2
         """
         return self._ids()[1]
+
+    def __len__(self):
+        """The number of groups (pandas' ``len(gb)``).
+
+        Examples
+        --------
+        >>> len(zb.DataFrame({"k": ["a", "b", "a", None]}).groupby("k"))
+        2
+        """
+        return self.ngroups
+
+    def unique(self):
+        """Each group's distinct values of the selected column, in the order
+        they first appear (a null is a value), as a list per group: pandas
+        gives an array per group; ``explode()`` gives the values of both.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", "a"], "v": [1, 2, 1, 3]})
+        >>> df.groupby("k")["v"].unique().to_list()
+        [[1, 3], [2]]
+        """
+        cols = self._value_columns()
+        if not (self._single or self._obj._ndim == 1) or len(cols) != 1:
+            raise UnsupportedError("unique: select one column first (gb['col'].unique())")
+        work = self._k.work
+        names = list(work.names)
+        pick = list(self._k.keys) + [cols[0]]
+        sub = _core.table_from_columns([work.column(names.index(nm)) for nm in pick], pick)
+        dup = _core.duplicated(sub, None, "first")
+        sub = _indexing.filter_rows(_core.unary("invert", dup)).apply(sub)
+        label = self._label(cols[0])
+        values = _base.series_class()._from_column(sub.column(len(pick) - 1), label,
+                                                   _ix.default_index(sub.num_rows))
+        keys = _Keys(sub, list(self._k.keys), list(self._k.labels), [cols[0]], [label])
+        gb = GroupBy(values, keys, self._sort, self._dropna, None, False, self._as_index)
+        return gb._finish(gb._run([_spec("list", cols[0])]), [label], label, series=True)
 
     def _rows_by_group(self):
         """(keys, order, starts): each group's key as ``Index.to_list``
@@ -1035,7 +1098,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self._rows(True, "eq", n)
         return self._rows(False, "eq", -n - 1)
 
-    def transform(self, func, *, engine=None, engine_kwargs=None):
+    def transform(self, func, *args, engine=None, engine_kwargs=None, **kwargs):
         """Each selected column replaced by its group's aggregate, row by row
         (null where the key was dropped), with the rows' labels; a Series
         when one column was selected with ``gb["col"]`` (or for "size").
@@ -1057,8 +1120,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                                        "f(values, index)")
             return self._transform_numba(func, engine_kwargs)
         if _python_func(func):
-            return self._transform_python(func)
+            return self._transform_python(func, args, kwargs)
         op = _op_name(func)
+        if args or kwargs:  # an aggregation with its arguments: per group, as pandas calls it
+            return self._transform_python(lambda s: getattr(s, op)(*args, **kwargs))
         if op == "size":
             t = self._run([_spec("size", None)])
             ids, _ = self._ids()  # after _run, which keeps them

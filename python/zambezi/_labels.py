@@ -42,9 +42,29 @@ def attach(df, index):
     return df
 
 
+def _sync_pandas_names(df):
+    """Names set on the pandas Index that ``df.columns`` gave (``df.columns.name
+    = "x"``, as pandas code does) become the names of df's labels."""
+    cache = getattr(df, "_pd_columns", None)
+    if cache is None:
+        return
+    names, slot, pidx, seen = cache
+    now = list(pidx.names)
+    if now == seen:
+        return
+    if tuple(df._table.names) != names or df._columns is not slot:
+        df._pd_columns = None  # the frame changed since: that Index is no longer its
+        return
+    base = slot[1] if slot is not None else _ix.Index._from_columns(
+        [_convert.to_column(list(names), dtype="string")], [None])
+    attach(df, base.set_names(now))
+    df._pd_columns = (names, df._columns, pidx, now)
+
+
 def labels(df):
     """df's column labels as an Index, or None when they are the table
     names."""
+    _sync_pandas_names(df)
     slot = df._columns
     if slot is None:
         return None

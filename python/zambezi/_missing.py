@@ -598,8 +598,8 @@ class FrameMissing:
         [1 rows x 2 columns]
         >>> len(df.dropna(how="all")), len(df.dropna(subset=["b"])), len(df.dropna(thresh=1))
         (2, 2, 2)
-        >>> df.dropna(axis=1, thresh=2).columns
-        Index(['b'], dtype='string')
+        >>> df.dropna(axis=1, thresh=2).columns.to_list()
+        ['b']
         """
         if how is not _NO_DEFAULT and thresh is not _NO_DEFAULT:
             raise DTypeError("You cannot set both the how and thresh arguments at the same time.")

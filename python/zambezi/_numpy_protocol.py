@@ -158,7 +158,7 @@ def frame_ufunc(frame, ufunc, method, inputs, kwargs):
     frames = [x for x in inputs if _base.is_frame(x)]
     scalar_rest = all(x is frame or np.ndim(x) == 0 for x in inputs)
     if method == "__call__" and not kwargs and len(frames) == 1 and scalar_rest:
-        names = list(frame.columns)
+        names = list(frame._zb_columns)
         outs = None
         for name in names:
             col = frame[name]
@@ -178,5 +178,5 @@ def frame_ufunc(frame, ufunc, method, inputs, kwargs):
             and result.shape == frame.shape):
         from zambezi import DataFrame
 
-        return DataFrame(dict(zip(frame.columns, result.T)), index=frame._index)
+        return DataFrame(dict(zip(frame._zb_columns, result.T)), index=frame._index)
     return result

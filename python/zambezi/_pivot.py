@@ -137,7 +137,7 @@ def melt(frame, id_vars=None, value_vars=None, var_name=None, value_name="value"
         vals = _as_list(value_vars)
         _check_columns(frame, vals, "melt value_vars")
     if var_name is None:
-        var_name = frame.columns.name if frame.columns.name is not None else "variable"
+        var_name = frame._zb_columns.name if frame._zb_columns.name is not None else "variable"
     if value_name in names:
         raise InvalidValueError(f"melt: value_name ({value_name!r}) cannot match an element "
                                 "in the DataFrame columns")
@@ -401,12 +401,12 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
         for f in aggfunc:
             piece = pivot_table(data, values, index, columns, f, fill_value, margins, dropna,
                                 margins_name, observed, sort)
-            lab = piece.columns.to_list()
+            lab = piece._zb_columns.to_list()
             cols += [piece._table.column(i) for i in range(piece._table.num_columns)]
             labels += [(_func_label(f),) + (lb if isinstance(lb, tuple) else (lb,))
                        for lb in lab]
             if rindex is None:
-                rindex, names = piece._index, [None] + list(piece.columns.names)
+                rindex, names = piece._index, [None] + list(piece._zb_columns.names)
             elif not rindex.equals(piece._index):
                 raise UnsupportedError("pivot_table: the functions of the list give "
                                        "different rows")
@@ -720,8 +720,8 @@ def _normalize(out, normalize, margins):
     if rows != nr:
         from zambezi._indexing import slice_rows
         out = out._select_rows(slice_rows(0, rows))
-    labels = out.columns.to_list()[:cols]
-    lab = _labels.from_list(labels, list(out.columns.names))
+    labels = out._zb_columns.to_list()[:cols]
+    lab = _labels.from_list(labels, list(out._zb_columns.names))
     return _labels.attach(out._like(_core.table_from_columns(data, names)), lab)
 
 

@@ -637,7 +637,7 @@ class Resampler:
     def _simple(self, op, **kw):
         gb = self._grouped()
         res = getattr(gb, op)(**kw)
-        ncols = 1 if res._ndim == 1 else len(res.columns)
+        ncols = 1 if res._ndim == 1 else len(res._zb_columns)
         fill = 0 if op in _ZERO_FILL else None
         return self._spread(res, [fill] * ncols)
 
@@ -891,7 +891,7 @@ def _name(f):
 
 def _agg_ops(func, obj, res):
     """The op of each result column of agg(func), in order."""
-    ncols = 1 if res._ndim == 1 else len(res.columns)
+    ncols = 1 if res._ndim == 1 else len(res._zb_columns)
     if isinstance(func, dict):
         ops = []
         for spec in func.values():

@@ -173,7 +173,7 @@ class FrameReshape:
         [9.0, 3.5]
         """
         t = self._table
-        labels = self.columns.to_list()
+        labels = self._zb_columns.to_list()
         if self._index.nlevels == 1:
             return _unstack_flat(self, t, labels)
         cells, row_index, col_values = _unstack_plan(self, level, "DataFrame.unstack")
@@ -184,7 +184,7 @@ class FrameReshape:
             for k, v in enumerate(values):
                 cols.append(_fill(_core.take(col, _positions(cells[:, k])), fill_value))
                 out.append((lb if isinstance(lb, tuple) else (lb,)) + (v,))
-        cnames = self.columns.names
+        cnames = self._zb_columns.names
         names = list(cnames) + [col_values.name]
         index = _ix.MultiIndex._from_columns(
             _tuple_levels(out, len(names), col_values), names)
@@ -210,10 +210,10 @@ class FrameReshape:
         {'a': [1, 2], 'b': [3, None]}
         """
         if level not in (-1, None):
-            lab = self.columns
+            lab = self._zb_columns
             if lab.nlevels == 1 or lab._level_number(level) != lab.nlevels - 1:
                 raise InvalidValueError("stack: only the last column level can be stacked")
-        lab = self.columns
+        lab = self._zb_columns
         if lab.nlevels > 1:
             return _stack_multi(self, lab)
         t = self._table
@@ -264,7 +264,7 @@ def _unstack_flat(df, t, labels):
         raise DTypeError("unstack: the columns have types " + ", ".join(sorted(dtypes))
                          + " with no common type (pandas gives object)")
     values = _concat_columns(cols, "the unstacked columns")
-    lab = df.columns
+    lab = df._zb_columns
     outer = _core.take(lab._levels()[0], _int64(np.repeat(np.arange(m), n)))
     inner = [_core.take(c, _int64(np.tile(np.arange(n), m))) for c in df._index._levels()]
     index = _ix.MultiIndex._from_columns([outer] + inner, [lab.name] + list(df._index.names))

@@ -422,7 +422,7 @@ class FrameWindow:
         _check_cum_args(args, kwargs, op)
         cols = None
         if numeric_only:
-            dtypes = self.dtypes
+            dtypes = self._zb_dtypes
             cols = [nm for nm in self._table.names if dtypes[nm] in _NUMERIC]
         skipna = bool(skipna)
         return self._per_column(lambda c, nm: _cum_column(c, op, skipna, nm), cols)

@@ -44,6 +44,30 @@ from zambezi.io import parquet as _parquet
 from zambezi.io import pickle as _pickle
 
 
+_PANDAS = []
+
+
+def _pandas_installed():
+    """Whether pandas can be imported (looked up once)."""
+    if not _PANDAS:
+        try:
+            import pandas  # noqa: F401
+            _PANDAS.append(True)
+        except ImportError:
+            _PANDAS.append(False)
+    return _PANDAS[0]
+
+
+class _DtypeDict(dict):
+    """dtypes without pandas: a dict that also has ``to_dict()``, so code
+    written for the pandas Series runs unchanged."""
+
+    __slots__ = ()
+
+    def to_dict(self):
+        return dict(self)
+
+
 def _dict_index(data):
     """The labels the Series among a dict's values share (None: only
     arrays or default labels)."""
@@ -141,7 +165,9 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
     [None, 'Lusaka']
     """
 
-    __slots__ = ("_table", "_index", "_columns")
+    # _pd_columns: the pandas Index ``columns`` last gave, kept so that
+    # ``df.columns.name = x`` names df's labels as in pandas (zambezi._labels)
+    __slots__ = ("_table", "_index", "_columns", "_pd_columns")
     _ndim = 2
 
     def __init__(self, data=None, index=None, columns=None, dtype=None, copy=None):
@@ -255,7 +281,9 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
 
     @property
     def columns(self):
-        """The column labels: an Index of the column names, or the labels
+        """The column labels: a pandas Index when pandas is installed (as
+        cuDF gives one: Dask and pandas-minded code compare and reshape them
+        with pandas' methods), else zambezi's own Index; of the column names, or the labels
         a result carries as pandas gives them (a MultiIndex of tuples after
         ``groupby().agg(["sum", "max"])``, integers after ``concat(axis=1)``
         of unnamed Series, the values of an unstacked level ...).  Assigning
@@ -271,8 +299,8 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1], "b": ["x"]})
-        >>> df.columns
-        Index(['a', 'b'], dtype='string')
+        >>> df.columns.to_list()
+        ['a', 'b']
         >>> df.columns = ["x", "y"]
         >>> list(df.columns)
         ['x', 'y']
@@ -280,6 +308,21 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         >>> df.columns.nlevels, df["k"].columns.to_list()
         (2, ['a', 'b'])
         """
+        idx = self._zb_columns
+        if not _pandas_installed():
+            return idx
+        names, slot = tuple(self._table.names), self._columns
+        cache = getattr(self, "_pd_columns", None)
+        if cache is not None and cache[0] == names and cache[1] is slot:
+            return cache[2]
+        out = idx.to_pandas()
+        self._pd_columns = (names, slot, out, list(out.names))
+        return out
+
+    @property
+    def _zb_columns(self):
+        # The column labels as zambezi's own Index, whether or not pandas
+        # is installed: what zambezi's internals use.
         idx = _labels.labels(self)
         if idx is not None:
             return idx
@@ -312,13 +355,27 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
 
     @property
     def dtypes(self):
-        """dict: column label -> dtype name (pandas gives a Series).
+        """The dtype of each column: a pandas Series (of object dtype) whose
+        index is ``columns`` and whose values are zambezi's dtype names,
+        when pandas is installed (as cuDF gives one); else a dict: column
+        label -> dtype name.  ``df.dtypes.to_dict()`` is that dict either way.
 
         Examples
         --------
-        >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"], "c": [0.5, 1.5]}).dtypes
+        >>> zb.DataFrame({"a": [1, None], "b": ["x", "y"], "c": [0.5, 1.5]}).dtypes.to_dict()
         {'a': 'int64', 'b': 'string', 'c': 'float64'}
         """
+        d = self._zb_dtypes
+        if not _pandas_installed():
+            return _DtypeDict(d)
+        import pandas as pd
+        out = pd.Series(list(d.values()), dtype=object)
+        out.index = self.columns
+        return out
+
+    @property
+    def _zb_dtypes(self):
+        # dict: column label -> dtype name, what zambezi's internals use.
         from zambezi._dtypes import dtype_object  # a str with numpy's kind, itemsize ...
         t = self._table
         return {name: dtype_object(t.column(i).dtype)
@@ -427,10 +484,10 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1], "b": [2]})
-        >>> df.rename({"a": "x"}).columns
-        Index(['x', 'b'], dtype='string')
-        >>> df.rename(columns=lambda c: c + "-count").columns
-        Index(['a-count', 'b-count'], dtype='string')
+        >>> df.rename({"a": "x"}).columns.to_list()
+        ['x', 'b']
+        >>> df.rename(columns=lambda c: c + "-count").columns.to_list()
+        ['a-count', 'b-count']
         """
         t = self._table
         names = t.names
@@ -462,8 +519,8 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         >>> df = zb.DataFrame({"a": [1, 2]})
         >>> c = df.copy()
         >>> c["b"] = [3, 4]
-        >>> df.columns, c.columns
-        (Index(['a'], dtype='string'), Index(['a', 'b'], dtype='string'))
+        >>> df.columns.to_list(), c.columns.to_list()
+        (['a'], ['a', 'b'])
         """
         return self._like(self._table)
 

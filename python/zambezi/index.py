@@ -218,14 +218,32 @@ class Index:
         names = list(name) if self.nlevels > 1 else [name]
         return self._rename_all(names)
 
-    def set_names(self, names, level=None):
-        """The same labels with new level names (all, or those of level).
+    def set_names(self, names, level=None, inplace=False):
+        """The same labels with new level names (all, or those of level);
+        with inplace=True this index takes the names (every object sharing
+        it sees them, as in pandas) and None is returned.
 
         Examples
         --------
         >>> zb.MultiIndex.from_arrays([[1], ["a"]]).set_names("s", level=1).names
         [None, 's']
+        >>> ix = zb.Index([1, 2])
+        >>> ix.set_names("k", inplace=True)
+        >>> ix.name
+        'k'
         """
+        out = self._set_names(names, level)
+        if not inplace:
+            return out
+        for cls in type(out).__mro__:
+            for slot in getattr(cls, "__slots__", ()):
+                if slot != "__weakref__" and hasattr(out, slot):
+                    setattr(self, slot, getattr(out, slot))
+        if hasattr(out, "__dict__"):
+            self.__dict__.update(out.__dict__)
+        return None
+
+    def _set_names(self, names, level):
         if level is not None:
             new = list(self._names)
             levels = [level] if not isinstance(level, (list, tuple)) else list(level)

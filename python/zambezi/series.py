@@ -4,6 +4,8 @@ A Series wraps a ``_core.Column`` and a name.  Reductions run in C with the
 GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
+import numpy as np
+
 from zambezi import _base, _convert, _device, _format, _indexing, _interchange
 from zambezi import _numpy_protocol
 from zambezi import index as _ix
@@ -23,8 +25,33 @@ from zambezi._ecosystem import SeriesEcosystem
 from zambezi import _stats
 from zambezi._stats import SeriesStats
 from zambezi.io import pickle as _pickle
+from zambezi.errors import UnsupportedError
 
 _SAME = object()  # _like(): keep the name
+
+
+def _is_mask(key, n):
+    """Whether key is a boolean mask over n rows (Series, array or list)."""
+    if _base.is_series(key):
+        return key.dtype == "bool"
+    if _convert._is_pandas(key, "Series") or isinstance(key, np.ndarray):
+        return key.dtype == bool and len(key) == n
+    return isinstance(key, list) and len(key) == n and n > 0 and \
+        all(isinstance(v, (bool, np.bool_)) for v in key)
+
+
+def _relabel(index, mapper):
+    """index with its labels mapped, as Series.rename(index=mapper): a dict
+    or Series replaces the labels it has (one engine pass); a function is
+    the user's, called once per label."""
+    if index.nlevels != 1:
+        raise UnsupportedError("Series.rename(index=...): a MultiIndex is not supported")
+    if callable(mapper):
+        return _ix.Index([mapper(v) for v in index.to_list()], name=index.name)
+    if not isinstance(mapper, dict):
+        mapper = mapper.to_dict()
+    labels = Series._from_column(index._levels()[0], index.name).replace(mapper)
+    return _ix.Index._from_columns([labels._col], [index.name])
 
 
 @_base.register
@@ -227,15 +254,31 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         return self._constructor_expanddim._wrap(
             _core.table_from_columns([self._col], [str(label)]), self._index)
 
-    def rename(self, name):
-        """The same values under another name (no data copied).
+    def rename(self, index=None, *, axis=None, copy=None, inplace=False, level=None,
+               errors="ignore"):
+        """The same values under another name (a label: no data copied), or
+        with the index relabelled, as pandas: a dict (or Series) maps old
+        labels to new ones (others stay), a function is called on each label.
 
         Examples
         --------
         >>> zb.Series([1, 2], name="a").rename("b").name
         'b'
+        >>> zb.Series([1, 2]).rename(index={0: 10}).index.to_list()
+        [10, 1]
         """
-        return self._like(self._col, name)
+        if level is not None:
+            raise UnsupportedError("Series.rename: level= is not supported")
+        out = self._like(self._col)
+        if callable(index) or isinstance(index, dict) or _base.is_series(index) or \
+                _convert._is_pandas(index, "Series"):
+            out._index = _relabel(self._index, index)
+        else:
+            out._name = index
+        if inplace:
+            self._name, self._index = out._name, out._index
+            return None
+        return out
 
     # -- reductions (in C, GIL released) -----------------------------------
     def sum(self, skipna=True, min_count=0, *, axis=None, numeric_only=False):
@@ -353,6 +396,25 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         # an int, a slice (any step), a boolean mask or positions: the same
         # parser as iloc (zambezi._indexing)
         return _indexing.series_getitem(self, key)
+
+    def __setitem__(self, key, value):
+        """``s[key] = value`` in place: a boolean mask (a bool Series, array
+        or list as long as s) sets the rows where it is true, as pandas'
+        ``s[mask] = value``; an int, a slice or positions set by position,
+        as ``s[key]`` reads; other scalars are labels (``s.loc[key] =``).
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 2.0, 3.0])
+        >>> s[s > 1.5] = 0.0
+        >>> s.to_list()
+        [1.0, 0.0, 0.0]
+        """
+        if _is_mask(key, len(self)) or (np.ndim(key) == 0 and not isinstance(
+                key, (int, np.integer, slice)) and not callable(key)):
+            self.loc[key] = value
+        else:
+            self.iloc[key] = value
 
     # -- devices -----------------------------------------------------------
     def to(self, device):

@@ -116,8 +116,8 @@ def test_astype(canon, alias):
     s = _source(canon)
     assert s.astype(alias).dtype == canon
     df = zb.DataFrame({"c": s})
-    assert df.astype(alias).dtypes == {"c": canon}
-    assert df.astype({"c": alias}).dtypes == {"c": canon}
+    assert df.astype(alias).dtypes.to_dict() == {"c": canon}
+    assert df.astype({"c": alias}).dtypes.to_dict() == {"c": canon}
 
 
 @pytest.mark.parametrize("canon,alias", CASES, ids=IDS)
@@ -129,10 +129,10 @@ def test_read_csv(canon, alias):
         with pytest.raises(UnsupportedError, match="timezone"):
             zb.read_csv(text, dtype={"c": alias})
         return
-    assert zb.read_csv(text, dtype=alias).dtypes == {"c": canon}
-    assert zb.read_csv(text, dtype={"c": alias}).dtypes == {"c": canon}
+    assert zb.read_csv(text, dtype=alias).dtypes.to_dict() == {"c": canon}
+    assert zb.read_csv(text, dtype={"c": alias}).dtypes.to_dict() == {"c": canon}
     with zb.read_csv(text, dtype={"c": alias}, chunksize=2) as reader:
-        assert [chunk.dtypes for chunk in reader] == [{"c": canon}] * 2
+        assert [chunk.dtypes.to_dict() for chunk in reader] == [{"c": canon}] * 2
 
 
 @pytest.mark.parametrize("alias", ["int13", "Int65", "datetime64[fortnight]", "timestamp[ms,]",
@@ -177,7 +177,7 @@ def test_object_means_string(alias):
     for dtype in (alias, {"a": alias, "b": alias}):
         got = zb.read_csv(text.encode(), dtype=dtype)
         want = pd.read_csv(io.StringIO(text), dtype=dtype)
-        assert got.dtypes == {"a": "string", "b": "string"}
+        assert got.dtypes.to_dict() == {"a": "string", "b": "string"}
         assert {c: _plain(want[c].tolist()) for c in want} == got.to_dict("list")
 
 

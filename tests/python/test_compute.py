@@ -686,8 +686,8 @@ def test_astype_errors():
 def test_frame_astype():
     pdf = pd.DataFrame({"a": pd.Series([1, 2, None], dtype="Int64"), "b": [1.0, 2.5, 3.0]})
     df = zb.from_pandas(pdf)
-    assert df.astype({"a": "float32"}).dtypes == {"a": "float32", "b": "float64"}
-    assert df.astype("float32").dtypes == {"a": "float32", "b": "float32"}
+    assert df.astype({"a": "float32"}).dtypes.to_dict() == {"a": "float32", "b": "float64"}
+    assert df.astype("float32").dtypes.to_dict() == {"a": "float32", "b": "float32"}
     assert_same(df.astype(str)["b"], pdf["b"].astype("string"))
     with pytest.raises(ColumnNotFoundError):
         df.astype({"c": "int8"})

@@ -275,9 +275,9 @@ def test_meta_and_concat():
 
     z = zb.from_pandas(_data(n=10))
     m = make_meta(z)
-    assert isinstance(m, zb.DataFrame) and len(m) == 0 and m.dtypes == z.dtypes
+    assert isinstance(m, zb.DataFrame) and len(m) == 0 and m.dtypes.to_dict() == z.dtypes.to_dict()
     ne = meta_nonempty(m)
-    assert isinstance(ne, zb.DataFrame) and len(ne) == 2 and ne.dtypes == z.dtypes
+    assert isinstance(ne, zb.DataFrame) and len(ne) == 2 and ne.dtypes.to_dict() == z.dtypes.to_dict()
     out = concat([z.iloc[:4], z.iloc[4:]])
     assert_frame_like(out, z.to_pandas(), "concat")
 

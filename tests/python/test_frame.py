@@ -34,7 +34,7 @@ def test_construct_from_dict_of_everything():
     assert df.shape == (3, 5)
     assert len(df) == 3
     assert list(df.columns) == ["list", "np", "series", "pandas", "tuple"]
-    assert df.dtypes == {"list": "int64", "np": "float64", "series": "string",
+    assert df.dtypes.to_dict() == {"list": "int64", "np": "float64", "series": "string",
                          "pandas": "float64", "tuple": "bool"}
     assert df["np"].to_list() == [1.0, None, 2.0]
     assert df["pandas"].to_list() == [1.5, None, 3.0]

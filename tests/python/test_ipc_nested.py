@@ -149,6 +149,6 @@ def test_empty_list_columns_file_and_stream():
         pass  # no batches
     for data in (_feather_bytes(t), sink.getvalue()):
         got = zb.read_ipc(data)
-        assert got.dtypes == {"l": "list<int64>", "s": "list<string>"} and len(got) == 0
+        assert got.dtypes.to_dict() == {"l": "list<int64>", "s": "list<string>"} and len(got) == 0
     back = pf.read_table(io.BytesIO(zb.read_ipc(_feather_bytes(t)).to_ipc()))
     assert back.schema.field("s").type == pa.large_list(pa.large_string()) and back.num_rows == 0

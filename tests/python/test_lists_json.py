@@ -131,7 +131,7 @@ def test_read_json_arrays_as_list_columns_match_pandas(lines, seed):
     text = zb.DataFrame(data).to_json(orient="records", lines=lines)
     got = zb.read_json(text.encode(), lines=lines)
     exp = pd.read_json(io.StringIO(text), lines=lines, orient="records", precise_float=True)
-    assert got.dtypes == {"f": "list<float64>", "i": "list<int64>", "s": "list<string>",
+    assert got.dtypes.to_dict() == {"f": "list<float64>", "i": "list<int64>", "s": "list<string>",
                           "b": "list<bool>", "ll": "list<list<int64>>",
                           "ls": "list<list<string>>", "x": "int64"}
     for c in data:
@@ -148,7 +148,7 @@ def test_read_json_pretty_printed_arrays():
     text = json.dumps(recs, indent=2)
     got = zb.read_json(text.encode(), lines=False)
     exp = pd.read_json(io.StringIO(text), lines=False)
-    assert got.dtypes == {"ll": "list<list<int64>>", "s": "list<string>"}
+    assert got.dtypes.to_dict() == {"ll": "list<list<int64>>", "s": "list<string>"}
     for c in ("ll", "s"):
         assert got[c].to_list() == [None if not isinstance(v, list) else v
                                     for v in exp[c].to_list()] == [r[c] for r in recs]

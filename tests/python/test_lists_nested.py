@@ -134,7 +134,7 @@ def test_list_astype_casts_elements_as_pyarrow():
         want = pa.array(data, pa.large_list(pa.int64())).cast(pa.large_list(arrow))
         assert got.type == want.type and got.to_pylist() == want.to_pylist()
     df = zb.DataFrame({"a": data, "b": [1, 2, 3, 4]}).astype({"a": "list<float32>"})
-    assert df.dtypes == {"a": "list<float32>", "b": "int64"}
+    assert df.dtypes.to_dict() == {"a": "list<float32>", "b": "int64"}
     assert zb.ListDtype("float") == "list<float64>" and str(zb.ListDtype(str)) == "list<string>"
 
 

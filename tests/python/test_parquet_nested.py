@@ -429,7 +429,7 @@ def test_lists_of_decimals_int96_and_small_unsigned(tmp_path):
         "t96": pa.array([[0, None], [10**15], None], pa.list_(pa.timestamp("ns")))})
     data = _to_bytes(table, use_deprecated_int96_timestamps=True)
     df = zb.read_parquet(io.BytesIO(data))
-    assert df.dtypes == {"d": "list<float64>", "u16": "list<uint16>",
+    assert df.dtypes.to_dict() == {"d": "list<float64>", "u16": "list<uint16>",
                          "t96": "list<timestamp[ns]>"}
     assert _as_arrow(df, "d") == [[1.25, None], None, [-3.5]]  # decimals read as float64
     for name in ("u16", "t96"):

@@ -127,7 +127,7 @@ def test_empty_and_all_null_frames():
     nulls = zb.DataFrame({d: zb.Series([None] * 37, dtype=d) for d in dtypes})
     for protocol in (2, 5):
         got = pickle.loads(pickle.dumps(nulls[2:], protocol=protocol))
-        assert got.dtypes == {d: d for d in dtypes}
+        assert got.dtypes.to_dict() == {d: d for d in dtypes}
         assert all(c.null_count == 35 for c in _engine_columns(got))
         assert got.to_dict("list") == {d: [pd.NaT if d.startswith("timestamp") else None] * 35
                                        for d in dtypes}

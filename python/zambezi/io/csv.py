@@ -418,7 +418,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     2  Lusaka       12  2024-03-11
     <BLANKLINE>
     [3 rows x 3 columns]
-    >>> zb.read_csv(data, usecols=["city", "fare"], dtype={"fare": "float32"}).dtypes
+    >>> zb.read_csv(data, usecols=["city", "fare"], dtype={"fare": "float32"}).dtypes.to_dict()
     {'city': 'string', 'fare': 'float32'}
     >>> import io
     >>> zb.read_csv(io.StringIO("a;b\n1;x\n"), sep=";").to_dict("list")

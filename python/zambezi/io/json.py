@@ -202,7 +202,7 @@ def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes
     --------
     >>> data = b'{"a": 1, "b": "x"}\n{"a": 2.5, "c": [1, 2]}\n'
     >>> df = zb.read_json(data, lines=True)
-    >>> df.dtypes
+    >>> df.dtypes.to_dict()
     {'a': 'float64', 'b': 'string', 'c': 'list<int64>'}
     >>> df.to_dict("list")
     {'a': [1.0, 2.5], 'b': ['x', None], 'c': [None, [1, 2]]}

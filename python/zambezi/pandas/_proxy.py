@@ -887,6 +887,12 @@ def wrap_fast(res, parent=None, name=None, args=(), kwargs=None, is_attr=False):
         p = wrap_slow(slow, (parent, name, args, kwargs or {}, is_attr) if parent is not None else None)
         object.__setattr__(p, "_zb_fast", res)
         return p
+    if isinstance(res, _real.pd.Index):  # DataFrame.columns: pandas' own Index
+        return wrap_slow(res, (parent, name, args, kwargs or {}, is_attr)
+                         if parent is not None else None)
+    if isinstance(res, (_real.pd.Series, _real.pd.DataFrame)):
+        # DataFrame.dtypes holds zambezi's dtype names, not pandas' dtypes
+        raise _NoFast(f"zambezi gave a pandas {t.__name__}")
     if t is tuple or t is list:
         return t(wrap_fast(v) for v in res)
     if t is dict:   # pandas gives a Series or a frame where zambezi gives a dict (df.loc[label])
@@ -1227,7 +1233,7 @@ def _element_dtype(fobj, key):
     try:
         if dtype is None:   # a frame under .loc/.iloc/.at/.iat: the key's column
             col = key[1]
-            dtypes = obj.dtypes   # a dict: name -> dtype
+            dtypes = obj._zb_dtypes   # a dict: name -> dtype
             dtype = list(dtypes.values())[col] if type(fobj).__name__ in (
                 "_ILocIndexer", "_IAtIndexer") else dtypes[col]
         return np.dtype(str(dtype))
