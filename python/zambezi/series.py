@@ -4,8 +4,6 @@ A Series wraps a ``_core.Column`` and a name.  Reductions run in C with the
 GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
-import numpy as np
-
 from zambezi import _base, _convert, _device, _format, _indexing, _interchange
 from zambezi import _numpy_protocol
 from zambezi import index as _ix
@@ -28,16 +26,6 @@ from zambezi.io import pickle as _pickle
 from zambezi.errors import UnsupportedError
 
 _SAME = object()  # _like(): keep the name
-
-
-def _is_mask(key, n):
-    """Whether key is a boolean mask over n rows (Series, array or list)."""
-    if _base.is_series(key):
-        return key.dtype == "bool"
-    if _convert._is_pandas(key, "Series") or isinstance(key, np.ndarray):
-        return key.dtype == bool and len(key) == n
-    return isinstance(key, list) and len(key) == n and n > 0 and \
-        all(isinstance(v, (bool, np.bool_)) for v in key)
 
 
 def _relabel(index, mapper):
@@ -398,10 +386,10 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         return _indexing.series_getitem(self, key)
 
     def __setitem__(self, key, value):
-        """``s[key] = value`` in place: a boolean mask (a bool Series, array
-        or list as long as s) sets the rows where it is true, as pandas'
-        ``s[mask] = value``; an int, a slice or positions set by position,
-        as ``s[key]`` reads; other scalars are labels (``s.loc[key] =``).
+        """``s[key] = value`` in place, with the rules ``s[key]`` reads by
+        (pandas 3): a slice of ints sets by position (``s.iloc[key] =``); a
+        boolean mask sets the rows where it is true; a scalar, a list or
+        another slice are labels (``s.loc[key] =``).
 
         Examples
         --------
@@ -410,11 +398,10 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> s.to_list()
         [1.0, 0.0, 0.0]
         """
-        if _is_mask(key, len(self)) or (np.ndim(key) == 0 and not isinstance(
-                key, (int, np.integer, slice)) and not callable(key)):
-            self.loc[key] = value
-        else:
+        if isinstance(key, slice) and _indexing._int_slice(key):
             self.iloc[key] = value
+        else:
+            self.loc[key] = value
 
     # -- devices -----------------------------------------------------------
     def to(self, device):

@@ -131,6 +131,18 @@ def test_series_setitem_mask():
     _eq(s, ps)
 
 
+def test_series_setitem_reads_keys_as_getitem_does():
+    # pandas 3: a scalar or a list is a label, a slice of ints is positional
+    ps = pd.Series([1.0, 2.0, 3.0, 4.0], index=[30, 10, 20, 40])
+    s = zb.Series(ps)
+    for key, v in [(10, 7.0), ([20, 40], 8.0), (slice(0, 2), 9.0),
+                   (np.array([False, True, False, True]), 6.0)]:
+        s[key] = v
+        ps[key] = v
+        _eq(s, ps)
+        assert s[10] == ps[10]
+
+
 def test_index_set_names_inplace():
     for pix, zix in [(pd.Index([1, 2]), zb.Index([1, 2])),
                      (pd.RangeIndex(3), zb.Series([1, 2, 3]).index),
