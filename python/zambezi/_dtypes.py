@@ -399,6 +399,24 @@ class DType(str):
     def __reduce__(self):
         return (DType, (str(self),))
 
+    def __eq__(self, other):
+        # numpy's dtype equals its scalar type and the Python number types
+        # (np.dtype("int64") == np.int64 == int): so does this one, as
+        # pandas code compares ``s.dtype == np.float64`` / ``== float``
+        if isinstance(other, type) and (other in (int, float, bool) or
+                                        issubclass(other, (np.number, np.bool_))):
+            try:
+                return canonical(other) == str(self)
+            except DTypeError:
+                return False
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        same = self.__eq__(other)
+        return same if same is NotImplemented else not same
+
+    __hash__ = str.__hash__
+
 
 _DTYPES = {}
 

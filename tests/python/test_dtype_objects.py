@@ -52,3 +52,21 @@ def test_dtype_is_still_the_name():
     assert zb.Index(["a"]).dtype.kind == "O"
     assert zb.RangeIndex(3).dtype.kind == "i"
     assert zb.MultiIndex.from_arrays([[1], ["a"]]).dtype == "object"
+
+
+def test_dtype_equals_numpy_scalar_and_python_types_as_pandas():
+    # pandas code compares dtypes with types: s.dtype == np.float64, == float,
+    # df.dtypes == np.int64; numpy's dtype equals its scalar type and int/float/bool
+    pdf = pd.DataFrame({"a": [1], "b": [1.5], "d": [True], "s": ["x"],
+                        "u": np.array([1], dtype=np.uint8),
+                        "f": np.array([1], dtype=np.float32)})
+    z = zb.from_pandas(pdf)
+    for c in pdf.columns:
+        for t in (int, float, bool, np.int64, np.float64, np.bool_, np.uint8, np.float32,
+                  np.int32, str, object):
+            assert (z[c].dtype == t) == (pdf[c].dtype == t), (c, t)
+            assert (z[c].dtype != t) == (pdf[c].dtype != t), (c, t)
+    assert (z.dtypes == np.int64).tolist() == (pdf.dtypes == np.int64).tolist()
+    assert {k for k, v in z.dtypes.items() if v == np.float64} == {"b"}
+    d = z["a"].dtype
+    assert d == "int64" and not (d != "int64") and {d: 1}["int64"] == 1
