@@ -304,7 +304,10 @@ class _Indexer:
         if callable(rkey):
             rkey = rkey(obj)
         if obj._ndim == 1:
-            obj._col = _assign(obj._col, self._positions(rkey), value, obj._describe())
+            pos = self._positions(rkey)
+            if self._name == "loc":
+                value = _aligned(obj, pos, value)
+            obj._col = _assign(obj._col, pos, value, obj._describe())
             return
         if ckey is None:
             names, creates = list(obj._table.names), False
@@ -317,6 +320,8 @@ class _Indexer:
         out_names = list(have)
         values = _per_column_values(value, len(names), len(pos))
         for name, v in zip(names, values):
+            if self._name == "loc":
+                v = _aligned(obj, pos, v)
             old = cols[have.index(name)] if name in have else None
             new = _assign(old, pos, v, f"column {name!r}", len(obj))
             if name in have:
@@ -384,6 +389,25 @@ def _per_column_values(value, ncols, nrows):
             len(value) == ncols and nrows != ncols:
         return list(value)
     return [value] * ncols
+
+
+def _aligned(obj, pos, value):
+    """value, set through loc (or ``s[mask] =``) on the rows of obj at
+    positions pos: a Series (zambezi's or pandas') lined up by label with
+    those rows, as pandas aligns it (a label it lacks sets a missing value);
+    anything else as it is.  iloc sets Series values by position."""
+    if _convert._is_pandas(value, "Series"):
+        value = _base.series_class()(value)
+    if not _base.is_series(value):
+        return value
+    target = obj._index._take(take_rows(_core.column_from_buffer(
+        np.ascontiguousarray(pos, dtype=np.int64))))
+    if value._index is target or (len(value) == len(pos) and value._index.equals(target)):
+        return value
+    if value._index.nlevels != 1 or target.nlevels != 1:
+        raise UnsupportedError("setting a Series through loc on a MultiIndex: its labels "
+                               "cannot be aligned yet; pass .to_numpy() to set by position")
+    return value.reindex(target)
 
 
 def _assign(old, pos, value, what, n=None):

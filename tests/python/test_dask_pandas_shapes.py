@@ -203,3 +203,24 @@ def test_naming_the_columns_index_names_the_frame_labels():
                                   check_index_type=False, check_column_type=False)
     df["w"] = df["v"]          # a new column: the Index given before no longer applies
     assert df.columns.to_list() == ["k", "v", "f", "w"]
+
+
+def test_series_values_set_through_loc_align_by_label():
+    # pandas lines a Series value up with the rows loc (or a mask) sets, by
+    # label; iloc sets it by position
+    def runs(s):
+        s = s.copy()
+        s[s > 1] = (s[s > 1] * 10).iloc[::-1]
+        s.loc[s > 25] = (s * 2).iloc[3:]          # one label only: the other is missing
+        s.loc[[0, 1]] = (s * 100).iloc[::-1].iloc[2:]
+        s.iloc[[0, 1]] = (s * 5).iloc[::-1].iloc[:2]
+        return s
+
+    ps = pd.Series([0.0, 1.0, 2.0, 3.0], name="v")
+    _eq(runs(zb.Series(ps)), runs(ps))
+    pdf = pd.DataFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1, 2, 3, 4]})
+    zdf = zb.from_pandas(pdf)
+    for df in (pdf, zdf):
+        df.loc[df.a > 1, "a"] = df.a * 10
+        df.loc[[1, 3], "b"] = (df.b * 100).iloc[::-1]
+    pd.testing.assert_frame_equal(zdf.to_pandas(), pdf)
