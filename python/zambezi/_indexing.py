@@ -400,10 +400,16 @@ def _aligned(obj, pos, value):
         value = _base.series_class()(value)
     if not _base.is_series(value):
         return value
-    target = obj._index._take(take_rows(_core.column_from_buffer(
-        np.ascontiguousarray(pos, dtype=np.int64))))
+    rows = _core.column_from_buffer(np.ascontiguousarray(pos, dtype=np.int64))
+    target = obj._index._take(take_rows(rows))
     if value._index is target or (len(value) == len(pos) and value._index.equals(target)):
         return value
+    if (value._index is obj._index or (len(value) == len(obj) and value._index.equals(
+            obj._index))) and obj._index.is_unique:
+        # the value is labelled as obj is (df.loc[m, c] = df.c * 10): with
+        # unique labels, lining up by label is taking the same positions
+        return _base.series_class()._from_column(_core.take(value._col, rows),
+                                                 index=target)
     if value._index.nlevels != 1 or target.nlevels != 1:
         raise UnsupportedError("setting a Series through loc on a MultiIndex: its labels "
                                "cannot be aligned yet; pass .to_numpy() to set by position")

@@ -224,3 +224,24 @@ def test_series_values_set_through_loc_align_by_label():
         df.loc[df.a > 1, "a"] = df.a * 10
         df.loc[[1, 3], "b"] = (df.b * 100).iloc[::-1]
     pd.testing.assert_frame_equal(zdf.to_pandas(), pdf)
+
+
+def test_series_values_labelled_as_the_frame_set_through_loc():
+    # a value labelled as the frame itself (df.loc[m, c] = df.c * 10) sets
+    # the rows by their labels, also on a shuffled or string index, with
+    # missing values; a value whose labels are the frame's in another order
+    # is still lined up by label
+    rng = np.random.default_rng(7)
+    n = 500
+    a = rng.random(n)
+    a[rng.random(n) < 0.1] = np.nan
+    for index in (rng.permutation(n) * 3, [f"r{i}" for i in rng.permutation(n)]):
+        pdf = pd.DataFrame({"a": a, "b": rng.integers(0, 9, n)}, index=index)
+        zdf = zb.from_pandas(pdf)
+        for df in (pdf, zdf):
+            df.loc[df.a > 0.5, "a"] = df.a * 10
+            df.loc[df.b > 4, "b"] = (df.b * 100).iloc[::-1]
+            s = df["a"].copy()
+            s[s < 0.2] = -s
+            df["c"] = s
+        pd.testing.assert_frame_equal(zdf.to_pandas(), pdf)
