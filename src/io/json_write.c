@@ -2,9 +2,12 @@
  * json_write.c -- the JSON writer: zb_json_write / zb_json_write_file
  * (pandas' to_json(orient="records"), as JSON lines or one array).
  *
- * The table is cut into morsels of rows; a batch of morsels (two per
- * thread) is formatted in parallel and handed to the caller's write
- * function in row order, as the CSV writer does.  Within a morsel each
+ * The table is cut into morsels of rows, formatted in parallel (one
+ * scratch per worker); each morsel is handed to the caller's write function
+ * by the worker that formatted it when its turn comes (morsels in row
+ * order), so writing one overlaps formatting the next, and the caller's
+ * write function may run on any worker thread, one call at a time.
+ * Within a morsel each
  * column is formatted on its own first -- one loop per column, the type
  * switch outside the rows -- into a text buffer with one offset per row;
  * the rows are then assembled from the columns' texts and the keys'
@@ -28,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,22 +224,28 @@ typedef struct wcol {
   obuf key0, key;  /* '{"name":' and ',"name":' */
 } wcol;
 
-/* One task's column texts. */
+/* One worker's scratch: its morsel's column texts and rows. */
 typedef struct wtask {
   obuf *text;      /* ncols */
   int64_t *off;    /* ncols x (morsel_rows + 1) */
   obuf out;
-  zb_status st;
 } wtask;
 
 typedef struct writer {
   const zb_json_write_options *o;
   wcol *cols;
   int64_t ncols, nrows;
-  int64_t morsel_rows, batch0;
+  int64_t morsel_rows;
   int64_t out_unit_per_sec; /* ticks of date_unit per second */
   int iso_digits;
-  wtask *tasks;
+  wtask *tasks;             /* one per worker */
+  int nworkers;
+  zb_json_write_fn write;
+  void *write_ctx;
+  zb_error *err;
+  int64_t next;             /* atomic: the morsel whose turn it is to be written */
+  int stop;                 /* atomic: an error or a cancel; st says which */
+  zb_status st;             /* the first error (set by the morsel whose turn it is) */
 } writer;
 
 static const int64_t k_per_sec[4] = {1, 1000, 1000000, 1000000000};
@@ -386,22 +396,18 @@ static bool format_lists(const writer *w, const wcol *wc, int64_t r0, int64_t r1
   return ok;
 }
 
-static void write_task(void *ctx, int64_t task, int worker) {
-  (void)worker;
-  writer *w = (writer *)ctx;
-  wtask *tk = &w->tasks[task];
-  int64_t m = w->batch0 + task;
+/* Format morsel m's rows into tk->out; false when out of memory. */
+static bool format_morsel(writer *w, wtask *tk, int64_t m) {
   int64_t r0 = m * w->morsel_rows, r1 = ZB_MIN(r0 + w->morsel_rows, w->nrows);
   int64_t stride = w->morsel_rows + 1;
-  tk->st = ZB_OK;
   tk->out.n = 0;
   int64_t total = 0;
   for (int64_t k = 0; k < w->ncols; k++) {
-    if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride)) goto nomem;
+    if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride)) return false;
     total += tk->text[k].n + (r1 - r0) * w->cols[k].key.n;
   }
   total += (r1 - r0) * 3;
-  if (!ob_grow(&tk->out, total)) goto nomem;
+  if (!ob_grow(&tk->out, total)) return false;
   char *p = tk->out.p;
   char sep = w->o->lines ? '\n' : ',';
   for (int64_t i = 0; i < r1 - r0; i++) {
@@ -418,9 +424,40 @@ static void write_task(void *ctx, int64_t task, int worker) {
     if (w->o->lines || r0 + i + 1 < w->nrows) *p++ = sep;
   }
   tk->out.n = p - tk->out.p;
-  return;
-nomem:
-  tk->st = ZB_ENOMEM;
+  return true;
+}
+
+/* One morsel: formatted in parallel with the others, then handed to the
+ * write function when its turn comes (morsels are claimed in order, so the
+ * ones before it are running or done: the wait ends), so formatting and
+ * writing overlap.  A morsel skipped by a cancelled job is never written:
+ * a waiting one sees the cancel and stops. */
+static void write_task(void *ctx, int64_t m, int worker) {
+  writer *w = (writer *)ctx;
+  zb_status st = ZB_OK;
+  if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) return;
+  if ((w->o->cancel != NULL && *w->o->cancel) || zb_cancel_requested())
+    st = ZB_ECANCEL;
+  else if (worker < 0 || worker >= w->nworkers)
+    st = ZB_EINVAL; /* the thread count grew during the call */
+  else if (!format_morsel(w, &w->tasks[worker], m))
+    st = ZB_ENOMEM;
+  while (__atomic_load_n(&w->next, __ATOMIC_ACQUIRE) != m) {
+    if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) return;
+    if (zb_cancel_requested()) {
+      __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+      return;
+    }
+    sched_yield();
+  }
+  if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) return;
+  if (st == ZB_OK && w->tasks[worker].out.n > 0)
+    st = w->write(w->write_ctx, w->tasks[worker].out.p, w->tasks[worker].out.n, w->err);
+  if (st != ZB_OK) {
+    w->st = st;
+    __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&w->next, m + 1, __ATOMIC_RELEASE);
 }
 
 /* Whether to_json writes column c's dtype (a list: its elements'). */
@@ -527,7 +564,11 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
   w.nrows = t->num_columns > 0 ? t->num_rows : 0;
   w.out_unit_per_sec = k_per_sec[opts->date_unit];
   w.iso_digits = (int)opts->date_unit * 3;
-  int64_t ntasks = (int64_t)zb_get_num_threads() * 2;
+  w.write = write;
+  w.write_ctx = ctx;
+  w.err = err;
+  w.nworkers = zb_get_num_threads();
+  int64_t ntasks = w.nworkers;
   zb_status st = ZB_OK;
   w.morsel_rows = ZB_MAX(64, ZB_MIN(16384, ((int64_t)1 << 20) / (w.ncols > 0 ? w.ncols : 1)));
   w.cols = (wcol *)zb_calloc((size_t)(w.ncols > 0 ? w.ncols : 1), sizeof(wcol));
@@ -558,22 +599,23 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
     if (st != ZB_OK) goto done;
   }
   int64_t nmorsels = (w.nrows + w.morsel_rows - 1) / w.morsel_rows;
-  for (w.batch0 = 0; w.batch0 < nmorsels; w.batch0 += ntasks) {
-    if ((opts->cancel != NULL && *opts->cancel) || zb_cancel_requested()) {
-      st = zb_error_set(err, ZB_ECANCEL, "JSON write cancelled");
-      goto done;
-    }
-    int64_t n = ZB_MIN(ntasks, nmorsels - w.batch0);
-    st = zb_parallel_for(n, write_task, &w, err);
-    if (st != ZB_OK) goto done;
-    for (int64_t q = 0; q < n; q++)
-      if (w.tasks[q].st != ZB_OK) goto nomem;
-    for (int64_t q = 0; q < n; q++) {
-      if (w.tasks[q].out.n == 0) continue;
-      st = write(ctx, w.tasks[q].out.p, w.tasks[q].out.n, err);
-      if (st != ZB_OK) goto done;
-    }
+  st = zb_parallel_for(nmorsels, write_task, &w, err);
+  if (w.st == ZB_ENOMEM) goto nomem;
+  if (w.st == ZB_EINVAL) {
+    st = zb_error_set(err, ZB_EINVAL, "JSON write: the thread count changed during the write");
+    goto done;
   }
+  if (w.st == ZB_ECANCEL && st == ZB_OK) {
+    st = zb_error_set(err, ZB_ECANCEL, "JSON write cancelled");
+    goto done;
+  }
+  if (w.st != ZB_OK) {
+    st = w.st; /* the write function's error, its message in err */
+    goto done;
+  }
+  if (st == ZB_OK && __atomic_load_n(&w.next, __ATOMIC_ACQUIRE) != nmorsels)
+    st = zb_error_set(err, ZB_ECANCEL, "JSON write cancelled");
+  if (st != ZB_OK) goto done;
   if (!opts->lines)
     st = write(ctx, "]", 1, err);
   else if (nmorsels == 0)
