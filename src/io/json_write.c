@@ -58,7 +58,9 @@ void zb_json_write_options_init(zb_json_write_options *o) {
 /* text_format.h's buffer */
 typedef zb__text_buf obuf;
 
-static inline bool ob_grow(obuf *b, int64_t extra) { return zb__text_buf_grow(b, extra); }
+static inline bool ob_grow(obuf *b, int64_t extra) {
+  return b->n + extra <= b->cap || zb__text_buf_grow(b, extra);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Value text                                                               */
@@ -90,32 +92,24 @@ static int fmt_double(double value, int prec, char *out) {
     frac = 0;
     ++whole;
   }
-  char rev[64];
   int k = 0;
+  if (neg) out[k++] = '-';
   if (prec == 0) {
     diff = value - (double)whole;
     if (diff > 0.5 || (diff == 0.5 && (whole & 1))) ++whole;
-  } else if (frac) {
-    int count = prec;
-    while (frac % 10 == 0) {
-      --count;
-      frac /= 10;
-    }
-    do {
-      --count;
-      rev[k++] = (char)('0' + frac % 10);
-    } while (frac /= 10);
-    while (count-- > 0) rev[k++] = '0';
-    rev[k++] = '.';
-  } else {
-    rev[k++] = '0';
-    rev[k++] = '.';
+    return k + zb__fmt_u64(whole, out + k);
   }
-  do {
-    rev[k++] = (char)('0' + whole % 10);
-  } while (whole /= 10);
-  if (neg) rev[k++] = '-';
-  for (int i = 0; i < k; i++) out[i] = rev[k - 1 - i];
+  k += zb__fmt_u64(whole, out + k);
+  out[k++] = '.';
+  if (frac == 0) {
+    out[k++] = '0';
+    return k;
+  }
+  /* the fraction's prec digits, zero-padded, less its trailing zeros
+   * (frac != 0: one digit at least stays) */
+  zb__put_digits(frac, prec, out + k);
+  k += prec;
+  while (out[k - 1] == '0') k--;
   return k;
 }
 
@@ -132,12 +126,46 @@ static inline char *put_u4(char *p, unsigned u) {
 }
 
 /* Append s[0, n) as a JSON string (quotes included).  The text is UTF-8
- * (zambezi strings are); a malformed byte is written as \u00XX. */
-static bool put_string(obuf *b, const char *s, int64_t n, bool ascii) {
-  if (!ob_grow(b, 6 * n + 2)) return false; /* \uXXXX per byte at most (pairs: 12 per 4) */
+ * (zambezi strings are); a malformed byte is written as \u00XX.  Bytes up
+ * to lim (>= s + n) may be read (a short tail is read as eight bytes). */
+static bool put_string(obuf *b, const char *s, int64_t n, const char *lim, bool ascii) {
+  /* \uXXXX per byte at most (pairs: 12 per 4), and 8 for a tail's move */
+  if (!ob_grow(b, 6 * n + 2 + 8)) return false;
   char *p = b->p + b->n;
   *p++ = '"';
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  const uint64_t high_mask = ascii ? highs : 0; /* non-ASCII bytes: plain unless force_ascii */
   for (int64_t i = 0; i < n;) {
+    /* eight plain bytes at a time: none is '"', '\\', '/', a control byte
+     * or (force_ascii) non-ASCII */
+    while (n - i >= 8) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\'), sl = w ^ (ones * '/');
+      uint64_t hit = ((q - ones) & ~q) | ((bs - ones) & ~bs) | ((sl - ones) & ~sl) |
+                     ((w - ones * 0x20) & ~w);
+      if ((hit & highs) | (w & high_mask)) break;
+      memcpy(p, &w, 8);
+      p += 8;
+      i += 8;
+    }
+    if (i >= n) break;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n - i < 8 && lim - (s + i) >= 8) {
+      /* the last n - i bytes, read as eight: plain ones move at once */
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      uint64_t keep = ~0ull >> (8 * (8 - (n - i))); /* the low n - i bytes */
+      uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\'), sl = w ^ (ones * '/');
+      uint64_t hit = ((q - ones) & ~q) | ((bs - ones) & ~bs) | ((sl - ones) & ~sl) |
+                     ((w - ones * 0x20) & ~w);
+      if ((((hit & highs) | (w & high_mask)) & keep) == 0) {
+        memcpy(p, &w, 8);
+        p += n - i;
+        break;
+      }
+    }
+#endif
     uint8_t c = (uint8_t)s[i];
     if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '/') {
       *p++ = (char)c;
@@ -217,6 +245,7 @@ typedef struct wcol {
   const uint8_t *data;
   const int64_t *offsets; /* string; categorical: the dictionary's */
   const char *chars;
+  const char *chars_end; /* the end of chars' buffer (readable up to there) */
   int64_t dict_off;
   int64_t per_sec; /* timestamp/duration ticks per second (date32: days) */
   bool utc;
@@ -319,7 +348,7 @@ static bool format_column(const writer *w, const wcol *wc, int64_t r0, int64_t r
         } else {
           int64_t q = cat ? ((const int32_t *)wc->data)[j] + wc->dict_off : j;
           if (!put_string(t, wc->chars + wc->offsets[q], wc->offsets[q + 1] - wc->offsets[q],
-                          w->o->force_ascii))
+                          wc->chars_end, w->o->force_ascii))
             return false;
         }
         off[i + 1] = t->n;
@@ -396,6 +425,23 @@ static bool format_lists(const writer *w, const wcol *wc, int64_t r0, int64_t r1
   return ok;
 }
 
+/* Bytes readable past the end of every piece the rows are assembled from
+ * (the column texts, the keys) and writable past the end of the rows. */
+#define COPY_SLACK 32
+
+/* Copy n bytes to dst, returning dst + n: a piece of up to COPY_SLACK
+ * bytes (most values and keys) as two fixed 16-byte moves, which may read
+ * and write up to COPY_SLACK - n bytes past the ends (the slack). */
+static inline char *copy_short(char *dst, const char *src, int64_t n) {
+  if (n <= COPY_SLACK) {
+    memcpy(dst, src, 16);
+    memcpy(dst + 16, src + 16, 16);
+  } else {
+    memcpy(dst, src, (size_t)n);
+  }
+  return dst + n;
+}
+
 /* Format morsel m's rows into tk->out; false when out of memory. */
 static bool format_morsel(writer *w, wtask *tk, int64_t m) {
   int64_t r0 = m * w->morsel_rows, r1 = ZB_MIN(r0 + w->morsel_rows, w->nrows);
@@ -403,22 +449,22 @@ static bool format_morsel(writer *w, wtask *tk, int64_t m) {
   tk->out.n = 0;
   int64_t total = 0;
   for (int64_t k = 0; k < w->ncols; k++) {
-    if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride)) return false;
+    if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride) ||
+        !ob_grow(&tk->text[k], COPY_SLACK))
+      return false;
     total += tk->text[k].n + (r1 - r0) * w->cols[k].key.n;
   }
   total += (r1 - r0) * 3;
-  if (!ob_grow(&tk->out, total)) return false;
+  if (!ob_grow(&tk->out, total + COPY_SLACK)) return false;
   char *p = tk->out.p;
   char sep = w->o->lines ? '\n' : ',';
   for (int64_t i = 0; i < r1 - r0; i++) {
     if (w->ncols == 0) *p++ = '{';
     for (int64_t k = 0; k < w->ncols; k++) {
       const obuf *key = k == 0 ? &w->cols[k].key0 : &w->cols[k].key;
-      memcpy(p, key->p, (size_t)key->n);
-      p += key->n;
+      p = copy_short(p, key->p, key->n);
       const int64_t *off = tk->off + k * stride;
-      memcpy(p, tk->text[k].p + off[i], (size_t)(off[i + 1] - off[i]));
-      p += off[i + 1] - off[i];
+      p = copy_short(p, tk->text[k].p + off[i], off[i + 1] - off[i]);
     }
     *p++ = '}';
     if (w->o->lines || r0 + i + 1 < w->nrows) *p++ = sep;
@@ -483,10 +529,12 @@ static bool wcol_init(wcol *wc, const zb_column *c) {
   if (c->type == ZB_STRING) {
     wc->offsets = (const int64_t *)c->data->data;
     wc->chars = c->chars ? (const char *)c->chars->data : "";
+    wc->chars_end = c->chars ? wc->chars + c->chars->size : wc->chars;
   } else if (c->type == ZB_CATEGORICAL) {
     const zb_column *dc = c->dictionary;
     wc->offsets = (const int64_t *)dc->data->data;
     wc->chars = dc->chars ? (const char *)dc->chars->data : "";
+    wc->chars_end = dc->chars ? wc->chars + dc->chars->size : wc->chars;
     wc->dict_off = dc->offset;
   } else if (c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) {
     wc->per_sec = k_per_sec[c->unit <= ZB_NANO ? c->unit : ZB_MICRO];
@@ -589,9 +637,11 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
       obuf *kb = f == 0 ? &wc->key0 : &wc->key;
       if (!ob_grow(kb, 1)) goto nomem;
       kb->p[kb->n++] = f == 0 ? '{' : ',';
-      if (!put_string(kb, name, (int64_t)strlen(name), opts->force_ascii) || !ob_grow(kb, 1))
+      int64_t nn = (int64_t)strlen(name);
+      if (!put_string(kb, name, nn, name + nn, opts->force_ascii) || !ob_grow(kb, 1))
         goto nomem;
       kb->p[kb->n++] = ':';
+      if (!ob_grow(kb, COPY_SLACK)) goto nomem; /* copy_short's slack */
     }
   }
   if (!opts->lines) {
