@@ -9,6 +9,13 @@
  *      right after a '\n' (a raw newline cannot occur inside a JSON value,
  *      so every chunk starts at a record).  An array of objects is one
  *      chunk.
+ *   The one pass (JSON lines): when the first SAMPLE_RECORDS records all
+ *   have the same keys, those keys and the kinds of their values give the
+ *   columns (stage 3 on the sample alone); each chunk's records are
+ *   counted (its non-blank lines, no parsing) and stage 4 parses and
+ *   validates each record once.  A chunk that holds a key the sample did
+ *   not, or a kind of value that would change a column's type, sends the
+ *   read back to the start of the two passes below (nothing reported).
  *   2. scan (parallel per chunk): every record is parsed and validated in
  *      full (grammar, escapes, surrogate pairs, UTF-8 of keys, nesting
  *      depth); the chunk's keys are collected in first-seen order with the
@@ -80,8 +87,12 @@ typedef struct kdict {
 
 typedef struct jchunk {
   int64_t start, end; /* input bytes [start, end) */
-  int64_t nrows;      /* records (stage 2) */
+  int64_t nrows;      /* records (stage 2, or counted for the one pass) */
   kdict keys;
+  kdict *look;        /* where parse mode looks keys up: &keys, or the merged
+                         keys (one pass: their gid is their number) */
+  int *kinds;         /* one pass: the K_* each column held here (ncols) */
+  bool new_key;       /* one pass: a key the sample did not have */
   zb_status st;       /* first error */
   int64_t err_pos;
   char msg[160];
@@ -89,6 +100,7 @@ typedef struct jchunk {
 
 typedef struct wscratch {
   uint64_t *idx, *idx2; /* batch x ncols cells (idx2: refetch) */
+  int64_t fields;       /* the last object's field count */
   int64_t *pred;        /* key number by field position in the previous record */
   int64_t npred;
   char *kbuf;           /* decoded key */
@@ -542,17 +554,22 @@ static bool end_record(const reader *r, riter *it, jp *j) {
 /* One object at j->p (its '{').  Scan mode (cells NULL): validate and
  * collect keys and kinds into c->keys.  Parse mode: put the values' cells
  * into cells[col * batch + row] (col: the merged column), cell offsets from
- * c->start. */
+ * c->start; keys are looked up in c->look, and a key not there fails (the
+ * one pass: c->new_key set, and the kinds seen go to c->kinds).  Both
+ * validate in full.  ws->fields: the object's field count. */
 static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *cells,
                          int64_t row) {
   j->p++;
   skip_ws(j);
+  ws->fields = 0;
   if (j->p < j->end && *j->p == '}') {
     j->p++;
     return true;
   }
   const char *base = r->d + c->start;
+  kdict *kd = cells != NULL ? c->look : &c->keys;
   for (int64_t f = 0;; f++) {
+    ws->fields = f + 1;
     skip_ws(j);
     if (j->p >= j->end || *j->p != '"') return fail(j, j->p, "expected a key string");
     const char *ks;
@@ -575,18 +592,20 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
     int64_t id = -1;
     if (f < ws->npred) {
       int64_t g = ws->pred[f];
-      if (g >= 0 && g < c->keys.n && c->keys.keys[g].n == kn &&
-          same_bytes(c->keys.keys[g].s, ks, kn))
+      if (g >= 0 && g < kd->n && kd->keys[g].n == kn && same_bytes(kd->keys[g].s, ks, kn))
         id = g;
     }
     if (id < 0) {
       uint64_t h = hash_bytes(ks, kn);
-      id = kdict_find(&c->keys, ks, kn, h);
+      id = kdict_find(kd, ks, kn, h);
       if (id < 0) {
-        if (cells != NULL) return fail(j, kat, "key not seen by the scan"); /* cannot happen */
+        if (cells != NULL) {
+          c->new_key = true; /* the one pass: the caller starts again with two */
+          return fail(j, kat, "key not seen by the scan");
+        }
         if (!zb__text_utf8_valid((const unsigned char *)ks, kn))
           return fail(j, kat, "invalid UTF-8 in a key");
-        id = kdict_add(&c->keys, ks, kn, h, kesc);
+        id = kdict_add(kd, ks, kn, h, kesc);
         if (id < 0) return fail(j, NULL, "nomem");
       }
       if (f >= ws->npred) {
@@ -620,18 +639,21 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
       kind = K_STR;
       if (cells != NULL) {
         if (n > ZB_CELL_MAXLEN) return fail(j, vs, "a string longer than 2 GiB");
-        cells[c->keys.keys[id].gid * r->batch + row] = zb__cell(s - base, n, esc);
+        cells[kd->keys[id].gid * r->batch + row] = zb__cell(s - base, n, esc);
       }
     } else {
       if (!parse_value(j, 0, &kind)) return false;
       if (cells != NULL) {
         int64_t n = j->p - vs;
         if (n > ZB_CELL_MAXLEN) return fail(j, vs, "a value longer than 2 GiB");
-        cells[c->keys.keys[id].gid * r->batch + row] =
+        cells[kd->keys[id].gid * r->batch + row] =
             kind == 0 ? ZB_CELL_NULL : zb__cell(vs - base, n, false);
       }
     }
-    if (cells == NULL) c->keys.keys[id].kinds |= kind;
+    if (cells == NULL)
+      kd->keys[id].kinds |= kind;
+    else if (c->kinds != NULL)
+      c->kinds[kd->keys[id].gid] |= kind;
     skip_ws(j);
     if (j->p >= j->end) return fail(j, j->p, "unterminated object");
     if (*j->p == ',') {
@@ -692,19 +714,31 @@ static zb_status run_batches(reader *r, int64_t k, uint64_t *idx, int64_t nrows,
   riter it = {c->start, 0};
   jp j = {r->d, NULL, NULL, NULL, NULL};
   int64_t done = 0;
+  zb_status fst = ZB_OK;
   while (done < nrows) {
     int64_t nb = ZB_MIN(r->batch, nrows - done);
     for (int64_t q = 0; q < r->ncols * r->batch; q++) idx[q] = ZB_CELL_NULL;
     for (int64_t i = 0; i < nb; i++) {
       if (!next_record(r, c, &it, &j) || !parse_object(r, c, &j, ws, idx, i) ||
-          !end_record(r, &it, &j))
-        return j.err_at == NULL ? ZB_ENOMEM : ZB_EPARSE;
+          !end_record(r, &it, &j)) {
+        if (j.err == NULL) { /* fewer records than counted: cannot happen */
+          c->st = ZB_EINVAL;
+          c->err_pos = c->start;
+          return ZB_EINVAL;
+        }
+        if (j.err_at == NULL) return ZB_ENOMEM;
+        chunk_fail(r, c, &j); /* the one pass validates as it goes */
+        return ZB_EPARSE;
+      }
     }
-    ZB_RETURN_NOT_OK(fn(r, k, idx, done, nb, arg, worker));
+    if (fst == ZB_OK) fst = fn(r, k, idx, done, nb, arg, worker);
+    /* after a value error the one pass reads on, only to validate: the
+     * input's grammar errors come first, as with two passes */
+    if (fst != ZB_OK && (fst != ZB_EPARSE || c->kinds == NULL)) return fst;
     done += nb;
     if (cancelled(r)) return ZB_ECANCEL;
   }
-  return ZB_OK;
+  return fst;
 }
 
 static zb_status give_batch(reader *r, int64_t k, uint64_t *idx, int64_t rows_done, int64_t nb,
@@ -833,6 +867,7 @@ static zb_status make_chunks(reader *r, zb_error *err) {
     int64_t e = nl ? (nl - r->d) + 1 : n;
     r->chunks[k].start = pos;
     r->chunks[k].end = e;
+    r->chunks[k].look = &r->chunks[k].keys;
     pos = e;
     k++;
   }
@@ -868,7 +903,24 @@ static zb_status merge_keys(reader *r, zb_error *err) {
   return ZB_OK;
 }
 
-static zb_status build(reader *r, zb_error *err) {
+/* What a column holding values of `kinds` (K_*) becomes: the builder's
+ * type and whether it is raw text, and whether it may become a list. */
+enum { C_ARRAYS, C_TEXT, C_BOOL, C_STRING, C_NUMBERS };
+
+static int kinds_class(int kinds, bool coerce_numbers) {
+  if (kinds == K_NEST) return C_ARRAYS; /* JSON text, then perhaps a list */
+  if ((kinds & K_NEST) || ((kinds & K_BOOL) && (kinds & ~K_BOOL))) return C_TEXT;
+  if (kinds == K_BOOL) return C_BOOL;
+  if ((kinds & K_STR) && !coerce_numbers) return C_STRING;
+  return C_NUMBERS; /* strings coerced too, when they all read as numbers */
+}
+
+/* Stages 4 and 5 up to the builder's resolve.  one_pass: the columns come
+ * from a sample and the chunks' records were counted, not scanned; the
+ * parse validates, and *fallback is set (nothing reported) when a chunk
+ * held a key the sample did not, or a kind of value that changes a
+ * column's type. */
+static zb_status build(reader *r, bool one_pass, bool *fallback, zb_error *err) {
   zb__builder_options bo;
   zb__builder_options_init(&bo);
   bo.label = "JSON";
@@ -877,13 +929,11 @@ static zb_status build(reader *r, zb_error *err) {
   bo.source.refetch = json_refetch;
   ZB_RETURN_NOT_OK(zb__builder_new(r->ncols, r->nchunks, &bo, &r->b, err));
   for (int64_t g = 0; g < r->ncols; g++) {
-    int kinds = r->all.keys[g].kinds;
-    if ((kinds & K_NEST) || ((kinds & K_BOOL) && (kinds & ~K_BOOL))) {
+    int cls = kinds_class(r->all.keys[g].kinds, r->o->coerce_numbers);
+    if (cls == C_ARRAYS || cls == C_TEXT || cls == C_STRING) {
       zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, true);
-    } else if (kinds == K_BOOL) {
+    } else if (cls == C_BOOL) {
       zb__builder_set_column(r->b, g, r->names[g], ZB_BOOL, true);
-    } else if ((kinds & K_STR) && !r->o->coerce_numbers) {
-      zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, true);
     } else {
       zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, false);
       zb__builder_set_inference(r->b, g, ZB_INFER_NUMBERS);
@@ -899,6 +949,18 @@ static zb_status build(reader *r, zb_error *err) {
     int64_t per = ((int64_t)1 << 17) / r->ncols;
     r->batch = ZB_MAX(16, ZB_MIN(4096, per));
     ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, parse_task, r, err));
+    if (one_pass) {
+      for (int64_t k = 0; k < r->nchunks; k++) {
+        const jchunk *c = &r->chunks[k];
+        if (c->new_key) *fallback = true;
+        for (int64_t g = 0; g < r->ncols && !*fallback; g++) {
+          int was = r->all.keys[g].kinds, now = was | c->kinds[g];
+          if (kinds_class(now, r->o->coerce_numbers) != kinds_class(was, r->o->coerce_numbers))
+            *fallback = true;
+        }
+        if (*fallback) return ZB_OK;
+      }
+    }
     ZB_RETURN_NOT_OK(chunk_error(r, err));
     if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
     ZB_RETURN_NOT_OK(value_error(r, err));
@@ -1008,6 +1070,114 @@ done:
   return st;
 }
 
+static zb_status finish(reader *r, zb_table **out, zb_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* The one pass                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Records the sample reads (from the start of the first chunk). */
+#define SAMPLE_RECORDS 1000
+
+/* Scan the sample into chunk 0's keys; *regular when it is valid, not
+ * empty, and every record has the same keys, each once -- so the rest is
+ * likely to have them too (else the two passes are cheaper than a one pass
+ * that starts again).  ZB_ENOMEM when out of memory. */
+static zb_status scan_sample(reader *r, bool *regular, zb_error *err) {
+  *regular = false;
+  jchunk *c = &r->chunks[0];
+  wscratch *ws = scratch_of(r, 0);
+  if (ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
+  riter it = {c->start, 0};
+  jp j = {r->d, NULL, NULL, NULL, NULL};
+  int64_t rows = 0, nkeys = -1;
+  while (rows < SAMPLE_RECORDS && next_record(r, c, &it, &j)) {
+    if (!parse_object(r, c, &j, ws, NULL, 0) || !end_record(r, &it, &j)) break;
+    if (nkeys < 0) nkeys = c->keys.n;
+    if (ws->fields != nkeys || c->keys.n != nkeys) return ZB_OK;
+    rows++;
+  }
+  if (j.err != NULL && j.err_at == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON keys)");
+  *regular = j.err == NULL && rows > 0 && nkeys > 0;
+  return ZB_OK;
+}
+
+/* The records of a chunk of JSON lines (its non-blank lines, as
+ * next_record sees them), and its one-pass state. */
+static void count_task(void *ctx, int64_t k, int worker) {
+  (void)worker;
+  reader *r = (reader *)ctx;
+  jchunk *c = &r->chunks[k];
+  const char *p = r->d + c->start, *e = r->d + c->end;
+  int64_t rows = 0;
+  while (p < e) {
+    const char *nl = (const char *)memchr(p, '\n', (size_t)(e - p));
+    const char *le = nl ? nl : e;
+    while (p < le && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+    rows += p < le;
+    p = nl ? nl + 1 : e;
+  }
+  c->nrows = rows;
+  c->look = &r->all;
+  c->kinds = (int *)zb_calloc((size_t)(r->ncols > 0 ? r->ncols : 1), sizeof(int));
+  if (c->kinds == NULL) {
+    c->st = ZB_ENOMEM;
+    c->err_pos = c->start;
+  }
+}
+
+/* Back to the state after make_chunks, for the two passes. */
+static void reset_chunks(reader *r) {
+  zb__builder_release(r->b);
+  r->b = NULL;
+  for (int64_t k = 0; k < r->nchunks; k++) {
+    jchunk *c = &r->chunks[k];
+    kdict_free(&c->keys);
+    zb_free(c->kinds);
+    c->kinds = NULL;
+    c->look = &c->keys;
+    c->nrows = 0;
+    c->new_key = false;
+    c->st = ZB_OK;
+    c->err_pos = 0;
+    c->msg[0] = '\0';
+  }
+  kdict_free(&r->all);
+  zb_free(r->names);
+  r->names = NULL;
+  r->ncols = 0;
+  for (int w = 0; w < MAX_WORKERS; w++) /* sized for the columns: made again */
+    if (r->ws[w] != NULL) {
+      zb_free(r->ws[w]->idx);
+      zb_free(r->ws[w]->idx2);
+      r->ws[w]->idx = r->ws[w]->idx2 = NULL;
+    }
+}
+
+/* JSON lines in one pass when a sample of the first records is regular:
+ * the sample's keys and kinds give the columns, the chunks' records are
+ * counted (not parsed), and the parse validates as it goes.  *fallback:
+ * the input did not fit the sample (nothing reported; reset_chunks undoes
+ * what was done). */
+static zb_status read_one_pass(reader *r, zb_table **out, bool *fallback, zb_error *err) {
+  *fallback = true;
+  if (!r->o->lines) return ZB_OK;
+  bool regular;
+  ZB_RETURN_NOT_OK(scan_sample(r, &regular, err));
+  if (!regular) return ZB_OK;
+  ZB_RETURN_NOT_OK(merge_keys(r, err));
+  for (int64_t g = 0; g < r->ncols; g++) r->all.keys[g].gid = g;
+  kdict_free(&r->chunks[0].keys);
+  ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, count_task, r, err));
+  ZB_RETURN_NOT_OK(chunk_error(r, err));
+  if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
+  *fallback = false;
+  ZB_RETURN_NOT_OK(build(r, true, fallback, err));
+  if (*fallback) return ZB_OK;
+  return finish(r, out, err);
+}
+
 static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
   r->ws = (wscratch **)zb_calloc(MAX_WORKERS, sizeof(wscratch *));
   if (r->ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
@@ -1018,11 +1188,20 @@ static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
                         (long long)line, (long long)col);
   }
   ZB_RETURN_NOT_OK(make_chunks(r, err));
+  bool fallback = true;
+  ZB_RETURN_NOT_OK(read_one_pass(r, out, &fallback, err));
+  if (!fallback) return ZB_OK;
+  reset_chunks(r);
   ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, scan_task, r, err));
   ZB_RETURN_NOT_OK(chunk_error(r, err));
   if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
   ZB_RETURN_NOT_OK(merge_keys(r, err));
-  ZB_RETURN_NOT_OK(build(r, err));
+  ZB_RETURN_NOT_OK(build(r, false, NULL, err));
+  return finish(r, out, err);
+}
+
+/* The builder's columns into *out (arrays of one kind of value to lists). */
+static zb_status finish(reader *r, zb_table **out, zb_error *err) {
   size_t nout = (size_t)(r->ncols > 0 ? r->ncols : 1);
   zb_column **cols = (zb_column **)zb_calloc(nout, sizeof(zb_column *));
   zb_status st;
@@ -1042,7 +1221,10 @@ static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
 static void reader_free(reader *r) {
   zb__builder_release(r->b);
   if (r->chunks)
-    for (int64_t k = 0; k < r->nchunks; k++) kdict_free(&r->chunks[k].keys);
+    for (int64_t k = 0; k < r->nchunks; k++) {
+      kdict_free(&r->chunks[k].keys);
+      zb_free(r->chunks[k].kinds);
+    }
   zb_free(r->chunks);
   kdict_free(&r->all);
   zb_free(r->names);

@@ -7,6 +7,7 @@ shape between chunks (keys missing, reordered, added late)."""
 import functools
 import gzip
 import io
+import json
 import random
 import threading
 
@@ -15,6 +16,8 @@ import pandas as pd
 import pytest
 
 import zambezi as zb
+from conftest import alloc_bytes
+from zambezi.errors import ParseError
 
 pytestmark = pytest.mark.filterwarnings("ignore:'epoch' date format is deprecated")
 
@@ -115,3 +118,103 @@ def test_to_json_write_error_on_a_worker_is_raised(threads):
         if threads == 1:
             return
     pytest.skip("no write ran on a worker thread (a busy machine)")
+
+
+# -- read_json: the one pass (the first 1000 records give the columns) and
+# its way back to two passes when later records do not fit them.
+
+_PAD = "p" * 600  # 1500 padded records make ~1 MB: several chunks
+
+
+def _regular(n, fmt):
+    return "".join(fmt.format(k=k) + "\n" for k in range(n))
+
+
+def _pandas_read(text):
+    return pd.read_json(io.StringIO(text), lines=True, precise_float=True)
+
+
+@pytest.mark.parametrize("late", [
+    '{{"a": {k}, "pad": "{pad}", "new": "x{k}"}}',      # a key the sample lacks
+    '{{"a": [{k}, 1], "pad": "{pad}"}}',                 # numbers, then an array: text
+    '{{"a": {k}, "pad": "{pad}", "b": {k}}}',            # a bool column meets a number
+    '{{"pad": "{pad}", "a": {k}.5}}',                    # other key order, a float
+])
+@pytest.mark.parametrize("where", [1200, 2900])
+def test_read_json_late_records_that_do_not_fit_the_sample(threads, late, where):
+    fmt = '{{"a": {k}, "pad": "{pad}", "b": true}}'
+    lines = [fmt.format(k=k, pad=_PAD) for k in range(3000)]
+    lines[where] = late.format(k=where, pad=_PAD)
+    text = "\n".join(lines) + "\n"
+    got = zb.read_json(text.encode(), lines=True).to_pandas()
+    exp = _pandas_read(text)
+    assert list(got.columns) == list(exp.columns)
+    for c in exp.columns:
+        g = [_none(v) for v in got[c].to_list()]
+        e = [_none(v) for v in exp[c].to_list()]
+        if any(isinstance(v, str) for v in g) and not any(isinstance(v, str) for v in e):
+            # pandas holds the mixed values as Python objects (or numbers);
+            # zambezi a column of their JSON text
+            g = [v if v is None else json.loads(v) for v in g]
+        assert g == e, c
+
+
+def _none(v):
+    return None if v is None or v is pd.NA or (isinstance(v, float) and v != v) else v
+
+
+def test_read_json_one_pass_lists_and_nulls(threads):
+    # a column of arrays only becomes a list column; one null in the sample
+    # then numbers; strings that read as numbers
+    lines = [f'{{"l": [{k}, {k + 1}], "n": null, "s": "{k}", "pad": "{_PAD}"}}'
+             for k in range(3000)]
+    for k in range(1000, 3000, 7):
+        lines[k] = f'{{"l": [], "n": {k}, "s": "{k}", "pad": "{_PAD}"}}'
+    text = "\n".join(lines) + "\n"
+    got = zb.read_json(text.encode(), lines=True)
+    exp = _pandas_read(text)
+    assert got["l"].to_list() == exp["l"].to_list()
+    assert got["n"].to_list() == [None if v != v else int(v) for v in exp["n"].to_list()]
+    assert got["s"].to_list() == exp["s"].to_list()
+
+
+_BAD = [
+    ('{"a": 1', "unterminated object", 8),
+    ('{"a": "x\\q"}', "bad escape", 9),
+    ('{"a": "\\ud800"}', "surrogate", 8),
+    ('[1, 2]', "not a JSON object", 1),
+    ('{"a": tru}', "bad value", 7),
+    ('{"a": 01}', "expected ',' or '}'", 8),
+    ('{"a": 1} {"b": 2}', "extra data", 10),
+    ('{"a": [1, 2}', "expected ',' or ']'", 12),
+    ('{"\xc3": 1}', "invalid UTF-8 in a key", 2),
+    ('{"a": "\xff"}', "invalid UTF-8", 8),
+]
+
+
+@pytest.mark.parametrize("bad,what,col", _BAD)
+@pytest.mark.parametrize("where", [1100, 1490])
+def test_read_json_one_pass_errors_name_their_line(threads, bad, what, col, where):
+    lines = [f'{{"a": "{k}", "pad": "{_PAD}"}}' for k in range(1500)]
+    lines[where] = bad
+    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape") \
+        if "\xff" not in bad and "\xc3" not in bad else \
+        b"\n".join(x.encode("latin-1") for x in lines) + b"\n"
+    before = alloc_bytes()
+    with pytest.raises(ParseError) as e:
+        zb.read_json(data, lines=True)
+    msg = str(e.value)
+    assert f"line {where + 1}, column {col}" in msg and what in msg, msg
+    assert alloc_bytes() == before
+
+
+def test_read_json_grammar_error_comes_before_an_earlier_value_error(threads):
+    # two passes report the input's grammar first: so does the one pass
+    # (a batch later: records are parsed 4096 at a time before the builder
+    # sees their values)
+    lines = [f'{{"a": "{k}"}}' for k in range(9000)]
+    lines[1200] = '{"a": "\xff"}'
+    lines[8000] = '{"a": tru}'
+    data = b"\n".join(x.encode("latin-1") for x in lines) + b"\n"
+    with pytest.raises(ParseError, match="line 8001, column 7: bad value"):
+        zb.read_json(data, lines=True)
