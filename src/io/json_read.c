@@ -74,6 +74,7 @@ typedef struct jkey {
   uint64_t h;
   char *own;      /* decoded copy when the key held escapes (owned) */
   int kinds;      /* K_* */
+  bool plain;     /* no '"', '\\' or control byte: its JSON text is its bytes */
   int64_t gid;    /* merged column number */
 } jkey;
 
@@ -202,6 +203,9 @@ static int64_t kdict_add(kdict *k, const char *s, int64_t n, uint64_t h, bool co
   q->n = n;
   q->h = h;
   q->gid = -1;
+  q->plain = true;
+  for (int64_t i = 0; i < n; i++)
+    if (s[i] == '"' || s[i] == '\\' || (uint8_t)s[i] < 0x20) q->plain = false;
   uint64_t i = h & (uint64_t)(k->tcap - 1);
   while (k->tab[i] >= 0) i = (i + 1) & (uint64_t)(k->tcap - 1);
   k->tab[i] = k->n;
@@ -572,58 +576,72 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
     ws->fields = f + 1;
     skip_ws(j);
     if (j->p >= j->end || *j->p != '"') return fail(j, j->p, "expected a key string");
-    const char *ks;
-    int64_t kn;
-    bool kesc;
     const char *kat = j->p;
-    if (!parse_string(j, &ks, &kn, &kesc)) return false;
-    if (kesc) {
-      if (kn + 1 > ws->kcap) {
-        char *nb = (char *)zb_malloc((size_t)kn + 1);
-        if (nb == NULL) return fail(j, NULL, "nomem");
-        zb_free(ws->kbuf);
-        ws->kbuf = nb;
-        ws->kcap = kn + 1;
-      }
-      kn = unescape(ks, kn, ws->kbuf, kn);
-      ks = ws->kbuf;
-    }
-    /* the key's number: as at this place in the previous record, else looked up */
     int64_t id = -1;
+    /* the key at this place in the previous record, matched on the raw
+     * text when it is plain (then its text is its bytes): no scan */
     if (f < ws->npred) {
       int64_t g = ws->pred[f];
-      if (g >= 0 && g < kd->n && kd->keys[g].n == kn && same_bytes(kd->keys[g].s, ks, kn))
-        id = g;
+      if (g >= 0 && g < kd->n && kd->keys[g].plain) {
+        const jkey *q = &kd->keys[g];
+        if (j->end - j->p > q->n + 1 && j->p[1 + q->n] == '"' && same_bytes(j->p + 1, q->s, q->n)) {
+          id = g;
+          j->p += q->n + 2;
+        }
+      }
     }
-    if (id < 0) {
-      uint64_t h = hash_bytes(ks, kn);
-      id = kdict_find(kd, ks, kn, h);
+    if (id < 0) { /* scanned, decoded, predicted again or looked up */
+      const char *ks;
+      int64_t kn;
+      bool kesc;
+      if (!parse_string(j, &ks, &kn, &kesc)) return false;
+      if (kesc) {
+        if (kn + 1 > ws->kcap) {
+          char *nb = (char *)zb_malloc((size_t)kn + 1);
+          if (nb == NULL) return fail(j, NULL, "nomem");
+          zb_free(ws->kbuf);
+          ws->kbuf = nb;
+          ws->kcap = kn + 1;
+        }
+        kn = unescape(ks, kn, ws->kbuf, kn);
+        ks = ws->kbuf;
+      }
+      /* the key's number: as at this place in the previous record, else looked up */
+      if (f < ws->npred) {
+        int64_t g = ws->pred[f];
+        if (g >= 0 && g < kd->n && kd->keys[g].n == kn && same_bytes(kd->keys[g].s, ks, kn))
+          id = g;
+      }
       if (id < 0) {
-        if (cells != NULL) {
-          c->new_key = true; /* the one pass: the caller starts again with two */
-          return fail(j, kat, "key not seen by the scan");
+        uint64_t h = hash_bytes(ks, kn);
+        id = kdict_find(kd, ks, kn, h);
+        if (id < 0) {
+          if (cells != NULL) {
+            c->new_key = true; /* the one pass: the caller starts again with two */
+            return fail(j, kat, "key not seen by the scan");
+          }
+          if (!zb__text_utf8_valid((const unsigned char *)ks, kn))
+            return fail(j, kat, "invalid UTF-8 in a key");
+          id = kdict_add(kd, ks, kn, h, kesc);
+          if (id < 0) return fail(j, NULL, "nomem");
         }
-        if (!zb__text_utf8_valid((const unsigned char *)ks, kn))
-          return fail(j, kat, "invalid UTF-8 in a key");
-        id = kdict_add(kd, ks, kn, h, kesc);
-        if (id < 0) return fail(j, NULL, "nomem");
-      }
-      if (f >= ws->npred) {
-        if (f >= 1 << 20) {
-          /* no prediction past a million fields */
-        } else {
-          int64_t cap = ws->npred ? ws->npred * 2 : 64;
-          while (cap <= f) cap *= 2;
-          int64_t *np = (int64_t *)zb_malloc((size_t)cap * sizeof(int64_t));
-          if (np == NULL) return fail(j, NULL, "nomem");
-          memset(np, 0xff, (size_t)cap * sizeof(int64_t));
-          if (ws->npred) memcpy(np, ws->pred, (size_t)ws->npred * sizeof(int64_t));
-          zb_free(ws->pred);
-          ws->pred = np;
-          ws->npred = cap;
+        if (f >= ws->npred) {
+          if (f >= 1 << 20) {
+            /* no prediction past a million fields */
+          } else {
+            int64_t cap = ws->npred ? ws->npred * 2 : 64;
+            while (cap <= f) cap *= 2;
+            int64_t *np = (int64_t *)zb_malloc((size_t)cap * sizeof(int64_t));
+            if (np == NULL) return fail(j, NULL, "nomem");
+            memset(np, 0xff, (size_t)cap * sizeof(int64_t));
+            if (ws->npred) memcpy(np, ws->pred, (size_t)ws->npred * sizeof(int64_t));
+            zb_free(ws->pred);
+            ws->pred = np;
+            ws->npred = cap;
+          }
         }
+        if (f < ws->npred) ws->pred[f] = id;
       }
-      if (f < ws->npred) ws->pred[f] = id;
     }
     skip_ws(j);
     if (j->p >= j->end || *j->p != ':') return fail(j, j->p, "expected ':' after a key");

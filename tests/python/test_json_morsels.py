@@ -218,3 +218,23 @@ def test_read_json_grammar_error_comes_before_an_earlier_value_error(threads):
     data = b"\n".join(x.encode("latin-1") for x in lines) + b"\n"
     with pytest.raises(ParseError, match="line 8001, column 7: bad value"):
         zb.read_json(data, lines=True)
+
+
+def test_read_json_keys_prefixes_escapes_and_order(threads):
+    # keys matched on their raw text where the previous record had them:
+    # prefixes of each other, escaped spellings of plain keys, keys whose
+    # text holds escapes, other orders
+    recs = ['{"ab": 1, "a": 2, "a\\"b": 3, "é": 4}',
+            '{"a": 5, "ab": 6, "a\\"b": 7, "\\u00e9": 8}',
+            '{"\\u0061": 9, "a\\u0062": 10, "a\\"b": 11, "é": 12}',
+            '{"ab": 13, "a": 14, "a\\"b": 15, "é": 16}']
+    text = "\n".join(recs[k % 4] for k in range(3000)) + "\n"
+    got = zb.read_json(text.encode(), lines=True)
+    exp = _pandas_read(text)
+    assert list(got.columns) == list(exp.columns) == ["ab", "a", 'a"b', "é"]
+    for c in exp.columns:
+        assert got[c].to_list() == exp[c].to_list(), c
+    # a raw key that reads like the text of an escaped one is not that key
+    bad = "\n".join(['{"a\\"b": 1}'] * 1200 + ['{"a"b": 2}']) + "\n"
+    with pytest.raises(ParseError, match="line 1201, column 5: expected ':' after a key"):
+        zb.read_json(bad.encode(), lines=True)
