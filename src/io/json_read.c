@@ -9,8 +9,9 @@
  *      right after a '\n' (a raw newline cannot occur inside a JSON value,
  *      so every chunk starts at a record).  An array of objects is one
  *      chunk.
- *   The one pass (JSON lines): when the first SAMPLE_RECORDS records all
- *   have the same keys, those keys and the kinds of their values give the
+ *   The one pass (JSON lines): when the first SAMPLE_RECORDS records (or
+ *   the first chunk's) brought no new key in their second half, their keys
+ *   and the kinds of their values give the
  *   columns (stage 3 on the sample alone); each chunk's records are
  *   counted (its non-blank lines, no parsing) and stage 4 parses and
  *   validates each record once.  A chunk that holds a key the sample did
@@ -101,7 +102,6 @@ typedef struct jchunk {
 
 typedef struct wscratch {
   uint64_t *idx, *idx2; /* batch x ncols cells (idx2: refetch) */
-  int64_t fields;       /* the last object's field count */
   int64_t *pred;        /* key number by field position in the previous record */
   int64_t npred;
   char *kbuf;           /* decoded key */
@@ -560,12 +560,11 @@ static bool end_record(const reader *r, riter *it, jp *j) {
  * into cells[col * batch + row] (col: the merged column), cell offsets from
  * c->start; keys are looked up in c->look, and a key not there fails (the
  * one pass: c->new_key set, and the kinds seen go to c->kinds).  Both
- * validate in full.  ws->fields: the object's field count. */
+ * validate in full. */
 static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *cells,
                          int64_t row) {
   j->p++;
   skip_ws(j);
-  ws->fields = 0;
   if (j->p < j->end && *j->p == '}') {
     j->p++;
     return true;
@@ -573,7 +572,6 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
   const char *base = r->d + c->start;
   kdict *kd = cells != NULL ? c->look : &c->keys;
   for (int64_t f = 0;; f++) {
-    ws->fields = f + 1;
     skip_ws(j);
     if (j->p >= j->end || *j->p != '"') return fail(j, j->p, "expected a key string");
     const char *kat = j->p;
@@ -1097,10 +1095,12 @@ static zb_status finish(reader *r, zb_table **out, zb_error *err);
 /* Records the sample reads (from the start of the first chunk). */
 #define SAMPLE_RECORDS 1000
 
-/* Scan the sample into chunk 0's keys; *regular when it is valid, not
- * empty, and every record has the same keys, each once -- so the rest is
- * likely to have them too (else the two passes are cheaper than a one pass
- * that starts again).  ZB_ENOMEM when out of memory. */
+/* Scan the sample into chunk 0's keys; *regular when it is valid, has a
+ * key, and its second half brought no new key -- so the rest is likely to
+ * have no other keys either (else the two passes are cheaper than a one
+ * pass that starts again).  Records may lack keys (nulls) or repeat one
+ * (the last value wins, as with two passes).  ZB_ENOMEM when out of
+ * memory. */
 static zb_status scan_sample(reader *r, bool *regular, zb_error *err) {
   *regular = false;
   jchunk *c = &r->chunks[0];
@@ -1108,16 +1108,16 @@ static zb_status scan_sample(reader *r, bool *regular, zb_error *err) {
   if (ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
   riter it = {c->start, 0};
   jp j = {r->d, NULL, NULL, NULL, NULL};
-  int64_t rows = 0, nkeys = -1;
+  int64_t rows = 0, last_new = 0; /* the last record that brought a key */
   while (rows < SAMPLE_RECORDS && next_record(r, c, &it, &j)) {
+    int64_t before = c->keys.n;
     if (!parse_object(r, c, &j, ws, NULL, 0) || !end_record(r, &it, &j)) break;
-    if (nkeys < 0) nkeys = c->keys.n;
-    if (ws->fields != nkeys || c->keys.n != nkeys) return ZB_OK;
+    if (c->keys.n != before) last_new = rows;
     rows++;
   }
   if (j.err != NULL && j.err_at == NULL)
     return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON keys)");
-  *regular = j.err == NULL && rows > 0 && nkeys > 0;
+  *regular = j.err == NULL && c->keys.n > 0 && last_new * 2 < rows;
   return ZB_OK;
 }
 

@@ -238,3 +238,28 @@ def test_read_json_keys_prefixes_escapes_and_order(threads):
     bad = "\n".join(['{"a\\"b": 1}'] * 1200 + ['{"a"b": 2}']) + "\n"
     with pytest.raises(ParseError, match="line 1201, column 5: expected ':' after a key"):
         zb.read_json(bad.encode(), lines=True)
+
+
+def test_read_json_one_pass_sparse_and_repeated_keys(threads):
+    # records that lack keys (nulls) or repeat one (the last value wins, as
+    # pandas' json parser keeps it) still read in one pass, as pandas reads
+    # them
+    rng = np.random.default_rng(5)
+    lines = []
+    for k in range(4000):
+        parts = [f'"id": {k}']
+        if rng.random() < 0.7:
+            parts.append(f'"x": {int(rng.integers(-50, 50))}')
+        if rng.random() < 0.5:
+            parts.append(f'"s": "w{int(rng.integers(0, 9))}"')
+        if rng.random() < 0.05:
+            parts.append('"id": -1')
+        parts.append(f'"pad": "{_PAD[:100]}"')
+        rng.shuffle(parts)
+        lines.append("{" + ", ".join(parts) + "}")
+    text = "\n".join(lines) + "\n"
+    got = zb.read_json(text.encode(), lines=True)
+    exp = _pandas_read(text)
+    assert sorted(got.columns) == sorted(exp.columns)
+    for c in exp.columns:
+        assert [_none(v) for v in got[c].to_list()] == [_none(v) for v in exp[c].to_list()], c
