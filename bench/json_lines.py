@@ -101,21 +101,28 @@ def writers(tables, out_path):
 
 
 def timed_rounds(fns, repeat):
+    """Best wall time and best CPU time (this process, all threads) of each
+    engine over `repeat` rounds."""
     best = {k: float("inf") for k in fns}
+    cpu = {k: float("inf") for k in fns}
     results = {}
     for _ in range(repeat):
         for name, fn in fns.items():  # engines take turns within a round
+            c0 = time.process_time()
             t0 = time.perf_counter()
             results[name] = fn()
             best[name] = min(best[name], time.perf_counter() - t0)
-    return best, results
+            cpu[name] = min(cpu[name], time.process_time() - c0)
+    return (best, cpu), results
 
 
-def report(what, best, mb):
-    z = best["zambezi"]
+def report(what, times, mb):
+    best, cpu = times
+    z, zc = best["zambezi"], cpu["zambezi"]
     for name, t in best.items():
-        ratio = "" if name == "zambezi" else f"   zambezi {t / z:5.2f}x faster"
-        print(f"  {what:5s} {name:8s} {t:8.3f} s  {mb / t:8.1f} MB/s{ratio}")
+        ratio = "" if name == "zambezi" else \
+            f"   zambezi {t / z:5.2f}x faster (CPU time {cpu[name] / zc:5.2f}x)"
+        print(f"  {what:5s} {name:8s} {t:8.3f} s  {mb / t:8.1f} MB/s  CPU {cpu[name]:7.3f} s{ratio}")
 
 
 def main(argv=None):

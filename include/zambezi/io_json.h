@@ -77,11 +77,13 @@ typedef struct zb_json_write_options {
   bool force_ascii;     /* default true: non-ASCII characters as \uXXXX */
   bool iso_dates;       /* default false: timestamps as epoch counts of date_unit */
   zb_time_unit date_unit; /* default ZB_MILLI */
-  volatile int *cancel; /* nonzero -> ZB_ECANCEL between batches */
+  volatile int *cancel; /* nonzero -> ZB_ECANCEL between morsels */
 } zb_json_write_options;
 
-/* Receives the output in order, on the calling thread, in pieces that end
- * at row ends.  A non-OK status stops the writer, which returns it. */
+/* Receives the output in order, one call at a time, in pieces that end at
+ * row ends -- on the calling thread or on a worker of the thread pool (so
+ * writing overlaps formatting).  A non-OK status stops the writer, which
+ * returns it. */
 typedef zb_status (*zb_json_write_fn)(void *ctx, const char *data, int64_t size, zb_error *err);
 
 ZB_API void zb_json_write_options_init(zb_json_write_options *opts);

@@ -702,7 +702,11 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         stored as pyarrow does (a RangeIndex as metadata, another index as
         columns) with pandas' metadata, so pandas, pyarrow, polars and
         ``zb.read_feather`` read the frame back.  Strings are written as
-        large_utf8, categoricals as dictionary<int32, large_utf8>.
+        large_utf8, categoricals as dictionary<int32, large_utf8>, list
+        columns (lists of lists too) as large_list; ``zb.read_feather``
+        reads one level of lists so far (a list of lists raises
+        UnsupportedError naming the column; pyarrow, pandas and polars
+        read it).
         Differences from pandas (which hands the frame to pyarrow):
         ``version=1`` raises UnsupportedError, and pyarrow's other options
         (``preserve_index`` aside, spelled ``index`` here) are not taken.

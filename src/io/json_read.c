@@ -9,6 +9,14 @@
  *      right after a '\n' (a raw newline cannot occur inside a JSON value,
  *      so every chunk starts at a record).  An array of objects is one
  *      chunk.
+ *   The one pass (JSON lines): when the first SAMPLE_RECORDS records (or
+ *   the first chunk's) brought no new key in their second half, their keys
+ *   and the kinds of their values give the
+ *   columns (stage 3 on the sample alone); each chunk's records are
+ *   counted (its non-blank lines, no parsing) and stage 4 parses and
+ *   validates each record once.  A chunk that holds a key the sample did
+ *   not, or a kind of value that would change a column's type, sends the
+ *   read back to the start of the two passes below (nothing reported).
  *   2. scan (parallel per chunk): every record is parsed and validated in
  *      full (grammar, escapes, surrogate pairs, UTF-8 of keys, nesting
  *      depth); the chunk's keys are collected in first-seen order with the
@@ -67,6 +75,7 @@ typedef struct jkey {
   uint64_t h;
   char *own;      /* decoded copy when the key held escapes (owned) */
   int kinds;      /* K_* */
+  bool plain;     /* no '"', '\\' or control byte: its JSON text is its bytes */
   int64_t gid;    /* merged column number */
 } jkey;
 
@@ -80,8 +89,12 @@ typedef struct kdict {
 
 typedef struct jchunk {
   int64_t start, end; /* input bytes [start, end) */
-  int64_t nrows;      /* records (stage 2) */
+  int64_t nrows;      /* records (stage 2, or counted for the one pass) */
   kdict keys;
+  kdict *look;        /* where parse mode looks keys up: &keys, or the merged
+                         keys (one pass: their gid is their number) */
+  int *kinds;         /* one pass: the K_* each column held here (ncols) */
+  bool new_key;       /* one pass: a key the sample did not have */
   zb_status st;       /* first error */
   int64_t err_pos;
   char msg[160];
@@ -190,6 +203,9 @@ static int64_t kdict_add(kdict *k, const char *s, int64_t n, uint64_t h, bool co
   q->n = n;
   q->h = h;
   q->gid = -1;
+  q->plain = true;
+  for (int64_t i = 0; i < n; i++)
+    if (s[i] == '"' || s[i] == '\\' || (uint8_t)s[i] < 0x20) q->plain = false;
   uint64_t i = h & (uint64_t)(k->tcap - 1);
   while (k->tab[i] >= 0) i = (i + 1) & (uint64_t)(k->tcap - 1);
   k->tab[i] = k->n;
@@ -542,7 +558,9 @@ static bool end_record(const reader *r, riter *it, jp *j) {
 /* One object at j->p (its '{').  Scan mode (cells NULL): validate and
  * collect keys and kinds into c->keys.  Parse mode: put the values' cells
  * into cells[col * batch + row] (col: the merged column), cell offsets from
- * c->start. */
+ * c->start; keys are looked up in c->look, and a key not there fails (the
+ * one pass: c->new_key set, and the kinds seen go to c->kinds).  Both
+ * validate in full. */
 static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *cells,
                          int64_t row) {
   j->p++;
@@ -552,59 +570,76 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
     return true;
   }
   const char *base = r->d + c->start;
+  kdict *kd = cells != NULL ? c->look : &c->keys;
   for (int64_t f = 0;; f++) {
     skip_ws(j);
     if (j->p >= j->end || *j->p != '"') return fail(j, j->p, "expected a key string");
-    const char *ks;
-    int64_t kn;
-    bool kesc;
     const char *kat = j->p;
-    if (!parse_string(j, &ks, &kn, &kesc)) return false;
-    if (kesc) {
-      if (kn + 1 > ws->kcap) {
-        char *nb = (char *)zb_malloc((size_t)kn + 1);
-        if (nb == NULL) return fail(j, NULL, "nomem");
-        zb_free(ws->kbuf);
-        ws->kbuf = nb;
-        ws->kcap = kn + 1;
-      }
-      kn = unescape(ks, kn, ws->kbuf, kn);
-      ks = ws->kbuf;
-    }
-    /* the key's number: as at this place in the previous record, else looked up */
     int64_t id = -1;
+    /* the key at this place in the previous record, matched on the raw
+     * text when it is plain (then its text is its bytes): no scan */
     if (f < ws->npred) {
       int64_t g = ws->pred[f];
-      if (g >= 0 && g < c->keys.n && c->keys.keys[g].n == kn &&
-          same_bytes(c->keys.keys[g].s, ks, kn))
-        id = g;
-    }
-    if (id < 0) {
-      uint64_t h = hash_bytes(ks, kn);
-      id = kdict_find(&c->keys, ks, kn, h);
-      if (id < 0) {
-        if (cells != NULL) return fail(j, kat, "key not seen by the scan"); /* cannot happen */
-        if (!zb__text_utf8_valid((const unsigned char *)ks, kn))
-          return fail(j, kat, "invalid UTF-8 in a key");
-        id = kdict_add(&c->keys, ks, kn, h, kesc);
-        if (id < 0) return fail(j, NULL, "nomem");
-      }
-      if (f >= ws->npred) {
-        if (f >= 1 << 20) {
-          /* no prediction past a million fields */
-        } else {
-          int64_t cap = ws->npred ? ws->npred * 2 : 64;
-          while (cap <= f) cap *= 2;
-          int64_t *np = (int64_t *)zb_malloc((size_t)cap * sizeof(int64_t));
-          if (np == NULL) return fail(j, NULL, "nomem");
-          memset(np, 0xff, (size_t)cap * sizeof(int64_t));
-          if (ws->npred) memcpy(np, ws->pred, (size_t)ws->npred * sizeof(int64_t));
-          zb_free(ws->pred);
-          ws->pred = np;
-          ws->npred = cap;
+      if (g >= 0 && g < kd->n && kd->keys[g].plain) {
+        const jkey *q = &kd->keys[g];
+        if (j->end - j->p > q->n + 1 && j->p[1 + q->n] == '"' && same_bytes(j->p + 1, q->s, q->n)) {
+          id = g;
+          j->p += q->n + 2;
         }
       }
-      if (f < ws->npred) ws->pred[f] = id;
+    }
+    if (id < 0) { /* scanned, decoded, predicted again or looked up */
+      const char *ks;
+      int64_t kn;
+      bool kesc;
+      if (!parse_string(j, &ks, &kn, &kesc)) return false;
+      if (kesc) {
+        if (kn + 1 > ws->kcap) {
+          char *nb = (char *)zb_malloc((size_t)kn + 1);
+          if (nb == NULL) return fail(j, NULL, "nomem");
+          zb_free(ws->kbuf);
+          ws->kbuf = nb;
+          ws->kcap = kn + 1;
+        }
+        kn = unescape(ks, kn, ws->kbuf, kn);
+        ks = ws->kbuf;
+      }
+      /* the key's number: as at this place in the previous record, else looked up */
+      if (f < ws->npred) {
+        int64_t g = ws->pred[f];
+        if (g >= 0 && g < kd->n && kd->keys[g].n == kn && same_bytes(kd->keys[g].s, ks, kn))
+          id = g;
+      }
+      if (id < 0) {
+        uint64_t h = hash_bytes(ks, kn);
+        id = kdict_find(kd, ks, kn, h);
+        if (id < 0) {
+          if (cells != NULL) {
+            c->new_key = true; /* the one pass: the caller starts again with two */
+            return fail(j, kat, "key not seen by the scan");
+          }
+          if (!zb__text_utf8_valid((const unsigned char *)ks, kn))
+            return fail(j, kat, "invalid UTF-8 in a key");
+          id = kdict_add(kd, ks, kn, h, kesc);
+          if (id < 0) return fail(j, NULL, "nomem");
+        }
+        if (f >= ws->npred) {
+          if (f >= 1 << 20) {
+            /* no prediction past a million fields */
+          } else {
+            int64_t cap = ws->npred ? ws->npred * 2 : 64;
+            while (cap <= f) cap *= 2;
+            int64_t *np = (int64_t *)zb_malloc((size_t)cap * sizeof(int64_t));
+            if (np == NULL) return fail(j, NULL, "nomem");
+            memset(np, 0xff, (size_t)cap * sizeof(int64_t));
+            if (ws->npred) memcpy(np, ws->pred, (size_t)ws->npred * sizeof(int64_t));
+            zb_free(ws->pred);
+            ws->pred = np;
+            ws->npred = cap;
+          }
+        }
+        if (f < ws->npred) ws->pred[f] = id;
+      }
     }
     skip_ws(j);
     if (j->p >= j->end || *j->p != ':') return fail(j, j->p, "expected ':' after a key");
@@ -620,18 +655,21 @@ static bool parse_object(reader *r, jchunk *c, jp *j, wscratch *ws, uint64_t *ce
       kind = K_STR;
       if (cells != NULL) {
         if (n > ZB_CELL_MAXLEN) return fail(j, vs, "a string longer than 2 GiB");
-        cells[c->keys.keys[id].gid * r->batch + row] = zb__cell(s - base, n, esc);
+        cells[kd->keys[id].gid * r->batch + row] = zb__cell(s - base, n, esc);
       }
     } else {
       if (!parse_value(j, 0, &kind)) return false;
       if (cells != NULL) {
         int64_t n = j->p - vs;
         if (n > ZB_CELL_MAXLEN) return fail(j, vs, "a value longer than 2 GiB");
-        cells[c->keys.keys[id].gid * r->batch + row] =
+        cells[kd->keys[id].gid * r->batch + row] =
             kind == 0 ? ZB_CELL_NULL : zb__cell(vs - base, n, false);
       }
     }
-    if (cells == NULL) c->keys.keys[id].kinds |= kind;
+    if (cells == NULL)
+      kd->keys[id].kinds |= kind;
+    else if (c->kinds != NULL)
+      c->kinds[kd->keys[id].gid] |= kind;
     skip_ws(j);
     if (j->p >= j->end) return fail(j, j->p, "unterminated object");
     if (*j->p == ',') {
@@ -692,19 +730,31 @@ static zb_status run_batches(reader *r, int64_t k, uint64_t *idx, int64_t nrows,
   riter it = {c->start, 0};
   jp j = {r->d, NULL, NULL, NULL, NULL};
   int64_t done = 0;
+  zb_status fst = ZB_OK;
   while (done < nrows) {
     int64_t nb = ZB_MIN(r->batch, nrows - done);
     for (int64_t q = 0; q < r->ncols * r->batch; q++) idx[q] = ZB_CELL_NULL;
     for (int64_t i = 0; i < nb; i++) {
       if (!next_record(r, c, &it, &j) || !parse_object(r, c, &j, ws, idx, i) ||
-          !end_record(r, &it, &j))
-        return j.err_at == NULL ? ZB_ENOMEM : ZB_EPARSE;
+          !end_record(r, &it, &j)) {
+        if (j.err == NULL) { /* fewer records than counted: cannot happen */
+          c->st = ZB_EINVAL;
+          c->err_pos = c->start;
+          return ZB_EINVAL;
+        }
+        if (j.err_at == NULL) return ZB_ENOMEM;
+        chunk_fail(r, c, &j); /* the one pass validates as it goes */
+        return ZB_EPARSE;
+      }
     }
-    ZB_RETURN_NOT_OK(fn(r, k, idx, done, nb, arg, worker));
+    if (fst == ZB_OK) fst = fn(r, k, idx, done, nb, arg, worker);
+    /* after a value error the one pass reads on, only to validate: the
+     * input's grammar errors come first, as with two passes */
+    if (fst != ZB_OK && (fst != ZB_EPARSE || c->kinds == NULL)) return fst;
     done += nb;
     if (cancelled(r)) return ZB_ECANCEL;
   }
-  return ZB_OK;
+  return fst;
 }
 
 static zb_status give_batch(reader *r, int64_t k, uint64_t *idx, int64_t rows_done, int64_t nb,
@@ -833,6 +883,7 @@ static zb_status make_chunks(reader *r, zb_error *err) {
     int64_t e = nl ? (nl - r->d) + 1 : n;
     r->chunks[k].start = pos;
     r->chunks[k].end = e;
+    r->chunks[k].look = &r->chunks[k].keys;
     pos = e;
     k++;
   }
@@ -868,7 +919,24 @@ static zb_status merge_keys(reader *r, zb_error *err) {
   return ZB_OK;
 }
 
-static zb_status build(reader *r, zb_error *err) {
+/* What a column holding values of `kinds` (K_*) becomes: the builder's
+ * type and whether it is raw text, and whether it may become a list. */
+enum { C_ARRAYS, C_TEXT, C_BOOL, C_STRING, C_NUMBERS };
+
+static int kinds_class(int kinds, bool coerce_numbers) {
+  if (kinds == K_NEST) return C_ARRAYS; /* JSON text, then perhaps a list */
+  if ((kinds & K_NEST) || ((kinds & K_BOOL) && (kinds & ~K_BOOL))) return C_TEXT;
+  if (kinds == K_BOOL) return C_BOOL;
+  if ((kinds & K_STR) && !coerce_numbers) return C_STRING;
+  return C_NUMBERS; /* strings coerced too, when they all read as numbers */
+}
+
+/* Stages 4 and 5 up to the builder's resolve.  one_pass: the columns come
+ * from a sample and the chunks' records were counted, not scanned; the
+ * parse validates, and *fallback is set (nothing reported) when a chunk
+ * held a key the sample did not, or a kind of value that changes a
+ * column's type. */
+static zb_status build(reader *r, bool one_pass, bool *fallback, zb_error *err) {
   zb__builder_options bo;
   zb__builder_options_init(&bo);
   bo.label = "JSON";
@@ -877,13 +945,11 @@ static zb_status build(reader *r, zb_error *err) {
   bo.source.refetch = json_refetch;
   ZB_RETURN_NOT_OK(zb__builder_new(r->ncols, r->nchunks, &bo, &r->b, err));
   for (int64_t g = 0; g < r->ncols; g++) {
-    int kinds = r->all.keys[g].kinds;
-    if ((kinds & K_NEST) || ((kinds & K_BOOL) && (kinds & ~K_BOOL))) {
+    int cls = kinds_class(r->all.keys[g].kinds, r->o->coerce_numbers);
+    if (cls == C_ARRAYS || cls == C_TEXT || cls == C_STRING) {
       zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, true);
-    } else if (kinds == K_BOOL) {
+    } else if (cls == C_BOOL) {
       zb__builder_set_column(r->b, g, r->names[g], ZB_BOOL, true);
-    } else if ((kinds & K_STR) && !r->o->coerce_numbers) {
-      zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, true);
     } else {
       zb__builder_set_column(r->b, g, r->names[g], ZB_STRING, false);
       zb__builder_set_inference(r->b, g, ZB_INFER_NUMBERS);
@@ -899,6 +965,18 @@ static zb_status build(reader *r, zb_error *err) {
     int64_t per = ((int64_t)1 << 17) / r->ncols;
     r->batch = ZB_MAX(16, ZB_MIN(4096, per));
     ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, parse_task, r, err));
+    if (one_pass) {
+      for (int64_t k = 0; k < r->nchunks; k++) {
+        const jchunk *c = &r->chunks[k];
+        if (c->new_key) *fallback = true;
+        for (int64_t g = 0; g < r->ncols && !*fallback; g++) {
+          int was = r->all.keys[g].kinds, now = was | c->kinds[g];
+          if (kinds_class(now, r->o->coerce_numbers) != kinds_class(was, r->o->coerce_numbers))
+            *fallback = true;
+        }
+        if (*fallback) return ZB_OK;
+      }
+    }
     ZB_RETURN_NOT_OK(chunk_error(r, err));
     if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
     ZB_RETURN_NOT_OK(value_error(r, err));
@@ -1008,6 +1086,116 @@ done:
   return st;
 }
 
+static zb_status finish(reader *r, zb_table **out, zb_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* The one pass                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Records the sample reads (from the start of the first chunk). */
+#define SAMPLE_RECORDS 1000
+
+/* Scan the sample into chunk 0's keys; *regular when it is valid, has a
+ * key, and its second half brought no new key -- so the rest is likely to
+ * have no other keys either (else the two passes are cheaper than a one
+ * pass that starts again).  Records may lack keys (nulls) or repeat one
+ * (the last value wins, as with two passes).  ZB_ENOMEM when out of
+ * memory. */
+static zb_status scan_sample(reader *r, bool *regular, zb_error *err) {
+  *regular = false;
+  jchunk *c = &r->chunks[0];
+  wscratch *ws = scratch_of(r, 0);
+  if (ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
+  riter it = {c->start, 0};
+  jp j = {r->d, NULL, NULL, NULL, NULL};
+  int64_t rows = 0, last_new = 0; /* the last record that brought a key */
+  while (rows < SAMPLE_RECORDS && next_record(r, c, &it, &j)) {
+    int64_t before = c->keys.n;
+    if (!parse_object(r, c, &j, ws, NULL, 0) || !end_record(r, &it, &j)) break;
+    if (c->keys.n != before) last_new = rows;
+    rows++;
+  }
+  if (j.err != NULL && j.err_at == NULL)
+    return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON keys)");
+  *regular = j.err == NULL && c->keys.n > 0 && last_new * 2 < rows;
+  return ZB_OK;
+}
+
+/* The records of a chunk of JSON lines (its non-blank lines, as
+ * next_record sees them), and its one-pass state. */
+static void count_task(void *ctx, int64_t k, int worker) {
+  (void)worker;
+  reader *r = (reader *)ctx;
+  jchunk *c = &r->chunks[k];
+  const char *p = r->d + c->start, *e = r->d + c->end;
+  int64_t rows = 0;
+  while (p < e) {
+    const char *nl = (const char *)memchr(p, '\n', (size_t)(e - p));
+    const char *le = nl ? nl : e;
+    while (p < le && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+    rows += p < le;
+    p = nl ? nl + 1 : e;
+  }
+  c->nrows = rows;
+  c->look = &r->all;
+  c->kinds = (int *)zb_calloc((size_t)(r->ncols > 0 ? r->ncols : 1), sizeof(int));
+  if (c->kinds == NULL) {
+    c->st = ZB_ENOMEM;
+    c->err_pos = c->start;
+  }
+}
+
+/* Back to the state after make_chunks, for the two passes. */
+static void reset_chunks(reader *r) {
+  zb__builder_release(r->b);
+  r->b = NULL;
+  for (int64_t k = 0; k < r->nchunks; k++) {
+    jchunk *c = &r->chunks[k];
+    kdict_free(&c->keys);
+    zb_free(c->kinds);
+    c->kinds = NULL;
+    c->look = &c->keys;
+    c->nrows = 0;
+    c->new_key = false;
+    c->st = ZB_OK;
+    c->err_pos = 0;
+    c->msg[0] = '\0';
+  }
+  kdict_free(&r->all);
+  zb_free(r->names);
+  r->names = NULL;
+  r->ncols = 0;
+  for (int w = 0; w < MAX_WORKERS; w++) /* sized for the columns: made again */
+    if (r->ws[w] != NULL) {
+      zb_free(r->ws[w]->idx);
+      zb_free(r->ws[w]->idx2);
+      r->ws[w]->idx = r->ws[w]->idx2 = NULL;
+    }
+}
+
+/* JSON lines in one pass when a sample of the first records is regular:
+ * the sample's keys and kinds give the columns, the chunks' records are
+ * counted (not parsed), and the parse validates as it goes.  *fallback:
+ * the input did not fit the sample (nothing reported; reset_chunks undoes
+ * what was done). */
+static zb_status read_one_pass(reader *r, zb_table **out, bool *fallback, zb_error *err) {
+  *fallback = true;
+  if (!r->o->lines) return ZB_OK;
+  bool regular;
+  ZB_RETURN_NOT_OK(scan_sample(r, &regular, err));
+  if (!regular) return ZB_OK;
+  ZB_RETURN_NOT_OK(merge_keys(r, err));
+  for (int64_t g = 0; g < r->ncols; g++) r->all.keys[g].gid = g;
+  kdict_free(&r->chunks[0].keys);
+  ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, count_task, r, err));
+  ZB_RETURN_NOT_OK(chunk_error(r, err));
+  if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
+  *fallback = false;
+  ZB_RETURN_NOT_OK(build(r, true, fallback, err));
+  if (*fallback) return ZB_OK;
+  return finish(r, out, err);
+}
+
 static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
   r->ws = (wscratch **)zb_calloc(MAX_WORKERS, sizeof(wscratch *));
   if (r->ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
@@ -1018,11 +1206,20 @@ static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
                         (long long)line, (long long)col);
   }
   ZB_RETURN_NOT_OK(make_chunks(r, err));
+  bool fallback = true;
+  ZB_RETURN_NOT_OK(read_one_pass(r, out, &fallback, err));
+  if (!fallback) return ZB_OK;
+  reset_chunks(r);
   ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, scan_task, r, err));
   ZB_RETURN_NOT_OK(chunk_error(r, err));
   if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
   ZB_RETURN_NOT_OK(merge_keys(r, err));
-  ZB_RETURN_NOT_OK(build(r, err));
+  ZB_RETURN_NOT_OK(build(r, false, NULL, err));
+  return finish(r, out, err);
+}
+
+/* The builder's columns into *out (arrays of one kind of value to lists). */
+static zb_status finish(reader *r, zb_table **out, zb_error *err) {
   size_t nout = (size_t)(r->ncols > 0 ? r->ncols : 1);
   zb_column **cols = (zb_column **)zb_calloc(nout, sizeof(zb_column *));
   zb_status st;
@@ -1042,7 +1239,10 @@ static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
 static void reader_free(reader *r) {
   zb__builder_release(r->b);
   if (r->chunks)
-    for (int64_t k = 0; k < r->nchunks; k++) kdict_free(&r->chunks[k].keys);
+    for (int64_t k = 0; k < r->nchunks; k++) {
+      kdict_free(&r->chunks[k].keys);
+      zb_free(r->chunks[k].kinds);
+    }
   zb_free(r->chunks);
   kdict_free(&r->all);
   zb_free(r->names);

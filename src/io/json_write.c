@@ -2,9 +2,12 @@
  * json_write.c -- the JSON writer: zb_json_write / zb_json_write_file
  * (pandas' to_json(orient="records"), as JSON lines or one array).
  *
- * The table is cut into morsels of rows; a batch of morsels (two per
- * thread) is formatted in parallel and handed to the caller's write
- * function in row order, as the CSV writer does.  Within a morsel each
+ * The table is cut into morsels of rows, formatted in parallel (one
+ * scratch per worker); each morsel is handed to the caller's write function
+ * by the worker that formatted it when its turn comes (morsels in row
+ * order), so writing one overlaps formatting the next, and the caller's
+ * write function may run on any worker thread, one call at a time.
+ * Within a morsel each
  * column is formatted on its own first -- one loop per column, the type
  * switch outside the rows -- into a text buffer with one offset per row;
  * the rows are then assembled from the columns' texts and the keys'
@@ -28,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +58,9 @@ void zb_json_write_options_init(zb_json_write_options *o) {
 /* text_format.h's buffer */
 typedef zb__text_buf obuf;
 
-static inline bool ob_grow(obuf *b, int64_t extra) { return zb__text_buf_grow(b, extra); }
+static inline bool ob_grow(obuf *b, int64_t extra) {
+  return b->n + extra <= b->cap || zb__text_buf_grow(b, extra);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Value text                                                               */
@@ -86,32 +92,24 @@ static int fmt_double(double value, int prec, char *out) {
     frac = 0;
     ++whole;
   }
-  char rev[64];
   int k = 0;
+  if (neg) out[k++] = '-';
   if (prec == 0) {
     diff = value - (double)whole;
     if (diff > 0.5 || (diff == 0.5 && (whole & 1))) ++whole;
-  } else if (frac) {
-    int count = prec;
-    while (frac % 10 == 0) {
-      --count;
-      frac /= 10;
-    }
-    do {
-      --count;
-      rev[k++] = (char)('0' + frac % 10);
-    } while (frac /= 10);
-    while (count-- > 0) rev[k++] = '0';
-    rev[k++] = '.';
-  } else {
-    rev[k++] = '0';
-    rev[k++] = '.';
+    return k + zb__fmt_u64(whole, out + k);
   }
-  do {
-    rev[k++] = (char)('0' + whole % 10);
-  } while (whole /= 10);
-  if (neg) rev[k++] = '-';
-  for (int i = 0; i < k; i++) out[i] = rev[k - 1 - i];
+  k += zb__fmt_u64(whole, out + k);
+  out[k++] = '.';
+  if (frac == 0) {
+    out[k++] = '0';
+    return k;
+  }
+  /* the fraction's prec digits, zero-padded, less its trailing zeros
+   * (frac != 0: one digit at least stays) */
+  zb__put_digits(frac, prec, out + k);
+  k += prec;
+  while (out[k - 1] == '0') k--;
   return k;
 }
 
@@ -128,12 +126,46 @@ static inline char *put_u4(char *p, unsigned u) {
 }
 
 /* Append s[0, n) as a JSON string (quotes included).  The text is UTF-8
- * (zambezi strings are); a malformed byte is written as \u00XX. */
-static bool put_string(obuf *b, const char *s, int64_t n, bool ascii) {
-  if (!ob_grow(b, 6 * n + 2)) return false; /* \uXXXX per byte at most (pairs: 12 per 4) */
+ * (zambezi strings are); a malformed byte is written as \u00XX.  Bytes up
+ * to lim (>= s + n) may be read (a short tail is read as eight bytes). */
+static bool put_string(obuf *b, const char *s, int64_t n, const char *lim, bool ascii) {
+  /* \uXXXX per byte at most (pairs: 12 per 4), and 8 for a tail's move */
+  if (!ob_grow(b, 6 * n + 2 + 8)) return false;
   char *p = b->p + b->n;
   *p++ = '"';
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  const uint64_t high_mask = ascii ? highs : 0; /* non-ASCII bytes: plain unless force_ascii */
   for (int64_t i = 0; i < n;) {
+    /* eight plain bytes at a time: none is '"', '\\', '/', a control byte
+     * or (force_ascii) non-ASCII */
+    while (n - i >= 8) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\'), sl = w ^ (ones * '/');
+      uint64_t hit = ((q - ones) & ~q) | ((bs - ones) & ~bs) | ((sl - ones) & ~sl) |
+                     ((w - ones * 0x20) & ~w);
+      if ((hit & highs) | (w & high_mask)) break;
+      memcpy(p, &w, 8);
+      p += 8;
+      i += 8;
+    }
+    if (i >= n) break;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n - i < 8 && lim - (s + i) >= 8) {
+      /* the last n - i bytes, read as eight: plain ones move at once */
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      uint64_t keep = ~0ull >> (8 * (8 - (n - i))); /* the low n - i bytes */
+      uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\'), sl = w ^ (ones * '/');
+      uint64_t hit = ((q - ones) & ~q) | ((bs - ones) & ~bs) | ((sl - ones) & ~sl) |
+                     ((w - ones * 0x20) & ~w);
+      if ((((hit & highs) | (w & high_mask)) & keep) == 0) {
+        memcpy(p, &w, 8);
+        p += n - i;
+        break;
+      }
+    }
+#endif
     uint8_t c = (uint8_t)s[i];
     if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '/') {
       *p++ = (char)c;
@@ -213,6 +245,7 @@ typedef struct wcol {
   const uint8_t *data;
   const int64_t *offsets; /* string; categorical: the dictionary's */
   const char *chars;
+  const char *chars_end; /* the end of chars' buffer (readable up to there) */
   int64_t dict_off;
   int64_t per_sec; /* timestamp/duration ticks per second (date32: days) */
   bool utc;
@@ -220,22 +253,28 @@ typedef struct wcol {
   obuf key0, key;  /* '{"name":' and ',"name":' */
 } wcol;
 
-/* One task's column texts. */
+/* One worker's scratch: its morsel's column texts and rows. */
 typedef struct wtask {
   obuf *text;      /* ncols */
   int64_t *off;    /* ncols x (morsel_rows + 1) */
   obuf out;
-  zb_status st;
 } wtask;
 
 typedef struct writer {
   const zb_json_write_options *o;
   wcol *cols;
   int64_t ncols, nrows;
-  int64_t morsel_rows, batch0;
+  int64_t morsel_rows;
   int64_t out_unit_per_sec; /* ticks of date_unit per second */
   int iso_digits;
-  wtask *tasks;
+  wtask *tasks;             /* one per worker */
+  int nworkers;
+  zb_json_write_fn write;
+  void *write_ctx;
+  zb_error *err;
+  int64_t next;             /* atomic: the morsel whose turn it is to be written */
+  int stop;                 /* atomic: an error or a cancel; st says which */
+  zb_status st;             /* the first error (set by the morsel whose turn it is) */
 } writer;
 
 static const int64_t k_per_sec[4] = {1, 1000, 1000000, 1000000000};
@@ -309,7 +348,7 @@ static bool format_column(const writer *w, const wcol *wc, int64_t r0, int64_t r
         } else {
           int64_t q = cat ? ((const int32_t *)wc->data)[j] + wc->dict_off : j;
           if (!put_string(t, wc->chars + wc->offsets[q], wc->offsets[q + 1] - wc->offsets[q],
-                          w->o->force_ascii))
+                          wc->chars_end, w->o->force_ascii))
             return false;
         }
         off[i + 1] = t->n;
@@ -386,41 +425,85 @@ static bool format_lists(const writer *w, const wcol *wc, int64_t r0, int64_t r1
   return ok;
 }
 
-static void write_task(void *ctx, int64_t task, int worker) {
-  (void)worker;
-  writer *w = (writer *)ctx;
-  wtask *tk = &w->tasks[task];
-  int64_t m = w->batch0 + task;
+/* Bytes readable past the end of every piece the rows are assembled from
+ * (the column texts, the keys) and writable past the end of the rows. */
+#define COPY_SLACK 32
+
+/* Copy n bytes to dst, returning dst + n: a piece of up to COPY_SLACK
+ * bytes (most values and keys) as two fixed 16-byte moves, which may read
+ * and write up to COPY_SLACK - n bytes past the ends (the slack). */
+static inline char *copy_short(char *dst, const char *src, int64_t n) {
+  if (n <= COPY_SLACK) {
+    memcpy(dst, src, 16);
+    memcpy(dst + 16, src + 16, 16);
+  } else {
+    memcpy(dst, src, (size_t)n);
+  }
+  return dst + n;
+}
+
+/* Format morsel m's rows into tk->out; false when out of memory. */
+static bool format_morsel(writer *w, wtask *tk, int64_t m) {
   int64_t r0 = m * w->morsel_rows, r1 = ZB_MIN(r0 + w->morsel_rows, w->nrows);
   int64_t stride = w->morsel_rows + 1;
-  tk->st = ZB_OK;
   tk->out.n = 0;
   int64_t total = 0;
   for (int64_t k = 0; k < w->ncols; k++) {
-    if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride)) goto nomem;
+    if (!format_column(w, &w->cols[k], r0, r1, &tk->text[k], tk->off + k * stride) ||
+        !ob_grow(&tk->text[k], COPY_SLACK))
+      return false;
     total += tk->text[k].n + (r1 - r0) * w->cols[k].key.n;
   }
   total += (r1 - r0) * 3;
-  if (!ob_grow(&tk->out, total)) goto nomem;
+  if (!ob_grow(&tk->out, total + COPY_SLACK)) return false;
   char *p = tk->out.p;
   char sep = w->o->lines ? '\n' : ',';
   for (int64_t i = 0; i < r1 - r0; i++) {
     if (w->ncols == 0) *p++ = '{';
     for (int64_t k = 0; k < w->ncols; k++) {
       const obuf *key = k == 0 ? &w->cols[k].key0 : &w->cols[k].key;
-      memcpy(p, key->p, (size_t)key->n);
-      p += key->n;
+      p = copy_short(p, key->p, key->n);
       const int64_t *off = tk->off + k * stride;
-      memcpy(p, tk->text[k].p + off[i], (size_t)(off[i + 1] - off[i]));
-      p += off[i + 1] - off[i];
+      p = copy_short(p, tk->text[k].p + off[i], off[i + 1] - off[i]);
     }
     *p++ = '}';
     if (w->o->lines || r0 + i + 1 < w->nrows) *p++ = sep;
   }
   tk->out.n = p - tk->out.p;
-  return;
-nomem:
-  tk->st = ZB_ENOMEM;
+  return true;
+}
+
+/* One morsel: formatted in parallel with the others, then handed to the
+ * write function when its turn comes (morsels are claimed in order, so the
+ * ones before it are running or done: the wait ends), so formatting and
+ * writing overlap.  A morsel skipped by a cancelled job is never written:
+ * a waiting one sees the cancel and stops. */
+static void write_task(void *ctx, int64_t m, int worker) {
+  writer *w = (writer *)ctx;
+  zb_status st = ZB_OK;
+  if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) return;
+  if ((w->o->cancel != NULL && *w->o->cancel) || zb_cancel_requested())
+    st = ZB_ECANCEL;
+  else if (worker < 0 || worker >= w->nworkers)
+    st = ZB_EINVAL; /* the thread count grew during the call */
+  else if (!format_morsel(w, &w->tasks[worker], m))
+    st = ZB_ENOMEM;
+  while (__atomic_load_n(&w->next, __ATOMIC_ACQUIRE) != m) {
+    if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) return;
+    if (zb_cancel_requested()) {
+      __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+      return;
+    }
+    sched_yield();
+  }
+  if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) return;
+  if (st == ZB_OK && w->tasks[worker].out.n > 0)
+    st = w->write(w->write_ctx, w->tasks[worker].out.p, w->tasks[worker].out.n, w->err);
+  if (st != ZB_OK) {
+    w->st = st;
+    __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&w->next, m + 1, __ATOMIC_RELEASE);
 }
 
 /* Whether to_json writes column c's dtype (a list: its elements'). */
@@ -446,10 +529,12 @@ static bool wcol_init(wcol *wc, const zb_column *c) {
   if (c->type == ZB_STRING) {
     wc->offsets = (const int64_t *)c->data->data;
     wc->chars = c->chars ? (const char *)c->chars->data : "";
+    wc->chars_end = c->chars ? wc->chars + c->chars->size : wc->chars;
   } else if (c->type == ZB_CATEGORICAL) {
     const zb_column *dc = c->dictionary;
     wc->offsets = (const int64_t *)dc->data->data;
     wc->chars = dc->chars ? (const char *)dc->chars->data : "";
+    wc->chars_end = dc->chars ? wc->chars + dc->chars->size : wc->chars;
     wc->dict_off = dc->offset;
   } else if (c->type == ZB_TIMESTAMP || c->type == ZB_DURATION) {
     wc->per_sec = k_per_sec[c->unit <= ZB_NANO ? c->unit : ZB_MICRO];
@@ -527,7 +612,11 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
   w.nrows = t->num_columns > 0 ? t->num_rows : 0;
   w.out_unit_per_sec = k_per_sec[opts->date_unit];
   w.iso_digits = (int)opts->date_unit * 3;
-  int64_t ntasks = (int64_t)zb_get_num_threads() * 2;
+  w.write = write;
+  w.write_ctx = ctx;
+  w.err = err;
+  w.nworkers = zb_get_num_threads();
+  int64_t ntasks = w.nworkers;
   zb_status st = ZB_OK;
   w.morsel_rows = ZB_MAX(64, ZB_MIN(16384, ((int64_t)1 << 20) / (w.ncols > 0 ? w.ncols : 1)));
   w.cols = (wcol *)zb_calloc((size_t)(w.ncols > 0 ? w.ncols : 1), sizeof(wcol));
@@ -548,9 +637,11 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
       obuf *kb = f == 0 ? &wc->key0 : &wc->key;
       if (!ob_grow(kb, 1)) goto nomem;
       kb->p[kb->n++] = f == 0 ? '{' : ',';
-      if (!put_string(kb, name, (int64_t)strlen(name), opts->force_ascii) || !ob_grow(kb, 1))
+      int64_t nn = (int64_t)strlen(name);
+      if (!put_string(kb, name, nn, name + nn, opts->force_ascii) || !ob_grow(kb, 1))
         goto nomem;
       kb->p[kb->n++] = ':';
+      if (!ob_grow(kb, COPY_SLACK)) goto nomem; /* copy_short's slack */
     }
   }
   if (!opts->lines) {
@@ -558,22 +649,23 @@ zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
     if (st != ZB_OK) goto done;
   }
   int64_t nmorsels = (w.nrows + w.morsel_rows - 1) / w.morsel_rows;
-  for (w.batch0 = 0; w.batch0 < nmorsels; w.batch0 += ntasks) {
-    if ((opts->cancel != NULL && *opts->cancel) || zb_cancel_requested()) {
-      st = zb_error_set(err, ZB_ECANCEL, "JSON write cancelled");
-      goto done;
-    }
-    int64_t n = ZB_MIN(ntasks, nmorsels - w.batch0);
-    st = zb_parallel_for(n, write_task, &w, err);
-    if (st != ZB_OK) goto done;
-    for (int64_t q = 0; q < n; q++)
-      if (w.tasks[q].st != ZB_OK) goto nomem;
-    for (int64_t q = 0; q < n; q++) {
-      if (w.tasks[q].out.n == 0) continue;
-      st = write(ctx, w.tasks[q].out.p, w.tasks[q].out.n, err);
-      if (st != ZB_OK) goto done;
-    }
+  st = zb_parallel_for(nmorsels, write_task, &w, err);
+  if (w.st == ZB_ENOMEM) goto nomem;
+  if (w.st == ZB_EINVAL) {
+    st = zb_error_set(err, ZB_EINVAL, "JSON write: the thread count changed during the write");
+    goto done;
   }
+  if (w.st == ZB_ECANCEL && st == ZB_OK) {
+    st = zb_error_set(err, ZB_ECANCEL, "JSON write cancelled");
+    goto done;
+  }
+  if (w.st != ZB_OK) {
+    st = w.st; /* the write function's error, its message in err */
+    goto done;
+  }
+  if (st == ZB_OK && __atomic_load_n(&w.next, __ATOMIC_ACQUIRE) != nmorsels)
+    st = zb_error_set(err, ZB_ECANCEL, "JSON write cancelled");
+  if (st != ZB_OK) goto done;
   if (!opts->lines)
     st = write(ctx, "]", 1, err);
   else if (nmorsels == 0)

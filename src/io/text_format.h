@@ -28,15 +28,30 @@ bool zb__text_buf_grow(zb__text_buf *b, int64_t extra);
 
 /* Decimal digits of v into out (20 bytes at most: 21 with the sign);
  * returns their count. */
+static const char zb__digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Write the n low decimal digits of v ending at out + n (zero-padded to
+ * n), two at a time. */
+static inline void zb__put_digits(uint64_t v, int n, char *out) {
+  char *p = out + n;
+  while (n >= 2) {
+    unsigned r = (unsigned)(v % 100);
+    v /= 100;
+    p -= 2;
+    memcpy(p, zb__digit_pairs + 2 * r, 2);
+    n -= 2;
+  }
+  if (n) *--p = (char)('0' + v % 10);
+}
+
 static inline int zb__fmt_u64(uint64_t v, char *out) {
-  char tmp[24];
-  int k = 0;
-  do {
-    tmp[k++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  for (int i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
-  return k;
+  int n = 1;
+  for (uint64_t x = 10; n < 20 && v >= x; x *= 10) n++;
+  zb__put_digits(v, n, out);
+  return n;
 }
 
 static inline int zb__fmt_i64(int64_t v, char *out) {

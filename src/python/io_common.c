@@ -113,6 +113,10 @@ zb_status zbpy_text_target_write(void *ctx, const char *data, int64_t size, zb_e
       if (r == NULL) tt->failed = 1;
       Py_XDECREF(r);
     }
+    /* the exception lives in this thread's state, which may be a pool
+     * worker's: keep it for zbpy_text_target_finish */
+    if (tt->failed && tt->exc_type == NULL && PyErr_Occurred())
+      PyErr_Fetch(&tt->exc_type, &tt->exc_value, &tt->exc_tb);
     PyGILState_Release(g);
   }
   if (tt->failed) return zb_error_set(err, ZB_ECANCEL, "%s write interrupted", tt->format);
@@ -133,6 +137,10 @@ PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_statu
                                   const zb_error *err) {
   PyObject *result = NULL;
   if (tt->failed) {
+    if (tt->exc_type != NULL) {
+      PyErr_Restore(tt->exc_type, tt->exc_value, tt->exc_tb);
+      tt->exc_type = tt->exc_value = tt->exc_tb = NULL;
+    }
     if (!PyErr_Occurred())
       PyErr_Format(PyExc_KeyboardInterrupt, "%s write interrupted", tt->format);
   } else if (s != ZB_OK) {
@@ -144,6 +152,9 @@ PyObject *zbpy_text_target_finish(zbpy_state *st, zbpy_text_target *tt, zb_statu
     result = Py_NewRef(Py_None);
   }
   zbpy_mem_sink_free(&tt->mem);
+  Py_CLEAR(tt->exc_type);
+  Py_CLEAR(tt->exc_value);
+  Py_CLEAR(tt->exc_tb);
   Py_CLEAR(tt->path);
   zb_table_release(tt->host);
   tt->host = NULL;

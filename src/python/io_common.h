@@ -62,6 +62,9 @@ typedef struct zbpy_text_target {
   const char *format; /* "CSV", "JSON": in messages */
   char what[24];      /* "CSV text": mem's out-of-memory message */
   int failed;         /* a Python exception is pending */
+  /* owned: the exception of a write that failed on a worker thread (the
+   * JSON writer calls the target there), raised again on the caller's */
+  PyObject *exc_type, *exc_value, *exc_tb;
 } zbpy_text_target;
 
 /* Fill tt from table (a _core.Table, else TypeError) and target; fn names

@@ -205,3 +205,59 @@ ZB_TEST(json_alloc_failures) {
   ZB_CHECK(done);
   ZB_CHECK(fails > 20);
 }
+
+/* The one pass (a regular sample of 1000 records) and its way back to two
+ * passes (a key first seen at record 1100, a bool column meeting a number
+ * at record 1150): the same table as two passes give, and every failed
+ * allocation is ZB_ENOMEM with nothing leaked. */
+ZB_TEST(json_one_pass_fallback_and_alloc_failures) {
+  for (int variant = 0; variant < 3; variant++) {
+    int64_t cap = 1300 * 64, n = 0;
+    char *doc = (char *)malloc((size_t)cap);
+    ZB_CHECK(doc != NULL);
+    if (doc == NULL) return;
+    for (int i = 0; i < 1300; i++) {
+      const char *extra = variant == 1 && i == 1100 ? ", \"new\": 5" : "";
+      const char *b = variant == 2 && i == 1150 ? "3" : "true";
+      n += snprintf(doc + n, (size_t)(cap - n), "{\"a\": %d, \"s\": \"v\\u00e9%d\", \"b\": %s%s}\n",
+                    i, i, b, extra);
+    }
+    zb_json_read_options o;
+    zb_json_read_options_init(&o);
+    o.chunk_size = 4096; /* several chunks: the one pass parses them in parallel */
+    bool done = false;
+    int fails = 0;
+    for (int64_t k = 1; k < 100000 && !done; k++) {
+      zb_table *t = NULL;
+      zb_error err = {{0}};
+      zb_alloc_fail_after(k);
+      zb_status st = zb_json_read_buffer(doc, n, &o, &t, &err);
+      zb_alloc_fail_after(0);
+      if (st == ZB_OK) {
+        done = true;
+        ZB_CHECK_EQ_INT(t->num_rows, 1300);
+        ZB_CHECK_EQ_INT(t->num_columns, variant == 1 ? 4 : 3);
+        ZB_CHECK_EQ_INT(i64(t->columns[0], 1299), 1299);
+        ZB_CHECK_EQ_INT(t->columns[2]->type, variant == 2 ? ZB_STRING : ZB_BOOL);
+        if (variant == 1) {
+          ZB_CHECK_EQ_INT(t->columns[3]->null_count, 1299);
+          ZB_CHECK_EQ_INT(i64(t->columns[3], 1100), 5);
+        }
+        const zb_column *s = t->columns[1];
+        const int64_t *so = (const int64_t *)s->data->data;
+        ZB_CHECK(so[1300] - so[1299] == 7 &&
+                 memcmp((const char *)s->chars->data + so[1299], "v\xc3\xa9" "1299", 7) == 0);
+        zb_table_release(t);
+      } else if (st != ZB_ENOMEM || t != NULL) {
+        zb_test_fail(__FILE__, __LINE__, "variant %d allocation %lld: %s: %s", variant,
+                     (long long)k, zb_status_name(st), err.message);
+        break;
+      } else {
+        fails++;
+      }
+    }
+    ZB_CHECK(done);
+    ZB_CHECK(fails > 20);
+    free(doc);
+  }
+}

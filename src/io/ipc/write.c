@@ -16,7 +16,8 @@
  * uncompressed length then one LZ4 frame or zstd frame; every buffer is
  * compressed on the thread pool before the first byte is written.  A list
  * column is a LargeList: its node, validity and (rebased) offsets, then
- * its child's rows that its lists span, as a column of their own.
+ * its child's rows that its lists span, as a column of their own (a list
+ * of lists recursing, to the list dtype's depth).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -440,14 +441,14 @@ static zb_status write_all(writer *w) {
     if (c->device.kind != ZB_DEVICE_CPU)
       return zb_error_set(w->err, ZB_EINVAL, "write_ipc: column '%s' is not on the CPU",
                           t->names[j]);
-    if (c->type > ZB_LIST || c->type < 0 ||
-        (c->type == ZB_LIST && (c->child == NULL || c->child->type == ZB_LIST ||
-                                c->child->type == ZB_CATEGORICAL)))
+    const zb_column *leaf = c; /* a list's values, through lists of lists */
+    while (leaf->type == ZB_LIST && leaf->child != NULL) leaf = leaf->child;
+    if (c->type > ZB_LIST || c->type < 0 || leaf->type == ZB_LIST ||
+        (c->type == ZB_LIST && leaf->type == ZB_CATEGORICAL))
       return zb_error_set(w->err, ZB_ENOTSUP,
                           "write_ipc: column '%s' has a dtype the Arrow IPC writer does not "
                           "write yet%s",
-                          t->names[j], c->type == ZB_LIST ? " (a list of lists or of "
-                          "categoricals)" : "");
+                          t->names[j], c->type == ZB_LIST ? " (a list of categoricals)" : "");
     if (c->type == ZB_CATEGORICAL && c->dictionary == NULL)
       return zb_error_set(w->err, ZB_EINVAL, "write_ipc: categorical column '%s' has no "
                           "dictionary", t->names[j]);
