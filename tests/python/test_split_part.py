@@ -124,8 +124,10 @@ def test_pending_split_is_the_list_series():
     assert lazy().to_list() == [None if v is None else list(v) for v in p]
     got = lazy().to_pandas()
     assert got.dtype == object and got.name == "w"
-    assert [None if v is None else list(v) for v in got] == \
-        [None if v is None else list(v) for v in p]
+    assert [list(v) if isinstance(v, list) else None for v in got] == \
+        [list(v) if isinstance(v, list) else None for v in p]
+    assert got[1] is np.nan  # as pandas' split of a missing str row
+    pd.testing.assert_series_equal(lazy().str.len().to_pandas(), p.str.len())
     assert lazy().str.len().to_list() == [2, None, 0, 3]
     assert lazy().str.join("-").to_list() == ["a-b", None, "", "é-ß-中"]
     assert lazy().list[0].to_list() == ["a", None, None, "é"]
