@@ -438,8 +438,8 @@ class _PatternMethods:
         are kept as pieces, as re.split keeps them.  expand=False (pandas'
         default) gives a Series of lists (dtype list<string>; a null row
         gives a null list).  ``split(...).str[i]`` (or ``.str.get(i)``)
-        takes piece i of each row directly: the lists are built only when
-        the result is used otherwise.
+        takes piece i of each row directly, and ``.str.len()`` counts the
+        pieces: the lists are built only when the result is used otherwise.
 
         Examples
         --------
@@ -484,7 +484,9 @@ class _PatternMethods:
 
     def rsplit(self, pat=None, *, n=-1, expand=False):
         """split counting the ``n`` splits from the right (Python's
-        str.rsplit); pat is literal text or None (whitespace).
+        str.rsplit); pat is literal text or None (whitespace).  As for
+        split, ``rsplit(...).str[i]`` and ``.str.len()`` do not build the
+        lists.
 
         Examples
         --------
@@ -498,8 +500,11 @@ class _PatternMethods:
             raise DTypeError(f"str.rsplit: pat must be a str, not {type(pat).__name__}")
         if pat == "":
             raise InvalidValueError("str.rsplit: empty separator")
-        table = self._regex("rsplit", pat, _LITERAL, n, as_list=not expand)
-        return self._split_result(table, expand)
+        if not expand:  # the lists are built when something other than .str[i] needs them
+            from zambezi import _split_lazy
+
+            return _split_lazy.make(self._s, pat, _LITERAL, n, "rsplit")
+        return self._split_result(self._regex("rsplit", pat, _LITERAL, n), expand)
 
     def _partition(self, kind, sep, expand):
         if expand is not True:
