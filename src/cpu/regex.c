@@ -673,7 +673,9 @@ static zb_status gather_column(const re_job *j, int64_t slot, int64_t *bytes,
 
 static zb_status compile(re_job *j, zb_error *err) {
   const zb_regex_args *a = j->a;
-  uint32_t opts = ZB_PCRE2_UTF | ZB_PCRE2_ALT_BSUX;
+  /* ALT_CIRCUMFLEX: a multiline ^ also matches after a newline that ends
+   * the row, as Python's re does */
+  uint32_t opts = ZB_PCRE2_UTF | ZB_PCRE2_ALT_BSUX | ZB_PCRE2_ALT_CIRCUMFLEX;
   if (!(a->flags & ZB_RE_ASCII)) opts |= ZB_PCRE2_UCP;
   if (a->flags & ZB_RE_IGNORECASE) opts |= ZB_PCRE2_CASELESS;
   if (a->flags & ZB_RE_MULTILINE) opts |= ZB_PCRE2_MULTILINE;
