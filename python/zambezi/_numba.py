@@ -12,7 +12,10 @@ Values as pandas passes them: float columns as float64 / float32 with NaN
 for nulls; an integer or bool column with nulls as float64 with NaN (as
 pandas holds such a column); without nulls, as its own dtype.  ``map`` /
 ``apply`` read a number column in place and write the result (numbers,
-or bools as a bitmap) and its validity straight into engine memory.  Strings,
+or bools as a bitmap) and its validity straight into engine memory.  With
+``na_action="ignore"`` the missing rows stay missing: an integer result is
+then float64 with NaN there, as pandas gives; a bool result is bool with
+nulls (pandas: an object column of bools and NaN).  Strings,
 categoricals and times are not numeric for Numba: DTypeError.  A float
 result is null where it is NaN (pandas: NaN, its missing value).
 
