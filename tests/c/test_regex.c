@@ -401,5 +401,25 @@ ZB_TEST(test_regex_rsplit_part_and_piece_counts) {
   a = re_args(ZB_RE_COUNT, ",", 0);
   a.count_only = true;
   ZB_CHECK_EQ_INT(zb_column_regex(c, &a, &r, NULL, &err), ZB_EINVAL);
+  /* every allocation failing in turn: rsplit's lists (spans reversed per
+   * row), its pieces counted and one piece, nothing left behind */
+  for (int v = 0; v < 3; v++) {
+    a = re_args(ZB_RE_RSPLIT, NULL, 0);
+    a.as_list = v == 0;
+    a.count_only = v == 1;
+    a.part_only = v == 2;
+    a.part = 1;
+    for (int64_t nth = 1; nth < 60; nth++) {
+      zb_alloc_fail_after(nth);
+      zb_status st = zb_column_regex(c, &a, &r, NULL, &err);
+      zb_alloc_fail_after(0);
+      if (st == ZB_OK) {
+        zb_column_release(r);
+        break;
+      }
+      ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+      ZB_CHECK(r == NULL);
+    }
+  }
   zb_column_release(c);
 }
