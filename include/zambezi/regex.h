@@ -52,11 +52,14 @@ extern "C" {
  *                    took no part (extractall).
  * With as_list, SPLIT and RSPLIT set *out to a list<string> column of each
  * row's pieces (a null row: a null list) instead of a table.
- * With part_only, SPLIT sets *out to a string column of one piece of each
- * row: piece `part` of the pieces SPLIT gives (with the groups of a
- * pattern among them; part < 0 counts from the end), null where the row
- * is null, has fewer pieces, or the piece is a group that took no part --
- * pandas' s.str.split(pat, n=n).str[part], without building the lists. */
+ * With part_only, SPLIT and RSPLIT set *out to a string column of one
+ * piece of each row: piece `part` of the pieces they give (with the groups
+ * of a pattern among them; part < 0 counts from the end), null where the
+ * row is null, has fewer pieces, or the piece is a group that took no part
+ * -- pandas' s.str.split(pat, n=n).str[part], without building the lists.
+ * With count_only, SPLIT and RSPLIT set *out to an int64 column of each
+ * row's number of pieces (null where the row is null): the lengths of the
+ * lists as_list would give. */
 typedef enum zb_regex_op {
   ZB_RE_CONTAINS = 0,
   ZB_RE_MATCH,
@@ -96,8 +99,9 @@ typedef struct zb_regex_args {
   const int64_t *tmpl;
   int64_t n_tmpl;
   bool as_list; /* SPLIT / RSPLIT: one list<string> column, not a table */
-  bool part_only; /* SPLIT: only piece `part` of each row, a string column */
+  bool part_only; /* SPLIT / RSPLIT: only piece `part` of each row, a string column */
   int64_t part;
+  bool count_only; /* SPLIT / RSPLIT: each row's number of pieces, an int64 column */
 } zb_regex_args;
 
 /* "contains", "match", ... */
@@ -108,7 +112,7 @@ ZB_API const char *zb_regex_op_name(zb_regex_op op);
 ZB_API bool zb_regex_available(void);
 
 /* Apply op to every row of col (string or categorical).  Single-column ops
- * (and FINDALL, SPLIT / RSPLIT with as_list, SPLIT with part_only) set *out (out_table may be
+ * (and FINDALL, SPLIT / RSPLIT with as_list, part_only or count_only) set *out (out_table may be
  * NULL); EXTRACT, SPLIT, RSPLIT, PARTITION and RPARTITION set *out_table with columns named "0", "1", ...  A pattern
  * PCRE2 refuses is ZB_EINVAL naming the pattern and the reason; a missing
  * PCRE2 library is ZB_ENOTSUP saying how to install it.  Literal ops

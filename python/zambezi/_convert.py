@@ -349,9 +349,15 @@ def column_to_pandas(col, name=None):
                               dtype=_default_str_dtype(pd))
         cat = pd.Categorical.from_codes(codes, categories=categories)
         return pd.Series(cat, name=name)
-    if dt == "date32" or dt.startswith("list<"):  # lists: pandas' object column of lists
-        return pd.Series(_object_array(col.to_pylist(), dt.startswith("list<")), dtype=object,
-                         name=name)
+    if dt.startswith("list<"):
+        # pandas' object column of lists; a missing row is NaN, as pandas'
+        # own list producers (str.split, str.findall) give it
+        values = _object_array(col.to_pylist(), True)
+        if mask is not None:
+            values[mask] = np.nan
+        return pd.Series(values, dtype=object, name=name)
+    if dt == "date32":
+        return pd.Series(_object_array(col.to_pylist()), dtype=object, name=name)
     if dt.startswith("timestamp"):
         values = values_numpy(col).copy()
         if mask is not None:

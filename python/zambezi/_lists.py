@@ -14,12 +14,14 @@ docstrings):
 
 - ``explode``, ``str.get`` and ``.list[i]`` keep the element type (int64,
   string ...) where pandas' object column gives object values;
-- ``str.len()`` / ``.list.len()`` give int64 with nulls for null lists
-  (pandas: float64 with NaN when there is a missing row);
-- ``to_pandas()`` gives None for a null list and for a null element
-  (pandas' own producers give NaN there: ``str.split`` of a missing row,
-  ``agg(list)`` of a missing float); the dtype line of a repr says
-  ``list<T>`` where pandas says object;
+- ``str.len()`` gives int64, or float64 with NaN when there is a missing
+  row, as pandas; ``.list.len()`` gives int64 with nulls for null lists
+  (pandas' ArrowDtype accessor: int32 with nulls);
+- ``to_pandas()`` and a repr give NaN for a null list, as pandas' own
+  producers do (``str.split`` of a missing row; a list built from
+  Python's None shows None in pandas), and None for a null element
+  (pandas' ``agg(list)`` of a missing float gives NaN there); the dtype
+  line of a repr says ``list<T>`` where pandas says object;
 - ``groupby(...).agg(list)`` gathers each group's values in row order
   (one engine take; the group ids as the group-by numbers its groups);
 - a list's elements may be lists (``list<list<T>>``, from nested Python
@@ -78,6 +80,12 @@ def lengths(col):
     col = _host(col)
     _, _, lens, null = parts(col)
     return _core.column_from_buffer(lens.astype(np.int64), mask=null if null.any() else None)
+
+
+def as_pandas_len(col):
+    """pandas' dtype of ``str.len()`` of an object column: an int64 column
+    of lengths as it is without nulls, float64 (NaN for the nulls) with."""
+    return _core.cast(col, "float64") if col.null_count else col
 
 
 def element(col, i):
@@ -172,8 +180,10 @@ def _cell(v):
 def cells(col):
     """Display strings of a (small) list column, as pandas prints an object
     column of lists: ``[a, b]`` (str elements unquoted, lists of lists as
-    ``[[a], [b, c]]``), None for a null."""
-    return [_cell(v) for v in col.to_pylist()]  # the rows shown, not the column
+    ``[[a], [b, c]]``); a null row shows NaN (as pandas shows a missing row
+    of str.split), a null element None."""
+    # the rows shown, not the column
+    return ["NaN" if v is None else _cell(v) for v in col.to_pylist()]
 
 
 def cast(col, name):
@@ -359,15 +369,18 @@ class ListStringMethods:
         self._s = series
 
     def len(self):
-        """The length of each list (int64; null for a null list; pandas
-        gives float64 with NaN when there is a missing row).
+        """The length of each list, as pandas' ``str.len()`` of an object
+        column of lists: int64, or float64 with NaN for the missing rows
+        when there are any.
 
         Examples
         --------
         >>> zb.Series([["a", "b"], None, []]).str.len().to_list()
-        [2, None, 0]
+        [2.0, None, 0.0]
+        >>> zb.Series([["a", "b"], []]).str.len().to_list()
+        [2, 0]
         """
-        return self._s._like(lengths(self._s._col))
+        return self._s._like(as_pandas_len(lengths(self._s._col)))
 
     def get(self, i):
         """Element i of each list (negative i from the end); null where the

@@ -9,8 +9,13 @@ loops are cached per (function, kind, options), as pandas caches its
 numba kernels; Numba itself caches each compiled type signature.
 
 Values as pandas passes them: float columns as float64 / float32 with NaN
-for nulls; an integer or bool column with nulls as float64 with NaN (what
-``to_pandas()`` shows); without nulls, as its own dtype.  Strings,
+for nulls; an integer or bool column with nulls as float64 with NaN (as
+pandas holds such a column); without nulls, as its own dtype.  ``map`` /
+``apply`` read a number column in place and write the result (numbers,
+or bools as a bitmap) and its validity straight into engine memory.  With
+``na_action="ignore"`` the missing rows stay missing: an integer result is
+then float64 with NaN there, as pandas gives; a bool result is bool with
+nulls (pandas: an object column of bools and NaN).  Strings,
 categoricals and times are not numeric for Numba: DTypeError.  A float
 result is null where it is NaN (pandas: NaN, its missing value).
 
@@ -129,16 +134,42 @@ def _compile_error(what, e, *dispatchers):
 
 def _kernel(func, kind, engine_kwargs, make):
     """The compiled loop of func for kind, made once by make(jitted func,
-    prange, parallel, fastmath) and cached."""
+    prange, parallel, fastmath) and cached.  The jitted func itself is
+    cached too: the loops of one func share its compiled overloads."""
     parallel, fastmath = _opts(engine_kwargs)
     key = (func, kind, parallel, fastmath)
     k = _CACHE.get(key)
     if k is None:
         nb = numba()
-        jf = _jit(func, kind)
+        jf = _jitted(func, kind)
         k = make(nb, jf, parallel, fastmath)
         _CACHE[key] = k
     return k
+
+
+def _jitted(func, what):
+    jf = _CACHE.get((func, "jit"))
+    if jf is None:
+        jf = _CACHE[(func, "jit")] = _jit(func, what)
+    return jf
+
+
+_CONV = []
+
+
+def _converters(nb):
+    """(identity, to float64): how the loops hand a value to the function
+    (an integer column with nulls goes as float64, as pandas holds it)."""
+    if not _CONV:
+        @nb.njit(inline="always")
+        def same(x):
+            return x
+
+        @nb.njit(inline="always")
+        def as_float(x):
+            return np.float64(x)
+        _CONV.extend([same, as_float])
+    return _CONV
 
 
 # --------------------------------------------------------------------------
@@ -163,7 +194,7 @@ def _return_dtype(nb, jf, argtypes, what):
         raise _compile_error(what, e, jf) from None
 
 
-def _make_map_valid(nb, jf, parallel, fastmath):
+def _make_map_valid(nb, jf, parallel, fastmath, to_float=False):
     """The map loops over the column's own memory, eight rows (one validity
     byte) per step, writing the result and its validity bitmap in the same
     pass (a NaN result is null).  ``masked`` reads the validity bitmap as
@@ -174,7 +205,10 @@ def _make_map_valid(nb, jf, parallel, fastmath):
     integer function need not compile for floats).  The loops are compiled
     without fastmath whatever engine_kwargs say: it would let the NaN test
     ``r == r`` fold to True (the user's function is compiled on its own
-    and is not affected either way)."""
+    and is not affected either way).  to_float: the values go to jf as
+    float64 (an integer column with nulls, as pandas holds it)."""
+    conv = _converters(nb)[1 if to_float else 0]
+
     @nb.njit(parallel=parallel, nogil=True)
     def plain(values, out, valid):
         n = len(values)
@@ -182,7 +216,7 @@ def _make_map_valid(nb, jf, parallel, fastmath):
             byte = 0
             for q in range(min(8, n - 8 * b)):
                 i = 8 * b + q
-                r = jf(values[i])
+                r = jf(conv(values[i]))
                 out[i] = r
                 if r == r:
                     byte |= 1 << q
@@ -197,7 +231,7 @@ def _make_map_valid(nb, jf, parallel, fastmath):
                 i = 8 * b + q
                 k = off + i
                 if (bits[k >> 3] >> (k & 7)) & 1:
-                    r = jf(values[i])
+                    r = jf(conv(values[i]))
                 elif skip:
                     continue
                 else:
@@ -209,35 +243,91 @@ def _make_map_valid(nb, jf, parallel, fastmath):
     return jf, (plain, masked)
 
 
+def _make_map_bits(nb, jf, parallel, fastmath, to_float=False):
+    """As _make_map_valid for a function returning bool: the results are
+    written as the engine holds a bool column, a bitmap (eight rows a
+    byte), with the validity bitmap (``masked``: a null row skipped with
+    ``skip`` stays null, else it gets jf(NaN)) in the same pass."""
+    conv = _converters(nb)[1 if to_float else 0]
+
+    @nb.njit(parallel=parallel, nogil=True)
+    def plain(values, out):
+        n = len(values)
+        for b in nb.prange((n + 7) // 8):
+            byte = 0
+            for q in range(min(8, n - 8 * b)):
+                if jf(conv(values[8 * b + q])):
+                    byte |= 1 << q
+            out[b] = byte
+
+    @nb.njit(parallel=parallel, nogil=True)
+    def masked(values, bits, off, skip, out, valid):
+        n = len(values)
+        for b in nb.prange((n + 7) // 8):
+            byte = 0
+            vbyte = 0
+            for q in range(min(8, n - 8 * b)):
+                i = 8 * b + q
+                k = off + i
+                if (bits[k >> 3] >> (k & 7)) & 1:
+                    r = jf(conv(values[i]))
+                elif skip:
+                    continue
+                else:
+                    r = jf(np.nan)
+                if r:
+                    byte |= 1 << q
+                vbyte |= 1 << q
+            out[b] = byte
+            valid[b] = vbyte
+    return jf, (plain, masked)
+
+
 def _map_direct(col, func, na_action, engine_kwargs, what):
-    """map_column without copies, for a host column of floats (any nulls)
-    or of integers without nulls, whose result is a number: Numba reads the
-    engine's buffers and writes a new engine buffer (not zero-filled) and
-    its validity bitmap in one pass.  None where this path does not
-    apply."""
+    """map_column without copies, for a host column of numbers (any nulls;
+    an integer column with nulls goes to the function as float64, as
+    pandas holds it), whose result is a number or a bool: Numba reads the
+    engine's buffers and writes a new engine buffer (not zero-filled; a
+    bitmap for bool) and its validity bitmap in one pass.  None where this
+    path does not apply."""
     nb = numba()
     arr = values_numpy(col)
-    if arr.dtype.kind not in "fiu" or (arr.dtype.kind != "f" and col.null_count):
+    if arr.dtype.kind not in "fiu":
         return None
-    jf, (plain, masked) = _kernel(func, "map-direct", engine_kwargs, _make_map_valid)
-    rdt = _return_dtype(nb, jf, (nb.typeof(arr).dtype,), what)
-    if rdt.kind not in "fiu" or rdt.itemsize not in (1, 2, 4, 8) or \
-            (rdt.kind == "f" and rdt.itemsize < 4):
+    to_float = arr.dtype.kind != "f" and col.null_count > 0
+    jf = _jitted(func, what)
+    rdt = _return_dtype(nb, jf, (nb.float64 if to_float else nb.typeof(arr).dtype,), what)
+    bits_out = rdt.kind == "b"
+    if not bits_out and (rdt.kind not in "fiu" or rdt.itemsize not in (1, 2, 4, 8) or
+                         (rdt.kind == "f" and rdt.itemsize < 4)):
         return None
+    if rdt.kind in "iu" and col.null_count and na_action == "ignore":
+        # the rows left missing make pandas' result float64 with NaN
+        rdt = np.dtype(np.float64)
+    make = _make_map_bits if bits_out else _make_map_valid
+    _, (plain, masked) = _kernel(func, ("map-direct", bits_out, to_float), engine_kwargs,
+                                 lambda nb, jf, p, f: make(nb, jf, p, f, to_float))
     n = len(arr)
-    view, vview = _core.udf_buffer(rdt.name, n), _core.udf_buffer("uint8", (n + 7) // 8)
-    out, valid = np.frombuffer(view, dtype=rdt), np.frombuffer(vview, dtype=np.uint8)
+    nbytes = (n + 7) // 8
+    view = _core.udf_buffer("uint8", nbytes) if bits_out else _core.udf_buffer(rdt.name, n)
+    vview = _core.udf_buffer("uint8", nbytes) if col.null_count or not bits_out else None
+    out = np.frombuffer(view, dtype=np.uint8 if bits_out else rdt)
+    valid = None if vview is None else np.frombuffer(vview, dtype=np.uint8)
     kernel = masked if col.null_count else plain
     try:
         if col.null_count:
             bits, off = _core.udf_validity(col)
             masked(arr, np.frombuffer(bits, dtype=np.uint8), off, na_action == "ignore", out,
                    valid)
+        elif bits_out:
+            plain(arr, out)
         else:
             plain(arr, out, valid)
     except Exception as e:
         raise _compile_error(what, e, jf, kernel) from None
     del out, valid  # the column's memory is final from here on
+    if bits_out:
+        return _core.udf_column(view, "bool", valid=vview, length=n)
     return _core.udf_column(view, rdt.name, valid=vview)
 
 

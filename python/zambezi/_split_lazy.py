@@ -1,13 +1,16 @@
 """The list Series of ``str.split(expand=False)``, built only when needed.
 
 The commonest use of split is one piece of it: ``s.str.split(pat).str[i]``
-(or ``.str.get(i)``).  Building every row's list and then indexing it
-costs the whole list column; the engine can take piece i of each row
-directly (zambezi/regex.h, SPLIT with part_only).  So split returns a
-``Series`` whose column slot holds the pending split (``_PendingSplit``):
+(or ``.str.get(i)``), or the number of pieces, ``.str.len()``.  Building
+every row's list and then indexing it costs the whole list column; the
+engine can take piece i of each row, or count the pieces, directly
+(zambezi/regex.h, SPLIT / RSPLIT with part_only or count_only).  So split
+and rsplit return a ``Series`` whose column slot holds the pending split
+(``_PendingSplit``):
 
 - ``.str[i]`` / ``.str.get(i)`` with an int run the one-piece kernel on the
-  source column and never build the lists;
+  source column, ``.str.len()`` the counting one, and neither builds the
+  lists;
 - anything else reads ``_col`` (every Series method does), which builds
   the list column once, stores it in the slot and turns the object into a
   plain ``Series`` (``__class__`` is reassigned: the layouts are the same,
@@ -26,20 +29,25 @@ from zambezi import _core
 
 class _PendingSplit:
     """The arguments of a split not yet run: the source string column and
-    those of ``_core.regex_op(src, "split", ...)``."""
+    those of ``_core.regex_op(src, op, ...)`` (op "split" or "rsplit")."""
 
-    __slots__ = ("src", "pat", "flags", "n")
+    __slots__ = ("src", "op", "pat", "flags", "n")
 
-    def __init__(self, src, pat, flags, n):
-        self.src, self.pat, self.flags, self.n = src, pat, flags, n
+    def __init__(self, src, op, pat, flags, n):
+        self.src, self.op, self.pat, self.flags, self.n = src, op, pat, flags, n
+
+    def _run(self, **kw):
+        return _core.regex_op(self.src, self.op, pat=self.pat, flags=self.flags, n=self.n, **kw)
 
     def lists(self):
-        return _core.regex_op(self.src, "split", pat=self.pat, flags=self.flags, n=self.n,
-                              as_list=True)
+        return self._run(as_list=True)
 
     def part(self, i):
-        return _core.regex_op(self.src, "split", pat=self.pat, flags=self.flags, n=self.n,
-                              part=i)
+        return self._run(part=i)
+
+    def lengths(self):
+        """int64 column: each row's number of pieces (null for a null row)."""
+        return self._run(pieces=True)
 
 
 _CLASS = None
@@ -51,9 +59,18 @@ def _make_class(series_cls):
     slot = series_cls.__dict__["_col"]  # the member descriptor of the slot
 
     class SplitStringMethods(ListStringMethods):
-        """``.str`` of a pending split: get / [i] take the piece directly."""
+        """``.str`` of a pending split: get / [i] take the piece directly,
+        len counts the pieces."""
 
         __slots__ = ()
+
+        def len(self):
+            pending = slot.__get__(self._s)
+            if type(pending) is _PendingSplit:
+                from zambezi._lists import as_pandas_len
+
+                return self._s._like(as_pandas_len(pending.lengths()))
+            return super().len()
 
         def get(self, i):
             pending = slot.__get__(self._s)
@@ -99,13 +116,14 @@ def _make_class(series_cls):
     return LazySplitSeries
 
 
-def make(s, pat, flags, n):
-    """The result of ``s.str.split(pat, n=n)`` (expand=False) for a Series s
-    of strings: lazy when s is a plain zambezi Series, built at once for a
-    subclass (whose constructor this module cannot know)."""
+def make(s, pat, flags, n, op="split"):
+    """The result of ``s.str.split(pat, n=n)`` (or rsplit with op "rsplit";
+    expand=False) for a Series s of strings: lazy when s is a plain zambezi
+    Series, built at once for a subclass (whose constructor this module
+    cannot know)."""
     global _CLASS
     series_cls = s._constructor_sliced  # zambezi's Series (see zambezi._base)
-    pending = _PendingSplit(s._col, pat, flags, n)
+    pending = _PendingSplit(s._col, op, pat, flags, n)
     if type(s) is not series_cls:
         return s._like(pending.lists())
     if _CLASS is None:

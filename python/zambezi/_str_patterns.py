@@ -45,10 +45,26 @@ def _literal(ch):
     return "\\" + ch if ch.isascii() and not ch.isalnum() else ch
 
 
+# Python before 3.14: \B does not match in an empty string (PCRE2's does)
+_B_SKIPS_EMPTY = re.search(r"\B", "") is None
+# flags for the whole pattern at its start: (?a), (?i), (?aimsx) ...
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+
+
+def _strip_global_flags(pat):
+    """pat without the flag groups at its start (re.compile has read them
+    into the pattern's flags; PCRE2 lacks (?a) and (?u))."""
+    i = 0
+    while (m := _GLOBAL_FLAGS.match(pat, i)) is not None:
+        i = m.end()
+    return pat[i:]
+
+
 def _translate(pat):
     """Python regex syntax to PCRE2 where the two differ in meaning: \\Z
     (end of string) is PCRE2's \\z; \\UXXXXXXXX and \\N{NAME} become the
-    character itself; a quantifier {,n} is {0,n}.  Character classes are
+    character itself; a quantifier {,n} is {0,n} and {,} is {0,}; \\B does
+    not match an empty string (before Python 3.14).  Character classes are
     copied as they are (apart from the escapes)."""
     if "\\" not in pat and "{," not in pat:
         return pat
@@ -59,6 +75,10 @@ def _translate(pat):
             nxt = pat[i + 1]
             if nxt == "Z" and not in_class:
                 out.append("\\z")
+                i += 2
+                continue
+            if nxt == "B" and not in_class and _B_SKIPS_EMPTY:
+                out.append("(?!\\A\\z)\\B")  # Python's \B never matches an empty string
                 i += 2
                 continue
             if nxt == "U" and i + 10 <= n:
@@ -92,7 +112,7 @@ def _translate(pat):
             j = i + 2
             while j < n and pat[j].isdigit():
                 j += 1
-            if j < n and pat[j] == "}" and j > i + 2:
+            if j < n and pat[j] == "}":  # {,n} is {0,n}; {,} is {0,}
                 out.append("{0," + pat[i + 2:j] + "}")
                 i = j + 1
                 continue
@@ -120,11 +140,12 @@ def compile_pattern(pat, flags, case, what):
         regex = re.compile(pat, flags)
     except re.error as exc:
         raise InvalidValueError(f"str.{what}: invalid regular expression {pat!r}: {exc}") from None
+    # regex.flags: the flags given and those set inline at the start of pat
     eflags = 0
     for f, e in _ENGINE_FLAGS:
-        if flags & f:
+        if regex.flags & f:
             eflags |= e
-    return regex, _translate(pat), eflags
+    return regex, _translate(_strip_global_flags(pat)), eflags
 
 
 def _template(regex, repl):
@@ -438,8 +459,8 @@ class _PatternMethods:
         are kept as pieces, as re.split keeps them.  expand=False (pandas'
         default) gives a Series of lists (dtype list<string>; a null row
         gives a null list).  ``split(...).str[i]`` (or ``.str.get(i)``)
-        takes piece i of each row directly: the lists are built only when
-        the result is used otherwise.
+        takes piece i of each row directly, and ``.str.len()`` counts the
+        pieces: the lists are built only when the result is used otherwise.
 
         Examples
         --------
@@ -484,7 +505,9 @@ class _PatternMethods:
 
     def rsplit(self, pat=None, *, n=-1, expand=False):
         """split counting the ``n`` splits from the right (Python's
-        str.rsplit); pat is literal text or None (whitespace).
+        str.rsplit); pat is literal text or None (whitespace).  As for
+        split, ``rsplit(...).str[i]`` and ``.str.len()`` do not build the
+        lists.
 
         Examples
         --------
@@ -498,8 +521,11 @@ class _PatternMethods:
             raise DTypeError(f"str.rsplit: pat must be a str, not {type(pat).__name__}")
         if pat == "":
             raise InvalidValueError("str.rsplit: empty separator")
-        table = self._regex("rsplit", pat, _LITERAL, n, as_list=not expand)
-        return self._split_result(table, expand)
+        if not expand:  # the lists are built when something other than .str[i] needs them
+            from zambezi import _split_lazy
+
+            return _split_lazy.make(self._s, pat, _LITERAL, n, "rsplit")
+        return self._split_result(self._regex("rsplit", pat, _LITERAL, n), expand)
 
     def _partition(self, kind, sep, expand):
         if expand is not True:

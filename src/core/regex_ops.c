@@ -52,8 +52,12 @@ static zb_status check(const zb_column *col, const zb_regex_args *a, zb_error *e
     return zb_error_set(err, ZB_EINVAL, "str.%s: empty separator", name);
   if (a->as_list && !split)
     return zb_error_set(err, ZB_EINVAL, "str.%s: as_list is for split and rsplit", name);
-  if (a->part_only && (a->op != ZB_RE_SPLIT || a->as_list))
-    return zb_error_set(err, ZB_EINVAL, "str.%s: part_only is for split without as_list", name);
+  if (a->part_only && (!split || a->as_list))
+    return zb_error_set(err, ZB_EINVAL, "str.%s: part_only is for split and rsplit without "
+                        "as_list", name);
+  if (a->count_only && (!split || a->as_list || a->part_only))
+    return zb_error_set(err, ZB_EINVAL, "str.%s: count_only is for split and rsplit without "
+                        "as_list or part_only", name);
   if (a->flags & ~(uint32_t)63)
     return zb_error_set(err, ZB_EINVAL, "str.%s: unknown flags %#x", name, (unsigned)a->flags);
   if (a->op == ZB_RE_REPLACE) {
@@ -82,8 +86,8 @@ zb_status zb_column_regex(const zb_column *col, const zb_regex_args *args, zb_co
   zb_regex_op op = args->op;
   bool multi = (op == ZB_RE_EXTRACT || op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT ||
                 op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION) &&
-               !(args->as_list && (op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT)) &&
-               !(args->part_only && op == ZB_RE_SPLIT);
+               !((args->as_list || args->part_only || args->count_only) &&
+                 (op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT));
   if ((multi && out_table == NULL) || (!multi && out == NULL))
     return zb_error_set(err, ZB_EINVAL, "str.%s: NULL output", zb_regex_op_name(op));
   zb__call c = {.op = ZB__OP_REGEX, .variant = (int32_t)op, .name = zb_regex_op_name(op)};

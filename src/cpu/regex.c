@@ -15,9 +15,11 @@
  * since each piece is a substring of its row.  Literal patterns (split
  * with regex=False, partition, rsplit) use memmem and a backward search;
  * whitespace splits use Python's str.isspace set.  Null rows give null.
- * split with part_only scans each row only up to the piece asked for (to
- * the end first for a negative index, to count the pieces) and records one
- * span per row, gathered as one string column.
+ * One walker (piece_walk) finds the pieces of a split or rsplit row for
+ * every result: the lists and tables record them all; part_only scans each
+ * row only up to the piece asked for (to the end first where the index runs
+ * against the scan, to count the pieces) and records one span per row,
+ * gathered as one string column; count_only counts the pieces.
  *
  * contains, match, fullmatch and count first look for the literals every
  * match must contain (regex_literal.c): a row lacking one is no match
@@ -53,7 +55,7 @@ typedef struct re_job {
   int64_t *cnt, *first;
   int64_t slots; /* fixed slots per row (extract, partition); 0: varies */
   int64_t groups; /* split: capture groups, kept between the pieces */
-  int64_t *part;  /* split part_only: (start, end) per row (start < 0: null) */
+  int64_t *part;  /* split / rsplit part_only: (start, end) per row (start < 0: null) */
   atomic_int error; /* a PCRE2 match error code, or 1 for out of memory */
   zb__re_literals lits; /* required literals (lits.n 0: none known) */
   bool anchored;        /* match / fullmatch: the search starts at 0 only */
@@ -135,6 +137,10 @@ static inline int64_t rfind_lit(const re_job *j, const unsigned char *p, int64_t
 
 /* Whether the character at p[q] (width *w) is whitespace. */
 static inline bool space_at(const unsigned char *p, int64_t q, int64_t e, int64_t *w) {
+  if (p[q] < 0x80) { /* ASCII: one byte, no decoding */
+    *w = 1;
+    return zb__is_space_cp(p[q]);
+  }
   *w = zb__utf8_width(p, q, e);
   return zb__is_space_cp(zb__utf8_decode(p, q, *w));
 }
@@ -279,51 +285,163 @@ static void reverse_spans(re_job *j, int64_t m, int64_t k) {
   }
 }
 
-/* Python's str.split() / rsplit() of whitespace with at most n splits. */
-static int64_t split_space(re_job *j, int64_t m, const unsigned char *p, int64_t len,
-                           bool right, bool *ok) {
-  int64_t n = j->a->n, pieces = 0, w;
-  if (!right) {
-    int64_t q = 0;
-    for (;;) {
-      while (q < len && space_at(p, q, len, &w)) q += w;
-      if (q >= len) break;
-      int64_t b = q;
-      if (n >= 0 && pieces == n) {
-        *ok = *ok && span(j, m, b, len);
-        pieces++;
-        break;
-      }
-      while (q < len && !space_at(p, q, len, &w)) q += w;
-      *ok = *ok && span(j, m, b, q);
-      pieces++;
-    }
-    return pieces;
+/* ---- the pieces of one row of split / rsplit --------------------------------- */
+
+/* A walk over the pieces of one row in the order the scan meets them:
+ * split from the left (with a pattern's groups between the pieces, as
+ * re.split gives them; pat NULL: runs of whitespace as Python's
+ * str.split()), rsplit from the right (a literal, or whitespace as
+ * str.rsplit()); at most n splits (n < 0: all).  One walker serves every
+ * result: the lists and tables record each piece, the one-piece and count
+ * results record none. */
+typedef struct piece_walk {
+  re_job *j;
+  void *md;
+  const unsigned char *p;
+  int64_t len;
+  int64_t pos;    /* split: where the next search starts; rsplit: end of the unscanned part */
+  int64_t last;   /* split with a separator: where the current piece starts */
+  int64_t splits; /* splits made so far */
+  int64_t group;  /* > 0: the next piece is this group of the last match */
+  uint32_t opt;   /* PCRE2_NOTEMPTY_ATSTART after an empty match */
+  bool right, done;
+} piece_walk;
+
+static inline void walk_init(piece_walk *w, re_job *j, void *md, const unsigned char *p,
+                             int64_t len) {
+  memset(w, 0, sizeof *w);
+  w->j = j;
+  w->md = md;
+  w->p = p;
+  w->len = len;
+  w->right = j->a->op == ZB_RE_RSPLIT;
+  w->pos = w->right ? len : 0;
+}
+
+/* Whitespace pieces: Python's str.split() / str.rsplit() with at most n splits. */
+static inline __attribute__((always_inline)) bool walk_space(piece_walk *w, int64_t *s,
+                                                             int64_t *e) {
+  const unsigned char *p = w->p;
+  int64_t len = w->len, n = w->j->a->n, q = w->pos, k;
+  bool last = n >= 0 && w->splits == n; /* the rest of the row is the last piece */
+  if (!w->right) {
+    while (q < len && space_at(p, q, len, &k)) q += k;
+    if (q >= len) return false;
+    *s = q;
+    if (!last)
+      while (q < len && !space_at(p, q, len, &k)) q += k;
+    *e = last ? len : q;
+  } else {
+    for (int64_t r; q > 0 && space_at(p, r = zb__utf8_back(p, 0, q), q, &k);) q = r;
+    if (q <= 0) return false;
+    *e = q;
+    if (!last)
+      for (int64_t r; q > 0 && !space_at(p, r = zb__utf8_back(p, 0, q), q, &k);) q = r;
+    *s = last ? 0 : q;
   }
-  int64_t q = len;
-  for (;;) {
-    while (q > 0) {
-      int64_t r = zb__utf8_back(p, 0, q);
-      if (!space_at(p, r, q, &w)) break;
-      q = r;
-    }
-    if (q <= 0) break;
-    int64_t e = q;
-    if (n >= 0 && pieces == n) {
-      *ok = *ok && span(j, m, 0, e);
-      pieces++;
-      break;
-    }
-    while (q > 0) {
-      int64_t r = zb__utf8_back(p, 0, q);
-      if (space_at(p, r, q, &w)) break;
-      q = r;
-    }
-    *ok = *ok && span(j, m, q, e);
-    pieces++;
+  w->pos = q;
+  w->splits++;
+  w->done = last;
+  return true;
+}
+
+/* The next piece: true with its span [*s, *e) of the row (*s < 0: a group
+ * that took no part), false when the row has no more. */
+static inline __attribute__((always_inline)) bool walk_next(piece_walk *w, int64_t *s,
+                                                            int64_t *e) {
+  if (w->done) return false;
+  re_job *j = w->j;
+  const zb_regex_args *a = j->a;
+  if (a->pat == NULL) {
+    bool got = walk_space(w, s, e);
+    if (!got) w->done = true;
+    return got;
   }
-  reverse_spans(j, m, pieces);
-  return pieces;
+  bool more = a->n < 0 || w->splits < a->n;
+  if (w->right) { /* a literal, searched backwards */
+    int64_t q = more ? rfind_lit(j, w->p, w->pos) : -1;
+    if (q < 0) {
+      *s = 0;
+      *e = w->pos;
+      w->done = true;
+      return true;
+    }
+    *s = q + a->pat_len;
+    *e = w->pos;
+    w->pos = q;
+    w->splits++;
+    return true;
+  }
+  if (w->group > 0) { /* a group of the last match, between two pieces */
+    const size_t *ov = j->api->get_ovector_pointer(w->md);
+    int64_t g = w->group;
+    bool set = ov[2 * g] != ZB_PCRE2_UNSET;
+    *s = set ? (int64_t)ov[2 * g] : -1;
+    *e = set ? (int64_t)ov[2 * g + 1] : -1;
+    w->group = g < j->groups ? g + 1 : 0;
+    return true;
+  }
+  int64_t ms = 0, me = 0;
+  int rc = more ? find_next(j, w->md, w->p, w->len, w->pos, w->opt, &ms, &me) : 0;
+  if (rc <= 0) { /* the rest of the row is the last piece */
+    if (rc < 0) fail(j, rc);
+    *s = w->last;
+    *e = w->len;
+    w->done = true;
+    return true;
+  }
+  *s = w->last;
+  *e = ms;
+  w->group = j->groups > 0 ? 1 : 0;
+  w->splits++;
+  w->last = me;
+  w->opt = me == ms ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
+  w->pos = me;
+  return true;
+}
+
+/* The number of pieces of a row. */
+static int64_t walk_count(re_job *j, void *md, const unsigned char *p, int64_t len) {
+  piece_walk w;
+  walk_init(&w, j, md, p, len);
+  int64_t k = 0, s, e;
+  while (walk_next(&w, &s, &e)) k++;
+  return k;
+}
+
+/* Pieces from the end of the scan that walk_part keeps in a ring while it
+ * scans once; further back, it counts the pieces first and scans again. */
+#define ZB_RING_PIECES 16
+
+/* Piece `part` of a row as split / rsplit number them (0 the first from the
+ * left, < 0 from the end): true with its span, false if the row has fewer
+ * pieces.  The scan meets the pieces from the right for rsplit, so where
+ * the index runs against the scan (split's part < 0, rsplit's part >= 0)
+ * the last pieces met are what is asked for. */
+static bool walk_part(re_job *j, void *md, const unsigned char *p, int64_t len, int64_t part,
+                      int64_t *s, int64_t *e) {
+  piece_walk w;
+  walk_init(&w, j, md, p, len);
+  int64_t k = w.right ? -part - 1 : part; /* the piece's place in scan order */
+  if (k < 0 && -k <= ZB_RING_PIECES) { /* one scan, the last -k spans kept */
+    int64_t back = -k, ring[2 * ZB_RING_PIECES], cnt = 0, ps, pe;
+    while (walk_next(&w, &ps, &pe)) {
+      int64_t slot = cnt % back;
+      ring[2 * slot] = ps;
+      ring[2 * slot + 1] = pe;
+      cnt++;
+    }
+    if (cnt < back) return false;
+    int64_t slot = (cnt - back) % back;
+    *s = ring[2 * slot];
+    *e = ring[2 * slot + 1];
+    return true;
+  }
+  if (k < 0) k += walk_count(j, md, p, len);
+  if (k < 0) return false;
+  for (int64_t x = 0; x <= k; x++)
+    if (!walk_next(&w, s, e)) return false;
+  return true;
 }
 
 /* The spans of one valid row; returns their number. */
@@ -360,31 +478,17 @@ static int64_t row_spans(re_job *j, int64_t m, void *md, const unsigned char *p,
       }
       return 3;
     }
-    case ZB_RE_SPLIT: {
-      if (a->pat == NULL) return split_space(j, m, p, len, false, ok);
-      int64_t splits = 0, spans = 0, pos = 0, last = 0;
-      uint32_t opt = 0;
-      while (a->n < 0 || splits < a->n) {
-        int rc = find_next(j, md, p, len, pos, opt, &s, &e);
-        if (rc <= 0) {
-          if (rc < 0) fail(j, rc);
-          break;
-        }
-        *ok = *ok && span(j, m, last, s);
-        /* the groups between the pieces, as re.split gives them */
-        const size_t *ov = j->groups > 0 ? j->api->get_ovector_pointer(md) : NULL;
-        for (int64_t g = 1; g <= j->groups; g++) {
-          bool set = ov[2 * g] != ZB_PCRE2_UNSET;
-          *ok = *ok && span(j, m, set ? (int64_t)ov[2 * g] : -1, set ? (int64_t)ov[2 * g + 1] : -1);
-        }
-        splits++;
-        spans += 1 + j->groups;
-        last = e;
-        opt = e == s ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
-        pos = e;
+    case ZB_RE_SPLIT:
+    case ZB_RE_RSPLIT: {
+      piece_walk w;
+      walk_init(&w, j, md, p, len);
+      int64_t k = 0;
+      while (walk_next(&w, &s, &e)) {
+        *ok = *ok && span(j, m, s, e);
+        k++;
       }
-      *ok = *ok && span(j, m, last, len);
-      return spans + 1;
+      if (w.right && *ok) reverse_spans(j, m, k); /* met from the right */
+      return k;
     }
     case ZB_RE_FINDALL: { /* every match, or its one group */
       int64_t cnt = 0, pos = 0;
@@ -412,20 +516,8 @@ static int64_t row_spans(re_job *j, int64_t m, void *md, const unsigned char *p,
       }
       return cnt;
     }
-    default: { /* RSPLIT: literal from the right */
-      if (a->pat == NULL) return split_space(j, m, p, len, true, ok);
-      int64_t pieces = 0, end = len;
-      while (a->n < 0 || pieces < a->n) {
-        int64_t q = rfind_lit(j, p, end);
-        if (q < 0) break;
-        *ok = *ok && span(j, m, q + a->pat_len, end);
-        pieces++;
-        end = q;
-      }
-      *ok = *ok && span(j, m, 0, end);
-      reverse_spans(j, m, pieces + 1);
-      return pieces + 1;
-    }
+    default:
+      return 0;
   }
 }
 
@@ -446,78 +538,7 @@ static void span_morsel(void *ctx, int64_t task, int worker) {
   if (!ok) fail(j, 1);
 }
 
-/* ---- one piece of a split (str.split(...).str[i]) ---------------------------- */
-
-/* Piece `want` (>= 0) of a row as row_spans' SPLIT numbers the pieces (the
- * groups of a pattern between them), found without recording the others:
- * 1 with its span in [*so, *eo) (*so < 0: a group that took no part), or 0
- * with *count set to the row's number of pieces. */
-static int split_piece(re_job *j, void *md, const unsigned char *p, int64_t len, int64_t want,
-                       int64_t *so, int64_t *eo, int64_t *count) {
-  const zb_regex_args *a = j->a;
-  int64_t idx = 0;
-  if (a->pat == NULL) { /* runs of whitespace, as Python's str.split() */
-    int64_t q = 0, w;
-    for (;;) {
-      while (q < len && space_at(p, q, len, &w)) q += w;
-      if (q >= len) break;
-      int64_t b = q;
-      if (a->n >= 0 && idx == a->n) { /* the rest of the row is the last piece */
-        if (idx == want) {
-          *so = b;
-          *eo = len;
-          return 1;
-        }
-        idx++;
-        break;
-      }
-      while (q < len && !space_at(p, q, len, &w)) q += w;
-      if (idx == want) {
-        *so = b;
-        *eo = q;
-        return 1;
-      }
-      idx++;
-    }
-    *count = idx;
-    return 0;
-  }
-  int64_t splits = 0, pos = 0, last = 0, s = 0, e = 0;
-  uint32_t opt = 0;
-  while (a->n < 0 || splits < a->n) {
-    int rc = find_next(j, md, p, len, pos, opt, &s, &e);
-    if (rc <= 0) {
-      if (rc < 0) fail(j, rc);
-      break;
-    }
-    if (idx == want) {
-      *so = last;
-      *eo = s;
-      return 1;
-    }
-    idx++;
-    if (j->groups > 0 && want < idx + j->groups) { /* a group between the pieces */
-      const size_t *ov = j->api->get_ovector_pointer(md);
-      int64_t g = want - idx + 1;
-      bool set = ov[2 * g] != ZB_PCRE2_UNSET;
-      *so = set ? (int64_t)ov[2 * g] : -1;
-      *eo = set ? (int64_t)ov[2 * g + 1] : -1;
-      return 1;
-    }
-    idx += j->groups;
-    splits++;
-    last = e;
-    opt = e == s ? ZB_PCRE2_NOTEMPTY_ATSTART : 0;
-    pos = e;
-  }
-  if (idx == want) {
-    *so = last;
-    *eo = len;
-    return 1;
-  }
-  *count = idx + 1;
-  return 0;
-}
+/* ---- one piece, or the number of pieces, of each row of a split ------------- */
 
 /* Each row's piece into j->part (what gather_column reads as slot 0). */
 static void part_morsel(void *ctx, int64_t task, int worker) {
@@ -525,21 +546,33 @@ static void part_morsel(void *ctx, int64_t task, int worker) {
   int64_t start, n;
   zb__morsel_range(j->c->length, task, &start, &n);
   void *md = j->md != NULL ? j->md[worker] : NULL;
-  int64_t part = j->a->part;
   for (int64_t i = start; i < start + n; i++) {
-    int64_t s = -1, e = -1, count = 0;
+    int64_t s = -1, e = -1;
     if (zb_column_is_valid(j->c, i)) {
       int64_t len;
       const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
-      int64_t want = part;
-      if (want < 0) { /* from the end: count the pieces first */
-        split_piece(j, md, p, len, INT64_MAX, &s, &e, &count);
-        want = count + part;
-      }
-      if (!(want >= 0 && split_piece(j, md, p, len, want, &s, &e, &count))) s = e = -1;
+      if (!walk_part(j, md, p, len, j->a->part, &s, &e)) s = e = -1;
     }
     j->part[2 * i] = s;
     j->part[2 * i + 1] = e;
+  }
+}
+
+/* Each row's number of pieces into the int64 result (0 under a null). */
+static void pieces_morsel(void *ctx, int64_t task, int worker) {
+  re_job *j = (re_job *)ctx;
+  int64_t start, n;
+  zb__morsel_range(j->c->length, task, &start, &n);
+  void *md = j->md != NULL ? j->md[worker] : NULL;
+  int64_t *d = (int64_t *)j->out->data->data;
+  for (int64_t i = start; i < start + n; i++) {
+    int64_t k = 0;
+    if (zb_column_is_valid(j->c, i)) {
+      int64_t len;
+      const unsigned char *p = (const unsigned char *)zb__str(j->c, i, &len);
+      k = walk_count(j, md, p, len);
+    }
+    d[i] = k;
   }
 }
 
@@ -640,7 +673,9 @@ static zb_status gather_column(const re_job *j, int64_t slot, int64_t *bytes,
 
 static zb_status compile(re_job *j, zb_error *err) {
   const zb_regex_args *a = j->a;
-  uint32_t opts = ZB_PCRE2_UTF | ZB_PCRE2_ALT_BSUX;
+  /* ALT_CIRCUMFLEX: a multiline ^ also matches after a newline that ends
+   * the row, as Python's re does */
+  uint32_t opts = ZB_PCRE2_UTF | ZB_PCRE2_ALT_BSUX | ZB_PCRE2_ALT_CIRCUMFLEX;
   if (!(a->flags & ZB_RE_ASCII)) opts |= ZB_PCRE2_UCP;
   if (a->flags & ZB_RE_IGNORECASE) opts |= ZB_PCRE2_CASELESS;
   if (a->flags & ZB_RE_MULTILINE) opts |= ZB_PCRE2_MULTILINE;
@@ -897,9 +932,14 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
       st = zb_error_set(err, ZB_EINVAL, "str.findall: group %lld of a pattern with %lld",
                         (long long)args->n, (long long)j.groups);
   }
-  const bool part_out = args->part_only && op == ZB_RE_SPLIT;
-  if (st == ZB_OK && !multi_column(op) && !list_out && !part_out) {
-    zb_type_id t = op == ZB_RE_COUNT ? ZB_INT64 : op == ZB_RE_REPLACE ? ZB_STRING : ZB_BOOL;
+  const bool splits = op == ZB_RE_SPLIT || op == ZB_RE_RSPLIT;
+  const bool part_out = args->part_only && splits;
+  const bool pieces_out = args->count_only && splits;
+  if (st == ZB_OK && splits && j.code != NULL) j.groups = capture_count(&j);
+  if (st == ZB_OK && ((!multi_column(op) && !list_out) || pieces_out) && !part_out) {
+    zb_type_id t = op == ZB_RE_COUNT || pieces_out ? ZB_INT64
+                   : op == ZB_RE_REPLACE           ? ZB_STRING
+                                                   : ZB_BOOL;
     st = zb_column_new(t, n, false, 0, &o, err);
     if (st == ZB_OK) st = copy_validity(col, o, err);
     j.out = o;
@@ -924,11 +964,12 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
         st = zb_parallel_for(nm, replace_join, &j, err);
       }
     } else if (st == ZB_OK) {
-      st = zb_parallel_for(nm, op == ZB_RE_COUNT ? count_morsel : test_morsel, &j, err);
+      st = zb_parallel_for(nm, pieces_out ? pieces_morsel
+                               : op == ZB_RE_COUNT ? count_morsel
+                                                   : test_morsel, &j, err);
       if (st == ZB_OK) st = job_error(&j, err);
     }
   } else if (st == ZB_OK && part_out) {
-    if (j.code != NULL) j.groups = capture_count(&j);
     j.part = (int64_t *)zb_malloc((size_t)ZB_MAX(2 * n, 1) * sizeof(int64_t));
     int64_t *bytes = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
     if (!j.part || !bytes) st = zb_error_set(err, ZB_ENOMEM, "out of host memory (str.split)");
@@ -938,7 +979,6 @@ zb_status zb__cpu_regex(const zb_column *col, const zb_regex_args *args, zb_colu
     zb_free(bytes);
   } else if (st == ZB_OK) {
     if (op == ZB_RE_EXTRACT) j.slots = capture_count(&j);
-    if (op == ZB_RE_SPLIT && j.code != NULL) j.groups = capture_count(&j);
     if (op == ZB_RE_PARTITION || op == ZB_RE_RPARTITION) j.slots = 3;
     size_t m1 = (size_t)ZB_MAX(nm, 1), n1 = (size_t)ZB_MAX(n, 1);
     j.sp = (int64_t **)zb_calloc(m1, sizeof(int64_t *));
@@ -988,6 +1028,6 @@ finish:
     zb_column_release(o);
     return st;
   }
-  if (!multi_column(op) || list_out || part_out) *out = o;
+  if (!multi_column(op) || list_out || part_out || pieces_out) *out = o;
   return ZB_OK;
 }

@@ -22,22 +22,23 @@ static int regex_op_from_name(const char *name, zb_regex_op *op) {
 }
 
 /* regex_op(col, op, pat=None, flags=0, n=-1, repl=None, tmpl=(), as_list=False,
- *          part=None)
+ *          part=None, pieces=False)
  * -> a Column, or a Table for the multi-column ops (a list<string> Column
  * for findall, and for split / rsplit with as_list; a string Column of
- * piece `part` of every row for split with part).  tmpl: flat (bytes, group)
+ * piece `part` of every row for split / rsplit with part; an int64 Column
+ * of each row's number of pieces for split / rsplit with pieces).  tmpl: flat (bytes, group)
  * pairs of the replacement template (zambezi/regex.h). */
 static PyObject *py_regex_op(PyObject *module, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"col", "op",      "pat",  "flags", "n",
-                           "repl", "tmpl", "as_list", "part", NULL};
+                           "repl", "tmpl", "as_list", "part", "pieces", NULL};
   zbpy_state *st = zbpy_module_state(module);
   PyObject *colo, *pat = Py_None, *repl = Py_None, *tmpl = NULL, *part = Py_None;
   const char *opname;
   unsigned int flags = 0;
   Py_ssize_t n = -1;
-  int as_list = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OInOOpO", kwlist, &colo, &opname, &pat,
-                                   &flags, &n, &repl, &tmpl, &as_list, &part))
+  int as_list = 0, pieces = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OInOOpOp", kwlist, &colo, &opname, &pat,
+                                   &flags, &n, &repl, &tmpl, &as_list, &part, &pieces))
     return NULL;
   zb_column *col = zbpy_arg_column(st, colo, "col");
   if (col == NULL) return NULL;
@@ -47,6 +48,7 @@ static PyObject *py_regex_op(PyObject *module, PyObject *args, PyObject *kwargs)
   a.flags = flags;
   a.n = n;
   a.as_list = as_list != 0;
+  a.count_only = pieces != 0;
   if (part != Py_None) {
     a.part_only = true;
     a.part = PyLong_AsLongLong(part);
@@ -113,7 +115,8 @@ static PyObject *py_regex_available(PyObject *module, PyObject *unused) {
 
 PyMethodDef zbpy_regex_methods[] = {
     {"regex_op", (PyCFunction)(void (*)(void))py_regex_op, METH_VARARGS | METH_KEYWORDS,
-     "regex_op(col, op, pat=None, flags=0, n=-1, repl=None, tmpl=(), as_list=False, part=None)"
+     "regex_op(col, op, pat=None, flags=0, n=-1, repl=None, tmpl=(), as_list=False, part=None, "
+     "pieces=False)"
      "\n--\n\n"
      "A pattern operation of Series.str on a string column (zambezi/regex.h)."},
     {"regex_available", py_regex_available, METH_NOARGS,

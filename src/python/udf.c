@@ -9,11 +9,14 @@
  *   udf_buffer(dtype, n) -> a writable BufferView of a new, uninitialised
  *                         (not zero-filled) host buffer of n values: the
  *                         kernel writes every value into it.
- *   udf_column(view, dtype, valid=None) -> Column over that buffer (no
- *                         copy); valid, another udf_buffer (uint8), holds
- *                         its validity bitmap, written by the same kernel
- *                         (a null row's bit clear); the nulls are counted
- *                         here and a bitmap without any is dropped.
+ *   udf_column(view, dtype, valid=None, length=None) -> Column over that
+ *                         buffer (no copy); valid, another udf_buffer
+ *                         (uint8), holds its validity bitmap, written by
+ *                         the same kernel (a null row's bit clear); the
+ *                         nulls are counted here and a bitmap without any
+ *                         is dropped.  dtype "bool": view is a uint8
+ *                         udf_buffer holding the values as a bitmap (bit i
+ *                         of byte i / 8 for row i), length the rows.
  *
  * Only the Python layer's numba path calls these; the writable view is
  * dropped there before the column is shared, so the column's values do not
@@ -23,12 +26,14 @@
 
 #include <string.h>
 
-/* The fixed-width types a compiled function's output may have. */
-static int udf_type(zbpy_state *st, const char *name, zb_type_id *type) {
+/* The fixed-width types a compiled function's output may have (bool, a
+ * bitmap in uint8 bytes, where allow_bool). */
+static int udf_type(zbpy_state *st, const char *name, zb_type_id *type, bool allow_bool) {
   /* uint8 is also the validity bitmap's bytes */
   zb_time_unit unit;
   char tz[64];
   if (zbpy_parse_dtype(st, name, type, &unit, tz, sizeof tz) < 0) return -1;
+  if (allow_bool && *type == ZB_BOOL) return 0;
   if (*type == ZB_BOOL || zb_type_width(*type) <= 0 || !(zb_type_is_float(*type) ||
       zb_type_is_integer(*type))) {
     PyErr_Format(st->DTypeError, "udf_buffer: %s is not a fixed-width number type", name);
@@ -57,7 +62,7 @@ static PyObject *py_udf_buffer(PyObject *module, PyObject *args) {
   long long n;
   if (!PyArg_ParseTuple(args, "sL:udf_buffer", &name, &n)) return NULL;
   zb_type_id type;
-  if (udf_type(st, name, &type) < 0) return NULL;
+  if (udf_type(st, name, &type, false) < 0) return NULL;
   if (n < 0) return PyErr_Format(PyExc_ValueError, "udf_buffer: negative length %lld", n);
   int w = zb_type_width(type);
   if (n > INT64_MAX / w) return PyErr_NoMemory();
@@ -92,11 +97,13 @@ static int64_t count_nulls(const uint8_t *bits, int64_t n) {
 }
 
 static PyObject *py_udf_column(PyObject *module, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"view", "dtype", "valid", NULL};
+  static char *kwlist[] = {"view", "dtype", "valid", "length", NULL};
   zbpy_state *st = zbpy_module_state(module);
   PyObject *vo, *bo = Py_None;
   const char *name;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|O:udf_column", kwlist, &vo, &name, &bo))
+  long long length = -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|OL:udf_column", kwlist, &vo, &name, &bo,
+                                   &length))
     return NULL;
   if (!PyObject_TypeCheck(vo, st->bufview_type) || !((zbpy_bufview *)vo)->writable ||
       (bo != Py_None &&
@@ -104,10 +111,16 @@ static PyObject *py_udf_column(PyObject *module, PyObject *args, PyObject *kwarg
     return PyErr_Format(PyExc_TypeError, "udf_column: the views must come from udf_buffer");
   zbpy_bufview *v = (zbpy_bufview *)vo, *b = bo != Py_None ? (zbpy_bufview *)bo : NULL;
   zb_type_id type;
-  if (udf_type(st, name, &type) < 0) return NULL;
-  if (zb_type_width(type) != v->itemsize)
-    return PyErr_Format(st->DTypeError, "udf_column: %s does not match the buffer", name);
+  if (udf_type(st, name, &type, true) < 0) return NULL;
   int64_t n = v->shape;
+  if (type == ZB_BOOL) { /* a bitmap of `length` rows in uint8 bytes */
+    if (v->itemsize != 1 || length < 0 || (length + 7) / 8 > v->shape)
+      return PyErr_Format(PyExc_ValueError, "udf_column: a bool column needs length and a "
+                          "uint8 buffer of (length + 7) / 8 bytes");
+    n = length;
+  } else if (zb_type_width(type) != v->itemsize || (length >= 0 && length != n)) {
+    return PyErr_Format(st->DTypeError, "udf_column: %s does not match the buffer", name);
+  }
   if (b != NULL && b->shape * b->itemsize < (n + 7) / 8)
     return PyErr_Format(PyExc_ValueError, "udf_column: the validity bitmap is too short");
   zb_column *out = NULL;
@@ -130,6 +143,7 @@ PyMethodDef zbpy_udf_methods[] = {
      "udf_buffer(dtype, n)\n--\n\nA writable view of a new uninitialised host buffer of n "
      "values."},
     {"udf_column", (PyCFunction)(void (*)(void))py_udf_column, METH_VARARGS | METH_KEYWORDS,
-     "udf_column(view, dtype, valid=None)\n--\n\nA Column over a udf_buffer's memory, "
-     "valid (a udf_buffer of uint8) its validity bitmap."},
+     "udf_column(view, dtype, valid=None, length=None)\n--\n\nA Column over a udf_buffer's "
+     "memory, valid (a udf_buffer of uint8) its validity bitmap; a bool column's values are "
+     "a bitmap of length rows."},
     {NULL, NULL, 0, NULL}};

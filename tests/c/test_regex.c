@@ -300,9 +300,10 @@ ZB_TEST(test_regex_split_part) {
     }
   }
   ZB_CHECK_OK(zb_set_num_threads(zb_available_cores(), &err), &err);
-  /* part_only is for SPLIT alone */
+  /* part_only is not for lists */
   zb_regex_args a = re_args(ZB_RE_RSPLIT, ",", ZB_RE_LITERAL);
   a.part_only = true;
+  a.as_list = true;
   zb_column *r = NULL;
   ZB_CHECK_EQ_INT(zb_column_regex(c, &a, &r, NULL, &err), ZB_EINVAL);
   ZB_CHECK(r == NULL);
@@ -319,6 +320,106 @@ ZB_TEST(test_regex_split_part) {
     }
     ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
     ZB_CHECK(r == NULL);
+  }
+  zb_column_release(c);
+}
+
+/* RSPLIT with part_only, and SPLIT / RSPLIT with count_only: piece `part`
+ * of Python's str.rsplit(sep, n) and the number of pieces of str.split /
+ * str.rsplit / re.split (hand-checked there), null for a null row. */
+ZB_TEST(test_regex_rsplit_part_and_piece_counts) {
+  static const char *const rows[] = {"a b  c", NULL, "", "\xc3\xa9 x \xc3\x9f 99", "a,b,,c",
+                                     "  lead"};
+  enum { NR = 6 };
+  static const struct {
+    const char *pat; /* NULL: whitespace */
+    int64_t n, part;
+    const char *want[NR]; /* "\1": null */
+  } parts[] = {
+      {NULL, -1, 0, {"a", "\1", "\1", "\xc3\xa9", "a,b,,c", "lead"}},
+      {NULL, -1, 1, {"b", "\1", "\1", "x", "\1", "\1"}},
+      {NULL, 1, 0, {"a b", "\1", "\1", "\xc3\xa9 x \xc3\x9f", "a,b,,c", "lead"}},
+      {NULL, 1, -1, {"c", "\1", "\1", "99", "a,b,,c", "lead"}},
+      {NULL, 1, 1, {"c", "\1", "\1", "99", "\1", "\1"}},
+      {",", -1, 0, {"a b  c", "\1", "", "\xc3\xa9 x \xc3\x9f 99", "a", "  lead"}},
+      {",", -1, 1, {"\1", "\1", "\1", "\1", "b", "\1"}},
+      {",", 1, 0, {"a b  c", "\1", "", "\xc3\xa9 x \xc3\x9f 99", "a,b,", "  lead"}},
+      {",", 1, -1, {"a b  c", "\1", "", "\xc3\xa9 x \xc3\x9f 99", "c", "  lead"}},
+      {",", 1, -3, {"\1", "\1", "\1", "\1", "\1", "\1"}},
+  };
+  static const struct {
+    zb_regex_op op;
+    const char *pat;
+    uint32_t flags;
+    int64_t n;
+    int64_t want[NR]; /* -1: null */
+  } counts[] = {
+      {ZB_RE_SPLIT, NULL, 0, -1, {3, -1, 0, 4, 1, 1}},
+      {ZB_RE_RSPLIT, NULL, 0, 1, {2, -1, 0, 2, 1, 1}},
+      {ZB_RE_SPLIT, ",", ZB_RE_LITERAL, -1, {1, -1, 1, 1, 4, 1}},
+      {ZB_RE_RSPLIT, ",", ZB_RE_LITERAL, 1, {1, -1, 1, 1, 2, 1}},
+      {ZB_RE_SPLIT, "(,)|(x)", 0, -1, {1, -1, 1, 4, 10, 1}},
+  };
+  zb_error err;
+  zb_column *c = strings_of(rows, NR);
+  for (int t = 1; t <= 3; t += 2) {
+    ZB_CHECK_OK(zb_set_num_threads(t, &err), &err);
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+      zb_regex_args a = re_args(ZB_RE_RSPLIT, parts[k].pat, parts[k].pat ? ZB_RE_LITERAL : 0);
+      a.n = parts[k].n;
+      a.part_only = true;
+      a.part = parts[k].part;
+      zb_column *r = NULL;
+      ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+      ZB_CHECK(r->type == ZB_STRING && r->length == NR);
+      for (int64_t i = 0; i < NR; i++)
+        check_row(r, i, strcmp(parts[k].want[i], "\1") == 0 ? NULL : parts[k].want[i]);
+      zb_column_release(r);
+    }
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+      if (!zb_regex_available() && counts[k].pat != NULL && !counts[k].flags) continue;
+      zb_regex_args a = re_args(counts[k].op, counts[k].pat, counts[k].flags);
+      a.n = counts[k].n;
+      a.count_only = true;
+      zb_column *r = NULL;
+      ZB_CHECK_OK(zb_column_regex(c, &a, &r, NULL, &err), &err);
+      ZB_CHECK(r->type == ZB_INT64 && r->length == NR);
+      for (int64_t i = 0; i < NR; i++)
+        ZB_CHECK_EQ_INT(zb_column_is_valid(r, i) ? ((int64_t *)r->data->data)[i] : -1,
+                        counts[k].want[i]);
+      zb_column_release(r);
+    }
+  }
+  ZB_CHECK_OK(zb_set_num_threads(zb_available_cores(), &err), &err);
+  /* count_only is for split and rsplit without a list or a piece */
+  zb_regex_args a = re_args(ZB_RE_SPLIT, ",", ZB_RE_LITERAL);
+  a.count_only = true;
+  a.part_only = true;
+  zb_column *r = NULL;
+  ZB_CHECK_EQ_INT(zb_column_regex(c, &a, &r, NULL, &err), ZB_EINVAL);
+  ZB_CHECK(r == NULL);
+  a = re_args(ZB_RE_COUNT, ",", 0);
+  a.count_only = true;
+  ZB_CHECK_EQ_INT(zb_column_regex(c, &a, &r, NULL, &err), ZB_EINVAL);
+  /* every allocation failing in turn: rsplit's lists (spans reversed per
+   * row), its pieces counted and one piece, nothing left behind */
+  for (int v = 0; v < 3; v++) {
+    a = re_args(ZB_RE_RSPLIT, NULL, 0);
+    a.as_list = v == 0;
+    a.count_only = v == 1;
+    a.part_only = v == 2;
+    a.part = 1;
+    for (int64_t nth = 1; nth < 60; nth++) {
+      zb_alloc_fail_after(nth);
+      zb_status st = zb_column_regex(c, &a, &r, NULL, &err);
+      zb_alloc_fail_after(0);
+      if (st == ZB_OK) {
+        zb_column_release(r);
+        break;
+      }
+      ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+      ZB_CHECK(r == NULL);
+    }
   }
   zb_column_release(c);
 }

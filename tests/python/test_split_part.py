@@ -124,8 +124,10 @@ def test_pending_split_is_the_list_series():
     assert lazy().to_list() == [None if v is None else list(v) for v in p]
     got = lazy().to_pandas()
     assert got.dtype == object and got.name == "w"
-    assert [None if v is None else list(v) for v in got] == \
-        [None if v is None else list(v) for v in p]
+    assert [list(v) if isinstance(v, list) else None for v in got] == \
+        [list(v) if isinstance(v, list) else None for v in p]
+    assert got[1] is np.nan  # as pandas' split of a missing str row
+    pd.testing.assert_series_equal(lazy().str.len().to_pandas(), p.str.len())
     assert lazy().str.len().to_list() == [2, None, 0, 3]
     assert lazy().str.join("-").to_list() == ["a-b", None, "", "é-ß-中"]
     assert lazy().list[0].to_list() == ["a", None, None, "é"]
@@ -161,3 +163,53 @@ def test_pending_split_get_takes_the_piece_without_the_lists():
     with pytest.raises(zb.errors.UnsupportedError):
         s.str.upper()
     assert s.str[0].to_list() == ["a", "c"]
+
+
+RCASES = [None, " ", ",", ", ", "😀", "x1", "  "]
+
+
+@pytest.mark.parametrize("pat", RCASES)
+@pytest.mark.parametrize("n", [-1, 0, 1, 2])
+def test_rsplit_part_matches_pandas(pat, n):
+    """rsplit(...).str[i] / .str.get(i) take the piece from the engine's
+    one-piece path (the scan from the right), as pandas' rsplit lists give it."""
+    data = rand_strings(300, 13)
+    s, p = zb.Series(data), pd.Series(data, dtype=object)
+    for i in [0, 1, 2, -1, -2, -3, 7, -9]:
+        want = [None if _missing(v) else v for v in p.str.rsplit(pat, n=n).str[i]]
+        pending = s.str.rsplit(pat, n=n)
+        got = pending.str[i]
+        assert got.dtype == "string"
+        assert values(got) == want, (pat, n, i)
+        assert values(s.str.rsplit(pat, n=n).str.get(i)) == want, (pat, n, i)
+        assert type(pending) is not zb.Series  # the lists were never built
+
+
+def _is_pending(s):
+    return type(s) is not zb.Series and isinstance(s, zb.Series)
+
+
+@pytest.mark.parametrize("pdtype", [None, object])
+@pytest.mark.parametrize("how,args", [("split", (None,)), ("split", (",",)), ("split", (r",\s*",)),
+                                      ("split", (r"(,)|(\t)",)), ("rsplit", (None,)),
+                                      ("rsplit", (", ",))])
+@pytest.mark.parametrize("n", [-1, 1])
+def test_len_of_a_pending_split_counts_the_pieces(how, args, n, pdtype):
+    """split / rsplit (...).str.len(): the pieces counted by the engine, the
+    lists not built; pandas' dtype (float64 with NaN when a row is missing,
+    int64 when none is), default str and object columns alike."""
+    data = rand_strings(300, 17)
+    full = [v for v in data if v is not None]
+    for rows in (data, full):
+        s, p = zb.Series(rows, name="w"), pd.Series(rows, name="w", dtype=pdtype)
+        kw = {"regex": True} if args[0] and len(args[0]) > 2 else {}
+        pending = getattr(s.str, how)(*args, n=n, **kw)
+        assert _is_pending(pending)
+        got = pending.str.len()
+        assert _is_pending(pending)  # counted without building the lists
+        want = getattr(p.str, how)(*args, n=n, **kw).str.len()
+        pd.testing.assert_series_equal(got.to_pandas(), want)
+    c = zb.Series(pd.Series(data, dtype="category"))
+    want = getattr(pd.Series(data, dtype=object).str, how)(*args, n=n, **kw).str.len()
+    pd.testing.assert_series_equal(getattr(c.str, how)(*args, n=n, **kw).str.len().to_pandas(),
+                                   want)
