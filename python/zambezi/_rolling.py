@@ -219,6 +219,21 @@ def _group_layout(gb):
     return order, ids_sorted, index
 
 
+def _keys_as_columns(gb, out, labels, index):
+    """A grouped rolling result with ``as_index=False``: a frame whose first
+    columns are the keys and then the value columns, indexed by the
+    original labels (pandas' rolling groupby resets the key levels of its
+    (key, label) index; its expanding and ewm keep them)."""
+    from zambezi import _labels
+    from zambezi import index as _ix
+
+    nk = len(gb._k.keys)
+    levels, lnames = index._levels(), index._names
+    klabels = [f"level_{i}" if nm is None else nm for i, nm in enumerate(lnames[:nk])]
+    rest = _ix.Index._from_columns(levels[nk:], lnames[nk:])
+    return _labels.frame_from(gb._obj._constructor, levels[:nk] + out, klabels + labels, rest)
+
+
 class Rolling:
     """The moving windows of a Series, DataFrame or GroupBy: what
     ``rolling(window)`` returns.  Each method gives one statistic per row,
@@ -338,12 +353,15 @@ class Rolling:
             out.append(_core.rolling(c, op, w, mp, self._center, ddof, q, interpolation,
                                      ids_sorted, ng))
         obj = gb._obj
+        labels = [gb._label(nm) for nm in names]
+        if not gb._as_index and self._kind == "Rolling":
+            return _keys_as_columns(gb, out, labels, index)
         if gb._single or obj._ndim == 1:
-            return _base.series_class()._from_column(out[0], gb._label(names[0]), index)
+            return _base.series_class()._from_column(out[0], labels[0], index)
         from zambezi import _labels
 
         frame_cls = obj._constructor
-        return _labels.frame_from(frame_cls, out, [gb._label(nm) for nm in names], index)
+        return _labels.frame_from(frame_cls, out, labels, index)
 
     # -- statistics -------------------------------------------------------------
     def count(self, numeric_only=False):
@@ -751,7 +769,9 @@ class FrameRolling:
 
 class GroupByRolling:
     """rolling / expanding of zambezi GroupBy (a mixin): the windows stay
-    inside each group; results are indexed by (key, original label)."""
+    inside each group; results are indexed by (key, original label), or
+    for rolling with ``as_index=False`` have the keys as their first
+    columns and the original labels as their index (as pandas)."""
 
     __slots__ = ()
 

@@ -217,3 +217,42 @@ def test_group_rank_large_group_and_small_ones():
         np.testing.assert_allclose(got.to_numpy(dtype=float, na_value=np.nan),
                                    exp.to_numpy(dtype=float, na_value=np.nan),
                                    rtol=1e-15, equal_nan=True, err_msg=str(kw))
+
+
+@pytest.mark.parametrize("dropna", [True, False])
+def test_group_windows_as_index_false(dropna):
+    """pandas' rolling per group with as_index=False gives a frame: the keys
+    as its first columns, then the values, indexed by the original labels;
+    its expanding and ewm keep the (key, label) index whatever as_index."""
+    from pandas_compare import assert_frame_like
+
+    rng = np.random.default_rng(17)
+    n = 120
+    k = rng.choice(np.array(["x", "y", None, "w"], dtype=object), n)
+    j = rng.integers(0, 3, n)
+    v = rng.standard_normal(n)
+    v[rng.random(n) < 0.2] = np.nan
+    w = rng.standard_normal(n)
+    for index in (pd.RangeIndex(n), pd.Index([f"r{i}" for i in range(n)], name="lab")):
+        p = pd.DataFrame({"k": pd.array(k, dtype="str"), "j": j, "v": v, "w": w}, index=index)
+        z = zb.DataFrame(p)
+        for keys in ("k", ["k", "j"]):
+            gp = p.groupby(keys, as_index=False, dropna=dropna)
+            gz = z.groupby(keys, as_index=False, dropna=dropna)
+            what = f"{keys} dropna={dropna} {type(index).__name__}"
+            for op in ("sum", "mean", "count", "std", "median"):
+                exp = getattr(gp["v"].rolling(3, min_periods=1), op)()
+                assert isinstance(exp, pd.DataFrame)
+                got = getattr(gz["v"].rolling(3, min_periods=1), op)()
+                assert_frame_like(got, exp, f"{what} ['v'].rolling.{op}", **TOL)
+            assert_frame_like(gz[["w", "v"]].rolling(2).max(), gp[["w", "v"]].rolling(2).max(),
+                              f"{what} [['w', 'v']].rolling.max", **TOL)
+            assert_frame_like(gz.rolling(4, min_periods=2).mean(),
+                              gp.rolling(4, min_periods=2).mean(), f"{what} rolling.mean",
+                              **TOL)
+            assert_series_like(gz["v"].expanding().sum(), gp["v"].expanding().sum(),
+                               f"{what} expanding", **TOL)
+            assert_series_like(gz["v"].ewm(span=3).mean(), gp["v"].ewm(span=3).mean(),
+                               f"{what} ewm", **TOL)
+            assert_frame_like(gz[["v", "w"]].ewm(com=1).std(), gp[["v", "w"]].ewm(com=1).std(),
+                              f"{what} frame ewm", **TOL)
