@@ -215,7 +215,13 @@ def _group_layout(gb):
         ocols = [order]  # the labels are the positions
     else:
         ocols = [_core.take(c, order) for c in oix._levels()]
-    index = _ix.Index._from_columns(kcols + ocols, list(gb._k.labels) + list(oix.names))
+    names = list(gb._k.labels) + list(oix.names)
+    if not gb._dropna or kept == n or len(kcols) == 1:
+        # every key is in the result's rows: pandas' own key levels, a
+        # missing key (dropna=False) one of them
+        index = _ix.Index._of_group_keys(kcols + ocols, names, len(kcols), gb._sort)
+    else:
+        index = _ix.Index._from_columns(kcols + ocols, names)
     return order, ids_sorted, index
 
 

@@ -256,3 +256,59 @@ def test_group_windows_as_index_false(dropna):
                                f"{what} ewm", **TOL)
             assert_frame_like(gz[["v", "w"]].ewm(com=1).std(), gp[["v", "w"]].ewm(com=1).std(),
                               f"{what} frame ewm", **TOL)
+
+
+def assert_same_levels(got, exp, what):
+    """got (a zambezi MultiIndex) has pandas' MultiIndex exp's levels and
+    codes, not only its values: a missing group key is a level value."""
+    def labels(level):  # dtypes as zambezi shows them: int64 for Int64 with no NA ...
+        return [None if pd.isna(x) else x for x in level]
+
+    got = got.to_pandas()
+    assert got.nlevels == exp.nlevels, what
+    for i in range(exp.nlevels):
+        assert labels(got.levels[i]) == labels(exp.levels[i]), f"{what}: level {i}"
+        np.testing.assert_array_equal(got.codes[i], exp.codes[i], err_msg=f"{what}: codes {i}")
+
+
+@pytest.mark.parametrize("kind", ["str", "int", "float", "time"])
+def test_group_windows_missing_key_is_a_level(kind):
+    rng = np.random.default_rng(zlib.crc32(f"nullkey/{kind}".encode()))
+    n = 90
+    raw = rng.integers(0, 4, n)
+    miss = rng.random(n) < 0.2
+    if kind == "str":
+        k = pd.array(np.where(miss, None, np.array(["d", "b", "a", "c"])[raw]), dtype="str")
+    elif kind == "int":
+        k = pd.array(np.where(miss, None, raw * 3 - 2), dtype="Int64")
+    elif kind == "float":
+        k = np.where(miss, np.nan, raw * 0.5 - 1)
+    else:
+        k = pd.Series(pd.Timestamp("2024-03-01") + pd.to_timedelta(raw, unit="h"))
+        k[miss] = pd.NaT
+    v = rng.standard_normal(n)
+    v[rng.random(n) < 0.2] = np.nan
+    p = pd.DataFrame({"k": k, "j": rng.integers(0, 3, n), "v": v},
+                     index=pd.Index(rng.permutation(n) + 50))
+    z = zb.DataFrame(p)
+    for dropna in (False, True):
+        for sort in (True, False):
+            for keys in ("k", ["j", "k"]):
+                gp = p.groupby(keys, dropna=dropna, sort=sort)
+                gz = z.groupby(keys, dropna=dropna, sort=sort)
+                what = f"{kind} {keys} dropna={dropna} sort={sort}"
+                for name, f in (("rolling", lambda g: g["v"].rolling(3, min_periods=1).sum()),
+                                ("expanding", lambda g: g["v"].expanding().mean()),
+                                ("ewm", lambda g: g["v"].ewm(span=3).mean()),
+                                ("frame ewm", lambda g: g[["v"]].ewm(com=1).mean())):
+                    exp, got = f(gp), f(gz)
+                    if name.startswith("frame"):
+                        from pandas_compare import assert_frame_like
+                        assert_frame_like(got, exp, f"{what} {name}", **TOL)
+                    else:
+                        assert_series_like(got, exp, f"{what} {name}", **TOL)
+                    if not dropna or keys == "k":
+                        assert_same_levels(got.index, exp.index, f"{what} {name}")
+                if keys != "k" and not dropna:  # an aggregation's MultiIndex of keys alike
+                    assert_same_levels(gz["v"].sum().index, gp["v"].sum().index,
+                                       f"{what} sum")
