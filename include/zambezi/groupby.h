@@ -125,6 +125,26 @@ ZB_API zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, i
                                       int64_t n_aggs, const zb_agg *aggs, zb_table **out,
                                       zb_error *err);
 
+/* Aggregation over groups of consecutive rows (segments): group g is the
+ * rows [offsets[g], offsets[g + 1]) -- resample bins of times in order,
+ * rows already laid out by group.  offsets is an INT64 column without
+ * nulls of n_groups + 1 non-decreasing values in [0, t->num_rows]
+ * (ZB_EINDEX naming the first that is not); rows outside
+ * [offsets[0], offsets[n_groups]) are in no group.  *out (new reference)
+ * has n_groups rows and one column per aggregation, of the types and
+ * values of zb_table_groupby_ids over the same groups (float sums and
+ * means Neumaier-compensated in row order, as there; within rounding of
+ * its chunked sums).  Each group is reduced in place by one task -- no id
+ * per row, no per-row accumulator lookup.  Supports SUM and MEAN of
+ * numbers and bools; MIN and MAX of those, dates, timestamps and
+ * durations; COUNT, SIZE, FIRST and LAST of any fixed-width column;
+ * others are ZB_ENOTSUP naming the aggregation (group by ids instead).
+ * offsets lie in host memory (ZB_EINVAL otherwise); t anywhere.
+ * Output names must be unique.  On failure *out is NULL. */
+ZB_API zb_status zb_table_groupby_segments(const zb_table *t, const zb_column *offsets,
+                                           int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                                           zb_error *err);
+
 /* The position of each row within its group (pandas' cumcount): an INT64
  * column, 0 for the first row of a group in row order (ascending) or for
  * the last one (!ascending); null where group_ids is null.  group_ids is an

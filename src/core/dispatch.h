@@ -165,6 +165,10 @@ typedef enum zb__op {
   ZB__OP_TIME_BINS,
   /* in[0] int64 group ids; p.lag; -> out[0] int64 rows (null: none) */
   ZB__OP_GROUP_LAG,
+  /* table t; in[0] int64 segment offsets (n_groups + 1, checked by the
+   * core); p.groupby's aggregations; -> out_table (one column per
+   * aggregation; zb_table_groupby_segments) */
+  ZB__OP_GROUPBY_SEGMENTS,
   ZB__OP_COUNT
 } zb__op;
 
