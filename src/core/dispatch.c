@@ -23,7 +23,8 @@ const char *zb__op_name(zb__op op) {
       "regex",        "parse_time",
       "list_join",    "tz",
       "one_hot",      "repeat",
-      "groupby_ids",  "time_bins",  "group_lag", "groupby_segments"};
+      "groupby_ids",  "time_bins",  "group_lag", "groupby_segments",
+      "diff"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }

@@ -169,6 +169,9 @@ typedef enum zb__op {
    * core); p.groupby's aggregations; -> out_table (one column per
    * aggregation; zb_table_groupby_segments) */
   ZB__OP_GROUPBY_SEGMENTS,
+  /* in[0] a number column; p.lag.periods; variant the result type
+   * (ZB_FLOAT32 or ZB_FLOAT64); -> out[0] (zb_column_diff) */
+  ZB__OP_DIFF,
   ZB__OP_COUNT
 } zb__op;
 
