@@ -125,6 +125,18 @@ ZB_API zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, i
                                       int64_t n_aggs, const zb_agg *aggs, zb_table **out,
                                       zb_error *err);
 
+/* The rows of each group in row order, from one stable counting sort of
+ * the group ids: *order (INT64) lists the rows whose id is not null, by
+ * group and then by row; *sorted_ids (INT64, no nulls) holds their ids in
+ * that order (runs of each group's id) -- what a stable sort of the ids
+ * followed by a gather of the ids by it gives, without the gather.  ids
+ * is an INT64 column with values in [0, n_groups) (ZB_EINDEX naming the
+ * row otherwise), as zb_table_group_ids makes them.  On failure both are
+ * NULL. */
+ZB_API zb_status zb_column_group_order(const zb_column *ids, int64_t n_groups,
+                                       zb_column **order, zb_column **sorted_ids,
+                                       zb_error *err);
+
 /* Aggregation over groups of consecutive rows (segments): group g is the
  * rows [offsets[g], offsets[g + 1]) -- resample bins of times in order,
  * rows already laid out by group.  offsets is an INT64 column without

@@ -188,19 +188,24 @@ def _check_engine(engine, engine_kwargs, op):
 def _group_layout(gb):
     """The rows of a grouped window result, in pandas' order (by group, then
     in row order; rows of a dropped key left out): ``(order, ids, index)``
-    -- the positions of those rows (a stable sort of the group ids), their
-    group ids in that order (non-decreasing: the engine's window kernels
-    then walk each group as a run of consecutive rows, reading and writing
-    in place), and the result's (key, original label) index."""
+    -- the positions of those rows (a stable counting sort of the group
+    ids), their group ids in that order (non-decreasing: the engine's
+    window kernels then walk each group as a run of consecutive rows,
+    reading and writing in place), and the result's (key, original label)
+    index."""
     from zambezi import index as _ix
 
-    ids, _ = gb._ids()
+    ids, ng = gb._ids()
     n = ids.length
-    order = _core.sort_indices(ids, True, False)
     kept = n - ids.null_count
-    if kept < n:
-        order = order.slice(0, kept)
-    ids_sorted = _core.take(ids, order)
+    if ids.device == "cpu":
+        # one counting sort gives the order and the ids in it (no gather)
+        order, ids_sorted = _core.group_order(ids, ng)
+    else:
+        order = _core.sort_indices(ids, True, False)
+        if kept < n:
+            order = order.slice(0, kept)
+        ids_sorted = _core.take(ids, order)
     t = gb._k.work
     g = gb._k.groupings.get((gb._dropna, gb._sort))
     if g is not None and g.ids is ids and ids.device == "cpu":

@@ -172,6 +172,9 @@ typedef enum zb__op {
   /* in[0] a number column; p.lag.periods; variant the result type
    * (ZB_FLOAT32 or ZB_FLOAT64); -> out[0] (zb_column_diff) */
   ZB__OP_DIFF,
+  /* in[0] int64 group ids; p.lag.n_groups; -> out[0] the rows by group,
+   * out[1] their ids (zb_column_group_order) */
+  ZB__OP_GROUP_ORDER,
   ZB__OP_COUNT
 } zb__op;
 

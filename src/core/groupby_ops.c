@@ -3,7 +3,8 @@
  * zb_table_groupby, zb_table_group_ids and zb_column_group_cumcount, the
  * grouping kept for later aggregations (zb_table_groupby_keep_ids,
  * zb_table_groupby_ids), aggregation over segments of consecutive rows
- * (zb_table_groupby_segments), plus the aggregation names.
+ * (zb_table_groupby_segments), the rows of each group in order
+ * (zb_column_group_order), plus the aggregation names.
  *
  * Each validates its arguments once (key and column indices, the dtypes
  * every aggregation accepts, ddof and q) and hands the call to zb__dispatch
@@ -338,5 +339,26 @@ zb_status zb_table_groupby_segments(const zb_table *t, const zb_column *offsets,
   c.in[0] = offsets;
   ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
   *out = c.out_table;
+  return ZB_OK;
+}
+
+zb_status zb_column_group_order(const zb_column *ids, int64_t n_groups, zb_column **order,
+                                zb_column **sorted_ids, zb_error *err) {
+  if (order == NULL || sorted_ids == NULL)
+    return zb_error_set(err, ZB_EINVAL, "group order: NULL output");
+  *order = *sorted_ids = NULL;
+  if (ids == NULL) return zb_error_set(err, ZB_EINVAL, "group order: NULL group ids");
+  if (ids->type != ZB_INT64)
+    return zb_error_set(err, ZB_ETYPE, "group order: group ids must be int64, not %s",
+                        zb_type_name(ids->type));
+  if (n_groups < 0)
+    return zb_error_set(err, ZB_EINVAL, "group order: n_groups must be >= 0, not %lld",
+                        (long long)n_groups);
+  zb__call c = {.op = ZB__OP_GROUP_ORDER, .name = "group_order"};
+  c.in[0] = ids;
+  c.p.lag.n_groups = n_groups;
+  ZB_RETURN_NOT_OK(zb__dispatch(ids->device, &c, err));
+  *order = c.out[0];
+  *sorted_ids = c.out[1];
   return ZB_OK;
 }

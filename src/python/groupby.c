@@ -1,7 +1,7 @@
 /*
  * groupby.c -- the module-level functions of zambezi._core for group-by
  * (zambezi/groupby.h): groupby, groupby_ids, groupby_segments, group_ids,
- * group_cumcount and group_lag.  They are added to the module by
+ * group_order, group_cumcount and group_lag.  They are added to the module by
  * module_exec (zbpy_groupby_methods).
  *
  * Each converts its arguments once (key indices, aggregation tuples),
@@ -251,6 +251,34 @@ static PyObject *py_group_lag(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* group_order(ids, n_groups) -> (order, sorted_ids): the rows by group
+ * (null ids left out) and their ids, from one counting sort
+ * (zb_column_group_order). */
+static PyObject *py_group_order(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co;
+  long long n_groups;
+  if (!PyArg_ParseTuple(args, "OL:group_order", &co, &n_groups)) return NULL;
+  zb_column *col = zbpy_arg_column(st, co, "group_order");
+  if (col == NULL) return NULL;
+  zb_column *order = NULL, *ids = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_group_order(col, n_groups, &order, &ids, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  PyObject *a = zbpy_column_wrap(st, order);
+  PyObject *b = zbpy_column_wrap(st, ids);
+  if (a == NULL || b == NULL) {
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return NULL;
+  }
+  return Py_BuildValue("(NN)", a, b);
+}
+
 PyMethodDef zbpy_groupby_methods[] = {
     {"groupby", py_groupby, METH_VARARGS,
      "groupby(table, keys, dropna, sort, aggs, keep_ids=False) -> Table: one row per group, "
@@ -267,6 +295,9 @@ PyMethodDef zbpy_groupby_methods[] = {
      "where dropped), numbered like groupby's rows."},
     {"group_cumcount", py_group_cumcount, METH_VARARGS,
      "group_cumcount(ids, n_groups, ascending) -> Column: each row's position in its group."},
+    {"group_order", py_group_order, METH_VARARGS,
+     "group_order(ids, n_groups) -> (order, sorted_ids): the rows by group then row (null "
+     "ids left out) and their ids, from one counting sort."},
     {"group_lag", py_group_lag, METH_VARARGS,
      "group_lag(ids, n_groups, periods) -> Column: the row periods before each row in its "
      "group (after it when negative), null where none."},

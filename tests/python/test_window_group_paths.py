@@ -154,6 +154,29 @@ def test_engine_window_ids_in_any_order():
         np.testing.assert_allclose(b, a[order], rtol=1e-12, equal_nan=True, err_msg=op)
 
 
+@pytest.mark.parametrize("n", [0, 7, 3 * MORSEL + 11])
+def test_engine_group_order_vs_numpy(n, threads):
+    """group_order: the rows by group then row (null ids left out) and the
+    ids in that order, as numpy's stable argsort and a gather give them;
+    an id out of range is named."""
+    rng = np.random.default_rng(n + 1)
+    for ng in (1, 300, 70000):
+        ids = rng.integers(0, ng, n)
+        miss = rng.random(n) < 0.1
+        col = _core.column_from_buffer(ids.astype(np.int64), mask=miss)
+        order, sorted_ids = _core.group_order(col, ng)
+        keep = np.flatnonzero(~miss)
+        want = keep[np.argsort(ids[keep], kind="stable")]
+        np.testing.assert_array_equal(np.asarray(order.values()), want, err_msg=str(ng))
+        np.testing.assert_array_equal(np.asarray(sorted_ids.values()), ids[want])
+        assert order.null_count == 0 and sorted_ids.null_count == 0
+    if n:
+        bad = ids.astype(np.int64)
+        bad[n // 2] = ng
+        with pytest.raises(IndexError, match=f"at row {n // 2}"):
+            _core.group_order(_core.column_from_buffer(bad), ng)
+
+
 RANK_SHAPES = ["interleaved", "one", "singletons", "small", "random"]
 
 
