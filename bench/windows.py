@@ -1,7 +1,7 @@
 """Window functions: zambezi vs pandas, polars and duckdb.
 
     python bench/windows.py [--rows 10000000] [--window 100] [--groups 100000] [--repeat 3]
-                            [--only zambezi,pandas,polars,duckdb] [--cases SUBSTR,...]
+                            [--only zambezi,pandas,polars,duckdb] [--cases SUBSTR,...] [--cpu]
 
 Cases, on --rows float64 values with 1% missing (issue #22):
 
@@ -33,7 +33,11 @@ statistics; result shapes differ as noted (pandas and zambezi build the
 
 Engines take turns within each case (every repeat runs each engine once),
 so a change in the machine's load hits them alike.  Prints the best time
-of --repeat runs per case and engine and the ratio to zambezi.
+of --repeat runs per case and engine and the ratio to zambezi.  With
+--cpu, a second table: the process CPU time (all threads, user + system)
+of the run with the best CPU time per case and engine -- steadier than
+wall time on a machine others load, since waiting for a core is not
+counted.
 
 Memory bandwidth: a threaded numpy copy of the --rows float64 values (one
 thread per core, each copying its slice: n * 8 bytes read and n * 8
@@ -55,6 +59,13 @@ def timed(fn):
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
+
+
+def timed_cpu(fn):
+    """(wall seconds, process CPU seconds) of fn()."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
 def copy_bandwidth(v, repeat):
@@ -81,6 +92,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="zambezi,pandas,polars,duckdb")
     ap.add_argument("--cases", default="", help="only cases whose name contains one of these")
+    ap.add_argument("--cpu", action="store_true", help="also print process CPU seconds")
     args = ap.parse_args()
     n, w, rep = args.rows, args.window, args.repeat
     engines = [e for e in ("zambezi", "pandas", "polars", "duckdb") if e in args.only.split(",")]
@@ -201,14 +213,16 @@ def main():
 
     wanted = [s for s in args.cases.split(",") if s]
     best = {}  # (case, engine) -> seconds
+    best_cpu = {}  # (case, engine) -> CPU seconds
     for case, by_engine in cases.items():
         if wanted and not any(s in case for s in wanted):
             continue
         for _ in range(rep):
             for eng in engines:
                 if eng in by_engine:
-                    t = timed(by_engine[eng])
+                    t, cpu = timed_cpu(by_engine[eng])
                     best[case, eng] = min(best.get((case, eng), t), t)
+                    best_cpu[case, eng] = min(best_cpu.get((case, eng), cpu), cpu)
     bw = copy_bandwidth(v, rep)
 
     print(f"# {' '.join(sys.argv)}  (nproc={os.cpu_count()}, rows={n}, window={w}, "
@@ -216,6 +230,13 @@ def main():
     print(f"# copy bandwidth (numpy, {os.cpu_count()} threads, read + write): "
           f"{bw / 1e9:.2f} GB/s")
     print(f"{'case':28} " + " ".join(f"{e:>16}" for e in engines) + "   zambezi GB/s (share)")
+    _table(cases, engines, best, n, bw)
+    if args.cpu:
+        print("# process CPU seconds (all threads), best of the runs")
+        _table(cases, engines, best_cpu, n, None)
+
+
+def _table(cases, engines, best, n, bw):
     for case in cases:
         if not any((case, e) in best for e in engines):
             continue
@@ -230,7 +251,7 @@ def main():
             else:
                 cells.append(f"{s:9.3f} ({s / z:4.2f}x)")
         extra = ""
-        if z is not None and case in ("cumsum", "shift(1)", "diff(1)"):
+        if bw is not None and z is not None and case in ("cumsum", "shift(1)", "diff(1)"):
             gbs = 16 * n / z
             extra = f"   {gbs / 1e9:6.2f} ({gbs / bw:.0%})"
         print(f"{case:28} " + " ".join(cells) + extra)

@@ -227,6 +227,16 @@ ZB_API zb_status zb_cum_result_type(zb_type_id t, zb_cum_op op, zb_type_id *out,
 ZB_API zb_status zb_column_cumulative(const zb_column *col, zb_cum_op op, bool skipna,
                                       zb_column **out, zb_error *err);
 
+/* pandas' diff of a whole column in one pass that reads col once: row i
+ * is col[i] - col[i - periods] (for periods < 0, col[i] - col[i - periods]
+ * too: the row |periods| after), null where that row does not exist or
+ * either value is null (NaN stays NaN, as a subtraction gives it).  col is
+ * a number column (ints, uints, floats; ZB_ETYPE otherwise); result is
+ * ZB_FLOAT64 or ZB_FLOAT32 (pandas: float32 for float32, int8 and int16):
+ * the values are converted to it and subtracted in it. */
+ZB_API zb_status zb_column_diff(const zb_column *col, int64_t periods, zb_type_id result,
+                                zb_column **out, zb_error *err);
+
 /* The same within groups (pandas' groupby().cumsum() ...): the running
  * value restarts in each group; group_ids is an INT64 column of col's
  * length with values in [0, n_groups) (ZB_EINDEX otherwise), as made by

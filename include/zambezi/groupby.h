@@ -125,6 +125,38 @@ ZB_API zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, i
                                       int64_t n_aggs, const zb_agg *aggs, zb_table **out,
                                       zb_error *err);
 
+/* The rows of each group in row order, from one stable counting sort of
+ * the group ids: *order (INT64) lists the rows whose id is not null, by
+ * group and then by row; *sorted_ids (INT64, no nulls) holds their ids in
+ * that order (runs of each group's id) -- what a stable sort of the ids
+ * followed by a gather of the ids by it gives, without the gather.  ids
+ * is an INT64 column with values in [0, n_groups) (ZB_EINDEX naming the
+ * row otherwise), as zb_table_group_ids makes them.  On failure both are
+ * NULL. */
+ZB_API zb_status zb_column_group_order(const zb_column *ids, int64_t n_groups,
+                                       zb_column **order, zb_column **sorted_ids,
+                                       zb_error *err);
+
+/* Aggregation over groups of consecutive rows (segments): group g is the
+ * rows [offsets[g], offsets[g + 1]) -- resample bins of times in order,
+ * rows already laid out by group.  offsets is an INT64 column without
+ * nulls of n_groups + 1 non-decreasing values in [0, t->num_rows]
+ * (ZB_EINDEX naming the first that is not); rows outside
+ * [offsets[0], offsets[n_groups]) are in no group.  *out (new reference)
+ * has n_groups rows and one column per aggregation, of the types and
+ * values of zb_table_groupby_ids over the same groups (float sums and
+ * means Neumaier-compensated in row order, as there; within rounding of
+ * its chunked sums).  Each group is reduced in place by one task -- no id
+ * per row, no per-row accumulator lookup.  Supports SUM and MEAN of
+ * numbers and bools; MIN and MAX of those, dates, timestamps and
+ * durations; COUNT, SIZE, FIRST and LAST of any fixed-width column;
+ * others are ZB_ENOTSUP naming the aggregation (group by ids instead).
+ * offsets lie in host memory (ZB_EINVAL otherwise); t anywhere.
+ * Output names must be unique.  On failure *out is NULL. */
+ZB_API zb_status zb_table_groupby_segments(const zb_table *t, const zb_column *offsets,
+                                           int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                                           zb_error *err);
+
 /* The position of each row within its group (pandas' cumcount): an INT64
  * column, 0 for the first row of a group in row order (ascending) or for
  * the last one (!ascending); null where group_ids is null.  group_ids is an

@@ -657,7 +657,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         frame_cls = self._obj._constructor_expanddim if self._obj._ndim == 1 else \
             self._obj._constructor
         if self._as_index:
-            index = _ix.Index._from_columns(keys, list(self._k.labels))
+            if self._dropna:
+                index = _ix.Index._from_columns(keys, list(self._k.labels))
+            else:  # every key a group: pandas' key levels, a missing key one of them
+                index = _ix.Index._of_group_keys(keys, list(self._k.labels), nk, self._sort)
             if series:
                 return _base.series_class()._from_column(vals[0], series_name, index)
             return _labels.frame_from(frame_cls, vals, list(labels), index)

@@ -6,10 +6,14 @@ whose sum / mean / min / max / count / size / first / last / median / std
 each bin edge).
 
 How: for a fixed span over times in order (NaT anywhere), the engine
-finds the times' range and order in one parallel pass and each row's bin
-in another (_core.time_range, _core.time_bins: a division only where the
-bin changes); the bins are then the group ids of one groupby_ids over
-every bin, empty ones included -- nothing hashed or sorted.  Otherwise
+finds the times' range and order in one parallel pass.  Without NaT each
+bin is then a run of rows, found by a binary search per bin edge, and
+sum / mean / min / max / count / first / last reduce each run in place
+(_core.groupby_segments: no bin id per row, no accumulator lookup per
+row).  Other aggregations, and times with NaT, take each row's bin from
+another pass (_core.time_bins: a division only where the bin changes) as
+the group ids of one groupby_ids over every bin, empty ones included --
+nothing hashed or sorted either way.  Otherwise
 each row's bin is found with numpy on the int64 times (an integer
 division for fixed spans; a binary search among the bin edges for
 calendar rules), the rows (put in time order) are grouped by bin with the
@@ -251,8 +255,8 @@ class _Bins:
     bins, null for NaT, fit for groupby_ids) and ``full`` (whether every
     bin has a row); row_bin and t_ns are then made from them when asked."""
 
-    __slots__ = ("_row_bin", "labels", "n_bins", "order", "has_nat", "edges", "_t_ns", "ids",
-                 "full", "_times")
+    __slots__ = ("_row_bin", "labels", "n_bins", "order", "has_nat", "edges", "_t_ns", "_ids",
+                 "full", "_times", "offsets", "_bin_args")
 
     def __init__(self, row_bin, labels):
         self._row_bin, self.labels, self.n_bins = row_bin, labels, len(labels)
@@ -260,9 +264,24 @@ class _Bins:
         self.has_nat = True
         self.edges = labels  # every bin edge (one more than the bins)
         self._t_ns = None    # the rows' times (UTC ns; NaT rows: int64 min)
-        self.ids = None
+        self._ids = None
         self.full = None
         self._times = None   # (engine column, ns per tick) behind ids
+        # times in order without NaT: bin k is the rows [offsets[k],
+        # offsets[k + 1]) (an int64 engine column), and the ids are made
+        # only when an aggregation needs them (_core.time_bins(*_bin_args))
+        self.offsets = None
+        self._bin_args = None
+
+    @property
+    def ids(self):
+        if self._ids is None and self._bin_args is not None:
+            self._ids, _ = _core.time_bins(*self._bin_args)
+        return self._ids
+
+    @ids.setter
+    def ids(self, v):
+        self._ids = v
 
     @property
     def row_bin(self):
@@ -351,16 +370,43 @@ def _tick_bins_sorted(col, unit, tz, rule, closed, label, origin, offset):
     base, scale = fres + right, per
     if fres % per == 0 and freq % per == 0:
         base, freq, scale = fres // per + right, freq // per, 1
+    edges = fres + rule.tick * np.arange(nb + 1, dtype=np.int64)
+    out = _Bins(None, edges[1:] if label == "right" else edges[:-1])
+    out.edges = edges
+    out._times = (col, per)
+    out.has_nat = valid < col.length
+    offsets = None
+    if not out.has_nat and col.device == "cpu":
+        offsets = _segment_offsets(col, scale, base, freq, nb)
+    if offsets is not None:
+        if offsets[0] != 0 or offsets[-1] != col.length:  # rows before / after the bins
+            raise _outside(origin, offset)
+        out.offsets = _core.column_from_buffer(offsets)
+        out.full = bool((offsets[1:] > offsets[:-1]).all())
+        out._bin_args = (col, scale, base, freq, nb)
+        return out
     try:
         ids, runs = _core.time_bins(col, scale, base, freq, nb)
     except IndexError:
         raise _outside(origin, offset) from None
-    edges = fres + rule.tick * np.arange(nb + 1, dtype=np.int64)
-    out = _Bins(None, edges[1:] if label == "right" else edges[:-1])
-    out.edges = edges
-    out.ids, out.full, out._times = ids, runs == nb, (col, per)
-    out.has_nat = valid < col.length
+    out.ids, out.full = ids, runs == nb
     return out
+
+
+def _segment_offsets(col, scale, base, freq, nb):
+    """For times in order without NaT: the first row of each bin and the
+    end of the last, bin k holding the ticks t with k * freq <= t * scale -
+    base < (k + 1) * freq -- nb + 1 binary searches over the times
+    (numpy's searchsorted), no pass over the rows.  None when the edges do
+    not fit in int64 (the engine's time_bins checks each row instead)."""
+    lo, hi = base, base + nb * freq
+    if not (-2**63 <= lo and hi < 2**63 - scale):
+        return None
+    thr = base + freq * np.arange(nb + 1, dtype=np.int64)  # t * scale >= thr
+    if scale != 1:
+        thr = -((-thr) // scale)
+    t = _convert.values_numpy(col).view(np.int64)
+    return np.searchsorted(t, thr, side="left").astype(np.int64)
 
 
 def _bins(t_ns, valid, tz, rule, closed, label, origin, offset):
@@ -506,6 +552,13 @@ def _group_tick_bins(tg, g, n_groups, tz, rule, closed, origin, offset):
 # -- the Resampler -------------------------------------------------------------
 
 _ZERO_FILL = frozenset(["sum", "count", "size", "nunique"])
+_SEG_NUM = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                      "float32", "float64", "bool"])
+# what each op reduces by segments (_Resampler._segments); min / max /
+# first / last / count also times and dates
+_SEGMENT_OPS = {"sum": _SEG_NUM, "mean": _SEG_NUM, "min": _SEG_NUM, "max": _SEG_NUM,
+                "count": _SEG_NUM, "first": _SEG_NUM, "last": _SEG_NUM}
+_SEGMENT_TEMPORAL = frozenset(["min", "max", "count", "first", "last"])
 _INTS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
 _OPS = ("sum", "mean", "min", "max", "count", "size", "first", "last", "median", "std", "var",
         "nunique", "prod")
@@ -573,7 +626,7 @@ class Resampler:
         if self._sel is not None:
             obj = obj[self._sel]
         b = self._bins
-        if dense and b.ids is not None:
+        if dense and (b.offsets is not None or b.ids is not None):
             from zambezi._groupby import _Grouping
 
             key = _base.series_class()._from_column(b.ids, "__bin", obj._index)
@@ -606,7 +659,8 @@ class Resampler:
         from zambezi import _indexing
 
         nb = self._bins.n_bins
-        if len(res) == nb and self._bins.ids is not None:  # every bin, in order (dense)
+        if len(res) == nb and (self._bins.offsets is not None or
+                               self._bins._ids is not None):  # every bin, in order (dense)
             out, empty = res, not self._bins.full
         else:
             present = np.asarray(_convert.values_numpy(res._index._levels()[0]),
@@ -617,11 +671,11 @@ class Resampler:
             out, empty = res._select_rows(rows), len(present) < nb
         if empty:
             # empty bins: 0 for counts and sums; else missing, which makes
-            # integers float64, as pandas
+            # integers and bools float64, as pandas
             def fix(col, fill):
                 if fill is not None:
                     return _core.fill_null(col, fill)
-                if col.null_count and col.dtype in _INTS:
+                if col.null_count and (col.dtype in _INTS or col.dtype == "bool"):
                     return _core.cast(col, "float64")
                 return col
 
@@ -634,9 +688,42 @@ class Resampler:
                     list(t.names)))
         return out._with_index(self._index())
 
+    def _segments(self, op):
+        """op of every bin straight from its rows (_core.groupby_segments:
+        each bin reduced in place, no id per row), as GroupBy's op would
+        give it with every bin a group; None where that path does not
+        apply (no offsets, another op, or a column GroupBy treats apart:
+        strings, durations, categoricals ...)."""
+        b = self._bins
+        if b.offsets is None or op not in _SEGMENT_OPS:
+            return None
+        obj = self._values if self._sel is None else self._values[self._sel]
+        t = obj._engine if obj._ndim == 2 else None
+        cols = [obj._col] if t is None else [t.column(i) for i in range(t.num_columns)]
+        kinds = _SEGMENT_OPS[op]
+        if not cols or any(c.device != "cpu" or c.dtype not in kinds and not (
+                op in _SEGMENT_TEMPORAL and c.dtype.startswith(("timestamp", "date32")))
+                for c in cols):
+            return None
+        names = [f"c{i}" for i in range(len(cols))]
+        specs = [(op, i, -1, 1, 0.5, False, names[i]) for i in range(len(cols))]
+        res = _core.groupby_segments(_core.table_from_columns(cols, names), b.offsets, specs)
+        out = [res.column(i) for i in range(res.num_columns)]
+        from zambezi import _base
+        from zambezi import index as _ix
+
+        index = _ix.default_index(b.n_bins)
+        if t is None:
+            return _base.series_class()._from_column(out[0], obj.name, index)
+        frame = obj._constructor._wrap(_core.table_from_columns(out, list(t.names)), index)
+        frame._columns = getattr(obj, "_columns", None)
+        return frame
+
     def _simple(self, op, **kw):
-        gb = self._grouped()
-        res = getattr(gb, op)(**kw)
+        res = self._segments(op) if not kw else None
+        if res is None:
+            gb = self._grouped()
+            res = getattr(gb, op)(**kw)
         ncols = 1 if res._ndim == 1 else len(res._zb_columns)
         fill = 0 if op in _ZERO_FILL else None
         return self._spread(res, [fill] * ncols)

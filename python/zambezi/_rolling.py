@@ -188,19 +188,24 @@ def _check_engine(engine, engine_kwargs, op):
 def _group_layout(gb):
     """The rows of a grouped window result, in pandas' order (by group, then
     in row order; rows of a dropped key left out): ``(order, ids, index)``
-    -- the positions of those rows (a stable sort of the group ids), their
-    group ids in that order (non-decreasing: the engine's window kernels
-    then walk each group as a run of consecutive rows, reading and writing
-    in place), and the result's (key, original label) index."""
+    -- the positions of those rows (a stable counting sort of the group
+    ids), their group ids in that order (non-decreasing: the engine's
+    window kernels then walk each group as a run of consecutive rows,
+    reading and writing in place), and the result's (key, original label)
+    index."""
     from zambezi import index as _ix
 
-    ids, _ = gb._ids()
+    ids, ng = gb._ids()
     n = ids.length
-    order = _core.sort_indices(ids, True, False)
     kept = n - ids.null_count
-    if kept < n:
-        order = order.slice(0, kept)
-    ids_sorted = _core.take(ids, order)
+    if ids.device == "cpu":
+        # one counting sort gives the order and the ids in it (no gather)
+        order, ids_sorted = _core.group_order(ids, ng)
+    else:
+        order = _core.sort_indices(ids, True, False)
+        if kept < n:
+            order = order.slice(0, kept)
+        ids_sorted = _core.take(ids, order)
     t = gb._k.work
     g = gb._k.groupings.get((gb._dropna, gb._sort))
     if g is not None and g.ids is ids and ids.device == "cpu":
@@ -215,8 +220,29 @@ def _group_layout(gb):
         ocols = [order]  # the labels are the positions
     else:
         ocols = [_core.take(c, order) for c in oix._levels()]
-    index = _ix.Index._from_columns(kcols + ocols, list(gb._k.labels) + list(oix.names))
+    names = list(gb._k.labels) + list(oix.names)
+    if not gb._dropna or kept == n or len(kcols) == 1:
+        # every key is in the result's rows: pandas' own key levels, a
+        # missing key (dropna=False) one of them
+        index = _ix.Index._of_group_keys(kcols + ocols, names, len(kcols), gb._sort)
+    else:
+        index = _ix.Index._from_columns(kcols + ocols, names)
     return order, ids_sorted, index
+
+
+def _keys_as_columns(gb, out, labels, index):
+    """A grouped rolling result with ``as_index=False``: a frame whose first
+    columns are the keys and then the value columns, indexed by the
+    original labels (pandas' rolling groupby resets the key levels of its
+    (key, label) index; its expanding and ewm keep them)."""
+    from zambezi import _labels
+    from zambezi import index as _ix
+
+    nk = len(gb._k.keys)
+    levels, lnames = index._levels(), index._names
+    klabels = [f"level_{i}" if nm is None else nm for i, nm in enumerate(lnames[:nk])]
+    rest = _ix.Index._from_columns(levels[nk:], lnames[nk:])
+    return _labels.frame_from(gb._obj._constructor, levels[:nk] + out, klabels + labels, rest)
 
 
 class Rolling:
@@ -338,12 +364,15 @@ class Rolling:
             out.append(_core.rolling(c, op, w, mp, self._center, ddof, q, interpolation,
                                      ids_sorted, ng))
         obj = gb._obj
+        labels = [gb._label(nm) for nm in names]
+        if not gb._as_index and self._kind == "Rolling":
+            return _keys_as_columns(gb, out, labels, index)
         if gb._single or obj._ndim == 1:
-            return _base.series_class()._from_column(out[0], gb._label(names[0]), index)
+            return _base.series_class()._from_column(out[0], labels[0], index)
         from zambezi import _labels
 
         frame_cls = obj._constructor
-        return _labels.frame_from(frame_cls, out, [gb._label(nm) for nm in names], index)
+        return _labels.frame_from(frame_cls, out, labels, index)
 
     # -- statistics -------------------------------------------------------------
     def count(self, numeric_only=False):
@@ -751,7 +780,9 @@ class FrameRolling:
 
 class GroupByRolling:
     """rolling / expanding of zambezi GroupBy (a mixin): the windows stay
-    inside each group; results are indexed by (key, original label)."""
+    inside each group; results are indexed by (key, original label), or
+    for rolling with ``as_index=False`` have the keys as their first
+    columns and the original labels as their index (as pandas)."""
 
     __slots__ = ()
 

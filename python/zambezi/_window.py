@@ -227,6 +227,11 @@ def _diff_column(col, pos, none, name, periods=None):
     passes periods instead (pos and none are then None)."""
     x = col
     target = _diff_type(col, name, "diff")
+    if periods is not None and col.device == "cpu" and target in _FLOATS and \
+            (col.dtype in _FLOATS or col.dtype in _INTS):
+        # one engine pass: converts, subtracts and marks the rows without a
+        # partner, reading the column once
+        return _core.diff(col, periods, target)
     if target != col.dtype:
         x = _core.cast(col, target)
     if periods is not None:

@@ -80,7 +80,10 @@ class Index:
     (True, False)
     """
 
-    __slots__ = ("_cols", "_names", "_src", "_cache", "__weakref__")
+    # _keys: None, or (levels, sort) for the index of a group-by result:
+    # those levels hold group keys, which pandas shows with levels of their
+    # own (see MultiIndex.to_pandas)
+    __slots__ = ("_cols", "_names", "_src", "_cache", "_keys", "__weakref__")
 
     def __new__(cls, data=None, name=None, dtype=None, copy=False):
         if isinstance(data, Index) and dtype is None:
@@ -112,6 +115,23 @@ class Index:
         idx._names = list(names)
         idx._src = None
         idx._cache = None
+        idx._keys = None
+        return idx
+
+    @classmethod
+    def _of_group_keys(cls, cols, names, n_keys, sort):
+        """The index of a group-by result whose first n_keys levels are its
+        keys (sort: the group-by's sort), the rest (if any) other labels.
+        pandas builds such an index from the group-by's own levels: each
+        key's distinct values over the input's rows, sorted (sort=True) or
+        in order of appearance, a missing key (dropna=False) a level value
+        like any other -- where an index made from arrays has no level for
+        it (code -1).  The caller vouches that every distinct key of the
+        input is in the result's rows (dropna=False, or no row left out, or
+        one key), so that those levels can be found from the result."""
+        idx = cls._from_columns(cols, names)
+        if idx.nlevels > 1:
+            idx._keys = (tuple(range(n_keys)), bool(sort))
         return idx
 
     @classmethod
@@ -123,6 +143,7 @@ class Index:
         idx._names = list(base._names)
         idx._src = (base, rows)
         idx._cache = None
+        idx._keys = None
         return idx
 
     def _levels(self):
@@ -155,6 +176,7 @@ class Index:
             out = self._from_columns(self._cols, self._names)
         out._names = list(names)
         out._cache = self._cache
+        out._keys = getattr(self, "_keys", None)
         return out
 
     # -- properties --------------------------------------------------------
@@ -771,6 +793,7 @@ class RangeIndex(Index):
         idx._names = [name]
         idx._src = None
         idx._cache = None
+        idx._keys = None
         return idx
 
     @property
@@ -987,7 +1010,22 @@ class MultiIndex(Index):
         import pandas as pd
 
         arrays = [_convert.column_to_pandas(c) for c in self._levels()]
-        return pd.MultiIndex.from_arrays(arrays, names=self._names)
+        mi = pd.MultiIndex.from_arrays(arrays, names=self._names)
+        keys = getattr(self, "_keys", None)
+        if keys is None:
+            return mi
+        # a group-by result: its key levels as pandas' group-by makes them
+        # (sorted with a missing key last, or in order of appearance; a
+        # missing key a level value, not code -1); categorical keys keep
+        # their categories as from_arrays gives them
+        key_levels, sort = keys
+        levels, codes = list(mi.levels), list(mi.codes)
+        for i in key_levels:
+            if not isinstance(arrays[i].dtype, pd.CategoricalDtype):
+                c, u = pd.factorize(arrays[i], sort=sort, use_na_sentinel=False)
+                levels[i], codes[i] = pd.Index(u, name=self._names[i]), c
+        return pd.MultiIndex(levels=levels, codes=codes, names=self._names,
+                             verify_integrity=False)
 
     def get_level_values(self, level):
         """The labels of one level (a name or a number), an Index.

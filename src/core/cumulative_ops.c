@@ -1,7 +1,8 @@
 /*
  * cumulative_ops.c -- the checked entry points of pandas' cumulative
  * operations (zambezi/compute.h: zb_column_cumulative and
- * zb_column_group_cumulative, ZB__OP_CUMULATIVE) and their type rule.
+ * zb_column_group_cumulative, ZB__OP_CUMULATIVE) and their type rule, and
+ * of the one-pass diff of a column (zb_column_diff, ZB__OP_DIFF).
  *
  * Validation happens here once: the column type the op takes, the group
  * ids' type and length.  The backends trust what this file admits; a group
@@ -90,4 +91,23 @@ zb_status zb_column_group_cumulative(const zb_column *col, const zb_column *grou
     return zb_error_set(err, ZB_EINVAL, "cumulative: NULL group ids");
   }
   return cumulative(col, group_ids, n_groups, op, skipna, out, err);
+}
+
+zb_status zb_column_diff(const zb_column *col, int64_t periods, zb_type_id result,
+                         zb_column **out, zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "diff: NULL output");
+  *out = NULL;
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "diff: NULL column");
+  if (!zb_type_is_integer(col->type) && !zb_type_is_float(col->type))
+    return zb_error_set(err, ZB_ETYPE, "diff: the column must hold numbers, not %s",
+                        zb_type_name(col->type));
+  if (result != ZB_FLOAT32 && result != ZB_FLOAT64)
+    return zb_error_set(err, ZB_ETYPE, "diff: the result must be float32 or float64, not %s",
+                        zb_type_name(result));
+  if (periods == INT64_MIN)
+    return zb_error_set(err, ZB_EINVAL, "diff: periods out of range");
+  zb__call c = {.op = ZB__OP_DIFF, .variant = (int32_t)result, .name = "diff"};
+  c.in[0] = col;
+  c.p.lag.periods = periods;
+  return zb__dispatch_column(col->device, &c, out, err);
 }

@@ -23,7 +23,8 @@ const char *zb__op_name(zb__op op) {
       "regex",        "parse_time",
       "list_join",    "tz",
       "one_hot",      "repeat",
-      "groupby_ids",  "time_bins",  "group_lag"};
+      "groupby_ids",  "time_bins",  "group_lag", "groupby_segments",
+      "diff", "group_order"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -243,6 +244,7 @@ static bool reads_list(const zb__call *c) {
     case ZB__OP_GROUP_IDS: return keys_list(t, c->p.groupby.n_keys, c->p.groupby.keys);
     case ZB__OP_GROUPBY:
     case ZB__OP_GROUPBY_IDS:
+    case ZB__OP_GROUPBY_SEGMENTS:
       if (c->op == ZB__OP_GROUPBY && keys_list(t, c->p.groupby.n_keys, c->p.groupby.keys))
         return true;
       for (int64_t a = 0; a < c->p.groupby.n_aggs; a++) {

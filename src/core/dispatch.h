@@ -165,6 +165,16 @@ typedef enum zb__op {
   ZB__OP_TIME_BINS,
   /* in[0] int64 group ids; p.lag; -> out[0] int64 rows (null: none) */
   ZB__OP_GROUP_LAG,
+  /* table t; in[0] int64 segment offsets (n_groups + 1, checked by the
+   * core); p.groupby's aggregations; -> out_table (one column per
+   * aggregation; zb_table_groupby_segments) */
+  ZB__OP_GROUPBY_SEGMENTS,
+  /* in[0] a number column; p.lag.periods; variant the result type
+   * (ZB_FLOAT32 or ZB_FLOAT64); -> out[0] (zb_column_diff) */
+  ZB__OP_DIFF,
+  /* in[0] int64 group ids; p.lag.n_groups; -> out[0] the rows by group,
+   * out[1] their ids (zb_column_group_order) */
+  ZB__OP_GROUP_ORDER,
   ZB__OP_COUNT
 } zb__op;
 

@@ -2,7 +2,9 @@
  * groupby_ops.c -- the checked entry points of zambezi/groupby.h:
  * zb_table_groupby, zb_table_group_ids and zb_column_group_cumcount, the
  * grouping kept for later aggregations (zb_table_groupby_keep_ids,
- * zb_table_groupby_ids), plus the aggregation names.
+ * zb_table_groupby_ids), aggregation over segments of consecutive rows
+ * (zb_table_groupby_segments), the rows of each group in order
+ * (zb_column_group_order), plus the aggregation names.
  *
  * Each validates its arguments once (key and column indices, the dtypes
  * every aggregation accepts, ddof and q) and hands the call to zb__dispatch
@@ -273,5 +275,90 @@ zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, int64_t 
   c.in[0] = ids;
   ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
   *out = c.out_table;
+  return ZB_OK;
+}
+
+/* The aggregations a segmented reduction has (zb_table_groupby_segments). */
+static zb_status check_segment_agg(const zb_table *t, const zb_agg *a, zb_error *err) {
+  const char *op = zb_agg_op_name(a->op);
+  if (a->op == ZB_AGG_SIZE) return ZB_OK;
+  const zb_column *c = t->columns[a->column];
+  bool fixed = c->type != ZB_STRING && c->type != ZB_LIST && c->type != ZB_CATEGORICAL;
+  bool ok = false;
+  switch (a->op) {
+    case ZB_AGG_COUNT:
+    case ZB_AGG_FIRST:
+    case ZB_AGG_LAST: ok = fixed; break;
+    case ZB_AGG_MIN:
+    case ZB_AGG_MAX: ok = fixed && c->type != ZB_STRING; break; /* check_agg did the rest */
+    case ZB_AGG_SUM:
+    case ZB_AGG_MEAN: ok = true; break; /* numbers and bools (check_agg) */
+    default: break;
+  }
+  if (ok) return ZB_OK;
+  return zb_error_set(err, ZB_ENOTSUP, "group-by by segments: %s of column '%s' (%s) is not "
+                      "supported (group by ids)", op, t->names[a->column],
+                      zb_type_name(c->type));
+}
+
+zb_status zb_table_groupby_segments(const zb_table *t, const zb_column *offsets,
+                                    int64_t n_aggs, const zb_agg *aggs, zb_table **out,
+                                    zb_error *err) {
+  if (out == NULL) return zb_error_set(err, ZB_EINVAL, "group-by by segments: NULL output");
+  *out = NULL;
+  if (t == NULL || offsets == NULL)
+    return zb_error_set(err, ZB_EINVAL, "group-by by segments: NULL table or offsets");
+  if (offsets->type != ZB_INT64 || offsets->null_count > 0 || offsets->length < 1)
+    return zb_error_set(err, ZB_ETYPE, "group-by by segments: the offsets must be int64 "
+                        "without nulls, one more than the groups (got %s, %lld values, %lld "
+                        "null)", zb_type_name(offsets->type), (long long)offsets->length,
+                        (long long)offsets->null_count);
+  if (n_aggs < 0 || (n_aggs > 0 && aggs == NULL))
+    return zb_error_set(err, ZB_EINVAL, "group-by by segments: bad aggregation list");
+  for (int64_t i = 0; i < n_aggs; i++) {
+    ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
+    ZB_RETURN_NOT_OK(check_segment_agg(t, &aggs[i], err));
+  }
+  ZB_RETURN_NOT_OK(check_names(t, 0, NULL, n_aggs, aggs, err));
+  if (offsets->device.kind != ZB_DEVICE_CPU)
+    return zb_error_set(err, ZB_EINVAL, "group-by by segments: the offsets must be in host "
+                        "memory");
+  const int64_t *o = (const int64_t *)offsets->data->data + offsets->offset;
+  int64_t prev = 0;
+  for (int64_t g = 0; g < offsets->length; g++) { /* one pass over the groups, not the rows */
+    if (o[g] < prev || o[g] > t->num_rows)
+      return zb_error_set(err, ZB_EINDEX, "group-by by segments: offset %lld is %lld, "
+                          "outside [%lld, %lld] (the offsets must not decrease)",
+                          (long long)g, (long long)o[g], (long long)prev,
+                          (long long)t->num_rows);
+    prev = o[g];
+  }
+  zb__call c = {.op = ZB__OP_GROUPBY_SEGMENTS,
+                .table = t,
+                .p.groupby = {0, NULL, false, false, n_aggs, aggs, offsets->length - 1, false}};
+  c.in[0] = offsets;
+  ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
+  *out = c.out_table;
+  return ZB_OK;
+}
+
+zb_status zb_column_group_order(const zb_column *ids, int64_t n_groups, zb_column **order,
+                                zb_column **sorted_ids, zb_error *err) {
+  if (order == NULL || sorted_ids == NULL)
+    return zb_error_set(err, ZB_EINVAL, "group order: NULL output");
+  *order = *sorted_ids = NULL;
+  if (ids == NULL) return zb_error_set(err, ZB_EINVAL, "group order: NULL group ids");
+  if (ids->type != ZB_INT64)
+    return zb_error_set(err, ZB_ETYPE, "group order: group ids must be int64, not %s",
+                        zb_type_name(ids->type));
+  if (n_groups < 0)
+    return zb_error_set(err, ZB_EINVAL, "group order: n_groups must be >= 0, not %lld",
+                        (long long)n_groups);
+  zb__call c = {.op = ZB__OP_GROUP_ORDER, .name = "group_order"};
+  c.in[0] = ids;
+  c.p.lag.n_groups = n_groups;
+  ZB_RETURN_NOT_OK(zb__dispatch(ids->device, &c, err));
+  *order = c.out[0];
+  *sorted_ids = c.out[1];
   return ZB_OK;
 }

@@ -168,6 +168,13 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_GROUPBY_IDS:
       return zb__cpu_groupby_ids(c->table, in[0], c->p.groupby.n_groups, c->p.groupby.n_aggs,
                                  c->p.groupby.aggs, &c->out_table, err);
+    case ZB__OP_GROUP_ORDER:
+      return zb__cpu_group_order(in[0], c->p.lag.n_groups, &c->out[0], &c->out[1], err);
+    case ZB__OP_DIFF:
+      return zb__cpu_diff(in[0], c->p.lag.periods, (zb_type_id)c->variant, out, err);
+    case ZB__OP_GROUPBY_SEGMENTS:
+      return zb__cpu_groupby_segments(c->table, in[0], c->p.groupby.n_aggs, c->p.groupby.aggs,
+                                      &c->out_table, err);
     case ZB__OP_GROUP_IDS:
       return zb__cpu_group_ids(c->table, c->p.groupby.n_keys, c->p.groupby.keys,
                                c->p.groupby.dropna, c->p.groupby.sort, out, &c->out_count, err);

@@ -19,12 +19,15 @@
  *
  * The recurrence is serial within a sequence; the sequences (result
  * column x bucket of groups) run as tasks on the thread pool.  A long
- * sequence checks for cancellation every ZB_MORSEL_ROWS rows.  A result
- * that is NaN (too few values so far, or no value yet) is null.
+ * sequence checks for cancellation every ZB_MORSEL_ROWS rows.  A missing
+ * value is a null, a NaN or +-inf, as in pandas (core/window_values.h,
+ * the rule rolling.c shares).  A result that is NaN (too few values so
+ * far, or no value yet) is null.
  */
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/window_values.h"
 #include "cpu/groupby.h"
 #include "cpu/kernels.h"
 
@@ -40,7 +43,8 @@ typedef struct ewm_job {
   volatile int cancelled;
 } ewm_job;
 
-/* One input column's values: NaN where missing. */
+/* One input column's values: NaN where missing for a window statistic
+ * (null, NaN, +-inf: zb__window_value). */
 typedef struct ewm_src {
   const double *v;
   const uint8_t *valid; /* NULL: no nulls */
@@ -55,7 +59,7 @@ static inline ewm_src src_of(const zb_column *c) {
 
 static inline double value_at(const ewm_src *s, int64_t r) {
   if (s->valid != NULL && !zb_bit_get(s->valid, s->off + r)) return NAN;
-  return s->v[r];
+  return zb__window_value(s->v[r]);
 }
 
 /* The row of sequence position p: rows[p], or base + p when rows is NULL. */

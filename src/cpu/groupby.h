@@ -106,6 +106,14 @@ zb_status zb__cpu_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys
 zb_status zb__cpu_groupby_ids(const zb_table *t, const zb_column *ids, int64_t n_groups,
                               int64_t n_aggs, const zb_agg *aggs, zb_table **out,
                               zb_error *err);
+/* src/cpu/segment_agg.c: aggregate the segments [offsets[g], offsets[g+1])
+ * of t's rows (offsets checked by the core; zb_table_groupby_segments). */
+zb_status zb__cpu_groupby_segments(const zb_table *t, const zb_column *offsets, int64_t n_aggs,
+                                   const zb_agg *aggs, zb_table **out, zb_error *err);
+/* src/cpu/groupby_csr.c: zb_column_group_order's rows by group and their
+ * ids (ids' range checked here). */
+zb_status zb__cpu_group_order(const zb_column *ids, int64_t n_groups, zb_column **order,
+                              zb_column **sorted_ids, zb_error *err);
 zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *keys,
                             bool dropna, bool sort, zb_column **out, int64_t *n_groups,
                             zb_error *err);

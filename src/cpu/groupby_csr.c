@@ -161,3 +161,53 @@ zb_status zb__group_csr_sorted(const zb_column *ids, int64_t n_groups, bool *sor
   *sorted = true;
   return ZB_OK;
 }
+
+/* ---- the rows by group, and their ids (zb_column_group_order) ------------- */
+
+typedef struct fill_job {
+  const zb__group_csr *csr;
+  int64_t *out;
+} fill_job;
+
+static void fill_bucket(void *ctx, int64_t b, int worker) {
+  (void)worker;
+  fill_job *j = (fill_job *)ctx;
+  const zb__group_csr *c = j->csr;
+  for (int64_t g = c->bucket[b]; g < c->bucket[b + 1]; g++)
+    for (int64_t k = c->offsets[g]; k < c->offsets[g + 1]; k++) j->out[k] = g;
+}
+
+zb_status zb__cpu_group_order(const zb_column *ids, int64_t n_groups, zb_column **order,
+                              zb_column **sorted_ids, zb_error *err) {
+  *order = *sorted_ids = NULL;
+  zb__grouping g;
+  zb__group_csr csr;
+  memset(&csr, 0, sizeof csr);
+  zb_buffer *rows = NULL;
+  zb_status st = zb__grouping_from_ids(ids, n_groups, "group order", &g, err);
+  if (st != ZB_OK) return st;
+  st = zb__group_csr_init(&g, &csr, err);
+  zb__grouping_reset(&g);
+  if (st != ZB_OK) return st;
+  const int64_t kept = csr.offsets[n_groups];
+  /* the counting sort's row array becomes the order column (no copy) */
+  st = zb_buffer_wrap(ZB_CPU, csr.rows, ZB_MAX(ids->length, 1) * 8, zb__release_zb_malloc, NULL,
+                      &rows, err);
+  if (st == ZB_OK) {
+    csr.rows = NULL;
+    st = zb_column_make(ZB_INT64, kept, 0, NULL, rows, NULL, NULL, 0, order, err);
+  }
+  if (st == ZB_OK) st = zb_column_new(ZB_INT64, kept, false, 0, sorted_ids, err);
+  if (st == ZB_OK && csr.n_buckets > 0) {
+    fill_job f = {&csr, (int64_t *)(*sorted_ids)->data->data};
+    st = zb_parallel_for(csr.n_buckets, fill_bucket, &f, err);
+  }
+  zb_buffer_release(rows);
+  zb__group_csr_reset(&csr);
+  if (st != ZB_OK) {
+    zb_column_release(*order);
+    zb_column_release(*sorted_ids);
+    *order = *sorted_ids = NULL;
+  }
+  return st;
+}

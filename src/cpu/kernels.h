@@ -172,6 +172,10 @@ zb_status zb__cpu_fill_scan(const zb_column *col, bool backward, int64_t limit,
 zb_status zb__cpu_cumulative(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
                              zb_cum_op op, bool skipna, zb_type_id result, zb_column **out,
                              zb_error *err);
+/* diff of a whole column in one pass (src/cpu/diff.c; see zb_column_diff);
+ * result is ZB_FLOAT32 or ZB_FLOAT64. */
+zb_status zb__cpu_diff(const zb_column *col, int64_t periods, zb_type_id result,
+                       zb_column **out, zb_error *err);
 /* rank (src/cpu/rank.c; see zb_column_rank), per group when group_ids is
  * not NULL; out is float64. */
 zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t n_groups,

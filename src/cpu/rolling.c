@@ -33,7 +33,8 @@
  * A missing value (null, or NaN) is left out of the window's values; so is
  * +-inf in every statistic but count, as pandas (its window functions see
  * infinities as NaN; count counts them): seq_val maps them to NaN as it
- * reads, no extra pass over the column.
+ * reads, no extra pass over the column, by the rule every window kernel
+ * shares (core/window_values.h).
  *
  * The window of sequence position k: with off = center ? (window-1)/2 : 0,
  * it ends (exclusive) at min(k + 1 + off, L) and starts at
@@ -54,6 +55,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/window_values.h"
 #include "cpu/groupby.h"
 #include "cpu/kernels.h"
 
@@ -85,9 +87,10 @@ static inline int64_t seq_row(const roll_seq *q, int64_t p) {
   return q->rows != NULL ? q->rows[p] : q->base + p;
 }
 
-/* x, or NaN for +-inf unless keep_inf (x - x is 0 only for finite x). */
+/* x as the statistic sees it: the window rule (zb__window_value), except
+ * that count (keep_inf) counts +-inf. */
 static inline double inf_missing(double x, bool keep_inf) {
-  return keep_inf || x - x == 0 ? x : NAN;
+  return keep_inf ? x : zb__window_value(x);
 }
 
 static inline double seq_val(const roll_seq *q, int64_t p) {

@@ -459,6 +459,36 @@ static PyObject *zbpy_compute_cumulative(PyObject *module, PyObject *args) {
   return zbpy_column_result(st, s, &err, out);
 }
 
+/* diff(col, periods, result) -> Column: col[i] - col[i - periods] in one
+ * pass, result "float64" or "float32" (zb_column_diff). */
+static PyObject *zbpy_compute_diff(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co;
+  long long periods;
+  const char *result;
+  if (!PyArg_ParseTuple(args, "OLs:diff", &co, &periods, &result)) return NULL;
+  zb_column *col;
+  if (as_column(st, co, "column", &col) < 0) return NULL;
+  zb_type_id rt;
+  if (strcmp(result, "float64") == 0) {
+    rt = ZB_FLOAT64;
+  } else if (strcmp(result, "float32") == 0) {
+    rt = ZB_FLOAT32;
+  } else {
+    PyErr_Format(st->InvalidValueError, "diff: result must be 'float64' or 'float32', not "
+                 "'%s'", result);
+    return NULL;
+  }
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_diff(col, (int64_t)periods, rt, &out, &err);
+  ZBPY_END_ENGINE
+  return zbpy_column_result(st, s, &err, out);
+}
+
 /* rank(col, method, ascending, na_option, pct, ids, n_groups) -> float64
  * Column: method "average", "min", "max", "first" or "dense"; na_option
  * "keep", "top" or "bottom"; ids None (the whole column) or an int64
@@ -692,6 +722,9 @@ PyMethodDef zbpy_compute_methods[] = {
     {"isnull", zbpy_compute_isnull, METH_O, "isnull(col) -> bool Column"},
     {"notnull", zbpy_compute_notnull, METH_O, "notnull(col) -> bool Column"},
     {"fill_null", zbpy_compute_fill_null, METH_VARARGS, "fill_null(col, value) -> Column"},
+    {"diff", zbpy_compute_diff, METH_VARARGS,
+     "diff(col, periods, result) -> Column: col[i] - col[i - periods] in one pass (result "
+     "'float64' or 'float32'; null without a partner)."},
     {"cumulative", zbpy_compute_cumulative, METH_VARARGS,
      "cumulative(col, op, skipna, ids, n_groups) -> Column: cumsum / cumprod / cummin / "
      "cummax, per group when ids (int64 group ids) is not None"},

@@ -1,7 +1,8 @@
 /*
  * groupby.c -- the module-level functions of zambezi._core for group-by
- * (zambezi/groupby.h): groupby, groupby_ids, group_ids, group_cumcount and group_lag.  They are
- * added to the module by module_exec (zbpy_groupby_methods).
+ * (zambezi/groupby.h): groupby, groupby_ids, groupby_segments, group_ids,
+ * group_order, group_cumcount and group_lag.  They are added to the module by
+ * module_exec (zbpy_groupby_methods).
  *
  * Each converts its arguments once (key indices, aggregation tuples),
  * releases the GIL around the engine call, and maps a failed status to the
@@ -113,6 +114,40 @@ done:
   return result;
 }
 
+/* groupby_segments(table, offsets, aggs) -> Table: one column per
+ * aggregation over the groups of consecutive rows [offsets[g],
+ * offsets[g + 1]) (zb_table_groupby_segments). */
+static PyObject *py_groupby_segments(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *to, *co, *aggs_o;
+  if (!PyArg_ParseTuple(args, "OOO:groupby_segments", &to, &co, &aggs_o)) return NULL;
+  zb_table *t = zbpy_arg_table(st, to, "groupby_segments");
+  if (t == NULL) return NULL;
+  if (!PyObject_TypeCheck(co, st->column_type))
+    return PyErr_Format(PyExc_TypeError, "groupby_segments: expected a zambezi._core.Column "
+                        "of offsets, not %s", Py_TYPE(co)->tp_name);
+  PyObject *fast = NULL, *result = NULL;
+  zb_agg *aggs = NULL;
+  Py_ssize_t n_aggs = 0;
+  if (parse_aggs(st, aggs_o, &fast, &aggs, &n_aggs) < 0) goto done;
+  zb_table *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_table_groupby_segments(t, ((zbpy_column *)co)->col, n_aggs, aggs, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto done;
+  }
+  result = zbpy_table_wrap(st, out);
+done:
+  PyMem_Free(aggs);
+  Py_XDECREF(fast);
+  return result;
+}
+
 /* groupby_ids(table, ids, n_groups, aggs) -> Table: one column per
  * aggregation (no keys) over the groups the ids give (as group_ids or
  * groupby(..., keep_ids=True) made them). */
@@ -216,11 +251,42 @@ static PyObject *py_group_lag(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* group_order(ids, n_groups) -> (order, sorted_ids): the rows by group
+ * (null ids left out) and their ids, from one counting sort
+ * (zb_column_group_order). */
+static PyObject *py_group_order(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co;
+  long long n_groups;
+  if (!PyArg_ParseTuple(args, "OL:group_order", &co, &n_groups)) return NULL;
+  zb_column *col = zbpy_arg_column(st, co, "group_order");
+  if (col == NULL) return NULL;
+  zb_column *order = NULL, *ids = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_group_order(col, n_groups, &order, &ids, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  PyObject *a = zbpy_column_wrap(st, order);
+  PyObject *b = zbpy_column_wrap(st, ids);
+  if (a == NULL || b == NULL) {
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return NULL;
+  }
+  return Py_BuildValue("(NN)", a, b);
+}
+
 PyMethodDef zbpy_groupby_methods[] = {
     {"groupby", py_groupby, METH_VARARGS,
      "groupby(table, keys, dropna, sort, aggs, keep_ids=False) -> Table: one row per group, "
      "the key columns then one column per (op, column, column2, ddof, q, count_na, name) "
      "aggregation; keep_ids: (Table, ids Column, n_groups)."},
+    {"groupby_segments", py_groupby_segments, METH_VARARGS,
+     "groupby_segments(table, offsets, aggs) -> Table: one column per aggregation over "
+     "the groups of consecutive rows [offsets[g], offsets[g + 1])."},
     {"groupby_ids", py_groupby_ids, METH_VARARGS,
      "groupby_ids(table, ids, n_groups, aggs) -> Table: one column per aggregation over "
      "the groups of precomputed ids (groupby(..., keep_ids=True), group_ids)."},
@@ -229,6 +295,9 @@ PyMethodDef zbpy_groupby_methods[] = {
      "where dropped), numbered like groupby's rows."},
     {"group_cumcount", py_group_cumcount, METH_VARARGS,
      "group_cumcount(ids, n_groups, ascending) -> Column: each row's position in its group."},
+    {"group_order", py_group_order, METH_VARARGS,
+     "group_order(ids, n_groups) -> (order, sorted_ids): the rows by group then row (null "
+     "ids left out) and their ids, from one counting sort."},
     {"group_lag", py_group_lag, METH_VARARGS,
      "group_lag(ids, n_groups, periods) -> Column: the row periods before each row in its "
      "group (after it when negative), null where none."},

@@ -742,3 +742,100 @@ ZB_TEST(groupby_fault_injection) {
     data_free(&d);
   }
 }
+
+ZB_TEST(groupby_segments) {
+  /* groups of consecutive rows: hand-computed sums, means, counts, first /
+   * last / min / max rows (nulls and NaN skipped), an empty group, rows
+   * outside every group; bad offsets named; every allocation failing in
+   * turn returns ZB_ENOMEM and leaks nothing (the test runner's counters) */
+  zb_error err = {{0}};
+  const int64_t n = 2 * ZB_MORSEL_ROWS + 77;
+  zb_column *iv = NULL, *fv = NULL, *off = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT32, n, true, 0, &iv, &err), &err);
+  ZB_CHECK_OK(zb_column_new(ZB_FLOAT64, n, false, 0, &fv, &err), &err);
+  int32_t *ip = (int32_t *)iv->data->data;
+  double *fp = (double *)fv->data->data;
+  for (int64_t r = 0; r < n; r++) {
+    ip[r] = (int32_t)(r % 11) - 5;
+    fp[r] = r % 13 == 0 ? NAN : (double)(r % 7);
+    if (r % 5 == 0) zb_bit_set((uint8_t *)iv->validity->data, r, false);
+  }
+  zb_column_recount_nulls(iv);
+  const int64_t bounds[] = {3, 10, 10, ZB_MORSEL_ROWS + 1, n - 2};
+  const int64_t G = 4;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, G + 1, false, 0, &off, &err), &err);
+  memcpy(off->data->data, bounds, sizeof bounds);
+  zb_column *cols[2] = {iv, fv};
+  const char *names[2] = {"i", "f"};
+  zb_table *t = NULL, *res = NULL;
+  ZB_CHECK_OK(zb_table_make(2, cols, names, &t, &err), &err);
+  zb_agg aggs[] = {{.op = ZB_AGG_SUM, .column = 0, .name = "si"},
+                   {.op = ZB_AGG_SUM, .column = 1, .name = "sf"},
+                   {.op = ZB_AGG_MEAN, .column = 0, .name = "mi"},
+                   {.op = ZB_AGG_COUNT, .column = 1, .name = "cf"},
+                   {.op = ZB_AGG_SIZE, .name = "n"},
+                   {.op = ZB_AGG_MIN, .column = 0, .name = "lo"},
+                   {.op = ZB_AGG_LAST, .column = 1, .name = "last"}};
+  ZB_CHECK_OK(zb_table_groupby_segments(t, off, 7, aggs, &res, &err), &err);
+  if (res != NULL) {
+    for (int64_t g = 0; g < G; g++) {
+      int64_t si = 0, ni = 0, cf = 0, lo = INT64_MAX, last = -1;
+      double sf = 0;
+      for (int64_t r = bounds[g]; r < bounds[g + 1]; r++) {
+        if (r % 5 != 0) {
+          si += ip[r];
+          ni++;
+          lo = ip[r] < lo ? ip[r] : lo;
+        }
+        if (fp[r] == fp[r]) {
+          sf += fp[r];
+          cf++;
+          last = r;
+        }
+      }
+      ZB_CHECK_EQ_INT(((int64_t *)res->columns[0]->data->data)[g], si);
+      ZB_CHECK(((double *)res->columns[1]->data->data)[g] == sf);
+      ZB_CHECK_EQ_INT(zb_column_is_valid(res->columns[2], g), ni > 0);
+      if (ni > 0) ZB_CHECK(((double *)res->columns[2]->data->data)[g] == (double)si / ni);
+      ZB_CHECK_EQ_INT(((int64_t *)res->columns[3]->data->data)[g], cf);
+      ZB_CHECK_EQ_INT(((int64_t *)res->columns[4]->data->data)[g], bounds[g + 1] - bounds[g]);
+      ZB_CHECK_EQ_INT(res->columns[5]->type, ZB_INT32);
+      ZB_CHECK_EQ_INT(zb_column_is_valid(res->columns[5], g), ni > 0);
+      if (ni > 0) ZB_CHECK_EQ_INT(((int32_t *)res->columns[5]->data->data)[g], lo);
+      ZB_CHECK_EQ_INT(zb_column_is_valid(res->columns[6], g), last >= 0);
+      if (last >= 0) ZB_CHECK(((double *)res->columns[6]->data->data)[g] == fp[last]);
+    }
+    zb_table_release(res);
+    res = NULL;
+  }
+  /* offsets that decrease or leave the table: named */
+  ((int64_t *)off->data->data)[2] = 2;
+  ZB_CHECK_EQ_INT(zb_table_groupby_segments(t, off, 1, aggs, &res, &err), ZB_EINDEX);
+  ZB_CHECK(res == NULL && strstr(err.message, "offset 2 is 2") != NULL);
+  ((int64_t *)off->data->data)[2] = 10;
+  ((int64_t *)off->data->data)[4] = n + 1;
+  ZB_CHECK_EQ_INT(zb_table_groupby_segments(t, off, 1, aggs, &res, &err), ZB_EINDEX);
+  ((int64_t *)off->data->data)[4] = n - 2;
+  zb_agg med = {.op = ZB_AGG_MEDIAN, .column = 1};
+  ZB_CHECK_EQ_INT(zb_table_groupby_segments(t, off, 1, &med, &res, &err), ZB_ENOTSUP);
+  ZB_CHECK(strstr(err.message, "median of column 'f'") != NULL);
+  bool done = false;
+  for (int64_t k = 1; k < 200 && !done; k++) {
+    zb_alloc_fail_after(k);
+    zb_status st = zb_table_groupby_segments(t, off, 7, aggs, &res, &err);
+    zb_alloc_fail_after(0);
+    if (st == ZB_OK) {
+      done = true;
+      zb_table_release(res);
+      res = NULL;
+    } else {
+      ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+      ZB_CHECK(res == NULL);
+    }
+  }
+  ZB_CHECK(done);
+  zb_table_release(t);
+  zb_column_release(off);
+  zb_column_release(iv);
+  zb_column_release(fv);
+}

@@ -323,6 +323,22 @@ def test_series_diff_pct_change_vs_pandas(dtype, n):
                            f"{dtype} pct_change({periods})", **t)
 
 
+@pytest.mark.parametrize("dtype", ["Int64", "UInt8", "Int16", "float32", "float64"])
+def test_diff_one_pass_exact_across_morsels(dtype):
+    # the engine's one-pass diff: partners a morsel or more away, a column
+    # that starts inside its buffers (a slice), nulls on both sides of a
+    # subtraction, exact values (pandas subtracts in the result type too)
+    rng = np.random.default_rng(zlib.crc32(f"diff1/{dtype}".encode()))
+    n = 2 * MORSEL + 301
+    p = gen(dtype, n + 7, rng, null_p=0.1).rename("x")
+    z = zb.Series(p).iloc[7:]
+    o = diff_oracle(p).iloc[7:]
+    for periods in (1, 63, 64, 65, -1, -64, -70, MORSEL + 5, -(MORSEL - 1), 2 * MORSEL):
+        exp = o.diff(periods)
+        exp = exp.astype(str(exp.dtype).lower())
+        assert_series_like(z.diff(periods), exp, f"{dtype} diff({periods})")
+
+
 def test_diff_errors():
     with pytest.raises(DTypeError, match="diff.*string"):
         zb.Series(["a"]).diff()

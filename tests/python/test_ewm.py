@@ -163,6 +163,48 @@ def test_series_groupby_ewm_many_groups():
     assert_series_like(got, exp, "many groups", **TOL)
 
 
+def test_infinities_are_missing_as_pandas():
+    # pandas' window functions see +-inf as NaN: an ewm statistic decays
+    # over an infinity (ignore_na=False) or skips it (ignore_na=True), as
+    # rolling and expanding leave it out of their windows
+    hand = zb.Series([1.0, np.inf, 2.0, 3.0]).ewm(span=3).sum().to_list()
+    assert hand == [1.0, 0.5, 2.25, 4.125]
+    n = 60
+    rng = rng_for("inf")
+    vals = rng.standard_normal(n) * 10 + 3
+    vals[rng.random(n) < 0.15] = np.inf
+    vals[rng.random(n) < 0.15] = -np.inf
+    vals[rng.random(n) < 0.1] = np.nan
+    vals[:2] = [np.inf, -np.inf]  # a leading run of infinities
+    p = pd.Series(vals, name="x")
+    z = zb.Series(p)
+    for kw in ({"span": 3}, {"com": 1.5, "ignore_na": True}, {"alpha": 0.4, "adjust": False},
+               {"halflife": 2, "min_periods": 3, "ignore_na": True}):
+        for op in OPS:
+            if op == "sum" and not kw.get("adjust", True):
+                continue
+            assert_series_like(call(z.ewm(**kw), op), call(p.ewm(**kw), op),
+                               f"ewm({kw}).{op} with inf", **TOL)
+        other = floats(n, rng, 0.1, name="y")
+        other[rng.random(n) < 0.2] = -np.inf
+        assert_series_like(z.ewm(**kw).cov(zb.Series(other)), p.ewm(**kw).cov(other),
+                           f"cov {kw} with inf", **TOL)
+        assert_series_like(z.ewm(**kw).corr(zb.Series(other)), p.ewm(**kw).corr(other),
+                           f"corr {kw} with inf", **TOL)
+    pf = pd.DataFrame({"k": rng.choice(["a", "b", "c"], n), "x": vals,
+                       "y": np.where(rng.random(n) < 0.2, np.inf, rng.standard_normal(n))})
+    zf = zb.DataFrame(pf)
+    assert_frame_like(zf[["x", "y"]].ewm(com=2).mean(), pf[["x", "y"]].ewm(com=2).mean(),
+                      "frame with inf", **TOL)
+    for op in OPS:
+        assert_series_like(call(zf.groupby("k")["x"].ewm(span=4), op),
+                           call(pf.groupby("k")["x"].ewm(span=4), op),
+                           f"groupby ewm {op} with inf", **TOL)
+    assert_frame_like(zf.groupby("k").ewm(span=4, ignore_na=True).std(),
+                      pf.groupby("k").ewm(span=4, ignore_na=True).std(),
+                      "frame groupby with inf", **TOL)
+
+
 def test_cov_corr_vs_pandas():
     n = 30
     rng = rng_for("cov")

@@ -400,3 +400,118 @@ def test_resample_sorted_times_across_morsels_vs_pandas():
     assert z.resample("7min", on="t")._bins.ids is not None
     for op in ("sum", "count", "first", "last", "max"):
         check(lambda d: getattr(d.resample("7min", on="t")[["v", "i"]], op)(), p, z, op)
+
+
+def typed_frame(n, rng, span_s, unit="us", tz=None):
+    """sorted_frame without NaT, with a value column of every dtype the
+    bins' segmented reduction takes: nullable ints, uints, float32, bools,
+    inf, and times."""
+    p = sorted_frame(n, rng, span_s, unit, nat=False, tz=tz)
+    p.loc[rng.random(n) < 0.05, "v"] = np.inf
+    p["n"] = pd.array(rng.integers(-1000, 1000, n), dtype="Int64")
+    p.loc[rng.random(n) < 0.3, "n"] = pd.NA
+    p["u"] = rng.integers(0, 2**40, n).astype("uint64")
+    p["f32"] = (rng.standard_normal(n) * 3).astype("float32")
+    p["b"] = rng.random(n) < 0.3
+    p["w"] = pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.integers(0, 10**6, n), unit="s")
+    return p
+
+
+SEG_OPS = ["sum", "mean", "min", "max", "count", "first", "last"]
+
+
+@pytest.mark.parametrize("rule,unit", [("h", "us"), ("7s", "s"), ("17min", "ns"), ("D", "ms"),
+                                       ("1500ms", "ms")])
+def test_resample_segments_vs_pandas(rule, unit):
+    # times in order without NaT: each bin is a run of rows, reduced in
+    # place (groupby_segments over the bins' offsets, no id per row)
+    rng = rng_for("segments", rule, unit)
+    p = typed_frame(400, rng, {"7s": 20, "1500ms": 5}.get(rule, 40000), unit)
+    z = zb.DataFrame(p)
+    r = z.resample(rule, on="t")
+    assert r._bins.offsets is not None and r._bins._ids is None
+    for closed in (None, "right"):
+        for label in (None, "right"):
+            for op in SEG_OPS:
+                # (a float32 sum is float64 in zambezi's group-by, float32 in
+                # pandas'; a nullable int's min ... with empty bins float64, Int64)
+                pick = op in ("min", "max", "first", "last")
+                cols = ["v", "i", "u", "b"] + (["f32"] if op != "sum" else []) + \
+                    (["w"] if pick or op == "count" else ["n"])
+                check(lambda d: getattr(d.resample(rule, on="t", closed=closed, label=label)
+                                        [cols], op)(), p, z, f"{rule} {closed} {label} {op}")
+            check(lambda d: d.resample(rule, on="t", closed=closed, label=label).size(), p, z,
+                  f"{rule} size", series=True)
+    pi, zi = p.set_index("t"), zb.DataFrame(p.set_index("t"))
+    for op in SEG_OPS:
+        check(lambda d: getattr(d.resample(rule)["v"], op)(), pi, zi, f"series {op}",
+              series=True)
+    # ops without a segmented kernel make the bins' ids when asked
+    check(lambda d: d.resample(rule, on="t")[["v", "i"]].median(), p, z, f"{rule} median")
+    check(lambda d: d.resample(rule, on="t")["v"].ohlc(), p, z, f"{rule} ohlc")
+
+
+def test_resample_segments_large_bins_and_morsels():
+    # bins of many rows (a task per bin range, cut at bin starts) and few
+    # rows across the engine's morsels of 65536
+    rng = rng_for("segments morsels")
+    n = 200_000
+    t = pd.Timestamp("2024-01-01") + pd.to_timedelta(np.cumsum(rng.integers(0, 3, n)), unit="s")
+    v = rng.standard_normal(n) * 1e6
+    v[rng.random(n) < 0.1] = np.nan
+    p = pd.DataFrame({"v": v, "i": rng.integers(-9, 9, n)}, index=t)
+    z = zb.DataFrame(p)
+    for rule in ("5s", "h", "D", "30D"):
+        assert z.resample(rule)._bins.offsets is not None
+        for op in SEG_OPS:
+            check(lambda d: getattr(d.resample(rule), op)(), p, z, f"{rule} {op}")
+
+
+def test_groupby_segments_engine_vs_groupby_ids():
+    """The engine's segmented reduction equals its group-by by ids over the
+    same groups (types exactly, floats within rounding), and refuses bad
+    offsets and the aggregations it lacks by name."""
+    from zambezi import _convert, _core
+
+    rng = rng_for("segments engine")
+    n, G = 50_000, 700
+    v = rng.standard_normal(n)
+    v[rng.random(n) < 0.1] = np.nan
+    p = pd.DataFrame({"f": v, "i": pd.array(rng.integers(-5, 5, n), dtype="Int64"),
+                      "u": rng.integers(0, 9, n).astype("uint16"), "b": rng.random(n) < 0.5,
+                      "f32": v.astype("float32"),
+                      "t": pd.to_datetime(rng.integers(0, 10**6, n), unit="s")})
+    p.loc[rng.random(n) < 0.1, "i"] = pd.NA
+    t = zb.DataFrame(p)._table
+    off = np.sort(rng.integers(0, n, G + 1))
+    off[0], off[-1] = 3, n - 5   # rows before and after every group
+    off[5] = off[6]              # an empty group
+    ids = np.full(n, -1, dtype=np.int64)
+    ids[off[0]:off[-1]] = np.repeat(np.arange(G), np.diff(off))
+    ocol = _core.column_from_buffer(off.astype(np.int64))
+    icol = _core.column_from_buffer(ids, mask=ids < 0)
+    for op in SEG_OPS + ["size"]:
+        for ci, name in enumerate(t.names):
+            if op in ("sum", "mean") and name == "t":
+                continue
+            spec = [(op, ci, -1, 1, 0.5, False, "x")]
+            a = _core.groupby_segments(t, ocol, spec).column(0)
+            b = _core.groupby_ids(t, icol, G, spec).column(0)
+            assert a.dtype == b.dtype, (op, name)
+            pa, pb = _convert.column_to_pandas(a), _convert.column_to_pandas(b)
+            assert pa.isna().equals(pb.isna()), (op, name)
+            if pa.dtype.kind == "f":
+                np.testing.assert_allclose(pa.to_numpy(na_value=np.nan),
+                                           pb.to_numpy(na_value=np.nan), rtol=1e-13,
+                                           atol=1e-13, err_msg=f"{op} {name}")
+            else:
+                assert pa.equals(pb), (op, name)
+    spec = [("sum", 0, -1, 1, 0.5, False, "x")]
+    for bad in ([0, 5, 3, n], [0, n + 1], [-1, 4]):
+        with pytest.raises(IndexError, match="must not decrease"):
+            _core.groupby_segments(t, _core.column_from_buffer(np.array(bad, np.int64)), spec)
+    with pytest.raises(NotImplementedError, match="median of column 'f'"):
+        _core.groupby_segments(t, ocol, [("median", 0, -1, 1, 0.5, False, "x")])
+    s = zb.DataFrame({"s": ["a"] * n})._table
+    with pytest.raises(NotImplementedError, match="first of column 's'"):
+        _core.groupby_segments(s, ocol, [("first", 0, -1, 1, 0.5, False, "x")])

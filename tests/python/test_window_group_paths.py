@@ -154,6 +154,29 @@ def test_engine_window_ids_in_any_order():
         np.testing.assert_allclose(b, a[order], rtol=1e-12, equal_nan=True, err_msg=op)
 
 
+@pytest.mark.parametrize("n", [0, 7, 3 * MORSEL + 11])
+def test_engine_group_order_vs_numpy(n, threads):
+    """group_order: the rows by group then row (null ids left out) and the
+    ids in that order, as numpy's stable argsort and a gather give them;
+    an id out of range is named."""
+    rng = np.random.default_rng(n + 1)
+    for ng in (1, 300, 70000):
+        ids = rng.integers(0, ng, n)
+        miss = rng.random(n) < 0.1
+        col = _core.column_from_buffer(ids.astype(np.int64), mask=miss)
+        order, sorted_ids = _core.group_order(col, ng)
+        keep = np.flatnonzero(~miss)
+        want = keep[np.argsort(ids[keep], kind="stable")]
+        np.testing.assert_array_equal(np.asarray(order.values()), want, err_msg=str(ng))
+        np.testing.assert_array_equal(np.asarray(sorted_ids.values()), ids[want])
+        assert order.null_count == 0 and sorted_ids.null_count == 0
+    if n:
+        bad = ids.astype(np.int64)
+        bad[n // 2] = ng
+        with pytest.raises(IndexError, match=f"at row {n // 2}"):
+            _core.group_order(_core.column_from_buffer(bad), ng)
+
+
 RANK_SHAPES = ["interleaved", "one", "singletons", "small", "random"]
 
 
@@ -217,3 +240,98 @@ def test_group_rank_large_group_and_small_ones():
         np.testing.assert_allclose(got.to_numpy(dtype=float, na_value=np.nan),
                                    exp.to_numpy(dtype=float, na_value=np.nan),
                                    rtol=1e-15, equal_nan=True, err_msg=str(kw))
+
+
+@pytest.mark.parametrize("dropna", [True, False])
+def test_group_windows_as_index_false(dropna):
+    """pandas' rolling per group with as_index=False gives a frame: the keys
+    as its first columns, then the values, indexed by the original labels;
+    its expanding and ewm keep the (key, label) index whatever as_index."""
+    from pandas_compare import assert_frame_like
+
+    rng = np.random.default_rng(17)
+    n = 120
+    k = rng.choice(np.array(["x", "y", None, "w"], dtype=object), n)
+    j = rng.integers(0, 3, n)
+    v = rng.standard_normal(n)
+    v[rng.random(n) < 0.2] = np.nan
+    w = rng.standard_normal(n)
+    for index in (pd.RangeIndex(n), pd.Index([f"r{i}" for i in range(n)], name="lab")):
+        p = pd.DataFrame({"k": pd.array(k, dtype="str"), "j": j, "v": v, "w": w}, index=index)
+        z = zb.DataFrame(p)
+        for keys in ("k", ["k", "j"]):
+            gp = p.groupby(keys, as_index=False, dropna=dropna)
+            gz = z.groupby(keys, as_index=False, dropna=dropna)
+            what = f"{keys} dropna={dropna} {type(index).__name__}"
+            for op in ("sum", "mean", "count", "std", "median"):
+                exp = getattr(gp["v"].rolling(3, min_periods=1), op)()
+                assert isinstance(exp, pd.DataFrame)
+                got = getattr(gz["v"].rolling(3, min_periods=1), op)()
+                assert_frame_like(got, exp, f"{what} ['v'].rolling.{op}", **TOL)
+            assert_frame_like(gz[["w", "v"]].rolling(2).max(), gp[["w", "v"]].rolling(2).max(),
+                              f"{what} [['w', 'v']].rolling.max", **TOL)
+            assert_frame_like(gz.rolling(4, min_periods=2).mean(),
+                              gp.rolling(4, min_periods=2).mean(), f"{what} rolling.mean",
+                              **TOL)
+            assert_series_like(gz["v"].expanding().sum(), gp["v"].expanding().sum(),
+                               f"{what} expanding", **TOL)
+            assert_series_like(gz["v"].ewm(span=3).mean(), gp["v"].ewm(span=3).mean(),
+                               f"{what} ewm", **TOL)
+            assert_frame_like(gz[["v", "w"]].ewm(com=1).std(), gp[["v", "w"]].ewm(com=1).std(),
+                              f"{what} frame ewm", **TOL)
+
+
+def assert_same_levels(got, exp, what):
+    """got (a zambezi MultiIndex) has pandas' MultiIndex exp's levels and
+    codes, not only its values: a missing group key is a level value."""
+    def labels(level):  # dtypes as zambezi shows them: int64 for Int64 with no NA ...
+        return [None if pd.isna(x) else x for x in level]
+
+    got = got.to_pandas()
+    assert got.nlevels == exp.nlevels, what
+    for i in range(exp.nlevels):
+        assert labels(got.levels[i]) == labels(exp.levels[i]), f"{what}: level {i}"
+        np.testing.assert_array_equal(got.codes[i], exp.codes[i], err_msg=f"{what}: codes {i}")
+
+
+@pytest.mark.parametrize("kind", ["str", "int", "float", "time"])
+def test_group_windows_missing_key_is_a_level(kind):
+    rng = np.random.default_rng(zlib.crc32(f"nullkey/{kind}".encode()))
+    n = 90
+    raw = rng.integers(0, 4, n)
+    miss = rng.random(n) < 0.2
+    if kind == "str":
+        k = pd.array(np.where(miss, None, np.array(["d", "b", "a", "c"])[raw]), dtype="str")
+    elif kind == "int":
+        k = pd.array(np.where(miss, None, raw * 3 - 2), dtype="Int64")
+    elif kind == "float":
+        k = np.where(miss, np.nan, raw * 0.5 - 1)
+    else:
+        k = pd.Series(pd.Timestamp("2024-03-01") + pd.to_timedelta(raw, unit="h"))
+        k[miss] = pd.NaT
+    v = rng.standard_normal(n)
+    v[rng.random(n) < 0.2] = np.nan
+    p = pd.DataFrame({"k": k, "j": rng.integers(0, 3, n), "v": v},
+                     index=pd.Index(rng.permutation(n) + 50))
+    z = zb.DataFrame(p)
+    for dropna in (False, True):
+        for sort in (True, False):
+            for keys in ("k", ["j", "k"]):
+                gp = p.groupby(keys, dropna=dropna, sort=sort)
+                gz = z.groupby(keys, dropna=dropna, sort=sort)
+                what = f"{kind} {keys} dropna={dropna} sort={sort}"
+                for name, f in (("rolling", lambda g: g["v"].rolling(3, min_periods=1).sum()),
+                                ("expanding", lambda g: g["v"].expanding().mean()),
+                                ("ewm", lambda g: g["v"].ewm(span=3).mean()),
+                                ("frame ewm", lambda g: g[["v"]].ewm(com=1).mean())):
+                    exp, got = f(gp), f(gz)
+                    if name.startswith("frame"):
+                        from pandas_compare import assert_frame_like
+                        assert_frame_like(got, exp, f"{what} {name}", **TOL)
+                    else:
+                        assert_series_like(got, exp, f"{what} {name}", **TOL)
+                    if not dropna or keys == "k":
+                        assert_same_levels(got.index, exp.index, f"{what} {name}")
+                if keys != "k" and not dropna:  # an aggregation's MultiIndex of keys alike
+                    assert_same_levels(gz["v"].sum().index, gp["v"].sum().index,
+                                       f"{what} sum")
