@@ -297,7 +297,10 @@ void zb__direct_ids(const zb__direct_keys *dk, int64_t row, int64_t m, int64_t *
   if (dk->n_keys == 1 && c0->null_count == 0 && zb__physical(c0->type) == ZB_INT32) {
     /* one 32-bit key without nulls (the common case): no conversion */
     const int32_t *v32 = (const int32_t *)c0->data->data + c0->offset + row;
-    for (int64_t i = 0; i < m; i++) out[i] = dk->map[(int64_t)v32[i] - dk->slot_lo];
+    if (dk->identity) /* no lookup: widened (vectorized) */
+      for (int64_t i = 0; i < m; i++) out[i] = v32[i];
+    else
+      for (int64_t i = 0; i < m; i++) out[i] = dk->map[(int64_t)v32[i] - dk->slot_lo];
     return;
   }
   int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
@@ -514,10 +517,13 @@ static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool 
     st = nomem(err, "groups", G);
     goto done;
   }
+  bool identity = lo == 0;
   for (int64_t i = 0; i < G; i++) {
     dk->map[slots[i]] = i;
     g->first[i] = (int64_t)sk[i];
+    identity &= slots[i] == i || slots[i] == dk->range; /* the null slot aside */
   }
+  dk->identity = identity && G >= dk->range;
   g->n_groups = G;
   g->n_rows = n;
   g->direct = *dk;
@@ -660,9 +666,11 @@ done:
   return st;
 }
 
-/* One small-range key (see group_direct). */
+/* One small-range key (see group_direct); known: NULL, or the range
+ * [known[0], known[1]] c's values lie in. */
 static zb_status group_direct_one(const zb_column *c, bool dropna, bool sort, bool lazy,
-                                  zb__grouping *g, bool *used, zb_error *err) {
+                                  const int64_t *known, zb__grouping *g, bool *used,
+                                  zb_error *err) {
   zb__direct_keys dk;
   memset(&dk, 0, sizeof dk);
   dk.keys = (const zb_column **)zb_calloc(1, sizeof(zb_column *));
@@ -678,7 +686,7 @@ static zb_status group_direct_one(const zb_column *c, bool dropna, bool sort, bo
   dk.stride[0] = 1;
   dk.keys[0] = zb_column_retain((zb_column *)c);
   dk.n_keys = 1;
-  zb_status st = group_direct(&dk, c->length, dropna, sort, lazy, NULL, g, used, err);
+  zb_status st = group_direct(&dk, c->length, dropna, sort, lazy, known, g, used, err);
   zb__direct_keys_reset(&dk); /* empty when g took it */
   return st;
 }
@@ -1033,6 +1041,7 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
    * order when sorting) when few enough distinct strings, else the ids of
    * a partitioned grouping of the strings (first appearance: the groups
    * are then sorted by the strings themselves, orig). */
+  int64_t hi0 = -2; /* key 0's string codes or ids: in [0, hi0 + 1) */
   for (int64_t c = 0; c < n_keys && st == ZB_OK; c++) {
     if (keys[c]->type != ZB_STRING) continue;
     zb_column *codes = NULL;
@@ -1077,6 +1086,7 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
     if (codes != NULL) {
       zb_column_release(keys[c]);
       keys[c] = codes;
+      if (c == 0) hi0 = ng - 1;
     }
   }
   if (st != ZB_OK) goto done;
@@ -1088,7 +1098,9 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
   bool all_direct = true;
   for (int64_t c = 0; c < n_keys; c++) all_direct &= direct_type(keys[c]->type);
   if (n_keys == 1 && all_direct) {
-    st = group_direct_one(keys[0], dropna, sort, lazy, g, &used, err);
+    /* string codes: their range is known, no pass to find it */
+    const int64_t known[2] = {0, hi0};
+    st = group_direct_one(keys[0], dropna, sort, lazy, hi0 >= -1 ? known : NULL, g, &used, err);
     if (st != ZB_OK) goto done;
   } else if (all_direct) {
     st = group_direct_multi((const zb_column *const *)keys, n_keys, dropna, sort, lazy, g, &used,
