@@ -274,3 +274,27 @@ def test_isin_missing_values_as_pandas(make, values):
     p = make()
     got = zb.Series(p).isin(values).to_pandas().tolist()
     assert got == p.isin(values).tolist()
+
+
+@pytest.mark.parametrize("kind", ["short", "wide", "middle", "unicode"])
+def test_string_codes_wide_then_packed(kind):
+    # a worker's codes table moves from whole 40-byte keys to packed ones
+    # past 4096 distinct strings (src/cpu/strcodes.c SW_MAX_WIDE), keeping
+    # the ids it gave; with one thread and with several
+    rng = np.random.default_rng(31 + len(kind))
+    n = 150_000
+    pdf = pd.DataFrame({"k": _keys(n, 9000, rng, kind, null_frac=0.05),
+                        "v": rng.integers(0, 5, n)})
+    z = zb.from_pandas(pdf)
+    old = zb.get_num_threads()
+    try:
+        for t in (1, 3):
+            zb.set_num_threads(t)
+            what = f"{kind} threads={t}"
+            for sort in (True, False):
+                assert_series_like(z.groupby("k", sort=sort)["v"].sum(),
+                                   pdf.groupby("k", sort=sort)["v"].sum(), what)
+            assert_series_like(z["k"].value_counts(), pdf["k"].value_counts(), what)
+            assert_series_like(z["k"].astype("category"), pdf["k"].astype("category"), what)
+    finally:
+        zb.set_num_threads(old)
