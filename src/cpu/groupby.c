@@ -297,7 +297,10 @@ void zb__direct_ids(const zb__direct_keys *dk, int64_t row, int64_t m, int64_t *
   if (dk->n_keys == 1 && c0->null_count == 0 && zb__physical(c0->type) == ZB_INT32) {
     /* one 32-bit key without nulls (the common case): no conversion */
     const int32_t *v32 = (const int32_t *)c0->data->data + c0->offset + row;
-    for (int64_t i = 0; i < m; i++) out[i] = dk->map[(int64_t)v32[i] - dk->slot_lo];
+    if (dk->identity) /* no lookup: widened (vectorized) */
+      for (int64_t i = 0; i < m; i++) out[i] = v32[i];
+    else
+      for (int64_t i = 0; i < m; i++) out[i] = dk->map[(int64_t)v32[i] - dk->slot_lo];
     return;
   }
   int64_t val[ZB_BLOCK], scratch[ZB_BLOCK];
@@ -439,12 +442,14 @@ static bool direct_type(zb_type_id t) {
 
 /* Group by the direct values of dk (its keys, lo, stride and null_value set;
  * this fills slot_lo, range and map) when they span a range direct_fits
- * accepts (known: the range when the caller knows it, else found); *used
+ * accepts (known: the range when the caller knows it, else found; kfirst:
+ * NULL, or when one key without nulls takes every value of the known
+ * range, each value's first row, so no pass finds them); *used
  * false (g untouched) otherwise.  On success g owns dk's contents, and
  * g->gid is left NULL (ids computed by block) when lazy, else filled. */
 static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool sort, bool lazy,
-                              const int64_t *known, zb__grouping *g, bool *used,
-                              zb_error *err) {
+                              const int64_t *known, const int64_t *kfirst, zb__grouping *g,
+                              bool *used, zb_error *err) {
   *used = false;
   int64_t nm = zb__morsels(n);
   int nw = zb_get_num_threads();
@@ -494,7 +499,10 @@ static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool 
     goto done;
   }
   for (int64_t i = 0; i < ns * nw; i++) j.wfirst[i] = INT64_MAX;
-  st = zb_parallel_for(nm, direct_first, &j, err);
+  if (kfirst != NULL) /* worker 0's slots: the value's first rows, no null slot */
+    memcpy(j.wfirst, kfirst, (size_t)dk->range * sizeof(int64_t));
+  else
+    st = zb_parallel_for(nm, direct_first, &j, err);
   if (st != ZB_OK) goto done;
   int64_t G = 0;
   for (int64_t s = 0; s < ns; s++) {
@@ -514,10 +522,13 @@ static zb_status group_direct(zb__direct_keys *dk, int64_t n, bool dropna, bool 
     st = nomem(err, "groups", G);
     goto done;
   }
+  bool identity = lo == 0;
   for (int64_t i = 0; i < G; i++) {
     dk->map[slots[i]] = i;
     g->first[i] = (int64_t)sk[i];
+    identity &= slots[i] == i || slots[i] == dk->range; /* the null slot aside */
   }
+  dk->identity = identity && G >= dk->range;
   g->n_groups = G;
   g->n_rows = n;
   g->direct = *dk;
@@ -632,7 +643,7 @@ static zb_status group_direct_multi(const zb_column *const *keys, int64_t n_keys
     /* every slot lies in [0, product): no pass to find the range */
     bool used1 = false;
     const int64_t known[2] = {0, (int64_t)product - 1};
-    st = group_direct(&dk, n, dropna, sort, lazy, known, g, &used1, err);
+    st = group_direct(&dk, n, dropna, sort, lazy, known, NULL, g, &used1, err);
     if (st == ZB_OK && !used1)
       st = zb_error_set(err, ZB_EINVAL, "group-by: composite key out of range (internal)");
     goto done;
@@ -660,8 +671,10 @@ done:
   return st;
 }
 
-/* One small-range key (see group_direct). */
+/* One small-range key (see group_direct); known: NULL, or the range
+ * [known[0], known[1]] c's values lie in; kfirst: see group_direct. */
 static zb_status group_direct_one(const zb_column *c, bool dropna, bool sort, bool lazy,
+                                  const int64_t *known, const int64_t *kfirst,
                                   zb__grouping *g, bool *used, zb_error *err) {
   zb__direct_keys dk;
   memset(&dk, 0, sizeof dk);
@@ -678,7 +691,7 @@ static zb_status group_direct_one(const zb_column *c, bool dropna, bool sort, bo
   dk.stride[0] = 1;
   dk.keys[0] = zb_column_retain((zb_column *)c);
   dk.n_keys = 1;
-  zb_status st = group_direct(&dk, c->length, dropna, sort, lazy, NULL, g, used, err);
+  zb_status st = group_direct(&dk, c->length, dropna, sort, lazy, known, kfirst, g, used, err);
   zb__direct_keys_reset(&dk); /* empty when g took it */
   return st;
 }
@@ -1014,6 +1027,7 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
   zb_column **keys = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
   if (keys == NULL) return nomem(err, "keys", n_keys);
   zb_column **orig = NULL; /* the keys to sort the groups by, when not keys */
+  int64_t *first0 = NULL;  /* key 0's string codes: each one's first row */
   zb_status st = ZB_OK;
   for (int64_t c = 0; c < n_keys && st == ZB_OK; c++)
     st = nan_as_null(keys_in[c], &keys[c], err);
@@ -1033,12 +1047,13 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
    * order when sorting) when few enough distinct strings, else the ids of
    * a partitioned grouping of the strings (first appearance: the groups
    * are then sorted by the strings themselves, orig). */
+  int64_t hi0 = -2; /* key 0's string codes or ids: in [0, hi0 + 1) */
   for (int64_t c = 0; c < n_keys && st == ZB_OK; c++) {
     if (keys[c]->type != ZB_STRING) continue;
     zb_column *codes = NULL;
     int64_t ng = 0;
-    st = zb__string_codes_column(keys[c], sort, ZB_STRING_CODES_MAX_GROUPS, &codes, NULL, &ng,
-                                 err);
+    st = zb__string_codes_column(keys[c], sort, ZB_STRING_CODES_MAX_GROUPS, &codes,
+                                 c == 0 ? &first0 : NULL, &ng, err);
     if (st == ZB_OK && codes == NULL && n_keys == 1 && keys[c]->null_count == 0) {
       /* one string key without nulls: the partitioned grouping's ids and
        * first rows are the groups (first appearance), not keys to group
@@ -1077,6 +1092,7 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
     if (codes != NULL) {
       zb_column_release(keys[c]);
       keys[c] = codes;
+      if (c == 0) hi0 = ng - 1;
     }
   }
   if (st != ZB_OK) goto done;
@@ -1088,7 +1104,11 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
   bool all_direct = true;
   for (int64_t c = 0; c < n_keys; c++) all_direct &= direct_type(keys[c]->type);
   if (n_keys == 1 && all_direct) {
-    st = group_direct_one(keys[0], dropna, sort, lazy, g, &used, err);
+    /* string codes: their range is known, no pass to find it */
+    const int64_t known[2] = {0, hi0};
+    bool kf = first0 != NULL && keys[0]->null_count == 0 && keys[0]->type == ZB_INT32;
+    st = group_direct_one(keys[0], dropna, sort, lazy, hi0 >= -1 ? known : NULL,
+                          kf ? first0 : NULL, g, &used, err);
     if (st != ZB_OK) goto done;
   } else if (all_direct) {
     st = group_direct_multi((const zb_column *const *)keys, n_keys, dropna, sort, lazy, g, &used,
@@ -1106,6 +1126,7 @@ zb_status zb__group_rows(const zb_column *const *keys_in, int64_t n_keys, bool d
     if (st != ZB_OK) zb__grouping_reset(g);
   }
 done:
+  zb_free(first0);
   for (int64_t c = 0; c < n_keys; c++) zb_column_release(keys[c]);
   zb_free(keys);
   if (orig != NULL)

@@ -24,6 +24,8 @@ typedef struct zb__direct_keys {
   bool drop_null_rows;
   int64_t slot_lo, range;
   int64_t *map; /* range + 1 entries: slot -> group id, -1 for none */
+  bool identity; /* slot_lo is 0 and map[s] == s below range: a row's
+                    group is its value (string codes in group order) */
 } zb__direct_keys;
 
 /* Group ids of rows [row, row + m), m <= ZB_BLOCK, into out. */

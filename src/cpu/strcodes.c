@@ -17,7 +17,9 @@
  * and a second parallel pass maps local ids to those codes (skipped when
  * every worker's local ids already are the codes: one worker, or workers
  * that met the strings in the same order).  A worker's table stays sparse
- * (load 1/8) while small, so few distinct strings cost one probe a row.
+ * (load 1/16) while small, so few distinct strings cost one probe a row,
+ * and holds keys of up to 40 bytes whole (sw_key below), so a row's
+ * string is loaded, hashed and compared without a branch on its length.
  *
  * Many distinct strings make private tables a poor fit (every worker would
  * hold most keys and the merge would redo the work), so a worker whose
@@ -211,11 +213,264 @@ static inline int64_t sc_find_insert(sc_table *t, uint64_t w0, uint64_t w1, uint
   return id;
 }
 
+/* ---- the workers' tables: keys of up to 40 bytes held whole ----------------
+ * A worker's table of the codes pass keeps each distinct string's first
+ * SW_BYTES bytes (zero past its end) and its length as one 48-byte key, so
+ * a row of up to SW_BYTES bytes -- the usual key -- is loaded, hashed and
+ * compared as a few words (16-byte vectors where SSE4.1 is there) with no
+ * branch on its length: keys of 8 to 40 bytes mixed at random cost the
+ * same few instructions, where loops over each string's bytes would
+ * mispredict their trip counts.  Longer strings hash all their bytes and
+ * compare the rest against a copy in the table's arena.  Only
+ * these tables use this key: the merge into the global table re-keys each
+ * distinct string once. */
+
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#define SW_SSE 1
+#else
+#define SW_SSE 0
+#endif
+
+#define SW_WORDS 5
+#define SW_BYTES (8 * SW_WORDS)
+/* A long string's bytes past the key are hashed from byte SW_REST on (the
+ * last two words' bytes too). */
+#define SW_REST (SW_BYTES - 16)
+
+/* w[0, SW_WORDS): the first SW_BYTES bytes, zero past the end; w[SW_WORDS]:
+ * the length. */
+typedef struct sw_key {
+  uint64_t w[SW_WORDS + 1];
+} sw_key;
+
+/* One distinct string: 64 bytes, one cache line. */
+typedef struct sw_entry {
+  sw_key k;
+  int64_t row;  /* its first row */
+  int64_t tail; /* len > SW_BYTES: arena offset of a copy of the string */
+} sw_entry;
+
+typedef struct sw_table {
+  int32_t *slots; /* cap entries, -1: empty */
+  int64_t cap;
+  sw_entry *ent;
+  int64_t n, ent_cap;
+  char *arena;
+  int64_t arena_len, arena_cap;
+  bool failed; /* out of memory */
+} sw_table;
+
+/* mask[k]: the low k bytes of a word */
+static const uint64_t sw_mask[9] = {0,
+                                    UINT64_C(0xff),
+                                    UINT64_C(0xffff),
+                                    UINT64_C(0xffffff),
+                                    UINT64_C(0xffffffff),
+                                    UINT64_C(0xffffffffff),
+                                    UINT64_C(0xffffffffffff),
+                                    UINT64_C(0xffffffffffffff),
+                                    ~UINT64_C(0)};
+
+/* The key of string p[0, len) of a chars buffer ending at end. */
+static inline void sw_make(const char *p, int64_t len, const char *end, sw_key *k) {
+#if SW_SSE
+  if (__builtin_expect(end - p >= 48, 1)) { /* 48 bytes loaded, masked by the length */
+    __m128i l = _mm_set1_epi8((char)(len < 48 ? len : 48));
+    __m128i a = _mm_loadu_si128((const __m128i *)p);
+    __m128i b = _mm_loadu_si128((const __m128i *)(p + 16));
+    __m128i c = _mm_loadu_si128((const __m128i *)(p + 32));
+    a = _mm_and_si128(a, _mm_cmpgt_epi8(l, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                                        12, 13, 14, 15)));
+    b = _mm_and_si128(b, _mm_cmpgt_epi8(l, _mm_setr_epi8(16, 17, 18, 19, 20, 21, 22, 23, 24,
+                                                        25, 26, 27, 28, 29, 30, 31)));
+    c = _mm_and_si128(c, _mm_cmpgt_epi8(l, _mm_setr_epi8(32, 33, 34, 35, 36, 37, 38, 39, 40,
+                                                        41, 42, 43, 44, 45, 46, 47)));
+    c = _mm_insert_epi64(c, (long long)len, 1);
+    _mm_storeu_si128((__m128i *)k->w, a);
+    _mm_storeu_si128((__m128i *)(k->w + 2), b);
+    _mm_storeu_si128((__m128i *)(k->w + 4), c);
+    return;
+  }
+#endif
+  if (__builtin_expect(end - p >= SW_BYTES, 1)) {
+    for (int i = 0; i < SW_WORDS; i++) {
+      int64_t rem = len - 8 * i;
+      rem = rem < 0 ? 0 : rem > 8 ? 8 : rem;
+      uint64_t x;
+      memcpy(&x, p + 8 * i, 8);
+      k->w[i] = x & sw_mask[rem];
+    }
+  } else {
+    char buf[SW_BYTES] = {0};
+    memcpy(buf, p, (size_t)ZB_MIN(len, (int64_t)SW_BYTES));
+    memcpy(k->w, buf, SW_BYTES);
+  }
+  k->w[SW_WORDS] = (uint64_t)len;
+}
+
+static inline bool sw_key_equal(const sw_key *a, const sw_key *b) {
+#if SW_SSE
+  __m128i d = _mm_xor_si128(_mm_loadu_si128((const __m128i *)a->w),
+                            _mm_loadu_si128((const __m128i *)b->w));
+  d = _mm_or_si128(d, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a->w + 2)),
+                                    _mm_loadu_si128((const __m128i *)(b->w + 2))));
+  d = _mm_or_si128(d, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a->w + 4)),
+                                    _mm_loadu_si128((const __m128i *)(b->w + 4))));
+  return _mm_testz_si128(d, d);
+#else
+  uint64_t d = 0;
+  for (int i = 0; i <= SW_WORDS; i++) d |= a->w[i] ^ b->w[i];
+  return d == 0;
+#endif
+}
+
+static inline uint64_t sw_mum(uint64_t a, uint64_t b) {
+  __extension__ unsigned __int128 m = (unsigned __int128)a * b;
+  return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+/* The hash of key k of string s, and past SW_BYTES of all its bytes (s
+ * is read only then). */
+static inline uint64_t sw_hash(const sw_key *k, const char *s) {
+  const uint64_t *w = k->w;
+  int64_t len = (int64_t)w[SW_WORDS];
+  uint64_t a = sw_mum(w[0] ^ UINT64_C(0xa0761d6478bd642f), w[1] ^ UINT64_C(0xe7037ed1a0b428db));
+  uint64_t b = sw_mum(w[2] ^ UINT64_C(0x8ebc6af09c88c6e3), w[3] ^ UINT64_C(0x589965cc75374cc3));
+  uint64_t c = sw_mum(w[4] ^ UINT64_C(0x1d8e4e27c47d124f), w[5] ^ UINT64_C(0x9e3779b97f4a7c15));
+  uint64_t h = sw_mum(a ^ c ^ UINT64_C(0xc2b2ae3d27d4eb4f), b ^ UINT64_C(0x165667b19e3779f9));
+  if (__builtin_expect(len > SW_BYTES, 0))
+    h ^= zb__skey_long_hash(s + SW_REST, len - SW_REST, w[SW_WORDS - 2], w[SW_WORDS - 1]);
+  return zb__test_narrow_hash(h);
+}
+
+static void sw_reset(sw_table *t) {
+  zb_free(t->slots);
+  zb_free(t->ent);
+  zb_free(t->arena);
+  memset(t, 0, sizeof *t);
+}
+
+/* Entries a worker's table of cap slots takes before it grows: few keys
+ * keep it at load 1/16 (a row's probe, a mispredicted branch when it does
+ * not end at its first slot, ends there for 97% of 400 keys, against 93%
+ * at 1/8, measured faster), up to SW_SPARSE_SLOTS slots (128 KiB); then
+ * 1/2, as the memory of many keys asks. */
+#define SW_SPARSE_SLOTS ((int64_t)1 << 15)
+
+static inline int64_t sw_limit(int64_t cap) {
+  return cap < SW_SPARSE_SLOTS ? cap / 16 : cap / 2;
+}
+
+static bool sw_init(sw_table *t, int64_t expected) {
+  memset(t, 0, sizeof *t);
+  int64_t cap = 64;
+  while (sw_limit(cap) < expected) cap *= 2;
+  t->cap = cap;
+  t->ent_cap = ZB_MAX(expected, (int64_t)16);
+  t->slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
+  t->ent = (sw_entry *)zb_malloc((size_t)t->ent_cap * sizeof(sw_entry));
+  if (t->slots == NULL || t->ent == NULL) {
+    sw_reset(t);
+    return false;
+  }
+  memset(t->slots, 0xff, (size_t)cap * sizeof(int32_t));
+  return true;
+}
+
+static inline uint64_t sw_slot(uint64_t h, uint64_t mask) { return (h >> 20) & mask; }
+
+/* Double the slots; the hashes are recomputed from the entries (growth
+ * happens a few times per worker, not per row). */
+static bool sw_grow(sw_table *t) {
+  int64_t cap = t->cap * 2;
+  int32_t *slots = (int32_t *)zb_malloc((size_t)cap * sizeof(int32_t));
+  if (slots == NULL) return false;
+  memset(slots, 0xff, (size_t)cap * sizeof(int32_t));
+  uint64_t mask = (uint64_t)cap - 1;
+  for (int64_t i = 0; i < t->n; i++) {
+    const sw_entry *x = &t->ent[i];
+    uint64_t at = sw_slot(sw_hash(&x->k, t->arena + x->tail), mask);
+    while (slots[at] >= 0) at = (at + 1) & mask;
+    slots[at] = (int32_t)i;
+  }
+  zb_free(t->slots);
+  t->slots = slots;
+  t->cap = cap;
+  return true;
+}
+
+/* Append a copy of long string p[0, len); its offset, or -1 when out of
+ * memory. */
+static int64_t sw_add_tail(sw_table *t, const char *p, int64_t len) {
+  int64_t need = (len + 7) & ~(int64_t)7;
+  if (t->arena_len + need > t->arena_cap) {
+    int64_t cap = ZB_MAX(t->arena_cap * 2, (int64_t)4096);
+    while (cap < t->arena_len + need) cap *= 2;
+    char *a = (char *)zb_malloc((size_t)cap);
+    if (a == NULL) return -1;
+    if (t->arena_len > 0) memcpy(a, t->arena, (size_t)t->arena_len);
+    zb_free(t->arena);
+    t->arena = a;
+    t->arena_cap = cap;
+  }
+  int64_t at = t->arena_len;
+  memcpy(t->arena + at, p, (size_t)len);
+  t->arena_len += need;
+  return at;
+}
+
+/* The id of the entry of string p (key k, hash h), inserted with first row
+ * `row` when absent; -1 when out of memory. */
+static inline int64_t sw_find_insert(sw_table *t, const sw_key *k, uint64_t h, const char *p,
+                                     int64_t row) {
+  int64_t len = (int64_t)k->w[SW_WORDS];
+  uint64_t mask = (uint64_t)t->cap - 1, at = sw_slot(h, mask);
+  for (;;) {
+    int32_t e = t->slots[at];
+    if (e < 0) break;
+    const sw_entry *x = &t->ent[e];
+    if (sw_key_equal(&x->k, k) &&
+        (len <= SW_BYTES ||
+         zb__skey_bytes_equal(p + SW_REST, t->arena + x->tail + SW_REST, len - SW_REST)))
+      return e;
+    at = (at + 1) & mask;
+  }
+  if (t->n == t->ent_cap) {
+    int64_t ec = t->ent_cap * 2;
+    sw_entry *ent = (sw_entry *)zb_malloc((size_t)ec * sizeof(sw_entry));
+    if (ent == NULL) return -1;
+    memcpy(ent, t->ent, (size_t)t->n * sizeof(sw_entry));
+    zb_free(t->ent);
+    t->ent = ent;
+    t->ent_cap = ec;
+  }
+  if (t->n >= sw_limit(t->cap)) {
+    if (!sw_grow(t)) return -1;
+    mask = (uint64_t)t->cap - 1;
+    at = sw_slot(h, mask);
+    while (t->slots[at] >= 0) at = (at + 1) & mask;
+  }
+  int64_t tail = 0;
+  if (len > SW_BYTES) {
+    tail = sw_add_tail(t, p, len);
+    if (tail < 0) return -1;
+  }
+  int64_t id = t->n++;
+  sw_entry *x = &t->ent[id];
+  x->k = *k;
+  x->row = row;
+  x->tail = tail;
+  t->slots[at] = (int32_t)id;
+  return id;
+}
+
 typedef struct sc_job {
   const zb_column *c;
   int64_t n;
   int64_t max_groups;
-  sc_table *tab;     /* per worker */
+  sw_table *tab;     /* per worker: its table while it holds wide keys */
+  sc_table *ptab;    /* per worker: its table once it holds packed keys */
   int32_t *code;     /* per row: local id, then the code; -1: null */
   int32_t *mworker;  /* per morsel */
   int overflow;      /* atomic: a table passed max_groups (or no memory) */
@@ -223,17 +478,40 @@ typedef struct sc_job {
   const int64_t *foff;
 } sc_job;
 
+/* A worker's table leaves the wide keys past this many distinct strings:
+ * with many keys a row's cost is its cache misses, and the 32-byte
+ * entries of the packed keys (sc_table) miss less than the 64-byte ones
+ * (measured at 10^5 keys). */
+#define SW_MAX_WIDE 4096
+
+/* Move worker table t's strings, in id order (so the ids stay), into the
+ * packed-key table nt; false when out of memory. */
+static bool sw_to_packed(sw_table *t, sc_table *nt, const zb_column *c) {
+  if (!sc_init(nt, 2 * t->n)) return false;
+  const int64_t *off = (const int64_t *)c->data->data + c->offset;
+  const char *chars = c->chars != NULL ? (const char *)c->chars->data : "";
+  const char *end = chars + (c->chars != NULL ? c->chars->size : 0);
+  for (int64_t i = 0; i < t->n; i++) {
+    int64_t row = t->ent[i].row, len = off[row + 1] - off[row];
+    const char *p = chars + off[row];
+    uint64_t w0, w1, h;
+    zb__skey(p, len, end, &w0, &w1, &h);
+    if (sc_find_insert(nt, w0, w1, h, p, len, row) != i) return false;
+  }
+  bool failed = t->failed;
+  sw_reset(t);
+  t->failed = failed;
+  return true;
+}
+
 static void sc_morsel(void *ctx, int64_t task, int worker) {
   sc_job *j = (sc_job *)ctx;
   j->mworker[task] = worker;
   if (__atomic_load_n(&j->overflow, __ATOMIC_RELAXED)) return;
   const zb_column *c = j->c;
-  sc_table *t = &j->tab[worker];
-  if (t->slots == NULL && !sc_init(t, 64)) {
-    t->failed = true;
-    __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
-    return;
-  }
+  sw_table *t = &j->tab[worker];
+  sc_table *nt = &j->ptab[worker];
+  if (t->slots == NULL && nt->slots == NULL && !sw_init(t, 64)) goto fail;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
   const int64_t *off = (const int64_t *)c->data->data + c->offset;
   const char *chars = c->chars != NULL ? (const char *)c->chars->data : "";
@@ -242,29 +520,47 @@ static void sc_morsel(void *ctx, int64_t task, int worker) {
   for (int64_t base = s; base < e; base += 64) {
     int m = (int)ZB_MIN((int64_t)64, e - base);
     uint64_t valid = zb__valid_word(c, base, m);
-    for (int b = 0; b < m; b++) {
-      int64_t r = base + b;
-      if (!((valid >> b) & 1)) {
-        code[r] = -1;
-        continue;
+    if (t->slots != NULL && t->n > SW_MAX_WIDE && !sw_to_packed(t, nt, c)) goto fail;
+    if (t->slots != NULL) {
+      for (int b = 0; b < m; b++) {
+        int64_t r = base + b;
+        if (!((valid >> b) & 1)) {
+          code[r] = -1;
+          continue;
+        }
+        const char *p = chars + off[r];
+        int64_t len = off[r + 1] - off[r];
+        sw_key k;
+        sw_make(p, len, end, &k);
+        int64_t id = sw_find_insert(t, &k, sw_hash(&k, p), p, r);
+        if (id < 0) goto fail;
+        code[r] = (int32_t)id;
       }
-      const char *p = chars + off[r];
-      int64_t len = off[r + 1] - off[r];
-      uint64_t w0, w1, h;
-      zb__skey(p, len, end, &w0, &w1, &h);
-      int64_t id = sc_find_insert(t, w0, w1, h, p, len, r);
-      if (id < 0) {
-        t->failed = true;
-        __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
-        return;
+    } else {
+      for (int b = 0; b < m; b++) {
+        int64_t r = base + b;
+        if (!((valid >> b) & 1)) {
+          code[r] = -1;
+          continue;
+        }
+        const char *p = chars + off[r];
+        int64_t len = off[r + 1] - off[r];
+        uint64_t w0, w1, h;
+        zb__skey(p, len, end, &w0, &w1, &h);
+        int64_t id = sc_find_insert(nt, w0, w1, h, p, len, r);
+        if (id < 0) goto fail;
+        code[r] = (int32_t)id;
       }
-      code[r] = (int32_t)id;
     }
-    if (t->n > j->max_groups) {
+    if (t->n + nt->n > j->max_groups) {
       __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
       return;
     }
   }
+  return;
+fail: /* out of memory */
+  t->failed = true;
+  __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
 }
 
 static void sc_remap(void *ctx, int64_t task, int worker) {
@@ -299,10 +595,11 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
   int64_t *fmap = NULL, *foff = NULL, *gfirst = NULL, *idx = NULL;
   uint64_t *order = NULL, *tmp = NULL;
   zb_status st = ZB_OK;
-  j.tab = (sc_table *)zb_calloc((size_t)nw, sizeof(sc_table));
+  j.tab = (sw_table *)zb_calloc((size_t)nw, sizeof(sw_table));
+  j.ptab = (sc_table *)zb_calloc((size_t)nw, sizeof(sc_table));
   j.code = code;
   j.mworker = (int32_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int32_t));
-  if (j.tab == NULL || j.mworker == NULL) goto nomem;
+  if (j.tab == NULL || j.ptab == NULL || j.mworker == NULL) goto nomem;
   if (n > 0) {
     st = zb_parallel_for(nm, sc_morsel, &j, err);
     if (st != ZB_OK) goto done;
@@ -317,18 +614,24 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
   int64_t total = 0;
   for (int w = 0; w < nw; w++) {
     foff[w] = total;
-    total += j.tab[w].n;
+    total += j.tab[w].n + j.ptab[w].n;
   }
   foff[nw] = total;
   fmap = (int64_t *)zb_malloc((size_t)ZB_MAX(total, 1) * sizeof(int64_t));
-  if (fmap == NULL || !sc_init(&gt, j.tab[0].n)) goto nomem;
+  if (fmap == NULL || !sc_init(&gt, j.tab[0].n + j.ptab[0].n)) goto nomem;
+  const int64_t *coff = (const int64_t *)c->data->data + c->offset;
+  const char *cchars = c->chars != NULL ? (const char *)c->chars->data : "";
+  const char *cend = cchars + (c->chars != NULL ? c->chars->size : 0);
   for (int w = 0; w < nw; w++) {
-    const sc_table *t = &j.tab[w];
-    for (int64_t i = 0; i < t->n; i++) {
-      const sc_entry *x = &t->ent[i];
-      int64_t len, row = t->rows[i];
-      const char *p = zb__str(c, row, &len);
-      int64_t g = sc_find_insert(&gt, x->w0, x->w1, x->h, p, len, row);
+    const sw_table *t = &j.tab[w];
+    const sc_table *nt = &j.ptab[w];
+    for (int64_t i = 0; i < t->n + nt->n; i++) {
+      int64_t row = t->n > 0 ? t->ent[i].row : nt->rows[i];
+      int64_t len = coff[row + 1] - coff[row];
+      const char *p = cchars + coff[row];
+      uint64_t w0, w1, h;
+      zb__skey(p, len, cend, &w0, &w1, &h);
+      int64_t g = sc_find_insert(&gt, w0, w1, h, p, len, row);
       if (g < 0) goto nomem;
       if (row < gt.rows[g]) gt.rows[g] = row;
       fmap[foff[w] + i] = g;
@@ -338,7 +641,10 @@ zb_status zb__string_codes(const zb_column *c, bool sorted, int64_t max_groups, 
       goto done;
     }
   }
-  for (int w = 0; w < nw; w++) sc_reset(&j.tab[w]);
+  for (int w = 0; w < nw; w++) {
+    sw_reset(&j.tab[w]);
+    sc_reset(&j.ptab[w]);
+  }
   int64_t G = gt.n;
   /* rank[g]: the code of global group g */
   gfirst = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
@@ -391,8 +697,11 @@ nomem:
                     (long long)n);
 done:
   if (j.tab != NULL)
-    for (int w = 0; w < nw; w++) sc_reset(&j.tab[w]);
+    for (int w = 0; w < nw; w++) sw_reset(&j.tab[w]);
+  if (j.ptab != NULL)
+    for (int w = 0; w < nw; w++) sc_reset(&j.ptab[w]);
   zb_free(j.tab);
+  zb_free(j.ptab);
   zb_free(j.mworker);
   sc_reset(&gt);
   zb_free(fmap);

@@ -46,7 +46,7 @@ def test_hook_arguments_checked():
 
 
 @pytest.mark.parametrize("card", [3, 300, N])
-@pytest.mark.parametrize("kind", ["short", "long", "middle", "onebyte"])
+@pytest.mark.parametrize("kind", ["short", "long", "middle", "onebyte", "wide"])
 @pytest.mark.parametrize("setting", SETTINGS, ids=IDS)
 def test_groupby_one_key(setting, kind, card):
     rng = np.random.default_rng(card + len(kind))
@@ -100,7 +100,7 @@ def test_groupby_two_keys_and_mixed(setting):
 
 
 @pytest.mark.parametrize("card", [3, 300, N])
-@pytest.mark.parametrize("kind", ["short", "long", "middle", "onebyte"])
+@pytest.mark.parametrize("kind", ["short", "long", "middle", "onebyte", "wide"])
 @pytest.mark.parametrize("setting", SETTINGS, ids=IDS)
 def test_distinct_operations(setting, kind, card):
     rng = np.random.default_rng(card * 3 + len(kind))

@@ -8,7 +8,8 @@ allows, ZB_STRING_CODES_MAX_GROUPS = 2^18) fall back to hashing the rows,
 so one test runs above that bound.  The data covers empty strings next to
 nulls, strings longer than 16 bytes that share their first 16 (or 64)
 bytes, strings over 32 bytes that differ only between their first and
-last 16 bytes, runs of one byte of 17 to 46 bytes, and strings of one
+last 16 bytes, runs of one byte of 17 to 46 bytes, strings of 38 to 48
+bytes around the 40 the codes' worker tables hold whole, and strings of one
 length that differ in one byte (the packed keys and the hash must not
 confuse them).
 """
@@ -50,6 +51,13 @@ def _pool(kind, k, rng):
         s = np.char.add(np.char.add("m" * 16, mid), "z" * 16).astype(object)
         s[: min(k, 30)] = ["a" * (17 + x) for x in range(min(k, 30))]  # 17..46 bytes
         return s
+    if kind == "wide":  # 38 to 48 bytes around the 40 the codes' tables hold
+        # whole: one 40-byte prefix, then a byte or two that differ, or none
+        # (a string of 40 and one of 41 that ends in a NUL byte)
+        base = "w" * 20 + "é" * 10  # 40 bytes, non-ASCII in its second half
+        out = [base, base + "\x00", base[:38], base[:39], base[:-2] + "e"]
+        out += [base + chr(ord("A") + x % 26) * (1 + x // 26) for x in range(max(k - 5, 0))]
+        return np.array(out[:k], dtype=object)
     raise AssertionError(kind)
 
 
@@ -62,7 +70,7 @@ def _keys(n, k, rng, kind="short", null_frac=0.1):
 
 
 CARDS = [1, 3, 1000, N]
-KINDS = ["short", "long", "onebyte", "unicode", "middle"]
+KINDS = ["short", "long", "onebyte", "unicode", "middle", "wide"]
 
 
 @pytest.mark.parametrize("card", CARDS)
@@ -140,7 +148,7 @@ def test_groupby_many_distinct_falls_back():
 
 
 @pytest.mark.parametrize("card", CARDS)
-@pytest.mark.parametrize("kind", ["short", "long", "onebyte"])
+@pytest.mark.parametrize("kind", ["short", "long", "onebyte", "wide"])
 def test_distinct_operations(card, kind):
     rng = np.random.default_rng(card + 100 * len(kind))
     ps = _keys(N, card, rng, kind).rename("k")
@@ -266,3 +274,27 @@ def test_isin_missing_values_as_pandas(make, values):
     p = make()
     got = zb.Series(p).isin(values).to_pandas().tolist()
     assert got == p.isin(values).tolist()
+
+
+@pytest.mark.parametrize("kind", ["short", "wide", "middle", "unicode"])
+def test_string_codes_wide_then_packed(kind):
+    # a worker's codes table moves from whole 40-byte keys to packed ones
+    # past 4096 distinct strings (src/cpu/strcodes.c SW_MAX_WIDE), keeping
+    # the ids it gave; with one thread and with several
+    rng = np.random.default_rng(31 + len(kind))
+    n = 150_000
+    pdf = pd.DataFrame({"k": _keys(n, 9000, rng, kind, null_frac=0.05),
+                        "v": rng.integers(0, 5, n)})
+    z = zb.from_pandas(pdf)
+    old = zb.get_num_threads()
+    try:
+        for t in (1, 3):
+            zb.set_num_threads(t)
+            what = f"{kind} threads={t}"
+            for sort in (True, False):
+                assert_series_like(z.groupby("k", sort=sort)["v"].sum(),
+                                   pdf.groupby("k", sort=sort)["v"].sum(), what)
+            assert_series_like(z["k"].value_counts(), pdf["k"].value_counts(), what)
+            assert_series_like(z["k"].astype("category"), pdf["k"].astype("category"), what)
+    finally:
+        zb.set_num_threads(old)
