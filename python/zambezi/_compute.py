@@ -74,7 +74,7 @@ import numpy as np
 
 from zambezi import _align, _base, _convert, _core, _dtypes, _indexing
 from zambezi._dtypes import is_scalar as _is_scalar, py_scalar
-from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
 
 
 def _engine_error(e, context):
@@ -155,10 +155,35 @@ def pandas_comparison_nulls(result, op, *operands):
     return _core.fill_null(result, op == "ne")
 
 
+def _has_label_name(other):
+    """Whether other is an Index (zambezi's or pandas') or a pandas Series:
+    the operands whose name decides the result's name, as in pandas."""
+    if isinstance(other, _align._ix.Index):
+        return True
+    mod = type(other).__module__ or ""
+    return mod.startswith("pandas") and type(other).__name__.endswith(("Index", "Series"))
+
+
+def _same_name(a, b):
+    """pandas' rule for keeping a name: equal names, or both NaN/None-like
+    the same object."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
 def _binop(self, other, op, sym, reflected):
     name = self._name
     index = self._index
     sides = None
+    if op in ("and", "or", "xor") and not hasattr(other, "dtype") and not _is_scalar(other):
+        raise DTypeError(   # pandas' TypeError (GH#52264)
+            "Logical ops (and, or, xor) between Pandas objects and dtype-less "
+            "sequences (e.g. list, tuple) are no longer supported. Wrap the object "
+            "in a Series, Index, or np.array before operating instead.")
     try:
         if _is_scalar(other):
             value = py_scalar(other)
@@ -186,6 +211,8 @@ def _binop(self, other, op, sym, reflected):
                     mine, ocol = (rcol, lcol) if reflected else (lcol, rcol)
                     sides = (left._col, lpos)
             else:
+                if _has_label_name(other) and not _same_name(other.name, name):
+                    name = None   # pandas: an Index's name counts as a Series' does
                 ocol = _convert.column_of_length(
                     other, len(self), f"{_desc(self)} {sym} {type(other).__name__}")
             if ocol.length != mine.length:
@@ -507,6 +534,10 @@ def _make_flex(name, op, sym, reflected, call, result):
     cmp = op in _COMPARISONS
 
     def method(self, other, level=None, fill_value=None, axis=0):
+        if axis not in (0, None, "index"):
+            from zambezi._missing import _axis_number
+
+            _axis_number(self, axis)   # pandas' ValueError for an axis a Series lacks
         if level is not None:
             raise UnsupportedError(f"{name}: level is not supported")
         return _flex(self, other, op, sym, reflected, fill_value)

@@ -171,8 +171,35 @@ def _groupby_nuisance_guard(name):
     return guard
 
 
+_LISTLIKE_OK = frozenset([list, np.ndarray, str, bytes, int, float, bool, complex, type(None)])
+
+
+def _listlike_operand_guard(proxy, args, kwargs):
+    # pandas 3.1 deprecates operators and flex methods (s + (1, 2), s.add(
+    # range(3))) with a list-like that is not a list, an array or a pandas
+    # object (a tuple, range, deque...), and warns (Pandas4Warning): such
+    # calls go to pandas, which gives the warning with the answer.
+    other = args[0] if args else kwargs.get("other")
+    t = type(other)
+    if t in _LISTLIKE_OK or _is_proxy(other) or isinstance(other, (np.generic, dict)):
+        return None
+    if hasattr(other, "__iter__") and not hasattr(other, "__array__") \
+            and not _is_pandas_type(t) and not hasattr(other, "dtype"):
+        return f"an operand of type {t.__name__}: pandas warns (deprecated)"
+    return None
+
+
+_BINARY_NAMES = [f"__{n}__" for n in (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+    "eq", "ne", "lt", "le", "gt", "ge")]
+_BINARY_NAMES += [f"__r{n[2:]}" for n in _BINARY_NAMES[:10]]
+_BINARY_NAMES += ["add", "sub", "mul", "truediv", "div", "floordiv", "mod", "pow", "radd",
+                  "rsub", "rmul", "rtruediv", "rdiv", "rfloordiv", "rmod", "rpow", "eq", "ne",
+                  "lt", "le", "gt", "ge", "subtract", "multiply", "divide"]
+
 _GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
            "astype": _astype_guard}
+_GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
 _GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
 
 # Calls that change the object they are called on.
