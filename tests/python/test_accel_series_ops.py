@@ -118,3 +118,40 @@ def test_flex_method_axis_checked_as_pandas():
             p.eq(p, axis=axis)
         with pytest.raises(ValueError, match=f"No axis named {axis!r}"):
             z.eq(z, axis=axis)
+
+
+MONKEYPATCH = r'''
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.core.reshape import reshape as reshape_lib
+
+class Mock(reshape_lib._Unstacker):
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("mocked unstacker")
+
+df = pd.DataFrame(np.arange(4.0).reshape(4, 1), index=[np.arange(4), np.arange(4) % 2])
+mp = pytest.MonkeyPatch()
+mp.setattr(reshape_lib, "_Unstacker", Mock)
+mp.setattr(pd, "concat", lambda *a, **k: "mocked concat")
+mp.setattr(pd, "not_in_pandas", 1, raising=False)
+try:
+    df.unstack()
+    print("pandas did not see the mock")
+except RuntimeError as e:
+    print(e)
+print(pd.concat([df]), pd.not_in_pandas)
+mp.undo()
+print(df.unstack().to_string())
+print(pd.concat([df, df]).shape, hasattr(pd, "not_in_pandas"))
+print(pd.DataFrame({"a": [1, 2]}).stack().to_string())
+'''
+
+
+def test_monkeypatch_of_pandas_modules_reaches_pandas(tmp_path):
+    # pandas' own code reads what a test patches into a pandas module (the
+    # unpatched unstacker of frame/test_stack_unstack.py allocated 2**32
+    # cells), and undoing the patch brings pandas' own values back
+    out = _same_as_pandas(tmp_path, MONKEYPATCH)
+    assert "mocked unstacker" in out and "mocked concat 1" in out
+    assert "(8, 1) False" in out
