@@ -197,9 +197,75 @@ _BINARY_NAMES += ["add", "sub", "mul", "truediv", "div", "floordiv", "mod", "pow
                   "rsub", "rmul", "rtruediv", "rdiv", "rfloordiv", "rmod", "rpow", "eq", "ne",
                   "lt", "le", "gt", "ge", "subtract", "multiply", "divide"]
 
+def _holds_int_zero(x):
+    """Whether x, a divisor, holds an integer (or bool) zero: True, False,
+    or None when it cannot tell.  Vectorized: one comparison per column."""
+    if isinstance(x, (bool, np.bool_)):
+        return not x
+    if isinstance(x, (int, np.integer)):
+        return x == 0
+    if x is None or isinstance(x, (float, np.floating, str, bytes)):
+        return False
+    if _is_proxy(x):
+        if x._zb_kind == "intermediate":
+            return None
+        side = x._zb_slow
+        if side is None:
+            side = x._zb_fast
+            if x._zb_kind == "frame":
+                cols = [c for c, d in side._zb_dtypes.items()
+                        if str(d).startswith(("int", "uint", "bool"))]
+                return any(_holds_int_zero(np.asarray(side[c])) for c in cols)
+        x = side
+    try:
+        if isinstance(x, _real.pd.DataFrame):
+            x = x.select_dtypes(include=["integer", "bool"])
+        arr = np.asarray(x)
+    except Exception:
+        return None
+    if arr.dtype.kind not in "iub":
+        return None if arr.dtype.kind == "O" else False
+    return bool((arr == 0).any()) if arr.dtype.kind != "b" else not arr.all()
+
+
+_DIVISIONS = frozenset(["__floordiv__", "__mod__", "__divmod__", "floordiv", "mod", "divmod"])
+_RDIVISIONS = frozenset(["__rfloordiv__", "__rmod__", "__rdivmod__", "rfloordiv", "rmod",
+                         "rdivmod"])
+
+
+def _division_guard(name):
+    """zambezi gives null for an integer // or % by zero (docs/api.md);
+    pandas gives inf / -inf / NaN in float64 (and its flex methods with a
+    Series give numpy's 0): such a division goes to pandas."""
+    reflected = name in _RDIVISIONS
+
+    def guard(proxy, args, kwargs):
+        reason = _listlike_operand_guard(proxy, args, kwargs)
+        if reason is not None:
+            return reason
+        divisor = proxy if reflected else (args[0] if args else kwargs.get("other"))
+        if _holds_int_zero(divisor) is not False:
+            return "integer division by zero: pandas gives inf/NaN, zambezi null"
+        return None
+    return guard
+
+
+_DIVISION_UFUNCS = frozenset(["floor_divide", "remainder", "fmod", "divmod"])
+
+
+def _ufunc_guard(proxy, args, kwargs):
+    # np.floor_divide(s, 0), np.remainder, np.divmod: as the operators
+    ufunc = args[0] if args else None
+    if getattr(ufunc, "__name__", None) in _DIVISION_UFUNCS and len(args) >= 4:
+        if _holds_int_zero(args[3]) is not False:
+            return "integer division by zero: pandas gives inf/NaN, zambezi null"
+    return None
+
+
 _GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
-           "astype": _astype_guard}
+           "astype": _astype_guard, "__array_ufunc__": _ufunc_guard}
 _GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
+_GUARDS.update((n, _division_guard(n)) for n in _DIVISIONS | _RDIVISIONS)
 _GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
 
 # Calls that change the object they are called on.
