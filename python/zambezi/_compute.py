@@ -175,6 +175,16 @@ def _same_name(a, b):
         return False
 
 
+def _is_nat(x):
+    if isinstance(x, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(x))
+    return type(x).__name__ == "NaTType"
+
+
+def _nat_kind(x):
+    return "timedelta" if isinstance(x, np.timedelta64) else "datetime"
+
+
 def _binop(self, other, op, sym, reflected):
     name = self._name
     index = self._index
@@ -186,6 +196,11 @@ def _binop(self, other, op, sym, reflected):
             "in a Series, Index, or np.array before operating instead.")
     try:
         if _is_scalar(other):
+            if op not in _COMPARISONS and _is_nat(other) and \
+                    self._col.dtype.startswith(("int", "uint", "float", "bool")):
+                # as the same datetime or timedelta that is not NaT: pandas
+                # raises (+ -) or gives timedeltas (* /), never numbers
+                raise DTypeError(f"a {_nat_kind(other)} NaT next to a {self._col.dtype} column")
             value = py_scalar(other)
             if op == "add" and isinstance(value, str) and self._col.dtype == "string":
                 col = _core.str_cat(self._col, value, None, reflected)  # pandas: concatenation

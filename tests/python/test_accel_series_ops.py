@@ -192,3 +192,44 @@ def test_integer_division_by_zero_as_pandas(tmp_path):
     out = _same_as_pandas(tmp_path, DIVISION)
     assert "s//0 {0: -inf, 1: -inf, 2: nan, 3: inf" in out
     assert "s//2 {0: -1, 1: -1, 2: 0, 3: 0, 4: 1, 5: 2} int64" in out
+
+
+NAT = r'''
+import numpy as np
+import pandas as pd
+s = pd.Series([1, 2, 3], name="n")
+f = pd.Series([1.5, np.nan, 3.0])
+for other in (np.timedelta64("NaT", "ns"), np.timedelta64("NaT", "D"),
+              np.datetime64("NaT", "ns"), pd.NaT):
+    for what, call in (("+", lambda a: a + other), ("r-", lambda a: other - a),
+                       ("*", lambda a: a * other), ("==", lambda a: a == other),
+                       ("!=", lambda a: a != other)):
+        for x in (s, f):
+            try:
+                print(repr(other), what, x.dtype, call(x).tolist())
+            except TypeError as e:
+                print(repr(other), what, x.dtype, "TypeError")
+'''
+
+
+def test_numbers_and_nat_as_pandas(tmp_path):
+    # zambezi took a NaT next to a number column for a missing number (an
+    # all-missing result); pandas raises, or gives timedeltas
+    out = _same_as_pandas(tmp_path, NAT)
+    assert "np.datetime64('NaT','ns') + int64 TypeError" in out
+    assert "NaT == int64 [False, False, False]" in out
+
+
+def test_zambezi_refuses_nat_next_to_numbers():
+    p = pd.Series([1, 2, 3])
+    z = zb.Series(p)
+    for other in (np.timedelta64("NaT", "ns"), np.datetime64("NaT", "ns"), pd.NaT):
+        with pytest.raises(TypeError):
+            p + other
+        with pytest.raises(TypeError, match="NaT next to a int64 column"):
+            z + other
+        with pytest.raises(TypeError, match="NaT next to a int64 column"):
+            other - z
+        pd.testing.assert_series_equal((z == other).to_pandas(), p == other)
+        pd.testing.assert_series_equal((z != other).to_pandas(), p != other)
+
