@@ -233,3 +233,64 @@ def test_zambezi_refuses_nat_next_to_numbers():
         pd.testing.assert_series_equal((z == other).to_pandas(), p == other)
         pd.testing.assert_series_equal((z != other).to_pandas(), p != other)
 
+
+CATEGORICAL_DTYPE = r'''
+import numpy as np
+import pandas as pd
+import pandas._testing as tm
+dt = pd.CategoricalDtype(pd.Index([1, 2, 3], dtype="Int64"))
+print(type(dt.categories), isinstance(dt, pd.CategoricalDtype), dt == pd.CategoricalDtype([1, 2, 3]))
+srs = pd.Series([1, 2, 3], dtype=dt)
+srs.loc[3] = np.nan
+print(srs)
+tm.assert_series_equal(srs, pd.Series([1, 2, 3, np.nan], dtype=pd.CategoricalDtype(pd.Index([1, 2, 3], dtype="Int64"))))
+c = pd.CategoricalDtype(categories=pd.Index(["b", "a"]), ordered=True)
+s = pd.Series(["a", "b", "a"]).astype(c)
+print(s.sort_values().tolist(), s.cat.categories.tolist(), type(c).__name__, isinstance(s.dtype, pd.CategoricalDtype))
+print(pd.CategoricalDtype.is_dtype(c), isinstance(c, pd.api.types.CategoricalDtype))
+'''
+
+
+def test_categorical_dtype_gets_pandas_objects(tmp_path):
+    # pd.CategoricalDtype(pd.Index(...)) kept the proxy Index as its
+    # categories, which pandas' own checks then refused
+    # (indexing/test_loc.py::test_loc_set_nan_in_categorical_series)
+    out = _same_as_pandas(tmp_path, CATEGORICAL_DTYPE)
+    assert "Categories (3, Int64): [1, 2, 3]" in out
+
+
+INDEX_LABELS = r'''
+import numpy as np
+import pandas as pd
+df = pd.DataFrame({"a": ["x", np.nan, "y", "x"], "b": ["p", "q", np.nan, "q"],
+                   "f": [1.5, np.nan, 2.5, 1.5], "v": [1, 2, 3, 4]})
+mi = df.set_index(["a", "b"])
+print(repr(mi.index[1]), repr(mi.index[2]), repr(mi.index.levels[0]), mi.index.codes)
+print(repr(mi.index.names), mi.index.nlevels, mi.index.is_unique)
+for key in ("a", "f"):
+    s = df.set_index(key)
+    print(repr(s.index[1]), repr(s.index[-3]), s.index.hasnans, s.index.dtype)
+'''
+
+
+def test_index_labels_and_levels_as_pandas(tmp_path):
+    # zambezi's index gives None for a missing label and keeps it in a
+    # MultiIndex's levels; pandas gives NaN and leaves it out (the labels
+    # read by frame/test_stack_unstack.py::test_unstack_nan_index_repeats)
+    out = _same_as_pandas(tmp_path, INDEX_LABELS)
+    assert "(nan, 'q')" in out and "None" not in out
+
+
+DIR = r'''
+import pandas as pd
+df = pd.DataFrame({"a": [1, 2], "foo bar": [1.0, 2.0], "when": pd.to_datetime(["2024-01-01", None])})
+for obj in (df, df["a"], df["when"], df["a"].astype(str), df.set_index("foo bar").index):
+    names = set(dir(obj))
+    print(type(obj).__name__, [n for n in ("a", "foo bar", "when", "str", "dt", "cat") if n in names])
+'''
+
+
+def test_dir_as_pandas(tmp_path):
+    # tab completion: column names in, the accessors the dtype lacks out
+    out = _same_as_pandas(tmp_path, DIR)
+    assert "DataFrame ['a', 'when']" in out

@@ -437,6 +437,15 @@ class _Proxy(metaclass=_ProxyMeta):
         _changed(root)
 
     def __dir__(self):
+        # pandas' own dir of the object: its column names and labels for
+        # tab completion, without the accessors its dtype lacks (.str,
+        # .dt).  It takes the pandas side (converted once and kept): dir is
+        # for interactive use.
+        if self._zb_kind != "intermediate":
+            try:
+                return dir(self._zb_get_slow())
+            except Exception:
+                pass
         return sorted(dir(type(self)._zb_slow_type))
 
     def __copy__(self):
@@ -1195,7 +1204,12 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     reason = None
     # The common case, a small pandas-held object, decides here with one
     # length test (_prefer_fast) and goes straight to pandas.
-    if not pandas_mutation and name not in SLOW_ONLY and _prefer_fast(proxy) \
+    # The attributes and single labels of an index that pandas holds too
+    # are pandas' own: NaN for a missing string or float label (zambezi
+    # gives None), MultiIndex levels without the missing value.
+    index_label = proxy._zb_kind == "index" and proxy._zb_slow is not None and (
+        is_attr or name == "__getitem__" and args and isinstance(args[0], (int, np.integer)))
+    if not pandas_mutation and not index_label and name not in SLOW_ONLY and _prefer_fast(proxy) \
             and not settings.disabled:
         label = _label(type(proxy), name)
         reason = KNOWN_DIFFERENT.get(label)
