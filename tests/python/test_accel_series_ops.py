@@ -294,3 +294,30 @@ def test_dir_as_pandas(tmp_path):
     # tab completion: column names in, the accessors the dtype lacks out
     out = _same_as_pandas(tmp_path, DIR)
     assert "DataFrame ['a', 'when']" in out
+
+
+LOGICAL_UFUNCS = r'''
+from datetime import date, datetime, time, timedelta
+import numpy as np
+import pandas as pd
+left = pd.Series([True, False])
+right = pd.Series(pd.to_datetime(["2016-01-01", "2016-01-02"]))
+ints = pd.Series([0, 3])
+for func in (np.logical_and, np.logical_or, np.logical_xor):
+    for a, b in ((left, right), (right, left), (left, pd.Timestamp("2016-01-01")),
+                 (left, np.timedelta64(1, "D")), (left, date(2016, 1, 1)), (left, time(1)),
+                 (left, ints), (ints, 2), (left, True), (left, np.array([1.5, 0.0]))):
+        try:
+            print(func.__name__, func(a, b).tolist())
+        except TypeError as e:
+            print(func.__name__, "TypeError", str(e)[:60])
+print(np.logical_not(left).tolist(), np.logical_not(ints).tolist())
+'''
+
+
+def test_logical_ufuncs_refuse_datetimelike_as_pandas(tmp_path):
+    # pandas 3.1 raises TypeError for np.logical_and/or/xor with a
+    # datetime-like operand; zambezi's numpy fallback computed them
+    out = _same_as_pandas(tmp_path, LOGICAL_UFUNCS)
+    assert "logical_or TypeError Object of type timedelta64 cannot perform" in out
+    assert "logical_and [False, True]" in out

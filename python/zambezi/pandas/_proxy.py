@@ -253,9 +253,31 @@ def _division_guard(name):
 _DIVISION_UFUNCS = frozenset(["floor_divide", "remainder", "fmod", "divmod"])
 
 
+_LOGICAL_UFUNCS = frozenset(["logical_and", "logical_or", "logical_xor", "logical_not"])
+
+
+def _numeric_operand(x):
+    """Whether x is a number, bool, or an array or Series of them."""
+    if isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)):
+        return not isinstance(x, np.timedelta64)   # (numpy makes it an integer)
+    if isinstance(x, np.ndarray):
+        return x.dtype.kind in "biuf"
+    if _is_proxy(x) and x._zb_kind == "series":
+        if x._zb_slow is not None:
+            return getattr(x._zb_slow.dtype, "kind", "O") in "biuf" and \
+                isinstance(x._zb_slow.dtype, np.dtype)
+        return str(x._zb_fast.dtype).startswith(("int", "uint", "float", "bool"))
+    return False
+
+
 def _ufunc_guard(proxy, args, kwargs):
     # np.floor_divide(s, 0), np.remainder, np.divmod: as the operators
     ufunc = args[0] if args else None
+    if getattr(ufunc, "__name__", None) in _LOGICAL_UFUNCS and \
+            not all(_numeric_operand(x) for x in args[2:]):
+        # pandas 3.1 refuses datetimelike operands (TypeError) and defers
+        # to other libraries' objects: pandas decides
+        return "a logical ufunc of operands that are not numbers or bools"
     if getattr(ufunc, "__name__", None) in _DIVISION_UFUNCS and len(args) >= 4:
         if _holds_int_zero(args[3]) is not False:
             return "integer division by zero: pandas gives inf/NaN, zambezi null"
