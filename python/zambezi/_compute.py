@@ -67,6 +67,9 @@ Differences from pandas, on purpose (each with the reason it stays):
   pandas gives ``Timedelta``); reductions (sum, mean, min, max, median,
   std) give a ``pd.Timedelta``, as pandas does.  A float factor
   (``d * 1.5``, ``d / 2``) truncates to whole units, as numpy does.
+  A NaT next to a number column in ``+ - * /`` raises DTypeError, as a
+  datetime or timedelta does (pandas raises for ``+ -`` and gives
+  timedeltas for ``* /``).
 """
 
 
@@ -175,6 +178,17 @@ def _same_name(a, b):
         return False
 
 
+_LOGICAL = frozenset(["and", "or", "xor"])
+
+
+def _logical_bool(col, left, other_is_int):
+    """The result of & | ^ as pandas gives it: bitwise integers when both
+    sides are integers, else bools (an integer and a bool give bools)."""
+    if col.dtype == "bool" or (left.dtype.startswith(("int", "uint")) and other_is_int):
+        return col
+    return _core.cast(col, "bool")
+
+
 def _is_nat(x):
     if isinstance(x, (np.datetime64, np.timedelta64)):
         return bool(np.isnat(x))
@@ -208,6 +222,8 @@ def _binop(self, other, op, sym, reflected):
                 col = _core.binary_scalar(op, self._col, value, reflected)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, self._col)
+            elif op in _LOGICAL:
+                col = _logical_bool(col, self._col, type(value) is int)
         else:
             mine = self._col
             if _base.is_series(other):
@@ -245,7 +261,9 @@ def _binop(self, other, op, sym, reflected):
                 col = _core.binary(op, a, b)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, a, b)
-            elif sides is not None:
+            elif op in _LOGICAL:
+                col = _logical_bool(col, self._col, ocol.dtype.startswith(("int", "uint")))
+            if sides is not None and op not in _COMPARISONS:
                 col = _align.logical_gaps(col, op, *sides)
     except ZambeziError as e:
         if _base.is_series(other) or not _is_scalar(other):

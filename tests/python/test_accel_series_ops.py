@@ -321,3 +321,18 @@ def test_logical_ufuncs_refuse_datetimelike_as_pandas(tmp_path):
     out = _same_as_pandas(tmp_path, LOGICAL_UFUNCS)
     assert "logical_or TypeError Object of type timedelta64 cannot perform" in out
     assert "logical_and [False, True]" in out
+
+
+@pytest.mark.parametrize("op", ["__and__", "__or__", "__xor__", "__rand__", "__ror__",
+                                "__rxor__"])
+def test_logical_ops_result_dtype_as_pandas(op):
+    # bitwise integers only when both sides are integers; an integer and a
+    # bool give bools, as pandas (it gave int64)
+    i, b = pd.Series([0, 1, 2, 3]), pd.Series([True, False, True, False])
+    for x, y in ((i, False), (i, True), (i, 1), (b, 0), (b, 1), (b, 3), (i, b), (b, i),
+                 (i, pd.Series([3, 0, 1, 2])), (b, b), (i, np.array([True, False, True, True]))):
+        if op.startswith("__r") and isinstance(y, (pd.Series, np.ndarray)):
+            continue
+        zy = zb.Series(y) if isinstance(y, pd.Series) else y
+        got = getattr(zb.Series(x), op)(zy).to_pandas()
+        pd.testing.assert_series_equal(got, getattr(x, op)(y))
