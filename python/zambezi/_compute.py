@@ -67,6 +67,9 @@ Differences from pandas, on purpose (each with the reason it stays):
   pandas gives ``Timedelta``); reductions (sum, mean, min, max, median,
   std) give a ``pd.Timedelta``, as pandas does.  A float factor
   (``d * 1.5``, ``d / 2``) truncates to whole units, as numpy does.
+  A NaT next to a number column in ``+ - * /`` raises DTypeError, as a
+  datetime or timedelta does (pandas raises for ``+ -`` and gives
+  timedeltas for ``* /``).
 """
 
 
@@ -74,7 +77,7 @@ import numpy as np
 
 from zambezi import _align, _base, _convert, _core, _dtypes, _indexing
 from zambezi._dtypes import is_scalar as _is_scalar, py_scalar
-from zambezi.errors import InvalidValueError, UnsupportedError, ZambeziError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
 
 
 def _engine_error(e, context):
@@ -155,12 +158,63 @@ def pandas_comparison_nulls(result, op, *operands):
     return _core.fill_null(result, op == "ne")
 
 
+def _has_label_name(other):
+    """Whether other is an Index (zambezi's or pandas') or a pandas Series:
+    the operands whose name decides the result's name, as in pandas."""
+    if isinstance(other, _align._ix.Index):
+        return True
+    mod = type(other).__module__ or ""
+    return mod.startswith("pandas") and type(other).__name__.endswith(("Index", "Series"))
+
+
+def _same_name(a, b):
+    """pandas' rule for keeping a name: equal names, or both NaN/None-like
+    the same object."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+_LOGICAL = frozenset(["and", "or", "xor"])
+
+
+def _logical_bool(col, left, other_is_int):
+    """The result of & | ^ as pandas gives it: bitwise integers when both
+    sides are integers, else bools (an integer and a bool give bools)."""
+    if col.dtype == "bool" or (left.dtype.startswith(("int", "uint")) and other_is_int):
+        return col
+    return _core.cast(col, "bool")
+
+
+def _is_nat(x):
+    if isinstance(x, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(x))
+    return type(x).__name__ == "NaTType"
+
+
+def _nat_kind(x):
+    return "timedelta" if isinstance(x, np.timedelta64) else "datetime"
+
+
 def _binop(self, other, op, sym, reflected):
     name = self._name
     index = self._index
     sides = None
+    if op in ("and", "or", "xor") and not hasattr(other, "dtype") and not _is_scalar(other):
+        raise DTypeError(   # pandas' TypeError (GH#52264)
+            "Logical ops (and, or, xor) between Pandas objects and dtype-less "
+            "sequences (e.g. list, tuple) are no longer supported. Wrap the object "
+            "in a Series, Index, or np.array before operating instead.")
     try:
         if _is_scalar(other):
+            if op not in _COMPARISONS and _is_nat(other) and \
+                    self._col.dtype.startswith(("int", "uint", "float", "bool")):
+                # as the same datetime or timedelta that is not NaT: pandas
+                # raises (+ -) or gives timedeltas (* /), never numbers
+                raise DTypeError(f"a {_nat_kind(other)} NaT next to a {self._col.dtype} column")
             value = py_scalar(other)
             if op == "add" and isinstance(value, str) and self._col.dtype == "string":
                 col = _core.str_cat(self._col, value, None, reflected)  # pandas: concatenation
@@ -168,6 +222,8 @@ def _binop(self, other, op, sym, reflected):
                 col = _core.binary_scalar(op, self._col, value, reflected)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, self._col)
+            elif op in _LOGICAL:
+                col = _logical_bool(col, self._col, type(value) is int)
         else:
             mine = self._col
             if _base.is_series(other):
@@ -186,6 +242,8 @@ def _binop(self, other, op, sym, reflected):
                     mine, ocol = (rcol, lcol) if reflected else (lcol, rcol)
                     sides = (left._col, lpos)
             else:
+                if _has_label_name(other) and not _same_name(other.name, name):
+                    name = None   # pandas: an Index's name counts as a Series' does
                 ocol = _convert.column_of_length(
                     other, len(self), f"{_desc(self)} {sym} {type(other).__name__}")
             if ocol.length != mine.length:
@@ -203,7 +261,9 @@ def _binop(self, other, op, sym, reflected):
                 col = _core.binary(op, a, b)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, a, b)
-            elif sides is not None:
+            elif op in _LOGICAL:
+                col = _logical_bool(col, self._col, ocol.dtype.startswith(("int", "uint")))
+            if sides is not None and op not in _COMPARISONS:
                 col = _align.logical_gaps(col, op, *sides)
     except ZambeziError as e:
         if _base.is_series(other) or not _is_scalar(other):
@@ -507,6 +567,10 @@ def _make_flex(name, op, sym, reflected, call, result):
     cmp = op in _COMPARISONS
 
     def method(self, other, level=None, fill_value=None, axis=0):
+        if axis not in (0, None, "index"):
+            from zambezi._missing import _axis_number
+
+            _axis_number(self, axis)   # pandas' ValueError for an axis a Series lacks
         if level is not None:
             raise UnsupportedError(f"{name}: level is not supported")
         return _flex(self, other, op, sym, reflected, fill_value)

@@ -122,6 +122,8 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             mod.__path__ = list(real.__path__)
         mod.__file__ = getattr(real, "__file__", None)
         mod._zb_real_module = real
+        mod._zb_cache = cache
+        mod.__class__ = _ProxyModule
 
     def _wrap(self, value, attr, modname):
         if isinstance(value, types.ModuleType):
@@ -140,6 +142,69 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             fast = _wrappers.fast_function(attr) if modname == "pandas" else None
             return _proxy.wrap_function(value, f"{modname}.{attr}", fast)
         return value
+
+
+class _ProxyModule(types.ModuleType):
+    """A proxy module: what user code assigns to it (monkeypatch.setattr(
+    pandas.core.reshape.reshape, "_Unstacker", Mock)) is assigned to the
+    real module, where pandas' own code reads it.  Deleting such an
+    attribute brings back the real module's own value (pytest's monkeypatch
+    undoes a change that way: the proxy module's __dict__ does not hold the
+    attributes it serves).  The import system's own attributes (dunders,
+    the proxy submodules it sets on their parent) stay on the proxy."""
+
+    def __setattr__(self, name, value):
+        if name.startswith(("__", "_zb_")) or isinstance(value, types.ModuleType):
+            types.ModuleType.__setattr__(self, name, value)
+            return
+        real = self._zb_real_module
+        saved = self.__dict__.setdefault("_zb_saved", {})
+        if name not in saved:
+            saved[name] = real.__dict__.get(name, _ABSENT)
+        value = _real_value(value)
+        setattr(real, name, value)
+        if value is saved[name]:
+            del saved[name]
+        self._zb_forget(name)
+
+    def __delattr__(self, name):
+        saved = self.__dict__.get("_zb_saved", {})
+        if name.startswith(("__", "_zb_")) or name not in saved:
+            types.ModuleType.__delattr__(self, name)
+            return
+        real = self._zb_real_module
+        value = saved.pop(name)
+        if value is _ABSENT:
+            delattr(real, name)
+        else:
+            setattr(real, name, value)
+        self._zb_forget(name)
+
+    def _zb_forget(self, name):
+        self.__dict__.pop(name, None)
+        self._zb_cache.pop(name, None)
+
+
+# type(pandas).__name__ is "module", as for the real one
+_ProxyModule.__name__ = _ProxyModule.__qualname__ = "module"
+_ABSENT = object()
+
+
+def _real_value(value):
+    """value as pandas' own code should see it: the pandas object behind a
+    proxy class, a wrapped function or a proxy module (monkeypatch gives
+    back what it read from the proxy module when it undoes a change)."""
+    if isinstance(value, types.ModuleType):
+        return getattr(value, "_zb_real_module", value)
+    if isinstance(value, _proxy._ProxyMeta):
+        return value._zb_slow_type
+    if isinstance(value, _proxy._UnwrappingMeta):
+        return value._zb_real
+    if isinstance(value, types.FunctionType):
+        return value.__dict__.get("_zb_slow_func", value)
+    if _proxy._is_proxy(value):
+        return value._zb_get_slow()
+    return value
 
 
 def install():

@@ -33,6 +33,7 @@ from time import perf_counter
 
 import numpy as np
 
+from zambezi.pandas import _guards
 from zambezi.pandas._config import settings
 from zambezi.pandas._devices import placement
 from zambezi.pandas._profile import recorder
@@ -78,102 +79,6 @@ KNOWN_DIFFERENT = {
     "SeriesGroupBy.apply": "a Python function per group runs on pandas",
 }
 
-def _numeric_columns_guard(proxy, args, kwargs):
-    # pandas refuses nlargest/nsmallest on str, object and category columns
-    # (TypeError); zambezi would sort them.
-    if proxy._zb_kind != "frame":
-        return None
-    cols = kwargs.get("columns", args[1] if len(args) > 1 else None)
-    cols = [cols] if isinstance(cols, str) else cols
-    try:
-        fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
-        dtypes = (proxy._zb_slow.dtypes[cols] if fast is None
-                  else [fast[c].to_pandas().dtype for c in cols])
-    except Exception:
-        return "columns not checked"
-    for dt in dtypes:
-        if getattr(dt, "kind", "O") not in "biufmM":
-            return f"{dt} column: pandas raises TypeError"
-    return None
-
-
-def _astype_guard(proxy, args, kwargs):
-    # zambezi knows numpy dtypes only: a pandas extension dtype ("Int64",
-    # "string", "category", pd.ArrowDtype ...) or str, dict of them, goes to pandas.
-    spec = kwargs.get("dtype", args[0] if args else None)
-    specs = list(spec.values()) if isinstance(spec, dict) else [spec]
-    for x in specs:
-        if x is str or x is object or isinstance(x, str) and (
-                x[:1].isupper() or x in ("str", "string", "category", "boolean", "object", "O")
-                or "[" in x):
-            return f"astype({x!r}) is served by pandas"
-        if isinstance(x, type) and not (issubclass(x, np.generic) or x in (int, float, bool)):
-            return f"astype({x!r}) is served by pandas"
-        if not isinstance(x, (str, type, np.dtype)):
-            return f"astype({x!r}) is served by pandas"
-    if kwargs.get("errors", "raise") != "raise":
-        return "astype(errors=...) is served by pandas"
-    return None
-
-
-_GROUPBY_REDUCTIONS = frozenset(["sum", "mean", "median", "std", "var", "sem", "prod",
-                                  "quantile", "min", "max", "any", "all", "skew", "kurt",
-                                  "first", "last"])
-
-
-def _series_key_names(proxy):
-    """The names of the Series keys of the group-by proxy (df.groupby(
-    [df["A"], df["B"]])): pandas leaves a frame's own column given as a key
-    out of the values, as it leaves out a key given by name."""
-    rec = proxy._zb_recipe
-    if rec is None or rec[1] != "groupby":
-        return set()
-    by = rec[3].get("by", rec[2][0] if rec[2] else None)
-    names = set()
-    for k in by if isinstance(by, (list, tuple)) else [by]:
-        if _is_proxy(k) and k._zb_kind == "series":
-            side = k._zb_slow if k._zb_slow is not None else k._zb_fast
-            name = getattr(side, "name", None)
-            if isinstance(name, str):
-                names.add(name)
-    return names
-
-
-def _groupby_nuisance_guard(name):
-    """The guard of DataFrameGroupBy.name: a group-by of a frame reduced
-    without numeric_only, where zambezi would leave out columns the
-    reduction does not take (strings for mean...), goes to pandas, which
-    raises TypeError (or, for dates, computes them)."""
-    def guard(proxy, args, kwargs):
-        if type(proxy).__name__ != "DataFrameGroupBy" or kwargs.get("numeric_only"):
-            return None
-        if name in ("agg", "aggregate"):
-            func = kwargs.get("func", args[0] if args else None)
-            funcs = func if isinstance(func, (list, tuple)) else [func]
-            if not all(isinstance(f, str) for f in funcs):
-                return None
-            ops = [f for f in funcs if f in _GROUPBY_REDUCTIONS]
-        else:
-            ops = [name]
-        try:
-            fast = proxy._zb_get_fast()
-            if fast._selection is not None or fast._obj._ndim != 2:
-                return None
-            every = fast._value_columns(None)
-            keys = _series_key_names(proxy)
-            for op in ops:
-                left_out = set(every) - set(fast._value_columns(op)) - keys
-                if left_out:
-                    return f"{op} without numeric_only leaves out columns: pandas decides"
-        except Exception:
-            return None   # the zambezi attempt fails or succeeds on its own
-        return None
-    return guard
-
-
-_GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
-           "astype": _astype_guard}
-_GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
 
 # Calls that change the object they are called on.
 MUTATORS = frozenset([
@@ -344,6 +249,15 @@ class _Proxy(metaclass=_ProxyMeta):
         _changed(root)
 
     def __dir__(self):
+        # pandas' own dir of the object: its column names and labels for
+        # tab completion, without the accessors its dtype lacks (.str,
+        # .dt).  It takes the pandas side (converted once and kept): dir is
+        # for interactive use.
+        if self._zb_kind != "intermediate":
+            try:
+                return dir(self._zb_get_slow())
+            except Exception:
+                pass
         return sorted(dir(type(self)._zb_slow_type))
 
     def __copy__(self):
@@ -1102,11 +1016,16 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     reason = None
     # The common case, a small pandas-held object, decides here with one
     # length test (_prefer_fast) and goes straight to pandas.
-    if not pandas_mutation and name not in SLOW_ONLY and _prefer_fast(proxy) \
+    # The attributes and single labels of an index that pandas holds too
+    # are pandas' own: NaN for a missing string or float label (zambezi
+    # gives None), MultiIndex levels without the missing value.
+    index_label = proxy._zb_kind == "index" and proxy._zb_slow is not None and (
+        is_attr or name == "__getitem__" and args and isinstance(args[0], (int, np.integer)))
+    if not pandas_mutation and not index_label and name not in SLOW_ONLY and _prefer_fast(proxy) \
             and not settings.disabled:
         label = _label(type(proxy), name)
         reason = KNOWN_DIFFERENT.get(label)
-        guard = _GUARDS.get(name)
+        guard = _guards.GUARDS.get(name)
         if reason is None and guard is not None:
             reason = guard(proxy, args, kwargs)
         if reason is None:

@@ -42,8 +42,9 @@ _INTERMEDIATE = [
 ]
 
 # pandas classes whose objects stay real but whose constructors and class
-# methods must not be given proxies (they take Index/Series arguments).
-UNWRAPPING = frozenset(["Categorical"])
+# methods must not be given proxies (they take Index/Series arguments: a
+# proxy kept inside a real dtype breaks pandas' own type checks).
+UNWRAPPING = frozenset(["Categorical", "CategoricalDtype"])
 
 # pandas top-level function -> zambezi function of the same contract.
 # (Not cut/qcut: zambezi labels bins with strings where pandas gives a

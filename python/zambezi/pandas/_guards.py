@@ -1,0 +1,225 @@
+"""Guards of the accelerator's dispatch: for a call (a method name of a
+proxy, its arguments) that zambezi would answer differently from pandas,
+a guard gives the reason the call runs on pandas instead (the profile
+records it), or None to try zambezi.  Each guard is cheap next to the call
+it guards: a look at the arguments, at most one vectorized pass over a
+divisor.  GUARDS maps a method name to its guard (zambezi.pandas._proxy's
+dispatch looks it up for every call).
+"""
+
+import numpy as np
+
+from zambezi.pandas import _proxy
+
+
+def _numeric_columns_guard(proxy, args, kwargs):
+    # pandas refuses nlargest/nsmallest on str, object and category columns
+    # (TypeError); zambezi would sort them.
+    if proxy._zb_kind != "frame":
+        return None
+    cols = kwargs.get("columns", args[1] if len(args) > 1 else None)
+    cols = [cols] if isinstance(cols, str) else cols
+    try:
+        fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
+        dtypes = (proxy._zb_slow.dtypes[cols] if fast is None
+                  else [fast[c].to_pandas().dtype for c in cols])
+    except Exception:
+        return "columns not checked"
+    for dt in dtypes:
+        if getattr(dt, "kind", "O") not in "biufmM":
+            return f"{dt} column: pandas raises TypeError"
+    return None
+
+
+def _astype_guard(proxy, args, kwargs):
+    # zambezi knows numpy dtypes only: a pandas extension dtype ("Int64",
+    # "string", "category", pd.ArrowDtype ...) or str, dict of them, goes to pandas.
+    spec = kwargs.get("dtype", args[0] if args else None)
+    specs = list(spec.values()) if isinstance(spec, dict) else [spec]
+    for x in specs:
+        if x is str or x is object or isinstance(x, str) and (
+                x[:1].isupper() or x in ("str", "string", "category", "boolean", "object", "O")
+                or "[" in x):
+            return f"astype({x!r}) is served by pandas"
+        if isinstance(x, type) and not (issubclass(x, np.generic) or x in (int, float, bool)):
+            return f"astype({x!r}) is served by pandas"
+        if not isinstance(x, (str, type, np.dtype)):
+            return f"astype({x!r}) is served by pandas"
+    if kwargs.get("errors", "raise") != "raise":
+        return "astype(errors=...) is served by pandas"
+    return None
+
+
+_GROUPBY_REDUCTIONS = frozenset(["sum", "mean", "median", "std", "var", "sem", "prod",
+                                  "quantile", "min", "max", "any", "all", "skew", "kurt",
+                                  "first", "last"])
+
+
+def _series_key_names(proxy):
+    """The names of the Series keys of the group-by proxy (df.groupby(
+    [df["A"], df["B"]])): pandas leaves a frame's own column given as a key
+    out of the values, as it leaves out a key given by name."""
+    rec = proxy._zb_recipe
+    if rec is None or rec[1] != "groupby":
+        return set()
+    by = rec[3].get("by", rec[2][0] if rec[2] else None)
+    names = set()
+    for k in by if isinstance(by, (list, tuple)) else [by]:
+        if _proxy._is_proxy(k) and k._zb_kind == "series":
+            side = k._zb_slow if k._zb_slow is not None else k._zb_fast
+            name = getattr(side, "name", None)
+            if isinstance(name, str):
+                names.add(name)
+    return names
+
+
+def _groupby_nuisance_guard(name):
+    """The guard of DataFrameGroupBy.name: a group-by of a frame reduced
+    without numeric_only, where zambezi would leave out columns the
+    reduction does not take (strings for mean...), goes to pandas, which
+    raises TypeError (or, for dates, computes them)."""
+    def guard(proxy, args, kwargs):
+        if type(proxy).__name__ != "DataFrameGroupBy" or kwargs.get("numeric_only"):
+            return None
+        if name in ("agg", "aggregate"):
+            func = kwargs.get("func", args[0] if args else None)
+            funcs = func if isinstance(func, (list, tuple)) else [func]
+            if not all(isinstance(f, str) for f in funcs):
+                return None
+            ops = [f for f in funcs if f in _GROUPBY_REDUCTIONS]
+        else:
+            ops = [name]
+        try:
+            fast = proxy._zb_get_fast()
+            if fast._selection is not None or fast._obj._ndim != 2:
+                return None
+            every = fast._value_columns(None)
+            keys = _series_key_names(proxy)
+            for op in ops:
+                left_out = set(every) - set(fast._value_columns(op)) - keys
+                if left_out:
+                    return f"{op} without numeric_only leaves out columns: pandas decides"
+        except Exception:
+            return None   # the zambezi attempt fails or succeeds on its own
+        return None
+    return guard
+
+
+_LISTLIKE_OK = frozenset([list, np.ndarray, str, bytes, int, float, bool, complex, type(None)])
+
+
+def _listlike_operand_guard(proxy, args, kwargs):
+    # pandas 3.1 deprecates operators and flex methods (s + (1, 2), s.add(
+    # range(3))) with a list-like that is not a list, an array or a pandas
+    # object (a tuple, range, deque...), and warns (Pandas4Warning): such
+    # calls go to pandas, which gives the warning with the answer.
+    other = args[0] if args else kwargs.get("other")
+    t = type(other)
+    if t in _LISTLIKE_OK or _proxy._is_proxy(other) or isinstance(other, (np.generic, dict)):
+        return None
+    if hasattr(other, "__iter__") and not hasattr(other, "__array__") \
+            and not _proxy._is_pandas_type(t) and not hasattr(other, "dtype"):
+        return f"an operand of type {t.__name__}: pandas warns (deprecated)"
+    return None
+
+
+_BINARY_NAMES = [f"__{n}__" for n in (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+    "eq", "ne", "lt", "le", "gt", "ge")]
+_BINARY_NAMES += [f"__r{n[2:]}" for n in _BINARY_NAMES[:10]]
+_BINARY_NAMES += ["add", "sub", "mul", "truediv", "div", "floordiv", "mod", "pow", "radd",
+                  "rsub", "rmul", "rtruediv", "rdiv", "rfloordiv", "rmod", "rpow", "eq", "ne",
+                  "lt", "le", "gt", "ge", "subtract", "multiply", "divide"]
+
+def _holds_int_zero(x):
+    """Whether x, a divisor, holds an integer (or bool) zero: True, False,
+    or None when it cannot tell.  Vectorized: one comparison per column."""
+    if isinstance(x, (bool, np.bool_)):
+        return not x
+    if isinstance(x, (int, np.integer)):
+        return x == 0
+    if x is None or isinstance(x, (float, np.floating, str, bytes)):
+        return False
+    if _proxy._is_proxy(x):
+        if x._zb_kind == "intermediate":
+            return None
+        side = x._zb_slow
+        if side is None:
+            side = x._zb_fast
+            if x._zb_kind == "frame":
+                cols = [c for c, d in side._zb_dtypes.items()
+                        if str(d).startswith(("int", "uint", "bool"))]
+                return any(_holds_int_zero(np.asarray(side[c])) for c in cols)
+        x = side
+    try:
+        if isinstance(x, _proxy._real.pd.DataFrame):
+            x = x.select_dtypes(include=["integer", "bool"])
+        arr = np.asarray(x)
+    except Exception:
+        return None
+    if arr.dtype.kind not in "iub":
+        return None if arr.dtype.kind == "O" else False
+    return bool((arr == 0).any()) if arr.dtype.kind != "b" else not arr.all()
+
+
+_DIVISIONS = frozenset(["__floordiv__", "__mod__", "__divmod__", "floordiv", "mod", "divmod"])
+_RDIVISIONS = frozenset(["__rfloordiv__", "__rmod__", "__rdivmod__", "rfloordiv", "rmod",
+                         "rdivmod"])
+
+
+def _division_guard(name):
+    """zambezi gives null for an integer // or % by zero (docs/api.md);
+    pandas gives inf / -inf / NaN in float64 (and its flex methods with a
+    Series give numpy's 0): such a division goes to pandas."""
+    reflected = name in _RDIVISIONS
+
+    def guard(proxy, args, kwargs):
+        reason = _listlike_operand_guard(proxy, args, kwargs)
+        if reason is not None:
+            return reason
+        divisor = proxy if reflected else (args[0] if args else kwargs.get("other"))
+        if _holds_int_zero(divisor) is not False:
+            return "integer division by zero: pandas gives inf/NaN, zambezi null"
+        return None
+    return guard
+
+
+_DIVISION_UFUNCS = frozenset(["floor_divide", "remainder", "fmod", "divmod"])
+
+
+_LOGICAL_UFUNCS = frozenset(["logical_and", "logical_or", "logical_xor", "logical_not"])
+
+
+def _numeric_operand(x):
+    """Whether x is a number, bool, or an array or Series of them."""
+    if isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)):
+        return not isinstance(x, np.timedelta64)   # (numpy makes it an integer)
+    if isinstance(x, np.ndarray):
+        return x.dtype.kind in "biuf"
+    if _proxy._is_proxy(x) and x._zb_kind == "series":
+        if x._zb_slow is not None:
+            return getattr(x._zb_slow.dtype, "kind", "O") in "biuf" and \
+                isinstance(x._zb_slow.dtype, np.dtype)
+        return str(x._zb_fast.dtype).startswith(("int", "uint", "float", "bool"))
+    return False
+
+
+def _ufunc_guard(proxy, args, kwargs):
+    # np.floor_divide(s, 0), np.remainder, np.divmod: as the operators
+    ufunc = args[0] if args else None
+    if getattr(ufunc, "__name__", None) in _LOGICAL_UFUNCS and \
+            not all(_numeric_operand(x) for x in args[2:]):
+        # pandas 3.1 refuses datetimelike operands (TypeError) and defers
+        # to other libraries' objects: pandas decides
+        return "a logical ufunc of operands that are not numbers or bools"
+    if getattr(ufunc, "__name__", None) in _DIVISION_UFUNCS and len(args) >= 4:
+        if _holds_int_zero(args[3]) is not False:
+            return "integer division by zero: pandas gives inf/NaN, zambezi null"
+    return None
+
+
+GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
+           "astype": _astype_guard, "__array_ufunc__": _ufunc_guard}
+GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
+GUARDS.update((n, _division_guard(n)) for n in _DIVISIONS | _RDIVISIONS)
+GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
