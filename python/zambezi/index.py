@@ -290,6 +290,17 @@ class Index:
         return [c.dtype for c in self._levels()]
 
     @property
+    def ndim(self):
+        """1: an Index is one-dimensional (Dask and numpy read this).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2]).ndim
+        1
+        """
+        return 1
+
+    @property
     def shape(self):
         """(number of labels,).
 
@@ -368,6 +379,23 @@ class Index:
 
     def __array__(self, dtype=None, copy=None):
         return self.to_numpy(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy ufuncs on the labels (np.sin(idx), np.add(idx, 1)): numpy
+        runs on the values and a 1-D result of the same length comes back
+        as an Index with this name, as pandas gives one (several outputs:
+        a tuple of them)."""
+        conv = [np.asarray(x) if isinstance(x, Index) else x for x in inputs]
+        result = getattr(ufunc, method)(*conv, **kwargs)
+        if method != "__call__" or kwargs.get("out") is not None or self.nlevels != 1:
+            return result
+
+        def wrap(r):
+            if isinstance(r, np.ndarray) and r.ndim == 1 and len(r) == len(self) and \
+                    r.dtype.kind in "biuf":
+                return Index(r, name=self.name)
+            return r
+        return tuple(wrap(r) for r in result) if isinstance(result, tuple) else wrap(result)
 
     def to_list(self):
         """The labels as a list of Python objects (tuples for a MultiIndex).
@@ -660,6 +688,27 @@ class Index:
         mask = np.zeros(len(self), dtype=bool)
         mask[pos] = True
         return mask
+
+    def get_slice_bound(self, label, side):
+        """The position where a slice starting (side="left") or ending
+        (side="right") at label cuts the index, as pandas: on an increasing
+        index by binary search (label need not be present), else at the
+        label's position.  Dask cuts partitions at their divisions with it.
+
+        Examples
+        --------
+        >>> idx = zb.Index([10, 20, 20, 30])
+        >>> idx.get_slice_bound(20, "left"), idx.get_slice_bound(20, "right")
+        (1, 3)
+        >>> idx.get_slice_bound(25, "left")
+        3
+        """
+        if side not in ("left", "right"):
+            raise InvalidValueError(f"get_slice_bound: side must be 'left' or 'right', "
+                                    f"not {side!r}")
+        if side == "left":
+            return int(label_bounds(self, label, None)[0])
+        return int(label_bounds(self, None, label)[1])
 
     def get_indexer(self, target):
         """For each label of target, its position here, or -1 (the index

@@ -108,3 +108,70 @@ def test_dask_groupby_var_std(how, split):
     s_exp = _computed(getattr(pd_ddf.groupby("k").x, how)(**split)).sort_index()
     s_got = _computed(getattr(zb_ddf.groupby("k").x, how)(**split)).sort_index()
     pd.testing.assert_series_equal(s_got, s_exp, check_index_type=False, rtol=1e-9)
+
+
+# -- Index: ndim, get_slice_bound, numpy ufuncs; Series / DataFrame empty and squeeze --------
+@pytest.mark.parametrize("labels", [[10, 20, 20, 30, 45], [0.5, 1.5, 2.5], ["a", "b", "b", "d"],
+                                    [30, 10, 20]])
+def test_index_get_slice_bound_matches_pandas(labels):
+    p, z = pd.Index(labels), zb.Index(labels)
+    assert z.ndim == p.ndim == 1
+    probes = sorted(set(labels), key=str) + ([25, -1, 99] if isinstance(labels[0], int) and
+                                             p.is_monotonic_increasing else [])
+    for v in probes:
+        for side in ("left", "right"):
+            assert z.get_slice_bound(v, side) == p.get_slice_bound(v, side), (v, side)
+    with pytest.raises(ValueError, match="side"):
+        z.get_slice_bound(labels[0], "middle")
+
+
+def test_range_index_get_slice_bound_matches_pandas():
+    for p in (pd.RangeIndex(0, 20, 3), pd.RangeIndex(10, 0, -2)):
+        z = zb.RangeIndex(p.start, p.stop, p.step)
+        for v in (-3, 0, 2, 3, 4, 9, 10, 18, 40):
+            for side in ("left", "right"):
+                assert z.get_slice_bound(v, side) == p.get_slice_bound(v, side), (p, v, side)
+
+
+@pytest.mark.parametrize("ufunc", [np.sin, np.sqrt, np.negative, np.isnan, np.square])
+def test_index_numpy_ufunc_gives_an_index(ufunc):
+    p = pd.Index([1.0, 4.0, 9.0], name="ix")
+    got = ufunc(zb.Index([1.0, 4.0, 9.0], name="ix"))
+    assert isinstance(got, zb.Index)
+    pd.testing.assert_index_equal(got.to_pandas(), ufunc(p))
+    a, b = np.modf(zb.Index([1.5, -2.25]))
+    assert a.to_list() == [0.5, -0.25] and b.to_list() == [1.0, -2.0]
+
+
+def test_empty_and_squeeze_match_pandas():
+    cases = [pd.DataFrame({"a": [1, 2]}), pd.DataFrame({"a": [7]}),
+             pd.DataFrame({"a": [1], "b": [2]}), pd.DataFrame({"a": [1, 2], "b": [3, 4]}),
+             pd.DataFrame({"a": pd.Series([], dtype="int64")})]
+    for pdf in cases:
+        df = zb.from_pandas(pdf)
+        assert df.empty == pdf.empty
+        for axis in (None, 0, 1):
+            exp, got = pdf.squeeze(axis=axis), df.squeeze(axis=axis)
+            if isinstance(exp, (pd.DataFrame, pd.Series)):
+                assert type(got).__name__ == type(exp).__name__, (pdf, axis)
+                assert got.to_pandas().to_dict() == exp.to_dict()
+            else:
+                assert got == exp
+    assert zb.Series([], dtype="float64").empty and not zb.Series([1]).empty
+    assert zb.Series([5]).squeeze() == 5 and zb.Series([5, 6]).squeeze().to_list() == [5, 6]
+    assert zb.DataFrame({}).empty
+
+
+def test_dask_repartition_and_index_ufunc():
+    pdf = pd.DataFrame({"x": np.arange(40, dtype=np.float64), "y": np.arange(40) % 7},
+                       index=pd.Index(np.arange(40) * 3, name="ix"))
+    pd_ddf, zb_ddf = _both(pdf, npartitions=4)
+    for ddf in (pd_ddf, zb_ddf):
+        assert ddf.known_divisions
+    exp = _computed(pd_ddf.repartition(divisions=[0, 10, 50, 100, 117]))
+    got = _computed(zb_ddf.repartition(divisions=[0, 10, 50, 100, 117]))
+    pd.testing.assert_frame_equal(got, exp, check_index_type=False)
+    exp_i = _computed(np.sqrt(pd_ddf.index))
+    got_ddf = np.sqrt(zb_ddf.index)
+    assert isinstance(got_ddf, dd.Index)
+    pd.testing.assert_index_equal(_computed(got_ddf), exp_i)
