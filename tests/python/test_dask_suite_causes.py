@@ -175,3 +175,47 @@ def test_dask_repartition_and_index_ufunc():
     got_ddf = np.sqrt(zb_ddf.index)
     assert isinstance(got_ddf, dd.Index)
     pd.testing.assert_index_equal(_computed(got_ddf), exp_i)
+
+
+# -- merge keys that name index levels; dd.repartition of a pandas frame ----------------------
+def _levels_pair():
+    left = pd.DataFrame(dict(idx=[0, 0, 1, 2, 5], k=[0, 1, 0, 0, 2], v1=[1, 2, 3, 4, 9]))
+    right = pd.DataFrame(dict(idx=[0, 1, 1, 3, 5], k=[0, 0, 1, 0, 2], v1=[5, 6, 7, 8, 1]))
+    return left.set_index("idx"), right.set_index("idx")
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+@pytest.mark.parametrize("case", ["on-level", "on-level-and-column", "left_on-right_on",
+                                  "levels-of-other-names", "level-and-column",
+                                  "column-and-level"])
+def test_merge_on_index_levels_matches_pandas(how, case):
+    left, right = _levels_pair()
+    kw = {"on-level": dict(on="idx"), "on-level-and-column": dict(on=["idx", "k"]),
+          "left_on-right_on": dict(left_on="idx", right_on="idx"),
+          "levels-of-other-names": dict(left_on="idx", right_on="j"),
+          "level-and-column": dict(left_on="idx", right_on="j"),
+          "column-and-level": dict(on="idx")}[case]
+    if case == "levels-of-other-names":
+        right = right.rename_axis("j")
+    elif case == "level-and-column":
+        right = right.rename_axis("j").reset_index()
+    elif case == "column-and-level":
+        left = left.reset_index()
+    exp = left.merge(right, how=how, **kw)
+    got = zb.from_pandas(left).merge(zb.from_pandas(right), how=how, **kw).to_pandas()
+    # (zambezi keeps integer columns that gain missing rows as integers with nulls)
+    pd.testing.assert_frame_equal(got, exp, check_dtype=False, check_index_type=False)
+
+
+def test_dask_repartition_of_pandas_and_merge_on_a_level():
+    left, right = _levels_pair()
+    with dask.config.set({"dataframe.backend": "zambezi"}):
+        dl = dd.repartition(left, [0, 1, 3, 5])
+        dr = dd.from_pandas(right, npartitions=1, sort=False)
+    assert isinstance(dl._meta, zb.DataFrame)
+    with dask.config.set({"dataframe.backend": "pandas"}):
+        pl = dd.repartition(left, [0, 1, 3, 5])
+        pr = dd.from_pandas(right, npartitions=1, sort=False)
+    exp = _computed(pl.merge(pr, on="idx", how="inner")).sort_values(["k_x", "v1_x", "v1_y"])
+    got = _computed(dl.merge(dr, on="idx", how="inner")).sort_values(["k_x", "v1_x", "v1_y"])
+    pd.testing.assert_frame_equal(got, exp, check_index_type=False)

@@ -414,16 +414,40 @@ def from_pandas(data, npartitions=None, sort=True, chunksize=None):
     return _DASK_FROM_PANDAS[0](data, npartitions=npartitions, sort=sort, chunksize=chunksize)
 
 
+def repartition(df, divisions, force=False):
+    """``dask.dataframe.repartition`` that makes zambezi partitions of a
+    pandas frame when the zambezi backend is selected (as ``from_pandas``
+    here); a collection, or another backend, goes to Dask's function
+    unchanged.  Importing zambezi.dask installs it as ``dd.repartition``.
+
+    Examples
+    --------
+    >>> import dask, dask.dataframe as dd, pandas as pd
+    >>> pdf = pd.DataFrame({"a": [3, 1, 2, 5]})
+    >>> with dask.config.set({"dataframe.backend": "zambezi"}):
+    ...     ddf = dd.repartition(pdf, [0, 2, 3])
+    >>> type(ddf._meta).__module__, ddf.npartitions
+    ('zambezi.frame', 2)
+    """
+    if isinstance(df, (pd.DataFrame, pd.Series)) and \
+            config.get("dataframe.backend", "pandas") == "zambezi":
+        df = from_pandas_obj(df)
+    return _DASK_FROM_PANDAS[1](df, divisions, force=force)
+
+
 def _install_from_pandas():
     import dask.dataframe as dd
     import dask.dataframe.dask_expr as dx
     from dask.dataframe.dask_expr import _collection
 
     if not _DASK_FROM_PANDAS:
-        _DASK_FROM_PANDAS.append(_collection.from_pandas)
+        _DASK_FROM_PANDAS.extend([_collection.from_pandas, _collection.repartition])
     dd.from_pandas = from_pandas
     dx.from_pandas = from_pandas
     _collection.from_pandas = from_pandas   # Dask's own conversions of pandas operands
+    for mod in (dd, dx, _collection):
+        if hasattr(mod, "repartition"):
+            mod.repartition = repartition
 
 
 # -- GroupBy.value_counts -------------------------------------------------------
