@@ -219,3 +219,21 @@ def test_dask_repartition_of_pandas_and_merge_on_a_level():
     exp = _computed(pl.merge(pr, on="idx", how="inner")).sort_values(["k_x", "v1_x", "v1_y"])
     got = _computed(dl.merge(dr, on="idx", how="inner")).sort_values(["k_x", "v1_x", "v1_y"])
     pd.testing.assert_frame_equal(got, exp, check_index_type=False)
+
+
+# -- groupby(observed=False): the same groups where no key is categorical ---------------------
+def test_groupby_observed_false_without_categorical_keys():
+    pdf = pd.DataFrame({"k": ["a", "b", "a", None, "c"], "j": [1, 2, 1, 2, 1],
+                        "v": [1.0, 2.0, 3.0, 4.0, None]})
+    df = zb.from_pandas(pdf)
+    for by in ("k", ["k", "j"]):
+        exp = pdf.groupby(by, observed=False).v.sum()
+        got = df.groupby(by, observed=False).v.sum().to_pandas()
+        pd.testing.assert_series_equal(got, exp, check_index_type=False)
+    exp = pdf.v.groupby(pdf.j, observed=False).mean()
+    got = df.v.groupby(df.j, observed=False).mean().to_pandas()
+    pd.testing.assert_series_equal(got, exp, check_index_type=False)
+    cat = zb.from_pandas(pdf.astype({"k": "category"}))
+    with pytest.raises(UnsupportedError, match="observed=False"):
+        cat.groupby("k", observed=False)
+    assert cat.groupby("k", observed=True).v.sum().to_list() == [4.0, 2.0, 0.0]
