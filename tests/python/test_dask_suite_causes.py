@@ -237,3 +237,47 @@ def test_groupby_observed_false_without_categorical_keys():
     with pytest.raises(UnsupportedError, match="observed=False"):
         cat.groupby("k", observed=False)
     assert cat.groupby("k", observed=True).v.sum().to_list() == [4.0, 2.0, 0.0]
+
+
+# -- sem, skew, kurt / kurtosis ------------------------------------------------------------------
+def _moments_frame():
+    rng = np.random.default_rng(11)
+    n = 60
+    pdf = pd.DataFrame({"a": rng.normal(size=n), "b": rng.integers(0, 9, n),
+                        "flat": np.full(n, 2.0), "few": [1.0, 5.0] + [np.nan] * (n - 2),
+                        "s": ["x"] * n})
+    pdf.loc[[3, 17], "a"] = np.nan
+    return pdf
+
+
+@pytest.mark.parametrize("how", ["sem", "skew", "kurt", "kurtosis"])
+@pytest.mark.parametrize("skipna", [True, False])
+def test_moments_match_pandas(how, skipna):
+    pdf = _moments_frame()
+    df = zb.from_pandas(pdf)
+    exp = getattr(pdf, how)(numeric_only=True, skipna=skipna)
+    got = getattr(df, how)(numeric_only=True, skipna=skipna).to_pandas()
+    assert got.index.to_list() == exp.index.to_list()
+    np.testing.assert_allclose(got.to_numpy(dtype=float), exp.to_numpy(), rtol=1e-10)
+    for c in ("a", "b", "flat", "few"):
+        e, g = getattr(pdf[c], how)(skipna=skipna), getattr(df[c], how)(skipna=skipna)
+        assert (np.isnan(e) and np.isnan(g)) or g == pytest.approx(e, rel=1e-10), (c, e, g)
+    with pytest.raises(TypeError, match="column 's'"):
+        getattr(df, how)()
+
+
+def test_sem_per_row_matches_pandas():
+    pdf = _moments_frame()[["a", "b", "flat"]]
+    exp = pdf.sem(axis=1)
+    got = zb.from_pandas(pdf).sem(axis=1).to_pandas()
+    np.testing.assert_allclose(got.to_numpy(dtype=float), exp.to_numpy(), rtol=1e-12)
+
+
+def test_dask_sem_skew_kurt():
+    pdf = _moments_frame()[["a", "b"]]
+    pd_ddf, zb_ddf = _both(pdf, npartitions=4)
+    exp, got = _computed(pd_ddf.sem()), _computed(zb_ddf.sem())
+    np.testing.assert_allclose(got.to_numpy(dtype=float), exp.to_numpy(), rtol=1e-10)
+    for how in ("skew", "kurtosis"):
+        e, g = _computed(getattr(pd_ddf.b, how)()), _computed(getattr(zb_ddf.b, how)())
+        assert not np.isnan(e) and g == pytest.approx(e, rel=1e-8), how
