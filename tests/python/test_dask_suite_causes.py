@@ -281,3 +281,27 @@ def test_dask_sem_skew_kurt():
     for how in ("skew", "kurtosis"):
         e, g = _computed(getattr(pd_ddf.b, how)()), _computed(getattr(zb_ddf.b, how)())
         assert not np.isnan(e) and g == pytest.approx(e, rel=1e-8), how
+
+
+# -- add_prefix / add_suffix ----------------------------------------------------------------------
+@pytest.mark.parametrize("labels", [["foo", "bar"], [1, 2], [1.5, 2.5], "range"])
+@pytest.mark.parametrize("axis", [None, 0, 1, "columns", "index"])
+@pytest.mark.parametrize("how", ["add_prefix", "add_suffix"])
+def test_add_prefix_suffix_match_pandas(labels, axis, how):
+    index = pd.RangeIndex(2) if labels == "range" else pd.Index(labels)
+    pdf = pd.DataFrame({"a": [1, 2], "b": [3, 4]}, index=index)
+    df = zb.from_pandas(pdf)
+    exp, got = getattr(pdf, how)("x_", axis=axis), getattr(df, how)("x_", axis=axis)
+    pd.testing.assert_frame_equal(got.to_pandas(), exp, check_index_type=False)
+    if axis in (None, 0, "index"):
+        e, g = getattr(pdf.a, how)("x_", axis=axis), getattr(df.a, how)("x_", axis=axis)
+        pd.testing.assert_series_equal(g.to_pandas(), e, check_index_type=False)
+
+
+def test_dask_add_prefix():
+    pdf = pd.DataFrame({"a": [1, 2, 3], "b": [3, 4, 5]})
+    pd_ddf, zb_ddf = _both(pdf, npartitions=2)
+    pd.testing.assert_frame_equal(_computed(zb_ddf.add_prefix("p")),
+                                  _computed(pd_ddf.add_prefix("p")), check_index_type=False)
+    pd.testing.assert_series_equal(_computed(zb_ddf.a.add_suffix("s")),
+                                   _computed(pd_ddf.a.add_suffix("s")), check_index_type=False)
