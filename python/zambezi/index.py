@@ -29,7 +29,7 @@ so combining two objects that share an index takes the positional path.
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _index_sets
 from zambezi.errors import (
     DTypeError,
     InvalidValueError,
@@ -688,6 +688,39 @@ class Index:
         mask = np.zeros(len(self), dtype=bool)
         mask[pos] = True
         return mask
+
+    def union(self, other, sort=None):
+        """The labels of both indexes, each once, sorted when they can be
+        (sort=None, pandas' default; sort=False keeps first appearance).
+
+        Examples
+        --------
+        >>> zb.Index([3, 1]).union([2, 3]).to_list()
+        [1, 2, 3]
+        """
+        return _index_sets.union(self, other, sort)
+
+    def intersection(self, other, sort=False):
+        """The labels that are in both indexes, each once, in this index's
+        order (sort=None or True: sorted).
+
+        Examples
+        --------
+        >>> zb.Index(["b", "a", "c"]).intersection(["c", "b"]).to_list()
+        ['b', 'c']
+        """
+        return _index_sets.intersection(self, other, sort)
+
+    def difference(self, other, sort=None):
+        """The labels of this index that are not in other, each once,
+        sorted when they can be (sort=None, pandas' default).
+
+        Examples
+        --------
+        >>> zb.Index(["b", "a", "c"]).difference(["c"]).to_list()
+        ['a', 'b']
+        """
+        return _index_sets.difference(self, other, sort)
 
     def get_slice_bound(self, label, side):
         """The position where a slice starting (side="left") or ending

@@ -305,3 +305,25 @@ def test_dask_add_prefix():
                                   _computed(pd_ddf.add_prefix("p")), check_index_type=False)
     pd.testing.assert_series_equal(_computed(zb_ddf.a.add_suffix("s")),
                                    _computed(pd_ddf.a.add_suffix("s")), check_index_type=False)
+
+
+# -- Index.union / intersection / difference ---------------------------------------------------
+@pytest.mark.parametrize("a,b", [([3, 1], [2, 3]), (["b", "a", "c"], ["c", "x"]),
+                                 ([1.5, None, 2.0], [2.0, 7.0]), ([5, 4], [5, 4]),
+                                 ([2, 2, 1], [1]), ([1, 2], [])])
+@pytest.mark.parametrize("how", ["union", "intersection", "difference"])
+@pytest.mark.parametrize("sort", [None, False])
+def test_index_set_operations_match_pandas(a, b, how, sort):
+    pa, pb = pd.Index(a, name="n"), pd.Index(b, name="n")
+    za = zb.Index(a, name="n")
+    zb_other = zb.Index(b, name="n") if b else pd.Index(b, dtype=pa.dtype, name="n")
+    if how == "union" and not pa.is_unique:
+        with pytest.raises(UnsupportedError, match="repeated"):
+            za.union(zb_other, sort=sort)
+        return
+    exp = getattr(pa, how)(pb, sort=sort)
+    got = getattr(za, how)(zb_other, sort=sort)
+    assert isinstance(got, zb.Index)
+    pd.testing.assert_index_equal(got.to_pandas(), exp, exact=False)
+    # a differently named other: no name, as pandas
+    assert getattr(za, how)(zb.Index(a, name="m")).name is None
