@@ -743,20 +743,46 @@ class Index:
             return int(label_bounds(self, label, None)[0])
         return int(label_bounds(self, None, label)[1])
 
-    def get_indexer(self, target):
+    def get_indexer(self, target, method=None):
         """For each label of target, its position here, or -1 (the index
-        must be unique, as in pandas): vectorized binary searches.
+        must be unique, as in pandas): vectorized binary searches.  With
+        method "bfill" / "backfill" (the first label at or after it) or
+        "ffill" / "pad" (the last label at or before it) on an increasing
+        index, a label that is missing gets its neighbour's position, as
+        pandas.
 
         Examples
         --------
         >>> zb.Index(["a", "b", "c"]).get_indexer(["c", "z", "a"])
         array([ 2, -1,  0])
+        >>> zb.Index([10, 20, 30]).get_indexer([5, 20, 25, 35], method="bfill")
+        array([ 0,  1,  2, -1])
         """
         if not self.is_unique:
             raise InvalidValueError("get_indexer: the index has duplicate labels")
+        if method is not None:
+            return self._get_indexer_nearby(target, method)
         lk = self._lookup()
         return lk.first_positions(list(target) if not isinstance(target, np.ndarray)
                                   else target)
+
+    def _get_indexer_nearby(self, target, method):
+        side = {"bfill": "left", "backfill": "left", "ffill": "right", "pad": "right"}.get(method)
+        if side is None:
+            raise InvalidValueError(f"get_indexer: method must be None, 'bfill', 'backfill', "
+                                    f"'ffill' or 'pad', not {method!r}")
+        if self.nlevels != 1 or not self.is_monotonic_increasing:
+            raise InvalidValueError(f"get_indexer(method={method!r}): the index must be a "
+                                    "single level of increasing labels")
+        keys = self.to_numpy()
+        t = np.asarray(target._levels()[0].values() if isinstance(target, Index)
+                       else target)
+        if keys.dtype.kind == "M" and t.dtype.kind != "M":
+            t = t.astype(keys.dtype)
+        pos = np.searchsorted(keys, t, side=side).astype(np.int64)  # one binary search each
+        if side == "left":
+            return np.where(pos >= len(keys), -1, pos)
+        return pos - 1
 
     # -- display -----------------------------------------------------------
     def __repr__(self):

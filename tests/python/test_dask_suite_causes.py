@@ -327,3 +327,23 @@ def test_index_set_operations_match_pandas(a, b, how, sort):
     pd.testing.assert_index_equal(got.to_pandas(), exp, exact=False)
     # a differently named other: no name, as pandas
     assert getattr(za, how)(zb.Index(a, name="m")).name is None
+
+
+# -- Index.get_indexer(method=): what dd.repartition / from_pandas(divisions) asks --------------
+@pytest.mark.parametrize("labels,target", [
+    ([10, 20, 30], [5, 20, 25, 35]), ([0.5, 1.5], [0.0, 1.0, 2.0]), (["a", "c"], ["b", "c", "d"]),
+    (pd.date_range("2020-01-01", periods=3),
+     pd.to_datetime(["2019-12-31", "2020-01-02", "2020-01-05"]))])
+@pytest.mark.parametrize("method", ["bfill", "backfill", "ffill", "pad"])
+def test_index_get_indexer_method_matches_pandas(labels, target, method):
+    pidx = pd.Index(labels)
+    z = zb.from_pandas(pd.DataFrame({"x": range(len(pidx))}, index=pidx)).index
+    np.testing.assert_array_equal(z.get_indexer(target, method=method),
+                                  pidx.get_indexer(target, method=method))
+
+
+def test_index_get_indexer_method_refusals():
+    with pytest.raises(ValueError, match="increasing"):
+        zb.Index([3, 1, 2]).get_indexer([2], method="bfill")
+    with pytest.raises(ValueError, match="method"):
+        zb.Index([1, 2]).get_indexer([2], method="nearest")
