@@ -269,3 +269,158 @@ class CategoricalMethods:
         zambezi.errors.UnsupportedError: cat.as_ordered: ordered categoricals are not supported (zambezi categoricals are unordered)
         """
         self._check_ordered(True, "cat.as_ordered")
+
+
+class CategoricalIndexMethods:
+    """What pandas' CategoricalIndex has, on an Index of the category
+    dtype (a mixin of Index): ``categories``, ``codes``, ``ordered`` and
+    the ``Series.cat`` methods, each giving an Index.  On other indexes
+    they raise AttributeError (so ``hasattr(idx, "categories")`` tells a
+    categorical index, as Dask asks).
+
+    Examples
+    --------
+    >>> hasattr(zb.Index(["a"], dtype="category"), "categories"), hasattr(zb.Index([1]), "codes")
+    (True, False)
+    """
+
+    __slots__ = ()
+
+    def _cat(self, what):
+        from zambezi.series import Series
+
+        if self.nlevels != 1 or self.dtype != "category":
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute {what!r} "
+                                 f"(only an Index of the category dtype has it, not "
+                                 f"{self.dtype})")
+        return Series._from_column(self._levels()[0]).cat
+
+    def _cat_index(self, series):
+        from zambezi.index import Index
+
+        return Index._from_columns([series._col], list(self.names))
+
+    @property
+    def categories(self):
+        """The categories of a categorical Index (see Series.cat).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b", "a"], dtype="category").categories.to_list()
+        ['a', 'b']
+        """
+        return self._cat("categories").categories
+
+    @property
+    def codes(self):
+        """Each label's position in ``categories`` (-1 for missing), a
+        numpy array as pandas' CategoricalIndex gives.
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b", "a"], dtype="category").codes
+        array([0, 1, 0], dtype=int8)
+        """
+        return self._cat("codes").codes.to_numpy()
+
+    @property
+    def ordered(self):
+        """False: zambezi categoricals are unordered.
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").ordered
+        False
+        """
+        return self._cat("ordered").ordered
+
+    def set_categories(self, new_categories, ordered=None, rename=False):
+        """The Index with categories new_categories (see
+        Series.cat.set_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").set_categories(["b"]).to_list()
+        [None, 'b']
+        """
+        return self._cat_index(self._cat("set_categories").set_categories(
+            new_categories, ordered=ordered, rename=rename))
+
+    def add_categories(self, new_categories):
+        """The Index with categories appended (see Series.cat.add_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").add_categories("z").categories.to_list()
+        ['a', 'z']
+        """
+        return self._cat_index(self._cat("add_categories").add_categories(new_categories))
+
+    def remove_categories(self, removals):
+        """The Index without some categories (see
+        Series.cat.remove_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").remove_categories("a").to_list()
+        [None, 'b']
+        """
+        return self._cat_index(self._cat("remove_categories").remove_categories(removals))
+
+    def rename_categories(self, new_categories):
+        """The Index with its categories renamed (see
+        Series.cat.rename_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").rename_categories(str.upper).to_list()
+        ['A', 'B']
+        """
+        return self._cat_index(self._cat("rename_categories").rename_categories(
+            new_categories))
+
+    def reorder_categories(self, new_categories, ordered=None):
+        """The Index with its categories in a new order (see
+        Series.cat.reorder_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").reorder_categories(["b", "a"]).codes
+        array([1, 0], dtype=int8)
+        """
+        return self._cat_index(self._cat("reorder_categories").reorder_categories(
+            new_categories, ordered=ordered))
+
+    def remove_unused_categories(self):
+        """The Index without the categories no label uses.
+
+        Examples
+        --------
+        >>> idx = zb.Index(["a"], dtype="category").add_categories("z")
+        >>> idx.remove_unused_categories().categories.to_list()
+        ['a']
+        """
+        return self._cat_index(self._cat("remove_unused_categories")
+                               .remove_unused_categories())
+
+    def as_unordered(self):
+        """A copy (zambezi categoricals are unordered).
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").as_unordered().ordered
+        False
+        """
+        return self._cat_index(self._cat("as_unordered").as_unordered())
+
+    def as_ordered(self):
+        """UnsupportedError: zambezi categoricals are unordered.
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").as_ordered()
+        Traceback (most recent call last):
+            ...
+        zambezi.errors.UnsupportedError: cat.as_ordered: ordered categoricals are not supported (zambezi categoricals are unordered)
+        """
+        return self._cat("as_ordered").as_ordered()

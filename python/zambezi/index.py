@@ -30,6 +30,7 @@ so combining two objects that share an index takes the positional path.
 import numpy as np
 
 from zambezi import _convert, _core, _index_sets
+from zambezi._cat_accessor import CategoricalIndexMethods
 from zambezi.errors import (
     DTypeError,
     InvalidValueError,
@@ -62,7 +63,7 @@ def _int64_column(arr):
 # the base class: one or more levels over engine columns
 # --------------------------------------------------------------------------
 
-class Index:
+class Index(CategoricalIndexMethods):
     """Immutable row (or column) labels: one engine column of any zambezi
     dtype, with a name.
 

@@ -347,3 +347,29 @@ def test_index_get_indexer_method_refusals():
         zb.Index([3, 1, 2]).get_indexer([2], method="bfill")
     with pytest.raises(ValueError, match="method"):
         zb.Index([1, 2]).get_indexer([2], method="nearest")
+
+
+# -- a categorical Index: categories, codes and the cat methods, as pandas' CategoricalIndex ----
+def test_categorical_index_matches_pandas():
+    p = pd.CategoricalIndex(["b", "a", None, "b", "c"], name="k")
+    z = zb.from_pandas(pd.DataFrame({"x": range(5)}, index=p)).index
+    assert z.categories.to_list() == p.categories.to_list()
+    np.testing.assert_array_equal(z.codes, p.codes)
+    assert z.ordered is False and not hasattr(zb.Index([1, 2]), "categories")
+    for call in (lambda i: i.set_categories(["c", "b"]), lambda i: i.add_categories(["z"]),
+                 lambda i: i.remove_categories("a"), lambda i: i.rename_categories(str.upper),
+                 lambda i: i.reorder_categories(["c", "b", "a"]),
+                 lambda i: i.set_categories(["a", "b", "c", "q"]).remove_unused_categories()):
+        exp, got = call(p), call(z).to_pandas()
+        pd.testing.assert_index_equal(got, exp, exact=False, check_categorical=False)
+        assert got.categories.to_list() == exp.categories.to_list()
+
+
+def test_dask_unknown_categories_of_an_index():
+    pdf = pd.DataFrame({"x": range(6)}, index=pd.CategoricalIndex(list("abcabc"), name="k"))
+    pd_ddf, zb_ddf = _both(pdf, npartitions=2)
+    for ddf in (pd_ddf, zb_ddf):
+        ddf.index = ddf.index.cat.as_unknown()
+        assert not ddf.index.cat.known
+    exp, got = _computed(pd_ddf.x.sum()), _computed(zb_ddf.x.sum())
+    assert got == exp == 15
