@@ -105,6 +105,17 @@ class NDFrame:
         return self._ndim
 
     @property
+    def size(self):
+        """The number of values: rows, times columns for a DataFrame.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).size, zb.DataFrame({"a": [1, 2], "b": [3, 4]}).size
+        (3, 4)
+        """
+        return len(self) * (len(self._table.names) if self._ndim == 2 else 1)
+
+    @property
     def empty(self):
         """Whether there is nothing in it: no rows (or, for a DataFrame, no
         columns), as pandas.

@@ -609,6 +609,20 @@ class Index(CategoricalIndexMethods):
         col = self._levels()[0]
         return Index._from_columns([_core.unique(col)], self._names)
 
+    def drop_duplicates(self, keep="first"):
+        """The labels without repeats, first appearances kept (keep="first"
+        only), as pandas.
+
+        Examples
+        --------
+        >>> zb.Index([3, 1, 3, 2]).drop_duplicates().to_list()
+        [3, 1, 2]
+        """
+        if keep != "first":
+            raise UnsupportedError(f"Index.drop_duplicates: keep={keep!r} is not supported "
+                                   "(only 'first')")
+        return self.unique()
+
     def nunique(self, dropna=True):
         """The number of distinct labels (missing ones too unless dropna).
 

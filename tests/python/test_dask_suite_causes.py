@@ -373,3 +373,17 @@ def test_dask_unknown_categories_of_an_index():
         assert not ddf.index.cat.known
     exp, got = _computed(pd_ddf.x.sum()), _computed(zb_ddf.x.sum())
     assert got == exp == 15
+
+
+# -- Series.size, Index.drop_duplicates ----------------------------------------------------------
+def test_size_and_index_drop_duplicates_match_pandas():
+    pdf = pd.DataFrame({"a": [1, 2, 3], "b": ["x", None, "z"]})
+    df = zb.from_pandas(pdf)
+    assert df.a.size == pdf.a.size == 3 and df.size == pdf.size == 6
+    assert zb.Series([], dtype="int64").size == 0
+    p = pd.Index([3, 1, 3, None, 1, None])
+    got = zb.Index([3, 1, 3, None, 1, None]).drop_duplicates().to_pandas()
+    assert got.astype("float64").to_list()[:2] == p.drop_duplicates().to_list()[:2]
+    assert len(got) == 3 and list(got.isna()) == [False, False, True]
+    with pytest.raises(UnsupportedError, match="keep"):
+        zb.Index([1]).drop_duplicates(keep="last")
