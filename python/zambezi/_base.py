@@ -105,6 +105,57 @@ class NDFrame:
         return self._ndim
 
     @property
+    def size(self):
+        """The number of values: rows, times columns for a DataFrame.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).size, zb.DataFrame({"a": [1, 2], "b": [3, 4]}).size
+        (3, 4)
+        """
+        return len(self) * (len(self._table.names) if self._ndim == 2 else 1)
+
+    @property
+    def empty(self):
+        """Whether there is nothing in it: no rows (or, for a DataFrame, no
+        columns), as pandas.
+
+        Examples
+        --------
+        >>> zb.Series([], dtype="int64").empty, zb.DataFrame({"a": [1]}).empty
+        (True, False)
+        """
+        return len(self) == 0 or (self._ndim == 2 and len(self._table.names) == 0)
+
+    def squeeze(self, axis=None):
+        """Axes of length one squeezed out, as pandas: a DataFrame of one
+        column as that Series, of one row as that row, of one value (or a
+        Series of one row) as the scalar; axis (0 or 1) squeezes only
+        that axis; anything else unchanged.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2]}).squeeze().to_list()
+        [1, 2]
+        >>> zb.DataFrame({"a": [7]}).squeeze()
+        7
+        """
+        if axis not in (None, 0, 1, "index", "columns"):
+            from zambezi.errors import InvalidValueError
+            raise InvalidValueError(f"squeeze: axis must be None, 0 or 1, not {axis!r}")
+        axis = {"index": 0, "columns": 1}.get(axis, axis)
+        if self._ndim == 1:
+            return self.iloc[0] if len(self) == 1 and axis in (None, 0) else self
+        ncols, nrows = len(self._table.names), len(self)
+        if axis is None and ncols == 1 and nrows == 1:
+            return self.iloc[0, 0]
+        if axis in (None, 1) and ncols == 1:
+            return self.iloc[:, 0]
+        if axis in (None, 0) and nrows == 1:
+            return self.iloc[0]
+        return self
+
+    @property
     def _constructor(self):
         return type(self)
 

@@ -5,7 +5,12 @@ A zambezi categorical is int32 codes plus a string dictionary (DESIGN.md
 §2); ``codes`` narrows them to the smallest integer type that holds the
 number of categories (int8 below 127, int16, then int32), as pandas does,
 with -1 for nulls.  zambezi categoricals are unordered: ``ordered`` is
-False.  Numpy on the codes only: nothing loops over rows.
+False.  ``set_categories`` and its relatives (``add_categories``,
+``remove_categories``, ``rename_categories``, ``reorder_categories``,
+``remove_unused_categories``) make a new dictionary and remap the codes
+through a lookup table of one entry per old category, as pandas' methods
+of the same names do (Dask's unknown-categories meta is built by
+``set_categories``).  Numpy on the codes only: nothing loops over rows.
 """
 
 import numpy as np
@@ -13,6 +18,28 @@ import numpy as np
 from zambezi import _core
 from zambezi._frame_extra import _category_codes, _host
 from zambezi.accessors import AccessorError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+
+def _category_list(values, what):
+    """values (a list-like of category names) as a list of str: zambezi's
+    dictionaries hold strings (DESIGN.md section 2)."""
+    if isinstance(values, str):
+        raise DTypeError(f"{what}: expected a list-like of categories, got the string "
+                         f"{values!r}")
+    if hasattr(values, "to_list"):
+        values = values.to_list()
+    elif hasattr(values, "tolist"):
+        values = values.tolist()
+    out = list(values)
+    for v in out:  # one check per category, not per row
+        if not isinstance(v, str):
+            raise UnsupportedError(
+                f"{what}: category {v!r} ({type(v).__name__}) is not a string; zambezi "
+                "categoricals have string categories")
+    if len(set(out)) != len(out):
+        raise InvalidValueError(f"{what}: categories must be unique, got {out!r}")
+    return out
 
 
 class CategoricalMethods:
@@ -79,3 +106,321 @@ class CategoricalMethods:
         False
         """
         return False
+
+    def _recode(self, new_categories, rename=False):
+        """A Series with categories new_categories (a list of str): each
+        row keeps its value when the value is one of them (else null), or,
+        with rename, keeps its code."""
+        col = _host(self._s._col)
+        old = col.dictionary.to_pylist()
+        dictionary = _core.column_from_sequence(np.array(new_categories, dtype=object),
+                                                dtype="string")
+        codes = _category_codes(col)
+        if not rename:
+            where = {c: i for i, c in enumerate(new_categories)}
+            # one entry per old category (and a last one for null: -1)
+            lut = np.array([where.get(c, -1) for c in old] + [-1], dtype=np.int32)
+            codes = lut[codes]
+        out = _core.categorical_from_codes(np.ascontiguousarray(codes, dtype=np.int32),
+                                           dictionary)
+        if self._s._col.device != "cpu":
+            out = out.to_device(self._s._col.device)
+        return self._s._like(out)
+
+    def _check_ordered(self, ordered, what):
+        if ordered:
+            raise UnsupportedError(f"{what}: ordered categoricals are not supported "
+                                   "(zambezi categoricals are unordered)")
+
+    def set_categories(self, new_categories, ordered=None, rename=False):
+        """The Series with categories new_categories: values that are not
+        among them become null, as pandas' ``Series.cat.set_categories``;
+        with ``rename=True`` the categories are renamed in order instead.
+        Categories are strings; ``ordered=True`` raises UnsupportedError.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a", "b", "c"]).astype("category")
+        >>> s.cat.set_categories(["c", "a"]).to_list()
+        ['a', None, 'c']
+        >>> s.cat.set_categories(["c", "a"]).cat.codes.to_list()
+        [1, -1, 0]
+        """
+        self._check_ordered(ordered, "cat.set_categories")
+        new = _category_list(new_categories, "cat.set_categories")
+        if rename and len(new) != len(self.categories):
+            raise InvalidValueError(
+                f"cat.set_categories(rename=True): {len(new)} new categories for "
+                f"{len(self.categories)} old ones")
+        return self._recode(new, rename=rename)
+
+    def add_categories(self, new_categories):
+        """The Series with new_categories (a string or a list of them)
+        appended to its categories; values unchanged.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a"]).astype("category").cat.add_categories(["z"])
+        >>> s.cat.categories.to_list()
+        ['a', 'z']
+        """
+        add = [new_categories] if isinstance(new_categories, str) else new_categories
+        add = _category_list(add, "cat.add_categories")
+        old = self.categories.to_list()
+        dup = [c for c in add if c in set(old)]
+        if dup:
+            raise InvalidValueError(f"cat.add_categories: new categories must not include "
+                                    f"old categories: {dup!r}")
+        return self._recode(old + add, rename=False)
+
+    def remove_categories(self, removals):
+        """The Series without the categories in removals (a string or a
+        list of them); their values become null.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a", "b"]).astype("category")
+        >>> s.cat.remove_categories("b").to_list()
+        ['a', None]
+        """
+        drop = [removals] if isinstance(removals, str) else removals
+        drop = _category_list(drop, "cat.remove_categories")
+        old = self.categories.to_list()
+        missing = [c for c in drop if c not in set(old)]
+        if missing:
+            raise InvalidValueError(f"cat.remove_categories: removals must all be in old "
+                                    f"categories: {missing!r}")
+        gone = set(drop)
+        return self._recode([c for c in old if c not in gone], rename=False)
+
+    def rename_categories(self, new_categories):
+        """The Series with its categories renamed: new_categories is a list
+        (one name per category, in order), a dict (old name -> new name) or
+        a function of a category.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a", "b"]).astype("category")
+        >>> s.cat.rename_categories({"a": "x"}).to_list()
+        ['x', 'b']
+        """
+        old = self.categories.to_list()
+        if isinstance(new_categories, dict):
+            new = [new_categories.get(c, c) for c in old]
+        elif callable(new_categories):
+            new = [new_categories(c) for c in old]  # once per category
+        else:
+            new = new_categories
+        new = _category_list(new, "cat.rename_categories")
+        if len(new) != len(old):
+            raise InvalidValueError(f"cat.rename_categories: {len(new)} new categories for "
+                                    f"{len(old)} old ones")
+        return self._recode(new, rename=True)
+
+    def reorder_categories(self, new_categories, ordered=None):
+        """The Series with the same categories in a new order (values
+        unchanged, codes renumbered).
+
+        Examples
+        --------
+        >>> s = zb.Series(["a", "b"]).astype("category")
+        >>> s.cat.reorder_categories(["b", "a"]).cat.codes.to_list()
+        [1, 0]
+        """
+        self._check_ordered(ordered, "cat.reorder_categories")
+        new = _category_list(new_categories, "cat.reorder_categories")
+        if set(new) != set(self.categories.to_list()):
+            raise InvalidValueError("cat.reorder_categories: items in new_categories are "
+                                    "not the same as in old categories")
+        return self._recode(new, rename=False)
+
+    def remove_unused_categories(self):
+        """The Series without the categories no row uses.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a"]).astype("category").cat.add_categories(["z"])
+        >>> s.cat.remove_unused_categories().cat.categories.to_list()
+        ['a']
+        """
+        old = self.categories.to_list()
+        codes = _category_codes(self._s._col)
+        used = np.bincount(codes[codes >= 0], minlength=len(old)) > 0
+        return self._recode([c for c, u in zip(old, used) if u], rename=False)
+
+    def as_unordered(self):
+        """A copy of the Series (zambezi categoricals are unordered).
+
+        Examples
+        --------
+        >>> zb.Series(["a"]).astype("category").cat.as_unordered().cat.ordered
+        False
+        """
+        return self._s.copy()
+
+    def as_ordered(self):
+        """UnsupportedError: zambezi categoricals are unordered.
+
+        Examples
+        --------
+        >>> zb.Series(["a"]).astype("category").cat.as_ordered()
+        Traceback (most recent call last):
+            ...
+        zambezi.errors.UnsupportedError: cat.as_ordered: ordered categoricals are not supported (zambezi categoricals are unordered)
+        """
+        self._check_ordered(True, "cat.as_ordered")
+
+
+class CategoricalIndexMethods:
+    """What pandas' CategoricalIndex has, on an Index of the category
+    dtype (a mixin of Index): ``categories``, ``codes``, ``ordered`` and
+    the ``Series.cat`` methods, each giving an Index.  On other indexes
+    they raise AttributeError (so ``hasattr(idx, "categories")`` tells a
+    categorical index, as Dask asks).
+
+    Examples
+    --------
+    >>> hasattr(zb.Index(["a"], dtype="category"), "categories"), hasattr(zb.Index([1]), "codes")
+    (True, False)
+    """
+
+    __slots__ = ()
+
+    def _cat(self, what):
+        from zambezi.series import Series
+
+        if self.nlevels != 1 or self.dtype != "category":
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute {what!r} "
+                                 f"(only an Index of the category dtype has it, not "
+                                 f"{self.dtype})")
+        return Series._from_column(self._levels()[0]).cat
+
+    def _cat_index(self, series):
+        from zambezi.index import Index
+
+        return Index._from_columns([series._col], list(self.names))
+
+    @property
+    def categories(self):
+        """The categories of a categorical Index (see Series.cat).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b", "a"], dtype="category").categories.to_list()
+        ['a', 'b']
+        """
+        return self._cat("categories").categories
+
+    @property
+    def codes(self):
+        """Each label's position in ``categories`` (-1 for missing), a
+        numpy array as pandas' CategoricalIndex gives.
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b", "a"], dtype="category").codes
+        array([0, 1, 0], dtype=int8)
+        """
+        return self._cat("codes").codes.to_numpy()
+
+    @property
+    def ordered(self):
+        """False: zambezi categoricals are unordered.
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").ordered
+        False
+        """
+        return self._cat("ordered").ordered
+
+    def set_categories(self, new_categories, ordered=None, rename=False):
+        """The Index with categories new_categories (see
+        Series.cat.set_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").set_categories(["b"]).to_list()
+        [None, 'b']
+        """
+        return self._cat_index(self._cat("set_categories").set_categories(
+            new_categories, ordered=ordered, rename=rename))
+
+    def add_categories(self, new_categories):
+        """The Index with categories appended (see Series.cat.add_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").add_categories("z").categories.to_list()
+        ['a', 'z']
+        """
+        return self._cat_index(self._cat("add_categories").add_categories(new_categories))
+
+    def remove_categories(self, removals):
+        """The Index without some categories (see
+        Series.cat.remove_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").remove_categories("a").to_list()
+        [None, 'b']
+        """
+        return self._cat_index(self._cat("remove_categories").remove_categories(removals))
+
+    def rename_categories(self, new_categories):
+        """The Index with its categories renamed (see
+        Series.cat.rename_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").rename_categories(str.upper).to_list()
+        ['A', 'B']
+        """
+        return self._cat_index(self._cat("rename_categories").rename_categories(
+            new_categories))
+
+    def reorder_categories(self, new_categories, ordered=None):
+        """The Index with its categories in a new order (see
+        Series.cat.reorder_categories).
+
+        Examples
+        --------
+        >>> zb.Index(["a", "b"], dtype="category").reorder_categories(["b", "a"]).codes
+        array([1, 0], dtype=int8)
+        """
+        return self._cat_index(self._cat("reorder_categories").reorder_categories(
+            new_categories, ordered=ordered))
+
+    def remove_unused_categories(self):
+        """The Index without the categories no label uses.
+
+        Examples
+        --------
+        >>> idx = zb.Index(["a"], dtype="category").add_categories("z")
+        >>> idx.remove_unused_categories().categories.to_list()
+        ['a']
+        """
+        return self._cat_index(self._cat("remove_unused_categories")
+                               .remove_unused_categories())
+
+    def as_unordered(self):
+        """A copy (zambezi categoricals are unordered).
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").as_unordered().ordered
+        False
+        """
+        return self._cat_index(self._cat("as_unordered").as_unordered())
+
+    def as_ordered(self):
+        """UnsupportedError: zambezi categoricals are unordered.
+
+        Examples
+        --------
+        >>> zb.Index(["a"], dtype="category").as_ordered()
+        Traceback (most recent call last):
+            ...
+        zambezi.errors.UnsupportedError: cat.as_ordered: ordered categoricals are not supported (zambezi categoricals are unordered)
+        """
+        return self._cat("as_ordered").as_ordered()

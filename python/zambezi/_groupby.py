@@ -1143,6 +1143,20 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return self._obj._like(_core.table_from_columns(out, cols))
 
 
+def _check_observed(keys, observed):
+    """observed=False changes nothing unless a key is categorical (pandas
+    then makes a group of every category, which is not supported here)."""
+    if observed:
+        return
+    t = keys.work
+    names = list(t.names)
+    for k in keys.keys:
+        if t.column(names.index(k)).dtype == "category":
+            raise UnsupportedError(
+                f"groupby: observed=False with the categorical key {k!r} is not supported "
+                "(only categories that occur form groups); use observed=True")
+
+
 class FrameGroupBy:
     """DataFrame.groupby (a mixin)."""
 
@@ -1159,8 +1173,9 @@ class FrameGroupBy:
         or their first columns.  sort: order the groups by the keys (True,
         the default) or by first appearance.  dropna: leave out rows whose
         key is null (True) or make the nulls a group.  observed=False is
-        not supported; group_keys is accepted (no method here adds group
-        keys).
+        accepted where no key is categorical (it changes nothing there) and
+        refused with a categorical key; group_keys is accepted (no method
+        here adds group keys).
 
         Examples
         --------
@@ -1185,9 +1200,6 @@ class FrameGroupBy:
         """
         if isinstance(by, tuple):
             by = list(by)
-        if not observed:
-            raise InvalidValueError("observed=False is not supported: only categories that "
-                                    "occur form groups")
         if _resample.is_grouper(by):
             r = _resample.grouper_resampler(self, by)
             if r is not None:
@@ -1207,6 +1219,7 @@ class FrameGroupBy:
             keep = [i for i, v in enumerate(keys.values) if v not in drop]
             keys.values = [keys.values[i] for i in keep]
             keys.value_labels = [keys.value_labels[i] for i in keep]
+        _check_observed(keys, observed)
         return GroupBy(self, keys, sort, dropna, as_index=as_index)
 
 
@@ -1237,9 +1250,6 @@ class SeriesGroupByMixin:
         """
         if not as_index:
             raise InvalidValueError("as_index=False is only valid with a DataFrame")
-        if not observed:
-            raise InvalidValueError("observed=False is not supported: only categories that "
-                                    "occur form groups")
         if _resample.is_grouper(by):
             r = _resample.grouper_resampler(self, by)
             if r is not None:
@@ -1248,4 +1258,5 @@ class SeriesGroupByMixin:
             by = [_resample.grouper_key(self, k)[0] if _resample.is_grouper(k) else k
                   for k in by]
         keys = _series_keys(self, by, level)
+        _check_observed(keys, observed)
         return GroupBy(self, keys, sort, dropna, ["__value"], True, True)

@@ -281,3 +281,48 @@ class IndexOps:
                 names.append(c)
             out = out._like(_core.table_from_columns(cols, names))
         return out
+
+    # -- add_prefix / add_suffix ------------------------------------------
+    def _affix(self, affix, axis, before, what):
+        if not isinstance(affix, str):
+            raise InvalidValueError(f"{what}: expected a str, not {type(affix).__name__}")
+        axis = {None: None, 0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}.get(axis, axis)
+        if axis not in (None, 0, 1) or (self._ndim == 1 and axis == 1):
+            raise InvalidValueError(f"{what}: no axis {axis!r} here")
+        if self._ndim == 2 and axis in (None, 1):
+            return self.rename(columns=lambda c: f"{affix}{c}" if before else f"{c}{affix}")
+        idx = self._index
+        if idx.nlevels != 1:
+            raise UnsupportedError(f"{what} of a MultiIndex's labels is not supported")
+        # the labels as text (one engine cast) with the affix joined on in the engine
+        text = self._constructor_sliced._from_column(idx._levels()[0]).astype(str)
+        text = affix + text if before else text + affix
+        out = self.copy()
+        out._index = _ix.Index._from_columns([text._col], [idx.name])
+        return out
+
+    def add_prefix(self, prefix, axis=None):
+        """The labels with prefix put before them, as pandas: a
+        DataFrame's column labels (or, with axis=0, its row labels); a
+        Series' row labels.  Labels that are not text become text (row
+        labels through the engine's cast: timestamps are not supported
+        yet).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1], "b": [2]}).add_prefix("x_").columns.to_list()
+        ['x_a', 'x_b']
+        >>> zb.Series([5, 6]).add_prefix("r").index.to_list()
+        ['r0', 'r1']
+        """
+        return self._affix(prefix, axis, True, "add_prefix")
+
+    def add_suffix(self, suffix, axis=None):
+        """The labels with suffix put after them (see add_prefix).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1], "b": [2]}).add_suffix("_y").columns.to_list()
+        ['a_y', 'b_y']
+        """
+        return self._affix(suffix, axis, False, "add_suffix")

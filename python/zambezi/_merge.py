@@ -61,6 +61,39 @@ def _index_of(names, name, side):
         ) from None
 
 
+def _key_levels(df, keys):
+    """The keys that name an index level of df and none of its columns."""
+    if not keys:
+        return []
+    cols = set(df._table.names)
+    names = [n for n in df._index.names if n is not None]
+    return [k for k in keys if k not in cols and k in names]
+
+
+def _merge_on_levels(left, right, how, on, left_on, right_on, kwargs):
+    """merge whose on / left_on / right_on name index levels (pandas lets
+    keys name a level where no column has the name): those levels become
+    columns first, then as pandas: a key pair that is a level of the same
+    name on both sides labels the result; a level paired with a key of
+    another name is dropped.  None when no key names a level."""
+    lk = _as_list(on, "on") if on is not None else _as_list(left_on, "left_on")
+    rk = _as_list(on, "on") if on is not None else _as_list(right_on, "right_on")
+    lv, rv = _key_levels(left, lk), _key_levels(right, rk)
+    if not lv and not rv:
+        return None
+    out = merge(left.reset_index(level=lv) if lv else left,
+                right.reset_index(level=rv) if rv else right,
+                how=how, on=on, left_on=left_on, right_on=right_on, **kwargs)
+    pairs = list(zip(lk or [], rk or []))
+    labels = [a for a, b in pairs if a == b and a in lv and b in rv]
+    drop = [a for a, b in pairs if a != b and a in lv] + \
+        [b for a, b in pairs if a != b and b in rv]
+    drop = [c for c in drop if c in set(out._table.names)]
+    if drop:
+        out = out.drop(columns=drop)
+    return out.set_index(labels) if labels else out
+
+
 def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_index=False,
           right_index=False, sort=False, suffixes=("_x", "_y"), copy=None, indicator=False,
           validate=None):
@@ -127,6 +160,11 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         raise UnsupportedError("merge: indicator= is not supported")
     if validate is not None:
         raise UnsupportedError("merge: validate= is not supported")
+    if not (left_index or right_index) and how != "cross":
+        out = _merge_on_levels(left, right, how, on, left_on, right_on,
+                               dict(sort=sort, suffixes=suffixes))
+        if out is not None:
+            return out
     if left_index or right_index:
         if on is not None:
             raise InvalidValueError("merge: give on= or left_index/right_index, not both")

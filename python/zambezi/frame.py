@@ -16,6 +16,7 @@ from zambezi._frame_convert import FrameConvert
 from zambezi._frame_extra import FrameExtra
 from zambezi._ecosystem import FrameEcosystem
 from zambezi._frame_reduce import FrameReduce
+from zambezi._moments import FrameMoments
 from zambezi._frame_summary import FrameSummary
 from zambezi._index_ops import IndexOps
 from zambezi._frame_ops import FrameOps
@@ -108,7 +109,7 @@ def _table_from_dict(data):
 @_base.register
 class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameEWM,
                 FrameResample, FrameOps,
-                FrameExtra, FrameReduce, FrameRank, FrameStats, FrameSummary, FrameConvert,
+                FrameExtra, FrameReduce, FrameMoments, FrameRank, FrameStats, FrameSummary, FrameConvert,
                 FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,
                 _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.

@@ -29,7 +29,8 @@ so combining two objects that share an index takes the positional path.
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _index_sets
+from zambezi._cat_accessor import CategoricalIndexMethods
 from zambezi.errors import (
     DTypeError,
     InvalidValueError,
@@ -62,7 +63,7 @@ def _int64_column(arr):
 # the base class: one or more levels over engine columns
 # --------------------------------------------------------------------------
 
-class Index:
+class Index(CategoricalIndexMethods):
     """Immutable row (or column) labels: one engine column of any zambezi
     dtype, with a name.
 
@@ -312,6 +313,17 @@ class Index:
         return [c.dtype for c in self._levels()]
 
     @property
+    def ndim(self):
+        """1: an Index is one-dimensional (Dask and numpy read this).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2]).ndim
+        1
+        """
+        return 1
+
+    @property
     def shape(self):
         """(number of labels,).
 
@@ -390,6 +402,23 @@ class Index:
 
     def __array__(self, dtype=None, copy=None):
         return self.to_numpy(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy ufuncs on the labels (np.sin(idx), np.add(idx, 1)): numpy
+        runs on the values and a 1-D result of the same length comes back
+        as an Index with this name, as pandas gives one (several outputs:
+        a tuple of them)."""
+        conv = [np.asarray(x) if isinstance(x, Index) else x for x in inputs]
+        result = getattr(ufunc, method)(*conv, **kwargs)
+        if method != "__call__" or kwargs.get("out") is not None or self.nlevels != 1:
+            return result
+
+        def wrap(r):
+            if isinstance(r, np.ndarray) and r.ndim == 1 and len(r) == len(self) and \
+                    r.dtype.kind in "biuf":
+                return Index(r, name=self.name)
+            return r
+        return tuple(wrap(r) for r in result) if isinstance(result, tuple) else wrap(result)
 
     def to_list(self):
         """The labels as a list of Python objects (tuples for a MultiIndex).
@@ -602,6 +631,20 @@ class Index:
         col = self._levels()[0]
         return Index._from_columns([_core.unique(col)], self._names)
 
+    def drop_duplicates(self, keep="first"):
+        """The labels without repeats, first appearances kept (keep="first"
+        only), as pandas.
+
+        Examples
+        --------
+        >>> zb.Index([3, 1, 3, 2]).drop_duplicates().to_list()
+        [3, 1, 2]
+        """
+        if keep != "first":
+            raise UnsupportedError(f"Index.drop_duplicates: keep={keep!r} is not supported "
+                                   "(only 'first')")
+        return self.unique()
+
     def nunique(self, dropna=True):
         """The number of distinct labels (missing ones too unless dropna).
 
@@ -683,20 +726,100 @@ class Index:
         mask[pos] = True
         return mask
 
-    def get_indexer(self, target):
+    def union(self, other, sort=None):
+        """The labels of both indexes, each once, sorted when they can be
+        (sort=None, pandas' default; sort=False keeps first appearance).
+
+        Examples
+        --------
+        >>> zb.Index([3, 1]).union([2, 3]).to_list()
+        [1, 2, 3]
+        """
+        return _index_sets.union(self, other, sort)
+
+    def intersection(self, other, sort=False):
+        """The labels that are in both indexes, each once, in this index's
+        order (sort=None or True: sorted).
+
+        Examples
+        --------
+        >>> zb.Index(["b", "a", "c"]).intersection(["c", "b"]).to_list()
+        ['b', 'c']
+        """
+        return _index_sets.intersection(self, other, sort)
+
+    def difference(self, other, sort=None):
+        """The labels of this index that are not in other, each once,
+        sorted when they can be (sort=None, pandas' default).
+
+        Examples
+        --------
+        >>> zb.Index(["b", "a", "c"]).difference(["c"]).to_list()
+        ['a', 'b']
+        """
+        return _index_sets.difference(self, other, sort)
+
+    def get_slice_bound(self, label, side):
+        """The position where a slice starting (side="left") or ending
+        (side="right") at label cuts the index, as pandas: on an increasing
+        index by binary search (label need not be present), else at the
+        label's position.  Dask cuts partitions at their divisions with it.
+
+        Examples
+        --------
+        >>> idx = zb.Index([10, 20, 20, 30])
+        >>> idx.get_slice_bound(20, "left"), idx.get_slice_bound(20, "right")
+        (1, 3)
+        >>> idx.get_slice_bound(25, "left")
+        3
+        """
+        if side not in ("left", "right"):
+            raise InvalidValueError(f"get_slice_bound: side must be 'left' or 'right', "
+                                    f"not {side!r}")
+        if side == "left":
+            return int(label_bounds(self, label, None)[0])
+        return int(label_bounds(self, None, label)[1])
+
+    def get_indexer(self, target, method=None):
         """For each label of target, its position here, or -1 (the index
-        must be unique, as in pandas): vectorized binary searches.
+        must be unique, as in pandas): vectorized binary searches.  With
+        method "bfill" / "backfill" (the first label at or after it) or
+        "ffill" / "pad" (the last label at or before it) on an increasing
+        index, a label that is missing gets its neighbour's position, as
+        pandas.
 
         Examples
         --------
         >>> zb.Index(["a", "b", "c"]).get_indexer(["c", "z", "a"])
         array([ 2, -1,  0])
+        >>> zb.Index([10, 20, 30]).get_indexer([5, 20, 25, 35], method="bfill")
+        array([ 0,  1,  2, -1])
         """
         if not self.is_unique:
             raise InvalidValueError("get_indexer: the index has duplicate labels")
+        if method is not None:
+            return self._get_indexer_nearby(target, method)
         lk = self._lookup()
         return lk.first_positions(list(target) if not isinstance(target, np.ndarray)
                                   else target)
+
+    def _get_indexer_nearby(self, target, method):
+        side = {"bfill": "left", "backfill": "left", "ffill": "right", "pad": "right"}.get(method)
+        if side is None:
+            raise InvalidValueError(f"get_indexer: method must be None, 'bfill', 'backfill', "
+                                    f"'ffill' or 'pad', not {method!r}")
+        if self.nlevels != 1 or not self.is_monotonic_increasing:
+            raise InvalidValueError(f"get_indexer(method={method!r}): the index must be a "
+                                    "single level of increasing labels")
+        keys = self.to_numpy()
+        t = np.asarray(target._levels()[0].values() if isinstance(target, Index)
+                       else target)
+        if keys.dtype.kind == "M" and t.dtype.kind != "M":
+            t = t.astype(keys.dtype)
+        pos = np.searchsorted(keys, t, side=side).astype(np.int64)  # one binary search each
+        if side == "left":
+            return np.where(pos >= len(keys), -1, pos)
+        return pos - 1
 
     # -- display -----------------------------------------------------------
     def __repr__(self):

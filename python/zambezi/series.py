@@ -21,6 +21,7 @@ from zambezi._reshape import SeriesReshape
 from zambezi._apply import SeriesApply
 from zambezi._ecosystem import SeriesEcosystem
 from zambezi import _stats
+from zambezi._moments import SeriesMoments
 from zambezi._stats import SeriesStats
 from zambezi.io import pickle as _pickle
 from zambezi.errors import UnsupportedError
@@ -44,7 +45,7 @@ def _relabel(index, mapper):
 
 @_base.register
 class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesResample,
-             SeriesOps, SeriesStats, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
+             SeriesOps, SeriesStats, SeriesMoments, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
              SeriesApply, SeriesEcosystem,
              _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).

@@ -414,16 +414,40 @@ def from_pandas(data, npartitions=None, sort=True, chunksize=None):
     return _DASK_FROM_PANDAS[0](data, npartitions=npartitions, sort=sort, chunksize=chunksize)
 
 
+def repartition(df, divisions, force=False):
+    """``dask.dataframe.repartition`` that makes zambezi partitions of a
+    pandas frame when the zambezi backend is selected (as ``from_pandas``
+    here); a collection, or another backend, goes to Dask's function
+    unchanged.  Importing zambezi.dask installs it as ``dd.repartition``.
+
+    Examples
+    --------
+    >>> import dask, dask.dataframe as dd, pandas as pd
+    >>> pdf = pd.DataFrame({"a": [3, 1, 2, 5]})
+    >>> with dask.config.set({"dataframe.backend": "zambezi"}):
+    ...     ddf = dd.repartition(pdf, [0, 2, 3])
+    >>> type(ddf._meta).__module__, ddf.npartitions
+    ('zambezi.frame', 2)
+    """
+    if isinstance(df, (pd.DataFrame, pd.Series)) and \
+            config.get("dataframe.backend", "pandas") == "zambezi":
+        df = from_pandas_obj(df)
+    return _DASK_FROM_PANDAS[1](df, divisions, force=force)
+
+
 def _install_from_pandas():
     import dask.dataframe as dd
     import dask.dataframe.dask_expr as dx
     from dask.dataframe.dask_expr import _collection
 
     if not _DASK_FROM_PANDAS:
-        _DASK_FROM_PANDAS.append(_collection.from_pandas)
+        _DASK_FROM_PANDAS.extend([_collection.from_pandas, _collection.repartition])
     dd.from_pandas = from_pandas
     dx.from_pandas = from_pandas
     _collection.from_pandas = from_pandas   # Dask's own conversions of pandas operands
+    for mod in (dd, dx, _collection):
+        if hasattr(mod, "repartition"):
+            mod.repartition = repartition
 
 
 # -- GroupBy.value_counts -------------------------------------------------------
@@ -458,6 +482,75 @@ def _install_value_counts():
         _DASK_VALUE_COUNTS.extend([ValueCounts.groupby_chunk, ValueCounts.groupby_aggregate])
     ValueCounts.groupby_chunk = staticmethod(_value_counts_chunk)
     ValueCounts.groupby_aggregate = staticmethod(_value_counts_aggregate)
+
+
+# -- GroupBy.var / std ----------------------------------------------------------
+# Dask's chunk step labels the partial sums of squares and the counts with
+# tuples made by rename(columns=lambda c: (c, "-x2")) and concatenates them
+# beside the sums, whose labels are plain: pandas keeps such a mix as a flat
+# Index of tuples, zambezi (whose labels are one Index: tuples form a
+# MultiIndex) shows it as str.  register() wraps both steps: for zambezi
+# frames the partial columns are labelled str(label) + a suffix after an
+# ASCII unit separator (plain names, which Dask's shuffle of split_out
+# keeps as they are), and the aggregate step takes the three parts by
+# position and gives them the sums' labels.
+
+_PART = "\x1f"
+
+
+def _var_chunk(df, *by, numeric_only=None, observed=False, dropna=True):
+    if not isinstance(df, _FRAMES):
+        kw = {} if numeric_only is None else {"numeric_only": numeric_only}
+        return _DASK_VAR[0](df, *by, observed=observed, dropna=dropna, **kw)
+    from dask.dataframe.groupby import _groupby_raise_unaligned
+    from dask.utils import no_default
+
+    kw = {} if numeric_only in (None, no_default) else {"numeric_only": numeric_only}
+    if isinstance(df, zb.Series):
+        df = df.to_frame()
+    g = _groupby_raise_unaligned(df, by=by, observed=observed, dropna=dropna)
+    x = g.sum(**kw)
+    labels = list(x.columns)
+    n = g[labels].count()
+    sq = df.copy()
+    sq[labels] = sq[labels] ** 2
+    x2 = _groupby_raise_unaligned(sq, by=by, observed=observed, dropna=dropna).sum(**kw)
+    out = zb.concat([x, x2[labels], n[labels]], axis=1)
+    out.columns = labels + [f"{c}{_PART}{part}" for part in ("x2", "count") for c in labels]
+    return out
+
+
+def _var_agg(g, levels, ddof, sort=False, numeric_only=None, observed=False, dropna=True):
+    if not isinstance(g, _FRAMES):
+        kw = {} if numeric_only is None else {"numeric_only": numeric_only}
+        return _DASK_VAR[1](g, levels, ddof, sort=sort, observed=observed, dropna=dropna,
+                            **kw)
+    g = g.groupby(level=levels, sort=sort, observed=observed, dropna=dropna).sum()
+    nc = len(g.columns) // 3
+    labels = list(g.columns[:nc])
+    parts = []
+    for k in range(3):
+        part = g.iloc[:, k * nc:(k + 1) * nc]
+        part.columns = labels
+        parts.append(part)
+    x, x2, n = parts
+    div = (n - ddof).clip(lower=0)
+    result = (x2 - x ** 2 / n) / div
+    # no degrees of freedom left: NaN; rounding below zero: 0 (as Dask's step)
+    result = result.mask((n - ddof) == 0, np.nan)
+    return result.clip(lower=0)
+
+
+_DASK_VAR = []
+
+
+def _install_var():
+    from dask.dataframe.dask_expr._groupby import Var
+
+    if not _DASK_VAR:
+        _DASK_VAR.extend([Var.chunk, Var.reduction_aggregate])
+    Var.chunk = staticmethod(_var_chunk)
+    Var.reduction_aggregate = staticmethod(_var_agg)
 
 
 _ENTRY = []
@@ -507,6 +600,7 @@ def register():
     entry = backend_entrypoint()
     _install_from_pandas()
     _install_value_counts()
+    _install_var()
     _register_serializers()
     dataframe_creation_dispatch.register_backend("zambezi", entry)
     legacy.register_backend("zambezi", entry)

@@ -1,0 +1,88 @@
+"""Set operations of an Index with pandas' names: ``union``,
+``intersection`` and ``difference`` (what Dask's cumulative group-bys and
+column selections call on partitions' labels).
+
+The labels are one engine column: union is an engine concat and unique,
+intersection and difference an engine membership test (``isin``), and
+each result is sorted by the engine when pandas sorts it (``sort=None``:
+when the labels can be ordered).  A MultiIndex, or a union of indexes with
+repeated labels (pandas keeps the repeats there), is not supported.
+"""
+
+import numpy as np
+
+from zambezi import _core
+from zambezi.errors import UnsupportedError, ZambeziError
+
+
+def _operands(index, other, what):
+    from zambezi import index as _ix
+
+    other = _ix.ensure_index(other, what=what)
+    if index.nlevels != 1 or other.nlevels != 1:
+        raise UnsupportedError(f"Index.{what} of a MultiIndex is not supported")
+    name = index.name if index.name == other.name else None
+    return other, name
+
+
+def _sorted(col, sort, what):
+    if sort is False:
+        return col
+    if sort not in (None, True):
+        raise UnsupportedError(f"Index.{what}: sort must be None, True or False, not {sort!r}")
+    try:
+        return _core.take(col, _core.sort_indices(col, True, False))
+    except ZambeziError:  # labels without an order: left as they are, as pandas
+        if sort is True:
+            raise
+        return col
+
+
+def _make(col, name):
+    from zambezi.index import Index
+
+    return Index._from_columns([col], [name])
+
+
+def _member(col, other_col):
+    """The labels of col that are (bool engine column) in other_col."""
+    from zambezi.series import Series
+
+    return Series._from_column(col).isin(Series._from_column(other_col))
+
+
+def union(index, other, sort=None):
+    other, name = _operands(index, other, "union")
+    if len(other) == 0 or index.equals(other):
+        return index if index.name == name else index.rename(name)
+    if len(index) == 0:
+        return other if other.name == name else other.rename(name)
+    if not (index.is_unique and other.is_unique):
+        raise UnsupportedError("Index.union of indexes with repeated labels is not supported")
+    col = _core.unique(_core.concat([index._levels()[0], other._levels()[0]]))
+    return _make(_sorted(col, sort, "union"), name)
+
+
+def _filter(index, other, keep_members, sort, what):
+    from zambezi.series import Series
+
+    other, name = _operands(index, other, what)
+    col = _core.unique(index._levels()[0])
+    if keep_members and index.equals(other):  # as pandas: the labels, unsorted
+        return _make(col, name)
+    if len(other) == 0 or len(index) == 0:
+        return _make(_sorted(col, sort, what) if not keep_members else
+                     _core.take(col, _core.column_from_buffer(
+                         np.zeros(0, dtype=np.int64))), name)
+    s = Series._from_column(col)
+    inside = _member(col, other._levels()[0])
+    kept = s[inside if keep_members else ~inside]
+    return _make(_sorted(kept._col, sort, what), name)
+
+
+def intersection(index, other, sort=False):
+    return _filter(index, other, True, sort, "intersection")
+
+
+def difference(index, other, sort=None):
+    return _filter(index, other, False, sort, "difference")
