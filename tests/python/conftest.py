@@ -11,12 +11,16 @@ checks as cleanly as the whole file.  The per-test
 ``engine_defaults`` fixture restores the thread count and disables fault
 injection, so one test's settings never leak into the next.  The
 ``threads`` fixture and the helpers below (seeds, random strings, memory
-counters) are what several test files share.  Tests marked
+counters, running a script in a child process) are what several test files share.  Tests marked
 ``gpu`` are skipped, with the reason the engine gives, when it sees no
 usable CUDA device.
 """
 
 import gc
+import os
+import pathlib
+import subprocess
+import sys
 import zlib
 
 import numpy as np
@@ -24,6 +28,46 @@ import pandas as pd
 import pytest
 
 import zambezi as zb
+
+
+STAGE = str(pathlib.Path(zb.__file__).resolve().parents[1])
+
+
+def run_python(args, env_extra=None, stdin=None, cwd=None, check=True):
+    """Python run on args in a child process that imports this run's
+    zambezi (and no ZAMBEZI_PANDAS_* settings but env_extra's); the
+    completed process, AssertionError with its output when it fails and
+    check is set."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = STAGE + os.pathsep + env.get("PYTHONPATH", "")
+    for k in list(env):
+        if k.startswith("ZAMBEZI_PANDAS_"):
+            del env[k]
+    env.update(env_extra or {})
+    p = subprocess.run([sys.executable] + list(args), capture_output=True, text=True,
+                       env=env, input=stdin, cwd=cwd, timeout=120)
+    if check and p.returncode != 0:
+        raise AssertionError(f"{args} failed ({p.returncode}):\n{p.stdout[-3000:]}\n"
+                             f"{p.stderr[-3000:]}")
+    return p
+
+
+def run_python_output(args, env_extra=None):
+    """What run_python(args, env_extra) printed."""
+    return run_python(args, env_extra).stdout
+
+
+def same_under_accelerator(tmp_path, script):
+    """What script prints, checked to be the same bytes under plain pandas
+    and under ``python -m zambezi.pandas`` with every frame tried on
+    zambezi (ZAMBEZI_PANDAS_MIN_ROWS=0)."""
+    path = tmp_path / "script.py"
+    path.write_text(script)
+    plain = run_python_output([str(path)])
+    accel = run_python_output(["-m", "zambezi.pandas", str(path)],
+                              {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
+    assert accel == plain
+    return plain
 
 
 def pytest_collection_modifyitems(config, items):

@@ -10,17 +10,11 @@ them: one accelerated process runs most checks and prints one line each.
 """
 
 import json
-import os
-import pathlib
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-import zambezi
-
-STAGE = str(pathlib.Path(zambezi.__file__).resolve().parents[1])
+from conftest import run_python as _run
 
 # Random data with nulls, exercising calls zambezi serves (groupby, merge,
 # value_counts, filters, setitem, rolling, str, dt, loc/iloc) and calls it
@@ -83,20 +77,6 @@ print(df.to_string(max_rows=8))
 print(df._repr_html_()[:300])
 df.info()
 '''
-
-
-def _run(args, env_extra=None, stdin=None, cwd=None, check=True):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = STAGE + os.pathsep + env.get("PYTHONPATH", "")
-    for k in list(env):
-        if k.startswith("ZAMBEZI_PANDAS_"):
-            del env[k]
-    env.update(env_extra or {})
-    p = subprocess.run([sys.executable] + args, capture_output=True, text=True, env=env,
-                       input=stdin, cwd=cwd, timeout=120)
-    if check and p.returncode != 0:
-        raise AssertionError(f"{args} failed ({p.returncode}):\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
-    return p
 
 
 @pytest.fixture(scope="module")

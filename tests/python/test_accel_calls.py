@@ -10,16 +10,10 @@ answer (pandas calls the function again), and the profile says so.
 """
 
 import json
-import os
-import pathlib
-import subprocess
-import sys
 
 import pytest
 
-import zambezi
-
-STAGE = str(pathlib.Path(zambezi.__file__).resolve().parents[1])
+from conftest import run_python_output as _run
 
 SCRIPT = r'''
 import collections
@@ -91,19 +85,6 @@ zambezi.series.Series.map = lambda self, func, **kw: (_ for _ in ()).throw(TypeE
 calls.clear()
 print(s.map(lambda x: calls.append(x) or x * 10).tolist(), len(calls))
 '''
-
-
-def _run(args, env_extra=None):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = STAGE + os.pathsep + env.get("PYTHONPATH", "")
-    for k in list(env):
-        if k.startswith("ZAMBEZI_PANDAS_"):
-            del env[k]
-    env.update(env_extra or {})
-    p = subprocess.run([sys.executable] + args, capture_output=True, text=True, env=env,
-                       timeout=120)
-    assert p.returncode == 0, f"{args} failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
-    return p.stdout
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -5,38 +5,11 @@ under the accelerator with every frame tried on zambezi
 dtypes of their labels, and the exceptions pandas raises.
 """
 
-import os
-import pathlib
-import subprocess
-import sys
-
 import pandas as pd
 
 import zambezi as zb
 
-STAGE = str(pathlib.Path(zb.__file__).resolve().parents[1])
-
-
-def _run(args, env_extra=None):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = STAGE + os.pathsep + env.get("PYTHONPATH", "")
-    for k in list(env):
-        if k.startswith("ZAMBEZI_PANDAS_"):
-            del env[k]
-    env.update(env_extra or {})
-    p = subprocess.run([sys.executable] + args, capture_output=True, text=True, env=env,
-                       timeout=120)
-    assert p.returncode == 0, f"{args} failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
-    return p.stdout
-
-
-def _same_as_pandas(tmp_path, script, profile=False):
-    path = tmp_path / "script.py"
-    path.write_text(script)
-    plain = _run([str(path)])
-    accel = _run(["-m", "zambezi.pandas", str(path)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
-    assert accel == plain
-    return plain
+from conftest import same_under_accelerator as _same_as_pandas
 
 
 LABELS = r'''
