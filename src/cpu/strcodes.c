@@ -147,20 +147,27 @@ static inline bool sc_tail_equal(const char *p, int64_t len, const char *a) {
   return zb__skey_bytes_equal(p + len - ts, a + 8, ts);
 }
 
+/* Room for `need` more bytes after the `len` used of the arena *arena
+ * of *cap bytes (grown by doubling, from 4096); false when out of memory
+ * (the arena is unchanged). */
+static bool arena_reserve(char **arena, int64_t len, int64_t *cap, int64_t need) {
+  if (len + need <= *cap) return true;
+  int64_t c = ZB_MAX(*cap * 2, (int64_t)4096);
+  while (c < len + need) c *= 2;
+  char *a = (char *)zb_malloc((size_t)c);
+  if (a == NULL) return false;
+  if (len > 0) memcpy(a, *arena, (size_t)len);
+  zb_free(*arena);
+  *arena = a;
+  *cap = c;
+  return true;
+}
+
 /* Append the arena record of long string p[0, len); its offset, or -1
  * when out of memory. */
 static int64_t sc_add_tail(sc_table *t, const char *p, int64_t len) {
   int64_t ts = sc_tail_bytes(len), need = 8 + ((ts + 7) & ~(int64_t)7);
-  if (t->arena_len + need > t->arena_cap) {
-    int64_t cap = ZB_MAX(t->arena_cap * 2, (int64_t)4096);
-    while (cap < t->arena_len + need) cap *= 2;
-    char *a = (char *)zb_malloc((size_t)cap);
-    if (a == NULL) return -1;
-    if (t->arena_len > 0) memcpy(a, t->arena, (size_t)t->arena_len);
-    zb_free(t->arena);
-    t->arena = a;
-    t->arena_cap = cap;
-  }
+  if (!arena_reserve(&t->arena, t->arena_len, &t->arena_cap, need)) return -1;
   int64_t at = t->arena_len;
   char *a = t->arena + at;
   memcpy(a, &len, 8);
@@ -404,16 +411,7 @@ static bool sw_grow(sw_table *t) {
  * memory. */
 static int64_t sw_add_tail(sw_table *t, const char *p, int64_t len) {
   int64_t need = (len + 7) & ~(int64_t)7;
-  if (t->arena_len + need > t->arena_cap) {
-    int64_t cap = ZB_MAX(t->arena_cap * 2, (int64_t)4096);
-    while (cap < t->arena_len + need) cap *= 2;
-    char *a = (char *)zb_malloc((size_t)cap);
-    if (a == NULL) return -1;
-    if (t->arena_len > 0) memcpy(a, t->arena, (size_t)t->arena_len);
-    zb_free(t->arena);
-    t->arena = a;
-    t->arena_cap = cap;
-  }
+  if (!arena_reserve(&t->arena, t->arena_len, &t->arena_cap, need)) return -1;
   int64_t at = t->arena_len;
   memcpy(t->arena + at, p, (size_t)len);
   t->arena_len += need;

@@ -114,18 +114,20 @@ done:
   return result;
 }
 
-/* groupby_segments(table, offsets, aggs) -> Table: one column per
- * aggregation over the groups of consecutive rows [offsets[g],
- * offsets[g + 1]) (zb_table_groupby_segments). */
-static PyObject *py_groupby_segments(PyObject *module, PyObject *args) {
+/* The aggregations aggs_o over table `to` by the groups column `co` gives:
+ * the offsets of runs of consecutive rows (segments,
+ * zb_table_groupby_segments) or group ids in [0, n_groups)
+ * (zb_table_groupby_ids).  `what` names the call and `col_what` the
+ * column in errors. */
+static PyObject *groupby_by_column(PyObject *module, PyObject *to, PyObject *co, bool segments,
+                                   long long n_groups, PyObject *aggs_o, const char *what,
+                                   const char *col_what) {
   zbpy_state *st = zbpy_module_state(module);
-  PyObject *to, *co, *aggs_o;
-  if (!PyArg_ParseTuple(args, "OOO:groupby_segments", &to, &co, &aggs_o)) return NULL;
-  zb_table *t = zbpy_arg_table(st, to, "groupby_segments");
+  zb_table *t = zbpy_arg_table(st, to, what);
   if (t == NULL) return NULL;
   if (!PyObject_TypeCheck(co, st->column_type))
-    return PyErr_Format(PyExc_TypeError, "groupby_segments: expected a zambezi._core.Column "
-                        "of offsets, not %s", Py_TYPE(co)->tp_name);
+    return PyErr_Format(PyExc_TypeError, "%s: expected a zambezi._core.Column of %s, not %s",
+                        what, col_what, Py_TYPE(co)->tp_name);
   PyObject *fast = NULL, *result = NULL;
   zb_agg *aggs = NULL;
   Py_ssize_t n_aggs = 0;
@@ -134,8 +136,10 @@ static PyObject *py_groupby_segments(PyObject *module, PyObject *args) {
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
+  const zb_column *c = ((zbpy_column *)co)->col;
   ZBPY_BEGIN_ENGINE
-  s = zb_table_groupby_segments(t, ((zbpy_column *)co)->col, n_aggs, aggs, &out, &err);
+  s = segments ? zb_table_groupby_segments(t, c, n_aggs, aggs, &out, &err)
+                   : zb_table_groupby_ids(t, c, n_groups, n_aggs, aggs, &out, &err);
   ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);
@@ -148,39 +152,23 @@ done:
   return result;
 }
 
+/* groupby_segments(table, offsets, aggs) -> Table: one column per
+ * aggregation over the groups of consecutive rows [offsets[g],
+ * offsets[g + 1]) (zb_table_groupby_segments). */
+static PyObject *py_groupby_segments(PyObject *module, PyObject *args) {
+  PyObject *to, *co, *aggs_o;
+  if (!PyArg_ParseTuple(args, "OOO:groupby_segments", &to, &co, &aggs_o)) return NULL;
+  return groupby_by_column(module, to, co, true, 0, aggs_o, "groupby_segments", "offsets");
+}
+
 /* groupby_ids(table, ids, n_groups, aggs) -> Table: one column per
  * aggregation (no keys) over the groups the ids give (as group_ids or
  * groupby(..., keep_ids=True) made them). */
 static PyObject *py_groupby_ids(PyObject *module, PyObject *args) {
-  zbpy_state *st = zbpy_module_state(module);
   PyObject *to, *co, *aggs_o;
   long long n_groups;
   if (!PyArg_ParseTuple(args, "OOLO:groupby_ids", &to, &co, &n_groups, &aggs_o)) return NULL;
-  zb_table *t = zbpy_arg_table(st, to, "groupby_ids");
-  if (t == NULL) return NULL;
-  if (!PyObject_TypeCheck(co, st->column_type))
-    return PyErr_Format(PyExc_TypeError, "groupby_ids: expected a zambezi._core.Column of "
-                        "ids, not %s", Py_TYPE(co)->tp_name);
-  PyObject *fast = NULL, *result = NULL;
-  zb_agg *aggs = NULL;
-  Py_ssize_t n_aggs = 0;
-  if (parse_aggs(st, aggs_o, &fast, &aggs, &n_aggs) < 0) goto done;
-  zb_table *out = NULL;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_table_groupby_ids(t, ((zbpy_column *)co)->col, n_groups, n_aggs, aggs, &out, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  result = zbpy_table_wrap(st, out);
-done:
-  PyMem_Free(aggs);
-  Py_XDECREF(fast);
-  return result;
+  return groupby_by_column(module, to, co, false, n_groups, aggs_o, "groupby_ids", "ids");
 }
 
 /* group_ids(table, keys, dropna, sort) -> (Column, n_groups) */
