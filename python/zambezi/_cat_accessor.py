@@ -15,7 +15,7 @@ of the same names do (Dask's unknown-categories meta is built by
 
 import numpy as np
 
-from zambezi import _core
+from zambezi import _base, _core
 from zambezi._frame_extra import _category_codes, _host
 from zambezi.accessors import AccessorError
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -287,13 +287,11 @@ class CategoricalIndexMethods:
     __slots__ = ()
 
     def _cat(self, what):
-        from zambezi.series import Series
-
         if self.nlevels != 1 or self.dtype != "category":
             raise AttributeError(f"'{type(self).__name__}' object has no attribute {what!r} "
                                  f"(only an Index of the category dtype has it, not "
                                  f"{self.dtype})")
-        return Series._from_column(self._levels()[0]).cat
+        return _base.series_class()._from_column(self._levels()[0]).cat
 
     def _cat_index(self, series):
         from zambezi.index import Index

@@ -11,7 +11,7 @@ repeated labels (pandas keeps the repeats there), is not supported.
 
 import numpy as np
 
-from zambezi import _core
+from zambezi import _base, _core
 from zambezi.errors import UnsupportedError, ZambeziError
 
 
@@ -46,9 +46,8 @@ def _make(col, name):
 
 def _member(col, other_col):
     """The labels of col that are (bool engine column) in other_col."""
-    from zambezi.series import Series
-
-    return Series._from_column(col).isin(Series._from_column(other_col))
+    series = _base.series_class()
+    return series._from_column(col).isin(series._from_column(other_col))
 
 
 def union(index, other, sort=None):
@@ -64,8 +63,6 @@ def union(index, other, sort=None):
 
 
 def _filter(index, other, keep_members, sort, what):
-    from zambezi.series import Series
-
     other, name = _operands(index, other, what)
     col = _core.unique(index._levels()[0])
     if keep_members and index.equals(other):  # as pandas: the labels, unsorted
@@ -74,7 +71,7 @@ def _filter(index, other, keep_members, sort, what):
         return _make(_sorted(col, sort, what) if not keep_members else
                      _core.take(col, _core.column_from_buffer(
                          np.zeros(0, dtype=np.int64))), name)
-    s = Series._from_column(col)
+    s = _base.series_class()._from_column(col)
     inside = _member(col, other._levels()[0])
     kept = s[inside if keep_members else ~inside]
     return _make(_sorted(kept._col, sort, what), name)
