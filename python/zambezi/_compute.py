@@ -189,6 +189,20 @@ def _logical_bool(col, left, other_is_int):
     return _core.cast(col, "bool")
 
 
+def _kleene_operands(a, b):
+    """The operands of & | ^ between an integer column and a bool column
+    with missing values: pandas holds the bools as its nullable boolean,
+    whose logic takes the integers' truth (nonzero is True) and then
+    applies three-valued logic; a bool column without missing values is
+    numpy's, which works bitwise on the integers (4 & True is False)."""
+    ints = ("int", "uint")
+    if a.dtype == "bool" and a.null_count and b.dtype.startswith(ints):
+        return a, _core.cast(b, "bool")
+    if b.dtype == "bool" and b.null_count and a.dtype.startswith(ints):
+        return _core.cast(a, "bool"), b
+    return a, b
+
+
 def _is_nat(x):
     if isinstance(x, (np.datetime64, np.timedelta64)):
         return bool(np.isnat(x))
@@ -258,6 +272,8 @@ def _binop(self, other, op, sym, reflected):
             elif op == "add" and a.dtype == "string" and b.dtype == "string":
                 col = _core.str_cat(a, b, None)
             else:
+                if op in _LOGICAL:
+                    a, b = _kleene_operands(a, b)
                 col = _core.binary(op, a, b)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, a, b)

@@ -309,3 +309,17 @@ def test_logical_ops_result_dtype_as_pandas(op):
         zy = zb.Series(y) if isinstance(y, pd.Series) else y
         got = getattr(zb.Series(x), op)(zy).to_pandas()
         pd.testing.assert_series_equal(got, getattr(x, op)(y))
+
+
+@pytest.mark.parametrize("op", ["__and__", "__or__", "__xor__"])
+def test_logical_ops_of_integers_and_bools_with_missing_values_as_pandas(op):
+    # pandas holds bools with missing values as its nullable boolean: the
+    # integers count by their truth and three-valued logic applies (4 & True
+    # is True there, where numpy's bools work bitwise: False)
+    i = pd.Series([4, -3, 1, 2, 0, 0])
+    b = pd.Series(pd.array([True, True, None, False, None, False], dtype="boolean"))
+    zi, zbool = zb.from_pandas(i.to_frame("x"))["x"], zb.from_pandas(b.to_frame("x"))["x"]
+    for x, y, zx, zy in ((i, b, zi, zbool), (b, i, zbool, zi),
+                         (b, i.to_numpy(), zbool, i.to_numpy())):
+        pd.testing.assert_series_equal(getattr(zx, op)(zy).to_pandas(), getattr(x, op)(y),
+                                       check_names=False)
