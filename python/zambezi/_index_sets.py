@@ -52,10 +52,12 @@ def _member(col, other_col):
 
 def union(index, other, sort=None):
     other, name = _operands(index, other, "union")
-    if len(other) == 0 or index.equals(other):
-        return index if index.name == name else index.rename(name)
-    if len(index) == 0:
-        return other if other.name == name else other.rename(name)
+    if len(other) == 0 or index.equals(other) or len(index) == 0:
+        # one side's labels as they are, as pandas (sorted only for sort=True)
+        same = other if len(index) == 0 else index
+        if sort is True:
+            return _make(_sorted(same._levels()[0], sort, "union"), name)
+        return same if same.name == name else same.rename(name)
     if not (index.is_unique and other.is_unique):
         raise UnsupportedError("Index.union of indexes with repeated labels is not supported")
     col = _core.unique(_core.concat([index._levels()[0], other._levels()[0]]))
@@ -65,12 +67,12 @@ def union(index, other, sort=None):
 def _filter(index, other, keep_members, sort, what):
     other, name = _operands(index, other, what)
     col = _core.unique(index._levels()[0])
-    if keep_members and index.equals(other):  # as pandas: the labels, unsorted
-        return _make(col, name)
+    if (keep_members and index.equals(other)) or (not keep_members and len(other) == 0):
+        # as pandas: the labels, sorted only for sort=True
+        return _make(_sorted(col, sort, what) if sort is True else col, name)
     if len(other) == 0 or len(index) == 0:
-        return _make(_sorted(col, sort, what) if not keep_members else
-                     _core.take(col, _core.column_from_buffer(
-                         np.zeros(0, dtype=np.int64))), name)
+        return _make(_core.take(col, _core.column_from_buffer(np.zeros(0, dtype=np.int64))),
+                     name)
     s = _base.series_class()._from_column(col)
     inside = _member(col, other._levels()[0])
     kept = s[inside if keep_members else ~inside]

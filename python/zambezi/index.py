@@ -817,9 +817,13 @@ class Index(CategoricalIndexMethods):
         if keys.dtype.kind == "M" and t.dtype.kind != "M":
             t = t.astype(keys.dtype)
         pos = np.searchsorted(keys, t, side=side).astype(np.int64)  # one binary search each
-        if side == "left":
-            return np.where(pos >= len(keys), -1, pos)
-        return pos - 1
+        out = np.where(pos >= len(keys), -1, pos) if side == "left" else pos - 1
+        # a missing target (NaN, NaT) has no label before or after it
+        missing = np.isnat(t) if t.dtype.kind in "mM" else \
+            (np.isnan(t) if t.dtype.kind == "f" else None)
+        if missing is not None:
+            out[missing] = -1
+        return out
 
     # -- display -----------------------------------------------------------
     def __repr__(self):

@@ -310,9 +310,10 @@ def test_dask_add_prefix():
 # -- Index.union / intersection / difference ---------------------------------------------------
 @pytest.mark.parametrize("a,b", [([3, 1], [2, 3]), (["b", "a", "c"], ["c", "x"]),
                                  ([1.5, None, 2.0], [2.0, 7.0]), ([5, 4], [5, 4]),
-                                 ([2, 2, 1], [1]), ([1, 2], [])])
+                                 ([2, 2, 1], [1]), ([1, 2], []), ([3, 1, 2], [3, 1, 2]),
+                                 ([3, 1, 2], [])])
 @pytest.mark.parametrize("how", ["union", "intersection", "difference"])
-@pytest.mark.parametrize("sort", [None, False])
+@pytest.mark.parametrize("sort", [None, False, True])
 def test_index_set_operations_match_pandas(a, b, how, sort):
     pa, pb = pd.Index(a, name="n"), pd.Index(b, name="n")
     za = zb.Index(a, name="n")
@@ -333,7 +334,9 @@ def test_index_set_operations_match_pandas(a, b, how, sort):
 @pytest.mark.parametrize("labels,target", [
     ([10, 20, 30], [5, 20, 25, 35]), ([0.5, 1.5], [0.0, 1.0, 2.0]), (["a", "c"], ["b", "c", "d"]),
     (pd.date_range("2020-01-01", periods=3),
-     pd.to_datetime(["2019-12-31", "2020-01-02", "2020-01-05"]))])
+     pd.to_datetime(["2019-12-31", "2020-01-02", "2020-01-05"])),
+    ([1.0, 2.5], [np.nan, 2.0, 3.0, np.nan]),      # a missing target finds no label
+    (pd.date_range("2020-01-01", periods=3), pd.to_datetime(["2020-01-02", None, "2021-01-01"]))])
 @pytest.mark.parametrize("method", ["bfill", "backfill", "ffill", "pad"])
 def test_index_get_indexer_method_matches_pandas(labels, target, method):
     pidx = pd.Index(labels)
