@@ -552,6 +552,12 @@ def _group_tick_bins(tg, g, n_groups, tz, rule, closed, origin, offset):
 # -- the Resampler -------------------------------------------------------------
 
 _ZERO_FILL = frozenset(["sum", "count", "size", "nunique"])
+
+
+def _empty_fill(op):
+    """The value op gives an empty bin: 0 for counts and sums, 1 for a
+    product, else None (missing)."""
+    return 0 if op in _ZERO_FILL else (1 if op == "prod" else None)
 _SEG_NUM = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                       "float32", "float64", "bool"])
 # what each op reduces by segments (_Resampler._segments); min / max /
@@ -670,7 +676,7 @@ class Resampler:
             rows = _indexing.take_rows(_core.column_from_buffer(pos, mask=pos < 0))
             out, empty = res._select_rows(rows), len(present) < nb
         if empty:
-            # empty bins: 0 for counts and sums; else missing, which makes
+            # empty bins: 0 for counts and sums, 1 for products; else missing, which makes
             # integers and bools float64, as pandas
             def fix(col, fill):
                 if fill is not None:
@@ -725,7 +731,7 @@ class Resampler:
             gb = self._grouped()
             res = getattr(gb, op)(**kw)
         ncols = 1 if res._ndim == 1 else len(res._zb_columns)
-        fill = 0 if op in _ZERO_FILL else None
+        fill = _empty_fill(op)
         return self._spread(res, [fill] * ncols)
 
     # -- aggregations -------------------------------------------------------------
@@ -741,6 +747,19 @@ class Resampler:
         if min_count:
             raise UnsupportedError("resample sum(min_count=...) is not supported")
         return self._simple("sum")
+
+    def prod(self, numeric_only=False, min_count=0):
+        """Product of each bin (1 for an empty one).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01 00:10", "2024-01-01 00:20", "2024-01-01 02:20"])
+        >>> zb.Series([2, 3, 4], index=t).resample("h").prod().to_list()
+        [6, 1, 4]
+        """
+        if min_count:
+            raise UnsupportedError("resample prod(min_count=...) is not supported")
+        return self._simple("prod")
 
     def mean(self, numeric_only=False):
         """Mean of each bin (missing for an empty one).
@@ -908,7 +927,7 @@ class Resampler:
         res = gb.agg(func)
         obj = self._values if self._sel is None else self._values[self._sel]
         ops = _agg_ops(func, obj, res)
-        return self._spread(res, [0 if op in _ZERO_FILL else None for op in ops])
+        return self._spread(res, [_empty_fill(op) for op in ops])
 
     agg = aggregate
 

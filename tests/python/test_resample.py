@@ -14,7 +14,8 @@ from pandas_compare import assert_frame_like, assert_series_like
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}
-OPS = ["sum", "mean", "min", "max", "count", "first", "last", "median", "std", "var", "nunique"]
+OPS = ["sum", "mean", "min", "max", "count", "first", "last", "median", "std", "var", "nunique",
+       "prod"]
 
 
 def rng_for(*parts):
