@@ -42,6 +42,7 @@ def _moment(col, how, skipna, what):
     if n < (3 if how == "skew" else 4):
         return math.nan
     d = a - a.mean()
+    d -= d.mean()   # the mean's own rounding, taken out (corrected two-pass)
     d2 = d * d
     m2 = float(d2.sum())
     # no spread (below 1e-14: round-off of equal values): NaN, as pandas 3

@@ -266,6 +266,16 @@ def test_moments_match_pandas(how, skipna):
         getattr(df, how)()
 
 
+@pytest.mark.parametrize("offset", [1e8, 1e9, 1e12])
+def test_skew_kurt_of_values_far_from_zero_match_pandas(offset):
+    # the deviations from a large mean keep the mean's rounding unless it
+    # is taken out: skew was off by 1e-6 relative at 1e9
+    x = offset + np.random.default_rng(5).normal(size=1000)
+    for how in ("skew", "kurt"):
+        e, g = getattr(pd.Series(x), how)(), getattr(zb.Series(x), how)()
+        assert g == pytest.approx(e, rel=1e-9), (how, e, g)
+
+
 def test_sem_per_row_matches_pandas():
     pdf = _moments_frame()[["a", "b", "flat"]]
     exp = pdf.sem(axis=1)
