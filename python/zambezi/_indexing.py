@@ -318,7 +318,10 @@ class _Indexer:
         have = t.names
         cols = [t.column(i) for i in range(t.num_columns)]
         out_names = list(have)
-        values = _per_column_values(value, len(names), len(pos))
+        if self._name == "loc" and _base.is_frame(value):
+            values = _frame_columns_by_name(value, names)
+        else:
+            values = _per_column_values(value, len(names), len(pos))
         for name, v in zip(names, values):
             if self._name == "loc":
                 v = _aligned(obj, pos, v)
@@ -389,6 +392,19 @@ def _per_column_values(value, ncols, nrows):
             len(value) == ncols and nrows != ncols:
         return list(value)
     return [value] * ncols
+
+
+def _frame_columns_by_name(value, names):
+    """The columns of frame value that set names through loc: pandas lines
+    a frame up with the rows and columns it sets by their labels (iloc
+    takes both by position); each a Series, lined up by row label later."""
+    have = value._table.names
+    missing = [n for n in names if n not in have]
+    if missing:
+        raise UnsupportedError(
+            f"setting columns {missing!r} through loc from a frame without them (pandas "
+            f"sets them missing); select the frame's columns or pass .to_numpy()")
+    return [value._column(n) for n in names]
 
 
 def _aligned(obj, pos, value):

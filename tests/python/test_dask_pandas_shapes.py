@@ -245,3 +245,18 @@ def test_series_values_labelled_as_the_frame_set_through_loc():
             s[s < 0.2] = -s
             df["c"] = s
         pd.testing.assert_frame_equal(zdf.to_pandas(), pdf)
+
+
+def test_frame_values_set_through_loc_align_by_labels_iloc_by_position():
+    # a frame set through loc lines up with the rows and the columns it
+    # sets by their labels; through iloc, by position
+    pdf = pd.DataFrame({"a": [1.0, 2, 3, 4], "f": [5.0, 6, 7, 8], "g": [0, 0, 0, 0]},
+                       index=[10, 20, 30, 40])
+    zdf = zb.from_pandas(pdf)
+    for df in (pdf, zdf):
+        df.loc[df.a > 1, ["a", "f"]] = df[["a", "f"]] * 10
+        df.loc[df.a > 25, ["f", "a"]] = df[["a", "f"]].iloc[::-1] + 1
+        df.iloc[[0, 1], [0, 1]] = df[["f", "a"]].iloc[2:]
+    pd.testing.assert_frame_equal(zdf.to_pandas(), pdf)
+    with pytest.raises(zb.errors.UnsupportedError, match="without them"):
+        zdf.loc[zdf.a > 1, ["a", "g"]] = zdf[["a", "f"]]
