@@ -81,6 +81,8 @@ class SeriesMoments:
         _check_axis(axis, "sem", False)
         n = self.count()
         std = self.std(ddof=ddof, skipna=skipna)
+        if std is None:  # missing, as std gives it (skipna=False over a missing value)
+            return std
         return float(std) / math.sqrt(n) if n else math.nan
 
     def skew(self, axis=None, skipna=True, numeric_only=False):

@@ -266,6 +266,14 @@ def test_moments_match_pandas(how, skipna):
         getattr(df, how)()
 
 
+def test_sem_of_nullable_ints_without_skipna_is_missing():
+    # pandas: <NA>, as std gives it; zambezi's missing scalar is None (it raised)
+    p = pd.Series([1, None, 3], dtype="Int64")
+    z = zb.from_pandas(p.to_frame("x"))["x"]
+    assert p.sem(skipna=False) is pd.NA and z.sem(skipna=False) is None
+    assert z.sem() == pytest.approx(p.sem(), rel=1e-12)
+
+
 @pytest.mark.parametrize("offset", [1e8, 1e9, 1e12])
 def test_skew_kurt_of_values_far_from_zero_match_pandas(offset):
     # the deviations from a large mean keep the mean's rounding unless it
