@@ -230,6 +230,11 @@ def _binop(self, other, op, sym, reflected):
                 # raises (+ -) or gives timedeltas (* /), never numbers
                 raise DTypeError(f"a {_nat_kind(other)} NaT next to a {self._col.dtype} column")
             value = py_scalar(other)
+            if op in _LOGICAL and self._col.dtype == "bool" and self._col.null_count and \
+                    not isinstance(value, bool) and type(other).__name__ != "NAType":
+                # pandas' nullable boolean (bools with missing values) takes only a bool
+                raise DTypeError(f"'other' should be pandas.NA or a bool. Got "
+                                 f"{type(other).__name__} instead.")
             if op == "add" and isinstance(value, str) and self._col.dtype == "string":
                 col = _core.str_cat(self._col, value, None, reflected)  # pandas: concatenation
             else:

@@ -323,3 +323,19 @@ def test_logical_ops_of_integers_and_bools_with_missing_values_as_pandas(op):
                          (b, i.to_numpy(), zbool, i.to_numpy())):
         pd.testing.assert_series_equal(getattr(zx, op)(zy).to_pandas(), getattr(x, op)(y),
                                        check_names=False)
+
+
+def test_logical_ops_of_bools_with_missing_values_and_a_scalar_as_pandas():
+    # pandas' nullable boolean takes a bool or pd.NA, and refuses numbers
+    p = pd.Series(pd.array([True, None, False], dtype="boolean"))
+    z = zb.from_pandas(p.to_frame("x"))["x"]
+    for v in (True, False, pd.NA):
+        for op in ("__and__", "__or__", "__xor__", "__rand__", "__ror__", "__rxor__"):
+            # a result without missing values is numpy's bool in zambezi
+            pd.testing.assert_series_equal(getattr(z, op)(v).to_pandas(), getattr(p, op)(v),
+                                           check_names=False, check_dtype=False)
+    for v in (4, 0, 1.5):
+        with pytest.raises(TypeError, match="should be pandas.NA or a bool"):
+            p & v
+        with pytest.raises(TypeError, match="should be pandas.NA or a bool"):
+            z & v
