@@ -15,6 +15,8 @@
 #include "zambezi/zambezi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Sets the engine's memory limit (1 GiB) before the first input. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 /* A read's outcome: st OK and a table, or a valid error status and none. */
 void zb_fuzz_check_result(zb_status st, const zb_table *t);

@@ -283,6 +283,77 @@ ZB_TEST(nested_allocation_failures_free_everything) {
   }
 }
 
+/* The lists file with its footer's value count for l's first chunk (4)
+ * made n, a varint of up to 10 bytes spliced in place of the one byte
+ * 0x08 (the footer's length is mended).  *size receives the length. */
+static unsigned char *lying_footer(int64_t n, size_t *size) {
+  size_t len = sizeof pq_lists;
+  uint32_t flen;
+  memcpy(&flen, pq_lists + len - 8, 4);
+  size_t foot = len - 8 - flen;
+  /* codec UNCOMPRESSED (field 4), then num_values (field 5, i64) 4 */
+  static const unsigned char pat[4] = {0x15, 0x00, 0x16, 0x08};
+  size_t at = 0;
+  for (size_t k = foot; k + 4 <= len - 8 && at == 0; k++)
+    if (memcmp(pq_lists + k, pat, 4) == 0) at = k + 3;
+  ZB_CHECK(at != 0);
+  unsigned char v[10];
+  int nv = 0;
+  uint64_t z = (uint64_t)n << 1; /* zigzag of n >= 0 */
+  do {
+    v[nv++] = (unsigned char)((z & 0x7F) | (z > 0x7F ? 0x80 : 0));
+    z >>= 7;
+  } while (z != 0);
+  unsigned char *out = (unsigned char *)zb_malloc(len + (size_t)nv);
+  ZB_CHECK(out != NULL);
+  if (out == NULL || at == 0) return out;
+  memcpy(out, pq_lists, at);
+  memcpy(out + at, v, (size_t)nv);
+  memcpy(out + at + nv, pq_lists + at + 1, len - at - 1);
+  *size = len + (size_t)nv - 1;
+  flen += (uint32_t)nv - 1;
+  memcpy(out + *size - 8, &flen, 4);
+  return out;
+}
+
+/* A list column's footer value count is checked against its pages' own
+ * counts before it sizes anything.  The fuzzer found a footer claiming
+ * 7.7 billion values for a page of 5: the level buffers were sized from
+ * it, a 15 GB allocation.  Now the disagreement is a parse error naming
+ * the file, the column and the row group, whatever the count. */
+ZB_TEST(nested_footer_value_count_checked_against_pages) {
+  const int64_t lies[4] = {3, 5, 63, (int64_t)7700000000};
+  for (int k = 0; k < 4; k++) {
+    size_t n = 0;
+    unsigned char *f = lying_footer(lies[k], &n);
+    if (f == NULL) return;
+    zb_alloc_stats before, after;
+    zb_alloc_reset_peak();
+    zb_alloc_get_stats(&before);
+    zb_table *t = NULL;
+    zb_error err = {{0}};
+    zb_status st = read_pq(f, (int64_t)n, "bad.file", &t, &err);
+    ZB_CHECK(st == ZB_EPARSE);
+    ZB_CHECK(t == NULL);
+    if (strstr(err.message, "'bad.file': column 'l', row group 0: the footer says") == NULL)
+      zb_test_fail(__FILE__, __LINE__, "%lld: %s", (long long)lies[k], err.message);
+    zb_alloc_get_stats(&after);
+    ZB_CHECK(after.host_bytes == before.host_bytes);
+    ZB_CHECK(after.host_peak_bytes - before.host_bytes < ((int64_t)1 << 20));
+    zb_free(f);
+  }
+  /* the untouched count reads */
+  size_t n = 0;
+  unsigned char *f = lying_footer(4, &n);
+  if (f == NULL) return;
+  zb_table *t = NULL;
+  zb_error err = {{0}};
+  ZB_CHECK_OK(read_pq(f, (int64_t)n, "good.file", &t, &err), &err);
+  if (t != NULL) check_lists(t);
+  zb_table_release(t);
+  zb_free(f);
+}
+
 /* ---- writing list columns ------------------------------------------------ */
 
 typedef struct mem_out {

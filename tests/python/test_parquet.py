@@ -243,6 +243,39 @@ def test_error_names_column_and_row_group(tmp_path):
     _expect_error(tmp_path, data, r"column 'x', row group 0")
 
 
+def _zigzag_varint(v):
+    z, out = v << 1, bytearray()
+    while True:
+        out.append((z & 0x7F) | (0x80 if z > 0x7F else 0))
+        z >>= 7
+        if not z:
+            return bytes(out)
+
+
+def test_footer_row_count_checked_against_pages(tmp_path):
+    """A footer that claims more rows than its pages hold, consistently in
+    the file's, the row group's and the chunk's counts: the column is not
+    sized from the claim. A constant column stores 200,000 rows in a few
+    hundred bytes, so its pages are counted before the read trusts it."""
+    path = str(tmp_path / "const.parquet")
+    n = 200_000
+    pq.write_table(pa.table({"x": pa.array(np.full(n, 7, dtype="int64"))}), path,
+                   compression="none", write_statistics=False)
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    assert zb.read_parquet(path)["x"].sum() == 7 * n  # the honest file reads
+    flen = int.from_bytes(data[-8:-4], "little")
+    start = len(data) - 8 - flen
+    footer = bytes(data[start:-8])
+    old, new = _zigzag_varint(n), _zigzag_varint(1_000_000)
+    # the file, row group and chunk counts (and the page encoding statistics)
+    assert len(old) == len(new) == 3 and footer.count(old) >= 3
+    data[start:-8] = footer.replace(old, new)
+    _expect_error(tmp_path, data,
+                  r"column 'x', row group 0: the footer says 1000000 values, "
+                  r"the pages hold 200000")
+
+
 def test_unsupported_types_name_the_column(tmp_path):
     path = str(tmp_path / "nested.parquet")
     pq.write_table(pa.table({"ok": [1, 2], "st": [{"x": 1}, {"x": 2}]}), path)

@@ -936,8 +936,82 @@ static zb_status check_chunks(reader *r, const zb_parquet_options *opts, zb_erro
   return ZB_OK;
 }
 
-/* A list column's slots: each row group's chunk's value count, checked,
- * and their level bytes. */
+/* The values a chunk's data pages declare, summed from their headers (no
+ * page is decompressed).  A list column's level buffers are sized from
+ * the chunk's count, so a footer that claims more than its pages hold is
+ * caught here, before the allocation it would size. */
+static zb_status page_values(const reader *r, const rcol *c, int64_t g, const pq_chunk *ch,
+                             int64_t *out, zb_error *err) {
+  *out = 0;
+  if (ch->num_values == 0) return ZB_OK; /* nothing to read (such chunks may be unplaced) */
+  int64_t start = ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
+                      ? ch->dictionary_page_offset
+                      : ch->data_page_offset;
+  if (start < 4 || ch->total_compressed < 0 || start > r->data_end ||
+      ch->total_compressed > r->data_end - start)
+    return zb_error_set(err, ZB_EPARSE,
+                        "'%s': column '%s', row group %lld: the chunk (offset %lld, %lld bytes) "
+                        "lies outside the file's data (%lld bytes)",
+                        r->name, c->name, (long long)g, (long long)start,
+                        (long long)ch->total_compressed, (long long)r->data_end);
+  const uint8_t *p = r->file + start, *end = p + ch->total_compressed;
+  int64_t sum = 0;
+  while (p < end && sum < ch->num_values) {
+    pq_page_header h;
+    int64_t used = 0;
+    zb_error e;
+    if (zb__pq_page_header(p, end - p, &h, &used, &e) != ZB_OK)
+      return zb_error_set(err, ZB_EPARSE, "'%s': column '%s', row group %lld: %s", r->name,
+                          c->name, (long long)g, e.message);
+    p += used;
+    if (h.compressed_size > end - p)
+      return zb_error_set(err, ZB_EPARSE,
+                          "'%s': column '%s', row group %lld: a page of %d bytes runs past its "
+                          "chunk (%lld left)",
+                          r->name, c->name, (long long)g, h.compressed_size, (long long)(end - p));
+    p += h.compressed_size;
+    if ((h.type == PQ_DATA_PAGE || h.type == PQ_DATA_PAGE_V2) && h.num_values > 0)
+      sum += h.num_values;
+  }
+  *out = sum;
+  return ZB_OK;
+}
+
+/* Whether chunk ch (column c, row group g) holds in its pages the values
+ * its footer entry declares; a parse error naming both if not. */
+static zb_status pages_agree(const reader *r, const rcol *c, int64_t g, const pq_chunk *ch,
+                             zb_error *err) {
+  int64_t pages = 0;
+  ZB_RETURN_NOT_OK(page_values(r, c, g, ch, &pages, err));
+  if (pages != ch->num_values)
+    return zb_error_set(err, ZB_EPARSE, "'%s': column '%s', row group %lld: the footer says "
+                        "%lld values, the pages %s %lld: the file is corrupt", r->name, c->name,
+                        (long long)g, (long long)ch->num_values,
+                        pages > ch->num_values ? "hold at least" : "hold", (long long)pages);
+  return ZB_OK;
+}
+
+/* A flat column's rows are the row groups' counts, checked against the
+ * file's; where a chunk claims more than 8 rows per stored byte (constant
+ * or missing runs, or a lie) its pages are counted too before the column
+ * is sized from them. */
+static zb_status check_flat(const reader *r, const rcol *c, zb_error *err) {
+  for (int64_t g = 0; g < r->nsel; g++) {
+    const pq_row_group *rg = &r->meta.row_groups[r->rg_sel[g]];
+    const pq_chunk *ch = &rg->columns[c->leaf];
+    if (rg->num_rows / 8 <= ch->total_compressed + 8192) continue;
+    if (ch->num_values != rg->num_rows)
+      return zb_error_set(err, ZB_EPARSE, "'%s': column '%s', row group %lld: the chunk holds "
+                          "%lld values for %lld rows", r->name, c->name,
+                          (long long)r->rg_sel[g], (long long)ch->num_values,
+                          (long long)rg->num_rows);
+    ZB_RETURN_NOT_OK(pages_agree(r, c, r->rg_sel[g], ch, err));
+  }
+  return ZB_OK;
+}
+
+/* A list column's slots: each row group's chunk's value count, checked
+ * against its pages, and their level bytes. */
 static zb_status alloc_slots(reader *r, rcol *c, zb_error *err) {
   c->slot0 = (int64_t *)zb_malloc((size_t)(r->nsel + 1) * sizeof(int64_t));
   if (c->slot0 == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (column '%s')", c->name);
@@ -948,6 +1022,7 @@ static zb_status alloc_slots(reader *r, rcol *c, zb_error *err) {
       return zb_error_set(err, ZB_EPARSE, "'%s': column '%s', row group %lld: corrupt value "
                           "count (%lld)", r->name, c->name, (long long)r->rg_sel[g],
                           (long long)ch->num_values);
+    ZB_RETURN_NOT_OK(pages_agree(r, c, r->rg_sel[g], ch, err));
     c->slot0[g] = total;
     total += ch->num_values;
   }
@@ -969,6 +1044,8 @@ static zb_status alloc_columns(reader *r, zb_error *err) {
     if (c->max_rep > 0) {
       ZB_RETURN_NOT_OK(alloc_slots(r, c, err));
       n = c->nslots;
+    } else {
+      ZB_RETURN_NOT_OK(check_flat(r, c, err));
     }
     size_t bytes = c->kind == PQ_OUT_STRING ? (size_t)(n + 1) * sizeof(int64_t)
                    : c->kind == PQ_OUT_BOOL ? (size_t)n
