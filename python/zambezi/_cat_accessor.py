@@ -167,7 +167,8 @@ class CategoricalMethods:
         add = [new_categories] if isinstance(new_categories, str) else new_categories
         add = _category_list(add, "cat.add_categories")
         old = self.categories.to_list()
-        dup = [c for c in add if c in set(old)]
+        have = set(old)
+        dup = [c for c in add if c in have]
         if dup:
             raise InvalidValueError(f"cat.add_categories: new categories must not include "
                                     f"old categories: {dup!r}")
@@ -186,7 +187,8 @@ class CategoricalMethods:
         drop = [removals] if isinstance(removals, str) else removals
         drop = _category_list(drop, "cat.remove_categories")
         old = self.categories.to_list()
-        missing = [c for c in drop if c not in set(old)]
+        have = set(old)
+        missing = [c for c in drop if c not in have]
         if missing:
             raise InvalidValueError(f"cat.remove_categories: removals must all be in old "
                                     f"categories: {missing!r}")
