@@ -691,18 +691,25 @@ static zb_status rep_levels(pq_job *j, const uint8_t *p, int64_t len, int64_t ro
   return ZB_OK;
 }
 
-zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
-  const pq_chunk *k = j->chunk;
-  if (j->rows == 0) return ZB_OK; /* nothing to read (writers leave such chunks unplaced) */
-  int64_t start = k->dictionary_page_offset > 0 && k->dictionary_page_offset < k->data_page_offset
-                      ? k->dictionary_page_offset
-                      : k->data_page_offset;
-  if (start < 4 || k->total_compressed < 0 || start > j->file_size ||
-      k->total_compressed > j->file_size - start)
+zb_status zb__pq_chunk_start(const pq_chunk *k, int64_t file_size, int64_t *start,
+                             zb_error *err) {
+  *start = k->dictionary_page_offset > 0 && k->dictionary_page_offset < k->data_page_offset
+               ? k->dictionary_page_offset
+               : k->data_page_offset;
+  if (*start < 4 || k->total_compressed < 0 || *start > file_size ||
+      k->total_compressed > file_size - *start)
     return zb_error_set(err, ZB_EPARSE,
                         "the column chunk (offset %lld, %lld bytes) lies outside the file's "
                         "data (%lld bytes)",
-                        (long long)start, (long long)k->total_compressed, (long long)j->file_size);
+                        (long long)*start, (long long)k->total_compressed, (long long)file_size);
+  return ZB_OK;
+}
+
+zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
+  const pq_chunk *k = j->chunk;
+  if (j->rows == 0) return ZB_OK; /* nothing to read (writers leave such chunks unplaced) */
+  int64_t start = 0;
+  ZB_RETURN_NOT_OK(zb__pq_chunk_start(k, j->file_size, &start, err));
   if (k->num_values < 0 || k->num_values != j->rows)
     return zb_error_set(err, ZB_EPARSE, "the chunk holds %lld values for %lld rows",
                         (long long)k->num_values, (long long)j->rows);

@@ -104,6 +104,12 @@ uint32_t zb__pq_crc32_update(uint32_t crc, const uint8_t *p, int64_t n);
 zb_status zb__pq_meta_decode(const uint8_t *buf, int64_t n, pq_meta *m, zb_error *err);
 void zb__pq_meta_free(pq_meta *m);
 
+/* Where chunk k's first page starts (its dictionary page, if any, else
+ * its first data page), checked with its length against the file's data
+ * (file_size bytes before the footer). */
+zb_status zb__pq_chunk_start(const pq_chunk *k, int64_t file_size, int64_t *start,
+                             zb_error *err);
+
 /* Decode a page header at buf[0, n); *used receives its length. */
 zb_status zb__pq_page_header(const uint8_t *buf, int64_t n, pq_page_header *h, int64_t *used,
                              zb_error *err);

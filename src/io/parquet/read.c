@@ -944,22 +944,16 @@ static zb_status page_values(const reader *r, const rcol *c, int64_t g, const pq
                              int64_t *out, zb_error *err) {
   *out = 0;
   if (ch->num_values == 0) return ZB_OK; /* nothing to read (such chunks may be unplaced) */
-  int64_t start = ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ch->data_page_offset
-                      ? ch->dictionary_page_offset
-                      : ch->data_page_offset;
-  if (start < 4 || ch->total_compressed < 0 || start > r->data_end ||
-      ch->total_compressed > r->data_end - start)
-    return zb_error_set(err, ZB_EPARSE,
-                        "'%s': column '%s', row group %lld: the chunk (offset %lld, %lld bytes) "
-                        "lies outside the file's data (%lld bytes)",
-                        r->name, c->name, (long long)g, (long long)start,
-                        (long long)ch->total_compressed, (long long)r->data_end);
+  int64_t start = 0;
+  zb_error e;
+  if (zb__pq_chunk_start(ch, r->data_end, &start, &e) != ZB_OK)
+    return zb_error_set(err, ZB_EPARSE, "'%s': column '%s', row group %lld: %s", r->name,
+                        c->name, (long long)g, e.message);
   const uint8_t *p = r->file + start, *end = p + ch->total_compressed;
   int64_t sum = 0;
   while (p < end && sum < ch->num_values) {
     pq_page_header h;
     int64_t used = 0;
-    zb_error e;
     if (zb__pq_page_header(p, end - p, &h, &used, &e) != ZB_OK)
       return zb_error_set(err, ZB_EPARSE, "'%s': column '%s', row group %lld: %s", r->name,
                           c->name, (long long)g, e.message);
