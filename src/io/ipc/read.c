@@ -30,10 +30,8 @@
  *   rebased and checked in one pass, views counted then copied
  *   (read_assembled, in read_whole.c).
  *
- * A List or LargeList column of flat values is its node, validity and
- * offsets, then its child's node and buffers (plan_list), imported as
- * "+l" / "+L" with one child; its offsets are checked against the child
- * (check_list) before the import.
+ * List and LargeList columns are planned, checked and described to the
+ * importer by read_lists.c.
  *
  * Nothing read from the file is trusted: offsets and lengths are checked
  * against the bytes that hold them (fb.c for the flatbuffers), string
@@ -61,8 +59,7 @@
 #include "zambezi/io.h"
 
 
-/* Stands in for the buffers of empty columns (offsets need one zero). */
-static const int64_t g_zeros[2] = {0, 0};
+const int64_t g_zeros[2] = {0, 0};
 
 /* ---- the file and the blocks it owns ------------------------------------- */
 
@@ -264,44 +261,6 @@ static zb_status find_messages(reader *r) {
 
 /* ---- batches ------------------------------------------------------------- */
 
-/* One column of a batch, as the C Data Interface will see it. */
-typedef struct ipc_col {
-  int64_t length, null_count;
-  const void *bufs[3];
-  int64_t lens[3];
-  /* a view column (utf8_view): its views in bufs[1], its variadic data
-   * buffers here; converted to large_utf8 in bufs[1], bufs[2] */
-  const void **vbufs;
-  int64_t *vlens;
-  int64_t n_v;
-  /* a list column: its child's node and buffers */
-  int64_t child_length, child_null_count;
-  const void *child_bufs[3];
-  int64_t child_lens[3];
-} ipc_col;
-
-typedef struct ipc_batch {
-  int64_t length;
-  ipc_col *cols; /* n_sel of them (a dictionary batch: 1) */
-} ipc_batch;
-
-typedef struct ipc_task {
-  const uint8_t *src;
-  int64_t n;
-  uint8_t *dst;
-  int64_t cap;
-  int codec; /* 0 LZ4_FRAME, 1 ZSTD, -1 copy */
-} ipc_task;
-
-typedef struct plan {
-  ipc_task *tasks;
-  int64_t n_tasks, cap_tasks;
-  /* results of the tasks */
-  zb_status status;
-  zb_error err;
-  pthread_mutex_t lock;
-} plan;
-
 /* Where buffer bi of a batch lies (checked against the body): *src and
  * *n, its bytes in the file (after the 8-byte length of a compressed
  * one); *ulen, its size once decompressed (0: empty); *codec, -1 when it
@@ -351,9 +310,9 @@ zb_status locate_buffer(reader *r, const uint8_t *body, int64_t body_len,
 }
 
 /* A buffer of a batch: the place in the file (checked), or a task's block. */
-static zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t body_len,
-                             const zb__fbv *bufs, int64_t bi, int codec, const char *col,
-                             const void **out, int64_t *out_len) {
+zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t body_len,
+                      const zb__fbv *bufs, int64_t bi, int codec, const char *col,
+                      const void **out, int64_t *out_len) {
   const uint8_t *src;
   int64_t len, ulen;
   ZB_RETURN_NOT_OK(locate_buffer(r, body, body_len, bufs, bi, codec, col, &src, &len, &ulen,
@@ -388,92 +347,6 @@ static zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t bo
   t->codec = codec;
   *out = dst;
   *out_len = ulen;
-  return ZB_OK;
-}
-
-static zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
-                               const char *what);
-
-/* A list column of a batch (node and buffers from node, buf): its
- * validity and offsets, then its child's node and buffers; each checked to
- * be as long as its length needs (the offsets' values are checked against
- * the child after the tasks ran: check_list). */
-static zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
-                           const zb__fbv *nodes, const zb__fbv *bufs, int64_t node, int64_t buf,
-                           int codec, const ipc_field *fd, ipc_col *c, const char *what) {
-  int64_t length = c->length;
-  for (int i = 0; i < 2; i++)
-    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, buf + i, codec, fd->name,
-                                 &c->bufs[i], &c->lens[i]));
-  int64_t need = length > 0 ? (length + 1) * fd->width : 0;
-  if (c->lens[1] < need)
-    return corrupt(r, "the offsets of list column '%s' in %s hold %lld bytes where %lld are "
-                   "needed", fd->name, what, (long long)c->lens[1], (long long)need);
-  if (c->null_count > 0 && c->lens[0] < (length + 7) / 8)
-    return corrupt(r, "the validity bitmap of column '%s' in %s is too short", fd->name, what);
-  if (c->null_count == 0) c->bufs[0] = NULL;
-  if (node + 1 >= nodes->count)
-    return corrupt(r, "%s lacks the child node of list column '%s'", what, fd->name);
-  int64_t cl = zb__fb_vec_i64(nodes, node + 1, IPC_NODE_SIZE, 0);
-  int64_t cn = zb__fb_vec_i64(nodes, node + 1, IPC_NODE_SIZE, 8);
-  if (cl < 0 || cl > INT64_MAX / 16 || cn < 0 || cn > cl)
-    return corrupt(r, "the child of list column '%s' in %s has %lld values and %lld nulls",
-                   fd->name, what, (long long)cl, (long long)cn);
-  c->child_length = cl;
-  c->child_null_count = cn;
-  int nb = fd->child_kind == K_STRING ? 3 : 2;
-  for (int i = 0; i < 3; i++) {
-    c->child_bufs[i] = NULL;
-    c->child_lens[i] = 0;
-  }
-  for (int i = 0; i < nb; i++)
-    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, buf + 2 + i, codec, fd->name,
-                                 &c->child_bufs[i], &c->child_lens[i]));
-  int64_t cneed = fd->child_kind == K_BOOL ? (cl + 7) / 8 : cl * fd->child_width;
-  if (fd->child_kind == K_STRING) cneed = cl > 0 ? (cl + 1) * fd->child_width : 0;
-  if (c->child_lens[1] < cneed)
-    return corrupt(r, "a buffer of the values of list column '%s' in %s holds %lld bytes "
-                   "where %lld are needed", fd->name, what, (long long)c->child_lens[1],
-                   (long long)cneed);
-  if (cn > 0 && c->child_lens[0] < (cl + 7) / 8)
-    return corrupt(r, "the validity bitmap of the values of list column '%s' in %s is too "
-                   "short", fd->name, what);
-  if (cn == 0) c->child_bufs[0] = NULL;
-  return ZB_OK;
-}
-
-/* A list column's offsets (after the tasks ran): non-decreasing, from 0
- * or more to at most its child's length; a string child's last offset
- * inside its characters. */
-static zb_status check_list(reader *r, const ipc_field *fd, const ipc_col *c, const char *what) {
-  if (fd->child_kind == K_STRING && c->child_length > 0) {
-    ipc_col kid;
-    memset(&kid, 0, sizeof kid);
-    kid.length = c->child_length;
-    for (int i = 0; i < 3; i++) {
-      kid.bufs[i] = c->child_bufs[i];
-      kid.lens[i] = c->child_lens[i];
-    }
-    ZB_RETURN_NOT_OK(check_strings(r, &kid, fd->child_width, fd->name, what));
-  }
-  if (c->length == 0) return ZB_OK;
-  const uint8_t *o = (const uint8_t *)c->bufs[1];
-  int64_t prev = -1;
-  for (int64_t i = 0; i <= c->length; i++) {
-    int64_t v;
-    if (fd->width == 4) {
-      int32_t x;
-      memcpy(&x, o + 4 * i, 4);
-      v = x;
-    } else {
-      memcpy(&v, o + 8 * i, 8);
-    }
-    if (v < 0 || v < prev || v > c->child_length)
-      return corrupt(r, "the offsets of list column '%s' in %s are corrupt (offset %lld is "
-                     "%lld, of %lld values)", fd->name, what, (long long)i, (long long)v,
-                     (long long)c->child_length);
-    prev = v;
-  }
   return ZB_OK;
 }
 
@@ -620,8 +493,8 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
 }
 
 /* Strings' last offset inside their characters (after the tasks ran). */
-static zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
-                               const char *what) {
+zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
+                        const char *what) {
   if (c->length == 0) return ZB_OK;
   int64_t last;
   if (width == 4) {
@@ -795,16 +668,7 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
     c->name = fd->name;
     c->flags = 2; /* ARROW_FLAG_NULLABLE */
     c->release = child_schema_release;
-    if (fd->kind == K_LIST) {
-      struct ArrowSchema *it = &p->items[k];
-      it->format = fd->child_format;
-      it->name = "item";
-      it->flags = 2;
-      it->release = child_schema_release;
-      p->item_ptrs[k] = it;
-      c->n_children = 1;
-      c->children = &p->item_ptrs[k];
-    }
+    if (fd->kind == K_LIST) list_schema(fd, c, &p->items[k], &p->item_ptrs[k]);
     if (fd->kind == K_DICT) {
       struct ArrowSchema *d = &p->dicts[k];
       d->format = fd->value_format;
@@ -880,21 +744,7 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
     for (int i = 0; i < 3; i++) cb[i] = c->bufs[i];
     ca->buffers = cb;
     ca->release = child_array_release;
-    if (fd->kind == K_LIST) { /* the child's buffers in the dictionary's three slots */
-      struct ArrowArray *it = &p->items[k];
-      if (cb[1] == NULL) cb[1] = g_zeros; /* an empty batch: one zero offset */
-      for (int i = 0; i < 3; i++) cb[3 + i] = c->child_bufs[i];
-      if (cb[4] == NULL) cb[4] = g_zeros;
-      if (cb[5] == NULL) cb[5] = g_zeros;
-      it->length = c->child_length;
-      it->null_count = c->child_null_count;
-      it->n_buffers = fd->child_kind == K_STRING ? 3 : 2;
-      it->buffers = cb + 3;
-      it->release = child_array_release;
-      p->item_ptrs[k] = it;
-      ca->n_children = 1;
-      ca->children = &p->item_ptrs[k];
-    }
+    if (fd->kind == K_LIST) list_array(fd, c, ca, cb, &p->items[k], &p->item_ptrs[k]);
     if (fd->kind == K_DICT) {
       const ipc_col *dc = &dicts[k]->cols[0];
       struct ArrowArray *da = &p->dicts[k];

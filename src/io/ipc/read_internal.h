@@ -1,13 +1,14 @@
 /*
  * read_internal.h -- what the Arrow IPC reader's files share: read.c (the
  * file, its messages, batch by batch), read_schema.c (the schema's
- * fields) and read_whole.c (several batches assembled straight into whole
- * columns).  Private to src/io/ipc; the macros give the shared helpers the
+ * fields), read_lists.c (the list columns of a batch) and read_whole.c
+ * (several batches assembled straight into whole columns).  Private to src/io/ipc; the macros give the shared helpers the
  * library's internal prefix, so their short names stay readable.
  */
 #ifndef ZAMBEZI_IO_IPC_READ_INTERNAL_H
 #define ZAMBEZI_IO_IPC_READ_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -62,6 +63,44 @@ typedef struct reader {
   void *view_ctx; /* the view_job converting utf8_view columns */
 } reader;
 
+/* One column of a batch, as the C Data Interface will see it. */
+typedef struct ipc_col {
+  int64_t length, null_count;
+  const void *bufs[3];
+  int64_t lens[3];
+  /* a view column (utf8_view): its views in bufs[1], its variadic data
+   * buffers here; converted to large_utf8 in bufs[1], bufs[2] */
+  const void **vbufs;
+  int64_t *vlens;
+  int64_t n_v;
+  /* a list column: its child's node and buffers */
+  int64_t child_length, child_null_count;
+  const void *child_bufs[3];
+  int64_t child_lens[3];
+} ipc_col;
+
+typedef struct ipc_batch {
+  int64_t length;
+  ipc_col *cols; /* n_sel of them (a dictionary batch: 1) */
+} ipc_batch;
+
+typedef struct ipc_task {
+  const uint8_t *src;
+  int64_t n;
+  uint8_t *dst;
+  int64_t cap;
+  int codec; /* 0 LZ4_FRAME, 1 ZSTD, -1 copy */
+} ipc_task;
+
+typedef struct plan {
+  ipc_task *tasks;
+  int64_t n_tasks, cap_tasks;
+  /* results of the tasks */
+  zb_status status;
+  zb_error err;
+  pthread_mutex_t lock;
+} plan;
+
 #define corrupt zb__ipc_corrupt
 #define oom zb__ipc_oom
 #define read_message zb__ipc_read_message
@@ -74,6 +113,19 @@ typedef struct reader {
 #define read_mixed zb__ipc_read_mixed
 #define parse_field zb__ipc_parse_field
 #define batch_message zb__ipc_batch_message
+#define g_zeros zb__ipc_zeros
+#define plan_buffer zb__ipc_plan_buffer
+#define check_strings zb__ipc_check_strings
+#define plan_list zb__ipc_plan_list
+#define check_list zb__ipc_check_list
+#define list_schema zb__ipc_list_schema
+#define list_array zb__ipc_list_array
+
+struct ArrowSchema;
+struct ArrowArray;
+
+/* Stands in for the buffers of empty columns (offsets need one zero). */
+extern const int64_t g_zeros[2];
 
 /* A ParseError naming the file. */
 zb_status corrupt(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -107,5 +159,29 @@ zb_status read_batches(reader *r, zb_table **out);
 /* Several batches: the columns read_whole.c assembles, the others through
  * read_batches, in the selected order. */
 zb_status read_mixed(reader *r, zb_table **out);
+/* A buffer of a batch: the place in the file (checked), or a task's block
+ * (read.c). */
+zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t body_len,
+                      const zb__fbv *bufs, int64_t bi, int codec, const char *col,
+                      const void **out, int64_t *out_len);
+/* Strings' last offset inside their characters (after the tasks ran). */
+zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
+                        const char *what);
+/* A list column of a batch (read_lists.c): its nodes and buffers from
+ * node, buf, each checked to be as long as its length needs. */
+zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
+                    const zb__fbv *nodes, const zb__fbv *bufs, int64_t node, int64_t buf,
+                    int codec, const ipc_field *fd, ipc_col *c, const char *what);
+/* A list column's offsets against its child (after the tasks ran). */
+zb_status check_list(reader *r, const ipc_field *fd, const ipc_col *c, const char *what);
+/* The child schema of list column fd: *it filled, *it_ptr pointing at it,
+ * c's one child. */
+void list_schema(const ipc_field *fd, struct ArrowSchema *c, struct ArrowSchema *it,
+                 struct ArrowSchema **it_ptr);
+/* The child array of list column c (its buffers in cb[0, 6): the column's
+ * three, then its child's): *it filled, *it_ptr pointing at it, ca's one
+ * child. */
+void list_array(const ipc_field *fd, const ipc_col *c, struct ArrowArray *ca, const void **cb,
+                struct ArrowArray *it, struct ArrowArray **it_ptr);
 
 #endif /* ZAMBEZI_IO_IPC_READ_INTERNAL_H */
