@@ -622,8 +622,8 @@ typedef struct schema_priv {
   struct ArrowSchema *kids;
   struct ArrowSchema **kid_ptrs;
   struct ArrowSchema *dicts;
-  struct ArrowSchema *items;      /* list columns: their child's schema */
-  struct ArrowSchema **item_ptrs;
+  void **lists; /* list columns: their children's schemas (list_schema) */
+  int64_t n;
 } schema_priv;
 
 static void child_schema_release(struct ArrowSchema *s) { s->release = NULL; }
@@ -633,8 +633,8 @@ static void schema_release(struct ArrowSchema *s) {
   zb_free(p->kids);
   zb_free(p->kid_ptrs);
   zb_free(p->dicts);
-  zb_free(p->items);
-  zb_free(p->item_ptrs);
+  for (int64_t k = 0; p->lists != NULL && k < p->n; k++) zb_free(p->lists[k]);
+  zb_free(p->lists);
   zb_free(p);
   s->release = NULL;
 }
@@ -646,8 +646,8 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
   p->kids = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
   p->kid_ptrs = (struct ArrowSchema **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   p->dicts = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
-  p->items = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
-  p->item_ptrs = (struct ArrowSchema **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->lists = (void **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->n = n;
   memset(s, 0, sizeof *s);
   s->format = "+s";
   s->name = "";
@@ -655,8 +655,7 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
   s->children = p->kid_ptrs;
   s->private_data = p;
   s->release = schema_release;
-  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->items == NULL ||
-      p->item_ptrs == NULL) {
+  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->lists == NULL) {
     schema_release(s);
     return oom(r);
   }
@@ -668,7 +667,10 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
     c->name = fd->name;
     c->flags = 2; /* ARROW_FLAG_NULLABLE */
     c->release = child_schema_release;
-    if (fd->kind == K_LIST) list_schema(fd, c, &p->items[k], &p->item_ptrs[k]);
+    if (fd->kind == K_LIST && list_schema(r, fd, c, &p->lists[k]) != ZB_OK) {
+      schema_release(s);
+      return oom(r);
+    }
     if (fd->kind == K_DICT) {
       struct ArrowSchema *d = &p->dicts[k];
       d->format = fd->value_format;
@@ -683,7 +685,8 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
 typedef struct array_priv {
   ipc_file *f;
   struct ArrowArray *kids, **kid_ptrs, *dicts;
-  struct ArrowArray *items, **item_ptrs; /* list columns: their child */
+  void **lists; /* list columns: their children (list_array) */
+  int64_t n;
   const void **bufs; /* 3 per child, 3 per dictionary */
 } array_priv;
 
@@ -695,8 +698,8 @@ static void array_release(struct ArrowArray *a) {
   zb_free(p->kids);
   zb_free(p->kid_ptrs);
   zb_free(p->dicts);
-  zb_free(p->items);
-  zb_free(p->item_ptrs);
+  for (int64_t k = 0; p->lists != NULL && k < p->n; k++) zb_free(p->lists[k]);
+  zb_free(p->lists);
   zb_free(p->bufs);
   zb_free(p);
   a->release = NULL;
@@ -715,8 +718,8 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
   p->kid_ptrs = (struct ArrowArray **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   p->dicts = (struct ArrowArray *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowArray));
   p->bufs = (const void **)zb_calloc((size_t)(n ? n : 1) * 6, sizeof(void *));
-  p->items = (struct ArrowArray *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowArray));
-  p->item_ptrs = (struct ArrowArray **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->lists = (void **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->n = n;
   memset(a, 0, sizeof *a);
   a->length = b->length;
   a->n_buffers = 1;
@@ -726,7 +729,7 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
   a->private_data = p;
   a->release = array_release;
   if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->bufs == NULL ||
-      p->items == NULL || p->item_ptrs == NULL) {
+      p->lists == NULL) {
     array_release(a);
     return oom(r);
   }
@@ -744,7 +747,10 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
     for (int i = 0; i < 3; i++) cb[i] = c->bufs[i];
     ca->buffers = cb;
     ca->release = child_array_release;
-    if (fd->kind == K_LIST) list_array(fd, c, ca, cb, &p->items[k], &p->item_ptrs[k]);
+    if (fd->kind == K_LIST && list_array(r, fd, c, ca, cb, &p->lists[k]) != ZB_OK) {
+      array_release(a);
+      return oom(r);
+    }
     if (fd->kind == K_DICT) {
       const ipc_col *dc = &dicts[k]->cols[0];
       struct ArrowArray *da = &p->dicts[k];
@@ -1076,7 +1082,11 @@ done:
   for (int64_t i = 0; i < ntab; i++) zb_table_release(tables[i]);
   zb_free(tables);
   if (schema.release != NULL) schema.release(&schema);
-  for (int64_t i = 0; i < nb && batches != NULL; i++) zb_free(batches[i].cols);
+  for (int64_t i = 0; i < nb && batches != NULL; i++) {
+    for (int64_t k = 0; batches[i].cols != NULL && k < r->n_sel; k++)
+      zb_free(batches[i].cols[k].levels);
+    zb_free(batches[i].cols);
+  }
   zb_free(batches);
   for (int64_t i = 0; i < r->n_dicts && dbatches != NULL; i++) zb_free(dbatches[i].cols);
   zb_free(dbatches);

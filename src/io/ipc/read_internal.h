@@ -41,8 +41,12 @@ typedef struct ipc_field {
   int64_t n_views;            /* its view types: each takes variadic buffers too */
   bool layout_known;          /* n_nodes and n_buffers are known */
   char why[160];              /* K_UNSUPPORTED: what the type is */
-  /* K_LIST (List or LargeList; width: its offset bytes): the child's kind
-   * (K_FIXED, K_BOOL or K_STRING), width and format */
+  /* K_LIST (List or LargeList; width: its offset bytes): depth list
+   * levels (1: a list of flat values, 2: a list of lists...), level l's
+   * offset bytes (4: List, 8: LargeList; level 0 is width), then the leaf's
+   * kind (K_FIXED, K_BOOL or K_STRING), width and format */
+  int depth;
+  uint8_t level_width[ZB_LIST_MAX_DEPTH];
   int child_kind, child_width;
   char child_format[300];
 } ipc_field;
@@ -63,6 +67,13 @@ typedef struct reader {
   void *view_ctx; /* the view_job converting utf8_view columns */
 } reader;
 
+/* An inner level of a list column of a batch (lists of lists). */
+typedef struct ipc_level {
+  int64_t length, null_count;
+  const void *bufs[2]; /* validity (NULL: no nulls), offsets */
+  int64_t lens[2];
+} ipc_level;
+
 /* One column of a batch, as the C Data Interface will see it. */
 typedef struct ipc_col {
   int64_t length, null_count;
@@ -73,7 +84,10 @@ typedef struct ipc_col {
   const void **vbufs;
   int64_t *vlens;
   int64_t n_v;
-  /* a list column: its child's node and buffers */
+  /* a list column: its inner levels 1 .. depth-1 (n_levels of them, from
+   * zb_malloc, freed with the batch), its leaf's node and buffers */
+  ipc_level *levels;
+  int n_levels;
   int64_t child_length, child_null_count;
   const void *child_bufs[3];
   int64_t child_lens[3];
@@ -174,14 +188,13 @@ zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
                     int codec, const ipc_field *fd, ipc_col *c, const char *what);
 /* A list column's offsets against its child (after the tasks ran). */
 zb_status check_list(reader *r, const ipc_field *fd, const ipc_col *c, const char *what);
-/* The child schema of list column fd: *it filled, *it_ptr pointing at it,
- * c's one child. */
-void list_schema(const ipc_field *fd, struct ArrowSchema *c, struct ArrowSchema *it,
-                 struct ArrowSchema **it_ptr);
-/* The child array of list column c (its buffers in cb[0, 6): the column's
- * three, then its child's): *it filled, *it_ptr pointing at it, ca's one
- * child. */
-void list_array(const ipc_field *fd, const ipc_col *c, struct ArrowArray *ca, const void **cb,
-                struct ArrowArray *it, struct ArrowArray **it_ptr);
+/* The children of list column fd's schema c, down to its leaf, in one
+ * new block (*block, zb_free'd by the caller once the schema is
+ * released). */
+zb_status list_schema(reader *r, const ipc_field *fd, struct ArrowSchema *c, void **block);
+/* The children of list column c's array ca (its own buffers in cb[0, 3)),
+ * down to its leaf, in one new block (*block, as list_schema's). */
+zb_status list_array(reader *r, const ipc_field *fd, const ipc_col *c, struct ArrowArray *ca,
+                     const void **cb, void **block);
 
 #endif /* ZAMBEZI_IO_IPC_READ_INTERNAL_H */
