@@ -150,15 +150,37 @@ def test_polars_files_of_lists_of_lists(tmp_path):
     }, schema={"i": pl.List(pl.List(pl.Int64)), "f": pl.List(pl.List(pl.List(pl.Float64))),
                "s": pl.List(pl.List(pl.String))})
     for compression in ("uncompressed", "lz4", "zstd"):
-        path = str(tmp_path / f"pl_{compression}.arrow")
-        # large_string leaves (polars' default string_view leaves are not read yet)
-        frame.write_ipc(path, compression=compression, compat_level=pl.CompatLevel.oldest())
-        got = zb.read_ipc(path)
-        oracle = pf.read_table(path)
-        _check(got, oracle)
-        path = str(tmp_path / f"pl_{compression}_num.arrow")
-        frame.select("i", "f").write_ipc(path, compression=compression)
-        _check(zb.read_ipc(path), pf.read_table(path))
+        # polars' default: string_view leaves; the oldest level: large_string
+        for level in (None, pl.CompatLevel.oldest()):
+            path = str(tmp_path / f"pl_{compression}_{level is None}.arrow")
+            frame.write_ipc(path, compression=compression, compat_level=level)
+            oracle = pf.read_table(path)
+            if level is None:
+                assert oracle.schema.field("s").type == LL(LL(pa.string_view()))
+            got = zb.read_ipc(path)
+            assert got["s"].dtype == "list<list<string>>"
+            _check(got, oracle)
+            _check(zb.read_ipc(path, columns=["f"]), oracle.select(["f"]))
+
+
+@pytest.mark.parametrize("compression", ["uncompressed", "zstd"])
+def test_lists_of_string_views(tmp_path, compression):
+    rng = np.random.default_rng(12)
+    n = 200
+    word = lambda r: "w" * int(r.integers(0, 30))  # inline (<= 12 bytes) and in data buffers
+    table = pa.table({
+        "v": _col(rng, n, 1, word, pa.string_view(), [L]),
+        "vv": _col(rng, n, 2, word, pa.string_view(), [LL, L]),
+        "k": pa.array(np.arange(n)),
+        "vvv": _col(rng, n, 3, word, pa.string_view(), [L, L, LL]),
+    })
+    path = str(tmp_path / "views.feather")
+    pf.write_feather(table, path, compression=compression, chunksize=60)
+    got = zb.read_feather(path)
+    assert got["vvv"].dtype == "list<list<list<string>>>"
+    _check(got, pf.read_table(path))
+    # a column after them: their variadic buffers skipped
+    _check(zb.read_feather(path, columns=["k", "vv"]), table.select(["k", "vv"]))
 
 
 def test_zambezi_round_trip_and_pyarrow_reads_it(tmp_path):

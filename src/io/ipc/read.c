@@ -74,7 +74,7 @@ static void file_unref(ipc_file *f) {
 }
 
 /* A new block of size bytes owned by f (NULL when out of memory). */
-static void *file_alloc(ipc_file *f, int64_t size) {
+void *file_alloc(ipc_file *f, int64_t size) {
   if (f->n_owned == f->cap_owned) {
     int64_t cap = f->cap_owned ? f->cap_owned * 2 : 64;
     void **p = (void **)zb_malloc((size_t)cap * sizeof(void *));
@@ -469,8 +469,8 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
       continue;
     }
     if (fd->kind == K_LIST) {
-      ZB_RETURN_NOT_OK(plan_list(r, p, body, body_len, &nodes, &bufs, node, buf, codec, fd, c,
-                                 what));
+      ZB_RETURN_NOT_OK(plan_list(r, p, body, body_len, &nodes, &bufs, &variadic, node, buf,
+                                 view, codec, fd, c, what));
       continue;
     }
     int nb = fd->kind == K_STRING ? 3 : 2;
@@ -943,7 +943,9 @@ zb_status read_batches(reader *r, zb_table **out) {
   {
     int64_t nv = 0;
     for (int64_t k = 0; k < ns; k++)
-      if (r->fields[r->sel[k]].kind == K_VIEW) nv += nb;
+      if (r->fields[r->sel[k]].kind == K_VIEW ||
+          (r->fields[r->sel[k]].kind == K_LIST && r->fields[r->sel[k]].child_kind == K_VIEW))
+        nv += nb;
     for (int64_t i = 0; i < r->n_dicts; i++) nv += dbatches[i].cols != NULL;
     if (nv > 0) {
       view_job job;
@@ -964,6 +966,13 @@ zb_status read_batches(reader *r, zb_table **out) {
             job.cols[m] = &batches[i].cols[k];
             job.names[m++] = r->fields[r->sel[k]].name;
           }
+      for (int64_t k = 0; k < ns; k++) /* the values of lists of views */
+        if (r->fields[r->sel[k]].kind == K_LIST && r->fields[r->sel[k]].child_kind == K_VIEW)
+          for (int64_t i = 0; i < nb; i++)
+            if (batches[i].cols[k].leaf != NULL) {
+              job.cols[m] = batches[i].cols[k].leaf;
+              job.names[m++] = r->fields[r->sel[k]].name;
+            }
       for (int64_t k = 0; k < ns; k++) { /* dictionaries of views */
         const ipc_field *fd = &r->fields[r->sel[k]];
         if (fd->kind != K_DICT || fd->value_kind != K_VIEW || col_dicts[k] == NULL) continue;
@@ -985,6 +994,15 @@ zb_status read_batches(reader *r, zb_table **out) {
       if (st == ZB_OK && job.status != ZB_OK)
         st = zb_error_set(r->err, job.status, "%s", job.err.message);
       if (st != ZB_OK) goto done;
+      for (int64_t k = 0; k < ns; k++) /* converted list values: now large_utf8 */
+        for (int64_t i = 0; i < nb; i++) {
+          ipc_col *c = &batches[i].cols[k];
+          if (r->fields[r->sel[k]].kind != K_LIST || c->leaf == NULL) continue;
+          for (int b = 1; b < 3; b++) {
+            c->child_bufs[b] = c->leaf->bufs[b];
+            c->child_lens[b] = c->leaf->lens[b];
+          }
+        }
     }
   }
   /* strings end inside their characters */
@@ -1083,8 +1101,10 @@ done:
   zb_free(tables);
   if (schema.release != NULL) schema.release(&schema);
   for (int64_t i = 0; i < nb && batches != NULL; i++) {
-    for (int64_t k = 0; batches[i].cols != NULL && k < r->n_sel; k++)
+    for (int64_t k = 0; batches[i].cols != NULL && k < r->n_sel; k++) {
       zb_free(batches[i].cols[k].levels);
+      zb_free(batches[i].cols[k].leaf);
+    }
     zb_free(batches[i].cols);
   }
   zb_free(batches);

@@ -44,7 +44,8 @@ typedef struct ipc_field {
   /* K_LIST (List or LargeList; width: its offset bytes): depth list
    * levels (1: a list of flat values, 2: a list of lists...), level l's
    * offset bytes (4: List, 8: LargeList; level 0 is width), then the leaf's
-   * kind (K_FIXED, K_BOOL or K_STRING), width and format */
+   * kind (K_FIXED, K_BOOL, K_STRING or K_VIEW: utf8_view, converted to
+   * large_utf8), width and format */
   int depth;
   uint8_t level_width[ZB_LIST_MAX_DEPTH];
   int child_kind, child_width;
@@ -84,6 +85,10 @@ typedef struct ipc_col {
   const void **vbufs;
   int64_t *vlens;
   int64_t n_v;
+  /* a list column of utf8_view values: its leaf as a view column,
+   * converted with the flat ones, then moved to child_bufs (from
+   * zb_calloc, freed with the batch) */
+  struct ipc_col *leaf;
   /* a list column: its inner levels 1 .. depth-1 (n_levels of them, from
    * zb_malloc, freed with the batch), its leaf's node and buffers */
   ipc_level *levels;
@@ -128,6 +133,7 @@ typedef struct plan {
 #define parse_field zb__ipc_parse_field
 #define batch_message zb__ipc_batch_message
 #define g_zeros zb__ipc_zeros
+#define file_alloc zb__ipc_file_alloc
 #define plan_buffer zb__ipc_plan_buffer
 #define check_strings zb__ipc_check_strings
 #define plan_list zb__ipc_plan_list
@@ -173,6 +179,9 @@ zb_status read_batches(reader *r, zb_table **out);
 /* Several batches: the columns read_whole.c assembles, the others through
  * read_batches, in the selected order. */
 zb_status read_mixed(reader *r, zb_table **out);
+/* A new block of size bytes owned by f, freed with it (NULL when out of
+ * memory); not thread-safe. */
+void *file_alloc(ipc_file *f, int64_t size);
 /* A buffer of a batch: the place in the file (checked), or a task's block
  * (read.c). */
 zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t body_len,
@@ -184,8 +193,9 @@ zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
 /* A list column of a batch (read_lists.c): its nodes and buffers from
  * node, buf, each checked to be as long as its length needs. */
 zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
-                    const zb__fbv *nodes, const zb__fbv *bufs, int64_t node, int64_t buf,
-                    int codec, const ipc_field *fd, ipc_col *c, const char *what);
+                    const zb__fbv *nodes, const zb__fbv *bufs, const zb__fbv *variadic,
+                    int64_t node, int64_t buf, int64_t view, int codec, const ipc_field *fd,
+                    ipc_col *c, const char *what);
 /* A list column's offsets against its child (after the tasks ran). */
 zb_status check_list(reader *r, const ipc_field *fd, const ipc_col *c, const char *what);
 /* The children of list column fd's schema c, down to its leaf, in one

@@ -7,7 +7,9 @@
  * D + 1 nodes of a batch in pre-order: its own, then each inner list's,
  * then its leaf's; and the buffers in the same order: validity and
  * offsets of each list level (List: int32, LargeList: int64, each level
- * its own), then the leaf's validity and values (and characters).  Level
+ * its own), then the leaf's validity and values (and characters; a
+ * utf8_view leaf: its views, then its variadic data buffers, converted to
+ * large_utf8 as flat view columns are).  Level
  * 0 is the column itself (ipc_col's length, bufs), levels 1 .. D-1 are in
  * ipc_col.levels, the leaf in ipc_col.child_*.
  *
@@ -67,9 +69,47 @@ static zb_status plan_offsets(reader *r, plan *p, const uint8_t *body, int64_t b
   return ZB_OK;
 }
 
+/* The utf8_view values of a list column (cl of them, cn null; buffers
+ * from bi: validity, views, then its variadic data buffers, as many as
+ * variadic count `view` says) as the view column c->leaf, which read.c
+ * converts to large_utf8 with the flat view columns. */
+static zb_status plan_view_leaf(reader *r, plan *p, const uint8_t *body, int64_t body_len,
+                                const zb__fbv *bufs, const zb__fbv *variadic, int64_t bi,
+                                int64_t view, int codec, const ipc_field *fd, ipc_col *c,
+                                int64_t cl, int64_t cn, const char *what) {
+  if (view >= variadic->count) return corrupt(r, "%s lacks variadic buffer counts", what);
+  int64_t nv = zb__fb_vec_i64(variadic, view, 8, 0);
+  if (nv < 0 || nv > bufs->count) return corrupt(r, "bad variadic buffer count in %s", what);
+  ipc_col *v = (ipc_col *)zb_calloc(1, sizeof(ipc_col));
+  if (v == NULL) return oom(r);
+  c->leaf = v;
+  v->length = cl;
+  v->null_count = cn;
+  v->n_v = nv;
+  v->vbufs = (const void **)file_alloc(r->f, (nv + 1) * (int64_t)sizeof(void *));
+  v->vlens = (int64_t *)file_alloc(r->f, (nv + 1) * 8);
+  if (v->vbufs == NULL || v->vlens == NULL) return oom(r);
+  for (int i = 0; i < 2; i++)
+    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, bi + i, codec, fd->name,
+                                 &v->bufs[i], &v->lens[i]));
+  for (int64_t k = 0; k < nv; k++)
+    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, bi + 2 + k, codec, fd->name,
+                                 &v->vbufs[k], &v->vlens[k]));
+  if (v->lens[1] < cl * 16)
+    return corrupt(r, "the views of the values of list column '%s' in %s are too short",
+                   fd->name, what);
+  if (cn > 0 && v->lens[0] < (cl + 7) / 8)
+    return corrupt(r, "the validity bitmap of the values of list column '%s' in %s is too "
+                   "short", fd->name, what);
+  if (cn == 0) v->bufs[0] = NULL;
+  c->child_bufs[0] = v->bufs[0];
+  return ZB_OK;
+}
+
 zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
-                    const zb__fbv *nodes, const zb__fbv *bufs, int64_t node, int64_t buf,
-                    int codec, const ipc_field *fd, ipc_col *c, const char *what) {
+                    const zb__fbv *nodes, const zb__fbv *bufs, const zb__fbv *variadic,
+                    int64_t node, int64_t buf, int64_t view, int codec, const ipc_field *fd,
+                    ipc_col *c, const char *what) {
   const int depth = fd->depth;
   ZB_RETURN_NOT_OK(plan_offsets(r, p, body, body_len, bufs, buf, codec, fd, c->length,
                                 c->null_count, fd->width, c->bufs, c->lens, what));
@@ -94,6 +134,9 @@ zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
     c->child_bufs[i] = NULL;
     c->child_lens[i] = 0;
   }
+  if (fd->child_kind == K_VIEW)
+    return plan_view_leaf(r, p, body, body_len, bufs, variadic, buf + 2 * depth, view, codec,
+                          fd, c, cl, cn, what);
   for (int i = 0; i < nb; i++)
     ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, buf + 2 * depth + i, codec,
                                  fd->name, &c->child_bufs[i], &c->child_lens[i]));
@@ -213,7 +256,7 @@ zb_status list_array(reader *r, const ipc_field *fd, const ipc_col *c, struct Ar
       for (int i = 0; i < 3; i++) sb[i] = c->child_bufs[i];
       if (sb[1] == NULL) sb[1] = g_zeros;
       if (sb[2] == NULL) sb[2] = g_zeros;
-      it->n_buffers = fd->child_kind == K_STRING ? 3 : 2;
+      it->n_buffers = fd->child_kind == K_STRING || fd->child_kind == K_VIEW ? 3 : 2;
     }
     it->buffers = sb;
     it->release = child_array_release;

@@ -228,7 +228,8 @@ zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_field *out)
       zb_free(kid.name);
       if (st != ZB_OK) return st;
       out->width = tag == IPC_T_LIST ? 4 : 8;
-      if (kid.kind == K_FIXED || kid.kind == K_BOOL || kid.kind == K_STRING) {
+      if (kid.kind == K_FIXED || kid.kind == K_BOOL || kid.kind == K_STRING ||
+          kid.kind == K_VIEW) {
         out->kind = K_LIST;
         out->depth = 1;
         out->child_kind = kid.kind;
@@ -248,7 +249,7 @@ zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_field *out)
       } else {
         snprintf(out->why, sizeof out->why, "a list of %.140s",
                  kid.kind == K_UNSUPPORTED ? kid.why
-                 : kid.kind == K_DICT ? "dictionary values" : "views or nulls");
+                 : kid.kind == K_DICT ? "dictionary values" : "nulls");
       }
       if (out->kind == K_LIST) {
         out->level_width[0] = (uint8_t)out->width;
