@@ -190,7 +190,7 @@ zb_status check_list(reader *r, const ipc_field *fd, const ipc_col *c, const cha
     }
     ZB_RETURN_NOT_OK(check_strings(r, &kid, fd->child_width, fd->name, what));
   }
-  if (c->length > 0 && c->n_levels != fd->depth - 1)
+  if (c->n_levels != fd->depth - 1)
     return corrupt(r, "list column '%s' in %s lacks its inner lists", fd->name, what);
   for (int l = 0; l < fd->depth; l++) {
     const void *o = l == 0 ? c->bufs[1] : c->levels[l - 1].bufs[1];
