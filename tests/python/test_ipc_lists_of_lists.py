@@ -251,3 +251,58 @@ def test_lists_deeper_than_the_engine_takes_name_the_column():
         v = [v, None]
     got = zb.read_ipc(_feather_bytes(pa.table({"d": pa.array([v, None], t32)})))
     assert got["d"].to_list() == [v, None]
+
+
+def test_batches_using_part_of_their_values_at_every_level():
+    # offsets a writer may leave: not from 0, ending before the values end,
+    # at both levels (pyarrow rebases its own, so the bytes are edited);
+    # several batches, so the reader joins them into one column
+    leaf = pa.array([1, 2, None, 3, 4, 5])
+    inner = pa.ListArray.from_arrays(pa.array([0, 0, 3, 5], pa.int32()), leaf)
+    outer = pa.LargeListArray.from_arrays(pa.array([0, 1, 3], pa.int64()), inner)
+    strs = pa.array([[["a", "bc"], ["def"]], [[None, "g"]]], L(L(pa.string())))
+    table = pa.table({"o": outer, "s": strs})
+    sink = io.BytesIO()
+    with ipc.new_stream(sink, table.schema) as w:
+        for _ in range(3):
+            w.write_table(table)
+    data = bytearray(sink.getvalue())
+    edits = [(np.array([0, 1, 3], np.int64), np.array([1, 1, 2], np.int64)),
+             (np.array([0, 0, 3, 5], np.int32), np.array([0, 1, 3, 4], np.int32)),
+             (np.array([0, 2, 3], np.int32), np.array([1, 1, 2], np.int32)),  # s's lists
+             (np.array([0, 2, 3, 5], np.int32), np.array([1, 2, 3, 4], np.int32))]
+    for old, new in edits:
+        at = bytes(data).find(old.tobytes())  # in the first batch
+        assert at > 0
+        data[at:at + old.nbytes] = new.tobytes()
+    data = bytes(data)
+    oracle = ipc.open_stream(data).read_all()
+    oracle.validate(full=True)
+    assert oracle.column("o").to_pylist()[:2] == [[], [[2, None]]]
+    assert oracle.column("s").to_pylist()[:2] == [[], [["def"]]]
+    _check(zb.read_ipc(data), oracle)
+
+
+def test_several_batches_mixing_list_dictionary_and_flat_columns(tmp_path):
+    # the three ways several batches are read (whole flat columns, merged
+    # list columns, batch by batch for the rest) put back in file order
+    rng = np.random.default_rng(21)
+    n = 500
+    table = pa.table({
+        "ll": _col(rng, n, 2, lambda r: int(r.integers(0, 9)), pa.int64(), [L, L]),
+        "d": pa.array(rng.choice(["x", "y", None], n)).dictionary_encode(),
+        "k": pa.array(np.arange(n)),
+        "l": _col(rng, n, 1, lambda r: "s" * int(r.integers(0, 3)), pa.string(), [LL]),
+        "s": pa.array(rng.choice(["p", "q"], n)),
+    })
+    path = str(tmp_path / "mix.feather")
+    pf.write_feather(table, path, compression="lz4", chunksize=77)
+    got = zb.read_feather(path)
+    assert list(got.columns) == table.column_names
+    for name in ["ll", "k", "l", "s"]:
+        assert pa.table(got).column(name).to_pylist() == table.column(name).to_pylist(), name
+    assert got["d"].to_list() == table.column("d").to_pylist()
+    sub = zb.read_feather(path, columns=["l", "d", "ll"])
+    assert list(sub.columns) == ["l", "d", "ll"]
+    assert sub["ll"].to_list() == table.column("ll").to_pylist()
+    assert sub["l"].to_list() == table.column("l").to_pylist()

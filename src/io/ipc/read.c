@@ -832,6 +832,9 @@ zb_status read_batches(reader *r, zb_table **out) {
   int64_t nb = 0, ntab = 0;
   struct ArrowSchema schema;
   schema.release = NULL;
+  bool merge = false;
+  ipc_batch merged;
+  ipc_col *mcols = NULL;
 
   const int64_t ns = r->n_sel;
   nb = r->n_batches;
@@ -1021,11 +1024,27 @@ zb_status read_batches(reader *r, zb_table **out) {
           ZB_OK)
         goto done;
   }
+  /* several batches of list columns only (read_mixed sends them here
+   * apart): each merged into one whole column, imported once */
+  merge = nb > 1 && ns > 0;
+  for (int64_t k = 0; k < ns; k++) merge = merge && r->fields[r->sel[k]].kind == K_LIST;
+  if (merge) {
+    merged.length = 0;
+    for (int64_t i = 0; i < nb; i++) merged.length += batches[i].length;
+    merged.cols = mcols = (ipc_col *)zb_calloc((size_t)ns, sizeof(ipc_col));
+    if (mcols == NULL) {
+      st = oom(r);
+      goto done;
+    }
+    for (int64_t k = 0; k < ns; k++)
+      if ((st = merge_list(r, &r->fields[r->sel[k]], batches, nb, k, &mcols[k])) != ZB_OK)
+        goto done;
+  }
   /* import */
   if ((st = make_schema(r, &schema)) != ZB_OK) goto done;
   ipc_batch empty;
   ipc_col *empty_cols = NULL;
-  int64_t n_imp = nb > 0 ? nb : 1;
+  int64_t n_imp = merge ? 1 : nb > 0 ? nb : 1;
   tables = (zb_table **)zb_calloc((size_t)n_imp, sizeof(zb_table *));
   empty_cols = nb > 0 ? NULL : (ipc_col *)zb_calloc((size_t)(ns > 0 ? ns : 1), sizeof(ipc_col));
   if (tables == NULL || (nb == 0 && empty_cols == NULL)) {
@@ -1057,7 +1076,7 @@ zb_status read_batches(reader *r, zb_table **out) {
       goto done;
     }
     struct ArrowArray arr;
-    st = make_array(r, nb > 0 ? &batches[i] : &empty, col_dicts, &arr);
+    st = make_array(r, merge ? &merged : nb > 0 ? &batches[i] : &empty, col_dicts, &arr);
     if (st == ZB_OK) {
       st = zb_table_import_arrow(&schema, &arr, &tables[i], r->err);
       if (arr.release != NULL) arr.release(&arr);
@@ -1110,6 +1129,8 @@ done:
   zb_free(batches);
   for (int64_t i = 0; i < r->n_dicts && dbatches != NULL; i++) zb_free(dbatches[i].cols);
   zb_free(dbatches);
+  for (int64_t k = 0; mcols != NULL && k < ns; k++) zb_free(mcols[k].levels);
+  zb_free(mcols);
   zb_free(col_dicts);
   zb_free(p.tasks);
   pthread_mutex_destroy(&p.lock);

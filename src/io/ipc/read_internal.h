@@ -140,6 +140,7 @@ typedef struct plan {
 #define check_list zb__ipc_check_list
 #define list_schema zb__ipc_list_schema
 #define list_array zb__ipc_list_array
+#define merge_list zb__ipc_merge_list
 
 struct ArrowSchema;
 struct ArrowArray;
@@ -206,5 +207,13 @@ zb_status list_schema(reader *r, const ipc_field *fd, struct ArrowSchema *c, voi
  * down to its leaf, in one new block (*block, as list_schema's). */
 zb_status list_array(reader *r, const ipc_field *fd, const ipc_col *c, struct ArrowArray *ca,
                      const void **cb, void **block);
+/* List column k of batches[0, nb) (planned and checked: check_list) as
+ * one column *out: each level's offsets rebased to int64 over the rows
+ * its batch uses, validity bits, the leaf's values (strings: int64
+ * offsets and their characters) copied into blocks of the file; fd then
+ * describes it (LargeList at every level, large strings).  out->levels:
+ * from zb_calloc, the caller's to free, on failure too. */
+zb_status merge_list(reader *r, ipc_field *fd, const ipc_batch *batches, int64_t nb, int64_t k,
+                     ipc_col *out);
 
 #endif /* ZAMBEZI_IO_IPC_READ_INTERNAL_H */
