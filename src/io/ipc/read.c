@@ -709,8 +709,8 @@ static const void *g_struct_bufs[1] = {NULL};
 
 /* The struct array of batch b; dicts[k]: the dictionary of selected column
  * k (NULL unless a dictionary column). */
-static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dicts,
-                            struct ArrowArray *a) {
+static zb_status make_array(reader *r, ipc_file *owner, const ipc_batch *b,
+                            ipc_batch *const *dicts, struct ArrowArray *a) {
   int64_t n = r->n_sel;
   array_priv *p = (array_priv *)zb_calloc(1, sizeof *p);
   if (p == NULL) return oom(r);
@@ -733,8 +733,8 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
     array_release(a);
     return oom(r);
   }
-  p->f = r->f;
-  zb__atomic_inc(&r->f->refcount);
+  p->f = owner;
+  zb__atomic_inc(&owner->refcount);
   for (int64_t k = 0; k < n; k++) {
     const ipc_field *fd = &r->fields[r->sel[k]];
     const ipc_col *c = &b->cols[k];
@@ -835,6 +835,7 @@ zb_status read_batches(reader *r, zb_table **out) {
   bool merge = false;
   ipc_batch merged;
   ipc_col *mcols = NULL;
+  ipc_file *own = NULL; /* the merged columns' blocks */
 
   const int64_t ns = r->n_sel;
   nb = r->n_batches;
@@ -1032,12 +1033,14 @@ zb_status read_batches(reader *r, zb_table **out) {
     merged.length = 0;
     for (int64_t i = 0; i < nb; i++) merged.length += batches[i].length;
     merged.cols = mcols = (ipc_col *)zb_calloc((size_t)ns, sizeof(ipc_col));
-    if (mcols == NULL) {
+    own = (ipc_file *)zb_calloc(1, sizeof *own);
+    if (own != NULL) own->refcount = 1; /* file_unref'ed at the end */
+    if (mcols == NULL || own == NULL) {
       st = oom(r);
       goto done;
     }
     for (int64_t k = 0; k < ns; k++)
-      if ((st = merge_list(r, &r->fields[r->sel[k]], batches, nb, k, &mcols[k])) != ZB_OK)
+      if ((st = merge_list(r, own, &r->fields[r->sel[k]], batches, nb, k, &mcols[k])) != ZB_OK)
         goto done;
   }
   /* import */
@@ -1076,7 +1079,8 @@ zb_status read_batches(reader *r, zb_table **out) {
       goto done;
     }
     struct ArrowArray arr;
-    st = make_array(r, merge ? &merged : nb > 0 ? &batches[i] : &empty, col_dicts, &arr);
+    st = make_array(r, merge ? own : r->f, merge ? &merged : nb > 0 ? &batches[i] : &empty,
+                    col_dicts, &arr);
     if (st == ZB_OK) {
       st = zb_table_import_arrow(&schema, &arr, &tables[i], r->err);
       if (arr.release != NULL) arr.release(&arr);
@@ -1131,6 +1135,7 @@ done:
   zb_free(dbatches);
   for (int64_t k = 0; mcols != NULL && k < ns; k++) zb_free(mcols[k].levels);
   zb_free(mcols);
+  file_unref(own);
   zb_free(col_dicts);
   zb_free(p.tasks);
   pthread_mutex_destroy(&p.lock);

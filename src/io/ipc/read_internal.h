@@ -210,10 +210,11 @@ zb_status list_array(reader *r, const ipc_field *fd, const ipc_col *c, struct Ar
 /* List column k of batches[0, nb) (planned and checked: check_list) as
  * one column *out: each level's offsets rebased to int64 over the rows
  * its batch uses, validity bits, the leaf's values (strings: int64
- * offsets and their characters) copied into blocks of the file; fd then
- * describes it (LargeList at every level, large strings).  out->levels:
- * from zb_calloc, the caller's to free, on failure too. */
-zb_status merge_list(reader *r, ipc_field *fd, const ipc_batch *batches, int64_t nb, int64_t k,
-                     ipc_col *out);
+ * offsets and their characters) copied into blocks owned by `own` (not
+ * the file, so the batches' decompressed blocks go with the read); fd
+ * then describes it (LargeList at every level, large strings).
+ * out->levels: from zb_calloc, the caller's to free, on failure too. */
+zb_status merge_list(reader *r, ipc_file *own, ipc_field *fd, const ipc_batch *batches,
+                     int64_t nb, int64_t k, ipc_col *out);
 
 #endif /* ZAMBEZI_IO_IPC_READ_INTERNAL_H */

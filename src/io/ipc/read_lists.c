@@ -363,8 +363,8 @@ static void level_of(const ipc_field *fd, const ipc_batch *batches, int64_t b, i
   *width = fd->level_width[l];
 }
 
-zb_status merge_list(reader *r, ipc_field *fd, const ipc_batch *batches, int64_t nb, int64_t k,
-                     ipc_col *out) {
+zb_status merge_list(reader *r, ipc_file *own, ipc_field *fd, const ipc_batch *batches,
+                     int64_t nb, int64_t k, ipc_col *out) {
   const int depth = fd->depth;
   memset(out, 0, sizeof *out);
   span *sp = (span *)zb_malloc((size_t)nb * sizeof(span));
@@ -394,8 +394,8 @@ zb_status merge_list(reader *r, ipc_field *fd, const ipc_batch *batches, int64_t
       total += sp[b].end - sp[b].start;
       has_valid = has_valid || bufs[0] != NULL;
     }
-    int64_t *offs = (int64_t *)file_alloc(r->f, (total + 1) * 8);
-    uint8_t *valid = has_valid ? (uint8_t *)file_alloc(r->f, (total + 7) / 8) : NULL;
+    int64_t *offs = (int64_t *)file_alloc(own, (total + 1) * 8);
+    uint8_t *valid = has_valid ? (uint8_t *)file_alloc(own, (total + 7) / 8) : NULL;
     if (offs == NULL || (has_valid && valid == NULL)) {
       st = oom(r);
       goto done;
@@ -476,12 +476,12 @@ zb_status merge_list(reader *r, ipc_field *fd, const ipc_batch *batches, int64_t
                   offset_at(c->child_bufs[1], sw, sp[b].start);
       }
     }
-    uint8_t *valid = has_valid ? (uint8_t *)file_alloc(r->f, (total + 7) / 8) : NULL;
+    uint8_t *valid = has_valid ? (uint8_t *)file_alloc(own, (total + 7) / 8) : NULL;
     int64_t vbytes = fd->child_kind == K_BOOL ? (total + 7) / 8
                      : str                    ? (total + 1) * 8
                                               : total * fd->child_width;
-    uint8_t *vals = (uint8_t *)file_alloc(r->f, vbytes);
-    uint8_t *chars = str ? (uint8_t *)file_alloc(r->f, nchars) : NULL;
+    uint8_t *vals = (uint8_t *)file_alloc(own, vbytes);
+    uint8_t *chars = str ? (uint8_t *)file_alloc(own, nchars) : NULL;
     if (vals == NULL || (has_valid && valid == NULL) || (str && chars == NULL)) {
       st = oom(r);
       goto done;
