@@ -9,9 +9,9 @@
  * offsets of each list level (List: int32, LargeList: int64, each level
  * its own), then the leaf's validity and values (and characters; a
  * utf8_view leaf: its views, then its variadic data buffers, converted to
- * large_utf8 as flat view columns are).  Level
- * 0 is the column itself (ipc_col's length, bufs), levels 1 .. D-1 are in
- * ipc_col.levels, the leaf in ipc_col.child_*.
+ * large_utf8 as flat view columns are).  Level 0 is the column itself
+ * (ipc_col's length, bufs), levels 1 .. D-1 are in ipc_col.levels, the
+ * leaf in ipc_col.child_*.
  *
  * plan_list checks every buffer to be as long as its node's length needs
  * before anything reads it (the lengths come from the file: a length is
@@ -23,6 +23,11 @@
  * described to the importer as "+l" / "+L" arrays, one child each, down to
  * the leaf (list_schema, list_array), which shares the buffers (LargeList
  * offsets and the leaf's values without a copy; List offsets are widened).
+ *
+ * Several batches of list columns only (read_mixed reads them apart) are
+ * joined first (merge_list): level by level, each batch's rows that the
+ * level above uses, so one import makes one whole column; its sizes are
+ * sums of lengths already checked against their buffers.
  */
 #include <stdio.h>
 #include <string.h>
@@ -354,8 +359,8 @@ static int64_t copy_bits(uint8_t *dst, int64_t at, const uint8_t *src, int64_t f
   return zeros;
 }
 
-/* Level l (0 .. depth-1) of list column k of batch b: its length, buffers
- * and offset width. */
+/* Level l (0 .. depth-1) of list column k of batch b: its validity and
+ * offsets, and the offsets' width. */
 static void level_of(const ipc_field *fd, const ipc_batch *batches, int64_t b, int64_t k, int l,
                      const void *const **bufs, int *width) {
   const ipc_col *c = &batches[b].cols[k];
