@@ -110,10 +110,12 @@ def read_ipc(source, columns=None, **kwargs):
     large_utf8, dictionary-encoded strings (categorical), timestamp with
     its unit and time zone, date32 and date64 (as date32), duration; the
     Arrow null type becomes an all-null string column; list and
-    large_list of those (but dictionaries and views) become the list
-    dtype.  Other types (structs, maps, lists of lists, decimal, binary,
-    float16...) raise ``UnsupportedError`` naming the column when it is
-    read (select other columns to skip it).
+    large_list of those (but dictionaries; utf8_view values become
+    strings), nested to 32 levels (lists of lists, List and LargeList
+    levels mixed, as pyarrow and polars write them), become the list
+    dtype.  Other types (structs, maps, decimal, binary, float16, lists of
+    those...) raise ``UnsupportedError`` naming the column when it is read
+    (select other columns to skip it).
     The pandas metadata is honoured as in ``read_feather``.  A truncated or
     corrupt file raises ``ParseError`` naming the file.
 

@@ -30,10 +30,8 @@
  *   rebased and checked in one pass, views counted then copied
  *   (read_assembled, in read_whole.c).
  *
- * A List or LargeList column of flat values is its node, validity and
- * offsets, then its child's node and buffers (plan_list), imported as
- * "+l" / "+L" with one child; its offsets are checked against the child
- * (check_list) before the import.
+ * List and LargeList columns are planned, checked and described to the
+ * importer by read_lists.c.
  *
  * Nothing read from the file is trusted: offsets and lengths are checked
  * against the bytes that hold them (fb.c for the flatbuffers), string
@@ -61,8 +59,7 @@
 #include "zambezi/io.h"
 
 
-/* Stands in for the buffers of empty columns (offsets need one zero). */
-static const int64_t g_zeros[2] = {0, 0};
+const int64_t g_zeros[2] = {0, 0};
 
 /* ---- the file and the blocks it owns ------------------------------------- */
 
@@ -77,7 +74,7 @@ static void file_unref(ipc_file *f) {
 }
 
 /* A new block of size bytes owned by f (NULL when out of memory). */
-static void *file_alloc(ipc_file *f, int64_t size) {
+void *file_alloc(ipc_file *f, int64_t size) {
   if (f->n_owned == f->cap_owned) {
     int64_t cap = f->cap_owned ? f->cap_owned * 2 : 64;
     void **p = (void **)zb_malloc((size_t)cap * sizeof(void *));
@@ -264,44 +261,6 @@ static zb_status find_messages(reader *r) {
 
 /* ---- batches ------------------------------------------------------------- */
 
-/* One column of a batch, as the C Data Interface will see it. */
-typedef struct ipc_col {
-  int64_t length, null_count;
-  const void *bufs[3];
-  int64_t lens[3];
-  /* a view column (utf8_view): its views in bufs[1], its variadic data
-   * buffers here; converted to large_utf8 in bufs[1], bufs[2] */
-  const void **vbufs;
-  int64_t *vlens;
-  int64_t n_v;
-  /* a list column: its child's node and buffers */
-  int64_t child_length, child_null_count;
-  const void *child_bufs[3];
-  int64_t child_lens[3];
-} ipc_col;
-
-typedef struct ipc_batch {
-  int64_t length;
-  ipc_col *cols; /* n_sel of them (a dictionary batch: 1) */
-} ipc_batch;
-
-typedef struct ipc_task {
-  const uint8_t *src;
-  int64_t n;
-  uint8_t *dst;
-  int64_t cap;
-  int codec; /* 0 LZ4_FRAME, 1 ZSTD, -1 copy */
-} ipc_task;
-
-typedef struct plan {
-  ipc_task *tasks;
-  int64_t n_tasks, cap_tasks;
-  /* results of the tasks */
-  zb_status status;
-  zb_error err;
-  pthread_mutex_t lock;
-} plan;
-
 /* Where buffer bi of a batch lies (checked against the body): *src and
  * *n, its bytes in the file (after the 8-byte length of a compressed
  * one); *ulen, its size once decompressed (0: empty); *codec, -1 when it
@@ -351,9 +310,9 @@ zb_status locate_buffer(reader *r, const uint8_t *body, int64_t body_len,
 }
 
 /* A buffer of a batch: the place in the file (checked), or a task's block. */
-static zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t body_len,
-                             const zb__fbv *bufs, int64_t bi, int codec, const char *col,
-                             const void **out, int64_t *out_len) {
+zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t body_len,
+                      const zb__fbv *bufs, int64_t bi, int codec, const char *col,
+                      const void **out, int64_t *out_len) {
   const uint8_t *src;
   int64_t len, ulen;
   ZB_RETURN_NOT_OK(locate_buffer(r, body, body_len, bufs, bi, codec, col, &src, &len, &ulen,
@@ -388,92 +347,6 @@ static zb_status plan_buffer(reader *r, plan *p, const uint8_t *body, int64_t bo
   t->codec = codec;
   *out = dst;
   *out_len = ulen;
-  return ZB_OK;
-}
-
-static zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
-                               const char *what);
-
-/* A list column of a batch (node and buffers from node, buf): its
- * validity and offsets, then its child's node and buffers; each checked to
- * be as long as its length needs (the offsets' values are checked against
- * the child after the tasks ran: check_list). */
-static zb_status plan_list(reader *r, plan *p, const uint8_t *body, int64_t body_len,
-                           const zb__fbv *nodes, const zb__fbv *bufs, int64_t node, int64_t buf,
-                           int codec, const ipc_field *fd, ipc_col *c, const char *what) {
-  int64_t length = c->length;
-  for (int i = 0; i < 2; i++)
-    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, buf + i, codec, fd->name,
-                                 &c->bufs[i], &c->lens[i]));
-  int64_t need = length > 0 ? (length + 1) * fd->width : 0;
-  if (c->lens[1] < need)
-    return corrupt(r, "the offsets of list column '%s' in %s hold %lld bytes where %lld are "
-                   "needed", fd->name, what, (long long)c->lens[1], (long long)need);
-  if (c->null_count > 0 && c->lens[0] < (length + 7) / 8)
-    return corrupt(r, "the validity bitmap of column '%s' in %s is too short", fd->name, what);
-  if (c->null_count == 0) c->bufs[0] = NULL;
-  if (node + 1 >= nodes->count)
-    return corrupt(r, "%s lacks the child node of list column '%s'", what, fd->name);
-  int64_t cl = zb__fb_vec_i64(nodes, node + 1, IPC_NODE_SIZE, 0);
-  int64_t cn = zb__fb_vec_i64(nodes, node + 1, IPC_NODE_SIZE, 8);
-  if (cl < 0 || cl > INT64_MAX / 16 || cn < 0 || cn > cl)
-    return corrupt(r, "the child of list column '%s' in %s has %lld values and %lld nulls",
-                   fd->name, what, (long long)cl, (long long)cn);
-  c->child_length = cl;
-  c->child_null_count = cn;
-  int nb = fd->child_kind == K_STRING ? 3 : 2;
-  for (int i = 0; i < 3; i++) {
-    c->child_bufs[i] = NULL;
-    c->child_lens[i] = 0;
-  }
-  for (int i = 0; i < nb; i++)
-    ZB_RETURN_NOT_OK(plan_buffer(r, p, body, body_len, bufs, buf + 2 + i, codec, fd->name,
-                                 &c->child_bufs[i], &c->child_lens[i]));
-  int64_t cneed = fd->child_kind == K_BOOL ? (cl + 7) / 8 : cl * fd->child_width;
-  if (fd->child_kind == K_STRING) cneed = cl > 0 ? (cl + 1) * fd->child_width : 0;
-  if (c->child_lens[1] < cneed)
-    return corrupt(r, "a buffer of the values of list column '%s' in %s holds %lld bytes "
-                   "where %lld are needed", fd->name, what, (long long)c->child_lens[1],
-                   (long long)cneed);
-  if (cn > 0 && c->child_lens[0] < (cl + 7) / 8)
-    return corrupt(r, "the validity bitmap of the values of list column '%s' in %s is too "
-                   "short", fd->name, what);
-  if (cn == 0) c->child_bufs[0] = NULL;
-  return ZB_OK;
-}
-
-/* A list column's offsets (after the tasks ran): non-decreasing, from 0
- * or more to at most its child's length; a string child's last offset
- * inside its characters. */
-static zb_status check_list(reader *r, const ipc_field *fd, const ipc_col *c, const char *what) {
-  if (fd->child_kind == K_STRING && c->child_length > 0) {
-    ipc_col kid;
-    memset(&kid, 0, sizeof kid);
-    kid.length = c->child_length;
-    for (int i = 0; i < 3; i++) {
-      kid.bufs[i] = c->child_bufs[i];
-      kid.lens[i] = c->child_lens[i];
-    }
-    ZB_RETURN_NOT_OK(check_strings(r, &kid, fd->child_width, fd->name, what));
-  }
-  if (c->length == 0) return ZB_OK;
-  const uint8_t *o = (const uint8_t *)c->bufs[1];
-  int64_t prev = -1;
-  for (int64_t i = 0; i <= c->length; i++) {
-    int64_t v;
-    if (fd->width == 4) {
-      int32_t x;
-      memcpy(&x, o + 4 * i, 4);
-      v = x;
-    } else {
-      memcpy(&v, o + 8 * i, 8);
-    }
-    if (v < 0 || v < prev || v > c->child_length)
-      return corrupt(r, "the offsets of list column '%s' in %s are corrupt (offset %lld is "
-                     "%lld, of %lld values)", fd->name, what, (long long)i, (long long)v,
-                     (long long)c->child_length);
-    prev = v;
-  }
   return ZB_OK;
 }
 
@@ -596,8 +469,8 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
       continue;
     }
     if (fd->kind == K_LIST) {
-      ZB_RETURN_NOT_OK(plan_list(r, p, body, body_len, &nodes, &bufs, node, buf, codec, fd, c,
-                                 what));
+      ZB_RETURN_NOT_OK(plan_list(r, p, body, body_len, &nodes, &bufs, &variadic, node, buf,
+                                 view, codec, fd, c, what));
       continue;
     }
     int nb = fd->kind == K_STRING ? 3 : 2;
@@ -620,8 +493,8 @@ static zb_status plan_batch(reader *r, plan *p, const zb__fbt *rb, const uint8_t
 }
 
 /* Strings' last offset inside their characters (after the tasks ran). */
-static zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
-                               const char *what) {
+zb_status check_strings(reader *r, const ipc_col *c, int width, const char *col,
+                        const char *what) {
   if (c->length == 0) return ZB_OK;
   int64_t last;
   if (width == 4) {
@@ -749,8 +622,8 @@ typedef struct schema_priv {
   struct ArrowSchema *kids;
   struct ArrowSchema **kid_ptrs;
   struct ArrowSchema *dicts;
-  struct ArrowSchema *items;      /* list columns: their child's schema */
-  struct ArrowSchema **item_ptrs;
+  void **lists; /* list columns: their children's schemas (list_schema) */
+  int64_t n;
 } schema_priv;
 
 static void child_schema_release(struct ArrowSchema *s) { s->release = NULL; }
@@ -760,8 +633,8 @@ static void schema_release(struct ArrowSchema *s) {
   zb_free(p->kids);
   zb_free(p->kid_ptrs);
   zb_free(p->dicts);
-  zb_free(p->items);
-  zb_free(p->item_ptrs);
+  for (int64_t k = 0; p->lists != NULL && k < p->n; k++) zb_free(p->lists[k]);
+  zb_free(p->lists);
   zb_free(p);
   s->release = NULL;
 }
@@ -773,8 +646,8 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
   p->kids = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
   p->kid_ptrs = (struct ArrowSchema **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   p->dicts = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
-  p->items = (struct ArrowSchema *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowSchema));
-  p->item_ptrs = (struct ArrowSchema **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->lists = (void **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->n = n;
   memset(s, 0, sizeof *s);
   s->format = "+s";
   s->name = "";
@@ -782,8 +655,7 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
   s->children = p->kid_ptrs;
   s->private_data = p;
   s->release = schema_release;
-  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->items == NULL ||
-      p->item_ptrs == NULL) {
+  if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->lists == NULL) {
     schema_release(s);
     return oom(r);
   }
@@ -795,15 +667,9 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
     c->name = fd->name;
     c->flags = 2; /* ARROW_FLAG_NULLABLE */
     c->release = child_schema_release;
-    if (fd->kind == K_LIST) {
-      struct ArrowSchema *it = &p->items[k];
-      it->format = fd->child_format;
-      it->name = "item";
-      it->flags = 2;
-      it->release = child_schema_release;
-      p->item_ptrs[k] = it;
-      c->n_children = 1;
-      c->children = &p->item_ptrs[k];
+    if (fd->kind == K_LIST && list_schema(r, fd, c, &p->lists[k]) != ZB_OK) {
+      schema_release(s);
+      return oom(r);
     }
     if (fd->kind == K_DICT) {
       struct ArrowSchema *d = &p->dicts[k];
@@ -819,7 +685,8 @@ static zb_status make_schema(reader *r, struct ArrowSchema *s) {
 typedef struct array_priv {
   ipc_file *f;
   struct ArrowArray *kids, **kid_ptrs, *dicts;
-  struct ArrowArray *items, **item_ptrs; /* list columns: their child */
+  void **lists; /* list columns: their children (list_array) */
+  int64_t n;
   const void **bufs; /* 3 per child, 3 per dictionary */
 } array_priv;
 
@@ -831,8 +698,8 @@ static void array_release(struct ArrowArray *a) {
   zb_free(p->kids);
   zb_free(p->kid_ptrs);
   zb_free(p->dicts);
-  zb_free(p->items);
-  zb_free(p->item_ptrs);
+  for (int64_t k = 0; p->lists != NULL && k < p->n; k++) zb_free(p->lists[k]);
+  zb_free(p->lists);
   zb_free(p->bufs);
   zb_free(p);
   a->release = NULL;
@@ -842,8 +709,8 @@ static const void *g_struct_bufs[1] = {NULL};
 
 /* The struct array of batch b; dicts[k]: the dictionary of selected column
  * k (NULL unless a dictionary column). */
-static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dicts,
-                            struct ArrowArray *a) {
+static zb_status make_array(reader *r, ipc_file *owner, const ipc_batch *b,
+                            ipc_batch *const *dicts, struct ArrowArray *a) {
   int64_t n = r->n_sel;
   array_priv *p = (array_priv *)zb_calloc(1, sizeof *p);
   if (p == NULL) return oom(r);
@@ -851,8 +718,8 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
   p->kid_ptrs = (struct ArrowArray **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
   p->dicts = (struct ArrowArray *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowArray));
   p->bufs = (const void **)zb_calloc((size_t)(n ? n : 1) * 6, sizeof(void *));
-  p->items = (struct ArrowArray *)zb_calloc((size_t)(n ? n : 1), sizeof(struct ArrowArray));
-  p->item_ptrs = (struct ArrowArray **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->lists = (void **)zb_calloc((size_t)(n ? n : 1), sizeof(void *));
+  p->n = n;
   memset(a, 0, sizeof *a);
   a->length = b->length;
   a->n_buffers = 1;
@@ -862,12 +729,12 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
   a->private_data = p;
   a->release = array_release;
   if (p->kids == NULL || p->kid_ptrs == NULL || p->dicts == NULL || p->bufs == NULL ||
-      p->items == NULL || p->item_ptrs == NULL) {
+      p->lists == NULL) {
     array_release(a);
     return oom(r);
   }
-  p->f = r->f;
-  zb__atomic_inc(&r->f->refcount);
+  p->f = owner;
+  zb__atomic_inc(&owner->refcount);
   for (int64_t k = 0; k < n; k++) {
     const ipc_field *fd = &r->fields[r->sel[k]];
     const ipc_col *c = &b->cols[k];
@@ -880,20 +747,9 @@ static zb_status make_array(reader *r, const ipc_batch *b, ipc_batch *const *dic
     for (int i = 0; i < 3; i++) cb[i] = c->bufs[i];
     ca->buffers = cb;
     ca->release = child_array_release;
-    if (fd->kind == K_LIST) { /* the child's buffers in the dictionary's three slots */
-      struct ArrowArray *it = &p->items[k];
-      if (cb[1] == NULL) cb[1] = g_zeros; /* an empty batch: one zero offset */
-      for (int i = 0; i < 3; i++) cb[3 + i] = c->child_bufs[i];
-      if (cb[4] == NULL) cb[4] = g_zeros;
-      if (cb[5] == NULL) cb[5] = g_zeros;
-      it->length = c->child_length;
-      it->null_count = c->child_null_count;
-      it->n_buffers = fd->child_kind == K_STRING ? 3 : 2;
-      it->buffers = cb + 3;
-      it->release = child_array_release;
-      p->item_ptrs[k] = it;
-      ca->n_children = 1;
-      ca->children = &p->item_ptrs[k];
+    if (fd->kind == K_LIST && list_array(r, fd, c, ca, cb, &p->lists[k]) != ZB_OK) {
+      array_release(a);
+      return oom(r);
     }
     if (fd->kind == K_DICT) {
       const ipc_col *dc = &dicts[k]->cols[0];
@@ -976,6 +832,10 @@ zb_status read_batches(reader *r, zb_table **out) {
   int64_t nb = 0, ntab = 0;
   struct ArrowSchema schema;
   schema.release = NULL;
+  bool merge = false;
+  ipc_batch merged;
+  ipc_col *mcols = NULL;
+  ipc_file *own = NULL; /* the merged columns' blocks */
 
   const int64_t ns = r->n_sel;
   nb = r->n_batches;
@@ -1087,7 +947,9 @@ zb_status read_batches(reader *r, zb_table **out) {
   {
     int64_t nv = 0;
     for (int64_t k = 0; k < ns; k++)
-      if (r->fields[r->sel[k]].kind == K_VIEW) nv += nb;
+      if (r->fields[r->sel[k]].kind == K_VIEW ||
+          (r->fields[r->sel[k]].kind == K_LIST && r->fields[r->sel[k]].child_kind == K_VIEW))
+        nv += nb;
     for (int64_t i = 0; i < r->n_dicts; i++) nv += dbatches[i].cols != NULL;
     if (nv > 0) {
       view_job job;
@@ -1108,6 +970,13 @@ zb_status read_batches(reader *r, zb_table **out) {
             job.cols[m] = &batches[i].cols[k];
             job.names[m++] = r->fields[r->sel[k]].name;
           }
+      for (int64_t k = 0; k < ns; k++) /* the values of lists of views */
+        if (r->fields[r->sel[k]].kind == K_LIST && r->fields[r->sel[k]].child_kind == K_VIEW)
+          for (int64_t i = 0; i < nb; i++)
+            if (batches[i].cols[k].leaf != NULL) {
+              job.cols[m] = batches[i].cols[k].leaf;
+              job.names[m++] = r->fields[r->sel[k]].name;
+            }
       for (int64_t k = 0; k < ns; k++) { /* dictionaries of views */
         const ipc_field *fd = &r->fields[r->sel[k]];
         if (fd->kind != K_DICT || fd->value_kind != K_VIEW || col_dicts[k] == NULL) continue;
@@ -1129,6 +998,15 @@ zb_status read_batches(reader *r, zb_table **out) {
       if (st == ZB_OK && job.status != ZB_OK)
         st = zb_error_set(r->err, job.status, "%s", job.err.message);
       if (st != ZB_OK) goto done;
+      for (int64_t k = 0; k < ns; k++) /* converted list values: now large_utf8 */
+        for (int64_t i = 0; i < nb; i++) {
+          ipc_col *c = &batches[i].cols[k];
+          if (r->fields[r->sel[k]].kind != K_LIST || c->leaf == NULL) continue;
+          for (int b = 1; b < 3; b++) {
+            c->child_bufs[b] = c->leaf->bufs[b];
+            c->child_lens[b] = c->leaf->lens[b];
+          }
+        }
     }
   }
   /* strings end inside their characters */
@@ -1147,11 +1025,29 @@ zb_status read_batches(reader *r, zb_table **out) {
           ZB_OK)
         goto done;
   }
+  /* several batches of list columns only (read_mixed sends them here
+   * apart): each merged into one whole column, imported once */
+  merge = nb > 1 && ns > 0;
+  for (int64_t k = 0; k < ns; k++) merge = merge && r->fields[r->sel[k]].kind == K_LIST;
+  if (merge) {
+    merged.length = 0;
+    for (int64_t i = 0; i < nb; i++) merged.length += batches[i].length;
+    merged.cols = mcols = (ipc_col *)zb_calloc((size_t)ns, sizeof(ipc_col));
+    own = (ipc_file *)zb_calloc(1, sizeof *own);
+    if (own != NULL) own->refcount = 1; /* file_unref'ed at the end */
+    if (mcols == NULL || own == NULL) {
+      st = oom(r);
+      goto done;
+    }
+    for (int64_t k = 0; k < ns; k++)
+      if ((st = merge_list(r, own, &r->fields[r->sel[k]], batches, nb, k, &mcols[k])) != ZB_OK)
+        goto done;
+  }
   /* import */
   if ((st = make_schema(r, &schema)) != ZB_OK) goto done;
   ipc_batch empty;
   ipc_col *empty_cols = NULL;
-  int64_t n_imp = nb > 0 ? nb : 1;
+  int64_t n_imp = merge ? 1 : nb > 0 ? nb : 1;
   tables = (zb_table **)zb_calloc((size_t)n_imp, sizeof(zb_table *));
   empty_cols = nb > 0 ? NULL : (ipc_col *)zb_calloc((size_t)(ns > 0 ? ns : 1), sizeof(ipc_col));
   if (tables == NULL || (nb == 0 && empty_cols == NULL)) {
@@ -1183,7 +1079,8 @@ zb_status read_batches(reader *r, zb_table **out) {
       goto done;
     }
     struct ArrowArray arr;
-    st = make_array(r, nb > 0 ? &batches[i] : &empty, col_dicts, &arr);
+    st = make_array(r, merge ? own : r->f, merge ? &merged : nb > 0 ? &batches[i] : &empty,
+                    col_dicts, &arr);
     if (st == ZB_OK) {
       st = zb_table_import_arrow(&schema, &arr, &tables[i], r->err);
       if (arr.release != NULL) arr.release(&arr);
@@ -1226,10 +1123,19 @@ done:
   for (int64_t i = 0; i < ntab; i++) zb_table_release(tables[i]);
   zb_free(tables);
   if (schema.release != NULL) schema.release(&schema);
-  for (int64_t i = 0; i < nb && batches != NULL; i++) zb_free(batches[i].cols);
+  for (int64_t i = 0; i < nb && batches != NULL; i++) {
+    for (int64_t k = 0; batches[i].cols != NULL && k < r->n_sel; k++) {
+      zb_free(batches[i].cols[k].levels);
+      zb_free(batches[i].cols[k].leaf);
+    }
+    zb_free(batches[i].cols);
+  }
   zb_free(batches);
   for (int64_t i = 0; i < r->n_dicts && dbatches != NULL; i++) zb_free(dbatches[i].cols);
   zb_free(dbatches);
+  for (int64_t k = 0; mcols != NULL && k < ns; k++) zb_free(mcols[k].levels);
+  zb_free(mcols);
+  file_unref(own);
   zb_free(col_dicts);
   zb_free(p.tasks);
   pthread_mutex_destroy(&p.lock);

@@ -227,17 +227,33 @@ zb_status parse_field(reader *r, const zb__fbt *fb, int64_t idx, ipc_field *out)
       zb_status st = parse_field(r, &kf, idx, &kid);
       zb_free(kid.name);
       if (st != ZB_OK) return st;
-      if (kid.kind == K_FIXED || kid.kind == K_BOOL || kid.kind == K_STRING) {
+      out->width = tag == IPC_T_LIST ? 4 : 8;
+      if (kid.kind == K_FIXED || kid.kind == K_BOOL || kid.kind == K_STRING ||
+          kid.kind == K_VIEW) {
         out->kind = K_LIST;
-        out->width = tag == IPC_T_LIST ? 4 : 8;
-        memcpy(out->format, tag == IPC_T_LIST ? "+l" : "+L", 3);
+        out->depth = 1;
         out->child_kind = kid.kind;
         out->child_width = kid.width;
         memcpy(out->child_format, kid.format, sizeof kid.format);
+      } else if (kid.kind == K_LIST && kid.depth < ZB_LIST_MAX_DEPTH) {
+        /* a list of lists: the inner list's levels below this one */
+        out->kind = K_LIST;
+        out->depth = kid.depth + 1;
+        memcpy(out->level_width + 1, kid.level_width, (size_t)kid.depth);
+        out->child_kind = kid.child_kind;
+        out->child_width = kid.child_width;
+        memcpy(out->child_format, kid.child_format, sizeof kid.child_format);
+      } else if (kid.kind == K_LIST) {
+        snprintf(out->why, sizeof out->why, "lists nested deeper than %d levels",
+                 ZB_LIST_MAX_DEPTH);
       } else {
         snprintf(out->why, sizeof out->why, "a list of %.140s",
-                 kid.kind == K_LIST ? "lists" : kid.kind == K_UNSUPPORTED ? kid.why
-                 : kid.kind == K_DICT ? "dictionary values" : "views or nulls");
+                 kid.kind == K_UNSUPPORTED ? kid.why
+                 : kid.kind == K_DICT ? "dictionary values" : "nulls");
+      }
+      if (out->kind == K_LIST) {
+        out->level_width[0] = (uint8_t)out->width;
+        memcpy(out->format, tag == IPC_T_LIST ? "+l" : "+L", 3);
       }
       break;
     }

@@ -584,54 +584,71 @@ done:
   return st;
 }
 
-/* Several batches: the columns read_assembled takes, and the others
- * through read_batches, in the selected order. */
+/* Several batches: the columns read_assembled takes, the list columns
+ * (merged whole by read_batches when they are all it reads) and the
+ * others through read_batches, in the selected order. */
 zb_status read_mixed(reader *r, zb_table **out) {
   zb_status st = ZB_OK;
   const int64_t ns = r->n_sel;
   int64_t *fast = (int64_t *)zb_malloc((size_t)ns * sizeof(int64_t));
   int64_t *slow_sel = (int64_t *)zb_malloc((size_t)ns * sizeof(int64_t));
+  int64_t *list_sel = (int64_t *)zb_malloc((size_t)ns * sizeof(int64_t));
+  char *group = (char *)zb_malloc((size_t)ns);
   zb_column **fast_cols = (zb_column **)zb_calloc((size_t)ns, sizeof(zb_column *));
   zb_column **cols = (zb_column **)zb_calloc((size_t)ns, sizeof(zb_column *));
   const char **names = (const char **)zb_calloc((size_t)ns, sizeof(char *));
-  zb_table *slow = NULL;
-  int64_t n_fast = 0, n_slow = 0;
-  if (fast == NULL || slow_sel == NULL || fast_cols == NULL || cols == NULL || names == NULL) {
+  zb_table *slow = NULL, *lists = NULL;
+  int64_t n_fast = 0, n_slow = 0, n_list = 0;
+  if (fast == NULL || slow_sel == NULL || list_sel == NULL || group == NULL ||
+      fast_cols == NULL || cols == NULL || names == NULL) {
     st = oom(r);
     goto done;
   }
   for (int64_t k = 0; k < ns; k++) {
     zb_type_id t;
-    if (asm_type(&r->fields[r->sel[k]], &t))
+    const ipc_field *fd = &r->fields[r->sel[k]];
+    if (asm_type(fd, &t)) {
       fast[n_fast++] = k;
-    else
+      group[k] = 'f';
+    } else if (fd->kind == K_LIST) {
+      list_sel[n_list++] = r->sel[k];
+      group[k] = 'l';
+    } else {
       slow_sel[n_slow++] = r->sel[k];
+      group[k] = 's';
+    }
   }
-  if (n_fast == 0) {
+  if (n_fast == 0 && (n_list == 0 || n_slow == 0)) {
     st = read_batches(r, out);
     goto done;
   }
-  if (n_slow > 0) {
+  for (int pass = 0; pass < 2; pass++) {
+    int64_t n = pass == 0 ? n_slow : n_list;
+    if (n == 0) continue;
     int64_t *sel = r->sel, n_sel = r->n_sel;
-    r->sel = slow_sel;
-    r->n_sel = n_slow;
-    st = read_batches(r, &slow);
+    r->sel = pass == 0 ? slow_sel : list_sel;
+    r->n_sel = n;
+    st = read_batches(r, pass == 0 ? &slow : &lists);
     r->sel = sel;
     r->n_sel = n_sel;
     if (st != ZB_OK) goto done;
   }
-  if ((st = read_assembled(r, fast, n_fast, fast_cols)) != ZB_OK) goto done;
-  for (int64_t k = 0, i = 0, j = 0; k < ns; k++) {
+  if (n_fast > 0 && (st = read_assembled(r, fast, n_fast, fast_cols)) != ZB_OK) goto done;
+  for (int64_t k = 0, i = 0, j = 0, m = 0; k < ns; k++) {
     names[k] = r->fields[r->sel[k]].name;
-    cols[k] = i < n_fast && fast[i] == k ? fast_cols[i++] : slow->columns[j++];
+    cols[k] = group[k] == 'f' ? fast_cols[i++] : group[k] == 'l' ? lists->columns[m++]
+                                                                 : slow->columns[j++];
   }
   st = zb_table_make(ns, cols, names, out, r->err);
   if (st != ZB_OK) st = import_failed(r, st, "its columns"); /* e.g. two names alike */
 done:
   for (int64_t i = 0; i < n_fast && fast_cols != NULL; i++) zb_column_release(fast_cols[i]);
   zb_table_release(slow);
+  zb_table_release(lists);
   zb_free(fast);
   zb_free(slow_sel);
+  zb_free(list_sel);
+  zb_free(group);
   zb_free(fast_cols);
   zb_free(cols);
   zb_free((void *)names);
