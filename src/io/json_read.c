@@ -70,7 +70,6 @@ void zb_json_read_options_init(zb_json_read_options *o) {
 enum { K_STR = 1, K_NUM = 2, K_BOOL = 4, K_NEST = 8 };
 
 #define MAX_DEPTH 512
-#define MAX_WORKERS 4096
 #define CHUNK_BYTES ((int64_t)4 << 20)
 
 /* A key of a chunk (or of the merged dictionary). */
@@ -129,8 +128,7 @@ typedef struct reader {
   int64_t ncols;
   int64_t batch;
   zb__builder *b;
-  wscratch **ws;
-  int nws;          /* atomic: ws[0, nws) may be set */
+  zb__worker_slots ws; /* wscratch *, made on first use */
   int stop;         /* atomic */
   int abandon;      /* atomic: the one pass met what it cannot read */
 } reader;
@@ -483,15 +481,10 @@ static bool cancelled(reader *r) {
 }
 
 static wscratch *scratch_of(reader *r, int worker) {
-  if (worker < 0 || worker >= MAX_WORKERS) return NULL;
-  if (r->ws[worker] == NULL) {
-    r->ws[worker] = (wscratch *)zb_calloc(1, sizeof(wscratch));
-    int n = __atomic_load_n(&r->nws, __ATOMIC_RELAXED);
-    while (n <= worker && !__atomic_compare_exchange_n(&r->nws, &n, worker + 1, true,
-                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
-  }
-  return r->ws[worker];
+  void **slot = zb__worker_slot(&r->ws, worker);
+  if (slot == NULL) return NULL;
+  if (*slot == NULL) *slot = zb_calloc(1, sizeof(wscratch));
+  return (wscratch *)*slot;
 }
 
 /* Record iteration over a chunk.  Lines: records are the non-blank lines.
@@ -1223,12 +1216,14 @@ static void reset_chunks(reader *r) {
   zb_free(r->names);
   r->names = NULL;
   r->ncols = 0;
-  for (int w = 0; w < r->nws; w++) /* sized for the columns: made again */
-    if (r->ws[w] != NULL) {
-      zb_free(r->ws[w]->idx);
-      zb_free(r->ws[w]->idx2);
-      r->ws[w]->idx = r->ws[w]->idx2 = NULL;
+  for (int w = 0; w < r->ws.n; w++) { /* sized for the columns: made again */
+    wscratch *ws = (wscratch *)zb__worker_at(&r->ws, w);
+    if (ws != NULL) {
+      zb_free(ws->idx);
+      zb_free(ws->idx2);
+      ws->idx = ws->idx2 = NULL;
     }
+  }
 }
 
 /* JSON lines in one pass after a regular sample (scan_sample): the
@@ -1250,8 +1245,6 @@ static zb_status read_one_pass(reader *r, zb_table **out, bool *fallback, zb_err
 }
 
 static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
-  r->ws = (wscratch **)zb_calloc(MAX_WORKERS, sizeof(wscratch *));
-  if (r->ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
   if (memchr(r->d, 0, (size_t)r->n) != NULL) {
     int64_t line, col;
     where(r, (const char *)memchr(r->d, 0, (size_t)r->n) - r->d, &line, &col);
@@ -1306,18 +1299,16 @@ static void reader_free(reader *r) {
   zb_free(r->chunks);
   kdict_free(&r->all);
   zb_free(r->names);
-  if (r->ws) {
-    for (int w = 0; w < r->nws; w++) {
-      wscratch *ws = r->ws[w];
-      if (ws == NULL) continue;
-      zb_free(ws->idx);
-      zb_free(ws->idx2);
-      zb_free(ws->pred);
-      zb_free(ws->kbuf);
-      zb_free(ws);
-    }
+  for (int w = 0; w < r->ws.n; w++) {
+    wscratch *ws = (wscratch *)zb__worker_at(&r->ws, w);
+    if (ws == NULL) continue;
+    zb_free(ws->idx);
+    zb_free(ws->idx2);
+    zb_free(ws->pred);
+    zb_free(ws->kbuf);
+    zb_free(ws);
   }
-  zb_free(r->ws);
+  zb__worker_slots_reset(&r->ws);
 }
 
 zb_status zb_json_read_buffer(const char *data, int64_t size, const zb_json_read_options *opts,
