@@ -44,8 +44,7 @@ zb_status zb__builder_new(int64_t ncols, int64_t nparts, const zb__builder_optio
   b->cols = (zb__bcol *)zb_calloc((size_t)(ncols > 0 ? ncols : 1), sizeof(zb__bcol));
   b->parts = (zb__bpart *)zb_calloc((size_t)(nparts > 0 ? nparts : 1), sizeof(zb__bpart));
   b->pc = (zb__bpcol *)zb_calloc((size_t)(npc > 0 ? npc : 1), sizeof(zb__bpcol));
-  b->ws = (zb__bscratch **)zb_calloc(ZB__BUILDER_MAX_WORKERS, sizeof(zb__bscratch *));
-  if (b->cols == NULL || b->parts == NULL || b->pc == NULL || b->ws == NULL) {
+  if (b->cols == NULL || b->parts == NULL || b->pc == NULL) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (%s)", label);
     goto fail;
   }
@@ -75,16 +74,15 @@ void zb__builder_release(zb__builder *b) {
   zb_free(b->pc);
   zb_free(b->parts);
   zb_free(b->strcols);
-  if (b->ws)
-    for (int w = 0; w < ZB__BUILDER_MAX_WORKERS; w++) {
-      zb__bscratch *ws = b->ws[w];
-      if (ws == NULL) continue;
-      zb_free(ws->cols);
-      zb_free(ws->u);
-      zb_free(ws->num);
-      zb_free(ws);
-    }
-  zb_free(b->ws);
+  for (int w = 0; w < b->ws.n; w++) {
+    zb__bscratch *ws = (zb__bscratch *)zb__worker_at(&b->ws, w);
+    if (ws == NULL) continue;
+    zb_free(ws->cols);
+    zb_free(ws->u);
+    zb_free(ws->num);
+    zb_free(ws);
+  }
+  zb__worker_slots_reset(&b->ws);
   zb_free((void *)b->na.s);
   zb_free(b->na.len);
   zb_free(b);
@@ -139,14 +137,46 @@ zb_status zb__builder_alloc(zb__builder *b, zb_error *err) {
 }
 
 zb__bscratch *zb__builder_scratch(zb__builder *b, int worker) {
-  if (worker < 0 || worker >= ZB__BUILDER_MAX_WORKERS) return NULL;
-  if (b->ws[worker] == NULL) {
+  void **slot = zb__worker_slot(&b->ws, worker);
+  if (slot == NULL) return NULL;
+  if (*slot == NULL) {
     zb__bscratch *ws = (zb__bscratch *)zb_calloc(1, sizeof(zb__bscratch));
     if (ws == NULL) return NULL;
     ws->worker = worker;
-    b->ws[worker] = ws;
+    *slot = ws;
   }
-  return b->ws[worker];
+  return (zb__bscratch *)*slot;
+}
+
+void **zb__worker_slot(zb__worker_slots *s, int worker) {
+  if (worker < 0 || worker >= ZB_WORKER_SLOTS_MAX) return NULL;
+  int n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
+  while (n <= worker && !__atomic_compare_exchange_n(&s->n, &n, worker + 1, true,
+                                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  if (worker < ZB_WORKER_SLOTS_FEW) return &s->few[worker];
+  void **more = __atomic_load_n(&s->more, __ATOMIC_ACQUIRE);
+  if (more == NULL) {
+    void **made = (void **)zb_calloc(ZB_WORKER_SLOTS_MAX, sizeof(void *));
+    if (made == NULL) return NULL;
+    if (__atomic_compare_exchange_n(&s->more, &more, made, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+      more = made;
+    else
+      zb_free(made); /* another worker made it first: more is theirs */
+  }
+  return &more[worker];
+}
+
+void *zb__worker_at(const zb__worker_slots *s, int worker) {
+  if (worker < 0 || worker >= ZB_WORKER_SLOTS_MAX) return NULL;
+  if (worker < ZB_WORKER_SLOTS_FEW) return s->few[worker];
+  return s->more != NULL ? s->more[worker] : NULL;
+}
+
+void zb__worker_slots_reset(zb__worker_slots *s) {
+  zb_free(s->more);
+  memset(s, 0, sizeof *s);
 }
 
 bool zb__builder_grow(char **p, int64_t *cap, int64_t need) {

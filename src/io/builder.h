@@ -296,6 +296,35 @@ ZB__BUILDER_API zb_type_id zb__builder_column_type(const zb__builder *b, int64_t
  * released. */
 ZB__BUILDER_API zb_status zb__builder_finish(zb__builder *b, zb_column **cols, zb_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Per-worker pointers                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* A pointer per worker of the thread pool (worker < ZB_WORKER_SLOTS_MAX),
+ * for a reader's or the builder's scratch: the first ZB_WORKER_SLOTS_FEW
+ * held inline, so a small read clears no table of every possible worker;
+ * the rest in a table made by the first worker past them.  Zeroed memory
+ * is an empty set. */
+#define ZB_WORKER_SLOTS_FEW 64
+#define ZB_WORKER_SLOTS_MAX 4096
+typedef struct zb__worker_slots {
+  void *few[ZB_WORKER_SLOTS_FEW];
+  void **more; /* atomic: ZB_WORKER_SLOTS_MAX slots, or NULL */
+  int n;       /* atomic: workers [0, n) may have asked for their slot */
+} zb__worker_slots;
+
+/* Where the worker's pointer lives (NULL until the worker sets it), or
+ * NULL when worker is out of range or the table cannot be allocated.
+ * Safe from every worker at once, each asking for its own slot. */
+ZB__BUILDER_API void **zb__worker_slot(zb__worker_slots *s, int worker);
+
+/* The worker's pointer, or NULL; once no worker runs (as the release of
+ * what they point to walks workers [0, s->n)). */
+ZB__BUILDER_API void *zb__worker_at(const zb__worker_slots *s, int worker);
+
+/* Frees the table (not what the pointers point to); s is empty again. */
+ZB__BUILDER_API void zb__worker_slots_reset(zb__worker_slots *s);
+
 #ifdef __cplusplus
 }
 #endif

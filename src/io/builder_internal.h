@@ -73,8 +73,6 @@ typedef struct zb__bscratch {
   zb_status fail; /* ... or, when not ZB_OK, this refetch status */
 } zb__bscratch;
 
-#define ZB__BUILDER_MAX_WORKERS 4096
-
 typedef struct zb__na_set {
   const char *const *s;
   int64_t *len;
@@ -93,7 +91,7 @@ struct zb__builder {
   zb__bpcol *pc;         /* nparts x ncols */
   int64_t nslots;        /* sum of max_rows */
   int64_t nrows;         /* after compaction */
-  zb__bscratch **ws;     /* ZB__BUILDER_MAX_WORKERS, allocated on first use */
+  zb__worker_slots ws;    /* zb__bscratch *, allocated on first use */
   int64_t *strcols, nstr; /* the string columns, for gathering */
   zb_status stop;         /* atomic: why a parallel stage failed (the first) */
 };

@@ -9,14 +9,19 @@
  *      right after a '\n' (a raw newline cannot occur inside a JSON value,
  *      so every chunk starts at a record).  An array of objects is one
  *      chunk.
- *   The one pass (JSON lines): when the first SAMPLE_RECORDS records (or
- *   the first chunk's) brought no new key in their second half, their keys
- *   and the kinds of their values give the
+ *   The sample (JSON lines): the first SAMPLE_RECORDS records of the
+ *   first chunk are scanned as stage 2 scans them; the scan of chunk 0
+ *   later resumes where the sample stopped, and an error in the sample is
+ *   the input's first.  Where the sample read the whole input (one chunk),
+ *   it was the scan: stage 3 follows.
+ *   The one pass (JSON lines): when the sample brought no new key in its
+ *   second half, its keys and the kinds of their values give the
  *   columns (stage 3 on the sample alone); each chunk's records are
  *   counted (its non-blank lines, no parsing) and stage 4 parses and
  *   validates each record once.  A chunk that holds a key the sample did
  *   not, or a kind of value that would change a column's type, sends the
- *   read back to the start of the two passes below (nothing reported).
+ *   read back to the two passes below (nothing reported): every chunk
+ *   stops parsing at its next batch.
  *   2. scan (parallel per chunk): every record is parsed and validated in
  *      full (grammar, escapes, surrogate pairs, UTF-8 of keys, nesting
  *      depth); the chunk's keys are collected in first-seen order with the
@@ -65,7 +70,6 @@ void zb_json_read_options_init(zb_json_read_options *o) {
 enum { K_STR = 1, K_NUM = 2, K_BOOL = 4, K_NEST = 8 };
 
 #define MAX_DEPTH 512
-#define MAX_WORKERS 4096
 #define CHUNK_BYTES ((int64_t)4 << 20)
 
 /* A key of a chunk (or of the merged dictionary). */
@@ -95,6 +99,11 @@ typedef struct jchunk {
                          keys (one pass: their gid is their number) */
   int *kinds;         /* one pass: the K_* each column held here (ncols) */
   bool new_key;       /* one pass: a key the sample did not have */
+  /* where the scan (stage 2) starts: the chunk's start, or (chunk 0) where
+   * the sample stopped, with the records and keys it had found; scanned:
+   * the sample read the whole chunk */
+  int64_t resume, resume_rows;
+  bool scanned;
   zb_status st;       /* first error */
   int64_t err_pos;
   char msg[160];
@@ -119,8 +128,9 @@ typedef struct reader {
   int64_t ncols;
   int64_t batch;
   zb__builder *b;
-  wscratch **ws;
+  zb__worker_slots ws; /* wscratch *, made on first use */
   int stop;         /* atomic */
+  int abandon;      /* atomic: the one pass met what it cannot read */
 } reader;
 
 /* ------------------------------------------------------------------------ */
@@ -471,9 +481,10 @@ static bool cancelled(reader *r) {
 }
 
 static wscratch *scratch_of(reader *r, int worker) {
-  if (worker < 0 || worker >= MAX_WORKERS) return NULL;
-  if (r->ws[worker] == NULL) r->ws[worker] = (wscratch *)zb_calloc(1, sizeof(wscratch));
-  return r->ws[worker];
+  void **slot = zb__worker_slot(&r->ws, worker);
+  if (slot == NULL) return NULL;
+  if (*slot == NULL) *slot = zb_calloc(1, sizeof(wscratch));
+  return (wscratch *)*slot;
 }
 
 /* Record iteration over a chunk.  Lines: records are the non-blank lines.
@@ -704,9 +715,13 @@ static void scan_task(void *ctx, int64_t k, int worker) {
     c->err_pos = c->start;
     return;
   }
-  riter it = {c->start, 0};
+  if (c->scanned) { /* by the sample */
+    c->nrows = c->resume_rows;
+    return;
+  }
+  riter it = {c->resume, 0};
   jp j = {r->d, NULL, NULL, NULL, NULL};
-  int64_t rows = 0;
+  int64_t rows = c->resume_rows;
   while (next_record(r, c, &it, &j)) {
     if (!parse_object(r, c, &j, ws, NULL, 0) || !end_record(r, &it, &j)) break;
     rows++;
@@ -719,8 +734,25 @@ static void scan_task(void *ctx, int64_t k, int worker) {
   c->nrows = rows;
 }
 
+static int kinds_class(int kinds, bool coerce_numbers);
+
+/* The one pass: whether the kinds of value chunk c held change a column's
+ * type from the sample's. */
+static bool kinds_changed(const reader *r, const jchunk *c) {
+  for (int64_t g = 0; g < r->ncols; g++) {
+    int was = r->all.keys[g].kinds, now = was | c->kinds[g];
+    if (now != was &&
+        kinds_class(now, r->o->coerce_numbers) != kinds_class(was, r->o->coerce_numbers))
+      return true;
+  }
+  return false;
+}
+
 /* Parse a chunk's records [0, nrows) again into idx in batches, calling
- * fn after each batch.  Returns ZB_OK or the first failure. */
+ * fn after each batch.  Returns ZB_OK or the first failure.  The one pass
+ * stops early (ZB_ECANCEL, r->abandon set) once a chunk holds a key or a
+ * kind of value the sample did not: the read starts again with two
+ * passes, so the rest of its records need not be parsed. */
 typedef zb_status (*batch_fn)(reader *r, int64_t k, uint64_t *idx, int64_t rows_done, int64_t nb,
                               void *arg, int worker);
 
@@ -733,7 +765,10 @@ static zb_status run_batches(reader *r, int64_t k, uint64_t *idx, int64_t nrows,
   zb_status fst = ZB_OK;
   while (done < nrows) {
     int64_t nb = ZB_MIN(r->batch, nrows - done);
-    for (int64_t q = 0; q < r->ncols * r->batch; q++) idx[q] = ZB_CELL_NULL;
+    for (int64_t g = 0; g < r->ncols; g++) { /* the batch's rows only */
+      uint64_t *col = idx + g * r->batch;
+      for (int64_t i = 0; i < nb; i++) col[i] = ZB_CELL_NULL;
+    }
     for (int64_t i = 0; i < nb; i++) {
       if (!next_record(r, c, &it, &j) || !parse_object(r, c, &j, ws, idx, i) ||
           !end_record(r, &it, &j)) {
@@ -743,9 +778,18 @@ static zb_status run_batches(reader *r, int64_t k, uint64_t *idx, int64_t nrows,
           return ZB_EINVAL;
         }
         if (j.err_at == NULL) return ZB_ENOMEM;
+        if (c->new_key) {
+          __atomic_store_n(&r->abandon, 1, __ATOMIC_RELAXED);
+          return ZB_ECANCEL;
+        }
         chunk_fail(r, c, &j); /* the one pass validates as it goes */
         return ZB_EPARSE;
       }
+    }
+    if (c->kinds != NULL) {
+      if (!__atomic_load_n(&r->abandon, __ATOMIC_RELAXED) && kinds_changed(r, c))
+        __atomic_store_n(&r->abandon, 1, __ATOMIC_RELAXED);
+      if (__atomic_load_n(&r->abandon, __ATOMIC_RELAXED)) return ZB_ECANCEL;
     }
     if (fst == ZB_OK) fst = fn(r, k, idx, done, nb, arg, worker);
     /* after a value error the one pass reads on, only to validate: the
@@ -884,6 +928,7 @@ static zb_status make_chunks(reader *r, zb_error *err) {
     r->chunks[k].start = pos;
     r->chunks[k].end = e;
     r->chunks[k].look = &r->chunks[k].keys;
+    r->chunks[k].resume = pos;
     pos = e;
     k++;
   }
@@ -962,20 +1007,17 @@ static zb_status build(reader *r, bool one_pass, bool *fallback, zb_error *err) 
   }
   ZB_RETURN_NOT_OK(zb__builder_alloc(r->b, err));
   if (r->ncols > 0) {
-    int64_t per = ((int64_t)1 << 17) / r->ncols;
-    r->batch = ZB_MAX(16, ZB_MIN(4096, per));
+    /* batches of at most 128K cells, and no more rows than a chunk holds
+     * (the cells of a batch are made null before it) */
+    int64_t per = ((int64_t)1 << 17) / r->ncols, most = 1;
+    for (int64_t k = 0; k < r->nchunks; k++) most = ZB_MAX(most, r->chunks[k].nrows);
+    r->batch = ZB_MIN(ZB_MAX(16, ZB_MIN(4096, per)), most);
     ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, parse_task, r, err));
     if (one_pass) {
-      for (int64_t k = 0; k < r->nchunks; k++) {
-        const jchunk *c = &r->chunks[k];
-        if (c->new_key) *fallback = true;
-        for (int64_t g = 0; g < r->ncols && !*fallback; g++) {
-          int was = r->all.keys[g].kinds, now = was | c->kinds[g];
-          if (kinds_class(now, r->o->coerce_numbers) != kinds_class(was, r->o->coerce_numbers))
-            *fallback = true;
-        }
-        if (*fallback) return ZB_OK;
-      }
+      *fallback = __atomic_load_n(&r->abandon, __ATOMIC_RELAXED) != 0;
+      for (int64_t k = 0; k < r->nchunks && !*fallback; k++)
+        *fallback = r->chunks[k].new_key || kinds_changed(r, &r->chunks[k]);
+      if (*fallback) return ZB_OK;
     }
     ZB_RETURN_NOT_OK(chunk_error(r, err));
     if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
@@ -1095,12 +1137,14 @@ static zb_status finish(reader *r, zb_table **out, zb_error *err);
 /* Records the sample reads (from the start of the first chunk). */
 #define SAMPLE_RECORDS 1000
 
-/* Scan the sample into chunk 0's keys; *regular when it is valid, has a
- * key, and its second half brought no new key -- so the rest is likely to
- * have no other keys either (else the two passes are cheaper than a one
- * pass that starts again).  Records may lack keys (nulls) or repeat one
- * (the last value wins, as with two passes).  ZB_ENOMEM when out of
- * memory. */
+/* Scan the sample into chunk 0's keys, as stage 2 does (the scan later
+ * resumes where the sample stopped: chunk 0's resume, resume_rows and
+ * scanned); *regular when it has a key and its second half brought no new
+ * key -- so the rest is likely to have no other keys either (else the two
+ * passes are cheaper than a one pass that starts again).  Records may lack
+ * keys (nulls) or repeat one (the last value wins, as with two passes).
+ * An error in the sample is the first of the input (chunk 0's): it is
+ * returned, as the two passes report it. */
 static zb_status scan_sample(reader *r, bool *regular, zb_error *err) {
   *regular = false;
   jchunk *c = &r->chunks[0];
@@ -1115,9 +1159,14 @@ static zb_status scan_sample(reader *r, bool *regular, zb_error *err) {
     if (c->keys.n != before) last_new = rows;
     rows++;
   }
-  if (j.err != NULL && j.err_at == NULL)
-    return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON keys)");
-  *regular = j.err == NULL && c->keys.n > 0 && last_new * 2 < rows;
+  if (j.err != NULL) {
+    chunk_fail(r, c, &j);
+    return chunk_error(r, err);
+  }
+  c->resume = it.pos;
+  c->resume_rows = rows;
+  c->scanned = rows < SAMPLE_RECORDS; /* next_record found the chunk's end */
+  *regular = c->keys.n > 0 && last_new * 2 < rows;
   return ZB_OK;
 }
 
@@ -1145,13 +1194,15 @@ static void count_task(void *ctx, int64_t k, int worker) {
   }
 }
 
-/* Back to the state after make_chunks, for the two passes. */
+/* Back to the state after the sample, for the two passes (chunk 0 keeps
+ * the sample's scan). */
 static void reset_chunks(reader *r) {
   zb__builder_release(r->b);
   r->b = NULL;
+  __atomic_store_n(&r->abandon, 0, __ATOMIC_RELAXED);
   for (int64_t k = 0; k < r->nchunks; k++) {
     jchunk *c = &r->chunks[k];
-    kdict_free(&c->keys);
+    if (k > 0) kdict_free(&c->keys);
     zb_free(c->kinds);
     c->kinds = NULL;
     c->look = &c->keys;
@@ -1165,28 +1216,25 @@ static void reset_chunks(reader *r) {
   zb_free(r->names);
   r->names = NULL;
   r->ncols = 0;
-  for (int w = 0; w < MAX_WORKERS; w++) /* sized for the columns: made again */
-    if (r->ws[w] != NULL) {
-      zb_free(r->ws[w]->idx);
-      zb_free(r->ws[w]->idx2);
-      r->ws[w]->idx = r->ws[w]->idx2 = NULL;
+  for (int w = 0; w < r->ws.n; w++) { /* sized for the columns: made again */
+    wscratch *ws = (wscratch *)zb__worker_at(&r->ws, w);
+    if (ws != NULL) {
+      zb_free(ws->idx);
+      zb_free(ws->idx2);
+      ws->idx = ws->idx2 = NULL;
     }
+  }
 }
 
-/* JSON lines in one pass when a sample of the first records is regular:
- * the sample's keys and kinds give the columns, the chunks' records are
+/* JSON lines in one pass after a regular sample (scan_sample): the
+ * sample's keys and kinds give the columns, the chunks' records are
  * counted (not parsed), and the parse validates as it goes.  *fallback:
  * the input did not fit the sample (nothing reported; reset_chunks undoes
  * what was done). */
 static zb_status read_one_pass(reader *r, zb_table **out, bool *fallback, zb_error *err) {
   *fallback = true;
-  if (!r->o->lines) return ZB_OK;
-  bool regular;
-  ZB_RETURN_NOT_OK(scan_sample(r, &regular, err));
-  if (!regular) return ZB_OK;
   ZB_RETURN_NOT_OK(merge_keys(r, err));
   for (int64_t g = 0; g < r->ncols; g++) r->all.keys[g].gid = g;
-  kdict_free(&r->chunks[0].keys);
   ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, count_task, r, err));
   ZB_RETURN_NOT_OK(chunk_error(r, err));
   if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
@@ -1197,8 +1245,6 @@ static zb_status read_one_pass(reader *r, zb_table **out, bool *fallback, zb_err
 }
 
 static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
-  r->ws = (wscratch **)zb_calloc(MAX_WORKERS, sizeof(wscratch *));
-  if (r->ws == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON)");
   if (memchr(r->d, 0, (size_t)r->n) != NULL) {
     int64_t line, col;
     where(r, (const char *)memchr(r->d, 0, (size_t)r->n) - r->d, &line, &col);
@@ -1206,10 +1252,17 @@ static zb_status read_impl(reader *r, zb_table **out, zb_error *err) {
                         (long long)line, (long long)col);
   }
   ZB_RETURN_NOT_OK(make_chunks(r, err));
-  bool fallback = true;
-  ZB_RETURN_NOT_OK(read_one_pass(r, out, &fallback, err));
-  if (!fallback) return ZB_OK;
-  reset_chunks(r);
+  if (r->o->lines) {
+    /* the sample; where it read the whole input, it was the scan */
+    bool regular;
+    ZB_RETURN_NOT_OK(scan_sample(r, &regular, err));
+    if (regular && !(r->nchunks == 1 && r->chunks[0].scanned)) {
+      bool fallback = true;
+      ZB_RETURN_NOT_OK(read_one_pass(r, out, &fallback, err));
+      if (!fallback) return ZB_OK;
+      reset_chunks(r);
+    }
+  }
   ZB_RETURN_NOT_OK(zb_parallel_for(r->nchunks, scan_task, r, err));
   ZB_RETURN_NOT_OK(chunk_error(r, err));
   if (cancelled(r)) return zb_error_set(err, ZB_ECANCEL, "JSON read cancelled");
@@ -1246,18 +1299,16 @@ static void reader_free(reader *r) {
   zb_free(r->chunks);
   kdict_free(&r->all);
   zb_free(r->names);
-  if (r->ws) {
-    for (int w = 0; w < MAX_WORKERS; w++) {
-      wscratch *ws = r->ws[w];
-      if (ws == NULL) continue;
-      zb_free(ws->idx);
-      zb_free(ws->idx2);
-      zb_free(ws->pred);
-      zb_free(ws->kbuf);
-      zb_free(ws);
-    }
+  for (int w = 0; w < r->ws.n; w++) {
+    wscratch *ws = (wscratch *)zb__worker_at(&r->ws, w);
+    if (ws == NULL) continue;
+    zb_free(ws->idx);
+    zb_free(ws->idx2);
+    zb_free(ws->pred);
+    zb_free(ws->kbuf);
+    zb_free(ws);
   }
-  zb_free(r->ws);
+  zb__worker_slots_reset(&r->ws);
 }
 
 zb_status zb_json_read_buffer(const char *data, int64_t size, const zb_json_read_options *opts,

@@ -9,9 +9,12 @@
  * earliest kept, with its position and text), categoricals, compaction of
  * parts that filled less than their room, typed values, parts converted
  * in parallel, and a fail-every-allocation loop.  Expected values are
- * worked out by hand in the comments.
+ * worked out by hand in the comments.  Also the per-worker pointers
+ * (zb__worker_slots) that the builder and the readers keep scratch in.
  */
+#define _GNU_SOURCE /* pthread_barrier_t */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "io/builder.h"
@@ -610,4 +613,83 @@ ZB_TEST(builder_fail_every_allocation) {
   }
   ZB_CHECK(done);
   ZB_CHECK(fails > 10);
+}
+
+/* ---- per-worker pointers ------------------------------------------------ */
+
+/* The first 64 workers' slots are inline; a worker past them makes the
+ * table of all 4096 (once, whoever comes first); out of range or out of
+ * memory is NULL; nothing leaks (the harness checks the counters). */
+ZB_TEST(worker_slots_inline_then_table) {
+  zb__worker_slots s;
+  memset(&s, 0, sizeof s);
+  int m[3];
+  ZB_CHECK(zb__worker_slot(&s, -1) == NULL);
+  ZB_CHECK(zb__worker_slot(&s, ZB_WORKER_SLOTS_MAX) == NULL);
+  void **a = zb__worker_slot(&s, 3);
+  ZB_CHECK(a == &s.few[3] && *a == NULL && s.more == NULL);
+  ZB_CHECK_EQ_INT(s.n, 4);
+  *a = &m[0];
+  void **b = zb__worker_slot(&s, 64);
+  ZB_CHECK(b != NULL && s.more != NULL && b == &s.more[64]);
+  if (b == NULL) return;
+  *b = &m[1];
+  void **c = zb__worker_slot(&s, ZB_WORKER_SLOTS_MAX - 1);
+  ZB_CHECK(c == &s.more[ZB_WORKER_SLOTS_MAX - 1]);
+  *c = &m[2];
+  ZB_CHECK_EQ_INT(s.n, ZB_WORKER_SLOTS_MAX);
+  ZB_CHECK(zb__worker_at(&s, 3) == &m[0] && zb__worker_at(&s, 64) == &m[1] &&
+           zb__worker_at(&s, ZB_WORKER_SLOTS_MAX - 1) == &m[2]);
+  ZB_CHECK(zb__worker_at(&s, 2) == NULL && zb__worker_at(&s, 65) == NULL);
+  zb__worker_slots_reset(&s);
+  ZB_CHECK(s.more == NULL && s.n == 0 && s.few[3] == NULL);
+  /* the table cannot be made: NULL; the inline slots still answer */
+  zb_alloc_fail_after(1);
+  void **d = zb__worker_slot(&s, 100);
+  zb_alloc_fail_after(0);
+  ZB_CHECK(d == NULL && s.more == NULL);
+  ZB_CHECK(zb__worker_slot(&s, 5) == &s.few[5]);
+  ZB_CHECK(zb__worker_at(&s, 100) == NULL);
+  zb__worker_slots_reset(&s);
+}
+
+typedef struct slot_arg {
+  zb__worker_slots *s;
+  pthread_barrier_t *go;
+  int worker;
+  void **got;
+} slot_arg;
+
+static void *ask_slot(void *p) {
+  slot_arg *a = (slot_arg *)p;
+  pthread_barrier_wait(a->go);
+  a->got = zb__worker_slot(a->s, a->worker);
+  if (a->got != NULL) *a->got = a;
+  return NULL;
+}
+
+/* Eight threads past the inline slots ask at once (released together by
+ * a barrier): one table is kept (the others freed: the counters return to
+ * zero), every slot is its own. */
+ZB_TEST(worker_slots_table_made_once_under_a_race) {
+  for (int round = 0; round < 200; round++) {
+    zb__worker_slots s;
+    memset(&s, 0, sizeof s);
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, 8);
+    pthread_t th[8];
+    slot_arg args[8];
+    for (int i = 0; i < 8; i++) {
+      args[i] = (slot_arg){&s, &go, 64 + i * 500, NULL};
+      ZB_CHECK(pthread_create(&th[i], NULL, ask_slot, &args[i]) == 0);
+    }
+    for (int i = 0; i < 8; i++) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+    for (int i = 0; i < 8; i++) {
+      ZB_CHECK(args[i].got == &s.more[64 + i * 500]);
+      ZB_CHECK(zb__worker_at(&s, 64 + i * 500) == &args[i]);
+    }
+    ZB_CHECK_EQ_INT(s.n, 64 + 7 * 500 + 1);
+    zb__worker_slots_reset(&s);
+  }
 }
