@@ -1,0 +1,137 @@
+"""Moving-window statistics of two columns and the standard error of
+the mean, as pandas 3 has them (a mixin of zambezi._rolling's Rolling and
+Expanding): ``sem``, ``cov(other)`` and ``corr(other)``.
+
+``sem`` is the window's std (ddof) divided by the square root of its
+count, as pandas defines it.  ``cov`` and ``corr`` pair each row of the
+Series (or of each column of a frame) with the same row of ``other``: a
+pair counts when both values are present, so each side is first made
+missing where the other is (``x + 0 * y``, in the engine).  The
+covariance is then ``(var(x + y) - var(x) - var(y)) / 2`` of the
+windows, from the engine's numerically stable moving variance (Welford's
+updates), and the correlation ``cov / sqrt(var(x) * var(y))``, missing
+where a variance is zero, as pandas.  Missing results follow the
+variance's rules (min_periods values and more than ddof of them).
+
+Not supported (UnsupportedError): pairwise results (a frame with a frame
+and ``pairwise`` not False, or no ``other``), group-by windows, and an
+``other`` whose row labels differ from the object's (pandas aligns them
+first; align with ``reindex`` before).
+"""
+
+from zambezi import _core
+from zambezi.errors import DTypeError, UnsupportedError
+
+
+class RollingPairs:
+    """sem, cov and corr of moving windows (a mixin of Rolling)."""
+
+    __slots__ = ()
+
+    def _on_obj(self, obj):
+        """A window object like this one over obj (same rows)."""
+        new = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for slot in getattr(cls, "__slots__", ()):
+                if hasattr(self, slot):
+                    object.__setattr__(new, slot, getattr(self, slot))
+        new._obj = obj
+        return new
+
+    def sem(self, ddof=1, numeric_only=False):
+        """The standard error of the mean of each window: std(ddof)
+        divided by the square root of the window's count, as pandas.
+
+        Examples
+        --------
+        >>> zb.Series([1.0, 2.0, 4.0, 8.0]).rolling(2).sem().to_list()
+        [None, 0.5, 1.0, 2.0]
+        """
+        std = self.std(ddof=ddof, numeric_only=numeric_only)
+        cnt = self.count(numeric_only=numeric_only)
+        return std / cnt ** 0.5
+
+    def _pair_others(self, other, pairwise, what):
+        """The (label, x column, y column) triples of a two-column statistic."""
+        from zambezi import _base
+
+        if self._gb is not None:
+            raise UnsupportedError(f"{what} of group-by windows is not supported")
+        obj = self._obj
+        if other is None:
+            raise UnsupportedError(f"{what}() without other (pairwise over a frame's columns) "
+                                   "is not supported; pass other")
+        if not isinstance(other, (_base.series_class(), type(obj))) and \
+                getattr(other, "_ndim", None) not in (1, 2):
+            raise DTypeError(f"{what}: other must be a Series or DataFrame, not "
+                             f"{type(other).__name__}")
+        if len(other) != len(obj) or not obj.index.equals(other.index):
+            raise UnsupportedError(f"{what}: other's row labels differ from the object's "
+                                   "(pandas aligns them; reindex other first)")
+        if obj._ndim == 1 and other._ndim == 1:
+            return [(None, obj._col, other._col)]
+        if other._ndim == 2 and obj._ndim == 2:
+            if pairwise is None or pairwise:
+                raise UnsupportedError(f"{what} of a frame with a frame gives pairwise results "
+                                       "(a MultiIndex); only pairwise=False is supported")
+            labels = [c for c in obj.columns if c in list(other.columns)]
+            return [(c, obj[c]._col, other[c]._col) for c in labels]
+        if obj._ndim == 2:
+            return [(c, obj[c]._col, other._col) for c in obj.columns]
+        raise UnsupportedError(f"{what} of a Series with a frame is not supported")
+
+    def _pair_stat(self, other, pairwise, ddof, what):
+        from zambezi import _base
+
+        obj = self._obj
+        out = []
+        for label, x, y in self._pair_others(other, pairwise, what):
+            for c, nm in ((x, "x"), (y, "other")):
+                if c.dtype not in _NUMERIC:
+                    raise DTypeError(f"{what}: {nm} has dtype {c.dtype}; it needs numbers")
+            xf, yf = _core.cast(x, "float64"), _core.cast(y, "float64")
+            xm = _core.binary("add", xf, _core.binary_scalar("mul", yf, 0.0, False))
+            ym = _core.binary("add", yf, _core.binary_scalar("mul", xf, 0.0, False))
+            ser = _base.series_class()
+
+            def var(col, d):
+                return self._on_obj(ser._from_column(col, None, obj.index)).var(ddof=d)
+
+            vx, vy = var(xm, ddof), var(ym, ddof)
+            cov = (var(_core.binary("add", xm, ym), ddof) - vx - vy) / 2
+            if what == "corr":
+                den = vx * vy
+                cov = (cov / den ** 0.5).where(den > 0)
+            out.append((label, cov))
+        if obj._ndim == 1:  # pandas keeps a name both sides share
+            return out[0][1].rename(obj.name if obj.name == other.name else None)
+        return type(obj)({label: s for label, s in out}, index=obj.index)
+
+    def cov(self, other=None, pairwise=None, ddof=1, numeric_only=False):
+        """The covariance of each window of this Series (each column) with
+        the same rows of other, over the rows where both have a value.
+
+        Examples
+        --------
+        >>> x = zb.Series([1.0, 2.0, 4.0, 8.0])
+        >>> [round(v, 6) for v in x.rolling(3).cov(zb.Series([1.0, 3.0, 2.0, 5.0])).to_list()[2:]]
+        [0.5, 3.666667]
+        """
+        return self._pair_stat(other, pairwise, ddof, "cov")
+
+    def corr(self, other=None, pairwise=None, ddof=1, numeric_only=False):
+        """The Pearson correlation of each window of this Series (each
+        column) with the same rows of other; missing where either side
+        does not vary.
+
+        Examples
+        --------
+        >>> x = zb.Series([1.0, 2.0, 4.0, 8.0])
+        >>> [round(v, 6) for v in x.rolling(3).corr(zb.Series([1.0, 3.0, 2.0, 5.0])).to_list()[2:]]
+        [0.327327, 0.785714]
+        """
+        return self._pair_stat(other, pairwise, ddof, "corr")
+
+
+_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                      "uint64", "float32", "float64"])
