@@ -84,7 +84,10 @@ class Index(CategoricalIndexMethods):
     # _keys: None, or (levels, sort) for the index of a group-by result:
     # those levels hold group keys, which pandas shows with levels of their
     # own (see MultiIndex.to_pandas)
-    __slots__ = ("_cols", "_names", "_src", "_cache", "_keys", "__weakref__")
+    # _freq: None or unset, or the regular spacing of a DatetimeIndex made
+    # by resample (a pandas rule, "D", "15min", "ME"), which to_pandas()
+    # hands to pandas as its freq
+    __slots__ = ("_cols", "_names", "_src", "_cache", "_keys", "_freq", "__weakref__")
 
     def __new__(cls, data=None, name=None, dtype=None, copy=False):
         if isinstance(data, Index) and dtype is None:
@@ -494,7 +497,27 @@ class Index(CategoricalIndexMethods):
         import pandas as pd
 
         col = self._levels()[0]
-        return pd.Index(_convert.column_to_pandas(col), name=self.name)
+        out = pd.Index(_convert.column_to_pandas(col), name=self.name)
+        freq = getattr(self, "_freq", None)
+        if freq is not None and isinstance(out, pd.DatetimeIndex):
+            try:  # pandas checks that the labels follow the rule
+                out = pd.DatetimeIndex(out, freq=freq)
+            except (ValueError, TypeError):
+                pass
+        return out
+
+    @property
+    def freq(self):
+        """The rule a resample result's times follow ("D", "15min" ...),
+        pandas' freq as a string; None for other indexes.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-03"])
+        >>> zb.Series([1, 2], index=t).resample("D").sum().index.freq
+        'D'
+        """
+        return getattr(self, "_freq", None)
 
     def _label_at(self, i):
         return _convert.to_python_list(self._levels()[0].slice(i, 1))[0]
