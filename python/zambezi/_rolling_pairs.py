@@ -24,7 +24,14 @@ from zambezi.errors import DTypeError, UnsupportedError
 
 
 class RollingPairs:
-    """sem, cov and corr of moving windows (a mixin of Rolling)."""
+    """sem, cov and corr of moving windows (a mixin of Rolling).
+
+    Examples
+    --------
+    >>> x = zb.Series([1.0, 2.0, 4.0, 8.0])
+    >>> x.rolling(2).sem().to_list()
+    [None, 0.5, 1.0, 2.0]
+    """
 
     __slots__ = ()
 
