@@ -82,7 +82,7 @@ _ORDERED = ("string", "date32", "timestamp", "duration")
 # aggregations of a duration column: of its int64 counts, a duration again
 _DURATION_OPS = frozenset(["sum", "mean", "median", "std", "quantile"])
 _NUMERIC_OPS = frozenset(["sum", "mean", "std", "var", "median", "quantile", "prod", "any",
-                          "all"])
+                          "all", "sem", "skew", "kurt"])
 _ALL_OPS = frozenset(["sum", "mean", "min", "max", "count", "size", "std", "var", "median",
                       "quantile", "first", "last", "nunique", "prod", "any", "all",
                       "list"])  # list: each group's values as a list (zambezi._lists)
