@@ -12,7 +12,10 @@ float32 column gives float32 (computed in float64), as pandas;
 ``skipna=False`` makes a group holding a missing value (null or NaN)
 missing.  Without a column selection the numeric and bool columns take
 part (pandas would raise for others unless numeric_only=True); a
-selected column of another dtype raises DTypeError.
+selected column of another dtype raises DTypeError.  The names "sem",
+"skew" and "kurt" also work in ``agg`` (a name, a list, a dict, named
+aggregations) and ``transform``: GroupBy._run leaves a placeholder for
+them in the engine's aggregation and ``_fill_moments`` makes the columns.
 """
 
 import numpy as np
@@ -73,6 +76,36 @@ class GroupByMoments:
                 v = np.asarray(to_numpy(cols[nk + j]), dtype=np.float64).copy()
                 v[b] = np.nan
                 cols[nk + j] = column_from_numpy(v)
+        return _core.table_from_columns(cols, list(table.names))
+
+    def _fill_moments(self, table, work, where):
+        """table (keys, then one column per aggregation) with the sem /
+        skew / kurt columns made: (result position, work column, op, ddof)
+        tuples (GroupBy._run puts a placeholder there).  Groups in the
+        table's order: the grouping's ids, as every aggregation uses."""
+        nk = len(self._k.keys)
+        cols = [table.column(i) for i in range(table.num_columns)]
+        ids = n = None
+        for i, ci, op, ddof in where:
+            col = work.column(ci)
+            if col.dtype not in _NUMERIC:
+                raise DTypeError(f"groupby {op}: column {self._label(work.names[ci])!r} has "
+                                 f"dtype {col.dtype}; it needs numbers")
+            if op == "sem":
+                t = self._aggregate(work, [("std", ci, -1, int(ddof), 0.5, False, "s"),
+                                           ("count", ci, -1, 1, 0.5, False, "c")])
+                std, cnt = t.column(t.num_columns - 2), t.column(t.num_columns - 1)
+                if std.dtype != "float64":
+                    std = _core.cast(std, "float64")
+                root = _core.binary_scalar("pow", _core.cast(cnt, "float64"), 0.5, False)
+                res = _core.binary("truediv", std, root)
+            else:
+                if ids is None:
+                    ids, n = self._ids()
+                res = _core.group_moment(col, ids, n, op, True)
+            if col.dtype == "float32":   # pandas keeps float32
+                res = _core.cast(res, "float32")
+            cols[nk + i] = res
         return _core.table_from_columns(cols, list(table.names))
 
     def _moment_finish(self, table, cols):

@@ -94,6 +94,26 @@ def test_groupby_moments_numeric_only_and_errors():
             getattr(zdf.groupby("k")["s"], how)()
 
 
+@pytest.mark.parametrize("n", [0, 50, 4000])
+def test_moments_by_name_in_agg_and_transform_vs_pandas(n):
+    # agg with a name, a list, a dict or named aggregations, and transform,
+    # take "sem", "skew" and "kurt" as pandas does
+    pdf = frame(n, 11, n + 3)[["k", "x", "i", "f", "b"]]
+    zdf = zb.DataFrame(pdf)
+    g, zg = pdf.groupby("k"), zdf.groupby("k")
+    assert_frame_like(zg.agg("skew"), g.agg("skew"), "agg('skew')", **TOL)
+    fs = ["sum", "skew", "sem", "kurt", "max"]
+    assert_frame_like(zg[["x", "i", "b"]].agg(fs), g[["x", "i", "b"]].agg(fs), "agg(list)",
+                      **TOL)
+    spec = {"x": ["kurt", "sem"], "f": "skew", "i": ["sem", "count"]}
+    assert_frame_like(zg.agg(spec), g.agg(spec), "agg(dict)", **TOL)
+    assert_frame_like(zg.agg(s=("x", "skew"), e=("i", "sem"), m=("x", "mean")),
+                      g.agg(s=("x", "skew"), e=("i", "sem"), m=("x", "mean")), "named", **TOL)
+    assert_series_like(zg["x"].agg(["skew", "kurt"])["kurt"], g["x"].agg(["skew", "kurt"])["kurt"],
+                       "SeriesGroupBy agg", **TOL)
+    assert_series_like(zg["x"].transform("skew"), g["x"].transform("skew"), "transform", **TOL)
+
+
 # -- under the pandas accelerator: the same bytes as plain pandas ---------------------------------
 ACCEL_SCRIPT = r'''
 import numpy as np
