@@ -590,7 +590,7 @@ _SEGMENT_OPS = {"sum": _SEG_NUM, "mean": _SEG_NUM, "min": _SEG_NUM, "max": _SEG_
 _SEGMENT_TEMPORAL = frozenset(["min", "max", "count", "first", "last"])
 _INTS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
 _OPS = ("sum", "mean", "min", "max", "count", "size", "first", "last", "median", "std", "var",
-        "nunique", "prod")
+        "nunique", "prod", "sem")
 
 
 class Resampler:
@@ -894,6 +894,17 @@ class Resampler:
         [1.4142135623730951]
         """
         return self._simple("std", ddof=ddof)
+
+    def sem(self, ddof=1, numeric_only=False):
+        """Standard error of the mean of each bin: std(ddof) / sqrt(count).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01"])
+        >>> zb.Series([1.0, 3.0], index=t).resample("D").sem().to_list()
+        [1.0]
+        """
+        return self._simple("sem", ddof=ddof, numeric_only=numeric_only)
 
     def var(self, ddof=1, numeric_only=False):
         """Variance of each bin.

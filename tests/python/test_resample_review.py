@@ -43,6 +43,13 @@ def test_resample_frame_ohlc_and_masked_dtypes_vs_pandas(rule):
     assert_frame_like(zr.mean(), r.mean(), f"{rule} mean", rtol=1e-9)
     assert_series_like(zr["i"].max(), r["i"].max(), f"{rule} Series max")
     assert_frame_like(zr.agg(["min", "last"]), r.agg(["min", "last"]), f"{rule} agg")
+    num = ["f", "i", "n"]
+    for ddof in (0, 1):
+        assert_frame_like(zdf[num].resample(rule).sem(ddof=ddof),
+                          pdf[num].resample(rule).sem(ddof=ddof), f"{rule} sem", rtol=1e-9)
+    assert_frame_like(zdf[num].resample(rule).agg(["skew", "sem"]),
+                      pdf[num].resample(rule).agg(["skew", "sem"]), f"{rule} agg moments",
+                      rtol=1e-8, atol=1e-10)
 
 
 @pytest.mark.parametrize("rule", RULES + ["15min", "3D", "MS", "QE", "YS"])
