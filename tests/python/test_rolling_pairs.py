@@ -59,10 +59,22 @@ def test_rolling_pairs_frames_and_types_vs_pandas():
     assert_frame_like(zdf.rolling(10).corr(zb.DataFrame(other), pairwise=False),
                       pdf.rolling(10).corr(other, pairwise=False), "frame corr", **TOL)
     assert_frame_like(zdf.rolling(6).sem(), pdf.rolling(6).sem(), "frame sem", **TOL)
+    # pairwise: one row per (row label, column), a MultiIndex
+    for how in ("cov", "corr"):
+        assert_frame_like(getattr(zdf.rolling(10), how)(), getattr(pdf.rolling(10), how)(),
+                          f"pairwise {how}", **TOL)
+        assert_frame_like(getattr(zdf.expanding(3), how)(pairwise=False),
+                          getattr(pdf.expanding(3), how)(pairwise=False),
+                          f"{how} with itself", **TOL)
+    theirs = pd.DataFrame({"b": y * 3 - 1, "c": x[::-1].to_numpy()}, index=pdf.index)
+    assert_frame_like(zdf[["a", "b"]].rolling(7).corr(zb.DataFrame(theirs), pairwise=True),
+                      pdf[["a", "b"]].rolling(7).corr(theirs, pairwise=True),
+                      "pairwise with another frame", **TOL)
+    # pairwise=None with another frame: column by column over the union of labels
+    assert_frame_like(zdf[["a", "b"]].rolling(7).cov(zb.DataFrame(theirs)),
+                      pdf[["a", "b"]].rolling(7).cov(theirs), "frame by label", **TOL)
     with pytest.raises(UnsupportedError):
-        zdf.rolling(3).cov()
-    with pytest.raises(UnsupportedError):
-        zdf.rolling(3).corr(zdf)
+        zdf.rolling(3).corr(zdf.iloc[::-1])
 
 
 def test_rolling_pairs_time_window_vs_pandas():
