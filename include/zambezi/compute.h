@@ -233,7 +233,11 @@ ZB_API zb_status zb_column_cumulative(const zb_column *col, zb_cum_op op, bool s
  * either value is null (NaN stays NaN, as a subtraction gives it).  col is
  * a number column (ints, uints, floats; ZB_ETYPE otherwise); result is
  * ZB_FLOAT64 or ZB_FLOAT32 (pandas: float32 for float32, int8 and int16):
- * the values are converted to it and subtracted in it. */
+ * the values are converted to it and subtracted in it -- except unsigned,
+ * int32 and int64 integers, which pandas subtracts in their own width
+ * (wrapping modulo 2^bits: 3 - 5 in uint8 is 254.0) before converting.  result may also be
+ * col's own integer type: the difference wraps in that type, as pandas'
+ * masked Int8..UInt64 give it. */
 ZB_API zb_status zb_column_diff(const zb_column *col, int64_t periods, zb_type_id result,
                                 zb_column **out, zb_error *err);
 

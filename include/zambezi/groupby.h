@@ -165,6 +165,25 @@ ZB_API zb_status zb_table_groupby_segments(const zb_table *t, const zb_column *o
 ZB_API zb_status zb_column_group_cumcount(const zb_column *group_ids, int64_t n_groups,
                                           bool ascending, zb_column **out, zb_error *err);
 
+/* pandas' group-by skew and kurt (zb_column_group_moment). */
+typedef enum zb_moment_op {
+  ZB_MOMENT_SKEW = 0, /* the adjusted Fisher-Pearson skewness (pandas' skew) */
+  ZB_MOMENT_KURT,     /* Fisher's excess kurtosis, unbiased (pandas' kurt) */
+  ZB_MOMENT_OP_COUNT
+} zb_moment_op;
+
+/* Per group, the skewness or kurtosis of col's values in it: a FLOAT64
+ * column of n_groups rows.  col is a number or bool column; group_ids an
+ * INT64 column of col's length with values in [0, n_groups) (ZB_EINDEX
+ * otherwise), null for rows in no group, as zb_table_group_ids makes it.
+ * Missing values and NaN are skipped; with !skipna a group holding one is
+ * null.  A group with fewer than 3 (skew) or 4 (kurt) values, or whose
+ * values do not vary, is null (pandas: NaN).  Both columns on one device
+ * (ZB_EINVAL otherwise). */
+ZB_API zb_status zb_column_group_moment(const zb_column *col, const zb_column *group_ids,
+                                        int64_t n_groups, zb_moment_op op, bool skipna,
+                                        zb_column **out, zb_error *err);
+
 /* The row `periods` rows before each row in its group (after it when
  * periods < 0), pandas' groupby shift partner: an INT64 column of row
  * positions, null where the group has no such row or group_ids is null;

@@ -68,6 +68,7 @@ from zambezi._ewm import GroupByEWM
 from zambezi._rolling import GroupByRolling
 from zambezi._apply import GroupByApply
 from zambezi._groupby_counts import GroupByValueCounts
+from zambezi._groupby_moments import GroupByMoments
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -81,10 +82,12 @@ _ORDERED = ("string", "date32", "timestamp", "duration")
 # aggregations of a duration column: of its int64 counts, a duration again
 _DURATION_OPS = frozenset(["sum", "mean", "median", "std", "quantile"])
 _NUMERIC_OPS = frozenset(["sum", "mean", "std", "var", "median", "quantile", "prod", "any",
-                          "all"])
+                          "all", "sem", "skew", "kurt"])
 _ALL_OPS = frozenset(["sum", "mean", "min", "max", "count", "size", "std", "var", "median",
                       "quantile", "first", "last", "nunique", "prod", "any", "all",
-                      "list"])  # list: each group's values as a list (zambezi._lists)
+                      "list", "sem", "skew", "kurt"])
+# made after the engine's group-by (zambezi._groupby_moments): _run fills them
+_MOMENT_OPS = frozenset(["sem", "skew", "kurt"])  # list: each group's values as a list (zambezi._lists)
 _ALIASES = {"product": "prod", "nanmean": "mean", "average": "mean"}
 
 
@@ -321,7 +324,7 @@ def _series_keys(s, by, level):
 
 
 class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApply,
-              GroupByValueCounts):
+              GroupByValueCounts, GroupByMoments):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results
@@ -577,12 +580,15 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             work = _durations_as_counts(work)
         lists = [i for i, t in enumerate(tuples) if t[0] == "list" or (
             t[0] == "sum" and work.column(t[1]).dtype == "string")]
-        for i in lists:  # the engine counts the group's rows there; filled below
+        moments = [(i, t[1], t[0], t[3]) for i, t in enumerate(tuples) if t[0] in _MOMENT_OPS]
+        for i in lists + [m[0] for m in moments]:  # the engine counts rows there; filled below
             tuples[i] = ("size", -1) + tuples[i][2:]
         table = self._aggregate(work, tuples)
         if lists:
             table = self._fill_lists(table, [(i, names.index(specs[i][1]), specs[i][0])
                                              for i in lists])
+        if moments:
+            table = self._fill_moments(table, work, moments)
         return _counts_as_durations(table, len(self._k.keys), units) if units else table
 
     def _fill_lists(self, table, where):
@@ -926,8 +932,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """Aggregate: a function name, a list of names, a dict column ->
         name(s), or named aggregations ``out=("column", "func")`` (on one
         selected column, ``out="func"``).  Function names: sum, mean, min,
-        max, count, size, std, var, median, quantile, first, last, nunique,
-        prod, any, all (or the numpy / builtin functions of those names).
+        max, count, size, std, var, sem, skew, kurt, median, quantile, first,
+        last, nunique, prod, any, all (or the numpy / builtin functions of
+        those names).
         A list, or a dict with a list among its values, labels the columns
         (column, function), a MultiIndex, as pandas; on one selected column
         a list gives one column per function.

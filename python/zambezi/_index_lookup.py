@@ -16,7 +16,7 @@ import datetime
 import numpy as np
 
 from zambezi import _convert, _core
-from zambezi.errors import DTypeError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi.index import Index, IndexKeyError, _int64_column, _is_identity
 
 
@@ -414,3 +414,109 @@ def label_bounds(index, start, stop):
     lo = 0 if start is None else index.get_loc(start)
     hi = n if stop is None else index.get_loc(stop) + 1
     return lo, max(hi, lo)
+
+
+# --------------------------------------------------------------------------
+# get_indexer with a method: pad / backfill / nearest, limit and tolerance
+
+_SIDES = {"bfill": "left", "backfill": "left", "ffill": "right", "pad": "right",
+          "nearest": None}
+
+
+def _target_values(index, target):
+    keys = index.to_numpy()
+    t = np.asarray(target._levels()[0].values() if hasattr(target, "_levels")
+                   else target)
+    if keys.dtype.kind == "M" and t.dtype.kind != "M":
+        t = t.astype(keys.dtype)
+    return keys, t
+
+
+def _fill(keys, t, side, limit):
+    """pandas' pad (side "right") or backfill ("left") positions of the
+    targets t in the increasing labels keys; limit: at most that many
+    targets that are not a label fill from one label -- the first ones
+    after it for pad, the last ones before it for backfill (t increasing)."""
+    pos = np.searchsorted(keys, t, side=side).astype(np.int64)
+    out = np.where(pos >= len(keys), -1, pos) if side == "left" else pos - 1
+    if t.dtype.kind in "mM":
+        out[np.isnat(t)] = -1
+    elif t.dtype.kind == "f":
+        out[np.isnan(t)] = -1
+    if limit is not None and len(t):
+        found = out >= 0
+        exact = np.zeros(len(t), dtype=bool)
+        exact[found] = keys[out[found]] == t[found]
+        filled = np.flatnonzero(found & ~exact)
+        lab = out[filled]
+        if side == "left":  # counted from the label backwards
+            filled, lab = filled[::-1], lab[::-1]
+        if len(lab):
+            start = np.ones(len(lab), dtype=bool)
+            start[1:] = lab[1:] != lab[:-1]
+            first = np.flatnonzero(start)
+            rank = np.arange(len(lab)) - first[np.cumsum(start) - 1]
+            out[filled[rank >= limit]] = -1
+    return out
+
+
+def _distance(keys, t, pos):
+    """|keys[pos] - t| (pos -1: the last label, as pandas computes it)."""
+    return np.abs(keys[pos] - t) if len(keys) else np.zeros(len(t))
+
+
+def _tolerance(tolerance, keys, n):
+    tol = tolerance
+    if keys.dtype.kind in "mM":
+        if isinstance(tol, str):
+            from zambezi import Timedelta
+            tol = np.timedelta64(Timedelta(tol).value, "ns")
+        elif hasattr(tol, "to_timedelta64"):
+            tol = tol.to_timedelta64()
+        tol = np.asarray(tol, dtype="timedelta64[ns]")
+    else:
+        tol = np.asarray(tol)
+        if tol.dtype.kind not in "iuf":
+            raise InvalidValueError(f"get_indexer: tolerance must be a number for numeric "
+                                    f"labels, not {tolerance!r}")
+        if (tol < 0).any():
+            raise InvalidValueError("get_indexer: tolerance must be non-negative")
+    if tol.ndim == 1 and len(tol) != n:
+        raise InvalidValueError("get_indexer: list-like tolerance size must match target "
+                                f"index size ({len(tol)} for {n})")
+    return tol
+
+
+def nearby_indexer(index, target, method, limit, tolerance):
+    """Index.get_indexer with a method (see its docstring): vectorized
+    binary searches, as pandas' pad / backfill / nearest."""
+    if method not in _SIDES:
+        raise InvalidValueError(f"get_indexer: method must be None, 'bfill', 'backfill', "
+                                f"'ffill', 'pad' or 'nearest', not {method!r}")
+    if index.nlevels != 1 or not index.is_monotonic_increasing:
+        raise InvalidValueError(f"get_indexer(method={method!r}): the index must be a "
+                                "single level of increasing labels")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer))
+                              or limit <= 0):
+        raise InvalidValueError(f"get_indexer: limit must be an integer greater than 0, not "
+                                f"{limit!r}")
+    keys, t = _target_values(index, target)
+    if limit is not None and len(t) > 1 and not (t[1:] >= t[:-1]).all():
+        raise InvalidValueError(f"limit argument for {method!r} method only well-defined if "
+                                "index and target are monotonic")
+    if method == "nearest":
+        if keys.dtype.kind not in "iufmM":
+            raise InvalidValueError("get_indexer(method='nearest'): the labels must be numbers "
+                                    "or times")
+        left = _fill(keys, t, "right", limit)
+        right = _fill(keys, t, "left", limit)
+        if not len(keys):
+            return left
+        out = np.where((_distance(keys, t, left) < _distance(keys, t, right)) | (right == -1),
+                       left, right)
+    else:
+        out = _fill(keys, t, _SIDES[method], limit)
+    if tolerance is not None and len(keys):
+        tol = _tolerance(tolerance, keys, len(t))
+        out = np.where(_distance(keys, t, out) <= tol, out, -1)
+    return out

@@ -1,18 +1,37 @@
 """Set operations of an Index with pandas' names: ``union``,
-``intersection`` and ``difference`` (what Dask's cumulative group-bys and
-column selections call on partitions' labels).
+``intersection``, ``difference`` and ``symmetric_difference`` (what Dask's
+cumulative group-bys and column selections call on partitions' labels).
 
 The labels are one engine column: union is an engine concat and unique,
 intersection and difference an engine membership test (``isin``), and
 each result is sorted by the engine when pandas sorts it (``sort=None``:
-when the labels can be ordered).  A MultiIndex, or a union of indexes with
-repeated labels (pandas keeps the repeats there), is not supported.
+when the labels can be ordered).  As pandas:
+
+- a union with repeated labels: when other has repeats, each label as
+  many times as the side holding it most often (in the order of first
+  appearance, each label's repeats together); when only this index has
+  them, its labels then other's that are not among them; then sorted when
+  it can be (sort=None);
+- numbers of different dtypes meet in their common dtype (int and float:
+  float64) for union, intersection and symmetric_difference; difference
+  keeps this index's dtype;
+- labels of another kind (numbers and strings) have nothing in common:
+  intersection is empty, difference is this index's labels once each.
+
+Differences: that empty intersection keeps this index's dtype (pandas:
+object), and a union or symmetric difference of numbers with strings
+raises DTypeError (pandas: an object Index of both).  A MultiIndex is not
+supported.
 """
 
 import numpy as np
 
 from zambezi import _base, _core
-from zambezi.errors import UnsupportedError, ZambeziError
+from zambezi.errors import DTypeError, UnsupportedError, ZambeziError
+
+
+_NUMBERS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float32", "float64")
 
 
 def _operands(index, other, what):
@@ -23,6 +42,25 @@ def _operands(index, other, what):
         raise UnsupportedError(f"Index.{what} of a MultiIndex is not supported")
     name = index.name if index.name == other.name else None
     return other, name
+
+
+def _common(a, b):
+    """Label columns a and b in their common dtype, as pandas: numbers of
+    different dtypes as int64, or float64 when either is a float (or
+    uint64 meets a signed integer)."""
+    if a.dtype == b.dtype or a.dtype not in _NUMBERS or b.dtype not in _NUMBERS:
+        return a, b
+    floats = a.dtype.startswith("float") or b.dtype.startswith("float")
+    mixed64 = "uint64" in (a.dtype, b.dtype) and (a.dtype.startswith("int") or
+                                                  b.dtype.startswith("int"))
+    target = "float64" if floats or mixed64 else "int64"
+    if a.dtype.startswith("uint") and b.dtype.startswith("uint"):
+        target = "uint64"
+    return _core.cast(a, target), _core.cast(b, target)
+
+
+def _empty(col):
+    return _core.take(col, _core.column_from_buffer(np.zeros(0, dtype=np.int64)))
 
 
 def _sorted(col, sort, what):
@@ -45,9 +83,32 @@ def _make(col, name):
 
 
 def _member(col, other_col):
-    """The labels of col that are (bool engine column) in other_col."""
+    """The labels of col that are (bool engine column) in other_col; None
+    when the two kinds of labels cannot be compared (nothing in common)."""
     series = _base.series_class()
-    return series._from_column(col).isin(series._from_column(other_col))
+    col, other_col = _common(col, other_col)
+    try:
+        return series._from_column(col).isin(series._from_column(other_col))
+    except DTypeError:
+        return None
+
+
+def _union_repeats(a, b):
+    """pandas' union of label columns with repeats: each label as often as
+    the side holding it most, in the order of first appearance.  The
+    counts come from one vectorized lookup of each side in the labels."""
+    from zambezi.index import Index
+
+    both = _core.concat([a, b])
+    uniq = _core.unique(both)
+    look = Index._from_columns([uniq], [None])
+    counts = []
+    for side in (a, b):
+        pos = np.asarray(look.get_indexer(Index._from_columns([side], [None]).to_numpy()))
+        counts.append(np.bincount(pos[pos >= 0], minlength=uniq.length))
+    rep = np.maximum(counts[0], counts[1])
+    take = np.repeat(np.arange(uniq.length, dtype=np.int64), rep)
+    return _core.take(uniq, _core.column_from_buffer(take))
 
 
 def union(index, other, sort=None):
@@ -58,9 +119,14 @@ def union(index, other, sort=None):
         if sort is True:
             return _make(_sorted(same._levels()[0], sort, "union"), name)
         return same if same.name == name else same.rename(name)
-    if not (index.is_unique and other.is_unique):
-        raise UnsupportedError("Index.union of indexes with repeated labels is not supported")
-    col = _core.unique(_core.concat([index._levels()[0], other._levels()[0]]))
+    a, b = _common(index._levels()[0], other._levels()[0])
+    if not other.is_unique:
+        return _make(_sorted(_union_repeats(a, b), sort, "union"), name)
+    if not index.is_unique:  # pandas: these labels, then other's that are not here
+        inside = _member(b, a)
+        rest = b if inside is None else _base.series_class()._from_column(b)[~inside]._col
+        return _make(_sorted(_core.concat([a, rest]), sort, "union"), name)
+    col = _core.unique(_core.concat([a, b]))
     return _make(_sorted(col, sort, "union"), name)
 
 
@@ -71,10 +137,13 @@ def _filter(index, other, keep_members, sort, what):
         # as pandas: the labels, sorted only for sort=True
         return _make(_sorted(col, sort, what) if sort is True else col, name)
     if len(other) == 0 or len(index) == 0:
-        return _make(_core.take(col, _core.column_from_buffer(np.zeros(0, dtype=np.int64))),
-                     name)
-    s = _base.series_class()._from_column(col)
+        return _make(_empty(col), name)
     inside = _member(col, other._levels()[0])
+    if inside is None:  # labels of another kind: nothing in common
+        return _make(_empty(col) if keep_members else _sorted(col, sort, what), name)
+    if keep_members:  # pandas: the common dtype
+        col = _common(col, other._levels()[0])[0]
+    s = _base.series_class()._from_column(col)
     kept = s[inside if keep_members else ~inside]
     return _make(_sorted(kept._col, sort, what), name)
 
@@ -85,3 +154,21 @@ def intersection(index, other, sort=False):
 
 def difference(index, other, sort=None):
     return _filter(index, other, False, sort, "difference")
+
+
+def symmetric_difference(index, other, result_name=None, sort=None):
+    """The labels in exactly one of the indexes, each once: this index's
+    first, then other's, sorted when they can be (sort=None)."""
+    other, name = _operands(index, other, "symmetric_difference")
+    if result_name is not None:
+        name = result_name
+    a, b = _common(_core.unique(index._levels()[0]), _core.unique(other._levels()[0]))
+    series = _base.series_class()
+    parts = []
+    for x, y in ((a, b), (b, a)):
+        inside = _member(x, y) if len(y) else None
+        parts.append(x if inside is None else series._from_column(x)[~inside]._col)
+    if parts[0].dtype != parts[1].dtype:
+        raise DTypeError(f"Index.symmetric_difference: labels of dtypes {parts[0].dtype} and "
+                         f"{parts[1].dtype} would need an object Index, which zambezi has not")
+    return _make(_sorted(_core.concat(parts), sort, "symmetric_difference"), name)

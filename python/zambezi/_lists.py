@@ -103,6 +103,52 @@ def element(col, i):
     return _core.take(col.child, _positions(pos, ok & ~null))
 
 
+def _slice_bounds(lens, sl):
+    """Per list of length lens (numpy), Python's slice sl as (first
+    position, step, count): slice.indices vectorized over the lists."""
+    step = 1 if sl.step is None else sl.step
+    for v, nm in ((sl.start, "start"), (sl.stop, "stop"), (step, "step")):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))):
+            raise DTypeError(f".str[...] of a list Series: slice {nm} must be an int or None, "
+                             f"not {type(v).__name__}")
+    if step == 0:
+        raise InvalidValueError(".str[...] of a list Series: slice step cannot be zero")
+    L = lens.astype(np.int64)
+    lo, hi = (0, L) if step > 0 else (-1, L - 1)
+
+    def bound(v, default):
+        if v is None:
+            return default
+        b = np.full(len(L), int(v), dtype=np.int64)
+        b = np.where(b < 0, b + L, b)
+        return np.clip(b, lo, hi)
+
+    if step > 0:
+        first, stop = bound(sl.start, np.zeros(len(L), dtype=np.int64)), bound(sl.stop, L)
+        count = np.where(stop > first, (stop - first + step - 1) // step, 0)
+    else:
+        first = bound(sl.start, L - 1)
+        stop = bound(sl.stop, np.full(len(L), -1, dtype=np.int64))
+        count = np.where(first > stop, (first - stop - step - 1) // -step, 0)
+    return first, int(step), count
+
+
+def slice_lists(col, sl):
+    """Each list sliced as Python slices a list (pandas' ``.str[a:b:c]`` of
+    an object column of lists); a null list stays null."""
+    col = _host(col)
+    _, starts, lens, null = parts(col)
+    first, step, count = _slice_bounds(lens, sl)
+    count = np.where(null, 0, count).astype(np.int64)
+    total = int(count.sum())
+    offsets = np.zeros(col.length + 1, dtype=np.int64)
+    np.cumsum(count, out=offsets[1:])
+    within = np.arange(total, dtype=np.int64) - np.repeat(offsets[:-1], count)
+    pos = np.repeat(starts + first, count) + within * step
+    child = _core.take(col.child, _core.column_from_buffer(pos.astype(np.int64)))
+    return _core.list_from_parts(offsets, child, null if null.any() else None)
+
+
 def explode(col, keep_empty=True):
     """(values, rows): every element with the row it came from, in order.
     keep_empty: an empty or null list gives one null value (pandas'
@@ -169,12 +215,16 @@ def _from_pickle(offsets, child, mask):
     return _core.list_from_parts(offs, child, m)
 
 
+_ESCAPES = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
 def _cell(v):
     if v is None:
         return "None"
     if isinstance(v, list):  # pandas' pprint_thing: nested lists, str unquoted
         return "[" + ", ".join(_cell(e) for e in v) + "]"
-    return str(v)
+    # pandas escapes tabs and line breaks inside a sequence's elements
+    return str(v).translate(_ESCAPES)
 
 
 def cells(col):
@@ -395,8 +445,17 @@ class ListStringMethods:
         return self._s._like(element(self._s._col, i))
 
     def __getitem__(self, key):
+        """Element key of each list (see get), or with a slice each list
+        sliced as Python slices it (pandas' ``.str[0:2]`` after
+        ``str.split``); a missing list stays missing.
+
+        Examples
+        --------
+        >>> zb.Series(["a b c", None, "d"]).str.split().str[0:2].to_list()
+        [['a', 'b'], None, ['d']]
+        """
         if isinstance(key, slice):
-            raise UnsupportedError(".str[...] of a list Series takes an int, not a slice")
+            return self._s._like(slice_lists(self._s._col, key))
         return self.get(key)
 
     def join(self, sep):

@@ -56,6 +56,33 @@ def _moment(col, how, skipna, what):
     return n * (n + 1) * (n - 1) * m4 / ((n - 2) * (n - 3) * m2 * m2) - adj
 
 
+def _row_moments(a, how, skipna):
+    """skew or kurt of each row of the 2-D float64 array a (NaN missing),
+    as _moment computes one column's: vectorized over rows and columns."""
+    miss = np.isnan(a)
+    cnt = (~miss).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(miss, 0.0, a).sum(axis=1) / cnt
+        d = np.where(miss, 0.0, a - mean[:, None])
+        c = d.sum(axis=1) / cnt   # the mean's own rounding, taken out
+        d = np.where(miss, 0.0, d - c[:, None])
+        d2 = d * d
+        m2 = d2.sum(axis=1)
+        n = cnt.astype(np.float64)
+        if how == "skew":
+            m3 = (d2 * d).sum(axis=1)
+            res = (n * np.sqrt(n - 1) / (n - 2)) * (m3 / m2 ** 1.5)
+        else:
+            m4 = (d2 * d2).sum(axis=1)
+            adj = 3.0 * (n - 1) ** 2 / ((n - 2) * (n - 3))
+            res = n * (n + 1) * (n - 1) * m4 / ((n - 2) * (n - 3) * m2 * m2) - adj
+    bad = (cnt < (3 if how == "skew" else 4)) | (np.abs(m2) < 1e-14)
+    if not skipna:
+        bad |= miss.any(axis=1)
+    res[bad] = np.nan
+    return res
+
+
 def _check_axis(axis, how, frame):
     if axis in (None, 0, "index"):
         return
@@ -117,6 +144,21 @@ class FrameMoments:
 
     __slots__ = ()
 
+    def _moments_per_row(self, how, skipna, numeric_only):
+        """skew or kurt of each row over the numeric columns (axis=1)."""
+        cols, names = self._reduce_columns(how, numeric_only)
+        for c, nm in zip(cols, names):
+            if not _stats._is_numeric(c):
+                raise DTypeError(f"{how}: column {nm!r} has dtype {c.dtype}; the reduction "
+                                 "needs numbers (pass numeric_only=True to leave such "
+                                 "columns out)")
+        n = len(self)
+        a = np.empty((n, len(cols)), dtype=np.float64)
+        for j, c in enumerate(cols):  # one numpy conversion per column
+            a[:, j] = np.asarray(_convert.to_numpy(c), dtype=np.float64)
+        col = _convert.to_column(_row_moments(a, how, skipna))
+        return self._constructor_sliced._from_column(col, None, self._index)
+
     def _moments_per_column(self, how, skipna, numeric_only, fn):
         cols, names = self._reduce_columns(how, numeric_only)
         values = [fn(c, nm) for c, nm in zip(cols, names)]  # one per column
@@ -151,25 +193,33 @@ class FrameMoments:
         return self._moments_per_column("sem", skipna, numeric_only, one)
 
     def skew(self, axis=0, skipna=True, numeric_only=False):
-        """The skewness of each column (see Series.skew).
+        """The skewness of each column (see Series.skew), or of each row
+        over the numeric columns (axis=1).
 
         Examples
         --------
         >>> zb.DataFrame({"a": [1, 2, 3, 10], "b": [4, 1, 1, 1]}).skew().round(4).to_list()
         [1.7636, 2.0]
+        >>> zb.DataFrame({"a": [1, 2], "b": [2, 2], "c": [9, 2]}).skew(axis=1).to_list()
+        [1.6300591617118865, None]
         """
+        if axis in (1, "columns"):
+            return self._moments_per_row("skew", skipna, numeric_only)
         _check_axis(axis, "skew", True)
         return self._moments_per_column("skew", skipna, numeric_only,
                                 lambda c, nm: _moment(c, "skew", skipna, f"column {nm!r}"))
 
     def kurt(self, axis=0, skipna=True, numeric_only=False):
-        """The excess kurtosis of each column (see Series.kurt).
+        """The excess kurtosis of each column (see Series.kurt), or of each
+        row over the numeric columns (axis=1).
 
         Examples
         --------
         >>> zb.DataFrame({"a": [1, 2, 3, 10, 4]}).kurt().round(4).to_list()
         [3.152]
         """
+        if axis in (1, "columns"):
+            return self._moments_per_row("kurt", skipna, numeric_only)
         _check_axis(axis, "kurt", True)
         return self._moments_per_column("kurt", skipna, numeric_only,
                                 lambda c, nm: _moment(c, "kurt", skipna, f"column {nm!r}"))

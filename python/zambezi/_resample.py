@@ -47,14 +47,14 @@ Differences from pandas:
   the zone's wall time at each edge (Python's zoneinfo), and "D" counts
   24 hours from the first day's local midnight, so bins across a DST
   change can differ from pandas' by the shift.
-- ``min_count`` of sum / min / max is not supported; the result's
-  DatetimeIndex has no ``freq``.  The aggregations are zambezi's GroupBy
+- ``min_count`` of sum / min / max is not supported.  The result's index
+  carries the rule as ``freq`` (a string; pandas' DatetimeIndex from
+  ``to_pandas()``).  The aggregations are zambezi's GroupBy
   ones: a DataFrame's non-numeric columns are left out of sum / mean /
   median / std / var (pandas raises, or joins strings for sum).
 - ``asfreq`` reindexes onto the bin edges (as pandas); ``interpolate``,
   ``ffill`` / ``bfill`` upsampling, ``apply`` / ``transform``, ``kind``,
-  ``convention`` and business rules ("B", "BME" ...) are not supported;
-  ohlc of a DataFrame is not supported (pandas gives MultiIndex columns).
+  ``convention`` and business rules ("B", "BME" ...) are not supported.
 """
 
 import datetime
@@ -554,6 +554,29 @@ def _group_tick_bins(tg, g, n_groups, tz, rule, closed, origin, offset):
 _ZERO_FILL = frozenset(["sum", "count", "size", "nunique"])
 
 
+def _is_masked(col):
+    """Whether col is pandas' masked Int64 / boolean: integers or bools with
+    a missing value (zambezi._convert shows them so)."""
+    return bool(col.null_count) and (col.dtype in _INTS or col.dtype == "bool")
+
+
+def _masked_flags(obj, res):
+    """Per column of the result res of obj's bins: whether the column it
+    comes from is masked (_is_masked), found by its label (the first level
+    of a (column, function) label)."""
+    ncols = 1 if res._ndim == 1 else len(res.columns)
+    if obj._ndim == 1:
+        return [_is_masked(obj._col)] * ncols
+    if res._ndim == 1:
+        return [False]
+    t = obj._table
+    src = {}
+    for label, i in zip(obj.columns, range(t.num_columns)):
+        src.setdefault(label, _is_masked(t.column(i)))
+    return [src.get(lb[0] if isinstance(lb, tuple) and lb not in src else lb, False)
+            for lb in res.columns]
+
+
 def _empty_fill(op):
     """The value op gives an empty bin: 0 for counts and sums, 1 for a
     product, else None (missing)."""
@@ -567,7 +590,7 @@ _SEGMENT_OPS = {"sum": _SEG_NUM, "mean": _SEG_NUM, "min": _SEG_NUM, "max": _SEG_
 _SEGMENT_TEMPORAL = frozenset(["min", "max", "count", "first", "last"])
 _INTS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
 _OPS = ("sum", "mean", "min", "max", "count", "size", "first", "last", "median", "std", "var",
-        "nunique", "prod")
+        "nunique", "prod", "sem")
 
 
 class Resampler:
@@ -656,13 +679,18 @@ class Resampler:
         per = _UNIT_NS[self._unit]
         labels = (self._bins.labels if labels is None else labels) // per
         col = _core.column_from_buffer(labels, unit=self._unit, tz=self._tz)
-        return _ix.Index._from_columns([col], [self._tname])
+        out = _ix.Index._from_columns([col], [self._tname])
+        out._freq = self._rule.text  # regular bins: pandas' freq (to_pandas)
+        return out
 
     def _spread(self, res, fills):
         """res (indexed by the bins that have rows, in order) onto every
         bin; fills: per result column, the value of an empty bin (None:
         missing)."""
         from zambezi import _indexing
+
+        masked = _masked_flags(self._values if self._sel is None else self._values[self._sel],
+                               res)
 
         nb = self._bins.n_bins
         if len(res) == nb and (self._bins.offsets is not None or
@@ -677,20 +705,22 @@ class Resampler:
             out, empty = res._select_rows(rows), len(present) < nb
         if empty:
             # empty bins: 0 for counts and sums, 1 for products; else missing, which makes
-            # integers and bools float64, as pandas
-            def fix(col, fill):
+            # numpy integers and bools float64, as pandas; pandas' masked ones (a
+            # column with missing values) stay integer / bool with NA
+            def fix(col, fill, keep):
                 if fill is not None:
                     return _core.fill_null(col, fill)
-                if col.null_count and (col.dtype in _INTS or col.dtype == "bool"):
+                if col.null_count and (col.dtype in _INTS or col.dtype == "bool") and not keep:
                     return _core.cast(col, "float64")
                 return col
 
             if out._ndim == 1:
-                out = out._like(fix(out._col, fills[0]))
+                out = out._like(fix(out._col, fills[0], masked[0]))
             else:
                 t = out._table
                 out = out._like(_core.table_from_columns(
-                    [fix(t.column(i), f) for i, f in zip(range(t.num_columns), fills)],
+                    [fix(t.column(i), f, m) for i, f, m in zip(range(t.num_columns), fills,
+                                                                masked)],
                     list(t.names)))
         return out._with_index(self._index())
 
@@ -865,6 +895,17 @@ class Resampler:
         """
         return self._simple("std", ddof=ddof)
 
+    def sem(self, ddof=1, numeric_only=False):
+        """Standard error of the mean of each bin: std(ddof) / sqrt(count).
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-01"])
+        >>> zb.Series([1.0, 3.0], index=t).resample("D").sem().to_list()
+        [1.0]
+        """
+        return self._simple("sem", ddof=ddof, numeric_only=numeric_only)
+
     def var(self, ddof=1, numeric_only=False):
         """Variance of each bin.
 
@@ -889,7 +930,8 @@ class Resampler:
 
     def ohlc(self):
         """Open (first), high, low and close (last) of each bin: a
-        DataFrame (of a Series; a DataFrame's ohlc is not supported).
+        DataFrame; of a DataFrame, four columns per column under pandas'
+        MultiIndex labels (column, "open" / "high" / "low" / "close").
 
         Examples
         --------
@@ -897,13 +939,14 @@ class Resampler:
         >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("h").ohlc().to_dict("list")
         {'open': [3.0, 4.0], 'high': [5.0, 4.0], 'low': [3.0, 4.0], 'close': [5.0, 4.0]}
         """
+        names = {"first": "open", "max": "high", "min": "low", "last": "close"}
         obj = self._values if self._sel is None else self._values[self._sel]
-        if obj._ndim != 1:
-            raise UnsupportedError("resample ohlc of a DataFrame (MultiIndex columns) is not "
-                                   "supported; select a column first")
         gb = self._grouped()
         res = gb.agg(["first", "max", "min", "last"])
-        res = res.rename(columns={"first": "open", "max": "high", "min": "low", "last": "close"})
+        if obj._ndim != 1:  # pandas' MultiIndex columns: (column, open / high / low / close)
+            res.columns = [(c, names[f]) for c, f in res.columns]
+            return self._spread(res, [None] * len(res.columns))
+        res = res.rename(columns=names)
         return self._spread(res, [None] * 4)
 
     def aggregate(self, func=None, *args, **kwargs):

@@ -61,6 +61,7 @@ import re
 import numpy as np
 
 from zambezi import _convert, _core
+from zambezi._rolling_pairs import RollingPairs
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -245,7 +246,7 @@ def _keys_as_columns(gb, out, labels, index):
     return _labels.frame_from(gb._obj._constructor, levels[:nk] + out, klabels + labels, rest)
 
 
-class Rolling:
+class Rolling(RollingPairs):
     """The moving windows of a Series, DataFrame or GroupBy: what
     ``rolling(window)`` returns.  Each method gives one statistic per row,
     over the ``window`` rows ending with it (``center=True``: around it),

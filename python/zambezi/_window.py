@@ -210,14 +210,26 @@ def _take_shifted(col, pos, none, fill_value, name):
     return _core.take(_core.concat([col, fill]), idx)
 
 
-def _diff_type(col, name, what):
+def _diff_type(col, name, what, grouped=False):
+    """The dtype of col's diff (or pct_change): pandas' for the dtype
+    to_pandas() shows.  An integer column with nulls is pandas' masked
+    Int8..UInt64, whose diff keeps the dtype (wrapping); without nulls it
+    is numpy's, whose diff is float (float32 for int8 / int16).  A bool
+    column's diff is bool (a != its partner), missing where there is no
+    partner: pandas' masked boolean gives exactly that, numpy's bool the
+    same values as objects (True / False / NaN).  Per group, pandas
+    subtracts bools as integers (-1 / 0 / 1): int64 then."""
     dt = col.dtype
     if what == "diff" and (dt == "date32" or dt.startswith(("timestamp", "duration"))):
         return dt  # the difference is a duration (zambezi._compute)
     if dt in _FLOATS:
         return dt
     if dt in _INTS:
+        if what == "diff" and col.null_count:
+            return dt
         return "float32" if dt in ("int8", "int16") else "float64"
+    if what == "diff" and dt == "bool":
+        return "int64" if grouped else "bool"
     obj = f"column {name!r}" if name is not None else "the Series"
     raise DTypeError(f"{what} is not supported for {obj} of dtype {dt} (numbers only)")
 
@@ -226,20 +238,28 @@ def _diff_column(col, pos, none, name, periods=None):
     """col minus its rows pos (missing where none); a whole column's diff
     passes periods instead (pos and none are then None)."""
     x = col
-    target = _diff_type(col, name, "diff")
-    if periods is not None and col.device == "cpu" and target in _FLOATS and \
+    target = _diff_type(col, name, "diff", grouped=periods is None)
+    if periods is not None and col.device == "cpu" and \
             (col.dtype in _FLOATS or col.dtype in _INTS):
-        # one engine pass: converts, subtracts and marks the rows without a
-        # partner, reading the column once
+        # one engine pass: converts, subtracts (unsigned, int32 and int64
+        # wrapping in their width, as pandas) and marks the rows without a partner,
+        # reading the column once
         return _core.diff(col, periods, target)
-    if target != col.dtype:
+    op, after = "sub", None
+    if target == "bool":
+        op = "xor"
+    elif periods is not None and target == "float64" and col.dtype in _INTS:
+        after = target  # pandas subtracts in the integer's width, wrapping
+    elif target != col.dtype:
         x = _core.cast(col, target)
+    res = None
     if periods is not None:
-        res = _lagged(x, periods, lambda a, b: _core.binary("sub", a, b))
-        if res is not None:
-            return res
-        pos, none = _shift_positions(col.length, periods)
-    return _core.binary("sub", x, _take_shifted(x, pos, none, None, name))
+        res = _lagged(x, periods, lambda a, b: _core.binary(op, a, b))
+        if res is None:
+            pos, none = _shift_positions(col.length, periods)
+    if res is None:
+        res = _core.binary(op, x, _take_shifted(x, pos, none, None, name))
+    return res if after is None else _core.cast(res, after)
 
 
 def _pct_column(col, pos, none, name, periods=None):
@@ -375,7 +395,13 @@ class SeriesWindow:
     def diff(self, periods=1):
         """Each value minus the value periods rows before (missing where
         there is none).  Integers give float64 (float32 for int8 / int16)
-        as pandas gives for numpy integers.
+        as pandas gives for numpy integers (unsigned, int32 and int64
+        subtracted in their own width first, wrapping, as pandas does);
+        integers with missing values are pandas' masked Int64..., whose
+        diff keeps the dtype.  Bools give bool (whether the value
+        changed), missing where there is no partner: pandas' boolean
+        dtype gives that; for numpy bools pandas gives the same values as
+        objects (NaN for the missing ones).
 
         Examples
         --------

@@ -84,7 +84,10 @@ class Index(CategoricalIndexMethods):
     # _keys: None, or (levels, sort) for the index of a group-by result:
     # those levels hold group keys, which pandas shows with levels of their
     # own (see MultiIndex.to_pandas)
-    __slots__ = ("_cols", "_names", "_src", "_cache", "_keys", "__weakref__")
+    # _freq: None or unset, or the regular spacing of a DatetimeIndex made
+    # by resample (a pandas rule, "D", "15min", "ME"), which to_pandas()
+    # hands to pandas as its freq
+    __slots__ = ("_cols", "_names", "_src", "_cache", "_keys", "_freq", "__weakref__")
 
     def __new__(cls, data=None, name=None, dtype=None, copy=False):
         if isinstance(data, Index) and dtype is None:
@@ -494,7 +497,27 @@ class Index(CategoricalIndexMethods):
         import pandas as pd
 
         col = self._levels()[0]
-        return pd.Index(_convert.column_to_pandas(col), name=self.name)
+        out = pd.Index(_convert.column_to_pandas(col), name=self.name)
+        freq = getattr(self, "_freq", None)
+        if freq is not None and isinstance(out, pd.DatetimeIndex):
+            try:  # pandas checks that the labels follow the rule
+                out = pd.DatetimeIndex(out, freq=freq)
+            except (ValueError, TypeError):
+                pass
+        return out
+
+    @property
+    def freq(self):
+        """The rule a resample result's times follow ("D", "15min" ...),
+        pandas' freq as a string; None for other indexes.
+
+        Examples
+        --------
+        >>> t = pd.to_datetime(["2024-01-01", "2024-01-03"])
+        >>> zb.Series([1, 2], index=t).resample("D").sum().index.freq
+        'D'
+        """
+        return getattr(self, "_freq", None)
 
     def _label_at(self, i):
         return _convert.to_python_list(self._levels()[0].slice(i, 1))[0]
@@ -759,6 +782,17 @@ class Index(CategoricalIndexMethods):
         """
         return _index_sets.difference(self, other, sort)
 
+    def symmetric_difference(self, other, result_name=None, sort=None):
+        """The labels in exactly one of the two indexes, each once (this
+        index's, then other's), sorted when they can be (sort=None).
+
+        Examples
+        --------
+        >>> zb.Index([1, 2, 3, 4]).symmetric_difference([3, 4, 5]).to_list()
+        [1, 2, 5]
+        """
+        return _index_sets.symmetric_difference(self, other, result_name, sort)
+
     def get_slice_bound(self, label, side):
         """The position where a slice starting (side="left") or ending
         (side="right") at label cuts the index, as pandas: on an increasing
@@ -780,13 +814,17 @@ class Index(CategoricalIndexMethods):
             return int(label_bounds(self, label, None)[0])
         return int(label_bounds(self, None, label)[1])
 
-    def get_indexer(self, target, method=None):
+    def get_indexer(self, target, method=None, limit=None, tolerance=None):
         """For each label of target, its position here, or -1 (the index
         must be unique, as in pandas): vectorized binary searches.  With
-        method "bfill" / "backfill" (the first label at or after it) or
-        "ffill" / "pad" (the last label at or before it) on an increasing
+        method "bfill" / "backfill" (the first label at or after it),
+        "ffill" / "pad" (the last label at or before it) or "nearest" (the
+        closer of the two; a tie goes to the later label) on an increasing
         index, a label that is missing gets its neighbour's position, as
-        pandas.
+        pandas.  ``limit`` caps how many consecutive targets fill from one
+        label (increasing targets only, as pandas); ``tolerance`` (a
+        number, a timedelta for times, or one per target) leaves -1 where
+        the label found is farther than that.
 
         Examples
         --------
@@ -794,36 +832,22 @@ class Index(CategoricalIndexMethods):
         array([ 2, -1,  0])
         >>> zb.Index([10, 20, 30]).get_indexer([5, 20, 25, 35], method="bfill")
         array([ 0,  1,  2, -1])
+        >>> zb.Index([1, 5, 10]).get_indexer([0, 3, 7, 12], method="nearest", tolerance=2)
+        array([0, 1, 1, 2])
         """
         if not self.is_unique:
             raise InvalidValueError("get_indexer: the index has duplicate labels")
         if method is not None:
-            return self._get_indexer_nearby(target, method)
+            from zambezi import _index_lookup
+
+            return _index_lookup.nearby_indexer(self, target, method, limit, tolerance)
+        if limit is not None or tolerance is not None:
+            what = "limit" if limit is not None else "tolerance"
+            raise InvalidValueError(f"get_indexer: the {what} argument is only valid with "
+                                    "method 'pad', 'backfill' or 'nearest'")
         lk = self._lookup()
         return lk.first_positions(list(target) if not isinstance(target, np.ndarray)
                                   else target)
-
-    def _get_indexer_nearby(self, target, method):
-        side = {"bfill": "left", "backfill": "left", "ffill": "right", "pad": "right"}.get(method)
-        if side is None:
-            raise InvalidValueError(f"get_indexer: method must be None, 'bfill', 'backfill', "
-                                    f"'ffill' or 'pad', not {method!r}")
-        if self.nlevels != 1 or not self.is_monotonic_increasing:
-            raise InvalidValueError(f"get_indexer(method={method!r}): the index must be a "
-                                    "single level of increasing labels")
-        keys = self.to_numpy()
-        t = np.asarray(target._levels()[0].values() if isinstance(target, Index)
-                       else target)
-        if keys.dtype.kind == "M" and t.dtype.kind != "M":
-            t = t.astype(keys.dtype)
-        pos = np.searchsorted(keys, t, side=side).astype(np.int64)  # one binary search each
-        out = np.where(pos >= len(keys), -1, pos) if side == "left" else pos - 1
-        # a missing target (NaN, NaT) has no label before or after it
-        missing = np.isnat(t) if t.dtype.kind in "mM" else \
-            (np.isnan(t) if t.dtype.kind == "f" else None)
-        if missing is not None:
-            out[missing] = -1
-        return out
 
     # -- display -----------------------------------------------------------
     def __repr__(self):

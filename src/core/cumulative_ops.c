@@ -101,9 +101,12 @@ zb_status zb_column_diff(const zb_column *col, int64_t periods, zb_type_id resul
   if (!zb_type_is_integer(col->type) && !zb_type_is_float(col->type))
     return zb_error_set(err, ZB_ETYPE, "diff: the column must hold numbers, not %s",
                         zb_type_name(col->type));
-  if (result != ZB_FLOAT32 && result != ZB_FLOAT64)
-    return zb_error_set(err, ZB_ETYPE, "diff: the result must be float32 or float64, not %s",
-                        zb_type_name(result));
+  if (result != ZB_FLOAT32 && result != ZB_FLOAT64 &&
+      !(zb_type_is_integer(col->type) && result == col->type))
+    return zb_error_set(err, ZB_ETYPE,
+                        "diff: the result must be float32, float64 or the column's own integer "
+                        "type (%s), not %s",
+                        zb_type_name(col->type), zb_type_name(result));
   if (periods == INT64_MIN)
     return zb_error_set(err, ZB_EINVAL, "diff: periods out of range");
   zb__call c = {.op = ZB__OP_DIFF, .variant = (int32_t)result, .name = "diff"};

@@ -24,7 +24,7 @@ const char *zb__op_name(zb__op op) {
       "list_join",    "tz",
       "one_hot",      "repeat",
       "groupby_ids",  "time_bins",  "group_lag", "groupby_segments",
-      "diff", "group_order"};
+      "diff", "group_order", "group_moment"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }

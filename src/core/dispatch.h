@@ -175,6 +175,9 @@ typedef enum zb__op {
   /* in[0] int64 group ids; p.lag.n_groups; -> out[0] the rows by group,
    * out[1] their ids (zb_column_group_order) */
   ZB__OP_GROUP_ORDER,
+  /* in[0] a number or bool column, in[1] its int64 group ids; variant the
+   * zb_moment_op; p.moment; -> out[0] float64 (zb_column_group_moment) */
+  ZB__OP_GROUP_MOMENT,
   ZB__OP_COUNT
 } zb__op;
 
@@ -230,6 +233,7 @@ typedef struct zb__call {
       int ambiguous, nonexistent; /* zb_tz_ambiguous, zb_tz_nonexistent */
     } tz;
     struct { int64_t n_groups, periods; } lag;
+    struct { int64_t n_groups; bool skipna; } moment;
     struct {
       int64_t scale, base, width, n_bins;
       struct zb_time_range *range;

@@ -170,6 +170,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                                  c->p.groupby.aggs, &c->out_table, err);
     case ZB__OP_GROUP_ORDER:
       return zb__cpu_group_order(in[0], c->p.lag.n_groups, &c->out[0], &c->out[1], err);
+    case ZB__OP_GROUP_MOMENT:
+      return zb__cpu_group_moment(in[0], in[1], c->p.moment.n_groups, (zb_moment_op)c->variant,
+                                  c->p.moment.skipna, out, err);
     case ZB__OP_DIFF:
       return zb__cpu_diff(in[0], c->p.lag.periods, (zb_type_id)c->variant, out, err);
     case ZB__OP_GROUPBY_SEGMENTS:

@@ -8,7 +8,11 @@
  * Values that are not the result type are converted a block of ZB_BLOCK
  * rows at a time on the stack (both operands), then subtracted in the
  * result type (float32 in float arithmetic, as pandas does for float32,
- * int8 and int16).  A row is valid when both of its operands are: the
+ * int8 and int16).  Unsigned, int32 and int64 values are subtracted in
+ * their own width first (wrapping, as pandas does; int8 and int16 are
+ * exact in float32) and the difference converted; a result
+ * of the column's own integer type wraps in it (pandas' masked integers).
+ * A row is valid when both of its operands are: the
  * validity words of the two are ANDed, 64 rows at a time; rows without a
  * partner are null (and 0 underneath).
  */
@@ -22,11 +26,62 @@ typedef struct diff_job {
   uint8_t *bits;
 } diff_job;
 
+/* The difference in T's own width (computed in the unsigned type UT, so
+ * it wraps without overflow), stored as OT. */
+#define DIFF_WRAP(T, UT, OT)                                                  \
+  do {                                                                        \
+    const T *v = (const T *)c->data->data + c->offset;                        \
+    OT *o = (OT *)j->out;                                                     \
+    for (int64_t i = b; i < e; i++) o[i] = (OT)(T)(UT)((UT)v[i] - (UT)v[i - j->lag]); \
+  } while (0)
+
+/* Rows [b, e) of an integer result or of a 32- or 64-bit or unsigned
+ * column's float64 result: all wrap in the column's width. */
+static void diff_block_wrap(const diff_job *j, int64_t b, int64_t e) {
+  const zb_column *c = j->c;
+  const bool fl = j->result == ZB_FLOAT64;
+  switch (zb__physical(c->type)) {
+    case ZB_INT8: DIFF_WRAP(int8_t, uint8_t, int8_t); break;
+    case ZB_INT16: DIFF_WRAP(int16_t, uint16_t, int16_t); break;
+    case ZB_INT32:
+      if (fl) DIFF_WRAP(int32_t, uint32_t, double); else DIFF_WRAP(int32_t, uint32_t, int32_t);
+      break;
+    case ZB_INT64:
+      if (fl) DIFF_WRAP(int64_t, uint64_t, double); else DIFF_WRAP(int64_t, uint64_t, int64_t);
+      break;
+    case ZB_UINT8:
+      if (fl) DIFF_WRAP(uint8_t, uint8_t, double); else DIFF_WRAP(uint8_t, uint8_t, uint8_t);
+      break;
+    case ZB_UINT16:
+      if (fl) DIFF_WRAP(uint16_t, uint16_t, double); else DIFF_WRAP(uint16_t, uint16_t, uint16_t);
+      break;
+    case ZB_UINT32:
+      if (fl) DIFF_WRAP(uint32_t, uint32_t, double); else DIFF_WRAP(uint32_t, uint32_t, uint32_t);
+      break;
+    case ZB_UINT64:
+      if (fl) DIFF_WRAP(uint64_t, uint64_t, double); else DIFF_WRAP(uint64_t, uint64_t, uint64_t);
+      break;
+    default: break;
+  }
+}
+
+/* Whether the result wraps in the column's width (see diff_block_wrap). */
+static bool diff_wraps(const diff_job *j) {
+  zb_type_id src = zb__physical(j->c->type);
+  if (zb_type_is_integer(j->result)) return true;
+  return j->result == ZB_FLOAT64 && zb_type_is_integer(src) &&
+         (!zb_type_is_signed(src) || src == ZB_INT32 || src == ZB_INT64);
+}
+
 /* Rows [b, e) of the result: in-range partners only (the caller clips). */
 static void diff_block(const diff_job *j, int64_t b, int64_t e) {
   const zb_column *c = j->c;
   const zb_type_id src = zb__physical(c->type);
   const int64_t m = e - b;
+  if (diff_wraps(j)) {
+    diff_block_wrap(j, b, e);
+    return;
+  }
   if (j->result == ZB_FLOAT64) {
     double *o = (double *)j->out;
     if (src == ZB_FLOAT64) {
@@ -59,7 +114,7 @@ static void diff_morsel(void *ctx, int64_t task, int worker) {
   /* rows with a partner: [lo, hi) */
   const int64_t lo = j->lag > 0 ? ZB_MIN(j->lag, j->n) : 0;
   const int64_t hi = j->lag < 0 ? ZB_MAX(j->n + j->lag, 0) : j->n;
-  const size_t w = j->result == ZB_FLOAT64 ? 8 : 4;
+  const size_t w = (size_t)zb_type_width(j->result);
   for (int64_t b = s; b < e; b += ZB_BLOCK) {
     int64_t be = ZB_MIN(e, b + ZB_BLOCK);
     int64_t vb = ZB_MAX(b, lo), ve = ZB_MIN(be, hi);

@@ -121,6 +121,10 @@ zb_status zb__cpu_group_ids(const zb_table *t, int64_t n_keys, const int64_t *ke
                             zb_error *err);
 zb_status zb__cpu_group_cumcount(const zb_column *group_ids, int64_t n_groups, bool ascending,
                                  zb_column **out, zb_error *err);
+/* src/cpu/group_moments.c: zb_column_group_moment (checked by the core;
+ * the ids' range checked here). */
+zb_status zb__cpu_group_moment(const zb_column *col, const zb_column *ids, int64_t n_groups,
+                               zb_moment_op op, bool skipna, zb_column **out, zb_error *err);
 /* src/cpu/group_lag.c */
 zb_status zb__cpu_group_lag(const zb_column *group_ids, int64_t n_groups, int64_t periods,
                             zb_column **out, zb_error *err);

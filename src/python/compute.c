@@ -470,15 +470,9 @@ static PyObject *zbpy_compute_diff(PyObject *module, PyObject *args) {
   zb_column *col;
   if (as_column(st, co, "column", &col) < 0) return NULL;
   zb_type_id rt;
-  if (strcmp(result, "float64") == 0) {
-    rt = ZB_FLOAT64;
-  } else if (strcmp(result, "float32") == 0) {
-    rt = ZB_FLOAT32;
-  } else {
-    PyErr_Format(st->InvalidValueError, "diff: result must be 'float64' or 'float32', not "
-                 "'%s'", result);
-    return NULL;
-  }
+  zb_time_unit unit;
+  char tz[128];
+  if (zbpy_parse_dtype(st, result, &rt, &unit, tz, sizeof tz) < 0) return NULL;
   zb_column *out = NULL;
   zb_error err;
   err.message[0] = '\0';
@@ -724,7 +718,8 @@ PyMethodDef zbpy_compute_methods[] = {
     {"fill_null", zbpy_compute_fill_null, METH_VARARGS, "fill_null(col, value) -> Column"},
     {"diff", zbpy_compute_diff, METH_VARARGS,
      "diff(col, periods, result) -> Column: col[i] - col[i - periods] in one pass (result "
-     "'float64' or 'float32'; null without a partner)."},
+     "'float64' or 'float32', or the column's own integer dtype: wrapping as pandas' masked "
+     "integers; null without a partner)."},
     {"cumulative", zbpy_compute_cumulative, METH_VARARGS,
      "cumulative(col, op, skipna, ids, n_groups) -> Column: cumsum / cumprod / cummin / "
      "cummax, per group when ids (int64 group ids) is not None"},

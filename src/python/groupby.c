@@ -220,6 +220,39 @@ static PyObject *py_group_cumcount(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
+/* group_moment(col, ids, n_groups, "skew" | "kurt", skipna) -> float64 Column */
+static PyObject *py_group_moment(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *co, *io;
+  long long n_groups;
+  const char *name;
+  int skipna = 1;
+  if (!PyArg_ParseTuple(args, "OOLsp:group_moment", &co, &io, &n_groups, &name, &skipna))
+    return NULL;
+  zb_moment_op op;
+  if (strcmp(name, "skew") == 0) {
+    op = ZB_MOMENT_SKEW;
+  } else if (strcmp(name, "kurt") == 0) {
+    op = ZB_MOMENT_KURT;
+  } else {
+    return PyErr_Format(st->InvalidValueError, "group_moment: expected 'skew' or 'kurt', "
+                        "not '%s'", name);
+  }
+  zb_column *col = zbpy_arg_column(st, co, "group_moment");
+  if (col == NULL) return NULL;
+  zb_column *ids = zbpy_arg_column(st, io, "group_moment");
+  if (ids == NULL) return NULL;
+  zb_column *out = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_column_group_moment(col, ids, n_groups, op, skipna != 0, &out, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) return zbpy_raise(st, s, &err);
+  return zbpy_column_wrap(st, out);
+}
+
 /* group_lag(ids, n_groups, periods) -> Column */
 static PyObject *py_group_lag(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
@@ -281,6 +314,9 @@ PyMethodDef zbpy_groupby_methods[] = {
     {"group_ids", py_group_ids, METH_VARARGS,
      "group_ids(table, keys, dropna, sort) -> (Column, n_groups): each row's group (null "
      "where dropped), numbered like groupby's rows."},
+    {"group_moment", py_group_moment, METH_VARARGS,
+     "group_moment(col, ids, n_groups, 'skew' | 'kurt', skipna) -> float64 Column: each "
+     "group's skewness or kurtosis, as pandas (null: too few values or no spread)."},
     {"group_cumcount", py_group_cumcount, METH_VARARGS,
      "group_cumcount(ids, n_groups, ascending) -> Column: each row's position in its group."},
     {"group_order", py_group_order, METH_VARARGS,

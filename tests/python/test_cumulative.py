@@ -296,12 +296,24 @@ def test_series_shift_fill_value():
 
 
 def diff_oracle(p):
-    """pandas' diff of a numpy-typed Series: integers become float64
-    (float32 for 8- and 16-bit ones) first.  pandas keeps Int64 for its
-    masked integers; zambezi gives the float pandas gives for numpy ones."""
-    if str(p.dtype) in INTS:
-        target = "float32" if p.dtype.itemsize <= 2 and str(p.dtype).startswith("I") else "float64"
-        return p.astype(target)
+    """The pandas Series whose diff zambezi's must equal.  An integer
+    column with missing values is pandas' masked Int8..UInt64 (its diff
+    keeps the dtype, wrapping); one without is numpy's (its diff is float,
+    unsigned ones wrapping in their width first): zambezi's dtypes cannot
+    tell a masked column without nulls from a numpy one, and to_pandas()
+    shows the numpy dtype."""
+    if str(p.dtype) in INTS and not p.isna().any():
+        return p.astype(str(p.dtype).lower())
+    return p
+
+
+def group_diff_oracle(p):
+    """As diff_oracle, for a group-by's diff: pandas converts numpy
+    integers to float64 (float32 for int8 / int16) before it subtracts
+    (exact, no wrapping), and an empty one stays integer there."""
+    if str(p.dtype) in INTS and not p.isna().any():
+        small = str(p.dtype) in ("Int8", "Int16")
+        return p.astype("float32" if small else "float64")
     return p
 
 
@@ -314,7 +326,6 @@ def test_series_diff_pct_change_vs_pandas(dtype, n):
     o = diff_oracle(p)
     for periods in (1, 2, -1, 0, n, -n, n + 1, -(n + 3)):
         exp = o.diff(periods)
-        exp = exp.astype(str(exp.dtype).lower())  # Float32 / Float64 show as float
         assert_series_like(z.diff(periods), exp, f"{dtype} diff({periods})", rtol=1e-6)
         exp = p.pct_change(periods)
         # pandas divides float32 in float32, zambezi in float64 (then rounds)
@@ -335,15 +346,56 @@ def test_diff_one_pass_exact_across_morsels(dtype):
     o = diff_oracle(p).iloc[7:]
     for periods in (1, 63, 64, 65, -1, -64, -70, MORSEL + 5, -(MORSEL - 1), 2 * MORSEL):
         exp = o.diff(periods)
-        exp = exp.astype(str(exp.dtype).lower())
         assert_series_like(z.diff(periods), exp, f"{dtype} diff({periods})")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64"])
+def test_diff_numpy_integers_wrap_as_pandas(dtype):
+    # numpy integers without missing values: pandas subtracts unsigned,
+    # int32 and int64 values in their own width (3 - 5 in uint8 is 254.0,
+    # max - min in int64 wraps) and int8 / int16 exactly in float32
+    rng = np.random.default_rng(zlib.crc32(f"diffwrap/{dtype}".encode()))
+    info = np.iinfo(dtype)
+    n = MORSEL + 77
+    vals = rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
+    vals[:4] = [info.min, info.max, info.min, 0]
+    p = pd.Series(vals, name="x", index=pd.RangeIndex(5, 5 + 3 * n, 3))
+    z = zb.Series(p)
+    for periods in (1, -1, 2, 64, -(MORSEL + 1)):
+        assert_series_like(z.diff(periods), p.diff(periods), f"{dtype} diff({periods})")
+    pdf = pd.DataFrame({"a": p, "b": p[::-1].to_numpy()})
+    assert_frame_like(zb.DataFrame(pdf).diff(3), pdf.diff(3), f"{dtype} frame diff")
+
+
+@pytest.mark.parametrize("n", [0, 1, 130, MORSEL + 9])
+def test_diff_bools_and_masked_integers_vs_pandas(n):
+    # bools: whether the value changed, missing without a partner.  pandas'
+    # boolean dtype gives exactly that; numpy bools give the same values as
+    # objects (NaN missing), which zambezi shows as boolean (the oracle is
+    # pandas' object result converted).  Integers with missing values are
+    # pandas' masked ones: the diff keeps the dtype and wraps.
+    rng = np.random.default_rng(zlib.crc32(f"diffbool/{n}".encode()))
+    b = pd.Series(rng.random(n) < 0.5, name="b")
+    nb = gen("boolean", n, rng)
+    i8 = gen("Int8", n, rng, null_p=0.3)
+    u64 = gen("UInt64", n, rng, null_p=0.3)
+    zs = {c: zb.Series(v) for c, v in (("b", b), ("nb", nb), ("i8", i8), ("u64", u64))}
+    for periods in (1, -1, 3, n + 1):
+        exp = b.diff(periods).astype("boolean")  # object True / False / NaN
+        assert_series_like(zs["b"].diff(periods), exp, f"bool diff({periods})")
+        assert_series_like(zs["nb"].diff(periods), nb.diff(periods), f"boolean diff({periods})")
+        for c, p in (("i8", i8), ("u64", u64)):
+            if p.isna().any():
+                assert_series_like(zs[c].diff(periods), p.diff(periods), f"{c} diff({periods})")
+    pdf = pd.DataFrame({"nb": nb, "i8": i8})
+    if n > 1 and i8.isna().any():
+        assert_frame_like(zb.DataFrame(pdf).diff(), pdf.diff(), "frame diff")
 
 
 def test_diff_errors():
     with pytest.raises(DTypeError, match="diff.*string"):
         zb.Series(["a"]).diff()
-    with pytest.raises(DTypeError, match="diff.*bool"):
-        zb.Series([True]).diff()
     with pytest.raises(InvalidValueError, match="fill_method"):
         zb.Series([1.0]).pct_change(fill_method="ffill")
 
@@ -357,8 +409,8 @@ def test_frame_shift_diff_pct_change_vs_pandas():
     for periods in (1, -3):
         assert_frame_like(zdf.shift(periods), pdf.shift(periods), f"shift({periods})")
     num = pdf[["a", "f"]]
-    exp = pd.DataFrame({"a": num["a"].astype("float64").diff(), "f": num["f"].diff()})
-    assert_frame_like(zdf[["a", "f"]].diff(), exp, "diff")
+    # "a" has missing values: pandas' Int64, whose diff stays Int64
+    assert_frame_like(zdf[["a", "f"]].diff(), num.diff(), "diff")
     exp = num.pct_change(2)
     exp["a"] = exp["a"].astype("float64")
     assert_frame_like(zdf[["a", "f"]].pct_change(2), exp, "pct_change", rtol=1e-12)
@@ -379,7 +431,7 @@ def test_groupby_shift_diff_vs_pandas(n, ngroups):
                            pdf.groupby("k")["v0"].shift(periods, fill_value=-1),
                            f"groupby shift({periods}, fill_value)")
         num = pdf[["k", "v0", "v1"]].copy()
-        num["v0"] = num["v0"].astype("float64")  # as diff_oracle: ints diff to float
+        num["v0"] = group_diff_oracle(num["v0"])
         exp = num.groupby("k").diff(periods)
         assert_frame_like(zdf[["k", "v0", "v1"]].groupby("k").diff(periods), exp,
                           f"groupby diff({periods})")
@@ -400,7 +452,7 @@ def test_groupby_shift_partner_rows_vs_pandas(n, ngroups):
     for periods in (0, 1, -1, 3, -7, 60, n + 1, -(n + 5), 1500):
         exp = pdf.groupby("k").shift(periods)
         assert_frame_like(zdf.groupby("k").shift(periods), exp, f"shift({periods})")
-        exp = pdf.astype({"v3": "float64"}).groupby("k")["v3"].diff(periods)
+        exp = pdf.assign(v3=group_diff_oracle(pdf["v3"])).groupby("k")["v3"].diff(periods)
         assert_series_like(zdf.groupby("k")["v3"].diff(periods), exp, f"diff({periods})")
         assert_series_like(zdf.groupby("k")["v1"].shift(periods, fill_value=0.5),
                            pdf.groupby("k")["v1"].shift(periods, fill_value=0.5),

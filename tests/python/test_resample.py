@@ -189,8 +189,6 @@ def test_resample_errors():
         zb.DataFrame({"a": [1]}).resample("h", on="t")
     with pytest.raises(InvalidValueError, match="origin must be"):
         s.resample("h", origin="yesterday")
-    with pytest.raises(UnsupportedError, match="ohlc of a DataFrame"):
-        zb.DataFrame({"a": [1.0]}, index=pd.to_datetime(["2024-01-01"])).resample("h").ohlc()
 
 
 def test_resample_asfreq_vs_pandas():
