@@ -234,9 +234,9 @@ def test_groupby_observed_false_without_categorical_keys():
     got = df.v.groupby(df.j, observed=False).mean().to_pandas()
     pd.testing.assert_series_equal(got, exp, check_index_type=False)
     cat = zb.from_pandas(pdf.astype({"k": "category"}))
-    with pytest.raises(UnsupportedError, match="observed=False"):
-        cat.groupby("k", observed=False)
     assert cat.groupby("k", observed=True).v.sum().to_list() == [4.0, 2.0, 0.0]
+    # a categorical key: every category a group (tests/python/test_groupby_observed.py)
+    assert cat.groupby("k", observed=False).v.sum().to_list() == [4.0, 2.0, 0.0]
 
 
 # -- sem, skew, kurt / kurtosis ------------------------------------------------------------------
