@@ -408,3 +408,33 @@ def test_size_and_index_drop_duplicates_match_pandas():
     assert len(got) == 3 and list(got.isna()) == [False, False, True]
     with pytest.raises(UnsupportedError, match="keep"):
         zb.Index([1]).drop_duplicates(keep="last")
+
+
+# -- dd.merge_asof: Dask calls pd.merge_asof on the partitions ---------------------------------
+@pytest.mark.parametrize("direction", ["backward", "forward", "nearest"])
+@pytest.mark.parametrize("by", [None, "g"])
+def test_dask_merge_asof_on_zambezi_partitions(direction, by):
+    rng = np.random.default_rng(4)
+    left = pd.DataFrame({"t": np.sort(rng.integers(0, 200, 60)),
+                         "g": rng.choice(list("ab"), 60), "lv": rng.normal(0, 1, 60)})
+    right = pd.DataFrame({"t": np.sort(rng.integers(0, 200, 40)),
+                          "g": rng.choice(list("ab"), 40), "rv": rng.normal(0, 1, 40)})
+    kw = dict(on="t", by=by, direction=direction, tolerance=15)
+    pl, zl = _both(left, 3)
+    pr, zr = _both(right, 2)
+    got = dd.merge_asof(zl, zr, **kw)
+    assert isinstance(got._meta, zb.DataFrame)
+    got = _computed(got).reset_index(drop=True)
+    exp = _computed(dd.merge_asof(pl, pr, **kw)).reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, exp, check_dtype=False)
+    pd.testing.assert_frame_equal(got, pd.merge_asof(left, right, **kw), check_dtype=False)
+
+
+def test_concat_skips_frames_with_neither_rows_nor_columns():
+    # Dask's overlap step concatenates DataFrame() with a partition; pandas
+    # keeps the partition's index name and dtypes
+    p = pd.DataFrame({"v": [1, 2]}, index=pd.Index([3, 4], name="a"))
+    z = zb.from_pandas(p)
+    got = zb.concat([zb.DataFrame(), z]).to_pandas()
+    pd.testing.assert_frame_equal(got, pd.concat([pd.DataFrame(), p]))
+    assert zb.concat([zb.DataFrame(), zb.DataFrame()]).shape == (0, 0)
