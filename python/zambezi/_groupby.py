@@ -370,14 +370,21 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         if self._obj._ndim != 2:
             raise InvalidValueError("a Series' groupby has no columns to select")
         names = self._obj._table.names
-        sel = [key] if isinstance(key, str) else list(key)
-        missing = [k for k in sel if k not in names]
+        single = not isinstance(key, (list, tuple)) and not hasattr(key, "tolist")
+        sel = [key] if single else list(key)
+        if any(not isinstance(k, str) or k not in names for k in sel):
+            # labels other than the table's names (0 for Dask's to_frame of an
+            # unnamed Series): the column each labels, or whose name is str(label)
+            by_label = dict(zip(_labels.label_list(self._obj), names))
+            sel = [k if isinstance(k, str) and k in names else
+                   by_label.get(k, str(k) if str(k) in names else k) for k in sel]
+        missing = [k for k in sel if not isinstance(k, str) or k not in names]
         if missing:  # pandas' words, which Dask's tests look for
-            what = f"Column not found: {missing[0]!r}" if isinstance(key, str) else \
+            what = f"Column not found: {missing[0]!r}" if single else \
                 f"Columns not found: {', '.join(repr(k) for k in missing)}"
             raise ColumnNotFoundError(f"{what}; the columns are {names!r}")
         return GroupBy(self._obj, self._k, self._sort, self._dropna, sel,
-                       isinstance(key, str), self._as_index, self._observed)
+                       single, self._as_index, self._observed)
 
     def __getattr__(self, name):
         if not name.startswith("_") and self._obj._ndim == 2 and \

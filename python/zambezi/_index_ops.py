@@ -262,12 +262,16 @@ class IndexOps:
         out = self
         if new is not None:
             new_index = _ix.ensure_index(new)
-            if new_index.nlevels != 1 or self._index.nlevels != 1:
-                raise UnsupportedError("reindex with a MultiIndex is not supported")
+            if new_index.nlevels != self._index.nlevels:
+                raise UnsupportedError(f"reindex: {new_index.nlevels} levels of labels for an "
+                                       f"index of {self._index.nlevels} levels")
             if not self._index.is_unique:
                 raise InvalidValueError("reindex: cannot reindex on an index with duplicate "
                                         "labels")
-            pos = self._index._lookup().first_positions(new_index.to_list())
+            if new_index.nlevels > 1:
+                pos = _multi_positions(self._index, new_index)
+            else:
+                pos = self._index._lookup().first_positions(new_index.to_list())
             missing = pos < 0
             idx = _core.column_from_buffer(np.where(missing, 0, pos).astype(np.int64),
                                            mask=missing if missing.any() else None)
@@ -382,3 +386,24 @@ def _reindex_columns(df, columns, fill_value):
             (len(c) if isinstance(c, tuple) else 1 for c in wanted), default=1):
         level_names = None
     return _labels.frame_from(df._constructor, cols, wanted, df._index, level_names)
+
+
+def _multi_positions(index, labels):
+    """For each label tuple of the MultiIndex labels, its position in the
+    unique MultiIndex index, or -1 (an engine left join of the levels; a
+    missing label part matches nothing)."""
+    from zambezi._reshape import _host_numpy
+
+    keys = list(range(index.nlevels))
+    names = [f"l{i}" for i in keys]
+    left = _core.table_from_columns(list(labels._levels()), names)
+    right = _core.table_from_columns(list(index._levels()), names)
+    lidx, ridx = _core.join_indices(left, right, keys, keys, "left", False)
+    li = _host_numpy(lidx).astype(np.int64)
+    ri = _host_numpy(ridx).astype(np.int64)
+    m = _convert.null_mask(ridx)
+    if m is not None:
+        ri = np.where(m, -1, ri)
+    out = np.full(len(labels), -1, dtype=np.int64)
+    out[li] = ri
+    return out
