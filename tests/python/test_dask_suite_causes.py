@@ -438,3 +438,15 @@ def test_concat_skips_frames_with_neither_rows_nor_columns():
     got = zb.concat([zb.DataFrame(), z]).to_pandas()
     pd.testing.assert_frame_equal(got, pd.concat([pd.DataFrame(), p]))
     assert zb.concat([zb.DataFrame(), zb.DataFrame()]).shape == (0, 0)
+
+
+# -- DataFrame.join with a list of frames (Dask's meta of ddf.join([...])) ---------------------
+@pytest.mark.parametrize("how", ["left", "outer", "inner"])
+def test_join_a_list_of_frames(how):
+    base = pd.DataFrame({"z": [1.0, 2.0, 3.0]}, index=[0, 1, 3])
+    others = [pd.DataFrame({f"{i}A": [5, 6, 7, 8], f"{i}B": [4, 3, 2, 1]}, index=[0, 1, 2, 3])
+              for i in range(3)]
+    got = zb.from_pandas(base).join([zb.from_pandas(o) for o in others], how=how)
+    pd.testing.assert_frame_equal(got.to_pandas(), base.join(others, how=how), check_dtype=False)
+    with pytest.raises(ValueError, match="multiple DataFrames"):
+        zb.from_pandas(base).join([zb.from_pandas(others[0])], on="z")
