@@ -101,7 +101,10 @@ def _append_indexes(indexes):
         if ok:
             step = step or 1
             start = ranges[0].start
-            return _ix.RangeIndex(start, start + step * sum(len(r) for r in ranges), step)
+            name = indexes[0].name if all(ix.name == indexes[0].name for ix in indexes) \
+                else None  # a name all share stays, as in pandas
+            return _ix.RangeIndex(start, start + step * sum(len(r) for r in ranges), step,
+                                  name=name)
     depth = indexes[0].nlevels
     if any(ix.nlevels != depth for ix in indexes):
         raise InvalidValueError("concat: the inputs' indexes have different numbers of levels")

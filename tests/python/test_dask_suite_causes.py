@@ -450,3 +450,13 @@ def test_join_a_list_of_frames(how):
     pd.testing.assert_frame_equal(got.to_pandas(), base.join(others, how=how), check_dtype=False)
     with pytest.raises(ValueError, match="multiple DataFrames"):
         zb.from_pandas(base).join([zb.from_pandas(others[0])], on="z")
+
+
+def test_concat_of_consecutive_ranges_keeps_their_common_name():
+    # Dask's partitions of a frame indexed 1..n join into one RangeIndex
+    a = pd.Series([1, 2], index=pd.RangeIndex(0, 2, name="x"))
+    b = pd.Series([3], index=pd.RangeIndex(2, 3, name="x"))
+    c = pd.Series([4], index=pd.RangeIndex(3, 4, name="q"))
+    for objs in ((a, b), (a, b, c)):
+        got = zb.concat([zb.Series(o) for o in objs]).to_pandas()
+        pd.testing.assert_series_equal(got, pd.concat(objs))
