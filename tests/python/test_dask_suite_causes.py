@@ -460,3 +460,21 @@ def test_concat_of_consecutive_ranges_keeps_their_common_name():
     for objs in ((a, b), (a, b, c)):
         got = zb.concat([zb.Series(o) for o in objs]).to_pandas()
         pd.testing.assert_series_equal(got, pd.concat(objs))
+
+
+# -- a frame without columns takes its rows from its first column (Dask's cov / corr chunk) --
+def test_first_column_of_an_empty_frame_gives_its_rows():
+    s = pd.Series([1.0, 2.0, 4.0], index=[5, 7, 9])
+    for value, pvalue in ((zb.Series(s), s), ([1, 2, 3], [1, 2, 3])):
+        got, exp = zb.DataFrame(), pd.DataFrame()
+        got["a"], exp["a"] = value, pvalue
+        got["b"], exp["b"] = got["a"] * 2, exp["a"] * 2
+        pd.testing.assert_frame_equal(got.to_pandas(), exp, check_index_type=False)
+    # Dask's groupby cov / corr: the chunk step builds its products so
+    pdf = pd.DataFrame({"k": [1, 1, 2, 2, 2], "x": [1.0, 2.0, 3.0, 5.0, 4.0],
+                        "y": [2.0, 1.0, 0.5, 3.0, 2.0]})
+    pd_ddf, zb_ddf = _both(pdf, 2)
+    for f in ("cov", "corr"):
+        got = _computed(getattr(zb_ddf.groupby("k"), f)())
+        exp = _computed(getattr(pd_ddf.groupby("k"), f)())
+        pd.testing.assert_frame_equal(got, exp, check_index_type=False)
