@@ -16,6 +16,9 @@ ones less a key or by column that has the left one's name; other names on
 both sides get the suffixes.  The index is the left side's with
 left_index or right_index, else 0..n-1.
 
+Frames on a GPU are matched on the host and the result copied back (a
+fallback a profile shows).
+
 Differences from pandas: an integer right column with unmatched rows stays
 integer with missing values (pandas makes it float64 with NaN).
 """
@@ -234,6 +237,21 @@ def merge_asof(left, right, on=None, left_on=None, right_on=None, left_index=Fal
     [1.0, 3.0, None]
     """
     left, right = _frame(left, "left"), _frame(right, "right")
+    if left.device != "cpu" or right.device != "cpu":
+        # matched on the host (numpy index arithmetic), recorded as a fallback
+        import time
+
+        from zambezi import _profile
+
+        t = time.perf_counter()
+        out = merge_asof(left.to("cpu"), right.to("cpu"), on=on, left_on=left_on,
+                         right_on=right_on, left_index=left_index, right_index=right_index,
+                         by=by, left_by=left_by, right_by=right_by, suffixes=suffixes,
+                         tolerance=tolerance, allow_exact_matches=allow_exact_matches,
+                         direction=direction).to(left.device)
+        _profile.note("merge_asof", "cpu", left.device, len(left), time.perf_counter() - t,
+                      "merge_asof matches on the host", fallback=True)
+        return out
     if direction not in _DIRECTIONS:
         raise InvalidValueError(f"merge_asof: direction must be one of "
                                 f"{', '.join(_DIRECTIONS)}, not {direction!r}")
