@@ -98,6 +98,8 @@ def widen(table, nk, ops, sort):
     is_cat = [c.dtype == "category" for c in keys]
     if not any(is_cat):
         return table
+    if table.device != "cpu":  # a table of groups: widened on the host, copied back
+        return widen(table.to_device("cpu"), nk, ops, sort).to_device(table.device)
     n = keys[0].length
     ob = [c for c, cat in zip(keys, is_cat) if not cat]
     ob_ids, ob_first = _first_rows(ob, n)
