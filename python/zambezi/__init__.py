@@ -29,6 +29,7 @@ from zambezi.io import read_json
 from zambezi.io import read_feather, read_ipc, write_ipc
 from zambezi._concat import concat
 from zambezi._merge import merge
+from zambezi._merge_asof import merge_asof
 from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
 from zambezi._cut import cut, qcut
 from zambezi._resample import Grouper
@@ -199,6 +200,7 @@ __all__ = [
     "read_ipc",
     "write_ipc",
     "concat",
+    "merge_asof",
     "melt",
     "pivot",
     "pivot_table",

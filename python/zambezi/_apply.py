@@ -507,7 +507,7 @@ def _group_source(gb):
 
 def _group_keys(gb):
     """The groups' key columns, in group order (an engine group-by)."""
-    t = gb._run([("size", None, None, 1, 0.5, False)])
+    t = gb._run([("size", None, None, 1, 0.5, False)], widen=False)
     return [t.column(i) for i in range(len(gb._k.keys))]
 
 

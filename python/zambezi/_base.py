@@ -127,6 +127,20 @@ class NDFrame:
         """
         return len(self) == 0 or (self._ndim == 2 and len(self._table.names) == 0)
 
+    def __finalize__(self, other, method=None, **kwargs):
+        """self, as pandas' hook that copies metadata (``attrs``, ``flags``)
+        from other onto a result: zambezi objects carry none.  pandas'
+        own functions (``pd.pivot_table`` on a zambezi frame, as Dask
+        calls it) end with it.
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2])
+        >>> s.__finalize__(zb.Series([3])) is s
+        True
+        """
+        return self
+
     def squeeze(self, axis=None):
         """Axes of length one squeezed out, as pandas: a DataFrame of one
         column as that Series, of one row as that row, of one value (or a

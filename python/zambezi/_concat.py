@@ -101,7 +101,10 @@ def _append_indexes(indexes):
         if ok:
             step = step or 1
             start = ranges[0].start
-            return _ix.RangeIndex(start, start + step * sum(len(r) for r in ranges), step)
+            name = indexes[0].name if all(ix.name == indexes[0].name for ix in indexes) \
+                else None  # a name all share stays, as in pandas
+            return _ix.RangeIndex(start, start + step * sum(len(r) for r in ranges), step,
+                                  name=name)
     depth = indexes[0].nlevels
     if any(ix.nlevels != depth for ix in indexes):
         raise InvalidValueError("concat: the inputs' indexes have different numbers of levels")
@@ -187,6 +190,12 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, names=None
     if join not in ("outer", "inner"):
         raise InvalidValueError(f"concat: join must be 'outer' or 'inner', not {join!r}")
     if axis in (0, "index", "rows"):
+        if keys is None and len(objs) > 1:
+            # frames with neither rows nor columns (DataFrame()) add nothing, as
+            # in pandas: the others' index name and dtypes stay
+            kept = [o for o in objs if not (o._ndim == 2 and len(o) == 0
+                                            and not len(o._table.names))]
+            objs = kept or objs[:1]
         return _concat_rows(objs, join, ignore_index, keys, names, sort)
     if axis in (1, "columns"):
         return _concat_side(objs, join, ignore_index, keys, names, sort)

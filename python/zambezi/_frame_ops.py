@@ -86,6 +86,11 @@ class FrameOps:
             raise DTypeError(f"column names must be str, not {type(name).__name__}")
         col = _frame_value_column(self, name, value)
         cols, names = self._cols()
+        if not names and col.length != len(self._index):
+            # the first column of a frame without columns gives it its rows:
+            # a Series' labels, else 0..n-1 (pandas)
+            self._index = value._index if _base.is_series(value) else \
+                _ix.default_index(col.length)
         if name in names:
             cols[names.index(name)] = col
         else:

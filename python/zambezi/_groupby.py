@@ -34,7 +34,9 @@ the keys ascending, nulls last (strings byte-wise, categoricals in category
 order); ``sort=False`` keeps the order of first appearance.
 ``dropna=True`` (the default) leaves out rows with a null (or NaN) in any
 key; ``dropna=False`` makes nulls a group of their own.  Categorical keys
-show only observed categories (pandas' default ``observed=True``).
+show only observed categories (pandas' default ``observed=True``);
+``observed=False`` makes every category a group in the aggregations
+(zambezi._groupby_observed), as pandas.
 
 Differences from pandas:
 
@@ -69,6 +71,7 @@ from zambezi._rolling import GroupByRolling
 from zambezi._apply import GroupByApply
 from zambezi._groupby_counts import GroupByValueCounts
 from zambezi._groupby_moments import GroupByMoments
+from zambezi import _groupby_observed
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -351,11 +354,13 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
     Name: n, dtype: int64
     """
 
-    __slots__ = ("_obj", "_k", "_sort", "_dropna", "_selection", "_single", "_as_index")
+    __slots__ = ("_obj", "_k", "_sort", "_dropna", "_selection", "_single", "_as_index",
+                 "_observed")
 
     def __init__(self, obj, keys, sort=True, dropna=True, selection=None, single=False,
-                 as_index=True):
+                 as_index=True, observed=True):
         self._obj = obj
+        self._observed = bool(observed)
         self._k = keys
         self._sort = bool(sort)
         self._dropna = bool(dropna)
@@ -368,14 +373,21 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         if self._obj._ndim != 2:
             raise InvalidValueError("a Series' groupby has no columns to select")
         names = self._obj._table.names
-        sel = [key] if isinstance(key, str) else list(key)
-        missing = [k for k in sel if k not in names]
+        single = not isinstance(key, (list, tuple)) and not hasattr(key, "tolist")
+        sel = [key] if single else list(key)
+        if any(not isinstance(k, str) or k not in names for k in sel):
+            # labels other than the table's names (0 for Dask's to_frame of an
+            # unnamed Series): the column each labels, or whose name is str(label)
+            by_label = dict(zip(_labels.label_list(self._obj), names))
+            sel = [k if isinstance(k, str) and k in names else
+                   by_label.get(k, str(k) if str(k) in names else k) for k in sel]
+        missing = [k for k in sel if not isinstance(k, str) or k not in names]
         if missing:  # pandas' words, which Dask's tests look for
-            what = f"Column not found: {missing[0]!r}" if isinstance(key, str) else \
+            what = f"Column not found: {missing[0]!r}" if single else \
                 f"Columns not found: {', '.join(repr(k) for k in missing)}"
             raise ColumnNotFoundError(f"{what}; the columns are {names!r}")
         return GroupBy(self._obj, self._k, self._sort, self._dropna, sel,
-                       isinstance(key, str), self._as_index)
+                       single, self._as_index, self._observed)
 
     def __getattr__(self, name):
         if not name.startswith("_") and self._obj._ndim == 2 and \
@@ -563,9 +575,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         k = self._k
         return k.value_labels[k.values.index(col)] if col in k.values else col
 
-    def _run(self, specs):
+    def _run(self, specs, widen=True):
         """The engine's result for specs (see _spec): the key columns,
-        then one column per spec."""
+        then one column per spec; with observed=False and a categorical
+        key, every combination of the keys' levels a group (widen=False:
+        the groups that occur, as the rows' group ids number them)."""
         work = self._k.work
         names = work.names
         tuples = []
@@ -589,7 +603,12 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                                              for i in lists])
         if moments:
             table = self._fill_moments(table, work, moments)
-        return _counts_as_durations(table, len(self._k.keys), units) if units else table
+        if units:
+            table = _counts_as_durations(table, len(self._k.keys), units)
+        if widen and not self._observed:
+            table = _groupby_observed.widen(table, len(self._k.keys), [s[0] for s in specs],
+                                            self._sort)
+        return table
 
     def _fill_lists(self, table, where):
         """table with the columns of agg(list) and of string sums made:
@@ -1135,33 +1154,19 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         if args or kwargs:  # an aggregation with its arguments: per group, as pandas calls it
             return self._transform_python(lambda s: getattr(s, op)(*args, **kwargs))
         if op == "size":
-            t = self._run([_spec("size", None)])
+            t = self._run([_spec("size", None)], widen=False)
             ids, _ = self._ids()  # after _run, which keeps them
             col = _core.take(t.column(t.num_columns - 1), ids)
             name = self._label(self._selection[0]) if self._single else None
             return self._same_rows(col, name)
         cols = self._value_columns(op)
-        t = self._run([_spec(op, c) for c in cols])
+        t = self._run([_spec(op, c) for c in cols], widen=False)
         ids, _ = self._ids()
         nk = len(self._k.keys)
         out = [_core.take(t.column(nk + i), ids) for i in range(len(cols))]
         if self._single or self._obj._ndim == 1:
             return self._same_rows(out[0], self._label(cols[0]))
         return self._obj._like(_core.table_from_columns(out, cols))
-
-
-def _check_observed(keys, observed):
-    """observed=False changes nothing unless a key is categorical (pandas
-    then makes a group of every category, which is not supported here)."""
-    if observed:
-        return
-    t = keys.work
-    names = list(t.names)
-    for k in keys.keys:
-        if t.column(names.index(k)).dtype == "category":
-            raise UnsupportedError(
-                f"groupby: observed=False with the categorical key {k!r} is not supported "
-                "(only categories that occur form groups); use observed=True")
 
 
 class FrameGroupBy:
@@ -1179,9 +1184,10 @@ class FrameGroupBy:
         as_index: the keys become the results' index (True, the default)
         or their first columns.  sort: order the groups by the keys (True,
         the default) or by first appearance.  dropna: leave out rows whose
-        key is null (True) or make the nulls a group.  observed=False is
-        accepted where no key is categorical (it changes nothing there) and
-        refused with a categorical key; group_keys is accepted (no method
+        key is null (True) or make the nulls a group.  observed=False with a
+        categorical key makes every category a group in the aggregations
+        (empty ones give 0 for sum / count / size / nunique, else a missing
+        value), as pandas; group_keys is accepted (no method
         here adds group keys).
 
         Examples
@@ -1226,8 +1232,7 @@ class FrameGroupBy:
             keep = [i for i, v in enumerate(keys.values) if v not in drop]
             keys.values = [keys.values[i] for i in keep]
             keys.value_labels = [keys.value_labels[i] for i in keep]
-        _check_observed(keys, observed)
-        return GroupBy(self, keys, sort, dropna, as_index=as_index)
+        return GroupBy(self, keys, sort, dropna, as_index=as_index, observed=observed)
 
 
 class SeriesGroupByMixin:
@@ -1265,5 +1270,4 @@ class SeriesGroupByMixin:
             by = [_resample.grouper_key(self, k)[0] if _resample.is_grouper(k) else k
                   for k in by]
         keys = _series_keys(self, by, level)
-        _check_observed(keys, observed)
-        return GroupBy(self, keys, sort, dropna, ["__value"], True, True)
+        return GroupBy(self, keys, sort, dropna, ["__value"], True, True, observed)

@@ -198,15 +198,24 @@ class IndexOps:
 
     # -- sort_index --------------------------------------------------------
     def sort_index(self, ascending=True, na_position="last", ignore_index=False, level=None,
-                   kind=None, inplace=False):
+                   kind=None, inplace=False, axis=0):
         """Rows in the order of their labels (stable; missing labels at
-        na_position).  A MultiIndex sorts level by level.
+        na_position).  A MultiIndex sorts level by level.  ``axis=1`` orders
+        a frame's columns by their labels instead.
 
         Examples
         --------
         >>> zb.Series([1, 2, 3], index=["c", "a", "b"]).sort_index().to_list()
         [2, 3, 1]
+        >>> zb.DataFrame({"b": [1], "a": [2]}).sort_index(axis=1).columns.to_list()
+        ['a', 'b']
         """
+        if axis in (1, "columns"):
+            if self._ndim != 2:
+                raise InvalidValueError("sort_index: a Series has no axis 1")
+            return self._inplace(_sort_columns(self, ascending, na_position), inplace)
+        if axis not in (0, "index", "rows"):
+            raise InvalidValueError(f"sort_index: no axis {axis!r}")
         index = self._index
         if na_position not in ("first", "last"):
             raise InvalidValueError(f"na_position must be 'first' or 'last', not {na_position!r}")
@@ -253,12 +262,16 @@ class IndexOps:
         out = self
         if new is not None:
             new_index = _ix.ensure_index(new)
-            if new_index.nlevels != 1 or self._index.nlevels != 1:
-                raise UnsupportedError("reindex with a MultiIndex is not supported")
+            if new_index.nlevels != self._index.nlevels:
+                raise UnsupportedError(f"reindex: {new_index.nlevels} levels of labels for an "
+                                       f"index of {self._index.nlevels} levels")
             if not self._index.is_unique:
                 raise InvalidValueError("reindex: cannot reindex on an index with duplicate "
                                         "labels")
-            pos = self._index._lookup().first_positions(new_index.to_list())
+            if new_index.nlevels > 1:
+                pos = _multi_positions(self._index, new_index)
+            else:
+                pos = self._index._lookup().first_positions(new_index.to_list())
             missing = pos < 0
             idx = _core.column_from_buffer(np.where(missing, 0, pos).astype(np.int64),
                                            mask=missing if missing.any() else None)
@@ -269,17 +282,7 @@ class IndexOps:
         if columns is not None:
             if self._ndim != 2:
                 raise InvalidValueError("reindex: a Series has no columns")
-            have = out._table.names
-            cols, names = [], []
-            for c in columns:
-                c = str(c)
-                if c in have:
-                    cols.append(out._table.column(have.index(c)))
-                else:  # pandas: a missing column is all NaN (or fill_value)
-                    value = np.nan if fill_value is None else fill_value
-                    cols.append(_convert.to_column(np.full(len(out), value)))
-                names.append(c)
-            out = out._like(_core.table_from_columns(cols, names))
+            out = _reindex_columns(out, columns, fill_value)
         return out
 
     # -- add_prefix / add_suffix ------------------------------------------
@@ -326,3 +329,81 @@ class IndexOps:
         ['a_y', 'b_y']
         """
         return self._affix(suffix, axis, False, "add_suffix")
+
+
+def _label_key(label):
+    """A sort key for a column label: missing parts after the others."""
+    parts = label if isinstance(label, tuple) else (label,)
+    return tuple((p is None or (isinstance(p, float) and p != p), p) for p in parts)
+
+
+def _sort_columns(df, ascending, na_position):
+    """df's columns ordered by their labels (stable), as sort_index(axis=1)."""
+    from zambezi import _labels
+
+    labels = _labels.label_list(df)
+    if na_position not in ("first", "last"):
+        raise InvalidValueError(f"na_position must be 'first' or 'last', not {na_position!r}")
+    try:
+        order = sorted(range(len(labels)), key=lambda i: _label_key(labels[i]),
+                       reverse=not ascending)
+    except TypeError as e:
+        raise InvalidValueError(f"sort_index(axis=1): the column labels do not compare: "
+                                f"{e}") from None
+    t = df._table
+    names = t.names
+    return df._like(_core.table_from_columns([t.column(i) for i in order],
+                                             [names[i] for i in order]))
+
+
+def _reindex_columns(df, columns, fill_value):
+    """df's columns picked and ordered by the labels columns (any labels:
+    str, numbers, tuples of a MultiIndex); a label df lacks gives a column
+    of NaN (or fill_value), as pandas."""
+    from zambezi import _labels
+
+    have = _labels.label_list(df)
+    where = {}
+    for i, lb in enumerate(have):
+        where.setdefault(lb, i)
+    names = list(df._table.names)
+    wanted = columns.to_list() if hasattr(columns, "to_list") else list(columns)
+    level_names = list(getattr(columns, "names", None) or []) or None
+    if level_names is None:
+        cur = _labels.labels(df)
+        level_names = None if cur is None else list(cur.names)
+    cols = []
+    for c in wanted:
+        i = where.get(c)
+        if i is None and not isinstance(c, tuple) and str(c) in names:
+            i = names.index(str(c))
+        if i is not None:
+            cols.append(df._table.column(i))
+        else:  # pandas: a missing column is all NaN (or fill_value)
+            value = np.nan if fill_value is None else fill_value
+            cols.append(_convert.to_column(np.full(len(df), value)))
+    if level_names is not None and len(level_names) != max(
+            (len(c) if isinstance(c, tuple) else 1 for c in wanted), default=1):
+        level_names = None
+    return _labels.frame_from(df._constructor, cols, wanted, df._index, level_names)
+
+
+def _multi_positions(index, labels):
+    """For each label tuple of the MultiIndex labels, its position in the
+    unique MultiIndex index, or -1 (an engine left join of the levels; a
+    missing label part matches nothing)."""
+    from zambezi._reshape import _host_numpy
+
+    keys = list(range(index.nlevels))
+    names = [f"l{i}" for i in keys]
+    left = _core.table_from_columns(list(labels._levels()), names)
+    right = _core.table_from_columns(list(index._levels()), names)
+    lidx, ridx = _core.join_indices(left, right, keys, keys, "left", False)
+    li = _host_numpy(lidx).astype(np.int64)
+    ri = _host_numpy(ridx).astype(np.int64)
+    m = _convert.null_mask(ridx)
+    if m is not None:
+        ri = np.where(m, -1, ri)
+    out = np.full(len(labels), -1, dtype=np.int64)
+    out[li] = ri
+    return out

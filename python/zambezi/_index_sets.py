@@ -20,8 +20,9 @@ when the labels can be ordered).  As pandas:
 
 Differences: that empty intersection keeps this index's dtype (pandas:
 object), and a union or symmetric difference of numbers with strings
-raises DTypeError (pandas: an object Index of both).  A MultiIndex is not
-supported.
+raises DTypeError (pandas: an object Index of both).  A MultiIndex has
+union (its levels' columns concatenated, the engine's group ids keeping
+each label tuple once) but not the others, and not with repeated labels.
 """
 
 import numpy as np
@@ -111,7 +112,51 @@ def _union_repeats(a, b):
     return _core.take(uniq, _core.column_from_buffer(take))
 
 
+def _multi_union(index, other, sort):
+    """union of two MultiIndexes with the same number of levels: the label
+    tuples of both, each once (first appearance), sorted level by level
+    when sort is not False and the labels can be ordered."""
+    from zambezi import index as _ix
+    from zambezi._concat import _concat_columns
+    from zambezi._reshape import _host_numpy
+
+    if other.nlevels != index.nlevels:
+        raise UnsupportedError(f"MultiIndex.union: {index.nlevels} levels and "
+                               f"{other.nlevels} levels")
+    names = [a if a == b else None for a, b in zip(index.names, other.names)]
+    if len(other) == 0 or index.equals(other) or len(index) == 0:
+        same = other if len(index) == 0 else index
+        if sort is not True:
+            return same.set_names(names)
+        index, other = same, same[:0]
+    if not (index.is_unique and other.is_unique):
+        raise UnsupportedError("MultiIndex.union of indexes with repeated labels is not "
+                               "supported")
+    cols = [_concat_columns([a, b], "MultiIndex.union")
+            for a, b in zip(index._levels(), other._levels())]
+    keys = list(range(len(cols)))
+    t = _core.table_from_columns(cols, [f"l{i}" for i in keys])
+    ids, _ = _core.group_ids(t, keys, False, False)
+    ids = _host_numpy(ids).astype(np.int64)
+    _, first = np.unique(ids, return_index=True)  # ids number labels by first appearance
+    t = _core.take(t, _core.column_from_buffer(first.astype(np.int64)))
+    if sort is not False:
+        if sort not in (None, True):
+            raise UnsupportedError(f"MultiIndex.union: sort must be None, True or False, not "
+                                   f"{sort!r}")
+        try:
+            t = _core.take(t, _core.sort_indices(t, keys, [True] * len(keys), False))
+        except ZambeziError:
+            if sort is True:
+                raise
+    return _ix.MultiIndex._from_columns([t.column(i) for i in keys], names)
+
+
 def union(index, other, sort=None):
+    from zambezi import index as _ix
+
+    if index.nlevels > 1:
+        return _multi_union(index, _ix.ensure_index(other, what="union"), sort)
     other, name = _operands(index, other, "union")
     if len(other) == 0 or index.equals(other) or len(index) == 0:
         # one side's labels as they are, as pandas (sorted only for sort=True)

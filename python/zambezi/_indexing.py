@@ -221,6 +221,11 @@ def frame_getitem(df, key):
             return out
     if isinstance(key, str):
         return df._column(key)
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool) and \
+            str(key) in df._table.names:
+        # a number label read from pandas (or Dask's to_frame of an unnamed
+        # Series) is the column named by its text
+        return df._column(str(key))
     if isinstance(key, slice):
         if not _int_slice(key):
             return df.loc[key]

@@ -371,7 +371,8 @@ class FrameMerge:
         (default), right, inner, outer, semi, anti.  Overlapping column
         names take lsuffix / rsuffix (an overlap with no suffix is an
         error, as in pandas); suffixes=(l, r) may be given instead.  other
-        may be a Series (its name becomes the column).
+        may be a Series (its name becomes the column), or a list of frames
+        joined one after the other on the index.
 
         Examples
         --------
@@ -393,6 +394,14 @@ class FrameMerge:
             raise UnsupportedError("DataFrame.join: validate= is not supported")
         if suffixes is not None:
             lsuffix, rsuffix = suffixes
+        if isinstance(other, (list, tuple)):  # several frames: joined one after the other
+            if on is not None:
+                raise InvalidValueError("Joining multiple DataFrames only supported for "
+                                        "joining on index")
+            out = self
+            for o in other:
+                out = out.join(o, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort)
+            return out
         if _base.is_series(other):
             if other.name is None:
                 raise InvalidValueError("DataFrame.join: a Series needs a name")

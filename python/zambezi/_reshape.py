@@ -31,7 +31,7 @@ from zambezi import _core, _labels
 from zambezi import index as _ix
 from zambezi._concat import _common_dtype, _concat_columns, _nulls_like
 from zambezi._convert import values_numpy
-from zambezi.errors import DTypeError, InvalidValueError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 
 def _int64(arr):
@@ -84,6 +84,11 @@ def _cells(n_rows, n_cols, r, c, what):
 
 def _unstack_plan(obj, level, what):
     index = obj._index
+    if isinstance(level, list):  # pandas' pivot_table unstacks a list of its columns
+        if len(level) != 1:
+            raise UnsupportedError(f"{what}: one level at a time (got {len(level)} levels "
+                                   f"{level!r}); unstack them one after the other")
+        level = level[0]
     if index.nlevels < 2:
         raise InvalidValueError(f"{what}: the index has one level; unstack needs a "
                                 "MultiIndex")

@@ -76,7 +76,9 @@ def _cum_column(col, op, skipna, name, ids=None, ngroups=0):
         return _core.cumulative(col, op, skipna, ids, ngroups)
     except DTypeError:
         what = f"column {name!r}" if name is not None else "the Series"
-        raise DTypeError(f"{op} is not supported for {what} of dtype {dt}") from None
+        kind = "datetime64" if dt.startswith(("timestamp", "date")) else dt
+        raise DTypeError(f"{op} is not supported for {what} of dtype {dt} ({kind} type "
+                         f"does not support operation {op!r}, as pandas says)") from None
 
 
 def _check_periods(periods, what):

@@ -234,9 +234,9 @@ def test_groupby_observed_false_without_categorical_keys():
     got = df.v.groupby(df.j, observed=False).mean().to_pandas()
     pd.testing.assert_series_equal(got, exp, check_index_type=False)
     cat = zb.from_pandas(pdf.astype({"k": "category"}))
-    with pytest.raises(UnsupportedError, match="observed=False"):
-        cat.groupby("k", observed=False)
     assert cat.groupby("k", observed=True).v.sum().to_list() == [4.0, 2.0, 0.0]
+    # a categorical key: every category a group (tests/python/test_groupby_observed.py)
+    assert cat.groupby("k", observed=False).v.sum().to_list() == [4.0, 2.0, 0.0]
 
 
 # -- sem, skew, kurt / kurtosis ------------------------------------------------------------------
@@ -406,3 +406,73 @@ def test_size_and_index_drop_duplicates_match_pandas():
     assert len(got) == 3 and list(got.isna()) == [False, False, True]
     with pytest.raises(UnsupportedError, match="keep"):
         zb.Index([1]).drop_duplicates(keep="last")
+
+
+# -- dd.merge_asof: Dask calls pd.merge_asof on the partitions ---------------------------------
+@pytest.mark.parametrize("direction", ["backward", "forward", "nearest"])
+@pytest.mark.parametrize("by", [None, "g"])
+def test_dask_merge_asof_on_zambezi_partitions(direction, by):
+    rng = np.random.default_rng(4)
+    left = pd.DataFrame({"t": np.sort(rng.integers(0, 200, 60)),
+                         "g": rng.choice(list("ab"), 60), "lv": rng.normal(0, 1, 60)})
+    right = pd.DataFrame({"t": np.sort(rng.integers(0, 200, 40)),
+                          "g": rng.choice(list("ab"), 40), "rv": rng.normal(0, 1, 40)})
+    kw = dict(on="t", by=by, direction=direction, tolerance=15)
+    pl, zl = _both(left, 3)
+    pr, zr = _both(right, 2)
+    got = dd.merge_asof(zl, zr, **kw)
+    assert isinstance(got._meta, zb.DataFrame)
+    got = _computed(got).reset_index(drop=True)
+    exp = _computed(dd.merge_asof(pl, pr, **kw)).reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, exp, check_dtype=False)
+    pd.testing.assert_frame_equal(got, pd.merge_asof(left, right, **kw), check_dtype=False)
+
+
+def test_concat_skips_frames_with_neither_rows_nor_columns():
+    # Dask's overlap step concatenates DataFrame() with a partition; pandas
+    # keeps the partition's index name and dtypes
+    p = pd.DataFrame({"v": [1, 2]}, index=pd.Index([3, 4], name="a"))
+    z = zb.from_pandas(p)
+    got = zb.concat([zb.DataFrame(), z]).to_pandas()
+    pd.testing.assert_frame_equal(got, pd.concat([pd.DataFrame(), p]))
+    assert zb.concat([zb.DataFrame(), zb.DataFrame()]).shape == (0, 0)
+
+
+# -- DataFrame.join with a list of frames (Dask's meta of ddf.join([...])) ---------------------
+@pytest.mark.parametrize("how", ["left", "outer", "inner"])
+def test_join_a_list_of_frames(how):
+    base = pd.DataFrame({"z": [1.0, 2.0, 3.0]}, index=[0, 1, 3])
+    others = [pd.DataFrame({f"{i}A": [5, 6, 7, 8], f"{i}B": [4, 3, 2, 1]}, index=[0, 1, 2, 3])
+              for i in range(3)]
+    got = zb.from_pandas(base).join([zb.from_pandas(o) for o in others], how=how)
+    pd.testing.assert_frame_equal(got.to_pandas(), base.join(others, how=how), check_dtype=False)
+    with pytest.raises(ValueError, match="multiple DataFrames"):
+        zb.from_pandas(base).join([zb.from_pandas(others[0])], on="z")
+
+
+def test_concat_of_consecutive_ranges_keeps_their_common_name():
+    # Dask's partitions of a frame indexed 1..n join into one RangeIndex
+    a = pd.Series([1, 2], index=pd.RangeIndex(0, 2, name="x"))
+    b = pd.Series([3], index=pd.RangeIndex(2, 3, name="x"))
+    c = pd.Series([4], index=pd.RangeIndex(3, 4, name="q"))
+    for objs in ((a, b), (a, b, c)):
+        got = zb.concat([zb.Series(o) for o in objs]).to_pandas()
+        pd.testing.assert_series_equal(got, pd.concat(objs))
+
+
+# -- a frame without columns takes its rows from its first column (Dask's cov / corr chunk) --
+def test_first_column_of_an_empty_frame_gives_its_rows():
+    s = pd.Series([1.0, 2.0, 4.0], index=[5, 7, 9])
+    for value, pvalue in ((zb.Series(s), s), ([1, 2, 3], [1, 2, 3])):
+        got, exp = zb.DataFrame(), pd.DataFrame()
+        got["a"], exp["a"] = value, pvalue
+        got["b"], exp["b"] = got["a"] * 2, exp["a"] * 2
+        pd.testing.assert_frame_equal(got.to_pandas(), exp, check_index_type=False)
+    # Dask's groupby cov / corr: the chunk step builds its products so
+    pdf = pd.DataFrame({"k": [1, 1, 2, 2, 2], "x": [1.0, 2.0, 3.0, 5.0, 4.0],
+                        "y": [2.0, 1.0, 0.5, 3.0, 2.0]})
+    pd_ddf, zb_ddf = _both(pdf, 2)
+    for f in ("cov", "corr"):
+        got = _computed(getattr(zb_ddf.groupby("k"), f)())
+        exp = _computed(getattr(pd_ddf.groupby("k"), f)())
+        pd.testing.assert_frame_equal(got, exp, check_index_type=False)

@@ -23,6 +23,8 @@ for every collection and calls these functions inside tasks:
   pandas -> zambezi conversion of ``to_backend("zambezi")``.
 """
 
+import types
+
 import numpy as np
 import pandas as pd
 
@@ -553,6 +555,58 @@ def _install_var():
     Var.reduction_aggregate = staticmethod(_var_agg)
 
 
+# -- merge_asof -----------------------------------------------------------------
+# Dask's merge_asof module calls pandas by name: pd.merge_asof for its meta
+# and on each pair of partitions, pd.concat to pad a partition with the
+# previous one's last rows.  register() gives that module (and only it) a
+# pandas whose merge_asof and concat take zambezi frames to zambezi's own;
+# everything else, and pandas operands, are pandas' own.
+
+def _has_zambezi(objs):
+    return any(isinstance(o, _FRAMES) for o in objs)
+
+
+def _merge_asof(left, right, **kwargs):
+    if _has_zambezi((left, right)):
+        return zb.merge_asof(left, right, **kwargs)
+    return pd.merge_asof(left, right, **kwargs)
+
+
+def _concat(objs, **kwargs):
+    objs = list(objs)
+    if _has_zambezi(objs):
+        return zb.concat([o for o in objs if o is not None], **kwargs)
+    return pd.concat(objs, **kwargs)
+
+
+def _merge_asof_padded(left, right, prev=None, next=None, **kwargs):
+    """Dask's merge_asof_padded (the right partition with the previous
+    one's tail and the next one's head) for zambezi partitions too."""
+    frame = _concat([f for f in (prev, right, next) if f is not None])
+    result = _merge_asof(left, frame, **kwargs)
+    if result.index.name != left.index.name:
+        result.index.name = left.index.name
+    return result
+
+
+class _PandasForMergeAsof(types.ModuleType):
+    """pandas as Dask's merge_asof module sees it (see above)."""
+
+    merge_asof = staticmethod(_merge_asof)
+    concat = staticmethod(_concat)
+
+    def __getattr__(self, name):
+        return getattr(pd, name)
+
+
+def _install_merge_asof():
+    from dask.dataframe.dask_expr import _merge_asof as dask_asof
+
+    if not isinstance(dask_asof.pd, _PandasForMergeAsof):
+        dask_asof.pd = _PandasForMergeAsof("pandas")
+    dask_asof.merge_asof_padded = _merge_asof_padded
+
+
 _ENTRY = []
 
 
@@ -601,6 +655,7 @@ def register():
     _install_from_pandas()
     _install_value_counts()
     _install_var()
+    _install_merge_asof()
     _register_serializers()
     dataframe_creation_dispatch.register_backend("zambezi", entry)
     legacy.register_backend("zambezi", entry)
