@@ -256,12 +256,15 @@ class _Bins:
     bin has a row); row_bin and t_ns are then made from them when asked."""
 
     __slots__ = ("_row_bin", "labels", "n_bins", "order", "has_nat", "edges", "_t_ns", "_ids",
-                 "full", "_times", "offsets", "_bin_args")
+                 "full", "_times", "offsets", "_bin_args", "times_nat")
 
     def __init__(self, row_bin, labels):
         self._row_bin, self.labels, self.n_bins = row_bin, labels, len(labels)
         self.order = None
         self.has_nat = True
+        # whether the times held a NaT beside a time (pandas' result then
+        # has no freq: its bins gained and lost a NaT label)
+        self.times_nat = False
         self.edges = labels  # every bin edge (one more than the bins)
         self._t_ns = None    # the rows' times (UTC ns; NaT rows: int64 min)
         self._ids = None
@@ -374,7 +377,7 @@ def _tick_bins_sorted(col, unit, tz, rule, closed, label, origin, offset):
     out = _Bins(None, edges[1:] if label == "right" else edges[:-1])
     out.edges = edges
     out._times = (col, per)
-    out.has_nat = valid < col.length
+    out.has_nat = out.times_nat = valid < col.length
     offsets = None
     if not out.has_nat and col.device == "cpu":
         offsets = _segment_offsets(col, scale, base, freq, nb)
@@ -680,7 +683,8 @@ class Resampler:
         labels = (self._bins.labels if labels is None else labels) // per
         col = _core.column_from_buffer(labels, unit=self._unit, tz=self._tz)
         out = _ix.Index._from_columns([col], [self._tname])
-        out._freq = self._rule.text  # regular bins: pandas' freq (to_pandas)
+        if not self._bins.times_nat:  # regular bins: pandas' freq (to_pandas)
+            out._freq = self._rule.text
         return out
 
     def _spread(self, res, fills):
@@ -1082,6 +1086,7 @@ def _numpy_bins(col, unit, tz, r, closed, label, origin, offset):
         valid = np.asarray(_convert.values_numpy(_core.notnull(col)), dtype=bool)
     bins = _bins(t_ns, valid, tz, r, closed, label, origin, offset)
     bins.has_nat = valid is not None or bins.n_bins == 0
+    bins.times_nat = valid is not None and bool(valid.any())
     bins.t_ns = t_ns if valid is None else np.where(valid, t_ns, np.iinfo(np.int64).min)
     tv = t_ns if valid is None else t_ns[valid]
     if len(tv) > 1 and not (tv[1:] >= tv[:-1]).all():

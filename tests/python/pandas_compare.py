@@ -28,6 +28,8 @@ not ours to guess here: each test adjusts pandas' answer where it happens,
 with a comment naming the difference.
 """
 
+import inspect
+
 import numpy as np
 import pandas as pd
 
@@ -43,6 +45,17 @@ _MASKED_TO_NUMPY = {
 }
 _MASKED_FLOATS = {"Float32": "float32", "Float64": "float64"}
 
+
+# a freq zambezi's DatetimeIndex carries (resample results) is compared
+# with pandas'; where it carries none, pandas' is not asked for (zambezi
+# keeps no freq elsewhere yet)
+_HAS_CHECK_FREQ = "check_freq" in inspect.signature(pd.testing.assert_index_equal).parameters
+
+
+def _check_freq(got):
+    if not _HAS_CHECK_FREQ:
+        return {}
+    return {"check_freq": getattr(got, "freq", None) is not None}
 
 def shown_dtype(s):
     """The dtype zambezi's to_pandas() must give for pandas result column s
@@ -66,7 +79,14 @@ def shown_index(idx):
     if isinstance(idx, pd.MultiIndex):
         arrays = [_shown_level(idx.get_level_values(i)) for i in range(idx.nlevels)]
         return pd.MultiIndex.from_arrays(arrays, names=idx.names)
-    return pd.Index(_shown_level(idx), name=idx.name)
+    level = _shown_level(idx)
+    # the index itself where its dtype is already shown so (a DatetimeIndex
+    # keeps its freq, which zambezi's resample results carry too)
+    if level is idx:
+        return idx
+    if isinstance(idx, pd.DatetimeIndex) and idx.freq is not None:
+        return pd.DatetimeIndex(level, name=idx.name, freq=idx.freq)
+    return pd.Index(level, name=idx.name)
 
 
 def _shown_level(level):
@@ -156,7 +176,7 @@ def assert_frame_like(got, exp, what="", rtol=0.0, atol=0.0, any_order=False, ap
         f"{what}: columns {list(got.columns)}, pandas {list(exp.columns)}")
     assert len(got) == len(exp), f"{what}: {len(got)} rows, pandas {len(exp)}"
     pd.testing.assert_index_equal(got.index, shown_index(exp.index), exact="equiv",
-                                  obj=f"{what}: index")
+                                  obj=f"{what}: index", **_check_freq(got.index))
     # columns by position: a label pandas cannot look up (a missing value
     # in a MultiIndex) is still compared
     for j, c in enumerate(exp.columns):
