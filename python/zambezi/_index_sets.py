@@ -96,20 +96,20 @@ def _member(col, other_col):
 
 def _union_repeats(a, b):
     """pandas' union of label columns with repeats: each label as often as
-    the side holding it most, in the order of first appearance.  The
-    counts come from one vectorized lookup of each side in the labels."""
-    from zambezi.index import Index
+    the side holding it most, in the order of first appearance (a missing
+    label too).  The engine numbers the labels of both sides by first
+    appearance, missing ones as one label; the counts are per number."""
+    from zambezi._reshape import _host_numpy
 
     both = _core.concat([a, b])
-    uniq = _core.unique(both)
-    look = Index._from_columns([uniq], [None])
-    counts = []
-    for side in (a, b):
-        pos = np.asarray(look.get_indexer(Index._from_columns([side], [None]).to_numpy()))
-        counts.append(np.bincount(pos[pos >= 0], minlength=uniq.length))
-    rep = np.maximum(counts[0], counts[1])
-    take = np.repeat(np.arange(uniq.length, dtype=np.int64), rep)
-    return _core.take(uniq, _core.column_from_buffer(take))
+    t = _core.table_from_columns([both], ["l"])
+    ids, ng = _core.group_ids(t, [0], False, False)
+    ids = _host_numpy(ids).astype(np.int64)
+    rep = np.maximum(np.bincount(ids[:a.length], minlength=ng),
+                     np.bincount(ids[a.length:], minlength=ng))
+    _, first = np.unique(ids, return_index=True)  # each label's first row, by number
+    take = np.repeat(first.astype(np.int64), rep)
+    return _core.take(both, _core.column_from_buffer(take))
 
 
 def _multi_union(index, other, sort):

@@ -103,3 +103,18 @@ def test_get_indexer_times_and_errors_vs_pandas():
         z.get_indexer([3], method="pad", limit=0)
     with pytest.raises(InvalidValueError, match="method"):
         z.get_indexer([3], method="closest")
+
+
+def test_union_keeps_repeated_missing_labels():
+    """A missing label repeated on the side that holds it most is kept as
+    often, in first-appearance order, as pandas (it was dropped)."""
+    cases = [([1.0], [np.nan, np.nan]), ([np.nan, np.nan], [np.nan] * 3),
+             (["a", "a"], ["a", "a", "a", None, None]), ([1.0, 1.0, np.nan], [np.nan]),
+             (pd.DatetimeIndex(["2024-01-01", None, "2024-01-02"]),
+              pd.DatetimeIndex([None, None, "2024-01-03"])),
+             ([3, 1, 1], [1, 2, 2, 3]), (["b", "a", "a"], ["a", "c", "c"])]
+    for a, b in cases:
+        for sort in (None, False):
+            pa_, pb = pd.Index(a), pd.Index(b)
+            same(zb.Index(pa_).union(zb.Index(pb), sort=sort), pa_.union(pb, sort=sort),
+                 f"union {a} {b} sort={sort}")
