@@ -42,11 +42,15 @@ def _moment(col, how, skipna, what):
     if n < (3 if how == "skew" else 4):
         return math.nan
     d = a - a.mean()
+    s2 = float((d * d).sum())
     d -= d.mean()   # the mean's own rounding, taken out (corrected two-pass)
     d2 = d * d
     m2 = float(d2.sum())
-    # no spread (below 1e-14: round-off of equal values): NaN, as pandas 3
-    if abs(m2) < 1e-14:
+    # no spread: NaN, as pandas 3.  Equal values leave only the round-off
+    # of the deviations, judged against their first sum of squares s2 (not
+    # an absolute level: values of any scale with a spread keep their
+    # moment); a power of m2 that underflows is NaN too (pandas' 0 / 0)
+    if not m2 > 1e-14 * s2 or (m2 ** 1.5 if how == "skew" else m2 * m2) == 0.0:
         return math.nan
     if how == "skew":
         m3 = float((d2 * d).sum())
@@ -64,6 +68,7 @@ def _row_moments(a, how, skipna):
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(miss, 0.0, a).sum(axis=1) / cnt
         d = np.where(miss, 0.0, a - mean[:, None])
+        s2 = (d * d).sum(axis=1)
         c = d.sum(axis=1) / cnt   # the mean's own rounding, taken out
         d = np.where(miss, 0.0, d - c[:, None])
         d2 = d * d
@@ -76,7 +81,8 @@ def _row_moments(a, how, skipna):
             m4 = (d2 * d2).sum(axis=1)
             adj = 3.0 * (n - 1) ** 2 / ((n - 2) * (n - 3))
             res = n * (n + 1) * (n - 1) * m4 / ((n - 2) * (n - 3) * m2 * m2) - adj
-    bad = (cnt < (3 if how == "skew" else 4)) | (np.abs(m2) < 1e-14)
+        tiny = (m2 ** 1.5 if how == "skew" else m2 * m2) == 0.0
+    bad = (cnt < (3 if how == "skew" else 4)) | ~(m2 > 1e-14 * s2) | tiny
     if not skipna:
         bad |= miss.any(axis=1)
     res[bad] = np.nan

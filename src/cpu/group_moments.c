@@ -115,9 +115,13 @@ zb_status zb__cpu_group_moment(const zb_column *col, const zb_column *ids, int64
     const double m3 = s.s3[g] - 3.0 * c * s.s2[g] + 3.0 * c * c * s.s1[g] - nn * c * c * c;
     const double m4 = s.s4[g] - 4.0 * c * s.s3[g] + 6.0 * c * c * s.s2[g] -
                       4.0 * c * c * c * s.s1[g] + nn * c * c * c * c;
-    /* no spread (below 1e-14: the round-off of equal values): missing, as
-     * pandas 3 gives NaN */
-    if (fabs(m2) < 1e-14) continue;
+    /* no spread: missing, as pandas 3 gives NaN.  Equal values leave
+     * deviations all equal to their mean c, so m2 is only the round-off
+     * of s2 - c * s1: judged against s2, not an absolute level, so values
+     * of any scale with a real spread keep their moment (and a power of
+     * m2 that underflows is missing, as pandas' 0 / 0) */
+    if (!(m2 > 1e-14 * s.s2[g])) continue;
+    if (op == ZB_MOMENT_SKEW ? pow(m2, 1.5) == 0.0 : m2 * m2 == 0.0) continue;
     double v;
     if (op == ZB_MOMENT_SKEW) {
       v = (nn * sqrt(nn - 1.0) / (nn - 2.0)) * (m3 / pow(m2, 1.5));

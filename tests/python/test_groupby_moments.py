@@ -141,3 +141,28 @@ def test_moments_under_the_accelerator_print_as_pandas(tmp_path):
     # raises TypeError, so the accelerator hands those to pandas
     out = same_under_accelerator(tmp_path, ACCEL_SCRIPT)
     assert out.count("TypeError") == 3
+
+
+@pytest.mark.parametrize("scale", [1e-4, 1e-8, 1e-30, 1e-60, 1.0, 1e9])
+def test_moments_of_a_small_spread_at_any_scale(scale):
+    """A real spread at any scale has its skew and kurt, as pandas (an
+    absolute cut-off for "constant" made [0, 0, 1e-8, -5e-9] missing);
+    equal values (whose deviations are only round-off) stay missing."""
+    rng = np.random.default_rng(int(-np.log10(scale) * 7) % 1000)
+    v = np.concatenate([[0, 0, 1, -0.5], rng.standard_normal(8)]) * scale
+    off = [1.0, 1.0, 1.0000001, 1.0, 0.1, 0.1, 0.1, 0.1, 1 / 3, 1 / 3, 1 / 3, 0.7]
+    pdf = pd.DataFrame({"g": [0] * 4 + [1] * 8 + [2] * 4 + [3] * 4 + [4] * 4,
+                        "v": np.concatenate([v, off])})
+    zdf = zb.DataFrame(pdf)
+    for how in ("skew", "kurt"):
+        assert_series_like(getattr(zdf.groupby("g").v, how)(),
+                           getattr(pdf.groupby("g").v, how)(), f"group {how} {scale}", **TOL)
+        for part in (v[:4], v, np.array(off[4:8]), np.array(off[:3])):
+            got, exp = getattr(zb.Series(part), how)(), getattr(pd.Series(part), how)()
+            assert (np.isnan(got) and np.isnan(exp)) or got == pytest.approx(exp, rel=1e-8), \
+                f"Series {how} {scale} {list(part)}: {got} vs pandas {exp}"
+        got = getattr(zdf.drop(columns="g").T, how)(axis=1).to_pandas()
+        exp = getattr(pdf.drop(columns="g").T, how)(axis=1)
+        assert np.allclose(got.to_numpy(float), exp.to_numpy(float), rtol=1e-8,
+                           equal_nan=True), f"{how}(axis=1) {scale}"
+
