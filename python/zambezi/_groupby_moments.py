@@ -175,6 +175,10 @@ class GroupByMoments:
         table = _core.table_from_columns(
             [keys_table.column(i) for i in range(nk)] + vals,
             list(keys_table.names[:nk]) + [f"__{how}{j}" for j in range(len(cols))])
+        if not self._observed:  # a categorical key's unseen levels: missing, as pandas
+            from zambezi import _groupby_observed
+
+            table = _groupby_observed.widen(table, nk, [how] * len(cols), self._sort)
         return self._moment_finish(table, cols)
 
     def skew(self, skipna=True, numeric_only=False, **kwargs):

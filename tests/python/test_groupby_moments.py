@@ -166,3 +166,19 @@ def test_moments_of_a_small_spread_at_any_scale(scale):
         assert np.allclose(got.to_numpy(float), exp.to_numpy(float), rtol=1e-8,
                            equal_nan=True), f"{how}(axis=1) {scale}"
 
+
+
+def test_moments_with_unobserved_categories():
+    """observed=False: a categorical key's levels with no rows are groups
+    with a missing skew / kurt, as pandas (they were left out)."""
+    pdf = pd.DataFrame({"k": pd.Categorical(list("aaacccc"), categories=["c", "b", "a"]),
+                        "v": [1.0, 2, 4, 3, 3, 7, 1]})
+    zdf = zb.DataFrame(pdf)
+    for sort in (True, False):
+        for how in ("skew", "kurt"):
+            assert_series_like(getattr(zdf.groupby("k", observed=False, sort=sort).v, how)(),
+                               getattr(pdf.groupby("k", observed=False, sort=sort).v, how)(),
+                               f"{how} sort={sort}", **TOL)
+            assert_frame_like(getattr(zdf.groupby("k", observed=False, sort=sort)[["v"]], how)(),
+                              getattr(pdf.groupby("k", observed=False, sort=sort)[["v"]], how)(),
+                              f"frame {how} sort={sort}", **TOL)
