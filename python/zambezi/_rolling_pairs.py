@@ -10,8 +10,10 @@ missing where the other is (``x + 0 * y``, in the engine).  The
 covariance is then ``(var(x + y) - var(x) - var(y)) / 2`` of the
 windows, from the engine's numerically stable moving variance (Welford's
 updates), and the correlation ``cov / sqrt(var(x) * var(y))``, missing
-where a variance is zero, as pandas.  Missing results follow the
-variance's rules (min_periods values and more than ddof of them).
+where a variance is zero, as pandas.  Each side is first scaled by a
+power of two near its spread (exactly), so sides of very different scales
+keep their precision.  Missing results follow the variance's rules
+(min_periods values and more than ddof of them).
 
 Without ``other`` the object pairs with itself.  A frame's pairwise
 result (no ``other``, or ``pairwise=True``) is pandas': one row per (row
@@ -25,10 +27,20 @@ frame, and an ``other`` whose row labels differ from the object's (pandas
 aligns them first; align with ``reindex`` before).
 """
 
+import math
+
 import numpy as np
 
 from zambezi import _core
 from zambezi.errors import DTypeError, UnsupportedError
+
+
+def _pow2_scale(spread):
+    """The power of two nearest a column's spread (1 when it has none), by
+    which it is scaled exactly."""
+    if not math.isfinite(spread) or spread <= 0:
+        return 1.0
+    return math.ldexp(1.0, math.frexp(spread)[1])
 
 
 def _nan_column(n):
@@ -86,12 +98,18 @@ class RollingPairs:
         def var(col, d):
             return self._on_obj(ser._from_column(col, None, obj.index)).var(ddof=d)
 
-        vx, vy = var(xm, ddof), var(ym, ddof)
-        cov = (var(_core.binary("add", xm, ym), ddof) - vx - vy) / 2
+        # each side scaled by a power of two near its spread (exact), so
+        # var(x + y) does not lose the smaller side to the larger one's
+        # rounding when they differ in scale; cov is scaled back
+        sx, sy = _pow2_scale(ser._from_column(xm).std()), _pow2_scale(ser._from_column(ym).std())
+        xs = _core.binary_scalar("mul", xm, 1.0 / sx, False)
+        ys = _core.binary_scalar("mul", ym, 1.0 / sy, False)
+        vx, vy = var(xs, ddof), var(ys, ddof)
+        cov = (var(_core.binary("add", xs, ys), ddof) - vx - vy) / 2
         if what == "corr":
             den = vx * vy
-            cov = (cov / den ** 0.5).where(den > 0)
-        return cov
+            return (cov / den ** 0.5).where(den > 0)
+        return cov * (sx * sy)
 
     def _pairwise(self, other, ddof, what):
         """pandas' pairwise result: for each row, one row per column of

@@ -104,3 +104,23 @@ def test_frame_skew_kurt_axis1_vs_pandas(how, skipna):
     exp = getattr(pdf, how)(axis=1, skipna=skipna, numeric_only=True)
     got = getattr(zdf, how)(axis=1, skipna=skipna, numeric_only=True)
     assert_series_like(got, exp, f"{how}(axis=1)", **TOL)
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1e-8, 1e-4, 1e12])
+def test_cov_corr_of_sides_of_different_scales(scale):
+    """Two sides far apart in scale keep their precision (the covariance
+    came from var(x + y), where the smaller side was lost in the larger
+    one's rounding: corr 0.9992 for y = x * 1e-12, pandas 1.0)."""
+    rng = np.random.default_rng(int(-np.log10(scale)) % 97)
+    x = pd.Series(rng.standard_normal(200))
+    y = (x * 0.3 + pd.Series(rng.standard_normal(200))) * scale + 5 * scale
+    for w in (3, 5, 30):
+        for how in ("cov", "corr"):
+            exp = getattr(x.rolling(w), how)(y)
+            got = getattr(zb.Series(x).rolling(w), how)(zb.Series(y)).to_pandas()
+            assert np.allclose(got.to_numpy(float), exp.to_numpy(float), rtol=1e-9,
+                               atol=1e-12 * (scale if how == "cov" else 1), equal_nan=True), \
+                f"{how} window {w} scale {scale}"
+    x = pd.Series([1.0, 2, 3, 4, 5])
+    got = zb.Series(x).rolling(3).corr(zb.Series(x * scale)).to_pandas()
+    assert np.allclose(got.to_numpy(float)[2:], 1.0, rtol=1e-12)
