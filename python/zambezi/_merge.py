@@ -398,6 +398,9 @@ class FrameMerge:
             if on is not None:
                 raise InvalidValueError("Joining multiple DataFrames only supported for "
                                         "joining on index")
+            if lsuffix or rsuffix:  # as pandas
+                raise InvalidValueError("Suffixes not supported when joining multiple "
+                                        "DataFrames")
             out = self
             for o in other:
                 out = out.join(o, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort)

@@ -448,6 +448,9 @@ def test_join_a_list_of_frames(how):
     pd.testing.assert_frame_equal(got.to_pandas(), base.join(others, how=how), check_dtype=False)
     with pytest.raises(ValueError, match="multiple DataFrames"):
         zb.from_pandas(base).join([zb.from_pandas(others[0])], on="z")
+    for kw in ({"lsuffix": "_l"}, {"rsuffix": "_r"}, {"suffixes": ("_l", "_r")}):
+        with pytest.raises(ValueError, match="Suffixes not supported when joining multiple"):
+            zb.from_pandas(base).join([zb.from_pandas(o) for o in others], **kw)
 
 
 def test_concat_of_consecutive_ranges_keeps_their_common_name():
