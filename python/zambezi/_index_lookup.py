@@ -487,20 +487,33 @@ def _tolerance(tolerance, keys, n):
     return tol
 
 
+_SWAPPED = {"pad": "backfill", "ffill": "bfill", "backfill": "pad", "bfill": "ffill"}
+
+
 def nearby_indexer(index, target, method, limit, tolerance):
     """Index.get_indexer with a method (see its docstring): vectorized
     binary searches, as pandas' pad / backfill / nearest."""
     if method not in _SIDES:
         raise InvalidValueError(f"get_indexer: method must be None, 'bfill', 'backfill', "
                                 f"'ffill', 'pad' or 'nearest', not {method!r}")
-    if index.nlevels != 1 or not index.is_monotonic_increasing:
+    if index.nlevels != 1:
         raise InvalidValueError(f"get_indexer(method={method!r}): the index must be a "
-                                "single level of increasing labels")
+                                "single level")
+    # decreasing labels: the search runs on them reversed, pad and backfill
+    # swapped (pandas' pad on a decreasing index takes the label before in
+    # its order: the next larger), and the positions map back
+    decreasing = not index.is_monotonic_increasing
+    if decreasing and not index.is_monotonic_decreasing:
+        raise InvalidValueError(f"get_indexer(method={method!r}): the index must be "
+                                "monotonic increasing or decreasing")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer))
                               or limit <= 0):
         raise InvalidValueError(f"get_indexer: limit must be an integer greater than 0, not "
                                 f"{limit!r}")
     keys, t = _target_values(index, target)
+    if decreasing:
+        keys = keys[::-1]
+        method = _SWAPPED.get(method, method)
     if limit is not None and len(t) > 1 and not (t[1:] >= t[:-1]).all():
         raise InvalidValueError(f"limit argument for {method!r} method only well-defined if "
                                 "index and target are monotonic")
@@ -519,4 +532,6 @@ def nearby_indexer(index, target, method, limit, tolerance):
     if tolerance is not None and len(keys):
         tol = _tolerance(tolerance, keys, len(t))
         out = np.where(_distance(keys, t, out) <= tol, out, -1)
+    if decreasing:
+        out = np.where(out >= 0, len(keys) - 1 - out, -1)
     return out

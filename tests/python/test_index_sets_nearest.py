@@ -118,3 +118,23 @@ def test_union_keeps_repeated_missing_labels():
             pa_, pb = pd.Index(a), pd.Index(b)
             same(zb.Index(pa_).union(zb.Index(pb), sort=sort), pa_.union(pb, sort=sort),
                  f"union {a} {b} sort={sort}")
+
+
+def test_get_indexer_methods_on_a_decreasing_index():
+    """pad / backfill / nearest (and tolerance) on decreasing labels, as
+    pandas (they raised): pad takes the label before in the index's order,
+    the next larger; ties of nearest go to it."""
+    cases = [([10, 5, 0], [4, 6, -1, 11, 5, 0, 10, 7]),
+             ([10.0, 7.5, 5, 2.5, 0], [4, 6, 7.5, -1, 11, 5, 0, 10, 6.25]),
+             (pd.date_range("2024-01-10", periods=5, freq="-1D"),
+              pd.DatetimeIndex(["2024-01-07 12:00", "2024-01-20", "2023-12-01", "2024-01-08",
+                                "2024-01-08 06:00"]))]
+    for labels, target in cases:
+        p = pd.Index(labels)
+        z = zb.Index(p)
+        for method in ("pad", "ffill", "backfill", "bfill", "nearest"):
+            assert list(z.get_indexer(target, method=method)) == \
+                list(p.get_indexer(target, method=method)), (labels, method)
+        tol = pd.Timedelta("6h") if isinstance(p, pd.DatetimeIndex) else 1
+        assert list(z.get_indexer(target, method="nearest", tolerance=tol)) == \
+            list(p.get_indexer(target, method="nearest", tolerance=tol)), (labels, "tolerance")
