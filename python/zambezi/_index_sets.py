@@ -46,18 +46,17 @@ def _operands(index, other, what):
 
 
 def _common(a, b):
-    """Label columns a and b in their common dtype, as pandas: numbers of
-    different dtypes as int64, or float64 when either is a float (or
-    uint64 meets a signed integer)."""
+    """Label columns a and b in their common dtype, as pandas: numpy's
+    promotion (uint8 and int8 meet in int16, int8 and float32 in float32),
+    except that uint64 meeting a signed integer gives float64 (pandas:
+    object, which zambezi has not)."""
     if a.dtype == b.dtype or a.dtype not in _NUMBERS or b.dtype not in _NUMBERS:
         return a, b
-    floats = a.dtype.startswith("float") or b.dtype.startswith("float")
     mixed64 = "uint64" in (a.dtype, b.dtype) and (a.dtype.startswith("int") or
                                                   b.dtype.startswith("int"))
-    target = "float64" if floats or mixed64 else "int64"
-    if a.dtype.startswith("uint") and b.dtype.startswith("uint"):
-        target = "uint64"
-    return _core.cast(a, target), _core.cast(b, target)
+    target = "float64" if mixed64 else str(np.result_type(a.dtype, b.dtype))
+    return (a if a.dtype == target else _core.cast(a, target),
+            b if b.dtype == target else _core.cast(b, target))
 
 
 def _empty(col):

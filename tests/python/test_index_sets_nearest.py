@@ -38,6 +38,12 @@ def pairs():
     yield "times", pd.DatetimeIndex(["2024-01-02", "2024-01-01", "2024-01-02"]), \
         pd.DatetimeIndex(["2024-01-03", "2024-01-02"])
     yield "unique", pd.Index([4, 1, 2]), pd.Index([2, 0])
+    # numpy's promotion, as pandas: uint8 and int8 meet in int16, int8 and
+    # float32 in float32, uint32 and int32 in int64
+    yield "uint8 and int8", pd.Index([1, 200, 3], dtype="uint8"), pd.Index([-1, 3], dtype="int8")
+    yield "int8 and float32", pd.Index([1, 2], dtype="int8"), pd.Index([2.5, 1], dtype="float32")
+    yield "uint32 and int32", pd.Index([7, 1], dtype="uint32"), pd.Index([-7, 1], dtype="int32")
+    yield "uint8 and uint16", pd.Index([5, 1], dtype="uint8"), pd.Index([1, 300], dtype="uint16")
 
 
 @pytest.mark.parametrize("sort", [None, False])
