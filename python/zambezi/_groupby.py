@@ -693,7 +693,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                    for i, nm in enumerate(self._k.labels)]
         if any(isinstance(lb, tuple) for lb in labels):
             klabels = [(nm, "") for nm in klabels]
-        return _labels.frame_from(frame_cls, keys + vals, klabels + list(labels), None)
+        # a key that is also an aggregated column is not inserted again (pandas)
+        keep = [i for i, lb in enumerate(klabels) if lb not in labels]
+        return _labels.frame_from(frame_cls, [keys[i] for i in keep] + vals,
+                                  [klabels[i] for i in keep] + list(labels), None)
 
     def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False):
         cols = self._value_columns(op)
@@ -1028,7 +1031,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                                         "or named aggregations, not a dict (nested renamer)")
             nested = any(isinstance(f, (list, tuple)) for f in arg.values())
             for c, funcs in arg.items():
-                if c not in self._k.values:
+                if c not in self._k.values and (self._obj._ndim != 2 or
+                                                c not in self._k.keys):  # a key column: pandas
+                    # aggregates it too
                     raise ColumnNotFoundError(
                         f"no column named {c!r} to aggregate; the columns are "
                         f"{self._k.values!r}")

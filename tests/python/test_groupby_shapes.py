@@ -112,6 +112,27 @@ def test_as_index_false_is_the_flat_shape(keys):
                               gp[["vf", "vi"]].agg(["min", "max"]), what)
 
 
+def test_a_key_among_the_aggregated_columns_as_in_pandas():
+    # pandas aggregates a key column named in the selection or an agg dict,
+    # and with as_index=False does not insert that key again
+    pdf = pd.DataFrame({"k": [1, 1, 2, 2, 3], "i": [3, 3, 4, 5, 6],
+                        "v": [1.0, 2.0, 3.0, np.nan, 5.0]})
+    df = zb.DataFrame(pdf)
+    cases = [
+        ("two keys, key selected", lambda m: m.groupby(["k", "i"], as_index=False)[["v", "i"]]
+         .sum()),
+        ("key selected last", lambda m: m.groupby("k", as_index=False)[["v", "k"]].mean()),
+        ("key selected, max", lambda m: m.groupby(["k", "i"], as_index=False)[["v", "i"]]
+         .agg("max")),
+        ("dict on the key", lambda m: m.groupby("i").agg({"i": "count", "v": "sum"})),
+        ("dict of lists on a key", lambda m: m.groupby(["i", "k"]).agg({"k": ["sum", "max"]})),
+        ("dict on the key, flat", lambda m: m.groupby("k", as_index=False).agg({"k": "size",
+                                                                                "v": "max"})),
+    ]
+    for what, fn in cases:
+        assert_frame_like(fn(df), fn(pdf), what, **SUM_TOL)
+
+
 def test_agg_forms():
     pdf = _data(3000, 11)
     df = _zb(pdf)
