@@ -179,7 +179,8 @@ typedef enum zb_moment_op {
  * Missing values and NaN are skipped; with !skipna a group holding one is
  * null.  A group with fewer than 3 (skew) or 4 (kurt) values, or whose
  * values do not vary, is null (pandas: NaN).  Both columns on one device
- * (ZB_EINVAL otherwise). */
+ * (ZB_EINVAL otherwise).  group_ids NULL with n_groups 1: the whole column
+ * is one group (the Series' skew / kurt: one rule for both). */
 ZB_API zb_status zb_column_group_moment(const zb_column *col, const zb_column *group_ids,
                                         int64_t n_groups, zb_moment_op op, bool skipna,
                                         zb_column **out, zb_error *err);

@@ -4,89 +4,45 @@ and ``kurt`` / ``kurtosis`` (Fisher's excess kurtosis, unbiased), for
 Series and per column of a DataFrame (mixins).
 
 ``sem`` is the engine's std divided by the square root of the count.
-``skew`` and ``kurt`` sum the powers of the deviations from the mean in
-numpy over a column's values (vectorized: nothing loops over rows), with
-pandas' corrections: NaN for fewer than 3 (skew) or 4 (kurt) values, or
-when the values do not vary.
+``skew`` and ``kurt`` are the engine's group moments
+(``_core.group_moment``, src/cpu/group_moments.c) with the whole column,
+or each row for ``axis=1``, as one group: one rule for the Series, the
+frame and the group-by, with pandas' corrections: NaN for fewer than 3
+(skew) or 4 (kurt) values, or when the values do not vary.
 """
 
 import math
 
 import numpy as np
 
-from zambezi import _convert, _labels, _stats
+from zambezi import _convert, _core, _labels, _stats
 from zambezi.errors import DTypeError, UnsupportedError
 
 
-def _values(col, skipna, what, how):
-    """col's values as float64 without its missing ones; None when
-    skipna=False and one is missing."""
+def _check_numbers(col, what, how):
     if not _stats._is_numeric(col):
         raise DTypeError(f"{how}: {what} has dtype {col.dtype}; the reduction needs numbers "
                          "(pass numeric_only=True to leave such columns out)")
-    arr = np.asarray(_convert.to_numpy(col), dtype=np.float64)
-    miss = np.isnan(arr)
-    if miss.any():
-        if not skipna:
-            return None
-        arr = arr[~miss]
-    return arr
 
 
 def _moment(col, how, skipna, what):
-    """skew or kurt of an engine column, as pandas computes them."""
-    a = _values(col, skipna, what, how)
-    if a is None:
-        return math.nan
-    n = len(a)
-    if n < (3 if how == "skew" else 4):
-        return math.nan
-    d = a - a.mean()
-    s2 = float((d * d).sum())
-    d -= d.mean()   # the mean's own rounding, taken out (corrected two-pass)
-    d2 = d * d
-    m2 = float(d2.sum())
-    # no spread: NaN, as pandas 3.  Equal values leave only the round-off
-    # of the deviations, judged against their first sum of squares s2 (not
-    # an absolute level: values of any scale with a spread keep their
-    # moment); a power of m2 that underflows is NaN too (pandas' 0 / 0)
-    if not m2 > 1e-14 * s2 or (m2 ** 1.5 if how == "skew" else m2 * m2) == 0.0:
-        return math.nan
-    if how == "skew":
-        m3 = float((d2 * d).sum())
-        return (n * (n - 1) ** 0.5 / (n - 2)) * (m3 / m2 ** 1.5)
-    m4 = float((d2 * d2).sum())
-    adj = 3.0 * (n - 1) ** 2 / ((n - 2) * (n - 3))
-    return n * (n + 1) * (n - 1) * m4 / ((n - 2) * (n - 3) * m2 * m2) - adj
+    """skew or kurt of an engine column, as pandas computes them: the
+    engine's group moment with the whole column as one group, so the
+    Series, the frame and the group-by follow one rule."""
+    _check_numbers(col, what, how)
+    v = _core.group_moment(col, None, 1, how, bool(skipna)).to_pylist()[0]
+    return math.nan if v is None else v
 
 
 def _row_moments(a, how, skipna):
-    """skew or kurt of each row of the 2-D float64 array a (NaN missing),
-    as _moment computes one column's: vectorized over rows and columns."""
-    miss = np.isnan(a)
-    cnt = (~miss).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(miss, 0.0, a).sum(axis=1) / cnt
-        d = np.where(miss, 0.0, a - mean[:, None])
-        s2 = (d * d).sum(axis=1)
-        c = d.sum(axis=1) / cnt   # the mean's own rounding, taken out
-        d = np.where(miss, 0.0, d - c[:, None])
-        d2 = d * d
-        m2 = d2.sum(axis=1)
-        n = cnt.astype(np.float64)
-        if how == "skew":
-            m3 = (d2 * d).sum(axis=1)
-            res = (n * np.sqrt(n - 1) / (n - 2)) * (m3 / m2 ** 1.5)
-        else:
-            m4 = (d2 * d2).sum(axis=1)
-            adj = 3.0 * (n - 1) ** 2 / ((n - 2) * (n - 3))
-            res = n * (n + 1) * (n - 1) * m4 / ((n - 2) * (n - 3) * m2 * m2) - adj
-        tiny = (m2 ** 1.5 if how == "skew" else m2 * m2) == 0.0
-    bad = (cnt < (3 if how == "skew" else 4)) | ~(m2 > 1e-14 * s2) | tiny
-    if not skipna:
-        bad |= miss.any(axis=1)
-    res[bad] = np.nan
-    return res
+    """skew or kurt of each row of the 2-D float64 array a (NaN missing):
+    the engine's group moment with each row one group (its values laid
+    out row after row)."""
+    n, k = a.shape
+    flat = _convert.to_column(np.ascontiguousarray(a).reshape(-1))
+    ids = _convert.to_column(np.repeat(np.arange(n, dtype=np.int64), k))
+    res = _core.group_moment(flat, ids, n, how, bool(skipna))
+    return np.asarray(_convert.to_numpy(res), dtype=np.float64)
 
 
 def _check_axis(axis, how, frame):

@@ -216,24 +216,27 @@ zb_status zb_column_group_moment(const zb_column *col, const zb_column *group_id
                                  zb_column **out, zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "group_moment: NULL output");
   *out = NULL;
-  if (col == NULL || group_ids == NULL)
-    return zb_error_set(err, ZB_EINVAL, "group_moment: NULL column");
+  if (col == NULL) return zb_error_set(err, ZB_EINVAL, "group_moment: NULL column");
   if ((int)op < 0 || op >= ZB_MOMENT_OP_COUNT)
     return zb_error_set(err, ZB_EINVAL, "group_moment: unknown moment %d", (int)op);
   const char *what = op == ZB_MOMENT_SKEW ? "skew" : "kurt";
   if (!zb_type_is_integer(col->type) && !zb_type_is_float(col->type) && col->type != ZB_BOOL)
-    return zb_error_set(err, ZB_ETYPE, "group-by %s: the column must hold numbers, not %s",
-                        what, zb_type_name(col->type));
-  if (group_ids->type != ZB_INT64)
+    return zb_error_set(err, ZB_ETYPE, "%s: the column must hold numbers, not %s", what,
+                        zb_type_name(col->type));
+  if (group_ids == NULL) { /* the whole column, one group (Series.skew / kurt) */
+    if (n_groups != 1)
+      return zb_error_set(err, ZB_EINVAL, "%s: without group ids n_groups must be 1, not %lld",
+                          what, (long long)n_groups);
+  } else if (group_ids->type != ZB_INT64)
     return zb_error_set(err, ZB_ETYPE, "group-by %s: group ids must be int64, not %s", what,
                         zb_type_name(group_ids->type));
-  if (group_ids->length != col->length)
+  else if (group_ids->length != col->length)
     return zb_error_set(err, ZB_EINVAL, "group-by %s: %lld group ids for %lld rows", what,
                         (long long)group_ids->length, (long long)col->length);
   if (n_groups < 0)
     return zb_error_set(err, ZB_EINVAL, "group-by %s: n_groups must be >= 0, not %lld", what,
                         (long long)n_groups);
-  if (!zb_device_equal(col->device, group_ids->device))
+  if (group_ids != NULL && !zb_device_equal(col->device, group_ids->device))
     return zb_error_set(err, ZB_EINVAL, "group-by %s: group ids and data on different devices",
                         what);
   zb__call c = {.op = ZB__OP_GROUP_MOMENT, .variant = (int32_t)op, .name = what};

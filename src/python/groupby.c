@@ -220,7 +220,7 @@ static PyObject *py_group_cumcount(PyObject *module, PyObject *args) {
   return zbpy_column_wrap(st, out);
 }
 
-/* group_moment(col, ids, n_groups, "skew" | "kurt", skipna) -> float64 Column */
+/* group_moment(col, ids | None, n_groups, "skew" | "kurt", skipna) -> float64 Column */
 static PyObject *py_group_moment(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
   PyObject *co, *io;
@@ -240,8 +240,8 @@ static PyObject *py_group_moment(PyObject *module, PyObject *args) {
   }
   zb_column *col = zbpy_arg_column(st, co, "group_moment");
   if (col == NULL) return NULL;
-  zb_column *ids = zbpy_arg_column(st, io, "group_moment");
-  if (ids == NULL) return NULL;
+  zb_column *ids = NULL; /* None: the whole column, one group */
+  if (io != Py_None && (ids = zbpy_arg_column(st, io, "group_moment")) == NULL) return NULL;
   zb_column *out = NULL;
   zb_error err;
   err.message[0] = '\0';

@@ -75,6 +75,53 @@ ZB_TEST(test_group_moment_values) {
   zb_column_release(ids);
 }
 
+/* Without group ids the whole column is one group (Series.skew / kurt):
+ * the same values as every row in group 0, over several morsels (the
+ * parallel path), with nulls, NaN and a tail that is not a multiple of 8. */
+ZB_TEST(test_group_moment_of_the_whole_column) {
+  zb_error err = {{0}};
+  enum { N = 3 * 65536 + 13 };
+  double *v = malloc(N * sizeof(double));
+  bool *ok = malloc(N * sizeof(bool));
+  int64_t *g = calloc(N, sizeof(int64_t));
+  for (int i = 0; i < N; i++) {
+    v[i] = i % 97 == 5 ? NAN : 1e6 + (double)((i * 7919) % 1013) * ((i % 3) ? 1.0 : -2.5);
+    ok[i] = i % 89 != 3;
+  }
+  zb_column *c = f64(v, ok, N), *ids = ids64(g, N);
+  for (int op = 0; op < 2; op++) {
+    for (int skipna = 0; skipna < 2; skipna++) {
+      zb_column *a = NULL, *b = NULL;
+      ZB_CHECK_OK(zb_column_group_moment(c, NULL, 1, (zb_moment_op)op, skipna, &a, &err), &err);
+      ZB_CHECK_OK(zb_column_group_moment(c, ids, 1, (zb_moment_op)op, skipna, &b, &err), &err);
+      ZB_CHECK(a->length == 1 && b->length == 1);
+      ZB_CHECK_EQ_INT(zb_column_is_valid(a, 0), skipna); /* skipna false: a NaN, so missing */
+      ZB_CHECK_EQ_INT(zb_column_is_valid(a, 0), zb_column_is_valid(b, 0));
+      if (skipna)
+        ZB_CHECK(fabs(((double *)a->data->data)[0] - ((double *)b->data->data)[0]) <=
+                 1e-9 * fabs(((double *)b->data->data)[0]));
+      zb_column_release(a);
+      zb_column_release(b);
+    }
+  }
+  /* a hand-checked case: 1, 2, 4, 8 (pandas 3.1 kurt 0.7576559546313781) */
+  const double small[] = {1, 2, 4, 8};
+  zb_column *sc = f64(small, NULL, 4), *k = NULL;
+  ZB_CHECK_OK(zb_column_group_moment(sc, NULL, 1, ZB_MOMENT_KURT, true, &k, &err), &err);
+  ZB_CHECK(zb_column_is_valid(k, 0) && near(((double *)k->data->data)[0], 0.7576559546313781));
+  zb_column_release(k);
+  /* without ids there is one group */
+  ZB_CHECK_EQ_INT(zb_column_group_moment(sc, NULL, 2, ZB_MOMENT_SKEW, true, &k, &err),
+                  ZB_EINVAL);
+  ZB_CHECK(k == NULL && strstr(err.message, "n_groups must be 1") != NULL);
+  zb_column_release(sc);
+  zb_column_release(c);
+  zb_column_release(ids);
+  free(v);
+  free(ok);
+  free(g);
+}
+
 ZB_TEST(test_group_moment_bad_arguments) {
   zb_error err = {{0}};
   const double v[] = {1, 2, 3};
