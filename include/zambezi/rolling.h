@@ -24,6 +24,8 @@ typedef enum zb_roll_op {
   ZB_ROLL_KURT,
   ZB_ROLL_MEDIAN,
   ZB_ROLL_QUANTILE,
+  ZB_ROLL_COV,  /* of two columns: zb_column_rolling_pair */
+  ZB_ROLL_CORR, /* of two columns: zb_column_rolling_pair */
   ZB_ROLL_OP_COUNT
 } zb_roll_op;
 
@@ -39,7 +41,7 @@ typedef enum zb_roll_interp {
 } zb_roll_interp;
 
 /* "count", "sum", "mean", "min", "max", "var", "std", "skew", "kurt",
- * "median", "quantile" ("unknown" otherwise). */
+ * "median", "quantile", "cov", "corr" ("unknown" otherwise). */
 ZB_API const char *zb_roll_op_name(zb_roll_op op);
 
 /* The window of a row.  A row's window is the `window` rows ending with it
@@ -91,6 +93,23 @@ ZB_API zb_status zb_column_rolling_bounds(const zb_column *col, const zb_column 
                                           const zb_column *ends, zb_roll_op op,
                                           const zb_rolling_options *opt, zb_column **out,
                                           zb_error *err);
+
+/* The covariance (ZB_ROLL_COV, divided by count - ddof) or the Pearson
+ * correlation (ZB_ROLL_CORR) of each row's window of x with the same rows
+ * of y, over the rows where both have a value (a missing value on either
+ * side, null, NaN or +-inf, leaves the pair out), as pandas' rolling
+ * cov(other) / corr(other): a new FLOAT64 column, null where the window
+ * has fewer than min_periods pairs or no more than ddof of them, and (corr)
+ * where either side does not vary.  x and y are FLOAT64 columns of one
+ * length on one device.  The windows: fixed (opt), or given by starts /
+ * ends as for zb_column_rolling_bounds (both or neither).  The window's
+ * co-moment is kept as pairs enter and leave (Welford's updates, with the
+ * two sides' sums of squares for corr); a removal that cancels most digits
+ * of a sum of squares makes the window be summed again. */
+ZB_API zb_status zb_column_rolling_pair(const zb_column *x, const zb_column *y,
+                                        const zb_column *starts, const zb_column *ends,
+                                        zb_roll_op op, const zb_rolling_options *opt,
+                                        zb_column **out, zb_error *err);
 
 #ifdef __cplusplus
 }

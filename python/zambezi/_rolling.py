@@ -303,16 +303,14 @@ class Rolling(RollingPairs):
                                     "times (or on= a column)")
         return index._levels()[0], "the index"
 
-    def _run(self, op, ddof=1, q=0.5, interpolation="linear", numeric_only=False):
-        """op of every value column as the user's result."""
+    def _window_args(self):
+        """(window, min_periods, center, bounds) of the engine's rolling
+        call over the object's rows: bounds None, or (starts, ends) of
+        time-based windows."""
         mp = self._min_periods
         if mp is None:
             mp = self._window
-        gb = self._gb
-        if gb is not None:
-            return self._run_groups(op, mp, ddof, q, interpolation, numeric_only)
-        obj = self._obj
-        n = len(obj)
+        n = len(self._obj)
         w, ids, center = self._window_for(n), None, self._center
         if self._span is not None:
             tcol, what = self._times()
@@ -322,6 +320,18 @@ class Rolling(RollingPairs):
             ids = (_core.column_from_buffer(starts.astype(np.int64)).to_device(dev),
                    _core.column_from_buffer(ends.astype(np.int64)).to_device(dev))
             center = False
+        return w, mp, center, ids
+
+    def _run(self, op, ddof=1, q=0.5, interpolation="linear", numeric_only=False):
+        """op of every value column as the user's result."""
+        mp = self._min_periods
+        if mp is None:
+            mp = self._window
+        gb = self._gb
+        if gb is not None:
+            return self._run_groups(op, mp, ddof, q, interpolation, numeric_only)
+        obj = self._obj
+        w, mp, center, ids = self._window_args()
 
         def one(col, what):
             return _core.rolling(_float_column(col, what, op), op, w, mp, center, ddof, q,

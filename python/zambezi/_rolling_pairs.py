@@ -5,15 +5,14 @@ Expanding): ``sem``, ``cov(other)`` and ``corr(other)``.
 ``sem`` is the window's std (ddof) divided by the square root of its
 count, as pandas defines it.  ``cov`` and ``corr`` pair each row of the
 Series (or of each column of a frame) with the same row of ``other``: a
-pair counts when both values are present, so each side is first made
-missing where the other is (``x + 0 * y``, in the engine).  The
-covariance is then ``(var(x + y) - var(x) - var(y)) / 2`` of the
-windows, from the engine's numerically stable moving variance (Welford's
-updates), and the correlation ``cov / sqrt(var(x) * var(y))``, missing
-where a variance is zero, as pandas.  Each side is first scaled by a
-power of two near its spread (exactly), so sides of very different scales
-keep their precision.  Missing results follow the variance's rules
-(min_periods values and more than ddof of them).
+pair counts when both values are present.  Both are one engine call
+(``_core.rolling`` with the other column: src/cpu/rolling.c's moving
+co-moment, Welford's updates of the pairs' co-moment and of each side's
+sum of squares as pairs enter and leave the window), over the same
+windows as the other statistics (counts, time spans, expanding).  The
+correlation is missing where a side does not vary, as pandas; missing
+results follow the variance's rules (min_periods pairs and more than ddof
+of them).
 
 Without ``other`` the object pairs with itself.  A frame's pairwise
 result (no ``other``, or ``pairwise=True``) is pandas': one row per (row
@@ -27,20 +26,10 @@ frame, and an ``other`` whose row labels differ from the object's (pandas
 aligns them first; align with ``reindex`` before).
 """
 
-import math
-
 import numpy as np
 
 from zambezi import _core
 from zambezi.errors import DTypeError, UnsupportedError
-
-
-def _pow2_scale(spread):
-    """The power of two nearest a column's spread (1 when it has none), by
-    which it is scaled exactly."""
-    if not math.isfinite(spread) or spread <= 0:
-        return 1.0
-    return math.ldexp(1.0, math.frexp(spread)[1])
 
 
 def _nan_column(n):
@@ -83,33 +72,19 @@ class RollingPairs:
         return std / cnt ** 0.5
 
     def _one_pair(self, x, y, ddof, what):
-        """The statistic of the windows of engine columns x and y (a Series)."""
+        """The statistic of the windows of engine columns x and y (a Series):
+        one engine call (the moving co-moment of the pairs)."""
         from zambezi import _base
 
         for c, nm in ((x, "x"), (y, "other")):
             if c.dtype not in _NUMERIC:
                 raise DTypeError(f"{what}: {nm} has dtype {c.dtype}; it needs numbers")
         obj = self._obj
-        xf, yf = _core.cast(x, "float64"), _core.cast(y, "float64")
-        xm = _core.binary("add", xf, _core.binary_scalar("mul", yf, 0.0, False))
-        ym = _core.binary("add", yf, _core.binary_scalar("mul", xf, 0.0, False))
-        ser = _base.series_class()
-
-        def var(col, d):
-            return self._on_obj(ser._from_column(col, None, obj.index)).var(ddof=d)
-
-        # each side scaled by a power of two near its spread (exact), so
-        # var(x + y) does not lose the smaller side to the larger one's
-        # rounding when they differ in scale; cov is scaled back
-        sx, sy = _pow2_scale(ser._from_column(xm).std()), _pow2_scale(ser._from_column(ym).std())
-        xs = _core.binary_scalar("mul", xm, 1.0 / sx, False)
-        ys = _core.binary_scalar("mul", ym, 1.0 / sy, False)
-        vx, vy = var(xs, ddof), var(ys, ddof)
-        cov = (var(_core.binary("add", xs, ys), ddof) - vx - vy) / 2
-        if what == "corr":
-            den = vx * vy
-            return (cov / den ** 0.5).where(den > 0)
-        return cov * (sx * sy)
+        w, mp, center, bounds = self._window_args()
+        xf = x if x.dtype == "float64" else _core.cast(x, "float64")
+        yf = y if y.dtype == "float64" else _core.cast(y, "float64")
+        col = _core.rolling(xf, what, w, mp, center, int(ddof), 0.5, "linear", bounds, 0, yf)
+        return _base.series_class()._from_column(col, None, obj.index)
 
     def _pairwise(self, other, ddof, what):
         """pandas' pairwise result: for each row, one row per column of

@@ -111,13 +111,13 @@ bool zb__backend_supports(const zb_backend *be, const zb__call *c) {
 
 /* The inputs of c, moved to dev (new references). */
 typedef struct moved {
-  zb_column *in[3];
+  zb_column *in[ZB__CALL_INPUTS];
   zb_table *table;
   zb_column **keys[2];
 } moved;
 
 static void moved_release(moved *m, int64_t n_keys) {
-  for (int k = 0; k < 3; k++) zb_column_release(m->in[k]);
+  for (int k = 0; k < ZB__CALL_INPUTS; k++) zb_column_release(m->in[k]);
   zb_table_release(m->table);
   for (int s = 0; s < 2; s++) {
     if (m->keys[s] == NULL) continue;
@@ -133,7 +133,7 @@ static zb_status move_inputs(const zb__call *c, zb_device dev, moved *m, zb__cal
   memset(m, 0, sizeof *m);
   *run = *c;
   zb_status st = ZB_OK;
-  for (int k = 0; k < 3 && st == ZB_OK; k++) {
+  for (int k = 0; k < ZB__CALL_INPUTS && st == ZB_OK; k++) {
     if (c->in[k] == NULL) continue;
     st = zb_column_to_device(c->in[k], dev, &m->in[k], err);
     run->in[k] = m->in[k];
@@ -212,7 +212,7 @@ static zb_status run_on(const zb_backend *be, zb_device where, zb__call *c, zb_e
 /* The largest input length of c, for profiles. */
 static int64_t call_rows(const zb__call *c) {
   int64_t rows = c->table != NULL ? c->table->num_rows : 0;
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < ZB__CALL_INPUTS; k++)
     if (c->in[k] != NULL) rows = ZB_MAX(rows, c->in[k]->length);
   if (c->op == ZB__OP_JOIN) rows = c->p.join.n_left + c->p.join.n_right;
   return rows;
@@ -234,7 +234,7 @@ static bool reads_list(const zb__call *c) {
       c->op == ZB__OP_LIST_JOIN)
     return false;
   if (c->op == ZB__OP_CAST && c->variant == ZB_LIST) return true;
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < ZB__CALL_INPUTS; k++)
     if (c->in[k] != NULL && c->in[k]->type == ZB_LIST) return true;
   const zb_table *t = c->table;
   switch (c->op) {
@@ -268,7 +268,7 @@ static bool reads_list(const zb__call *c) {
 
 /* The first list column c reads (for a message), or NULL. */
 static const zb_column *first_list(const zb__call *c) {
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < ZB__CALL_INPUTS; k++)
     if (c->in[k] != NULL && c->in[k]->type == ZB_LIST) return c->in[k];
   for (int s = 0; c->op == ZB__OP_JOIN && s < 2; s++)
     for (int64_t k = 0; c->keys[s] != NULL && k < c->p.join.n_keys; k++)
@@ -348,10 +348,11 @@ static const char *variant_name(zb__op op, int v) {
     case ZB__OP_ROLLING: {
       static const char *const names[3 * ZB_ROLL_OP_COUNT] = {
           "count", "sum", "mean", "min", "max", "var", "std", "skew", "kurt", "median",
-          "quantile", "group_count", "group_sum", "group_mean", "group_min", "group_max",
-          "group_var", "group_std", "group_skew", "group_kurt", "group_median",
-          "group_quantile", "time_count", "time_sum", "time_mean", "time_min", "time_max",
-          "time_var", "time_std", "time_skew", "time_kurt", "time_median", "time_quantile"};
+          "quantile", "cov", "corr", "group_count", "group_sum", "group_mean", "group_min",
+          "group_max", "group_var", "group_std", "group_skew", "group_kurt", "group_median",
+          "group_quantile", "group_cov", "group_corr", "time_count", "time_sum", "time_mean",
+          "time_min", "time_max", "time_var", "time_std", "time_skew", "time_kurt",
+          "time_median", "time_quantile", "time_cov", "time_corr"};
       return v < 3 * ZB_ROLL_OP_COUNT ? names[v] : NULL;
     }
     case ZB__OP_EWM: {

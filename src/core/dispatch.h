@@ -127,7 +127,8 @@ typedef enum zb__op {
   ZB__OP_RANK,
   /* in[0] a float64 column; in[1] NULL, or int64 group ids (the windows
    * stay inside each group; p.rolling.n_groups), or (p.rolling.bounds)
-   * int64 window starts with in[2] the ends; variant the zb_roll_op, plus
+   * int64 window starts with in[2] the ends; in[3] the float64 column
+   * paired with in[0] (cov, corr), else NULL; variant the zb_roll_op, plus
    * ZB_ROLL_OP_COUNT for groups, 2 * ZB_ROLL_OP_COUNT for given windows;
    * p.rolling; -> out[0] float64 */
   ZB__OP_ROLLING,
@@ -181,6 +182,9 @@ typedef enum zb__op {
   ZB__OP_COUNT
 } zb__op;
 
+/* The most column inputs one call takes (in[]). */
+#define ZB__CALL_INPUTS 4
+
 /* One call.  Inputs are borrowed; results are new references the caller
  * owns once zb__dispatch returns ZB_OK (all NULL otherwise). */
 typedef struct zb__call {
@@ -188,8 +192,8 @@ typedef struct zb__call {
   int32_t variant;
   const char *name; /* for profiles (static string); NULL: the operation's name */
   bool spanned;     /* the caller's profile span records the call: open none */
-  const zb_column *in[3];
-  bool scalar[3];
+  const zb_column *in[ZB__CALL_INPUTS];
+  bool scalar[ZB__CALL_INPUTS];
   const zb_table *table;
   const zb_column *const *keys[2];
   union {

@@ -1,7 +1,7 @@
 /*
  * rolling_ops.c -- the checked entry points of pandas' moving-window
- * statistics (zambezi/rolling.h: zb_column_rolling and
- * zb_column_group_rolling, ZB__OP_ROLLING).
+ * statistics (zambezi/rolling.h: zb_column_rolling, zb_column_rolling_bounds,
+ * zb_column_group_rolling and zb_column_rolling_pair, ZB__OP_ROLLING).
  *
  * Validation happens here once: the column type (FLOAT64), the window
  * options, the group ids' type and length, given windows' order and range.  The backends trust what this
@@ -11,7 +11,8 @@
 #include "core/internal.h"
 
 static const char *const k_roll_names[ZB_ROLL_OP_COUNT] = {
-    "count", "sum", "mean", "min", "max", "var", "std", "skew", "kurt", "median", "quantile"};
+    "count", "sum", "mean", "min", "max", "var", "std", "skew", "kurt", "median", "quantile",
+    "cov", "corr"};
 
 const char *zb_roll_op_name(zb_roll_op op) {
   if ((int)op < 0 || op >= ZB_ROLL_OP_COUNT) return "unknown";
@@ -61,9 +62,10 @@ static zb_status check_bounds(const zb_column *col, const zb_column *starts,
   return st;
 }
 
-static zb_status rolling(const zb_column *col, const zb_column *ids, int64_t n_groups,
-                         const zb_column *starts, const zb_column *ends, zb_roll_op op,
-                         const zb_rolling_options *opt, zb_column **out, zb_error *err) {
+static zb_status rolling(const zb_column *col, const zb_column *other, const zb_column *ids,
+                         int64_t n_groups, const zb_column *starts, const zb_column *ends,
+                         zb_roll_op op, const zb_rolling_options *opt, zb_column **out,
+                         zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "rolling: NULL output");
   *out = NULL;
   if (col == NULL || opt == NULL)
@@ -85,6 +87,21 @@ static zb_status rolling(const zb_column *col, const zb_column *ids, int64_t n_g
                         (int)opt->ddof);
   if (op == ZB_ROLL_QUANTILE && !(opt->q >= 0.0 && opt->q <= 1.0))
     return zb_error_set(err, ZB_EINVAL, "rolling quantile: q must be in [0, 1], not %g", opt->q);
+  const bool pair = op == ZB_ROLL_COV || op == ZB_ROLL_CORR;
+  if (pair != (other != NULL))
+    return zb_error_set(err, ZB_EINVAL, pair ? "rolling %s: needs a second column "
+                        "(zb_column_rolling_pair)" : "rolling %s: takes one column", name);
+  if (other != NULL) {
+    if (other->type != ZB_FLOAT64)
+      return zb_error_set(err, ZB_ETYPE, "rolling %s: the other column must be float64, not %s",
+                          name, zb_type_name(other->type));
+    if (other->length != col->length)
+      return zb_error_set(err, ZB_EINVAL, "rolling %s: the columns have %lld and %lld rows",
+                          name, (long long)col->length, (long long)other->length);
+    if (!zb_device_equal(other->device, col->device))
+      return zb_error_set(err, ZB_EINVAL, "rolling %s: the two columns are on different devices",
+                          name);
+  }
   if ((int)opt->interp < 0 || opt->interp >= ZB_INTERP_COUNT)
     return zb_error_set(err, ZB_EINVAL, "rolling %s: unknown interpolation %d", name,
                         (int)opt->interp);
@@ -106,6 +123,7 @@ static zb_status rolling(const zb_column *col, const zb_column *ids, int64_t n_g
   }
   c.in[0] = col;
   c.in[1] = ids;
+  c.in[3] = other;
   if (starts != NULL || ends != NULL) {
     ZB_RETURN_NOT_OK(check_bounds(col, starts, ends, opt->window, name, err));
     c.variant += 2 * ZB_ROLL_OP_COUNT;
@@ -120,7 +138,7 @@ static zb_status rolling(const zb_column *col, const zb_column *ids, int64_t n_g
 
 zb_status zb_column_rolling(const zb_column *col, zb_roll_op op, const zb_rolling_options *opt,
                             zb_column **out, zb_error *err) {
-  return rolling(col, NULL, 0, NULL, NULL, op, opt, out, err);
+  return rolling(col, NULL, NULL, 0, NULL, NULL, op, opt, out, err);
 }
 
 zb_status zb_column_rolling_bounds(const zb_column *col, const zb_column *starts,
@@ -131,7 +149,7 @@ zb_status zb_column_rolling_bounds(const zb_column *col, const zb_column *starts
     if (out != NULL) *out = NULL;
     return zb_error_set(err, ZB_EINVAL, "rolling: NULL window bounds");
   }
-  return rolling(col, NULL, 0, starts, ends, op, opt, out, err);
+  return rolling(col, NULL, NULL, 0, starts, ends, op, opt, out, err);
 }
 
 zb_status zb_column_group_rolling(const zb_column *col, const zb_column *group_ids,
@@ -142,5 +160,20 @@ zb_status zb_column_group_rolling(const zb_column *col, const zb_column *group_i
     if (out != NULL) *out = NULL;
     return zb_error_set(err, ZB_EINVAL, "rolling: NULL group ids");
   }
-  return rolling(col, group_ids, n_groups, NULL, NULL, op, opt, out, err);
+  return rolling(col, NULL, group_ids, n_groups, NULL, NULL, op, opt, out, err);
+}
+
+zb_status zb_column_rolling_pair(const zb_column *x, const zb_column *y,
+                                 const zb_column *starts, const zb_column *ends,
+                                 zb_roll_op op, const zb_rolling_options *opt,
+                                 zb_column **out, zb_error *err) {
+  if (out != NULL) *out = NULL;
+  if (y == NULL) return zb_error_set(err, ZB_EINVAL, "rolling pair: NULL other column");
+  if (op != ZB_ROLL_COV && op != ZB_ROLL_CORR)
+    return zb_error_set(err, ZB_EINVAL, "rolling pair: the statistic must be cov or corr, "
+                        "not %s", zb_roll_op_name(op));
+  if ((starts == NULL) != (ends == NULL))
+    return zb_error_set(err, ZB_EINVAL, "rolling %s: window starts and ends go together",
+                        zb_roll_op_name(op));
+  return rolling(x, y, NULL, 0, starts, ends, op, opt, out, err);
 }

@@ -196,7 +196,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
                           (zb_rank_method)(c->variant % ZB_RANK_METHOD_COUNT),
                           c->p.rank.ascending, c->p.rank.na_option, c->p.rank.pct, out, err);
     case ZB__OP_ROLLING:
-      return zb__cpu_rolling(in[0], c->p.rolling.bounds ? NULL : in[1], c->p.rolling.n_groups,
+      return zb__cpu_rolling(in[0], in[3], c->p.rolling.bounds ? NULL : in[1],
+                             c->p.rolling.n_groups,
                              c->p.rolling.bounds ? in[1] : NULL, in[2],
                              (zb_roll_op)(c->variant % ZB_ROLL_OP_COUNT), &c->p.rolling.opt, out,
                              err);

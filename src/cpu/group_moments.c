@@ -50,7 +50,8 @@ static bool moment_value(zb_moment_op op, int64_t k, double s1, double s2, doubl
   const double nn = (double)k, c = s1 / nn;
   const double m2 = s2 - c * s1;
   const double m3 = s3 - 3.0 * c * s2 + 3.0 * c * c * s1 - nn * c * c * c;
-  const double m4 = s4 - 4.0 * c * s3 + 6.0 * c * c * s2 - 4.0 * c * c * c * s1 + nn * c * c * c * c;
+  const double m4 =
+      s4 - 4.0 * c * s3 + 6.0 * c * c * s2 - 4.0 * c * c * c * s1 + nn * c * c * c * c;
   /* no spread: missing, as pandas 3 gives NaN.  Equal values leave
    * deviations all equal to their mean c, so m2 is only the round-off of
    * s2 - c * s1: judged against s2, not an absolute level, so values of

@@ -183,8 +183,10 @@ zb_status zb__cpu_rank(const zb_column *col, const zb_column *group_ids, int64_t
                        zb_column **out, zb_error *err);
 /* pandas' rolling / expanding statistics (src/cpu/rolling.c; see
  * zb_column_rolling), per group when group_ids is not NULL, over the
- * windows starts / ends when they are not NULL. */
-zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
+ * windows starts / ends when they are not NULL; other: the column paired
+ * with col (cov, corr), else NULL. */
+zb_status zb__cpu_rolling(const zb_column *col, const zb_column *other,
+                          const zb_column *group_ids, int64_t n_groups,
                           const zb_column *starts, const zb_column *ends, zb_roll_op op,
                           const zb_rolling_options *opt, zb_column **out, zb_error *err);
 /* pandas' ewm statistics (src/cpu/ewm.c; see zb_table_ewm). */

@@ -23,6 +23,11 @@
  *                      state is rebuilt from the window's values each
  *                      time the window has turned over or lost digits,
  *                      so removal errors cannot pile up;
+ *   cov, corr          of two columns, over the rows where both have a
+ *                      value: Welford's co-moment of the pairs with each
+ *                      side's sum of squares, added and removed as pairs
+ *                      enter and leave, summed again after a removal
+ *                      that cancels most digits of a sum of squares;
  *   min, max           a monotonic deque of the window's candidates;
  *   median, quantile   windows of up to 512 rows: the window's values in a
  *                      sorted buffer; longer ones: the values ranked once
@@ -62,6 +67,8 @@
 typedef struct roll_job {
   const zb_column *c;
   const double *v;
+  const zb_column *c2; /* cov, corr: the column paired with c */
+  const double *v2;
   zb_roll_op op;
   zb_rolling_options opt;
   int64_t off; /* rows of the window after its row (center) */
@@ -667,6 +674,93 @@ static bool roll_order(const roll_seq *q) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* cov, corr of two columns                                                  */
+
+/* The paired value of position p (y), by the same rule as seq_val. */
+static inline double seq_val2(const roll_seq *q, int64_t p) {
+  int64_t r = seq_row(q, p);
+  return zb_column_is_valid(q->j->c2, r) ? zb__window_value(q->j->v2[r]) : NAN;
+}
+
+/* Welford's running means of x and y, their co-moment and (corr) each
+ * side's sum of squared deviations. */
+typedef struct comoment {
+  double n, mx, my, cxy, sxx, syy;
+} comoment;
+
+static inline void co_add(comoment *m, double x, double y) {
+  m->n += 1;
+  const double dx = x - m->mx, dy = y - m->my;
+  m->mx += dx / m->n;
+  m->my += dy / m->n;
+  m->cxy += dx * (y - m->my);
+  m->sxx += dx * (x - m->mx);
+  m->syy += dy * (y - m->my);
+}
+
+/* co_add run backwards: the means before the pair came are taken back
+ * first, then the pair's terms, which used them. */
+static inline void co_remove(comoment *m, double x, double y) {
+  m->n -= 1;
+  if (m->n <= 0) {
+    memset(m, 0, sizeof *m);
+    return;
+  }
+  const double mx1 = m->mx, my1 = m->my;
+  m->mx = mx1 - (x - mx1) / m->n;
+  m->my = my1 - (y - my1) / m->n;
+  m->cxy -= (x - m->mx) * (y - my1);
+  m->sxx -= (x - m->mx) * (x - mx1);
+  m->syy -= (y - m->my) * (y - my1);
+}
+
+static void roll_pair(const roll_seq *q) {
+  const int64_t minp = ZB_MAX(q->j->opt.min_periods, 1);
+  const double ddof = (double)q->j->opt.ddof;
+  const bool corr = q->j->op == ZB_ROLL_CORR;
+  comoment m;
+  memset(&m, 0, sizeof m);
+  bool redo = false;
+  ROLL_LOOP(
+      q,
+      {
+        double y = seq_val2(q, p);
+        if (y == y) co_add(&m, x, y);
+      },
+      {
+        double y = seq_val2(q, p);
+        if (y == y) {
+          double bx = m.sxx;
+          double by = m.syy;
+          co_remove(&m, x, y);
+          redo = redo || m.sxx < bx * LOSS || m.syy < by * LOSS;
+        }
+      },
+      {
+        if (redo) {
+          memset(&m, 0, sizeof m);
+          for (int64_t i = s; i < e; i++) {
+            double a = seq_val(q, i);
+            double b = seq_val2(q, i);
+            if (a == a && b == b) co_add(&m, a, b);
+          }
+          redo = false;
+        }
+        bool ok = m.n >= (double)minp && m.n > ddof;
+        double r = 0;
+        if (ok && corr) {
+          /* no spread on a side: missing, as pandas (0 / 0) */
+          const double den = m.sxx * m.syy;
+          ok = m.sxx > 0 && m.syy > 0 && den > 0;
+          if (ok) r = m.cxy / sqrt(den);
+        } else if (ok) {
+          r = m.cxy / (m.n - ddof);
+        }
+        seq_emit(q, k, r, ok);
+      });
+}
+
+/* ------------------------------------------------------------------------ */
 /* tasks                                                                     */
 
 static bool run_seq(const roll_seq *q) {
@@ -684,6 +778,8 @@ static bool run_seq(const roll_seq *q) {
     case ZB_ROLL_KURT: roll_moments(q); return true;
     case ZB_ROLL_MIN:
     case ZB_ROLL_MAX: return roll_minmax(q);
+    case ZB_ROLL_COV:
+    case ZB_ROLL_CORR: roll_pair(q); return true;
     default: return q->j->opt.window <= 512 ? roll_order_small(q) : roll_order(q);
   }
 }
@@ -756,7 +852,8 @@ done:
   return st;
 }
 
-zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int64_t n_groups,
+zb_status zb__cpu_rolling(const zb_column *col, const zb_column *other,
+                          const zb_column *group_ids, int64_t n_groups,
                           const zb_column *starts, const zb_column *ends, zb_roll_op op,
                           const zb_rolling_options *opt, zb_column **out, zb_error *err) {
   *out = NULL;
@@ -765,6 +862,10 @@ zb_status zb__cpu_rolling(const zb_column *col, const zb_column *group_ids, int6
   memset(&j, 0, sizeof j);
   j.c = col;
   j.v = (const double *)col->data->data + col->offset;
+  if (other != NULL) {
+    j.c2 = other;
+    j.v2 = (const double *)other->data->data + other->offset;
+  }
   j.op = op;
   j.keep_inf = op == ZB_ROLL_COUNT;
   j.opt = *opt;

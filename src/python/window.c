@@ -15,21 +15,24 @@ static const char *const k_interp_names[ZB_INTERP_COUNT] = {"linear", "lower", "
                                                             "nearest", "midpoint"};
 
 /* rolling(col, op, window, min_periods, center, ddof, q, interpolation,
- * ids, n_groups) -> float64 Column; ids None (the whole column), an int64
+ * ids, n_groups[, other]) -> float64 Column; ids None (the whole column), an int64
  * Column of group ids, or (starts, ends), int64 Columns: each row's
- * window given. */
+ * window given; other: the float64 Column paired with col ("cov", "corr"). */
 static PyObject *zbpy_rolling(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
-  PyObject *co, *ids_obj;
+  PyObject *co, *ids_obj, *other_obj = Py_None;
   const char *name, *interp;
   long long window, min_periods, n_groups;
   int center, ddof;
   double q;
-  if (!PyArg_ParseTuple(args, "OsLLpidsOL:rolling", &co, &name, &window, &min_periods, &center,
-                        &ddof, &q, &interp, &ids_obj, &n_groups))
+  if (!PyArg_ParseTuple(args, "OsLLpidsOL|O:rolling", &co, &name, &window, &min_periods,
+                        &center, &ddof, &q, &interp, &ids_obj, &n_groups, &other_obj))
     return NULL;
   zb_column *col = zbpy_arg_column(st, co, "column"), *ids = NULL, *starts = NULL, *ends = NULL;
   if (col == NULL) return NULL;
+  zb_column *other = NULL; /* cov, corr: the paired column */
+  if (other_obj != Py_None && (other = zbpy_arg_column(st, other_obj, "other")) == NULL)
+    return NULL;
   if (PyTuple_Check(ids_obj)) { /* (starts, ends): windows given */
     if (PyTuple_GET_SIZE(ids_obj) != 2) {
       PyErr_SetString(st->InvalidValueError, "rolling: window bounds are (starts, ends)");
@@ -67,7 +70,12 @@ static PyObject *zbpy_rolling(PyObject *module, PyObject *args) {
   err.message[0] = '\0';
   zb_status s;
   ZBPY_BEGIN_ENGINE
-  if (starts != NULL)
+  if (other != NULL && ids == NULL)
+    s = zb_column_rolling_pair(col, other, starts, ends, (zb_roll_op)op, &opt, &out, &err);
+  else if (other != NULL)
+    s = zb_error_set(&err, ZB_ENOTSUP, "rolling %s of group-by windows is not supported",
+                     name);
+  else if (starts != NULL)
     s = zb_column_rolling_bounds(col, starts, ends, (zb_roll_op)op, &opt, &out, &err);
   else if (ids != NULL)
     s = zb_column_group_rolling(col, ids, (int64_t)n_groups, (zb_roll_op)op, &opt, &out, &err);
@@ -120,9 +128,10 @@ static PyObject *zbpy_time_bins(PyObject *module, PyObject *args) {
 
 PyMethodDef zbpy_window_methods[] = {
     {"rolling", zbpy_rolling, METH_VARARGS,
-     "rolling(col, op, window, min_periods, center, ddof, q, interpolation, ids, n_groups) -> "
-     "float64 Column: a moving-window statistic of a float64 column, per group when ids "
-     "is int64 group ids, over given windows when ids is (starts, ends)"},
+     "rolling(col, op, window, min_periods, center, ddof, q, interpolation, ids, n_groups"
+     "[, other]) -> float64 Column: a moving-window statistic of a float64 column, per group "
+     "when ids is int64 group ids, over given windows when ids is (starts, ends); cov and corr "
+     "pair col with other"},
     {"time_range", zbpy_time_range, METH_O,
      "time_range(col) -> (valid, lo, hi, sorted): the non-null count, smallest and largest "
      "ticks of a timestamp or int64 column, and whether they never decrease in row order"},

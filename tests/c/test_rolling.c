@@ -1,6 +1,6 @@
 /*
  * test_rolling.c -- unit tests of the moving-window statistics
- * (zb_column_rolling, zb_column_group_rolling).  Every result is checked
+ * (zb_column_rolling, zb_column_group_rolling, zb_column_rolling_pair).  Every result is checked
  * row by row against a plain loop here that gathers each row's window and
  * computes the statistic from scratch: for every statistic, windows of 0,
  * 1, 2, 7 and 300 rows and longer than the column, min_periods, center,
@@ -187,7 +187,7 @@ ZB_TEST(test_rolling_against_a_plain_loop) {
           int64_t mps[2] = {w, MINI(w, 1)};
           for (int mi = 0; mi < 2; mi++) {
             zb_rolling_options o = {w, mps[mi], center != 0, 1, 0.3, ZB_INTERP_LINEAR};
-            for (int op = 0; op < ZB_ROLL_OP_COUNT; op++) {
+            for (int op = 0; op < ZB_ROLL_COV; op++) {
               zb_column *r = NULL;
               ZB_CHECK_OK(zb_column_rolling(c, (zb_roll_op)op, &o, &r, &err), &err);
               if (r == NULL) continue;
@@ -221,7 +221,7 @@ ZB_TEST(test_group_rolling_against_a_plain_loop) {
     for (int center = 0; center < 2; center++) {
       zb_rolling_options o = {windows[wi], MINI(windows[wi], 2), center != 0, 1, 0.3,
                               ZB_INTERP_LINEAR};
-      for (int op = 0; op < ZB_ROLL_OP_COUNT; op++) {
+      for (int op = 0; op < ZB_ROLL_COV; op++) {
         zb_column *r = NULL;
         ZB_CHECK_OK(zb_column_group_rolling(c, ids, G, (zb_roll_op)op, &o, &r, &err), &err);
         if (r == NULL) continue;
@@ -320,7 +320,7 @@ ZB_TEST(test_rolling_given_windows) {
   }
   double *buf = (double *)malloc((size_t)n * sizeof(double));
   int failures = 0;
-  for (int op = 0; op < ZB_ROLL_OP_COUNT && failures == 0; op++) {
+  for (int op = 0; op < ZB_ROLL_COV && failures == 0; op++) {
     zb_rolling_options o = {longest, 1, false, 1, 0.3, ZB_INTERP_LINEAR};
     zb_column *r = NULL;
     ZB_CHECK_OK(zb_column_rolling_bounds(c, sc, ec, (zb_roll_op)op, &o, &r, &err), &err);
@@ -356,4 +356,131 @@ ZB_TEST(test_rolling_given_windows) {
   zb_column_release(c);
   zb_column_release(sc);
   zb_column_release(ec);
+}
+
+/* The covariance or correlation of the m pairs (a[i], b[i]), two-pass:
+ * false when missing (too few pairs, no more than ddof, no spread). */
+static bool pair_oracle(bool corr, const zb_rolling_options *o, const double *a,
+                        const double *b, int64_t m, double *out) {
+  if (m < MAXI(o->min_periods, 1) || m <= o->ddof) return false;
+  double ma = 0, mb = 0;
+  for (int64_t i = 0; i < m; i++) {
+    ma += a[i];
+    mb += b[i];
+  }
+  ma /= (double)m;
+  mb /= (double)m;
+  double cab = 0, saa = 0, sbb = 0;
+  for (int64_t i = 0; i < m; i++) {
+    cab += (a[i] - ma) * (b[i] - mb);
+    saa += (a[i] - ma) * (a[i] - ma);
+    sbb += (b[i] - mb) * (b[i] - mb);
+  }
+  if (!corr) {
+    *out = cab / ((double)m - o->ddof);
+    return true;
+  }
+  if (!(saa > 1e-9 && sbb > 1e-9)) return false; /* integers: no spread is exactly 0 */
+  *out = cab / sqrt(saa * sbb);
+  return true;
+}
+
+/* cov / corr of two columns (zb_column_rolling_pair) against the two-pass
+ * loop over each window's pairs: fixed windows (center, min_periods, ddof)
+ * past a morsel, 1 and 3 threads, nulls and NaN on either side leaving the
+ * pair out, given windows; and the argument checks. */
+ZB_TEST(test_rolling_pair_against_a_plain_loop) {
+  zb_error err = {{0}};
+  const int64_t n = ZB_MORSEL_ROWS + 90;
+  zb_column *x = make(n, 31), *y = make(n, 57);
+  const double *xv = (const double *)x->data->data + x->offset;
+  const double *yv = (const double *)y->data->data + y->offset;
+  double *a = (double *)malloc((size_t)n * sizeof(double));
+  double *b = (double *)malloc((size_t)n * sizeof(double));
+  int before = zb_get_num_threads();
+  int failures = 0;
+  const int64_t windows[] = {0, 1, 2, 7, 300};
+  for (int th = 0; th < 2; th++) {
+    ZB_CHECK_OK(zb_set_num_threads(th ? 3 : 1, &err), &err);
+    for (size_t wi = 0; wi < 5; wi++) {
+      const int64_t w = windows[wi];
+      for (int variant = 0; variant < 3; variant++) {
+        zb_rolling_options o = {w, variant == 1 ? MINI(w, 1) : w, variant == 2,
+                                variant == 2 ? 0 : 1, 0.5, ZB_INTERP_LINEAR};
+        const int64_t off = o.center ? (w - 1) / 2 : 0;
+        for (int corr = 0; corr < 2; corr++) {
+          zb_column *r = NULL;
+          ZB_CHECK_OK(zb_column_rolling_pair(x, y, NULL, NULL, corr ? ZB_ROLL_CORR : ZB_ROLL_COV,
+                                             &o, &r, &err), &err);
+          if (r == NULL) continue;
+          const double *rv = (const double *)r->data->data;
+          for (int64_t i = 0; i < n && failures < 5; i += (i < 400 || i > n - 400) ? 1 : 53) {
+            const int64_t e = MINI(i + 1 + off, n), s = MAXI(i + 1 + off - w, 0);
+            int64_t m = 0;
+            for (int64_t p = s; p < e; p++)
+              if (zb_column_is_valid(x, p) && zb_column_is_valid(y, p) && xv[p] == xv[p] &&
+                  yv[p] == yv[p]) {
+                a[m] = xv[p];
+                b[m++] = yv[p];
+              }
+            double want = 0;
+            bool ok = pair_oracle(corr, &o, a, b, m, &want);
+            bool same = ok == zb_column_is_valid(r, i) &&
+                        (!ok || fabs(rv[i] - want) <= 1e-9 * fmax(1.0, fabs(want)));
+            if (!same) {
+              failures++;
+              zb_test_fail(__FILE__, __LINE__, "%s window %lld row %lld: got %g (%s), want %s%g",
+                           corr ? "corr" : "cov", (long long)w, (long long)i, rv[i],
+                           zb_column_is_valid(r, i) ? "valid" : "null", ok ? "" : "null ", want);
+            }
+          }
+          zb_column_release(r);
+        }
+      }
+    }
+  }
+  ZB_CHECK_OK(zb_set_num_threads(before, &err), &err);
+  /* given windows: the last 5 rows (and the row itself) */
+  zb_column *sc = NULL, *ec = NULL, *r = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, n, false, 0, &sc, &err), &err);
+  ZB_CHECK_OK(zb_column_new(ZB_INT64, n, false, 0, &ec, &err), &err);
+  for (int64_t i = 0; i < n; i++) {
+    ((int64_t *)sc->data->data)[i] = MAXI(i - 4, 0);
+    ((int64_t *)ec->data->data)[i] = i + 1;
+  }
+  zb_rolling_options o5 = {5, 5, false, 1, 0.5, ZB_INTERP_LINEAR}, o1 = o5;
+  o1.min_periods = 1;
+  zb_column *fixed = NULL;
+  ZB_CHECK_OK(zb_column_rolling_pair(x, y, sc, ec, ZB_ROLL_COV, &o1, &r, &err), &err);
+  ZB_CHECK_OK(zb_column_rolling_pair(x, y, NULL, NULL, ZB_ROLL_COV, &o1, &fixed, &err), &err);
+  for (int64_t i = 0; r != NULL && fixed != NULL && i < n; i++)
+    if (zb_column_is_valid(r, i) != zb_column_is_valid(fixed, i) ||
+        (zb_column_is_valid(r, i) &&
+         fabs(((double *)r->data->data)[i] - ((double *)fixed->data->data)[i]) > 1e-9)) {
+      zb_test_fail(__FILE__, __LINE__, "given windows differ from fixed ones at row %lld",
+                   (long long)i);
+      break;
+    }
+  zb_column_release(r);
+  zb_column_release(fixed);
+  /* argument checks */
+  zb_column *shorter = make(n - 1, 3);
+  r = NULL;
+  ZB_CHECK_EQ_INT(zb_column_rolling(x, ZB_ROLL_COV, &o5, &r, &err), ZB_EINVAL);
+  ZB_CHECK(strstr(err.message, "second column") != NULL);
+  ZB_CHECK_EQ_INT(zb_column_rolling_pair(x, shorter, NULL, NULL, ZB_ROLL_CORR, &o5, &r, &err),
+                  ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_column_rolling_pair(x, y, NULL, NULL, ZB_ROLL_MEAN, &o5, &r, &err),
+                  ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_column_rolling_pair(x, y, sc, NULL, ZB_ROLL_COV, &o5, &r, &err), ZB_EINVAL);
+  ZB_CHECK_EQ_INT(zb_column_rolling_pair(x, sc, NULL, NULL, ZB_ROLL_COV, &o5, &r, &err),
+                  ZB_ETYPE);
+  ZB_CHECK(r == NULL);
+  zb_column_release(shorter);
+  zb_column_release(sc);
+  zb_column_release(ec);
+  zb_column_release(x);
+  zb_column_release(y);
+  free(a);
+  free(b);
 }
