@@ -65,6 +65,42 @@ error:
   return st;
 }
 
+/* ZB_EINVAL naming the first name that repeats an earlier one: pairwise
+ * for a few names, through an open-addressing set of the names' hashes
+ * for more (a wide JSON or CSV table has thousands). */
+static zb_status check_unique_names(int64_t n, const char *const *names, zb_error *err) {
+  if (n <= 16) {
+    for (int64_t i = 1; i < n; i++)
+      for (int64_t j = 0; j < i; j++)
+        if (strcmp(names[i], names[j]) == 0)
+          return zb_error_set(err, ZB_EINVAL, "duplicate column name '%s'", names[i]);
+    return ZB_OK;
+  }
+  uint64_t cap = 64;
+  while (cap < (uint64_t)n * 2) cap <<= 1;
+  int64_t *slot = (int64_t *)zb_malloc(cap * sizeof(int64_t));
+  if (slot == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table names)");
+  memset(slot, 0xff, cap * sizeof(int64_t)); /* -1: empty */
+  zb_status st = ZB_OK;
+  for (int64_t i = 0; i < n && st == ZB_OK; i++) {
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)names[i]; *c; c++)
+      h = (h ^ *c) * 0x100000001b3ULL;
+    for (uint64_t k = h & (cap - 1);; k = (k + 1) & (cap - 1)) {
+      if (slot[k] < 0) {
+        slot[k] = i;
+        break;
+      }
+      if (strcmp(names[slot[k]], names[i]) == 0) {
+        st = zb_error_set(err, ZB_EINVAL, "duplicate column name '%s'", names[i]);
+        break;
+      }
+    }
+  }
+  zb_free(slot);
+  return st;
+}
+
 zb_status zb_table_make(int64_t num_columns, zb_column *const *columns,
                         const char *const *names, zb_table **out, zb_error *err) {
   *out = NULL;
@@ -80,10 +116,8 @@ zb_status zb_table_make(int64_t num_columns, zb_column *const *columns,
     if (!zb_device_equal(columns[i]->device, columns[0]->device))
       return zb_error_set(err, ZB_EINVAL, "column '%s' is on another device than column '%s'",
                           names[i], names[0]);
-    for (int64_t j = 0; j < i; j++)
-      if (strcmp(names[i], names[j]) == 0)
-        return zb_error_set(err, ZB_EINVAL, "duplicate column name '%s'", names[i]);
   }
+  ZB_RETURN_NOT_OK(check_unique_names(num_columns, names, err));
   zb_column **cols = (zb_column **)zb_malloc((size_t)(num_columns > 0 ? num_columns : 1) *
                                              sizeof(zb_column *));
   if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (table)");

@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE /* mincore */
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -235,6 +236,40 @@ ZB_TEST(test_table) {
   zb_column_release(a);
   zb_column_release(b);
   zb_column_release(c);
+}
+
+/* Many columns: names checked through the hash set -- every name unique
+ * passes, a repeat anywhere (colliding prefixes, the last column, the
+ * empty name) is named in the error. */
+ZB_TEST(test_table_many_names) {
+  zb_error err = {{0}};
+  enum { N = 700 };
+  zb_column *a = make_int32(3, false);
+  zb_column *cols[N];
+  char buf[N][16];
+  const char *names[N];
+  for (int i = 0; i < N; i++) {
+    cols[i] = a;
+    snprintf(buf[i], sizeof buf[i], "c%d", i);
+    names[i] = buf[i];
+  }
+  zb_table *t = NULL;
+  ZB_CHECK_OK(zb_table_make(N, cols, names, &t, &err), &err);
+  ZB_CHECK_EQ_INT(t->num_columns, N);
+  zb_table_release(t);
+  t = NULL;
+  const int repeats[][2] = {{0, N - 1}, {345, 346}, {10, 100}};
+  for (int r = 0; r < 3; r++) {
+    names[repeats[r][1]] = names[repeats[r][0]];
+    ZB_CHECK_EQ_INT(zb_table_make(N, cols, names, &t, &err), ZB_EINVAL);
+    ZB_CHECK(t == NULL && strstr(err.message, names[repeats[r][0]]) != NULL);
+    names[repeats[r][1]] = buf[repeats[r][1]];
+  }
+  names[5] = "";
+  names[600] = "";
+  ZB_CHECK_EQ_INT(zb_table_make(N, cols, names, &t, &err), ZB_EINVAL);
+  ZB_CHECK(strstr(err.message, "duplicate column name ''") != NULL);
+  zb_column_release(a);
 }
 
 /* ---- thread pool ---- */
