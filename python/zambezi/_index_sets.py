@@ -93,20 +93,29 @@ def _member(col, other_col):
         return None
 
 
+def _by_first_appearance(table, keys):
+    """(ids, n, first) of the rows of table by the columns keys: each
+    row's label number (labels numbered by first appearance, a missing
+    label one of them: the engine's group ids), the number of labels, and
+    each label's first row (where the running largest number grows)."""
+    from zambezi._reshape import _host_numpy
+
+    ids, ng = _core.group_ids(table, keys, False, False)
+    ids = _host_numpy(ids).astype(np.int64)
+    if len(ids) == 0:
+        return ids, ng, ids
+    run = np.maximum.accumulate(ids)
+    return ids, ng, np.flatnonzero(np.concatenate(([True], run[1:] > run[:-1])))
+
+
 def _union_repeats(a, b):
     """pandas' union of label columns with repeats: each label as often as
     the side holding it most, in the order of first appearance (a missing
-    label too).  The engine numbers the labels of both sides by first
-    appearance, missing ones as one label; the counts are per number."""
-    from zambezi._reshape import _host_numpy
-
+    label too); the counts are per label number."""
     both = _core.concat([a, b])
-    t = _core.table_from_columns([both], ["l"])
-    ids, ng = _core.group_ids(t, [0], False, False)
-    ids = _host_numpy(ids).astype(np.int64)
+    ids, ng, first = _by_first_appearance(_core.table_from_columns([both], ["l"]), [0])
     rep = np.maximum(np.bincount(ids[:a.length], minlength=ng),
                      np.bincount(ids[a.length:], minlength=ng))
-    _, first = np.unique(ids, return_index=True)  # each label's first row, by number
     take = np.repeat(first.astype(np.int64), rep)
     return _core.take(both, _core.column_from_buffer(take))
 
@@ -117,7 +126,6 @@ def _multi_union(index, other, sort):
     when sort is not False and the labels can be ordered."""
     from zambezi import index as _ix
     from zambezi._concat import _concat_columns
-    from zambezi._reshape import _host_numpy
 
     if other.nlevels != index.nlevels:
         raise UnsupportedError(f"MultiIndex.union: {index.nlevels} levels and "
@@ -135,9 +143,7 @@ def _multi_union(index, other, sort):
             for a, b in zip(index._levels(), other._levels())]
     keys = list(range(len(cols)))
     t = _core.table_from_columns(cols, [f"l{i}" for i in keys])
-    ids, _ = _core.group_ids(t, keys, False, False)
-    ids = _host_numpy(ids).astype(np.int64)
-    _, first = np.unique(ids, return_index=True)  # ids number labels by first appearance
+    _, _, first = _by_first_appearance(t, keys)
     t = _core.take(t, _core.column_from_buffer(first.astype(np.int64)))
     if sort is not False:
         if sort not in (None, True):
