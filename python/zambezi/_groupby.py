@@ -1155,6 +1155,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self._transform_numba(func, engine_kwargs)
         if _python_func(func):
             return self._transform_python(func, args, kwargs)
+        if isinstance(func, str) and func in _TRANSFORM_KERNELS and hasattr(self, func):
+            # pandas' transformation names: the group-by method of that name,
+            # whose result has the rows' shape already (ffill, cumsum, rank...)
+            return getattr(self, func)(*args, **kwargs)
         op = _op_name(func)
         if args or kwargs:  # an aggregation with its arguments: per group, as pandas calls it
             return self._transform_python(lambda s: getattr(s, op)(*args, **kwargs))
@@ -1172,6 +1176,12 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         if self._single or self._obj._ndim == 1:
             return self._same_rows(out[0], self._label(cols[0]))
         return self._obj._like(_core.table_from_columns(out, cols))
+
+
+# pandas' names of group-by methods that keep the rows' shape, which
+# transform(name) calls as they are
+_TRANSFORM_KERNELS = frozenset(["bfill", "cumcount", "cummax", "cummin", "cumprod", "cumsum",
+                                "diff", "ffill", "ngroup", "pct_change", "rank", "shift"])
 
 
 class FrameGroupBy:

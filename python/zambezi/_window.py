@@ -552,7 +552,8 @@ class FrameWindow:
 # --------------------------------------------------------------------------
 
 class GroupByWindow:
-    """cumsum / cumprod / cummin / cummax, shift, diff and pct_change of
+    """cumsum / cumprod / cummin / cummax, shift, diff, pct_change,
+    ffill / bfill and ngroup of
     zambezi GroupBy (a mixin): the selected columns (every non-key column
     without a selection), row by row with the frame's labels; a Series
     when one column was selected with ``gb["col"]``.  Rows whose key was
@@ -659,6 +660,88 @@ class GroupByWindow:
         """
         pos, none = self._group_positions(periods, "diff")
         return self._transformed(lambda c, nm: _diff_column(c, pos, none, nm))
+
+    def _gfill(self, backward, limit, what):
+        """ffill / bfill within each group: each missing value (null or
+        NaN) takes the nearest present one before (after) it in its group,
+        at most limit in a row.  The rows laid out by group (the engine's
+        counting sort), the engine's fill_scan over their positions gives
+        each row its source, kept where the source is in the same group;
+        one gather per column then."""
+        if limit is not None and (not isinstance(limit, (int, np.integer)) or limit <= 0):
+            raise InvalidValueError(f"{what}: limit must be an integer > 0, not {limit!r}")
+        ids, ng = self._ids()
+        n = ids.length
+        order, sids = _core.group_order(ids, ng)
+        order_np = _convert.values_numpy(order).view(np.int64)
+        sids_np = _convert.values_numpy(sids).view(np.int64)
+        m = len(order_np)
+
+        def one(col, nm):
+            v = _core.take(col, order)
+            miss = _convert.null_mask(v)
+            miss = np.zeros(m, dtype=np.bool_) if miss is None else miss.copy()
+            if v.dtype.startswith("float"):
+                miss |= np.isnan(_convert.values_numpy(v))
+            src = _core.fill_scan(_core.column_from_buffer(np.arange(m, dtype=np.int64),
+                                                           mask=miss), bool(backward),
+                                  limit, None)
+            src_none = _convert.null_mask(src)
+            src_np = _convert.values_numpy(src).view(np.int64)
+            if src_none is not None:
+                src_np = np.where(src_none, 0, src_np)
+            keep = sids_np[src_np] == sids_np if m else np.zeros(0, dtype=np.bool_)
+            if src_none is not None:
+                keep &= ~src_none
+            pos = np.zeros(n, dtype=np.int64)
+            none = np.ones(n, dtype=np.bool_)  # rows whose key was dropped stay missing
+            pos[order_np] = order_np[src_np] if m else pos[:0]
+            none[order_np] = ~keep
+            return _take_shifted(col, pos, none, None, nm)
+
+        return self._transformed(one)
+
+    def ffill(self, limit=None):
+        """Each missing value takes the last present value before it in its
+        group (at most limit in a row); rows whose key was dropped are
+        missing, as pandas.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", "b"], "n": [1, None, None, 4]})
+        >>> df.groupby("k")["n"].ffill().to_list()
+        [1, None, 1, 4]
+        """
+        return self._gfill(False, limit, "ffill")
+
+    def bfill(self, limit=None):
+        """Each missing value takes the next present value after it in its
+        group (see ffill).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a", "b"], "n": [None, None, 3, 4]})
+        >>> df.groupby("k")["n"].bfill().to_list()
+        [3, 4, 3, 4]
+        """
+        return self._gfill(True, limit, "bfill")
+
+    def ngroup(self, ascending=True):
+        """Each row's group number (0 .. ngroups - 1 in the groups' order;
+        counted from the last group when ascending is False); missing where
+        the key was dropped.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", "b", None]})
+        >>> df.groupby("k").ngroup().to_list()
+        [1, 0, 1, None]
+        """
+        ids, ng = self._ids()
+        if not ascending:
+            ids = _core.binary_scalar("sub", _core.binary_scalar("mul", ids, -1, False), -(ng - 1),
+                                      False)
+        return self._same_rows(ids, None)
 
     def pct_change(self, periods=1, fill_method=None, freq=None):
         """The relative change from the value periods rows before it in
