@@ -624,6 +624,8 @@ class Index(CategoricalIndexMethods):
         >>> zb.Index([1, 2, 2, 5]).is_monotonic_increasing
         True
         """
+        if self.nlevels == 1 and self._levels()[0].dtype == "category":
+            return monotonic(self._levels()[0], True)  # the categories' order
         return self._lookup().increasing
 
     @property
@@ -637,11 +639,7 @@ class Index(CategoricalIndexMethods):
         """
         if self.nlevels != 1:
             raise UnsupportedError("is_monotonic_decreasing of a MultiIndex is not supported")
-        col = self._levels()[0]
-        if col.null_count:
-            return False
-        order = _core.sort_indices(col, False, False)
-        return _is_identity(order)
+        return monotonic(self._levels()[0], False)
 
     def unique(self):
         """The distinct labels in order of first appearance.
@@ -888,6 +886,26 @@ class Index(CategoricalIndexMethods):
         from zambezi import _format
 
         return [_format._cells(c) for c in self._levels()]
+
+
+def monotonic(col, increasing):
+    """Whether col's values never decrease (increasing) or never increase
+    from row to row, with no missing value (pandas' is_monotonic_*): one
+    engine comparison of the column with itself a row later.  A
+    categorical compares its codes (the categories' order)."""
+    n = col.length
+    if col.null_count:
+        return False
+    if col.dtype == "category":
+        from zambezi._cat_accessor import _category_codes
+
+        col = _core.column_from_buffer(np.ascontiguousarray(_category_codes(col),
+                                                            dtype=np.int64))
+    if n <= 1:  # one NaN is missing
+        v = col.to_pylist()
+        return not v or v[0] == v[0]
+    cmp = _core.binary("ge" if increasing else "le", col.slice(1, n - 1), col.slice(0, n - 1))
+    return cmp.null_count == 0 and bool(_core.stat(cmp, "all"))
 
 
 def _is_identity(order):

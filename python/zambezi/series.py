@@ -640,6 +640,33 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         # as in pandas (and a dict): whether label is one of the row labels
         return label in self._index
 
+    @property
+    def is_monotonic_increasing(self):
+        """Whether each value is >= the one before, with no missing value
+        (pandas' rule), from one engine comparison.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 2, 5]).is_monotonic_increasing
+        True
+        """
+        from zambezi.index import monotonic
+
+        return monotonic(self._col, True)
+
+    @property
+    def is_monotonic_decreasing(self):
+        """Whether each value is <= the one before, with no missing value.
+
+        Examples
+        --------
+        >>> zb.Series([3, 2, None]).is_monotonic_decreasing
+        False
+        """
+        from zambezi.index import monotonic
+
+        return monotonic(self._col, False)
+
     # -- list columns (zambezi._lists) ---------------------------------------
     @property
     def list(self):
