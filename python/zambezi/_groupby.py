@@ -60,7 +60,7 @@ Differences from pandas:
 
 import numpy as np
 
-from zambezi import _base, _core, _indexing, _labels, _numba
+from zambezi import _base, _convert, _core, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._convert import _is_pandas
 from zambezi._window import GroupByWindow
@@ -94,23 +94,38 @@ _MOMENT_OPS = frozenset(["sem", "skew", "kurt"])  # list: each group's values as
 _ALIASES = {"product": "prod", "nanmean": "mean", "average": "mean"}
 
 
-def _durations_as_counts(work):
-    """work with its duration columns as int64 counts of their unit."""
-    cols = [work.column(i) for i in range(work.num_columns)]
-    cols = [_core.cast(c, "int64") if c.dtype.startswith("duration") else c for c in cols]
-    return _core.table_from_columns(cols, list(work.names))
+# the aggregations of times that run on their int64 counts, and what their
+# result is: a time again, or a duration (pandas' group-by of datetimes)
+_TIME_OPS = {"mean": "timestamp", "median": "timestamp", "quantile": "timestamp",
+             "std": "duration"}
 
 
-def _counts_as_durations(table, nkeys, units):
+def _time_result(op, dtype):
+    """("duration" | "timestamp") when op of a column of dtype runs on its
+    int64 counts and comes back as that kind, else None."""
+    if dtype.startswith("duration"):
+        return "duration" if op in _DURATION_OPS else None
+    if dtype.startswith("timestamp"):
+        return _TIME_OPS.get(op)
+    return None
+
+
+def _counts_as_times(table, nkeys, units):
     """The engine's result with the aggregations listed in units (result
-    position -> unit) turned back into durations; float results (mean,
-    median, std) are truncated to whole units, as pandas does."""
+    position -> (kind, unit, tz)) turned back into durations or times;
+    float results (mean, median, std) are truncated to whole units, as
+    pandas does."""
     cols = [table.column(i) for i in range(table.num_columns)]
-    for i, unit in units.items():
+    for i, (kind, unit, tz) in units.items():
         c = cols[nkeys + i]
         if c.dtype != "int64":
             c = _core.cast(c, "int64")
-        cols[nkeys + i] = _core.cast(c, f"duration[{unit}]")
+        if kind == "duration":
+            cols[nkeys + i] = _core.cast(c, f"duration[{unit}]")
+        else:  # the instants as they were, with their zone
+            cols[nkeys + i] = _core.column_from_buffer(
+                _convert.values_numpy(c).view(np.int64), mask=_convert.null_mask(c), unit=unit,
+                tz=tz)
     return _core.table_from_columns(cols, list(table.names))
 
 
@@ -118,7 +133,7 @@ def _accepts(op, dtype):
     if op == "sum" and dtype == "string":   # pandas joins a group's strings
         return True
     if op in _NUMERIC_OPS:
-        return dtype in _NUMERIC or (op in _DURATION_OPS and dtype.startswith("duration"))
+        return dtype in _NUMERIC or _time_result(op, dtype) is not None
     if op in ("min", "max"):
         return dtype in _NUMERIC or dtype.startswith(_ORDERED)
     return True
@@ -583,15 +598,24 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         work = self._k.work
         names = work.names
         tuples = []
-        units = {}  # result position -> unit, for numeric aggregations of durations
+        # result position -> (kind, unit, tz): numeric aggregations of times and
+        # durations, which run on an int64 copy of the column (counts[ci]),
+        # appended to the work table; other aggregations read the column itself
+        units, counts = {}, {}
         for i, (op, col, col2, ddof, q, count_na) in enumerate(specs):
             ci = names.index(col) if col is not None else -1
             c2 = names.index(col2) if col2 is not None else -1
-            if ci >= 0 and op in _DURATION_OPS and work.column(ci).dtype.startswith("duration"):
-                units[i] = work.column(ci).unit
+            kind = _time_result(op, work.column(ci).dtype) if ci >= 0 else None
+            if kind is not None:
+                c = work.column(ci)
+                units[i] = (kind, c.unit, getattr(c, "timezone", None))
+                ci = counts.setdefault(ci, len(names) + len(counts))
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
-        if units:
-            work = _durations_as_counts(work)
+        if counts:
+            extra = [_core.cast(work.column(ci), "int64") for ci in counts]
+            work = _core.table_from_columns(
+                [work.column(i) for i in range(work.num_columns)] + extra,
+                list(names) + [f"__counts{k}" for k in range(len(extra))])
         lists = [i for i, t in enumerate(tuples) if t[0] == "list" or (
             t[0] == "sum" and work.column(t[1]).dtype == "string")]
         moments = [(i, t[1], t[0], t[3]) for i, t in enumerate(tuples) if t[0] in _MOMENT_OPS]
@@ -604,7 +628,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         if moments:
             table = self._fill_moments(table, work, moments)
         if units:
-            table = _counts_as_durations(table, len(self._k.keys), units)
+            table = _counts_as_times(table, len(self._k.keys), units)
         if widen and not self._observed:
             table = _groupby_observed.widen(table, len(self._k.keys), [s[0] for s in specs],
                                             self._sort)
