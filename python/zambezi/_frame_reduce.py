@@ -72,6 +72,9 @@ def _common_dtype(dtypes, how, names):
 
 def _result_dtype(col, how):
     d = col.dtype
+    if d.startswith(("timestamp", "duration")) and how in ("mean", "median", "std"):
+        # pandas: the mean / median of times is a time, their std a duration
+        return f"duration[{col.unit}]" if how == "std" else d
     if how in _FLOAT_RESULT or how == "quantile":
         return "float64"
     if how in _NUMBER_RESULT:

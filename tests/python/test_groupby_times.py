@@ -43,3 +43,18 @@ def test_durations_keep_their_dtype_in_a_mixed_agg():
     for spec in (["min", "mean"], ["first", "sum", "std"], ["max", "median", "count"]):
         assert_frame_like(df.groupby("k").agg({"d": spec}), pdf.groupby("k").agg({"d": spec}),
                           spec)
+
+
+@pytest.mark.parametrize("tz", [None, "UTC"])
+def test_frame_reductions_of_times_vs_pandas(tz):
+    pdf = _data(200, 5, tz)[["t", "d"]]
+    pdf["t2"] = pdf["t"]
+    df = zb.DataFrame(pdf)
+    for op in ("mean", "median", "std", "min", "max"):
+        assert_series_like(getattr(df[["t", "t2"]], op)(), getattr(pdf[["t", "t2"]], op)(),
+                           (op, tz))
+        assert_series_like(getattr(df[["d"]], op)(), getattr(pdf[["d"]], op)(), (op, tz))
+    # a duration next to a number would need pandas' object Series: a clear error
+    mixed = zb.DataFrame({"t": pdf["t"], "x": np.arange(len(pdf), dtype=float)})
+    with pytest.raises(zb.errors.DTypeError, match="no common dtype"):
+        mixed.std()
