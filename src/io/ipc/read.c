@@ -68,6 +68,7 @@ static void file_unref(ipc_file *f) {
   if (f == NULL || zb__atomic_dec(&f->refcount) != 0) return;
   for (int64_t i = 0; i < f->n_owned; i++) zb_free(f->owned[i]);
   zb_free(f->owned);
+  if (f->registered) zb__mapped_file_remove(&f->node);
   if (f->map != NULL) munmap(f->map, (size_t)f->size);
   zb_free(f->copy);
   zb_free(f);
@@ -1235,5 +1236,9 @@ zb_status zb_ipc_read_file(const char *path, const zb_ipc_options *opts, zb_tabl
   f->base = (const uint8_t *)m;
   f->size = (int64_t)sb.st_size;
   f->refcount = 1;
+  f->node.dev = (uint64_t)sb.st_dev;
+  f->node.ino = (uint64_t)sb.st_ino;
+  zb__mapped_file_add(&f->node);
+  f->registered = true;
   return read_file_bytes(f, path, opts, out, err);
 }
