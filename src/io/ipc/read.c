@@ -20,7 +20,8 @@
  *      its own block.
  *   5. Each batch becomes an Arrow C Data Interface struct array over
  *      those bytes (its release drops a reference to the ipc_file) and is
- *      imported by zb_table_import_arrow, which shares the buffers without
+ *      imported by zb_table_import_arrow (its list offsets, checked here,
+ *      not walked again), which shares the buffers without
  *      copying and converts what zambezi stores otherwise (int32 string
  *      offsets, dictionary indices other than int32, date64).  Several
  *      batches are concatenated column by column.
@@ -1083,7 +1084,7 @@ zb_status read_batches(reader *r, zb_table **out) {
     st = make_array(r, merge ? own : r->f, merge ? &merged : nb > 0 ? &batches[i] : &empty,
                     col_dicts, &arr);
     if (st == ZB_OK) {
-      st = zb_table_import_arrow(&schema, &arr, &tables[i], r->err);
+      st = zb__table_import_arrow_checked(&schema, &arr, &tables[i], r->err);
       if (arr.release != NULL) arr.release(&arr);
     }
     if (st != ZB_OK) {
