@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io_util.h"
 #include "test.h"
 #include "zambezi/io.h"
 
@@ -153,4 +154,31 @@ ZB_TEST(ipc_mapped_slice_holds_the_mapping) {
   ZB_CHECK(m != 0);
   zb_column_release(part);
   if (m > 0) ZB_CHECK_EQ_INT(mapped_at(path, NULL), 0);
+}
+
+/* A one-batch file (its columns shared, not copied) truncated at every
+ * byte and with every byte set to 0x00, 0xFF or 0x80 (lying lengths,
+ * counts and offsets among them): a table or an error, never a crash or
+ * a leak (ASan in CI). */
+static zb_status read_one(const unsigned char *data, int64_t n, const char *name,
+                          zb_table **out, zb_error *err) {
+  return zb_ipc_read_buffer(data, n, name, NULL, out, err);
+}
+
+ZB_TEST(ipc_one_batch_damaged_fails_cleanly) {
+  zb_error err = {{0}};
+  zb_table *w = make_table(40);
+  if (w == NULL) return;
+  zb_test_mem_out m = {NULL, 0, 0};
+  ZB_CHECK_OK(zb_ipc_write(w, NULL, zb_test_mem_write, &m, &err), &err);
+  zb_table_release(w);
+  if (m.p == NULL) return;
+  zb_table *t = NULL;
+  ZB_CHECK_OK(zb_ipc_read_buffer(m.p, m.n, "one", NULL, &t, &err), &err);
+  if (t != NULL) ZB_CHECK(holds_table(t->columns[0], t->columns[1], 40));
+  zb_table_release(t);
+  static const unsigned char vals[3] = {0x00, 0xFF, 0x80};
+  const zb_test_damage d = {read_one, "damaged.arrow", 1, NULL, true, NULL, 0, vals, 3};
+  ZB_CHECK(zb_test_read_damaged((const unsigned char *)m.p, m.n, &d) > 100);
+  zb_free(m.p);
 }
