@@ -850,6 +850,30 @@ static zb_status import_dict_codes(const format_desc *d, const struct ArrowArray
   return ZB_OK;
 }
 
+/* Offsets o[0, n] (int32 when small): the first row i with o[i + 1] <
+ * o[i], or -1.  One branch-free pass, which also writes them widened to
+ * int64 into widen when it is not NULL; the row is looked for only when
+ * there is one. */
+ZB_CLONES static int64_t offsets_fall(const void *src, int64_t n, bool small, int64_t *widen) {
+  const int32_t *o32 = (const int32_t *)src;
+  const int64_t *o64 = (const int64_t *)src;
+  int bad = 0;
+  if (small && widen != NULL) {
+    for (int64_t i = 0; i < n; i++) {
+      widen[i] = o32[i];
+      bad |= o32[i + 1] < o32[i];
+    }
+    widen[n] = o32[n];
+  } else if (small) {
+    for (int64_t i = 0; i < n; i++) bad |= o32[i + 1] < o32[i];
+  } else {
+    for (int64_t i = 0; i < n; i++) bad |= o64[i + 1] < o64[i];
+  }
+  for (int64_t i = 0; bad && i < n; i++)
+    if (small ? o32[i + 1] < o32[i] : o64[i + 1] < o64[i]) return i;
+  return -1;
+}
+
 /* A list schema nested deeper than the engine takes is refused before the
  * recursive import descends into it (a hostile schema must not exhaust the
  * stack). */
@@ -993,25 +1017,29 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
         if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, 0, &chars, err);
         break;
       }
-      /* Offsets must start >= 0 and never decrease over the used range. */
+      /* Offsets must start >= 0 and never decrease over the used range
+       * (checked in the pass that widens int32 ones). */
       int64_t first = small ? ((const int32_t *)src)[off] : ((const int64_t *)src)[off];
       if (first < 0) {
         st = zb_error_set(err, ZB_EINVAL, "import: column '%s' has negative string offset %lld",
                           nm, (long long)first);
         goto done;
       }
-      int64_t prev = first;
-      for (int64_t i = 1; i <= len; i++) {
-        int64_t o = small ? ((const int32_t *)src)[off + i] : ((const int64_t *)src)[off + i];
-        if (o < prev) {
-          st = zb_error_set(err, ZB_EINVAL,
-                            "import: column '%s' has decreasing string offsets at row %lld",
-                            nm, (long long)(i - 1));
-          goto done;
-        }
-        prev = o;
+      if (small) {
+        rebased = true;
+        st = zb_buffer_new(ZB_CPU, (len + 1) * 8, &data, err);
+        if (st != ZB_OK) break;
       }
-      const int64_t last = prev;
+      const int64_t fall = offsets_fall((const char *)src + off * (small ? 4 : 8), len, small,
+                                        small ? (int64_t *)data->data : NULL);
+      if (fall >= 0) {
+        st = zb_error_set(err, ZB_EINVAL,
+                          "import: column '%s' has decreasing string offsets at row %lld", nm,
+                          (long long)fall);
+        goto done;
+      }
+      const int64_t last =
+          small ? ((const int32_t *)src)[off + len] : ((const int64_t *)src)[off + len];
       if (cbuf == NULL && last != 0) {
         st = zb_error_set(err, ZB_EINVAL,
                           "import: column '%s' has string offsets up to %lld but no data "
@@ -1019,14 +1047,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
                           nm, (long long)last);
         goto done;
       }
-      if (small) {
-        rebased = true;
-        st = zb_buffer_new(ZB_CPU, (len + 1) * 8, &data, err);
-        if (st != ZB_OK) break;
-        int64_t *o64 = (int64_t *)data->data;
-        const int32_t *o32 = (const int32_t *)src + off;
-        for (int64_t i = 0; i <= len; i++) o64[i] = o32[i];
-      } else {
+      if (!small) {
         st = wrap(h, src, (off + len + 1) * 8, &data, err);
         if (st != ZB_OK) break;
       }

@@ -173,11 +173,12 @@ def test_corrupt_one_batch_files(tmp_path):
     for name, width in [("s", 4), ("ls", 8)]:
         offs = batch.column(name).buffers()[1]
         at = offs.address - base  # the offsets' place in the file
-        for row, value in [(1000, 10**6), (500, 3), (0, -5)]:
+        for row, value, says in [(1000, 10**6, "bad.arrow"), (500, 3, "bad.arrow.*row 499"),
+                                 (0, -5, "bad.arrow.*negative")]:
             data = bytearray(good)
             data[at + width * row: at + width * (row + 1)] = value.to_bytes(width, "little",
                                                                             signed=True)
-            with pytest.raises(ParseError, match="bad.arrow"):
+            with pytest.raises(ParseError, match=says):
                 read(bytes(data))
     # flipped bits anywhere: an error or a frame, never a crash (the
     # characters are not checked to be UTF-8, as pyarrow's reader does not:
