@@ -7,7 +7,8 @@ change), with pyarrow and polars, each read in a fresh process.
 OLD_STAGE and NEW_STAGE are directories holding a `zambezi` package (a
 build's stage/ of scripts/dev-test.sh).  The files: the db-benchmark G1
 table (bench/parquet.py's generator, strings as large_string) as Feather
-by pyarrow (lz4, 64K-row batches), the same uncompressed, and by polars
+by pyarrow (lz4, 64K-row batches), the same uncompressed, the same as one
+uncompressed batch (large_utf8, and utf8: int32 offsets), and by polars
 (string views; uncompressed and zstd).  In each round every engine reads
 every file in its own process (a warm-up read, then two timed ones); the
 best wall time and the least CPU time (user + system, all threads) over
@@ -55,16 +56,22 @@ def make_files(n, d, stage):
 
     files = {"pyarrow feather lz4": f"{d}/g1_{n}.feather",
              "pyarrow feather uncompressed": f"{d}/g1_{n}_unc.feather",
+             "pyarrow ipc 1 batch": f"{d}/g1_{n}_one.arrow",
+             "pyarrow ipc 1 batch, utf8": f"{d}/g1_{n}_one_utf8.arrow",
              "polars ipc (views)": f"{d}/g1_{n}_pl.arrow",
              "polars ipc zstd": f"{d}/g1_{n}_pl_zstd.arrow"}
     if all(os.path.exists(p) for p in files.values()):
         return files
     os.makedirs(d, exist_ok=True)
     t = g1(n)
+    pf.write_feather(t.combine_chunks(), files["pyarrow ipc 1 batch, utf8"],
+                     compression="uncompressed", chunksize=n)
     t = pa.table({c: (t[c].cast(pa.large_string()) if pa.types.is_string(t[c].type) else t[c])
                   for c in t.column_names})
     pf.write_feather(t, files["pyarrow feather lz4"])
     pf.write_feather(t, files["pyarrow feather uncompressed"], compression="uncompressed")
+    pf.write_feather(t.combine_chunks(), files["pyarrow ipc 1 batch"], compression="uncompressed",
+                     chunksize=n)
     pl.from_arrow(t).write_ipc(files["polars ipc (views)"], compression="uncompressed")
     pl.from_arrow(t).write_ipc(files["polars ipc zstd"], compression="zstd")
     return files
@@ -84,7 +91,11 @@ def main():
     for _ in range(a.rounds):
         for what, path in files.items():
             for e in engines:
-                env = dict(os.environ, PYTHONPATH=a.old if e == "old" else a.new)
+                stage = a.old if e == "old" else a.new
+                # the stage's own libzambezi.so: _core's RUNPATH names the
+                # build folder it was linked in, which may hold another build
+                env = dict(os.environ, PYTHONPATH=stage,
+                           LD_LIBRARY_PATH=os.path.join(stage, "zambezi"))
                 o = subprocess.run([sys.executable, "-c", READ, e, path], env=env,
                                    capture_output=True, text=True)
                 if o.returncode != 0:

@@ -19,6 +19,16 @@
  * binary...) are ZB_ENOTSUP naming the column when it is read, and are
  * skipped when not selected.
  *
+ * Lifetime of a mapped file: columns that share its pages keep it mapped
+ * (MAP_PRIVATE, read-only) until the last of them is released; the name
+ * may go meanwhile (unlink, rename over it).  zambezi's own writers, asked
+ * to write to the name of a file this process maps, write a new file under
+ * that name and leave the mapped one to its readers.  Another program that
+ * truncates the file in place makes reading those columns fault (SIGBUS:
+ * the process dies), and one that rewrites it in place changes what they
+ * hold, as with pyarrow's memory_map=True; read from a bytes object
+ * (zb_ipc_read_buffer copies it) when the file may change under you.
+ *
  * Robustness: every offset and length in the file is checked against the
  * bytes that hold it before use; a corrupt file is ZB_EPARSE naming the
  * file and, where it applies, the record batch and column.

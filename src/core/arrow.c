@@ -600,10 +600,13 @@ zb_status zb_table_export_stream_with_metadata(const zb_table *t, const void *me
 /* Import                                                                   */
 /* ======================================================================== */
 
-/* The moved root array, alive while any buffer shares its memory. */
+/* The moved root array, alive while any buffer shares its memory.
+ * lists_checked: the exporter already checked every list offset
+ * (zb__table_import_arrow_checked), so they are not walked again. */
 typedef struct import_holder {
   struct ArrowArray array;
   int64_t refcount;
+  bool lists_checked;
 } import_holder;
 
 static void holder_unref(import_holder *h) {
@@ -847,87 +850,28 @@ static zb_status import_dict_codes(const format_desc *d, const struct ArrowArray
   return ZB_OK;
 }
 
-/* Import one (non-struct) array.  Buffers sharing the array's memory hold
- * references to h.  On failure nothing created here is left alive. */
-/* A categorical whose dictionary repeats a string (Arrow allows it; the
- * engine compares categoricals by code, so each string must have one code):
- * *out is col itself (a new reference) when the dictionary's strings are
- * distinct, else a new column whose codes point into a dictionary of the
- * distinct strings in order of first appearance, every code of a repeated
- * string becoming the code of its first occurrence. */
-/* Whether two of the dictionary's strings have the same 64-bit hash (a
- * repeated string does): the hashes radix-sorted, neighbours compared --
- * vectorized passes, where grouping the strings (a hash table of strings)
- * costs several times as much for a large dictionary, so that is done only
- * when two hashes agree. */
-static zb_status hashes_repeat(const zb_column *dict, bool *repeat, zb_error *err) {
-  *repeat = false;
-  const int64_t k = dict->length;
-  if (k < 2) return ZB_OK;
-  zb_column *h = NULL, *sorted = NULL, *a = NULL, *b = NULL, *eq = NULL;
-  zb_scalar any;
-  memset(&any, 0, sizeof any);
-  zb_status st = zb_column_hash(dict, &h, err);
-  if (st == ZB_OK) st = zb_column_sort_values(h, true, false, &sorted, err);
-  if (st == ZB_OK) st = zb_column_slice(sorted, 0, k - 1, &a, err);
-  if (st == ZB_OK) st = zb_column_slice(sorted, 1, k - 1, &b, err);
-  if (st == ZB_OK) st = zb_column_binary(ZB_OP_EQ, a, b, &eq, err);
-  if (st == ZB_OK) st = zb_column_stat(eq, ZB_STAT_ANY, 0, &any, err);
-  if (st == ZB_OK) *repeat = !any.is_null && any.v.b;
-  zb_column_release(eq);
-  zb_column_release(b);
-  zb_column_release(a);
-  zb_column_release(sorted);
-  zb_column_release(h);
-  return st;
-}
-
-static zb_status fold_repeated_categories(zb_column *col, zb_column **out, zb_error *err) {
-  *out = NULL;
-  zb_column *dict = col->dictionary;
-  bool maybe = false;
-  ZB_RETURN_NOT_OK(hashes_repeat(dict, &maybe, err));
-  const char *name = "dictionary";
-  zb_table *t = NULL;
-  zb_column *ids = NULL, *firsts = NULL, *uniq = NULL;
-  zb_buffer *codes = NULL;
-  int64_t n_groups = 0;
-  const int64_t key = 0, k = dict->length, n = col->length;
-  /* with sort=False, groups are numbered in order of first appearance */
-  zb_status st = maybe ? zb_table_make(1, &dict, &name, &t, err) : ZB_OK;
-  if (st == ZB_OK && maybe)
-    st = zb_table_group_ids(t, 1, &key, false, false, &ids, &n_groups, err);
-  if (st != ZB_OK || !maybe || n_groups == k) { /* the strings are distinct */
-    if (st == ZB_OK) *out = zb_column_retain(col);
-    goto done;
+/* Offsets o[0, n] (int32 when small): the first row i with o[i + 1] <
+ * o[i], or -1.  One branch-free pass, which also writes them widened to
+ * int64 into widen when it is not NULL; the row is looked for only when
+ * there is one. */
+ZB_CLONES static int64_t offsets_fall(const void *src, int64_t n, bool small, int64_t *widen) {
+  const int32_t *o32 = (const int32_t *)src;
+  const int64_t *o64 = (const int64_t *)src;
+  int bad = 0;
+  if (small && widen != NULL) {
+    for (int64_t i = 0; i < n; i++) {
+      widen[i] = o32[i];
+      bad |= o32[i + 1] < o32[i];
+    }
+    widen[n] = o32[n];
+  } else if (small) {
+    for (int64_t i = 0; i < n; i++) bad |= o32[i + 1] < o32[i];
+  } else {
+    for (int64_t i = 0; i < n; i++) bad |= o64[i + 1] < o64[i];
   }
-  const int64_t *g = (const int64_t *)ids->data->data + ids->offset;
-  /* the distinct strings: each group's first entry, in group order */
-  st = zb_column_new(ZB_INT64, n_groups, false, 0, &firsts, err);
-  if (st == ZB_OK) {
-    int64_t *f = (int64_t *)firsts->data->data, m = 0;
-    for (int64_t i = 0; i < k; i++)
-      if (g[i] == m) f[m++] = i;
-    st = zb_column_take(dict, firsts, &uniq, err);
-  }
-  /* the new codes sit at col's offset, so that col's validity is shared */
-  const int64_t off = col->offset;
-  if (st == ZB_OK) st = zb_buffer_new(ZB_CPU, (off + n) * 4, &codes, err);
-  if (st == ZB_OK) {
-    const int32_t *c = (const int32_t *)col->data->data + off;
-    int32_t *dst = (int32_t *)codes->data + off;
-    /* null rows' codes are unchecked (any value): they become 0 */
-    for (int64_t i = 0; i < n; i++) dst[i] = c[i] >= 0 && c[i] < k ? (int32_t)g[c[i]] : 0;
-    st = zb_column_make(ZB_CATEGORICAL, n, off, col->validity, codes, NULL, uniq,
-                        col->null_count, out, err);
-  }
-done:
-  zb_buffer_release(codes);
-  zb_column_release(uniq);
-  zb_column_release(firsts);
-  zb_column_release(ids);
-  zb_table_release(t);
-  return st;
+  for (int64_t i = 0; bad && i < n; i++)
+    if (small ? o32[i + 1] < o32[i] : o64[i + 1] < o64[i]) return i;
+  return -1;
 }
 
 /* A list schema nested deeper than the engine takes is refused before the
@@ -946,6 +890,8 @@ static zb_status check_list_depth(const struct ArrowSchema *s, const char *nm, z
   return ZB_OK;
 }
 
+/* Import one (non-struct) array.  Buffers sharing the array's memory hold
+ * references to h.  On failure nothing created here is left alive. */
 static zb_status import_column(const struct ArrowSchema *s, const struct ArrowArray *a,
                                import_holder *h, const char *nm, zb_column **out,
                                zb_error *err) {
@@ -1071,25 +1017,29 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
         if (st == ZB_OK) st = zb_buffer_new_zeroed(ZB_CPU, 0, &chars, err);
         break;
       }
-      /* Offsets must start >= 0 and never decrease over the used range. */
+      /* Offsets must start >= 0 and never decrease over the used range
+       * (checked in the pass that widens int32 ones). */
       int64_t first = small ? ((const int32_t *)src)[off] : ((const int64_t *)src)[off];
       if (first < 0) {
         st = zb_error_set(err, ZB_EINVAL, "import: column '%s' has negative string offset %lld",
                           nm, (long long)first);
         goto done;
       }
-      int64_t prev = first;
-      for (int64_t i = 1; i <= len; i++) {
-        int64_t o = small ? ((const int32_t *)src)[off + i] : ((const int64_t *)src)[off + i];
-        if (o < prev) {
-          st = zb_error_set(err, ZB_EINVAL,
-                            "import: column '%s' has decreasing string offsets at row %lld",
-                            nm, (long long)(i - 1));
-          goto done;
-        }
-        prev = o;
+      if (small) {
+        rebased = true;
+        st = zb_buffer_new(ZB_CPU, (len + 1) * 8, &data, err);
+        if (st != ZB_OK) break;
       }
-      const int64_t last = prev;
+      const int64_t fall = offsets_fall((const char *)src + off * (small ? 4 : 8), len, small,
+                                        small ? (int64_t *)data->data : NULL);
+      if (fall >= 0) {
+        st = zb_error_set(err, ZB_EINVAL,
+                          "import: column '%s' has decreasing string offsets at row %lld", nm,
+                          (long long)fall);
+        goto done;
+      }
+      const int64_t last =
+          small ? ((const int32_t *)src)[off + len] : ((const int64_t *)src)[off + len];
       if (cbuf == NULL && last != 0) {
         st = zb_error_set(err, ZB_EINVAL,
                           "import: column '%s' has string offsets up to %lld but no data "
@@ -1097,14 +1047,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
                           nm, (long long)last);
         goto done;
       }
-      if (small) {
-        rebased = true;
-        st = zb_buffer_new(ZB_CPU, (len + 1) * 8, &data, err);
-        if (st != ZB_OK) break;
-        int64_t *o64 = (int64_t *)data->data;
-        const int32_t *o32 = (const int32_t *)src + off;
-        for (int64_t i = 0; i <= len; i++) o64[i] = o32[i];
-      } else {
+      if (!small) {
         st = wrap(h, src, (off + len + 1) * 8, &data, err);
         if (st != ZB_OK) break;
       }
@@ -1132,7 +1075,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
         break;
       }
       int64_t prev = small ? ((const int32_t *)src)[off] : ((const int64_t *)src)[off];
-      for (int64_t i = 0; i <= len; i++) {
+      for (int64_t i = 0; !h->lists_checked && i <= len; i++) {
         int64_t o = small ? ((const int32_t *)src)[off + i] : ((const int64_t *)src)[off + i];
         if (o < prev || o < 0 || o > child->length) {
           st = zb_error_set(err, ZB_EINVAL,
@@ -1172,7 +1115,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
   }
   if (d.kind == SRC_DICT) {
     zb_column *folded = NULL;
-    st = fold_repeated_categories(col, &folded, err);
+    st = zb__fold_repeated_categories(col, &folded, err);
     if (st != ZB_OK) goto done;
     zb_column_release(col);
     col = folded;
@@ -1196,6 +1139,7 @@ static zb_status holder_new(struct ArrowArray *array, import_holder **out, zb_er
     return zb_error_set(err, ZB_ENOMEM, "out of host memory importing an Arrow array");
   h->array = *array;
   h->refcount = 1;
+  h->lists_checked = false;
   *out = h;
   return ZB_OK;
 }
@@ -1333,8 +1277,8 @@ done:
   return st;
 }
 
-zb_status zb_table_import_arrow(const struct ArrowSchema *schema, struct ArrowArray *array,
-                                zb_table **out, zb_error *err) {
+static zb_status table_import(const struct ArrowSchema *schema, struct ArrowArray *array,
+                              bool lists_checked, zb_table **out, zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "import: out is NULL");
   *out = NULL;
   ZB_RETURN_NOT_OK(check_struct_schema(schema, err));
@@ -1342,9 +1286,20 @@ zb_status zb_table_import_arrow(const struct ArrowSchema *schema, struct ArrowAr
     return zb_error_set(err, ZB_EINVAL, "import: the array is NULL or released");
   import_holder *h = NULL;
   ZB_RETURN_NOT_OK(holder_new(array, &h, err));
+  h->lists_checked = lists_checked;
   zb_status st = import_struct(schema, &h->array, h, out, err);
   holder_finish(h, array, st == ZB_OK);
   return st;
+}
+
+zb_status zb_table_import_arrow(const struct ArrowSchema *schema, struct ArrowArray *array,
+                                zb_table **out, zb_error *err) {
+  return table_import(schema, array, false, out, err);
+}
+
+zb_status zb__table_import_arrow_checked(const struct ArrowSchema *schema,
+                                         struct ArrowArray *array, zb_table **out, zb_error *err) {
+  return table_import(schema, array, true, out, err);
 }
 
 /* ---- stream import ------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #define ZAMBEZI_IO_FILE_SINK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/internal.h"
 
@@ -20,7 +21,25 @@ typedef struct zb__file_sink {
   const char *path;
 } zb__file_sink;
 
-/* Create (or truncate) path for writing; ZB_EIO naming it on failure. */
+/* A file that a reader has mapped and whose pages columns may share (the
+ * Arrow IPC reader's zero-copy columns): registered while mapped, so a
+ * writer asked to replace it writes a new file under the name instead of
+ * truncating the pages under those columns (which would make reading
+ * them raise SIGBUS).  The node lives in the reader's own struct: no
+ * allocation. */
+typedef struct zb__mapped_file {
+  uint64_t dev, ino;
+  struct zb__mapped_file *prev, *next;
+} zb__mapped_file;
+
+/* Register / unregister m (dev and ino set by the caller). */
+void zb__mapped_file_add(zb__mapped_file *m);
+void zb__mapped_file_remove(zb__mapped_file *m);
+
+/* Create (or truncate) path for writing; ZB_EIO naming it on failure.
+ * When path names a file this process has mapped (zb__mapped_file), that
+ * file is unlinked first and path created anew: the mapping keeps the old
+ * contents, the name gets the new ones. */
 zb_status zb__file_sink_open(zb__file_sink *s, const char *path, zb_error *err);
 
 /* The start of a text writer's zb_*_write_file: ZB_EINVAL ("<what>: path

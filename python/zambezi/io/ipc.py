@@ -106,6 +106,15 @@ def read_ipc(source, columns=None, **kwargs):
     object or a bytes-like object; ``columns`` selects columns by name, in
     the order given (the others are not decompressed).
 
+    Columns read without a copy keep the file mapped while they live.
+    Writing a frame to the path it was read from (``to_ipc``,
+    ``to_feather``, ``to_csv``, ``to_parquet``) is safe: zambezi writes a
+    new file under the name and the old one lives on for the frame.
+    Another program that truncates or rewrites the file in place while the
+    frame lives makes it crash (SIGBUS) or change, as with pyarrow's
+    ``memory_map=True``; read from bytes (``open(path, "rb").read()``) when
+    that can happen.
+
     Types: int8..int64, uint8..uint64, float32/64, bool, utf8 and
     large_utf8, dictionary-encoded strings (categorical), timestamp with
     its unit and time zone, date32 and date64 (as date32), duration; the

@@ -20,7 +20,8 @@
  *      its own block.
  *   5. Each batch becomes an Arrow C Data Interface struct array over
  *      those bytes (its release drops a reference to the ipc_file) and is
- *      imported by zb_table_import_arrow, which shares the buffers without
+ *      imported by zb_table_import_arrow (its list offsets, checked here,
+ *      not walked again), which shares the buffers without
  *      copying and converts what zambezi stores otherwise (int32 string
  *      offsets, dictionary indices other than int32, date64).  Several
  *      batches are concatenated column by column.
@@ -68,6 +69,7 @@ static void file_unref(ipc_file *f) {
   if (f == NULL || zb__atomic_dec(&f->refcount) != 0) return;
   for (int64_t i = 0; i < f->n_owned; i++) zb_free(f->owned[i]);
   zb_free(f->owned);
+  if (f->registered) zb__mapped_file_remove(&f->node);
   if (f->map != NULL) munmap(f->map, (size_t)f->size);
   zb_free(f->copy);
   zb_free(f);
@@ -1082,7 +1084,7 @@ zb_status read_batches(reader *r, zb_table **out) {
     st = make_array(r, merge ? own : r->f, merge ? &merged : nb > 0 ? &batches[i] : &empty,
                     col_dicts, &arr);
     if (st == ZB_OK) {
-      st = zb_table_import_arrow(&schema, &arr, &tables[i], r->err);
+      st = zb__table_import_arrow_checked(&schema, &arr, &tables[i], r->err);
       if (arr.release != NULL) arr.release(&arr);
     }
     if (st != ZB_OK) {
@@ -1235,5 +1237,9 @@ zb_status zb_ipc_read_file(const char *path, const zb_ipc_options *opts, zb_tabl
   f->base = (const uint8_t *)m;
   f->size = (int64_t)sb.st_size;
   f->refcount = 1;
+  f->node.dev = (uint64_t)sb.st_dev;
+  f->node.ino = (uint64_t)sb.st_ino;
+  zb__mapped_file_add(&f->node);
+  f->registered = true;
   return read_file_bytes(f, path, opts, out, err);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/internal.h"
+#include "io/file_sink.h"
 #include "io/ipc/fb.h"
 #include "io/ipc/ipc.h"
 
@@ -24,6 +25,10 @@ typedef struct ipc_file {
   void **owned; /* decompressed or realigned blocks, zb_free'd at the end */
   int64_t n_owned, cap_owned;
   int64_t refcount; /* atomic */
+  /* a mapped file: registered (file_sink.h) while mapped, so that writing
+   * to its name makes a new file instead of truncating these pages */
+  zb__mapped_file node;
+  bool registered;
 } ipc_file;
 
 enum { K_FIXED, K_BOOL, K_STRING, K_VIEW, K_NULL, K_DICT, K_UNSUPPORTED, K_LIST };

@@ -26,8 +26,12 @@
  * where the batches before it end (a writer may leave unused bytes in a
  * character buffer).  A compressed batch's characters go where the whole
  * buffers before it end; when those held unused bytes, the characters are
- * packed afterwards.  Other columns take the batch-by-batch path
- * (read_batches). */
+ * packed afterwards.  A utf8_view piece is read in two passes: the
+ * first checks its views and writes its offsets from 0 (a compressed
+ * piece: decompressed into a block each worker reuses, its characters
+ * gathered then); the second moves them to where the pieces before it
+ * end.  Other columns take the
+ * batch-by-batch path (read_batches). */
 
 typedef struct asm_buf {
   const uint8_t *src; /* in the file */
@@ -42,10 +46,11 @@ typedef struct asm_piece { /* one column of one batch */
   int64_t off0, offn; /* its first and last string offsets */
   bool exact; /* raw strings: only [off0, offn) is copied, to chars_at */
   /* a utf8_view column: its variadic data buffers; its views, validity
-   * and data in memory (in the file, or decompressed into hold) */
+   * and data in memory during the first pass (in the file, or
+   * decompressed into the worker's scratch block) */
   asm_buf *vb;
   int64_t nv;
-  uint8_t *hold;
+  uint8_t *pchars; /* its characters, gathered in the first pass */
   const uint8_t *views, *valid, **vdata;
 } asm_piece;
 
@@ -228,15 +233,20 @@ static zb_status asm_values(asm_job *j, int worker, const ipc_field *fd, asm_col
   return ZB_OK;
 }
 
-/* A utf8_view piece, first pass: its buffers in memory, each view checked,
- * and its offsets from 0 in the column's offsets (null rows: empty). */
-static zb_status asm_view_lengths(asm_job *j, const ipc_field *fd, asm_col *c, asm_piece *p,
-                                  int64_t b, zb_error *e) {
+/* A utf8_view piece, first pass: its buffers in memory (in the file, or
+ * decompressed into the worker's scratch block), each view checked, and
+ * its offsets from 0 in the column's offsets (null rows: empty).  When
+ * something was decompressed, its characters are gathered into a block of
+ * their own (p->pchars), so the decompressed buffers need not be kept for
+ * the second pass; raw views are read again from the file then. */
+static zb_status asm_view_lengths(asm_job *j, int worker, const ipc_field *fd, asm_col *c,
+                                  asm_piece *p, int64_t b, zb_error *e) {
   const asm_buf *bufs[2] = {&p->b[0], &p->b[1]};
   int64_t hold = 0;
   for (int i = 0; i < 2; i++) hold += bufs[i]->codec >= 0 ? (bufs[i]->ulen + 7) & ~7 : 0;
   for (int64_t v = 0; v < p->nv; v++) hold += p->vb[v].codec >= 0 ? (p->vb[v].ulen + 7) & ~7 : 0;
-  if (hold > 0 && (p->hold = (uint8_t *)zb_malloc((size_t)hold)) == NULL)
+  uint8_t *scratch = hold > 0 ? asm_scratch(j, worker, hold) : NULL;
+  if (hold > 0 && scratch == NULL)
     return zb_error_set(e, ZB_ENOMEM, "out of host memory reading '%s'", j->r->name);
   int64_t at = 0;
   const uint8_t **dst[2] = {&p->valid, &p->views};
@@ -247,8 +257,8 @@ static zb_status asm_view_lengths(asm_job *j, const ipc_field *fd, asm_col *c, a
       *d = a->src;
       continue;
     }
-    ZB_RETURN_NOT_OK(asm_decompress(a, p->hold + at, e));
-    *d = p->hold + at;
+    ZB_RETURN_NOT_OK(asm_decompress(a, scratch + at, e));
+    *d = scratch + at;
     at += (a->ulen + 7) & ~7;
   }
   if (p->null_count == 0) p->valid = NULL;
@@ -275,15 +285,37 @@ static zb_status asm_view_lengths(asm_job *j, const ipc_field *fd, asm_col *c, a
   }
   p->off0 = 0;
   p->offn = total;
+  if (total == 0 || hold == 0) return ZB_OK; /* raw: copied from the file in pass two */
+  if ((p->pchars = (uint8_t *)zb_malloc((size_t)total)) == NULL)
+    return zb_error_set(e, ZB_ENOMEM, "out of host memory reading '%s'", j->r->name);
+  for (int64_t i = 0; i < p->length; i++) {
+    const int64_t start = offs[i], end = i + 1 < p->length ? offs[i + 1] : total;
+    if (end == start) continue;
+    if (end - start <= 12) {
+      memcpy(p->pchars + start, v + 16 * i + 4, (size_t)(end - start));
+    } else {
+      int32_t bi, off;
+      memcpy(&bi, v + 16 * i + 8, 4);
+      memcpy(&off, v + 16 * i + 12, 4);
+      memcpy(p->pchars + start, p->vdata[bi] + off, (size_t)(end - start));
+    }
+  }
   return ZB_OK;
 }
 
 /* Second pass: the offsets moved to where the piece's characters start,
  * and the characters copied there. */
 static void asm_view_copy(asm_col *c, asm_piece *p) {
-  const uint8_t *v = p->views;
   int64_t *offs = (int64_t *)c->data->data + p->row;
   uint8_t *chars = (uint8_t *)c->chars->data + p->chars_at;
+  if (p->pchars != NULL || p->offn == 0) {
+    for (int64_t i = 0; i < p->length; i++) offs[i] += p->chars_at;
+    if (p->offn > 0) memcpy(chars, p->pchars, (size_t)p->offn);
+    zb_free(p->pchars);
+    p->pchars = NULL;
+    return;
+  }
+  const uint8_t *v = p->views; /* raw views, in the file */
   for (int64_t i = 0; i < p->length; i++) {
     const int64_t start = offs[i], end = i + 1 < p->length ? offs[i + 1] : p->offn;
     offs[i] = start + p->chars_at;
@@ -300,12 +332,11 @@ static void asm_view_copy(asm_col *c, asm_piece *p) {
 }
 
 static void asm_view_task(void *ctx, int64_t t, int worker) {
-  (void)worker;
   asm_job *j = (asm_job *)ctx;
   const int64_t b = t / j->n_view, c = j->view_cols[t % j->n_view];
   asm_col *col = &j->cols[c];
   zb_error e;
-  zb_status st = asm_view_lengths(j, &j->r->fields[j->r->sel[col->k]], col,
+  zb_status st = asm_view_lengths(j, worker, &j->r->fields[j->r->sel[col->k]], col,
                                   &j->pieces[b * j->nc + c], b, &e);
   if (st != ZB_OK) asm_fail(j, st, &e);
 }
@@ -571,7 +602,7 @@ done:
   for (int64_t i = 0; i < nb * nc && j.pieces != NULL; i++) {
     zb_free(j.pieces[i].vb);
     zb_free((void *)j.pieces[i].vdata);
-    zb_free(j.pieces[i].hold);
+    zb_free(j.pieces[i].pchars);
   }
   for (int w = 0; w < nthreads && j.scratch != NULL; w++) zb_free(j.scratch[w]);
   zb_free(j.scratch);
