@@ -196,3 +196,24 @@ def test_partitioned_keys_near_the_length_escape(setting):
                               what, **SUM_TOL)
     assert_series_like(z["k"].duplicated(), pdf["k"].duplicated(), "duplicated")
     assert zb.from_pandas(pdf)["k"].nunique() == pdf["k"].nunique()
+
+
+@pytest.mark.parametrize("op", ["groupby", "drop_duplicates", "nunique"])
+def test_partitioned_grouping_fails_allocations_cleanly(op):
+    # codes capped at 5 strings: the partitioned grouping runs; each of its
+    # allocations failing in turn is a MemoryError that leaks nothing, and
+    # the result once they succeed is pandas'
+    from conftest import fail_allocations_in_turn
+    rng = np.random.default_rng(11)
+    pdf = pd.DataFrame({"k": _keys(400, 120, rng, "middle"), "v": rng.random(400)})
+    z = zb.from_pandas(pdf)
+    _hook((64, 5))
+    if op == "groupby":
+        got, _ = fail_allocations_in_turn(lambda: z.groupby("k", sort=False)["v"].sum(), op)
+        assert_series_like(got, pdf.groupby("k", sort=False)["v"].sum(), op, **SUM_TOL)
+    elif op == "drop_duplicates":
+        got, _ = fail_allocations_in_turn(lambda: z["k"].drop_duplicates(), op)
+        assert_series_like(got, pdf["k"].drop_duplicates(), op)
+    else:
+        got, _ = fail_allocations_in_turn(lambda: z["k"].nunique(dropna=False), op)
+        assert got == pdf["k"].nunique(dropna=False)
