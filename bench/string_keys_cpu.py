@@ -1,8 +1,10 @@
-"""Plain string keys, one thread each: CPU time of zambezi against duckdb.
+"""Plain string keys, one thread each: CPU time of zambezi against duckdb
+and polars.
 
     python bench/string_keys_cpu.py gb100000,dd,uniq,vc,merge [rows] [repeat]
 
-ZAMBEZI_NUM_THREADS=1 and duckdb's `SET threads=1`, in one process, runs
+ZAMBEZI_NUM_THREADS=1, duckdb's `SET threads=1` and POLARS_MAX_THREADS=1
+(polars only with --polars, as it was added later), in one process, runs
 interleaved, the least process CPU time (time.process_time) of `repeat`
 runs after a warm-up.  On a shared machine, where wall-clock times of
 parallel runs mislead, the ratio zambezi/duckdb of one run is the figure
@@ -19,6 +21,7 @@ import sys
 import time
 
 os.environ.setdefault("ZAMBEZI_NUM_THREADS", "1")
+os.environ.setdefault("POLARS_MAX_THREADS", "1")
 import duckdb
 import numpy as np
 import pandas as pd
@@ -29,6 +32,10 @@ import zambezi as zb
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from string_keys import keys_pool
 
+with_polars = "--polars" in sys.argv
+if with_polars:
+    import polars as pl
+    sys.argv.remove("--polars")
 work = sys.argv[1].split(",")
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000_000
 rep = int(sys.argv[3]) if len(sys.argv) > 3 else 5
@@ -51,6 +58,9 @@ for w in work:
         runs = {"zb": lambda: z.groupby("k", sort=False).agg({"v": "sum"}),
                 "duck": lambda: con.sql("select k, sum(v) from t group by k").to_arrow_table(),
                 "zbcat": lambda: zc.groupby("k", sort=False, observed=True).agg({"v": "sum"})}
+        if with_polars:
+            pf = pl.from_pandas(pdf)
+            runs["polars"] = lambda: pf.group_by("k").agg(pl.col("v").sum())
     elif w in ("dd", "uniq", "vc"):
         pool = keys_pool(1_000_000, rng)
         pdf = pd.DataFrame({"k": pool[rng.integers(0, len(pool), n)]})
@@ -65,6 +75,11 @@ for w in work:
         else:
             runs = {"zb": lambda: z["k"].value_counts(),
                     "duck": lambda: con.sql("select k, count(*) c from t group by k order by c desc").to_arrow_table()}
+        if with_polars:
+            pf = pl.from_pandas(pdf)
+            runs["polars"] = {"dd": lambda: pf.unique(maintain_order=True),
+                              "uniq": lambda: pf["k"].unique(maintain_order=True),
+                              "vc": lambda: pf["k"].value_counts(sort=True)}[w]
     elif w == "merge":
         pool = keys_pool(1_000_000, rng)
         big = pd.DataFrame({"k": pool[rng.integers(0, len(pool), n)], "v": rng.random(n)})
@@ -74,10 +89,15 @@ for w in work:
         con.register("s", pa.Table.from_pandas(small, preserve_index=False))
         runs = {"zb": lambda: zb_big.merge(zb_small, on="k", how="inner"),
                 "duck": lambda: con.sql("select b.k, b.v, s.w from b join s on b.k = s.k").to_arrow_table()}
+        if with_polars:
+            pb, ps = pl.from_pandas(big), pl.from_pandas(small)
+            runs["polars"] = lambda: pb.join(ps, on="k", how="inner")
     best = {k: float("inf") for k in runs}
     for f in runs.values(): f()
     for _ in range(rep):
         for name, f in runs.items():
             best[name] = min(best[name], cpu(f))
     print(f"{w:8s} " + " ".join(f"{k}={v:.3f}" for k, v in best.items()) +
-          f"  zb/duck={best['zb']/best['duck']:.3f}", flush=True)
+          f"  zb/duck={best['zb']/best['duck']:.3f}" +
+          (f" zb/polars={best['zb']/best['polars']:.3f}" if "polars" in best else ""),
+          flush=True)

@@ -170,3 +170,50 @@ def test_merge_partitioned(how):
     got = zl.merge(zr, on="k", how=how)
     exp = left.merge(right, on="k", how=how)
     assert_frame_like(got, exp, how, any_order=how == "outer")
+
+
+@pytest.mark.parametrize("setting", [(0, 0), (64, 0), (3, 2)], ids=["bits0", "bits64", "bits3"])
+def test_partitioned_keys_near_the_length_escape(setting):
+    # The partitioned grouping's records hold a long string's length in
+    # hash bits below 2**19 - 1 bytes and its row past that: keys on both
+    # sides, equal but for the last byte, with short keys and nulls.
+    esc = 2**19 - 1
+    body = "x" * (esc + 2)
+    pool = [body[:esc - 1], body[:esc - 2] + "y", body[:esc], body[:esc - 1] + "y",
+            body[:esc + 1], body[:esc] + "y", body[:esc + 2], "", "short", "é" * 20]
+    rng = np.random.default_rng(5)
+    pick = rng.integers(0, len(pool), 40)
+    v = np.array([pool[i] for i in pick], dtype=object)
+    v[[3, 17]] = None
+    pdf = pd.DataFrame({"k": pd.Series(v, dtype="str"), "v": rng.random(40)})
+    z = zb.from_pandas(pdf)
+    _hook(setting)
+    for sort in (True, False):
+        for dropna in (True, False):
+            what = f"sort={sort} dropna={dropna}"
+            assert_frame_like(z.groupby("k", sort=sort, dropna=dropna).agg({"v": ["sum", "count"]}),
+                              pdf.groupby("k", sort=sort, dropna=dropna).agg({"v": ["sum", "count"]}),
+                              what, **SUM_TOL)
+    assert_series_like(z["k"].duplicated(), pdf["k"].duplicated(), "duplicated")
+    assert zb.from_pandas(pdf)["k"].nunique() == pdf["k"].nunique()
+
+
+@pytest.mark.parametrize("op", ["groupby", "drop_duplicates", "nunique"])
+def test_partitioned_grouping_fails_allocations_cleanly(op):
+    # codes capped at 5 strings: the partitioned grouping runs; each of its
+    # allocations failing in turn is a MemoryError that leaks nothing, and
+    # the result once they succeed is pandas'
+    from conftest import fail_allocations_in_turn
+    rng = np.random.default_rng(11)
+    pdf = pd.DataFrame({"k": _keys(400, 120, rng, "middle"), "v": rng.random(400)})
+    z = zb.from_pandas(pdf)
+    _hook((64, 5))
+    if op == "groupby":
+        got, _ = fail_allocations_in_turn(lambda: z.groupby("k", sort=False)["v"].sum(), op)
+        assert_series_like(got, pdf.groupby("k", sort=False)["v"].sum(), op, **SUM_TOL)
+    elif op == "drop_duplicates":
+        got, _ = fail_allocations_in_turn(lambda: z["k"].drop_duplicates(), op)
+        assert_series_like(got, pdf["k"].drop_duplicates(), op)
+    else:
+        got, _ = fail_allocations_in_turn(lambda: z["k"].nunique(dropna=False), op)
+        assert got == pdf["k"].nunique(dropna=False)
