@@ -31,10 +31,10 @@
 
 
 /* A row's key in partition order (the partitioned grouping's records):
- * its packed words, hash and where its bytes are (sp_rec below). */
+ * its packed words, hash and row. */
 typedef struct sc_rec {
   uint64_t w0, w1, h;
-  int64_t ref;
+  int64_t row;
 } sc_rec;
 
 /* A distinct string in a table: its packed words and hash (see
@@ -752,30 +752,24 @@ zb_status zb__string_codes_column(const zb_column *c, bool sorted, int64_t max_g
  * scatter moves each row's packed key with it (32 bytes), so the tables --
  * one per partition, built in parallel, each sized for its partition --
  * read keys in order and only strings over 15 bytes whose hash and first
- * 16 bytes match go back to the column.  A table writes each record's
- * local id, and whether it began a group, in partition order (sequential
- * writes); a pass in row order then gathers them back, each morsel reading
- * its run of every partition in turn (the cursors of the scatter), so no
- * pass writes at random over the rows.  The first-row flags counted per
- * morsel number the groups by first appearance, whatever the thread or
- * partition count. */
+ * 16 bytes match go back to the column.  A flag per row marks each group's
+ * first row; a prefix count of the flags over morsels numbers the groups
+ * by first appearance, whatever the thread or partition count. */
 
 typedef struct sp_job {
   const zb_column *c;
   int64_t n, P;
   int shift;
   bool dropna;
-  int64_t *hist;    /* morsels x P: counts, then cursors (after the scatter:
-                       the end of each morsel's run of each partition) */
+  int64_t *hist;    /* morsels x P: counts, then cursors */
   int64_t *pstart;  /* P + 1 */
-  uint16_t *part;   /* per row: its partition (valid rows) */
   sc_rec *rec;      /* rows in partition order: key and row */
-  int64_t *pid;     /* per record: partition-local id | SP_FIRST */
   int64_t *ngroups; /* per partition */
   int64_t *pbase;   /* per partition */
   bool *pfail;      /* per partition: out of memory */
   int64_t *id;      /* per row: (partition << SP_LOCAL_BITS) | partition-local
-                       id [| SP_FIRST], then the group */
+                       id, then the group */
+  uint8_t *isfirst; /* per row */
   int64_t *mcount;  /* per morsel: first rows, then their prefix */
   int64_t *mnull;   /* per morsel: first null row (or INT64_MAX) */
   int64_t null_first, null_group; /* the null group (-1: none or dropped) */
@@ -783,14 +777,13 @@ typedef struct sp_job {
   int64_t *first;   /* group -> first row */
 } sp_job;
 
-/* A row's id while the groups are numbered holds its partition and
- * partition-local id, and SP_FIRST when the row is its group's first. */
+/* A row's id while the partitions are built holds its partition, so no
+ * pass over the rows in partition order (random writes) adds the
+ * partition's base: the passes in row order that follow add it. */
 #define SP_LOCAL_BITS 40
-#define SP_FIRST ((int64_t)1 << 62)
 
 static inline int64_t sp_global(const sp_job *j, int64_t id) {
-  return j->pbase[(id & ~SP_FIRST) >> SP_LOCAL_BITS] +
-         (id & (((int64_t)1 << SP_LOCAL_BITS) - 1));
+  return j->pbase[id >> SP_LOCAL_BITS] + (id & (((int64_t)1 << SP_LOCAL_BITS) - 1));
 }
 
 #define SP_ROWS(BODY)                                                           \
@@ -808,7 +801,7 @@ static inline int64_t sp_global(const sp_job *j, int64_t id) {
       const char *p = chars + off[r];                                           \
       int64_t len = off[r + 1] - off[r];                                        \
       uint64_t w0, w1, h;                                                       \
-      zb__skey(p, len, end, &w0, &w1, &h);                                      \
+      zb__skey(p, len, end, &w0, &w1, &h);                                        \
       BODY;                                                                     \
     }                                                                           \
   }
@@ -820,7 +813,7 @@ static void sp_hist(void *ctx, int64_t task, int worker) {
   for (int64_t q = 0; q < j->P; q++) hc[q] = 0;
   int64_t nf = INT64_MAX;
   {
-    SP_ROWS(uint64_t q = h >> j->shift; hc[q]++; j->part[r] = (uint16_t)q)
+    SP_ROWS(hc[h >> j->shift]++)
     if (c->null_count > 0)
       for (int64_t r = s; r < e; r++)
         if (!zb_column_is_valid(c, r)) {
@@ -831,31 +824,15 @@ static void sp_hist(void *ctx, int64_t task, int worker) {
   j->mnull[task] = nf;
 }
 
-/* A record carries what the table needs of its row, so the build reads
- * nothing of the column in row order: a string of up to 15 bytes is its
- * packed words (ref unused); a longer one keeps its length in hash bits
- * [1, 20) (bits the partition and the table slots do not use; equal
- * strings still get equal hashes) and its first byte's offset in ref --
- * or, from SP_LEN_ESC bytes on, the escape value there and its row in ref. */
-#define SP_LEN_ESC ((int64_t)(1 << 19) - 1)
-
-static inline sc_rec sp_rec(uint64_t w0, uint64_t w1, uint64_t h, const int64_t *off,
-                            int64_t r) {
-  if (!(h & 1)) return (sc_rec){w0, w1, h, 0};
-  int64_t len = off[r + 1] - off[r];
-  bool esc = len >= SP_LEN_ESC;
-  h = (h & ~((uint64_t)SP_LEN_ESC << 1)) | ((uint64_t)(esc ? SP_LEN_ESC : len) << 1);
-  return (sc_rec){w0, w1, h, esc ? r : off[r]};
-}
-
 static void sp_scatter(void *ctx, int64_t task, int worker) {
   (void)worker;
   sp_job *j = (sp_job *)ctx;
   int64_t *cur = j->hist + task * j->P;
-  SP_ROWS(j->rec[cur[h >> j->shift]++] = sp_rec(w0, w1, h, off, r))
+  SP_ROWS(j->rec[cur[h >> j->shift]++] = ((sc_rec){w0, w1, h, r}))
 }
 
-#define SP_AHEAD 8 /* records ahead: a long string's bytes */
+#define SP_AHEAD_FAR 16 /* rows ahead: offsets and id slots */
+#define SP_AHEAD_NEAR 8 /* rows ahead: string bytes */
 
 static void sp_build(void *ctx, int64_t q, int worker) {
   (void)worker;
@@ -867,37 +844,32 @@ static void sp_build(void *ctx, int64_t q, int worker) {
     j->pfail[q] = true;
     return;
   }
-  /* The records come in partition order, so a long string's bytes
-   * (compared past the packed prefix) are a random read: prefetched a few
-   * records ahead, straight from the record. */
+  /* The rows come in partition order, so a row's offsets, its bytes (over
+   * 15 bytes: compared past the packed prefix) and its id slot are random
+   * reads and writes: each is prefetched a few rows ahead, the offsets
+   * first and the bytes (whose address needs them) later. */
+  const int64_t *off = (const int64_t *)j->c->data->data + j->c->offset;
   const char *chars = j->c->chars != NULL ? (const char *)j->c->chars->data : NULL;
-  int64_t *pid = j->pid;
   for (int64_t i = s; i < e; i++) {
-    if (i + SP_AHEAD < e) {
-      const sc_rec *f = &j->rec[i + SP_AHEAD];
-      int64_t flen = (int64_t)(f->h >> 1) & SP_LEN_ESC;
-      if ((f->h & 1) && flen != SP_LEN_ESC) {
-        __builtin_prefetch(chars + f->ref + 16);
-        __builtin_prefetch(chars + f->ref + flen - 1);
-      }
+    if (i + SP_AHEAD_FAR < e) {
+      const sc_rec *f = &j->rec[i + SP_AHEAD_FAR];
+      if (f->h & 1) __builtin_prefetch(off + f->row);
+      __builtin_prefetch(j->id + f->row, 1);
     }
+    if (i + SP_AHEAD_NEAR < e && (j->rec[i + SP_AHEAD_NEAR].h & 1))
+      __builtin_prefetch(chars + off[j->rec[i + SP_AHEAD_NEAR].row] + 16);
     const sc_rec *x = &j->rec[i];
     int64_t len = 0;
     const char *p = NULL;
-    if (x->h & 1) {
-      len = (int64_t)(x->h >> 1) & SP_LEN_ESC;
-      if (len == SP_LEN_ESC)
-        p = zb__str(j->c, x->ref, &len);
-      else
-        p = chars + x->ref;
-    }
+    if (x->h & 1) p = zb__str(j->c, x->row, &len);
     int64_t n0 = t.n;
-    int64_t g = sc_find_insert(&t, x->w0, x->w1, x->h, p, len, i);
+    int64_t g = sc_find_insert(&t, x->w0, x->w1, x->h, p, len, x->row);
     if (g < 0) {
       j->pfail[q] = true;
       break;
     }
-    pid[i] = g | (t.n > n0 ? SP_FIRST : 0);
+    if (t.n > n0) j->isfirst[x->row] = 1;
+    j->id[x->row] = (q << SP_LOCAL_BITS) | g;
     if (i - s == 4096 && t.n > 2048 && e - s > 8192) {
       while (t.cap < 2 * (e - s) && sc_grow(&t)) {
       }
@@ -907,45 +879,17 @@ static void sp_build(void *ctx, int64_t q, int worker) {
   sc_reset(&t);
 }
 
-/* Row order again: each valid row takes the next id of its partition's
- * run for this morsel (the runs follow the scatter's cursors), and the
- * morsel counts its first rows. */
-static void sp_gather(void *ctx, int64_t task, int worker) {
+static void sp_count(void *ctx, int64_t task, int worker) {
   (void)worker;
   sp_job *j = (sp_job *)ctx;
-  const zb_column *c = j->c;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS), k = 0;
-  int64_t cur[1024]; /* P <= 1024 */
-  for (int64_t q = 0; q < j->P; q++)
-    cur[q] = task == 0 ? j->pstart[q] : j->hist[(task - 1) * j->P + q];
-  const int64_t *pid = j->pid;
-  const uint16_t *part = j->part;
-  int64_t *id = j->id;
-  for (int64_t base = s; base < e; base += 64) {
-    int m = (int)ZB_MIN((int64_t)64, e - base);
-    uint64_t valid = zb__valid_word(c, base, m);
-    if (valid == (m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1)) {
-      for (int b = 0; b < m; b++) {
-        int64_t r = base + b, q = part[r], v = pid[cur[q]++];
-        id[r] = (q << SP_LOCAL_BITS) | v;
-        k += v >> 62;
-      }
-    } else {
-      for (int b = 0; b < m; b++) {
-        if (!((valid >> b) & 1)) continue;
-        int64_t r = base + b, q = part[r], v = pid[cur[q]++];
-        id[r] = (q << SP_LOCAL_BITS) | v;
-        k += v >> 62;
-      }
-    }
-  }
+  for (int64_t r = s; r < e; r++) k += j->isfirst[r];
   j->mcount[task] = k + (j->null_group >= 0 && j->null_first >= s && j->null_first < e);
 }
 
 static void sp_remap(void *ctx, int64_t task, int worker) {
   (void)worker;
   sp_job *j = (sp_job *)ctx;
-  const zb_column *c = j->c;
   int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + ZB_MORSEL_ROWS);
   int64_t run = j->mcount[task];
   for (int64_t r = s; r < e; r++) {
@@ -954,7 +898,7 @@ static void sp_remap(void *ctx, int64_t task, int worker) {
       j->first[run++] = r;
       continue;
     }
-    if (!(j->id[r] & SP_FIRST) || !zb_column_is_valid(c, r)) continue;
+    if (!j->isfirst[r]) continue;
     j->remap[sp_global(j, j->id[r])] = run;
     j->first[run++] = r;
   }
@@ -993,12 +937,11 @@ zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, i
   j.pfail = (bool *)zb_calloc((size_t)j.P, sizeof(bool));
   j.mcount = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
   j.mnull = (int64_t *)zb_malloc((size_t)ZB_MAX(nm, 1) * sizeof(int64_t));
-  j.part = (uint16_t *)zb_malloc((size_t)ZB_MAX(n, 1) * sizeof(uint16_t));
+  j.isfirst = (uint8_t *)zb_calloc((size_t)ZB_MAX(n, 1), 1);
   j.rec = (sc_rec *)zb_malloc((size_t)ZB_MAX(n - c->null_count, 1) * sizeof(sc_rec));
-  j.pid = (int64_t *)zb_malloc((size_t)ZB_MAX(n - c->null_count, 1) * sizeof(int64_t));
   if (j.hist == NULL || j.pstart == NULL || j.ngroups == NULL || j.pbase == NULL ||
-      j.pfail == NULL || j.mcount == NULL || j.mnull == NULL || j.part == NULL ||
-      j.rec == NULL || j.pid == NULL)
+      j.pfail == NULL || j.mcount == NULL || j.mnull == NULL || j.isfirst == NULL ||
+      j.rec == NULL)
     goto nomem;
   if (n > 0) st = zb_parallel_for(nm, sp_hist, &j, err);
   if (st != ZB_OK) goto done;
@@ -1026,16 +969,12 @@ zb_status zb__string_group_rows(const zb_column *c, bool dropna, int64_t *gid, i
   }
   zb_free(j.rec);
   j.rec = NULL;
-  if (n > 0) st = zb_parallel_for(nm, sp_gather, &j, err);
-  if (st != ZB_OK) goto done;
-  zb_free(j.pid);
-  j.pid = NULL;
-  zb_free(j.part);
-  j.part = NULL;
   int64_t total = G + (j.null_group >= 0);
   j.remap = (int64_t *)zb_malloc((size_t)ZB_MAX(G, 1) * sizeof(int64_t));
   j.first = (int64_t *)zb_malloc((size_t)ZB_MAX(total, 1) * sizeof(int64_t));
   if (j.remap == NULL || j.first == NULL) goto nomem;
+  if (n > 0) st = zb_parallel_for(nm, sp_count, &j, err);
+  if (st != ZB_OK) goto done;
   run = 0;
   for (int64_t m = 0; m < nm; m++) {
     int64_t k = j.mcount[m];
@@ -1059,8 +998,7 @@ done:
   zb_free(j.pfail);
   zb_free(j.mcount);
   zb_free(j.mnull);
-  zb_free(j.part);
-  zb_free(j.pid);
+  zb_free(j.isfirst);
   zb_free(j.rec);
   zb_free(j.remap);
   zb_free(j.first);

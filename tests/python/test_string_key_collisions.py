@@ -174,9 +174,9 @@ def test_merge_partitioned(how):
 
 @pytest.mark.parametrize("setting", [(0, 0), (64, 0), (3, 2)], ids=["bits0", "bits64", "bits3"])
 def test_partitioned_keys_near_the_length_escape(setting):
-    # The partitioned grouping's records hold a long string's length in
-    # hash bits below 2**19 - 1 bytes and its row past that: keys on both
-    # sides, equal but for the last byte, with short keys and nulls.
+    # Long keys around 2**19 bytes (a length boundary a partition record
+    # could encode its strings by), equal but for the last byte, with
+    # short keys and nulls: the partitioned grouping tells them apart.
     esc = 2**19 - 1
     body = "x" * (esc + 2)
     pool = [body[:esc - 1], body[:esc - 2] + "y", body[:esc], body[:esc - 1] + "y",
