@@ -109,12 +109,35 @@ def _unwrap_indexer_arguments(prefix):
         cls.__init__ = _unwrapping_init(init)
 
 
+def unwrap_styler_arguments(style):
+    """pandas' Styler (df.style) stays a real pandas class -- it is built
+    from pandas' own frame, and user code subclasses it -- but user code
+    hands it proxies: Styler(df), styler.background_gradient(gmap=df),
+    styler.concat(...), and functions for apply / map that return proxies.
+    Its public methods and __init__ get the pandas objects instead (and the
+    user's functions give pandas objects back); a real pandas object passes
+    through unchanged.  style is pandas' real pandas.io.formats.style module,
+    patched when it is first imported (by df.style or user code): importing
+    it at install time would import jinja2 for every script."""
+    styler = getattr(style, "Styler", None)
+    for cls in styler.__mro__[:-1] if isinstance(styler, type) else ():
+        for name, fn in list(vars(cls).items()):
+            if (name == "__init__" or not name.startswith("_")) and \
+                    type(fn).__name__ == "function" and not getattr(fn, "_zb_unwrapping", False):
+                setattr(cls, name, _unwrapping_init(fn))
+
+
+# pandas module name -> function called with the real module when it is
+# first imported under the accelerator
+ON_IMPORT = {"pandas.io.formats.style": unwrap_styler_arguments}
+
+
 def _unwrapping_init(init):
     unwrap = _proxy.unwrap_slow
 
     @functools.wraps(init)
     def __init__(self, *args, **kwargs):
-        init(self, *unwrap(args), **unwrap(kwargs))
+        return init(self, *unwrap(args), **unwrap(kwargs))
 
     __init__._zb_unwrapping = True
     return __init__

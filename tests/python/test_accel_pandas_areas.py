@@ -1,0 +1,40 @@
+"""Calls from pandas' own test areas (io/formats, indexes) that failed
+under the accelerator: each script prints its results and must print the
+same bytes under plain pandas and under ``python -m zambezi.pandas`` with
+every frame tried on zambezi."""
+
+import pytest
+
+from conftest import same_under_accelerator
+
+pytest.importorskip("pandas")
+
+
+def test_styler_takes_proxies(tmp_path):
+    # Styler(df) with a proxy, a proxy gmap, a function that builds a
+    # proxy frame for apply(axis=None), and a concat of another styler
+    pytest.importorskip("jinja2")
+    out = same_under_accelerator(tmp_path, r'''
+import numpy as np
+import pandas as pd
+from pandas.io.formats.style import Styler
+
+df = pd.DataFrame({"A": [0, 1, 4], "B": [-0.61, -1.22, 3.5]})
+s = Styler(df, uuid_len=0, precision=2)
+print(type(s).__name__, isinstance(s, Styler))
+print(s.to_string())
+def f(x):
+    return pd.DataFrame(np.where(x == x.max(), "color: red", ""), index=x.index,
+                        columns=x.columns)
+print(sorted(df.style.apply(f, axis=None)._compute().ctx.items()))
+def g(col):
+    return pd.Series(np.where(col > 0, "color: blue", ""), index=col.index)
+print(sorted(df.style.apply(g)._compute().ctx.items()))
+gmap = pd.DataFrame({"A": [3.0, 2.0, 1.0], "B": [1.0, 2.0, 3.0]})
+try:
+    print(sorted(df.style.background_gradient(axis=None, gmap=gmap)._compute().ctx.items()))
+except ImportError:
+    print("no matplotlib")
+print(df.style.concat(df.agg(["sum"]).style).to_string())
+''')
+    assert "Styler True" in out and "('color', 'red')" in out and "('color', 'blue')" in out
