@@ -38,3 +38,21 @@ except ImportError:
 print(df.style.concat(df.agg(["sum"]).style).to_string())
 ''')
     assert "Styler True" in out and "('color', 'red')" in out and "('color', 'blue')" in out
+
+
+def test_range_index_results_stay_ranges(tmp_path):
+    # pandas keeps a RangeIndex where it can (set operations, slices,
+    # arithmetic); a zambezi Index of the same values is not one
+    out = same_under_accelerator(tmp_path, r'''
+import pandas as pd
+
+left = pd.RangeIndex(0, 10, 1)
+for right in [pd.RangeIndex(-5, 5, 2), pd.RangeIndex(0, 10, 1), pd.RangeIndex(5, 20, 1)]:
+    for op in ["difference", "union", "intersection", "symmetric_difference"]:
+        for sort in [None, False]:
+            res = getattr(left, op)(right, sort=sort)
+            print(op, sort, type(res).__name__, repr(res))
+print(repr(left[2:8]), repr(left * 2 + 1), repr(left.delete(0)), repr(left.take([1, 2, 3])))
+print(repr(pd.DataFrame({"a": range(5)}).index.difference(pd.RangeIndex(3, 9))))
+''')
+    assert "difference None RangeIndex RangeIndex(start=0, stop=5, step=1)" in out

@@ -78,6 +78,13 @@ KNOWN_DIFFERENT = {
     "DataFrameGroupBy.apply": "a Python function per group runs on pandas",
     "SeriesGroupBy.apply": "a Python function per group runs on pandas",
 }
+# Proxy types whose every call pandas serves: a RangeIndex's operations are
+# arithmetic on (start, stop, step) in pandas, and their results stay
+# RangeIndexes where they can (difference, union, slices, + 1 ...), which a
+# zambezi Index of the values is not.
+KNOWN_DIFFERENT_TYPES = {
+    "RangeIndex": "RangeIndex operations run on pandas (their results stay ranges)",
+}
 
 
 # Calls that change the object they are called on.
@@ -1024,7 +1031,7 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     if not pandas_mutation and not index_label and name not in SLOW_ONLY and _prefer_fast(proxy) \
             and not settings.disabled:
         label = _label(type(proxy), name)
-        reason = KNOWN_DIFFERENT.get(label)
+        reason = KNOWN_DIFFERENT.get(label) or KNOWN_DIFFERENT_TYPES.get(type(proxy).__name__)
         guard = _guards.GUARDS.get(name)
         if reason is None and guard is not None:
             reason = guard(proxy, args, kwargs)
