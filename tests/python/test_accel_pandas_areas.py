@@ -56,3 +56,29 @@ print(repr(left[2:8]), repr(left * 2 + 1), repr(left.delete(0)), repr(left.take(
 print(repr(pd.DataFrame({"a": range(5)}).index.difference(pd.RangeIndex(3, 9))))
 ''')
     assert "difference None RangeIndex RangeIndex(start=0, stop=5, step=1)" in out
+
+
+def test_index_reductions_map_and_errors(tmp_path):
+    # min / max of an Index are numpy scalars of its dtype; map keeps the
+    # index's dtype where the values fit (int8 stays int8, float32
+    # float32); set_names(level=) of a flat index, an empty float or bool
+    # array as a key raise pandas' errors
+    same_under_accelerator(tmp_path, r'''
+import numpy as np
+import pandas as pd
+
+for dt in ["int8", "uint16", "int64", "float32", "float64"]:
+    idx = pd.Index(np.array([3, 1, 2, 5], dtype=dt), name="k")
+    for r in [idx.min(), idx.max(), np.maximum.reduce(idx), np.minimum.reduce(idx)]:
+        print(dt, type(r).__name__, r)
+    print(repr(idx.map({v: i for i, v in enumerate(idx)})), repr(idx.map(lambda x: x * 1000)))
+    print(repr(idx.map(pd.Series(np.arange(4, 0, -1), idx))))
+    for call in [lambda: idx.set_names("a", level=0), lambda: idx.set_names(["a", "b"]),
+                 lambda: idx[np.array([], dtype=np.float64)],
+                 lambda: idx[np.array([], dtype=bool)], lambda: idx[np.array([1.0])]]:
+        try:
+            print(repr(call()))
+        except Exception as e:
+            print(type(e).__name__, str(e)[:60])
+    print(repr(idx.set_names(["z"])), repr(idx[[]]), repr(idx[np.array([], dtype=int)]))
+''')

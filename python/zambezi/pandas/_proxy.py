@@ -77,6 +77,10 @@ KNOWN_DIFFERENT = {
     # the function would call it again on pandas (_RAN_TWICE).
     "DataFrameGroupBy.apply": "a Python function per group runs on pandas",
     "SeriesGroupBy.apply": "a Python function per group runs on pandas",
+    # pandas casts the mapped values back to the index's dtype where they fit
+    # (int8 stays int8, float32 float32: Index._cast_pointwise_result)
+    "Index.map": "pandas' dtype of mapped index labels",
+    "DatetimeIndex.map": "pandas' dtype of mapped index labels",
 }
 # Proxy types whose every call pandas serves: a RangeIndex's operations are
 # arithmetic on (start, stop, step) in pandas, and their results stay
@@ -1049,7 +1053,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
                 if type(proxy).__name__ == "DatetimeIndexResampler":
                     out = _with_resample_freq(proxy, out)
-                if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
+                if name in _NUMPY_SCALAR_RESULTS and (proxy._zb_kind == "series" or
+                                                      proxy._zb_kind == "index" and not is_attr):
                     out = _reduction_scalar(out, fobj, name)
                 elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
                         proxy._zb_kind == "series" or type(proxy).__name__ in _INDEXERS):
