@@ -82,3 +82,19 @@ for dt in ["int8", "uint16", "int64", "float32", "float64"]:
             print(type(e).__name__, str(e)[:60])
     print(repr(idx.set_names(["z"])), repr(idx[[]]), repr(idx[np.array([], dtype=int)]))
 ''')
+
+
+def test_holiday_takes_proxies(tmp_path):
+    # pandas' Holiday checks that exclude_dates is a DatetimeIndex
+    same_under_accelerator(tmp_path, r'''
+import pandas as pd
+from pandas.tseries.holiday import Holiday, AbstractHolidayCalendar, MO
+from pandas.tseries.offsets import DateOffset
+
+ex = pd.DatetimeIndex([pd.Timestamp("2022-05-30")])
+h = Holiday("Spring", month=5, day=31, offset=DateOffset(weekday=MO(-1)), exclude_dates=ex)
+print(repr(h.dates(pd.Timestamp("2020-01-01"), pd.Timestamp("2024-12-31"))))
+class Cal(AbstractHolidayCalendar):
+    rules = [h]
+print(repr(Cal().holidays(pd.Timestamp("2020-01-01"), pd.Timestamp("2024-12-31"))))
+''')
