@@ -872,15 +872,16 @@ class Index(CategoricalIndexMethods):
 
     # -- pandas-named helpers ---------------------------------------------
     def copy(self, name=None, deep=False):
-        """The same labels (immutable, so shared), renamed when name is
-        given.
+        """The same labels (immutable, so shared) in a new Index, renamed
+        when name is given: its names can then change (``copy.name = ...``,
+        ``set_names(inplace=True)``) without changing this index's.
 
         Examples
         --------
         >>> zb.Index([1]).copy(name="x").name
         'x'
         """
-        return self if name is None else self.rename(name)
+        return self._rename_all(list(self._names)) if name is None else self.rename(name)
 
     def astype(self, dtype):
         """The labels cast to dtype (as Series.astype).

@@ -98,3 +98,38 @@ class Cal(AbstractHolidayCalendar):
     rules = [h]
 print(repr(Cal().holidays(pd.Timestamp("2020-01-01"), pd.Timestamp("2024-12-31"))))
 ''')
+
+
+def test_index_copy_has_its_own_names(tmp_path):
+    # a copy's names change without changing the original's (pandas'
+    # indexes/ fixtures hand each test a copy of a shared index)
+    same_under_accelerator(tmp_path, r'''
+import numpy as np
+import pandas as pd
+
+for idx in [pd.Index(np.arange(5, dtype="float32")), pd.Index(["a", "b"], name="s"),
+            pd.date_range("2024-01-01", periods=3).as_unit("ns").to_series().reset_index(drop=True)
+              .pipe(pd.Index),
+            pd.MultiIndex.from_arrays([[1, 2], ["a", "b"]])]:
+    c = idx.copy()
+    if idx.nlevels == 1:
+        c.name = "foo"
+    print(repr(idx.names), repr(c.names))
+    c = idx.copy()
+    c.set_names(["q"] * idx.nlevels, inplace=True)
+    print(repr(idx.names), repr(c.names))
+    c = idx.copy()
+    c.names = ["z"] * idx.nlevels
+    print(repr(idx.names), repr(c.names))
+''')
+
+
+def test_zambezi_index_copy_has_its_own_names():
+    import zambezi as zb
+
+    for z in [zb.Index([1, 2], name="a"), zb.MultiIndex.from_arrays([[1], ["a"]])]:
+        c = z.copy()
+        c.names = ["x"] * z.nlevels
+        assert c.names == ["x"] * z.nlevels
+        assert z.names == (["a"] if z.nlevels == 1 else [None, None])
+        assert c.equals(z)
