@@ -133,3 +133,22 @@ def test_zambezi_index_copy_has_its_own_names():
         assert c.names == ["x"] * z.nlevels
         assert z.names == (["a"] if z.nlevels == 1 else [None, None])
         assert c.equals(z)
+
+
+def test_series_unique_is_pandas_array(tmp_path):
+    # pandas' Series.unique gives an array (numpy's, or the dtype's
+    # extension array), not a Series
+    same_under_accelerator(tmp_path, r'''
+import numpy as np
+import pandas as pd
+
+cases = [pd.Series([3, 1, 3, 2, 1], dtype="int8"), pd.Series([1.5, np.nan, 1.5, 2.0, np.nan]),
+         pd.Series(["b", None, "a", "b", None]), pd.Series([True, False, True]),
+         pd.Series(pd.to_datetime(["2024-01-02", None, "2024-01-01", "2024-01-02"])),
+         pd.Series(pd.to_datetime(["2024-01-02", "2024-01-01", "2024-01-02"]).tz_localize("UTC")),
+         pd.Series(["x", "y", "x"], dtype="category"), pd.Series([], dtype="float64"),
+         pd.Series(np.repeat(np.arange(5), np.arange(1, 6)), index=np.arange(15)[::-1])]
+for s in cases:
+    u = s.unique()
+    print(type(u).__name__, repr(u))
+''')

@@ -1050,6 +1050,11 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                 else:
                     fargs, fkwargs, called = _fast_call_args(args, kwargs)
                     res = attr(*fargs, **fkwargs)
+                if name == "unique" and proxy._zb_kind == "series" and not is_attr:
+                    # pandas gives an array (numpy's, or the extension array
+                    # of the dtype), zambezi a Series of the distinct values:
+                    # pandas' unique of those few values gives pandas' kind
+                    res = res.to_pandas().unique()
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
                 if type(proxy).__name__ == "DatetimeIndexResampler":
                     out = _with_resample_freq(proxy, out)
