@@ -152,3 +152,26 @@ for s in cases:
     u = s.unique()
     print(type(u).__name__, repr(u))
 ''')
+
+
+def test_allows_duplicate_labels_flag_is_kept(tmp_path):
+    # pandas carries set_flags(allows_duplicate_labels=False) to results
+    # and raises DuplicateLabelError when they would have repeated labels
+    same_under_accelerator(tmp_path, r'''
+import pandas as pd
+
+df = pd.DataFrame({"A": [1, 2], "B": [3, 4]}, index=["a", "b"]).set_flags(
+    allows_duplicate_labels=False)
+s = df["A"]
+for name, f in [("loc", lambda: df.loc[["a"]]), ("head", lambda: df.head(1)),
+                ("add", lambda: df + 1), ("abs", lambda: s.abs()),
+                ("concat", lambda: pd.concat([df, df.rename(index={"a": "c", "b": "d"})])),
+                ("concat dup", lambda: pd.concat([df, df])),
+                ("reindex dup", lambda: s.reindex(["a", "a"])),
+                ("groupby", lambda: df.groupby("A").sum())]:
+    try:
+        r = f()
+        print(name, r.flags.allows_duplicate_labels, r.shape)
+    except Exception as e:
+        print(name, type(e).__name__)
+''')

@@ -91,6 +91,26 @@ KNOWN_DIFFERENT_TYPES = {
 }
 
 
+# Kinds of proxies whose pandas side has flags (set_flags).
+_FLAGGED_KINDS = frozenset(["frame", "series"])
+
+
+def _no_duplicate_labels(proxy):
+    """Whether the pandas frame or Series behind proxy (or behind the
+    frame an intermediate such as .loc or a group-by was made from) was
+    flagged allows_duplicate_labels=False (set_flags)."""
+    if proxy._zb_kind == "intermediate":
+        rec = proxy._zb_recipe
+        if rec is None:
+            return False
+        proxy = rec[0]
+        if not _is_proxy(proxy):
+            return False
+    slow = proxy._zb_slow
+    return slow is not None and proxy._zb_kind in _FLAGGED_KINDS and \
+        not slow.flags._allows_duplicate_labels
+
+
 # Calls that change the object they are called on.
 MUTATORS = frozenset([
     "__setitem__", "__delitem__", "insert", "pop", "update", "__iadd__", "__isub__",
@@ -957,10 +977,13 @@ def _want_fast_args(args, kwargs, label):
     if label in _READERS:
         return True
     found = [False]
+    flagged = [False]
 
     def visit(x):
         if _is_proxy(x):
-            if _prefer_fast(x):
+            if _no_duplicate_labels(x):   # pandas keeps the flag on the result
+                flagged[0] = True
+            elif _prefer_fast(x):
                 found[0] = True
         elif type(x) in (list, tuple):
             for v in x:
@@ -970,7 +993,7 @@ def _want_fast_args(args, kwargs, label):
                 visit(v)
     visit(args)
     visit(kwargs)
-    return found[0]
+    return found[0] and not flagged[0]
 
 
 # ---------------------------------------------------------------------------
@@ -1036,6 +1059,9 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
             and not settings.disabled:
         label = _label(type(proxy), name)
         reason = KNOWN_DIFFERENT.get(label) or KNOWN_DIFFERENT_TYPES.get(type(proxy).__name__)
+        if reason is None and _no_duplicate_labels(proxy):
+            # pandas carries the flag to results and raises DuplicateLabelError
+            reason = "allows_duplicate_labels=False: pandas keeps the flag"
         guard = _guards.GUARDS.get(name)
         if reason is None and guard is not None:
             reason = guard(proxy, args, kwargs)
