@@ -175,3 +175,19 @@ for name, f in [("loc", lambda: df.loc[["a"]]), ("head", lambda: df.head(1)),
     except Exception as e:
         print(name, type(e).__name__)
 ''')
+
+
+def test_str_predicates_of_str_dtype_give_false_for_missing(tmp_path):
+    # pandas' "str" dtype answers False for a missing value, in a bool
+    # Series; object and "string" columns keep their own rules
+    same_under_accelerator(tmp_path, r'''
+import numpy as np
+import pandas as pd
+
+for dt in ["str", object, "string"]:
+    s = pd.Series(["foo", np.nan, "fooommm__foo", "mmm_", "Ab1"], dtype=dt)
+    for r in [s.str.contains("mmm"), s.str.contains("mmm", regex=False), s.str.startswith("f"),
+              s.str.endswith("_"), s.str.isalpha(), s.str.isdigit(), s.str.match("f"),
+              s.str.fullmatch("foo"), s.str.contains("mmm", na=True), s.str.upper().str.isupper()]:
+        print(dt, r.dtype, r.tolist())
+''')

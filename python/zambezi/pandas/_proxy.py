@@ -91,6 +91,26 @@ KNOWN_DIFFERENT_TYPES = {
 }
 
 
+_STR_PREDICATES = frozenset([
+    "contains", "match", "fullmatch", "startswith", "endswith", "isalnum", "isalpha",
+    "isdigit", "isspace", "islower", "isupper", "istitle", "isnumeric", "isdecimal", "isascii"])
+
+
+def _of_str_dtype(proxy):
+    """Whether the .str accessor proxy belongs to a Series of pandas' "str"
+    dtype (NaN as its missing value), as every string column zambezi
+    computes is when converted; not for object or "string" (pd.NA)."""
+    rec = proxy._zb_recipe
+    parent = rec[0] if rec is not None else None
+    if not _is_proxy(parent):
+        return False
+    slow = parent._zb_slow
+    if slow is None:
+        return True
+    dt = slow.dtype
+    return type(dt).__name__ == "StringDtype" and dt.na_value is not _real.pd.NA
+
+
 # Kinds of proxies whose pandas side has flags (set_flags).
 _FLAGGED_KINDS = frozenset(["frame", "series"])
 
@@ -1076,6 +1096,11 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                 else:
                     fargs, fkwargs, called = _fast_call_args(args, kwargs)
                     res = attr(*fargs, **fkwargs)
+                if name in _STR_PREDICATES and "na" not in kwargs and \
+                        type(proxy).__name__ == "StringMethods" and _of_str_dtype(proxy):
+                    # pandas' "str" dtype answers False for a missing value
+                    # (a bool result); zambezi gives a missing value
+                    res = res.fillna(False)
                 if name == "unique" and proxy._zb_kind == "series" and not is_attr:
                     # pandas gives an array (numpy's, or the extension array
                     # of the dtype), zambezi a Series of the distinct values:
