@@ -12,15 +12,17 @@ when the labels can be ordered).  As pandas:
   appearance, each label's repeats together); when only this index has
   them, its labels then other's that are not among them; then sorted when
   it can be (sort=None);
-- numbers of different dtypes meet in their common dtype (int and float:
-  float64) for union, intersection and symmetric_difference; difference
-  keeps this index's dtype;
-- labels of another kind (numbers and strings) have nothing in common:
-  intersection is empty, difference is this index's labels once each.
+- numbers of different dtypes meet in numpy's common dtype (int8 and
+  float32: float32) for union, intersection and symmetric_difference
+  (uint64 and a signed integer: pandas' object, so UnsupportedError);
+  difference keeps this index's dtype;
+- labels of another kind (numbers and strings): difference is this
+  index's labels once each.
 
-Differences: that empty intersection keeps this index's dtype (pandas:
-object), and a union or symmetric difference of numbers with strings
-raises DTypeError (pandas: an object Index of both).  A MultiIndex has
+A union, intersection or symmetric difference whose result pandas gives
+as an object Index (numbers with strings or datetimes, uint64 with a
+signed integer) raises UnsupportedError: zambezi has no object Index
+(under the accelerator, pandas answers those).  A MultiIndex has
 union (its levels' columns concatenated, the engine's group ids keeping
 each label tuple once) but not the others, and not with repeated labels.
 """
@@ -35,26 +37,68 @@ _NUMBERS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uin
             "float32", "float64")
 
 
+def _result_name(index, other):
+    """The name of a set operation's result, as pandas: with another index,
+    the name both share (two NaN names match); with
+    labels that are not an index (a list, an array, a Series), this
+    index's name."""
+    from zambezi import _convert
+    from zambezi import index as _ix
+
+    if not (isinstance(other, _ix.Index) or _convert._is_pandas(other, "Index") or
+            _convert._is_pandas(other, "MultiIndex") or _convert._is_pandas(other, "RangeIndex")):
+        return index.name
+    a, b = index.name, other.name
+    if a is b or a == b:
+        return a
+    if _nan(a) and _nan(b):
+        return a
+    return None
+
+
+def _nan(x):
+    return isinstance(x, (float, np.floating)) and x != x
+
+
 def _operands(index, other, what):
     from zambezi import index as _ix
 
+    name = _result_name(index, other)
     other = _ix.ensure_index(other, what=what)
     if index.nlevels != 1 or other.nlevels != 1:
         raise UnsupportedError(f"Index.{what} of a MultiIndex is not supported")
-    name = index.name if index.name == other.name else None
     return other, name
 
 
-def _common(a, b):
+def _common(a, b, what=None):
     """Label columns a and b in their common dtype, as pandas: numpy's
-    promotion (uint8 and int8 meet in int16, int8 and float32 in float32),
-    except that uint64 meeting a signed integer gives float64 (pandas:
-    object, which zambezi has not)."""
-    if a.dtype == b.dtype or a.dtype not in _NUMBERS or b.dtype not in _NUMBERS:
+    promotion (int8 and int16: int16, uint16 and int32: int32, int8 and
+    float32: float32, int64 and float32: float64).  uint64 and a signed
+    integer meet in pandas' object dtype, which zambezi has not: raises
+    UnsupportedError for the result of a set operation (what), and
+    compares them as float64 for a membership test (what None)."""
+    if a.dtype == b.dtype:
+        return a, b
+    if a.dtype not in _NUMBERS or b.dtype not in _NUMBERS:
+        # an empty side (an empty list is a string Index here, pandas'
+        # object one, which pandas leaves out of the common dtype)
+        if len(b) == 0 and b.dtype == "string":
+            return a, _empty(a)
+        if len(a) == 0 and a.dtype == "string":
+            return _empty(b), b
+        if what is not None:
+            raise UnsupportedError(f"Index.{what} of {a.dtype} and {b.dtype} labels: pandas "
+                                   "gives an object Index")
         return a, b
     mixed64 = "uint64" in (a.dtype, b.dtype) and (a.dtype.startswith("int") or
                                                   b.dtype.startswith("int"))
-    target = "float64" if mixed64 else str(np.result_type(a.dtype, b.dtype))
+    if mixed64:
+        if what is not None:
+            raise UnsupportedError(f"Index.{what} of {a.dtype} and {b.dtype} labels: pandas "
+                                   "gives an object Index")
+        target = "float64"
+    else:
+        target = np.promote_types(a.dtype, b.dtype).name
     return (a if a.dtype == target else _core.cast(a, target),
             b if b.dtype == target else _core.cast(b, target))
 
@@ -163,13 +207,16 @@ def union(index, other, sort=None):
     if index.nlevels > 1:
         return _multi_union(index, _ix.ensure_index(other, what="union"), sort)
     other, name = _operands(index, other, "union")
-    if len(other) == 0 or index.equals(other) or len(index) == 0:
-        # one side's labels as they are, as pandas (sorted only for sort=True)
-        same = other if len(index) == 0 else index
+    a, b = _common(index._levels()[0], other._levels()[0], "union")
+    if len(other) == 0 or len(index) == 0 or index.equals(other):
+        # one side's labels as they are, in the common dtype, as pandas
+        # (sorted only for sort=True)
+        same, col = (other, b) if len(index) == 0 else (index, a)
         if sort is True:
-            return _make(_sorted(same._levels()[0], sort, "union"), name)
+            return _make(_sorted(col, sort, "union"), name)
+        if col.dtype != same._levels()[0].dtype:
+            return _make(col, name)
         return same if same.name == name else same.rename(name)
-    a, b = _common(index._levels()[0], other._levels()[0])
     if not other.is_unique:
         return _make(_sorted(_union_repeats(a, b), sort, "union"), name)
     if not index.is_unique:  # pandas: these labels, then other's that are not here
@@ -183,16 +230,25 @@ def union(index, other, sort=None):
 def _filter(index, other, keep_members, sort, what):
     other, name = _operands(index, other, what)
     col = _core.unique(index._levels()[0])
-    if (keep_members and index.equals(other)) or (not keep_members and len(other) == 0):
-        # as pandas: the labels, sorted only for sort=True
+    kinds_meet = col.dtype == other.dtype or (col.dtype in _NUMBERS and other.dtype in _NUMBERS)
+    if (keep_members and kinds_meet and index.equals(other)) or \
+            (not keep_members and len(other) == 0):
+        # as pandas: the labels (in this index's dtype), sorted only for sort=True
         return _make(_sorted(col, sort, what) if sort is True else col, name)
+    if keep_members:  # pandas: the common dtype
+        if len(other) == 0 and other.dtype == "string" and col.dtype != "string":
+            # an empty list: pandas gives an empty object Index
+            raise UnsupportedError("Index.intersection with an empty list: pandas gives an "
+                                   "object Index")
+        if col.dtype != other.dtype and (len(other) == 0 or len(index) == 0):
+            raise UnsupportedError("Index.intersection of an empty index of another dtype: "
+                                   "pandas decides the dtype (an object Index or either side's)")
+        col = _common(col, other._levels()[0], what)[0]
     if len(other) == 0 or len(index) == 0:
         return _make(_empty(col), name)
     inside = _member(col, other._levels()[0])
     if inside is None:  # labels of another kind: nothing in common
         return _make(_empty(col) if keep_members else _sorted(col, sort, what), name)
-    if keep_members:  # pandas: the common dtype
-        col = _common(col, other._levels()[0])[0]
     s = _base.series_class()._from_column(col)
     kept = s[inside if keep_members else ~inside]
     return _make(_sorted(kept._col, sort, what), name)
@@ -212,7 +268,8 @@ def symmetric_difference(index, other, result_name=None, sort=None):
     other, name = _operands(index, other, "symmetric_difference")
     if result_name is not None:
         name = result_name
-    a, b = _common(_core.unique(index._levels()[0]), _core.unique(other._levels()[0]))
+    a, b = _common(_core.unique(index._levels()[0]), _core.unique(other._levels()[0]),
+                   "symmetric_difference")
     series = _base.series_class()
     parts = []
     for x, y in ((a, b), (b, a)):

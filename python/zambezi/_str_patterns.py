@@ -60,12 +60,14 @@ def _strip_global_flags(pat):
     return pat[i:]
 
 
-def _translate(pat):
+def _translate(pat, ascii=False):
     """Python regex syntax to PCRE2 where the two differ in meaning: \\Z
     (end of string) is PCRE2's \\z; \\UXXXXXXXX and \\N{NAME} become the
     character itself; a quantifier {,n} is {0,n} and {,} is {0,}; \\B does
-    not match an empty string (before Python 3.14).  Character classes are
-    copied as they are (apart from the escapes)."""
+    not match an empty string (before Python 3.14); Python's \\s (unless
+    ascii) also matches the separators \\x1c-\\x1f, which PCRE2's does not,
+    and \\S does not.  Character classes are copied as they are (apart from
+    the escapes; \\S inside one is left as PCRE2 reads it)."""
     if "\\" not in pat and "{," not in pat:
         return pat
     out, i, n, in_class, class_start = [], 0, len(pat), False, False
@@ -73,6 +75,13 @@ def _translate(pat):
         ch = pat[i]
         if ch == "\\" and i + 1 < n:
             nxt = pat[i + 1]
+            if nxt in "sS" and not ascii:
+                if nxt == "s":
+                    out.append("\\s\\x1c-\\x1f" if in_class else "[\\s\\x1c-\\x1f]")
+                else:
+                    out.append("\\S" if in_class else "[^\\s\\x1c-\\x1f]")
+                i += 2
+                continue
             if nxt == "Z" and not in_class:
                 out.append("\\z")
                 i += 2
@@ -145,7 +154,7 @@ def compile_pattern(pat, flags, case, what):
     for f, e in _ENGINE_FLAGS:
         if regex.flags & f:
             eflags |= e
-    return regex, _translate(_strip_global_flags(pat)), eflags
+    return regex, _translate(_strip_global_flags(pat), bool(regex.flags & re.ASCII)), eflags
 
 
 def _template(regex, repl):

@@ -270,6 +270,11 @@ class Index(CategoricalIndexMethods):
         return None
 
     def _set_names(self, names, level):
+        single = not isinstance(self, MultiIndex)
+        if level is not None and single:
+            raise InvalidValueError("Level must be None for non-MultiIndex")
+        if single and isinstance(names, (list, tuple)) and len(names) != 1:
+            raise InvalidValueError(f"Length of new names must be 1, got {len(names)}")
         if level is not None:
             new = list(self._names)
             levels = [level] if not isinstance(level, (list, tuple)) else list(level)
@@ -528,6 +533,13 @@ class Index(CategoricalIndexMethods):
         n = len(self)
         if _indexing._is_int(key):
             return self._label_at(_indexing.row_position(key, n, "Index[...]"))
+        if isinstance(key, np.ndarray) and key.dtype == np.bool_ and len(key) == 0 and n:
+            raise InvalidValueError("The length of the boolean indexer cannot be 0 when the "
+                                    "Index has length greater than 0.")
+        if isinstance(key, np.ndarray) and key.dtype.kind not in "iub":
+            # numpy's rule, which pandas keeps (an empty float array too)
+            raise ZambeziIndexError("arrays used as indices must be of integer (or boolean) "
+                                    f"type, not {key.dtype}")
         return self._take(_indexing.positional_rows(key, n, "Index[...]"))
 
     def __contains__(self, label):
@@ -858,15 +870,16 @@ class Index(CategoricalIndexMethods):
 
     # -- pandas-named helpers ---------------------------------------------
     def copy(self, name=None, deep=False):
-        """The same labels (immutable, so shared), renamed when name is
-        given.
+        """The same labels (immutable, so shared) in a new Index, renamed
+        when name is given: its names can then change (``copy.name = ...``,
+        ``set_names(inplace=True)``) without changing this index's.
 
         Examples
         --------
         >>> zb.Index([1]).copy(name="x").name
         'x'
         """
-        return self if name is None else self.rename(name)
+        return self._rename_all(list(self._names)) if name is None else self.rename(name)
 
     def astype(self, dtype):
         """The labels cast to dtype (as Series.astype).

@@ -79,6 +79,8 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, mod):
         name = mod.__name__
         real = importlib.import_module(_rename(name, "pandas", PREFIX + "pandas"))
+        if name in _wrappers.ON_IMPORT:
+            _wrappers.ON_IMPORT[name](real)
         denylist = self.denylist
         cache = {}
 
@@ -134,7 +136,8 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if isinstance(value, type):
             if value in _proxy.SLOW_TO_PROXY:
                 return _proxy.SLOW_TO_PROXY[value]
-            if value.__name__ in _wrappers.UNWRAPPING and value.__module__.startswith("pandas"):
+            if value.__name__ in _wrappers.UNWRAPPING and \
+                    value.__module__.startswith(("pandas", PREFIX + "pandas")):
                 return _proxy.unwrapping_class(value)
             return value
         if callable(value) and isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) \

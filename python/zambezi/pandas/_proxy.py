@@ -77,7 +77,58 @@ KNOWN_DIFFERENT = {
     # the function would call it again on pandas (_RAN_TWICE).
     "DataFrameGroupBy.apply": "a Python function per group runs on pandas",
     "SeriesGroupBy.apply": "a Python function per group runs on pandas",
+    # pandas casts the mapped values back to the index's dtype where they fit
+    # (int8 stays int8, float32 float32: Index._cast_pointwise_result)
+    "Index.map": "pandas' dtype of mapped index labels",
+    "DatetimeIndex.map": "pandas' dtype of mapped index labels",
 }
+# Proxy types whose every call pandas serves: a RangeIndex's operations are
+# arithmetic on (start, stop, step) in pandas, and their results stay
+# RangeIndexes where they can (difference, union, slices, + 1 ...), which a
+# zambezi Index of the values is not.
+KNOWN_DIFFERENT_TYPES = {
+    "RangeIndex": "RangeIndex operations run on pandas (their results stay ranges)",
+}
+
+
+_STR_PREDICATES = frozenset([
+    "contains", "match", "fullmatch", "startswith", "endswith", "isalnum", "isalpha",
+    "isdigit", "isspace", "islower", "isupper", "istitle", "isnumeric", "isdecimal", "isascii"])
+
+
+def _of_str_dtype(proxy):
+    """Whether the .str accessor proxy belongs to a Series of pandas' "str"
+    dtype (NaN as its missing value), as every string column zambezi
+    computes is when converted; not for object or "string" (pd.NA)."""
+    rec = proxy._zb_recipe
+    parent = rec[0] if rec is not None else None
+    if not _is_proxy(parent):
+        return False
+    slow = parent._zb_slow
+    if slow is None:
+        return True
+    dt = slow.dtype
+    return type(dt).__name__ == "StringDtype" and dt.na_value is not _real.pd.NA
+
+
+# Kinds of proxies whose pandas side has flags (set_flags).
+_FLAGGED_KINDS = frozenset(["frame", "series"])
+
+
+def _no_duplicate_labels(proxy):
+    """Whether the pandas frame or Series behind proxy (or behind the
+    frame an intermediate such as .loc or a group-by was made from) was
+    flagged allows_duplicate_labels=False (set_flags)."""
+    if proxy._zb_kind == "intermediate":
+        rec = proxy._zb_recipe
+        if rec is None:
+            return False
+        proxy = rec[0]
+        if not _is_proxy(proxy):
+            return False
+    slow = proxy._zb_slow
+    return slow is not None and proxy._zb_kind in _FLAGGED_KINDS and \
+        not slow.flags._allows_duplicate_labels
 
 
 # Calls that change the object they are called on.
@@ -946,10 +997,13 @@ def _want_fast_args(args, kwargs, label):
     if label in _READERS:
         return True
     found = [False]
+    flagged = [False]
 
     def visit(x):
         if _is_proxy(x):
-            if _prefer_fast(x):
+            if _no_duplicate_labels(x):   # pandas keeps the flag on the result
+                flagged[0] = True
+            elif _prefer_fast(x):
                 found[0] = True
         elif type(x) in (list, tuple):
             for v in x:
@@ -959,7 +1013,7 @@ def _want_fast_args(args, kwargs, label):
                 visit(v)
     visit(args)
     visit(kwargs)
-    return found[0]
+    return found[0] and not flagged[0]
 
 
 # ---------------------------------------------------------------------------
@@ -1024,7 +1078,10 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     if not pandas_mutation and not index_label and name not in SLOW_ONLY and _prefer_fast(proxy) \
             and not settings.disabled:
         label = _label(type(proxy), name)
-        reason = KNOWN_DIFFERENT.get(label)
+        reason = KNOWN_DIFFERENT.get(label) or KNOWN_DIFFERENT_TYPES.get(type(proxy).__name__)
+        if reason is None and _no_duplicate_labels(proxy):
+            # pandas carries the flag to results and raises DuplicateLabelError
+            reason = "allows_duplicate_labels=False: pandas keeps the flag"
         guard = _guards.GUARDS.get(name)
         if reason is None and guard is not None:
             reason = guard(proxy, args, kwargs)
@@ -1039,10 +1096,21 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                 else:
                     fargs, fkwargs, called = _fast_call_args(args, kwargs)
                     res = attr(*fargs, **fkwargs)
+                if name in _STR_PREDICATES and "na" not in kwargs and \
+                        type(proxy).__name__ == "StringMethods" and _of_str_dtype(proxy):
+                    # pandas' "str" dtype answers False for a missing value
+                    # (a bool result); zambezi gives a missing value
+                    res = res.fillna(False)
+                if name == "unique" and proxy._zb_kind == "series" and not is_attr:
+                    # pandas gives an array (numpy's, or the extension array
+                    # of the dtype), zambezi a Series of the distinct values:
+                    # pandas' unique of those few values gives pandas' kind
+                    res = res.to_pandas().unique()
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
                 if type(proxy).__name__ == "DatetimeIndexResampler":
                     out = _with_resample_freq(proxy, out)
-                if name in _NUMPY_SCALAR_RESULTS and proxy._zb_kind == "series":
+                if name in _NUMPY_SCALAR_RESULTS and (proxy._zb_kind == "series" or
+                                                      proxy._zb_kind == "index" and not is_attr):
                     out = _reduction_scalar(out, fobj, name)
                 elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
                         proxy._zb_kind == "series" or type(proxy).__name__ in _INDEXERS):

@@ -109,12 +109,48 @@ def _unwrap_indexer_arguments(prefix):
         cls.__init__ = _unwrapping_init(init)
 
 
+def _unwrap_methods(cls):
+    """cls (a real pandas class) and its pandas bases: __init__ and the
+    public methods get pandas objects for the proxies they are given, and
+    the user's functions among the arguments give pandas objects back.  A
+    real pandas object passes through unchanged, so pandas' own calls are
+    unaffected; the class stays pandas' own (user code subclasses it)."""
+    for base in cls.__mro__[:-1] if isinstance(cls, type) else ():
+        for name, fn in list(vars(base).items()):
+            if (name == "__init__" or not name.startswith("_")) and \
+                    type(fn).__name__ == "function" and not getattr(fn, "_zb_unwrapping", False):
+                setattr(base, name, _unwrapping_init(fn))
+
+
+def unwrap_styler_arguments(style):
+    """pandas' Styler (df.style) is built from pandas' own frame, but user
+    code hands it proxies: Styler(df), styler.background_gradient(gmap=df),
+    styler.concat(...), and functions for apply / map that return proxies.
+    style is pandas' real pandas.io.formats.style module, patched when it
+    is first imported (by df.style or user code): importing it at install
+    time would import jinja2 for every script."""
+    _unwrap_methods(getattr(style, "Styler", None))
+
+
+def unwrap_holiday_arguments(holiday):
+    """pandas' Holiday checks that exclude_dates is a DatetimeIndex, and a
+    calendar's rules hold Holidays."""
+    _unwrap_methods(getattr(holiday, "Holiday", None))
+    _unwrap_methods(getattr(holiday, "AbstractHolidayCalendar", None))
+
+
+# pandas module name -> function called with the real module when it is
+# first imported under the accelerator
+ON_IMPORT = {"pandas.io.formats.style": unwrap_styler_arguments,
+             "pandas.tseries.holiday": unwrap_holiday_arguments}
+
+
 def _unwrapping_init(init):
     unwrap = _proxy.unwrap_slow
 
     @functools.wraps(init)
     def __init__(self, *args, **kwargs):
-        init(self, *unwrap(args), **unwrap(kwargs))
+        return init(self, *unwrap(args), **unwrap(kwargs))
 
     __init__._zb_unwrapping = True
     return __init__
