@@ -124,6 +124,10 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
         return _nat_for_none(_reduce_duration(col, how, skipna, ddof, min_count, what))
     if col.dtype.startswith("timestamp") and how in _TIMESTAMP_REDUCTIONS:
         return _nat_for_none(_reduce_timestamp(col, how, skipna, ddof))
+    if col.dtype == "category" and col.ordered and how in ("min", "max"):
+        from zambezi import _categorical  # by category order, as pandas
+
+        return _categorical.min_max(col, how == "max", skipna)
     check_reducible(col, how, what)
     if how in ("any", "all"):
         return _any_all(col, how, skipna)

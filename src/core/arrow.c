@@ -21,9 +21,8 @@
  * length/offset/null_count, a validity bitmap whenever null_count > 0,
  * string offsets non-negative and non-decreasing over the used range,
  * dictionary codes of valid rows inside the dictionary, dictionaries without
- * nulls, unique child names of a record batch.  A dictionary that repeats a
- * string is folded: each string keeps the code of its first occurrence
- * (categoricals compare by code, so a string must have only one).  What it
+ * nulls, unique child names of a record batch.  A dictionary (of any flat
+ * type; its ordered flag kept) that repeats a value is folded.  What it
  * cannot check: the C interface carries no buffer lengths, so that the
  * producer's buffers really are as long as length + offset imply (the sizes
  * we record are the implied ones), that string bytes are valid UTF-8, and
@@ -231,6 +230,7 @@ static zb_status schema_init_column(struct ArrowSchema *s, const zb_column *col,
                           display_name(name));
     }
     s->dictionary = p->dictionary;
+    if (zb_column_is_ordered(col)) s->flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     zb_status st = schema_init_column(s->dictionary, col->dictionary, NULL, err);
     if (st != ZB_OK) {
       export_schema_release(s);
@@ -678,11 +678,12 @@ static zb_status parse_format(const struct ArrowSchema *s, const char *nm, forma
                           "(expected one of c s i l C S I L)",
                           nm, f);
     const char *vf = s->dictionary->format;
-    if (vf == NULL || (strcmp(vf, "u") != 0 && strcmp(vf, "U") != 0))
+    format_desc vd; /* categories of any flat type */
+    if (s->dictionary->dictionary != NULL || vf == NULL || s->dictionary->n_children != 0 ||
+        parse_format(s->dictionary, nm, &vd, err) != ZB_OK || vd.type == ZB_LIST)
       return zb_error_set(err, ZB_ENOTSUP,
                           "import: column '%s' is dictionary-encoded with values of format "
-                          "'%s'; only string dictionaries (u, U) are supported",
-                          nm, vf != NULL ? vf : "(null)");
+                          "'%s'; categories must be of a flat type", nm, vf ? vf : "(null)");
     d->type = ZB_CATEGORICAL;
     d->kind = SRC_DICT;
     return ZB_OK;
@@ -849,17 +850,10 @@ static zb_status import_dict_codes(const format_desc *d, const struct ArrowArray
 
 /* Import one (non-struct) array.  Buffers sharing the array's memory hold
  * references to h.  On failure nothing created here is left alive. */
-/* A categorical whose dictionary repeats a string (Arrow allows it; the
- * engine compares categoricals by code, so each string must have one code):
- * *out is col itself (a new reference) when the dictionary's strings are
- * distinct, else a new column whose codes point into a dictionary of the
- * distinct strings in order of first appearance, every code of a repeated
- * string becoming the code of its first occurrence. */
-/* Whether two of the dictionary's strings have the same 64-bit hash (a
- * repeated string does): the hashes radix-sorted, neighbours compared --
- * vectorized passes, where grouping the strings (a hash table of strings)
- * costs several times as much for a large dictionary, so that is done only
- * when two hashes agree. */
+/* Whether two of the dictionary's values have the same 64-bit hash (a
+ * repeated value does): the hashes radix-sorted, neighbours compared --
+ * vectorized passes; grouping the values costs several times as much for
+ * a large dictionary, so that is done only when two hashes agree. */
 static zb_status hashes_repeat(const zb_column *dict, bool *repeat, zb_error *err) {
   *repeat = false;
   const int64_t k = dict->length;
@@ -882,6 +876,10 @@ static zb_status hashes_repeat(const zb_column *dict, bool *repeat, zb_error *er
   return st;
 }
 
+/* A categorical whose dictionary repeats a value (Arrow allows it; the
+ * engine compares categoricals by code): *out is col itself (a new
+ * reference) when the values are distinct, else a new column over the
+ * distinct values in order of first appearance (codes remapped). */
 static zb_status fold_repeated_categories(zb_column *col, zb_column **out, zb_error *err) {
   *out = NULL;
   zb_column *dict = col->dictionary;
@@ -909,6 +907,7 @@ static zb_status fold_repeated_categories(zb_column *col, zb_column **out, zb_er
     for (int64_t i = 0; i < k; i++)
       if (g[i] == m) f[m++] = i;
     st = zb_column_take(dict, firsts, &uniq, err);
+    if (st == ZB_OK) uniq->ordered = dict->ordered; /* a new column, ours alone */
   }
   /* the new codes sit at col's offset, so that col's validity is shared */
   const int64_t off = col->offset;
@@ -1003,6 +1002,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
                           nm);
     st = import_column(s->dictionary, a->dictionary, h, nm, &dict, err);
     if (st != ZB_OK) return st;
+    dict->ordered = (s->flags & ARROW_FLAG_DICTIONARY_ORDERED) != 0; /* ours alone */
     if (dict->null_count != 0) {
       st = zb_error_set(err, ZB_EINVAL,
                         "import: the dictionary of column '%s' holds %lld nulls; zambezi "
