@@ -266,3 +266,26 @@ def min_max(col, want_max, skipna=True):
         return None
     code = int(valid.max() if want_max else valid.min())
     return _host(col).dictionary.slice(code, 1).to_pylist()[0]
+
+
+def fill_value(col, value):
+    """The categorical col with its missing rows set to value, which must be
+    one of its categories (pandas raises TypeError otherwise)."""
+    from zambezi import _dtypes
+    from zambezi._frame_extra import _category_codes
+
+    host = _host(col)
+    probe = _core.column_from_sequence([_dtypes.py_scalar(value)])
+    try:
+        if probe.dtype != host.dictionary.dtype:
+            probe = _core.cast(probe, host.dictionary.dtype)
+        pos = int(lookup(probe, host.dictionary)[0])
+    except Exception:
+        pos = -1
+    if pos < 0:
+        raise DTypeError(f"Cannot setitem on a Categorical with a new category ({value!r}), "
+                         "set the categories first")
+    codes = _category_codes(host)
+    codes[codes < 0] = pos
+    out = _core.categorical_from_codes(codes, host.dictionary)
+    return out if col.device == "cpu" else out.to_device(col.device)

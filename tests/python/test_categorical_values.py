@@ -214,9 +214,36 @@ def test_unordered_order_comparison_raises_as_pandas():
 
 
 def test_string_operations_name_the_categories_dtype():
-    z = zb.Series([1, 2, 1]).astype("category")
+    p = pd.Series([1, 2, 1]).astype("category")
+    z = zb.Series(p)
+    with pytest.raises(AttributeError, match=".str accessor"):
+        p.str.upper()
+    with pytest.raises(AttributeError, match="category of int64"):
+        z.str.upper()
     with pytest.raises(UnsupportedError, match="str.upper.*int64"):
-        zb._core.str_op(z._col, "upper") if hasattr(zb._core, "str_op") else z.str.upper()
+        _engine_str_upper(z._col)
+
+
+def _engine_str_upper(col):
+    """The engine's string function on the column itself (past the
+    accessor's check): it must refuse integer categories by name."""
+    from zambezi import accessors
+
+    m = object.__new__(accessors.StringMethods)
+    m._s = zb.Series._from_column(col)
+    return m.upper()
+
+
+def test_dt_and_fillna_on_value_categories():
+    p = pd.Series(pd.to_datetime(["2020-03-01", None, "2021-01-02"])).astype("category")
+    z = zb.Series(p)
+    assert z.dt.year.to_list()[::2] == p.dt.year.to_list()[::2]
+    q = pd.Series(pd.Categorical([1, None, 2], categories=[1, 2]))
+    _eq(zb.Series(q).fillna(2), q.fillna(2))
+    with pytest.raises(TypeError):
+        q.fillna(5)
+    with pytest.raises(TypeError):
+        zb.Series(q).fillna(5)
 
 
 def test_writers_write_the_values(tmp_path):
