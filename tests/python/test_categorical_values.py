@@ -253,3 +253,18 @@ def test_writers_write_the_values(tmp_path):
     path = tmp_path / "c.parquet"
     z.to_parquet(path)
     assert pd.read_parquet(path)["k"].astype("int64").to_list() == [3, 1, 3]
+
+
+def test_dask_token_tells_categories_and_order_apart():
+    pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    import zambezi.dask  # noqa: F401  (registers the tokenizer)
+    from dask.base import tokenize
+
+    base = pd.Series(pd.Categorical(list("bacbac")))
+    ordered = pd.Series(pd.Categorical(list("bacbac"), ordered=True))
+    wider = pd.Series(pd.Categorical(list("bacbac"), categories=list("abcd")))
+    tokens = {tokenize(zb.Series(s)) for s in (base, ordered, wider)}
+    assert len(tokens) == 3  # as pandas' own tokens differ
+    assert len({tokenize(s) for s in (base, ordered, wider)}) == 3
+    assert tokenize(zb.Series(base)) == tokenize(zb.Series(base.copy()))
