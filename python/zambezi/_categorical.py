@@ -62,12 +62,20 @@ def encode(col, ordered=False):
         return set_ordered(out, ordered) if ordered else out
     device = col.device
     col = _host(col)
-    arr, missing = _sortable(col)
-    valid = np.flatnonzero(~missing)
-    uniq, first, inverse = np.unique(arr[valid], return_index=True, return_inverse=True)
-    codes = np.full(len(arr), -1, dtype=np.int32)
-    codes[valid] = inverse.reshape(-1)
-    dictionary = _dictionary_like(col, valid[first])
+    # the engine's sorted group ids (hash grouping, missing values left
+    # out) are the codes; each group's first row gives its category
+    table = _core.table_from_columns([col], ["k"])
+    ids, n_groups = _core.group_ids(table, [0], True, True)
+    ids_np = np.asarray(ids.values()).astype(np.int64)
+    m = ids.null_mask()
+    if m is not None:
+        ids_np[np.frombuffer(m, dtype=np.bool_)] = -1
+    rows = np.arange(len(ids_np), dtype=np.int64)
+    first = np.zeros(n_groups, dtype=np.int64)
+    seen = ids_np >= 0
+    first[ids_np[seen][::-1]] = rows[seen][::-1]  # the last write is the first row
+    dictionary = _dictionary_like(col, first)
+    codes = ids_np.astype(np.int32)
     out = _core.categorical_from_codes(codes, dictionary, ordered=bool(ordered))
     return out if device == "cpu" else out.to_device(device)
 
