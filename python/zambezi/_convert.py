@@ -171,8 +171,18 @@ def to_column(obj, name=None, dtype=None):
     """Turn what a user may pass as a column into an engine column; dtype
     (any spelling zambezi._dtypes knows) converts a list or an object
     array on the way in."""
+    if dtype is not None and type(dtype).__name__ == "CategoricalDtype" and \
+            type(dtype).__module__.startswith("pandas"):
+        from zambezi import _categorical  # its categories and order
+
+        return _categorical.from_pandas_dtype(to_column(obj, name), dtype)
     if dtype is not None:
         dtype = _dtypes.canonical(dtype)
+    if dtype == "category" and not (isinstance(obj, _core.Column) or _base.is_series(obj)) \
+            or dtype == "category" and obj.dtype != "category":
+        from zambezi import _categorical  # categories of the values' own dtype
+
+        return _categorical.encode(to_column(obj, name))
     if dtype is not None and dtype.startswith("list<"):  # a list dtype: lists, then a cast
         from zambezi import _lists
 

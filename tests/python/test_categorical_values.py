@@ -268,3 +268,12 @@ def test_dask_token_tells_categories_and_order_apart():
     assert len(tokens) == 3  # as pandas' own tokens differ
     assert len({tokenize(s) for s in (base, ordered, wider)}) == 3
     assert tokenize(zb.Series(base)) == tokenize(zb.Series(base.copy()))
+
+
+def test_constructors_with_category_dtypes():
+    _eq(zb.Series([1, 2, 1], dtype="category"), pd.Series([1, 2, 1], dtype="category"))
+    _eq(zb.Series([2.5, 1.5], dtype="category"), pd.Series([2.5, 1.5], dtype="category"))
+    dtype = pd.CategoricalDtype([1, 2, 3], ordered=True)
+    _eq(zb.Series([1, 2], dtype=dtype), pd.Series([1, 2], dtype=dtype))
+    got = zb.Index([2.5, 1.5], dtype="category").to_pandas()
+    pd.testing.assert_index_equal(got, pd.Index([2.5, 1.5], dtype="category"))
