@@ -297,3 +297,33 @@ def fill_value(col, value):
     codes[codes < 0] = pos
     out = _core.categorical_from_codes(codes, host.dictionary)
     return out if col.device == "cpu" else out.to_device(col.device)
+
+
+def value_counts(col, sort, ascending, dropna, normalize):
+    """pandas' value_counts of a categorical: every category (unused ones
+    count 0) in category order, then, with dropna=False and missing rows,
+    a missing value; sort orders by count, stably (ties in that order).
+    Returns (values, counts) columns.  One bincount over the codes."""
+    from zambezi._frame_extra import _category_codes
+
+    host = _host(col)
+    k = len(host.dictionary)
+    codes = _category_codes(host)
+    counts = np.bincount(codes[codes >= 0], minlength=k).astype(np.int64)
+    order = np.arange(k, dtype=np.int32)
+    n_missing = int((codes < 0).sum())
+    if not dropna and n_missing:
+        counts = np.append(counts, np.int64(n_missing))
+        order = np.append(order, np.int32(-1))
+    if sort:
+        perm = np.argsort(counts if ascending else -counts, kind="stable")
+        counts, order = counts[perm], order[perm]
+    values = _core.categorical_from_codes(np.ascontiguousarray(order), host.dictionary)
+    if normalize:
+        total = counts.sum()
+        out = _core.column_from_buffer(counts / total if total else counts.astype(np.float64))
+    else:
+        out = _core.column_from_buffer(np.ascontiguousarray(counts))
+    if col.device != "cpu":
+        values, out = values.to_device(col.device), out.to_device(col.device)
+    return values, out

@@ -702,8 +702,8 @@ class SeriesStats:
         "proportion" with normalize=True) indexed by the values (the index
         named after this Series).  Nulls are counted with dropna=False;
         sort=False keeps the order of first appearance.  A categorical
-        lists only the categories that occur, as groupby does (pandas also
-        lists its unused categories, with count 0).
+        lists every category, unused ones with count 0, ties (and sort=False)
+        in category order, as pandas.
 
         Examples
         --------
@@ -718,8 +718,14 @@ class SeriesStats:
         >>> s.value_counts(normalize=True).round(3).to_list()
         [0.667, 0.333]
         """
-        values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
-                                            bool(dropna), bool(normalize))
+        if self._col.dtype == "category":
+            from zambezi import _categorical
+
+            values, counts = _categorical.value_counts(self._col, sort, ascending, dropna,
+                                                       normalize)
+        else:
+            values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
+                                                bool(dropna), bool(normalize))
         index = _ix.Index._from_columns([values], [self._name])
         return self._constructor._from_column(counts, "proportion" if normalize else "count",
                                               index)

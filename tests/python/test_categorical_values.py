@@ -277,3 +277,11 @@ def test_constructors_with_category_dtypes():
     _eq(zb.Series([1, 2], dtype=dtype), pd.Series([1, 2], dtype=dtype))
     got = zb.Index([2.5, 1.5], dtype="category").to_pandas()
     pd.testing.assert_index_equal(got, pd.Index([2.5, 1.5], dtype="category"))
+
+
+@pytest.mark.parametrize("kw", [{}, {"ascending": True}, {"sort": False}, {"dropna": False},
+                                {"normalize": True}, {"dropna": False, "normalize": True}])
+def test_value_counts_lists_every_category_as_pandas(kw):
+    for data, cats in (([3, 1, 3, 2, 1, None], [1, 2, 3, 4]), (["c", "a", None, "c"], None)):
+        p = pd.Series(pd.Categorical(data, categories=cats))
+        _eq(zb.Series(p).value_counts(**kw), p.value_counts(**kw))
