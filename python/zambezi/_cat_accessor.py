@@ -21,12 +21,12 @@ from zambezi.accessors import AccessorError
 from zambezi.errors import InvalidValueError
 
 
-def _category_list(values, what, like=None):
+def _category_list(values, what, like=None, strict=True):
     """values (a list-like of categories) as a dictionary column (unique,
     no missing values; of like's dtype when given and they fit it)."""
     from zambezi import _categorical
 
-    return _categorical.categories_column(values, like, what)
+    return _categorical.categories_column(values, like, what, strict)
 
 
 def _as_list(values):
@@ -133,7 +133,8 @@ class CategoricalMethods:
         [1, -1, 0]
         """
         old = self._dictionary()
-        new = _category_list(new_categories, "cat.set_categories", None if rename else old)
+        new = _category_list(new_categories, "cat.set_categories", None if rename else old,
+                             strict=False)
         if rename and len(new) != len(old):
             raise InvalidValueError(
                 f"cat.set_categories(rename=True): {len(new)} new categories for "

@@ -93,10 +93,12 @@ def set_ordered(col, ordered):
     return out if col.device == "cpu" else out.to_device(col.device)
 
 
-def categories_column(values, like, what):
+def categories_column(values, like, what, strict=True):
     """values (a list-like of categories) as a dictionary column: unique,
     no missing values, cast to `like`'s dtype (a dictionary column) when
-    the values hold that dtype's values."""
+    the values hold that dtype's values; when they do not, DTypeError, or
+    with strict=False the values in their own dtype (set_categories: the
+    old values then match none of them)."""
     from zambezi import _convert
 
     if isinstance(values, str):
@@ -120,14 +122,31 @@ def categories_column(values, like, what):
     if col.null_count:
         raise InvalidValueError(f"{what}: categories must not contain missing values")
     if like is not None and col.dtype != like.dtype and len(like):
+        if _family(col.dtype) != _family(like.dtype):  # no text <-> number casts
+            if not strict:
+                return categories_column(col, None, what)
+            raise DTypeError(f"{what}: categories of dtype {col.dtype} do not match the "
+                             f"existing categories' dtype {like.dtype}")
         try:
             col = _core.cast(col, like.dtype)
         except Exception as e:
+            if not strict:
+                return categories_column(col, None, what)
             raise DTypeError(f"{what}: categories of dtype {col.dtype} do not match the "
                              f"existing categories' dtype {like.dtype}: {e}") from None
     if len(col) and _core.nunique(col, False) != len(col):
         raise InvalidValueError(f"{what}: categories must be unique")
     return col
+
+
+def _family(dtype):
+    """Which dtypes cast into each other as categories: numbers (and
+    bools), times, durations, text."""
+    if dtype.startswith(("timestamp", "date")):
+        return "time"
+    if dtype.startswith("duration"):
+        return "duration"
+    return "text" if dtype == "string" else "number"
 
 
 def lookup(values, dictionary):
@@ -181,7 +200,9 @@ def recode(col, dictionary, ordered=None, rename=False):
     codes = _category_codes(host)
     if not rename:
         old = host.dictionary
-        if old.dtype != dictionary.dtype and len(dictionary) and len(old):
+        if _family(old.dtype) != _family(dictionary.dtype):
+            dictionary_as_old = None  # text never equals a number: nothing matches
+        elif old.dtype != dictionary.dtype and len(dictionary) and len(old):
             try:
                 dictionary_as_old = _core.cast(dictionary, old.dtype)
             except Exception:

@@ -285,3 +285,12 @@ def test_value_counts_lists_every_category_as_pandas(kw):
     for data, cats in (([3, 1, 3, 2, 1, None], [1, 2, 3, 4]), (["c", "a", None, "c"], None)):
         p = pd.Series(pd.Categorical(data, categories=cats))
         _eq(zb.Series(p).value_counts(**kw), p.value_counts(**kw))
+
+
+def test_set_categories_of_another_dtype_as_pandas():
+    # Dask's unknown categories: a placeholder string category replaced by
+    # integers, and back
+    p = pd.Series(pd.Categorical(["__UNKNOWN__"]))
+    _eq(zb.Series(p).cat.set_categories([1, 2]), p.cat.set_categories([1, 2]))
+    q = pd.Series(pd.Categorical([1, 2, 1]))
+    _eq(zb.Series(q).cat.set_categories(["a"]), q.cat.set_categories(["a"]))
