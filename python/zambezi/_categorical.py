@@ -17,10 +17,6 @@ import numpy as np
 from zambezi import _core
 from zambezi.errors import DTypeError, InvalidValueError
 
-_LAYOUTS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float32", "float64", "date32")
-
-
 def _host(col):
     return col if col.device == "cpu" else col.to_device("cpu")
 
@@ -175,14 +171,13 @@ def with_categories(col, dictionary, ordered=False):
         return recode(col, dictionary, ordered=ordered)
     device = col.device
     col = _host(col)
-    if col.dtype == "string" or dictionary.dtype == "string":
-        # strings: encode (engine), then re-code its few categories
-        return recode(encode(col) if col.dtype == "string" else encode(col), dictionary,
-                      ordered=ordered)
-    if col.dtype != dictionary.dtype:
-        dictionary = _core.cast(dictionary, col.dtype) if len(dictionary) else \
-            _core.cast(dictionary, col.dtype)
-    codes = lookup(col, dictionary)
+    if col.dtype == "string" or _family(col.dtype) != _family(dictionary.dtype):
+        # strings, or values of another kind: encode (engine), then re-code
+        # its few categories (none match across kinds)
+        return recode(encode(col), dictionary, ordered=ordered)
+    if col.dtype != dictionary.dtype and _family(col.dtype) != "number":
+        col = _core.cast(col, dictionary.dtype)  # times in the categories' unit
+    codes = lookup(col, dictionary)  # numbers compare in their common type
     out = _core.categorical_from_codes(codes, dictionary, ordered=bool(ordered))
     return out if device == "cpu" else out.to_device(device)
 
@@ -226,9 +221,9 @@ def from_pandas_dtype(col, dtype):
     """col cast to a pandas CategoricalDtype (categories None: col's own)."""
     if dtype.categories is None:
         return encode(col, ordered=bool(dtype.ordered))
-    like = col.dictionary if col.dtype == "category" else (
-        None if col.dtype == "string" else col)
-    cats = categories_column(dtype.categories, like, "astype(CategoricalDtype)")
+    # the categories keep their own dtype (pandas'); the values are matched
+    # against them
+    cats = categories_column(dtype.categories, None, "astype(CategoricalDtype)")
     return with_categories(col, cats, ordered=bool(dtype.ordered))
 
 

@@ -294,3 +294,13 @@ def test_set_categories_of_another_dtype_as_pandas():
     _eq(zb.Series(p).cat.set_categories([1, 2]), p.cat.set_categories([1, 2]))
     q = pd.Series(pd.Categorical([1, 2, 1]))
     _eq(zb.Series(q).cat.set_categories(["a"]), q.cat.set_categories(["a"]))
+
+
+@pytest.mark.parametrize("cats, values", [([1.5, 2.0], [1, 2]), (["a"], [1, 2]),
+                                          ([2, 1], [1.0, 2.0, 3.5])])
+def test_categorical_dtype_keeps_its_categories_dtype(cats, values):
+    dtype = pd.CategoricalDtype(cats)
+    p = pd.Series(values)
+    with pytest.warns(Warning):  # pandas 3: values outside the categories (deprecated)
+        want = p.astype(dtype)
+    _eq(zb.Series(p).astype(dtype), want)
