@@ -261,7 +261,7 @@ typedef enum zb_type_id {
   ZB_FLOAT32,
   ZB_FLOAT64,
   ZB_STRING,      /* int64 offsets + UTF-8 bytes (Arrow large_string) */
-  ZB_CATEGORICAL, /* int32 codes + string dictionary */
+  ZB_CATEGORICAL, /* int32 codes + dictionary (categories) of any flat type */
   ZB_DATE32,      /* int32 days since 1970-01-01 */
   ZB_TIMESTAMP,   /* int64 since the epoch in `unit`, optional timezone */
   ZB_DURATION,    /* int64 length of time in `unit` (Arrow duration; pandas timedelta64) */
@@ -300,9 +300,14 @@ ZB_API bool zb_type_is_numeric(zb_type_id id);
  *   data:     bool: bitmap; fixed width: values; string: int64 offsets
  *             (length + offset + 1 entries used); categorical: int32 codes.
  *   chars:    string only: UTF-8 bytes.
- *   dictionary: categorical only: a string column without nulls whose
- *             strings are distinct (not checked by zb_column_make; the
- *             engine compares categoricals by code).
+ *   dictionary: categorical only: the categories, a column of any flat
+ *             type (bool, integers, floats, string, date32, timestamp,
+ *             duration; not categorical or list) without nulls whose
+ *             values are distinct (not checked by zb_column_make; the
+ *             engine compares categoricals by code).  The dictionary's
+ *             `ordered` flag is the categorical's (pandas' ordered=True:
+ *             comparisons, min / max follow category order); every column
+ *             sharing the dictionary shares it.
  *   timezone: timestamp only: NULL or an IANA name / offset ("UTC").
  *   child:    list only: the values of all lists; list i is child rows
  *             [data[offset + i], data[offset + i + 1]) (data: int64
@@ -327,6 +332,9 @@ typedef struct zb_column {
    * categorical's dictionary answers it once for every group-by on it. */
   int32_t distinct; /* atomic */
   struct zb_column *child; /* list only */
+  /* A categorical's dictionary only: 1 when the categories are ordered
+   * (see `dictionary`); 0 otherwise. */
+  int32_t ordered;
 } zb_column;
 
 /* Assemble a column from buffers.  Takes new references to the buffers and
@@ -336,6 +344,13 @@ ZB_API zb_status zb_column_make(zb_type_id type, int64_t length, int64_t offset,
                                 zb_buffer *validity, zb_buffer *data, zb_buffer *chars,
                                 zb_column *dictionary, int64_t null_count,
                                 zb_column **out, zb_error *err);
+/* A dictionary for a categorical with `ordered` set as given: dict itself
+ * (a new reference) when its flag already says so, else a new column
+ * struct sharing dict's buffers.  The caller owns *out. */
+ZB_API zb_status zb_column_dictionary_ordered(zb_column *dict, bool ordered, zb_column **out,
+                                              zb_error *err);
+/* Whether a categorical's categories are ordered (false for other types). */
+ZB_API bool zb_column_is_ordered(const zb_column *col);
 /* Lists nest at most this many levels (list<list<...>>): the kernels that
  * walk a list's children recurse once per level. */
 #define ZB_LIST_MAX_DEPTH 32

@@ -1,11 +1,11 @@
 """Series.cat: the codes and categories of a categorical Series, as
 pandas' ``Series.cat`` shows them (what Dask's shuffles read).
 
-A zambezi categorical is int32 codes plus a string dictionary (DESIGN.md
-§2); ``codes`` narrows them to the smallest integer type that holds the
-number of categories (int8 below 127, int16, then int32), as pandas does,
-with -1 for nulls.  zambezi categoricals are unordered: ``ordered`` is
-False.  ``set_categories`` and its relatives (``add_categories``,
+A zambezi categorical is int32 codes plus a dictionary of any flat dtype
+with an ``ordered`` flag (DESIGN.md §2); ``codes`` narrows them to the
+smallest integer type that holds the number of categories (int8 below
+127, int16, then int32), as pandas does, with -1 for nulls.
+``set_categories`` and its relatives (``add_categories``,
 ``remove_categories``, ``rename_categories``, ``reorder_categories``,
 ``remove_unused_categories``) make a new dictionary and remap the codes
 through a lookup table of one entry per old category, as pandas' methods
@@ -18,28 +18,24 @@ import numpy as np
 from zambezi import _base, _core
 from zambezi._frame_extra import _category_codes, _host
 from zambezi.accessors import AccessorError
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi.errors import InvalidValueError
 
 
-def _category_list(values, what):
-    """values (a list-like of category names) as a list of str: zambezi's
-    dictionaries hold strings (DESIGN.md section 2)."""
-    if isinstance(values, str):
-        raise DTypeError(f"{what}: expected a list-like of categories, got the string "
-                         f"{values!r}")
+def _category_list(values, what, like=None, strict=True):
+    """values (a list-like of categories) as a dictionary column (unique,
+    no missing values; of like's dtype when given and they fit it)."""
+    from zambezi import _categorical
+
+    return _categorical.categories_column(values, like, what, strict)
+
+
+def _as_list(values):
+    """A scalar category or a list-like of them, as a list."""
+    if isinstance(values, str) or not hasattr(values, "__iter__"):
+        return [values]
     if hasattr(values, "to_list"):
-        values = values.to_list()
-    elif hasattr(values, "tolist"):
-        values = values.tolist()
-    out = list(values)
-    for v in out:  # one check per category, not per row
-        if not isinstance(v, str):
-            raise UnsupportedError(
-                f"{what}: category {v!r} ({type(v).__name__}) is not a string; zambezi "
-                "categoricals have string categories")
-    if len(set(out)) != len(out):
-        raise InvalidValueError(f"{what}: categories must be unique, got {out!r}")
-    return out
+        return values.to_list()
+    return list(values)
 
 
 class CategoricalMethods:
@@ -98,45 +94,35 @@ class CategoricalMethods:
 
     @property
     def ordered(self):
-        """False: zambezi categoricals are unordered.
+        """Whether the categories are ordered (comparisons, min / max and
+        sorting follow their order), as pandas' ``Series.cat.ordered``.
 
         Examples
         --------
         >>> zb.Series(["x"]).astype("category").cat.ordered
         False
         """
-        return False
+        return self._s._col.ordered
 
-    def _recode(self, new_categories, rename=False):
-        """A Series with categories new_categories (a list of str): each
-        row keeps its value when the value is one of them (else null), or,
-        with rename, keeps its code."""
-        col = _host(self._s._col)
-        old = col.dictionary.to_pylist()
-        dictionary = _core.column_from_sequence(np.array(new_categories, dtype=object),
-                                                dtype="string")
-        codes = _category_codes(col)
-        if not rename:
-            where = {c: i for i, c in enumerate(new_categories)}
-            # one entry per old category (and a last one for null: -1)
-            lut = np.array([where.get(c, -1) for c in old] + [-1], dtype=np.int32)
-            codes = lut[codes]
-        out = _core.categorical_from_codes(np.ascontiguousarray(codes, dtype=np.int32),
-                                           dictionary)
-        if self._s._col.device != "cpu":
-            out = out.to_device(self._s._col.device)
-        return self._s._like(out)
+    def _dictionary(self):
+        return _host(self._s._col).dictionary
 
-    def _check_ordered(self, ordered, what):
-        if ordered:
-            raise UnsupportedError(f"{what}: ordered categoricals are not supported "
-                                   "(zambezi categoricals are unordered)")
+    def _recode(self, dictionary, rename=False, ordered=None):
+        """A Series over categories `dictionary` (a column): each row keeps
+        its value when the value is one of them (else null), or, with
+        rename, keeps its code.  ordered None keeps the flag."""
+        from zambezi import _categorical
+
+        return self._s._like(_categorical.recode(self._s._col, dictionary, ordered=ordered,
+                                                 rename=rename))
+
+    def _values(self, dictionary):
+        return dictionary.to_pylist()
 
     def set_categories(self, new_categories, ordered=None, rename=False):
         """The Series with categories new_categories: values that are not
         among them become null, as pandas' ``Series.cat.set_categories``;
         with ``rename=True`` the categories are renamed in order instead.
-        Categories are strings; ``ordered=True`` raises UnsupportedError.
 
         Examples
         --------
@@ -146,16 +132,17 @@ class CategoricalMethods:
         >>> s.cat.set_categories(["c", "a"]).cat.codes.to_list()
         [1, -1, 0]
         """
-        self._check_ordered(ordered, "cat.set_categories")
-        new = _category_list(new_categories, "cat.set_categories")
-        if rename and len(new) != len(self.categories):
+        old = self._dictionary()
+        new = _category_list(new_categories, "cat.set_categories", None if rename else old,
+                             strict=False)
+        if rename and len(new) != len(old):
             raise InvalidValueError(
                 f"cat.set_categories(rename=True): {len(new)} new categories for "
-                f"{len(self.categories)} old ones")
-        return self._recode(new, rename=rename)
+                f"{len(old)} old ones")
+        return self._recode(new, rename=rename, ordered=ordered)
 
     def add_categories(self, new_categories):
-        """The Series with new_categories (a string or a list of them)
+        """The Series with new_categories (one category or a list of them)
         appended to its categories; values unchanged.
 
         Examples
@@ -164,18 +151,18 @@ class CategoricalMethods:
         >>> s.cat.categories.to_list()
         ['a', 'z']
         """
-        add = [new_categories] if isinstance(new_categories, str) else new_categories
-        add = _category_list(add, "cat.add_categories")
-        old = self.categories.to_list()
-        have = set(old)
-        dup = [c for c in add if c in have]
+        old = self._dictionary()
+        add = _category_list(_as_list(new_categories), "cat.add_categories", old)
+        have = set(self._values(old))
+        dup = [c for c in self._values(add) if c in have]  # once per category
         if dup:
             raise InvalidValueError(f"cat.add_categories: new categories must not include "
                                     f"old categories: {dup!r}")
-        return self._recode(old + add, rename=False)
+        both = _core.concat([old, add]) if len(old) else add
+        return self._recode(both)
 
     def remove_categories(self, removals):
-        """The Series without the categories in removals (a string or a
+        """The Series without the categories in removals (one category or a
         list of them); their values become null.
 
         Examples
@@ -184,16 +171,17 @@ class CategoricalMethods:
         >>> s.cat.remove_categories("b").to_list()
         ['a', None]
         """
-        drop = [removals] if isinstance(removals, str) else removals
-        drop = _category_list(drop, "cat.remove_categories")
-        old = self.categories.to_list()
-        have = set(old)
+        old = self._dictionary()
+        drop = self._values(_category_list(_as_list(removals), "cat.remove_categories", old))
+        values = self._values(old)
+        have = set(values)
         missing = [c for c in drop if c not in have]
         if missing:
             raise InvalidValueError(f"cat.remove_categories: removals must all be in old "
                                     f"categories: {missing!r}")
         gone = set(drop)
-        return self._recode([c for c in old if c not in gone], rename=False)
+        keep = np.array([c not in gone for c in values], dtype=bool)  # per category
+        return self._recode(_core.filter(old, _core.column_from_buffer(keep)))
 
     def rename_categories(self, new_categories):
         """The Series with its categories renamed: new_categories is a list
@@ -206,7 +194,7 @@ class CategoricalMethods:
         >>> s.cat.rename_categories({"a": "x"}).to_list()
         ['x', 'b']
         """
-        old = self.categories.to_list()
+        old = self._values(self._dictionary())
         if isinstance(new_categories, dict):
             new = [new_categories.get(c, c) for c in old]
         elif callable(new_categories):
@@ -229,12 +217,12 @@ class CategoricalMethods:
         >>> s.cat.reorder_categories(["b", "a"]).cat.codes.to_list()
         [1, 0]
         """
-        self._check_ordered(ordered, "cat.reorder_categories")
-        new = _category_list(new_categories, "cat.reorder_categories")
-        if set(new) != set(self.categories.to_list()):
+        old = self._dictionary()
+        new = _category_list(new_categories, "cat.reorder_categories", old)
+        if len(new) != len(old) or set(self._values(new)) != set(self._values(old)):
             raise InvalidValueError("cat.reorder_categories: items in new_categories are "
                                     "not the same as in old categories")
-        return self._recode(new, rename=False)
+        return self._recode(new, ordered=ordered)
 
     def remove_unused_categories(self):
         """The Series without the categories no row uses.
@@ -245,32 +233,34 @@ class CategoricalMethods:
         >>> s.cat.remove_unused_categories().cat.categories.to_list()
         ['a']
         """
-        old = self.categories.to_list()
+        old = self._dictionary()
         codes = _category_codes(self._s._col)
         used = np.bincount(codes[codes >= 0], minlength=len(old)) > 0
-        return self._recode([c for c, u in zip(old, used) if u], rename=False)
+        return self._recode(_core.filter(old, _core.column_from_buffer(used)))
 
     def as_unordered(self):
-        """A copy of the Series (zambezi categoricals are unordered).
+        """The Series with unordered categories.
 
         Examples
         --------
         >>> zb.Series(["a"]).astype("category").cat.as_unordered().cat.ordered
         False
         """
-        return self._s.copy()
+        from zambezi import _categorical
+
+        return self._s._like(_categorical.set_ordered(self._s._col, False))
 
     def as_ordered(self):
-        """UnsupportedError: zambezi categoricals are unordered.
+        """The Series with ordered categories (in their present order).
 
         Examples
         --------
-        >>> zb.Series(["a"]).astype("category").cat.as_ordered()
-        Traceback (most recent call last):
-            ...
-        zambezi.errors.UnsupportedError: cat.as_ordered: ordered categoricals are not supported (zambezi categoricals are unordered)
+        >>> zb.Series(["b", "a"]).astype("category").cat.as_ordered().cat.ordered
+        True
         """
-        self._check_ordered(True, "cat.as_ordered")
+        from zambezi import _categorical
+
+        return self._s._like(_categorical.set_ordered(self._s._col, True))
 
 
 class CategoricalIndexMethods:
@@ -325,7 +315,7 @@ class CategoricalIndexMethods:
 
     @property
     def ordered(self):
-        """False: zambezi categoricals are unordered.
+        """Whether the categories are ordered.
 
         Examples
         --------
@@ -404,7 +394,7 @@ class CategoricalIndexMethods:
                                .remove_unused_categories())
 
     def as_unordered(self):
-        """A copy (zambezi categoricals are unordered).
+        """The Index with unordered categories.
 
         Examples
         --------
@@ -414,13 +404,11 @@ class CategoricalIndexMethods:
         return self._cat_index(self._cat("as_unordered").as_unordered())
 
     def as_ordered(self):
-        """UnsupportedError: zambezi categoricals are unordered.
+        """The Index with ordered categories.
 
         Examples
         --------
-        >>> zb.Index(["a"], dtype="category").as_ordered()
-        Traceback (most recent call last):
-            ...
-        zambezi.errors.UnsupportedError: cat.as_ordered: ordered categoricals are not supported (zambezi categoricals are unordered)
+        >>> zb.Index(["a"], dtype="category").as_ordered().ordered
+        True
         """
-        return self._cat("as_ordered").as_ordered()
+        return self._cat_index(self._cat("as_ordered").as_ordered())

@@ -217,6 +217,17 @@ def _binop(self, other, op, sym, reflected):
     name = self._name
     index = self._index
     sides = None
+    ocat = _base.is_series(other) and other._col.dtype == "category"
+    if (self._col.dtype == "category" or ocat) and op not in ("eq", "ne"):
+        from zambezi import _categorical
+
+        if op not in _COMPARISONS:
+            raise DTypeError(f"Series cannot perform the operation {sym} (a categorical "
+                             f"{_desc(self)})")
+        col = _categorical.compare_ordered(self, other, op, reflected)
+        if _base.is_series(other) and other._name != name:
+            name = None
+        return self._constructor._from_column(col, name, index)
     if op in ("and", "or", "xor") and not hasattr(other, "dtype") and not _is_scalar(other):
         raise DTypeError(   # pandas' TypeError (GH#52264)
             "Logical ops (and, or, xor) between Pandas objects and dtype-less "
@@ -394,9 +405,18 @@ class SeriesOps:
         int64 to int8: row 0 holds 300, out of range
         """
         try:
+            if type(dtype).__name__ == "CategoricalDtype" and \
+                    type(dtype).__module__.startswith("pandas"):
+                from zambezi import _categorical
+
+                return self._like(_categorical.from_pandas_dtype(self._col, dtype))
             name = _dtypes.canonical(dtype)
             if name == self._col.dtype:
                 return self._like(self._col)
+            if name == "category":
+                from zambezi import _categorical
+
+                return self._like(_categorical.encode(self._col))
             if name.startswith("list<"):
                 from zambezi import _lists
 

@@ -72,12 +72,21 @@ def column_from_pandas(s, name=None):
     dtype = s.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         cats = dtype.categories
+        dictionary = None
         if cats.dtype.kind in "OUT" or str(cats.dtype) in ("str", "string"):
             cat_list = cats.to_numpy(dtype=object)
             if all(isinstance(c, str) for c in cat_list):  # per category, not per row
                 dictionary = _core.column_from_sequence(cat_list, dtype="string", name=name)
-                codes = s.cat.codes.to_numpy()
-                return _core.categorical_from_codes(codes, dictionary, name=name)
+        elif cats.dtype.kind in "biufmM" or isinstance(cats.dtype, pd.DatetimeTZDtype):
+            # categories of any flat dtype: the dictionary is a column of it
+            dictionary = column_from_pandas(pd.Series(cats, copy=False), name)
+            if dictionary.null_count or dictionary.dtype in ("category", "string") or \
+                    dictionary.dtype.startswith("list<"):
+                dictionary = None
+        if dictionary is not None:
+            codes = s.cat.codes.to_numpy()
+            return _core.categorical_from_codes(codes, dictionary, name=name,
+                                                ordered=bool(dtype.ordered))
         values = s.astype(object).to_numpy()
         return _core.column_from_sequence(values, mask=s.isna().to_numpy(), name=name)
     if isinstance(dtype, pd.DatetimeTZDtype):
@@ -162,8 +171,18 @@ def to_column(obj, name=None, dtype=None):
     """Turn what a user may pass as a column into an engine column; dtype
     (any spelling zambezi._dtypes knows) converts a list or an object
     array on the way in."""
+    if dtype is not None and type(dtype).__name__ == "CategoricalDtype" and \
+            type(dtype).__module__.startswith("pandas"):
+        from zambezi import _categorical  # its categories and order
+
+        return _categorical.from_pandas_dtype(to_column(obj, name), dtype)
     if dtype is not None:
         dtype = _dtypes.canonical(dtype)
+    if dtype == "category" and not (isinstance(obj, _core.Column) or _base.is_series(obj)) \
+            or dtype == "category" and obj.dtype != "category":
+        from zambezi import _categorical  # categories of the values' own dtype
+
+        return _categorical.encode(to_column(obj, name))
     if dtype is not None and dtype.startswith("list<"):  # a list dtype: lists, then a cast
         from zambezi import _lists
 
@@ -345,9 +364,13 @@ def column_to_pandas(col, name=None):
         codes = np.asarray(col.values()).copy()
         if mask is not None:
             codes[mask] = -1
-        categories = pd.Index(_object_array(col.dictionary.to_pylist()),
-                              dtype=_default_str_dtype(pd))
-        cat = pd.Categorical.from_codes(codes, categories=categories)
+        dictionary = col.dictionary
+        if dictionary.dtype == "string":
+            categories = pd.Index(_object_array(dictionary.to_pylist()),
+                                  dtype=_default_str_dtype(pd))
+        else:
+            categories = pd.Index(column_to_pandas(dictionary))
+        cat = pd.Categorical.from_codes(codes, categories=categories, ordered=col.ordered)
         return pd.Series(cat, name=name)
     if dt.startswith("list<"):
         # pandas' object column of lists; a missing row is NaN, as pandas'

@@ -35,6 +35,15 @@ def _cells(col):
         from zambezi._lists import cells
 
         return cells(col)
+    if dt == "category" and col.dictionary.dtype != "string":
+        # the categories' own text, through the codes; a missing row is NaN
+        na = "NaT" if col.dictionary.dtype.startswith(("timestamp", "duration")) else "NaN"
+        cats = np.array(_cells(col.dictionary) + [na], dtype=object)
+        codes = np.asarray(col.values()).astype(np.int64)
+        m = col.null_mask()
+        if m is not None:
+            codes[np.frombuffer(m, dtype=np.bool_)] = len(cats) - 1
+        return cats[codes].tolist()
     out = []
     for v in values:
         if v is None:
@@ -218,7 +227,31 @@ def series_repr(col, name, index):
         footer.append(f"Length: {n}")
     footer.append(f"dtype: {col.dtype}")
     lines.append(", ".join(footer))
+    if col.dtype == "category":
+        lines.append(categories_line(col))
     return "\n".join(lines)
+
+
+def categories_line(col):
+    """pandas' last line of a categorical's repr: 'Categories (3, int64):
+    [1, 2, 3]', '[c < b < a]' when ordered, the first and last five of many."""
+    d = col.dictionary
+    if d.device != "cpu":
+        d = d.to_device("cpu")
+    k = len(d)
+    shown = _cells(d) if k <= 10 else _cells(d.slice(0, 5)) + ["..."] + \
+        _cells(d.slice(k - 5, 5))
+    dt = "str" if d.dtype == "string" else _PANDAS_NAMES.get(d.dtype, d.dtype)
+    if d.dtype.startswith("timestamp"):
+        dt = f"datetime64[{d.unit}]" if d.timezone is None else \
+            f"datetime64[{d.unit}, {d.timezone}]"
+    elif d.dtype.startswith("duration"):
+        dt = f"timedelta64[{d.unit}]"
+    sep = " < " if col.ordered else ", "
+    return f"Categories ({k}, {dt}): [{sep.join(shown)}]"
+
+
+_PANDAS_NAMES = {"date32": "object"}
 
 
 def frame_html(table, index, columns=None):

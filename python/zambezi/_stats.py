@@ -124,6 +124,10 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
         return _nat_for_none(_reduce_duration(col, how, skipna, ddof, min_count, what))
     if col.dtype.startswith("timestamp") and how in _TIMESTAMP_REDUCTIONS:
         return _nat_for_none(_reduce_timestamp(col, how, skipna, ddof))
+    if col.dtype == "category" and col.ordered and how in ("min", "max"):
+        from zambezi import _categorical  # by category order, as pandas
+
+        return _categorical.min_max(col, how == "max", skipna)
     check_reducible(col, how, what)
     if how in ("any", "all"):
         return _any_all(col, how, skipna)
@@ -698,8 +702,8 @@ class SeriesStats:
         "proportion" with normalize=True) indexed by the values (the index
         named after this Series).  Nulls are counted with dropna=False;
         sort=False keeps the order of first appearance.  A categorical
-        lists only the categories that occur, as groupby does (pandas also
-        lists its unused categories, with count 0).
+        lists every category, unused ones with count 0, ties (and sort=False)
+        in category order, as pandas.
 
         Examples
         --------
@@ -714,8 +718,14 @@ class SeriesStats:
         >>> s.value_counts(normalize=True).round(3).to_list()
         [0.667, 0.333]
         """
-        values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
-                                            bool(dropna), bool(normalize))
+        if self._col.dtype == "category":
+            from zambezi import _categorical
+
+            values, counts = _categorical.value_counts(self._col, sort, ascending, dropna,
+                                                       normalize)
+        else:
+            values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
+                                                bool(dropna), bool(normalize))
         index = _ix.Index._from_columns([values], [self._name])
         return self._constructor._from_column(counts, "proportion" if normalize else "count",
                                               index)

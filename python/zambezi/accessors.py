@@ -68,6 +68,8 @@ class StringMethods(_PatternMethods, _TextMethods):
 
     def __init__(self, series):
         dtype = series.dtype
+        if dtype == "category" and series._col.dictionary.dtype != "string":
+            dtype = f"category of {series._col.dictionary.dtype}"  # as pandas: not text
         if dtype not in ("string", "category"):
             raise AccessorError(
                 f"Can only use .str accessor with string values, not {dtype} "
@@ -285,6 +287,11 @@ class DatetimeMethods:
 
     def __init__(self, series):
         dtype = series.dtype
+        if dtype == "category" and series._col.dictionary.dtype.startswith(
+                ("timestamp", "duration", "date32")):
+            # pandas' .dt of a categorical of times: on the values
+            series = series._like(_core.cast(series._col, series._col.dictionary.dtype))
+            dtype = series.dtype
         if dtype != "date32" and not dtype.startswith(("timestamp", "duration")):
             raise AccessorError(
                 f"Can only use .dt accessor with datetimelike values, not {dtype} "

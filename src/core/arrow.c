@@ -21,9 +21,8 @@
  * length/offset/null_count, a validity bitmap whenever null_count > 0,
  * string offsets non-negative and non-decreasing over the used range,
  * dictionary codes of valid rows inside the dictionary, dictionaries without
- * nulls, unique child names of a record batch.  A dictionary that repeats a
- * string is folded: each string keeps the code of its first occurrence
- * (categoricals compare by code, so a string must have only one).  What it
+ * nulls, unique child names of a record batch.  A dictionary (of any flat
+ * type; its ordered flag kept) that repeats a value is folded.  What it
  * cannot check: the C interface carries no buffer lengths, so that the
  * producer's buffers really are as long as length + offset imply (the sizes
  * we record are the implied ones), that string bytes are valid UTF-8, and
@@ -231,6 +230,7 @@ static zb_status schema_init_column(struct ArrowSchema *s, const zb_column *col,
                           display_name(name));
     }
     s->dictionary = p->dictionary;
+    if (zb_column_is_ordered(col)) s->flags |= ARROW_FLAG_DICTIONARY_ORDERED;
     zb_status st = schema_init_column(s->dictionary, col->dictionary, NULL, err);
     if (st != ZB_OK) {
       export_schema_release(s);
@@ -681,11 +681,12 @@ static zb_status parse_format(const struct ArrowSchema *s, const char *nm, forma
                           "(expected one of c s i l C S I L)",
                           nm, f);
     const char *vf = s->dictionary->format;
-    if (vf == NULL || (strcmp(vf, "u") != 0 && strcmp(vf, "U") != 0))
+    format_desc vd; /* categories of any flat type */
+    if (s->dictionary->dictionary != NULL || vf == NULL || s->dictionary->n_children != 0 ||
+        parse_format(s->dictionary, nm, &vd, err) != ZB_OK || vd.type == ZB_LIST)
       return zb_error_set(err, ZB_ENOTSUP,
                           "import: column '%s' is dictionary-encoded with values of format "
-                          "'%s'; only string dictionaries (u, U) are supported",
-                          nm, vf != NULL ? vf : "(null)");
+                          "'%s'; categories must be of a flat type", nm, vf ? vf : "(null)");
     d->type = ZB_CATEGORICAL;
     d->kind = SRC_DICT;
     return ZB_OK;
@@ -949,6 +950,7 @@ static zb_status import_column(const struct ArrowSchema *s, const struct ArrowAr
                           nm);
     st = import_column(s->dictionary, a->dictionary, h, nm, &dict, err);
     if (st != ZB_OK) return st;
+    dict->ordered = (s->flags & ARROW_FLAG_DICTIONARY_ORDERED) != 0; /* ours alone */
     if (dict->null_count != 0) {
       st = zb_error_set(err, ZB_EINVAL,
                         "import: the dictionary of column '%s' holds %lld nulls; zambezi "

@@ -1,25 +1,18 @@
 /*
- * arrow_dict.c -- dictionaries that repeat a string, folded when an Arrow
- * array is imported (arrow.c): Arrow allows a dictionary to hold a string
+ * arrow_dict.c -- dictionaries that repeat a value, folded when an Arrow
+ * array is imported (arrow.c): Arrow allows a dictionary to hold a value
  * twice, zambezi's categoricals compare by code and so need one code a
- * string.
+ * value.  Dictionaries of any flat type; the ordered flag is kept.
  */
 #include <string.h>
 
 #include "core/internal.h"
 #include "zambezi/zambezi.h"
 
-/* A categorical whose dictionary repeats a string (Arrow allows it; the
- * engine compares categoricals by code, so each string must have one code):
- * *out is col itself (a new reference) when the dictionary's strings are
- * distinct, else a new column whose codes point into a dictionary of the
- * distinct strings in order of first appearance, every code of a repeated
- * string becoming the code of its first occurrence. */
-/* Whether two of the dictionary's strings have the same 64-bit hash (a
- * repeated string does): the hashes radix-sorted, neighbours compared --
- * vectorized passes, where grouping the strings (a hash table of strings)
- * costs several times as much for a large dictionary, so that is done only
- * when two hashes agree. */
+/* Whether two of the dictionary's values have the same 64-bit hash (a
+ * repeated value does): the hashes radix-sorted, neighbours compared --
+ * vectorized passes; grouping the values costs several times as much for
+ * a large dictionary, so that is done only when two hashes agree. */
 static zb_status hashes_repeat(const zb_column *dict, bool *repeat, zb_error *err) {
   *repeat = false;
   const int64_t k = dict->length;
@@ -42,6 +35,11 @@ static zb_status hashes_repeat(const zb_column *dict, bool *repeat, zb_error *er
   return st;
 }
 
+/* A categorical whose dictionary repeats a value (Arrow allows it; the
+ * engine compares categoricals by code): *out is col itself (a new
+ * reference) when the values are distinct, else a new column over the
+ * distinct values in order of first appearance, every code of a repeated
+ * value becoming the code of its first occurrence. */
 zb_status zb__fold_repeated_categories(zb_column *col, zb_column **out, zb_error *err) {
   *out = NULL;
   zb_column *dict = col->dictionary;
@@ -57,18 +55,19 @@ zb_status zb__fold_repeated_categories(zb_column *col, zb_column **out, zb_error
   zb_status st = maybe ? zb_table_make(1, &dict, &name, &t, err) : ZB_OK;
   if (st == ZB_OK && maybe)
     st = zb_table_group_ids(t, 1, &key, false, false, &ids, &n_groups, err);
-  if (st != ZB_OK || !maybe || n_groups == k) { /* the strings are distinct */
+  if (st != ZB_OK || !maybe || n_groups == k) { /* the values are distinct */
     if (st == ZB_OK) *out = zb_column_retain(col);
     goto done;
   }
   const int64_t *g = (const int64_t *)ids->data->data + ids->offset;
-  /* the distinct strings: each group's first entry, in group order */
+  /* the distinct values: each group's first entry, in group order */
   st = zb_column_new(ZB_INT64, n_groups, false, 0, &firsts, err);
   if (st == ZB_OK) {
     int64_t *f = (int64_t *)firsts->data->data, m = 0;
     for (int64_t i = 0; i < k; i++)
       if (g[i] == m) f[m++] = i;
     st = zb_column_take(dict, firsts, &uniq, err);
+    if (st == ZB_OK) uniq->ordered = dict->ordered; /* a new column, ours alone */
   }
   /* the new codes sit at col's offset, so that col's validity is shared */
   const int64_t off = col->offset;

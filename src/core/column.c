@@ -8,10 +8,11 @@
  *   - validity == NULL implies null_count == 0, and null_count equals the
  *     number of cleared bits in [offset, offset + length);
  *   - a string column's offsets are non-decreasing and end within chars;
- *   - a categorical's dictionary is a null-free string column on the same device,
- *     whose strings are distinct (engine ops compare categoricals by code;
- *     Arrow import folds repeated strings, and zb_column_make cannot afford
- *     to check it).
+ *   - a categorical's dictionary is a null-free column of a flat type (not
+ *     categorical or list) on the same device, whose values are distinct
+ *     (engine ops compare categoricals by code; Arrow import folds repeated
+ *     strings, and zb_column_make cannot afford to check it); its `ordered`
+ *     flag is the categorical's.
  */
 #include <string.h>
 
@@ -114,9 +115,11 @@ zb_status zb_column_make(zb_type_id type, int64_t length, int64_t offset,
     return zb_error_set(err, ZB_EINVAL, "only string columns have a character buffer");
   }
   if (type == ZB_CATEGORICAL) {
-    if (dictionary == NULL || dictionary->type != ZB_STRING || dictionary->null_count != 0)
+    if (dictionary == NULL || dictionary->type == ZB_CATEGORICAL ||
+        dictionary->type == ZB_LIST || dictionary->null_count != 0)
       return zb_error_set(err, ZB_EINVAL,
-                          "a categorical column needs a string dictionary without nulls");
+                          "a categorical column needs a dictionary of a flat type (not "
+                          "categorical or list) without nulls");
     if (!zb_device_equal(dictionary->device, dev))
       return zb_error_set(err, ZB_EINVAL, "categorical codes and dictionary on different devices");
   } else if (dictionary != NULL) {
@@ -363,6 +366,7 @@ zb_status zb_column_slice(const zb_column *col, int64_t start, int64_t length,
   s->chars = zb_buffer_retain(col->chars);
   s->dictionary = zb_column_retain(col->dictionary);
   s->child = zb_column_retain(col->child);
+  s->ordered = col->ordered;
   *out = s;
   return ZB_OK;
 }
@@ -396,6 +400,7 @@ zb_status zb_column_to_device(const zb_column *col, zb_device device, zb_column 
   c->offset = shift;
   c->null_count = col->null_count;
   c->device = device;
+  c->ordered = col->ordered;
   zb_status st = ZB_OK;
   if (col->timezone != NULL && (c->timezone = zb__strdup(col->timezone)) == NULL)
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (timezone)");
@@ -427,4 +432,22 @@ zb_status zb_column_to_device(const zb_column *col, zb_device device, zb_column 
   }
   *out = c;
   return ZB_OK;
+}
+
+zb_status zb_column_dictionary_ordered(zb_column *dict, bool ordered, zb_column **out,
+                                       zb_error *err) {
+  *out = NULL;
+  if ((dict->ordered != 0) == ordered) {
+    *out = zb_column_retain(dict);
+    return ZB_OK;
+  }
+  zb_column *c = NULL;
+  ZB_RETURN_NOT_OK(zb_column_slice(dict, 0, dict->length, &c, err));
+  c->ordered = ordered ? 1 : 0;
+  *out = c;
+  return ZB_OK;
+}
+
+bool zb_column_is_ordered(const zb_column *col) {
+  return col->type == ZB_CATEGORICAL && col->dictionary != NULL && col->dictionary->ordered != 0;
 }

@@ -140,6 +140,57 @@ static zb_status dispatch_binary(zb_binary_op op, const zb_column *a, bool as,
   return zb__dispatch_column(as ? b->device : a->device, &c, out, err);
 }
 
+zb_status zb__categorical_values(const zb_column *col, zb_column **out, zb_error *err) {
+  *out = NULL;
+  zb_column *view = NULL, *idx = NULL;
+  ZB_RETURN_NOT_OK(zb_column_make(ZB_INT32, col->length, col->offset, col->validity, col->data,
+                                  NULL, NULL, col->null_count, &view, err));
+  zb_status st = zb_column_cast(view, ZB_INT64, ZB_MICRO, &idx, err);
+  if (st == ZB_OK) st = zb_column_take(col->dictionary, idx, out, err);
+  zb_column_release(view);
+  zb_column_release(idx);
+  return st;
+}
+
+zb_status zb__decode_valued(const zb_column *c, zb_column **out, zb_error *err) {
+  if (!zb__cat_valued(c)) {
+    *out = zb_column_retain((zb_column *)c);
+    return ZB_OK;
+  }
+  return zb__categorical_values(c, out, err);
+}
+
+zb_status zb__table_decode_valued(const zb_table *t, zb_table **out, zb_error *err) {
+  *out = NULL;
+  if (t == NULL) return ZB_OK;
+  bool any = false;
+  for (int64_t i = 0; i < t->num_columns; i++) any = any || zb__cat_valued(t->columns[i]);
+  if (!any) {
+    *out = zb_table_retain((zb_table *)t);
+    return ZB_OK;
+  }
+  int64_t n = t->num_columns;
+  zb_column **cols = (zb_column **)zb_calloc((size_t)n, sizeof(zb_column *));
+  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (%lld columns)",
+                                        (long long)n);
+  zb_status st = ZB_OK;
+  for (int64_t i = 0; i < n && st == ZB_OK; i++)
+    st = zb__decode_valued(t->columns[i], &cols[i], err);
+  if (st == ZB_OK) st = zb_table_make(n, cols, (const char *const *)t->names, out, err);
+  for (int64_t i = 0; i < n; i++) zb_column_release(cols[i]);
+  zb_free(cols);
+  return st;
+}
+
+zb_status zb__need_string_categories(const zb_column *col, const char *what, zb_error *err) {
+  if (!zb__cat_valued(col)) return ZB_OK;
+  char buf[64];
+  return zb_error_set(err, ZB_ENOTSUP,
+                      "%s needs string categories; this categorical's categories are %s "
+                      "(cast it to its categories' dtype or to string first)",
+                      what, zb_column_type_text(col->dictionary, buf, sizeof buf));
+}
+
 /* Categoricals compare by their strings: decode them first. */
 static zb_status decode_if_categorical(const zb_column *c, zb_column **out, zb_error *err) {
   if (c->type != ZB_CATEGORICAL) {
@@ -156,6 +207,15 @@ static zb_status duration_binary(zb_binary_op op, const zb_column *a, bool as,
 
 static zb_status binary_run(zb_binary_op op, const zb_column *a, bool as, const zb_column *b,
                             bool bs, zb_column **out, zb_error *err) {
+  if (zb__cat_valued(a) || zb__cat_valued(b)) { /* by their values */
+    zb_column *da = NULL, *db = NULL;
+    zb_status st = zb__decode_valued(a, &da, err);
+    if (st == ZB_OK) st = zb__decode_valued(b, &db, err);
+    if (st == ZB_OK) st = binary_run(op, da, as, db, bs, out, err);
+    zb_column_release(da);
+    zb_column_release(db);
+    return st;
+  }
   if (a->type == ZB_DURATION || b->type == ZB_DURATION)
     return duration_binary(op, a, as, b, bs, out, err);
   zb_type_id ct = ZB_BOOL, rt = ZB_BOOL;
@@ -498,6 +558,13 @@ zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit u
     *out = zb_column_retain((zb_column *)col); /* columns are immutable */
     return ZB_OK;
   }
+  if (zb__cat_valued(col)) { /* the categories' values, then as those */
+    zb_column *v = NULL;
+    ZB_RETURN_NOT_OK(zb__categorical_values(col, &v, err));
+    zb_status st = zb_column_cast(v, target, unit, out, err);
+    zb_column_release(v);
+    return st;
+  }
   if (col->type == ZB_DURATION || target == ZB_DURATION) return duration_cast(col, target, unit, out, err);
   zb__call c = {.op = ZB__OP_CAST, .variant = (int32_t)target};
   c.in[0] = col;
@@ -535,7 +602,9 @@ static zb_status fill_run(const zb_column *col, const zb_column *value, zb_colum
   }
   zb_column *v = zb_column_retain((zb_column *)value);
   zb_status st = ZB_OK;
-  if (col->type == ZB_CATEGORICAL) {
+  if (col->type == ZB_CATEGORICAL)
+    st = zb__need_string_categories(col, "fill_null with a string value", err);
+  if (st == ZB_OK && col->type == ZB_CATEGORICAL) {
     /* The code of the fill string in the dictionary (on the host). */
     zb_column *hd = NULL, *code = NULL;
     st = zb_column_to_device(col->dictionary, ZB_CPU, &hd, err);

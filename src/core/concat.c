@@ -83,14 +83,30 @@ static inline void str_get(const zb_column *c, int64_t i, const char **p, int64_
   *len = o[c->offset + i + 1] - o[c->offset + i];
 }
 
+/* Value i of dictionary d as bytes: a string's UTF-8, a fixed-width
+ * value's bytes, a bool as one byte 0 / 1 (pointing at a constant). */
+static const char dict_bool_bytes[2] = {0, 1};
+static inline void dict_get(const zb_column *d, int64_t i, const char **p, int64_t *len) {
+  if (d->type == ZB_STRING) {
+    str_get(d, i, p, len);
+  } else if (d->type == ZB_BOOL) {
+    *p = dict_bool_bytes + zb_bit_get((const uint8_t *)d->data->data, d->offset + i);
+    *len = 1;
+  } else {
+    int w = zb_type_width(d->type);
+    *p = (const char *)d->data->data + (d->offset + i) * w;
+    *len = w;
+  }
+}
+
 static bool same_strings(const zb_column *a, const zb_column *b) {
   if (a == b) return true;
-  if (a->length != b->length) return false;
+  if (a->length != b->length || a->type != b->type || a->ordered != b->ordered) return false;
   for (int64_t i = 0; i < a->length; i++) {
     const char *pa, *pb;
     int64_t la, lb;
-    str_get(a, i, &pa, &la);
-    str_get(b, i, &pb, &lb);
+    dict_get(a, i, &pa, &la);
+    dict_get(b, i, &pb, &lb);
     if (la != lb || (la > 0 && memcmp(pa, pb, (size_t)la) != 0)) return false;
   }
   return true;
@@ -184,7 +200,7 @@ static zb_status unify_dictionaries(zb_column *const *cols, int64_t n, int32_t *
     for (int64_t k = 0; k < d->length; k++) {
       const char *p;
       int64_t len, idx;
-      str_get(d, k, &p, &len);
+      dict_get(d, k, &p, &len);
       merge_insert(&m, p, len, &idx);
       if (idx > INT32_MAX) {
         st = zb_error_set(err, ZB_EOVERFLOW,
@@ -193,6 +209,29 @@ static zb_status unify_dictionaries(zb_column *const *cols, int64_t n, int32_t *
       }
       remaps[i][k] = (int32_t)idx;
     }
+  }
+  const zb_column *d0 = cols[0]->dictionary;
+  if (d0->type != ZB_STRING) {
+    /* fixed-width or bool values: one buffer of the merged values */
+    int w = zb_type_width(d0->type);
+    int64_t bytes = d0->type == ZB_BOOL ? (m.count + 7) / 8 : m.count * w;
+    st = zb_buffer_new(ZB_CPU, ZB_MAX(bytes, 1), &offs, err);
+    if (st != ZB_OK) goto done;
+    char *o = (char *)offs->data;
+    for (int64_t e = 0; e < m.count; e++) {
+      if (d0->type == ZB_BOOL)
+        zb_bit_set((uint8_t *)o, e, m.ptr[e][0] != 0);
+      else
+        memcpy(o + e * w, m.ptr[e], (size_t)w);
+    }
+    st = zb_column_make(d0->type, m.count, 0, NULL, offs, NULL, NULL, 0, dict, err);
+    if (st == ZB_OK && (d0->type == ZB_TIMESTAMP || d0->type == ZB_DURATION))
+      st = zb_column_set_time(*dict, d0->unit, d0->timezone, err);
+    if (st != ZB_OK) {
+      zb_column_release(*dict);
+      *dict = NULL;
+    }
+    goto done;
   }
   st = zb_buffer_new(ZB_CPU, (m.count + 1) * (int64_t)sizeof(int64_t), &offs, err);
   if (st != ZB_OK) goto done;
@@ -374,6 +413,20 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
     if (c->type == ZB_CATEGORICAL && c->dictionary == NULL)
       return zb_error_set(err, ZB_EINVAL, "concat: categorical column %lld has no dictionary",
                           (long long)i);
+    if (c->type == ZB_CATEGORICAL) {
+      const zb_column *d = c->dictionary, *d0 = cols[0]->dictionary;
+      bool timed = d->type == ZB_TIMESTAMP || d->type == ZB_DURATION;
+      if (d->type != d0->type || (timed && (d->unit != d0->unit ||
+                                            !same_tz(d->timezone, d0->timezone))))
+        return zb_error_set(err, ZB_ETYPE,
+                            "cannot concatenate categoricals whose categories have different "
+                            "dtypes: %s (column 0) and %s (column %lld)",
+                            zb_type_name(d0->type), zb_type_name(d->type), (long long)i);
+      if (d->device.kind != ZB_DEVICE_CPU)
+        return zb_error_set(err, ZB_EINVAL,
+                            "concat: the categories of column %lld are not in host memory",
+                            (long long)i);
+    }
   }
   if (n == 1) {
     *out = zb_column_retain(cols[0]);

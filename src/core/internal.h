@@ -232,6 +232,28 @@ zb_status zb__table_import_arrow_checked(const struct ArrowSchema *schema,
                                          zb_error *err);
 zb_status zb__string_scalar_column(const char *s, int64_t len, zb_column **out, zb_error *err);
 
+/* Whether c is a categorical whose categories are not strings. */
+static inline bool zb__cat_valued(const zb_column *c) {
+  return c->type == ZB_CATEGORICAL && c->dictionary != NULL && c->dictionary->type != ZB_STRING;
+}
+/* A categorical's values as a column of its categories' type (nulls kept):
+ * the dictionary taken through the codes.  A new reference in *out
+ * (src/core/compute_ops.c). */
+zb_status zb__categorical_values(const zb_column *col, zb_column **out, zb_error *err);
+/* c itself (a new reference) unless it is a categorical whose categories
+ * are not strings, which is decoded to its values (zb__categorical_values). */
+zb_status zb__decode_valued(const zb_column *c, zb_column **out, zb_error *err);
+/* ZB_ENOTSUP naming `what` and the categories' dtype when col is a
+ * categorical whose categories are not strings (an operation that reads
+ * the categories as text), else ZB_OK. */
+zb_status zb__need_string_categories(const zb_column *col, const char *what, zb_error *err);
+
+/* t with every categorical whose categories are not strings decoded to its
+ * values (a new reference; t itself when it has none; NULL for a NULL t):
+ * what the writers that read categories as text are given
+ * (src/core/compute_ops.c). */
+zb_status zb__table_decode_valued(const zb_table *t, zb_table **out, zb_error *err);
+
 /* Move a host result column to dev, for a CPU fallback (consumes *res; *res
  * is the moved column, NULL on failure; nothing happens for the CPU or a
  * NULL *res).  src/core/compute_ops.c. */

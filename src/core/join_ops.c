@@ -110,6 +110,28 @@ static zb_status share_dictionary(const zb_column *a, const zb_column *b, zb_col
  * the hash identity compares them directly. */
 static zb_status prepare_pair(const zb_column *a, const zb_column *b, const char *an,
                               const char *bn, zb_column **pa, zb_column **pb, zb_error *err) {
+  if (zb__cat_valued(a) || zb__cat_valued(b)) {
+    /* categories that are not strings: one dictionary when both share a
+     * type (codes compare), else by their values */
+    bool same = a->type == ZB_CATEGORICAL && b->type == ZB_CATEGORICAL &&
+                a->dictionary->type == b->dictionary->type &&
+                a->dictionary->unit == b->dictionary->unit;
+    if (same) {
+      if (a->dictionary == b->dictionary) {
+        *pa = zb_column_retain((zb_column *)a);
+        *pb = zb_column_retain((zb_column *)b);
+        return ZB_OK;
+      }
+      return share_dictionary(a, b, pa, pb, err);
+    }
+    zb_column *da = NULL, *db = NULL;
+    zb_status st = zb__decode_valued(a, &da, err);
+    if (st == ZB_OK) st = zb__decode_valued(b, &db, err);
+    if (st == ZB_OK) st = prepare_pair(da, db, an, bn, pa, pb, err);
+    zb_column_release(da);
+    zb_column_release(db);
+    return st;
+  }
   zb_type_id ta = a->type, tb = b->type;
   bool sa = ta == ZB_STRING || ta == ZB_CATEGORICAL;
   bool sb = tb == ZB_STRING || tb == ZB_CATEGORICAL;

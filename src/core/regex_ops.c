@@ -8,6 +8,7 @@
  * profiles record the fallback.  A categorical runs on its dictionary and
  * the results are taken through the codes.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -38,6 +39,11 @@ static zb_status check(const zb_column *col, const zb_regex_args *a, zb_error *e
   if (col->type != ZB_STRING && col->type != ZB_CATEGORICAL)
     return zb_error_set(err, ZB_ETYPE, "str.%s needs a string column, not %s", name,
                         zb_type_name(col->type));
+  {
+    char what[48];
+    snprintf(what, sizeof what, "str.%s", name);
+    ZB_RETURN_NOT_OK(zb__need_string_categories(col, what, err));
+  }
   if (a->pat_len < 0 || (a->pat == NULL && a->pat_len != 0))
     return zb_error_set(err, ZB_EINVAL, "str.%s: bad pattern length", name);
   bool split = a->op == ZB_RE_SPLIT || a->op == ZB_RE_RSPLIT;

@@ -298,6 +298,15 @@ zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_colum
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "isin: NULL output");
   *out = NULL;
   if (col == NULL || values == NULL) return zb_error_set(err, ZB_EINVAL, "isin: NULL column");
+  if (zb__cat_valued(col) || zb__cat_valued(values)) { /* by the categories' values */
+    zb_column *dc = NULL, *dv = NULL;
+    zb_status st = zb__decode_valued(col, &dc, err);
+    if (st == ZB_OK) st = zb__decode_valued(values, &dv, err);
+    if (st == ZB_OK) st = zb_column_isin(dc, dv, out, err);
+    zb_column_release(dc);
+    zb_column_release(dv);
+    return st;
+  }
   zb_type_id t = isin_type(col, values);
   if (t == ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "isin: cannot compare a %s column with %s values",

@@ -77,6 +77,11 @@ zb_status zb_column_str(const zb_column *col, const zb_str_args *args, zb_column
   if (!is_stringish(col->type))
     return zb_error_set(err, ZB_ETYPE, "str.%s needs a string column, not %s",
                         zb_str_op_name(op), zb_type_name(col->type));
+  {
+    char what[48];
+    snprintf(what, sizeof what, "str.%s", zb_str_op_name(op));
+    ZB_RETURN_NOT_OK(zb__need_string_categories(col, what, err));
+  }
   bool needs_pat = op == ZB_STR_CONTAINS || op == ZB_STR_STARTSWITH || op == ZB_STR_ENDSWITH ||
                    op == ZB_STR_REPLACE || op == ZB_STR_FIND || op == ZB_STR_RFIND;
   if (op == ZB_STR_PAD && (args->side < 0 || args->side > 3 || args->fill > 0x10FFFF ||

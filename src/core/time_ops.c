@@ -40,6 +40,7 @@ zb_status zb_column_parse_time(const zb_column *col, zb_parse_kind kind, const c
     return zb_error_set(err, ZB_ETYPE, "parse_time: needs a string column, not %s",
                         zb_type_name(col->type));
   zb_column *str = NULL;
+  ZB_RETURN_NOT_OK(zb__need_string_categories(col, "parsing dates and times", err));
   if (col->type == ZB_CATEGORICAL)
     ZB_RETURN_NOT_OK(zb_column_cast(col, ZB_STRING, ZB_MICRO, &str, err));
   zb__call c = {.op = ZB__OP_PARSE_TIME, .variant = (int32_t)kind};

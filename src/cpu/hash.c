@@ -71,7 +71,7 @@ static inline uint64_t norm_double(double d) {
 
 typedef struct dict_info {
   int64_t *canon;      /* canonical code per dictionary entry */
-  uint64_t *hash;      /* string hash per dictionary entry */
+  uint64_t *hash;      /* value hash per dictionary entry */
   int64_t size;
 } dict_info;
 
@@ -168,7 +168,10 @@ static void dicts_free(dict_info *d, int64_t n) {
 /* canon/hash for the dictionary of categorical c. */
 static zb_status dict_prepare(const zb_column *c, dict_info *d, zb_error *err) {
   const zb_column *dict = c->dictionary;
-  if (dict == NULL || dict->type != ZB_STRING) return ZB_OK; /* all codes out of range */
+  /* the categories hash as a column of their own type, so a categorical
+   * hashes as its values do */
+  if (dict == NULL || dict->type == ZB_CATEGORICAL || dict->type == ZB_LIST)
+    return ZB_OK; /* all codes out of range */
   zb__keys dk;
   zb__hash_table ht;
   memset(&ht, 0, sizeof ht);

@@ -418,8 +418,8 @@ static void prepare_duration(wcol *wc) {
   wc->ts_digits = days_only ? -1 : digits;
 }
 
-zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_csv_write_fn write,
-                       void *ctx, zb_error *err) {
+static zb_status write_table(const zb_table *t, const zb_csv_write_options *opts,
+                              zb_csv_write_fn write, void *ctx, zb_error *err) {
   ZB_NAME_OP("to_csv");
   if (t == NULL || write == NULL)
     return zb_error_set(err, ZB_EINVAL, "CSV write: table or write function is NULL");
@@ -556,6 +556,17 @@ done:
     }
   zb_free(w.res);
   zb_free(w.cols);
+  return st;
+}
+
+/* Categoricals whose categories are not strings are written as their
+ * values (the writer reads a categorical's categories as text). */
+zb_status zb_csv_write(const zb_table *t, const zb_csv_write_options *opts, zb_csv_write_fn write,
+                       void *ctx, zb_error *err) {
+  zb_table *d = NULL;
+  ZB_RETURN_NOT_OK(zb__table_decode_valued(t, &d, err));
+  zb_status st = write_table(d, opts, write, ctx, err);
+  zb_table_release(d);
   return st;
 }
 

@@ -574,8 +574,8 @@ static void writer_free(writer *w, int64_t ntasks) {
   zb_free(w->cols);
 }
 
-zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts,
-                        zb_json_write_fn write, void *ctx, zb_error *err) {
+static zb_status write_table(const zb_table *t, const zb_json_write_options *opts,
+                              zb_json_write_fn write, void *ctx, zb_error *err) {
   ZB_NAME_OP("to_json");
   if (t == NULL || write == NULL)
     return zb_error_set(err, ZB_EINVAL, "JSON write: table or write function is NULL");
@@ -675,6 +675,17 @@ nomem:
   st = zb_error_set(err, ZB_ENOMEM, "out of host memory (JSON writer)");
 done:
   writer_free(&w, ntasks);
+  return st;
+}
+
+/* Categoricals whose categories are not strings are written as their
+ * values (the writer reads a categorical's categories as text). */
+zb_status zb_json_write(const zb_table *t, const zb_json_write_options *opts, zb_json_write_fn write,
+                       void *ctx, zb_error *err) {
+  zb_table *d = NULL;
+  ZB_RETURN_NOT_OK(zb__table_decode_valued(t, &d, err));
+  zb_status st = write_table(d, opts, write, ctx, err);
+  zb_table_release(d);
   return st;
 }
 

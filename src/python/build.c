@@ -10,7 +10,9 @@
  *   column_from_buffer: copies a 1-D buffer (a numpy array, any strides)
  *     into engine memory with the GIL released; NaN and masked positions
  *     become nulls.
- *   categorical_from_codes: int codes (-1 = null) plus a string dictionary.
+ *   categorical_from_codes: int codes (-1 = null) plus a dictionary of any flat
+ *     dtype without nulls, and whether the categories are ordered (None: as
+ *     the dictionary's flag says).
  */
 #include "zbpy.h"
 
@@ -1169,12 +1171,15 @@ error:
 }
 
 PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"codes", "dictionary", "name", NULL};
+  static char *kwlist[] = {"codes", "dictionary", "name", "ordered", NULL};
   zbpy_state *st = (zbpy_state *)PyModule_GetState(module);
   PyObject *codes, *dict_obj, *name = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:categorical_from_codes", kwlist,
-                                   &codes, &dict_obj, &name))
+  PyObject *ordered_obj = Py_None; /* None: the dictionary's own flag */
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OO:categorical_from_codes", kwlist,
+                                   &codes, &dict_obj, &name, &ordered_obj))
     return NULL;
+  int ordered = -1;
+  if (ordered_obj != Py_None && (ordered = PyObject_IsTrue(ordered_obj)) < 0) return NULL;
   char label[300];
   make_label(name, label, sizeof label);
   if (!PyObject_TypeCheck(dict_obj, st->column_type)) {
@@ -1183,10 +1188,11 @@ PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject
     return NULL;
   }
   zb_column *dict = ((zbpy_column *)dict_obj)->col;
-  if (dict->type != ZB_STRING || dict->null_count != 0 || dict->device.kind != ZB_DEVICE_CPU) {
+  if (dict->type == ZB_CATEGORICAL || dict->type == ZB_LIST || dict->null_count != 0 ||
+      dict->device.kind != ZB_DEVICE_CPU) {
     PyErr_Format(st->DTypeError,
-                 "%s: the categories must be a host string column without nulls (got %s "
-                 "with %lld nulls)",
+                 "%s: the categories must be a host column of a flat dtype without nulls "
+                 "(got %s with %lld nulls)",
                  label, zb_type_name(dict->type), (long long)dict->null_count);
     return NULL;
   }
@@ -1203,13 +1209,15 @@ PyObject *zbpy_categorical_from_codes(PyObject *module, PyObject *args, PyObject
   j.src = (const char *)view.buf;
   j.n = view.shape[0];
   j.stride = view.strides[0];
-  j.dict = dict;
   zb_column *col = NULL;
   zb_error err;
   err.message[0] = '\0';
   zb_status s;
   ZBPY_BEGIN_ENGINE
-  s = cat_run(&j, label, &col, &err);
+  s = zb_column_dictionary_ordered(dict, ordered < 0 ? dict->ordered != 0 : ordered != 0,
+                                   &j.dict, &err);
+  if (s == ZB_OK) s = cat_run(&j, label, &col, &err);
+  zb_column_release(j.dict);
   ZBPY_END_ENGINE
   if (s != ZB_OK) {
     zbpy_raise(st, s, &err);

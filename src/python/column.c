@@ -143,6 +143,10 @@ static PyObject *column_get_dictionary(PyObject *self, void *c) {
   return zbpy_column_wrap(st, zb_column_retain(col->dictionary));
 }
 
+static PyObject *column_get_ordered(PyObject *self, void *c) {
+  return PyBool_FromLong(zb_column_is_ordered(COL(self)));
+}
+
 static Py_ssize_t column_len(PyObject *self) { return (Py_ssize_t)COL(self)->length; }
 
 PyObject *zbpy_scalar_to_py(const zb_scalar *s) {
@@ -281,7 +285,7 @@ static PyObject *host_column_to_list(const zb_column *col, bool raw_stamps) {
   if (col->type == ZB_LIST) return lists_to_list(col, raw_stamps);
   PyObject *dict = NULL;
   if (col->type == ZB_CATEGORICAL) {
-    dict = strings_to_list(col->dictionary);
+    dict = host_column_to_list(col->dictionary, raw_stamps);
     if (dict == NULL) return NULL;
   }
   PyObject *zone = NULL; /* a timezone-aware column's zoneinfo.ZoneInfo */
@@ -554,6 +558,8 @@ static PyGetSetDef column_getset[] = {
     {"unit", column_get_unit, NULL, "timestamp unit ('s', 'ms', 'us', 'ns') or None", NULL},
     {"timezone", column_get_timezone, NULL, "timestamp timezone or None", NULL},
     {"dictionary", column_get_dictionary, NULL, "categories of a categorical, or None", NULL},
+    {"ordered", column_get_ordered, NULL, "whether a categorical's categories are ordered",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -309,7 +309,10 @@ static PyObject *zbpy_compute_cast(PyObject *module, PyObject *args) {
   char tz[128];
   if (zbpy_parse_dtype(st, name, &type, &unit, tz, sizeof tz) < 0) return NULL;
   if (type == ZB_TIMESTAMP) {
-    const char *have = (col->type == ZB_TIMESTAMP && col->timezone != NULL) ? col->timezone : "";
+    /* a categorical casts its categories' values: their zone counts */
+    const zb_column *tc = col->type == ZB_CATEGORICAL && col->dictionary != NULL
+                              ? col->dictionary : col;
+    const char *have = (tc->type == ZB_TIMESTAMP && tc->timezone != NULL) ? tc->timezone : "";
     if (strcmp(have, tz) != 0) {
       PyErr_Format(st->UnsupportedError,
                    "cast to %s: changing the timezone ('%s' to '%s') is not supported",

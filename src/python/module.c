@@ -699,7 +699,7 @@ static PyMethodDef module_methods[] = {
      " -> Column\n\nCopy a 1-D buffer (numpy array) into a new column."},
     {"categorical_from_codes", (PyCFunction)(void (*)(void))zbpy_categorical_from_codes,
      METH_VARARGS | METH_KEYWORDS,
-     "categorical_from_codes(codes, dictionary, name=None) -> Column"},
+     "categorical_from_codes(codes, dictionary, name=None, ordered=None) -> Column"},
     {"table_from_columns", py_table_from_columns, METH_VARARGS,
      "table_from_columns(columns, names) -> Table"},
     {"import_arrow_array", (PyCFunction)(void (*)(void))py_import_arrow_array, METH_FASTCALL,

@@ -160,7 +160,8 @@ done:
 }
 
 /* Column.__reduce_ex__(protocol) ->
- *   (_column_from_pickle, (dtype, length, null_count, validity, data, chars, dictionary)),
+ *   (_column_from_pickle, (dtype, length, null_count, validity, data, chars, dictionary,
+ *    ordered)),
  *   or for a list column list_reduce's. */
 PyObject *zbpy_column_reduce_ex(PyObject *self, PyObject *arg) {
   zbpy_state *st = zbpy_state_of(self);
@@ -199,9 +200,10 @@ PyObject *zbpy_column_reduce_ex(PyObject *self, PyObject *arg) {
     dict = zbpy_column_wrap(st, zb_column_retain(col->dictionary));
     if (dict == NULL) goto done;
   }
-  result = Py_BuildValue("(O(OLLOOOO))", fn, dtype, (long long)len, (long long)col->null_count,
+  result = Py_BuildValue("(O(OLLOOOOi))", fn, dtype, (long long)len, (long long)col->null_count,
                          validity != NULL ? validity : Py_None, data,
-                         chars != NULL ? chars : Py_None, dict != NULL ? dict : Py_None);
+                         chars != NULL ? chars : Py_None, dict != NULL ? dict : Py_None,
+                         (int)zb_column_is_ordered(col));
 done:
   Py_XDECREF(fn);
   Py_XDECREF(dtype);
@@ -373,14 +375,16 @@ static check_result check_contents(const check_job *j, int64_t *at) {
 }
 
 /* _column_from_pickle(dtype, length, null_count, validity, data, chars,
- * dictionary) -> Column over the given buffers (shared where aligned). */
+ * dictionary[, ordered]) -> Column over the given buffers (shared where
+ * aligned). */
 static PyObject *py_column_from_pickle(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
   const char *dtype;
   long long length, nulls;
   PyObject *validity_obj, *data_obj, *chars_obj, *dict_obj;
-  if (!PyArg_ParseTuple(args, "sLLOOOO:_column_from_pickle", &dtype, &length, &nulls,
-                        &validity_obj, &data_obj, &chars_obj, &dict_obj))
+  int ordered = 0;
+  if (!PyArg_ParseTuple(args, "sLLOOOO|p:_column_from_pickle", &dtype, &length, &nulls,
+                        &validity_obj, &data_obj, &chars_obj, &dict_obj, &ordered))
     return NULL;
   zb_type_id type;
   zb_time_unit unit;
@@ -413,11 +417,11 @@ static PyObject *py_column_from_pickle(PyObject *module, PyObject *args) {
       return NULL;
     }
     dict = ((zbpy_column *)dict_obj)->col;
-    if (dict->type != ZB_STRING || dict->null_count != 0 ||
+    if (dict->type == ZB_CATEGORICAL || dict->type == ZB_LIST || dict->null_count != 0 ||
         dict->device.kind != ZB_DEVICE_CPU) {
       PyErr_SetString(st->InvalidValueError,
-                      "unpickling a category column: its dictionary must be a string column "
-                      "without nulls on the CPU");
+                      "unpickling a category column: its dictionary must be a column of a "
+                      "flat dtype without nulls on the CPU");
       return NULL;
     }
   } else if (dict_obj != Py_None) {
@@ -486,7 +490,12 @@ static PyObject *py_column_from_pickle(PyObject *module, PyObject *args) {
   }
   zb_error err;
   err.message[0] = '\0';
-  zb_status s = zb_column_make(type, length, 0, validity, data, chars, dict, nulls, &col, &err);
+  zb_column *odict = NULL;
+  zb_status s = ZB_OK;
+  if (dict != NULL) s = zb_column_dictionary_ordered(dict, ordered != 0, &odict, &err);
+  if (s == ZB_OK)
+    s = zb_column_make(type, length, 0, validity, data, chars, odict, nulls, &col, &err);
+  zb_column_release(odict);
   if (s == ZB_OK && (type == ZB_TIMESTAMP || type == ZB_DURATION))
     s = zb_column_set_time(col, unit, tz[0] != '\0' ? tz : NULL, &err);
   if (s != ZB_OK) {
@@ -505,7 +514,8 @@ done:
 
 PyMethodDef zbpy_pickle_methods[] = {
     {"_column_from_pickle", py_column_from_pickle, METH_VARARGS,
-     "_column_from_pickle(dtype, length, null_count, validity, data, chars, dictionary) -> "
+     "_column_from_pickle(dtype, length, null_count, validity, data, chars, dictionary"
+     "[, ordered]) -> "
      "Column\n\nRebuild a pickled column (Column.__reduce_ex__) over the given buffers, "
      "sharing their memory where it is aligned."},
     {NULL, NULL, 0, NULL},

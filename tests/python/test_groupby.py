@@ -329,13 +329,6 @@ def test_unique_keys_share_the_key_columns(threads):
                        (["s", "u"], True)):
         got = df.groupby(keys, sort=sort, dropna=False).agg(**spec)
         exp = _expected(pdf, keys, False, sort, spec)
-        if "c" in keys:
-            # a categorical of integers is an int64 column in zambezi: the
-            # strict xfail test_pandas_categorical_of_integers_round_trips
-            # (test_interop) tracks it
-            exp = exp.reset_index()
-            exp["c"] = exp["c"].astype(np.int64)
-            exp = exp.set_index(keys)
         assert_same(got, exp, (keys, sort), _approx(spec))
     before = alloc_bytes()
     got = df.groupby(["u", "s"], sort=False, dropna=False).agg(**spec)

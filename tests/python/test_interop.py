@@ -116,9 +116,6 @@ def test_pandas_numpy_dtypes_without_nulls_stay_numpy():
     assert back["b"].dtype == np.bool_
 
 
-@pytest.mark.xfail(strict=True, reason="a categorical with non-string categories becomes a "
-                   "column of its values (int64 here): to_pandas() gives int64 where pandas "
-                   "has category")
 def test_pandas_categorical_of_integers_round_trips():
     pdf = pd.DataFrame({"c": pd.Categorical([2, 0, 1, 0])})
     pd.testing.assert_frame_equal(zb.from_pandas(pdf).to_pandas(), pdf)

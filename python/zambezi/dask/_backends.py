@@ -223,6 +223,21 @@ def _partd_encode(_):
     return functools.partial(partd.Encode, dumps, pickle.loads, join)
 
 
+def _dtype_token(col):
+    """A column's dtype for a token: a categorical's categories (their
+    engine hash, in order) and ordered flag count, as a pandas
+    CategoricalDtype's do (the row hash sees only the values)."""
+    import hashlib
+
+    if col.dtype != "category":
+        return col.dtype
+    d = col.dictionary
+    if d.device != "cpu":
+        d = d.to_device("cpu")
+    digest = hashlib.sha1(np.asarray(_core.hash(d).values())).hexdigest() if len(d) else ""
+    return "category", d.dtype, col.ordered, len(d), digest
+
+
 @normalize_token.register(_ALL)
 def _tokenize(obj):
     # Dask names tasks by a token of their arguments: the engine's row hash
@@ -236,7 +251,7 @@ def _tokenize(obj):
         digest = hashlib.sha1(np.asarray(_core.hash_rows(table).values())).hexdigest()
     labels = obj.names if isinstance(obj, zb.Index) else \
         (list(obj.columns.to_list()) if isinstance(obj, zb.DataFrame) else obj.name)
-    dtypes = [table.column(i).dtype for i in range(table.num_columns)]
+    dtypes = [_dtype_token(table.column(i)) for i in range(table.num_columns)]
     return type(obj).__name__, str(labels), dtypes, n, obj.index.names \
         if not isinstance(obj, zb.Index) else None, digest
 

@@ -548,8 +548,8 @@ void zb_ipc_write_options_init(zb_ipc_write_options *o) {
   o->codec = ZB_IPC_UNCOMPRESSED;
 }
 
-zb_status zb_ipc_write(const zb_table *t, const zb_ipc_write_options *opts, zb_ipc_write_fn write,
-                       void *ctx, zb_error *err) {
+static zb_status write_table(const zb_table *t, const zb_ipc_write_options *opts,
+                              zb_ipc_write_fn write, void *ctx, zb_error *err) {
   ZB_NAME_OP("write_ipc");
   if (t == NULL || write == NULL)
     return zb_error_set(err, ZB_EINVAL, "write_ipc: table or write function is NULL");
@@ -587,6 +587,17 @@ zb_status zb_ipc_write(const zb_table *t, const zb_ipc_write_options *opts, zb_i
   zb_free(w.nodes);
   zb_free(w.msgs);
   pthread_mutex_destroy(&w.lock);
+  return st;
+}
+
+/* Categoricals whose categories are not strings are written as their
+ * values (the writer reads a categorical's categories as text). */
+zb_status zb_ipc_write(const zb_table *t, const zb_ipc_write_options *opts, zb_ipc_write_fn write,
+                       void *ctx, zb_error *err) {
+  zb_table *d = NULL;
+  ZB_RETURN_NOT_OK(zb__table_decode_valued(t, &d, err));
+  zb_status st = write_table(d, opts, write, ctx, err);
+  zb_table_release(d);
   return st;
 }
 

@@ -1144,8 +1144,8 @@ void zb_parquet_write_options_init(zb_parquet_write_options *o) {
   o->codec = ZB_PARQUET_SNAPPY;
 }
 
-zb_status zb_parquet_write(const zb_table *t, const zb_parquet_write_options *opts,
-                           zb_parquet_write_fn write, void *ctx, zb_error *err) {
+static zb_status write_table(const zb_table *t, const zb_parquet_write_options *opts,
+                              zb_parquet_write_fn write, void *ctx, zb_error *err) {
   ZB_NAME_OP("to_parquet");
   zb_parquet_write_options defaults;
   if (opts == NULL) {
@@ -1247,6 +1247,17 @@ done:
   zb_free(wr.chunks);
   zb_free(wr.cols);
   pthread_mutex_destroy(&wr.mu);
+  return st;
+}
+
+/* Categoricals whose categories are not strings are written as their
+ * values (the writer reads a categorical's categories as text). */
+zb_status zb_parquet_write(const zb_table *t, const zb_parquet_write_options *opts, zb_parquet_write_fn write,
+                       void *ctx, zb_error *err) {
+  zb_table *d = NULL;
+  ZB_RETURN_NOT_OK(zb__table_decode_valued(t, &d, err));
+  zb_status st = write_table(d, opts, write, ctx, err);
+  zb_table_release(d);
   return st;
 }
 
