@@ -17,6 +17,7 @@ import numpy as np
 from zambezi import _core
 from zambezi.errors import DTypeError, InvalidValueError
 
+
 def _host(col):
     return col if col.device == "cpu" else col.to_device("cpu")
 

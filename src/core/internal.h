@@ -216,11 +216,9 @@ double zb__power_of_ten(int n);
  * src/core/compute_ops.c. */
 zb_type_id zb__promote_numeric(zb_type_id a, zb_type_id b);
 
-/* A length-1 host string column holding s[0, len), or a null when s is
- * NULL (src/core/compute_ops.c).  New reference in *out. */
-/* A categorical whose dictionary repeats a string (arrow_dict.c): *out is
- * col itself (a new reference) when its strings are distinct, else a new
- * column over the distinct strings in order of first appearance. */
+/* A categorical whose dictionary repeats a value (arrow_dict.c): *out is
+ * col itself (a new reference) when its values are distinct, else a new
+ * column over the distinct values in order of first appearance. */
 zb_status zb__fold_repeated_categories(zb_column *col, zb_column **out, zb_error *err);
 /* zb_table_import_arrow for an exporter inside the engine that has
  * checked every list offset already (non-decreasing, inside the child):
@@ -230,6 +228,8 @@ struct ArrowArray;
 zb_status zb__table_import_arrow_checked(const struct ArrowSchema *schema,
                                          struct ArrowArray *array, zb_table **out,
                                          zb_error *err);
+/* A length-1 host string column holding s[0, len), or a null when s is
+ * NULL (src/core/compute_ops.c).  New reference in *out. */
 zb_status zb__string_scalar_column(const char *s, int64_t len, zb_column **out, zb_error *err);
 
 /* Whether c is a categorical whose categories are not strings. */
