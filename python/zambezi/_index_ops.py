@@ -157,7 +157,9 @@ class IndexOps:
             for i, j in enumerate(move):
                 if i < len(given):
                     level_names[j] = str(given[i])
-        new_cols = [index._levels()[i] for i in move]
+        # a RangeIndex's labels are made on the host, also for a frame on a GPU
+        new_cols = [c if c.device == t.device else c.to_device(t.device)
+                    for c in (index._levels()[i] for i in move)]
         new_names = [level_names[i] for i in move]
         for nm in new_names:
             if nm in existing and not allow_duplicates:

@@ -129,9 +129,12 @@ class _Rows:
         the buffers; positions and masks gather)."""
         if self.kind == "slice":
             return data.slice(self.start, self.length)
+        col = self.column
+        if col.device != data.device:  # an Index kept on the host of a frame on a GPU
+            col = col.to_device(data.device)
         if self.kind == "take":
-            return _core.take(data, self.column)
-        return _core.filter(data, self.column)
+            return _core.take(data, col)
+        return _core.filter(data, col)
 
 
 def slice_rows(start, length):

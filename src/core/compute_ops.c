@@ -558,7 +558,11 @@ zb_status zb_column_cast(const zb_column *col, zb_type_id target, zb_time_unit u
     *out = zb_column_retain((zb_column *)col); /* columns are immutable */
     return ZB_OK;
   }
-  if (zb__cat_valued(col)) { /* the categories' values, then as those */
+  /* the categories' values, then as those; on a GPU also for string
+   * categories (a take of the dictionary, which the GPU runs) */
+  if (zb__cat_valued(col) ||
+      (col->type == ZB_CATEGORICAL && col->device.kind != ZB_DEVICE_CPU &&
+       col->dictionary != NULL && zb_device_equal(col->dictionary->device, col->device))) {
     zb_column *v = NULL;
     ZB_RETURN_NOT_OK(zb__categorical_values(col, &v, err));
     zb_status st = zb_column_cast(v, target, unit, out, err);

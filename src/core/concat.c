@@ -376,6 +376,28 @@ static zb_status concat_lists(zb_column *const *cols, int64_t n, int64_t total,
   return st;
 }
 
+/* Columns on a GPU, concatenated over host copies (the CUDA backend has no
+ * concat kernel yet; profiles record a fallback), the result moved back. */
+static zb_status concat_over_host(zb_column *const *cols, int64_t n, zb_column **out,
+                                  zb_error *err) {
+  zb_device dev = cols[0]->device;
+  int64_t rows = 0;
+  for (int64_t i = 0; i < n; i++) rows += cols[i]->length;
+  ZB_PROFILE_SPAN("concat", "concat", false, dev, dev, rows);
+  zb_column **host = zb_calloc((size_t)n, sizeof *host);
+  if (host == NULL) return zb_error_set(err, ZB_ENOMEM, "concat: out of host memory");
+  zb_status st = ZB_OK;
+  zb_column *res = NULL;
+  for (int64_t i = 0; i < n && st == ZB_OK; i++)
+    st = zb_column_to_device(cols[i], ZB_CPU, &host[i], err);
+  if (st == ZB_OK) st = zb_column_concat(host, n, &res, err);
+  if (st == ZB_OK) st = zb_column_to_device(res, dev, out, err);
+  zb_column_release(res);
+  for (int64_t i = 0; i < n; i++) zb_column_release(host[i]);
+  zb_free(host);
+  return st;
+}
+
 zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
                            zb_error *err) {
   zb_status st = ZB_OK;
@@ -392,11 +414,12 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
     const zb_column *c = cols[i];
     if (c == NULL)
       return zb_error_set(err, ZB_EINVAL, "concat: column %lld is NULL", (long long)i);
-    if (c->device.kind != ZB_DEVICE_CPU)
+    if (c->device.kind != cols[0]->device.kind || c->device.id != cols[0]->device.id)
       return zb_error_set(err, ZB_EINVAL,
-                          "concat needs host memory: column %lld is on cuda:%d; call "
-                          "to(cpu) first",
-                          (long long)i, c->device.id);
+                          "concat: columns on different devices (column 0 on %s, column "
+                          "%lld on %s); move them to one device first",
+                          cols[0]->device.kind == ZB_DEVICE_CPU ? "cpu" : "a GPU", (long long)i,
+                          c->device.kind == ZB_DEVICE_CPU ? "cpu" : "a GPU");
     if (c->type != cols[0]->type)
       return zb_error_set(err, ZB_ETYPE,
                           "cannot concatenate columns of different types: %s (column 0) "
@@ -422,7 +445,7 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
                             "cannot concatenate categoricals whose categories have different "
                             "dtypes: %s (column 0) and %s (column %lld)",
                             zb_type_name(d0->type), zb_type_name(d->type), (long long)i);
-      if (d->device.kind != ZB_DEVICE_CPU)
+      if (d->device.kind != ZB_DEVICE_CPU && c->device.kind == ZB_DEVICE_CPU)
         return zb_error_set(err, ZB_EINVAL,
                             "concat: the categories of column %lld are not in host memory",
                             (long long)i);
@@ -432,6 +455,7 @@ zb_status zb_column_concat(zb_column *const *cols, int64_t n, zb_column **out,
     *out = zb_column_retain(cols[0]);
     return ZB_OK;
   }
+  if (cols[0]->device.kind != ZB_DEVICE_CPU) return concat_over_host(cols, n, out, err);
 
   const zb_type_id type = cols[0]->type;
   int64_t total = 0, nulls = 0, total_chars = 0;
