@@ -85,6 +85,12 @@ def engine_memory_returns_to_zero(request):
     yield
     if request.session.testsfailed:
         return  # a failed test's traceback keeps its frames' columns alive
+    if os.environ.get("ZAMBEZI_TEST_NO_LEAK_CHECK") == "1":
+        # scripts/gpu-check.sh's run under compute-sanitizer: there (and only
+        # there, 2026-12-04, H200) engine memory was still held at the end
+        # of tests that end at zero without it; the sanitizer's own report
+        # is that step's verdict
+        return
     # This runs in the last test's teardown, after every module fixture's
     # finalizer but before pytest lets go of that test's fixture values
     # (item.funcargs, dropped once its teardown is over): a module-scoped
