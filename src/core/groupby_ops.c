@@ -152,7 +152,8 @@ zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *key
   ZB_RETURN_NOT_OK(check_names(t, n_keys, keys, n_aggs, aggs, err));
   zb__call c = {.op = ZB__OP_GROUPBY,
                 .table = t,
-                .p.groupby = {n_keys, keys, dropna, sort, n_aggs, aggs}};
+                .p.groupby = {.n_keys = n_keys, .keys = keys, .dropna = dropna, .sort = sort,
+                              .n_aggs = n_aggs, .aggs = aggs}};
   ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
   *out = c.out_table;
   return ZB_OK;
@@ -166,7 +167,9 @@ zb_status zb_table_group_ids(const zb_table *t, int64_t n_keys, const int64_t *k
   *out = NULL;
   *n_groups = 0;
   ZB_RETURN_NOT_OK(check_keys("group ids", t, n_keys, keys, err));
-  zb__call c = {.op = ZB__OP_GROUP_IDS, .table = t, .p.groupby = {n_keys, keys, dropna, sort}};
+  zb__call c = {.op = ZB__OP_GROUP_IDS,
+                .table = t,
+                .p.groupby = {.n_keys = n_keys, .keys = keys, .dropna = dropna, .sort = sort}};
   ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
   *out = c.out[0];
   *n_groups = c.out_count;

@@ -134,7 +134,7 @@ static inline void zb__op_restore(zb__op_mark *m) { zb__current_op = m->prev; }
 /* Name the operation the rest of the enclosing block runs (unless an outer
  * one named it already). */
 #define ZB_NAME_OP(op_)                                                                  \
-  zb__op_mark zb__op_m __attribute__((cleanup(zb__op_restore))) = {zb__current_op};     \
+  zb__op_mark zb__op_m __attribute__((cleanup(zb__op_restore), unused)) = {zb__current_op}; \
   if (zb__current_op == NULL) zb__current_op = (op_)
 
 /* A span whose work runs on run_dev_ (a copy: the destination), opened
