@@ -33,8 +33,9 @@ extern "C" {
  *   MEAN     FLOAT64 (integers summed exactly, then divided); null when the
  *            group has no values.
  *   MIN, MAX the column's type; numbers, bools, strings (byte-wise), dates,
- *            timestamps (categoricals: ZB_ETYPE, they are unordered); null
- *            when the group has no values.
+ *            timestamps, durations, ordered categoricals (in category order:
+ *            a categorical of the same categories; unordered ones:
+ *            ZB_ETYPE); null when the group has no values.
  *   COUNT    INT64, the non-null (non-NaN) values.   SIZE  INT64, the rows
  *            (column ignored).
  *   STD, VAR FLOAT64 with `ddof`; null when count - ddof <= 0.

@@ -584,7 +584,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return list(self._k.values)
         t = self._obj._table
         kinds = {nm: t.column(i).dtype for i, nm in enumerate(t.names)}
-        return [c for c in self._k.values if op is None or _accepts(op, kinds[c])]
+        ordered = {nm for i, nm in enumerate(t.names)
+                   if kinds[nm] == "category" and t.column(i).ordered}
+        # min / max of an ordered categorical follow the category order
+        return [c for c in self._k.values if op is None or _accepts(op, kinds[c])
+                or (op in ("min", "max") and c in ordered)]
 
     def _label(self, col):
         k = self._k

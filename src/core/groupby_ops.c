@@ -77,7 +77,8 @@ static zb_status check_agg(const zb_table *t, int64_t i, const zb_agg *a, zb_err
     case ZB_AGG_MIN:
     case ZB_AGG_MAX:
       if (numeric(c->type) || c->type == ZB_STRING || c->type == ZB_DATE32 ||
-          c->type == ZB_TIMESTAMP || c->type == ZB_DURATION)
+          c->type == ZB_TIMESTAMP || c->type == ZB_DURATION ||
+          (c->type == ZB_CATEGORICAL && zb_column_is_ordered(c)))
         return ZB_OK;
       return zb_error_set(err, ZB_ETYPE, "group-by: %s of column '%s' (%s) is not defined%s",
                           op, name, zb_type_name(c->type),
@@ -135,6 +136,102 @@ static zb_status check_names(const zb_table *t, int64_t n_keys, const int64_t *k
   return ZB_OK;
 }
 
+/* ---- ordered categoricals -------------------------------------------------
+ * min / max of an ordered categorical follow the order of its categories,
+ * which is the order of its codes.  Such aggregations run over an int32
+ * view of the codes, a column added to a copy of the table (every backend
+ * has int32 min / max), and their results are made categoricals of the same
+ * categories again. */
+
+static bool ordered_minmax(const zb_table *t, const zb_agg *a) {
+  if (a->op != ZB_AGG_MIN && a->op != ZB_AGG_MAX) return false;
+  const zb_column *c = t->columns[a->column];
+  return c->type == ZB_CATEGORICAL && zb_column_is_ordered(c);
+}
+
+typedef struct {
+  zb_table *t;  /* the table with the codes views, or NULL when none is needed */
+  zb_agg *aggs; /* the aggregations, those of ordered categoricals over the views */
+} codes_run;
+
+static void codes_run_free(codes_run *r) {
+  zb_table_release(r->t);
+  zb_free(r->aggs);
+  r->t = NULL;
+  r->aggs = NULL;
+}
+
+static zb_status codes_run_make(const zb_table *t, int64_t n_keys, const int64_t *keys,
+                                int64_t n_aggs, const zb_agg *aggs, codes_run *r,
+                                zb_error *err) {
+  r->t = NULL;
+  r->aggs = NULL;
+  int64_t m = 0;
+  for (int64_t i = 0; i < n_aggs; i++) m += ordered_minmax(t, &aggs[i]);
+  if (m == 0) return ZB_OK;
+  const int64_t nc = t->num_columns + m;
+  zb_column **cols = zb_calloc((size_t)nc, sizeof *cols);
+  const char **names = zb_calloc((size_t)nc, sizeof *names);
+  char(*view_names)[40] = zb_calloc((size_t)m, sizeof *view_names);
+  r->aggs = zb_malloc((size_t)n_aggs * sizeof *r->aggs);
+  zb_status st = cols && names && view_names && r->aggs
+                     ? ZB_OK
+                     : zb_error_set(err, ZB_ENOMEM, "group-by: out of host memory");
+  for (int64_t j = 0; st == ZB_OK && j < t->num_columns; j++) {
+    cols[j] = t->columns[j];
+    names[j] = t->names[j];
+  }
+  for (int64_t i = 0, k = 0; st == ZB_OK && i < n_aggs; i++) {
+    r->aggs[i] = aggs[i];
+    if (!ordered_minmax(t, &aggs[i])) continue;
+    const zb_column *c = t->columns[aggs[i].column];
+    const int64_t j = t->num_columns + k++;
+    st = zb_column_make(ZB_INT32, c->length, c->offset, c->validity, c->data, NULL, NULL,
+                        c->null_count, &cols[j], err);
+    snprintf(view_names[j - t->num_columns], sizeof view_names[0], "\x1f%lld codes of %lld",
+             (long long)j, (long long)aggs[i].column);
+    names[j] = view_names[j - t->num_columns];
+    r->aggs[i].column = j;
+    r->aggs[i].name = zb__groupby_result_name(t, n_keys, keys, aggs, n_keys + i);
+  }
+  if (st == ZB_OK) st = zb_table_make(nc, cols, names, &r->t, err);
+  for (int64_t j = t->num_columns; cols != NULL && j < nc; j++) zb_column_release(cols[j]);
+  zb_free(cols);
+  zb_free(names);
+  zb_free(view_names);
+  if (st != ZB_OK) codes_run_free(r);
+  return st;
+}
+
+/* *res with the results of ordered categoricals' min / max (int32 codes, the
+ * columns n_keys + i) made categoricals of their column's categories. */
+static zb_status codes_back(const zb_table *t, int64_t n_keys, int64_t n_aggs,
+                            const zb_agg *aggs, zb_table **res, zb_error *err) {
+  zb_table *r = *res;
+  zb_column **cols = zb_calloc((size_t)r->num_columns, sizeof *cols);
+  if (cols == NULL) return zb_error_set(err, ZB_ENOMEM, "group-by: out of host memory");
+  zb_status st = ZB_OK;
+  for (int64_t j = 0; j < r->num_columns; j++) cols[j] = zb_column_retain(r->columns[j]);
+  for (int64_t i = 0; st == ZB_OK && i < n_aggs; i++) {
+    if (!ordered_minmax(t, &aggs[i])) continue;
+    zb_column *v = cols[n_keys + i];
+    st = zb_column_make(ZB_CATEGORICAL, v->length, v->offset, v->validity, v->data, NULL,
+                        t->columns[aggs[i].column]->dictionary, v->null_count,
+                        &cols[n_keys + i], err);
+    zb_column_release(v);
+    if (st != ZB_OK) cols[n_keys + i] = NULL;
+  }
+  zb_table *out = NULL;
+  if (st == ZB_OK)
+    st = zb_table_make(r->num_columns, cols, (const char *const *)r->names, &out, err);
+  for (int64_t j = 0; j < r->num_columns; j++) zb_column_release(cols[j]);
+  zb_free(cols);
+  if (st != ZB_OK) return st;
+  zb_table_release(r);
+  *res = out;
+  return ZB_OK;
+}
+
 /* The device of t's data (the CPU for a table without columns). */
 static zb_device data_device(const zb_table *t) {
   return t->num_columns > 0 ? t->columns[0]->device : ZB_CPU;
@@ -150,11 +247,19 @@ zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *key
     return zb_error_set(err, ZB_EINVAL, "group-by: bad aggregation list");
   for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
   ZB_RETURN_NOT_OK(check_names(t, n_keys, keys, n_aggs, aggs, err));
+  codes_run cr;
+  ZB_RETURN_NOT_OK(codes_run_make(t, n_keys, keys, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY,
-                .table = t,
+                .table = cr.t != NULL ? cr.t : t,
                 .p.groupby = {.n_keys = n_keys, .keys = keys, .dropna = dropna, .sort = sort,
-                              .n_aggs = n_aggs, .aggs = aggs}};
-  ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
+                              .n_aggs = n_aggs, .aggs = cr.t != NULL ? cr.aggs : aggs}};
+  zb_status st = zb__dispatch(data_device(t), &c, err);
+  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, n_keys, n_aggs, aggs, &c.out_table, err);
+  codes_run_free(&cr);
+  if (st != ZB_OK) {
+    zb_table_release(c.out_table);
+    return st;
+  }
   *out = c.out_table;
   return ZB_OK;
 }
@@ -278,10 +383,20 @@ zb_status zb_table_groupby_keep_ids(const zb_table *t, int64_t n_keys, const int
     }
     return st;
   }
+  codes_run cr;
+  ZB_RETURN_NOT_OK(codes_run_make(t, n_keys, keys, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY,
-                .table = t,
-                .p.groupby = {n_keys, keys, dropna, sort, n_aggs, aggs, 0, true}};
-  ZB_RETURN_NOT_OK(zb__dispatch(dev, &c, err));
+                .table = cr.t != NULL ? cr.t : t,
+                .p.groupby = {n_keys, keys, dropna, sort, n_aggs,
+                              cr.t != NULL ? cr.aggs : aggs, 0, true}};
+  zb_status st = zb__dispatch(dev, &c, err);
+  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, n_keys, n_aggs, aggs, &c.out_table, err);
+  codes_run_free(&cr);
+  if (st != ZB_OK) {
+    zb_table_release(c.out_table);
+    zb_column_release(c.out[0]);
+    return st;
+  }
   *out = c.out_table;
   *ids = c.out[0];
   *n_groups = c.out_count;
@@ -308,11 +423,20 @@ zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, int64_t 
     return zb_error_set(err, ZB_EINVAL, "group-by by ids: bad aggregation list");
   for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
   ZB_RETURN_NOT_OK(check_names(t, 0, NULL, n_aggs, aggs, err));
+  codes_run cr;
+  ZB_RETURN_NOT_OK(codes_run_make(t, 0, NULL, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY_IDS,
-                .table = t,
-                .p.groupby = {0, NULL, false, false, n_aggs, aggs, n_groups, false}};
+                .table = cr.t != NULL ? cr.t : t,
+                .p.groupby = {0, NULL, false, false, n_aggs, cr.t != NULL ? cr.aggs : aggs,
+                              n_groups, false}};
   c.in[0] = ids;
-  ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
+  zb_status st = zb__dispatch(data_device(t), &c, err);
+  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, 0, n_aggs, aggs, &c.out_table, err);
+  codes_run_free(&cr);
+  if (st != ZB_OK) {
+    zb_table_release(c.out_table);
+    return st;
+  }
   *out = c.out_table;
   return ZB_OK;
 }
@@ -329,7 +453,9 @@ static zb_status check_segment_agg(const zb_table *t, const zb_agg *a, zb_error 
     case ZB_AGG_FIRST:
     case ZB_AGG_LAST: ok = fixed; break;
     case ZB_AGG_MIN:
-    case ZB_AGG_MAX: ok = fixed && c->type != ZB_STRING; break; /* check_agg did the rest */
+    case ZB_AGG_MAX: /* check_agg did the rest; ordered categoricals run over their codes */
+      ok = (fixed && c->type != ZB_STRING) || ordered_minmax(t, a);
+      break;
     case ZB_AGG_SUM:
     case ZB_AGG_MEAN: ok = true; break; /* numbers and bools (check_agg) */
     default: break;
@@ -372,11 +498,20 @@ zb_status zb_table_groupby_segments(const zb_table *t, const zb_column *offsets,
                           (long long)t->num_rows);
     prev = o[g];
   }
+  codes_run cr;
+  ZB_RETURN_NOT_OK(codes_run_make(t, 0, NULL, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY_SEGMENTS,
-                .table = t,
-                .p.groupby = {0, NULL, false, false, n_aggs, aggs, offsets->length - 1, false}};
+                .table = cr.t != NULL ? cr.t : t,
+                .p.groupby = {0, NULL, false, false, n_aggs, cr.t != NULL ? cr.aggs : aggs,
+                              offsets->length - 1, false}};
   c.in[0] = offsets;
-  ZB_RETURN_NOT_OK(zb__dispatch(data_device(t), &c, err));
+  zb_status st = zb__dispatch(data_device(t), &c, err);
+  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, 0, n_aggs, aggs, &c.out_table, err);
+  codes_run_free(&cr);
+  if (st != ZB_OK) {
+    zb_table_release(c.out_table);
+    return st;
+  }
   *out = c.out_table;
   return ZB_OK;
 }

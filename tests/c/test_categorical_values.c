@@ -9,6 +9,7 @@
 
 #include "test.h"
 #include "zambezi/compute.h"
+#include "zambezi/groupby.h"
 #include "zambezi/io_csv.h"
 
 /* An int64 column of the n values v. */
@@ -159,4 +160,106 @@ ZB_TEST(test_categorical_text_operations_check_the_dictionary) {
   zb_column_release(nd);
   zb_column_release(a);
   zb_column_release(dict);
+}
+
+/* The code of row g of a group-by result column that must be a categorical
+ * over dict, or -1 where it is null. */
+static int32_t result_code(const zb_column *c, const zb_column *dict, int64_t g) {
+  ZB_CHECK_EQ_INT(c->type, ZB_CATEGORICAL);
+  ZB_CHECK(c->dictionary == dict);
+  if (!zb_column_is_valid(c, g)) return -1;
+  return ((const int32_t *)c->data->data)[c->offset + g];
+}
+
+/* min / max of an ordered categorical follow the category order (the codes'
+ * order, not the values'): by keys, keeping the ids, by ids and by segments;
+ * the results are categoricals of the same categories; an unordered one is
+ * refused by name. */
+ZB_TEST(test_group_min_max_of_ordered_categoricals) {
+  zb_error err;
+  const int64_t dv[] = {30, 10, 20}; /* categories in the order 30 < 10 < 20 */
+  zb_column *plain = ints(dv, 3), *dict = NULL;
+  ZB_CHECK_OK(zb_column_dictionary_ordered(plain, true, &dict, &err), &err);
+  const int32_t codes[] = {2, 0, 1, 1, 2, 0, 2, 2};
+  const int64_t keys_v[] = {0, 0, 0, 1, 1, 2, 2, 3}; /* sorted: segments too */
+  zb_column *cat = cat_of(codes, 8, dict), *k = ints(keys_v, 8);
+  /* row 7 (group 3's only row) null */
+  zb_column *cat_n = NULL;
+  zb_buffer *valid = NULL;
+  ZB_CHECK_OK(zb_buffer_new(ZB_CPU, 1, &valid, &err), &err);
+  ((uint8_t *)valid->data)[0] = 0x7f;
+  ZB_CHECK_OK(zb_column_make(ZB_CATEGORICAL, 8, 0, valid, cat->data, NULL, dict, 1, &cat_n, &err),
+              &err);
+  zb_column *cols[2] = {k, cat_n};
+  const char *names[2] = {"k", "c"};
+  zb_table *t = NULL;
+  ZB_CHECK_OK(zb_table_make(2, cols, names, &t, &err), &err);
+  const int64_t key = 0;
+  zb_agg aggs[3] = {{.op = ZB_AGG_MIN, .column = 1, .name = "lo"},
+                    {.op = ZB_AGG_MAX, .column = 1, .name = "hi"},
+                    {.op = ZB_AGG_FIRST, .column = 1}};
+  /* group 0: codes 2 0 1 -> min 0, max 2; group 1: 1 2; group 2: 0 2; group 3: null */
+  const int32_t lo[] = {0, 1, 0, -1}, hi[] = {2, 2, 2, -1};
+  zb_table *res[4] = {NULL, NULL, NULL, NULL};
+  zb_column *ids = NULL, *off = NULL;
+  int64_t ng = 0;
+  ZB_CHECK_OK(zb_table_groupby(t, 1, &key, true, true, 3, aggs, &res[0], &err), &err);
+  ZB_CHECK_OK(zb_table_groupby_keep_ids(t, 1, &key, true, true, 3, aggs, &res[1], &ids, &ng,
+                                        &err), &err);
+  ZB_CHECK_EQ_INT(ng, 4);
+  ZB_CHECK_OK(zb_table_groupby_ids(t, ids, ng, 3, aggs, &res[2], &err), &err);
+  const int64_t bounds[] = {0, 3, 5, 7, 8};
+  off = ints(bounds, 5);
+  ZB_CHECK_OK(zb_table_groupby_segments(t, off, 2, aggs, &res[3], &err), &err);
+  for (int r = 0; r < 4; r++) {
+    if (res[r] == NULL) continue;
+    int64_t base = r < 2 ? 1 : 0; /* the key column first */
+    ZB_CHECK(strcmp(res[r]->names[base], "lo") == 0 && strcmp(res[r]->names[base + 1], "hi") == 0);
+    ZB_CHECK_EQ_INT(res[r]->num_rows, 4);
+    for (int64_t g = 0; g < 4 && res[r]->num_rows == 4; g++) {
+      ZB_CHECK_EQ_INT(result_code(res[r]->columns[base], dict, g), lo[g]);
+      ZB_CHECK_EQ_INT(result_code(res[r]->columns[base + 1], dict, g), hi[g]);
+    }
+    if (r != 3) ZB_CHECK_EQ_INT(res[r]->columns[base + 2]->type, ZB_CATEGORICAL); /* first */
+    ZB_CHECK_EQ_INT(res[r]->num_columns, base + (r == 3 ? 2 : 3));
+    zb_table_release(res[r]);
+    res[r] = NULL;
+  }
+  /* a failed allocation anywhere: ENOMEM, nothing left behind */
+  bool done = false;
+  for (int64_t n = 1; n < 400 && !done; n++) {
+    zb_alloc_fail_after(n);
+    zb_status st = zb_table_groupby(t, 1, &key, true, true, 3, aggs, &res[0], &err);
+    zb_alloc_fail_after(0);
+    if (st == ZB_OK) {
+      done = true;
+      zb_table_release(res[0]);
+      res[0] = NULL;
+    } else {
+      ZB_CHECK_EQ_INT(st, ZB_ENOMEM);
+      ZB_CHECK(res[0] == NULL);
+    }
+  }
+  ZB_CHECK(done);
+  /* unordered: refused, by name */
+  zb_column *cols_u[2] = {k, cat};
+  zb_table *tu = NULL;
+  zb_column *plain_cat = NULL;
+  ZB_CHECK_OK(zb_column_make(ZB_CATEGORICAL, 8, 0, NULL, cat->data, NULL, plain, 0, &plain_cat,
+                             &err), &err);
+  cols_u[1] = plain_cat;
+  ZB_CHECK_OK(zb_table_make(2, cols_u, names, &tu, &err), &err);
+  ZB_CHECK_EQ_INT(zb_table_groupby(tu, 1, &key, true, true, 1, aggs, &res[0], &err), ZB_ETYPE);
+  ZB_CHECK(strstr(err.message, "unordered") != NULL);
+  zb_table_release(tu);
+  zb_column_release(plain_cat);
+  zb_table_release(t);
+  zb_column_release(ids);
+  zb_column_release(off);
+  zb_column_release(cat_n);
+  zb_buffer_release(valid);
+  zb_column_release(cat);
+  zb_column_release(k);
+  zb_column_release(dict);
+  zb_column_release(plain);
 }
