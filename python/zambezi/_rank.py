@@ -19,8 +19,8 @@ ranked values (of the group), or by the highest rank for ``dense``.
 
 Every dtype ranks: numbers, bool, dates and timestamps by value, strings
 byte-wise (code point order, as pandas compares Python strings),
-categoricals by their categories' strings (pandas' order for unordered
-categoricals; zambezi has no ordered categoricals).
+unordered categoricals by their categories' values and ordered ones in
+category order (pandas' orders).
 
 Differences from pandas, on purpose:
 
@@ -56,7 +56,8 @@ def _check(method, na_option):
 def _sorted_categories(col):
     """col (a categorical) with its categories in string order and its
     codes remapped, when they are not already sorted: the engine ranks
-    codes, pandas ranks an unordered categorical by its categories."""
+    codes, pandas ranks an unordered categorical by its categories (an
+    ordered one by its codes)."""
     cats = col.dictionary.to_pylist()  # per category, not per row
     if all(cats[i] < cats[i + 1] for i in range(len(cats) - 1)):
         return col
@@ -78,7 +79,7 @@ def _sorted_categories(col):
 def _rank_column(col, method, ascending, na_option, pct, ids=None, ngroups=0):
     """The float64 ranks of one engine column (per group when ids, int64
     group ids with nulls for dropped keys, is given)."""
-    if col.dtype == "category":
+    if col.dtype == "category" and not col.ordered:  # ordered: the codes' order, as pandas
         col = _sorted_categories(col)
     return _core.rank(col, method, bool(ascending), na_option, bool(pct), ids, ngroups)
 
@@ -179,5 +180,11 @@ class GroupByRank:
         """
         _check(method, na_option)
         ids, ng = self._ids()
-        return self._transformed(
-            lambda c, nm: _rank_column(c, method, ascending, na_option, pct, ids, ng))
+
+        def one(c, nm):
+            if c.dtype == "category" and not c.ordered:  # as pandas' group-by rank
+                raise DTypeError(f"rank: column {nm!r} is an unordered categorical; "
+                                 "ranking within groups needs ordered categories")
+            return _rank_column(c, method, ascending, na_option, pct, ids, ng)
+
+        return self._transformed(one)

@@ -140,11 +140,15 @@ static zb_status dispatch_binary(zb_binary_op op, const zb_column *a, bool as,
   return zb__dispatch_column(as ? b->device : a->device, &c, out, err);
 }
 
+zb_status zb__categorical_codes(const zb_column *col, zb_column **out, zb_error *err) {
+  return zb_column_make(ZB_INT32, col->length, col->offset, col->validity, col->data, NULL,
+                        NULL, col->null_count, out, err);
+}
+
 zb_status zb__categorical_values(const zb_column *col, zb_column **out, zb_error *err) {
   *out = NULL;
   zb_column *view = NULL, *idx = NULL;
-  ZB_RETURN_NOT_OK(zb_column_make(ZB_INT32, col->length, col->offset, col->validity, col->data,
-                                  NULL, NULL, col->null_count, &view, err));
+  ZB_RETURN_NOT_OK(zb__categorical_codes(col, &view, err));
   zb_status st = zb_column_cast(view, ZB_INT64, ZB_MICRO, &idx, err);
   if (st == ZB_OK) st = zb_column_take(col->dictionary, idx, out, err);
   zb_column_release(view);

@@ -186,8 +186,7 @@ static zb_status codes_run_make(const zb_table *t, int64_t n_keys, const int64_t
     if (!ordered_minmax(t, &aggs[i])) continue;
     const zb_column *c = t->columns[aggs[i].column];
     const int64_t j = t->num_columns + k++;
-    st = zb_column_make(ZB_INT32, c->length, c->offset, c->validity, c->data, NULL, NULL,
-                        c->null_count, &cols[j], err);
+    st = zb__categorical_codes(c, &cols[j], err);
     snprintf(view_names[j - t->num_columns], sizeof view_names[0], "\x1f%lld codes of %lld",
              (long long)j, (long long)aggs[i].column);
     names[j] = view_names[j - t->num_columns];

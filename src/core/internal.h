@@ -240,6 +240,10 @@ static inline bool zb__cat_valued(const zb_column *c) {
  * the dictionary taken through the codes.  A new reference in *out
  * (src/core/compute_ops.c). */
 zb_status zb__categorical_values(const zb_column *col, zb_column **out, zb_error *err);
+/* A categorical's codes as an int32 column sharing its buffers (nulls kept;
+ * for an ordered categorical their order is the categories').  A new
+ * reference in *out (src/core/compute_ops.c). */
+zb_status zb__categorical_codes(const zb_column *col, zb_column **out, zb_error *err);
 /* c itself (a new reference) unless it is a categorical whose categories
  * are not strings, which is decoded to its values (zb__categorical_values). */
 zb_status zb__decode_valued(const zb_column *c, zb_column **out, zb_error *err);

@@ -77,3 +77,21 @@ def test_unordered_categoricals_still_refuse():
         pdf.groupby("k")["c"].min()
     with pytest.raises(TypeError, match="unordered"):
         zb.DataFrame(pdf).groupby("k")["c"].min()
+
+
+@pytest.mark.parametrize("method", ["average", "min", "max", "first", "dense"])
+@pytest.mark.parametrize("ordered", [True, False])
+def test_rank_in_category_order_when_ordered(method, ordered):
+    pdf = _frame(11, 3000, ["kiwi", "apple", "fig", "banana"], 0.2)
+    if not ordered:
+        pdf["c"] = pdf["c"].cat.as_unordered()
+    zdf = zb.DataFrame(pdf)
+    _same(zdf["c"].rank(method=method), pdf["c"].rank(method=method))
+    if not ordered:  # pandas ranks an unordered categorical only outside groups
+        with pytest.raises(TypeError):
+            pdf.groupby("k")["c"].rank(method=method)
+        with pytest.raises(TypeError, match="unordered"):
+            zdf.groupby("k")["c"].rank(method=method)
+        return
+    _same(zdf.groupby("k")["c"].rank(method=method, ascending=False),
+          pdf.groupby("k")["c"].rank(method=method, ascending=False))
