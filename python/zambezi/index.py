@@ -31,6 +31,7 @@ import numpy as np
 
 from zambezi import _convert, _core, _index_sets
 from zambezi._cat_accessor import CategoricalIndexMethods
+from zambezi._index_methods import IndexMethods
 from zambezi.errors import (
     DTypeError,
     InvalidValueError,
@@ -63,7 +64,7 @@ def _int64_column(arr):
 # the base class: one or more levels over engine columns
 # --------------------------------------------------------------------------
 
-class Index(CategoricalIndexMethods):
+class Index(CategoricalIndexMethods, IndexMethods):
     """Immutable row (or column) labels: one engine column of any zambezi
     dtype, with a name.
 
