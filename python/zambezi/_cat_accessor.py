@@ -285,6 +285,22 @@ class CategoricalIndexMethods:
                                  f"{self.dtype})")
         return _base.series_class()._from_column(self._levels()[0]).cat
 
+    @property
+    def cat(self):
+        """The index itself, for an Index of the category dtype: its
+        ``categories``, ``codes`` and ``.cat`` methods are its own (pandas'
+        CategoricalIndex has them directly; code written for a Series and
+        an Index alike, as Dask's, asks ``.cat``).  AttributeError on other
+        indexes.
+
+        Examples
+        --------
+        >>> zb.Index(["b", "a"], dtype="category").cat.categories.to_list()
+        ['a', 'b']
+        """
+        self._cat("cat")
+        return self
+
     def _cat_index(self, series):
         from zambezi.index import Index
 

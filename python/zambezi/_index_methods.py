@@ -23,6 +23,11 @@ def _is_list_like(x):
     return isinstance(x, (list, tuple, set, frozenset, np.ndarray)) or hasattr(x, "to_numpy")
 
 
+def _check_axis(axis):
+    if axis not in (None, 0):
+        raise ValueError(f"`axis` must be fewer than the number of dimensions (1), not {axis!r}")
+
+
 class IndexMethods:
     """Index methods on the labels as values (a mixin of zambezi.Index).
 
@@ -308,6 +313,8 @@ class IndexMethods:
         >>> zb.Index(["a", "b"]).repeat(2).to_list()
         ['a', 'a', 'b', 'b']
         """
+        if axis is not None:  # numpy.repeat(index, n, axis=...) lands here
+            raise ValueError("the 'axis' parameter is not supported")
         pos = np.repeat(np.arange(len(self), dtype=np.int64), repeats)
         return self._at_positions(pos, "Index.repeat")
 
@@ -319,8 +326,13 @@ class IndexMethods:
         >>> zb.Index([1, 2, 3]).where([True, False, True], 0).to_list()
         [1, 0, 3]
         """
+        from zambezi import _base
+
         cond = np.asarray(cond.to_numpy() if hasattr(cond, "to_numpy") else cond, dtype=bool)
-        return self._of_column(self._labels("where").where(cond, other)._col)
+        col = self._one_level("where")
+        if other is None and col.dtype.startswith(("int", "uint")) and not cond.all():
+            col = _core.cast(col, "float64")  # pandas: missing integers become float64 NaN
+        return self._of_column(_base.series_class()._from_column(col, None).where(cond, other)._col)
 
     def putmask(self, mask, value):
         """The labels with value where mask is true.
@@ -376,6 +388,7 @@ class IndexMethods:
         >>> zb.Index([3, 1, 2]).argmin()
         1
         """
+        _check_axis(axis)
         return self._labels("argmin").argmin(skipna=skipna)
 
     def argmax(self, axis=None, skipna=True):
@@ -386,6 +399,7 @@ class IndexMethods:
         >>> zb.Index([3, 1, 2]).argmax()
         0
         """
+        _check_axis(axis)
         return self._labels("argmax").argmax(skipna=skipna)
 
     def searchsorted(self, value, side="left", sorter=None):
@@ -508,14 +522,14 @@ class IndexMethods:
         return self
 
     def ravel(self, order="C"):
-        """The labels as a numpy array.
+        """The index itself (pandas 3: a view of the labels, not an array).
 
         Examples
         --------
-        >>> zb.Index([1, 2]).ravel()
-        array([1, 2])
+        >>> zb.Index([1, 2]).ravel().to_list()
+        [1, 2]
         """
-        return self.to_numpy()
+        return self
 
     def memory_usage(self, deep=False):
         """The bytes the labels take (as nbytes).

@@ -71,6 +71,8 @@ class IndexOps:
             cols.extend(self._index._levels())
             level_names.extend(self._index.names)
         for k in keys:
+            if type(k).__module__.startswith("pandas") and type(k).__name__.endswith("Index"):
+                k = _ix.from_pandas_index(k)  # pandas' Index, CategoricalIndex, ...
             if isinstance(k, str):
                 if k not in names:
                     raise self._missing(k)

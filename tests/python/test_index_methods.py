@@ -140,3 +140,20 @@ def test_multiindex_positional_methods():
                lambda i: i.dropna(), lambda i: i.append(i[:2]), lambda i: i.duplicated(),
                lambda i: i.isin(["a"], level="y")):
         _same(fn(z), fn(p))
+
+
+def test_cat_of_a_categorical_index_is_the_index_itself():
+    z = zb.Index(["b", "a", "b"], dtype="category")
+    assert z.cat is z
+    assert z.cat.categories.to_list() == ["a", "b"]
+    pd.testing.assert_index_equal(z.cat.as_ordered().to_pandas(),
+                                  pd.CategoricalIndex(["b", "a", "b"]).as_ordered())
+    assert not hasattr(zb.Index([1, 2]), "cat")
+
+
+@pytest.mark.parametrize("key", ["categorical", "int", "with a column"])
+def test_set_index_takes_pandas_indexes(key):
+    p = pd.DataFrame({"a": [1, 2, 3]}, index=["x", "y", "x"])
+    k = {"categorical": pd.CategoricalIndex(p.index), "int": pd.Index([5, 6, 7], name="n"),
+         "with a column": [pd.Index([1, 2, 3], name="i"), "a"]}[key]
+    pd.testing.assert_frame_equal(zb.DataFrame(p).set_index(k).to_pandas(), p.set_index(k))
