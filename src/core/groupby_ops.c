@@ -236,6 +236,33 @@ static zb_device data_device(const zb_table *t) {
   return t->num_columns > 0 ? t->columns[0]->device : ZB_CPU;
 }
 
+/* Run the group-by call c (its table t, its aggregations), those of ordered
+ * categoricals over their codes; on failure nothing is left in c. */
+static zb_status run_groupby(zb__call *c, int64_t n_keys, const int64_t *keys, zb_device dev,
+                             zb_error *err) {
+  const zb_table *t = c->table;
+  const int64_t n_aggs = c->p.groupby.n_aggs;
+  const zb_agg *aggs = c->p.groupby.aggs;
+  codes_run cr;
+  ZB_RETURN_NOT_OK(codes_run_make(t, n_keys, keys, n_aggs, aggs, &cr, err));
+  if (cr.t != NULL) {
+    c->table = cr.t;
+    c->p.groupby.aggs = cr.aggs;
+  }
+  zb_status st = zb__dispatch(dev, c, err);
+  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, n_keys, n_aggs, aggs, &c->out_table, err);
+  codes_run_free(&cr);
+  c->table = t;
+  c->p.groupby.aggs = aggs;
+  if (st != ZB_OK) {
+    zb_table_release(c->out_table);
+    zb_column_release(c->out[0]);
+    c->out_table = NULL;
+    c->out[0] = NULL;
+  }
+  return st;
+}
+
 zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *keys,
                            bool dropna, bool sort, int64_t n_aggs, const zb_agg *aggs,
                            zb_table **out, zb_error *err) {
@@ -246,19 +273,11 @@ zb_status zb_table_groupby(const zb_table *t, int64_t n_keys, const int64_t *key
     return zb_error_set(err, ZB_EINVAL, "group-by: bad aggregation list");
   for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
   ZB_RETURN_NOT_OK(check_names(t, n_keys, keys, n_aggs, aggs, err));
-  codes_run cr;
-  ZB_RETURN_NOT_OK(codes_run_make(t, n_keys, keys, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY,
-                .table = cr.t != NULL ? cr.t : t,
+                .table = t,
                 .p.groupby = {.n_keys = n_keys, .keys = keys, .dropna = dropna, .sort = sort,
-                              .n_aggs = n_aggs, .aggs = cr.t != NULL ? cr.aggs : aggs}};
-  zb_status st = zb__dispatch(data_device(t), &c, err);
-  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, n_keys, n_aggs, aggs, &c.out_table, err);
-  codes_run_free(&cr);
-  if (st != ZB_OK) {
-    zb_table_release(c.out_table);
-    return st;
-  }
+                              .n_aggs = n_aggs, .aggs = aggs}};
+  ZB_RETURN_NOT_OK(run_groupby(&c, n_keys, keys, data_device(t), err));
   *out = c.out_table;
   return ZB_OK;
 }
@@ -382,20 +401,10 @@ zb_status zb_table_groupby_keep_ids(const zb_table *t, int64_t n_keys, const int
     }
     return st;
   }
-  codes_run cr;
-  ZB_RETURN_NOT_OK(codes_run_make(t, n_keys, keys, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY,
-                .table = cr.t != NULL ? cr.t : t,
-                .p.groupby = {n_keys, keys, dropna, sort, n_aggs,
-                              cr.t != NULL ? cr.aggs : aggs, 0, true}};
-  zb_status st = zb__dispatch(dev, &c, err);
-  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, n_keys, n_aggs, aggs, &c.out_table, err);
-  codes_run_free(&cr);
-  if (st != ZB_OK) {
-    zb_table_release(c.out_table);
-    zb_column_release(c.out[0]);
-    return st;
-  }
+                .table = t,
+                .p.groupby = {n_keys, keys, dropna, sort, n_aggs, aggs, 0, true}};
+  ZB_RETURN_NOT_OK(run_groupby(&c, n_keys, keys, dev, err));
   *out = c.out_table;
   *ids = c.out[0];
   *n_groups = c.out_count;
@@ -422,20 +431,11 @@ zb_status zb_table_groupby_ids(const zb_table *t, const zb_column *ids, int64_t 
     return zb_error_set(err, ZB_EINVAL, "group-by by ids: bad aggregation list");
   for (int64_t i = 0; i < n_aggs; i++) ZB_RETURN_NOT_OK(check_agg(t, i, &aggs[i], err));
   ZB_RETURN_NOT_OK(check_names(t, 0, NULL, n_aggs, aggs, err));
-  codes_run cr;
-  ZB_RETURN_NOT_OK(codes_run_make(t, 0, NULL, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY_IDS,
-                .table = cr.t != NULL ? cr.t : t,
-                .p.groupby = {0, NULL, false, false, n_aggs, cr.t != NULL ? cr.aggs : aggs,
-                              n_groups, false}};
+                .table = t,
+                .p.groupby = {0, NULL, false, false, n_aggs, aggs, n_groups, false}};
   c.in[0] = ids;
-  zb_status st = zb__dispatch(data_device(t), &c, err);
-  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, 0, n_aggs, aggs, &c.out_table, err);
-  codes_run_free(&cr);
-  if (st != ZB_OK) {
-    zb_table_release(c.out_table);
-    return st;
-  }
+  ZB_RETURN_NOT_OK(run_groupby(&c, 0, NULL, data_device(t), err));
   *out = c.out_table;
   return ZB_OK;
 }
@@ -497,20 +497,11 @@ zb_status zb_table_groupby_segments(const zb_table *t, const zb_column *offsets,
                           (long long)t->num_rows);
     prev = o[g];
   }
-  codes_run cr;
-  ZB_RETURN_NOT_OK(codes_run_make(t, 0, NULL, n_aggs, aggs, &cr, err));
   zb__call c = {.op = ZB__OP_GROUPBY_SEGMENTS,
-                .table = cr.t != NULL ? cr.t : t,
-                .p.groupby = {0, NULL, false, false, n_aggs, cr.t != NULL ? cr.aggs : aggs,
-                              offsets->length - 1, false}};
+                .table = t,
+                .p.groupby = {0, NULL, false, false, n_aggs, aggs, offsets->length - 1, false}};
   c.in[0] = offsets;
-  zb_status st = zb__dispatch(data_device(t), &c, err);
-  if (st == ZB_OK && cr.t != NULL) st = codes_back(t, 0, n_aggs, aggs, &c.out_table, err);
-  codes_run_free(&cr);
-  if (st != ZB_OK) {
-    zb_table_release(c.out_table);
-    return st;
-  }
+  ZB_RETURN_NOT_OK(run_groupby(&c, 0, NULL, data_device(t), err));
   *out = c.out_table;
   return ZB_OK;
 }
