@@ -167,7 +167,7 @@ pytest_gpu() { # pytest_gpu LOGNAME LIMIT MARKEXPR [ARGS...]
   "$PY" -c "import pytest_timeout" 2>/dev/null && extra+=(--timeout "${GPU_TEST_TIMEOUT:-120}")
   "$PY" -c "import xdist" 2>/dev/null && [ "${GPU_TEST_WORKERS:-8}" -gt 1 ] &&
     extra+=(-n "${GPU_TEST_WORKERS:-8}")
-  timeout "$(lim "$limit")" "$PY" -m pytest -q --maxfail="${GPU_TEST_MAXFAIL:-20}" -m "$mark" \
+  timeout "$(lim "$limit")" "$PY" -m pytest -q -rs --maxfail="${GPU_TEST_MAXFAIL:-20}" -m "$mark" \
     --durations=15 -p no:cacheprovider "${extra[@]}" "$@" 2>&1 | tee "$LOG/$name.log" | tail -n 60
 }
 
