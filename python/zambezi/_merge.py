@@ -94,6 +94,12 @@ def _merge_on_levels(left, right, how, on, left_on, right_on, kwargs):
     return out.set_index(labels) if labels else out
 
 
+def _no_categories(col):
+    """A categorical without categories (its values all missing: it meets
+    keys of any type, as in pandas)."""
+    return col.dtype == "category" and col.dictionary.length == 0
+
+
 def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_index=False,
           right_index=False, sort=False, suffixes=("_x", "_y"), copy=None, indicator=False,
           validate=None):
@@ -241,7 +247,12 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
             if how == "right":
                 c = rc
             elif how == "outer":
-                c = _core.column_where(c, cond, rc)
+                if _no_categories(c):  # all missing: rc's keys where the left has none
+                    c = _core.column_where(rc, cond, None, mask=True)
+                elif _no_categories(rc):
+                    c = _core.column_where(c, cond, None)
+                else:
+                    c = _core.column_where(c, cond, rc)
         elif n in overlap and ls:
             n = n + ls
         cols.append(c)

@@ -106,10 +106,44 @@ static zb_status share_dictionary(const zb_column *a, const zb_column *b, zb_col
   return st;
 }
 
+/* n rows of `like`'s type (its categories too), every one null: a gather at
+ * null positions. */
+static zb_status nulls_like(const zb_column *like, int64_t n, zb_column **out, zb_error *err) {
+  zb_column *pos = NULL, *moved = NULL;
+  ZB_RETURN_NOT_OK(zb_column_new(ZB_INT64, n, true, 0, &pos, err));
+  if (n > 0) {
+    memset(pos->data->data, 0, (size_t)n * sizeof(int64_t));
+    memset(pos->validity->data, 0, (size_t)((n + 7) / 8));
+  }
+  zb_column_recount_nulls(pos);
+  zb_status st = ZB_OK;
+  if (!zb_device_equal(pos->device, like->device))
+    st = zb_column_to_device(pos, like->device, &moved, err);
+  if (st == ZB_OK) st = zb_column_take(like, moved != NULL ? moved : pos, out, err);
+  zb_column_release(moved);
+  zb_column_release(pos);
+  return st;
+}
+
+/* A categorical without categories holds no value: it meets a key of any
+ * type (as pandas merges it), as nulls of that type. */
+static bool no_categories(const zb_column *c) {
+  return c->type == ZB_CATEGORICAL && c->dictionary != NULL && c->dictionary->length == 0;
+}
+
 /* New references in *pa / *pb to a and b, or to converted copies, such that
  * the hash identity compares them directly. */
 static zb_status prepare_pair(const zb_column *a, const zb_column *b, const char *an,
                               const char *bn, zb_column **pa, zb_column **pb, zb_error *err) {
+  if (no_categories(a) != no_categories(b)) {
+    const zb_column *empty = no_categories(a) ? a : b, *other = no_categories(a) ? b : a;
+    zb_column *nulls = NULL;
+    ZB_RETURN_NOT_OK(nulls_like(other, empty->length, &nulls, err));
+    zb_status st = empty == a ? prepare_pair(nulls, b, an, bn, pa, pb, err)
+                              : prepare_pair(a, nulls, an, bn, pa, pb, err);
+    zb_column_release(nulls);
+    return st;
+  }
   if (zb__cat_valued(a) || zb__cat_valued(b)) {
     /* categories that are not strings: one dictionary when both share a
      * type (codes compare), else by their values */

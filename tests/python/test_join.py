@@ -19,6 +19,7 @@ import pytest
 
 import zambezi as zb
 from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError, UnsupportedError
+from conftest import seed_for
 
 HOWS = ["inner", "left", "right", "outer"]
 
@@ -162,7 +163,7 @@ def _pd_merge(pl, pr, lkeys, rkeys, **kw):
 @pytest.mark.parametrize("kind", ["int64", "str", "cat", "date"])
 @pytest.mark.parametrize("sizes", [(0, 5), (5, 0), (1, 1), (60, 40), (3000, 2000)])
 def test_merge_one_key(kind, sizes):
-    rng = np.random.default_rng(hash((kind, sizes)) % 2**32)
+    rng = np.random.default_rng(seed_for(kind, *sizes))
     nl, nr = sizes
     card = max(3, (nl + nr) // 3)
     pl = _frame({"k": (kind, _keys(kind, nl, rng, card, 0.1)),
@@ -416,3 +417,22 @@ def test_errors():
         zb.merge(zl, zr, on="k", how="cross")
     with pytest.raises(InvalidValueError):
         zb.merge(zl, zr, left_on=["k", "s"], right_on="k")
+
+
+@pytest.mark.parametrize("other", ["cat", "str", "int64", "float"])
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+def test_merge_on_a_categorical_without_categories(other, how):
+    """A categorical key whose values are all missing has no categories
+    (pandas gives them a float64 dtype); it meets a key of any type, as
+    pandas merges it, rather than refusing the types."""
+    pl = pd.DataFrame({"k": pd.Categorical([None, None]), "a": [1, 2]})
+    rk = {"cat": pd.Categorical(["c1", "c2"]), "str": ["c1", "c2"],
+          "int64": [1, 2], "float": [1.5, 2.5]}[other]
+    pr = pd.DataFrame({"k": rk, "b": [3, 4]})
+    for left, right in ((pl, pr), (pr, pl)):
+        got = zb.merge(zb.from_pandas(left), zb.from_pandas(right), on="k", how=how).to_pandas()
+        want = pd.merge(left, right, on="k", how=how)
+        # the rows and keys as pandas (its key dtype is float64 / object here)
+        assert len(got) == len(want)
+        assert got["k"].isna().sum() == want["k"].isna().sum()
+        assert got["k"].dropna().tolist() == want["k"].dropna().tolist()
