@@ -950,6 +950,27 @@ def _call_slow_function(func, label, args, kwargs, reason=None):
 
 _FUNC_CACHE = {}
 
+# pandas' eval and query find the names an expression uses (pd.eval's plain
+# names, query's @names) in the frame `level` calls above their own.  The
+# proxies add frames in between, so the calling code's names are handed
+# over as local_dict / global_dict (unless the caller gave scope itself).
+_SCOPED_METHODS = frozenset(["query", "eval"])
+_ZB_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _caller_scope(kwargs):
+    if any(k in kwargs for k in ("local_dict", "global_dict", "level", "resolvers")):
+        return kwargs
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_ZB_DIR):
+        f = f.f_back
+    if f is None:
+        return kwargs
+    out = dict(kwargs)
+    out["local_dict"] = f.f_locals
+    out["global_dict"] = f.f_globals
+    return out
+
 
 def wrap_function(func, label, fast=None):
     """A pandas module-level function as user code sees it; fast, when given,
@@ -961,6 +982,8 @@ def wrap_function(func, label, fast=None):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        if label == "pandas.eval":
+            kwargs = _caller_scope(kwargs)
         reason = None
         if fast is not None and not settings.disabled and _want_fast_args(args, kwargs, label):
             t0 = time.perf_counter()
@@ -1058,6 +1081,8 @@ def _label(cls, name):
 def dispatch(proxy, name, args, kwargs, is_attr=False):
     """Run proxy.name(*args, **kwargs) (or read proxy.name when is_attr) on
     zambezi when it can, else on pandas; wrap the result."""
+    if name in _SCOPED_METHODS and not is_attr and proxy._zb_kind == "frame":
+        kwargs = _caller_scope(kwargs)
     mutating = name in MUTATORS or (kwargs and kwargs.get("inplace") is True)
     intermediate = proxy._zb_kind == "intermediate"
     if intermediate:
