@@ -23,9 +23,21 @@ print(df.query("a > @thresh and b < 3").to_dict("list"))
 lhs, rhs = df.a, df.b
 print(pd.eval("lhs < rhs").tolist())
 print(df.query("a > @x", local_dict={"x": 1}).to_dict("list"))
+
+
+def evaluate(expr):  # pandas' level: names of the frame one above the caller
+    return pd.eval(expr, level=1)
+
+
+def outer():
+    mine = df.a * 10
+    return evaluate("mine + 1").tolist()
+
+
+print(outer())
 '''
 
 
 def test_query_and_eval_see_the_callers_names(tmp_path):
     out = same_under_accelerator(tmp_path, SCRIPT)
-    assert out.count("\n") == 6  # every line printed
+    assert out.count("\n") == 7  # every line printed

@@ -959,14 +959,19 @@ _ZB_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _caller_scope(kwargs):
-    if any(k in kwargs for k in ("local_dict", "global_dict", "level", "resolvers")):
+    if any(k in kwargs for k in ("local_dict", "global_dict", "resolvers")):
+        return kwargs
+    level = kwargs.get("level", 0)
+    if not isinstance(level, int) or level < 0:
         return kwargs
     f = sys._getframe(1)
     while f is not None and f.f_code.co_filename.startswith(_ZB_DIR):
         f = f.f_back
+    for _ in range(level):  # level: frames above the caller, as pandas counts them
+        f = f.f_back if f is not None else None
     if f is None:
         return kwargs
-    out = dict(kwargs)
+    out = {k: v for k, v in kwargs.items() if k != "level"}
     out["local_dict"] = f.f_locals
     out["global_dict"] = f.f_globals
     return out
