@@ -386,7 +386,7 @@ class IndexMethods:
         Examples
         --------
         >>> zb.Index([3, 1, 2]).argmin()
-        1
+        np.int64(1)
         """
         _check_axis(axis)
         return self._labels("argmin").argmin(skipna=skipna)
@@ -397,7 +397,7 @@ class IndexMethods:
         Examples
         --------
         >>> zb.Index([3, 1, 2]).argmax()
-        0
+        np.int64(0)
         """
         _check_axis(axis)
         return self._labels("argmax").argmax(skipna=skipna)

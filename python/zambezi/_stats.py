@@ -543,9 +543,10 @@ class SeriesStats:
         Examples
         --------
         >>> zb.Series([4, 1, None, 1], index=["a", "b", "c", "d"]).argmin()
-        1
+        np.int64(1)
         """
-        return extreme_position(self._col, "idxmin", skipna, self._describe())
+        # a numpy integer, as pandas (its python-scalars mode aside)
+        return np.int64(extreme_position(self._col, "idxmin", skipna, self._describe()))
 
     def argmax(self, skipna=True):
         """The position of the first maximum (see idxmin for the errors).
@@ -553,9 +554,9 @@ class SeriesStats:
         Examples
         --------
         >>> zb.Series([4, 9, None, 9]).argmax()
-        1
+        np.int64(1)
         """
-        return extreme_position(self._col, "idxmax", skipna, self._describe())
+        return np.int64(extreme_position(self._col, "idxmax", skipna, self._describe()))
 
     # -- summaries (zambezi._frame_summary) --------------------------------
     def describe(self, percentiles=None, include=None, exclude=None):
