@@ -23,6 +23,12 @@ def _is_list_like(x):
     return isinstance(x, (list, tuple, set, frozenset, np.ndarray)) or hasattr(x, "to_numpy")
 
 
+def _floats_for_missing(col):
+    """col, as float64 when it holds integers: pandas' integer labels become
+    float64 when a missing label joins them."""
+    return _core.cast(col, "float64") if col.dtype.startswith(("int", "uint")) else col
+
+
 def _check_axis(axis):
     if axis not in (None, 0):
         raise ValueError(f"`axis` must be fewer than the number of dimensions (1), not {axis!r}")
@@ -45,11 +51,18 @@ class IndexMethods:
             raise UnsupportedError(f"Index.{what}: not supported on a MultiIndex yet")
         return self._levels()[0]
 
-    def _labels(self, what):
-        """The Series of the labels, numbered 0..n-1 (a single level)."""
+    def _labels(self, what, col=None):
+        """The Series of the labels (or of col, in their place), numbered
+        0..n-1 (a single level)."""
         from zambezi import _base
 
-        return _base.series_class()._from_column(self._one_level(what), None)
+        return _base.series_class()._from_column(self._one_level(what) if col is None else col,
+                                                 None)
+
+    def _through_series(self, what, fn, col=None):
+        """An Index, with this one's name, of what fn makes of the Series of
+        the labels (see _labels)."""
+        return self._of_column(fn(self._labels(what, col))._col)
 
     def _of_column(self, col):
         """An Index of col's labels with this index's name."""
@@ -146,7 +159,7 @@ class IndexMethods:
         """
         if _is_list_like(value):
             raise InvalidValueError("Index.fillna: value must be a scalar")
-        return self._of_column(self._labels("fillna").fillna(value)._col)
+        return self._through_series("fillna", lambda s: s.fillna(value))
 
     # -- repeats ------------------------------------------------------------------
     def duplicated(self, keep="first"):
@@ -194,7 +207,9 @@ class IndexMethods:
         if sort:
             uniques = uniques.sort_values()
         codes = np.asarray(uniques.get_indexer(self), dtype=np.int64)
-        if type(self).__name__ == "RangeIndex":  # pandas keeps a RangeIndex's name
+        from zambezi.index import RangeIndex
+
+        if isinstance(self, RangeIndex):  # pandas keeps a RangeIndex's name
             return codes, uniques
         return codes, uniques.rename(None)  # pandas' uniques carry no name
 
@@ -239,12 +254,9 @@ class IndexMethods:
         if not isinstance(loc, (int, np.integer)) or not -n <= loc <= n:
             raise IndexError(f"Index.insert: loc {loc!r} is out of bounds for {n} labels")
         loc = n + int(loc) if loc < 0 else int(loc)  # numpy.insert's rule
-        if (item is None or (isinstance(item, float) and np.isnan(item))) and n > 0:
-            if col.dtype.startswith(("int", "uint")):  # pandas: numbers become float64
-                col = _core.cast(col, "float64")
-            # a missing label of the labels' own dtype: a gather at a null position
-            one = _core.take(col, _core.column_from_buffer(np.zeros(1, dtype=np.int64),
-                                                           mask=np.ones(1, dtype=bool)))
+        if item is None or (isinstance(item, float) and np.isnan(item)):
+            col = _floats_for_missing(col)
+            one = _concat._nulls_like(col, 1)  # a missing label of the labels' own dtype
         else:
             one = Index([item])._levels()[0]
         parts = [col.slice(0, loc), one, col.slice(loc, n - loc)]
@@ -326,13 +338,11 @@ class IndexMethods:
         >>> zb.Index([1, 2, 3]).where([True, False, True], 0).to_list()
         [1, 0, 3]
         """
-        from zambezi import _base
-
         cond = np.asarray(cond.to_numpy() if hasattr(cond, "to_numpy") else cond, dtype=bool)
         col = self._one_level("where")
-        if other is None and col.dtype.startswith(("int", "uint")) and not cond.all():
-            col = _core.cast(col, "float64")  # pandas: missing integers become float64 NaN
-        return self._of_column(_base.series_class()._from_column(col, None).where(cond, other)._col)
+        if other is None and not cond.all():
+            col = _floats_for_missing(col)
+        return self._through_series("where", lambda s: s.where(cond, other), col)
 
     def putmask(self, mask, value):
         """The labels with value where mask is true.
@@ -422,7 +432,7 @@ class IndexMethods:
         >>> zb.Index([1, 2]).map({1: "one", 2: "two"}).to_list()
         ['one', 'two']
         """
-        return self._of_column(self._labels("map").map(mapper, na_action=na_action)._col)
+        return self._through_series("map", lambda s: s.map(mapper, na_action=na_action))
 
     def round(self, decimals=0):
         """The labels rounded to decimals places.
@@ -432,7 +442,7 @@ class IndexMethods:
         >>> zb.Index([1.26, 2.5]).round(1).to_list()
         [1.3, 2.5]
         """
-        return self._of_column(self._labels("round").round(decimals)._col)
+        return self._through_series("round", lambda s: s.round(decimals))
 
     def diff(self, periods=1):
         """Each label minus the one periods before it (float64 for numbers).
@@ -442,7 +452,7 @@ class IndexMethods:
         >>> zb.Index([1, 4, 9]).diff().to_list()
         [None, 3.0, 5.0]
         """
-        return self._of_column(self._labels("diff").diff(periods)._col)
+        return self._through_series("diff", lambda s: s.diff(periods))
 
     def any(self, *args, **kwargs):
         """Whether any label is true (non-zero).
