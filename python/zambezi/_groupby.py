@@ -49,7 +49,7 @@ Differences from pandas:
   pandas 3 would concatenate strings for ``sum``); with an explicit
   selection an unsupported column raises DTypeError.
 - Aggregation results use nullable types: a group with no values gives a
-  null mean/min/max/std (pandas: NaN); ``sum`` of float32 is float64;
+  null mean/min/max/std (pandas: NaN);
   ``transform`` and ``cumcount`` give null (not NaN, which would make an
   integer column float) for rows whose key was dropped.
 - Function names (or the numpy / builtin functions of those names) run in
@@ -92,6 +92,10 @@ _ALL_OPS = frozenset(["sum", "mean", "min", "max", "count", "size", "std", "var"
 # made after the engine's group-by (zambezi._groupby_moments): _run fills them
 _MOMENT_OPS = frozenset(["sem", "skew", "kurt"])  # list: each group's values as a list (zambezi._lists)
 _ALIASES = {"product": "prod", "nanmean": "mean", "average": "mean"}
+# aggregations whose float32 result pandas keeps float32 (the engine computes
+# them in float64; mean: see GroupBy._mean_as_float64); quantile of float32
+# is float64 in pandas too
+_F32_OPS = frozenset(["sum", "mean", "prod", "std", "var", "median"])
 
 
 # the aggregations of times that run on their int64 counts, and what their
@@ -108,6 +112,19 @@ def _time_result(op, dtype):
     if dtype.startswith("timestamp"):
         return _TIME_OPS.get(op)
     return None
+
+
+def _float32_back(table, nkeys, where):
+    """table with the aggregations at result positions `where` (of float32
+    columns, computed in float64) cast back to float32, as pandas gives
+    them."""
+    if not where:
+        return table
+    cols = [table.column(i) for i in range(table.num_columns)]
+    for i in where:
+        if cols[nkeys + i].dtype == "float64":
+            cols[nkeys + i] = _core.cast(cols[nkeys + i], "float32")
+    return _core.table_from_columns(cols, list(table.names))
 
 
 def _counts_as_times(table, nkeys, units):
@@ -594,11 +611,13 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         k = self._k
         return k.value_labels[k.values.index(col)] if col in k.values else col
 
-    def _run(self, specs, widen=True):
+    def _run(self, specs, widen=True, f32=True):
         """The engine's result for specs (see _spec): the key columns,
         then one column per spec; with observed=False and a categorical
         key, every combination of the keys' levels a group (widen=False:
-        the groups that occur, as the rows' group ids number them)."""
+        the groups that occur, as the rows' group ids number them).
+        f32=False keeps float64 results of float32 columns (for a caller
+        that computes on with them)."""
         work = self._k.work
         names = work.names
         tuples = []
@@ -626,6 +645,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         for i in lists + [m[0] for m in moments]:  # the engine counts rows there; filled below
             tuples[i] = ("size", -1) + tuples[i][2:]
         table = self._aggregate(work, tuples)
+        table = _float32_back(table, len(self._k.keys), [
+            i for i, t in enumerate(tuples)
+            if f32 and t[0] in _F32_OPS and t[1] >= 0 and work.column(t[1]).dtype == "float32"
+            and (t[0] != "mean" or not self._mean_as_float64(work.column(t[1])))])
         if lists:
             table = self._fill_lists(table, [(i, names.index(specs[i][1]), specs[i][0])
                                              for i in lists])
@@ -637,6 +660,22 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             table = _groupby_observed.widen(table, len(self._k.keys), [s[0] for s in specs],
                                             self._sort)
         return table
+
+    def _mean_as_float64(self, col):
+        """Whether pandas gives float64 for the mean of float32 column col:
+        when the rows' group ids never decrease (rows dropped for a missing
+        key first) and the column holds no NaN, pandas 3 takes a
+        ``reduceat`` path that computes and returns float64; otherwise its
+        kernel keeps float32."""
+        m = _convert.null_mask(col)
+        if m is not None and m.any() or np.isnan(_convert.values_numpy(col)).any():
+            return False
+        ids, _ = self._ids()
+        v = np.array(_convert.values_numpy(ids), dtype=np.int64)
+        m = _convert.null_mask(ids)
+        if m is not None:
+            v[m] = -1
+        return bool(np.all(v[1:] >= v[:-1]))
 
     def _fill_lists(self, table, where):
         """table with the columns of agg(list) and of string sums made:

@@ -143,7 +143,7 @@ class GroupByMoments:
 
         for c in cols:
             specs += [_spec("std", c, int(ddof)), _spec("count", c)]
-        table = self._run(specs)
+        table = self._run(specs, f32=False)
         nk = len(self._k.keys)
         keys = [table.column(i) for i in range(nk)]
         vals = []

@@ -429,8 +429,10 @@ def test_resample_segments_vs_pandas(rule, unit):
     for closed in (None, "right"):
         for label in (None, "right"):
             for op in SEG_OPS:
-                # (a float32 sum is float64 in zambezi's group-by, float32 in
-                # pandas'; a nullable int's min ... with empty bins float64, Int64)
+                # (a float32 sum: pandas adds in float32, zambezi in float64
+                # and rounds once, compared with a tolerance in
+                # test_groupby_float32; a nullable int's min ... with empty
+                # bins: float64 here, Int64 in pandas)
                 pick = op in ("min", "max", "first", "last")
                 cols = ["v", "i", "u", "b"] + (["f32"] if op != "sum" else []) + \
                     (["w"] if pick or op == "count" else ["n"])
