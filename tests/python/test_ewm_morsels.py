@@ -1,0 +1,86 @@
+"""ewm over a whole column of several morsels (65536 rows each) runs
+morsel-parallel, each morsel starting from a warm-up far enough back that
+older rows weigh under 2^-64 (src/cpu/ewm.c, morsel_parallel).  Compared
+with pandas run side by side: mean / sum / var / std / cov / corr, adjust
+and ignore_na both ways, min_periods, missing values scattered and in runs
+longer than a morsel (which send the column to the serial pass), and a
+decay too slow for the warm-up (serial too).  Results may differ from
+pandas by rounding only."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from conftest import seed_for
+from pandas_compare import assert_series_like
+
+TOL = {"rtol": 1e-12, "atol": 1e-12}
+N = 4 * 65536 + 1234
+
+
+def column(seed, missing="scattered"):
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal(N) * 10 + 3
+    if missing == "scattered":
+        v[rng.random(N) < 0.05] = np.nan
+    elif missing == "runs":
+        # a run of missing values across a morsel boundary (short of a whole
+        # morsel) and one longer than a morsel
+        v[65000:66500] = np.nan
+        v[2 * 65536 - 10: 3 * 65536 + 500] = np.nan
+    return pd.Series(v)
+
+
+@pytest.mark.parametrize("missing", ["none", "scattered", "runs"])
+@pytest.mark.parametrize("adjust", [True, False])
+@pytest.mark.parametrize("ignore_na", [False, True])
+def test_mean_sum_var_std(missing, adjust, ignore_na):
+    p = column(seed_for("ewm morsels", missing, adjust, ignore_na), missing)
+    z = zb.Series(p)
+    for kw in ({"span": 20}, {"alpha": 0.4}, {"halflife": 300.0}):
+        pe = p.ewm(adjust=adjust, ignore_na=ignore_na, **kw)
+        ze = z.ewm(adjust=adjust, ignore_na=ignore_na, **kw)
+        for op in ("mean", "sum", "var", "std") if adjust else ("mean", "var", "std"):
+            # (sum with adjust=False raises, in pandas too)
+            assert_series_like(getattr(ze, op)(), getattr(pe, op)(), f"{op} {kw}", **TOL)
+
+
+def test_min_periods_and_slow_decay():
+    p = column(seed_for("ewm morsels minp"))
+    z = zb.Series(p)
+    assert_series_like(z.ewm(span=10, min_periods=50).mean(),
+                       p.ewm(span=10, min_periods=50).mean(), "min_periods", **TOL)
+    # min_periods beyond the first morsel's values: the serial pass
+    q = p.copy()
+    q[:65536] = np.nan
+    assert_series_like(zb.Series(q).ewm(span=10, min_periods=3).mean(),
+                       q.ewm(span=10, min_periods=3).mean(), "first morsel empty", **TOL)
+    # alpha so small that the warm-up would pass a quarter morsel: serial
+    assert_series_like(z.ewm(alpha=1e-4).mean(), p.ewm(alpha=1e-4).mean(), "slow decay",
+                       **TOL)
+
+
+def test_pairs_cov_corr():
+    rng = np.random.default_rng(seed_for("ewm morsels pairs"))
+    a = pd.Series(rng.standard_normal(N))
+    b = a * 0.5 + pd.Series(rng.standard_normal(N))
+    a[rng.random(N) < 0.03] = np.nan
+    b[rng.random(N) < 0.03] = np.nan
+    za, zb_ = zb.Series(a), zb.Series(b)
+    for ignore_na in (False, True):
+        assert_series_like(za.ewm(span=30, ignore_na=ignore_na).cov(zb_),
+                           a.ewm(span=30, ignore_na=ignore_na).cov(b), "cov", **TOL)
+        assert_series_like(za.ewm(span=30, ignore_na=ignore_na).corr(zb_),
+                           a.ewm(span=30, ignore_na=ignore_na).corr(b), "corr", **TOL)
+
+
+def test_frame_columns():
+    rng = np.random.default_rng(seed_for("ewm morsels frame"))
+    p = pd.DataFrame({"a": rng.standard_normal(N), "b": rng.random(N) * 100})
+    p.loc[rng.random(N) < 0.1, "b"] = np.nan
+    z = zb.DataFrame(p)
+    got = z.ewm(com=5).mean().to_pandas()
+    exp = p.ewm(com=5).mean()
+    for c in ("a", "b"):
+        assert_series_like(zb.Series(got[c]), exp[c], c, **TOL)
