@@ -90,6 +90,7 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
   const int64_t minp = j->opt.min_periods;
   const double *t = j->times;
   const double hl = j->opt.halflife;
+  const bool lost_weight = t != NULL || j->opt.com == 1.0;
   int64_t r = row_at(rows, base, 0);
   double weighted = value_at(x, r);
   int64_t nobs = nobs0 + (weighted == weighted);
@@ -111,9 +112,11 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
         if (obs) {
           if (normalize) {
             if (weighted != cur) {
-              /* adjust=False over times: the new value weighs what the
-               * old ones lost, 1 - old_wt (alpha when equally spaced) */
-              const double nw = t != NULL && !adjust ? 1.0 - old_wt : new_wt;
+              /* adjust=False over times, or with com == 1 (pandas' test
+               * for "times given"): the new value weighs what the old
+               * ones lost, 1 - old_wt (alpha after one row, more after
+               * missing rows or a longer time step) */
+              const double nw = lost_weight && !adjust ? 1.0 - old_wt : new_wt;
               weighted = old_wt * weighted + nw * cur;
               weighted /= old_wt + nw;
             }

@@ -84,3 +84,19 @@ def test_frame_columns():
     exp = p.ewm(com=5).mean()
     for c in ("a", "b"):
         assert_series_like(zb.Series(got[c]), exp[c], c, **TOL)
+
+
+@pytest.mark.parametrize("kw", [{"alpha": 0.5}, {"com": 1}, {"span": 3}, {"halflife": 1.0},
+                                {"alpha": 0.3}])
+def test_adjust_false_new_weight_with_com_one(kw):
+    # pandas weighs a new value by 1 - old weight when adjust=False and
+    # com == 1 (its test for irregular times), alpha otherwise: the two
+    # differ after missing rows
+    x = pd.Series([1.0, np.nan, 5.0, 2.0, np.nan, np.nan, 7.5, 3.0, np.nan, 4.0])
+    for ignore_na in (False, True):
+        assert_series_like(zb.Series(x).ewm(adjust=False, ignore_na=ignore_na, **kw).mean(),
+                           x.ewm(adjust=False, ignore_na=ignore_na, **kw).mean(),
+                           f"{kw} ignore_na={ignore_na}", **TOL)
+    p = column(seed_for("ewm com one", str(kw)), "scattered")
+    assert_series_like(zb.Series(p).ewm(adjust=False, **kw).mean(), p.ewm(adjust=False, **kw).mean(),
+                       f"{kw} long", **TOL)
