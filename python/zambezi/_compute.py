@@ -405,8 +405,7 @@ class SeriesOps:
         int64 to int8: row 0 holds 300, out of range
         """
         try:
-            if type(dtype).__name__ == "CategoricalDtype" and \
-                    type(dtype).__module__.startswith("pandas"):
+            if _dtypes.pandas_categorical(dtype):
                 from zambezi import _categorical
 
                 return self._like(_categorical.from_pandas_dtype(self._col, dtype))

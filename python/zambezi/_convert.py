@@ -171,8 +171,7 @@ def to_column(obj, name=None, dtype=None):
     """Turn what a user may pass as a column into an engine column; dtype
     (any spelling zambezi._dtypes knows) converts a list or an object
     array on the way in."""
-    if dtype is not None and type(dtype).__name__ == "CategoricalDtype" and \
-            type(dtype).__module__.startswith("pandas"):
+    if dtype is not None and _dtypes.pandas_categorical(dtype):
         from zambezi import _categorical  # its categories and order
 
         return _categorical.from_pandas_dtype(to_column(obj, name), dtype)

@@ -28,6 +28,7 @@ This module also turns numpy and pandas scalars into plain Python values
 """
 
 import datetime
+import sys
 
 import numpy as np
 
@@ -116,6 +117,8 @@ def _from_object(dtype):
     """The canonical name of a dtype given as an object (not a str)."""
     if isinstance(dtype, ListDtype):
         return dtype.name
+    if pandas_categorical(dtype):  # pandas' or a categorical column's CategoricalDType
+        return "category"
     if isinstance(dtype, type) and dtype in _PY_TYPES:
         return _PY_TYPES[dtype]
     if type(dtype).__module__.startswith("pandas"):  # pandas dtype objects
@@ -427,3 +430,87 @@ def dtype_object(name):
     if d is None:
         d = _DTYPES[name] = DType(name)
     return d
+
+
+_CATEGORICAL_CLASS = []
+
+
+def _categorical_class():
+    """CategoricalDType, made on first use (it needs pandas)."""
+    if not _CATEGORICAL_CLASS:
+        import pandas as pd
+
+        class CategoricalDType(pd.CategoricalDtype):
+            """The dtype of a categorical column: a ``pandas.CategoricalDtype``
+            whose ``categories`` (a pandas Index, made when first asked for)
+            and ``ordered`` are the column's, so that code testing
+            ``isinstance(s.dtype, pd.CategoricalDtype)`` (seaborn, Dask's
+            plans) or reading ``s.dtype.categories`` sees what pandas
+            gives.  Equal to ``"category"`` (as pandas' is), and with the
+            str methods of that name that zambezi's other dtypes have as
+            str objects (``startswith`` ...).
+
+            Examples
+            --------
+            >>> d = zb.Series(["b", "a", "b"]).astype("category").dtype
+            >>> d == "category", isinstance(d, pd.CategoricalDtype), list(d.categories)
+            (True, True, ['a', 'b'])
+            """
+
+            @property
+            def _categories(self):
+                cats = self.__dict__.get("_cats")
+                if cats is None:
+                    from zambezi.index import Index
+
+                    col = self.__dict__["_zb_col"]
+                    if col.device != "cpu":
+                        col = col.to_device("cpu")
+                    cats = Index._from_columns([col.dictionary], [None]).to_pandas()
+                    self.__dict__["_cats"] = cats
+                return cats
+
+            @property
+            def _ordered(self):
+                return bool(self.__dict__["_zb_col"].ordered)
+
+            def __getattr__(self, name):
+                # str's methods (startswith, split ...) of the name
+                if name.startswith("_") or not hasattr(str, name):
+                    raise AttributeError(name)
+                return getattr("category", name)
+
+            def __getitem__(self, key):
+                return "category"[key]
+
+            def __len__(self):
+                return len("category")
+
+            def __reduce__(self):
+                return (pd.CategoricalDtype, (self.categories, self.ordered))
+
+        _CATEGORICAL_CLASS.append(CategoricalDType)
+    return _CATEGORICAL_CLASS[0]
+
+
+def column_dtype(col):
+    """The DType of engine column col: for a categorical, with pandas
+    installed, a CategoricalDType carrying its categories."""
+    if col.dtype == "category":
+        try:
+            cls = _categorical_class()
+        except ImportError:
+            return dtype_object("category")
+        d = object.__new__(cls)
+        d.__dict__["_zb_col"] = col
+        return d
+    return dtype_object(col.dtype)
+
+
+def pandas_categorical(dtype):
+    """Whether dtype is a pandas CategoricalDtype (a categorical column's
+    CategoricalDType too), without importing pandas."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(dtype, pd.CategoricalDtype)
+
+

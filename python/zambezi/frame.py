@@ -377,9 +377,9 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
     @property
     def _zb_dtypes(self):
         # dict: column label -> dtype name, what zambezi's internals use.
-        from zambezi._dtypes import dtype_object  # a str with numpy's kind, itemsize ...
+        from zambezi._dtypes import column_dtype  # a str with numpy's kind, itemsize ...
         t = self._table
-        return {name: dtype_object(t.column(i).dtype)
+        return {name: column_dtype(t.column(i))
                 for i, name in enumerate(_labels.label_list(self))}
 
     @property

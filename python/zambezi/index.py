@@ -307,8 +307,8 @@ class Index(CategoricalIndexMethods, IndexMethods):
         >>> zb.Index(["a"]).dtype, zb.RangeIndex(2).dtype
         ('string', 'int64')
         """
-        from zambezi._dtypes import dtype_object  # a str with numpy's kind, itemsize ...
-        return dtype_object(self._levels()[0].dtype if self.nlevels == 1 else "object")
+        from zambezi._dtypes import column_dtype, dtype_object  # a str with numpy's kind ...
+        return column_dtype(self._levels()[0]) if self.nlevels == 1 else dtype_object("object")
 
     @property
     def dtypes(self):

@@ -5,7 +5,7 @@ GIL released; ``to_numpy`` shares memory with the engine where it can.
 """
 
 from zambezi import _base, _convert, _device, _format, _indexing, _interchange
-from zambezi import _numpy_protocol
+from zambezi import _dtypes, _numpy_protocol
 from zambezi import index as _ix
 from zambezi._index_ops import IndexOps
 from zambezi._compute import SeriesOps
@@ -184,8 +184,8 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> zb.Series(pd.Series(["2024-05-01"], dtype="datetime64[ms, UTC]")).dtype
         'timestamp[ms, tz=UTC]'
         """
-        from zambezi._dtypes import dtype_object  # a str with numpy's kind, itemsize ...
-        return dtype_object(self._col.dtype)
+        from zambezi._dtypes import column_dtype  # a str with numpy's kind, itemsize ...
+        return column_dtype(self._col)
 
     @property
     def device(self):
@@ -496,7 +496,9 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
     @property
     def values(self):
         """The values as a numpy array (``to_numpy()``; pandas gives an
-        ExtensionArray for its nullable and string dtypes).
+        ExtensionArray for its nullable and string dtypes); a categorical's
+        as a ``pandas.Categorical``, as pandas gives them (with pandas
+        installed).
 
         Examples
         --------
@@ -504,7 +506,19 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         array([1, 2])
         >>> zb.Series([1, None]).values
         array([ 1., nan])
+        >>> zb.Series(["b", "a", None]).astype("category").values
+        ['b', 'a', NaN]
+        Categories (2, str): ['a', 'b']
         """
+        d = self.dtype
+        if _dtypes.pandas_categorical(d):  # only with pandas installed
+            import pandas as pd
+
+            from zambezi._frame_extra import _category_codes
+
+            return pd.Categorical.from_codes(
+                _category_codes(self._col),
+                dtype=pd.CategoricalDtype(d.categories, ordered=d.ordered))
         return self.to_numpy()
 
     def __array__(self, dtype=None, copy=None):

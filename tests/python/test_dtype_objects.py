@@ -1,6 +1,7 @@
 """Series.dtype, DataFrame.dtypes and Index.dtype are dtype names that also
 answer numpy's ``kind``, ``itemsize``, ``name`` and ``type`` (Dask reads
-them from a frame's meta).  The oracle is the pandas dtype each column
+them from a frame's meta); a categorical's is a pandas CategoricalDtype
+with its categories and order (when pandas is installed).  The oracle is the pandas dtype each column
 becomes in ``to_pandas()``: numpy's attributes of it, or those of pandas'
 str / category dtypes (kind "O")."""
 
@@ -36,7 +37,11 @@ def test_dtype_attributes_match_the_pandas_dtypes():
         if isinstance(exp, np.dtype):
             assert dt.itemsize == exp.itemsize, col
             assert dt.type is exp.type, col
-        assert isinstance(dt, str) and dt.name == str(dt), col
+        if col == "c":  # a categorical's is pandas' CategoricalDtype, categories and all
+            assert isinstance(dt, pd.CategoricalDtype) and dt == exp and dt == "category"
+            assert list(dt.categories) == list(exp.categories) and dt.ordered == exp.ordered
+        else:
+            assert isinstance(dt, str) and dt.name == str(dt), col
         assert df[col].dtype == dt and df[col].dtype.kind == dt.kind
 
 
@@ -70,3 +75,29 @@ def test_dtype_equals_numpy_scalar_and_python_types_as_pandas():
     assert {k for k, v in z.dtypes.items() if v == np.float64} == {"b"}
     d = z["a"].dtype
     assert d == "int64" and not (d != "int64") and {d: 1}["int64"] == 1
+
+
+def test_categorical_dtype_is_pandas_categorical_dtype():
+    # a categorical's dtype is a pandas CategoricalDtype with the column's
+    # categories and order (Dask picks its value_counts plan by isinstance;
+    # pandas' astype keeps categories and order from it), and .values a
+    # pandas Categorical, as pandas gives them
+    p = pd.Series(pd.Categorical(["b", None, "a", "b"], categories=["b", "a", "c"],
+                                 ordered=True))
+    s = zb.Series(p)
+    d = s.dtype
+    assert isinstance(d, pd.CategoricalDtype) and d == p.dtype and d == "category"
+    assert list(d.categories) == ["b", "a", "c"] and d.ordered
+    assert d.kind == "O" and d.name == "category" and str(d) == "category"
+    back = pd.Series(["a", "c"]).astype(d)
+    assert back.dtype == p.dtype and back.dtype.ordered
+    v = s.values
+    assert isinstance(v, pd.Categorical) and v.dtype == p.dtype
+    assert list(v.codes) == list(p.values.codes)
+    assert zb.Series(["a", "z"], dtype=d).to_list() == ["a", None]  # pandas: z not a category
+    assert zb.Series(["a"]).astype(d).dtype.categories.tolist() == ["b", "a", "c"]
+    assert pickle.loads(pickle.dumps(d)) == p.dtype
+    df = zb.DataFrame({"c": s, "i": [1, 2, 3, 4]})
+    assert df.dtypes["c"] == p.dtype and df.set_index("c").index.dtype == p.dtype
+    assert zb.Series([1, 2]).dtype == "int64" and not isinstance(zb.Series([1]).dtype,
+                                                                 pd.CategoricalDtype)
