@@ -175,6 +175,10 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, names=None
         objs = [objs[k] for k in keys]
     objs = list(objs)
     if keys is not None:
+        kn = getattr(keys, "names", None)  # an Index of keys: its names name the new level
+        if names is None and not isinstance(keys, (list, tuple)) and kn is not None and \
+                any(n is not None for n in kn):
+            names = list(kn)
         keys = list(keys)
         if len(keys) != len(objs):
             raise InvalidValueError(f"concat: {len(keys)} keys for {len(objs)} objects")
@@ -305,6 +309,9 @@ def _concat_side(objs, join, ignore_index, keys, names, sort):
     if keys is not None and any(isinstance(lb, tuple) for lb in labels):
         labels = [lb if isinstance(lb, tuple) else (lb,) for lb in labels]
     lnames = list(names) if names is not None else None
+    if lnames is not None and labels and isinstance(labels[0], tuple) and \
+            len(lnames) < len(labels[0]):  # names of the keys' levels; the rest unnamed
+        lnames += [None] * (len(labels[0]) - len(lnames))
     return _labels.frame_from(cls, cols, labels, index, lnames)
 
 

@@ -86,8 +86,8 @@ class Index(CategoricalIndexMethods, IndexMethods):
     # those levels hold group keys, which pandas shows with levels of their
     # own (see MultiIndex.to_pandas)
     # _freq: None or unset, or the regular spacing of a DatetimeIndex made
-    # by resample (a pandas rule, "D", "15min", "ME"), which to_pandas()
-    # hands to pandas as its freq
+    # by resample or taken from a pandas DatetimeIndex (a pandas rule, "D",
+    # "15min", "ME"), which to_pandas() hands to pandas as its freq
     __slots__ = ("_cols", "_names", "_src", "_cache", "_keys", "_freq", "__weakref__")
 
     def __new__(cls, data=None, name=None, dtype=None, copy=False):
@@ -1280,7 +1280,10 @@ def from_pandas_index(pidx):
         cols = [_convert.column_from_pandas(pd.Series(pidx.get_level_values(i)))
                 for i in range(pidx.nlevels)]
         return MultiIndex._from_columns(cols, list(pidx.names))
-    return Index._from_columns([_convert.column_from_pandas(pd.Series(pidx))], [pidx.name])
+    out = Index._from_columns([_convert.column_from_pandas(pd.Series(pidx))], [pidx.name])
+    if isinstance(pidx, pd.DatetimeIndex) and pidx.freq is not None:
+        out._freq = pidx.freqstr  # kept as a resample result's (to_pandas gives it back)
+    return out
 
 
 def ensure_index(obj, n=None, what="index"):

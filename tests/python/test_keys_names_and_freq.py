@@ -1,0 +1,56 @@
+"""Two pandas details that pandas' resample tests check under the
+accelerator: concat's ``keys=`` given as a named Index names the new level
+(rows or columns; with frames side by side the inner level stays unnamed),
+and a frame made from pandas keeps its DatetimeIndex's freq (to_pandas
+gives it back; a row selection drops it).  Compared with pandas."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+
+
+def parts():
+    a = pd.Series([1, 2], name="x")
+    b = pd.Series([3, 4], name="y")
+    return a, b
+
+
+@pytest.mark.parametrize("keys", [pd.Index(["A", "B"], name="Cols"), ["A", "B"],
+                                  pd.Index(["A", "B"])])
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("frames", [False, True])
+def test_concat_keys_name_the_new_level(keys, axis, frames):
+    a, b = parts()
+    if frames:
+        a, b = a.to_frame(), b.to_frame()
+    exp = pd.concat([a, b], axis=axis, keys=keys)
+    got = zb.concat([zb.from_pandas(a) if frames else zb.Series(a),
+                     zb.from_pandas(b) if frames else zb.Series(b)], axis=axis, keys=keys)
+    got = got.to_pandas()
+    labels = (lambda o: o.columns) if axis == 1 else (lambda o: o.index)
+    assert list(labels(got).names) == list(labels(exp).names)
+    assert list(labels(got)) == list(labels(exp))
+
+
+def test_concat_explicit_names_pad_the_inner_levels():
+    a, b = parts()
+    exp = pd.concat([a.to_frame(), b.to_frame()], axis=1, keys=["A", "B"], names=["K"])
+    got = zb.concat([zb.from_pandas(a.to_frame()), zb.from_pandas(b.to_frame())], axis=1,
+                    keys=["A", "B"], names=["K"]).to_pandas()
+    assert list(got.columns.names) == list(exp.columns.names) == ["K", None]
+
+
+@pytest.mark.parametrize("freq", ["D", "ME", "15min", "h"])
+def test_frame_from_pandas_keeps_the_index_freq(freq):
+    idx = pd.date_range("2024-01-31", periods=5, freq=freq, name="t")
+    p = pd.DataFrame({"v": np.arange(5.0)}, index=idx)
+    z = zb.from_pandas(p)
+    assert z.to_pandas().index.freq == p.index.freq
+    assert z.index.freq == p.index.freqstr
+    # a selection of rows drops it (the labels need not follow the rule)
+    assert z[z["v"] != 2.0].to_pandas().index.freq is None
+    q = pd.DataFrame({"v": np.arange(3.0)}, index=pd.DatetimeIndex(
+        ["2024-01-01", "2024-01-03", "2024-01-04"]))
+    assert zb.from_pandas(q).to_pandas().index.freq is None
