@@ -27,6 +27,8 @@ properties (length, RangeIndex parameters), and only then value by value,
 so combining two objects that share an index takes the positional path.
 """
 
+import sys
+
 import numpy as np
 
 from zambezi import _convert, _core, _index_sets
@@ -94,7 +96,7 @@ class Index(CategoricalIndexMethods, IndexMethods):
         if isinstance(data, Index) and dtype is None:
             out = data._rename_all([name] if name is not None else data._names)
             return out
-        if _convert._is_pandas(data, "Index") or _convert._is_pandas(data, "MultiIndex"):
+        if _is_pandas_index(data):  # any pandas Index (DatetimeIndex ... too)
             out = from_pandas_index(data)
             return out if name is None else out.rename(name)
         if name is None:
@@ -1269,6 +1271,12 @@ class MultiIndex(Index):
         return f"MultiIndex([{body}],\n           names={self._names!r})"
 
 
+def _is_pandas_index(obj):
+    """Whether obj is a pandas Index of any kind (without importing pandas)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(obj, pd.Index)
+
+
 def from_pandas_index(pidx):
     """A zambezi index with a pandas index's labels and names: a
     RangeIndex stays one (no memory)."""
@@ -1293,8 +1301,7 @@ def ensure_index(obj, n=None, what="index"):
 
     if isinstance(obj, Index):
         idx = obj
-    elif _convert._is_pandas(obj, "Index") or _convert._is_pandas(obj, "MultiIndex") or \
-            _convert._is_pandas(obj, "RangeIndex"):
+    elif _is_pandas_index(obj):
         idx = from_pandas_index(obj)
     elif _base.is_series(obj):
         idx = Index._from_columns([obj._col], [obj.name])

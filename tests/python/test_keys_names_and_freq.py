@@ -54,3 +54,11 @@ def test_frame_from_pandas_keeps_the_index_freq(freq):
     q = pd.DataFrame({"v": np.arange(3.0)}, index=pd.DatetimeIndex(
         ["2024-01-01", "2024-01-03", "2024-01-04"]))
     assert zb.from_pandas(q).to_pandas().index.freq is None
+
+
+def test_index_and_frame_of_a_pandas_datetimeindex_keep_its_freq():
+    i = pd.DatetimeIndex(["2014-07-31", "2014-08-31", "2014-09-30"], freq="ME",
+                         name="A").as_unit("s")
+    assert zb.Index(i).to_pandas().freq == i.freq
+    got = zb.DataFrame({"B": [1, 0, 2]}, index=i).to_pandas()
+    pd.testing.assert_frame_equal(got, pd.DataFrame({"B": [1, 0, 2]}, index=i))
