@@ -588,14 +588,14 @@ _SEG_NUM = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uin
                       "float32", "float64", "bool"])
 # what each op reduces by segments (_Resampler._segments); min / max /
 # first / last / count also times and dates
-def _has_nan(col):
-    """Whether float column col holds a missing value (null or NaN)."""
-    return bool(col.null_count) or bool(np.isnan(_convert.values_numpy(col)).any())
-
-
 _SEGMENT_OPS = {"sum": _SEG_NUM, "mean": _SEG_NUM, "min": _SEG_NUM, "max": _SEG_NUM,
                 "count": _SEG_NUM, "first": _SEG_NUM, "last": _SEG_NUM}
 _SEGMENT_TEMPORAL = frozenset(["min", "max", "count", "first", "last"])
+
+
+def _has_nan(col):
+    """Whether float column col holds a missing value (null or NaN)."""
+    return bool(col.null_count) or bool(np.isnan(_convert.values_numpy(col)).any())
 _INTS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
 _OPS = ("sum", "mean", "min", "max", "count", "size", "first", "last", "median", "std", "var",
         "nunique", "prod", "sem")

@@ -357,9 +357,10 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
     @property
     def dtypes(self):
         """The dtype of each column: a pandas Series (of object dtype) whose
-        index is ``columns`` and whose values are zambezi's dtype names,
-        when pandas is installed (as cuDF gives one); else a dict: column
-        label -> dtype name.  ``df.dtypes.to_dict()`` is that dict either way.
+        index is ``columns`` and whose values are zambezi's dtype names (a
+        categorical's: a pandas CategoricalDtype, see Series.dtype), when
+        pandas is installed (as cuDF gives one); else a dict: column label
+        -> dtype name.  ``df.dtypes.to_dict()`` is that dict either way.
 
         Examples
         --------

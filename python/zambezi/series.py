@@ -175,7 +175,9 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
     @property
     def dtype(self):
         """The dtype name: 'int64', 'string', 'timestamp[us, tz=UTC]' ...
-        (a str; pandas gives a dtype object).
+        (a str; pandas gives a dtype object); a categorical's, with pandas
+        installed, is a ``pandas.CategoricalDtype`` of its categories and
+        order (equal to 'category'), as pandas gives it.
 
         Examples
         --------

@@ -1,0 +1,62 @@
+"""isin compares numbers exactly, as pandas does: integers beyond 2^53
+against floats, uint64 against int64, floats against integers a float64
+cannot hold, whole and fractional floats against integer columns of every
+width.  zambezi had compared them after a cast to float64 (or to a common
+integer type), so 2^53 + 1 matched 2^53.  pandas run side by side is the
+oracle."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+
+BIG = [2**53 + 1, 2**62 + 3, 2**63 - 1, 1378774140726870442]
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+def column(dtype, rng):
+    info = np.iinfo(dtype)
+    vals = rng.integers(max(info.min, -1000), min(info.max, 1000), 50).astype(dtype)
+    if dtype in ("int64", "uint64"):
+        vals[:4] = np.array([b for b in BIG if b <= info.max][:4] * 2, dtype=object)[:4].astype(dtype)
+    return vals
+
+
+def targets(rng):
+    return [
+        [float(b) for b in BIG],                                   # the big ints as floats
+        np.array(BIG[:3], dtype="int64"),
+        np.array([2**63, 2**64 - 1, 5], dtype="uint64"),
+        np.array([-1, -128, 0, 127, 255, 3], dtype="int64"),
+        [3.0, 3.5, -0.0, 1e300, float("inf"), 255.0, 256.0],
+        rng.integers(-1000, 1000, 20).astype("float64"),
+        rng.integers(-1000, 1000, 20).tolist(),
+    ]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_integer_columns(dtype):
+    rng = np.random.default_rng(INT_DTYPES.index(dtype))
+    p = pd.Series(column(dtype, rng))
+    z = zb.Series(p)
+    for t in targets(rng):
+        assert z.isin(t).to_list() == p.isin(t).tolist(), (dtype, t)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_float_columns(dtype):
+    rng = np.random.default_rng(7)
+    v = np.concatenate([np.array([2.0**53, 2.0**62, 1.5, -3.0, 2.0**63]),
+                        rng.integers(-1000, 1000, 30).astype(float)]).astype(dtype)
+    p = pd.Series(v)
+    z = zb.Series(p)
+    for t in targets(rng):
+        assert z.isin(t).to_list() == p.isin(t).tolist(), (dtype, t)
+
+
+def test_values_as_series_and_index():
+    p = pd.Series(np.array([2**53 + 1, 7], dtype="int64"))
+    t = pd.Series([float(2**53), 7.0])
+    assert zb.Series(p).isin(zb.Series(t)).to_list() == p.isin(t).tolist()
+    assert zb.Index(p).isin([float(2**53)]).tolist() == pd.Index(p).isin([float(2**53)]).tolist()
