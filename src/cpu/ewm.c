@@ -4,8 +4,7 @@
  *
  * A statistic walks a sequence of rows -- the whole column, or the rows of
  * one group in row order (the group-by CSR) -- carrying pandas' state from
- * row to row, so that every result is pandas' to the last bit (a long
- * whole column to the last bit or two: see morsel_parallel below):
+ * row to row, so that every result is pandas' to the last bit:
  *
  *   mean       the weighted mean and the weight of the values so far
  *              (aggregations.pyx ewm, normalize=True); a value equal to
@@ -19,12 +18,8 @@
  *              rows) in one pass and divides as pandas does.
  *
  * The recurrence is serial within a sequence; the sequences (result
- * column x bucket of groups) run as tasks on the thread pool.  A whole
- * column (no groups, no times) runs by morsels instead: each starts from
- * a warm-up far enough back that the rows before it weigh nothing a
- * double can hold (morsel_parallel; results equal the serial pass but for
- * rounding).  A long sequence checks for cancellation every
- * ZB_MORSEL_ROWS rows.  A missing
+ * column x bucket of groups) run as tasks on the thread pool.  A long
+ * sequence checks for cancellation every ZB_MORSEL_ROWS rows.  A missing
  * value is a null, a NaN or +-inf, as in pandas (core/window_values.h,
  * the rule rolling.c shares).  A result that is NaN (too few values so
  * far, or no value yet) is null.
@@ -46,8 +41,6 @@ typedef struct ewm_job {
   double **out;
   const zb__group_csr *csr; /* NULL: one sequence per column */
   volatile int cancelled;
-  int64_t warm; /* morsel-parallel whole column: decay steps of warm-up */
-  int serial;   /* atomic: a morsel found no warm-up start; run serially */
 } ewm_job;
 
 /* One input column's values: NaN where missing for a window statistic
@@ -83,7 +76,8 @@ static inline bool stop_at(ewm_job *j, int64_t p) {
 
 /* mean (normalize) or sum of one sequence: pandas' ewm. */
 static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t base, int64_t L,
-                     int64_t emit, int64_t nobs0, double *out, bool normalize) {
+                     double *out,
+                     bool normalize) {
   if (L == 0) return;
   const double f = j->factor, new_wt = j->new_wt;
   const bool adjust = j->opt.adjust, ignore_na = j->opt.ignore_na;
@@ -93,9 +87,9 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
   const bool lost_weight = t != NULL || j->opt.com == 1.0;
   int64_t r = row_at(rows, base, 0);
   double weighted = value_at(x, r);
-  int64_t nobs = nobs0 + (weighted == weighted);
+  int64_t nobs = weighted == weighted;
   double old_wt = 1.0;
-  if (emit == 0) out[r] = nobs >= minp ? weighted : NAN;
+  out[r] = nobs >= minp ? weighted : NAN;
   int64_t prev = r;
   for (int64_t p = 1; p < L; p++) {
     if (stop_at(j, p)) return;
@@ -129,7 +123,7 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
     } else if (obs) {
       weighted = cur;
     }
-    if (p >= emit) out[r] = nobs >= minp ? weighted : NAN;
+    out[r] = nobs >= minp ? weighted : NAN;
     prev = r;
   }
 }
@@ -194,7 +188,7 @@ static inline double zsqrt(double v) { return v < 0 ? 0.0 : sqrt(v); }
 
 /* var / std (y == x), cov or corr of one sequence: pandas' ewmcov. */
 static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_t *rows, int64_t base,
-                    int64_t L, int64_t emit, int64_t nobs0, double *out) {
+                    int64_t L, double *out) {
   if (L == 0) return;
   const double f = j->factor, new_wt = j->new_wt;
   const bool adjust = j->opt.adjust, ignore_na = j->opt.ignore_na;
@@ -217,9 +211,6 @@ static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_
         cov_first(&sx, cx, cx);
         cov_first(&sy, cy, cy);
       }
-      s.nobs += nobs0;
-      sx.nobs += nobs0;
-      sy.nobs += nobs0;
     } else {
       cov_step(&s, cx, cy, f, new_wt, adjust, ignore_na);
       if (corr) {
@@ -227,7 +218,6 @@ static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_
         cov_step(&sy, cy, cy, f, new_wt, adjust, ignore_na);
       }
     }
-    if (p < emit) continue;
     double v = cov_value(&s, minp, bias);
     if (op == ZB_EWM_STD) {
       v = zsqrt(v);
@@ -238,87 +228,27 @@ static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_
   }
 }
 
-/* Result column k over sequence positions [0, L), written from position
- * emit on (the positions before only bring the state up to date), with
- * nobs0 values counted as seen before position 0. */
-static void run_seq_from(ewm_job *j, int64_t k, const int64_t *rows, int64_t base, int64_t L,
-                         int64_t emit, int64_t nobs0) {
+static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t base, int64_t L) {
   double *out = j->out[k];
   switch (j->op) {
     case ZB_EWM_MEAN:
     case ZB_EWM_SUM: {
       ewm_src x = src_of(j->cols[k]);
-      seq_mean(j, &x, rows, base, L, emit, nobs0, out, j->op == ZB_EWM_MEAN);
+      seq_mean(j, &x, rows, base, L, out, j->op == ZB_EWM_MEAN);
       break;
     }
     case ZB_EWM_VAR:
     case ZB_EWM_STD: {
       ewm_src x = src_of(j->cols[k]);
-      seq_cov(j, &x, &x, rows, base, L, emit, nobs0, out);
+      seq_cov(j, &x, &x, rows, base, L, out);
       break;
     }
     default: {
       ewm_src x = src_of(j->cols[2 * k]), y = src_of(j->cols[2 * k + 1]);
-      seq_cov(j, &x, &y, rows, base, L, emit, nobs0, out);
+      seq_cov(j, &x, &y, rows, base, L, out);
       break;
     }
   }
-}
-
-static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t base, int64_t L) {
-  run_seq_from(j, k, rows, base, L, 0, 0);
-}
-
-/* Row r of result column k counts as a value (pairs: both present). */
-static inline bool observed(const ewm_job *j, int64_t k, int64_t r) {
-  const bool pairs = j->op == ZB_EWM_COV || j->op == ZB_EWM_CORR;
-  ewm_src x = src_of(j->cols[pairs ? 2 * k : k]);
-  double v = value_at(&x, r);
-  if (!pairs) return v == v;
-  ewm_src y = src_of(j->cols[2 * k + 1]);
-  double w = value_at(&y, r);
-  return v == v && w == w;
-}
-
-/* Task of the morsel-parallel whole column (see morsel_parallel): result
- * column task % n_out over morsel task / n_out.  A morsel after the first
- * starts its state `warm` steps before its last value ahead of it (steps
- * are rows, or values with ignore_na), where the older rows weigh less
- * than 2^-64 of the state, and writes only its own rows; nothing read
- * before then counts.  A walk back past ZB_MORSEL_ROWS rows (long runs of
- * missing values) asks for the serial pass instead. */
-static void ewm_morsel_task(void *ctx, int64_t task, int worker) {
-  (void)worker;
-  ewm_job *j = (ewm_job *)ctx;
-  const int64_t k = task % j->n_out, m = task / j->n_out;
-  const int64_t s = m * ZB_MORSEL_ROWS, e = ZB_MIN(s + (int64_t)ZB_MORSEL_ROWS, j->n);
-  if (__atomic_load_n(&j->serial, __ATOMIC_RELAXED)) return;
-  if (m == 0) {
-    run_seq(j, k, NULL, 0, e);
-    return;
-  }
-  /* back from s: the last value before it, then `warm` decay steps, to a
-   * row holding a value (the warm-up's state starts there) */
-  const int64_t limit = ZB_MAX(s - (int64_t)ZB_MORSEL_ROWS, (int64_t)0);
-  int64_t r = s, steps = -1; /* -1: no value met yet */
-  bool ready = false;
-  while (r > limit && !ready) {
-    const bool ob = observed(j, k, --r);
-    if (steps < 0) {
-      steps = ob ? 0 : -1;
-      continue;
-    }
-    steps += !j->opt.ignore_na || ob;
-    ready = ob && steps >= j->warm;
-  }
-  if (!ready) {
-    if (limit > 0) {
-      __atomic_store_n(&j->serial, 1, __ATOMIC_RELAXED);
-      return;
-    }
-    r = 0; /* the column's own start: exact */
-  }
-  run_seq_from(j, k, NULL, r, e - r, s - r, INT64_MAX / 4);
 }
 
 /* Task: result column task % n_out, over the groups of bucket task / n_out
@@ -357,31 +287,6 @@ static void mask_task(void *ctx, int64_t task, int worker) {
     for (int q = 0; q < cnt; q++) w |= (uint64_t)(v[row + q] == v[row + q]) << q;
     zb__store_bits(bits, row, w, cnt);
   }
-}
-
-/* Whether a whole column (no groups, no times) runs morsel-parallel: the
- * recurrence forgets its start geometrically, by the factor f = 1 - alpha
- * per step, so a morsel can start from `warm` steps back, where f^warm <
- * 2^-64, instead of from the carry of every morsel before it.  Results
- * then differ from the serial pass by rounding only.  Only when warm is a
- * small part of a morsel, there are several morsels and threads, and the
- * first morsel holds min_periods values (so every later row has counted
- * enough: warm-up states start their count there). */
-static bool morsel_parallel(ewm_job *j) {
-  if (j->times != NULL || j->n < 3 * (int64_t)ZB_MORSEL_ROWS || zb_get_num_threads() < 2)
-    return false;
-  const double f = j->factor;
-  if (!(f < 1.0)) return false;
-  const double w = f <= 0.0 ? 1.0 : ceil(64.0 * log(2.0) / -log(f)) + 1.0;
-  if (!(w <= (double)(ZB_MORSEL_ROWS / 4))) return false;
-  j->warm = (int64_t)w;
-  for (int64_t k = 0; k < j->n_out; k++) {
-    int64_t seen = 0;
-    for (int64_t r = 0; r < ZB_MORSEL_ROWS && seen < j->opt.min_periods; r++)
-      seen += observed(j, k, r);
-    if (seen < j->opt.min_periods) return false;
-  }
-  return true;
 }
 
 static zb_status nomem(zb_error *err, const char *what) {
@@ -446,12 +351,8 @@ zb_status zb__cpu_ewm(const zb_table *t, const zb_column *group_ids, int64_t n_g
     if (st != ZB_OK) goto done;
     j.csr = &csr;
     n_tasks = n_out * csr.n_buckets;
-  } else if (morsel_parallel(&j)) {
-    st = zb_parallel_for(n_out * zb__morsels(n), ewm_morsel_task, &j, err);
-    if (st != ZB_OK || !j.serial) goto scanned;
   }
   st = zb_parallel_for(n_tasks, ewm_task, &j, err);
-scanned:
   if (st == ZB_OK && j.cancelled) st = zb_error_set(err, ZB_ECANCEL, "interrupted");
   if (st == ZB_OK) {
     mask_job m = {j.out, cols, n, zb__morsels(n)};

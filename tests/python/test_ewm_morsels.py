@@ -1,11 +1,11 @@
-"""ewm over a whole column of several morsels (65536 rows each) runs
-morsel-parallel, each morsel starting from a warm-up far enough back that
-older rows weigh under 2^-64 (src/cpu/ewm.c, morsel_parallel).  Compared
+"""ewm over a whole column of several morsels (65536 rows each), compared
 with pandas run side by side: mean / sum / var / std / cov / corr, adjust
 and ignore_na both ways, min_periods, missing values scattered and in runs
-longer than a morsel (which send the column to the serial pass), and a
-decay too slow for the warm-up (serial too).  Results may differ from
-pandas by rounding only."""
+longer than a morsel, a slow decay, an outlier 10^12 times the other
+values (whose weight takes thousands of rows to fade), and pandas' own
+rule for adjust=False with com == 1.  The recurrence runs row by row from
+the column's start (a warm-up from a few hundred rows back, tried for
+speed, misses such an outlier's tail)."""
 
 import numpy as np
 import pandas as pd
@@ -100,3 +100,14 @@ def test_adjust_false_new_weight_with_com_one(kw):
     p = column(seed_for("ewm com one", str(kw)), "scattered")
     assert_series_like(zb.Series(p).ewm(adjust=False, **kw).mean(), p.ewm(adjust=False, **kw).mean(),
                        f"{kw} long", **TOL)
+
+
+def test_an_outlier_fades_as_in_pandas():
+    rng = np.random.default_rng(seed_for("ewm outlier"))
+    v = rng.standard_normal(N)
+    v[65536 - 600] = 1e12  # just before a morsel boundary: its weight lasts into the next
+    p = pd.Series(v)
+    z = zb.Series(p)
+    for kw in ({"span": 20}, {"alpha": 0.05}):
+        assert_series_like(z.ewm(**kw).mean(), p.ewm(**kw).mean(), f"mean {kw}", **TOL)
+        assert_series_like(z.ewm(**kw).std(), p.ewm(**kw).std(), f"std {kw}", **TOL)
