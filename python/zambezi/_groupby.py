@@ -114,6 +114,11 @@ def _time_result(op, dtype):
     return None
 
 
+def _has_missing_float(col):
+    """Whether float column col holds a missing value (null or NaN)."""
+    return bool(col.null_count) or bool(np.isnan(_convert.values_numpy(col)).any())
+
+
 def _float32_back(table, nkeys, where):
     """table with the aggregations at result positions `where` (of float32
     columns, computed in float64) cast back to float32, as pandas gives
@@ -667,8 +672,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         key first) and the column holds no NaN, pandas 3 takes a
         ``reduceat`` path that computes and returns float64; otherwise its
         kernel keeps float32."""
-        m = _convert.null_mask(col)
-        if m is not None and m.any() or np.isnan(_convert.values_numpy(col)).any():
+        if _has_missing_float(col):
             return False
         ids, _ = self._ids()
         v = np.array(_convert.values_numpy(ids), dtype=np.int64)

@@ -591,11 +591,6 @@ _SEG_NUM = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uin
 _SEGMENT_OPS = {"sum": _SEG_NUM, "mean": _SEG_NUM, "min": _SEG_NUM, "max": _SEG_NUM,
                 "count": _SEG_NUM, "first": _SEG_NUM, "last": _SEG_NUM}
 _SEGMENT_TEMPORAL = frozenset(["min", "max", "count", "first", "last"])
-
-
-def _has_nan(col):
-    """Whether float column col holds a missing value (null or NaN)."""
-    return bool(col.null_count) or bool(np.isnan(_convert.values_numpy(col)).any())
 _INTS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
 _OPS = ("sum", "mean", "min", "max", "count", "size", "first", "last", "median", "std", "var",
         "nunique", "prod", "sem")
@@ -753,13 +748,13 @@ class Resampler:
         names = [f"c{i}" for i in range(len(cols))]
         specs = [(op, i, -1, 1, 0.5, False, names[i]) for i in range(len(cols))]
         res = _core.groupby_segments(_core.table_from_columns(cols, names), b.offsets, specs)
-        from zambezi._groupby import _F32_OPS, _float32_back
+        from zambezi._groupby import _F32_OPS, _float32_back, _has_missing_float
 
         # the bins' rows are in order, so pandas' mean of a float32 column
         # without NaN is float64 (see GroupBy._mean_as_float64)
         res = _float32_back(res, 0, [i for i, c in enumerate(cols)
                                      if op in _F32_OPS and c.dtype == "float32" and (
-                                         op != "mean" or _has_nan(c))])
+                                         op != "mean" or _has_missing_float(c))])
         out = [res.column(i) for i in range(res.num_columns)]
         from zambezi import _base
         from zambezi import index as _ix
