@@ -345,11 +345,14 @@ static bool reserve(int64_t size) {
   return false;
 }
 
-void *zb_malloc(size_t size) {
+void *zb_malloc(size_t size) { return zb__malloc_room(size, size); }
+
+void *zb__malloc_room(size_t size, size_t room) {
   if (injected_failure()) return NULL;
-  if (size > (size_t)INT64_MAX / 2) return NULL;
+  if (room < size) room = size;
+  if (room > (size_t)INT64_MAX / 2) return NULL;
   if (!reserve((int64_t)size)) return NULL;
-  size_t total = (size + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
+  size_t total = (room + ZB_ALIGN - 1) / ZB_ALIGN * ZB_ALIGN + ZB_ALIGN;
   void *base = block_new(total);
   if (base == NULL) {
     __atomic_sub_fetch(&g_host_bytes, (int64_t)size, __ATOMIC_RELAXED);

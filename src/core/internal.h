@@ -83,6 +83,12 @@ void zb__alloc_device_end(int64_t size); /* undo begin, or account a free */
 /* Count only the first size bytes of a zb_malloc block from now on (the
  * block keeps its memory; untouched pages of it never become resident). */
 void zb__shrink(void *ptr, size_t size);
+/* A zb_malloc block counted as size bytes with room for `room` (>= size):
+ * zb__grow up to room then only counts, and the room comes from the block
+ * cache like any block (recycled pages, no clearing on first touch), where
+ * growing a mapped block by mremap adds fresh pages.  For a buffer whose
+ * final size is known but whose parts arrive one at a time. */
+ZB_API void *zb__malloc_room(size_t size, size_t room); /* exported for the C tests */
 /* Grow a zb_malloc block (NULL: a new one) to size bytes keeping its
  * contents: in place when its capacity allows, by moving its pages
  * (mremap) when it is mapped, else into a new block.  Counted as the

@@ -439,6 +439,57 @@ ZB_TEST(test_alloc_cache_recycles_pages) {
   ZB_CHECK_EQ_INT(b.host_allocations, a.host_allocations);
 }
 
+/* A block with room (zb__malloc_room) counts only what it holds: its peak
+ * is that, growing within the room keeps the pointer and counts the
+ * difference, growing past it keeps the bytes; where the cache holds a
+ * freed block the room is that block's pages, resident before any touch. */
+ZB_TEST(test_alloc_room_counts_what_it_holds) {
+  zb_alloc_stats a, b;
+  zb_alloc_trim();
+  zb_alloc_get_stats(&a);
+  const size_t mb = (size_t)1 << 20;
+  char *x = (char *)zb_malloc(16 * mb);
+  ZB_CHECK(x != NULL);
+  if (x == NULL) return;
+  memset(x, 9, 16 * mb);
+  zb_free(x);
+  zb_alloc_get_stats(&b);
+  bool cached = b.host_cached_bytes > 0; /* off in sanitizer builds */
+  zb_alloc_reset_peak();
+  char *p = (char *)zb__malloc_room(mb, 16 * mb);
+  ZB_CHECK(p != NULL);
+  if (p == NULL) return;
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_bytes - a.host_bytes, (long long)mb);
+  ZB_CHECK_EQ_INT(b.host_peak_bytes - a.host_bytes, (long long)mb);
+  ZB_CHECK_EQ_INT(b.host_allocations - a.host_allocations, 1);
+#if defined(__linux__)
+  if (cached) ZB_CHECK(all_resident(p, 16 * mb) != 0); /* x's pages */
+#endif
+  memset(p, 1, mb);
+  ZB_CHECK(zb__grow(p, 16 * mb) == p); /* in its room */
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_bytes - a.host_bytes, (long long)(16 * mb));
+  memset(p + mb, 2, 15 * mb);
+  zb_alloc_fail_after(1);
+  ZB_CHECK(zb__grow(p, 17 * mb) == NULL); /* refused: as it was */
+  zb_alloc_fail_after(0);
+  char *q = (char *)zb__grow(p, 17 * mb); /* past the room */
+  ZB_CHECK(q != NULL);
+  if (q != NULL) {
+    ZB_CHECK(q[0] == 1 && q[mb - 1] == 1 && q[mb] == 2 && q[16 * mb - 1] == 2);
+    memset(q + 16 * mb, 3, mb);
+    p = q;
+  }
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_bytes - a.host_bytes, (long long)(17 * mb));
+  zb_free(p);
+  zb_alloc_trim();
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_bytes, a.host_bytes);
+  ZB_CHECK_EQ_INT(b.host_allocations, a.host_allocations);
+}
+
 /* Threads allocating, filling, checking and freeing blocks of 1-6 MiB
  * at once: blocks are split, assembled from others' pages and handed back
  * concurrently, and no block ever shares a byte with another live one. */

@@ -416,11 +416,13 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
   __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 }
 
-/* Strings: one chars buffer per column, made from its first chunk's by
- * growing it by each later chunk in turn (in place or by moving pages:
- * zb__grow) and freeing that chunk at once, so that the column's
- * characters are held twice only a chunk at a time.  One task per column;
- * st[k] receives ZB_ENOMEM when memory ran out. */
+/* Strings: one chars buffer per column.  With one row group it is that
+ * chunk's own; otherwise a block with room for every chunk's characters
+ * (zb__malloc_room: recycled pages where the block cache has them, where
+ * growing the first chunk's block added fresh pages that the kernel
+ * clears on first touch) receives each chunk in turn, which is freed at
+ * once: counted, the characters are held twice only a chunk at a time.
+ * One task per column; st[k] receives ZB_ENOMEM when memory ran out. */
 typedef struct join_ctx {
   reader *r;
   zb_status *st;
@@ -432,27 +434,32 @@ static void join_task(void *ctx, int64_t k, int worker) {
   reader *r = jc->r;
   rcol *c = &r->cols[k];
   if (c->kind != PQ_OUT_STRING) return;
-  pq_job *j0 = &r->jobs[k];
-  uint8_t *buf = j0->chars;
-  int64_t have = j0->chars_len;
-  j0->chars = NULL;
-  if (buf != NULL) zb__shrink(buf, (size_t)(have > 0 ? have : 1));
-  for (int64_t g = 1; g < r->nsel; g++) {
-    pq_job *j = &r->jobs[g * r->ncols + k];
-    if (j->chars_len > 0) {
-      uint8_t *nb = (uint8_t *)zb__grow(buf, (size_t)(have + j->chars_len));
-      if (nb == NULL) {
-        jc->st[k] = ZB_ENOMEM;
-        break;
+  int64_t total = 0;
+  for (int64_t g = 0; g < r->nsel; g++) total += r->jobs[g * r->ncols + k].chars_len;
+  uint8_t *buf = NULL;
+  if (r->nsel == 1 && r->jobs[k].chars != NULL) {
+    buf = r->jobs[k].chars;
+    r->jobs[k].chars = NULL;
+    zb__shrink(buf, (size_t)(total > 0 ? total : 1));
+  } else {
+    buf = (uint8_t *)zb__malloc_room(1, (size_t)(total > 0 ? total : 1));
+    int64_t have = 0;
+    for (int64_t g = 0; g < r->nsel && buf != NULL; g++) {
+      pq_job *j = &r->jobs[g * r->ncols + k];
+      if (j->chars_len > 0) {
+        if (zb__grow(buf, (size_t)(have + j->chars_len)) == NULL) { /* in its room: counts */
+          zb_free(buf);
+          buf = NULL;
+          break;
+        }
+        memcpy(buf + have, j->chars, (size_t)j->chars_len);
+        have += j->chars_len;
       }
-      buf = nb;
-      memcpy(buf + have, j->chars, (size_t)j->chars_len);
-      have += j->chars_len;
+      zb_free(j->chars);
+      j->chars = NULL;
     }
-    zb_free(j->chars);
-    j->chars = NULL;
   }
-  if (buf == NULL && (buf = (uint8_t *)zb_malloc(1)) == NULL) jc->st[k] = ZB_ENOMEM;
+  if (buf == NULL) jc->st[k] = ZB_ENOMEM;
   c->chars = buf;
 }
 
