@@ -14,13 +14,19 @@
  * fresh; huge pages only win when freed memory is reused at once, which
  * the block cache below already provides.
  *
- * Large host blocks (1 MiB and more) are mapped here (mmap) and, when
+ * Large host blocks (256 KiB and more) are mapped here (mmap) and, when
  * freed, kept in a small cache whose pages are handed out again: a fresh
  * page costs a fault and a clear on first touch, which for a memory-bound
- * kernel writing a new column is as much as the kernel's own work.  A
- * request takes the smallest cached block that is large enough (splitting
- * off the rest) or, failing that, is assembled from cached blocks' pages
- * moved with mremap (Linux), fresh pages only for what they do not cover.
+ * kernel writing a new column is as much as the kernel's own work.  (malloc
+ * is no help there: glibc gives blocks of this size back to the system
+ * as soon as they are freed, or trims a worker thread's heap, so a reader
+ * making many chunk buffers of a few hundred KiB faulted every page of
+ * them afresh.)  A request takes the smallest cached block that is large
+ * enough (splitting off the rest; a request under 1 MiB only a block at
+ * most 4 times its size, so small blocks do not break up the large ones)
+ * or, failing that, a request of 1 MiB or more is assembled from cached
+ * blocks' pages moved with mremap (Linux), fresh pages only for what they
+ * do not cover.
  * The cache holds at most ZAMBEZI_HOST_CACHE_MB MiB (default: 1/16 of
  * physical memory, at most 2 GiB; 0 disables it, and large blocks then come
  * from posix_memalign), is emptied when an allocation fails, and is off in
@@ -133,8 +139,9 @@ int64_t zb_alloc_fail_after(int64_t n) {
 #define ZB_CACHE_OFF 1 /* the cache recycles pages with Linux's mremap */
 #endif
 
-#define ZB_CACHE_MIN ((size_t)1 << 20) /* smaller blocks go back to malloc */
-#define ZB_CACHE_SLOTS 64
+#define ZB_CACHE_MIN ((size_t)256 << 10) /* smaller blocks go back to malloc */
+#define ZB_CACHE_SMALL ((size_t)1 << 20)  /* smaller requests split no block 4x their size */
+#define ZB_CACHE_SLOTS 256
 
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t g_settings_once = PTHREAD_ONCE_INIT;
@@ -225,9 +232,12 @@ static void *cache_take(size_t need) {
   char *got = NULL;
   pthread_mutex_lock(&g_cache_lock);
   int best = -1;
+  bool small = need < ZB_CACHE_SMALL;
   for (int i = 0; i < g_cache_n; i++) {
     size_t cap = block_capacity(g_cache[i]);
-    if (cap >= need && (best < 0 || cap < block_capacity(g_cache[best]))) best = i;
+    if (cap >= need && (!small || cap / 4 <= need) &&
+        (best < 0 || cap < block_capacity(g_cache[best])))
+      best = i;
   }
   if (best >= 0) {
     got = (char *)cache_remove(best);
@@ -236,7 +246,7 @@ static void *cache_take(size_t need) {
       cache_keep_rest(got + need, cap - need);
       set_header(got, need, 1);
     }
-  } else if (g_cache_n > 0) {
+  } else if (g_cache_n > 0 && !small) {
     got = map_pages(need);
     if (got != NULL) {
       size_t filled = 0;

@@ -37,11 +37,6 @@ typedef struct dict {
   uint8_t *keep;         /* the decompressed page chars point into */
 } dict;
 
-typedef struct scratch {
-  uint32_t *u32;
-  int64_t u32_cap;
-} scratch;
-
 static void dict_free(dict *d) {
   zb_free(d->fixed);
   zb_free(d->off);
@@ -49,7 +44,13 @@ static void dict_free(dict *d) {
   memset(d, 0, sizeof *d);
 }
 
-static uint32_t *scratch_u32(scratch *s, int64_t n) {
+void zb__pq_scratch_free(pq_scratch *s) {
+  zb_free(s->page);
+  zb_free(s->u32);
+  memset(s, 0, sizeof *s);
+}
+
+static uint32_t *scratch_u32(pq_scratch *s, int64_t n) {
   if (n <= s->u32_cap && s->u32 != NULL) return s->u32;
   zb_free(s->u32);
   s->u32_cap = 0;
@@ -492,7 +493,7 @@ done:
 }
 
 /* Decode one data page's values: nn non-null values of rows [row, row + n). */
-static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const uint8_t *p,
+static zb_status page_values(pq_job *j, dict *d, pq_scratch *s, int32_t enc, const uint8_t *p,
                              int64_t len, int64_t row, int64_t n, int64_t nn, int64_t *chars_cap,
                              zb_error *err) {
   const uint8_t *valid = j->valid != NULL ? j->valid + row : NULL;
@@ -505,14 +506,23 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
     if (idx == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (indices)");
     if (nn > 0 && rle_decode(p + 1, len - 1, w, idx, nn) != nn)
       return zb_error_set(err, ZB_EPARSE, "dictionary indices are corrupt or too few");
-    uint32_t maxi = 0;
-    for (int64_t i = 0; i < nn; i++) maxi = idx[i] > maxi ? idx[i] : maxi;
-    if (nn > 0 && (int64_t)maxi >= d->n)
-      return zb_error_set(err, ZB_EPARSE, "dictionary index %u out of range (dictionary of %lld)",
-                          maxi, (long long)d->n);
+    /* Each pass below reads the dictionary at the index clamped to its
+     * last entry and keeps the largest index, which is checked after it:
+     * one pass where a check first would make two. */
+    uint32_t maxi = 0, last = d->n > 0 ? (uint32_t)ZB_MIN(d->n - 1, (int64_t)UINT32_MAX) : 0;
+    if (nn > 0 && d->n == 0)
+      return zb_error_set(err, ZB_EPARSE, "dictionary index into an empty dictionary");
     if (j->kind == PQ_OUT_STRING) {
       int64_t total = 0;
-      for (int64_t i = 0; i < nn; i++) total += d->off[2 * idx[i] + 1];
+      for (int64_t i = 0; i < nn; i++) {
+        uint32_t t = idx[i];
+        maxi = t > maxi ? t : maxi;
+        total += d->off[2 * (t <= last ? t : last) + 1];
+      }
+      if (nn > 0 && (int64_t)maxi >= d->n)
+        return zb_error_set(err, ZB_EPARSE,
+                            "dictionary index %u out of range (dictionary of %lld)", maxi,
+                            (long long)d->n);
       ZB_RETURN_NOT_OK(chars_reserve_for(j, chars_cap, total + DICT_SLACK, n, err));
       int64_t end = j->chars_len, k = 0;
       const int64_t *off = d->off;
@@ -539,7 +549,11 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
   case W: {                                                            \
     const T *dv = (const T *)d->fixed;                                 \
     T *o = (T *)dst;                                                   \
-    for (int64_t i = 0; i < nn; i++) o[i] = dv[idx[i]];                \
+    for (int64_t i = 0; i < nn; i++) {                                 \
+      uint32_t t = idx[i];                                             \
+      maxi = t > maxi ? t : maxi;                                      \
+      o[i] = dv[t <= last ? t : last];                                 \
+    }                                                                  \
     break;                                                             \
   }
       GATHER(1, uint8_t)
@@ -548,6 +562,9 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
       GATHER(8, uint64_t)
 #undef GATHER
     }
+    if (nn > 0 && (int64_t)maxi >= d->n)
+      return zb_error_set(err, ZB_EPARSE, "dictionary index %u out of range (dictionary of %lld)",
+                          maxi, (long long)d->n);
     if (valid != NULL) spread(dst, w8, valid, n, nn);
     return ZB_OK;
   }
@@ -655,7 +672,7 @@ static zb_status page_values(pq_job *j, dict *d, scratch *s, int32_t enc, const 
  * non-null count through *nn.  A list chunk (max_rep > 0) keeps the levels
  * themselves in j->defs (bit width of max_def) and marks as valid the slots
  * that hold a value (level max_def). */
-static zb_status def_levels(pq_job *j, scratch *s, const uint8_t *p, int64_t len, uint8_t *valid,
+static zb_status def_levels(pq_job *j, pq_scratch *s, const uint8_t *p, int64_t len, uint8_t *valid,
                             int64_t row, int64_t n, int64_t *nn, zb_error *err) {
   (void)s;
   if (j->max_rep > 0) {
@@ -674,8 +691,15 @@ static zb_status def_levels(pq_job *j, scratch *s, const uint8_t *p, int64_t len
   }
   if (rle_decode_u8(p, len, 1, valid, n) != n)
     return zb_error_set(err, ZB_EPARSE, "definition levels are corrupt or too few");
-  int64_t c = 0;
-  for (int64_t i = 0; i < n; i++) c += valid[i];
+  /* the levels are 0 or 1: eight at a time, the product's top byte sums a
+   * word's bytes */
+  int64_t c = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, valid + i, 8);
+    c += (int64_t)((w * 0x0101010101010101ull) >> 56);
+  }
+  for (; i < n; i++) c += valid[i];
   *nn = c;
   return ZB_OK;
 }
@@ -716,11 +740,11 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
   const uint8_t *p = j->file + start, *end = p + k->total_compressed;
   dict d;
   memset(&d, 0, sizeof d);
-  scratch s = {NULL, 0};
+  pq_scratch own;
+  memset(&own, 0, sizeof own);
+  pq_scratch *s = j->scratch != NULL ? j->scratch : &own;
   int64_t chars_cap = 0, row = 0;
   zb_status st = ZB_OK;
-  uint8_t *buf = NULL; /* decompressed pages, reused */
-  int64_t buf_cap = 0;
   while (row < j->rows) {
     if (j->cancel != NULL && *j->cancel) {
       st = zb_error_set(err, ZB_ECANCEL, "Parquet read cancelled");
@@ -772,7 +796,7 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
     int64_t vlen;
     if (h.type == PQ_DATA_PAGE) {
       const uint8_t *b;
-      st = page_bytes(j, page, h.compressed_size, h.uncompressed_size, true, &buf, &buf_cap, &b,
+      st = page_bytes(j, page, h.compressed_size, h.uncompressed_size, true, &s->page, &s->page_cap, &b,
                       err);
       if (st != ZB_OK) break;
       int64_t blen = h.uncompressed_size;
@@ -801,7 +825,7 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
           break;
         }
         int64_t ll = le32(b);
-        st = def_levels(j, &s, b + 4, ll, valid, row, n, &nn, err);
+        st = def_levels(j, s, b + 4, ll, valid, row, n, &nn, err);
         if (st != ZB_OK) break;
         b += 4 + ll;
         blen -= 4 + ll;
@@ -820,22 +844,21 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
         if (st != ZB_OK) break;
       }
       if (j->max_def > 0) {
-        st = def_levels(j, &s, page + rl, dl, valid, row, n, &nn, err);
+        st = def_levels(j, s, page + rl, dl, valid, row, n, &nn, err);
         if (st != ZB_OK) break;
       }
       st = page_bytes(j, page + rl + dl, h.compressed_size - rl - dl,
-                      h.uncompressed_size - rl - dl, h.is_compressed, &buf, &buf_cap, &vals,
+                      h.uncompressed_size - rl - dl, h.is_compressed, &s->page, &s->page_cap, &vals,
                       err);
       if (st != ZB_OK) break;
       vlen = h.uncompressed_size - rl - dl;
     }
-    st = page_values(j, &d, &s, h.encoding, vals, vlen, row, n, nn, &chars_cap, err);
+    st = page_values(j, &d, s, h.encoding, vals, vlen, row, n, nn, &chars_cap, err);
     if (st != ZB_OK) break;
     j->nulls += n - nn;
     row += n;
   }
-  zb_free(buf);
   dict_free(&d);
-  zb_free(s.u32);
+  zb__pq_scratch_free(&own);
   return st;
 }

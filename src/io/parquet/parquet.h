@@ -130,6 +130,18 @@ typedef enum pq_out_kind {
 } pq_out_kind;
 
 /* A chunk to decode and where its rows go. */
+/* Buffers a worker reuses from one chunk to the next: the decompressed
+ * page and the dictionary indices (a fresh block each chunk costs its page
+ * faults, the most of a read of small row groups). */
+typedef struct pq_scratch {
+  uint8_t *page;
+  int64_t page_cap;
+  uint32_t *u32;
+  int64_t u32_cap;
+} pq_scratch;
+
+void zb__pq_scratch_free(pq_scratch *s);
+
 typedef struct pq_job {
   const uint8_t *file;    /* the whole file */
   int64_t file_size;
@@ -155,6 +167,7 @@ typedef struct pq_job {
   int64_t chars_base;     /* set by read.c: the column's chars before this chunk's */
   int64_t nulls;
   volatile int *cancel;
+  pq_scratch *scratch;    /* the decoding worker's, or NULL: the decode's own */
 } pq_job;
 
 /* Decode job's chunk.  On failure err says what (the caller adds file,

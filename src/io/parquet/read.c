@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/builder.h"
 #include "io/parquet/parquet.h"
 #include "io/text_values.h"
 #include "zambezi/io.h"
@@ -85,6 +86,7 @@ typedef struct reader {
   int64_t err_task;      /* the failing task first in the file, or -1 */
   zb_status err_st;
   zb_error err;
+  zb__worker_slots scratch; /* pq_scratch *, a decoding worker's, made on first use */
 } reader;
 
 /* ---- schema ------------------------------------------------------------ */
@@ -399,7 +401,11 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
   pq_job *j = &r->jobs[t];
   zb_error e;
   e.message[0] = '\0';
+  void **slot = zb__worker_slot(&r->scratch, worker);
+  if (slot != NULL && *slot == NULL) *slot = zb_calloc(1, sizeof(pq_scratch));
+  j->scratch = slot != NULL ? (pq_scratch *)*slot : NULL; /* NULL: the decode's own */
   zb_status st = zb__pq_decode_chunk(j, &e);
+  j->scratch = NULL;
   if (st == ZB_OK) return;
   pthread_mutex_lock(&r->mu);
   if (r->err_task < 0 || t < r->err_task) {
@@ -673,7 +679,18 @@ done:
   return st;
 }
 
+/* The decoding workers' buffers, once no worker runs. */
+static void free_scratch(reader *r) {
+  for (int w = 0; w < r->scratch.n; w++) {
+    pq_scratch *sc = (pq_scratch *)zb__worker_at(&r->scratch, w);
+    if (sc != NULL) zb__pq_scratch_free(sc);
+    zb_free(sc);
+  }
+  zb__worker_slots_reset(&r->scratch);
+}
+
 static void reader_free(reader *r) {
+  free_scratch(r);
   if (r->jobs != NULL) {
     int64_t nj = r->nsel * r->ncols;
     for (int64_t t = 0; t < nj; t++) zb_free(r->jobs[t].chars);
@@ -1171,7 +1188,9 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
   if ((st = alloc_columns(&r, err)) != ZB_OK) goto done;
   int64_t nj = r.nsel * r.ncols;
   if (nj > 0) {
-    if ((st = zb_parallel_for(nj, chunk_task, &r, err)) != ZB_OK) goto done;
+    st = zb_parallel_for(nj, chunk_task, &r, err);
+    free_scratch(&r);
+    if (st != ZB_OK) goto done;
     if (r.err_task >= 0) {
       st = r.err_st;
       if (err != NULL) *err = r.err;
