@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from conftest import run_python_output as _run
+from conftest import run_python_output as _run, same_under_accelerator
 
 SCRIPT = r'''
 import collections
@@ -162,3 +162,67 @@ def test_intermediates_see_changes_of_their_frame(tmp_path):
     plain = _run([str(path)])
     assert plain.splitlines()[1] == "[30.0, 70.0, 50.0] ['a', 'b']"
     assert _run(["-m", "zambezi.pandas", str(path)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"}) == plain
+
+
+# A library's accessor (pd.api.extensions.register_*_accessor): made with
+# the object the user holds (its .obj is that object), computing through
+# it; class attributes set on pd.Series are pandas' own (the registration
+# warns about the one it overrides), and deleting them removes them.
+ACCESSORS = r'''
+import warnings
+import weakref
+import pandas as pd
+
+class Stats:
+    def __init__(self, obj):
+        self._obj = obj
+    @property
+    def kind(self):
+        return type(self._obj).__name__
+    def spread(self):
+        return self._obj.max() - self._obj.min()
+
+for register in (pd.api.extensions.register_series_accessor,
+                 pd.api.extensions.register_dataframe_accessor,
+                 pd.api.extensions.register_index_accessor):
+    register("stats")(Stats)
+s = pd.Series([3, 1, 4, 1, 5], name="x")
+df = pd.DataFrame({"a": [1.5, 2.5, 9.0], "b": [7, 8, 9]})
+print(s.stats.kind, s.stats.spread(), s.stats._obj is s)
+print(df.stats.kind, df.stats.spread().to_dict(), df.stats._obj is df)
+print(df.index.stats.kind, df.index.stats.spread())
+print("stats" in dir(pd.Series), "stats" in pd.DataFrame._accessors)
+ref = weakref.ref(s)
+del s
+print("freed", ref() is None)
+pd.Series.fake = 123
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    pd.api.extensions.register_series_accessor("fake")(Stats)
+print([str(x.message)[:60] for x in w])
+print(pd.Series([2, 8]).fake.spread())
+del pd.Series.fake
+print(hasattr(pd.Series([1]), "fake"))
+# pytest's monkeypatch on pandas' classes, and its undo: pandas' own
+# method comes back (a method looked up before the patch, and one not)
+import pytest
+df = pd.DataFrame({"a": [1, 2]})
+print(df.sum().tolist())
+mp = pytest.MonkeyPatch()
+mp.setattr(pd.DataFrame, "sum", lambda self, *a, **k: "patched sum")
+mp.setattr(pd.DataFrame, "nunique", lambda self, *a, **k: "patched nunique")
+print(df.sum(), df.nunique())
+mp.undo()
+print(df.sum().tolist(), df.nunique().tolist())
+class Mine(pd.DataFrame):
+    pass
+Mine.extra = 5
+print(Mine.extra, hasattr(pd.DataFrame, "extra"))
+'''
+
+
+def test_registered_accessors_get_the_users_object(tmp_path):
+    out = same_under_accelerator(tmp_path, ACCESSORS)
+    assert "Series 4 True\nDataFrame {'a': 7.5, 'b': 2.0} True\nRangeIndex 2\n" in out
+    assert "freed True" in out and "\n6\nFalse\n" in out
+    assert out.endswith("[3]\npatched sum patched nunique\n[3] [2]\n5 False\n")
