@@ -1,4 +1,4 @@
-"""Calls from pandas' own test areas (io/formats, indexes) that failed
+"""Calls from pandas' own test areas (io/formats, indexes, resample) that failed
 under the accelerator: each script prints its results and must print the
 same bytes under plain pandas and under ``python -m zambezi.pandas`` with
 every frame tried on zambezi."""
@@ -191,3 +191,26 @@ for dt in ["str", object, "string"]:
               s.str.fullmatch("foo"), s.str.contains("mmm", na=True), s.str.upper().str.isupper()]:
         print(dt, r.dtype, r.tolist())
 ''')
+
+
+def test_resample_result_has_no_freq_when_times_have_nat(tmp_path):
+    # DataFrame.resample is pandas' and its count zambezi's: pandas' result
+    # has the rule as its freq, but none when the times hold a NaT
+    out = same_under_accelerator(tmp_path, r'''
+from datetime import datetime
+import numpy as np
+import pandas as pd
+
+days = [datetime(2014, 10, 1), datetime(2014, 9, 3), datetime(2014, 11, 5),
+        datetime(2014, 9, 5), datetime(2014, 7, 15)]
+for times in (days, days[:2] + [pd.NaT] + days[2:], [pd.NaT] + days):
+    df = pd.DataFrame({"A": pd.DatetimeIndex(times), "B": np.arange(len(times))})
+    r = df.set_index("A").resample("ME").count()
+    print(r.B.tolist(), r.index.freq)
+    r = df.resample("ME", on="A").sum()
+    print(r.B.tolist(), r.index.freq)
+    r = df.set_index("A").B.resample("2ME").mean()
+    print(r.round(6).tolist(), r.index.freq)
+''')
+    assert out.count("<MonthEnd>") == 2 and out.count("<2 * MonthEnds>") == 1
+    assert out.count("None") == 6

@@ -1226,6 +1226,8 @@ def _with_resample_freq(proxy, out):
     if rec is None or rec[1] != "resample":
         return out
     rule = rec[3].get("rule", rec[2][0] if rec[2] else None)
+    if _resampled_times_have_nat(rec[0], rec[3]):
+        return out   # pandas' bins then hold a NaT bin, which leaves the result no freq
     pd = _real.pd
     slow = out._zb_get_slow()
     if type(slow.index) is not pd.DatetimeIndex or slow.index.freq is not None:
@@ -1235,6 +1237,20 @@ def _with_resample_freq(proxy, out):
     p = object.__new__(type(out))
     _init(p, None, slow, None)
     return p
+
+
+def _resampled_times_have_nat(parent, kwargs):
+    """Whether the times parent.resample(**kwargs) bins (its index, or its
+    column on=) hold a missing value; False where that is not known."""
+    fast = parent._zb_fast if _is_proxy(parent) else None
+    if fast is None or kwargs.get("level") is not None:
+        return False
+    on = kwargs.get("on")
+    try:
+        times = fast.index if on is None else fast[on]
+        return bool(times.isna().any())
+    except Exception:
+        return False
 
 
 # Series reductions for which pandas returns a numpy scalar (np.float64(2.0)
