@@ -106,6 +106,39 @@ def test_no_nulls_and_all_nulls(tmp_path):
     _roundtrip(tmp_path, table, compression="none", row_group_size=16)
 
 
+@pytest.mark.parametrize("distinct", [40, 3000, 70000])
+def test_dictionary_strings_and_a_fallback_to_plain(tmp_path, distinct):
+    # Dictionary-encoded strings (indices kept, their characters written
+    # into the column at the end: 1, 2 or 4 bytes an index as the
+    # dictionary's size needs), with nulls, several row groups, and chunks
+    # whose dictionary outgrew the writer's limit part way, so that later
+    # pages are PLAIN: each reader must give pyarrow's values.
+    rng = np.random.default_rng(distinct)
+    n = 90_000
+    words = np.array([f"w{i}-" + "x" * int(i % 23) + "é" * int(i % 3) for i in range(distinct)])
+    mask = rng.random(n) < 0.1
+    # and values of one length (5, 16: a 16-byte move each), without nulls
+    same5 = np.array([f"i{i % 10000:04d}" for i in range(distinct)])
+    same16 = np.array([f"{i:016d}" for i in range(distinct)])
+    table = pa.table({"s": pa.array(words[rng.integers(0, distinct, n)], mask=mask),
+                      "t": pa.array(words[np.arange(n) % distinct]),
+                      "u5": pa.array(same5[rng.integers(0, distinct, n)]),
+                      "u16": pa.array(same16[rng.integers(0, distinct, n)]),
+                      "k": pa.array(np.arange(n))})
+    for limit, groups in [(1 << 20, 40_000), (4096, 30_000), (1 << 20, n)]:
+        path = _roundtrip(tmp_path, table, name=f"d{limit}-{groups}.parquet",
+                          dictionary_pagesize_limit=limit, row_group_size=groups,
+                          compression="none", data_page_size=8192)
+        encodings = {e for rg in range(pq.ParquetFile(path).metadata.num_row_groups)
+                     for e in pq.ParquetFile(path).metadata.row_group(rg).column(0).encodings}
+        assert "RLE_DICTIONARY" in encodings
+        if limit == 4096 and distinct > 40:
+            assert "PLAIN" in encodings   # the fallback happened
+        cols = ["t", "u16", "s", "u5"]
+        assert_frame_like(zb.read_parquet(path, columns=cols),
+                          _expected(pq.read_table(path, columns=cols)), path)
+
+
 def test_empty_file(tmp_path):
     table = _random_table(0)
     _roundtrip(tmp_path, table, compression="none")

@@ -34,6 +34,7 @@ typedef struct dict {
   uint8_t *fixed;        /* n * out_width bytes (FIXED) or n bytes (BOOL) */
   int64_t *off;          /* STRING: n + 1 offsets into chars */
   const uint8_t *chars;
+  int64_t same_len;      /* STRING: the length every value has, or -1 */
   uint8_t *keep;         /* the decompressed page chars point into */
 } dict;
 
@@ -42,6 +43,80 @@ static void dict_free(dict *d) {
   zb_free(d->off);
   zb_free(d->keep);
   memset(d, 0, sizeof *d);
+}
+
+/* A chunk of dictionary-encoded strings whose characters are written
+ * later (zb__pq_gather_strings), straight into the column's buffer once
+ * every chunk's size is known: the chunk keeps one index a value (1, 2 or
+ * 4 bytes, as its dictionary's size needs) where it would keep its
+ * characters, which the join would then copy again.  A chunk that turns
+ * to another encoding part way (a writer's dictionary grew too large)
+ * writes its characters so far at that page (undefer). */
+typedef struct pq_deferred {
+  dict d;        /* moved here when the chunk's pages are done */
+  uint8_t *idx;  /* one index per value so far */
+  int w;         /* bytes per index */
+  int64_t nn;    /* indices kept */
+  int64_t total; /* their characters */
+} pq_deferred;
+
+void zb__pq_deferred_free(pq_job *j) {
+  pq_deferred *df = j->deferred;
+  if (df == NULL) return;
+  dict_free(&df->d);
+  zb_free(df->idx);
+  zb_free(df);
+  j->deferred = NULL;
+}
+
+/* Rows [0, n) of a deferred chunk with dictionary d: each value's
+ * characters at dst + end on (short ones in 16-byte moves, none writing at
+ * or past limit), offsets[r] the end of row r's value.  Returns the end. */
+static int64_t gather_rows(const pq_deferred *df, const dict *d, const uint8_t *valid,
+                           int64_t *offsets, int64_t n, uint8_t *dst, int64_t end,
+                           int64_t limit) {
+  const int64_t *off = d->off;
+  const uint8_t *dc = d->chars;
+  const int w = df->w;
+  int64_t k = 0, r = 0;
+  const int64_t L = d->same_len;
+  if (valid == NULL && w == 1 && L > 0 && L <= DICT_SLACK) {
+    /* no nulls, byte indices, values of one short length: a 16-byte move
+     * and a known offset a row, up to where a move would pass limit */
+    int64_t safe = limit - end >= DICT_SLACK ? (limit - end - DICT_SLACK) / L + 1 : 0;
+    if (safe > n) safe = n;
+    for (; r < safe; r++) {
+      memcpy(dst + end, dc + off[2 * df->idx[r]], DICT_SLACK);
+      end += L;
+      offsets[r] = end;
+    }
+    k = r;
+  }
+  for (; r < n; r++) {
+    if (valid == NULL || valid[r]) {
+      uint32_t t = w == 1   ? df->idx[k]
+                   : w == 2 ? ((const uint16_t *)df->idx)[k]
+                            : ((const uint32_t *)df->idx)[k];
+      k++;
+      int64_t l = off[2 * t + 1];
+      const uint8_t *src = dc + off[2 * t];
+      if (l <= DICT_SLACK && end + DICT_SLACK <= limit)
+        memcpy(dst + end, src, DICT_SLACK); /* d->chars has the slack after it */
+      else
+        memcpy(dst + end, src, (size_t)l);
+      end += l;
+    }
+    offsets[r] = end;
+  }
+  return end;
+}
+
+void zb__pq_gather_strings(pq_job *j, uint8_t *chars) {
+  pq_deferred *df = j->deferred;
+  if (df == NULL) return;
+  gather_rows(df, &df->d, j->nulls > 0 ? j->valid : NULL, j->offsets, j->rows, chars,
+              j->chars_base, j->chars_base + j->chars_len);
+  zb__pq_deferred_free(j);
 }
 
 void zb__pq_scratch_free(pq_scratch *s) {
@@ -103,6 +178,17 @@ static int64_t NAME(const uint8_t *p, int64_t len, int w, T *out, int64_t n) { \
          * one unaligned load each; the rest a byte at a time */ \
         int64_t i = 0, fast = end - p >= 8 ? ((end - p - 8) * 8) / w : -1; \
         int64_t nfast = fast + 1 < take ? fast + 1 : take; \
+        if (w <= 8) { /* whole groups of 8 values in one 8-byte load each */ \
+          int64_t g8 = end - p >= 8 ? (end - p - 8) / w + 1 : 0; \
+          if (g8 > take / 8) g8 = take / 8; \
+          for (int64_t g = 0; g < g8; g++) { \
+            uint64_t v; \
+            memcpy(&v, p + g * w, 8); \
+            T *o = out + got + 8 * g; \
+            for (int b = 0; b < 8; b++) o[b] = (T)((uint32_t)(v >> (b * w)) & mask); \
+          } \
+          i = g8 * 8; \
+        } \
         for (; i < nfast; i++) { \
           uint64_t pos = (uint64_t)i * (uint64_t)w, v; \
           memcpy(&v, p + (pos >> 3), 8); \
@@ -394,6 +480,9 @@ static zb_status read_dictionary(pq_job *j, dict *d, const pq_page_header *h, co
     if (st == ZB_OK) memcpy(d->off, pos, (size_t)(2 * n) * sizeof(int64_t));
     zb_free(pos);
     if (st != ZB_OK) return st;
+    d->same_len = n > 0 ? d->off[1] : 0;
+    for (int64_t i = 1; i < n && d->same_len >= 0; i++)
+      if (d->off[2 * i + 1] != d->same_len) d->same_len = -1;
     /* a copy with DICT_SLACK bytes after it: short values are copied in
      * fixed 16-byte moves */
     uint8_t *own = (uint8_t *)zb_malloc((size_t)len + DICT_SLACK);
@@ -492,6 +581,19 @@ done:
   return st;
 }
 
+/* A deferred chunk meets a page of another encoding: its rows so far
+ * [0, rows) get their characters in the chunk's own buffer, as if never
+ * deferred. */
+static zb_status undefer(pq_job *j, const dict *d, int64_t rows, int64_t *chars_cap,
+                         zb_error *err) {
+  pq_deferred *df = j->deferred;
+  zb_status st = chars_reserve_for(j, chars_cap, df->total + DICT_SLACK, rows, err);
+  if (st == ZB_OK)
+    j->chars_len = gather_rows(df, d, j->valid, j->offsets, rows, j->chars, 0, *chars_cap);
+  zb__pq_deferred_free(j);
+  return st;
+}
+
 /* Decode one data page's values: nn non-null values of rows [row, row + n). */
 static zb_status page_values(pq_job *j, dict *d, pq_scratch *s, int32_t enc, const uint8_t *p,
                              int64_t len, int64_t row, int64_t n, int64_t nn, int64_t *chars_cap,
@@ -502,6 +604,43 @@ static zb_status page_values(pq_job *j, dict *d, pq_scratch *s, int32_t enc, con
     if (nn > 0 && len < 1) return zb_error_set(err, ZB_EPARSE, "an empty dictionary-encoded page");
     int w = nn > 0 ? p[0] : 0;
     if (w > 32) return zb_error_set(err, ZB_EPARSE, "dictionary index bit width %d", w);
+    if (nn > 0 && d->n == 0)
+      return zb_error_set(err, ZB_EPARSE, "dictionary index into an empty dictionary");
+    pq_deferred *df = j->deferred;
+    if (j->kind == PQ_OUT_STRING && row == 0 && j->chars == NULL && j->chars_len == 0 &&
+        df == NULL) {
+      /* the chunk's first page: defer its characters (pq_deferred) */
+      df = (pq_deferred *)zb_calloc(1, sizeof(pq_deferred));
+      if (df == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (indices)");
+      df->w = d->n <= 256 ? 1 : d->n <= 65536 ? 2 : 4;
+      df->idx = (uint8_t *)zb_malloc((size_t)(j->rows > 0 ? j->rows : 1) * (size_t)df->w);
+      if (df->idx == NULL) {
+        zb_free(df);
+        return zb_error_set(err, ZB_ENOMEM, "out of host memory (indices)");
+      }
+      j->deferred = df;
+    }
+    if (df != NULL && nn > j->rows - df->nn)
+      return zb_error_set(err, ZB_EPARSE, "more values than the chunk's rows");
+    if (df != NULL && df->w == 1 && w <= 8) {
+      /* byte indices decoded in place; checked (the largest) afterwards */
+      uint8_t *ix = df->idx + df->nn;
+      if (nn > 0 && rle_decode_u8(p + 1, len - 1, w, ix, nn) != nn)
+        return zb_error_set(err, ZB_EPARSE, "dictionary indices are corrupt or too few");
+      uint8_t maxb = 0;
+      for (int64_t i = 0; i < nn; i++) maxb = ix[i] > maxb ? ix[i] : maxb;
+      if (nn > 0 && (int64_t)maxb >= d->n)
+        return zb_error_set(err, ZB_EPARSE, "dictionary index %u out of range (dictionary of %lld)",
+                            (unsigned)maxb, (long long)d->n);
+      int64_t total = 0;
+      if (d->same_len >= 0)
+        total = nn * d->same_len;
+      else
+        for (int64_t i = 0; i < nn; i++) total += d->off[2 * ix[i] + 1];
+      df->nn += nn;
+      df->total += total;
+      return ZB_OK;
+    }
     uint32_t *idx = scratch_u32(s, nn);
     if (idx == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (indices)");
     if (nn > 0 && rle_decode(p + 1, len - 1, w, idx, nn) != nn)
@@ -510,8 +649,6 @@ static zb_status page_values(pq_job *j, dict *d, pq_scratch *s, int32_t enc, con
      * last entry and keeps the largest index, which is checked after it:
      * one pass where a check first would make two. */
     uint32_t maxi = 0, last = d->n > 0 ? (uint32_t)ZB_MIN(d->n - 1, (int64_t)UINT32_MAX) : 0;
-    if (nn > 0 && d->n == 0)
-      return zb_error_set(err, ZB_EPARSE, "dictionary index into an empty dictionary");
     if (j->kind == PQ_OUT_STRING) {
       int64_t total = 0;
       for (int64_t i = 0; i < nn; i++) {
@@ -523,6 +660,17 @@ static zb_status page_values(pq_job *j, dict *d, pq_scratch *s, int32_t enc, con
         return zb_error_set(err, ZB_EPARSE,
                             "dictionary index %u out of range (dictionary of %lld)", maxi,
                             (long long)d->n);
+      if (df != NULL) {
+        if (df->w == 1)
+          for (int64_t i = 0; i < nn; i++) df->idx[df->nn + i] = (uint8_t)idx[i];
+        else if (df->w == 2)
+          for (int64_t i = 0; i < nn; i++) ((uint16_t *)df->idx)[df->nn + i] = (uint16_t)idx[i];
+        else
+          memcpy(df->idx + 4 * df->nn, idx, (size_t)nn * 4);
+        df->nn += nn;
+        df->total += total;
+        return ZB_OK;
+      }
       ZB_RETURN_NOT_OK(chars_reserve_for(j, chars_cap, total + DICT_SLACK, n, err));
       int64_t end = j->chars_len, k = 0;
       const int64_t *off = d->off;
@@ -853,10 +1001,20 @@ zb_status zb__pq_decode_chunk(pq_job *j, zb_error *err) {
       if (st != ZB_OK) break;
       vlen = h.uncompressed_size - rl - dl;
     }
+    if (j->deferred != NULL && h.encoding != PQ_PLAIN_DICTIONARY &&
+        h.encoding != PQ_RLE_DICTIONARY && (st = undefer(j, &d, row, &chars_cap, err)) != ZB_OK)
+      break;
     st = page_values(j, &d, s, h.encoding, vals, vlen, row, n, nn, &chars_cap, err);
     if (st != ZB_OK) break;
     j->nulls += n - nn;
     row += n;
+  }
+  if (j->deferred != NULL && st == ZB_OK) { /* the dictionary goes with the indices */
+    j->deferred->d = d;
+    memset(&d, 0, sizeof d);
+    j->chars_len = j->deferred->total;
+  } else {
+    zb__pq_deferred_free(j);
   }
   dict_free(&d);
   zb__pq_scratch_free(&own);

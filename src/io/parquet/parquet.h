@@ -168,7 +168,20 @@ typedef struct pq_job {
   int64_t nulls;
   volatile int *cancel;
   pq_scratch *scratch;    /* the decoding worker's, or NULL: the decode's own */
+  /* STRING, a chunk whose pages all were dictionary-encoded: the values'
+   * dictionary indices and the dictionary, kept for
+   * zb__pq_gather_strings (chars is then NULL, chars_len their total, and
+   * offsets are not written yet) */
+  struct pq_deferred *deferred;
 } pq_job;
+
+/* A deferred chunk's strings (job->deferred): the characters written at
+ * chars + job->chars_base, which the chunk's chars_len bytes there are its
+ * own (no byte written past them), and job->offsets the column's; the
+ * deferred state freed.  No failure: every index was checked. */
+void zb__pq_gather_strings(pq_job *job, uint8_t *chars);
+/* Free job->deferred (NULL afterwards); safe when there is none. */
+void zb__pq_deferred_free(pq_job *job);
 
 /* Decode job's chunk.  On failure err says what (the caller adds file,
  * column and row group); job->chars may still need freeing. */

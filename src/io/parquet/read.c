@@ -428,6 +428,8 @@ static void chunk_task(void *ctx, int64_t t, int worker) {
  * growing the first chunk's block added fresh pages that the kernel
  * clears on first touch) receives each chunk in turn, which is freed at
  * once: counted, the characters are held twice only a chunk at a time.
+ * A deferred chunk (dictionary indices, pq_deferred) has no characters
+ * yet: its part of the block is counted here and written by gather_task.
  * One task per column; st[k] receives ZB_ENOMEM when memory ran out. */
 typedef struct join_ctx {
   reader *r;
@@ -458,7 +460,8 @@ static void join_task(void *ctx, int64_t k, int worker) {
           buf = NULL;
           break;
         }
-        memcpy(buf + have, j->chars, (size_t)j->chars_len);
+        if (j->chars != NULL) /* else deferred: gather_task writes them there */
+          memcpy(buf + have, j->chars, (size_t)j->chars_len);
         have += j->chars_len;
       }
       zb_free(j->chars);
@@ -469,13 +472,20 @@ static void join_task(void *ctx, int64_t k, int worker) {
   c->chars = buf;
 }
 
-/* Strings: shift each later chunk's offsets by the characters before it. */
-static void shift_task(void *ctx, int64_t t, int worker) {
+/* Strings: a deferred chunk's characters written into the column's buffer
+ * (zb__pq_gather_strings), each other chunk's offsets shifted by the
+ * characters before it. */
+static void gather_task(void *ctx, int64_t t, int worker) {
   (void)worker;
   reader *r = (reader *)ctx;
   pq_job *j = &r->jobs[t];
   rcol *c = &r->cols[t % r->ncols];
-  if (c->kind != PQ_OUT_STRING || j->chars_base == 0) return;
+  if (c->kind != PQ_OUT_STRING) return;
+  if (j->deferred != NULL) {
+    zb__pq_gather_strings(j, c->chars);
+    return;
+  }
+  if (j->chars_base == 0) return;
   int64_t base = j->chars_base;
   for (int64_t i = 0; i < j->rows; i++) j->offsets[i] += base;
 }
@@ -693,7 +703,10 @@ static void reader_free(reader *r) {
   free_scratch(r);
   if (r->jobs != NULL) {
     int64_t nj = r->nsel * r->ncols;
-    for (int64_t t = 0; t < nj; t++) zb_free(r->jobs[t].chars);
+    for (int64_t t = 0; t < nj; t++) {
+      zb_free(r->jobs[t].chars);
+      zb__pq_deferred_free(&r->jobs[t]);
+    }
   }
   zb_free(r->jobs);
   if (r->cols != NULL)
@@ -1224,7 +1237,7 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
                             r.cols[k].name);
       zb_free(sts);
       if (st != ZB_OK) goto done;
-      if (r.nsel > 1 && (st = zb_parallel_for(nj, shift_task, &r, err)) != ZB_OK) goto done;
+      if ((st = zb_parallel_for(nj, gather_task, &r, err)) != ZB_OK) goto done;
     }
   }
   if (r.ncols > 0) {
