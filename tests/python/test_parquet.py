@@ -114,7 +114,9 @@ def test_dictionary_strings_and_a_fallback_to_plain(tmp_path, distinct):
     # whose dictionary outgrew the writer's limit part way, so that later
     # pages are PLAIN: each reader must give pyarrow's values.
     rng = np.random.default_rng(distinct)
-    n = 90_000
+    # (a chunk keeps indices only where they and the dictionary take less
+    # room than its characters: 70,000 values need long chunks)
+    n = 90_000 if distinct < 70_000 else 260_000
     words = np.array([f"w{i}-" + "x" * int(i % 23) + "é" * int(i % 3) for i in range(distinct)])
     mask = rng.random(n) < 0.1
     # and values of one length (5, 16: a 16-byte move each), without nulls
@@ -125,7 +127,7 @@ def test_dictionary_strings_and_a_fallback_to_plain(tmp_path, distinct):
                       "u5": pa.array(same5[rng.integers(0, distinct, n)]),
                       "u16": pa.array(same16[rng.integers(0, distinct, n)]),
                       "k": pa.array(np.arange(n))})
-    for limit, groups in [(1 << 20, 40_000), (4096, 30_000), (1 << 20, n)]:
+    for limit, groups in [(1 << 20, 40_000), (4096, 30_000), (8 << 20, n)]:
         path = _roundtrip(tmp_path, table, name=f"d{limit}-{groups}.parquet",
                           dictionary_pagesize_limit=limit, row_group_size=groups,
                           compression="none", data_page_size=8192)
@@ -137,6 +139,33 @@ def test_dictionary_strings_and_a_fallback_to_plain(tmp_path, distinct):
         cols = ["t", "u16", "s", "u5"]
         assert_frame_like(zb.read_parquet(path, columns=cols),
                           _expected(pq.read_table(path, columns=cols)), path)
+
+
+@pytest.mark.parametrize("values, bad", [
+    ([b"ok", b"\xff", b"fine"], 1),
+    ([b"ok", b"caf\xc3", b"\xa9", b"ok"], 1),         # a character split between two values
+    ([b"ok", b"x\xc3\xa9", b"\xa9y", b"ok"], 2),      # a value starting mid-character
+    ([b"ok", b"fine", b"\xe2\x82"], 2),                # cut short at the page's end
+])
+@pytest.mark.parametrize("dictionary", [True, False])
+def test_invalid_utf8_strings_are_an_error_naming_the_value(tmp_path, values, bad, dictionary):
+    # a string column holding bytes that are not UTF-8 (pyarrow writes what
+    # it is given): each value is checked on its own, so bytes that would
+    # be valid joined to their neighbour are still an error
+    offsets = np.cumsum([0] + [len(v) for v in values]).astype(np.int32)
+    col = pa.Array.from_buffers(pa.string(), len(values),
+                                [None, pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(values))])
+    path = str(tmp_path / "bad.parquet")
+    pq.write_table(pa.table({"s": col}), path, use_dictionary=dictionary)
+    what = f"string {bad} " if dictionary else f"string of row {bad} "
+    with pytest.raises(ZambeziError, match=f"column 's', row group 0: (the )?{what}is not valid UTF-8"):
+        zb.read_parquet(path)
+    good = [v for i, v in enumerate(values) if i not in (bad - 1, bad, bad + 1)] + [b"\xc3\xa9t\xc3\xa9"]
+    offsets = np.cumsum([0] + [len(v) for v in good]).astype(np.int32)
+    col = pa.Array.from_buffers(pa.string(), len(good),
+                                [None, pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(good))])
+    pq.write_table(pa.table({"s": col}), path, use_dictionary=dictionary)
+    assert zb.read_parquet(path)["s"].to_pandas().tolist() == [v.decode() for v in good]
 
 
 def test_empty_file(tmp_path):
