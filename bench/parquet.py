@@ -1,6 +1,6 @@
 """Parquet reading and writing: zambezi vs pyarrow, polars and duckdb in one process.
 
-    python bench/parquet.py [--rows 10000000] [--dir /tmp/zb-parquet-bench] [--repeat 3]
+    python bench/parquet.py [--rows 10000000] [--dir /tmp/zb-parquet-bench] [--repeat 3] [--isolated]
                             [--write-only]
 
 Writes the db-benchmark G1 group-by table (id1..id6, v1..v3: three string
@@ -155,19 +155,45 @@ def best_of(fns, path, repeat):
     return times
 
 
+def best_of_isolated(columns, path, repeat):
+    """best_of with each engine in a process of its own: in one process an
+    engine's times depend on what the others' allocators hold (polars'
+    three-column reads ranged 0.022-0.053 s between runs of best_of)."""
+    import subprocess
+    import sys
+    times = {}
+    for name in readers(columns):
+        out = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--one", name, "--path", path,
+             "--columns", ",".join(columns or []), "--repeat", str(repeat)],
+            check=True, capture_output=True, text=True).stdout
+        times[name] = float(out.split()[-1])
+    return times
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--dir", default="/tmp/zb-parquet-bench")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--write-only", action="store_true", help="skip the reads")
+    ap.add_argument("--isolated", action="store_true",
+                    help="time each engine's reads in a process of its own")
+    ap.add_argument("--one", help=argparse.SUPPRESS)      # (--isolated's child process)
+    ap.add_argument("--path", help=argparse.SUPPRESS)
+    ap.add_argument("--columns", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.one:
+        cols = a.columns.split(",") if a.columns else None
+        print(best_of({a.one: readers(cols)[a.one]}, a.path, a.repeat)[a.one])
+        return
     files = write_files(a.dir, a.rows)
     print(f"G1 {a.rows:,} rows, {zb.get_num_threads()} threads; best of {a.repeat}")
     for label, path in ([] if a.write_only else files.items()):
         mb = os.path.getsize(path) / 1e6
         for what, cols in [("all columns", None), ("3 columns", ["id1", "v1", "v3"])]:
-            t = best_of(readers(cols), path, a.repeat)
+            t = best_of_isolated(cols, path, a.repeat) \
+                if a.isolated else best_of(readers(cols), path, a.repeat)
             z = t["zambezi"]
             peers = ", ".join(f"{k} {v:.3f} s ({v / z:.2f}x)" for k, v in t.items()
                               if k != "zambezi")
