@@ -74,57 +74,88 @@ static inline bool stop_at(ewm_job *j, int64_t p) {
   return true;
 }
 
-/* mean (normalize) or sum of one sequence: pandas' ewm. */
-static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t base, int64_t L,
-                     double *out,
-                     bool normalize) {
-  if (L == 0) return;
+/* pandas' ewm state of a mean or sum: the weighted mean (or decayed sum)
+ * and the weight of the values so far; nobs counts the values. */
+typedef struct mean_state {
+  double weighted, old_wt;
+  int64_t nobs;
+  bool started; /* the sequence's first row was seen */
+} mean_state;
+
+/* The state after one more value cur (NaN: missing).  decay ages the old
+ * weight of a mean (f, or f ^ (time step / halflife) over times); a sum
+ * decays by f. */
+static inline void mean_step(const ewm_job *j, mean_state *s, double cur, double decay,
+                             bool normalize) {
+  if (!s->started) {
+    s->started = true;
+    s->weighted = cur;
+    s->nobs += cur == cur;
+    s->old_wt = 1.0;
+    return;
+  }
   const double f = j->factor, new_wt = j->new_wt;
   const bool adjust = j->opt.adjust, ignore_na = j->opt.ignore_na;
+  const bool lost_weight = j->times != NULL || j->opt.com == 1.0;
+  const bool obs = cur == cur;
+  s->nobs += obs;
+  if (s->weighted == s->weighted) {
+    if (obs || !ignore_na) {
+      if (normalize)
+        s->old_wt *= decay;
+      else
+        s->weighted = f * s->weighted;
+      if (obs) {
+        if (normalize) {
+          if (s->weighted != cur) {
+            /* adjust=False over times, or with com == 1 (pandas' test for
+             * "times given"): the new value weighs what the old ones lost,
+             * 1 - old_wt (alpha after one row, more after missing rows or
+             * a longer time step) */
+            const double nw = lost_weight && !adjust ? 1.0 - s->old_wt : new_wt;
+            s->weighted = s->old_wt * s->weighted + nw * cur;
+            s->weighted /= s->old_wt + nw;
+          }
+          s->old_wt = adjust ? s->old_wt + new_wt : 1.0;
+        } else {
+          s->weighted += cur;
+        }
+      }
+    }
+  } else if (obs) {
+    s->weighted = cur;
+  }
+}
+
+/* mean (normalize) or sum of one sequence: pandas' ewm. */
+static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t base, int64_t L,
+                     double *out, bool normalize) {
+  const double f = j->factor;
   const int64_t minp = j->opt.min_periods;
   const double *t = j->times;
   const double hl = j->opt.halflife;
-  const bool lost_weight = t != NULL || j->opt.com == 1.0;
-  int64_t r = row_at(rows, base, 0);
-  double weighted = value_at(x, r);
-  int64_t nobs = weighted == weighted;
-  double old_wt = 1.0;
-  out[r] = nobs >= minp ? weighted : NAN;
-  int64_t prev = r;
-  for (int64_t p = 1; p < L; p++) {
-    if (stop_at(j, p)) return;
-    r = row_at(rows, base, p);
-    const double cur = value_at(x, r);
-    const bool obs = cur == cur;
-    nobs += obs;
-    if (weighted == weighted) {
-      if (obs || !ignore_na) {
-        if (normalize)
-          old_wt *= t != NULL ? pow(f, (t[r] - t[prev]) / hl) : f;
-        else
-          weighted = f * weighted;
-        if (obs) {
-          if (normalize) {
-            if (weighted != cur) {
-              /* adjust=False over times, or with com == 1 (pandas' test
-               * for "times given"): the new value weighs what the old
-               * ones lost, 1 - old_wt (alpha after one row, more after
-               * missing rows or a longer time step) */
-              const double nw = lost_weight && !adjust ? 1.0 - old_wt : new_wt;
-              weighted = old_wt * weighted + nw * cur;
-              weighted /= old_wt + nw;
-            }
-            old_wt = adjust ? old_wt + new_wt : 1.0;
-          } else {
-            weighted += cur;
-          }
-        }
-      }
-    } else if (obs) {
-      weighted = cur;
-    }
-    out[r] = nobs >= minp ? weighted : NAN;
+  mean_state s;
+  memset(&s, 0, sizeof s);
+  int64_t prev = 0;
+  for (int64_t p = 0; p < L; p++) {
+    if (p > 0 && stop_at(j, p)) return;
+    const int64_t r = row_at(rows, base, p);
+    mean_step(j, &s, value_at(x, r), t != NULL && p > 0 ? pow(f, (t[r] - t[prev]) / hl) : f,
+              normalize);
+    out[r] = s.nobs >= minp ? s.weighted : NAN;
     prev = r;
+  }
+}
+
+/* Rows [from, to) of a whole column (no groups, no times) from state s,
+ * results written from row emit on. */
+static void span_mean(ewm_job *j, const ewm_src *x, mean_state *s, int64_t from, int64_t to,
+                      int64_t emit, double *out, bool normalize) {
+  const double f = j->factor;
+  const int64_t minp = j->opt.min_periods;
+  for (int64_t r = from; r < to; r++) {
+    mean_step(j, s, value_at(x, r), f, normalize);
+    if (r >= emit) out[r] = s->nobs >= minp ? s->weighted : NAN;
   }
 }
 
@@ -267,6 +298,102 @@ static void ewm_task(void *ctx, int64_t task, int worker) {
             csr->offsets[g + 1] - csr->offsets[g]);
 }
 
+/* ---- a whole column's mean or sum by morsels ------------------------------
+ * The recurrence is serial, but a row's effect fades: after W rows it
+ * weighs f^W of the state.  Each morsel but the first starts from a
+ * warm-up over the W rows before it (from the state of a fresh sequence)
+ * and records that state (warm) and its own end state; a serial pass then
+ * compares each morsel's warm-up state with the true end state of the one
+ * before, bit for bit.  Equal, and the morsel's results are the serial
+ * recurrence's (the step is a function of the state and the row); else
+ * the morsel is computed again from the true state.  So the results are
+ * the serial pass's to the last bit, and a warm-up that did not converge
+ * (an outlier whose weight outlives W rows, a long run of missing values
+ * under ignore_na) costs that morsel a second pass.  The count of values
+ * is taken as reached min_periods in the morsels (it only decides whether
+ * a result shows) and checked in the serial pass too. */
+static zb_status nomem(zb_error *err, const char *what);
+
+typedef struct mean_morsel {
+  mean_state warm, end;
+  int64_t count; /* values in the morsel */
+} mean_morsel;
+
+typedef struct morsel_job {
+  ewm_job *j;
+  mean_morsel *mm; /* n_out * nm */
+  int64_t nm, warm;
+} morsel_job;
+
+static void mean_morsel_task(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  morsel_job *mj = (morsel_job *)ctx;
+  ewm_job *j = mj->j;
+  if (j->cancelled) return;
+  if (zb_cancel_requested()) {
+    j->cancelled = 1;
+    return;
+  }
+  const int64_t k = task / mj->nm, m = task % mj->nm;
+  const int64_t s = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + (int64_t)ZB_MORSEL_ROWS);
+  const bool normalize = j->op == ZB_EWM_MEAN;
+  ewm_src x = src_of(j->cols[k]);
+  mean_morsel *q = &mj->mm[task];
+  mean_state st;
+  memset(&st, 0, sizeof st);
+  if (m > 0) {
+    span_mean(j, &x, &st, ZB_MAX((int64_t)0, s - mj->warm), s, s, j->out[k], normalize);
+    q->warm = st;
+    st.nobs = INT64_MAX / 4; /* taken as past min_periods: checked later */
+  }
+  const int64_t before = st.nobs;
+  span_mean(j, &x, &st, s, e, s, j->out[k], normalize);
+  q->count = st.nobs - before;
+  q->end = st;
+}
+
+static inline bool same_state(const mean_state *a, const mean_state *b) {
+  return a->started == b->started && memcmp(&a->weighted, &b->weighted, sizeof(double)) == 0 &&
+         memcmp(&a->old_wt, &b->old_wt, sizeof(double)) == 0;
+}
+
+/* The rows a warm-up needs for a row's weight to fall under 2^-60 of the
+ * state, or -1 when that is more than a quarter morsel (a slow decay:
+ * the serial pass is as fast). */
+static int64_t warm_rows(double f) {
+  if (f <= 0.0) return 1;
+  const double w = ceil(-60.0 * log(2.0) / log(f));
+  return w <= (double)(ZB_MORSEL_ROWS / 4) ? (int64_t)w : -1;
+}
+
+/* mean or sum of every result column of a whole column by morsels (see
+ * above); the serial check and repairs in this thread. */
+static zb_status mean_by_morsels(ewm_job *j, int64_t warm, zb_error *err) {
+  const int64_t nm = zb__morsels(j->n), minp = j->opt.min_periods;
+  morsel_job mj = {j, (mean_morsel *)zb_calloc((size_t)(j->n_out * nm), sizeof(mean_morsel)),
+                   nm, warm};
+  if (mj.mm == NULL) return nomem(err, "morsel states");
+  zb_status st = zb_parallel_for(j->n_out * nm, mean_morsel_task, &mj, err);
+  const bool normalize = j->op == ZB_EWM_MEAN;
+  for (int64_t k = 0; k < j->n_out && st == ZB_OK && !j->cancelled; k++) {
+    ewm_src x = src_of(j->cols[k]);
+    mean_state truth = mj.mm[k * nm].end;
+    for (int64_t m = 1; m < nm; m++) {
+      const mean_morsel *q = &mj.mm[k * nm + m];
+      if (truth.nobs >= minp && same_state(&q->warm, &truth)) {
+        const int64_t nobs = truth.nobs + q->count;
+        truth = q->end;
+        truth.nobs = nobs;
+      } else { /* the morsel again, from the true state */
+        const int64_t s = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + (int64_t)ZB_MORSEL_ROWS);
+        span_mean(j, &x, &truth, s, e, s, j->out[k], normalize);
+      }
+    }
+  }
+  zb_free(mj.mm);
+  return st;
+}
+
 typedef struct mask_job {
   double *const *out;
   zb_column *const *cols;
@@ -352,7 +479,12 @@ zb_status zb__cpu_ewm(const zb_table *t, const zb_column *group_ids, int64_t n_g
     j.csr = &csr;
     n_tasks = n_out * csr.n_buckets;
   }
-  st = zb_parallel_for(n_tasks, ewm_task, &j, err);
+  const int64_t warm = warm_rows(j.factor);
+  if (group_ids == NULL && times == NULL && (op == ZB_EWM_MEAN || op == ZB_EWM_SUM) &&
+      warm > 0 && zb__morsels(n) > 1 && zb_get_num_threads() > 1)
+    st = mean_by_morsels(&j, warm, err);
+  else
+    st = zb_parallel_for(n_tasks, ewm_task, &j, err);
   if (st == ZB_OK && j.cancelled) st = zb_error_set(err, ZB_ECANCEL, "interrupted");
   if (st == ZB_OK) {
     mask_job m = {j.out, cols, n, zb__morsels(n)};

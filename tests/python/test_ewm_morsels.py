@@ -3,9 +3,11 @@ with pandas run side by side: mean / sum / var / std / cov / corr, adjust
 and ignore_na both ways, min_periods, missing values scattered and in runs
 longer than a morsel, a slow decay, an outlier 10^12 times the other
 values (whose weight takes thousands of rows to fade), and pandas' own
-rule for adjust=False with com == 1.  The recurrence runs row by row from
-the column's start (a warm-up from a few hundred rows back, tried for
-speed, misses such an outlier's tail)."""
+rule for adjust=False with com == 1.  A mean or sum runs by morsels on
+every core, each from a warm-up a few hundred rows back whose state is
+checked against the previous morsel's true end state (a morsel whose
+warm-up did not reach it, as after such an outlier, is computed again):
+the results equal one thread's serial pass bit for bit."""
 
 import numpy as np
 import pandas as pd
@@ -111,3 +113,45 @@ def test_an_outlier_fades_as_in_pandas():
     for kw in ({"span": 20}, {"alpha": 0.05}):
         assert_series_like(z.ewm(**kw).mean(), p.ewm(**kw).mean(), f"mean {kw}", **TOL)
         assert_series_like(z.ewm(**kw).std(), p.ewm(**kw).std(), f"std {kw}", **TOL)
+
+
+def _serial_and_parallel(z, op, **kw):
+    old = zb.get_num_threads()
+    try:
+        got = []
+        for threads in (1, 2):
+            zb.set_num_threads(threads)
+            got.append(np.asarray(getattr(z.ewm(**kw), op)().to_pandas(), dtype=np.float64))
+        return got
+    finally:
+        zb.set_num_threads(old)
+
+
+@pytest.mark.parametrize("case", ["plain", "outlier", "runs", "minp", "constant"])
+def test_every_core_gives_the_serial_pass_bit_for_bit(case):
+    # one thread runs the serial recurrence, two run it by morsels: the
+    # same bits, also where a warm-up cannot converge (the outlier; missing
+    # runs under ignore_na) or min_periods is not reached by a morsel start
+    rng = np.random.default_rng(seed_for("ewm bits", case))
+    v = rng.standard_normal(N) * 10 + 3
+    kw = {"span": 20}
+    if case == "outlier":
+        v[65536 * 2 - 300] = 1e14
+    elif case == "runs":
+        v[rng.random(N) < 0.2] = np.nan
+        v[65536 - 100:65536 + 5000] = np.nan
+        kw = {"alpha": 0.1, "ignore_na": True}
+    elif case == "minp":
+        v[:65536 + 10] = np.nan
+        kw = {"span": 5, "min_periods": 20}
+    elif case == "constant":
+        v[:] = 2.5
+        kw = {"com": 1, "adjust": False}
+    z = zb.Series(pd.Series(v))
+    for op in ("mean", "sum") if kw.get("adjust", True) else ("mean",):
+        serial, parallel = _serial_and_parallel(z, op, **kw)
+        assert np.array_equal(np.isnan(serial), np.isnan(parallel)), (case, op)
+        ok = ~np.isnan(serial)
+        assert np.array_equal(serial[ok].view(np.int64), parallel[ok].view(np.int64)), (case, op)
+        assert_series_like(zb.Series(parallel), getattr(pd.Series(v).ewm(**kw), op)(),
+                           f"{case} {op}", **TOL)
