@@ -76,19 +76,20 @@ def readers(columns):
     }
 
 
-def writers(source, codec):
+def writers(source, codec, only=None):
     """Each engine writes the G1 table it holds in memory (read beforehand,
-    outside the timing) to path."""
+    outside the timing) to path; only: that engine's table alone is read."""
     import duckdb
     import polars as pl
     import pyarrow.parquet as pq
 
-    frame = zb.read_parquet(source)
-    table = pq.read_table(source)
-    plf = pl.read_parquet(source)
+    frame = zb.read_parquet(source) if only in (None, "zambezi") else None
+    table = pq.read_table(source) if only in (None, "pyarrow", "duckdb") else None
+    plf = pl.read_parquet(source) if only in (None, "polars") else None
     con = duckdb.connect()
-    con.register("g1", table)
-    con.execute("CREATE TABLE g1_mem AS SELECT * FROM g1")
+    if only in (None, "duckdb"):
+        con.register("g1", table)
+        con.execute("CREATE TABLE g1_mem AS SELECT * FROM g1")
 
     def duck(path):
         con.execute(f"COPY g1_mem TO '{path}' (FORMAT parquet, COMPRESSION {codec})")
@@ -155,18 +156,20 @@ def best_of(fns, path, repeat):
     return times
 
 
-def best_of_isolated(columns, path, repeat):
+def best_of_isolated(columns, path, repeat, codec=None, source=None):
     """best_of with each engine in a process of its own: in one process an
     engine's times depend on what the others' allocators hold (polars'
-    three-column reads ranged 0.022-0.053 s between runs of best_of)."""
+    three-column reads ranged 0.022-0.053 s between runs of best_of).
+    With codec, each engine writes source's table to path instead."""
     import subprocess
     import sys
     times = {}
-    for name in readers(columns):
-        out = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), "--one", name, "--path", path,
-             "--columns", ",".join(columns or []), "--repeat", str(repeat)],
-            check=True, capture_output=True, text=True).stdout
+    for name in ["zambezi", "pyarrow", "polars", "duckdb"]:
+        args = [sys.executable, os.path.abspath(__file__), "--one", name, "--path", path,
+                "--repeat", str(repeat)]
+        args += ["--codec", codec, "--source", source] if codec else \
+            ["--columns", ",".join(columns or [])]
+        out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
         times[name] = float(out.split()[-1])
     return times
 
@@ -182,10 +185,16 @@ def main():
     ap.add_argument("--one", help=argparse.SUPPRESS)      # (--isolated's child process)
     ap.add_argument("--path", help=argparse.SUPPRESS)
     ap.add_argument("--columns", help=argparse.SUPPRESS)
+    ap.add_argument("--codec", help=argparse.SUPPRESS)
+    ap.add_argument("--source", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.one:
-        cols = a.columns.split(",") if a.columns else None
-        print(best_of({a.one: readers(cols)[a.one]}, a.path, a.repeat)[a.one])
+        if a.codec:
+            fn = writers(a.source, a.codec, only=a.one)[a.one]
+        else:
+            cols = a.columns.split(",") if a.columns else None
+            fn = readers(cols)[a.one]
+        print(best_of({a.one: fn}, a.path, a.repeat)[a.one])
         return
     files = write_files(a.dir, a.rows)
     print(f"G1 {a.rows:,} rows, {zb.get_num_threads()} threads; best of {a.repeat}")
@@ -202,7 +211,8 @@ def main():
                   f"(peak/decoded {eng:.2f}, RSS {rss:.2f}, of {dec / 1e6:.0f} MB) | {peers}")
     out = os.path.join(a.dir, "written.parquet")
     for codec in ["snappy", "zstd"]:
-        t = best_of(writers(files["pyarrow/snappy"], codec), out, a.repeat)
+        t = best_of_isolated(None, out, a.repeat, codec, files["pyarrow/snappy"]) \
+            if a.isolated else best_of(writers(files["pyarrow/snappy"], codec), out, a.repeat)
         z = t["zambezi"]
         peers = ", ".join(f"{k} {v:.3f} s ({v / z:.2f}x)" for k, v in t.items()
                           if k != "zambezi")
