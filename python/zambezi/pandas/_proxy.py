@@ -33,7 +33,7 @@ from time import perf_counter
 
 import numpy as np
 
-from zambezi.pandas import _guards
+from zambezi.pandas import _class_attrs, _guards
 from zambezi.pandas._config import settings
 from zambezi.pandas._devices import placement
 from zambezi.pandas._profile import recorder
@@ -177,32 +177,10 @@ class _ProxyMeta(type):
         return attr
 
     def __setattr__(cls, name, value):
-        # pd.Series.x = ... changes pandas' class, as without the
-        # accelerator (pandas' accessor registration then sees it); a
-        # user's subclass, and a name the proxy class defines itself, keep
-        # their own attributes
-        if not _sets_pandas_class(cls, name):
-            type.__setattr__(cls, name, value)
-        elif isinstance(value, _Method):   # a patch undone (pytest's monkeypatch)
-            if (cls, name) in _CLASS_PATCHED:
-                _class_restore(cls, name)
-        else:
-            _CLASS_PATCHED.setdefault((cls, name), cls._zb_slow_type.__dict__.get(name, _MISSING))
-            setattr(cls._zb_slow_type, name, unwrap_slow(value))
-            _class_changed(name)
-            if callable(value) or hasattr(type(value), "__get__"):
-                # a function or property: on the proxy class too, so that it
-                # gets the proxy (and is not served by zambezi's own method)
-                type.__setattr__(cls, name, value)
+        _class_attrs.set_attr(cls, name, value)
 
     def __delattr__(cls, name):
-        if not _sets_pandas_class(cls, name):
-            type.__delattr__(cls, name)
-        elif (cls, name) in _CLASS_PATCHED:
-            _class_restore(cls, name)
-        else:
-            delattr(cls._zb_slow_type, name)
-            _class_changed(name)
+        _class_attrs.del_attr(cls, name)
 
     def __dir__(cls):
         return sorted(set(type.__dir__(cls)) | set(dir(cls._zb_slow_type)))
@@ -1437,65 +1415,6 @@ class _Method:
 _ATTR_KIND = {}   # (proxy type, name) -> "method", ("static", function) or "attr"
 
 
-def _sets_pandas_class(cls, name):
-    """Whether setting name on proxy class cls sets it on its pandas class:
-    cls stands for a pandas class (it is not a subclass user code made of
-    one) and does not define name itself (its own methods, as __repr__)."""
-    slow = cls.__dict__.get("_zb_slow_type")
-    if slow is None or SLOW_TO_PROXY.get(slow) is not cls:
-        return False
-    own = cls.__dict__.get(name, _MISSING)
-    return own is _MISSING or isinstance(own, _Method) or (cls, name) in _CLASS_PATCHED
-
-
-# (proxy class, name) -> what pandas' class held under name before it was
-# first set through the proxy class (_MISSING: nothing of its own)
-_CLASS_PATCHED = {}
-_MISSING = object()
-
-
-def _class_restore(cls, name):
-    """Undo the setting of name through proxy class cls: pandas' class gets
-    back what it held (a monkeypatch's undo deletes a name the proxy class
-    never held, or sets back the descriptor it held, which must restore
-    pandas' own method, not delete it)."""
-    old = _CLASS_PATCHED.pop((cls, name), _MISSING)
-    slow = cls._zb_slow_type
-    if old is not _MISSING:
-        setattr(slow, name, old)
-    elif name in slow.__dict__:
-        delattr(slow, name)
-    if name in cls.__dict__ and not isinstance(cls.__dict__[name], _Method):
-        type.__delattr__(cls, name)
-    _class_changed(name)
-
-
-def _class_changed(name):
-    """A pandas class gained, changed or lost attribute name: what the
-    proxy classes learnt about it is forgotten."""
-    for key in [k for k in _ATTR_KIND if k[1] == name]:
-        del _ATTR_KIND[key]
-    for cls in list(SLOW_TO_PROXY.values()):
-        if isinstance(cls.__dict__.get(name), _Method):
-            type.__delattr__(cls, name)
-
-
-def _user_accessor(cls, name):
-    """The descriptor of an accessor that user code registered under name
-    on cls's pandas class (pd.api.extensions.register_*_accessor), or None:
-    it is made with the proxy, as pandas makes it with the object the user
-    holds (pandas' own accessors, .str or .dt, take the dispatch path)."""
-    slow = cls._zb_slow_type
-    if name not in getattr(slow, "_accessors", ()):
-        return None
-    static = inspect.getattr_static(slow, name, None)
-    made = getattr(static, "_accessor", None)
-    if made is None or not hasattr(static, "__get__") or \
-            (getattr(made, "__module__", None) or "").startswith("pandas."):
-        return None
-    return static
-
-
 def _get_attribute(proxy, name):
     cls = type(proxy)
     kind = _ATTR_KIND.get((cls, name))
@@ -1520,7 +1439,7 @@ def _get_attribute(proxy, name):
     if kind == "method":
         return _BoundMethod(proxy, name)
     if kind == "attr":
-        accessor = _user_accessor(cls, name)
+        accessor = _class_attrs.user_accessor(cls, name)
         if accessor is not None:
             return accessor.__get__(proxy, cls)
         return dispatch(proxy, name, (), {}, is_attr=True)
