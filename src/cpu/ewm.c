@@ -140,8 +140,8 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
   for (int64_t p = 0; p < L; p++) {
     if (p > 0 && stop_at(j, p)) return;
     const int64_t r = row_at(rows, base, p);
-    mean_step(j, &s, value_at(x, r), t != NULL && p > 0 ? pow(f, (t[r] - t[prev]) / hl) : f,
-              normalize);
+    mean_step(j, &s, value_at(x, r),
+              normalize && t != NULL && p > 0 ? pow(f, (t[r] - t[prev]) / hl) : f, normalize);
     out[r] = s.nobs >= minp ? s.weighted : NAN;
     prev = r;
   }

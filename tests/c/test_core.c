@@ -327,6 +327,17 @@ ZB_TEST(test_alloc_counts_and_injection) {
   ZB_CHECK_EQ_INT(zb_alloc_fail_after(0), 0);
 }
 
+/* After a test's blocks are freed: the cache emptied, the counters as
+ * they were before it (a). */
+static void check_all_returned(const zb_alloc_stats *a) {
+  zb_alloc_stats b;
+  zb_alloc_trim();
+  zb_alloc_get_stats(&b);
+  ZB_CHECK_EQ_INT(b.host_cached_bytes, 0);
+  ZB_CHECK_EQ_INT(b.host_bytes, a->host_bytes);
+  ZB_CHECK_EQ_INT(b.host_allocations, a->host_allocations);
+}
+
 /* Large freed blocks are kept for reuse: the counters see them as freed
  * (host_cached_bytes counts them), a block of a similar size comes back
  * from the cache, fault injection still fires first, and trim empties it. */
@@ -432,11 +443,7 @@ ZB_TEST(test_alloc_cache_recycles_pages) {
   }
   zb_free(z);
   zb_free(w);
-  zb_alloc_trim();
-  zb_alloc_get_stats(&b);
-  ZB_CHECK_EQ_INT(b.host_cached_bytes, 0);
-  ZB_CHECK_EQ_INT(b.host_bytes, a.host_bytes);
-  ZB_CHECK_EQ_INT(b.host_allocations, a.host_allocations);
+  check_all_returned(&a);
 }
 
 /* Blocks of 256 KiB to 1 MiB are cached too (glibc gives such blocks back
@@ -481,11 +488,7 @@ ZB_TEST(test_alloc_cache_keeps_small_blocks_whole) {
   zb_free(u);
   zb_free(r);
   zb_free(t);
-  zb_alloc_trim();
-  zb_alloc_get_stats(&b);
-  ZB_CHECK_EQ_INT(b.host_cached_bytes, 0);
-  ZB_CHECK_EQ_INT(b.host_bytes, a.host_bytes);
-  ZB_CHECK_EQ_INT(b.host_allocations, a.host_allocations);
+  check_all_returned(&a);
 }
 
 /* A block with room (zb__malloc_room) counts only what it holds: its peak

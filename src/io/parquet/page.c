@@ -70,15 +70,15 @@ void zb__pq_deferred_free(pq_job *j) {
   j->deferred = NULL;
 }
 
-/* Rows [0, n) of a deferred chunk with dictionary d: each value's
- * characters at dst + end on (short ones in 16-byte moves, none writing at
- * or past limit), offsets[r] the end of row r's value.  Returns the end. */
-static int64_t gather_rows(const pq_deferred *df, const dict *d, const uint8_t *valid,
+/* Rows [0, n) with dictionary d and one index (w bytes: 1, 2 or 4) a
+ * present row: each value's characters at dst + end on (short ones in
+ * 16-byte moves, none writing at or past limit), offsets[r] the end of row
+ * r's value.  Returns the end. */
+static int64_t gather_rows(const uint8_t *idx, int w, const dict *d, const uint8_t *valid,
                            int64_t *offsets, int64_t n, uint8_t *dst, int64_t end,
                            int64_t limit) {
   const int64_t *off = d->off;
   const uint8_t *dc = d->chars;
-  const int w = df->w;
   int64_t k = 0, r = 0;
   const int64_t L = d->same_len;
   if (valid == NULL && w == 1 && L > 0 && L <= DICT_SLACK) {
@@ -87,7 +87,7 @@ static int64_t gather_rows(const pq_deferred *df, const dict *d, const uint8_t *
     int64_t safe = limit - end >= DICT_SLACK ? (limit - end - DICT_SLACK) / L + 1 : 0;
     if (safe > n) safe = n;
     for (; r < safe; r++) {
-      memcpy(dst + end, dc + off[2 * df->idx[r]], DICT_SLACK);
+      memcpy(dst + end, dc + off[2 * idx[r]], DICT_SLACK);
       end += L;
       offsets[r] = end;
     }
@@ -95,9 +95,9 @@ static int64_t gather_rows(const pq_deferred *df, const dict *d, const uint8_t *
   }
   for (; r < n; r++) {
     if (valid == NULL || valid[r]) {
-      uint32_t t = w == 1   ? df->idx[k]
-                   : w == 2 ? ((const uint16_t *)df->idx)[k]
-                            : ((const uint32_t *)df->idx)[k];
+      uint32_t t = w == 1   ? idx[k]
+                   : w == 2 ? ((const uint16_t *)idx)[k]
+                            : ((const uint32_t *)idx)[k];
       k++;
       int64_t l = off[2 * t + 1];
       const uint8_t *src = dc + off[2 * t];
@@ -115,7 +115,7 @@ static int64_t gather_rows(const pq_deferred *df, const dict *d, const uint8_t *
 void zb__pq_gather_strings(pq_job *j, uint8_t *chars) {
   pq_deferred *df = j->deferred;
   if (df == NULL) return;
-  gather_rows(df, &df->d, j->nulls > 0 ? j->valid : NULL, j->offsets, j->rows, chars,
+  gather_rows(df->idx, df->w, &df->d, j->nulls > 0 ? j->valid : NULL, j->offsets, j->rows, chars,
               j->chars_base, j->chars_base + j->chars_len);
   zb__pq_deferred_free(j);
 }
@@ -601,6 +601,9 @@ done:
   return st;
 }
 
+/* Bytes a deferred chunk keeps a value's index in, for dictionary d. */
+static int index_width(const dict *d) { return d->n <= 256 ? 1 : d->n <= 65536 ? 2 : 4; }
+
 /* Whether deferring a chunk of rows values (pq_deferred) holds less than
  * its characters would: the dictionary kept to the end (16 bytes of
  * offsets a value and its characters) and an index a row, against the
@@ -608,7 +611,7 @@ done:
  * row group (polars writes 127k-row groups) do not pay. */
 static bool defer_pays(const dict *d, int64_t rows) {
   if (d->n <= 0) return false;
-  int w = d->n <= 256 ? 1 : d->n <= 65536 ? 2 : 4;
+  int w = index_width(d);
   double kept = 16.0 * (double)d->n + (double)d->bytes + (double)w * (double)rows;
   return kept < (double)d->bytes / (double)d->n * (double)rows;
 }
@@ -621,7 +624,8 @@ static zb_status undefer(pq_job *j, const dict *d, int64_t rows, int64_t *chars_
   pq_deferred *df = j->deferred;
   zb_status st = chars_reserve_for(j, chars_cap, df->total + DICT_SLACK, rows, err);
   if (st == ZB_OK)
-    j->chars_len = gather_rows(df, d, j->valid, j->offsets, rows, j->chars, 0, *chars_cap);
+    j->chars_len =
+        gather_rows(df->idx, df->w, d, j->valid, j->offsets, rows, j->chars, 0, *chars_cap);
   zb__pq_deferred_free(j);
   return st;
 }
@@ -644,7 +648,7 @@ static zb_status page_values(pq_job *j, dict *d, pq_scratch *s, int32_t enc, con
       /* the chunk's first page: defer its characters (pq_deferred) */
       df = (pq_deferred *)zb_calloc(1, sizeof(pq_deferred));
       if (df == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (indices)");
-      df->w = d->n <= 256 ? 1 : d->n <= 65536 ? 2 : 4;
+      df->w = index_width(d);
       df->idx = (uint8_t *)zb_malloc((size_t)(j->rows > 0 ? j->rows : 1) * (size_t)df->w);
       if (df->idx == NULL) {
         zb_free(df);
@@ -704,22 +708,8 @@ static zb_status page_values(pq_job *j, dict *d, pq_scratch *s, int32_t enc, con
         return ZB_OK;
       }
       ZB_RETURN_NOT_OK(chars_reserve_for(j, chars_cap, total + DICT_SLACK, n, err));
-      int64_t end = j->chars_len, k = 0;
-      const int64_t *off = d->off;
-      for (int64_t r = 0; r < n; r++) {
-        if (valid == NULL || valid[r]) {
-          uint32_t t = idx[k++];
-          int64_t l = off[2 * t + 1];
-          const uint8_t *src = d->chars + off[2 * t];
-          if (l <= DICT_SLACK)
-            memcpy(j->chars + end, src, DICT_SLACK); /* room: reserved above */
-          else
-            memcpy(j->chars + end, src, (size_t)l);
-          end += l;
-        }
-        j->offsets[row + r] = end;
-      }
-      j->chars_len = end;
+      j->chars_len = gather_rows((const uint8_t *)idx, 4, d, valid, j->offsets + row, n, j->chars,
+                                 j->chars_len, *chars_cap);
       return ZB_OK;
     }
     int w8 = j->out_width;
