@@ -129,6 +129,17 @@ static inline void zb__prof_span_end(zb__prof_span *sp) {
   if (sp->on) zb__prof_close(sp);
 }
 
+/* Chains between the tasks of one zb_parallel_for: task t waits for what
+ * task t - 1 publishes (a value >= 0 stored with release order into *slot,
+ * which starts negative).  Tasks are claimed in order, so t - 1 is running
+ * or done when t waits -- unless the job was cancelled, when the pool skips
+ * tasks it has claimed but not begun: then this returns false at once
+ * instead of waiting for ever (the job returns ZB_ECANCEL, so the caller
+ * may go on with any value as long as its writes stay in bounds).  Spins,
+ * then yields the core (the predecessor's thread may have lost it).  The
+ * published value goes to *value. */
+bool zb__await_published(const int64_t *slot, int64_t *value);
+
 /* The operation the calling thread is in (the outermost span's op; NULL
  * outside any), for messages such as the memory limit's; tasks of
  * zb_parallel_for see their poster's. */

@@ -120,6 +120,22 @@ static inline bool scope_cancelled(uint64_t scope) {
 
 bool zb_cancel_requested(void) { return gen_moved(t_scope); }
 
+bool zb__await_published(const int64_t *slot, int64_t *value) {
+  for (int spins = 0;; spins++) {
+    int64_t v = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (v >= 0) {
+      *value = v;
+      return true;
+    }
+    if (spins < 256) {
+      cpu_relax();
+    } else {
+      if (zb_cancel_requested()) return false;
+      sched_yield();
+    }
+  }
+}
+
 /* Spin until cond(arg) holds or ZB_SPIN_NS have passed; true if it held.
  * With more threads than cores a spinning thread would take a core from
  * one still working, so then there is no spinning. */

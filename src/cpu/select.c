@@ -20,7 +20,6 @@
  * atomics.  Arguments were checked by src/core/compute_ops.c (indices lie in
  * range wherever they are valid).
  */
-#include <sched.h>
 
 #include "cpu/kernels.h"
 
@@ -161,21 +160,12 @@ static void filter_count(void *ctx, int64_t task, int worker) {
 }
 
 /* Waits for the morsel before `task` to publish where its chars end,
- * publishes where this morsel's `bytes` end, and returns where they begin. */
+ * publishes where this morsel's `bytes` end, and returns where they begin.
+ * Cancelled meanwhile (the morsel before may never run), they begin at 0:
+ * in bounds of the output's chars, which the job then throws away. */
 static int64_t chain_bytes(filter_job *j, int64_t task, int64_t bytes) {
   int64_t b = 0;
-  if (task > 0) {
-    int spins = 0;
-    while ((b = __atomic_load_n(&j->bytes[task - 1], __ATOMIC_ACQUIRE)) < 0) {
-      if (++spins < 256) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-      } else {
-        sched_yield(); /* the predecessor's thread may have lost its core */
-      }
-    }
-  }
+  if (task > 0 && !zb__await_published(&j->bytes[task - 1], &b)) b = 0;
   __atomic_store_n(&j->bytes[task], b + bytes, __ATOMIC_RELEASE);
   return b;
 }
