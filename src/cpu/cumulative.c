@@ -7,15 +7,23 @@
  * compiler drops for integer types) is null in the result.  skipna: the
  * running value skips it; !skipna: every later row (of the group) is null.
  *
- * Whole column: a morsel-parallel scan on the thread pool, in three steps:
+ * Whole column: a morsel-parallel scan on the thread pool that reads each
+ * input row from memory once.  Each morsel
  *
- *   1. each morsel folds its valid rows into a total, and notes whether it
- *      has a valid row and a missing one (in parallel);
- *   2. a carry runs over the morsels in order: the fold of every morsel
- *      before, and whether a missing row came before (for !skipna);
- *   3. each morsel scans again from its carry and writes its rows' running
- *      values and validity (in parallel; a morsel is a multiple of 64 rows,
- *      so morsels never share a byte of the output bitmap).
+ *   1. folds its valid rows into a total, and notes whether it has a valid
+ *      row and a missing one (the last morsel skips this);
+ *   2. waits for the morsel before to publish its carry -- the fold of
+ *      every morsel before, and whether a missing row came before (for
+ *      !skipna) -- and publishes its own (carry folded with its total);
+ *   3. scans its rows again from its carry, while they are still in the
+ *      core's cache, and writes their running values and validity (a
+ *      morsel is a multiple of 64 rows, so morsels never share a byte of
+ *      the output bitmap).
+ *
+ * Morsels are claimed in order, so a morsel waits only for the totals of
+ * those before it, which are running or done, not for their writes.  The
+ * carries are the same folds of the same totals for any thread count, so
+ * the results are too.
  *
  * Per group, while the groups are few enough for a state per group in each
  * of C chunks of rows (n_groups * C <= rows; C is about four per thread):
@@ -42,22 +50,26 @@
  * type.  Every (type, op) pair is a function stamped from the dtype list
  * and chosen once per column: no per-row type switch.
  */
+#include <math.h>
+
 #include "cpu/groupby.h"
 #include "cpu/kernels.h"
 #include "core/dtype_list.h"
+
+#ifndef CUM_ROWS
+#define CUM_ROWS ((int64_t)ZB_MORSEL_ROWS)
+#endif
 
 typedef struct cum_job {
   const zb_column *c;
   bool skipna;
   zb_column *o;
   int64_t M;
-  /* per morsel (whole column) */
-  void *total;    /* the morsel's fold, an array of the accumulator type */
-  uint8_t *have;  /* the morsel has a valid row */
-  uint8_t *miss;  /* the morsel has a missing row */
-  void *carry;    /* the fold of the morsels before */
-  uint8_t *chave; /* some morsel before has a valid row */
-  uint8_t *dead;  /* some morsel before has a missing row */
+  /* per morsel (whole column): what the morsels before it fold to */
+  void *carry;    /* their fold, an array of the accumulator type */
+  uint8_t *chave; /* one of them has a valid row */
+  uint8_t *dead;  /* one of them has a missing row */
+  int64_t *ready; /* >= 0 once the morsel has published the next one's carry */
   /* per group */
   const zb__group_csr *csr;
   uint8_t *okb; /* per row: the result row is valid */
@@ -69,8 +81,7 @@ typedef struct cum_job {
 } cum_job;
 
 typedef struct cum_kernel {
-  zb_task_fn total, write, group;
-  void (*carry)(cum_job *);
+  zb_task_fn scan, group;
   zb_task_fn gtotal, gcarry, gwrite; /* per group, in row order */
   size_t gst_size;
 } cum_kernel;
@@ -102,83 +113,109 @@ static inline void chunk_ids(const cum_job *j, int64_t row, int m, int64_t *id, 
 #define CUM_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define CUM_MAX(a, b) ((b) > (a) ? (b) : (a))
 
-/* The four functions of input type T, accumulator A, fold F, named
- * NAME_OP. */
-#define CUM_STAMP(NAME, OP, T, A, F)                                                       \
-  static void total_##NAME##_##OP(void *ctx, int64_t task, int worker) {                   \
-    (void)worker;                                                                          \
-    cum_job *j = (cum_job *)ctx;                                                           \
-    const zb_column *c = j->c;                                                             \
-    const T *v = (const T *)c->data->data + c->offset;                                     \
-    const int64_t start = task * ZB_MORSEL_ROWS;                                           \
-    const int64_t end = ZB_MIN(start + (int64_t)ZB_MORSEL_ROWS, c->length);                \
-    A acc = 0;                                                                             \
-    bool have = false, miss = false;                                                       \
-    for (int64_t row = start; row < end; row += 64) {                                      \
-      int m = (int)ZB_MIN((int64_t)64, end - row);                                         \
-      uint64_t w = zb__valid_word(c, row, m);                                              \
-      for (int q = 0; q < m; q++) {                                                        \
-        T x = v[row + q];                                                                  \
-        bool ok = ((w >> q) & 1) && x == x;                                                \
-        if (ok) {                                                                          \
-          acc = have ? (A)F(acc, (A)x) : (A)x;                                             \
-          have = true;                                                                     \
-        } else {                                                                           \
-          miss = true;                                                                     \
-        }                                                                                  \
-      }                                                                                    \
-    }                                                                                      \
-    ((A *)j->total)[task] = acc;                                                           \
-    j->have[task] = have;                                                                  \
-    j->miss[task] = miss;                                                                  \
-  }                                                                                        \
-  static void carry_##NAME##_##OP(cum_job *j) {                                            \
-    A acc = 0;                                                                             \
-    bool have = false, dead = false;                                                       \
-    for (int64_t m = 0; m < j->M; m++) {                                                   \
-      ((A *)j->carry)[m] = acc;                                                            \
-      j->chave[m] = have;                                                                  \
-      j->dead[m] = dead;                                                                   \
-      if (j->have[m]) {                                                                    \
-        A t = ((const A *)j->total)[m];                                                    \
-        acc = have ? (A)F(acc, t) : t;                                                     \
-        have = true;                                                                       \
-      }                                                                                    \
-      dead = dead || j->miss[m];                                                           \
-    }                                                                                      \
-  }                                                                                        \
-  static void write_##NAME##_##OP(void *ctx, int64_t task, int worker) {                   \
-    (void)worker;                                                                          \
-    cum_job *j = (cum_job *)ctx;                                                           \
-    const zb_column *c = j->c;                                                             \
-    const T *v = (const T *)c->data->data + c->offset;                                     \
-    A *out = (A *)j->o->data->data;                                                        \
-    uint8_t *bits = (uint8_t *)j->o->validity->data;                                       \
-    const int64_t start = task * ZB_MORSEL_ROWS;                                           \
-    const int64_t end = ZB_MIN(start + (int64_t)ZB_MORSEL_ROWS, c->length);                \
-    A acc = ((const A *)j->carry)[task];                                                   \
-    bool have = j->chave[task];                                                            \
-    bool dead = !j->skipna && j->dead[task];                                               \
-    const bool skipna = j->skipna;                                                         \
-    uint8_t okb[64];                                                                       \
-    for (int64_t row = start; row < end; row += 64) {                                      \
-      int m = (int)ZB_MIN((int64_t)64, end - row);                                         \
-      uint64_t w = zb__valid_word(c, row, m);                                              \
-      for (int q = 0; q < m; q++) {                                                        \
-        T x = v[row + q];                                                                  \
-        bool ok = ((w >> q) & 1) && x == x;                                                \
-        dead = dead || (!ok && !skipna);                                                   \
-        ok = ok && !dead;                                                                  \
-        if (ok) {                                                                          \
-          acc = have ? (A)F(acc, (A)x) : (A)x;                                             \
-          have = true;                                                                     \
-        }                                                                                  \
-        out[row + q] = ok ? acc : (A)0;                                                    \
-        okb[q] = ok;                                                                       \
-      }                                                                                    \
-      zb__store_bits(bits, row, zb__pack_bools(okb, m), m);                                \
-    }                                                                                      \
-  }                                                                                        \
+/* The functions of input type T, accumulator A, fold F with identity ID,
+ * named NAME_OP; a morsel's total folds in LN (1 or 4) lanes: 4 for sums
+ * and products (whose carries are folds of totals in any case), 1 for min
+ * and max, so that of equal values (0.0 and -0.0) the first one stays. */
+#define CUM_STAMP(NAME, OP, T, A, F, ID, LN)                                                       \
+  /* Steps 1 and 2 of morsel `task` of the whole column's scan (see the   \
+   * top of the file), noting its present rows in oks (a word per 64);     \
+   * false when cancelled meanwhile. */                                    \
+  static bool carry_##NAME##_##OP(cum_job *j, int64_t task, uint64_t *oks) { \
+    const zb_column *c = j->c;                                             \
+    const T *v = (const T *)c->data->data + c->offset;                     \
+    const int64_t start = task * CUM_ROWS;                                 \
+    const int64_t end = ZB_MIN(start + CUM_ROWS, c->length);               \
+    A acc = ID;                                                            \
+    bool have = false, miss = false;                                       \
+    for (int64_t row = start; row < end; row += 64) {                      \
+      const int m = (int)ZB_MIN((int64_t)64, end - row);                   \
+      const uint64_t ok = present_##NAME(v + row, zb__valid_word(c, row, m), m); \
+      oks[(row - start) >> 6] = ok;                                        \
+      const T *x = v + row;                                                \
+      have = have || ok != 0;                                              \
+      miss = miss || ok != zb__mask(m);                                    \
+      /* missing rows fold as the identity: no branch, and sums and        \
+       * products in four independent lanes */                             \
+      if (LN == 4) {                                                       \
+        A l0 = ID, l1 = ID, l2 = ID, l3 = ID;                              \
+        int q = 0;                                                         \
+        for (; q + 4 <= m; q += 4) {                                       \
+          l0 = ((ok >> q) & 1) ? (A)F(l0, (A)x[q]) : l0;                   \
+          l1 = ((ok >> (q + 1)) & 1) ? (A)F(l1, (A)x[q + 1]) : l1;         \
+          l2 = ((ok >> (q + 2)) & 1) ? (A)F(l2, (A)x[q + 2]) : l2;         \
+          l3 = ((ok >> (q + 3)) & 1) ? (A)F(l3, (A)x[q + 3]) : l3;         \
+        }                                                                  \
+        for (; q < m; q++) l0 = ((ok >> q) & 1) ? (A)F(l0, (A)x[q]) : l0;  \
+        acc = (A)F(acc, (A)F((A)F(l0, l1), (A)F(l2, l3)));                 \
+      } else {                                                             \
+        for (int q = 0; q < m; q++) acc = ((ok >> q) & 1) ? (A)F(acc, (A)x[q]) : acc; \
+      }                                                                    \
+    }                                                                      \
+    int64_t ready;                                                         \
+    if (task > 0 && !zb__await_published(&j->ready[task - 1], &ready)) return false; \
+    A *carry = (A *)j->carry;                                              \
+    carry[task + 1] = !have ? carry[task] : j->chave[task] ? (A)F(carry[task], acc) : acc; \
+    j->chave[task + 1] = j->chave[task] || have;                           \
+    j->dead[task + 1] = j->dead[task] || miss;                             \
+    __atomic_store_n(&j->ready[task], 1, __ATOMIC_RELEASE);                \
+    return true;                                                           \
+  }                                                                        \
+  static void scan_##NAME##_##OP(void *ctx, int64_t task, int worker) {    \
+    (void)worker;                                                          \
+    cum_job *j = (cum_job *)ctx;                                           \
+    int64_t ready;                                                         \
+    uint64_t oks[CUM_ROWS / 64];                                           \
+    const bool noted = task + 1 < j->M;                                    \
+    if (noted) {                                                           \
+      if (!carry_##NAME##_##OP(j, task, oks)) return;                      \
+    } else if (task > 0 && !zb__await_published(&j->ready[task - 1], &ready)) { \
+      return;                                                              \
+    }                                                                      \
+    const zb_column *c = j->c;                                             \
+    const T *v = (const T *)c->data->data + c->offset;                     \
+    A *out = (A *)j->o->data->data;                                        \
+    uint8_t *bits = (uint8_t *)j->o->validity->data;                       \
+    const int64_t start = task * CUM_ROWS;                                 \
+    const int64_t end = ZB_MIN(start + CUM_ROWS, c->length);               \
+    A acc = ((const A *)j->carry)[task];                                   \
+    bool have = j->chave[task];                                            \
+    bool dead = !j->skipna && j->dead[task];                               \
+    const bool skipna = j->skipna;                                         \
+    uint8_t okb[64];                                                       \
+    for (int64_t row = start; row < end; row += 64) {                      \
+      int m = (int)ZB_MIN((int64_t)64, end - row);                         \
+      uint64_t w = noted ? oks[(row - start) >> 6]                         \
+                         : present_##NAME(v + row, zb__valid_word(c, row, m), m); \
+      if (have && !dead && (skipna || w == zb__mask(m))) { /* no branch */ \
+        const T *x = v + row;                                              \
+        if (w == zb__mask(m)) {                                            \
+          for (int q = 0; q < m; q++) out[row + q] = acc = (A)F(acc, (A)x[q]); \
+        } else {                                                           \
+          for (int q = 0; q < m; q++) {                                    \
+            const bool ok = (w >> q) & 1;                                  \
+            acc = ok ? (A)F(acc, (A)x[q]) : acc;                           \
+            out[row + q] = ok ? acc : (A)0;                                \
+          }                                                                \
+        }                                                                  \
+        zb__store_bits(bits, row, w, m);                                   \
+        continue;                                                          \
+      }                                                                    \
+      for (int q = 0; q < m; q++) {                                        \
+        T x = v[row + q];                                                  \
+        bool ok = (w >> q) & 1;                                            \
+        dead = dead || (!ok && !skipna);                                   \
+        ok = ok && !dead;                                                  \
+        if (ok) {                                                          \
+          acc = have ? (A)F(acc, (A)x) : (A)x;                             \
+          have = true;                                                     \
+        }                                                                  \
+        out[row + q] = ok ? acc : (A)0;                                    \
+        okb[q] = ok;                                                       \
+      }                                                                    \
+      zb__store_bits(bits, row, zb__pack_bools(okb, m), m);                \
+    }                                                                      \
+  }                                                                        \
   static void group_##NAME##_##OP(void *ctx, int64_t b, int worker) {                      \
     (void)worker;                                                                          \
     cum_job *j = (cum_job *)ctx;                                                           \
@@ -295,24 +332,41 @@ static inline void chunk_ids(const cum_job *j, int64_t row, int m, int64_t *id, 
     if (bad >= 0 && (j->bad[t] < 0 || bad < j->bad[t])) j->bad[t] = bad;                   \
   }
 
-#define CUM_SIGNED(ID, T, NAME, U)       \
-  CUM_STAMP(NAME, sum, T, int64_t, CUM_SUM_S)   \
-  CUM_STAMP(NAME, prod, T, int64_t, CUM_PROD_S) \
-  CUM_STAMP(NAME, min, T, T, CUM_MIN)           \
-  CUM_STAMP(NAME, max, T, T, CUM_MAX)
-#define CUM_UNSIGNED(ID, T, NAME, U)      \
-  CUM_STAMP(NAME, sum, T, uint64_t, CUM_SUM)    \
-  CUM_STAMP(NAME, prod, T, uint64_t, CUM_PROD)  \
-  CUM_STAMP(NAME, min, T, T, CUM_MIN)           \
-  CUM_STAMP(NAME, max, T, T, CUM_MAX)
-#define CUM_FLOAT(ID, T, NAME, U)  \
-  CUM_STAMP(NAME, sum, T, T, CUM_SUM)    \
-  CUM_STAMP(NAME, prod, T, T, CUM_PROD)  \
-  CUM_STAMP(NAME, min, T, T, CUM_MIN)    \
-  CUM_STAMP(NAME, max, T, T, CUM_MAX)
-#define CUM_TEMPORAL(ID, T, NAME, U) \
-  CUM_STAMP(NAME, min, T, T, CUM_MIN)    \
-  CUM_STAMP(NAME, max, T, T, CUM_MAX)
+/* The rows of x[0, m) with validity word w that are present (valid, and
+ * not NaN in a float column: (T)0.5 != 0 only for floats). */
+#define CUM_PRESENT(ID, T, NAME, U)                                   \
+  static inline uint64_t present_##NAME(const T *x, uint64_t w, int m) { \
+    if ((T)0.5 == 0) return w;                                        \
+    uint8_t eq[64];                                                   \
+    for (int q = 0; q < m; q++) eq[q] = x[q] == x[q];                 \
+    return w & zb__pack_bools(eq, m);                                 \
+  }
+ZB_FOR_EACH_NUMERIC_TYPE(CUM_PRESENT)
+ZB_FOR_EACH_TEMPORAL_TYPE(CUM_PRESENT)
+
+#define CUM_SMAX(T, U) ((T)((U) ~(U)0 >> 1))
+#define CUM_SIGNED(ID, T, NAME, U)                                       \
+  CUM_STAMP(NAME, sum, T, int64_t, CUM_SUM_S, 0, 4)                      \
+  CUM_STAMP(NAME, prod, T, int64_t, CUM_PROD_S, 1, 4)                    \
+  CUM_STAMP(NAME, min, T, T, CUM_MIN, CUM_SMAX(T, U), 1)                 \
+  CUM_STAMP(NAME, max, T, T, CUM_MAX, (T)(-CUM_SMAX(T, U) - 1), 1)
+#define CUM_UNSIGNED(ID, T, NAME, U)                    \
+  CUM_STAMP(NAME, sum, T, uint64_t, CUM_SUM, 0, 4)      \
+  CUM_STAMP(NAME, prod, T, uint64_t, CUM_PROD, 1, 4)    \
+  CUM_STAMP(NAME, min, T, T, CUM_MIN, (T) ~(T)0, 1)     \
+  CUM_STAMP(NAME, max, T, T, CUM_MAX, 0, 1)
+/* -0.0 is the identity of a float sum (0.0 + -0.0 is 0.0).  float32 sums
+ * and products fold in one lane, as numpy's (pandas') running value does:
+ * in float32 the rounding of four lanes differs from it by more than
+ * 1e-5 relative after 10^5 rows. */
+#define CUM_FLOAT(ID, T, NAME, U)                                     \
+  CUM_STAMP(NAME, sum, T, T, CUM_SUM, (T)-0.0, sizeof(T) == 8 ? 4 : 1) \
+  CUM_STAMP(NAME, prod, T, T, CUM_PROD, 1, sizeof(T) == 8 ? 4 : 1)     \
+  CUM_STAMP(NAME, min, T, T, CUM_MIN, (T)INFINITY, 1)    \
+  CUM_STAMP(NAME, max, T, T, CUM_MAX, -(T)INFINITY, 1)
+#define CUM_TEMPORAL(ID, T, NAME, U)                                     \
+  CUM_STAMP(NAME, min, T, T, CUM_MIN, CUM_SMAX(T, U), 1)                 \
+  CUM_STAMP(NAME, max, T, T, CUM_MAX, (T)(-CUM_SMAX(T, U) - 1), 1)
 
 ZB_FOR_EACH_SIGNED_TYPE(CUM_SIGNED)
 ZB_FOR_EACH_UNSIGNED_TYPE(CUM_UNSIGNED)
@@ -320,9 +374,8 @@ ZB_FOR_EACH_FLOAT_TYPE(CUM_FLOAT)
 ZB_FOR_EACH_TEMPORAL_TYPE(CUM_TEMPORAL)
 
 #define CUM_K(NAME, OP)                                                                 \
-  {total_##NAME##_##OP,  write_##NAME##_##OP,  group_##NAME##_##OP, carry_##NAME##_##OP,  \
-   gtotal_##NAME##_##OP, gcarry_##NAME##_##OP, gwrite_##NAME##_##OP,                     \
-   sizeof(gst_##NAME##_##OP)}
+  {scan_##NAME##_##OP, group_##NAME##_##OP, gtotal_##NAME##_##OP, gcarry_##NAME##_##OP, \
+   gwrite_##NAME##_##OP, sizeof(gst_##NAME##_##OP)}
 #define CUM_CASE4(ID, T, NAME, U)                                                   \
   case ID: {                                                                        \
     static const cum_kernel k[ZB_CUM_OP_COUNT] = {CUM_K(NAME, sum), CUM_K(NAME, prod), \
@@ -463,29 +516,25 @@ zb_status zb__cpu_cumulative(const zb_column *col, const zb_column *group_ids, i
     if (st == ZB_OK && !by_rows) st = group_scan(&j, k, group_ids, n_groups, err);
     goto done;
   }
-  j.M = zb__morsels(n);
+  j.M = (n + CUM_ROWS - 1) / CUM_ROWS;
   const int64_t M = j.M;
-  uint64_t *acc = (uint64_t *)zb_calloc((size_t)M * 2, sizeof(uint64_t));
-  uint8_t *flags = (uint8_t *)zb_calloc((size_t)M * 4, 1);
-  if (acc == NULL || flags == NULL) {
-    zb_free(acc);
-    zb_free(flags);
+  /* the carries of morsels 0..M (M + 1 of each) */
+  uint64_t *carry = (uint64_t *)zb_calloc((size_t)M + 1, sizeof(uint64_t));
+  uint8_t *flags = (uint8_t *)zb_calloc((size_t)(M + 1) * 2, 1);
+  int64_t *ready = (int64_t *)zb_malloc((size_t)M * sizeof(int64_t));
+  if (carry == NULL || flags == NULL || ready == NULL) {
     st = nomem(err, "morsel carries");
-    goto done;
+  } else {
+    for (int64_t m = 0; m < M; m++) ready[m] = -1;
+    j.carry = carry;
+    j.chave = flags;
+    j.dead = flags + M + 1;
+    j.ready = ready;
+    st = zb_parallel_for(M, k->scan, &j, err);
   }
-  j.total = acc;
-  j.carry = acc + M;
-  j.have = flags;
-  j.miss = flags + M;
-  j.chave = flags + 2 * M;
-  j.dead = flags + 3 * M;
-  st = zb_parallel_for(M, k->total, &j, err);
-  if (st == ZB_OK) {
-    k->carry(&j);
-    st = zb_parallel_for(M, k->write, &j, err);
-  }
-  zb_free(acc);
+  zb_free(carry);
   zb_free(flags);
+  zb_free(ready);
 done:
   if (st != ZB_OK) {
     zb_column_release(j.o);

@@ -109,6 +109,37 @@ def test_series_cumulative_dense_nulls_and_all_missing():
                                    f"{op} p={null_p} skipna={skipna}", **F64_TOL)
 
 
+def test_series_cumulative_exact_first_morsel_and_same_bits_any_threads():
+    """The first morsel is pandas' own sequential loop to the last bit; the
+    rest folds the morsels' totals (four lanes for float64 sums), the same
+    for 1 and 3 threads.  Null rates 0 and 0.001 take the word-at-a-time
+    paths (every row present), 0.3 the masked ones; -0.0 sums stay -0.0
+    (the lanes start from -0.0, not 0.0)."""
+    n = 3 * MORSEL + 77
+    rng = np.random.default_rng(21)
+    for null_p in (0.0, 0.001, 0.3):
+        vals = rng.standard_normal(n) * 1e3
+        vals[rng.random(n) < null_p] = np.nan
+        p = pd.Series(vals)
+        for op in CUM_OPS:
+            for skipna in (True, False):
+                got = {}
+                for th in (1, 3):
+                    zb.set_num_threads(th)
+                    got[th] = getattr(zb.Series(p), op)(skipna=skipna).to_numpy()
+                exp = getattr(p, op)(skipna=skipna).to_numpy()
+                what = f"{op}(skipna={skipna}) null_p={null_p}"
+                assert got[1].tobytes() == got[3].tobytes(), what
+                assert np.array_equal(got[1][:MORSEL], exp[:MORSEL], equal_nan=True), what
+                # a running sum passing near zero keeps the error of its scale
+                scale = np.nanmax(np.abs(exp)) if not np.isnan(exp).all() else 1.0
+                np.testing.assert_allclose(got[1], exp, rtol=1e-9, atol=1e-12 * scale,
+                                           err_msg=what)
+    zeros = pd.Series(np.full(2 * MORSEL + 3, -0.0))
+    z = zb.Series(zeros).cumsum().to_numpy()
+    assert np.signbit(z).all() and np.signbit(zeros.cumsum().to_numpy()).all()
+
+
 def test_cumulative_overflow_wraps_as_pandas():
     p = pd.Series([2**62, 2**62, 2**62, -5], dtype="int64")
     z = zb.Series(p)
