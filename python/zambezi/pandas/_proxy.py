@@ -1146,8 +1146,6 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                     # pandas' unique of those few values gives pandas' kind
                     res = res.to_pandas().unique()
                 out = wrap_fast(res, proxy, name, args, kwargs, is_attr)
-                if type(proxy).__name__ == "DatetimeIndexResampler":
-                    out = _with_resample_freq(proxy, out)
                 if name in _NUMPY_SCALAR_RESULTS and (proxy._zb_kind == "series" or
                                                       proxy._zb_kind == "index" and not is_attr):
                     out = _reduction_scalar(out, fobj, name)
@@ -1191,44 +1189,6 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     out = wrap_slow(res, (proxy, name, args, kwargs, is_attr), proxy)
     recorder.slow(_label(type(proxy), name), perf_counter() - t0, reason)
     return out
-
-
-def _with_resample_freq(proxy, out):
-    """out (a resample's result from zambezi) with the freq pandas gives its
-    DatetimeIndex (the rule): zambezi's indexes carry no freq, so the
-    result is held by pandas from here on (a DatetimeIndex with a freq
-    stays in pandas, see _check_index)."""
-    if not _is_proxy(out) or out._zb_kind not in ("frame", "series"):
-        return out
-    rec = proxy._zb_recipe
-    if rec is None or rec[1] != "resample":
-        return out
-    rule = rec[3].get("rule", rec[2][0] if rec[2] else None)
-    if _resampled_times_have_nat(rec[0], rec[3]):
-        return out   # pandas' bins then hold a NaT bin, which leaves the result no freq
-    pd = _real.pd
-    slow = out._zb_get_slow()
-    if type(slow.index) is not pd.DatetimeIndex or slow.index.freq is not None:
-        return out
-    slow = slow.copy(deep=False)
-    slow.index = pd.DatetimeIndex(slow.index, freq=unwrap_slow(rule))
-    p = object.__new__(type(out))
-    _init(p, None, slow, None)
-    return p
-
-
-def _resampled_times_have_nat(parent, kwargs):
-    """Whether the times parent.resample(**kwargs) bins (its index, or its
-    column on=) hold a missing value; False where that is not known."""
-    fast = parent._zb_fast if _is_proxy(parent) else None
-    if fast is None or kwargs.get("level") is not None:
-        return False
-    on = kwargs.get("on")
-    try:
-        times = fast.index if on is None else fast[on]
-        return bool(times.isna().any())
-    except Exception:
-        return False
 
 
 # Series reductions for which pandas returns a numpy scalar (np.float64(2.0)
