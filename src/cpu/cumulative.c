@@ -56,9 +56,9 @@
 #include "cpu/kernels.h"
 #include "core/dtype_list.h"
 
-#ifndef CUM_ROWS
+/* Rows of a whole column's scan task: a morsel (its input and output
+ * stay in a core's L2 between the fold and the scan). */
 #define CUM_ROWS ((int64_t)ZB_MORSEL_ROWS)
-#endif
 
 typedef struct cum_job {
   const zb_column *c;
