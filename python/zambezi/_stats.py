@@ -334,50 +334,6 @@ def _missing_matches(dtype, missing):
     return any(_is_na(v) for v in missing)
 
 
-_INT_RANGE = {"int8": (-2**7, 2**7 - 1), "int16": (-2**15, 2**15 - 1),
-              "int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1),
-              "uint8": (0, 2**8 - 1), "uint16": (0, 2**16 - 1), "uint32": (0, 2**32 - 1),
-              "uint64": (0, 2**64 - 1)}
-
-
-def _exact_targets(dtype, vcol):
-    """isin's values column vcol as values of the column's own number kind,
-    so that the engine compares them exactly, as pandas does (no precision
-    loss): for an integer column, the values that are whole numbers in its
-    range (in its dtype); for a float column, the integers a float64 holds
-    exactly (as float64).  Others cannot match and are left out.  Any other
-    pairing is returned as it is."""
-    vd = vcol.dtype
-    if vd == dtype or not (dtype in _INT_RANGE or dtype in ("float32", "float64")) or \
-            not (vd in _INT_RANGE or vd in ("float32", "float64")) or \
-            (dtype.startswith("float") and vd.startswith("float")):
-        return vcol
-    col = vcol if vcol.device == "cpu" else vcol.to_device("cpu")
-    v = np.asarray(_convert.values_numpy(col))
-    m = _convert.null_mask(col)
-    if m is not None:
-        v = v[~m]
-    with np.errstate(invalid="ignore", over="ignore"):
-        if dtype in _INT_RANGE:
-            lo, hi = _INT_RANGE[dtype]
-            if v.dtype.kind == "f":  # whole, finite, in range: hi + 1 and lo are powers of two
-                keep = np.isfinite(v) & (v == np.floor(v)) & (v >= float(lo)) & (v < float(hi + 1))
-            elif v.dtype.kind == "u":
-                keep = v <= np.uint64(min(hi, 2**64 - 1))
-            else:
-                keep = (v >= max(lo, -2**63)) & (v <= min(hi, 2**63 - 1))
-            out = v[keep].astype(dtype)
-        else:  # integers a float64 holds exactly
-            f = v.astype(np.float64)
-            keep = f.astype(v.dtype) == v
-            if v.dtype.kind == "u":
-                keep &= f < 2.0 ** 64
-            else:
-                keep &= f < 2.0 ** 63
-            out = f[keep]
-    return _convert.column_from_numpy(np.ascontiguousarray(out))
-
-
 class SeriesStats:
     """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
 
@@ -817,7 +773,7 @@ class SeriesStats:
             vcol = _convert.to_column(values) if len(values) else self._col.slice(0, 0)
             if vcol.length == 0:
                 vcol = self._col.slice(0, 0)
-        out = self._like(_core.isin(self._col, _exact_targets(dtype, vcol)))
+        out = self._like(_core.isin(self._col, vcol))
         if match_missing and self._col.null_count:
             out = out | self.isna()
         return out

@@ -293,6 +293,88 @@ static zb_status as_type(const zb_column *col, zb_type_id t, zb_time_unit unit,
   return zb_column_cast(col, t, unit, out, err);
 }
 
+/* Whether comparing col with values needs the values made exact targets
+ * (exact_targets): a number column against number values of another kind
+ * or signedness, where a common type would round one side. */
+static bool isin_needs_exact(const zb_column *col, const zb_column *values) {
+  zb_type_id x = col->type, y = values->type;
+  if (x == y || !zb_type_is_numeric(x) || !zb_type_is_numeric(y)) return false;
+  bool fx = x == ZB_FLOAT32 || x == ZB_FLOAT64, fy = y == ZB_FLOAT32 || y == ZB_FLOAT64;
+  return !(fx && fy);
+}
+
+/* The comparison type of isin_needs_exact's cases: the column's own kind,
+ * widened without loss (integers and booleans to int64, uint64 to uint64,
+ * floats to float64). */
+static zb_type_id exact_type(zb_type_id x) {
+  return x == ZB_FLOAT32 || x == ZB_FLOAT64 ? ZB_FLOAT64 : x == ZB_UINT64 ? ZB_UINT64 : ZB_INT64;
+}
+
+/* isin's values as exact targets of type t (exact_type): only the values
+ * that one of t's values equals exactly, converted to t -- for an integer
+ * t the whole, finite values in its range; for float64 the integers it
+ * holds exactly.  The others (and missing values) can match no row and
+ * are left out, so the column is never rounded to meet them: an int64
+ * 2^53 + 1 does not match the value 2.0^53. */
+static zb_status exact_targets(const zb_column *values, zb_type_id t, zb_column **out,
+                               zb_error *err) {
+  *out = NULL;
+  zb_column *v = NULL, *w = NULL, *o = NULL;
+  zb_status st = ZB_OK;
+  if (!zb_device_equal(values->device, ZB_CPU))
+    st = zb_column_to_device(values, ZB_CPU, &v, err);
+  else
+    v = zb_column_retain((zb_column *)values);
+  /* the values widened without loss: floats to float64, uint64 as it is,
+   * other integers and booleans to int64 */
+  zb_type_id wt = exact_type(values->type);
+  if (st == ZB_OK) st = as_type(v, wt, v->unit, &w, err);
+  if (st == ZB_OK) st = zb_column_new(t, w->length, false, 0, &o, err);
+  if (st != ZB_OK) goto done;
+  int64_t k = 0;
+  for (int64_t i = 0; i < w->length; i++) {
+    if (!zb_column_is_valid(w, i)) continue;
+    const void *at = (const uint8_t *)w->data->data + (w->offset + i) * 8;
+    if (wt == ZB_FLOAT64) { /* t is integer */
+      double x;
+      memcpy(&x, at, 8);
+      if (!isfinite(x) || x != floor(x)) continue;
+      if (t == ZB_INT64 && x >= -0x1p63 && x < 0x1p63) {
+        ((int64_t *)o->data->data)[k++] = (int64_t)x;
+      } else if (t == ZB_UINT64 && x >= 0 && x < 0x1p64) {
+        ((uint64_t *)o->data->data)[k++] = (uint64_t)x;
+      }
+    } else if (t == ZB_FLOAT64) { /* integers a float64 holds exactly */
+      double x;
+      if (wt == ZB_UINT64) {
+        uint64_t u;
+        memcpy(&u, at, 8);
+        x = (double)u;
+        if (x >= 0x1p64 || (uint64_t)x != u) continue;
+      } else {
+        int64_t q;
+        memcpy(&q, at, 8);
+        x = (double)q;
+        if (x >= 0x1p63 || (int64_t)x != q) continue;
+      }
+      ((double *)o->data->data)[k++] = x;
+    } else { /* int64 against uint64 values, or uint64 against int64 */
+      uint64_t u;
+      memcpy(&u, at, 8);
+      if (t == ZB_INT64 ? u > (uint64_t)INT64_MAX : (int64_t)u < 0) continue;
+      ((uint64_t *)o->data->data)[k++] = u;
+    }
+  }
+  o->length = k;
+  *out = o;
+  o = NULL;
+done:
+  zb_column_release(v);
+  zb_column_release(w);
+  zb_column_release(o);
+  return st;
+}
+
 zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_column **out,
                          zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "isin: NULL output");
@@ -307,14 +389,16 @@ zb_status zb_column_isin(const zb_column *col, const zb_column *values, zb_colum
     zb_column_release(dv);
     return st;
   }
-  zb_type_id t = isin_type(col, values);
+  const bool exact = isin_needs_exact(col, values);
+  zb_type_id t = exact ? exact_type(col->type) : isin_type(col, values);
   if (t == ZB_TYPE_COUNT)
     return zb_error_set(err, ZB_ETYPE, "isin: cannot compare a %s column with %s values",
                         zb_type_name(col->type), zb_type_name(values->type));
   zb_column *a = NULL, *b = NULL, *res = NULL;
   zb_status st = as_type(col, t, col->unit, &a, err);
   /* values may live anywhere: the dispatcher moves them to col's device */
-  if (st == ZB_OK) st = as_type(values, t, col->unit, &b, err);
+  if (st == ZB_OK)
+    st = exact ? exact_targets(values, t, &b, err) : as_type(values, t, col->unit, &b, err);
   if (st == ZB_OK) {
     zb__call c = {.op = ZB__OP_ISIN};
     c.in[0] = a;

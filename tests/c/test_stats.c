@@ -740,6 +740,59 @@ ZB_TEST(test_hash_isin) {
   zb_column_release(b);
 }
 
+/* A column of type t (8-byte values) holding v[0, n). */
+static zb_column *col_of(zb_type_id t, const void *v, int64_t n) {
+  zb_error err = {{0}};
+  zb_column *c = NULL;
+  ZB_CHECK_OK(zb_column_new(t, n, false, 0, &c, &err), &err);
+  memcpy(c->data->data, v, (size_t)n * 8);
+  return c;
+}
+
+/* Numbers of another kind or signedness are compared exactly, as pandas
+ * does: the values that no row's value equals exactly are left out, and
+ * the column is never rounded to meet them (hand-computed answers). */
+ZB_TEST(test_isin_mixed_kinds_is_exact) {
+  zb_error err = {{0}};
+  const int64_t i53[] = {INT64_C(1) << 53, (INT64_C(1) << 53) + 1, 5, -7};
+  const double f_for_i[] = {0x1p53, 5.0, 5.5, -7.0, 0x1p63, NAN, INFINITY};
+  const uint64_t u[] = {(UINT64_C(1) << 63) + 5, 3, UINT64_MAX};
+  const int64_t i_for_u[] = {-1, 3, -5};
+  const uint64_t u_for_i[] = {UINT64_MAX, 3, (uint64_t)INT64_MAX + 1};
+  const double f53[] = {0x1p53, 1.0, 2.5};
+  const int64_t i_for_f[] = {(INT64_C(1) << 53) + 1, 1, 3};
+  const uint64_t u_for_f[] = {(UINT64_C(1) << 53) + 1, UINT64_C(1) << 63, 2};
+  const double f_for_u[] = {0x1p63 + 0x1p11, 3.0, 0x1p64};
+  struct {
+    zb_type_id tc, tv;
+    const void *c, *v;
+    int64_t nc, nv;
+    const char *want;
+  } cases[] = {
+      {ZB_INT64, ZB_FLOAT64, i53, f_for_i, 4, 7, "1011"},
+      {ZB_UINT64, ZB_INT64, u, i_for_u, 3, 3, "010"},
+      {ZB_INT64, ZB_UINT64, i53, u_for_i, 4, 3, "0000"},
+      {ZB_INT64, ZB_UINT64, i_for_f, u_for_i, 3, 3, "001"},
+      {ZB_FLOAT64, ZB_INT64, f53, i_for_f, 3, 3, "010"},
+      {ZB_FLOAT64, ZB_UINT64, f53, u_for_f, 3, 3, "000"},
+      {ZB_UINT64, ZB_FLOAT64, u, f_for_u, 3, 3, "010"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    zb_column *c = col_of(cases[k].tc, cases[k].c, cases[k].nc);
+    zb_column *v = col_of(cases[k].tv, cases[k].v, cases[k].nv), *r = NULL;
+    ZB_CHECK_OK(zb_column_isin(c, v, &r, &err), &err);
+    if (r != NULL) {
+      for (int64_t i = 0; i < cases[k].nc; i++)
+        if (bit_of(r, i) != (cases[k].want[i] == '1'))
+          zb_test_fail(__FILE__, __LINE__, "case %zu row %lld: got %d", k, (long long)i,
+                       (int)bit_of(r, i));
+    }
+    zb_column_release(c);
+    zb_column_release(v);
+    zb_column_release(r);
+  }
+}
+
 /* ---- 7. fault injection ---------------------------------------------------- */
 
 /* Run op with the k-th allocation failing for k = 1, 2, ... until it
