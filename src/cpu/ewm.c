@@ -18,7 +18,8 @@
  *              rows) in one pass and divides as pandas does.
  *
  * The recurrence is serial within a sequence; the sequences (result
- * column x bucket of groups) run as tasks on the thread pool.  A long
+ * column x bucket of groups) run as tasks on the thread pool, and a whole
+ * column's mean, sum, var or std by morsels (below).  A long
  * sequence checks for cancellation every ZB_MORSEL_ROWS rows.  A missing
  * value is a null, a NaN or +-inf, as in pandas (core/window_values.h,
  * the rule rolling.c shares).  A result that is NaN (too few values so
@@ -163,6 +164,7 @@ static void span_mean(ewm_job *j, const ewm_src *x, mean_state *s, int64_t from,
 typedef struct cov_state {
   double mean_x, mean_y, cov, sum_wt, sum_wt2, old_wt;
   int64_t nobs;
+  bool started; /* span_cov: the sequence's first row was seen */
 } cov_state;
 
 static inline void cov_first(cov_state *s, double x, double y) {
@@ -259,6 +261,34 @@ static void seq_cov(ewm_job *j, const ewm_src *x, const ewm_src *y, const int64_
   }
 }
 
+/* var or std of rows [from, to) of a whole column (no groups, no times)
+ * from state s, results written from row emit on: seq_cov's steps with
+ * y = x. */
+static void span_cov(ewm_job *j, const ewm_src *x, cov_state *state, int64_t from, int64_t to,
+                     int64_t emit, double *out) {
+  cov_state own = *state, *s = &own; /* a local: stores to out cannot alias it */
+  const double f = j->factor, new_wt = j->new_wt;
+  const bool adjust = j->opt.adjust, ignore_na = j->opt.ignore_na, bias = j->opt.bias;
+  const bool std = j->op == ZB_EWM_STD;
+  const int64_t minp = j->opt.min_periods;
+  for (int64_t r = from; r < to; r++) {
+    const double cx = value_at(x, r);
+    if (!s->started) {
+      const int64_t nobs = s->nobs;
+      cov_first(s, cx, cx);
+      s->nobs += nobs;
+      s->started = true;
+    } else {
+      cov_step(s, cx, cx, f, new_wt, adjust, ignore_na);
+    }
+    if (r >= emit) {
+      const double v = cov_value(s, minp, bias);
+      out[r] = std ? zsqrt(v) : v;
+    }
+  }
+  *state = own;
+}
+
 static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t base, int64_t L) {
   double *out = j->out[k];
   switch (j->op) {
@@ -271,7 +301,19 @@ static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t base, in
     case ZB_EWM_VAR:
     case ZB_EWM_STD: {
       ewm_src x = src_of(j->cols[k]);
-      seq_cov(j, &x, &x, rows, base, L, out);
+      if (rows != NULL) {
+        seq_cov(j, &x, &x, rows, base, L, out);
+        break;
+      }
+      /* consecutive rows: span_cov's one state, a morsel at a time (the
+       * same steps as seq_cov, so the same bits as the morsels' pass) */
+      cov_state s;
+      memset(&s, 0, sizeof s);
+      for (int64_t p = 0; p < L; p += ZB_MORSEL_ROWS) {
+        if (p > 0 && stop_at(j, p)) return;
+        const int64_t to = base + ZB_MIN(L, p + (int64_t)ZB_MORSEL_ROWS);
+        span_cov(j, &x, &s, base + p, to, base + p, out);
+      }
       break;
     }
     default: {
@@ -298,7 +340,7 @@ static void ewm_task(void *ctx, int64_t task, int worker) {
             csr->offsets[g + 1] - csr->offsets[g]);
 }
 
-/* ---- a whole column's mean or sum by morsels ------------------------------
+/* ---- a whole column's mean, sum, var or std by morsels ----------------------
  * The recurrence is serial, but a row's effect fades: after W rows it
  * weighs f^W of the state.  Each morsel but the first starts from a
  * warm-up over the W rows before it (from the state of a fresh sequence)
@@ -311,21 +353,43 @@ static void ewm_task(void *ctx, int64_t task, int worker) {
  * (an outlier whose weight outlives W rows, a long run of missing values
  * under ignore_na) costs that morsel a second pass.  The count of values
  * is taken as reached min_periods in the morsels (it only decides whether
- * a result shows) and checked in the serial pass too. */
+ * a result shows) and checked in the serial pass too.  var and std carry
+ * ewmcov's state (means, co-moment, sums of weights), whose sums of
+ * weights converge as the mean does. */
 static zb_status nomem(zb_error *err, const char *what);
 
-typedef struct mean_morsel {
-  mean_state warm, end;
+typedef union ewm_state {
+  mean_state m; /* mean, sum */
+  cov_state c;  /* var, std */
+} ewm_state;
+
+typedef struct state_morsel {
+  ewm_state warm, end;
   int64_t count; /* values in the morsel */
-} mean_morsel;
+} state_morsel;
 
 typedef struct morsel_job {
   ewm_job *j;
-  mean_morsel *mm; /* n_out * nm */
+  state_morsel *mm; /* n_out * nm */
   int64_t nm, warm;
 } morsel_job;
 
-static void mean_morsel_task(void *ctx, int64_t task, int worker) {
+static inline bool is_mean(const ewm_job *j) { return j->op == ZB_EWM_MEAN || j->op == ZB_EWM_SUM; }
+
+static inline int64_t *nobs_of(const ewm_job *j, ewm_state *s) {
+  return is_mean(j) ? &s->m.nobs : &s->c.nobs;
+}
+
+/* Rows [from, to) of column x from state s, written from row emit on. */
+static void span_state(ewm_job *j, const ewm_src *x, ewm_state *s, int64_t from, int64_t to,
+                       int64_t emit, double *out) {
+  if (is_mean(j))
+    span_mean(j, x, &s->m, from, to, emit, out, j->op == ZB_EWM_MEAN);
+  else
+    span_cov(j, x, &s->c, from, to, emit, out);
+}
+
+static void morsel_task(void *ctx, int64_t task, int worker) {
   (void)worker;
   morsel_job *mj = (morsel_job *)ctx;
   ewm_job *j = mj->j;
@@ -336,25 +400,28 @@ static void mean_morsel_task(void *ctx, int64_t task, int worker) {
   }
   const int64_t k = task / mj->nm, m = task % mj->nm;
   const int64_t s = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + (int64_t)ZB_MORSEL_ROWS);
-  const bool normalize = j->op == ZB_EWM_MEAN;
   ewm_src x = src_of(j->cols[k]);
-  mean_morsel *q = &mj->mm[task];
-  mean_state st;
+  state_morsel *q = &mj->mm[task];
+  ewm_state st;
   memset(&st, 0, sizeof st);
   if (m > 0) {
-    span_mean(j, &x, &st, ZB_MAX((int64_t)0, s - mj->warm), s, s, j->out[k], normalize);
+    span_state(j, &x, &st, ZB_MAX((int64_t)0, s - mj->warm), s, s, j->out[k]);
     q->warm = st;
-    st.nobs = INT64_MAX / 4; /* taken as past min_periods: checked later */
+    *nobs_of(j, &st) = INT64_MAX / 4; /* taken as past min_periods: checked later */
   }
-  const int64_t before = st.nobs;
-  span_mean(j, &x, &st, s, e, s, j->out[k], normalize);
-  q->count = st.nobs - before;
+  const int64_t before = *nobs_of(j, &st);
+  span_state(j, &x, &st, s, e, s, j->out[k]);
+  q->count = *nobs_of(j, &st) - before;
   q->end = st;
 }
 
-static inline bool same_state(const mean_state *a, const mean_state *b) {
-  return a->started == b->started && memcmp(&a->weighted, &b->weighted, sizeof(double)) == 0 &&
-         memcmp(&a->old_wt, &b->old_wt, sizeof(double)) == 0;
+/* The two states equal bit for bit, but for their counts of values. */
+static bool same_state(const ewm_job *j, const ewm_state *a, const ewm_state *b) {
+  if (is_mean(j))
+    return a->m.started == b->m.started &&
+           memcmp(&a->m.weighted, &b->m.weighted, sizeof(double)) == 0 &&
+           memcmp(&a->m.old_wt, &b->m.old_wt, sizeof(double)) == 0;
+  return a->c.started == b->c.started && memcmp(&a->c.mean_x, &b->c.mean_x, 6 * sizeof(double)) == 0;
 }
 
 /* The rows a warm-up needs for a row's weight to fall under 2^-60 of the
@@ -366,27 +433,26 @@ static int64_t warm_rows(double f) {
   return w <= (double)(ZB_MORSEL_ROWS / 4) ? (int64_t)w : -1;
 }
 
-/* mean or sum of every result column of a whole column by morsels (see
- * above); the serial check and repairs in this thread. */
-static zb_status mean_by_morsels(ewm_job *j, int64_t warm, zb_error *err) {
+/* Every result column of a whole column by morsels (see above); the serial
+ * check and repairs in this thread. */
+static zb_status by_morsels(ewm_job *j, int64_t warm, zb_error *err) {
   const int64_t nm = zb__morsels(j->n), minp = j->opt.min_periods;
-  morsel_job mj = {j, (mean_morsel *)zb_calloc((size_t)(j->n_out * nm), sizeof(mean_morsel)),
+  morsel_job mj = {j, (state_morsel *)zb_calloc((size_t)(j->n_out * nm), sizeof(state_morsel)),
                    nm, warm};
   if (mj.mm == NULL) return nomem(err, "morsel states");
-  zb_status st = zb_parallel_for(j->n_out * nm, mean_morsel_task, &mj, err);
-  const bool normalize = j->op == ZB_EWM_MEAN;
+  zb_status st = zb_parallel_for(j->n_out * nm, morsel_task, &mj, err);
   for (int64_t k = 0; k < j->n_out && st == ZB_OK && !j->cancelled; k++) {
     ewm_src x = src_of(j->cols[k]);
-    mean_state truth = mj.mm[k * nm].end;
+    ewm_state truth = mj.mm[k * nm].end;
     for (int64_t m = 1; m < nm; m++) {
-      const mean_morsel *q = &mj.mm[k * nm + m];
-      if (truth.nobs >= minp && same_state(&q->warm, &truth)) {
-        const int64_t nobs = truth.nobs + q->count;
+      state_morsel *q = &mj.mm[k * nm + m];
+      if (*nobs_of(j, &truth) >= minp && same_state(j, &q->warm, &truth)) {
+        const int64_t nobs = *nobs_of(j, &truth) + q->count;
         truth = q->end;
-        truth.nobs = nobs;
+        *nobs_of(j, &truth) = nobs;
       } else { /* the morsel again, from the true state */
         const int64_t s = m * ZB_MORSEL_ROWS, e = ZB_MIN(j->n, s + (int64_t)ZB_MORSEL_ROWS);
-        span_mean(j, &x, &truth, s, e, s, j->out[k], normalize);
+        span_state(j, &x, &truth, s, e, s, j->out[k]);
       }
     }
   }
@@ -480,9 +546,9 @@ zb_status zb__cpu_ewm(const zb_table *t, const zb_column *group_ids, int64_t n_g
     n_tasks = n_out * csr.n_buckets;
   }
   const int64_t warm = warm_rows(j.factor);
-  if (group_ids == NULL && times == NULL && (op == ZB_EWM_MEAN || op == ZB_EWM_SUM) &&
+  if (group_ids == NULL && times == NULL && op != ZB_EWM_COV && op != ZB_EWM_CORR &&
       warm > 0 && zb__morsels(n) > 1 && zb_get_num_threads() > 1)
-    st = mean_by_morsels(&j, warm, err);
+    st = by_morsels(&j, warm, err);
   else
     st = zb_parallel_for(n_tasks, ewm_task, &j, err);
   if (st == ZB_OK && j.cancelled) st = zb_error_set(err, ZB_ECANCEL, "interrupted");

@@ -3,8 +3,8 @@ with pandas run side by side: mean / sum / var / std / cov / corr, adjust
 and ignore_na both ways, min_periods, missing values scattered and in runs
 longer than a morsel, a slow decay, an outlier 10^12 times the other
 values (whose weight takes thousands of rows to fade), and pandas' own
-rule for adjust=False with com == 1.  A mean or sum runs by morsels on
-every core, each from a warm-up a few hundred rows back whose state is
+rule for adjust=False with com == 1.  A mean, sum, var or std runs by
+morsels on every core, each from a warm-up a few hundred rows back whose state is
 checked against the previous morsel's true end state (a morsel whose
 warm-up did not reach it, as after such an outlier, is computed again):
 the results equal one thread's serial pass bit for bit."""
@@ -148,7 +148,7 @@ def test_every_core_gives_the_serial_pass_bit_for_bit(case):
         v[:] = 2.5
         kw = {"com": 1, "adjust": False}
     z = zb.Series(pd.Series(v))
-    for op in ("mean", "sum") if kw.get("adjust", True) else ("mean",):
+    for op in ("mean", "sum", "var", "std") if kw.get("adjust", True) else ("mean", "var", "std"):
         serial, parallel = _serial_and_parallel(z, op, **kw)
         assert np.array_equal(np.isnan(serial), np.isnan(parallel)), (case, op)
         ok = ~np.isnan(serial)
