@@ -150,14 +150,16 @@ static void seq_mean(ewm_job *j, const ewm_src *x, const int64_t *rows, int64_t 
 
 /* Rows [from, to) of a whole column (no groups, no times) from state s,
  * results written from row emit on. */
-static void span_mean(ewm_job *j, const ewm_src *x, mean_state *s, int64_t from, int64_t to,
+static void span_mean(ewm_job *j, const ewm_src *x, mean_state *state, int64_t from, int64_t to,
                       int64_t emit, double *out, bool normalize) {
   const double f = j->factor;
   const int64_t minp = j->opt.min_periods;
+  mean_state own = *state, *s = &own; /* a local: stores to out cannot alias it */
   for (int64_t r = from; r < to; r++) {
     mean_step(j, s, value_at(x, r), f, normalize);
     if (r >= emit) out[r] = s->nobs >= minp ? s->weighted : NAN;
   }
+  *state = own;
 }
 
 /* pandas' ewmcov state of one pair of columns. */
@@ -293,26 +295,32 @@ static void run_seq(ewm_job *j, int64_t k, const int64_t *rows, int64_t base, in
   double *out = j->out[k];
   switch (j->op) {
     case ZB_EWM_MEAN:
-    case ZB_EWM_SUM: {
-      ewm_src x = src_of(j->cols[k]);
-      seq_mean(j, &x, rows, base, L, out, j->op == ZB_EWM_MEAN);
-      break;
-    }
+    case ZB_EWM_SUM:
     case ZB_EWM_VAR:
     case ZB_EWM_STD: {
       ewm_src x = src_of(j->cols[k]);
-      if (rows != NULL) {
-        seq_cov(j, &x, &x, rows, base, L, out);
+      const bool mean = j->op == ZB_EWM_MEAN || j->op == ZB_EWM_SUM;
+      if (rows != NULL || (mean && j->times != NULL)) {
+        if (mean)
+          seq_mean(j, &x, rows, base, L, out, j->op == ZB_EWM_MEAN);
+        else
+          seq_cov(j, &x, &x, rows, base, L, out);
         break;
       }
-      /* consecutive rows: span_cov's one state, a morsel at a time (the
-       * same steps as seq_cov, so the same bits as the morsels' pass) */
-      cov_state s;
-      memset(&s, 0, sizeof s);
+      /* consecutive rows without times: span_mean's or span_cov's one
+       * state, a morsel at a time (the same steps as seq_mean / seq_cov,
+       * so the same bits as the morsels' pass, in fewer instructions) */
+      mean_state ms;
+      cov_state cs;
+      memset(&ms, 0, sizeof ms);
+      memset(&cs, 0, sizeof cs);
       for (int64_t p = 0; p < L; p += ZB_MORSEL_ROWS) {
         if (p > 0 && stop_at(j, p)) return;
-        const int64_t to = base + ZB_MIN(L, p + (int64_t)ZB_MORSEL_ROWS);
-        span_cov(j, &x, &s, base + p, to, base + p, out);
+        const int64_t from = base + p, to = base + ZB_MIN(L, p + (int64_t)ZB_MORSEL_ROWS);
+        if (mean)
+          span_mean(j, &x, &ms, from, to, from, out, j->op == ZB_EWM_MEAN);
+        else
+          span_cov(j, &x, &cs, from, to, from, out);
       }
       break;
     }
