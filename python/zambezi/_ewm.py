@@ -5,7 +5,10 @@ mean / sum / var / std / cov / corr give one result per row.
 
 Each statistic of a set of columns is one engine call (``_core.ewm``:
 pandas' recurrences, step for step, every column -- and every group --
-its own serial sequence, the sequences in parallel).  Per group, the
+its own sequence, the sequences in parallel; a whole column's mean, sum,
+var or std also splits into morsels that start from a warm-up and are
+checked against the serial state, so the results are the serial pass's
+to the last bit).  Per group, the
 rows are first gathered into the result's order (by group, then row
 order: one stable sort of the group ids), so the engine walks each group
 as consecutive rows.  Nothing here loops over rows.
