@@ -358,10 +358,10 @@ static zb_status exact_targets(const zb_column *values, zb_type_id t, zb_column 
         if (x >= 0x1p63 || (int64_t)x != q) continue;
       }
       ((double *)o->data->data)[k++] = x;
-    } else { /* int64 against uint64 values, or uint64 against int64 */
+    } else { /* integers: by range where int64 meets uint64 */
       uint64_t u;
       memcpy(&u, at, 8);
-      if (t == ZB_INT64 ? u > (uint64_t)INT64_MAX : (int64_t)u < 0) continue;
+      if (wt != t && (t == ZB_INT64 ? u > (uint64_t)INT64_MAX : (int64_t)u < 0)) continue;
       ((uint64_t *)o->data->data)[k++] = u;
     }
   }

@@ -740,12 +740,12 @@ ZB_TEST(test_hash_isin) {
   zb_column_release(b);
 }
 
-/* A column of type t (8-byte values) holding v[0, n). */
+/* A column of type t holding v[0, n). */
 static zb_column *col_of(zb_type_id t, const void *v, int64_t n) {
   zb_error err = {{0}};
   zb_column *c = NULL;
   ZB_CHECK_OK(zb_column_new(t, n, false, 0, &c, &err), &err);
-  memcpy(c->data->data, v, (size_t)n * 8);
+  memcpy(c->data->data, v, (size_t)(n * zb_type_width(t)));
   return c;
 }
 
@@ -763,6 +763,10 @@ ZB_TEST(test_isin_mixed_kinds_is_exact) {
   const int64_t i_for_f[] = {(INT64_C(1) << 53) + 1, 1, 3};
   const uint64_t u_for_f[] = {(UINT64_C(1) << 53) + 1, UINT64_C(1) << 63, 2};
   const double f_for_u[] = {0x1p63 + 0x1p11, 3.0, 0x1p64};
+  /* narrower integers meet int64 values: negative ones too */
+  const int32_t i32[] = {-128, 7, -5, 300};
+  const int64_t i_for_i32[] = {-128, -5, 255};
+  const uint8_t u8[] = {128, 255, 0};
   struct {
     zb_type_id tc, tv;
     const void *c, *v;
@@ -776,6 +780,8 @@ ZB_TEST(test_isin_mixed_kinds_is_exact) {
       {ZB_FLOAT64, ZB_INT64, f53, i_for_f, 3, 3, "010"},
       {ZB_FLOAT64, ZB_UINT64, f53, u_for_f, 3, 3, "000"},
       {ZB_UINT64, ZB_FLOAT64, u, f_for_u, 3, 3, "010"},
+      {ZB_INT32, ZB_INT64, i32, i_for_i32, 4, 3, "1010"},
+      {ZB_UINT8, ZB_INT64, u8, i_for_i32, 3, 3, "010"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     zb_column *c = col_of(cases[k].tc, cases[k].c, cases[k].nc);
