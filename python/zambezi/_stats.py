@@ -334,6 +334,24 @@ def _missing_matches(dtype, missing):
     return any(_is_na(v) for v in missing)
 
 
+def _number_kinds(values):
+    """(ints, floats) when the list values holds Python or numpy integers and
+    floats together (and nothing else), else None."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        return None
+    ints, floats = [], []
+    for v in values:
+        if isinstance(v, (bool, np.bool_)):
+            return None
+        if isinstance(v, (int, np.integer)):
+            ints.append(v)
+        elif isinstance(v, (float, np.floating)):
+            floats.append(v)
+        else:
+            return None
+    return (ints, floats) if ints and floats else None
+
+
 class SeriesStats:
     """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
 
@@ -732,8 +750,8 @@ class SeriesStats:
                                               index)
 
     def isin(self, values):
-        """bool Series: whether each value is one of values (a list, set, Series
-        or array).  Nulls give False, but where pandas matches a missing
+        """bool Series: whether each value is one of values (a list, set, Series,
+        array or any iterable).  Nulls give False, but where pandas matches a missing
         value in values: for text and categoricals any missing value
         (None, NaN, NA), for floats NaN, for timestamps and durations NaT.
 
@@ -756,8 +774,8 @@ class SeriesStats:
             match_missing = vcol.null_count > 0 and prefixes is not None and \
                 vcol.dtype.startswith(prefixes)
         else:
-            if isinstance(values, (set, frozenset, dict)):
-                values = list(values)
+            if isinstance(values, (set, frozenset, dict)) or not hasattr(values, "__len__"):
+                values = list(values)  # a set, or an iterator read once (as pandas)
             match_missing = False
             if not isinstance(values, np.ndarray) or values.dtype == object:
                 # the missing values are matched by pandas' rules, not converted
@@ -770,6 +788,15 @@ class SeriesStats:
                 if nan.any():
                     match_missing = _missing_matches(dtype, list(values[nan][:1]))
                     values = values[~nan]
+            parts = _number_kinds(values)
+            if parts is not None:
+                # ints and floats together: a column of each, so that neither
+                # is rounded to the other's kind (2**53 + 1 is not 2.0**53)
+                out = self._like(_core.isin(self._col, _convert.to_column(parts[0])))
+                out = out | self._like(_core.isin(self._col, _convert.to_column(parts[1])))
+                if match_missing and self._col.null_count:
+                    out = out | self.isna()
+                return out
             vcol = _convert.to_column(values) if len(values) else self._col.slice(0, 0)
             if vcol.length == 0:
                 vcol = self._col.slice(0, 0)

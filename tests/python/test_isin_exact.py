@@ -60,3 +60,25 @@ def test_values_as_series_and_index():
     t = pd.Series([float(2**53), 7.0])
     assert zb.Series(p).isin(zb.Series(t)).to_list() == p.isin(t).tolist()
     assert zb.Index(p).isin([float(2**53)]).tolist() == pd.Index(p).isin([float(2**53)]).tolist()
+
+
+def test_a_list_of_ints_and_floats_compares_each_exactly():
+    # Each kind of a mixed list is compared in its own kind, so 2**53 + 1
+    # never meets the float 2.0**53 (hand-computed answers: pandas 3.1
+    # agrees for float32 columns, GH#46485, but still rounds the list for
+    # int64 and float64 columns).
+    for dtype in ("int64", "uint64", "float32", "float64"):
+        s = zb.Series(pd.Series([2**53, 1, 2], dtype="int64").astype(dtype))
+        assert s.isin([2**53 + 1, 1.5]).to_list() == [False, False, False], dtype
+        assert s.isin([2**53, 1.5]).to_list() == [True, False, False], dtype
+        assert s.isin([1, 2.0]).to_list() == [False, True, True], dtype
+        assert s.isin([np.int64(2), np.float32(1.0)]).to_list() == [False, True, True], dtype
+    f = zb.Series([1.0, None, 3.0])
+    assert f.isin([3, np.nan, 7.5]).to_list() == [False, True, True]  # NaN matches missing
+
+
+def test_an_iterator_is_read_once_as_pandas():
+    p = pd.Series([1, 2, 3])
+    for vals in ([1, 2], [1.0, 2.0]):
+        assert zb.Series(p).isin(v for v in vals).to_list() == p.isin(v for v in vals).tolist()
+        assert zb.Series(p).isin(iter(vals)).to_list() == p.isin(iter(vals)).tolist()
