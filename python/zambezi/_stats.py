@@ -335,9 +335,11 @@ def _missing_matches(dtype, missing):
 
 
 def _number_kinds(values):
-    """(ints, floats) when the list values holds Python or numpy integers and
-    floats together (and nothing else), else None."""
-    if isinstance(values, np.ndarray) and values.dtype != object:
+    """(ints, floats) when the list, tuple or object array values holds
+    Python or numpy integers and floats together (and nothing else), else
+    None."""
+    if not isinstance(values, (list, tuple)) and \
+            not (isinstance(values, np.ndarray) and values.dtype == object):
         return None
     ints, floats = [], []
     for v in values:
@@ -792,15 +794,15 @@ class SeriesStats:
             if parts is not None:
                 # ints and floats together: a column of each, so that neither
                 # is rounded to the other's kind (2**53 + 1 is not 2.0**53)
-                out = self._like(_core.isin(self._col, _convert.to_column(parts[0])))
-                out = out | self._like(_core.isin(self._col, _convert.to_column(parts[1])))
-                if match_missing and self._col.null_count:
-                    out = out | self.isna()
-                return out
-            vcol = _convert.to_column(values) if len(values) else self._col.slice(0, 0)
-            if vcol.length == 0:
-                vcol = self._col.slice(0, 0)
-        out = self._like(_core.isin(self._col, vcol))
+                vcol = [_convert.to_column(part) for part in parts]
+            else:
+                vcol = _convert.to_column(values) if len(values) else self._col.slice(0, 0)
+                if vcol.length == 0:
+                    vcol = self._col.slice(0, 0)
+        out = None
+        for v in vcol if isinstance(vcol, list) else [vcol]:
+            hit = self._like(_core.isin(self._col, v))
+            out = hit if out is None else out | hit
         if match_missing and self._col.null_count:
             out = out | self.isna()
         return out
