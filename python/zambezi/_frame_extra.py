@@ -446,10 +446,10 @@ def _isin_values(series, values):
     values = [py_scalar(v) for v in values]
     if _is_number_dtype(dtype) or dtype == "bool":
         keep = [v for v in values if isinstance(v, (bool, int, float)) and not _is_missing(v)]
-        if any(isinstance(v, float) for v in keep):
-            keep = [float(v) for v in keep]
-        elif any(not isinstance(v, bool) for v in keep):
-            keep = [int(v) for v in keep]
+        if any(not isinstance(v, bool) for v in keep):
+            # bools as 0 / 1; ints and floats stay themselves, which Series.isin
+            # compares each in its own kind (2**53 + 1 is not 2.0**53)
+            keep = [int(v) if isinstance(v, bool) else v for v in keep]
     else:
         keep = [v for v in values if _matches(dtype, v)]
     return series.isin(keep)

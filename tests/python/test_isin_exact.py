@@ -82,3 +82,16 @@ def test_an_iterator_is_read_once_as_pandas():
     for vals in ([1, 2], [1.0, 2.0]):
         assert zb.Series(p).isin(v for v in vals).to_list() == p.isin(v for v in vals).tolist()
         assert zb.Series(p).isin(iter(vals)).to_list() == p.isin(iter(vals)).tolist()
+
+
+def test_frame_isin_compares_as_the_series_does():
+    # DataFrame.isin(list) gives each column Series.isin's exact answer
+    # (it had turned the whole list into floats when one was a float)
+    df = zb.DataFrame({"i": pd.Series([2**53, 1, 2], dtype="int64"),
+                       "f": [2.0**53, 1.0, 2.5], "b": [True, False, True]})
+    got = df.isin([2**53 + 1, 1.5, True]).to_pandas()
+    assert got["i"].tolist() == [False, True, False]   # True is 1
+    assert got["f"].tolist() == [False, True, False]
+    assert got["b"].tolist() == [True, False, True]
+    for c in ("i", "f", "b"):
+        assert got[c].tolist() == df[c].isin([2**53 + 1, 1.5, 1]).to_list(), c
