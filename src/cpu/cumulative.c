@@ -118,6 +118,19 @@ static inline void chunk_ids(const cum_job *j, int64_t row, int m, int64_t *id, 
  * and products (whose carries are folds of totals in any case), 1 for min
  * and max, so that of equal values (0.0 and -0.0) the first one stays. */
 #define CUM_STAMP(NAME, OP, T, A, F, ID, LN)                                                       \
+  /* One row of a scan: the running value *acc folds x when the row is     \
+   * present and no missing row came before under !skipna; whether the     \
+   * row's result is valid. */                                             \
+  static inline bool step_##NAME##_##OP(A *acc, bool *have, bool *dead, bool present, T x, \
+                                        bool skipna) {                     \
+    *dead = *dead || (!present && !skipna);                                \
+    const bool ok = present && !*dead;                                     \
+    if (ok) {                                                              \
+      *acc = *have ? (A)F(*acc, (A)x) : (A)x;                              \
+      *have = true;                                                        \
+    }                                                                      \
+    return ok;                                                             \
+  }                                                                        \
   /* Steps 1 and 2 of morsel `task` of the whole column's scan (see the   \
    * top of the file), noting its present rows in oks (a word per 64);     \
    * false when cancelled meanwhile. */                                    \
@@ -202,14 +215,7 @@ static inline void chunk_ids(const cum_job *j, int64_t row, int m, int64_t *id, 
         continue;                                                          \
       }                                                                    \
       for (int q = 0; q < m; q++) {                                        \
-        T x = v[row + q];                                                  \
-        bool ok = (w >> q) & 1;                                            \
-        dead = dead || (!ok && !skipna);                                   \
-        ok = ok && !dead;                                                  \
-        if (ok) {                                                          \
-          acc = have ? (A)F(acc, (A)x) : (A)x;                             \
-          have = true;                                                     \
-        }                                                                  \
+        const bool ok = step_##NAME##_##OP(&acc, &have, &dead, (w >> q) & 1, v[row + q], skipna); \
         out[row + q] = ok ? acc : (A)0;                                    \
         okb[q] = ok;                                                       \
       }                                                                    \
@@ -229,14 +235,9 @@ static inline void chunk_ids(const cum_job *j, int64_t row, int m, int64_t *id, 
       bool have = false, dead = false;                                                     \
       for (int64_t k = csr->offsets[g]; k < csr->offsets[g + 1]; k++) {                    \
         int64_t i = csr->rows[k];                                                          \
-        T x = v[i];                                                                        \
-        bool ok = zb_column_is_valid(c, i) && x == x;                                      \
-        dead = dead || (!ok && !skipna);                                                   \
-        ok = ok && !dead;                                                                  \
-        if (ok) {                                                                          \
-          acc = have ? (A)F(acc, (A)x) : (A)x;                                             \
-          have = true;                                                                     \
-        }                                                                                  \
+        const bool ok = step_##NAME##_##OP(&acc, &have, &dead,                             \
+                                           zb_column_is_valid(c, i) && v[i] == v[i], v[i], \
+                                           skipna);                                        \
         out[i] = ok ? acc : (A)0;                                                          \
         j->okb[i] = ok;                                                                    \
       }                                                                                    \
