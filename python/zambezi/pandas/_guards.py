@@ -18,10 +18,11 @@ def _numeric_columns_guard(proxy, args, kwargs):
     if proxy._zb_kind != "frame":
         return None
     cols = kwargs.get("columns", args[1] if len(args) > 1 else None)
-    cols = [cols] if isinstance(cols, str) else cols
+    # a label of any kind (an int from unstack, a tuple) is one column
+    cols = list(cols) if isinstance(cols, list) else [cols]
     try:
         fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
-        dtypes = (proxy._zb_slow.dtypes[cols] if fast is None
+        dtypes = (list(proxy._zb_slow.dtypes[cols]) if fast is None
                   else [fast[c].to_pandas().dtype for c in cols])
     except Exception:
         return "columns not checked"
