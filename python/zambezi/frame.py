@@ -652,7 +652,8 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         ``partition_cols`` writes a hive dataset under the directory path:
         a ``key=value`` folder level per column named, one file per
         distinct combination holding the other columns (as pyarrow's
-        write_to_dataset).
+        write_to_dataset: the value percent-encoded, "a/b" as "a%2Fb", a
+        null as ``__HIVE_DEFAULT_PARTITION__``, booleans as true / false).
 
         Layout: data pages v1 (or v2); numbers, booleans, dates and timestamps
         PLAIN; strings dictionary-encoded (PLAIN when the dictionary passes

@@ -491,6 +491,56 @@ def test_write_partition_cols(tmp_path):
                                   pd.read_parquet(tmp_path / "theirs2"))
 
 
+# partition values pyarrow percent-encodes (every byte but letters, digits
+# and "-._~"): a separator, "..", a space, non-ASCII, "=", "%" itself
+ODD_VALUES = ["a/b", "x/../../outside", "c d", "é", "x=y", "50%", "%2F", "~ok.-_", "1"]
+
+
+def test_write_partition_values_percent_encoded(tmp_path):
+    pdf = pd.DataFrame({"k": pd.array(ODD_VALUES, dtype="str"),
+                        "b": [i % 2 == 0 for i in range(len(ODD_VALUES))],
+                        "v": np.arange(len(ODD_VALUES))})
+    zb.DataFrame(pdf).to_parquet(tmp_path / "ours", partition_cols=["k", "b"],
+                                 compression=DEFAULT)
+    pdf.to_parquet(tmp_path / "theirs", partition_cols=["k", "b"], compression=DEFAULT)
+    # nothing written beside the two datasets ("x/../../outside" stays one folder)
+    assert sorted(os.listdir(tmp_path)) == ["ours", "theirs"]
+
+    def dirs(root):
+        return sorted(str(p.relative_to(root).parent) for p in root.rglob("*.parquet"))
+
+    assert dirs(tmp_path / "ours") == dirs(tmp_path / "theirs")
+    assert len(dirs(tmp_path / "ours")) == len(ODD_VALUES)
+    # pandas reads our dataset as its own: every value decoded back
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "ours").sort_values("v"),
+                                  pd.read_parquet(tmp_path / "theirs").sort_values("v"))
+    with pytest.raises(InvalidValueError, match="'a/b'"):
+        zb.DataFrame({"a/b": [1], "v": [1]}).to_parquet(tmp_path / "bad", partition_cols=["a/b"])
+
+
+def test_read_partition_values_percent_decoded(tmp_path):
+    root = tmp_path / "hive"
+    pq.write_to_dataset(pa.table({"k": ODD_VALUES, "v": list(range(len(ODD_VALUES)))}),
+                        root, partition_cols=["k"])
+    exp = pd.read_parquet(root).sort_values("v").reset_index(drop=True)
+    got = zb.read_parquet(root).sort_values("v").reset_index(drop=True)
+    assert got["k"].astype("string").to_list() == exp["k"].astype(str).tolist() == ODD_VALUES
+    for filters in ([("k", "==", "c d")], [("k", "in", ["a/b", "é", "50%"])],
+                    [("k", "!=", "%2F")], [("k", "not in", ["x=y", "1"])]):
+        exp = pq.read_table(root, filters=filters).to_pydict()
+        got = zb.read_parquet(root, filters=filters)
+        assert sorted(got["v"].to_list()) == sorted(exp["v"]), filters
+        assert sorted(got["k"].astype("string").to_list()) == sorted(exp["k"]), filters
+    # a value not UTF-8 once decoded: pyarrow refuses it too
+    for folder in ("k=%C3%28", "k=a"):
+        (tmp_path / "bad" / folder).mkdir(parents=True)
+        pq.write_table(pa.table({"v": [1]}), tmp_path / "bad" / folder / "f.parquet")
+    with pytest.raises(pa.ArrowInvalid):
+        pq.read_table(tmp_path / "bad")
+    with pytest.raises(InvalidValueError, match="k=%C3%28"):
+        zb.read_parquet(tmp_path / "bad")
+
+
 def test_read_hive_filters_skip_files(tmp_path, monkeypatch):
     pdf = _random_small(90, seed=60)
     pdf["part_n"] = np.repeat([1, 2, 3], 30)

@@ -5,8 +5,11 @@ A source is one file, a list of paths, a glob ("data/*.parquet") or a
 directory, walked recursively in sorted order (names starting with "." or
 "_" skipped, as pyarrow skips them).  In a directory, folders named
 ``key=value`` are hive partitions: every row of the files below gets the
-column ``key``.  Each file is read by the engine's reader; the frames are
-concatenated (a fresh RangeIndex unless the files store an index).
+column ``key``, its value percent-decoded ("c%20d" is "c d": pyarrow
+percent-encodes every byte of the UTF-8 value but letters, digits and
+"-._~"; ``__HIVE_DEFAULT_PARTITION__`` is a null).  Each file is read by
+the engine's reader; the frames are concatenated (a fresh RangeIndex
+unless the files store an index).
 
 ``filters`` is pyarrow's list-of-tuples form: ``[(column, op, value),
 ...]`` (all must hold) or a list of such lists (any of them must hold), op
@@ -21,6 +24,7 @@ import glob
 import math
 import os
 import uuid
+from urllib.parse import quote, unquote
 
 import numpy as np
 
@@ -71,7 +75,15 @@ def _partitions(root, file):
     for part in rel.split(os.sep):
         if "=" in part:
             k, v = part.split("=", 1)
-            out.append((k, None if v == "__HIVE_DEFAULT_PARTITION__" else v))
+            if v == _NULL_PART:
+                v = None
+            else:
+                try:
+                    v = unquote(v, errors="strict")
+                except UnicodeDecodeError:
+                    raise InvalidValueError(f"read_parquet: the partition folder '{part}' is "
+                                            "not UTF-8 once percent-decoded") from None
+            out.append((k, v))
     return out
 
 
@@ -257,11 +269,21 @@ def _missing(v):
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
+def _text(v):
+    """A partition value as pyarrow writes it (booleans as true / false)."""
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    return str(v)
+
+
 def write_partitioned(frame, root, keys, index, write):
     """Write frame as a hive dataset under root, as pyarrow's
     write_to_dataset does for pandas: one folder level per key
-    (``key=value``, a null as __HIVE_DEFAULT_PARTITION__), one file per
-    distinct combination of the keys holding the other columns.
+    (``key=value``, a null as __HIVE_DEFAULT_PARTITION__, the value
+    percent-encoded as pyarrow does: every byte of its UTF-8 text but
+    letters, digits and "-._~", so that "a/b" is one folder "k=a%2Fb"),
+    one file per distinct combination of the keys holding the other
+    columns.
     write(sub_frame, path, index) writes one file."""
     from zambezi import index as _ix
 
@@ -272,6 +294,12 @@ def write_partitioned(frame, root, keys, index, write):
         if k not in cols:
             raise ColumnNotFoundError(f"to_parquet: partition_cols names '{k}', which is not "
                                       "a column")
+        # pyarrow writes the key as it is: a separator would add a folder
+        # level (or leave root) and "=" would split the key on reading
+        if not str(k) or any(c in str(k) for c in ("/", os.sep, "=")):
+            raise InvalidValueError(f"to_parquet: the partition column name {k!r} cannot be "
+                                    "a folder name key=value (it must be a non-empty string "
+                                    "without '/', '=' or the path separator)")
     data = [c for c in cols if c not in keys]
     if not data:
         raise InvalidValueError("to_parquet: partition_cols leaves no column to write")
@@ -288,7 +316,7 @@ def write_partitioned(frame, root, keys, index, write):
             s = frame[k]
             m = s.isna() if _missing(v) else (s == v).fillna(False)
             mask = m if mask is None else mask & m
-            parts.append(f"{k}={_NULL_PART if _missing(v) else v}")
+            parts.append(f"{k}={_NULL_PART if _missing(v) else quote(_text(v), safe='')}")
         folder = os.path.join(root, *parts)
         os.makedirs(folder, exist_ok=True)
         write(frame[mask][data], os.path.join(folder, f"{name}-0.parquet"), index)
