@@ -541,6 +541,22 @@ def test_read_partition_values_percent_decoded(tmp_path):
         zb.read_parquet(tmp_path / "bad")
 
 
+def test_read_hive_directory_of_one_partition(tmp_path):
+    # every file below one key=value folder: the key is still a column
+    root = tmp_path / "hive"
+    for v in ([1, 2], [3]):
+        pq.write_to_dataset(pa.table({"k": ["a"] * len(v), "v": v}), root,
+                            partition_cols=["k"])
+    exp = pd.read_parquet(root).sort_values("v")
+    got = zb.read_parquet(root).sort_values("v")
+    assert list(got.columns) == list(exp.columns) == ["v", "k"]
+    assert got["k"].astype("string").to_list() == exp["k"].astype(str).tolist()
+    pq.write_to_dataset(pa.table({"k": ["b"], "v": [9]}), tmp_path / "one",
+                        partition_cols=["k"])
+    assert zb.read_parquet(tmp_path / "one")["k"].astype("string").to_list() == \
+        pd.read_parquet(tmp_path / "one")["k"].astype(str).tolist() == ["b"]
+
+
 def test_read_hive_filters_skip_files(tmp_path, monkeypatch):
     pdf = _random_small(90, seed=60)
     pdf["part_n"] = np.repeat([1, 2, 3], 30)

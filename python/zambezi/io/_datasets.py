@@ -177,16 +177,17 @@ def apply(frame, conditions, columns):
     return frame
 
 
-def read_many(files, columns, conditions, read_one):
+def read_many(files, columns, conditions, read_one, root=None):
     """Read every file, add the hive partition columns, concatenate and
-    filter."""
+    filter.  root: the directory read (its key=value folders are
+    partitions even when it holds a single file), or None for a list or a
+    glob (the folders below the files' common folder)."""
     from zambezi import _base, _concat
     from zambezi import index as _ix
 
     series_class = _base.series_class()
 
-    root = None
-    if len(files) > 1 or os.path.isdir(files[0]):
+    if root is None and len(files) > 1:
         root = os.path.commonpath([os.path.dirname(f) for f in files])
     parts = [_partitions(root, f) for f in files]
     keys = list(dict.fromkeys(k for p in parts for k, _ in p))

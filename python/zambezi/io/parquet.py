@@ -157,7 +157,9 @@ def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", 
                           conditions)
         frame = _datasets.apply(frame, conditions, columns)
     else:
-        frame = _datasets.read_many(files, columns, conditions, _read_one)
+        root = os.fspath(path) if isinstance(path, (str, os.PathLike)) \
+            and os.path.isdir(path) else None
+        frame = _datasets.read_many(files, columns, conditions, _read_one, root)
     if device is None or device == "cpu":
         return frame
     t0 = time.perf_counter()
