@@ -13,13 +13,19 @@ unless the files store an index).
 
 ``filters`` is pyarrow's list-of-tuples form: ``[(column, op, value),
 ...]`` (all must hold) or a list of such lists (any of them must hold), op
-one of ``= == != < <= > >= in not in``.  Rows where the column is null are
-dropped, except by ``not in`` (a null is in no list), as pyarrow does.
+one of ``= == != < <= > >= in not in``, with pyarrow's answers: a null
+passes no comparison (a comparison with None passes no row); a NaN is a
+float (it passes ``!=`` and fails the others); ``in`` matches nulls only
+when the list holds None and NaNs only when it holds NaN, and ``not in``
+is its negation (it keeps nulls unless the list holds None).  A
+``decimal.Decimal`` value is compared as a number (decimal columns are
+read as float64).
 Files of a hive dataset whose partition values fail the filters are not
 read; the rows of the others are filtered exactly after reading (no row
 group is skipped by its statistics yet).
 """
 
+import decimal
 import glob
 import math
 import os
@@ -28,6 +34,7 @@ from urllib.parse import quote, unquote
 
 import numpy as np
 
+from zambezi import _core
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
 _OPS = ("=", "==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -128,7 +135,28 @@ def with_filter_columns(columns, conditions, partition_keys):
     return columns + list(dict.fromkeys(extra))
 
 
+def _plain(v):
+    """A filter value as zambezi compares it: a decimal.Decimal becomes an
+    int when integral, else a float (decimal columns are read as float64;
+    pyarrow compares a Decimal with decimal, integer and float columns)."""
+    if isinstance(v, decimal.Decimal):
+        if v.is_finite() and v == v.to_integral_value():
+            return int(v)
+        return float(v)
+    return v
+
+
+def _is_null_value(v):
+    """None, pandas' NA or NaT: a null in a filter value."""
+    return v is None or type(v).__name__ in ("NAType", "NaTType")
+
+
 def _mask(frame, col, op, val):
+    """The rows passing (col, op, val), as pyarrow decides: a null never
+    passes a comparison (nor one with None); a NaN compares as a float
+    (it passes != and fails the others); ``in`` matches a null only when
+    the list holds None and a NaN only when it holds NaN, and ``not in``
+    is its negation (so it keeps nulls unless the list holds None)."""
     if col not in frame.columns:
         raise ColumnNotFoundError(f"read_parquet: filters name the column '{col}', which "
                                   "the data lacks")
@@ -137,10 +165,19 @@ def _mask(frame, col, op, val):
         raise UnsupportedError(f"read_parquet: filters name the list column '{col}' "
                                f"({s.dtype}), which cannot be compared with {val!r}; read it "
                                "and filter on its lists (for example with .list.len())")
+    null = s._like(_core.isnull(s._col))
     if op in ("in", "not in"):
-        m = s.isin(val).fillna(False)
-        # pyarrow: a null is not in any list, so "not in" keeps it
+        vals = [_plain(v) for v in val]
+        some = [v for v in vals if not _is_null_value(v) and not _is_nan(v)]
+        m = s.isin(some).fillna(False) & ~null
+        if any(_is_null_value(v) for v in vals):
+            m = m | null
+        if any(_is_nan(v) for v in vals):
+            m = m | (s.isna() & ~null)
         return ~m if op == "not in" else m
+    val = _plain(val)
+    if _is_null_value(val):  # pyarrow: a comparison with null is null
+        return null & ~null
     if op in ("=", "=="):
         m = s == val
     elif op == "!=":
@@ -153,7 +190,11 @@ def _mask(frame, col, op, val):
         m = s > val
     else:
         m = s >= val
-    return m.fillna(False) & s.notna()
+    return m.fillna(False) & ~null
+
+
+def _is_nan(v):
+    return isinstance(v, (float, np.floating)) and math.isnan(v)
 
 
 def apply(frame, conditions, columns):
@@ -229,8 +270,10 @@ _NULL_PART = "__HIVE_DEFAULT_PARTITION__"
 def _holds(value, op, want):
     """Whether a partition's value passes (column, op, want); None: cannot
     tell (the value and want do not compare)."""
-    if value is None:
-        return op == "not in"
+    if op in ("in", "not in") and value is None:
+        return any(_is_null_value(w) for w in want) == (op == "in")
+    if value is None or (op not in ("in", "not in") and _is_null_value(want)):
+        return False
     try:
         if op in ("in", "not in"):
             return (value in want) == (op == "in")

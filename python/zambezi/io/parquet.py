@@ -64,15 +64,18 @@ def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", 
     groups and columns; pyarrow is not needed.  ``path`` is a file, a
     binary file object, a list of paths, a glob or a directory (walked in
     sorted order, names starting with "." or "_" skipped); in a directory,
-    ``key=value`` folders are hive partitions and become columns.  The
-    files' frames are concatenated.  ``filters`` is pyarrow's form: a list
-    of ``(column, op, value)`` tuples that must all hold, or a list of such
-    lists of which one must hold (op: = == != < <= > >= in not in); rows
-    whose column is null are dropped (except by ``not in``), as pyarrow
-    does.  Before any page is decoded, a row group whose statistics (min,
-    max, null count) prove that no row can pass is skipped, for filters
-    on integer, float, boolean and string columns compared with int,
-    float and str values (a profile records the row groups read and
+    ``key=value`` folders are hive partitions and become columns (their
+    values percent-decoded, as pyarrow writes them).  The files' frames
+    are concatenated.  ``filters`` is pyarrow's form: a list of
+    ``(column, op, value)`` tuples that must all hold, or a list of such
+    lists of which one must hold (op: = == != < <= > >= in not in), with
+    pyarrow's answers: a null passes no comparison, a NaN passes only
+    ``!=``, ``in`` matches nulls when the list holds None (NaNs when it
+    holds NaN) and ``not in`` is its negation; a ``decimal.Decimal`` value
+    compares as a number.  Before any page is decoded, a row group whose
+    statistics (min, max, null count) prove that no row can pass is
+    skipped, for filters on integer, float, boolean and string columns
+    compared with int, float and str values (a profile records the row groups read and
     skipped as the operation "read_parquet_row_groups"); the rows read
     are then filtered exactly. ``columns`` selects columns
     by name, in the order given.  When the file holds pandas metadata (files
