@@ -183,6 +183,32 @@ def test_read_parameters_match_pandas(tmp_path, text, kw):
     assert_same(got, expected)
 
 
+# numbers written several ways: a float column (a), a text column (b), an
+# int column whose only floats are NA texts (c), a mixed one (d)
+NA_NUMBERS = ("a,b,c,d\n1.0,x,1,-999\n-999.0,y,-999,5\n-999,z,2,-999.00\n-999.00,w,3,7\n"
+              "-9.99e2,-999.0,4,8\n1e3,-999,-999.0,9\n1000,-999.00,6,+999\n3.5,q,7,-0999\n"
+              "inf,-999.5,8,1000.0\n")
+
+
+@pytest.mark.parametrize("na_values", [
+    ["-999"], [-999], [-999.0], ["-999.0"], ["-999.00"], [1000], ["1e3"], [-999.5],
+    ["-999.50"], [999], ["-0999"], -999, [np.int64(-999), "q"], [float("inf")], ["nan"],
+])
+@pytest.mark.parametrize("keep_default_na", [True, False])
+def test_read_na_values_numbers_as_pandas(tmp_path, na_values, keep_default_na):
+    got, expected = _both(tmp_path, NA_NUMBERS, na_values=na_values,
+                          keep_default_na=keep_default_na)
+    assert_same(got, expected)
+    kw = dict(na_values=na_values, keep_default_na=keep_default_na, chunksize=3)
+    with zb.read_csv(tmp_path / "p.csv", **kw) as ours, \
+            pd.read_csv(tmp_path / "p.csv", **kw) as theirs:
+        chunks = list(theirs)
+        got = list(ours)
+        assert len(got) == len(chunks)
+        for a, b in zip(got, chunks):
+            assert_same(a, b)
+
+
 def test_quoting_none_reads_quotes_literally(tmp_path):
     got, expected = _both(tmp_path, 'a,b\n"x,1\n', quoting=csv.QUOTE_NONE)
     assert_same(got, expected)

@@ -46,7 +46,9 @@ import sys
 import time
 import warnings
 
-from zambezi import _base, _core, _dtypes
+import numpy as np
+
+from zambezi import _base, _convert, _core, _dtypes
 from zambezi.errors import (
     EmptyDataError,
     InvalidValueError,
@@ -209,6 +211,66 @@ def _make_progress(progress, size):
     raise InvalidValueError(f"progress must be None, True, False or a callable, not {progress!r}")
 
 
+def _na_texts(na_values):
+    """The texts that read as NA for na_values, the set pandas uses: each
+    value's str(); for a value that is a number, also that number as a
+    float's and (when integral) an int's text, so that -999, "-999" and
+    -999.0 each give "-999" and "-999.0"; and int(value) where int()
+    takes it (pandas: -999.5 gives "-999" too)."""
+    out = []
+    for x in na_values:
+        out.append(str(x))
+        try:
+            v = float(x)
+            if v == int(v):  # int() raises for NaN and the infinities
+                v = int(v)
+                out += [f"{v}.0", str(v)]
+            out.append(str(v))
+        except (TypeError, ValueError, OverflowError):
+            pass
+        try:
+            out.append(str(int(x)))
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return list(dict.fromkeys(out))
+
+
+def _na_floats(texts):
+    """The numbers of the NA texts (NaN left out): a float column's value
+    equal to one is NA too, as in pandas ("-999.00" and "-9.99e2" with
+    na_values=[-999])."""
+    out = set()
+    for t in texts:
+        try:
+            v = float(t)
+        except (TypeError, ValueError, OverflowError):
+            continue
+        if v == v:
+            out.add(v)
+    return sorted(out)
+
+
+def _numeric_na(table, na_values):
+    """The table with each float column's values equal to a number of
+    na_values made null (pandas matches na_values numerically in the
+    columns it parses as floats; integer columns only by their text)."""
+    floats = _na_floats(na_values or [])
+    if not floats:
+        return table
+    names = table.names
+    cols = [table.column(i) for i in range(len(names))]
+    changed = False
+    for i, col in enumerate(cols):
+        if col.dtype not in ("float32", "float64") or col.length == 0:
+            continue
+        vals = _convert.values_numpy(col)
+        hit = np.isin(vals, np.array(floats, dtype=vals.dtype))
+        if hit.any():
+            cols[i] = _core.column_where(col, _core.column_from_buffer(~hit), None)
+            changed = True
+    return _core.table_from_columns(cols, names) if changed else table
+
+
 def _engine_options(sep, delimiter, header, names, usecols, dtype, parse_dates, na_values,
                     keep_default_na, skiprows, nrows, quotechar, quoting, doublequote,
                     escapechar, comment, thousands, decimal, on_bad_lines):
@@ -279,9 +341,9 @@ def _engine_options(sep, delimiter, header, names, usecols, dtype, parse_dates, 
     if na_values is not None:
         if isinstance(na_values, dict):
             raise UnsupportedError("read_csv: per-column na_values are not supported")
-        if isinstance(na_values, str):
+        if isinstance(na_values, (str, bytes)) or not hasattr(na_values, "__iter__"):
             na_values = [na_values]
-        o["na_values"] = [str(v) for v in na_values]
+        o["na_values"] = _na_texts(na_values)
     o["keep_default_na"] = bool(keep_default_na)
     if skiprows is not None:
         if isinstance(skiprows, bool) or not isinstance(skiprows, int):
@@ -332,6 +394,7 @@ def _timestamps_as_asked(table, dtypes):
 
 def _frame(table, opts):
     """The DataFrame of a parsed table, with the dtypes opts asked for."""
+    table = _numeric_na(table, opts.get("na_values"))
     return _base.frame_class()._wrap(_timestamps_as_asked(table, opts.get("dtype")))
 
 
@@ -400,7 +463,11 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     device: "cpu", or "cuda"/"cuda:N" to move the frame to a GPU after the
     parse, or "auto" (a GPU when there is one and the frame is at least
     ``zb.get_auto_threshold()`` bytes).  chunksize / iterator=True return
-    a CsvReader.
+    a CsvReader.  na_values (a list or one value) as in pandas: a number
+    also names its other texts (-999, "-999" and -999.0 each make both
+    "-999" and "-999.0" NA), and in a float column every value equal to
+    one of them is NA ("-999.00", "-9.99e2"); an integer column matches
+    the texts only.
 
     A malformed row raises ParseError naming its line (on_bad_lines="warn"
     or "skip" skip it instead); a value that does not fit the dtype asked
