@@ -11,10 +11,11 @@
  *
  * Key semantics:
  *   - rows match when every key column pair is equal;
- *   - a null in any key column never matches anything (SQL semantics;
- *     pandas matches NaN/None keys with each other -- a documented
- *     difference).  NaN in a float key is a value, not a null, and matches
- *     NaN (as in pandas); -0.0 equals 0.0;
+ *   - with nulls_match (pandas' merge), a null key equals a null key of the
+ *     other side (per key column: rows match when each key pair is equal
+ *     or null on both sides); without it, a null in any key column never
+ *     matches anything (SQL semantics).  NaN in a float key is a value,
+ *     not a null, and matches NaN (as in pandas); -0.0 equals 0.0;
  *   - key column pairs must have compatible types: the same type (date32,
  *     timestamps of one unit, bool, strings, floats...), any two integer
  *     types (compared by value; a uint64 above INT64_MAX never equals a
@@ -80,8 +81,8 @@ ZB_API zb_status zb_join_how_from_name(const char *name, zb_join_how *out, zb_er
 ZB_API zb_status zb_table_join_indices(const zb_table *left, const zb_table *right,
                                        int64_t n_keys, const int64_t *left_keys,
                                        const int64_t *right_keys, zb_join_how how, bool sort,
-                                       zb_column **left_idx, zb_column **right_idx,
-                                       zb_error *err);
+                                       bool nulls_match, zb_column **left_idx,
+                                       zb_column **right_idx, zb_error *err);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,9 @@ both sides on their index: the joined labels; ``left_on`` with
 label where a row has no left side); ``left_index`` with ``right_on``: the
 right labels.  Other joins number the result from 0.
 
-Differences from pandas, by design: a null key never matches (pandas
-matches NaN/None keys with each other); integer columns that gain missing
+Null keys (None, NaN, NaT) match each other, as in pandas (per key
+column: rows match when each key pair is equal or null on both sides).
+Differences from pandas, by design: integer columns that gain missing
 rows stay integer with nulls (pandas turns them into float64 with NaN).  Row order follows
 pandas: inner/left in left order (each left row's matches in right order),
 right in right order, outer sorted by the keys (nulls last), cross
@@ -110,8 +111,8 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     ``on`` (names in both frames), or ``left_on`` and ``right_on`` (lists of
     equal length), or neither (the columns the frames share).  Key pairs
     must have compatible types: the same type, any integers, integers and
-    floats, strings and categoricals.  A null key matches nothing (pandas
-    matches NaN with NaN).  The notes of the module zambezi._merge give the
+    floats, strings and categoricals.  A null key (None, NaN, NaT) matches
+    the null keys of the other side, as in pandas.  The notes of the module zambezi._merge give the
     column naming and the row order.
 
     Parameters

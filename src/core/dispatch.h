@@ -213,7 +213,7 @@ typedef struct zb__call {
     struct { int64_t n_keys; const int64_t *keys; zb_keep keep; } keys;
     struct { bool dropna; } nunique;
     struct { bool sort, ascending, dropna, normalize; } value_counts;
-    struct { int64_t n_keys, n_left, n_right; } join;
+    struct { int64_t n_keys, n_left, n_right; bool nulls_match; } join;
     struct {
       int64_t n_keys;
       const int64_t *keys;

@@ -272,8 +272,8 @@ done:
 
 zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int64_t n_keys,
                                 const int64_t *left_keys, const int64_t *right_keys,
-                                zb_join_how how, bool sort, zb_column **left_idx,
-                                zb_column **right_idx, zb_error *err) {
+                                zb_join_how how, bool sort, bool nulls_match,
+                                zb_column **left_idx, zb_column **right_idx, zb_error *err) {
   if (left_idx != NULL) *left_idx = NULL;
   if (right_idx != NULL) *right_idx = NULL;
   if (left == NULL || right == NULL || left_idx == NULL || right_idx == NULL)
@@ -324,6 +324,7 @@ zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int
     c.p.join.n_keys = n_keys;
     c.p.join.n_left = left->num_rows;
     c.p.join.n_right = right->num_rows;
+    c.p.join.nulls_match = nulls_match;
     bool native = zb__backend_supports(be, &c);
     ZB_PROFILE_SUPPORTED(native);
     st = zb__dispatch(dev, &c, err);

@@ -12,7 +12,8 @@
  *      build side or a key comparison needs them, the rows) -- rows of a
  *      partition stay in ascending row order, so morsel m's rows of
  *      partition p are one segment of it; rows with a null key are left
- *      out (they never match);
+ *      out (they never match), unless nulls match (pandas' merge): then
+ *      a null is a key like any other, compared with zb__keys_equal;
  *   3. per partition, a small open-addressing table (sized to stay in
  *      cache) over its build rows: one slot per distinct key holding the
  *      first row (the head), the count, and a chain bnext[] linking equal
@@ -61,7 +62,7 @@
 typedef struct side {
   zb__keys k;
   int64_t n;
-  bool has_nulls;    /* some key column has nulls */
+  bool has_nulls;    /* some key column has nulls, and their rows match nothing */
   int64_t n_morsels;
   int64_t *mcount;   /* [morsel][partition]: counts, then scatter positions */
   int64_t *part_off; /* partition p holds positions [part_off[p], part_off[p+1]) */
@@ -233,15 +234,17 @@ static zb_status str_keys_init(zb__keys *k, const zb_column *c, zb_error *err) {
 }
 
 /* Hash s's keys and partition its keyed rows (their row numbers too when
- * want_rows, and their packed words when str: one string key). */
+ * want_rows, and their packed words when str: one string key); skip_nulls:
+ * rows with a null key are not keyed (they match nothing). */
 static zb_status side_prepare(side *s, const zb_column *const *keys, int64_t n_keys, int64_t n,
-                              int bits, bool want_rows, bool str, zb_error *err) {
+                              int bits, bool want_rows, bool str, bool skip_nulls,
+                              zb_error *err) {
   memset(s, 0, sizeof *s);
   s->n = n;
   int64_t P = (int64_t)1 << bits;
   ZB_RETURN_NOT_OK(str ? str_keys_init(&s->k, keys[0], err)
                        : zb__keys_init(&s->k, keys, n_keys, err));
-  for (int64_t c = 0; c < n_keys; c++) s->has_nulls |= keys[c]->null_count > 0;
+  for (int64_t c = 0; skip_nulls && c < n_keys; c++) s->has_nulls |= keys[c]->null_count > 0;
   s->n_morsels = zb__morsels(n);
   s->mcount = (int64_t *)zb_malloc((size_t)ZB_MAX(s->n_morsels * P, 1) * sizeof(int64_t));
   s->part_off = (int64_t *)zb_malloc((size_t)(P + 1) * sizeof(int64_t));
@@ -735,10 +738,14 @@ static zb_status cross_join(int64_t n_left, int64_t n_right, zb_column **lo, zb_
 
 /* ---- the join ----------------------------------------------------------------- */
 
-/* how: inner, left, outer, semi or anti; d = the left (probe) side. */
+/* how: inner, left, outer, semi or anti; d = the left (probe) side.
+ * nulls_match: null keys are values (equal to nulls), so no row is left
+ * out, and rows are compared by zb__keys_equal (which sees validity) rather
+ * than by hash alone (exact) or by packed string words (str). */
 static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const *bkeys,
                            int64_t n_keys, int64_t n_d, int64_t n_b, zb_join_how how,
-                           zb_column **lo_out, zb_column **ro_out, zb_error *err) {
+                           bool nulls_match, zb_column **lo_out, zb_column **ro_out,
+                           zb_error *err) {
   side b, d;
   memset(&b, 0, sizeof b);
   memset(&d, 0, sizeof d);
@@ -755,9 +762,13 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   j.outer = how == ZB_JOIN_OUTER;
   j.b = &b;
   j.d = &d;
+  bool null_keys = false; /* nulls that take part as values */
+  for (int64_t c = 0; nulls_match && c < n_keys; c++)
+    null_keys |= dkeys[c]->null_count > 0 || bkeys[c]->null_count > 0;
   j.exact = n_keys == 1 && bkeys[0]->type != ZB_STRING && bkeys[0]->type != ZB_CATEGORICAL &&
-            dkeys[0]->type != ZB_STRING && dkeys[0]->type != ZB_CATEGORICAL;
-  j.str = n_keys == 1 && bkeys[0]->type == ZB_STRING && dkeys[0]->type == ZB_STRING;
+            dkeys[0]->type != ZB_STRING && dkeys[0]->type != ZB_CATEGORICAL && !null_keys;
+  j.str = n_keys == 1 && bkeys[0]->type == ZB_STRING && dkeys[0]->type == ZB_STRING &&
+          !null_keys;
   j.ishift = j.str ? 1 : 0;
   j.narrow = n_b <= INT32_MAX;
   const size_t rw = j.narrow ? 4 : 8;
@@ -770,12 +781,12 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   if (j.dhead == NULL || j.dcnt == NULL || j.bnext == NULL || j.pdup == NULL ||
       j.moff == NULL || (j.outer && j.bmatched == NULL))
     goto nomem;
-  st = side_prepare(&b, bkeys, n_keys, n_b, bits, true, j.str, err);
+  st = side_prepare(&b, bkeys, n_keys, n_b, bits, true, j.str, !nulls_match, err);
   if (st != ZB_OK) goto done;
   if (small) {
     d.n = n_d;
     d.n_morsels = zb__morsels(n_d);
-    for (int64_t c = 0; c < n_keys; c++) d.has_nulls |= dkeys[c]->null_count > 0;
+    for (int64_t c = 0; !nulls_match && c < n_keys; c++) d.has_nulls |= dkeys[c]->null_count > 0;
     st = j.str ? str_keys_init(&d.k, dkeys[0], err) : zb__keys_init(&d.k, dkeys, n_keys, err);
     if (st != ZB_OK) goto done;
     j.table_cap = table_cap_for(b.part_off[1]);
@@ -794,7 +805,7 @@ static zb_status hash_join(const zb_column *const *dkeys, const zb_column *const
   }
   /* the probe side's rows are needed only to compare keys: results go by
    * partitioned position, and the output finds each row's position again */
-  st = side_prepare(&d, dkeys, n_keys, n_d, bits, !j.exact, j.str, err);
+  st = side_prepare(&d, dkeys, n_keys, n_d, bits, !j.exact, j.str, !nulls_match, err);
   if (st != ZB_OK) goto done;
   j.partitioned = true;
   j.mout = (int64_t *)zb_malloc((size_t)ZB_MAX(d.n_morsels * j.n_parts, 1) * sizeof(int64_t));
@@ -915,17 +926,18 @@ done:
 
 zb_status zb__cpu_join_indices(const zb_column *const *lkeys, const zb_column *const *rkeys,
                                int64_t n_keys, int64_t n_left, int64_t n_right,
-                               zb_join_how how, zb_column **left_idx, zb_column **right_idx,
-                               zb_error *err) {
+                               zb_join_how how, bool nulls_match, zb_column **left_idx,
+                               zb_column **right_idx, zb_error *err) {
   *left_idx = NULL;
   *right_idx = NULL;
   switch (how) {
     case ZB_JOIN_CROSS:
       return cross_join(n_left, n_right, left_idx, right_idx, err);
     case ZB_JOIN_RIGHT: /* the left join of the swapped inputs */
-      return hash_join(rkeys, lkeys, n_keys, n_right, n_left, ZB_JOIN_LEFT, right_idx,
-                       left_idx, err);
+      return hash_join(rkeys, lkeys, n_keys, n_right, n_left, ZB_JOIN_LEFT, nulls_match,
+                       right_idx, left_idx, err);
     default:
-      return hash_join(lkeys, rkeys, n_keys, n_left, n_right, how, left_idx, right_idx, err);
+      return hash_join(lkeys, rkeys, n_keys, n_left, n_right, how, nulls_match, left_idx,
+                       right_idx, err);
   }
 }

@@ -117,6 +117,10 @@ static zb_status zb_cuda_run_op(zb__call *c, zb_error *err) {
                                  err);
     case ZB__OP_ISIN: return zb__cuda_isin(in[0], in[1], out, err);
     case ZB__OP_JOIN:
+      /* null keys that match each other: the CPU's (src/cpu/join.c) */
+      for (int s = 0; c->p.join.nulls_match && s < 2; s++)
+        for (int64_t k = 0; k < c->p.join.n_keys; k++)
+          if (c->keys[s][k]->null_count > 0) return (zb_status)ZB__DECLINED;
       return zb__cuda_join_indices(c->keys[0], c->keys[1], c->p.join.n_keys, c->p.join.n_left,
                                    c->p.join.n_right, (zb_join_how)c->variant, &c->out[0],
                                    &c->out[1], err);

@@ -3,11 +3,14 @@
  * (zambezi/join.h), added to the module by module_exec
  * (zbpy_join_methods):
  *
- *   join_indices(left, right, left_keys, right_keys, how, sort=False)
+ *   join_indices(left, right, left_keys, right_keys, how, sort=False,
+ *                nulls_match=True)
  *       -> (left_idx Column, right_idx Column or None)
  *
  * left/right are _core.Table objects, the keys sequences of column indices
- * (empty for how="cross").  The GIL is released around the engine call.
+ * (empty for how="cross"); nulls_match: null keys match each other, as in
+ * pandas (False: they match nothing).  The GIL is released around the
+ * engine call.
  */
 #include "zbpy.h"
 
@@ -22,8 +25,9 @@ static PyObject *py_join_indices(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
   PyObject *lo, *ro, *lko, *rko;
   const char *how_name;
-  int sort = 0;
-  if (!PyArg_ParseTuple(args, "OOOOs|p:join_indices", &lo, &ro, &lko, &rko, &how_name, &sort))
+  int sort = 0, nulls_match = 1;
+  if (!PyArg_ParseTuple(args, "OOOOs|pp:join_indices", &lo, &ro, &lko, &rko, &how_name, &sort,
+                        &nulls_match))
     return NULL;
   zb_table *l = zbpy_arg_table(st, lo, "join_indices"), *r = zbpy_arg_table(st, ro, "join_indices");
   if (l == NULL || r == NULL) return NULL;
@@ -47,7 +51,7 @@ static PyObject *py_join_indices(PyObject *module, PyObject *args) {
   }
   zb_column *li = NULL, *ri = NULL;
   ZBPY_BEGIN_ENGINE
-  s = zb_table_join_indices(l, r, nl, lk, rk, how, sort != 0, &li, &ri, &err);
+  s = zb_table_join_indices(l, r, nl, lk, rk, how, sort != 0, nulls_match != 0, &li, &ri, &err);
   ZBPY_END_ENGINE
   PyMem_Free(lk);
   PyMem_Free(rk);
@@ -75,7 +79,8 @@ static PyObject *py_join_indices(PyObject *module, PyObject *args) {
 
 PyMethodDef zbpy_join_methods[] = {
     {"join_indices", py_join_indices, METH_VARARGS,
-     "join_indices(left, right, left_keys, right_keys, how, sort=False) -> (left_idx, "
-     "right_idx or None): int64 row-index columns of the join (null: no row on that side)"},
+     "join_indices(left, right, left_keys, right_keys, how, sort=False, nulls_match=True) -> "
+     "(left_idx, right_idx or None): int64 row-index columns of the join (null: no row on "
+     "that side); nulls_match: null keys match each other, as in pandas"},
     {NULL, NULL, 0, NULL},
 };

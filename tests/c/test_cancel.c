@@ -74,7 +74,7 @@ static zb_status op_groupby(const zb_table *t, zb_error *err) {
 static zb_status op_join(const zb_table *t, zb_error *err) {
   int64_t keys[1] = {0};
   zb_column *l = NULL, *r = NULL;
-  zb_status st = zb_table_join_indices(t, t, 1, keys, keys, ZB_JOIN_INNER, false, &l, &r, err);
+  zb_status st = zb_table_join_indices(t, t, 1, keys, keys, ZB_JOIN_INNER, false, false, &l, &r, err);
   if (st != ZB_OK) ZB_CHECK(l == NULL && r == NULL);
   zb_column_release(l);
   zb_column_release(r);

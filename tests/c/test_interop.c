@@ -80,7 +80,7 @@ ZB_TEST(test_profile_nesting_and_depth) {
    * (its takes by identity indices hand the columns back unrecorded) */
   zb_column *li = NULL, *ri = NULL;
   const int64_t key = 0;
-  ZB_CHECK_OK(zb_table_join_indices(t, t, 1, &key, &key, ZB_JOIN_INNER, true, &li, &ri, &err),
+  ZB_CHECK_OK(zb_table_join_indices(t, t, 1, &key, &key, ZB_JOIN_INNER, true, false, &li, &ri, &err),
               &err);
   zb_profile_stop(inner);
   int64_t ni = 0, no = 0;

@@ -115,12 +115,20 @@ static zb_table *make_table(int64_t n, zb_column **cols, const char *const *name
 /* A canonical text of row i's keys (NULL when a key is null): integers and
  * floats by value ("%.17g" prints integral floats like integers, -0 as 0,
  * NaN as "nan"), strings and categoricals by their bytes. */
+/* Whether the join under test matches null keys with each other (pandas'
+ * merge): a null key part is then the token <null>, unlike any value. */
+static bool g_nulls_match = false;
+
 static char *key_text(const zb_table *t, int64_t nk, const int64_t *keys, int64_t i) {
   char buf[512];
   size_t used = 0;
   for (int64_t k = 0; k < nk; k++) {
     const zb_column *c = t->columns[keys[k]];
-    if (!zb_column_is_valid(c, i)) return NULL;
+    if (!zb_column_is_valid(c, i)) {
+      if (!g_nulls_match) return NULL; /* a null key matches nothing */
+      used += (size_t)snprintf(buf + used, sizeof buf - used, "<null>\x1f");
+      continue;
+    }
     int64_t p = c->offset + i;
     const void *d = c->data->data;
     char v[128];
@@ -319,43 +327,49 @@ static const zb_join_how k_hows[] = {ZB_JOIN_INNER, ZB_JOIN_LEFT, ZB_JOIN_RIGHT,
 static void check_all(const zb_table *l, const zb_table *r, int64_t nk, const int64_t *lk,
                       const int64_t *rk, const char *what) {
   zb_error err = {{0}};
-  oracle o;
-  oracle_build(&o, l, r, nk, lk, rk);
-  for (int h = 0; h < 6; h++) {
-    zb_join_how how = k_hows[h];
-    int64_t *L, *R;
-    int64_t n = oracle_pairs(&o, how, &L, &R);
-    zb_column *first_l = NULL;
-    for (int threads = 1; threads <= 3; threads += 2) {
-      set_threads(threads);
-      zb_column *li = NULL, *ri = NULL;
-      ZB_CHECK_OK(zb_table_join_indices(l, r, nk, lk, rk, how, false, &li, &ri, &err), &err);
-      bool semi = how == ZB_JOIN_SEMI || how == ZB_JOIN_ANTI;
-      ZB_CHECK(semi == (ri == NULL));
-      /* outer is sorted by key: same pairs, another order */
-      if (!pairs_match(li, ri, L, R, n, how == ZB_JOIN_OUTER))
-        zb_test_fail(__FILE__, __LINE__, "%s: how=%s threads=%d: %lld rows, want %lld", what,
-                     zb_join_how_name(how), threads, (long long)(li ? li->length : -1),
-                     (long long)n);
-      if (threads == 1) {
-        first_l = li;
-        li = NULL;
-      } else if (first_l != NULL && li != NULL) {
-        for (int64_t i = 0; i < li->length && i < first_l->length; i++)
-          if (idx_at(li, i) != idx_at(first_l, i)) {
-            zb_test_fail(__FILE__, __LINE__, "%s: thread counts differ at %lld", what,
-                         (long long)i);
-            break;
-          }
+  for (int nm = 0; nm < 2; nm++) {
+    g_nulls_match = nm == 1;
+    oracle o;
+    oracle_build(&o, l, r, nk, lk, rk);
+    for (int h = 0; h < 6; h++) {
+      zb_join_how how = k_hows[h];
+      int64_t *L, *R;
+      int64_t n = oracle_pairs(&o, how, &L, &R);
+      zb_column *first_l = NULL;
+      for (int threads = 1; threads <= 3; threads += 2) {
+        set_threads(threads);
+        zb_column *li = NULL, *ri = NULL;
+        ZB_CHECK_OK(
+            zb_table_join_indices(l, r, nk, lk, rk, how, false, g_nulls_match, &li, &ri, &err),
+            &err);
+        bool semi = how == ZB_JOIN_SEMI || how == ZB_JOIN_ANTI;
+        ZB_CHECK(semi == (ri == NULL));
+        /* outer is sorted by key: same pairs, another order */
+        if (!pairs_match(li, ri, L, R, n, how == ZB_JOIN_OUTER))
+          zb_test_fail(__FILE__, __LINE__, "%s: how=%s threads=%d nulls_match=%d: %lld rows, want %lld",
+                       what, zb_join_how_name(how), threads, nm, (long long)(li ? li->length : -1),
+                       (long long)n);
+        if (threads == 1) {
+          first_l = li;
+          li = NULL;
+        } else if (first_l != NULL && li != NULL) {
+          for (int64_t i = 0; i < li->length && i < first_l->length; i++)
+            if (idx_at(li, i) != idx_at(first_l, i)) {
+              zb_test_fail(__FILE__, __LINE__, "%s: thread counts differ at %lld", what,
+                           (long long)i);
+              break;
+            }
+        }
+        zb_column_release(li);
+        zb_column_release(ri);
       }
-      zb_column_release(li);
-      zb_column_release(ri);
+      zb_column_release(first_l);
+      free(L);
+      free(R);
     }
-    zb_column_release(first_l);
-    free(L);
-    free(R);
+    oracle_free(&o);
   }
-  oracle_free(&o);
+  g_nulls_match = false;
   set_threads(zb_available_cores());
 }
 
@@ -455,7 +469,7 @@ ZB_TEST(test_join_cross_and_sort) {
   for (int threads = 1; threads <= 3; threads += 2) {
     set_threads(threads);
     zb_column *li = NULL, *ri = NULL;
-    ZB_CHECK_OK(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_CROSS, false, &li, &ri, &err),
+    ZB_CHECK_OK(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_CROSS, false, false, &li, &ri, &err),
                 &err);
     ZB_CHECK(pairs_match(li, ri, L, R, cnt, false));
     zb_column_release(li);
@@ -468,7 +482,7 @@ ZB_TEST(test_join_cross_and_sort) {
     zb_join_how how = k_hows[h];
     int64_t n_exp = oracle_pairs(&o, how, &L, &R);
     zb_column *li = NULL, *ri = NULL;
-    ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k, &k, how, true, &li, &ri, &err), &err);
+    ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k, &k, how, true, false, &li, &ri, &err), &err);
     ZB_CHECK(pairs_match(li, ri, L, R, n_exp, true));
     const zb_column *lk = l->columns[0], *rk = r->columns[0];
     int64_t prev_key = INT64_MIN, prev_pos = -1;
@@ -521,20 +535,20 @@ ZB_TEST(test_join_errors) {
   zb_table *l = make_table(2, lc, ln), *r = make_table(2, rc, rn);
   zb_column *li = NULL, *ri = NULL;
   int64_t k0 = 0, k1 = 1, bad = 2;
-  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k1, ZB_JOIN_INNER, false, &li, &ri, &err),
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k1, ZB_JOIN_INNER, false, false, &li, &ri, &err),
                   ZB_ETYPE);
   ZB_CHECK(strstr(err.message, "'a'") != NULL && strstr(err.message, "'t'") != NULL);
   ZB_CHECK(li == NULL && ri == NULL);
-  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &bad, &k0, ZB_JOIN_INNER, false, &li, &ri, &err),
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &bad, &k0, ZB_JOIN_INNER, false, false, &li, &ri, &err),
                   ZB_EINDEX);
-  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_LEFT, false, &li, &ri, &err),
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_LEFT, false, false, &li, &ri, &err),
                   ZB_EINVAL);
-  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k0, ZB_JOIN_CROSS, false, &li, &ri, &err),
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k0, ZB_JOIN_CROSS, false, false, &li, &ri, &err),
                   ZB_EINVAL);
-  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k0, (zb_join_how)42, false, &li, &ri, &err),
+  ZB_CHECK_EQ_INT(zb_table_join_indices(l, r, 1, &k0, &k0, (zb_join_how)42, false, false, &li, &ri, &err),
                   ZB_EINVAL);
   /* int64 vs float64 compare as numbers: fine */
-  ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k0, &k0, ZB_JOIN_INNER, false, &li, &ri, &err), &err);
+  ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k0, &k0, ZB_JOIN_INNER, false, false, &li, &ri, &err), &err);
   zb_column_release(li);
   zb_column_release(ri);
   zb_join_how how;
@@ -558,7 +572,7 @@ ZB_TEST(test_join_uint64_vs_int64) {
   zb_table *l = make_table(1, &a, n), *r = make_table(1, &b, n);
   zb_column *li = NULL, *ri = NULL;
   int64_t k = 0;
-  ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k, &k, ZB_JOIN_INNER, false, &li, &ri, &err), &err);
+  ZB_CHECK_OK(zb_table_join_indices(l, r, 1, &k, &k, ZB_JOIN_INNER, false, false, &li, &ri, &err), &err);
   ZB_CHECK(li != NULL && li->length == 1 && idx_at(li, 0) == 1 && idx_at(ri, 0) == 1);
   zb_column_release(li);
   zb_column_release(ri);
@@ -600,11 +614,11 @@ ZB_TEST(test_join_fault_injection) {
     set_threads(threads);
     for (int h = 0; h < 6; h++) {
       zb_column *li = NULL, *ri = NULL;
-      FAULT_LOOP(zb_table_join_indices(l, r, 2, keys, keys, k_hows[h], h == 1, &li, &ri, &err),
+      FAULT_LOOP(zb_table_join_indices(l, r, 2, keys, keys, k_hows[h], h == 1, false, &li, &ri, &err),
                  (zb_column_release(li), zb_column_release(ri)));
     }
     zb_column *li = NULL, *ri = NULL;
-    FAULT_LOOP(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_CROSS, false, &li, &ri, &err),
+    FAULT_LOOP(zb_table_join_indices(l, r, 0, NULL, NULL, ZB_JOIN_CROSS, false, false, &li, &ri, &err),
                (zb_column_release(li), zb_column_release(ri)));
   }
   zb_table_release(l);
@@ -618,7 +632,7 @@ ZB_TEST(test_join_fault_injection) {
     set_threads(threads);
     for (int h = 0; h < 4; h++) {
       zb_column *li = NULL, *ri = NULL;
-      FAULT_LOOP(zb_table_join_indices(l, r, 1, keys, keys, k_hows[h], false, &li, &ri, &err),
+      FAULT_LOOP(zb_table_join_indices(l, r, 1, keys, keys, k_hows[h], false, false, &li, &ri, &err),
                  (zb_column_release(li), zb_column_release(ri)));
     }
   }

@@ -1,9 +1,7 @@
 """Joins (zambezi.merge, DataFrame.merge, DataFrame.join) against pandas.
 
-The oracle is ``pandas.merge`` on the same data with every null key
-replaced by a value unique to its row (so it matches nothing: zambezi's
-documented null semantics) and turned back into a null afterwards.
-Inner/left/right results are compared row by row in order (zambezi follows
+The oracle is ``pandas.merge`` on the same data (null keys match each
+other in both).  Inner/left/right results are compared row by row in order (zambezi follows
 pandas' order); outer results after sorting (pandas sorts outer joins by
 key and places NaN keys differently).  Semi/anti joins are checked against
 the left rows whose key is (not) among the right keys.  Every join runs at
@@ -83,41 +81,15 @@ def _to_zb(pdf):
     return zb.DataFrame(zb._core.table_from_columns(cols, names))
 
 
-def _sentinel(pdf, keys, tag):
-    """pdf with each null key replaced by a value unique to its row."""
-    pdf = pdf.copy()
-    for k in keys:
-        col = pdf[k]
-        vals = list(col.astype(object))
-        is_int = pd.api.types.is_integer_dtype(col.dtype)
-        repl = []
-        for i, v in enumerate(vals):
-            if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
-                if not is_int:
-                    repl.append(f"\x00{tag}{i}")
-                else:
-                    repl.append(-(10**9) - i - (0 if tag == "L" else 10**6))
-            else:
-                repl.append(v)
-        pdf[k] = pd.Series(repl, dtype="int64" if is_int else object)
-    return pdf
-
-
 def _norm(v):
     if v is None or v is pd.NA or v is pd.NaT:
         return None
     if isinstance(v, float) and math.isnan(v):
         return None
-    if isinstance(v, str) and v.startswith("\x00"):
-        return None
     if isinstance(v, (bool, np.bool_)):
         return bool(v)
-    if isinstance(v, (int, np.integer)):
-        if v <= -(10**9) + 1:
-            return None
+    if isinstance(v, (int, np.integer, float, np.floating)):
         return float(v)
-    if isinstance(v, (float, np.floating)):
-        return None if v <= -(10**9) + 1 else float(v)
     if isinstance(v, (pd.Timestamp, datetime.datetime)):
         return str(v.date())
     if isinstance(v, (datetime.date, np.datetime64)):
@@ -154,7 +126,7 @@ def _zb_merge_threads(zl, zr, **kw):
 
 
 def _pd_merge(pl, pr, lkeys, rkeys, **kw):
-    return pd.merge(_sentinel(pl, lkeys, "L"), _sentinel(pr, rkeys, "R"), **kw)
+    return pd.merge(pl, pr, **kw)
 
 
 # ---- differential tests ----------------------------------------------------------
@@ -196,9 +168,10 @@ def test_merge_partitioned_build_side(kind):
     rng = np.random.default_rng(31 if kind == "str" else 32)
     nl, nr = 90_000, 80_000
     card = 60_000
-    pl = _frame({"k": (kind, _keys(kind, nl, rng, card, 0.05)),
+    # few null keys: they match each other, so their rows multiply
+    pl = _frame({"k": (kind, _keys(kind, nl, rng, card, 0.0005)),
                  "a": ("int64", _keys("int64", nl, rng, 100, 0.1))})
-    pr = _frame({"k": (kind, _keys(kind, nr, rng, card, 0.05)),
+    pr = _frame({"k": (kind, _keys(kind, nr, rng, card, 0.0005)),
                  "b": ("int64", _keys("int64", nr, rng, 100, 0.0))})
     zl, zr = _to_zb(pl), _to_zb(pr)
     for how in HOWS:
@@ -211,7 +184,8 @@ def test_merge_partitioned_build_side(kind):
             assert g == w, how
     for how in ("semi", "anti"):
         got = zb.merge(zl, zr, on="k", how=how).to_pandas()
-        inr = pl["k"].isin(pr["k"].dropna()) & pl["k"].notna()
+        # null keys match the other side's nulls, as in merge
+        inr = pl["k"].isin(pr["k"].dropna()) | (pl["k"].isna() & pr["k"].isna().any())
         want = pl[inr if how == "semi" else ~inr]
         assert len(got) == len(want), how
         assert got["a"].isna().tolist() == want["a"].isna().tolist(), how
@@ -325,8 +299,8 @@ def test_semi_anti():
                      "v": ("int64", _keys("int64", nl, rng, 100, 0.1))})
         pr = _frame({"k": ("str", _keys("str", nr, rng, 60, 0.1))})
         zl, zr = _to_zb(pl), _to_zb(pr)
-        rkeys = {x for x in pr["k"] if not pd.isna(x)}
-        inset = np.array([not pd.isna(x) and x in rkeys for x in pl["k"]], dtype=bool)
+        # null keys match the other side's nulls, as in merge
+        inset = (pl["k"].isin(pr["k"].dropna()) | (pl["k"].isna() & pr["k"].isna().any())).to_numpy()
         for how, mask in (("semi", inset), ("anti", ~inset)):
             got = _zb_merge_threads(zl, zr, on="k", how=how)
             want = pl[mask].reset_index(drop=True)
@@ -356,16 +330,31 @@ def test_no_matches_all_matches():
                ordered=how != "outer")
 
 
-def test_null_keys_documented_difference():
-    pl = pd.DataFrame({"k": [1.0, None, 2.0], "v": [1, 2, 3]})
-    pr = pd.DataFrame({"k": [None, 2.0], "w": [10, 20]})
-    got = zb.merge(zb.from_pandas(pl), zb.from_pandas(pr), on="k").to_pandas()
-    # pandas matches the NaN keys with each other; zambezi never matches a null.
-    assert len(pd.merge(pl, pr, on="k")) == 2
-    assert len(got) == 1 and got["w"].tolist() == [20]
-    got = zb.merge(zb.from_pandas(pl), zb.from_pandas(pr), on="k", how="outer").to_pandas()
-    assert len(got) == 4  # 1, 2 and two unmatched null-key rows (sorted last)
-    assert got["k"].tolist()[:2] == [1.0, 2.0]
+def test_null_keys_match_each_other():
+    """As in pandas: a null key (NaN, None) matches the other side's null
+    keys, per key column; an outer join sorts them last."""
+    pl = pd.DataFrame({"k": [1.0, None, 2.0, None], "v": [1, 2, 3, 4]})
+    pr = pd.DataFrame({"k": [None, 2.0, None], "w": [10, 20, 30]})
+    zl, zr = zb.from_pandas(pl), zb.from_pandas(pr)
+    for how in ("inner", "left", "right", "outer"):
+        got = zb.merge(zl, zr, on="k", how=how).to_pandas()
+        want = pd.merge(pl, pr, on="k", how=how)
+        assert got["k"].isna().tolist() == want["k"].isna().tolist(), how
+        assert got["v"].tolist() == want["v"].tolist() or how == "right", how
+        assert [None if pd.isna(x) else x for x in got["w"]] == \
+            [None if pd.isna(x) else x for x in want["w"]], how
+    # two keys: a row matches where each key pair is equal or null on both sides
+    pl = pd.DataFrame({"a": ["x", None, None, "y"], "b": [1.0, 2.0, None, None], "v": [1, 2, 3, 4]})
+    pr = pd.DataFrame({"a": [None, "y", None, "x"], "b": [2.0, None, None, 1.0], "w": [5, 6, 7, 8]})
+    got = zb.merge(zb.from_pandas(pl), zb.from_pandas(pr), on=["a", "b"]).to_pandas()
+    want = pd.merge(pl, pr, on=["a", "b"])
+    assert got["v"].tolist() == want["v"].tolist() == [1, 2, 3, 4]
+    assert got["w"].tolist() == want["w"].tolist() == [8, 5, 7, 6]
+    # a string key with nulls on one side only matches nothing there
+    pl = pd.DataFrame({"k": ["a", None, "b"], "v": [1, 2, 3]})
+    pr = pd.DataFrame({"k": ["b", "a"], "w": [1, 2]})
+    got = zb.merge(zb.from_pandas(pl), zb.from_pandas(pr), on="k", how="left").to_pandas()
+    assert [None if pd.isna(x) else x for x in got["w"]] == [2, None, 1]
 
 
 def test_sort_true_matches_pandas():
