@@ -801,7 +801,10 @@ static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool las
 /* ---- median / quantile --------------------------------------------------------------- */
 
 /* The q-quantile (linear) of a[0, m), m > 0; a is reordered. */
-static double quantile_of(double *a, int64_t m, double q) {
+/* median: the halfway point is (x0 + x1) / 2, as pandas' median and numpy's
+ * (so two infinities of one sign give that infinity, and -x, x gives 0);
+ * other quantiles interpolate x0 + (x1 - x0) * frac. */
+static double quantile_of(double *a, int64_t m, double q, bool median) {
   double h = (double)(m - 1) * q;
   int64_t lo = (int64_t)floor(h);
   if (lo > m - 1) lo = m - 1;
@@ -811,7 +814,7 @@ static double quantile_of(double *a, int64_t m, double q) {
   if (frac > 0 && lo + 1 < m) {
     double x1 = a[lo + 1];
     for (int64_t i = lo + 2; i < m; i++) x1 = a[i] < x1 ? a[i] : x1;
-    return x0 + (x1 - x0) * frac;
+    return median ? (x0 + x1) / 2 : x0 + (x1 - x0) * frac;
   }
   return x0;
 }
@@ -821,6 +824,7 @@ typedef struct quant_job {
   const zb_column *col;
   const double *v;
   double q;
+  bool median;
   double *buf; /* n: values per group, at the group's csr positions */
   double *out;
   uint8_t *ok;
@@ -840,12 +844,12 @@ static void quant_bucket(void *ctx, int64_t b, int worker) {
       a[m++] = x;
     }
     j->ok[g] = m > 0;
-    j->out[g] = m > 0 ? quantile_of(a, m, j->q) : 0;
+    j->out[g] = m > 0 ? quantile_of(a, m, j->q, j->median) : 0;
   }
 }
 
 static zb_status quantile_agg(const zb_column *col, const zb__group_csr *csr, int64_t n,
-                              double q, zb_column **out, zb_error *err) {
+                              double q, bool median, zb_column **out, zb_error *err) {
   const void *v = NULL;
   void *own = NULL;
   int64_t G = csr->n_groups;
@@ -860,7 +864,7 @@ static zb_status quantile_agg(const zb_column *col, const zb__group_csr *csr, in
   }
   st = out_new(ZB_FLOAT64, G, &o, err);
   if (st != ZB_OK) goto done;
-  quant_job qj = {csr, col, (const double *)v, q, buf, (double *)o->data->data, ok};
+  quant_job qj = {csr, col, (const double *)v, q, median, buf, (double *)o->data->data, ok};
   st = zb_parallel_for(csr->n_buckets, quant_bucket, &qj, err);
   if (st != ZB_OK) goto done;
   for (int64_t g = 0; g < G; g++)
@@ -891,7 +895,9 @@ typedef struct qscat_job {
   int64_t C, G;
   int64_t *cnt;   /* C x G: counts, then write positions */
   int64_t *start; /* G + 1: each group's values in buf */
-  double *buf, q, *out;
+  double *buf, q;
+  bool median;
+  double *out;
   uint8_t *ok;
   bool second;
 } qscat_job;
@@ -927,15 +933,15 @@ static void qscat_select(void *ctx, int64_t task, int worker) {
   for (int64_t g = g0; g < g1; g++) {
     int64_t m = j->start[g + 1] - j->start[g];
     j->ok[g] = m > 0;
-    j->out[g] = m > 0 ? quantile_of(j->buf + j->start[g], m, j->q) : 0;
+    j->out[g] = m > 0 ? quantile_of(j->buf + j->start[g], m, j->q, j->median) : 0;
   }
 }
 
 static zb_status quantile_scatter(const zb_column *col, const zb__grouping *g, double q,
-                                  zb_column **out, zb_error *err) {
+                                  bool median, zb_column **out, zb_error *err) {
   int64_t n = g->n_rows, G = g->n_groups;
   int64_t C = ZB_MAX(ZB_MIN((int64_t)QSCAT_CHUNKS, zb__morsels(n)), 1);
-  qscat_job j = {g, col, C, G, NULL, NULL, NULL, q, NULL, NULL, false};
+  qscat_job j = {g, col, C, G, NULL, NULL, NULL, q, median, NULL, NULL, false};
   j.cnt = (int64_t *)zb_malloc((size_t)(C * G + G + 1) * sizeof(int64_t));
   j.ok = (uint8_t *)zb_malloc((size_t)ZB_MAX(G, 1));
   zb_column *o = NULL;
@@ -1130,9 +1136,11 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
     const zb_agg *ag = &aggs[a];
     if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)
       st = use_csr ? quantile_agg(t->columns[ag->column], &csr, n,
-                                  ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, &out_cols[a], err)
+                                  ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, ag->op == ZB_AGG_MEDIAN,
+                                  &out_cols[a], err)
                    : quantile_scatter(t->columns[ag->column], g,
-                                      ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, &out_cols[a], err);
+                                      ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q,
+                                      ag->op == ZB_AGG_MEDIAN, &out_cols[a], err);
     else if (ag->op == ZB_AGG_NUNIQUE)
       st = nunique_agg(t->columns[ag->column], g, ag->count_na, &out_cols[a], err);
     else {

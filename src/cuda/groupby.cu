@@ -892,7 +892,7 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
 __global__ void __launch_bounds__(ZB_GB_THREADS)
     zb_gb_qpick_kernel(zb_gb_acc a, const int64_t *__restrict__ vals,
                        const unsigned long long *__restrict__ ex, int64_t G, double q,
-                       double *__restrict__ out, uint32_t *__restrict__ valid,
+                       bool median, double *__restrict__ out, uint32_t *__restrict__ valid,
                        unsigned long long *__restrict__ nulls) {
   const int lane = threadIdx.x & 31;
   const int64_t before = a.n - (int64_t)ex[G + 1]; /* positions without a value */
@@ -913,7 +913,9 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
         r = x0;
         if (frac > 0 && lo + 1 < m) {
           const double x1 = zb_dload<double>(a.v, a.perm[vals[start + lo + 1]]);
-          r = __dadd_rn(x0, __dmul_rn(__dsub_rn(x1, x0), frac));
+          /* median: (x0 + x1) / 2, as the CPU's (src/cpu/groupby_agg.c) */
+          r = median ? __dmul_rn(__dadd_rn(x0, x1), 0.5)
+                     : __dadd_rn(x0, __dmul_rn(__dsub_rn(x1, x0), frac));
         }
       }
       out[g] = r;
@@ -927,12 +929,12 @@ __global__ void __launch_bounds__(ZB_GB_THREADS)
   }
 }
 
-/* The median (q 0.5) or q-quantile of column c per group (a new FLOAT64
+/* The median (q 0.5, median set) or q-quantile of column c per group (a new FLOAT64
  * column of G rows, null where a group has no value), or, for nunique, the
  * distinct values per group (INT64; count_na: a group's missing values
  * count as one more). */
 zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique, double q,
-                        bool count_na, zb_column **out, zb_error *err) {
+                        bool median, bool count_na, zb_column **out, zb_error *err) {
   *out = NULL;
   const int dev = g->dev;
   const int64_t n = g->n, G = g->G;
@@ -994,7 +996,7 @@ zb_status zb_gb_ordered(const zb_gb_groups *g, const zb_column *c, bool nunique,
   if (st == ZB_OK && G > 0 && !nunique) {
     zb_gb_qpick_kernel<<<ZB_GB_GRID(dev, G)>>>(a, (const int64_t *)vals[cur]->data,
                                                (const unsigned long long *)cnt->data, G, q,
-                                               (double *)data->data, (uint32_t *)valid->data,
+                                               median, (double *)data->data, (uint32_t *)valid->data,
                                                (unsigned long long *)nulls->data);
     st = zb__cuda_launched("group-by quantile (pick)", dev, err);
   }
@@ -1232,7 +1234,8 @@ zb_status zb_gb_aggregate(const zb_table *t, const zb_gb_groups *g, const zb_agg
   zb_status st = ZB_OK;
   if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE || ag->op == ZB_AGG_NUNIQUE)
     return zb_gb_ordered(g, c, ag->op == ZB_AGG_NUNIQUE,
-                         ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, ag->count_na, out, err);
+                         ag->op == ZB_AGG_MEDIAN ? 0.5 : ag->q, ag->op == ZB_AGG_MEDIAN,
+                         ag->count_na, out, err);
   if (ag->op == ZB_AGG_CORR) return zb_gb_corr(g, c, t->columns[ag->column2], out, err);
   switch (ag->op) {
   case ZB_AGG_SIZE:

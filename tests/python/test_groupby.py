@@ -533,3 +533,25 @@ def test_groupby_levels_refused_as_pandas_refuses():
     pf = pd.DataFrame({"v": [1.0, 2.0, 3.0]}, index=pd.Index(["a", "b", "a"], name="k"))
     with pytest.raises(ValueError, match="No group keys passed!"):
         zb.DataFrame(pf).groupby(level=[])
+
+
+def test_groupby_median_of_infinities_and_huge_values_as_pandas():
+    # the halfway point of a median is (x0 + x1) / 2, as pandas' (and the
+    # Series median): two equal infinities give that infinity, -x and x give
+    # 0 without overflowing; quantile(0.5) interpolates as pandas' quantile
+    inf = np.inf
+    p = pd.DataFrame({"k": [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5],
+                      "v": [inf, inf, -1.7e308, 1.7e308, -inf, -inf, 1.0, inf, 2.0,
+                            -inf, inf]})
+    z = zb.from_pandas(p)
+    for many in (False, True):  # one key, and two keys (another grouping path)
+        keys = ["k", "c"] if many else "k"
+        pp = p.assign(c=0) if many else p
+        zz = zb.from_pandas(pp)
+        want = pp.groupby(keys)["v"].median()
+        got = zz.groupby(keys)["v"].median().to_pandas()
+        np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+    assert z.groupby("k").agg({"v": "median"}).to_pandas()["v"].tolist()[:2] == [inf, 0.0]
+    want = p.groupby("k")["v"].quantile(0.5).to_numpy()
+    got = z.groupby("k")["v"].quantile(0.5).to_pandas().to_numpy()
+    np.testing.assert_array_equal(got, want)
