@@ -133,6 +133,10 @@ typedef struct zb_csv_options {
    * that is not a date or timestamp is ZB_EPARSE. */
   const char *const *parse_dates;
   int64_t num_parse_dates;
+  /* Whether columns without a dtype or parse_dates may be inferred as
+   * date32 / timestamp (default true); false: their dates stay text, as
+   * pandas reads them. */
+  bool infer_dates;
 
   /* Strings read as null: na_values, plus pandas' defaults ("", "#N/A",
    * "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",

@@ -74,6 +74,7 @@ void zb_csv_options_init(zb_csv_options *o) {
   o->decimal = '.';
   o->header = 0;
   o->keep_default_na = true;
+  o->infer_dates = true;
   o->nrows = -1;
   o->on_bad_lines = ZB_CSV_BAD_LINES_ERROR;
   o->first_line = 1;
@@ -385,8 +386,11 @@ static zb_status alloc_outputs(reader *r, zb_error *err) {
   bo.source.decoded_length = r->t.esc ? NULL : csv_unquoted_length;
   bo.source.refetch = csv_refetch;
   ZB_RETURN_NOT_OK(zb__builder_new(r->nsel, r->nchunks, &bo, &r->b, err));
-  for (int64_t j = 0; j < r->nsel; j++)
+  for (int64_t j = 0; j < r->nsel; j++) {
     zb__builder_set_column(r->b, j, r->cols[j].name, r->cols[j].type, r->cols[j].fixed);
+    if (!r->o->infer_dates && !r->cols[j].fixed)
+      zb__builder_set_inference(r->b, j, ZB_INFER_ALL & ~ZB_INFER_DATES);
+  }
   for (int64_t k = 0; k < r->nchunks; k++) {
     const chunk *c = &r->chunks[k];
     zb__text_part tp = {r->t.d + c->start, r->t.d + r->t.n,

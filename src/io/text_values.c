@@ -246,7 +246,9 @@ static inline int digits(const char *s, int count) {
 static bool parse_ymd(const char *s, int64_t *days) {
   if (s[4] != '-' || s[7] != '-') return false;
   int y = digits(s, 4), m = digits(s + 5, 2), d = digits(s + 8, 2);
-  if (y < 0 || m < 1 || m > 12 || d < 1) return false;
+  /* year 0 is no date of the proleptic Gregorian calendar of Python and
+   * pandas (years 1-9999): its text stays text */
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
   static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   int dim = mdays[m - 1] + (m == 2 && leap);

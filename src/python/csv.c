@@ -173,6 +173,7 @@ static int build_options(zbpy_state *st, PyObject *kw, zb_csv_options *o, optsto
   TAKE(parse_dates);
   TAKE(na_values);
   TAKE(keep_default_na);
+  TAKE(infer_dates);
   TAKE(skiprows);
   TAKE(nrows);
   TAKE(on_bad_lines);
@@ -194,7 +195,8 @@ static int build_options(zbpy_state *st, PyObject *kw, zb_csv_options *o, optsto
       char_opt(st, decimal, "decimal", &o->decimal) < 0)
     return -1;
   if (bool_opt(doublequote, &o->doublequote) < 0 ||
-      bool_opt(keep_default_na, &o->keep_default_na) < 0)
+      bool_opt(keep_default_na, &o->keep_default_na) < 0 ||
+      bool_opt(infer_dates, &o->infer_dates) < 0)
     return -1;
   if (int_opt(header, "header", &o->header) < 0 || int_opt(skiprows, "skiprows", &o->skiprows) < 0 ||
       int_opt(nrows, "nrows", &o->nrows) < 0 ||

@@ -76,6 +76,21 @@ print(df.v.isna().sum(), round(df.v.sum(), 9))
 print(df.to_string(max_rows=8))
 print(df._repr_html_()[:300])
 df.info()
+# read_csv reads dates as text unless parse_dates names them, as pandas
+import io
+csv = "id,ts,d\n1,2021-01-01 10:00:00,2021-01-01\n2,2021-02-03 11:30:00,2021-02-03\n"
+rc = pd.read_csv(io.StringIO(csv))
+print(rc.dtypes.to_dict(), rc.ts.str[:7].tolist())
+print(pd.read_csv(io.StringIO(csv), parse_dates=["ts"]).dtypes.to_dict())
+# null keys match each other in merges, joins and alignment, as pandas
+a = DataFrame({"k": [1.0, np.nan, 2.0, np.nan], "x": [1, 2, 3, 4]})
+b = DataFrame({"k": [np.nan, 2.0], "y": [10, 20]})
+for how in ("inner", "left", "right", "outer"):
+    print(a.merge(b, on="k", how=how))
+print(pd.concat([a.set_index("k").head(3), b.set_index("k")], axis=1))
+# int column labels (from unstack): nlargest by label
+u = df.groupby(["s", df.k % 3]).v.mean().unstack()
+print(u.nlargest(2, 1).round(9))
 '''
 
 

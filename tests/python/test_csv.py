@@ -781,3 +781,28 @@ def test_to_csv_writer_exception_propagates():
     with pytest.raises(Stop):
         zb.io.to_csv(df, W())
     assert alloc_bytes() == before
+
+
+def test_read_csv_infer_dates_false_keeps_text_as_pandas():
+    data = (b"id,ts,d,x\n1,2021-01-01 10:00:00,2021-01-01,a\n"
+            b"2,2021-02-03 11:30:00,2021-02-03,b\n")
+    want = pd.read_csv(io.BytesIO(data))
+    got = zb.read_csv(data, infer_dates=False)
+    assert got.dtypes.to_dict() == {"id": "int64", "ts": "string", "d": "string", "x": "string"}
+    pd.testing.assert_frame_equal(got.to_pandas(), want, check_dtype=False)
+    # parse_dates still parses the columns it names
+    got = zb.read_csv(data, infer_dates=False, parse_dates=["ts"])
+    assert got.dtypes.to_dict()["ts"].startswith("timestamp")
+    assert got.dtypes.to_dict()["d"] == "string"
+    # the default recognises them
+    assert zb.read_csv(data).dtypes.to_dict()["d"] == "date32"
+
+
+def test_read_csv_year_zero_stays_text():
+    # year 0 is no date pandas or Python has: the column stays text, as pandas
+    # reads it (it had been read as date32 that could not be shown)
+    data = b"d,t\n0000-01-01,0000-01-01 00:00:00\n2020-01-01,2020-01-01 00:00:00\n"
+    got = zb.read_csv(data)
+    assert got.dtypes.to_dict() == {"d": "string", "t": "string"}
+    assert got.to_pandas()["d"].tolist() == pd.read_csv(io.BytesIO(data))["d"].tolist()
+    repr(got)

@@ -451,7 +451,8 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
              skiprows=None, nrows=None, quotechar='"', escapechar=None, comment=None,
              thousands=None, decimal=".", encoding="utf-8", on_bad_lines="error",
              chunksize=None, iterator=False, progress=None, device="cpu",
-             compression="infer", quoting=_csv.QUOTE_MINIMAL, doublequote=True):
+             compression="infer", quoting=_csv.QUOTE_MINIMAL, doublequote=True,
+             infer_dates=True):
     r"""Read a CSV file into a DataFrame (pandas.read_csv's arguments and
     meanings; the notes of the module zambezi.io.csv say what differs).
 
@@ -467,7 +468,9 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     also names its other texts (-999, "-999" and -999.0 each make both
     "-999" and "-999.0" NA), and in a float column every value equal to
     one of them is NA ("-999.00", "-9.99e2"); an integer column matches
-    the texts only.
+    the texts only.  infer_dates (zambezi's): columns of dates and
+    timestamps are read as date32 / timestamp without parse_dates; False
+    keeps their text as pandas does (the pandas accelerator passes False).
 
     A malformed row raises ParseError naming its line (on_bad_lines="warn"
     or "skip" skip it instead); a value that does not fit the dtype asked
@@ -499,6 +502,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
         sep, delimiter, header, names, usecols, dtype, parse_dates, na_values, keep_default_na,
         skiprows, nrows, quotechar, quoting, doublequote, escapechar, comment, thousands,
         decimal, on_bad_lines)
+    opts["infer_dates"] = bool(infer_dates)
     encoding = _normalize_encoding(encoding)
     if chunksize is not None:
         if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
