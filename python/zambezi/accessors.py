@@ -24,7 +24,7 @@ differs from pandas it says so in the docstring:
   value is False, except in an integer or bool column with nulls (null).
 """
 
-from zambezi import _base, _core, _dt_methods, _frame_extra, _indexing
+from zambezi import _align, _base, _core, _dt_methods, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi._compute import pandas_comparison_nulls
 from zambezi._str_patterns import _PatternMethods
@@ -628,9 +628,29 @@ def _as_column(series, obj, what):
     raise DTypeError(f"{what} must be a Series or array-like, not {type(obj).__name__}")
 
 
+def _at_labels(series, obj, other):
+    """A Series cond or other at series' row labels, as pandas aligns them:
+    itself when the indexes are the same (no hash work), else reindexed (a
+    label obj lacks gives null: a cond that replaces the value, as pandas'
+    False for where and True for mask; for other, pandas' NaN, which makes
+    an integer other without nulls float64)."""
+    if _align.same_labels(series._index, obj._index):
+        return obj._col
+    col = obj.reindex(series._index)._col
+    if other and col.null_count and not obj._col.null_count and \
+            col.dtype.startswith(("int", "uint")):
+        col = _core.cast(col, "float64")
+    return col
+
+
 def where(series, cond, other=None, mask=False):
-    cond_col = _as_column(series, cond, "cond")
-    if _base.is_series(other) or _is_array_like(other):
+    if _base.is_series(cond):
+        cond_col = _at_labels(series, cond, False)
+    else:
+        cond_col = _as_column(series, cond, "cond")
+    if _base.is_series(other):
+        other = _at_labels(series, other, True)
+    elif _is_array_like(other):
         other = _as_column(series, other, "other")
     if series._col.dtype == "category":
         # the codes, so the result stays categorical (as pandas)
@@ -734,7 +754,10 @@ class SeriesExtras:
 
     def where(self, cond, other=None):
         """The value where cond is true, else other (a scalar or Series;
-        default null).  A null in cond replaces the row.  A categorical
+        default null).  A null in cond replaces the row.  A Series cond or
+        other is matched by row label, as pandas aligns it (a label cond
+        lacks replaces the row; one other lacks gives null); a list or
+        array by position.  A categorical
         stays categorical when other is missing, one of its categories or a
         categorical with the same categories (another str raises, as
         pandas); other others give strings.
@@ -750,8 +773,9 @@ class SeriesExtras:
         return where(self, cond, other, mask=False)
 
     def mask(self, cond, other=None):
-        """The value where cond is false, else other.  A null in cond
-        replaces the row (as pandas).
+        """The value where cond is false, else other.  A null in cond, or
+        a label a Series cond lacks, replaces the row (as pandas); a Series
+        cond or other is matched by row label.
 
         Examples
         --------

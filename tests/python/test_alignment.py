@@ -264,3 +264,36 @@ def test_unique_integer_labels_merge_without_a_hash_join(monkeypatch, dtypes, se
     z2 = zb.Series(p2)
     assert_series_like(z1 * z2, p1 * p2, "mul repeated", rtol=1e-12)
     assert joins
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("method", ["where", "mask"])
+def test_where_mask_align_cond_and_other_on_labels(method, seed):
+    # a Series cond / other is matched by row label, as pandas aligns it: a
+    # label cond lacks replaces the value, one other lacks gives NaN
+    rng = np.random.default_rng(seed)
+    idx = rng.permutation(40)[:12]
+    p = pd.Series(rng.normal(0, 1, 12).round(2), index=idx, name="v")
+    pi = pd.Series(rng.integers(-9, 9, 12), index=idx, name="i")
+    ps = pd.Series([f"s{v}" for v in range(12)], index=idx, name="s")
+    full = pd.Series(rng.random(12) < 0.5, index=rng.permutation(idx))   # all labels
+    part = full.iloc[:8]                                                  # some lack
+    o_full = pd.Series(rng.normal(0, 100, 12).round(2), index=rng.permutation(idx))
+    o_int = pd.Series(rng.integers(100, 200, 12), index=rng.permutation(idx))
+    o_part = o_int.iloc[:7]
+    o_str = pd.Series([f"o{v}" for v in range(12)], index=rng.permutation(idx))
+    for ps_, cond, other in [(p, full, o_full), (p, part, o_full), (p, full, o_part),
+                             (pi, full, o_int), (pi, part, o_part), (pi, full, o_part),
+                             (pi, part, 0), (ps, part, o_str), (p, p > 0, o_full)]:
+        want = getattr(ps_, method)(cond, other)
+        got = getattr(zb.Series(ps_), method)(zb.Series(cond),
+                                              other if np.isscalar(other) else zb.Series(other))
+        assert_series_like(got, want, f"{method} {ps_.name}")
+    # frames: each column of a frame cond / other by label too; a Series other with axis=0
+    pdf = pd.DataFrame({"a": pi, "b": p})
+    pc = pd.DataFrame({"a": full, "b": ~full}).iloc[::-1]
+    po = pd.DataFrame({"a": o_int, "b": o_full})
+    zdf, zc, zo = zb.DataFrame(pdf), zb.DataFrame(pc), zb.DataFrame(po)
+    assert_frame_like(getattr(zdf, method)(zc, zo), getattr(pdf, method)(pc, po), method)
+    assert_frame_like(getattr(zdf, method)(zb.Series(part), zb.Series(o_full), axis=0),
+                      getattr(pdf, method)(part, o_full, axis=0), f"{method} axis=0")

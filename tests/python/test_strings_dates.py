@@ -413,8 +413,10 @@ def test_extras_errors():
         s.round(1)
     with pytest.raises(InvalidValueError):
         zb.Series([1, 2]).between(0, 1, inclusive="sometimes")
-    with pytest.raises(InvalidValueError):
-        zb.Series([1, 2]).where(zb.Series([True]))
+    with pytest.raises(InvalidValueError):  # a list is positional: its length must match
+        zb.Series([1, 2]).where([True])
+    # a Series cond is aligned on the labels, as pandas: label 1 it lacks is False
+    assert zb.Series([1, 2]).where(zb.Series([True])).to_list() == [1, None]
     with pytest.raises(DTypeError):
         zb.Series([1, 2]).where(zb.Series([1, 0]))
     # a missing str is False, as pandas' str dtype
