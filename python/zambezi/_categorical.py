@@ -15,7 +15,7 @@ Per-row work is numpy over whole arrays (``np.unique`` /
 import numpy as np
 
 from zambezi import _core
-from zambezi.errors import DTypeError, InvalidValueError
+from zambezi.errors import DTypeError, InvalidValueError, ZambeziError
 
 
 def _host(col):
@@ -28,6 +28,14 @@ def _sortable(col):
     or NaN for floats)."""
     from zambezi import _convert
 
+    if col.dtype == "string":
+        # Arrow text has no numpy view: Python strings in an object array
+        # (numpy sorts and searches them); nulls hold ""
+        m = _convert.null_mask(col)
+        arr = _convert._object_array(col.to_pylist())
+        missing = np.zeros(len(arr), dtype=bool) if m is None else m.copy()
+        arr[missing] = ""
+        return arr, missing
     arr = _convert.values_numpy(col)
     if col.dtype == "bool":
         arr = arr.astype(np.uint8)
@@ -228,14 +236,31 @@ def from_pandas_dtype(col, dtype):
     return with_categories(col, cats, ordered=bool(dtype.ordered))
 
 
+def category_position(value, dictionary):
+    """The position of the scalar value among the categories (a host
+    dictionary column), -1 when it is not one.  Numbers are looked up in
+    their common type (2.5 is not the category 2); other kinds are cast to
+    the categories' dtype (a value that does not cast is not a category)."""
+    probe = _core.column_from_sequence([value])
+    try:
+        if probe.dtype != dictionary.dtype and not (
+                _family(probe.dtype) == "number" == _family(dictionary.dtype)):
+            probe = _core.cast(probe, dictionary.dtype)
+        return int(lookup(probe, dictionary)[0])
+    except (ZambeziError, TypeError, ValueError):
+        return -1
+
+
 _FLIP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
 def compare_ordered(series, other, op, reflected):
     """series <op> other (lt le gt ge) where one side is a categorical, as
     pandas: only an ordered categorical compares, by category order
-    (its codes), with a category (a scalar) or a categorical of the same
-    categories; missing rows compare False."""
+    (its codes), with a category (a scalar: text, a number, a time) or a
+    categorical of the same categories; missing rows compare False.  A
+    scalar that is not a category raises DTypeError (a TypeError, as
+    pandas)."""
     from zambezi import _base, _dtypes
     from zambezi._frame_extra import _category_codes
 
@@ -261,13 +286,7 @@ def compare_ordered(series, other, op, reflected):
         missing = (codes < 0) | (right < 0)
     else:
         value = _dtypes.py_scalar(other)
-        probe = _core.column_from_sequence([value])
-        try:
-            probe = _core.cast(probe, col.dictionary.dtype) if \
-                probe.dtype != col.dictionary.dtype else probe
-            pos = int(lookup(probe, col.dictionary)[0])
-        except Exception:
-            pos = -1
+        pos = category_position(value, col.dictionary)
         if pos < 0:
             raise DTypeError(f"Cannot compare a Categorical for op {op} with a scalar, "
                              f"which is not a category ({other!r})")
@@ -293,23 +312,25 @@ def min_max(col, want_max, skipna=True):
     return _host(col).dictionary.slice(code, 1).to_pylist()[0]
 
 
-def fill_value(col, value):
-    """The categorical col with its missing rows set to value, which must be
-    one of its categories (pandas raises TypeError otherwise)."""
+def check_category(col, value):
+    """value's position among the categorical col's categories; DTypeError
+    (a TypeError, as pandas) when it is not one of them."""
     from zambezi import _dtypes
-    from zambezi._frame_extra import _category_codes
 
-    host = _host(col)
-    probe = _core.column_from_sequence([_dtypes.py_scalar(value)])
-    try:
-        if probe.dtype != host.dictionary.dtype:
-            probe = _core.cast(probe, host.dictionary.dtype)
-        pos = int(lookup(probe, host.dictionary)[0])
-    except Exception:
-        pos = -1
+    pos = category_position(_dtypes.py_scalar(value), _host(col.dictionary))
     if pos < 0:
         raise DTypeError(f"Cannot setitem on a Categorical with a new category ({value!r}), "
                          "set the categories first")
+    return pos
+
+
+def fill_value(col, value):
+    """The categorical col with its missing rows set to value, which must be
+    one of its categories (pandas raises TypeError otherwise)."""
+    from zambezi._frame_extra import _category_codes
+
+    host = _host(col)
+    pos = check_category(host, value)
     codes = _category_codes(host)
     codes[codes < 0] = pos
     out = _core.categorical_from_codes(codes, host.dictionary)

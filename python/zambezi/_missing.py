@@ -142,10 +142,14 @@ def _fill_scalar(col, value):
     if col.dtype in _FLOATS and value is not None and not isinstance(value, str):
         # one where also covers NaN values, on any device
         return _core.column_where(col, _core.unary("invert", _missing_mask(col)), value)
-    if col.dtype == "category" and col.dictionary.dtype != "string" and value is not None:
+    if col.dtype == "category" and value is not None:
         from zambezi import _categorical  # the value's code, through the codes
 
-        return _categorical.fill_value(col, value)
+        if col.dictionary.dtype != "string":
+            return _categorical.fill_value(col, value)
+        # text categories fill in the engine; a value that is not one of
+        # them is pandas' TypeError
+        _categorical.check_category(col, value)
     return _core.fill_null(col, value)
 
 

@@ -202,6 +202,32 @@ def test_ordered_comparisons_and_min_max():
         z < 5
 
 
+@pytest.mark.parametrize("cats,values,probe,outside", [
+    (["z", "y", "x"], ["x", "y", "z", None, "y"], "y", ["q", 1, None]),
+    ([3, 2, 1], [3, 1, None, 2], 2, [2.5, 5, "a"]),
+])
+def test_ordered_comparisons_with_a_scalar_as_pandas(cats, values, probe, outside):
+    # text categories compare by category order too; a scalar that is not a
+    # category raises a TypeError, as pandas (2.5 is not the category 2)
+    p = pd.Series(values, dtype=pd.CategoricalDtype(cats, ordered=True))
+    if isinstance(cats[0], int):
+        p = pd.Series(values).astype(pd.CategoricalDtype(cats, ordered=True))
+    z = zb.Series(p)
+    for op in ("__lt__", "__le__", "__gt__", "__ge__"):
+        _eq(getattr(z, op)(probe), getattr(p, op)(probe))
+        for value in outside:
+            with pytest.raises(TypeError):
+                getattr(p, op)(value)
+            with pytest.raises(TypeError):
+                getattr(z, op)(value)
+    _eq(probe > z, probe > p)
+    _eq(z.fillna(cats[0]), p.fillna(cats[0]))
+    with pytest.raises(TypeError):
+        p.fillna(outside[0])
+    with pytest.raises(TypeError):
+        z.fillna(outside[0])
+
+
 def test_unordered_order_comparison_raises_as_pandas():
     p = pd.Series([1, 2]).astype("category")
     z = zb.Series(p)
