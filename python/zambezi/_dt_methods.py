@@ -180,7 +180,7 @@ def strftime(col, fmt):
     text = ""
 
     def num(v, width):
-        return np.char.zfill(v.astype(str), width)
+        return _zfill(v, width)
 
     while i < len(fmt):
         ch = fmt[i]
@@ -243,6 +243,14 @@ def strftime(col, fmt):
     return _text_column(np.asarray(out, dtype=object), col)
 
 
+def _zfill(v, width):
+    """Integers v as text padded with zeros to width (numpy's zfill, which
+    fails on an empty array: an empty Series formats to no rows)."""
+    if len(v) == 0:
+        return np.empty(0, dtype=str)
+    return np.char.zfill(v.astype(str), width)
+
+
 def _z_text(col):
     """%z of each row: +HHMM of its offset, +HHMMSS when it has seconds (a
     named zone's offset varies by row)."""
@@ -252,10 +260,8 @@ def _z_text(col):
     secs = (_ints(_tz.to_wall(col)) - _ints(col)) // _PER_SECOND[col.unit]
     sign = np.where(secs < 0, "-", "+").astype(object)
     secs = np.abs(secs)
-    text = np.char.add(np.char.zfill((secs // 3600).astype(str), 2),
-                       np.char.zfill((secs // 60 % 60).astype(str), 2))
-    text = np.where(secs % 60 != 0, np.char.add(text, np.char.zfill((secs % 60).astype(str), 2)),
-                    text)
+    text = np.char.add(_zfill(secs // 3600, 2), _zfill(secs // 60 % 60, 2))
+    text = np.where(secs % 60 != 0, np.char.add(text, _zfill(secs % 60, 2)), text)
     return sign + text.astype(object)
 
 

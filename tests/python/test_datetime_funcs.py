@@ -209,6 +209,15 @@ def test_strftime(fmt):
     assert_series_like(zb.Series(p).dt.strftime(fmt), p.dt.strftime(fmt))
 
 
+@pytest.mark.parametrize("tz", [None, "UTC", "Europe/Paris"])
+@pytest.mark.parametrize("fmt", ["%Y-%m-%d %H:%M:%S.%f %j %I%p", "%b %B %a %A", "%z", "x", ""])
+def test_strftime_of_no_rows_is_an_empty_str_series(tz, fmt):
+    p = pd.Series([], dtype="datetime64[us]", name="t")
+    if tz is not None:
+        p = p.dt.tz_localize(tz)
+    assert_series_like(zb.Series(p).dt.strftime(fmt), p.dt.strftime(fmt), fmt)
+
+
 def test_names_flags_and_dates():
     p = pd.Series(pd.date_range("2023-12-25", "2025-01-05", freq="D").astype("datetime64[us]"))
     p[::11] = pd.NaT
