@@ -40,15 +40,13 @@ _UINTS = ("uint8", "uint16", "uint32", "uint64")
 
 
 def _common_dtype(dtypes):
-    """The dtype numbers of different types concatenate as (pandas' rule
-    for ints and floats), or None when they are not all numbers."""
+    """The dtype numbers of different types concatenate as, or None when
+    they are not all numbers: numpy's promotion, as pandas uses it (int8
+    with int16 is int16, float32 with int16 float32, int64 with uint64
+    float64)."""
     if any(d not in _INTS + _UINTS + ("float32", "float64") for d in dtypes):
         return None
-    if any(d.startswith("float") for d in dtypes):
-        return "float64" if any(d != "float32" for d in dtypes) else "float32"
-    if all(d in _UINTS for d in dtypes):
-        return "uint64"
-    return "int64"
+    return np.result_type(*[np.dtype(d) for d in dtypes]).name
 
 
 def _concat_columns(parts, what):

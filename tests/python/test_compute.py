@@ -1086,6 +1086,26 @@ def test_concat_vs_pandas(seed):
     assert zb.concat([zb.Series([1]), zb.Series([2, 3])]).to_list() == [1, 2, 3]
 
 
+NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float32", "float64"]
+
+
+@pytest.mark.parametrize("a", NUMERIC)
+def test_concat_of_numbers_of_different_types_as_pandas(a):
+    # numpy's promotion, as pandas: int8 + int16 is int16, float32 + int8
+    # float32, int64 + uint64 float64 (values past int64's range kept)
+    for b in NUMERIC:
+        big = {"uint64": 2**63 + 5, "int64": -(2**62)}.get(b, 3)
+        pa_ = pd.DataFrame({"x": np.array([1, 2], dtype=a), "k": [1, 2]})
+        pb = pd.DataFrame({"x": np.array([big, 4], dtype=b), "k": [3, 4]})
+        exp = pd.concat([pa_, pb], ignore_index=True)
+        got = zb.concat([zb.DataFrame(pa_), zb.DataFrame(pb)], ignore_index=True).to_pandas()
+        pd.testing.assert_frame_equal(got, exp, obj=f"{a} + {b}")
+        ps = pd.concat([pa_["x"], pb["x"], pa_["x"]])
+        zs = zb.concat([zb.Series(pa_["x"]), zb.Series(pb["x"]), zb.Series(pa_["x"])])
+        pd.testing.assert_series_equal(zs.to_pandas(), ps, obj=f"{a} + {b} (Series)")
+
+
 def test_concat_errors():
     with pytest.raises(ZambeziError, match="'a'"):
         zb.concat([zb.DataFrame({"a": [1]}), zb.DataFrame({"a": ["x"]})])
