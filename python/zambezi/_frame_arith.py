@@ -27,7 +27,7 @@ columns must have str labels (the column names), without repeats.
 
 import numpy as np
 
-from zambezi import _align, _base, _convert, _core
+from zambezi import _align, _base, _convert, _core, _labels
 from zambezi._compute import _BINOPS, _missing_mask
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -84,7 +84,11 @@ class FrameArith:
             if gaps is not None and gaps.get(nm) is not None:
                 res = _align.logical_gaps(res, op, *gaps[nm])
             out.append(res)
-        return self._constructor._wrap(_core.table_from_columns(out, list(names)), index)
+        result = self._constructor._wrap(_core.table_from_columns(out, list(names)), index)
+        if list(names) == list(self._table.names):
+            # the same columns: the same labels (an int label stays an int)
+            _labels.attach(result, _labels.labels(self))
+        return result
 
     def _rows_for(self, other_index, op, right_cols):
         """self's columns and right_cols matched on row labels: (index,

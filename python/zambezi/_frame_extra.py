@@ -37,7 +37,7 @@ import datetime
 import numpy as np
 
 from zambezi import index as _ix
-from zambezi import _base, _convert, _core, _dtypes, _expr, _indexing, _numba
+from zambezi import _base, _convert, _core, _dtypes, _expr, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
 from zambezi._dtypes import is_scalar, py_scalar
@@ -704,8 +704,9 @@ class FrameExtra:
         return result
 
     def round(self, decimals=0):
-        """Numeric columns rounded to decimals (an int, or a dict column ->
-        int; other columns unchanged), as Series.round (half to even).
+        """Numeric columns rounded to decimals (an int, or a dict column
+        label -> int; other columns unchanged), as Series.round (half to
+        even).
 
         Examples
         --------
@@ -719,14 +720,19 @@ class FrameExtra:
             for d in decimals.values():
                 if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
                     raise DTypeError("round: the values in decimals must be integers")
-            spec = decimals
-        elif isinstance(decimals, (int, np.integer)) and not isinstance(decimals, bool):
-            spec = {c: decimals for c in self._table.names}
-        else:
+        elif not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
             raise DTypeError(
                 f"round: decimals must be an int or a dict, not {type(decimals).__name__}")
-        numeric = {c for c, d in self._zb_dtypes.items() if _is_number_dtype(d) and c in spec}
-        return self._each(lambda s: s.round(int(spec[s.name])), numeric)
+        # a dict is keyed by column label (an int label too), the columns
+        # are worked on by table name
+        t = self._table
+        per_name = {}
+        for i, (nm, lb) in enumerate(zip(t.names, _labels.label_list(self))):
+            if isinstance(decimals, dict) and lb not in decimals:
+                continue
+            if _is_number_dtype(t.column(i).dtype):
+                per_name[nm] = int(decimals[lb] if isinstance(decimals, dict) else decimals)
+        return self._each(lambda s: s.round(per_name[s.name]), set(per_name))
 
     def _bound_series(self, bound, what):
         s = bound if _base.is_series(bound) else self._constructor_sliced(bound)
@@ -820,10 +826,12 @@ class FrameExtra:
                 f"where/mask: cond has shape {cond.shape}, the frame {self.shape}")
         cols, names = self._cols()
         out = []
-        for i, (col, nm) in enumerate(zip(cols, names)):
+        # a frame cond / other is matched by column label (an int label 0 is
+        # the column named "0")
+        for i, (col, nm, lb) in enumerate(zip(cols, names, _labels.label_list(self))):
             s = self._sliced(col, nm)
-            c = self._cond_for(cond, nm, i)
-            o = self._other_for(other, nm, i, axis)
+            c = self._cond_for(cond, lb, i)
+            o = self._other_for(other, lb, i, axis)
             if c is None:
                 r = s.where(s._like(_false_column(len(s))), o)
             else:
@@ -944,8 +952,7 @@ class FrameExtra:
         """
         if regex is not False:
             raise UnsupportedError("replace: regex is not supported")
-        names = self._table.names
-        per_column = None  # column -> pairs
+        per_column = None  # column label -> pairs
         if isinstance(to_replace, dict) and to_replace and all(
                 isinstance(v, dict) for v in to_replace.values()):
             if value is not _NO_DEFAULT:
@@ -964,11 +971,13 @@ class FrameExtra:
             olds = to_replace if isinstance(to_replace, (list, tuple)) else [to_replace]
             per_column = {c: [(o, new) for o in olds] for c, new in value.items()}
         if per_column is not None:
-            for c in per_column:
-                if c not in names:
+            by_label = _labels.names_by_label(self)
+            per_name = {}
+            for c, pairs in per_column.items():
+                if c not in by_label:
                     raise self._missing(c)
-            result = self._each(lambda s: replace_series(s, per_column[s.name]),
-                                set(per_column))
+                per_name.update((nm, pairs) for nm in by_label[c])
+            result = self._each(lambda s: replace_series(s, per_name[s.name]), set(per_name))
         else:
             pairs = _replace_pairs(to_replace, value, "replace")
             result = self._each(lambda s: replace_series(s, pairs))
@@ -993,14 +1002,18 @@ class FrameExtra:
         {'a': [False, False, False], 's': [False, True, False]}
         """
         n = len(self)
+        # dict keys and a frame's columns are column labels (an int label 0
+        # is the column named "0")
+        label_of = dict(zip(self._table.names, _labels.label_list(self)))
         if isinstance(values, dict):
             def one(s):
-                if s.name not in values:
+                lb = label_of[s.name]
+                if lb not in values:
                     return s._like(_false_column(n))
-                v = values[s.name]
+                v = values[lb]
                 if isinstance(v, str) or not hasattr(v, "__iter__"):
                     raise DTypeError(
-                        f"isin: the values for column {s.name!r} must be list-like, not "
+                        f"isin: the values for column {lb!r} must be list-like, not "
                         f"{type(v).__name__}")
                 return _isin_values(s, list(v))
             return self._each(one)
@@ -1015,8 +1028,8 @@ class FrameExtra:
                 raise InvalidValueError(
                     f"isin: the DataFrame has {len(values)} rows, this frame {n}")
             other = set(values._zb_columns)
-            return self._each(lambda s: _eq_or_false(s, values[s.name]) if s.name in other
-                              else _eq_missing(s))
+            return self._each(lambda s: _eq_or_false(s, values[label_of[s.name]])
+                              if label_of[s.name] in other else _eq_missing(s))
         if isinstance(values, str) or not hasattr(values, "__iter__"):
             raise DTypeError(
                 "isin: only list-like or dict-like objects are allowed, not "

@@ -270,6 +270,12 @@ class FrameReduce:
                 fill = np.inf if how == "idxmin" else -np.inf
                 pick = np.where(miss, fill, mat)
                 pos = pick.argmin(axis=1) if how == "idxmin" else pick.argmax(axis=1)
+                # the columns' labels (an int label stays an int), as pandas
+                lab = _labels.index_for(self, names)
+                if lab.nlevels == 1:
+                    return self._sliced(_core.take(lab._levels()[0],
+                                                   _core.column_from_buffer(pos.astype(np.int64))),
+                                        None)
                 labels = np.asarray(names, dtype=object)[pos]
                 return self._sliced(_convert.to_column(list(labels), dtype="string"), None)
             with np.errstate(all="ignore"):
@@ -546,7 +552,7 @@ class FrameReduce:
 
     def idxmin(self, axis=0, skipna=True, numeric_only=False):
         """The row label of each column's first minimum (axis=1: the column
-        name of each row's first minimum).  ValueError as pandas where
+        label of each row's first minimum, an int label as an int).  ValueError as pandas where
         there is no value.
 
         Examples

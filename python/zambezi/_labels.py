@@ -105,6 +105,16 @@ def label_list(df):
     return list(df._table.names) if idx is None else idx.to_list()
 
 
+def names_by_label(df):
+    """{column label: [its table names]} for the methods that take column
+    labels (dict keys, lists): an int label 0 is the column named "0"; a
+    label several columns share lists them all, in order."""
+    out = {}
+    for nm, lb in zip(df._table.names, label_list(df)):
+        out.setdefault(lb, []).append(nm)
+    return out
+
+
 def from_list(values, names=None):
     """An Index of labels (a MultiIndex when they are tuples).  Labels of
     mixed types that no one column can hold become str."""

@@ -27,7 +27,7 @@ import operator
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _indexing
+from zambezi import _base, _convert, _core, _indexing, _labels
 from zambezi._compute import _missing_mask
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import (
@@ -515,23 +515,25 @@ class FrameMissing:
                 "DataFrame.fillna(axis=1) takes only a scalar value without limit")
         if value is None:
             return _finish(self, t, inplace)
+        # items is keyed by column label (an int label 0 is the column "0")
+        labels = _labels.label_list(self)
         if is_scalar(value):
             v = py_scalar(value)
-            items = {nm: v for i, nm in enumerate(names) if _fill_applies(t.column(i).dtype, v)}
+            items = {lb: v for i, lb in enumerate(labels) if _fill_applies(t.column(i).dtype, v)}
         elif isinstance(value, dict):
             items = value
         elif _base.is_series(value) or _convert._is_pandas(value, "Series"):
             items = dict(zip(*_labels_and_values(value)))
         elif _base.is_frame(value) or _convert._is_pandas(value, "DataFrame"):
             have = list(value.columns)
-            items = {nm: value[nm] for nm in names if nm in have}
+            items = {lb: value[lb] for lb in labels if lb in have}
         else:
             raise _value_type_error(value, "a scalar or dict")
         cols = []
-        for i, nm in enumerate(names):
+        for i, (nm, lb) in enumerate(zip(names, labels)):
             col = t.column(i)
-            if nm in items:
-                col = _fill_value(self._sliced(col, nm), items[nm], limit)
+            if lb in items:
+                col = _fill_value(self._sliced(col, nm), items[lb], limit)
             cols.append(col)
         return _finish(self, _core.table_from_columns(cols, names), inplace)
 

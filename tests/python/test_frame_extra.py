@@ -684,3 +684,35 @@ def test_comparisons_follow_the_shown_dtype(n, nullp):
     for x, y in [("f64", "i64"), ("i32", "f32"), ("u8", "f64")]:
         for op, fn in OPS.items():
             assert_series_like(fn(za[x], zb_[y]), fn(a[x], b[y]), f"{x} {op} {y}")
+
+
+def _int_labelled():
+    # pivot_table's columns are the key's values: int labels, as pandas
+    data = {"k": [1, 1, 2, 2, 3], "j": [0, 3, 0, 3, 3],
+            "v": [1.234, 5.678, np.nan, 2.5, -0.25]}
+    p = pd.DataFrame(data).pivot_table(index="k", columns="j", values="v")
+    z = zb.DataFrame(data).pivot_table(index="k", columns="j", values="v")
+    assert z.to_pandas().columns.tolist() == [0, 3]
+    return p, z
+
+
+def test_methods_taking_column_labels_on_int_labels():
+    # a dict / frame keyed by column label, and labels in results, work on
+    # int labels (not only on the str names the columns are stored under)
+    p, z = _int_labelled()
+    assert_frame_like(z.round(1), p.round(1), "round")
+    assert_frame_like(z.round({0: 1}), p.round({0: 1}), "round dict")
+    assert_frame_like(z * 10, p * 10, "times a scalar")
+    assert_frame_like(z > 2, p > 2, "compared with a scalar")
+    assert_frame_like(z - z, p - p, "minus itself")
+    assert_frame_like(z.fillna({0: -1.0}), p.fillna({0: -1.0}), "fillna dict")
+    assert_frame_like(z.fillna(pd.Series({3: 7.0})), p.fillna(pd.Series({3: 7.0})), "fillna Series")
+    assert_frame_like(z.fillna(z * 0 + 9), p.fillna(p * 0 + 9), "fillna frame")
+    assert_frame_like(z.replace({0: {1.234: 9.0}}), p.replace({0: {1.234: 9.0}}), "replace")
+    assert_frame_like(z.isin({0: [1.234]}), p.isin({0: [1.234]}), "isin dict")
+    assert_frame_like(z.isin(z), p.isin(p), "isin frame")
+    assert_frame_like(z.where(z > 2, z * 10), p.where(p > 2, p * 10), "where frame")
+    assert_frame_like(z.mask(z > 2), p.mask(p > 2), "mask frame")
+    for how in ("idxmax", "idxmin"):
+        got, want = getattr(z, how)(axis=1), getattr(p, how)(axis=1)
+        assert_series_like(got, want, f"{how}(axis=1)")
