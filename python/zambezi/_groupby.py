@@ -772,8 +772,12 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
     def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False):
         cols = self._value_columns(op)
         if numeric_only:  # pandas' numeric_only=True: the numeric and bool columns
-            work = self._k.work
-            cols = [c for c in cols if _accepts("mean", work.column(work.names.index(c)).dtype)]
+            work = self._k.work  # (not timestamps, durations, strings, categoricals)
+            kept = [c for c in cols if work.column(work.names.index(c)).dtype in _NUMERIC]
+            if self._single and not kept:
+                raise DTypeError(f"Cannot use numeric_only=True with SeriesGroupBy.{op} and "
+                                 "non-numeric dtypes.")
+            cols = kept
         table = self._run([_spec(op, c, ddof, q, count_na) for c in cols])
         labels = [self._label(c) for c in cols]
         if self._single:
@@ -785,7 +789,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """Sum per group of each numeric column (nulls skipped; 0 for a group
         with no values). String columns are joined in row order, missing
         values left out ('' for a group with none), as pandas does;
-        numeric_only=True leaves them out.
+        numeric_only=True leaves them out.  numeric_only=True, here and in
+        the other aggregations, keeps only the number and bool columns
+        (timestamps and durations too are left out, as pandas; on one
+        selected column of another dtype it raises DTypeError, a
+        TypeError).
 
         Examples
         --------

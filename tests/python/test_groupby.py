@@ -518,6 +518,33 @@ def test_groupby_sum_joins_strings_as_pandas(seed):
                                   check_dtype=False, check_index_type=False)
 
 
+@pytest.mark.parametrize("how", ["sum", "mean", "median", "min", "max", "std", "var", "prod",
+                                 "first", "last"])
+def test_groupby_numeric_only_keeps_numbers_and_bools(how):
+    # pandas' numeric_only=True keeps int, float and bool columns: timestamps,
+    # durations, strings and categoricals are left out, whatever the
+    # aggregation could do with them
+    rng = np.random.default_rng(3)
+    n = 200
+    p = pd.DataFrame({"k": rng.integers(0, 7, n), "i": rng.integers(-5, 5, n),
+                      "f": rng.normal(size=n).round(3), "b": rng.random(n) < 0.5,
+                      "t": pd.Timestamp("2024-01-01") + pd.to_timedelta(
+                          rng.integers(0, 10**6, n), unit="s"),
+                      "d": pd.to_timedelta(rng.integers(0, 10**6, n), unit="s"),
+                      "s": rng.choice(["x", "y", "z"], n).tolist(),
+                      "c": pd.Categorical(rng.choice(["u", "v"], n).tolist(), ordered=True)})
+    z = zb.from_pandas(p)
+    want = getattr(p.groupby("k"), how)(numeric_only=True)
+    got = getattr(z.groupby("k"), how)(numeric_only=True)
+    assert list(got.columns) == list(want.columns) == ["i", "f", "b"]
+    assert_frame_like(got, want, how, rtol=1e-9)
+    for col in ("t", "d"):
+        with pytest.raises(TypeError, match="numeric_only=True"):
+            getattr(p.groupby("k")[col], how)(numeric_only=True)
+        with pytest.raises(TypeError, match="numeric_only=True"):
+            getattr(z.groupby("k")[col], how)(numeric_only=True)
+
+
 def test_groupby_levels_refused_as_pandas_refuses():
     # a single-level index: no levels, several levels, or a level past 0/-1
     p = pd.Series([1, 2, 3, 10, 4], pd.Index([1, 2, 1, 2, 3], name="foo"))
