@@ -364,8 +364,10 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     "last", "nunique", "prod"), a numpy / builtin function of such a name,
     ``len`` (a count of rows), any other function (called once per group
     with a Series: slow), a list of them (columns labelled (function,
-    value, label)) or a dict value column -> function(s).  ``fill_value``
-    fills missing cells; ``margins`` adds an "All" row and column
+    value, label)) or a dict value column -> function(s).  aggfunc="size"
+    counts each group's rows once, whatever the value columns, as pandas:
+    one column per label of ``columns`` (a Series of the sizes when only
+    index or only columns is given).  ``fill_value`` fills missing cells; ``margins`` adds an "All" row and column
     aggregated over all of the data (string keys only); ``dropna`` drops
     rows with a missing key and columns with no values; ``sort`` sorts
     the labels; ``observed=False`` makes a group of every combination of
@@ -418,6 +420,10 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     if not rows and not cols_k:
         raise InvalidValueError("pivot_table: give index, columns or both")
     keys = rows + cols_k
+    if isinstance(aggfunc, str) and _func_name(aggfunc) == "size":
+        if values is not None:
+            _check_columns(data, _as_list(values), "pivot_table values")
+        return _size_table(data, rows, cols_k, fill_value, margins, dropna, observed, sort)
     t = data._table
     if isinstance(aggfunc, dict):
         vals = list(aggfunc)
@@ -482,6 +488,32 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
                                                 labels, index_, margins_name, fill_value,
                                                 dropna)
     return _frame(data._constructor, out_cols, labels, index_, names)
+
+
+def _size_table(data, rows, cols_k, fill_value, margins, dropna, observed, sort):
+    """pivot_table(aggfunc="size"), as pandas: the size of each group,
+    whatever the value columns (pandas' groupby().agg("size") gives one
+    Series): one column per label of columns, or a Series of the sizes
+    when only index or only columns is given."""
+    if margins:
+        raise UnsupportedError("pivot_table: margins with aggfunc='size' are not supported "
+                               "(pandas fails on them too)")
+    keys = rows + cols_k
+    pairs = [(None, "size")]
+    kcols, acols = _aggregate(data, keys, pairs, sort, dropna)
+    if not observed:
+        kcols, acols = _all_combinations(kcols, acols, pairs)
+    if not rows or not cols_k:  # one set of keys: pandas' Series of sizes
+        index_ = _ix.Index._from_columns(kcols, keys)
+        return data._constructor_sliced._from_column(_fill(acols[0], fill_value), None, index_)
+    nr = len(rows)
+    out_cols, labels, index_ = _wide(kcols[:nr], rows, kcols[nr:], [((), acols[0])], sort,
+                                     fill_value, "pivot_table")
+    if dropna:
+        full = [not (c.null_count == c.length and c.length > 0) for c in out_cols]
+        out_cols = [c for c, keep in zip(out_cols, full) if keep]
+        labels = [lb for lb, keep in zip(labels, full) if keep]
+    return _frame(data._constructor, out_cols, labels, index_, cols_k)
 
 
 def _columns_only(data, cols_k, vals, kcols, acols, fill_value):

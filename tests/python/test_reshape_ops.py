@@ -145,6 +145,33 @@ def test_pivot_table_margins(seed, aggfunc):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kw", [
+    dict(index="city", columns="kind"),
+    dict(index="city", columns="kind", fill_value=0),
+    dict(index=["city"], columns=["kind"], values=["fare"]),
+    dict(index="kind", columns="year", values=["fare", "seats"], fill_value=-1),
+    dict(index=["city", "kind"], columns="year"),
+    dict(index="city"),
+    dict(columns="kind"),
+    dict(index="city", columns="kind", aggfunc=["size"]),
+])
+def test_pivot_table_size_counts_rows_once(seed, kw):
+    # aggfunc="size" is the size of each group whatever the value columns
+    # (pandas' groupby().agg("size") is one Series): one column per label,
+    # or a Series of the sizes with only index or only columns
+    pdf, df = _data(60, seed)
+    kw = dict(kw, aggfunc=kw.get("aggfunc", "size"))
+    got = df.pivot_table(**kw)
+    exp = pdf.pivot_table(**kw)
+    if isinstance(exp, pd.Series):
+        assert_series_like(got, exp, f"size {kw}")
+        return
+    if "fill_value" not in kw:
+        exp = exp.astype("Int64")  # counts with missing cells stay integer
+    assert_frame_like(got, exp, f"size {kw}")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_pivot_table_errors(seed):
     _, df = _data(60, seed)
     with pytest.raises(zb.errors.ColumnNotFoundError, match="nope"):
