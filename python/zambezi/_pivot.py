@@ -901,11 +901,14 @@ def str_get_dummies(s, sep="|", dtype=None):
     if not isinstance(sep, str) or not sep:
         raise InvalidValueError("str.get_dummies: sep must be a non-empty str")
     col = s._col if s._col.device == "cpu" else s._col.to_device("cpu")
+    # pandas' str dtype keeps empty tokens (a "" column: "  e".split(" ")
+    # holds two); its object strings, as categoricals give them, drop them
+    keep_empty = col.dtype == "string"
     if col.dtype == "category":
         col = _core.cast(col, "string")
     codes, distinct = _codes([col])
     values = distinct.column(0).to_pylist()  # one per distinct string
-    token_sets = [set() if v is None else set(t for t in v.split(sep) if t != "")
+    token_sets = [set() if v is None else set(t for t in v.split(sep) if keep_empty or t != "")
                   for v in values]
     tokens = sorted(set().union(*token_sets)) if token_sets else []
     where = {t: j for j, t in enumerate(tokens)}

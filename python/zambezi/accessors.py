@@ -235,9 +235,10 @@ class StringMethods(_PatternMethods, _TextMethods):
     def get_dummies(self, sep="|", dtype=None):
         """Each string split at ``sep``: a frame with one column per token
         (sorted), 1 where the row holds it (int64, or ``dtype``); a
-        missing row is all 0; empty tokens are left out (as pandas does
-        for object strings; its pyarrow-backed str dtype makes a column
-        of them).  Splits each distinct string once.
+        missing row is all 0; an empty token (``""``, or between two
+        ``sep``) makes a column ``""``, as pandas' str dtype does (a
+        categorical's empty tokens are left out, as for pandas' object
+        strings).  Splits each distinct string once.
 
         Examples
         --------
