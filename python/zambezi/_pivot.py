@@ -14,8 +14,13 @@ column in one engine pass over each row's code (``one_hot``).
 
 Differences from pandas (also in docs/api.md):
 
-- An aggregate or cell no row fills is null: an integer column stays
-  integer (pandas turns it into float64 with NaN).
+- pivot_table and crosstab: an aggregate or cell no row fills is null,
+  and an integer column stays integer (pandas turns it into float64 with
+  NaN).  pivot follows pandas' unstack instead: when a cell is missing,
+  every integer column without nulls becomes float64
+  (zambezi._reshape.gaps_upcast); bools stay bool with nulls (pandas:
+  object), and a list of values mixing numbers with text keeps the
+  numbers' type (pandas: object).
 - pivot_table ``dropna=False`` makes missing keys groups of their own but
   does not expand several key levels to their full product (pandas
   reindexes to ``MultiIndex.from_product``).
@@ -33,7 +38,8 @@ from zambezi import _base, _core, _labels
 from zambezi import index as _ix
 from zambezi._concat import _common_dtype, _concat_columns
 from zambezi._convert import null_mask, to_column, values_numpy
-from zambezi._reshape import _cells, _codes, _fill, _host_numpy, _int64, _positions
+from zambezi._reshape import (_cells, _codes, _fill, _host_numpy, _int64, _positions,
+                              gaps_upcast)
 from zambezi.errors import (ColumnNotFoundError, DTypeError, InvalidValueError,
                             UnsupportedError)
 
@@ -184,13 +190,18 @@ def _key_cols(df, keys, what):
     return [t.column(t.names.index(k)) for k in keys], keys
 
 
-def _wide(row_cols, row_names, col_cols, values, sort=True, fill_value=None, what="pivot"):
+def _wide(row_cols, row_names, col_cols, values, sort=True, fill_value=None, what="pivot",
+          upcast=False):
     """The unstacked frame: rows the distinct row_cols combinations, columns
     (prefix..., column labels) for every (label, column) of values (a list of
-    (prefix tuple, engine column) aligned with row_cols)."""
+    (prefix tuple, engine column) aligned with row_cols).  upcast: pandas'
+    unstack rule for gaps (zambezi._reshape.gaps_upcast)."""
     r, rows = _key_codes(row_cols, sort)
     c, ccomb = _key_codes(col_cols, sort)
     cells = _cells(rows.num_rows, ccomb.num_rows, r, c, what)
+    if upcast:
+        cast = gaps_upcast([v for _, v in values], cells, fill_value)
+        values = [(prefix, v) for (prefix, _), v in zip(values, cast)]
     clabels = _label_values(ccomb)
     cols, labels = [], []
     for prefix, vcol in values:
@@ -213,13 +224,32 @@ def _frame(df_cls, cols, labels, index, names):
     return _labels.attach(out, lab)
 
 
+def _one_block(cols):
+    """pivot's list of value columns as pandas makes them one 2-D array
+    first: numbers of different types take numpy's common type (int8 and
+    float32 give float32, int with float float64).  Other mixes (pandas'
+    object array) are left as they are."""
+    dtypes = {c.dtype for c in cols}
+    if len(dtypes) < 2 or any(d not in _NUMBERS for d in dtypes):
+        return cols
+    target = np.result_type(*[np.dtype(d) for d in dtypes]).name
+    return [c if c.dtype == target else _core.cast(c, target) for c in cols]
+
+
+_NUMBERS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                      "uint64", "float32", "float64"])
+
+
 def pivot(data, *, columns, index=None, values=None):
     """Reshape without aggregating: rows the distinct values of ``index``
     (the frame's index by default), columns the distinct values of
     ``columns`` (both sorted, a missing label last); each cell the one row
     with that pair (null where none).  ``values`` (default: every other
     column) gives a MultiIndex (value, label) when several are pivoted.
-    A (row, column) pair seen twice raises ValueError, as pandas.
+    A (row, column) pair seen twice raises ValueError, as pandas.  As in
+    pandas, a list of number columns of different types takes their
+    common type, and when a cell is missing every integer column without
+    nulls becomes float64 (see zambezi._reshape).
 
     Examples
     --------
@@ -247,8 +277,12 @@ def pivot(data, *, columns, index=None, values=None):
         vals = _as_list(values)
         _check_columns(data, vals, "pivot values")
         multi = isinstance(values, (list, tuple))
-    vspec = [((v,) if multi else (), t.column(t.names.index(v))) for v in vals]
-    cols, labels, rindex = _wide(row_cols, row_names, col_cols, vspec, True, None, "pivot")
+    vcols = [t.column(t.names.index(v)) for v in vals]
+    if isinstance(values, (list, tuple)):
+        vcols = _one_block(vcols)
+    vspec = [((v,) if multi else (), c) for v, c in zip(vals, vcols)]
+    cols, labels, rindex = _wide(row_cols, row_names, col_cols, vspec, True, None, "pivot",
+                                 upcast=True)
     names = ([None] if multi else []) + col_names
     return _frame(data._constructor, cols, labels, rindex, names)
 
@@ -940,13 +974,14 @@ class FramePivot:
         return melt(self, id_vars, value_vars, var_name, value_name, col_level, ignore_index)
 
     def pivot(self, *, columns, index=None, values=None):
-        """Reshape by labels without aggregating (see ``zb.pivot``).
+        """Reshape by labels without aggregating (see ``zb.pivot``).  A
+        missing cell (y, b) makes the integer columns float64, as pandas.
 
         Examples
         --------
         >>> df = zb.DataFrame({"k": ["x", "x", "y"], "c": ["a", "b", "a"], "v": [1, 2, 3]})
         >>> df.pivot(index="k", columns="c", values="v")["a"].to_list()
-        [1, 3]
+        [1.0, 3.0]
         """
         return pivot(self, columns=columns, index=index, values=values)
 

@@ -15,6 +15,12 @@ them come from the engine's group ids and sort, the cells from one engine
   NaN -- zambezi has no codes and always puts it last.  A frame
   gives columns (column, value); a frame with one index level gives a
   Series (pandas' shape).  Repeated (row, column) label pairs raise.
+  When a cell is missing (and no fill_value), every integer column
+  without nulls becomes float64, also those whose own cells are all
+  filled: pandas unstacks its values a block at a time, and a block with
+  a gap becomes float64 with NaN (``gaps_upcast``).  A column that has
+  nulls already (pandas' nullable Int64) stays integer with nulls, and a
+  bool column stays bool with nulls (pandas makes it object).
 - ``DataFrame.stack()``: each row becomes one row per column, the column
   labels a new innermost index level (pandas 3: rows of nulls kept, the
   labels in column order).  Columns of different types stack when they
@@ -105,6 +111,22 @@ def _unstack_plan(obj, level, what):
     return cells, row_index, col_values
 
 
+_INTEGERS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                       "uint64"])
+
+
+def gaps_upcast(cols, cells, fill_value):
+    """The value columns an unstack takes its cells from, with pandas'
+    rule for gaps: when some cell of the result has no row (cells < 0)
+    and there is no fill_value, integer columns without nulls become
+    float64 (pandas' numpy int block takes NaN), whether or not their own
+    cells have a gap."""
+    if fill_value is not None or not cells.size or not (cells < 0).any():
+        return cols
+    return [_core.cast(c, "float64") if c.dtype in _INTEGERS and c.null_count == 0 else c
+            for c in cols]
+
+
 def _fill(col, fill_value):
     if fill_value is None or col.null_count == 0:
         return col
@@ -130,7 +152,8 @@ class SeriesReshape:
         level (the last by default), sorted, and whose rows are the other
         levels' distinct labels, sorted (a missing label last; see
         zambezi._reshape).
-        A cell no value fills is null (or fill_value).
+        A cell no value fills is null (or fill_value); then an integer
+        Series without nulls becomes float64, as pandas.
 
         Examples
         --------
@@ -149,7 +172,8 @@ class SeriesReshape:
         [2023, 2024]
         """
         cells, row_index, col_values = _unstack_plan(self, level, "Series.unstack")
-        cols = [_fill(_core.take(self._col, _positions(cells[:, j])), fill_value)
+        values = gaps_upcast([self._col], cells, fill_value)[0]
+        cols = [_fill(_core.take(values, _positions(cells[:, j])), fill_value)
                 for j in range(cells.shape[1])]
         return _frame_with_labels(self._constructor_expanddim, cols, col_values, row_index)
 
@@ -163,9 +187,10 @@ class FrameReshape:
         """Move one index level (the last by default) into the columns:
         columns (column, value) for every column and every distinct value
         of the level (sorted), rows the other levels' distinct labels
-        (sorted); cells no row fills are null (or fill_value).  A frame
-        with one index level gives a Series indexed (column, row label),
-        as pandas.
+        (sorted); cells no row fills are null (or fill_value), and then
+        every integer column without nulls becomes float64, as pandas.  A
+        frame with one index level gives a Series indexed (column, row
+        label), as pandas.
 
         Examples
         --------
@@ -183,9 +208,10 @@ class FrameReshape:
             return _unstack_flat(self, t, labels)
         cells, row_index, col_values = _unstack_plan(self, level, "DataFrame.unstack")
         values = col_values.to_list()
+        sources = gaps_upcast([t.column(j) for j in range(t.num_columns)], cells, fill_value)
         cols, out = [], []
         for j, lb in enumerate(labels):
-            col = t.column(j)
+            col = sources[j]
             for k, v in enumerate(values):
                 cols.append(_fill(_core.take(col, _positions(cells[:, k])), fill_value))
                 out.append((lb if isinstance(lb, tuple) else (lb,)) + (v,))
