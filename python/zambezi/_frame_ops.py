@@ -12,7 +12,7 @@ reductions in zambezi._frame_reduce.
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _indexing
+from zambezi import _base, _convert, _core, _indexing, _labels
 from zambezi import index as _ix
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
@@ -152,8 +152,9 @@ class FrameOps:
             out = out._drop_rows(index, errors)
         if columns is None:
             return out
-        if isinstance(columns, str):
+        if isinstance(columns, str) or is_scalar(columns):
             columns = [columns]
+        columns = _labels.to_names(out, columns)  # labels (an int 0 too) as table names
         cols, names = out._cols()
         present = [c for c in columns if c in names]
         if errors == "raise" and len(present) != len(list(columns)):
@@ -198,10 +199,12 @@ class FrameOps:
             raise InvalidValueError(f"astype: errors must be 'raise' or 'ignore', not {errors!r}")
         cols, names = self._cols()
         if isinstance(dtype, dict):
-            for c in dtype:
-                if c not in names:
+            spec = {}
+            for c, d in dtype.items():  # keyed by column label (an int label 0 too)
+                hits = _labels.to_names(self, [c])
+                if hits[0] not in names:
                     raise self._missing(c)
-            spec = dtype
+                spec.update((nm, d) for nm in hits)
         else:
             spec = {c: dtype for c in names}
         def cast(col, nm):
@@ -296,11 +299,12 @@ class FrameOps:
         <BLANKLINE>
         [4 rows x 2 columns]
         """
-        keys = [by] if isinstance(by, str) else list(by)
+        keys = [by] if isinstance(by, str) or is_scalar(by) else list(by)
+        keys = _labels.to_names(self, keys)  # labels (an int 0 too) as table names
         if len(keys) == 1 and keys[0] in self._table.names and na_position in ("first", "last"):
             out = self._sort_one_key(keys[0], ascending, na_position)
         else:
-            idx = self._sort_indices(by, ascending, na_position)
+            idx = self._sort_indices(keys, ascending, na_position)
             out = self._select_rows(_indexing.take_rows(idx))
         if ignore_index:
             out._index = _ix.default_index(len(out))
@@ -332,8 +336,8 @@ class FrameOps:
 
     def _n_extreme(self, n, columns, largest):
         n = max(int(n), 0)
-        if isinstance(columns, str):
-            columns = [columns]
+        columns = [columns] if isinstance(columns, str) or is_scalar(columns) else list(columns)
+        columns = _labels.to_names(self, columns)  # labels (an int 0 too) as table names
         if n >= len(self):
             return self.sort_values(columns, ascending=not largest).head(n)
         df = self.dropna(subset=columns)

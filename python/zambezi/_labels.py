@@ -115,6 +115,25 @@ def names_by_label(df):
     return out
 
 
+def to_names(df, keys):
+    """The table names of the column labels keys (a list), for the methods
+    that take column labels: a key that is one of df's labels becomes its
+    column's table name (an int label 0 the column "0"; a label several
+    columns share, each of them); any other key stays, for the caller to
+    report.  keys as a list when df's labels are its table names."""
+    if labels(df) is None:
+        return list(keys)
+    by = names_by_label(df)
+    out = []
+    for k in keys:
+        try:
+            hit = by.get(k)
+        except TypeError:  # an unhashable key is no label
+            hit = None
+        out.extend(hit if hit is not None else [k])
+    return out
+
+
 def from_list(values, names=None):
     """An Index of labels (a MultiIndex when they are tuples).  Labels of
     mixed types that no one column can hold become str."""

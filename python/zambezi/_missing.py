@@ -637,6 +637,7 @@ class FrameMissing:
         t = self._table
         names = t.names
         if subset is not None:
+            subset = _labels.to_names(self, subset)  # labels (an int 0 too) as table names
             missing = [c for c in subset if c not in names]
             if missing:
                 raise self._missing(missing[0] if len(missing) == 1 else missing)

@@ -503,6 +503,15 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
             out = self._wrap(_core.table_from_columns(cols, _labels.internal_names(new)),
                              self._index)
             return _labels.attach(out, _labels.from_list(new))
+        if _labels.labels(self) is not None:  # labels other than the names (an int 0)
+            have = _labels.label_list(self)
+            for old in columns:
+                if old not in have:
+                    raise self._missing(old)
+            new = [columns.get(lb, lb) for lb in have]
+            out = self._like(_core.table_from_columns(
+                [t.column(i) for i in range(len(names))], _labels.internal_names(new)))
+            return _labels.attach(out, _labels.from_list(new, self._zb_columns.names))
         for old in columns:
             if old not in names:
                 raise self._missing(old)

@@ -716,3 +716,23 @@ def test_methods_taking_column_labels_on_int_labels():
     for how in ("idxmax", "idxmin"):
         got, want = getattr(z, how)(axis=1), getattr(p, how)(axis=1)
         assert_series_like(got, want, f"{how}(axis=1)")
+
+
+def test_column_selecting_methods_take_int_labels():
+    # drop, astype, rename, sort_values, nlargest / nsmallest and
+    # dropna(subset) find a column by its int label, as pandas
+    p, z = _int_labelled()
+    assert_frame_like(z.drop(columns=[0]), p.drop(columns=[0]), "drop")
+    assert_frame_like(z.drop(columns=3), p.drop(columns=3), "drop one")
+    assert_frame_like(z.astype({0: "float32"}), p.astype({0: "float32"}), "astype")
+    assert_frame_like(z.rename(columns={0: 10}), p.rename(columns={0: 10}), "rename")
+    assert_frame_like(z.sort_values(3), p.sort_values(3), "sort_values")
+    assert_frame_like(z.sort_values([0, 3], ascending=False),
+                      p.sort_values([0, 3], ascending=False), "sort_values two")
+    assert_frame_like(z.nlargest(2, 3), p.nlargest(2, 3), "nlargest")
+    assert_frame_like(z.nsmallest(1, [3]), p.nsmallest(1, [3]), "nsmallest")
+    assert_frame_like(z.dropna(subset=[0]), p.dropna(subset=[0]), "dropna subset")
+    with pytest.raises(KeyError):
+        z.drop(columns=[7])
+    with pytest.raises(KeyError):
+        z.astype({7: "float32"})
