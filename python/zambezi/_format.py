@@ -10,8 +10,16 @@ import html
 
 import numpy as np
 
-from zambezi import _options
+from zambezi import _options, _tz
 
+
+
+def _offset_text(secs):
+    """A UTC offset of secs seconds as pandas writes it: +05:30, -05:00."""
+    sign = "-" if secs < 0 else "+"
+    secs = abs(secs)
+    text = f"{sign}{secs // 3600:02d}:{secs % 3600 // 60:02d}"
+    return text + (f":{secs % 60:02d}" if secs % 60 else "")
 
 
 def _too_many(n, limit):
@@ -25,9 +33,15 @@ def _cells(col):
     if dt.startswith("timestamp"):
         unit = col.unit
         ints = np.array([0 if v is None else v for v in values], dtype=np.int64)
+        if col.timezone is None:
+            suffix = [""] * len(values)
+        else:  # the zone's wall clock and its UTC offset, as pandas shows them
+            wall = np.array([0 if v is None else v for v in _tz.to_wall(col).to_pylist(True)],
+                            dtype=np.int64)
+            suffix = [_offset_text(int(s)) for s in (wall - ints) // _PER_SECOND[unit]]
+            ints = wall
         stamps = ints.view(f"datetime64[{unit}]").astype(str)
-        suffix = "" if col.timezone is None else f" {col.timezone}"
-        out = [str(s).replace("T", " ") + suffix for s in stamps]
+        out = [str(s).replace("T", " ") + x for s, x in zip(stamps, suffix)]
         return [("NaT" if v is None else s) for v, s in zip(values, out)]
     if dt.startswith("duration"):
         return duration_cells(values, col.unit)

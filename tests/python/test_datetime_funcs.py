@@ -264,3 +264,17 @@ def test_duration_parts(nat):
         assert_series_like(getattr(z.dt, name), getattr(p.dt, name), name)
     assert_series_like(z.dt.total_seconds(), p.dt.total_seconds())
     assert_frame_like(z.dt.components, p.dt.components)
+
+
+def test_repr_of_aware_timestamps_shows_the_zones_wall_clock():
+    # the zone's wall time and its UTC offset, as pandas shows them (the
+    # UTC wall time had been shown beside the zone's name)
+    p = pd.Series(pd.to_datetime(["2020-07-01 05:00:00", None, "2020-12-01 05:00:30"])
+                  ).dt.tz_localize("Europe/Berlin")
+    lines = repr(zb.Series(p)).splitlines()
+    assert repr(p).splitlines()[0].split()[1:] == ["2020-07-01", "05:00:00+02:00"]
+    assert lines[0].split()[1:] == ["2020-07-01", "05:00:00.000000+02:00"]
+    assert lines[1].split()[1:] == ["NaT"]
+    assert lines[2].split()[1:] == ["2020-12-01", "05:00:30.000000+01:00"]
+    z = zb.Series(pd.Series(pd.to_datetime(["2020-01-01 05:00"])).dt.tz_localize("Asia/Kolkata"))
+    assert repr(z).splitlines()[0].split()[1:] == ["2020-01-01", "05:00:00.000000+05:30"]
