@@ -230,6 +230,13 @@ typedef struct zb_csv_write_options {
   zb_csv_quoting quoting;     /* default ZB_CSV_QUOTE_MINIMAL */
   const char *lineterminator; /* default "\n" */
   volatile int *cancel;       /* nonzero -> ZB_ECANCEL between batches */
+  /* NULL (default), or one entry per column of the table: NULL, or for a
+   * time-zone-aware timestamp column an INT32 column of its length holding
+   * each row's UTC offset in seconds in its zone (|offset| < 1 day).  Such
+   * a column is written as pandas writes it: the zone's wall clock and the
+   * offset ("2020-01-01 05:00:00-05:00"); an aware column without one is
+   * written in UTC ("+00:00"). */
+  const zb_column *const *utc_offsets;
 } zb_csv_write_options;
 
 /* Receives the output in order, on the calling thread, in pieces that end

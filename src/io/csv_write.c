@@ -137,6 +137,7 @@ typedef struct wcol {
   int64_t per_sec; /* timestamp ticks per second */
   int ts_digits;   /* -1: date only, else fraction digits 0/3/6/9 */
   bool tz;
+  const int32_t *utc_off; /* tz: each row's UTC offset in seconds (NULL: 0) */
   int64_t slot; /* integer columns: which of the task's texts, else -1 */
 } wcol;
 
@@ -212,6 +213,17 @@ static zb_status put_field(const writer *w, obuf *b, const char *s, int64_t n, i
   return ZB_OK;
 }
 
+/* A UTC offset of off seconds as pandas writes it: +00:00, -05:00,
+ * +05:45, with :SS when it has seconds; its length. */
+static int fmt_utc_offset(int32_t off, char *out) {
+  int n = 0;
+  out[n++] = off < 0 ? '-' : '+';
+  int32_t a = off < 0 ? -off : off;
+  n += snprintf(out + n, 10, "%02d:%02d", (int)(a / 3600), (int)(a % 3600 / 60));
+  if (a % 60) n += snprintf(out + n, 5, ":%02d", (int)(a % 60));
+  return n;
+}
+
 /* Row i of column wc, the i - r0'th of task tk's morsel. */
 static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, const wtask *tk, int64_t i,
                           int64_t r0) {
@@ -257,14 +269,16 @@ static zb_status put_cell(const writer *w, obuf *b, const wcol *wc, const wtask 
       return put_field(w, b, tmp, n, F_TEXT);
     case ZB_TIMESTAMP: {
       int64_t v = ((const int64_t *)wc->data)[j];
+      int32_t off = wc->utc_off != NULL ? wc->utc_off[j - wc->c->offset] : 0;
       int64_t secs = zb__floor_div(v, wc->per_sec);
       int64_t frac = v - secs * wc->per_sec;
+      secs += off; /* the zone's wall clock */
       int64_t days = zb__floor_div(secs, 86400), sod = secs - days * 86400;
       n = zb__fmt_date(days, tmp);
       if (wc->ts_digits >= 0) {
         tmp[n++] = ' ';
         n += zb__fmt_clock(sod, frac, wc->per_sec, wc->ts_digits, tmp + n);
-        if (wc->tz) memcpy(tmp + n, "+00:00", 6), n += 6;
+        if (wc->tz) n += fmt_utc_offset(off, tmp + n);
       }
       return put_field(w, b, tmp, n, F_TEXT);
     }
@@ -489,6 +503,24 @@ static zb_status write_table(const zb_table *t, const zb_csv_write_options *opts
       wc->dict_off = d->offset;
     } else if (c->type == ZB_TIMESTAMP) {
       prepare_timestamp(wc);
+      const zb_column *u = o->utc_offsets != NULL ? o->utc_offsets[k] : NULL;
+      if (wc->tz && u != NULL) {
+        if (u->type != ZB_INT32 || u->length != c->length || u->null_count > 0 ||
+            !zb_device_equal(u->device, ZB_CPU)) {
+          st = zb_error_set(err, ZB_EINVAL,
+                            "CSV write: the UTC offsets of column '%s' must be %lld int32 "
+                            "values without nulls on the CPU", wc->name, (long long)c->length);
+          goto done;
+        }
+        wc->utc_off = (const int32_t *)u->data->data + u->offset;
+        for (int64_t i = 0; i < u->length; i++)
+          if (wc->utc_off[i] <= -86400 || wc->utc_off[i] >= 86400) {
+            st = zb_error_set(err, ZB_EINVAL,
+                              "CSV write: UTC offset %d s of column '%s' (row %lld) is not "
+                              "within a day", (int)wc->utc_off[i], wc->name, (long long)i);
+            goto done;
+          }
+      }
     } else if (c->type == ZB_DURATION) {
       prepare_duration(wc);
     }

@@ -600,13 +600,15 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
   zbpy_state *st = zbpy_module_state(module);
   static char *kwlist[] = {"table",    "target",       "sep",     "quotechar",
                            "escapechar", "doublequote", "header", "na_rep",
-                           "float_format", "quoting",  "lineterminator", NULL};
+                           "float_format", "quoting",  "lineterminator", "utc_offsets", NULL};
   PyObject *table, *target, *sep = NULL, *quotechar = NULL, *escapechar = NULL;
+  PyObject *offsets = NULL;
   int doublequote = 1, header = 1, quoting = 0;
   const char *na_rep = "", *float_format = NULL, *lineterminator = "\n";
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOppszis:write_csv", kwlist, &table,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOppszisO:write_csv", kwlist, &table,
                                    &target, &sep, &quotechar, &escapechar, &doublequote,
-                                   &header, &na_rep, &float_format, &quoting, &lineterminator))
+                                   &header, &na_rep, &float_format, &quoting, &lineterminator,
+                                   &offsets))
     return NULL;
   zb_csv_write_options o;
   zb_csv_write_options_init(&o);
@@ -619,9 +621,41 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
   o.float_format = float_format;
   o.quoting = (zb_csv_quoting)quoting;
   o.lineterminator = lineterminator;
+  /* utc_offsets: None, or a list (one entry per table column) of None or
+   * an int32 Column (borrowed: the list holds them during the write) */
+  const zb_column **offs = NULL;
+  if (offsets != NULL && offsets != Py_None) {
+    if (!PyList_Check(offsets))
+      return PyErr_Format(PyExc_TypeError, "write_csv: utc_offsets must be a list or None");
+    Py_ssize_t k = PyList_GET_SIZE(offsets);
+    offs = (const zb_column **)PyMem_Calloc((size_t)(k > 0 ? k : 1), sizeof *offs);
+    if (offs == NULL) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < k; i++) {
+      PyObject *x = PyList_GET_ITEM(offsets, i);
+      if (x == Py_None) continue;
+      offs[i] = zbpy_arg_column(st, x, "write_csv utc_offsets");
+      if (offs[i] == NULL) {
+        PyMem_Free(offs);
+        return NULL;
+      }
+    }
+    o.utc_offsets = offs;
+    zb_table *t = zbpy_arg_table(st, table, "write_csv");
+    if (t == NULL || (int64_t)k != t->num_columns) {
+      PyMem_Free(offs);
+      if (t == NULL) return NULL;
+      return PyErr_Format(PyExc_ValueError, "write_csv: utc_offsets has %zd entries for %lld "
+                          "columns", k, (long long)t->num_columns);
+    }
+  }
   zbpy_text_target tt;
-  if (zbpy_text_target_init(st, &tt, table, target, "write_csv", "CSV") < 0) return NULL;
-  return zbpy_text_target_run(st, &tt, csv_write, &o);
+  if (zbpy_text_target_init(st, &tt, table, target, "write_csv", "CSV") < 0) {
+    PyMem_Free(offs);
+    return NULL;
+  }
+  PyObject *res = zbpy_text_target_run(st, &tt, csv_write, &o);
+  PyMem_Free(offs);
+  return res;
 }
 
 PyMethodDef zbpy_csv_methods[] = {

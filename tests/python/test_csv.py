@@ -806,3 +806,22 @@ def test_read_csv_year_zero_stays_text():
     assert got.dtypes.to_dict() == {"d": "string", "t": "string"}
     assert got.to_pandas()["d"].tolist() == pd.read_csv(io.BytesIO(data))["d"].tolist()
     repr(got)
+
+
+def test_to_csv_writes_aware_timestamps_in_their_zone_as_pandas():
+    # the zone's wall clock and its UTC offset (it had written UTC with
+    # +00:00 whatever the zone), across a DST change, nulls, a half-hour
+    # zone, a fixed offset and UTC
+    t = pd.Series(pd.to_datetime(["2020-03-08 01:30:00", None, "2020-03-08 03:30:00.25",
+                                  "2020-11-01 01:30:00"], format="ISO8601"))
+    p = pd.DataFrame({
+        "ny": t.dt.tz_localize("America/New_York", ambiguous=True),
+        "kol": t.dt.tz_localize("Asia/Kolkata"),
+        "utc": t.dt.tz_localize("UTC"),
+        "fixed": t.dt.tz_localize("+05:45"),
+        "v": [1, 2, 3, 4]})
+    z = zb.from_pandas(p)
+    assert z.to_csv(index=False) == p.to_csv(index=False)
+    assert z.to_csv() == p.to_csv()
+    # a slice (the offsets follow the rows written)
+    assert z.iloc[2:].to_csv(index=False) == p.iloc[2:].to_csv(index=False)

@@ -706,6 +706,33 @@ def _open_compressed(path, method, mode):
     return open(path, mode + "b")
 
 
+def _utc_offsets(cols):
+    """For the writer: per column, None or (a time-zone-aware timestamp
+    column in a zone other than UTC) each row's UTC offset in seconds, so
+    that it writes the zone's wall clock and offset as pandas does; None
+    when no column needs one."""
+    from zambezi import _tz
+
+    out, any_zone = [], False
+    for c in cols:
+        zone = getattr(c, "timezone", None) if c.dtype.startswith("timestamp") else None
+        if zone is None or _tz.fixed_offset_ns(zone) == 0:
+            out.append(None)
+            continue
+        if c.device != "cpu":
+            c = c.to_device("cpu")
+        per = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[c.unit]
+        utc = _convert.values_numpy(c).view(np.int64)
+        wall = _convert.values_numpy(_tz.to_wall(c)).view(np.int64)
+        off = ((wall - utc) // per).astype(np.int32)
+        nulls = _convert.null_mask(c)
+        if nulls is not None:
+            off[nulls] = 0
+        out.append(_core.column_from_buffer(off))
+        any_zone = True
+    return out if any_zone else None
+
+
 def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=None,
            header=True, index=True, mode="w", encoding=None, compression="infer",
            quoting=None, quotechar='"', lineterminator=None, doublequote=True,
@@ -781,6 +808,7 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     cols = [_core.list_repr(c) if c.dtype.startswith("list<") else c for c in cols]
     table = _core.table_from_columns(cols, names)
     kw = dict(sep=sep, quotechar=quotechar, escapechar=escapechar,
+              utc_offsets=_utc_offsets(cols),
               doublequote=bool(doublequote), header=write_header, na_rep=str(na_rep),
               float_format=float_format, quoting=int(quoting),
               lineterminator="\n" if lineterminator is None else lineterminator)
