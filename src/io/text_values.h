@@ -41,4 +41,11 @@ bool zb__text_parse_timestamp(const char *s, int64_t n, int64_t *us, bool *date_
 /* Whether s[0, n) is well-formed UTF-8 (no overlongs, no surrogates). */
 bool zb__text_utf8_valid(const unsigned char *s, int64_t n);
 
+/* Whether every string value of t (string columns, string categories,
+ * string list values; host columns; null slots not looked at) is valid
+ * UTF-8, checked on the pool (utf8_check.c).  ZB_OK with msg "" when so;
+ * ZB_OK with msg naming the first bad value (column, row) when not; an
+ * error only for out-of-memory or cancellation. */
+zb_status zb__table_utf8_check(const zb_table *t, char *msg, size_t msg_size, zb_error *err);
+
 #endif /* ZAMBEZI_IO_TEXT_VALUES_H */

@@ -497,3 +497,53 @@ def test_several_batches_bad_string_view_raises(tmp_path):
                           pa.RecordBatch.from_arrays([bad], names=["v"])], "uncompressed")
     with pytest.raises(ParseError, match="bv.arrow.*'v'.*record batch 1"):
         zb.read_ipc(path)
+
+
+def _strings(values, type_=None):
+    """A pyarrow string array over raw bytes (pyarrow does not check them)."""
+    type_ = type_ or pa.string()
+    binary = pa.large_binary() if type_ == pa.large_string() else pa.binary()
+    return pa.array(values, binary).view(type_)
+
+
+@pytest.mark.parametrize("batches", [1, 3])
+def test_invalid_utf8_strings_raise_naming_column_and_row(batches):
+    # pyarrow's own full validation is the oracle for which values are bad
+    good = ["abc", "é", None, "日本", ""]
+    cases = [
+        ("s", _strings([v.encode() if v is not None else None for v in good]
+                       + [b"ok", b"\xff\xfe"]), "row 6"),
+        # two halves of one character: the bytes together are valid UTF-8
+        ("s", _strings([b"a", b"\xc3", b"\xa9"]), "row 1"),
+        ("s", _strings([b"x", b"abc\xed\xa0\x80"], pa.large_string()), "row 1"),
+        ("c", pa.DictionaryArray.from_arrays(pa.array([0, 1, 1], pa.int32()),
+                                             _strings([b"ok", b"\xc0\xaf"])), "category 1"),
+        ("l", pa.ListArray.from_arrays(pa.array([0, 1, 3], pa.int32()),
+                                       _strings([b"a", b"b", b"\xe2\x82"])), "list value 2"),
+    ]
+    for name, arr, where in cases:
+        table = pa.table({"n": pa.array(range(len(arr))), name: arr})
+        with pytest.raises(pa.ArrowInvalid):
+            table.validate(full=True)
+        sink = pa.BufferOutputStream()
+        with ipc.new_file(sink, table.schema) as w:
+            for b in table.to_batches(max_chunksize=-(-len(arr) // batches)):
+                w.write_batch(b)
+        with pytest.raises(ParseError, match=f"column '{name}', {where}, is not valid UTF-8"):
+            zb.read_ipc(sink.getvalue().to_pybytes())
+
+
+def test_invalid_utf8_under_a_null_is_not_looked_at():
+    # Arrow leaves a null slot's bytes undefined: pyarrow's validation passes
+    arr = pa.Array.from_buffers(pa.string(), 3,
+                                [pa.py_buffer(bytes([0b101])),
+                                 pa.py_buffer(np.array([0, 1, 3, 4], np.int32).tobytes()),
+                                 pa.py_buffer(b"a\xff\xfeb")], null_count=1)
+    table = pa.table({"s": arr})
+    table.validate(full=True)
+    sink = pa.BufferOutputStream()
+    with ipc.new_file(sink, table.schema) as w:
+        w.write_table(table)
+    got = zb.read_ipc(sink.getvalue().to_pybytes()).to_pandas()
+    want = table.column("s").to_pylist()
+    assert [None if pd.isna(v) else v for v in got["s"].tolist()] == want

@@ -36,7 +36,8 @@
  *
  * Nothing read from the file is trusted: offsets and lengths are checked
  * against the bytes that hold them (fb.c for the flatbuffers), string
- * offsets against their character buffer, and what the importer checks
+ * offsets against their character buffer, every string value's UTF-8
+ * once the table is whole (utf8_check.c), and what the importer checks
  * (monotonic offsets, dictionary codes in range) becomes an error naming
  * the file too.
  */
@@ -56,6 +57,7 @@
 #include "io/ipc/fb.h"
 #include "io/ipc/ipc.h"
 #include "io/ipc/read_internal.h"
+#include "io/text_values.h"
 #include "zambezi/arrow.h"
 #include "zambezi/io.h"
 
@@ -1163,6 +1165,11 @@ static zb_status read_file_bytes(ipc_file *f, const char *name, const zb_ipc_opt
   r.f = f;
   r.err = err;
   zb_status st = read_all(&r, opts, out);
+  if (st == ZB_OK) { /* Arrow's strings are UTF-8, but nothing in a file says they are */
+    char msg[400];
+    st = zb__table_utf8_check(*out, msg, sizeof msg, err);
+    if (st == ZB_OK && msg[0] != '\0') st = corrupt(&r, "%s", msg);
+  }
   if (st == ZB_OK && opts != NULL && opts->pandas_metadata != NULL) {
     *opts->pandas_metadata = r.pandas;
     r.pandas = NULL;
