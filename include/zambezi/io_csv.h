@@ -203,6 +203,16 @@ ZB_API zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_o
                                   int64_t start, int64_t nrows, int64_t *end, int64_t *rows,
                                   int64_t *lines, zb_error *err);
 
+/* Text whose lines end in a lone '\r' (classic Mac OS files: no '\n' at
+ * all, some '\r') is read as pandas reads it: zb_csv_read_buffer and the
+ * row finders above read a copy in which every '\r' outside quoted fields
+ * (opts' quotechar, doublequote, escapechar) is '\n', so byte offsets are
+ * unchanged.  This makes that copy: *out is NULL, and nothing copied, for
+ * any other text; else the caller zb_free's it.  A reader in pieces
+ * converts once, so that its zb_csv_find_rows calls do not copy each. */
+ZB_API zb_status zb_csv_cr_lines(const char *data, int64_t size, const zb_csv_options *opts,
+                                 char **out, zb_error *err);
+
 /* ------------------------------------------------------------------------ */
 /* CSV writer                                                               */
 /* ------------------------------------------------------------------------ */

@@ -1035,9 +1035,12 @@ zb_status zb_csv_read_buffer(const char *data, int64_t size, const zb_csv_option
   reader *r = (reader *)zb_calloc(1, sizeof(reader));
   if (r == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV)");
   r->o = opts;
-  zb_status st = read_impl(r, data ? data : "", size, out, err);
+  char *lf = NULL; /* lines ending in a lone '\r', as '\n' */
+  zb_status st = zb_csv_cr_lines(data, size, opts, &lf, err);
+  if (st == ZB_OK) st = read_impl(r, lf ? lf : data ? data : "", size, out, err);
   reader_free(r);
   zb_free(r);
+  zb_free(lf);
   return st;
 }
 
@@ -1150,6 +1153,9 @@ zb_status zb_csv_data_start(const char *data, int64_t size, const zb_csv_options
   }
   ZB_RETURN_NOT_OK(check_options(opts, err));
   if (data == NULL) data = "";
+  char *lf = NULL; /* lines ending in a lone '\r', as '\n' */
+  ZB_RETURN_NOT_OK(zb_csv_cr_lines(data, size, opts, &lf, err));
+  if (lf != NULL) data = lf;
   int64_t bom = 0;
   if (size >= 3 && (uint8_t)data[0] == 0xEF && (uint8_t)data[1] == 0xBB &&
       (uint8_t)data[2] == 0xBF)
@@ -1170,6 +1176,7 @@ zb_status zb_csv_data_start(const char *data, int64_t size, const zb_csv_options
       int rc = zb__csv_parse_record(&t, &sc, pos, &fb, &next, &errpos);
       if (rc == CSV_REC_NOMEM) {
         zb_free(fb.v);
+        zb_free(lf);
         return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV header)");
       }
       if (rc == CSV_REC_UNTERMINATED) {
@@ -1182,6 +1189,7 @@ zb_status zb_csv_data_start(const char *data, int64_t size, const zb_csv_options
   }
   *offset = bom + pos;
   *lines = count_lines(t.d, 0, pos);
+  zb_free(lf);
   return ZB_OK;
 }
 
@@ -1200,6 +1208,9 @@ zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_options 
   }
   ZB_RETURN_NOT_OK(check_options(opts, err));
   if (data == NULL) data = "";
+  char *lf = NULL; /* lines ending in a lone '\r', as '\n' */
+  ZB_RETURN_NOT_OK(zb_csv_cr_lines(data, size, opts, &lf, err));
+  if (lf != NULL) data = lf;
   csv_tok t;
   zb__csv_tok_init(&t, data, size, opts);
   csv_fieldbuf fb = {NULL, 0, 0};
@@ -1211,6 +1222,7 @@ zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_options 
     int rc = zb__csv_parse_record(&t, &sc, pos, &fb, &next, &errpos);
     if (rc == CSV_REC_NOMEM) {
       zb_free(fb.v);
+      zb_free(lf);
       return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV rows)");
     }
     if (rc == CSV_REC_UNTERMINATED) {
@@ -1224,5 +1236,6 @@ zb_status zb_csv_find_rows(const char *data, int64_t size, const zb_csv_options 
   *end = pos;
   *rows = n;
   *lines = count_lines(data, start, pos);
+  zb_free(lf);
   return ZB_OK;
 }

@@ -429,3 +429,52 @@ int64_t zb__csv_unquoted_length(const csv_tok *t, const char *s, int64_t n) {
   }
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Lines that end in a lone '\r'                                            */
+/* ------------------------------------------------------------------------ */
+
+zb_status zb_csv_cr_lines(const char *d, int64_t n, const zb_csv_options *o, char **out,
+                           zb_error *err) {
+  *out = NULL;
+  if (n <= 0 || memchr(d, '\n', (size_t)n) != NULL || memchr(d, '\r', (size_t)n) == NULL)
+    return ZB_OK;
+  char *c = (char *)zb_malloc((size_t)n);
+  if (c == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV line ends)");
+  memcpy(c, d, (size_t)n);
+  /* the tokenizer's states, enough of them to tell a quoted '\r' */
+  enum { OUT, QUO, QQ } s = OUT;
+  bool field_start = true;
+  const char q = o->quotechar, e = o->escapechar;
+  for (int64_t i = 0; i < n; i++) {
+    char ch = c[i];
+    if (e && ch == e) { /* the escaped byte is taken as it is */
+      i++;
+      field_start = false;
+      if (s == QQ) s = OUT;
+      continue;
+    }
+    if (s == QUO) {
+      if (ch == q) s = QQ;
+      continue;
+    }
+    if (s == QQ) {
+      s = OUT;
+      if (ch == q && o->doublequote) {
+        s = QUO;
+        continue;
+      }
+      field_start = false;
+    }
+    if (q && ch == q && field_start) {
+      s = QUO;
+    } else if (ch == '\r') {
+      c[i] = '\n';
+      field_start = true;
+    } else {
+      field_start = ch == o->sep;
+    }
+  }
+  *out = c;
+  return ZB_OK;
+}

@@ -6,6 +6,7 @@
  *     with the buffer protocol (bytes, mmap, memoryview slice: read in
  *     place).  options are the engine's zb_csv_options with pandas' names;
  *     python/zambezi/io/csv.py shapes pandas' arguments into them.
+ *   csv_cr_lines(buffer, **options) -> bytes or None (zb_csv_cr_lines)
  *   csv_data_start(buffer, **options) -> (offset, lines)
  *   csv_find_rows(buffer, start, nrows, **options) -> (end, rows, lines)
  *     row boundaries for reading a buffer in pieces (chunksize).
@@ -439,6 +440,40 @@ done:
   return result;
 }
 
+static PyObject *zbpy_csv_cr_lines(PyObject *module, PyObject *args, PyObject *kwargs) {
+  zbpy_state *st = zbpy_module_state(module);
+  Py_buffer view;
+  if (!PyArg_ParseTuple(args, "y*:csv_cr_lines", &view)) return NULL;
+  PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+  PyObject *result = NULL, *progress = NULL;
+  optstore store = {NULL, {NULL}, 0};
+  zb_csv_options o;
+  int64_t mw = 0;
+  if (kw == NULL || build_options(st, kw, &o, &store, &progress, &mw) < 0) goto done;
+  char *lf = NULL;
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_BEGIN_ENGINE
+  s = zb_csv_cr_lines((const char *)view.buf, (int64_t)view.len, &o, &lf, &err);
+  ZBPY_END_ENGINE
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+    goto done;
+  }
+  if (lf == NULL) {
+    result = Py_NewRef(Py_None);
+  } else {
+    result = PyBytes_FromStringAndSize(lf, (Py_ssize_t)view.len);
+    zb_free(lf);
+  }
+done:
+  PyBuffer_Release(&view);
+  optstore_clear(&store);
+  Py_XDECREF(kw);
+  return result;
+}
+
 static PyObject *zbpy_csv_find_rows(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   Py_buffer view;
@@ -661,6 +696,9 @@ static PyObject *zbpy_write_csv(PyObject *module, PyObject *args, PyObject *kwar
 PyMethodDef zbpy_csv_methods[] = {
     {"read_csv", (PyCFunction)(void (*)(void))zbpy_read_csv, METH_VARARGS | METH_KEYWORDS,
      "read_csv(source, **options) -> (Table, warnings, bad_lines)"},
+    {"csv_cr_lines", (PyCFunction)(void (*)(void))zbpy_csv_cr_lines,
+     METH_VARARGS | METH_KEYWORDS,
+     "csv_cr_lines(buffer, **options) -> bytes or None: lone-CR line ends as LF"},
     {"csv_data_start", (PyCFunction)(void (*)(void))zbpy_csv_data_start,
      METH_VARARGS | METH_KEYWORDS, "csv_data_start(buffer, **options) -> (offset, lines)"},
     {"csv_find_rows", (PyCFunction)(void (*)(void))zbpy_csv_find_rows,

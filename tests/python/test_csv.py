@@ -168,6 +168,10 @@ PARAM_CASES = [
     ('a,b\n1,"x\ny"\n2,"p""q"\n', {}),
     ("a,b\n1,2\n3\n", {}),  # short row: null filled
     ("a,b\r\n1,2\r\n3,4", {}),  # CRLF, no trailing newline
+    ("a,b\r1,2\r3,4\r", {}),  # lone CR line ends (classic Mac OS)
+    ('a,b\r1,"x\ry"\r\r2,"p""\r"\r3,4', {}),  # ... with CRs quoted, a blank line
+    ("a;b\r1;x\\\ry\r2;z\r", dict(sep=";", escapechar="\\")),  # an escaped CR
+    ("# c\ra,b\r1,2\r3,4\r", dict(skiprows=1, usecols=["b"])),
     ("\ufeffa,b\n1,2\n", {}),  # BOM
     ("a,b\n\n1,2\n  \n3,4\n", {}),  # blank lines
     ("a,a,b\n1,2,3\n", {}),  # duplicate header names
@@ -204,6 +208,19 @@ def test_read_na_values_numbers_as_pandas(tmp_path, na_values, keep_default_na):
             pd.read_csv(tmp_path / "p.csv", **kw) as theirs:
         chunks = list(theirs)
         got = list(ours)
+        assert len(got) == len(chunks)
+        for a, b in zip(got, chunks):
+            assert_same(a, b)
+
+
+def test_lone_cr_line_ends_in_pieces_as_pandas(tmp_path):
+    text = "k,v\r" + "".join(f'{i},"a\rb{i}"\r' for i in range(10))
+    (tmp_path / "cr.csv").write_bytes(text.encode())
+    for kw in (dict(chunksize=3), dict(chunksize=4, nrows=9)):
+        with zb.read_csv(tmp_path / "cr.csv", **kw) as ours, \
+                pd.read_csv(tmp_path / "cr.csv", **kw) as theirs:
+            chunks = list(theirs)
+            got = list(ours)
         assert len(got) == len(chunks)
         for a, b in zip(got, chunks):
             assert_same(a, b)

@@ -575,6 +575,9 @@ class CsvReader:
                 self._data = b""
         else:
             _, self._data, _, _ = _read_source(src, compression, encoding, native=False)
+        lf = _core.csv_cr_lines(self._data, **{k: v for k, v in opts.items() if k in _CHAR_KEYS})
+        if lf is not None:  # lines ending in a lone CR: converted once, not per piece
+            self._data = lf
         self._chunksize = chunksize
         self._device = device
         self._names_given = names_given
