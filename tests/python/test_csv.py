@@ -213,6 +213,30 @@ def test_read_na_values_numbers_as_pandas(tmp_path, na_values, keep_default_na):
             assert_same(a, b)
 
 
+@pytest.mark.parametrize("value", [
+    "2020-01-01T00:00:00Z", "2020-01-01 05:00:00+01:00", "2020-01-01 00:00:00.123456789",
+    "20200102", "2020/01/02", "2020/01/02 10:11", "01/02/2020", "2020-01-01", "hello",
+])
+@pytest.mark.parametrize("by", ["name", "position"])
+def test_parse_dates_layouts_as_pandas(tmp_path, value, by):
+    # the engine's ISO parser takes the usual layouts; the others go through
+    # to_datetime, and text that is no date stays text, as pandas has it
+    text = f"k,a\n1,{value}\n2,\n3,{value}\n"
+    got, expected = _both(tmp_path, text, parse_dates=["a"] if by == "name" else [1])
+    assert_same(got, expected)
+    with zb.read_csv(tmp_path / "p.csv", parse_dates=["a"], chunksize=2) as ours, \
+            pd.read_csv(tmp_path / "p.csv", parse_dates=["a"], chunksize=2) as theirs:
+        for a, b in zip(list(ours), list(theirs)):
+            assert_same(a, b)
+
+
+def test_parse_dates_text_retry_keeps_other_faults(tmp_path):
+    with pytest.raises(zb.errors.ParseError, match="line 3: expected 2 fields"):
+        _both(tmp_path, "a,b\n2020/01/02,1\nx,y,z\n", parse_dates=["a"])
+    with pytest.raises(zb.errors.InvalidValueError, match="parse_dates"):
+        zb.read_csv(b"a,b\n2020-01-01,1\n", parse_dates=[5])
+
+
 def test_lone_cr_line_ends_in_pieces_as_pandas(tmp_path):
     text = "k,v\r" + "".join(f'{i},"a\rb{i}"\r' for i in range(10))
     (tmp_path / "cr.csv").write_bytes(text.encode())

@@ -52,6 +52,7 @@ from zambezi import _base, _convert, _core, _dtypes
 from zambezi.errors import (
     EmptyDataError,
     InvalidValueError,
+    ParseError,
     ParserWarning,
     UnsupportedError,
     ZambeziError,
@@ -398,11 +399,50 @@ def _frame(table, opts):
     return _base.frame_class()._wrap(_timestamps_as_asked(table, opts.get("dtype")))
 
 
-def _finish(table, warns, total, names_given, device, opts):
+def _read_table(source, opts, **extra):
+    """_core.read_csv's (table, warnings, total), and the parse_dates
+    columns read as text: when the engine's ISO parser refuses one of them,
+    they are read as text, for _finish to convert as to_datetime does
+    (other layouts, UTC offsets, nanoseconds)."""
+    try:
+        return _core.read_csv(source, **opts, **extra), ()
+    except ParseError:
+        dates = opts.get("parse_dates")
+        if not dates:
+            raise
+    o = dict(opts)
+    del o["parse_dates"]
+    o["dtype"] = {**(o.get("dtype") or {}), **{c: "string" for c in dates}}
+    # a fault elsewhere in the input raises here as it did above
+    return _core.read_csv(source, **o, **extra), tuple(dates)
+
+
+def _date_positions(opts, header_names):
+    """parse_dates given as column positions, as names of the file's columns
+    (header_names() gives them)."""
+    dates = opts.get("parse_dates")
+    if dates and any(isinstance(c, int) and not isinstance(c, bool) for c in dates):
+        names = header_names()
+        try:
+            opts["parse_dates"] = [names[c] if isinstance(c, int) else c for c in dates]
+        except IndexError:
+            raise InvalidValueError(f"read_csv: parse_dates {dates!r}: the file has "
+                                    f"{len(names)} columns") from None
+
+
+def _finish(table, warns, total, names_given, device, opts, text_dates=()):
     if table.num_columns == 0 and not names_given:
         raise EmptyDataError("No columns to parse from file")
     _emit_warnings(warns, total)
     df = _frame(table, opts)
+    if text_dates:
+        from zambezi._times import to_datetime
+
+        for name in text_dates:
+            try:
+                df[name] = to_datetime(df[name])
+            except (InvalidValueError, UnsupportedError):
+                pass  # pandas leaves a column it cannot read as dates as text
     if device is not None and device != "cpu":
         df = df.to(device)
     return df
@@ -471,6 +511,11 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     the texts only.  infer_dates (zambezi's): columns of dates and
     timestamps are read as date32 / timestamp without parse_dates; False
     keeps their text as pandas does (the pandas accelerator passes False).
+    parse_dates (names or positions): the engine parses ISO dates and
+    timestamps; a column in another layout (UTC offsets, "Z", nanoseconds,
+    "2020/01/02", "01/02/2020", "20200102") is read as text and converted
+    as ``zb.to_datetime`` converts, and one that is not dates stays text,
+    as in pandas.
 
     A malformed row raises ParseError naming its line (on_bad_lines="warn"
     or "skip" skip it instead); a value that does not fit the dtype asked
@@ -514,15 +559,16 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     source = path if path is not None else data
     if all_dtype is not None:
         opts["dtype"] = _dtype_for_all(source, opts, all_dtype)
+    _date_positions(opts, lambda: _header_names(source, opts))
     hook, bar = _make_progress(progress, size)
     if hook is not None:
         opts["progress"] = hook
     try:
-        table, warns, total = _core.read_csv(source, **opts)
+        (table, warns, total), text_dates = _read_table(source, opts)
     finally:
         if bar is not None:
             bar.close()
-    return _finish(table, warns, total, names is not None, device, opts)
+    return _finish(table, warns, total, names is not None, device, opts, text_dates)
 
 
 def _header_names(source, opts):
@@ -584,6 +630,7 @@ class CsvReader:
         self._remaining = opts.pop("nrows", None)
         self._scan = {k: v for k, v in opts.items() if k in _CHAR_KEYS}
         self._all_names = _header_names(self._data, opts)
+        _date_positions(opts, lambda: self._all_names)
         if all_dtype is not None:
             opts["dtype"] = _dtype_for_all(self._data, opts, all_dtype)
         if not self._all_names and not names_given:
@@ -630,12 +677,13 @@ class CsvReader:
             self._done = True
             raise StopIteration
         with memoryview(self._data)[self._pos:end] as piece:
-            table, warns, total = _core.read_csv(piece, first_line=self._line, **self._opts)
+            (table, warns, total), text_dates = _read_table(piece, self._opts,
+                                                            first_line=self._line)
         self._pos = end
         self._line += lines
         if self._remaining is not None:
             self._remaining -= rows
-        return _finish(table, warns, total, True, self._device, self._opts)
+        return _finish(table, warns, total, True, self._device, self._opts, text_dates)
 
     def read(self, nrows=None):
         r"""The rest of the input (or the next nrows rows) as one DataFrame
