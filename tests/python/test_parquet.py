@@ -94,6 +94,71 @@ def test_every_type_with_nulls(tmp_path, compression, version, dictionary):
                use_dictionary=dictionary, data_page_size=512, row_group_size=300)
 
 
+def _arrow_only_table(n, seed):
+    """Types only the footer's Arrow schema names: durations, time zones
+    other than UTC, dictionary strings (no pandas metadata)."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-2**40, 2**40, n)
+    cols = {}
+    for unit in ["s", "ms", "us", "ns"]:
+        cols[f"dur_{unit}"] = pa.array(v, pa.int64(), mask=rng.random(n) < 0.2).cast(
+            pa.duration(unit))
+    for unit, tz in [("ms", "America/New_York"), ("us", "Asia/Kolkata"), ("us", "+05:30")]:
+        cols[f"ts_{tz}"] = pa.array(v, pa.int64(), mask=rng.random(n) < 0.2).cast(
+            pa.timestamp(unit, tz=tz))
+    words = pa.array(np.array(["b", "a", "c", "ümlaut"])[rng.integers(0, 4, n)])
+    cols["dict"] = words.dictionary_encode()
+    cols["plain"] = pa.array(v)
+    return pa.table(cols)
+
+
+@pytest.mark.parametrize("writer", ["pyarrow", "polars"])
+def test_arrow_schema_types_as_pandas_reads_them(tmp_path, writer):
+    # the oracle: pandas (with pyarrow) reading the same file; categories
+    # are the values present, sorted (a documented difference)
+    table = _arrow_only_table(500, seed=3)
+    path = str(tmp_path / "arrow.parquet")
+    if writer == "pyarrow":
+        pq.write_table(table, path, row_group_size=200)
+    else:
+        pl = pytest.importorskip("polars")
+        table = table.drop(["ts_+05:30"])  # polars' time zones are names only
+        pl.from_arrow(table).write_parquet(path, row_group_size=200)
+    assert b"pandas" not in (pq.read_metadata(path).metadata or {})
+    exp = pd.read_parquet(path)
+    exp["dict"] = exp["dict"].cat.set_categories(
+        pd.Index(sorted(exp["dict"].cat.categories), dtype="str"))
+    got = zb.read_parquet(path)
+    assert_frame_like(got, exp, writer)
+    assert str(got["dur_s"].dtype) == ("duration[s]" if writer == "pyarrow" else "duration[ms]")
+    # the Arrow types survive filters and a column selection
+    f = zb.read_parquet(path, columns=["ts_Asia/Kolkata", "dur_ms"],
+                        filters=[("dur_ms", ">", pd.Timedelta(0))])
+    e = pd.read_parquet(path, columns=["ts_Asia/Kolkata", "dur_ms"],
+                        filters=[("dur_ms", ">", pd.Timedelta(0))])
+    assert_frame_like(f, e, "filtered")
+
+
+def test_unreadable_arrow_schema_is_ignored(tmp_path):
+    # the footer's base64 text overwritten in place (the footer has no checksum)
+    table = pa.table({"d": pa.array([1, None, 3], pa.duration("ms")), "s": ["x", "y", "z"]})
+    path = str(tmp_path / "good.parquet")
+    pq.write_table(table, path)
+    good = open(path, "rb").read()
+    b64 = pq.read_metadata(path).metadata[b"ARROW:schema"]
+    at = good.index(b64)
+    bad_path = str(tmp_path / "bad.parquet")
+    for k, bad in enumerate([b"!" * len(b64), b"QUJD" + b"=" * (len(b64) - 4),
+                             b64[:12] + b"A" * (len(b64) - 12), b64[:-40] + b"/" * 40]):
+        with open(bad_path, "wb") as fh:
+            fh.write(good[:at] + bad + good[at + len(b64):])
+        got = zb.read_parquet(bad_path).to_pandas()
+        assert got["s"].tolist() == ["x", "y", "z"], k
+        # the Parquet type (int64), or the duration where the hint still reads
+        assert [None if pd.isna(v) else v for v in got["d"].tolist()] in (
+            [1, None, 3], [pd.Timedelta(1, "ms"), None, pd.Timedelta(3, "ms")]), k
+
+
 def test_one_row_group_big_pages(tmp_path):
     _roundtrip(tmp_path, _random_table(3000, seed=5), compression="none")
 

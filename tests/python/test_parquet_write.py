@@ -96,16 +96,13 @@ def _zb(pdf):
 
 def _as_zb_reads(frame):
     """pandas' reading of pandas' file as zb.read_parquet gives it (its
-    documented differences): a time zone other than UTC is not restored
-    (the values are UTC), a categorical's categories are the values
+    documented differences): a categorical's categories are the values
     present, sorted."""
     frame = frame.copy()
     for name, dt in frame.dtypes.items():
         if isinstance(dt, pd.CategoricalDtype):
             c = frame[name].cat.remove_unused_categories()
             frame[name] = c.cat.set_categories(pd.Index(sorted(c.cat.categories), dtype="str"))
-        if isinstance(dt, pd.DatetimeTZDtype) and str(dt.tz) != "UTC":
-            frame[name] = frame[name].dt.tz_convert("UTC")
     return frame
 
 

@@ -108,16 +108,18 @@ def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", 
     ``UnsupportedError`` naming the column.  A corrupt or truncated file,
     a page whose CRC-32 (when the writer stored one) does not match, or
     repetition/definition levels that break the schema raise
-    ``ParseError`` naming the file, column and row group.
+    ``ParseError`` naming the file, column and row group.  The Arrow schema
+    a writer stored in the footer (``ARROW:schema``: pyarrow, polars and
+    zambezi write one) is read as pyarrow reads it: an INT64 it calls a
+    duration is a duration, a UTC timestamp gets its time zone, and a
+    dictionary column is a categorical.
 
     Differences from pandas (with pyarrow): integer columns with nulls stay
     integer (every zambezi dtype is nullable; to_pandas() shows the masked
     dtype); a column the pandas metadata calls categorical becomes a
     categorical whose categories are the values present, sorted (pandas
-    keeps the stored categories, unused and ordered ones too), other
-    dictionary-encoded columns are strings;
-    a time zone other than UTC stored in the pandas metadata is not
-    restored (the values are UTC); hive partition columns are categoricals
+    keeps the stored categories, unused and ordered ones too), and so does
+    one the Arrow schema calls a dictionary; hive partition columns are categoricals
     of their text, or int32 when every value is an integer (pandas makes
     both categoricals); row groups are not pruned on dates, timestamps or
     decimals (their rows are still filtered exactly).  ``engine`` is

@@ -519,6 +519,8 @@ static void key_value(cur *c, pq_meta *m) {
   }
   c->depth--;
   if (key.n == 6 && memcmp(key.p, "pandas", 6) == 0 && value.p != NULL) m->pandas = value;
+  if (key.n == 12 && memcmp(key.p, "ARROW:schema", 12) == 0 && value.p != NULL)
+    m->arrow_schema = value;
 }
 
 void zb__pq_meta_free(pq_meta *m) {

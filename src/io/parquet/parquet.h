@@ -79,6 +79,7 @@ typedef struct pq_meta {
   int64_t num_row_groups;
   pq_row_group *row_groups;
   pq_str pandas; /* key-value "pandas", p NULL if none */
+  pq_str arrow_schema; /* key-value "ARROW:schema" (base64), p NULL if none */
 } pq_meta;
 
 typedef struct pq_page_header {
@@ -103,6 +104,11 @@ uint32_t zb__pq_crc32_update(uint32_t crc, const uint8_t *p, int64_t n);
  * what was wrong (the caller adds the file's name). */
 zb_status zb__pq_meta_decode(const uint8_t *buf, int64_t n, pq_meta *m, zb_error *err);
 void zb__pq_meta_free(pq_meta *m);
+
+/* The writer's Arrow column types from m->arrow_schema (arrow_hints.c):
+ * an empty table, or *types NULL when there is none or it cannot be read
+ * (not an error: the columns keep their Parquet types).  ZB_ENOMEM only. */
+zb_status zb__pq_arrow_types(const pq_str *b64, zb_table **types, zb_error *err);
 
 /* Where chunk k's first page starts (its dictionary page, if any, else
  * its first data page), checked with its length against the file's data

@@ -45,6 +45,8 @@ typedef struct rcol {
   pq_out_kind kind;
   int out_width;
   int32_t decimal_scale; /* >= 0: DECIMAL read as float64 */
+  char *tz;              /* a UTC timestamp's zone, from the Arrow schema (or NULL) */
+  bool categorical;      /* strings the Arrow schema calls a dictionary column */
   bool float16;
   int max_def;
   /* List columns (max_rep levels of lists): rows below are slots, one per
@@ -393,6 +395,35 @@ static zb_status select_columns(reader *r, const zb_parquet_options *o, zb_error
   return ZB_OK;
 }
 
+/* What the writer's Arrow schema (arrow_hints.c) says of the flat columns
+ * selected, that their Parquet types cannot: an INT64 that is a duration,
+ * a UTC timestamp's time zone, strings that are a dictionary column. */
+static zb_status arrow_hints(reader *r, zb_error *err) {
+  zb_table *types = NULL;
+  ZB_RETURN_NOT_OK(zb__pq_arrow_types(&r->meta.arrow_schema, &types, err));
+  if (types == NULL) return ZB_OK;
+  zb_status st = ZB_OK;
+  for (int64_t k = 0; k < r->ncols && st == ZB_OK; k++) {
+    rcol *c = &r->cols[k];
+    int64_t j = c->max_rep == 0 ? zb_table_find(types, c->name) : -1;
+    if (j < 0) continue;
+    const zb_column *h = types->columns[j];
+    if (h->type == ZB_DURATION && c->type == ZB_INT64 && c->se->logical == PQ_LT_NONE) {
+      c->type = ZB_DURATION;
+      c->unit = h->unit;
+    } else if (h->type == ZB_TIMESTAMP && h->timezone != NULL && c->type == ZB_TIMESTAMP &&
+               c->utc) {
+      if ((c->tz = zb__strdup(h->timezone)) == NULL)
+        st = zb_error_set(err, ZB_ENOMEM, "out of host memory (time zone)");
+    } else if (h->type == ZB_CATEGORICAL && h->dictionary != NULL &&
+               h->dictionary->type == ZB_STRING && c->type == ZB_STRING) {
+      c->categorical = true;
+    }
+  }
+  zb_table_release(types);
+  return st;
+}
+
 /* ---- decoding ---------------------------------------------------------- */
 
 static void chunk_task(void *ctx, int64_t t, int worker) {
@@ -540,7 +571,14 @@ static zb_status finish_column(reader *r, rcol *c, zb_error *err) {
   if (st == ZB_OK)
     st = zb_column_make(c->type, n, 0, validity, data, chars, NULL, c->nulls, &c->col, err);
   if (st == ZB_OK && c->type == ZB_TIMESTAMP)
-    st = zb_column_set_time(c->col, c->unit, c->utc ? "UTC" : NULL, err);
+    st = zb_column_set_time(c->col, c->unit, c->tz ? c->tz : c->utc ? "UTC" : NULL, err);
+  if (st == ZB_OK && c->type == ZB_DURATION) st = zb_column_set_time(c->col, c->unit, NULL, err);
+  if (st == ZB_OK && c->categorical) {
+    zb_column *cat = NULL;
+    st = zb_column_cast(c->col, ZB_CATEGORICAL, 0, &cat, err);
+    zb_column_release(c->col);
+    c->col = cat;
+  }
   zb_buffer_release(validity);
   zb_buffer_release(data);
   zb_buffer_release(chars);
@@ -713,6 +751,7 @@ static void reader_free(reader *r) {
     for (int64_t k = 0; k < r->ncols; k++) {
       rcol *c = &r->cols[k];
       zb_free(c->name);
+      zb_free(c->tz);
       zb_free(c->values);
       zb_free(c->valid);
       zb_free(c->offsets);
@@ -1195,6 +1234,7 @@ zb_status zb_parquet_read_buffer(const void *data, int64_t size, const char *nam
   }
   if ((st = walk_schema(&r, err)) != ZB_OK) goto done;
   if ((st = select_columns(&r, opts, err)) != ZB_OK) goto done;
+  if ((st = arrow_hints(&r, err)) != ZB_OK) goto done;
   if ((st = check_chunks(&r, opts, err)) != ZB_OK) goto done;
   if (opts->row_groups_total != NULL) *opts->row_groups_total = r.meta.num_row_groups;
   if (opts->row_groups_read != NULL) *opts->row_groups_read = r.nsel;
