@@ -13,10 +13,10 @@ zambezi._tz).
 
 import numpy as np
 
-from zambezi import _convert, _core, _times, _tz
+from zambezi import _convert, _core, _dtypes, _times, _tz
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+_PER_SECOND = _dtypes.PER_SECOND
 DAY_NAMES = np.array(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
                       "Sunday"], dtype=object)
 MONTH_NAMES = np.array(["January", "February", "March", "April", "May", "June", "July",
@@ -257,7 +257,7 @@ def _z_text(col):
     tz = getattr(col, "timezone", None)
     if tz is None:
         return np.full(col.length, "", dtype=object)
-    secs = (_ints(_tz.to_wall(col)) - _ints(col)) // _PER_SECOND[col.unit]
+    secs = _tz.utc_offsets_s(col)
     sign = np.where(secs < 0, "-", "+").astype(object)
     secs = np.abs(secs)
     text = np.char.add(_zfill(secs // 3600, 2), _zfill(secs // 60 % 60, 2))

@@ -41,6 +41,7 @@ CANONICAL = frozenset([
     "float32", "float64", "string", "category", "date32",
 ])
 UNITS = ("s", "ms", "us", "ns")
+PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}  # ticks of each unit a second
 DEFAULT_UNIT = "us"
 
 # Every spelling of a dtype users write -> its canonical name.  Timestamps

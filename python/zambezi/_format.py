@@ -10,7 +10,7 @@ import html
 
 import numpy as np
 
-from zambezi import _options, _tz
+from zambezi import _dtypes, _options, _tz
 
 
 
@@ -36,10 +36,9 @@ def _cells(col):
         if col.timezone is None:
             suffix = [""] * len(values)
         else:  # the zone's wall clock and its UTC offset, as pandas shows them
-            wall = np.array([0 if v is None else v for v in _tz.to_wall(col).to_pylist(True)],
-                            dtype=np.int64)
-            suffix = [_offset_text(int(s)) for s in (wall - ints) // _PER_SECOND[unit]]
-            ints = wall
+            secs = _tz.utc_offsets_s(col)
+            suffix = [_offset_text(int(s)) for s in secs]
+            ints = ints + secs * _PER_SECOND[unit]
         stamps = ints.view(f"datetime64[{unit}]").astype(str)
         out = [str(s).replace("T", " ") + x for s, x in zip(stamps, suffix)]
         return [("NaT" if v is None else s) for v, s in zip(values, out)]
@@ -73,7 +72,7 @@ def _cells(col):
     return out
 
 
-_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+_PER_SECOND = _dtypes.PER_SECOND
 
 
 def duration_cells(values, unit):

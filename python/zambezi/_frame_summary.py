@@ -37,13 +37,13 @@ import sys
 
 import numpy as np
 
-from zambezi import _convert, _core, _labels, _stats
+from zambezi import _convert, _core, _dtypes, _labels, _stats
 from zambezi import index as _ix
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NUMBERS = _stats._NUMERIC - {"bool"}
 _DEFAULT_PERCENTILES = (0.25, 0.5, 0.75)
-_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+_PER_SECOND = _dtypes.PER_SECOND
 # pandas' display.max_info_columns and display.max_info_rows
 _MAX_INFO_COLUMNS = 100
 _MAX_INFO_ROWS = 1690785

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from zambezi import _indexing, _base, _convert, _core
+from zambezi import _indexing, _base, _convert, _core, _dtypes
 from zambezi import index as _ix
 from zambezi.errors import DTypeError, InvalidValueError
 
@@ -230,7 +230,7 @@ def box_duration(value, unit):
     return pd.Timedelta(value, unit=unit)
 
 
-_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+_PER_SECOND = _dtypes.PER_SECOND
 
 
 def _reduce_duration(col, how, skipna, ddof, min_count, what):

@@ -28,10 +28,10 @@ import datetime
 
 import numpy as np
 
-from zambezi import _base, _convert, _core
+from zambezi import _base, _convert, _core, _dtypes
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+_PER_SECOND = _dtypes.PER_SECOND
 _NS = {"D": 86400 * 10**9, "h": 3600 * 10**9, "min": 60 * 10**9, "s": 10**9,
        "ms": 10**6, "us": 10**3, "ns": 1, "W": 7 * 86400 * 10**9}
 _UNIT_ALIASES = {

@@ -13,10 +13,10 @@ import re
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _dtypes
 from zambezi.errors import InvalidValueError, UnsupportedError
 
-_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+_PER_SECOND = _dtypes.PER_SECOND
 # the names the engine itself reads as UTC (src/core/strings_ops.c); other
 # aliases ("Zulu", "UCT" ...) are read from their TZif files like any zone
 _UTC_NAMES = ("UTC", "utc", "Z", "Etc/UTC", "GMT", "Etc/GMT")
@@ -127,6 +127,20 @@ def to_wall(col):
         return _core.tz_to_wall(col, tzif(name), name)
     vals = _convert.values_numpy(col).view(np.int64) + off // (10**9 // _PER_SECOND[col.unit])
     return _core.column_from_buffer(vals, mask=_convert.null_mask(col), unit=col.unit)
+
+
+def utc_offsets_s(col):
+    """Each row's UTC offset in seconds (its zone's wall clock less its UTC
+    time; int64, 0 at a null) of a time-zone-aware timestamp column: a
+    named zone's offset varies by row."""
+    if col.device != "cpu":
+        col = col.to_device("cpu")
+    utc = _convert.values_numpy(col).view(np.int64)
+    secs = (_convert.values_numpy(to_wall(col)).view(np.int64) - utc) // _PER_SECOND[col.unit]
+    nulls = _convert.null_mask(col)
+    if nulls is not None:
+        secs[nulls] = 0
+    return secs
 
 
 def localize(col, tz, ambiguous="raise", nonexistent="raise", what="tz_localize"):

@@ -770,16 +770,7 @@ def _utc_offsets(cols):
         if zone is None or _tz.fixed_offset_ns(zone) == 0:
             out.append(None)
             continue
-        if c.device != "cpu":
-            c = c.to_device("cpu")
-        per = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[c.unit]
-        utc = _convert.values_numpy(c).view(np.int64)
-        wall = _convert.values_numpy(_tz.to_wall(c)).view(np.int64)
-        off = ((wall - utc) // per).astype(np.int32)
-        nulls = _convert.null_mask(c)
-        if nulls is not None:
-            off[nulls] = 0
-        out.append(_core.column_from_buffer(off))
+        out.append(_core.column_from_buffer(_tz.utc_offsets_s(c).astype(np.int32)))
         any_zone = True
     return out if any_zone else None
 
