@@ -567,6 +567,22 @@ def test_read_hive_null_partition_filters(tmp_path):
         assert got["v"].to_list() == sorted(exp["v"]), filters
 
 
+@pytest.mark.parametrize("filters", [
+    [("k", ">", "a")], [("k", "<=", "b"), ("v", ">", 1)], [("k", ">=", "b")],
+    [("k", "<", "c")], [("c", ">", "a")], [("c", "<=", "b"), ("k", "!=", "b")],
+])
+def test_read_ordering_filters_on_text_partitions_and_dictionaries(tmp_path, filters):
+    # pyarrow orders a partition key (a dictionary of its text) and a
+    # dictionary column by their values
+    root = tmp_path / "hive"
+    table = pa.table({"k": ["a", "b", "c", "a", "b", None], "v": [1, 2, 3, 4, 5, 6],
+                      "c": pa.array(["x", "b", "a", "c", None, "b"]).dictionary_encode()})
+    pq.write_to_dataset(table, root, partition_cols=["k"])
+    exp = pq.read_table(root, filters=filters).to_pydict()
+    got = zb.read_parquet(root, filters=filters).sort_values("v")
+    assert got["v"].to_list() == sorted(exp["v"]), filters
+
+
 def _same(a, b):
     """Lists equal, NaN equal to NaN and distinct from None."""
     def key(v):

@@ -178,6 +178,9 @@ def _mask(frame, col, op, val):
     val = _plain(val)
     if _is_null_value(val):  # pyarrow: a comparison with null is null
         return null & ~null
+    if op in ("<", "<=", ">", ">=") and s.dtype == "category" and not s.cat.ordered:
+        # pyarrow orders a dictionary column (hive partitions) by its values
+        s = s.astype(s.cat.categories.dtype)
     if op in ("=", "=="):
         m = s == val
     elif op == "!=":
