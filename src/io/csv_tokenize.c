@@ -468,6 +468,9 @@ zb_status zb_csv_cr_lines(const char *d, int64_t n, const zb_csv_options *o, cha
     }
     if (q && ch == q && field_start) {
       s = QUO;
+    } else if (o->comment && ch == o->comment) { /* a comment runs to the line's end */
+      while (i + 1 < n && c[i + 1] != '\r') i++;
+      field_start = false;
     } else if (ch == '\r') {
       c[i] = '\n';
       field_start = true;

@@ -172,6 +172,7 @@ PARAM_CASES = [
     ('a,b\r1,"x\ry"\r\r2,"p""\r"\r3,4', {}),  # ... with CRs quoted, a blank line
     ("a;b\r1;x\\\ry\r2;z\r", dict(sep=";", escapechar="\\")),  # an escaped CR
     ("# c\ra,b\r1,2\r3,4\r", dict(skiprows=1, usecols=["b"])),
+    ('a,b\r1,2 #,"x\r3,4\r', dict(comment="#")),  # a quote inside a comment
     ("\ufeffa,b\n1,2\n", {}),  # BOM
     ("a,b\n\n1,2\n  \n3,4\n", {}),  # blank lines
     ("a,a,b\n1,2,3\n", {}),  # duplicate header names
