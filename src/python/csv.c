@@ -411,32 +411,47 @@ done:
 /* Row boundaries                                                           */
 /* ------------------------------------------------------------------------ */
 
+/* The options of a row-boundary call (its keywords: the dialect), shared
+ * by the three calls below. */
+typedef struct {
+  PyObject *kw;
+  optstore store;
+  zb_csv_options o;
+} dialect_args;
+
+static int dialect_begin(zbpy_state *st, PyObject *kwargs, dialect_args *a) {
+  PyObject *progress = NULL;
+  int64_t mw = 0;
+  a->store = (optstore){NULL, {NULL}, 0};
+  a->kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+  return a->kw == NULL || build_options(st, a->kw, &a->o, &a->store, &progress, &mw) < 0 ? -1
+                                                                                        : 0;
+}
+
+static void dialect_end(dialect_args *a, Py_buffer *view) {
+  PyBuffer_Release(view);
+  optstore_clear(&a->store);
+  Py_XDECREF(a->kw);
+}
+
 static PyObject *zbpy_csv_data_start(PyObject *module, PyObject *args, PyObject *kwargs) {
   zbpy_state *st = zbpy_module_state(module);
   Py_buffer view;
   if (!PyArg_ParseTuple(args, "y*:csv_data_start", &view)) return NULL;
-  PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
-  PyObject *result = NULL, *progress = NULL;
-  optstore store = {NULL, {NULL}, 0};
-  zb_csv_options o;
-  int64_t mw = 0;
-  if (kw == NULL || build_options(st, kw, &o, &store, &progress, &mw) < 0) goto done;
-  int64_t off = 0, lines = 0;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_csv_data_start((const char *)view.buf, (int64_t)view.len, &o, &off, &lines, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
+  dialect_args a;
+  PyObject *result = NULL;
+  if (dialect_begin(st, kwargs, &a) == 0) {
+    int64_t off = 0, lines = 0;
+    zb_error err;
+    err.message[0] = '\0';
+    zb_status s;
+    ZBPY_BEGIN_ENGINE
+    s = zb_csv_data_start((const char *)view.buf, (int64_t)view.len, &a.o, &off, &lines, &err);
+    ZBPY_END_ENGINE
+    result = s != ZB_OK ? zbpy_raise(st, s, &err)
+                        : Py_BuildValue("(LL)", (long long)off, (long long)lines);
   }
-  result = Py_BuildValue("(LL)", (long long)off, (long long)lines);
-done:
-  PyBuffer_Release(&view);
-  optstore_clear(&store);
-  Py_XDECREF(kw);
+  dialect_end(&a, &view);
   return result;
 }
 
@@ -444,33 +459,25 @@ static PyObject *zbpy_csv_cr_lines(PyObject *module, PyObject *args, PyObject *k
   zbpy_state *st = zbpy_module_state(module);
   Py_buffer view;
   if (!PyArg_ParseTuple(args, "y*:csv_cr_lines", &view)) return NULL;
-  PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
-  PyObject *result = NULL, *progress = NULL;
-  optstore store = {NULL, {NULL}, 0};
-  zb_csv_options o;
-  int64_t mw = 0;
-  if (kw == NULL || build_options(st, kw, &o, &store, &progress, &mw) < 0) goto done;
-  char *lf = NULL;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_csv_cr_lines((const char *)view.buf, (int64_t)view.len, &o, &lf, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
-  }
-  if (lf == NULL) {
-    result = Py_NewRef(Py_None);
-  } else {
-    result = PyBytes_FromStringAndSize(lf, (Py_ssize_t)view.len);
+  dialect_args a;
+  PyObject *result = NULL;
+  if (dialect_begin(st, kwargs, &a) == 0) {
+    char *lf = NULL;
+    zb_error err;
+    err.message[0] = '\0';
+    zb_status s;
+    ZBPY_BEGIN_ENGINE
+    s = zb_csv_cr_lines((const char *)view.buf, (int64_t)view.len, &a.o, &lf, &err);
+    ZBPY_END_ENGINE
+    if (s != ZB_OK)
+      result = zbpy_raise(st, s, &err);
+    else if (lf == NULL)
+      result = Py_NewRef(Py_None);
+    else
+      result = PyBytes_FromStringAndSize(lf, (Py_ssize_t)view.len);
     zb_free(lf);
   }
-done:
-  PyBuffer_Release(&view);
-  optstore_clear(&store);
-  Py_XDECREF(kw);
+  dialect_end(&a, &view);
   return result;
 }
 
@@ -479,29 +486,22 @@ static PyObject *zbpy_csv_find_rows(PyObject *module, PyObject *args, PyObject *
   Py_buffer view;
   long long start, nrows;
   if (!PyArg_ParseTuple(args, "y*LL:csv_find_rows", &view, &start, &nrows)) return NULL;
-  PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
-  PyObject *result = NULL, *progress = NULL;
-  optstore store = {NULL, {NULL}, 0};
-  zb_csv_options o;
-  int64_t mw = 0;
-  if (kw == NULL || build_options(st, kw, &o, &store, &progress, &mw) < 0) goto done;
-  int64_t end = 0, rows = 0, lines = 0;
-  zb_error err;
-  err.message[0] = '\0';
-  zb_status s;
-  ZBPY_BEGIN_ENGINE
-  s = zb_csv_find_rows((const char *)view.buf, (int64_t)view.len, &o, start, nrows, &end, &rows,
-                       &lines, &err);
-  ZBPY_END_ENGINE
-  if (s != ZB_OK) {
-    zbpy_raise(st, s, &err);
-    goto done;
+  dialect_args a;
+  PyObject *result = NULL;
+  if (dialect_begin(st, kwargs, &a) == 0) {
+    int64_t end = 0, rows = 0, lines = 0;
+    zb_error err;
+    err.message[0] = '\0';
+    zb_status s;
+    ZBPY_BEGIN_ENGINE
+    s = zb_csv_find_rows((const char *)view.buf, (int64_t)view.len, &a.o, start, nrows, &end,
+                         &rows, &lines, &err);
+    ZBPY_END_ENGINE
+    result = s != ZB_OK ? zbpy_raise(st, s, &err)
+                        : Py_BuildValue("(LLL)", (long long)end, (long long)rows,
+                                        (long long)lines);
   }
-  result = Py_BuildValue("(LLL)", (long long)end, (long long)rows, (long long)lines);
-done:
-  PyBuffer_Release(&view);
-  optstore_clear(&store);
-  Py_XDECREF(kw);
+  dialect_end(&a, &view);
   return result;
 }
 
