@@ -9,7 +9,7 @@ hands us their objects or asks for them.
 import numpy as np
 
 from zambezi import _base, _core, _dtypes
-from zambezi.errors import DTypeError, InvalidValueError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 # engine dtypes shown as a pandas masked dtype when the column has nulls
 _NULLABLE_PANDAS = {name: pdname for pdname, name in _dtypes.PANDAS_MASKED.items()
@@ -97,6 +97,10 @@ def column_from_pandas(s, name=None):
         return _core.column_from_buffer(ints, mask=s.isna().to_numpy(), unit=unit,
                                         tz=_tz.zone_name(dtype.tz), name=name)
     dname = str(dtype)
+    if isinstance(dtype, pd.SparseDtype):  # densified, it would lose its dtype unnoticed
+        raise UnsupportedError(f"column {name!r}: pandas' {dname} (sparse) dtype has no "
+                               "zambezi counterpart; convert it first with "
+                               "Series.sparse.to_dense()")
     if dname in _dtypes.PANDAS_MASKED:
         np_dtype = _dtypes.PANDAS_MASKED[dname]
         values = s.to_numpy(dtype=np_dtype, na_value=0 if np_dtype != "bool" else False)

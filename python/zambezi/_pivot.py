@@ -893,7 +893,7 @@ def get_dummies(data, prefix=None, prefix_sep="_", dummy_na=False, columns=None,
         cols, labels = _dummies(s._col, pre, prefix_sep, dummy_na, drop_first, dtype)
         df_cls = s._constructor_expanddim
         if isinstance(labels, list):
-            return _labels.frame_from(df_cls, cols, labels, s._index)
+            return _no_columns_labels(_labels.frame_from(df_cls, cols, labels, s._index))
         out = df_cls._wrap(_core.table_from_columns(cols, [f"c{j}" for j in range(len(cols))]),
                            s._index)
         return _labels.attach(out, _ix.Index._from_columns([labels], [None]))
@@ -902,30 +902,44 @@ def get_dummies(data, prefix=None, prefix_sep="_", dummy_na=False, columns=None,
     if columns is None:
         enc = [nm for nm in names if t.column(names.index(nm)).dtype in ("string", "category")]
     else:
+        if isinstance(columns, str) or not hasattr(columns, "__iter__"):
+            raise DTypeError("Input must be a list-like for parameter `columns`")
         enc = _as_list(columns)
         _check_columns(data, enc, "get_dummies columns")
-    if isinstance(prefix, str):
-        prefixes = {c: prefix for c in enc}
-    elif isinstance(prefix, dict):
-        prefixes = {c: prefix.get(c, c) for c in enc}
-    elif isinstance(prefix, list):
-        if len(prefix) != len(enc):
-            raise InvalidValueError(f"get_dummies: length of prefix ({len(prefix)}) did not "
-                                    f"match the columns being encoded ({len(enc)})")
-        prefixes = dict(zip(enc, prefix))
-    elif prefix is None:
+    if prefix is None:
         prefixes = {c: c for c in enc}
+    elif isinstance(prefix, (str, dict, list)):
+        prefixes = _per_encoded(prefix, enc, "prefix")
     else:
         raise DTypeError("get_dummies: prefix must be a str, list or dict")
-    seps = prefix_sep if isinstance(prefix_sep, dict) else {c: prefix_sep for c in enc}
+    seps = _per_encoded(prefix_sep, enc, "prefix_sep")
     cols = [t.column(i) for i, nm in enumerate(names) if nm not in enc]
     labels = [_labels.label_list(data)[i] for i, nm in enumerate(names) if nm not in enc]
     for c in enc:
-        dc, dl = _dummies(t.column(names.index(c)), prefixes[c], seps.get(c, "_"), dummy_na,
+        dc, dl = _dummies(t.column(names.index(c)), prefixes[c], seps[c], dummy_na,
                           drop_first, dtype)
         cols += dc
         labels += dl
-    return _labels.frame_from(data._constructor, cols, labels, data._index)
+    return _no_columns_labels(_labels.frame_from(data._constructor, cols, labels, data._index))
+
+
+def _per_encoded(value, enc, what):
+    """get_dummies' prefix or prefix_sep for each column encoded: one str
+    for all, or a list (in their order) or dict (by column) of one each."""
+    if isinstance(value, str):
+        return {c: value for c in enc}
+    if len(value) != len(enc):
+        raise InvalidValueError(f"Length of '{what}' ({len(value)}) did not match the length "
+                                f"of the columns being encoded ({len(enc)}).")
+    if isinstance(value, dict):
+        return {c: value[c] for c in enc}
+    return dict(zip(enc, value))
+
+
+def _no_columns_labels(df):
+    """A get_dummies result without columns is labelled as pandas' empty
+    DataFrame(index=...): by an empty RangeIndex."""
+    return _labels.attach(df, _ix.RangeIndex(0)) if not len(df.columns) else df
 
 
 def str_get_dummies(s, sep="|", dtype=None):

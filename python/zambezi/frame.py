@@ -8,6 +8,8 @@ through ``__arrow_c_stream__`` without copies, the index included as
 pyarrow's ``Table.from_pandas`` writes it (zambezi._arrow_index).
 """
 
+import numpy as np
+
 from zambezi import (_arrow_index, _base, _convert, _core, _device, _format,
                      _frame_convert, _indexing, _labels, _numpy_protocol)
 from zambezi import index as _ix
@@ -185,7 +187,10 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         elif isinstance(data, dict):
             labels = _dict_index(data)
             keys = list(data)
-            if all(isinstance(k, str) for k in keys):
+            if not keys and columns is None:  # no columns at all: labelled as pandas does
+                self._table = _table_from_dict(data)
+                _labels.attach(self, _ix.RangeIndex(0))
+            elif all(isinstance(k, str) for k in keys):
                 self._table = _table_from_dict(data)
             else:  # tuples (a MultiIndex), numbers ...: labels as pandas keeps them
                 names = _labels.internal_names(keys)
@@ -205,7 +210,9 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         if index is not None:
             if self._table.num_columns == 0 and n == 0:
                 n = len(_ix.ensure_index(index))
-                self._table = _core.table_from_columns([], [])
+                # no columns, n rows: none selected of a column of n rows
+                self._table = _core.table_from_columns(
+                    [_core.column_from_buffer(np.zeros(n, dtype=bool))], ["_"]).select([])
             labels = _ix.ensure_index(index, n, "DataFrame(index=...)")
         self._index = labels if labels is not None else _ix.default_index(n)
         if columns is not None:

@@ -17,6 +17,8 @@ says why:
   has no interval dtype), so pandas' categories are turned into str.
 """
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -281,6 +283,44 @@ def test_get_dummies_missing_label_as_pandas(seed, kw):
         got, exp = zb.get_dummies(df, **kw, **ckw), pd.get_dummies(pdf, **kw, **ckw)
         assert got.to_pandas().columns.to_list() == exp.columns.to_list(), ckw
         assert_frame_like(got, exp, f"dummies {kw} {ckw}")
+
+
+def test_get_dummies_prefix_sep_per_column_and_argument_errors_as_pandas():
+    pdf = pd.DataFrame({"C": [1, 2, 3], "A": ["a", "b", "a"], "B": ["b", "b", "c"]})
+    df = zb.DataFrame(pdf)
+    for kw in (dict(prefix_sep=["..", "__"]), dict(prefix_sep={"B": "..", "A": "+"}),
+               dict(prefix=["x", "y"], prefix_sep=["-", "+"]),
+               dict(prefix={"B": "q", "A": "r"})):
+        got, exp = zb.get_dummies(df, **kw), pd.get_dummies(pdf, **kw)
+        assert got.to_pandas().columns.to_list() == exp.columns.to_list(), kw
+        assert_frame_like(got, exp, str(kw))
+    for kw, err in ((dict(prefix_sep=["bad"]), ValueError), (dict(prefix=["p"]), ValueError),
+                    (dict(prefix_sep={"A": ".."}), ValueError),
+                    (dict(columns="A"), TypeError)):
+        with pytest.raises(err) as theirs:
+            pd.get_dummies(pdf, **kw)
+        with pytest.raises(err, match=re.escape(str(theirs.value))):
+            zb.get_dummies(df, **kw)
+    # nothing left to encode: labelled as pandas' empty frame, rows kept
+    for z, p in ((zb.Series(list("aaa")), pd.Series(list("aaa"))),
+                 (zb.DataFrame({"a": list("aaa")}), pd.DataFrame({"a": list("aaa")}))):
+        got, exp = zb.get_dummies(z, drop_first=True).to_pandas(), \
+            pd.get_dummies(p, drop_first=True)
+        pd.testing.assert_frame_equal(got, exp)
+
+
+def test_frame_of_no_columns_as_pandas():
+    for index in (pd.RangeIndex(3), pd.Index(["a", "b"])):
+        got = zb.DataFrame(index=index)
+        assert len(got) == len(index)
+        pd.testing.assert_frame_equal(got.to_pandas(), pd.DataFrame(index=index))
+    pd.testing.assert_frame_equal(zb.DataFrame().to_pandas(), pd.DataFrame())
+
+
+def test_sparse_pandas_columns_are_refused_not_densified():
+    pdf = pd.DataFrame({"s": pd.arrays.SparseArray([0, 1, 0])})
+    with pytest.raises(zb.errors.UnsupportedError, match="'s'.*sparse"):
+        zb.DataFrame(pdf)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
