@@ -218,7 +218,7 @@ def _concat_rows(objs, join, ignore_index, keys, names, sort):
         return objs[0]._constructor._from_column(col, name, index)
     frames = [o if _base.is_frame(o) else _series_frame(o) for o in objs]
     per = [_labels.label_list(f) for f in frames]
-    if all(p == per[0] for p in per):
+    if all(p == per[0] for p in per) and not sort:
         out_labels = per[0]
         where = [list(range(len(out_labels)))] * len(frames)
     else:
@@ -266,8 +266,8 @@ def _join_labels(per, join, sort):
     if sort:
         try:
             out = sorted(out)
-        except TypeError:
-            out = sorted(out, key=str)
+        except TypeError:  # labels that do not compare stay in order, as in pandas
+            pass
     return out
 
 
@@ -280,9 +280,12 @@ def _series_frame(s, label=None):
 
 def _concat_side(objs, join, ignore_index, keys, names, sort):
     frames, unnamed = [], 0
+    any_frame = any(_base.is_frame(o) for o in objs)
     for i, o in enumerate(objs):
         if _base.is_series(o):  # a column labelled by its key, name or a count
-            if keys is not None:
+            if keys is not None and any_frame:  # beside frames: (key, name), as theirs
+                lb = (keys[i], 0 if o.name is None else o.name)
+            elif keys is not None:
                 lb = keys[i]
             elif o.name is None:
                 lb, unnamed = unnamed, unnamed + 1
@@ -301,6 +304,8 @@ def _concat_side(objs, join, ignore_index, keys, names, sort):
                 labels.append((keys[i],) + (lb if isinstance(lb, tuple) else (lb,)))
             else:
                 labels.append(lb)
+    # columns numbered 0, 1, ...: ignore_index, or Series without names
+    numbered = ignore_index or (keys is None and unnamed == len(objs))
     if ignore_index:
         labels = list(range(len(labels)))
     cls = _base.frame_class()
@@ -310,7 +315,8 @@ def _concat_side(objs, join, ignore_index, keys, names, sort):
     if lnames is not None and labels and isinstance(labels[0], tuple) and \
             len(lnames) < len(labels[0]):  # names of the keys' levels; the rest unnamed
         lnames += [None] * (len(labels[0]) - len(lnames))
-    return _labels.frame_from(cls, cols, labels, index, lnames)
+    out = _labels.frame_from(cls, cols, labels, index, lnames)
+    return _labels.attach(out, _ix.RangeIndex(len(labels))) if numbered and not lnames else out
 
 
 def _align(frames, join, sort):
@@ -318,7 +324,12 @@ def _align(frames, join, sort):
     int64 engine column with nulls for labels it lacks; None: the rows as
     they are)."""
     first = frames[0]._index
+    # each level's name: the one every input gives it, else none (pandas' union)
+    common = [nm if all(f._index.nlevels == first.nlevels and f._index.names[i] == nm
+                        for f in frames) else None for i, nm in enumerate(first.names)]
     if all(f._index is first or f._index.equals(first) for f in frames[1:]):
+        if common != list(first.names):
+            first = _ix.Index._from_columns(first._levels(), common)
         return first, [None] * len(frames)
     depth = first.nlevels
     for f in frames:
@@ -346,11 +357,11 @@ def _align(frames, join, sort):
             missing = _core.isnull(right)
             if missing.null_count == 0 and _core.stat(missing, "any"):
                 result = _concat_tables(result, _core.filter(other, missing), names)
-    labels = _ix.Index._from_columns([result.column(i) for i in lv], list(first.names))
+    labels = _ix.Index._from_columns([result.column(i) for i in lv], common)
     if sort:
         order = _core.sort_indices(result, lv, [True] * depth, False)
         result = _core.take(result, order)
-        labels = _ix.Index._from_columns([result.column(i) for i in lv], list(first.names))
+        labels = _ix.Index._from_columns([result.column(i) for i in lv], common)
     positions = []
     for f in frames:
         _, right = _core.join_indices(result, table(f._index), lv, lv, "left", False)

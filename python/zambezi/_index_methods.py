@@ -16,7 +16,7 @@ rest with UnsupportedError.
 import numpy as np
 
 from zambezi import _convert, _core, _indexing
-from zambezi.errors import InvalidValueError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 
 def _is_list_like(x):
@@ -228,6 +228,9 @@ class IndexMethods:
         from zambezi.index import Index, ensure_index
 
         others = list(other) if isinstance(other, (list, tuple)) else [other]
+        if not all(isinstance(o, Index) or type(o).__name__.endswith("Index")
+                   for o in others):  # a list of labels is not an Index to append
+            raise DTypeError("all inputs must be Index")
         idxs = [self] + [ensure_index(o) for o in others]
         if any(i.nlevels != self.nlevels for i in idxs):
             raise UnsupportedError("Index.append: indexes of different numbers of levels")

@@ -1106,6 +1106,30 @@ def test_concat_of_numbers_of_different_types_as_pandas(a):
         pd.testing.assert_series_equal(zs.to_pandas(), ps, obj=f"{a} + {b} (Series)")
 
 
+def test_concat_labels_as_pandas():
+    idx = [pd.Index(list("abc"), name=n) for n in ("i", "i", None)]
+    pf = [pd.DataFrame({c: [0, 1, 2]}, index=i) for c, i in zip("xyz", idx)]
+    zf = [zb.DataFrame(f) for f in pf]
+    for k in (2, 3):  # index names: the one every input shares, else none
+        pd.testing.assert_frame_equal(zb.concat(zf[:k], axis=1).to_pandas(),
+                                      pd.concat(pf[:k], axis=1))
+    s1, s2 = pd.Series([1, 2], name="x"), pd.Series([3, 4], name="y")
+    u1, u2 = pd.Series([1, 2]), pd.Series([3, 4])
+    pdf = pd.DataFrame({"a": [5, 6]})
+    cases = [(dict(axis=1, ignore_index=True), [s1, s2]), (dict(axis=1), [u1, u2]),
+             (dict(axis=1, keys=["k", "l", "m"]), [pdf, s1, s2]),
+             (dict(sort=True), [pd.DataFrame({"c": [1], "b": [2], "a": [3]})] * 2),
+             (dict(sort=True, join="inner"),
+              [pd.DataFrame({"c": [1], "b": [2]}), pd.DataFrame({"b": [3], "c": [4]})])]
+    for kw, objs in cases:
+        exp = pd.concat(objs, **kw)
+        got = zb.concat([zb.Series(o) if isinstance(o, pd.Series) else zb.DataFrame(o)
+                         for o in objs], **kw).to_pandas()
+        pd.testing.assert_frame_equal(got, exp, check_column_type=True, obj=str(kw))
+    with pytest.raises(TypeError, match="all inputs must be Index"):
+        zb.Index([1, 2]).append([zb.Index([3]), [4]])
+
+
 def test_concat_errors():
     with pytest.raises(ZambeziError, match="'a'"):
         zb.concat([zb.DataFrame({"a": [1]}), zb.DataFrame({"a": ["x"]})])
