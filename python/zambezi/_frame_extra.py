@@ -37,7 +37,7 @@ import datetime
 import numpy as np
 
 from zambezi import index as _ix
-from zambezi import _base, _convert, _core, _dtypes, _expr, _indexing, _labels, _numba
+from zambezi import _align, _base, _convert, _core, _dtypes, _expr, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
 from zambezi._dtypes import is_scalar, py_scalar
@@ -462,6 +462,36 @@ def _eq_or_false(a, b):
         return a == b
     except DTypeError:
         return a._like(_false_column(len(a)))
+
+
+def _masked(s):
+    """Whether pandas holds s in a masked dtype (Int64, boolean): an
+    integer or bool column with nulls, whose comparisons give NA."""
+    return s.dtype.startswith(("int", "uint", "bool")) and s.null_count > 0
+
+
+def _aligned_to(values, frame):
+    """values (a Series or DataFrame) with its rows in the order of frame's
+    index labels, as pandas' isin aligns it (``values.reindex_like(frame)``)
+    rather than by position; and a bool column, True where values has the
+    row's label (None when it has every label in order)."""
+    if not values._index.is_unique:
+        raise InvalidValueError("cannot compute isin with a duplicate axis.")
+    if _align.same_labels(values._index, frame._index):
+        return values, None
+    has = frame._index.isin(values._index)
+    return values.reindex(frame._index), _core.column_from_buffer(has)
+
+
+def _eq_aligned(s, v, v_masked, has):
+    """s == v for isin, v aligned to s's labels (see _aligned_to).  A row
+    whose label v lacks is null after the alignment; pandas fills it with
+    NaN, so it compares False -- unless s or the values before alignment
+    (v_masked) are pandas' masked dtypes, which keep it as NA."""
+    out = _eq_or_false(s, v)
+    if has is not None and not v_masked and not _masked(s):
+        out = out._like(_core.column_where(out._col, has, _false_column(len(s))))
+    return out
 
 
 def _eq_missing(s):
@@ -986,12 +1016,13 @@ class FrameExtra:
     def isin(self, values):
         """bool frame: whether each value is in values -- a list (for every
         column), a dict column -> list (columns it lacks are all False), a
-        Series (row by row, as ``df[c] == values``; pandas aligns it on the
-        index) or a DataFrame (by column name and row).  A missing value is
-        False, except that an integer or bool column with nulls compared
-        with a Series or DataFrame gives null there (pandas' NA) -- and
-        everywhere when the DataFrame lacks the column, as pandas compares
-        it with missing values.
+        Series (row by row, as ``df[c] == values`` once values is aligned
+        on the frame's index labels, as pandas does) or a DataFrame (by
+        column label and index label).  A missing value, or a label values
+        lacks, is False, except that an integer or bool column with nulls
+        compared with a Series or DataFrame gives null there (pandas' NA)
+        -- and everywhere when the DataFrame lacks the column, as pandas
+        compares it with missing values.  values' index must be unique.
 
         Examples
         --------
@@ -1018,18 +1049,17 @@ class FrameExtra:
                 return _isin_values(s, list(v))
             return self._each(one)
         if _base.is_series(values):
-            if len(values) != n:
-                raise InvalidValueError(
-                    f"isin: the Series has {len(values)} rows, the frame {n} (zambezi "
-                    "has no index to align on)")
-            return self._each(lambda s: _eq_or_false(s, values))
+            v_masked = _masked(values)
+            values, has = _aligned_to(values, self)
+            return self._each(lambda s: _eq_aligned(s, values, v_masked, has))
         if _base.is_frame(values):
-            if len(values) != n:
-                raise InvalidValueError(
-                    f"isin: the DataFrame has {len(values)} rows, this frame {n}")
-            other = set(values._zb_columns)
-            return self._each(lambda s: _eq_or_false(s, values[label_of[s.name]])
-                              if label_of[s.name] in other else _eq_missing(s))
+            if not values._zb_columns.is_unique:
+                raise InvalidValueError("cannot compute isin with a duplicate axis.")
+            masked = {lb: _masked(values[lb]) for lb in values._zb_columns}
+            values, has = _aligned_to(values, self)
+            return self._each(
+                lambda s: _eq_aligned(s, values[label_of[s.name]], masked[label_of[s.name]], has)
+                if label_of[s.name] in masked else _eq_missing(s))
         if isinstance(values, str) or not hasattr(values, "__iter__"):
             raise DTypeError(
                 "isin: only list-like or dict-like objects are allowed, not "

@@ -590,6 +590,29 @@ def test_isin_vs_pandas(n):
         z.isin("s1")
 
 
+def test_isin_aligns_series_and_frame_by_label():
+    # pandas compares with values.reindex_like(df): by index label, not by
+    # position; a label values lacks is False (NA in an Int64 column)
+    p = pd.DataFrame({"a": [1, 2, 3], "b": [3, 2, 1]})
+    pn = pd.DataFrame({"a": pd.array([1, None, 3], dtype="Int64"), "b": [3.0, 2.0, np.nan],
+                       "t": [True, False, True]})
+    pi = p.set_index(pd.Index([10, 11, 12]))
+    for frame, values in [
+        (p, pd.Series([1, 2, 3], index=[2, 1, 0])),
+        (p, pd.Series([1, 2], index=[0, 5])),
+        (pi, pd.Series([3, 2, 1], index=[12, 11, 10])),
+        (pn, pd.Series([3.0, 1.0], index=[2, 0])),
+        (p, pd.Series(pd.array([2, None], dtype="Int64"), index=[1, 5])),
+        (p, pd.DataFrame({"a": [3, 2], "b": [1, 0]}, index=[2, 0])),
+        (pn, pd.DataFrame({"a": [1, 5], "b": [3.0, 2.0]}, index=[1, 0])),
+    ]:
+        zv = zb.Series(values) if isinstance(values, pd.Series) else zb.DataFrame(values)
+        pd.testing.assert_frame_equal(zb.DataFrame(frame).isin(zv).to_pandas(),
+                                      frame.isin(values))
+    with pytest.raises(ValueError, match="duplicate axis"):
+        zb.DataFrame(p).isin(zb.Series([1, 2], index=[0, 0]))
+
+
 @pytest.mark.parametrize("n", [1, 7, 500])
 def test_apply_pipe_copy_vs_pandas(n):
     pdf = pframe(["i64", "i32", "f64", "f32"], n, seed=n + 30)
