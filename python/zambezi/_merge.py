@@ -20,7 +20,12 @@ use the index levels as key columns, and label the result as pandas does:
 both sides on their index: the joined labels; ``left_on`` with
 ``right_index``: the left labels (and the left key column takes the right
 label where a row has no left side); ``left_index`` with ``right_on``: the
-right labels.  Other joins number the result from 0.
+right labels.  A left join on the right index (right join on the left
+index) that keeps each row of its side once, unsorted, keeps that side's
+index itself (a RangeIndex stays one).  A key column whose name takes a
+suffix (the other side has a column of that name) comes again, unsuffixed,
+at the key's position, as pandas adds it.  Other joins number the result
+from 0.
 
 Null keys (None, NaN, NaT) match each other, as in pandas (per key
 column: rows match when each key pair is equal or null on both sides).
@@ -323,31 +328,56 @@ def _merge_on_index(left, right, how, left_on, right_on, left_index, right_index
     rlevels = [R.column(j) for j in range(nr, R.num_columns)]
     gaps_left = how in ("right", "outer")
     gaps_right = how in ("left", "outer")
-    if left_index and right_index:
-        levels = [_core.column_where(a, has_left, b) if gaps_left else a
-                  for a, b in zip(llevels, rlevels)]
-        index = _ix.Index._from_columns(levels, left._index.names)
-    elif right_index:  # left_on + right_index: the left labels
-        if gaps_left:
-            for a, b in zip(lk, rlevels):
-                lcols[a] = _core.column_where(lcols[a], has_left, b)
-        index = _ix.Index._from_columns(llevels, left._index.names)
-    else:  # left_index + right_on: the right labels
-        if gaps_right:
-            for j, lv in zip(rk, llevels):
-                rcols[j] = _core.column_where(rcols[j], has_right, lv)
-        index = _ix.Index._from_columns(rlevels, right._index.names)
     ls, rs = suffixes
     overlap = set(lnames) & set(rnames)
     if overlap and ls is None and rs is None:
         raise InvalidValueError(f"merge: columns overlap but no suffix was given: {sorted(overlap)}")
     names = [n + ls if n in overlap and ls else n for n in lnames] + \
         [n + rs if n in overlap and rs else n for n in rnames]
+    # A key column whose name a suffix changed (the other side has a column
+    # of that name too): pandas adds the key under its own name, at the
+    # key's position, and leaves the suffixed column as it is.
+    keys = []
+    if left_index and right_index:
+        levels = [_core.column_where(a, has_left, b) if gaps_left else a
+                  for a, b in zip(llevels, rlevels)]
+        index = _ix.Index._from_columns(levels, left._index.names)
+    elif right_index:  # left_on + right_index: the left labels
+        for i, (a, b) in enumerate(zip(lk, rlevels)):
+            key = _core.column_where(lcols[a], has_left, b) if gaps_left else lcols[a]
+            if names[a] == lnames[a]:
+                lcols[a] = key
+            else:
+                keys.append((i, lnames[a], key))
+        index = _kept_index(left, L.num_rows, how == "left" and not sort) or \
+            _ix.Index._from_columns(llevels, left._index.names)
+    else:  # left_index + right_on: the right labels
+        for i, (j, lv) in enumerate(zip(rk, llevels)):
+            key = _core.column_where(rcols[j], has_right, lv) if gaps_right else rcols[j]
+            if names[nl + j] == rnames[j]:
+                rcols[j] = key
+            else:
+                keys.append((i, rnames[j], _core.column_where(lv, has_left, rcols[j])
+                             if gaps_left else lv))
+        index = _kept_index(right, R.num_rows, how == "right" and not sort) or \
+            _ix.Index._from_columns(rlevels, right._index.names)
+    cols = lcols + rcols
+    for i, name, key in keys:
+        names.insert(i, name)
+        cols.insert(i, key)
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InvalidValueError(f"merge: the result would have duplicate column names {dup}; "
                                 "choose other suffixes")
-    return left._constructor._wrap(_core.table_from_columns(lcols + rcols, names), index)
+    return left._constructor._wrap(_core.table_from_columns(cols, names), index)
+
+
+def _kept_index(side, nrows, keeps):
+    """side's own index when a join keeps each of its rows once, in order
+    (pandas' left join on the other side's index, unsorted, where the
+    result has as many rows as side: it returns side's index as it is, a
+    RangeIndex staying one); else None."""
+    return side._index if keeps and nrows == len(side) else None
 
 
 class FrameMerge:

@@ -468,6 +468,35 @@ def test_merge_and_join_on_the_index():
     assert_frame_like(zb.DataFrame(a).join(zb.Series(s)), a.join(s), "join a Series")
 
 
+def test_merge_on_the_index_adds_the_suffixed_key_and_keeps_the_labels():
+    # left_on + right_index where the right side has a column named as the
+    # key too: pandas adds the key column under its own name (the suffixed
+    # column keeps the left values only); a left join that keeps each left
+    # row once, in order, keeps the left index as it is (a RangeIndex)
+    left = pd.DataFrame({"k": [1, 2, 3, 2], "a": [1.0, 2.0, 3.0, 4.0]})
+    right = pd.DataFrame({"b": [0.5, 1.5, 2.5], "k": [7.0, 8.0, 9.0]}, index=[1, 2, 4])
+    dup = pd.DataFrame({"b": [0.5, 1.5, 2.5]}, index=[1, 1, 4])
+    on_right = dict(left_on="k", right_index=True)
+    cases = [(left, right, on_right), (left, dup, on_right),
+             (right, left, dict(left_index=True, right_on="k"))]
+    for how in ("inner", "left", "right", "outer"):
+        for sort in (False, True):
+            for x, y, kw in cases:
+                got = zb.merge(zb.DataFrame(x), zb.DataFrame(y), how=how, sort=sort, **kw)
+                exp = pd.merge(x, y, how=how, sort=sort, **kw)
+                what = f"{kw} {how} sort={sort}"
+                if how in ("inner", "left") if "right_index" in kw else how in ("inner", "right"):
+                    pd.testing.assert_frame_equal(got.to_pandas(), exp, obj=what)
+                else:  # missing labels and keys: float64 NaN in pandas, Int64 here
+                    pd.testing.assert_frame_equal(got.to_pandas().reset_index(drop=True),
+                                                  exp.reset_index(drop=True), check_dtype=False,
+                                                  obj=what)
+    got = zb.DataFrame(left).join(zb.DataFrame(right), on="k", lsuffix="_l", rsuffix="_r")
+    with pytest.warns(Warning):
+        exp = left.join(right, on="k", lsuffix="_l", rsuffix="_r")
+    pd.testing.assert_frame_equal(got.to_pandas(), exp)
+
+
 def test_assigning_a_series_lines_up_by_label():
     pdf = pd.DataFrame({"a": [1, 2, 3, 4]}, index=["w", "x", "y", "z"])
     df = zb.DataFrame(pdf)
