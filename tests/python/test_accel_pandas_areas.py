@@ -214,3 +214,25 @@ for times in (days, days[:2] + [pd.NaT] + days[2:], [pd.NaT] + days):
 ''')
     assert out.count("<MonthEnd>") == 2 and out.count("<2 * MonthEnds>") == 1
     assert out.count("None") == 6
+
+
+def test_merge_on_the_index_labels_are_pandas_own(tmp_path):
+    # a join on the index that leaves a label missing gives a float64 index
+    # with NaN (pandas' own), not zambezi's Int64 with <NA>; the key column
+    # a suffix renamed comes again unsuffixed; a left join keeps the left
+    # RangeIndex
+    out = same_under_accelerator(tmp_path, r'''
+import pandas as pd
+
+left = pd.DataFrame({"k": [1, 2, 3, 2], "a": [10, 20, 30, 40]})
+right = pd.DataFrame({"b": [100, 200, 300], "k": [7, 8, 9]}, index=[1, 2, 4])
+for how in ("inner", "left", "right", "outer"):
+    r = pd.merge(left, right, left_on="k", right_index=True, how=how)
+    print(how, r.dtypes.to_dict(), repr(r.index))
+    print(r)
+    r = pd.merge(right, left, left_index=True, right_on="k", how=how)
+    print(how, r.dtypes.to_dict(), repr(r.index))
+    print(r)
+print(repr(left.join(right[["b"]], on="k", how="outer").index))
+''')
+    assert "Index([0.0, 1.0, 3.0, nan], dtype='float64')" in out

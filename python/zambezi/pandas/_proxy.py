@@ -586,13 +586,15 @@ def _numpy_missing(obj):
     values...) that in pandas gives float64 (NaN) or object (True/False/NaN).
     """
     pd = _real.pd
+    if isinstance(obj, pd.Index):
+        return _numpy_missing_series(obj, pd)
+    index = _numpy_missing_series(obj.index, pd)  # labels a join left missing, too
+    if index is not obj.index:
+        obj = obj.set_axis(index, axis=0)
     if isinstance(obj, pd.Series):
         return _numpy_missing_series(obj, pd)
     if isinstance(obj, pd.DataFrame):
-        cols = [i for i, dt in enumerate(obj.dtypes)
-                if isinstance(dt, (pd.BooleanDtype,)) or
-                getattr(dt, "_is_numeric", False) and getattr(dt, "kind", "") in "iu"
-                and not isinstance(dt, np.dtype)]
+        cols = [i for i, dt in enumerate(obj.dtypes) if _is_masked(dt, pd)]
         if cols:
             obj = obj.copy(deep=False)
             for i in cols:
@@ -600,14 +602,21 @@ def _numpy_missing(obj):
     return obj
 
 
+def _is_masked(dt, pd):
+    """Whether dt is pandas' nullable boolean or integer dtype."""
+    return isinstance(dt, pd.BooleanDtype) or not isinstance(dt, np.dtype) and \
+        getattr(dt, "kind", "") in "iu" and getattr(dt, "_is_numeric", False)
+
+
 def _numpy_missing_series(s, pd):
+    """A Series or (flat) Index of a masked dtype as pandas' numpy dtypes
+    give it; anything else as it is."""
     dt = s.dtype
+    if not _is_masked(dt, pd) or isinstance(s, pd.MultiIndex):
+        return s
     if isinstance(dt, pd.BooleanDtype):
         return s.astype(object).where(s.notna(), np.nan) if s.hasnans else s.astype(bool)
-    if not isinstance(dt, np.dtype) and getattr(dt, "kind", "") in "iu" \
-            and getattr(dt, "_is_numeric", False):
-        return s.astype("float64") if s.hasnans else s.astype(dt.numpy_dtype)
-    return s
+    return s.astype("float64") if s.hasnans else s.astype(dt.numpy_dtype)
 
 
 def _reason(e):
@@ -857,7 +866,7 @@ def wrap_fast(res, parent=None, name=None, args=(), kwargs=None, is_attr=False):
         _init(p, _float_for_missing_ints(res), None, None)
         return p
     if isinstance(res, _ix.Index):
-        slow = res.to_pandas()
+        slow = _numpy_missing(res.to_pandas())
         p = wrap_slow(slow, (parent, name, args, kwargs or {}, is_attr) if parent is not None else None)
         object.__setattr__(p, "_zb_fast", res)
         return p
