@@ -282,7 +282,16 @@ def _with_levels(df):
     t = df._table
     levels = df._index._levels()
     cols = [t.column(i) for i in range(t.num_columns)] + levels
-    names = list(t.names) + [f"\x00level_{i}" for i in range(len(levels))]
+    names = list(t.names)
+    taken = set(names)
+    for i in range(len(levels)):
+        # a name no data column has (the engine reads names up to a NUL
+        # byte, so a NUL prefix would make every level's name "")
+        name = f"__level_{i}__"
+        while name in taken:
+            name = "_" + name
+        taken.add(name)
+        names.append(name)
     return _core.table_from_columns(cols, names), t.num_columns
 
 

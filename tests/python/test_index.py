@@ -497,6 +497,19 @@ def test_merge_on_the_index_adds_the_suffixed_key_and_keeps_the_labels():
     pd.testing.assert_frame_equal(got.to_pandas(), exp)
 
 
+def test_merge_on_a_multiindex():
+    # left_on with two keys against the right side's two index levels
+    left = pd.DataFrame({"k": [1, 2, 3, 2], "s": list("xyzy"), "a": [1.0, 2.0, 3.0, 4.0]})
+    right = pd.DataFrame({"b": [0.5, 1.5, 2.5], "s": list("pqr")},
+                         index=pd.MultiIndex.from_tuples([(1, "x"), (2, "y"), (4, "z")],
+                                                         names=["k2", "s2"]))
+    for how in ("inner", "left"):
+        got = zb.merge(zb.DataFrame(left), zb.DataFrame(right), left_on=["k", "s"],
+                       right_index=True, how=how)
+        pd.testing.assert_frame_equal(
+            got.to_pandas(), pd.merge(left, right, left_on=["k", "s"], right_index=True, how=how))
+
+
 def test_assigning_a_series_lines_up_by_label():
     pdf = pd.DataFrame({"a": [1, 2, 3, 4]}, index=["w", "x", "y", "z"])
     df = zb.DataFrame(pdf)
