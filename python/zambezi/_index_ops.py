@@ -11,7 +11,7 @@ null rows).
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _indexing
+from zambezi import _base, _convert, _core, _indexing, _labels
 from zambezi import index as _ix
 from zambezi.errors import InvalidValueError, UnsupportedError
 
@@ -25,6 +25,23 @@ def _level_names_for_columns(index, taken):
             nm = "index" if index.nlevels == 1 and "index" not in taken else f"level_{i}"
         out.append(str(nm))
     return out
+
+
+_UNSET = object()  # rename_axis: columns= not given (None removes the name)
+
+
+def _new_axis_names(idx, value):
+    """rename_axis's value (a name, a list of names, a dict or function of
+    the old names) as the list of idx's new level names."""
+    if callable(value):
+        return [value(n) for n in idx.names]
+    if isinstance(value, dict):
+        return [value.get(n, n) for n in idx.names]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if idx.nlevels != 1:
+        raise InvalidValueError("rename_axis: give one name per level of a MultiIndex")
+    return [value]
 
 
 class IndexOps:
@@ -173,31 +190,36 @@ class IndexOps:
         return self._inplace(out, inplace)
 
     # -- rename_axis -------------------------------------------------------
-    def rename_axis(self, mapper=None, index=None, columns=None, axis=0, inplace=False):
-        """Name the index (a name, a list of names for a MultiIndex).
+    def rename_axis(self, mapper=None, index=None, columns=_UNSET, axis=0, inplace=False):
+        """Name the index (a name, a list of names for a MultiIndex, a
+        dict or function of the old names); ``columns=`` (or ``axis=1``)
+        names a frame's column labels the same way (``columns=None``
+        removes their name).
 
         Examples
         --------
         >>> zb.Series([1, 2]).rename_axis("row").index.name
         'row'
+        >>> zb.DataFrame({"a": [1]}).rename_axis(columns="col").columns.name
+        'col'
         """
-        if columns is not None:
-            raise UnsupportedError("rename_axis(columns=...): column labels have no name")
-        if axis not in (0, "index", "rows"):
-            raise UnsupportedError("rename_axis: only the index (axis=0) has names")
+        if axis in (1, "columns"):
+            if self._ndim != 2:
+                raise InvalidValueError("rename_axis: a Series has no columns")
+            columns, mapper = mapper, None
+        elif axis not in (0, "index", "rows"):
+            raise InvalidValueError(f"rename_axis: no axis {axis!r}")
+        out = self
         value = index if index is not None else mapper
-        idx = self._index
-        if callable(value):
-            names = [value(n) for n in idx.names]
-        elif isinstance(value, dict):
-            names = [value.get(n, n) for n in idx.names]
-        elif isinstance(value, (list, tuple)):
-            names = list(value)
-        else:
-            names = [value] * 1 if idx.nlevels == 1 else None
-            if names is None:
-                raise InvalidValueError("rename_axis: give one name per level of a MultiIndex")
-        out = self._with_index(idx.set_names(names))
+        if value is not None or columns is _UNSET:
+            out = self._with_index(self._index.set_names(_new_axis_names(self._index, value)))
+        if columns is not _UNSET:
+            if self._ndim != 2:
+                raise InvalidValueError("rename_axis: a Series has no columns")
+            labels = self._zb_columns
+            if out is self:
+                out = self._with_index(self._index)
+            _labels.attach(out, labels.set_names(_new_axis_names(labels, columns)))
         return self._inplace(out, inplace)
 
     # -- sort_index --------------------------------------------------------

@@ -904,7 +904,9 @@ def from_pandas(pdf):
             for i in range(len(names))]
     out = DataFrame._wrap(_core.table_from_columns(cols, names),
                           _ix.from_pandas_index(pdf.index))
-    if multi:  # MultiIndex columns keep their tuples (zambezi._labels)
+    if multi or pdf.columns.name is not None:
+        # MultiIndex columns keep their tuples, named column labels their
+        # name (zambezi._labels)
         _labels.attach(out, _labels.from_list(list(pdf.columns), list(pdf.columns.names)))
     return out
 

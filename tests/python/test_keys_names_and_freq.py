@@ -62,3 +62,27 @@ def test_index_and_frame_of_a_pandas_datetimeindex_keep_its_freq():
     assert zb.Index(i).to_pandas().freq == i.freq
     got = zb.DataFrame({"B": [1, 0, 2]}, index=i).to_pandas()
     pd.testing.assert_frame_equal(got, pd.DataFrame({"B": [1, 0, 2]}, index=i))
+
+
+def test_a_named_column_index_keeps_its_name_through_arithmetic():
+    # from_pandas and rename_axis(columns=) name the column labels, and
+    # arithmetic keeps the name, as pandas does
+    p = pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}).rename_axis(columns="cols")
+    pi = pd.DataFrame({1: [1.0, 2.0], 2: [3.0, 4.0]}).rename_axis(columns="c")
+    for frame in (p, pi):
+        z = zb.from_pandas(frame)
+        for f in (lambda d: d + 1, lambda d: d * d, lambda d: d / 2, lambda d: -d):
+            pd.testing.assert_frame_equal(f(z).to_pandas(), f(frame))
+    z = zb.from_pandas(p)
+    pd.testing.assert_frame_equal((z - z.iloc[0]).to_pandas(), p - p.iloc[0])
+    plain = pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]})
+    z = zb.DataFrame(plain)
+    for kw in (dict(columns="cols"), dict(mapper="cols", axis=1), dict(index="r", columns="c")):
+        got, exp = z.rename_axis(**kw), plain.rename_axis(**kw)
+        pd.testing.assert_frame_equal(got.to_pandas(), exp)
+        pd.testing.assert_frame_equal((got * got).to_pandas(), exp * exp)
+    named = z.rename_axis(columns="c")
+    for kw in (dict(columns=str.upper), dict(columns={"c": "d"}), dict(columns=None)):
+        pd.testing.assert_frame_equal(named.rename_axis(**kw).to_pandas(),
+                                      p.rename_axis(columns="c").rename_axis(**kw))
+    assert named.rename_axis("r").columns.name == "c"
