@@ -354,6 +354,28 @@ def _number_kinds(values):
     return (ints, floats) if ints and floats else None
 
 
+def _masked_na_last(values, counts, sort):
+    """value_counts' (values, counts) with the null entry where pandas puts
+    it for its masked dtypes (Int64, boolean -- zambezi's integer and bool
+    columns with nulls): after every value, before the sort by count, so
+    last among the values of its count (last of all with sort=False).  The
+    engine places it by its first appearance, as pandas does for NaN in
+    float64 and object data."""
+    valid = _convert.values_numpy(_core.notnull(values)).astype(bool)
+    n = len(valid)
+    pos = int(np.flatnonzero(~valid)[0])
+    order = np.delete(np.arange(n, dtype=np.int64), pos)
+    if sort:
+        c = _convert.values_numpy(counts)
+        same = np.flatnonzero(c[order] == c[pos])
+        at = int(same[-1]) + 1 if len(same) else int(np.searchsorted(order, pos))
+    else:
+        at = n - 1
+    order = np.insert(order, at, pos)
+    idx = _core.column_from_buffer(order)
+    return _core.take(values, idx), _core.take(counts, idx)
+
+
 class SeriesStats:
     """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
 
@@ -747,6 +769,9 @@ class SeriesStats:
         else:
             values, counts = _core.value_counts(self._col, bool(sort), bool(ascending),
                                                 bool(dropna), bool(normalize))
+            if not dropna and self._col.null_count and \
+                    self._col.dtype.startswith(("int", "uint", "bool")):
+                values, counts = _masked_na_last(values, counts, sort)
         index = _ix.Index._from_columns([values], [self._name])
         return self._constructor._from_column(counts, "proportion" if normalize else "count",
                                               index)
