@@ -310,6 +310,18 @@ def to_numpy(col):
     return out
 
 
+
+def to_numpy_as_pandas(col):
+    """to_numpy of the column as pandas gives it to the user: missing text,
+    categories and lists are NaN (pandas 3's str dtype, a Categorical and
+    the object column str.split makes give NaN), not to_numpy's None --
+    which lookups and other internal uses keep."""
+    arr = to_numpy(col)
+    dt = col.dtype
+    if col.null_count and (dt in ("string", "category") or dt.startswith("list<")):
+        arr[null_mask(col)] = np.nan
+    return arr
+
 _DEFAULT_STR = []
 
 

@@ -13,7 +13,9 @@ with one engine ``take`` and cut rows out of it without copying).
 Values are what ``Series.to_list`` / ``Series.to_numpy`` give, so they
 differ from pandas where those do: missing values are None in Python
 objects (pandas: NaN or pd.NA by dtype), except in timestamp and duration
-columns, whose values are pd.Timestamp / pd.Timedelta and NaT as pandas'.
+columns, whose values are pd.Timestamp / pd.Timedelta and NaT as pandas',
+and in ``to_numpy``'s arrays, where missing text, categories and lists
+are NaN as in pandas 3 (bools and dates: None).
 
 The common dtype of ``to_numpy`` follows pandas: one dtype stays itself;
 integers and floats promote as numpy does (int8 + uint8 -> int16, int64 +
@@ -83,7 +85,7 @@ def _column_array(col, na_value):
         arr = np.array(_convert.values_numpy(col), dtype=np.float32)
         arr[_convert.null_mask(col)] = np.nan
     else:
-        arr = _convert.to_numpy(col)
+        arr = _convert.to_numpy_as_pandas(col)
     miss = _missing(col, arr)
     if na_value is NO_DEFAULT or miss is None:
         return arr, miss
@@ -268,7 +270,7 @@ class FrameConvert:
         missing values give an object array (see zambezi._frame_convert).
         Each column converts as pandas converts its dtype: an integer
         column with nulls is float64 with NaN, float32 stays float32,
-        missing strings are None (in an object array, integers with nulls
+        missing strings are NaN (in an object array, integers with nulls
         stay integers).  ``na_value`` replaces missing values (nulls, NaN;
         an object column when the dtype cannot hold it); ``dtype``
         converts the result (an integer or bool dtype needs na_value when
@@ -285,7 +287,7 @@ class FrameConvert:
                [2. , 0. ]], dtype=float32)
         >>> zb.DataFrame({"a": [1, 2], "s": ["x", None]}).to_numpy()
         array([[1, 'x'],
-               [2, None]], dtype=object)
+               [2, nan]], dtype=object)
         """
         return frame_to_numpy(self, dtype, na_value)
 

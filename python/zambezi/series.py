@@ -465,8 +465,8 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         """numpy array: a zero-copy read-only view for fixed-width data without
         nulls; float64 with NaN for numbers with nulls; datetime64 for
         timestamps (NaT for nulls) and for dates without nulls; object
-        arrays (None for nulls) for strings, categories, bools with nulls
-        and dates with nulls.
+        arrays for strings, categories and lists (NaN for nulls, as pandas
+        3), bools with nulls and dates with nulls (None for nulls).
 
         Examples
         --------
@@ -476,9 +476,9 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         >>> zb.Series([1, None]).to_numpy()
         array([ 1., nan])
         >>> zb.Series(["a", None]).to_numpy()
-        array(['a', None], dtype=object)
+        array(['a', nan], dtype=object)
         """
-        return _convert.to_numpy(self._col)
+        return _convert.to_numpy_as_pandas(self._col)
 
     @property
     def cat(self):

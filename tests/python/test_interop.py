@@ -372,7 +372,7 @@ def test_numpy_conversions_with_nulls():
     b = zb.Series([True, None, False]).to_numpy()
     assert b.dtype == object and b.tolist() == [True, None, False]
     st = zb.Series(["a", None]).to_numpy()
-    assert st.dtype == object and st.tolist() == ["a", None]
+    assert st.dtype == object and st[0] == "a" and st[1] is np.nan  # pandas 3's str dtype
     ts = zb.Series(np.array(["2020-01-01", "NaT"], dtype="datetime64[ms]"))
     assert ts.dtype == "timestamp[ms]"
     out = ts.to_numpy()
@@ -381,6 +381,21 @@ def test_numpy_conversions_with_nulls():
     assert d.dtype == np.dtype("datetime64[D]")
     assert d.tolist() == [dt.date(2021, 3, 4), dt.date(1900, 1, 1)]
     np.testing.assert_array_equal(np.asarray(zb.Series(np.arange(4))), np.arange(4))
+
+
+def test_to_numpy_gives_missing_text_as_pandas():
+    # pandas 3's str dtype, a Categorical and the lists of str.split give
+    # NaN for a missing value in to_numpy's object array
+    p = pd.DataFrame({"s": ["a", None, "c"], "x": [1.0, 2.0, None]})
+    z = zb.DataFrame(p)
+    for got, exp in [(z["s"].to_numpy(), p["s"].to_numpy()),
+                     (z["s"].astype("category").to_numpy(), p["s"].astype("category").to_numpy()),
+                     (z["s"].str.split().to_numpy(), p["s"].str.split().to_numpy()),
+                     (z.to_numpy(), p.to_numpy()), (z.values, p.values)]:
+        assert got.dtype == exp.dtype
+        assert pd.isna(got).tolist() == pd.isna(exp).tolist()
+        assert [type(v) for v in got.ravel()] == [type(v) for v in exp.ravel()]
+    assert pd.DataFrame(z.to_numpy()).equals(pd.DataFrame(p.to_numpy()))
 
 
 def test_numpy_strided_and_masked_buffers():
