@@ -339,3 +339,22 @@ def test_logical_ops_of_bools_with_missing_values_and_a_scalar_as_pandas():
             p & v
         with pytest.raises(TypeError, match="should be pandas.NA or a bool"):
             z & v
+
+
+def test_elements_of_split_lists_are_objects_as_pandas(tmp_path):
+    # .str[i], .str.get(i) and .str.join of the lists str.split makes are
+    # an object column in pandas (zambezi keeps str): the dtype, and what
+    # the later calls see, are pandas'; to_numpy of text gives NaN
+    out = _same_as_pandas(tmp_path, r'''
+import pandas as pd
+
+s = pd.Series(["a b", "c d e", None, "f"])
+parts = s.str.split()
+for r in [parts.str[0], parts.str.get(1), parts.str[-1], parts.str.join("-"),
+          parts.str[0].str.upper(), s.str.rsplit(n=1).str[-1], parts.str[0:1],
+          parts.str.len()]:
+    print(repr(r), r.dtype)
+print(repr(s.to_numpy()), repr(parts.to_numpy()))
+print(repr(pd.DataFrame({"s": s, "x": [1.0, 2.0, None, 4.0]}).to_numpy()))
+''')
+    assert "dtype: object object" in out

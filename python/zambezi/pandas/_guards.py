@@ -219,8 +219,26 @@ def _ufunc_guard(proxy, args, kwargs):
     return None
 
 
+def _list_elements_guard(proxy, args, kwargs):
+    # .str[i], .str.get(i) and .str.join(sep) of a Series of lists (made
+    # by str.split, str.findall ...): pandas gives an object column (str
+    # values, NaN where missing), zambezi keeps the element type (a str
+    # column, docs/api.md), which later calls would see: pandas serves them.
+    if type(proxy).__name__ != "StringMethods":
+        return None
+    if args and isinstance(args[0], slice):
+        return None   # lists sliced: an object column of lists on both sides
+    rec = proxy._zb_recipe
+    parent = rec[0] if rec is not None else None
+    fast = parent._zb_fast if _proxy._is_proxy(parent) else None
+    if fast is not None and str(getattr(fast, "dtype", "")).startswith("list<"):
+        return "an element of lists: pandas gives object values"
+    return None
+
+
 GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
            "astype": _astype_guard, "__array_ufunc__": _ufunc_guard}
 GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
+GUARDS.update((n, _list_elements_guard) for n in ("get", "__getitem__", "join"))
 GUARDS.update((n, _division_guard(n)) for n in _DIVISIONS | _RDIVISIONS)
 GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
