@@ -358,3 +358,20 @@ print(repr(s.to_numpy()), repr(parts.to_numpy()))
 print(repr(pd.DataFrame({"s": s, "x": [1.0, 2.0, None, 4.0]}).to_numpy()))
 ''')
     assert "dtype: object object" in out
+
+
+def test_dates_of_missing_timestamps_are_nat_as_pandas(tmp_path):
+    # pandas' .dt.date holds NaT for a missing timestamp (zambezi's dates:
+    # None); without missing values zambezi serves it
+    out = _same_as_pandas(tmp_path, r'''
+import pandas as pd
+
+t = pd.Series(pd.to_datetime(["2020-01-01 10:00", None, "2021-03-04 00:00"]))
+d = t.dt.date
+print(repr(d), repr(d.to_numpy()), d.tolist(), d.isna().tolist())
+print(repr(t.dropna().dt.date), t.dropna().dt.date.tolist())
+df = pd.DataFrame({"t": t, "v": [1, 2, 3]})
+df["d"] = df.t.dt.date
+print(df.groupby("d", dropna=False).v.sum())
+''')
+    assert "NaT" in out

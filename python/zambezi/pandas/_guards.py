@@ -236,9 +236,28 @@ def _list_elements_guard(proxy, args, kwargs):
     return None
 
 
+def _dates_guard(proxy, args, kwargs):
+    # .dt.date of timestamps with missing values: pandas' object column
+    # holds NaT there, zambezi's dates None (to_numpy, tolist, a group-by
+    # key's label): pandas serves it.
+    if type(proxy).__name__ != "DatetimeProperties":
+        return None
+    rec = proxy._zb_recipe
+    parent = rec[0] if rec is not None else None
+    if not _proxy._is_proxy(parent):
+        return None
+    side = parent._zb_slow if parent._zb_slow is not None else parent._zb_fast
+    try:
+        missing = bool(side.isna().any())
+    except Exception:
+        return None
+    return "dates of missing timestamps: pandas gives NaT" if missing else None
+
+
 GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
            "astype": _astype_guard, "__array_ufunc__": _ufunc_guard}
 GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
 GUARDS.update((n, _list_elements_guard) for n in ("get", "__getitem__", "join"))
+GUARDS["date"] = _dates_guard
 GUARDS.update((n, _division_guard(n)) for n in _DIVISIONS | _RDIVISIONS)
 GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
