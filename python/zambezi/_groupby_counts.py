@@ -11,16 +11,22 @@ followed by a stable ``sort_index`` on the key levels gives.
 GroupBy drops them (``dropna=True`` at ``groupby``); rows with a null
 value when ``value_counts(dropna=True)``.
 
-Difference from pandas: among equal counts of one group (and with
-``sort=False`` on a sorted GroupBy, among all values of a group) zambezi
-keeps the order of first appearance; pandas' order there comes from an
-unstable ``sort_index`` on the key levels and is not specified.
+Ties (equal counts of one group, and with ``sort=False`` on a sorted
+GroupBy all values of a group) come in pandas' order: the combinations in
+order of first appearance, put in key order by pandas' grouper with an
+unstable numpy ``argsort`` of the key values when there is one key held
+in a numpy dtype (numbers, bools, timestamps, durations) -- zambezi calls
+the same ``argsort`` on the same values -- and by a stable sort for text
+keys and several keys.  A single numeric key with missing values (a
+GroupBy with ``dropna=False``) keeps the order of first appearance there.
 
 Not supported: ``bins`` (UnsupportedError), and categorical values'
 unobserved categories (zambezi groups show observed categories only).
 """
 
-from zambezi import _base, _core, _labels
+import numpy as np
+
+from zambezi import _base, _convert, _core, _labels
 from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
@@ -75,6 +81,8 @@ class GroupByValueCounts:
         if drop:
             frame = frame.dropna(subset=drop)
         counts = frame.groupby(kn + vn, sort=False, dropna=False, as_index=False).size()
+        if self._sort and len(kn) == 1:
+            counts = _in_pandas_key_order(counts, kn[0])
         by = (kn if self._sort else []) + (["size"] if sort else [])
         if by:
             asc = [True] * (len(by) - 1) + [ascending if sort else True]
@@ -92,3 +100,19 @@ class GroupByValueCounts:
                                       None)
         index = _ix.Index._from_columns(cols, labels)
         return _base.series_class()._from_column(col._col, name, index)
+
+
+_NUMPY_KEYS = ("int", "uint", "float", "bool", "timestamp", "duration")
+
+
+def _in_pandas_key_order(counts, key):
+    """counts (a row per combination of the key and the values, in order
+    of first appearance) in the order pandas' grouper leaves them before
+    value_counts' stable sorts: one key held in a numpy dtype is put in
+    order by numpy's default (unstable) argsort of its values, so rows of
+    one key value come in the order that sort gives them.  Other keys (or
+    missing key values) as they are: pandas sorts them stably."""
+    col = counts[key]._col
+    if col.null_count or not col.dtype.startswith(_NUMPY_KEYS):
+        return counts
+    return counts.iloc[np.argsort(_convert.to_numpy(col))]

@@ -29,8 +29,9 @@ def _data(n, seed, null_rate):
 def _check(got, exp, what):
     """got equals pandas' exp as a mapping (index -> count: names, dtypes,
     values), and in the order pandas defines: the counts' sequence and the
-    first key's.  Among equal counts of a group pandas' order comes from an
-    unstable sort_index (not first appearance, which zambezi keeps)."""
+    first key's.  (The order among equal counts of a group, which pandas'
+    grouper takes from an unstable argsort, is checked by
+    test_ties_come_in_pandas_order.)"""
     got = got.to_pandas() if hasattr(got, "to_pandas") else got
     if isinstance(exp, pd.Series):
         assert_series_like(got.sort_index(), exp.sort_index(), what)
@@ -63,7 +64,8 @@ def test_series_selection(n, seed, null_rate, gkw, kw):
         exp = pdf.groupby(by, **gkw)[col].value_counts(**kw)
         if not kw.get("sort", True) and gkw.get("sort", True):
             # groups in key order, values unsorted: pandas' order within a
-            # group comes from its unstable sort_index; compare sorted
+            # group comes from an unstable argsort (of a numeric key, see
+            # test_ties_come_in_pandas_order); compare sorted
             got = got.to_pandas().sort_index()
             exp = exp.sort_index()
         _check(got, exp, what)
@@ -83,6 +85,32 @@ def test_frame_groupby_subset_as_index_and_series_groupby(seed):
         (lambda d: d.v.groupby(d.k).value_counts(ascending=True), "Series.groupby"),
     ]:
         _check(f(zdf), f(pdf), what)
+
+
+@pytest.mark.parametrize("key", ["i", "f", "b", "t", "s"])
+@pytest.mark.parametrize("kw", [{}, {"sort": False}, {"ascending": True}, {"normalize": True}])
+def test_ties_come_in_pandas_order(key, kw):
+    # pandas' grouper puts the (key, value) combinations in key order with
+    # numpy's unstable argsort of one numeric key: ties within a group come
+    # in that order, not in order of first appearance (text keys: stable)
+    rng = np.random.default_rng(11)
+    n = 3000
+    g = rng.integers(0, 5, n)
+    pdf = pd.DataFrame({"i": g, "f": g / 2, "b": g > 2,
+                        "t": pd.to_datetime(g * 86_400, unit="s"),
+                        "s": pd.array(np.array(list("pqrst"))[g], dtype="str"),
+                        "v": rng.integers(0, 8, n), "w": rng.choice(["x", "y", "z"], n)})
+    zdf = zb.from_pandas(pdf)
+    cols = [key, "v", "w"]
+    for f in (lambda d: d.groupby(key)["v"].value_counts(**kw),
+              lambda d: d[cols].groupby(key).value_counts(**kw),
+              lambda d: d[cols].groupby(key, as_index=False).value_counts(**kw)):
+        exp = f(pdf)
+        got = f(zdf).to_pandas()
+        if isinstance(exp, pd.Series):
+            pd.testing.assert_series_equal(got, exp)
+        else:
+            pd.testing.assert_frame_equal(got, exp)
 
 
 def test_errors():
