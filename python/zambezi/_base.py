@@ -37,6 +37,18 @@ hierarchy, found by walking the MRO (``_slot_names``), so a slot added to
 Series, DataFrame or this class travels without editing the pickling code.
 """
 
+class _NoDefault:
+    """pandas' ``no_default``: an argument left out where None means
+    something; shown in signatures as pandas shows its own."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<no_default>"
+
+
+NO_DEFAULT = _NoDefault()
+
 _CLASSES = {}  # ndim -> class: 1 -> Series, 2 -> DataFrame (see register)
 
 

@@ -34,17 +34,12 @@ import functools
 
 import numpy as np
 
-from zambezi import _convert, _core, _labels
+from zambezi import _base, _convert, _core, _labels
 from zambezi import index as _ix
 from zambezi.errors import DTypeError, InvalidValueError
 
 
-class _NoDefault:
-    def __repr__(self):
-        return "<no_default>"
-
-
-NO_DEFAULT = _NoDefault()
+NO_DEFAULT = _base.NO_DEFAULT
 _ORIENTS = ("dict", "list", "series", "split", "tight", "records", "index")
 
 

@@ -50,17 +50,7 @@ from zambezi.errors import (
     ZambeziIndexError,
 )
 
-class _NoDefault:
-    """The default of replace's value (None is a value there), shown as
-    pandas shows its own."""
-
-    __slots__ = ()
-
-    def __repr__(self):
-        return "<no_default>"
-
-
-_NO_DEFAULT = _NoDefault()
+_NO_DEFAULT = _base.NO_DEFAULT
 
 _INTS = ("int8", "int16", "int32", "int64")
 _UINTS = ("uint8", "uint16", "uint32", "uint64")

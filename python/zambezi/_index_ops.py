@@ -27,7 +27,7 @@ def _level_names_for_columns(index, taken):
     return out
 
 
-_UNSET = object()  # rename_axis: columns= not given (None removes the name)
+_UNSET = _base.NO_DEFAULT  # rename_axis: columns= not given (None removes the name)
 
 
 def _new_axis_names(idx, value):

@@ -40,14 +40,7 @@ from zambezi.errors import (
 _FLOATS = ("float32", "float64")
 
 
-class _NoDefault:
-    """pandas' ``no_default``: an argument left out (how / thresh)."""
-
-    def __repr__(self):
-        return "<no_default>"
-
-
-_NO_DEFAULT = _NoDefault()
+_NO_DEFAULT = _base.NO_DEFAULT
 
 
 # --------------------------------------------------------------------------
