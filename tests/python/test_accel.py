@@ -259,6 +259,28 @@ def test_read_csv_reads_dates_as_text_unless_parse_dates(tmp_path):
     assert fast.stdout == plain.stdout
 
 
+def test_read_csv_of_a_stream_falls_back_on_the_same_input(tmp_path):
+    # zambezi reads a stream to its end before it finds it cannot serve the
+    # call; pandas must then read the same input (seekable or not)
+    script = tmp_path / "csv_streams.py"
+    script.write_text(textwrap.dedent('''
+        import io, os
+        import pandas as pd
+        print(pd.read_csv(io.StringIO('a\\n"1,234"\\n5\\n'), thousands=','))
+        print(pd.read_csv(io.StringIO('1,2,3\\n4,5,6\\n'), names=['a', 'b']))
+        print(pd.read_csv(io.BytesIO(b'a,b\\n1,2,3\\n4,5,6\\n')))
+        r, w = os.pipe()
+        os.write(w, b'a,b\\n1,2,3\\n')
+        os.close(w)
+        with os.fdopen(r, 'rb') as pipe:
+            print(pipe.seekable(), pd.read_csv(pipe))
+    '''))
+    plain = _run([str(script)])
+    fast = _run(["-m", "zambezi.pandas", str(script)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
+    assert plain.returncode == 0 and "1234" in plain.stdout and "False" in plain.stdout
+    assert fast.stdout == plain.stdout, fast.stderr[-2000:]
+
+
 def test_install_types_and_internals(checks):
     out, _ = checks
     assert out["installed"] == "(True, '_ProxyMeta', 'module')"

@@ -1008,6 +1008,9 @@ def wrap_function(func, label, fast=None):
         if label == "pandas.eval":
             kwargs = _caller_scope(kwargs)
         reason = None
+        rewind = None
+        if label in _READERS and fast is not None and not settings.disabled:
+            args, kwargs, rewind = _replayable_source(args, kwargs)
         if fast is not None and not settings.disabled and _want_fast_args(args, kwargs, label):
             t0 = time.perf_counter()
             called = None
@@ -1029,6 +1032,8 @@ def wrap_function(func, label, fast=None):
                     _debug_compare(label, out, lambda: func(*unwrap_slow(args),
                                                             **unwrap_slow(kwargs)))
                 return out
+        if rewind is not None:
+            rewind()
         return _call_slow_function(func, label, args, kwargs, reason)
 
     wrapper._zb_slow_func = func
@@ -1037,6 +1042,31 @@ def wrap_function(func, label, fast=None):
 
 
 _READERS = frozenset(["pandas.read_csv", "pandas.read_parquet"])
+
+
+def _replayable_source(args, kwargs):
+    """A reader's source, when it is a stream, made one that pandas can read
+    again after zambezi read it (zambezi reads a stream to its end, and a
+    fallback to pandas must see the same input): (args, kwargs, rewind),
+    rewind None for any other source.  A seekable stream goes back to where
+    it was; another one is read into memory first."""
+    key = 0 if args else next((k for k in ("filepath_or_buffer", "path") if k in kwargs), None)
+    src = args[0] if args else kwargs.get(key) if key is not None else None
+    if src is None or not hasattr(src, "read"):
+        return args, kwargs, None
+    try:
+        if src.seekable():
+            at = src.tell()
+            return args, kwargs, lambda: src.seek(at)
+    except (AttributeError, OSError, ValueError):
+        pass
+    data = src.read()
+    buf = io.StringIO(data) if isinstance(data, str) else io.BytesIO(data)
+    if args:
+        args = (buf,) + tuple(args[1:])
+    else:
+        kwargs = dict(kwargs, **{key: buf})
+    return args, kwargs, lambda: buf.seek(0)
 
 
 def _want_fast_args(args, kwargs, label):
