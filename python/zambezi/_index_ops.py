@@ -164,9 +164,9 @@ class IndexOps:
                 raise InvalidValueError("reset_index: a Series cannot be reset in place "
                                         "unless drop=True")
             col_name = name if name is not None else (self.name if self.name is not None
-                                                      else "0")
-            frame = self._constructor_expanddim._wrap(
-                _core.table_from_columns([self._col], [str(col_name)]), self._index)
+                                                      else 0)
+            frame = _labels.frame_from(self._constructor_expanddim, [self._col], [col_name],
+                                       self._index)
             return frame.reset_index(level=level, names=names)
         t = self._table
         existing = t.names

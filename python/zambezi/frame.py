@@ -896,18 +896,21 @@ def from_pandas(pdf):
     [2 rows x 2 columns]
     """
     multi = pdf.columns.nlevels > 1
-    names = _labels.internal_names(list(pdf.columns)) if multi else \
-        [str(c) for c in pdf.columns]
+    plain = not multi and all(isinstance(c, str) for c in pdf.columns)
+    names = [str(c) for c in pdf.columns] if plain else \
+        _labels.internal_names(list(pdf.columns))
     if len(set(names)) != len(names):
         raise InvalidValueError(f"column names must be unique: {names!r}")
     cols = [_convert.column_from_pandas(pdf.iloc[:, i], name=names[i])
             for i in range(len(names))]
     out = DataFrame._wrap(_core.table_from_columns(cols, names),
                           _ix.from_pandas_index(pdf.index))
-    if multi or pdf.columns.name is not None:
-        # MultiIndex columns keep their tuples, named column labels their
-        # name (zambezi._labels)
-        _labels.attach(out, _labels.from_list(list(pdf.columns), list(pdf.columns.names)))
+    if multi or pdf.columns.name is not None or not plain:
+        # MultiIndex columns keep their tuples, labels other than text their
+        # type (0, 1 ... a RangeIndex), named labels their name (zambezi._labels)
+        kinds = {type(c) for c in pdf.columns}
+        _labels.attach(out, _ix.from_pandas_index(pdf.columns) if len(kinds) <= 1 else
+                       _labels.from_list(list(pdf.columns), list(pdf.columns.names)))
     return out
 
 

@@ -227,7 +227,7 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
 
     def to_frame(self, name=None):
         """A one-column DataFrame with the same labels (the column is named
-        name, else the Series' name, else "0"; pandas uses the int 0).
+        name, else the Series' name, else 0 as in pandas).
 
         Examples
         --------
@@ -239,11 +239,13 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         <BLANKLINE>
         [2 rows x 1 columns]
         """
-        from zambezi import _core
+        from zambezi import _labels
 
         label = name if name is not None else (self._name if self._name is not None else 0)
-        return self._constructor_expanddim._wrap(
-            _core.table_from_columns([self._col], [str(label)]), self._index)
+        out = _labels.frame_from(self._constructor_expanddim, [self._col], [label], self._index)
+        if name is None and self._name is None:  # pandas: a RangeIndex of the one column
+            _labels.attach(out, _ix.RangeIndex(1))
+        return out
 
     def rename(self, index=None, *, axis=None, copy=None, inplace=False, level=None,
                errors="ignore"):

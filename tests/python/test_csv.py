@@ -64,7 +64,7 @@ def _columns(pdf):
 
 def assert_same(zdf, pdf):
     got = zdf.to_pandas()
-    assert list(got.columns) == [str(c) for c in pdf.columns]
+    assert [str(c) for c in got.columns] == [str(c) for c in pdf.columns]
     assert len(got) == len(pdf)
     a, b = _columns(got), _columns(pdf)
     for c in a:
@@ -236,6 +236,24 @@ def test_parse_dates_text_retry_keeps_other_faults(tmp_path):
         _both(tmp_path, "a,b\n2020/01/02,1\nx,y,z\n", parse_dates=["a"])
     with pytest.raises(zb.errors.InvalidValueError, match="parse_dates"):
         zb.read_csv(b"a,b\n2020-01-01,1\n", parse_dates=[5])
+
+
+@pytest.mark.parametrize("kw", [
+    dict(header=None), dict(header=None, usecols=[2, 0]), dict(names=[10, 20, 30]),
+    dict(header=None, dtype={1: "str"}), dict(header=None, parse_dates=[0]),
+])
+def test_column_labels_without_a_header_are_positions_as_pandas(tmp_path, kw):
+    # the labels are the ints pandas gives (0, 1, ... or names=), so that
+    # df[0], df[[0, 2]] and rename(columns={0: ...}) find them
+    first = ("2020-01-01", "2020-01-02") if "parse_dates" in kw else ("7", "8")
+    text = f"{first[0]},x,2.5\n{first[1]},y,3.5\n"
+    got, expected = _both(tmp_path, text, **kw)
+    pd.testing.assert_index_equal(got.to_pandas().columns, expected.columns)
+    assert_same(got, expected)
+    with zb.read_csv(tmp_path / "p.csv", chunksize=1, **kw) as ours:
+        pd.testing.assert_index_equal(next(iter(ours)).to_pandas().columns, expected.columns)
+    first = expected.columns[0]
+    assert got[first].to_list() == expected[first].to_list()
 
 
 def test_lone_cr_line_ends_in_pieces_as_pandas(tmp_path):

@@ -430,3 +430,17 @@ def test_numpy_functions_on_a_series_answer_as_on_pandas():
     assert_series_like(whole, np.modf(p)[1], "modf")
     with pytest.raises(zb.errors.UnsupportedError):
         np.sum(s, out=np.empty(()))
+
+
+def test_column_labels_other_than_text_keep_their_type():
+    # labels pandas holds as numbers, timestamps or a RangeIndex come back
+    # as they were (zambezi keeps its own text names for the table)
+    for pdf in (pd.DataFrame({0: [1], 1: [2]}), pd.DataFrame([[1, 2]]),
+                pd.DataFrame({1.5: [1]}), pd.DataFrame({pd.Timestamp("2020-01-01"): [1]})):
+        got = zb.DataFrame(pdf)
+        pd.testing.assert_index_equal(got.to_pandas().columns, pdf.columns)
+        pd.testing.assert_index_equal((got + 1).to_pandas().columns, pdf.columns)
+        assert got[pdf.columns[0]].to_list() == pdf[pdf.columns[0]].to_list()
+    for s in (pd.Series([3, 1]), pd.Series([3, 1], name=7)):
+        pd.testing.assert_index_equal(zb.Series(s).to_frame().to_pandas().columns,
+                                      s.to_frame().columns)

@@ -430,7 +430,17 @@ def _date_positions(opts, header_names):
                                     f"{len(names)} columns") from None
 
 
-def _finish(table, warns, total, names_given, device, opts, text_dates=()):
+def _labels_for(names, header):
+    """How the columns are labelled when the table names (text) are not
+    the labels pandas gives: "positions" for a file without a header (0,
+    1, ... by position in the file), a dict table name -> label for names=
+    that are not all text, None otherwise."""
+    if names is not None:
+        return None if all(isinstance(n, str) for n in names) else {str(n): n for n in names}
+    return "positions" if header is None else None
+
+
+def _finish(table, warns, total, names_given, device, opts, text_dates=(), labels=None):
     if table.num_columns == 0 and not names_given:
         raise EmptyDataError("No columns to parse from file")
     _emit_warnings(warns, total)
@@ -443,6 +453,12 @@ def _finish(table, warns, total, names_given, device, opts, text_dates=()):
                 df[name] = to_datetime(df[name])
             except (InvalidValueError, UnsupportedError):
                 pass  # pandas leaves a column it cannot read as dates as text
+    if labels is not None and table.num_columns:
+        from zambezi import _labels
+
+        names = table.names
+        _labels.attach(df, _labels.from_list(
+            [int(n) for n in names] if labels == "positions" else [labels[n] for n in names]))
     if device is not None and device != "cpu":
         df = df.to(device)
     return df
@@ -554,7 +570,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
             raise InvalidValueError(f"chunksize must be an int >= 1, not {chunksize!r}")
     if chunksize is not None or iterator:
         return CsvReader(filepath_or_buffer, opts, all_dtype, chunksize, device, compression,
-                         encoding, names is not None)
+                         encoding, names is not None, _labels_for(names, header))
     path, data, size, _ = _read_source(filepath_or_buffer, compression, encoding)
     source = path if path is not None else data
     if all_dtype is not None:
@@ -568,7 +584,8 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     finally:
         if bar is not None:
             bar.close()
-    return _finish(table, warns, total, names is not None, device, opts, text_dates)
+    return _finish(table, warns, total, names is not None, device, opts, text_dates,
+                   _labels_for(names, header))
 
 
 def _header_names(source, opts):
@@ -604,7 +621,8 @@ class CsvReader:
     """
 
     def __init__(self, src, opts, all_dtype, chunksize, device, compression, encoding,
-                 names_given):
+                 names_given, labels=None):
+        self._labels = labels
         self._mmap = None
         self._file = None
         if isinstance(src, (str, os.PathLike)) and _compression_of(
@@ -683,7 +701,8 @@ class CsvReader:
         self._line += lines
         if self._remaining is not None:
             self._remaining -= rows
-        return _finish(table, warns, total, True, self._device, self._opts, text_dates)
+        return _finish(table, warns, total, True, self._device, self._opts, text_dates,
+                       self._labels)
 
     def read(self, nrows=None):
         r"""The rest of the input (or the next nrows rows) as one DataFrame
