@@ -318,6 +318,38 @@ def _covariance(x, y, ddof):
     return float(np.dot(x - x.mean(), y - y.mean()) / (n - ddof))
 
 
+def series_pair_statistic(x, y, what, min_periods, ddof=1):
+    """Series.corr / Series.cov of two float64 arrays as pandas computes
+    them (nanops), bit for bit: the rows where both are present (an
+    infinity counts as present), NaN below min_periods; Pearson on the
+    centred values each scaled by its largest magnitude, clipped to [-1,
+    1]; the covariance by numpy's cov.  A numpy float64, or pandas' float
+    NaN where it gives up early (too few rows, a constant side)."""
+    valid = ~(np.isnan(x) | np.isnan(y))
+    if not valid.all():
+        x, y = x[valid], y[valid]
+    if len(x) < max(min_periods, 1):
+        return np.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if what == "cov":
+            return np.float64(np.cov(x, y, ddof=ddof)[0, 1])
+        if what == "spearman":  # scipy's spearmanr: numpy's corrcoef of the ranks
+            if len(x) < 2 or (x == x[0]).all() or (y == y[0]).all():
+                return np.nan
+            ranks = np.column_stack((average_ranks(x), average_ranks(y)))
+            return np.corrcoef(ranks, rowvar=False)[1, 0]
+        if len(x) < 2:
+            return np.nan
+        dx, dy = x - x.mean(), y - y.mean()
+        sx, sy = np.max(np.abs(dx)), np.max(np.abs(dy))
+        if sx == 0 or sy == 0:
+            return np.nan
+        dx, dy = dx / sx, dy / sy
+        m = len(dx) - 1
+        r = np.dot(dx, dy) / m / np.sqrt(np.dot(dx, dx) / m) / np.sqrt(np.dot(dy, dy) / m)
+        return np.float64(np.clip(r, -1.0, 1.0))
+
+
 def pair_statistic(x, y, what, min_periods, ddof=1):
     """corr ('pearson' / 'spearman') or 'cov' of two float64 arrays over the
     rows where both are present; NaN below min_periods observations."""
@@ -564,6 +596,9 @@ class FrameSummary:
         """
         method = check_method(method)
         names, values = self._float_columns(numeric_only, "corr")
+        # pandas' nancorr leaves out infinities as it does missing values
+        values = [np.where(np.isinf(v), np.nan, v) if np.isinf(v).any() else v
+                  for v in values]
         minp = 1 if min_periods is None else int(min_periods)
         return self._square(names, _matrix(values, method, minp, 1))
 

@@ -678,39 +678,37 @@ class SeriesStats:
         value ("pearson", or "spearman": Pearson of the ranks, ties
         averaged); rows pair by label as pandas aligns them (by position
         when the indexes are equal).  None when fewer than min_periods
-        (default 1) pairs, or a constant side (pandas gives NaN).
+        (default 1) pairs, or a constant side, as pandas.
 
         Examples
         --------
         >>> a = zb.Series([1, 2, 3, 4])
         >>> b = zb.Series([2.0, 4.5, None, 8.0])
-        >>> round(a.corr(b), 6), a.corr(b, method="spearman")
-        (0.995567, 1.0)
+        >>> a.corr(b).round(6), a.corr(b, method="spearman")
+        (np.float64(0.995567), np.float64(1.0))
         """
         from zambezi import _frame_summary as fs
 
         method = fs.check_method(method)
         x, y = self._paired_values(other, "corr")
         minp = 1 if min_periods is None else int(min_periods)
-        v = fs.pair_statistic(x, y, method, minp)
-        return None if np.isnan(v) else v
+        return fs.series_pair_statistic(x, y, method, minp)
 
     def cov(self, other, min_periods=None, ddof=1):
         """Covariance with another Series (divided by n - ddof) over the
-        rows where both have a value, paired as in corr; None when fewer
-        than min_periods pairs or n <= ddof (pandas gives NaN).
+        rows where both have a value, paired as in corr; NaN when fewer
+        than min_periods pairs or n <= ddof, as pandas.
 
         Examples
         --------
-        >>> round(zb.Series([1, 2, 3, 4]).cov(zb.Series([2.0, 4.5, None, 8.0])), 6)
-        4.583333
+        >>> zb.Series([1, 2, 3, 4]).cov(zb.Series([2.0, 4.5, None, 8.0])).round(6)
+        np.float64(4.583333)
         """
         from zambezi import _frame_summary as fs
 
         x, y = self._paired_values(other, "cov")
         minp = 1 if min_periods is None else int(min_periods)
-        v = fs.pair_statistic(x, y, "cov", minp, int(ddof))
-        return None if np.isnan(v) else v
+        return fs.series_pair_statistic(x, y, "cov", minp, int(ddof))
 
     # -- distinct values --------------------------------------------------
     def nunique(self, dropna=True):

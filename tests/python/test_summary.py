@@ -6,12 +6,12 @@ Documented differences the tests apply to pandas' answer:
   in zambezi holding each value as pandas prints it (``_as_text``);
 - memory_usage counts 0 bytes for a RangeIndex (pandas: 132);
 - info shows zambezi's dtype names (the frames compared use dtypes whose
-  names agree: int64, float64, bool without nulls);
-- Series.corr / cov give None where pandas gives NaN.
+  names agree: int64, float64, bool without nulls).
 """
 
 import datetime as dt
 import io
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -327,12 +327,45 @@ def test_series_corr_and_cov_match_pandas():
         for method in ("pearson", "spearman"):
             exp = pdf[[a, b]].corr(method=method).iloc[0, 1]
             got = x.corr(y, method=method)
-            assert (got is None and np.isnan(exp)) or got == pytest.approx(exp, rel=1e-9)
+            assert (np.isnan(got) and np.isnan(exp)) or got == pytest.approx(exp, rel=1e-9)
         exp = pdf[a].cov(pdf[b])
         assert x.cov(y) == pytest.approx(exp, rel=1e-9)
         assert x.cov(y, ddof=0) == pytest.approx(pdf[a].cov(pdf[b], ddof=0), rel=1e-9)
-    assert zb.Series([1.0]).corr(zb.Series([2.0])) is None
-    assert zb.Series([1.0, 2.0]).cov(zb.Series([2.0, 1.0]), min_periods=3) is None
+    assert np.isnan(zb.Series([1.0]).corr(zb.Series([2.0])))
+    assert np.isnan(zb.Series([1.0, 2.0]).cov(zb.Series([2.0, 1.0]), min_periods=3))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_series_corr_and_cov_are_pandas_bit_for_bit(seed):
+    # the same value and type (numpy float64, or pandas' float NaN where it
+    # gives up early): constant sides, infinities, ties, too few rows
+    rng = np.random.default_rng(seed)
+    for i in range(60):
+        n = int(rng.integers(0, 30))
+        x = rng.standard_normal(n) * 10.0 ** int(rng.integers(-3, 4))
+        y = x * rng.standard_normal() + rng.standard_normal(n)
+        x[rng.random(n) < 0.2] = np.nan
+        if i % 5 == 0:
+            y = np.round(y)
+        if i % 9 == 0:
+            y[:] = 1.0
+        if i % 7 == 0 and n:
+            x[0] = np.inf
+        px, py, zx, zy = pd.Series(x), pd.Series(y), zb.Series(x), zb.Series(y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for method in ("pearson", "spearman"):
+                assert repr(zx.corr(zy, method=method)) == repr(px.corr(py, method=method))
+            for mp in (None, 5):
+                assert repr(zx.cov(zy, min_periods=mp)) == repr(px.cov(py, min_periods=mp))
+
+
+def test_frame_corr_leaves_out_infinities_as_pandas():
+    pdf = pd.DataFrame({"a": [1.0, 2.0, np.inf, 4.0, 5.0], "b": [2.0, 1.0, 3.0, 5.0, 4.0],
+                        "c": [1.0, -np.inf, 0.5, 2.0, 3.0]})
+    for method in ("pearson", "spearman"):
+        np.testing.assert_allclose(zb.DataFrame(pdf).corr(method=method).to_pandas().values,
+                                   pdf.corr(method=method).values, rtol=1e-12)
 
 
 def test_series_corr_aligns_on_labels():
