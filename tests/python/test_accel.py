@@ -281,6 +281,23 @@ def test_read_csv_of_a_stream_falls_back_on_the_same_input(tmp_path):
     assert fast.stdout == plain.stdout, fast.stderr[-2000:]
 
 
+def test_read_csv_masked_dtypes_and_no_rows_as_pandas(tmp_path):
+    script = tmp_path / "csv_dtypes.py"
+    script.write_text(textwrap.dedent('''
+        import io
+        import pandas as pd
+        print(pd.read_csv(io.StringIO("a\\n1\\n2\\n"), dtype={"a": "Int64"}).dtypes)
+        print(pd.read_csv(io.StringIO("a,b\\n1,True\\n,False\\n"),
+                          dtype={"a": "UInt8", "b": "boolean"}).dtypes)
+        print(pd.read_csv(io.StringIO("a,b\\n1,x\\n2,y\\n"), dtype="string").dtypes)
+        print(pd.read_csv(io.StringIO("a,b\\n")).dtypes)
+    '''))
+    plain = _run([str(script)])
+    fast = _run(["-m", "zambezi.pandas", str(script)], {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
+    assert plain.returncode == 0 and "Int64" in plain.stdout and "object" in plain.stdout
+    assert fast.stdout == plain.stdout, fast.stderr[-2000:]
+
+
 def test_install_types_and_internals(checks):
     out, _ = checks
     assert out["installed"] == "(True, '_ProxyMeta', 'module')"

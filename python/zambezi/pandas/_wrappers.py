@@ -156,12 +156,32 @@ def _unwrapping_init(init):
     return __init__
 
 
+def _masked_dtype(dtype):
+    """Whether dtype names one of pandas' NA-masked dtypes (Int64, UInt8,
+    Float64, boolean, string): its column must come back in that dtype,
+    which a zambezi column converted to pandas does not."""
+    name = str(dtype)
+    return name.startswith(("Int", "UInt", "Float")) or name in ("boolean", "string") or \
+        name.startswith("string[")
+
+
 def _read_csv_as_pandas(*args, **kwargs):
     """zambezi's read_csv as pandas.read_csv reads: dates stay text unless
-    parse_dates names them."""
+    parse_dates names them; a dtype= of pandas' masked dtypes, and a file
+    without rows, are pandas'."""
     import zambezi as zb
+    from zambezi.errors import UnsupportedError
 
-    return zb.read_csv(*args, infer_dates=False, **kwargs)
+    dtype = kwargs.get("dtype")
+    asked = dtype.values() if isinstance(dtype, dict) else [] if dtype is None else [dtype]
+    if any(_masked_dtype(d) for d in asked):
+        raise UnsupportedError("read_csv: dtype= names pandas' masked dtypes, which pandas "
+                               "reads")
+    out = zb.read_csv(*args, infer_dates=False, **kwargs)
+    if isinstance(out, zb.DataFrame) and len(out) == 0 and len(out.columns):
+        # no rows: pandas' columns are object (nothing told their type)
+        raise UnsupportedError("read_csv: a file without rows, which pandas reads")
+    return out
 
 
 def fast_function(name):
