@@ -169,9 +169,14 @@ class Index(CategoricalIndexMethods, IndexMethods):
         if rows.kind == "slice" and rows.start == 0 and rows.length == len(self):
             return self
         if self._cols is not None and rows.kind == "slice":
-            return self._from_columns([c.slice(rows.start, rows.length) for c in self._cols],
-                                      self._names)
-        return self._lazy(self, rows)
+            out = self._from_columns([c.slice(rows.start, rows.length) for c in self._cols],
+                                     self._names)
+        else:
+            out = self._lazy(self, rows)
+        freq = getattr(self, "_freq", None)
+        if freq is not None:
+            out._freq = _selected_freq(freq, rows)
+        return out
 
     def _to_device(self, device):
         return self._from_columns([c.to_device(device) for c in self._levels()], self._names)
@@ -184,6 +189,7 @@ class Index(CategoricalIndexMethods, IndexMethods):
         out._names = list(names)
         out._cache = self._cache
         out._keys = getattr(self, "_keys", None)
+        out._freq = getattr(self, "_freq", None)
         return out
 
     # -- properties --------------------------------------------------------
@@ -1275,6 +1281,35 @@ def _is_pandas_index(obj):
     """Whether obj is a pandas Index of any kind (without importing pandas)."""
     pd = sys.modules.get("pandas")
     return pd is not None and isinstance(obj, pd.Index)
+
+
+def _selected_freq(freq, rows):
+    """The freq of some rows of an index with regular spacing freq (a
+    pandas rule), as pandas keeps it: the same for consecutive rows (a
+    slice, or a mask selecting one run), freq * k for rows k apart
+    (iloc[::k]), None for any other selection."""
+    if rows.kind == "slice":
+        return freq
+    if rows.column.null_count:
+        return None
+    if rows.kind == "filter":
+        pos = np.flatnonzero(_convert.values_numpy(rows.column))
+        return freq if len(pos) and pos[-1] - pos[0] == len(pos) - 1 else None
+    pos = _convert.values_numpy(rows.column)
+    if len(pos) < 2:
+        return None
+    steps = np.diff(pos)
+    k = int(steps[0])
+    if k < 1 or not (steps == k).all():
+        return None
+    if k == 1:
+        return freq
+    from pandas.tseries.frequencies import to_offset
+
+    try:
+        return (to_offset(freq) * k).freqstr
+    except (ValueError, TypeError):
+        return None
 
 
 def from_pandas_index(pidx):

@@ -86,3 +86,17 @@ def test_a_named_column_index_keeps_its_name_through_arithmetic():
         pd.testing.assert_frame_equal(named.rename_axis(**kw).to_pandas(),
                                       p.rename_axis(columns="c").rename_axis(**kw))
     assert named.rename_axis("r").columns.name == "c"
+
+
+def test_selected_rows_keep_the_freq_as_pandas():
+    # consecutive rows keep it, every k-th row multiplies it, a mask drops it
+    idx = pd.date_range("2024-01-01", periods=12, freq="6h")
+    ps = pd.Series(np.arange(12), index=idx)
+    zs = zb.Series(np.arange(12), index=idx).resample("6h").sum()
+    ps = ps.resample("6h").sum()
+    cases = [lambda s: s.head(3), lambda s: s.tail(2), lambda s: s.iloc[1:4],
+             lambda s: s.iloc[::2], lambda s: s.iloc[1::3], lambda s: s.iloc[[0, 5, 6]],
+             lambda s: s[s > 3], lambda s: s.sort_index(), lambda s: s.rename("x"),
+             lambda s: s.loc["2024-01-02"]]
+    for i, f in enumerate(cases):
+        assert f(zs).to_pandas().index.freq == f(ps).index.freq, i
