@@ -206,7 +206,8 @@ class IndexOps:
         if axis in (1, "columns"):
             if self._ndim != 2:
                 raise InvalidValueError("rename_axis: a Series has no columns")
-            columns, mapper = mapper, None
+            if mapper is not None:  # the mapper names the columns
+                columns, mapper = mapper, None
         elif axis not in (0, "index", "rows"):
             raise InvalidValueError(f"rename_axis: no axis {axis!r}")
         out = self

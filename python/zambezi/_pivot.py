@@ -14,13 +14,13 @@ column in one engine pass over each row's code (``one_hot``).
 
 Differences from pandas (also in docs/api.md):
 
-- pivot_table and crosstab: an aggregate or cell no row fills is null,
-  and an integer column stays integer (pandas turns it into float64 with
-  NaN).  pivot follows pandas' unstack instead: when a cell is missing,
-  every integer column without nulls becomes float64
-  (zambezi._reshape.gaps_upcast); bools stay bool with nulls (pandas:
-  object), and a list of values mixing numbers with text keeps the
-  numbers' type (pandas: object).
+- pivot, pivot_table and crosstab follow pandas' unstack: when a cell
+  is missing (and no fill_value fills it), every integer column without
+  nulls becomes float64 (zambezi._reshape.gaps_upcast); bools stay bool
+  with nulls (pandas: object), and a list of values mixing numbers with
+  text keeps the numbers' type (pandas: object).  pivot_table with
+  margins and a fill_value keeps integers (pandas: float64 with several
+  value columns).
 - pivot_table ``dropna=False`` makes missing keys groups of their own but
   does not expand several key levels to their full product (pandas
   reindexes to ``MultiIndex.from_product``).
@@ -407,8 +407,9 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     the labels; ``observed=False`` makes a group of every combination of
     the keys' categories (and other keys' values), as pandas: empty ones
     aggregate to 0 for sum / count / size, else to null, which ``dropna``
-    then drops where a whole row is null.  Cells with no value are null (an integer aggregate stays
-    integer; pandas gives float64 NaN).
+    then drops where a whole row is null.  Cells with no value are null;
+    as in pandas, an integer aggregate with such a cell (and no
+    ``fill_value``) becomes float64.
 
     Examples
     --------
@@ -510,7 +511,7 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     else:
         vspec = [((v,) if multi else (), c) for v, c in zip(vals, acols)]
         out_cols, labels, index_ = _wide(kcols[:nr], rows, kcols[nr:], vspec, sort,
-                                         fill_value, "pivot_table")
+                                         fill_value, "pivot_table", upcast=True)
         names = ([None] if multi else []) + cols_k
         if dropna:
             empty = [c.null_count == c.length and c.length > 0 for c in out_cols]
@@ -542,7 +543,7 @@ def _size_table(data, rows, cols_k, fill_value, margins, dropna, observed, sort)
         return data._constructor_sliced._from_column(_fill(acols[0], fill_value), None, index_)
     nr = len(rows)
     out_cols, labels, index_ = _wide(kcols[:nr], rows, kcols[nr:], [((), acols[0])], sort,
-                                     fill_value, "pivot_table")
+                                     fill_value, "pivot_table", upcast=True)
     if dropna:
         full = [not (c.null_count == c.length and c.length > 0) for c in out_cols]
         out_cols = [c for c, keep in zip(out_cols, full) if keep]
@@ -681,11 +682,23 @@ def _named(objs, default, names):
     return out
 
 
+def _common_labels(series):
+    """The labels every Series has (in the first one's order), or None
+    when their indexes are all the same (nothing to align)."""
+    if len(series) < 2 or all(s._index.equals(series[0]._index) for s in series[1:]):
+        return None
+    common = series[0]._index
+    for s in series[1:]:
+        common = common.intersection(s._index)
+    return common
+
+
 def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=None,
              margins=False, margins_name="All", dropna=True, normalize=False):
     """Counts (or ``values`` aggregated by ``aggfunc``) of each combination
     of the ``index`` and ``columns`` factors (Series or arrays, or lists of
-    them, of one length), as pivot_table: rows the distinct index values,
+    them, of one length; Series with different indexes meet on the labels
+    they share, as in pandas), as pivot_table: rows the distinct index values,
     columns the distinct column values, sorted; counts fill missing cells
     with 0.  ``normalize``: True / "all" (divide by the total), "index"
     (by each row's total) or "columns" (by each column's total);
@@ -706,6 +719,19 @@ def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=
     >>> zb.crosstab(city, kind, normalize="index")["bus"].to_list()
     [0.5, 1.0]
     """
+    given = (_as_list(index) if isinstance(index, list) else [index]) + \
+        (_as_list(columns) if isinstance(columns, list) else [columns]) + \
+        ([values] if _base.is_series(values) else [])
+    common = _common_labels([o for o in given if _base.is_series(o)])
+    if common is not None:  # Series meet on the labels they all have, as pandas
+        index = [o.reindex(common) if _base.is_series(o) else o for o in _as_list(index)] \
+            if isinstance(index, list) else (index.reindex(common) if _base.is_series(index)
+                                             else index)
+        columns = [o.reindex(common) if _base.is_series(o) else o
+                   for o in _as_list(columns)] if isinstance(columns, list) else \
+            (columns.reindex(common) if _base.is_series(columns) else columns)
+        if _base.is_series(values):
+            values = values.reindex(common)
     rows = _named(_as_list(index) if isinstance(index, list) else [index], "row", rownames)
     cols = _named(_as_list(columns) if isinstance(columns, list) else [columns], "col",
                   colnames)

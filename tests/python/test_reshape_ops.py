@@ -201,9 +201,7 @@ def test_pivot_table_size_counts_rows_once(seed, kw):
     if isinstance(exp, pd.Series):
         assert_series_like(got, exp, f"size {kw}")
         return
-    if "fill_value" not in kw:
-        exp = exp.astype("Int64")  # counts with missing cells stay integer
-    assert_frame_like(got, exp, f"size {kw}")
+    assert_frame_like(got, exp, f"size {kw}")  # float64 where a cell is missing, as pandas
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -283,6 +281,46 @@ def test_get_dummies_missing_label_as_pandas(seed, kw):
         got, exp = zb.get_dummies(df, **kw, **ckw), pd.get_dummies(pdf, **kw, **ckw)
         assert got.to_pandas().columns.to_list() == exp.columns.to_list(), ckw
         assert_frame_like(got, exp, f"dummies {kw} {ckw}")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pivot_table_integer_aggregates_with_missing_cells_as_pandas(seed):
+    # a missing cell makes every integer column float64 (pandas' unstack),
+    # unless fill_value fills it; crosstab's counts fill 0 and stay int64
+    rng = np.random.default_rng(seed)
+    pdf = pd.DataFrame({"k": rng.choice(list("abc"), 12), "y": rng.choice(list("pqrs"), 12),
+                        "v": rng.integers(0, 9, 12), "w": rng.integers(0, 9, 12)})
+    df = zb.DataFrame(pdf)
+    for agg in ("sum", "max", "count", "size", "first"):
+        for kw in (dict(values="v"), dict(values=["v", "w"]), dict(values="v", fill_value=0)):
+            got = df.pivot_table(index="k", columns="y", aggfunc=agg, **kw).to_pandas()
+            exp = pdf.pivot_table(index="k", columns="y", aggfunc=agg, **kw)
+            pd.testing.assert_frame_equal(got, exp, check_names=False, obj=f"{agg} {kw}")
+    for kw in ({}, dict(values=pdf.v, aggfunc="sum")):
+        zkw = {k: zb.Series(v) if isinstance(v, pd.Series) else v for k, v in kw.items()}
+        pd.testing.assert_frame_equal(
+            zb.crosstab(zb.Series(pdf.k), zb.Series(pdf.y), **zkw).to_pandas(),
+            pd.crosstab(pdf.k, pdf.y, **kw))
+
+
+def test_crosstab_aligns_series_on_their_labels_as_pandas():
+    a = pd.Series(list("xyxyz"), index=[1, 2, 3, 4, 5], name="a")
+    b = pd.Series(list("ppqqr"), index=[3, 4, 5, 6, 7], name="b")
+    v = pd.Series([1.0, 2.0, 3.0, 4.0, 5.0], index=[5, 4, 3, 2, 1])
+    pd.testing.assert_frame_equal(zb.crosstab(zb.Series(a), zb.Series(b)).to_pandas(),
+                                  pd.crosstab(a, b))
+    pd.testing.assert_frame_equal(
+        zb.crosstab(zb.Series(a), zb.Series(b), values=zb.Series(v), aggfunc="sum").to_pandas(),
+        pd.crosstab(a, b, values=v, aggfunc="sum"))
+
+
+def test_rename_axis_of_columns_as_pandas():
+    pdf = pd.DataFrame({"a": [1]}).rename_axis(columns="bar")
+    for kw in (dict(columns={"bar": "foo"}, axis=1), dict(mapper="x", axis=1),
+               dict(columns="c"), dict(mapper="r"), dict(columns=None)):
+        got = zb.DataFrame(pdf).rename_axis(**kw).to_pandas()
+        exp = pdf.rename_axis(**kw)
+        assert (got.columns.name, got.index.name) == (exp.columns.name, exp.index.name), kw
 
 
 def test_get_dummies_prefix_sep_per_column_and_argument_errors_as_pandas():
