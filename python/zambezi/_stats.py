@@ -264,14 +264,15 @@ def _reduce_duration(col, how, skipna, ddof, min_count, what):
 
 
 def _any_all(col, how, skipna):
+    """any / all as pandas answers: a numpy bool, None for pandas' NA."""
     out = _core.stat(col, how)
-    if skipna or not has_missing(col) or out == (how == "any"):
-        return out
-    # skipna=False with missing values: pandas' masked dtypes give NA
-    # (Kleene logic), numpy floats count NaN as true
-    if col.dtype in ("float32", "float64"):
-        return True if how == "any" else out
-    return None
+    if not (skipna or not has_missing(col) or out == (how == "any")):
+        # skipna=False with missing values: pandas' masked dtypes give NA
+        # (Kleene logic), numpy floats count NaN as true
+        if col.dtype not in ("float32", "float64"):
+            return None
+        out = True if how == "any" else out
+    return np.bool_(out)
 
 
 def extreme_position(col, how, skipna, what="the Series"):
@@ -541,7 +542,7 @@ class SeriesStats:
         Examples
         --------
         >>> zb.Series([0, None, 2]).any(), zb.Series([False, None]).any()
-        (True, False)
+        (np.True_, np.False_)
         """
         return reduce_column(self._col, "any", skipna, what=self._describe())
 
@@ -552,7 +553,7 @@ class SeriesStats:
         Examples
         --------
         >>> zb.Series([True, None, True]).all(), zb.Series([1, 0]).all()
-        (True, False)
+        (np.True_, np.False_)
         """
         return reduce_column(self._col, "all", skipna, what=self._describe())
 

@@ -496,3 +496,16 @@ def test_out_of_memory_is_clean():
             break
         else:
             raise AssertionError(f"{op} kept failing")
+
+
+def test_any_all_give_pandas_scalar_types():
+    # numpy bools, as pandas' numpy and masked dtypes give them
+    cases = [([1.0, np.nan], None), ([True, False], None), ([0, 1], None), ([], "float64"),
+             ([0.0, 0.0], None), ([1, 0], "Int64")]
+    for values, dtype in cases:
+        p = pd.Series(values, dtype=dtype)
+        z = zb.Series(p)
+        for how in ("any", "all"):
+            for skipna in (True, False):
+                assert repr(getattr(z, how)(skipna=skipna)) == \
+                    repr(getattr(p, how)(skipna=skipna)), (values, how, skipna)
