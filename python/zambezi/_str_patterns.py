@@ -374,8 +374,8 @@ class _PatternMethods:
         names = {v: k for k, v in regex.groupindex.items()}
         labels = [names.get(g + 1, g) for g in range(regex.groups)]
         table = self._regex("extract", src, ef)
-        if not expand and regex.groups == 1:
-            return self._s._like(table.column(0), name=names.get(1))
+        if not expand and regex.groups == 1:  # named by its group, else as the Series
+            return self._s._like(table.column(0), name=names.get(1, self._s.name))
         return self._frame(table, labels)
 
     def findall(self, pat, flags=0):

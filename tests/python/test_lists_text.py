@@ -83,3 +83,12 @@ def test_extractall_as_pandas(pat):
     # the rows are findall's matches, in order (one engine pass each)
     found = zb.Series(TEXTS).str.findall(pat).explode().dropna()
     assert len(found) == len(p)
+
+
+def test_extract_one_group_names_the_series_as_pandas():
+    for name in (None, "s"):
+        for pat in (r"(\d)", r"(?P<d>\d)", r"[a-z](\d)?"):
+            z = zb.Series(["a1", "b2", None], name=name).str.extract(pat, expand=False)
+            p = pd.Series(["a1", "b2", None], name=name).str.extract(pat, expand=False)
+            assert z.name == p.name, (name, pat)
+            assert z.to_list() == norm(p.to_list())
