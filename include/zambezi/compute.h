@@ -56,7 +56,7 @@ typedef enum zb_binary_op {
   ZB_OP_ADD = 0,
   ZB_OP_SUB,
   ZB_OP_MUL,
-  ZB_OP_TRUEDIV,  /* always float64 */
+  ZB_OP_TRUEDIV,  /* float64, or float32 when both sides promote to float32 (numpy) */
   ZB_OP_FLOORDIV, /* rounds toward -inf; integer // 0 -> null */
   ZB_OP_MOD,      /* sign of the divisor; integer % 0 -> null */
   ZB_OP_POW,

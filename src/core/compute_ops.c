@@ -102,7 +102,7 @@ static zb_status binary_types(zb_binary_op op, zb_type_id a, zb_type_id b, zb_ty
   } else if (na && nb) {
     zb_type_id t = zb__promote_numeric(a, b);
     if (t == ZB_BOOL) t = ZB_INT64;
-    if (op == ZB_OP_TRUEDIV) t = ZB_FLOAT64;
+    if (op == ZB_OP_TRUEDIV && t != ZB_FLOAT32) t = ZB_FLOAT64; /* numpy: float32 stays */
     *ct = *rt = t;
     return ZB_OK;
   }

@@ -265,7 +265,7 @@ static PyObject *zbpy_compute_binary_scalar(PyObject *module, PyObject *args) {
   } else {
     zb_scalar sc;
     /* comparisons and true division widen an int that does not fit the
-     * column's type (the result is bool or float64 either way, as pandas) */
+     * column's type (the result is bool or a float either way, as pandas) */
     bool widen = is_cmp(op) || op == ZB_OP_TRUEDIV;
     if (scalar_from_py(st, value, col, widen, false, &sc) < 0) return NULL;
     ZBPY_RUN_ENGINE(s, zb_column_binary_scalar(op, col, &sc, first != 0, &out, &err));
