@@ -303,6 +303,11 @@ def _merge_on_index(left, right, how, left_on, right_on, left_index, right_index
         raise InvalidValueError("merge: how='cross' takes no keys")
     if suffixes is None or len(suffixes) != 2:
         raise InvalidValueError("merge: suffixes must be a pair (left, right)")
+    if left_index and right_index and (left._index.nlevels > 1 or right._index.nlevels > 1) \
+            and list(left._index.names) != list(right._index.names):
+        # pandas joins two MultiIndexes on the levels they both name
+        raise UnsupportedError("merge: joining indexes of different level names on the levels "
+                               "they share is not supported")
     la, nl = _with_levels(left)
     ra, nr = _with_levels(right)
     lnames, rnames = list(left._table.names), list(right._table.names)

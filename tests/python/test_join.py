@@ -425,3 +425,19 @@ def test_merge_on_a_categorical_without_categories(other, how):
         assert len(got) == len(want)
         assert got["k"].isna().sum() == want["k"].isna().sum()
         assert got["k"].dropna().tolist() == want["k"].dropna().tolist()
+
+
+def test_join_of_multiindexes_with_other_level_names_is_refused_not_wrong():
+    # pandas joins them on the levels they share; zambezi does not (yet), and
+    # must not join on every level by position instead
+    left = pd.DataFrame({"o": list("AAB"), "d": list("ABA"), "p": ["x", "y", "z"],
+                         "t": [1, 2, 3]}).set_index(["o", "d", "p"])
+    right = pd.DataFrame({"o": list("AAB"), "d": list("ABA"), "q": ["u", "v", "w"],
+                          "dist": [10, 20, 30]}).set_index(["o", "d", "q"])
+    with pytest.raises(zb.errors.UnsupportedError, match="level names"):
+        zb.DataFrame(left).join(zb.DataFrame(right))
+    same = right.rename_axis(["o", "d", "p"])
+    for how in ("inner", "left", "outer"):
+        got = zb.DataFrame(left).join(zb.DataFrame(same), how=how).to_pandas()
+        pd.testing.assert_frame_equal(got.sort_index(), left.join(same, how=how).sort_index(),
+                                      check_dtype=False)  # Int64 with missing values
