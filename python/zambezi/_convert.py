@@ -310,7 +310,6 @@ def to_numpy(col):
     return out
 
 
-
 def to_numpy_as_pandas(col):
     """to_numpy of the column as pandas gives it to the user: missing text,
     categories and lists are NaN (pandas 3's str dtype, a Categorical and
@@ -321,6 +320,7 @@ def to_numpy_as_pandas(col):
     if col.null_count and (dt in ("string", "category") or dt.startswith("list<")):
         arr[null_mask(col)] = np.nan
     return arr
+
 
 _DEFAULT_STR = []
 
