@@ -16,7 +16,6 @@ import numpy as np
 from zambezi import _convert, _core, _dtypes, _times, _tz
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_PER_SECOND = _dtypes.PER_SECOND
 DAY_NAMES = np.array(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
                       "Sunday"], dtype=object)
 MONTH_NAMES = np.array(["January", "February", "March", "April", "May", "June", "July",
@@ -60,7 +59,7 @@ def round_to(col, freq, how, ambiguous="raise", nonexistent="raise"):
     if kind != "fixed":
         raise InvalidValueError(f"dt.{how}: {freq!r} is not a fixed frequency (use D, h, min, "
                                 "s, ms, us, ns)")
-    per_unit = 10**9 // _PER_SECOND[col.unit]
+    per_unit = 10**9 // _dtypes.PER_SECOND[col.unit]
     if step_ns % per_unit:
         raise InvalidValueError(f"dt.{how}: {freq!r} is finer than the column's unit "
                                 f"{col.unit!r}")
@@ -317,7 +316,7 @@ def _pandas_ints(vals, col, dtype=np.int64):
 def duration_parts(col):
     """(days, seconds of the day, nanoseconds of the second) of durations,
     the days floored as pandas shows them ('-1 days +23:00:00')."""
-    per = _PER_SECOND[col.unit]
+    per = _dtypes.PER_SECOND[col.unit]
     v = _ints(col)
     day = 86400 * per
     days = v // day
@@ -337,7 +336,7 @@ def duration_field(col, name):
 
 def total_seconds(col):
     _need(col, ("duration",), "total_seconds")
-    per = _PER_SECOND[col.unit]
+    per = _dtypes.PER_SECOND[col.unit]
     v = _ints(col)
     out = v // per + (v % per) / per
     mask = _convert.null_mask(col)

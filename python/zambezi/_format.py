@@ -38,7 +38,7 @@ def _cells(col):
         else:  # the zone's wall clock and its UTC offset, as pandas shows them
             secs = _tz.utc_offsets_s(col)
             suffix = [_offset_text(int(s)) for s in secs]
-            ints = ints + secs * _PER_SECOND[unit]
+            ints = ints + secs * _dtypes.PER_SECOND[unit]
         stamps = ints.view(f"datetime64[{unit}]").astype(str)
         out = [str(s).replace("T", " ") + x for s, x in zip(stamps, suffix)]
         return [("NaT" if v is None else s) for v, s in zip(values, out)]
@@ -72,14 +72,13 @@ def _cells(col):
     return out
 
 
-_PER_SECOND = _dtypes.PER_SECOND
 
 
 def duration_cells(values, unit):
     """pandas' text for the durations (int counts of unit, None for NaT) of
     the rows shown: 'D days' when all are whole days, else 'D days
     HH:MM:SS' with the fraction digits the finest value needs (0, 6, 9)."""
-    per = _PER_SECOND[unit]
+    per = _dtypes.PER_SECOND[unit]
     valid = [v for v in values if v is not None]
     per_day = 86400 * per
     if all(v % per_day == 0 for v in valid):

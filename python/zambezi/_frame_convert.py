@@ -39,7 +39,6 @@ from zambezi import index as _ix
 from zambezi.errors import DTypeError, InvalidValueError
 
 
-NO_DEFAULT = _base.NO_DEFAULT
 _ORIENTS = ("dict", "list", "series", "split", "tight", "records", "index")
 
 
@@ -82,7 +81,7 @@ def _column_array(col, na_value):
     else:
         arr = _convert.to_numpy_as_pandas(col)
     miss = _missing(col, arr)
-    if na_value is NO_DEFAULT or miss is None:
+    if na_value is _base.NO_DEFAULT or miss is None:
         return arr, miss
     if not _holds(arr.dtype, na_value):
         arr = _object_values(col)
@@ -120,7 +119,7 @@ def _numpy_dtype(dtype):
         raise DTypeError(f"to_numpy: {dtype!r} is not a numpy dtype") from None
 
 
-def frame_to_numpy(df, dtype=None, na_value=NO_DEFAULT):
+def frame_to_numpy(df, dtype=None, na_value=_base.NO_DEFAULT):
     """The 2-D numpy array of a frame (rows x columns); see
     FrameConvert.to_numpy."""
     t = df._table
@@ -258,7 +257,7 @@ class FrameConvert:
                                           for i in range(t.num_columns)]
 
     # -- numpy -------------------------------------------------------------
-    def to_numpy(self, dtype=None, copy=False, na_value=NO_DEFAULT):
+    def to_numpy(self, dtype=None, copy=False, na_value=_base.NO_DEFAULT):
         """A 2-D numpy array (rows x columns) in the common dtype pandas
         picks: one dtype stays itself, numbers promote as numpy does, and
         bools mixed with other columns, strings, categories and dates with

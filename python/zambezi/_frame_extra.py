@@ -50,7 +50,6 @@ from zambezi.errors import (
     ZambeziIndexError,
 )
 
-_NO_DEFAULT = _base.NO_DEFAULT
 
 _INTS = ("int8", "int16", "int32", "int64")
 _UINTS = ("uint8", "uint16", "uint32", "uint64")
@@ -215,11 +214,11 @@ def _matches(dtype, value):
 def _replace_pairs(to_replace, value, what):
     """(old, new) pairs of a Series-level replace."""
     if isinstance(to_replace, dict):
-        if value is not _NO_DEFAULT:
+        if value is not _base.NO_DEFAULT:
             raise InvalidValueError(
                 f"{what}: with a dict to_replace, value must not be given")
         return list(to_replace.items())
-    if value is _NO_DEFAULT:
+    if value is _base.NO_DEFAULT:
         raise InvalidValueError(f"{what}: give value (what to replace with), or a dict")
     olds = list(to_replace) if isinstance(to_replace, (list, tuple, np.ndarray)) else [to_replace]
     if isinstance(value, (list, tuple, np.ndarray)):
@@ -953,7 +952,7 @@ class FrameExtra:
                                     if not tab.column(i).dtype.startswith("duration")])
 
     # -- values -----------------------------------------------------------
-    def replace(self, to_replace=None, value=_NO_DEFAULT, *, inplace=False, regex=False):
+    def replace(self, to_replace=None, value=_base.NO_DEFAULT, *, inplace=False, regex=False):
         """Values replaced, in every column where they can occur: one value
         by another (``replace(0, 5)``), a list by a list or by one value, a
         dict ``{old: new}``, per column ``{column: {old: new}}`` or
@@ -975,10 +974,10 @@ class FrameExtra:
         per_column = None  # column label -> pairs
         if isinstance(to_replace, dict) and to_replace and all(
                 isinstance(v, dict) for v in to_replace.values()):
-            if value is not _NO_DEFAULT:
+            if value is not _base.NO_DEFAULT:
                 raise InvalidValueError("replace: with a nested dict, value must not be given")
             per_column = {c: list(d.items()) for c, d in to_replace.items()}
-        elif isinstance(to_replace, dict) and value is not _NO_DEFAULT:
+        elif isinstance(to_replace, dict) and value is not _base.NO_DEFAULT:
             # {column: old(s)} with one value, or {column: new} per column
             per_column = {}
             for c, olds in to_replace.items():

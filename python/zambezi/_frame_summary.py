@@ -43,7 +43,6 @@ from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NUMBERS = _stats._NUMERIC - {"bool"}
 _DEFAULT_PERCENTILES = (0.25, 0.5, 0.75)
-_PER_SECOND = _dtypes.PER_SECOND
 # pandas' display.max_info_columns and display.max_info_rows
 _MAX_INFO_COLUMNS = 100
 _MAX_INFO_ROWS = 1690785
@@ -138,7 +137,7 @@ def timestamp_texts(values, col):
     mask = np.array([v is None for v in values], dtype=bool)
     ints = np.array([0 if v is None else int(v) for v in values], dtype=np.int64)
     stamps = _core.column_from_buffer(ints, mask=mask, unit=col.unit, tz=col.timezone)
-    per = _PER_SECOND[col.unit]
+    per = _dtypes.PER_SECOND[col.unit]
     out = []
     for v, dt in zip(values, stamps.to_pylist()):
         if v is None:

@@ -27,7 +27,6 @@ def _level_names_for_columns(index, taken):
     return out
 
 
-_UNSET = _base.NO_DEFAULT  # rename_axis: columns= not given (None removes the name)
 
 
 def _new_axis_names(idx, value):
@@ -190,7 +189,7 @@ class IndexOps:
         return self._inplace(out, inplace)
 
     # -- rename_axis -------------------------------------------------------
-    def rename_axis(self, mapper=None, index=None, columns=_UNSET, axis=0, inplace=False):
+    def rename_axis(self, mapper=None, index=None, columns=_base.NO_DEFAULT, axis=0, inplace=False):
         """Name the index (a name, a list of names for a MultiIndex, a
         dict or function of the old names); ``columns=`` (or ``axis=1``)
         names a frame's column labels the same way (``columns=None``
@@ -212,9 +211,9 @@ class IndexOps:
             raise InvalidValueError(f"rename_axis: no axis {axis!r}")
         out = self
         value = index if index is not None else mapper
-        if value is not None or columns is _UNSET:
+        if value is not None or columns is _base.NO_DEFAULT:
             out = self._with_index(self._index.set_names(_new_axis_names(self._index, value)))
-        if columns is not _UNSET:
+        if columns is not _base.NO_DEFAULT:
             if self._ndim != 2:
                 raise InvalidValueError("rename_axis: a Series has no columns")
             labels = self._zb_columns

@@ -40,7 +40,6 @@ from zambezi.errors import (
 _FLOATS = ("float32", "float64")
 
 
-_NO_DEFAULT = _base.NO_DEFAULT
 
 
 # --------------------------------------------------------------------------
@@ -579,7 +578,7 @@ class FrameMissing:
         """
         return self._fill_scan(True, axis, inplace, limit, limit_area)
 
-    def dropna(self, *, axis=0, how=_NO_DEFAULT, thresh=_NO_DEFAULT, subset=None,
+    def dropna(self, *, axis=0, how=_base.NO_DEFAULT, thresh=_base.NO_DEFAULT, subset=None,
                inplace=False, ignore_index=False):
         """Rows (axis=0) or columns (axis=1) with missing values (nulls,
         NaN) dropped.  how='any' (the default) drops those with any
@@ -604,13 +603,13 @@ class FrameMissing:
         >>> df.dropna(axis=1, thresh=2).columns.to_list()
         ['b']
         """
-        if how is not _NO_DEFAULT and thresh is not _NO_DEFAULT:
+        if how is not _base.NO_DEFAULT and thresh is not _base.NO_DEFAULT:
             raise DTypeError("You cannot set both the how and thresh arguments at the same time.")
-        if how is _NO_DEFAULT:
+        if how is _base.NO_DEFAULT:
             how = "any"
         if how not in ("any", "all"):
             raise InvalidValueError(f"invalid how option: {how}")
-        if thresh is not _NO_DEFAULT:
+        if thresh is not _base.NO_DEFAULT:
             if isinstance(thresh, bool) or not isinstance(thresh, (int, float, np.number)):
                 raise DTypeError(f"thresh must be a number, not {type(thresh).__name__}")
             thresh = py_scalar(thresh)

@@ -693,6 +693,11 @@ def _common_labels(series):
     return common
 
 
+def _aligned(objs, labels):
+    """objs with each Series among them reindexed to labels."""
+    return [o.reindex(labels) if _base.is_series(o) else o for o in objs]
+
+
 def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=None,
              margins=False, margins_name="All", dropna=True, normalize=False):
     """Counts (or ``values`` aggregated by ``aggfunc``) of each combination
@@ -719,22 +724,14 @@ def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=
     >>> zb.crosstab(city, kind, normalize="index")["bus"].to_list()
     [0.5, 1.0]
     """
-    given = (_as_list(index) if isinstance(index, list) else [index]) + \
-        (_as_list(columns) if isinstance(columns, list) else [columns]) + \
-        ([values] if _base.is_series(values) else [])
-    common = _common_labels([o for o in given if _base.is_series(o)])
+    index = _as_list(index) if isinstance(index, list) else [index]
+    columns = _as_list(columns) if isinstance(columns, list) else [columns]
+    common = _common_labels([o for o in index + columns + [values] if _base.is_series(o)])
     if common is not None:  # Series meet on the labels they all have, as pandas
-        index = [o.reindex(common) if _base.is_series(o) else o for o in _as_list(index)] \
-            if isinstance(index, list) else (index.reindex(common) if _base.is_series(index)
-                                             else index)
-        columns = [o.reindex(common) if _base.is_series(o) else o
-                   for o in _as_list(columns)] if isinstance(columns, list) else \
-            (columns.reindex(common) if _base.is_series(columns) else columns)
-        if _base.is_series(values):
-            values = values.reindex(common)
-    rows = _named(_as_list(index) if isinstance(index, list) else [index], "row", rownames)
-    cols = _named(_as_list(columns) if isinstance(columns, list) else [columns], "col",
-                  colnames)
+        index, columns, values = _aligned(index, common), _aligned(columns, common), \
+            _aligned([values], common)[0]
+    rows = _named(index, "row", rownames)
+    cols = _named(columns, "col", colnames)
     n = len(rows[0][1])
     data = {}
     for nm, s in rows + cols:

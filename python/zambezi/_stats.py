@@ -226,11 +226,10 @@ def box_duration(value, unit):
     try:
         import pandas as pd
     except ImportError:
-        return datetime.timedelta(microseconds=value * 10**6 // _PER_SECOND[unit])
+        return datetime.timedelta(microseconds=value * 10**6 // _dtypes.PER_SECOND[unit])
     return pd.Timedelta(value, unit=unit)
 
 
-_PER_SECOND = _dtypes.PER_SECOND
 
 
 def _reduce_duration(col, how, skipna, ddof, min_count, what):

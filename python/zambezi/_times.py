@@ -31,7 +31,6 @@ import numpy as np
 from zambezi import _base, _convert, _core, _dtypes
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_PER_SECOND = _dtypes.PER_SECOND
 _NS = {"D": 86400 * 10**9, "h": 3600 * 10**9, "min": 60 * 10**9, "s": 10**9,
        "ms": 10**6, "us": 10**3, "ns": 1, "W": 7 * 86400 * 10**9}
 _UNIT_ALIASES = {
@@ -225,7 +224,7 @@ def _from_numbers(col, unit, what, kind):
         ints = vals.astype(np.int64)
         if unit in ("s", "ms", "us", "ns"):
             out_unit = unit if unit == "ns" else "us"
-            factor = _PER_SECOND[out_unit] // _PER_SECOND[unit]
+            factor = _dtypes.PER_SECOND[out_unit] // _dtypes.PER_SECOND[unit]
         else:  # D, h, min, W: in microseconds
             out_unit = "us"
             factor = _NS[unit] // 1000
@@ -681,9 +680,9 @@ def _zone_offset_ns(tz):
 def _stamp_index(ns_values, unit, tz, name):
     from zambezi.index import Index
 
-    if unit not in _PER_SECOND:
+    if unit not in _dtypes.PER_SECOND:
         raise InvalidValueError(f"unit must be s, ms, us or ns, not {unit!r}")
-    vals = np.asarray(ns_values, dtype=np.int64) // (10**9 // _PER_SECOND[unit])
+    vals = np.asarray(ns_values, dtype=np.int64) // (10**9 // _dtypes.PER_SECOND[unit])
     from zambezi import _tz
 
     tzname = _tz.zone_name(tz)
@@ -730,6 +729,6 @@ def timedelta_range(start=None, end=None, periods=None, freq=None, name=None,
     unit = unit or "us"
     from zambezi.index import Index
 
-    col = _core.column_from_buffer(vals // (10**9 // _PER_SECOND[unit]),
+    col = _core.column_from_buffer(vals // (10**9 // _dtypes.PER_SECOND[unit]),
                                    dtype=f"duration[{unit}]")
     return Index._from_columns([col], [name])

@@ -786,7 +786,7 @@ class SeriesExtras:
         """
         return where(self, cond, other, mask=True)
 
-    def replace(self, to_replace=None, value=_frame_extra._NO_DEFAULT, *, inplace=False,
+    def replace(self, to_replace=None, value=_base.NO_DEFAULT, *, inplace=False,
                 regex=False):
         """Values replaced: one value by another (``replace(0, 5)``), a list
         by a list or by one value, or a dict ``{old: new}``.  ``None`` or NaN

@@ -160,9 +160,10 @@ def _masked_dtype(dtype):
     """Whether dtype names one of pandas' NA-masked dtypes (Int64, UInt8,
     Float64, boolean, string): its column must come back in that dtype,
     which a zambezi column converted to pandas does not."""
+    from zambezi import _dtypes
+
     name = str(dtype)
-    return name.startswith(("Int", "UInt", "Float")) or name in ("boolean", "string") or \
-        name.startswith("string[")
+    return name in _dtypes.PANDAS_MASKED or name == "string" or name.startswith("string[")
 
 
 def _read_csv_as_pandas(*args, **kwargs):
