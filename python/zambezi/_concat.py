@@ -30,7 +30,7 @@ as str ("0"), where pandas keeps an object Index.
 
 import numpy as np
 
-from zambezi import _base, _core, _labels
+from zambezi import _base, _convert, _core, _labels
 from zambezi import index as _ix
 from zambezi._compute import _engine_error
 from zambezi.errors import DTypeError, InvalidValueError, ZambeziError
@@ -64,12 +64,6 @@ def _concat_columns(parts, what):
     except ZambeziError as e:
         raise _engine_error(
             e, f"concat of {what} (dtypes " + ", ".join(p.dtype for p in parts) + ")") from None
-
-
-def _nulls_like(col, n):
-    """n nulls of col's dtype."""
-    pos = _core.column_from_buffer(np.zeros(n, dtype=np.int64), mask=np.ones(n, dtype=np.bool_))
-    return _core.take(col.slice(0, 0), pos)
 
 
 def _int64(arr):
@@ -234,7 +228,7 @@ def _concat_rows(objs, join, ignore_index, keys, names, sort):
         proto = next(f._table.column(w[j]) for f, w in zip(frames, where) if w[j] is not None)
         for f, w in zip(frames, where):
             parts.append(f._table.column(w[j]) if w[j] is not None else
-                         _nulls_like(proto, len(f)))
+                         _convert.nulls_like(proto, len(f)))
         cols.append(_concat_columns(parts, f"column {lb!r}"))
     cls = frames[0]._constructor
     if not out_labels:

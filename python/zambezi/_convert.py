@@ -161,6 +161,12 @@ def column_from_arrow_array(obj, name=None):
     return col
 
 
+def nulls_like(col, n):
+    """n nulls of col's dtype (its categories and time zone too)."""
+    pos = _core.column_from_buffer(np.zeros(n, dtype=np.int64), mask=np.ones(n, dtype=np.bool_))
+    return _core.take(col.slice(0, 0), pos)
+
+
 def column_of_length(value, n, what):
     """An engine column for a Series / array / list operand of length n."""
     col = to_column(value)

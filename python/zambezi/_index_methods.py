@@ -259,7 +259,7 @@ class IndexMethods:
         loc = n + int(loc) if loc < 0 else int(loc)  # numpy.insert's rule
         if item is None or (isinstance(item, float) and np.isnan(item)):
             col = _floats_for_missing(col)
-            one = _concat._nulls_like(col, 1)  # a missing label of the labels' own dtype
+            one = _convert.nulls_like(col, 1)  # a missing label of the labels' own dtype
         else:
             one = Index([item])._levels()[0]
         parts = [col.slice(0, loc), one, col.slice(loc, n - loc)]

@@ -451,7 +451,7 @@ def _assign(old, pos, value, what, n=None):
         if value is None:
             if old is None:
                 raise DTypeError(f"cannot infer a dtype for new {what} from None")
-            vcol = _null_like(old, 1)
+            vcol = _convert.nulls_like(old, 1)
         else:
             vcol = _core.column_from_sequence([value])
         vals = None
@@ -463,7 +463,7 @@ def _assign(old, pos, value, what, n=None):
                 f"setting {what}: {vcol.length} values for {len(pos)} rows")
         vals = True
     if old is None:
-        old = _null_like(vcol, n)
+        old = _convert.nulls_like(vcol, n)
     if vcol.dtype != old.dtype:
         vcol = _cast_value(vcol, old.dtype, what)
     idx = np.arange(n, dtype=np.int64)
@@ -472,14 +472,6 @@ def _assign(old, pos, value, what, n=None):
     else:
         idx[pos] = n + np.arange(len(pos), dtype=np.int64)
     return _core.take(_core.concat([old, vcol]), _core.column_from_buffer(idx))
-
-
-def _null_like(col, n):
-    """n nulls of col's dtype."""
-    idx = _core.column_from_buffer(np.zeros(n, dtype=np.int64),
-                                   mask=np.ones(n, dtype=np.bool_))
-    one = col.slice(0, 1) if col.length else col
-    return _core.take(one, idx)
 
 
 def _cast_value(vcol, dtype, what):
@@ -605,7 +597,7 @@ def _enlarge(obj, label, ckey, value):
     if obj._ndim == 1:
         if _base.is_series(value) or (_is_list_like(value) and not isinstance(value, str)):
             raise InvalidValueError(f"loc: setting the new label {label!r} takes one value")
-        col = _null_like(obj._col, 1) if value is None else _one_value(value)
+        col = _convert.nulls_like(obj._col, 1) if value is None else _one_value(value)
         row = obj._constructor._from_column(col, obj._name, index)
     else:
         t = obj._table
@@ -632,7 +624,7 @@ def _enlarge(obj, label, ckey, value):
             if v is None:
                 if nm not in t.names:
                     raise DTypeError(f"cannot infer a dtype for new column {nm!r} from None")
-                cols.append(_null_like(t.column(t.names.index(nm)), 1))
+                cols.append(_convert.nulls_like(t.column(t.names.index(nm)), 1))
             else:
                 cols.append(_one_value(v))
         row = obj._constructor._wrap(_core.table_from_columns(cols, names), index)

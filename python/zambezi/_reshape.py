@@ -33,9 +33,9 @@ integer level gives integer column labels, as pandas.
 
 import numpy as np
 
-from zambezi import _core, _labels
+from zambezi import _convert, _core, _labels
 from zambezi import index as _ix
-from zambezi._concat import _common_dtype, _concat_columns, _nulls_like
+from zambezi._concat import _common_dtype, _concat_columns
 from zambezi._convert import values_numpy
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -323,7 +323,7 @@ def _stack_multi(df, lab):
     for o in outer:
         present = [(o if isinstance(o, tuple) else (o,)) + (v,) for v in inner]
         have = [t.column(pos[p]) for p in present if p in pos]
-        parts = [t.column(pos[p]) if p in pos else _nulls_like(have[0], n) for p in present]
+        parts = [t.column(pos[p]) if p in pos else _convert.nulls_like(have[0], n) for p in present]
         big = _concat_columns(parts, f"the stacked columns of {o!r}")
         cols.append(_core.take(big, _int64(row_major)))
     inner_col = _labels._level(inner)

@@ -91,6 +91,21 @@ def _dict_index(data):
     return found
 
 
+def _with_missing_columns(data, columns, index, dtype):
+    """data with a column of nulls for each label of ``columns`` it lacks,
+    as pandas fills them (with NaN in an object column there; here in
+    ``dtype``, else string, the dtype zambezi reads pandas' object columns
+    as)."""
+    missing = [c for c in columns if c not in data]
+    if not missing:
+        return data
+    first = next(iter(data.values()), None)
+    n = len(first) if first is not None else len(index) if index is not None else 0
+    nulls = _convert.nulls_like(_convert.to_column([], dtype="string" if dtype is None
+                                                   else dtype), n)
+    return {**data, **{c: nulls for c in missing}}
+
+
 def _table_from_dict(data):
     names, cols = [], []
     for key, value in data.items():
@@ -125,6 +140,10 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
     Rows have labels, as in pandas: ``index=`` (default: a RangeIndex
     0..n-1, or the index the dict's Series share).  Filtering, sorting and
     ``head`` keep the labels; merge and read_csv number rows afresh.
+    ``columns=`` picks and orders the dict's columns; a label the dict
+    lacks becomes a column of nulls (in ``dtype``, else string: pandas
+    fills it with NaN in an object column), so ``DataFrame(columns=[...])``
+    is an empty frame with those columns.
 
     Examples
     --------
@@ -185,6 +204,8 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
         elif isinstance(data, _core.Table):
             self._table = data
         elif isinstance(data, dict):
+            if columns is not None:
+                data = _with_missing_columns(data, columns, index, dtype)
             labels = _dict_index(data)
             keys = list(data)
             if not keys and columns is None:  # no columns at all: labelled as pandas does
@@ -215,8 +236,9 @@ class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, F
                     [_core.column_from_buffer(np.zeros(n, dtype=bool))], ["_"]).select([])
             labels = _ix.ensure_index(index, n, "DataFrame(index=...)")
         self._index = labels if labels is not None else _ix.default_index(n)
-        if columns is not None:
-            self._table = self._select_columns(list(columns))._table
+        if columns is not None:  # by label: a dict's int or tuple keys too
+            picked = self[list(columns)]
+            self._table, self._columns = picked._table, picked._columns
         if dtype is not None:
             self._table = self.astype(dtype)._table
 

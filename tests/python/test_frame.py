@@ -43,6 +43,33 @@ def test_construct_from_dict_of_everything():
     assert "list" in df and "nope" not in df
 
 
+@pytest.mark.parametrize("kw", [
+    dict(columns=["a", "b"]),
+    dict(columns=["a", "b"], dtype="float64"),
+    dict(columns=["a"], index=[5, 6]),
+    dict(data={"a": [1, 2]}, columns=["c", "a"]),
+    dict(data={"a": [1.5, 2.5]}, columns=["a", "c"], dtype="float32"),
+    dict(data={0: [1], 1: [2]}, columns=[1, 0]),
+    dict(data={0: [1], 1: [2]}, columns=[1, 0, 2], dtype="int64"),
+])
+def test_columns_the_data_lacks_are_missing_values(kw):
+    # pandas fills a label of columns= that the dict lacks with NaN (an
+    # object column; here string, or dtype=): DataFrame(columns=[...]) is
+    # the empty frame with those columns
+    got, want = zb.DataFrame(**kw), pd.DataFrame(**kw)
+    assert list(got.columns) == list(want.columns)
+    assert list(got.index) == list(want.index)
+    for c in want.columns:
+        assert got[c].isna().to_list() == want[c].isna().to_list()
+        if want[c].dtype != object:
+            assert got[c].dropna().to_list() == want[c].dropna().to_list()
+            # (pandas widens int64 to float64 for the NaN it fills in; zambezi's
+            # int64 holds the nulls)
+            assert str(got[c].dtype) == kw.get("dtype", str(want[c].dtype))
+        else:
+            assert got[c].dtype == "string"
+
+
 @pytest.mark.parametrize("values,dtype,expected", [
     ([1, 2, None], "int64", [1, 2, None]),
     ([2**63, 1, None], "uint64", [2**63, 1, None]),
