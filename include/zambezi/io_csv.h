@@ -123,7 +123,9 @@ typedef struct zb_csv_options {
   const char *const *usecols_names;
   int64_t num_usecols_names;
 
-  /* Explicit dtypes by column name (names must exist in the file).  A value
+  /* Explicit dtypes by column name (names must exist in the file; as in
+   * pandas, a name's dtype is also its renamed repeats' ("a.1"), unless
+   * they are named here themselves).  A value
    * that does not parse is ZB_EPARSE (ZB_EOVERFLOW when an integer is out of
    * the type's range), naming line, column and text. */
   const zb_csv_dtype *dtypes;

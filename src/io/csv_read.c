@@ -144,6 +144,7 @@ typedef struct reader {
   int64_t data_start;
   int64_t ncols;    /* fields per record */
   char **names;     /* ncols final names (owned) */
+  int64_t *first_of; /* file column -> the first column of its header name ("a" for "a.1") */
   int64_t *slot_of; /* file column -> selected slot or -1 */
   int64_t *cell_of; /* file column -> slot * batch (its cells in a batch index) or -1 */
   int64_t nsel;
@@ -659,10 +660,17 @@ static bool name_taken(char **names, int64_t upto, const char *s) {
   return false;
 }
 
-/* Make names[0..n) unique the way pandas does: "a", "a.1", "a.2". */
-static zb_status dedupe_names(char **names, int64_t n, zb_error *err) {
+/* Make names[0..n) unique the way pandas does: "a", "a.1", "a.2";
+ * first_of[i]: the column whose name column i repeated (i itself if none).
+ * A new name differs from every name in the header, so the earlier column
+ * with column i's name is the first of that name. */
+static zb_status dedupe_names(char **names, int64_t n, int64_t *first_of, zb_error *err) {
+  for (int64_t i = 0; i < n; i++) first_of[i] = i;
   for (int64_t i = 1; i < n; i++) {
-    if (!name_taken(names, i, names[i])) continue;
+    int64_t j = 0;
+    while (j < i && strcmp(names[j], names[i]) != 0) j++;
+    if (j == i) continue;
+    first_of[i] = j;
     size_t len = strlen(names[i]);
     char *nn = (char *)zb_malloc(len + 24);
     if (nn == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV names)");
@@ -747,10 +755,18 @@ static zb_status read_header(reader *r, int64_t pos, zb_error *err) {
       goto done;
     }
   }
-  st = dedupe_names(r->names, nc, err);
+  r->first_of = (int64_t *)zb_malloc((size_t)(nc > 0 ? nc : 1) * sizeof(int64_t));
+  st = r->first_of == NULL ? zb_error_set(err, ZB_ENOMEM, "out of host memory (CSV names)")
+                           : dedupe_names(r->names, nc, r->first_of, err);
 done:
   zb_free(fb.v);
   return st;
+}
+
+static bool dtype_named(const zb_csv_options *o, const char *name) {
+  for (int64_t k = 0; k < o->num_dtypes; k++)
+    if (strcmp(o->dtypes[k].name, name) == 0) return true;
+  return false;
 }
 
 static int64_t find_name(const reader *r, const char *name) {
@@ -807,9 +823,14 @@ static zb_status select_columns(reader *r, zb_error *err) {
     int64_t i = find_name(r, o->dtypes[k].name);
     if (i < 0)
       return zb_error_set(err, ZB_EKEY, "CSV dtype: no column named '%s'", o->dtypes[k].name);
-    if (r->slot_of[i] >= 0) {
-      r->cols[r->slot_of[i]].type = o->dtypes[k].type;
-      r->cols[r->slot_of[i]].fixed = true;
+    /* as pandas: a header name's dtype is also its repeats' ("a.1", "a.2"),
+     * unless the dtypes name a repeat itself */
+    for (int64_t j = i; j < r->ncols; j++) {
+      if (j != i && (r->first_of[j] != i || dtype_named(o, r->names[j]))) continue;
+      if (r->slot_of[j] >= 0) {
+        r->cols[r->slot_of[j]].type = o->dtypes[k].type;
+        r->cols[r->slot_of[j]].fixed = true;
+      }
     }
   }
   return ZB_OK;
@@ -923,6 +944,7 @@ static void reader_free(reader *r) {
   if (r->names)
     for (int64_t i = 0; i < r->ncols; i++) zb_free(r->names[i]);
   zb_free(r->names);
+  zb_free(r->first_of);
   zb_free(r->slot_of);
   zb_free(r->cell_of);
   zb_free(r->cols);

@@ -1011,3 +1011,33 @@ ZB_TEST(csv_zstd) {
   ZB_CHECK(t == NULL && after.host_bytes == before.host_bytes);
   unlink(path);
 }
+
+/* As pandas: a dtype given for a header name also reaches its renamed
+ * repeats ("a.2", "a.3" here; "a.1" is the file's own name), unless the
+ * dtypes name a repeat itself. */
+ZB_TEST(csv_dtype_reaches_repeated_names) {
+  zb_csv_options o;
+  zb_csv_options_init(&o);
+  zb_csv_dtype dt[] = {{"a", ZB_FLOAT64}, {"a.3", ZB_INT8}};
+  o.dtypes = dt;
+  o.num_dtypes = 1;
+  const char *s = "a,a,a,a.1,a\n1,2,3,4,5\n";
+  zb_table *t = rd_ok(s, &o);
+  if (t) {
+    ZB_CHECK_EQ_INT(col(t, "a")->type, ZB_FLOAT64);
+    ZB_CHECK_EQ_INT(col(t, "a.2")->type, ZB_FLOAT64);
+    ZB_CHECK_EQ_INT(col(t, "a.3")->type, ZB_FLOAT64);
+    ZB_CHECK_EQ_INT(col(t, "a.4")->type, ZB_FLOAT64);
+    ZB_CHECK_EQ_INT(col(t, "a.1")->type, ZB_INT64);
+    ZB_CHECK(f64(col(t, "a.4"), 0) == 5.0);
+    zb_table_release(t);
+  }
+  o.num_dtypes = 2;
+  t = rd_ok(s, &o);
+  if (t) {
+    ZB_CHECK_EQ_INT(col(t, "a.3")->type, ZB_INT8);
+    ZB_CHECK_EQ_INT(col(t, "a.4")->type, ZB_FLOAT64);
+    ZB_CHECK_EQ_INT(col(t, "a.1")->type, ZB_INT64);
+    zb_table_release(t);
+  }
+}
