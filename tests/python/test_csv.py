@@ -495,6 +495,92 @@ def test_gzip_round_trip(tmp_path):
     assert sum(map(len, chunks)) == 1000
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig", "utf-32", "latin-1"])
+def test_to_csv_encoding_is_one_stream(tmp_path, encoding):
+    # the engine hands its text over in pieces: a byte order mark once
+    # (not one per piece), as pandas writes it; many rows make many pieces
+    n = 200_000
+    word = "café" if encoding == "latin-1" else "é€😀"
+    pdf = pd.DataFrame({"a": np.arange(n), "b": [word] * n})
+    ours, theirs = tmp_path / "z.csv", tmp_path / "p.csv"
+    zb.from_pandas(pdf).to_csv(ours, index=False, encoding=encoding)
+    pdf.to_csv(theirs, index=False, encoding=encoding)
+    assert ours.read_bytes() == theirs.read_bytes()
+
+
+@pytest.mark.parametrize("ext", ["zip", "tar", "tar.gz", "tar.bz2", "tar.xz"])
+def test_archives_of_one_file_as_pandas(tmp_path, ext):
+    # pandas writes .zip and .tar(.gz ...) paths as archives holding one
+    # file, and reads such archives; zambezi reads pandas' and pandas ours
+    pdf = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "é", None]})
+    ours, theirs = tmp_path / f"z.csv.{ext}", tmp_path / f"p.csv.{ext}"
+    zb.from_pandas(pdf).to_csv(ours, index=False)
+    pdf.to_csv(theirs, index=False)
+    pd.testing.assert_frame_equal(pd.read_csv(ours), pd.read_csv(theirs))
+    assert_same(zb.read_csv(theirs), pd.read_csv(theirs))
+    assert_same(zb.read_csv(ours), pd.read_csv(theirs))
+    method = "zip" if ext == "zip" else "tar"
+    assert_same(zb.read_csv(io.BytesIO(theirs.read_bytes()), compression=method),
+                pd.read_csv(theirs))
+    if ext == "zip":
+        import zipfile
+
+        assert zipfile.ZipFile(ours).namelist() == ["z.csv"]
+    else:
+        import tarfile
+
+        assert tarfile.open(ours).getnames() == ["z.csv"]
+    # the other writers share the archive code
+    zb.from_pandas(pdf).to_json(tmp_path / f"z.json.{ext}", orient="records", lines=True)
+    pd.testing.assert_frame_equal(
+        pd.read_json(tmp_path / f"z.json.{ext}", orient="records", lines=True),
+        pd.read_json(io.StringIO(pdf.to_json(orient="records", lines=True)),
+                     orient="records", lines=True))
+
+
+def test_archive_of_several_files_is_refused(tmp_path):
+    import zipfile
+
+    path = tmp_path / "two.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("a.csv", "a\n1\n")
+        z.writestr("b.csv", "a\n2\n")
+    with pytest.raises(InvalidValueError, match=r"2 files found in the ZIP file.*a\.csv"):
+        zb.read_csv(path)
+    with pytest.raises(ValueError, match="Multiple files"):
+        pd.read_csv(path)
+    with pytest.raises(UnsupportedError, match="appending"):
+        zb.DataFrame({"a": [1]}).to_csv(tmp_path / "x.zip", mode="a")
+
+
+@pytest.mark.parametrize("raw,dtype", [
+    (b"a,a,b\n1,2,3\n4,5,6\n", {"a": str}),
+    (b"a,a,b\n1,2,3\n4,5,6\n", {"a": str, "a.1": "float64"}),
+    (b"a,a,a,a.1\n1,2,3,4\n", {"a": "float64"}),
+    (b"a,b,a\n1,2,3\n", {"a.1": str}),
+])
+def test_dtype_of_a_repeated_header_name_as_pandas(raw, dtype):
+    # pandas gives a name's dtype to its renamed repeats too ("a.1"),
+    # unless the dict names a repeat itself
+    want = pd.read_csv(io.BytesIO(raw), dtype=dtype)
+    assert_same(zb.read_csv(raw, dtype=dtype), want)
+
+
+def test_ascii_encoding_refuses_other_bytes(tmp_path):
+    raw = b"a,b\n1,x\n500,\xc3\xa9\n"
+    path = tmp_path / "a.csv"
+    path.write_bytes(raw)
+    for src in (path, raw, io.BytesIO(raw)):
+        with pytest.raises(UnicodeDecodeError, match="'ascii' codec can't decode byte 0xc3"):
+            zb.read_csv(src, encoding="ascii")
+        with pytest.raises(UnicodeDecodeError, match="'ascii' codec can't decode byte 0xc3"):
+            pd.read_csv(io.BytesIO(raw), encoding="ascii")
+    with pytest.raises(UnicodeDecodeError):
+        list(zb.read_csv(path, encoding="ascii", chunksize=1))
+    good = b"a,b\n1,x\n"
+    assert_same(zb.read_csv(good, encoding="ascii"), pd.read_csv(io.BytesIO(good), encoding="ascii"))
+
+
 def _zstd_compress(raw, tmp_path, known_size=True):
     """raw compressed by the zstd tool (or the zstandard package): from a
     file the frame records the content size, from a pipe it does not."""
@@ -706,6 +792,8 @@ def test_to_csv_matches_pandas(n, seed):
     dict(float_format="%.3f"),
     dict(float_format="%.2e", quoting=csv.QUOTE_NONNUMERIC),
     dict(header=False),
+    dict(header=None),
+    dict(header=0),
     dict(header=["A", "B", "C", "D", "E", "F", "G", "H", "I"]),
     dict(lineterminator="\r\n"),
     dict(columns=["s", "f"]),

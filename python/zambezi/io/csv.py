@@ -7,10 +7,11 @@ options and moves bytes.
 Sources for ``read_csv``:
   - a path (str or os.PathLike): the engine memory-maps the file and parses
     it in place, in parallel.  Compressed files are recognised by their
-    extension (.gz, .bz2, .xz, .zst) or, for gzip and zstd, by their magic
-    number, and decompressed into memory first (``compression=`` overrides
-    the inference): zstd in the engine (libzstd, loaded at run time: no
-    Python package needed), the others with Python's modules.
+    extension (.gz, .bz2, .xz, .zst, and as archives of one file .zip,
+    .tar, .tar.gz, .tar.bz2, .tar.xz) or, for gzip and zstd, by their
+    magic number, and decompressed into memory first (``compression=``
+    overrides the inference): zstd in the engine (libzstd, loaded at run
+    time: no Python package needed), the others with Python's modules.
   - bytes, bytearray, memoryview, mmap: parsed in place (gzip or zstd data
     is recognised by its magic number and decompressed).
   - a file object: read to the end (text-mode files are encoded to UTF-8).
@@ -61,7 +62,10 @@ from zambezi.errors import (
 __all__ = ["read_csv", "CsvReader", "to_csv"]
 
 _AUTO_PROGRESS_BYTES = 100 << 20
-_COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+# by extension, as pandas infers them (a tar archive first: ".tar.gz" is one)
+_COMPRESSIONS = {".tar": "tar", ".tar.gz": "tar", ".tar.bz2": "tar", ".tar.xz": "tar",
+                 ".gz": "gzip", ".bz2": "bz2", ".zip": "zip", ".xz": "xz", ".zst": "zstd"}
+_METHODS = ("gzip", "bz2", "xz", "zstd", "zip", "tar")
 
 
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"\x28\xb5\x2f\xfd", "zstd"))
@@ -96,17 +100,19 @@ def _compression_of(path, compression, head=None, sniff=True):
         return None
     if compression == "infer":
         if path is not None:
-            method = _COMPRESSIONS.get(os.path.splitext(str(path))[1].lower())
+            low = str(path).lower()
+            method = next((m for ext, m in _COMPRESSIONS.items() if low.endswith(ext)), None)
             if method is not None or not sniff:
                 return method
             head = _head(path)
         return _sniff(head) if head is not None else None
     if isinstance(compression, dict):
         compression = compression.get("method")
-    if compression in ("gzip", "bz2", "xz", "zstd"):
+    if compression in _METHODS:
         return compression
     raise UnsupportedError(
-        f"compression {compression!r} is not supported (gzip, bz2, xz, zstd or None)")
+        f"compression {compression!r} is not supported (gzip, bz2, xz, zstd, zip, tar or "
+        "None)")
 
 
 def _zstd():
@@ -134,7 +140,36 @@ def _decompress(data, method):
         return lzma.decompress(data)
     if method == "zstd":
         return memoryview(_core.zstd_decompress(data))
+    if method in ("zip", "tar"):
+        return _archive_member(data, method)
     return data
+
+
+def _archive_member(data, method):
+    """The bytes of the one file in a zip or tar archive (a tar compressed
+    or not); pandas reads archives of one file only."""
+    src = _io.BytesIO(data)
+    if method == "zip":
+        import zipfile
+
+        with zipfile.ZipFile(src) as z:
+            names = [i.filename for i in z.infolist() if not i.is_dir()]
+            _one_member(names, "ZIP file")
+            return z.read(names[0])
+    import tarfile
+
+    with tarfile.open(fileobj=src, mode="r:*") as t:
+        files = [m for m in t.getmembers() if m.isfile()]
+        _one_member([m.name for m in files], "TAR archive")
+        return t.extractfile(files[0]).read()
+
+
+def _one_member(names, what):
+    if not names:
+        raise InvalidValueError(f"no file found in the {what}")
+    if len(names) > 1:
+        raise InvalidValueError(f"{len(names)} files found in the {what}, which must hold "
+                                f"one: {names}")
 
 
 def _normalize_encoding(encoding):
@@ -149,7 +184,12 @@ def _normalize_encoding(encoding):
 
 def _to_utf8(data, encoding):
     """data (a buffer) re-encoded as UTF-8 bytes, or data itself."""
-    if encoding in ("utf-8", "utf-8-sig", "ascii"):
+    if encoding in ("utf-8", "utf-8-sig"):
+        return data
+    if encoding == "ascii":  # checked: a byte above 127 is a UnicodeDecodeError, as in pandas
+        raw = bytes(data)
+        if not raw.isascii():
+            raw.decode("ascii")
         return data
     if encoding in ("latin-1", "cp1252"):
         return _core.transcode_to_utf8(data, encoding)
@@ -473,7 +513,7 @@ def _read_source(src, compression, encoding, native=True):
         if isinstance(path, bytes):
             path = os.fsdecode(path)
         method = _compression_of(path, compression)
-        if native and encoding in ("utf-8", "utf-8-sig", "ascii") and (
+        if native and encoding in ("utf-8", "utf-8-sig") and (
                 method is None or (method == "zstd" and _sniff(_head(path)) == "zstd")):
             # The engine maps the file (and decompresses zstd itself).
             try:
@@ -626,8 +666,7 @@ class CsvReader:
         self._mmap = None
         self._file = None
         if isinstance(src, (str, os.PathLike)) and _compression_of(
-                os.fspath(src), compression) is None and encoding in ("utf-8", "utf-8-sig",
-                                                                       "ascii"):
+                os.fspath(src), compression) is None and encoding in ("utf-8", "utf-8-sig"):
             import mmap
 
             self._file = open(os.fspath(src), "rb")
@@ -773,7 +812,61 @@ def _open_compressed(path, method, mode):
     if method == "zstd":
         zstd = _zstd()
         return zstd.ZstdCompressor().stream_writer(open(path, mode + "b"), closefd=True)
+    if method in ("zip", "tar"):
+        return _ArchiveWriter(path, method, mode)
     return open(path, mode + "b")
+
+
+def _recoding(write, encoding):
+    """A sink for the engine's UTF-8 pieces that hands write them as text
+    (encoding None) or encoded in encoding, as one stream: one byte order
+    mark for UTF-16 (not one per piece), a character cut between two
+    pieces kept whole."""
+    decode = codecs.getincrementaldecoder("utf-8")().decode
+    if encoding is None:
+        return lambda b: write(decode(b))
+    encode = codecs.getincrementalencoder(encoding)().encode
+    return lambda b: write(encode(decode(b)))
+
+
+class _ArchiveWriter:
+    """A file to write into: on close, a zip or tar archive at path holding
+    what was written as one file, named after the archive without its
+    extension (data.csv.zip holds data.csv), as pandas writes them; a tar
+    is compressed as its extension says (.tar.gz ...)."""
+
+    def __init__(self, path, method, mode):
+        if mode == "a":
+            raise UnsupportedError(f"appending to a {method} archive is not supported")
+        self._path, self._method, self._mode, self._buf = path, method, mode, _io.BytesIO()
+        self.write = self._buf.write
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if exc[0] is not None:
+            return False
+        base = os.path.basename(self._path)
+        low = base.lower()
+        ext = next((e for e in _COMPRESSIONS if low.endswith(e)), "")
+        name = base[:len(base) - len(ext)] or self._method
+        data = self._buf.getvalue()
+        if self._method == "zip":
+            import zipfile
+
+            with zipfile.ZipFile(self._path, self._mode, zipfile.ZIP_DEFLATED) as z:
+                z.writestr(name, data)
+        else:
+            import tarfile
+
+            kind = {".gz": "gz", ".bz2": "bz2", ".xz": "xz"}.get(os.path.splitext(low)[1], "")
+            with tarfile.open(self._path, f"{self._mode}:{kind}") as t:
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                info.mtime = int(time.time())
+                t.addfile(info, _io.BytesIO(data))
+        return False
 
 
 def _utc_offsets(cols):
@@ -801,10 +894,13 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     """DataFrame.to_csv: write df as CSV (pandas' arguments).  Returns the
     text as a str when path_or_buf is None.  As in pandas, the row labels
     are written first (index=True, the default; headed by the index's
-    names, or index_label); index=False leaves them out.
+    names, or index_label); index=False leaves them out.  ``header``:
+    True, False or None (no header line, as in pandas), or a list of
+    names to write instead of the column names.
 
     path_or_buf may be a path (compressed by its extension: .gz, .bz2, .xz,
-    .zst), or a file object.  float_format is a printf-style str ("%.2f");
+    .zst; .zip and .tar, .tar.gz ... write an archive holding one file, as
+    pandas), or a file object.  float_format is a printf-style str ("%.2f");
     date_format is not supported.  A list column is written as pandas
     writes its object column of lists: Python's text of each list
     (``[1, 2]``, ``['a', None]``, ``[[1], []]``); lists of other than
@@ -842,9 +938,9 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
         df = df[list(columns)]
     write_header = True
     names = list(df._table.names)
-    if isinstance(header, bool):
-        write_header = header
-    elif header is not None:
+    if header is None or isinstance(header, (bool, int, np.integer)):
+        write_header = bool(header)   # pandas: None and 0 write no header
+    else:
         aliases = [str(h) for h in header]
         if len(aliases) != len(names):
             raise InvalidValueError(
@@ -886,15 +982,15 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
             if enc == "utf-8":
                 _core.write_csv(table, f.write, **kw)
             else:
-                _core.write_csv(table, lambda b: f.write(b.decode("utf-8").encode(enc)), **kw)
+                _core.write_csv(table, _recoding(f.write, enc), **kw)
         return None
     f = path_or_buf
     if not hasattr(f, "write"):
         raise InvalidValueError("to_csv: path_or_buf must be None, a path or a file object")
     if isinstance(f, _io.TextIOBase) or not isinstance(f, (_io.RawIOBase, _io.BufferedIOBase)):
-        _core.write_csv(table, lambda b: f.write(b.decode("utf-8")), **kw)
+        _core.write_csv(table, _recoding(f.write, None), **kw)
     elif enc == "utf-8":
         _core.write_csv(table, f.write, **kw)
     else:
-        _core.write_csv(table, lambda b: f.write(b.decode("utf-8").encode(enc)), **kw)
+        _core.write_csv(table, _recoding(f.write, enc), **kw)
     return None

@@ -37,7 +37,7 @@ import os
 
 from zambezi import _base, _core
 from zambezi.errors import InvalidValueError, UnsupportedError
-from zambezi.io.csv import _compression_of, _decompress, _open_compressed
+from zambezi.io.csv import _compression_of, _decompress, _open_compressed, _recoding
 
 __all__ = ["read_json", "to_json"]
 
@@ -345,7 +345,7 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
             _core.write_json(table, f.write, **kw)
         return None
     if isinstance(path_or_buf, _io.TextIOBase):
-        _core.write_json(table, lambda b: path_or_buf.write(b.decode("utf-8")), **kw)
+        _core.write_json(table, _recoding(path_or_buf.write, None), **kw)
         return None
     if hasattr(path_or_buf, "write"):
         _core.write_json(table, path_or_buf.write, **kw)
