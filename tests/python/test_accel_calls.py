@@ -226,3 +226,42 @@ def test_registered_accessors_get_the_users_object(tmp_path):
     assert "Series 4 True\nDataFrame {'a': 7.5, 'b': 2.0} True\nRangeIndex 2\n" in out
     assert "freed True" in out and "\n6\nFalse\n" in out
     assert out.endswith("[3]\npatched sum patched nunique\n[3] [2]\n5 False\n")
+
+
+# read_csv's warnings under the accelerator: pandas' ParserWarning (so a
+# user's filter or pytest.warns(pd.errors.ParserWarning) catches it), from
+# the user's line, with pandas' text; to_csv's header=None and utf-16.
+CSV_IO = r'''
+import io, os, sys, tempfile, warnings
+import pandas as pd
+raw = b"a,b\n1,1\n1,2,3,4\n5,5\n"
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    df = pd.read_csv(io.BytesIO(raw), on_bad_lines="warn")
+print(df.to_dict("list"))
+for w in caught:
+    print(w.category.__module__, w.category.__name__, os.path.basename(w.filename), w.lineno,
+          repr(str(w.message)))
+warnings.filterwarnings("error", category=pd.errors.ParserWarning)
+try:
+    pd.read_csv(io.BytesIO(raw), on_bad_lines="warn")
+except pd.errors.ParserWarning as e:
+    print("raised", repr(str(e)))
+print(repr(df.to_csv(header=None, index=False)))
+path = os.path.join(tempfile.mkdtemp(), "u16.csv")
+df.to_csv(path, index=False, encoding="utf-16")
+print(open(path, "rb").read())
+'''
+
+
+def test_read_csv_warnings_and_to_csv_as_pandas(tmp_path):
+    path = tmp_path / "csv_io.py"
+    path.write_text(CSV_IO)
+    plain = _run([str(path)])
+    assert "pandas.errors ParserWarning csv_io.py 7 'Skipping line 3" in plain
+    prof = tmp_path / "p.json"
+    accel = _run(["-m", "zambezi.pandas", f"--profile-json={prof}", str(path)],
+                 {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
+    assert accel == plain
+    funcs = json.loads(prof.read_text())["functions"]
+    assert funcs["pandas.read_csv"]["fast_calls"] >= 1 and funcs["DataFrame.to_csv"]["fast_calls"] >= 1

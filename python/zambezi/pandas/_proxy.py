@@ -1301,6 +1301,7 @@ def _slow_call(proxy, name, args, kwargs, is_attr, sobj=None):
 
 
 _OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+_ZAMBEZI_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
 
 
 def run_pandas(fn, *args, **kwargs):
@@ -1352,7 +1353,9 @@ def _run_pandas_catching(fn, args, kwargs):
 
 
 def _rewarn(w):
-    skip = (os.path.join(_real.pd.__path__[0], ""), _OWN_DIR)
+    """Warn w again from the user's line (the first frame outside pandas
+    and zambezi) when pandas or zambezi raised it."""
+    skip = (os.path.join(_real.pd.__path__[0], ""), _ZAMBEZI_DIR)
     filename, lineno, registry, module = w.filename, w.lineno, None, None
     if filename.startswith(skip) and not filename.startswith(_real_tests_dir()):
         frame = sys._getframe(2)

@@ -4,6 +4,7 @@ pandas already imported."""
 
 import functools
 import importlib
+import warnings
 
 from zambezi.pandas import _proxy
 
@@ -178,7 +179,14 @@ def _read_csv_as_pandas(*args, **kwargs):
     if any(_masked_dtype(d) for d in asked):
         raise UnsupportedError("read_csv: dtype= names pandas' masked dtypes, which pandas "
                                "reads")
-    out = zb.read_csv(*args, infer_dates=False, **kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = zb.read_csv(*args, infer_dates=False, **kwargs)
+    for w in caught:  # from the user's line; a skipped row as pandas' C parser tells it
+        if issubclass(w.category, zb.errors.ParserWarning):
+            w.category = _proxy._real.pd.errors.ParserWarning
+            w.message = w.category(f"{w.message}\n")
+        _proxy._rewarn(w)
     if isinstance(out, zb.DataFrame) and len(out) == 0 and len(out.columns):
         # no rows: pandas' columns are object (nothing told their type)
         raise UnsupportedError("read_csv: a file without rows, which pandas reads")
