@@ -138,7 +138,13 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 return _proxy.SLOW_TO_PROXY[value]
             if value.__name__ in _wrappers.UNWRAPPING and \
                     value.__module__.startswith(("pandas", PREFIX + "pandas")):
-                return _proxy.unwrapping_class(value)
+                _wrappers.unwrap_constructors(value)
+            return value
+        if modname.startswith("pandas._libs") or attr.startswith("_new_"):
+            # pandas' compiled internals and its _new_Index-style functions,
+            # unchanged: pickle finds the functions that rebuild a Timestamp,
+            # NaT, Categorical or Index by their module and name, and
+            # refuses any other object there
             return value
         if callable(value) and isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) \
                 or type(value).__name__ == "cython_function_or_method":
@@ -201,8 +207,6 @@ def _real_value(value):
         return getattr(value, "_zb_real_module", value)
     if isinstance(value, _proxy._ProxyMeta):
         return value._zb_slow_type
-    if isinstance(value, _proxy._UnwrappingMeta):
-        return value._zb_real
     if isinstance(value, types.FunctionType):
         return value.__dict__.get("_zb_slow_func", value)
     if _proxy._is_proxy(value):

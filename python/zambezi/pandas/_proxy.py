@@ -20,6 +20,7 @@ on one side and drop the cached other side, so both never disagree.
 """
 
 import copy
+import copyreg
 import functools
 import inspect
 import io
@@ -195,44 +196,27 @@ class _ProxyMeta(type):
         return repr(cls._zb_slow_type)
 
 
-class _UnwrappingMeta(type):
-    """Metaclass of stand-ins for pandas classes whose objects are not
-    proxied (Categorical): user code gets real objects, but the arguments
-    it passes are unwrapped first, so a proxy never ends up inside a real
-    pandas object.  isinstance/issubclass answer for the real class."""
-
-    def __instancecheck__(cls, inst):
-        return isinstance(inst, cls._zb_real)
-
-    def __subclasscheck__(cls, sub):
-        return issubclass(sub, cls._zb_real)
-
-    def __getattr__(cls, name):
-        if name.startswith("_zb_"):
-            raise AttributeError(name)
-        attr = getattr(cls._zb_real, name)
-        if callable(attr) and not isinstance(attr, type):
-            return wrap_function(attr, f"{cls.__name__}.{name}")
-        return attr
-
-    def __call__(cls, *args, **kwargs):
-        return _call_slow_function(cls._zb_real, f"{cls.__name__}.__init__", args, kwargs)
-
-    def __repr__(cls):
-        return repr(cls._zb_real)
-
-
-_UNWRAPPING = {}
-
-
-def unwrapping_class(real):
-    """The stand-in class user code gets for the pandas class real."""
-    cls = _UNWRAPPING.get(real)
-    if cls is None:
-        cls = _UNWRAPPING[real] = _UnwrappingMeta(
-            real.__name__, (), {"_zb_real": real, "__module__": real.__module__,
-                                "__qualname__": real.__qualname__, "__doc__": real.__doc__})
-    return cls
+def pandas_pickle(obj, protocol=pickle.DEFAULT_PROTOCOL):
+    """The reduce value of a pandas object: a plain pandas pickle of it,
+    made with the accelerator off (pickle finds pandas' own classes and
+    functions by name), loaded by pickle.loads, so it loads where
+    zambezi.pandas is not installed."""
+    disabled_depth = getattr(settings.local, "disabled", 0)
+    settings.local.disabled = disabled_depth + 1
+    settings.count_disabled(1)
+    try:
+        buf = io.BytesIO()
+        pickler = pickle.Pickler(buf, protocol=max(protocol, 2))
+        # pandas' own reduction inside (this function is copyreg's for
+        # Categorical and CategoricalDtype)
+        pickler.dispatch_table = {t: f for t, f in copyreg.dispatch_table.items()
+                                  if f is not pandas_pickle}
+        pickler.dump(obj)
+        data = buf.getvalue()
+    finally:
+        settings.local.disabled = disabled_depth
+        settings.count_disabled(-1)
+    return (pickle.loads, (data,))
 
 
 class _Proxy(metaclass=_ProxyMeta):
@@ -261,18 +245,7 @@ class _Proxy(metaclass=_ProxyMeta):
         _init(self, None, real, None)
 
     def __reduce_ex__(self, protocol):
-        # The pickle holds the pandas side as a plain pandas pickle, so it
-        # loads where zambezi.pandas is not installed.
-        slow = self._zb_get_slow()
-        disabled_depth = getattr(settings.local, "disabled", 0)
-        settings.local.disabled = disabled_depth + 1
-        settings.count_disabled(1)
-        try:
-            data = pickle.dumps(slow, protocol=max(protocol, 2))
-        finally:
-            settings.local.disabled = disabled_depth
-            settings.count_disabled(-1)
-        return (pickle.loads, (data,))
+        return pandas_pickle(self._zb_get_slow(), protocol)
 
     def __getattr__(self, name):
         if name.startswith("_zb_"):
@@ -641,8 +614,7 @@ def _is_proxy(x):
 def _needs_unwrap(v):
     t = type(v)
     return t in _CONTAINERS or type(t) is _ProxyMeta or t is _ProxyMeta or t is _SlowCallable \
-        or t is _UnwrappingMeta or (t is types.FunctionType and (
-            _is_user_function(v) or "_zb_slow_func" in v.__dict__))
+        or (t is types.FunctionType and (_is_user_function(v) or "_zb_slow_func" in v.__dict__))
 
 
 def _is_user_function(f):
@@ -681,8 +653,6 @@ def unwrap_slow(x):
         return x._zb_slow_type
     if isinstance(x, _SlowCallable):
         return x._zb_func
-    if t is _UnwrappingMeta:
-        return x._zb_real
     if t is types.FunctionType:
         real = x.__dict__.get("_zb_slow_func")
         if real is not None:   # pandas' own function (pd.DataFrame.quantile) as user code got it
@@ -756,7 +726,7 @@ def _is_user_callable(x):
         return True
     if t is types.MethodType:
         return _is_user_callable(x.__func__) or not _is_pandas_type(type(x.__self__))
-    if isinstance(x, type) or not callable(x) or type(t) in (_ProxyMeta, _UnwrappingMeta) \
+    if isinstance(x, type) or not callable(x) or type(t) is _ProxyMeta \
             or t in (_SlowCallable, _BoundMethod, np.ufunc):
         return False
     return not (t.__module__ or "").startswith(_ENGINE_MODULES)

@@ -2,6 +2,7 @@
 zambezi counterpart tried first.  Called once by install(), with the real
 pandas already imported."""
 
+import copyreg
 import functools
 import importlib
 import warnings
@@ -44,7 +45,8 @@ _INTERMEDIATE = [
 
 # pandas classes whose objects stay real but whose constructors and class
 # methods must not be given proxies (they take Index/Series arguments: a
-# proxy kept inside a real dtype breaks pandas' own type checks).
+# proxy kept inside a real dtype breaks pandas' own type checks): see
+# unwrap_constructors.
 UNWRAPPING = frozenset(["Categorical", "CategoricalDtype"])
 
 # pandas top-level function -> zambezi function of the same contract.
@@ -108,6 +110,23 @@ def _unwrap_indexer_arguments(prefix):
         if init is None or getattr(init, "_zb_unwrapping", False):
             continue
         cls.__init__ = _unwrapping_init(init)
+
+
+def unwrap_constructors(cls):
+    """cls (one of UNWRAPPING) changed in place: its __init__ and public
+    class methods get pandas objects for the proxies they are given.  User
+    code gets pandas' own class, which pickle finds by its name (a stand-in
+    class there fails to pickle a Categorical) and isinstance knows; its
+    objects pickle as plain pandas pickles (the Index of their categories
+    is pandas' own there, not the proxy class user code gets)."""
+    copyreg.dispatch_table[cls] = _proxy.pandas_pickle
+    for name, attr in list(vars(cls).items()):
+        if name == "__init__" and type(attr).__name__ == "function":
+            if not getattr(attr, "_zb_unwrapping", False):
+                setattr(cls, name, _unwrapping_init(attr))
+        elif isinstance(attr, classmethod) and not name.startswith("_") and \
+                not getattr(attr.__func__, "_zb_unwrapping", False):
+            setattr(cls, name, classmethod(_unwrapping_init(attr.__func__)))
 
 
 def _unwrap_methods(cls):
