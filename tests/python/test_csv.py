@@ -538,6 +538,39 @@ def test_archives_of_one_file_as_pandas(tmp_path, ext):
                      orient="records", lines=True))
 
 
+@pytest.mark.parametrize("compression", [
+    {"method": "gzip", "compresslevel": 1}, {"method": "bz2", "compresslevel": 1},
+    {"method": "xz", "preset": 1}, {"method": "zip", "archive_name": "inner.csv"},
+    {"method": "zip", "compresslevel": 1}, {"method": "tar", "mode": "w:gz"},
+    {"method": "tar", "mode": "w:xz", "archive_name": "inner.csv"},
+])
+def test_compression_options_as_pandas(tmp_path, compression):
+    # a compression= dict's other keys go to the compressor, as in pandas:
+    # the same file bytes where the format holds no time stamp, the same
+    # member names and compressed sizes in archives
+    pdf = pd.DataFrame({"x": np.arange(3000) % 7, "y": np.arange(3000) * 0.25})
+    (tmp_path / "z").mkdir()
+    (tmp_path / "p").mkdir()
+    ours, theirs = tmp_path / "z" / "data.out", tmp_path / "p" / "data.out"
+    zb.from_pandas(pdf).to_csv(ours, index=False, compression=compression)
+    pdf.to_csv(theirs, index=False, compression=compression)
+    method = compression["method"]
+    if method in ("bz2", "xz"):
+        assert ours.read_bytes() == theirs.read_bytes()
+    pd.testing.assert_frame_equal(pd.read_csv(ours, compression=method),
+                                  pd.read_csv(theirs, compression=method))
+    if method == "tar":
+        import tarfile
+
+        assert tarfile.open(ours).getnames() == tarfile.open(theirs).getnames()
+    if method == "zip":
+        import zipfile
+
+        z, p = zipfile.ZipFile(ours), zipfile.ZipFile(theirs)
+        assert z.namelist() == p.namelist()
+        assert z.infolist()[0].compress_size == p.infolist()[0].compress_size
+
+
 def test_archive_of_several_files_is_refused(tmp_path):
     import zipfile
 

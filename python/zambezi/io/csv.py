@@ -796,24 +796,30 @@ class CsvReader:
 # Writing
 # ---------------------------------------------------------------------------
 
-def _open_compressed(path, method, mode):
+def _open_compressed(path, method, mode, compression=None):
+    """A binary file at path to write into, compressed by method; a
+    compression= dict's other keys are the compressor's options, as pandas
+    passes them (gzip and bz2 compresslevel, xz preset, zstd level, zip
+    archive_name and compresslevel, tar mode and archive_name)."""
+    opts = {k: v for k, v in compression.items() if k != "method"} \
+        if isinstance(compression, dict) else {}
     if method == "gzip":
         import gzip
 
-        return gzip.open(path, mode + "b")
+        return gzip.GzipFile(path, mode + "b", **opts)
     if method == "bz2":
         import bz2
 
-        return bz2.open(path, mode + "b")
+        return bz2.BZ2File(path, mode + "b", **opts)
     if method == "xz":
         import lzma
 
-        return lzma.open(path, mode + "b")
+        return lzma.LZMAFile(path, mode + "b", **opts)
     if method == "zstd":
         zstd = _zstd()
-        return zstd.ZstdCompressor().stream_writer(open(path, mode + "b"), closefd=True)
+        return zstd.ZstdCompressor(**opts).stream_writer(open(path, mode + "b"), closefd=True)
     if method in ("zip", "tar"):
-        return _ArchiveWriter(path, method, mode)
+        return _ArchiveWriter(path, method, mode, opts)
     return open(path, mode + "b")
 
 
@@ -831,14 +837,17 @@ def _recoding(write, encoding):
 
 class _ArchiveWriter:
     """A file to write into: on close, a zip or tar archive at path holding
-    what was written as one file, named after the archive without its
-    extension (data.csv.zip holds data.csv), as pandas writes them; a tar
-    is compressed as its extension says (.tar.gz ...)."""
+    what was written as one file, named archive_name, else after the
+    archive without its extension (data.csv.zip holds data.csv), as pandas
+    writes them; a tar is compressed as its mode ("w:gz") or else its
+    extension says (.tar.gz ...).  opts: those and zipfile's / tarfile's
+    other options."""
 
-    def __init__(self, path, method, mode):
+    def __init__(self, path, method, mode, opts):
         if mode == "a":
             raise UnsupportedError(f"appending to a {method} archive is not supported")
         self._path, self._method, self._mode, self._buf = path, method, mode, _io.BytesIO()
+        self._opts = dict(opts)
         self.write = self._buf.write
 
     def __enter__(self):
@@ -850,18 +859,21 @@ class _ArchiveWriter:
         base = os.path.basename(self._path)
         low = base.lower()
         ext = next((e for e in _COMPRESSIONS if low.endswith(e)), "")
-        name = base[:len(base) - len(ext)] or self._method
+        opts = self._opts
+        name = opts.pop("archive_name", None) or base[:len(base) - len(ext)] or self._method
         data = self._buf.getvalue()
         if self._method == "zip":
             import zipfile
 
-            with zipfile.ZipFile(self._path, self._mode, zipfile.ZIP_DEFLATED) as z:
+            opts.setdefault("compression", zipfile.ZIP_DEFLATED)
+            with zipfile.ZipFile(self._path, self._mode, **opts) as z:
                 z.writestr(name, data)
         else:
             import tarfile
 
             kind = {".gz": "gz", ".bz2": "bz2", ".xz": "xz"}.get(os.path.splitext(low)[1], "")
-            with tarfile.open(self._path, f"{self._mode}:{kind}") as t:
+            tar_mode = opts.pop("mode", f"{self._mode}:{kind}")
+            with tarfile.open(self._path, tar_mode, **opts) as t:
                 info = tarfile.TarInfo(name)
                 info.size = len(data)
                 info.mtime = int(time.time())
@@ -978,7 +990,7 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
         if method is None and enc == "utf-8" and mode == "w":
             _core.write_csv(table, path, **kw)
             return None
-        with _open_compressed(path, method, mode) as f:
+        with _open_compressed(path, method, mode, compression) as f:
             if enc == "utf-8":
                 _core.write_csv(table, f.write, **kw)
             else:

@@ -341,7 +341,7 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
         if method is None and mode == "w":
             _core.write_json(table, path, **kw)
             return None
-        with _open_compressed(path, method, mode) as f:
+        with _open_compressed(path, method, mode, compression) as f:
             _core.write_json(table, f.write, **kw)
         return None
     if isinstance(path_or_buf, _io.TextIOBase):

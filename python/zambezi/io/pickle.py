@@ -73,7 +73,7 @@ def to_pickle(obj, path, compression="infer", protocol=_pickle.HIGHEST_PROTOCOL,
     _no_storage_options(storage_options, "to_pickle")
     if isinstance(path, (str, os.PathLike)):
         method = _compression_of(os.fspath(path), compression, sniff=False)
-        with _open_compressed(os.fspath(path), method, "w") as f:
+        with _open_compressed(os.fspath(path), method, "w", compression) as f:
             _pickle.dump(obj, f, protocol=protocol)
         return None
     if not hasattr(path, "write"):
