@@ -571,6 +571,38 @@ def test_compression_options_as_pandas(tmp_path, compression):
         assert z.infolist()[0].compress_size == p.infolist()[0].compress_size
 
 
+@pytest.mark.parametrize("compression", ["gzip", "bz2", "xz", "zip", "tar",
+                                         {"method": "zip", "archive_name": "q.csv"}])
+def test_compression_into_file_objects_as_pandas(compression):
+    # a binary file object gets the compressed bytes (pandas does so); a
+    # text one the text, with pandas' RuntimeWarning that compression has
+    # no effect there
+    pdf = pd.DataFrame({"a": [1, 2, 3], "b": ["x", None, "é"]})
+    zdf = zb.from_pandas(pdf)
+    method = compression if isinstance(compression, str) else compression["method"]
+    got = {}
+    for name, df in (("zambezi", zdf), ("pandas", pdf)):
+        b = io.BytesIO()
+        df.to_csv(b, compression=compression, index=False)
+        got[name] = pd.read_csv(io.BytesIO(b.getvalue()), compression=method)
+        j = io.BytesIO()
+        df.to_json(j, compression=compression, orient="records", lines=True)
+        got[name + " json"] = pd.read_json(io.BytesIO(j.getvalue()), compression=method,
+                                           orient="records", lines=True)
+        p = io.BytesIO()
+        df.to_pickle(p, compression=compression)
+        got[name + " pickle"] = zb.read_pickle(io.BytesIO(p.getvalue()), compression=method)
+    pd.testing.assert_frame_equal(got["zambezi"], got["pandas"])
+    pd.testing.assert_frame_equal(got["zambezi json"], got["pandas json"])
+    assert got["zambezi pickle"].to_pandas().equals(pdf)
+    assert got["pandas pickle"].equals(pdf)
+    for df in (zdf, pdf):
+        t = io.StringIO()
+        with pytest.warns(RuntimeWarning, match="compression has no effect"):
+            df.to_csv(t, compression=compression, index=False)
+        assert t.getvalue() == pdf.to_csv(index=False)
+
+
 def test_archive_of_several_files_is_refused(tmp_path):
     import zipfile
 

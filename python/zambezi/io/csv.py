@@ -796,31 +796,51 @@ class CsvReader:
 # Writing
 # ---------------------------------------------------------------------------
 
-def _open_compressed(path, method, mode, compression=None):
-    """A binary file at path to write into, compressed by method; a
-    compression= dict's other keys are the compressor's options, as pandas
-    passes them (gzip and bz2 compresslevel, xz preset, zstd level, zip
-    archive_name and compresslevel, tar mode and archive_name)."""
+def _open_compressed(target, method, mode, compression=None):
+    """A binary file to write into, compressed by method, at target (a
+    path, or a binary file object that stays open); a compression= dict's
+    other keys are the compressor's options, as pandas passes them (gzip
+    and bz2 compresslevel, xz preset, zstd level, zip archive_name and
+    compresslevel, tar mode and archive_name)."""
     opts = {k: v for k, v in compression.items() if k != "method"} \
         if isinstance(compression, dict) else {}
+    path = isinstance(target, str)
     if method == "gzip":
         import gzip
 
-        return gzip.GzipFile(path, mode + "b", **opts)
+        return gzip.GzipFile(target if path else None, mode + "b", fileobj=None if path else target,
+                             **opts)
     if method == "bz2":
         import bz2
 
-        return bz2.BZ2File(path, mode + "b", **opts)
+        return bz2.BZ2File(target, mode + "b", **opts)
     if method == "xz":
         import lzma
 
-        return lzma.LZMAFile(path, mode + "b", **opts)
+        return lzma.LZMAFile(target, mode + "b", **opts)
     if method == "zstd":
         zstd = _zstd()
-        return zstd.ZstdCompressor(**opts).stream_writer(open(path, mode + "b"), closefd=True)
+        return zstd.ZstdCompressor(**opts).stream_writer(
+            open(target, mode + "b") if path else target, closefd=path)
     if method in ("zip", "tar"):
-        return _ArchiveWriter(path, method, mode, opts)
-    return open(path, mode + "b")
+        return _ArchiveWriter(target, method, mode, opts)
+    return open(target, mode + "b")
+
+
+def _write_file_object(f, method, compression, who, write):
+    """write(sink) into the file object f: compressed by method when f is
+    binary; a text file takes the text as is and, as in pandas, a
+    compression given for it warns that it has no effect."""
+    text = isinstance(f, _io.TextIOBase) or not isinstance(f, (_io.RawIOBase,
+                                                                _io.BufferedIOBase))
+    if method is not None and text:
+        warnings.warn(f"{who}: compression has no effect when passing a non-binary object as "
+                      "input.", RuntimeWarning, stacklevel=3)
+    if method is None or text:
+        write(f.write, text)
+        return
+    with _open_compressed(f, method, "w", compression) as cf:
+        write(cf.write, False)
 
 
 def _recoding(write, encoding):
@@ -836,9 +856,10 @@ def _recoding(write, encoding):
 
 
 class _ArchiveWriter:
-    """A file to write into: on close, a zip or tar archive at path holding
-    what was written as one file, named archive_name, else after the
-    archive without its extension (data.csv.zip holds data.csv), as pandas
+    """A file to write into: on close, a zip or tar archive at path (or in
+    a binary file object) holding what was written as one file, named
+    archive_name, else after the archive without its extension
+    (data.csv.zip holds data.csv; "zip" / "tar" in a file object), as pandas
     writes them; a tar is compressed as its mode ("w:gz") or else its
     extension says (.tar.gz ...).  opts: those and zipfile's / tarfile's
     other options."""
@@ -856,7 +877,7 @@ class _ArchiveWriter:
     def __exit__(self, *exc):
         if exc[0] is not None:
             return False
-        base = os.path.basename(self._path)
+        base = os.path.basename(self._path) if isinstance(self._path, str) else ""
         low = base.lower()
         ext = next((e for e in _COMPRESSIONS if low.endswith(e)), "")
         opts = self._opts
@@ -873,7 +894,9 @@ class _ArchiveWriter:
 
             kind = {".gz": "gz", ".bz2": "bz2", ".xz": "xz"}.get(os.path.splitext(low)[1], "")
             tar_mode = opts.pop("mode", f"{self._mode}:{kind}")
-            with tarfile.open(self._path, tar_mode, **opts) as t:
+            where = {"name": self._path} if isinstance(self._path, str) else \
+                {"fileobj": self._path}
+            with tarfile.open(mode=tar_mode, **where, **opts) as t:
                 info = tarfile.TarInfo(name)
                 info.size = len(data)
                 info.mtime = int(time.time())
@@ -999,10 +1022,11 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     f = path_or_buf
     if not hasattr(f, "write"):
         raise InvalidValueError("to_csv: path_or_buf must be None, a path or a file object")
-    if isinstance(f, _io.TextIOBase) or not isinstance(f, (_io.RawIOBase, _io.BufferedIOBase)):
-        _core.write_csv(table, _recoding(f.write, None), **kw)
-    elif enc == "utf-8":
-        _core.write_csv(table, f.write, **kw)
-    else:
-        _core.write_csv(table, _recoding(f.write, enc), **kw)
+
+    def write(sink, text):
+        _core.write_csv(table, _recoding(sink, None) if text else
+                        sink if enc == "utf-8" else _recoding(sink, enc), **kw)
+
+    _write_file_object(f, _compression_of(None, compression, sniff=False), compression,
+                       "to_csv", write)
     return None

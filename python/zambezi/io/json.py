@@ -37,7 +37,13 @@ import os
 
 from zambezi import _base, _core
 from zambezi.errors import InvalidValueError, UnsupportedError
-from zambezi.io.csv import _compression_of, _decompress, _open_compressed, _recoding
+from zambezi.io.csv import (
+    _compression_of,
+    _decompress,
+    _open_compressed,
+    _recoding,
+    _write_file_object,
+)
 
 __all__ = ["read_json", "to_json"]
 
@@ -344,11 +350,11 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
         with _open_compressed(path, method, mode, compression) as f:
             _core.write_json(table, f.write, **kw)
         return None
-    if isinstance(path_or_buf, _io.TextIOBase):
-        _core.write_json(table, _recoding(path_or_buf.write, None), **kw)
-        return None
     if hasattr(path_or_buf, "write"):
-        _core.write_json(table, path_or_buf.write, **kw)
+        _write_file_object(
+            path_or_buf, _compression_of(None, compression, sniff=False), compression, "to_json",
+            lambda sink, text: _core.write_json(table, _recoding(sink, None) if text else sink,
+                                                **kw))
         return None
     raise InvalidValueError(f"to_json: expected a path or a file object, not "
                             f"{type(path_or_buf).__name__}")

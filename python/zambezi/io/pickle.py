@@ -82,10 +82,11 @@ def to_pickle(obj, path, compression="infer", protocol=_pickle.HIGHEST_PROTOCOL,
     if isinstance(path, _io.TextIOBase):
         raise InvalidValueError("to_pickle: the file object must be opened in binary mode")
     method = _compression_of(None, compression, sniff=False)
-    if method is not None:
-        raise UnsupportedError(f"to_pickle: compression {method!r} needs a path, not a file "
-                               "object (compress the bytes yourself)")
-    _pickle.dump(obj, path, protocol=protocol)
+    if method is None:
+        _pickle.dump(obj, path, protocol=protocol)
+        return None
+    with _open_compressed(path, method, "w", compression) as f:
+        _pickle.dump(obj, f, protocol=protocol)
     return None
 
 
