@@ -86,6 +86,8 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
         checked = set()
         mdict = mod.__dict__
+        real_dict = real.__dict__
+        module_getattr = real_dict.get("__getattr__")
         no_path = f"module {name!r} has no attribute '__path__'"
 
         # Most calls come from pandas' own lazy imports inside its functions
@@ -97,6 +99,9 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 raise AttributeError(no_path)
             if _getframe(1).f_code.co_filename.startswith(denylist) or \
                     (settings.disabled_blocks and settings.disabled):
+                if module_getattr is not None and attr not in real_dict:
+                    # (from the import system: "from pandas.api.typing import x")
+                    return _proxy.run_pandas(module_getattr, attr)
                 value = getattr(real, attr)
                 if attr not in checked:
                     checked.add(attr)
@@ -110,6 +115,11 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 return cache[attr]
             except KeyError:
                 pass
+            if module_getattr is not None and attr not in real_dict:
+                # the module's own __getattr__ (pandas.api.typing's warns of
+                # deprecated names, each time): its warnings from the user's
+                # line, and nothing kept
+                return self._wrap(_proxy.run_pandas(module_getattr, attr), attr, name)
             value = getattr(real, attr)   # AttributeError as the real module gives it
             wrapped = self._wrap(value, attr, name)
             try:
@@ -132,6 +142,11 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             vname = value.__name__
             if vname.startswith(PREFIX + "pandas"):
                 return importlib.import_module(vname[len(PREFIX):])
+            if (vname == "pandas" or vname.startswith("pandas.")) and \
+                    sys.modules.get(PREFIX + vname) is value:
+                # a submodule imported before install (pd.testing, pd.api):
+                # its proxy, as "import pandas.testing" gives
+                return importlib.import_module(vname)
             return value
         if isinstance(value, type):
             if value in _proxy.SLOW_TO_PROXY:
@@ -140,11 +155,12 @@ class _Accelerator(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                     value.__module__.startswith(("pandas", PREFIX + "pandas")):
                 _wrappers.unwrap_constructors(value)
             return value
-        if modname.startswith("pandas._libs") or attr.startswith("_new_"):
-            # pandas' compiled internals and its _new_Index-style functions,
-            # unchanged: pickle finds the functions that rebuild a Timestamp,
-            # NaT, Categorical or Index by their module and name, and
-            # refuses any other object there
+        if attr.startswith("_") and modname.startswith("pandas._libs") or \
+                attr.startswith("_new_"):
+            # the private functions of pandas' compiled modules and its
+            # _new_Index-style functions, unchanged: pickle finds those that
+            # rebuild a Timestamp, NaT, Categorical or Index by their module
+            # and name, and refuses any other object there
             return value
         if callable(value) and isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) \
                 or type(value).__name__ == "cython_function_or_method":

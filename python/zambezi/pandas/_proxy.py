@@ -22,6 +22,7 @@ on one side and drop the cached other side, so both never disagree.
 import copy
 import copyreg
 import functools
+import importlib
 import inspect
 import io
 import os
@@ -173,6 +174,8 @@ class _ProxyMeta(type):
         attr = getattr(cls._zb_slow_type, name)
         if isinstance(attr, type):
             return SLOW_TO_PROXY.get(attr, attr)
+        if name == "_simple_new":
+            return attr   # pickle's other way into an index (_new_DatetimeIndex): see __new__
         if callable(attr):
             return wrap_function(attr, f"{cls.__name__}.{name}")
         return attr
@@ -196,10 +199,34 @@ class _ProxyMeta(type):
         return repr(cls._zb_slow_type)
 
 
+class _PandasModule:
+    """The pandas module, as a pickle names it: import_module("pandas")."""
+
+    def __reduce__(self):
+        return (importlib.import_module, ("pandas",))
+
+
+class _ReadPickle:
+    """pandas.read_pickle as a pickle names it: getattr(import_module(
+    "pandas"), "read_pickle"), so that loading calls the read_pickle there:
+    plain pandas' own, or the accelerator's, which unpickles inside pandas
+    (where pickle finds pandas' own classes, so no proxy ends up inside a
+    pandas object) and gives the proxy of what it read."""
+
+    def __reduce__(self):
+        return (getattr, (_PandasModule(), "read_pickle"))
+
+    def __call__(self, buf):
+        return importlib.import_module("pandas").read_pickle(buf)
+
+
+_READ_PICKLE = _ReadPickle()
+
+
 def pandas_pickle(obj, protocol=pickle.DEFAULT_PROTOCOL):
     """The reduce value of a pandas object: a plain pandas pickle of it,
     made with the accelerator off (pickle finds pandas' own classes and
-    functions by name), loaded by pickle.loads, so it loads where
+    functions by name), read by pandas.read_pickle, so it loads where
     zambezi.pandas is not installed."""
     disabled_depth = getattr(settings.local, "disabled", 0)
     settings.local.disabled = disabled_depth + 1
@@ -216,7 +243,7 @@ def pandas_pickle(obj, protocol=pickle.DEFAULT_PROTOCOL):
     finally:
         settings.local.disabled = disabled_depth
         settings.count_disabled(-1)
-    return (pickle.loads, (data,))
+    return (_READ_PICKLE, (io.BytesIO(data),))
 
 
 class _Proxy(metaclass=_ProxyMeta):
@@ -233,8 +260,13 @@ class _Proxy(metaclass=_ProxyMeta):
     def __new__(cls, *args, **kwargs):
         # Reached directly only from pickle (copyreg.__newobj__ and pandas'
         # _new_Index call cls.__new__); the metaclass handles cls(...).
+        # With arguments it builds an Index that a pickle (pandas', loaded
+        # by pickle.load in user code) holds: pandas' own, as it goes into a
+        # frame, a Series or a categorical dtype (pandas would turn a proxy
+        # there into an Index of its values: a MultiIndex into tuples); an
+        # Index pickled alone also loads as pandas' own.
         if args or kwargs:
-            return wrap_slow(cls._zb_slow_type(*unwrap_slow(args), **unwrap_slow(kwargs)))
+            return cls._zb_slow_type(*unwrap_slow(args), **unwrap_slow(kwargs))
         self = object.__new__(cls)
         _init(self, None, None, None)
         return self
@@ -1323,9 +1355,9 @@ def _run_pandas_catching(fn, args, kwargs):
 
 
 def _rewarn(w):
-    """Warn w again from the user's line (the first frame outside pandas
-    and zambezi) when pandas or zambezi raised it."""
-    skip = (os.path.join(_real.pd.__path__[0], ""), _ZAMBEZI_DIR)
+    """Warn w again from the user's line (the first frame outside pandas,
+    zambezi and the import system) when one of them raised it."""
+    skip = (os.path.join(_real.pd.__path__[0], ""), _ZAMBEZI_DIR, "<frozen importlib")
     filename, lineno, registry, module = w.filename, w.lineno, None, None
     if filename.startswith(skip) and not filename.startswith(_real_tests_dir()):
         frame = sys._getframe(2)

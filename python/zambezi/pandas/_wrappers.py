@@ -113,15 +113,18 @@ def _unwrap_indexer_arguments(prefix):
 
 
 def unwrap_constructors(cls):
-    """cls (one of UNWRAPPING) changed in place: its __init__ and public
-    class methods get pandas objects for the proxies they are given.  User
-    code gets pandas' own class, which pickle finds by its name (a stand-in
-    class there fails to pickle a Categorical) and isinstance knows; its
-    objects pickle as plain pandas pickles (the Index of their categories
-    is pandas' own there, not the proxy class user code gets)."""
+    """cls (one of UNWRAPPING) changed in place: its __init__, __setstate__
+    and public class methods get pandas objects for the proxies they are
+    given.  User code gets pandas' own class, which pickle finds by its
+    name (a stand-in class there fails to pickle a Categorical) and
+    isinstance knows; its objects pickle as plain pandas pickles (the Index
+    of their categories is pandas' own there, not the proxy class user code
+    gets)."""
     copyreg.dispatch_table[cls] = _proxy.pandas_pickle
     for name, attr in list(vars(cls).items()):
-        if name == "__init__" and type(attr).__name__ == "function":
+        # (__setstate__: the Index of categories that pickle, loading a
+        # plain pandas pickle for user code, made a proxy)
+        if name in ("__init__", "__setstate__") and type(attr).__name__ == "function":
             if not getattr(attr, "_zb_unwrapping", False):
                 setattr(cls, name, _unwrapping_init(attr))
         elif isinstance(attr, classmethod) and not name.startswith("_") and \
