@@ -20,9 +20,6 @@ Differences from pandas (also in docs/api.md):
 - A key a map does not find gives null; an integer result stays integer.
 """
 
-import os
-import sys
-
 import numpy as np
 
 from zambezi import _base, _core, _indexing, _labels, _numba
@@ -91,21 +88,9 @@ def _agg_value(r):
             category = FutureWarning
         warnings.warn("Converting a Series or array of length 1 into a scalar is "
                       "deprecated and will raise in a future version. Explicitly take the "
-                      "single element instead.", category, stacklevel=_user_stacklevel())
+                      "single element instead.", category, stacklevel=_base.user_stacklevel())
         return r.to_numpy()[0]
     return r
-
-
-_PKG_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
-
-
-def _user_stacklevel():
-    """The stacklevel that points a warning at the first caller outside
-    zambezi (the user's line)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _filter_verdict(r, series):

@@ -37,6 +37,10 @@ hierarchy, found by walking the MRO (``_slot_names``), so a slot added to
 Series, DataFrame or this class travels without editing the pickling code.
 """
 
+import os
+import sys
+
+
 class _NoDefault:
     """pandas' ``no_default``: an argument left out where None means
     something; shown in signatures as pandas shows its own."""
@@ -48,6 +52,17 @@ class _NoDefault:
 
 
 NO_DEFAULT = _NoDefault()
+
+_PKG_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+def user_stacklevel():
+    """The stacklevel that points a warning, from the function calling
+    this, at the first caller outside zambezi (the user's line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
 
 _CLASSES = {}  # ndim -> class: 1 -> Series, 2 -> DataFrame (see register)
 

@@ -410,6 +410,11 @@ def test_on_bad_lines_skip_and_warn():
     msgs = [str(w.message) for w in rec if w.category is ParserWarning]
     assert msgs == ["Skipping line 3: expected 2 fields, saw 3",
                     "Skipping line 5: expected 2 fields, saw 4"]
+    # from the user's line, as pandas points them (also from a reader in pieces)
+    assert {w.filename for w in rec} == {__file__}
+    with pytest.warns(ParserWarning) as rec:
+        list(zb.read_csv(data, on_bad_lines="warn", chunksize=1))
+    assert {w.filename for w in rec} == {__file__}
     expected = pd.read_csv(io.BytesIO(data), on_bad_lines="skip")
     assert_same(df, expected)
 
@@ -598,8 +603,9 @@ def test_compression_into_file_objects_as_pandas(compression):
     assert got["pandas pickle"].equals(pdf)
     for df in (zdf, pdf):
         t = io.StringIO()
-        with pytest.warns(RuntimeWarning, match="compression has no effect"):
+        with pytest.warns(RuntimeWarning, match="compression has no effect") as rec:
             df.to_csv(t, compression=compression, index=False)
+        assert {w.filename for w in rec} == {__file__}
         assert t.getvalue() == pdf.to_csv(index=False)
 
 

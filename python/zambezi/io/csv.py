@@ -409,10 +409,10 @@ _CHAR_KEYS = ("sep", "quotechar", "doublequote", "escapechar", "comment")
 
 def _emit_warnings(warns, total):
     for _line, message in warns:
-        warnings.warn(message, ParserWarning, stacklevel=4)
+        warnings.warn(message, ParserWarning, stacklevel=_base.user_stacklevel())
     if total > len(warns):
         warnings.warn(f"{total - len(warns)} more bad lines were skipped", ParserWarning,
-                      stacklevel=4)
+                      stacklevel=_base.user_stacklevel())
 
 
 def _timestamps_as_asked(table, dtypes):
@@ -835,7 +835,7 @@ def _write_file_object(f, method, compression, who, write):
                                                                 _io.BufferedIOBase))
     if method is not None and text:
         warnings.warn(f"{who}: compression has no effect when passing a non-binary object as "
-                      "input.", RuntimeWarning, stacklevel=3)
+                      "input.", RuntimeWarning, stacklevel=_base.user_stacklevel())
     if method is None or text:
         write(f.write, text)
         return
