@@ -342,3 +342,32 @@ print([(x.category.__name__, x.lineno) for x in w])
 def test_pandas_submodules_take_what_user_code_holds(tmp_path):
     out = same_under_accelerator(tmp_path, SUBMODULES)
     assert "True True True string" in out and "differs:" in out
+
+
+# A missing string read as one value (s[i], .iloc, .loc, .at, .iat) is the
+# missing value of the pandas dtype of its column: NaN for pandas' "str",
+# pd.NA for "string", None in an object column; zambezi holds None.
+MISSING_TEXT = r'''
+from io import StringIO
+import numpy as np, pandas as pd
+obj_df = pd.DataFrame([["1", "2", np.nan], ["4", "5", "6"]])
+r = pd.read_json(StringIO(obj_df.to_json(orient="records")), orient="records", dtype=False,
+                 convert_axes=False)
+c = r.columns[2]
+print(repr(r.iloc[0, 2]), repr(r.loc[0, c]), repr(r[c][0]), repr(r[c].iloc[0]))
+s = pd.Series(["a", None], dtype="string")
+print(repr(s[1]), repr(s.iloc[1]), repr(s.at[1]))
+s = pd.Series(["a", None])
+print(repr(s[1]), repr(s.iloc[1]))
+s = pd.Series(["a", None], dtype=object)
+print(repr(s[1]), repr(s.iloc[1]))
+d = pd.DataFrame({"t": ["x", None], "u": pd.array(["y", None], dtype="string")})
+d["v"] = d.t + "!"
+print(repr(d.iloc[1, 0]), repr(d.iloc[1, 1]), repr(d.at[1, "u"]), repr(d.loc[1, "v"]),
+      repr(d.iat[1, 2]))
+'''
+
+
+def test_a_missing_string_read_as_one_value_is_pandas_own(tmp_path):
+    out = same_under_accelerator(tmp_path, MISSING_TEXT)
+    assert "<NA> <NA> <NA>" in out and "None None" in out

@@ -1192,7 +1192,7 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                     out = _reduction_scalar(out, fobj, name)
                 elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
                         proxy._zb_kind == "series" or type(proxy).__name__ in _INDEXERS):
-                    out = _element(out, fobj, args)
+                    out = _element(out, fobj, args, proxy)
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as e:
@@ -1244,11 +1244,16 @@ _INDEXERS = frozenset(["_LocIndexer", "_iLocIndexer", "_AtIndexer", "_iAtIndexer
 _ELEMENT_TYPES = frozenset([int, float, bool, type(None)])
 
 
-def _element(x, fobj, args):
+def _element(x, fobj, args, proxy):
     """A value read from a Series (s[i], .loc, .iloc, .at, .iat) as pandas
-    gives it: a numpy scalar of the column's dtype (np.int8(...)), and NaN
-    for a missing float, where zambezi gives Python numbers and None."""
-    dtype = _element_dtype(fobj, args[0] if args else None)
+    gives it: a numpy scalar of the column's dtype (np.int8(...)), NaN for
+    a missing float and the string dtype's missing value for a missing
+    string, where zambezi gives Python numbers and None."""
+    key = args[0] if args else None
+    dtype = _element_dtype(fobj, key)
+    if x is None and dtype is None:
+        return _missing_text(proxy, key) if _element_dtype(fobj, key, raw=True) == "string" \
+            else x
     if dtype is None or dtype.kind not in "biuf":
         return _numpy_scalar(x)
     if x is None:
@@ -1268,9 +1273,10 @@ def _reduction_scalar(x, fobj, name):
     return _numpy_scalar(x)
 
 
-def _element_dtype(fobj, key):
+def _element_dtype(fobj, key, raw=False):
     """The numpy dtype of the column that fobj[key] reads (fobj a zambezi
-    Series, or an indexer over a Series or frame), or None."""
+    Series, or an indexer over a Series or frame), or None; raw: zambezi's
+    name of it."""
     obj = getattr(fobj, "_obj", fobj)
     dtype = getattr(obj, "dtype", None)
     try:
@@ -1279,9 +1285,33 @@ def _element_dtype(fobj, key):
             dtypes = obj._zb_dtypes   # a dict: name -> dtype
             dtype = list(dtypes.values())[col] if type(fobj).__name__ in (
                 "_ILocIndexer", "_IAtIndexer") else dtypes[col]
-        return np.dtype(str(dtype))
+        return str(dtype) if raw else np.dtype(str(dtype))
     except Exception:
         return None
+
+
+def _missing_text(proxy, key):
+    """The missing value pandas reads from the string column proxy[key]
+    reads: its string dtype's (NaN for pandas' "str", pd.NA for
+    "string"), None for an object column; NaN when only zambezi holds the
+    data (pandas' "str" is what its strings convert to)."""
+    owner = proxy._zb_recipe[0] if type(proxy).__name__ in _INDEXERS and \
+        proxy._zb_recipe is not None else proxy
+    slow = getattr(owner, "_zb_slow", None)
+    try:
+        if slow is None:
+            return np.nan
+        if owner._zb_kind == "series":
+            dtype = slow.dtype
+        else:
+            col = key[1]
+            dtype = slow.dtypes.iloc[col] if type(proxy).__name__ in (
+                "_iLocIndexer", "_iAtIndexer") else slow.dtypes[col]
+    except Exception:
+        return None
+    if type(dtype).__name__ == "StringDtype":
+        return dtype.na_value
+    return None if dtype == object else np.nan
 
 
 def _numpy_scalar(x):
