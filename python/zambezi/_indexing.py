@@ -447,7 +447,12 @@ def _assign(old, pos, value, what, n=None):
 
     n = old.length if old is not None else n
     if is_scalar(value) or value is None:
+        if old is not None and _is_nat(value) and _kind(old.dtype) in ("number", "bool"):
+            raise DTypeError(f"setting {what}: NaT cannot be held in a column of dtype "
+                             f"{old.dtype} (pandas 3 refuses it too)")
         value = py_scalar(value) if value is not None else None
+        if isinstance(value, float) and value != value:
+            value = None   # NaN: missing, in a column of any dtype
         if value is None:
             if old is None:
                 raise DTypeError(f"cannot infer a dtype for new {what} from None")
@@ -474,11 +479,34 @@ def _assign(old, pos, value, what, n=None):
     return _core.take(_core.concat([old, vcol]), _core.column_from_buffer(idx))
 
 
+def _kind(dtype):
+    """"number", "bool", "string", "time" or None (other dtypes) for dtype."""
+    if dtype.startswith(("int", "uint", "float")):
+        return "number"
+    if dtype.startswith(("timestamp", "duration", "date")):
+        return "time"
+    return dtype if dtype in ("bool", "string") else None
+
+
+def _is_nat(value):
+    return value is not None and type(value).__name__ in ("NaTType", "datetime64",
+                                                          "timedelta64") and value != value
+
+
 def _cast_value(vcol, dtype, what):
-    """vcol as dtype, refusing a cast that changes a value (pandas 3 raises
-    for setting an incompatible value)."""
+    """vcol as dtype, refusing, as pandas 3 does, a value the column's
+    dtype cannot hold: one that the cast would change, text in a number or
+    bool column, a bool in a number column, a number in a bool or string
+    column, times in any of those or they in a time column (text there is
+    parsed)."""
     from zambezi.errors import ZambeziError
 
+    have, want = _kind(vcol.dtype), _kind(dtype)
+    if have is not None and want is not None and have != want and \
+            not (have == "string" and want == "time"):   # text is parsed as times
+
+        raise DTypeError(f"setting {what}: a {vcol.dtype} value cannot be held in a column of "
+                         f"dtype {dtype} (pandas 3 refuses it too)")
     try:
         out = _core.cast(vcol, dtype)
     except ZambeziError as e:

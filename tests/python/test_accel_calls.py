@@ -371,3 +371,29 @@ print(repr(d.iloc[1, 0]), repr(d.iloc[1, 1]), repr(d.at[1, "u"]), repr(d.loc[1, 
 def test_a_missing_string_read_as_one_value_is_pandas_own(tmp_path):
     out = same_under_accelerator(tmp_path, MISSING_TEXT)
     assert "<NA> <NA> <NA>" in out and "None None" in out
+
+
+# A pandas function that gives back its argument gives back the object the
+# user holds (a second proxy of the same pandas object would neither see
+# nor make the first one's changes); values a column's dtype cannot hold
+# are refused as pandas refuses them.
+SAME_OBJECT = r'''
+import pandas as pd, pandas._testing as tm
+s = pd.Series([1.0, 2.0, 3.0])
+t = tm.setitem(s)
+print(t is s)
+t[0] = 5.0
+print(s.tolist(), t.tolist())
+for value in ["1", True, pd.NaT]:
+    i = pd.Series([1, 2, 3])
+    try:
+        i[0] = value
+        print("set", i.tolist())
+    except TypeError:
+        print("TypeError", i.tolist())
+'''
+
+
+def test_a_pandas_function_giving_back_its_argument_gives_the_users_object(tmp_path):
+    out = same_under_accelerator(tmp_path, SAME_OBJECT)
+    assert out.startswith("True\n[5.0, 2.0, 3.0]") and out.count("TypeError") == 3

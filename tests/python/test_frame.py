@@ -463,3 +463,43 @@ def test_pandas_arrays_keep_their_dtype():
     assert df["c"].to_list() == ["a", "b", None, "c"]
     assert df["i"].to_list() == [1, None, 3, 4]
     assert df["t"].isna().sum() == 1
+
+
+_SET_VALUES = ["1", "x", 1.5, 1.0, 1, True, np.int64(1), np.float64(1.0), pd.NaT, 1 + 2j]
+
+
+@pytest.mark.parametrize("dtype,data", [("int64", [1, 2]), ("int8", [1, 2]),
+                                        ("float64", [1.0, 2.0]), ("bool", [True, False]),
+                                        ("str", ["a", "b"])])
+@pytest.mark.parametrize("how", ["setitem", "iloc", "loc", "list"])
+def test_setting_a_value_the_dtype_cannot_hold_raises_as_pandas(dtype, data, how):
+    # pandas 3 refuses a value its column's dtype cannot hold (text in a
+    # number or bool column, a bool in a number column, a number in a bool
+    # or string column, NaT in a number column) with TypeError; zambezi
+    # raises DTypeError (a TypeError) where pandas raises, and sets the
+    # same value where pandas sets it (a missing value as None)
+    for value in _SET_VALUES:
+        if how == "list" and dtype.startswith("int") and isinstance(value, (int, float, np.number)):
+            continue   # pandas refuses a list of floats even if whole, or of other widths
+        p = pd.Series(data, dtype=dtype)
+        z = zb.Series(data, dtype="string" if dtype == "str" else dtype)
+
+        def put(s):
+            if how == "setitem":
+                s[0] = value
+            elif how == "iloc":
+                s.iloc[0] = value
+            elif how == "loc":
+                s.loc[0] = value
+            else:
+                s[[0]] = [value]
+
+        try:
+            put(p)
+        except TypeError:
+            with pytest.raises(TypeError):
+                put(z)
+            continue
+        put(z)
+        want = p.tolist()[0]
+        assert z.to_list()[0] == (None if pd.isna(want) else want), (value, dtype, how)
