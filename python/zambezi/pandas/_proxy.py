@@ -20,13 +20,10 @@ on one side and drop the cached other side, so both never disagree.
 """
 
 import copy
-import copyreg
 import functools
-import importlib
 import inspect
 import io
 import os
-import pickle
 import sys
 import time
 import types
@@ -35,7 +32,7 @@ from time import perf_counter
 
 import numpy as np
 
-from zambezi.pandas import _class_attrs, _guards
+from zambezi.pandas import _class_attrs, _guards, _pickling
 from zambezi.pandas._config import settings
 from zambezi.pandas._devices import placement
 from zambezi.pandas._profile import recorder
@@ -199,53 +196,6 @@ class _ProxyMeta(type):
         return repr(cls._zb_slow_type)
 
 
-class _PandasModule:
-    """The pandas module, as a pickle names it: import_module("pandas")."""
-
-    def __reduce__(self):
-        return (importlib.import_module, ("pandas",))
-
-
-class _ReadPickle:
-    """pandas.read_pickle as a pickle names it: getattr(import_module(
-    "pandas"), "read_pickle"), so that loading calls the read_pickle there:
-    plain pandas' own, or the accelerator's, which unpickles inside pandas
-    (where pickle finds pandas' own classes, so no proxy ends up inside a
-    pandas object) and gives the proxy of what it read."""
-
-    def __reduce__(self):
-        return (getattr, (_PandasModule(), "read_pickle"))
-
-    def __call__(self, buf):
-        return importlib.import_module("pandas").read_pickle(buf)
-
-
-_READ_PICKLE = _ReadPickle()
-
-
-def pandas_pickle(obj, protocol=pickle.DEFAULT_PROTOCOL):
-    """The reduce value of a pandas object: a plain pandas pickle of it,
-    made with the accelerator off (pickle finds pandas' own classes and
-    functions by name), read by pandas.read_pickle, so it loads where
-    zambezi.pandas is not installed."""
-    disabled_depth = getattr(settings.local, "disabled", 0)
-    settings.local.disabled = disabled_depth + 1
-    settings.count_disabled(1)
-    try:
-        buf = io.BytesIO()
-        pickler = pickle.Pickler(buf, protocol=max(protocol, 2))
-        # pandas' own reduction inside (this function is copyreg's for
-        # Categorical and CategoricalDtype)
-        pickler.dispatch_table = {t: f for t, f in copyreg.dispatch_table.items()
-                                  if f is not pandas_pickle}
-        pickler.dump(obj)
-        data = buf.getvalue()
-    finally:
-        settings.local.disabled = disabled_depth
-        settings.count_disabled(-1)
-    return (_READ_PICKLE, (io.BytesIO(data),))
-
-
 class _Proxy(metaclass=_ProxyMeta):
     """Base of every proxy type (fields are set with object.__setattr__)."""
 
@@ -277,7 +227,7 @@ class _Proxy(metaclass=_ProxyMeta):
         _init(self, None, real, None)
 
     def __reduce_ex__(self, protocol):
-        return pandas_pickle(self._zb_get_slow(), protocol)
+        return _pickling.pandas_pickle(self._zb_get_slow(), protocol)
 
     def __getattr__(self, name):
         if name.startswith("_zb_"):

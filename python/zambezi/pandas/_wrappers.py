@@ -7,7 +7,7 @@ import functools
 import importlib
 import warnings
 
-from zambezi.pandas import _proxy
+from zambezi.pandas import _pickling, _proxy
 
 # Data types: converted with from_pandas/to_pandas.  The Index subclasses are
 # proxied so that isinstance and type names hold; only plain Index,
@@ -120,7 +120,7 @@ def unwrap_constructors(cls):
     isinstance knows; its objects pickle as plain pandas pickles (the Index
     of their categories is pandas' own there, not the proxy class user code
     gets)."""
-    copyreg.dispatch_table[cls] = _proxy.pandas_pickle
+    copyreg.dispatch_table[cls] = _pickling.pandas_pickle
     for name, attr in list(vars(cls).items()):
         # (__setstate__: the Index of categories that pickle, loading a
         # plain pandas pickle for user code, made a proxy)
