@@ -42,6 +42,7 @@ CANONICAL = frozenset([
 ])
 UNITS = ("s", "ms", "us", "ns")
 PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}  # ticks of each unit a second
+NS_PER = {unit: 10**9 // n for unit, n in PER_SECOND.items()}  # nanoseconds in one tick
 DEFAULT_UNIT = "us"
 
 # Every spelling of a dtype users write -> its canonical name.  Timestamps

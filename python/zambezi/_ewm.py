@@ -54,12 +54,11 @@ import numbers
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _dtypes
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                       "uint64", "float32", "float64"])
-_NS_PER = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
 
 
 def _number(v, what):
@@ -135,7 +134,7 @@ def _times_values(times, n):
         if col.null_count:
             raise InvalidValueError("ewm: times has missing values (NaT)")
         arr = _convert.values_numpy(col).view(np.int64)
-        per = _NS_PER[col.unit]
+        per = _dtypes.NS_PER[col.unit]
     else:
         if getattr(getattr(times, "dtype", None), "tz", None) is not None:
             # pandas' tz-aware times: their UTC instants
@@ -147,10 +146,10 @@ def _times_values(times, n):
         if np.isnat(arr).any():
             raise InvalidValueError("ewm: times has missing values (NaT)")
         unit = np.datetime_data(arr.dtype)[0]
-        if unit not in _NS_PER:
+        if unit not in _dtypes.NS_PER:
             arr, unit = arr.astype("datetime64[ns]"), "ns"
         arr = arr.view(np.int64)
-        per = _NS_PER[unit]
+        per = _dtypes.NS_PER[unit]
     if len(arr) != n:
         raise InvalidValueError(f"ewm: times has {len(arr)} values for {n} rows; times must be "
                                 "the same length as the object")

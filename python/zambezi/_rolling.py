@@ -60,7 +60,7 @@ import re
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _dtypes
 from zambezi._rolling_pairs import RollingPairs
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -120,9 +120,6 @@ def _check_window(window):
     return int(window), None
 
 
-_NS_PER = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
-
-
 def _time_bounds(col, what, span, closed, center):
     """(starts, ends) engine columns of each row's time window over the
     times of col (timestamps or dates, monotonic): pandas' closed rules
@@ -130,7 +127,7 @@ def _time_bounds(col, what, span, closed, center):
     if col.dtype == "date32":
         per = 86_400 * 10**9
     elif col.dtype.startswith("timestamp"):
-        per = _NS_PER[col.unit]
+        per = _dtypes.NS_PER[col.unit]
     else:
         raise DTypeError(f"rolling: a time-based window needs {what} of timestamps or dates, "
                          f"not {col.dtype}")

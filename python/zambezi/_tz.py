@@ -124,7 +124,7 @@ def to_wall(col):
     off = fixed_offset_ns(name)
     if off is None:
         return _core.tz_to_wall(col, tzif(name), name)
-    vals = _convert.values_numpy(col).view(np.int64) + off // (10**9 // _dtypes.PER_SECOND[col.unit])
+    vals = _convert.values_numpy(col).view(np.int64) + off // _dtypes.NS_PER[col.unit]
     return _core.column_from_buffer(vals, mask=_convert.null_mask(col), unit=col.unit)
 
 
@@ -135,7 +135,8 @@ def utc_offsets_s(col):
     if col.device != "cpu":
         col = col.to_device("cpu")
     utc = _convert.values_numpy(col).view(np.int64)
-    secs = (_convert.values_numpy(to_wall(col)).view(np.int64) - utc) // _dtypes.PER_SECOND[col.unit]
+    wall = _convert.values_numpy(to_wall(col)).view(np.int64)
+    secs = (wall - utc) // _dtypes.PER_SECOND[col.unit]
     nulls = _convert.null_mask(col)
     if nulls is not None:
         secs[nulls] = 0
@@ -148,7 +149,7 @@ def localize(col, tz, ambiguous="raise", nonexistent="raise", what="tz_localize"
     name = zone_name(tz)
     off = fixed_offset_ns(name)
     if off is not None:
-        vals = _convert.values_numpy(col).view(np.int64) - off // (10**9 // _dtypes.PER_SECOND[col.unit])
+        vals = _convert.values_numpy(col).view(np.int64) - off // _dtypes.NS_PER[col.unit]
         return _core.column_from_buffer(vals, mask=_convert.null_mask(col), unit=col.unit,
                                         tz=name)
     amb_rows = None

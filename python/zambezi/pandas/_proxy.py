@@ -1206,10 +1206,10 @@ def _element(x, fobj, args, proxy):
     a missing float and the string dtype's missing value for a missing
     string, where zambezi gives Python numbers and None."""
     key = args[0] if args else None
-    dtype = _element_dtype(fobj, key)
-    if x is None and dtype is None:
-        return _missing_text(proxy, key) if _element_dtype(fobj, key, raw=True) == "string" \
-            else x
+    name = _element_dtype(fobj, key)
+    if x is None and name == "string":
+        return _missing_text(proxy, key)
+    dtype = _numpy_dtype(name)
     if dtype is None or dtype.kind not in "biuf":
         return _numpy_scalar(x)
     if x is None:
@@ -1222,17 +1222,16 @@ def _reduction_scalar(x, fobj, name):
     dtype, float reductions of float32 data in float32, else as
     _numpy_scalar."""
     if type(x) in (int, float) and (name in ("min", "max") or type(x) is float):
-        dtype = _element_dtype(fobj, None)
+        dtype = _numpy_dtype(_element_dtype(fobj, None))
         if dtype is not None and (dtype.kind == "f" or name in ("min", "max")) \
                 and dtype.kind in "iuf":
             return dtype.type(x)
     return _numpy_scalar(x)
 
 
-def _element_dtype(fobj, key, raw=False):
-    """The numpy dtype of the column that fobj[key] reads (fobj a zambezi
-    Series, or an indexer over a Series or frame), or None; raw: zambezi's
-    name of it."""
+def _element_dtype(fobj, key):
+    """zambezi's name of the dtype of the column that fobj[key] reads (fobj
+    a zambezi Series, or an indexer over a Series or frame), or None."""
     obj = getattr(fobj, "_obj", fobj)
     dtype = getattr(obj, "dtype", None)
     try:
@@ -1241,7 +1240,15 @@ def _element_dtype(fobj, key, raw=False):
             dtypes = obj._zb_dtypes   # a dict: name -> dtype
             dtype = list(dtypes.values())[col] if type(fobj).__name__ in (
                 "_ILocIndexer", "_IAtIndexer") else dtypes[col]
-        return str(dtype) if raw else np.dtype(str(dtype))
+        return str(dtype)
+    except Exception:
+        return None
+
+
+def _numpy_dtype(name):
+    """numpy's dtype of zambezi's dtype name (None when numpy has none)."""
+    try:
+        return None if name is None else np.dtype(name)
     except Exception:
         return None
 
@@ -1289,7 +1296,6 @@ def _slow_call(proxy, name, args, kwargs, is_attr, sobj=None):
 
 
 _OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
-_ZAMBEZI_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
 
 
 def run_pandas(fn, *args, **kwargs):
@@ -1343,7 +1349,7 @@ def _run_pandas_catching(fn, args, kwargs):
 def _rewarn(w):
     """Warn w again from the user's line (the first frame outside pandas,
     zambezi and the import system) when one of them raised it."""
-    skip = (os.path.join(_real.pd.__path__[0], ""), _ZAMBEZI_DIR, "<frozen importlib")
+    skip = (os.path.join(_real.pd.__path__[0], ""), _ZB_DIR, "<frozen importlib")
     filename, lineno, registry, module = w.filename, w.lineno, None, None
     if filename.startswith(skip) and not filename.startswith(_real_tests_dir()):
         frame = sys._getframe(2)
