@@ -192,10 +192,20 @@ def _int_slice(key):
     return all(v is None or _is_int(v) for v in (key.start, key.stop, key.step))
 
 
+def refuse_unordered(key):
+    """A set or a dict as an indexer (or inside a tuple of them) is refused,
+    as pandas 3 refuses it: it has no order to give the rows."""
+    for k in key if type(key) is tuple else (key,):
+        if isinstance(k, (set, dict)):
+            raise DTypeError(f"Passing a {'set' if isinstance(k, set) else 'dict'} as an "
+                             f"indexer is not supported. Use a list instead.")
+
+
 def series_getitem(s, key):
     """``s[key]`` with pandas 3's rules: a scalar or a list is a label (as
     ``s.loc``); a slice of ints is positional (as ``s.iloc``), a slice of
     other values a label slice; a boolean mask selects rows."""
+    refuse_unordered(key)
     n = len(s)
     if isinstance(key, slice):
         if _int_slice(key):
@@ -213,6 +223,7 @@ def frame_getitem(df, key):
     key up among them (zambezi._labels)."""
     from zambezi import index as _ix
 
+    refuse_unordered(key)
     if isinstance(key, _ix.Index) or _convert._is_pandas(key, "Index"):
         key = list(key.to_list() if isinstance(key, _ix.Index) else key.tolist())  # labels
     if df._columns is not None and not isinstance(key, slice) and not is_mask(key) and \
@@ -283,6 +294,7 @@ class _Indexer:
 
     def __getitem__(self, key):
         obj = self._obj
+        refuse_unordered(key)
         rkey, ckey = self._split(key)
         if callable(rkey):
             rkey = rkey(obj)
@@ -308,6 +320,7 @@ class _Indexer:
 
     def __setitem__(self, key, value):
         obj = self._obj
+        refuse_unordered(key)
         rkey, ckey = self._split(key)
         if callable(rkey):
             rkey = rkey(obj)
@@ -586,6 +599,7 @@ class _LocIndexer(_Indexer):
 
     def __setitem__(self, key, value):
         obj = self._obj
+        refuse_unordered(key)
         rkey, ckey = self._split(key)
         if callable(rkey):
             rkey = rkey(obj)

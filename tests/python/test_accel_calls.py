@@ -397,3 +397,27 @@ for value in ["1", True, pd.NaT]:
 def test_a_pandas_function_giving_back_its_argument_gives_the_users_object(tmp_path):
     out = same_under_accelerator(tmp_path, SAME_OBJECT)
     assert out.startswith("True\n[5.0, 2.0, 3.0]") and out.count("TypeError") == 3
+
+
+# where / mask mixing bools and numbers keep both kinds (pandas' object
+# column): zambezi served them, making the bools numbers; a set or dict as
+# an indexer is refused as pandas refuses it.
+BOOLS_AND_NUMBERS = r'''
+import pandas as pd
+s = pd.Series([1, 2, 3])
+b = pd.Series([True, False, True])
+for r in (s.where(s > 1, True), b.mask(b, 0), b.where(b, 2.5),
+          pd.DataFrame({"a": s}).where(pd.DataFrame({"a": s > 1}), True)["a"]):
+    print(r.dtype, r.tolist())
+for key in ({1}, {1: 1}):
+    try:
+        s[key]
+    except TypeError as e:
+        print("TypeError", e)
+'''
+
+
+def test_where_mixing_bools_and_numbers_and_set_indexers_as_pandas(tmp_path):
+    out = same_under_accelerator(tmp_path, BOOLS_AND_NUMBERS)
+    assert "object [True, 2, 3]" in out and "object [0, False, 0]" in out
+    assert out.count("TypeError") == 2

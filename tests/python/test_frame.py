@@ -503,3 +503,64 @@ def test_setting_a_value_the_dtype_cannot_hold_raises_as_pandas(dtype, data, how
         put(z)
         want = p.tolist()[0]
         assert z.to_list()[0] == (None if pd.isna(want) else want), (value, dtype, how)
+
+
+@pytest.mark.parametrize("key", [{1}, {1: 1}, ({1},)])
+@pytest.mark.parametrize("how", ["getitem", "setitem", "loc", "iloc", "frame", "frame.loc"])
+def test_a_set_or_dict_as_an_indexer_raises_as_pandas(key, how):
+    # pandas 3 refuses a set or a dict as an indexer (it has no order):
+    # zambezi took a set as a list of labels
+    def run(mod):
+        s = mod.Series([1, 2, 3])
+        df = mod.DataFrame({"a": [1, 2], "b": [3, 4]})
+        if how == "getitem":
+            return s[key]
+        if how == "setitem":
+            s[key] = 1
+        elif how == "loc":
+            return s.loc[key]
+        elif how == "iloc":
+            return s.iloc[key]
+        elif how == "frame":
+            return df[{"a"} if isinstance(key, set) else key]
+        else:
+            return df.loc[:, {"a"}]
+
+    try:
+        run(pd)
+    except TypeError as e:
+        with pytest.raises(TypeError, match=str(e).split(" as ")[0]):
+            run(zb)
+    else:
+        run(zb)
+
+
+@pytest.mark.parametrize("data,other", [([1, 2, 3], True), ([1.5, 2.5, 3.5], np.True_),
+                                        ([True, False, True], 1), ([True, False, True], 2.5),
+                                        ([True, False, True], "series_int"),
+                                        ([1, 2, 3], "series_bool"), ([1, 2, 3], 1.5),
+                                        ([True, False, True], False), ([1, 2, 3], 7)])
+@pytest.mark.parametrize("how", ["where", "mask", "frame"])
+def test_where_mixing_bools_and_numbers_as_pandas(data, other, how):
+    # pandas keeps bools beside numbers in an object column (s.where(c,
+    # True) on ints gives True, not 1); zambezi has no such dtype and
+    # refuses them (the accelerator then runs pandas): it gave 1 / 1.0
+    def run(mod):
+        s = mod.Series(data)
+        o = {"series_int": mod.Series([7, 8, 9]),
+             "series_bool": mod.Series([True, True, False])}.get(other, other) \
+            if isinstance(other, str) else other
+        cond = mod.Series([True, False, True])
+        if how == "frame":
+            axis = 0 if isinstance(other, str) else None   # a Series other lines up by row
+            return mod.DataFrame({"a": s}).where(mod.DataFrame({"a": cond}), o, axis=axis)["a"]
+        return s.where(cond, o) if how == "where" else s.mask(cond, o)
+
+    p = run(pd)
+    if p.dtype == object:
+        with pytest.raises(TypeError, match="object column"):
+            run(zb)
+    else:
+        z = run(zb)
+        assert str(z.dtype) == str(p.dtype)
+        assert z.to_list() == p.tolist()
