@@ -311,6 +311,42 @@ def is_scalar(value):
         "NAType", "NaTType")
 
 
+def _value_kind(x):
+    """"bool", "number" or "time" (timestamps and dates) for a scalar of
+    those kinds, a dtype name or an engine column (its dtype); else None."""
+    if isinstance(x, (bool, np.bool_)):
+        return "bool"
+    if isinstance(x, (int, float, np.number)):
+        return "number" if x == x else None   # NaN: a missing value
+    x = getattr(x, "dtype", x)
+    if isinstance(x, str):
+        if x == "bool":
+            return "bool"
+        if x.startswith(("int", "uint", "float")):
+            return "number"
+        if x.startswith(("timestamp", "date")):
+            return "time"
+    return None
+
+
+# (value kind, column kind) pairs pandas keeps apart in an object column
+_OBJECT_MIXES = frozenset([("bool", "number"), ("number", "bool"), ("number", "time"),
+                           ("bool", "time")])
+
+
+def refuse_kind_mix(dtype, value, what):
+    """DTypeError when value (a scalar or an engine column) is a bool for a
+    number column of dtype, a number for a bool one, or a number or bool
+    for a timestamp or date one: pandas keeps both kinds in an object
+    column there (fillna(True) on floats holds True, not 1.0; fillna(0) on
+    times holds 0, not 1970-01-01), which zambezi has no dtype for (the
+    engine would convert the value)."""
+    have, want = _value_kind(value), _value_kind(dtype)
+    if (have, want) in _OBJECT_MIXES:
+        raise DTypeError(f"{what}: a {have} value for a column of dtype {dtype} (pandas "
+                         f"gives an object column of both kinds)")
+
+
 # -- dtype names with numpy's attributes ---------------------------------------
 # Dask (and other code written for pandas) reads ``dtype.kind``,
 # ``.itemsize``, ``.name`` and ``.type`` of the dtypes a frame reports.

@@ -504,8 +504,8 @@ class FrameConvert:
     def transpose(self, *args, copy=False):
         """The frame with rows and columns swapped: one column per row,
         labelled by the row's label, indexed by the column labels.  The columns must share a
-        dtype (numbers and bools promote to a common number, as in
-        iterrows); otherwise DTypeError, since zambezi has no object dtype
+        dtype (numbers promote to a common number); otherwise, bools beside
+        numbers included, DTypeError, since zambezi has no object dtype
         (pandas gives object columns).  Meant for small frames: every row
         becomes a column.
 
@@ -525,9 +525,10 @@ class FrameConvert:
         col_labels = _labels.index_for(self)
         if k == 0:
             return self._constructor(index=col_labels)
-        target = row_dtype(t.column(j).dtype for j in range(k))
-        if target is None:
-            kinds = sorted({t.column(j).dtype for j in range(k)})
+        kinds = sorted({t.column(j).dtype for j in range(k)})
+        target = row_dtype(kinds)
+        if target is None or "bool" in kinds and target != "bool":
+            # (bools beside numbers: pandas keeps True, an object column)
             raise DTypeError(
                 f"transpose: the columns' dtypes ({', '.join(kinds)}) cannot be held in one "
                 "dtype (zambezi has no object dtype); select columns of one kind first")

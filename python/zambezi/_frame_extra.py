@@ -338,7 +338,9 @@ def replace_series(s, pairs):
         else:
             continue
         if m.reduce("sum"):  # no match leaves the dtype as it is, as in pandas
-            hits.append((m, py_scalar(new)))
+            new = py_scalar(new)
+            _dtypes.refuse_kind_mix(dtype, new, f"replace on {s._describe()}")
+            hits.append((m, new))
     out = col
     try:
         for m, new in hits:

@@ -27,7 +27,7 @@ import operator
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _indexing, _labels
+from zambezi import _base, _convert, _core, _dtypes, _indexing, _labels
 from zambezi._compute import _missing_mask
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import (
@@ -186,6 +186,18 @@ def _as_dtype(other, col, what):
         raise type(e)(f"{what}: the fill values ({other.dtype}) as {dt}: {e}") from None
 
 
+def _refuse_mix(col, value, what):
+    """A fill value pandas would keep beside the column's values in an
+    object column (a bool for numbers, a number for bools or times) is
+    refused; a column without missing values takes any value (pandas
+    leaves it as it is)."""
+    try:
+        _dtypes.refuse_kind_mix(col.dtype, value, what)
+    except DTypeError:
+        if _missing_mask(col).reduce("sum"):
+            raise
+
+
 def _fill_from(col, other, what):
     """col with its missing rows taken from other (same length)."""
     other = _as_dtype(other, col, what)
@@ -229,6 +241,7 @@ def _fill_value(s, value, limit):
             v = py_scalar(value)
             if v is None:
                 return col
+            _refuse_mix(col, v, what)
             return _limited(col, limit, lambda c, cut: _fill_scalar(c, v))
         if not (isinstance(value, dict) or _base.is_series(value)
                 or _convert._is_pandas(value, "Series")):
@@ -238,6 +251,7 @@ def _fill_value(s, value, limit):
         other = _other_column(value, len(s), col.device)
         if other is None:
             return col
+        _refuse_mix(col, other, what)
         return _limited(col, limit, lambda c, cut: _fill_from(
             c, other if cut is None else other.slice(0, cut), what))
     except ZambeziError as e:

@@ -50,7 +50,7 @@ import operator
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _dtypes
 from zambezi._missing import _axis_number, _fill_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
 
@@ -160,6 +160,8 @@ def _shift_column(col, periods, fill_value, name):
     if fill_value is None:
         moved_in = _null_rows(col, p)
     else:
+        _dtypes.refuse_kind_mix(col.dtype, _dtypes.py_scalar(fill_value),
+                                       "shift's fill_value")
         one = _take_shifted(col.slice(0, 1), np.zeros(1, dtype=np.int64),
                             np.ones(1, dtype=np.bool_), fill_value, name)
         moved_in = _core.take(one, _core.column_from_buffer(np.zeros(p, dtype=np.int64)))

@@ -24,9 +24,7 @@ differs from pandas it says so in the docstring:
   value is False, except in an integer or bool column with nulls (null).
 """
 
-import numpy as np
-
-from zambezi import _align, _base, _core, _dt_methods, _frame_extra, _indexing
+from zambezi import _align, _base, _core, _dt_methods, _dtypes, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi._compute import pandas_comparison_nulls
 from zambezi._str_patterns import _PatternMethods
@@ -646,27 +644,6 @@ def _at_labels(series, obj, other):
     return col
 
 
-def _refuse_bool_number_mix(dtype, other):
-    """where / mask of a bool column with numbers, or of a number column
-    with bools, is refused: pandas keeps both kinds in an object column
-    (True stays True beside 2), which zambezi has no dtype for; the
-    engine would make the bools numbers."""
-    if isinstance(other, _core.Column):
-        kind = other.dtype
-    elif isinstance(other, (bool, np.bool_)):
-        kind = "bool"
-    elif isinstance(other, (int, float, np.number)) and other == other:
-        kind = "number"
-    else:
-        return
-    number = dtype.startswith(("int", "uint", "float"))
-    if (dtype == "bool" and kind != "bool" and (kind == "number" or
-                                                kind.startswith(("int", "uint", "float")))) \
-            or (number and kind == "bool"):
-        raise DTypeError(f"where: a {'bool' if kind == 'bool' else 'number'} other for a column "
-                         f"of dtype {dtype} (pandas gives an object column of both kinds)")
-
-
 def where(series, cond, other=None, mask=False):
     if _base.is_series(cond):
         cond_col = _at_labels(series, cond, False)
@@ -676,7 +653,7 @@ def where(series, cond, other=None, mask=False):
         other = _at_labels(series, other, True)
     elif _is_array_like(other):
         other = _as_column(series, other, "other")
-    _refuse_bool_number_mix(series._col.dtype, other)
+    _dtypes.refuse_kind_mix(series._col.dtype, other, "where")
     if series._col.dtype == "category":
         # the codes, so the result stays categorical (as pandas)
         if cond_col.dtype != "bool" or cond_col.length != len(series):
@@ -786,8 +763,9 @@ class SeriesExtras:
         stays categorical when other is missing, one of its categories or a
         categorical with the same categories (another str raises, as
         pandas); other others give strings.  Bools with numbers (a bool
-        other for a number column, a number for a bool column) raise
-        DTypeError: pandas keeps both kinds in an object column.
+        other for a number column, a number for a bool column), and a
+        number or bool for a timestamp or date column, raise DTypeError:
+        pandas keeps both kinds in an object column.
 
         Examples
         --------

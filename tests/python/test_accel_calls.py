@@ -399,15 +399,22 @@ def test_a_pandas_function_giving_back_its_argument_gives_the_users_object(tmp_p
     assert out.startswith("True\n[5.0, 2.0, 3.0]") and out.count("TypeError") == 3
 
 
-# where / mask mixing bools and numbers keep both kinds (pandas' object
-# column): zambezi served them, making the bools numbers; a set or dict as
-# an indexer is refused as pandas refuses it.
+# where / mask / fillna / replace / shift / transpose mixing bools and
+# numbers keep both kinds (pandas' object column): zambezi served them,
+# making the bools numbers; a set or dict as an indexer is refused as
+# pandas refuses it.
 BOOLS_AND_NUMBERS = r'''
+import os, warnings
 import pandas as pd
+warnings.showwarning = lambda m, c, f, n, *a: print("warning", c.__name__, os.path.basename(f), n)
 s = pd.Series([1, 2, 3])
 b = pd.Series([True, False, True])
+f = pd.Series([1.5, None, 2.5])
 for r in (s.where(s > 1, True), b.mask(b, 0), b.where(b, 2.5),
-          pd.DataFrame({"a": s}).where(pd.DataFrame({"a": s > 1}), True)["a"]):
+          pd.DataFrame({"a": s}).where(pd.DataFrame({"a": s > 1}), True)["a"],
+          f.fillna(True), b.reindex([0, 5]).fillna(0), s.replace(1, True), b.replace(True, 1),
+          b.shift(1, fill_value=0), s.shift(1, fill_value=True),
+          pd.DataFrame({"a": s, "b": b}).T[0]):
     print(r.dtype, r.tolist())
 for key in ({1}, {1: 1}):
     try:
@@ -420,4 +427,27 @@ for key in ({1}, {1: 1}):
 def test_where_mixing_bools_and_numbers_and_set_indexers_as_pandas(tmp_path):
     out = same_under_accelerator(tmp_path, BOOLS_AND_NUMBERS)
     assert "object [True, 2, 3]" in out and "object [0, False, 0]" in out
+    assert "object [1.5, True, 2.5]" in out and "object [1, False, 1]" in out
     assert out.count("TypeError") == 2
+    # pandas' deprecation warnings (fillna and shift with such values) show
+    # from the user's line, as under pandas (they were lost)
+    assert out.count("warning Pandas4Warning script.py") == 2
+
+
+# A pandas warning shows once per line, as without the accelerator: the
+# warnings capture around each call pandas serves reset every module's
+# registry of warnings shown, so a deprecation in a loop showed each pass.
+WARNING_ONCE = r'''
+import os, warnings
+import pandas as pd
+warnings.showwarning = lambda m, c, f, n, *a: print("warning", c.__name__, os.path.basename(f), n)
+f = pd.Series([1.5, None, 2.5])
+for i in range(3):
+    f.fillna(True)
+    f.sum()
+'''
+
+
+def test_a_pandas_warning_in_a_loop_shows_once_as_under_pandas(tmp_path):
+    out = same_under_accelerator(tmp_path, WARNING_ONCE)
+    assert out.count("warning") == 1

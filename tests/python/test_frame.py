@@ -564,3 +564,44 @@ def test_where_mixing_bools_and_numbers_as_pandas(data, other, how):
         z = run(zb)
         assert str(z.dtype) == str(p.dtype)
         assert z.to_list() == p.tolist()
+
+
+_MIXES = {
+    "fillna float with True": lambda m: m.Series([1.5, None, 2.5]).fillna(True),
+    "fillna float with 0": lambda m: m.Series([1.5, None, 2.5]).fillna(0),
+    "fillna float from bools": lambda m: m.Series([1.5, None]).fillna(m.Series([True, True])),
+    "fillna int without missing": lambda m: m.Series([1, 2]).fillna(True),
+    "replace 1 by True": lambda m: m.Series([1, 2, 3]).replace(1, True),
+    "replace True by 1": lambda m: m.Series([True, False]).replace(True, 1),
+    "replace True by False": lambda m: m.Series([True, False]).replace(True, False),
+    "replace 9 by True (no match)": lambda m: m.Series([1, 2]).replace(9, True),
+    "shift bools with 0": lambda m: m.Series([True, False]).shift(1, fill_value=0),
+    "shift ints with True": lambda m: m.Series([1, 2]).shift(1, fill_value=True),
+    "shift ints with 0": lambda m: m.Series([1, 2]).shift(1, fill_value=0),
+    "transpose bools and ints": lambda m: m.DataFrame({"a": [1, 2], "b": [True, False]}).T[0],
+    "transpose ints and floats": lambda m: m.DataFrame({"a": [1, 2], "b": [0.5, 1.5]}).T[0],
+    "fillna times with 0": lambda m: m.Series(m.to_datetime(["2024-01-01", None])).fillna(0),
+    "where times with 0": lambda m: m.Series(m.to_datetime(["2024-01-01", "2024-01-02"])).where(
+        m.Series([True, False]), 0),
+    "fillna times with a time": lambda m: m.Series(m.to_datetime(["2024-01-01", None])).fillna(
+        m.Timestamp("2020-01-01")),
+}
+
+
+@pytest.mark.parametrize("case", list(_MIXES))
+def test_bools_beside_numbers_as_pandas(case):
+    # pandas keeps a bool beside numbers (or a number beside bools) in an
+    # object column; zambezi, without that dtype, refuses it (TypeError)
+    # where pandas gives object, and otherwise gives pandas' values
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # pandas deprecates some of these
+        p = _MIXES[case](pd)
+    if p.dtype == object:
+        with pytest.raises(TypeError, match="object (column|dtype)"):
+            _MIXES[case](zb)
+    else:
+        z = _MIXES[case](zb).to_pandas()
+        assert z.dtype == p.dtype
+        assert z.tolist() == p.tolist()

@@ -1306,7 +1306,13 @@ def run_pandas(fn, *args, **kwargs):
     What warnings.catch_warnings(record=True) plus simplefilter("always")
     do, without their cost (this runs for every call pandas serves): the
     filters become one "always" entry (a fresh list: code inside may add to
-    it), the messages go to a list, and both are put back after."""
+    it), the messages go to a list, and both are put back after.  Unlike
+    catch_warnings, the filters' version is left alone: bumping it empties
+    every module's registry of warnings already shown, so a deprecation
+    warning in a loop showed on every pass instead of once (a warning
+    already shown from the user's line is skipped by that registry before
+    the filters are read, as without the accelerator; "always" records
+    nothing there)."""
     if not _LIGHT_CATCH:
         return _run_pandas_catching(fn, args, kwargs)
     w = warnings
@@ -1315,12 +1321,10 @@ def run_pandas(fn, *args, **kwargs):
     w.filters = [_ALWAYS]
     w._showwarnmsg_impl = log.append
     w.showwarning = _showwarning_orig
-    w._filters_mutated()
     try:
         return fn(*args, **kwargs)
     finally:
         w.filters, w._showwarnmsg_impl, w.showwarning = filters, impl, show
-        w._filters_mutated()
         for m in log:
             _rewarn(m)
 
@@ -1330,8 +1334,7 @@ _showwarning_orig = getattr(warnings, "_showwarning_orig", None)
 # The module-level state above is what warnings keeps up to Python 3.13
 # (3.14 can keep it per context): elsewhere catch_warnings itself is used.
 _LIGHT_CATCH = sys.version_info < (3, 14) and all(
-    hasattr(warnings, n) for n in ("filters", "_showwarnmsg_impl", "_showwarning_orig",
-                                   "_filters_mutated"))
+    hasattr(warnings, n) for n in ("filters", "_showwarnmsg_impl", "_showwarning_orig"))
 
 
 def _run_pandas_catching(fn, args, kwargs):
@@ -1351,14 +1354,20 @@ def _rewarn(w):
     zambezi and the import system) when one of them raised it."""
     skip = (os.path.join(_real.pd.__path__[0], ""), _ZB_DIR, "<frozen importlib")
     filename, lineno, registry, module = w.filename, w.lineno, None, None
-    if filename.startswith(skip) and not filename.startswith(_real_tests_dir()):
-        frame = sys._getframe(2)
-        while frame is not None and frame.f_code.co_filename.startswith(skip):
-            frame = frame.f_back
-        if frame is not None:
+    repoint = filename.startswith(skip) and not filename.startswith(_real_tests_dir())
+    # the frame to warn from: the first outside pandas, zambezi and the
+    # import system, or (pandas pointed at the user's line itself) the
+    # frame of that file, whose module name the filters match (pandas'
+    # deprecation warnings show by default only from __main__)
+    frame = sys._getframe(2)
+    while frame is not None and (frame.f_code.co_filename.startswith(skip) if repoint
+                                 else frame.f_code.co_filename != filename):
+        frame = frame.f_back
+    if frame is not None:
+        if repoint:
             filename, lineno = frame.f_code.co_filename, frame.f_lineno
-            module = frame.f_globals.get("__name__")
-            registry = frame.f_globals.setdefault("__warningregistry__", {})
+        module = frame.f_globals.get("__name__")
+        registry = frame.f_globals.setdefault("__warningregistry__", {})
     if module is None:   # as warnings.warn_explicit's own default (None would drop it)
         module = filename[:-3] if filename.endswith(".py") else filename
     warnings.warn_explicit(w.message, w.category, filename, lineno, module, registry)
