@@ -24,6 +24,8 @@ differs from pandas it says so in the docstring:
   value is False, except in an integer or bool column with nulls (null).
 """
 
+import numpy as np
+
 from zambezi import _align, _base, _core, _dt_methods, _dtypes, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi._compute import pandas_comparison_nulls
@@ -603,7 +605,27 @@ for _name, _summary, _example, _value in [
 # -- elementwise extras used by Series ------------------------------------
 
 def clip(series, lower=None, upper=None):
-    return series._like(_core.column_clip(series._col, lower, upper))
+    col = series._col
+    return series._like(_core.column_clip(col, _int_bound(col, lower, False),
+                                          _int_bound(col, upper, True)))
+
+
+def _int_bound(col, bound, upper):
+    """The bound as pandas applies it to an integer column: a float the
+    dtype holds exactly (8.0) as an int, keeping the dtype; one it cannot
+    hold (7.5, or out of the dtype's range) changes the dtype only when a
+    value is clipped to it (pandas sets the bound where values pass it),
+    so it is dropped when none passes it."""
+    if not col.dtype.startswith(("int", "uint")) or \
+            type(bound) not in (float, np.float64, np.float32) or bound != bound:
+        return bound
+    info = np.iinfo(col.dtype)
+    if float(bound).is_integer() and info.min <= bound <= info.max:
+        return int(bound)
+    extreme = col.reduce("max" if upper else "min")
+    if extreme is None or (extreme <= bound if upper else extreme >= bound):
+        return None
+    return bound
 
 
 def round_(series, decimals=0):
@@ -709,7 +731,9 @@ class SeriesExtras:
 
     def clip(self, lower=None, upper=None):
         """Values limited to [lower, upper] (None or NaN: no bound).  An
-        integer Series with a float bound gives float64, as pandas.
+        integer Series clipped to a float bound its dtype cannot hold (4.5)
+        gives float64, as pandas; one it holds (8.0), or one no value
+        passes, keeps the dtype.
 
         Examples
         --------

@@ -605,3 +605,19 @@ def test_bools_beside_numbers_as_pandas(case):
         z = _MIXES[case](zb).to_pandas()
         assert z.dtype == p.dtype
         assert z.tolist() == p.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint8", "uint64"])
+@pytest.mark.parametrize("data", [[7, 8, 1, 12], [1, 2], [100, 5]])
+@pytest.mark.parametrize("lower,upper", [(0, 8.0), (0, 7.5), (-1.0, 8), (None, 300.0),
+                                         (np.float64(2.0), None), (1.5, None), (None, 4.5),
+                                         (-0.5, 100.5), (np.nan, 3.5), (2, 4)])
+def test_clip_of_integers_by_a_float_bound_keeps_the_dtype_as_pandas(dtype, data, lower, upper):
+    # pandas keeps an integer dtype when the dtype holds the float bound
+    # (8.0) or no value passes a bound it cannot hold (7.5 above every
+    # value): it sets the bound only where values pass it.  zambezi gave
+    # float64 for every float bound.
+    p = pd.Series(data, dtype=dtype).clip(lower, upper)
+    z = zb.Series(data, dtype=dtype).clip(lower, upper).to_pandas()
+    assert z.dtype == p.dtype
+    assert z.tolist() == p.tolist()
