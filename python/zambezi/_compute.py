@@ -369,6 +369,17 @@ class SeriesOps:
                 return _binop(b, a, op, ufunc.__name__, True)
         from zambezi import _numpy_protocol
 
+        if method == "reduce" and len(inputs) == 1 and ufunc.__name__ in ("minimum", "maximum") \
+                and self._col.dtype == "category" and kwargs.get("axis", 0) in (0, None) \
+                and kwargs.get("out") is None:
+            # pandas reduces a categorical by its categories' order, as
+            # Series.min / max (numpy would take the least string); a
+            # missing value gives NaN there (its skipna=False).  (Not an
+            # exception here: numpy keeps the arguments of a reduce whose
+            # __array_ufunc__ raises.)
+            if self._col.null_count:
+                return float("nan")
+            return self.min() if ufunc.__name__ == "minimum" else self.max()
         conv = [np.asarray(x) if _base.is_series(x) else x for x in inputs]
         result = getattr(ufunc, method)(*conv, **kwargs)
         if method != "__call__" or kwargs.get("out") is not None:

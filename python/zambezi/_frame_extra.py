@@ -33,6 +33,7 @@ zambezi._compute hold here too.  Others, on purpose:
 """
 
 import datetime
+import re
 
 import numpy as np
 
@@ -213,6 +214,11 @@ def _matches(dtype, value):
 
 def _replace_pairs(to_replace, value, what):
     """(old, new) pairs of a Series-level replace."""
+    olds = to_replace if isinstance(to_replace, (dict, list, tuple)) else [to_replace]
+    if any(isinstance(o, re.Pattern) for o in olds):
+        # pandas takes a compiled pattern as a regular expression
+        raise UnsupportedError(f"{what}: a compiled regular expression as to_replace is not "
+                               f"supported")
     if isinstance(to_replace, dict):
         if value is not _base.NO_DEFAULT:
             raise InvalidValueError(

@@ -58,9 +58,12 @@ Differences from pandas:
   (zambezi._apply): pandas' contract, and slow.
 """
 
+import types
+
 import numpy as np
 
 from zambezi import _base, _convert, _core, _indexing, _labels, _numba
+from zambezi._compute import _missing_mask
 from zambezi import index as _ix
 from zambezi._convert import _is_pandas
 from zambezi._window import GroupByWindow
@@ -171,6 +174,38 @@ def _op_name(func):
         raise InvalidValueError(
             f"unknown aggregation {func!r}; expected one of {sorted(_ALL_OPS)}")
     return func
+
+
+_BUILTIN_OPS = {max: "max", min: "min", sum: "sum"}
+
+
+def _builtin(func):
+    """Python's own max, min or sum (pandas 3 calls them per group as
+    functions, with Python's rules: max of [nan, 1.0] is nan, sum adds in
+    order, a categorical's values compare as its values)."""
+    return type(func) is types.BuiltinFunctionType and func in _BUILTIN_OPS
+
+
+def _builtin_route(func, cols):
+    """How Python's max / min / sum runs per group on the engine columns
+    cols: "engine" where the engine's aggregation of that name gives
+    Python's answer (numbers without missing values; for sum, integers,
+    as floats add in another order), "python" (called per group, as
+    pandas 3 calls it: strings, categoricals by their values), or an
+    UnsupportedError for missing values (Python's rules give nan or fail
+    there: max of [nan, 1.0] is nan; pass the name to skip them)."""
+    op = _BUILTIN_OPS[func]
+    route = "engine"
+    for col in cols:
+        if _missing_mask(col).reduce("sum"):
+            raise UnsupportedError(
+                f"Python's {op} per group over missing values (pandas 3 calls it with "
+                f"Python's rules, where NaN is no missing value: max of [nan, 1.0] is nan); "
+                f"pass {op!r} to skip them")
+        dt = col.dtype
+        if not (dt.startswith(("int", "uint")) or op != "sum" and dt.startswith("float")):
+            route = "python"
+    return route
 
 
 def _python_func(func):
@@ -596,6 +631,25 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
     def _key_idx(self):
         names = self._k.work.names
         return [names.index(k) for k in self._k.keys]
+
+    def _engine_columns(self, names):
+        """The engine columns of the data the value columns names are."""
+        if self._obj._ndim == 1:
+            return [self._obj._col]
+        t = self._obj._table
+        return [t.column(t.names.index(c)) for c in names if c in t.names]
+
+    def _op_for(self, func, names):
+        """The aggregation func names (in a list, dict or named
+        aggregation) on the columns names: Python's max / min / sum only
+        where the engine's gives Python's answer (else UnsupportedError:
+        pandas calls them per group)."""
+        if _builtin(func) and _builtin_route(func, self._engine_columns(names)) == "python":
+            raise UnsupportedError(
+                f"Python's {func.__name__} among several aggregations on columns of "
+                f"{'floats' if func is sum else 'text or categories'}: pandas 3 calls it per "
+                f"group with Python's rules; pass {func.__name__!r} for the aggregation")
+        return _op_name(func)
 
     def _value_columns(self, op=None):
         """The work columns an aggregation works on: the selection, or
@@ -1085,16 +1139,20 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                             f"named aggregation {out}=: no column named {col!r}")
                 else:
                     raise DTypeError(f"named aggregation {out}= must be a (column, func) tuple")
-                specs.append(_spec(_op_name(func), col))
+                specs.append(_spec(self._op_for(func, [col]), col))
                 labels.append(out)
             return self._finish(self._run(specs), labels)
+        if _builtin(arg) and _builtin_route(
+                arg, self._engine_columns(self._value_columns())) == "python":
+            return self._agg_python(arg)
         if _python_func(arg):
             return self._agg_python(arg)
         if isinstance(arg, str) or callable(arg):
             op = _op_name(arg)
             return self.size() if op == "size" else self._simple(op)
         if isinstance(arg, (list, tuple)):
-            ops = [(_op_name(f), _func_label(f)) for f in arg]
+            cols = [self._selection[0]] if self._single else self._value_columns()
+            ops = [(self._op_for(f, cols), _func_label(f)) for f in arg]
             if self._single:
                 col = self._selection[0]
                 specs = [_spec(op, col) for op, _ in ops]
@@ -1118,7 +1176,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                         f"{self._k.values!r}")
                 lst = funcs if isinstance(funcs, (list, tuple)) else [funcs]
                 for f in lst:
-                    specs.append(_spec(_op_name(f), c))
+                    specs.append(_spec(self._op_for(f, [c]), c))
                     labels.append((self._label(c), _func_label(f)) if nested else
                                   self._label(c))
             return self._finish(self._run(specs), labels)
@@ -1232,7 +1290,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 raise UnsupportedError("transform: engine='numba' takes one function "
                                        "f(values, index)")
             return self._transform_numba(func, engine_kwargs)
-        if _python_func(func):
+        if _python_func(func) or _builtin(func) and _builtin_route(
+                func, self._engine_columns(self._value_columns())) == "python":
             return self._transform_python(func, args, kwargs)
         if isinstance(func, str) and func in _TRANSFORM_KERNELS and hasattr(self, func):
             # pandas' transformation names: the group-by method of that name,

@@ -31,7 +31,7 @@ import numpy as np
 
 from zambezi import _indexing, _base, _convert, _core, _dtypes
 from zambezi import index as _ix
-from zambezi.errors import DTypeError, InvalidValueError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
@@ -472,6 +472,9 @@ class SeriesStats:
         """
         if side not in ("left", "right"):
             raise InvalidValueError(f"searchsorted: side must be 'left' or 'right', not {side!r}")
+        if self._col.dtype == "category":
+            # pandas places values by the categories' order, numpy by the values'
+            raise UnsupportedError("searchsorted of a categorical Series is not supported")
         values = self.to_numpy()
         scalar = np.ndim(value) == 0 and not hasattr(value, "to_numpy")
         if hasattr(value, "to_numpy"):

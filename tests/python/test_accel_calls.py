@@ -451,3 +451,30 @@ for i in range(3):
 def test_a_pandas_warning_in_a_loop_shows_once_as_under_pandas(tmp_path):
     out = same_under_accelerator(tmp_path, WARNING_ONCE)
     assert out.count("warning") == 1
+
+
+# Calls where zambezi answered otherwise than pandas and now hands over:
+# Python's max / min / sum per group over NaN (pandas 3 calls them with
+# Python's rules), replace with a compiled pattern (a regular expression
+# to pandas), and a categorical's searchsorted and numpy reductions (by
+# the categories' order in pandas).
+HANDED_OVER = r'''
+import re
+import numpy as np
+import pandas as pd
+df = pd.DataFrame({"k": [1, 1, 2, 2], "v": [np.nan, 1.0, 2.0, np.nan], "i": [3, 1, 2, 5]})
+g = df.groupby("k")
+print(g.v.agg(max).tolist(), g.v.transform(min).tolist(), g.v.agg(sum).tolist(),
+      g.i.agg(sum).tolist(), g.agg({"i": [max, "count"]}).values.tolist())
+s = pd.Series(["apple", "avocado", "kiwi"])
+print(s.replace(re.compile("^a"), "A").tolist(), s.replace("^a", "A").tolist())
+c = pd.Series(pd.Categorical(["a", "b", "c", "d"], categories=["d", "c", "b", "a"], ordered=True))
+print(np.minimum.reduce(c), np.maximum.reduce(c), c.sort_values().searchsorted("b"))
+'''
+
+
+def test_calls_zambezi_answered_otherwise_run_on_pandas(tmp_path):
+    out = same_under_accelerator(tmp_path, HANDED_OVER)
+    assert out.splitlines()[0].startswith("[nan, 2.0] [nan, nan, 2.0, 2.0] [nan, nan] [4, 7]")
+    assert "['Apple', 'Avocado', 'kiwi'] ['apple', 'avocado', 'kiwi']" in out
+    assert out.splitlines()[2] == "d a 2"

@@ -621,3 +621,27 @@ def test_clip_of_integers_by_a_float_bound_keeps_the_dtype_as_pandas(dtype, data
     z = zb.Series(data, dtype=dtype).clip(lower, upper).to_pandas()
     assert z.dtype == p.dtype
     assert z.tolist() == p.tolist()
+
+
+def test_categorical_searchsorted_ufunc_reduce_and_compiled_patterns_as_pandas():
+    # pandas places and reduces a categorical by its categories' order
+    # (numpy goes by the values: np.minimum.reduce gave "a", pandas "d"),
+    # and takes a compiled pattern in replace as a regular expression
+    # (zambezi compared the values with the pattern object and replaced
+    # nothing): zambezi reduces as pandas and refuses the other two
+    import re
+
+    cat = pd.Categorical(["a", "b", "c", "d"], categories=["d", "c", "b", "a"], ordered=True)
+    p, z = pd.Series(cat), zb.Series(pd.Series(cat))
+    assert (np.minimum.reduce(p), p.sort_values().searchsorted("b")) == ("d", 2)
+    assert (np.minimum.reduce(z), np.maximum.reduce(z)) == ("d", "a")
+    with pytest.raises(zb.errors.UnsupportedError):
+        z.sort_values().searchsorted("b")
+    s = ["apple", "kiwi"]
+    assert pd.Series(s).replace(re.compile("^a"), "A").tolist() == ["Apple", "kiwi"]
+    for to_replace in (re.compile("^a"), [re.compile("^a")], {re.compile("^a"): "A"}):
+        with pytest.raises(zb.errors.UnsupportedError):
+            if isinstance(to_replace, dict):
+                zb.Series(s).replace(to_replace)
+            else:
+                zb.Series(s).replace(to_replace, "A")
