@@ -1088,8 +1088,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         name(s), or named aggregations ``out=("column", "func")`` (on one
         selected column, ``out="func"``).  Function names: sum, mean, min,
         max, count, size, std, var, sem, skew, kurt, median, quantile, first,
-        last, nunique, prod, any, all (or the numpy / builtin functions of
-        those names).
+        last, nunique, prod, any, all (or the numpy functions of those
+        names).  Python's max / min / sum are called as pandas 3 calls them,
+        per group with Python's rules (the engine serves numbers without
+        missing values; missing values raise UnsupportedError: pass the
+        name to skip them).
         A list, or a dict with a list among its values, labels the columns
         (column, function), a MultiIndex, as pandas; on one selected column
         a list gives one column per function.
