@@ -135,6 +135,24 @@ def _float32_back(table, nkeys, where):
     return _core.table_from_columns(cols, list(table.names))
 
 
+_SMALL_INTS = frozenset(["int8", "int16", "int32", "uint8", "uint16", "uint32"])
+
+
+def _small_ints_back(table, nkeys, where):
+    """table with the sums and products at result positions `where` (of
+    narrower integer columns, computed in 64 bits) cast back to the
+    column's dtype when every result fits it, as pandas gives them (a
+    group-by sum of int8 values is int8 unless a sum passes 127)."""
+    cols = [table.column(i) for i in range(table.num_columns)]
+    for i, dtype in where:
+        c = cols[nkeys + i]
+        lo, hi = c.reduce("min"), c.reduce("max")
+        info = np.iinfo(dtype)
+        if lo is None or info.min <= lo and hi <= info.max:
+            cols[nkeys + i] = _core.cast(c, dtype)
+    return _core.table_from_columns(cols, list(table.names))
+
+
 def _counts_as_times(table, nkeys, units):
     """The engine's result with the aggregations listed in units (result
     position -> (kind, unit, tz)) turned back into durations or times;
@@ -715,6 +733,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             table = self._fill_moments(table, work, moments)
         if units:
             table = _counts_as_times(table, len(self._k.keys), units)
+        narrow = [(i, work.column(t[1]).dtype) for i, t in enumerate(tuples)
+                  if t[0] in ("sum", "prod") and t[1] >= 0 and work.column(t[1]).dtype in _SMALL_INTS]
+        if narrow:
+            table = _small_ints_back(table, len(self._k.keys), narrow)
         if widen and not self._observed:
             table = _groupby_observed.widen(table, len(self._k.keys), [s[0] for s in specs],
                                             self._sort)

@@ -15,8 +15,9 @@ rows), and diff and pct_change one subtraction or division more.
 Nothing here loops over rows.
 
 Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
-for unsigned ones), of bool int64; cummin / cummax keep the dtype (dates
-and timestamps too).  Integer sums and products wrap around in 64 bits, as
+for unsigned ones; per group, back in a narrower column's dtype when
+every value fits it, as pandas), of bool int64; cummin / cummax keep the
+dtype (dates and timestamps too).  Integer sums and products wrap around in 64 bits, as
 numpy's int64 does in pandas.  A missing value (null, or NaN) stays missing;
 ``skipna=False`` makes every later value (of the group) missing.
 
@@ -146,6 +147,20 @@ def _null_rows(col, count):
     """count missing rows of col's dtype (col has a row)."""
     return _core.take(col.slice(0, 1), _core.column_from_buffer(
         np.zeros(count, dtype=np.int64), mask=np.ones(count, dtype=np.bool_)))
+
+
+def _narrow_back(out, dtype, op):
+    """A group-by cumsum / cumprod of a narrower integer column (computed
+    in 64 bits) back in the column's dtype when every value fits it, as
+    pandas gives it (a plain Series' cumsum stays 64-bit, as numpy's)."""
+    if op not in ("cumsum", "cumprod") or dtype not in ("int8", "int16", "int32", "uint8",
+                                                        "uint16", "uint32") or out.dtype == dtype:
+        return out
+    lo, hi = out.reduce("min"), out.reduce("max")
+    info = np.iinfo(dtype)
+    if lo is None or info.min <= lo and hi <= info.max:
+        return _core.cast(out, dtype)
+    return out
 
 
 def _shift_column(col, periods, fill_value, name):
@@ -579,8 +594,9 @@ class GroupByWindow:
         _check_cum_args(args, kwargs, op)
         ids, ng = self._ids()
         skipna = bool(skipna)
-        return self._transformed(lambda c, nm: _cum_column(c, op, skipna, nm, ids, ng),
-                                 numeric_only)
+        return self._transformed(
+            lambda c, nm: _narrow_back(_cum_column(c, op, skipna, nm, ids, ng), c.dtype, op),
+            numeric_only)
 
     def cumsum(self, numeric_only=False, skipna=True, *args, **kwargs):
         """Cumulative sum within each group, in row order (see

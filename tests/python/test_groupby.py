@@ -249,9 +249,6 @@ def test_sliced_frame_keys_vs_pandas():
         for dropna in (True, False):
             got = part.groupby(keys, dropna=dropna, sort=True).agg(**spec)
             exp = _expected(ppart, keys, dropna, True, spec)
-            # the int32 sum is int64 in zambezi: the strict xfail
-            # test_sum_of_small_integers_keeps_the_dtype tracks it
-            exp["si"] = exp["si"].astype(np.int64)
             assert_same(got, exp, (keys, dropna), _approx(spec))
     got = part.groupby("k1").cumcount()
     assert_series_like(got, _dropped_keys_null(ppart.groupby("k1").cumcount(), True))
@@ -441,8 +438,6 @@ def test_corr():
     assert_series_like(df.groupby("ks").corr("vf", "vi"), exp, "corr", **SUM_TOL)
 
 
-@pytest.mark.xfail(strict=True, reason="groupby sum and prod of int8..int32 and uint8..uint32 "
-                   "give int64 / uint64; pandas keeps the column's dtype")
 @pytest.mark.parametrize("op", ["sum", "prod"])
 def test_sum_of_small_integers_keeps_the_dtype(op):
     pdf = pd.DataFrame({"k": [1, 1, 2], "v": np.array([1, 2, 3], dtype=np.int32)})
@@ -615,3 +610,25 @@ def test_python_builtins_per_group_as_pandas_3(col, func, how):
         return
     z = run(zb).to_pandas()
     assert z.tolist() == p.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "uint8", "uint16", "uint32", "int64"])
+@pytest.mark.parametrize("values", [[1, 1, 3], [100, 100, 3], [60000, 60000, 1]])
+@pytest.mark.parametrize("op", ["sum", "prod", "cumsum", "cumprod"])
+def test_narrow_integer_sums_per_group_keep_the_dtype_when_they_fit_as_pandas(dtype, values, op):
+    # pandas gives a group-by sum / prod / cumsum / cumprod of int8 ...
+    # uint32 values back in that dtype when every result fits it (else
+    # 64 bits); zambezi gave 64 bits always
+    arr = np.array(values, dtype=dtype) if all(
+        np.iinfo(dtype).min <= v <= np.iinfo(dtype).max for v in values) else None
+    if arr is None:
+        pytest.skip("values out of the dtype's range")
+    p = pd.DataFrame({"k": [1, 1, 2], "v": arr})
+    z = zb.DataFrame(p)
+    for pr, zr in [(getattr(p.groupby("k").v, op)(), getattr(z.groupby("k").v, op)()),
+                   (getattr(p.groupby("k"), op)().v, getattr(z.groupby("k"), op)()["v"])]:
+        zr = zr.to_pandas()
+        assert zr.dtype == pr.dtype and zr.tolist() == pr.tolist()
+    if op in ("sum", "prod"):
+        pr, zr = p.groupby("k").agg({"v": op}).v, z.groupby("k").agg({"v": op})["v"].to_pandas()
+        assert zr.dtype == pr.dtype and zr.tolist() == pr.tolist()
