@@ -645,3 +645,18 @@ def test_categorical_searchsorted_ufunc_reduce_and_compiled_patterns_as_pandas()
                 zb.Series(s).replace(to_replace)
             else:
                 zb.Series(s).replace(to_replace, "A")
+
+
+@pytest.mark.parametrize("how", ["max", "min", "sum", "mean", "prod"])
+def test_frame_reductions_of_bools_beside_numbers_as_pandas(how):
+    # pandas keeps a bool column's max (True) beside the numbers' in an
+    # object Series; zambezi made it 1.0 in a float64 one: it refuses that
+    # (the accelerator runs pandas), and gives pandas' values elsewhere
+    data = {"a": [1, 5], "z": [True, False], "f": [0.5, 1.5]}
+    p = getattr(pd.DataFrame(data), how)(numeric_only=True)
+    if p.dtype == object:
+        with pytest.raises(TypeError, match="object Series"):
+            getattr(zb.DataFrame(data), how)(numeric_only=True)
+    else:
+        z = getattr(zb.DataFrame(data), how)(numeric_only=True).to_pandas()
+        assert z.dtype == p.dtype and z.tolist() == p.tolist()
