@@ -478,3 +478,25 @@ def test_calls_zambezi_answered_otherwise_run_on_pandas(tmp_path):
     assert out.splitlines()[0].startswith("[nan, 2.0] [nan, nan, 2.0, 2.0] [nan, nan] [4, 7]")
     assert "['Apple', 'Avocado', 'kiwi'] ['apple', 'avocado', 'kiwi']" in out
     assert out.splitlines()[2] == "d a 2"
+
+
+# astype to integers of a column with missing values: pandas raises
+# IntCastingNaNError; zambezi kept them as nulls (given back as NaN).
+ASTYPE_MISSING = r'''
+import numpy as np
+import pandas as pd
+s = pd.Series([1.5, np.nan])
+df = pd.DataFrame({"a": [1.0, np.nan], "b": [1.0, 2.0]})
+for f in (lambda: s.astype(int), lambda: s.astype("int32"), lambda: df.astype({"b": "int64"}),
+          lambda: df.astype({"a": "int64"}), lambda: df.astype(int),
+          lambda: s.fillna(0).astype(int), lambda: df.astype("float32")):
+    try:
+        print(f().to_string())
+    except Exception as e:
+        print(type(e).__name__)
+'''
+
+
+def test_astype_to_integers_of_missing_values_raises_as_pandas(tmp_path):
+    out = same_under_accelerator(tmp_path, ASTYPE_MISSING)
+    assert out.count("IntCastingNaNError") == 4

@@ -48,7 +48,34 @@ def _astype_guard(proxy, args, kwargs):
             return f"astype({x!r}) is served by pandas"
     if kwargs.get("errors", "raise") != "raise":
         return "astype(errors=...) is served by pandas"
-    return None
+    return _missing_to_int(proxy, spec)
+
+
+def _missing_to_int(proxy, spec):
+    """astype to a numpy integer dtype of a column with missing values:
+    pandas raises (IntCastingNaNError), zambezi keeps them as nulls."""
+    def is_int(x):
+        try:
+            return np.dtype(x).kind in "iu"
+        except TypeError:
+            return False
+
+    if isinstance(spec, dict):
+        names = [k for k, x in spec.items() if is_int(x)]
+    else:
+        names = None if is_int(spec) else []
+    if names == []:
+        return None
+    try:
+        fobj = proxy._zb_get_fast()
+        if proxy._zb_kind == "series":
+            missing = bool(fobj.isna().any())
+        else:
+            cols = fobj.columns if names is None else [n for n in names if n in fobj.columns]
+            missing = any(bool(fobj[n].isna().any()) for n in cols)
+    except Exception:
+        return None   # the attempt itself will tell
+    return "astype to integers of missing values: pandas raises" if missing else None
 
 
 _GROUPBY_REDUCTIONS = frozenset(["sum", "mean", "median", "std", "var", "sem", "prod",
