@@ -58,23 +58,18 @@ def _common_dtype(dtypes, how, names):
         return ds.pop()
     # bools beside numbers (max of an int and a bool column): pandas keeps
     # True beside 5 in an object Series
-    numeric = all(d in _stats._NUMERIC for d in ds) and "bool" not in ds
-    if numeric:
+    numbers = all(d in _stats._NUMERIC for d in ds)
+    if numbers and "bool" not in ds:
         if any(d in _FLOATS for d in ds):
             return "float64"
         if all(d.startswith("uint") for d in ds if d != "bool"):
             return "uint64"
         return "int64"
     kinds = ", ".join(f"{n!r} ({d})" for n, d in zip(names, dtypes))
-    hint = "select the columns" if "bool" in ds and numeric_only_kinds(ds) else \
-        "pass numeric_only=True or select the columns"
+    hint = "select the columns" if numbers else "pass numeric_only=True or select the columns"
     raise DTypeError(
         f"{how}: the results of the columns have no common dtype ({kinds}); pandas makes an "
         f"object Series, which zambezi has no dtype for: {hint}")
-
-
-def numeric_only_kinds(ds):
-    return all(d in _stats._NUMERIC for d in ds)
 
 
 def _result_dtype(col, how):

@@ -66,7 +66,7 @@ from zambezi import _base, _convert, _core, _indexing, _labels, _numba
 from zambezi._compute import _missing_mask
 from zambezi import index as _ix
 from zambezi._convert import _is_pandas
-from zambezi._window import GroupByWindow
+from zambezi._window import SMALL_INTS, GroupByWindow, narrow_back
 from zambezi._rank import GroupByRank
 from zambezi import _resample
 from zambezi._ewm import GroupByEWM
@@ -135,21 +135,13 @@ def _float32_back(table, nkeys, where):
     return _core.table_from_columns(cols, list(table.names))
 
 
-_SMALL_INTS = frozenset(["int8", "int16", "int32", "uint8", "uint16", "uint32"])
-
-
 def _small_ints_back(table, nkeys, where):
     """table with the sums and products at result positions `where` (of
-    narrower integer columns, computed in 64 bits) cast back to the
-    column's dtype when every result fits it, as pandas gives them (a
-    group-by sum of int8 values is int8 unless a sum passes 127)."""
+    narrower integer columns of the dtypes given, computed in 64 bits) in
+    those dtypes where every result fits (zambezi._window.narrow_back)."""
     cols = [table.column(i) for i in range(table.num_columns)]
     for i, dtype in where:
-        c = cols[nkeys + i]
-        lo, hi = c.reduce("min"), c.reduce("max")
-        info = np.iinfo(dtype)
-        if lo is None or info.min <= lo and hi <= info.max:
-            cols[nkeys + i] = _core.cast(c, dtype)
+        cols[nkeys + i] = narrow_back(cols[nkeys + i], dtype)
     return _core.table_from_columns(cols, list(table.names))
 
 
@@ -733,8 +725,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             table = self._fill_moments(table, work, moments)
         if units:
             table = _counts_as_times(table, len(self._k.keys), units)
-        narrow = [(i, work.column(t[1]).dtype) for i, t in enumerate(tuples)
-                  if t[0] in ("sum", "prod") and t[1] >= 0 and work.column(t[1]).dtype in _SMALL_INTS]
+        narrow = [(i, work.column(t[1]).dtype) for i, t in enumerate(tuples) if t[0] in (
+            "sum", "prod") and t[1] >= 0 and work.column(t[1]).dtype in SMALL_INTS]
         if narrow:
             table = _small_ints_back(table, len(self._k.keys), narrow)
         if widen and not self._observed:

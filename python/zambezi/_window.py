@@ -17,8 +17,8 @@ Nothing here loops over rows.
 Result dtypes are pandas': cumsum / cumprod of integers give int64 (uint64
 for unsigned ones; per group, back in a narrower column's dtype when
 every value fits it, as pandas), of bool int64; cummin / cummax keep the
-dtype (dates and timestamps too).  Integer sums and products wrap around in 64 bits, as
-numpy's int64 does in pandas.  A missing value (null, or NaN) stays missing;
+dtype (dates and timestamps too).  Integer sums and products wrap around
+in 64 bits, as numpy's int64 does in pandas.  A missing value (null, or NaN) stays missing;
 ``skipna=False`` makes every later value (of the group) missing.
 
 Differences from pandas, on purpose:
@@ -149,12 +149,16 @@ def _null_rows(col, count):
         np.zeros(count, dtype=np.int64), mask=np.ones(count, dtype=np.bool_)))
 
 
-def _narrow_back(out, dtype, op):
-    """A group-by cumsum / cumprod of a narrower integer column (computed
-    in 64 bits) back in the column's dtype when every value fits it, as
-    pandas gives it (a plain Series' cumsum stays 64-bit, as numpy's)."""
-    if op not in ("cumsum", "cumprod") or dtype not in ("int8", "int16", "int32", "uint8",
-                                                        "uint16", "uint32") or out.dtype == dtype:
+SMALL_INTS = frozenset(["int8", "int16", "int32", "uint8", "uint16", "uint32"])
+
+
+def narrow_back(out, dtype):
+    """out, per-group sums or products (cumulative or not) of an integer
+    column of dtype computed in 64 bits, back in dtype when dtype is
+    narrower and every value fits it, as pandas gives them (a group-by sum
+    of int8 values is int8 unless a sum passes 127; a plain Series'
+    cumsum stays 64-bit, as numpy's)."""
+    if dtype not in SMALL_INTS or out.dtype == dtype:
         return out
     lo, hi = out.reduce("min"), out.reduce("max")
     info = np.iinfo(dtype)
@@ -175,8 +179,7 @@ def _shift_column(col, periods, fill_value, name):
     if fill_value is None:
         moved_in = _null_rows(col, p)
     else:
-        _dtypes.refuse_kind_mix(col.dtype, _dtypes.py_scalar(fill_value),
-                                       "shift's fill_value")
+        _dtypes.refuse_kind_mix(col.dtype, _dtypes.py_scalar(fill_value), "shift's fill_value")
         one = _take_shifted(col.slice(0, 1), np.zeros(1, dtype=np.int64),
                             np.ones(1, dtype=np.bool_), fill_value, name)
         moved_in = _core.take(one, _core.column_from_buffer(np.zeros(p, dtype=np.int64)))
@@ -594,9 +597,13 @@ class GroupByWindow:
         _check_cum_args(args, kwargs, op)
         ids, ng = self._ids()
         skipna = bool(skipna)
-        return self._transformed(
-            lambda c, nm: _narrow_back(_cum_column(c, op, skipna, nm, ids, ng), c.dtype, op),
-            numeric_only)
+        narrow = op in ("cumsum", "cumprod")
+
+        def run(c, nm):
+            out = _cum_column(c, op, skipna, nm, ids, ng)
+            return narrow_back(out, c.dtype) if narrow else out
+
+        return self._transformed(run, numeric_only)
 
     def cumsum(self, numeric_only=False, skipna=True, *args, **kwargs):
         """Cumulative sum within each group, in row order (see
