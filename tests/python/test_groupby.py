@@ -610,6 +610,7 @@ def test_python_builtins_per_group_as_pandas_3(col, func, how):
         return
     z = run(zb).to_pandas()
     assert z.tolist() == p.tolist()
+    assert z.dtype == p.dtype and z.index.tolist() == p.index.tolist()
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "uint8", "uint16", "uint32", "int64"])
@@ -629,6 +630,8 @@ def test_narrow_integer_sums_per_group_keep_the_dtype_when_they_fit_as_pandas(dt
                    (getattr(p.groupby("k"), op)().v, getattr(z.groupby("k"), op)()["v"])]:
         zr = zr.to_pandas()
         assert zr.dtype == pr.dtype and zr.tolist() == pr.tolist()
+        assert zr.index.tolist() == pr.index.tolist()
     if op in ("sum", "prod"):
         pr, zr = p.groupby("k").agg({"v": op}).v, z.groupby("k").agg({"v": op})["v"].to_pandas()
         assert zr.dtype == pr.dtype and zr.tolist() == pr.tolist()
+        assert zr.index.tolist() == pr.index.tolist()
