@@ -321,6 +321,81 @@ static zb_status trunc_div(const zb_column *a, bool as, const zb_column *b, bool
   return st;
 }
 
+__extension__ typedef __int128 co_i128;
+
+/* The least and greatest valid value of integer column c (*any false when
+ * it has none). */
+static zb_status int_range(const zb_column *c, co_i128 *lo, co_i128 *hi, bool *any,
+                           zb_error *err) {
+  zb_scalar mn, mx;
+  ZB_RETURN_NOT_OK(zb_column_reduce(c, ZB_REDUCE_MIN, &mn, err));
+  ZB_RETURN_NOT_OK(zb_column_reduce(c, ZB_REDUCE_MAX, &mx, err));
+  *any = !mn.is_null;
+  bool u = zb_type_is_integer(c->type) && !zb_type_is_signed(c->type);
+  *lo = mn.type == ZB_BOOL ? (co_i128)mn.v.b : u ? (co_i128)mn.v.u : (co_i128)mn.v.i;
+  *hi = mx.type == ZB_BOOL ? (co_i128)mx.v.b : u ? (co_i128)mx.v.u : (co_i128)mx.v.i;
+  return ZB_OK;
+}
+
+/* The least valid value of x op y (columns, or length-1 scalar columns). */
+static zb_status least_of(zb_binary_op op, const zb_column *x, bool xs, const zb_column *y,
+                          bool ys, zb_scalar *out, zb_error *err) {
+  zb_column *t = NULL;
+  zb_status st = binary_run(op, x, xs, y, ys, &t, err);
+  if (st == ZB_OK) st = zb_column_reduce(t, ZB_REDUCE_MIN, out, err);
+  zb_column_release(t);
+  return st;
+}
+
+zb_status zb__time_overflow(zb_binary_op op, const zb_column *a, bool as, const zb_column *b,
+                            bool bs, const zb_column *res, zb_error *err) {
+  co_i128 la, ha, lb, hb;
+  bool anya, anyb;
+  ZB_RETURN_NOT_OK(int_range(a, &la, &ha, &anya, err));
+  ZB_RETURN_NOT_OK(int_range(b, &lb, &hb, &anyb, err));
+  if (!anya || !anyb) return ZB_OK;
+  const co_i128 top = INT64_MAX, bottom = INT64_MIN;
+  const char *what = op == ZB_OP_MUL ? "multiplication" : "addition";
+  bool maybe;
+  if (op == ZB_OP_MUL) {
+    co_i128 ma = ZB_MAX(-la, ha), mb = ZB_MAX(-lb, hb);
+    maybe = ma * mb > top;
+  } else {
+    co_i128 hi = op == ZB_OP_ADD ? ha + hb : ha - lb, lo = op == ZB_OP_ADD ? la + lb : la - hb;
+    maybe = hi > top || lo <= bottom;
+  }
+  if (!maybe) return ZB_OK;
+  bool bad = false;
+  zb_status st = ZB_OK;
+  if (op == ZB_OP_MUL) { /* the products in float64: past +-2^63 */
+    zb_column *fa = NULL, *fb = NULL, *p = NULL;
+    zb_scalar mn, mx;
+    st = zb_column_cast(a, ZB_FLOAT64, ZB_MICRO, &fa, err);
+    if (st == ZB_OK) st = zb_column_cast(b, ZB_FLOAT64, ZB_MICRO, &fb, err);
+    if (st == ZB_OK) st = binary_run(ZB_OP_MUL, fa, as, fb, bs, &p, err);
+    if (st == ZB_OK) st = zb_column_reduce(p, ZB_REDUCE_MIN, &mn, err);
+    if (st == ZB_OK) st = zb_column_reduce(p, ZB_REDUCE_MAX, &mx, err);
+    bad = st == ZB_OK && !mn.is_null && (mn.v.f <= -0x1p63 || mx.v.f >= 0x1p63);
+    zb_column_release(fa);
+    zb_column_release(fb);
+    zb_column_release(p);
+  } else { /* wrapped when the sign of res differs from both addends' */
+    zb_column *x = NULL, *y = NULL;
+    zb_scalar m, r;
+    st = binary_run(ZB_OP_XOR, a, as, res, false, &x, err);
+    if (st == ZB_OK)
+      st = op == ZB_OP_ADD ? binary_run(ZB_OP_XOR, b, bs, res, false, &y, err)
+                           : binary_run(ZB_OP_XOR, a, as, b, bs, &y, err);
+    if (st == ZB_OK) st = least_of(ZB_OP_AND, x, false, y, false, &m, err);
+    if (st == ZB_OK) st = zb_column_reduce(res, ZB_REDUCE_MIN, &r, err);
+    bad = st == ZB_OK && ((!m.is_null && m.v.i < 0) || (!r.is_null && r.v.i == INT64_MIN));
+    zb_column_release(x);
+    zb_column_release(y);
+  }
+  if (st == ZB_OK && bad) st = zb_error_set(err, ZB_EOVERFLOW, "Overflow in int64 %s", what);
+  return st;
+}
+
 /* op with a duration operand: both sides as int64 in the finer unit, the
  * int64 (or float64) kernels, and the result retagged (duration_result). */
 static zb_status duration_binary(zb_binary_op op, const zb_column *a, bool as,
@@ -343,6 +418,9 @@ static zb_status duration_binary(zb_binary_op op, const zb_column *a, bool as,
     st = trunc_div(ra, as, rb, bs, &res, err);
   else if (st == ZB_OK)
     st = binary_run(op, ra, as, rb, bs, &res, err);
+  if (st == ZB_OK && (op == ZB_OP_ADD || op == ZB_OP_SUB || op == ZB_OP_MUL) &&
+      (rt == ZB_DURATION || rt == ZB_TIMESTAMP) && res->type == ZB_INT64)
+    st = zb__time_overflow(op, ra, as, rb, bs, res, err);
   if (st == ZB_OK && (rt == ZB_DURATION || rt == ZB_TIMESTAMP)) {
     if (res->type != ZB_INT64) { /* a float factor: whole units, truncated */
       st = zb_column_cast(res, ZB_INT64, unit, &whole, err);
@@ -453,8 +531,13 @@ zb_status zb_column_binary_scalar(zb_binary_op op, const zb_column *col, const z
     ZB_RETURN_NOT_OK(zb_column_cast(col, ZB_INT64, col->unit, &raw, err));
     zb_scalar v = *s;
     v.type = ZB_INT64;
-    zb_column *diff = NULL;
+    zb_column *diff = NULL, *sc = NULL;
     zb_status st = zb_column_binary_scalar(op, raw, &v, scalar_first, &diff, err);
+    if (st == ZB_OK && col->type == ZB_TIMESTAMP) st = scalar_column(&v, raw, &sc, err);
+    if (st == ZB_OK && col->type == ZB_TIMESTAMP)
+      st = scalar_first ? zb__time_overflow(op, sc, true, raw, false, diff, err)
+                        : zb__time_overflow(op, raw, false, sc, true, diff, err);
+    zb_column_release(sc);
     zb_column_release(raw);
     /* a duration in the column's unit: date32 differences are days, so
      * seconds (Arrow's unit for date32 - date32) */

@@ -285,6 +285,14 @@ zb_status zb__result_to(zb_device dev, zb_column **res, zb_error *err);
  * and timestamps reuse the int64 kernels. */
 zb_status zb__column_retag(const zb_column *col, zb_type_id type, zb_time_unit unit,
                            const char *tz, zb_column **out, zb_error *err);
+/* Time arithmetic checked as pandas checks it: res = a op b (op add, sub
+ * or mul; a, b the int64 views of timestamps and durations, or b an
+ * integer factor; as / bs: a length-1 scalar column) wrapped by the int64
+ * kernels, so a result past int64, or on INT64_MIN (pandas' NaT), is
+ * ZB_EOVERFLOW.  The operands' ranges settle it for nearly all data; rows
+ * are looked at only when the ranges allow an overflow. */
+zb_status zb__time_overflow(zb_binary_op op, const zb_column *a, bool as, const zb_column *b,
+                            bool bs, const zb_column *res, zb_error *err);
 /* col (a duration) in `unit`: a new reference (col itself when the unit
  * already matches).  ZB_EOVERFLOW when a value does not fit. */
 zb_status zb__duration_to_unit(const zb_column *col, zb_time_unit unit, zb_column **out,

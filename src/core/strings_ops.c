@@ -326,6 +326,7 @@ zb_status zb_column_date_diff(const zb_column *a, const zb_column *b, zb_column 
   if (st == ZB_OK) st = zb_column_cast(cb, ZB_INT64, unit, &ib, err);
   zb_column *diff = NULL;
   if (st == ZB_OK) st = zb_column_binary(ZB_OP_SUB, ia, ib, &diff, err);
+  if (st == ZB_OK && stamps) st = zb__time_overflow(ZB_OP_SUB, ia, false, ib, false, diff, err);
   if (st == ZB_OK && dates) { /* days -> seconds, Arrow's unit for date32 - date32 */
     zb_column *secs = NULL;
     zb_scalar day = {.type = ZB_INT64, .v.i = 86400};

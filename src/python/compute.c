@@ -199,7 +199,17 @@ static int scalar_from_py(zbpy_state *st, PyObject *o, const zb_column *col, boo
       return -1;
     }
     s->type = for_fill ? ZB_INT64 : ZB_TIMESTAMP;
-    return us_to_unit(st, us, col->unit, &s->v.i);
+    if (us_to_unit(st, us, col->unit, &s->v.i) < 0) return -1;
+    if (col->unit == ZB_NANO) { /* a pd.Timestamp's nanoseconds past its microsecond */
+      int unit_, nanos = 0;
+      if (zbpy_datetime_unit(o, &unit_, &nanos) < 0) return -1;
+      if (__builtin_add_overflow(s->v.i, (int64_t)nanos, &s->v.i)) {
+        PyErr_SetString(st->ZambeziOverflowError,
+                        "datetime is out of range for a timestamp[ns] column");
+        return -1;
+      }
+    }
+    return 0;
   }
   if (kind == 2) { /* datetime.date */
     if (ct == ZB_TIMESTAMP) {

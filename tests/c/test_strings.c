@@ -627,6 +627,57 @@ ZB_TEST(test_strings_date_diff) {
   zb_column_release(b);
 }
 
+/* Time arithmetic past int64 (or onto INT64_MIN, pandas' NaT) is
+ * ZB_EOVERFLOW, where the int64 kernels underneath wrap; a missing row's
+ * value takes no part, and what fits is exact. */
+ZB_TEST(test_time_arithmetic_overflow) {
+  zb_error err;
+  zb_column *ts = NULL, *span = NULL, *r = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_TIMESTAMP, 3, true, 0, &ts, &err), &err);
+  ZB_CHECK_OK(zb_column_set_time(ts, ZB_NANO, NULL, &err), &err);
+  int64_t tv[3] = {INT64_MAX - 10, 0, INT64_MIN + 1};
+  memcpy(ts->data->data, tv, sizeof tv);
+  ZB_CHECK_OK(zb_column_new(ZB_DURATION, 3, false, 0, &span, &err), &err);
+  ZB_CHECK_OK(zb_column_set_time(span, ZB_NANO, NULL, &err), &err);
+  int64_t dv[3] = {11, 5, -1};
+  memcpy(span->data->data, dv, sizeof dv);
+  /* row 0 passes INT64_MAX; row 2 lands on INT64_MIN */
+  ZB_CHECK_EQ_INT(zb_column_binary(ZB_OP_ADD, ts, span, &r, &err), ZB_EOVERFLOW);
+  ZB_CHECK(strstr(err.message, "Overflow in int64 addition") != NULL);
+  ZB_CHECK(r == NULL);
+  zb_bit_set((uint8_t *)ts->validity->data, 0, false);
+  zb_column_recount_nulls(ts);
+  ZB_CHECK_EQ_INT(zb_column_binary(ZB_OP_ADD, ts, span, &r, &err), ZB_EOVERFLOW);
+  zb_bit_set((uint8_t *)ts->validity->data, 2, false);
+  zb_column_recount_nulls(ts);
+  ZB_CHECK_OK(zb_column_binary(ZB_OP_ADD, ts, span, &r, &err), &err);
+  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[1], 5);
+  zb_column_release(r);
+  /* a timestamp scalar on either side of a subtraction */
+  zb_bit_set((uint8_t *)ts->validity->data, 2, true);
+  zb_column_recount_nulls(ts);
+  zb_scalar far = {.type = ZB_TIMESTAMP, .v.i = INT64_MAX - 1};
+  ZB_CHECK_EQ_INT(zb_column_binary_scalar(ZB_OP_SUB, ts, &far, false, &r, &err), ZB_EOVERFLOW);
+  ZB_CHECK_EQ_INT(zb_column_binary_scalar(ZB_OP_SUB, ts, &far, true, &r, &err), ZB_EOVERFLOW);
+  zb_scalar near = {.type = ZB_TIMESTAMP, .v.i = 7};
+  ZB_CHECK_OK(zb_column_binary_scalar(ZB_OP_ADD, span, &near, false, &r, &err), &err);
+  ZB_CHECK_EQ_INT(r->type, ZB_TIMESTAMP);
+  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[2], 7 * 1000 - 1); /* the scalar in us */
+  zb_column_release(r);
+  zb_scalar edge = {.type = ZB_TIMESTAMP, .v.i = INT64_MAX - 5};
+  ZB_CHECK_EQ_INT(zb_column_binary_scalar(ZB_OP_ADD, span, &edge, true, &r, &err), ZB_EOVERFLOW);
+  /* a duration times an integer */
+  zb_scalar big = {.type = ZB_INT64, .v.i = INT64_MAX / 4}, two = {.type = ZB_INT64, .v.i = 2};
+  ZB_CHECK_EQ_INT(zb_column_binary_scalar(ZB_OP_MUL, span, &big, false, &r, &err), ZB_EOVERFLOW);
+  ZB_CHECK(strstr(err.message, "multiplication") != NULL);
+  ZB_CHECK_OK(zb_column_binary_scalar(ZB_OP_MUL, span, &two, true, &r, &err), &err);
+  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[0], 22);
+  ZB_CHECK_EQ_INT(((int64_t *)r->data->data)[2], -2);
+  zb_column_release(r);
+  zb_column_release(ts);
+  zb_column_release(span);
+}
+
 /* ---- clip, round, between, where ------------------------------------------ */
 
 static zb_column *random_f64(int64_t n, uint64_t seed, bool nulls) {
