@@ -49,7 +49,8 @@ Differences from pandas, on purpose (each with the reason it stays):
   raises (use ``~``).  Why: one rule for every engine (bools count as 0
   and 1, as numpy's sum counts them).
 - Comparing a non-string column with a str (``int_series == "a"``) raises
-  DTypeError (pandas returns all False).  Why: such a comparison is almost
+  DTypeError (pandas returns all False; a time column reads the str as a
+  time, as pandas does, below).  Why: such a comparison is almost
   always a mistake (a column read with the wrong dtype), and an all-False
   mask would hide it.
 - A boolean mask with nulls drops the null rows (pandas raises).  Why: a
@@ -59,10 +60,15 @@ Differences from pandas, on purpose (each with the reason it stays):
   difference of two timestamps is a duration in the finer unit; of two
   date32 Series a duration in seconds (pandas, whose dates are objects,
   gives an object column of timedeltas).  ``duration // duration`` is
-  int64 with nulls where pandas gives float64 with NaN at NaT.  A
-  datetime or timedelta scalar next to a timestamp or duration column
-  takes the column's unit (pandas: the finer of the two), so a
-  ``timestamp[ms]`` column minus a ``pd.Timestamp`` is ``duration[ms]``.
+  int64 with nulls where pandas gives float64 with NaN at NaT.  As in
+  pandas, a datetime or timedelta scalar next to a timestamp or duration
+  column works in the finer unit of the two (a ``timestamp[ms]`` column
+  minus a ``pd.Timestamp`` is ``duration[us]``, and compares exactly); a
+  str compared with one is the time pandas reads in it (text that is no
+  time equals no row); a NaT is a datetime or a timedelta (numpy's) or
+  either (``pd.NaT``), and the result's dtype follows from it; a result
+  past int64 raises OverflowError; a whole float factor (``d * 1.0``) is
+  exact, as the integer.
   ``to_list()`` gives ``datetime.timedelta`` values (whole microseconds;
   pandas gives ``Timedelta``); reductions (sum, mean, min, max, median,
   std) give a ``pd.Timedelta``, as pandas does.  A float factor
@@ -72,6 +78,8 @@ Differences from pandas, on purpose (each with the reason it stays):
   timedeltas for ``* /``).
 """
 
+
+import datetime
 
 import numpy as np
 
@@ -213,6 +221,130 @@ def _nat_kind(x):
     return "timedelta" if isinstance(x, np.timedelta64) else "datetime"
 
 
+_UNIT_RANK = {"s": 0, "ms": 1, "us": 2, "ns": 3}
+
+
+def _time_unit(dtype):
+    """The unit of a timestamp or duration dtype name ("timestamp[us, tz=UTC]"
+    -> "us"), else None."""
+    if not dtype.startswith(("timestamp[", "duration[")):
+        return None
+    return dtype[dtype.index("[") + 1:].split(",")[0].rstrip("]")
+
+
+def _scalar_unit(x):
+    """The unit pandas gives a datetime or timedelta scalar: its own
+    (pd.Timestamp, pd.Timedelta, numpy's; days and coarser are seconds),
+    microseconds for Python's; None for anything else."""
+    unit = getattr(x, "unit", None)
+    if isinstance(unit, str) and unit in _UNIT_RANK:
+        return unit
+    if isinstance(x, (np.datetime64, np.timedelta64)):
+        unit = np.datetime_data(x.dtype)[0]
+        return unit if unit in _UNIT_RANK else "s"
+    if isinstance(x, (datetime.datetime, datetime.timedelta)):
+        return "us"
+    return None
+
+
+def _finer_unit(col, x):
+    """col in the unit of the datetime or timedelta scalar x where x's is
+    the finer (pandas' rule: the result keeps the finer unit, and the
+    comparison is exact; the engine would round x to col's unit), else
+    col."""
+    unit = _time_unit(col.dtype)
+    if unit is None:
+        return col
+    xunit = _scalar_unit(x)
+    if xunit is None or _UNIT_RANK[xunit] <= _UNIT_RANK[unit]:
+        return col
+    return _core.cast(col, col.dtype.replace(f"[{unit}", f"[{xunit}", 1))
+
+
+_NO_TIME = object()
+
+
+def time_operand(col, other, op):
+    """(col, value): scalar other as the engine takes it next to col, and
+    col in the unit of a datetime or timedelta other where that is finer.
+    Next to a timestamp or duration column, text compares as the time
+    pandas reads in it (value _NO_TIME: text that is no time, for == and
+    !=) and numpy's datetime64 of days is a time."""
+    value = py_scalar(other)
+    if _time_unit(col.dtype) is None:
+        return col, value
+    if isinstance(value, str) and op in _COMPARISONS:
+        value = _time_from_text(col, value, op)
+        if value is None:
+            return col, _NO_TIME
+    if type(value) is datetime.date and isinstance(other, np.datetime64) and \
+            col.dtype.startswith("timestamp"):
+        value = datetime.datetime(value.year, value.month, value.day)
+    return _finer_unit(col, other if isinstance(other, np.generic) else value), value
+
+
+def _nat_result(col, nat, op, reflected):
+    """pandas' dtype for col op NaT (col a timestamp or duration column)
+    where the engine, taking the NaT as a missing value of col's kind,
+    would give another: the dtype name of the all-missing result, None
+    where the engine's answer is pandas'; a DTypeError where pandas
+    raises.  numpy's NaT is a datetime or a timedelta, pd.NaT either."""
+    kind = "td" if isinstance(nat, np.timedelta64) else \
+        "dt" if isinstance(nat, np.datetime64) else "any"
+    stamps = col.dtype.startswith("timestamp")
+    unit = _time_unit(col.dtype)
+    xunit = _scalar_unit(nat) if kind != "any" else unit
+    finer = xunit if _UNIT_RANK[xunit] > _UNIT_RANK[unit] else unit
+    zone = col.dtype.partition("tz=")[2].rstrip("]")
+    as_stamp = f"timestamp[{finer}, tz={zone}]" if zone else f"timestamp[{finer}]"
+    refused = False
+    result = None
+    if op in _COMPARISONS:   # == and != of another kind: equal to nothing (the engine's)
+        refused = kind == ("td" if stamps else "dt") and op not in ("eq", "ne")
+    elif op == "add":
+        refused = stamps and kind == "dt"
+        if stamps or kind == "dt":
+            result = as_stamp
+    elif op == "sub":
+        if stamps:   # numpy's datetime NaT is naive: not next to a zoned column
+            refused = (reflected and kind == "td") or (kind == "dt" and bool(zone))
+            result = as_stamp if kind == "td" else None
+        else:
+            refused = kind == "dt" and not reflected
+            result = as_stamp if kind == "dt" else None
+    elif op in ("truediv", "floordiv") and not stamps:
+        refused = kind != "td"
+        result = "float64" if op == "floordiv" else None
+    if refused:
+        raise DTypeError(f"a {'timedelta' if kind == 'td' else 'datetime'} NaT next to a "
+                         f"{col.dtype} column: {op} is not defined")
+    return result
+
+
+def _time_from_text(col, text, op):
+    """The time a string compares as next to a timestamp or duration column,
+    as pandas reads it (a string a timestamp column's time zone applies
+    to); None when it is no time and op is == or != (pandas: equal to no
+    row); a DTypeError for the other comparisons."""
+    import pandas as pd
+
+    duration = col.dtype.startswith("duration")
+    try:
+        value = pd.Timedelta(text) if duration else pd.Timestamp(text)
+    except ValueError:
+        value = None
+    if value is None or value is pd.NaT:
+        if op in ("eq", "ne"):
+            return None
+        kind = "timedelta64" if duration else "datetime64"
+        raise DTypeError(f"Invalid comparison between dtype={kind}[{_time_unit(col.dtype)}] "
+                         "and str")
+    zone = col.dtype.partition("tz=")[2].rstrip("]")
+    if zone and value.tz is None:
+        value = value.tz_localize(zone)
+    return value
+
+
 def _binop(self, other, op, sym, reflected):
     name = self._name
     index = self._index
@@ -240,7 +372,23 @@ def _binop(self, other, op, sym, reflected):
                 # as the same datetime or timedelta that is not NaT: pandas
                 # raises (+ -) or gives timedeltas (* /), never numbers
                 raise DTypeError(f"a {_nat_kind(other)} NaT next to a {self._col.dtype} column")
-            value = py_scalar(other)
+            if _is_nat(other) and _time_unit(self._col.dtype) is not None:
+                nat_kind = _nat_result(self._col, other, op, reflected)
+                if nat_kind is not None:   # all missing, of pandas' dtype
+                    empty = self._col.slice(0, 0)
+                    if empty.dtype.split("[")[0] != nat_kind.split("[")[0]:
+                        empty = _core.cast(empty, "int64")   # no values: no conversion
+                    return self._constructor._from_column(
+                        _convert.nulls_like(_core.cast(empty, nat_kind), len(self)), name, index)
+            mine, value = time_operand(self._col, other, op)
+            if value is _NO_TIME:   # text that is no time: equal to no row (pandas)
+                col = _convert.column_of_length(np.full(len(self), op == "ne"), len(self),
+                                                f"{_desc(self)} {sym} {other!r}")
+                return self._constructor._from_column(col, name, index)
+            if isinstance(value, float) and op in ("mul", "truediv", "floordiv") and \
+                    mine.dtype.startswith("duration") and value.is_integer() and \
+                    abs(value) < 2.0 ** 63:
+                value = int(value)   # pandas: a whole float factor is exact, as the integer
             if op in _LOGICAL and self._col.dtype == "bool" and self._col.null_count and \
                     not isinstance(value, bool) and type(other).__name__ != "NAType":
                 # pandas' nullable boolean (bools with missing values) takes only a bool
@@ -249,9 +397,9 @@ def _binop(self, other, op, sym, reflected):
             if op == "add" and isinstance(value, str) and self._col.dtype == "string":
                 col = _core.str_cat(self._col, value, None, reflected)  # pandas: concatenation
             else:
-                col = _core.binary_scalar(op, self._col, value, reflected)
+                col = _core.binary_scalar(op, mine, value, reflected)
             if op in _COMPARISONS:
-                col = pandas_comparison_nulls(col, op, self._col)
+                col = pandas_comparison_nulls(col, op, mine)
             elif op in _LOGICAL:
                 col = _logical_bool(col, self._col, type(value) is int)
         else:
@@ -272,6 +420,11 @@ def _binop(self, other, op, sym, reflected):
                     mine, ocol = (rcol, lcol) if reflected else (lcol, rcol)
                     sides = (left._col, lpos)
             else:
+                if type(other) is np.ndarray and other.dtype == object and \
+                        op not in _COMPARISONS and op not in _LOGICAL and \
+                        self._col.dtype != "string":
+                    raise DTypeError("an array of dtype object: pandas "
+                                     "gives an object column, and zambezi has no object dtype")
                 if _has_label_name(other) and not _same_name(other.name, name):
                     name = None   # pandas: an Index's name counts as a Series' does
                 ocol = _convert.column_of_length(

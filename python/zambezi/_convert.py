@@ -53,9 +53,9 @@ def column_from_numpy(arr, name=None):
         return _core.column_from_buffer(arr.view(np.int64), unit=unit, name=name)
     if kind == "m":
         unit, _ = np.datetime_data(arr.dtype)
-        if unit not in ("s", "ms", "us", "ns"):
-            arr = arr.astype("timedelta64[ns]")
-            unit = "ns"
+        if unit not in ("s", "ms", "us", "ns"):   # days, hours...: seconds, as pandas
+            arr = arr.astype("timedelta64[s]")
+            unit = "s"
         return _core.column_from_buffer(arr.view(np.int64), dtype=f"duration[{unit}]",
                                         name=name)
     if kind in "OUS":
@@ -232,14 +232,17 @@ def to_column(obj, name=None, dtype=None):
                 not _holds_timedeltas(obj, None):  # numbers: counts of the unit
             return _core.cast(_core.column_from_sequence(obj, dtype="int64", name=name), dtype)
         if _holds_timedeltas(obj, dtype):
-            unit = _dtypes.duration_unit(dtype) if dtype else "ns"
             try:  # pd.Timedelta's nanoseconds: numpy would read only its microseconds
                 import pandas as pd
-
-                arr = pd.to_timedelta(list(obj)).to_numpy()
             except ImportError:
                 arr = np.array(obj, dtype="timedelta64[ns]")
-            return column_from_numpy(arr.astype(f"timedelta64[{unit}]"), name)
+            else:   # the unit pandas' Series gives the values (the finest they ask for)
+                arr = pd.Series(list(obj)).to_numpy()
+                if arr.dtype.kind != "m":
+                    arr = pd.to_timedelta(list(obj)).to_numpy()
+            if dtype:
+                arr = arr.astype(f"timedelta64[{_dtypes.duration_unit(dtype)}]")
+            return column_from_numpy(arr, name)
         return _core.column_from_sequence(obj, dtype=dtype, name=name)
     elif isinstance(obj, (str, bytes, dict)) or not hasattr(obj, "__iter__"):
         raise DTypeError(

@@ -289,6 +289,13 @@ def py_scalar(value):
             if np.isnat(value):
                 return None
             unit, _ = np.datetime_data(value.dtype)
+            if unit == "ns":   # pd.Timestamp keeps nanoseconds, datetime.datetime does not
+                try:
+                    import pandas as pd
+                except ImportError:
+                    pass
+                else:
+                    return pd.Timestamp(value)
             return value.astype("datetime64[D]" if unit == "D" else "datetime64[us]").item()
         if isinstance(value, np.timedelta64):
             if np.isnat(value):

@@ -28,7 +28,7 @@ import numpy as np
 
 from zambezi import _align, _base, _core, _dt_methods, _dtypes, _frame_extra, _indexing
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
-from zambezi._compute import pandas_comparison_nulls
+from zambezi._compute import pandas_comparison_nulls, time_operand
 from zambezi._str_patterns import _PatternMethods
 from zambezi._str_text import _TextMethods
 
@@ -633,7 +633,11 @@ def round_(series, decimals=0):
 
 
 def between(series, left, right, inclusive="both"):
-    col = _core.column_between(series._col, left, right, inclusive)
+    col = series._col
+    if col.dtype.startswith(("timestamp", "duration")):   # text and finer units as in s >= x
+        col, left = time_operand(col, left, "ge")
+        col, right = time_operand(col, right, "le")
+    col = _core.column_between(col, left, right, inclusive)
     return series._like(pandas_comparison_nulls(col, "ge", series._col))
 
 
