@@ -221,46 +221,6 @@ def _nat_kind(x):
     return "timedelta" if isinstance(x, np.timedelta64) else "datetime"
 
 
-_UNIT_RANK = {"s": 0, "ms": 1, "us": 2, "ns": 3}
-
-
-def _time_unit(dtype):
-    """The unit of a timestamp or duration dtype name ("timestamp[us, tz=UTC]"
-    -> "us"), else None."""
-    if not dtype.startswith(("timestamp[", "duration[")):
-        return None
-    return dtype[dtype.index("[") + 1:].split(",")[0].rstrip("]")
-
-
-def _scalar_unit(x):
-    """The unit pandas gives a datetime or timedelta scalar: its own
-    (pd.Timestamp, pd.Timedelta, numpy's; days and coarser are seconds),
-    microseconds for Python's; None for anything else."""
-    unit = getattr(x, "unit", None)
-    if isinstance(unit, str) and unit in _UNIT_RANK:
-        return unit
-    if isinstance(x, (np.datetime64, np.timedelta64)):
-        unit = np.datetime_data(x.dtype)[0]
-        return unit if unit in _UNIT_RANK else "s"
-    if isinstance(x, (datetime.datetime, datetime.timedelta)):
-        return "us"
-    return None
-
-
-def _finer_unit(col, x):
-    """col in the unit of the datetime or timedelta scalar x where x's is
-    the finer (pandas' rule: the result keeps the finer unit, and the
-    comparison is exact; the engine would round x to col's unit), else
-    col."""
-    unit = _time_unit(col.dtype)
-    if unit is None:
-        return col
-    xunit = _scalar_unit(x)
-    if xunit is None or _UNIT_RANK[xunit] <= _UNIT_RANK[unit]:
-        return col
-    return _core.cast(col, col.dtype.replace(f"[{unit}", f"[{xunit}", 1))
-
-
 _NO_TIME = object()
 
 
@@ -271,7 +231,7 @@ def time_operand(col, other, op):
     pandas reads in it (value _NO_TIME: text that is no time, for == and
     !=) and numpy's datetime64 of days is a time."""
     value = py_scalar(other)
-    if _time_unit(col.dtype) is None:
+    if _dtypes.time_unit(col.dtype) is None:
         return col, value
     if isinstance(value, str) and op in _COMPARISONS:
         value = _time_from_text(col, value, op)
@@ -280,7 +240,7 @@ def time_operand(col, other, op):
     if type(value) is datetime.date and isinstance(other, np.datetime64) and \
             col.dtype.startswith("timestamp"):
         value = datetime.datetime(value.year, value.month, value.day)
-    return _finer_unit(col, other if isinstance(other, np.generic) else value), value
+    return _indexing.finer_time_unit(col, other if isinstance(other, np.generic) else value), value
 
 
 def _nat_result(col, nat, op, reflected):
@@ -292,9 +252,9 @@ def _nat_result(col, nat, op, reflected):
     kind = "td" if isinstance(nat, np.timedelta64) else \
         "dt" if isinstance(nat, np.datetime64) else "any"
     stamps = col.dtype.startswith("timestamp")
-    unit = _time_unit(col.dtype)
-    xunit = _scalar_unit(nat) if kind != "any" else unit
-    finer = xunit if _UNIT_RANK[xunit] > _UNIT_RANK[unit] else unit
+    unit = _dtypes.time_unit(col.dtype)
+    xunit = _dtypes.scalar_unit(nat) if kind != "any" else unit
+    finer = xunit if _dtypes.UNIT_RANK[xunit] > _dtypes.UNIT_RANK[unit] else unit
     zone = col.dtype.partition("tz=")[2].rstrip("]")
     as_stamp = f"timestamp[{finer}, tz={zone}]" if zone else f"timestamp[{finer}]"
     refused = False
@@ -321,6 +281,20 @@ def _nat_result(col, nat, op, reflected):
     return result
 
 
+def refuse_finer_unit(col, value, what):
+    """DTypeError when value (a scalar or an engine column) is a time of a
+    finer unit than time column col's: the fill pandas casts the column
+    for, and warns that this will change (zambezi would round the value)."""
+    unit = _dtypes.time_unit(col.dtype)
+    if unit is None:
+        return
+    vunit = _dtypes.time_unit(value.dtype) if isinstance(value, _core.Column) \
+        else _dtypes.scalar_unit(value)
+    if vunit is not None and _dtypes.UNIT_RANK[vunit] > _dtypes.UNIT_RANK[unit]:
+        raise DTypeError(f"{what}: a value in {vunit} for a column in {unit} (pandas casts the "
+                         "column to the finer unit and warns that this will change)")
+
+
 def _time_from_text(col, text, op):
     """The time a string compares as next to a timestamp or duration column,
     as pandas reads it (a string a timestamp column's time zone applies
@@ -337,7 +311,7 @@ def _time_from_text(col, text, op):
         if op in ("eq", "ne"):
             return None
         kind = "timedelta64" if duration else "datetime64"
-        raise DTypeError(f"Invalid comparison between dtype={kind}[{_time_unit(col.dtype)}] "
+        raise DTypeError(f"Invalid comparison between dtype={kind}[{_dtypes.time_unit(col.dtype)}] "
                          "and str")
     zone = col.dtype.partition("tz=")[2].rstrip("]")
     if zone and value.tz is None:
@@ -372,7 +346,7 @@ def _binop(self, other, op, sym, reflected):
                 # as the same datetime or timedelta that is not NaT: pandas
                 # raises (+ -) or gives timedeltas (* /), never numbers
                 raise DTypeError(f"a {_nat_kind(other)} NaT next to a {self._col.dtype} column")
-            if _is_nat(other) and _time_unit(self._col.dtype) is not None:
+            if _is_nat(other) and _dtypes.time_unit(self._col.dtype) is not None:
                 nat_kind = _nat_result(self._col, other, op, reflected)
                 if nat_kind is not None:   # all missing, of pandas' dtype
                     empty = self._col.slice(0, 0)

@@ -277,6 +277,33 @@ def timestamp_parts(name):
 # scalars
 # --------------------------------------------------------------------------
 
+# time units, coarsest first (pandas keeps the finer of two)
+UNIT_RANK = {"s": 0, "ms": 1, "us": 2, "ns": 3}
+
+
+def time_unit(dtype):
+    """The unit of a timestamp or duration dtype name ("timestamp[us, tz=UTC]"
+    -> "us"), else None."""
+    if not dtype.startswith(("timestamp[", "duration[")):
+        return None
+    return dtype[dtype.index("[") + 1:].split(",")[0].rstrip("]")
+
+
+def scalar_unit(x):
+    """The unit pandas gives a datetime or timedelta scalar: its own
+    (pd.Timestamp, pd.Timedelta, numpy's; days and coarser are seconds),
+    microseconds for Python's; None for anything else."""
+    unit = getattr(x, "unit", None)
+    if isinstance(unit, str) and unit in UNIT_RANK:
+        return unit
+    if isinstance(x, (np.datetime64, np.timedelta64)):
+        unit = np.datetime_data(x.dtype)[0]
+        return unit if unit in UNIT_RANK else "s"
+    if isinstance(x, (datetime.datetime, datetime.timedelta)):
+        return "us"
+    return None
+
+
 def py_scalar(value):
     """A plain Python scalar for numpy / pandas scalars (NA -> None)."""
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -319,10 +346,15 @@ def is_scalar(value):
 
 
 def _value_kind(x):
-    """"bool", "number" or "time" (timestamps and dates) for a scalar of
-    those kinds, a dtype name or an engine column (its dtype); else None."""
+    """"bool", "number", "time" (timestamps and dates) or "span" (durations)
+    for a dtype name or an engine column (its dtype), or a bool or number
+    scalar; else None."""
     if isinstance(x, (bool, np.bool_)):
         return "bool"
+    if isinstance(x, np.timedelta64):   # numpy counts it among its integers
+        return "span"
+    if isinstance(x, np.datetime64):
+        return "time"
     if isinstance(x, (int, float, np.number)):
         return "number" if x == x else None   # NaN: a missing value
     x = getattr(x, "dtype", x)
@@ -333,21 +365,24 @@ def _value_kind(x):
             return "number"
         if x.startswith(("timestamp", "date")):
             return "time"
+        if x.startswith("duration"):
+            return "span"
     return None
 
 
 # (value kind, column kind) pairs pandas keeps apart in an object column
 _OBJECT_MIXES = frozenset([("bool", "number"), ("number", "bool"), ("number", "time"),
-                           ("bool", "time")])
+                           ("bool", "time"), ("number", "span"), ("bool", "span"),
+                           ("span", "time"), ("time", "span")])
 
 
 def refuse_kind_mix(dtype, value, what):
     """DTypeError when value (a scalar or an engine column) is a bool for a
     number column of dtype, a number for a bool one, or a number or bool
-    for a timestamp or date one: pandas keeps both kinds in an object
-    column there (fillna(True) on floats holds True, not 1.0; fillna(0) on
-    times holds 0, not 1970-01-01), which zambezi has no dtype for (the
-    engine would convert the value)."""
+    for a timestamp, date or duration one: pandas keeps both kinds in an
+    object column there (fillna(True) on floats holds True, not 1.0;
+    fillna(0) on times holds 0, not 1970-01-01), which zambezi has no dtype
+    for (the engine would convert the value)."""
     have, want = _value_kind(value), _value_kind(dtype)
     if (have, want) in _OBJECT_MIXES:
         raise DTypeError(f"{what}: a {have} value for a column of dtype {dtype} (pandas "

@@ -37,7 +37,6 @@ import re
 
 import numpy as np
 
-from zambezi import index as _ix
 from zambezi import _align, _base, _convert, _core, _dtypes, _expr, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
@@ -207,6 +206,8 @@ def _matches(dtype, value):
         return dtype in ("string", "category")
     if isinstance(value, (datetime.datetime, np.datetime64)):
         return dtype.startswith("timestamp")
+    if isinstance(value, (datetime.timedelta, np.timedelta64)):
+        return dtype.startswith("duration")
     if isinstance(value, datetime.date):
         return dtype == "date32"
     return False
@@ -417,8 +418,30 @@ def _dtype_test(spec):
                     return _KIND_TESTS[kind]
     if isinstance(spec, (bytes, np.bytes_)) or spec in ("bytes", "S", np.bytes_):
         raise DTypeError("select_dtypes: byte-string dtypes are not allowed; use 'str'")
+    kind = _time_kind_test(spec)
+    if kind is not None:
+        return kind
     name = _dtypes.canonical(spec)
     return lambda d: d == name
+
+
+def _time_kind_test(spec):
+    """numpy's datetime64 / timedelta64 without a unit (np.dtype("m8")) as
+    the kind, every unit, as pandas; a multiple of a unit ("10s") is no
+    column's resolution: ValueError, as pandas.  None for other specs."""
+    try:
+        nd = np.dtype(spec) if isinstance(spec, (str, np.dtype)) else None
+    except TypeError:
+        return None
+    if nd is None or nd.kind not in "mM":
+        return None
+    unit, count = np.datetime_data(nd)
+    if unit == "generic":
+        return _KIND_TESTS["timedelta" if nd.kind == "m" else "datetime"]
+    if count != 1 or unit not in ("s", "ms", "us", "ns"):
+        raise InvalidValueError(f"select_dtypes: {spec!r} is not a supported "
+                                "datetime64/timedelta64 resolution")
+    return None
 
 
 def _dtype_tests(specs, what):

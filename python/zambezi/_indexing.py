@@ -27,7 +27,7 @@ a mask) in its ``_rows`` method, as ``_ILocIndexer`` does from positions.
 
 import numpy as np
 
-from zambezi import _base, _convert, _core
+from zambezi import _base, _convert, _core, _dtypes
 from zambezi.errors import (DTypeError, InvalidValueError, UnsupportedError, ZambeziError,
                             ZambeziIndexError)
 
@@ -460,9 +460,10 @@ def _assign(old, pos, value, what, n=None):
 
     n = old.length if old is not None else n
     if is_scalar(value) or value is None:
-        if old is not None and _is_nat(value) and _kind(old.dtype) in ("number", "bool"):
-            raise DTypeError(f"setting {what}: NaT cannot be held in a column of dtype "
-                             f"{old.dtype} (pandas 3 refuses it too)")
+        if old is not None and _is_nat(value) and (_kind(old.dtype) in ("number", "bool") or
+                                                   _other_time_kind(value, old.dtype)):
+            raise DTypeError(f"setting {what}: {value!r} cannot be held in a column of dtype "
+                             f"{old.dtype} (pandas keeps it in an object column)")
         value = py_scalar(value) if value is not None else None
         if isinstance(value, float) and value != value:
             value = None   # NaN: missing, in a column of any dtype
@@ -506,9 +507,35 @@ def _is_nat(value):
                                                           "timedelta64") and value != value
 
 
+def _other_time_kind(value, dtype):
+    """Whether value is numpy's datetime for a duration column or a zoned
+    one (numpy's are naive), or numpy's timedelta for a timestamp one
+    (pd.NaT is either)."""
+    return (isinstance(value, np.datetime64) and (dtype.startswith("duration") or
+                                                  "tz=" in dtype)) or \
+        (isinstance(value, np.timedelta64) and dtype.startswith(("timestamp", "date")))
+
+
+def finer_time_unit(col, x):
+    """Time column col in the unit of x (a datetime or timedelta scalar, or
+    a time column of col's kind and zone) where x's is the finer one, as
+    pandas works (the result keeps the finer unit; a comparison is exact,
+    where the engine would round x to col's unit); else col."""
+    unit = _dtypes.time_unit(col.dtype)
+    column = isinstance(x, _core.Column)
+    xunit = _dtypes.time_unit(x.dtype) if column else _dtypes.scalar_unit(x)
+    if unit is None or xunit is None or _dtypes.UNIT_RANK[xunit] <= _dtypes.UNIT_RANK[unit]:
+        return col
+    dtype = col.dtype.replace(f"[{unit}", f"[{xunit}", 1)
+    if column and dtype != x.dtype:
+        return col
+    return _core.cast(col, dtype)
+
+
 def _cast_value(vcol, dtype, what):
     """vcol as dtype, refusing, as pandas 3 does, a value the column's
-    dtype cannot hold: one that the cast would change, text in a number or
+    dtype cannot hold: one that the cast would change (a fraction for an
+    integer column, a time finer than the column's unit), text in a number or
     bool column, a bool in a number column, a number in a bool or string
     column, times in any of those or they in a time column (text there is
     parsed)."""
@@ -525,12 +552,16 @@ def _cast_value(vcol, dtype, what):
     except ZambeziError as e:
         raise DTypeError(f"setting {what}: cannot hold {vcol.dtype} values in a {dtype} "
                          f"column ({e})") from None
-    if dtype.startswith(("int", "uint")) and vcol.dtype.startswith("float"):
+    whole = dtype.startswith(("int", "uint")) and vcol.dtype.startswith("float")
+    unit, vunit = _dtypes.time_unit(dtype), _dtypes.time_unit(vcol.dtype)
+    finer = unit is not None and vunit is not None and \
+        _dtypes.UNIT_RANK[vunit] > _dtypes.UNIT_RANK[unit]
+    if whole or finer:   # the cast must not change a value
         back = _core.cast(out, vcol.dtype)
         same = _core.binary("eq", back, vcol)
         if _core.unary("invert", _core.fill_null(same, True)).reduce("sum"):
-            raise DTypeError(f"setting {what}: a {vcol.dtype} value that is not a whole number "
-                             f"cannot be held in a {dtype} column")
+            raise DTypeError(f"setting {what}: a {vcol.dtype} value that a {dtype} column "
+                             "cannot hold exactly (pandas 3 refuses it too)")
     return out
 
 

@@ -28,7 +28,7 @@ import operator
 import numpy as np
 
 from zambezi import _base, _convert, _core, _dtypes, _indexing, _labels
-from zambezi._compute import _missing_mask
+from zambezi._compute import _missing_mask, refuse_finer_unit
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import (
     DTypeError,
@@ -188,11 +188,12 @@ def _as_dtype(other, col, what):
 
 def _refuse_mix(col, value, what):
     """A fill value pandas would keep beside the column's values in an
-    object column (a bool for numbers, a number for bools or times) is
-    refused; a column without missing values takes any value (pandas
-    leaves it as it is)."""
+    object column (a bool for numbers, a number for bools or times), or a
+    time finer than the column's, is refused; a column without missing
+    values takes any value (pandas leaves it as it is)."""
     try:
         _dtypes.refuse_kind_mix(col.dtype, value, what)
+        refuse_finer_unit(col, value, what)
     except DTypeError:
         if _missing_mask(col).reduce("sum"):
             raise

@@ -24,6 +24,8 @@ differs from pandas it says so in the docstring:
   value is False, except in an integer or bool column with nulls (null).
 """
 
+import datetime
+
 import numpy as np
 
 from zambezi import _align, _base, _core, _dt_methods, _dtypes, _frame_extra, _indexing
@@ -670,6 +672,23 @@ def _at_labels(series, obj, other):
     return col
 
 
+def _exact_in(x, unit):
+    """Whether datetime or timedelta x is a whole number of unit (False for
+    other values)."""
+    if hasattr(x, "to_datetime64"):
+        x = x.to_datetime64()   # pd.Timestamp (UTC for a zoned one)
+    elif hasattr(x, "to_timedelta64"):
+        x = x.to_timedelta64()
+    elif isinstance(x, datetime.datetime):
+        x = np.datetime64(x.replace(tzinfo=None), "us")
+    elif isinstance(x, datetime.timedelta):
+        x = np.timedelta64(x, "us")
+    if not isinstance(x, (np.datetime64, np.timedelta64)):
+        return False
+    kind = "M8" if isinstance(x, np.datetime64) else "m8"
+    return bool(x.astype(f"{kind}[{unit}]") == x)
+
+
 def where(series, cond, other=None, mask=False):
     if _base.is_series(cond):
         cond_col = _at_labels(series, cond, False)
@@ -680,14 +699,27 @@ def where(series, cond, other=None, mask=False):
     elif _is_array_like(other):
         other = _as_column(series, other, "other")
     _dtypes.refuse_kind_mix(series._col.dtype, other, "where")
-    if series._col.dtype == "category":
+    col = series._col
+    if isinstance(other, _core.Column):   # pandas: the finer unit of the two
+        col = _indexing.finer_time_unit(col, other)
+    elif isinstance(other, np.datetime64) and "tz=" in col.dtype:
+        raise DTypeError(f"where: numpy's datetime64 is naive, the column {col.dtype} has a "
+                         "time zone (pandas gives an object column)")
+    elif _dtypes.py_scalar(other) is None:
+        other = None   # NaT, NA: missing (a time column keeps its unit)
+    elif _dtypes.time_unit(col.dtype) is not None:
+        if _exact_in(other, _dtypes.time_unit(col.dtype)):
+            other = _dtypes.py_scalar(other)
+        else:   # pandas: the column in the finer unit
+            col, other = time_operand(col, other, "where")
+    if col.dtype == "category":
         # the codes, so the result stays categorical (as pandas)
         if cond_col.dtype != "bool" or cond_col.length != len(series):
-            return series._like(_core.column_where(series._col, cond_col, other, mask=mask))
+            return series._like(_core.column_where(col, cond_col, other, mask=mask))
         result = _frame_extra.where_categorical(series, cond_col, other, mask)
         if result is not None:
             return result
-    return series._like(_core.column_where(series._col, cond_col, other, mask=mask))
+    return series._like(_core.column_where(col, cond_col, other, mask=mask))
 
 
 def date_sub(a, b):

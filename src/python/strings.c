@@ -55,7 +55,8 @@ static int opt_int(PyObject *o, const char *what, int64_t *v, bool *has) {
 /* A Python scalar as an engine scalar for an operation on col: None -> null;
  * bool, int, float (NaN -> null when nan_is_null); datetime.date ->
  * days for date32 (midnight for timestamps); datetime.datetime /
- * pandas.Timestamp -> the column's unit (date32: the day). */
+ * pandas.Timestamp -> the column's unit (date32: the day); a timedelta ->
+ * a duration column's unit. */
 static int scalar_arg(zbpy_state *st, PyObject *o, const zb_column *col, bool nan_is_null,
                       zb_scalar *out) {
   memset(out, 0, sizeof *out);
@@ -75,6 +76,14 @@ static int scalar_arg(zbpy_state *st, PyObject *o, const zb_column *col, bool na
     if (kind == 1) {
       int aware = 0;
       if (zbpy_datetime_to_us(o, &us, &aware) < 0) return -1;
+      bool col_aware = col->type == ZB_TIMESTAMP && col->timezone != NULL &&
+                       col->timezone[0] != '\0';
+      if (col->type == ZB_TIMESTAMP && (bool)aware != col_aware) {
+        PyErr_Format(st->DTypeError,
+                     "cannot mix a timezone-%s datetime with a timezone-%s timestamp column",
+                     aware ? "aware" : "naive", col_aware ? "aware" : "naive");
+        return -1;
+      }
       /* pandas.Timestamp carries nanoseconds: use them when present. */
       if (PyObject_HasAttrString(o, "nanosecond")) {
         PyObject *ns = PyObject_GetAttrString(o, "nanosecond");
@@ -111,6 +120,14 @@ static int scalar_arg(zbpy_state *st, PyObject *o, const zb_column *col, bool na
       return -1;
     }
     return 0;
+  }
+  if (zbpy_is_timedelta(o)) { /* datetime.timedelta, pd.Timedelta: in the column's unit */
+    if (col->type != ZB_DURATION) {
+      PyErr_Format(st->DTypeError, "a timedelta value for a %s column", zb_type_name(col->type));
+      return -1;
+    }
+    out->type = ZB_DURATION;
+    return zbpy_timedelta_to_unit(o, (int)col->unit, &out->v.i);
   }
   if (PyFloat_Check(o)) {
     out->type = ZB_FLOAT64;

@@ -231,3 +231,24 @@ def test_pandas_scalar_types_under_zb():
     assert zb.NaT is pd.NaT
     with pytest.raises(AttributeError):
         zb.NoSuchName  # noqa: B018
+
+
+@pytest.mark.parametrize("kind", ["timedelta64", "datetime64"])
+def test_select_dtypes_of_time_kinds_without_a_unit(kind):
+    """numpy's datetime64 / timedelta64 without a unit select every unit, as
+    pandas; a multiple of a unit is no resolution (ValueError)."""
+    base = pd.timedelta_range("1 day", periods=3) if kind == "timedelta64" else \
+        pd.date_range("2020-01-01", periods=3)
+    p = pd.DataFrame({u: base.as_unit(u) for u in ["s", "ms", "us", "ns"]})
+    p["n"] = 1
+    z = zb.from_pandas(p)
+    for spec in (kind, getattr(np, kind), np.dtype(kind), f"{kind}[ms]", np.dtype(f"{kind}[us]")):
+        assert list(z.select_dtypes(include=[spec]).columns) == \
+            list(p.select_dtypes(include=[spec]).columns), spec
+        assert list(z.select_dtypes(exclude=[spec]).columns) == \
+            list(p.select_dtypes(exclude=[spec]).columns), spec
+    for spec in (f"{kind}[10s]", np.dtype(f"{kind}[2ns]")):
+        with pytest.raises(ValueError, match="resolution"):
+            p.select_dtypes(include=[spec])
+        with pytest.raises(ValueError, match="resolution"):
+            z.select_dtypes(include=[spec])

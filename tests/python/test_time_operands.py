@@ -212,3 +212,62 @@ def test_nat_of_either_kind_next_to_times(kind, op):
         want = outcome(lambda: getattr(p, op)(nat))
         got = outcome(lambda: getattr(zb.Series(p), op)(nat))
         assert got == want, (kind, op, nat)
+
+
+def test_replace_and_where_with_durations():
+    p = pd.Series(pd.timedelta_range(0, periods=5))
+    z = zb.Series(p)
+    for fn in (lambda s: s.replace({p[1]: p[3]}), lambda s: s.replace(p[1], p[3]),
+               lambda s: s.replace(np.timedelta64(1, "D"), pd.Timedelta(0)),
+               lambda s: s.replace([p[0], p[4]], dt.timedelta(hours=1)),
+               lambda s: s.where(s > pd.Timedelta("2D"), pd.Timedelta("1h")),
+               lambda s: s.mask(s > pd.Timedelta("2D"), np.timedelta64(5, "s"))):
+        assert fn(z).to_pandas().tolist() == fn(p).tolist()
+
+
+def test_values_pandas_keeps_apart_from_durations_and_zones():
+    """pandas gives an object column (a number or bool among durations) or
+    raises (a zoned time among naive ones): zambezi raises either way,
+    where it converted the value (1 became 1 us; the zone was dropped)."""
+    spans = zb.Series(pd.Series(pd.to_timedelta(["1s", None])))
+    for fn in (lambda s: s.fillna(1), lambda s: s.fillna(True),
+               lambda s: s.where(s.isna(), 5)):
+        with pytest.raises(TypeError):
+            fn(spans)
+    naive = zb.Series(pd.Series([pd.Timestamp("2013-01-01"), pd.NaT]))
+    zoned = pd.Timestamp("2013-01-01", tz="US/Eastern")
+    for fn in (lambda s: s.where([True, False], zoned), lambda s: s.fillna(zoned),
+               lambda s: s.clip(zoned), lambda s: s.between(zoned, zoned)):
+        with pytest.raises(TypeError, match="timezone"):
+            fn(naive)
+
+
+WHERE_VALUES = [np.timedelta64("NaT", "ns"), np.datetime64("NaT", "ns"), pd.NaT, None, np.nan,
+                pd.Timestamp("2024-01-05 00:00:00.123").as_unit("ms"),
+                pd.Timestamp("2024-01-05").as_unit("ms"), pd.Timedelta("1.5s"),
+                np.timedelta64(5, "ms")]
+
+
+@pytest.mark.parametrize("kind", ["naive", "zoned", "span"])
+def test_where_mask_and_setitem_with_times_of_other_units_and_kinds(kind):
+    """where / mask give the finer unit (pandas casts the column); setting a
+    value the column's unit cannot hold exactly raises, as pandas 3; a NaT
+    of the other kind, or a naive numpy time by a zoned column, is refused
+    (pandas gives an object column), where it became a missing value."""
+    base = pd.date_range("2024-01-01", periods=3, unit="s")
+    p = {"naive": pd.Series(base), "zoned": pd.Series(base.tz_localize("UTC")),
+         "span": pd.Series(base - pd.Timestamp("2023-12-31").as_unit("s"))}[kind]
+    for val in WHERE_VALUES:
+        if kind == "zoned" and isinstance(val, pd.Timestamp):
+            val = val.tz_localize("UTC")
+        for fn in (lambda s: s.where([False, True, True], val),
+                   lambda s: s.mask([False, True, True], val)):
+            want, got = outcome(lambda: fn(p)), outcome(lambda: fn(zb.Series(p)))
+            assert got == want or (want[0] == "object" and got == "TypeError"), (kind, val)
+
+        def setitem(s):
+            s = s.copy()
+            s[1] = val
+            return s
+        want, got = outcome(lambda: setitem(p)), outcome(lambda: setitem(zb.Series(p)))
+        assert got == want or (want[0] == "object" and got == "TypeError"), (kind, val)
