@@ -355,6 +355,12 @@ def _value_kind(x):
         return "span"
     if isinstance(x, np.datetime64):
         return "time"
+    if type(x).__name__ == "NaTType":
+        return None   # pd.NaT: a missing time or duration
+    if isinstance(x, datetime.timedelta):
+        return "span"
+    if isinstance(x, datetime.datetime):
+        return "time"
     if isinstance(x, (int, float, np.number)):
         return "number" if x == x else None   # NaN: a missing value
     x = getattr(x, "dtype", x)
@@ -385,7 +391,8 @@ def refuse_kind_mix(dtype, value, what):
     for (the engine would convert the value)."""
     have, want = _value_kind(value), _value_kind(dtype)
     if (have, want) in _OBJECT_MIXES:
-        raise DTypeError(f"{what}: a {have} value for a column of dtype {dtype} (pandas "
+        name = {"time": "datetime", "span": "timedelta"}.get(have, have)
+        raise DTypeError(f"{what}: a {name} value for a column of dtype {dtype} (pandas "
                          f"gives an object column of both kinds)")
 
 

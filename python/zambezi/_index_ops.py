@@ -304,7 +304,7 @@ class IndexOps:
             out = self._like(_core.take(self._engine, idx))
             out._index = new_index
             if fill_value is not None and missing.any():
-                out = out.fillna(fill_value)
+                out = _fill_new_rows(out, missing, fill_value)
         if columns is not None:
             if self._ndim != 2:
                 raise InvalidValueError("reindex: a Series has no columns")
@@ -412,6 +412,25 @@ def _reindex_columns(df, columns, fill_value):
             (len(c) if isinstance(c, tuple) else 1 for c in wanted), default=1):
         level_names = None
     return _labels.frame_from(df._constructor, cols, wanted, df._index, level_names)
+
+
+def _fill_new_rows(obj, new, value):
+    """obj (just reindexed) with value in its new rows (new: a bool array),
+    as fillna fills (dtype rules and refusals); the missing values obj
+    held before stay missing, as in pandas."""
+    filled = obj.fillna(value)
+    rows = _core.column_from_buffer(np.ascontiguousarray(new, dtype=np.bool_))
+
+    def pick(old, fresh):
+        if old.dtype != fresh.dtype:
+            old = _core.cast(old, fresh.dtype)
+        return _core.column_where(fresh, rows, old)
+
+    if obj._ndim == 1:
+        return filled._like(pick(obj._col, filled._col))
+    t, f = obj._table, filled._table
+    return filled._like(_core.table_from_columns(
+        [pick(t.column(i), f.column(i)) for i in range(len(t.names))], f.names))
 
 
 def _multi_positions(index, labels):

@@ -476,8 +476,16 @@ class SeriesStats:
             # pandas places values by the categories' order, numpy by the values'
             raise UnsupportedError("searchsorted of a categorical Series is not supported")
         values = self.to_numpy()
-        scalar = np.ndim(value) == 0 and not hasattr(value, "to_numpy")
-        if hasattr(value, "to_numpy"):
+        scalar = _dtypes.is_scalar(value)
+        if scalar and isinstance(value, str) and _dtypes.time_unit(self._col.dtype):
+            from zambezi._compute import time_operand   # the time pandas reads in it
+
+            value = time_operand(self._col, value, "ge")[1]
+        if scalar and hasattr(value, "to_datetime64"):   # pd.Timestamp as numpy's
+            value = value.to_datetime64()
+        elif scalar and hasattr(value, "to_timedelta64"):
+            value = value.to_timedelta64()
+        elif hasattr(value, "to_numpy"):
             value = value.to_numpy()
         out = np.searchsorted(values, value, side=side, sorter=sorter)
         return int(out) if scalar else np.asarray(out, dtype=np.int64)

@@ -271,3 +271,40 @@ def test_where_mask_and_setitem_with_times_of_other_units_and_kinds(kind):
             return s
         want, got = outcome(lambda: setitem(p)), outcome(lambda: setitem(zb.Series(p)))
         assert got == want or (want[0] == "object" and got == "TypeError"), (kind, val)
+
+
+def test_fill_values_of_the_other_time_kind_and_searchsorted_of_one_time():
+    """A timedelta filled into times (reindex's fill_value, fillna) became a
+    date near 1970 (pandas: an object column; refused); searchsorted of a
+    pd.Timestamp gave a 0-d array (pandas: a number)."""
+    p = pd.Series([pd.NaT], dtype="datetime64[ns]")
+    for fill in (pd.Timedelta(0), np.timedelta64(0, "s")):
+        with pytest.raises(TypeError, match="timedelta value"):
+            zb.Series(p).reindex([0, 1], fill_value=fill)
+        with pytest.raises(TypeError, match="timedelta value"):
+            zb.Series(p).fillna(fill)
+    with pytest.raises(TypeError, match="datetime value"):
+        zb.Series(pd.Series(pd.to_timedelta(["1s", None]))).fillna(pd.Timestamp(0))
+    assert zb.Series(p).reindex([0, 1], fill_value=pd.Timestamp(0)).to_pandas().tolist() == \
+        p.reindex([0, 1], fill_value=pd.Timestamp(0)).tolist()
+    ts = pd.Series(pd.date_range("2024-01-01", periods=3))
+    for v in (np.datetime64("2024-01-02"), pd.Timestamp("2024-01-02 12:00"), "2024-01-02"):
+        got, want = zb.Series(ts).searchsorted(v), ts.searchsorted(v)
+        assert np.ndim(got) == 0 and got == want, v
+    spans = pd.Series(pd.to_timedelta(["1s", "2s"]))
+    assert zb.Series(spans).searchsorted(pd.Timedelta("1.5s")) == \
+        spans.searchsorted(pd.Timedelta("1.5s"))
+
+
+def test_reindex_fill_value_fills_only_the_new_rows():
+    """pandas fills the labels reindex adds; zambezi filled every missing
+    value (fillna after the take)."""
+    p = pd.Series([pd.NaT, pd.Timestamp("2024-01-01")], dtype="datetime64[ns]")
+    assert zb.Series(p).reindex([0, 1, 2], fill_value=pd.Timestamp(0)).to_pandas().tolist() \
+        == p.reindex([0, 1, 2], fill_value=pd.Timestamp(0)).tolist()
+    q = pd.Series([1.0, np.nan], index=["a", "b"])
+    got = zb.Series(q).reindex(["b", "c", "a"], fill_value=0).to_pandas()
+    pd.testing.assert_series_equal(got, q.reindex(["b", "c", "a"], fill_value=0))
+    f = pd.DataFrame({"x": [1.0, np.nan], "y": [np.nan, 2.0]}, index=["a", "b"])
+    got = zb.from_pandas(f).reindex(["b", "z", "a"], fill_value=-1).to_pandas()
+    pd.testing.assert_frame_equal(got, f.reindex(["b", "z", "a"], fill_value=-1))
