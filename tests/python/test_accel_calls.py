@@ -500,3 +500,52 @@ for f in (lambda: s.astype(int), lambda: s.astype("int32"), lambda: df.astype({"
 def test_astype_to_integers_of_missing_values_raises_as_pandas(tmp_path):
     out = same_under_accelerator(tmp_path, ASTYPE_MISSING)
     assert out.count("IntCastingNaNError") == 4
+
+
+# Dates and durations in a notebook: a pd.Timestamp, pd.Timedelta or NaT as
+# an argument, text compared with a date column, and timedelta columns were
+# all handed to pandas (the whole frame stayed there once it held a
+# duration); zambezi serves them now, with pandas' answers and dtypes.
+TIMES = r'''
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(0)
+n = 500
+start = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 10**6, n), unit="s")
+df = pd.DataFrame({"city": rng.choice(["a", "b", "c"], n), "start": start,
+                   "end": start + pd.to_timedelta(rng.integers(60, 7200, n), unit="s"),
+                   "fare": rng.random(n) * 30})
+df["dur"] = df["end"] - df["start"]
+print(df.dtypes.to_dict())
+print(df.head())
+print(len(df[df.start > pd.Timestamp("2024-01-05")]), len(df[df.start > "2024-01-05"]))
+print(df.start.between("2024-01-02", "2024-01-03 12:00").sum(), (df.start != "nope").sum())
+print((df.start - pd.Timestamp("2023-12-31")).head(3))
+print((df.start + pd.Timedelta(hours=1)).head(3))
+print(df.start.fillna(pd.Timestamp("2024-01-01")).head(2))
+print((df.dur > pd.Timedelta("30min")).sum(), (df.dur / pd.Timedelta("1h")).round(3).head(3))
+print(df.groupby("city")["dur"].agg(["min", "max", "sum", "mean"]))
+print(df.sort_values("dur").head(3))
+print(df.dur.dt.total_seconds().head(3), df.dur.dt.seconds.head(3))
+print(df.dur.sum(), df.dur.mean(), df.dur.median(), df.dur.max() - df.dur.min())
+print((df.dur * 2).head(2), (df.dur * 1.0).head(2), df.dur.fillna(pd.Timedelta(0)).head(2))
+print((df.start == df.start.iloc[3]).sum(), (df.dur + pd.NaT).head(2), (df.start - pd.NaT).head(2))
+print(df.dur.dt.round("min").head(2), df.dur.abs().head(2))
+print(df.describe())
+'''
+
+
+def test_dates_and_durations_served_with_pandas_answers(tmp_path):
+    path = tmp_path / "times.py"
+    path.write_text(TIMES)
+    plain = _run([str(path)])
+    prof = tmp_path / "p.json"
+    accel = _run(["-m", "zambezi.pandas", f"--profile-json={prof}", str(path)],
+                 {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
+    assert accel == plain
+    funcs = json.loads(prof.read_text())["functions"]
+    for name in ["Series.__gt__", "Series.__sub__", "Series.__add__", "Series.between",
+                 "Series.__truediv__", "Series.fillna"]:
+        reasons = funcs[name]["fallback_reasons"]
+        assert funcs[name]["fast_calls"] >= 1 and not any(
+            "pandas Time" in r or "timedelta64" in r for r in reasons), (name, funcs[name])

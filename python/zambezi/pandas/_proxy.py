@@ -427,9 +427,7 @@ def _check_dtype(dt):
     pd = _real.pd
     kind = getattr(dt, "kind", None)
     if isinstance(dt, np.dtype):
-        if kind in "biuf" or (kind == "M" and dt == np.dtype("datetime64[ns]")) or \
-                (kind == "M" and dt in (np.dtype("datetime64[us]"), np.dtype("datetime64[ms]"),
-                                        np.dtype("datetime64[s]"))):
+        if kind in "biuf" or (kind in "Mm" and dt.name.endswith(("[s]", "[ms]", "[us]", "[ns]"))):
             return
     elif isinstance(dt, pd.StringDtype) and dt == pd.StringDtype(na_value=np.nan):
         return   # the default str dtype (to_pandas gives it back; other storages would change)
@@ -663,10 +661,19 @@ def unwrap_fast(x, called=None):
         raise _NoFast("a pandas class as argument")
     if isinstance(x, _SlowCallable):
         raise _NoFast("a pandas function as argument")
+    if t in _time_scalar_types():
+        return x   # zambezi takes pandas' Timestamp, Timedelta and NaT as its own
     mod = type(x).__module__ or ""
     if mod.startswith(("pandas", "_zb_slow_pandas")):
         raise _NoFast(f"a pandas {type(x).__name__} as argument")
     return x
+
+
+@functools.lru_cache(maxsize=None)
+def _time_scalar_types():
+    """pandas' Timestamp, Timedelta and NaT: zambezi's own (zb.Timestamp is pd.Timestamp)."""
+    pd = _real.pd
+    return frozenset([pd.Timestamp, pd.Timedelta, type(pd.NaT)])
 
 
 # ---------------------------------------------------------------------------
