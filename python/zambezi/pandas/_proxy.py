@@ -424,10 +424,10 @@ def _label_dtype():
 
 
 def _check_dtype(dt):
-    pd = _real.pd
-    kind = getattr(dt, "kind", None)
+    kind, pd = getattr(dt, "kind", None), _real.pd
     if isinstance(dt, np.dtype):
-        if kind in "biuf" or (kind in "Mm" and dt.name.endswith(("[s]", "[ms]", "[us]", "[ns]"))):
+        if dt.isnative and (kind in "biuf" or kind in "Mm" and dt.name.endswith(
+                ("[s]", "[ms]", "[us]", "[ns]"))):   # byte order: pandas keeps it
             return
     elif isinstance(dt, pd.StringDtype) and dt == pd.StringDtype(na_value=np.nan):
         return   # the default str dtype (to_pandas gives it back; other storages would change)
