@@ -347,8 +347,8 @@ def is_scalar(value):
 
 def _value_kind(x):
     """"bool", "number", "time" (timestamps and dates) or "span" (durations)
-    for a dtype name or an engine column (its dtype), or a bool or number
-    scalar; else None."""
+    for a dtype name, an engine column (its dtype) or a scalar of those
+    kinds (NaN and pd.NaT: None, a missing value); else None."""
     if isinstance(x, (bool, np.bool_)):
         return "bool"
     if isinstance(x, np.timedelta64):   # numpy counts it among its integers
