@@ -556,13 +556,26 @@ def _cast_value(vcol, dtype, what):
     unit, vunit = _dtypes.time_unit(dtype), _dtypes.time_unit(vcol.dtype)
     finer = unit is not None and vunit is not None and \
         _dtypes.UNIT_RANK[vunit] > _dtypes.UNIT_RANK[unit]
-    if whole or finer:   # the cast must not change a value
-        back = _core.cast(out, vcol.dtype)
-        same = _core.binary("eq", back, vcol)
-        if _core.unary("invert", _core.fill_null(same, True)).reduce("sum"):
-            raise DTypeError(f"setting {what}: a {vcol.dtype} value that a {dtype} column "
-                             "cannot hold exactly (pandas 3 refuses it too)")
+    if (whole or finer) and not _same_after(vcol, out):   # the cast must not change a value
+        raise DTypeError(f"setting {what}: a {vcol.dtype} value that a {dtype} column "
+                         "cannot hold exactly (pandas 3 refuses it too)")
     return out
+
+
+def _same_after(col, cast):
+    """Whether cast (col cast to another dtype) holds col's values exactly."""
+    same = _core.binary("eq", _core.cast(cast, col.dtype), col)
+    return not _core.unary("invert", _core.fill_null(same, True)).reduce("sum")
+
+
+def holds_exactly(col, dtype):
+    """Whether a dtype column holds every value of col exactly."""
+    from zambezi.errors import ZambeziError
+
+    try:
+        return _same_after(col, _core.cast(col, dtype))
+    except ZambeziError:
+        return False
 
 
 class _ILocIndexer(_Indexer):

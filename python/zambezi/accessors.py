@@ -700,8 +700,15 @@ def where(series, cond, other=None, mask=False):
         other = _as_column(series, other, "other")
     _dtypes.refuse_kind_mix(series._col.dtype, other, "where")
     col = series._col
-    if isinstance(other, _core.Column):   # pandas: the finer unit of the two
-        col = _indexing.finer_time_unit(col, other)
+    if isinstance(other, _core.Column):   # times of another unit: the column's if it
+        finer = _indexing.finer_time_unit(col, other)   # holds them exactly (pandas)
+        if finer is not col:
+            if _indexing.holds_exactly(other, col.dtype):
+                other = _core.cast(other, col.dtype)
+            else:
+                col = finer
+        else:
+            other = _indexing.finer_time_unit(other, col)
     elif isinstance(other, np.datetime64) and "tz=" in col.dtype:
         raise DTypeError(f"where: numpy's datetime64 is naive, the column {col.dtype} has a "
                          "time zone (pandas gives an object column)")

@@ -308,3 +308,16 @@ def test_reindex_fill_value_fills_only_the_new_rows():
     f = pd.DataFrame({"x": [1.0, np.nan], "y": [np.nan, 2.0]}, index=["a", "b"])
     got = zb.from_pandas(f).reindex(["b", "z", "a"], fill_value=-1).to_pandas()
     pd.testing.assert_frame_equal(got, f.reindex(["b", "z", "a"], fill_value=-1))
+
+
+@pytest.mark.parametrize("unit", ["s", "ms"])
+def test_where_with_a_time_column_of_another_unit(unit):
+    """pandas keeps the column's unit when it holds the other column's
+    times exactly, else takes the finer one."""
+    p = pd.Series(pd.date_range("2024-01-01", periods=3, unit=unit))
+    whole = pd.Series(pd.date_range("2024-02-01", periods=3, unit="ms"))
+    for o in (whole, whole + pd.Timedelta("1ms"), whole + pd.Timedelta("1ms").as_unit("ms"),
+              pd.Series(pd.date_range("2024-02-01", periods=3, unit="s"))):
+        want = p.where([True, False, True], o)
+        got = zb.Series(p).where([True, False, True], zb.Series(o)).to_pandas()
+        assert (str(got.dtype), got.tolist()) == (str(want.dtype), want.tolist()), o.dtype
