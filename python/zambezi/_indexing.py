@@ -461,7 +461,7 @@ def _assign(old, pos, value, what, n=None):
     n = old.length if old is not None else n
     if is_scalar(value) or value is None:
         if old is not None and _is_nat(value) and (_kind(old.dtype) in ("number", "bool") or
-                                                   _other_time_kind(value, old.dtype)):
+                                                   other_time_kind(value, old.dtype)):
             raise DTypeError(f"setting {what}: {value!r} cannot be held in a column of dtype "
                              f"{old.dtype} (pandas keeps it in an object column)")
         value = py_scalar(value) if value is not None else None
@@ -507,7 +507,7 @@ def _is_nat(value):
                                                           "timedelta64") and value != value
 
 
-def _other_time_kind(value, dtype):
+def other_time_kind(value, dtype):
     """Whether value is numpy's datetime for a duration column or a zoned
     one (numpy's are naive), or numpy's timedelta for a timestamp one
     (pd.NaT is either)."""

@@ -709,9 +709,9 @@ def where(series, cond, other=None, mask=False):
                 col = finer
         else:
             other = _indexing.finer_time_unit(other, col)
-    elif isinstance(other, np.datetime64) and "tz=" in col.dtype:
-        raise DTypeError(f"where: numpy's datetime64 is naive, the column {col.dtype} has a "
-                         "time zone (pandas gives an object column)")
+    elif _indexing.other_time_kind(other, col.dtype):   # a naive numpy time by a zoned column
+        raise DTypeError(f"where: {other!r} cannot be held in a column of dtype {col.dtype} "
+                         "(pandas keeps it in an object column)")
     elif _dtypes.py_scalar(other) is None:
         other = None   # NaT, NA: missing (a time column keeps its unit)
     elif _dtypes.time_unit(col.dtype) is not None:
