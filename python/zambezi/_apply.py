@@ -25,7 +25,7 @@ import numpy as np
 from zambezi import _base, _core, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._concat import _concat_columns
-from zambezi._convert import null_mask, to_column, to_python_list, values_numpy
+from zambezi._convert import null_mask, to_column, to_numpy, to_python_list, values_numpy
 from zambezi._profile import python_calls
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -129,9 +129,10 @@ def _is_scalar(x):
 # Series.map / Series.apply
 # --------------------------------------------------------------------------
 
-def _map_lookup(col, keys, vals, what):
+def _map_lookup(col, keys, vals, what, na_pos=-1):
     """For each value of col, the mapped value: keys/vals engine columns
-    (keys distinct); a value not found is null."""
+    (keys distinct); a value not found is null, a missing one vals[na_pos]
+    (null for -1)."""
     if keys.dtype != col.dtype:
         if col.dtype == "category" or keys.dtype == "category":
             keys = _core.cast(keys, "string") if keys.dtype == "category" else keys
@@ -151,10 +152,30 @@ def _map_lookup(col, keys, vals, what):
         rv = np.where(m, -1, rv)
     out = np.full(col.length, -1, dtype=np.int64)
     out[li] = rv  # keys are unique: one match at most
-    cm = null_mask(_host(col))
+    cm = _missing(col)
     if cm is not None:
-        out[cm] = -1
+        out[cm] = na_pos
     return _core.take(vals, _positions(out))
+
+
+def _missing(col):
+    """numpy bool mask of col's missing values (nulls, and NaN of floats),
+    or None when it has none."""
+    col = _host(col)
+    m = null_mask(col)
+    if col.dtype.startswith("float"):
+        nan = np.isnan(values_numpy(col))
+        m = nan if m is None else m | nan
+    return m if m is not None and m.any() else None
+
+
+def _dict_na_value(arg, categorical):
+    """[the value a dict maps missing values to], or [] (they stay missing):
+    pandas looks a NaN key up in the dict (a categorical: the np.nan
+    object only, as ``Categorical.map`` does ``mapper[np.nan]``)."""
+    if categorical:
+        return [arg[np.nan]] if np.nan in arg else []
+    return [v for k, v in arg.items() if k is None or k != k][:1]
 
 
 class SeriesApply:
@@ -190,13 +211,16 @@ class SeriesApply:
                                     f"{na_action!r}")
         col = self._col
         if isinstance(arg, dict) or _base.is_series(arg):
+            na = []
             if isinstance(arg, dict):
                 if not arg:
                     vals = to_column([None] * 0, dtype="float64")
                     return self._like(_core.take(vals, _positions(np.full(len(self), -1))))
-                keys = to_column([k for k in arg.keys() if k is not None and k == k] or [])
-                vals = _column([v for k, v in arg.items() if k is not None and k == k],
-                               "map")
+                if na_action is None:
+                    na = _dict_na_value(arg, col.dtype == "category")
+                items = [(k, v) for k, v in arg.items() if k is not None and k == k]
+                keys = to_column([k for k, _ in items] or [])
+                vals = _column([v for _, v in items] + na, "map")
             else:
                 if arg._index.nlevels != 1:
                     raise UnsupportedError("map: a Series with a MultiIndex as mapping")
@@ -205,9 +229,9 @@ class SeriesApply:
                                             "labels; a value must map to one value")
                 keys, vals = arg._index._levels()[0], arg._col
             if col.dtype == "category":
-                dic = col.dictionary
-                return self._like(_remap_categories(col, _map_lookup(dic, keys, vals, "map")))
-            return self._like(_map_lookup(col, keys, vals, "map"))
+                mapped = _map_lookup(col.dictionary, keys, vals, "map")
+                return self._like(_map_categories(col, mapped, na, "map"))
+            return self._like(_map_lookup(col, keys, vals, "map", len(vals) - 1 if na else -1))
         if not callable(arg):
             raise DTypeError(f"map: arg must be a dict, a Series or a function, not "
                              f"{type(arg).__name__}")
@@ -275,32 +299,34 @@ def _remap_categories(col, mapped):
     if mapped.dtype == "string" and mapped.null_count == 0:
         vals = mapped.to_pylist()  # one per category
         if len(set(vals)) == len(vals):
-            return _core.categorical_from_codes(codes.astype(np.int32), mapped)
+            return _core.categorical_from_codes(codes.astype(np.int32), mapped,
+                                                ordered=bool(col.ordered))
+    return _core.take(mapped, _positions(codes))
+
+
+def _map_categories(col, mapped, na, what):
+    """A categorical col mapped: mapped holds its categories' new values;
+    a missing row gets na[0] (kept missing when na is [] or [np.nan], as
+    pandas' Categorical.map, which then keeps a categorical)."""
+    col = _host(col)
+    m = null_mask(col)
+    if m is None or not na or na[0] is np.nan:
+        return _remap_categories(col, mapped)
+    codes = np.where(m, mapped.length, values_numpy(col).astype(np.int64))
+    mapped = _concat_columns([mapped, _column(na, what)], what)
     return _core.take(mapped, _positions(codes))
 
 
 def _map_function(col, func, na_action, what):
     """func called on each value of col (Python; a categorical's categories
-    once each)."""
+    once each).  A missing value is passed as pandas passes it: NaN for
+    numbers, text and categories, NaT for times."""
     col = _host(col)
     if col.dtype == "category":
-        cats = col.dictionary.to_pylist()
-        mapped = _column([func(c) for c in cats], what)
-        m = null_mask(col)
-        if m is None or na_action == "ignore":
-            return _remap_categories(col, mapped)
-        codes = values_numpy(col).astype(np.int64)
-        if m is not None:
-            if na_action is None:
-                extra = _column([func(None)], what)
-                mapped = _concat_columns([mapped, extra], what)
-                codes = np.where(m, len(cats), codes)
-            else:
-                codes = np.where(m, -1, codes)
-        return _core.take(mapped, _positions(codes))
-    values = to_python_list(col)  # Timestamps / Timedeltas, as pandas passes
-    if col.dtype.startswith("float"):
-        values = [float("nan") if v is None else v for v in values]
+        mapped = _column([func(c) for c in col.dictionary.to_pylist()], what)
+        na = [func(np.nan)] if na_action is None and col.null_count else []
+        return _map_categories(col, mapped, na, what)
+    values = _py_values(col)
     with python_calls(what, len(values), "a Python function per value: slow"):
         if na_action == "ignore":
             out = [None if (v is None or v != v) else func(v) for v in values]
@@ -380,10 +406,26 @@ def _as_pandas_rows(table, cols):
 
 
 def _py_values(col):
+    """col's values as Python objects, as pandas passes them to a function:
+    Timestamps and Timedeltas (NaT), and NaN for a missing number, text or
+    category."""
     vals = to_python_list(_host(col))
-    if col.dtype.startswith("float"):
-        return [float("nan") if v is None else v for v in vals]
+    if col.null_count and col.dtype.startswith(("float", "int", "uint", "string", "category")):
+        return [np.nan if v is None else v for v in vals]
     return vals
+
+
+def _row_values(t):
+    """(each column's values as apply(axis=1) passes them in a row, the
+    dtype of a raw row): numpy scalars of the columns' common type when
+    every column is a number (pandas' row is then a numeric Series:
+    np.float64(1.0) for an int beside a float), else Python objects."""
+    cols = [t.column(i) for i in range(t.num_columns)]
+    if cols and all(c.dtype.startswith(("int", "uint", "float")) for c in cols):
+        arrs = [to_numpy(_host(c)) for c in cols]   # float64 with NaN where null
+        common = np.result_type(*arrs)
+        return [list(a.astype(common, copy=False)) for a in arrs], common
+    return [_py_values(c) for c in cols], object
 
 
 class FrameApply:
@@ -419,13 +461,13 @@ class FrameApply:
         t = self._table
         labels = _labels.label_list(self)
         pos = {lb: i for i, lb in enumerate(labels)}
-        columns = [_py_values(t.column(i)) for i in range(t.num_columns)]
+        columns, raw_dtype = _row_values(t)
         names = self._index.to_list()
         results = []
         with python_calls("apply", len(self), "a Python function per row: slow"):
             for r, vals in enumerate(zip(*columns)) if columns else \
                     enumerate([()] * len(self)):
-                row = np.array(vals, dtype=object) if raw else _Row(labels, vals, pos, names[r])
+                row = np.array(vals, dtype=raw_dtype) if raw else _Row(labels, vals, pos, names[r])
                 results.append(func(row, *args, **kwargs))
         rows_back = results and result_type != "reduce" and all(
             isinstance(x, _Row) for x in results)

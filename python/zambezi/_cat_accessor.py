@@ -163,7 +163,9 @@ class CategoricalMethods:
 
     def remove_categories(self, removals):
         """The Series without the categories in removals (one category or a
-        list of them); their values become null.
+        list of them); their values become null.  The categories left keep
+        their order when ordered, else they are sorted (as pandas, whose
+        ``Index.difference`` sorts them).
 
         Examples
         --------
@@ -181,7 +183,9 @@ class CategoricalMethods:
                                     f"categories: {missing!r}")
         gone = set(drop)
         keep = np.array([c not in gone for c in values], dtype=bool)  # per category
-        return self._recode(_core.filter(old, _core.column_from_buffer(keep)))
+        new = _core.filter(old, _core.column_from_buffer(keep))
+        return self._recode(new if _host(self._s._col).ordered else
+                            _core.sort_values(new, True, False))
 
     def rename_categories(self, new_categories):
         """The Series with its categories renamed: new_categories is a list

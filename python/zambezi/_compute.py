@@ -83,7 +83,8 @@ import datetime
 
 import numpy as np
 
-from zambezi import _align, _base, _convert, _core, _dtypes, _indexing
+from zambezi import _align, _base, _convert, _core, _dtypes, _indexing, _numpy_order
+from zambezi import index as _ix
 from zambezi._dtypes import is_scalar as _is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
 
@@ -496,6 +497,10 @@ class SeriesOps:
                 return _binop(b, a, op, ufunc.__name__, True)
         from zambezi import _numpy_protocol
 
+        if method == "__call__" and any(_base.is_series(x) and x._col.dtype == "category"
+                                        for x in inputs):
+            raise DTypeError(f"Object with dtype category cannot perform the numpy op "
+                             f"{ufunc.__name__}")   # as pandas
         if method == "reduce" and len(inputs) == 1 and ufunc.__name__ in ("minimum", "maximum") \
                 and self._col.dtype == "category" and kwargs.get("axis", 0) in (0, None) \
                 and kwargs.get("out") is None:
@@ -608,8 +613,10 @@ class SeriesOps:
     def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=False):
         """The values sorted (stable: equal values keep their order; NaN and
         nulls at na_position), with their labels (numbered from 0 with
-        ignore_index=True).  kind is ignored.  Strings sort by their UTF-8
-        bytes, categoricals in category order (as pandas).
+        ignore_index=True).  Strings sort by their UTF-8 bytes, categoricals
+        in category order (as pandas).  kind="quicksort" or "heapsort" puts
+        equal numbers, times or categories in numpy's order, as pandas'
+        default does (one extra argsort on one core when there are ties).
 
         Examples
         --------
@@ -625,15 +632,20 @@ class SeriesOps:
         if na_position not in ("first", "last"):
             raise InvalidValueError(
                 f"na_position must be 'first' or 'last', not {na_position!r}")
-        if ignore_index:  # no labels to carry: the engine sorts the values directly
+        na_first = na_position == "first"
+        if ignore_index and kind not in _numpy_order.NUMPY_KINDS:
+            # no labels to carry: the engine sorts the values directly
             return self._constructor._from_engine(
-                _core.sort_values(self._col, bool(ascending), na_position == "first"),
-                self._name)
+                _core.sort_values(self._col, bool(ascending), na_first), self._name)
         # one engine sort gives the values and the permutation (no gather of
         # the values); the labels follow the permutation lazily
-        values, order = _core.sort_values(self._col, bool(ascending), na_position == "first",
-                                          True)
-        return self._select_rows(_indexing.take_rows(order), values)
+        values, order = _core.sort_values(self._col, bool(ascending), na_first, True)
+        pos = _numpy_order.order(self._col, ascending, na_first, kind, values)
+        if pos is None:
+            out = self._select_rows(_indexing.take_rows(order), values)
+        else:   # equal values in numpy's order, as pandas' kind="quicksort"
+            out = self._select_rows(_indexing.take_rows(_core.column_from_buffer(pos)))
+        return out._with_index(_ix.default_index(len(out))) if ignore_index else out
 
     def _sort_indices(self, ascending=True, na_position="last"):
         if na_position not in ("first", "last"):
@@ -654,6 +666,10 @@ class SeriesOps:
         return self._like(self._sort_indices(ascending, na_position))
 
     def _n_extreme(self, n, largest):
+        if self._col.dtype in ("string", "category"):   # as pandas
+            name = "nlargest" if largest else "nsmallest"
+            shown = "str" if self._col.dtype == "string" else "category"
+            raise DTypeError(f"Cannot use method '{name}' with dtype {shown}")
         length = len(self)
         n = max(int(n), 0)
         if n >= length:  # pandas: a plain sort, missing values included

@@ -1,9 +1,11 @@
 """``zambezi.concat``: DataFrames or Series one after another (axis=0) or
 side by side (axis=1), as ``pandas.concat``.
 
-One engine call (``_core.concat``) per column; categoricals with different
-categories are unified by the engine, numbers of different types are cast
-to a common one first.  Row labels follow pandas 3:
+One engine call (``_core.concat``) per column; numbers of different types
+are cast to a common one first.  Categoricals stay categorical when every
+part has the same categories (in any order unless ordered; the first
+part's order), as pandas; otherwise they concatenate as their categories'
+values (pandas' rule: text gives a str column).  Row labels follow pandas 3:
 
 - axis=0 keeps each input's labels (their levels concatenated; inputs
   whose RangeIndexes continue one another give one RangeIndex);
@@ -49,9 +51,34 @@ def _common_dtype(dtypes):
     return np.result_type(*[np.dtype(d) for d in dtypes]).name
 
 
+def _categories_of(col):
+    """(ordered, categories as a list) of a categorical column."""
+    col = col if col.device == "cpu" else col.to_device("cpu")
+    return col.ordered, col.dictionary.to_pylist()
+
+
+def _same_categories(parts):
+    """Whether categorical parts share one pandas CategoricalDtype: the same
+    flag and categories (as a set when unordered, in order when ordered)."""
+    first_ordered, first = _categories_of(parts[0])
+    for p in parts[1:]:
+        ordered, cats = _categories_of(p)
+        if p.dictionary.dtype != parts[0].dictionary.dtype:
+            return False
+        if ordered != first_ordered or len(cats) != len(first) or (
+                cats != first if ordered else set(cats) != set(first)):
+            return False
+    return True
+
+
 def _concat_columns(parts, what):
     """One column from parts (engine columns), casting numbers to a common
-    type when their types differ."""
+    type when their types differ, and categoricals of different categories
+    (or beside other dtypes) to their categories' dtype."""
+    if any(p.dtype == "category" for p in parts) and not (
+            all(p.dtype == "category" for p in parts) and _same_categories(parts)):
+        parts = [_core.cast(p, p.dictionary.dtype) if p.dtype == "category" else p
+                 for p in parts]
     dtypes = {p.dtype for p in parts}
     if len(dtypes) > 1:
         target = _common_dtype(dtypes)

@@ -324,11 +324,33 @@ def to_numpy_as_pandas(col):
     categories and lists are NaN (pandas 3's str dtype, a Categorical and
     the object column str.split makes give NaN), not to_numpy's None --
     which lookups and other internal uses keep."""
-    arr = to_numpy(col)
     dt = col.dtype
-    if col.null_count and (dt in ("string", "category") or dt.startswith("list<")):
+    if dt == "category":
+        return _categorical_numpy(col if col.device == "cpu" else col.to_device("cpu"))
+    arr = to_numpy(col)
+    if col.null_count and (dt == "string" or dt.startswith("list<")):
         arr[null_mask(col)] = np.nan
     return arr
+
+
+def _categorical_numpy(col):
+    """numpy's array of a categorical as pandas gives it (np.asarray of a
+    Categorical): the categories' values, in their numpy dtype when they
+    have one (int64 categories give int64; float64 with NaN, or object for
+    bools, when values are missing), objects for text; missing values NaN
+    (NaT for times)."""
+    cats = to_numpy_as_pandas(col.dictionary)
+    codes = values_numpy(col).astype(np.int64)
+    mask = null_mask(col)
+    if mask is None:
+        return cats[codes]
+    if cats.dtype.kind in "iu":
+        cats = cats.astype(np.float64)
+    elif cats.dtype.kind == "b":
+        cats = cats.astype(object)
+    out = cats[np.where(mask, 0, codes)] if len(cats) else np.empty(len(codes), cats.dtype)
+    out[mask] = out.dtype.type("NaT") if out.dtype.kind in "mM" else np.nan
+    return out
 
 
 _DEFAULT_STR = []

@@ -230,8 +230,8 @@ class FrameArith:
     # -- equals ---------------------------------------------------------
     def equals(self, other):
         """Whether other is a DataFrame with the same shape, column names,
-        dtypes, row labels and values, missing values in the same places
-        (as pandas: a NaN equals a NaN).
+        dtypes (a categorical's categories too), row labels and values,
+        missing values in the same places (as pandas: a NaN equals a NaN).
 
         Examples
         --------
@@ -247,9 +247,13 @@ class FrameArith:
             return False
         if not _align.same_labels(self._index, other._index):
             return False
+        from zambezi._concat import _same_categories
+
         for a, b in zip(self._cols()[0], other._cols()[0]):
             if a.dtype != b.dtype or not same_values(a, b):
                 return False
+            if a.dtype == "category" and not _same_categories([a, b]):
+                return False   # pandas compares the categories (and their order if ordered)
         return True
 
 

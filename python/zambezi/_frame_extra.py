@@ -257,7 +257,9 @@ def _category_codes(col):
 def _from_codes(codes, like):
     """A categorical with like's categories (and device) over numpy codes
     (-1: null)."""
-    out = _core.categorical_from_codes(np.ascontiguousarray(codes), _host(like).dictionary)
+    host = _host(like)
+    out = _core.categorical_from_codes(np.ascontiguousarray(codes, dtype=np.int32),
+                                       host.dictionary, ordered=bool(host.ordered))
     return out if like.device == "cpu" else out.to_device(like.device)
 
 
@@ -303,17 +305,24 @@ def _replace_categorical(s, pairs):
     index = {c: i for i, c in enumerate(cats)}
     table = np.arange(len(cats), dtype=np.int32)
     fill = -1
+
+    def at(x):   # x's position among the categories (of any dtype), or None
+        try:
+            return index.get(x)
+        except TypeError:   # unhashable: no category
+            return None
+
     for old, new in pairs:
-        new = py_scalar(new)
-        if not _is_missing(new) and not (isinstance(new, str) and new in index):
-            if _is_missing(old) or (isinstance(old, str) and old in index):
+        old, new = py_scalar(old), py_scalar(new)
+        if not _is_missing(new) and at(new) is None:
+            if _is_missing(old) or at(old) is not None:
                 raise _new_category(s, new)
             continue
-        code = -1 if _is_missing(new) else index[new]
+        code = -1 if _is_missing(new) else at(new)
         if _is_missing(old):
             fill = code
-        elif isinstance(old, str) and old in index:
-            table[index[old]] = code
+        elif at(old) is not None:
+            table[at(old)] = code
     if (table == np.arange(len(cats))).all() and (fill == -1 or col.null_count == 0):
         return s
     codes = _category_codes(col)
@@ -401,6 +410,9 @@ _KIND_TYPES = [
 ]
 _PY_KINDS = {int: "signedinteger", float: "floating", bool: "bool", str: "string",
              object: "object", complex: "none"}
+# pandas' extension dtype classes (not instances) as kinds, by class name
+_PANDAS_DTYPE_CLASSES = {"CategoricalDtype": "category", "DatetimeTZDtype": "datetimetz",
+                         "StringDtype": "string"}
 
 
 def _dtype_test(spec):
@@ -410,6 +422,8 @@ def _dtype_test(spec):
     if isinstance(spec, type):
         if spec in _PY_KINDS:
             return _KIND_TESTS[_PY_KINDS[spec]]
+        if spec.__module__.startswith("pandas") and spec.__name__ in _PANDAS_DTYPE_CLASSES:
+            return _KIND_TESTS[_PANDAS_DTYPE_CLASSES[spec.__name__]]
         if issubclass(spec, np.generic):
             if spec in (np.generic,):
                 return lambda d: True

@@ -12,7 +12,7 @@ reductions in zambezi._frame_reduce.
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _indexing, _labels
+from zambezi import _base, _convert, _core, _indexing, _labels, _numpy_order
 from zambezi import index as _ix
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
@@ -279,11 +279,12 @@ class FrameOps:
     def sort_values(self, by, ascending=True, na_position="last", kind=None,
                     ignore_index=False):
         """Rows sorted by the columns by (the first most significant);
-        ascending is one flag or one per column.  Always stable (kind is
-        ignored); NaN and nulls at na_position.  Rows keep their labels
-        (numbered from 0 with ignore_index=True).  Strings
-        sort by their UTF-8 bytes, categoricals in category order (as
-        pandas).
+        ascending is one flag or one per column.  Stable; NaN and nulls at
+        na_position.  Rows keep their labels (numbered from 0 with
+        ignore_index=True).  Strings sort by their UTF-8 bytes,
+        categoricals in category order (as pandas).  By one column,
+        kind="quicksort" or "heapsort" puts equal numbers, times or
+        categories in numpy's order, as pandas' default does.
 
         Examples
         --------
@@ -302,7 +303,7 @@ class FrameOps:
         keys = [by] if isinstance(by, str) or is_scalar(by) else list(by)
         keys = _labels.to_names(self, keys)  # labels (an int 0 too) as table names
         if len(keys) == 1 and keys[0] in self._table.names and na_position in ("first", "last"):
-            out = self._sort_one_key(keys[0], ascending, na_position)
+            out = self._sort_one_key(keys[0], ascending, na_position, kind)
         else:
             idx = self._sort_indices(keys, ascending, na_position)
             out = self._select_rows(_indexing.take_rows(idx))
@@ -310,7 +311,7 @@ class FrameOps:
             out._index = _ix.default_index(len(out))
         return out
 
-    def _sort_one_key(self, key, ascending, na_position):
+    def _sort_one_key(self, key, ascending, na_position, kind=None):
         """sort_values by one column: the engine sorts that column and gives
         its values with the permutation in one pass; only the other columns
         are gathered."""
@@ -324,6 +325,9 @@ class FrameOps:
         k = names.index(key)
         values, order = _core.sort_values(t.column(k), bool(ascending), na_position == "first",
                                           True)
+        pos = _numpy_order.order(t.column(k), ascending, na_position == "first", kind, values)
+        if pos is not None:   # equal keys in numpy's order, as pandas' kind="quicksort"
+            return self._select_rows(_indexing.take_rows(_core.column_from_buffer(pos)))
         if t.num_columns == 1:
             return self._select_rows(_indexing.take_rows(order),
                                      _core.table_from_columns([values], names))

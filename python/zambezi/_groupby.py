@@ -731,8 +731,13 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             table = _small_ints_back(table, len(self._k.keys), narrow)
         if widen and not self._observed:
             table = _groupby_observed.widen(table, len(self._k.keys), [s[0] for s in specs],
-                                            self._sort)
+                                            self._sort, self._key_columns(), self._dropna)
         return table
+
+    def _key_columns(self):
+        """The key columns, every row."""
+        w = self._k.work
+        return [w.column(w.names.index(k)) for k in self._k.keys]
 
     def _mean_as_float64(self, col):
         """Whether pandas gives float64 for the mean of float32 column col:

@@ -178,7 +178,8 @@ class GroupByMoments:
         if not self._observed:  # a categorical key's unseen levels: missing, as pandas
             from zambezi import _groupby_observed
 
-            table = _groupby_observed.widen(table, nk, [how] * len(cols), self._sort)
+            table = _groupby_observed.widen(table, nk, [how] * len(cols), self._sort,
+                                            self._key_columns(), self._dropna)
         return self._moment_finish(table, cols)
 
     def skew(self, skipna=True, numeric_only=False, **kwargs):

@@ -16,10 +16,12 @@ Order, as pandas 3:
 - ``sort=True``: ordered by the keys in key order, each categorical key in
   category order, other keys ascending, a missing key (``dropna=False``)
   last.
-- ``sort=False``: the groups that occur first, in order of appearance,
-  then the others, the non-categorical keys' combinations (in order of
-  appearance) varying slowest, each categorical key's categories in the
-  order: those that occur as they appear, then the rest in category order.
+- ``sort=False``: each categorical key's categories in the order: those
+  that occur as they appear, then the rest in category order.  With only
+  categorical keys, every combination in that order (the first key
+  varying slowest); with other keys too, the groups that occur first, in
+  order of appearance, then the others, the non-categorical keys'
+  combinations (in order of appearance) varying slowest.
 
 Differences from pandas: an empty group's min / max / first / last / mean
 of an integer column is a missing integer (zambezi keeps integer columns
@@ -52,20 +54,36 @@ def _appearance(k, n):
     return np.r_[seen, np.flatnonzero(rest)].astype(np.int64)
 
 
-def _categorical_level(c, sort):
+def _level_codes(h, ncat, missing):
+    """A categorical column's codes as int64, a missing value numbered ncat
+    when missing (one more level), else left as it is."""
+    k = values_numpy(h).astype(np.int64)
+    m = null_mask(h)
+    if m is not None and m.any():
+        k = np.where(m, ncat, k) if missing else k[~m]
+    return k
+
+
+def _categorical_level(c, sort, full=None):
     """(codes, level) of a categorical key column of the groups that
     occur: each group's position among the level's values, and the level:
     every category, and a missing value when a group has one (dropna=False),
-    last with sort, else where it first appears."""
+    last with sort, else where it first appears -- in full, the key column
+    of every row (pandas orders the level by the whole column, rows that
+    another key's missing value leaves out included), when given."""
     h = c if c.device == "cpu" else c.to_device("cpu")
     ncat = h.dictionary.length
     m = null_mask(h)
-    k = values_numpy(h).astype(np.int64)
-    nlev = ncat
-    if m is not None and m.any():  # the missing value: one more level, numbered ncat
-        k = np.where(m, ncat, k)
-        nlev += 1
-    order = np.arange(nlev, dtype=np.int64) if sort else _appearance(k, nlev)
+    missing = m is not None and bool(m.any())   # the missing value: a level numbered ncat
+    nlev = ncat + missing
+    k = _level_codes(h, ncat, missing)
+    if sort:
+        order = np.arange(nlev, dtype=np.int64)
+    elif full is None:
+        order = _appearance(k, nlev)
+    else:
+        order = _appearance(_level_codes(full if full.device == "cpu" else full.to_device("cpu"),
+                                         ncat, missing), nlev)
     rank = np.empty(nlev, dtype=np.int64)
     rank[order] = np.arange(nlev, dtype=np.int64)
     codes = rank[k] if nlev else k
@@ -87,27 +105,51 @@ def _first_rows(cols, n):
     return ids, first.astype(np.int64)
 
 
-def widen(table, nk, ops, sort):
+def _all_combinations(full_ob, group_ob, dropna):
+    """(columns, nf): the non-categorical keys of every row (nf of them;
+    with dropna, those without a missing one) followed by those of the
+    groups: pandas makes the combinations of these keys over all rows, a
+    row another key's missing value leaves out included."""
+    if dropna:
+        keep = None
+        for c in full_ob:
+            nn = _core.notnull(c)
+            keep = nn if keep is None else _core.binary("and", keep, nn)
+        full_ob = [_core.filter(c, keep) for c in full_ob]
+    nf = full_ob[0].length
+    return [_core.concat([f, g]) for f, g in zip(full_ob, group_ob)], nf
+
+
+def widen(table, nk, ops, sort, full=None, dropna=True):
     """The engine's group-by result table (nk key columns, then one column
     per op in ops) widened, when a key is categorical, to the combinations
     of the other keys that occur times every combination of the
     categorical keys' levels (pandas' groups for observed=False; see the
     module's comment); table itself when no key is categorical.  Raises
-    InvalidValueError past 10^8 groups."""
+    InvalidValueError past 10^8 groups.  full: the key columns of every
+    row (see _categorical_level, _all_combinations), and dropna the
+    group-by's."""
     keys = [table.column(i) for i in range(nk)]
     is_cat = [c.dtype == "category" for c in keys]
     if not any(is_cat):
         return table
     if table.device != "cpu":  # a table of groups: widened on the host, copied back
-        return widen(table.to_device("cpu"), nk, ops, sort).to_device(table.device)
+        return widen(table.to_device("cpu"), nk, ops, sort, full, dropna).to_device(table.device)
     n = keys[0].length
     ob = [c for c, cat in zip(keys, is_cat) if not cat]
-    ob_ids, ob_first = _first_rows(ob, n)
-    nob = len(ob_first) if (n or not ob) else 0
+    obsrc = ob  # where the other keys' combinations are read: the groups, or every row
+    if full is not None and ob:
+        obsrc, nf = _all_combinations([f for f, cat in zip(full, is_cat) if not cat], ob, dropna)
+        ids, ob_first = _first_rows(obsrc, nf + n)
+        ob_ids = ids[nf:]
+        nob = len(ob_first)
+    else:
+        ob_ids, ob_first = _first_rows(ob, n)
+        nob = len(ob_first) if (n or not ob) else 0
     codes, levels = [], []
-    for c, cat in zip(keys, is_cat):
+    for i, (c, cat) in enumerate(zip(keys, is_cat)):
         if cat:
-            k, lev = _categorical_level(c, sort)
+            k, lev = _categorical_level(c, sort, full[i] if full is not None else None)
             codes.append(k)
             levels.append(lev)
     sizes = tuple(lev.length for lev in levels)
@@ -119,31 +161,33 @@ def widen(table, nk, ops, sort):
     at = ob_ids * nunob + (np.ravel_multi_index(codes, sizes) if n else 0)
     row_of = np.full(total, -1, dtype=np.int64)
     row_of[at] = np.arange(n, dtype=np.int64)
-    full = np.arange(total, dtype=np.int64)
-    ob_part = full // max(nunob, 1)
-    cat_parts = np.unravel_index(full % max(nunob, 1), sizes) if total else \
-        [full] * len(sizes)
-    if sort:  # every group, ordered by the keys in key order
-        ranks, it_cat = [], 0
+    every = np.arange(total, dtype=np.int64)
+    ob_part = every // max(nunob, 1)
+    cat_parts = np.unravel_index(every % max(nunob, 1), sizes) if total else \
+        [every] * len(sizes)
+    if sort or not ob:  # every group, ordered by the keys (their levels' order) in key order
+        ranks, it_cat, it_ob = [], 0, 0
         for c, cat in zip(keys, is_cat):
             if cat:
                 ranks.append(cat_parts[it_cat])
                 it_cat += 1
             else:  # the value's rank among the key's values (missing last), per combination
-                r, _ = _codes([c])
-                ranks.append(np.asarray(r, dtype=np.int64)[ob_first][ob_part] if n else full)
-        grid = np.lexsort(ranks[::-1]).astype(np.int64) if total else full
+                r, _ = _codes([obsrc[it_ob]])
+                it_ob += 1
+                ranks.append(np.asarray(r, dtype=np.int64)[ob_first][ob_part] if nob else every)
+        grid = np.lexsort(ranks[::-1]).astype(np.int64) if total else every
         where = row_of[grid]
     else:  # the groups that occur, then the others in (other keys, categorical keys) order
         grid = np.r_[at, np.flatnonzero(row_of < 0)].astype(np.int64)
         where = np.r_[np.arange(n, dtype=np.int64), np.full(total - n, -1, dtype=np.int64)]
-    cols, it_cat = [], 0
+    cols, it_cat, it_ob = [], 0, 0
     for c, cat in zip(keys, is_cat):
         if cat:
             cols.append(_core.take(levels[it_cat], _int64(cat_parts[it_cat][grid])))
             it_cat += 1
         else:
-            cols.append(_core.take(c, _int64(ob_first[ob_part[grid]])))
+            cols.append(_core.take(obsrc[it_ob], _int64(ob_first[ob_part[grid]])))
+            it_ob += 1
     pos = _positions(where)
     for i, op in enumerate(ops):
         out = _core.take(table.column(nk + i), pos)

@@ -11,7 +11,7 @@ null rows).
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _indexing, _labels
+from zambezi import _base, _convert, _core, _indexing, _labels, _numpy_order
 from zambezi import index as _ix
 from zambezi.errors import InvalidValueError, UnsupportedError
 
@@ -226,7 +226,9 @@ class IndexOps:
     def sort_index(self, ascending=True, na_position="last", ignore_index=False, level=None,
                    kind=None, inplace=False, axis=0):
         """Rows in the order of their labels (stable; missing labels at
-        na_position).  A MultiIndex sorts level by level.  ``axis=1`` orders
+        na_position; kind="quicksort" or "heapsort" puts equal labels of a
+        flat index in numpy's order, as pandas' default does).  A
+        MultiIndex sorts level by level.  ``axis=1`` orders
         a frame's columns by their labels instead.
 
         Examples
@@ -265,6 +267,13 @@ class IndexOps:
             if len(asc) < len(levels):
                 asc = asc + [True] * (len(levels) - len(asc))
             order = _core.sort_indices(t, list(range(len(levels))), asc, na_position == "first")
+            if len(cols) == 1 and kind in _numpy_order.NUMPY_KINDS and not (
+                    cols[0].null_count == 0 and _numpy_order.is_identity(order)):
+                # equal labels in numpy's order, as pandas' default kind (an
+                # index already in order stays as it is, as in pandas)
+                pos = _numpy_order.order(cols[0], asc[0], na_position == "first", kind,
+                                         _core.take(t, order).column(0))
+                order = order if pos is None else _core.column_from_buffer(pos)
             out = self._select_rows(_indexing.take_rows(order))
         if ignore_index:
             out = out._with_index(_ix.default_index(len(out)))

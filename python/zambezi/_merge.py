@@ -36,7 +36,9 @@ right in right order, outer sorted by the keys (nulls last), cross
 left-major; ``sort=True`` sorts any join by its keys.
 """
 
-from zambezi import _base, _core, _indexing
+import numpy as np
+
+from zambezi import _base, _convert, _core, _indexing
 from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
@@ -104,6 +106,68 @@ def _no_categories(col):
     """A categorical without categories (its values all missing: it meets
     keys of any type, as in pandas)."""
     return col.dtype == "category" and col.dictionary.length == 0
+
+
+def _recode(c, dictionary):
+    from zambezi._categorical import recode
+
+    return recode(c, dictionary)
+
+
+def _coalesce(c, cond, rc):
+    """c where cond, else rc: a merged key column.  Two categoricals of the
+    same categories stay categorical; a categorical beside anything else
+    gives its categories' values, as pandas."""
+    if c.dtype != "category" and rc.dtype != "category":
+        return _core.column_where(c, cond, rc)
+    from zambezi._concat import _same_categories
+    from zambezi._frame_extra import _category_codes, _from_codes
+
+    if c.dtype != rc.dtype or not _same_categories([c, rc]):
+        c, rc = (_core.cast(x, x.dictionary.dtype) if x.dtype == "category" else x
+                 for x in (c, rc))
+        return _core.column_where(c, cond, rc)
+
+    take = _convert.to_numpy(cond).astype(bool)
+    other = _category_codes(_recode(rc, c.dictionary))
+    return _from_codes(np.where(take, _category_codes(c), other), c)
+
+
+def _swapped(t, cols):
+    """Table t with the columns cols ({position: column}) in place."""
+    if not cols:
+        return t
+    return _core.table_from_columns([cols.get(i, t.column(i)) for i in range(t.num_columns)],
+                                    list(t.names))
+
+
+def _categorical_keys(left, right, li_keys, ri_keys):
+    """(left, right, left table to join, right table to join), as pandas
+    joins categorical keys: a pair whose categories differ (or with one side
+    not categorical) joins on the categories' values, and the key columns
+    become those values; a pair with the same categories joins on the
+    codes of the left side's categories (so an outer or sorted join orders
+    the keys in category order) and stays categorical."""
+    from zambezi._concat import _same_categories
+    from zambezi._frame_extra import _category_codes
+
+    lt, rt = left._table, right._table
+    values, codes = ({}, {}), ({}, {})
+    for a, b in zip(li_keys, ri_keys):
+        ca, cb = lt.column(a), rt.column(b)
+        if "category" not in (ca.dtype, cb.dtype):
+            continue
+        if ca.dtype == cb.dtype and _same_categories([ca, cb]):
+            for side, i, c in ((0, a, ca), (1, b, _recode(cb, ca.dictionary))):
+                # a missing key is code -1, as pandas: it matches missing keys, sorts first
+                codes[side][i] = _core.column_from_buffer(_category_codes(c))
+            continue
+        for side, i, c in ((0, a, ca), (1, b, cb)):
+            if c.dtype == "category":
+                values[side][i] = _core.cast(c, c.dictionary.dtype)
+    left, right = (f._like(_swapped(f._table, v)) if v else f
+                   for f, v in zip((left, right), values))
+    return (left, right, _swapped(left._table, codes[0]), _swapped(right._table, codes[1]))
 
 
 def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_index=False,
@@ -214,8 +278,9 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         raise InvalidValueError("merge: no key columns given")
     li_keys = [_index_of(lnames, k, "left") for k in lk]
     ri_keys = [_index_of(rnames, k, "right") for k in rk]
+    left, right, jl, jr = _categorical_keys(left, right, li_keys, ri_keys)
 
-    lidx, ridx = _core.join_indices(left._table, right._table, li_keys, ri_keys, how, bool(sort))
+    lidx, ridx = _core.join_indices(jl, jr, li_keys, ri_keys, how, bool(sort))
     lt = _core.take(left._table, lidx)
     if how in ("semi", "anti"):
         return left._constructor._wrap(lt)
@@ -250,15 +315,15 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         c = lt.column(i)
         if i in merged and has_left_gaps:
             rc = rt.column(rpos[merged[i]])
-            if how == "right":
-                c = rc
+            if how == "right":   # a categorical key keeps the left side's categories, as pandas
+                c = rc if c.dtype != "category" else _recode(rc, c.dictionary)
             elif how == "outer":
                 if _no_categories(c):  # all missing: rc's keys where the left has none
                     c = _core.column_where(rc, cond, None, mask=True)
                 elif _no_categories(rc):
                     c = _core.column_where(c, cond, None)
                 else:
-                    c = _core.column_where(c, cond, rc)
+                    c = _coalesce(c, cond, rc)
         elif n in overlap and ls:
             n = n + ls
         cols.append(c)
@@ -353,12 +418,12 @@ def _merge_on_index(left, right, how, left_on, right_on, left_index, right_index
     # key's position, and leaves the suffixed column as it is.
     keys = []
     if left_index and right_index:
-        levels = [_core.column_where(a, has_left, b) if gaps_left else a
+        levels = [_coalesce(a, has_left, b) if gaps_left else a
                   for a, b in zip(llevels, rlevels)]
         index = _ix.Index._from_columns(levels, left._index.names)
     elif right_index:  # left_on + right_index: the left labels
         for i, (a, b) in enumerate(zip(lk, rlevels)):
-            key = _core.column_where(lcols[a], has_left, b) if gaps_left else lcols[a]
+            key = _coalesce(lcols[a], has_left, b) if gaps_left else lcols[a]
             if names[a] == lnames[a]:
                 lcols[a] = key
             else:
@@ -367,11 +432,11 @@ def _merge_on_index(left, right, how, left_on, right_on, left_index, right_index
             _ix.Index._from_columns(llevels, left._index.names)
     else:  # left_index + right_on: the right labels
         for i, (j, lv) in enumerate(zip(rk, llevels)):
-            key = _core.column_where(rcols[j], has_right, lv) if gaps_right else rcols[j]
+            key = _coalesce(rcols[j], has_right, lv) if gaps_right else rcols[j]
             if names[nl + j] == rnames[j]:
                 rcols[j] = key
             else:
-                keys.append((i, rnames[j], _core.column_where(lv, has_left, rcols[j])
+                keys.append((i, rnames[j], _coalesce(lv, has_left, rcols[j])
                              if gaps_left else lv))
         index = _kept_index(right, R.num_rows, how == "right" and not sort) or \
             _ix.Index._from_columns(rlevels, right._index.names)

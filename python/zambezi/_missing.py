@@ -145,29 +145,14 @@ def _fill_scalar(col, value):
     return _core.fill_null(col, value)
 
 
-def _padded(col, n):
-    """col cut or padded with nulls to n rows (pandas aligns a fill
-    Series on the row labels, 0..n-1 here)."""
-    if col.length == n:
-        return col
-    if col.length > n:
-        return col.slice(0, n)
-    idx = np.arange(n, dtype=np.int64)
-    pad = idx >= col.length
-    idx[pad] = 0
-    return _core.take(col, _core.column_from_buffer(idx, mask=pad))
-
-
 def _as_dtype(other, col, what):
     """other converted to col's dtype for filling col's missing rows
     (pandas keeps the dtype of the filled column)."""
     dt = col.dtype
+    if dt == "category":
+        return _as_categories(other, col, what)
     if other.dtype == dt:
         return other
-    if dt == "category":
-        raise UnsupportedError(
-            f"{what}: filling a categorical column from another column is not supported; "
-            "use a scalar that is one of the categories")
     if other.dtype in _FLOATS and (dt.startswith(("int", "uint")) or dt == "bool"):
         # pandas refuses values that the integer dtype cannot hold exactly
         vals = _convert.values_numpy(other if other.device == "cpu" else
@@ -186,6 +171,33 @@ def _as_dtype(other, col, what):
         raise type(e)(f"{what}: the fill values ({other.dtype}) as {dt}: {e}") from None
 
 
+def _as_categories(other, col, what):
+    """other's values as codes of categorical col's categories; a value
+    that is none of them, where it would fill a row, raises as pandas
+    ("Cannot setitem on a Categorical with a new category")."""
+    from zambezi import _categorical
+    from zambezi._concat import _same_categories
+
+    if other.dtype == "category" and not _same_categories([col, other]):
+        raise DTypeError(f"{what}: Cannot set a Categorical with another, without identical "
+                         "categories")
+    if other.dtype != "category":
+        try:
+            other = _core.cast(other, "category")
+        except ZambeziError:
+            raise DTypeError(f"{what}: fill values of dtype {other.dtype} for a categorical "
+                             "column") from None
+    host = col if col.device == "cpu" else col.to_device("cpu")
+    out = _categorical.recode(other, host.dictionary, ordered=host.ordered)
+    lost = (_convert.to_numpy(_missing_mask(col)).astype(bool)
+            & ~_convert.to_numpy(_missing_mask(other)).astype(bool)
+            & _convert.to_numpy(_missing_mask(out)).astype(bool))
+    if lost.any():
+        raise DTypeError(f"{what}: Cannot setitem on a Categorical with a new category, "
+                         f"set the categories first (row {int(np.flatnonzero(lost)[0])})")
+    return out
+
+
 def _refuse_mix(col, value, what):
     """A fill value pandas would keep beside the column's values in an
     object column (a bool for numbers, a number for bools or times), or a
@@ -202,31 +214,48 @@ def _refuse_mix(col, value, what):
 def _fill_from(col, other, what):
     """col with its missing rows taken from other (same length)."""
     other = _as_dtype(other, col, what)
+    if col.dtype == "category":   # codes of one set of categories: chosen as numbers
+        from zambezi._frame_extra import _category_codes, _from_codes
+
+        codes = _category_codes(col)
+        return _from_codes(np.where(codes < 0, _category_codes(other), codes), col)
     return _core.column_where(col, _core.unary("invert", _missing_mask(col)), other)
 
 
-def _other_column(value, n, device):
-    """The engine column of n rows a Series, pandas Series or dict fill
-    value gives (row labels are the positions 0..n-1), or None when it fills
-    nothing."""
+def _may_label(kind, key):
+    """Whether a dict key can be a label of an index of dtype kind (a key
+    of another kind labels no row: pandas' reindex skips it)."""
+    if kind.startswith(("int", "uint", "float")):
+        return isinstance(key, (int, float, np.integer, np.floating)) and not isinstance(
+            key, (bool, np.bool_))
+    if kind == "string":
+        return isinstance(key, str)
+    return True
+
+
+def _other_column(value, s):
+    """The engine column of len(s) rows a Series, pandas Series or dict fill
+    value gives, aligned on s's row labels as pandas reindexes it (a label
+    the value lacks fills nothing; the value's own other labels are
+    ignored), or None when it fills nothing."""
+    from zambezi import _align
+    from zambezi.series import Series
+
+    device = s._col.device
     if isinstance(value, dict):
-        keys, vals = [], []
-        for k, v in value.items():  # the value's entries, not the data's rows
-            if isinstance(k, (int, np.integer)) and not isinstance(k, bool) and 0 <= k < n:
-                keys.append(int(k))
-                vals.append(py_scalar(v))
-        if not keys:
+        kind = str(s._index.dtype) if s._index.nlevels == 1 else ""
+        items = [(k, py_scalar(v)) for k, v in value.items() if _may_label(kind, k)]
+        if not items:
             return None
-        src = _core.column_from_sequence(vals)
-        idx = np.zeros(n, dtype=np.int64)
-        pad = np.ones(n, dtype=bool)
-        idx[keys] = np.arange(len(keys), dtype=np.int64)
-        pad[keys] = False
-        col = _core.take(src, _core.column_from_buffer(idx, mask=pad))
-    elif _convert._is_pandas(value, "Series"):
-        col = _convert.column_from_pandas(value.reindex(range(n)))
-    else:
-        col = _padded(value._col, n)
+        value = Series([v for _, v in items], index=[k for k, _ in items])
+    elif not _base.is_series(value):   # a pandas Series
+        value = Series(value)
+    if not _align.same_labels(value._index, s._index):
+        if value._index.nlevels == s._index.nlevels == 1 and not _may_label(
+                str(s._index.dtype), value._index[0] if len(value._index) else None):
+            return None   # labels of another kind (numbers for text): no row matches
+        value = value.reindex(s._index)
+    col = value._col
     if col.length == 0:
         return None
     return col if col.device == device else col.to_device(device)
@@ -249,7 +278,7 @@ def _fill_value(s, value, limit):
             allowed = ("a scalar, dict or Series" if _base.is_frame(value)
                        or _convert._is_pandas(value, "DataFrame") else "a scalar or dict")
             raise _value_type_error(value, allowed)
-        other = _other_column(value, len(s), col.device)
+        other = _other_column(value, s)
         if other is None:
             return col
         _refuse_mix(col, other, what)

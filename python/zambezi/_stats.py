@@ -948,8 +948,7 @@ class FrameStats:
         except for subset given as one name.  Most frequent first; ties,
         and every row with sort=False, in order of first appearance (as
         pandas).  dropna=False counts rows with nulls too.  Categorical
-        columns list only the categories that occur (pandas adds the
-        unused ones with count 0).
+        columns list their unused categories too, with count 0 (as pandas).
 
         Examples
         --------
@@ -969,7 +968,8 @@ class FrameStats:
         cols = [names[i] for i in keys] if keys is not None else list(names)
         if not cols:
             raise InvalidValueError("value_counts: the frame has no columns")
-        counts = self.groupby(cols[0] if one else cols, sort=False, dropna=dropna).size()
+        counts = self.groupby(cols[0] if one else cols, sort=False, dropna=dropna,
+                              observed=False).size()
         if sort:
             order = _core.sort_indices(counts._col, bool(ascending), False)
             counts = counts._select_rows(_indexing.take_rows(order))

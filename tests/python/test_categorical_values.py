@@ -110,14 +110,31 @@ def test_filter_slice_take_concat(kind):
     _eq(zb.concat([z, z]), pd.concat([p, p]))
 
 
-def test_concat_unifies_dictionaries_by_value():
+@pytest.mark.parametrize("parts", [
+    [[1, 2], [3, 2]],                                    # other categories: int64 values
+    [pd.CategoricalDtype(["a", "b"]), pd.CategoricalDtype(["b", "a"])],  # same set: category
+    [pd.CategoricalDtype(["a", "b"], ordered=True), pd.CategoricalDtype(["b", "a"], ordered=True)],
+    [pd.CategoricalDtype(["a", "b"]), pd.CategoricalDtype(["a"])],       # a subset: str
+    [pd.CategoricalDtype(["a", "b"]), None],                              # beside str: str
+])
+def test_concat_of_categoricals_follows_pandas(parts):
+    if isinstance(parts[0], list):
+        ps = [pd.Series(v).astype("category") for v in parts]
+    else:
+        ps = [pd.Series(["b", "a", None] if d is None or "b" in d.categories else ["a", None])
+              .astype(d if d is not None else "str") for d in parts]
+    got = zb.concat([zb.Series(p) for p in ps], ignore_index=True).to_pandas()
+    want = pd.concat(ps, ignore_index=True)
+    assert got.dtype == want.dtype
+    assert got.tolist() == want.tolist() or got.isna().tolist() == want.isna().tolist()
+    if want.dtype == "category":
+        assert got.cat.categories.tolist() == want.cat.categories.tolist()
+        assert got.cat.codes.tolist() == want.cat.codes.tolist()
+
+
+def test_concat_of_int_and_text_categories_raises():
     a = zb.Series([1, 2]).astype("category")
-    b = zb.Series([3, 2]).astype("category")
-    got = zb.concat([a, b])
-    assert got.to_list() == [1, 2, 3, 2]
-    assert got.cat.categories.to_list() == [1, 2, 3]
-    assert got.cat.codes.to_list() == [0, 1, 2, 1]
-    with pytest.raises(TypeError, match="different dtypes"):
+    with pytest.raises(TypeError):   # pandas gives an object column
         zb.concat([a, zb.Series(["x"]).astype("category")])
 
 

@@ -449,3 +449,21 @@ def test_frame_isna_notna_vs_pandas():
     pq = pd.DataFrame({"q": pd.Series([0.0, 1.0, None]) / pd.Series([0.0, 1.0, 1.0])})
     assert_frame_like(zq.isna(), pq.isna(), "NaN counts as missing")
     assert_frame_like(zb.DataFrame({}).isna(), pd.DataFrame({}).isna(), "no columns")
+
+
+@pytest.mark.parametrize("index", [None, ["x", "y", "z", "w", "v"]])
+@pytest.mark.parametrize("kind", ["str", "category", "float"])
+def test_fillna_with_a_series_or_dict_aligns_on_labels(kind, index):
+    # pandas reindexes the fill value on the row labels: positions do not count
+    base = {"str": ["a", None, "b", None, None], "category": ["a", None, "b", None, None],
+            "float": [1.0, None, 2.0, None, None]}[kind]
+    p = pd.Series(base, index=index, dtype="category" if kind == "category" else None)
+    labels = list(p.index)
+    fill = "a" if kind != "float" else 7.0
+    values = [pd.Series(fill, index=[labels[1]]), pd.Series([fill, fill], index=labels[3:5]),
+              pd.Series({labels[1]: fill, labels[3]: fill}), pd.Series([fill]),
+              {labels[1]: fill, "nowhere": fill, 99: fill}]
+    for v in values:
+        want = p.fillna(v)
+        got = zb.Series(p).fillna(zb.Series(v) if isinstance(v, pd.Series) else v)
+        assert_series_like(got, want, repr(v))
