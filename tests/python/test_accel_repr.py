@@ -30,7 +30,9 @@ frames = {
         "s": pd.array(["ant", None, "bee", "cat"] * 3, dtype="str"),
         "t": pd.date_range("2024-01-01 06:00", periods=n, freq="37h").as_unit("ns"),
         "d": pd.to_timedelta(np.arange(n) * 3600, unit="s"),
-        "c": pd.Categorical(["x", "y", None] * 4),
+        # categories given: pandas' categories then have no validity bitmap,
+        # as zambezi's converted ones (see the xfail below)
+        "c": pd.Categorical(["x", "y", None] * 4, categories=["x", "y"]),
     }),
     "nulls": pd.DataFrame({"a": [np.nan] * 4, "b": pd.array([None, "q", None, "r"], dtype="str"),
                            "c": [1.5, None, -2.25, 1e10]}),
@@ -73,6 +75,8 @@ for name, df in frames.items():
         show(f"{name}[{col}]", df[col])
 show("groupby", frames["long"].groupby("k").x.sum())
 show("filtered", frames["long"][frames["long"].x > 200.0])   # the known difference below
+cats = pd.DataFrame({"c": pd.Categorical(["x", "y", None] * 4)})   # and this one
+show("factorized categories", cats.head(len(cats)))
 '''
 
 
@@ -104,10 +108,23 @@ def test_printing_is_byte_identical_to_pandas(outputs):
 
 
 @pytest.mark.xfail(strict=True, reason=(
+    "pandas' categories of text made by factorizing values (astype('category'), "
+    "pd.Categorical(values)) carry an Arrow validity bitmap; those zambezi converts back "
+    "have none (as pandas' own with categories= given), so info()'s memory usage is a "
+    "byte less per 8 categories"))
+def test_info_of_factorized_text_categories(outputs):
+    cut = "\n== factorized categories\n"
+    plain, accel = (part[1].split(cut)[1] for part in outputs[:2])
+    assert "memory usage" in plain
+    assert accel == plain
+
+
+@pytest.mark.xfail(strict=True, reason=(
     "pandas 3 keeps a RangeIndex when a filter or take of a RangeIndex leaves equally "
     "spaced rows (rows 401..499 here: RangeIndex(401, 500)); zambezi gives an int64 "
     "Index, so info() says 'Index:' and its memory usage differs"))
 def test_printing_after_a_filter_that_keeps_a_range(outputs):
-    (_, plain), (_, accel), _ = outputs
+    cut = "\n== factorized categories\n"
+    plain, accel = (part[1].split(cut)[0] for part in outputs[:2])
     assert "RangeIndex: 99 entries, 401 to 499" in plain
     assert accel == plain

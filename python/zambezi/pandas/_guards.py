@@ -281,8 +281,102 @@ def _dates_guard(proxy, args, kwargs):
     return "dates of missing timestamps: pandas gives NaT" if missing else None
 
 
+def _replace_none_guard(proxy, args, kwargs):
+    # pandas keeps a None replacement in an object column (a number column
+    # becomes object); zambezi gives a missing value of the column's dtype
+    news = []
+    if len(args) > 1 or "value" in kwargs:
+        news.append(kwargs["value"] if "value" in kwargs else args[1])
+    old = kwargs.get("to_replace", args[0] if args else None)
+    if isinstance(old, dict):
+        for v in old.values():
+            news.extend(v.values() if isinstance(v, dict) else [v])
+    if any(v is None or isinstance(v, (list, tuple)) and None in v for v in news):
+        return "replace with None: pandas keeps None in an object column"
+    return None
+
+
+def _is_categorical(x, frame=None):
+    """Whether x -- a Series proxy, or a column label of the frame proxy --
+    is categorical."""
+    if _proxy._is_proxy(x) and x._zb_kind == "series":
+        slow = x._zb_slow
+        return str(slow.dtype) == "category" if slow is not None else \
+            x._zb_get_fast()._col.dtype == "category"
+    if frame is None or not isinstance(x, str):
+        return False
+    slow = frame._zb_slow
+    try:
+        return str(slow[x].dtype) == "category" if slow is not None else \
+            frame._zb_get_fast()[x]._col.dtype == "category"
+    except Exception:
+        return False
+
+
+def _holds_categorical(proxy):
+    """Whether the data a proxy (or the intermediates made from it) comes
+    from has a categorical column."""
+    while proxy._zb_kind == "intermediate":
+        rec = proxy._zb_recipe
+        if rec is None or not _proxy._is_proxy(rec[0]):
+            return False
+        proxy = rec[0]
+    if proxy._zb_kind == "series":
+        return _is_categorical(proxy)
+    if proxy._zb_kind != "frame":
+        return False
+    slow = proxy._zb_slow
+    if slow is not None:
+        return any(str(dt) == "category" for dt in slow.dtypes)
+    t = proxy._zb_get_fast()._table
+    return any(t.column(i).dtype == "category" for i in range(t.num_columns))
+
+
+def _groupby_value_counts_guard(proxy, args, kwargs):
+    # pandas' group-by value_counts lists a categorical column's unused
+    # categories too (count 0); zambezi's the values that occur
+    if type(proxy).__name__ in ("DataFrameGroupBy", "SeriesGroupBy") and \
+            _holds_categorical(proxy):
+        return "group-by value_counts of categoricals: pandas lists unused categories"
+    return None
+
+
+def _categorical_str_guard(proxy, args, kwargs):
+    # pandas' .str of a categorical gives object columns (zambezi: str)
+    if proxy._zb_kind == "series" and _is_categorical(proxy):
+        return "str methods of a categorical give object columns"
+    return None
+
+
+def _reshape_keys_guard(names, frame_first=True):
+    """The guard of pivot_table / pivot / crosstab (a frame's method, or
+    pandas' function, with the frame first when frame_first): categorical
+    keys give pandas a CategoricalIndex of row or column labels (with
+    margins, an object Index); zambezi labels are plain.  names: the key
+    arguments, in positional order after the frame."""
+    def guard(proxy, args, kwargs):
+        if proxy is None and frame_first:   # pd.pivot_table(df, ...)
+            proxy, args = (args[0] if args else kwargs.get("data")), args[1:]
+        keys = [kwargs.get(n, args[i] if i < len(args) else None) for i, n in enumerate(names)]
+        flat = [k for key in keys for k in (key if isinstance(key, list) else [key])]
+        if any(_is_categorical(k, proxy) for k in flat if k is not None):
+            return "categorical keys: pandas labels the result with a CategoricalIndex"
+        return None
+    return guard
+
+
+_PIVOT_GUARD = _reshape_keys_guard(["values", "index", "columns"])
+_PIVOT_KEYS_GUARD = _reshape_keys_guard(["columns", "index", "values"])   # pivot(columns, index)
+# module-level functions: (None, args, kwargs)
+FUNCTION_GUARDS = {"pandas.pivot_table": _PIVOT_GUARD, "pandas.pivot": _PIVOT_KEYS_GUARD,
+                   "pandas.crosstab": _reshape_keys_guard(["index", "columns"], False)}
+
+
 GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guard,
-           "astype": _astype_guard, "__array_ufunc__": _ufunc_guard}
+           "astype": _astype_guard, "__array_ufunc__": _ufunc_guard,
+           "str": _categorical_str_guard, "replace": _replace_none_guard,
+           "pivot_table": _PIVOT_GUARD, "pivot": _PIVOT_KEYS_GUARD,
+           "value_counts": _groupby_value_counts_guard}
 GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
 GUARDS.update((n, _list_elements_guard) for n in ("get", "__getitem__", "join"))
 GUARDS["date"] = _dates_guard

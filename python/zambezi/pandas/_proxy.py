@@ -41,11 +41,9 @@ from zambezi.pandas._profile import recorder
 # zambezi classes that stand for pandas data types.
 SLOW_TO_PROXY = {}
 _NAME_TO_PROXY = {}
-_real = types.SimpleNamespace(pd=None)
-
-
-class _NoFast(Exception):
-    """zambezi cannot hold or compute this (the message says why)."""
+from zambezi.pandas._convertible import (  # noqa: E402
+    _NoFast, check_dtype as _check_dtype, check_index as _check_index,
+    frame_convertible as _frame_convertible, real as _real)
 
 
 class _Unconvertible:
@@ -63,7 +61,7 @@ SLOW_ONLY = frozenset([
     "__sizeof__", "to_pickle", "to_dict", "to_records", "tolist", "to_list", "__dir__",
     "__array_priority__", "_constructor", "axes", "empty", "__contains__", "name", "names",
     "to_clipboard", "to_excel", "to_json", "to_xml", "to_sql", "to_hdf", "to_feather",
-    "to_stata", "pipe", "__finalize__", "set_flags", "__class_getitem__", "__hash__",
+    "to_stata", "pipe", "__finalize__", "set_flags", "__class_getitem__", "__hash__", "nbytes",
     "__array_function__", "__dataframe__", "__arrow_c_stream__", "__arrow_c_array__",
 ])
 # Calls where zambezi's answer is known to differ from pandas 3 (found with
@@ -112,6 +110,7 @@ def _of_str_dtype(proxy):
 
 # Kinds of proxies whose pandas side has flags (set_flags).
 _FLAGGED_KINDS = frozenset(["frame", "series"])
+_SORTS = frozenset(["sort_values", "sort_index"])   # kind="quicksort" by default in pandas
 
 
 def _no_duplicate_labels(proxy):
@@ -399,58 +398,6 @@ def proxy_type_named(name):
 # Converting between the sides
 
 
-def _frame_convertible(pdf):
-    cols = pdf.columns
-    if cols.nlevels != 1 or not all(type(c) is str for c in cols) or not cols.is_unique:
-        raise _NoFast("column labels are not unique strings")
-    if type(cols).__name__ != "Index" or cols.name is not None:
-        raise _NoFast("the column index has a name or a special type")
-    if cols.dtype != _label_dtype():
-        # zambezi's labels come back as pandas gives string labels (str in
-        # pandas 3): object-dtype labels (mixed types, or strings kept as
-        # object) would change dtype, and no columns at all would too
-        raise _NoFast(f"column labels of dtype {cols.dtype} stay in pandas")
-    for dt in pdf.dtypes:
-        _check_dtype(dt)
-    _check_index(pdf.index)
-    if pdf.attrs:
-        raise _NoFast("DataFrame.attrs is set")
-
-
-@functools.lru_cache(maxsize=None)
-def _label_dtype():
-    """The dtype pandas gives an Index of string labels (str in pandas 3)."""
-    return _real.pd.Index(["_"]).dtype
-
-
-def _check_dtype(dt):
-    kind, pd = getattr(dt, "kind", None), _real.pd
-    if isinstance(dt, np.dtype):
-        if dt.isnative and (kind in "biuf" or kind in "Mm" and dt.name.endswith(
-                ("[s]", "[ms]", "[us]", "[ns]"))):   # byte order: pandas keeps it
-            return
-    elif isinstance(dt, pd.StringDtype) and dt == pd.StringDtype(na_value=np.nan):
-        return   # the default str dtype (to_pandas gives it back; other storages would change)
-    raise _NoFast(f"dtype {dt} stays in pandas")
-
-
-def _check_index(idx):
-    pd = _real.pd
-    if type(idx) is pd.RangeIndex:
-        if idx.name is not None and type(idx.name) is not str:
-            raise _NoFast("index name is not a string")
-        return
-    if type(idx) is pd.MultiIndex:
-        raise _NoFast("MultiIndex stays in pandas")
-    if type(idx) not in (pd.Index, pd.DatetimeIndex):
-        raise _NoFast(f"{type(idx).__name__} stays in pandas")
-    if idx.name is not None and type(idx.name) is not str:
-        raise _NoFast("index name is not a string")
-    if type(idx) is pd.DatetimeIndex and idx.freq is not None:
-        raise _NoFast("DatetimeIndex with a freq stays in pandas")
-    _check_dtype(idx.dtype)
-
-
 def _to_fast(proxy):
     import zambezi as zb
 
@@ -462,6 +409,10 @@ def _to_fast(proxy):
         parent, name, args, kwargs, is_attr = recipe
         if name in SLOW_ONLY:
             raise _NoFast(f"{name} is served by pandas")
+        guard = _guards.GUARDS.get(name)
+        refused = guard(parent, args, kwargs) if guard is not None else None
+        if refused:
+            raise _NoFast(refused)
         fparent = parent._zb_get_fast()
         try:
             attr = getattr(fparent, name)
@@ -976,7 +927,10 @@ def wrap_function(func, label, fast=None):
         rewind = None
         if label in _READERS and fast is not None and not settings.disabled:
             args, kwargs, rewind = _replayable_source(args, kwargs)
-        if fast is not None and not settings.disabled and _want_fast_args(args, kwargs, label):
+        guard = _guards.FUNCTION_GUARDS.get(label) if fast is not None else None
+        reason = guard(None, args, kwargs) if guard is not None else None
+        if reason is None and fast is not None and not settings.disabled and \
+                _want_fast_args(args, kwargs, label):
             t0 = time.perf_counter()
             called = None
             try:
@@ -1138,6 +1092,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                     res = attr
                 else:
                     fargs, fkwargs, called = _fast_call_args(args, kwargs)
+                    if name in _SORTS and proxy._zb_kind in _FLAGGED_KINDS:
+                        fkwargs = {"kind": "quicksort", **fkwargs}   # pandas' order of ties
                     res = attr(*fargs, **fkwargs)
                 if name in _STR_PREDICATES and "na" not in kwargs and \
                         type(proxy).__name__ == "StringMethods" and _of_str_dtype(proxy):
