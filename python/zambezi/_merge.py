@@ -108,6 +108,12 @@ def _no_categories(col):
     return col.dtype == "category" and col.dictionary.length == 0
 
 
+def _same_dtype_categoricals(a, b):
+    from zambezi._concat import _same_categories
+
+    return a.dtype == b.dtype == "category" and _same_categories([a, b])
+
+
 def _recode(c, dictionary):
     from zambezi._categorical import recode
 
@@ -120,10 +126,9 @@ def _coalesce(c, cond, rc):
     gives its categories' values, as pandas."""
     if c.dtype != "category" and rc.dtype != "category":
         return _core.column_where(c, cond, rc)
-    from zambezi._concat import _same_categories
     from zambezi._frame_extra import _category_codes, _from_codes
 
-    if c.dtype != rc.dtype or not _same_categories([c, rc]):
+    if not _same_dtype_categoricals(c, rc):
         c, rc = (_core.cast(x, x.dictionary.dtype) if x.dtype == "category" else x
                  for x in (c, rc))
         return _core.column_where(c, cond, rc)
@@ -155,8 +160,9 @@ def _categorical_keys(left, right, li_keys, ri_keys):
     values, codes = ({}, {}), ({}, {})
     for a, b in zip(li_keys, ri_keys):
         ca, cb = lt.column(a), rt.column(b)
-        if "category" not in (ca.dtype, cb.dtype):
-            continue
+        if "category" not in (ca.dtype, cb.dtype) or any(
+                c.dtype == "category" and c.dictionary.length == 0 for c in (ca, cb)):
+            continue   # no categories (all missing): the engine meets any key type
         if ca.dtype == cb.dtype and _same_categories([ca, cb]):
             for side, i, c in ((0, a, ca), (1, b, _recode(cb, ca.dictionary))):
                 # a missing key is code -1, as pandas: it matches missing keys, sorts first
@@ -316,7 +322,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         if i in merged and has_left_gaps:
             rc = rt.column(rpos[merged[i]])
             if how == "right":   # a categorical key keeps the left side's categories, as pandas
-                c = rc if c.dtype != "category" else _recode(rc, c.dictionary)
+                c = _recode(rc, c.dictionary) if _same_dtype_categoricals(c, rc) else rc
             elif how == "outer":
                 if _no_categories(c):  # all missing: rc's keys where the left has none
                     c = _core.column_where(rc, cond, None, mask=True)

@@ -239,8 +239,8 @@ def _other_column(value, s):
     the value lacks fills nothing; the value's own other labels are
     ignored), or None when it fills nothing."""
     from zambezi import _align
-    from zambezi.series import Series
 
+    Series = type(s)   # a Series class of zambezi (the base class builds it)
     device = s._col.device
     if isinstance(value, dict):
         kind = str(s._index.dtype) if s._index.nlevels == 1 else ""
