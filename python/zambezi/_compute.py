@@ -639,12 +639,11 @@ class SeriesOps:
                 _core.sort_values(self._col, bool(ascending), na_first), self._name)
         # one engine sort gives the values and the permutation (no gather of
         # the values); the labels follow the permutation lazily
-        values, order = _core.sort_values(self._col, bool(ascending), na_first, True)
-        pos = _numpy_order.order(self._col, ascending, na_first, kind, values)
-        if pos is None:
+        values, order = _numpy_order.sorted_order(self._col, ascending, na_first, kind)
+        if values is not None:
             out = self._select_rows(_indexing.take_rows(order), values)
         else:   # equal values in numpy's order, as pandas' kind="quicksort"
-            out = self._select_rows(_indexing.take_rows(_core.column_from_buffer(pos)))
+            out = self._select_rows(_indexing.take_rows(_core.column_from_buffer(order)))
         return out._with_index(_ix.default_index(len(out))) if ignore_index else out
 
     def _sort_indices(self, ascending=True, na_position="last"):

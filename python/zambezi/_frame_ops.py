@@ -323,11 +323,10 @@ class FrameOps:
         t = self._table
         names = t.names
         k = names.index(key)
-        values, order = _core.sort_values(t.column(k), bool(ascending), na_position == "first",
-                                          True)
-        pos = _numpy_order.order(t.column(k), ascending, na_position == "first", kind, values)
-        if pos is not None:   # equal keys in numpy's order, as pandas' kind="quicksort"
-            return self._select_rows(_indexing.take_rows(_core.column_from_buffer(pos)))
+        values, order = _numpy_order.sorted_order(t.column(k), ascending,
+                                                  na_position == "first", kind)
+        if values is None:   # equal keys in numpy's order, as pandas' kind="quicksort"
+            return self._select_rows(_indexing.take_rows(_core.column_from_buffer(order)))
         if t.num_columns == 1:
             return self._select_rows(_indexing.take_rows(order),
                                      _core.table_from_columns([values], names))

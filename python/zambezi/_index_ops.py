@@ -266,15 +266,19 @@ class IndexOps:
                 [bool(ascending)] * len(levels)
             if len(asc) < len(levels):
                 asc = asc + [True] * (len(levels) - len(asc))
-            order = _core.sort_indices(t, list(range(len(levels))), asc, na_position == "first")
-            if len(cols) == 1 and kind in _numpy_order.NUMPY_KINDS and not (
-                    cols[0].null_count == 0 and _numpy_order.is_identity(order)):
-                # equal labels in numpy's order, as pandas' default kind (an
-                # index already in order stays as it is, as in pandas)
-                pos = _numpy_order.order(cols[0], asc[0], na_position == "first", kind,
-                                         _core.take(t, order).column(0))
-                order = order if pos is None else _core.column_from_buffer(pos)
-            out = self._select_rows(_indexing.take_rows(order))
+            na_first = na_position == "first"
+            flat_numpy = len(cols) == 1 and kind in _numpy_order.NUMPY_KINDS
+            if flat_numpy and (index.is_monotonic_increasing if asc[0] else
+                               index.is_monotonic_decreasing):
+                order = None   # already in order: pandas keeps the rows as they are
+            elif flat_numpy:   # equal labels in numpy's order, as pandas' default kind
+                values, order = _numpy_order.sorted_order(cols[0], asc[0], na_first, kind)
+                if values is None:
+                    order = _core.column_from_buffer(order)
+            else:
+                order = _core.sort_indices(t, list(range(len(levels))), asc, na_first)
+            out = self._with_index(index) if order is None else \
+                self._select_rows(_indexing.take_rows(order))
         if ignore_index:
             out = out._with_index(_ix.default_index(len(out)))
         return self._inplace(out, inplace)

@@ -10,7 +10,9 @@ stably in pandas too (pyarrow's sort), and so do several keys.
 
 Given ``kind="quicksort"`` (or ``"heapsort"``), the sorts here first sort
 as always; only when the sorted key holds equal values do they ask numpy
-for pandas' order (one argsort on one core, as pandas itself runs).  The
+for pandas' order (one argsort on one core, as pandas itself runs) --
+straight away when the values surely repeat (a categorical, integers of
+a range narrower than the rows).  The
 algorithm is pandas' own documented one: missing values set aside in
 their order, the rest argsorted (reversed before and after the argsort
 when descending), the missing values put first or last.
@@ -18,7 +20,7 @@ when descending), the missing values put first or last.
 
 import numpy as np
 
-from zambezi import _convert
+from zambezi import _convert, _core
 
 NUMPY_KINDS = ("quicksort", "heapsort")
 
@@ -60,10 +62,35 @@ def _has_ties(sorted_col):
     return bool(len(values) > 1 and np.any(values[1:] == values[:-1]))
 
 
-def is_identity(positions):
-    """Whether an int64 column of positions is 0, 1, 2, ..."""
-    a = np.asarray(positions.values())
-    return bool(np.array_equal(a, np.arange(len(a))))
+def certain_ties(col, kind):
+    """Whether kind asks for numpy's order and col's values surely repeat
+    (more rows than a categorical's categories or an integer column's
+    range can hold apart): the engine's own sort would then be wasted."""
+    if kind not in NUMPY_KINDS:
+        return False
+    n, dt = col.length, col.dtype
+    if dt == "category":
+        return n > col.dictionary.length + 1
+    if dt == "bool":
+        return n > 3
+    if dt.startswith(("int", "uint")) and n > 2:
+        lo, hi = col.reduce("min"), col.reduce("max")
+        return lo is not None and hi - lo + 2 < n
+    return False
+
+
+def sorted_order(col, ascending, na_first, kind):
+    """(values, order): col sorted and the positions that sort it, as the
+    engine's one-pass sort gives them; or (None, numpy positions) in
+    numpy's order of equal values when kind asks for it and there are
+    some (see order)."""
+    if certain_ties(col, kind):
+        pos = order(col, ascending, na_first, kind)
+        if pos is not None:
+            return None, pos
+    values, positions = _core.sort_values(col, bool(ascending), na_first, True)
+    pos = order(col, ascending, na_first, kind, values)
+    return (values, positions) if pos is None else (None, pos)
 
 
 def order(col, ascending, na_first, kind, sorted_col=None):
