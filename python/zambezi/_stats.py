@@ -127,7 +127,8 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
     if col.dtype == "category" and col.ordered and how in ("min", "max"):
         from zambezi import _categorical  # by category order, as pandas
 
-        return _categorical.min_max(col, how == "max", skipna)
+        value = _categorical.min_max(col, how == "max", skipna)
+        return np.nan if value is None else value   # pandas' own NaN object
     check_reducible(col, how, what)
     if how in ("any", "all"):
         return _any_all(col, how, skipna)

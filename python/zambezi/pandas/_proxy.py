@@ -1183,7 +1183,9 @@ def _element(x, fobj, args, proxy):
 def _reduction_scalar(x, fobj, name):
     """A Series reduction as pandas gives it: min and max in the column's
     dtype, float reductions of float32 data in float32, else as
-    _numpy_scalar."""
+    _numpy_scalar; np.nan itself (a categorical's missing min / max) as it is."""
+    if x is np.nan:
+        return x
     if type(x) in (int, float) and (name in ("min", "max") or type(x) is float):
         dtype = _numpy_dtype(_element_dtype(fobj, None))
         if dtype is not None and (dtype.kind == "f" or name in ("min", "max")) \
