@@ -185,11 +185,13 @@ class SeriesApply:
 
     def map(self, arg, na_action=None, engine=None, engine_kwargs=None):
         """Each value mapped through arg: a dict (a key it lacks gives
-        null), a Series (its index are the keys) -- both as one engine join
-        -- or a function called once per value in Python (slow: prefer a
-        dict, a vectorized expression or engine="numba").  na_action="ignore"
-        leaves missing values missing without calling the function.  A
-        categorical applies the function to its categories only.
+        null; a dict with a default, such as a defaultdict or Counter, is
+        looked up per value), a Series (its index are the keys) -- both as
+        one engine join -- or a function called once per value in Python
+        (slow: prefer a dict, a vectorized expression or engine="numba").
+        na_action="ignore" leaves missing values missing without calling
+        the function.  A categorical applies the function to its
+        categories only.
 
         ``engine="numba"`` (a zambezi extension: pandas 3 takes only
         executor objects here) compiles the function with Numba and runs it
@@ -210,6 +212,11 @@ class SeriesApply:
             raise InvalidValueError(f"map: na_action must be None or 'ignore', not "
                                     f"{na_action!r}")
         col = self._col
+        if isinstance(arg, dict) and hasattr(arg, "__missing__"):
+            # a dict with a default (defaultdict, Counter): looked up per value,
+            # as pandas (a NaN value as np.nan, so a NaN key finds it)
+            table = arg
+            arg = lambda v: table[np.nan if isinstance(v, float) and v != v else v]  # noqa: E731
         if isinstance(arg, dict) or _base.is_series(arg):
             na = []
             if isinstance(arg, dict):

@@ -272,3 +272,23 @@ def test_categoricals_served_with_pandas_answers(tmp_path):
                  "Series.value_counts", "Series.map"]:
         assert funcs[name]["fast_calls"] >= 1, (name, funcs[name])
     assert funcs["Series.str"]["fast_calls"] == 0
+
+
+@pytest.mark.parametrize("kind", ["str", "category", "float"])
+def test_map_with_a_dict_that_has_a_default(kind):
+    import collections
+
+    p = _series(kind)
+    first = p.dropna().iloc[0]
+    for table in (collections.defaultdict(lambda: "dflt", {first: "F"}),
+                  collections.Counter({first: 3}),
+                  collections.defaultdict(lambda: "dflt", {first: "F", np.nan: "N"})):
+        _same(zb.Series(p).map(table), p.map(table))
+
+
+def test_argsort_in_numpy_order_when_asked():
+    p = pd.Series(np.random.default_rng(2).integers(0, 100, size=3000))
+    z = zb.Series(p)
+    assert np.array_equal(z.argsort(kind="quicksort").to_numpy(),
+                          np.argsort(p.to_numpy(), kind="quicksort"))
+    assert np.array_equal(z.argsort().to_numpy(), np.argsort(p.to_numpy(), kind="stable"))

@@ -110,7 +110,7 @@ def _of_str_dtype(proxy):
 
 # Kinds of proxies whose pandas side has flags (set_flags).
 _FLAGGED_KINDS = frozenset(["frame", "series"])
-_SORTS = frozenset(["sort_values", "sort_index"])   # kind="quicksort" by default in pandas
+_SORTS = frozenset(["sort_values", "sort_index", "argsort"])   # pandas' default: "quicksort"
 
 
 def _no_duplicate_labels(proxy):
