@@ -419,6 +419,9 @@ def _dtype_test(spec):
     """A predicate on zambezi dtype names for one include/exclude entry."""
     if isinstance(spec, str) and spec in _KIND_NAMES:
         return _KIND_TESTS[_KIND_NAMES[spec]]
+    if _numpy_text_dtype(spec):
+        raise DTypeError("select_dtypes: numpy string dtypes are not allowed, use 'str' or "
+                         "'object' instead")
     if isinstance(spec, type):
         if spec in _PY_KINDS:
             return _KIND_TESTS[_PY_KINDS[spec]]
@@ -431,12 +434,27 @@ def _dtype_test(spec):
                 if spec is t:
                     return _KIND_TESTS[kind]
     if isinstance(spec, (bytes, np.bytes_)) or spec in ("bytes", "S", np.bytes_):
-        raise DTypeError("select_dtypes: byte-string dtypes are not allowed; use 'str'")
+        raise DTypeError("select_dtypes: numpy string dtypes are not allowed, use 'str' or "
+                         "'object' instead")
     kind = _time_kind_test(spec)
     if kind is not None:
         return kind
     name = _dtypes.canonical(spec)
     return lambda d: d == name
+
+
+def _numpy_text_dtype(spec):
+    """Whether spec names numpy's fixed-width text (np.str_, "U1", "S5",
+    np.dtype("U5")), which pandas refuses in select_dtypes."""
+    if spec is np.str_ or spec is np.bytes_:
+        return True
+    if isinstance(spec, np.dtype) or (isinstance(spec, str) and spec[:1] in ("U", "S", "<", "|")
+                                      and spec not in _KIND_NAMES):
+        try:
+            return np.dtype(spec).kind in "US"
+        except TypeError:
+            return False
+    return False
 
 
 def _time_kind_test(spec):

@@ -292,3 +292,14 @@ def test_argsort_in_numpy_order_when_asked():
     assert np.array_equal(z.argsort(kind="quicksort").to_numpy(),
                           np.argsort(p.to_numpy(), kind="quicksort"))
     assert np.array_equal(z.argsort().to_numpy(), np.argsort(p.to_numpy(), kind="stable"))
+
+
+@pytest.mark.parametrize("spec", [np.str_, np.bytes_, "U1", "S1", np.dtype("U5"), "U"])
+def test_select_dtypes_refuses_numpy_text_as_pandas(spec):
+    p = pd.DataFrame({"a": list("abc"), "b": [1, 2, 3]})
+    with pytest.raises(TypeError, match="numpy string dtypes are not allowed"):
+        p.select_dtypes(include=[spec])
+    with pytest.raises(TypeError, match="numpy string dtypes are not allowed"):
+        zb.DataFrame(p).select_dtypes(include=[spec])
+    assert list(zb.DataFrame(p).select_dtypes(include=[str]).columns) == \
+        list(p.select_dtypes(include=[str]).columns)
