@@ -296,16 +296,17 @@ class SeriesApply:
 def _remap_categories(col, mapped):
     """A categorical col whose categories become mapped (an engine column
     parallel to them): still a categorical when the new categories are
-    distinct strings (pandas keeps one-to-one maps categorical), else the
-    mapped values row by row (one take)."""
+    distinct and not missing (pandas keeps one-to-one maps categorical),
+    else the mapped values row by row (one take)."""
     col = _host(col)
     codes = values_numpy(col).astype(np.int64)
     m = null_mask(col)
     if m is not None:
         codes = np.where(m, -1, codes)
-    if mapped.dtype == "string" and mapped.null_count == 0:
+    if mapped.null_count == 0 and (mapped.dtype in ("string", "bool") or mapped.dtype.startswith(
+            ("int", "uint", "float", "timestamp", "duration"))):
         vals = mapped.to_pylist()  # one per category
-        if len(set(vals)) == len(vals):
+        if len(set(vals)) == len(vals) and not any(v != v for v in vals):   # no NaN
             return _core.categorical_from_codes(codes.astype(np.int32), mapped,
                                                 ordered=bool(col.ordered))
     return _core.take(mapped, _positions(codes))

@@ -62,7 +62,8 @@ def test_categorical_map_keeps_categories_as_pandas():
     p = _series("category")
     z = zb.Series(p)
     for f in [lambda v: v, lambda v: v.upper() if isinstance(v, str) else v,
-              lambda v: "same", lambda v: repr(v)]:
+              lambda v: "same", lambda v: repr(v), {"a": 1, "b": 2}, {"a": 1.5, "b": 2.5},
+              {"a": "x", "b": "y"}]:
         want = p.map(f)
         got = z.map(f).to_pandas()
         assert str(got.dtype) == str(want.dtype)
