@@ -263,7 +263,12 @@ class IndexOps:
             t = _core.table_from_columns([cols[i] for i in levels],
                                          [f"l{i}" for i in range(len(levels))])
             asc = list(ascending) if isinstance(ascending, (list, tuple)) else \
-                [bool(ascending)] * len(levels)
+                [ascending] * len(levels)
+            for a in asc:   # as pandas
+                if not isinstance(a, (bool, np.bool_)):
+                    raise InvalidValueError(f'For argument "ascending" expected type bool, '
+                                            f'received type {type(a).__name__}.')
+            asc = [bool(a) for a in asc]
             if len(asc) < len(levels):
                 asc = asc + [True] * (len(levels) - len(asc))
             na_first = na_position == "first"
