@@ -61,13 +61,23 @@ def same_under_accelerator(tmp_path, script):
     """What script prints, checked to be the same bytes under plain pandas
     and under ``python -m zambezi.pandas`` with every frame tried on
     zambezi (ZAMBEZI_PANDAS_MIN_ROWS=0)."""
+    return profiled_under_accelerator(tmp_path, script)[0]
+
+
+def profiled_under_accelerator(tmp_path, script):
+    """(output, profile) of script, its output checked as in
+    same_under_accelerator; profile: the accelerator's record per function
+    (``--profile-json``'s "functions")."""
+    import json
+
     path = tmp_path / "script.py"
     path.write_text(script)
     plain = run_python_output([str(path)])
-    accel = run_python_output(["-m", "zambezi.pandas", str(path)],
+    prof = tmp_path / "profile.json"
+    accel = run_python_output(["-m", "zambezi.pandas", f"--profile-json={prof}", str(path)],
                               {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
     assert accel == plain
-    return plain
+    return plain, json.loads(prof.read_text())["functions"]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -13,7 +13,8 @@ import json
 
 import pytest
 
-from conftest import run_python_output as _run, same_under_accelerator
+from conftest import profiled_under_accelerator, run_python_output as _run, \
+    same_under_accelerator
 
 SCRIPT = r'''
 import collections
@@ -536,14 +537,7 @@ print(df.describe())
 
 
 def test_dates_and_durations_served_with_pandas_answers(tmp_path):
-    path = tmp_path / "times.py"
-    path.write_text(TIMES)
-    plain = _run([str(path)])
-    prof = tmp_path / "p.json"
-    accel = _run(["-m", "zambezi.pandas", f"--profile-json={prof}", str(path)],
-                 {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
-    assert accel == plain
-    funcs = json.loads(prof.read_text())["functions"]
+    _, funcs = profiled_under_accelerator(tmp_path, TIMES)
     for name in ["Series.__gt__", "Series.__sub__", "Series.__add__", "Series.between",
                  "Series.__truediv__", "Series.fillna"]:
         reasons = funcs[name]["fallback_reasons"]

@@ -8,14 +8,12 @@ whose output must be pandas' own byte for byte under the accelerator,
 with the categorical columns held by zambezi.
 """
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
 
 import zambezi as zb
-from conftest import run_python_output as _run
+from conftest import profiled_under_accelerator
 
 
 def _series(kind):
@@ -261,14 +259,7 @@ t("describe", lambda: df.describe(include="all"))
 
 
 def test_categoricals_served_with_pandas_answers(tmp_path):
-    path = tmp_path / "cats.py"
-    path.write_text(SCRIPT)
-    plain = _run([str(path)])
-    prof = tmp_path / "p.json"
-    accel = _run(["-m", "zambezi.pandas", f"--profile-json={prof}", str(path)],
-                 {"ZAMBEZI_PANDAS_MIN_ROWS": "0"})
-    assert accel == plain
-    funcs = json.loads(prof.read_text())["functions"]
+    _, funcs = profiled_under_accelerator(tmp_path, SCRIPT)
     for name in ["DataFrame.groupby", "DataFrame.sort_values", "CategoricalAccessor.codes",
                  "Series.value_counts", "Series.map"]:
         assert funcs[name]["fast_calls"] >= 1, (name, funcs[name])
