@@ -291,7 +291,8 @@ def _replace_none_guard(proxy, args, kwargs):
     if isinstance(old, dict):
         for v in old.values():
             news.extend(v.values() if isinstance(v, dict) else [v])
-    if any(v is None or isinstance(v, (list, tuple)) and None in v for v in news):
+    if any(v is None or isinstance(v, (list, tuple)) and any(x is None for x in v)
+           for v in news):
         return "replace with None: pandas keeps None in an object column"
     return None
 
@@ -303,7 +304,7 @@ def _is_categorical(x, frame=None):
         slow = x._zb_slow
         return str(slow.dtype) == "category" if slow is not None else \
             x._zb_get_fast()._col.dtype == "category"
-    if frame is None or not isinstance(x, str):
+    if frame is None or not isinstance(x, str) or not _proxy._is_proxy(frame):
         return False
     slow = frame._zb_slow
     try:

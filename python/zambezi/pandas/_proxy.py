@@ -33,6 +33,9 @@ from time import perf_counter
 import numpy as np
 
 from zambezi.pandas import _class_attrs, _guards, _pickling
+from zambezi.pandas._convertible import (
+    _NoFast, check_dtype as _check_dtype, check_index as _check_index,
+    frame_convertible as _frame_convertible, real as _real)
 from zambezi.pandas._config import settings
 from zambezi.pandas._devices import placement
 from zambezi.pandas._profile import recorder
@@ -41,9 +44,6 @@ from zambezi.pandas._profile import recorder
 # zambezi classes that stand for pandas data types.
 SLOW_TO_PROXY = {}
 _NAME_TO_PROXY = {}
-from zambezi.pandas._convertible import (  # noqa: E402
-    _NoFast, check_dtype as _check_dtype, check_index as _check_index,
-    frame_convertible as _frame_convertible, real as _real)
 
 
 class _Unconvertible:
