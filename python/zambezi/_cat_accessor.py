@@ -16,7 +16,7 @@ of the same names do (Dask's unknown-categories meta is built by
 import numpy as np
 
 from zambezi import _base, _core
-from zambezi._frame_extra import _category_codes, _host
+from zambezi._frame_extra import _category_codes, _host, _codes_dtype
 from zambezi.accessors import AccessorError
 from zambezi.errors import InvalidValueError
 
@@ -86,8 +86,7 @@ class CategoricalMethods:
         2     1
         dtype: int8
         """
-        n = _host(self._s._col).dictionary.length
-        dtype = np.int8 if n < 127 else np.int16 if n < 32767 else np.int32
+        dtype = _codes_dtype(_host(self._s._col).dictionary.length)
         codes = _category_codes(self._s._col).astype(dtype)
         return type(self._s)._from_column(_core.column_from_buffer(codes), None,
                                           self._s._index)

@@ -254,6 +254,18 @@ def _category_codes(col):
     return codes
 
 
+def _codes_dtype(n):
+    """The integer type pandas keeps the codes of n categories in (the
+    smallest signed one that holds them, -1 included)."""
+    return np.int8 if n < 127 else np.int16 if n < 32767 else np.int32
+
+
+def _codes_where(keep, col, other_codes):
+    """The categorical col where keep (a bool array), else other_codes
+    (codes of col's categories, -1: missing): chosen as numbers."""
+    return _from_codes(np.where(keep, _category_codes(col), other_codes), col)
+
+
 def _from_codes(codes, like):
     """A categorical with like's categories (and device) over numpy codes
     (-1: null)."""
@@ -294,7 +306,7 @@ def where_categorical(s, cond, other, mask):
     null = _convert.null_mask(cond)
     if null is not None:
         keep = keep & ~null  # a null cond replaces the value
-    return s._like(_from_codes(np.where(keep, _category_codes(col), o).astype(np.int32), col))
+    return s._like(_codes_where(keep, col, o))
 
 
 def _replace_categorical(s, pairs):

@@ -36,8 +36,6 @@ right in right order, outer sorted by the keys (nulls last), cross
 left-major; ``sort=True`` sorts any join by its keys.
 """
 
-import numpy as np
-
 from zambezi import _base, _convert, _core, _indexing
 from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
@@ -126,7 +124,7 @@ def _coalesce(c, cond, rc):
     gives its categories' values, as pandas."""
     if c.dtype != "category" and rc.dtype != "category":
         return _core.column_where(c, cond, rc)
-    from zambezi._frame_extra import _category_codes, _from_codes
+    from zambezi._frame_extra import _category_codes, _codes_where
 
     if not _same_dtype_categoricals(c, rc):
         c, rc = (_core.cast(x, x.dictionary.dtype) if x.dtype == "category" else x
@@ -134,8 +132,7 @@ def _coalesce(c, cond, rc):
         return _core.column_where(c, cond, rc)
 
     take = _convert.to_numpy(cond).astype(bool)
-    other = _category_codes(_recode(rc, c.dictionary))
-    return _from_codes(np.where(take, _category_codes(c), other), c)
+    return _codes_where(take, c, _category_codes(_recode(rc, c.dictionary)))
 
 
 def _swapped(t, cols):

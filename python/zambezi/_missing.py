@@ -215,10 +215,10 @@ def _fill_from(col, other, what):
     """col with its missing rows taken from other (same length)."""
     other = _as_dtype(other, col, what)
     if col.dtype == "category":   # codes of one set of categories: chosen as numbers
-        from zambezi._frame_extra import _category_codes, _from_codes
+        from zambezi._frame_extra import _category_codes, _codes_where
 
         codes = _category_codes(col)
-        return _from_codes(np.where(codes < 0, _category_codes(other), codes), col)
+        return _codes_where(codes >= 0, col, _category_codes(other))
     return _core.column_where(col, _core.unary("invert", _missing_mask(col)), other)
 
 

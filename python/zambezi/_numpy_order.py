@@ -34,9 +34,9 @@ def _key_values(col):
     dt = col.dtype
     mask = _convert.null_mask(col)
     if dt == "category":
-        n = col.dictionary.length
-        itype = np.int8 if n < 127 else np.int16 if n < 32767 else np.int32
-        return np.asarray(col.values()).astype(itype), mask
+        from zambezi._frame_extra import _codes_dtype
+
+        return np.asarray(col.values()).astype(_codes_dtype(col.dictionary.length)), mask
     if dt in ("string", "date32") or dt.startswith("list<"):
         return None
     values = _convert.values_numpy(col)
