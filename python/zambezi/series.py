@@ -278,7 +278,10 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         """Sum of the non-missing values (0 when there are none; NaN with
         fewer than min_count values, or a missing one with skipna=False);
         integers sum as int64 or uint64, bools count the True values,
-        floats as float64, strings concatenate (as in pandas).
+        floats as float64, strings concatenate (as in pandas).  Floats add
+        in numpy's pairwise order, as pandas adds them (float32 in
+        float32), so the result is pandas' to the last bit; mean, var and
+        std likewise.
 
         Examples
         --------

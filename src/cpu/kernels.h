@@ -141,6 +141,21 @@ void zb__sort_u64_serial(uint64_t *a, uint64_t *tmp, int64_t n);
 zb_status zb__sort_rows_by_string(const zb_column *c, const int64_t *rows, int64_t *idx,
                                   int64_t n, zb_error *err);
 
+/* What zb__cpu_pairwise_sum adds per row: the value (float32 in float32,
+ * as numpy's own sum; or in double), or its squared deviation from a
+ * center. */
+typedef enum zb_pairwise_mode {
+  ZB_PAIRWISE_SUM,
+  ZB_PAIRWISE_SUM_F64,
+  ZB_PAIRWISE_SQDEV
+} zb_pairwise_mode;
+
+/* numpy's pairwise sum (pandas' order) of the mode's term of each valid,
+ * non-NaN row of a numeric column, and how many rows those are
+ * (reduce_pairwise.c). */
+zb_status zb__cpu_pairwise_sum(const zb_column *col, zb_pairwise_mode mode, double center,
+                               double *sum, int64_t *count, zb_error *err);
+
 /* ---- CPU entry points (called by the switch in src/cpu/backend.c, with
  * arguments validated by src/core) ---------------------------------------- */
 

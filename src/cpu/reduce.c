@@ -13,8 +13,9 @@
  * the high halves are shifted logically, which AVX2 has, and 2^64 is taken
  * off per negative value), so sums wrap only when the result is narrowed
  * to int64 (as numpy does) and a mean is the exact quotient, correctly
- * rounded (core/exact_mean.h).  Float sums use 8 lanes per 1024-value
- * block and Neumaier compensation across blocks.  NaN is skipped like a
+ * rounded (core/exact_mean.h).  Float sums and means are added in
+ * numpy's pairwise order, as pandas adds them (reduce_pairwise.c); the
+ * float kernels here serve count, min and max.  NaN is skipped like a
  * null (pandas' skipna).
  */
 #include <math.h>
@@ -324,6 +325,23 @@ zb_status zb__cpu_reduce(const zb_column *col, zb_reduce_op op, zb_scalar *out,
     /* Only NaN can make count differ from the valid rows. */
     out->type = ZB_INT64;
     out->v.i = col->length - col->null_count;
+    return ZB_OK;
+  }
+  if (zb_type_is_float(t) && (op == ZB_REDUCE_SUM || op == ZB_REDUCE_MEAN)) {
+    /* pandas' order of additions, so the digits are pandas' too */
+    double sum;
+    int64_t count;
+    zb_status st = zb__cpu_pairwise_sum(col, ZB_PAIRWISE_SUM, 0.0, &sum, &count, err);
+    if (st != ZB_OK) return st;
+    out->type = ZB_FLOAT64;
+    out->v.f = sum;
+    if (op == ZB_REDUCE_MEAN) {
+      out->is_null = count == 0;
+      /* float32: pandas divides in float32 */
+      out->v.f = count == 0 ? NAN
+                 : t == ZB_FLOAT32 ? (double)((float)sum / (float)count)
+                                   : sum / (double)count;
+    }
     return ZB_OK;
   }
   int64_t n_morsels = (col->length + ZB_MORSEL_ROWS - 1) / ZB_MORSEL_ROWS;

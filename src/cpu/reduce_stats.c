@@ -6,8 +6,10 @@
  * Nulls and NaNs are skipped (pandas' skipna).  Scans run in parallel
  * morsels of ZB_MORSEL_ROWS rows, each producing a partial that is combined
  * in morsel order, so results never depend on the thread count.  Variance
- * reads memory once: rows are shifted by the column's first valid value,
- * every block of rows gets an exact (corrected) two-pass mean and sum of
+ * of numbers is pandas' two passes in numpy's order of additions
+ * (reduce_pairwise.c), so its digits are pandas'.  Of bools it reads
+ * memory once: rows are shifted by the column's first valid value, every
+ * block of rows gets an exact (corrected) two-pass mean and sum of
  * squared deviations while it sits in L1, and blocks, then morsels, merge
  * with Chan's pairwise formula.  Quantiles copy the valid values
  * to a scratch array and select ranks with introselect (quickselect with a
@@ -449,6 +451,18 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
     return quantile_impl(col, 1, &q, out, true, err);
   }
   zb_type_id t = col->type;
+  if ((op == ZB_STAT_VAR || op == ZB_STAT_STD) && t != ZB_BOOL) {
+    /* pandas' two passes in its order of additions: the mean, then the
+     * squared deviations from it, so the digits are pandas' too */
+    double sum, m2;
+    int64_t count;
+    zb_status st = zb__cpu_pairwise_sum(col, ZB_PAIRWISE_SUM_F64, 0.0, &sum, &count, err);
+    double mean = count > 0 ? sum / (double)count : 0.0;
+    if (st == ZB_OK) st = zb__cpu_pairwise_sum(col, ZB_PAIRWISE_SQDEV, mean, &m2, &count, err);
+    if (st != ZB_OK) return st;
+    zb_stat_totals tot = {count, mean, m2, 1.0, 1, false, true, -1};
+    return zb__stat_scalar(op, t, ddof, &tot, out, err);
+  }
   int64_t n_morsels = zb__morsels(col->length);
   stat_job j = {col, op, NULL, 0.0};
   if (op == ZB_STAT_VAR || op == ZB_STAT_STD) {

@@ -743,6 +743,48 @@ ZB_TEST(test_reduce_float_nan_and_compensation) {
   zb_column_release(c);
 }
 
+/* Float sums add in numpy's pairwise order (pandas' digits): ten 0.1s
+ * go into eight running sums, joined as ((r0 + r1) + (r2 + r3)) + ...,
+ * then the last two one by one, which gives exactly 1.0 (one by one from
+ * 0 gives 0.9999999999999999); a null adds 0 in its place, and the mean
+ * divides that sum.  Variance: pandas' two passes, the squared
+ * deviations from the mean added in the same order. */
+ZB_TEST(test_reduce_float_pairwise_order) {
+  zb_error err = {{0}};
+  zb_column *c = NULL;
+  ZB_CHECK_OK(zb_column_new(ZB_FLOAT64, 11, true, 0, &c, &err), &err);
+  double *v = (double *)c->data->data;
+  for (int i = 0; i < 11; i++) v[i] = 0.1;
+  v[4] = 123.0;
+  zb_bit_set((uint8_t *)c->validity->data, 4, false);
+  c->null_count = 1;
+  zb_scalar r;
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+  ZB_CHECK(r.v.f == 1.0);
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MEAN, &r, &err), &err);
+  ZB_CHECK(r.v.f == 1.0 / 10.0);
+  zb_column_release(c);
+  /* 130 values split 64 + 66: each half its own block of eight sums */
+  ZB_CHECK_OK(zb_column_new(ZB_FLOAT64, 130, false, 0, &c, &err), &err);
+  v = (double *)c->data->data;
+  for (int i = 0; i < 130; i++) v[i] = i % 3 == 0 ? 1e16 : (i % 3 == 1 ? 1.0 : -1e16);
+  double h[2] = {0, 0};
+  for (int half = 0; half < 2; half++) {
+    const double *a = v + (half ? 64 : 0);
+    int m = half ? 66 : 64;
+    double rr[8];
+    for (int k = 0; k < 8; k++) rr[k] = a[k];
+    int i = 8;
+    for (; i < m - m % 8; i += 8)
+      for (int k = 0; k < 8; k++) rr[k] += a[i + k];
+    h[half] = ((rr[0] + rr[1]) + (rr[2] + rr[3])) + ((rr[4] + rr[5]) + (rr[6] + rr[7]));
+    for (; i < m; i++) h[half] += a[i];
+  }
+  ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+  ZB_CHECK(r.v.f == h[0] + h[1]);
+  zb_column_release(c);
+}
+
 ZB_TEST(test_reduce_small_types_and_bool) {
   zb_error err = {{0}};
   zb_column *c = NULL;
@@ -829,7 +871,7 @@ ZB_TEST(test_reduce_every_type_against_loops) {
     }
     zb_column_recount_nulls(full);
     ZB_CHECK_OK(zb_column_slice(full, 3, n - 10, &c, &err), &err);
-    long double fsum = 0;
+    long double fsum = 0, fabsum = 0;
     uint64_t isum = 0;
     int64_t cnt = 0;
     long double mn = 0, mx = 0;
@@ -851,6 +893,7 @@ ZB_TEST(test_reduce_every_type_against_loops) {
       }
       if (t != ZB_INT64 && t != ZB_UINT64) isum += (uint64_t)(int64_t)x;
       fsum += x;
+      fabsum += fabsl(x);
       mn = cnt == 0 || x < mn ? x : mn;
       mx = cnt == 0 || x > mx ? x : mx;
       cnt++;
@@ -859,12 +902,18 @@ ZB_TEST(test_reduce_every_type_against_loops) {
     ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_COUNT, &r, &err), &err);
     ZB_CHECK_EQ_INT(r.v.i, cnt);
     ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_SUM, &r, &err), &err);
+    /* float32 adds in float32, as numpy does: its rounding error is the
+     * pairwise bound, about log2(n) float32 ulps of the sum of magnitudes */
+    long double ftol = t == ZB_FLOAT32 ? 20 * 6e-8L * (1 + fabsum) : 1e-9L * (1 + fabsl(fsum));
     if (zb_type_is_float(t))
-      ZB_CHECK(fabsl((long double)r.v.f - fsum) <= 1e-12L * (1 + fabsl(fsum)) * 1e3L);
+      ZB_CHECK(fabsl((long double)r.v.f - fsum) <= ftol);
     else
       ZB_CHECK(r.v.u == isum);
     ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MEAN, &r, &err), &err);
-    ZB_CHECK(fabsl((long double)r.v.f - fsum / cnt) <= 1e-9L * (1 + fabsl(fsum / cnt)));
+    if (t == ZB_FLOAT32)
+      ZB_CHECK(fabsl((long double)r.v.f - fsum / cnt) <= ftol / cnt + 6e-8L * fabsl(fsum / cnt));
+    else
+      ZB_CHECK(fabsl((long double)r.v.f - fsum / cnt) <= 1e-9L * (1 + fabsl(fsum / cnt)));
     ZB_CHECK_OK(zb_column_reduce(c, ZB_REDUCE_MIN, &r, &err), &err);
     long double got = zb_type_is_float(t) ? (long double)r.v.f
                       : zb_type_is_signed(t) ? (long double)r.v.i : (long double)r.v.u;
