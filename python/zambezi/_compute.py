@@ -355,6 +355,12 @@ def _binop(self, other, op, sym, reflected):
                         empty = _core.cast(empty, "int64")   # no values: no conversion
                     return self._constructor._from_column(
                         _convert.nulls_like(_core.cast(empty, nat_kind), len(self)), name, index)
+            if other is None and op in _COMPARISONS and op not in ("eq", "ne") and \
+                    _dtypes.time_unit(self._col.dtype) is not None:
+                # pandas: None is no missing time here (GH#19301), and an
+                # order against it is invalid
+                raise DTypeError(f"Invalid comparison between dtype={self._col.dtype} and "
+                                 "NoneType")
             mine, value = time_operand(self._col, other, op)
             if value is _NO_TIME:   # text that is no time: equal to no row (pandas)
                 col = _convert.column_of_length(np.full(len(self), op == "ne"), len(self),
@@ -512,6 +518,11 @@ class SeriesOps:
             if self._col.null_count:
                 return float("nan")
             return self.min() if ufunc.__name__ == "minimum" else self.max()
+        if any(_base.is_series(x) and x._col.dtype.startswith("timestamp") and
+               x._col.timezone is not None for x in inputs):
+            # numpy has no time zones: it would compare Python objects
+            raise UnsupportedError(f"numpy's {ufunc.__name__} of a Series of times with a "
+                                   "time zone is not supported")
         conv = [np.asarray(x) if _base.is_series(x) else x for x in inputs]
         result = getattr(ufunc, method)(*conv, **kwargs)
         if method != "__call__" or kwargs.get("out") is not None:

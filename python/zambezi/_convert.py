@@ -203,6 +203,8 @@ def to_column(obj, name=None, dtype=None):
         col = obj._col
     elif isinstance(obj, _core.Column):
         col = obj
+    elif type(obj).__module__ == "zambezi.index" and getattr(obj, "nlevels", 0) == 1:
+        col = obj._levels()[0]   # a zambezi Index's labels as they are (a time zone kept)
     elif _is_pandas(obj, "Series"):
         col = column_from_pandas(obj, name)
     elif type(obj).__module__.startswith("pandas") and hasattr(obj, "dtype"):
@@ -323,10 +325,14 @@ def to_numpy_as_pandas(col):
     """to_numpy of the column as pandas gives it to the user: missing text,
     categories and lists are NaN (pandas 3's str dtype, a Categorical and
     the object column str.split makes give NaN), not to_numpy's None --
-    which lookups and other internal uses keep."""
+    which lookups and other internal uses keep; times with a zone are
+    objects (pd.Timestamp, NaT where missing)."""
     dt = col.dtype
     if dt == "category":
         return _categorical_numpy(col if col.device == "cpu" else col.to_device("cpu"))
+    if dt.startswith("timestamp") and col.timezone is not None:
+        # pandas: objects, each time in its zone (numpy's datetime64 has none)
+        return _object_array(to_python_list(col))
     arr = to_numpy(col)
     if col.null_count and (dt == "string" or dt.startswith("list<")):
         arr[null_mask(col)] = np.nan

@@ -61,17 +61,20 @@ def _label_key(col, label):
 
 
 def _timestamp_value(label, col):
-    """An int64 value in col's unit for a datetime-like label."""
+    """An int64 value in col's unit for a datetime-like label; a label
+    without a zone is a wall time in col's time zone (as pandas reads it)."""
     unit = col.unit
+    wall = True
     if isinstance(label, str):
         v = np.datetime64(label)
     elif hasattr(label, "to_datetime64"):  # pandas Timestamp
         if getattr(label, "tzinfo", None) is not None:
-            label = label.tz_convert("UTC").tz_localize(None)
+            label, wall = label.tz_convert("UTC").tz_localize(None), False
         v = label.to_datetime64()
     elif isinstance(label, datetime.datetime):
         if label.tzinfo is not None:
             label = label.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+            wall = False
         v = np.datetime64(label)
     elif isinstance(label, datetime.date):
         v = np.datetime64(label, "D")
@@ -79,6 +82,12 @@ def _timestamp_value(label, col):
         v = label
     else:
         raise DTypeError(f"a {type(label).__name__} label on a timestamp index")
+    zone = col.timezone
+    if wall and zone is not None:
+        from zambezi import _tz
+
+        ns = _tz.wall_to_utc_ns(zone, [int(v.astype("datetime64[ns]").astype(np.int64))])
+        v = np.datetime64(int(ns[0]), "ns")
     return int(v.astype(f"datetime64[{unit}]").astype(np.int64))
 
 
@@ -382,6 +391,38 @@ def _bound(index, label, side):
             return _timestamp_value(v + np.timedelta64(1, unit), col), "left"
         return _timestamp_value(v, col), side
     return _label_key(col, label), side
+
+
+def unsorted_time_slice(index, start, stop):
+    """pandas' slice of a timestamp index that is not increasing by bounds
+    that are date strings (or None): the rows between them by value, in
+    their order (positions), when each given bound is itself a label;
+    KeyError when one is not.  None where this rule does not apply."""
+    col = index._levels()[0] if index.nlevels == 1 else None
+    if col is None or not col.dtype.startswith("timestamp") or (start is None and
+                                                                   stop is None):
+        return None
+    if not all(b is None or isinstance(b, str) for b in (start, stop)) or \
+            index._lookup().increasing:
+        return None
+    keys = _sort_keys(col)
+    nulls = _convert.null_mask(col)
+    valid = np.ones(len(keys), dtype=bool) if nulls is None else ~nulls
+    m, present = valid.copy(), True
+    if start is not None:
+        lo, _ = _bound(index, start, "left")
+        m &= keys >= lo
+        present &= bool((valid & (keys == lo)).any())
+    if stop is not None:
+        hi, side = _bound(index, stop, "right")
+        if side == "left":   # a period's end: its last instant in the index's unit
+            hi -= 1
+        m &= keys <= hi
+        present &= bool((valid & (keys == hi)).any())
+    if not present:
+        raise IndexKeyError("Value based partial slicing on non-monotonic DatetimeIndexes "
+                            "with non-existing keys is not allowed.")
+    return np.flatnonzero(m)
 
 
 def label_bounds(index, start, stop):

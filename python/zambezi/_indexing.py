@@ -789,6 +789,13 @@ def _label_slice(index, key, n):
 
     if key.step is not None and not _is_int(key.step):
         raise InvalidValueError(f"loc: a slice step must be an int, not {key.step!r}")
+    picked = _ix.unsorted_time_slice(index, key.start, key.stop)
+    if picked is not None:   # not increasing: the rows between the dates, by value
+        if key.step is not None:
+            picked = picked[::key.step]
+        if len(picked) == n:
+            return slice_rows(0, n)
+        return take_rows(_convert.to_column(picked.astype(np.int64)))
     lo, hi = _ix.label_bounds(index, key.start, key.stop)
     rows = slice_rows(lo, max(hi - lo, 0))
     if key.step not in (None, 1):

@@ -31,7 +31,7 @@ import sys
 
 import numpy as np
 
-from zambezi import _convert, _core, _index_sets
+from zambezi import _convert, _core, _dtypes, _index_sets
 from zambezi._cat_accessor import CategoricalIndexMethods
 from zambezi._index_methods import IndexMethods
 from zambezi.errors import (
@@ -403,7 +403,10 @@ class Index(CategoricalIndexMethods, IndexMethods):
         >>> zb.Index([1, 2]).to_numpy()
         array([1, 2])
         """
-        arr = _convert.to_numpy(self._levels()[0])
+        col = self._levels()[0]
+        if dtype is None and col.dtype.startswith("timestamp") and col.timezone is not None:
+            return _convert.to_numpy_as_pandas(col)   # pandas: Timestamps in their zone
+        arr = _convert.to_numpy(col)
         return arr if dtype is None else arr.astype(dtype)
 
     @property
@@ -415,6 +418,9 @@ class Index(CategoricalIndexMethods, IndexMethods):
         >>> zb.Index([0.5]).values
         array([0.5])
         """
+        col = self._levels()[0] if self.nlevels == 1 else None
+        if col is not None and col.dtype.startswith("timestamp") and col.timezone is not None:
+            return _convert.to_numpy(col)   # pandas: numpy's datetime64, in UTC
         return self.to_numpy()
 
     def __array__(self, dtype=None, copy=None):
@@ -424,7 +430,14 @@ class Index(CategoricalIndexMethods, IndexMethods):
         """numpy ufuncs on the labels (np.sin(idx), np.add(idx, 1)): numpy
         runs on the values and a 1-D result of the same length comes back
         as an Index with this name, as pandas gives one (several outputs:
-        a tuple of them)."""
+        a tuple of them).  Labels of times raise UnsupportedError: numpy
+        would drop a time zone and take numbers as times, where pandas
+        applies its own operators (or refuses)."""
+        for x in inputs:
+            if isinstance(x, Index) and x.nlevels == 1 and \
+                    _dtypes.time_unit(x._levels()[0].dtype) is not None:
+                raise UnsupportedError(f"numpy's {ufunc.__name__} on an Index of "
+                                       f"{x._levels()[0].dtype} is not supported")
         conv = [np.asarray(x) if isinstance(x, Index) else x for x in inputs]
         result = getattr(ufunc, method)(*conv, **kwargs)
         if method != "__call__" or kwargs.get("out") is not None or self.nlevels != 1:
@@ -1357,6 +1370,7 @@ from zambezi._index_lookup import (  # noqa: E402
     all_positions,
     label_bounds,
     partial_date_span,
+    unsorted_time_slice,
 )
 
 

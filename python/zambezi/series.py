@@ -471,7 +471,8 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         nulls; float64 with NaN for numbers with nulls; datetime64 for
         timestamps (NaT for nulls) and for dates without nulls; object
         arrays for strings, categories and lists (NaN for nulls, as pandas
-        3), bools with nulls and dates with nulls (None for nulls).
+        3), bools with nulls and dates with nulls (None for nulls), and
+        for timestamps with a time zone (pd.Timestamp, as pandas).
 
         Examples
         --------
@@ -526,6 +527,8 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
             return pd.Categorical.from_codes(
                 _category_codes(self._col),
                 dtype=pd.CategoricalDtype(d.categories, ordered=d.ordered))
+        if self._col.dtype.startswith("timestamp") and self._col.timezone is not None:
+            return _convert.to_numpy(self._col)   # pandas: numpy's datetime64, in UTC
         return self.to_numpy()
 
     def __array__(self, dtype=None, copy=None):

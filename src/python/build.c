@@ -465,7 +465,11 @@ static PyObject *build_fixed(zbpy_state *st, zb_type_id t, zb_time_unit unit, ch
         PyErr_Clear();
         key = PyObject_GetAttrString(zone, "zone");
       }
-      if (key == NULL) PyErr_Clear();
+      if (key == NULL) {
+        PyErr_Clear();
+        /* a fixed offset (datetime.timezone): pandas keeps it too */
+        zbpy_fixed_offset_name(zone, tz, 128);
+      }
       const char *name = key != NULL && PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
       if (name == NULL) PyErr_Clear();
       else if (strlen(name) < 128) strcpy(tz, name);

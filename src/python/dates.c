@@ -124,6 +124,26 @@ PyObject *zbpy_datetime_tzinfo(PyObject *dt) {
   return ((PyDateTime_DateTime *)dt)->hastzinfo ? ((PyDateTime_DateTime *)dt)->tzinfo : Py_None;
 }
 
+int zbpy_fixed_offset_name(PyObject *zone, char *out, size_t size) {
+  if (!PyTZInfo_Check(zone)) return 0;
+  PyObject *off = PyObject_CallMethod(zone, "utcoffset", "O", Py_None);
+  if (off == NULL) {
+    PyErr_Clear();
+    return 0;
+  }
+  int done = 0;
+  if (PyDelta_Check(off) && PyDateTime_DELTA_GET_MICROSECONDS(off) == 0) {
+    long secs = (long)PyDateTime_DELTA_GET_DAYS(off) * 86400 + PyDateTime_DELTA_GET_SECONDS(off);
+    long mag = secs < 0 ? -secs : secs;
+    if (secs != 0 && mag % 60 == 0 && mag < 86400) {
+      snprintf(out, size, "%c%02ld:%02ld", secs < 0 ? '-' : '+', mag / 3600, mag / 60 % 60);
+      done = 1;
+    }
+  }
+  Py_DECREF(off);
+  return done;
+}
+
 int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware) {
   int64_t days = zb__days_from_civil(PyDateTime_GET_YEAR(dt),
                                      (unsigned)PyDateTime_GET_MONTH(dt),
