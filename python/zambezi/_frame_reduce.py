@@ -77,7 +77,9 @@ def _result_dtype(col, how):
     if d.startswith(("timestamp", "duration")) and how in ("mean", "median", "std"):
         # pandas: the mean / median of times is a time, their std a duration
         return f"duration[{col.unit}]" if how == "std" else d
-    if how in _FLOAT_RESULT or how == "quantile":
+    if how in _FLOAT_RESULT:
+        return "float32" if d == "float32" else "float64"   # pandas keeps float32
+    if how == "quantile":
         return "float64"
     if how in _NUMBER_RESULT:
         if d == "string":

@@ -24,6 +24,13 @@ zb_status zb__stat_scalar(zb_stat_op op, zb_type_id t, int64_t ddof, const zb_st
       if (!isfinite(a->mean)) m2 = NAN;
       if (m2 < 0) m2 = 0;
       double var = m2 / (double)(a->count - ddof);
+      if (t == ZB_FLOAT32) {
+        /* pandas rounds a float32 column's variance to float32 and takes
+         * the square root of that in float32 */
+        float v32 = (float)var;
+        out->v.f = op == ZB_STAT_STD ? (double)sqrtf(v32) : (double)v32;
+        break;
+      }
       out->v.f = op == ZB_STAT_STD ? sqrt(var) : var;
       break;
     }

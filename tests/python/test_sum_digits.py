@@ -97,3 +97,25 @@ def test_infinities_and_all_missing():
     assert zb.Series([np.inf, 1.0, None]).sum() == np.inf
     assert zb.Series([None, None], dtype="float64").sum() == 0.0
     assert np.isnan(zb.Series([np.inf, 2.0]).var())
+
+
+@pytest.mark.parametrize("n", [2, 129, 5003])
+def test_float32_frame_statistics_stay_float32(n):
+    # pandas keeps float32 for a float32 frame's mean / std / var / median,
+    # its variance rounded to float32 and its std the float32 square root
+    for seed in range(3):
+        a = values(n, seed, seed == 1, "float32")
+        pdf = pd.DataFrame({"a": a, "b": a * 2})
+        zdf = zb.from_pandas(pdf)
+        for op in ["sum", "mean", "std", "var", "median"]:
+            want, got = getattr(pdf, op)(), getattr(zdf, op)()
+            got = got.to_pandas()
+            assert got.dtype == want.dtype == np.float32, op
+            assert np.array_equal(got.to_numpy(), want.to_numpy(), equal_nan=True), op
+        for op in ["std", "var"]:
+            want = getattr(pd.Series(a), op)()
+            got = getattr(zb.Series(a), op)()
+            if np.isnan(want):
+                assert got is None or np.isnan(got), op
+            else:
+                assert np.float32(got) == want, op
