@@ -50,6 +50,9 @@ def check_dtype(dt):
         return   # the default str dtype (to_pandas gives it back; other storages would change)
     elif isinstance(dt, pd.CategoricalDtype) and dt.categories is not None:
         return check_dtype(dt.categories.dtype)   # codes + categories of a dtype above
+    elif isinstance(dt, pd.DatetimeTZDtype) and type(dt.tz).__name__ in ("ZoneInfo", "timezone") \
+            and dt.unit in ("s", "ms", "us", "ns"):
+        return   # zones to_pandas gives back as they are (not pytz's or dateutil's)
     raise _NoFast(f"dtype {dt} stays in pandas")
 
 

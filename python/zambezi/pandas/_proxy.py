@@ -63,6 +63,9 @@ SLOW_ONLY = frozenset([
     "to_clipboard", "to_excel", "to_json", "to_xml", "to_sql", "to_hdf", "to_feather",
     "to_stata", "pipe", "__finalize__", "set_flags", "__class_getitem__", "__hash__", "nbytes",
     "__array_function__", "__dataframe__", "__arrow_c_stream__", "__arrow_c_array__",
+    # aliases pandas 3.1 deprecates (Series.dt.day_of_week ...): pandas serves
+    # them, so its deprecation warning reaches the user
+    "dayofweek", "dayofyear", "daysinmonth", "weekday",
 ])
 # Calls where zambezi's answer is known to differ from pandas 3 (found with
 # ZAMBEZI_PANDAS_DEBUG=1): pandas serves them until zambezi is fixed.
