@@ -427,6 +427,11 @@ _PANDAS_DTYPE_CLASSES = {"CategoricalDtype": "category", "DatetimeTZDtype": "dat
                          "StringDtype": "string"}
 
 
+def _is_pandas_dtype_class(spec):
+    return isinstance(spec, type) and spec.__module__.startswith("pandas") and \
+        spec.__name__ in _PANDAS_DTYPE_CLASSES
+
+
 def _dtype_test(spec):
     """A predicate on zambezi dtype names for one include/exclude entry."""
     if isinstance(spec, str) and spec in _KIND_NAMES:
@@ -996,7 +1001,11 @@ class FrameExtra:
             raise InvalidValueError("select_dtypes: at least one of include or exclude "
                                     "must be nonempty")
         inc_names = {repr(s) for s, _ in inc}
-        overlap = [repr(s) for s, _ in exc if repr(s) in inc_names]
+        # a pandas dtype class and its kind's name are one spec (pandas 3.1:
+        # "datetimetz" and DatetimeTZDtype)
+        classes = [t for s, t in inc + exc if _is_pandas_dtype_class(s)]
+        overlap = [repr(s) for s, t in exc if repr(s) in inc_names or
+                   any(t is c for c in classes) and any(t is u for _, u in inc)]
         if overlap:
             raise InvalidValueError(
                 f"select_dtypes: include and exclude overlap on {', '.join(overlap)}")

@@ -105,6 +105,20 @@ def test_date_strings_on_a_zoned_or_unsorted_index_as_pandas(tz):
             assert get(got_obj).tolist() == want, key
 
 
+def test_select_dtypes_kind_name_and_pandas_class_overlap():
+    pdf = pd.DataFrame({"a": pd.date_range("2016-01-01", periods=2, tz="UTC"), "b": [1, 2],
+                        "c": pd.Categorical(["x", "y"])})
+    zdf = zb.from_pandas(pdf)
+    for inc, exc in [("datetimetz", pd.DatetimeTZDtype), (pd.DatetimeTZDtype, "datetimetz"),
+                     ("category", pd.CategoricalDtype)]:
+        for obj in (pdf, zdf):
+            with pytest.raises(ValueError, match="include and exclude overlap"):
+                obj.select_dtypes(include=inc, exclude=exc)
+    for inc, exc in [("datetimetz", "category"), ("int", np.signedinteger)]:
+        assert list(zdf.select_dtypes(include=inc, exclude=exc).columns) == \
+            list(pdf.select_dtypes(include=inc, exclude=exc).columns)
+
+
 SCRIPT = r'''
 import pandas as pd, numpy as np, datetime, zoneinfo
 rng = np.random.default_rng(3)
