@@ -125,7 +125,9 @@ PyObject *zbpy_datetime_tzinfo(PyObject *dt) {
 }
 
 int zbpy_fixed_offset_name(PyObject *zone, char *out, size_t size) {
-  if (!PyTZInfo_Check(zone)) return 0;
+  /* datetime.timezone only: other tzinfo classes (dateutil's tzlocal ...)
+   * answer utcoffset(None) with one offset of several */
+  if (Py_TYPE(zone) != Py_TYPE(PyDateTime_TimeZone_UTC)) return 0;
   PyObject *off = PyObject_CallMethod(zone, "utcoffset", "O", Py_None);
   if (off == NULL) {
     PyErr_Clear();

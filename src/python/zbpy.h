@@ -197,8 +197,8 @@ int zbpy_datetime_to_us(PyObject *dt, int64_t *out, int *aware);
 /* The tzinfo of a datetime (borrowed; Py_None when naive). */
 PyObject *zbpy_datetime_tzinfo(PyObject *dt);
 /* out = "+HH:MM" / "-HH:MM" (the name _tz.zone_name gives) when zone is a
- * tzinfo of one fixed, non-zero offset of whole minutes
- * (datetime.timezone's), returning 1; else 0, out untouched. */
+ * datetime.timezone of a non-zero offset of whole minutes, returning 1;
+ * else 0, out untouched. */
 int zbpy_fixed_offset_name(PyObject *zone, char *out, size_t size);
 /* The zb_time_unit a datetime asks for, as pandas infers it: a
  * pd.Timestamp's own unit (its .unit), else microseconds; and its
