@@ -424,6 +424,8 @@ static void scan_chunk(void *ctx, int64_t c, int worker) {
   uint64_t b1[ZB_BLOCK], b2[ZB_BLOCK];
   int64_t gbuf[ZB_BLOCK], own[ZB_BLOCK];
   for (int64_t b = s; b < e; b += ZB_BLOCK) {
+    /* an owned task reads every row: a Ctrl-C must not wait for all of them */
+    if (((b - s) & (ZB_MORSEL_ROWS - 1)) == 0 && b > s && zb_cancel_requested()) break;
     int64_t be = ZB_MIN(e, b + ZB_BLOCK);
     const int64_t *ids = zb__grouping_ids(ss->g, b, be - b, gbuf);
     if (ss->owned) { /* other tasks' groups count as rows in no group */
