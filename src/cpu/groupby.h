@@ -8,6 +8,8 @@
 #ifndef ZAMBEZI_CPU_GROUPBY_H
 #define ZAMBEZI_CPU_GROUPBY_H
 
+#include <math.h>
+
 #include "cpu/kernels.h"
 
 /* How direct grouping computes a row's group from its keys, block by
@@ -128,5 +130,31 @@ zb_status zb__cpu_group_moment(const zb_column *col, const zb_column *ids, int64
 /* src/cpu/group_lag.c */
 zb_status zb__cpu_group_lag(const zb_column *group_ids, int64_t n_groups, int64_t periods,
                             zb_column **out, zb_error *err);
+
+/* One step of pandas' Kahan summation of a group (groupby.pyx: group_sum,
+ * group_mean), so that a group's float sum is pandas' to the bit when its
+ * values are added in row order: y = x - c, t = s + y, c = (t - s) - y,
+ * s = t.  The result is s (c is not added back).  group_sum resets c to 0
+ * when it is not finite (an infinity among the values); group_mean only
+ * when it is NaN (so a mean whose sum overflowed becomes NaN at the
+ * group's next value, as in pandas). */
+typedef enum zb__kahan_rule { ZB__KAHAN_SUM, ZB__KAHAN_MEAN } zb__kahan_rule;
+
+static inline void zb__pd_kahan(double *s, double *c, double x, zb__kahan_rule rule) {
+  double y = x - *c;
+  double t = *s + y;
+  double k = (t - *s) - y;
+  if (rule == ZB__KAHAN_SUM ? !isfinite(k) : k != k) k = 0.0;
+  *c = k;
+  *s = t;
+}
+
+/* Whether float column c has no null and no NaN (false for other types). */
+zb_status zb__float_complete(const zb_column *c, bool *complete, zb_error *err);
+/* np.add.reduceat's sum of rows [row, row + n) of float column c (n >= 1):
+ * the first value plus numpy's pairwise sum of the rest, in double.  pandas
+ * sums a group that way when the column has no missing value and the rows
+ * lie by group (src/cpu/groupby_agg.c). */
+double zb__reduceat_sum(const zb_column *c, int64_t row, int64_t n);
 
 #endif /* ZAMBEZI_CPU_GROUPBY_H */

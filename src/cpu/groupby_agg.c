@@ -15,10 +15,11 @@
  *     ZB_BLOCK rows gets its group ids (computed from the keys for a direct
  *     grouping, never stored) and its values converted to the compute type
  *     on the stack, once for all of them;
- *   - owned (many groups, at most OWNED_MAX_THREADS threads): each of T
- *     tasks (T = threads) owns a range of groups and reads every row,
- *     accumulating its own groups' rows, in row order, into the one
- *     accumulator array;
+ *   - owned (many groups, at most OWNED_MAX_THREADS threads; or the float
+ *     sums, means, variances and products of any group count): each of T
+ *     tasks (T = threads, at most the groups) owns a range of groups and
+ *     reads every row, accumulating its own groups' rows, in row order,
+ *     into the one accumulator array;
  *   - csr (many groups with more threads, or when median or quantile orders
  *     the rows by group anyway: zb__group_csr): each task owns a range of
  *     groups and reads their rows, in row order.
@@ -26,13 +27,17 @@
  *   runs (it depends on the thread count) does not change a result.
  * csr-mode inputs are read as int64, uint64 or double arrays (the column's
  * own memory when its type is that already, else a converted copy).
- * Integer sums are exact (128-bit) and wrap when narrowed to 64 bits; float
- * sums are Neumaier-compensated; variance and correlation use Welford
- * updates merged with Chan's formulas.  min/max/first/last keep the row of the
- * chosen value and take it from the column, so they work for every dtype.
- * median/quantile gather each group's values (scattered by group, or from
- * the csr rows) and select; nunique
- * groups (group id, value) pairs by hashing.
+ * Integer sums are exact (128-bit) and wrap when narrowed to 64 bits.  Float
+ * sums, means, variances and products are pandas' to the bit: each group's
+ * values are taken in row order with pandas' own updates (Kahan sums,
+ * Welford variances; zb__pd_kahan), so they never run as merged chunks; a
+ * column without missing values whose rows lie by group is summed as
+ * pandas' np.add.reduceat (reduceat_sums).  Correlation uses Welford
+ * updates merged with Chan's formulas.  min/max/first/last keep the row of
+ * the chosen value and take it from the column, so they work for every
+ * dtype.  median/quantile gather each group's values (scattered by group,
+ * or from the csr rows) and select; nunique groups (group id, value) pairs
+ * by hashing.
  */
 #include <math.h>
 
@@ -56,7 +61,14 @@ enum { K_NONE, K_I64, K_U64, K_F64, K_STR };
 enum { A_MIN, A_MAX, A_FIRST, A_LAST };
 
 typedef struct acc_sumi { zb_i128 s; int64_t n; } acc_sumi;
+/* n: the count, and two flags in its top bits: pandas' group_mean keeps an
+ * infinite compensation (a sum that overflowed) where group_sum resets it,
+ * and then gives NaN at the group's next value; one accumulator serves
+ * both (zb__pd_kahan's rules). */
 typedef struct acc_sumf { double s, c; int64_t n; } acc_sumf;
+#define SUMF_OVERFLOW (INT64_C(1) << 62)   /* the compensation became infinite */
+#define SUMF_MEAN_NAN (INT64_C(1) << 61)   /* ... and a value came after it */
+#define SUMF_COUNT (SUMF_MEAN_NAN - 1)
 typedef union acc_prod { uint64_t u; double f; } acc_prod;
 typedef struct acc_var { int64_t n; double mean, m2; } acc_var;
 typedef struct acc_corr { int64_t n; double mx, my, sxx, syy, sxy; } acc_corr;
@@ -78,24 +90,12 @@ typedef struct agg_job {
   const zb__group_csr *csr;
   bool conv, conv2; /* scan: v / v2 converted block by block (v is NULL) */
   int64_t copies;   /* accumulator arrays in acc (one per scan chunk, or 1) */
+  bool done;        /* summed by segments already (reduceat_sums) */
 } agg_job;
 
 static zb_status nomem(zb_error *err, const char *what, int64_t n) {
   return zb_error_set(err, ZB_ENOMEM, "out of host memory in group-by (%s, %lld items)", what,
                       (long long)n);
-}
-
-static inline void kahan_add(double *s, double *c, double x) {
-  double t = *s + x;
-  if (!isfinite(t)) { /* inf or NaN: no rounding to track (inf - inf would be NaN) */
-    *s = t;
-    return;
-  }
-  if (fabs(*s) >= fabs(x))
-    *c += (*s - t) + x;
-  else
-    *c += (x - t) + *s;
-  *s = t;
 }
 
 static bool is_float(zb_type_id t) { return t == ZB_FLOAT32 || t == ZB_FLOAT64; }
@@ -147,8 +147,17 @@ static void update(const agg_job *j, char *acc, const int64_t *rows, int64_t s, 
     case F_SUMF: {
       acc_sumf *a = (acc_sumf *)acc;
       const double *v = (const double *)j->v;
-      ROW_LOOP(double x = v[r]; if (x != x) continue; kahan_add(&a[g].s, &a[g].c, x);
-               a[g].n++;);
+      /* zb__pd_kahan's sum rule, with group_mean's overflow noted in n */
+      ROW_LOOP(double x = v[r]; if (x != x) continue; acc_sumf *p = &a[g];
+               double y = x - p->c; double t = p->s + y; double k = (t - p->s) - y;
+               if (__builtin_expect(!isfinite(k), 0)) {
+                 if (p->n & SUMF_OVERFLOW)
+                   p->n |= SUMF_MEAN_NAN; /* s is infinite: every later k is NaN */
+                 else if (k == k)
+                   p->n |= SUMF_OVERFLOW;
+                 k = 0.0;
+               }
+               p->c = k; p->s = t; p->n++;);
       break;
     }
     case F_PROD: {
@@ -268,38 +277,12 @@ static void merge(const agg_job *j, char *dst, const char *src, int64_t g0, int6
         d->n += o->n;
         break;
       }
-      case F_SUMF: {
-        acc_sumf *d = (acc_sumf *)dst + g;
-        const acc_sumf *o = (const acc_sumf *)src + g;
-        kahan_add(&d->s, &d->c, o->s);
-        d->c += o->c;
-        d->n += o->n;
+      case F_SUMF:
+      case F_VAR: /* in_row_order: never merged */
         break;
-      }
-      case F_PROD: {
-        acc_prod *d = (acc_prod *)dst + g;
-        const acc_prod *o = (const acc_prod *)src + g;
-        if (j->kind == K_F64)
-          d->f *= o->f;
-        else
-          d->u *= o->u;
+      case F_PROD: /* integers (float products are in_row_order) */
+        ((acc_prod *)dst)[g].u *= ((const acc_prod *)src)[g].u;
         break;
-      }
-      case F_VAR: {
-        acc_var *d = (acc_var *)dst + g;
-        const acc_var *o = (const acc_var *)src + g;
-        if (o->n == 0) break;
-        if (d->n == 0) {
-          *d = *o;
-          break;
-        }
-        double na = (double)d->n, nb = (double)o->n, nn = na + nb;
-        double dl = o->mean - d->mean;
-        d->mean += dl * nb / nn;
-        d->m2 += o->m2 + dl * dl * na * nb / nn;
-        d->n += o->n;
-        break;
-      }
       case F_CORR: {
         acc_corr *d = (acc_corr *)dst + g;
         const acc_corr *o = (const acc_corr *)src + g;
@@ -396,6 +379,8 @@ typedef struct scan_set {
   int64_t n_jobs, C, n;
   const zb__grouping *g;
   bool owned; /* task c owns a range of groups over all rows (no merge) */
+  bool split; /* owned, each task in an array of its own (few groups: tasks
+                 writing groups of one cache line would slow each other) */
 } scan_set;
 
 /* A pointer p such that p[r] reads buf[r - row0] (values of a block). */
@@ -417,25 +402,31 @@ static void scan_chunk(void *ctx, int64_t c, int worker) {
   for (int64_t x = 0; x < ss->n_jobs; x++) {
     agg_job *j = &ss->jobs[x];
     if (ss->owned)
-      init_acc(j, j->acc + (size_t)g0 * j->acc_size, g1 - g0);
+      init_acc(j, j->acc + ((size_t)(ss->split ? c * G : 0) + (size_t)g0) * j->acc_size,
+               g1 - g0);
     else
       init_acc(j, j->acc + (size_t)c * (size_t)G * j->acc_size, G);
   }
   uint64_t b1[ZB_BLOCK], b2[ZB_BLOCK];
-  int64_t gbuf[ZB_BLOCK], own[ZB_BLOCK];
+  int64_t gbuf[ZB_BLOCK], sel[ZB_BLOCK];
+  bool pick = ss->owned && ss->C > 1;
   for (int64_t b = s; b < e; b += ZB_BLOCK) {
     /* an owned task reads every row: a Ctrl-C must not wait for all of them */
     if (((b - s) & (ZB_MORSEL_ROWS - 1)) == 0 && b > s && zb_cancel_requested()) break;
     int64_t be = ZB_MIN(e, b + ZB_BLOCK);
     const int64_t *ids = zb__grouping_ids(ss->g, b, be - b, gbuf);
-    if (ss->owned) { /* other tasks' groups count as rows in no group */
-      for (int64_t i = 0; i < be - b; i++) own[i] = ids[i] >= g0 && ids[i] < g1 ? ids[i] : -1;
-      ids = own;
-    }
     const int64_t *gid = (const int64_t *)rebase(ids, b);
+    /* an owned task's rows: those of its groups, picked without a branch
+     * (other tasks' rows would be half or more of the rows, at random) */
+    int64_t m = 0;
+    if (pick)
+      for (int64_t i = 0; i < be - b; i++) {
+        sel[m] = b + i;
+        m += ids[i] >= g0 && ids[i] < g1;
+      }
     for (int64_t x = 0; x < ss->n_jobs; x++) {
       agg_job *j = &ss->jobs[x];
-      char *acc = j->acc + (ss->owned ? 0 : (size_t)c * (size_t)G * j->acc_size);
+      char *acc = j->acc + (ss->owned && !ss->split ? 0 : (size_t)c * (size_t)G * j->acc_size);
       agg_job local = *j;
       local.gid = gid;
       if (j->conv) {
@@ -448,7 +439,10 @@ static void scan_chunk(void *ctx, int64_t c, int worker) {
                           j->col2->offset + b, be - b);
         local.v2 = rebase(b2, b);
       }
-      update(&local, acc, NULL, b, be);
+      if (pick)
+        update(&local, acc, sel, 0, m);
+      else
+        update(&local, acc, NULL, b, be);
     }
   }
 }
@@ -473,31 +467,32 @@ static void merge_range(void *ctx, int64_t task, int worker) {
   }
 }
 
-/* Runs the scan jobs jobs[0, n_jobs) (all with csr == NULL) in one pass.
- * owned: many groups; each of T tasks owns a range of groups and reads
- * every row, so a group's rows are accumulated in row order by one task
- * whatever T is (T follows the thread count, at most OWNED_MAX_THREADS:
+/* Runs the scan jobs *jobs[0, n_jobs) (all with csr == NULL) in one pass.
+ * owned: each of T tasks owns a range of groups and reads every row, so a
+ * group's rows are accumulated in row order by one task whatever T is (T
+ * follows the thread count, at most OWNED_MAX_THREADS and the group count:
  * each task reads all the ids). */
-static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping *g,
+static zb_status run_scan_set(agg_job *const *jobs, int64_t n_jobs, const zb__grouping *g,
                               bool owned, zb_error *err) {
   int64_t n = g->n_rows, G = g->n_groups;
-  scan_set ss = {NULL, 0, 1, n, g, owned};
+  scan_set ss = {NULL, 0, 1, n, g, owned, false};
   int64_t per = 0, n_scan = n_jobs, ranges = 0;
-  for (int64_t x = 0; x < n_jobs; x++) per += (int64_t)jobs[x].acc_size * ZB_MAX(G, 1);
+  for (int64_t x = 0; x < n_jobs; x++) per += (int64_t)jobs[x]->acc_size * ZB_MAX(G, 1);
   if (n_scan == 0) return ZB_OK;
   /* C depends on the row and group counts and the aggregations only, so the
    * merge order (and every float result) is the same for any thread count. */
   int64_t C = ZB_MIN(SCAN_BUDGET_BYTES / per, SCAN_MAX_CHUNKS);
   C = ZB_MAX(ZB_MIN(ZB_MAX(C, SCAN_MIN_CHUNKS), zb__morsels(n)), 1);
   if (owned) C = ZB_MAX(ZB_MIN(ZB_MIN(zb_get_num_threads(), OWNED_MAX_THREADS), G), 1);
+  ss.split = owned && C > 1 && G <= SCAN_MAX_GROUPS;
   agg_job *set = (agg_job *)zb_malloc((size_t)n_scan * sizeof(agg_job));
   if (set == NULL) return nomem(err, "group accumulators", n_scan);
   /* the set holds copies; each job's accumulators are owned by jobs[] */
   zb_status st = ZB_OK;
   int64_t k = 0;
   for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++) {
-    agg_job *j = &jobs[x];
-    int64_t copies = owned ? 1 : C;
+    agg_job *j = jobs[x];
+    int64_t copies = owned && !ss.split ? 1 : C;
     j->copies = copies;
     j->acc = (char *)zb_malloc((size_t)copies * (size_t)ZB_MAX(G, 1) * j->acc_size);
     if (j->acc == NULL) st = nomem(err, "group accumulators", copies * G);
@@ -509,6 +504,11 @@ static zb_status run_scan_set(agg_job *jobs, int64_t n_jobs, const zb__grouping 
   ss.C = C;
   if (st == ZB_OK) st = zb_parallel_for(C, scan_chunk, &ss, err);
   if (st == ZB_OK && C > 1 && !owned) st = zb_parallel_for(ranges, merge_range, &ss, err);
+  for (int64_t x = 0; x < n_jobs && st == ZB_OK && ss.split; x++) /* each task's groups */
+    for (int64_t c = 1; c < C; c++) {
+      size_t sz = jobs[x]->acc_size, g0 = (size_t)(G * c / C), g1 = (size_t)(G * (c + 1) / C);
+      memcpy(jobs[x]->acc + g0 * sz, jobs[x]->acc + ((size_t)(c * G) + g0) * sz, (g1 - g0) * sz);
+    }
   zb_free(set);
   return st;
 }
@@ -522,24 +522,190 @@ static void csr_bucket(void *ctx, int64_t b, int worker) {
   update(j, j->acc, c->rows, c->offsets[g0], c->offsets[g1]);
 }
 
-/* Runs the scan jobs in passes: consecutive jobs share a pass while their
- * accumulators for one chunk stay within SCAN_SHARE_BYTES (about a core's
- * L2; beyond it, rows updating several arrays at random groups miss more
- * than a second read of the keys costs).  Either every job scans or none
- * does: the group count decides. */
+/* Float sums, means, variances and products: pandas adds each group's
+ * values in row order (groupby.pyx), and so must we for its digits; such
+ * a job runs owned (or csr), never as chunks merged afterwards. */
+static bool in_row_order(int fam, int kind) {
+  return fam == F_SUMF || fam == F_VAR || (fam == F_PROD && kind == K_F64);
+}
+
+/* Runs the jobs that have no csr, in passes.  Few groups: the jobs that
+ * need no row order scan by chunks, consecutive ones sharing a pass while
+ * their accumulators for one chunk stay within SCAN_SHARE_BYTES (about a
+ * core's L2; beyond it, rows updating several arrays at random groups miss
+ * more than a second read of the keys costs); the others share one owned
+ * pass.  Many groups (accumulators far beyond any cache): one owned pass. */
 #define SCAN_SHARE_BYTES ((int64_t)1 << 20)
 static zb_status run_scan(agg_job *jobs, int64_t n_jobs, const zb__grouping *g, zb_error *err) {
-  int64_t x = 0, G = g->n_groups;
-  bool owned = G > SCAN_MAX_GROUPS; /* accumulators far beyond any cache: one pass */
-  while (x < n_jobs && jobs[x].csr == NULL) {
-    int64_t y = x + 1, per = (int64_t)jobs[x].acc_size * G;
-    while (y < n_jobs && jobs[y].csr == NULL &&
-           (owned || per + (int64_t)jobs[y].acc_size * G <= SCAN_SHARE_BYTES))
-      per += (int64_t)jobs[y++].acc_size * G;
-    ZB_RETURN_NOT_OK(run_scan_set(jobs + x, y - x, g, owned, err));
-    x = y;
+  int64_t G = g->n_groups;
+  agg_job **pick = (agg_job **)zb_malloc((size_t)ZB_MAX(n_jobs, 1) * sizeof(agg_job *));
+  if (pick == NULL) return nomem(err, "aggregations", n_jobs);
+  zb_status st = ZB_OK;
+  for (int owned = 0; owned < 2 && st == ZB_OK; owned++) {
+    int64_t k = 0;
+    for (int64_t x = 0; x < n_jobs; x++)
+      if (jobs[x].csr == NULL && !jobs[x].done &&
+          (G > SCAN_MAX_GROUPS || in_row_order(jobs[x].fam, jobs[x].kind)) == owned)
+        pick[k++] = &jobs[x];
+    for (int64_t x = 0; x < k && st == ZB_OK;) {
+      int64_t y = x + 1, per = (int64_t)pick[x]->acc_size * G;
+      while (y < k && (owned || per + (int64_t)pick[y]->acc_size * G <= SCAN_SHARE_BYTES))
+        per += (int64_t)pick[y++]->acc_size * G;
+      st = run_scan_set(pick + x, y - x, g, owned, err);
+      x = y;
+    }
   }
+  zb_free(pick);
+  return st;
+}
+
+/* ---- pandas' reduceat sums --------------------------------------------------------- */
+
+/* pandas 3.1 sums and averages a float column with np.add.reduceat instead
+ * of its Kahan loop when the group ids never decrease in row order (rows
+ * lie by group: sorted keys, one group, resample bins; rows of no group
+ * only first) and the column has no missing value (groupby/ops.py,
+ * _reduceat_aggregate).  A group is then its first value plus numpy's
+ * pairwise sum of the rest (reduceat copies the first value and adds the
+ * rest as one reduction). */
+
+typedef struct mono_job {
+  const zb__grouping *g;
+  const zb_column *col; /* nan_morsel: the float column */
+  uint8_t *bad;         /* per morsel: an id below the row before's / a NaN */
+  int64_t *start;       /* fill: the first row of each group */
+} mono_job;
+
+static void mono_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  mono_job *j = (mono_job *)ctx;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(j->g->n_rows, s + ZB_MORSEL_ROWS);
+  int64_t buf[ZB_BLOCK], prev = -1;
+  if (s > 0) prev = zb__grouping_ids(j->g, s - 1, 1, buf)[0];
+  bool bad = false;
+  for (int64_t b = s; b < e && !bad; b += ZB_BLOCK) {
+    int64_t m = ZB_MIN(e - b, (int64_t)ZB_BLOCK);
+    const int64_t *ids = zb__grouping_ids(j->g, b, m, buf);
+    for (int64_t i = 0; i < m; i++) {
+      if (j->start != NULL && ids[i] != prev && ids[i] >= 0) j->start[ids[i]] = b + i;
+      bad |= ids[i] < prev;
+      prev = ids[i];
+    }
+  }
+  j->bad[task] = bad;
+}
+
+static void nan_morsel(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  mono_job *j = (mono_job *)ctx;
+  const zb_column *c = j->col;
+  int64_t s = task * ZB_MORSEL_ROWS, e = ZB_MIN(c->length, s + ZB_MORSEL_ROWS);
+  bool nan = false;
+  if (c->type == ZB_FLOAT64) {
+    const double *v = (const double *)c->data->data + c->offset;
+    for (int64_t r = s; r < e; r++) nan |= v[r] != v[r];
+  } else {
+    const float *v = (const float *)c->data->data + c->offset;
+    for (int64_t r = s; r < e; r++) nan |= v[r] != v[r];
+  }
+  j->bad[task] = nan;
+}
+
+/* Whether the morsels' task fn flags none of them (bad: room per morsel). */
+static zb_status none_bad(mono_job *j, int64_t n, zb_task_fn fn, bool *ok, zb_error *err) {
+  int64_t M = zb__morsels(n);
+  ZB_RETURN_NOT_OK(zb_parallel_for(M, fn, j, err));
+  *ok = true;
+  for (int64_t m = 0; m < M; m++) *ok &= !j->bad[m];
   return ZB_OK;
+}
+
+zb_status zb__float_complete(const zb_column *c, bool *complete, zb_error *err) {
+  *complete = false;
+  if (c->null_count != 0 || (c->type != ZB_FLOAT64 && c->type != ZB_FLOAT32)) return ZB_OK;
+  mono_job j = {NULL, c, NULL, NULL};
+  j.bad = (uint8_t *)zb_malloc((size_t)ZB_MAX(zb__morsels(c->length), 1));
+  if (j.bad == NULL) return nomem(err, "morsel flags", zb__morsels(c->length));
+  zb_status st = none_bad(&j, c->length, nan_morsel, complete, err);
+  zb_free(j.bad);
+  return st;
+}
+
+double zb__reduceat_sum(const zb_column *c, int64_t row, int64_t n) {
+  double x0;
+  zb__convert_block(ZB_FLOAT64, &x0, c->type, c->data->data, c->offset + row, 1);
+  return n == 1 ? x0 : x0 + zb__pairwise_rows(c, row + 1, n - 1);
+}
+
+typedef struct seg_sum_job {
+  agg_job *const *jobs;
+  int64_t n_jobs, G;
+  const int64_t *start, *end;
+} seg_sum_job;
+
+static void seg_sum_range(void *ctx, int64_t task, int worker) {
+  (void)worker;
+  seg_sum_job *sj = (seg_sum_job *)ctx;
+  int64_t g0 = task * MERGE_GROUPS, g1 = ZB_MIN(sj->G, g0 + MERGE_GROUPS);
+  for (int64_t x = 0; x < sj->n_jobs; x++)
+    for (int64_t g = g0; g < g1; g++) {
+      acc_sumf *p = (acc_sumf *)sj->jobs[x]->acc + g;
+      int64_t s = sj->start[g], n = s < 0 ? 0 : sj->end[g] - s;
+      p->s = n > 0 ? zb__reduceat_sum(sj->jobs[x]->col, s, n) : 0.0;
+      p->c = 0.0;
+      p->n = n;
+    }
+}
+
+/* The float sum / mean jobs whose columns have no missing value, summed as
+ * pandas' reduceat does when the ids never decrease (they are then done);
+ * otherwise nothing changes. */
+static zb_status reduceat_sums(agg_job *jobs, int64_t n_jobs, const zb__grouping *g,
+                               zb_error *err) {
+  int64_t n = g->n_rows, G = g->n_groups, k = 0;
+  if (n == 0 || G == 0) return ZB_OK;
+  agg_job **pick = (agg_job **)zb_malloc((size_t)ZB_MAX(n_jobs, 1) * sizeof(agg_job *));
+  if (pick == NULL) return nomem(err, "aggregations", n_jobs);
+  zb_status st = ZB_OK;
+  for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++) {
+    bool complete = false;
+    if (jobs[x].fam == F_SUMF) st = zb__float_complete(jobs[x].col, &complete, err);
+    if (complete) pick[k++] = &jobs[x];
+  }
+  mono_job mj = {g, NULL, NULL, NULL};
+  int64_t *se = NULL;
+  bool mono = false;
+  if (st == ZB_OK && k > 0) {
+    mj.bad = (uint8_t *)zb_malloc((size_t)zb__morsels(n));
+    se = (int64_t *)zb_malloc((size_t)G * 2 * sizeof(int64_t));
+    if (mj.bad == NULL || se == NULL) st = nomem(err, "group segments", G);
+  }
+  if (st == ZB_OK && k > 0) st = none_bad(&mj, n, mono_morsel, &mono, err);
+  if (st == ZB_OK && mono) {
+    for (int64_t x = 0; x < G; x++) se[x] = -1;
+    mj.start = se;
+    st = none_bad(&mj, n, mono_morsel, &mono, err);
+  }
+  for (int64_t x = 0; x < k && st == ZB_OK && mono; x++) {
+    pick[x]->copies = 1;
+    pick[x]->acc = (char *)zb_malloc((size_t)G * pick[x]->acc_size);
+    if (pick[x]->acc == NULL) st = nomem(err, "group accumulators", G);
+  }
+  if (st == ZB_OK && mono) {
+    int64_t next = n; /* a group ends where the next one with rows begins */
+    for (int64_t x = G - 1; x >= 0; x--)
+      if (se[x] >= 0) {
+        se[G + x] = next;
+        next = se[x];
+      }
+    seg_sum_job sj = {pick, k, G, se, se + G};
+    st = zb_parallel_for((G + MERGE_GROUPS - 1) / MERGE_GROUPS, seg_sum_range, &sj, err);
+    for (int64_t x = 0; x < k && st == ZB_OK; x++) pick[x]->done = true;
+  }
+  zb_free(mj.bad);
+  zb_free(se);
+  zb_free(pick);
+  return st;
 }
 
 /* Runs a csr job (many groups): each task owns a range of groups. */
@@ -696,9 +862,9 @@ static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool las
         int64_t n;
         if (j->fam == F_SUMF) {
           const acc_sumf *p = (const acc_sumf *)j->acc + g;
-          sf = p->s + p->c;
-          n = p->n;
-          if (mean) sf = n > 0 ? sf / (double)n : 0;
+          sf = p->s; /* pandas' result: the compensation is not added back */
+          n = p->n & SUMF_COUNT;
+          if (mean) sf = n > 0 ? (p->n & SUMF_MEAN_NAN ? NAN : sf / (double)n) : 0;
         } else {
           const acc_sumi *p = (const acc_sumi *)j->acc + g;
           n = p->n;
@@ -1053,10 +1219,14 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
     st = nomem(err, "aggregations", n_aggs);
     goto done;
   }
-  bool need_csr = false, need_gid = false;
+  bool need_csr = false, need_gid = false, owned = G > SCAN_MAX_GROUPS;
   for (int64_t a = 0; a < n_aggs; a++) {
     if (aggs[a].op == ZB_AGG_MEDIAN || aggs[a].op == ZB_AGG_QUANTILE) need_csr = true;
     if (aggs[a].op == ZB_AGG_NUNIQUE) need_gid = true;
+    int fam, kind, arg;
+    int64_t c = aggs[a].op == ZB_AGG_SIZE ? -1 : aggs[a].column;
+    classify(&aggs[a], c >= 0 ? t->columns[c]->type : ZB_INT64, &fam, &kind, &arg);
+    owned |= in_row_order(fam, kind);
   }
   /* Many groups: owned group ranges (each task reads every row) while there
    * are few threads; with many, or when median or quantile orders the rows
@@ -1065,6 +1235,9 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
   bool use_csr =
       G > SCAN_MAX_GROUPS && (need_csr || zb_get_num_threads() > OWNED_MAX_THREADS);
   need_csr = use_csr; /* fewer groups: quantiles scatter their values */
+  /* owned tasks each read every row's group: stored once, not computed by
+   * each of them (measured: 10^7 rows, 100 groups, 2 threads, 38 -> 33 ms) */
+  if (owned && !use_csr && zb_get_num_threads() > 1) need_gid = true;
   if (need_csr || need_gid) {
     st = zb__grouping_materialize(g, err);
     if (st != ZB_OK) goto done;
@@ -1131,9 +1304,10 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
       if (st != ZB_OK) goto done;
     }
   }
-  st = run_scan(jobs, n_jobs, g, err);
+  st = reduceat_sums(jobs, n_jobs, g, err);
+  if (st == ZB_OK) st = run_scan(jobs, n_jobs, g, err);
   for (int64_t x = 0; x < n_jobs && st == ZB_OK; x++)
-    if (jobs[x].csr != NULL) st = run_csr(&jobs[x], err);
+    if (jobs[x].csr != NULL && !jobs[x].done) st = run_csr(&jobs[x], err);
   for (int64_t a = 0; a < n_aggs && st == ZB_OK; a++) {
     const zb_agg *ag = &aggs[a];
     if (ag->op == ZB_AGG_MEDIAN || ag->op == ZB_AGG_QUANTILE)

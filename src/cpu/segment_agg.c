@@ -15,9 +15,10 @@
  *
  * The semantics are those of src/cpu/groupby_agg.c, so results equal
  * zb_table_groupby_ids's over the same groups: nulls and NaN skipped;
- * integer sums exact in 128 bits (wrapping when narrowed), float sums
- * Neumaier-compensated in row order (the same update; the group-by merges
- * per-chunk sums, so the last bit may differ there); means of integers
+ * integer sums exact in 128 bits (wrapping when narrowed), float sums and
+ * means in pandas' digits as the group-by's (pandas' Kahan steps in row
+ * order, zb__pd_kahan, or np.add.reduceat when the column has no missing
+ * value: zb__reduceat_sum); means of integers
  * rounded once from the exact sum (zb__exact_mean); min / max / first /
  * last keep the row of the chosen value and take it from the column.
  */
@@ -36,6 +37,7 @@ typedef struct seg_agg {
   int kind;
   const zb_column *col; /* NULL for SIZE */
   bool direct;          /* col's values are the compute type already */
+  bool reduceat;        /* float SUM / MEAN of a column without missing values */
   double *f;            /* SUM / MEAN of floats, MEAN of integers */
   uint64_t *u;          /* SUM of integers (two's complement, wrapped) */
   int64_t *cnt;         /* COUNT, SIZE; MEAN: values (0: null) */
@@ -56,15 +58,6 @@ static bool is_unsigned(zb_type_id t) {
 }
 static zb_type_id kind_type(int kind) {
   return kind == K_I64 ? ZB_INT64 : kind == K_U64 ? ZB_UINT64 : ZB_FLOAT64;
-}
-
-/* groupby_agg.c's kahan_add (Neumaier), written without a branch on the
- * magnitudes; adding 0.0 (a skipped row) leaves s and c as they are. */
-static inline void neumaier(double *s, double *c, double x) {
-  double t = *s + x;
-  double d = fabs(*s) >= fabs(x) ? (*s - t) + x : (x - t) + *s;
-  *c += isfinite(t) ? d : 0.0; /* inf or NaN: no rounding to track */
-  *s = t;
 }
 
 /* The values of rows [b, e) of a (e - b <= ZB_BLOCK) as the compute type:
@@ -105,10 +98,19 @@ static const void *block_values(const seg_agg *a, int64_t b, int64_t e, uint64_t
 static void seg_sum(const seg_agg *a, int64_t g, int64_t s, int64_t e) {
   int64_t n = 0;
   if (a->kind == K_F64) {
+    if (a->reduceat) { /* pandas' np.add.reduceat (groupby.h) */
+      n = e - s;
+      double v = n > 0 ? zb__reduceat_sum(a->col, s, n) : 0.0;
+      a->f[g] = a->op == ZB_AGG_MEAN ? (n > 0 ? v / (double)n : 0.0) : v;
+      if (a->op == ZB_AGG_MEAN) a->cnt[g] = n;
+      return;
+    }
+    /* pandas' Kahan steps (zb__pd_kahan); a skipped row changes nothing */
     double sum = 0.0, comp = 0.0;
-    SEG_ROWS(double, n += ok; neumaier(&sum, &comp, ok ? x : 0.0););
-    double v = sum + comp;
-    a->f[g] = a->op == ZB_AGG_MEAN ? (n > 0 ? v / (double)n : 0.0) : v;
+    zb__kahan_rule rule = a->op == ZB_AGG_MEAN ? ZB__KAHAN_MEAN : ZB__KAHAN_SUM;
+    SEG_ROWS(double, n += ok; double s2 = sum; double c2 = comp;
+             zb__pd_kahan(&s2, &c2, x, rule); sum = ok ? s2 : sum; comp = ok ? c2 : comp;);
+    a->f[g] = a->op == ZB_AGG_MEAN ? (n > 0 ? sum / (double)n : 0.0) : sum;
   } else {
     seg_i128 sum = 0;
     if (a->kind == K_U64)
@@ -306,6 +308,8 @@ zb_status zb__cpu_groupby_segments(const zb_table *t, const zb_column *offsets, 
     if (a->op == ZB_AGG_COUNT || a->op == ZB_AGG_FIRST || a->op == ZB_AGG_LAST)
       a->kind = is_float(ty) ? K_F64 : K_NONE; /* only NaN needs the values */
     a->direct = a->kind != K_NONE && zb__physical(ty) == kind_type(a->kind) && ty != ZB_BOOL;
+    if ((a->op == ZB_AGG_SUM || a->op == ZB_AGG_MEAN) && a->kind == K_F64)
+      st = zb__float_complete(a->col, &a->reduceat, err);
     size_t bytes = (size_t)ZB_MAX(G, 1) * 8;
     switch (a->op) {
       case ZB_AGG_SUM:

@@ -839,3 +839,55 @@ ZB_TEST(groupby_segments) {
   zb_column_release(iv);
   zb_column_release(fv);
 }
+
+/* sum and mean of group 0 and 1 of keys k and values v (n rows; v[nan_at]
+ * NaN when nan_at >= 0), by zb_table_groupby, with threads threads. */
+static void float_sums(const int64_t *k, const double *v, int64_t n, int64_t nan_at,
+                       int threads, double out[4]) {
+  zb_error err = {{0}};
+  bool ok[8] = {true, true, true, true, true, true, true, true};
+  double vv[8];
+  memcpy(vv, v, (size_t)n * sizeof(double));
+  if (nan_at >= 0) vv[nan_at] = NAN;
+  zb_column *cols[2] = {col_i64(k, ok, n), col_f64(vv, ok, n)};
+  const char *names[2] = {"k", "v"};
+  zb_table *t = NULL, *res = NULL;
+  ZB_CHECK_OK(zb_table_make(2, cols, names, &t, &err), &err);
+  zb_agg aggs[] = {{.op = ZB_AGG_SUM, .column = 1, .name = "s"},
+                   {.op = ZB_AGG_MEAN, .column = 1, .name = "m"}};
+  int64_t key = 0;
+  set_threads(threads);
+  ZB_CHECK_OK(zb_table_groupby(t, 1, &key, true, true, 2, aggs, &res, &err), &err);
+  set_threads(2);
+  for (int i = 0; i < 4; i++) out[i] = NAN;
+  if (res != NULL) {
+    for (int g = 0; g < 2; g++) {
+      out[g] = ((double *)res->columns[1]->data->data)[g];
+      out[2 + g] = ((double *)res->columns[2]->data->data)[g];
+    }
+    zb_table_release(res);
+  }
+  zb_table_release(t);
+  zb_column_release(cols[0]);
+  zb_column_release(cols[1]);
+}
+
+ZB_TEST(groupby_float_digits) {
+  /* pandas' digits, hand-computed: 1 + 1e16 - 1e16 is 1.0 as np.add.reduceat
+   * adds a group whose rows lie together in a column without NaN (the first
+   * value, plus the pairwise sum of the rest: 1 + (1e16 - 1e16)), and 0.0 as
+   * pandas' Kahan loop adds it otherwise (1 + 1e16 rounds to 1e16, and the
+   * compensation is not added back); any thread count */
+  const double v[5] = {1.0, 1e16, -1e16, 2.0, 3.0};
+  const int64_t sorted[5] = {0, 0, 0, 1, 1}, mixed[5] = {0, 1, 0, 1, 0};
+  const double mv[5] = {1.0, 2.0, 1e16, 3.0, -1e16};
+  for (int threads = 1; threads <= 3; threads += 2) {
+    double r[4];
+    float_sums(sorted, v, 5, -1, threads, r);
+    ZB_CHECK(r[0] == 1.0 && r[1] == 5.0 && r[2] == 1.0 / 3 && r[3] == 2.5);
+    float_sums(sorted, v, 5, 4, threads, r); /* a NaN: the Kahan loop */
+    ZB_CHECK(r[0] == 0.0 && r[1] == 2.0 && r[2] == 0.0 && r[3] == 2.0);
+    float_sums(mixed, mv, 5, -1, threads, r); /* rows not by group: the Kahan loop */
+    ZB_CHECK(r[0] == 0.0 && r[1] == 5.0 && r[2] == 0.0 && r[3] == 2.5);
+  }
+}
