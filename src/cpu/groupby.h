@@ -149,12 +149,22 @@ static inline void zb__pd_kahan(double *s, double *c, double x, zb__kahan_rule r
   *s = t;
 }
 
+/* The same step in float: pandas sums a float32 column in float32. */
+static inline void zb__pd_kahanf(float *s, float *c, float x, zb__kahan_rule rule) {
+  float y = x - *c;
+  float t = *s + y;
+  float k = (t - *s) - y;
+  if (rule == ZB__KAHAN_SUM ? !isfinite(k) : k != k) k = 0.0f;
+  *c = k;
+  *s = t;
+}
+
 /* Whether float column c has no null and no NaN (false for other types). */
 zb_status zb__float_complete(const zb_column *c, bool *complete, zb_error *err);
 /* np.add.reduceat's sum of rows [row, row + n) of float column c (n >= 1):
- * the first value plus numpy's pairwise sum of the rest, in double.  pandas
- * sums a group that way when the column has no missing value and the rows
- * lie by group (src/cpu/groupby_agg.c). */
-double zb__reduceat_sum(const zb_column *c, int64_t row, int64_t n);
+ * the first value plus numpy's pairwise sum of the rest, in double (f32: in
+ * float).  pandas sums a group that way when the column has no missing
+ * value and the rows lie by group (src/cpu/groupby_agg.c). */
+double zb__reduceat_sum(const zb_column *c, int64_t row, int64_t n, bool f32);
 
 #endif /* ZAMBEZI_CPU_GROUPBY_H */

@@ -57,7 +57,10 @@ __extension__ typedef __int128 zb_i128;
 #define SCAN_BUDGET_BYTES ((int64_t)16 << 20)
 
 enum { F_SUMI, F_SUMF, F_PROD, F_VAR, F_CORR, F_ARG, F_COUNT, F_SIZE, F_NZ };
-enum { K_NONE, K_I64, K_U64, K_F64, K_STR };
+/* K_F32: a float32 column's sum, mean, var or product, added in float as
+ * pandas does (its values are read as doubles, which hold them exactly);
+ * its std, sem and median are doubles in pandas too (K_F64). */
+enum { K_NONE, K_I64, K_U64, K_F64, K_STR, K_F32 };
 enum { A_MIN, A_MAX, A_FIRST, A_LAST };
 
 typedef struct acc_sumi { zb_i128 s; int64_t n; } acc_sumi;
@@ -147,17 +150,23 @@ static void update(const agg_job *j, char *acc, const int64_t *rows, int64_t s, 
     case F_SUMF: {
       acc_sumf *a = (acc_sumf *)acc;
       const double *v = (const double *)j->v;
-      /* zb__pd_kahan's sum rule, with group_mean's overflow noted in n */
-      ROW_LOOP(double x = v[r]; if (x != x) continue; acc_sumf *p = &a[g];
-               double y = x - p->c; double t = p->s + y; double k = (t - p->s) - y;
-               if (__builtin_expect(!isfinite(k), 0)) {
-                 if (p->n & SUMF_OVERFLOW)
-                   p->n |= SUMF_MEAN_NAN; /* s is infinite: every later k is NaN */
-                 else if (k == k)
-                   p->n |= SUMF_OVERFLOW;
-                 k = 0.0;
-               }
-               p->c = k; p->s = t; p->n++;);
+      /* zb__pd_kahan's sum rule in T, with group_mean's overflow noted in n */
+#define SUMF_ROWS(T)                                                                    \
+  ROW_LOOP(T x = (T)v[r]; if (x != x) continue; acc_sumf *p = &a[g]; T s0 = (T)p->s;   \
+           T y = x - (T)p->c; T t = s0 + y; T k = (t - s0) - y;                        \
+           if (__builtin_expect(!isfinite(k), 0)) {                                    \
+             if (p->n & SUMF_OVERFLOW)                                                 \
+               p->n |= SUMF_MEAN_NAN; /* s is infinite: every later k is NaN */        \
+             else if (k == k)                                                          \
+               p->n |= SUMF_OVERFLOW;                                                  \
+             k = 0;                                                                    \
+           }                                                                           \
+           p->c = k; p->s = t; p->n++;)
+      if (j->kind == K_F32)
+        SUMF_ROWS(float);
+      else
+        SUMF_ROWS(double);
+#undef SUMF_ROWS
       break;
     }
     case F_PROD: {
@@ -165,6 +174,9 @@ static void update(const agg_job *j, char *acc, const int64_t *rows, int64_t s, 
       if (j->kind == K_F64) {
         const double *v = (const double *)j->v;
         ROW_LOOP(double x = v[r]; if (x != x) continue; a[g].f *= x;);
+      } else if (j->kind == K_F32) {
+        const double *v = (const double *)j->v;
+        ROW_LOOP(float x = (float)v[r]; if (x != x) continue; a[g].f = (float)a[g].f * x;);
       } else {
         const uint64_t *v = (const uint64_t *)j->v;
         ROW_LOOP(a[g].u *= v[r];);
@@ -174,9 +186,16 @@ static void update(const agg_job *j, char *acc, const int64_t *rows, int64_t s, 
     case F_VAR: {
       acc_var *a = (acc_var *)acc;
       const double *v = (const double *)j->v;
-      ROW_LOOP(double x = v[r]; if (x != x) continue; acc_var *p = &a[g]; p->n++;
-               double d = x - p->mean; p->mean += d / (double)p->n;
-               p->m2 += d * (x - p->mean););
+      /* pandas' group_var in T: mean += (x - old) / n; m2 += (x - mean) * (x - old) */
+#define VAR_ROWS(T)                                                                  \
+  ROW_LOOP(T x = (T)v[r]; if (x != x) continue; acc_var *p = &a[g]; p->n++;          \
+           T d = x - (T)p->mean; T mean = (T)p->mean + d / (T)p->n; p->mean = mean; \
+           p->m2 = (T)p->m2 + d * (x - mean);)
+      if (j->kind == K_F32)
+        VAR_ROWS(float);
+      else
+        VAR_ROWS(double);
+#undef VAR_ROWS
       break;
     }
     case F_CORR: {
@@ -349,7 +368,7 @@ static void init_acc(const agg_job *j, char *acc, int64_t count) {
   if (j->fam == F_PROD) {
     acc_prod *a = (acc_prod *)acc;
     for (int64_t g = 0; g < count; g++) {
-      if (j->kind == K_F64)
+      if (j->kind == K_F64 || j->kind == K_F32)
         a[g].f = 1.0;
       else
         a[g].u = 1;
@@ -526,7 +545,7 @@ static void csr_bucket(void *ctx, int64_t b, int worker) {
  * values in row order (groupby.pyx), and so must we for its digits; such
  * a job runs owned (or csr), never as chunks merged afterwards. */
 static bool in_row_order(int fam, int kind) {
-  return fam == F_SUMF || fam == F_VAR || (fam == F_PROD && kind == K_F64);
+  return fam == F_SUMF || fam == F_VAR || (fam == F_PROD && (kind == K_F64 || kind == K_F32));
 }
 
 /* Runs the jobs that have no csr, in passes.  Few groups: the jobs that
@@ -631,10 +650,12 @@ zb_status zb__float_complete(const zb_column *c, bool *complete, zb_error *err) 
   return st;
 }
 
-double zb__reduceat_sum(const zb_column *c, int64_t row, int64_t n) {
+double zb__reduceat_sum(const zb_column *c, int64_t row, int64_t n, bool f32) {
   double x0;
   zb__convert_block(ZB_FLOAT64, &x0, c->type, c->data->data, c->offset + row, 1);
-  return n == 1 ? x0 : x0 + zb__pairwise_rows(c, row + 1, n - 1);
+  if (n == 1) return x0;
+  double rest = zb__pairwise_rows(c, row + 1, n - 1, f32);
+  return f32 ? (double)((float)x0 + (float)rest) : x0 + rest;
 }
 
 typedef struct seg_sum_job {
@@ -650,9 +671,13 @@ static void seg_sum_range(void *ctx, int64_t task, int worker) {
   for (int64_t x = 0; x < sj->n_jobs; x++)
     for (int64_t g = g0; g < g1; g++) {
       acc_sumf *p = (acc_sumf *)sj->jobs[x]->acc + g;
+      const zb_column *c = sj->jobs[x]->col;
       int64_t s = sj->start[g], n = s < 0 ? 0 : sj->end[g] - s;
-      p->s = n > 0 ? zb__reduceat_sum(sj->jobs[x]->col, s, n) : 0.0;
-      p->c = 0.0;
+      /* float32: pandas' reduceat sums in float, and its mean in double
+       * (kept in c, unused here otherwise) */
+      bool f32 = sj->jobs[x]->kind == K_F32;
+      p->s = n > 0 ? zb__reduceat_sum(c, s, n, f32) : 0.0;
+      p->c = n > 0 && f32 ? zb__reduceat_sum(c, s, n, false) : 0.0;
       p->n = n;
     }
 }
@@ -770,21 +795,22 @@ static void job_reset(agg_job *j) {
 /* The family, kind and argument of aggregation a over column type t. */
 static void classify(const zb_agg *a, zb_type_id t, int *fam, int *kind, int *arg) {
   int num = is_float(t) ? K_F64 : is_unsigned(t) ? K_U64 : K_I64;
+  int f32 = t == ZB_FLOAT32 ? K_F32 : K_F64; /* sum, mean, var, prod: in float */
   *arg = 0;
   switch (a->op) {
     case ZB_AGG_SUM:
     case ZB_AGG_MEAN:
       *fam = num == K_F64 ? F_SUMF : F_SUMI;
-      *kind = num;
+      *kind = num == K_F64 ? f32 : num;
       break;
     case ZB_AGG_PROD:
       *fam = F_PROD;
-      *kind = num == K_F64 ? K_F64 : K_U64;
+      *kind = num == K_F64 ? f32 : K_U64;
       break;
     case ZB_AGG_STD:
     case ZB_AGG_VAR:
       *fam = F_VAR;
-      *kind = K_F64;
+      *kind = a->op == ZB_AGG_VAR ? f32 : K_F64;
       break;
     case ZB_AGG_CORR:
       *fam = F_CORR;
@@ -863,6 +889,7 @@ static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool las
         if (j->fam == F_SUMF) {
           const acc_sumf *p = (const acc_sumf *)j->acc + g;
           sf = p->s; /* pandas' result: the compensation is not added back */
+          if (mean && j->done && j->kind == K_F32) sf = p->c; /* reduceat_sums */
           n = p->n & SUMF_COUNT;
           if (mean) sf = n > 0 ? (p->n & SUMF_MEAN_NAN ? NAN : sf / (double)n) : 0;
         } else {
@@ -882,7 +909,8 @@ static zb_status finish(agg_job *j, const zb_agg *a, const zb_table *t, bool las
     }
     case ZB_AGG_PROD: {
       zb_type_id ct = t->columns[a->column]->type;
-      zb_type_id ty = j->kind == K_F64 ? ZB_FLOAT64 : is_unsigned(ct) ? ZB_UINT64 : ZB_INT64;
+      zb_type_id ty = j->kind == K_F64 || j->kind == K_F32 ? ZB_FLOAT64
+                      : is_unsigned(ct) ? ZB_UINT64 : ZB_INT64;
       ZB_RETURN_NOT_OK(out_new(ty, G, &o, err));
       memcpy(o->data->data, j->acc, (size_t)G * 8);
       break;
@@ -1283,7 +1311,7 @@ zb_status zb__group_aggregate(const zb_table *t, zb__grouping *g, int64_t n_aggs
         j->valid = (const uint8_t *)j->col->validity->data;
         j->voff = j->col->offset;
       }
-      if (kind == K_I64 || kind == K_U64 || kind == K_F64) {
+      if (kind == K_I64 || kind == K_U64 || kind == K_F64 || kind == K_F32) {
         if (j->csr == NULL && !same_type(j->col, kind_type(kind)))
           j->conv = true;
         else

@@ -155,9 +155,9 @@ typedef enum zb_pairwise_mode {
  * (reduce_pairwise.c). */
 zb_status zb__cpu_pairwise_sum(const zb_column *col, zb_pairwise_mode mode, double center,
                                double *sum, int64_t *count, zb_error *err);
-/* numpy's pairwise sum of rows [row, row + n) of col, in double, in the
- * calling thread (missing rows add 0). */
-double zb__pairwise_rows(const zb_column *col, int64_t row, int64_t n);
+/* numpy's pairwise sum of rows [row, row + n) of col, in double (f32: in
+ * float, as numpy sums float32), in the calling thread (missing rows add 0). */
+double zb__pairwise_rows(const zb_column *col, int64_t row, int64_t n, bool f32);
 
 /* ---- CPU entry points (called by the switch in src/cpu/backend.c, with
  * arguments validated by src/core) ---------------------------------------- */

@@ -150,10 +150,10 @@ static double pw_rows(const pw_job *j, int64_t row, int64_t n, bool f32, int64_t
   return f32 ? (double)pw_leaf_f32(j, row, n, count) : pw_leaf(j, row, n, count);
 }
 
-double zb__pairwise_rows(const zb_column *col, int64_t row, int64_t n) {
+double zb__pairwise_rows(const zb_column *col, int64_t row, int64_t n, bool f32) {
   pw_job j = {col, ZB_PAIRWISE_SUM, 0.0, NULL, NULL, NULL, NULL};
   int64_t count = 0;
-  return pw_rows(&j, row, n, false, &count);
+  return pw_rows(&j, row, n, f32, &count);
 }
 
 static bool pw_f32(const pw_job *j) {

@@ -98,9 +98,11 @@ static const void *block_values(const seg_agg *a, int64_t b, int64_t e, uint64_t
 static void seg_sum(const seg_agg *a, int64_t g, int64_t s, int64_t e) {
   int64_t n = 0;
   if (a->kind == K_F64) {
+    /* float32: pandas sums in float32, and a reduceat mean in double */
+    bool f32 = a->col->type == ZB_FLOAT32;
     if (a->reduceat) { /* pandas' np.add.reduceat (groupby.h) */
       n = e - s;
-      double v = n > 0 ? zb__reduceat_sum(a->col, s, n) : 0.0;
+      double v = n > 0 ? zb__reduceat_sum(a->col, s, n, f32 && a->op == ZB_AGG_SUM) : 0.0;
       a->f[g] = a->op == ZB_AGG_MEAN ? (n > 0 ? v / (double)n : 0.0) : v;
       if (a->op == ZB_AGG_MEAN) a->cnt[g] = n;
       return;
@@ -108,8 +110,15 @@ static void seg_sum(const seg_agg *a, int64_t g, int64_t s, int64_t e) {
     /* pandas' Kahan steps (zb__pd_kahan); a skipped row changes nothing */
     double sum = 0.0, comp = 0.0;
     zb__kahan_rule rule = a->op == ZB_AGG_MEAN ? ZB__KAHAN_MEAN : ZB__KAHAN_SUM;
-    SEG_ROWS(double, n += ok; double s2 = sum; double c2 = comp;
-             zb__pd_kahan(&s2, &c2, x, rule); sum = ok ? s2 : sum; comp = ok ? c2 : comp;);
+    if (f32) {
+      float sf = 0.0f, cf = 0.0f;
+      SEG_ROWS(double, n += ok; float s2 = sf; float c2 = cf;
+               zb__pd_kahanf(&s2, &c2, (float)x, rule); sf = ok ? s2 : sf; cf = ok ? c2 : cf;);
+      sum = sf;
+    } else {
+      SEG_ROWS(double, n += ok; double s2 = sum; double c2 = comp;
+               zb__pd_kahan(&s2, &c2, x, rule); sum = ok ? s2 : sum; comp = ok ? c2 : comp;);
+    }
     a->f[g] = a->op == ZB_AGG_MEAN ? (n > 0 ? sum / (double)n : 0.0) : sum;
   } else {
     seg_i128 sum = 0;

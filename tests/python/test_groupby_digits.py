@@ -131,3 +131,37 @@ def test_resample(threads, nan_rate):
     z = zb.Series(v, index=idx).resample("1h")
     for op in ["sum", "mean", "std"]:
         same_bits(getattr(p, op)(), getattr(z, op)())
+
+
+@pytest.mark.parametrize("layout", ["random", "sorted"])
+@pytest.mark.parametrize("nan_rate", [0.0, 0.1])
+def test_float32(threads, layout, nan_rate):
+    # pandas adds float32 sums, means, variances and products in float32
+    # (std in float64), and a reduceat mean in float64 (a float64 result)
+    rng = np.random.default_rng(21)
+    n = 100000
+    keys = rng.integers(0, 60, n)
+    if layout == "sorted":
+        keys = np.sort(keys)
+    v = prices(rng, n, nan_rate).astype(np.float32)
+    p = pd.DataFrame({"k": keys, "v": v, "f": (1 + v / 1e4).astype(np.float32)})
+    z = zb.DataFrame({"k": keys, "v": v, "f": (1 + v / 1e4).astype(np.float32)})
+    for op in ["sum", "mean", "var", "std"]:
+        pr, zr = getattr(p.groupby("k")["v"], op)(), getattr(z.groupby("k")["v"], op)()
+        assert str(zr.dtype) == str(pr.dtype), op
+        same_bits(pr, zr)
+    same_bits(p.groupby("k")["f"].prod(), z.groupby("k")["f"].prod())
+
+
+@pytest.mark.parametrize("nan_rate", [0.0, 0.1])
+def test_resample_float32(nan_rate):
+    rng = np.random.default_rng(10)
+    n = 100000
+    idx = pd.date_range("2024-01-01", periods=n, freq="7s")
+    v = prices(rng, n, nan_rate).astype(np.float32)
+    p = pd.Series(v, index=idx).resample("1h")
+    z = zb.Series(v, index=idx).resample("1h")
+    for op in ["sum", "mean"]:
+        pr, zr = getattr(p, op)(), getattr(z, op)()
+        assert str(zr.dtype) == str(pr.dtype), op
+        same_bits(pr, zr)
