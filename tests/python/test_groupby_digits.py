@@ -165,3 +165,33 @@ def test_resample_float32(nan_rate):
         pr, zr = getattr(p, op)(), getattr(z, op)()
         assert str(zr.dtype) == str(pr.dtype), op
         same_bits(pr, zr)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("groups", [3, 50, 100000])
+def test_cumsum_cumprod(threads, dtype, groups):
+    # pandas' group_cumsum is a Kahan loop in row order, group_cumprod a
+    # running product in row order, in the column's float type
+    rng = np.random.default_rng(groups)
+    n = 300000
+    keys = rng.integers(0, groups, n)
+    v = prices(rng, n, 0.1).astype(dtype)
+    f = (1 + v / 1e4).astype(dtype)
+    p = pd.DataFrame({"k": keys, "v": v, "f": f})
+    z = zb.DataFrame({"k": keys, "v": v, "f": f})
+    for skipna in (True, False):
+        same_bits(p.groupby("k")["v"].cumsum(skipna=skipna),
+                  z.groupby("k")["v"].cumsum(skipna=skipna))
+        same_bits(p.groupby("k")["f"].cumprod(skipna=skipna),
+                  z.groupby("k")["f"].cumprod(skipna=skipna))
+
+
+def test_cumsum_infinity():
+    # no compensation reset in pandas' group_cumsum: after an infinity the
+    # group's running sum is NaN
+    keys = [0, 1, 0, 0, 1]
+    v = [1.0, 2.0, np.inf, 3.0, 4.0]
+    p = pd.DataFrame({"k": keys, "v": v}).groupby("k")["v"].cumsum()
+    z = zb.DataFrame({"k": keys, "v": v}).groupby("k")["v"].cumsum()
+    same_bits(p, z)
+    assert np.isnan(z.to_pandas().iloc[3])
