@@ -922,6 +922,27 @@ def _utc_offsets(cols):
     return out if any_zone else None
 
 
+def _multi_columns(df):
+    """df's columns when they are a MultiIndex (pandas'), else None."""
+    cols = df.columns
+    return cols if getattr(cols, "nlevels", 1) > 1 else None
+
+
+def _multi_header(cols, labels):
+    """The header rows pandas writes for MultiIndex columns cols: per level
+    its name (after the index labels' places), then the level's values; then
+    the index labels' row when one of them is named (labels: None when the
+    index is not written)."""
+    rows = []
+    for i in range(cols.nlevels):
+        lead = [] if labels is None else (
+            ["" if cols.names[i] is None else str(cols.names[i])] + [""] * (len(labels) - 1))
+        rows.append(lead + [str(v) for v in cols.get_level_values(i)])
+    if labels is not None and any(v not in (None, "") for v in labels):
+        rows.append(["" if v is None else str(v) for v in labels] + [""] * len(cols))
+    return rows
+
+
 def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=None,
            header=True, index=True, mode="w", encoding=None, compression="infer",
            quoting=None, quotechar='"', lineterminator=None, doublequote=True,
@@ -969,7 +990,10 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
                                "QUOTE_ALL, QUOTE_NONNUMERIC or QUOTE_NONE)")
     if mode not in ("w", "a", "x"):
         raise InvalidValueError(f"to_csv: mode must be 'w', 'a' or 'x', not {mode!r}")
+    multi = _multi_columns(df)
     if columns is not None:
+        if multi is not None:   # as pandas
+            raise TypeError("cannot specify cols with a MultiIndex on the columns")
         df = df[list(columns)]
     write_header = True
     names = list(df._table.names)
@@ -992,6 +1016,10 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
         cols = levels + [df._table.column(i) for i in range(df._table.num_columns)]
     else:
         cols = [df._table.column(i) for i in range(df._table.num_columns)]
+    head = None
+    if multi is not None and write_header and header is True:
+        head = _multi_header(multi, labels if index else None)
+        names = [f"__c{i}" for i in range(len(names))]   # the header is head's rows
     if len(set(names)) != len(names):
         raise InvalidValueError(f"to_csv: the header would repeat a name: {names!r}; give "
                                 "index_label= or header= with distinct names")
@@ -1004,28 +1032,34 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
               doublequote=bool(doublequote), header=write_header, na_rep=str(na_rep),
               float_format=float_format, quoting=int(quoting),
               lineterminator="\n" if lineterminator is None else lineterminator)
+    if head is not None:   # MultiIndex columns: their rows first, then the data
+        head = _core.table_from_columns(
+            [_convert.to_column(list(c)) for c in zip(*head)], names)
+        kw["header"] = False
+
+    def emit(sink):   # None: the text
+        first = "" if head is None else _core.write_csv(head, sink, **dict(kw, utc_offsets=None))
+        rest = _core.write_csv(table, sink, **kw)
+        return first + rest if sink is None else None
+
     enc = _normalize_encoding(encoding)
     if path_or_buf is None:
-        return _core.write_csv(table, None, **kw)
+        return emit(None)
     if isinstance(path_or_buf, (str, os.PathLike)):
         path = os.fspath(path_or_buf)
         method = _compression_of(path, compression, sniff=False)
-        if method is None and enc == "utf-8" and mode == "w":
+        if method is None and enc == "utf-8" and mode == "w" and head is None:
             _core.write_csv(table, path, **kw)
             return None
         with _open_compressed(path, method, mode, compression) as f:
-            if enc == "utf-8":
-                _core.write_csv(table, f.write, **kw)
-            else:
-                _core.write_csv(table, _recoding(f.write, enc), **kw)
+            emit(f.write if enc == "utf-8" else _recoding(f.write, enc))
         return None
     f = path_or_buf
     if not hasattr(f, "write"):
         raise InvalidValueError("to_csv: path_or_buf must be None, a path or a file object")
 
     def write(sink, text):
-        _core.write_csv(table, _recoding(sink, None) if text else
-                        sink if enc == "utf-8" else _recoding(sink, enc), **kw)
+        emit(_recoding(sink, None) if text else sink if enc == "utf-8" else _recoding(sink, enc))
 
     _write_file_object(f, _compression_of(None, compression, sniff=False), compression,
                        "to_csv", write)
