@@ -172,7 +172,11 @@ def as_arrow(result):
     if mod.startswith("duckdb"):
         return result.to_arrow_table() if hasattr(result, "to_arrow_table") else result.arrow()
     if hasattr(result, "__arrow_c_stream__"):
-        return pa.table(result)
+        t = pa.table(result)
+        # the row labels, as pandas' answer above leaves them out (q8's head(2)
+        # keeps the rows' labels; polars and duckdb have none)
+        keep = [n for n in t.column_names if not n.startswith("__index_level_")]
+        return t.select(keep)
     raise TypeError(f"cannot read an answer of type {type(result).__name__}")
 
 
