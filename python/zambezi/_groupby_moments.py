@@ -1,8 +1,11 @@
 """Group-by ``sem``, ``skew`` and ``kurt`` (a mixin of zambezi._groupby's
 GroupBy), with pandas' names, arguments and formulas.
 
-``sem`` is the engine's per-group std (ddof) divided by the square root
-of the per-group count, as pandas defines it; ``skew`` and ``kurt`` are
+``sem`` is the square root of the engine's per-group variance (ddof)
+divided by the per-group count, in pandas' order of operations (its
+group_var: ``sqrt(m2 / (n - ddof) / n)``), so the digits are pandas' (a
+float32 column: the float64 std over the root of the count, rounded to
+float32; the engine's float32 variance is pandas' float32 one); ``skew`` and ``kurt`` are
 the engine's per-group moments by the grouping's ids
 (``_core.group_moment``, src/cpu/group_moments.c), which use the same
 corrected two-pass sums and bias corrections as Series.skew / kurt.  A
@@ -26,6 +29,22 @@ from zambezi.errors import DTypeError, InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
+
+
+def _sem_op(dtype):
+    """The engine aggregation sem starts from for a column of dtype."""
+    return "std" if dtype == "float32" else "var"
+
+
+def _sem(col, cnt, dtype):
+    """The sem column of per-group _sem_op(dtype) and count columns (one
+    value a group, not a row): sqrt(var / n), or std / sqrt(n) from a std,
+    null where col is."""
+    v = np.asarray(values_numpy(col), dtype=np.float64)
+    n = np.asarray(values_numpy(cnt), dtype=np.float64)
+    res = v / np.sqrt(n) if _sem_op(dtype) == "std" else np.sqrt(v / n)
+    return column_from_numpy(res) if null_mask(col) is None else _core.column_from_buffer(
+        np.where(null_mask(col), 0.0, res), mask=null_mask(col))
 
 
 class GroupByMoments:
@@ -92,13 +111,9 @@ class GroupByMoments:
                 raise DTypeError(f"groupby {op}: column {self._label(work.names[ci])!r} has "
                                  f"dtype {col.dtype}; it needs numbers")
             if op == "sem":
-                t = self._aggregate(work, [("std", ci, -1, int(ddof), 0.5, False, "s"),
+                t = self._aggregate(work, [(_sem_op(col.dtype), ci, -1, int(ddof), 0.5, False, "s"),
                                            ("count", ci, -1, 1, 0.5, False, "c")])
-                std, cnt = t.column(t.num_columns - 2), t.column(t.num_columns - 1)
-                if std.dtype != "float64":
-                    std = _core.cast(std, "float64")
-                root = _core.binary_scalar("pow", _core.cast(cnt, "float64"), 0.5, False)
-                res = _core.binary("truediv", std, root)
+                res = _sem(t.column(t.num_columns - 2), t.column(t.num_columns - 1), col.dtype)
             else:
                 if ids is None:
                     ids, n = self._ids()
@@ -141,19 +156,15 @@ class GroupByMoments:
         specs = []
         from zambezi._groupby import _spec
 
+        work = self._k.work
         for c in cols:
-            specs += [_spec("std", c, int(ddof)), _spec("count", c)]
+            specs += [_spec(_sem_op(work.column(work.names.index(c)).dtype), c, int(ddof)),
+                      _spec("count", c)]
         table = self._run(specs, f32=False)
         nk = len(self._k.keys)
         keys = [table.column(i) for i in range(nk)]
-        vals = []
-        for j in range(len(cols)):
-            std = table.column(nk + 2 * j)
-            if std.dtype != "float64":
-                std = _core.cast(std, "float64")
-            root = _core.binary_scalar("pow", _core.cast(table.column(nk + 2 * j + 1), "float64"),
-                                       0.5, False)
-            vals.append(_core.binary("truediv", std, root))
+        vals = [_sem(table.column(nk + 2 * j), table.column(nk + 2 * j + 1),
+                     work.column(work.names.index(c)).dtype) for j, c in enumerate(cols)]
         out = _core.table_from_columns(keys + vals, list(table.names[:nk]) +
                                        [f"__sem{j}" for j in range(len(cols))])
         if not skipna:

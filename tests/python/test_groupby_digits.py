@@ -13,7 +13,7 @@ import pytest
 
 import zambezi as zb
 
-OPS = ["sum", "mean", "var", "std", "prod"]
+OPS = ["sum", "mean", "var", "std", "sem", "prod"]
 
 
 def same_bits(p, z):
