@@ -4,16 +4,16 @@
  * standardized moments of each group's values, by group ids made before
  * (zb_table_group_ids), with pandas' bias corrections.
  *
- * Two passes over the rows in order: the first counts and sums each
- * group's values (the mean), the second sums the powers 1..4 of each
- * value's deviation from its group's mean.  The deviations' own sum
- * (the mean's rounding) is taken out of the power sums afterwards, as a
- * corrected two-pass algorithm does.  The Series' skew / kurt (ids NULL:
- * the whole column one group) take the same formula (moment_value) over
- * two morsel-parallel passes.  State is five
- * doubles and a count per group; values are converted to float64 a
- * block at a time.  A group with too few values (skew 3, kurt 4), with
- * no spread, or (skipna false) with a missing value is null.
+ * Per group, pandas' own online update in row order (group_skew /
+ * group_kurt: algos.pxd moments_add_value, then calc_skew / calc_kurt),
+ * so that the digits are pandas'; one pass, state of four doubles and a
+ * count per group; values converted to float64 a block at a time.  The
+ * Series' skew / kurt (ids NULL: the whole column one group) sum the
+ * powers 1..4 of each value's deviation from the mean over two
+ * morsel-parallel passes, the deviations' own sum (the mean's rounding)
+ * taken out afterwards, as a corrected two-pass algorithm does
+ * (moment_value).  A group with too few values (skew 3, kurt 4), with no
+ * spread, or (skipna false) with a missing value is null.
  */
 #include <math.h>
 #include <string.h>
@@ -23,9 +23,39 @@
 
 typedef struct moment_state {
   int64_t *cnt;
-  double *mean, *s1, *s2, *s3, *s4;
+  double *mean, *m2, *m3, *m4;
   uint8_t *bad; /* a missing value seen (skipna false) */
 } moment_state;
+
+/* pandas' moments_add_value (algos.pxd) for the group of state s at g. */
+static inline void moment_add(moment_state *s, int64_t g, double x, bool kurt) {
+  const double delta = x - s->mean[g];
+  const double n = (double)++s->cnt[g];
+  const double delta_n = delta / n;
+  const double term1 = delta * delta_n * (n - 1.0);
+  if (kurt)
+    s->m4[g] += delta_n * (-4.0 * s->m3[g] +
+                           delta_n * (6.0 * s->m2[g] + term1 * (n * n - 3.0 * n + 3.0)));
+  s->m3[g] += delta_n * (term1 * (n - 2.0) - 3.0 * s->m2[g]);
+  s->m2[g] += term1;
+  s->mean[g] += delta_n;
+}
+
+/* pandas' calc_skew / calc_kurt of k values; false when missing (too few
+ * values, or NaN: no spread gives 0 / 0). */
+static bool moment_calc(zb_moment_op op, int64_t k, double m2, double m3, double m4,
+                        double *v) {
+  const double n = (double)k;
+  if (op == ZB_MOMENT_SKEW) {
+    if (k < 3) return false;
+    *v = (m3 / (m2 * sqrt(m2))) * ((n * sqrt(n - 1.0)) / (n - 2.0));
+  } else {
+    if (k < 4) return false;
+    const double inner = n * (n + 1.0) * (m4 / (m2 * m2)) - 3.0 * (n - 1.0);
+    *v = ((n - 1.0) / ((n - 2.0) * (n - 3.0))) * inner;
+  }
+  return !isnan(*v);
+}
 
 /* Whether row r (of col, with id v) takes part: id valid, value valid and
  * not NaN.  Sets bad[g] for a missing value of a valid id when !skipna. */
@@ -232,13 +262,12 @@ zb_status zb__cpu_group_moment(const zb_column *col, const zb_column *ids, int64
   zb_status st = ZB_OK;
   s.cnt = (int64_t *)zb_calloc(G, sizeof(int64_t));
   s.mean = (double *)zb_calloc(G, sizeof(double));
-  s.s1 = (double *)zb_calloc(G, sizeof(double));
-  s.s2 = (double *)zb_calloc(G, sizeof(double));
-  s.s3 = (double *)zb_calloc(G, sizeof(double));
-  s.s4 = (double *)zb_calloc(G, sizeof(double));
+  s.m2 = (double *)zb_calloc(G, sizeof(double));
+  s.m3 = (double *)zb_calloc(G, sizeof(double));
+  s.m4 = (double *)zb_calloc(G, sizeof(double));
   s.bad = (uint8_t *)zb_calloc(G, 1);
-  if (s.cnt == NULL || s.mean == NULL || s.s1 == NULL || s.s2 == NULL || s.s3 == NULL ||
-      s.s4 == NULL || s.bad == NULL) {
+  if (s.cnt == NULL || s.mean == NULL || s.m2 == NULL || s.m3 == NULL || s.m4 == NULL ||
+      s.bad == NULL) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory in group-by %s (%lld groups)",
                       op == ZB_MOMENT_SKEW ? "skew" : "kurt", (long long)n_groups);
     goto done;
@@ -255,28 +284,13 @@ zb_status zb__cpu_group_moment(const zb_column *col, const zb_column *ids, int64
     }
   }
   double x[ZB_BLOCK];
-  for (int pass = 0; pass < 2; pass++) {
-    for (int64_t b = 0; b < n; b += ZB_BLOCK) {
-      const int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b);
-      zb__convert_block(ZB_FLOAT64, x, src, col->data->data, col->offset + b, m);
-      for (int64_t i = 0; i < m; i++) {
-        if (!moment_row(ids, idv, col, x[i], b + i, skipna || pass > 0, &s)) continue;
-        const int64_t g = idv[b + i];
-        if (pass == 0) {
-          s.cnt[g]++;
-          s.mean[g] += x[i];
-        } else {
-          const double d = x[i] - s.mean[g], d2 = d * d;
-          s.s1[g] += d;
-          s.s2[g] += d2;
-          s.s3[g] += d2 * d;
-          s.s4[g] += d2 * d2;
-        }
-      }
-    }
-    if (pass == 0)
-      for (size_t g = 0; g < (size_t)n_groups; g++)
-        if (s.cnt[g] > 0) s.mean[g] /= (double)s.cnt[g];
+  const bool kurt = op == ZB_MOMENT_KURT;
+  for (int64_t b = 0; b < n; b += ZB_BLOCK) {
+    const int64_t m = ZB_MIN((int64_t)ZB_BLOCK, n - b);
+    zb__convert_block(ZB_FLOAT64, x, src, col->data->data, col->offset + b, m);
+    for (int64_t i = 0; i < m; i++)
+      if (moment_row(ids, idv, col, x[i], b + i, skipna, &s))
+        moment_add(&s, idv[b + i], x[i], kurt);
   }
   st = zb_column_new(ZB_FLOAT64, n_groups, true, 0, &o, err);
   if (st != ZB_OK) goto done;
@@ -286,7 +300,7 @@ zb_status zb__cpu_group_moment(const zb_column *col, const zb_column *ids, int64
   for (int64_t g = 0; g < n_groups; g++) {
     res[g] = 0.0;
     if (s.bad[g]) continue;
-    if (moment_value(op, s.cnt[g], s.s1[g], s.s2[g], s.s3[g], s.s4[g], &res[g]))
+    if (moment_calc(op, s.cnt[g], s.m2[g], s.m3[g], s.m4[g], &res[g]))
       bits[g >> 3] |= (uint8_t)(1u << (g & 7));
   }
   zb_column_recount_nulls(o);
@@ -296,10 +310,9 @@ done:
   zb_column_release(o);
   zb_free(s.cnt);
   zb_free(s.mean);
-  zb_free(s.s1);
-  zb_free(s.s2);
-  zb_free(s.s3);
-  zb_free(s.s4);
+  zb_free(s.m2);
+  zb_free(s.m3);
+  zb_free(s.m4);
   zb_free(s.bad);
   return st;
 }

@@ -195,3 +195,21 @@ def test_cumsum_infinity():
     z = zb.DataFrame({"k": keys, "v": v}).groupby("k")["v"].cumsum()
     same_bits(p, z)
     assert np.isnan(z.to_pandas().iloc[3])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+def test_skew_kurt(dtype):
+    # pandas' group_skew / group_kurt: an online update in row order
+    # (moments_add_value), then calc_skew / calc_kurt
+    rng = np.random.default_rng(17)
+    n = 100000
+    keys = rng.integers(0, 300, n)
+    v = prices(rng, n, 0.1)
+    keys[:6], v[:6] = 999, 5.0   # a group without spread
+    keys[6:8] = 998              # a group of two
+    v = np.nan_to_num(v).astype(dtype) if dtype == "int64" else v.astype(dtype)
+    p = pd.DataFrame({"k": keys, "v": v}).groupby("k")["v"]
+    z = zb.DataFrame({"k": keys, "v": v}).groupby("k")["v"]
+    for op in ["skew", "kurt"]:
+        for skipna in (True, False):
+            same_bits(getattr(p, op)(skipna=skipna), getattr(z, op)(skipna=skipna))
