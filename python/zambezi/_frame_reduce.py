@@ -492,7 +492,8 @@ class FrameReduce:
                                    "and a list of q")
         cols, names = self._reduce_columns("quantile", numeric_only)
         for col, nm in zip(cols, names):
-            _stats.check_reducible(col, "quantile", f"column {nm!r}")
+            if not _stats.is_time(col) or _axis(axis, "quantile") == 1:
+                _stats.check_reducible(col, "quantile", f"column {nm!r}")
         if _axis(axis, "quantile") == 1:
             if not scalar:
                 raise UnsupportedError("quantile(axis=1) takes one q, not a list")
@@ -500,11 +501,14 @@ class FrameReduce:
             out._name = float(q)
             return out
         qs = [float(q)] if scalar else [float(x) for x in q]
-        per_col = [_convert.to_column(_core.quantile(c, qs), dtype="float64") for c in cols]
+        per_col = [_stats.quantile_column(c, qs, f"column {nm!r}") for c, nm in zip(cols, names)]
         if scalar:
-            values = [c.to_pylist()[0] for c in per_col]
+            if len({c.dtype for c in per_col}) > 1:   # times beside numbers or other times
+                _common_dtype([c.dtype for c in per_col], "quantile", names)
+            values = _core.concat(per_col) if per_col else \
+                _convert.to_column([], dtype="float64")
             return self._constructor_sliced._from_column(
-                _convert.to_column(values, dtype="float64"), float(q), _labels.index_for(self, names))
+                values, float(q), _labels.index_for(self, names))
         index = _ix.Index._from_columns([_convert.to_column(qs, dtype="float64")], [None])
         out = self._constructor._wrap(_core.table_from_columns(per_col, list(names)), index)
         return _labels.attach(out, _labels.index_for(self, names))

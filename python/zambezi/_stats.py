@@ -233,6 +233,52 @@ def box_duration(value, unit):
 
 
 
+def is_time(col):
+    """Whether col holds timestamps or durations."""
+    return col.dtype.startswith(("timestamp", "duration"))
+
+
+def quantile_column(col, qs, what):
+    """The linear quantiles qs of column col as a column: float64 for
+    numbers; for timestamps and durations, of col's dtype, as pandas: the
+    quantile of the int64 counts (numpy's interpolation in float64) cast
+    back toward zero; missing where there is no value."""
+    if not is_time(col):
+        check_reducible(col, "quantile", what)
+        return _convert.to_column(_quantiles(col, qs), dtype="float64")
+    values = _quantiles(_core.cast(col, "int64"), qs)
+    mask = np.array([v is None or v != v for v in values], dtype=bool)
+    ints = np.array([0 if m else int(v) for v, m in zip(values, mask)], dtype=np.int64)
+    if col.dtype.startswith("duration"):
+        return _core.column_from_buffer(ints, mask=mask, dtype=col.dtype)
+    return _core.column_from_buffer(ints, mask=mask, unit=col.unit, tz=col.timezone)
+
+
+def _quantiles(col, qs):
+    """The linear quantiles qs of a number column: a list of floats, None
+    where there is no value.  The engine interpolates in float64; numpy
+    (pandas' quantile) subtracts 64-bit integers as integers first, which
+    differs once values pass 2^52 (times in ns): those columns take
+    numpy's own quantile of the present values."""
+    if col.dtype in ("int64", "uint64") and col.length > col.null_count:
+        big = 2 ** 52
+        if not -big < col.reduce("min") <= col.reduce("max") < big:
+            values = _convert.values_numpy(col)
+            mask = _convert.null_mask(col)
+            if mask is not None:
+                values = values[~mask]
+            return [float(v) for v in np.quantile(values, qs)]
+    return _core.quantile(col, qs)
+
+
+def box_time(value, col):
+    """A count of col's unit as pandas boxes a value of col's dtype (a
+    Timedelta, or a Timestamp in col's zone); None stays None."""
+    if col.dtype.startswith("duration"):
+        return box_duration(value, col.unit)
+    return box_timestamp(value, col.unit, col.timezone)
+
+
 def _reduce_duration(col, how, skipna, ddof, min_count, what):
     """Reductions of a duration column, as pandas' timedelta64 gives them:
     a Timedelta (None when there is no value; reduce_column: NaT); mean,
@@ -447,14 +493,16 @@ class SeriesStats:
 
         if interpolation != "linear":
             return self._quantile_pick(q, interpolation)
-        check_reducible(self._col, "quantile", self._describe())
-        if isinstance(q, (int, float)) and not isinstance(q, bool):
-            out = _core.quantile(self._col, [float(q)])[0]
-            return no_value(self._col) if out is None else out
-        qs = [float(x) for x in q]
-        values = _core.quantile(self._col, qs)
+        scalar = isinstance(q, (int, float)) and not isinstance(q, bool)
+        qs = [float(q)] if scalar else [float(x) for x in q]
+        out = quantile_column(self._col, qs, self._describe())
+        if scalar:
+            if is_time(self._col):
+                return _nat_for_none(box_time(_core.cast(out, "int64").to_pylist()[0], out))
+            value = out.to_pylist()[0]
+            return no_value(self._col) if value is None else value
         return self._constructor._from_column(
-            _convert.to_column(values, dtype="float64"), self._name,
+            out, self._name,
             _ix.Index._from_columns([_convert.to_column(qs, dtype="float64")], [None]))
 
     def searchsorted(self, value, side="left", sorter=None):

@@ -902,7 +902,8 @@ def from_pandas(pdf):
     """A DataFrame copied from a pandas DataFrame, one column at a time, with
     its index (a RangeIndex stays one; other indexes become engine
     columns).  Nullable, categorical, datetime (with timezone) and
-    object columns keep their meaning; see zambezi._convert.
+    object columns keep their meaning; see zambezi._convert.  A pandas
+    Series gives a zambezi Series, as ``zb.Series(s)``.
 
     Examples
     --------
@@ -917,6 +918,13 @@ def from_pandas(pdf):
     <BLANKLINE>
     [2 rows x 2 columns]
     """
+    if not hasattr(pdf, "columns"):
+        if hasattr(pdf, "index") and hasattr(pdf, "dtype"):   # a pandas Series
+            from zambezi.series import Series
+
+            return Series(pdf)
+        raise TypeError(f"from_pandas takes a pandas DataFrame or Series, not "
+                        f"{type(pdf).__name__}")
     multi = pdf.columns.nlevels > 1
     plain = not multi and all(isinstance(c, str) for c in pdf.columns)
     names = [str(c) for c in pdf.columns] if plain else \
