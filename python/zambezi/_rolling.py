@@ -243,6 +243,24 @@ def _keys_as_columns(gb, out, labels, index):
     return _labels.frame_from(gb._obj._constructor, levels[:nk] + out, klabels + labels, rest)
 
 
+_AGG_NAMES = frozenset(["count", "sum", "mean", "min", "max", "var", "std", "median",
+                        "quantile", "skew", "kurt", "cov", "corr"])
+
+
+def _finite(col):
+    """Whether column col holds no missing value and no +-inf."""
+    if col.null_count:
+        return False
+    if col.dtype not in ("float32", "float64"):
+        return True
+    return bool(np.isfinite(_convert.values_numpy(col)).all())
+
+
+def _func_name(func):
+    """The column label pandas gives a function's result."""
+    return func if isinstance(func, str) else getattr(func, "__name__", str(func))
+
+
 class Rolling(RollingPairs):
     """The moving windows of a Series, DataFrame or GroupBy: what
     ``rolling(window)`` returns.  Each method gives one statistic per row,
@@ -381,6 +399,123 @@ class Rolling(RollingPairs):
 
         frame_cls = obj._constructor
         return _labels.frame_from(frame_cls, out, labels, index)
+
+    # -- column selection and aggregate ------------------------------------------
+    def _with(self, obj):
+        """This window over another object (some of the columns)."""
+        out = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for slot in getattr(cls, "__slots__", ()):
+                if hasattr(self, slot):
+                    setattr(out, slot, getattr(self, slot))
+        out._obj = obj
+        return out
+
+    def __getitem__(self, key):
+        """The same windows over one column (a Series window) or a list of
+        columns of the frame, as ``df.rolling(3)["a"].mean()``."""
+        obj = self._obj
+        if obj._ndim == 1:
+            raise InvalidValueError(f"{self._kind.lower()}: a Series' window has no columns "
+                                    f"to select ({key!r})")
+        if self._gb is not None:
+            raise UnsupportedError("selecting columns of a group-by window is not supported; "
+                                   "select them first: groupby(k)[cols].rolling(...)")
+        if self._on is not None:
+            raise UnsupportedError("selecting columns of a window with on= is not supported; "
+                                   "select the columns and the on column first")
+        return self._with(obj[key])
+
+    def _stat(self, func, args, kwargs):
+        """One statistic named by func (a str), or a function of each
+        window (apply with raw=False, as pandas' aggregate)."""
+        if isinstance(func, str):
+            if func not in _AGG_NAMES:
+                raise AttributeError(f"'{func}' is not a valid function for "
+                                     f"'{self._kind}' object")
+            return getattr(self, func)(*args, **kwargs)
+        if func in (max, min) and not (args or kwargs):
+            # Python's max / min of each window: the engine's where no value
+            # is missing (pandas passes NaN, on which their answers depend
+            # on its place in the window)
+            obj = self._obj
+            t = None if obj._ndim == 1 else obj._table
+            cols = [obj._col] if t is None else \
+                [t.column(i) for i, nm in enumerate(t.names) if nm != self._on]
+            if any(not _finite(c) for c in cols):
+                raise UnsupportedError(
+                    f"Python's {func.__name__} of windows with missing values (pandas passes "
+                    "them as NaN, which Python's max / min do not skip); pass "
+                    f"{func.__name__!r} to skip them")
+            return getattr(self, func.__name__)()
+        if callable(func):
+            return self.apply(func, raw=False, args=args, kwargs=kwargs)
+        raise DTypeError(f"{self._kind.lower()}.aggregate: expected a name or a function, not "
+                         f"{type(func).__name__}")
+
+    def aggregate(self, func=None, *args, **kwargs):
+        """The windows aggregated by func, as pandas: a name (``"mean"``), a
+        function of each window (called once per row with its values as a
+        Series, as ``apply(func, raw=False)``: slow), a list of those (one
+        column each; a frame's columns become (column, function)), or a
+        dict of column -> name(s) / function(s).
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 2.0, 4.0, 8.0])
+        >>> s.rolling(2).agg(["sum", "max"]).to_dict("list")
+        {'sum': [None, 3.0, 6.0, 12.0], 'max': [None, 2.0, 4.0, 8.0]}
+        >>> df = zb.DataFrame({"a": [1.0, 2.0, 3.0], "b": [4.0, 6.0, 8.0]})
+        >>> df.rolling(2).agg({"a": "sum", "b": "mean"}).to_dict("list")
+        {'a': [None, 3.0, 5.0], 'b': [None, 5.0, 7.0]}
+        """
+        if func is None or isinstance(func, str) or callable(func) and \
+                not isinstance(func, (list, tuple, dict)):
+            if func is None:
+                raise UnsupportedError(f"{self._kind.lower()}.aggregate with named "
+                                       "aggregations is not supported; pass a dict")
+            return self._stat(func, args, kwargs)
+        obj, gb = self._obj, self._gb
+        if gb is None:
+            frame = obj._ndim == 2
+            columns = [c for c in obj.columns if c != self._on] if frame else []
+        else:
+            frame = not gb._single and gb._obj._ndim == 2
+            columns = [gb._label(nm) for nm in gb._value_columns(None)]
+        if isinstance(func, dict):
+            if not frame:
+                raise InvalidValueError("nested renamer is not supported (a dict aggregates "
+                                        "the columns of a frame's window)")
+            nested = any(isinstance(f, (list, tuple)) for f in func.values())
+            wanted = [(c, f) for c, fs in func.items()
+                      for f in (fs if isinstance(fs, (list, tuple)) else [fs])]
+        elif isinstance(func, (list, tuple)):
+            nested = frame
+            wanted = [(c, f) for c in (columns if frame else [None]) for f in func]
+        else:
+            raise DTypeError(f"{self._kind.lower()}.aggregate: func must be a name, a function, "
+                             f"a list or a dict, not {type(func).__name__}")
+
+        def key(f):
+            return f if isinstance(f, str) else id(f)
+
+        results = {}   # one call per function, over the columns that ask for it
+        for f in {key(f): f for _, f in wanted}.values():
+            cols = list(dict.fromkeys(c for c, g in wanted if key(g) == key(f)))
+            win = self if not frame or gb is not None or self._on is not None else self[cols]
+            results[key(f)] = win._stat(f, args, kwargs)
+        parts, labels = [], []
+        for c, f in wanted:
+            res = results[key(f)]
+            parts.append(res[c] if frame else res)
+            name = _func_name(f)
+            labels.append(name if c is None else (c, name) if nested else c)
+        from zambezi import _labels
+
+        cls = obj._constructor if obj._ndim == 2 else obj._constructor_expanddim
+        return _labels.frame_from(cls, [p._col for p in parts], labels, parts[0]._index)
+
+    agg = aggregate
 
     # -- statistics -------------------------------------------------------------
     def count(self, numeric_only=False):
@@ -586,8 +721,10 @@ class Rolling(RollingPairs):
             counts = np.concatenate([[0], np.cumsum(~ok)])
             enough = (counts[ends] - counts[starts] >= mp) & (ends > starts)
             out = np.full(n, np.nan)
-            src = obj if obj._ndim == 1 and not has_inf else None
-            if has_inf and not raw:   # the windows' Series hold the NaNs too
+            # pandas passes each window as float64 with NaN for a missing value
+            plain = col.dtype == "float64" and not col.null_count and not has_inf
+            src = obj if obj._ndim == 1 and plain else None
+            if not (plain or raw):
                 col = _numba.result_column(values)
             with python_calls("rolling.apply", n, "a Python function per window: slow"):
                 for i in np.flatnonzero(enough):
