@@ -24,7 +24,7 @@ from zambezi import _stats
 from zambezi._moments import SeriesMoments
 from zambezi._stats import SeriesStats
 from zambezi.io import pickle as _pickle
-from zambezi.errors import UnsupportedError
+from zambezi.errors import InvalidValueError, UnsupportedError
 
 _SAME = object()  # _like(): keep the name
 
@@ -466,13 +466,35 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         _pickle.to_pickle(self, path, compression=compression, protocol=protocol,
                           storage_options=storage_options)
 
-    def to_numpy(self):
+    def to_csv(self, path_or_buf=None, **kwargs):
+        """Write the Series as CSV, as pandas: the frame of its one column
+        (``to_frame()``, headed by the name, ``0`` when it has none) with
+        DataFrame.to_csv's arguments; returns the text when path_or_buf is
+        None.
+
+        Examples
+        --------
+        >>> print(zb.Series([1.5, None], name="x").to_csv(), end="")
+        ,x
+        0,1.5
+        1,
+        >>> print(zb.Series([1, 2]).to_csv(header=False, index=False), end="")
+        1
+        2
+        """
+        return self.to_frame().to_csv(path_or_buf, **kwargs)
+
+    def to_numpy(self, dtype=None, copy=False, na_value=_base.NO_DEFAULT):
         """numpy array: a zero-copy read-only view for fixed-width data without
         nulls; float64 with NaN for numbers with nulls; datetime64 for
         timestamps (NaT for nulls) and for dates without nulls; object
         arrays for strings, categories and lists (NaN for nulls, as pandas
         3), bools with nulls and dates with nulls (None for nulls), and
         for timestamps with a time zone (pd.Timestamp, as pandas).
+        ``na_value`` replaces missing values (nulls, NaN; an object array
+        when the dtype cannot hold it), ``dtype`` converts the result (an
+        integer or bool dtype needs na_value when values are missing), and
+        ``copy=True`` gives an array of its own.
 
         Examples
         --------
@@ -483,8 +505,23 @@ class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, Se
         array([ 1., nan])
         >>> zb.Series(["a", None]).to_numpy()
         array(['a', nan], dtype=object)
+        >>> zb.Series([1, None]).to_numpy(dtype="int64", na_value=0)
+        array([1, 0])
         """
-        return _convert.to_numpy_as_pandas(self._col)
+        col = self._col if self._col.device == "cpu" else self._col.to_device("cpu")
+        if dtype is None and na_value is _base.NO_DEFAULT:
+            out = _convert.to_numpy_as_pandas(col)
+            return out.copy() if copy else out
+        from zambezi import _frame_convert
+
+        out, miss = _frame_convert._column_array(col, na_value)
+        if dtype is not None:
+            wanted = _frame_convert._numpy_dtype(dtype)
+            if wanted.kind in "iub" and miss is not None:
+                raise InvalidValueError(f"to_numpy: {self._describe()} has missing values, "
+                                        f"which {wanted} cannot hold; give na_value")
+            out = out.astype(wanted, copy=False)
+        return out.copy() if copy and not out.flags.writeable else out
 
     @property
     def cat(self):

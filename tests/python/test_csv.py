@@ -1081,3 +1081,15 @@ def test_to_csv_multiindex_columns_targets(tmp_path):
     assert zb_buf.getvalue() == pd_buf.getvalue()
     with pytest.raises(TypeError, match="MultiIndex on the columns"):
         z.to_csv(columns=[("p", "sum")])
+
+
+@pytest.mark.parametrize("kw", [{}, {"header": False}, {"index": False},
+                                {"sep": ";", "na_rep": "NA", "float_format": "%.1f"}])
+def test_series_to_csv_matches_pandas(kw, tmp_path):
+    cases = [pd.Series([1.5, None], name="x"), pd.Series([1, 2]),
+             pd.Series(["a", "b,c"], index=pd.Index([3, 4], name="i"), name="v"),
+             pd.Series([1.0, 2.25], name=("a", "b"))]
+    for s in cases:
+        assert zb.Series(s).to_csv(**kw) == s.to_csv(**kw)
+    zb.Series(cases[2]).to_csv(tmp_path / "s.csv", **kw)
+    assert (tmp_path / "s.csv").read_text() == cases[2].to_csv(**kw)

@@ -503,6 +503,30 @@ def test_to_numpy_int64_is_numpy_int64():
     assert zb.Series(np.array([1], dtype=np.uint64)).to_numpy().dtype.type is np.uint64
 
 
+@pytest.mark.parametrize("vals,pd_dtype,kw", [
+    ([1, None, 3], "Int64", {"dtype": "float64"}),
+    ([1, None, 3], "Int64", {"dtype": "int64", "na_value": -1}),
+    ([1.5, None], None, {"na_value": 0}),
+    (["a", None], None, {"na_value": ""}),
+    ([True, None], "boolean", {"dtype": bool, "na_value": False}),
+    ([1, 2], None, {"dtype": "float32"}),
+    ([1, 2], None, {"copy": True}),
+])
+def test_series_to_numpy_arguments(vals, pd_dtype, kw):
+    want = pd.Series(vals, dtype=pd_dtype).to_numpy(**kw)
+    got = zb.Series(vals).to_numpy(**kw)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    if kw.get("copy"):
+        got[0] = 7   # an array of its own
+        assert zb.Series(vals).to_numpy()[0] == vals[0]
+
+
+def test_series_to_numpy_missing_in_an_integer_dtype():
+    with pytest.raises(ValueError, match="missing values, which int64 cannot hold"):
+        zb.Series([1, None]).to_numpy(dtype="int64")
+
+
 @pytest.mark.parametrize("n", SIZES)
 def test_replace_series_vs_pandas(n):
     rng = np.random.default_rng(n + 40)
