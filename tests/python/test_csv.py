@@ -1093,3 +1093,28 @@ def test_series_to_csv_matches_pandas(kw, tmp_path):
         assert zb.Series(s).to_csv(**kw) == s.to_csv(**kw)
     zb.Series(cases[2]).to_csv(tmp_path / "s.csv", **kw)
     assert (tmp_path / "s.csv").read_text() == cases[2].to_csv(**kw)
+
+
+def _frames_with_labels():
+    a = pd.DataFrame({"id": [1, 2], "x": [3, 4]})
+    b = pd.DataFrame({"id": [1, 2], "y": [5.5, None]})
+    yield pd.concat([a, b], axis=1), zb.concat([zb.from_pandas(a), zb.from_pandas(b)], axis=1)
+    for p in [pd.DataFrame({"a": [1]}, index=pd.Index([5], name="a")),
+              pd.DataFrame([[1, 2]], columns=pd.Index([2021, 2022], name="year")),
+              pd.DataFrame({("a", "b"): [1], "c": [2]}),
+              pd.DataFrame({"": [1], " ": [2]}),
+              pd.DataFrame([[1, 2]], columns=[1.5, 2.0])]:
+        yield p, zb.from_pandas(p)
+    s = pd.Series(["$12.50 qty 3", "ok"])
+    pat = r"\$(?P<price>\d+\.\d+) qty (?P<qty>\d+)"
+    yield s.str.extract(pat), zb.Series(s).str.extract(pat)
+
+
+@pytest.mark.parametrize("kw", [{}, {"index": False}, {"header": False}, {"quoting": csv.QUOTE_ALL},
+                                {"quoting": csv.QUOTE_NONNUMERIC}, {"header": "aliases"}])
+def test_to_csv_header_of_labels_matches_pandas(kw):
+    # repeated labels, labels other than str, named-group labels: pandas
+    # writes the labels (numbers unquoted under QUOTE_NONNUMERIC)
+    for p, z in _frames_with_labels():
+        args = {"header": ["p"] * len(p.columns)} if kw.get("header") == "aliases" else kw
+        assert z.to_csv(**args) == p.to_csv(**args), (list(p.columns), args)

@@ -922,6 +922,19 @@ def _utc_offsets(cols):
     return out if any_zone else None
 
 
+def _header_cell(label, float_format):
+    """A column label as pandas' csv writer puts it in the header: numbers
+    as numbers (unquoted under QUOTE_NONNUMERIC), anything else as its
+    str, None as an empty cell."""
+    if isinstance(label, (bool, np.bool_)):
+        return str(label)
+    if isinstance(label, (int, np.integer)):
+        return int(label)
+    if isinstance(label, (float, np.floating)) and float_format is None and np.isfinite(label):
+        return float(label)
+    return "" if label is None else str(label)
+
+
 def _multi_columns(df):
     """df's columns when they are a MultiIndex (pandas'), else None."""
     cols = df.columns
@@ -997,8 +1010,13 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
         df = df[list(columns)]
     write_header = True
     names = list(df._table.names)
+    label_row = None
     if header is None or isinstance(header, (bool, int, np.integer)):
         write_header = bool(header)   # pandas: None and 0 write no header
+        if write_header and multi is None:
+            col_labels = list(df.columns)
+            if col_labels != names:   # labels other than str (written as values), repeated
+                label_row = col_labels
     else:
         aliases = [str(h) for h in header]
         if len(aliases) != len(names):
@@ -1020,9 +1038,15 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
     if multi is not None and write_header and header is True:
         head = _multi_header(multi, labels if index else None)
         names = [f"__c{i}" for i in range(len(names))]   # the header is head's rows
-    if len(set(names)) != len(names):
-        raise InvalidValueError(f"to_csv: the header would repeat a name: {names!r}; give "
-                                "index_label= or header= with distinct names")
+    elif label_row is not None or write_header and len(set(names)) != len(names):
+        # a header row of its own: labels as values (numbers unquoted, as
+        # pandas), names repeated
+        lead = names[:len(names) - len(df._table.names)]
+        head = [lead + (names[len(lead):] if label_row is None else
+                        [_header_cell(v, float_format) for v in label_row])]
+        names = [f"__c{i}" for i in range(len(names))]
+    if len(set(names)) != len(names):   # no header: any distinct names
+        names = [f"__c{i}" for i in range(len(names))]
     # lists: Python's text of each list ("[1, 2]", "['a', 'b']"), as pandas
     # writes its object columns of lists (zb_list_repr, in C)
     cols = [_core.list_repr(c) if c.dtype.startswith("list<") else c for c in cols]
