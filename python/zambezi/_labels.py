@@ -20,8 +20,11 @@ MultiIndex's depth, as pandas pads).  So nothing that changes a frame's
 columns has to know about labels.
 """
 
+import numpy as np
+
 from zambezi import _convert
 from zambezi import index as _ix
+from zambezi.errors import InvalidValueError, UnsupportedError
 
 
 def _is_plain(index, names):
@@ -80,7 +83,7 @@ def labels(df):
             out.append(old[nm])
         else:
             out.append(nm if depth == 1 else (nm,) + ("",) * (depth - 1))
-    idx = from_list(out, index.names)
+    idx = _like(index, out)
     df._columns = None if _is_plain(idx, names) else (tuple(names), idx)
     return None if df._columns is None else idx
 
@@ -96,7 +99,15 @@ def index_for(df, names=None):
         return _ix.Index._from_columns([_convert.to_column(names, dtype="string")], [None])
     values = idx.to_list()
     where = {nm: i for i, nm in enumerate(all_names)}
-    return from_list([values[where[nm]] for nm in names], idx.names)
+    return _like(idx, [values[where[nm]] for nm in names])
+
+
+def _like(index, values):
+    """An Index of labels values made from some of index's: labels of
+    mixed kinds stay an object Index, as pandas keeps its dtype."""
+    if isinstance(index, ObjectLabels):
+        return ObjectLabels._of(values, index.name)
+    return from_list(values, index.names)
 
 
 def label_list(df):
@@ -145,7 +156,129 @@ def from_list(values, names=None):
         nm = list(names) if names is not None and len(names) == depth else [None] * depth
         return _ix.MultiIndex._from_columns(levels, nm)
     name = names[0] if names is not None and len(names) == 1 else None
+    if _mixed(values):
+        return ObjectLabels._of(values, name)
     return _ix.Index._from_columns([_level(values)], [name])
+
+
+def _mixed(values):
+    """Whether labels are of kinds no one column holds (str beside
+    numbers: ``reset_index`` of a frame whose columns are years)."""
+    kinds = {type(v) for v in values if v is not None and not (isinstance(v, float) and v != v)}
+    kinds = {int if issubclass(k, (int, np.integer)) and k is not bool else
+             float if issubclass(k, (float, np.floating)) else k for k in kinds}
+    return len(kinds) > 1 and not kinds <= {int, float, bool} and \
+        all(issubclass(k, (str, int, float, bool)) for k in kinds)
+
+
+class ObjectLabels(_ix.Index):
+    """Column labels of mixed kinds, as pandas' object Index holds them
+    (``['store', 2021, 2022]``): the labels themselves in a tuple (a
+    frame's columns are few), their text as the level the engine sees.
+    Lookups, iteration, ``to_pandas`` and display use the labels."""
+
+    __slots__ = ("_objects",)
+
+    @classmethod
+    def _of(cls, values, name=None):
+        out = object.__new__(cls)
+        out._objects = tuple(values)
+        out._cols = [_convert.to_column([None if v is None else str(v) for v in values],
+                                        dtype="string")]
+        out._names = [name]
+        out._src = None
+        out._cache = None
+        out._keys = None
+        return out
+
+    def __reduce__(self):
+        return (ObjectLabels._of, (list(self._objects), self._names[0]))
+
+    def _rename_all(self, names):
+        return ObjectLabels._of(self._objects, list(names)[0])
+
+    def _to_device(self, device):
+        return self
+
+    def _take(self, rows):
+        from zambezi import _core
+
+        pos = _convert.values_numpy(rows.apply(_core.column_from_buffer(
+            np.arange(len(self._objects), dtype=np.int64))))
+        return ObjectLabels._of([self._objects[i] for i in pos], self._names[0])
+
+    @property
+    def dtype(self):
+        return "object"
+
+    def to_list(self):
+        return list(self._objects)
+
+    tolist = to_list
+
+    def _label_at(self, i):
+        return self._objects[i]
+
+    def to_numpy(self, dtype=None):
+        out = np.empty(len(self._objects), dtype=object)
+        out[:] = self._objects
+        return out if dtype is None else out.astype(dtype)
+
+    def to_pandas(self):
+        import pandas as pd
+
+        return pd.Index(list(self._objects), dtype=object, name=self.name)
+
+    def _positions(self, key):
+        return [i for i, v in enumerate(self._objects) if _same_label(v, key)]
+
+    def __contains__(self, key):
+        return bool(self._positions(key))
+
+    def get_loc(self, key):
+        pos = self._positions(key)
+        if not pos:
+            raise _ix.IndexKeyError(f"{key!r} is not in the index")
+        if len(pos) == 1:
+            return pos[0]
+        if pos[-1] - pos[0] + 1 == len(pos):
+            return slice(pos[0], pos[-1] + 1)
+        mask = np.zeros(len(self._objects), dtype=bool)
+        mask[pos] = True
+        return mask
+
+    def get_indexer(self, target, method=None, limit=None, tolerance=None):
+        if method is not None:
+            raise UnsupportedError("get_indexer with a method on labels of mixed kinds is "
+                                   "not supported")
+        return np.array([(self._positions(t) or [-1])[0] for t in target], dtype=np.int64)
+
+    def equals(self, other):
+        return isinstance(other, _ix.Index) and other.nlevels == 1 and \
+            len(other) == len(self) and all(
+                _same_label(a, b) for a, b in zip(self._objects, other.to_list()))
+
+    def _compare(self, other, op):
+        if op not in ("__eq__", "__ne__"):
+            raise UnsupportedError("ordering labels of mixed kinds is not supported")
+        others = other.to_list() if isinstance(other, _ix.Index) else \
+            list(other) if isinstance(other, (list, tuple, np.ndarray)) else \
+            [other] * len(self._objects)
+        if len(others) != len(self._objects):
+            raise InvalidValueError("Lengths must match to compare")
+        eq = np.array([_same_label(a, b) and a is not None for a, b in
+                       zip(self._objects, others)], dtype=bool)
+        return eq if op == "__eq__" else ~eq
+
+
+def _same_label(a, b):
+    """Label equality as pandas' object Index sees it (1 == 1.0; "1" is not 1)."""
+    if isinstance(a, str) != isinstance(b, str):
+        return False
+    try:
+        return bool(a == b) or (a is None and b is None)
+    except (TypeError, ValueError):
+        return False
 
 
 def _level(values):
@@ -229,7 +362,7 @@ def getitem(df, key):
                 raise df._missing(k)
             pos.extend(hits)
         out = df._like(t.select(pos))
-        return attach(out, from_list([values[i] for i in pos], idx.names))
+        return attach(out, _like(idx, [values[i] for i in pos]))
     if idx.nlevels > 1 and not isinstance(key, tuple):
         pos = [i for i, v in enumerate(values) if v[0] == key]
         if not pos:
@@ -250,5 +383,5 @@ def getitem(df, key):
         raise df._missing(key)
     if len(hits) > 1:
         out = df._like(t.select(hits))
-        return attach(out, from_list([values[i] for i in hits], idx.names))
+        return attach(out, _like(idx, [values[i] for i in hits]))
     return df._sliced(t.column(hits[0]), key)

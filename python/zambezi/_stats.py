@@ -1029,5 +1029,10 @@ class FrameStats:
         if not one and counts._index.nlevels == 1:  # a list subset: a MultiIndex, as pandas
             idx = counts._index
             counts = counts._with_index(_ix.MultiIndex._from_columns(idx._levels(), idx.names))
+        from zambezi import _labels
+
+        label = dict(zip(names, _labels.label_list(self)))
+        if any(label[c] != c for c in cols):   # the index is named by the column labels
+            counts = counts._with_index(counts._index._rename_all([label[c] for c in cols]))
         counts.name = "proportion" if normalize else "count"
         return counts

@@ -50,6 +50,7 @@ import warnings
 import numpy as np
 
 from zambezi import _base, _convert, _core, _dtypes
+from zambezi import index as _ix
 from zambezi.errors import (
     EmptyDataError,
     InvalidValueError,
@@ -1030,6 +1031,8 @@ def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=
         if len(labels) != len(levels):
             raise InvalidValueError(
                 f"to_csv: {len(labels)} index labels for {len(levels)} index levels")
+        if index_label is None and isinstance(df.index, _ix.MultiIndex):
+            labels = [v or "" for v in labels]   # pandas: a name 0 is no name here
         names = ["" if v is None else str(v) for v in labels] + names
         cols = levels + [df._table.column(i) for i in range(df._table.num_columns)]
     else:
