@@ -306,6 +306,10 @@ class IndexOps:
         out = self
         if new is not None:
             new_index = _ix.ensure_index(new)
+            if not hasattr(new, "name") and new_index.nlevels == 1 == self._index.nlevels:
+                # labels without a name of their own (a list, a range, an
+                # array) keep the index's name, as pandas
+                new_index = new_index.rename(self._index.name)
             if new_index.nlevels != self._index.nlevels:
                 raise UnsupportedError(f"reindex: {new_index.nlevels} levels of labels for an "
                                        f"index of {self._index.nlevels} levels")

@@ -340,6 +340,19 @@ def test_reindex(kind):
     assert_frame_like(got, exp, "reindex columns")
 
 
+def test_reindex_keeps_the_index_name_as_pandas():
+    # labels without a name of their own keep the index's name; an Index
+    # brings its own (None included)
+    pdf = pd.DataFrame({"day": [1, 2], "sales": [1.5, np.nan]}).set_index("day")
+    df = zb.DataFrame(pdf)
+    for new in [range(4), [2, 5], np.array([1, 3]), (1, 2), pd.Index([1, 9]),
+                pd.Index([1, 9], name="d2")]:
+        want = pdf.reindex(new)
+        assert df.reindex(new).to_pandas().index.name == want.index.name, new
+        assert df["sales"].reindex(new).to_pandas().index.name == want.index.name, new
+    assert df.reindex(range(3)).to_csv() == pdf.reindex(range(3)).to_csv()
+
+
 def test_rename_axis_and_names():
     pdf = _frame(0).set_index(["k", "s"])
     df = zb.DataFrame(pdf)
