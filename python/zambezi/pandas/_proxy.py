@@ -483,6 +483,15 @@ def _float_for_missing_ints(res):
     return res.astype(cast) if cast else res
 
 
+def _bools_with_nulls(res):
+    """Whether a zambezi result holds a bool column with missing values."""
+    if res.ndim == 1:
+        return res._col.dtype == "bool" and res._col.null_count > 0
+    t = res._table
+    return any(t.column(i).dtype == "bool" and t.column(i).null_count
+               for i in range(t.num_columns))
+
+
 def _numpy_missing(obj):
     """pandas' own dtypes for integer and bool data with missing values.
 
@@ -770,6 +779,11 @@ def wrap_fast(res, parent=None, name=None, args=(), kwargs=None, is_attr=False):
     t = type(res)
     if t in _PLAIN or isinstance(res, (np.generic,)):
         return res
+    if isinstance(res, (zb.DataFrame, zb.Series)) and _bools_with_nulls(res):
+        # pandas holds such a column as objects (True / False / NaN), and
+        # keeps them objects in every later result (a head without the
+        # NaN too): the rest runs on pandas
+        return wrap_slow(_numpy_missing(res.to_pandas()))
     if isinstance(res, zb.DataFrame):
         p = object.__new__(_NAME_TO_PROXY["DataFrame"])
         _init(p, _float_for_missing_ints(res), None, None)

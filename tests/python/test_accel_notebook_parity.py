@@ -1,0 +1,66 @@
+"""Scripts a notebook runs, printed under plain pandas and under the
+accelerator (every frame tried on zambezi): the same bytes.  Each case was
+once a difference: a bool column with missing values (pandas' objects)
+turning bool after a head, the header of str.extract's named groups and of
+repeated labels in to_csv, integer column labels after reset_index, a
+reindex dropping the index name, rolling aggregate, quantiles of times."""
+
+import pytest
+
+from conftest import profiled_under_accelerator
+
+CASES = {
+    "bools with missing values stay objects": r'''
+import pandas as pd
+m = pd.DataFrame({"k": [1, 9, 2]}).merge(pd.DataFrame({"k": [1, 2], "vip": [True, False]}),
+                                         on="k", how="left")
+h = m.head(1)
+print(m["vip"].dtype, h["vip"].dtype, (~h["vip"]).tolist())
+print(m[m.k < 5]["vip"].dtype, m.iloc[:1]["vip"].dtype, m.sort_values("k").head(1)["vip"].dtype)
+print(m.groupby("k")["vip"].first().tolist())
+''',
+    "csv headers of labels": r'''
+import pandas as pd
+s = pd.DataFrame({"c": ["$12.50 qty 3", "ok"]})["c"]
+print(s.str.extract(r"\$(?P<price>\d+\.\d+) qty (?P<qty>\d+)").to_csv())
+a = pd.DataFrame({"id": [1, 2], "x": [3, 4]})
+b = pd.DataFrame({"id": [1, 2], "y": [5, 6]})
+print(pd.concat([a, b], axis=1).to_csv())
+print(pd.Series(["x1", "y", "x1"]).str.extract(r"(\d)").value_counts().to_csv())
+''',
+    "year columns after reset_index": r'''
+import pandas as pd
+df = pd.DataFrame({"store": ["S1", "S2", "S1"], "year": [2021, 2022, 2022],
+                   "sales": [1.0, 2.0, 3.0]})
+r = df.pivot_table(index="store", columns="year", values="sales", aggfunc="sum").reset_index()
+print(r.columns.tolist(), r[2021].tolist())
+print(r.to_csv())
+u = df.groupby(["store", "year"])["sales"].sum().unstack().reset_index()
+print(u[[2022, "store"]])
+''',
+    "reindex keeps the index name": r'''
+import numpy as np
+import pandas as pd
+a = pd.DataFrame({"day": [1, 2], "sales": [1.5, np.nan]}).set_index("day")
+print(a.reindex(range(4)).to_csv())
+print(a["sales"].reindex([2, 7]))
+''',
+    "rolling aggregate and quantiles of times": r'''
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(3)
+idx = pd.DatetimeIndex(pd.date_range("2024-01-01", periods=30, freq="37min").values)
+df = pd.DataFrame({"a": rng.normal(size=30), "b": rng.integers(0, 9, 30)}, index=idx)
+print(df.rolling(3).agg(["mean", "max"]).to_csv())
+print(df.rolling("2h").agg({"a": "sum", "b": ["min", "max"]}).to_csv())
+print(df["b"].rolling(4).agg(max).to_csv())
+td = pd.Series(pd.to_timedelta(rng.integers(0, 10**15, 30), unit="ns"))
+print(td.quantile([0.1, 0.5, 0.9]), td.quantile(0.3))
+print(pd.Series(idx).quantile(0.25))
+''',
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_same_output(tmp_path, case):
+    profiled_under_accelerator(tmp_path, CASES[case])
