@@ -64,3 +64,20 @@ print(pd.Series(idx).quantile(0.25))
 @pytest.mark.parametrize("case", list(CASES))
 def test_same_output(tmp_path, case):
     profiled_under_accelerator(tmp_path, CASES[case])
+
+
+def test_reduction_scalars_of_no_values(tmp_path):
+    # pandas gives Python's nan for a mean of no values and for min / max /
+    # std / var / median of no rows, numpy scalars elsewhere: reprs differ
+    profiled_under_accelerator(tmp_path, r'''
+import numpy as np
+import pandas as pd
+cases = {"allnan": pd.Series([np.nan, np.nan]), "empty": pd.Series([], dtype=float),
+         "one": pd.Series([1.0]), "onenan": pd.Series([1.0, np.nan]),
+         "f32nan": pd.Series([np.nan], dtype="float32"), "int1": pd.Series([3]),
+         "inf": pd.Series([np.inf, -np.inf]), "emptyint": pd.Series([], dtype="int64")}
+for m in ["mean", "sum", "min", "max", "std", "var", "median", "prod", "sem", "skew", "kurt",
+          "quantile"]:
+    with np.errstate(all="ignore"):
+        print(m, {k: repr(getattr(s, m)()) for k, s in cases.items()})
+''')

@@ -1203,12 +1203,26 @@ def _reduction_scalar(x, fobj, name):
     _numpy_scalar; np.nan itself (a categorical's missing min / max) as it is."""
     if x is np.nan:
         return x
+    if type(x) is float and x != x and _python_nan(fobj, name):
+        return np.nan
     if type(x) in (int, float) and (name in ("min", "max") or type(x) is float):
         dtype = _numpy_dtype(_element_dtype(fobj, None))
         if dtype is not None and (dtype.kind == "f" or name in ("min", "max")) \
                 and dtype.kind in "iuf":
             return dtype.type(x)
     return _numpy_scalar(x)
+
+
+def _python_nan(fobj, name):
+    """Whether pandas answers a NaN reduction with Python's float (np.nan)
+    rather than a numpy scalar: a mean of no values, and min / max / std /
+    var / median of no rows (nanops' early returns)."""
+    try:
+        if name == "mean":
+            return fobj.count() == 0
+        return name in ("min", "max", "std", "var", "median") and len(fobj) == 0
+    except Exception:
+        return False
 
 
 def _element_dtype(fobj, key):
