@@ -398,6 +398,16 @@ ZB_API zb_status zb_column_stat(const zb_column *col, zb_stat_op op, int64_t ddo
 ZB_API zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
                                     zb_scalar *out, zb_error *err);
 
+/* The k x k correlation (cov false) or covariance matrix of the k FLOAT64
+ * columns of t, row-major into out[k * k], as pandas' nancorr computes it
+ * (its digits): per pair, Welford's updates in row order over the rows
+ * where both values are valid and finite; NaN for a pair with fewer than
+ * min_periods (>= 0) such rows or a zero divisor (a constant column);
+ * correlations clipped to [-1, 1]; covariances divided by n - ddof
+ * (ddof >= 0), NaN where that is not positive. */
+ZB_API zb_status zb_table_corr(const zb_table *t, int64_t min_periods, int64_t ddof, bool cov,
+                               double *out, zb_error *err);
+
 /* The smallest (want_max false) or largest value of col as a new length-1
  * column of col's type (null when col has no valid value): numeric, bool,
  * string (byte-wise), date32 and timestamp columns.  NaN is skipped.  The

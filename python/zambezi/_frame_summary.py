@@ -373,25 +373,30 @@ def check_method(method):
     raise InvalidValueError(f"corr: method must be 'pearson' or 'spearman', not {method!r}")
 
 
+def _engine_matrix(cols, cov, min_periods, ddof):
+    """pandas' nancorr (cov: its covariances) of host float64 engine
+    columns, in the engine: Welford's steps per pair of columns over the
+    rows where both are finite, pairs in parallel."""
+    k = len(cols)
+    t = _core.table_from_columns(cols, [f"c{i}" for i in range(k)])
+    res = _core.corr_matrix(t, max(int(min_periods), 0), int(ddof), cov)
+    return np.array(res, dtype=np.float64).reshape(k, k)
+
+
 def _matrix(values, what, min_periods, ddof):
     """The k x k matrix of a statistic over pairwise complete rows of the
-    columns in values (a list of float64 arrays)."""
+    columns in values (a list of float64 arrays): Spearman correlations,
+    or covariances when no value is missing (pandas' numpy cov)."""
     k = len(values)
     out = np.full((k, k), np.nan)
     if k == 0:
         return out
+    if what == "cov":   # the same rows of a (columns x rows) array: numpy's sums
+        n = len(values[0])
+        if min_periods > n or n - ddof <= 0:
+            return out
+        return np.cov(np.vstack(values), ddof=ddof).reshape(k, k)
     mat = np.column_stack(values)
-    n = mat.shape[0]
-    if not np.isnan(mat).any() and n >= max(min_periods, 1) and what != "spearman":
-        # every pair sees every row: one matrix product
-        centered = mat - mat.mean(axis=0)
-        prod = centered.T @ centered
-        if what == "cov":
-            return prod / (n - ddof) if n - ddof > 0 else out
-        d = np.sqrt(np.diag(prod))
-        denom = np.outer(d, d)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(denom != 0, prod / np.where(denom != 0, denom, 1.0), np.nan)
     if what == "spearman" and not np.isnan(mat).any():
         values = [average_ranks(v) for v in values]
         what = "pearson"
@@ -557,7 +562,8 @@ class FrameSummary:
                     f"{what}: column {name!r} is {col.dtype}, not a number or bool; pass "
                     "numeric_only=True to leave such columns out")
             names.append(name)
-            values.append(_float_values(col))
+            col = _host(col)
+            values.append(col if col.dtype == "float64" else _core.cast(col, "float64"))
         return names, values
 
     def _square(self, names, mat):
@@ -594,11 +600,14 @@ class FrameSummary:
         [-0.9486832980505138, -1.0, 1.0]
         """
         method = check_method(method)
-        names, values = self._float_columns(numeric_only, "corr")
+        names, cols = self._float_columns(numeric_only, "corr")
+        minp = 1 if min_periods is None else int(min_periods)
+        if method == "pearson":
+            return self._square(names, _engine_matrix(cols, False, minp, 1))
         # pandas' nancorr leaves out infinities as it does missing values
+        values = [_float_values(c) for c in cols]
         values = [np.where(np.isinf(v), np.nan, v) if np.isinf(v).any() else v
                   for v in values]
-        minp = 1 if min_periods is None else int(min_periods)
         return self._square(names, _matrix(values, method, minp, 1))
 
     def cov(self, min_periods=None, ddof=1, numeric_only=False):
@@ -619,9 +628,12 @@ class FrameSummary:
         <BLANKLINE>
         [2 rows x 2 columns]
         """
-        names, values = self._float_columns(numeric_only, "cov")
+        names, cols = self._float_columns(numeric_only, "cov")
         minp = 1 if min_periods is None else int(min_periods)
-        return self._square(names, _matrix(values, "cov", minp, int(ddof)))
+        if any(_stats.has_missing(c) for c in cols):   # pandas' nancorr
+            return self._square(names, _engine_matrix(cols, True, minp, int(ddof)))
+        return self._square(names, _matrix([_float_values(c) for c in cols], "cov", minp,
+                                           int(ddof)))
 
 
 def _write(buf, lines):

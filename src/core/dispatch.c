@@ -24,7 +24,7 @@ const char *zb__op_name(zb__op op) {
       "list_join",    "tz",
       "one_hot",      "repeat",
       "groupby_ids",  "time_bins",  "group_lag", "groupby_segments",
-      "diff", "group_order", "group_moment"};
+      "diff", "group_order", "group_moment", "corr_matrix"};
   if ((int)op < 0 || op >= ZB__OP_COUNT) return "unknown";
   return names[op];
 }
@@ -97,6 +97,7 @@ bool zb__backend_supports(const zb_backend *be, const zb__call *c) {
         if (!covers(be, c->op, c->table->columns[k]->type, 1)) return false;
       return true;
     case ZB__OP_EWM:
+    case ZB__OP_CORR_MATRIX:
       for (int64_t k = 0; k < c->table->num_columns; k++)
         if (!covers(be, c->op, c->table->columns[k]->type, c->variant)) return false;
       return true;

@@ -179,6 +179,9 @@ typedef enum zb__op {
   /* in[0] a number or bool column, in[1] its int64 group ids; variant the
    * zb_moment_op; p.moment; -> out[0] float64 (zb_column_group_moment) */
   ZB__OP_GROUP_MOMENT,
+  /* table t of float64 columns; variant 1: covariances, 0: correlations;
+   * p.corr; -> p.corr.out[k * k] (zb_table_corr) */
+  ZB__OP_CORR_MATRIX,
   ZB__OP_COUNT
 } zb__op;
 
@@ -238,6 +241,7 @@ typedef struct zb__call {
     } tz;
     struct { int64_t n_groups, periods; } lag;
     struct { int64_t n_groups; bool skipna; } moment;
+    struct { int64_t min_periods, ddof; double *out; } corr;
     struct {
       int64_t scale, base, width, n_bins;
       struct zb_time_range *range;

@@ -74,6 +74,30 @@ zb_status zb_column_quantile(const zb_column *col, int64_t n_q, const double *q,
   return zb__dispatch(col->device, &c, err);
 }
 
+zb_status zb_table_corr(const zb_table *t, int64_t min_periods, int64_t ddof, bool cov,
+                        double *out, zb_error *err) {
+  const char *what = cov ? "cov" : "corr";
+  if (t == NULL || (out == NULL && t->num_columns > 0))
+    return zb_error_set(err, ZB_EINVAL, "%s: NULL argument", what);
+  if (min_periods < 0)
+    return zb_error_set(err, ZB_EINVAL, "%s: min_periods must be >= 0, not %lld", what,
+                        (long long)min_periods);
+  if (ddof < 0)
+    return zb_error_set(err, ZB_EINVAL, "%s: ddof must be >= 0, not %lld", what,
+                        (long long)ddof);
+  for (int64_t k = 0; k < t->num_columns; k++)
+    if (t->columns[k]->type != ZB_FLOAT64)
+      return zb_error_set(err, ZB_ETYPE, "%s: column %lld ('%s') must be float64, not %s", what,
+                          (long long)k, t->names[k], zb_type_name(t->columns[k]->type));
+  if (t->num_columns == 0) return ZB_OK;
+  zb__call c = {.op = ZB__OP_CORR_MATRIX, .variant = cov ? 1 : 0, .name = what};
+  c.table = t;
+  c.p.corr.min_periods = min_periods;
+  c.p.corr.ddof = ddof;
+  c.p.corr.out = out;
+  return zb__dispatch(zb_table_device(t), &c, err);
+}
+
 zb_status zb_column_min_max(const zb_column *col, bool want_max, zb_column **out,
                             zb_error *err) {
   if (out == NULL) return zb_error_set(err, ZB_EINVAL, "min/max: NULL output");

@@ -144,6 +144,9 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
       return zb__cpu_stat(in[0], (zb_stat_op)c->variant, c->p.stat.ddof, c->out_scalar, err);
     case ZB__OP_QUANTILE:
       return zb__cpu_quantile(in[0], c->p.quantile.n_q, c->p.quantile.q, c->out_scalar, err);
+    case ZB__OP_CORR_MATRIX:
+      return zb__cpu_corr_matrix(c->table, c->p.corr.min_periods, c->p.corr.ddof, c->variant == 1,
+                                 c->p.corr.out, err);
     case ZB__OP_HASH_ROWS:
       return zb__cpu_hash_rows(c->table, c->p.keys.n_keys, c->p.keys.keys, out, err);
     case ZB__OP_UNIQUE: return zb__cpu_unique(in[0], out, err);

@@ -107,6 +107,9 @@ zb_status zb__cpu_stat(const zb_column *col, zb_stat_op op, int64_t ddof, zb_sca
                        zb_error *err);
 zb_status zb__cpu_quantile(const zb_column *col, int64_t n_q, const double *q, zb_scalar *out,
                            zb_error *err);
+/* src/cpu/corr.c (zb_table_corr; checked by the core) */
+zb_status zb__cpu_corr_matrix(const zb_table *t, int64_t min_periods, int64_t ddof, bool cov,
+                              double *out, zb_error *err);
 
 /* src/cpu/hash.c */
 zb_status zb__cpu_hash_rows(const zb_table *t, int64_t n_keys, const int64_t *keys,

@@ -87,6 +87,41 @@ done:
   return result;
 }
 
+/* corr_matrix(table, min_periods, ddof, cov) -> list of k * k floats (row-major) */
+static PyObject *py_corr_matrix(PyObject *module, PyObject *args) {
+  zbpy_state *st = zbpy_module_state(module);
+  PyObject *to;
+  long long min_periods, ddof;
+  int cov;
+  if (!PyArg_ParseTuple(args, "OLLp:corr_matrix", &to, &min_periods, &ddof, &cov)) return NULL;
+  zb_table *t = zbpy_arg_table(st, to, "corr_matrix");
+  if (t == NULL) return NULL;
+  const int64_t k = t->num_columns;
+  if (k > 0 && (uint64_t)k > (uint64_t)PY_SSIZE_T_MAX / sizeof(double) / (uint64_t)k)
+    return PyErr_NoMemory();
+  double *out = (double *)PyMem_Malloc((size_t)(k > 0 ? k * k : 1) * sizeof(double));
+  if (out == NULL) return PyErr_NoMemory();
+  zb_error err;
+  err.message[0] = '\0';
+  zb_status s;
+  ZBPY_RUN_ENGINE(s, zb_table_corr(t, (int64_t)min_periods, (int64_t)ddof, cov != 0, out, &err));
+  PyObject *result = NULL;
+  if (s != ZB_OK) {
+    zbpy_raise(st, s, &err);
+  } else if ((result = PyList_New((Py_ssize_t)(k * k))) != NULL) {
+    for (int64_t i = 0; i < k * k; i++) {
+      PyObject *v = PyFloat_FromDouble(out[i]);
+      if (v == NULL) {
+        Py_CLEAR(result);
+        break;
+      }
+      PyList_SET_ITEM(result, (Py_ssize_t)i, v);
+    }
+  }
+  PyMem_Free(out);
+  return result;
+}
+
 /* min_max(col, want_max) -> Column of one row */
 static PyObject *py_min_max(PyObject *module, PyObject *args) {
   zbpy_state *st = zbpy_module_state(module);
@@ -285,6 +320,9 @@ PyMethodDef zbpy_stats_methods[] = {
      "stat(col, op, ddof=1) -> scalar or None; op: var, std, prod, any, all, argmin, argmax, "
      "median"},
     {"quantile", py_quantile, METH_VARARGS, "quantile(col, qs) -> list of float or None"},
+    {"corr_matrix", py_corr_matrix, METH_VARARGS,
+     "corr_matrix(table, min_periods, ddof, cov) -> list of k * k floats: pandas' nancorr of "
+     "the table's float64 columns (row-major)"},
     {"min_max", py_min_max, METH_VARARGS, "min_max(col, want_max) -> Column of one row"},
     {"hash", py_hash, METH_O, "hash(col) -> uint64 Column"},
     {"hash_rows", py_hash_rows, METH_O, "hash_rows(table) -> uint64 Column (all columns)"},

@@ -260,15 +260,18 @@ def test_corr_matches_pandas(seed, n, method, min_periods):
     pdf = numeric_frame(n, seed)
     got = zb.DataFrame(pdf).corr(method=method, min_periods=min_periods)
     exp = pdf.corr(method=method, min_periods=min_periods)
-    assert_frame_like(got, exp, f"corr {method}", rtol=1e-9, atol=1e-12)
+    # pearson: pandas' nancorr steps, so its digits (spearman within 1e-9)
+    tol = {} if method == "pearson" else {"rtol": 1e-9, "atol": 1e-12}
+    assert_frame_like(got, exp, f"corr {method}", **tol)
 
 
 @pytest.mark.parametrize("null_rate", [0.0, 0.2])
 @pytest.mark.parametrize("method", ["pearson", "spearman"])
 def test_corr_without_missing_values(null_rate, method):
     pdf = numeric_frame(200, 7, null_rate=null_rate).drop(columns=["b"])
+    tol = {} if method == "pearson" else {"rtol": 1e-9, "atol": 1e-12}
     assert_frame_like(zb.DataFrame(pdf).corr(method=method), pdf.corr(method=method),
-                      "corr", rtol=1e-9, atol=1e-12)
+                      "corr", **tol)
 
 
 @pytest.mark.parametrize("seed,n", [(0, 2), (3, 40), (4, 300)])
@@ -278,11 +281,34 @@ def test_cov_matches_pandas(seed, n, min_periods):
         pdf = numeric_frame(n, seed, null_rate)
         got = zb.DataFrame(pdf).cov(min_periods=min_periods)
         exp = pdf.cov(min_periods=min_periods)
-        assert_frame_like(got, exp, f"cov nulls={null_rate}", rtol=1e-9, atol=1e-12)
+        assert_frame_like(got, exp, f"cov nulls={null_rate}")
     # ddof: pandas applies it when no value is missing (zambezi always does)
     full = numeric_frame(50, seed, 0.0)
-    assert_frame_like(zb.DataFrame(full).cov(ddof=0), full.cov(ddof=0), "ddof=0",
-                      rtol=1e-9, atol=1e-12)
+    assert_frame_like(zb.DataFrame(full).cov(ddof=0), full.cov(ddof=0), "ddof=0")
+
+
+@pytest.mark.parametrize("n,k", [(1, 1), (5, 3), (3000, 9), (70000, 6)])
+@pytest.mark.parametrize("missing", ["none", "nan", "inf and nan"])
+def test_corr_and_cov_in_pandas_digits(n, k, missing, threads):
+    # pandas' nancorr: Welford's steps per pair in row order; a column
+    # correlates with itself to exactly 1 (a test like corr < 1 then keeps
+    # the diagonal out, as with pandas)
+    rng = np.random.default_rng(n + k)
+    pdf = pd.DataFrame({f"c{i}": rng.normal(size=n) * 10.0 ** rng.integers(-3, 6)
+                        + rng.integers(-5, 5) for i in range(k)})
+    if missing != "none":
+        for c in pdf.columns[::2]:
+            pdf.loc[rng.random(n) < 0.05, c] = np.nan
+    if missing == "inf and nan" and n > 3:
+        pdf.iloc[1, 0] = np.inf
+        pdf.iloc[2, -1] = -np.inf
+    df = zb.DataFrame(pdf)
+    for kw in [{}, {"min_periods": max(n // 2, 1)}]:
+        assert_frame_like(df.corr(**kw), pdf.corr(**kw), f"corr {kw}")
+        with np.errstate(all="ignore"):
+            assert_frame_like(df.cov(**kw), pdf.cov(**kw), f"cov {kw}")
+    diag = np.diag(df.corr().to_pandas().to_numpy())
+    assert ((diag == 1.0) | np.isnan(diag)).all()
 
 
 def test_cov_ddof_with_missing_values_hand_computed():
