@@ -105,8 +105,8 @@ def index_for(df, names=None):
 def _like(index, values):
     """An Index of labels values made from some of index's: labels of
     mixed kinds stay an object Index, as pandas keeps its dtype."""
-    if isinstance(index, ObjectLabels):
-        return ObjectLabels._of(values, index.name)
+    if isinstance(index, _ObjectLabels):
+        return _ObjectLabels._of(values, index.name)
     return from_list(values, index.names)
 
 
@@ -157,7 +157,7 @@ def from_list(values, names=None):
         return _ix.MultiIndex._from_columns(levels, nm)
     name = names[0] if names is not None and len(names) == 1 else None
     if _mixed(values):
-        return ObjectLabels._of(values, name)
+        return _ObjectLabels._of(values, name)
     return _ix.Index._from_columns([_level(values)], [name])
 
 
@@ -171,7 +171,7 @@ def _mixed(values):
         all(issubclass(k, (str, int, float, bool)) for k in kinds)
 
 
-class ObjectLabels(_ix.Index):
+class _ObjectLabels(_ix.Index):
     """Column labels of mixed kinds, as pandas' object Index holds them
     (``['store', 2021, 2022]``): the labels themselves in a tuple (a
     frame's columns are few), their text as the level the engine sees.
@@ -192,10 +192,10 @@ class ObjectLabels(_ix.Index):
         return out
 
     def __reduce__(self):
-        return (ObjectLabels._of, (list(self._objects), self._names[0]))
+        return (_ObjectLabels._of, (list(self._objects), self._names[0]))
 
     def _rename_all(self, names):
-        return ObjectLabels._of(self._objects, list(names)[0])
+        return _ObjectLabels._of(self._objects, list(names)[0])
 
     def _to_device(self, device):
         return self
@@ -205,7 +205,7 @@ class ObjectLabels(_ix.Index):
 
         pos = _convert.values_numpy(rows.apply(_core.column_from_buffer(
             np.arange(len(self._objects), dtype=np.int64))))
-        return ObjectLabels._of([self._objects[i] for i in pos], self._names[0])
+        return _ObjectLabels._of([self._objects[i] for i in pos], self._names[0])
 
     @property
     def dtype(self):

@@ -920,9 +920,7 @@ def from_pandas(pdf):
     """
     if not hasattr(pdf, "columns"):
         if hasattr(pdf, "index") and hasattr(pdf, "dtype"):   # a pandas Series
-            from zambezi.series import Series
-
-            return Series(pdf)
+            return _base.series_class()(pdf)
         raise TypeError(f"from_pandas takes a pandas DataFrame or Series, not "
                         f"{type(pdf).__name__}")
     multi = pdf.columns.nlevels > 1

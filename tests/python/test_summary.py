@@ -9,7 +9,6 @@ Documented differences the tests apply to pandas' answer:
   names agree: int64, float64, bool without nulls).
 """
 
-import datetime as dt
 import io
 import warnings
 
