@@ -390,6 +390,36 @@ class SeriesMissing:
         """
         return self._fill_scan(False, axis, inplace, limit, limit_area)
 
+    def interpolate(self, method="linear", *, axis=0, limit=None, inplace=False,
+                    limit_direction=None, limit_area=None, **kwargs):
+        """Missing values of a number Series filled by linear interpolation
+        between the valid values around them, as pandas: over the row
+        positions (method "linear"), the numeric labels ("index",
+        "values") or the times of a datetime index ("time"); with pandas'
+        limit, limit_direction ("forward" by default: missing values
+        before the first valid one stay missing) and limit_area (see
+        zambezi._interpolate).
+
+        Examples
+        --------
+        >>> s = zb.Series([None, 1.0, None, None, 4.0, None])
+        >>> s.interpolate().to_list()
+        [None, 1.0, 2.0, 3.0, 4.0, 4.0]
+        >>> s.interpolate(limit=1, limit_direction="both").to_list()
+        [1.0, 1.0, 2.0, 3.0, 4.0, 4.0]
+        >>> s.interpolate(limit_area="inside").to_list()
+        [None, 1.0, 2.0, 3.0, 4.0, None]
+        """
+        from zambezi import _interpolate as ip
+
+        _axis_number(self, axis)
+        limit, direction = ip.check_args(method, limit, limit_direction, limit_area,
+                                         _check_inplace(inplace), kwargs)
+        col = self._col if self._col.device == "cpu" else self._col.to_device("cpu")
+        out = ip.interpolate_column(col, ip.positions(self, method), limit, direction,
+                                    limit_area, self._describe())
+        return self._like(out.to_device(self._col.device) if out is not col else self._col)
+
     def bfill(self, *, axis=None, inplace=False, limit=None, limit_area=None):
         """Missing values (nulls, NaN) filled with the next valid value
         after them (see ffill; limit_area='outside' fills only those
@@ -608,6 +638,35 @@ class FrameMissing:
         {'a': [1, 1, None], 'b': [None, 'y', 'y']}
         """
         return self._fill_scan(False, axis, inplace, limit, limit_area)
+
+    def interpolate(self, method="linear", *, axis=0, limit=None, inplace=False,
+                    limit_direction=None, limit_area=None, **kwargs):
+        """Each number column interpolated as Series.interpolate does
+        (pandas' methods "linear", "index", "values", "time", limit,
+        limit_direction, limit_area); a column of text or other kinds
+        raises TypeError, as pandas.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1.0, None, 3.0], "b": [None, 2.0, None]})
+        >>> df.interpolate().to_dict("list")
+        {'a': [1.0, 2.0, 3.0], 'b': [None, 2.0, 2.0]}
+        """
+        from zambezi import _interpolate as ip
+
+        if _axis_number(self, axis) != 0:
+            raise UnsupportedError("interpolate(axis=1) is not supported")
+        limit, direction = ip.check_args(method, limit, limit_direction, limit_area,
+                                         _check_inplace(inplace), kwargs)
+        t = self._table
+        if t.device != "cpu":
+            t = t.to_device("cpu")
+        x = ip.positions(self, method)
+        cols = [ip.interpolate_column(t.column(i), x, limit, direction, limit_area,
+                                      f"column {nm!r}") for i, nm in enumerate(t.names)]
+        out = _core.table_from_columns(cols, list(t.names))
+        return self._like(out if self._table.device == "cpu" else out.to_device(
+            self._table.device))
 
     def bfill(self, *, axis=None, inplace=False, limit=None, limit_area=None):
         """Each column's missing values (nulls, NaN) filled with the next

@@ -834,6 +834,29 @@ class SeriesStats:
         return self._constructor._from_column(counts, "proportion" if normalize else "count",
                                               index)
 
+    def mode(self, dropna=True):
+        """The most frequent value(s), sorted, as a Series of this dtype
+        indexed 0, 1, ... and named as this Series (several values when
+        they tie); missing values count too with dropna=False (sorted
+        last); empty when there is no value.  One engine value_counts, then
+        a filter and a sort of the distinct values.
+
+        Examples
+        --------
+        >>> zb.Series([3, 1, 3, 1, 2, None]).mode().to_list()
+        [1, 3]
+        >>> s = zb.Series(["b", None, None])
+        >>> s.mode().to_list(), s.mode(dropna=False).to_list()
+        (['b'], [None])
+        """
+        counts = self.value_counts(sort=False, dropna=dropna)
+        values = counts._index._levels()[0]
+        if counts._col.length:
+            top = _core.binary_scalar("eq", counts._col, counts._col.reduce("max"), False)
+            values = _core.filter(values, top)
+        out = self._constructor._from_column(values, self._name)
+        return out.sort_values(na_position="last", ignore_index=True)
+
     def isin(self, values):
         """bool Series: whether each value is one of values (a list, set, Series,
         array or any iterable).  Nulls give False, but where pandas matches a missing
@@ -935,6 +958,33 @@ class FrameStats:
     zambezi._frame_reduce)."""
 
     __slots__ = ()
+
+    def mode(self, axis=0, numeric_only=False, dropna=True):
+        """The most frequent value(s) of each column (Series.mode), side by
+        side: rows 0, 1, ... as many as the column with the most tied
+        values, missing below a column's own.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2, 2, 1], "b": ["x", "y", "y", "z"]})
+        >>> df.mode().to_dict("list")
+        {'a': [1, 2], 'b': ['y', None]}
+        """
+        from zambezi import _frame_reduce
+
+        if _frame_reduce._axis(axis, "mode") != 0:
+            raise UnsupportedError("mode(axis=1) is not supported")
+        t = self._table
+        keep = [i for i in range(t.num_columns)
+                if not numeric_only or _is_numeric(t.column(i))]
+        modes = [self._sliced(t.column(i), t.names[i]).mode(dropna=dropna) for i in keep]
+        n = max((len(m) for m in modes), default=0)
+        cols = [m._col if len(m) == n else m.reindex(range(n))._col for m in modes]
+        out = self._constructor._wrap(_core.table_from_columns(
+            cols, [t.names[i] for i in keep]), _ix.default_index(n))
+        from zambezi import _labels
+
+        return _labels.attach(out, _labels.index_for(self, [t.names[i] for i in keep]))
 
     def _subset(self, subset):
         if subset is None:
