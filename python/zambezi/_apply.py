@@ -744,7 +744,9 @@ class GroupByApply:
         if all(_is_scalar(r) for r in results):
             col = _column(results, "apply") if results else to_column([], dtype="float64")
             index = _ix.Index._from_columns(keys, knames)
-            return _base.series_class()._from_column(col, None, index)
+            # a selected column's values keep its name (pandas' SeriesGroupBy)
+            name = src._name if src._ndim == 1 else None
+            return _base.series_class()._from_column(col, name, index)
         from zambezi._concat import concat
 
         if all(_base.is_series(r) for r in results) and results and \

@@ -517,6 +517,11 @@ def test_groupby_filter_apply(seed):
     one = lambda g: g["fare"].sum()  # noqa: E731
     assert_series_like(df.groupby("city").apply(one), pdf.groupby("city").apply(one), "apply",
                        **SUM_TOL)
+    # a selected column's per-group values keep its name ("fare"), as pandas
+    spread = lambda s: s.max() - s.min()  # noqa: E731
+    got = df.groupby("city")["fare"].apply(spread)
+    assert_series_like(got, pdf.groupby("city")["fare"].apply(spread), "SeriesGroupBy.apply")
+    assert got.name == "fare"
     top = lambda g: g.sort_values("fare").head(2)  # noqa: E731
     assert_frame_like(df.groupby("kind").apply(top), pdf.groupby("kind").apply(top), "frames")
     desc = lambda g: pd.Series({"n": len(g), "m": g["fare"].max()})  # noqa: E731
