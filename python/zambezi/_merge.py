@@ -36,6 +36,8 @@ right in right order, outer sorted by the keys (nulls last), cross
 left-major; ``sort=True`` sorts any join by its keys.
 """
 
+import numpy as np
+
 from zambezi import _base, _convert, _core, _indexing
 from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
@@ -202,8 +204,13 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     left_index, right_index : bool
         Use a side's index levels as its keys (see the module notes for
         the labels of the result).
-    indicator, validate
-        Not supported: raise UnsupportedError when set.  copy is ignored.
+    indicator : bool or str
+        Add a categorical column ("_merge", or the name given) telling
+        each row's sides: "left_only", "right_only" or "both".
+    validate : str
+        "1:1", "1:m", "m:1" (or "one_to_one" ...): raise ValueError when
+        the side(s) that should have unique keys do not; "m:m" checks
+        nothing.  copy is ignored.
 
     Examples
     --------
@@ -235,16 +242,17 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         raise InvalidValueError("merge: both sides must be zambezi DataFrames or named Series")
     if how not in _HOWS:
         raise InvalidValueError(f"merge: how must be one of {', '.join(_HOWS)} (got {how!r})")
-    if indicator:
-        raise UnsupportedError("merge: indicator= is not supported")
-    if validate is not None:
-        raise UnsupportedError("merge: validate= is not supported")
+    validate = _check_validate(validate)
     if not (left_index or right_index) and how != "cross":
         out = _merge_on_levels(left, right, how, on, left_on, right_on,
-                               dict(sort=sort, suffixes=suffixes))
+                               dict(sort=sort, suffixes=suffixes, indicator=indicator,
+                                    validate=validate))
         if out is not None:
             return out
     if left_index or right_index:
+        if indicator or validate is not None:
+            raise UnsupportedError("merge: indicator= and validate= with left_index / "
+                                   "right_index are not supported")
         if on is not None:
             raise InvalidValueError("merge: give on= or left_index/right_index, not both")
         return _merge_on_index(left, right, how, left_on, right_on, left_index, right_index,
@@ -281,9 +289,13 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
         raise InvalidValueError("merge: no key columns given")
     li_keys = [_index_of(lnames, k, "left") for k in lk]
     ri_keys = [_index_of(rnames, k, "right") for k in rk]
+    ind_name = _indicator_name(indicator, lnames, rnames, how)
+    if validate is not None:
+        _validate(left, right, li_keys, ri_keys, validate)
     left, right, jl, jr = _categorical_keys(left, right, li_keys, ri_keys)
 
     lidx, ridx = _core.join_indices(jl, jr, li_keys, ri_keys, how, bool(sort))
+    ind = None if ind_name is None else _indicator(lidx, ridx)
     lt = _core.take(left._table, lidx)
     if how in ("semi", "anti"):
         return left._constructor._wrap(lt)
@@ -337,11 +349,64 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
             n = n + rs
         cols.append(rt.column(rpos[j]))
         names.append(n)
+    if ind is not None:
+        cols.append(ind)
+        names.append(ind_name)
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InvalidValueError(f"merge: the result would have duplicate column names {dup}; "
                                 "choose other suffixes")
     return left._constructor._wrap(_core.table_from_columns(cols, names))
+
+
+_VALIDATE = {"1:1": "1:1", "one_to_one": "1:1", "1:m": "1:m", "one_to_many": "1:m",
+             "m:1": "m:1", "many_to_one": "m:1", "m:m": "m:m", "many_to_many": "m:m"}
+
+
+def _check_validate(validate):
+    if validate is None:
+        return None
+    try:
+        return _VALIDATE[validate]
+    except (KeyError, TypeError):
+        raise InvalidValueError(f'merge: "{validate}" is not a valid argument for validate=; '
+                                f"valid arguments: {', '.join(_VALIDATE)}") from None
+
+
+def _validate(left, right, li_keys, ri_keys, kind):
+    """pandas' validate=: the sides whose keys must be unique are (one
+    engine duplicated pass each); InvalidValueError (a ValueError, as
+    pandas' MergeError) naming the side otherwise."""
+    words = {"1:1": "one-to-one", "1:m": "one-to-many", "m:1": "many-to-one"}
+    for side, df, keys, one in (("left", left, li_keys, kind in ("1:1", "1:m")),
+                                ("right", right, ri_keys, kind in ("1:1", "m:1"))):
+        if one and _core.duplicated(df._table, list(keys), "first").reduce("sum"):
+            raise InvalidValueError(f"Merge keys are not unique in {side} dataset; not a "
+                                    f"{words[kind]} merge")
+
+
+def _indicator_name(indicator, lnames, rnames, how):
+    """The name of merge's indicator column (None: no indicator)."""
+    if not indicator:
+        return None
+    if how in ("semi", "anti", "cross"):
+        raise UnsupportedError(f"merge: indicator= with how={how!r} is not supported")
+    name = indicator if isinstance(indicator, str) else "_merge"
+    if name in lnames or name in rnames:
+        raise InvalidValueError(f"Cannot use `indicator=True` option when data contains a "
+                                f"column named {name}")
+    return name
+
+
+def _indicator(lidx, ridx):
+    """pandas' indicator: a categorical of each result row's sides
+    ("left_only", "right_only", "both"), from the join's row indices (a
+    missing index: no row on that side)."""
+    has_left = _convert.values_numpy(_core.notnull(lidx)).astype(bool)
+    has_right = _convert.values_numpy(_core.notnull(ridx)).astype(bool)
+    codes = np.where(~has_right, 0, np.where(~has_left, 1, 2)).astype(np.int32)
+    return _core.categorical_from_codes(
+        codes, _convert.to_column(["left_only", "right_only", "both"]), ordered=False)
 
 
 def _with_levels(df):

@@ -401,7 +401,9 @@ def test_errors():
     with pytest.raises(InvalidValueError):
         zb.merge(zl, zr, left_index=True)  # the right side's keys are missing
     with pytest.raises(UnsupportedError):
-        zb.merge(zl, zr, on="k", indicator=True)
+        zb.merge(zl, zr, left_index=True, right_index=True, indicator=True)
+    with pytest.raises(InvalidValueError, match="not a valid argument"):
+        zb.merge(zl, zr, on="k", validate="1:2")
     with pytest.raises(InvalidValueError):
         zb.merge(zl, zr, on="k", how="cross")
     with pytest.raises(InvalidValueError):
@@ -441,3 +443,38 @@ def test_join_of_multiindexes_with_other_level_names_is_refused_not_wrong():
         got = zb.DataFrame(left).join(zb.DataFrame(same), how=how).to_pandas()
         pd.testing.assert_frame_equal(got.sort_index(), left.join(same, how=how).sort_index(),
                                       check_dtype=False)  # Int64 with missing values
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+@pytest.mark.parametrize("indicator", [True, "src"])
+@pytest.mark.parametrize("sort", [False, True])
+def test_merge_indicator_like_pandas(how, indicator, sort):
+    a = pd.DataFrame({"k": [1.0, 2, 2, None, 7], "x": [1, 2, 3, 4, 5]})
+    b = pd.DataFrame({"k": [2.0, 3, None, 8], "y": [5, 6, 7, 8]})
+    want = a.merge(b, on="k", how=how, indicator=indicator, sort=sort)
+    got = zb.from_pandas(a).merge(zb.from_pandas(b), on="k", how=how, indicator=indicator,
+                                  sort=sort).to_pandas()
+    name = "src" if indicator == "src" else "_merge"
+    pd.testing.assert_series_equal(got[name], want[name])
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    with pytest.raises(ValueError, match=f"column named {name}"):
+        zb.from_pandas(a.rename(columns={"x": name})).merge(zb.from_pandas(b), on="k",
+                                                             indicator=indicator)
+
+
+@pytest.mark.parametrize("validate", ["1:1", "one_to_many", "m:1", "many_to_one", "m:m"])
+def test_merge_validate_like_pandas(validate):
+    a = pd.DataFrame({"k": [1, 2, 2], "x": [1, 2, 3]})
+    b = pd.DataFrame({"k": [2, 3], "y": [5, 6]})
+    for left, right in [(a, b), (b, a)]:
+        try:
+            left.merge(right, on="k", validate=validate)
+            want = None
+        except ValueError as e:
+            want = str(e).split(";")[0]
+        z = zb.from_pandas(left)
+        if want is None:
+            z.merge(zb.from_pandas(right), on="k", validate=validate)
+        else:
+            with pytest.raises(ValueError, match=want):
+                z.merge(zb.from_pandas(right), on="k", validate=validate)
