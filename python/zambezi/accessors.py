@@ -201,6 +201,8 @@ class StringMethods(_PatternMethods, _TextMethods):
         ['bcd', 'y', None]
         >>> s.str[::2].to_list()
         ['ace', 'x', None]
+        >>> s.str[0].to_list()   # a position: str.get
+        ['a', 'x', None]
         """
         if step == 0:
             raise InvalidValueError("str.slice: slice step cannot be zero")
@@ -209,7 +211,10 @@ class StringMethods(_PatternMethods, _TextMethods):
     def __getitem__(self, key):
         if isinstance(key, slice):
             return self.slice(key.start, key.stop, key.step)
-        raise UnsupportedError(f".str[...] takes a slice here, not {type(key).__name__}")
+        if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
+            return self.get(key)   # pandas: s.str[i] is s.str.get(i)
+        raise UnsupportedError(f".str[...] takes a slice or a position, not "
+                               f"{type(key).__name__}")
 
     def cat(self, others=None, sep=None, na_rep=None, join="left"):
         """Concatenate row by row with ``others`` (a Series or a list-like of

@@ -86,6 +86,8 @@ def test_str_methods_match_pandas(n, threads):
                               (100, None, -1)]:
         check(s.str.slice(start, stop, step), ps.slice(start, stop, step))
     check(s.str[1:3], ps[1:3])
+    for i in (0, 1, -1, 3, -4):   # a position: str.get (missing where too short)
+        check(s.str[i], ps[i])
     for pat, repl, cnt in [("a", "XY", -1), ("a", "", 1), ("ab", "€", -1), ("", "-", -1),
                            ("", "-", 2), ("😀", "smile", 2)]:
         check(s.str.replace(pat, repl, n=cnt, regex=False),
