@@ -73,6 +73,7 @@ from zambezi._ewm import GroupByEWM
 from zambezi._rolling import GroupByRolling
 from zambezi._apply import GroupByApply
 from zambezi._groupby_counts import GroupByValueCounts
+from zambezi._groupby_describe import GroupByDescribe
 from zambezi._groupby_idx import GroupByIdx
 from zambezi._groupby_moments import GroupByMoments
 from zambezi import _groupby_observed
@@ -410,7 +411,7 @@ def _series_keys(s, by, level):
 
 
 class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApply,
-              GroupByValueCounts, GroupByMoments, GroupByIdx):
+              GroupByValueCounts, GroupByMoments, GroupByIdx, GroupByDescribe):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results
