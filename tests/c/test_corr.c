@@ -11,23 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "col_util.h"
 #include "test.h"
 #include "zambezi/compute.h"
-
-/* A FLOAT64 column of v; rows where ok[i] is false are null. */
-static zb_column *f64(const double *v, const bool *ok, int64_t n) {
-  zb_error err = {{0}};
-  zb_column *c = NULL;
-  ZB_CHECK_OK(zb_column_new(ZB_FLOAT64, n, true, 0, &c, &err), &err);
-  uint8_t *bits = (uint8_t *)c->validity->data;
-  memset(bits, 0, (size_t)((n + 7) / 8));
-  for (int64_t i = 0; i < n; i++) {
-    ((double *)c->data->data)[i] = v[i];
-    if (ok == NULL || ok[i]) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-  }
-  zb_column_recount_nulls(c);
-  return c;
-}
 
 /* A table of k columns (taken over: released here), named c0, c1 ... */
 static zb_table *table_of(zb_column **cols, int64_t k) {
@@ -52,7 +38,7 @@ ZB_TEST(test_corr_by_hand) {
   /* the same values with skipped rows between: a NaN, an infinity, a null */
   const double x2[] = {1, NAN, 2, INFINITY, 3, 9, 4}, y2[] = {2, 5, 4, 5, 6, 5, 8};
   const bool ok2[] = {1, 1, 1, 1, 1, 0, 1};
-  zb_column *cols[] = {f64(x, NULL, 4), f64(y, NULL, 4), f64(k3, NULL, 4)};
+  zb_column *cols[] = {zb_test_f64(x, NULL, 4), zb_test_f64(y, NULL, 4), zb_test_f64(k3, NULL, 4)};
   zb_table *t = table_of(cols, 3);
   double r[9], c[9];
   ZB_CHECK_OK(zb_table_corr(t, 1, 1, false, r, &err), &err);
@@ -67,7 +53,7 @@ ZB_TEST(test_corr_by_hand) {
   for (int i = 0; i < 9; i++) ZB_CHECK(isnan(r[i]));
   zb_table_release(t);
 
-  zb_column *cols2[] = {f64(x2, ok2, 7), f64(y2, NULL, 7)};
+  zb_column *cols2[] = {zb_test_f64(x2, ok2, 7), zb_test_f64(y2, NULL, 7)};
   t = table_of(cols2, 2);
   ZB_CHECK_OK(zb_table_corr(t, 1, 1, false, r, &err), &err);
   ZB_CHECK(r[0] == 1.0 && r[1] == 1.0 && r[2] == 1.0 && r[3] == 1.0);
@@ -99,10 +85,10 @@ ZB_TEST(test_corr_paths_and_threads_agree) {
   fill(bad, N, 9);
   bad[17] = NAN;
   zb_column *ca[K], *cb[K + 1];
-  cb[0] = f64(bad, NULL, N);
+  cb[0] = zb_test_f64(bad, NULL, N);
   for (int c = 0; c < K; c++) {
-    ca[c] = f64(v + (size_t)c * N, NULL, N);
-    cb[c + 1] = f64(v + (size_t)c * N, NULL, N);
+    ca[c] = zb_test_f64(v + (size_t)c * N, NULL, N);
+    cb[c + 1] = zb_test_f64(v + (size_t)c * N, NULL, N);
   }
   zb_table *a = table_of(ca, K), *b = table_of(cb, K + 1);
   double ra[K * K], rb[(K + 1) * (K + 1)], r1[K * K];
@@ -133,7 +119,7 @@ ZB_TEST(test_corr_bad_arguments) {
   zb_column *i64 = NULL;
   ZB_CHECK_OK(zb_column_new(ZB_INT64, 3, false, 0, &i64, &err), &err);
   memset(i64->data->data, 0, 3 * sizeof(int64_t));
-  zb_column *cols[] = {f64(x, NULL, 3), i64};
+  zb_column *cols[] = {zb_test_f64(x, NULL, 3), i64};
   zb_table *t = table_of(cols, 2);
   double r[4];
   ZB_CHECK_EQ_INT(zb_table_corr(t, 1, 1, false, r, &err), ZB_ETYPE);
@@ -152,7 +138,7 @@ ZB_TEST(test_corr_allocation_failures) {
   zb_column *cols[K];
   for (int c = 0; c < K; c++) {
     fill(v + (size_t)c * N, N, c);
-    cols[c] = f64(v + (size_t)c * N, NULL, N);
+    cols[c] = zb_test_f64(v + (size_t)c * N, NULL, N);
   }
   zb_table *t = table_of(cols, K);
   double r[K * K];

@@ -10,24 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "col_util.h"
 #include "test.h"
 #include "zambezi/compute.h"
 #include "zambezi/groupby.h"
-
-/* A FLOAT64 column of v; rows where ok[i] is false are null. */
-static zb_column *f64(const double *v, const bool *ok, int64_t n) {
-  zb_error err = {{0}};
-  zb_column *c = NULL;
-  ZB_CHECK_OK(zb_column_new(ZB_FLOAT64, n, true, 0, &c, &err), &err);
-  uint8_t *bits = (uint8_t *)c->validity->data;
-  memset(bits, 0, (size_t)((n + 7) / 8));
-  for (int64_t i = 0; i < n; i++) {
-    ((double *)c->data->data)[i] = v[i];
-    if (ok == NULL || ok[i]) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-  }
-  zb_column_recount_nulls(c);
-  return c;
-}
 
 /* An INT64 column of ids; -1 is a null id. */
 static zb_column *ids64(const int64_t *v, int64_t n) {
@@ -53,7 +39,7 @@ ZB_TEST(test_group_moment_values) {
   const double v[] = {1, 2, NAN, 4, 9, 1, 2, 4, 8, 3, 3, 3, 3, 5, 6, 100};
   const bool ok[] = {1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   const int64_t g[] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, -1};
-  zb_column *c = f64(v, ok, 16), *ids = ids64(g, 16), *s = NULL, *k = NULL, *s2 = NULL;
+  zb_column *c = zb_test_f64(v, ok, 16), *ids = ids64(g, 16), *s = NULL, *k = NULL, *s2 = NULL;
   ZB_CHECK_OK(zb_column_group_moment(c, ids, 4, ZB_MOMENT_SKEW, true, &s, &err), &err);
   ZB_CHECK_OK(zb_column_group_moment(c, ids, 4, ZB_MOMENT_KURT, true, &k, &err), &err);
   ZB_CHECK_OK(zb_column_group_moment(c, ids, 4, ZB_MOMENT_SKEW, false, &s2, &err), &err);
@@ -88,7 +74,7 @@ ZB_TEST(test_group_moment_of_the_whole_column) {
     v[i] = i % 97 == 5 ? NAN : 1e6 + (double)((i * 7919) % 1013) * ((i % 3) ? 1.0 : -2.5);
     ok[i] = i % 89 != 3;
   }
-  zb_column *c = f64(v, ok, N), *ids = ids64(g, N);
+  zb_column *c = zb_test_f64(v, ok, N), *ids = ids64(g, N);
   for (int op = 0; op < 2; op++) {
     for (int skipna = 0; skipna < 2; skipna++) {
       zb_column *a = NULL, *b = NULL;
@@ -106,7 +92,7 @@ ZB_TEST(test_group_moment_of_the_whole_column) {
   }
   /* a hand-checked case: 1, 2, 4, 8 (pandas 3.1 kurt 0.7576559546313781) */
   const double small[] = {1, 2, 4, 8};
-  zb_column *sc = f64(small, NULL, 4), *k = NULL;
+  zb_column *sc = zb_test_f64(small, NULL, 4), *k = NULL;
   ZB_CHECK_OK(zb_column_group_moment(sc, NULL, 1, ZB_MOMENT_KURT, true, &k, &err), &err);
   ZB_CHECK(zb_column_is_valid(k, 0) && near(((double *)k->data->data)[0], 0.7576559546313781));
   zb_column_release(k);
@@ -126,7 +112,7 @@ ZB_TEST(test_group_moment_bad_arguments) {
   zb_error err = {{0}};
   const double v[] = {1, 2, 3};
   const int64_t g[] = {0, 1, 2}, g2[] = {0, 1};
-  zb_column *c = f64(v, NULL, 3), *ids = ids64(g, 3), *short_ids = ids64(g2, 2), *r = NULL;
+  zb_column *c = zb_test_f64(v, NULL, 3), *ids = ids64(g, 3), *short_ids = ids64(g2, 2), *r = NULL;
   ZB_CHECK_EQ_INT(zb_column_group_moment(c, ids, 2, ZB_MOMENT_SKEW, true, &r, &err), ZB_EINDEX);
   ZB_CHECK(strstr(err.message, "group id") != NULL && r == NULL);
   ZB_CHECK_EQ_INT(zb_column_group_moment(c, short_ids, 3, ZB_MOMENT_SKEW, true, &r, &err),
@@ -154,7 +140,7 @@ ZB_TEST(test_group_moment_allocation_failures) {
     v[i] = (double)((i * 7919) % 101);
     g[i] = i % 13 == 0 ? -1 : i % 37;
   }
-  zb_column *c = f64(v, NULL, N), *ids = ids64(g, N);
+  zb_column *c = zb_test_f64(v, NULL, N), *ids = ids64(g, N);
   bool ok = false;
   for (int64_t k = 1; k < 40 && !ok; k++) {
     zb_column *r = NULL;
