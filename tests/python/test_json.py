@@ -357,3 +357,14 @@ def test_ctrl_c_stops_read_json_and_to_json(tmp_path):
                                             lines=True) for _ in range(20)])
     assert latency < LATENCY, f"to_json: KeyboardInterrupt {latency:.3f} s after Ctrl-C"
     assert zb.read_json(p, lines=True)["k"].to_list()[:3] == [0, 7919, 15838]
+
+
+@pytest.mark.parametrize("lines", [False, True])
+def test_to_json_keys_are_the_labels(lines):
+    # keys are the column labels' text, as pandas: a MultiIndex's tuples,
+    # numbers beside text
+    frames = [pd.DataFrame([[1, 2]], columns=pd.MultiIndex.from_tuples([("a", "x"), ("a", "y")])),
+              pd.DataFrame({1: [1.5], "a": ["x"]}), pd.DataFrame({"p": [1], "q": [None]})]
+    for p in frames:
+        assert zb.from_pandas(p).to_json(orient="records", lines=lines) == \
+            p.to_json(orient="records", lines=lines)

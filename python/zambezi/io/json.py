@@ -333,7 +333,11 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
     if mode == "a" and not lines:
         raise InvalidValueError("to_json: mode='a' (append) is only supported when "
                                 "lines is True and orient is 'records'")
-    names = [str(n) for n in df._table.names]
+    from zambezi import _labels
+
+    names = [str(v) for v in _labels.label_list(df)]   # the labels' text: ('a', 'x'), 1
+    if len(set(names)) != len(names):
+        raise InvalidValueError("DataFrame columns must be unique for orient='records'.")
     table = _core.table_from_columns(
         [df._table.column(i) for i in range(df._table.num_columns)], names)
     kw = dict(lines=bool(lines), double_precision=int(double_precision),
