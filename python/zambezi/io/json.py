@@ -31,7 +31,6 @@ Differences from pandas:
     durations cannot be written with ``date_format="iso"``.
 """
 
-import io as _io
 import mmap
 import os
 
