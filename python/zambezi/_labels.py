@@ -232,6 +232,11 @@ class _ObjectLabels(_ix.Index):
     def _positions(self, key):
         return [i for i, v in enumerate(self._objects) if _same_label(v, key)]
 
+    def _lookup(self):
+        if self._cache is None:
+            self._cache = _ObjectLookup(self)
+        return self._cache
+
     def __contains__(self, key):
         return bool(self._positions(key))
 
@@ -269,6 +274,30 @@ class _ObjectLabels(_ix.Index):
         eq = np.array([_same_label(a, b) and a is not None for a, b in
                        zip(self._objects, others)], dtype=bool)
         return eq if op == "__eq__" else ~eq
+
+
+class _ObjectLookup:
+    """What row lookups (loc, reindex, in) ask of an index, for labels of
+    mixed kinds used as row labels (a reduction of such columns): a scan
+    of the few labels, none of the engine's sorted keys."""
+
+    def __init__(self, index):
+        self.index = index
+        self.col = None   # (zambezi._index_lookup: no engine column to search)
+        self.keys = None
+        self.order = None
+        self.n_valid = len(index)
+        self.increasing = False
+        try:
+            self.unique = len(set(index.to_list())) == len(index)
+        except TypeError:
+            self.unique = False
+
+    def positions(self, label):
+        return np.asarray(self.index._positions(label), dtype=np.int64)
+
+    def first_positions(self, labels):
+        return self.index.get_indexer(labels)
 
 
 def _same_label(a, b):

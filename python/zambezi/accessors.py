@@ -742,10 +742,40 @@ def date_sub(a, b):
 
 class SeriesExtras:
     """The mixin that gives Series ``.str``, ``.dt``, ``clip``, ``round``,
-    ``between``, ``where``, ``mask``, ``replace``, ``sample``, ``pipe``
-    and ``copy``."""
+    ``between``, ``where``, ``mask``, ``replace``, ``sample``, ``pipe``,
+    ``drop`` and ``copy``."""
 
     __slots__ = ()
+
+    def drop(self, labels=None, *, axis=0, index=None, columns=None, level=None,
+             inplace=False, errors="raise"):
+        """The Series without the rows labelled labels (a label or a list;
+        or ``index=``); KeyError for a label it does not have, unless
+        errors="ignore".
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2, 3], index=["a", "b", "c"])
+        >>> s.drop(["a", "c"]).to_list()
+        [2]
+        >>> s.drop("z", errors="ignore").to_list()
+        [1, 2, 3]
+        """
+        from zambezi._frame_ops import FrameOps
+
+        if errors not in ("raise", "ignore"):
+            raise InvalidValueError(f"drop: errors must be 'raise' or 'ignore', not {errors!r}")
+        if axis not in (0, "index", "rows"):
+            raise InvalidValueError(f"No axis named {axis!r} for object type Series")
+        if columns is not None or level is not None or inplace:
+            raise UnsupportedError("Series.drop with columns=, level= or inplace=True is not "
+                                   "supported")
+        if labels is not None and index is not None:
+            raise InvalidValueError("drop: give labels= or index=, not both")
+        labels = index if labels is None else labels
+        if labels is None:
+            raise InvalidValueError("Need to specify at least one of 'labels' or 'index'")
+        return FrameOps._drop_rows(self, labels, errors)
 
     @property
     def str(self):

@@ -353,6 +353,18 @@ def test_reindex_keeps_the_index_name_as_pandas():
     assert df.reindex(range(3)).to_csv() == pdf.reindex(range(3)).to_csv()
 
 
+def test_series_drop_like_pandas():
+    p = pd.Series([1.0, 2, 3, 4], index=["a", "b", "c", "b"], name="x")
+    z = zb.Series(p)
+    for kw in [{"labels": "a"}, {"labels": ["b"]}, {"index": ["a", "c"]},
+               {"labels": ["z"], "errors": "ignore"}, {"labels": np.array(["a"])}]:
+        pd.testing.assert_series_equal(z.drop(**kw).to_pandas(), p.drop(**kw))
+    with pytest.raises(KeyError):
+        z.drop("z")
+    q = pd.Series([5, 6, 7])
+    pd.testing.assert_series_equal(zb.Series(q).drop([0, 2]).to_pandas(), q.drop([0, 2]))
+
+
 def test_rename_axis_and_names():
     pdf = _frame(0).set_index(["k", "s"])
     df = zb.DataFrame(pdf)

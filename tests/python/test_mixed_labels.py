@@ -85,3 +85,15 @@ def test_to_csv_index_named_0():
                   [(0, "a"), (1, "b")], names=[0, "k"])),
               pd.DataFrame({"v": [1, 2]}, index=pd.Index([5, 6], name=0))]:
         assert zb.from_pandas(p).to_csv() == p.to_csv()
+
+
+def test_row_lookups_on_labels_of_mixed_kinds():
+    # a reduction of such columns is indexed by them: loc, [], reindex, in
+    df = _sales()
+    p = RESHAPES["pivot_table"](df).reset_index().sum(numeric_only=True)
+    z = RESHAPES["pivot_table"](zb.from_pandas(df)).reset_index().sum(numeric_only=True)
+    pd.testing.assert_series_equal(z.to_pandas(), p)
+    assert z[2021] == p[2021] and z.loc[2022] == p.loc[2022]
+    pd.testing.assert_series_equal(z.loc[[2022, 2021]].to_pandas(), p.loc[[2022, 2021]])
+    pd.testing.assert_series_equal(z.drop(2021).to_pandas(), p.drop(2021))
+    assert (2021 in z.index) and ("2021" not in z.index)
