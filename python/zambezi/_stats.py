@@ -263,6 +263,8 @@ def _quantiles(col, qs):
     if col.dtype in ("int64", "uint64") and col.length > col.null_count:
         big = 2 ** 52
         if not -big < col.reduce("min") <= col.reduce("max") < big:
+            if col.device != "cpu":
+                col = col.to_device("cpu")
             values = _convert.values_numpy(col)
             mask = _convert.null_mask(col)
             if mask is not None:
