@@ -365,6 +365,17 @@ def test_series_drop_like_pandas():
     pd.testing.assert_series_equal(zb.Series(q).drop([0, 2]).to_pandas(), q.drop([0, 2]))
 
 
+def test_series_combine_first_like_pandas():
+    cases = [(pd.Series([1.0, np.nan, 3], name="a"), pd.Series([9.0, 8, np.nan], name="b")),
+             (pd.Series(["x", None, None]), pd.Series(["p", "q", None])),
+             (pd.Series([1, 2], index=[5, 6]), pd.Series([3, 4], index=[5, 6]))]
+    for a, b in cases:
+        pd.testing.assert_series_equal(zb.Series(a).combine_first(zb.Series(b)).to_pandas(),
+                                       a.combine_first(b))
+    with pytest.raises(zb.errors.UnsupportedError):   # other labels: pandas aligns
+        zb.Series([1.0]).combine_first(zb.Series([2.0], index=[7]))
+
+
 def test_rename_axis_and_names():
     pdf = _frame(0).set_index(["k", "s"])
     df = zb.DataFrame(pdf)
