@@ -632,8 +632,9 @@ class FrameSummary:
         minp = 1 if min_periods is None else int(min_periods)
         if any(_stats.has_missing(c) for c in cols):   # pandas' nancorr
             return self._square(names, _engine_matrix(cols, True, minp, int(ddof)))
-        return self._square(names, _matrix([_float_values(c) for c in cols], "cov", minp,
-                                           int(ddof)))
+        # nothing missing: the columns' own values (no copy before numpy's)
+        return self._square(names, _matrix([_convert.values_numpy(c) for c in cols], "cov",
+                                           minp, int(ddof)))
 
 
 def _write(buf, lines):
