@@ -229,34 +229,16 @@ class _ObjectLabels(_ix.Index):
 
         return pd.Index(list(self._objects), dtype=object, name=self.name)
 
-    def _positions(self, key):
-        return [i for i, v in enumerate(self._objects) if _same_label(v, key)]
-
     def _lookup(self):
         if self._cache is None:
-            self._cache = _ObjectLookup(self)
+            self._cache = _ObjectLookup(self._objects)
         return self._cache
-
-    def __contains__(self, key):
-        return bool(self._positions(key))
-
-    def get_loc(self, key):
-        pos = self._positions(key)
-        if not pos:
-            raise _ix.IndexKeyError(f"{key!r} is not in the index")
-        if len(pos) == 1:
-            return pos[0]
-        if pos[-1] - pos[0] + 1 == len(pos):
-            return slice(pos[0], pos[-1] + 1)
-        mask = np.zeros(len(self._objects), dtype=bool)
-        mask[pos] = True
-        return mask
 
     def get_indexer(self, target, method=None, limit=None, tolerance=None):
         if method is not None:
             raise UnsupportedError("get_indexer with a method on labels of mixed kinds is "
                                    "not supported")
-        return np.array([(self._positions(t) or [-1])[0] for t in target], dtype=np.int64)
+        return super().get_indexer(target, limit=limit, tolerance=tolerance)
 
     def equals(self, other):
         return isinstance(other, _ix.Index) and other.nlevels == 1 and \
@@ -277,27 +259,29 @@ class _ObjectLabels(_ix.Index):
 
 
 class _ObjectLookup:
-    """What row lookups (loc, reindex, in) ask of an index, for labels of
-    mixed kinds used as row labels (a reduction of such columns): a scan
-    of the few labels, none of the engine's sorted keys."""
+    """What label lookups (get_loc, in, loc, reindex) ask of an index, for
+    labels of mixed kinds: a scan of the few labels, none of the engine's
+    sorted keys."""
 
-    def __init__(self, index):
-        self.index = index
+    def __init__(self, objects):
+        self.objects = objects
         self.col = None   # (zambezi._index_lookup: no engine column to search)
         self.keys = None
         self.order = None
-        self.n_valid = len(index)
+        self.n_valid = len(objects)
         self.increasing = False
         try:
-            self.unique = len(set(index.to_list())) == len(index)
+            self.unique = len(set(objects)) == len(objects)
         except TypeError:
             self.unique = False
 
     def positions(self, label):
-        return np.asarray(self.index._positions(label), dtype=np.int64)
+        return np.asarray([i for i, v in enumerate(self.objects) if _same_label(v, label)],
+                          dtype=np.int64)
 
     def first_positions(self, labels):
-        return self.index.get_indexer(labels)
+        out = [self.positions(v) for v in labels]
+        return np.array([p[0] if len(p) else -1 for p in out], dtype=np.int64)
 
 
 def _same_label(a, b):

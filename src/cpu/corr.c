@@ -44,7 +44,7 @@ static inline bool ok_at(const zb_column *c, const double *v, int64_t i) {
 }
 
 typedef struct welford {
-  double mx[LANES], my[LANES], ssx[LANES], ssy[LANES], cxy[LANES];
+  double ssx[LANES], ssy[LANES], cxy[LANES]; /* what finish() needs */
   int64_t nobs[LANES];
 } welford;
 
@@ -78,9 +78,7 @@ static void lanes_clean(const double *x, const double *const *y, int m, int64_t 
   }
 #undef ZB__LANE
   for (int l = 0; l < m; l++) {
-    w->mx[l] = mx;
     w->ssx[l] = ssx;
-    w->my[l] = my[l];
     w->ssy[l] = ssy[l];
     w->cxy[l] = cxy[l];
     w->nobs[l] = n;
@@ -122,8 +120,6 @@ static void lanes_masked(const zb_column *cx, const double *x, const zb_column *
   }
 #undef ZB__LANE
   for (int l = 0; l < m; l++) {
-    w->mx[l] = mx[l];
-    w->my[l] = my[l];
     w->ssx[l] = ssx[l];
     w->ssy[l] = ssy[l];
     w->cxy[l] = cxy[l];
