@@ -697,30 +697,52 @@ class SeriesOps:
         idx = _core.sort_indices(s._col, not largest, False).slice(0, min(n, len(s)))
         return s._select_rows(_indexing.take_rows(idx))
 
+    def _n_extreme_keep(self, n, keep, largest):
+        """nlargest / nsmallest with pandas' keep: 'first' (ties in row
+        order), 'last' (ties from the last row back) or 'all' (every row
+        tied with the n-th value kept)."""
+        what = "nlargest" if largest else "nsmallest"
+        if keep == "first" or int(n) >= len(self):   # pandas: a plain sort then
+            if keep not in ("first", "last", "all"):
+                raise InvalidValueError(f"{what}: keep must be 'first', 'last' or 'all', "
+                                        f"not {keep!r}")
+            return self._n_extreme(n, largest)
+        if keep == "last":
+            return self.iloc[::-1]._n_extreme(n, largest)
+        if keep != "all":
+            raise InvalidValueError(f"{what}: keep must be 'first', 'last' or 'all', not "
+                                    f"{keep!r}")
+        top = self._n_extreme(n, largest)
+        if len(top) == 0:
+            return top
+        edge = top.iloc[-1]
+        tied = self[(self >= edge) if largest else (self <= edge)]
+        return tied._n_extreme(len(tied), largest)
+
     def nlargest(self, n=5, keep="first"):
-        """The n largest values, descending; among equal values the first
-        rows first (pandas' keep='first'); missing values dropped.
+        """The n largest values, descending; missing values dropped.  Among
+        equal values the first rows first (keep='first'), the last rows
+        first (keep='last'), or every value tied with the n-th kept
+        (keep='all'), as pandas.
 
         Examples
         --------
         >>> zb.Series([3, None, 1, 3, 2]).nlargest(2).to_list()
         [3, 3]
+        >>> zb.Series([3, 1, 2, 2]).nlargest(2, keep="all").to_list()
+        [3, 2, 2]
         """
-        if keep != "first":
-            raise UnsupportedError(f"nlargest: keep={keep!r} is not supported (only 'first')")
-        return self._n_extreme(n, True)
+        return self._n_extreme_keep(n, keep, True)
 
     def nsmallest(self, n=5, keep="first"):
-        """The n smallest values, ascending (keep='first' semantics).
+        """The n smallest values, ascending (keep as in nlargest).
 
         Examples
         --------
         >>> zb.Series([3, None, 1, 3, 2]).nsmallest(2).to_list()
         [1, 2]
         """
-        if keep != "first":
-            raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first')")
-        return self._n_extreme(n, False)
+        return self._n_extreme_keep(n, keep, False)
 
 
 def _flex(self, other, op, sym, reflected, fill_value):

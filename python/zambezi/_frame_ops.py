@@ -349,8 +349,9 @@ class FrameOps:
 
     def nlargest(self, n, columns, keep="first"):
         """The n rows with the largest values of columns, descending (ties in
-        row order, keep='first'); rows missing a key are dropped.  The
-        rows keep their labels.
+        row order with keep='first', from the last row back with
+        keep='last'; keep='all' is not supported); rows missing a key are
+        dropped.  The rows keep their labels.
 
         Examples
         --------
@@ -358,8 +359,11 @@ class FrameOps:
         >>> df.nlargest(2, "fare").to_dict("list")
         {'city': ['Lusaka', 'Maun'], 'fare': [9.0, 7.0]}
         """
+        if keep == "last":
+            return self.iloc[::-1]._n_extreme(n, columns, True)
         if keep != "first":
-            raise UnsupportedError(f"nlargest: keep={keep!r} is not supported (only 'first')")
+            raise UnsupportedError(f"nlargest: keep={keep!r} is not supported (only 'first' "
+                                   "and 'last')")
         return self._n_extreme(n, columns, True)
 
     def nsmallest(self, n, columns, keep="first"):
@@ -371,6 +375,9 @@ class FrameOps:
         >>> df.nsmallest(1, "fare").to_dict("list")
         {'city': ['Maun'], 'fare': [7.0]}
         """
+        if keep == "last":
+            return self.iloc[::-1]._n_extreme(n, columns, False)
         if keep != "first":
-            raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first')")
+            raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first' "
+                                   "and 'last')")
         return self._n_extreme(n, columns, False)

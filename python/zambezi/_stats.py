@@ -799,7 +799,8 @@ class SeriesStats:
         """
         return self._constructor._from_column(_core.unique(self._col), self._name)
 
-    def value_counts(self, sort=True, ascending=False, normalize=False, dropna=True):
+    def value_counts(self, sort=True, ascending=False, normalize=False, bins=None,
+                     dropna=True):
         """The count of each distinct value, most frequent first (ties in
         order of first appearance, as pandas): a Series named "count" (or
         "proportion" with normalize=True) indexed by the values (the index
@@ -820,7 +821,18 @@ class SeriesStats:
         ['b', 'a', None]
         >>> s.value_counts(normalize=True).round(3).to_list()
         [0.667, 0.333]
+
+        ``bins`` counts numbers per bin of ``zb.cut(s, bins,
+        include_lowest=True)``, every bin listed (labels are the bins' text,
+        as zambezi's cut gives them, where pandas has Intervals); missing
+        values are not counted, and with normalize the shares are of all
+        the values, missing ones included, as pandas:
+
+        >>> zb.Series([1.0, 2.0, 9.0]).value_counts(bins=[0, 5, 10]).to_list()
+        [2, 1]
         """
+        if bins is not None:
+            return self._binned_counts(bins, sort, ascending, normalize, dropna)
         if self._col.dtype == "category":
             from zambezi import _categorical
 
@@ -835,6 +847,19 @@ class SeriesStats:
         index = _ix.Index._from_columns([values], [self._name])
         return self._constructor._from_column(counts, "proportion" if normalize else "count",
                                               index)
+
+    def _binned_counts(self, bins, sort, ascending, normalize, dropna):
+        from zambezi import _cut
+
+        binned = _cut.cut(self, bins, include_lowest=True)
+        # pandas leaves the missing values out of binned counts, dropna or not
+        out = binned.value_counts(sort=sort, ascending=ascending, dropna=True)
+        out._index = out._index.rename(None)   # pandas names the bins nothing
+        if normalize:
+            total = len(self) if len(self) else 1
+            out = self._constructor._from_column(
+                (out.astype("float64") / total)._col, "proportion", out._index)
+        return out
 
     def mode(self, dropna=True):
         """The most frequent value(s), sorted, as a Series of this dtype

@@ -43,8 +43,9 @@ Differences from pandas, on purpose:
   rows or more, each of a few chunks of rows per thread folds its rows of
   a group first, and the chunks' totals are then added in order: equal
   within rounding too.
-- ``shift(freq=...)``, ``suffix``, a list of periods and ``axis=1``
-  raise UnsupportedError.
+- ``shift(periods, freq=...)`` moves a timestamp index by a fixed
+  frequency (zambezi._axis_ops); with fill_value, per group, ``suffix``, a
+  list of periods or ``axis=1`` it raises UnsupportedError.
 """
 
 import operator
@@ -312,7 +313,8 @@ def _check_pct(fill_method, freq, kwargs):
 
 def _check_shift(freq, axis, suffix, obj):
     if freq is not None:
-        raise UnsupportedError("shift(freq=...) is not supported: it moves the index")
+        raise UnsupportedError("shift(freq=...) is supported with periods alone (no "
+                               "fill_value, suffix or axis=1, and not per group)")
     if suffix is not None:
         raise UnsupportedError("shift(suffix=...) is not supported")
     if obj is not None and _axis_number(obj, axis) == 1:
@@ -410,6 +412,9 @@ class SeriesWindow:
         >>> s.shift(-1, fill_value=0).to_list()
         [2, 3, 0]
         """
+        if freq is not None and suffix is None and fill_value is None:
+            from zambezi import _axis_ops
+            return _axis_ops.shift_index(self, periods, freq)
         _check_shift(freq, axis, suffix, self)
         periods = _check_periods(periods, "shift")
         return self._like(_shift_column(self._col, periods, fill_value, None))
@@ -537,6 +542,10 @@ class FrameWindow:
         >>> zb.DataFrame({"a": [1, 2, 3], "b": ["x", "y", "z"]}).shift().to_dict("list")
         {'a': [None, 1, 2], 'b': [None, 'x', 'y']}
         """
+        if freq is not None and suffix is None and fill_value is None \
+                and _axis_number(self, axis) == 0:
+            from zambezi import _axis_ops
+            return _axis_ops.shift_index(self, periods, freq)
         _check_shift(freq, axis, suffix, self)
         periods = _check_periods(periods, "shift")
         return self._per_column(lambda c, nm: _shift_column(c, periods, fill_value, nm))

@@ -21,6 +21,8 @@ from zambezi._frame_reduce import FrameReduce
 from zambezi._moments import FrameMoments
 from zambezi._frame_summary import FrameSummary
 from zambezi._index_ops import IndexOps
+from zambezi._axis_ops import AxisOps
+from zambezi._pairs import FramePairs
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
@@ -124,7 +126,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, FrameArith, FrameMissing, FrameWindow, FrameRolling, FrameEWM,
+class DataFrame(IndexOps, AxisOps, FramePairs, FrameArith, FrameMissing, FrameWindow,
+                FrameRolling, FrameEWM,
                 FrameResample, FrameOps,
                 FrameExtra, FrameReduce, FrameMoments, FrameRank, FrameStats, FrameSummary, FrameConvert,
                 FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,

@@ -8,6 +8,8 @@ from zambezi import _base, _convert, _device, _format, _indexing, _interchange
 from zambezi import _dtypes, _numpy_protocol
 from zambezi import index as _ix
 from zambezi._index_ops import IndexOps
+from zambezi._axis_ops import AxisOps
+from zambezi._pairs import SeriesPairs
 from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
 from zambezi._window import SeriesWindow
@@ -44,7 +46,8 @@ def _relabel(index, mapper):
 
 
 @_base.register
-class Series(IndexOps, SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesResample,
+class Series(IndexOps, AxisOps, SeriesPairs, SeriesMissing, SeriesWindow, SeriesRolling,
+             SeriesEWM, SeriesResample,
              SeriesOps, SeriesStats, SeriesMoments, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
              SeriesApply, SeriesEcosystem,
              _base.NDFrame):

@@ -1,0 +1,532 @@
+"""Selections and relabellings by the row labels, with pandas' names (the
+``AxisOps`` mixin of Series and DataFrame): ``xs``, ``droplevel``,
+``swaplevel``, ``reorder_levels``, ``set_axis``, ``filter``,
+``truncate``, ``first_valid_index`` / ``last_valid_index``, and on a
+timestamp index ``between_time``, ``at_time``, ``asfreq``,
+``tz_localize`` / ``tz_convert`` and ``shift(freq=...)``
+(zambezi._window calls ``shift_index``).
+
+Rows are chosen by engine comparisons of the index levels (one bool
+column, one filter); the time-of-day tests compare the engine's calendar
+fields, in wall time for a zoned index.
+"""
+
+import datetime
+
+import numpy as np
+
+from zambezi import _core, _indexing, _labels
+from zambezi import index as _ix
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+
+def _series(col):
+    from zambezi import _base
+
+    return _base.series_class()._from_column(col)
+
+
+def _axis_number(obj, axis, what):
+    n = {0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}.get(axis, None)
+    if n is None or n >= obj._ndim:
+        raise InvalidValueError(f"{what}: no axis {axis!r} for a {type(obj).__name__}")
+    return n
+
+
+def _equal_mask(cols, keys):
+    """A bool Series: the rows where every column of cols equals its key
+    (a missing key matches the missing labels)."""
+    mask = None
+    for col, key in zip(cols, keys):
+        s = _series(col)
+        if key is None or (isinstance(key, float) and key != key):
+            m = s.isna()
+        else:
+            try:
+                m = (s == key).fillna(False)
+            except (DTypeError, TypeError, UnsupportedError):
+                m = None  # a key of another kind matches no label
+            if m is None:
+                m = _series(_core.column_from_buffer(np.zeros(len(s), dtype=np.bool_)))
+        mask = m if mask is None else (mask & m)
+    return mask
+
+
+def _rows_where(obj, mask):
+    return obj._select_rows(_indexing.filter_rows(mask._col))
+
+
+def _time_of_day_us(col):
+    """Microseconds since the (wall-clock) midnight of each timestamp, as a
+    Series of int64 (nulls kept)."""
+    s = _series(col)
+    if not s.dtype.startswith("timestamp"):
+        raise DTypeError(f"the index must hold timestamps, not {s.dtype}")
+    parts = [(s.dt.hour, 3_600_000_000), (s.dt.minute, 60_000_000),
+             (s.dt.second, 1_000_000), (s.dt.microsecond, 1)]
+    out = None
+    for field, scale in parts:
+        term = field.astype("int64") * scale
+        out = term if out is None else out + term
+    return out
+
+
+_TIME_FORMATS = ("%H:%M", "%H%M", "%I:%M%p", "%I%M%p", "%H:%M:%S", "%H%M%S",
+                 "%I:%M:%S%p", "%I%M%S%p")
+
+
+def _as_time(value, what):
+    """A time of day (datetime.time, or text as pandas reads it: '9:30',
+    '0930', '9:30PM', '09:30:15' ...) as microseconds since midnight."""
+    t = value
+    if isinstance(value, str):
+        t = None
+        try:
+            t = datetime.time.fromisoformat(value)
+        except ValueError:
+            for fmt in _TIME_FORMATS:
+                try:
+                    t = datetime.datetime.strptime(value, fmt).time()
+                    break
+                except ValueError:
+                    pass
+        if t is None:
+            raise InvalidValueError(f"{what}: cannot read {value!r} as a time of day")
+    if not isinstance(t, datetime.time):
+        raise InvalidValueError(f"{what}: a time of day (datetime.time or text) is required, "
+                                f"not {type(value).__name__}")
+    if t.tzinfo is not None:
+        raise UnsupportedError(f"{what}: a time with a time zone is not supported")
+    return ((t.hour * 60 + t.minute) * 60 + t.second) * 1_000_000 + t.microsecond
+
+
+def _time_index_col(obj, what):
+    idx = obj._index
+    if idx.nlevels != 1 or not idx.dtype.startswith("timestamp"):
+        raise DTypeError(f"{what}: the index must be a DatetimeIndex (timestamps), not "
+                         f"{idx.dtype if idx.nlevels == 1 else 'a MultiIndex'}")
+    return idx._levels()[0]
+
+
+def shift_index(obj, periods, freq):
+    """obj with its timestamp labels moved by periods * freq (the data
+    staying), as pandas' ``shift(periods, freq=...)``; fixed frequencies
+    ('h', '15min', 'D', a Timedelta)."""
+    from zambezi import _times
+
+    col = _time_index_col(obj, "shift(freq=...)")
+    kind, _, step = _times._parse_freq(freq)
+    if kind != "fixed":
+        raise UnsupportedError(f"shift(freq={freq!r}): only fixed frequencies (h, min, s, D, "
+                               "a Timedelta) are supported")
+    if not isinstance(periods, (int, np.integer)) or isinstance(periods, bool):
+        raise InvalidValueError(f"shift: periods must be an integer, not {periods!r}")
+    moved = (_series(col) + _times_delta(int(periods) * step, col.unit))._col
+    if moved.dtype != col.dtype:
+        moved = _core.cast(moved, col.dtype)   # a step in the index's unit: exact
+    return obj._with_index(_ix.Index._from_columns([moved], [obj._index.name]))
+
+
+_UNIT_NS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+
+
+def _times_delta(ns, unit):
+    """A Timedelta of ns nanoseconds, in unit when it holds it exactly (so
+    that adding it keeps the index's unit, as pandas)."""
+    import zambezi as zb
+
+    scale = _UNIT_NS.get(unit, 1)
+    if ns % scale == 0:
+        return zb.Timedelta(ns // scale, unit=unit)
+    return zb.Timedelta(int(ns), unit="ns")
+
+
+class AxisOps:
+    """Selections and relabellings by the row labels (see the module)."""
+
+    __slots__ = ()
+
+    # -- xs -----------------------------------------------------------------
+    def xs(self, key, axis=0, level=None, drop_level=True):
+        """The rows whose label is key: on a MultiIndex, key gives the
+        first levels (a tuple for several) or, with ``level=``, the named
+        levels, and those levels are dropped (``drop_level=False`` keeps
+        them).  ``axis=1`` takes columns, as ``df[key]``.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["x", "x", "y"], "n": [1, 2, 1], "v": [0.5, 1.5, 2.5]})
+        >>> m = df.set_index(["k", "n"])
+        >>> m.xs("x")["v"].to_list()
+        [0.5, 1.5]
+        >>> m.xs(1, level="n").index.to_list()
+        ['x', 'y']
+        """
+        if isinstance(key, list):
+            raise TypeError("list keys are not supported in xs, pass a tuple instead")
+        if _axis_number(self, axis, "xs") == 1:
+            if level is not None or not drop_level:
+                raise UnsupportedError("xs(axis=1): level= and drop_level=False are not "
+                                       "supported")
+            return self[key]
+        idx = self._index
+        if level is None:
+            if idx.nlevels == 1:
+                return self.loc[key]
+            keys = key if isinstance(key, tuple) else (key,)
+            levels = list(range(len(keys)))
+        else:
+            if idx.nlevels == 1:
+                raise TypeError("Index must be a MultiIndex")
+            levels = level if isinstance(level, (list, tuple)) else [level]
+            keys = key if isinstance(key, tuple) and len(levels) > 1 else (key,)
+            levels = [idx._level_number(lv) for lv in levels]
+        if len(keys) != len(levels) or len(levels) > idx.nlevels:
+            raise InvalidValueError(f"xs: {len(keys)} key parts for {len(levels)} levels")
+        cols = idx._levels()
+        mask = _equal_mask([cols[i] for i in levels], keys)
+        out = _rows_where(self, mask)
+        if len(out) == 0:
+            raise _ix.IndexKeyError(key)
+        if not drop_level:
+            return out
+        keep = [i for i in range(idx.nlevels) if i not in set(levels)]
+        if not keep:  # the whole label: one row as pandas' loc gives it
+            return out.iloc[0] if len(out) == 1 else out
+        return out.droplevel([i for i in range(idx.nlevels) if i not in keep])
+
+    # -- levels ----------------------------------------------------------------
+    def _relevel(self, axis, what, fn):
+        if _axis_number(self, axis, what) == 1:
+            cols = _labels.labels(self)
+            if cols is None or cols.nlevels == 1:
+                raise InvalidValueError(f"{what}(axis=1): the columns have one level")
+            out = self.copy()
+            out.columns = fn(cols)
+            return out
+        return self._with_index(fn(self._index))
+
+    def droplevel(self, level, axis=0):
+        """Without some levels of a MultiIndex (names or positions).
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2], index=zb.MultiIndex.from_arrays([["a", "b"], [5, 6]]))
+        >>> s.droplevel(0).index.to_list()
+        [5, 6]
+        """
+        def drop(idx):
+            if idx.nlevels == 1:
+                raise InvalidValueError("droplevel: cannot drop the only level")
+            return idx.droplevel(level)
+
+        return self._relevel(axis, "droplevel", drop)
+
+    def reorder_levels(self, order, axis=0):
+        """The MultiIndex levels in a new order (names or positions).
+
+        Examples
+        --------
+        >>> s = zb.Series([1], index=zb.MultiIndex.from_arrays([["a"], [5]], names=["s", "n"]))
+        >>> s.reorder_levels(["n", "s"]).index.names
+        ['n', 's']
+        """
+        def reorder(idx):
+            nums = [idx._level_number(lv) for lv in order]
+            if sorted(nums) != list(range(idx.nlevels)):
+                raise InvalidValueError(f"reorder_levels: {list(order)!r} must name each of "
+                                        f"the {idx.nlevels} levels once")
+            cols, names = idx._levels(), idx.names
+            return _ix.Index._from_columns([cols[i] for i in nums], [names[i] for i in nums])
+
+        return self._relevel(axis, "reorder_levels", reorder)
+
+    def swaplevel(self, i=-2, j=-1, axis=0):
+        """The MultiIndex with levels i and j swapped (names or positions).
+
+        Examples
+        --------
+        >>> s = zb.Series([1], index=zb.MultiIndex.from_arrays([["a"], [5]], names=["s", "n"]))
+        >>> s.swaplevel().index.to_list()
+        [(5, 'a')]
+        """
+        def swap(idx):
+            if idx.nlevels < 2:
+                raise InvalidValueError("swaplevel: the index has one level")
+            order = list(range(idx.nlevels))
+            a, b = (_level_pos(idx, lv) for lv in (i, j))
+            order[a], order[b] = order[b], order[a]
+            cols, names = idx._levels(), idx.names
+            return _ix.Index._from_columns([cols[k] for k in order], [names[k] for k in order])
+
+        return self._relevel(axis, "swaplevel", swap)
+
+    def set_axis(self, labels, *, axis=0, copy=None):
+        """A new object with other labels on an axis (the rows, or a
+        frame's columns with ``axis=1``); the data are shared.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1], "b": [2]}).set_axis(["x", "y"], axis=1).columns.to_list()
+        ['x', 'y']
+        """
+        if _axis_number(self, axis, "set_axis") == 1:
+            out = self.copy()
+            out.columns = labels
+            return out
+        return self._with_index(_ix.ensure_index(labels, len(self), "set_axis"))
+
+    # -- filter -----------------------------------------------------------
+    def filter(self, items=None, like=None, regex=None, axis=None):
+        """The labels (a frame's columns, a Series' index, or the rows with
+        ``axis=0``) that are in items (in the order of items), that
+        contain the text like, or that match the regular expression regex
+        (``re.search`` of each label's text).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"one": [1], "two": [2], "three": [3]})
+        >>> df.filter(["three", "one"]).columns.to_list()
+        ['three', 'one']
+        >>> df.filter(like="t").columns.to_list()
+        ['two', 'three']
+        >>> df.filter(regex="e$").columns.to_list()
+        ['one', 'three']
+        """
+        import re
+
+        given = sum(x is not None for x in (items, like, regex))
+        if given != 1:
+            raise TypeError("filter: give exactly one of items, like and regex")
+        if axis is None:
+            axis = 1 if self._ndim == 2 else 0
+        axis = _axis_number(self, axis, "filter")
+        if axis == 1:
+            have = _labels.label_list(self)
+        else:
+            have = self._index.to_list()
+        if items is not None:
+            where = {}
+            for i, lb in enumerate(have):
+                where.setdefault(lb, []).append(i)
+            keep, seen = [], set()
+            for it in (items.to_list() if hasattr(items, "to_list") else list(items)):
+                if it in where and it not in seen:
+                    seen.add(it)
+                    keep.extend(where[it])
+        else:
+            test = (lambda t: like in t) if like is not None else re.compile(regex).search
+            keep = [i for i, lb in enumerate(have) if test(_label_text(lb))]
+        if axis == 1:
+            return self.iloc[:, keep]
+        return self.iloc[keep]
+
+    # -- truncate / first_valid_index -------------------------------------
+    def truncate(self, before=None, after=None, axis=None, copy=None):
+        """The rows (or a frame's columns, ``axis=1``) whose labels lie
+        between before and after, both included; the index must be sorted.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3, 4], index=[10, 20, 30, 40]).truncate(15, 30).to_list()
+        [2, 3]
+        """
+        if before is not None and after is not None and before > after:
+            raise InvalidValueError(f"truncate: before ({before!r}) is after after ({after!r})")
+        if axis is not None and _axis_number(self, axis, "truncate") == 1:
+            labels = _labels.label_list(self)
+            keep = [i for i, lb in enumerate(labels) if (before is None or lb >= before)
+                    and (after is None or lb <= after)]
+            return self.iloc[:, keep]
+        idx = self._index
+        if not (idx.is_monotonic_increasing or idx.is_monotonic_decreasing):
+            raise InvalidValueError("truncate requires a sorted index")
+        if idx.is_monotonic_decreasing and not idx.is_monotonic_increasing:
+            before, after = after, before
+        return self.loc[before:after]
+
+    def _valid_rows(self):
+        if self._ndim == 1:
+            return self.notna()
+        return self.notna().any(axis=1)
+
+    def first_valid_index(self):
+        """The label of the first row with a value (a frame: any column),
+        or None.
+
+        Examples
+        --------
+        >>> zb.Series([None, 2.0, None, 4.0], index=list("abcd")).first_valid_index()
+        'b'
+        """
+        return self._valid_label(0)
+
+    def last_valid_index(self):
+        """The label of the last row with a value (a frame: any column),
+        or None.
+
+        Examples
+        --------
+        >>> zb.Series([None, 2.0, None, 4.0, None], index=list("abcde")).last_valid_index()
+        'd'
+        """
+        return self._valid_label(-1)
+
+    def _valid_label(self, end):
+        valid = np.asarray(self._valid_rows().to_numpy(), dtype=np.bool_)
+        hits = np.flatnonzero(valid)
+        if len(hits) == 0:
+            return None
+        return self._index._label_at(int(hits[end]))
+
+    # -- times of day -------------------------------------------------------
+    def between_time(self, start_time, end_time, inclusive="both", axis=None):
+        """The rows whose timestamp label falls between two times of day
+        (wall time for a zoned index); a start after the end wraps past
+        midnight.  inclusive: "both", "neither", "left" or "right".
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2, 3], index=zb.date_range("2024-01-01 08:00", periods=3, freq="2h"))
+        >>> s.between_time("09:00", "12:00").to_list()
+        [2, 3]
+        """
+        if axis not in (None, 0, "index", "rows"):
+            raise UnsupportedError("between_time(axis=1) is not supported")
+        if inclusive not in ("both", "neither", "left", "right"):
+            raise InvalidValueError("inclusive must be 'both', 'neither', 'left' or 'right'")
+        start = _as_time(start_time, "between_time")
+        end = _as_time(end_time, "between_time")
+        t = _time_of_day_us(_time_index_col(self, "between_time"))
+        lo = (t >= start) if inclusive in ("both", "left") else (t > start)
+        hi = (t <= end) if inclusive in ("both", "right") else (t < end)
+        mask = (lo & hi) if start <= end else (lo | hi)
+        return _rows_where(self, mask.fillna(False))
+
+    def at_time(self, time, asof=False, axis=None):
+        """The rows whose timestamp label is at a time of day (wall time
+        for a zoned index).
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2, 3], index=zb.date_range("2024-01-01", periods=3, freq="12h"))
+        >>> s.at_time("00:00").to_list()
+        [1, 3]
+        """
+        if asof or axis not in (None, 0, "index", "rows"):
+            raise UnsupportedError("at_time: asof=True and axis=1 are not supported")
+        t = _time_of_day_us(_time_index_col(self, "at_time"))
+        return _rows_where(self, (t == _as_time(time, "at_time")).fillna(False))
+
+    # -- asfreq -------------------------------------------------------------
+    def asfreq(self, freq, method=None, how=None, normalize=False, fill_value=None):
+        """The rows at a regular frequency from the first label to the last
+        (``date_range(first, last, freq)``): a label the index has keeps
+        its row, a new one is missing, or filled with fill_value, or with
+        ``method="ffill"`` / ``"bfill"`` from the row before / after.  The
+        index must be sorted and unique.
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 2.0], index=zb.date_range("2024-01-01", periods=2, freq="2h"))
+        >>> s.asfreq("h").to_list()
+        [1.0, None, 2.0]
+        >>> s.asfreq("h", method="ffill").to_list()
+        [1.0, 1.0, 2.0]
+        """
+        from zambezi import _index_ops, _times
+        from zambezi._reshape import _host_numpy
+
+        if normalize or how is not None:
+            raise UnsupportedError("asfreq: normalize and how are not supported")
+        method = {"pad": "ffill", "backfill": "bfill"}.get(method, method)
+        if method not in (None, "ffill", "bfill"):
+            raise InvalidValueError(f"asfreq: method must be None, 'ffill' or 'bfill', not "
+                                    f"{method!r}")
+        col = _time_index_col(self, "asfreq")
+        idx = self._index
+        if len(self) == 0:
+            return self
+        if not idx.is_monotonic_increasing or not idx.is_unique:
+            raise InvalidValueError("asfreq: the index must be sorted and unique")
+        first, last = idx._label_at(0), idx._label_at(len(idx) - 1)
+        new = _times.date_range(first, last, freq=freq, name=idx.name,
+                                unit=col.dtype[len("timestamp["):].split(",")[0].rstrip("]"))
+        old_v = _host_numpy(_core.cast(col, "int64"))
+        new_v = _host_numpy(_core.cast(new._levels()[0], "int64"))
+        side = "right" if method == "ffill" else "left"
+        pos = np.searchsorted(old_v, new_v, side=side)
+        if method == "ffill":
+            pos = pos - 1
+            missing = pos < 0
+        else:
+            missing = pos >= len(old_v)
+            pos = np.minimum(pos, len(old_v) - 1)
+            if method is None:
+                missing |= old_v[pos] != new_v
+        take = _core.column_from_buffer(np.where(missing, 0, pos).astype(np.int64),
+                                        mask=missing if missing.any() else None)
+        out = self._like(_core.take(self._engine, take))
+        out._index = new
+        if fill_value is not None and missing.any():
+            out = _index_ops._fill_new_rows(out, missing, fill_value)
+        return out
+
+    # -- time zones of the index -------------------------------------------
+    def tz_localize(self, tz, axis=0, level=None, copy=None, ambiguous="raise",
+                    nonexistent="raise"):
+        """The timestamp labels (not the values: see ``Series.dt``) given
+        a time zone, as pandas' ``tz_localize``.
+
+        Examples
+        --------
+        >>> s = zb.Series([1], index=zb.date_range("2024-01-01", periods=1))
+        >>> str(s.tz_localize("UTC").index.dtype)
+        'timestamp[us, tz=UTC]'
+        """
+        from zambezi import _dt_methods
+
+        return self._rezone(axis, level, "tz_localize", lambda c: _dt_methods.tz_localize(
+            c, tz, ambiguous, nonexistent))
+
+    def tz_convert(self, tz, axis=0, level=None, copy=None):
+        """The zoned timestamp labels shown in another time zone (the
+        instants are the same), as pandas' ``tz_convert``.
+
+        Examples
+        --------
+        >>> s = zb.Series([1], index=zb.date_range("2024-01-01", periods=1, tz="UTC"))
+        >>> s.tz_convert("Asia/Tokyo").index.to_list()
+        [Timestamp('2024-01-01 09:00:00+0900', tz='Asia/Tokyo')]
+        """
+        from zambezi import _dt_methods
+
+        return self._rezone(axis, level, "tz_convert",
+                            lambda c: _dt_methods.tz_convert(c, tz))
+
+    def _rezone(self, axis, level, what, fn):
+        if _axis_number(self, axis, what) == 1:
+            raise UnsupportedError(f"{what}(axis=1) is not supported")
+        idx = self._index
+        at = 0 if level is None else idx._level_number(level)
+        if level is None and idx.nlevels != 1:
+            raise InvalidValueError(f"{what}: give level= for a MultiIndex")
+        cols = list(idx._levels())
+        if not cols[at].dtype.startswith("timestamp"):
+            raise DTypeError(f"{what}: the index must hold timestamps, not {cols[at].dtype}")
+        cols[at] = fn(cols[at])
+        return self._with_index(_ix.Index._from_columns(cols, idx.names))
+
+
+def _level_pos(idx, lv):
+    if isinstance(lv, int) and not isinstance(lv, bool) and lv not in idx.names:
+        if not -idx.nlevels <= lv < idx.nlevels:
+            raise InvalidValueError(f"level {lv} is out of range for {idx.nlevels} levels")
+        return lv % idx.nlevels
+    return idx._level_number(lv)
+
+
+def _label_text(label):
+    if isinstance(label, tuple):
+        return str(label)
+    return label if isinstance(label, str) else str(label)

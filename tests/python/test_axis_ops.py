@@ -1,0 +1,179 @@
+"""Selections and relabellings by the row labels (zambezi._axis_ops)
+against pandas run side by side: xs (first levels, level=, drop_level),
+droplevel / swaplevel / reorder_levels, set_axis, filter (items, like,
+regex, rows), truncate, first / last_valid_index, between_time / at_time
+(wrapping midnight, zoned index), asfreq (plain, ffill / bfill,
+fill_value) and shift(freq=...), tz_localize / tz_convert of the index."""
+
+import datetime
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from zambezi.errors import DTypeError, UnsupportedError
+
+
+def _same(got, want):
+    got = got.to_pandas() if hasattr(got, "to_pandas") else got
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want, check_dtype=False, check_index_type=False,
+                                      check_column_type=False, check_freq=False)
+    elif isinstance(want, pd.Series):
+        pd.testing.assert_series_equal(got, want, check_dtype=False, check_index_type=False,
+                                       check_freq=False)
+    else:
+        assert got == want
+
+
+def _times(seed, n=None, freq="37min"):
+    rng = np.random.default_rng(seed)
+    n = n or int(rng.integers(5, 120))
+    idx = pd.date_range("2024-03-09 21:00", periods=n, freq=freq)
+    df = pd.DataFrame({"a": rng.integers(0, 100, n), "b": rng.normal(size=n).round(2),
+                       "k": rng.choice(["x", "y", "z"], n)}, index=idx)
+    df.loc[rng.random(n) < 0.15, "b"] = np.nan
+    return df
+
+
+def _multi(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(6, 80))
+    df = pd.DataFrame({"k": rng.choice(["x", "y", "z"], n), "j": rng.integers(0, 4, n),
+                       "v": rng.normal(size=n).round(2), "w": rng.integers(0, 9, n)})
+    return df.set_index(["k", "j"]).sort_index()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_xs_like_pandas(seed):
+    m = _multi(seed)
+    z = zb.from_pandas(m)
+    for key in ("x", "y"):
+        if key in m.index.get_level_values(0):
+            _same(z.xs(key), m.xs(key))
+            _same(z.xs(key, drop_level=False), m.xs(key, drop_level=False))
+            _same(z["v"].xs(key), m["v"].xs(key))
+    for j in range(4):
+        if j in m.index.get_level_values(1):
+            _same(z.xs(j, level="j"), m.xs(j, level="j"))
+            _same(z.xs(j, level=1, drop_level=False), m.xs(j, level=1, drop_level=False))
+    _same(z.xs("w", axis=1), m.xs("w", axis=1))
+    with pytest.raises(KeyError):
+        z.xs("nope")
+    with pytest.raises(TypeError):
+        z.xs(["x"])
+
+
+def test_xs_single_level_and_full_key():
+    df = pd.DataFrame({"v": [1.0, 2.0, 3.0], "w": [4.0, 5.0, 6.0]}, index=["a", "b", "a"])
+    z = zb.from_pandas(df)
+    _same(z.xs("a"), df.xs("a"))
+    _same(z.xs("b"), df.xs("b"))
+    m = df.set_index(pd.MultiIndex.from_arrays([["p", "q", "p"], [1, 1, 2]]))
+    zm = zb.from_pandas(m)
+    _same(zm.xs(("p", 2)), m.xs(("p", 2)))
+    with pytest.raises(TypeError):
+        zb.from_pandas(df).xs("a", level=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_level_relabels_like_pandas(seed):
+    m = _multi(seed)
+    z = zb.from_pandas(m)
+    _same(z.droplevel(0), m.droplevel(0))
+    _same(z.droplevel("j"), m.droplevel("j"))
+    _same(z["v"].droplevel("k"), m["v"].droplevel("k"))
+    _same(z.swaplevel(), m.swaplevel())
+    _same(z.swaplevel("j", "k"), m.swaplevel("j", "k"))
+    _same(z.reorder_levels(["j", "k"]), m.reorder_levels(["j", "k"]))
+    _same(z.reorder_levels([1, 0]), m.reorder_levels([1, 0]))
+    cols = m.T.T  # the same frame, to relabel its columns
+    _same(zb.from_pandas(cols).set_axis(["p", "q"], axis=1), cols.set_axis(["p", "q"], axis=1))
+    flat = m.reset_index()
+    _same(zb.from_pandas(flat).set_axis(list(range(10, 10 + len(flat)))),
+          flat.set_axis(list(range(10, 10 + len(flat)))))
+    with pytest.raises(ValueError):
+        zb.from_pandas(flat).droplevel(0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_filter_like_pandas(seed):
+    df = _times(seed).reset_index(drop=True)
+    df["ab"] = df["a"] * 2
+    z = zb.from_pandas(df)
+    _same(z.filter(["k", "a", "zz"]), df.filter(["k", "a", "zz"]))
+    _same(z.filter(items=["ab", "b"]), df.filter(items=["ab", "b"]))
+    _same(z.filter(like="a"), df.filter(like="a"))
+    _same(z.filter(regex="^[ab]$"), df.filter(regex="^[ab]$"))
+    rows = [3, 1, 99, 0]
+    _same(z.filter(items=rows, axis=0), df.filter(items=rows, axis=0))
+    s = df.set_index("k")["a"]
+    _same(zb.from_pandas(s).filter(like="x"), s.filter(like="x"))
+    with pytest.raises(TypeError):
+        z.filter(items=["a"], like="a")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_truncate_and_valid_index_like_pandas(seed):
+    df = _times(seed)
+    z = zb.from_pandas(df)
+    lo, hi = df.index[len(df) // 4], df.index[len(df) // 2]
+    _same(z.truncate(before=lo, after=hi), df.truncate(before=lo, after=hi))
+    _same(z.truncate(before="2024-03-10 02:00"), df.truncate(before="2024-03-10 02:00"))
+    _same(z.truncate(after=lo), df.truncate(after=lo))
+    desc = df.iloc[::-1]
+    _same(zb.from_pandas(desc).truncate(before=lo, after=hi), desc.truncate(before=lo, after=hi))
+    for obj, zobj in ((df["b"], z["b"]), (df, z), (df[["b"]], z[["b"]])):
+        assert zobj.first_valid_index() == obj.first_valid_index()
+        assert zobj.last_valid_index() == obj.last_valid_index()
+    empty = pd.Series([np.nan, np.nan])
+    assert zb.from_pandas(empty).first_valid_index() is empty.first_valid_index() is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_times_of_day_like_pandas(seed):
+    df = _times(seed, freq=["37min", "7min", "3h", "1min"][seed % 4])
+    z = zb.from_pandas(df)
+    for start, end in (("09:00", "12:00"), ("22:00", "02:30"), ("21:37", "21:37"),
+                       (datetime.time(23, 14), "0:51")):
+        for inclusive in ("both", "neither", "left", "right"):
+            _same(z.between_time(start, end, inclusive=inclusive),
+                  df.between_time(start, end, inclusive=inclusive))
+    for t in ("00:00", "21:00", "9:42PM", datetime.time(22, 14)):
+        _same(z.at_time(t), df.at_time(t))
+        _same(z["a"].at_time(t), df["a"].at_time(t))
+    zoned = df.tz_localize("UTC").tz_convert("Asia/Kolkata")
+    _same(zb.from_pandas(zoned).between_time("10:00", "13:00"),
+          zoned.between_time("10:00", "13:00"))
+    with pytest.raises(DTypeError):
+        zb.from_pandas(df.reset_index()).between_time("1:00", "2:00")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_asfreq_and_shift_freq_like_pandas(seed):
+    df = _times(seed)[["a", "b"]]
+    z = zb.from_pandas(df)
+    for freq in ("1h", "20min", "37min", "2D"):
+        _same(z.asfreq(freq), df.asfreq(freq))
+        for method in ("ffill", "bfill", "pad"):
+            _same(z.asfreq(freq, method=method), df.asfreq(freq, method=method))
+        _same(z.asfreq(freq, fill_value=-1), df.asfreq(freq, fill_value=-1))
+        _same(z["b"].asfreq(freq), df["b"].asfreq(freq))
+    for periods, freq in ((1, "h"), (-3, "15min"), (2, "D"), (1, pd.Timedelta("90s"))):
+        _same(z.shift(periods, freq=freq), df.shift(periods, freq=freq))
+        _same(z["a"].shift(periods, freq=freq), df["a"].shift(periods, freq=freq))
+    with pytest.raises(UnsupportedError):
+        z.shift(1, freq="MS")
+
+
+def test_index_time_zones_like_pandas():
+    df = _times(3)
+    z = zb.from_pandas(df)
+    _same(z.tz_localize("UTC"), df.tz_localize("UTC"))
+    _same(z.tz_localize("Europe/Paris").tz_convert("UTC"),
+          df.tz_localize("Europe/Paris").tz_convert("UTC"))
+    _same(z["a"].tz_localize("Australia/Sydney").tz_convert("Asia/Tokyo"),
+          df["a"].tz_localize("Australia/Sydney").tz_convert("Asia/Tokyo"))
+    with pytest.raises(DTypeError):
+        zb.from_pandas(df.reset_index(drop=True)).tz_localize("UTC")

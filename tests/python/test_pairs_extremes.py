@@ -1,0 +1,124 @@
+"""Pairs of columns and extremes against pandas run side by side:
+Series.autocorr / dot / @, DataFrame.dot / corrwith (a Series, a frame
+with other labels, drop=), GroupBy.nlargest / nsmallest (one and two keys,
+sort=False, missing values and keys), GroupBy.ohlc, nlargest /
+nsmallest with keep='last' / 'all', and value_counts(bins=...)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from zambezi.errors import DTypeError, UnsupportedError
+
+
+def _same(got, want, rtol=1e-12):
+    got = got.to_pandas() if hasattr(got, "to_pandas") else got
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want, check_dtype=False, check_index_type=False,
+                                      check_column_type=False, rtol=rtol)
+    elif isinstance(want, pd.Series):
+        pd.testing.assert_series_equal(got, want, check_dtype=False, check_index_type=False,
+                                       rtol=rtol)
+    else:
+        np.testing.assert_allclose(got, want, rtol=rtol)
+
+
+def _frame(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    df = pd.DataFrame({"k": rng.choice(["a", "b", "c", None], n), "k2": rng.integers(0, 3, n),
+                       "v": rng.normal(size=n).round(1), "w": rng.integers(0, 5, n).astype(float),
+                       "i": rng.integers(-10, 10, n)},
+                      index=rng.permutation(n) + 100 if seed % 2 else None)
+    df.loc[rng.random(n) < 0.1, "v"] = np.nan
+    return df
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pairs_like_pandas(seed):
+    df = _frame(seed)
+    z = zb.from_pandas(df)
+    for lag in (1, 2, -1):
+        _same(z["v"].autocorr(lag), df["v"].autocorr(lag))
+    assert z["i"].dot(z["i"]) == df["i"].dot(df["i"])
+    _same(z["w"] @ z["v"], df["w"] @ df["v"])
+    weights = pd.Series([2.0, -1.0, 0.5], index=["i", "w", "v"])
+    _same(z[["w", "i", "v"]].dot(zb.from_pandas(weights)), df[["w", "i", "v"]].dot(weights))
+    _same(z["w"].dot(z[["w", "i"]]), df["w"].dot(df[["w", "i"]]))
+    head = df[["w", "i"]].head(2)
+    rhs = head.T.set_axis(["w", "i"])
+    rhs.columns = ["p", "q"][:len(rhs.columns)]
+    _same(z[["w", "i"]].dot(zb.from_pandas(rhs)), df[["w", "i"]].dot(rhs))
+    other = df["w"] * 2 - df["i"]
+    _same(z[["v", "w", "i"]].corrwith(zb.from_pandas(other)), df[["v", "w", "i"]].corrwith(other))
+    sq = df[["w", "v", "k2"]] ** 2
+    for drop in (False, True):
+        _same(z[["v", "w", "i"]].corrwith(zb.from_pandas(sq), drop=drop),
+              df[["v", "w", "i"]].corrwith(sq, drop=drop))
+    _same(z.corrwith(zb.from_pandas(other), numeric_only=True),
+          df.corrwith(other, numeric_only=True))
+
+
+def test_dot_needs_matching_labels():
+    a = zb.Series([1.0, 2.0], index=["x", "y"])
+    b = zb.Series([3.0, 4.0], index=["y", "x"])
+    assert a.dot(b) == pd.Series([1.0, 2.0], index=["x", "y"]).dot(
+        pd.Series([3.0, 4.0], index=["y", "x"]))
+    with pytest.raises(ValueError, match="aligned"):
+        a.dot(zb.Series([1.0, 2.0], index=["x", "z"]))
+    with pytest.raises(DTypeError):
+        zb.Series(["p"]).dot(zb.Series(["q"]))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_groupby_extremes_like_pandas(seed):
+    df = _frame(seed)
+    z = zb.from_pandas(df)
+    for keys in ("k", ["k", "k2"], "k2"):
+        for sort in (True, False):
+            for col in ("v", "w", "i"):
+                for n in (1, 3):
+                    _same(z.groupby(keys, sort=sort)[col].nlargest(n),
+                          df.groupby(keys, sort=sort)[col].nlargest(n))
+                    _same(z.groupby(keys, sort=sort)[col].nsmallest(n),
+                          df.groupby(keys, sort=sort)[col].nsmallest(n))
+        _same(z.groupby(keys)["v"].ohlc(), df.groupby(keys)["v"].ohlc())
+        cols = list(dict.fromkeys(([keys] if isinstance(keys, str) else keys) + ["v", "w"]))
+        _same(z[cols].groupby(keys).ohlc(), df[cols].groupby(keys).ohlc())
+    _same(z["v"].groupby(z["k"]).nlargest(2), df["v"].groupby(df["k"]).nlargest(2))
+    with pytest.raises(UnsupportedError):
+        z.groupby("k")[["v", "w"]].nlargest(2)
+    with pytest.raises(DTypeError):   # pandas: DataError, no numeric types
+        z[["k", "k2", "v"]].groupby("k2").ohlc()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_keep_like_pandas(seed):
+    df = _frame(seed)
+    z = zb.from_pandas(df)
+    for col in ("w", "i", "v"):
+        for n in (1, 3, 7, 1000):
+            for keep in ("first", "last", "all"):
+                _same(z[col].nlargest(n, keep=keep), df[col].nlargest(n, keep=keep))
+                _same(z[col].nsmallest(n, keep=keep), df[col].nsmallest(n, keep=keep))
+    for n in (1, 5):
+        _same(z.nlargest(n, "w", keep="last"), df.nlargest(n, "w", keep="last"))
+        _same(z.nsmallest(n, ["w", "i"], keep="last"), df.nsmallest(n, ["w", "i"], keep="last"))
+    with pytest.raises(ValueError):
+        z["w"].nlargest(2, keep="middle")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_value_counts_bins_like_pandas(seed):
+    df = _frame(seed)
+    z = zb.from_pandas(df)
+    for bins in (3, [-5, -1, 0, 1, 5], 1):
+        for kw in ({}, {"sort": False}, {"normalize": True}, {"ascending": True},
+                   {"dropna": False}):
+            want = df["v"].value_counts(bins=bins, **kw)
+            got = z["v"].value_counts(bins=bins, **kw).to_pandas()
+            # zambezi's bins are labelled by their text (zb.cut), pandas' by Intervals
+            want.index = want.index.astype(str)
+            got.index = got.index.astype(str)
+            _same(got, want)
