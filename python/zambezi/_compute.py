@@ -566,6 +566,10 @@ class SeriesOps:
             name = _dtypes.canonical(dtype)
             if name == self._col.dtype:
                 return self._like(self._col)
+            if name == "string" and self._col.dtype.startswith(("timestamp", "date32")):
+                from zambezi import _dt_methods   # pandas' text of times
+
+                return self._like(_dt_methods.as_text(self._col))
             if name == "category":
                 from zambezi import _categorical
 

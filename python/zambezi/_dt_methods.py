@@ -14,7 +14,7 @@ zambezi._tz).
 import numpy as np
 
 from zambezi import _convert, _core, _dtypes, _times, _tz
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError
 
 DAY_NAMES = np.array(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
                       "Sunday"], dtype=object)
@@ -110,6 +110,31 @@ def day_name(col):
     _need(col, ("timestamp", "date32"), "day_name")
     dow = _fields(_wall(col, "day_name"), ["dayofweek"])["dayofweek"]
     return _text_column(DAY_NAMES[np.clip(dow, 0, 6)], col)
+
+
+def _iso_weeks_in(year):
+    """52 or 53: the ISO weeks of each year (53 when it starts on a
+    Thursday, or on a Wednesday in a leap year)."""
+    def p(y):
+        return (y + y // 4 - y // 100 + y // 400) % 7
+    return np.where((p(year) == 4) | (p(year - 1) == 3), 53, 52)
+
+
+def isocalendar(col):
+    """(year, week, day) columns of the ISO 8601 calendar, int32 / uint32
+    / uint32 with nulls kept (pandas' Int32 / UInt32): weeks start on
+    Monday (day 1), week 1 holds the year's first Thursday."""
+    _need(col, ("timestamp", "date32"), "isocalendar")
+    f = _fields(_wall(col, "isocalendar"), ["year", "dayofweek", "dayofyear"])
+    year, day = f["year"], f["dayofweek"] + 1
+    week = (f["dayofyear"] - day + 10) // 7
+    before = week < 1
+    after = week > _iso_weeks_in(year)
+    week = np.where(before, _iso_weeks_in(year - 1), np.where(after, 1, week))
+    year = year - before + after
+    mask = _convert.null_mask(col)
+    return [_core.column_from_buffer(np.ascontiguousarray(v, dtype=t), mask=mask)
+            for v, t in ((year, np.int32), (week, np.uint32), (day, np.uint32))]
 
 
 def month_name(col):
@@ -240,6 +265,40 @@ def strftime(col, fmt):
         for p in parts[1:]:
             out = np.char.add(out, p.astype(str))
     return _text_column(np.asarray(out, dtype=object), col)
+
+
+def as_text(col):
+    """pandas' ``astype(str)`` of timestamps (or dates): one format for
+    the whole column -- the date alone when every naive value is at
+    midnight, else date and time with as many fraction digits as the
+    finest value needs (none, 3, 6 or 9), and the offset as "+01:00"
+    for a zone-aware column."""
+    _need(col, ("timestamp", "date32"), "astype(str)")
+    if col.dtype == "date32":
+        return strftime(col, "%Y-%m-%d")
+    f = _fields(_wall(col, "astype(str)"), ["hour", "minute", "second", "microsecond",
+                                           "nanosecond"])
+    valid = _convert.null_mask(col)
+    valid = np.ones(col.length, dtype=bool) if valid is None else ~valid
+    us, ns = f["microsecond"][valid], f["nanosecond"][valid]
+    digits = 9 if (ns != 0).any() else 6 if (us % 1000 != 0).any() else \
+        3 if (us != 0).any() else 0
+    if col.timezone is None and digits == 0 and not any(
+            f[k][valid].any() for k in ("hour", "minute", "second")):
+        return strftime(col, "%Y-%m-%d")
+    from zambezi import _base
+
+    text = _base.series_class()._from_column(strftime(
+        col, "%Y-%m-%d %H:%M:%S.%f" if digits else "%Y-%m-%d %H:%M:%S"))
+    if digits == 3:
+        text = text.str.slice(0, -3)
+    if digits == 9:
+        text = text + _base.series_class()._from_column(
+            _text_column(_zfill(f["nanosecond"], 3).astype(object), col))
+    if col.timezone is not None:
+        z = _base.series_class()._from_column(_text_column(_z_text(col), col))
+        text = text + z.str.slice(0, 3) + ":" + z.str.slice(3)
+    return text._col
 
 
 def _zfill(v, width):

@@ -1043,7 +1043,8 @@ class FrameExtra:
         ``({column: old}, new)``.  ``None`` or NaN as the old value means
         the missing values.  Every match is found in the original values.
         A value the column's dtype cannot hold raises DTypeError (pandas
-        makes the column object); regex is not supported.
+        makes the column object).  With regex=True the patterns apply to
+        the text columns (see Series.replace).
 
         Examples
         --------
@@ -1054,7 +1055,12 @@ class FrameExtra:
         {'a': [0, 100, 2], 's': ['x', 'y', '?']}
         """
         if regex is not False:
-            raise UnsupportedError("replace: regex is not supported")
+            from zambezi import _replace_regex as rr
+
+            pairs = rr.regex_pairs(to_replace, value, regex, "replace")
+            return self._done(self._each(
+                lambda s: rr.replace_text(s, pairs, "replace") if rr.is_text(s) else s),
+                inplace)
         per_column = None  # column label -> pairs
         if isinstance(to_replace, dict) and to_replace and all(
                 isinstance(v, dict) for v in to_replace.values()):

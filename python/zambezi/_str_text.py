@@ -1,7 +1,7 @@
 """The text methods of Series.str that need no pattern: case transforms
 (title, capitalize, swapcase, casefold), padding (pad, center, ljust,
-rjust, zfill), repeat, find / rfind / index / rindex, get, removeprefix /
-removesuffix and the is* predicates.  A mixin of
+rjust, zfill), repeat, find / rfind / index / rindex, get, slice_replace,
+removeprefix / removesuffix and the is* predicates.  A mixin of
 zambezi.accessors.StringMethods.
 
 The per-row work is C (``_core.str_op``, src/cpu/str_text.h), or a few
@@ -317,6 +317,29 @@ class _TextMethods:
         lengths = self.len()
         inside = lengths > i if i >= 0 else lengths >= -i
         return chars.where(inside)
+
+    def slice_replace(self, start=None, stop=None, repl=None):
+        """Each row with the characters start..stop replaced by repl (an
+        empty span -- start at or past stop -- inserts repl at start), as
+        pandas: three engine slices and a concatenation.
+
+        Examples
+        --------
+        >>> zb.Series(["abcdef", "xy", None]).str.slice_replace(1, 3, "-").to_list()
+        ['a-def', 'x-', None]
+        >>> zb.Series(["abcdef"]).str.slice_replace(3, 1, "-").to_list()
+        ['abc-def']
+        """
+        repl = "" if repl is None else repl
+        if not isinstance(repl, str):
+            raise DTypeError(f"str.slice_replace: repl must be a str, not "
+                             f"{type(repl).__name__}")
+        left = self.slice(0, 0) if start is None else self.slice(None, start)
+        out = left + repl
+        if stop is not None:
+            empty = self.slice(start, stop).str.len() == 0
+            out = out + self.slice(start).where(empty, self.slice(stop))
+        return out
 
     def removeprefix(self, prefix):
         """The row without ``prefix`` where it starts with it.

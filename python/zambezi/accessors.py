@@ -425,6 +425,24 @@ class DatetimeMethods:
         _no_locale(locale)
         return self._new(_dt_methods.month_name(self._s._col))
 
+    def isocalendar(self):
+        """The ISO 8601 year, week and day (Monday = 1) of each value, as
+        a frame of columns year (int32) / week / day (uint32), nulls kept
+        (pandas gives its nullable Int32 / UInt32).
+
+        Examples
+        --------
+        >>> import datetime
+        >>> s = zb.Series([datetime.date(2024, 12, 30), datetime.date(2021, 1, 3)])
+        >>> s.dt.isocalendar().to_dict("list")
+        {'year': [2025, 2020], 'week': [1, 53], 'day': [1, 7]}
+        """
+        from zambezi import _base
+
+        cols = _dt_methods.isocalendar(self._s._col)
+        return _base.frame_class()._wrap(_core.table_from_columns(
+            cols, ["year", "week", "day"]), self._s._index)
+
     @property
     def days_in_month(self):
         """The number of days in the month, int32 (nulls kept).
@@ -934,12 +952,22 @@ class SeriesExtras:
         [-1, 1, 2, 99]
         >>> zb.Series(["a", "b"]).replace("a", "z").to_list()
         ['z', 'b']
+
+        With regex=True the patterns apply to text (zambezi._replace_regex):
+
+        >>> zb.Series(["x1", " ", "y2"]).replace(r"^\\s*$", None, regex=True).to_list()
+        ['x1', None, 'y2']
+        >>> zb.Series(["x1", "y2"]).replace(r"(\\w)(\\d)", r"\\2\\1", regex=True).to_list()
+        ['1x', '2y']
         """
-        if regex is not False:
-            raise UnsupportedError("replace: regex is not supported")
         if inplace:
             raise UnsupportedError("Series.replace(inplace=True) is not supported; assign "
                                    "the result")
+        if regex is not False:
+            from zambezi import _replace_regex as rr
+
+            pairs = rr.regex_pairs(to_replace, value, regex, "replace")
+            return rr.replace_text(self, pairs, "replace") if rr.is_text(self) else self
         pairs = _frame_extra._replace_pairs(to_replace, value, f"replace on {self._describe()}")
         return _frame_extra.replace_series(self, pairs)
 
