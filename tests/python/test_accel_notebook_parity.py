@@ -58,6 +58,37 @@ td = pd.Series(pd.to_timedelta(rng.integers(0, 10**15, 30), unit="ns"))
 print(td.quantile([0.1, 0.5, 0.9]), td.quantile(0.3))
 print(pd.Series(idx).quantile(0.25))
 ''',
+    "label selections, times of day, pairs, group extremes, text of times": r'''
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(0)
+df = pd.DataFrame({"a": rng.integers(0, 100, 60), "b": rng.normal(size=60).round(2),
+                   "k": rng.choice(list("xyz"), 60), "t": rng.choice(["a1", " ", "", "b22"], 60),
+                   "ts": pd.to_datetime("2024-01-01")
+                   + pd.to_timedelta(rng.integers(0, 10**6, 60), unit="s")})
+df.loc[:3, "b"] = np.nan
+s = df.set_index("ts").sort_index()
+print(s.between_time("09:00", "12:00")); print(s.at_time("00:00"))
+print(s[["a", "b"]].shift(1, freq="h").head(3))
+print(s.tz_localize("UTC").tz_convert("Asia/Tokyo").head(3))
+print(df.set_axis(list("pqrst"), axis=1).head(2)); print(df.filter(like="a").head(2))
+print(df.filter(regex="^[ab]$").head(2)); print(df.filter(items=[5, 1], axis=0))
+print(df.truncate(before=5, after=9)); print(df["b"].first_valid_index(), df.last_valid_index())
+g = df.groupby("k")
+print(g["b"].nlargest(2)); print(g["a"].nsmallest(3)); print(g["b"].ohlc())
+print(df[["k", "a", "b"]].groupby("k").ohlc())
+print(df["a"].nlargest(3, keep="all")); print(df["a"].nsmallest(4, keep="last"))
+print(df.nlargest(3, "a", keep="last")); print(df["b"].value_counts(bins=3))
+print(df["b"].autocorr(), df["a"].dot(df["a"]))
+print(df[["a", "b"]].fillna(0).dot(pd.Series([1.0, 2.0], index=["a", "b"])).head(3))
+print(df[["a", "b"]].corrwith(df["a"] * 2)); print(df["a"] @ df["a"])
+print(df["ts"].astype(str).head()); print(df["ts"].dt.isocalendar().head())
+print(df["k"].str.slice_replace(0, 1, "Q").head())
+print(df.replace(r"^\s*$", np.nan, regex=True).head(8))
+print(df["t"].replace(r"(\w)(\d+)", r"\2\1", regex=True).head())
+mi = df.set_index(["k", "a"]).sort_index()
+print(mi.xs("x").head()); print(mi.xs(tuple(mi.index[0]))); print(mi.droplevel(0).head(3))
+''',
 }
 
 

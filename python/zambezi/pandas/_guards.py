@@ -334,6 +334,10 @@ def _holds_categorical(proxy):
 
 
 def _groupby_value_counts_guard(proxy, args, kwargs):
+    # value_counts(bins=...): pandas labels the bins with Intervals,
+    # zambezi with their text (as zambezi's cut)
+    if kwargs.get("bins") is not None or len(args) > 3 and args[3] is not None:
+        return "value_counts(bins=...): pandas labels bins with Intervals"
     # pandas' group-by value_counts lists a categorical column's unused
     # categories too (count 0); zambezi's the values that occur
     if type(proxy).__name__ in ("DataFrameGroupBy", "SeriesGroupBy") and \
@@ -381,5 +385,7 @@ GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guar
 GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
 GUARDS.update((n, _list_elements_guard) for n in ("get", "__getitem__", "join"))
 GUARDS["date"] = _dates_guard
+# pandas gives isocalendar's columns its nullable Int32 / UInt32 dtypes
+GUARDS["isocalendar"] = lambda proxy, args, kwargs: "isocalendar: pandas' nullable dtypes"
 GUARDS.update((n, _division_guard(n)) for n in _DIVISIONS | _RDIVISIONS)
 GUARDS.update((n, _groupby_nuisance_guard(n)) for n in _GROUPBY_REDUCTIONS | {"agg", "aggregate"})
