@@ -377,7 +377,12 @@ class AxisOps:
         hits = np.flatnonzero(valid)
         if len(hits) == 0:
             return None
-        return self._index._label_at(int(hits[end]))
+        pos = int(hits[end])
+        idx = self._index
+        if idx.nlevels == 1 and idx.dtype.startswith(("int", "uint", "float")):
+            # a number label as numpy's scalar (np.int64 ...), as pandas gives it
+            return idx._take(_indexing.slice_rows(pos, 1)).to_numpy()[0]
+        return idx._label_at(pos)
 
     # -- times of day -------------------------------------------------------
     def between_time(self, start_time, end_time, inclusive="both", axis=None):

@@ -64,4 +64,9 @@ def replace_text(s, pairs, what):
 
 
 def is_text(s):
+    """Whether the patterns apply to s: text does, numbers and times are
+    left as they are; a categorical raises UnsupportedError (pandas
+    rewrites its categories, merging equal ones)."""
+    if s._col.dtype == "category":
+        raise UnsupportedError("replace(regex=True) of a categorical column is not supported")
     return s._col.dtype == "string"

@@ -177,3 +177,13 @@ def test_index_time_zones_like_pandas():
           df["a"].tz_localize("Australia/Sydney").tz_convert("Asia/Tokyo"))
     with pytest.raises(DTypeError):
         zb.from_pandas(df.reset_index(drop=True)).tz_localize("UTC")
+
+
+def test_valid_index_labels_are_pandas_scalars():
+    for dtype in ("int64", "float64", "uint8"):
+        s = pd.Series([np.nan, 1.0, np.nan], index=pd.Index([10, 20, 30], dtype=dtype))
+        for how in ("first_valid_index", "last_valid_index"):
+            got, want = getattr(zb.from_pandas(s), how)(), getattr(s, how)()
+            assert got == want == 20 and type(got) is type(want)
+    t = pd.Series([1.0], index=pd.DatetimeIndex(["2024-01-01"]))
+    assert zb.from_pandas(t).first_valid_index() == t.first_valid_index()

@@ -105,3 +105,9 @@ def test_replace_regex_like_pandas(seed):
     _same(z["n"].replace(r"\d", "x", regex=True), df["n"].replace(r"\d", "x", regex=True))
     with pytest.raises(UnsupportedError):
         z["s"].replace(r"\d", 5, regex=True)
+
+
+def test_replace_regex_of_categoricals_is_refused():
+    s = zb.Series(["a1", "b2"], dtype="category")
+    with pytest.raises(UnsupportedError):
+        s.replace(r"\d", "", regex=True)
