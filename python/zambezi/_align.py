@@ -86,12 +86,14 @@ def _null_keys(col):
     return [isnull, _core.fill_null(col, fill)]
 
 
-def join_indexes(left, right, what="align"):
+def join_indexes(left, right, what="align", how="outer"):
     """pandas' outer join of two indexes: (union index, left positions,
     right positions), the positions int64 engine columns with a null where
     that side has no row.  The union is sorted (missing labels last); equal
     labels keep the left side's order, each left row with the right rows of
-    its label in their order."""
+    its label in their order.  how="left" / "right" / "inner" join as
+    pandas' Index.join (the left, the right labels in their order; the
+    labels both have, in the left order)."""
     if left.nlevels != right.nlevels:
         raise UnsupportedError(
             f"{what}: cannot align an index of {left.nlevels} level(s) with one of "
@@ -102,7 +104,11 @@ def join_indexes(left, right, what="align"):
         lcols.append(a)
         rcols.append(b)
     nulls = any(c.null_count for c in lcols) or any(c.null_count for c in rcols)
-    if len(lcols) == 1 and not nulls and lcols[0].dtype.startswith(_INTEGER):
+    if how == "right":
+        index, rpos, lpos = join_indexes(right, left, what, "left")
+        return index, lpos, rpos
+    if how == "outer" and len(lcols) == 1 and not nulls and \
+            lcols[0].dtype.startswith(_INTEGER):
         merged = _merge_unique(lcols[0], rcols[0])
         if merged is not None:
             labels, lpos, rpos = merged
@@ -120,9 +126,12 @@ def join_indexes(left, right, what="align"):
     try:
         lpos, rpos = _core.join_indices(_core.table_from_columns(lkeys, names),
                                         _core.table_from_columns(rkeys, names),
-                                        keys, keys, "outer", True)
+                                        keys, keys, how, how == "outer")
     except ZambeziError as e:
         raise type(e)(f"{what}: {e}") from None
+    if how != "outer":   # every row has its left label
+        return _ix.Index._from_columns([_core.take(a, lpos) for a in lcols], left.names), \
+            lpos, rpos
     from_left = _core.notnull(lpos)
     all_left = lpos.null_count == 0
     labels = []

@@ -765,25 +765,6 @@ class SeriesExtras:
 
     __slots__ = ()
 
-    def combine_first(self, other):
-        """This Series' values, and other's where this one is missing: for
-        Series of one dtype and equal labels (pandas' own first case:
-        ``mask(isna(), other)``); other labels or dtypes raise
-        UnsupportedError.
-
-        Examples
-        --------
-        >>> a = zb.Series([1.0, None, 3.0])
-        >>> a.combine_first(zb.Series([9.0, 8.0, None])).to_list()
-        [1.0, 8.0, 3.0]
-        """
-        if not _base.is_series(other):
-            raise DTypeError(f"combine_first: other must be a Series, not {type(other).__name__}")
-        if self.dtype != other.dtype or not self._index.equals(other._index):
-            raise UnsupportedError("combine_first of Series with other labels or another dtype "
-                                   "is not supported")
-        return self.mask(self.isna(), other)
-
     def drop(self, labels=None, *, axis=0, index=None, columns=None, level=None,
              inplace=False, errors="raise"):
         """The Series without the rows labelled labels (a label or a list;

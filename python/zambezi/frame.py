@@ -23,6 +23,7 @@ from zambezi._frame_summary import FrameSummary
 from zambezi._index_ops import IndexOps
 from zambezi._axis_ops import AxisOps
 from zambezi._pairs import FramePairs
+from zambezi._combine import FrameCombine
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
@@ -126,10 +127,9 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, AxisOps, FramePairs, FrameArith, FrameMissing, FrameWindow,
-                FrameRolling, FrameEWM,
-                FrameResample, FrameOps,
-                FrameExtra, FrameReduce, FrameMoments, FrameRank, FrameStats, FrameSummary, FrameConvert,
+class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameArith, FrameMissing,
+                FrameWindow, FrameRolling, FrameEWM, FrameResample, FrameOps, FrameExtra,
+                FrameReduce, FrameMoments, FrameRank, FrameStats, FrameSummary, FrameConvert,
                 FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,
                 _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.

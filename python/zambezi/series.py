@@ -10,6 +10,7 @@ from zambezi import index as _ix
 from zambezi._index_ops import IndexOps
 from zambezi._axis_ops import AxisOps
 from zambezi._pairs import SeriesPairs
+from zambezi._combine import SeriesCombine
 from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
 from zambezi._window import SeriesWindow
@@ -46,10 +47,10 @@ def _relabel(index, mapper):
 
 
 @_base.register
-class Series(IndexOps, AxisOps, SeriesPairs, SeriesMissing, SeriesWindow, SeriesRolling,
-             SeriesEWM, SeriesResample,
-             SeriesOps, SeriesStats, SeriesMoments, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
-             SeriesApply, SeriesEcosystem,
+class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesMissing, SeriesWindow,
+             SeriesRolling, SeriesEWM, SeriesResample, SeriesOps, SeriesStats, SeriesMoments,
+             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, SeriesApply,
+             SeriesEcosystem,
              _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 

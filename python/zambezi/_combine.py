@@ -1,0 +1,216 @@
+"""``align`` and ``combine_first`` of Series and DataFrame, as pandas.
+
+The row labels are joined once (zambezi._align.join_indexes: the engine's
+join of the index levels; "outer" sorts the union as pandas does) and each
+column is gathered at its side's positions with pandas' reindexing dtype
+rule (an integer or bool column that gains missing rows turns float64 /
+object-like as in ``_align.take_side``).  ``combine_first`` then takes
+the first side's value and the second's where the first is missing; a
+column that ends without a missing value keeps its integer dtype, as
+pandas 3 gives it.
+"""
+
+from zambezi import _align, _core, _labels
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+
+_JOINS = ("outer", "inner", "left", "right")
+
+
+def _rows(a, b, join, what):
+    """(index, a positions, b positions) of a join of a's and b's labels;
+    None positions: that side's rows as they are."""
+    if join not in _JOINS:
+        raise InvalidValueError(f"{what}: join must be one of {', '.join(_JOINS)}, not {join!r}")
+    if _align.same_labels(a._index, b._index):
+        return a._index, None, None
+    return _align.join_indexes(a._index, b._index, what, join)
+
+
+def _gather(col, pos):
+    return col if pos is None else _align.take_side(col, pos)
+
+
+def _series_at(s, index, pos):
+    return s._constructor._from_column(_gather(s._col, pos), s._name, index)
+
+
+def _frame_at(df, index, pos):
+    t = df._table
+    cols = [_gather(t.column(i), pos) for i in range(t.num_columns)]
+    out = df._like(_core.table_from_columns(cols, t.names))
+    out._index = index
+    return out
+
+
+def _first_then(a, b):
+    """Series a's values, b's where a is missing (both on the same rows)."""
+    if a.dtype != b.dtype:
+        numeric = ("int", "uint", "float", "bool")
+        if a.dtype.startswith(numeric) and b.dtype.startswith(numeric):
+            a, b = a.astype("float64"), b.astype("float64")
+        elif a._col.null_count == len(a):
+            return b
+        elif b._col.null_count == len(b):
+            return a
+        else:
+            raise UnsupportedError(f"combine_first of {a.dtype} and {b.dtype} values is not "
+                                   "supported")
+    return a.mask(a.isna(), b)
+
+
+def _exact_int(out, dtypes):
+    """out (float64 from integer sides) back as the integer dtype when no
+    value is missing, as pandas 3 keeps it."""
+    if out.dtype == "float64" and out._col.null_count == 0 and len(set(dtypes)) == 1 and \
+            dtypes[0].startswith(("int", "uint")) and not out.isna().any():
+        return out.astype(dtypes[0])
+    return out
+
+
+class SeriesCombine:
+    """Series.align / combine_first (a mixin of zambezi.Series)."""
+
+    __slots__ = ()
+
+    def align(self, other, join="outer", axis=None, level=None, copy=None, fill_value=None):
+        """(self, other) on the same row labels: the union of both indexes
+        (sorted) with join="outer", the labels both have ("inner"), or one
+        side's ("left", "right"); labels a side lacks give missing values
+        (fill_value fills every missing value of both).
+
+        Examples
+        --------
+        >>> a, b = zb.Series([1, 2], index=["x", "y"]).align(zb.Series([5], index=["z"]))
+        >>> a.to_list(), b.to_list()
+        ([1.0, 2.0, None], [None, None, 5.0])
+        """
+        if level is not None or axis not in (None, 0, "index"):
+            raise UnsupportedError("Series.align: level= and axis=1 are not supported")
+        if getattr(other, "_ndim", 0) == 2:
+            right, left = other.align(self, join={"left": "right", "right": "left"}.get(
+                join, join), axis=0, fill_value=fill_value)
+            return left, right
+        if getattr(other, "_ndim", 0) != 1:
+            raise DTypeError(f"align: other must be a Series or DataFrame, not "
+                             f"{type(other).__name__}")
+        index, apos, bpos = _rows(self, other, join, "align")
+        left, right = _series_at(self, index, apos), _series_at(other, index, bpos)
+        if fill_value is not None:
+            left, right = left.fillna(fill_value), right.fillna(fill_value)
+        return left, right
+
+    def combine_first(self, other):
+        """This Series' values, and other's where this one is missing or
+        lacks the label: over the union of both indexes (sorted, as
+        pandas), integers kept where no value ends missing.
+
+        Examples
+        --------
+        >>> a = zb.Series([1.0, None, 3.0])
+        >>> a.combine_first(zb.Series([9.0, 8.0, None])).to_list()
+        [1.0, 8.0, 3.0]
+        >>> zb.Series([1, 2], index=["b", "c"]).combine_first(
+        ...     zb.Series([7], index=["a"])).to_dict()
+        {'a': 7, 'b': 1, 'c': 2}
+        """
+        if not getattr(other, "_ndim", 0) == 1:
+            raise DTypeError(f"combine_first: other must be a Series, not "
+                             f"{type(other).__name__}")
+        index, apos, bpos = _rows(self, other, "outer", "combine_first")
+        a, b = _series_at(self, index, apos), _series_at(other, index, bpos)
+        return _exact_int(_first_then(a, b), [self.dtype, other.dtype])
+
+
+class FrameCombine:
+    """DataFrame.align / combine_first (a mixin of zambezi.DataFrame)."""
+
+    __slots__ = ()
+
+    def align(self, other, join="outer", axis=None, level=None, copy=None, fill_value=None):
+        """(self, other) on the same row labels (see Series.align) and, for
+        two frames without ``axis``, the same columns too (the union of the
+        labels, in order, for "outer"); a Series aligns on the rows with
+        ``axis=0``.
+
+        Examples
+        --------
+        >>> a, b = zb.DataFrame({"x": [1, 2]}).align(zb.DataFrame({"y": [3.0]}, index=[1]))
+        >>> a.columns.to_list(), b.to_dict("list")
+        (['x', 'y'], {'x': [None, None], 'y': [None, 3.0]})
+        """
+        if level is not None:
+            raise UnsupportedError("DataFrame.align: level= is not supported")
+        axis = {None: None, 0: 0, "index": 0, 1: 1, "columns": 1}.get(axis, -1)
+        if axis == -1:
+            raise InvalidValueError("align: axis must be 0, 1 or None")
+        if getattr(other, "_ndim", 0) == 1:
+            if axis != 0:
+                raise UnsupportedError("DataFrame.align with a Series needs axis=0")
+            index, apos, bpos = _rows(self, other, join, "align")
+            left, right = _frame_at(self, index, apos), _series_at(other, index, bpos)
+        elif getattr(other, "_ndim", 0) == 2:
+            left, right = self, other
+            if axis in (None, 0):
+                index, apos, bpos = _rows(self, other, join, "align")
+                left, right = _frame_at(self, index, apos), _frame_at(other, index, bpos)
+            if axis in (None, 1):
+                labels = _column_join(_labels.label_list(self), _labels.label_list(other), join)
+                left, right = left.reindex(columns=labels), right.reindex(columns=labels)
+        else:
+            raise DTypeError(f"align: other must be a Series or DataFrame, not "
+                             f"{type(other).__name__}")
+        if fill_value is not None:
+            left, right = left.fillna(fill_value), right.fillna(fill_value)
+        return left, right
+
+    def combine_first(self, other):
+        """This frame's values, and other's where this one is missing or
+        lacks the row or column: rows over the union of both indexes
+        (sorted), this frame's columns then other's new ones.
+
+        Examples
+        --------
+        >>> a = zb.DataFrame({"x": [1.0, None]}, index=["p", "q"])
+        >>> a.combine_first(zb.DataFrame({"x": [5.0], "y": [2.0]}, index=["q"])).to_dict("list")
+        {'x': [1.0, 5.0], 'y': [None, 2.0]}
+        """
+        if getattr(other, "_ndim", 0) != 2:
+            raise DTypeError(f"combine_first: other must be a DataFrame, not "
+                             f"{type(other).__name__}")
+        index, apos, bpos = _rows(self, other, "outer", "combine_first")
+        mine, theirs = _labels.label_list(self), _labels.label_list(other)
+        where = {lb: j for j, lb in enumerate(theirs)}
+        cols, out_labels = [], []
+        for j, lb in enumerate(mine):
+            a = _series_at(self.iloc[:, j], index, apos)
+            if lb in where:
+                b = _series_at(other.iloc[:, where[lb]], index, bpos)
+                a = _exact_int(_first_then(a, b), [self.iloc[:, j].dtype,
+                                                   other.iloc[:, where[lb]].dtype])
+            cols.append(a._col)
+            out_labels.append(lb)
+        seen = set(mine)
+        for j, lb in enumerate(theirs):
+            if lb not in seen:
+                cols.append(_series_at(other.iloc[:, j], index, bpos)._col)
+                out_labels.append(lb)
+        return _labels.frame_from(self._constructor, cols, out_labels, index, None)
+
+
+def _column_join(a, b, join):
+    """Column labels of a join of two frames' labels (pandas: the outer
+    join is sorted when the labels differ and can be ordered)."""
+    if a == b:
+        return a
+    if join == "left":
+        return a
+    if join == "right":
+        return b
+    if join == "inner":
+        have = set(b)
+        return [x for x in a if x in have]
+    union = list(dict.fromkeys(a + b))
+    try:
+        return sorted(union)
+    except TypeError:
+        return union

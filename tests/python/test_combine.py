@@ -1,0 +1,81 @@
+"""align and combine_first (zambezi._combine) against pandas run side by
+side, dtypes included: every join of Series and of frames (rows, columns,
+both, a frame with a Series), fill_value, integer columns that gain or do
+not gain missing rows, text columns, and labels of numbers and text in
+any order."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+
+JOINS = ["outer", "inner", "left", "right"]
+
+
+def _same(got, want):
+    if isinstance(want, tuple):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+        return
+    got = got.to_pandas()
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want, check_index_type=False, check_column_type=False)
+    else:
+        pd.testing.assert_series_equal(got, want, check_index_type=False)
+
+
+def _labels(rng, text):
+    pool = np.array([f"r{i}" for i in range(40)]) if text else np.arange(40) * 3
+    return rng.choice(pool, int(rng.integers(1, 25)), replace=False)
+
+
+def _pair(seed):
+    rng = np.random.default_rng(seed)
+    text = seed % 2 == 0
+    ia, ib = _labels(rng, text), _labels(rng, text)
+    a = pd.DataFrame({"x": rng.normal(size=len(ia)).round(2), "n": rng.integers(0, 9, len(ia)),
+                      "s": rng.choice(["p", "q"], len(ia))}, index=ia)
+    b = pd.DataFrame({"x": rng.normal(size=len(ib)).round(2), "m": rng.integers(0, 9, len(ib)),
+                      "n": rng.integers(0, 9, len(ib))}, index=ib)
+    a.loc[rng.random(len(ia)) < 0.3, "x"] = np.nan
+    b.loc[rng.random(len(ib)) < 0.3, "x"] = np.nan
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_series_like_pandas(seed):
+    a, b = _pair(seed)
+    za, zb_ = zb.from_pandas(a), zb.from_pandas(b)
+    for col in ("x", "n"):
+        for join in JOINS:
+            _same(za[col].align(zb_[col], join=join), a[col].align(b[col], join=join))
+        _same(za[col].align(zb_[col], fill_value=0), a[col].align(b[col], fill_value=0))
+        _same(za[col].combine_first(zb_[col]), a[col].combine_first(b[col]))
+    _same(za["s"].align(zb_["x"]), a["s"].align(b["x"]))
+    _same(za["x"].align(za["x"]), a["x"].align(a["x"]))
+    _same(za["n"].combine_first(za["n"].iloc[::-1]), a["n"].combine_first(a["n"].iloc[::-1]))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_frames_like_pandas(seed):
+    a, b = _pair(seed)
+    za, zb_ = zb.from_pandas(a), zb.from_pandas(b)
+    nums = ["x", "n"]
+    for join in JOINS:
+        _same(za[nums].align(zb_[["m", "x", "n"]], join=join),
+              a[nums].align(b[["m", "x", "n"]], join=join))
+        for axis in (0, 1):
+            _same(za.align(zb_, join=join, axis=axis), a.align(b, join=join, axis=axis))
+        _same(za.align(zb_["m"], join=join, axis=0), a.align(b["m"], join=join, axis=0))
+    _same(za[nums].combine_first(zb_[["x", "m", "n"]]), a[nums].combine_first(b[["x", "m", "n"]]))
+    _same(za[nums].combine_first(za[nums].iloc[::-1]), a[nums].combine_first(a[nums].iloc[::-1]))
+
+
+def test_combine_first_of_other_kinds_is_refused():
+    a = zb.Series(["p", None], index=[0, 1])
+    with pytest.raises(zb.errors.UnsupportedError):
+        a.combine_first(zb.Series([1.5, 2.5], index=[1, 2]))
+    with pytest.raises(ValueError):
+        a.align(a, join="sideways")
