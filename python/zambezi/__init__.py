@@ -32,6 +32,7 @@ from zambezi._merge import merge
 from zambezi._merge_asof import merge_asof
 from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
 from zambezi._cut import cut, qcut
+from zambezi._numeric import factorize, to_numeric
 from zambezi._resample import Grouper
 from zambezi._times import date_range, timedelta_range, to_datetime, to_timedelta
 from zambezi._device import get_auto_threshold, set_auto_threshold
@@ -208,6 +209,8 @@ __all__ = [
     "get_dummies",
     "cut",
     "qcut",
+    "factorize",
+    "to_numeric",
     "Grouper",
     "to_datetime",
     "to_timedelta",

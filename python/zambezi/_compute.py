@@ -625,7 +625,8 @@ class SeriesOps:
         return _indexing._ILocIndexer(self)
 
     # -- sorting ----------------------------------------------------------
-    def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=False):
+    def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=False,
+                    key=None):
         """The values sorted (stable: equal values keep their order; NaN and
         nulls at na_position), with their labels (numbered from 0 with
         ignore_index=True).  Strings sort by their UTF-8 bytes, categoricals
@@ -648,6 +649,16 @@ class SeriesOps:
             raise InvalidValueError(
                 f"na_position must be 'first' or 'last', not {na_position!r}")
         na_first = na_position == "first"
+        if key is not None:   # sorted by key(self), as pandas
+            keyed = key(self)
+            if not _base.is_series(keyed) or len(keyed) != len(self):
+                raise InvalidValueError("sort_values: key must return a Series of the same "
+                                        "length")
+            values, order = _numpy_order.sorted_order(keyed._col, ascending, na_first, kind)
+            if values is None:   # equal keys in numpy's order (kind="quicksort")
+                order = _core.column_from_buffer(order)
+            out = self._select_rows(_indexing.take_rows(order))
+            return out._with_index(_ix.default_index(len(out))) if ignore_index else out
         if ignore_index and kind not in _numpy_order.NUMPY_KINDS:
             # no labels to carry: the engine sorts the values directly
             return self._constructor._from_engine(

@@ -277,14 +277,16 @@ class FrameOps:
                                   na_position == "first")
 
     def sort_values(self, by, ascending=True, na_position="last", kind=None,
-                    ignore_index=False):
+                    ignore_index=False, key=None):
         """Rows sorted by the columns by (the first most significant);
         ascending is one flag or one per column.  Stable; NaN and nulls at
         na_position.  Rows keep their labels (numbered from 0 with
         ignore_index=True).  Strings sort by their UTF-8 bytes,
         categoricals in category order (as pandas).  By one column,
         kind="quicksort" or "heapsort" puts equal numbers, times or
-        categories in numpy's order, as pandas' default does.
+        categories in numpy's order, as pandas' default does.  ``key``: a
+        function of each sort column (a Series) giving the values to sort
+        by instead (``key=lambda c: c.str.lower()``).
 
         Examples
         --------
@@ -302,7 +304,11 @@ class FrameOps:
         """
         keys = [by] if isinstance(by, str) or is_scalar(by) else list(by)
         keys = _labels.to_names(self, keys)  # labels (an int 0 too) as table names
-        if len(keys) == 1 and keys[0] in self._table.names and na_position in ("first", "last"):
+        if key is not None:   # sorted by key(column) of each key column, as pandas
+            keyed = self._each(lambda s: _keyed(key, s), set(keys))
+            idx = keyed._sort_indices(keys, ascending, na_position)
+            out = self._select_rows(_indexing.take_rows(idx))
+        elif len(keys) == 1 and keys[0] in self._table.names and na_position in ("first", "last"):
             out = self._sort_one_key(keys[0], ascending, na_position, kind)
         else:
             idx = self._sort_indices(keys, ascending, na_position)
@@ -381,3 +387,11 @@ class FrameOps:
             raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first' "
                                    "and 'last')")
         return self._n_extreme(n, columns, False)
+
+
+def _keyed(key, s):
+    """key(s): the values a sort uses for column s (sort_values(key=...))."""
+    out = key(s)
+    if not _base.is_series(out) or len(out) != len(s):
+        raise InvalidValueError("sort_values: key must return a Series of the same length")
+    return out

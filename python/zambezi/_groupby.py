@@ -994,7 +994,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return self._simple("median", numeric_only=numeric_only)
 
     def quantile(self, q=0.5):
-        """The q quantile per group (linear interpolation); one q only.
+        """The q quantile per group (linear interpolation); a list of q
+        gives each group's quantiles under an extra index level (q), as
+        pandas.
 
         Examples
         --------
@@ -1002,10 +1004,32 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
         >>> df.groupby("city")["n"].quantile(0.25).to_list()
         [1.5, 2.75]
+        >>> df.groupby("city")["n"].quantile([0.0, 1.0]).to_list()
+        [1.0, 3.0, 2.0, 5.0]
         """
+        if isinstance(q, (list, tuple, np.ndarray)) and len(q) > 0:
+            from zambezi import _groupby_extreme
+
+            return _groupby_extreme.quantiles(self, [self.quantile(float(x)) for x in q],
+                                              [float(x) for x in q])
         if not isinstance(q, (int, float)) or isinstance(q, bool):
-            raise DTypeError("GroupBy.quantile takes one q (a float in [0, 1])")
+            raise DTypeError("GroupBy.quantile takes q: a float in [0, 1] or a list of them")
         return self._simple("quantile", q=q)
+
+    def pipe(self, func, *args, **kwargs):
+        """func(self, *args, **kwargs): a chain step on the groups.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "b", "a"], "v": [1, 2, 3]})
+        >>> df.groupby("k").pipe(lambda g: g["v"].sum()).to_list()
+        [4, 2]
+        """
+        if isinstance(func, tuple):
+            func, target = func
+            kwargs[target] = self
+            return func(*args, **kwargs)
+        return func(self, *args, **kwargs)
 
     def first(self, numeric_only=False):
         """The first non-null value per group, as pandas.

@@ -119,3 +119,27 @@ def _frame_class():
     from zambezi import _base
 
     return _base.frame_class()
+
+
+def quantiles(gb, parts, qs):
+    """GroupBy.quantile of a list: parts (one result per q, indexed by the
+    keys) interleaved, each group's quantiles together, under an extra
+    index level holding q (as pandas)."""
+    first = parts[0]
+    n, m = len(first), len(parts)
+    order = _core.column_from_buffer(
+        (np.arange(m, dtype=np.int64)[None, :] * n + np.arange(n, dtype=np.int64)[:, None])
+        .ravel())
+    if first._ndim == 1:
+        data = _core.take(_core.concat([p._col for p in parts]), order)
+    else:
+        t = first._table
+        data = _core.table_from_columns(
+            [_core.take(_core.concat([p._table.column(j) for p in parts]), order)
+             for j in range(t.num_columns)], t.names)
+    rows = _core.column_from_buffer(np.repeat(np.arange(n, dtype=np.int64), m))
+    levels = [_core.take(c, rows) for c in first._index._levels()]
+    levels.append(_core.column_from_buffer(np.tile(np.asarray(qs, dtype=np.float64), n)))
+    out = first._like(data)
+    out._index = _ix.Index._from_columns(levels, list(first._index.names) + [None])
+    return out

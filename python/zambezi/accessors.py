@@ -103,29 +103,45 @@ class StringMethods(_PatternMethods, _TextMethods):
         return self._op("len")
 
     def startswith(self, pat, na=None):
-        """True where the row starts with the literal ``pat`` (one str).
+        """True where the row starts with the literal ``pat`` (a str, or a
+        tuple of them: any).
 
         Examples
         --------
         >>> zb.Series(["Maun", "Lusaka", None]).str.startswith("M").to_list()
         [True, False, None]
         """
-        if not isinstance(pat, str):
-            raise UnsupportedError("str.startswith: pat must be one str (tuples are not supported)")
         self._no_na(na)
+        if isinstance(pat, tuple) and pat and all(isinstance(p, str) for p in pat):
+            out = None   # any of the prefixes, as Python's str.startswith
+            for p in pat:
+                one = self._op("startswith", pat=p)
+                out = one if out is None else (out | one)
+            return out
+        if not isinstance(pat, str):
+            raise DTypeError(f"str.startswith: pat must be a str or a tuple of str, not "
+                             f"{type(pat).__name__}")
         return self._op("startswith", pat=pat)
 
     def endswith(self, pat, na=None):
-        """True where the row ends with the literal ``pat`` (one str).
+        """True where the row ends with the literal ``pat`` (a str, or a
+        tuple of them: any).
 
         Examples
         --------
         >>> zb.Series(["Maun", "Lusaka", None]).str.endswith("ka").to_list()
         [False, True, None]
         """
-        if not isinstance(pat, str):
-            raise UnsupportedError("str.endswith: pat must be one str (tuples are not supported)")
         self._no_na(na)
+        if isinstance(pat, tuple) and pat and all(isinstance(p, str) for p in pat):
+            out = None   # any of the prefixes, as Python's str.endswith
+            for p in pat:
+                one = self._op("endswith", pat=p)
+                out = one if out is None else (out | one)
+            return out
+        if not isinstance(pat, str):
+            raise DTypeError(f"str.endswith: pat must be a str or a tuple of str, not "
+                             f"{type(pat).__name__}")
         return self._op("endswith", pat=pat)
 
     # -- transforms -------------------------------------------------------

@@ -24,6 +24,7 @@ from zambezi._index_ops import IndexOps
 from zambezi._axis_ops import AxisOps
 from zambezi._pairs import FramePairs
 from zambezi._combine import FrameCombine
+from zambezi._agg import FrameAgg
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
@@ -127,8 +128,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameArith, FrameMissing,
-                FrameWindow, FrameRolling, FrameEWM, FrameResample, FrameOps, FrameExtra,
+class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameArith,
+                FrameMissing, FrameWindow, FrameRolling, FrameEWM, FrameResample, FrameOps, FrameExtra,
                 FrameReduce, FrameMoments, FrameRank, FrameStats, FrameSummary, FrameConvert,
                 FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,
                 _base.NDFrame):

@@ -11,6 +11,8 @@ from zambezi._index_ops import IndexOps
 from zambezi._axis_ops import AxisOps
 from zambezi._pairs import SeriesPairs
 from zambezi._combine import SeriesCombine
+from zambezi._agg import SeriesAgg
+from zambezi._numeric import SeriesFactorize
 from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
 from zambezi._window import SeriesWindow
@@ -47,10 +49,10 @@ def _relabel(index, mapper):
 
 
 @_base.register
-class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesMissing, SeriesWindow,
-             SeriesRolling, SeriesEWM, SeriesResample, SeriesOps, SeriesStats, SeriesMoments,
-             SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape, SeriesApply,
-             SeriesEcosystem,
+class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesAgg, SeriesFactorize,
+             SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesResample, SeriesOps, SeriesStats,
+             SeriesMoments, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
+             SeriesApply, SeriesEcosystem,
              _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 
