@@ -1126,6 +1126,10 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
                 if name in _NUMPY_SCALAR_RESULTS and (proxy._zb_kind == "series" or
                                                       proxy._zb_kind == "index" and not is_attr):
                     out = _reduction_scalar(out, fobj, name)
+                elif name in ("agg", "aggregate") and proxy._zb_kind == "series" and \
+                        type(out) in (int, float, bool):   # s.agg("sum"): a reduction
+                    how = args[0] if args and isinstance(args[0], str) else "agg"
+                    out = _reduction_scalar(out, fobj, how)
                 elif name == "__getitem__" and type(out) in _ELEMENT_TYPES and (
                         proxy._zb_kind == "series" or type(proxy).__name__ in _INDEXERS):
                     out = _element(out, fobj, args, proxy)

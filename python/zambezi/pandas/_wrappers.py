@@ -53,7 +53,7 @@ UNWRAPPING = frozenset(["Categorical", "CategoricalDtype"])
 # (Not cut/qcut: zambezi labels bins with strings where pandas gives a
 # Categorical of Intervals.)
 FAST_FUNCTIONS = ["read_csv", "read_parquet", "concat", "merge", "melt", "pivot",
-                  "pivot_table", "crosstab", "get_dummies"]
+                  "pivot_table", "crosstab", "get_dummies", "to_numeric", "factorize"]
 
 
 def _real_module(name, prefix):
