@@ -321,6 +321,12 @@ def _time_from_text(col, text, op):
 
 
 def _binop(self, other, op, sym, reflected):
+    if op in ("add", "sub") and not (op == "sub" and reflected) and \
+            type(other).__name__ in ("DateOffset", "MonthEnd", "MonthBegin"):
+        from zambezi import _offsets   # calendar offsets: pandas' month arithmetic
+
+        if _offsets.is_offset(other):
+            return _offsets.shift(self, other, -1 if op == "sub" else 1)
     name = self._name
     index = self._index
     sides = None

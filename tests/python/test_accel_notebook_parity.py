@@ -89,6 +89,22 @@ print(df["t"].replace(r"(\w)(\d+)", r"\2\1", regex=True).head())
 mi = df.set_index(["k", "a"]).sort_index()
 print(mi.xs("x").head()); print(mi.xs(tuple(mi.index[0]))); print(mi.droplevel(0).head(3))
 ''',
+    "calendar offsets, agg, to_numeric, factorize, sort keys": r'''
+import numpy as np
+import pandas as pd
+s = pd.Series(pd.to_datetime(["2024-01-31 10:00", "2024-02-29", "2024-03-15", None,
+                              "2023-12-31 23:59:59.5"], format="ISO8601"))
+df = pd.DataFrame({"d": s, "v": range(5), "t": ["1", "2.5", "x", "4", None],
+                   "k": ["Bo", "al", "Cy", "bo", "al"]})
+print(df["d"] + pd.DateOffset(months=1)); print(df["d"] - pd.offsets.MonthEnd(1))
+print(df["d"] + pd.offsets.MonthBegin(0)); print(pd.DateOffset(years=1) + df["d"])
+print(df["d"].dt.tz_localize("UTC").dt.tz_convert("Europe/Paris") + pd.DateOffset(months=1))
+print(df.assign(nxt=df["d"] + pd.DateOffset(days=3, hours=2)))
+print(df[["v"]].agg(["sum", "mean"])); print(df["v"].agg("sum"), df["v"].agg(["min", "max"]))
+print(pd.to_numeric(df["t"], errors="coerce")); print(pd.factorize(df["k"], sort=True))
+print(df.sort_values("k", key=lambda c: c.str.lower(), kind="stable"))
+print(df.groupby("k")["v"].quantile([0.5, 1.0])); print(df["k"].str.startswith(("B", "a")))
+''',
 }
 
 

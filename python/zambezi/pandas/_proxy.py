@@ -634,9 +634,12 @@ def unwrap_fast(x, called=None):
 
 @functools.lru_cache(maxsize=None)
 def _time_scalar_types():
-    """pandas' Timestamp, Timedelta and NaT: zambezi's own (zb.Timestamp is pd.Timestamp)."""
+    """pandas' Timestamp, Timedelta and NaT: zambezi's own (zb.Timestamp is
+    pd.Timestamp); and the calendar offsets zambezi moves times by
+    (zambezi._offsets)."""
     pd = _real.pd
-    return frozenset([pd.Timestamp, pd.Timedelta, type(pd.NaT)])
+    return frozenset([pd.Timestamp, pd.Timedelta, type(pd.NaT), pd.DateOffset,
+                      pd.offsets.MonthEnd, pd.offsets.MonthBegin])
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,64 @@
+"""Timestamps moved by pandas' calendar offsets (zambezi._offsets) against
+pandas run side by side: DateOffset with months / years (the day clipped
+to the month, leap years), with fixed parts, negative and reflected;
+MonthEnd / MonthBegin of every n (the roll convention on and off month
+ends); units s to ns, UTC and a fixed offset, NaT, the name kept; named
+zones and absolute parts refused."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from zambezi.errors import UnsupportedError
+
+
+def _stamps(seed, unit="us"):
+    rng = np.random.default_rng(seed)
+    n = 400
+    days = rng.integers(-20000, 25000, n)
+    days[:40] = np.array(["2024-01-31", "2024-02-29", "2023-02-28", "2000-02-29", "1999-12-31",
+                          "2024-12-31", "2024-03-01", "2024-04-30"] * 5,
+                         dtype="datetime64[D]").astype(np.int64)
+    secs = rng.integers(0, 86400, n) * (seed % 2)
+    values = days.astype("datetime64[D]").astype("datetime64[s]") + secs
+    s = pd.Series(values.astype(f"datetime64[{unit}]"), name="when")
+    s[rng.random(n) < 0.05] = pd.NaT
+    return s
+
+
+OFFSETS = [pd.DateOffset(months=1), pd.DateOffset(months=-1), pd.DateOffset(years=1),
+           pd.DateOffset(months=13, days=2), pd.DateOffset(years=-2, months=5, hours=7),
+           pd.DateOffset(weeks=1, minutes=3), pd.DateOffset(months=3, n=2),
+           pd.offsets.MonthEnd(0), pd.offsets.MonthEnd(1), pd.offsets.MonthEnd(-2),
+           pd.offsets.MonthEnd(3), pd.offsets.MonthBegin(0), pd.offsets.MonthBegin(1),
+           pd.offsets.MonthBegin(-1)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("offset", OFFSETS, ids=repr)
+def test_offsets_like_pandas(seed, offset):
+    s = _stamps(seed, ["s", "ms", "us", "ns"][seed])
+    z = zb.from_pandas(s)
+    pd.testing.assert_series_equal((z + offset).to_pandas(), s + offset)
+    pd.testing.assert_series_equal((z - offset).to_pandas(), s - offset)
+    pd.testing.assert_series_equal((offset + z).to_pandas(), offset + s)
+
+
+@pytest.mark.parametrize("tz", ["UTC", "+05:30"])
+def test_offsets_of_zoned_times_like_pandas(tz):
+    s = _stamps(1).dt.tz_localize(tz)
+    z = zb.from_pandas(s)
+    for offset in (pd.DateOffset(months=1), pd.offsets.MonthEnd(1), pd.DateOffset(days=1)):
+        pd.testing.assert_series_equal((z + offset).to_pandas(), s + offset)
+
+
+def test_offsets_refused():
+    z = zb.from_pandas(_stamps(0).dt.tz_localize("Europe/Paris", nonexistent="NaT",
+                                                 ambiguous="NaT"))
+    with pytest.raises(UnsupportedError, match="named zone"):
+        z + pd.DateOffset(months=1)
+    with pytest.raises(UnsupportedError, match="absolute"):
+        zb.from_pandas(_stamps(0)) + pd.DateOffset(month=1)
+    with pytest.raises(UnsupportedError):
+        zb.from_pandas(_stamps(0)) + pd.offsets.MonthEnd(1, normalize=True)
