@@ -114,7 +114,11 @@ def shift_index(obj, periods, freq):
     ('h', '15min', 'D', a Timedelta)."""
     from zambezi import _times
 
-    col = _time_index_col(obj, "shift(freq=...)")
+    idx = obj._index
+    if idx.nlevels != 1 or not idx.dtype.startswith("timestamp"):   # pandas: NotImplementedError
+        raise UnsupportedError("shift(freq=...) is only implemented for a DatetimeIndex, not "
+                               f"{idx.dtype if idx.nlevels == 1 else 'a MultiIndex'}")
+    col = idx._levels()[0]
     kind, _, step = _times._parse_freq(freq)
     if kind != "fixed":
         raise UnsupportedError(f"shift(freq={freq!r}): only fixed frequencies (h, min, s, D, "
