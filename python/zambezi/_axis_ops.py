@@ -304,11 +304,9 @@ class AxisOps:
             raise TypeError("filter: give exactly one of items, like and regex")
         if axis is None:
             axis = 1 if self._ndim == 2 else 0
-        axis = _axis_number(self, axis, "filter")
-        if axis == 1:
-            have = _labels.label_list(self)
-        else:
-            have = self._index.to_list()
+        if _axis_number(self, axis, "filter") == 0:
+            return _filter_rows(self, items, like, regex)
+        have = _labels.label_list(self)   # column labels: a few, looked at in Python
         if items is not None:
             where = {}
             for i, lb in enumerate(have):
@@ -321,9 +319,7 @@ class AxisOps:
         else:
             test = (lambda t: like in t) if like is not None else re.compile(regex).search
             keep = [i for i, lb in enumerate(have) if test(_label_text(lb))]
-        if axis == 1:
-            return self.iloc[:, keep]
-        return self.iloc[keep]
+        return self.iloc[:, keep]
 
     # -- truncate / first_valid_index -------------------------------------
     def truncate(self, before=None, after=None, axis=None, copy=None):
@@ -525,6 +521,27 @@ class AxisOps:
             raise DTypeError(f"{what}: the index must hold timestamps, not {cols[at].dtype}")
         cols[at] = fn(cols[at])
         return self._with_index(_ix.Index._from_columns(cols, idx.names))
+
+
+def _filter_rows(obj, items, like, regex):
+    """filter along the rows: the labels in items (in the order of items,
+    as pandas' reindex), or whose text contains like / matches regex (the
+    engine's str.contains over the labels' text)."""
+    idx = obj._index
+    if items is not None:
+        wanted = list(dict.fromkeys(items.to_list() if hasattr(items, "to_list")
+                                    else list(items)))
+        mask = idx.isin(wanted)
+        sub = obj._select_rows(_indexing.filter_rows(_core.column_from_buffer(
+            np.ascontiguousarray(np.asarray(mask, dtype=np.bool_)))))
+        present = set(sub._index.to_list())   # at most the rows items named
+        return sub.reindex([w for w in wanted if w in present])
+    if idx.nlevels != 1:
+        raise UnsupportedError("filter(like= / regex=) of a MultiIndex's rows is not supported")
+    text = _series(idx._levels()[0]).astype(str)
+    hit = text.str.contains(like, regex=False) if like is not None else \
+        text.str.contains(regex, regex=True)
+    return _rows_where(obj, hit.fillna(False))
 
 
 def _level_pos(idx, lv):

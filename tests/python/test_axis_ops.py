@@ -110,6 +110,9 @@ def test_filter_like_pandas(seed):
     _same(z.filter(items=rows, axis=0), df.filter(items=rows, axis=0))
     s = df.set_index("k")["a"]
     _same(zb.from_pandas(s).filter(like="x"), s.filter(like="x"))
+    _same(zb.from_pandas(s).filter(regex="^[xy]"), s.filter(regex="^[xy]"))
+    _same(z.filter(like="1", axis=0), df.filter(like="1", axis=0))
+    _same(z.filter(regex=r"^\d$", axis="index"), df.filter(regex=r"^\d$", axis="index"))
     with pytest.raises(TypeError):
         z.filter(items=["a"], like="a")
 
