@@ -272,12 +272,25 @@ def as_text(col):
     the whole column -- the date alone when every naive value is at
     midnight, else date and time with as many fraction digits as the
     finest value needs (none, 3, 6 or 9), and the offset as "+01:00"
-    for a zone-aware column."""
+    for a zone-aware column.  Built from the engine's calendar fields,
+    cast to text, zero-padded and joined by the engine (no per-row
+    Python)."""
+    from zambezi import _base
+
     _need(col, ("timestamp", "date32"), "astype(str)")
+    series = _base.series_class()._from_column
+    wall = _wall(col, "astype(str)")
+
+    def part(name, width, scale=1):
+        s = series(_core.dt_field(wall, name))
+        if scale != 1:
+            s = s // scale
+        return s.astype(str).str.zfill(width)
+
+    date = part("year", 4) + "-" + part("month", 2) + "-" + part("day", 2)
     if col.dtype == "date32":
-        return strftime(col, "%Y-%m-%d")
-    f = _fields(_wall(col, "astype(str)"), ["hour", "minute", "second", "microsecond",
-                                           "nanosecond"])
+        return date._col
+    f = _fields(wall, ["hour", "minute", "second", "microsecond", "nanosecond"])
     valid = _convert.null_mask(col)
     valid = np.ones(col.length, dtype=bool) if valid is None else ~valid
     us, ns = f["microsecond"][valid], f["nanosecond"][valid]
@@ -285,19 +298,21 @@ def as_text(col):
         3 if (us != 0).any() else 0
     if col.timezone is None and digits == 0 and not any(
             f[k][valid].any() for k in ("hour", "minute", "second")):
-        return strftime(col, "%Y-%m-%d")
-    from zambezi import _base
-
-    text = _base.series_class()._from_column(strftime(
-        col, "%Y-%m-%d %H:%M:%S.%f" if digits else "%Y-%m-%d %H:%M:%S"))
+        return date._col
+    text = date + " " + part("hour", 2) + ":" + part("minute", 2) + ":" + part("second", 2)
     if digits == 3:
-        text = text.str.slice(0, -3)
-    if digits == 9:
-        text = text + _base.series_class()._from_column(
-            _text_column(_zfill(f["nanosecond"], 3).astype(object), col))
+        text = text + "." + part("microsecond", 3, 1000)
+    elif digits:
+        text = text + "." + part("microsecond", 6)
+        if digits == 9:
+            text = text + part("nanosecond", 3)
     if col.timezone is not None:
-        z = _base.series_class()._from_column(_text_column(_z_text(col), col))
-        text = text + z.str.slice(0, 3) + ":" + z.str.slice(3)
+        secs = series(_core.column_from_buffer(_tz.utc_offsets_s(col)))
+        mins = secs.abs() // 60
+        sign = series(_core.column_from_buffer(np.ascontiguousarray(
+            _convert.values_numpy((secs < 0)._col), dtype=np.bool_)))
+        z = (mins // 60).astype(str).str.zfill(2) + ":" + (mins % 60).astype(str).str.zfill(2)
+        text = text + ("+" + z).where(~sign, "-" + z)
     return text._col
 
 
