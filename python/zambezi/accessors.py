@@ -112,16 +112,7 @@ class StringMethods(_PatternMethods, _TextMethods):
         [True, False, None]
         """
         self._no_na(na)
-        if isinstance(pat, tuple) and pat and all(isinstance(p, str) for p in pat):
-            out = None   # any of the prefixes, as Python's str.startswith
-            for p in pat:
-                one = self._op("startswith", pat=p)
-                out = one if out is None else (out | one)
-            return out
-        if not isinstance(pat, str):
-            raise DTypeError(f"str.startswith: pat must be a str or a tuple of str, not "
-                             f"{type(pat).__name__}")
-        return self._op("startswith", pat=pat)
+        return self._affix("startswith", pat)
 
     def endswith(self, pat, na=None):
         """True where the row ends with the literal ``pat`` (a str, or a
@@ -133,16 +124,20 @@ class StringMethods(_PatternMethods, _TextMethods):
         [False, True, None]
         """
         self._no_na(na)
-        if isinstance(pat, tuple) and pat and all(isinstance(p, str) for p in pat):
-            out = None   # any of the prefixes, as Python's str.endswith
-            for p in pat:
-                one = self._op("endswith", pat=p)
-                out = one if out is None else (out | one)
-            return out
-        if not isinstance(pat, str):
-            raise DTypeError(f"str.endswith: pat must be a str or a tuple of str, not "
+        return self._affix("endswith", pat)
+
+    def _affix(self, how, pat):
+        """startswith / endswith of a str, or of a tuple of them (any
+        matches, as Python's str methods)."""
+        pats = pat if isinstance(pat, tuple) and pat else (pat,)
+        if not all(isinstance(p, str) for p in pats):
+            raise DTypeError(f"str.{how}: pat must be a str or a tuple of str, not "
                              f"{type(pat).__name__}")
-        return self._op("endswith", pat=pat)
+        out = None
+        for p in pats:
+            one = self._op(how, pat=p)
+            out = one if out is None else (out | one)
+        return out
 
     # -- transforms -------------------------------------------------------
     def lower(self):
