@@ -7,8 +7,8 @@ timestamp index ``between_time``, ``at_time``, ``asfreq``,
 (zambezi._window calls ``shift_index``).
 
 Rows are chosen by engine comparisons of the index levels (one bool
-column, one filter); the time-of-day tests compare the engine's calendar
-fields, in wall time for a zoned index.
+column, one filter); the time-of-day tests take the wall times (the
+engine's zone conversion) modulo a day, over the whole column.
 """
 
 import datetime
@@ -57,18 +57,28 @@ def _rows_where(obj, mask):
 
 
 def _time_of_day_us(col):
-    """Microseconds since the (wall-clock) midnight of each timestamp, as a
-    Series of int64 (nulls kept)."""
-    s = _series(col)
-    if not s.dtype.startswith("timestamp"):
-        raise DTypeError(f"the index must hold timestamps, not {s.dtype}")
-    parts = [(s.dt.hour, 3_600_000_000), (s.dt.minute, 60_000_000),
-             (s.dt.second, 1_000_000), (s.dt.microsecond, 1)]
-    out = None
-    for field, scale in parts:
-        term = field.astype("int64") * scale
-        out = term if out is None else out + term
-    return out
+    """Microseconds since the (wall-clock) midnight of each timestamp, a
+    numpy int64 array (any value at a null): one modulo of the wall
+    times."""
+    from zambezi import _convert, _dtypes, _tz
+
+    if not col.dtype.startswith("timestamp"):
+        raise DTypeError(f"the index must hold timestamps, not {col.dtype}")
+    ticks = _dtypes.PER_SECOND[col.unit]
+    wall = _convert.values_numpy(_tz.to_wall(col)).view(np.int64)
+    tod = wall % (86400 * ticks)
+    return tod // (ticks // 10**6) if ticks > 10**6 else tod * (10**6 // ticks)
+
+
+def _mask_rows(obj, mask, col):
+    """obj's rows where the numpy bool mask holds (and col is not null)."""
+    from zambezi import _convert
+
+    nulls = _convert.null_mask(col)
+    if nulls is not None:
+        mask = mask & ~nulls
+    return obj._select_rows(_indexing.filter_rows(_core.column_from_buffer(
+        np.ascontiguousarray(mask, dtype=np.bool_))))
 
 
 _TIME_FORMATS = ("%H:%M", "%H%M", "%I:%M%p", "%I%M%p", "%H:%M:%S", "%H%M%S",
@@ -402,11 +412,11 @@ class AxisOps:
             raise InvalidValueError("inclusive must be 'both', 'neither', 'left' or 'right'")
         start = _as_time(start_time, "between_time")
         end = _as_time(end_time, "between_time")
-        t = _time_of_day_us(_time_index_col(self, "between_time"))
+        col = _time_index_col(self, "between_time")
+        t = _time_of_day_us(col)
         lo = (t >= start) if inclusive in ("both", "left") else (t > start)
         hi = (t <= end) if inclusive in ("both", "right") else (t < end)
-        mask = (lo & hi) if start <= end else (lo | hi)
-        return _rows_where(self, mask.fillna(False))
+        return _mask_rows(self, (lo & hi) if start <= end else (lo | hi), col)
 
     def at_time(self, time, asof=False, axis=None):
         """The rows whose timestamp label is at a time of day (wall time
@@ -420,8 +430,8 @@ class AxisOps:
         """
         if asof or axis not in (None, 0, "index", "rows"):
             raise UnsupportedError("at_time: asof=True and axis=1 are not supported")
-        t = _time_of_day_us(_time_index_col(self, "at_time"))
-        return _rows_where(self, (t == _as_time(time, "at_time")).fillna(False))
+        col = _time_index_col(self, "at_time")
+        return _mask_rows(self, _time_of_day_us(col) == _as_time(time, "at_time"), col)
 
     # -- asfreq -------------------------------------------------------------
     def asfreq(self, freq, method=None, how=None, normalize=False, fill_value=None):

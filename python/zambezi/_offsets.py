@@ -33,19 +33,45 @@ def is_offset(x):
     return t.__name__ in _KINDS and (t.__module__ or "").startswith("pandas")
 
 
+_MONTH_DAYS = np.array([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], dtype=np.int64)
+
+
 def _days_in_month(year, month):
-    first = ((year - 1970) * 12 + month - 1).astype("datetime64[M]")
-    return ((first + 1).astype("datetime64[D]") - first.astype("datetime64[D]")).astype(np.int64)
+    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+    return _MONTH_DAYS[(month - 1) % 12] + ((month == 2) & leap)
 
 
 def _epoch_days(year, month, day):
-    first = ((year - 1970) * 12 + month - 1).astype("datetime64[M]").astype("datetime64[D]")
-    return first.astype(np.int64) + day - 1
+    """Days since 1970-01-01 of proleptic Gregorian dates (integer
+    arithmetic over whole arrays: the civil-from-days inverse)."""
+    y = year - (month <= 2)
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * ((month + 9) % 12) + 2) // 5 + day - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def _month_tables(months_now, nulls, lo_shift, hi_shift):
+    """(months as positions in the tables, first, dim): for every month
+    from the earliest to the latest the rows reach (shifted by lo_shift ..
+    hi_shift), its first day since the epoch and its length -- small
+    tables looked up per row instead of calendar arithmetic per row."""
+    valid = months_now if nulls is None else months_now[~nulls]
+    lo = int(valid.min()) if len(valid) else 0
+    hi = int(valid.max()) if len(valid) else 0
+    base = lo + min(lo_shift, 0)
+    span = np.arange(base, hi + max(hi_shift, 0) + 1, dtype=np.int64)
+    year, month = span // 12, span % 12 + 1
+    first = _epoch_days(year, month, np.ones_like(span))
+    pos = months_now - base
+    if nulls is not None:
+        pos = np.where(nulls, -min(lo_shift, 0), pos)   # any valid position
+    return pos, first, _days_in_month(year, month)
 
 
 def _fields(col):
     def field(name):
-        return np.asarray(_convert.values_numpy(_core.dt_field(col, name)), dtype=np.int64)
+        return _convert.values_numpy(_core.dt_field(col, name)).astype(np.int64)
     return field("year"), field("month"), field("day")
 
 
@@ -61,7 +87,8 @@ def shift(s, offset, sign):
         raise UnsupportedError(f"{type(offset).__name__}(normalize=True) is not supported")
     n = int(offset.n) * sign
     year, month, day = _fields(col)
-    old_days = _epoch_days(year, month, day)
+    months_now = year * 12 + month - 1   # months since year 0
+    nulls = _convert.null_mask(col)
     fixed_ns = 0
     if type(offset).__name__ == "DateOffset":
         kw = dict(offset.kwds)
@@ -72,18 +99,20 @@ def shift(s, offset, sign):
         months = n * (12 * int(kw.get("years", 0)) + int(kw.get("months", 0)))
         fixed_ns = n * sum(int(round(v * _RELATIVE_NS[k])) for k, v in kw.items()
                            if k in _RELATIVE_NS)
-        target = year * 12 + month - 1 + months
-        ny, nm = target // 12, target % 12 + 1
-        nd = np.minimum(day, _days_in_month(ny, nm))
+        months_now, first, dim = _month_tables(months_now, nulls, months, months)
+        target = months_now + months
+        nd = np.minimum(day, dim[target])
     else:
         end = type(offset).__name__ == "MonthEnd"
-        compare = _days_in_month(year, month) if end else np.ones_like(day)
-        months = np.where((n > 0) & (day < compare), n - 1,
-                          np.where((n <= 0) & (day > compare), n + 1, n))
-        target = year * 12 + month - 1 + months
-        ny, nm = target // 12, target % 12 + 1
-        nd = _days_in_month(ny, nm) if end else np.ones_like(day)
-    delta_ns = (_epoch_days(ny, nm, nd) - old_days) * 86400 * 10**9 + fixed_ns
+        months_now, first, dim = _month_tables(months_now, nulls, min(n - 1, n + 1),
+                                               max(n - 1, n + 1))
+        compare = dim[months_now] if end else 1
+        target = months_now + np.where((n > 0) & (day < compare), n - 1,
+                                       np.where((n <= 0) & (day > compare), n + 1, n))
+        nd = dim[target] if end else 1
+    # the date moves by whole days: (first day of the target month + nd)
+    # less (first day of this month + day)
+    delta_ns = ((first[target] - first[months_now]) + (nd - day)) * (86400 * 10**9) + fixed_ns
     scale = _UNIT_NS.get(col.unit, 1)
     unit = col.unit if not np.any(delta_ns % scale) else "ns"
     step = delta_ns // _UNIT_NS[unit]
