@@ -469,16 +469,18 @@ class AxisOps:
                                 unit=col.dtype[len("timestamp["):].split(",")[0].rstrip("]"))
         old_v = _host_numpy(_core.cast(col, "int64"))
         new_v = _host_numpy(_core.cast(new._levels()[0], "int64"))
-        side = "right" if method == "ffill" else "left"
-        pos = np.searchsorted(old_v, new_v, side=side)
-        if method == "ffill":
-            pos = pos - 1
-            missing = pos < 0
-        else:
-            missing = pos >= len(old_v)
-            pos = np.minimum(pos, len(old_v) - 1)
-            if method is None:
-                missing |= old_v[pos] != new_v
+        pos, missing = _grid_positions(old_v, new_v, method)
+        if pos is None:   # not a regular grid: binary searches
+            side = "right" if method == "ffill" else "left"
+            pos = np.searchsorted(old_v, new_v, side=side)
+            if method == "ffill":
+                pos = pos - 1
+                missing = pos < 0
+            else:
+                missing = pos >= len(old_v)
+                pos = np.minimum(pos, len(old_v) - 1)
+                if method is None:
+                    missing |= old_v[pos] != new_v
         take = _core.column_from_buffer(np.where(missing, 0, pos).astype(np.int64),
                                         mask=missing if missing.any() else None)
         out = self._like(_core.take(self._engine, take))
@@ -552,6 +554,42 @@ def _filter_rows(obj, items, like, regex):
     hit = text.str.contains(like, regex=False) if like is not None else \
         text.str.contains(regex, regex=True)
     return _rows_where(obj, hit.fillna(False))
+
+
+def _grid_positions(old_v, new_v, method):
+    """asfreq's row of each new label when the new labels are a regular
+    grid (first + k * step; sorted, unique old labels from the first grid
+    point): (positions, missing) in O(n) -- each old label's grid cell and
+    a running max (ffill) or min (bfill) -- or (None, None) otherwise."""
+    m, n = len(new_v), len(old_v)
+    if m < 2 or new_v[0] != old_v[0]:
+        return None, None
+    step = int(new_v[1] - new_v[0])
+    if step <= 0 or new_v[-1] != new_v[0] + (m - 1) * step:
+        return None, None
+    rel = old_v - old_v[0]
+    rows = np.arange(n, dtype=np.int64)
+    if method == "bfill":
+        cell = rel // step          # the last grid point at or before each old label
+        firsts = np.r_[True, cell[1:] != cell[:-1]]
+        pos = np.full(m + 1, n, dtype=np.int64)
+        keep = firsts & (cell < m)
+        pos[cell[keep]] = rows[keep]
+        pos = np.minimum.accumulate(pos[::-1])[::-1][:m]
+        missing = pos >= n
+        return np.minimum(pos, n - 1), missing
+    if method == "ffill":
+        cell = -((-rel) // step)    # the first grid point at or after each old label
+        keep = np.r_[cell[1:] != cell[:-1], True] & (cell < m)   # the last label per cell
+    else:
+        cell = rel // step
+        keep = (rel % step == 0) & (cell < m)   # the labels on the grid
+    pos = np.full(m, -1, dtype=np.int64)
+    pos[cell[keep]] = rows[keep]
+    if method == "ffill":
+        pos = np.maximum.accumulate(pos)
+    missing = pos < 0
+    return np.maximum(pos, 0), missing
 
 
 def _level_pos(idx, lv):
