@@ -799,7 +799,7 @@ class SeriesStats:
         """
         return self._constructor._from_column(_core.unique(self._col), self._name)
 
-    def value_counts(self, sort=True, ascending=False, normalize=False, bins=None,
+    def value_counts(self, normalize=False, sort=True, ascending=False, bins=None,
                      dropna=True):
         """The count of each distinct value, most frequent first (ties in
         order of first appearance, as pandas): a Series named "count" (or

@@ -134,3 +134,12 @@ def test_str_affixes_of_tuples_like_pandas():
             want_s.to_list()[:2] + want_s.to_list()[3:]
         assert z.str.endswith(pat).to_list()[:2] + z.str.endswith(pat).to_list()[3:] == \
             want_e.to_list()[:2] + want_e.to_list()[3:]
+
+
+def test_value_counts_positional_arguments_in_pandas_order():
+    # pandas' order (normalize, sort, ascending, bins, dropna): the
+    # accelerator hands a user's positional arguments on as they are
+    p = pd.Series([1, 1, 2, 3, 3, 3, None])
+    z = zb.from_pandas(p)
+    for args in ((True,), (False, False), (False, True, True), (True, True, False, None, False)):
+        _same(z.value_counts(*args), p.value_counts(*args))
