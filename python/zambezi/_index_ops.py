@@ -13,7 +13,7 @@ import numpy as np
 
 from zambezi import _base, _convert, _core, _indexing, _labels, _numpy_order
 from zambezi import index as _ix
-from zambezi.errors import InvalidValueError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 
 def _level_names_for_columns(index, taken):
@@ -41,6 +41,30 @@ def _new_axis_names(idx, value):
     if idx.nlevels != 1:
         raise InvalidValueError("rename_axis: give one name per level of a MultiIndex")
     return [value]
+
+
+def relabel_index(index, mapper, errors="ignore"):
+    """index with its labels mapped, as rename(index=mapper): a dict or
+    Series replaces the labels it has (one engine pass); a function is
+    the user's, called once per label.  errors="raise": a key the index
+    lacks raises KeyError."""
+    if index.nlevels != 1:
+        raise UnsupportedError("rename(index=...): a MultiIndex is not supported")
+    if callable(mapper):
+        return _ix.Index([mapper(v) for v in index.to_list()], name=index.name)
+    if not isinstance(mapper, dict):
+        mapper = mapper.to_dict()
+    if errors == "raise":
+        missing = [k for k in mapper if k not in index]
+        if missing:
+            raise _ix.IndexKeyError(f"{missing} not found in axis")
+    try:
+        labels = _base.series_class()._from_column(index._levels()[0], index.name)
+        labels = labels.replace(mapper)
+    except DTypeError:
+        raise UnsupportedError("rename(index=...): new labels of another kind than the "
+                               "index's (an index of mixed labels) are not supported") from None
+    return _ix.Index._from_columns([labels._col], [index.name])
 
 
 class IndexOps:

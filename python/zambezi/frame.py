@@ -13,6 +13,7 @@ import numpy as np
 from zambezi import (_arrow_index, _base, _convert, _core, _device, _format,
                      _frame_convert, _indexing, _labels, _numpy_protocol)
 from zambezi import index as _ix
+from zambezi import _index_ops
 from zambezi._frame_arith import FrameArith
 from zambezi._frame_convert import FrameConvert
 from zambezi._frame_extra import FrameExtra
@@ -512,18 +513,48 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameArit
         k = min(max(n, 0), rows) if n >= 0 else max(rows + n, 0)
         return self._select_rows(_indexing.slice_rows(rows - k, k))
 
-    def rename(self, columns):
-        """A frame with some columns renamed (a dict old -> new, or a
-        function of the label, as pandas' ``columns=``); no data copied.
+    def rename(self, mapper=None, *, index=None, columns=None, axis=None, copy=None,
+               inplace=False, level=None, errors="ignore"):
+        """A frame with some labels renamed, as pandas: ``columns=`` (or
+        ``mapper`` with ``axis=1``) renames columns, ``index=`` (or
+        ``mapper``, whose axis is the rows by default) renames row labels;
+        each a dict old -> new (others stay) or a function of the label.
+        No data copied.  Keys that are no label are ignored, or raise
+        KeyError with errors="raise".
 
         Examples
         --------
         >>> df = zb.DataFrame({"a": [1], "b": [2]})
-        >>> df.rename({"a": "x"}).columns.to_list()
+        >>> df.rename(columns={"a": "x"}).columns.to_list()
         ['x', 'b']
         >>> df.rename(columns=lambda c: c + "-count").columns.to_list()
         ['a-count', 'b-count']
+        >>> df.rename(str.upper, axis=1).columns.to_list()
+        ['A', 'B']
+        >>> df.rename({0: 10}).index.to_list()
+        [10]
         """
+        if errors not in ("ignore", "raise"):
+            raise InvalidValueError(f"rename: errors must be 'ignore' or 'raise', not "
+                                    f"{errors!r}")
+        if level is not None:
+            raise UnsupportedError("DataFrame.rename: level= is not supported")
+        if mapper is not None:
+            if index is not None or columns is not None:
+                raise TypeError("Cannot specify both 'mapper' and any of 'index' or 'columns'")
+            if axis in (1, "columns"):
+                columns = mapper
+            elif axis in (None, 0, "index", "rows"):
+                index = mapper
+            else:
+                raise InvalidValueError(f"rename: No axis named {axis!r} for object type "
+                                        "DataFrame")
+        out = self if columns is None else self._rename_columns(columns, errors)
+        if index is not None:
+            out = out._with_index(_index_ops.relabel_index(out._index, index, errors))
+        return self._inplace(out, inplace)
+
+    def _rename_columns(self, columns, errors):
         t = self._table
         names = t.names
         if callable(columns):
@@ -536,18 +567,22 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameArit
             out = self._wrap(_core.table_from_columns(cols, _labels.internal_names(new)),
                              self._index)
             return _labels.attach(out, _labels.from_list(new))
+        if not isinstance(columns, dict):
+            columns = dict(columns.items()) if hasattr(columns, "items") else columns
         if _labels.labels(self) is not None:  # labels other than the names (an int 0)
             have = _labels.label_list(self)
-            for old in columns:
-                if old not in have:
-                    raise self._missing(old)
+            if errors == "raise":
+                for old in columns:
+                    if old not in have:
+                        raise self._missing(old)
             new = [columns.get(lb, lb) for lb in have]
             out = self._like(_core.table_from_columns(
                 [t.column(i) for i in range(len(names))], _labels.internal_names(new)))
             return _labels.attach(out, _labels.from_list(new, self._zb_columns.names))
-        for old in columns:
-            if old not in names:
-                raise self._missing(old)
+        if errors == "raise":
+            for old in columns:
+                if old not in names:
+                    raise self._missing(old)
         new_names = [columns.get(n, n) for n in names]
         return self._like(
             _core.table_from_columns([t.column(i) for i in range(len(names))], new_names))

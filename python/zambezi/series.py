@@ -7,7 +7,7 @@ GIL released; ``to_numpy`` shares memory with the engine where it can.
 from zambezi import _base, _convert, _device, _format, _indexing, _interchange
 from zambezi import _dtypes, _numpy_protocol
 from zambezi import index as _ix
-from zambezi._index_ops import IndexOps
+from zambezi._index_ops import IndexOps, relabel_index
 from zambezi._axis_ops import AxisOps
 from zambezi._pairs import SeriesPairs
 from zambezi._combine import SeriesCombine
@@ -32,20 +32,6 @@ from zambezi.io import pickle as _pickle
 from zambezi.errors import InvalidValueError, UnsupportedError
 
 _SAME = object()  # _like(): keep the name
-
-
-def _relabel(index, mapper):
-    """index with its labels mapped, as Series.rename(index=mapper): a dict
-    or Series replaces the labels it has (one engine pass); a function is
-    the user's, called once per label."""
-    if index.nlevels != 1:
-        raise UnsupportedError("Series.rename(index=...): a MultiIndex is not supported")
-    if callable(mapper):
-        return _ix.Index([mapper(v) for v in index.to_list()], name=index.name)
-    if not isinstance(mapper, dict):
-        mapper = mapper.to_dict()
-    labels = Series._from_column(index._levels()[0], index.name).replace(mapper)
-    return _ix.Index._from_columns([labels._col], [index.name])
 
 
 @_base.register
@@ -271,7 +257,7 @@ class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesAgg, SeriesFac
         out = self._like(self._col)
         if callable(index) or isinstance(index, dict) or _base.is_series(index) or \
                 _convert._is_pandas(index, "Series"):
-            out._index = _relabel(self._index, index)
+            out._index = relabel_index(self._index, index)
         else:
             out._name = index
         if inplace:

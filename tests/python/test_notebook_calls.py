@@ -143,3 +143,23 @@ def test_value_counts_positional_arguments_in_pandas_order():
     z = zb.from_pandas(p)
     for args in ((True,), (False, False), (False, True, True), (True, True, False, None, False)):
         _same(z.value_counts(*args), p.value_counts(*args))
+
+
+def test_frame_rename_like_pandas():
+    # pandas' signature: a positional mapper renames the rows unless axis=1
+    # (the accelerator hands it on as written), and keys that are no label
+    # are ignored unless errors="raise"
+    p = pd.DataFrame({"A": [1, 2], "B": [3, 4]}, index=["x", "y"])
+    z = zb.from_pandas(p)
+    calls = [lambda d: d.rename(str.lower), lambda d: d.rename(str.lower, axis=1),
+             lambda d: d.rename({"x": "q", "nope": "r"}), lambda d: d.rename(columns={"A": "a"}),
+             lambda d: d.rename(index={"y": "w"}, columns=str.lower),
+             lambda d: d.rename({"A": "a", "Z": "z"}, axis="columns")]
+    for call in calls:
+        _same(call(z), call(p))
+    with pytest.raises(KeyError):
+        z.rename(columns={"Z": "z"}, errors="raise")
+    with pytest.raises(KeyError):
+        z.rename(index={"nope": "r"}, errors="raise")
+    with pytest.raises(TypeError):
+        z.rename(str.lower, columns=str.upper)
