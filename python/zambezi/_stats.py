@@ -425,6 +425,12 @@ def _masked_na_last(values, counts, sort):
     return _core.take(values, idx), _core.take(counts, idx)
 
 
+def _series_axis(axis, what):
+    """pandas' axis argument of a Series reduction: 0 (or "index", None)."""
+    if axis not in (0, "index", None):
+        raise InvalidValueError(f"{what}: No axis named {axis!r} for object type Series")
+
+
 class SeriesStats:
     """Statistics, distinct values and duplicates of zambezi.Series (a mixin)."""
 
@@ -618,7 +624,7 @@ class SeriesStats:
         """
         return reduce_column(self._col, "all", skipna, what=self._describe())
 
-    def idxmin(self, skipna=True):
+    def idxmin(self, axis=0, skipna=True):
         """The label of the first minimum.  ValueError (as pandas) when
         there is no value, or a missing one with skipna=False.
 
@@ -627,10 +633,11 @@ class SeriesStats:
         >>> zb.Series([4, 1, None, 1], index=["a", "b", "c", "d"]).idxmin()
         'b'
         """
+        _series_axis(axis, "idxmin")
         return self._index._label_at(extreme_position(self._col, "idxmin", skipna,
                                                       self._describe()))
 
-    def idxmax(self, skipna=True):
+    def idxmax(self, axis=0, skipna=True):
         """The label of the first maximum (see idxmin).
 
         Examples
@@ -638,10 +645,11 @@ class SeriesStats:
         >>> zb.Series([4, 9, None, 9], index=[10, 20, 30, 40]).idxmax()
         20
         """
+        _series_axis(axis, "idxmax")
         return self._index._label_at(extreme_position(self._col, "idxmax", skipna,
                                                       self._describe()))
 
-    def argmin(self, skipna=True):
+    def argmin(self, axis=0, skipna=True):
         """The position of the first minimum (see idxmin for the errors).
 
         Examples
@@ -650,9 +658,10 @@ class SeriesStats:
         np.int64(1)
         """
         # a numpy integer, as pandas (its python-scalars mode aside)
+        _series_axis(axis, "argmin")
         return np.int64(extreme_position(self._col, "idxmin", skipna, self._describe()))
 
-    def argmax(self, skipna=True):
+    def argmax(self, axis=0, skipna=True):
         """The position of the first maximum (see idxmin for the errors).
 
         Examples
@@ -660,6 +669,7 @@ class SeriesStats:
         >>> zb.Series([4, 9, None, 9]).argmax()
         np.int64(1)
         """
+        _series_axis(axis, "argmax")
         return np.int64(extreme_position(self._col, "idxmax", skipna, self._describe()))
 
     # -- summaries (zambezi._frame_summary) --------------------------------

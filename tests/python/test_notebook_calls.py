@@ -163,3 +163,13 @@ def test_frame_rename_like_pandas():
         z.rename(index={"nope": "r"}, errors="raise")
     with pytest.raises(TypeError):
         z.rename(str.lower, columns=str.upper)
+
+
+def test_series_extremes_take_axis_first_as_pandas():
+    p = pd.Series([4.0, 9.0, None, 9.0], index=[10, 20, 30, 40])
+    z = zb.from_pandas(p)
+    for name in ("idxmin", "idxmax", "argmin", "argmax"):
+        assert getattr(z, name)(0) == getattr(p, name)(0)
+        assert getattr(z, name)(0, True) == getattr(p, name)(0, True)
+        with pytest.raises(ValueError):
+            getattr(z, name)(1)
