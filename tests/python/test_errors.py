@@ -75,7 +75,9 @@ def test_unknown_column_lists_columns():
     with pytest.raises(KeyError, match="delta"):
         df[["alpha", "delta"]]
     with pytest.raises(KeyError, match="zeta"):
-        df.rename(columns={"zeta": "z"})
+        df.rename(columns={"zeta": "z"}, errors="raise")
+    # pandas' default (errors="ignore"): a key that is no column is ignored
+    assert df.rename(columns={"zeta": "z"}).columns.to_list() == ["alpha", "beta"]
 
 
 def test_bad_arguments():
