@@ -6,25 +6,18 @@ regex, rows), truncate, first / last_valid_index, between_time / at_time
 fill_value) and shift(freq=...), tz_localize / tz_convert of the index."""
 
 import datetime
+import functools
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import zambezi as zb
+from side_by_side import same
 from zambezi.errors import DTypeError, UnsupportedError
 
 
-def _same(got, want):
-    got = got.to_pandas() if hasattr(got, "to_pandas") else got
-    if isinstance(want, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, want, check_dtype=False, check_index_type=False,
-                                      check_column_type=False, check_freq=False)
-    elif isinstance(want, pd.Series):
-        pd.testing.assert_series_equal(got, want, check_dtype=False, check_index_type=False,
-                                       check_freq=False)
-    else:
-        assert got == want
+_same = functools.partial(same, check_dtype=False)
 
 
 def _times(seed, n=None, freq="37min"):

@@ -9,21 +9,12 @@ import pandas as pd
 import pytest
 
 import zambezi as zb
+from side_by_side import same
 
 JOINS = ["outer", "inner", "left", "right"]
 
 
-def _same(got, want):
-    if isinstance(want, tuple):
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            _same(g, w)
-        return
-    got = got.to_pandas()
-    if isinstance(want, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, want, check_index_type=False, check_column_type=False)
-    else:
-        pd.testing.assert_series_equal(got, want, check_index_type=False)
+_same = same
 
 
 def _labels(rng, text):

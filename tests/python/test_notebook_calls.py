@@ -9,16 +9,10 @@ import pandas as pd
 import pytest
 
 import zambezi as zb
+from side_by_side import same
 
 
-def _same(got, want):
-    got = got.to_pandas() if hasattr(got, "to_pandas") else got
-    if isinstance(want, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, want, check_index_type=False, check_column_type=False)
-    elif isinstance(want, pd.Series):
-        pd.testing.assert_series_equal(got, want, check_index_type=False)
-    else:
-        assert got == want or (got != got and want != want), (got, want)
+_same = same
 
 
 def _frame(seed):

@@ -4,24 +4,18 @@ with other labels, drop=), GroupBy.nlargest / nsmallest (one and two keys,
 sort=False, missing values and keys), GroupBy.ohlc, nlargest /
 nsmallest with keep='last' / 'all', and value_counts(bins=...)."""
 
+import functools
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import zambezi as zb
+from side_by_side import same
 from zambezi.errors import DTypeError, UnsupportedError
 
 
-def _same(got, want, rtol=1e-12):
-    got = got.to_pandas() if hasattr(got, "to_pandas") else got
-    if isinstance(want, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, want, check_dtype=False, check_index_type=False,
-                                      check_column_type=False, rtol=rtol)
-    elif isinstance(want, pd.Series):
-        pd.testing.assert_series_equal(got, want, check_dtype=False, check_index_type=False,
-                                       rtol=rtol)
-    else:
-        np.testing.assert_allclose(got, want, rtol=rtol)
+_same = functools.partial(same, check_dtype=False, rtol=1e-12)
 
 
 def _frame(seed):

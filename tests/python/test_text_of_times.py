@@ -6,22 +6,18 @@ of Series and frames (blank strings to missing, groups, dicts, lists,
 the regex= keyword)."""
 
 import datetime
+import functools
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import zambezi as zb
+from side_by_side import same
 from zambezi.errors import UnsupportedError
 
 
-def _same(got, want):
-    got = got.to_pandas() if hasattr(got, "to_pandas") else got
-    if isinstance(want, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, want, check_dtype=False, check_index_type=False,
-                                      check_column_type=False)
-    else:
-        pd.testing.assert_series_equal(got, want, check_dtype=False, check_index_type=False)
+_same = functools.partial(same, check_dtype=False)
 
 
 def _days(seed, n=2000):
