@@ -15,8 +15,9 @@ import datetime
 
 import numpy as np
 
-from zambezi import _core, _indexing, _labels
+from zambezi import _core, _dtypes, _indexing, _labels
 from zambezi import index as _ix
+from zambezi._missing import _axis_number
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 
@@ -24,13 +25,6 @@ def _series(col):
     from zambezi import _base
 
     return _base.series_class()._from_column(col)
-
-
-def _axis_number(obj, axis, what):
-    n = {0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}.get(axis, None)
-    if n is None or n >= obj._ndim:
-        raise InvalidValueError(f"{what}: no axis {axis!r} for a {type(obj).__name__}")
-    return n
 
 
 def _equal_mask(cols, keys):
@@ -60,7 +54,7 @@ def _time_of_day_us(col):
     """Microseconds since the (wall-clock) midnight of each timestamp, a
     numpy int64 array (any value at a null): one modulo of the wall
     times."""
-    from zambezi import _convert, _dtypes, _tz
+    from zambezi import _convert, _tz
 
     if not col.dtype.startswith("timestamp"):
         raise DTypeError(f"the index must hold timestamps, not {col.dtype}")
@@ -141,15 +135,12 @@ def shift_index(obj, periods, freq):
     return obj._with_index(_ix.Index._from_columns([moved], [obj._index.name]))
 
 
-_UNIT_NS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
-
-
 def _times_delta(ns, unit):
     """A Timedelta of ns nanoseconds, in unit when it holds it exactly (so
     that adding it keeps the index's unit, as pandas)."""
     import zambezi as zb
 
-    scale = _UNIT_NS.get(unit, 1)
+    scale = _dtypes.NS_PER.get(unit, 1)
     if ns % scale == 0:
         return zb.Timedelta(ns // scale, unit=unit)
     return zb.Timedelta(int(ns), unit="ns")
@@ -178,7 +169,7 @@ class AxisOps:
         """
         if isinstance(key, list):
             raise TypeError("list keys are not supported in xs, pass a tuple instead")
-        if _axis_number(self, axis, "xs") == 1:
+        if _axis_number(self, axis) == 1:
             if level is not None or not drop_level:
                 raise UnsupportedError("xs(axis=1): level= and drop_level=False are not "
                                        "supported")
@@ -211,7 +202,7 @@ class AxisOps:
 
     # -- levels ----------------------------------------------------------------
     def _relevel(self, axis, what, fn):
-        if _axis_number(self, axis, what) == 1:
+        if _axis_number(self, axis) == 1:
             cols = _labels.labels(self)
             if cols is None or cols.nlevels == 1:
                 raise InvalidValueError(f"{what}(axis=1): the columns have one level")
@@ -284,7 +275,7 @@ class AxisOps:
         >>> zb.DataFrame({"a": [1], "b": [2]}).set_axis(["x", "y"], axis=1).columns.to_list()
         ['x', 'y']
         """
-        if _axis_number(self, axis, "set_axis") == 1:
+        if _axis_number(self, axis) == 1:
             out = self.copy()
             out.columns = labels
             return out
@@ -314,7 +305,7 @@ class AxisOps:
             raise TypeError("filter: give exactly one of items, like and regex")
         if axis is None:
             axis = 1 if self._ndim == 2 else 0
-        if _axis_number(self, axis, "filter") == 0:
+        if _axis_number(self, axis) == 0:
             return _filter_rows(self, items, like, regex)
         have = _labels.label_list(self)   # column labels: a few, looked at in Python
         if items is not None:
@@ -343,7 +334,7 @@ class AxisOps:
         """
         if before is not None and after is not None and before > after:
             raise InvalidValueError(f"truncate: before ({before!r}) is after after ({after!r})")
-        if axis is not None and _axis_number(self, axis, "truncate") == 1:
+        if axis is not None and _axis_number(self, axis) == 1:
             labels = _labels.label_list(self)
             keep = [i for i, lb in enumerate(labels) if (before is None or lb >= before)
                     and (after is None or lb <= after)]
@@ -522,7 +513,7 @@ class AxisOps:
                             lambda c: _dt_methods.tz_convert(c, tz))
 
     def _rezone(self, axis, level, what, fn):
-        if _axis_number(self, axis, what) == 1:
+        if _axis_number(self, axis) == 1:
             raise UnsupportedError(f"{what}(axis=1) is not supported")
         idx = self._index
         at = 0 if level is None else idx._level_number(level)

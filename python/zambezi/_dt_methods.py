@@ -143,11 +143,14 @@ def month_name(col):
     return _text_column(MONTH_NAMES[np.clip(month, 1, 12) - 1], col)
 
 
+_MONTH_DAYS = np.array([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], dtype=np.int64)
+
+
 def _days_in_month(year, month):
-    months = (year - 1970) * 12 + np.clip(month, 1, 12) - 1
-    first = months.astype("datetime64[M]").astype("datetime64[D]")
-    nxt = (months + 1).astype("datetime64[M]").astype("datetime64[D]")
-    return (nxt - first).astype(np.int64)
+    """The length of each month (numpy arrays; a month out of 1..12 is
+    clipped): a table lookup and February's leap day."""
+    month = np.clip(month, 1, 12)
+    return _MONTH_DAYS[month - 1] + ((month == 2) & _leap(year))
 
 
 def _leap(year):
@@ -282,11 +285,14 @@ def as_text(col):
     wall = _wall(col, "astype(str)")
 
     def part(name, width, scale=1):
-        s = series(_core.dt_field(wall, name))
+        # the time fields read once above (numpy), the date ones from the engine
+        s = series(_core.column_from_buffer(f[name], mask=_convert.null_mask(col))
+                   if name in f else _core.dt_field(wall, name))
         if scale != 1:
             s = s // scale
         return s.astype(str).str.zfill(width)
 
+    f = {}
     date = part("year", 4) + "-" + part("month", 2) + "-" + part("day", 2)
     if col.dtype == "date32":
         return date._col

@@ -17,13 +17,12 @@ UnsupportedError: the accelerator leaves them to pandas.
 
 import numpy as np
 
-from zambezi import _convert, _core, _tz
+from zambezi import _convert, _core, _dt_methods, _dtypes, _tz
 from zambezi.errors import UnsupportedError
 
 _RELATIVE_NS = {"weeks": 7 * 86400 * 10**9, "days": 86400 * 10**9, "hours": 3600 * 10**9,
                 "minutes": 60 * 10**9, "seconds": 10**9, "microseconds": 10**3,
                 "milliseconds": 10**6, "nanoseconds": 1}
-_UNIT_NS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
 _KINDS = ("DateOffset", "MonthEnd", "MonthBegin")
 
 
@@ -31,14 +30,6 @@ def is_offset(x):
     """Whether x is one of the pandas offsets this module moves by."""
     t = type(x)
     return t.__name__ in _KINDS and (t.__module__ or "").startswith("pandas")
-
-
-_MONTH_DAYS = np.array([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], dtype=np.int64)
-
-
-def _days_in_month(year, month):
-    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
-    return _MONTH_DAYS[(month - 1) % 12] + ((month == 2) & leap)
 
 
 def _epoch_days(year, month, day):
@@ -66,13 +57,7 @@ def _month_tables(months_now, nulls, lo_shift, hi_shift):
     pos = months_now - base
     if nulls is not None:
         pos = np.where(nulls, -min(lo_shift, 0), pos)   # any valid position
-    return pos, first, _days_in_month(year, month)
-
-
-def _fields(col):
-    def field(name):
-        return _convert.values_numpy(_core.dt_field(col, name)).astype(np.int64)
-    return field("year"), field("month"), field("day")
+    return pos, first, _dt_methods._days_in_month(year, month)
 
 
 def shift(s, offset, sign):
@@ -86,7 +71,8 @@ def shift(s, offset, sign):
     if getattr(offset, "normalize", False):
         raise UnsupportedError(f"{type(offset).__name__}(normalize=True) is not supported")
     n = int(offset.n) * sign
-    year, month, day = _fields(col)
+    f = _dt_methods._fields(col, ["year", "month", "day"])
+    year, month, day = f["year"], f["month"], f["day"]
     months_now = year * 12 + month - 1   # months since year 0
     nulls = _convert.null_mask(col)
     fixed_ns = 0
@@ -113,9 +99,9 @@ def shift(s, offset, sign):
     # the date moves by whole days: (first day of the target month + nd)
     # less (first day of this month + day)
     delta_ns = ((first[target] - first[months_now]) + (nd - day)) * (86400 * 10**9) + fixed_ns
-    scale = _UNIT_NS.get(col.unit, 1)
+    scale = _dtypes.NS_PER.get(col.unit, 1)
     unit = col.unit if not np.any(delta_ns % scale) else "ns"
-    step = delta_ns // _UNIT_NS[unit]
+    step = delta_ns // _dtypes.NS_PER[unit]
     dur = _core.column_from_buffer(np.ascontiguousarray(step, dtype=np.int64),
                                    mask=_convert.null_mask(col))
     dur = _core.cast(dur, f"duration[{unit}]")
