@@ -98,21 +98,19 @@ class GroupByExtreme:
         if not self._as_index:
             raise UnsupportedError("GroupBy.ohlc with as_index=False is not supported")
         one = self._obj._ndim == 1 or self._single
-        parts = [getattr(self, how)() for _, how in _OHLC]
+        res = self.agg([how for _, how in _OHLC])   # one engine pass for the four
+        names = dict((how, name) for name, how in _OHLC)
+        t = res._table
+        cols = [t.column(j) for j in range(t.num_columns)]
+        labels = _labels.label_list(res)
         if one:
-            cols = [p._col for p in parts]
-            labels = [name for name, _ in _OHLC]
-            return _labels.frame_from(_frame_class(), cols, labels, parts[0]._index, None)
-        names = parts[0]._table.names
-        vlabels = _labels.label_list(parts[0])
-        cols, labels = [], []
-        for j, nm in enumerate(names):
-            if not parts[0]._table.column(j).dtype.startswith(("int", "uint", "float")):
-                raise DTypeError(f"GroupBy.ohlc: column {vlabels[j]!r} is not numeric")
-            for (label, _), p in zip(_OHLC, parts):
-                cols.append(p._table.column(j))
-                labels.append((vlabels[j], label))
-        return _labels.frame_from(_frame_class(), cols, labels, parts[0]._index, None)
+            labels = [names[lb] for lb in labels]
+        else:
+            for col, (lb, _) in zip(cols, labels):
+                if not col.dtype.startswith(("int", "uint", "float")):
+                    raise DTypeError(f"GroupBy.ohlc: column {lb!r} is not numeric")
+            labels = [(lb, names[how]) for lb, how in labels]
+        return _labels.frame_from(_frame_class(), cols, labels, res._index, None)
 
 
 def _frame_class():
