@@ -67,22 +67,30 @@ def encode(col, ordered=False):
         return set_ordered(out, ordered) if ordered else out
     device = col.device
     col = _host(col)
-    # the engine's sorted group ids (hash grouping, missing values left
-    # out) are the codes; each group's first row gives its category
-    table = _core.table_from_columns([col], ["k"])
-    ids, n_groups = _core.group_ids(table, [0], True, True)
-    ids_np = np.asarray(ids.values()).astype(np.int64)
-    m = ids.null_mask()
-    if m is not None:
-        ids_np[np.frombuffer(m, dtype=np.bool_)] = -1
-    rows = np.arange(len(ids_np), dtype=np.int64)
-    first = np.zeros(n_groups, dtype=np.int64)
-    seen = ids_np >= 0
-    first[ids_np[seen][::-1]] = rows[seen][::-1]  # the last write is the first row
+    # the engine's sorted group ids are the codes; each group's first row
+    # gives its category
+    ids_np, first = group_codes(col, True)
     dictionary = _dictionary_like(col, first)
     codes = ids_np.astype(np.int32)
     out = _core.categorical_from_codes(codes, dictionary, ordered=bool(ordered))
     return out if device == "cpu" else out.to_device(device)
+
+
+def group_codes(col, sort=True):
+    """(codes, first) of a host column: each row's number among the
+    distinct non-missing values (int64, -1 for a missing value; in sorted
+    order with sort, else in order of first appearance) -- the engine's
+    group ids, one hash grouping -- and each value's first row."""
+    ids, n_groups = _core.group_ids(_core.table_from_columns([col], ["k"]), [0], True,
+                                    bool(sort))
+    codes = np.asarray(ids.values()).astype(np.int64)
+    m = ids.null_mask()
+    if m is not None:
+        codes[np.frombuffer(m, dtype=np.bool_)] = -1
+    seen = codes >= 0
+    first = np.zeros(n_groups, dtype=np.int64)
+    first[codes[seen][::-1]] = np.flatnonzero(seen)[::-1]  # the last write is the first row
+    return codes, first
 
 
 def set_ordered(col, ordered):

@@ -61,7 +61,7 @@ def _first_then(a, b):
 def _exact_int(out, dtypes):
     """out (float64 from integer sides) back as the integer dtype when no
     value is missing, as pandas 3 keeps it."""
-    if out.dtype == "float64" and out._col.null_count == 0 and len(set(dtypes)) == 1 and \
+    if out.dtype == "float64" and len(set(dtypes)) == 1 and \
             dtypes[0].startswith(("int", "uint")) and not out.isna().any():
         return out.astype(dtypes[0])
     return out

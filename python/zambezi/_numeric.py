@@ -125,7 +125,7 @@ def factorize(values, sort=False, use_na_sentinel=True, size_hint=None):
     >>> codes.tolist(), uniques.to_list()
     ([0, 1, -1, 0], ['b', 'a'])
     """
-    from zambezi import _core, _convert
+    from zambezi import _categorical, _core
     from zambezi import index as _ix
 
     if not use_na_sentinel:
@@ -139,16 +139,9 @@ def factorize(values, sort=False, use_na_sentinel=True, size_hint=None):
         col, name = s._col, None
     if col.device != "cpu":
         col = col.to_device("cpu")
-    # the engine's group ids (missing values left out) are the codes: in
-    # order of first appearance, or of the sorted values with sort
-    ids, n = _core.group_ids(_core.table_from_columns([col], ["v"]), [0], True, bool(sort))
-    codes = np.asarray(_convert.values_numpy(ids), dtype=np.int64)
-    m = _convert.null_mask(ids)
-    if m is not None:
-        codes = np.where(m, -1, codes)
-    seen = codes >= 0
-    first = np.zeros(n, dtype=np.int64)
-    first[codes[seen][::-1]] = np.flatnonzero(seen)[::-1]   # the last write: the first row
+    # the engine's group ids are the codes: in order of first appearance,
+    # or of the sorted values with sort
+    codes, first = _categorical.group_codes(col, sort)
     uniq = _core.take(col, _core.column_from_buffer(first))
     if isinstance(values, _ix.RangeIndex):
         name = values.name   # pandas keeps a RangeIndex's name
