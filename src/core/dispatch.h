@@ -99,7 +99,8 @@ typedef enum zb__op {
   ZB__OP_ISIN,
   /* keys[0], keys[1]: n_keys key columns of each side; subject each key's
    * type; variant zb_join_how; p.join; -> out[0] left, out[1] right (NULL
-   * for semi / anti) */
+   * for semi / anti), out_count 1 when the pairs come in the order of the
+   * keys already (the caller then need not sort them), else 0 */
   ZB__OP_JOIN,
   /* table t; subject each key's type, and, as ZB__OP_GROUPBY_AGG, each
    * aggregation's column type with variant zb_agg_op; p.groupby;

@@ -13,7 +13,8 @@
  * data's device, or the CPU over host copies of the prepared keys when that
  * backend lacks joins of these keys or declines them), and, for outer
  * joins or when asked, sorts the index pairs stably by the coalesced join
- * keys.
+ * keys (unless the backend says they come in key order already, as the
+ * CPU's merge join of strictly increasing keys gives them).
  */
 #include <stdio.h>
 #include <string.h>
@@ -309,6 +310,7 @@ zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int
   zb_column **lk = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
   zb_column **rk = (zb_column **)zb_calloc((size_t)ZB_MAX(n_keys, 1), sizeof(zb_column *));
   zb_column *li = NULL, *ri = NULL;
+  bool in_order = false; /* the backend gave the pairs in key order already */
   if (lk == NULL || rk == NULL) {
     st = zb_error_set(err, ZB_ENOMEM, "out of host memory (join keys)");
     goto done;
@@ -331,9 +333,10 @@ zb_status zb_table_join_indices(const zb_table *left, const zb_table *right, int
     if (native && c.fell_back) ZB_PROFILE_DECLINED();
     li = c.out[0];
     ri = c.out[1];
+    in_order = c.out_count == 1;
   }
   if (st != ZB_OK) goto done;
-  if ((sort || how == ZB_JOIN_OUTER) && how != ZB_JOIN_CROSS && li->length > 1)
+  if ((sort || how == ZB_JOIN_OUTER) && how != ZB_JOIN_CROSS && li->length > 1 && !in_order)
     st = sort_by_keys(lk, rk, n_keys, &li, &ri, err);
 done:
   if (lk != NULL)

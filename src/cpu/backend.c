@@ -162,7 +162,8 @@ static zb_status cpu_run(zb__call *c, zb_error *err) {
     case ZB__OP_JOIN:
       return zb__cpu_join_indices(c->keys[0], c->keys[1], c->p.join.n_keys, c->p.join.n_left,
                                   c->p.join.n_right, (zb_join_how)c->variant,
-                                  c->p.join.nulls_match, &c->out[0], &c->out[1], err);
+                                  c->p.join.nulls_match, &c->out[0], &c->out[1],
+                                  &c->out_count, err);
     case ZB__OP_GROUPBY:
       return zb__cpu_groupby(c->table, c->p.groupby.n_keys, c->p.groupby.keys,
                              c->p.groupby.dropna, c->p.groupby.sort, c->p.groupby.n_aggs,

@@ -684,7 +684,7 @@ static void nullify_morsel(void *ctx, int64_t m, int worker) {
   }
 }
 
-static zb_status nullify(zb_column *c, zb_error *err) {
+zb_status zb__join_nullify(zb_column *c, zb_error *err) {
   nullify_job nj = {c};
   ZB_RETURN_NOT_OK(zb_parallel_for(zb__morsels(c->length), nullify_morsel, &nj, err));
   zb_column_recount_nulls(c);
@@ -886,8 +886,8 @@ output:
   if (st == ZB_OK && j.failed)
     st = zb_error_set(err, ZB_EINVAL, "join: the thread count changed during the join");
   if (st == ZB_OK && j.outer) st = zb_parallel_for(b.n_morsels, write_unmatched_morsel, &j, err);
-  if (st == ZB_OK && j.outer) st = nullify(lc, err);
-  if (st == ZB_OK && rc != NULL && rc->validity != NULL) st = nullify(rc, err);
+  if (st == ZB_OK && j.outer) st = zb__join_nullify(lc, err);
+  if (st == ZB_OK && rc != NULL && rc->validity != NULL) st = zb__join_nullify(rc, err);
   goto done;
 
 overflow:
@@ -927,9 +927,22 @@ done:
 zb_status zb__cpu_join_indices(const zb_column *const *lkeys, const zb_column *const *rkeys,
                                int64_t n_keys, int64_t n_left, int64_t n_right,
                                zb_join_how how, bool nulls_match, zb_column **left_idx,
-                               zb_column **right_idx, zb_error *err) {
+                               zb_column **right_idx, int64_t *key_order, zb_error *err) {
   *left_idx = NULL;
   *right_idx = NULL;
+  *key_order = 0;
+  bool merged = false;
+  if (n_keys == 1 && how != ZB_JOIN_CROSS) {
+    zb_status st = how == ZB_JOIN_RIGHT
+                       ? zb__cpu_merge_join(rkeys[0], lkeys[0], ZB_JOIN_LEFT, right_idx,
+                                            left_idx, &merged, err)
+                       : zb__cpu_merge_join(lkeys[0], rkeys[0], how, left_idx, right_idx,
+                                            &merged, err);
+    if (st != ZB_OK || merged) {
+      *key_order = merged;
+      return st;
+    }
+  }
   switch (how) {
     case ZB_JOIN_CROSS:
       return cross_join(n_left, n_right, left_idx, right_idx, err);
