@@ -1,4 +1,4 @@
-"""The notebook calls made native in stop 52, zambezi against pandas in
+"""Notebook calls made native in stops 52 and 53, zambezi against pandas in
 the same run: wall seconds (best of 3) and whether the answers are equal
 (dtypes aside).
 
@@ -56,12 +56,20 @@ def main():
     pdf.loc[rng.random(n) < 0.05, "x"] = np.nan
     other = pdf[["x"]].iloc[::2] * 2
     zdf, zother = zb.from_pandas(pdf), zb.from_pandas(other)
+    # other labels: every third row's time moved by 13 s (the two indexes
+    # interleave, both sorted: the engine's merge join)
+    moved = pdf["x"].iloc[::3]
+    moved.index = moved.index + pd.Timedelta("13s")
+    zmoved = zb.from_pandas(moved)
     when = pdf.index.to_series().reset_index(drop=True)
     zwhen = zb.from_pandas(when)
     calls = {
         "between_time('09:00', '17:00')": lambda m, d, o, w: d.between_time("09:00", "17:00"),
         "asfreq('10s', method='ffill')": lambda m, d, o, w: d[["x"]].asfreq("10s", method="ffill"),
         "combine_first (half the rows)": lambda m, d, o, w: d[["x"]].combine_first(o),
+        "x + y (other time labels)": lambda m, d, o, w: d["x"] + (zmoved if m is zb else moved),
+        "align(other time labels)":
+            lambda m, d, o, w: d["x"].align(zmoved if m is zb else moved, join="inner"),
         "groupby(k).x.nlargest(3)": lambda m, d, o, w: d.groupby("k")["x"].nlargest(3),
         "groupby(k).x.ohlc()": lambda m, d, o, w: d.groupby("k")["x"].ohlc(),
         "groupby(k).x.quantile([.25, .75])":

@@ -5,18 +5,19 @@ frames) are matched before a binary operation, as pandas does it.
   identity first, then two RangeIndexes by start/stop/step, then
   ``Index.equals``), combine positionally: no hash work, the result keeps
   the left object's labels.
-- Otherwise, for one level of integer labels without nulls, unique on
-  each side (the usual case), both sides' labels are sorted together by
-  one engine sort that also gives the permutation, and numpy pairs the
-  equal labels (``_merge_unique``): no hash table, and the union comes out
-  sorted.
-- Otherwise their labels are joined with the engine's hash join
-  (``_core.join_indices`` on tables of the index levels, how="outer",
-  sorted): the result has the union of the labels, sorted (pandas sorts the
-  union of two indexes that differ), and a label that appears several
-  times on both sides gives every pair (left-major), as pandas' join does.
-  A missing label (null, or NaN) matches the missing labels of the other
-  side and sorts last, as in pandas.
+- Otherwise their labels are joined by the engine (``_core.join_indices``
+  on tables of the index levels, how="outer", sorted): the result has the
+  union of the labels, sorted (pandas sorts the union of two indexes that
+  differ), and a label that appears several times on both sides gives
+  every pair (left-major), as pandas' join does.  A missing label (null, or
+  NaN) matches the missing labels of the other side and sorts last, as in
+  pandas.  One level of labels without nulls, strictly increasing on each
+  side (time series, sorted ids), is merged there in one pass
+  (src/cpu/merge_join.c); other labels are hashed.
+- Integer labels without nulls that do not start rising, unique on each
+  side, are instead sorted together by one engine sort that also gives the
+  permutation, and numpy pairs the equal labels (``_merge_unique``): no
+  hash table, and the union comes out sorted.
 - ``take_side`` gathers one side's values at the joined rows (a row the side
   lacks becomes null) and applies pandas' reindexing dtype rule: an integer
   column without nulls that gains missing rows becomes float64 (pandas
@@ -61,12 +62,42 @@ def _common_levels(a, b, what):
         target = "float64" if (da in _FLOAT or db in _FLOAT) else "int64"
     elif da in ("string", "category") and db in ("string", "category"):
         target = "string"
+    elif da.startswith("timestamp") and db.startswith("timestamp"):
+        return _common_times(a, b, what)
+    elif da.startswith("duration") and db.startswith("duration"):
+        unit = _finer(a.unit, b.unit)
+        return _core.cast(a, f"duration[{unit}]"), _core.cast(b, f"duration[{unit}]")
     else:
         raise DTypeError(
             f"{what}: cannot align an index of {da} labels with one of {db} labels "
             "(pandas would make an object index)")
     return (a if da == target else _core.cast(a, target),
             b if db == target else _core.cast(b, target))
+
+
+_UNITS = ("s", "ms", "us", "ns")
+
+
+def _finer(u, v):
+    return u if _UNITS.index(u) >= _UNITS.index(v) else v
+
+
+def _common_times(a, b, what):
+    """Timestamps of two units or zones as pandas joins them: the finer
+    unit; two zones meet in UTC; naive and aware do not join."""
+    from zambezi import _dt_methods
+
+    if (a.timezone is None) != (b.timezone is None):
+        raise DTypeError(f"{what}: cannot join tz-naive with tz-aware labels")
+    tz = a.timezone if a.timezone == b.timezone else "UTC"
+    unit = _finer(a.unit, b.unit)
+    target = f"timestamp[{unit}]" if tz is None else f"timestamp[{unit}, tz={tz}]"
+    out = []
+    for c in (a, b):
+        if c.timezone != tz:
+            c = _dt_methods.tz_convert(c, tz)
+        out.append(c if c.dtype == target else _core.cast(c, target))
+    return out
 
 
 _FILL = {"bool": False, "string": ""}
@@ -108,7 +139,8 @@ def join_indexes(left, right, what="align", how="outer"):
         index, rpos, lpos = join_indexes(right, left, what, "left")
         return index, lpos, rpos
     if how == "outer" and len(lcols) == 1 and not nulls and \
-            lcols[0].dtype.startswith(_INTEGER):
+            lcols[0].dtype.startswith(_INTEGER) and \
+            not (_rising_start(lcols[0]) and _rising_start(rcols[0])):
         merged = _merge_unique(lcols[0], rcols[0])
         if merged is not None:
             labels, lpos, rpos = merged
@@ -139,6 +171,14 @@ def join_indexes(left, right, what="align", how="outer"):
         la = _core.take(a, lpos)
         labels.append(la if all_left else _core.column_where(la, from_left, _core.take(b, rpos)))
     return _ix.Index._from_columns(labels, left.names), lpos, rpos
+
+
+def _rising_start(col):
+    """The first labels of an integer column rise strictly: likely sorted
+    unique labels, which the engine's join merges (src/cpu/merge_join.c)
+    faster than _merge_unique sorts."""
+    v = _convert.values_numpy(col.slice(0, min(len(col), 64)))
+    return bool((v[1:] > v[:-1]).all())
 
 
 def _positions(pos, null):

@@ -90,8 +90,10 @@ from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, Zamb
 
 
 def _engine_error(e, context):
-    """The same kind of error with a message naming what was computed."""
-    return type(e)(f"{context}: {e}")
+    """The same kind of error with a message naming what was computed
+    (once: a message that names it already is kept)."""
+    msg = str(e)
+    return type(e)(msg if msg.startswith(context) else f"{context}: {msg}")
 
 
 def _desc(series):
