@@ -183,8 +183,8 @@ class SeriesApply:
 
     __slots__ = ()
 
-    def map(self, arg, na_action=None, engine=None, engine_kwargs=None):
-        """Each value mapped through arg: a dict (a key it lacks gives
+    def map(self, func=None, na_action=None, engine=None, engine_kwargs=None, *, arg=None):
+        """Each value mapped through func: a dict (a key it lacks gives
         null; a dict with a default, such as a defaultdict or Counter, is
         looked up per value), a Series (its index are the keys) -- both as
         one engine join -- or a function called once per value in Python
@@ -208,6 +208,11 @@ class SeriesApply:
         >>> zb.Series([1, 2, None]).map(lambda v: v * 10, na_action="ignore").to_list()
         [10, 20, None]
         """
+        if arg is not None:  # pandas' former name of func
+            if func is not None:
+                raise TypeError("map: pass func or arg, not both")
+            func = arg
+        arg = func
         if na_action not in (None, "ignore"):
             raise InvalidValueError(f"map: na_action must be None or 'ignore', not "
                                     f"{na_action!r}")
@@ -246,7 +251,7 @@ class SeriesApply:
             return self._like(_numba.map_column(col, arg, na_action, engine_kwargs, "map"))
         return self._like(_map_function(col, arg, na_action, "map"))
 
-    def apply(self, func, convert_dtype=None, args=(), *, by_row="compat", engine=None,
+    def apply(self, func, args=(), *, convert_dtype=None, by_row="compat", engine=None,
               engine_kwargs=None, **kwargs):
         """func applied to the values: a numpy ufunc runs on the whole
         column (nulls stay null); a method name (e.g. "sum") calls that

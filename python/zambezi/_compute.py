@@ -686,11 +686,13 @@ class SeriesOps:
                 f"na_position must be 'first' or 'last', not {na_position!r}")
         return _core.sort_indices(self._col, bool(ascending), na_position == "first")
 
-    def argsort(self, ascending=True, na_position="last", kind=None):
+    def argsort(self, axis=0, kind=None, order=None, stable=None, *, ascending=True,
+                na_position="last"):
         """int64 Series: the positions that sort the values (stable; missing
         values last, as pandas 3).  kind="quicksort" or "heapsort" puts
         equal numbers, times or categories in numpy's order, as pandas'
-        default.
+        default.  axis, order and stable are pandas' (no effect on a
+        Series); ascending and na_position are zambezi's own, by keyword.
 
         Examples
         --------

@@ -242,6 +242,14 @@ def _spec(op, col, ddof=1, q=0.5, count_na=False):
     return (op, None if op == "size" else col, None, ddof, q, count_na)
 
 
+def _plain_engine(what, engine, skipna):
+    """Refuse what pandas' std / var take but zambezi's do not."""
+    if engine not in (None, "cython"):
+        raise UnsupportedError(f"GroupBy.{what}: engine={engine!r} is not supported")
+    if not skipna:
+        raise UnsupportedError(f"GroupBy.{what}: skipna=False is not supported")
+
+
 class _Keys:
     """What a groupby is over: ``work``, an engine Table holding the key
     columns and the value columns under unique names; ``keys`` the names
@@ -481,8 +489,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self[name]
         raise AttributeError(f"'GroupBy' object has no attribute {name!r}")
 
-    def resample(self, rule, on=None, level=None, closed=None, label=None, origin="start_day",
-                 offset=None):
+    def resample(self, rule, closed=None, label=None, convention=None, on=None,
+                 origin="start_day", offset=None, group_keys=False, *, level=None):
         """Each group's rows in time bins (zambezi._resample.GroupByResampler):
         aggregations give one row per (keys, bin), every bin from the
         group's first to its last.
@@ -494,6 +502,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("k").resample("D")["v"].count().to_list()
         [1, 0, 1, 1]
         """
+        if convention is not None:
+            raise UnsupportedError("GroupBy.resample: convention (periods) is not supported")
         return _resample.groupby_resample(self, rule, on=on, level=level, closed=closed,
                                           label=label, origin=origin, offset=offset)
 
@@ -957,8 +967,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         name = self._label(self._selection[0]) if self._single else None
         return self._finish(table, [name], name, series=True)
 
-    def std(self, ddof=1, numeric_only=False):
+    def std(self, ddof=1, engine=None, engine_kwargs=None, numeric_only=False, skipna=True):
         """Standard deviation per group (null with fewer than ddof + 1 values).
+        engine / engine_kwargs / skipna in pandas' places: only engine None
+        or "cython" and skipna=True are supported.
 
         Examples
         --------
@@ -967,10 +979,12 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["fare"].std().to_list()
         [1.4142135623730951, None]
         """
+        _plain_engine("std", engine, skipna)
         return self._simple("std", ddof=ddof, numeric_only=numeric_only)
 
-    def var(self, ddof=1, numeric_only=False):
-        """Variance per group (null with fewer than ddof + 1 values).
+    def var(self, ddof=1, engine=None, engine_kwargs=None, numeric_only=False, skipna=True):
+        """Variance per group (null with fewer than ddof + 1 values); engine,
+        engine_kwargs and skipna as std.
 
         Examples
         --------
@@ -979,6 +993,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").var().to_dict("list")
         {'fare': [2.0, None], 'n': [2.0, 4.5]}
         """
+        _plain_engine("var", engine, skipna)
         return self._simple("var", ddof=ddof, numeric_only=numeric_only)
 
     def median(self, numeric_only=False):
@@ -1130,7 +1145,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self._finish(table, [name])
         return self._finish(table, [name], name, series=True)
 
-    def agg(self, arg=None, *, engine=None, engine_kwargs=None, **named):
+    def agg(self, func=None, *, engine=None, engine_kwargs=None, **named):
         """Aggregate: a function name, a list of names, a dict column ->
         name(s), or named aggregations ``out=("column", "func")`` (on one
         selected column, ``out="func"``).  Function names: sum, mean, min,
@@ -1170,13 +1185,13 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         {'sum': [4, 7], 'max': [3, 5]}
         """
         if _numba.check_engine(engine, engine_kwargs, "agg"):
-            if named or not callable(arg):
+            if named or not callable(func):
                 raise UnsupportedError("agg: engine='numba' takes one function f(values, "
                                        "index)")
-            return self._agg_numba(arg, engine_kwargs)
+            return self._agg_numba(func, engine_kwargs)
         specs, labels = [], []
         if named:
-            if arg is not None:
+            if func is not None:
                 raise InvalidValueError("agg takes a function spec or named aggregations, "
                                         "not both")
             for out, spec in named.items():
@@ -1192,17 +1207,17 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 specs.append(_spec(self._op_for(func, [col]), col))
                 labels.append(out)
             return self._finish(self._run(specs), labels)
-        if _builtin(arg) and _builtin_route(
-                arg, self._engine_columns(self._value_columns())) == "python":
-            return self._agg_python(arg)
-        if _python_func(arg):
-            return self._agg_python(arg)
-        if isinstance(arg, str) or callable(arg):
-            op = _op_name(arg)
+        if _builtin(func) and _builtin_route(
+                func, self._engine_columns(self._value_columns())) == "python":
+            return self._agg_python(func)
+        if _python_func(func):
+            return self._agg_python(func)
+        if isinstance(func, str) or callable(func):
+            op = _op_name(func)
             return self.size() if op == "size" else self._simple(op)
-        if isinstance(arg, (list, tuple)):
+        if isinstance(func, (list, tuple)):
             cols = [self._selection[0]] if self._single else self._value_columns()
-            ops = [(self._op_for(f, cols), _func_label(f)) for f in arg]
+            ops = [(self._op_for(f, cols), _func_label(f)) for f in func]
             if self._single:
                 col = self._selection[0]
                 specs = [_spec(op, col) for op, _ in ops]
@@ -1212,12 +1227,12 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                     specs.append(_spec(op, c))
                     labels.append((self._label(c), lb))
             return self._finish(self._run(specs), labels)
-        if isinstance(arg, dict):
+        if isinstance(func, dict):
             if self._single:
                 raise InvalidValueError("agg on one selected column takes a function, a list "
                                         "or named aggregations, not a dict (nested renamer)")
-            nested = any(isinstance(f, (list, tuple)) for f in arg.values())
-            for c, funcs in arg.items():
+            nested = any(isinstance(f, (list, tuple)) for f in func.values())
+            for c, funcs in func.items():
                 if c not in self._k.values and (self._obj._ndim != 2 or
                                                 c not in self._k.keys):  # a key column: pandas
                     # aggregates it too
@@ -1231,7 +1246,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                                   self._label(c))
             return self._finish(self._run(specs), labels)
         raise DTypeError("agg takes a function name, a list, a dict or named "
-                         f"aggregations, not {type(arg).__name__}")
+                         f"aggregations, not {type(func).__name__}")
 
     aggregate = agg
 

@@ -31,13 +31,16 @@ from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
 
+_FRAME_ARGS = ("subset", "normalize", "sort", "ascending", "dropna")
+_SERIES_ARGS = ("normalize", "sort", "ascending", "bins", "dropna")
+
+
 class GroupByValueCounts:
     """GroupBy.value_counts (a mixin of zambezi._groupby.GroupBy)."""
 
     __slots__ = ()
 
-    def value_counts(self, subset=None, normalize=False, sort=True, ascending=False,
-                     bins=None, dropna=True):
+    def value_counts(self, *args, **kwargs):
         """Rows per distinct value within each group: a Series named
         "count" ("proportion" with ``normalize=True``) indexed by the keys
         and the value columns (with ``as_index=False`` a frame of those
@@ -45,6 +48,9 @@ class GroupByValueCounts:
         ``ascending``) within each group, the groups in key order when the
         GroupBy sorts.  ``dropna``: leave out rows whose value is null.
         ``subset`` (a DataFrame's groupby): the value columns to count.
+        Arguments in pandas' order, which differs: (subset, normalize, sort,
+        ascending, dropna) on a DataFrame's groupby, (normalize, sort,
+        ascending, bins, dropna) on a column's; ``bins`` is not supported.
 
         Examples
         --------
@@ -54,6 +60,21 @@ class GroupByValueCounts:
         >>> df.groupby("k").v.value_counts(normalize=True).to_list()
         [0.6666666666666666, 0.3333333333333333, 1.0]
         """
+        order = _SERIES_ARGS if self._single or self._obj._ndim == 1 else _FRAME_ARGS
+        if len(args) > len(order):
+            raise TypeError(f"GroupBy.value_counts takes at most {len(order)} positional "
+                            f"arguments ({len(args)} given)")
+        for name, value in zip(order, args):
+            if name in kwargs:
+                raise TypeError(f"GroupBy.value_counts got multiple values for {name!r}")
+            kwargs[name] = value
+        unknown = set(kwargs) - set(_FRAME_ARGS) - {"bins"}
+        if unknown:
+            raise TypeError(f"GroupBy.value_counts got unexpected arguments {sorted(unknown)}")
+        return self._value_counts(**kwargs)
+
+    def _value_counts(self, subset=None, normalize=False, sort=True, ascending=False,
+                      bins=None, dropna=True):
         if bins is not None:
             raise UnsupportedError("GroupBy.value_counts: bins is not supported")
         k = self._k

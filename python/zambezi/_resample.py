@@ -1216,8 +1216,8 @@ class SeriesResample:
 
     __slots__ = ()
 
-    def resample(self, rule, closed=None, label=None, on=None, level=None, origin="start_day",
-                 offset=None, axis=None, kind=None, convention=None, group_keys=False):
+    def resample(self, rule, closed=None, label=None, convention=None, on=None, level=None,
+                 origin="start_day", offset=None, group_keys=False, *, axis=None, kind=None):
         """Time bins of ``rule`` over the datetime index (see Resampler and
         zambezi._resample's notes): ``closed`` / ``label`` "left" or
         "right"; ``origin`` and ``offset`` place fixed spans.
@@ -1240,8 +1240,8 @@ class FrameResample:
 
     __slots__ = ()
 
-    def resample(self, rule, closed=None, label=None, on=None, level=None, origin="start_day",
-                 offset=None, axis=None, kind=None, convention=None, group_keys=False):
+    def resample(self, rule, closed=None, label=None, convention=None, on=None, level=None,
+                 origin="start_day", offset=None, group_keys=False, *, axis=None, kind=None):
         """Time bins of ``rule`` over the datetime index or column ``on``
         (which becomes the result's index); see Series.resample.
 

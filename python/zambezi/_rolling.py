@@ -932,7 +932,7 @@ class GroupByRolling:
     __slots__ = ()
 
     def rolling(self, window, min_periods=None, center=False, win_type=None, on=None,
-                closed=None, step=None, method="single"):
+                closed=None, method="single", *, step=None):
         """Moving windows within each group, over the group's rows in row
         order (see Series.rolling).  The result has the selected columns
         (every non-key column without a selection), rows by group and then

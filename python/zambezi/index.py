@@ -465,8 +465,9 @@ class Index(CategoricalIndexMethods, IndexMethods):
     def __iter__(self):
         return iter(self.to_list())
 
-    def to_series(self, name=None):
-        """A Series of the labels, indexed by themselves.
+    def to_series(self, index=None, name=None):
+        """A Series of the labels, indexed by themselves (or by ``index``,
+        an Index of as many labels).
 
         Examples
         --------
@@ -477,7 +478,14 @@ class Index(CategoricalIndexMethods, IndexMethods):
 
         s = _base.series_class()._from_column(self._levels()[0],
                                                 self.name if name is None else name)
-        s._index = self
+        if index is None:
+            s._index = self
+        else:
+            index = index if isinstance(index, Index) else Index(index)
+            if len(index) != len(self):
+                raise InvalidValueError(f"to_series: index has {len(index)} labels, the "
+                                        f"Index {len(self)}")
+            s._index = index
         return s
 
     def to_frame(self, index=True, name=None):
@@ -710,7 +718,9 @@ class Index(CategoricalIndexMethods, IndexMethods):
         """
         return _core.nunique(self._levels()[0], bool(dropna))
 
-    def _reduce_labels(self, how, skipna):
+    def _reduce_labels(self, how, skipna, axis=None):
+        if axis not in (None, 0, "index"):
+            raise InvalidValueError(f"Index.{how}: axis must be None or 0 (got {axis!r})")
         if self.nlevels != 1:
             raise UnsupportedError(f"Index.{how}: not supported on a MultiIndex yet")
         from zambezi import _base
@@ -718,7 +728,7 @@ class Index(CategoricalIndexMethods, IndexMethods):
         s = _base.series_class()._from_column(self._levels()[0], None)
         return getattr(s, how)(skipna=skipna)
 
-    def min(self, skipna=True):
+    def min(self, axis=None, skipna=True):
         """The smallest label (missing labels skipped unless skipna is
         False), as pandas' ``Index.min`` (Dask takes the divisions of a
         partition from it).
@@ -728,9 +738,9 @@ class Index(CategoricalIndexMethods, IndexMethods):
         >>> zb.Index([3.5, 1.0, None, 2.0]).min()
         1.0
         """
-        return self._reduce_labels("min", skipna)
+        return self._reduce_labels("min", skipna, axis)
 
-    def max(self, skipna=True):
+    def max(self, axis=None, skipna=True):
         """The largest label (missing labels skipped unless skipna is
         False), as pandas' ``Index.max``.
 
@@ -739,7 +749,7 @@ class Index(CategoricalIndexMethods, IndexMethods):
         >>> zb.Index(["b", "c", "a"]).max()
         'c'
         """
-        return self._reduce_labels("max", skipna)
+        return self._reduce_labels("max", skipna, axis)
 
     def isna(self):
         """A numpy bool array: whether each label is missing.

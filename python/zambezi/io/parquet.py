@@ -57,7 +57,7 @@ def _level_name(field, labels):
     return name
 
 
-def read_parquet(path, columns=None, engine="auto", filters=None, device="cpu", **kwargs):
+def read_parquet(path, engine="auto", columns=None, *, filters=None, device="cpu", **kwargs):
     """Read a Parquet file or dataset into a DataFrame (pandas.read_parquet).
 
     zambezi reads the file with its own C reader, in parallel over row
