@@ -34,7 +34,7 @@ from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
 from zambezi._cut import cut, qcut
 from zambezi._numeric import factorize, to_numeric
 from zambezi._resample import Grouper
-from zambezi._times import date_range, timedelta_range, to_datetime, to_timedelta
+from zambezi._times import bdate_range, date_range, timedelta_range, to_datetime, to_timedelta
 from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
 from zambezi._options import get_option, option_context, reset_option, set_option
@@ -214,6 +214,7 @@ __all__ = [
     "Grouper",
     "to_datetime",
     "to_timedelta",
+    "bdate_range",
     "date_range",
     "timedelta_range",
     "devices",

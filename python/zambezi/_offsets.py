@@ -1,12 +1,17 @@
 """Timestamps plus or minus pandas' calendar offsets: ``pd.DateOffset``
-with relative parts (years, months, weeks, days, hours ... nanoseconds)
-and ``pd.offsets.MonthEnd`` / ``MonthBegin``, as pandas moves them.
+with relative parts (years, months, weeks, days, hours ... nanoseconds);
+``pd.offsets.MonthEnd`` / ``MonthBegin``, ``QuarterEnd`` / ``QuarterBegin``
+(startingMonth), ``YearEnd`` / ``YearBegin`` (month); ``Week`` (weekday)
+and ``BusinessDay`` (``BDay``, with its offset), as pandas moves them.
 
 Months first: the day is clipped to the target month's length (31 January
 plus one month is 29 February), the time of day kept; then the fixed
-parts (days, hours ...) are added.  MonthEnd(n) / MonthBegin(n) roll to
-the n-th month end / start, a date already on one counting as the first
-(pandas' roll convention; n=0 rolls forward only when not on one).
+parts (days, hours ...) are added.  The month, quarter and year ends and
+starts roll to the n-th such date, a date already on one counting as the
+first (pandas' roll convention; n=0 rolls forward only when not on one).
+Week(weekday=k) moves a date off weekday k forward to it first (the
+first of n weeks); BusinessDay counts weekdays, Saturdays and Sundays
+rolling to the next (or, going back, the previous) weekday first.
 
 Calendar fields are read by the engine and the new dates computed with
 numpy over whole columns (the dates are days since the epoch); the
@@ -17,13 +22,18 @@ UnsupportedError: the accelerator leaves them to pandas.
 
 import numpy as np
 
-from zambezi import _convert, _core, _dt_methods, _dtypes, _tz
+from zambezi import _convert, _core, _dt_methods, _dtypes, _times, _tz
 from zambezi.errors import UnsupportedError
 
 _RELATIVE_NS = {"weeks": 7 * 86400 * 10**9, "days": 86400 * 10**9, "hours": 3600 * 10**9,
                 "minutes": 60 * 10**9, "seconds": 10**9, "microseconds": 10**3,
                 "milliseconds": 10**6, "nanoseconds": 1}
-_KINDS = ("DateOffset", "MonthEnd", "MonthBegin")
+# name -> (months in a period, the attribute naming its anchor month, end)
+_ANCHORED = {"MonthEnd": (1, None, True), "MonthBegin": (1, None, False),
+             "QuarterEnd": (3, "startingMonth", True),
+             "QuarterBegin": (3, "startingMonth", False),
+             "YearEnd": (12, "month", True), "YearBegin": (12, "month", False)}
+_KINDS = ("DateOffset", "Week", "BusinessDay") + tuple(_ANCHORED)
 
 
 def is_offset(x):
@@ -63,46 +73,96 @@ def _month_tables(months_now, nulls, lo_shift, hi_shift):
 def shift(s, offset, sign):
     """Series s (timestamps) moved by sign * offset, as pandas."""
     col = s._col
+    kind = type(offset).__name__
     if not col.dtype.startswith("timestamp"):
-        raise UnsupportedError(f"{s._describe()} + {type(offset).__name__}: timestamps only")
+        raise UnsupportedError(f"{s._describe()} + {kind}: timestamps only")
     if _tz.is_named(col.timezone):
-        raise UnsupportedError(f"{type(offset).__name__} on times in the named zone "
+        raise UnsupportedError(f"{kind} on times in the named zone "
                                f"{col.timezone!r} is not supported")
     if getattr(offset, "normalize", False):
-        raise UnsupportedError(f"{type(offset).__name__}(normalize=True) is not supported")
+        raise UnsupportedError(f"{kind}(normalize=True) is not supported")
     n = int(offset.n) * sign
     f = _dt_methods._fields(col, ["year", "month", "day"])
     year, month, day = f["year"], f["month"], f["day"]
-    months_now = year * 12 + month - 1   # months since year 0
     nulls = _convert.null_mask(col)
     fixed_ns = 0
-    if type(offset).__name__ == "DateOffset":
-        kw = dict(offset.kwds)
-        absolute = sorted(k for k in kw if k not in _RELATIVE_NS and k not in ("years", "months"))
-        if absolute:
-            raise UnsupportedError(f"DateOffset({', '.join(absolute)}=...) (absolute parts) "
-                                   "is not supported")
-        months = n * (12 * int(kw.get("years", 0)) + int(kw.get("months", 0)))
-        fixed_ns = n * sum(int(round(v * _RELATIVE_NS[k])) for k, v in kw.items()
-                           if k in _RELATIVE_NS)
-        months_now, first, dim = _month_tables(months_now, nulls, months, months)
-        target = months_now + months
-        nd = np.minimum(day, dim[target])
-    else:
-        end = type(offset).__name__ == "MonthEnd"
-        months_now, first, dim = _month_tables(months_now, nulls, min(n - 1, n + 1),
-                                               max(n - 1, n + 1))
-        compare = dim[months_now] if end else 1
-        target = months_now + np.where((n > 0) & (day < compare), n - 1,
-                                       np.where((n <= 0) & (day > compare), n + 1, n))
-        nd = dim[target] if end else 1
-    # the date moves by whole days: (first day of the target month + nd)
-    # less (first day of this month + day)
-    delta_ns = ((first[target] - first[months_now]) + (nd - day)) * (86400 * 10**9) + fixed_ns
+    if kind == "DateOffset":
+        delta_days, fixed_ns = _date_offset(offset, n, year, month, day, nulls)
+    elif kind in _ANCHORED:
+        delta_days = _anchored(offset, n, year, month, day, nulls)
+    else:   # Week, BusinessDay: counted in days of the week
+        days = _epoch_days(year, month, day)
+        weekday = (days + 3) % 7   # 1970-01-01 was a Thursday (Monday is 0)
+        if kind == "Week":
+            delta_days = _week(offset, n, weekday)
+        else:
+            delta_days = _business_day(n, days, weekday)
+            fixed_ns = _times._timedelta_ns(offset.offset)   # kept by -BDay(n) too
+    delta_ns = delta_days * (86400 * 10**9) + fixed_ns
     scale = _dtypes.NS_PER.get(col.unit, 1)
     unit = col.unit if not np.any(delta_ns % scale) else "ns"
+    if fixed_ns and kind == "BusinessDay" and unit in ("s", "ms"):
+        unit = "us"   # pandas: the offset's timedelta brings its microseconds
     step = delta_ns // _dtypes.NS_PER[unit]
     dur = _core.column_from_buffer(np.ascontiguousarray(step, dtype=np.int64),
                                    mask=_convert.null_mask(col))
     dur = _core.cast(dur, f"duration[{unit}]")
     return s._like((s + s._constructor._from_column(dur, s._name, s._index))._col)
+
+
+def _date_offset(offset, n, year, month, day, nulls):
+    """(days moved, fixed ns) of DateOffset(n, relative parts)."""
+    kw = dict(offset.kwds)
+    absolute = sorted(k for k in kw if k not in _RELATIVE_NS and k not in ("years", "months"))
+    if absolute:
+        raise UnsupportedError(f"DateOffset({', '.join(absolute)}=...) (absolute parts) "
+                               "is not supported")
+    months = n * (12 * int(kw.get("years", 0)) + int(kw.get("months", 0)))
+    fixed_ns = n * sum(int(round(v * _RELATIVE_NS[k])) for k, v in kw.items()
+                       if k in _RELATIVE_NS)
+    now, first, dim = _month_tables(year * 12 + month - 1, nulls, months, months)
+    target = now + months
+    nd = np.minimum(day, dim[target])
+    # (first day of the target month + nd) less (first day of this month + day)
+    return (first[target] - first[now]) + (nd - day), fixed_ns
+
+
+def _anchored(offset, n, year, month, day, nulls):
+    """Days moved by a month, quarter or year end / start: the n-th anchor
+    date on, a date already on one counting as the first, and n <= 0
+    rolling forward to one first when not on one (pandas' roll)."""
+    modby, attr, end = _ANCHORED[type(offset).__name__]
+    anchor = int(getattr(offset, attr)) if attr else 1
+    since = (month - anchor) % modby     # months since the last anchor month
+    now, first, dim = _month_tables(year * 12 + month - 1, nulls,
+                                    modby * (n - 1) - (modby - 1), modby * (n + 1))
+    compare = dim[now] if end else 1
+    steps = np.where((n > 0) & (since == 0) & (day < compare), n - 1,
+                     np.where((n <= 0) & ((since != 0) | (day > compare)), n + 1, n))
+    target = now + modby * steps - since
+    nd = dim[target] if end else 1
+    return (first[target] - first[now]) + (nd - day)
+
+
+def _week(offset, n, weekday):
+    """Days moved by Week(n, weekday): n weeks; with a weekday, a date off
+    it first moves forward to it, which counts as the first week when n > 0."""
+    if offset.weekday is None:
+        return np.full(len(weekday), 7 * n, dtype=np.int64)
+    off = weekday != offset.weekday
+    return np.where(off, (offset.weekday - weekday) % 7, 0) + \
+        7 * np.where(off & (n > 0), n - 1, n)
+
+
+def _business_day(n, days, weekday):
+    """Days moved by BusinessDay(n): n weekdays on (numpy's business-day
+    offset); a Saturday or Sunday first rolls to Monday (n >= 0, the roll
+    counting as the first step when n > 0) or to Friday (n < 0, likewise)."""
+    weekend = weekday >= 5
+    if n >= 0:
+        steps, roll = np.where(weekend & (n > 0), n - 1, n), "forward"
+    else:
+        steps, roll = np.where(weekend, n + 1, n), "backward"
+    start = days.astype("datetime64[D]")
+    moved = np.busday_offset(start, steps, roll=roll)
+    return (moved - start).astype(np.int64)

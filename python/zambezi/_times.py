@@ -438,6 +438,8 @@ def _parse_freq(freq):
         name = {"M": "ME", "Y": "YE", "A": "YE", "AS": "YS", "YE-DEC": "YE",
                 "YS-JAN": "YS"}.get(name, name)
         return name, n, None
+    if name == "B":
+        return "bday", n, None
     if name.startswith("W"):
         day = name[2:] if name.startswith("W-") else "SUN"
         if day not in _WEEKDAYS or (name not in ("W",) and not name.startswith("W-")):
@@ -447,7 +449,7 @@ def _parse_freq(freq):
     if unit is None or unit == "W":
         raise UnsupportedError(
             f"frequency {freq!r} is not supported (fixed: ns us ms s min h D W; calendar: "
-            "MS ME YS YE)")
+            "MS ME YS YE; business days: B)")
     return "fixed", n, n * _NS[unit]
 
 
@@ -578,9 +580,34 @@ def _range_ns(start, end, periods, kind, n, arg, inclusive):
             last = end - ((weekday - arg) % 7) * day_ns
             first = last - (periods - 1) * step
         vals = first + step * np.arange(max(periods, 0), dtype=np.int64)
+    elif kind == "bday":
+        vals = _business_days(start, end, periods, n)
     else:
         vals = _calendar_stamps(kind, n, start, end, periods)
     return _inclusive(vals, start, end, inclusive)
+
+
+def _business_days(start, end, periods, n):
+    """Every n-th weekday (Monday to Friday) from start rolled forward to
+    one (or back from end rolled back to one), the bound's time of day
+    kept, as pandas' freq="B"; numpy's business-day functions count."""
+    day_ns = _NS["D"]
+    if start is not None:
+        tod = start % day_ns
+        first = np.busday_offset(np.datetime64(start // day_ns, "D"), 0, roll="forward")
+        if periods is None:
+            last = np.datetime64(end // day_ns, "D")
+            if end % day_ns < tod:   # the last day's stamp would pass end
+                last = last - np.timedelta64(1, "D")
+            count = int(np.busday_count(first, last + np.timedelta64(1, "D"))) \
+                if last >= first else 0
+            periods = (count + n - 1) // n
+        days = np.busday_offset(first, n * np.arange(max(periods, 0), dtype=np.int64))
+    else:
+        tod = end % day_ns
+        last = np.busday_offset(np.datetime64(end // day_ns, "D"), 0, roll="backward")
+        days = np.busday_offset(last, -n * np.arange(max(periods, 0), dtype=np.int64)[::-1])
+    return days.astype(np.int64) * day_ns + tod
 
 
 def date_range(start=None, end=None, periods=None, freq=None, tz=None, normalize=False,
@@ -589,12 +616,12 @@ def date_range(start=None, end=None, periods=None, freq=None, tz=None, normalize
 
     Give two of start, end and periods (or all three, with freq None:
     evenly spaced).  freq: ns, us, ms, s, min, h, D, W (W-SUN, W-MON ...)
-    with a multiple ("15min"), or the calendar frequencies MS, ME, YS,
-    YE; default "D".  tz: None, "UTC", a fixed offset such as "+01:00" or
-    a named zone such as "Europe/Berlin" (start and end are then wall times
-    in it; as pandas, steps of a day or more are calendar steps in wall
-    time, shorter ones exact durations).  The Index is
-    timestamp[us] (``unit=`` another), as pandas 3 gives.
+    with a multiple ("15min"), the calendar frequencies MS, ME, YS, YE, or
+    B (business days, Monday to Friday); default "D".  tz: None, "UTC", a
+    fixed offset such as "+01:00" or a named zone such as "Europe/Berlin"
+    (start and end are then wall times in it; as pandas, steps of a day or
+    more are calendar steps in wall time, shorter ones exact durations).
+    The Index is timestamp[us] (``unit=`` another), as pandas 3 gives.
 
     Examples
     --------
@@ -653,6 +680,21 @@ Timestamp('2024-02-01 00:00:00')]
     if not named:
         vals = vals - offset
     return _stamp_index(vals, unit or "us", tz, name)
+
+
+def bdate_range(start=None, end=None, periods=None, freq="B", tz=None, normalize=True,
+                name=None, inclusive="both", *, unit=None):
+    """An Index of business days, Monday to Friday (pandas'
+    ``bdate_range``): ``date_range`` with freq "B" (or a multiple, "2B")
+    and the times normalized to midnight by default.  Holidays and
+    custom week masks are not supported.
+
+    Examples
+    --------
+    >>> [d.day for d in zb.bdate_range("2024-01-05", periods=3).to_list()]
+    [5, 8, 9]
+    """
+    return date_range(start, end, periods, freq, tz, normalize, name, inclusive, unit=unit)
 
 
 def _zone_offset_ns(tz):

@@ -2,8 +2,13 @@
 pandas run side by side: DateOffset with months / years (the day clipped
 to the month, leap years), with fixed parts, negative and reflected;
 MonthEnd / MonthBegin of every n (the roll convention on and off month
-ends); units s to ns, UTC and a fixed offset, NaT, the name kept; named
-zones and absolute parts refused."""
+ends); QuarterEnd / QuarterBegin (startingMonth), YearEnd / YearBegin
+(month), Week (with and without a weekday) and BusinessDay (with its
+offset) of every sign; units s to ns, UTC and a fixed offset, NaT, the
+name kept; named zones and absolute parts refused.  Business-day ranges
+(date_range freq="B", bdate_range) against pandas' too."""
+
+import datetime
 
 import numpy as np
 import pandas as pd
@@ -33,6 +38,13 @@ OFFSETS = [pd.DateOffset(months=1), pd.DateOffset(months=-1), pd.DateOffset(year
            pd.offsets.MonthEnd(0), pd.offsets.MonthEnd(1), pd.offsets.MonthEnd(-2),
            pd.offsets.MonthEnd(3), pd.offsets.MonthBegin(0), pd.offsets.MonthBegin(1),
            pd.offsets.MonthBegin(-1)]
+_O = pd.offsets
+OFFSETS += [o for n in (-5, -1, 0, 1, 2) for o in (
+    _O.QuarterEnd(n), _O.QuarterEnd(n, startingMonth=1), _O.QuarterBegin(n),
+    _O.QuarterBegin(n, startingMonth=2), _O.YearEnd(n), _O.YearEnd(n, month=6),
+    _O.YearBegin(n), _O.YearBegin(n, month=3), _O.Week(n), _O.Week(n, weekday=0),
+    _O.Week(n, weekday=6), _O.BDay(n),
+    _O.BusinessDay(n, offset=datetime.timedelta(hours=2, seconds=3)))]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -62,3 +74,19 @@ def test_offsets_refused():
         zb.from_pandas(_stamps(0)) + pd.DateOffset(month=1)
     with pytest.raises(UnsupportedError):
         zb.from_pandas(_stamps(0)) + pd.offsets.MonthEnd(1, normalize=True)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_business_day_ranges_like_pandas(k):
+    starts = [f"2024-01-{d:02d} {t}" for d in range(1, 15) for t in ("00:00", "10:30")]
+    ends = ["2024-01-20 10:00", "2024-01-20 09:00", "2024-01-06", "2024-02-03 23:00"]
+    for start in starts:
+        for end in ends:
+            for kw in (dict(start=start, periods=7), dict(start=start, end=end),
+                       dict(end=end, periods=5), dict(start=start, end=end, inclusive="neither")):
+                want = pd.date_range(freq=f"{k}B", **kw)
+                got = zb.date_range(freq=f"{k}B", **kw).to_pandas()
+                np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+        want = pd.bdate_range(start, periods=4, freq=f"{k}B")
+        got = zb.bdate_range(start, periods=4, freq=f"{k}B").to_pandas()
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

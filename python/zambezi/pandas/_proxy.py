@@ -638,8 +638,10 @@ def _time_scalar_types():
     pd.Timestamp); and the calendar offsets zambezi moves times by
     (zambezi._offsets)."""
     pd = _real.pd
+    o = pd.offsets
     return frozenset([pd.Timestamp, pd.Timedelta, type(pd.NaT), pd.DateOffset,
-                      pd.offsets.MonthEnd, pd.offsets.MonthBegin])
+                      o.MonthEnd, o.MonthBegin, o.QuarterEnd, o.QuarterBegin, o.YearEnd,
+                      o.YearBegin, o.Week, o.BusinessDay])
 
 
 # ---------------------------------------------------------------------------
