@@ -373,6 +373,60 @@ class AxisOps:
         """
         return self._valid_label(-1)
 
+    def asof(self, where, subset=None):
+        """The last row at or before each label of ``where`` that has a
+        value (a frame: a value in every column of ``subset``, default all),
+        as pandas: the index must be sorted.  A scalar where gives a value
+        (a frame: that row as a Series, or a dict for mixed dtypes, as
+        ``iloc``); a list or Index gives one row per label, indexed by
+        where; a label before the first valid row gives missing values.
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, None, 3.0, 4.0], index=[10, 20, 30, 40])
+        >>> s.asof(25), s.asof(5)
+        (1.0, nan)
+        >>> s.asof([5, 20, 35]).to_list()
+        [None, 1.0, 3.0]
+        """
+        idx = self._index
+        if idx.nlevels != 1:
+            raise UnsupportedError("asof of a MultiIndex is not supported")
+        if not idx.is_monotonic_increasing:
+            raise InvalidValueError("asof requires a sorted index")
+        scalar = isinstance(where, (str, datetime.date)) or np.ndim(where) == 0
+        targets = _asof_targets(idx, [where] if scalar else where)
+        if self._ndim == 1:
+            if subset is not None:
+                raise InvalidValueError("subset is not valid for Series")
+            valid = self.notna()
+        else:
+            cols = self if subset is None else self[[subset] if isinstance(subset, str)
+                                                    else list(subset)]
+            valid = cols.notna().all(axis=1)
+        rows = np.flatnonzero(np.asarray(valid.to_numpy(), dtype=np.bool_))
+        level = idx._levels()[0]
+        kept = _ix.Index._from_columns([_core.take(level, _core.column_from_buffer(rows))],
+                                       idx.names)
+        k = np.asarray(kept.searchsorted(targets, side="right"), dtype=np.int64) - 1
+        pos = np.where(k >= 0, rows[np.maximum(k, 0)] if len(rows) else 0, 0)
+        from zambezi import _align
+
+        pos = _core.column_from_buffer(pos.astype(np.int64), mask=k < 0 if (k < 0).any() else None)
+        out = self._select_rows(_indexing.take_rows(pos)) if (k >= 0).all() else \
+            _asof_gather(self, pos, _align)
+        labels = _ix.Index(targets, name=idx.name)
+        if not scalar:
+            out._index = labels
+            return out
+        if self._ndim == 1:
+            value = out.iloc[0]
+            return np.nan if value is None else value
+        row = out.iloc[0]
+        if getattr(row, "_ndim", 0) == 1:
+            row._name = labels.to_list()[0] if isinstance(where, str) else where
+        return row
+
     def _valid_label(self, end):
         valid = np.asarray(self._valid_rows().to_numpy(), dtype=np.bool_)
         hits = np.flatnonzero(valid)
@@ -595,3 +649,30 @@ def _label_text(label):
     if isinstance(label, tuple):
         return str(label)
     return label if isinstance(label, str) else str(label)
+
+
+def _asof_targets(idx, where):
+    """where's labels as an array the index's searchsorted compares (text
+    read as times for a time index)."""
+    values = list(where) if not isinstance(where, np.ndarray) and \
+        not hasattr(where, "to_numpy") else where
+    if idx._levels()[0].dtype.startswith("timestamp") and len(values) and \
+            all(isinstance(v, str) for v in values):
+        from zambezi import _times
+
+        return _times.to_datetime(list(values)).to_numpy()
+    if hasattr(values, "to_numpy"):
+        return values.to_numpy()
+    return values
+
+
+def _asof_gather(obj, pos, align):
+    """obj's rows at pos (an int64 column, null: no row), missing values
+    where pos is null (integers become float64, as pandas)."""
+    if obj._ndim == 1:
+        return obj._constructor._from_column(align.take_side(obj._col, pos), obj._name,
+                                             obj._index)
+    t = obj._table
+    cols = [align.take_side(t.column(j), pos) for j in range(t.num_columns)]
+    out = obj._like(_core.table_from_columns(cols, t.names))
+    return out

@@ -1,4 +1,5 @@
-"""``align`` and ``combine_first`` of Series and DataFrame, as pandas.
+"""``align``, ``combine_first`` and ``update`` of Series and DataFrame, as
+pandas.
 
 The row labels are joined once (zambezi._align.join_indexes: the engine's
 join of the index levels; "outer" sorts the union as pandas does) and each
@@ -7,7 +8,9 @@ rule (an integer or bool column that gains missing rows turns float64 /
 object-like as in ``_align.take_side``).  ``combine_first`` then takes
 the first side's value and the second's where the first is missing; a
 column that ends without a missing value keeps its integer dtype, as
-pandas 3 gives it.
+pandas 3 gives it.  ``update`` joins other's labels onto this object's
+(a left join), takes other's non-missing values in place and keeps each
+column's dtype.
 """
 
 from zambezi import _align, _core, _labels
@@ -67,6 +70,47 @@ def _exact_int(out, dtypes):
     return out
 
 
+def _updated(this, that, overwrite, errors):
+    """Series this with that's value wherever that has one (overwrite) or
+    wherever this is missing (not overwrite), in this's dtype (pandas 3
+    refuses a value the dtype cannot hold); None when nothing changes."""
+    if errors == "raise" and (this.notna() & that.notna()).any():
+        raise InvalidValueError("Data overlaps.")
+    take = that.notna() if overwrite else this.isna() & that.notna()
+    if not take.any():
+        return None
+    out = _first_then(that, this) if overwrite else _first_then(this, that)
+    if out.dtype != this.dtype:
+        try:
+            back = out.astype(this.dtype)
+        except (DTypeError, InvalidValueError, UnsupportedError):
+            back = None
+        if back is None or (back.astype(out.dtype) != out).fillna(False).any():
+            raise DTypeError(f"update: a value of {that.dtype} for a column of dtype "
+                             f"{this.dtype} it cannot hold")
+        out = back
+    return out
+
+
+def _update_rows(self, other):
+    """other's rows at self's labels (a left join; other's labels unique)."""
+    if not other.index.is_unique:
+        raise InvalidValueError("update: cannot reindex on an axis with duplicate labels")
+    index, apos, bpos = _rows(self, other, "left", "update")
+    if apos is not None and len(index) != len(self):
+        raise InvalidValueError("update: the labels did not align")
+    return bpos
+
+
+def _update_args(join, filter_func, errors):
+    if join != "left":
+        raise UnsupportedError("update: only join='left' is supported (as pandas)")
+    if errors not in ("ignore", "raise"):
+        raise InvalidValueError("errors must be either 'ignore' or 'raise'")
+    if filter_func is not None:
+        raise UnsupportedError("update: filter_func is not supported")
+
+
 class SeriesCombine:
     """Series.align / combine_first (a mixin of zambezi.Series)."""
 
@@ -119,6 +163,25 @@ class SeriesCombine:
         index, apos, bpos = _rows(self, other, "outer", "combine_first")
         a, b = _series_at(self, index, apos), _series_at(other, index, bpos)
         return _exact_int(_first_then(a, b), [self.dtype, other.dtype])
+
+    def update(self, other):
+        """In place: this Series takes other's value at every label other
+        has a non-missing value for (other aligned on this one's labels);
+        the dtype stays (a value it cannot hold raises DTypeError).
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, 2.0, 3.0])
+        >>> s.update(zb.Series([9.0, None], index=[1, 2]))
+        >>> s.to_list()
+        [1.0, 9.0, 3.0]
+        """
+        if getattr(other, "_ndim", 0) != 1:
+            other = self._constructor(other, index=self.index)
+        that = _series_at(other, self._index, _update_rows(self, other))
+        out = _updated(self, that, True, "ignore")
+        if out is not None:
+            self._col = out._col
 
 
 class FrameCombine:
@@ -195,6 +258,45 @@ class FrameCombine:
                 cols.append(_series_at(other.iloc[:, j], index, bpos)._col)
                 out_labels.append(lb)
         return _labels.frame_from(self._constructor, cols, out_labels, index, None)
+
+    def update(self, other, join="left", overwrite=True, filter_func=None, errors="ignore"):
+        """In place, as pandas: each column this frame shares with other
+        (a DataFrame, or a named Series as one column) takes other's
+        non-missing values, other aligned on this frame's row labels;
+        ``overwrite=False`` fills only this frame's missing values;
+        ``errors="raise"`` raises ValueError where both have a value.
+        Dtypes stay (a value a column cannot hold raises DTypeError).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2, 3], "b": [1.0, None, 3.0]})
+        >>> df.update(zb.DataFrame({"b": [5.0, None]}, index=[1, 2]))
+        >>> df.to_dict("list")
+        {'a': [1, 2, 3], 'b': [1.0, 5.0, 3.0]}
+        """
+        _update_args(join, filter_func, errors)
+        if getattr(other, "_ndim", 0) == 1:
+            if other.name is None:
+                raise InvalidValueError("update: a Series needs a name (its column)")
+            other = other.to_frame()
+        elif getattr(other, "_ndim", 0) != 2:
+            other = self._constructor(other, index=self.index)
+        bpos = _update_rows(self, other)
+        theirs = {lb: j for j, lb in enumerate(_labels.label_list(other))}
+        t = self._table
+        cols = [t.column(j) for j in range(t.num_columns)]
+        changed = False
+        for j, lb in enumerate(_labels.label_list(self)):
+            if lb not in theirs:
+                continue
+            this = self.iloc[:, j]
+            that = _series_at(other.iloc[:, theirs[lb]], self._index, bpos)
+            out = _updated(this, that, overwrite, errors)
+            if out is not None:
+                cols[j] = out._col
+                changed = True
+        if changed:
+            self._table = _core.table_from_columns(cols, t.names)
 
 
 def _column_join(a, b, join):

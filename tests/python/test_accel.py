@@ -18,7 +18,7 @@ from conftest import run_python as _run
 
 # Random data with nulls, exercising calls zambezi serves (groupby, merge,
 # value_counts, filters, setitem, rolling, str, dt, loc/iloc) and calls it
-# lacks (asof, interpolate, describe, a transposed mixed frame).
+# lacks (Series.get, interpolate, describe, a transposed mixed frame).
 SCRIPT = r'''
 import sys
 import numpy as np
@@ -65,7 +65,7 @@ def r2(g):
 ap = df.groupby("s", as_index=False, sort=False, dropna=False).apply(r2, include_groups=False)
 print(ap.round(9), len(calls))
 print(df.iloc[10:14], df.loc[5])
-print(round(df.v.asof(7), 12), df.v.interpolate().isna().sum())
+print(round(df.v.get(7), 12), df.v.interpolate().isna().sum())
 print(df.describe())
 print(df.head(3).T)
 cat = pd.Categorical(df.s.head(6), categories=["ant", "bee", "cat", "dog"])   # a real class
@@ -161,14 +161,14 @@ s = pd.Series([1.0, 2.0, 4.0])
 settings.fallback = "error"
 check("served", repr(s.sum()))                 # zambezi serves it: no error
 try:
-    s.asof(1)
+    s.get(1)
     check("error", "no error")
 except Exception as e:
-    check("error", (type(e).__module__, type(e).__name__, "Series.asof" in str(e)))
+    check("error", (type(e).__module__, type(e).__name__, "Series.get" in str(e)))
 settings.fallback = "warn"
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
-    s.asof(2)
+    s.get(2)
 check("warn", [str(x.message).split(" (")[0] for x in w])
 settings.fallback = ""
 try:
@@ -214,7 +214,7 @@ def test_script_prints_the_same_with_and_without_the_accelerator(script, plain_o
     # the text profile goes to stderr
     assert "calls served by zambezi" in fast.stderr
     assert "DataFrame.groupby" in fast.stderr
-    assert "Series.asof: AttributeError" in fast.stderr
+    assert "Series.get: AttributeError" in fast.stderr
     data = json.loads(prof.read_text())
     funcs = data["functions"]
     assert data["fast_calls"] == sum(f["fast_calls"] for f in funcs.values()) > 20
@@ -225,8 +225,8 @@ def test_script_prints_the_same_with_and_without_the_accelerator(script, plain_o
     # a Python function per group: pandas runs it, once
     assert funcs["DataFrameGroupBy.apply"]["slow_calls"] == 1
     assert funcs["DataFrameGroupBy.apply"]["fast_calls"] == 0
-    # zambezi has no Series.asof: pandas serves it, and the reason is kept
-    sem = funcs["Series.asof"]
+    # zambezi has no Series.get: pandas serves it, and the reason is kept
+    sem = funcs["Series.get"]
     assert sem["fast_calls"] == 0 and sem["slow_calls"] == 1
     assert any("AttributeError" in r for r in sem["fallback_reasons"])
     # printing always goes through pandas
@@ -334,7 +334,7 @@ def test_fallback_error_and_warn(checks):
     out, _ = checks
     assert out["served"] == "np.float64(7.0)"       # a numpy scalar, as pandas gives
     assert out["error"] == "('zambezi.errors', 'UnsupportedError', True)"
-    assert out["warn"] == "['zambezi.pandas: Series.asof ran on pandas']"
+    assert out["warn"] == "['zambezi.pandas: Series.get ran on pandas']"
     assert out["bad-env"] == "('InvalidValueError', True)"
     assert out["pandas-warning"] == "[('Pandas4Warning', 'checks.py')]"
 

@@ -20,9 +20,9 @@ import helper_mod
 df = pd.DataFrame({"k": np.arange(12) % 3, "v": np.arange(12.0)})
 g = df.groupby("k").v.sum()
 for _ in range(2):
-    s = df.v.asof(7)
+    s = df.v.get(7)
 def f(frame):
-    return frame.v.asof(3)
+    return frame.v.get(3)
 k = f(df)
 h = helper_mod.total(df)
 print(g.tolist(), round(float(s), 6), round(float(k), 6), h)
@@ -54,7 +54,7 @@ def test_profile_per_line_in_text_and_json(tmp_path):
     prof = tmp_path / "p.json"
     p = _run(["-m", "zambezi.pandas", "--profile", f"--profile-json={prof}", str(script)],
              {"ZAMBEZI_PANDAS_MIN_ROWS": "0"}, cwd=tmp_path)
-    # v = 0..11, k = v % 3: sums 0+3+6+9, 1+4+7+10, 2+5+8+11; v.asof(label)
+    # v = 0..11, k = v % 3: sums 0+3+6+9, 1+4+7+10, 2+5+8+11; v.get(label)
     # on labels 0..11 is the value at that label
     assert p.stdout == "[18.0, 22.0, 26.0] 7.0 3.0 66.0\n"
     data = json.loads(prof.read_text())
@@ -63,14 +63,14 @@ def test_profile_per_line_in_text_and_json(tmp_path):
     assert lines[("lines.py", 5)]["DataFrame.groupby"]["fast_calls"] == 1
     assert lines[("lines.py", 5)]["SeriesGroupBy.sum"]["fast_calls"] == 1
     assert lines[("lines.py", 5)]["DataFrame.groupby"]["code"] == 'g = df.groupby("k").v.sum()'
-    # line 7, run twice: zambezi has no asof, pandas serves it, the reason is kept
+    # line 7, run twice: zambezi has no Series.get, pandas serves it, the reason is kept
     # per line
-    ac = lines[("lines.py", 7)]["Series.asof"]
+    ac = lines[("lines.py", 7)]["Series.get"]
     assert (ac["fast_calls"], ac["slow_calls"]) == (0, 2)
     assert list(ac["fallback_reasons"].values()) == [2]
     assert "AttributeError" in next(iter(ac["fallback_reasons"]))
     # a call inside a function: the line inside the function (9), not the call site (10)
-    assert lines[("lines.py", 9)]["Series.asof"]["slow_calls"] == 1
+    assert lines[("lines.py", 9)]["Series.get"]["slow_calls"] == 1
     assert ("lines.py", 10) not in lines
     # a call made in another file is that file's line
     assert lines[("helper_mod.py", 2)]["Series.sum"]["fast_calls"] == 1
@@ -84,13 +84,13 @@ def test_profile_per_line_in_text_and_json(tmp_path):
     err = p.stderr
     assert "per line" in err
     block = err[err.index("lines.py:7"):].splitlines()
-    assert block[0] == "lines.py:7  s = df.v.asof(7)"
-    # under it: df.v (served by zambezi, twice) and asof (by pandas, twice)
+    assert block[0] == "lines.py:7  s = df.v.get(7)"
+    # under it: df.v (served by zambezi, twice) and get (by pandas, twice)
     rows = {r.split()[0]: r for r in block[1:3]}
     assert rows["DataFrame.v"].split()[1] == "2"
-    assert rows["Series.asof"].split()[1:4] == ["0", "0.0000", "2"]
-    assert "AttributeError" in rows["Series.asof"] and \
-        rows["Series.asof"].endswith("x 2")
+    assert rows["Series.get"].split()[1:4] == ["0", "0.0000", "2"]
+    assert "AttributeError" in rows["Series.get"] and \
+        rows["Series.get"].endswith("x 2")
 
 
 # The stand-in for IPython's InteractiveShell: the two methods the
@@ -120,11 +120,11 @@ d = zp.profile_report(as_dict=True)
 print("before:", d["lines"], d["slow_calls"])
 magic = sh.magics[("cell", "zambezi.pandas.profile")]
 magic("", "g = df.groupby('k').v.sum()\n"
-          "s = df.v.asof(1)\n")
+          "s = df.v.get(1)\n")
 print("result:", sh.ns["g"].tolist(), round(float(sh.ns["s"]), 6))
 d = zp.profile_report(as_dict=True)
 print("session:", d["functions"]["DataFrame.__init__"]["slow_calls"],
-      d["functions"]["Series.asof"]["slow_calls"], sorted({x["file"] for x in d["lines"]}))
+      d["functions"]["Series.get"]["slow_calls"], sorted({x["file"] for x in d["lines"]}))
 '''
 
 
@@ -140,10 +140,10 @@ def test_cell_magic_with_a_stand_in_shell(tmp_path):
     assert "DataFrame.__init__" not in report
     rows = report[report.index("per line"):].splitlines()
     assert "<cell-2>:1  g = df.groupby('k').v.sum()" in rows
-    i = rows.index("<cell-2>:2  s = df.v.asof(1)")
-    ac = [r for r in rows[i + 1:i + 3] if r.split()[0] == "Series.asof"][0]
+    i = rows.index("<cell-2>:2  s = df.v.get(1)")
+    ac = [r for r in rows[i + 1:i + 3] if r.split()[0] == "Series.get"][0]
     assert ac.split()[1:4] == ["0", "0.0000", "1"] and "AttributeError" in ac
-    # groupby sums: k=1 -> 1+2, k=2 -> 4; v.asof(1): the value at label 1
+    # groupby sums: k=1 -> 1+2, k=2 -> 4; v.get(1): the value at label 1
     assert rest.splitlines()[0].split() == ["[3.0,", "4.0]", "2.0"]
     # the session's profile holds both cells' calls; lines only from the magic's cell
     assert rest.splitlines()[1] == "session: 1 1 ['<cell-2>']"

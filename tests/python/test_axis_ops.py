@@ -183,3 +183,29 @@ def test_valid_index_labels_are_pandas_scalars():
             assert got == want == 20 and type(got) is type(want)
     t = pd.Series([1.0], index=pd.DatetimeIndex(["2024-01-01"]))
     assert zb.from_pandas(t).first_valid_index() == t.first_valid_index()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_asof_like_pandas(seed):
+    rng = np.random.default_rng(seed)
+    idx = pd.date_range("2024-01-01", periods=60, freq="7h")
+    s = pd.Series(rng.normal(size=60), index=idx)
+    s[rng.random(60) < 0.3] = np.nan
+    df = pd.DataFrame({"a": s.values, "b": rng.integers(0, 5, 60).astype(float),
+                       "c": rng.integers(0, 5, 60)}, index=idx)
+    df.loc[df.index[rng.integers(0, 60, 5)], "b"] = np.nan
+    zs, zdf = zb.from_pandas(s), zb.from_pandas(df)
+    many = pd.DatetimeIndex(["2023-12-31", "2024-01-02 05:00", "2024-01-05", "2024-02-01"])
+    for where in (many, list(many)):
+        same(zs.asof(where), s.asof(where))
+        for subset in (None, ["a"], "b"):
+            same(zdf.asof(where, subset=subset), df.asof(where, subset=subset),
+                 check_dtype=False)
+    for where in (pd.Timestamp("2024-01-03 01:00"), pd.Timestamp("2023-01-01"), "2024-01-04"):
+        want, got = s.asof(where), zs.asof(where)
+        assert (np.isnan(want) and np.isnan(got)) or got == want
+        same(zdf.asof(where, subset="b"), df.asof(where, subset="b"), check_dtype=False)
+    n = pd.Series([1.0, np.nan, 3.0], index=[10, 20, 30])
+    assert zb.from_pandas(n).asof(25) == n.asof(25)
+    with pytest.raises(ValueError, match="sorted"):
+        zb.from_pandas(n.iloc[::-1]).asof(25)

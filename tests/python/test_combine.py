@@ -70,3 +70,44 @@ def test_combine_first_of_other_kinds_is_refused():
         a.combine_first(zb.Series([1.5, 2.5], index=[1, 2]))
     with pytest.raises(ValueError):
         a.align(a, join="sideways")
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("overwrite", [True, False])
+def test_update_like_pandas(seed, overwrite):
+    a, b = _pair(seed)
+    a = a.astype({"x": float})
+    a.loc[a.index[::3], "x"] = np.nan
+    b = b.copy()
+    b["n"] = b["n"].astype(float)          # whole numbers: the int column stays int
+    b.loc[b.index[::2], ["x", "n"]] = np.nan
+    b["extra"] = 1.0                       # a column a lacks: left out
+    want = a.copy()
+    want.update(b, overwrite=overwrite)
+    got = zb.from_pandas(a)
+    assert got.update(zb.from_pandas(b), overwrite=overwrite) is None
+    same(got, want)
+
+
+def test_update_series_and_errors():
+    s = pd.Series([1.0, np.nan, 3.0, 4.0], index=list("abcd"))
+    o = pd.Series([9.0, np.nan, 7.0], index=list("dbz"))
+    want = s.copy()
+    want.update(o)
+    got = zb.from_pandas(s)
+    got.update(zb.from_pandas(o))
+    same(got, want)
+    df = pd.DataFrame({"a": [1, 2, 3], "b": [1.0, np.nan, 3.0]})
+    want = df.copy()
+    want.update(pd.Series([7, 8], index=[0, 1], name="a"))
+    got = zb.from_pandas(df)
+    got.update(zb.Series([7, 8], index=[0, 1], name="a"))
+    same(got, want)
+    z = zb.from_pandas(df)
+    with pytest.raises(TypeError):        # pandas: Invalid value for dtype int64
+        z.update(zb.DataFrame({"a": [1.5]}))
+    with pytest.raises(ValueError, match="Data overlaps"):
+        z.update(zb.DataFrame({"b": [5.0]}), errors="raise")
+    with pytest.raises(ValueError, match="duplicate"):
+        z.update(zb.DataFrame({"b": [5.0, 6.0]}, index=[0, 0]))
+    same(z, df)                            # nothing changed by the refused calls
