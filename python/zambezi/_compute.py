@@ -699,6 +699,9 @@ class SeriesOps:
         >>> zb.Series([3, None, 1, 2]).argsort().to_list()
         [2, 3, 0, 1]
         """
+        from zambezi._missing import _axis_number
+
+        _axis_number(self, axis)
         if kind in _numpy_order.NUMPY_KINDS and na_position in ("first", "last"):
             values, order = _numpy_order.sorted_order(self._col, ascending,
                                                       na_position == "first", kind)
