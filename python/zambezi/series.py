@@ -12,6 +12,8 @@ from zambezi._axis_ops import AxisOps
 from zambezi._pairs import SeriesPairs
 from zambezi._combine import SeriesCombine
 from zambezi._agg import SeriesAgg
+from zambezi._conveniences import SeriesConveniences
+from zambezi._transform import SeriesTransform
 from zambezi._numeric import SeriesFactorize
 from zambezi._compute import SeriesOps
 from zambezi._missing import SeriesMissing
@@ -35,7 +37,8 @@ _SAME = object()  # _like(): keep the name
 
 
 @_base.register
-class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesAgg, SeriesFactorize,
+class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesAgg, SeriesTransform,
+             SeriesConveniences, SeriesFactorize,
              SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesResample, SeriesOps, SeriesStats,
              SeriesMoments, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
              SeriesApply, SeriesEcosystem,

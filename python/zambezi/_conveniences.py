@@ -1,0 +1,217 @@
+"""pandas' small conveniences of Series and DataFrame, each a few engine
+calls: ``Series.equals``, ``item``, ``hasnans``, ``is_unique``, ``T`` /
+``transpose``, ``dtypes``, ``axes``, ``repeat``, ``pop``, ``divmod`` /
+``rdivmod``; ``reindex_like`` of both.
+"""
+
+import numpy as np
+
+from zambezi import _align, _base, _core, _indexing
+from zambezi.errors import InvalidValueError, UnsupportedError
+
+
+def _plain_reindex(method, limit, tolerance):
+    if method is not None or limit is not None or tolerance is not None:
+        raise UnsupportedError("reindex_like: method, limit and tolerance are not supported")
+
+
+class SeriesConveniences:
+    """Small Series methods (a mixin of zambezi.Series)."""
+
+    __slots__ = ()
+
+    def equals(self, other):
+        """Whether other is a Series with the same dtype, labels and values,
+        missing values in the same places (the names may differ, as pandas).
+
+        Examples
+        --------
+        >>> s = zb.Series([1.0, None])
+        >>> s.equals(zb.Series([1.0, None])), s.equals(zb.Series([1.0, 2.0]))
+        (True, False)
+        """
+        from zambezi._frame_arith import same_values
+
+        if not _base.is_series(other) or len(self) != len(other):
+            return False
+        if self._col.dtype != other._col.dtype:
+            return False
+        return _align.same_labels(self._index, other._index) and \
+            same_values(self._col, other._col)
+
+    def item(self):
+        """The one value of a one-row Series (a missing value is nan), as
+        pandas; any other length raises ValueError.
+
+        Examples
+        --------
+        >>> zb.Series([7]).item()
+        7
+        """
+        if len(self) != 1:
+            raise InvalidValueError("can only convert an array of size 1 to a Python scalar")
+        v = self.to_list()[0]
+        return float("nan") if v is None else v
+
+    @property
+    def hasnans(self):
+        """Whether some value is missing.
+
+        Examples
+        --------
+        >>> zb.Series([1.0, None]).hasnans
+        True
+        """
+        return bool(self.isna().any())
+
+    @property
+    def is_unique(self):
+        """Whether no value repeats (missing values count as one value).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 2]).is_unique
+        False
+        """
+        return int(self.nunique(dropna=False)) == len(self)
+
+    @property
+    def T(self):
+        """The Series itself (a Series has one axis), as pandas.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).T.to_list()
+        [1, 2]
+        """
+        return self
+
+    def transpose(self, *args, **kwargs):
+        """The Series itself (see ``T``).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).transpose().to_list()
+        [1, 2]
+        """
+        return self
+
+    @property
+    def dtypes(self):
+        """The dtype (as ``dtype``; pandas has both).
+
+        Examples
+        --------
+        >>> zb.Series([1.5]).dtypes
+        'float64'
+        """
+        return self.dtype
+
+    @property
+    def axes(self):
+        """[the index], as pandas.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).axes[0].to_list()
+        [0, 1]
+        """
+        return [self.index]
+
+    def repeat(self, repeats, axis=None):
+        """Each value (and its label) repeated ``repeats`` times in a row:
+        one count for all, or one per value.
+
+        Examples
+        --------
+        >>> zb.Series(["a", "b"]).repeat([1, 2]).to_list()
+        ['a', 'b', 'b']
+        """
+        if axis is not None:   # as pandas (numpy's repeat passes axis)
+            raise InvalidValueError("the 'axis' parameter is not supported in the pandas "
+                                    "implementation of repeat()")
+        counts = np.asarray(repeats, dtype=np.int64)
+        if counts.ndim and len(counts) != len(self):
+            raise InvalidValueError(f"repeat: {len(counts)} counts for {len(self)} values")
+        if (counts < 0).any():
+            raise InvalidValueError("repeat: counts must not be negative")
+        pos = np.repeat(np.arange(len(self), dtype=np.int64), counts)
+        return self._select_rows(_indexing.take_rows(_core.column_from_buffer(pos)))
+
+    def pop(self, item):
+        """The value at label ``item``, removed from the Series (in place).
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 2, 3], index=["a", "b", "c"])
+        >>> s.pop("b"), s.to_list()
+        (2, [1, 3])
+        """
+        value = self[item]
+        rest = self.drop(item)
+        self._col, self._index = rest._col, rest._index
+        return value
+
+    def divmod(self, other):
+        """(self // other, self % other), as pandas' ``divmod``.
+
+        Examples
+        --------
+        >>> q, r = zb.Series([7, 8]).divmod(3)
+        >>> q.to_list(), r.to_list()
+        ([2, 2], [1, 2])
+        """
+        return self // other, self % other
+
+    def rdivmod(self, other):
+        """(other // self, other % self).
+
+        Examples
+        --------
+        >>> q, r = zb.Series([3, 5]).rdivmod(17)
+        >>> q.to_list(), r.to_list()
+        ([5, 3], [2, 2])
+        """
+        return other // self, other % self
+
+    def reindex_like(self, other, method=None, copy=None, limit=None, tolerance=None):
+        """This Series on other's row labels (``reindex(other.index)``).
+
+        Examples
+        --------
+        >>> a = zb.Series([1, 2], index=["x", "y"])
+        >>> a.reindex_like(zb.Series([0, 0], index=["y", "z"])).to_list()
+        [2.0, None]
+        """
+        _plain_reindex(method, limit, tolerance)
+        return self.reindex(other.index)
+
+
+
+class FrameConveniences:
+    """Small DataFrame methods (a mixin of zambezi.DataFrame)."""
+
+    __slots__ = ()
+
+    @property
+    def axes(self):
+        """[the index, the columns], as pandas.
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1]}).axes[1].to_list()
+        ['a']
+        """
+        return [self.index, self.columns]
+
+    def reindex_like(self, other, method=None, copy=None, limit=None, tolerance=None):
+        """This frame on other's row and column labels.
+
+        Examples
+        --------
+        >>> a = zb.DataFrame({"x": [1, 2], "y": [3, 4]})
+        >>> a.reindex_like(zb.DataFrame({"y": [0]}, index=[1])).to_dict("list")
+        {'y': [4]}
+        """
+        _plain_reindex(method, limit, tolerance)
+        return self.reindex(index=other.index, columns=other.columns)
