@@ -26,6 +26,10 @@ from zambezi._axis_ops import AxisOps
 from zambezi._pairs import FramePairs
 from zambezi._combine import FrameCombine
 from zambezi._agg import FrameAgg
+from zambezi._conveniences import FrameConveniences
+from zambezi import _frame_build
+from zambezi._frame_build import FrameBuild
+from zambezi._transform import FrameTransform
 from zambezi._frame_ops import FrameOps
 from zambezi._missing import FrameMissing
 from zambezi._window import FrameWindow
@@ -129,7 +133,8 @@ def _table_from_dict(data):
 
 
 @_base.register
-class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameArith,
+class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTransform,
+                FrameConveniences, FrameBuild, FrameArith,
                 FrameMissing, FrameWindow, FrameRolling, FrameEWM, FrameResample, FrameOps, FrameExtra,
                 FrameReduce, FrameMoments, FrameRank, FrameStats, FrameSummary, FrameConvert,
                 FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,
@@ -202,6 +207,8 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameArit
             data = {}
         labels = None
         self._columns = None  # labels other than the table names (zambezi._labels)
+        if not isinstance(data, (DataFrame, dict)) and _frame_build.is_rows(data):
+            data, columns, index = _frame_build.to_columns(data, columns, index)
         if isinstance(data, DataFrame):
             self._table = data._table
             labels = data._index
@@ -230,7 +237,8 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameArit
             self._table, labels = adf._table, adf._index
         else:
             raise DTypeError(
-                "DataFrame() takes a dict of columns, a pandas DataFrame or an Arrow table, "
+                "DataFrame() takes a dict of columns, rows (a list of dicts, lists or "
+                "tuples), a numpy array, a Series, a pandas DataFrame or an Arrow table, "
                 f"not {type(data).__name__}")
         n = self._table.num_rows
         if index is not None:

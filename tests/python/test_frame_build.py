@@ -1,0 +1,80 @@
+"""DataFrames from rows and arrays (zambezi._frame_build) against pandas run
+side by side: 2-D and 1-D numpy arrays (with and without columns and
+index), structured arrays, lists of dicts (keys in first-appearance order,
+a key a row lacks missing), lists of lists or tuples, scalars, a Series,
+an empty list; DataFrame.from_dict (columns, index with dict or list rows,
+tight) and from_records (tuples, dicts, structured arrays, index, exclude,
+nrows of an iterator); and the errors pandas raises."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+from side_by_side import same
+
+RNG = np.random.default_rng(4)
+ARR = RNG.normal(size=(50, 3))
+INTS = RNG.integers(0, 9, (30, 2))
+STRUCT = np.array([(i, i / 2, f"s{i}") for i in range(20)],
+                  dtype=[("x", "i8"), ("y", "f8"), ("z", "U3")])
+DICTS = [{"a": int(i), "b": f"t{i}"} if i % 3 else {"a": int(i), "c": float(i) / 3}
+         for i in range(40)]
+TUPLES = [(int(i), f"v{i % 4}", None if i % 5 == 0 else float(i)) for i in range(40)]
+
+CASES = {
+    "2d": lambda m: m.DataFrame(ARR),
+    "2d columns": lambda m: m.DataFrame(ARR, columns=["a", "b", "c"]),
+    "2d columns index": lambda m: m.DataFrame(ARR, columns=list("abc"),
+                                              index=[f"r{i}" for i in range(50)]),
+    "2d ints": lambda m: m.DataFrame(INTS, columns=["u", "v"]),
+    "1d": lambda m: m.DataFrame(np.arange(7)),
+    "structured": lambda m: m.DataFrame(STRUCT[["x", "y"]]),
+    "dicts": lambda m: m.DataFrame(DICTS),
+    "dicts columns": lambda m: m.DataFrame(DICTS, columns=["c", "a"]),
+    "tuples": lambda m: m.DataFrame(TUPLES, columns=["n", "k", "f"]),
+    "lists": lambda m: m.DataFrame([list(t) for t in TUPLES]),
+    "scalars": lambda m: m.DataFrame([1.5, 2.5, None], columns=["v"]),
+    "series": lambda m: m.DataFrame(m.Series([1, 2], index=["a", "b"], name="v")),
+    "empty": lambda m: m.DataFrame([], columns=["a", "b"]),
+    "from_dict index": lambda m: m.DataFrame.from_dict(
+        {f"r{i}": d for i, d in enumerate(DICTS)}, orient="index"),
+    "from_dict index lists": lambda m: m.DataFrame.from_dict(
+        {"r1": [1, 2], "r2": [3, 4]}, orient="index", columns=["p", "q"]),
+    "from_dict columns": lambda m: m.DataFrame.from_dict({"a": [1, 2], "b": ["x", "y"]}),
+    "from_dict tight": lambda m: m.DataFrame.from_dict(
+        {"index": [("a", 1), ("b", 2)], "columns": ["x"], "data": [[1.5], [2.5]],
+         "index_names": ["k", "n"], "column_names": [None]}, orient="tight"),
+    "from_records": lambda m: m.DataFrame.from_records(TUPLES, columns=["n", "k", "f"],
+                                                       index="k"),
+    "from_records dicts": lambda m: m.DataFrame.from_records(DICTS),
+    "from_records structured": lambda m: m.DataFrame.from_records(STRUCT[["x", "y"]],
+                                                                  columns=["y"]),
+    "from_records exclude": lambda m: m.DataFrame.from_records(
+        TUPLES, columns=["n", "k", "f"], exclude=["k"]),
+    "from_records iterator": lambda m: m.DataFrame.from_records(iter(TUPLES), nrows=5),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_built_like_pandas(name):
+    same(CASES[name](zb), CASES[name](pd), check_dtype=False)
+
+
+def test_string_columns_of_structured_arrays_and_rows():
+    got = zb.DataFrame(STRUCT).to_pandas()
+    assert got["z"].tolist() == [f"s{i}" for i in range(20)]
+    assert zb.DataFrame(TUPLES, columns=["n", "k", "f"])["k"].dtype == "string"
+
+
+def test_errors_as_pandas():
+    with pytest.raises(ValueError, match="Shape of passed values"):
+        zb.DataFrame(ARR, columns=["a", "b"])
+    with pytest.raises(ValueError, match="different lengths"):
+        zb.DataFrame([(1, 2), (3,)])
+    with pytest.raises(ValueError, match="orient"):
+        zb.DataFrame.from_dict({"a": [1]}, orient="rows")
+    with pytest.raises(ValueError, match="columns parameter"):
+        zb.DataFrame.from_dict({"a": [1]}, columns=["a"])
+    with pytest.raises(ValueError):
+        zb.DataFrame(np.zeros((2, 2, 2)))
