@@ -1,5 +1,5 @@
-"""``align``, ``combine_first`` and ``update`` of Series and DataFrame, as
-pandas.
+"""``align``, ``combine_first``, ``update`` and ``compare`` of Series and
+DataFrame, as pandas.
 
 The row labels are joined once (zambezi._align.join_indexes: the engine's
 join of the index levels; "outer" sorts the union as pandas does) and each
@@ -10,10 +10,11 @@ the first side's value and the second's where the first is missing; a
 column that ends without a missing value keeps its integer dtype, as
 pandas 3 gives it.  ``update`` joins other's labels onto this object's
 (a left join), takes other's non-missing values in place and keeps each
-column's dtype.
+column's dtype.  ``compare`` needs the same labels on both sides and keeps
+the rows (and a frame's columns) where the two differ.
 """
 
-from zambezi import _align, _core, _labels
+from zambezi import _align, _base, _core, _labels
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _JOINS = ("outer", "inner", "left", "right")
@@ -111,6 +112,21 @@ def _update_args(join, filter_func, errors):
         raise UnsupportedError("update: filter_func is not supported")
 
 
+def _differs(a, b):
+    """bool Series: where a and b (Series on the same rows) differ (two
+    missing values are equal, as pandas' compare has it)."""
+    both_missing = a.isna() & b.isna()
+    return ~((a == b).fillna(False) | both_missing)
+
+
+def _compare_args(align_axis, result_names):
+    if align_axis not in (1, "columns"):
+        raise UnsupportedError("compare: only align_axis=1 is supported")
+    if not (isinstance(result_names, tuple) and len(result_names) == 2):
+        raise DTypeError(f"Passing 'result_names' as a {type(result_names).__name__} is not "
+                         "supported. Provide 'result_names' as a tuple instead.")
+
+
 class SeriesCombine:
     """Series.align / combine_first (a mixin of zambezi.Series)."""
 
@@ -163,6 +179,28 @@ class SeriesCombine:
         index, apos, bpos = _rows(self, other, "outer", "combine_first")
         a, b = _series_at(self, index, apos), _series_at(other, index, bpos)
         return _exact_int(_first_then(a, b), [self.dtype, other.dtype])
+
+    def compare(self, other, align_axis=1, keep_shape=False, keep_equal=False,
+                result_names=("self", "other")):
+        """Where this Series and other (with the same labels) differ: a
+        frame of the two sides' values, columns ``result_names``, on the
+        rows that differ (``keep_shape``: every row, equal values missing
+        unless ``keep_equal``).  Two missing values are equal.
+
+        Examples
+        --------
+        >>> zb.Series([1, 2, 3]).compare(zb.Series([1, 5, 3])).to_dict("list")
+        {'self': [2], 'other': [5]}
+        """
+        _compare_args(align_axis, result_names)
+        if not _base.is_series(other) or not _align.same_labels(self._index, other._index):
+            raise InvalidValueError("Can only compare identically-labeled Series objects")
+        differs = _differs(self, other)
+        a, b = (self, other) if keep_equal else (self.where(differs), other.where(differs))
+        if not keep_shape:
+            a, b = a[differs], b[differs]
+        return _labels.frame_from(self._constructor_expanddim, [a._col, b._col],
+                                  list(result_names), a._index)
 
     def update(self, other):
         """In place: this Series takes other's value at every label other
@@ -258,6 +296,50 @@ class FrameCombine:
                 cols.append(_series_at(other.iloc[:, j], index, bpos)._col)
                 out_labels.append(lb)
         return _labels.frame_from(self._constructor, cols, out_labels, index, None)
+
+    def compare(self, other, align_axis=1, keep_shape=False, keep_equal=False,
+                result_names=("self", "other")):
+        """Where this frame and other (the same row and column labels)
+        differ: for each column with a difference, its two sides as
+        columns (column, result_names[0]) and (column, result_names[1]),
+        on the rows with a difference; values that are equal there are
+        missing unless ``keep_equal``; ``keep_shape`` keeps every row and
+        column.  Two missing values are equal.
+
+        Examples
+        --------
+        >>> a = zb.DataFrame({"x": [1, 2], "y": ["p", "q"]})
+        >>> a.compare(zb.DataFrame({"x": [1, 7], "y": ["p", "q"]})).columns.to_list()
+        [('x', 'self'), ('x', 'other')]
+        """
+        _compare_args(align_axis, result_names)
+        if getattr(other, "_ndim", 0) != 2 or not _align.same_labels(self._index, other._index) \
+                or _labels.label_list(self) != _labels.label_list(other):
+            raise InvalidValueError("Can only compare identically-labeled (both index and "
+                                    "columns) DataFrame objects")
+        labels = _labels.label_list(self)
+        pairs = [(self.iloc[:, j], other.iloc[:, j]) for j in range(len(labels))]
+        masks = [_differs(a, b) for a, b in pairs]
+        rows = None
+        for m in masks:
+            rows = m if rows is None else rows | m
+        cols, out_labels = [], []
+        for lb, (a, b), m in zip(labels, pairs, masks):
+            if not keep_shape and not m.any():
+                continue
+            if not keep_equal:
+                a, b = a.where(m), b.where(m)
+            if not keep_shape and rows is not None:
+                a, b = a[rows], b[rows]
+            cols += [a._col, b._col]
+            out_labels += [(lb, result_names[0]), (lb, result_names[1])]
+        index = self._index if keep_shape or rows is None else self[rows]._index
+        if not cols:   # nothing differs: no rows, two empty levels of columns (pandas)
+            from zambezi import index as _ix
+
+            out = self._constructor(index=index)
+            return _labels.attach(out, _ix.MultiIndex.from_arrays([[], []]))
+        return _labels.frame_from(self._constructor, cols, out_labels, index)
 
     def update(self, other, join="left", overwrite=True, filter_func=None, errors="ignore"):
         """In place, as pandas: each column this frame shares with other
