@@ -181,7 +181,7 @@ class SeriesConveniences:
         --------
         >>> a = zb.Series([1, 2], index=["x", "y"])
         >>> a.reindex_like(zb.Series([0, 0], index=["y", "z"])).to_list()
-        [2.0, None]
+        [2, None]
         """
         _plain_reindex(method, limit, tolerance)
         return self.reindex(other.index)

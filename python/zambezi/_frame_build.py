@@ -93,7 +93,7 @@ class FrameBuild:
         --------
         >>> zb.DataFrame.from_dict({"r1": {"a": 1, "b": 2}, "r2": {"a": 3}},
         ...                        orient="index").to_dict("list")
-        {'a': [1, 3], 'b': [2.0, None]}
+        {'a': [1, 3], 'b': [2, None]}
         """
         if orient == "columns":
             if columns is not None:

@@ -683,7 +683,7 @@ Timestamp('2024-02-01 00:00:00')]
 
 
 def bdate_range(start=None, end=None, periods=None, freq="B", tz=None, normalize=True,
-                name=None, inclusive="both", *, unit=None):
+                name=None, weekmask=None, holidays=None, inclusive="both", *, unit=None):
     """An Index of business days, Monday to Friday (pandas'
     ``bdate_range``): ``date_range`` with freq "B" (or a multiple, "2B")
     and the times normalized to midnight by default.  Holidays and
@@ -694,6 +694,9 @@ def bdate_range(start=None, end=None, periods=None, freq="B", tz=None, normalize
     >>> [d.day for d in zb.bdate_range("2024-01-05", periods=3).to_list()]
     [5, 8, 9]
     """
+    if weekmask is not None or holidays is not None:
+        raise UnsupportedError("bdate_range: weekmask and holidays (custom business days) "
+                               "are not supported")
     return date_range(start, end, periods, freq, tz, normalize, name, inclusive, unit=unit)
 
 

@@ -8,6 +8,8 @@ pairs), or a dict {label: function or list}.  A result of another length raises 
 transform"), as pandas.
 """
 
+import numpy as np
+
 from zambezi import _labels
 from zambezi._agg import _hashable, _name, _NUMPY
 from zambezi.errors import InvalidValueError, UnsupportedError
@@ -22,9 +24,12 @@ def _one(s, f, args, kwargs, whole=False):
         raise InvalidValueError(f"Function did not transform ({_NUMPY[f]} reduces)")
     if isinstance(f, str):
         method = getattr(s, f, None)
-        if method is None or not callable(method):
+        if method is not None and callable(method):
+            out = method(*args, **kwargs)
+        elif isinstance(getattr(np, f, None), np.ufunc):   # "sqrt": numpy's, as pandas
+            out = s.apply(getattr(np, f), args, **kwargs)
+        else:
             raise InvalidValueError(f"transform: {f!r} is not a function of a Series")
-        out = method(*args, **kwargs)
     elif callable(f) and whole:
         out = f(s, *args, **kwargs)
     elif callable(f):

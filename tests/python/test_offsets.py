@@ -90,3 +90,5 @@ def test_business_day_ranges_like_pandas(k):
         want = pd.bdate_range(start, periods=4, freq=f"{k}B")
         got = zb.bdate_range(start, periods=4, freq=f"{k}B").to_pandas()
         np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    with pytest.raises(UnsupportedError):
+        zb.bdate_range("2024-01-01", periods=3, holidays=["2024-01-02"])

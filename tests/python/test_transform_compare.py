@@ -25,6 +25,7 @@ def _frame(seed):
 TRANSFORMS = {
     "ufunc": np.abs, "name": "cumsum", "lambda": lambda x: x * 2,
     "whole": lambda x: x - x.mean(), "list": ["abs", np.exp], "rank": "rank",
+    "numpy name": "exp",
 }
 
 
