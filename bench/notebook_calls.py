@@ -61,6 +61,8 @@ def main():
     moved = pdf["x"].iloc[::3]
     moved.index = moved.index + pd.Timedelta("13s")
     zmoved = zb.from_pandas(moved)
+    probes = pd.DatetimeIndex(np.sort(rng.choice(pdf.index.values, 10_000)) +
+                              np.timedelta64(5, "s"))
     when = pdf.index.to_series().reset_index(drop=True)
     zwhen = zb.from_pandas(when)
     calls = {
@@ -77,6 +79,8 @@ def main():
         "to_numeric(text)": lambda m, d, o, w: m.to_numeric(d["t"]),
         "factorize(k)": lambda m, d, o, w: m.factorize(d["k"]),
         "ts + DateOffset(months=1)": lambda m, d, o, w: w + pd.DateOffset(months=1),
+        "ts + BDay(3)": lambda m, d, o, w: w + pd.offsets.BDay(3),
+        "x.asof(10^4 times)": lambda m, d, o, w: d["x"].asof(probes),
         "ts.astype(str)": lambda m, d, o, w: w.astype(str),
         "sort_values(k, key=str.lower)":
             lambda m, d, o, w: d.sort_values("k", key=lambda c: c.str.lower(), kind="stable"),

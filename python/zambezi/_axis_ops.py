@@ -415,7 +415,7 @@ class AxisOps:
         pos = _core.column_from_buffer(pos.astype(np.int64), mask=k < 0 if (k < 0).any() else None)
         out = self._select_rows(_indexing.take_rows(pos)) if (k >= 0).all() else \
             _asof_gather(self, pos, _align)
-        labels = _ix.Index(targets, name=idx.name)
+        labels = _ix.Index(targets, name=None if scalar else getattr(where, "name", None))
         if not scalar:
             out._index = labels
             return out
@@ -654,15 +654,16 @@ def _label_text(label):
 def _asof_targets(idx, where):
     """where's labels as an array the index's searchsorted compares (text
     read as times for a time index)."""
-    values = list(where) if not isinstance(where, np.ndarray) and \
-        not hasattr(where, "to_numpy") else where
-    if idx._levels()[0].dtype.startswith("timestamp") and len(values) and \
+    if hasattr(where, "to_numpy"):
+        return where.to_numpy()
+    if isinstance(where, np.ndarray):
+        return where
+    values = list(where)
+    if idx._levels()[0].dtype.startswith("timestamp") and values and \
             all(isinstance(v, str) for v in values):
         from zambezi import _times
 
-        return _times.to_datetime(list(values)).to_numpy()
-    if hasattr(values, "to_numpy"):
-        return values.to_numpy()
+        return _times.to_datetime(values).to_numpy()
     return values
 
 

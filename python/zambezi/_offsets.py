@@ -82,22 +82,23 @@ def shift(s, offset, sign):
     if getattr(offset, "normalize", False):
         raise UnsupportedError(f"{kind}(normalize=True) is not supported")
     n = int(offset.n) * sign
-    f = _dt_methods._fields(col, ["year", "month", "day"])
-    year, month, day = f["year"], f["month"], f["day"]
     nulls = _convert.null_mask(col)
     fixed_ns = 0
-    if kind == "DateOffset":
-        delta_days, fixed_ns = _date_offset(offset, n, year, month, day, nulls)
-    elif kind in _ANCHORED:
-        delta_days = _anchored(offset, n, year, month, day, nulls)
-    else:   # Week, BusinessDay: counted in days of the week
-        days = _epoch_days(year, month, day)
+    if kind in ("Week", "BusinessDay"):   # counted in days of the week
+        days = _wall_days(col)
         weekday = (days + 3) % 7   # 1970-01-01 was a Thursday (Monday is 0)
         if kind == "Week":
             delta_days = _week(offset, n, weekday)
         else:
-            delta_days = _business_day(n, days, weekday)
+            delta_days = _business_day(n, weekday)
             fixed_ns = _times._timedelta_ns(offset.offset)   # kept by -BDay(n) too
+    else:
+        f = _dt_methods._fields(col, ["year", "month", "day"])
+        year, month, day = f["year"], f["month"], f["day"]
+        if kind == "DateOffset":
+            delta_days, fixed_ns = _date_offset(offset, n, year, month, day, nulls)
+        else:
+            delta_days = _anchored(offset, n, year, month, day, nulls)
     delta_ns = delta_days * (86400 * 10**9) + fixed_ns
     scale = _dtypes.NS_PER.get(col.unit, 1)
     unit = col.unit if not np.any(delta_ns % scale) else "ns"
@@ -154,15 +155,26 @@ def _week(offset, n, weekday):
         7 * np.where(off & (n > 0), n - 1, n)
 
 
-def _business_day(n, days, weekday):
-    """Days moved by BusinessDay(n): n weekdays on (numpy's business-day
-    offset); a Saturday or Sunday first rolls to Monday (n >= 0, the roll
-    counting as the first step when n > 0) or to Friday (n < 0, likewise)."""
+def _wall_days(col):
+    """Days since the epoch of each timestamp's wall time (naive, UTC or a
+    fixed offset; named zones were refused), straight from the values."""
+    per_day = 86400 * _dtypes.PER_SECOND[col.unit]
+    offset = _times._zone_offset_ns(col.timezone) // _dtypes.NS_PER[col.unit]
+    return (_convert.values_numpy(col).view(np.int64) + offset) // per_day
+
+
+def _business_day(n, weekday):
+    """Days moved by BusinessDay(n): n weekdays on; a Saturday or Sunday
+    first rolls to Monday (n >= 0, the roll counting as the first step
+    when n > 0) or to Friday (n < 0, likewise); then whole weeks of five,
+    and two more days where the rest crosses a weekend."""
     weekend = weekday >= 5
     if n >= 0:
-        steps, roll = np.where(weekend & (n > 0), n - 1, n), "forward"
-    else:
-        steps, roll = np.where(weekend, n + 1, n), "backward"
-    start = days.astype("datetime64[D]")
-    moved = np.busday_offset(start, steps, roll=roll)
-    return (moved - start).astype(np.int64)
+        roll = np.where(weekend, 7 - weekday, 0)
+        w = np.where(weekend, 0, weekday)
+        weeks, rest = np.divmod(np.where(weekend & (n > 0), n - 1, n), 5)
+        return roll + 7 * weeks + rest + np.where(w + rest > 4, 2, 0)
+    roll = np.where(weekend, weekday - 4, 0)
+    w = np.where(weekend, 4, weekday)
+    weeks, rest = np.divmod(-np.where(weekend, n + 1, n), 5)
+    return -(roll + 7 * weeks + rest + np.where(w - rest < 0, 2, 0))

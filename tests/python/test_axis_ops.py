@@ -196,6 +196,9 @@ def test_asof_like_pandas(seed):
     df.loc[df.index[rng.integers(0, 60, 5)], "b"] = np.nan
     zs, zdf = zb.from_pandas(s), zb.from_pandas(df)
     many = pd.DatetimeIndex(["2023-12-31", "2024-01-02 05:00", "2024-01-05", "2024-02-01"])
+    s.index.name = df.index.name = "when"          # the result is labelled by where
+    zs, zdf = zb.from_pandas(s), zb.from_pandas(df)
+    same(zs.asof(many.rename("probe")), s.asof(many.rename("probe")))
     for where in (many, list(many)):
         same(zs.asof(where), s.asof(where))
         for subset in (None, ["a"], "b"):

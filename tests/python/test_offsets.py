@@ -61,7 +61,9 @@ def test_offsets_like_pandas(seed, offset):
 def test_offsets_of_zoned_times_like_pandas(tz):
     s = _stamps(1).dt.tz_localize(tz)
     z = zb.from_pandas(s)
-    for offset in (pd.DateOffset(months=1), pd.offsets.MonthEnd(1), pd.DateOffset(days=1)):
+    for offset in (pd.DateOffset(months=1), pd.offsets.MonthEnd(1), pd.DateOffset(days=1),
+                   pd.offsets.BDay(2), pd.offsets.BDay(-3), pd.offsets.Week(weekday=2),
+                   pd.offsets.QuarterEnd(1)):
         pd.testing.assert_series_equal((z + offset).to_pandas(), s + offset)
 
 
