@@ -54,6 +54,20 @@ def _apply(s, f, args, kwargs):
                             f"not {type(f).__name__}")
 
 
+def column_spec(frame, labels, func):
+    """[(column label, function or list)] of a frame's agg / transform: a
+    dict names its columns (a label the frame lacks raises KeyError), any
+    other func applies to every column."""
+    if not isinstance(func, dict):
+        return [(lb, func) for lb in labels]
+    spec = []
+    for lb, f in func.items():
+        if lb not in labels:
+            raise frame._missing(lb)
+        spec.append((lb, f))
+    return spec
+
+
 def _scalar(v):
     return v.item() if isinstance(v, np.generic) else v
 
@@ -121,14 +135,7 @@ class FrameAgg:
             if method is None or not callable(method):
                 raise InvalidValueError(f"agg: {func!r} is not a function of a DataFrame")
             return method()
-        if isinstance(func, dict):
-            spec = []
-            for lb, f in func.items():
-                if lb not in labels:
-                    raise self._missing(lb)
-                spec.append((lb, f))
-        else:
-            spec = [(lb, func) for lb in labels]
+        spec = column_spec(self, labels, func)
         if not any(isinstance(f, (list, tuple)) for _, f in spec):
             values = [_scalar(_apply(self[lb], f, args, kwargs)) for lb, f in spec]
             return self._constructor_sliced(values, index=[lb for lb, _ in spec])

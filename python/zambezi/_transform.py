@@ -11,7 +11,7 @@ transform"), as pandas.
 import numpy as np
 
 from zambezi import _labels
-from zambezi._agg import _hashable, _name, _NUMPY
+from zambezi._agg import _hashable, _name, _NUMPY, column_spec
 from zambezi.errors import InvalidValueError, UnsupportedError
 
 
@@ -100,15 +100,7 @@ class FrameTransform:
         {'b': [9.0, 25.0]}
         """
         _check_axis(self, axis)
-        labels = _labels.label_list(self)
-        if isinstance(func, dict):
-            spec = []
-            for lb, f in func.items():
-                if lb not in labels:
-                    raise self._missing(lb)
-                spec.append((lb, f))
-        else:
-            spec = [(lb, func) for lb in labels]
+        spec = column_spec(self, _labels.label_list(self), func)
         nested = any(isinstance(f, (list, tuple)) for _, f in spec)
         out_labels, cols = [], []
         for lb, f in spec:
