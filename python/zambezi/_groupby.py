@@ -76,6 +76,7 @@ from zambezi._groupby_counts import GroupByValueCounts
 from zambezi._groupby_describe import GroupByDescribe
 from zambezi._groupby_idx import GroupByIdx
 from zambezi._groupby_extreme import GroupByExtreme
+from zambezi._groupby_sample import GroupBySample
 from zambezi._groupby_moments import GroupByMoments
 from zambezi import _groupby_observed
 from zambezi.errors import (
@@ -421,7 +422,7 @@ def _series_keys(s, by, level):
 
 class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApply,
               GroupByValueCounts, GroupByMoments, GroupByIdx, GroupByDescribe,
-              GroupByExtreme):
+              GroupByExtreme, GroupBySample):
     """The rows of a DataFrame or Series grouped by keys: what
     ``groupby`` returns.  Select columns with ``gb["col"]`` (results are
     Series), ``gb[["a", "b"]]`` or ``gb.col``, then aggregate.  Results

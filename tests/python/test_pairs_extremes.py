@@ -2,7 +2,8 @@
 Series.autocorr / dot / @, DataFrame.dot / corrwith (a Series, a frame
 with other labels, drop=), GroupBy.nlargest / nsmallest (one and two keys,
 sort=False, missing values and keys), GroupBy.ohlc, nlargest /
-nsmallest with keep='last' / 'all', and value_counts(bins=...)."""
+nsmallest with keep='last' / 'all', value_counts(bins=...), and GroupBy.sample
+(the same rows as pandas for the same random_state)."""
 
 import functools
 
@@ -116,3 +117,33 @@ def test_value_counts_bins_like_pandas(seed):
             want.index = want.index.astype(str)
             got.index = got.index.astype(str)
             _same(got, want)
+
+
+_SAMPLES = [
+    lambda m, d: d.groupby("k").sample(n=3, random_state=1),
+    lambda m, d: d.groupby("k", dropna=False).sample(n=2, random_state=2),
+    lambda m, d: d.groupby("k", sort=False).sample(frac=0.1, random_state=3),
+    lambda m, d: d.groupby(["k", "j"]).sample(n=2, replace=True, random_state=4),
+    lambda m, d: d.groupby("k")["v"].sample(n=2, random_state=5),
+    lambda m, d: d.groupby("k")[["v", "w"]].sample(frac=0.2, weights=d["w"], random_state=6),
+    lambda m, d: d.groupby("j").sample(n=2, weights="w", random_state=7),
+    lambda m, d: d.groupby("k").sample(random_state=np.random.RandomState(8)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_SAMPLES)))
+@pytest.mark.parametrize("seed", range(3))
+def test_groupby_sample_draws_as_pandas(case, seed):
+    rng = np.random.default_rng(seed)
+    n = 300
+    df = pd.DataFrame({"k": rng.choice(["x", "y", "z", None], n), "j": rng.integers(0, 3, n),
+                       "v": rng.normal(size=n), "w": rng.random(n)})
+    same(_SAMPLES[case](zb, zb.from_pandas(df)), _SAMPLES[case](pd, df))
+
+
+def test_groupby_sample_errors():
+    z = zb.DataFrame({"k": ["a", "a", "b"], "v": [1, 2, 3]})
+    with pytest.raises(ValueError, match="larger sample"):
+        z.groupby("k").sample(n=3)
+    with pytest.raises(ValueError):
+        z.groupby("k").sample(n=1, frac=0.5)
