@@ -15,7 +15,7 @@ import datetime
 
 import numpy as np
 
-from zambezi import _core, _dtypes, _indexing, _labels
+from zambezi import _convert, _core, _dtypes, _indexing, _labels
 from zambezi import index as _ix
 from zambezi._missing import _axis_number
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -513,7 +513,7 @@ class AxisOps:
         new = _times.date_range(first, last, freq=freq, name=idx.name,
                                 unit=col.dtype[len("timestamp["):].split(",")[0].rstrip("]"))
         old_v = _host_numpy(_core.cast(col, "int64"))
-        new_v = _host_numpy(_core.cast(new._levels()[0], "int64"))
+        new_v = _convert.values_numpy(new._levels()[0]).view(np.int64)   # no copy
         pos, missing = _grid_positions(old_v, new_v, method)
         if pos is None:   # not a regular grid: binary searches
             side = "right" if method == "ffill" else "left"
@@ -526,11 +526,13 @@ class AxisOps:
                 pos = np.minimum(pos, len(old_v) - 1)
                 if method is None:
                     missing |= old_v[pos] != new_v
-        take = _core.column_from_buffer(np.where(missing, 0, pos).astype(np.int64),
-                                        mask=missing if missing.any() else None)
+            pos = np.where(missing, 0, pos)
+        gaps = missing is not None and bool(missing.any())
+        take = _core.column_from_buffer(np.ascontiguousarray(pos, dtype=np.int64),
+                                        mask=missing if gaps else None)
         out = self._like(_core.take(self._engine, take))
         out._index = new
-        if fill_value is not None and missing.any():
+        if fill_value is not None and gaps:
             out = _index_ops._fill_new_rows(out, missing, fill_value)
         return out
 
@@ -605,7 +607,9 @@ def _grid_positions(old_v, new_v, method):
     """asfreq's row of each new label when the new labels are a regular
     grid (first + k * step; sorted, unique old labels from the first grid
     point): (positions, missing) in O(n) -- each old label's grid cell and
-    a running max (ffill) or min (bfill) -- or (None, None) otherwise."""
+    a running max (ffill) or min (bfill) -- or (None, None) otherwise.
+    missing is None where no new label can miss (ffill: the grid starts at
+    the first old label); positions are always valid rows."""
     m, n = len(new_v), len(old_v)
     if m < 2 or new_v[0] != old_v[0]:
         return None, None
@@ -631,8 +635,9 @@ def _grid_positions(old_v, new_v, method):
         keep = (rel % step == 0) & (cell < m)   # the labels on the grid
     pos = np.full(m, -1, dtype=np.int64)
     pos[cell[keep]] = rows[keep]
-    if method == "ffill":
-        pos = np.maximum.accumulate(pos)
+    if method == "ffill":   # the grid starts at the first label: nothing is missing
+        np.maximum.accumulate(pos, out=pos)
+        return pos, None
     missing = pos < 0
     return np.maximum(pos, 0), missing
 

@@ -541,6 +541,8 @@ def _inclusive(values, start, end, inclusive):
     if inclusive not in ("both", "neither", "left", "right"):
         raise InvalidValueError(
             f"inclusive must be 'both', 'neither', 'left' or 'right', not {inclusive!r}")
+    if inclusive == "both":
+        return values
     keep = np.ones(len(values), dtype=bool)
     if inclusive in ("neither", "right") and start is not None:
         keep &= values != start
