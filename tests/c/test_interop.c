@@ -62,7 +62,8 @@ ZB_TEST(test_profile_records_operations_in_order) {
 
 ZB_TEST(test_profile_nesting_and_depth) {
   zb_error err = {{0}};
-  zb_column *a = int_column(100, 0), *sorted = NULL;
+  zb_column *a = int_column(100, 0), *sorted = NULL, *down = int_column(100, 0);
+  for (int64_t i = 0; i < 100; i++) ((int64_t *)down->data->data)[i] = 99 - i;
   zb_profile *outer = NULL, *inner = NULL;
   ZB_CHECK_OK(zb_profile_start(false, &outer, &err), &err);
   zb_scalar s;
@@ -70,42 +71,63 @@ ZB_TEST(test_profile_nesting_and_depth) {
   ZB_CHECK_OK(zb_profile_start(false, &inner, &err), &err);
   zb_table *t = NULL;
   const char *names[2] = {"x", "y"};
-  zb_column *cols[2] = {a, a};
+  zb_column *cols[2] = {a, down};
   ZB_CHECK_OK(zb_table_make(2, cols, names, &t, &err), &err);
   ZB_CHECK_OK(zb_column_sort_indices(a, false, false, &sorted, &err), &err);
   /* a host table's take is one operation (its columns in one loop) */
   zb_table *taken = NULL;
   ZB_CHECK_OK(zb_table_take(t, sorted, &taken, &err), &err);
-  /* a sorted join sorts its rows by the keys: an operation nested in it
-   * (its takes by identity indices hand the columns back unrecorded) */
+  /* a sorted join sorts its rows by the keys: operations nested in it
+   * (the sort, then the takes of both sides' indices by its permutation).
+   * The key decreases: keys increasing on both sides are merged, already
+   * in order, with nothing nested */
   zb_column *li = NULL, *ri = NULL;
-  const int64_t key = 0;
+  const int64_t key = 1;
   ZB_CHECK_OK(zb_table_join_indices(t, t, 1, &key, &key, ZB_JOIN_INNER, true, false, &li, &ri, &err),
               &err);
   zb_profile_stop(inner);
   int64_t ni = 0, no = 0;
   const zb_profile_record *ri_rec = zb_profile_records(inner, &ni);
-  const char *want_inner[] = {"sort_indices", "table_take", "join", "sort_indices"};
-  ZB_CHECK_EQ_INT(ni, 4);
-  for (int64_t i = 0; i < ni && i < 4; i++) ZB_CHECK(strcmp(ri_rec[i].op, want_inner[i]) == 0);
+  const char *want_inner[] = {"sort_indices", "table_take", "join", "sort_indices", "take",
+                              "take"};
+  ZB_CHECK_EQ_INT(ni, 6);
+  for (int64_t i = 0; i < ni && i < 6; i++) ZB_CHECK(strcmp(ri_rec[i].op, want_inner[i]) == 0);
   zb_profile_free(inner);
   zb_column_reduce(a, ZB_REDUCE_MEAN, &s, &err);
   zb_profile_stop(outer);
   const zb_profile_record *ro = zb_profile_records(outer, &no);
-  const char *want[] = {"sum", "sort_indices", "table_take", "join", "sort_indices", "mean"};
-  const int depth[] = {0, 0, 0, 0, 1, 0};
-  ZB_CHECK_EQ_INT(no, 6);
-  for (int64_t i = 0; i < no && i < 6; i++) {
+  const char *want[] = {"sum", "sort_indices", "table_take", "join", "sort_indices",
+                        "take", "take", "mean"};
+  const int depth[] = {0, 0, 0, 0, 1, 1, 1, 0};
+  ZB_CHECK_EQ_INT(no, 8);
+  for (int64_t i = 0; i < no && i < 8; i++) {
     ZB_CHECK(strcmp(ro[i].op, want[i]) == 0);
     ZB_CHECK_EQ_INT(ro[i].depth, depth[i]);
   }
   zb_profile_free(outer);
+  /* keys increasing on both sides: merged in key order, nothing to sort */
+  zb_profile *merged = NULL;
+  zb_column *ml = NULL, *mr = NULL;
+  const int64_t up = 0;
+  ZB_CHECK_OK(zb_profile_start(false, &merged, &err), &err);
+  ZB_CHECK_OK(zb_table_join_indices(t, t, 1, &up, &up, ZB_JOIN_OUTER, true, false, &ml, &mr, &err),
+              &err);
+  zb_profile_stop(merged);
+  int64_t nm = 0;
+  const zb_profile_record *rm = zb_profile_records(merged, &nm);
+  ZB_CHECK_EQ_INT(nm, 1);
+  if (nm >= 1) ZB_CHECK(strcmp(rm[0].op, "join") == 0);
+  ZB_CHECK(ml != NULL && ml->length == 100 && ml->null_count == 0);
+  zb_profile_free(merged);
+  zb_column_release(ml);
+  zb_column_release(mr);
   zb_table_release(t);
   zb_table_release(taken);
   zb_column_release(li);
   zb_column_release(ri);
   zb_column_release(sorted);
   zb_column_release(a);
+  zb_column_release(down);
 }
 
 typedef struct thread_arg {
