@@ -198,7 +198,8 @@ zb_status zb__cpu_merge_join(const zb_column *lkey, const zb_column *rkey, zb_jo
   *done = false;
   merge_job j;
   memset(&j, 0, sizeof j);
-  j.ops = ops_for(lkey->type);
+  /* categorical codes are int32 but do not order as their categories */
+  j.ops = lkey->type == ZB_CATEGORICAL ? NULL : ops_for(lkey->type);
   if (j.ops == NULL || lkey->type != rkey->type || lkey->unit != rkey->unit ||
       lkey->null_count > 0 || rkey->null_count > 0 || how == ZB_JOIN_RIGHT ||
       how == ZB_JOIN_CROSS)

@@ -129,3 +129,17 @@ def test_time_labels_of_two_units_or_zones():
     da = pd.Series([1.0, 2.0], index=pd.to_timedelta([1, 2], unit="s").astype("m8[s]"))
     db = pd.Series([5.0, 6.0], index=pd.to_timedelta([2, 3], unit="s").astype("m8[ms]"))
     same(zb.from_pandas(da) + zb.from_pandas(db), da + db)
+
+
+def test_categorical_keys_in_category_order():
+    """Categorical codes are integers but order as their categories: such
+    keys are never merged by code."""
+    left = pd.DataFrame({"k": pd.Categorical(["z", "y", "x", "v"], categories=["z", "y", "x", "v"]),
+                         "a": [1, 2, 3, 4]})
+    right = pd.DataFrame({"k": pd.Categorical(["z", "x", "w"], categories=["z", "x", "w"]),
+                          "b": [4, 5, 6]})
+    for how in ["outer", "inner", "left", "right"]:
+        want = left.merge(right, on="k", how=how)
+        got = zb.from_pandas(left).merge(zb.from_pandas(right), on="k", how=how).to_pandas()
+        assert list(got["k"].astype(str)) == list(want["k"].astype(str)), how
+        assert got["a"].fillna(-1).tolist() == want["a"].fillna(-1).tolist(), how
