@@ -177,6 +177,8 @@ def _rising_start(col):
     """The first labels of an integer column rise strictly: likely sorted
     unique labels, which the engine's join merges (src/cpu/merge_join.c)
     faster than _merge_unique sorts."""
+    if col.device != "cpu":   # the engine's merge is the CPU's
+        return False
     v = _convert.values_numpy(col.slice(0, min(len(col), 64)))
     return bool((v[1:] > v[:-1]).all())
 

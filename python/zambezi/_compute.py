@@ -324,7 +324,7 @@ def _time_from_text(col, text, op):
 
 def _binop(self, other, op, sym, reflected):
     if op in ("add", "sub") and not (op == "sub" and reflected) and \
-            "pandas" in (type(other).__module__ or "")[:6]:
+            (type(other).__module__ or "").startswith("pandas"):
         from zambezi import _offsets   # calendar offsets: pandas' month arithmetic
 
         if _offsets.is_offset(other):
