@@ -1,11 +1,11 @@
 """DataFrames from rows and arrays, as pandas builds them: a 2-D numpy
 array (``columns`` names its columns, default 0, 1 ...), a numpy
 structured array (a column per field), a 1-D array or list of scalars (one
-column, 0), a list of dicts (a column per key, in order of first
-appearance; a key a row lacks is missing there), a list of lists or
-tuples (a column per position), a Series (one column named by it);
-and ``DataFrame.from_dict`` (orient "columns", "index", "tight") and
-``from_records``.
+column, 0; a range too), a list of dicts (a column per key, in order of
+first appearance; a key a row lacks is missing there), a list of lists,
+tuples or 1-D arrays (a column per position), a Series (one column named
+by it); and ``DataFrame.from_dict`` (orient "columns", "index", "tight")
+and ``from_records``.
 
 A 2-D array becomes its columns by numpy slicing (no copy per row); lists
 of rows are transposed with ``zip`` and each column is converted once as
@@ -24,7 +24,7 @@ from zambezi.errors import DTypeError, InvalidValueError
 
 def is_rows(data):
     """Whether DataFrame(data) is one of the row or array forms above."""
-    return isinstance(data, (np.ndarray, list, tuple)) or _base.is_series(data)
+    return isinstance(data, (np.ndarray, list, tuple, range)) or _base.is_series(data)
 
 
 def to_columns(data, columns, index):
@@ -53,7 +53,8 @@ def to_columns(data, columns, index):
         if columns is not None:
             cols = {c: cols.get(c, [None] * len(rows)) for c in columns}
         return cols, None, index
-    if all(isinstance(r, (list, tuple)) for r in rows):
+    if all(isinstance(r, (list, tuple)) or (isinstance(r, np.ndarray) and r.ndim == 1)
+           for r in rows):
         width = len(rows[0])
         if any(len(r) != width for r in rows):
             raise InvalidValueError("DataFrame: rows of different lengths")

@@ -35,6 +35,8 @@ CASES = {
     "tuples": lambda m: m.DataFrame(TUPLES, columns=["n", "k", "f"]),
     "lists": lambda m: m.DataFrame([list(t) for t in TUPLES]),
     "scalars": lambda m: m.DataFrame([1.5, 2.5, None], columns=["v"]),
+    "range": lambda m: m.DataFrame(range(4)),
+    "array rows": lambda m: m.DataFrame([np.arange(3), np.arange(3) * 2], columns=list("xyz")),
     "series": lambda m: m.DataFrame(m.Series([1, 2], index=["a", "b"], name="v")),
     "empty": lambda m: m.DataFrame([], columns=["a", "b"]),
     "from_dict index": lambda m: m.DataFrame.from_dict(
