@@ -13,20 +13,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
 JOBS=$(nproc 2>/dev/null || echo 2)
+# stage NAME: print the stage's header with the seconds spent so far, so a log
+# cut short by CI's time limit still says where the time went
+stage() { echo "== $1 (at ${SECONDS} s)"; }
 bash scripts/setup.sh
 
-echo "== C unit tests"
+stage "C unit tests"
 cmake -S . -B build-tests -G Ninja -DZAMBEZI_TESTS=ON >build-tests.log 2>&1 || { cat build-tests.log; exit 1; }
 cmake --build build-tests -j "$JOBS" >>build-tests.log 2>&1 || { tail -n 60 build-tests.log; exit 1; }
 ./build-tests/zb_tests
 
-echo "== C unit tests under ASan + UBSan"
+stage "C unit tests under ASan + UBSan"
 cmake -S . -B build-asan -G Ninja -DZAMBEZI_TESTS=ON -DZAMBEZI_SANITIZE=ON -DZAMBEZI_CUDA=OFF \
   -DCMAKE_BUILD_TYPE=Debug >build-asan.log 2>&1 || { cat build-asan.log; exit 1; }
 cmake --build build-asan -j "$JOBS" >>build-asan.log 2>&1 || { tail -n 60 build-asan.log; exit 1; }
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/zb_tests
 
-echo "== fuzzing the CSV parser (libFuzzer + ASan + UBSan)"
+stage "fuzzing the CSV parser (libFuzzer + ASan + UBSan)"
 have_fuzzer() {
   command -v clang >/dev/null && echo 'int LLVMFuzzerTestOneInput(const char*d,long n){return 0;}' |
     clang -x c -fsanitize=fuzzer - -o /tmp/zb-fuzzer-probe 2>/dev/null
@@ -49,21 +52,22 @@ if have_fuzzer; then
     grep -E "^stat::number_of_executed_units|^Done" "build-fuzz/fuzz-$1.log" || true
   }
   run_fuzzer csv "${ZAMBEZI_FUZZ_SECONDS:-60}"
-  echo "== fuzzing the Parquet reader"
+  stage "fuzzing the Parquet reader"
   run_fuzzer parquet "${ZAMBEZI_FUZZ_SECONDS:-60}"
-  echo "== fuzzing the JSON reader and writer"
+  stage "fuzzing the JSON reader and writer"
   run_fuzzer json "${ZAMBEZI_FUZZ_SECONDS:-60}"
-  echo "== fuzzing the Arrow IPC (Feather) reader"
+  stage "fuzzing the Arrow IPC (Feather) reader"
   run_fuzzer ipc "$(( ${ZAMBEZI_FUZZ_SECONDS:-60} / 2 ))"
 else
   echo "SKIPPED: no clang with libFuzzer here and none could be installed"
 fi
 
-echo "== Python tests"
-.venv/bin/python -m pytest -q tests/python "$@"
+stage "Python tests"
+.venv/bin/python -m pytest -q --durations=25 tests/python "$@"
 
-echo "== pandas' own tests under zambezi.pandas (curated subset)"
+stage "pandas' own tests under zambezi.pandas (curated subset)"
 bash scripts/pandas-tests.sh --ci
 
-echo "== Dask's own dataframe tests with the zambezi backend (curated subset)"
+stage "Dask's own dataframe tests with the zambezi backend (curated subset)"
 bash scripts/dask-tests.sh --ci
+stage "done"
