@@ -32,9 +32,9 @@ static void set_threads(int n) {
 /* ---- column builders ------------------------------------------------------ */
 
 /* n random values in [0, card) of type t (int32/int64/uint64/float64), seen
- * through a slice at offset 3; nulls ~1/8 when asked; floats get NaN and
- * -0.0 sprinkled in. */
-static zb_column *make_num(zb_type_id t, int64_t n, uint64_t seed, bool nulls, int64_t card) {
+ * through a slice at offset 3; about one row in `null_one_in` null (0: none);
+ * floats get NaN and -0.0 sprinkled in. */
+static zb_column *make_num(zb_type_id t, int64_t n, uint64_t seed, int null_one_in, int64_t card) {
   zb_error err = {{0}};
   const int64_t off = 3;
   zb_column *base = NULL, *s = NULL;
@@ -58,7 +58,8 @@ static zb_column *make_num(zb_type_id t, int64_t n, uint64_t seed, bool nulls, i
       }
       default: break;
     }
-    if (nulls && (r >> 59) % 8 == 0) zb_bit_set((uint8_t *)base->validity->data, p, false);
+    if (null_one_in > 0 && (r >> 48) % (uint64_t)null_one_in == 0)
+      zb_bit_set((uint8_t *)base->validity->data, p, false);
   }
   zb_column_recount_nulls(base);
   ZB_CHECK_OK(zb_column_slice(base, off, n, &s, &err), &err);
@@ -66,8 +67,9 @@ static zb_column *make_num(zb_type_id t, int64_t n, uint64_t seed, bool nulls, i
   return s;
 }
 
-/* Strings "w<k>" for k < card ("" for k == 0), offset 3, nulls ~1/8. */
-static zb_column *make_str(int64_t n, uint64_t seed, bool nulls, int64_t card) {
+/* Strings "w<k>" for k < card ("" for k == 0), offset 3, about one row in
+ * `null_one_in` null (0: none). */
+static zb_column *make_str(int64_t n, uint64_t seed, int null_one_in, int64_t card) {
   zb_error err = {{0}};
   const int64_t off = 3;
   char buf[32];
@@ -89,7 +91,8 @@ static zb_column *make_str(int64_t n, uint64_t seed, bool nulls, int64_t card) {
     int l = k == 0 ? 0 : snprintf(buf, sizeof buf, "w%lld", (long long)k);
     memcpy(ch + o[p], buf, (size_t)l);
     o[p + 1] = o[p] + l;
-    if (nulls && (r >> 59) % 8 == 0) zb_bit_set((uint8_t *)base->validity->data, p, false);
+    if (null_one_in > 0 && (r >> 48) % (uint64_t)null_one_in == 0)
+      zb_bit_set((uint8_t *)base->validity->data, p, false);
   }
   zb_column_recount_nulls(base);
   ZB_CHECK_OK(zb_column_slice(base, off, n, &s, &err), &err);
@@ -385,10 +388,10 @@ ZB_TEST(test_join_int64) {
     for (uint64_t seed = 1; seed <= 2; seed++) {
       int64_t nl = k_sizes[s][0], nr = k_sizes[s][1];
       int64_t card = seed == 1 ? (nl + nr) / 2 + 1 : 5; /* few keys: many duplicates */
-      zb_column *lc[2] = {make_num(ZB_INT64, nl, seed, true, card),
-                          make_num(ZB_INT64, nl, seed + 9, false, 100)};
-      zb_column *rc[2] = {make_num(ZB_INT64, nr, seed + 100, true, card),
-                          make_num(ZB_INT64, nr, seed + 7, false, 100)};
+      zb_column *lc[2] = {make_num(ZB_INT64, nl, seed, 8, card),
+                          make_num(ZB_INT64, nl, seed + 9, 0, 100)};
+      zb_column *rc[2] = {make_num(ZB_INT64, nr, seed + 100, 8, card),
+                          make_num(ZB_INT64, nr, seed + 7, 0, 100)};
       const char *ln[2] = {"k", "v"}, *rn[2] = {"v", "key"};
       zb_table *l = make_table(2, lc, ln), *r = make_table(2, rc, rn);
       int64_t lk = 0, rk = 0;
@@ -404,13 +407,13 @@ ZB_TEST(test_join_mixed_keys) {
     int64_t nl = k_sizes[s][0], nr = k_sizes[s][1];
     uint64_t seed = 40 + s;
     /* int32 vs int64, string + int, categorical vs string, float64 (NaN) */
-    zb_column *i32 = make_num(ZB_INT32, nl, seed, true, 30);
-    zb_column *i32r = make_num(ZB_INT32, nr, seed + 1, true, 30);
-    zb_column *lc[4] = {i32, make_str(nl, seed + 2, true, 6), make_str(nl, seed + 3, true, 20),
-                        make_num(ZB_FLOAT64, nl, seed + 4, true, 12)};
-    zb_column *scat = make_str(nr, seed + 5, true, 20);
-    zb_column *rc[4] = {cast(i32r, ZB_INT64), make_str(nr, seed + 6, true, 6), scat,
-                        make_num(ZB_FLOAT64, nr, seed + 7, true, 12)};
+    zb_column *i32 = make_num(ZB_INT32, nl, seed, 8, 30);
+    zb_column *i32r = make_num(ZB_INT32, nr, seed + 1, 8, 30);
+    zb_column *lc[4] = {i32, make_str(nl, seed + 2, 8, 6), make_str(nl, seed + 3, 8, 20),
+                        make_num(ZB_FLOAT64, nl, seed + 4, 8, 12)};
+    zb_column *scat = make_str(nr, seed + 5, 8, 20);
+    zb_column *rc[4] = {cast(i32r, ZB_INT64), make_str(nr, seed + 6, 8, 6), scat,
+                        make_num(ZB_FLOAT64, nr, seed + 7, 8, 12)};
     zb_column_release(i32r);
     zb_column *lcat = cast(lc[2], ZB_CATEGORICAL);
     zb_column_release(lc[2]);
@@ -441,13 +444,16 @@ ZB_TEST(test_join_large) {
     int64_t nl = sizes[z][0], nr = sizes[z][1];
     for (int v = 0; v < 3; v++) {
       int64_t card = v == 1 ? 50 * nr : 30000;
+      /* nulls rare: when nulls match, every null pairs with every null of
+       * the other side (one in 8 would make 10^8 pairs per join) */
+      const int nulls = 512;
       zb_column *lc[1], *rc[1];
       if (v == 2) {
-        lc[0] = make_str(nl, 5, true, 30000);
-        rc[0] = make_str(nr, 6, true, 30000);
+        lc[0] = make_str(nl, 5, nulls, 30000);
+        rc[0] = make_str(nr, 6, nulls, 30000);
       } else {
-        lc[0] = make_num(ZB_INT64, nl, 5, true, card);
-        rc[0] = make_num(ZB_INT64, nr, 6, true, card);
+        lc[0] = make_num(ZB_INT64, nl, 5, nulls, card);
+        rc[0] = make_num(ZB_INT64, nr, 6, nulls, card);
       }
       const char *n[1] = {"k"};
       zb_table *l = make_table(1, lc, n), *r = make_table(1, rc, n);
@@ -550,8 +556,8 @@ ZB_TEST(test_join_sorted_unique_keys) {
 
 ZB_TEST(test_join_cross_and_sort) {
   zb_error err = {{0}};
-  zb_column *lc[1] = {make_num(ZB_INT64, 37, 11, true, 10)};
-  zb_column *rc[1] = {make_num(ZB_INT64, 23, 12, true, 10)};
+  zb_column *lc[1] = {make_num(ZB_INT64, 37, 11, 8, 10)};
+  zb_column *rc[1] = {make_num(ZB_INT64, 23, 12, 8, 10)};
   const char *n[1] = {"k"};
   zb_table *l = make_table(1, lc, n), *r = make_table(1, rc, n);
   int64_t k = 0;
@@ -622,8 +628,8 @@ ZB_TEST(test_join_cross_and_sort) {
 
 ZB_TEST(test_join_errors) {
   zb_error err = {{0}};
-  zb_column *lc[2] = {make_num(ZB_INT64, 5, 1, false, 3), make_str(5, 2, false, 3)};
-  zb_column *rc[2] = {make_num(ZB_FLOAT64, 4, 1, false, 3), make_str(4, 3, false, 3)};
+  zb_column *lc[2] = {make_num(ZB_INT64, 5, 1, 0, 3), make_str(5, 2, 0, 3)};
+  zb_column *rc[2] = {make_num(ZB_FLOAT64, 4, 1, 0, 3), make_str(4, 3, 0, 3)};
   const char *ln[2] = {"a", "s"}, *rn[2] = {"b", "t"};
   zb_table *l = make_table(2, lc, ln), *r = make_table(2, rc, rn);
   zb_column *li = NULL, *ri = NULL;
@@ -695,8 +701,8 @@ ZB_TEST(test_join_uint64_vs_int64) {
 
 ZB_TEST(test_join_fault_injection) {
   zb_error err = {{0}};
-  zb_column *lc[2] = {make_num(ZB_INT64, 300, 1, true, 50), make_str(300, 2, true, 9)};
-  zb_column *rc[2] = {make_num(ZB_INT32, 200, 3, true, 50), make_str(200, 4, true, 9)};
+  zb_column *lc[2] = {make_num(ZB_INT64, 300, 1, 8, 50), make_str(300, 2, 8, 9)};
+  zb_column *rc[2] = {make_num(ZB_INT32, 200, 3, 8, 50), make_str(200, 4, 8, 9)};
   zb_column *rcat = cast(rc[1], ZB_CATEGORICAL);
   zb_column_release(rc[1]);
   rc[1] = rcat;
@@ -734,8 +740,8 @@ ZB_TEST(test_join_fault_injection) {
     zb_table_release(b);
   }
   /* a partitioned build side (past 65536 rows) */
-  zb_column *pl[1] = {make_num(ZB_INT64, 70000, 7, true, 100000)};
-  zb_column *pr[1] = {make_num(ZB_INT64, 90000, 8, true, 100000)};
+  zb_column *pl[1] = {make_num(ZB_INT64, 70000, 7, 8, 100000)};
+  zb_column *pr[1] = {make_num(ZB_INT64, 90000, 8, 8, 100000)};
   l = make_table(1, pl, n);
   r = make_table(1, pr, n);
   for (int threads = 1; threads <= 3; threads += 2) {

@@ -3,10 +3,14 @@
  * the counting allocator is back to zero, and prints "N passed, N failed,
  * N skipped".  A test that called zb_test_skip (and failed no check) is
  * skipped: listed with its reason, counted neither as passed nor failed.
+ * A test that took a second or more says how long, and each line goes out
+ * as it is written (CI reads the log through a pipe).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "test.h"
 
@@ -42,8 +46,15 @@ void zb_test_skip(const char *reason) {
   g_current_skip = reason != NULL && reason[0] != '\0' ? reason : "skipped";
 }
 
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv) {
   int passed = 0, failed = 0, skipped = 0;
+  setvbuf(stdout, NULL, _IOLBF, 0);
   for (int i = 0; i < g_ntests; i++) {
     if (argc > 1 && strstr(g_tests[i].name, argv[1]) == NULL) continue;
     g_current_failed = 0;
@@ -51,7 +62,9 @@ int main(int argc, char **argv) {
     zb_alloc_fail_after(0);
     zb_alloc_stats before;
     zb_alloc_get_stats(&before);
+    double t0 = now_s();
     g_tests[i].fn();
+    double took = now_s() - t0;
     zb_alloc_fail_after(0);
     zb_alloc_stats st;
     zb_alloc_get_stats(&st);
@@ -71,7 +84,10 @@ int main(int argc, char **argv) {
       printf("skip %s: %s\n", g_tests[i].name, g_current_skip);
     } else {
       passed++;
-      printf("ok   %s\n", g_tests[i].name);
+      if (took >= 1.0)
+        printf("ok   %s (%.1f s)\n", g_tests[i].name, took);
+      else
+        printf("ok   %s\n", g_tests[i].name);
     }
   }
   printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
