@@ -106,7 +106,7 @@ def _key_values(lcol, rcol):
         m = null_mask(col)
         if m is not None and m.any():
             raise InvalidValueError(f"Merge keys contain null values on {side} side")
-    if lk != rk:
+    if lcol.dtype != rcol.dtype:
         raise InvalidValueError(f"incompatible merge keys [0] {lcol.dtype} and {rcol.dtype}, "
                                 "must be the same type")
     unit = None
@@ -154,7 +154,12 @@ def _tolerance(tolerance, values, unit):
 
 def _groups(lcols, rcols):
     """Each row's by-group (equal by-values on either side, a missing value
-    equal to a missing value), left rows then right rows, as int64."""
+    equal to a missing value), left rows then right rows, as int64.  The
+    by columns of the two sides must have one dtype, as pandas requires."""
+    for i, (a, b) in enumerate(zip(lcols, rcols)):
+        if a.dtype != b.dtype:
+            raise InvalidValueError(f"incompatible merge keys [{i}] {a.dtype} and {b.dtype}, "
+                                    "must be the same type")
     nl = lcols[0].length
     parts = [_concat_columns([a, b], "merge_asof by") for a, b in zip(lcols, rcols)]
     t = _core.table_from_columns(parts, [f"b{i}" for i in range(len(parts))])
@@ -314,7 +319,12 @@ def merge_asof(left, right, on=None, left_on=None, right_on=None, left_index=Fal
     if right_kept:
         rt = _core.take(right._table.select([rnames.index(n) for n in right_kept]),
                         _positions(at))
-        cols += [rt.column(i) for i in range(len(right_kept))]
+        rcols = [rt.column(i) for i in range(len(right_kept))]
+        if left_index and not right_index and right_on in right_kept and bool((at < 0).any()):
+            # as pandas: the right key column holds the matched right keys
+            # when every left row found one, else the left keys (the index)
+            rcols[right_kept.index(right_on)] = lkey
+        cols += rcols
         names += [n + rs if n in overlap and rs else n for n in right_kept]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})

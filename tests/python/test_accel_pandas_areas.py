@@ -5,7 +5,7 @@ every frame tried on zambezi."""
 
 import pytest
 
-from conftest import same_under_accelerator
+from conftest import profiled_under_accelerator, same_under_accelerator
 
 pytest.importorskip("pandas")
 
@@ -236,3 +236,32 @@ for how in ("inner", "left", "right", "outer"):
 print(repr(left.join(right[["b"]], on="k", how="outer").index))
 ''')
     assert "Index([0.0, 1.0, 3.0, nan], dtype='float64')" in out
+
+
+def test_merge_asof_served_by_zambezi(tmp_path):
+    # pd.merge_asof runs on zambezi: the printed results are pandas' own
+    # (an integer column with unmatched rows included), and the profile
+    # records the calls as zambezi's; a by pair of two dtypes falls back and
+    # raises pandas' MergeError
+    out, prof = profiled_under_accelerator(tmp_path, r'''
+import pandas as pd
+
+trades = pd.DataFrame({"t": pd.to_datetime(["2024-01-01 09:00:01", "2024-01-01 09:00:03",
+                                            "2024-01-01 09:00:07"]),
+                       "sym": ["a", "b", "a"], "qty": [10, 20, 30]})
+quotes = pd.DataFrame({"t": pd.to_datetime(["2024-01-01 09:00:00", "2024-01-01 09:00:02",
+                                            "2024-01-01 09:00:05"]),
+                       "sym": ["a", "a", "b"], "bid": [1, 2, 3]})
+for direction in ("backward", "forward", "nearest"):
+    r = pd.merge_asof(trades, quotes, on="t", by="sym", direction=direction)
+    print(direction, r.dtypes.to_dict())
+    print(r)
+r = pd.merge_asof(trades.set_index("t"), quotes, left_index=True, right_on="t")
+print(r)
+try:
+    pd.merge_asof(trades, quotes.astype({"sym": "category"}), on="t", by="sym")
+except pd.errors.MergeError as e:
+    print("MergeError", e)
+''')
+    assert out.count("MergeError incompatible merge keys [0]") == 1
+    assert prof["pandas.merge_asof"]["fast_calls"] >= 4

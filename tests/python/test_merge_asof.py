@@ -129,3 +129,42 @@ def test_merge_asof_errors_as_pandas():
         zb.merge_asof(zb.DataFrame({"t": ["a"]}), zb.DataFrame({"t": ["a"]}), on="t")
     with pytest.raises(KeyError, match="nope"):
         zb.merge_asof(zl, zr, on="t", by="nope")
+
+
+def test_merge_asof_left_index_right_on_key_column():
+    # pandas' right key column: the matched right keys when every left row
+    # found one, else the left keys (the index) -- both cases, both directions
+    left = pd.DataFrame({"a": [1, 2, 3]}, index=pd.Index([3, 5, 10], name="t"))
+    for rk in ([2, 4, 8], [4, 6, 12], [2, 4, 8, 11]):
+        right = pd.DataFrame({"t": rk, "b": range(10, 10 + 10 * len(rk), 10)})
+        for direction in ("backward", "forward", "nearest"):
+            kw = dict(left_index=True, right_on="t", direction=direction)
+            exp = pd.merge_asof(left, right, **kw)
+            got = zb.merge_asof(zb.from_pandas(left), zb.from_pandas(right), **kw)
+            _check(got, exp)
+    # the same under the accelerator's routing: pandas' own test data shape
+    left = pd.DataFrame({"a": [1, 2, 3]}, index=pd.Index([1.0, 5.0, 10.0], name="t"))
+    right = pd.DataFrame({"t": [2.0, 4.0, 8.0], "b": [10, 20, 30]})
+    got = zb.merge_asof(zb.from_pandas(left), zb.from_pandas(right), left_index=True,
+                        right_on="t")
+    assert got["t"].to_list() == [1.0, 5.0, 10.0]
+
+
+def test_merge_asof_keys_and_by_columns_of_one_dtype():
+    # pandas requires each key and by pair to have one dtype
+    t = np.array([1, 3, 7])
+    cases = [
+        (pd.DataFrame({"t": t.astype("int32")}), pd.DataFrame({"t": t, "v": [1, 2, 3]}), {}),
+        (pd.DataFrame({"t": pd.to_datetime(t, unit="s").as_unit("ns")}),
+         pd.DataFrame({"t": pd.to_datetime(t, unit="s").as_unit("us"), "v": [1, 2, 3]}), {}),
+        (pd.DataFrame({"t": t, "k": ["a", "b", "a"]}),
+         pd.DataFrame({"t": t, "k": pd.Categorical(["a", "b", "a"]), "v": [1, 2, 3]}),
+         {"by": "k"}),
+        (pd.DataFrame({"t": t, "k": np.array([1, 2, 1], dtype="int32")}),
+         pd.DataFrame({"t": t, "k": [1, 2, 1], "v": [1, 2, 3]}), {"by": "k"}),
+    ]
+    for left, right, kw in cases:
+        with pytest.raises(pd.errors.MergeError, match="incompatible merge keys"):
+            pd.merge_asof(left, right, on="t", **kw)
+        with pytest.raises(ValueError, match="incompatible merge keys .* must be the same type"):
+            zb.merge_asof(zb.from_pandas(left), zb.from_pandas(right), on="t", **kw)
