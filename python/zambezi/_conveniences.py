@@ -1,13 +1,13 @@
 """pandas' small conveniences of Series and DataFrame, each a few engine
 calls: ``Series.equals``, ``item``, ``hasnans``, ``is_unique``, ``T`` /
 ``transpose``, ``dtypes``, ``axes``, ``repeat``, ``pop``, ``divmod`` /
-``rdivmod``; ``reindex_like`` of both.
+``rdivmod``, ``case_when``; ``reindex_like`` of both; ``DataFrame.isetitem``.
 """
 
 import numpy as np
 
 from zambezi import _align, _base, _core, _indexing
-from zambezi.errors import InvalidValueError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziIndexError
 
 
 def _plain_reindex(method, limit, tolerance):
@@ -186,6 +186,44 @@ class SeriesConveniences:
         _plain_reindex(method, limit, tolerance)
         return self.reindex(other.index)
 
+    def case_when(self, caselist):
+        """Values replaced where conditions hold, the first matching
+        condition winning: ``caselist`` is a list of (condition, replacement)
+        pairs; a condition is a bool Series or array, or a function of this
+        Series giving one; a replacement a scalar, a Series or array, or a
+        function.  Rows no condition matches keep their value, as pandas'
+        ``case_when`` (applied as masks from the last pair to the first).
+
+        Examples
+        --------
+        >>> s = zb.Series([1, 5, 12])
+        >>> s.case_when([(s > 10, 100), (lambda x: x > 3, 50)]).to_list()
+        [1, 50, 100]
+        """
+        if not isinstance(caselist, list):
+            raise DTypeError(f"The caselist argument should be a list; instead got "
+                                    f"{type(caselist)}")
+        if not caselist:
+            raise InvalidValueError("provide at least one boolean condition, with a "
+                                    "corresponding replacement.")
+        for num, entry in enumerate(caselist):
+            if not isinstance(entry, tuple):
+                raise DTypeError(f"Argument {num} must be a tuple; instead got "
+                                        f"{type(entry)}.")
+            if len(entry) != 2:
+                raise InvalidValueError(f"Argument {num} must have length 2; a condition "
+                                        f"and replacement; instead got length {len(entry)}.")
+        pairs = [(c(self) if callable(c) else c, r(self) if callable(r) else r)
+                 for c, r in caselist]
+        out = self
+        for position in range(len(pairs) - 1, -1, -1):
+            cond, repl = pairs[position]
+            try:
+                out = out.mask(cond, repl)
+            except Exception as error:
+                raise InvalidValueError(f"Failed to apply condition{position} and "
+                                        f"replacement{position}.") from error
+        return out
 
 
 class FrameConveniences:
@@ -215,3 +253,34 @@ class FrameConveniences:
         """
         _plain_reindex(method, limit, tolerance)
         return self.reindex(index=other.index, columns=other.columns)
+
+    def isetitem(self, loc, value):
+        """Set the column at position ``loc`` (or the columns at a list of
+        positions) to value, as pandas: a DataFrame value gives one column
+        per position, in order; any other value (Series, array, list,
+        scalar) goes into each position as ``df[name] = value`` would.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"a": [1, 2], "b": [3, 4]})
+        >>> df.isetitem(1, ["x", "y"])
+        >>> df["b"].to_list()
+        ['x', 'y']
+        """
+        names = list(self._table.names)
+        locs = [loc] if isinstance(loc, (int, np.integer)) else list(loc)
+        for p in locs:
+            if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)):
+                raise InvalidValueError(f"isetitem: positions must be integers, not {p!r}")
+            if not -len(names) <= p < len(names):
+                raise ZambeziIndexError(f"isetitem: position {p} is out of bounds for "
+                                        f"{len(names)} columns")
+        if _base.is_frame(value):
+            if len(locs) != value.shape[1]:
+                raise InvalidValueError(f"Got {len(locs)} positions but value has "
+                                        f"{value.shape[1]} columns.")
+            parts = [value.iloc[:, i] for i in range(len(locs))]
+        else:
+            parts = [value] * len(locs)
+        for p, part in zip(locs, parts):
+            self[names[p]] = part

@@ -411,3 +411,19 @@ for _name, _summary, _data, _want in [
 ]:
     setattr(_TextMethods, _name, _predicate(_name, _summary, _data, _want))
 del _name, _summary, _data, _want
+
+
+def _isascii(self):
+    """True where every character is ASCII (below U+0080), as Python's
+    str.isascii: an empty string is True; a null stays null.
+
+    Examples
+    --------
+    >>> zb.Series(["ab", "é", "", None]).str.isascii().to_list()
+    [True, False, True, None]
+    """
+    return self.fullmatch("[\\x00-\\x7f]*")
+
+
+_isascii.__name__ = "isascii"
+_TextMethods.isascii = _isascii

@@ -1,0 +1,88 @@
+"""Small conveniences against pandas run side by side: Series.case_when
+(conditions as Series, arrays and functions; replacements as scalars,
+Series on other labels and functions; the first matching condition wins;
+pandas' errors), DataFrame.isetitem (one position, several from a frame,
+negative positions) and str.isascii."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import zambezi as zb
+
+
+def _pair(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    p = pd.Series(rng.normal(0, 10, n).round(1), index=rng.permutation(n) + 5)
+    p[rng.random(n) < 0.15] = np.nan
+    return p, zb.from_pandas(p)
+
+
+def _on(series, labels, values, mod):
+    return mod.Series(values, index=labels)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_case_when_like_pandas(seed):
+    p, s = _pair(seed)
+    rev = list(p.index[::-1])
+    vals = np.arange(len(p), dtype=np.float64)
+    for make in [
+        lambda x, m: [(x > 5, 100.0), (lambda y: y > 0, 50.0)],
+        lambda x, m: [(x > 5, x * 2), (x < -5, -1.5), (x.isna(), 0.0)],
+        lambda x, m: [(np.asarray((x > 0).to_numpy(), dtype=bool) if m is pd else
+                       (x > 0).fillna(False).to_numpy(), 7.0)],
+        lambda x, m: [(x > 0, _on(x, rev, vals, m)), (lambda y: y < 0, lambda y: y - 1)],
+    ]:
+        exp = p.case_when(make(p, pd))
+        got = s.case_when(make(s, zb)).to_pandas()
+        pd.testing.assert_series_equal(got, exp, check_dtype=False, check_index_type=False)
+
+
+def test_case_when_errors_as_pandas():
+    p, s = _pair(1)
+    for make, exc, msg in [(lambda x: (x > 0, 1), TypeError, "should be a list"),
+                           (lambda x: [], ValueError, "at least one"),
+                           (lambda x: [[x > 0, 1]], TypeError, "must be a tuple"),
+                           (lambda x: [(x > 0, 1, 2)], ValueError, "must have length 2")]:
+        for obj in (p, s):
+            with pytest.raises(exc, match=msg):
+                obj.case_when(make(obj))
+    with pytest.raises(ValueError, match="condition0 and replacement0"):
+        s.case_when([(s > 0, s.iloc[:2].to_numpy())])   # wrong length
+
+
+@pytest.mark.parametrize("loc, value", [
+    (1, ["x", "y", "z"]), (-1, 7), (0, "frame1"), ([0, 2], "frame2"), ([2, 1], "frame2"),
+])
+def test_isetitem_like_pandas(loc, value):
+    p = pd.DataFrame({"a": [1, 2, 3], "b": [3.0, None, 4.0], "c": ["u", "v", "w"]},
+                     index=[10, 20, 30])
+    if value == "frame1":
+        value = pd.DataFrame({"q": [0.5, 1.5, 2.5]}, index=[10, 20, 30])
+    elif value == "frame2":
+        value = pd.DataFrame({"q": [9, 8, 7], "r": ["i", "j", "k"]}, index=[10, 20, 30])
+    z = zb.from_pandas(p)
+    p.isetitem(loc, value)
+    z.isetitem(loc, zb.from_pandas(value) if isinstance(value, pd.DataFrame) else value)
+    pd.testing.assert_frame_equal(z.to_pandas(), p, check_index_type=False)
+
+
+def test_isetitem_errors():
+    z = zb.DataFrame({"a": [1], "b": [2]})
+    with pytest.raises(IndexError, match="out of bounds"):
+        z.isetitem(2, 0)
+    with pytest.raises(ValueError, match="Got 2 positions but value has 1 columns"):
+        z.isetitem([0, 1], zb.DataFrame({"q": [1]}))
+    assert z.to_dict("list") == {"a": [1], "b": [2]}   # nothing changed
+
+
+def test_isascii_like_python():
+    values = ["", "ab", "é", None, "a\x7f", "\x80", "x\ny", "日本", "plain text 123"]
+    got = zb.Series(values).str.isascii().to_list()
+    assert got == [None if v is None else v.isascii() for v in values]
+    exp = pd.Series(values, dtype=object).str.isascii().to_list()
+    assert got == exp
+    cat = zb.from_pandas(pd.Series(values).astype("category"))
+    assert cat.str.isascii().to_list() == got
