@@ -80,6 +80,19 @@ class _DtypeDict(dict):
         return dict(self)
 
 
+def _has_labels(data):
+    """Whether DataFrame(data) takes its row labels from data."""
+    return isinstance(data, DataFrame) or _base.is_series(data) or \
+        _convert._is_pandas(data, "DataFrame")
+
+
+def _on_labels(value, index):
+    """A dict value for DataFrame(dict, index=index): a Series reindexed."""
+    if _convert._is_pandas(value, "Series"):
+        return value.reindex(index.to_pandas() if isinstance(index, _ix.Index) else index)
+    return value.reindex(index) if _base.is_series(value) else value
+
+
 def _dict_index(data):
     """The labels the Series among a dict's values share (None: only
     arrays or default labels)."""
@@ -205,6 +218,15 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
     def __init__(self, data=None, index=None, columns=None, dtype=None, copy=None):
         if data is None:
             data = {}
+        if index is not None and isinstance(data, dict):
+            # a dict's Series are reindexed to ``index`` (pandas), its lists
+            # and arrays taken as they come
+            data = {k: _on_labels(v, index) for k, v in data.items()}
+        elif index is not None and _has_labels(data):
+            # so is a frame or a Series: reindexed, not relabelled
+            self._columns = None
+            self._take_over(DataFrame(data, columns=columns, dtype=dtype).reindex(index))
+            return
         labels = None
         self._columns = None  # labels other than the table names (zambezi._labels)
         if not isinstance(data, (DataFrame, dict)) and _frame_build.is_rows(data):

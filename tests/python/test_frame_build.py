@@ -2,7 +2,7 @@
 side by side: 2-D and 1-D numpy arrays (with and without columns and
 index), structured arrays, lists of dicts (keys in first-appearance order,
 a key a row lacks missing), lists of lists or tuples, scalars, a Series,
-an empty list; DataFrame.from_dict (columns, index with dict or list rows,
+an empty list; a Series, a dict of Series and a frame reindexed to index=; DataFrame.from_dict (columns, index with dict or list rows,
 tight) and from_records (tuples, dicts, structured arrays, index, exclude,
 nrows of an iterator); and the errors pandas raises."""
 
@@ -39,6 +39,13 @@ CASES = {
     "array rows": lambda m: m.DataFrame([np.arange(3), np.arange(3) * 2], columns=list("xyz")),
     "series": lambda m: m.DataFrame(m.Series([1, 2], index=["a", "b"], name="v")),
     "empty": lambda m: m.DataFrame([], columns=["a", "b"]),
+    # labelled data with index=: reindexed, not relabelled (lists positional)
+    "series index": lambda m: m.DataFrame(m.Series([1, 2], index=["a", "b"], name="v"),
+                                          index=["b", "c"]),
+    "dict of series index": lambda m: m.DataFrame(
+        {"x": m.Series([1.5, 2.5, 3.5], index=["a", "b", "c"]), "y": [5, 6]},
+        index=["c", "a"]),
+    "frame index": lambda m: m.DataFrame(m.DataFrame({"q": [1.0, 2.0]}), index=[1, 5]),
     "from_dict index": lambda m: m.DataFrame.from_dict(
         {f"r{i}": d for i, d in enumerate(DICTS)}, orient="index"),
     "from_dict index lists": lambda m: m.DataFrame.from_dict(
