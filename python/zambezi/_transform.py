@@ -4,13 +4,14 @@ callable (numpy's ufuncs run on the whole column; on a Series another
 function runs as ``apply`` runs it, then with the Series if that raises;
 on a frame it is called with each column, as pandas), a list of them
 (one column per function; a frame's columns become (column, function)
-pairs), or a dict {label: function or list}.  A result of another length raises ValueError ("Function did not
-transform"), as pandas.
+pairs), or a dict {label: function or list}.  A result of another length
+or with its rows moved raises ValueError ("Function did not transform"),
+as pandas; a 1-D array of the right length is taken.
 """
 
 import numpy as np
 
-from zambezi import _labels
+from zambezi import _align, _labels
 from zambezi._agg import _hashable, _name, _NUMPY, column_spec
 from zambezi.errors import InvalidValueError, UnsupportedError
 
@@ -40,15 +41,32 @@ def _one(s, f, args, kwargs, whole=False):
     else:
         raise InvalidValueError(f"transform: expected a function, a name, a list or a "
                                 f"dict, not {type(f).__name__}")
-    if getattr(out, "_ndim", 0) != 1 or len(out) != len(s):
+    if isinstance(out, np.ndarray) and out.ndim == 1 and len(out) == len(s):
+        out = s._constructor(out, index=s._index, name=s.name)   # pandas takes an array
+    if whole and getattr(out, "_ndim", 0) == 1 and len(out) == len(s) and \
+            not _align.same_labels(out._index, s._index) and _same_set(out._index, s._index):
+        out = out.reindex(s._index)   # a frame's columns align by label (pandas' apply)
+    if getattr(out, "_ndim", 0) != 1 or len(out) != len(s) or \
+            not _align.same_labels(out._index, s._index):
+        # another length, or the rows moved (sort_values): pandas refuses
         raise InvalidValueError("Function did not transform")
     return out
+
+
+def _same_set(a, b):
+    """Whether the labels a and b are the same unique labels in some order."""
+    return a.is_unique and b.is_unique and bool(a.isin(b).all())
 
 
 def _check_axis(obj, axis):
     if axis not in (0, "index"):
         kind = "Series" if obj._ndim == 1 else "DataFrame"
         raise UnsupportedError(f"{kind}.transform: axis={axis!r} is not supported")
+
+
+def _check_some(func):
+    if isinstance(func, (list, tuple, dict)) and not func:
+        raise InvalidValueError("No transform functions were provided")
 
 
 class SeriesTransform:
@@ -70,6 +88,7 @@ class SeriesTransform:
         ['sqrt', 'abs']
         """
         _check_axis(self, axis)
+        _check_some(func)
         if isinstance(func, (list, tuple, dict)):
             items = func.items() if isinstance(func, dict) else [(_name(f), f) for f in func]
             labels, cols = [], []
@@ -100,6 +119,7 @@ class FrameTransform:
         {'b': [9.0, 25.0]}
         """
         _check_axis(self, axis)
+        _check_some(func)
         spec = column_spec(self, _labels.label_list(self), func)
         nested = any(isinstance(f, (list, tuple)) for _, f in spec)
         out_labels, cols = [], []

@@ -49,6 +49,29 @@ def test_transform_that_reduces_raises():
         zb.DataFrame({"a": [1.0]}).transform(lambda c: c.sum())
 
 
+def test_transform_that_moves_rows_as_pandas():
+    p = pd.Series([3.0, 1.0, np.nan, 2.0], index=list("abcd"))
+    df = pd.DataFrame({"a": [1.0, 4.0, np.nan], "b": [9.0, 16.0, 1.0]}, index=[5, 6, 7])
+    s, z = zb.from_pandas(p), zb.from_pandas(df)
+    for f in ("sort_values", lambda x: x.sort_values(), lambda x: x.reset_index(drop=True)):
+        with pytest.raises(ValueError, match="Function did not transform"):
+            p.transform(f)
+        with pytest.raises(ValueError, match="Function did not transform"):
+            s.transform(f)
+    # a frame's columns align by label; an array of the right length is taken
+    for f in (lambda c: c.sort_values(), lambda c: c.to_numpy() * 2):
+        same(z.transform(f), df.transform(f), check_dtype=False)
+    with pytest.raises(ValueError, match="Function did not transform"):
+        z.transform(lambda c: c.reset_index(drop=True))
+    for empty in ([], {}):
+        with pytest.raises(ValueError, match="No transform functions were provided"):
+            p.transform(empty)
+        with pytest.raises(ValueError, match="No transform functions were provided"):
+            s.transform(empty)
+        with pytest.raises(ValueError, match="No transform functions were provided"):
+            z.transform(empty)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("kw", [{}, {"keep_shape": True}, {"keep_equal": True},
                                 {"keep_shape": True, "keep_equal": True},
