@@ -638,6 +638,9 @@ Timestamp('2024-02-01 00:00:00')]
     if freq is None:
         freq = None if (start is not None and end is not None and periods is not None) \
             else "D"
+    if sum(x is not None for x in (start, end, periods, freq)) != 3:
+        raise InvalidValueError("Of the four parameters: start, end, periods, and freq, "
+                                "exactly three must be specified")
     s, tz_s = _stamp_ns(start, "start")
     e, tz_e = _stamp_ns(end, "end")
     if tz is None:
@@ -696,6 +699,8 @@ def bdate_range(start=None, end=None, periods=None, freq="B", tz=None, normalize
     >>> [d.day for d in zb.bdate_range("2024-01-05", periods=3).to_list()]
     [5, 8, 9]
     """
+    if freq is None:
+        raise DTypeError("freq must be specified for bdate_range; use date_range instead")
     if weekmask is not None or holidays is not None:
         raise UnsupportedError("bdate_range: weekmask and holidays (custom business days) "
                                "are not supported")

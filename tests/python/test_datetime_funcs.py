@@ -165,8 +165,17 @@ def test_date_range(kw):
 
 
 def test_date_range_errors():
-    with pytest.raises(InvalidValueError, match="two"):
-        zb.date_range("2024-01-01")
+    # pandas' message for each wrong count of start / end / periods / freq
+    three = "exactly three must be specified"
+    for kw in (dict(start="2024-01-01"), dict(periods=3),
+               dict(start="2024-01-01", end="2024-01-09", periods=3, freq="D")):
+        with pytest.raises(ValueError, match=three):
+            pd.date_range(**kw)
+        with pytest.raises(InvalidValueError, match=three):
+            zb.date_range(**kw)
+    for m in (pd, zb):   # bdate_range needs a freq
+        with pytest.raises(TypeError, match="freq must be specified for bdate_range"):
+            m.bdate_range("2024-01-05", "2024-01-09", periods=3, freq=None)
     with pytest.raises(UnsupportedError):
         zb.date_range("2024-01-01", periods=2, freq="BME")   # business month ends
     with pytest.raises(InvalidValueError, match="unknown time zone"):
