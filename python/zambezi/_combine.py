@@ -14,6 +14,8 @@ column's dtype.  ``compare`` needs the same labels on both sides and keeps
 the rows (and a frame's columns) where the two differ.
 """
 
+import numpy as np
+
 from zambezi import _align, _base, _core, _labels
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -97,7 +99,14 @@ def _update_rows(self, other):
     """other's rows at self's labels (a left join; other's labels unique)."""
     if not other.index.is_unique:
         raise InvalidValueError("update: cannot reindex on an axis with duplicate labels")
-    index, apos, bpos = _rows(self, other, "left", "update")
+    try:
+        index, apos, bpos = _rows(self, other, "left", "update")
+    except DTypeError as e:
+        if "labels with one of" not in str(e):
+            raise
+        # labels of two kinds (strings and numbers): none matches, as pandas
+        n = len(self)
+        return _core.column_from_buffer(np.zeros(n, dtype=np.int64), mask=np.ones(n, bool))
     if apos is not None and len(index) != len(self):
         raise InvalidValueError("update: the labels did not align")
     return bpos
@@ -214,8 +223,8 @@ class SeriesCombine:
         >>> s.to_list()
         [1.0, 9.0, 3.0]
         """
-        if getattr(other, "_ndim", 0) != 1:
-            other = self._constructor(other, index=self.index)
+        if getattr(other, "_ndim", 0) != 1:   # pandas: Series(other), its own labels
+            other = self._constructor(other)
         that = _series_at(other, self._index, _update_rows(self, other))
         out = _updated(self, that, True, "ignore")
         if out is not None:
@@ -361,8 +370,8 @@ class FrameCombine:
             if other.name is None:
                 raise InvalidValueError("update: a Series needs a name (its column)")
             other = other.to_frame()
-        elif getattr(other, "_ndim", 0) != 2:
-            other = self._constructor(other, index=self.index)
+        elif getattr(other, "_ndim", 0) != 2:   # pandas: DataFrame(other), its own labels
+            other = self._constructor(other)
         bpos = _update_rows(self, other)
         theirs = {lb: j for j, lb in enumerate(_labels.label_list(other))}
         t = self._table

@@ -89,6 +89,24 @@ def test_update_like_pandas(seed, overwrite):
     same(got, want)
 
 
+def test_update_from_lists_and_dicts_as_pandas():
+    # pandas makes other a Series / DataFrame with its own labels, then
+    # aligns: a list meets 0..n-1, a dict its keys; labels of another kind
+    # (strings against numbers) match nothing
+    for mk in (lambda m: m.Series([1, 2, 3], index=list("abc")), lambda m: m.Series([1, 2, 3])):
+        for other in ([7, None, 9], {"b": 9}, {1: 5}, np.array([5.0, 6.0, 7.0])):
+            p, z = mk(pd), mk(zb)
+            p.update(other)
+            z.update(other)
+            assert z.to_list() == p.to_list()
+    for idx in ([10, 11, 12], [0, 1, 2], ["x", "y", "z"]):
+        p = pd.DataFrame({"a": [1, 2, 3], "b": [1.0, 2.0, 3.0]}, index=idx)
+        z = zb.from_pandas(p)
+        p.update({"b": [9.0, None, 7.0]})
+        z.update({"b": [9.0, None, 7.0]})
+        assert z.to_pandas().to_dict("list") == p.to_dict("list")
+
+
 def test_update_series_and_errors():
     s = pd.Series([1.0, np.nan, 3.0, 4.0], index=list("abcd"))
     o = pd.Series([9.0, np.nan, 7.0], index=list("dbz"))
