@@ -401,8 +401,8 @@ class AxisOps:
                 raise InvalidValueError("subset is not valid for Series")
             valid = self.notna()
         else:
-            cols = self if subset is None else self[[subset] if isinstance(subset, str)
-                                                    else list(subset)]
+            cols = self if subset is None else \
+                self[list(subset) if _indexing._is_list_like(subset) else [subset]]
             valid = cols.notna().all(axis=1)
         rows = np.flatnonzero(np.asarray(valid.to_numpy(), dtype=np.bool_))
         level = idx._levels()[0]

@@ -147,13 +147,17 @@ class SeriesConveniences:
         >>> s.pop("b"), s.to_list()
         (2, [1, 3])
         """
-        value = self[item]
         rest = self.drop(item)
+        if len(rest) != len(self) - 1:
+            raise ZambeziIndexError(f"pop: the label {item!r} is not unique")
+        value = self[item]
         self._col, self._index = rest._col, rest._index
-        return value
+        return float("nan") if value is None else value
 
-    def divmod(self, other):
-        """(self // other, self % other), as pandas' ``divmod``.
+    def divmod(self, other, level=None, fill_value=None, axis=0):
+        """(self // other, self % other), as pandas' ``divmod`` (also
+        Python's ``divmod(s, other)``); level, fill_value and axis as for
+        ``floordiv``.
 
         Examples
         --------
@@ -161,9 +165,10 @@ class SeriesConveniences:
         >>> q.to_list(), r.to_list()
         ([2, 2], [1, 2])
         """
-        return self // other, self % other
+        return (self.floordiv(other, level, fill_value, axis),
+                self.mod(other, level, fill_value, axis))
 
-    def rdivmod(self, other):
+    def rdivmod(self, other, level=None, fill_value=None, axis=0):
         """(other // self, other % self).
 
         Examples
@@ -172,6 +177,13 @@ class SeriesConveniences:
         >>> q.to_list(), r.to_list()
         ([5, 3], [2, 2])
         """
+        return (self.rfloordiv(other, level, fill_value, axis),
+                self.rmod(other, level, fill_value, axis))
+
+    def __divmod__(self, other):
+        return self // other, self % other
+
+    def __rdivmod__(self, other):
         return other // self, other % self
 
     def reindex_like(self, other, method=None, copy=None, limit=None, tolerance=None):

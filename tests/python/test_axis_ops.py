@@ -210,5 +210,8 @@ def test_asof_like_pandas(seed):
         same(zdf.asof(where, subset="b"), df.asof(where, subset="b"), check_dtype=False)
     n = pd.Series([1.0, np.nan, 3.0], index=[10, 20, 30])
     assert zb.from_pandas(n).asof(25) == n.asof(25)
+    # a subset that is one label of another type than str
+    d = pd.DataFrame({0: [1.0, np.nan], 1: [1.0, 2.0]}, index=[1, 2])
+    assert zb.from_pandas(d).asof(3, subset=0).to_dict() == d.asof(3, subset=0).to_dict()
     with pytest.raises(ValueError, match="sorted"):
         zb.from_pandas(n.iloc[::-1]).asof(25)

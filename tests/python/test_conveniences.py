@@ -2,7 +2,7 @@
 (conditions as Series, arrays and functions; replacements as scalars,
 Series on other labels and functions; the first matching condition wins;
 pandas' errors), DataFrame.isetitem (one position, several from a frame,
-negative positions) and str.isascii."""
+negative positions), str.isascii, divmod (also Python's) and pop."""
 
 import numpy as np
 import pandas as pd
@@ -86,3 +86,19 @@ def test_isascii_like_python():
     assert got == exp
     cat = zb.from_pandas(pd.Series(values).astype("category"))
     assert cat.str.isascii().to_list() == got
+
+
+def test_divmod_and_pop_as_pandas():
+    p = pd.Series([7.0, 8.0, None], index=list("abc"))
+    o = pd.Series([3.0, None, 4.0], index=list("abc"))
+    z, zo = zb.from_pandas(p), zb.from_pandas(o)
+    for f in (lambda a, b: a.divmod(b, fill_value=1), lambda a, b: a.rdivmod(b, fill_value=2),
+              lambda a, b: divmod(a, 3), lambda a, b: divmod(17, a), lambda a, b: divmod(a, b)):
+        for got, want in zip(f(z, zo), f(p, o)):
+            pd.testing.assert_series_equal(got.to_pandas(), want, check_index_type=False)
+    s = zb.Series([1.0, None])
+    assert np.isnan(s.pop(1)) and s.to_list() == [1.0]   # a missing value pops as nan
+    d = zb.Series([1, 2, 3], index=["a", "a", "b"])
+    with pytest.raises(IndexError, match="not unique"):  # pandas raises IndexError too
+        d.pop("a")
+    assert d.to_list() == [1, 2, 3]
