@@ -2,10 +2,11 @@
 array (``columns`` names its columns, default 0, 1 ...), a numpy
 structured array (a column per field), a 1-D array or list of scalars (one
 column, 0; a range too), a list of dicts (a column per key, in order of
-first appearance; a key a row lacks is missing there), a list of lists,
-tuples or 1-D arrays (a column per position), a Series (one column named
-by it); and ``DataFrame.from_dict`` (orient "columns", "index", "tight")
-and ``from_records``.
+first appearance; a key a row lacks is missing there; dataclasses and
+Series as rows read as dicts), a list of lists, tuples or 1-D arrays (a
+column per position; namedtuples name the columns), an iterator of rows, a
+Series (one column named by it); and ``DataFrame.from_dict`` (orient
+"columns", "index", "tight") and ``from_records``.
 
 A 2-D array becomes its columns by numpy slicing (no copy per row); lists
 of rows are transposed with ``zip`` and each column is converted once as
@@ -13,18 +14,36 @@ a list.  Rows of Python objects are Python objects: a list of dicts is
 read key by key, which is slow by nature, as in pandas.
 """
 
+import collections.abc
+import dataclasses
 import itertools
 
 import numpy as np
 
-from zambezi import _base
+from zambezi import _base, _convert
 from zambezi import index as _ix
 from zambezi.errors import DTypeError, InvalidValueError
 
 
 def is_rows(data):
     """Whether DataFrame(data) is one of the row or array forms above."""
-    return isinstance(data, (np.ndarray, list, tuple, range)) or _base.is_series(data)
+    return isinstance(data, (np.ndarray, list, tuple, range, collections.abc.Iterator)) or \
+        _base.is_series(data)
+
+
+def _is_series_row(r):
+    return _base.is_series(r) or _convert._is_pandas(r, "Series")
+
+
+def _series_rows(rows, index):
+    """Rows given as Series: dicts of their labels, and the index pandas
+    gives them (their names, "Unnamed i" for a nameless one, when any has
+    a name)."""
+    names = [r.name for r in rows]
+    if index is None and any(n is not None for n in names):
+        unnamed = itertools.count()
+        index = [n if n is not None else f"Unnamed {next(unnamed)}" for n in names]
+    return [r.to_dict() for r in rows], index
 
 
 def to_columns(data, columns, index):
@@ -47,6 +66,12 @@ def to_columns(data, columns, index):
     rows = list(data)
     if not rows:
         return {c: [] for c in (columns or [])}, None, index
+    if dataclasses.is_dataclass(rows[0]) and not isinstance(rows[0], type):
+        rows = [dataclasses.asdict(r) for r in rows]
+    elif all(_is_series_row(r) for r in rows):
+        rows, index = _series_rows(rows, index)
+    elif columns is None and isinstance(rows[0], tuple) and hasattr(rows[0], "_fields"):
+        columns = list(rows[0]._fields)   # namedtuples name their columns (pandas)
     if all(isinstance(r, dict) for r in rows):
         keys = list(dict.fromkeys(k for r in rows for k in r))
         cols = {k: [r.get(k) for r in rows] for k in keys}
@@ -59,8 +84,9 @@ def to_columns(data, columns, index):
         if any(len(r) != width for r in rows):
             raise InvalidValueError("DataFrame: rows of different lengths")
         names = _names(columns, width, (len(rows), width))
-        return {nm: list(col) for nm, col in zip(names, zip(*rows))} if width else {}, \
-            None, index
+        if not width:   # rows without values: no columns, as many rows (pandas)
+            return {}, None, index if index is not None else range(len(rows))
+        return {nm: list(col) for nm, col in zip(names, zip(*rows))}, None, index
     if any(isinstance(r, (dict, list, tuple, np.ndarray)) for r in rows):
         raise DTypeError("DataFrame: rows must all be dicts, all be lists / tuples, or all "
                          "be scalars")

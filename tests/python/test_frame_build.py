@@ -1,10 +1,15 @@
 """DataFrames from rows and arrays (zambezi._frame_build) against pandas run
 side by side: 2-D and 1-D numpy arrays (with and without columns and
 index), structured arrays, lists of dicts (keys in first-appearance order,
-a key a row lacks missing), lists of lists or tuples, scalars, a Series,
-an empty list; a Series, a dict of Series and a frame reindexed to index=; DataFrame.from_dict (columns, index with dict or list rows,
-tight) and from_records (tuples, dicts, structured arrays, index, exclude,
+a key a row lacks missing), lists of lists or tuples (namedtuples naming
+the columns), dataclasses, Series as rows, iterators, scalars, a Series,
+an empty list; a Series, a dict of Series and a frame reindexed to
+index=; DataFrame.from_dict (columns, index with dict or list rows, tight)
+and from_records (tuples, dicts, structured arrays, index, exclude,
 nrows of an iterator); and the errors pandas raises."""
+
+import collections
+import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -21,6 +26,15 @@ STRUCT = np.array([(i, i / 2, f"s{i}") for i in range(20)],
 DICTS = [{"a": int(i), "b": f"t{i}"} if i % 3 else {"a": int(i), "c": float(i) / 3}
          for i in range(40)]
 TUPLES = [(int(i), f"v{i % 4}", None if i % 5 == 0 else float(i)) for i in range(40)]
+
+PT = collections.namedtuple("PT", "x y")
+
+
+@dataclasses.dataclass
+class Row:
+    a: int
+    b: str
+
 
 CASES = {
     "2d": lambda m: m.DataFrame(ARR),
@@ -39,6 +53,15 @@ CASES = {
     "array rows": lambda m: m.DataFrame([np.arange(3), np.arange(3) * 2], columns=list("xyz")),
     "series": lambda m: m.DataFrame(m.Series([1, 2], index=["a", "b"], name="v")),
     "empty": lambda m: m.DataFrame([], columns=["a", "b"]),
+    "empty rows": lambda m: m.DataFrame([[], []]),
+    "namedtuples": lambda m: m.DataFrame([PT(1, 2.5), PT(3, None)]),
+    "namedtuples columns": lambda m: m.DataFrame([PT(1, 2.5), PT(3, None)], columns=["p", "q"]),
+    "dataclasses": lambda m: m.DataFrame([Row(1, "x"), Row(2, "y")]),
+    "iterator": lambda m: m.DataFrame(iter([[1, "a"], [2, "b"]]), columns=["n", "s"]),
+    "series rows": lambda m: m.DataFrame([m.Series({"a": 1.5, "b": 2.0}), m.Series({"a": 3.0}),
+                                          m.Series({"c": 4.0, "a": 0.5})]),
+    "named series rows": lambda m: m.DataFrame([m.Series({"a": 1.5}, name="r1"),
+                                                m.Series({"a": 3.0})]),
     # labelled data with index=: reindexed, not relabelled (lists positional)
     "series index": lambda m: m.DataFrame(m.Series([1, 2], index=["a", "b"], name="v"),
                                           index=["b", "c"]),
