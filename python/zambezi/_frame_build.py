@@ -22,7 +22,7 @@ import numpy as np
 
 from zambezi import _base, _convert
 from zambezi import index as _ix
-from zambezi.errors import DTypeError, InvalidValueError
+from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError
 
 
 def is_rows(data):
@@ -168,13 +168,23 @@ class FrameBuild:
             out = out.drop(columns=[c for c in exclude if c in out.columns.to_list()])
         if index is not None:
             fields = out.columns.to_list()
-            names = [index] if isinstance(index, str) else index
-            if isinstance(names, (list, tuple)) and all(
-                    isinstance(k, str) and k in fields for k in names):
-                out = out.set_index(list(names))
-            else:
+            one = isinstance(index, str) or not hasattr(index, "__iter__")
+            names = [index] if one else list(index)
+            if all(_hashable(k) and k in fields for k in names):   # fields, as pandas
+                out = out.set_index(names)
+            elif one:
+                raise ColumnNotFoundError(f"from_records: no field {index!r} for the index")
+            else:   # the labels themselves
                 out.index = index
         return out
+
+
+def _hashable(x):
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
 
 
 def _tight_labels(labels, names):

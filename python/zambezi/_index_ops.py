@@ -67,6 +67,22 @@ def relabel_index(index, mapper, errors="ignore"):
     return _ix.Index._from_columns([labels._col], [index.name])
 
 
+def _label_column(df, key):
+    """The table name of the one column whose label is key, when df's
+    labels are not its table names (an int label 0 names the column "0");
+    else None."""
+    if isinstance(key, (str, list, tuple, np.ndarray)) or _base.is_series(key) or \
+            isinstance(key, _ix.Index) or _labels.labels(df) is None:
+        return None
+    try:
+        hit = _labels.names_by_label(df).get(key)
+    except TypeError:   # unhashable: no label
+        return None
+    if hit is not None and len(hit) > 1:
+        raise InvalidValueError(f"set_index: the column label {key!r} is not unique")
+    return None if hit is None else hit[0]
+
+
 class IndexOps:
     """set_index / reset_index / rename_axis / sort_index / reindex."""
 
@@ -113,7 +129,13 @@ class IndexOps:
         for k in keys:
             if type(k).__module__.startswith("pandas") and type(k).__name__.endswith("Index"):
                 k = _ix.from_pandas_index(k)  # pandas' Index, CategoricalIndex, ...
-            if isinstance(k, str):
+            hit = _label_column(self, k)
+            if hit is not None:   # a column label other than its name (0 for "0")
+                cols.append(t.column(names.index(hit)))
+                level_names.append(k)
+                if drop:
+                    dropped.add(hit)
+            elif isinstance(k, str):
                 if k not in names:
                     raise self._missing(k)
                 cols.append(t.column(names.index(k)))

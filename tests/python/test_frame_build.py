@@ -85,6 +85,9 @@ CASES = {
     "from_records exclude": lambda m: m.DataFrame.from_records(
         TUPLES, columns=["n", "k", "f"], exclude=["k"]),
     "from_records iterator": lambda m: m.DataFrame.from_records(iter(TUPLES), nrows=5),
+    "from_records int fields index": lambda m: m.DataFrame.from_records(TUPLES, index=[1, 0]),
+    "set_index of int labels": lambda m: m.DataFrame(INTS).set_index(0),
+    "set_index of int labels list": lambda m: m.DataFrame(TUPLES).set_index([2, 0]),
 }
 
 
