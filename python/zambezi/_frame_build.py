@@ -128,7 +128,7 @@ class FrameBuild:
             return cls(data, dtype=dtype)
         if orient == "index":
             labels, rows = list(data.keys()), list(data.values())
-            if rows and all(isinstance(r, dict) for r in rows):
+            if rows and all(isinstance(r, dict) or _is_series_row(r) for r in rows):
                 return cls(rows, index=labels, columns=columns, dtype=dtype)
             return cls([list(r) for r in rows], index=labels, columns=columns, dtype=dtype)
         if orient == "tight":

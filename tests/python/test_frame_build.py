@@ -73,6 +73,8 @@ CASES = {
         {f"r{i}": d for i, d in enumerate(DICTS)}, orient="index"),
     "from_dict index lists": lambda m: m.DataFrame.from_dict(
         {"r1": [1, 2], "r2": [3, 4]}, orient="index", columns=["p", "q"]),
+    "from_dict index series": lambda m: m.DataFrame.from_dict(
+        {"r1": m.Series({"a": 1.5, "b": 2.0}), "r2": m.Series({"a": 3.0})}, orient="index"),
     "from_dict columns": lambda m: m.DataFrame.from_dict({"a": [1, 2], "b": ["x", "y"]}),
     "from_dict tight": lambda m: m.DataFrame.from_dict(
         {"index": [("a", 1), ("b", 2)], "columns": ["x"], "data": [[1.5], [2.5]],
