@@ -347,8 +347,11 @@ class FrameCombine:
             from zambezi import index as _ix
 
             out = self._constructor(index=index)
-            return _labels.attach(out, _ix.MultiIndex.from_arrays([[], []]))
-        return _labels.frame_from(self._constructor, cols, out_labels, index)
+            return _labels.attach(out, _ix.MultiIndex.from_arrays(
+                [[], []], names=[self.columns.name, None]))
+        # the columns' own name names the first level (pandas)
+        return _labels.frame_from(self._constructor, cols, out_labels, index,
+                                  [self.columns.name, None])
 
     def update(self, other, join="left", overwrite=True, filter_func=None, errors="ignore"):
         """In place, as pandas: each column this frame shares with other

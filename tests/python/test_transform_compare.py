@@ -126,3 +126,13 @@ def test_conveniences_like_pandas():
     p, zp = df["a"].copy(), zb.from_pandas(df["a"])
     assert zp.pop(3) == p.pop(3)
     same(zp, p)
+
+
+def test_compare_keeps_the_columns_name():
+    a = pd.DataFrame({"x": [1, 2], "y": ["p", "q"]}).rename_axis(columns="C")
+    b = pd.DataFrame({"x": [1, 7], "y": ["p", "q"]}).rename_axis(columns="C")
+    for left, right in ((a, b), (a, a)):
+        want = left.compare(right)
+        got = zb.from_pandas(left).compare(zb.from_pandas(right))
+        assert list(got.columns.names) == list(want.columns.names) == ["C", None]
+        assert list(got.columns) == list(want.columns)
