@@ -64,6 +64,13 @@ def _check_axis(obj, axis):
         raise UnsupportedError(f"{kind}.transform: axis={axis!r} is not supported")
 
 
+def _unique_names(funcs):
+    names = [_name(f) for f in funcs]
+    if len(set(map(repr, names))) != len(names):
+        raise InvalidValueError("Function names must be unique if there is no new column "
+                                "names assigned")
+
+
 def _check_some(func):
     if isinstance(func, (list, tuple, dict)) and not func:
         raise InvalidValueError("No transform functions were provided")
@@ -91,10 +98,18 @@ class SeriesTransform:
         _check_some(func)
         if isinstance(func, (list, tuple, dict)):
             items = func.items() if isinstance(func, dict) else [(_name(f), f) for f in func]
+            items = [(lb, f) for lb, f in items]
+            # a dict's list gives (label, function) columns, as pandas
+            nested = any(isinstance(f, (list, tuple)) for _, f in items)
             labels, cols = [], []
             for label, f in items:
-                labels.append(label)
-                cols.append(_one(self, f, args, kwargs)._col)
+                funcs = list(f) if isinstance(f, (list, tuple)) else [f]
+                _unique_names(funcs)
+                for g in funcs:
+                    labels.append((label, _name(g)) if nested else label)
+                    cols.append(_one(self, g, args, kwargs)._col)
+            if not isinstance(func, dict):
+                _unique_names(func)
             return _labels.frame_from(self._constructor_expanddim, cols, labels, self._index)
         return _one(self, func, args, kwargs)
 
@@ -125,7 +140,10 @@ class FrameTransform:
         out_labels, cols = [], []
         for lb, f in spec:
             funcs = list(f) if isinstance(f, (list, tuple)) else [f]
+            _unique_names(funcs)
             for g in funcs:
                 cols.append(_one(self[lb], g, args, kwargs, whole=True)._col)
                 out_labels.append((lb, _name(g)) if nested else lb)
-        return _labels.frame_from(self._constructor, cols, out_labels, self._index)
+        # one function for all columns keeps the columns' name (pandas)
+        names = None if isinstance(func, (list, tuple, dict)) else [self.columns.name]
+        return _labels.frame_from(self._constructor, cols, out_labels, self._index, names)

@@ -136,3 +136,18 @@ def test_compare_keeps_the_columns_name():
         got = zb.from_pandas(left).compare(zb.from_pandas(right))
         assert list(got.columns.names) == list(want.columns.names) == ["C", None]
         assert list(got.columns) == list(want.columns)
+
+
+def test_transform_names_as_pandas():
+    p = pd.Series([1.0, 4.0, 9.0], name="s")
+    d = pd.DataFrame({"a": [1.0, 4.0], "b": [9.0, 16.0]}).rename_axis(columns="C")
+    z, zd = zb.from_pandas(p), zb.from_pandas(d)
+    for f in ({"a": ["abs", "sqrt"]}, {"a": "abs", "b": ["sqrt"]}):
+        assert list(z.transform(f).columns) == list(p.transform(f).columns)
+    for f in ("abs", ["abs", "sqrt"], {"b": "cumsum"}):
+        want, got = d.transform(f), zd.transform(f)
+        assert list(got.columns) == list(want.columns)
+        assert list(got.columns.names) == list(want.columns.names)
+    for obj in (z, zd):   # pandas: SpecificationError
+        with pytest.raises(ValueError, match="Function names must be unique"):
+            obj.transform(["abs", "abs"])
