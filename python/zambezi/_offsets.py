@@ -2,7 +2,10 @@
 with relative parts (years, months, weeks, days, hours ... nanoseconds);
 ``pd.offsets.MonthEnd`` / ``MonthBegin``, ``QuarterEnd`` / ``QuarterBegin``
 (startingMonth), ``YearEnd`` / ``YearBegin`` (month); ``Week`` (weekday)
-and ``BusinessDay`` (``BDay``, with its offset), as pandas moves them.
+and ``BusinessDay`` (``BDay``, with its offset); ``Day`` and the fixed
+steps ``Hour``, ``Minute``, ``Second``, ``Milli``, ``Micro``, ``Nano``, as
+pandas moves them.  The result's unit is the column's, or the first finer
+one that holds the step (seconds plus Milli(3) gives milliseconds).
 
 Months first: the day is clipped to the target month's length (31 January
 plus one month is 29 February), the time of day kept; then the fixed
@@ -15,8 +18,7 @@ rolling to the next (or, going back, the previous) weekday first.
 
 Calendar fields are read by the engine and the new dates computed with
 numpy over whole columns (the dates are days since the epoch); the
-result is the timestamps plus one duration column, so the unit and the
-zone stay.  Named time zones (whose offset changes with the date) raise
+result is the timestamps plus one duration column, so the zone stays.  Named time zones (whose offset changes with the date) raise
 UnsupportedError: the accelerator leaves them to pandas.
 """
 
@@ -33,7 +35,10 @@ _ANCHORED = {"MonthEnd": (1, None, True), "MonthBegin": (1, None, False),
              "QuarterEnd": (3, "startingMonth", True),
              "QuarterBegin": (3, "startingMonth", False),
              "YearEnd": (12, "month", True), "YearBegin": (12, "month", False)}
-_KINDS = ("DateOffset", "Week", "BusinessDay") + tuple(_ANCHORED)
+# fixed steps: pandas' Tick offsets (Hour(3) is 3 hours) and Day (a
+# calendar day: 24 hours on naive times, UTC and fixed offsets)
+_FIXED = ("Day", "Hour", "Minute", "Second", "Milli", "Micro", "Nano")
+_KINDS = ("DateOffset", "Week", "BusinessDay") + tuple(_ANCHORED) + _FIXED
 
 
 def is_offset(x):
@@ -84,7 +89,10 @@ def shift(s, offset, sign):
     n = int(offset.n) * sign
     nulls = _convert.null_mask(col)
     fixed_ns = 0
-    if kind in ("Week", "BusinessDay"):   # counted in days of the week
+    if kind in _FIXED:
+        delta_days = np.zeros(len(col), dtype=np.int64)
+        fixed_ns = n * (86400 * 10**9 if kind == "Day" else int(offset.nanos) // int(offset.n))
+    elif kind in ("Week", "BusinessDay"):   # counted in days of the week
         days = _wall_days(col)
         weekday = (days + 3) % 7   # 1970-01-01 was a Thursday (Monday is 0)
         if kind == "Week":
@@ -100,8 +108,10 @@ def shift(s, offset, sign):
         else:
             delta_days = _anchored(offset, n, year, month, day, nulls)
     delta_ns = delta_days * (86400 * 10**9) + fixed_ns
-    scale = _dtypes.NS_PER.get(col.unit, 1)
-    unit = col.unit if not np.any(delta_ns % scale) else "ns"
+    # the column's unit, or the first finer one that holds the step (pandas)
+    units = ("s", "ms", "us", "ns")
+    unit = next(u for u in units[units.index(col.unit) if col.unit in units else 3:]
+                if not np.any(delta_ns % _dtypes.NS_PER[u]))
     if fixed_ns and kind == "BusinessDay" and unit in ("s", "ms"):
         unit = "us"   # pandas: the offset's timedelta brings its microseconds
     step = delta_ns // _dtypes.NS_PER[unit]

@@ -3,8 +3,9 @@ pandas run side by side: DateOffset with months / years (the day clipped
 to the month, leap years), with fixed parts, negative and reflected;
 MonthEnd / MonthBegin of every n (the roll convention on and off month
 ends); QuarterEnd / QuarterBegin (startingMonth), YearEnd / YearBegin
-(month), Week (with and without a weekday) and BusinessDay (with its
-offset) of every sign; units s to ns, UTC and a fixed offset, NaT, the
+(month), Week (with and without a weekday), BusinessDay (with its
+offset), Day and the fixed steps Hour ... Nano of every sign (the unit
+the first finer one that holds the step); units s to ns, UTC and a fixed offset, NaT, the
 name kept; named zones and absolute parts refused.  Business-day ranges
 (date_range freq="B", bdate_range) against pandas' too."""
 
@@ -45,6 +46,10 @@ OFFSETS += [o for n in (-5, -1, 0, 1, 2) for o in (
     _O.YearBegin(n), _O.YearBegin(n, month=3), _O.Week(n), _O.Week(n, weekday=0),
     _O.Week(n, weekday=6), _O.BDay(n),
     _O.BusinessDay(n, offset=datetime.timedelta(hours=2, seconds=3)))]
+# fixed steps; the unit becomes the first finer one that holds the step
+OFFSETS += [_O.Day(2), _O.Day(-1), _O.Hour(3), _O.Minute(-90), _O.Second(7), _O.Milli(3),
+            _O.Micro(-5), _O.Nano(9), pd.DateOffset(milliseconds=3),
+            _O.BusinessDay(1, offset=datetime.timedelta(seconds=1.5))]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -63,7 +68,7 @@ def test_offsets_of_zoned_times_like_pandas(tz):
     z = zb.from_pandas(s)
     for offset in (pd.DateOffset(months=1), pd.offsets.MonthEnd(1), pd.DateOffset(days=1),
                    pd.offsets.BDay(2), pd.offsets.BDay(-3), pd.offsets.Week(weekday=2),
-                   pd.offsets.QuarterEnd(1)):
+                   pd.offsets.QuarterEnd(1), pd.offsets.Day(1), pd.offsets.Hour(5)):
         pd.testing.assert_series_equal((z + offset).to_pandas(), s + offset)
 
 

@@ -641,7 +641,8 @@ def _time_scalar_types():
     o = pd.offsets
     return frozenset([pd.Timestamp, pd.Timedelta, type(pd.NaT), pd.DateOffset,
                       o.MonthEnd, o.MonthBegin, o.QuarterEnd, o.QuarterBegin, o.YearEnd,
-                      o.YearBegin, o.Week, o.BusinessDay])
+                      o.YearBegin, o.Week, o.BusinessDay, o.Day, o.Hour, o.Minute, o.Second,
+                      o.Milli, o.Micro, o.Nano])
 
 
 # ---------------------------------------------------------------------------
