@@ -48,7 +48,9 @@ echo "== installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip
 # tzdata: the IANA zone files named time zones are read from where the
 # system has no /usr/share/zoneinfo (a few hundred kB)
-.venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest hypothesis tzdata \
+# pytest-xdist: the Python tests run in one process per core (scripts/test.sh)
+.venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest pytest-xdist \
+  hypothesis tzdata \
   matplotlib scikit-build-core ninja "dask[dataframe]>=2025.1,<2027" "distributed>=2025.1,<2027"
 # the libraries that take dataframes, for tests/python/test_ecosystem.py,
 # and numba for engine="numba" (tests/python/test_apply.py) (optional: those

@@ -4,7 +4,8 @@
 #   2. the same C tests under AddressSanitizer and UBSan,
 #   3. the CSV and Parquet readers under libFuzzer with ASan + UBSan, each for
 #      a bounded time (ZAMBEZI_FUZZ_SECONDS, default 60),
-#   4. the Python tests (pytest; GPU tests skip without a GPU),
+#   4. the Python tests (pytest, one process per core; GPU tests skip
+#      without a GPU),
 #   5. a curated subset of pandas' own test suite under zambezi.pandas
 #      (scripts/pandas-tests-ci.txt; the full run is scripts/pandas-tests.sh),
 #   6. a curated subset of Dask's own dataframe tests with the zambezi backend
@@ -63,7 +64,12 @@ else
 fi
 
 stage "Python tests"
-.venv/bin/python -m pytest -q --durations=25 tests/python "$@"
+# one process per core (pytest-xdist, where installed), each test file whole
+# in one of them: the tests are mostly single-threaded Python, so this
+# halves the stage on two cores
+XDIST=()
+.venv/bin/python -c "import xdist" 2>/dev/null && XDIST=(-n "$JOBS" --dist loadfile)
+.venv/bin/python -m pytest -q "${XDIST[@]}" --durations=25 tests/python "$@"
 
 stage "pandas' own tests under zambezi.pandas (curated subset)"
 bash scripts/pandas-tests.sh --ci
