@@ -218,6 +218,8 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
     def __init__(self, data=None, index=None, columns=None, dtype=None, copy=None):
         if data is None:
             data = {}
+        if _convert._is_pandas(data, "Series"):
+            data = data.to_frame()   # one column, named by the Series (0 unnamed)
         if index is not None and isinstance(data, dict):
             # a dict's Series are reindexed to ``index`` (pandas), its lists
             # and arrays taken as they come

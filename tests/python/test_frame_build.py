@@ -69,6 +69,9 @@ CASES = {
         {"x": m.Series([1.5, 2.5, 3.5], index=["a", "b", "c"]), "y": [5, 6]},
         index=["c", "a"]),
     "frame index": lambda m: m.DataFrame(m.DataFrame({"q": [1.0, 2.0]}), index=[1, 5]),
+    "pandas series": lambda m: m.DataFrame(pd.Series([1.5, 2.5], index=["a", "b"], name="v"),
+                                           index=["b", "c"]),
+    "pandas series unnamed": lambda m: m.DataFrame(pd.Series([1, 2])),
     "from_dict index": lambda m: m.DataFrame.from_dict(
         {f"r{i}": d for i, d in enumerate(DICTS)}, orient="index"),
     "from_dict index lists": lambda m: m.DataFrame.from_dict(
