@@ -268,8 +268,8 @@ class FrameConveniences:
 
     def isetitem(self, loc, value):
         """Set the column at position ``loc`` (or the columns at a list of
-        positions) to value, as pandas: a DataFrame value gives one column
-        per position, in order; any other value (Series, array, list,
+        positions) to value, as pandas: a DataFrame or a 2-D array gives one
+        column per position, in order; any other value (Series, array, list,
         scalar) goes into each position as ``df[name] = value`` would.
 
         Examples
@@ -292,6 +292,11 @@ class FrameConveniences:
                 raise InvalidValueError(f"Got {len(locs)} positions but value has "
                                         f"{value.shape[1]} columns.")
             parts = [value.iloc[:, i] for i in range(len(locs))]
+        elif isinstance(value, np.ndarray) and value.ndim == 2:   # a column per position
+            if value.shape[1] != len(locs):
+                raise InvalidValueError(f"Got {len(locs)} positions but value has "
+                                        f"{value.shape[1]} columns.")
+            parts = [value[:, i] for i in range(len(locs))]
         else:
             parts = [value] * len(locs)
         for p, part in zip(locs, parts):

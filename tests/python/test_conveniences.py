@@ -55,12 +55,15 @@ def test_case_when_errors_as_pandas():
 
 @pytest.mark.parametrize("loc, value", [
     (1, ["x", "y", "z"]), (-1, 7), (0, "frame1"), ([0, 2], "frame2"), ([2, 1], "frame2"),
+    ([2, 0], "array2"),
 ])
 def test_isetitem_like_pandas(loc, value):
     p = pd.DataFrame({"a": [1, 2, 3], "b": [3.0, None, 4.0], "c": ["u", "v", "w"]},
                      index=[10, 20, 30])
     if value == "frame1":
         value = pd.DataFrame({"q": [0.5, 1.5, 2.5]}, index=[10, 20, 30])
+    elif value == "array2":
+        value = np.arange(100, 106).reshape(2, 3).T
     elif value == "frame2":
         value = pd.DataFrame({"q": [9, 8, 7], "r": ["i", "j", "k"]}, index=[10, 20, 30])
     z = zb.from_pandas(p)
