@@ -214,14 +214,13 @@ class SeriesConveniences:
         """
         if not isinstance(caselist, list):
             raise DTypeError(f"The caselist argument should be a list; instead got "
-                                    f"{type(caselist)}")
+                             f"{type(caselist)}")
         if not caselist:
             raise InvalidValueError("provide at least one boolean condition, with a "
                                     "corresponding replacement.")
         for num, entry in enumerate(caselist):
             if not isinstance(entry, tuple):
-                raise DTypeError(f"Argument {num} must be a tuple; instead got "
-                                        f"{type(entry)}.")
+                raise DTypeError(f"Argument {num} must be a tuple; instead got {type(entry)}.")
             if len(entry) != 2:
                 raise InvalidValueError(f"Argument {num} must have length 2; a condition "
                                         f"and replacement; instead got length {len(entry)}.")

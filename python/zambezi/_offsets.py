@@ -18,7 +18,8 @@ rolling to the next (or, going back, the previous) weekday first.
 
 Calendar fields are read by the engine and the new dates computed with
 numpy over whole columns (the dates are days since the epoch); the
-result is the timestamps plus one duration column, so the zone stays.  Named time zones (whose offset changes with the date) raise
+result is the timestamps plus one duration column, so the zone stays.
+Named time zones (whose offset changes with the date) raise
 UnsupportedError: the accelerator leaves them to pandas.
 """
 
