@@ -87,10 +87,25 @@ def _has_labels(data):
 
 
 def _on_labels(value, index):
-    """A dict value for DataFrame(dict, index=index): a Series reindexed."""
+    """A dict value for DataFrame(dict, index=index): a Series reindexed
+    (left as it is when its labels are those already, repeated ones too)."""
     if _convert._is_pandas(value, "Series"):
-        return value.reindex(index.to_pandas() if isinstance(index, _ix.Index) else index)
-    return value.reindex(index) if _base.is_series(value) else value
+        import pandas as pd
+
+        target = index.to_pandas() if isinstance(index, _ix.Index) else pd.Index(index)
+        return value if value.index.equals(target) else value.reindex(target)
+    return _reindexed(value, index) if _base.is_series(value) else value
+
+
+def _reindexed(obj, index):
+    """obj (a frame or Series) on the labels index, as pandas' reindex; obj
+    itself when it has those labels (a repeated label needs no reindex)."""
+    from zambezi import _align
+
+    target = _ix.ensure_index(index)
+    if len(target) == len(obj) and _align.same_labels(obj._index, target):
+        return obj
+    return obj.reindex(target)
 
 
 def _dict_index(data):
@@ -227,7 +242,7 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
         elif index is not None and _has_labels(data):
             # so is a frame or a Series: reindexed, not relabelled
             self._columns = None
-            self._take_over(DataFrame(data, columns=columns, dtype=dtype).reindex(index))
+            self._take_over(_reindexed(DataFrame(data, columns=columns, dtype=dtype), index))
             return
         labels = None
         self._columns = None  # labels other than the table names (zambezi._labels)

@@ -72,6 +72,12 @@ CASES = {
     "pandas series": lambda m: m.DataFrame(pd.Series([1.5, 2.5], index=["a", "b"], name="v"),
                                            index=["b", "c"]),
     "pandas series unnamed": lambda m: m.DataFrame(pd.Series([1, 2])),
+    # the labels it has already, a repeated one too: no reindex needed
+    "series repeated labels index": lambda m: m.DataFrame(
+        {"a": m.Series([1, 2, 3], index=["x", "x", "y"]), "b": [4, 5, 6]},
+        index=["x", "x", "y"]),
+    "frame repeated labels index": lambda m: m.DataFrame(
+        m.DataFrame({"a": [1.5, 2.5]}, index=[7, 7]), index=[7, 7]),
     "from_dict index": lambda m: m.DataFrame.from_dict(
         {f"r{i}": d for i, d in enumerate(DICTS)}, orient="index"),
     "from_dict index lists": lambda m: m.DataFrame.from_dict(
