@@ -38,8 +38,9 @@ _ANCHORED = {"MonthEnd": (1, None, True), "MonthBegin": (1, None, False),
              "YearEnd": (12, "month", True), "YearBegin": (12, "month", False)}
 # fixed steps: pandas' Tick offsets (Hour(3) is 3 hours) and Day (a
 # calendar day: 24 hours on naive times, UTC and fixed offsets)
-_FIXED = ("Day", "Hour", "Minute", "Second", "Milli", "Micro", "Nano")
-_KINDS = ("DateOffset", "Week", "BusinessDay") + tuple(_ANCHORED) + _FIXED
+_FIXED = {"Day": 86400 * 10**9, "Hour": 3600 * 10**9, "Minute": 60 * 10**9, "Second": 10**9,
+          "Milli": 10**6, "Micro": 10**3, "Nano": 1}   # nanoseconds in one step
+_KINDS = ("DateOffset", "Week", "BusinessDay") + tuple(_ANCHORED) + tuple(_FIXED)
 
 
 def is_offset(x):
@@ -92,7 +93,7 @@ def shift(s, offset, sign):
     fixed_ns = 0
     if kind in _FIXED:
         delta_days = np.zeros(len(col), dtype=np.int64)
-        fixed_ns = n * (86400 * 10**9 if kind == "Day" else int(offset.nanos) // int(offset.n))
+        fixed_ns = n * _FIXED[kind]
     elif kind in ("Week", "BusinessDay"):   # counted in days of the week
         days = _wall_days(col)
         weekday = (days + 3) % 7   # 1970-01-01 was a Thursday (Monday is 0)
