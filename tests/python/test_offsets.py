@@ -47,8 +47,8 @@ OFFSETS += [o for n in (-5, -1, 0, 1, 2) for o in (
     _O.Week(n, weekday=6), _O.BDay(n),
     _O.BusinessDay(n, offset=datetime.timedelta(hours=2, seconds=3)))]
 # fixed steps; the unit becomes the first finer one that holds the step
-OFFSETS += [_O.Day(2), _O.Day(-1), _O.Day(0), _O.Hour(0), _O.Hour(3), _O.Minute(-90), _O.Second(7), _O.Milli(3),
-            _O.Micro(-5), _O.Nano(9), pd.DateOffset(milliseconds=3),
+OFFSETS += [_O.Day(2), _O.Day(-1), _O.Day(0), _O.Hour(0), _O.Hour(3), _O.Minute(-90),
+            _O.Second(7), _O.Milli(3), _O.Micro(-5), _O.Nano(9), pd.DateOffset(milliseconds=3),
             _O.BusinessDay(1, offset=datetime.timedelta(seconds=1.5))]
 
 
