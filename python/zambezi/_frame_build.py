@@ -21,6 +21,7 @@ import itertools
 import numpy as np
 
 from zambezi import _base, _convert
+from zambezi._agg import _hashable
 from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError
 
@@ -177,14 +178,6 @@ class FrameBuild:
             else:   # the labels themselves
                 out.index = index
         return out
-
-
-def _hashable(x):
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
 
 
 def _tight_labels(labels, names):

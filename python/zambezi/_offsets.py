@@ -111,7 +111,7 @@ def shift(s, offset, sign):
             delta_days = _anchored(offset, n, year, month, day, nulls)
     delta_ns = delta_days * (86400 * 10**9) + fixed_ns
     # the column's unit, or the first finer one that holds the step (pandas)
-    units = ("s", "ms", "us", "ns")
+    units = _dtypes.UNITS
     unit = next(u for u in units[units.index(col.unit) if col.unit in units else 3:]
                 if not np.any(delta_ns % _dtypes.NS_PER[u]))
     if fixed_ns and kind == "BusinessDay" and unit in ("s", "ms"):

@@ -97,8 +97,8 @@ class SeriesTransform:
         _check_axis(self, axis)
         _check_some(func)
         if isinstance(func, (list, tuple, dict)):
-            items = func.items() if isinstance(func, dict) else [(_name(f), f) for f in func]
-            items = [(lb, f) for lb, f in items]
+            items = list(func.items()) if isinstance(func, dict) else \
+                [(_name(f), f) for f in func]
             # a dict's list gives (label, function) columns, as pandas
             nested = any(isinstance(f, (list, tuple)) for _, f in items)
             labels, cols = [], []
