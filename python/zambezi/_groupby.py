@@ -261,12 +261,15 @@ class _Keys:
     GroupBy and the column selections made from it share this object, so
     they group the keys once."""
 
-    __slots__ = ("work", "keys", "labels", "values", "value_labels", "groupings")
+    __slots__ = ("work", "keys", "labels", "values", "value_labels", "groupings", "listed")
 
     def __init__(self, work, keys, labels, values, value_labels):
         self.work, self.keys, self.labels = work, keys, labels
         self.values, self.value_labels = values, value_labels
         self.groupings = {}
+        # the keys were given as a list (or tuple): one key's groups are then
+        # named by 1-tuples when iterating, as pandas
+        self.listed = False
 
 
 class _Grouping:
@@ -510,13 +513,16 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
 
     @property
     def ngroups(self):
-        """Number of groups.
+        """Number of groups (with observed=False, every combination of a
+        categorical key's levels).
 
         Examples
         --------
         >>> zb.DataFrame({"k": ["a", "b", "a", None]}).groupby("k").ngroups
         2
         """
+        if not self._observed and self._has_categorical_key():
+            return self._run([_spec("size", None)]).num_rows
         return self._ids()[1]
 
     def __len__(self):
@@ -584,6 +590,25 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         keys = _ix.Index._from_columns(g.keys, list(self._k.labels)).to_list()
         return keys, order, starts
 
+    def _all_groups(self):
+        """(keys, spans, order): each group's key in the group order (as
+        _rows_by_group), its rows' span (start, size) in order; with
+        observed=False and a categorical key also the levels' combinations
+        no row has, with no rows (0, 0), where pandas puts them."""
+        keys, order, starts = self._rows_by_group()
+        spans = [(int(starts[i]), int(starts[i + 1] - starts[i])) for i in range(len(keys))]
+        if not self._observed and self._has_categorical_key():
+            at = dict(zip(keys, spans))
+            t = self._run([_spec("size", None)])  # every combination of the levels
+            keys = _ix.Index._from_columns([t.column(i) for i in range(len(self._k.keys))],
+                                           list(self._k.labels)).to_list()
+            spans = [at.get(k, (0, 0)) for k in keys]
+        return keys, spans, order
+
+    def _has_categorical_key(self):
+        work = self._k.work
+        return any(work.column(work.names.index(k)).dtype == "category" for k in self._k.keys)
+
     def _grouped_keys(self):
         t = _core.groupby(self._k.work, self._key_idx(), self._dropna, self._sort, [])
         nk = len(self._k.keys)
@@ -594,7 +619,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """A dict: each group's key -> the positions of its rows (a numpy
         int64 array, in row order), groups in the group order (sort,
         dropna).  Keys are scalars for one key, tuples for several; a
-        missing key (dropna=False) is None (pandas: NaN).
+        missing key (dropna=False) is None (pandas: NaN).  With
+        observed=False an unused category of one categorical key maps to
+        an empty array (pandas leaves out the empty combinations of
+        several keys here, though ``groups`` and iteration give them).
 
         Examples
         --------
@@ -602,8 +630,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> {k: v.tolist() for k, v in df.groupby("k").indices.items()}
         {'a': [1], 'b': [0, 3]}
         """
-        keys, order, starts = self._rows_by_group()
-        return {k: order[starts[i]:starts[i + 1]] for i, k in enumerate(keys)}
+        keys, spans, order = self._all_groups()
+        # pandas lists an empty group (observed=False) for one key only
+        several = len(self._k.keys) > 1
+        return {k: order[a:a + n] for k, (a, n) in zip(keys, spans) if n or not several}
 
     @property
     def groups(self):
@@ -618,16 +648,42 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> {k: v.to_list() for k, v in df.groupby("k").groups.items()}
         {'a': [11], 'b': [10, 13]}
         """
-        keys, order, starts = self._rows_by_group()
+        keys, spans, order = self._all_groups()
         index = self._obj._index
         # the labels in group order once (one take), then a zero-copy slice per group
         grouped = index._take(_indexing.take_rows(
             _indexing.positions_column(order, len(index), "groups")))
         if not isinstance(grouped, _ix.Index) or grouped._cols is None:
             grouped = _ix.Index._from_columns(grouped._levels(), grouped.names)
-        return {k: grouped._take(_indexing.slice_rows(int(starts[i]),
-                                                      int(starts[i + 1] - starts[i])))
-                for i, k in enumerate(keys)}
+        return {k: grouped._take(_indexing.slice_rows(a, n)) for k, (a, n) in zip(keys, spans)}
+
+    def __iter__(self):
+        """(key, rows) for each group, in the group order (sort, dropna):
+        the key a scalar for one key (a 1-tuple when the keys were given as
+        a list), a tuple for several; the rows a DataFrame of every column
+        (the selected ones after ``gb[...]``), or a Series, in row order
+        with their labels.  The rows are put in group order by one take,
+        and each group is a zero-copy slice of that.  With observed=False
+        every category of a categorical key is a group, an unused one with
+        no rows.  A missing key (dropna=False) is None (pandas: NaN).
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["b", "a", "b"], "v": [1, 2, 3]}, index=[10, 11, 12])
+        >>> [(k, g["v"].to_list(), g.index.to_list()) for k, g in df.groupby("k")]
+        [('a', [2], [11]), ('b', [1, 3], [10, 12])]
+        >>> [k for k, _ in df.groupby(["k"])]
+        [('a',), ('b',)]
+        """
+        keys, spans, order = self._all_groups()
+        obj = self._obj
+        if obj._ndim == 2 and self._selection is not None:
+            obj = obj[self._selection[0]] if self._single else obj[list(self._selection)]
+        grouped = obj._select_rows(_indexing.take_rows(
+            _indexing.positions_column(order, len(obj), "groupby")))
+        wrap = len(self._k.keys) == 1 and self._k.listed
+        for k, (start, size) in zip(keys, spans):
+            yield (k,) if wrap else k, grouped._select_rows(_indexing.slice_rows(start, size))
 
     def get_group(self, name):
         """The rows of the group whose key is name (a tuple for several
@@ -1447,6 +1503,7 @@ class FrameGroupBy:
         elif _resample.is_grouper(by):
             by, _ = _resample.grouper_key(self, by)
         keys = _frame_keys(self, by, level)
+        keys.listed = isinstance(by, list) or isinstance(level, (list, tuple))
         if drop:  # a Grouper's time column is a key, not a value
             keep = [i for i, v in enumerate(keys.values) if v not in drop]
             keys.values = [keys.values[i] for i in keep]
@@ -1489,4 +1546,5 @@ class SeriesGroupByMixin:
             by = [_resample.grouper_key(self, k)[0] if _resample.is_grouper(k) else k
                   for k in by]
         keys = _series_keys(self, by, level)
+        keys.listed = isinstance(by, (list, tuple)) or isinstance(level, (list, tuple))
         return GroupBy(self, keys, sort, dropna, ["__value"], True, True, observed)
