@@ -52,11 +52,12 @@ echo "== installing Python packages"
 .venv/bin/python -m pip install -q numpy pandas pyarrow polars duckdb pytest pytest-xdist \
   hypothesis tzdata \
   matplotlib scikit-build-core ninja "dask[dataframe]>=2025.1,<2027" "distributed>=2025.1,<2027"
-# the libraries that take dataframes, for tests/python/test_ecosystem.py,
+# the libraries that take dataframes, for tests/python/test_ecosystem.py, the
+# formats handed to pandas (openpyxl, tabulate, lxml: tests/python/test_via_pandas.py),
 # and numba for engine="numba" (tests/python/test_apply.py) (optional: those
 # tests skip when one is missing, so a failed install here only warns)
 .venv/bin/python -m pip install -q scikit-learn seaborn plotly altair narwhals statsmodels \
-  joblib jinja2 numba || echo "   could not install the ecosystem libraries or numba: their tests will skip"
+  joblib jinja2 numba openpyxl tabulate lxml || echo "   could not install the ecosystem libraries or numba: their tests will skip"
 echo "== building zambezi (C engine$(command -v nvcc >/dev/null && echo ' + CUDA backend'))"
 .venv/bin/python -m pip install -q --no-build-isolation --no-deps . 2>&1 | tail -n 40
 .venv/bin/python -c "import zambezi as zb; print('zambezi', zb.__version__, 'ready; devices:', [d['name'] for d in zb.devices()])"

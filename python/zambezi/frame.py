@@ -18,6 +18,7 @@ from zambezi._frame_arith import FrameArith
 from zambezi._frame_convert import FrameConvert
 from zambezi._frame_extra import FrameExtra
 from zambezi._ecosystem import FrameEcosystem
+from zambezi.io.via_pandas import FrameViaPandas
 from zambezi._frame_reduce import FrameReduce
 from zambezi._moments import FrameMoments
 from zambezi._frame_summary import FrameSummary
@@ -166,7 +167,7 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
                 FrameMissing, FrameWindow, FrameRolling, FrameEWM, FrameResample, FrameOps, FrameExtra,
                 FrameReduce, FrameMoments, FrameRank, FrameStats, FrameSummary, FrameConvert,
                 FrameMerge, FrameGroupBy, FrameReshape, FramePivot, FrameApply, FrameEcosystem,
-                _base.NDFrame):
+                FrameViaPandas, _base.NDFrame):
     """A table of named, typed columns on the CPU or a GPU.
 
     ``data`` is a dict of columns (lists, numpy arrays, Series, pandas or

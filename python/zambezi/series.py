@@ -27,6 +27,7 @@ from zambezi._groupby import SeriesGroupByMixin
 from zambezi._reshape import SeriesReshape
 from zambezi._apply import SeriesApply
 from zambezi._ecosystem import SeriesEcosystem
+from zambezi.io.via_pandas import SeriesViaPandas
 from zambezi import _stats
 from zambezi._moments import SeriesMoments
 from zambezi._stats import SeriesStats
@@ -41,7 +42,7 @@ class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesAgg, SeriesTra
              SeriesConveniences, SeriesFactorize,
              SeriesMissing, SeriesWindow, SeriesRolling, SeriesEWM, SeriesResample, SeriesOps, SeriesStats,
              SeriesMoments, SeriesExtras, SeriesRank, SeriesGroupByMixin, SeriesReshape,
-             SeriesApply, SeriesEcosystem,
+             SeriesApply, SeriesEcosystem, SeriesViaPandas,
              _base.NDFrame):
     """A named column of one dtype on one device (the CPU or a GPU).
 

@@ -957,6 +957,20 @@ def _multi_header(cols, labels):
     return rows
 
 
+def read_table(filepath_or_buffer, sep="\t", delimiter=None, **kwargs):
+    """Read delimited text whose fields a tab separates (pandas'
+    ``read_table``): ``read_csv`` with ``sep="\\t"`` by default, its
+    arguments and its parallel reader.
+
+    Examples
+    --------
+    >>> import io
+    >>> zb.read_table(io.StringIO("city\\tn\\nMaun\\t3\\n")).to_dict("list")
+    {'city': ['Maun'], 'n': [3]}
+    """
+    return read_csv(filepath_or_buffer, sep=sep, delimiter=delimiter, **kwargs)
+
+
 def to_csv(df, path_or_buf=None, sep=",", na_rep="", float_format=None, columns=None,
            header=True, index=True, mode="w", encoding=None, compression="infer",
            quoting=None, quotechar='"', lineterminator=None, doublequote=True,
