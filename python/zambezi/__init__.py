@@ -43,6 +43,7 @@ from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
 from zambezi._options import get_option, option_context, reset_option, set_option
 from zambezi._dtypes import ListDtype
+from zambezi._toplevel import IndexSlice, NamedAgg, isna, isnull, notna, notnull, unique
 
 __version__ = _core.build_info()["version"]
 

@@ -312,6 +312,15 @@ class _Indexer:
         nlev = obj._index.nlevels
         if self._name == "loc" and nlev > 1 and not isinstance(rkey, (list, slice)) and \
                 not is_mask(rkey) and not _base.is_series(rkey):
+            if isinstance(rkey, tuple) and any(_level_pick(x) for x in rkey):
+                # labels and lists (a Series: and whole-level slices): pandas drops
+                # the levels of single labels
+                drop = [i for i, x in enumerate(rkey) if not _level_pick(x)]
+                slices = [x for x in rkey if isinstance(x, slice)]
+                if drop and (not slices or self._obj._ndim == 1 and
+                             all(x == slice(None) for x in slices)):
+                    out._index = out._index.droplevel(drop)
+                return out
             # a partial key of a MultiIndex: pandas drops the levels it fixed
             k = len(rkey) if isinstance(rkey, tuple) else 1
             if k < nlev:
@@ -773,6 +782,9 @@ def label_rows(obj, key):
         span = _ix.partial_date_span(index, key)
         if span is not None:
             return "rows", span
+    if isinstance(key, tuple) and 1 < index.nlevels and len(key) <= index.nlevels and \
+            any(_level_pick(k) for k in key):
+        return "rows", _multi_rows(index, key, n)
     pos = index._lookup().positions(key)
     if len(pos) == 0:
         raise _ix.IndexKeyError(f"{key!r} is not in the index")
@@ -781,6 +793,63 @@ def label_rows(obj, key):
             index.nlevels > 1 and not isinstance(key, tuple)):
         return "one", int(pos[0])
     return "rows", take_rows(_core.column_from_buffer(pos))
+
+
+def _level_pick(k):
+    """A MultiIndex key item that picks several labels of its level."""
+    return isinstance(k, slice) or (_is_list_like(k) and not isinstance(k, tuple))
+
+
+def _multi_rows(index, key, n):
+    """The rows of a MultiIndex that a tuple with slices or lists names
+    (pandas' ``loc[pd.IndexSlice[...]]``): per level a label, a slice of
+    labels (both ends included, compared by value: pandas asks for a sorted
+    index there) or a list of labels.  Rows come in index order, except
+    that lists order them by their own order, as pandas: the rows sort by
+    the key's levels in turn, a list's level by the list's order, a level
+    sliced between labels by index order (which decides the rest), and a
+    label or a whole level not at all.  Levels are kept here (the caller
+    drops those pandas drops)."""
+    from zambezi import index as _ix
+
+    series = _base.series_class()
+    mask, ranks = None, {}
+    levels = [series._from_column(c, None, _ix.default_index(n)) for c in index._levels()]
+    for lvl, k in enumerate(key):
+        if k == slice(None):
+            continue
+        s = levels[lvl]
+        if isinstance(k, slice):
+            if k.step is not None:
+                raise UnsupportedError(f"loc: a slice of level {lvl} with a step ({k!r})")
+            lo = None if k.start is None else s >= k.start
+            hi = None if k.stop is None else s <= k.stop
+            m = hi if lo is None else lo if hi is None else lo & hi
+        elif _level_pick(k):
+            labels = list(k.to_list() if hasattr(k, "to_list") else k)
+            m = s.isin(labels)
+            first = {}
+            for i, v in enumerate(labels):  # a repeated label keeps its first place
+                first.setdefault(v, i)
+            ranks[lvl] = s.map(first)
+        else:
+            m = s == k
+        mask = m if mask is None else mask & m
+    if mask is None:
+        return slice_rows(0, n)
+    pos = np.flatnonzero(mask.fillna(False).to_numpy(dtype=bool))
+    if len(pos) == 0:
+        raise _ix.IndexKeyError(f"{key!r} is not in the index")
+    if ranks:
+        keys = []
+        for lvl, k in enumerate(key):
+            if lvl in ranks:
+                keys.append(ranks[lvl].to_numpy(dtype=np.int64, na_value=-1)[pos])
+            elif isinstance(k, slice) and k != slice(None):
+                keys.append(pos)  # index order from here on
+                break
+        pos = pos[np.lexsort(keys[::-1])]  # stable; numpy's takes the last key first
+    return take_rows(_convert.to_column(pos.astype(np.int64)))
 
 
 def _label_slice(index, key, n):

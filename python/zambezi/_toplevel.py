@@ -1,0 +1,147 @@
+"""Small top-level names pandas code reaches for: ``isna`` / ``isnull`` /
+``notna`` / ``notnull``, ``unique``, ``NamedAgg`` and ``IndexSlice``.
+
+They take zambezi objects (and answer as their methods do), scalars, and
+lists or numpy arrays (numpy answers, computed by numpy's or the engine's
+loops, never a Python loop over the values); a pandas object is given to
+its own method.
+"""
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from zambezi import _base
+
+
+def _is_zambezi(obj):
+    from zambezi import index as _ix
+
+    return _base.is_series(obj) or _base.is_frame(obj) or isinstance(obj, _ix.Index)
+
+
+def _scalar_missing(x):
+    if x is None:
+        return True
+    if isinstance(x, (float, np.floating)):
+        return bool(x != x)
+    if isinstance(x, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(x))
+    return type(x).__name__ in ("NaTType", "NAType")
+
+
+def _array_missing(arr):
+    arr = np.asarray(arr)
+    if arr.dtype.kind in "fc":
+        return np.isnan(arr)
+    if arr.dtype.kind in "mM":
+        return np.isnat(arr)
+    if arr.dtype.kind != "O":
+        return np.zeros(arr.shape, dtype=bool)
+    # numpy's object loops: None is None, NaN (and NaT) is not equal to itself
+    with np.errstate(invalid="ignore"):
+        out = np.equal(arr, None) | np.not_equal(arr, arr)
+    return np.asarray(out, dtype=bool)
+
+
+def isna(obj):
+    """Whether values are missing (None, NaN, NaT), as ``pd.isna``: a bool
+    for a scalar (a tuple is one), a numpy bool array for a list, array or
+    Index, and a Series or DataFrame of bools for those (their ``isna()``).
+
+    Examples
+    --------
+    >>> zb.isna(None), zb.isna(float("nan")), zb.isna("x")
+    (True, True, False)
+    >>> zb.isna([1.0, None, float("nan")]).tolist()
+    [False, True, True]
+    >>> zb.isna(zb.Series([1, None])).to_list()
+    [False, True]
+    """
+    if _is_zambezi(obj) or (type(obj).__module__.startswith("pandas") and
+                            hasattr(obj, "isna")):
+        out = obj.isna()
+        return np.asarray(out) if not (hasattr(out, "to_list") or hasattr(out, "columns")) \
+            else out
+    if isinstance(obj, (list, np.ndarray)):  # a tuple is one value, as pandas
+        return _array_missing(obj)
+    return _scalar_missing(obj)
+
+
+def notna(obj):
+    """Whether values are present: the negation of ``isna`` (``pd.notna``).
+
+    Examples
+    --------
+    >>> zb.notna(None), zb.notna(3)
+    (False, True)
+    >>> zb.notna(zb.Series(["a", None])).to_list()
+    [True, False]
+    """
+    out = isna(obj)
+    if isinstance(out, (bool, np.bool_)):
+        return not out
+    return ~out
+
+
+isnull = isna
+notnull = notna
+
+
+def unique(values):
+    """The distinct values in order of first appearance (``pd.unique``): a
+    zambezi Series or Index gives its ``unique()`` (a Series, an Index);
+    a list or numpy array gives a numpy array (the engine finds them).
+
+    Examples
+    --------
+    >>> zb.unique([3, 1, 3, 2]).tolist()
+    [3, 1, 2]
+    >>> zb.unique(zb.Series(["b", "a", "b"])).to_list()
+    ['b', 'a']
+    """
+    if _is_zambezi(values) or (type(values).__module__.startswith("pandas") and
+                               hasattr(values, "unique")):
+        return values.unique()
+    from zambezi.series import Series
+
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"unique: values must be one-dimensional, not of shape {arr.shape}")
+    return Series(arr).unique().to_numpy()
+
+
+class NamedAgg(NamedTuple):
+    """A named aggregation, ``agg(total=zb.NamedAgg(column="x",
+    aggfunc="sum"))``: the same as the tuple ``("x", "sum")``, as pandas.
+
+    Examples
+    --------
+    >>> df = zb.DataFrame({"k": ["a", "b", "a"], "x": [1, 2, 3]})
+    >>> df.groupby("k").agg(total=zb.NamedAgg(column="x", aggfunc="sum")).to_dict("list")
+    {'total': [4, 2]}
+    """
+
+    column: Any
+    aggfunc: Any
+
+
+class _IndexSlice:
+    """``zb.IndexSlice[...]`` gives its key: a tuple of labels, slices and
+    lists of the levels of a MultiIndex for ``loc`` (``pd.IndexSlice``).
+
+    Examples
+    --------
+    >>> idx = zb.IndexSlice
+    >>> idx[:, "b"]
+    (slice(None, None, None), 'b')
+    >>> df = zb.DataFrame({"k": ["x", "x", "y"], "j": ["a", "b", "b"], "v": [1, 2, 3]})
+    >>> df.set_index(["k", "j"]).loc[idx[:, "b"], "v"].to_list()
+    [2, 3]
+    """
+
+    def __getitem__(self, key):
+        return key
+
+
+IndexSlice = _IndexSlice()
