@@ -737,11 +737,12 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
         return _csv.to_csv(self, path_or_buf, **kwargs)
 
     def to_json(self, path_or_buf=None, **kwargs):
-        r"""Write the frame as JSON records (pandas' arguments, see
+        r"""Write the frame as JSON (pandas' arguments, see
         zambezi.io.to_json): ``orient="records"`` with ``lines=True`` (JSON
-        lines) or ``lines=False`` (one array); pandas' default orient
-        ("columns") raises UnsupportedError.  Returns the text when
-        path_or_buf is None.  The index is not written.
+        lines) or ``lines=False`` (one array) in C, in parallel, without the
+        index; the other orients, pandas' default ("columns") included, by
+        pandas on a pandas copy.  Returns the text when path_or_buf is
+        None.
 
         Examples
         --------

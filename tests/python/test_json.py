@@ -205,16 +205,28 @@ def test_read_json_malformed_array():
                        (b'[{"a": 1}] x', "extra data")]:
         with pytest.raises(ParseError, match=what):
             zb.read_json(data, lines=False)
-    # a top-level object is pandas' "columns" form: not supported (pandas reads it)
-    with pytest.raises(UnsupportedError, match="top-level JSON object"):
+    # a top-level object is pandas' "columns" form, read by pandas: its errors
+    with pytest.raises(ValueError) as e:
         zb.read_json(b'{"a": 1}', lines=False)
+    with pytest.raises(type(e.value)):
+        pd.read_json(io.BytesIO(b'{"a": 1}'))
 
 
-def test_read_json_unsupported_options():
-    with pytest.raises(UnsupportedError, match="orient='split'"):
-        zb.read_json(b"{}", orient="split", lines=True)
-    with pytest.raises(UnsupportedError, match="chunksize"):
-        zb.read_json(b"{}", chunksize=10, lines=True)
+def test_read_json_other_orients_through_pandas():
+    # orients and options the C reader lacks are pandas' reading, as zambezi frames
+    p = pd.DataFrame({"a": [1, 2], "b": ["x", None]}, index=[5, 6])
+    for orient in ("split", "index", "columns", "values", "table"):
+        text = p.to_json(orient=orient)
+        got = zb.read_json(io.StringIO(text), orient=orient)
+        want = pd.read_json(io.StringIO(text), orient=orient)
+        assert isinstance(got, zb.DataFrame)
+        pd.testing.assert_frame_equal(got.to_pandas(), zb.from_pandas(want).to_pandas())
+    lines = p.to_json(orient="records", lines=True).encode()
+    chunks = list(zb.read_json(lines, lines=True, chunksize=1))
+    assert [c.to_dict("list") for c in chunks] == [{"a": [1], "b": ["x"]},
+                                                  {"a": [2], "b": [None]}]
+    s = zb.read_json(io.StringIO(p["a"].to_json()), typ="series")
+    assert s.to_list() == [1, 2] and s.index.to_list() == [5, 6]
     with pytest.raises(InvalidValueError, match="nrows"):
         zb.read_json(b"[]", lines=False, nrows=3)
 
@@ -321,17 +333,17 @@ def test_to_json_round_trip_through_read_json():
     assert back["b"].to_list() == df["b"].to_list()
 
 
-def test_to_json_unsupported():
-    df = zb.DataFrame({"a": [1]})
-    with pytest.raises(UnsupportedError, match="orient='columns'"):
-        df.to_json(orient="columns")
-    # pandas' default orient ("columns" for a frame): refused, never written
-    # differently from pandas
-    with pytest.raises(UnsupportedError, match="orient=None"):
-        df.to_json()
-    # a top-level object (pandas' "columns" form) is refused when reading too
-    with pytest.raises(UnsupportedError, match="top-level JSON object"):
-        zb.read_json(b'{"a": {"0": 1}}')
+def test_to_json_other_orients_through_pandas():
+    p = pd.DataFrame({"a": [1.5, None], "b": ["x", "é"]}, index=["r", "s"])
+    df = zb.from_pandas(p)
+    # pandas' default orient ("columns" for a frame) and the others: pandas' text
+    for orient in (None, "split", "index", "columns", "values", "table"):
+        assert df.to_json(orient=orient) == p.to_json(orient=orient)
+    assert df.to_json(orient="records", indent=2) == p.to_json(orient="records", indent=2)
+    assert df["a"].to_json() == p["a"].to_json()
+    # a top-level object (pandas' "columns" form) is read by pandas too
+    got = zb.read_json(b'{"a": {"0": 1}}')
+    assert got.to_dict("list") == {"a": [1]}
     # pandas' defaults read an array of records
     assert zb.read_json(b'[{"a": 1}, {"a": 2}]')["a"].to_list() == \
         pd.read_json(io.StringIO('[{"a": 1}, {"a": 2}]'))["a"].to_list()

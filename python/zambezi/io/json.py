@@ -6,13 +6,15 @@ into the engine's options, moves bytes, and applies pandas' column
 conversions that are whole-column operations (floats that are all whole
 numbers become int64; date-named columns become timestamps).
 
-Formats: ``orient="records"`` only -- JSON lines (``lines=True``: one
+Formats: ``orient="records"`` runs in C -- JSON lines (``lines=True``: one
 object per line) or one array of objects (``lines=False``, pandas'
-default).  Other orients raise ``UnsupportedError``, and so does pandas'
-default orient of ``to_json`` ("columns"): write records with
-``df.to_json(orient="records", lines=True)``.  The defaults are pandas', so
-``zambezi.pandas`` gives pandas' output for every call (an unsupported
-one runs on pandas).
+default).  The other orients (pandas' default of ``to_json``, "columns",
+included: write records with ``df.to_json(orient="records", lines=True)``
+to stay in C), ``typ="series"``, ``chunksize`` and the other options the C
+reader lacks, and a top-level JSON object to read, are handed to pandas
+(zambezi.io.via_pandas): pandas' text, or pandas' reading made a zambezi
+frame.  The defaults are pandas', so ``zambezi.pandas`` gives pandas'
+output for every call.
 
 Differences from pandas:
   - a column of JSON arrays whose elements are of one kind (numbers,
@@ -31,11 +33,13 @@ Differences from pandas:
     durations cannot be written with ``date_format="iso"``.
 """
 
+import inspect
+import io
 import mmap
 import os
 
 from zambezi import _base, _core
-from zambezi.errors import InvalidValueError, UnsupportedError
+from zambezi.errors import InvalidValueError
 from zambezi.io.csv import (
     _compression_of,
     _decompress,
@@ -154,10 +158,13 @@ def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes
     ----------
     path_or_buf : str, path object, bytes or file-like
         A path (memory-mapped), the JSON bytes, or an object with ``read()``.
-    orient : {None, "records"}
-        Only "records" (an object per row; None reads it too when the input
-        is an array or JSON lines); others raise UnsupportedError, and so
-        does a top-level object with lines=False (pandas' "columns" form).
+    orient : str, optional
+        "records" (an object per row; None reads it too when the input is
+        an array or JSON lines) is read in C; the other orients, and a
+        top-level object with lines=False (pandas' "columns" form), are
+        read by pandas (see the module docstring), as are typ="series",
+        chunksize, date_unit, encodings other than UTF-8, dtype_backend
+        and engine="pyarrow".
     precise_float : bool, default False
         Ignored: numbers are always parsed correctly rounded (as pandas'
         precise_float=True; its default parser can be off by an ulp).
@@ -187,9 +194,7 @@ def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes
         truncated line, a bad escape, invalid UTF-8, a line that is not an
         object.
     UnsupportedError
-        An orient or option zambezi does not implement (typ="series",
-        chunksize, date_unit, encoding other than UTF-8,
-        dtype_backend, engine="pyarrow").
+        Input the C reader does not take and pandas is not installed.
 
     Notes
     -----
@@ -214,29 +219,12 @@ def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes
     >>> zb.read_json(b'[{"n": "7"}, {"n": "8"}]')["n"].to_list()
     [7, 8]
     """
-    unsupported = []
-    if typ not in ("frame", None):
-        unsupported.append(f"typ={typ!r}")
-    if chunksize is not None:
-        unsupported.append("chunksize")
-    if date_unit is not None:
-        unsupported.append("date_unit")
-    if convert_axes not in (None, True):
-        unsupported.append("convert_axes")
-    if encoding not in (None, "utf-8", "utf8", "UTF-8"):
-        unsupported.append(f"encoding={encoding!r}")
-    if encoding_errors != "strict":
-        unsupported.append("encoding_errors")
-    if storage_options:
-        unsupported.append("storage_options")
-    if dtype_backend is not None:
-        unsupported.append("dtype_backend")
-    if engine != "ujson":
-        unsupported.append(f"engine={engine!r}")
-    if orient not in (None, "records"):
-        unsupported.append(f"orient={orient!r} (only 'records')")
-    if unsupported:
-        raise UnsupportedError("read_json: not supported: " + ", ".join(unsupported))
+    given = _given(locals(), _READ_DEFAULTS)
+    if typ not in ("frame", None) or chunksize is not None or date_unit is not None or \
+            convert_axes not in (None, True) or encoding not in (None, "utf-8", "utf8", "UTF-8") \
+            or encoding_errors != "strict" or storage_options or dtype_backend is not None or \
+            engine != "ujson" or orient not in (None, "records"):
+        return _pandas_read(path_or_buf, given)
     if nrows is not None:
         if not lines:
             raise InvalidValueError("read_json: nrows can only be passed if lines=True")
@@ -245,10 +233,8 @@ def read_json(path_or_buf, *, orient=None, typ="frame", dtype=None, convert_axes
     data, close = _source_bytes(path_or_buf, compression)
     try:
         if not lines and bytes(data[:64]).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
-            raise UnsupportedError(
-                "read_json: a top-level JSON object (pandas' orient='columns' or 'index') is "
-                "not supported; zambezi reads an array of records, or JSON lines with "
-                "lines=True")
+            # a top-level object: pandas' orient "columns" (or "index", "split")
+            return _pandas_read(io.BytesIO(bytes(data)), dict(given, compression=None))
         table = _core.read_json(data, lines=bool(lines),
                                 nrows=-1 if nrows is None else int(nrows),
                                 coerce_numbers=dtype is not False)
@@ -286,9 +272,10 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
     as ``\/``; list columns (lists of lists too) as JSON arrays, a null
     list as ``null``.  The index is not written (orient "records").
 
-    Differences from pandas: other orients raise UnsupportedError, pandas'
-    default included (``orient=None``, "columns" for a DataFrame: pass
-    ``orient="records"``); ``date_format`` defaults to
+    Other orients, pandas' default included (``orient=None``, "columns"
+    for a DataFrame), ``indent`` and ``default_handler`` are written by
+    pandas on a pandas copy (pass ``orient="records"`` to stay in C).
+    Differences from pandas: ``date_format`` defaults to
     ``"epoch"`` without pandas' deprecation warning; durations cannot be
     written with ``date_format="iso"``; date32 columns are written as
     timestamps at midnight.
@@ -302,20 +289,10 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
     >>> df.to_json(orient="records", force_ascii=False)
     '[{"a":1.5,"b":"x"},{"a":null,"b":"é"}]'
     """
-    unsupported = []
-    if orient is None:
-        unsupported.append("orient=None (pandas' 'columns' for a DataFrame; zambezi writes "
-                           "orient='records', lines=True or False)")
-    elif orient != "records":
-        unsupported.append(f"orient={orient!r} (only 'records')")
-    if default_handler is not None:
-        unsupported.append("default_handler")
-    if indent:
-        unsupported.append("indent")
-    if storage_options:
-        unsupported.append("storage_options")
-    if unsupported:
-        raise UnsupportedError("to_json: not supported: " + ", ".join(unsupported))
+    if orient != "records" or default_handler is not None or indent or storage_options:
+        from zambezi._ecosystem import _pandas
+
+        return _pandas(df, "to_json").to_json(path_or_buf, **_given(locals(), _WRITE_DEFAULTS))
     if index:
         raise InvalidValueError("to_json: 'index=True' is only valid when 'orient' is 'split', "
                                 "'table', 'index', or 'columns'")
@@ -361,3 +338,35 @@ def to_json(df, path_or_buf=None, *, orient=None, date_format=None, double_preci
         return None
     raise InvalidValueError(f"to_json: expected a path or a file object, not "
                             f"{type(path_or_buf).__name__}")
+
+
+def _defaults(fn):
+    return {p.name: p.default for p in inspect.signature(fn).parameters.values()
+            if p.default is not inspect.Parameter.empty and p.name != "path_or_buf"}
+
+
+def _given(args, defaults):
+    """The arguments of a call (its locals) that differ from the defaults."""
+    return {k: args[k] for k in defaults
+            if args[k] is not defaults[k] and not _same_default(args[k], defaults[k])}
+
+
+def _same_default(v, d):
+    try:
+        return type(v) is type(d) and bool(v == d)
+    except (TypeError, ValueError):
+        return False
+
+
+def _pandas_read(src, given):
+    """pandas' read_json of src with the caller's arguments (the orients and
+    options zambezi's reader does not have): zambezi objects back."""
+    from zambezi.io.via_pandas import _read
+
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        src = io.BytesIO(bytes(src))
+    return _read("read_json", (src,), given)
+
+
+_READ_DEFAULTS = _defaults(read_json)
+_WRITE_DEFAULTS = _defaults(to_json)

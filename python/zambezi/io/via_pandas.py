@@ -18,6 +18,9 @@ already drives, so zambezi hands them to pandas, as it does ``plot`` and
   copy of the data (``to_pandas()``) with the same arguments: the file or
   text is pandas', byte for byte.
 
+JSON is zambezi's own for ``orient="records"`` (zambezi.io.json) and
+pandas' for the other orients, through the same hand-off.
+
 pandas (and the library the format needs) must be installed; a missing
 pandas raises UnsupportedError naming it, a missing format library pandas'
 own ImportError.  None of these is a dependency of zambezi.
@@ -327,6 +330,14 @@ _FRAME_ONLY = {
 }
 
 
+_SERIES_ONLY = {
+    "to_json": ("The values as JSON (pandas' default orient for a Series: \"index\")",
+                """        >>> zb.Series([1, 2], index=["a", "b"]).to_json()
+        '{"a":1,"b":2}'
+        """),
+}
+
+
 class SeriesViaPandas:
     """Writers and renderings of zambezi.Series through pandas."""
 
@@ -342,6 +353,8 @@ class FrameViaPandas:
 for _name, (_summary, _example) in _SHARED.items():
     setattr(SeriesViaPandas, _name, _writer(_name, _summary, _example))
     setattr(FrameViaPandas, _name, _writer(_name, _summary, _example))
+for _name, (_summary, _example) in _SERIES_ONLY.items():
+    setattr(SeriesViaPandas, _name, _writer(_name, _summary, _example))
 for _name, (_summary, _example) in _FRAME_ONLY.items():
     setattr(FrameViaPandas, _name, _writer(_name, _summary, _example))
 del _name, _summary, _example
