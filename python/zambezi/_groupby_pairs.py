@@ -1,0 +1,174 @@
+"""Group-by correlation and covariance matrices (a mixin of
+zambezi._groupby's GroupBy), with pandas' names, arguments and shapes:
+``gb.corr()`` / ``gb.cov()`` on a frame's groups give, per group, the
+matrix of its value columns (index: the keys and the column's label,
+columns: the labels), and ``gb["x"].corr(other)`` / ``cov(other)`` a
+value per group against another Series (aligned on the labels).
+
+Each pair uses the rows where both columns have a value (pandas'
+pairwise-complete observations).  Pearson correlation is the engine's
+per-group ``corr`` aggregation; a covariance is computed from the
+engine's per-group variances of the pair's masked columns and of their
+sum, ``(var(a + b) - var(a) - var(b)) / 2`` (all three over the same
+rows, with ddof), so no pass over the rows runs in Python.  ``min_periods``
+leaves a pair missing when fewer rows than that hold both; ``ddof``
+applies to every group (pandas applies it only to a group without
+missing values, its DataFrame.cov's rule).  The Spearman
+and Kendall methods raise UnsupportedError (the accelerator gives them
+to pandas).  A missing result is null (pandas: NaN); with
+``as_index=False`` the keys are left out, as pandas does.
+"""
+
+import numpy as np
+
+from zambezi import _base, _core, _labels
+from zambezi import index as _ix
+from zambezi._convert import null_mask, to_column, values_numpy
+from zambezi.errors import DTypeError, UnsupportedError
+
+_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                      "uint32", "uint64", "float32", "float64"])
+
+
+def _floats(col):
+    """A per-group engine result as float64 numpy with NaN for missing."""
+    v = np.asarray(values_numpy(col), dtype=np.float64)
+    m = null_mask(col)
+    return v if m is None else np.where(m, np.nan, v)
+
+
+class GroupByPairs:
+    """corr / cov matrices per group (a mixin of GroupBy)."""
+
+    __slots__ = ()
+
+    def _pair_columns(self, what, numeric_only):
+        work = self._k.work
+        cols = self._value_columns()
+        kept = [c for c in cols if work.column(work.names.index(c)).dtype in _NUMERIC]
+        if len(kept) != len(cols) and not numeric_only:
+            bad = next(c for c in cols if c not in kept)
+            raise DTypeError(f"{what}: column {self._label(bad)!r} is not numeric; pass "
+                             "numeric_only=True to leave such columns out")
+        return kept
+
+    def _pair_stats(self, series, pairs, kind, ddof, add=None):
+        """(keys table, {(a, b): (value, rows holding both)}): per-group
+        float64 numpy for each pair of work column names (add: more columns
+        by name), by one engine group-by; series(name) is the column as a
+        Series."""
+        from zambezi._groupby import GroupBy, _Keys
+
+        work = self._k.work
+        names = list(work.names) + list(add or {})
+        cols = [work.column(i) for i in range(work.num_columns)] + list((add or {}).values())
+        specs, slots = [], {}
+        for a, b in pairs:
+            sa, sb = series(a), series(b)
+            both = sa.notna() & sb.notna()
+            extra = [sa.where(both)._col, sb.where(both)._col, (sa + sb)._col] \
+                if kind == "cov" and a != b else [sa.where(both)._col]
+            base = len(names)
+            for k, c in enumerate(extra):
+                names.append(f"__pair{len(slots)}_{k}")
+                cols.append(c)
+            slots[(a, b)] = base
+            if kind == "corr":
+                specs.append(("corr", a, b, 0, 0.0, False))
+            else:
+                specs += [("var", names[base + k], None, ddof, 0.5, False)
+                          for k in range(len(extra))]
+            specs.append(("count", names[base], None, 0, 0.5, False))
+        keys = _Keys(_core.table_from_columns(cols, names), list(self._k.keys),
+                     list(self._k.labels), list(self._k.values), list(self._k.value_labels))
+        gb = GroupBy(self._obj, keys, self._sort, self._dropna, None, False, True,
+                     self._observed)
+        table = gb._run(specs)
+        nk = len(self._k.keys)
+        out, at = {}, nk
+        for a, b in pairs:
+            if kind == "corr":
+                val = _floats(table.column(at))
+                at += 1
+            elif a == b:
+                val = _floats(table.column(at))
+                at += 1
+            else:
+                va, vb, vs = (_floats(table.column(at + k)) for k in range(3))
+                val = (vs - va - vb) / 2
+                at += 3
+            out[(a, b)] = (val, _floats(table.column(at)))
+            at += 1
+        return table, out
+
+    def _pair_matrix(self, kind, method, min_periods, numeric_only, ddof=1):
+        if method != "pearson":
+            raise UnsupportedError(f"GroupBy.{kind}: method={method!r} is not supported "
+                                   "(only 'pearson')")
+        if self._obj._ndim != 2:
+            raise UnsupportedError(f"GroupBy.{kind}: a Series' groups need the other Series "
+                                   f"(gb.{kind}(other))")
+        cols = self._pair_columns(kind, numeric_only)
+        m = len(cols)
+        work = self._k.work
+        series = _base.series_class()
+        n = work.num_rows
+        index = _ix.default_index(n)
+
+        def col(name):
+            return series._from_column(work.column(work.names.index(name)), None, index)
+
+        pairs = [(a, b) for i, a in enumerate(cols) for b in cols[i:]]
+        table, stats = self._pair_stats(col, pairs, kind, ddof)
+        nk = len(self._k.keys)
+        G = table.num_rows
+        labels = [self._label(c) for c in cols]
+        out_cols = []
+        for j, b in enumerate(cols):
+            v = np.empty(G * m, dtype=np.float64)
+            for i, a in enumerate(cols):
+                val, cnt = stats[(a, b)] if i <= j else stats[(b, a)]
+                if min_periods is not None:
+                    val = np.where(cnt < min_periods, np.nan, val)
+                v[i::m] = val
+            out_cols.append(to_column(v))
+        rep = _core.column_from_buffer(np.repeat(np.arange(G, dtype=np.int64), m))
+        lab = _core.take(to_column(labels), _core.column_from_buffer(
+            np.tile(np.arange(m, dtype=np.int64), G)))
+        frame_cls = self._obj._constructor
+        if not self._as_index:  # pandas leaves the keys out
+            index = _ix.Index._from_columns([lab], [None])
+        else:
+            keys = [_core.take(table.column(k), rep) for k in range(nk)]
+            index = _ix.Index._from_columns(keys + [lab], list(self._k.labels) + [None])
+        return _labels.frame_from(frame_cls, out_cols, labels, index)
+
+    def _pair_other(self, kind, other, method, min_periods, ddof=1):
+        """gb["x"].corr(other) / cov(other): per group, the selected column
+        against other (a Series aligned on the labels, or values as long)."""
+        if method != "pearson":
+            raise UnsupportedError(f"GroupBy.{kind}: method={method!r} is not supported "
+                                   "(only 'pearson')")
+        src = self._obj if self._obj._ndim == 1 else self._obj[self._selection[0]]
+        series = _base.series_class()
+        if not _base.is_series(other):
+            other = series(other)
+            if len(other) != len(src):
+                raise DTypeError(f"GroupBy.{kind}: other has {len(other)} values for "
+                                 f"{len(src)} rows")
+        elif not other._index.equals(src._index):
+            other = other.reindex(src._index)
+        name = self._k.values[0] if self._obj._ndim == 1 else self._selection[0]
+        work = self._k.work
+        index = _ix.default_index(work.num_rows)
+        cols = {name: series._from_column(work.column(work.names.index(name)), None, index),
+                "__other": series._from_column(other._col, None, index)}
+        table, stats = self._pair_stats(cols.__getitem__, [(name, "__other")], kind, ddof,
+                                        {"__other": other._col})
+        val, cnt = stats[(name, "__other")]
+        if min_periods is not None:
+            val = np.where(cnt < min_periods, np.nan, val)
+        nk = len(self._k.keys)
+        t = _core.table_from_columns([table.column(k) for k in range(nk)] + [to_column(val)],
+                                     [f"__k{k}" for k in range(nk)] + ["__v"])
+        return self._finish(t, [src._name], src._name, series=True)
