@@ -1,7 +1,8 @@
 """pandas' small conveniences of Series and DataFrame, each a few engine
 calls: ``Series.equals``, ``item``, ``hasnans``, ``is_unique``, ``T`` /
 ``transpose``, ``dtypes``, ``axes``, ``repeat``, ``pop``, ``divmod`` /
-``rdivmod``, ``case_when``; ``reindex_like`` of both; ``DataFrame.isetitem``.
+``rdivmod``, ``case_when``; ``reindex_like``, ``convert_dtypes`` and
+``infer_objects`` of both; ``DataFrame.isetitem``.
 """
 
 import numpy as np
@@ -15,10 +16,66 @@ def _plain_reindex(method, limit, tolerance):
         raise UnsupportedError("reindex_like: method, limit and tolerance are not supported")
 
 
+def _converted(s, convert_integer):
+    """convert_dtypes of one Series: a float column whose values are all
+    whole numbers (NaN counting as missing) becomes int64 with
+    convert_integer, as pandas makes it Int64; every other column is kept
+    (zambezi's dtypes already hold missing values: pandas' nullable ones)."""
+    if not convert_integer or s.dtype not in ("float64", "float32"):
+        return s
+    s = s.mask(s.isna())  # NaN is missing, as in pandas' Float64 / Int64
+    valid = s.dropna()
+    if len(valid) and not (bool((valid.round() == valid).all()) and
+                           float(valid.abs().max()) < 2.0 ** 63):
+        return s
+    return s.astype("int64")
+
+
+def _convert_args(infer_objects, convert_string, convert_boolean, dtype_backend):
+    if dtype_backend not in ("numpy_nullable", "pyarrow"):
+        raise InvalidValueError(f"convert_dtypes: dtype_backend must be 'numpy_nullable' or "
+                                f"'pyarrow', not {dtype_backend!r}")
+
+
+_CONVERT_DOC = """{what} with pandas' ``convert_dtypes`` rules where they change
+        a zambezi column: a float column whose values are all whole numbers
+        becomes int64 (pandas: Int64; with convert_integer, the
+        default), NaN becoming missing.  Other
+        columns are kept: zambezi's dtypes already hold missing values
+        (pandas' nullable Int64, boolean, string and Float64), so the flags
+        and dtype_backend change nothing else.
+
+        Examples
+        --------
+        {example}"""
+
+
 class SeriesConveniences:
     """Small Series methods (a mixin of zambezi.Series)."""
 
     __slots__ = ()
+
+    def convert_dtypes(self, infer_objects=True, convert_string=True, convert_integer=True,
+                       convert_boolean=True, convert_floating=True,
+                       dtype_backend="numpy_nullable"):
+        _convert_args(infer_objects, convert_string, convert_boolean, dtype_backend)
+        return _converted(self, convert_integer)
+
+    convert_dtypes.__doc__ = _CONVERT_DOC.format(
+        what="The Series", example=""">>> zb.Series([1.0, None, 3.0]).convert_dtypes().to_list()
+        [1, None, 3]""")
+
+    def infer_objects(self, copy=None):
+        """The Series as it is: zambezi has no object dtype whose values
+        would need a better one (pandas' ``infer_objects`` turns object
+        columns of numbers or dates into those dtypes).
+
+        Examples
+        --------
+        >>> zb.Series([1, 2]).infer_objects().dtype
+        'int64'
+        """
+        return self.copy()
 
     def equals(self, other):
         """Whether other is a Series with the same dtype, labels and values,
@@ -241,6 +298,35 @@ class FrameConveniences:
     """Small DataFrame methods (a mixin of zambezi.DataFrame)."""
 
     __slots__ = ()
+
+    def convert_dtypes(self, infer_objects=True, convert_string=True, convert_integer=True,
+                       convert_boolean=True, convert_floating=True,
+                       dtype_backend="numpy_nullable"):
+        _convert_args(infer_objects, convert_string, convert_boolean, dtype_backend)
+        out = self.copy()
+        for i, name in enumerate(self._table.names):
+            col = self._table.column(i)
+            if col.dtype in ("float64", "float32"):
+                out.isetitem(i, _converted(self.iloc[:, i], convert_integer))
+        return out
+
+    convert_dtypes.__doc__ = _CONVERT_DOC.format(
+        what="The frame's columns", example=""">>> df = zb.DataFrame({"n": [1.0, None], "x": [0.5, 2.0],
+        ...                    "s": ["a", None]})
+        >>> df.convert_dtypes().dtypes.to_dict()
+        {'n': 'int64', 'x': 'float64', 's': 'string'}""")
+
+    def infer_objects(self, copy=None):
+        """The frame as it is: zambezi has no object dtype whose values
+        would need a better one (pandas' ``infer_objects`` turns object
+        columns of numbers or dates into those dtypes).
+
+        Examples
+        --------
+        >>> zb.DataFrame({"a": [1, 2]}).infer_objects().dtypes.to_dict()
+        {'a': 'int64'}
+        """
+        return self.copy()
 
     @property
     def axes(self):

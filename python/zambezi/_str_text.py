@@ -135,6 +135,23 @@ class _TextMethods:
                                     f"{form!r}")
         return self._per_distinct(lambda v: unicodedata.normalize(form, v), "str.normalize")
 
+    def translate(self, table):
+        """Each row with its characters mapped through ``table`` (Python's
+        ``str.translate``: a dict of code points to strings, code points or
+        None, as ``str.maketrans`` makes), as pandas; called once per
+        distinct value, not per row.
+
+        Examples
+        --------
+        >>> s = zb.Series(["a-b", "b_c", None])
+        >>> s.str.translate(str.maketrans({"-": " ", "_": None})).to_list()
+        ['a b', 'bc', None]
+        """
+        if not hasattr(table, "__getitem__"):
+            raise DTypeError(f"str.translate: table must be a mapping (str.maketrans), not "
+                             f"{type(table).__name__}")
+        return self._per_distinct(lambda v: v.translate(table), "str.translate")
+
     def wrap(self, width, expand_tabs=True, tabsize=8, replace_whitespace=True,
              drop_whitespace=True, initial_indent="", subsequent_indent="",
              fix_sentence_endings=False, break_long_words=True, break_on_hyphens=True,

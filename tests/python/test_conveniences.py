@@ -105,3 +105,24 @@ def test_divmod_and_pop_as_pandas():
     with pytest.raises(IndexError, match="not unique"):  # pandas raises IndexError too
         d.pop("a")
     assert d.to_list() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("flags", [{}, {"convert_integer": False}, {"convert_string": False},
+                                   {"dtype_backend": "pyarrow"}])
+def test_convert_dtypes_like_pandas(flags):
+    p = pd.DataFrame({"n": [1.0, np.nan, 3.0], "x": [0.5, 2.0, np.nan], "i": [1, 2, 3],
+                      "s": ["a", None, "c"], "e": [np.nan] * 3, "inf": [1.0, np.inf, 2.0],
+                      "f32": np.array([1, 2, 3], dtype="float32"),
+                      "big": [2.0 ** 70, 1.0, 0.0]}, index=[3, 4, 5])
+    z = zb.from_pandas(p)
+    want = p.convert_dtypes(**flags)
+    got = z.convert_dtypes(**flags)
+    ints = {c for c, d in want.dtypes.items() if str(d) in ("Int64", "int64[pyarrow]", "int64")}
+    assert {c for c, d in got.dtypes.to_dict().items() if d == "int64"} == ints
+    assert got.index.to_list() == [3, 4, 5]
+    for c in p.columns:  # the same values, missing in the same places
+        assert got[c].to_list() == [None if pd.isna(v) else v for v in want[c].tolist()]
+    assert z["n"].convert_dtypes().to_list() == [1, None, 3]
+    assert z.infer_objects().to_dict("list") == z.to_dict("list")
+    with pytest.raises(zb.errors.InvalidValueError, match="dtype_backend"):
+        z.convert_dtypes(dtype_backend="numpy")

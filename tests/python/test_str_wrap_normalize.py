@@ -1,4 +1,4 @@
-"""str.normalize and str.wrap against pandas (its default str dtype), with
+"""str.normalize, str.wrap and str.translate against pandas (its default str dtype), with
 nulls, repeated values (the work is per distinct value), categoricals and
 non-ASCII text."""
 
@@ -48,3 +48,19 @@ def test_wrap_normalize_bad_arguments():
         s.str.wrap(0)
     with pytest.raises(InvalidValueError, match="placeholder"):
         s.str.wrap(3, max_lines=1, placeholder=" [.........]")
+
+
+@pytest.mark.parametrize("table", [
+    str.maketrans({"e": "E", "\u0301": None, "à": "a"}),
+    str.maketrans("abcdefghij", "ABCDEFGHIJ", " \t\n"),
+    {ord("Å"): "A", ord("ß"): "ss", ord("한"): ord("H")},
+    {},
+])
+def test_translate_like_pandas(table):
+    p = pd.Series(_TEXT, dtype="str")
+    z = zb.Series(_TEXT, dtype="string")
+    assert_series_like(z.str.translate(table), p.str.translate(table), str(table))
+    zc = zb.Series(_TEXT).astype("category")
+    assert zc.str.translate(table).to_list() == z.str.translate(table).to_list()
+    with pytest.raises(DTypeError, match="mapping"):
+        z.str.translate(3)
