@@ -34,7 +34,6 @@ what the cluster adds to the same per-partition work.
 """
 import argparse
 import os
-import resource
 import sys
 import tempfile
 import time
@@ -129,18 +128,11 @@ def write_data(rows, parts, where):
 
 
 def _peak_mb():
-    """The worker process's peak resident memory, MB: VmHWM from
-    /proc/self/status where there is one.  ru_maxrss is not used there: a
-    process started by fork+exec keeps the peak of the process it was
-    forked from (the nanny, the client), which is not the worker's own."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """The worker process's peak resident memory, MB (bench/peak.py)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from peak import peak_mb
+
+    return peak_mb()
 
 
 def _summary(df):

@@ -13,7 +13,7 @@ process's peak resident memory (peak_mb) on stderr as JSON.
 bench/accel/run.py runs both ways and compares.
 """
 import json
-import resource
+import os
 import sys
 import time
 
@@ -66,5 +66,8 @@ for q, run in QUESTIONS.items():
     print(q, ans.shape, [f"{s:.9g}" for s in sums], list(ans.columns))
     if q != "q8":
         print(ans.head(3).to_string())
-times["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from peak import peak_mb  # noqa: E402
+
+times["peak_mb"] = peak_mb()
 print(json.dumps(times), file=sys.stderr)

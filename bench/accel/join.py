@@ -11,7 +11,6 @@ stdout, and the seconds of the reads and of each question (best of
 """
 import json
 import os
-import resource
 import sys
 import time
 
@@ -48,5 +47,8 @@ for q, run in QUESTIONS.items():
     times[q] = best
     print(q, ans.shape, [f"{s:.9g}" for s in sums], list(ans.columns))
     print(ans.head(3).to_string())
-times["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from peak import peak_mb  # noqa: E402
+
+times["peak_mb"] = peak_mb()
 print(json.dumps(times), file=sys.stderr)
