@@ -105,6 +105,55 @@ def _slot_names(cls):
     return names
 
 
+def become(obj, out):
+    """obj takes out's data, labels and name (every slot of its class):
+    what ``inplace=True`` does to the object the user holds."""
+    for name in _slot_names(type(obj)):
+        value = getattr(out, name, _UNSET)
+        if value is not _UNSET:
+            object.__setattr__(obj, name, value)
+
+
+_UNSET = object()
+
+
+def takes_inplace(deprecated):
+    """A method decorator for pandas' ``inplace=`` keyword (keyword only):
+    with inplace=True the object takes the result (``become``) and is
+    returned (pandas 3.1's fillna, where, clip, replace ...), or, for the
+    methods pandas 3.1 deprecates it on (deprecated=True: dropna,
+    sort_values, drop ...), a DeprecationWarning in pandas' words is issued
+    and None returned, as pandas does."""
+    import functools
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def method(self, *args, inplace=False, **kwargs):
+            if not isinstance(inplace, bool) and type(inplace).__name__ != "bool_":
+                raise TypeError(f'For argument "inplace" expected type bool, received type '
+                                f'{type(inplace).__name__}.')
+            out = fn(self, *args, **kwargs)
+            if not inplace:
+                return out
+            become(self, out)
+            if not deprecated:
+                return self
+            warn_inplace(self, fn.__name__, stacklevel=3)
+            return None
+        return method
+    return wrap
+
+
+def warn_inplace(obj, method, stacklevel=4):
+    """pandas 3.1's deprecation of inplace= on method, in its words (its
+    Pandas4Warning is a DeprecationWarning)."""
+    import warnings
+
+    kind = "DataFrame" if obj._ndim == 2 else "Series"
+    warnings.warn(f"The inplace keyword in {kind}.{method} is deprecated and will be removed "
+                  "in a future version (PDEP-8).", DeprecationWarning, stacklevel=stacklevel)
+
+
 def is_series(obj):
     return isinstance(obj, NDFrame) and obj._ndim == 1
 

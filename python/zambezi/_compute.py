@@ -633,6 +633,7 @@ class SeriesOps:
         return _indexing._ILocIndexer(self)
 
     # -- sorting ----------------------------------------------------------
+    @_base.takes_inplace(deprecated=True)
     def sort_values(self, ascending=True, na_position="last", kind=None, ignore_index=False,
                     key=None):
         """The values sorted (stable: equal values keep their order; NaN and

@@ -27,9 +27,9 @@ zambezi._compute hold here too.  Others, on purpose:
   ``"Float64"``...) select the zambezi dtype of the same width, whether or
   not the column has nulls (pandas selects them only in columns it shows
   as masked: integer and bool columns with missing values).
-- ``query(..., inplace=True)`` is not supported (assign the result);
-  ``eval``, ``replace``, ``clip``, ``where`` and ``mask`` take
-  ``inplace=True``.
+- ``query(..., inplace=True)`` changes the frame and gives None, with
+  pandas 3.1's deprecation warning; ``eval``, ``replace``, ``clip``,
+  ``where`` and ``mask`` take ``inplace=True`` too.
 """
 
 import datetime
@@ -706,8 +706,6 @@ class FrameExtra:
         ['Tete']
         """
         _check_eval_options(parser, engine, resolvers)
-        if inplace:
-            raise UnsupportedError("query(inplace=True) is not supported; assign the result")
         loc, glob = _expr.caller_scope(level)
         mask = _expr.run_query(self, expr, loc if local_dict is None else local_dict,
                                glob if global_dict is None else global_dict)
@@ -715,7 +713,12 @@ class FrameExtra:
             got = mask.dtype if _base.is_series(mask) else type(mask).__name__
             raise InvalidValueError(
                 f"query: {expr!r} must give a boolean column, not {got}")
-        return self._filter(mask, f"query({expr!r})")
+        out = self._filter(mask, f"query({expr!r})")
+        if not inplace:   # (no decorator: level counts the caller's frames)
+            return out
+        _base.become(self, out)
+        _base.warn_inplace(self, "query", stacklevel=3)
+        return None
 
     def eval(self, expr, *, parser="pandas", engine=None, local_dict=None, global_dict=None,
              resolvers=None, level=0, target=None, inplace=False):
@@ -797,9 +800,11 @@ class FrameExtra:
         return self._with_columns(out, all_names)
 
     def _done(self, result, inplace):
+        """clip / where / mask / replace: with inplace the frame takes the
+        result and is returned (pandas 3.1)."""
         if inplace:
             self._table = result._table
-            return None
+            return self
         return result
 
     def round(self, decimals=0):

@@ -120,6 +120,7 @@ class FrameOps:
             df[name] = value
         return df
 
+    @_base.takes_inplace(deprecated=True)
     def drop(self, labels=None, axis=0, index=None, columns=None, errors="raise"):
         """A frame without some rows (by label: ``index=`` or labels with
         axis=0) or columns (``columns=`` or labels with axis=1); columns
@@ -276,6 +277,7 @@ class FrameOps:
         return _core.sort_indices(self._table, [names.index(c) for c in by], asc,
                                   na_position == "first")
 
+    @_base.takes_inplace(deprecated=True)
     def sort_values(self, by, ascending=True, na_position="last", kind=None,
                     ignore_index=False, key=None):
         """Rows sorted by the columns by (the first most significant);

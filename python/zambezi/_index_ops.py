@@ -88,12 +88,13 @@ class IndexOps:
 
     __slots__ = ()
 
-    def _inplace(self, out, inplace):
+    def _inplace(self, out, inplace, method):
+        """inplace=True of a method pandas 3.1 deprecates it on: this object
+        takes out, a warning as pandas', and None."""
         if not inplace:
             return out
-        for slot in ("_table", "_col", "_name", "_index", "_columns"):
-            if hasattr(out, slot):
-                object.__setattr__(self, slot, getattr(out, slot))
+        _base.become(self, out)
+        _base.warn_inplace(self, method)
         return None
 
     # -- set_index (DataFrame) --------------------------------------------
@@ -163,7 +164,7 @@ class IndexOps:
         keep = [i for i, nm in enumerate(names) if nm not in dropped]
         out = self._like(t.select(keep))
         out._index = index
-        return self._inplace(out, inplace)
+        return self._inplace(out, inplace, "set_index")
 
     # -- reset_index -------------------------------------------------------
     def reset_index(self, level=None, drop=False, inplace=False, name=None, names=None,
@@ -203,7 +204,7 @@ class IndexOps:
             else:
                 out = self._like(self._table)
             out._index = new_index
-            return self._inplace(out, inplace)
+            return self._inplace(out, inplace, "reset_index")
         if self._ndim == 1:
             if inplace:
                 raise InvalidValueError("reset_index: a Series cannot be reset in place "
@@ -232,7 +233,7 @@ class IndexOps:
         out = self._constructor._wrap(_core.table_from_columns(cols, new_names + existing),
                                       new_index)
         out._columns = self._columns  # labels carry over, the levels' names join them
-        return self._inplace(out, inplace)
+        return self._inplace(out, inplace, "reset_index")
 
     # -- rename_axis -------------------------------------------------------
     def rename_axis(self, mapper=None, index=None, columns=_base.NO_DEFAULT, axis=0, inplace=False):
@@ -266,7 +267,7 @@ class IndexOps:
             if out is self:
                 out = self._with_index(self._index)
             _labels.attach(out, labels.set_names(_new_axis_names(labels, columns)))
-        return self._inplace(out, inplace)
+        return self._inplace(out, inplace, "rename_axis")
 
     # -- sort_index --------------------------------------------------------
     def sort_index(self, ascending=True, na_position="last", ignore_index=False, level=None,
@@ -287,7 +288,8 @@ class IndexOps:
         if axis in (1, "columns"):
             if self._ndim != 2:
                 raise InvalidValueError("sort_index: a Series has no axis 1")
-            return self._inplace(_sort_columns(self, ascending, na_position), inplace)
+            return self._inplace(_sort_columns(self, ascending, na_position), inplace,
+                                 "sort_index")
         if axis not in (0, "index", "rows"):
             raise InvalidValueError(f"sort_index: no axis {axis!r}")
         index = self._index
@@ -332,7 +334,7 @@ class IndexOps:
                 self._select_rows(_indexing.take_rows(order))
         if ignore_index:
             out = out._with_index(_ix.default_index(len(out)))
-        return self._inplace(out, inplace)
+        return self._inplace(out, inplace, "sort_index")
 
     # -- reindex -----------------------------------------------------------
     def reindex(self, labels=None, index=None, columns=None, fill_value=None, axis=None):

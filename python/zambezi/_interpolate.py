@@ -31,7 +31,7 @@ _NUMBERS = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uin
                       "uint64", "float32", "float64"])
 
 
-def check_args(method, limit, limit_direction, limit_area, inplace, kwargs):
+def check_args(method, limit, limit_direction, limit_area, kwargs):
     """The checked (limit, limit_direction) of an interpolate call."""
     from zambezi._missing import _check_limit
 
@@ -40,8 +40,6 @@ def check_args(method, limit, limit_direction, limit_area, inplace, kwargs):
                                f"{', '.join(_METHODS)}")
     if kwargs:
         raise UnsupportedError(f"interpolate: arguments {sorted(kwargs)} are not supported")
-    if inplace:
-        raise UnsupportedError("interpolate(inplace=True) is not supported; assign the result")
     limit = _check_limit(limit)
     direction = "forward" if limit_direction is None else str(limit_direction).lower()
     if direction not in ("forward", "backward", "both"):

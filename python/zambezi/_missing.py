@@ -19,8 +19,9 @@ Differences from pandas, on purpose:
   as they are (pandas turns them into object columns).
 - A non-scalar fill value for a categorical column, and
   ``DataFrame.ffill / bfill(axis=1)``, raise UnsupportedError.
-- ``dropna(inplace=True)`` (deprecated in pandas 3.1) raises
-  UnsupportedError; fillna, ffill and bfill take ``inplace=True``.
+- ``dropna(inplace=True)`` (deprecated in pandas 3.1) changes the object
+  and gives None, with pandas' deprecation warning; fillna, ffill, bfill
+  and interpolate take ``inplace=True`` and give the object, as pandas 3.1.
 """
 
 import operator
@@ -390,7 +391,8 @@ class SeriesMissing:
         """
         return self._fill_scan(False, axis, inplace, limit, limit_area)
 
-    def interpolate(self, method="linear", *, axis=0, limit=None, inplace=False,
+    @_base.takes_inplace(deprecated=False)
+    def interpolate(self, method="linear", *, axis=0, limit=None,
                     limit_direction=None, limit_area=None, **kwargs):
         """Missing values of a number Series filled by linear interpolation
         between the valid values around them, as pandas: over the row
@@ -413,8 +415,7 @@ class SeriesMissing:
         from zambezi import _interpolate as ip
 
         _axis_number(self, axis)
-        limit, direction = ip.check_args(method, limit, limit_direction, limit_area,
-                                         _check_inplace(inplace), kwargs)
+        limit, direction = ip.check_args(method, limit, limit_direction, limit_area, kwargs)
         col = self._col if self._col.device == "cpu" else self._col.to_device("cpu")
         out = ip.interpolate_column(col, ip.positions(self, method), limit, direction,
                                     limit_area, self._describe())
@@ -441,11 +442,12 @@ class SeriesMissing:
         """
         return self._fill_scan(True, axis, inplace, limit, limit_area)
 
-    def dropna(self, *, axis=0, inplace=False, how=None, ignore_index=False):
+    @_base.takes_inplace(deprecated=True)
+    def dropna(self, *, axis=0, how=None, ignore_index=False):
         """The Series without its missing values (nulls, NaN).  how is
-        not used (as in pandas).  zambezi has no index yet, so the result
-        is numbered from 0 either way; ignore_index=True says so.
-        inplace=True (deprecated by pandas 3.1) is not supported.
+        not used (as in pandas).  ignore_index=True numbers the rows from
+        0.  inplace=True (deprecated by pandas 3.1, which warns) changes
+        this Series and gives None.
 
         Examples
         --------
@@ -455,10 +457,6 @@ class SeriesMissing:
         dtype: int64
         """
         _axis_number(self, axis)
-        if _check_inplace(inplace):
-            raise UnsupportedError(
-                "Series.dropna(inplace=True) is not supported (pandas 3.1 deprecates it); "
-                "use the result")
         rows = _indexing.filter_rows(_core.unary("invert", _missing_mask(self._col)))
         if ignore_index:
             return _renumbered(self, rows.apply(self._col))
@@ -639,7 +637,8 @@ class FrameMissing:
         """
         return self._fill_scan(False, axis, inplace, limit, limit_area)
 
-    def interpolate(self, method="linear", *, axis=0, limit=None, inplace=False,
+    @_base.takes_inplace(deprecated=False)
+    def interpolate(self, method="linear", *, axis=0, limit=None,
                     limit_direction=None, limit_area=None, **kwargs):
         """Each number column interpolated as Series.interpolate does
         (pandas' methods "linear", "index", "values", "time", limit,
@@ -656,8 +655,7 @@ class FrameMissing:
 
         if _axis_number(self, axis) != 0:
             raise UnsupportedError("interpolate(axis=1) is not supported")
-        limit, direction = ip.check_args(method, limit, limit_direction, limit_area,
-                                         _check_inplace(inplace), kwargs)
+        limit, direction = ip.check_args(method, limit, limit_direction, limit_area, kwargs)
         t = self._table
         if t.device != "cpu":
             t = t.to_device("cpu")
@@ -681,16 +679,17 @@ class FrameMissing:
         """
         return self._fill_scan(True, axis, inplace, limit, limit_area)
 
+    @_base.takes_inplace(deprecated=True)
     def dropna(self, *, axis=0, how=_base.NO_DEFAULT, thresh=_base.NO_DEFAULT, subset=None,
-               inplace=False, ignore_index=False):
+               ignore_index=False):
         """Rows (axis=0) or columns (axis=1) with missing values (nulls,
         NaN) dropped.  how='any' (the default) drops those with any
         missing value, how='all' those with nothing but; thresh=k keeps
         those with at least k values instead (how and thresh together
         raise TypeError, as in pandas).  subset: the columns to look at
-        (axis=0), or the rows (axis=1; row positions, zambezi has no index
-        yet).  Rows are numbered from 0 (ignore_index=True says so).
-        inplace=True (deprecated by pandas 3.1) is not supported.
+        (axis=0), or the row labels (axis=1).  ignore_index=True numbers
+        the rows from 0.  inplace=True (deprecated by pandas 3.1, which
+        warns) changes this frame and gives None.
 
         Examples
         --------
@@ -719,10 +718,6 @@ class FrameMissing:
         else:
             thresh = None
         axis = _axis_number(self, axis)
-        if _check_inplace(inplace):
-            raise UnsupportedError(
-                "DataFrame.dropna(inplace=True) is not supported (pandas 3.1 deprecates it); "
-                "use the result")
         if isinstance(subset, str) or (subset is not None and is_scalar(subset)):
             subset = [subset]
         elif subset is not None:

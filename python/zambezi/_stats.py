@@ -971,6 +971,7 @@ class SeriesStats:
         """
         return self._like(_core.duplicated(self._table(), None, _check_keep(keep)))
 
+    @_base.takes_inplace(deprecated=True)
     def drop_duplicates(self, keep="first", ignore_index=False):
         """The Series without its duplicated values (row order kept;
         keep as in duplicated(); labels numbered from 0 with
@@ -1053,6 +1054,7 @@ class FrameStats:
         keys = self._subset(subset)
         return self._sliced(_core.duplicated(self._table, keys, _check_keep(keep)), None)
 
+    @_base.takes_inplace(deprecated=True)
     def drop_duplicates(self, subset=None, keep="first", ignore_index=False):
         """The frame without its duplicated rows (row order and labels kept,
         numbered from 0 with ignore_index=True; subset and keep as in

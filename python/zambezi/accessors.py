@@ -776,8 +776,9 @@ class SeriesExtras:
 
     __slots__ = ()
 
+    @_base.takes_inplace(deprecated=True)
     def drop(self, labels=None, *, axis=0, index=None, columns=None, level=None,
-             inplace=False, errors="raise"):
+             errors="raise"):
         """The Series without the rows labelled labels (a label or a list;
         or ``index=``); KeyError for a label it does not have, unless
         errors="ignore".
@@ -796,9 +797,8 @@ class SeriesExtras:
             raise InvalidValueError(f"drop: errors must be 'raise' or 'ignore', not {errors!r}")
         if axis not in (0, "index", "rows"):
             raise InvalidValueError(f"No axis named {axis!r} for object type Series")
-        if columns is not None or level is not None or inplace:
-            raise UnsupportedError("Series.drop with columns=, level= or inplace=True is not "
-                                   "supported")
+        if columns is not None or level is not None:
+            raise UnsupportedError("Series.drop with columns= or level= is not supported")
         if labels is not None and index is not None:
             raise InvalidValueError("drop: give labels= or index=, not both")
         labels = index if labels is None else labels
@@ -836,6 +836,7 @@ class SeriesExtras:
         """
         return DatetimeMethods(self)
 
+    @_base.takes_inplace(deprecated=False)
     def clip(self, lower=None, upper=None):
         """Values limited to [lower, upper] (None or NaN: no bound).  An
         integer Series clipped to a float bound its dtype cannot hold (4.5)
@@ -885,6 +886,7 @@ class SeriesExtras:
         """
         return between(self, left, right, inclusive)
 
+    @_base.takes_inplace(deprecated=False)
     def where(self, cond, other=None):
         """The value where cond is true, else other (a scalar or Series;
         default null).  A null in cond replaces the row.  A Series cond or
@@ -908,6 +910,7 @@ class SeriesExtras:
         """
         return where(self, cond, other, mask=False)
 
+    @_base.takes_inplace(deprecated=False)
     def mask(self, cond, other=None):
         """The value where cond is false, else other.  A null in cond, or
         a label a Series cond lacks, replaces the row (as pandas); a Series
@@ -921,8 +924,8 @@ class SeriesExtras:
         """
         return where(self, cond, other, mask=True)
 
-    def replace(self, to_replace=None, value=_base.NO_DEFAULT, *, inplace=False,
-                regex=False):
+    @_base.takes_inplace(deprecated=False)
+    def replace(self, to_replace=None, value=_base.NO_DEFAULT, *, regex=False):
         """Values replaced: one value by another (``replace(0, 5)``), a list
         by a list or by one value, or a dict ``{old: new}``.  ``None`` or NaN
         as the old value means the missing values.  Every match is found in
@@ -952,9 +955,6 @@ class SeriesExtras:
         >>> zb.Series(["x1", "y2"]).replace(r"(\\w)(\\d)", r"\\2\\1", regex=True).to_list()
         ['1x', '2y']
         """
-        if inplace:
-            raise UnsupportedError("Series.replace(inplace=True) is not supported; assign "
-                                   "the result")
         if regex is not False:
             from zambezi import _replace_regex as rr
 

@@ -600,7 +600,7 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
         out = self if columns is None else self._rename_columns(columns, errors)
         if index is not None:
             out = out._with_index(_index_ops.relabel_index(out._index, index, errors))
-        return self._inplace(out, inplace)
+        return self._inplace(out, inplace, "rename")
 
     def _rename_columns(self, columns, errors):
         t = self._table

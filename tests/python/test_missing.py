@@ -419,8 +419,10 @@ def test_frame_dropna_errors():
         pdf.dropna(axis=1, subset=[5])
     with pytest.raises(KeyError, match=r"\[5\]"):
         df.dropna(axis=1, subset=[5])
-    with pytest.raises(UnsupportedError, match="inplace"):
-        df.dropna(inplace=True)
+    d2 = df.copy()
+    with pytest.warns(DeprecationWarning, match="inplace"):   # as pandas 3.1
+        assert d2.dropna(inplace=True) is None
+    assert_frame_like(d2, pdf.dropna(), "dropna(inplace=True)")
     with pytest.raises(TypeError):
         df.dropna(0)  # keyword-only, as in pandas 3
 
@@ -435,8 +437,10 @@ def test_series_dropna_vs_pandas(dtype):
     assert_series_like(z.dropna(how="all"), p.dropna(how="all"), dtype)
     with pytest.raises(ValueError, match="No axis named 1"):
         z.dropna(axis=1)
-    with pytest.raises(UnsupportedError, match="inplace"):
-        z.dropna(inplace=True)
+    z2 = z.copy()
+    with pytest.warns(DeprecationWarning, match="inplace"):
+        assert z2.dropna(inplace=True) is None
+    assert_series_like(z2, p.dropna(), dtype)
 
 
 def test_frame_isna_notna_vs_pandas():
