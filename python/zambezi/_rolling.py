@@ -261,6 +261,30 @@ def _func_name(func):
     return func if isinstance(func, str) else getattr(func, "__name__", str(func))
 
 
+
+class _OneColumn:
+    """A window with ``on=`` over one selected column, ``df.rolling("2h",
+    on="t")["x"]``: the window of the frame of x and t, whose results give
+    column x (a Series, as pandas)."""
+
+    __slots__ = ("_window", "_key")
+
+    def __init__(self, window, key):
+        self._window, self._key = window, key
+
+    def __getattr__(self, name):
+        attr = getattr(self._window, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args, **kwargs):
+            out = attr(*args, **kwargs)
+            return out[self._key] if getattr(out, "_ndim", 1) == 2 else out
+        return call
+
+    def __repr__(self):
+        return f"{self._window!r}[{self._key!r}]"
+
 class Rolling(RollingPairs):
     """The moving windows of a Series, DataFrame or GroupBy: what
     ``rolling(window)`` returns.  Each method gives one statistic per row,
@@ -421,9 +445,10 @@ class Rolling(RollingPairs):
         if self._gb is not None:
             raise UnsupportedError("selecting columns of a group-by window is not supported; "
                                    "select them first: groupby(k)[cols].rolling(...)")
-        if self._on is not None:
-            raise UnsupportedError("selecting columns of a window with on= is not supported; "
-                                   "select the columns and the on column first")
+        if self._on is not None:  # the on column goes along (after the selection)
+            cols = list(key) if isinstance(key, list) else [key]
+            sub = self._with(obj[cols + ([self._on] if self._on not in cols else [])])
+            return sub if isinstance(key, list) else _OneColumn(sub, key)
         return self._with(obj[key])
 
     def _stat(self, func, args, kwargs):

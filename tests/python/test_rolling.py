@@ -472,3 +472,22 @@ def test_argument_errors_as_pandas():
             call(p)
         with pytest.raises(ValueError, match=re.escape(str(exp.value))):
             call(z)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "count", "max", "std"])
+def test_on_column_selection_like_pandas(op):
+    # df.rolling("2h", on="t")["x"]: a Series of x; [["x", "y"]]: x, y and t
+    rng = np.random.default_rng(5)
+    n = 300
+    p = pd.DataFrame({"t": pd.Timestamp("2024-01-01") + pd.to_timedelta(
+        np.sort(rng.integers(0, 10**4, n)), unit="min"), "x": rng.normal(size=n),
+        "y": rng.integers(0, 9, n).astype(float)}, index=[f"r{i}" for i in range(n)])
+    p.loc[rng.random(n) < 0.1, "x"] = np.nan
+    z = zb.DataFrame(p)
+    assert_series_like(getattr(z.rolling("2h", on="t")["x"], op)(),
+                       getattr(p.rolling("2h", on="t")["x"], op)(), f"[x] {op}", **TOL)
+    assert_frame_like(getattr(z.rolling("90min", on="t")[["y", "x"]], op)(),
+                      getattr(p.rolling("90min", on="t")[["y", "x"]], op)(), f"[[y, x]] {op}",
+                      **TOL)
+    assert_series_like(z.rolling("2h", on="t")["x"].agg(op),
+                       p.rolling("2h", on="t")["x"].agg(op), f"agg {op}", **TOL)
