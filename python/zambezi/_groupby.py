@@ -71,7 +71,7 @@ from zambezi._rank import GroupByRank
 from zambezi import _resample
 from zambezi._ewm import GroupByEWM
 from zambezi._rolling import GroupByRolling
-from zambezi._apply import GroupByApply
+from zambezi._apply import GroupByApply, _agg_value, group_agg_python
 from zambezi._groupby_counts import GroupByValueCounts
 from zambezi._groupby_describe import GroupByDescribe
 from zambezi._groupby_idx import GroupByIdx
@@ -236,6 +236,18 @@ def _python_func(func):
 def _func_label(func):
     """The label pandas gives a function's column: its name as given."""
     return func if isinstance(func, str) else getattr(func, "__name__", str(func))
+
+
+def _list_labels(funcs):
+    """The labels of a list of functions: lambdas numbered <lambda_0>,
+    <lambda_1> ... when the list holds more than one function, as pandas."""
+    labels, i = [], 0
+    for f in funcs:
+        lb = _func_label(f)
+        if lb == "<lambda>" and len(funcs) > 1:
+            lb, i = f"<lambda_{i}>", i + 1
+        labels.append(lb)
+    return labels
 
 
 def _spec(op, col, ddof=1, q=0.5, count_na=False):
@@ -1279,7 +1291,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         value back) compiles it with Numba and runs the groups over every
         core with the GIL released; results are float64, as pandas'.
         Needs ``pip install "zambezi[numba]"``.  Any other Python function
-        is called once per group and column (slow).
+        is called once per group and column (slow), also in a list, a dict
+        or a named aggregation (lambdas in a list of several are labelled
+        ``<lambda_0>``, ``<lambda_1>`` ..., as pandas).
 
         Examples
         --------
@@ -1319,9 +1333,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                             f"named aggregation {out}=: no column named {col!r}")
                 else:
                     raise DTypeError(f"named aggregation {out}= must be a (column, func) tuple")
-                specs.append(_spec(self._op_for(func, [col]), col))
+                specs.append((col, func))
                 labels.append(out)
-            return self._finish(self._run(specs), labels)
+            return self._agg_items(specs, labels)
         if _builtin(func) and _builtin_route(
                 func, self._engine_columns(self._value_columns())) == "python":
             return self._agg_python(func)
@@ -1331,17 +1345,15 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             op = _op_name(func)
             return self.size() if op == "size" else self._simple(op)
         if isinstance(func, (list, tuple)):
-            cols = [self._selection[0]] if self._single else self._value_columns()
-            ops = [(self._op_for(f, cols), _func_label(f)) for f in func]
+            names = _list_labels(func)
             if self._single:
                 col = self._selection[0]
-                specs = [_spec(op, col) for op, _ in ops]
-                return self._finish(self._run(specs), [lb for _, lb in ops])
+                return self._agg_items([(col, f) for f in func], names)
             for c in self._value_columns():
-                for op, lb in ops:
-                    specs.append(_spec(op, c))
+                for f, lb in zip(func, names):
+                    specs.append((c, f))
                     labels.append((self._label(c), lb))
-            return self._finish(self._run(specs), labels)
+            return self._agg_items(specs, labels)
         if isinstance(func, dict):
             if self._single:
                 raise InvalidValueError("agg on one selected column takes a function, a list "
@@ -1355,15 +1367,45 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                         f"no column named {c!r} to aggregate; the columns are "
                         f"{self._k.values!r}")
                 lst = funcs if isinstance(funcs, (list, tuple)) else [funcs]
-                for f in lst:
-                    specs.append(_spec(self._op_for(f, [c]), c))
-                    labels.append((self._label(c), _func_label(f)) if nested else
-                                  self._label(c))
-            return self._finish(self._run(specs), labels)
+                for f, lb in zip(lst, _list_labels(lst)):
+                    specs.append((c, f))
+                    labels.append((self._label(c), lb) if nested else self._label(c))
+            return self._agg_items(specs, labels)
         raise DTypeError("agg takes a function name, a list, a dict or named "
                          f"aggregations, not {type(func).__name__}")
 
     aggregate = agg
+
+    def _agg_items(self, items, labels):
+        """agg's result from (work column, func) items, one result column
+        each: the engine's aggregations in one run, and a Python function
+        (a lambda in a dict or a named aggregation) called once per group,
+        as pandas does (slow)."""
+        def python(c, f):
+            return _python_func(f) or (
+                _builtin(f) and _builtin_route(f, self._engine_columns([c])) == "python")
+
+        py = [i for i, (c, f) in enumerate(items) if python(c, f)]
+        if not py:
+            return self._finish(self._run([_spec(self._op_for(f, [c]), c) for c, f in items]),
+                                labels)
+        if not self._observed and self._has_categorical_key():
+            raise UnsupportedError("agg: a Python function among the aggregations with "
+                                   "observed=False and a categorical key")
+        eng = [i for i in range(len(items)) if i not in py]
+        specs = [_spec(self._op_for(items[i][1], [items[i][0]]), items[i][0]) for i in eng]
+        table = self._run(specs or [_spec("size", None)], widen=False)
+        nk = len(self._k.keys)
+        cols = [None] * len(items)
+        for j, i in enumerate(eng):
+            cols[i] = table.column(nk + j)
+        for i in py:
+            c, f = items[i]
+            cols[i] = group_agg_python(self, c, lambda g, f=f: _agg_value(f(g)))
+        t = _core.table_from_columns([table.column(k) for k in range(nk)] + cols,
+                                     [f"__k{k}" for k in range(nk)] +
+                                     [f"__a{i}" for i in range(len(cols))])
+        return self._finish(t, labels)
 
     # -- rows per group -------------------------------------------------------------
     def _same_rows(self, col, name):

@@ -241,3 +241,33 @@ def test_series_map_numba_fastmath_keeps_nan_results_null():
     got = zb.Series([1.0, 2.0]).map(_nan_at_two, engine="numba",
                                      engine_kwargs={"fastmath": True})
     assert got.to_list() == [1.5, None]
+
+
+@pytest.mark.parametrize("keys", ["g", ["g", "h"]])
+@pytest.mark.parametrize("dropna", [True, False])
+def test_python_functions_in_named_dict_and_list_agg(keys, dropna):
+    # a lambda among named aggregations, in a dict (alone or in a list) or a
+    # list: called per group as pandas does, beside the engine's names;
+    # lambdas in a list of several are labelled <lambda_0>, <lambda_1> ...
+    rng = np.random.default_rng(7)
+    n = 120
+    p = pd.DataFrame({"g": rng.choice(["a", "b", "c", None], n), "h": rng.integers(0, 3, n),
+                      "v": rng.normal(size=n).round(3), "w": rng.integers(0, 50, n)})
+    z = zb.from_pandas(p)
+    calls = [
+        lambda d: d.groupby(keys, dropna=dropna).agg(r=("v", lambda x: x.max() - x.min()),
+                                                       s=("w", "sum")),
+        lambda d: d.groupby(keys, dropna=dropna).agg({"v": lambda x: x.iloc[0],
+                                                        "w": ["sum", lambda x: x.iloc[-1]]}),
+        lambda d: d.groupby(keys, dropna=dropna)["w"].agg(["mean", lambda x: x.max(),
+                                                           lambda x: (x > 25).sum()]),
+        lambda d: d.groupby(keys, dropna=dropna)[["v", "w"]].agg(["min", lambda x: len(x)]),
+    ]
+    for call in calls:
+        want, got = call(p), call(z).to_pandas()
+        assert list(got.columns) == list(want.columns)
+        assert list(got.index) == list(want.index) or \
+            got.index.to_frame().fillna(-1).values.tolist() == \
+            want.index.to_frame().fillna(-1).values.tolist()
+        np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(dtype=float),
+                                   rtol=1e-12)
