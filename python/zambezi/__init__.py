@@ -28,9 +28,9 @@ from zambezi.io import read_csv, read_parquet, read_pickle
 from zambezi.io import read_json
 from zambezi.io import read_feather, read_ipc, write_ipc
 from zambezi.io import read_table
-from zambezi.io import (read_clipboard, read_excel, read_fwf, read_hdf, read_html, read_orc,
-                        read_sas, read_spss, read_sql, read_sql_query, read_sql_table,
-                        read_stata, read_xml)
+from zambezi.io import (json_normalize, read_clipboard, read_excel, read_fwf, read_hdf,
+                        read_html, read_orc, read_sas, read_spss, read_sql, read_sql_query,
+                        read_sql_table, read_stata, read_xml)
 from zambezi._concat import concat
 from zambezi._merge import merge
 from zambezi._merge_asof import merge_asof

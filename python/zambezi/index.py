@@ -1194,6 +1194,33 @@ class MultiIndex(Index):
         return cls.from_arrays([list(level) for level in zip(*tuples)], names)
 
     @classmethod
+    def from_product(cls, iterables, sortorder=None, names=None):
+        """A MultiIndex of every combination of the iterables' values, the
+        first varying slowest (``itertools.product``'s order), as pandas;
+        names default (None) to the iterables' own names (a Series' or an
+        Index's).  Each level is taken from its values by one engine take.
+
+        Examples
+        --------
+        >>> zb.MultiIndex.from_product([["a", "b"], [1, 2]], names=["s", "n"]).to_list()
+        [('a', 1), ('a', 2), ('b', 1), ('b', 2)]
+        """
+        levels = [it if hasattr(it, "__len__") and not isinstance(it, (str, bytes)) else
+                  list(it) for it in iterables]
+        if names is None:
+            names = [getattr(a, "name", None) for a in levels]
+        cols = [_convert.to_column(a.to_list() if isinstance(a, Index) else a) for a in levels]
+        sizes = [c.length for c in cols]
+        total = int(np.prod(sizes, dtype=np.int64)) if sizes else 0
+        out, inner = [], total
+        for c, size in zip(cols, sizes):  # the first level repeats each value most
+            inner = inner // size if size else 0
+            pos = np.tile(np.repeat(np.arange(size, dtype=np.int64), inner),
+                          total // (size * inner) if size and inner else 0)
+            out.append(_core.take(c, _core.column_from_buffer(pos)))
+        return cls._from_columns(out, list(names))
+
+    @classmethod
     def from_frame(cls, df, names=None):
         """A MultiIndex whose levels are a frame's columns (shared).
 

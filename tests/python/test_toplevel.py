@@ -103,3 +103,16 @@ def test_loc_level_picks_errors():
         z.loc[(slice(None), 9), :]
     with pytest.raises(zb.errors.UnsupportedError, match="step"):
         z.loc[(slice("a", "c", 2), 1), :]
+
+
+@pytest.mark.parametrize("iterables", [
+    [["a", "b"], [1, 2, 3]], [range(3), ["x"]], [["p", "q"], [1.5, 2.5], [True, False]],
+    [[], [1, 2]], [[7], []]])
+def test_multiindex_from_product_like_pandas(iterables):
+    want = pd.MultiIndex.from_product(iterables, names=[f"l{i}" for i in range(len(iterables))])
+    got = zb.MultiIndex.from_product(iterables,
+                                     names=[f"l{i}" for i in range(len(iterables))])
+    assert got.to_list() == want.tolist() and list(got.names) == list(want.names)
+    named = [pd.Series(list(it), name=f"s{i}") for i, it in enumerate(iterables)]
+    assert zb.MultiIndex.from_product(named).names == \
+        list(pd.MultiIndex.from_product(named).names)

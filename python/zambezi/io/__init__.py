@@ -29,12 +29,12 @@ from zambezi.io.json import read_json, to_json
 from zambezi.io.ipc import read_feather, read_ipc, to_feather, write_ipc
 from zambezi.io.parquet import read_parquet, to_parquet
 from zambezi.io.pickle import read_pickle, to_pickle
-from zambezi.io.via_pandas import (read_clipboard, read_excel, read_fwf, read_hdf, read_html,
-                                   read_orc, read_sas, read_spss, read_sql, read_sql_query,
-                                   read_sql_table, read_stata, read_xml)
+from zambezi.io.via_pandas import (json_normalize, read_clipboard, read_excel, read_fwf,
+                                   read_hdf, read_html, read_orc, read_sas, read_spss, read_sql,
+                                   read_sql_query, read_sql_table, read_stata, read_xml)
 
 __all__ = ["read_csv", "CsvReader", "to_csv", "read_parquet", "to_parquet", "read_pickle",
            "to_pickle", "read_json", "to_json", "read_feather", "read_ipc", "to_feather",
            "write_ipc", "read_table", "read_clipboard", "read_excel", "read_fwf", "read_hdf",
            "read_html", "read_orc", "read_sas", "read_spss", "read_sql", "read_sql_query",
-           "read_sql_table", "read_stata", "read_xml"]
+           "read_sql_table", "read_stata", "read_xml", "json_normalize"]

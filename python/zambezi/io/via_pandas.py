@@ -10,9 +10,9 @@ SQLAlchemy or sqlite3, lxml, tabulate, jinja2, PyTables...) that pandas
 already drives, so zambezi hands them to pandas, as it does ``plot`` and
 ``style`` (zambezi._ecosystem):
 
-- a reader calls pandas' function with the same arguments and gives the
-  result as zambezi objects (``from_pandas``): a DataFrame, or a dict or
-  list of them (``read_excel(sheet_name=None)``, ``read_html``), or, with
+- a reader (and ``json_normalize``) calls pandas' function with the same
+  arguments and gives the result as zambezi objects (``from_pandas``): a
+  DataFrame, or a dict or list of them (``read_excel(sheet_name=None)``, ``read_html``), or, with
   ``chunksize=`` / ``iterator=True``, a generator of DataFrames;
 - a writer or rendering calls pandas' method of the same name on a pandas
   copy of the data (``to_pandas()``) with the same arguments: the file or
@@ -239,6 +239,21 @@ def read_clipboard(*args, **kwargs):
     (3, 2)
     """
     return _read("read_clipboard", args, kwargs)
+
+
+def json_normalize(*args, **kwargs):
+    """Nested JSON records (dicts and lists of them) flattened into a table
+    with pandas' ``json_normalize`` (its arguments: ``record_path``,
+    ``meta``, ``sep``, ``max_level`` ...), as a zambezi DataFrame.
+
+    Examples
+    --------
+    >>> rows = [{"id": 1, "city": {"name": "Maun", "pop": 60}},
+    ...         {"id": 2, "city": {"name": "Tete"}}]
+    >>> zb.json_normalize(rows).to_dict("list")
+    {'id': [1, 2], 'city.name': ['Maun', 'Tete'], 'city.pop': [60.0, None]}
+    """
+    return _read("json_normalize", args, kwargs)
 
 
 def _writer(name, summary, example):
