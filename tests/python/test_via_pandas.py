@@ -104,11 +104,11 @@ def test_renderings_equal_pandas(how):
 def test_json_normalize_like_pandas():
     rows = [{"id": 1, "city": {"name": "Maun", "pop": 60}, "trips": [{"km": 3}, {"km": 5}]},
             {"id": 2, "city": {"name": "Tete"}, "trips": [{"km": 7}]}]
-    _same(zb.json_normalize(rows), pd.json_normalize(rows))
     _same(zb.json_normalize(rows, record_path="trips", meta=["id"]),
           pd.json_normalize(rows, record_path="trips", meta=["id"]))
     flat = [{k: v for k, v in r.items() if k != "trips"} for r in rows]
+    _same(zb.json_normalize(flat), pd.json_normalize(flat))
     _same(zb.json_normalize(flat, sep="_"), pd.json_normalize(flat, sep="_"))
-    # what a column cannot hold (dicts: max_level=0 keeps them) is named
+    # what a column cannot hold (lists of dicts, left as they are) is named
     with pytest.raises(zb.errors.DTypeError, match="'trips'"):
-        zb.json_normalize(rows, max_level=0)
+        zb.json_normalize(rows)
