@@ -110,9 +110,11 @@ def _reindexed(obj, index):
 
 
 def _dict_index(data):
-    """The labels the Series among a dict's values share (None: only
-    arrays or default labels)."""
-    found = None
+    """(labels, data): the labels the Series among a dict's values share,
+    or, when they differ, their union (sorted where it can be, as pandas'
+    union of the indexes) with each Series reindexed to it; labels None:
+    only arrays or default labels."""
+    found, differ = None, False
     for value in data.values():
         if _base.is_series(value):
             idx = value._index
@@ -123,10 +125,10 @@ def _dict_index(data):
         if found is None:
             found = idx
         elif not found.equals(idx):
-            raise UnsupportedError(
-                "DataFrame(dict): the Series have different indexes; aligning them is not "
-                "supported yet (reindex them to one index first)")
-    return found
+            found, differ = found.union(idx), True
+    if differ:
+        data = {k: _on_labels(v, found) for k, v in data.items()}
+    return found, data
 
 
 def _with_missing_columns(data, columns, index, dtype):
@@ -258,7 +260,7 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
         elif isinstance(data, dict):
             if columns is not None:
                 data = _with_missing_columns(data, columns, index, dtype)
-            labels = _dict_index(data)
+            labels, data = _dict_index(data)
             keys = list(data)
             if not keys and columns is None:  # no columns at all: labelled as pandas does
                 self._table = _table_from_dict(data)

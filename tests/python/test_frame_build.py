@@ -124,3 +124,29 @@ def test_errors_as_pandas():
         zb.DataFrame.from_dict({"a": [1]}, columns=["a"])
     with pytest.raises(ValueError):
         zb.DataFrame(np.zeros((2, 2, 2)))
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_dict_of_series_with_different_labels_aligns_as_pandas(case):
+    # the rows are the union of the Series' labels (sorted where it can be),
+    # each Series reindexed onto it (missing where it has no such label)
+    S = pd.Series
+    data = [
+        {"a": S([1, 2], index=["x", "y"]), "b": S([3.0, 4.0], index=["y", "z"])},
+        {"a": S([1, 2]), "b": S([3, 4], index=[1, 2])},
+        {"a": S([1, 2], index=[3, 1]), "b": S(["p"], index=[2]), "c": S([9, 8], index=[3, 1])},
+        {"a": S([1, 2], index=["b", "a"]), "b": S([3, 4], index=["b", "a"])},
+        {"a": S([1.5], index=[pd.Timestamp("2024-01-02")]),
+         "b": S([2.5], index=[pd.Timestamp("2024-01-01")])},
+    ][case]
+    want = pd.DataFrame(data)
+    same(zb.DataFrame({k: zb.from_pandas(v) for k, v in data.items()}), want,
+         check_dtype=False)
+    same(zb.DataFrame(data), want, check_dtype=False)
+
+
+def test_dict_of_series_with_repeated_labels_refuses_to_align_as_pandas():
+    with pytest.raises(ValueError, match="duplicate labels"):
+        zb.DataFrame({"a": zb.Series([1, 2], index=["x", "x"]), "b": zb.Series([1], index=["y"])})
+    with pytest.raises(ValueError, match="duplicate labels"):
+        pd.DataFrame({"a": pd.Series([1, 2], index=["x", "x"]), "b": pd.Series([1], index=["y"])})
