@@ -25,7 +25,8 @@ import numpy as np
 from zambezi import _base, _core, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._concat import _concat_columns
-from zambezi._convert import null_mask, to_column, to_numpy, to_python_list, values_numpy
+from zambezi._convert import (_is_pandas, null_mask, to_column, to_numpy, to_python_list,
+                              values_numpy)
 from zambezi._profile import python_calls
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -485,8 +486,10 @@ class FrameApply:
         rows_back = results and result_type != "reduce" and all(
             isinstance(x, _Row) for x in results)
         if results and result_type != "reduce" and all(
-                isinstance(x, _Row) or _base.is_series(x) for x in results):
-            # a row (a Series in pandas) per row: its labels become columns
+                isinstance(x, _Row) or _base.is_series(x) or _is_pandas(x, "Series")
+                for x in results):
+            # a row (a Series in pandas; a pandas Series too) per row: its labels
+            # become columns
             results = [x.to_dict() for x in results]
         if all(isinstance(x, dict) for x in results) and results and result_type != "reduce":
             keys = list(dict.fromkeys(k for x in results for k in x))

@@ -271,3 +271,17 @@ def test_python_functions_in_named_dict_and_list_agg(keys, dropna):
             want.index.to_frame().fillna(-1).values.tolist()
         np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(dtype=float),
                                    rtol=1e-12)
+
+
+def test_apply_rows_giving_pandas_or_zambezi_series_make_columns():
+    # df.apply(lambda r: pd.Series({...}), axis=1): the Series' labels become
+    # columns, as pandas (a zambezi Series, or a pandas one in user code)
+    p = pd.DataFrame({"v": [1.5, 2.5, None], "w": [1, 2, 3]}, index=["x", "y", "z"])
+    z = zb.from_pandas(p)
+    for make in (pd.Series, zb.Series):
+        def f(r, make=make):
+            return make({"a": r["w"] * 2, "b": r["w"] + 0.5})
+        want = p.apply(lambda r: pd.Series({"a": r["w"] * 2, "b": r["w"] + 0.5}), axis=1)
+        got = z.apply(f, axis=1).to_pandas()
+        assert list(got.columns) == ["a", "b"] and list(got.index) == ["x", "y", "z"]
+        np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(dtype=float))
