@@ -103,12 +103,10 @@ def unique(values):
     if _is_zambezi(values) or (type(values).__module__.startswith("pandas") and
                                hasattr(values, "unique")):
         return values.unique()
-    from zambezi.series import Series
-
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"unique: values must be one-dimensional, not of shape {arr.shape}")
-    return Series(arr).unique().to_numpy()
+    return _base.series_class()(arr).unique().to_numpy()
 
 
 class NamedAgg(NamedTuple):

@@ -28,16 +28,17 @@ own ImportError.  None of these is a dependency of zambezi.
 
 import textwrap
 
+from zambezi import _base
 from zambezi._ecosystem import _need, _pandas
 
 
 def _adopt(out, what):
     """pandas' result as zambezi objects (see the module docstring)."""
-    from zambezi.frame import from_pandas
-
     pd = _need("pandas", what)
-    if isinstance(out, (pd.DataFrame, pd.Series)):
-        return from_pandas(out)
+    if isinstance(out, pd.DataFrame):
+        return _base.frame_class()(out)
+    if isinstance(out, pd.Series):
+        return _base.series_class()(out)
     if isinstance(out, dict):
         return {k: _adopt(v, what) for k, v in out.items()}
     if isinstance(out, list):
