@@ -58,6 +58,7 @@ Differences from pandas:
   (zambezi._apply): pandas' contract, and slow.
 """
 
+import functools
 import types
 
 import numpy as np
@@ -234,8 +235,17 @@ def _python_func(func):
 
 
 def _func_label(func):
-    """The label pandas gives a function's column: its name as given."""
-    return func if isinstance(func, str) else getattr(func, "__name__", str(func))
+    """The label pandas gives a function's column: its name as given (a
+    functools.partial's or a wrapper's: its function's)."""
+    if isinstance(func, str):
+        return func
+    while True:  # through partials and wrappers (functools.wraps' __wrapped__)
+        if isinstance(func, functools.partial):
+            func = func.func
+        elif getattr(func, "__wrapped__", None) is not None:
+            func = func.__wrapped__
+        else:
+            return getattr(func, "__name__", str(func))
 
 
 def _list_labels(funcs):

@@ -285,3 +285,13 @@ def test_apply_rows_giving_pandas_or_zambezi_series_make_columns():
         got = z.apply(f, axis=1).to_pandas()
         assert list(got.columns) == ["a", "b"] and list(got.index) == ["x", "y", "z"]
         np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(dtype=float))
+
+
+def test_partial_functions_in_agg_are_labelled_by_their_function():
+    import functools
+    p = pd.DataFrame({"g": ["a", "a", "b", "b", "b"], "v": [1, 2, 3, 4, 5]})
+    funcs = [functools.partial(np.percentile, q=50), functools.partial(np.percentile, q=70)]
+    want = p.groupby("g").agg({"v": funcs})
+    got = zb.from_pandas(p).groupby("g").agg({"v": funcs}).to_pandas()
+    assert list(got.columns) == list(want.columns) == [("v", "percentile")] * 2
+    np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(dtype=float))
