@@ -24,7 +24,7 @@ import numpy as np
 from zambezi import _base, _core, _labels
 from zambezi import index as _ix
 from zambezi._convert import null_mask, to_column, values_numpy
-from zambezi.errors import DTypeError, UnsupportedError
+from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError, UnsupportedError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
@@ -41,6 +41,87 @@ class GroupByPairs:
     """corr / cov matrices per group (a mixin of GroupBy)."""
 
     __slots__ = ()
+
+    def corr(self, a=None, b=None, name="corr", *, method="pearson", min_periods=None,
+             numeric_only=False, other=None):
+        """Pearson correlation within each group, as pandas (see
+        zambezi._groupby_pairs): on a frame's groups ``gb.corr(method,
+        min_periods=1, numeric_only)`` gives the matrix of the value columns
+        per group (index: the keys and the column label); on one column
+        ``gb["x"].corr(other, method, min_periods)`` a value per group
+        against another Series.  zambezi's pair form ``gb.corr("a", "b",
+        name="corr")`` gives the correlation of two columns per group as a
+        Series named ``name`` (with ``as_index=False`` the keys and a
+        ``name`` column).  Pairs use the rows where both have a value.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Maun", None, "Tete"],
+        ...                    "fare": [7.0, 3.5, 9.0, 1.0, None], "n": [1, 2, 3, 4, 5]})
+        >>> df.groupby("city").corr("fare", "n").to_list()
+        [1.0, None]
+        >>> df.groupby("city").corr()["n"].to_list()
+        [1.0, 1.0, None, 1.0]
+        >>> df.groupby("city")["fare"].corr(df["n"]).to_list()
+        [1.0, None]
+        """
+        single = self._obj._ndim == 1 or self._single
+        if isinstance(a, str) and isinstance(b, str) and not single and \
+                a not in ("pearson", "spearman", "kendall"):
+            return self._corr_pair(a, b, name)
+        if single:
+            other = a if other is None else other
+            method = b if isinstance(b, str) else method
+            if other is None:
+                raise TypeError("GroupBy.corr of one column needs the other Series")
+            return self._pair_other("corr", other, method, min_periods)
+        method = a if isinstance(a, str) else method
+        min_periods = b if b is not None else (1 if min_periods is None else min_periods)
+        return self._pair_matrix("corr", method, min_periods, numeric_only)
+
+    def cov(self, *args, min_periods=None, ddof=1, numeric_only=False, other=None):
+        """Covariance within each group, as pandas (see zambezi._groupby_pairs):
+        on a frame's groups ``gb.cov(min_periods, ddof, numeric_only)`` the
+        matrix of the value columns per group; on one column
+        ``gb["x"].cov(other, min_periods, ddof)`` a value per group against
+        another Series.  Pairs use the rows where both have a value.
+
+        Examples
+        --------
+        >>> df = zb.DataFrame({"k": ["a", "a", "b", "b", "a"],
+        ...                    "x": [1.0, 2.0, 3.0, 5.0, 3.0], "y": [2.0, 4.0, 1.0, 1.0, 6.0]})
+        >>> df.groupby("k").cov()["y"].to_list()
+        [2.0, 4.0, 0.0, 0.0]
+        >>> df.groupby("k")["x"].cov(df["y"]).to_list()
+        [2.0, 0.0]
+        """
+        single = self._obj._ndim == 1 or self._single
+        args = list(args)
+        if single:
+            other = args.pop(0) if other is None and args else other
+            if other is None:
+                raise TypeError("GroupBy.cov of one column needs the other Series")
+        if args:
+            min_periods = args.pop(0)
+        if args:
+            ddof = args.pop(0)
+        if args:
+            raise TypeError(f"GroupBy.cov: too many arguments ({len(args)} left)")
+        if single:
+            return self._pair_other("cov", other, "pearson", min_periods, ddof)
+        return self._pair_matrix("cov", "pearson", min_periods, numeric_only, ddof)
+
+    def _corr_pair(self, a, b, name):
+        if self._obj._ndim != 2:
+            raise InvalidValueError("GroupBy.corr(a, b) correlates two columns of a frame")
+        for c in (a, b):
+            if c not in self._obj._table.names:
+                raise ColumnNotFoundError(
+                    f"no column named {c!r}; the columns are {self._obj._table.names!r}")
+        table = self._run([("corr", a, b, 0, 0.0, False)])
+        if not self._as_index:
+            return self._finish(table, [name])
+        return self._finish(table, [name], name, series=True)
 
     def _pair_columns(self, what, numeric_only):
         work = self._k.work

@@ -62,9 +62,7 @@ SLOW_ONLY = frozenset([
     "__array_priority__", "_constructor", "axes", "empty", "__contains__", "name", "names",
     "to_clipboard", "to_excel", "to_json", "to_xml", "to_sql", "to_hdf", "to_feather",
     "to_stata", "to_orc", "pipe", "__finalize__", "set_flags", "__class_getitem__", "__hash__",
-    "nbytes",
-    # pandas' nullable dtypes (Int64, Float64, string), which zambezi does not show
-    "convert_dtypes",
+    "nbytes", "convert_dtypes",  # (pandas' nullable dtypes, which zambezi does not show)
     "__array_function__", "__dataframe__", "__arrow_c_stream__", "__arrow_c_array__",
     # aliases pandas 3.1 deprecates (Series.dt.day_of_week ...): pandas serves
     # them, so its deprecation warning reaches the user
