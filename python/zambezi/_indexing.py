@@ -816,7 +816,7 @@ def _multi_rows(index, key, n):
     mask, ranks = None, {}
     levels = [series._from_column(c, None, _ix.default_index(n)) for c in index._levels()]
     for lvl, k in enumerate(key):
-        if k == slice(None):
+        if isinstance(k, slice) and k == slice(None):
             continue
         s = levels[lvl]
         if isinstance(k, slice):

@@ -97,6 +97,17 @@ def test_loc_level_picks_like_pandas(key, sort):
         assert got.reset_index().values.tolist() == want.reset_index().values.tolist()
 
 
+def test_loc_level_picks_numpy_arrays_and_index_like_lists():
+    p = _three_levels()
+    z = zb.from_pandas(p)
+    key = (np.array(["c", "a"]), slice(None), 5)
+    want = p.loc[key, :]
+    got = z.loc[key, :].to_pandas()
+    assert got.reset_index().values.tolist() == want.reset_index().values.tolist()
+    key = (zb.Index(["b"]), [2, 1])
+    assert z.loc[key, "v"].to_list() == p.loc[(["b"], [2, 1]), "v"].tolist()
+
+
 def test_loc_level_picks_errors():
     z = zb.from_pandas(_three_levels())
     with pytest.raises(KeyError):
