@@ -23,18 +23,14 @@ import numpy as np
 
 from zambezi import _base, _core, _labels
 from zambezi import index as _ix
-from zambezi._convert import null_mask, to_column, values_numpy
+from zambezi._convert import to_column, to_numpy
+from zambezi._groupby_moments import _NUMERIC
 from zambezi.errors import ColumnNotFoundError, DTypeError, InvalidValueError, UnsupportedError
-
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                      "uint32", "uint64", "float32", "float64"])
 
 
 def _floats(col):
     """A per-group engine result as float64 numpy with NaN for missing."""
-    v = np.asarray(values_numpy(col), dtype=np.float64)
-    m = null_mask(col)
-    return v if m is None else np.where(m, np.nan, v)
+    return np.asarray(to_numpy(col), dtype=np.float64)
 
 
 class GroupByPairs:
