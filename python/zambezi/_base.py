@@ -129,9 +129,7 @@ def takes_inplace(deprecated):
     def wrap(fn):
         @functools.wraps(fn)
         def method(self, *args, inplace=False, **kwargs):
-            if not isinstance(inplace, bool) and type(inplace).__name__ != "bool_":
-                raise TypeError(f'For argument "inplace" expected type bool, received type '
-                                f'{type(inplace).__name__}.')
+            inplace = check_inplace(inplace)
             out = fn(self, *args, **kwargs)
             if not inplace:
                 return out
@@ -142,6 +140,18 @@ def takes_inplace(deprecated):
             return None
         return method
     return wrap
+
+
+def check_inplace(inplace):
+    """inplace as a bool; pandas' ValueError for anything else."""
+    import numpy as np
+
+    from zambezi.errors import InvalidValueError
+
+    if not isinstance(inplace, (bool, np.bool_)):
+        raise InvalidValueError(
+            f'For argument "inplace" expected type bool, received type {type(inplace).__name__}.')
+    return bool(inplace)
 
 
 def warn_inplace(obj, method, stacklevel=4):

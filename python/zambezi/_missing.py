@@ -76,13 +76,6 @@ def _check_limit(limit):
     return limit
 
 
-def _check_inplace(inplace):
-    if not isinstance(inplace, (bool, np.bool_)):
-        raise InvalidValueError(
-            f'For argument "inplace" expected type bool, received type {type(inplace).__name__}.')
-    return bool(inplace)
-
-
 def _finish(obj, data, inplace):
     """The result over engine data with obj's rows; with inplace, obj
     itself takes the data and is returned (as pandas 3.1 does)."""
@@ -356,13 +349,13 @@ class SeriesMissing:
         """
         _axis_number(self, axis)
         limit = _check_limit(limit)
-        inplace = _check_inplace(inplace)
+        inplace = _base.check_inplace(inplace)
         return _finish(self, _fill_value(self, value, limit), inplace)
 
     def _fill_scan(self, backward, axis, inplace, limit, limit_area):
         _axis_number(self, axis)
         limit = _check_limit(limit)
-        inplace = _check_inplace(inplace)
+        inplace = _base.check_inplace(inplace)
         if limit_area not in (None, "inside", "outside"):
             raise InvalidValueError(
                 f"limit_area must be None, 'inside' or 'outside', not {limit_area!r}")
@@ -571,7 +564,7 @@ class FrameMissing:
         """
         axis = _axis_number(self, axis)
         limit = _check_limit(limit)
-        inplace = _check_inplace(inplace)
+        inplace = _base.check_inplace(inplace)
         t = self._table
         names = t.names
         if axis == 1 and not (is_scalar(value) and limit is None):
@@ -607,7 +600,7 @@ class FrameMissing:
                 f"DataFrame.{'bfill' if backward else 'ffill'}(axis=1) (along each row, across "
                 "columns) is not supported; fill each column (axis=0)")
         limit = _check_limit(limit)
-        inplace = _check_inplace(inplace)
+        inplace = _base.check_inplace(inplace)
         if limit_area not in (None, "inside", "outside"):
             raise InvalidValueError(
                 f"limit_area must be None, 'inside' or 'outside', not {limit_area!r}")

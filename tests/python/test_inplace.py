@@ -96,5 +96,7 @@ def test_series_inplace_like_pandas(name):
 
 def test_inplace_must_be_bool():
     z = zb.from_pandas(_frame())
-    with pytest.raises(TypeError, match="inplace"):
+    with pytest.raises(ValueError, match="inplace"):   # pandas' ValueError
         z.sort_values("c", inplace="yes")
+    with pytest.raises(ValueError, match="inplace"):
+        _frame().sort_values("c", inplace="yes")
