@@ -825,17 +825,12 @@ zb_status zb__cpu_take(const zb_column *col, const zb_column *indices, zb_column
   zb_status st;
   bool nulls = indices->null_count > 0 || col->null_count > 0;
   if (col->type == ZB_STRING) {
+    /* Null indices may hold anything: the gather reads no index of a row
+     * that `indices` marks null (it gets ""), and prefetches only indices
+     * inside the column. */
     const int64_t *ix = (const int64_t *)indices->data->data + indices->offset;
-    if (indices->validity == NULL) {
-      st = zb__gather_strings(col, NULL, ix, n, NULL, &o, err);
-    } else {
-      /* Null indices may hold anything: gather through a cleaned copy. */
-      int64_t *clean = (int64_t *)zb_malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
-      if (clean == NULL) return zb_error_set(err, ZB_ENOMEM, "out of host memory (take)");
-      for (int64_t i = 0; i < n; i++) clean[i] = zb_column_is_valid(indices, i) ? ix[i] : 0;
-      st = zb__gather_strings(col, NULL, clean, n, indices, &o, err);
-      zb_free(clean);
-    }
+    st = zb__gather_strings(col, NULL, ix, n, indices->validity != NULL ? indices : NULL, &o,
+                            err);
     if (st != ZB_OK) return st;
     if (nulls) {
       st = zb_buffer_new(ZB_CPU, (n + 7) / 8, &o->validity, err);
