@@ -710,7 +710,7 @@ class SeriesOps:
                               _core.column_from_buffer(order.astype(np.int64)))
         return self._like(self._sort_indices(ascending, na_position))
 
-    def _n_extreme(self, n, largest):
+    def _n_extreme(self, n, largest, pad=True):
         if self._col.dtype in ("string", "category"):   # as pandas
             name = "nlargest" if largest else "nsmallest"
             shown = "str" if self._col.dtype == "string" else "category"
@@ -718,13 +718,20 @@ class SeriesOps:
         length = len(self)
         n = max(int(n), 0)
         if n >= length:  # pandas: a plain sort, missing values included
-            return self.sort_values(ascending=not largest).head(n)
-        s = self
-        if self._col.null_count > 0 or self._col.dtype in ("float32", "float64"):
-            s = self._select_rows(_indexing.filter_rows(
-                _core.unary("invert", _missing_mask(self._col))))
+            return self.sort_values(ascending=not largest, kind="stable").head(n)
+        if self._col.null_count == 0 and self._col.dtype not in ("float32", "float64"):
+            idx = _core.sort_indices(self._col, not largest, False).slice(0, n)
+            return self._select_rows(_indexing.take_rows(idx))
+        missing = _missing_mask(self._col)
+        s = self._select_rows(_indexing.filter_rows(_core.unary("invert", missing)))
         idx = _core.sort_indices(s._col, not largest, False).slice(0, min(n, len(s)))
-        return s._select_rows(_indexing.take_rows(idx))
+        if len(idx) == n or not pad:
+            return s._select_rows(_indexing.take_rows(idx))
+        # Fewer values than n: pandas fills up with the first missing rows.
+        gone = _convert.values_numpy(missing).astype(bool)
+        pos = np.concatenate([np.flatnonzero(~gone)[_convert.values_numpy(idx)],
+                              np.flatnonzero(gone)[:n - len(idx)]])
+        return self._select_rows(_indexing.take_rows(_core.column_from_buffer(pos)))
 
     def _n_extreme_keep(self, n, keep, largest):
         """nlargest / nsmallest with pandas' keep: 'first' (ties in row
@@ -736,17 +743,28 @@ class SeriesOps:
                 raise InvalidValueError(f"{what}: keep must be 'first', 'last' or 'all', "
                                         f"not {keep!r}")
             return self._n_extreme(n, largest)
-        if keep == "last":
-            return self.iloc[::-1]._n_extreme(n, largest)
+        if keep == "last":   # missing rows fill up in row order, as pandas
+            top = self.iloc[::-1]._n_extreme(n, largest, pad=False)
+            if len(top) >= int(n):
+                return top
+            from zambezi._concat import concat
+
+            return concat([top, self[self.isna()].head(int(n) - len(top))])
         if keep != "all":
             raise InvalidValueError(f"{what}: keep must be 'first', 'last' or 'all', not "
                                     f"{keep!r}")
-        top = self._n_extreme(n, largest)
-        if len(top) == 0:
-            return top
-        edge = top.iloc[-1]
-        tied = self[(self >= edge) if largest else (self <= edge)]
-        return tied._n_extreme(len(tied), largest)
+        n = int(n)
+        out = self._n_extreme(n, largest, pad=False)
+        if len(out) > 0:
+            edge = out.iloc[-1]
+            tied = self[(self >= edge) if largest else (self <= edge)]
+            out = tied._n_extreme(len(tied), largest)
+        if len(out) >= n:
+            return out
+        # Fewer values than n: pandas adds every missing row.
+        from zambezi._concat import concat
+
+        return concat([out, self[self.isna()]])
 
     def nlargest(self, n=5, keep="first"):
         """The n largest values, descending; missing values dropped.  Among

@@ -345,37 +345,70 @@ class FrameOps:
         return self._select_rows(_indexing.take_rows(order),
                                  _core.table_from_columns(cols, names))
 
-    def _n_extreme(self, n, columns, largest):
-        n = max(int(n), 0)
+    def _n_extreme(self, n, columns, keep, largest):
+        """pandas' nlargest / nsmallest of a frame: the first column picks
+        its n extreme rows (ties at the edge all kept), the next column
+        decides among the rows tied at the edge, and so on; the last column
+        takes keep.  Missing values are dropped per column, as pandas
+        drops them."""
+        what = "nlargest" if largest else "nsmallest"
+        if keep not in ("first", "last", "all"):
+            raise InvalidValueError(f"{what}: keep must be 'first', 'last' or 'all', not "
+                                    f"{keep!r}")
         columns = [columns] if isinstance(columns, str) or is_scalar(columns) else list(columns)
-        columns = _labels.to_names(self, columns)  # labels (an int 0 too) as table names
-        if n >= len(self):
-            return self.sort_values(columns, ascending=not largest).head(n)
-        df = self.dropna(subset=columns)
-        idx = df._sort_indices(columns, not largest).slice(0, min(n, len(df)))
-        return df._select_rows(_indexing.take_rows(idx))
+        names = _labels.to_names(self, columns)  # labels (an int 0 too) as table names
+        for label, name in zip(columns, names):
+            dtype = self._table.column(self._table.names.index(name)).dtype
+            if dtype in ("string", "category", "list"):
+                shown = "str" if dtype == "string" else dtype
+                raise DTypeError(f"Column {label!r} has dtype {shown}, cannot use method "
+                                 f"{what!r} with this dtype")
+        n = max(int(n), 0)
+        t = self._table
+        cur = None   # positions of the rows still tied (None: all rows)
+        picked = np.empty(0, dtype=np.int64)
+        for i, name in enumerate(names):
+            last = i == len(names) - 1
+            col = t.column(t.names.index(name))
+            if cur is not None:
+                col = _core.take(col, _core.column_from_buffer(cur))
+            vals = _base.series_class()._from_column(col, name)._n_extreme_keep(
+                n - len(picked), keep if last else "all", largest)
+            pos = np.asarray(vals.index.to_numpy(), dtype=np.int64)
+            if cur is not None:
+                pos = cur[pos]
+            if last or len(vals) <= n - len(picked):
+                picked = np.concatenate([pos, picked] if largest else [picked, pos])
+                break
+            edge = _convert.values_numpy((vals == vals.iloc[-1])._col).astype(bool)
+            picked = np.concatenate([pos[~edge], picked] if largest else [picked, pos[~edge]])
+            cur = pos[edge]
+        out = self._select_rows(_indexing.take_rows(_core.column_from_buffer(picked)))
+        if len(names) == 1:
+            return out
+        return out.sort_values(columns, ascending=not largest, kind="stable")
 
     def nlargest(self, n, columns, keep="first"):
-        """The n rows with the largest values of columns, descending (ties in
-        row order with keep='first', from the last row back with
-        keep='last'; keep='all' is not supported); rows missing a key are
-        dropped.  The rows keep their labels.
+        """The n rows with the largest values of columns, descending, as
+        pandas picks them: ties in row order with keep='first', from the
+        last row back with keep='last', every row tied with the n-th kept
+        with keep='all'.  A later column decides among rows tied on the
+        earlier ones; a row missing a value is dropped where that column
+        decides.  The rows keep their labels.
 
         Examples
         --------
         >>> df = zb.DataFrame({"city": ["Maun", "Tete", "Lusaka"], "fare": [7.0, None, 9.0]})
         >>> df.nlargest(2, "fare").to_dict("list")
         {'city': ['Lusaka', 'Maun'], 'fare': [9.0, 7.0]}
+        >>> zb.DataFrame({"x": [3, 1, 3, 2]}).nlargest(1, "x", keep="all").to_dict("list")
+        {'x': [3, 3]}
         """
-        if keep == "last":
-            return self.iloc[::-1]._n_extreme(n, columns, True)
-        if keep != "first":
-            raise UnsupportedError(f"nlargest: keep={keep!r} is not supported (only 'first' "
-                                   "and 'last')")
-        return self._n_extreme(n, columns, True)
+        return self._n_extreme(n, columns, keep, True)
 
     def nsmallest(self, n, columns, keep="first"):
-        """The n rows with the smallest values of columns, ascending.
+        """The n rows with the smallest values of columns, ascending (keep
+        and ties as in nlargest).
 
         Examples
         --------
@@ -383,12 +416,7 @@ class FrameOps:
         >>> df.nsmallest(1, "fare").to_dict("list")
         {'city': ['Maun'], 'fare': [7.0]}
         """
-        if keep == "last":
-            return self.iloc[::-1]._n_extreme(n, columns, False)
-        if keep != "first":
-            raise UnsupportedError(f"nsmallest: keep={keep!r} is not supported (only 'first' "
-                                   "and 'last')")
-        return self._n_extreme(n, columns, False)
+        return self._n_extreme(n, columns, keep, False)
 
 
 def _keyed(key, s):

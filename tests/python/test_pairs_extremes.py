@@ -2,7 +2,8 @@
 Series.autocorr / dot / @, DataFrame.dot / corrwith (a Series, a frame
 with other labels, drop=), GroupBy.nlargest / nsmallest (one and two keys,
 sort=False, missing values and keys), GroupBy.ohlc, nlargest /
-nsmallest with keep='last' / 'all', value_counts(bins=...), and GroupBy.sample
+nsmallest with keep='last' / 'all' (frames: ties decided by
+the next column, missing values), value_counts(bins=...), and GroupBy.sample
 (the same rows as pandas for the same random_state)."""
 
 import functools
@@ -102,6 +103,43 @@ def test_keep_like_pandas(seed):
         _same(z.nsmallest(n, ["w", "i"], keep="last"), df.nsmallest(n, ["w", "i"], keep="last"))
     with pytest.raises(ValueError):
         z["w"].nlargest(2, keep="middle")
+
+
+def _tied_frame(seed):
+    """Few distinct values, missing ones, labels out of order: ties on the
+    first column, decided (or not) by the next ones."""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 9))
+    cols = {}
+    for name in ("a", "b"):
+        v = rng.integers(0, 3, m).astype(float)
+        v[rng.random(m) < 0.3] = np.nan
+        cols[name] = v
+    cols["c"] = rng.integers(0, 3, m)
+    return pd.DataFrame(cols, index=list(rng.permutation(m) * 10))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_frame_keep_with_ties_and_missing_like_pandas(seed):
+    """pandas' frame rule: the first column picks its extreme rows (every
+    tie at the edge), the next decides among those tied, the last takes
+    keep; a Series short of values fills up with missing rows."""
+    df = _tied_frame(seed)
+    z = zb.from_pandas(df)
+    for method in ("nlargest", "nsmallest"):
+        for keep in ("first", "last", "all"):
+            for n in (1, 2, 3, len(df)):
+                for cols in (["a"], ["c"], ["a", "b"], ["c", "a"], ["b", "c", "a"]):
+                    try:
+                        want = getattr(df, method)(n, cols, keep=keep)
+                    except IndexError:   # pandas: no value in a column that ties
+                        continue
+                    _same(getattr(z, method)(n, cols, keep=keep), want)
+                for col in ("a", "c"):
+                    _same(getattr(z[col], method)(n, keep=keep),
+                          getattr(df[col], method)(n, keep=keep))
+    with pytest.raises(TypeError, match="Column 'k' has dtype str"):
+        zb.DataFrame({"k": ["x", "y"]}).nlargest(1, "k")
 
 
 @pytest.mark.parametrize("seed", range(6))
