@@ -791,7 +791,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return _labels.frame_from(frame_cls, [keys[i] for i in keep] + vals,
                                   [klabels[i] for i in keep] + list(labels), None)
 
-    def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False):
+    def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False, min_count=0):
         cols = self._value_columns(op)
         if numeric_only:  # pandas' numeric_only=True: the numeric and bool columns
             work = self._k.work  # (not timestamps, durations, strings, categoricals)
@@ -800,14 +800,24 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 raise DTypeError(f"Cannot use numeric_only=True with SeriesGroupBy.{op} and "
                                  "non-numeric dtypes.")
             cols = kept
-        table = self._run([_spec(op, c, ddof, q, count_na) for c in cols])
+        specs = [_spec(op, c, ddof, q, count_na) for c in cols]
+        min_count = int(min_count)
+        table = self._run(specs + [_spec("count", c) for c in cols] if min_count > 0 else specs)
+        if min_count > 0:  # pandas: a group with fewer values than min_count gets a null
+            nk, nv = len(self._k.keys), len(cols)
+            out = [table.column(i) for i in range(nk + nv)]
+            for i in range(nv):
+                enough = _core.fill_null(_core.binary_scalar(
+                    "ge", table.column(nk + nv + i), min_count, False), False)
+                out[nk + i] = _core.column_where(out[nk + i], enough, None)
+            table = _core.table_from_columns(out, table.names[:nk + nv])
         labels = [self._label(c) for c in cols]
         if self._single:
             return self._finish(table, labels, labels[0], series=True)
         return self._finish(table, labels)
 
     # -- aggregations -------------------------------------------------------------
-    def sum(self, numeric_only=False):
+    def sum(self, numeric_only=False, min_count=0):
         """Sum per group of each numeric column (nulls skipped; 0 for a group
         with no values). String columns are joined in row order, missing
         values left out ('' for a group with none), as pandas does;
@@ -815,7 +825,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         the other aggregations, keeps only the number and bool columns
         (timestamps and durations too are left out, as pandas; on one
         selected column of another dtype it raises DTypeError, a
-        TypeError).
+        TypeError).  min_count (here and in prod, min, max, first and
+        last): a group with fewer values gets a missing value, as pandas.
 
         Examples
         --------
@@ -826,7 +837,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["fare"].sum().to_list()
         [16.0, 3.5]
         """
-        return self._simple("sum", numeric_only=numeric_only)
+        return self._simple("sum", numeric_only=numeric_only, min_count=min_count)
 
     def mean(self, numeric_only=False):
         """Mean per group (null for a group with no values; pandas gives NaN).
@@ -843,7 +854,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """
         return self._simple("mean", numeric_only=numeric_only)
 
-    def min(self, numeric_only=False):
+    def min(self, numeric_only=False, min_count=-1):
         """Minimum per group (numbers, strings, dates, timestamps).
 
         Examples
@@ -853,9 +864,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").min().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
-        return self._simple("min", numeric_only=numeric_only)
+        return self._simple("min", numeric_only=numeric_only, min_count=min_count)
 
-    def max(self, numeric_only=False):
+    def max(self, numeric_only=False, min_count=-1):
         """Maximum per group (numbers, strings, dates, timestamps).
 
         Examples
@@ -865,7 +876,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").max().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
-        return self._simple("max", numeric_only=numeric_only)
+        return self._simple("max", numeric_only=numeric_only, min_count=min_count)
 
     def count(self):
         """Non-null values per group, for every non-key column.
@@ -981,7 +992,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return func(*args, **kwargs)
         return func(self, *args, **kwargs)
 
-    def first(self, numeric_only=False):
+    def first(self, numeric_only=False, min_count=-1):
         """The first non-null value per group, as pandas.
 
         Examples
@@ -991,9 +1002,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").first().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
-        return self._simple("first", numeric_only=numeric_only)
+        return self._simple("first", numeric_only=numeric_only, min_count=min_count)
 
-    def last(self, numeric_only=False):
+    def last(self, numeric_only=False, min_count=-1):
         """The last non-null value per group, as pandas.
 
         Examples
@@ -1003,7 +1014,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").last().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
-        return self._simple("last", numeric_only=numeric_only)
+        return self._simple("last", numeric_only=numeric_only, min_count=min_count)
 
     def nunique(self, dropna=True):
         """Distinct values per group (a null counts as a value with
@@ -1018,7 +1029,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """
         return self._simple("nunique", count_na=not dropna)
 
-    def prod(self, numeric_only=False):
+    def prod(self, numeric_only=False, min_count=0):
         """Product per group (nulls skipped).
 
         Examples
@@ -1028,7 +1039,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").prod().to_dict("list")
         {'fare': [63.0, 3.5], 'n': [3, 10]}
         """
-        return self._simple("prod", numeric_only=numeric_only)
+        return self._simple("prod", numeric_only=numeric_only, min_count=min_count)
 
     product = prod
 

@@ -636,3 +636,24 @@ def test_narrow_integer_sums_per_group_keep_the_dtype_when_they_fit_as_pandas(dt
         pr, zr = p.groupby("k").agg({"v": op}).v, z.groupby("k").agg({"v": op})["v"].to_pandas()
         assert zr.dtype == pr.dtype and zr.tolist() == pr.tolist()
         assert zr.index.tolist() == pr.index.tolist()
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "min", "max", "first", "last"])
+def test_min_count_like_pandas(op):
+    """min_count: a group with fewer values than it gets a missing value;
+    observed=False groups with no rows too."""
+    rng = np.random.default_rng(5)
+    n = 60
+    df = pd.DataFrame({"k": rng.choice(["a", "b", "c", None], n), "x": rng.integers(0, 5, n),
+                       "y": rng.normal(size=n),
+                       "c": pd.Categorical(rng.choice(["p", "q"], n), categories=["p", "q", "r"])})
+    df.loc[rng.random(n) < 0.4, "y"] = np.nan
+    z = zb.from_pandas(df)
+    for mc in (0, 1, 2, 5, 20):
+        for key, kw in (("k", {}), ("c", {"observed": False}), (["k", "c"], {"observed": True})):
+            want = getattr(df.groupby(key, **kw)[["x", "y"]], op)(min_count=mc)
+            got = getattr(z.groupby(key, **kw)[["x", "y"]], op)(min_count=mc)
+            pd.testing.assert_frame_equal(got.to_pandas(), want, check_dtype=False)
+        got = getattr(z.groupby("k")["y"], op)(min_count=mc)
+        want = getattr(df.groupby("k")["y"], op)(min_count=mc)
+        pd.testing.assert_series_equal(got.to_pandas(), want, check_dtype=False)
