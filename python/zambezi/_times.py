@@ -216,7 +216,7 @@ def _from_numbers(col, unit, what, kind):
         # pandas' cast_from_unit: the whole part exactly, the fraction rounded
         # to the unit's digits, then truncated to nanoseconds
         base = np.trunc(x)
-        digits = min(len(str(m)) - 1, 9)
+        digits = len(str(m)) - 1   # pandas 3: the unit's decimal digits in ns
         frac = np.round(x - base, digits) if digits else x - base
         ints = base.astype(np.int64) * m + (frac * m).astype(np.int64)
         out_unit = "ns"
@@ -311,7 +311,8 @@ def to_datetime(arg, errors="raise", dayfirst=False, yearfirst=False, utc=False,
     strptime directives %Y %y %m %d %H %I %p %M %S %f %z %b %B %j;
     ``errors='coerce'`` gives NaT for text that does not parse, ``'raise'``
     raises InvalidValueError naming the first such value and its row.
-    Numbers: counts of ``unit`` (D, h, m, s, ms, us, ns) since the epoch.
+    Numbers: counts of ``unit`` (D, h, m, s, ms, us, ns) since the epoch,
+    or since ``origin`` ('julian': Julian days; a time, as pandas).
     A Series gives a Series (same labels), a list or array an Index, a
     scalar a pandas Timestamp.  See zambezi._times for the differences
     from pandas.
@@ -326,13 +327,14 @@ def to_datetime(arg, errors="raise", dayfirst=False, yearfirst=False, utc=False,
     [Timestamp('2024-03-09 00:00:00'), NaT]
     >>> zb.to_datetime(zb.Series([0, 86400]), unit="s").dt.day.to_list()
     [1, 2]
+    >>> zb.to_datetime(zb.Series([1, 2]), unit="D", origin="2024-02-28").to_list()
+    [Timestamp('2024-02-29 00:00:00'), Timestamp('2024-03-01 00:00:00')]
     >>> zb.to_datetime(zb.DataFrame({"year": [2024], "month": [2], "day": [29]})).to_list()
     [Timestamp('2024-02-29 00:00:00')]
     """
     _check_errors(errors)
-    if not exact or origin != "unix" or yearfirst:
-        raise UnsupportedError("to_datetime: exact=False, origin= and yearfirst= are not "
-                               "supported")
+    if not exact or yearfirst:
+        raise UnsupportedError("to_datetime: exact=False and yearfirst= are not supported")
     if _base.is_frame(arg):
         col = _from_frame(arg, errors)
         out = _base.series_class()._from_column(col, None, arg._index)
@@ -340,6 +342,10 @@ def to_datetime(arg, errors="raise", dayfirst=False, yearfirst=False, utc=False,
     if type(arg).__module__.startswith("pandas") and type(arg).__name__ == "DataFrame":
         return to_datetime(_base.frame_class()(arg), errors=errors, utc=utc)
     col, rebuild = _split(arg, "to_datetime")
+    if not (isinstance(origin, str) and origin == "unix"):
+        col, done = _from_origin(col, origin, unit, errors)
+        if done:
+            return _finish(_with_zone(col, "UTC") if utc else col, rebuild)
     dt = col.dtype
     if dt in ("string", "category"):
         if unit is not None:
@@ -361,6 +367,53 @@ def to_datetime(arg, errors="raise", dayfirst=False, yearfirst=False, utc=False,
     else:
         raise DTypeError(f"to_datetime: cannot convert a {dt} column to timestamps")
     return _finish(res, rebuild)
+
+
+_JULIAN_EPOCH = 2440587.5   # the Julian day of 1970-01-01 00:00
+
+
+def _from_origin(col, origin, unit, errors):
+    """pandas' to_datetime(origin=): (column, done).  'julian': Julian
+    days (unit 'D') as days since the epoch, converted on as numbers; a time
+    (a string, datetime or Timestamp; a number is that many units after the
+    epoch): the time plus the numbers as durations of unit, in the finer of
+    the two resolutions -- done."""
+    import pandas as pd
+
+    if not col.dtype.startswith(("int", "uint", "float")):
+        raise InvalidValueError(f"to_datetime: a {col.dtype} column is not compatible with "
+                                f"origin={origin!r}; it must be numeric with a unit specified")
+    if isinstance(origin, str) and origin == "julian":
+        if unit != "D":
+            raise InvalidValueError("to_datetime: unit must be 'D' for origin='julian'")
+        return _core.binary_scalar("sub", col, _JULIAN_EPOCH, False), False
+    try:
+        if isinstance(origin, (int, float, np.integer, np.floating)) and not isinstance(
+                origin, bool):
+            offset = pd.Timestamp(origin, unit=unit or "ns")
+        else:
+            offset = pd.Timestamp(origin)
+    except (ValueError, TypeError, OverflowError) as err:
+        raise InvalidValueError(f"to_datetime: origin {origin!r} cannot be converted to a "
+                                "Timestamp") from err
+    if offset.tz is not None:
+        raise InvalidValueError(f"to_datetime: origin offset {offset} must be tz-naive")
+    spans = _from_numbers(col, unit, "to_datetime", "duration")
+    u = "ns" if spans.dtype == "duration[ns]" or offset.unit == "ns" else "us"
+    if spans.dtype != f"duration[{u}]":
+        spans = _core.cast(spans, f"duration[{u}]")
+    mask = _convert.null_mask(spans)
+    step = np.int64(offset.as_unit(u)._value)
+    vals = _convert.values_numpy(spans).astype(np.int64)
+    with np.errstate(over="ignore"):
+        out = vals + step
+    over = ((vals > 0) & (step > 0) & (out < 0)) | ((vals < 0) & (step < 0) & (out >= 0))
+    if over.any():
+        if errors != "coerce":
+            raise InvalidValueError(f"to_datetime: cannot add values to origin {origin!r} "
+                                    "without overflow")
+        mask = over if mask is None else (mask | over)
+    return _core.column_from_buffer(out, mask=mask, unit=u), True
 
 
 def _utc_series(s):

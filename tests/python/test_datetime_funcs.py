@@ -287,3 +287,39 @@ def test_repr_of_aware_timestamps_shows_the_zones_wall_clock():
     assert lines[2].split()[1:] == ["2020-12-01", "05:00:30.000000+01:00"]
     z = zb.Series(pd.Series(pd.to_datetime(["2020-01-01 05:00"])).dt.tz_localize("Asia/Kolkata"))
     assert repr(z).splitlines()[0].split()[1:] == ["2020-01-01", "05:00:00.000000+05:30"]
+
+
+@pytest.mark.parametrize("origin, unit", [
+    ("2020-01-01", "D"), ("2020-01-01 12:00", "D"), (pd.Timestamp("1960-01-01"), "s"),
+    (dt.datetime(2001, 2, 3, 4, 5), "h"), (5, "D"), (pd.Timestamp("2020-01-01 00:00:00.000000001"),
+                                                      "ms"), ("julian", "D"), ("2020-01-01", None)])
+def test_to_datetime_origin_like_pandas(origin, unit):
+    """Numbers counted from origin: pandas 3 adds them as durations to the
+    origin (its time of day kept, the finer resolution); 'julian' is Julian
+    days."""
+    rng = np.random.default_rng(3)
+    ints = pd.Series(rng.integers(-1000, 1000, 50) + (2451545 if origin == "julian" else 0))
+    floats = pd.Series(rng.normal(size=50) * 100 + (2451545 if origin == "julian" else 0))
+    floats[rng.random(50) < 0.2] = np.nan
+    for s in (ints, floats):
+        want = pd.to_datetime(s, unit=unit, origin=origin)
+        got = zb.to_datetime(zb.from_pandas(s), unit=unit, origin=origin).to_pandas()
+        pd.testing.assert_series_equal(got, want)
+    assert zb.to_datetime(3, unit="D", origin="2020-01-01") == pd.Timestamp("2020-01-04")
+
+
+def test_to_datetime_origin_errors_like_pandas():
+    s = zb.Series([1, 2])
+    for kw, match in ((dict(unit="s", origin="julian"), "unit must be 'D'"),
+                      (dict(unit="D", origin="2020-01-01 00:00+01:00"), "must be tz-naive"),
+                      (dict(unit="D", origin="nonsense"), "cannot be converted to a Timestamp"),
+                      (dict(unit="ns", origin="2200-01-01"), "without overflow")):
+        with pytest.raises(ValueError, match=match):
+            pd.to_datetime(pd.Series([1, 2] if "2200" not in kw["origin"] else [2**62]), **kw)
+        with pytest.raises(ValueError, match=match):
+            zb.to_datetime(s if "2200" not in kw["origin"] else zb.Series([2**62]), **kw)
+    with pytest.raises(ValueError, match="must be numeric"):
+        zb.to_datetime(zb.Series(["2020"]), origin="2020-01-01")
+    got = zb.to_datetime(zb.Series([2**62, 1]), unit="ns", origin="2200-01-01", errors="coerce")
+    assert got.to_pandas().equals(pd.to_datetime(pd.Series([2**62, 1]), unit="ns",
+                                                 origin="2200-01-01", errors="coerce"))
