@@ -826,13 +826,15 @@ def _rolling(obj, gb, window, min_periods, center, win_type, on, closed, step, m
         raise InvalidValueError(f"rolling: closed must be 'right', 'left', 'both' or 'neither', "
                                 f"not {closed!r}")
     if span is None:
-        if on is not None:
-            raise InvalidValueError("rolling: on= is for time-based windows ('2D' ...)")
+        if on is not None and gb is not None:
+            raise UnsupportedError("group-by rolling with on= is supported for time-based "
+                                   "windows only")
         if closed not in (None, "right"):
             raise UnsupportedError("rolling(closed=...) is supported for time-based windows "
                                    "only: windows of rows are closed on the right")
         min_periods = _check_min_periods(min_periods, window, "rolling")
-        return Rolling(obj, window, min_periods, center, gb)
+        # windows of rows with on=: the on column is left out and kept as it is (pandas)
+        return Rolling(obj, window, min_periods, center, gb, None, on)
     if gb is not None:
         raise UnsupportedError("group-by rolling with a time-based window is not supported")
     if on is not None and obj._ndim == 1:
@@ -916,7 +918,7 @@ class FrameRolling:
         non-numeric column raises DTypeError unless the statistic is
         asked with ``numeric_only=True``.  A time-based window uses the
         times of column ``on`` (kept as it is in the result), or of the
-        index.
+        index; with a window of rows, column ``on`` is only kept as it is.
 
         Examples
         --------

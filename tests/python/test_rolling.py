@@ -348,8 +348,8 @@ def test_time_window_errors():
         df.rolling("2D", on="nope")
     with pytest.raises(UnsupportedError, match="closed"):
         df.rolling(2, closed="both")
-    with pytest.raises(InvalidValueError, match="on= is for time-based windows"):
-        df.rolling(2, on="ts")
+    with pytest.raises(UnsupportedError, match="on= is supported for time-based"):
+        df.groupby("k").rolling(2, on="ts")
 
 
 # --------------------------------------------------------------------------
@@ -491,3 +491,24 @@ def test_on_column_selection_like_pandas(op):
                       **TOL)
     assert_series_like(z.rolling("2h", on="t")["x"].agg(op),
                        p.rolling("2h", on="t")["x"].agg(op), f"agg {op}", **TOL)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "count", "max", "std"])
+def test_count_windows_on_a_column_like_pandas(op):
+    """rolling(int, on=c): windows of rows; column c (times, numbers or
+    strings) is left out and kept as it is, in its place."""
+    rng = np.random.default_rng(6)
+    n = 200
+    p = pd.DataFrame({"x": rng.normal(size=n), "t": pd.date_range("2024-01-01", periods=n,
+                                                                    freq="h"),
+                      "k": rng.integers(0, 9, n), "s": rng.choice(["a", "b"], n)},
+                     index=rng.permutation(n))
+    p.loc[rng.random(n) < 0.1, "x"] = np.nan
+    z = zb.DataFrame(p)
+    for on, cols in (("t", ["x", "t", "k"]), ("k", ["k", "x"]), ("s", ["x", "s"])):
+        for kw in ({}, {"center": True, "min_periods": 1}):
+            assert_frame_like(getattr(z[cols].rolling(3, on=on, **kw), op)(),
+                              getattr(p[cols].rolling(3, on=on, **kw), op)(), f"on={on} {op}",
+                              **TOL)
+    assert_series_like(getattr(z[["x", "t"]].rolling(4, on="t")["x"], op)(),
+                       getattr(p[["x", "t"]].rolling(4, on="t")["x"], op)(), f"[x] {op}", **TOL)
