@@ -34,6 +34,7 @@ from zambezi.io import (json_normalize, read_clipboard, read_excel, read_fwf, re
 from zambezi._concat import concat
 from zambezi._merge import merge
 from zambezi._merge_asof import merge_asof
+from zambezi._merge_ordered import merge_ordered
 from zambezi._pivot import crosstab, get_dummies, melt, pivot, pivot_table
 from zambezi._cut import cut, qcut
 from zambezi._numeric import factorize, to_numeric
@@ -43,7 +44,8 @@ from zambezi._device import get_auto_threshold, set_auto_threshold
 from zambezi._profile import Profile, ProfileRecord, coverage, profile
 from zambezi._options import get_option, option_context, reset_option, set_option
 from zambezi._dtypes import ListDtype
-from zambezi._toplevel import IndexSlice, NamedAgg, isna, isnull, notna, notnull, unique
+from zambezi._toplevel import (IndexSlice, NamedAgg, isna, isnull, notna, notnull, unique,
+                               wide_to_long)
 
 __version__ = _core.build_info()["version"]
 
@@ -207,7 +209,9 @@ __all__ = [
     "write_ipc",
     "concat",
     "merge_asof",
+    "merge_ordered",
     "melt",
+    "wide_to_long",
     "pivot",
     "pivot_table",
     "crosstab",

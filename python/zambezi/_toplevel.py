@@ -143,3 +143,57 @@ class _IndexSlice:
 
 
 IndexSlice = _IndexSlice()
+
+
+def wide_to_long(df, stubnames, i, j, sep="", suffix=r"\d+"):
+    """Columns named stub + sep + suffix ("a1", "a2", "b1" ...) to rows,
+    as pandas' ``wide_to_long``: one row per (id, suffix) with one column
+    per stub, indexed by the id columns ``i`` and the suffix as ``j``
+    (numbers when every suffix is one).  The other columns repeat (sorted
+    by name, as pandas).  Built from melt, concat and a join.
+
+    Examples
+    --------
+    >>> df = zb.DataFrame({"id": [1, 2], "h1": [3.0, 4.0], "h2": [5.0, 6.0], "city": ["x", "y"]})
+    >>> zb.wide_to_long(df, "h", i="id", j="n").reset_index().to_dict("list")
+    {'id': [1, 2, 1, 2], 'n': [1, 1, 2, 2], 'city': ['x', 'y', 'x', 'y'], 'h': [3.0, 4.0, 5.0, 6.0]}
+    """
+    import re
+
+    from zambezi._concat import concat
+    from zambezi._numeric import to_numeric
+    from zambezi._pivot import melt
+    from zambezi.errors import InvalidValueError
+
+    def listed(x):
+        return [x] if isinstance(x, str) or not hasattr(x, "__iter__") else list(x)
+
+    stubnames, i = listed(stubnames), listed(i)
+    columns = list(df.columns)
+    if any(s in columns for s in stubnames):
+        raise InvalidValueError("stubname can't be identical to a column name")
+    groups = []
+    for stub in stubnames:
+        pattern = re.compile(rf"^{re.escape(stub)}{re.escape(sep)}{suffix}$")
+        groups.append([c for c in columns if isinstance(c, str) and pattern.match(c)])
+    if df[i].duplicated().any():
+        raise InvalidValueError("the id variables need to uniquely identify each row")
+    melted = []
+    for stub, value_vars in zip(stubnames, groups):
+        part = melt(df, id_vars=i, value_vars=value_vars, value_name=stub.rstrip(sep),
+                    var_name=j)
+        part[j] = part[j].str.replace(re.escape(stub + sep), "", regex=True)
+        try:   # numbers when every suffix is one, as pandas
+            part[j] = to_numeric(part[j])
+        except (TypeError, ValueError, OverflowError):
+            pass
+        melted.append(part.set_index(i + [j]))
+    melted = concat(melted, axis=1)
+    used = {c for g in groups for c in g}
+    rest = df[sorted(c for c in columns if c not in used)]
+    if len(i) == 1:   # pandas joins the ids' rows onto the long rows, in their order
+        long = melted.reset_index()
+        out = long.merge(rest, on=i, how="left")
+        order = i + [j] + [c for c in rest.columns if c not in i] + list(melted.columns)
+        return out[order].set_index(i + [j])
+    return rest.merge(melted.reset_index(), on=i).set_index(i + [j])

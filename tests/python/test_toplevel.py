@@ -127,3 +127,34 @@ def test_multiindex_from_product_like_pandas(iterables):
     named = [pd.Series(list(it), name=f"s{i}") for i, it in enumerate(iterables)]
     assert zb.MultiIndex.from_product(named).names == \
         list(pd.MultiIndex.from_product(named).names)
+
+
+@pytest.mark.parametrize("kw, cols", [
+    (dict(stubnames="ht", i=["famid", "birth"], j="age"), ["famid", "birth", "ht1", "ht2", "z"]),
+    (dict(stubnames=["A", "B"], i="id", j="year"), ["id", "A1970", "A1980", "B1970", "B1990", "X"]),
+    (dict(stubnames="wt", i="id", j="k", sep="_", suffix=r"\w+"), ["id", "wt_one", "wt_two", "z"]),
+    (dict(stubnames=["A", "ht"], i="id", j="year"), ["id", "A1970", "A1980", "ht1", "ht2"]),
+    (dict(stubnames=["A", "Q"], i="id", j="year"), ["z", "id", "A1970", "A1980"]),
+])
+def test_wide_to_long_like_pandas(kw, cols):
+    rng = np.random.default_rng(1)
+    n = 5
+    df = pd.DataFrame({"famid": [1, 1, 1, 2, 2], "birth": [1, 2, 3, 1, 2],
+                       "ht1": rng.normal(size=n), "ht2": rng.normal(size=n),
+                       "wt_one": rng.integers(0, 9, n), "wt_two": rng.integers(0, 9, n),
+                       "z": list("edcba"), "A1970": [1.0, 2, np.nan, 4, 5],
+                       "A1980": [6.0, 7, 8, 9, 10], "B1970": [0.1] * 5, "B1990": [0.2] * 5,
+                       "X": rng.normal(size=n), "id": [4, 2, 0, 1, 3]})[cols]
+    pd.testing.assert_frame_equal(zb.wide_to_long(zb.from_pandas(df), **kw).to_pandas(),
+                                  pd.wide_to_long(df, **kw), check_dtype=False,
+                                  check_index_type=False)
+
+
+def test_wide_to_long_errors_like_pandas():
+    df = pd.DataFrame({"id": [1, 1], "A1": [1, 2], "A2": [3, 4]})
+    for kw, match in ((dict(stubnames="A", i="id", j="n"), "uniquely identify"),
+                      (dict(stubnames="A1", i="id", j="n"), "identical to a column name")):
+        with pytest.raises(ValueError, match=match):
+            pd.wide_to_long(df, **kw)
+        with pytest.raises(ValueError, match=match):
+            zb.wide_to_long(zb.from_pandas(df), **kw)

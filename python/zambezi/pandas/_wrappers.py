@@ -52,7 +52,8 @@ UNWRAPPING = frozenset(["Categorical", "CategoricalDtype"])
 # pandas top-level function -> zambezi function of the same contract.
 # (Not cut/qcut: zambezi labels bins with strings where pandas gives a
 # Categorical of Intervals.)
-FAST_FUNCTIONS = ["read_csv", "read_parquet", "concat", "merge", "merge_asof", "melt", "pivot",
+FAST_FUNCTIONS = ["read_csv", "read_parquet", "concat", "merge", "merge_asof", "merge_ordered",
+                  "melt", "wide_to_long", "pivot",
                   "pivot_table", "crosstab", "get_dummies", "to_numeric", "factorize"]
 
 
