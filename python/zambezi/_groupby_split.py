@@ -5,9 +5,10 @@ counting sort by group, numpy over ids, no loop over rows).
 
 Keys are given as ``Index.to_list`` gives them: scalars for one key,
 tuples for several (a 1-tuple when the one key came as a list, in
-iteration), None for a missing key (pandas: NaN).  With observed=False
-every combination of a categorical key's levels is a group, an unused one
-with no rows, where pandas puts it.
+iteration), a missing key as pandas gives it (NaN for strings, floats
+and categoricals, NaT for times, NA for ints; NaN in ``indices``).  With
+observed=False every combination of a categorical key's levels is a
+group, an unused one with no rows, where pandas puts it.
 """
 
 import numpy as np
@@ -45,7 +46,32 @@ class GroupBySplit:
         order = np.empty(len(rows), dtype=np.int64)
         order[starts[idv] + cc[rows]] = rows
         keys = _ix.Index._from_columns(g.keys, list(self._k.labels)).to_list()
-        return keys, order, starts
+        return self._pandas_missing(keys), order, starts
+
+    def _pandas_missing(self, keys, everywhere_nan=False):
+        """keys with a missing key's value as pandas gives it: NaN for
+        strings, floats and categoricals, NaT for times, NA for ints and
+        bools (NaN for every dtype with everywhere_nan: pandas'
+        ``indices``)."""
+        work = self._k.work
+        dtypes = [work.column(work.names.index(k)).dtype for k in self._k.keys]
+        try:
+            import pandas as pd
+            na, nat = pd.NA, pd.NaT
+        except ImportError:  # pragma: no cover - depends on the environment
+            na = nat = None
+        fill = [np.nan if everywhere_nan or d in ("string", "category") or
+                d.startswith("float") else nat if d.startswith(("timestamp", "duration", "date"))
+                else na for d in dtypes]
+
+        def missing(x):
+            return x is None or (nat is not None and (x is nat or x is na))
+
+        if not any(missing(x) for k in keys for x in (k if isinstance(k, tuple) else (k,))):
+            return keys
+        if len(fill) == 1:
+            return [fill[0] if missing(k) else k for k in keys]
+        return [tuple(f if missing(x) else x for x, f in zip(k, fill)) for k in keys]
 
     def _all_groups(self):
         """(keys, spans, order): each group's key in the group order (as
@@ -78,7 +104,7 @@ class GroupBySplit:
         """A dict: each group's key -> the positions of its rows (a numpy
         int64 array, in row order), groups in the group order (sort,
         dropna).  Keys are scalars for one key, tuples for several; a
-        missing key (dropna=False) is None (pandas: NaN).  With
+        missing key (dropna=False) is NaN, as pandas.  With
         observed=False an unused category of one categorical key maps to
         an empty array (pandas leaves out the empty combinations of
         several keys here, though ``groups`` and iteration give them).
@@ -90,6 +116,7 @@ class GroupBySplit:
         {'a': [1], 'b': [0, 3]}
         """
         keys, spans, order = self._all_groups()
+        keys = self._pandas_missing(keys, everywhere_nan=True)
         # pandas lists an empty group (observed=False) for one key only
         several = len(self._k.keys) > 1
         return {k: order[a:a + n] for k, (a, n) in zip(keys, spans) if n or not several}
@@ -97,8 +124,8 @@ class GroupBySplit:
     @property
     def groups(self):
         """A dict: each group's key -> the labels of its rows (an Index, in
-        row order), as pandas' ``GroupBy.groups``; keys as ``indices``
-        gives them.
+        row order), as pandas' ``GroupBy.groups``; keys as iteration gives
+        them.
 
         Examples
         --------
@@ -124,7 +151,8 @@ class GroupBySplit:
         with their labels.  The rows are put in group order by one take,
         and each group is a zero-copy slice of that.  With observed=False
         every category of a categorical key is a group, an unused one with
-        no rows.  A missing key (dropna=False) is None (pandas: NaN).
+        no rows.  A missing key (dropna=False) is NaN (NaT for times, NA for
+        ints), as pandas.
 
         Examples
         --------
@@ -156,13 +184,31 @@ class GroupBySplit:
         [1, 3]
         """
         keys, order, starts = self._rows_by_group()
-        try:
-            i = keys.index(name)
-        except ValueError:
-            raise KeyError(name) from None
+        i = next((j for j, k in enumerate(keys) if _same_key(k, name)), None)
+        if i is None:
+            raise KeyError(name)
         obj = self._obj
         if obj._ndim == 2 and self._selection is not None:
             obj = obj[self._selection[0]] if self._single else obj[list(self._selection)]
         rows = order[starts[i]:starts[i + 1]]
         return obj._select_rows(_indexing.take_rows(
             _indexing.positions_column(rows, len(obj), "get_group")))
+
+
+def _same_key(k, name):
+    """Whether group key k is name, a missing value matching any missing
+    value (NaN, None, NaT, NA) in the same place."""
+    if isinstance(k, tuple) and isinstance(name, tuple):
+        return len(k) == len(name) and all(_same_key(a, b) for a, b in zip(k, name))
+    if _missing_value(k) or _missing_value(name):
+        return _missing_value(k) and _missing_value(name)
+    try:
+        return bool(k == name)
+    except (TypeError, ValueError):
+        return False
+
+
+def _missing_value(x):
+    if x is None or (isinstance(x, float) and x != x):
+        return True
+    return type(x).__name__ in ("NaTType", "NAType")
