@@ -78,7 +78,7 @@ from zambezi._groupby_describe import GroupByDescribe
 from zambezi._groupby_idx import GroupByIdx
 from zambezi._groupby_extreme import GroupByExtreme
 from zambezi._groupby_sample import GroupBySample
-from zambezi._groupby_moments import GroupByMoments
+from zambezi._groupby_moments import GroupByMoments, _refuse
 from zambezi._groupby_pairs import GroupByPairs
 from zambezi._groupby_split import GroupBySplit
 from zambezi import _groupby_observed
@@ -174,6 +174,8 @@ def _counts_as_times(table, nkeys, units):
 def _accepts(op, dtype):
     if op == "sum" and dtype == "string":   # pandas joins a group's strings
         return True
+    if op == "quantile" and dtype == "bool":   # pandas refuses it
+        return False
     if op in _NUMERIC_OPS:
         return dtype in _NUMERIC or _time_result(op, dtype) is not None
     if op in ("min", "max"):
@@ -339,6 +341,21 @@ def _key_column(obj, key, what):
                      f"{type(key).__name__}")
 
 
+def _is_own_column(df, key, col):
+    """Whether Series key is the frame's column of its name (df["A"]):
+    pandas then leaves that column out of the values, as for a key given
+    by name.  The same name, dtype and values (pandas: the same memory)."""
+    if not _base.is_series(key) or not isinstance(key.name, str):
+        return False
+    names = df._table.names
+    if key.name not in names:
+        return False
+    own = df._table.column(names.index(key.name))
+    from zambezi._frame_arith import same_values
+
+    return own.dtype == col.dtype and own.length == col.length and same_values(own, col)
+
+
 def _label_key(obj, key, what):
     """A key that is not a column: the name of an index level (pandas groups
     by that level), or a function of each row's index label (called once per
@@ -402,6 +419,8 @@ def _frame_keys(df, by, level):
                 keys.append(None)
                 extra.append(col)
                 klabels.append(label)
+                if found is None and _is_own_column(df, k, col):
+                    exclude.add(k.name)   # pandas: a key that is the frame's column
     if not extra:
         values = [c for c in names if c not in exclude]
         return _Keys(t, keys, klabels, values, values)
@@ -610,9 +629,13 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 f"group with Python's rules; pass {func.__name__!r} for the aggregation")
         return _op_name(func)
 
-    def _value_columns(self, op=None):
+    def _value_columns(self, op=None, strict=False):
         """The work columns an aggregation works on: the selection, or
-        every value column the op accepts."""
+        every value column the op accepts.  strict: a column it does not
+        accept raises, as pandas 3 raises (numeric_only=False) -- TypeError
+        where pandas refuses the dtype, UnsupportedError where pandas
+        computes what zambezi does not (any / all of strings, sem of
+        times)."""
         if self._selection is not None:
             return list(self._selection)
         if self._obj._ndim == 1:
@@ -622,8 +645,12 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         ordered = {nm for i, nm in enumerate(t.names)
                    if kinds[nm] == "category" and t.column(i).ordered}
         # min / max of an ordered categorical follow the category order
-        return [c for c in self._k.values if op is None or _accepts(op, kinds[c])
+        cols = [c for c in self._k.values if op is None or _accepts(op, kinds[c])
                 or (op in ("min", "max") and c in ordered)]
+        if strict and op is not None and len(cols) < len(self._k.values):
+            bad = next(c for c in self._k.values if c not in set(cols))
+            _refuse(op, kinds[bad], self._label(bad))
+        return cols
 
     def _label(self, col):
         k = self._k
@@ -792,7 +819,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                                   [klabels[i] for i in keep] + list(labels), None)
 
     def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False, min_count=0):
-        cols = self._value_columns(op)
+        cols = self._value_columns(op, strict=not numeric_only)
         if numeric_only:  # pandas' numeric_only=True: the numeric and bool columns
             work = self._k.work  # (not timestamps, durations, strings, categoricals)
             kept = [c for c in cols if work.column(work.names.index(c)).dtype in _NUMERIC]
@@ -825,8 +852,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         the other aggregations, keeps only the number and bool columns
         (timestamps and durations too are left out, as pandas; on one
         selected column of another dtype it raises DTypeError, a
-        TypeError).  min_count (here and in prod, min, max, first and
-        last): a group with fewer values gets a missing value, as pandas.
+        TypeError).  Without it, a column the aggregation cannot take (a
+        string column's mean, a categorical's sum ...) raises TypeError,
+        as pandas 3.  min_count (here and in
+        prod, min, max, first and last): a group with fewer values gets a
+        missing value, as pandas.
 
         Examples
         --------
@@ -1136,6 +1166,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return self._agg_python(func)
         if _python_func(func):
             return self._agg_python(func)
+        if isinstance(func, str) and func not in _ALL_OPS and func not in _ALIASES and \
+                not func.startswith("_") and callable(getattr(type(self), func, None)):
+            return getattr(self, func)()   # pandas: agg("cumsum") is gb.cumsum()
         if isinstance(func, str) or callable(func):
             op = _op_name(func)
             return self.size() if op == "size" else self._simple(op)
@@ -1323,7 +1356,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             col = _core.take(t.column(t.num_columns - 1), ids)
             name = self._label(self._selection[0]) if self._single else None
             return self._same_rows(col, name)
-        cols = self._value_columns(op)
+        cols = self._value_columns(op, strict=True)
         t = self._run([_spec(op, c) for c in cols], widen=False)
         ids, _ = self._ids()
         nk = len(self._k.keys)

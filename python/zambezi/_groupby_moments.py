@@ -25,10 +25,32 @@ import numpy as np
 
 from zambezi import _core
 from zambezi._convert import column_from_numpy, null_mask, to_numpy, values_numpy
-from zambezi.errors import DTypeError, InvalidValueError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
+
+
+def _refuse(op, dtype, label):
+    """Raise for aggregation op of a column of dtype, as pandas 3 does."""
+    if op in ("any", "all") or (op == "sem" and dtype.startswith(("timestamp", "duration"))):
+        raise UnsupportedError(f"groupby {op} of column {label!r} ({dtype}) is not supported "
+                               "(pandas computes it); numeric_only=True leaves it out")
+    if dtype == "string":
+        raise DTypeError(f"dtype 'str' does not support operation '{op}'")
+    if dtype == "bool":
+        raise DTypeError(f"Cannot use {op} with bool dtype")
+    if dtype == "category":
+        if op in ("min", "max"):
+            raise DTypeError(f"Cannot perform {op} with non-ordered Categorical")
+        if op in ("sum", "prod", "skew", "kurt"):
+            raise DTypeError(f"category type does not support {op} operations")
+        raise DTypeError(f"category dtype does not support aggregation '{op}'")
+    if dtype.startswith("timestamp"):
+        raise DTypeError(f"datetime64 type does not support operation '{op}'")
+    if dtype.startswith("duration"):
+        raise DTypeError(f"timedelta64 type does not support {op} operations")
+    raise DTypeError(f"dtype '{dtype}' of column {label!r} does not support operation '{op}'")
 
 
 def _sem_op(dtype):
@@ -55,15 +77,19 @@ class GroupByMoments:
     def _moment_columns(self, how, numeric_only):
         """The work columns a moment is computed for (numbers and bools)."""
         work = self._k.work
-        cols = self._value_columns("mean")
+        cols = self._value_columns(None)
         out = []
         for c in cols:
             dt = work.column(work.names.index(c)).dtype
             if dt in _NUMERIC:
                 out.append(c)
-            elif not numeric_only and self._selection is not None:
+            elif numeric_only:
+                continue
+            elif self._selection is not None:
                 raise DTypeError(f"groupby {how}: column {self._label(c)!r} has dtype {dt}; "
                                  "it needs numbers")
+            else:   # pandas 3 raises for every column it cannot compute
+                _refuse(how, dt, self._label(c))
         return out
 
     def _bad_groups(self, cols):

@@ -354,16 +354,20 @@ def test_methods_and_selection():
     assert_same(gbz[["vb"]].any(), gbp[["vb"]].any())
     assert_same(gbz[["vb"]].all(), gbp[["vb"]].all())
     assert_series_like(gbz.size(), gbp.size())
-    # default column choice: numeric ops skip strings, but sum joins them as
-    # pandas does
-    assert "vs" not in gbz.mean().columns and "vs" in gbz.max().columns
+    # default column choice, as pandas 3: a numeric op raises TypeError on a
+    # string column (numeric_only=True leaves it out), sum joins strings
+    for g in (gbz, gbp):
+        with pytest.raises(TypeError, match="does not support operation 'mean'"):
+            g.mean()
+    assert "vs" not in gbz.mean(numeric_only=True).columns
+    assert "vs" in gbz[["vs", "vf"]].max().columns
     assert gbz["vs"].sum().to_list() == gbp["vs"].sum().to_list()
     # agg forms
     assert_same(gbz.agg({"vi": "sum", "vf": "mean"}),
                 gbp.agg({"vi": "sum", "vf": "mean"}), "dict", ["vi", "vf"])
     assert_same(gbz[["vi", "vf"]].agg(["sum", "max"]), gbp[["vi", "vf"]].agg(["sum", "max"]),
                 "list", [("vf", "sum"), ("vi", "sum")])
-    assert_same(gbz.agg("mean")[["vf"]], gbp[["vf"]].mean(), "mean", ["vf"])
+    assert_same(gbz[num].agg("mean")[["vf"]], gbp[["vf"]].mean(), "mean", ["vf"])
 
 
 def test_head_tail_nth_transform_cumcount():
@@ -657,3 +661,52 @@ def test_min_count_like_pandas(op):
         got = getattr(z.groupby("k")["y"], op)(min_count=mc)
         want = getattr(df.groupby("k")["y"], op)(min_count=mc)
         pd.testing.assert_series_equal(got.to_pandas(), want, check_dtype=False)
+
+
+_DTYPE_COLS = {"s": list("xyzw"), "c": pd.Categorical(list("xyxy")),
+               "co": pd.Categorical(list("xyxy"), ordered=True),
+               "t": pd.to_datetime(["2020", "2021", "2022", "2023"]),
+               "d": pd.to_timedelta([1, 2, 3, 4], unit="D"), "b": [True, False, True, True]}
+
+
+@pytest.mark.parametrize("col", sorted(_DTYPE_COLS))
+def test_aggregations_refuse_columns_as_pandas(col):
+    """A frame's column an aggregation cannot take raises TypeError as
+    pandas 3 does (the same message), or is computed as pandas computes
+    it; numeric_only=True leaves it out.  (zambezi used to leave such
+    columns out silently.)"""
+    df = pd.DataFrame({"a": [1, 1, 2, 2], "n": [1.0, 2, 3, 4], col: _DTYPE_COLS[col]})
+    z = zb.from_pandas(df)
+    for op in ["sum", "mean", "std", "var", "median", "quantile", "prod", "sem", "skew",
+               "kurt", "min", "max", "first", "last"]:
+        for how in ("method", "agg", "transform"):
+            def run(m, how=how, op=op):
+                gb = m.groupby("a")
+                return getattr(gb, op)() if how == "method" else \
+                    gb.agg(op) if how == "agg" else gb.transform(op)
+            try:
+                want = run(df)
+            except TypeError as e:
+                with pytest.raises(TypeError, match=re.escape(str(e)) if "support" in str(e)
+                                   else None):
+                    run(z)
+                continue
+            try:
+                got = run(z)
+            except zb.errors.UnsupportedError:   # pandas computes it, zambezi says so
+                assert (op == "sem" and col in ("t", "d")), (op, how, col)
+                continue
+            assert_frame_like(got, want, f"{op} {how}", rtol=1e-9)
+        nums = z.groupby("a").mean(numeric_only=True).columns.tolist()
+        assert nums == df.groupby("a").mean(numeric_only=True).columns.tolist()
+
+
+def test_agg_takes_groupby_method_names_and_own_column_keys():
+    df = pd.DataFrame({"a": [1, 1, 2, 2, 1], "b": list("xyxyx"), "c": [3.0, 1, 2, 5, 4]})
+    z = zb.from_pandas(df)
+    for name in ("cumsum", "rank", "diff", "shift", "cummax", "idxmax", "pct_change"):
+        assert_frame_like(z[["a", "c"]].groupby("a").agg(name),
+                          df[["a", "c"]].groupby("a").agg(name), name)
+    # keys that are the frame's own columns (df["b"]) leave them out of the values
+    assert_frame_like(z.groupby([z["a"], z["b"]]).mean(),
+                      df.groupby([df["a"], df["b"]]).mean(), "own columns")
