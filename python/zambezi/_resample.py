@@ -47,11 +47,13 @@ Differences from pandas:
   the zone's wall time at each edge (Python's zoneinfo), and "D" counts
   24 hours from the first day's local midnight, so bins across a DST
   change can differ from pandas' by the shift.
-- ``min_count`` of sum / min / max is not supported.  The result's index
+- ``min_count`` of sum / prod / min / max / first / last: a bin with
+  fewer values is missing (an empty bin too).  The result's index
   carries the rule as ``freq`` (a string; pandas' DatetimeIndex from
   ``to_pandas()``).  The aggregations are zambezi's GroupBy
-  ones: a DataFrame's non-numeric columns are left out of sum / mean /
-  median / std / var (pandas raises, or joins strings for sum).
+  ones: as pandas 3, a DataFrame's column the aggregation cannot take
+  raises TypeError (``numeric_only=True`` leaves it out; sum joins
+  strings).
 - ``asfreq`` reindexes onto the bin edges (as pandas); ``interpolate``,
   ``ffill`` / ``bfill`` upsampling, ``apply`` / ``transform``, ``kind``,
   ``convention`` and business rules ("B", "BME" ...) are not supported.
@@ -712,6 +714,8 @@ class Resampler:
             # numpy integers and bools float64, as pandas; pandas' masked ones (a
             # column with missing values) stay integer / bool with NA
             def fix(col, fill, keep):
+                if fill is not None and col.dtype == "string":   # a sum joins no strings
+                    return _core.fill_null(col, "") if fill == 0 else col
                 if fill is not None:
                     return _core.fill_null(col, fill)
                 if col.null_count and (col.dtype in _INTS or col.dtype == "bool") and not keep:
@@ -767,12 +771,15 @@ class Resampler:
         return frame
 
     def _simple(self, op, **kw):
+        kw = {k: v for k, v in kw.items()   # defaults left out (the segments' path)
+              if not (k == "numeric_only" and not v) and not (k == "min_count" and v <= 0)}
         res = self._segments(op) if not kw else None
         if res is None:
             gb = self._grouped()
             res = getattr(gb, op)(**kw)
         ncols = 1 if res._ndim == 1 else len(res._zb_columns)
-        fill = _empty_fill(op)
+        # an empty bin has no values: missing once min_count asks for some
+        fill = None if kw.get("min_count", 0) > 0 else _empty_fill(op)
         return self._spread(res, [fill] * ncols)
 
     # -- aggregations -------------------------------------------------------------
@@ -785,9 +792,7 @@ class Resampler:
         >>> zb.Series([1, 2], index=t).resample("h").sum().to_list()
         [1, 0, 2]
         """
-        if min_count:
-            raise UnsupportedError("resample sum(min_count=...) is not supported")
-        return self._simple("sum")
+        return self._simple("sum", numeric_only=numeric_only, min_count=min_count)
 
     def prod(self, numeric_only=False, min_count=0):
         """Product of each bin (1 for an empty one).
@@ -798,9 +803,7 @@ class Resampler:
         >>> zb.Series([2, 3, 4], index=t).resample("h").prod().to_list()
         [6, 1, 4]
         """
-        if min_count:
-            raise UnsupportedError("resample prod(min_count=...) is not supported")
-        return self._simple("prod")
+        return self._simple("prod", numeric_only=numeric_only, min_count=min_count)
 
     def mean(self, numeric_only=False):
         """Mean of each bin (missing for an empty one).
@@ -811,7 +814,7 @@ class Resampler:
         >>> zb.Series([1.0, 2.0, 4.0], index=t).resample("h").mean().to_list()
         [1.5, None, 4.0]
         """
-        return self._simple("mean")
+        return self._simple("mean", numeric_only=numeric_only)
 
     def min(self, numeric_only=False, min_count=0):
         """Smallest value of each bin.
@@ -822,9 +825,7 @@ class Resampler:
         >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("D").min().to_list()
         [3.0, 4.0]
         """
-        if min_count:
-            raise UnsupportedError("resample min(min_count=...) is not supported")
-        return self._simple("min")
+        return self._simple("min", numeric_only=numeric_only, min_count=min_count)
 
     def max(self, numeric_only=False, min_count=0):
         """Largest value of each bin.
@@ -835,9 +836,7 @@ class Resampler:
         >>> zb.Series([3.0, 5.0, 4.0], index=t).resample("D").max().to_list()
         [3.0, 5.0]
         """
-        if min_count:
-            raise UnsupportedError("resample max(min_count=...) is not supported")
-        return self._simple("max")
+        return self._simple("max", numeric_only=numeric_only, min_count=min_count)
 
     def count(self):
         """Non-missing values of each bin (0 for an empty one).
@@ -871,7 +870,9 @@ class Resampler:
         >>> zb.Series([None, 2.0, 3.0], index=t).resample("D").first().to_list()
         [2.0, 3.0]
         """
-        return self._simple("first")
+        if not skipna:
+            raise UnsupportedError("resample first(skipna=False) is not supported")
+        return self._simple("first", numeric_only=numeric_only, min_count=min_count)
 
     def last(self, numeric_only=False, min_count=-1, skipna=True):
         """Last non-missing value of each bin.
@@ -882,7 +883,9 @@ class Resampler:
         >>> zb.Series([1.0, 2.0, 3.0], index=t).resample("D").last().to_list()
         [2.0, 3.0]
         """
-        return self._simple("last")
+        if not skipna:
+            raise UnsupportedError("resample last(skipna=False) is not supported")
+        return self._simple("last", numeric_only=numeric_only, min_count=min_count)
 
     def median(self, numeric_only=False):
         """Median of each bin.
@@ -893,7 +896,7 @@ class Resampler:
         >>> zb.Series([1.0, 9.0, 2.0], index=t).resample("D").median().to_list()
         [2.0]
         """
-        return self._simple("median")
+        return self._simple("median", numeric_only=numeric_only)
 
     def std(self, ddof=1, numeric_only=False):
         """Standard deviation of each bin.
@@ -904,7 +907,7 @@ class Resampler:
         >>> zb.Series([1.0, 3.0], index=t).resample("D").std().to_list()
         [1.4142135623730951]
         """
-        return self._simple("std", ddof=ddof)
+        return self._simple("std", ddof=ddof, numeric_only=numeric_only)
 
     def sem(self, ddof=1, numeric_only=False):
         """Standard error of the mean of each bin: std(ddof) / sqrt(count).
@@ -926,7 +929,7 @@ class Resampler:
         >>> zb.Series([1.0, 3.0], index=t).resample("D").var().to_list()
         [2.0]
         """
-        return self._simple("var", ddof=ddof)
+        return self._simple("var", ddof=ddof, numeric_only=numeric_only)
 
     def nunique(self):
         """Distinct non-missing values of each bin (0 for an empty one).

@@ -61,3 +61,29 @@ def test_resample_index_freq_vs_pandas(rule, tz):
     assert got.to_pandas().index.freq == exp.freq, rule
     assert got["f"].to_pandas().index.freq == exp.freq, rule
     assert got.index.freq == rule
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "min", "max", "first", "last", "mean", "median",
+                                "std", "var"])
+def test_numeric_only_and_min_count_like_pandas(op):
+    """numeric_only=True leaves a string column out, without it a numeric
+    aggregation raises TypeError as pandas 3 (sum joins strings, '' for an
+    empty bin); min_count makes a bin with fewer values missing."""
+    t = pd.to_datetime(["2020-01-01 00:10", "2020-01-01 00:20", "2020-01-01 02:00",
+                        "2020-01-01 02:30", "2020-01-01 05:00"])
+    df = pd.DataFrame({"x": [1.0, np.nan, 3, 4, 5], "n": [1, 2, 3, 4, 5], "s": list("abcde")},
+                      index=t)
+    z = zb.from_pandas(df)
+    kws = [{}, {"numeric_only": True}]
+    if op in ("sum", "prod", "min", "max", "first", "last"):
+        kws += [{"min_count": 1}, {"min_count": 2, "numeric_only": True}]
+    for kw in kws:
+        try:
+            want = getattr(df.resample("h"), op)(**kw)
+        except TypeError:
+            with pytest.raises(TypeError):
+                getattr(z.resample("h"), op)(**kw)
+            continue
+        got = getattr(z.resample("h"), op)(**kw)
+        pd.testing.assert_frame_equal(got.to_pandas(), want, check_dtype=False,
+                                      check_freq=False, obj=f"{op} {kw}")
