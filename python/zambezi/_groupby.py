@@ -171,11 +171,29 @@ def _counts_as_times(table, nkeys, units):
     return _core.table_from_columns(cols, list(table.names))
 
 
+def _truth(col):
+    """Each value's truth as Python's bool() gives it (missing stays
+    missing): a non-empty string, a non-zero duration, any time or date; a
+    categorical's by its category."""
+    dt = col.dtype
+    if dt == "category":
+        col, dt = _core.cast(col, col.dictionary.dtype), col.dictionary.dtype
+    if dt == "string":
+        return _core.binary_scalar("ne", col, "", False)
+    if dt.startswith("duration"):
+        return _core.binary_scalar("ne", _core.cast(col, "int64"), 0, False)
+    if dt in _NUMERIC:
+        return col
+    return _core.binary("eq", col, col)   # times and dates: True (null where missing)
+
+
 def _accepts(op, dtype):
     if op == "sum" and dtype == "string":   # pandas joins a group's strings
         return True
     if op == "quantile" and dtype == "bool":   # pandas refuses it
         return False
+    if op in ("any", "all"):   # of each value's truth (_truth); pandas refuses times
+        return not dtype.startswith(("list", "timestamp"))
     if op in _NUMERIC_OPS:
         return dtype in _NUMERIC or _time_result(op, dtype) is not None
     if op in ("min", "max"):
@@ -667,9 +685,16 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         names = work.names
         tuples = []
         # result position -> (kind, unit, tz): numeric aggregations of times and
-        # durations, which run on an int64 copy of the column (counts[ci]),
+        # durations, which run on an int64 copy of the column (extra below),
         # appended to the work table; other aggregations read the column itself
-        units, counts = {}, {}
+        # any / all of other columns run on their truth values (_truth), appended too
+        units, extra = {}, {}
+
+        def appended(key, make):
+            if key not in extra:
+                extra[key] = (len(names) + len(extra), make)
+            return extra[key][0]
+
         for i, (op, col, col2, ddof, q, count_na) in enumerate(specs):
             ci = names.index(col) if col is not None else -1
             c2 = names.index(col2) if col2 is not None else -1
@@ -677,13 +702,15 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             if kind is not None:
                 c = work.column(ci)
                 units[i] = (kind, c.unit, getattr(c, "timezone", None))
-                ci = counts.setdefault(ci, len(names) + len(counts))
+                ci = appended(("counts", ci), lambda c=c: _core.cast(c, "int64"))
+            elif op in ("any", "all") and ci >= 0 and work.column(ci).dtype not in _NUMERIC:
+                ci = appended(("truth", ci), lambda c=work.column(ci): _truth(c))
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
-        if counts:
-            extra = [_core.cast(work.column(ci), "int64") for ci in counts]
+        if extra:
+            made = [make() for _, make in sorted(extra.values(), key=lambda e: e[0])]
             work = _core.table_from_columns(
-                [work.column(i) for i in range(work.num_columns)] + extra,
-                list(names) + [f"__counts{k}" for k in range(len(extra))])
+                [work.column(i) for i in range(work.num_columns)] + made,
+                list(names) + [f"__derived{k}" for k in range(len(made))])
         lists = [i for i, t in enumerate(tuples) if t[0] == "list" or (
             t[0] == "sum" and work.column(t[1]).dtype == "string")]
         moments = [(i, t[1], t[0], t[3]) for i, t in enumerate(tuples) if t[0] in _MOMENT_OPS]

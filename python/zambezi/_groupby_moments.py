@@ -33,7 +33,7 @@ _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint1
 
 def _refuse(op, dtype, label):
     """Raise for aggregation op of a column of dtype, as pandas 3 does."""
-    if op in ("any", "all") or (op == "sem" and dtype.startswith(("timestamp", "duration"))):
+    if op == "sem" and dtype.startswith(("timestamp", "duration")):
         raise UnsupportedError(f"groupby {op} of column {label!r} ({dtype}) is not supported "
                                "(pandas computes it); numeric_only=True leaves it out")
     if dtype == "string":
@@ -47,6 +47,9 @@ def _refuse(op, dtype, label):
             raise DTypeError(f"category type does not support {op} operations")
         raise DTypeError(f"category dtype does not support aggregation '{op}'")
     if dtype.startswith("timestamp"):
+        if op in ("any", "all"):
+            raise DTypeError(f"'{op}' with datetime64 dtypes is not supported. Use (obj != "
+                             f"pd.Timestamp(0)).{op}() instead.")
         raise DTypeError(f"datetime64 type does not support operation '{op}'")
     if dtype.startswith("duration"):
         raise DTypeError(f"timedelta64 type does not support {op} operations")
