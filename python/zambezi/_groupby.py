@@ -78,7 +78,9 @@ from zambezi._groupby_describe import GroupByDescribe
 from zambezi._groupby_idx import GroupByIdx
 from zambezi._groupby_extreme import GroupByExtreme
 from zambezi._groupby_sample import GroupBySample
-from zambezi._groupby_moments import GroupByMoments, _refuse
+from zambezi._groupby_columns import (is_own_column as _is_own_column, mask_short_groups,
+                                      refuse as _refuse, truth as _truth)
+from zambezi._groupby_moments import GroupByMoments
 from zambezi._groupby_pairs import GroupByPairs
 from zambezi._groupby_split import GroupBySplit
 from zambezi import _groupby_observed
@@ -169,22 +171,6 @@ def _counts_as_times(table, nkeys, units):
                 _convert.values_numpy(c).view(np.int64), mask=_convert.null_mask(c), unit=unit,
                 tz=tz)
     return _core.table_from_columns(cols, list(table.names))
-
-
-def _truth(col):
-    """Each value's truth as Python's bool() gives it (missing stays
-    missing): a non-empty string, a non-zero duration, any time or date; a
-    categorical's by its category."""
-    dt = col.dtype
-    if dt == "category":
-        col, dt = _core.cast(col, col.dictionary.dtype), col.dictionary.dtype
-    if dt == "string":
-        return _core.binary_scalar("ne", col, "", False)
-    if dt.startswith("duration"):
-        return _core.binary_scalar("ne", _core.cast(col, "int64"), 0, False)
-    if dt in _NUMERIC:
-        return col
-    return _core.binary("eq", col, col)   # times and dates: True (null where missing)
 
 
 def _accepts(op, dtype):
@@ -287,12 +273,15 @@ def _spec(op, col, ddof=1, q=0.5, count_na=False):
     return (op, None if op == "size" else col, None, ddof, q, count_na)
 
 
-def _plain_engine(what, engine, skipna):
-    """Refuse what pandas' std / var take but zambezi's do not."""
+# what skipna=False makes missing: a group with a missing value (first / last
+# would take it as the value, any / all read it as True: not supported)
+_SKIPNA_OPS = frozenset(["sum", "prod", "min", "max", "mean", "median", "std", "var"])
+
+
+def _plain_engine(what, engine):
+    """Refuse the engines pandas' reductions take but zambezi's do not."""
     if engine not in (None, "cython"):
         raise UnsupportedError(f"GroupBy.{what}: engine={engine!r} is not supported")
-    if not skipna:
-        raise UnsupportedError(f"GroupBy.{what}: skipna=False is not supported")
 
 
 class _Keys:
@@ -357,21 +346,6 @@ def _key_column(obj, key, what):
         return s._col, s.name
     raise DTypeError(f"{what}: keys are column names, Series or arrays, not "
                      f"{type(key).__name__}")
-
-
-def _is_own_column(df, key, col):
-    """Whether Series key is the frame's column of its name (df["A"]):
-    pandas then leaves that column out of the values, as for a key given
-    by name.  The same name, dtype and values (pandas: the same memory)."""
-    if not _base.is_series(key) or not isinstance(key.name, str):
-        return False
-    names = df._table.names
-    if key.name not in names:
-        return False
-    own = df._table.column(names.index(key.name))
-    from zambezi._frame_arith import same_values
-
-    return own.dtype == col.dtype and own.length == col.length and same_values(own, col)
 
 
 def _label_key(obj, key, what):
@@ -845,7 +819,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return _labels.frame_from(frame_cls, [keys[i] for i in keep] + vals,
                                   [klabels[i] for i in keep] + list(labels), None)
 
-    def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False, min_count=0):
+    def _simple(self, op, ddof=1, q=0.5, count_na=False, numeric_only=False, min_count=0,
+                skipna=True):
+        if not skipna and op not in _SKIPNA_OPS:
+            raise UnsupportedError(f"GroupBy.{op}: skipna=False is not supported")
         cols = self._value_columns(op, strict=not numeric_only)
         if numeric_only:  # pandas' numeric_only=True: the numeric and bool columns
             work = self._k.work  # (not timestamps, durations, strings, categoricals)
@@ -856,22 +833,19 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             cols = kept
         specs = [_spec(op, c, ddof, q, count_na) for c in cols]
         min_count = int(min_count)
-        table = self._run(specs + [_spec("count", c) for c in cols] if min_count > 0 else specs)
-        if min_count > 0:  # pandas: a group with fewer values than min_count gets a null
-            nk, nv = len(self._k.keys), len(cols)
-            out = [table.column(i) for i in range(nk + nv)]
-            for i in range(nv):
-                enough = _core.fill_null(_core.binary_scalar(
-                    "ge", table.column(nk + nv + i), min_count, False), False)
-                out[nk + i] = _core.column_where(out[nk + i], enough, None)
-            table = _core.table_from_columns(out, table.names[:nk + nv])
+        if min_count > 0 or not skipna:   # pandas: such groups get a missing value
+            specs += [_spec("count", c) for c in cols] + ([] if skipna else [_spec("size", None)])
+        table = self._run(specs)
+        if min_count > 0 or not skipna:
+            table = mask_short_groups(table, len(self._k.keys), len(cols), min_count, skipna)
         labels = [self._label(c) for c in cols]
         if self._single:
             return self._finish(table, labels, labels[0], series=True)
         return self._finish(table, labels)
 
     # -- aggregations -------------------------------------------------------------
-    def sum(self, numeric_only=False, min_count=0):
+    def sum(self, numeric_only=False, min_count=0, skipna=True, engine=None,
+            engine_kwargs=None):
         """Sum per group of each numeric column (nulls skipped; 0 for a group
         with no values). String columns are joined in row order, missing
         values left out ('' for a group with none), as pandas does;
@@ -894,9 +868,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["fare"].sum().to_list()
         [16.0, 3.5]
         """
-        return self._simple("sum", numeric_only=numeric_only, min_count=min_count)
+        _plain_engine("sum", engine)
+        return self._simple("sum", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
 
-    def mean(self, numeric_only=False):
+    def mean(self, numeric_only=False, skipna=True, engine=None, engine_kwargs=None):
         """Mean per group (null for a group with no values; pandas gives NaN).
 
         Examples
@@ -909,9 +884,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         Tete    3.5
         Name: fare, dtype: float64
         """
-        return self._simple("mean", numeric_only=numeric_only)
+        _plain_engine("mean", engine)
+        return self._simple("mean", numeric_only=numeric_only, skipna=skipna)
 
-    def min(self, numeric_only=False, min_count=-1):
+    def min(self, numeric_only=False, min_count=-1, skipna=True, engine=None,
+            engine_kwargs=None):
         """Minimum per group (numbers, strings, dates, timestamps).
 
         Examples
@@ -921,9 +898,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").min().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
-        return self._simple("min", numeric_only=numeric_only, min_count=min_count)
+        _plain_engine("min", engine)
+        return self._simple("min", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
 
-    def max(self, numeric_only=False, min_count=-1):
+    def max(self, numeric_only=False, min_count=-1, skipna=True, engine=None,
+            engine_kwargs=None):
         """Maximum per group (numbers, strings, dates, timestamps).
 
         Examples
@@ -933,7 +912,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").max().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
-        return self._simple("max", numeric_only=numeric_only, min_count=min_count)
+        _plain_engine("max", engine)
+        return self._simple("max", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
 
     def count(self):
         """Non-null values per group, for every non-key column.
@@ -972,8 +952,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
 
     def std(self, ddof=1, engine=None, engine_kwargs=None, numeric_only=False, skipna=True):
         """Standard deviation per group (null with fewer than ddof + 1 values).
-        engine / engine_kwargs / skipna in pandas' places: only engine None
-        or "cython" and skipna=True are supported.
+        engine / engine_kwargs in pandas' places: only engine None or
+        "cython" is supported.  skipna=False (here and in sum, prod, min,
+        max, mean, median, var): a group with a missing value gets a
+        missing value, as pandas.
 
         Examples
         --------
@@ -982,8 +964,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["fare"].std().to_list()
         [1.4142135623730951, None]
         """
-        _plain_engine("std", engine, skipna)
-        return self._simple("std", ddof=ddof, numeric_only=numeric_only)
+        _plain_engine("std", engine)
+        return self._simple("std", ddof=ddof, numeric_only=numeric_only, skipna=skipna)
 
     def var(self, ddof=1, engine=None, engine_kwargs=None, numeric_only=False, skipna=True):
         """Variance per group (null with fewer than ddof + 1 values); engine,
@@ -996,10 +978,10 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").var().to_dict("list")
         {'fare': [2.0, None], 'n': [2.0, 4.5]}
         """
-        _plain_engine("var", engine, skipna)
-        return self._simple("var", ddof=ddof, numeric_only=numeric_only)
+        _plain_engine("var", engine)
+        return self._simple("var", ddof=ddof, numeric_only=numeric_only, skipna=skipna)
 
-    def median(self, numeric_only=False):
+    def median(self, numeric_only=False, skipna=True):
         """Median per group.
 
         Examples
@@ -1009,7 +991,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").median().to_dict("list")
         {'fare': [8.0, 3.5], 'n': [2.0, 3.5]}
         """
-        return self._simple("median", numeric_only=numeric_only)
+        return self._simple("median", numeric_only=numeric_only, skipna=skipna)
 
     def quantile(self, q=0.5):
         """The q quantile per group (linear interpolation); a list of q
@@ -1049,7 +1031,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             return func(*args, **kwargs)
         return func(self, *args, **kwargs)
 
-    def first(self, numeric_only=False, min_count=-1):
+    def first(self, numeric_only=False, min_count=-1, skipna=True):
         """The first non-null value per group, as pandas.
 
         Examples
@@ -1059,9 +1041,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").first().to_dict("list")
         {'fare': [7.0, 3.5], 'n': [1, 2]}
         """
-        return self._simple("first", numeric_only=numeric_only, min_count=min_count)
+        return self._simple("first", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
 
-    def last(self, numeric_only=False, min_count=-1):
+    def last(self, numeric_only=False, min_count=-1, skipna=True):
         """The last non-null value per group, as pandas.
 
         Examples
@@ -1071,7 +1053,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").last().to_dict("list")
         {'fare': [9.0, 3.5], 'n': [3, 5]}
         """
-        return self._simple("last", numeric_only=numeric_only, min_count=min_count)
+        return self._simple("last", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
 
     def nunique(self, dropna=True):
         """Distinct values per group (a null counts as a value with
@@ -1086,7 +1068,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         """
         return self._simple("nunique", count_na=not dropna)
 
-    def prod(self, numeric_only=False, min_count=0):
+    def prod(self, numeric_only=False, min_count=0, skipna=True):
         """Product per group (nulls skipped).
 
         Examples
@@ -1096,11 +1078,11 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city").prod().to_dict("list")
         {'fare': [63.0, 3.5], 'n': [3, 10]}
         """
-        return self._simple("prod", numeric_only=numeric_only, min_count=min_count)
+        return self._simple("prod", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
 
     product = prod
 
-    def any(self):
+    def any(self, skipna=True):
         """Whether any value per group is non-zero / True (nulls skipped).
 
         Examples
@@ -1110,9 +1092,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["n"].any().to_list()
         [True, True]
         """
-        return self._simple("any")
+        return self._simple("any", skipna=skipna)
 
-    def all(self):
+    def all(self, skipna=True):
         """Whether every value per group is non-zero / True (nulls skipped).
 
         Examples
@@ -1122,7 +1104,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         >>> df.groupby("city")["n"].all().to_list()
         [True, True]
         """
-        return self._simple("all")
+        return self._simple("all", skipna=skipna)
 
     def agg(self, func=None, *, engine=None, engine_kwargs=None, **named):
         """Aggregate: a function name, a list of names, a dict column ->

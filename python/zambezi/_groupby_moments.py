@@ -25,35 +25,11 @@ import numpy as np
 
 from zambezi import _core
 from zambezi._convert import column_from_numpy, null_mask, to_numpy, values_numpy
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi._groupby_columns import refuse as _refuse
+from zambezi.errors import DTypeError, InvalidValueError
 
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
-
-
-def _refuse(op, dtype, label):
-    """Raise for aggregation op of a column of dtype, as pandas 3 does."""
-    if op == "sem" and dtype.startswith(("timestamp", "duration")):
-        raise UnsupportedError(f"groupby {op} of column {label!r} ({dtype}) is not supported "
-                               "(pandas computes it); numeric_only=True leaves it out")
-    if dtype == "string":
-        raise DTypeError(f"dtype 'str' does not support operation '{op}'")
-    if dtype == "bool":
-        raise DTypeError(f"Cannot use {op} with bool dtype")
-    if dtype == "category":
-        if op in ("min", "max"):
-            raise DTypeError(f"Cannot perform {op} with non-ordered Categorical")
-        if op in ("sum", "prod", "skew", "kurt"):
-            raise DTypeError(f"category type does not support {op} operations")
-        raise DTypeError(f"category dtype does not support aggregation '{op}'")
-    if dtype.startswith("timestamp"):
-        if op in ("any", "all"):
-            raise DTypeError(f"'{op}' with datetime64 dtypes is not supported. Use (obj != "
-                             f"pd.Timestamp(0)).{op}() instead.")
-        raise DTypeError(f"datetime64 type does not support operation '{op}'")
-    if dtype.startswith("duration"):
-        raise DTypeError(f"timedelta64 type does not support {op} operations")
-    raise DTypeError(f"dtype '{dtype}' of column {label!r} does not support operation '{op}'")
 
 
 def _sem_op(dtype):

@@ -711,3 +711,27 @@ def test_agg_takes_groupby_method_names_and_own_column_keys():
     # keys that are the frame's own columns (df["b"]) leave them out of the values
     assert_frame_like(z.groupby([z["a"], z["b"]]).mean(),
                       df.groupby([df["a"], df["b"]]).mean(), "own columns")
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "min", "max", "mean", "median", "std", "var"])
+def test_skipna_false_like_pandas(op):
+    """skipna=False: a group holding a missing value gets a missing value
+    (with min_count too); first / last / any / all say it is not
+    supported."""
+    rng = np.random.default_rng(8)
+    n = 40
+    df = pd.DataFrame({"k": rng.choice(["a", "b", "c", "d"], n), "x": rng.normal(size=n),
+                       "c": pd.Categorical(rng.choice(["p", "q"], n), categories=["p", "q", "r"])})
+    df.loc[rng.random(n) < 0.1, "x"] = np.nan
+    df.loc[df.k == "d", "x"] = 1.0   # a group with no missing value
+    z = zb.from_pandas(df)
+    kws = [{"skipna": False}] + ([{"skipna": False, "min_count": 3}]
+                                 if op in ("sum", "prod", "min", "max") else [])
+    for kw in kws:
+        for key, more in (("k", {}), ("c", {"observed": False})):
+            assert_frame_like(getattr(z.groupby(key, **more)[["x"]], op)(**kw),
+                              getattr(df.groupby(key, **more)[["x"]], op)(**kw), f"{op} {kw}",
+                              rtol=1e-9)
+    for name in ("first", "any"):
+        with pytest.raises(zb.errors.UnsupportedError, match="skipna=False"):
+            getattr(z.groupby("k"), name)(skipna=False)

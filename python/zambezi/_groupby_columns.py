@@ -1,0 +1,87 @@
+"""Which columns a group-by aggregation takes, as pandas 3 decides
+(a mixin-free helper module of zambezi._groupby): a column it cannot take
+raises pandas' TypeError (``refuse``), any / all read each value's truth
+(``truth``), a Series key that is the frame's own column leaves that
+column out of the values (``is_own_column``), and min_count / skipna
+mask the groups short of values (``mask_short_groups``).
+"""
+
+from zambezi import _base, _core
+from zambezi._frame_arith import same_values
+from zambezi.errors import DTypeError, UnsupportedError
+
+_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                      "uint32", "uint64", "float32", "float64"])
+
+
+def refuse(op, dtype, label):
+    """Raise for aggregation op of a column of dtype, as pandas 3 does."""
+    if op == "sem" and dtype.startswith(("timestamp", "duration")):
+        raise UnsupportedError(f"groupby {op} of column {label!r} ({dtype}) is not supported "
+                               "(pandas computes it); numeric_only=True leaves it out")
+    if dtype == "string":
+        raise DTypeError(f"dtype 'str' does not support operation '{op}'")
+    if dtype == "bool":
+        raise DTypeError(f"Cannot use {op} with bool dtype")
+    if dtype == "category":
+        if op in ("min", "max"):
+            raise DTypeError(f"Cannot perform {op} with non-ordered Categorical")
+        if op in ("sum", "prod", "skew", "kurt"):
+            raise DTypeError(f"category type does not support {op} operations")
+        raise DTypeError(f"category dtype does not support aggregation '{op}'")
+    if dtype.startswith("timestamp"):
+        if op in ("any", "all"):
+            raise DTypeError(f"'{op}' with datetime64 dtypes is not supported. Use (obj != "
+                             f"pd.Timestamp(0)).{op}() instead.")
+        raise DTypeError(f"datetime64 type does not support operation '{op}'")
+    if dtype.startswith("duration"):
+        raise DTypeError(f"timedelta64 type does not support {op} operations")
+    raise DTypeError(f"dtype '{dtype}' of column {label!r} does not support operation '{op}'")
+
+
+def truth(col):
+    """Each value's truth as Python's bool() gives it (missing stays
+    missing): a non-empty string, a non-zero duration, any time or date; a
+    categorical's by its category."""
+    dt = col.dtype
+    if dt == "category":
+        col, dt = _core.cast(col, col.dictionary.dtype), col.dictionary.dtype
+    if dt == "string":
+        return _core.binary_scalar("ne", col, "", False)
+    if dt.startswith("duration"):
+        return _core.binary_scalar("ne", _core.cast(col, "int64"), 0, False)
+    if dt in _NUMERIC:
+        return col
+    return _core.binary("eq", col, col)   # times and dates: True (null where missing)
+
+
+def is_own_column(df, key, col):
+    """Whether Series key is the frame's column of its name (df["A"]):
+    pandas then leaves that column out of the values, as for a key given
+    by name.  The same name, dtype and values (pandas: the same memory)."""
+    if not _base.is_series(key) or not isinstance(key.name, str):
+        return False
+    names = df._table.names
+    if key.name not in names:
+        return False
+    own = df._table.column(names.index(key.name))
+    return own.dtype == col.dtype and own.length == col.length and same_values(own, col)
+
+
+def mask_short_groups(table, nk, nv, min_count, skipna):
+    """table (nk keys, nv results, then nv counts, then one size column when
+    not skipna) with a result made missing where its group has fewer than
+    min_count values, or (skipna=False) any missing value; the counts and
+    size left out."""
+    out = [table.column(i) for i in range(nk + nv)]
+    size = table.column(nk + 2 * nv) if not skipna else None
+    for i in range(nv):
+        count = table.column(nk + nv + i)
+        keep = None
+        if min_count > 0:
+            keep = _core.binary_scalar("ge", count, min_count, False)
+        if size is not None:
+            full = _core.binary("eq", count, size)
+            keep = full if keep is None else _core.binary("and", keep, full)
+        out[nk + i] = _core.column_where(out[nk + i], _core.fill_null(keep, False), None)
+    return _core.table_from_columns(out, table.names[:nk + nv])
