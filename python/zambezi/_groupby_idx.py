@@ -62,6 +62,9 @@ class GroupByIdx:
         names = [self._selection[0]] if self._single else list(
             base._table.names if base._ndim == 2 else [])
         ids, n_groups = self._ids()
+        if len(base) != n_groups:   # observed=False: categories no row has
+            raise ValueError(f"Can't get {how} of an empty group due to unobserved "
+                             "categories. Specify observed=True in groupby instead.")
         gid = _convert.values_numpy(ids)
         id_ok = _convert.null_mask(ids)
         labels_of = index._levels()[0]

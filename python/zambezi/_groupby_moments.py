@@ -43,7 +43,8 @@ def _sem(col, cnt, dtype):
     null where col is."""
     v = np.asarray(values_numpy(col), dtype=np.float64)
     n = np.asarray(values_numpy(cnt), dtype=np.float64)
-    res = v / np.sqrt(n) if _sem_op(dtype) == "std" else np.sqrt(v / n)
+    with np.errstate(divide="ignore", invalid="ignore"):   # an empty group: NaN, quietly
+        res = v / np.sqrt(n) if _sem_op(dtype) == "std" else np.sqrt(v / n)
     return column_from_numpy(res) if null_mask(col) is None else _core.column_from_buffer(
         np.where(null_mask(col), 0.0, res), mask=null_mask(col))
 

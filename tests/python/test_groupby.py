@@ -735,3 +735,21 @@ def test_skipna_false_like_pandas(op):
     for name in ("first", "any"):
         with pytest.raises(zb.errors.UnsupportedError, match="skipna=False"):
             getattr(z.groupby("k"), name)(skipna=False)
+
+
+def test_unobserved_categories_idx_and_sem_like_pandas():
+    """observed=False with a category no row has: idxmax / idxmin raise
+    pandas' ValueError; sem gives NaN there without a numpy warning."""
+    df = pd.DataFrame({"a": pd.Categorical([2, 1, 2, 3], categories=[1, 4, 3, 2]),
+                       "b": range(4)})
+    z = zb.from_pandas(df)
+    for how in ("idxmax", "idxmin"):
+        for m in (df, z):
+            with pytest.raises(ValueError, match="empty group due to unobserved categories"):
+                getattr(m.groupby("a", observed=False), how)()
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = z.groupby("a", observed=False).sem()
+    assert_frame_like(got, df.groupby("a", observed=False).sem(), "sem")
