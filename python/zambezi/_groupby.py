@@ -678,6 +678,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 units[i] = (kind, c.unit, getattr(c, "timezone", None))
                 ci = appended(("counts", ci), lambda c=c: _core.cast(c, "int64"))
             elif op in ("any", "all") and ci >= 0 and work.column(ci).dtype not in _NUMERIC:
+                if not _accepts(op, work.column(ci).dtype):   # a selected time column
+                    _refuse(op, work.column(ci).dtype, self._label(col))
                 ci = appended(("truth", ci), lambda c=work.column(ci): _truth(c))
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
         if extra:

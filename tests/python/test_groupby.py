@@ -753,3 +753,12 @@ def test_unobserved_categories_idx_and_sem_like_pandas():
         warnings.simplefilter("error")
         got = z.groupby("a", observed=False).sem()
     assert_frame_like(got, df.groupby("a", observed=False).sem(), "sem")
+
+
+def test_any_all_of_a_selected_time_column_raise_as_pandas():
+    df = pd.DataFrame({"a": [1, 1, 2], "t": pd.to_datetime(["2020", "2021", "2022"])})
+    z = zb.from_pandas(df)
+    for how in ("any", "all"):
+        for m in (df, z):
+            with pytest.raises(TypeError, match=f"'{how}' with datetime64 dtypes"):
+                getattr(m.groupby("a")["t"], how)()
