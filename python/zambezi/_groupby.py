@@ -78,7 +78,8 @@ from zambezi._groupby_describe import GroupByDescribe
 from zambezi._groupby_idx import GroupByIdx
 from zambezi._groupby_extreme import GroupByExtreme
 from zambezi._groupby_sample import GroupBySample
-from zambezi._groupby_columns import (is_own_column as _is_own_column, mask_short_groups,
+from zambezi._groupby_columns import (edge_rows, is_own_column as _is_own_column,
+                                      mask_short_groups,
                                       refuse as _refuse, truth as _truth)
 from zambezi._groupby_moments import GroupByMoments
 from zambezi._groupby_pairs import GroupByPairs
@@ -274,8 +275,9 @@ def _spec(op, col, ddof=1, q=0.5, count_na=False):
 
 
 # what skipna=False makes missing: a group with a missing value (first / last
-# would take it as the value, any / all read it as True: not supported)
-_SKIPNA_OPS = frozenset(["sum", "prod", "min", "max", "mean", "median", "std", "var"])
+# take the edge row as it is; any / all would read it as True: not supported)
+_SKIPNA_OPS = frozenset(["sum", "prod", "min", "max", "mean", "median", "std", "var", "first",
+                         "last"])
 
 
 def _plain_engine(what, engine):
@@ -835,15 +837,19 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             cols = kept
         specs = [_spec(op, c, ddof, q, count_na) for c in cols]
         min_count = int(min_count)
+        if not skipna and op in ("first", "last"):   # the group's edge row, missing or not
+            return self._finish(edge_rows(self, op, cols, min_count, self._run(specs)),
+                                *self._finish_labels(cols))
         if min_count > 0 or not skipna:   # pandas: such groups get a missing value
             specs += [_spec("count", c) for c in cols] + ([] if skipna else [_spec("size", None)])
         table = self._run(specs)
         if min_count > 0 or not skipna:
             table = mask_short_groups(table, len(self._k.keys), len(cols), min_count, skipna)
+        return self._finish(table, *self._finish_labels(cols))
+
+    def _finish_labels(self, cols):
         labels = [self._label(c) for c in cols]
-        if self._single:
-            return self._finish(table, labels, labels[0], series=True)
-        return self._finish(table, labels)
+        return (labels, labels[0], True) if self._single else (labels,)
 
     # -- aggregations -------------------------------------------------------------
     def sum(self, numeric_only=False, min_count=0, skipna=True, engine=None,
@@ -1034,7 +1040,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return func(self, *args, **kwargs)
 
     def first(self, numeric_only=False, min_count=-1, skipna=True):
-        """The first non-null value per group, as pandas.
+        """The first non-null value per group, as pandas (skipna=False: the
+        first row's value, missing or not).
 
         Examples
         --------
@@ -1046,7 +1053,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return self._simple("first", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
 
     def last(self, numeric_only=False, min_count=-1, skipna=True):
-        """The last non-null value per group, as pandas.
+        """The last non-null value per group, as pandas (skipna=False: the
+        last row's value, missing or not).
 
         Examples
         --------

@@ -2,9 +2,12 @@
 (a mixin-free helper module of zambezi._groupby): a column it cannot take
 raises pandas' TypeError (``refuse``), any / all read each value's truth
 (``truth``), a Series key that is the frame's own column leaves that
-column out of the values (``is_own_column``), and min_count / skipna
-mask the groups short of values (``mask_short_groups``).
+column out of the values (``is_own_column``), min_count / skipna mask
+the groups short of values (``mask_short_groups``), and first / last with
+skipna=False take each group's edge row (``edge_rows``).
 """
+
+import numpy as np
 
 from zambezi import _base, _core
 from zambezi._frame_arith import same_values
@@ -85,3 +88,24 @@ def mask_short_groups(table, nk, nv, min_count, skipna):
             keep = full if keep is None else _core.binary("and", keep, full)
         out[nk + i] = _core.column_where(out[nk + i], _core.fill_null(keep, False), None)
     return _core.table_from_columns(out, table.names[:nk + nv])
+
+
+def edge_rows(gb, op, cols, min_count, table):
+    """first / last with skipna=False, as pandas: each group's first (last)
+    row's value of each column in cols, missing or not.  table is the
+    engine's first / last result (keys, then one column each), whose rows
+    are the groups in gb's order; the rows are found from the grouping
+    (gb._rows_by_group: numpy over the group ids, no loop over rows)."""
+    if min_count > 0:
+        raise UnsupportedError(f"GroupBy.{op}: min_count with skipna=False is not supported")
+    _, order, starts = gb._rows_by_group()
+    nk = table.num_columns - len(cols)
+    if table.num_rows != len(starts) - 1:   # observed=False: groups with no rows
+        raise UnsupportedError(f"GroupBy.{op}(skipna=False) with observed=False is not "
+                               "supported")
+    ends = starts[1:] if op == "last" else starts[:-1] + 1
+    pos = _core.column_from_buffer(np.asarray(order[ends - 1], dtype=np.int64))
+    work = gb._k.work
+    out = [table.column(i) for i in range(nk)]
+    out += [_core.take(work.column(work.names.index(c)), pos) for c in cols]
+    return _core.table_from_columns(out, list(table.names))

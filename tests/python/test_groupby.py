@@ -716,8 +716,7 @@ def test_agg_takes_groupby_method_names_and_own_column_keys():
 @pytest.mark.parametrize("op", ["sum", "prod", "min", "max", "mean", "median", "std", "var"])
 def test_skipna_false_like_pandas(op):
     """skipna=False: a group holding a missing value gets a missing value
-    (with min_count too); first / last / any / all say it is not
-    supported."""
+    (with min_count too); any / all say it is not supported."""
     rng = np.random.default_rng(8)
     n = 40
     df = pd.DataFrame({"k": rng.choice(["a", "b", "c", "d"], n), "x": rng.normal(size=n),
@@ -732,9 +731,26 @@ def test_skipna_false_like_pandas(op):
             assert_frame_like(getattr(z.groupby(key, **more)[["x"]], op)(**kw),
                               getattr(df.groupby(key, **more)[["x"]], op)(**kw), f"{op} {kw}",
                               rtol=1e-9)
-    for name in ("first", "any"):
+    for name in ("any", "all"):
         with pytest.raises(zb.errors.UnsupportedError, match="skipna=False"):
             getattr(z.groupby("k"), name)(skipna=False)
+
+
+@pytest.mark.parametrize("op", ["first", "last"])
+def test_first_last_skipna_false_take_the_edge_row(op):
+    rng = np.random.default_rng(9)
+    n = 30
+    df = pd.DataFrame({"k": rng.choice(["a", "b", "c", None], n), "x": rng.normal(size=n),
+                       "s": rng.choice(["p", "q", None], n),
+                       "t": pd.date_range("2020", periods=n)})
+    df.loc[rng.random(n) < 0.3, "x"] = np.nan
+    df.loc[rng.random(n) < 0.3, "t"] = pd.NaT
+    z = zb.from_pandas(df)
+    for kw in ({}, {"dropna": False}, {"sort": False}, {"as_index": False}):
+        assert_frame_like(getattr(z.groupby("k", **kw), op)(skipna=False),
+                          getattr(df.groupby("k", **kw), op)(skipna=False), f"{op} {kw}")
+    assert_series_like(getattr(z.groupby("k")["x"], op)(skipna=False),
+                       getattr(df.groupby("k")["x"], op)(skipna=False), op)
 
 
 def test_unobserved_categories_idx_and_sem_like_pandas():
