@@ -837,14 +837,15 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
             cols = kept
         specs = [_spec(op, c, ddof, q, count_na) for c in cols]
         min_count = int(min_count)
+        nk = len(self._k.keys)
         if not skipna and op in ("first", "last"):   # the group's edge row, missing or not
-            return self._finish(edge_rows(self, op, cols, min_count, self._run(specs)),
+            return self._finish(edge_rows(self, op, cols, specs, min_count),
                                 *self._finish_labels(cols))
         if min_count > 0 or not skipna:   # pandas: such groups get a missing value
             specs += [_spec("count", c) for c in cols] + ([] if skipna else [_spec("size", None)])
         table = self._run(specs)
         if min_count > 0 or not skipna:
-            table = mask_short_groups(table, len(self._k.keys), len(cols), min_count, skipna)
+            table = mask_short_groups(table, nk, len(cols), min_count, skipna)
         return self._finish(table, *self._finish_labels(cols))
 
     def _finish_labels(self, cols):

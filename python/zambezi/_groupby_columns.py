@@ -90,22 +90,27 @@ def mask_short_groups(table, nk, nv, min_count, skipna):
     return _core.table_from_columns(out, table.names[:nk + nv])
 
 
-def edge_rows(gb, op, cols, min_count, table):
+def edge_rows(gb, op, cols, specs, min_count):
     """first / last with skipna=False, as pandas: each group's first (last)
-    row's value of each column in cols, missing or not.  table is the
-    engine's first / last result (keys, then one column each), whose rows
-    are the groups in gb's order; the rows are found from the grouping
-    (gb._rows_by_group: numpy over the group ids, no loop over rows)."""
-    if min_count > 0:
-        raise UnsupportedError(f"GroupBy.{op}: min_count with skipna=False is not supported")
+    row's value of each column in cols, missing or not, from the engine's
+    first / last result of specs (its keys, the groups in gb's order); the
+    rows are found from the grouping (gb._rows_by_group: numpy over the
+    group ids, no loop over rows).  pandas' min_count counts the group's
+    rows, missing ones too (its kernel), but a string column's values (its
+    Arrow path)."""
+    work = gb._k.work
+    counts = [("count", c) if work.column(work.names.index(c)).dtype == "string" else
+              ("size", None) for c in cols] if min_count > 0 else []
+    table = gb._run(list(specs) + [(how, c, None, 1, 0.5, False) for how, c in counts])
     _, order, starts = gb._rows_by_group()
-    nk = table.num_columns - len(cols)
     if table.num_rows != len(starts) - 1:   # observed=False: groups with no rows
         raise UnsupportedError(f"GroupBy.{op}(skipna=False) with observed=False is not "
                                "supported")
     ends = starts[1:] if op == "last" else starts[:-1] + 1
     pos = _core.column_from_buffer(np.asarray(order[ends - 1], dtype=np.int64))
-    work = gb._k.work
-    out = [table.column(i) for i in range(nk)]
-    out += [_core.take(work.column(work.names.index(c)), pos) for c in cols]
-    return _core.table_from_columns(out, list(table.names))
+    nk = len(gb._k.keys)
+    out = [table.column(i) for i in range(table.num_columns)]
+    for j, c in enumerate(cols):
+        out[nk + j] = _core.take(work.column(work.names.index(c)), pos)
+    table = _core.table_from_columns(out, list(table.names))
+    return mask_short_groups(table, nk, len(cols), min_count, True) if counts else table
