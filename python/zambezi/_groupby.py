@@ -628,8 +628,7 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         every value column the op accepts.  strict: a column it does not
         accept raises, as pandas 3 raises (numeric_only=False) -- TypeError
         where pandas refuses the dtype, UnsupportedError where pandas
-        computes what zambezi does not (any / all of strings, sem of
-        times)."""
+        computes what zambezi does not (sem of times)."""
         if self._selection is not None:
             return list(self._selection)
         if self._obj._ndim == 1:
