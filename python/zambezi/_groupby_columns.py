@@ -1,5 +1,5 @@
 """Which columns a group-by aggregation takes, as pandas 3 decides
-(a mixin-free helper module of zambezi._groupby): a column it cannot take
+(helpers of zambezi._groupby): a column it cannot take
 raises pandas' TypeError (``refuse``), any / all read each value's truth
 (``truth``), a Series key that is the frame's own column leaves that
 column out of the values (``is_own_column``), min_count / skipna mask
@@ -13,6 +13,7 @@ from zambezi import _base, _core
 from zambezi._frame_arith import same_values
 from zambezi.errors import DTypeError, UnsupportedError
 
+# the number and bool dtypes (numeric_only=True keeps these)
 _NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                       "uint32", "uint64", "float32", "float64"])
 

@@ -25,11 +25,9 @@ import numpy as np
 
 from zambezi import _core
 from zambezi._convert import column_from_numpy, null_mask, to_numpy, values_numpy
-from zambezi._groupby_columns import refuse as _refuse
+from zambezi._groupby_columns import _NUMERIC, refuse as _refuse
 from zambezi.errors import DTypeError, InvalidValueError
 
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                      "uint32", "uint64", "float32", "float64"])
 
 
 def _sem_op(dtype):
