@@ -9,12 +9,12 @@ hands us their objects or asks for them.
 import numpy as np
 
 from zambezi import _base, _core, _dtypes
+from zambezi._dtypes import FLOATS as _FLOATS
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 # engine dtypes shown as a pandas masked dtype when the column has nulls
 _NULLABLE_PANDAS = {name: pdname for pdname, name in _dtypes.PANDAS_MASKED.items()
                     if not name.startswith("float")}
-_FLOATS = ("float32", "float64")
 
 
 def _is_pandas(obj, kind):

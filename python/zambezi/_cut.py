@@ -20,10 +20,8 @@ import numpy as np
 
 from zambezi import _base, _core
 from zambezi._convert import null_mask, to_column, values_numpy
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, InvalidValueError
-
-_NUMERIC = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float32", "float64")
 
 
 def _values(x, what):

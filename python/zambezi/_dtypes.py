@@ -40,6 +40,11 @@ CANONICAL = frozenset([
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "string", "category", "date32",
 ])
+# The number dtypes: bool counts as one, as in pandas' reductions.  Modules
+# that ask "is this a number?" take these, not a list of their own.
+INTEGERS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+FLOATS = ("float32", "float64")
+NUMERIC = frozenset(("bool",) + INTEGERS + FLOATS)
 UNITS = ("s", "ms", "us", "ns")
 PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}  # ticks of each unit a second
 NS_PER = {unit: 10**9 // n for unit, n in PER_SECOND.items()}  # nanoseconds in one tick

@@ -55,10 +55,8 @@ import numbers
 import numpy as np
 
 from zambezi import _convert, _core, _dtypes
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
-
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                      "uint64", "float32", "float64"])
 
 
 def _number(v, what):

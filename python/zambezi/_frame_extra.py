@@ -42,6 +42,7 @@ from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi._frame_ops import _frame_value_column
+from zambezi._dtypes import FLOATS as _FLOATS
 from zambezi.errors import (
     DTypeError,
     InvalidValueError,
@@ -53,7 +54,6 @@ from zambezi.errors import (
 
 _INTS = ("int8", "int16", "int32", "int64")
 _UINTS = ("uint8", "uint16", "uint32", "uint64")
-_FLOATS = ("float32", "float64")
 
 
 def _is_number_dtype(dtype):

@@ -33,9 +33,9 @@ import numpy as np
 from zambezi import _align, _convert, _core, _indexing, _labels, _stats
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _nan_to_null
+from zambezi._dtypes import FLOATS as _FLOATS
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_FLOATS = ("float32", "float64")
 _NUMBER_RESULT = {"sum", "prod"}
 _FLOAT_RESULT = {"mean", "std", "var", "median"}
 

@@ -85,6 +85,7 @@ from zambezi._groupby_moments import GroupByMoments
 from zambezi._groupby_pairs import GroupByPairs
 from zambezi._groupby_split import GroupBySplit
 from zambezi import _groupby_observed
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import (
     ColumnNotFoundError,
     DTypeError,
@@ -92,8 +93,6 @@ from zambezi.errors import (
     UnsupportedError,
 )
 
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                      "uint32", "uint64", "float32", "float64"])
 _ORDERED = ("string", "date32", "timestamp", "duration")
 # aggregations of a duration column: of its int64 counts, a duration again
 _DURATION_OPS = frozenset(["sum", "mean", "median", "std", "quantile"])

@@ -11,11 +11,8 @@ import numpy as np
 
 from zambezi import _base, _core
 from zambezi._frame_arith import same_values
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, UnsupportedError
-
-# the number and bool dtypes (numeric_only=True keeps these)
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                      "uint32", "uint64", "float32", "float64"])
 
 
 def refuse(op, dtype, label):

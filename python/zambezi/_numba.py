@@ -33,10 +33,9 @@ import numpy as np
 
 from zambezi import _core
 from zambezi._convert import null_mask, values_numpy
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                      "uint64", "float32", "float64"])
 _CACHE = {}
 
 

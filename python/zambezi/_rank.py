@@ -36,12 +36,11 @@ import numpy as np
 
 from zambezi import _convert, _core
 from zambezi._missing import _axis_number
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _METHODS = ("average", "min", "max", "first", "dense")
 _NA_OPTIONS = ("keep", "top", "bottom")
-_NUMERIC = frozenset(("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                      "uint64", "float32", "float64"))
 
 
 def _check(method, na_option):

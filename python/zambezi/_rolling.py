@@ -62,10 +62,9 @@ import numpy as np
 
 from zambezi import _convert, _core, _dtypes
 from zambezi._rolling_pairs import RollingPairs
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                      "uint64", "float32", "float64"])
 _INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 

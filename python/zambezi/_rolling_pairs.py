@@ -29,6 +29,7 @@ aligns them first; align with ``reindex`` before).
 import numpy as np
 
 from zambezi import _core
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, UnsupportedError
 
 
@@ -186,5 +187,3 @@ class RollingPairs:
         return self._pair_stat(other, pairwise, ddof, "corr")
 
 
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                      "uint64", "float32", "float64"])

@@ -31,10 +31,9 @@ import numpy as np
 
 from zambezi import _indexing, _base, _convert, _core, _dtypes
 from zambezi import index as _ix
+from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
-_NUMERIC = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                      "uint32", "uint64", "float32", "float64"])
 _ORDERED = ("string", "date32", "timestamp")
 
 
