@@ -27,6 +27,12 @@ from zambezi import index as _ix
 from zambezi.errors import InvalidValueError, UnsupportedError
 
 
+def as_list(keys):
+    """One column label or an iterable of them, as a list (a str is one
+    label)."""
+    return [keys] if isinstance(keys, str) or not hasattr(keys, "__iter__") else list(keys)
+
+
 def _is_plain(index, names):
     """Whether index says nothing the table names do not: unnamed str
     labels equal to the names."""

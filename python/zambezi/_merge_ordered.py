@@ -16,6 +16,7 @@ import numpy as np
 
 from zambezi import _base, _convert, _core
 from zambezi._concat import concat
+from zambezi._labels import as_list
 from zambezi._merge import merge
 from zambezi.errors import InvalidValueError
 
@@ -25,13 +26,10 @@ _LPOS, _RPOS = "__zambezi_left_row", "__zambezi_right_row"
 def _key_lists(left, right, on, left_on, right_on):
     """The key columns of each side, as lists (pandas' defaults: on, or
     the columns both share)."""
-    def listed(k):
-        return [k] if isinstance(k, str) or not hasattr(k, "__iter__") else list(k)
-
     if on is not None:
-        return listed(on), listed(on)
+        return as_list(on), as_list(on)
     if left_on is not None and right_on is not None:
-        return listed(left_on), listed(right_on)
+        return as_list(left_on), as_list(right_on)
     common = [c for c in left.columns if c in set(right.columns)]
     return common, common
 
@@ -72,7 +70,7 @@ def _ordered(left, right, on, left_on, right_on, suffixes, fill_method, how):
 def _by_groups(by, side, other, merge_piece, what):
     """pandas' _groupby_and_merge: each group of `side` merged with the
     rows of `other` in the same group (or all of `other`)."""
-    by = [by] if isinstance(by, str) else list(by)
+    by = as_list(by)
     missing = set(by).difference(side.columns)
     if missing:
         raise KeyError(f"{missing} not found in {what} columns")

@@ -161,14 +161,12 @@ def wide_to_long(df, stubnames, i, j, sep="", suffix=r"\d+"):
     import re
 
     from zambezi._concat import concat
+    from zambezi._labels import as_list
     from zambezi._numeric import to_numeric
     from zambezi._pivot import melt
     from zambezi.errors import InvalidValueError
 
-    def listed(x):
-        return [x] if isinstance(x, str) or not hasattr(x, "__iter__") else list(x)
-
-    stubnames, i = listed(stubnames), listed(i)
+    stubnames, i = as_list(stubnames), as_list(i)
     columns = list(df.columns)
     if any(s in columns for s in stubnames):
         raise InvalidValueError("stubname can't be identical to a column name")
