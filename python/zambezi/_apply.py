@@ -27,6 +27,7 @@ from zambezi import index as _ix
 from zambezi._concat import _concat_columns
 from zambezi._convert import (_is_pandas, null_mask, to_column, to_numpy, to_python_list,
                               values_numpy)
+from zambezi._groupby_columns import spec
 from zambezi._profile import python_calls
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -550,7 +551,7 @@ def _group_source(gb):
 
 def _group_keys(gb):
     """The groups' key columns, in group order (an engine group-by)."""
-    t = gb._run([("size", None, None, 1, 0.5, False)], widen=False)
+    t = gb._run([spec("size", None)], widen=False)
     return [t.column(i) for i in range(len(gb._k.keys))]
 
 

@@ -79,8 +79,8 @@ from zambezi._groupby_idx import GroupByIdx
 from zambezi._groupby_extreme import GroupByExtreme
 from zambezi._groupby_sample import GroupBySample
 from zambezi._groupby_columns import (edge_rows, is_own_column as _is_own_column,
-                                      mask_short_groups,
-                                      refuse as _refuse, truth as _truth)
+                                      mask_short_groups, refuse as _refuse,
+                                      spec as _spec, truth as _truth)
 from zambezi._groupby_moments import GroupByMoments
 from zambezi._groupby_pairs import GroupByPairs
 from zambezi._groupby_split import GroupBySplit
@@ -265,12 +265,6 @@ def _list_labels(funcs):
             lb, i = f"<lambda_{i}>", i + 1
         labels.append(lb)
     return labels
-
-
-def _spec(op, col, ddof=1, q=0.5, count_na=False):
-    """One aggregation: (op, work column name or None, second column or
-    None, ddof, q, count_na)."""
-    return (op, None if op == "size" else col, None, ddof, q, count_na)
 
 
 # what skipna=False makes missing: a group with a missing value (first / last

@@ -15,6 +15,12 @@ from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, UnsupportedError
 
 
+def spec(op, col, ddof=1, q=0.5, count_na=False):
+    """One aggregation of GroupBy._run: (op, work column name or None,
+    second column or None, ddof, q, count_na)."""
+    return (op, None if op == "size" else col, None, ddof, q, count_na)
+
+
 def refuse(op, dtype, label):
     """Raise for aggregation op of a column of dtype, as pandas 3 does."""
     if op == "sem" and dtype.startswith(("timestamp", "duration")):
@@ -99,7 +105,7 @@ def edge_rows(gb, op, cols, specs, min_count):
     work = gb._k.work
     counts = [("count", c) if work.column(work.names.index(c)).dtype == "string" else
               ("size", None) for c in cols] if min_count > 0 else []
-    table = gb._run(list(specs) + [(how, c, None, 1, 0.5, False) for how, c in counts])
+    table = gb._run(list(specs) + [spec(how, c) for how, c in counts])
     _, order, starts = gb._rows_by_group()
     if table.num_rows != len(starts) - 1:   # observed=False: groups with no rows
         raise UnsupportedError(f"GroupBy.{op}(skipna=False) with observed=False is not "

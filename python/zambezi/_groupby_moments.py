@@ -25,7 +25,7 @@ import numpy as np
 
 from zambezi import _core
 from zambezi._convert import column_from_numpy, null_mask, to_numpy, values_numpy
-from zambezi._groupby_columns import _NUMERIC, refuse as _refuse
+from zambezi._groupby_columns import _NUMERIC, refuse as _refuse, spec as _spec
 from zambezi.errors import DTypeError, InvalidValueError
 
 
@@ -158,8 +158,6 @@ class GroupByMoments:
             raise InvalidValueError(f"sem: ddof must be an integer, not {ddof!r}")
         cols = self._moment_columns("sem", numeric_only)
         specs = []
-        from zambezi._groupby import _spec
-
         work = self._k.work
         for c in cols:
             specs += [_spec(_sem_op(work.column(work.names.index(c)).dtype), c, int(ddof)),

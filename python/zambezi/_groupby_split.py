@@ -15,6 +15,7 @@ import numpy as np
 
 from zambezi import _convert, _core, _indexing
 from zambezi import index as _ix
+from zambezi._groupby_columns import spec as _spec
 
 
 class GroupBySplit:
@@ -82,8 +83,6 @@ class GroupBySplit:
         spans = [(int(starts[i]), int(starts[i + 1] - starts[i])) for i in range(len(keys))]
         if not self._observed and self._has_categorical_key():
             at = dict(zip(keys, spans))
-            from zambezi._groupby import _spec
-
             t = self._run([_spec("size", None)])  # every combination of the levels
             keys = _ix.Index._from_columns([t.column(i) for i in range(len(self._k.keys))],
                                            list(self._k.labels)).to_list()

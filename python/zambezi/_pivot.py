@@ -38,6 +38,8 @@ from zambezi import _base, _core, _labels
 from zambezi import index as _ix
 from zambezi._concat import _common_dtype, _concat_columns
 from zambezi._convert import null_mask, to_column, values_numpy
+from zambezi._dtypes import NUMERIC
+from zambezi._groupby_columns import spec
 from zambezi._reshape import (_cells, _codes, _fill, _host_numpy, _int64, _positions,
                               gaps_upcast)
 from zambezi.errors import (ColumnNotFoundError, DTypeError, InvalidValueError,
@@ -377,9 +379,9 @@ def _aggregate(df, keys, pairs, sort, dropna):
             py.append((v, f))
         else:
             where.append(("eng", len(specs)))
-            specs.append((op, None if op == "size" else v, None, 1, 0.5, False))
+            specs.append(spec(op, v))
     if not specs:
-        specs.append(("size", None, None, 1, 0.5, False))
+        specs.append(spec("size", None))
     table = gb._run(specs)
     nk = len(keys)
     kcols = [table.column(i) for i in range(nk)]
@@ -468,8 +470,7 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
         vals = [c for c in t.names if c not in keys]
         if aggfunc not in ("count", "size", "nunique", "first", "last", len) and \
                 not isinstance(aggfunc, (list, dict)):
-            from zambezi._groupby import _NUMERIC
-            vals = [c for c in vals if t.column(t.names.index(c)).dtype in _NUMERIC or
+            vals = [c for c in vals if t.column(t.names.index(c)).dtype in NUMERIC or
                     aggfunc in ("min", "max")]
         multi = True
     else:
