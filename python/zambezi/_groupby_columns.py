@@ -10,7 +10,6 @@ skipna=False take each group's edge row (``edge_rows``).
 import numpy as np
 
 from zambezi import _base, _core
-from zambezi._frame_arith import same_values
 from zambezi._dtypes import NUMERIC as _NUMERIC
 from zambezi.errors import DTypeError, UnsupportedError
 
@@ -65,14 +64,14 @@ def truth(col):
 def is_own_column(df, key, col):
     """Whether Series key is the frame's column of its name (df["A"]):
     pandas then leaves that column out of the values, as for a key given
-    by name.  The same name, dtype and values (pandas: the same memory)."""
+    by name.  As pandas, the same memory: a Series of equal values made
+    apart from the frame is a key like any other."""
     if not _base.is_series(key) or not isinstance(key.name, str):
         return False
     names = df._table.names
     if key.name not in names:
         return False
-    own = df._table.column(names.index(key.name))
-    return own.dtype == col.dtype and own.length == col.length and same_values(own, col)
+    return df._table.column(names.index(key.name)).same_data(col)
 
 
 def mask_short_groups(table, nk, nv, min_count, skipna):

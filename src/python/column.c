@@ -563,7 +563,28 @@ static PyGetSetDef column_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* Whether other is a view of the same memory as this column: the same
+ * type, rows and buffers (so, columns being immutable, the same values).
+ * A test that costs nothing, where comparing values costs a pass; pandas
+ * asks the same of a group-by key Series (is it the frame's own column?). */
+static PyObject *column_same_data(PyObject *self, PyObject *arg) {
+  zbpy_state *st = zbpy_state_of(self);
+  if (st == NULL) return NULL;
+  const zb_column *b = zbpy_arg_column(st, arg, "Column.same_data");
+  if (b == NULL) return NULL;
+  const zb_column *a = COL(self);
+  bool tz = (a->timezone == NULL) == (b->timezone == NULL) &&
+            (a->timezone == NULL || strcmp(a->timezone, b->timezone) == 0);
+  return PyBool_FromLong(a == b || (a->type == b->type && a->unit == b->unit && tz &&
+                                    a->length == b->length && a->offset == b->offset &&
+                                    a->data == b->data && a->validity == b->validity &&
+                                    a->chars == b->chars && a->dictionary == b->dictionary &&
+                                    a->child == b->child));
+}
+
 static PyMethodDef column_methods[] = {
+    {"same_data", column_same_data, METH_O,
+     "same_data(other) -> bool: the same type, rows and memory (no values compared)"},
     {"reduce", column_reduce, METH_O,
      "reduce(op) -> int, float, bool or None; op is sum, min, max, mean or count"},
     {"slice", column_slice, METH_VARARGS, "slice(start, length) -> Column (zero-copy)"},

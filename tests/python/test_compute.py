@@ -1300,3 +1300,20 @@ def test_float_to_int_truncates_toward_zero_at_the_bounds(device):
     for dtype, bad in (("int8", -129.0), ("uint8", 256.0), ("int32", 2147483648.0)):
         with pytest.raises(ZambeziOverflowError, match="row 1"):
             zb.Series(np.array([1.0, bad])).to(device).astype(dtype)
+
+
+def test_column_same_data_asks_for_memory_not_values():
+    """Column.same_data: views of one column's memory (the frame's column
+    and a Series taken from it, the same slice) are the same; equal values
+    elsewhere, another slice or another dtype are not."""
+    z = zb.DataFrame({"a": [1, 2, 1, 3], "s": ["x", None, "y", "x"]})
+    t = z._table
+    for name in ("a", "s"):
+        own = t.column(name)
+        assert own.same_data(z[name]._col) and own.same_data(t.column(name))
+        assert not own.same_data(zb.Series(z[name].to_list())._col)   # equal values, apart
+        assert own.slice(1, 2).same_data(own.slice(1, 2))
+        assert not own.slice(1, 2).same_data(own.slice(0, 2))
+    assert not t.column("a").same_data(z["a"].astype("int32")._col)
+    with pytest.raises(TypeError, match="same_data"):
+        t.column("a").same_data([1, 2])

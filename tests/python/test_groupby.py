@@ -711,6 +711,13 @@ def test_agg_takes_groupby_method_names_and_own_column_keys():
     # keys that are the frame's own columns (df["b"]) leave them out of the values
     assert_frame_like(z.groupby([z["a"], z["b"]]).mean(),
                       df.groupby([df["a"], df["b"]]).mean(), "own columns")
+    # a Series of the same name and values made apart from the frame is not
+    # its column: the column stays among the values (pandas asks for memory)
+    apart = [1, 1, 2, 2, 1]
+    assert_frame_like(z.groupby(zb.Series(apart, name="a")).sum(),
+                      df.groupby(pd.Series(apart, name="a")).sum(), "equal values, apart")
+    assert_frame_like(z.groupby([z["b"], zb.Series(apart, name="a")]).max(),
+                      df.groupby([df["b"], pd.Series(apart, name="a")]).max(), "mixed")
 
 
 @pytest.mark.parametrize("op", ["sum", "prod", "min", "max", "mean", "median", "std", "var"])
