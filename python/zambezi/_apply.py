@@ -27,6 +27,7 @@ from zambezi import index as _ix
 from zambezi._concat import _concat_columns
 from zambezi._convert import (_is_pandas, null_mask, to_column, to_numpy, to_python_list,
                               values_numpy)
+from zambezi._dtypes import is_missing_scalar
 from zambezi._groupby_columns import spec
 from zambezi._profile import python_calls
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
@@ -101,7 +102,7 @@ def _filter_verdict(r, series):
     DataFrameGroupBy r must be a bool (or a one-value object that squeezes
     to one); on a SeriesGroupBy any truth value is taken."""
     if series:
-        return not _missing_scalar(r) and bool(r)
+        return not is_missing_scalar(r) and bool(r)
     if _base.is_series(r) and len(r) == 1:   # pandas' squeeze()
         r = r.iloc[0]
     elif _base.is_frame(r) and r.shape == (1, 1):
@@ -110,16 +111,10 @@ def _filter_verdict(r, series):
         r = r.reshape(-1)[0]
     if isinstance(r, (bool, np.bool_)):
         return bool(r)
-    if _missing_scalar(r):
+    if is_missing_scalar(r):
         return False
     raise DTypeError(f"filter function returned a {type(r).__name__}, but expected a "
                      "scalar bool")
-
-
-def _missing_scalar(x):
-    if x is None or (isinstance(x, (float, np.floating)) and x != x):
-        return True
-    return type(x).__name__ in ("NAType", "NaTType")
 
 
 def _is_scalar(x):

@@ -341,6 +341,13 @@ def py_scalar(value):
     return value
 
 
+def is_missing_scalar(value):
+    """Whether a scalar is a missing value: None, NaN, pandas' NA or NaT."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(value, (float, np.floating)) and value != value
+
+
 def is_scalar(value):
     """Whether value is one value (a number, str, bool, date, None, NA),
     not a column."""

@@ -40,9 +40,8 @@ import numpy as np
 from zambezi import _align, _base, _convert, _core, _dtypes, _expr, _indexing, _labels, _numba
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
-from zambezi._dtypes import is_scalar, py_scalar
+from zambezi._dtypes import FLOATS as _FLOATS, is_missing_scalar, is_scalar, py_scalar
 from zambezi._frame_ops import _frame_value_column
-from zambezi._dtypes import FLOATS as _FLOATS
 from zambezi.errors import (
     DTypeError,
     InvalidValueError,
@@ -58,12 +57,6 @@ _UINTS = ("uint8", "uint16", "uint32", "uint64")
 
 def _is_number_dtype(dtype):
     return dtype in _INTS or dtype in _UINTS or dtype in _FLOATS
-
-
-def _is_missing(v):
-    if v is None or type(v).__name__ in ("NAType", "NaTType"):
-        return True
-    return isinstance(v, (float, np.floating)) and v != v
 
 
 # --------------------------------------------------------------------------
@@ -288,7 +281,7 @@ def where_categorical(s, cond, other, mask):
     (the caller then works on the strings).  numpy on the int32 codes."""
     col = s._col
     cats = _host(col).dictionary.to_pylist()
-    if other is None or (is_scalar(other) and _is_missing(py_scalar(other))):
+    if other is None or (is_scalar(other) and is_missing_scalar(py_scalar(other))):
         o = -1
     elif isinstance(other, str):
         if other not in cats:
@@ -326,12 +319,12 @@ def _replace_categorical(s, pairs):
 
     for old, new in pairs:
         old, new = py_scalar(old), py_scalar(new)
-        if not _is_missing(new) and at(new) is None:
-            if _is_missing(old) or at(old) is not None:
+        if not is_missing_scalar(new) and at(new) is None:
+            if is_missing_scalar(old) or at(old) is not None:
                 raise _new_category(s, new)
             continue
-        code = -1 if _is_missing(new) else at(new)
-        if _is_missing(old):
+        code = -1 if is_missing_scalar(new) else at(new)
+        if is_missing_scalar(old):
             fill = code
         elif at(old) is not None:
             table[at(old)] = code
@@ -354,7 +347,7 @@ def replace_series(s, pairs):
     hits = []
     for old, new in pairs:
         old = py_scalar(old)
-        if _is_missing(old):
+        if is_missing_scalar(old):
             if col.null_count == 0 and dtype not in _FLOATS:
                 continue
             m = _missing_mask(col)
@@ -514,7 +507,7 @@ def _isin_values(series, values):
         dtype = "string"
     values = [py_scalar(v) for v in values]
     if _is_number_dtype(dtype) or dtype == "bool":
-        keep = [v for v in values if isinstance(v, (bool, int, float)) and not _is_missing(v)]
+        keep = [v for v in values if isinstance(v, (bool, int, float)) and not is_missing_scalar(v)]
         if any(not isinstance(v, bool) for v in keep):
             # bools as 0 / 1; ints and floats stay themselves, which Series.isin
             # compares each in its own kind (2**53 + 1 is not 2.0**53)
