@@ -12,13 +12,14 @@ engine's zone conversion) modulo a day, over the whole column.
 """
 
 import datetime
+import warnings
 
 import numpy as np
 
-from zambezi import _convert, _core, _dtypes, _indexing, _labels
+from zambezi import _base, _convert, _core, _dtypes, _indexing, _labels
 from zambezi import index as _ix
 from zambezi._missing import _axis_number
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziIndexError
 
 
 def _series(col):
@@ -282,27 +283,57 @@ class AxisOps:
         return self._with_index(_ix.ensure_index(labels, len(self), "set_axis"))
 
     # -- filter -----------------------------------------------------------
-    def filter(self, items=None, like=None, regex=None, axis=None):
-        """The labels (a frame's columns, a Series' index, or the rows with
-        ``axis=0``) that are in items (in the order of items), that
-        contain the text like, or that match the regular expression regex
-        (``re.search`` of each label's text).
+    def filter(self, arg=None, /, like=None, regex=None, axis=None, *, items=None, cond=None,
+               na=False):
+        """Keep the rows (or a frame's columns, ``axis=1``) where a boolean
+        mask is True (``cond``, or a function given first that makes it
+        from the object), or select labels: those in items (in the order of
+        items), those whose text contains like, or those the regular
+        expression regex finds (``re.search``).  Labels default to a
+        frame's columns, masks to the rows; a missing value in a mask is
+        ``na`` (True, False, or "raise").  A list of booleans given first
+        selects labels, with pandas' warning (as pandas 3.1).
 
         Examples
         --------
-        >>> df = zb.DataFrame({"one": [1], "two": [2], "three": [3]})
+        >>> df = zb.DataFrame({"one": [1, 5], "two": [2, 6], "three": [3, 7]})
         >>> df.filter(["three", "one"]).columns.to_list()
         ['three', 'one']
         >>> df.filter(like="t").columns.to_list()
         ['two', 'three']
         >>> df.filter(regex="e$").columns.to_list()
         ['one', 'three']
+        >>> df.filter(lambda d: d["one"] > 2)["two"].to_list()
+        [6]
+        >>> df.filter(cond=[True, False, True], axis=1).columns.to_list()
+        ['one', 'three']
         """
         import re
 
-        given = sum(x is not None for x in (items, like, regex))
-        if given != 1:
-            raise TypeError("filter: give exactly one of items, like and regex")
+        given = sum(x is not None for x in (arg, items, cond, like, regex))
+        if given > 1:
+            raise TypeError("The positional argument and the keyword arguments `items`, "
+                            "`cond`, `like`, and `regex` are mutually exclusive")
+        if given == 0:
+            raise TypeError("Must pass a positional argument or one of `items`, `cond`, "
+                            "`like`, or `regex`")
+        if na is not True and na is not False and na != "raise":
+            raise InvalidValueError(f"na must be 'raise', True, or False, got {na!r}")
+        if arg is not None:
+            if callable(arg):
+                cond = arg
+            else:
+                if _is_bool_listlike(arg):
+                    warnings.warn(
+                        "A list-like of booleans passed positionally to "
+                        f"{type(self).__name__}.filter selects labels. Pass cond=... to filter "
+                        "with a boolean mask, or items=... to select labels without this "
+                        "warning.", UserWarning, stacklevel=_base.user_stacklevel())
+                items = arg
+        if cond is not None:
+            return _filter_mask(self, cond, 0 if axis is None else _axis_number(self, axis), na)
+        if items is not None and (_base.is_frame(items) or getattr(items, "ndim", 1) != 1):
+            raise InvalidValueError("filter: items: Index data must be 1-dimensional")
         if axis is None:
             axis = 1 if self._ndim == 2 else 0
         if _axis_number(self, axis) == 0:
@@ -311,9 +342,10 @@ class AxisOps:
         if items is not None:
             where = {}
             for i, lb in enumerate(have):
-                where.setdefault(lb, []).append(i)
+                where.setdefault(_nan_key(lb), []).append(i)
             keep, seen = [], set()
             for it in (items.to_list() if hasattr(items, "to_list") else list(items)):
+                it = _nan_key(it)
                 if it in where and it not in seen:
                     seen.add(it)
                     keep.extend(where[it])
@@ -582,19 +614,107 @@ class AxisOps:
         return self._with_index(_ix.Index._from_columns(cols, idx.names))
 
 
+def _nan_key(label):
+    """A label as a dict key under which every missing label (NaN, None)
+    is one key: pandas' labels match NaN with NaN."""
+    return _NAN if label is None or (isinstance(label, float) and label != label) else label
+
+
+_NAN = object()
+
+
+def _is_bool_listlike(key):
+    """pandas' test of a mask (pandas.core.methods.filter.is_mask): a
+    one-dimensional array-like of bool dtype, or a list / object array
+    whose values that are not missing are all bools (never a tuple, a
+    frame or a MultiIndex)."""
+    if isinstance(key, tuple) or _base.is_frame(key) or _convert._is_pandas(key, "DataFrame"):
+        return False
+    if not isinstance(key, list):
+        dtype = getattr(key, "dtype", None)
+        if dtype is None or getattr(key, "nlevels", 1) != 1:
+            return False
+        if str(dtype) in ("bool", "boolean", "bool[pyarrow]"):
+            return True
+        if str(dtype) != "object":
+            return False
+    values = np.asarray(key, dtype=object)   # a Python list or object array already
+    if values.ndim != 1:
+        return False
+    seen = False
+    for v in values:
+        if isinstance(v, (bool, np.bool_)):
+            seen = True
+        elif not _dtypes.is_scalar(v) or not _dtypes.is_missing_scalar(v):
+            return False
+    return seen
+
+
+def _filter_mask(obj, cond, axis, na):
+    """filter(cond=): obj's rows (axis 0) or columns (axis 1) where the
+    mask is True; a Series mask is aligned with the axis' labels, any
+    other must have its length; missing values are na ("raise": an
+    error)."""
+    what = f"{type(obj).__name__}.filter"
+    if callable(cond):
+        if type(cond).__module__.startswith("pandas"):   # pd.col(...) expressions
+            raise UnsupportedError(f"{what}: pandas expressions (pd.col) are not supported")
+        mask = cond(obj)
+        if not _is_bool_listlike(mask):
+            raise TypeError(f"The callable passed to {what} must evaluate to a "
+                            "one-dimensional boolean mask")
+    elif _is_bool_listlike(cond):
+        mask = cond
+    else:
+        raise TypeError(f"cond passed to {what} must be a one-dimensional boolean mask")
+    if getattr(mask, "ndim", 1) != 1:
+        raise InvalidValueError(f"The mask passed to {what} must be one-dimensional")
+    n = len(obj) if axis == 0 else len(obj.columns)
+    if _convert._is_pandas(mask, "Series"):
+        mask = _base.series_class()(mask)
+    if _base.is_series(mask):
+        labels = obj._index if axis == 0 else _labels.index_for(obj)
+        if not mask._index.equals(labels):
+            if not labels.isin(mask._index).all():
+                raise ZambeziIndexError(
+                    f"{what}: unalignable boolean Series (index of the boolean Series and of "
+                    "the filtered object do not match)")
+            mask = mask.reindex(labels)
+        col = mask._col
+    else:
+        col = _convert.to_column(np.asarray(mask, dtype=object) if isinstance(mask, list)
+                                 else mask)
+        if col.length != n:
+            raise ZambeziIndexError(f"Boolean index has wrong length: {col.length} instead "
+                                    f"of {n}")
+    if col.dtype != "bool":
+        col = col.cast("bool")
+    if col.null_count:
+        if na == "raise":
+            raise InvalidValueError("The mask contains missing values")
+        col = _core.fill_null(col, bool(na))
+    if axis == 0:
+        return obj._select_rows(_indexing.filter_rows(col))
+    return obj.iloc[:, np.flatnonzero(_convert.values_numpy(col))]
+
+
 def _filter_rows(obj, items, like, regex):
     """filter along the rows: the labels in items (in the order of items,
     as pandas' reindex), or whose text contains like / matches regex (the
     engine's str.contains over the labels' text)."""
     idx = obj._index
     if items is not None:
-        wanted = list(dict.fromkeys(items.to_list() if hasattr(items, "to_list")
-                                    else list(items)))
+        wanted = list({_nan_key(w): w for w in (items.to_list() if hasattr(items, "to_list")
+                                                 else list(items))}.values())
         mask = idx.isin(wanted)
         sub = obj._select_rows(_indexing.filter_rows(_core.column_from_buffer(
             np.ascontiguousarray(np.asarray(mask, dtype=np.bool_)))))
-        present = set(sub._index.to_list())   # at most the rows items named
-        return sub.reindex([w for w in wanted if w in present])
+        where = {}
+        for i, lb in enumerate(sub._index.to_list()):   # at most the rows items named
+            where.setdefault(_nan_key(lb), []).append(i)
+        if any(len(v) > 1 for v in where.values()):
+            return sub.reindex(wanted)   # duplicate labels: reindex's error, as pandas
+        return sub.iloc[[i for w in wanted for i in where.get(_nan_key(w), ())]]
     if idx.nlevels != 1:
         raise UnsupportedError("filter(like= / regex=) of a MultiIndex's rows is not supported")
     text = _series(idx._levels()[0]).astype(str)

@@ -110,6 +110,42 @@ def test_filter_like_pandas(seed):
         z.filter(items=["a"], like="a")
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_filter_masks_like_pandas_3_1(seed):
+    """pandas 3.1's filter: cond= masks (lists with missing values, numpy,
+    nullable arrays, Series aligned by label, functions) along either axis,
+    na=, the warning for a list of booleans given first, NaN labels."""
+    rng = np.random.default_rng(seed)
+    n = 30
+    df = pd.DataFrame({"a": rng.integers(0, 9, n), "b": rng.normal(size=n),
+                       "c": rng.choice(["x", "y"], n)}, index=[f"r{i}" for i in range(n)])
+    z = zb.from_pandas(df)
+    bits = rng.random(n) < 0.5
+    holes = [bool(b) if rng.random() > 0.2 else None for b in bits]
+    shuffled = pd.Series(bits, index=df.index).sample(frac=1, random_state=seed)
+    for kw in (dict(cond=bits), dict(cond=list(bits)), dict(cond=holes),
+               dict(cond=holes, na=True), dict(cond=pd.array(holes, dtype="boolean")),
+               dict(cond=pd.Series(bits, index=df.index)), dict(cond=shuffled),
+               dict(cond=[True, False, True], axis=1), dict(cond=[None, True, False], axis=1)):
+        zkw = {k: zb.from_pandas(v) if isinstance(v, pd.Series) else v for k, v in kw.items()}
+        _same(z.filter(**zkw), df.filter(**kw))
+    _same(z.filter(lambda d: d["a"] > 3), df.filter(lambda d: d["a"] > 3))
+    _same(z.filter(cond=lambda d: d["c"] == "x"), df.filter(cond=lambda d: d["c"] == "x"))
+    for bad in (dict(cond=holes, na="raise"), dict(cond=bits[:-1]), dict(cond=["a"] * n)):
+        with pytest.raises((ValueError, IndexError, TypeError)):
+            df.filter(**bad)
+        with pytest.raises((ValueError, IndexError, TypeError)):
+            z.filter(**bad)
+    with pytest.raises(TypeError, match="mutually exclusive"):
+        z.filter(["a"], cond=bits)
+    with pytest.warns(UserWarning, match="list-like of booleans passed positionally"):
+        got = z.filter([True, False, True])
+    _same(got, df.iloc[:, []])
+    nan_rows = pd.DataFrame({"a": [1, 2, 3]}, index=[np.nan, "x", "y"])
+    _same(zb.from_pandas(nan_rows).filter(items=["y", np.nan], axis=0),
+          nan_rows.filter(items=["y", np.nan], axis=0))
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_truncate_and_valid_index_like_pandas(seed):
     df = _times(seed)
