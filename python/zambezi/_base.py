@@ -142,16 +142,23 @@ def takes_inplace(deprecated):
     return wrap
 
 
-def check_inplace(inplace):
-    """inplace as a bool; pandas' ValueError for anything else."""
+def check_bool(value, name, none_allowed=True):
+    """value, the bool argument `name`, as given; pandas' ValueError for
+    anything else (None too unless none_allowed), as pandas'
+    validate_bool_kwarg."""
     import numpy as np
 
     from zambezi.errors import InvalidValueError
 
-    if not isinstance(inplace, (bool, np.bool_)):
+    if not (isinstance(value, (bool, np.bool_)) or (none_allowed and value is None)):
         raise InvalidValueError(
-            f'For argument "inplace" expected type bool, received type {type(inplace).__name__}.')
-    return bool(inplace)
+            f'For argument "{name}" expected type bool, received type {type(value).__name__}.')
+    return value
+
+
+def check_inplace(inplace):
+    """inplace as a bool; pandas' ValueError for anything else."""
+    return bool(check_bool(inplace, "inplace", none_allowed=False))
 
 
 def warn_inplace(obj, method, stacklevel=4):

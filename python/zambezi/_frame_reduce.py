@@ -30,7 +30,7 @@ dtypes: NA; see zambezi._stats).
 
 import numpy as np
 
-from zambezi import _align, _convert, _core, _indexing, _labels, _stats
+from zambezi import _align, _base, _convert, _core, _indexing, _labels, _stats
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _nan_to_null
 from zambezi._dtypes import FLOATS as _FLOATS
@@ -527,6 +527,7 @@ class FrameReduce:
         >>> df.any(axis=1).to_list()
         [True, False, False]
         """
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         return self._reduce("any", axis, skipna, bool_only)
 
     def all(self, axis=0, bool_only=False, skipna=True):
@@ -540,6 +541,7 @@ class FrameReduce:
         b    False
         dtype: bool
         """
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         return self._reduce("all", axis, skipna, bool_only)
 
     def nunique(self, axis=0, dropna=True):

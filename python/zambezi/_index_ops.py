@@ -186,6 +186,7 @@ class IndexOps:
         >>> df.reset_index(drop=True).index
         RangeIndex(start=0, stop=2, step=1)
         """
+        _base.check_bool(allow_duplicates, "allow_duplicates")
         index = self._index
         if level is None:
             move = list(range(index.nlevels))

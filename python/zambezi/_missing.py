@@ -450,6 +450,7 @@ class SeriesMissing:
         dtype: int64
         """
         _axis_number(self, axis)
+        _base.check_bool(ignore_index, "ignore_index")
         rows = _indexing.filter_rows(_core.unary("invert", _missing_mask(self._col)))
         if ignore_index:
             return _renumbered(self, rows.apply(self._col))

@@ -610,6 +610,7 @@ class SeriesStats:
         >>> zb.Series([0, None, 2]).any(), zb.Series([False, None]).any()
         (np.True_, np.False_)
         """
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         return reduce_column(self._col, "any", skipna, what=self._describe())
 
     def all(self, skipna=True):
@@ -621,6 +622,7 @@ class SeriesStats:
         >>> zb.Series([True, None, True]).all(), zb.Series([1, 0]).all()
         (np.True_, np.False_)
         """
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         return reduce_column(self._col, "all", skipna, what=self._describe())
 
     def idxmin(self, axis=0, skipna=True):
@@ -1070,6 +1072,7 @@ class FrameStats:
         <BLANKLINE>
         [2 rows x 2 columns]
         """
+        _base.check_bool(ignore_index, "ignore_index")
         keys = self._subset(subset)
         if ignore_index:
             return self._constructor._wrap(

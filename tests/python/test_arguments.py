@@ -416,3 +416,24 @@ def test_methods_build_results_through_the_base_class():
     assert s._constructor is zb.Series
     assert s._constructor_expanddim is zb.DataFrame
     assert df._constructor is zb.DataFrame and df._constructor_sliced is zb.Series
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: d.drop_duplicates(ignore_index=1),
+    lambda d: d.drop_duplicates(ignore_index="True"),
+    lambda d: d.any(skipna=None),
+    lambda d: d.all(skipna=1),
+    lambda d: d["a"].any(skipna="no"),
+    lambda d: d["a"].dropna(ignore_index=[]),
+    lambda d: d.reset_index(allow_duplicates=0),
+])
+def test_bool_arguments_refused_as_pandas_refuses(call):
+    """Bool arguments pandas checks (validate_bool_kwarg) get pandas'
+    ValueError, message and all; pandas is the oracle."""
+    pdf = pd.DataFrame({"a": [1, 2, 1]})
+    with pytest.raises(ValueError) as want:
+        call(pdf)
+    with pytest.raises(ValueError) as got:
+        call(zb.from_pandas(pdf))
+    assert str(got.value) == str(want.value)
+    assert "expected type bool" in str(got.value)
