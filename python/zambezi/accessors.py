@@ -723,6 +723,32 @@ def _exact_in(x, unit):
     return bool(x.astype(f"{kind}[{unit}]") == x)
 
 
+def _held_other(col, other):
+    """other in col's number dtype where that dtype holds it exactly, as
+    pandas keeps a column's dtype when it can hold the values put in
+    (pandas' np_can_hold_element): a float32 column and int or float64
+    values that are float32 values, an int column and whole floats (values
+    or a float column without missing values) in its range; other as
+    given otherwise (the engine then widens the result, as pandas does for
+    an int column and a wider int column, whatever its values)."""
+    dt = col.dtype
+    if dt not in _dtypes.NUMERIC or dt == "bool":
+        return other
+    ints = dt in _dtypes.INTEGERS
+    if isinstance(other, _core.Column):
+        od = other.dtype
+        if od == dt or od not in _dtypes.NUMERIC or od == "bool" or \
+                (ints and (od not in _dtypes.FLOATS or other.null_count)):
+            return other
+        return _core.cast(other, dt) if _indexing.holds_exactly(other, dt) else other
+    if ints and isinstance(other, (float, np.floating)) and not isinstance(other, bool) and \
+            float(other).is_integer():
+        info = np.iinfo(dt)
+        if info.min <= other <= info.max:
+            return int(other)
+    return other
+
+
 def where(series, cond, other=None, mask=False):
     if _base.is_series(cond):
         cond_col = _at_labels(series, cond, False)
@@ -734,6 +760,7 @@ def where(series, cond, other=None, mask=False):
         other = _as_column(series, other, "other")
     _dtypes.refuse_kind_mix(series._col.dtype, other, "where")
     col = series._col
+    other = _held_other(col, other)
     if isinstance(other, _core.Column):   # times of another unit: the column's if it
         finer = _indexing.finer_time_unit(col, other)   # holds them exactly (pandas)
         if finer is not col:

@@ -427,6 +427,36 @@ def masked_frame(n, seed):
     return pd.DataFrame(cols)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_where_keeps_the_dtype_that_holds_other_as_pandas(seed):
+    """where / mask keep a number column's dtype when it holds the values
+    put in exactly (float32 and float64 values that are float32 values, an
+    int column and whole floats), and widen it otherwise, as pandas; the
+    dtype is compared too."""
+    rng = np.random.default_rng(seed)
+    n = 50
+    f32 = pd.Series(rng.normal(size=n), dtype="float32")
+    f32[rng.random(n) < 0.2] = np.nan
+    i8 = pd.Series(rng.integers(-50, 50, n), dtype="int8")
+    whole = pd.Series(rng.integers(-9, 9, n).astype("float64"))
+    others = {
+        "f32": [pd.Series(rng.integers(0, 9, n)), whole, whole + 0.1, whole * 2**40,
+                pd.Series(rng.integers(0, 9, n), dtype="int8"), 2.5, 2, 7.0],
+        "i8": [pd.Series(rng.integers(0, 9, n)), whole, whole + 0.5, whole * 1000,
+               whole.where(rng.random(n) < 0.8), 3.0, 3.5, 3, np.float32(4)],
+    }
+    for name, col in (("f32", f32), ("i8", i8)):
+        z = zb.from_pandas(col)
+        cond = col.fillna(0) > 0
+        for o in others[name]:
+            zo = zb.from_pandas(o) if isinstance(o, pd.Series) else o
+            for method in ("where", "mask"):
+                want = getattr(col, method)(cond, o)
+                got = getattr(z, method)(zb.from_pandas(cond), zo)
+                assert got.dtype == str(want.dtype), (name, method, o)
+                assert_series_like(got, want, f"{name} {method} {o!r}")
+
+
 @pytest.mark.parametrize("n", SIZES)
 def test_where_mask_vs_pandas(n):
     pdf = masked_frame(n, seed=n + 2)
