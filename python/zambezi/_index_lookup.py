@@ -15,7 +15,7 @@ import datetime
 
 import numpy as np
 
-from zambezi import _convert, _core
+from zambezi import _convert, _core, _dtypes
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 from zambezi.index import Index, IndexKeyError, _int64_column, _is_identity
 
@@ -28,7 +28,7 @@ def _label_key(col, label):
     """label as a value comparable with _sort_keys(col), or raise
     DTypeError when it cannot be one of col's labels."""
     dt = col.dtype
-    if label is None or (isinstance(label, float) and label != label):
+    if _dtypes.is_missing_scalar(label):
         return None
     if dt == "string":
         if not isinstance(label, str):
@@ -210,6 +210,10 @@ class _Lookup:
         out = np.full(len(labels), -1, dtype=np.int64)
         keys = [_label_key(self.col, v) for v in labels]
         valid = [i for i, k in enumerate(keys) if k is not None]
+        if len(valid) < len(keys) and self.col.null_count:   # missing labels: the null row,
+            missing = np.ones(len(keys), dtype=bool)          # as pandas matches NaN with NaN
+            missing[valid] = False
+            out[missing] = int(np.argmax(_convert.null_mask(self.col)))
         if not valid:
             return out
         arr = np.asarray([keys[i] for i in valid],

@@ -340,6 +340,27 @@ def test_reindex(kind):
     assert_frame_like(got, exp, "reindex columns")
 
 
+def test_missing_labels_find_the_missing_label_as_pandas():
+    """reindex / get_indexer: NaN, None, NaT and NA find the index's
+    missing label (pandas matches NaN with NaN), numbers, strings, times."""
+    cases = [([1.0, 4.0, np.nan, 8.0], [np.nan, 1.0, np.nan, 8.0, 4.0, 7.0]),
+             (["a", None, "c"], [None, "c", np.nan, "q"]),
+             (pd.to_datetime(["2020-01-01", None, "2020-01-03"]),
+              [pd.NaT, pd.Timestamp("2020-01-03"), pd.Timestamp("2020-02-01")])]
+    for labels, new in cases:
+        p = pd.Series([2.5, 3, 5, 7][:len(labels)], index=labels)
+        z = zb.Series(p)
+        assert_series_like(z.reindex(new), p.reindex(new), f"reindex {new}")
+        assert z.index.get_indexer(new).tolist() == p.index.get_indexer(new).tolist()
+    pdf = pd.DataFrame([[1, 2], [3, 5], [7, 11], [9, 23]], index=[2, np.nan, 1, 5],
+                       columns=["joe", "jim"])
+    new = [np.nan, 5, 5, np.nan, 1, 2, np.nan]
+    want, got = pdf.reindex(new), zb.DataFrame(pdf).reindex(new)
+    # (zambezi's labels [nan, 5, ...] are int64 with a missing label, pandas' float64)
+    assert [None if v != v else v for v in want.index] == got.index.to_list()
+    assert_frame_like(got.reset_index(drop=True), want.reset_index(drop=True), "frame")
+
+
 def test_reindex_keeps_the_index_name_as_pandas():
     # labels without a name of their own keep the index's name; an Index
     # brings its own (None included)
