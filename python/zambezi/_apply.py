@@ -20,6 +20,9 @@ Differences from pandas (also in docs/api.md):
 - A key a map does not find gives null; an integer result stays integer.
 """
 
+import functools
+import warnings
+
 import numpy as np
 
 from zambezi import _base, _core, _indexing, _labels, _numba
@@ -78,20 +81,27 @@ def _adopt(x):
     return x
 
 
+def _pandas4_warning():
+    """The class of pandas' deprecation warnings (Pandas4Warning) where
+    pandas is installed, so that code checking for it sees it; else
+    FutureWarning."""
+    try:
+        from pandas.errors import Pandas4Warning
+    except ImportError:
+        return FutureWarning
+    return Pandas4Warning
+
+
 def _agg_value(r):
     """An aggregating function's result for one group, as pandas takes it:
     a one-value Series becomes its value (deprecated in pandas, with its
     warning).  (Longer Series and arrays pandas 3.1 keeps as objects, which
     no zambezi column holds: _column refuses them.)"""
     if _base.is_series(r) and len(r) == 1:
-        import warnings
-        try:
-            from pandas.errors import Pandas4Warning as category
-        except ImportError:
-            category = FutureWarning
         warnings.warn("Converting a Series or array of length 1 into a scalar is "
                       "deprecated and will raise in a future version. Explicitly take the "
-                      "single element instead.", category, stacklevel=_base.user_stacklevel())
+                      "single element instead.", _pandas4_warning(),
+                      stacklevel=_base.user_stacklevel())
         return r.to_numpy()[0]
     return r
 
@@ -180,7 +190,7 @@ class SeriesApply:
 
     __slots__ = ()
 
-    def map(self, func=None, na_action=None, engine=None, engine_kwargs=None, *, arg=None):
+    def map(self, func=None, na_action=None, engine=None, engine_kwargs=None, **kwargs):
         """Each value mapped through func: a dict (a key it lacks gives
         null; a dict with a default, such as a defaultdict or Counter, is
         looked up per value), a Series (its index are the keys) -- both as
@@ -204,11 +214,27 @@ class SeriesApply:
         [2.0, 9.5, None, 2.0]
         >>> zb.Series([1, 2, None]).map(lambda v: v * 10, na_action="ignore").to_list()
         [10, 20, None]
+
+        Other keyword arguments go to func (as pandas 3.1); ``arg=`` without
+        func is func's former name (deprecated, with pandas' warning).
         """
-        if arg is not None:  # pandas' former name of func
-            if func is not None:
-                raise TypeError("map: pass func or arg, not both")
-            func = arg
+        if func is None:
+            if "arg" not in kwargs:
+                raise InvalidValueError("The `func` parameter is required")
+            func = kwargs.pop("arg")
+            warnings.warn("The parameter `arg` has been renamed to `func`, and it will stop "
+                          "being supported in a future version of pandas.",
+                          _pandas4_warning(), stacklevel=_base.user_stacklevel())
+        if engine is not None and not callable(func):
+            raise InvalidValueError("The engine argument can only be specified when func is a "
+                                    "function")
+        if kwargs:
+            if not callable(func):
+                raise TypeError(f"map: keyword arguments {sorted(kwargs)} are passed to func, "
+                                "which must then be a function")
+            if engine is not None:
+                raise UnsupportedError("map: engine= with keyword arguments for func")
+            func = functools.partial(func, **kwargs)
         arg = func
         if na_action not in (None, "ignore"):
             raise InvalidValueError(f"map: na_action must be None or 'ignore', not "
@@ -332,6 +358,8 @@ def _map_function(col, func, na_action, what):
     once each).  A missing value is passed as pandas passes it: NaN for
     numbers, text and categories, NaT for times."""
     col = _host(col)
+    if col.length == 0:   # no value to call func on: the column as it is (pandas)
+        return col
     if col.dtype == "category":
         mapped = _column([func(c) for c in col.dictionary.to_pylist()], what)
         na = [func(np.nan)] if na_action is None and col.null_count else []

@@ -295,3 +295,33 @@ def test_partial_functions_in_agg_are_labelled_by_their_function():
     got = zb.from_pandas(p).groupby("g").agg({"v": funcs}).to_pandas()
     assert list(got.columns) == list(want.columns) == [("v", "percentile")] * 2
     np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(dtype=float))
+
+
+def test_series_map_takes_pandas_3_1_arguments():
+    """map(func, **kwargs) passes the keywords to func; arg= alone is func's
+    former name (with pandas' deprecation warning); no func is pandas'
+    ValueError; engine= with a dict is pandas' ValueError; an empty column
+    keeps its dtype (Series and DataFrame.map). pandas is the oracle."""
+    p = pd.Series([2, 4, 5])
+    z = zb.Series(p)
+    assert_series_like(z.map(lambda x, y: x + y, y=2), p.map(lambda x, y: x + y, y=2), "kw")
+    assert_series_like(z.map(lambda _, arg: arg, arg=3), p.map(lambda _, arg: arg, arg=3),
+                       "arg as a keyword of func")
+    with pytest.warns(Warning, match="`arg` has been renamed to `func`") as seen:
+        got = z.map(arg={2: "a", 5: "b"})
+    with pytest.warns(Warning, match="`arg` has been renamed") as want_seen:
+        want = p.map(arg={2: "a", 5: "b"})
+    assert seen[0].category is want_seen[0].category
+    assert_series_like(got, want, "arg=")
+    for call in (lambda s: s.map(), lambda s: s.map(func=None),
+                 lambda s: s.map({1: 2}, engine="something")):
+        with pytest.raises(ValueError) as w:
+            call(p)
+        with pytest.raises(ValueError) as g:
+            call(z)
+        assert str(g.value) == str(w.value)
+    for dtype in ("int64", "float64", "string"):
+        pe = pd.Series([], dtype=dtype)
+        assert zb.Series(pe).map(lambda x: x).dtype == dtype
+    pf = pd.DataFrame({"A": [], "B": []})
+    assert_frame_like(zb.DataFrame(pf).map(round), pf.map(round), "empty frame map")
