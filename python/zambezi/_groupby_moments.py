@@ -122,6 +122,8 @@ class GroupByMoments:
                 if ids is None:
                     ids, n = self._ids()
                 res = _core.group_moment(col, ids, n, op, True)
+                if n == 0:   # no group: pandas keeps the column's dtype (see _moment)
+                    res = _core.cast(res, col.dtype)
             if col.dtype == "float32":   # pandas keeps float32
                 res = _core.cast(res, "float32")
             cols[nk + i] = res
@@ -185,6 +187,9 @@ class GroupByMoments:
         nk = len(self._k.keys)
         vals = [_core.group_moment(work.column(work.names.index(c)), ids, n, how, bool(skipna))
                 for c in cols]
+        if n == 0:   # no group: pandas keeps each column's dtype (int, bool) for skew / kurt
+            vals = [_core.cast(v, work.column(work.names.index(c)).dtype)
+                    for v, c in zip(vals, cols)]
         table = _core.table_from_columns(
             [keys_table.column(i) for i in range(nk)] + vals,
             list(keys_table.names[:nk]) + [f"__{how}{j}" for j in range(len(cols))])

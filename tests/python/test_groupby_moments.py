@@ -73,6 +73,19 @@ def test_groupby_moments_vs_pandas(how, n, ngroups):
                       getattr(pdf.groupby("k"), how)(skipna=False), f"{how} skipna=False", **TOL)
 
 
+@pytest.mark.parametrize("values", [[1, 2], [True, False], [1.5, 2.5]])
+def test_moments_of_no_rows_keep_the_dtype_as_pandas(values):
+    """skew / kurt of an empty frame's groups keep each column's dtype
+    (pandas' quirk), as a method and by name in agg."""
+    df = pd.DataFrame({"A": values, "B": values, "C": values}).iloc[:0]
+    z = zb.from_pandas(df)
+    for op in ("skew", "kurt"):
+        for keys in (["A"], ["A", "B"]):
+            assert_series_like(getattr(z.groupby(keys)["C"], op)(),
+                               getattr(df.groupby(keys)["C"], op)(), f"{op} {keys}")
+            assert_frame_like(z.groupby(keys)[["C"]].agg(op), df.groupby(keys)[["C"]].agg(op),
+                              f"agg {op} {keys}")
+
 @pytest.mark.parametrize("ddof", [0, 1, 2, 5])
 def test_groupby_sem_ddof_vs_pandas(ddof):
     pdf = frame(800, 12, ddof)
