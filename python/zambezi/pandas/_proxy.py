@@ -32,7 +32,7 @@ from time import perf_counter
 
 import numpy as np
 
-from zambezi.pandas import _class_attrs, _guards, _pickling
+from zambezi.pandas import _class_attrs, _debug, _guards, _pickling
 from zambezi.pandas._convertible import (
     _NoFast, check_dtype as _check_dtype, check_index as _check_index,
     frame_convertible as _frame_convertible, real as _real)
@@ -460,7 +460,10 @@ def _to_slow(proxy):
     if proxy._zb_kind == "intermediate":
         parent, name, args, kwargs, is_attr = proxy._zb_recipe
         attr = getattr(parent._zb_get_slow(), name)
-        return attr if is_attr else attr(*unwrap_slow(args), **unwrap_slow(kwargs))
+        if is_attr:
+            return attr
+        args, kwargs = _slow_args(args, kwargs)
+        return attr(*args, **kwargs)
     return _numpy_missing(proxy._zb_fast.to_pandas())
 
 
@@ -579,19 +582,23 @@ def _results_unwrapped(f):
 _CONTAINERS = frozenset([list, tuple, dict])
 
 
-def unwrap_slow(x):
+def unwrap_slow(x, wrap=True):
+    """x as pandas takes it: proxies by their pandas side; a user's function
+    wrapped so that what it returns reaches pandas as pandas objects (not
+    with wrap=False; wrap=None: unless pandas' compute.use_numba is on;
+    see _slow_args)."""
     t = type(x)
     if type(t) is _ProxyMeta:
         return x._zb_get_slow()
     if t is tuple or t is list:
         for v in x:
             if _needs_unwrap(v):
-                return t([unwrap_slow(v) for v in x])
+                return t([unwrap_slow(v, wrap) for v in x])
         return x
     if t is dict:
         for v in x.values():
             if _needs_unwrap(v):
-                return {k: unwrap_slow(v) for k, v in x.items()}
+                return {k: unwrap_slow(v, wrap) for k, v in x.items()}
         return x
     if t is _ProxyMeta:
         return x._zb_slow_type
@@ -601,9 +608,20 @@ def unwrap_slow(x):
         real = x.__dict__.get("_zb_slow_func")
         if real is not None:   # pandas' own function (pd.DataFrame.quantile) as user code got it
             return real
-        if _is_user_function(x):
+        if _is_user_function(x) and (wrap or (wrap is None and not
+                                              _real.pd.get_option("compute.use_numba"))):
             return _results_unwrapped(x)
     return x
+
+
+def _slow_args(args, kwargs):
+    """A call's args and kwargs as pandas takes them; a user's function is
+    left as it is when pandas compiles it (engine="numba", or no engine and
+    pandas' compute.use_numba option: Numba cannot compile the wrapper, and
+    a compiled function returns no proxies)."""
+    engine = kwargs.get("engine") if kwargs else None
+    wrap = False if engine == "numba" else None if engine is None else True
+    return unwrap_slow(args, wrap), unwrap_slow(kwargs, wrap)
 
 
 def unwrap_fast(x, called=None):
@@ -894,7 +912,8 @@ class _SlowCallable:
 def _call_slow_function(func, label, args, kwargs, reason=None):
     _check_fallback(label, reason)
     t0 = time.perf_counter()
-    res = run_pandas(func, *unwrap_slow(args), **unwrap_slow(kwargs))
+    sargs, skwargs = _slow_args(args, kwargs)
+    res = run_pandas(func, *sargs, **skwargs)
     # a function that gives back one of its arguments (pandas._testing's
     # setitem, pipe-like helpers) gives back the user's object: a new proxy
     # of the same pandas object would not see, or make, the changes of the
@@ -1165,8 +1184,8 @@ def dispatch(proxy, name, args, kwargs, is_attr=False):
     elif name == "__len__":
         res = len(sobj)
     else:
-        res = run_pandas(getattr(sobj, name), *(unwrap_slow(args) if args else args),
-                         **(unwrap_slow(kwargs) if kwargs else kwargs))
+        sargs, skwargs = _slow_args(args, kwargs) if args or kwargs else (args, kwargs)
+        res = run_pandas(getattr(sobj, name), *sargs, **skwargs)
     if mutating:
         root = _mutation_root(proxy)
         root._zb_drop_fast()
@@ -1299,7 +1318,8 @@ def _slow_call(proxy, name, args, kwargs, is_attr, sobj=None):
     sobj = proxy._zb_get_slow() if sobj is None else sobj
     if is_attr:   # attribute reads: no warnings to re-point, and the cheapest path
         return getattr(sobj, name)
-    return run_pandas(getattr(sobj, name), *unwrap_slow(args), **unwrap_slow(kwargs))
+    args, kwargs = _slow_args(args, kwargs)
+    return run_pandas(getattr(sobj, name), *args, **kwargs)
 
 
 _OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
@@ -1463,37 +1483,8 @@ def _get_attribute(proxy, name):
 
 
 def _debug_compare(label, out, slow_thunk):
-    pd = _real.pd
-    expected = slow_thunk()
-    got = unwrap_slow(out) if isinstance(out, _Proxy) and out._zb_kind != "intermediate" else out
+    """ZAMBEZI_PANDAS_DEBUG: zambezi's answer out against pandas' (the
+    thunk runs pandas); an intermediate (a GroupBy) is not compared."""
     if isinstance(out, _Proxy) and out._zb_kind == "intermediate":
         return
-    try:
-        # floating-point sums may differ in the last bits (zambezi adds in
-        # parallel blocks): compared to 1e-9 relative
-        if isinstance(expected, pd.DataFrame):
-            pd.testing.assert_frame_equal(got, expected, rtol=1e-9, atol=1e-12)
-        elif isinstance(expected, pd.Series):
-            pd.testing.assert_series_equal(got, expected, rtol=1e-9, atol=1e-12)
-        elif isinstance(expected, pd.Index):
-            pd.testing.assert_index_equal(got, expected, exact=True)
-        elif isinstance(expected, np.ndarray):
-            if got.dtype != expected.dtype:
-                raise AssertionError(f"dtype {got.dtype} != {expected.dtype}")
-            if expected.dtype.kind == "f":
-                np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
-            else:
-                np.testing.assert_array_equal(got, expected)
-        elif expected is None or isinstance(expected, (int, float, str, bool, np.generic)):
-            if type(got) is not type(expected):
-                raise AssertionError(f"{got!r} is a {type(got).__name__}, pandas gives a "
-                                     f"{type(expected).__name__}")
-            same = got == expected or (pd.isna(got) and pd.isna(expected))
-            if not same and isinstance(expected, (float, np.floating)):
-                same = bool(np.isclose(got, expected, rtol=1e-9, atol=1e-12))
-            if not same:
-                raise AssertionError(f"{got!r} != {expected!r}")
-    except AssertionError as e:
-        buf = io.StringIO()
-        buf.write(f"zambezi.pandas debug: {label} differs from pandas:\n{e}")
-        raise AssertionError(buf.getvalue()) from None
+    _debug.compare(label, unwrap_slow(out) if isinstance(out, _Proxy) else out, slow_thunk())
