@@ -136,20 +136,28 @@ def _kernel(func, kind, engine_kwargs, make):
     prange, parallel, fastmath) and cached.  The jitted func itself is
     cached too: the loops of one func share its compiled overloads."""
     parallel, fastmath = _opts(engine_kwargs)
-    key = (func, kind, parallel, fastmath)
+    key = (func, kind, _kw_key(engine_kwargs))
     k = _CACHE.get(key)
     if k is None:
         nb = numba()
-        jf = _jitted(func, kind)
+        jf = _jitted(func, kind, engine_kwargs)
         k = make(nb, jf, parallel, fastmath)
         _CACHE[key] = k
     return k
 
 
-def _jitted(func, what):
-    jf = _CACHE.get((func, "jit"))
+def _kw_key(engine_kwargs):
+    """engine_kwargs as part of a cache key: other engine_kwargs compile
+    again, as pandas does (Numba reads a closure's values when it compiles,
+    so a user who changes them passes other engine_kwargs to see them)."""
+    return tuple(sorted(dict(engine_kwargs or {}).items()))
+
+
+def _jitted(func, what, engine_kwargs):
+    key = (func, "jit", _kw_key(engine_kwargs))
+    jf = _CACHE.get(key)
     if jf is None:
-        jf = _CACHE[(func, "jit")] = _jit(func, what)
+        jf = _CACHE[key] = _jit(func, what)
     return jf
 
 
@@ -294,7 +302,7 @@ def _map_direct(col, func, na_action, engine_kwargs, what):
     if arr.dtype.kind not in "fiu":
         return None
     to_float = arr.dtype.kind != "f" and col.null_count > 0
-    jf = _jitted(func, what)
+    jf = _jitted(func, what, engine_kwargs)
     rdt = _return_dtype(nb, jf, (nb.float64 if to_float else nb.typeof(arr).dtype,), what)
     bits_out = rdt.kind == "b"
     if not bits_out and (rdt.kind not in "fiu" or rdt.itemsize not in (1, 2, 4, 8) or

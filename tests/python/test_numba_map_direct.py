@@ -111,3 +111,43 @@ def test_bool_results_of_floats_and_sliced_columns(direct_only):
     got = zi.map(_is_big, engine="numba")
     assert got.null_count == 0 and got.to_list() == [x > 3 for x in range(21)]
     assert zi.map(_sign, engine="numba").dtype == "int64"
+
+
+def test_other_engine_kwargs_compile_again():
+    """A function compiled with some engine_kwargs is compiled again with
+    others (as pandas keys its cache): Numba reads a closure's values when it
+    compiles, so new engine_kwargs see the closure's new values."""
+    flag = 1
+
+    def plus(v):
+        return v + flag
+
+    s = zb.Series([1.0, 2.0])
+    assert s.map(plus, engine="numba", engine_kwargs={"nogil": True}).to_list() == [2.0, 3.0]
+    flag = 10
+    assert s.map(plus, engine="numba", engine_kwargs={"nogil": False}).to_list() == [11.0, 12.0]
+    # the same engine_kwargs: the compiled function, as pandas
+    assert s.map(plus, engine="numba", engine_kwargs={"nogil": True}).to_list() == [2.0, 3.0]
+
+
+def test_pandas_numba_engine_under_the_accelerator(tmp_path):
+    """Calls that pandas compiles with Numba (group-by agg / transform with
+    engine="numba", also by pandas' compute.use_numba option) get the user's
+    function itself, not the accelerator's wrapper (which Numba cannot
+    compile), and print what they print under plain pandas."""
+    from conftest import same_under_accelerator
+
+    out = same_under_accelerator(tmp_path, """
+import numpy as np
+import pandas as pd
+df = pd.DataFrame({"k": [1, 1, 2, 2, 2], "v": np.arange(5.0)})
+def mean_plus(values, index):
+    return values.mean() + 1.0
+def centred(values, index):
+    return values - values.mean()
+print(df.groupby("k").agg(mean_plus, engine="numba"))
+print(df.groupby("k")["v"].transform(centred, engine="numba"))
+with pd.option_context("compute.use_numba", True):
+    print(df.groupby("k").agg(mean_plus))
+""")
+    assert "1.5" in out and "4.0" in out and "-1.0" in out
