@@ -116,7 +116,10 @@ class GroupByValueCounts:
         ct = counts._table
         cols = [ct.column(ct.names.index(c)) for c in kn + vn]
         labels = list(k.labels) + [self._label(c) for c in values]
-        if not self._as_index:
+        if not self._as_index:   # pandas' reset_index of the result: level_i for an unnamed key
+            labels = [f"level_{i}" if lb is None else lb for i, lb in enumerate(labels)]
+            if name in labels:
+                raise InvalidValueError(f"Column label '{name}' is duplicate of result column")
             return _labels.frame_from(_base.frame_class(), cols + [col._col], labels + [name],
                                       None)
         index = _ix.Index._from_columns(cols, labels)

@@ -130,3 +130,25 @@ def test_get_numeric_data():
     assert list(got.columns) == list(exp.columns)
     assert_frame_like(got, exp, "_get_numeric_data")
     assert list(zdf[["k", "w"]]._get_numeric_data().columns) == []
+
+
+def test_unnamed_keys_and_clashing_result_names_as_pandas():
+    """as_index=False: an unnamed key (an array, a function) is the column
+    level_i, as pandas' reset_index names it; a value column named as the
+    result column (count / proportion) is pandas' ValueError."""
+    df = pd.DataFrame({"country": ["US", "FR", "US", "FR", "US"], "g": list("mfmfm"),
+                       "e": list("lhlhh")})
+    z = zb.from_pandas(df)
+    arr = df["country"].to_numpy()
+    for by in (arr, [arr, arr], lambda i: i % 2 == 0):
+        for normalize in (False, True):
+            want = df.groupby(by, as_index=False)[["g", "e"]].value_counts(normalize=normalize)
+            got = z.groupby(by, as_index=False)[["g", "e"]].value_counts(normalize=normalize)
+            assert got.columns.to_list() == want.columns.to_list()
+            assert_frame_like(got, want, f"{by!r} {normalize}")
+    for normalize, label in ((False, "count"), (True, "proportion")):
+        p = pd.DataFrame([[1, 2, 3]], columns=["a", "b", label])
+        with pytest.raises(ValueError, match="is duplicate of result column"):
+            p.groupby("a", as_index=False).value_counts(normalize=normalize)
+        with pytest.raises(ValueError, match="is duplicate of result column"):
+            zb.from_pandas(p).groupby("a", as_index=False).value_counts(normalize=normalize)
