@@ -267,10 +267,10 @@ def _list_labels(funcs):
     return labels
 
 
-# what skipna=False makes missing: a group with a missing value (first / last
-# take the edge row as it is; any / all would read it as True: not supported)
-_SKIPNA_OPS = frozenset(["sum", "prod", "min", "max", "mean", "median", "std", "var", "first",
-                         "last"])
+# what skipna=False changes: a group with a missing value gets a missing value
+# (first / last take the edge row as it is; any / all read it as True)
+_SKIPNA_OPS = frozenset(["any", "all", "sum", "prod", "min", "max", "mean", "median", "std",
+                         "var", "first", "last"])
 
 
 def _plain_engine(what, engine):
@@ -671,10 +671,12 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 c = work.column(ci)
                 units[i] = (kind, c.unit, getattr(c, "timezone", None))
                 ci = appended(("counts", ci), lambda c=c: _core.cast(c, "int64"))
-            elif op in ("any", "all") and ci >= 0 and work.column(ci).dtype not in _NUMERIC:
+            elif op in ("any", "all") and ci >= 0 and (count_na or
+                                                     work.column(ci).dtype not in _NUMERIC):
                 if not _accepts(op, work.column(ci).dtype):   # a selected time column
                     _refuse(op, work.column(ci).dtype, self._label(col))
-                ci = appended(("truth", ci), lambda c=work.column(ci): _truth(c))
+                ci = appended(("truth", ci, count_na),
+                              lambda c=work.column(ci), na=count_na: _truth(c, na))
             tuples.append((op, ci, c2, int(ddof), float(q), bool(count_na), f"__agg{i}"))
         if extra:
             made = [make() for _, make in sorted(extra.values(), key=lambda e: e[0])]
@@ -819,6 +821,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 skipna=True):
         if not skipna and op not in _SKIPNA_OPS:
             raise UnsupportedError(f"GroupBy.{op}: skipna=False is not supported")
+        if not isinstance(numeric_only, (bool, np.bool_)):
+            raise InvalidValueError("numeric_only accepts only Boolean values")
         cols = self._value_columns(op, strict=not numeric_only)
         if numeric_only:  # pandas' numeric_only=True: the numeric and bool columns
             work = self._k.work  # (not timestamps, durations, strings, categoricals)
@@ -827,8 +831,9 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
                 raise DTypeError(f"Cannot use numeric_only=True with SeriesGroupBy.{op} and "
                                  "non-numeric dtypes.")
             cols = kept
-        specs = [_spec(op, c, ddof, q, count_na) for c in cols]
-        min_count = int(min_count)
+        truth_na = op in ("any", "all") and not skipna   # pandas: a missing value is True
+        specs = [_spec(op, c, ddof, q, count_na or truth_na) for c in cols]
+        min_count, skipna = int(min_count), skipna or truth_na
         nk = len(self._k.keys)
         if not skipna and op in ("first", "last"):   # the group's edge row, missing or not
             return self._finish(edge_rows(self, op, cols, specs, min_count),
@@ -1086,7 +1091,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
     product = prod
 
     def any(self, skipna=True):
-        """Whether any value per group is non-zero / True (nulls skipped).
+        """Whether any value per group is non-zero / True (nulls skipped; with
+        skipna=False a missing value counts as True, as pandas).
 
         Examples
         --------
@@ -1098,7 +1104,8 @@ class GroupBy(GroupByWindow, GroupByRank, GroupByRolling, GroupByEWM, GroupByApp
         return self._simple("any", skipna=skipna)
 
     def all(self, skipna=True):
-        """Whether every value per group is non-zero / True (nulls skipped).
+        """Whether every value per group is non-zero / True (nulls skipped; with
+        skipna=False a missing value counts as True, as pandas).
 
         Examples
         --------

@@ -45,20 +45,28 @@ def refuse(op, dtype, label):
     raise DTypeError(f"dtype '{dtype}' of column {label!r} does not support operation '{op}'")
 
 
-def truth(col):
-    """Each value's truth as Python's bool() gives it (missing stays
-    missing): a non-empty string, a non-zero duration, any time or date; a
-    categorical's by its category."""
+def truth(col, missing_true=False):
+    """Each value's truth as Python's bool() gives it: a non-empty string, a
+    non-zero number or duration (NaN is true), any time or date; a
+    categorical's by its category.  A missing value stays missing, or is
+    True with missing_true (any / all with skipna=False, as pandas; not for
+    a bool column with missing values, where pandas' masked booleans
+    follow Kleene's logic)."""
     dt = col.dtype
     if dt == "category":
         col, dt = _core.cast(col, col.dictionary.dtype), col.dictionary.dtype
     if dt == "string":
-        return _core.binary_scalar("ne", col, "", False)
-    if dt.startswith("duration"):
-        return _core.binary_scalar("ne", _core.cast(col, "int64"), 0, False)
-    if dt in _NUMERIC:
-        return col
-    return _core.binary("eq", col, col)   # times and dates: True (null where missing)
+        out = _core.binary_scalar("ne", col, "", False)
+    elif dt.startswith("duration"):
+        out = _core.binary_scalar("ne", _core.cast(col, "int64"), 0, False)
+    elif dt == "bool" and missing_true and col.null_count:
+        raise UnsupportedError("GroupBy.any / all(skipna=False) of a bool column with missing "
+                               "values is not supported")
+    elif dt in _NUMERIC:
+        out = col if not missing_true or dt == "bool" else _core.binary_scalar("ne", col, 0, False)
+    else:
+        out = _core.binary("eq", col, col)   # times and dates: True (null where missing)
+    return _core.fill_null(out, True) if missing_true else out
 
 
 def is_own_column(df, key, col):

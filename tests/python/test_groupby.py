@@ -723,7 +723,7 @@ def test_agg_takes_groupby_method_names_and_own_column_keys():
 @pytest.mark.parametrize("op", ["sum", "prod", "min", "max", "mean", "median", "std", "var"])
 def test_skipna_false_like_pandas(op):
     """skipna=False: a group holding a missing value gets a missing value
-    (with min_count too); any / all say it is not supported."""
+    (with min_count too)."""
     rng = np.random.default_rng(8)
     n = 40
     df = pd.DataFrame({"k": rng.choice(["a", "b", "c", "d"], n), "x": rng.normal(size=n),
@@ -738,9 +738,45 @@ def test_skipna_false_like_pandas(op):
             assert_frame_like(getattr(z.groupby(key, **more)[["x"]], op)(**kw),
                               getattr(df.groupby(key, **more)[["x"]], op)(**kw), f"{op} {kw}",
                               rtol=1e-9)
+
+
+def test_numeric_only_must_be_a_bool_as_pandas():
+    df = pd.DataFrame({"A": range(5), "B": range(5)})
+    z = zb.from_pandas(df)
+    for op in ("mean", "sum", "min", "median"):
+        for bad in ("True", 1, ["B"]):
+            with pytest.raises(ValueError, match="numeric_only accepts only Boolean values"):
+                getattr(df.groupby("A"), op)(numeric_only=bad)
+            with pytest.raises(ValueError, match="numeric_only accepts only Boolean values"):
+                getattr(z.groupby("A"), op)(numeric_only=bad)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_any_all_skipna_false_read_missing_as_true(seed):
+    """any / all with skipna=False: a missing value counts as True, as
+    pandas, for numbers (NaN too), strings, categoricals, durations and
+    dates; groups of missing values only included. A bool column with
+    missing values (pandas' Kleene logic) says it is not supported."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    df = pd.DataFrame({"k": rng.choice(["a", "b", "c", "d", "e"], n),
+                       "f": rng.choice([0.0, 1.5, np.nan], n), "i": rng.choice([0, 3], n),
+                       "s": rng.choice(["", "x", None], n),
+                       "c": pd.Categorical(rng.choice(["", "p", None], n)),
+                       "d": pd.to_timedelta(rng.choice([0.0, 2.0, np.nan], n), unit="s"),
+                       "t": pd.to_datetime(rng.choice(["2020-01-01", None], n))})
+    df.loc[df.k == "e", ["f", "s", "c", "d"]] = np.nan    # a group of missing values only
+    z = zb.from_pandas(df)
     for name in ("any", "all"):
+        for kw in ({}, {"as_index": False}, {"sort": False}):
+            assert_frame_like(getattr(z.groupby("k", **kw)[["f", "i", "s", "c", "d"]], name)(
+                skipna=False), getattr(df.groupby("k", **kw)[["f", "i", "s", "c", "d"]], name)(
+                skipna=False), f"{name} {kw}")
+        assert_series_like(getattr(z.groupby("k")["s"], name)(skipna=False),
+                           getattr(df.groupby("k")["s"], name)(skipna=False), name)
         with pytest.raises(zb.errors.UnsupportedError, match="skipna=False"):
-            getattr(z.groupby("k"), name)(skipna=False)
+            getattr(zb.DataFrame({"k": [1, 1], "b": [True, None]}).groupby("k"), name)(
+                skipna=False)
 
 
 @pytest.mark.parametrize("op", ["first", "last"])
