@@ -19,10 +19,11 @@
  *                      windows, a present value leaving as another
  *                      enters is one fused update (roll_var_column);
  *   skew, kurt         Welford's central moments M2..M4 (Pebay's update
- *                      formulas, run backwards to remove a value); the
- *                      state is rebuilt from the window's values each
- *                      time the window has turned over or lost digits,
- *                      so removal errors cannot pile up;
+ *                      formulas, run backwards to remove a value) of the
+ *                      values less an anchor (a value of the window); the
+ *                      state is rebuilt from the window's values, about a
+ *                      new anchor, each time the window has turned over
+ *                      or lost digits, so removal errors cannot pile up;
  *   cov, corr          of two columns, over the rows where both have a
  *                      value: Welford's co-moment of the pairs with each
  *                      side's sum of squares, added and removed as pairs
@@ -391,30 +392,54 @@ static inline void mom_remove(moments *m, double x) {
   m->n = n1;
 }
 
+#define MOM_LOSS 1e-3
+
 static void roll_moments(const roll_seq *q) {
   const bool kurt = q->j->op == ZB_ROLL_KURT;
   const int64_t minp = ZB_MAX(q->j->opt.min_periods, kurt ? 4 : 3);
   const int64_t w = q->j->opt.window;
   moments m;
   memset(&m, 0, sizeof m);
+  /* Values enter as x - a, a being the first value the (empty or rebuilt)
+   * state took: skew and kurt do not depend on location, and a level far
+   * above the spread (1e10 + noise, timestamps as numbers) would otherwise
+   * cost the mean and the deviations their low digits. */
+  double a = 0;
+  /* A removal leaves m3 and m4 an error of a rounding of their largest
+   * values since the state was built (m4 ~ m2^2): the state is rebuilt when
+   * m2 falls below MOM_LOSS times its peak, so that error stays under 1e-9
+   * of the moments left (lognormal data, a large value leaving a window of
+   * small ones). */
+  double peak = 0;
   int64_t removed = 0;
   bool redo = false;
   ROLL_LOOP(
-      q, { mom_add(&m, x); },
+      q,
       {
-        double before = m.m2;
-        mom_remove(&m, x);
-        removed++;
-        redo = redo || m.m2 < before * LOSS;
+        if (m.n == 0) {
+          a = x;
+          peak = 0;
+        }
+        mom_add(&m, x - a);
+        peak = ZB_MAX(peak, m.m2);
       },
       {
-        /* the window turned over, or lost digits: rebuild it exactly */
+        mom_remove(&m, x - a);
+        removed++;
+        redo = redo || m.m2 < peak * MOM_LOSS;
+      },
+      {
+        /* the window turned over, or lost digits: rebuild it exactly, about
+         * its own first value */
         if (redo || removed >= w) {
           memset(&m, 0, sizeof m);
           for (int64_t p = s; p < e; p++) {
             double y = seq_val(q, p);
-            if (y == y) mom_add(&m, y);
+            if (y != y) continue;
+            if (m.n == 0) a = y;
+            mom_add(&m, y - a);
           }
+          peak = m.m2;
           removed = 0;
           redo = false;
         }
@@ -423,7 +448,10 @@ static void roll_moments(const roll_seq *q) {
         double r = 0;
         if (ok) {
           double B = m.m2 / n;
-          if (B <= 1e-14) {
+          /* no spread: m2 within rounding of the values' sum of squares about
+           * a (m2 + n mean^2), a relative test as pandas 3.1's, so scaling the
+           * values by 1e-20 changes nothing */
+          if (!(m.m2 > 1e-14 * (m.m2 + n * m.mean * m.mean))) {
             ok = false;
           } else if (!kurt) {
             double C = m.m3 / n;

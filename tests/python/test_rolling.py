@@ -512,3 +512,51 @@ def test_count_windows_on_a_column_like_pandas(op):
                               **TOL)
     assert_series_like(getattr(z[["x", "t"]].rolling(4, on="t")["x"], op)(),
                        getattr(p[["x", "t"]].rolling(4, on="t")["x"], op)(), f"[x] {op}", **TOL)
+
+
+def _per_window(values, window, op):
+    """The oracle: pandas' reduction of each window on its own (not a
+    sliding kernel)."""
+    out = [np.nan] * (window - 1)
+    for stop in range(window, len(values) + 1):
+        out.append(getattr(pd.Series(values[stop - window:stop]), op)())
+    return np.array(out)
+
+
+@pytest.mark.parametrize("op", ["skew", "kurt"])
+def test_skew_kurt_keep_their_digits_on_a_level_and_after_outliers(op):
+    """Rolling skew / kurt of values on a large level (1e6, 1e10, a drifting
+    level as timestamps in seconds), values one ulp apart, and lognormal
+    values whose large ones leave windows of small ones: each window as the
+    per-window reduction, to 1e-8 or better; scaling the values by 1e-20 or
+    1e20 changes nothing (pandas 3.1's rolling kernels; the old absolute
+    test made tiny values NaN)."""
+    base = np.array([1, 2, 4, 7, 3, 5, 9, 2, 6, 8], dtype="float64")
+    for level in (1e6, 1e10):
+        got = getattr(zb.Series(base + level).rolling(5), op)().to_numpy()
+        np.testing.assert_allclose(got, _per_window(base + level, 5, op), rtol=1e-12)
+    rng = np.random.default_rng(0)
+    drift = 1.7e9 + np.arange(500) + rng.normal(size=500) * 0.3
+    np.testing.assert_allclose(getattr(zb.Series(drift).rolling(20), op)().to_numpy(),
+                               _per_window(drift, 20, op), rtol=1e-8, atol=1e-12)
+    logn = np.random.default_rng(3006).lognormal(0.0, 2.0, size=120)
+    np.testing.assert_allclose(getattr(zb.Series(logn).rolling(4), op)().to_numpy(),
+                               _per_window(logn, 4, op), rtol=1e-8)
+    codes = np.array([0, 1, 0, 2, 1, 0, 3, 1, 2, 0, 1, 4, 0, 2, 1, 0], dtype="float64")
+    ulps = 1e8 + np.spacing(1e8) * codes
+    np.testing.assert_allclose(getattr(zb.Series(ulps).rolling(4), op)().to_numpy(),
+                               getattr(zb.Series(codes).rolling(4), op)().to_numpy(),
+                               rtol=1e-12, atol=1e-12)
+    normal = np.random.default_rng(2).standard_normal(50)
+    plain = getattr(zb.Series(normal).rolling(20), op)().to_numpy()
+    np.testing.assert_allclose(plain, _per_window(normal, 20, op), rtol=1e-9)
+    for scale in (1e-20, 1e20):
+        np.testing.assert_allclose(getattr(zb.Series(normal * scale).rolling(20), op)()
+                                   .to_numpy(), plain, rtol=1e-9)
+    flat = np.array([1e8 + np.spacing(1e8) * k for k in range(4)] + [1e8] * 6)
+    assert np.isnan(getattr(zb.Series(flat).rolling(4), op)().to_numpy()[-3:]).all()
+    assert np.isnan(getattr(zb.Series([1.1] * 15).rolling(10), op)().to_numpy()).all()
+    level = 1e10 + rng.normal(size=200)   # expanding: never a removal
+    np.testing.assert_allclose(getattr(zb.Series(level).expanding(), op)().to_numpy(),
+                               getattr(zb.Series(level - 1e10).expanding(), op)().to_numpy(),
+                               rtol=1e-6)
