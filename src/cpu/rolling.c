@@ -25,10 +25,11 @@
  *                      new anchor, each time the window has turned over
  *                      or lost digits, so removal errors cannot pile up;
  *   cov, corr          of two columns, over the rows where both have a
- *                      value: Welford's co-moment of the pairs with each
- *                      side's sum of squares, added and removed as pairs
- *                      enter and leave, summed again after a removal
- *                      that cancels most digits of a sum of squares;
+ *                      value: Welford's co-moment of the pairs (less an
+ *                      anchor pair) with each side's sum of squares,
+ *                      added and removed as pairs enter and leave, summed
+ *                      again about a new anchor when the window has turned
+ *                      over or a sum of squares fell far below its peak;
  *   min, max           a monotonic deque of the window's candidates;
  *   median, quantile   windows of up to 512 rows: the window's values in a
  *                      sorted buffer; longer ones: the values ranked once
@@ -746,32 +747,57 @@ static void roll_pair(const roll_seq *q) {
   const int64_t minp = ZB_MAX(q->j->opt.min_periods, 1);
   const double ddof = (double)q->j->opt.ddof;
   const bool corr = q->j->op == ZB_ROLL_CORR;
+  const int64_t w = q->j->opt.window;
   comoment m;
   memset(&m, 0, sizeof m);
+  /* As roll_moments: pairs enter less an anchor pair (the first the empty
+   * or rebuilt state took), so a level shared by a side (prices, epoch
+   * times) keeps its digits; the state is rebuilt about a new anchor when
+   * the window has turned over or a side's sum of squares falls below
+   * MOM_LOSS times its peak (a large value left: its rounding stays in
+   * cxy). */
+  double ax = 0, ay = 0, px = 0, py = 0;
+  int64_t removed = 0;
   bool redo = false;
   ROLL_LOOP(
       q,
       {
         double y = seq_val2(q, p);
-        if (y == y) co_add(&m, x, y);
+        if (y == y) {
+          if (m.n == 0) {
+            ax = x;
+            ay = y;
+            px = py = 0;
+          }
+          co_add(&m, x - ax, y - ay);
+          px = ZB_MAX(px, m.sxx);
+          py = ZB_MAX(py, m.syy);
+        }
       },
       {
         double y = seq_val2(q, p);
         if (y == y) {
-          double bx = m.sxx;
-          double by = m.syy;
-          co_remove(&m, x, y);
-          redo = redo || m.sxx < bx * LOSS || m.syy < by * LOSS;
+          co_remove(&m, x - ax, y - ay);
+          removed++;
+          redo = redo || m.sxx < px * MOM_LOSS || m.syy < py * MOM_LOSS;
         }
       },
       {
-        if (redo) {
+        if (redo || removed >= w) {
           memset(&m, 0, sizeof m);
           for (int64_t i = s; i < e; i++) {
             double a = seq_val(q, i);
             double b = seq_val2(q, i);
-            if (a == a && b == b) co_add(&m, a, b);
+            if (a != a || b != b) continue;
+            if (m.n == 0) {
+              ax = a;
+              ay = b;
+            }
+            co_add(&m, a - ax, b - ay);
           }
+          px = m.sxx;
+          py = m.syy;
+          removed = 0;
           redo = false;
         }
         bool ok = m.n >= (double)minp && m.n > ddof;

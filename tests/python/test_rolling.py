@@ -560,3 +560,30 @@ def test_skew_kurt_keep_their_digits_on_a_level_and_after_outliers(op):
     np.testing.assert_allclose(getattr(zb.Series(level).expanding(), op)().to_numpy(),
                                getattr(zb.Series(level - 1e10).expanding(), op)().to_numpy(),
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("method", ["cov", "corr"])
+def test_pair_windows_keep_their_digits_on_a_level_and_after_outliers(method):
+    """Rolling cov / corr of two columns sharing a large level, and after a
+    huge value left the window (in either operand, the other on a level of
+    1e13): each window as numpy's two-pass computation of that window alone
+    (recentred first, as the oracle itself would lose digits)."""
+    pairwise = np.cov if method == "cov" else np.corrcoef
+
+    def oracle(x, y, window):
+        out = [np.nan] * (window - 1)
+        for stop in range(window, len(x) + 1):
+            cx, cy = x[stop - window:stop], y[stop - window:stop]
+            out.append(pairwise(cx - cx[0], cy - cy[0])[0, 1])
+        return np.array(out)
+
+    for offset in (1e6, 1e10):
+        x = np.array([1, 2, 4, 7, 3, 5, 9, 2, 6, 8], dtype="float64") + offset
+        y = np.array([2, 1, 5, 3, 8, 4, 7, 9, 1, 6], dtype="float64") + offset
+        got = getattr(zb.Series(x).rolling(5), method)(zb.Series(y)).to_numpy()
+        np.testing.assert_allclose(got, oracle(x, y, 5), rtol=1e-12)
+    vx = np.array([3, 3, 7, 9, 3, 3, 3.8e12, 3, 8, 2, 2, 8, 6, 7, 7, 3, 8, 4])
+    vy = 1e13 + np.array([6, 3, 3, 5, 9, 1, 2, 9, 2, 1, 4, 6, 6, 9, 7, 9, 3, 5.0])
+    for x, y in ((vx, vy), (vy, vx)):
+        got = getattr(zb.Series(x).rolling(9), method)(zb.Series(y)).to_numpy()
+        np.testing.assert_allclose(got, oracle(x, y, 9), rtol=1e-9)
