@@ -732,8 +732,8 @@ def _held_other(col, other):
     given otherwise (the engine then widens the result, as pandas does for
     an int column and a wider int column, whatever its values)."""
     dt = col.dtype
-    if dt not in _dtypes.NUMERIC or dt == "bool":
-        return other
+    if dt not in _dtypes.NUMERIC or dt in ("bool", "float64"):   # float64: the engine's
+        return other                                              # result dtype anyway
     ints = dt in _dtypes.INTEGERS
     if isinstance(other, _core.Column):
         od = other.dtype
