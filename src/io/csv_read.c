@@ -504,8 +504,11 @@ static inline __attribute__((always_inline)) int64_t tokenize_loop(
           chunk_fail(c, ZB_ENOTSUP, ERR_TOOLONG, fs);
           goto out;
         }
-        row[at] = (uint64_t)(fs - cstart) |
-                  (uint64_t)((uint32_t)(fe - fs) | (flag ? ZB_CELL_FLAG : 0)) << 32;
+        if (flag == 2) /* a quoted field with nothing to unquote but its quotes */
+          row[at] = (uint64_t)(fs + 1 - cstart) | (uint64_t)(uint32_t)(fe - fs - 2) << 32;
+        else
+          row[at] = (uint64_t)(fs - cstart) |
+                    (uint64_t)((uint32_t)(fe - fs) | (flag ? ZB_CELL_FLAG : 0)) << 32;
       }
       f++;
       if (last) {

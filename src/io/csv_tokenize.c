@@ -237,29 +237,71 @@ static int quote_end(const csv_tok *t, const qstate *qs, int64_t a, int64_t b, i
   return b > a && t->d[b - 1] == '\n' ? CSV_S_REC : (b == a ? qs->s0 : CSV_S_UNQ);
 }
 
-/* Block bits of [p, p + len): quotes in *qm, '\n' in *nm. */
+/* Block bits of [p, p + len): quotes in *qm, '\n' in *nm, separators in
+ * *sm. */
 static inline void quote_bits(const csv_tok *t, int64_t p, int64_t len, uint64_t *qm,
-                              uint64_t *nm) {
+                              uint64_t *nm, uint64_t *sm) {
   const char *d = t->d;
-  uint64_t q = 0, m = 0;
+  uint64_t q = 0, m = 0, s = 0;
 #if defined(__SSE2__)
   if (len == 64) {
     for (int i = 0; i < 4; i++) {
       __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p + 16 * i));
       q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vquote)) << (16 * i);
       m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vnl)) << (16 * i);
+      s |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vsep)) << (16 * i);
     }
     *qm = q;
     *nm = m;
+    *sm = s;
     return;
   }
 #endif
   for (int64_t i = 0; i < len; i++) {
     q |= (uint64_t)(d[p + i] == t->quote) << i;
     m |= (uint64_t)(d[p + i] == '\n') << i;
+    s |= (uint64_t)(d[p + i] == t->sep) << i;
   }
   *qm = q;
   *nm = m;
+  *sm = s;
+}
+
+/* Bit i of the result: an odd number of x's bits 0..i are set. */
+static inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* quote_step over a whole block of 64 bytes at p, without a loop over its
+ * quotes: every quote toggles "inside", which is quote_step's automaton
+ * as long as each quote that takes the run inside comes right after a
+ * separator, a '\n' or a quote that just left (a doubled quote); qm has
+ * the quotes (less bit 0 when *carry), nm the '\n' and sm the separator
+ * bytes.  Returns false, changing nothing, when some quote would be
+ * literal text (quote_step then takes the block); else the state and
+ * *carry are quote_step's after the block. */
+static inline bool quote_block(const csv_tok *t, qstate *qs, int64_t p, uint64_t qm,
+                               uint64_t nm, uint64_t sm, uint64_t *carry) {
+  const char *d = t->d;
+  uint64_t inside = prefix_xor(qm) ^ (qs->in ? ~UINT64_C(0) : 0);
+  uint64_t opens = qm & inside, closes = qm & ~inside;
+  uint64_t start = p == qs->a ? qs->s0 == CSV_S_REC : d[p - 1] == t->sep || d[p - 1] == '\n';
+  if (opens & ~(((sm | nm | closes) << 1) | start)) return false;
+  if (qs->want_first) return false;
+  qs->quoted_nl += __builtin_popcountll(nm & inside);
+  qs->in = inside >> 63;
+  *carry = 0;
+  if (!qs->in && (closes >> 63) && p + 64 < t->n && d[p + 64] == t->quote) {
+    qs->in = true; /* a doubled quote runs into the next block */
+    *carry = 1;
+  }
+  return true;
 }
 
 static int dfa_fast(const csv_tok *t, int64_t a, int64_t b, int s, int64_t nl, int64_t *first_rec,
@@ -268,9 +310,10 @@ static int dfa_fast(const csv_tok *t, int64_t a, int64_t b, int s, int64_t nl, i
   uint64_t carry = 0;
   for (int64_t p = a; p < b; p += 64) {
     int64_t len = b - p < 64 ? b - p : 64;
-    uint64_t qm, nm;
-    quote_bits(t, p, len, &qm, &nm);
-    carry = (uint64_t)quote_step(t, &qs, p, len, qm & ~carry, nm);
+    uint64_t qm, nm, sm;
+    quote_bits(t, p, len, &qm, &nm, &sm);
+    if (len < 64 || !quote_block(t, &qs, p, qm & ~carry, nm, sm, &carry))
+      carry = (uint64_t)quote_step(t, &qs, p, len, qm & ~carry, nm);
   }
   return quote_end(t, &qs, a, b, nl, first_rec, terms);
 }
@@ -309,9 +352,10 @@ void zb__csv_scan_bytes(const csv_tok *t, int64_t start, int64_t end, csv_scan *
       }
       accq = _mm_or_si128(accq, q4);
       if (fast && ((qm & ~carry) || qs.in)) {
-        uint64_t qq, nm;
-        quote_bits(t, p, 64, &qq, &nm);
-        carry = (uint64_t)quote_step(t, &qs, p, 64, qm & ~carry, nm);
+        uint64_t qq, nm, sm;
+        quote_bits(t, p, 64, &qq, &nm, &sm);
+        if (!quote_block(t, &qs, p, qq & ~carry, nm, sm, &carry))
+          carry = (uint64_t)quote_step(t, &qs, p, 64, qq & ~carry, nm);
       } else {
         carry = 0;
       }
@@ -335,8 +379,8 @@ void zb__csv_scan_bytes(const csv_tok *t, int64_t start, int64_t end, csv_scan *
   if (fast) /* the rest of the run from S, 64 bytes at a time */
     for (int64_t q = tail; q < b; q += 64) {
       int64_t len = b - q < 64 ? b - q : 64;
-      uint64_t qm, nm;
-      quote_bits(t, q, len, &qm, &nm);
+      uint64_t qm, nm, sm;
+      quote_bits(t, q, len, &qm, &nm, &sm);
       carry = (uint64_t)quote_step(t, &qs, q, len, qm & ~carry, nm);
     }
   out->nl = nl;

@@ -34,8 +34,12 @@ typedef struct csv_tok {
   uint8_t rstart[256];   /* at a record start: maybe a blank or comment line */
 } csv_tok;
 
+/* zb__csv_tok_init, zb__csv_scan_bytes and zb__csv_run are exported from
+ * libzambezi (declared only here, not in include/) so that tests/c can
+ * hold the scan pass against the byte-by-byte automaton; not public API. */
+
 /* t for d[0, n) in the dialect of o (borrowed: t points into d). */
-void zb__csv_tok_init(csv_tok *t, const char *d, int64_t n, const zb_csv_options *o);
+ZB_API void zb__csv_tok_init(csv_tok *t, const char *d, int64_t n, const zb_csv_options *o);
 
 /* The position after the '\n' that ends the line at p, or t->n. */
 static inline int64_t csv_line_end(const csv_tok *t, int64_t p) {
@@ -130,7 +134,9 @@ static inline bool csv_skip_line(const csv_tok *t, int64_t pos, int64_t *next) {
 
 /* The field starting at fs: returns the position of the byte that ends it
  * (separator, '\n', comment character) or t->n; *flag: it needs unquoting
- * (it starts with a quote or holds an escape).  *unterminated: a quoted
+ * (it starts with a quote or holds an escape): 2 when it is a quoted field
+ * whose only quotes are its first and last byte (its '\r' before a '\n'
+ * aside), so that dropping them unquotes it; else 1.  *unterminated: a quoted
  * field runs to the end of the input.  esc: t->esc is set (a constant where
  * it is inlined). */
 static inline __attribute__((always_inline)) int64_t csv_scan_field(const csv_tok *t,
@@ -143,7 +149,7 @@ static inline __attribute__((always_inline)) int64_t csv_scan_field(const csv_to
   int64_t p = fs;
   *flag = 0;
   if (t->quote && p < n && d[p] == t->quote) {
-    *flag = 1;
+    *flag = esc ? 1 : 2;
     p++;
     for (;;) {
       p = csv_scan_next(t, sc, p, true);
@@ -161,9 +167,15 @@ static inline __attribute__((always_inline)) int64_t csv_scan_field(const csv_to
       }
       if (t->dq && p + 1 < n && d[p + 1] == t->quote) {
         p += 2;
+        *flag = 1;
         continue;
       }
       p++;
+      /* The closing quote ends the field: nothing but the quotes to drop
+       * when no quote was doubled and no escape seen. */
+      if (*flag == 2 && (p >= n || d[p] == t->sep || d[p] == '\n')) return p;
+      if (*flag == 2 && d[p] == '\r' && p + 1 < n && d[p + 1] == '\n') return p + 1;
+      *flag = 1;
       break;
     }
   }
@@ -236,14 +248,14 @@ typedef struct csv_scan {
  * escape bytes, bytes >= 0x80, '\n' bytes and, for the usual dialect, the
  * automaton's run from CSV_S_REC (blocks without quotes, outside quotes,
  * cost nothing more). */
-void zb__csv_scan_bytes(const csv_tok *t, int64_t start, int64_t end, csv_scan *out);
+ZB_API void zb__csv_scan_bytes(const csv_tok *t, int64_t start, int64_t end, csv_scan *out);
 
 /* Run the automaton over [a, b) from state s; returns the final state,
  * in *terms the number of '\n' bytes that end a record (or a blank or
  * comment line) and in *first_rec the position right after the first of
  * them (b if none).  nl: the '\n' bytes in [a, b). */
-int zb__csv_run(const csv_tok *t, int64_t a, int64_t b, int s, int64_t nl, int64_t *first_rec,
-                int64_t *terms);
+ZB_API int zb__csv_run(const csv_tok *t, int64_t a, int64_t b, int s, int64_t nl,
+                       int64_t *first_rec, int64_t *terms);
 
 /* Undo quoting and escapes of a raw field s[0, n) into out (at most cap
  * bytes; the result never exceeds the raw length).  Returns the length. */

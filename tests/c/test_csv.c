@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/csv_tokenize.h"
 #include "test.h"
 #include "zambezi/io.h"
 
@@ -699,6 +700,115 @@ ZB_TEST(csv_parallel_random_dialects) {
     zb_table_release(b);
   }
   zb_set_num_threads(saved, &err);
+}
+
+/* The usual dialect's scan finds quoted runs a 64-byte block at a time
+ * (every quote toggling, when each opening quote follows a separator, a
+ * line break or a doubled quote's first half), falling back to a quote at
+ * a time otherwise.  An escape character that never occurs changes nothing
+ * in the dialect but sends the read through the byte-by-byte automaton,
+ * the oracle here: random inputs of a few hundred to a few thousand bytes,
+ * dense in quotes (doubled, literal inside unquoted fields, text after a
+ * closing quote, quoted line breaks), read in random chunks on 1-3
+ * threads, must give the oracle's table or error. */
+ZB_TEST(csv_quote_blocks_match_the_automaton) {
+  static const char *const piece[] = {"\"", "\"\"", "ab", ",", ",", "\n", "\r\n", "\"x,\ny\"",
+                                      "\"p\"\"q\"", "7", "\"\"\"", "a\"b", "\"s\"t"};
+  enum { NP = sizeof piece / sizeof piece[0] };
+  int saved = zb_get_num_threads();
+  zb_error err;
+  srand(4242);
+  static char buf[8192];
+  int mismatches = 0;
+  for (int iter = 0; iter < 1500 && mismatches < 3; iter++) {
+    int target = 100 + rand() % 3000, n = 0;
+    /* mostly well-formed quoted fields, now and then a stray piece */
+    while (n < target) {
+      const char *s = rand() % 4 ? piece[5 + rand() % 8] : piece[rand() % NP];
+      n += sprintf(buf + n, "%s", s);
+    }
+    zb_csv_options o;
+    zb_csv_options_init(&o);
+    o.header = -1;
+    o.on_bad_lines = ZB_CSV_BAD_LINES_SKIP;
+    zb_set_num_threads(1, &err);
+    o.escapechar = '\x01';
+    o.chunk_size = 1 + rand() % 600;
+    zb_table *a = NULL, *b = NULL;
+    zb_error ea = {{0}}, eb = {{0}};
+    zb_status sa = zb_csv_read_buffer(buf, n, &o, &a, &ea);
+    zb_set_num_threads(1 + iter % 3, &err);
+    o.escapechar = 0;
+    o.chunk_size = iter % 2 ? 1 << 30 : 1 + rand() % 600;
+    zb_status sb = zb_csv_read_buffer(buf, n, &o, &b, &eb);
+    bool same = sa == sb && (sa != ZB_OK ? strcmp(ea.message, eb.message) == 0 : tables_equal(a, b));
+    if (!same) {
+      mismatches++;
+      zb_test_fail(__FILE__, __LINE__, "iter %d (chunk %lld): %s '%s' vs %s '%s'", iter,
+                   (long long)o.chunk_size, zb_status_name(sa), ea.message, zb_status_name(sb),
+                   eb.message);
+    }
+    zb_table_release(a);
+    zb_table_release(b);
+  }
+  zb_set_num_threads(saved, &err);
+}
+
+/* The same, one level down: the scan pass's state and record count over
+ * random ranges, and the usual dialect's run from inside quotes, against
+ * the byte-by-byte automaton (escape character '\x01', never present). */
+static bool scan_inside(int s) { return s == CSV_S_QUO || s == CSV_S_EQUO; }
+
+/* The automaton's state after [a, b) as inside quotes or not; right after
+ * a quote inside quotes (CSV_S_QQ) it depends on the byte at b, which the
+ * block scan looks at (a doubled quote) and the automaton leaves for
+ * later. */
+static bool run_inside(const char *d, int64_t b, int64_t n, int s) {
+  return scan_inside(s) || (s == CSV_S_QQ && b < n && d[b] == '"');
+}
+
+ZB_TEST(csv_scan_blocks_match_the_automaton) {
+  static const char *const piece[] = {"\"", "\"\"", "ab", ",", "\n", "\"x,\ny\"", "\"p\"\"q\"",
+                                      "\"\"\"", "a\"b", "\"s\"t", ",\"", "\"\n"};
+  static const char *const field[] = {"ab", "7", "", "\"x,\ny\"", "\"p\"\"q\"", "\"\"\"\"",
+                                      "\"\"", "\"a\"\"\"\"b\"", "\"0123456789abcdefghij\""};
+  enum { NP = sizeof piece / sizeof piece[0], NF = sizeof field / sizeof field[0] };
+  srand(99);
+  static char buf[4096];
+  zb_csv_options o;
+  zb_csv_options_init(&o);
+  int bad = 0;
+  for (int iter = 0; iter < 4000 && bad < 3; iter++) {
+    int target = 64 + rand() % 1500, n = 0;
+    if (iter % 2) {
+      while (n < target) n += sprintf(buf + n, "%s", piece[rand() % NP]);
+    } else { /* well-formed fields only: the block step takes every block */
+      while (n < target)
+        n += sprintf(buf + n, "%s%s", field[rand() % NF], rand() % 3 ? "," : "\n");
+    }
+    csv_tok fast, slow;
+    o.escapechar = 0;
+    zb__csv_tok_init(&fast, buf, n, &o);
+    o.escapechar = '\x01';
+    zb__csv_tok_init(&slow, buf, n, &o);
+    int64_t a = rand() % 3 ? 0 : rand() % (n / 2), b = n - (rand() % 2 ? 0 : rand() % (n / 4));
+    csv_scan sc;
+    zb__csv_scan_bytes(&fast, a, b, &sc);
+    int64_t f1, t1, f2, t2, f3, t3;
+    int s1 = zb__csv_run(&slow, a, b, CSV_S_REC, sc.nl, &f1, &t1);
+    bool ok = scan_inside(sc.end_s) == run_inside(buf, b, n, s1) && sc.term_s == t1;
+    /* from inside quotes: the fast run (its first record too) */
+    int s2 = zb__csv_run(&fast, a, b, CSV_S_QUO, sc.nl, &f2, &t2);
+    int s3 = zb__csv_run(&slow, a, b, CSV_S_QUO, sc.nl, &f3, &t3);
+    ok = ok && scan_inside(s2) == run_inside(buf, b, n, s3) && t2 == t3 && (t3 == 0 || f2 == f3);
+    if (!ok) {
+      bad++;
+      zb_test_fail(__FILE__, __LINE__, "iter %d [%lld, %lld): scan %d/%lld vs %d/%lld; "
+                   "from a quote %d/%lld/%lld vs %d/%lld/%lld", iter, (long long)a, (long long)b,
+                   sc.end_s, (long long)sc.term_s, s1, (long long)t1, s2, (long long)t2,
+                   (long long)f2, s3, (long long)t3, (long long)f3);
+    }
+  }
 }
 
 /* Type inference runs per chunk and widens when a value does not fit; the

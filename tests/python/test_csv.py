@@ -166,6 +166,10 @@ PARAM_CASES = [
     ('a;b\n"1.234,5";2\n', dict(sep=";", thousands=".", decimal=",")),
     ("a;b\n1,5;2\n", dict(sep=";", decimal=",")),
     ('a,b\n1,"x\ny"\n2,"p""q"\n', {}),
+    # quoted numbers, NA texts and empty strings; quotes dropped from the
+    # plain quoted field, decoded in the others; a CRLF after a closing quote
+    ('a,b,c\n"1","NA",""\r\n"2.5","x""y","z"\n"3","","q"w\n', {}),
+    ('a,b\n"1","2020-01-01"\n"","2020-01-02"\n', dict(parse_dates=["b"])),
     ("a,b\n1,2\n3\n", {}),  # short row: null filled
     ("a,b\r\n1,2\r\n3,4", {}),  # CRLF, no trailing newline
     ("a,b\r1,2\r3,4\r", {}),  # lone CR line ends (classic Mac OS)
