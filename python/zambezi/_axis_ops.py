@@ -19,7 +19,8 @@ import numpy as np
 from zambezi import _base, _convert, _core, _dtypes, _indexing, _labels
 from zambezi import index as _ix
 from zambezi._missing import _axis_number
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziIndexError
+from zambezi.errors import (DTypeError, InvalidValueError, UnsupportedError, ZambeziError,
+                            ZambeziIndexError)
 
 
 def _series(col):
@@ -625,9 +626,9 @@ _NAN = object()
 
 def _is_bool_listlike(key):
     """pandas' test of a mask (pandas.core.methods.filter.is_mask): a
-    one-dimensional array-like of bool dtype, or a list / object array
-    whose values that are not missing are all bools (never a tuple, a
-    frame or a MultiIndex)."""
+    one-dimensional array-like of bool dtype, or a non-empty list / object
+    array whose values that are not missing are all bools (all missing
+    counts; never a tuple, a frame or a MultiIndex)."""
     if isinstance(key, tuple) or _base.is_frame(key) or _convert._is_pandas(key, "DataFrame"):
         return False
     if not isinstance(key, list):
@@ -641,13 +642,17 @@ def _is_bool_listlike(key):
     values = np.asarray(key, dtype=object)   # a Python list or object array already
     if values.ndim != 1:
         return False
-    seen = False
+    try:   # the engine's conversion: bools with None / NaN / NaT make a bool column
+        col = _core.column_from_sequence(values)
+    except (ZambeziError, TypeError, ValueError):
+        col = None   # mixed values, or pd.NA among bools: looked at one by one below
+    if col is not None:   # all missing counts as a mask (of nothing but missing values)
+        return col.length > 0 and (col.dtype == "bool" or col.null_count == col.length)
     for v in values:
-        if isinstance(v, (bool, np.bool_)):
-            seen = True
-        elif not _dtypes.is_scalar(v) or not _dtypes.is_missing_scalar(v):
+        if not isinstance(v, (bool, np.bool_)) and not (_dtypes.is_scalar(v)
+                                                         and _dtypes.is_missing_scalar(v)):
             return False
-    return seen
+    return len(values) > 0
 
 
 def _filter_mask(obj, cond, axis, na):
@@ -682,13 +687,18 @@ def _filter_mask(obj, cond, axis, na):
             mask = mask.reindex(labels)
         col = mask._col
     else:
-        col = _convert.to_column(np.asarray(mask, dtype=object) if isinstance(mask, list)
-                                 else mask)
+        if isinstance(mask, list):
+            mask = np.asarray(mask, dtype=object)
+        try:
+            col = _convert.to_column(mask)
+        except DTypeError:   # pd.NA among bools in an object array: None, value by value
+            col = _convert.to_column(np.array(
+                [None if _dtypes.is_missing_scalar(v) else v for v in mask], dtype=object))
         if col.length != n:
             raise ZambeziIndexError(f"Boolean index has wrong length: {col.length} instead "
                                     f"of {n}")
     if col.dtype != "bool":
-        col = col.cast("bool")
+        col = _core.cast(col, "bool")
     if col.null_count:
         if na == "raise":
             raise InvalidValueError("The mask contains missing values")

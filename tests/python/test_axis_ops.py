@@ -126,12 +126,16 @@ def test_filter_masks_like_pandas_3_1(seed):
     for kw in (dict(cond=bits), dict(cond=list(bits)), dict(cond=holes),
                dict(cond=holes, na=True), dict(cond=pd.array(holes, dtype="boolean")),
                dict(cond=pd.Series(bits, index=df.index)), dict(cond=shuffled),
-               dict(cond=[True, False, True], axis=1), dict(cond=[None, True, False], axis=1)):
+               dict(cond=[True, False, True], axis=1), dict(cond=[None, True, False], axis=1),
+               dict(cond=[np.nan if h is None else h for h in holes]),
+               dict(cond=np.array([pd.NA if h is None else np.bool_(h) for h in holes]),
+                    na=True), dict(cond=[None] * n), dict(cond=[np.nan] * n, na=True)):
         zkw = {k: zb.from_pandas(v) if isinstance(v, pd.Series) else v for k, v in kw.items()}
         _same(z.filter(**zkw), df.filter(**kw))
     _same(z.filter(lambda d: d["a"] > 3), df.filter(lambda d: d["a"] > 3))
     _same(z.filter(cond=lambda d: d["c"] == "x"), df.filter(cond=lambda d: d["c"] == "x"))
-    for bad in (dict(cond=holes, na="raise"), dict(cond=bits[:-1]), dict(cond=["a"] * n)):
+    for bad in (dict(cond=holes, na="raise"), dict(cond=bits[:-1]), dict(cond=["a"] * n),
+                dict(cond=[1] + list(bits[1:])), dict(cond=[])):
         with pytest.raises((ValueError, IndexError, TypeError)):
             df.filter(**bad)
         with pytest.raises((ValueError, IndexError, TypeError)):
