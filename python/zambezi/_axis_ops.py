@@ -719,12 +719,10 @@ def _filter_rows(obj, items, like, regex):
         mask = idx.isin(wanted)
         sub = obj._select_rows(_indexing.filter_rows(_core.column_from_buffer(
             np.ascontiguousarray(np.asarray(mask, dtype=np.bool_)))))
-        where = {}
-        for i, lb in enumerate(sub._index.to_list()):   # at most the rows items named
-            where.setdefault(_nan_key(lb), []).append(i)
-        if any(len(v) > 1 for v in where.values()):
-            return sub.reindex(wanted)   # duplicate labels: reindex's error, as pandas
-        return sub.iloc[[i for w in wanted for i in where.get(_nan_key(w), ())]]
+        if not idx.is_unique:
+            return obj.reindex(wanted)   # duplicate labels: reindex's error, as pandas
+        at = np.asarray(sub._index.get_indexer(wanted), dtype=np.int64)
+        return sub.iloc[at[at >= 0]]
     if idx.nlevels != 1:
         raise UnsupportedError("filter(like= / regex=) of a MultiIndex's rows is not supported")
     text = _series(idx._levels()[0]).astype(str)

@@ -148,6 +148,18 @@ def test_filter_masks_like_pandas_3_1(seed):
     nan_rows = pd.DataFrame({"a": [1, 2, 3]}, index=[np.nan, "x", "y"])
     _same(zb.from_pandas(nan_rows).filter(items=["y", np.nan], axis=0),
           nan_rows.filter(items=["y", np.nan], axis=0))
+    # items along the rows: pandas' order of items, once each; any duplicate
+    # label on the axis is reindex's error, named or not
+    rows = pd.DataFrame({"a": range(6)}, index=[15, 11, 12, 13, 10, 14])
+    for items in ([13, 13, 10], [99, 14, 10], [98], []):
+        _same(zb.from_pandas(rows).filter(items=items, axis=0),
+              rows.filter(items=items, axis=0))
+    dup = pd.DataFrame({"a": range(4)}, index=["x", "y", "x", "z"])
+    for items in (["z", "y"], ["x"], ["q"]):
+        with pytest.raises(ValueError, match="duplicate labels"):
+            dup.filter(items=items, axis=0)
+        with pytest.raises(ValueError, match="duplicate labels"):
+            zb.from_pandas(dup).filter(items=items, axis=0)
 
 
 @pytest.mark.parametrize("seed", range(4))
