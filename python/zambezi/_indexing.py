@@ -473,12 +473,18 @@ def _assign(old, pos, value, what, n=None):
                                                    other_time_kind(value, old.dtype)):
             raise DTypeError(f"setting {what}: {value!r} cannot be held in a column of dtype "
                              f"{old.dtype} (pandas keeps it in an object column)")
+        if old is not None and old.dtype == "float32" and isinstance(value, np.floating) and \
+                np.dtype(type(value)).itemsize > 4 and np.float32(value) != value and \
+                value == value:
+            raise DTypeError(f"setting {what}: Invalid value {value!r} for dtype float32 (a "
+                             "numpy float it cannot hold exactly; pandas 3 refuses it too)")
         value = py_scalar(value) if value is not None else None
         if isinstance(value, float) and value != value:
             value = None   # NaN: missing, in a column of any dtype
         if value is None:
             if old is None:
                 raise DTypeError(f"cannot infer a dtype for new {what} from None")
+            _refuse_missing_bool(old, what)
             vcol = _convert.nulls_like(old, 1)
         else:
             vcol = _core.column_from_sequence([value])
@@ -489,6 +495,13 @@ def _assign(old, pos, value, what, n=None):
         if vcol.length != len(pos):
             raise InvalidValueError(
                 f"setting {what}: {vcol.length} values for {len(pos)} rows")
+        if old is not None and old.dtype == "float32" and vcol.dtype == "float64" and \
+                not isinstance(value, list) and not holds_exactly(vcol, "float32"):
+            raise DTypeError(f"setting {what}: Invalid value for dtype float32 (float64 values "
+                             "it cannot hold exactly; pandas 3 refuses them too)")
+        if old is not None and old.dtype == "string" and isinstance(value, list) and \
+                vcol.dtype.startswith("float") and vcol.null_count == vcol.length:
+            vcol = _convert.nulls_like(old, vcol.length)   # [nan]: missing text, as pandas
         vals = True
     if old is None:
         old = _convert.nulls_like(vcol, n)
@@ -500,6 +513,15 @@ def _assign(old, pos, value, what, n=None):
     else:
         idx[pos] = n + np.arange(len(pos), dtype=np.int64)
     return _core.take(_core.concat([old, vcol]), _core.column_from_buffer(idx))
+
+
+def _refuse_missing_bool(col, what):
+    """pandas 3's TypeError for a missing value set into a bool column that
+    holds none (pandas' numpy bool column; one with missing values is
+    pandas' object column, which takes more)."""
+    if col.dtype == "bool" and not col.null_count:
+        raise DTypeError(f"setting {what}: Invalid value 'nan' for dtype bool (a missing value "
+                         "in a bool column without missing values; pandas 3 refuses it too)")
 
 
 def _kind(dtype):

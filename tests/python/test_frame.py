@@ -467,12 +467,13 @@ def test_pandas_arrays_keep_their_dtype():
     assert df["t"].isna().sum() == 1
 
 
-_SET_VALUES = ["1", "x", 1.5, 1.0, 1, True, np.int64(1), np.float64(1.0), pd.NaT, 1 + 2j]
+_SET_VALUES = ["1", "x", 1.5, 1.0, 1, True, np.int64(1), np.float64(1.0), pd.NaT, 1 + 2j,
+               None, np.nan, np.float64(1.1), 1.1, np.float16(1.1)]
 
 
 @pytest.mark.parametrize("dtype,data", [("int64", [1, 2]), ("int8", [1, 2]),
                                         ("float64", [1.0, 2.0]), ("bool", [True, False]),
-                                        ("str", ["a", "b"])])
+                                        ("str", ["a", "b"]), ("float32", [1.5, 2.5])])
 @pytest.mark.parametrize("how", ["setitem", "iloc", "loc", "list"])
 def test_setting_a_value_the_dtype_cannot_hold_raises_as_pandas(dtype, data, how):
     # pandas 3 refuses a value its column's dtype cannot hold (text in a
@@ -505,6 +506,29 @@ def test_setting_a_value_the_dtype_cannot_hold_raises_as_pandas(dtype, data, how
         put(z)
         want = p.tolist()[0]
         assert z.to_list()[0] == (None if pd.isna(want) else want), (value, dtype, how)
+
+
+def test_float32_and_bool_columns_refuse_what_pandas_3_refuses():
+    # float64 values a float32 column cannot hold exactly (a numpy scalar,
+    # an array, a Series) are refused; a list of Python floats is rounded
+    for value, ok in ((np.array([1.1, 2.2]), False), (pd.Series([1.1, 2.2]), False),
+                      (np.array([1.5, 2.5]), True), ([1.1, 2.2], True)):
+        p = pd.Series(np.array([1, 2, 3], dtype="float32"))
+        z = zb.Series(np.array([1, 2, 3], dtype="float32"))
+        zv = zb.from_pandas(value) if isinstance(value, pd.Series) else value
+        if not ok:
+            with pytest.raises(TypeError, match="Invalid value"):
+                p[0:2] = value
+            with pytest.raises(TypeError, match="Invalid value"):
+                z[0:2] = zv
+            continue
+        p[0:2] = value
+        z[0:2] = zv
+        assert z.dtype == "float32" and z.to_list() == p.tolist()
+    # a bool column that holds missing values already (pandas: object) takes one more
+    z = zb.Series([True, None, False])
+    z[0] = None
+    assert z.to_list() == [None, None, False]
 
 
 @pytest.mark.parametrize("key", [{1}, {1: 1}, ({1},)])
