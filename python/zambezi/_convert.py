@@ -40,16 +40,9 @@ def column_from_numpy(arr, name=None):
         return _core.column_from_buffer(arr, name=name)
     if kind == "M":
         unit, _ = np.datetime_data(arr.dtype)
-        if unit == "D":
-            days = arr.astype("datetime64[D]").view(np.int64)
-            mask = np.isnat(arr)
-            if mask.any():
-                days = np.where(mask, 0, days)
-            return _core.column_from_buffer(days.astype(np.int32), mask=mask,
-                                            dtype="date32", name=name)
-        if unit not in ("s", "ms", "us", "ns"):
-            arr = arr.astype("datetime64[us]")
-            unit = "us"
+        if unit not in ("s", "ms", "us", "ns"):   # days, hours...: seconds, as pandas
+            arr = arr.astype("datetime64[s]")
+            unit = "s"
         return _core.column_from_buffer(arr.view(np.int64), unit=unit, name=name)
     if kind == "m":
         unit, _ = np.datetime_data(arr.dtype)

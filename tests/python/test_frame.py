@@ -467,6 +467,20 @@ def test_pandas_arrays_keep_their_dtype():
     assert df["t"].isna().sum() == 1
 
 
+@pytest.mark.parametrize("unit", ["Y", "M", "D", "h", "m", "s", "ms"])
+def test_numpy_datetimes_of_any_unit_as_pandas(unit):
+    # pandas keeps s / ms / us / ns and makes coarser units seconds (days
+    # too: datetime64[D] is datetime64[s], not dates)
+    a = np.arange(4, dtype=np.int64).view(f"M8[{unit}]")
+    a[2] = np.datetime64("NaT")
+    want = pd.Series(a, name="x")
+    got = zb.Series(a, name="x")
+    pd.testing.assert_series_equal(got.to_pandas(), want)
+    df = zb.DataFrame({"i": [1, 2, 3, 4]})
+    df["x"] = a
+    pd.testing.assert_series_equal(df["x"].to_pandas(), want)
+
+
 _SET_VALUES = ["1", "x", 1.5, 1.0, 1, True, np.int64(1), np.float64(1.0), pd.NaT, 1 + 2j,
                None, np.nan, np.float64(1.1), 1.1, np.float16(1.1)]
 
