@@ -37,7 +37,8 @@ import re
 
 import numpy as np
 
-from zambezi import _align, _base, _convert, _core, _dtypes, _expr, _indexing, _labels, _numba
+from zambezi import _align, _base, _categorical, _convert, _core, _dtypes, _expr, _indexing, _labels
+from zambezi import _numba
 from zambezi import index as _ix
 from zambezi._compute import _missing_mask, _engine_error
 from zambezi._dtypes import FLOATS as _FLOATS, is_missing_scalar, is_scalar, py_scalar
@@ -268,6 +269,12 @@ def _from_codes(codes, like):
     return out if like.device == "cpu" else out.to_device(like.device)
 
 
+def _null_or_false(col):
+    """col's null mask as a numpy bool array (all False when it has none)."""
+    mask = _convert.null_mask(col)
+    return np.zeros(col.length, dtype=bool) if mask is None else mask
+
+
 def _new_category(s, value):
     return DTypeError(
         f"{s._describe()}: {value!r} is not one of its categories; add it to the "
@@ -291,6 +298,12 @@ def where_categorical(s, cond, other, mask):
         if _host(other).dictionary.to_pylist() != cats:
             return None
         o = _category_codes(other)
+    elif isinstance(other, _core.Column):   # values, each a category or missing (pandas)
+        coded = _categorical.with_categories(other, _host(col).dictionary)
+        if coded.null_count > other.null_count:
+            new = _convert.null_mask(coded) & ~_null_or_false(other)
+            raise _new_category(s, other.slice(int(np.flatnonzero(new)[0]), 1).to_pylist()[0])
+        o = _category_codes(coded)
     else:
         return None
     cond = _host(cond)
@@ -920,7 +933,12 @@ class FrameExtra:
             other = other(self)
         if isinstance(cond, np.ndarray) and cond.shape != self.shape:
             raise InvalidValueError(
-                f"where/mask: cond has shape {cond.shape}, the frame {self.shape}")
+                f"where/mask: Array conditional must be same shape as self (cond has shape "
+                f"{cond.shape}, the frame {self.shape})")
+        if isinstance(other, np.ndarray) and other.ndim == 2 and other.shape != self.shape:
+            raise InvalidValueError(
+                f"where/mask: other must be the same shape as self when an ndarray (other has "
+                f"shape {other.shape}, the frame {self.shape})")
         cols, names = self._cols()
         out = []
         # a frame cond / other is matched by column label (an int label 0 is

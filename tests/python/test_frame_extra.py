@@ -490,6 +490,35 @@ def test_where_mask_vs_pandas(n):
         z.where(zcond, zb.Series(pcol("f64", n, rng)))
 
 
+def test_where_refuses_what_pandas_refuses_and_keeps_categories():
+    rng = np.random.default_rng(7)
+    pdf = pd.DataFrame(rng.normal(size=(5, 3)), columns=["A", "B", "C"])
+    z = zb.DataFrame(pdf)
+    # a 2-D other or cond of another shape: pandas' ValueError (other's rows
+    # were aligned by label, the missing ones NaN)
+    for call in (lambda d: d.where(d > 0, (d + 1).to_numpy()[0:2, :]),
+                 lambda d: d.where((d > 0).to_numpy()[:2, :], d + 1)):
+        with pytest.raises(ValueError, match="same shape as self"):
+            call(pdf)
+        with pytest.raises(ValueError, match="same shape as self"):
+            call(z)
+    # a categorical's other given as values: each a category (the result
+    # stays categorical) or a new one (TypeError)
+    cat = pd.Series(pd.Categorical(["a", "b", "a", "b"]))
+    cond = pd.Series([True, False, True, False])
+    for other in (["b", "a", None, "a"], np.array(["b", "a", "b", "a"], dtype=object),
+                  pd.Series(["a", "a", "b", "b"])):
+        zo = zb.from_pandas(other) if isinstance(other, pd.Series) else other
+        for method in ("where", "mask"):
+            want = getattr(cat, method)(cond, other)
+            got = getattr(zb.from_pandas(cat), method)(zb.from_pandas(cond), zo)
+            assert_series_like(got, want, f"{method} {other!r}")
+    with pytest.raises(TypeError, match="new category"):
+        cat.where(cond, ["z"] * 4)
+    with pytest.raises(TypeError, match="not one of its categories"):
+        zb.from_pandas(cat).where(zb.from_pandas(cond), ["z"] * 4)
+
+
 def test_select_dtypes_vs_pandas():
     pdf = pframe(KINDS, 50, seed=3)
     pdf["tz"] = pd.Series(pd.date_range("2024-01-01", periods=50, freq="h", tz="UTC")
