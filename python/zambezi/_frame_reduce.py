@@ -112,6 +112,8 @@ class FrameReduce:
         return cols, names
 
     def _reduce(self, how, axis=0, skipna=True, numeric_only=False, **kw):
+        if how not in ("nunique", "idxmin", "idxmax"):   # those take None, as pandas'
+            _base.check_bool(skipna, "skipna", none_allowed=False)
         cols, names = self._reduce_columns(how, numeric_only)
         if _axis(axis, how) == 1:
             return self._reduce_rows(how, cols, names, skipna, **kw)

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from zambezi import _convert, _core, _labels, _stats
+from zambezi import _base, _convert, _core, _labels, _stats
 from zambezi.errors import DTypeError, UnsupportedError
 
 
@@ -84,6 +84,7 @@ class SeriesMoments:
         1.7636
         """
         _check_axis(axis, "skew", False)
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         return _moment(self._col, "skew", skipna, self._describe())
 
     def kurt(self, axis=None, skipna=True, numeric_only=False):
@@ -96,6 +97,7 @@ class SeriesMoments:
         3.152
         """
         _check_axis(axis, "kurt", False)
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         return _moment(self._col, "kurt", skipna, self._describe())
 
     kurtosis = kurt
@@ -165,6 +167,7 @@ class FrameMoments:
         >>> zb.DataFrame({"a": [1, 2], "b": [2, 2], "c": [9, 2]}).skew(axis=1).to_list()
         [1.6300591617118865, None]
         """
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         if axis in (1, "columns"):
             return self._moments_per_row("skew", skipna, numeric_only)
         _check_axis(axis, "skew", True)
@@ -180,6 +183,7 @@ class FrameMoments:
         >>> zb.DataFrame({"a": [1, 2, 3, 10, 4]}).kurt().round(4).to_list()
         [3.152]
         """
+        _base.check_bool(skipna, "skipna", none_allowed=False)
         if axis in (1, "columns"):
             return self._moments_per_row("kurt", skipna, numeric_only)
         _check_axis(axis, "kurt", True)

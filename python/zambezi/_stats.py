@@ -119,6 +119,7 @@ def reduce_column(col, how, skipna=True, ddof=1, min_count=0, what="the column")
     count, any, all.  Strings sum by concatenation, as in pandas."""
     if how == "count":
         return valid_count(col)
+    _base.check_bool(skipna, "skipna", none_allowed=False)
     if col.dtype.startswith("duration"):
         return _nat_for_none(_reduce_duration(col, how, skipna, ddof, min_count, what))
     if col.dtype.startswith("timestamp") and how in _TIMESTAMP_REDUCTIONS:

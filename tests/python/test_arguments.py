@@ -426,6 +426,14 @@ def test_methods_build_results_through_the_base_class():
     lambda d: d["a"].any(skipna="no"),
     lambda d: d["a"].dropna(ignore_index=[]),
     lambda d: d.reset_index(allow_duplicates=0),
+    lambda d: d.sum(skipna=None),
+    lambda d: d.mean(skipna=1, axis=1),
+    lambda d: d["a"].std(skipna=None),
+    lambda d: d["a"].median(skipna=np.int64(1)),
+    lambda d: d["a"].sem(skipna=None),
+    lambda d: d.skew(skipna=None),
+    lambda d: d["a"].kurt(skipna=None),
+    lambda d: d["a"].min(skipna="yes"),
 ])
 def test_bool_arguments_refused_as_pandas_refuses(call):
     """Bool arguments pandas checks (validate_bool_kwarg) get pandas'
