@@ -82,6 +82,8 @@ def _result_dtype(col, how):
     if how == "quantile":
         return "float64"
     if how in _NUMBER_RESULT:
+        if d.startswith("duration") and how == "sum":
+            return d   # pandas: the sum of durations is a duration
         if d == "string":
             return "string"
         if d in _FLOATS:

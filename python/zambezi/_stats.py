@@ -32,7 +32,7 @@ import numpy as np
 from zambezi import _indexing, _base, _convert, _core, _dtypes
 from zambezi import index as _ix
 from zambezi._dtypes import NUMERIC as _NUMERIC
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
+from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziOverflowError
 
 _ORDERED = ("string", "date32", "timestamp")
 
@@ -281,6 +281,21 @@ def box_time(value, col):
     return box_timestamp(value, col.unit, col.timezone)
 
 
+def wrapped_sums(ints, floats):
+    """Whether int64 sums (numpy arrays; they wrap on overflow) left the
+    range of a duration, told by the same sums in float64: a sum whose sign
+    differs from its float's beyond 2**62, a float beyond 1.5 * 2**63, or
+    int64's least value (NaT's)."""
+    big = np.abs(floats)
+    return bool(np.any((ints == np.iinfo(np.int64).min) | (big >= 1.5 * 2.0 ** 63) |
+                       ((big > 2.0 ** 62) & (np.sign(ints) != np.sign(floats)))))
+
+
+def _duration_overflow():
+    return ZambeziOverflowError("overflow in timedelta operation (the sum leaves the range "
+                                "of a duration; pandas raises OutOfBoundsTimedelta)")
+
+
 def _reduce_duration(col, how, skipna, ddof, min_count, what):
     """Reductions of a duration column, as pandas' timedelta64 gives them:
     a Timedelta (None when there is no value; reduce_column: NaT); mean,
@@ -298,6 +313,10 @@ def _reduce_duration(col, how, skipna, ddof, min_count, what):
         return None
     if how in ("min", "max", "sum"):
         out = raw.reduce(how)
+        if how == "sum" and out is not None and wrapped_sums(
+                np.array([out], dtype=np.int64),
+                np.array([_core.cast(raw, "float64").reduce("sum")], dtype=np.float64)):
+            raise _duration_overflow()
     elif how == "mean":
         out = raw.reduce("mean")
     elif how == "std":

@@ -52,9 +52,10 @@ import operator
 
 import numpy as np
 
-from zambezi import _convert, _core, _dtypes
+from zambezi import _convert, _core, _dtypes, _stats
 from zambezi._missing import _axis_number, _fill_scalar
-from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError, ZambeziError
+from zambezi.errors import (DTypeError, InvalidValueError, UnsupportedError, ZambeziError,
+                            ZambeziOverflowError)
 
 _INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 _FLOATS = ("float32", "float64")
@@ -75,12 +76,27 @@ def _cum_column(col, op, skipna, name, ids=None, ngroups=0):
                 return _core.cumulative(_core.cast(col, "int64"), op, skipna, ids, ngroups)
             res = _core.cumulative(_core.cast(col, "int8"), op, skipna, ids, ngroups)
             return _core.cast(res, "bool")
-        return _core.cumulative(col, op, skipna, ids, ngroups)
+        res = _core.cumulative(col, op, skipna, ids, ngroups)
+        if op == "cumsum" and dt.startswith("duration") and res.null_count < res.length:
+            _check_duration_sums(res, _core.cumulative(_core.cast(col, "float64"), op, skipna,
+                                                       ids, ngroups))
+        return res
     except DTypeError:
         what = f"column {name!r}" if name is not None else "the Series"
         kind = "datetime64" if dt.startswith(("timestamp", "date")) else dt
         raise DTypeError(f"{op} is not supported for {what} of dtype {dt} ({kind} type "
                          f"does not support operation {op!r}, as pandas says)") from None
+
+
+def _check_duration_sums(res, fres):
+    """pandas' OutOfBoundsTimedelta where a running duration sum wrapped
+    (fres: the same sums in float64)."""
+    ok = ~_convert.null_mask(res) if res.null_count else slice(None)
+    ints = _convert.values_numpy(_core.cast(res, "int64"))[ok]
+    if _stats.wrapped_sums(ints, _convert.values_numpy(fres)[ok]):
+        raise ZambeziOverflowError("overflow in timedelta operation (a running sum leaves "
+                                   "the range of a duration; pandas raises "
+                                   "OutOfBoundsTimedelta)")
 
 
 def _check_periods(periods, what):

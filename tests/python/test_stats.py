@@ -509,3 +509,38 @@ def test_any_all_give_pandas_scalar_types():
             for skipna in (True, False):
                 assert repr(getattr(z, how)(skipna=skipna)) == \
                     repr(getattr(p, how)(skipna=skipna)), (values, how, skipna)
+
+
+@pytest.mark.parametrize("values", [
+    [pd.Timedelta.max] * 2,
+    [pd.Timedelta(2**62, "ns")] * 3,
+    [pd.Timedelta(-(2**62), "ns")] * 2,                   # exactly NaT's value
+    [pd.Timedelta(2**62, "ns")] * 2 + [pd.Timedelta(-(2**62), "ns")],   # wraps midway
+    [pd.Timedelta(days=1), None, pd.Timedelta(hours=3), pd.Timedelta(-5, "s")],
+])
+def test_duration_sums_that_leave_the_range_raise_as_pandas(values):
+    # int64 counts wrap silently; pandas raises OutOfBoundsTimedelta for a
+    # sum or running sum of durations outside the range, zambezi an
+    # overflow error, and both give the same value where it fits
+    s = pd.Series(values)
+    z = zb.from_pandas(s)
+    for method in ("sum", "cumsum"):
+        try:
+            want = getattr(s, method)()
+        except pd.errors.OutOfBoundsTimedelta:
+            with pytest.raises(OverflowError, match="overflow in timedelta"):
+                getattr(z, method)()
+            continue
+        got = getattr(z, method)()
+        if method == "sum":
+            assert got == want
+        else:
+            pd.testing.assert_series_equal(got.to_pandas(), want)
+    frame = pd.DataFrame({"d": values})
+    try:
+        want = frame.sum()
+    except pd.errors.OutOfBoundsTimedelta:
+        with pytest.raises(OverflowError, match="overflow in timedelta"):
+            zb.from_pandas(frame).sum()
+    else:
+        assert zb.from_pandas(frame).sum().to_list() == want.to_list()
