@@ -355,6 +355,18 @@ def _binop(self, other, op, sym, reflected):
                 # as the same datetime or timedelta that is not NaT: pandas
                 # raises (+ -) or gives timedeltas (* /), never numbers
                 raise DTypeError(f"a {_nat_kind(other)} NaT next to a {self._col.dtype} column")
+            if op in _COMPARISONS and op not in ("eq", "ne") and \
+                    type(other).__name__ == "NaTType" and \
+                    self._col.dtype.startswith(("int", "uint", "float", "bool")):
+                # pandas: pd.NaT is a datetime there, which numbers do not order against
+                raise DTypeError(f"'{sym}' not supported between a {self._col.dtype} column "
+                                 "and NaTType")
+            if op in _COMPARISONS and self._col.dtype == "string" and \
+                    isinstance(other, float) and other != other:
+                # pandas: NaN next to text is a missing value, equal to nothing
+                col = _convert.column_of_length(np.full(len(self), op == "ne"), len(self),
+                                                f"{_desc(self)} {sym} {other!r}")
+                return self._constructor._from_column(col, name, index)
             if _is_nat(other) and _dtypes.time_unit(self._col.dtype) is not None:
                 nat_kind = _nat_result(self._col, other, op, reflected)
                 if nat_kind is not None:   # all missing, of pandas' dtype
@@ -505,7 +517,8 @@ class SeriesOps:
             if len(inputs) == 1 and op in ("neg", "abs", "invert"):
                 return inputs[0]._unary(op, "")
             if len(inputs) == 2:
-                a, b = inputs
+                a, b = (x[()] if isinstance(x, np.ndarray) and x.ndim == 0 else x
+                        for x in inputs)   # numpy hands a scalar over as a 0-d array
                 if _base.is_series(a):
                     return _binop(a, b, op, ufunc.__name__, False)
                 return _binop(b, a, op, ufunc.__name__, True)

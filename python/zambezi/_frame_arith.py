@@ -109,6 +109,12 @@ class FrameArith:
         names = self._table.names
         if is_scalar(other):
             cols, _ = self._cols()
+            if op in _COMPARISONS and op not in ("eq", "ne") and \
+                    type(other).__name__ == "NaTType":
+                for c, nm in zip(cols, names):   # as Series: pd.NaT is a datetime there
+                    if c.dtype.startswith(("int", "uint", "float", "bool")):
+                        raise DTypeError(f"'{sym}' not supported between column {nm!r} "
+                                         f"({c.dtype}) and NaTType")
             if fill_value is not None:  # pandas fills the frame's missing values first
                 fill = py_scalar(fill_value)
                 cols = [_core.column_where(c, _missing_mask(c), fill, mask=True)

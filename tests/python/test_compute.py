@@ -9,6 +9,7 @@ integer ** negative gives null, a null in a boolean mask drops the row,
 bool arithmetic gives int64) the documented behaviour is asserted directly.
 """
 
+import contextlib
 import datetime
 import warnings
 
@@ -1317,3 +1318,33 @@ def test_column_same_data_asks_for_memory_not_values():
     assert not t.column("a").same_data(z["a"].astype("int32")._col)
     with pytest.raises(TypeError, match="same_data"):
         t.column("a").same_data([1, 2])
+
+
+@pytest.mark.parametrize("data", [[1, 2, 3], [1.5, None, 2.0], [True, False, True],
+                                  ["a", None, "c"]])
+def test_comparisons_with_missing_scalars_as_pandas(data):
+    # pd.NaT is a datetime next to numbers (an order against it is pandas'
+    # TypeError, == / != are False / True), numpy's NaT and None are
+    # missing, NaN next to text is missing; from either side (numpy hands
+    # its NaT to the ufunc as a 0-d array)
+    import operator
+
+    s, z = pd.Series(data), zb.Series(data)
+    for v in (pd.NaT, np.datetime64("NaT"), None, np.nan):
+        for op in ("lt", "le", "gt", "ge", "eq", "ne"):
+            for reflected in (False, True):
+                def run(o):
+                    f = getattr(operator, op)
+                    return f(v, o) if reflected else f(o, v)
+                try:
+                    want = run(s).tolist()
+                except TypeError:
+                    with pytest.raises(TypeError):
+                        run(z)
+                    continue
+                assert run(z).tolist() == want, (v, op, reflected)
+    frame = pd.DataFrame({"x": data})
+    with pytest.raises(TypeError) if s.dtype.kind in "iufb" else contextlib.nullcontext():
+        frame < pd.NaT
+    with pytest.raises(TypeError) if s.dtype.kind in "iufb" else contextlib.nullcontext():
+        zb.from_pandas(frame) < pd.NaT
