@@ -142,6 +142,27 @@ def takes_inplace(deprecated):
     return wrap
 
 
+def check_ascending(value, series=False):
+    """sort_values / sort_index's ascending, as pandas' validate_ascending:
+    a bool (an int too) or a list / tuple of them, one for a Series; its
+    ValueError for anything else (None, text).  Returns them as bools (a
+    list for a list or tuple; for a Series its one flag)."""
+    import numpy as np
+
+    from zambezi.errors import InvalidValueError
+
+    flags = value if isinstance(value, (list, tuple)) else [value]
+    if series and isinstance(value, (list, tuple)) and len(value) != 1:
+        raise InvalidValueError(f"Length of ascending ({len(value)}) must be 1 for Series")
+    for v in flags:
+        if not isinstance(v, (bool, int, np.bool_, np.integer)):
+            raise InvalidValueError(f'For argument "ascending" expected type bool, received '
+                                    f"type {type(v).__name__}.")
+    if series:
+        return bool(flags[0])
+    return [bool(v) for v in value] if isinstance(value, (list, tuple)) else bool(value)
+
+
 def check_bool(value, name, none_allowed=True):
     """value, the bool argument `name`, as given; pandas' ValueError for
     anything else (None too unless none_allowed), as pandas'

@@ -667,6 +667,7 @@ class SeriesOps:
         >>> zb.Series([3, None, 1]).sort_values(ascending=False, na_position="first").to_list()
         [None, 3, 1]
         """
+        ascending = _base.check_ascending(ascending, series=True)
         if na_position not in ("first", "last"):
             raise InvalidValueError(
                 f"na_position must be 'first' or 'last', not {na_position!r}")

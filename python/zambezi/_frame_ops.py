@@ -304,6 +304,7 @@ class FrameOps:
         <BLANKLINE>
         [4 rows x 2 columns]
         """
+        ascending = _base.check_ascending(ascending)
         keys = [by] if isinstance(by, str) or is_scalar(by) else list(by)
         keys = _labels.to_names(self, keys)  # labels (an int 0 too) as table names
         if key is not None:   # sorted by key(column) of each key column, as pandas

@@ -286,6 +286,7 @@ class IndexOps:
         >>> zb.DataFrame({"b": [1], "a": [2]}).sort_index(axis=1).columns.to_list()
         ['a', 'b']
         """
+        ascending = _base.check_ascending(ascending)
         if axis in (1, "columns"):
             if self._ndim != 2:
                 raise InvalidValueError("sort_index: a Series has no axis 1")

@@ -434,6 +434,12 @@ def test_methods_build_results_through_the_base_class():
     lambda d: d.skew(skipna=None),
     lambda d: d["a"].kurt(skipna=None),
     lambda d: d["a"].min(skipna="yes"),
+    lambda d: d.sort_values("a", ascending="False"),
+    lambda d: d.sort_values("a", ascending=None),
+    lambda d: d.sort_values("a", ascending=["x"]),
+    lambda d: d["a"].sort_values(ascending=None),
+    lambda d: d.sort_index(ascending="no"),
+    lambda d: d["a"].sort_index(ascending=[None]),
 ])
 def test_bool_arguments_refused_as_pandas_refuses(call):
     """Bool arguments pandas checks (validate_bool_kwarg) get pandas'
@@ -445,3 +451,19 @@ def test_bool_arguments_refused_as_pandas_refuses(call):
         call(zb.from_pandas(pdf))
     assert str(got.value) == str(want.value)
     assert "expected type bool" in str(got.value)
+
+
+def test_ascending_flags_as_pandas():
+    # ints are flags too; a Series takes one flag (pandas' ValueError else)
+    pdf = pd.DataFrame({"a": [3, 1, 2, 1], "b": [1, 2, 1, 0]})
+    z = zb.from_pandas(pdf)
+    for asc in (True, [0, 1], (True, False)):
+        pd.testing.assert_frame_equal(z.sort_values(["a", "b"], ascending=asc).to_pandas(),
+                           pdf.sort_values(["a", "b"], ascending=asc))
+    for asc in ([1], (False,), 0, 1):
+        assert z["a"].sort_values(ascending=asc).to_list() == \
+            pdf["a"].sort_values(ascending=asc).to_list()
+    with pytest.raises(ValueError, match="must be 1 for Series"):
+        pdf["a"].sort_values(ascending=[True, False])
+    with pytest.raises(ValueError, match="must be 1 for Series"):
+        z["a"].sort_values(ascending=[True, False])
