@@ -141,13 +141,19 @@ class FrameOps:
             raise InvalidValueError(f"drop: errors must be 'raise' or 'ignore', not {errors!r}")
         if labels is not None:
             if index is not None or columns is not None:
-                raise InvalidValueError("drop: give labels= or index=/columns=, not both")
+                raise InvalidValueError("drop: Cannot specify both 'labels' and "
+                                        "'index'/'columns'")
             if axis in (1, "columns"):
                 columns = labels
             elif axis in (0, "index", "rows"):
                 index = labels
             else:
                 raise InvalidValueError(f"drop: axis must be 0 or 1, not {axis!r}")
+        elif index is None and columns is None:
+            raise InvalidValueError("drop: Need to specify at least one of 'labels', 'index' "
+                                    "or 'columns'")
+        elif axis in (1, "columns"):
+            raise InvalidValueError("drop: Cannot specify both 'axis' and 'index'/'columns'")
         out = self
         if index is not None:
             out = out._drop_rows(index, errors)
@@ -166,12 +172,15 @@ class FrameOps:
 
     def _drop_rows(self, labels, errors):
         """self without the rows labelled labels (a label or a list)."""
-        if not isinstance(labels, (list, tuple, np.ndarray)) and not hasattr(labels, "to_list"):
-            labels = [labels]
+        if not isinstance(labels, (list, np.ndarray)) and not hasattr(labels, "to_list"):
+            labels = [labels]   # a tuple is one label, as pandas' (a MultiIndex's key)
         labels = labels.to_list() if hasattr(labels, "to_list") else list(labels)
         if errors == "ignore":
             labels = [v for v in labels if v in self._index]
-        pos = _ix.all_positions(self._index, labels)
+        try:
+            pos = _ix.all_positions(self._index, labels)
+        except DTypeError:   # a label of a kind the index cannot hold: not there
+            raise _ix.IndexKeyError(f"{labels} not found in axis") from None
         keep = np.ones(len(self), dtype=bool)
         keep[pos] = False
         return self._select_rows(_indexing.filter_rows(_core.column_from_buffer(keep)))

@@ -257,6 +257,10 @@ class IndexOps:
                 columns, mapper = mapper, None
         elif axis not in (0, "index", "rows"):
             raise InvalidValueError(f"rename_axis: no axis {axis!r}")
+        if mapper is not None and (callable(mapper) or isinstance(mapper, dict)):
+            raise InvalidValueError("rename_axis: Use `.rename` to alter labels with a mapper "
+                                    "(a dict or function names the axis through index= or "
+                                    "columns=)")
         out = self
         value = index if index is not None else mapper
         if value is not None or columns is _base.NO_DEFAULT:

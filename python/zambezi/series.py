@@ -33,6 +33,7 @@ from zambezi._moments import SeriesMoments
 from zambezi._stats import SeriesStats
 from zambezi.io import pickle as _pickle
 from zambezi.errors import InvalidValueError, UnsupportedError
+from zambezi.index import IndexKeyError
 
 _SAME = object()  # _like(): keep the name
 
@@ -258,9 +259,18 @@ class Series(IndexOps, AxisOps, SeriesPairs, SeriesCombine, SeriesAgg, SeriesTra
         """
         if level is not None:
             raise UnsupportedError("Series.rename: level= is not supported")
+        if axis not in (None, 0, "index", "rows"):
+            raise InvalidValueError(f"No axis named {axis} for object type Series")
+        if errors not in ("ignore", "raise"):
+            raise InvalidValueError(f"rename: errors must be 'ignore' or 'raise', not {errors!r}")
         out = self._like(self._col)
         if callable(index) or isinstance(index, dict) or _base.is_series(index) or \
                 _convert._is_pandas(index, "Series"):
+            if errors == "raise" and not callable(index):
+                keys = list(index.keys()) if isinstance(index, dict) else index.index.to_list()
+                missing = [k for k in keys if k not in self._index]   # the mapping's keys
+                if missing:
+                    raise IndexKeyError(f"{missing} not found in axis")
             out._index = relabel_index(self._index, index)
         else:
             out._name = index

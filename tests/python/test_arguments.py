@@ -467,3 +467,38 @@ def test_ascending_flags_as_pandas():
         pdf["a"].sort_values(ascending=[True, False])
     with pytest.raises(ValueError, match="must be 1 for Series"):
         z["a"].sort_values(ascending=[True, False])
+
+
+@pytest.mark.parametrize("call", [
+    lambda s, d: s.rename({}, axis=5),
+    lambda s, d: s.rename({2: 9}, errors="raise"),
+    lambda s, d: s.rename({"a": 1, "q": 2}, errors="raise"),
+    lambda s, d: d.drop(labels="a", index="b"),
+    lambda s, d: d.drop(labels="a", columns="b"),
+    lambda s, d: d.drop(axis=1),
+    lambda s, d: d.drop(index="b", axis=1),
+    lambda s, d: d.rename_axis(id, axis=0),
+    lambda s, d: d.rename_axis({"x": "y"}),
+    lambda s, d: s.drop(("a",)),
+    lambda s, d: s.drop(("a", "b")),
+])
+def test_drop_and_rename_refuse_what_pandas_refuses(call):
+    # each was accepted (and did something) or refused for another reason;
+    # a tuple is one label to drop, as pandas'
+    def objects(lib):
+        return (lib.Series(range(3), index=list("abc")),
+                lib.DataFrame({"a": [1, 2, 3], "b": [4, 5, 6]}, index=list("abc")))
+
+    with pytest.raises((KeyError, ValueError)) as want:
+        call(*objects(pd))
+    with pytest.raises(want.type.__mro__[1] if want.type.__module__ != "builtins"
+                       else want.type):
+        call(*objects(zb))
+    # what pandas accepts still works
+    s, d = objects(zb)
+    ps, pdf = objects(pd)
+    assert s.rename({"a": "z"}, errors="raise").index.to_list() == \
+        ps.rename({"a": "z"}, errors="raise").index.to_list()
+    assert d.drop(index="b").index.to_list() == pdf.drop(index="b").index.to_list()
+    assert d.drop(columns="b", axis=0).columns.to_list() == \
+        pdf.drop(columns="b", axis=0).columns.to_list()
