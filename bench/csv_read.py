@@ -2,11 +2,12 @@
 
     python bench/csv_read.py [--rows 10000000] [--dir /tmp/zb-csv-bench] [--repeat 2]
 
-Writes two files once (kept in --dir for later runs): the db-benchmark G1
-group-by table (id1..id6, v1..v3: three string and six numeric columns) and a
+Writes three files once (kept in --dir for later runs): the db-benchmark G1
+group-by table (id1..id6, v1..v3: three string and six numeric columns), a
 string-heavy file (five text columns of 5-40 characters, some quoted with
-embedded separators), then reads each with every engine, with type inference,
-into that engine's own typed table.  Prints the best time of --repeat runs,
+embedded separators) and G1 again with every text value quoted, then
+reads each with every engine, with type inference, into that engine's own
+typed table.  Prints the best time of --repeat runs,
 MB/s, MB/s per core, the least CPU time (all threads), zambezi's speed-up
 over each peer, and zambezi's engine memory peak against the size of the
 table it built.  The engines take turns in each round, so load from other
@@ -24,6 +25,19 @@ import zambezi as zb
 
 def write_g1(path, n, k=100, seed=1):
     """The db-benchmark G1 table as CSV (the R generator's columns and ranges)."""
+    _write(path, g1_columns(n, k, seed))
+
+
+def write_quoted(path, n):
+    """The G1 table with every text value quoted, as R's write.csv and many
+    exporters write it (the db-benchmark J1 tables too)."""
+    cols = g1_columns(n)
+    for c in ("id1", "id2", "id3"):
+        cols[c] = np.char.add(np.char.add('"', cols[c]), '"')
+    _write(path, cols)
+
+
+def g1_columns(n, k=100, seed=1):
     rng = np.random.default_rng(seed)
     ids = np.array([f"id{i:03d}" for i in range(1, k + 1)])
     nk = max(n // k, 1)
@@ -38,7 +52,7 @@ def write_g1(path, n, k=100, seed=1):
         "v2": rng.integers(1, 16, n),
         "v3": np.round(rng.uniform(0, 100, n), 6),
     }
-    _write(path, cols)
+    return cols
 
 
 def write_strings(path, n, seed=2):
@@ -100,13 +114,17 @@ def main(argv=None):
     args = ap.parse_args(argv)
     os.makedirs(args.dir, exist_ok=True)
     files = {"G1 (db-benchmark)": os.path.join(args.dir, f"G1_{args.rows}.csv"),
-             "strings": os.path.join(args.dir, f"strings_{args.rows}.csv")}
+             "strings": os.path.join(args.dir, f"strings_{args.rows}.csv"),
+             "G1, text quoted": os.path.join(args.dir, f"G1q_{args.rows}.csv")}
     if not os.path.exists(files["G1 (db-benchmark)"]):
         print("writing", files["G1 (db-benchmark)"], flush=True)
         write_g1(files["G1 (db-benchmark)"], args.rows)
     if not os.path.exists(files["strings"]):
         print("writing", files["strings"], flush=True)
         write_strings(files["strings"], args.rows // 2)
+    if not os.path.exists(files["G1, text quoted"]):
+        print("writing", files["G1, text quoted"], flush=True)
+        write_quoted(files["G1, text quoted"], args.rows)
     cores = zb.get_num_threads()
     readers = {"zambezi": lambda p: zb.read_csv(p, progress=False)}
     try:
