@@ -702,6 +702,21 @@ ZB_TEST(csv_parallel_random_dialects) {
   zb_set_num_threads(saved, &err);
 }
 
+/* Two reads of one input agree: the same status and message, or equal
+ * tables; a failure names the iteration and chunk size.  Releases both. */
+static bool reads_agree(int iter, int64_t chunk, zb_status sa, zb_table *a, const zb_error *ea,
+                        zb_status sb, zb_table *b, const zb_error *eb) {
+  bool same = sa == sb &&
+              (sa != ZB_OK ? strcmp(ea->message, eb->message) == 0 : tables_equal(a, b));
+  if (!same)
+    zb_test_fail(__FILE__, __LINE__, "iter %d (chunk %lld): %s '%s' vs %s '%s'", iter,
+                 (long long)chunk, zb_status_name(sa), ea->message, zb_status_name(sb),
+                 eb->message);
+  zb_table_release(a);
+  zb_table_release(b);
+  return same;
+}
+
 /* The usual dialect's scan finds quoted runs a 64-byte block at a time
  * (every quote toggling, when each opening quote follows a separator, a
  * line break or a doubled quote's first half), falling back to a quote at
@@ -741,15 +756,7 @@ ZB_TEST(csv_quote_blocks_match_the_automaton) {
     o.escapechar = 0;
     o.chunk_size = iter % 2 ? 1 << 30 : 1 + rand() % 600;
     zb_status sb = zb_csv_read_buffer(buf, n, &o, &b, &eb);
-    bool same = sa == sb && (sa != ZB_OK ? strcmp(ea.message, eb.message) == 0 : tables_equal(a, b));
-    if (!same) {
-      mismatches++;
-      zb_test_fail(__FILE__, __LINE__, "iter %d (chunk %lld): %s '%s' vs %s '%s'", iter,
-                   (long long)o.chunk_size, zb_status_name(sa), ea.message, zb_status_name(sb),
-                   eb.message);
-    }
-    zb_table_release(a);
-    zb_table_release(b);
+    if (!reads_agree(iter, o.chunk_size, sa, a, &ea, sb, b, &eb)) mismatches++;
   }
   zb_set_num_threads(saved, &err);
 }
@@ -850,15 +857,7 @@ ZB_TEST(csv_widening_random_chunks) {
     zb_set_num_threads(1 + iter % 3, &err);
     o.chunk_size = 1 + rand() % 400;
     zb_status sb = zb_csv_read_buffer(buf, n, &o, &b, &eb);
-    bool same = sa == sb && (sa != ZB_OK ? strcmp(ea.message, eb.message) == 0 : tables_equal(a, b));
-    if (!same) {
-      mismatches++;
-      zb_test_fail(__FILE__, __LINE__, "iter %d (chunk %lld): %s '%s' vs %s '%s'", iter,
-                   (long long)o.chunk_size, zb_status_name(sa), ea.message, zb_status_name(sb),
-                   eb.message);
-    }
-    zb_table_release(a);
-    zb_table_release(b);
+    if (!reads_agree(iter, o.chunk_size, sa, a, &ea, sb, b, &eb)) mismatches++;
   }
   zb_set_num_threads(saved, &err);
 }
