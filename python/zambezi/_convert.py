@@ -58,6 +58,17 @@ def column_from_numpy(arr, name=None):
     raise DTypeError(f"column {name!r}: numpy dtype {arr.dtype} is not supported")
 
 
+def _date32_from_numpy(arr, name=None):
+    """A date32 column of a numpy datetime64 array's days (NaT missing)."""
+    if arr.ndim != 1:
+        raise InvalidValueError(f"column {name!r}: expected a 1-D array, got shape {arr.shape}")
+    days = arr.astype("datetime64[D]").view(np.int64)
+    mask = np.isnat(arr)
+    if mask.any():
+        days = np.where(mask, 0, days)
+    return _core.column_from_buffer(days.astype(np.int32), mask=mask, dtype="date32", name=name)
+
+
 def column_from_pandas(s, name=None):
     """An engine column from a pandas Series (its index is ignored)."""
     import pandas as pd
@@ -209,6 +220,8 @@ def to_column(obj, name=None, dtype=None):
     elif isinstance(obj, np.ndarray) and obj.dtype.kind == "O" and dtype is None and \
             _holds_lists(obj):
         col = _core.list_from_sequence(obj, name=name)
+    elif isinstance(obj, np.ndarray) and obj.dtype.kind == "M" and dtype == "date32":
+        return _date32_from_numpy(obj, name)   # days asked for: dates, not timestamps
     elif isinstance(obj, np.ndarray):
         if dtype is not None and obj.dtype.kind == "O":
             return _core.column_from_sequence(obj, dtype=dtype, name=name)

@@ -97,7 +97,7 @@ static inline void mean_step(const ewm_job *j, mean_state *s, double cur, double
   }
   const double f = j->factor, new_wt = j->new_wt;
   const bool adjust = j->opt.adjust, ignore_na = j->opt.ignore_na;
-  const bool lost_weight = j->times != NULL || j->opt.com == 1.0;
+  const bool lost_weight = j->times != NULL;
   const bool obs = cur == cur;
   s->nobs += obs;
   if (s->weighted == s->weighted) {
@@ -109,10 +109,10 @@ static inline void mean_step(const ewm_job *j, mean_state *s, double cur, double
       if (obs) {
         if (normalize) {
           if (s->weighted != cur) {
-            /* adjust=False over times, or with com == 1 (pandas' test for
-             * "times given"): the new value weighs what the old ones lost,
-             * 1 - old_wt (alpha after one row, more after missing rows or
-             * a longer time step) */
+            /* adjust=False over times: the new value weighs what the old
+             * ones lost, 1 - old_wt (alpha after one row, more after a
+             * longer time step), as pandas; without times it weighs alpha
+             * (pandas up to 3.1.1 also took com == 1 for "times given") */
             const double nw = lost_weight && !adjust ? 1.0 - s->old_wt : new_wt;
             s->weighted = s->old_wt * s->weighted + nw * cur;
             s->weighted /= s->old_wt + nw;

@@ -91,9 +91,9 @@ def test_frame_columns():
 @pytest.mark.parametrize("kw", [{"alpha": 0.5}, {"com": 1}, {"span": 3}, {"halflife": 1.0},
                                 {"alpha": 0.3}])
 def test_adjust_false_new_weight_with_com_one(kw):
-    # pandas weighs a new value by 1 - old weight when adjust=False and
-    # com == 1 (its test for irregular times), alpha otherwise: the two
-    # differ after missing rows
+    # with adjust=False a new value weighs alpha (1 - old weight only over
+    # times); pandas up to 3.1.1 took com == 1 (alpha 0.5) as "times given"
+    # and weighed 1 - old weight there, which differs after missing rows
     x = pd.Series([1.0, np.nan, 5.0, 2.0, np.nan, np.nan, 7.5, 3.0, np.nan, 4.0])
     for ignore_na in (False, True):
         assert_series_like(zb.Series(x).ewm(adjust=False, ignore_na=ignore_na, **kw).mean(),

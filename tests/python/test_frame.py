@@ -479,6 +479,9 @@ def test_numpy_datetimes_of_any_unit_as_pandas(unit):
     df = zb.DataFrame({"i": [1, 2, 3, 4]})
     df["x"] = a
     pd.testing.assert_series_equal(df["x"].to_pandas(), want)
+    dates = zb.Series(a, dtype="date32")   # asked for: the days, as dates
+    assert dates.dtype == "date32"
+    assert dates.to_list() == [None if v is pd.NaT else v.date() for v in want]
 
 
 _SET_VALUES = ["1", "x", 1.5, 1.0, 1, True, np.int64(1), np.float64(1.0), pd.NaT, 1 + 2j,

@@ -195,7 +195,7 @@ def test_date32_fields_match_pandas(n, threads):
     arr = days.astype("datetime64[D]")
     nulls = rng.random(n) < 0.1
     arr[nulls] = np.datetime64("NaT")
-    s = zb.Series(arr)
+    s = zb.Series(arr, dtype="date32")   # numpy's days alone are timestamp[s], as pandas
     assert s.dtype == "date32"
     p = pd.Series(arr.astype("datetime64[s]"))
     for f in ["year", "month", "day", "dayofweek", "dayofyear"]:
@@ -277,8 +277,8 @@ def test_date_and_timestamp_subtraction_operator(threads):
     pb = pa.sample(frac=1.0, random_state=1).reset_index(drop=True)
     pa[rng.random(n) < 0.05] = pd.NaT
     pb[rng.random(n) < 0.05] = pd.NaT
-    za = zb.Series(pa.to_numpy().astype("datetime64[D]"))
-    zd = zb.Series(pb.to_numpy().astype("datetime64[D]"))
+    za = zb.Series(pa.to_numpy().astype("datetime64[D]"), dtype="date32")
+    zd = zb.Series(pb.to_numpy().astype("datetime64[D]"), dtype="date32")
     assert za.dtype == "date32"
     assert (za - zd).dtype == "duration[s]"
     same = pd.testing.assert_series_equal
