@@ -625,34 +625,42 @@ _NAN = object()
 
 
 def _is_bool_listlike(key):
-    """pandas' test of a mask (pandas.core.methods.filter.is_mask): a
-    one-dimensional array-like of bool dtype, or a non-empty list / object
-    array whose values that are not missing are all bools (all missing
-    counts; never a tuple, a frame or a MultiIndex)."""
+    """pandas' test of a mask (pandas.core.methods.filter.is_mask)."""
+    return _mask_of(key) is not None
+
+
+def _mask_of(key):
+    """key as a mask by pandas' test of one: a one-dimensional array-like
+    of bool dtype, or a non-empty list / object array whose values that
+    are not missing are all bools (all missing counts; never a tuple, a
+    frame or a MultiIndex).  None when it is not a mask; the engine's
+    column when the test converted a list or object array (so the caller
+    does not convert it again); key itself otherwise."""
     if isinstance(key, tuple) or _base.is_frame(key) or _convert._is_pandas(key, "DataFrame"):
-        return False
+        return None
     if not isinstance(key, list):
         dtype = getattr(key, "dtype", None)
         if dtype is None or getattr(key, "nlevels", 1) != 1:
-            return False
+            return None
         if str(dtype) in ("bool", "boolean", "bool[pyarrow]"):
-            return True
+            return key
         if str(dtype) != "object":
-            return False
+            return None
     values = np.asarray(key, dtype=object)   # a Python list or object array already
     if values.ndim != 1:
-        return False
+        return None
     try:   # the engine's conversion: bools with None / NaN / NaT make a bool column
         col = _core.column_from_sequence(values)
     except (ZambeziError, TypeError, ValueError):
         col = None   # mixed values, or pd.NA among bools: looked at one by one below
     if col is not None:   # all missing counts as a mask (of nothing but missing values)
-        return col.length > 0 and (col.dtype == "bool" or col.null_count == col.length)
+        ok = col.length > 0 and (col.dtype == "bool" or col.null_count == col.length)
+        return col if ok else None
     for v in values:
         if not isinstance(v, (bool, np.bool_)) and not (_dtypes.is_scalar(v)
                                                          and _dtypes.is_missing_scalar(v)):
-            return False
-    return len(values) > 0
+            return None
+    return key if len(values) > 0 else None
 
 
 def _filter_mask(obj, cond, axis, na):
@@ -664,14 +672,14 @@ def _filter_mask(obj, cond, axis, na):
     if callable(cond):
         if type(cond).__module__.startswith("pandas"):   # pd.col(...) expressions
             raise UnsupportedError(f"{what}: pandas expressions (pd.col) are not supported")
-        mask = cond(obj)
-        if not _is_bool_listlike(mask):
+        mask = _mask_of(cond(obj))
+        if mask is None:
             raise TypeError(f"The callable passed to {what} must evaluate to a "
                             "one-dimensional boolean mask")
-    elif _is_bool_listlike(cond):
-        mask = cond
     else:
-        raise TypeError(f"cond passed to {what} must be a one-dimensional boolean mask")
+        mask = _mask_of(cond)
+        if mask is None:
+            raise TypeError(f"cond passed to {what} must be a one-dimensional boolean mask")
     if getattr(mask, "ndim", 1) != 1:
         raise InvalidValueError(f"The mask passed to {what} must be one-dimensional")
     n = len(obj) if axis == 0 else len(obj.columns)
@@ -687,13 +695,14 @@ def _filter_mask(obj, cond, axis, na):
             mask = mask.reindex(labels)
         col = mask._col
     else:
-        if isinstance(mask, list):
-            mask = np.asarray(mask, dtype=object)
-        try:
-            col = _convert.to_column(mask)
-        except DTypeError:   # pd.NA among bools in an object array: None, value by value
-            col = _convert.to_column(np.array(
-                [None if _dtypes.is_missing_scalar(v) else v for v in mask], dtype=object))
+        col = mask   # an engine column already when _mask_of converted it
+        if not isinstance(col, _core.Column):
+            try:
+                col = _convert.to_column(np.asarray(mask, dtype=object)
+                                         if isinstance(mask, list) else mask)
+            except DTypeError:   # pd.NA among bools in an object array: None, value by value
+                col = _convert.to_column(np.array(
+                    [None if _dtypes.is_missing_scalar(v) else v for v in mask], dtype=object))
         if col.length != n:
             raise ZambeziIndexError(f"Boolean index has wrong length: {col.length} instead "
                                     f"of {n}")

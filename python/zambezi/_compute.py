@@ -214,6 +214,14 @@ def _kleene_operands(a, b):
     return a, b
 
 
+def refuse_nat_order(dtype, other, op, sym, what):
+    """pandas refuses to order a number or bool column (what, of dtype)
+    against pd.NaT, a datetime there: DTypeError (equality is allowed)."""
+    if op in _COMPARISONS and op not in ("eq", "ne") and type(other).__name__ == "NaTType" \
+            and dtype.startswith(("int", "uint", "float", "bool")):
+        raise DTypeError(f"'{sym}' not supported between {what} ({dtype}) and NaTType")
+
+
 def _is_nat(x):
     if isinstance(x, (np.datetime64, np.timedelta64)):
         return bool(np.isnat(x))
@@ -355,12 +363,7 @@ def _binop(self, other, op, sym, reflected):
                 # as the same datetime or timedelta that is not NaT: pandas
                 # raises (+ -) or gives timedeltas (* /), never numbers
                 raise DTypeError(f"a {_nat_kind(other)} NaT next to a {self._col.dtype} column")
-            if op in _COMPARISONS and op not in ("eq", "ne") and \
-                    type(other).__name__ == "NaTType" and \
-                    self._col.dtype.startswith(("int", "uint", "float", "bool")):
-                # pandas: pd.NaT is a datetime there, which numbers do not order against
-                raise DTypeError(f"'{sym}' not supported between a {self._col.dtype} column "
-                                 "and NaTType")
+            refuse_nat_order(self._col.dtype, other, op, sym, "the Series")
             if op in _COMPARISONS and self._col.dtype == "string" and \
                     isinstance(other, float) and other != other:
                 # pandas: NaN next to text is a missing value, equal to nothing

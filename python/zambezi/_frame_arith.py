@@ -28,7 +28,7 @@ columns must have str labels (the column names), without repeats.
 import numpy as np
 
 from zambezi import _align, _base, _convert, _core, _labels
-from zambezi._compute import _BINOPS, _missing_mask
+from zambezi._compute import _BINOPS, _missing_mask, refuse_nat_order
 from zambezi._dtypes import is_scalar, py_scalar
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
@@ -109,12 +109,8 @@ class FrameArith:
         names = self._table.names
         if is_scalar(other):
             cols, _ = self._cols()
-            if op in _COMPARISONS and op not in ("eq", "ne") and \
-                    type(other).__name__ == "NaTType":
-                for c, nm in zip(cols, names):   # as Series: pd.NaT is a datetime there
-                    if c.dtype.startswith(("int", "uint", "float", "bool")):
-                        raise DTypeError(f"'{sym}' not supported between column {nm!r} "
-                                         f"({c.dtype}) and NaTType")
+            for c, nm in zip(cols, names):   # as Series: pd.NaT is a datetime there
+                refuse_nat_order(c.dtype, other, op, sym, f"column {nm!r}")
             if fill_value is not None:  # pandas fills the frame's missing values first
                 fill = py_scalar(fill_value)
                 cols = [_core.column_where(c, _missing_mask(c), fill, mask=True)

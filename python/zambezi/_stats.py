@@ -291,6 +291,17 @@ def wrapped_sums(ints, floats):
                        ((big > 2.0 ** 62) & (np.sign(ints) != np.sign(floats)))))
 
 
+def sums_surely_fit(raw):
+    """Whether no sum of values of int64 column raw (any subset, so running
+    and per-group sums too) can leave int64: its count times its largest
+    magnitude is below 2**63.  Two min / max passes, no new column: the
+    float64 check of wrapped_sums runs only for columns of huge values."""
+    lo, hi = raw.reduce("min"), raw.reduce("max")
+    if lo is None:
+        return True
+    return (raw.length - raw.null_count) * max(-int(lo), int(hi)) < 2 ** 63
+
+
 def _duration_overflow():
     return ZambeziOverflowError("overflow in timedelta operation (the sum leaves the range "
                                 "of a duration; pandas raises OutOfBoundsTimedelta)")
@@ -313,7 +324,7 @@ def _reduce_duration(col, how, skipna, ddof, min_count, what):
         return None
     if how in ("min", "max", "sum"):
         out = raw.reduce(how)
-        if how == "sum" and out is not None and wrapped_sums(
+        if how == "sum" and out is not None and not sums_surely_fit(raw) and wrapped_sums(
                 np.array([out], dtype=np.int64),
                 np.array([_core.cast(raw, "float64").reduce("sum")], dtype=np.float64)):
             raise _duration_overflow()

@@ -77,7 +77,8 @@ def _cum_column(col, op, skipna, name, ids=None, ngroups=0):
             res = _core.cumulative(_core.cast(col, "int8"), op, skipna, ids, ngroups)
             return _core.cast(res, "bool")
         res = _core.cumulative(col, op, skipna, ids, ngroups)
-        if op == "cumsum" and dt.startswith("duration") and res.null_count < res.length:
+        if (op == "cumsum" and dt.startswith("duration") and res.null_count < res.length
+                and not _stats.sums_surely_fit(_core.cast(col, "int64"))):
             _check_duration_sums(res, _core.cumulative(_core.cast(col, "float64"), op, skipna,
                                                        ids, ngroups))
         return res
