@@ -237,6 +237,23 @@ static int quote_end(const csv_tok *t, const qstate *qs, int64_t a, int64_t b, i
   return b > a && t->d[b - 1] == '\n' ? CSV_S_REC : (b == a ? qs->s0 : CSV_S_UNQ);
 }
 
+#if defined(__SSE2__)
+/* Block bits of the 64 bytes in v: quotes in *qm, '\n' in *nm, separators
+ * in *sm. */
+static inline void quote_bits_v(const csv_tok *t, const __m128i v[4], uint64_t *qm,
+                                uint64_t *nm, uint64_t *sm) {
+  uint64_t q = 0, m = 0, s = 0;
+  for (int i = 0; i < 4; i++) {
+    q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], t->vquote)) << (16 * i);
+    m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], t->vnl)) << (16 * i);
+    s |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], t->vsep)) << (16 * i);
+  }
+  *qm = q;
+  *nm = m;
+  *sm = s;
+}
+#endif
+
 /* Block bits of [p, p + len): quotes in *qm, '\n' in *nm, separators in
  * *sm. */
 static inline void quote_bits(const csv_tok *t, int64_t p, int64_t len, uint64_t *qm,
@@ -245,15 +262,10 @@ static inline void quote_bits(const csv_tok *t, int64_t p, int64_t len, uint64_t
   uint64_t q = 0, m = 0, s = 0;
 #if defined(__SSE2__)
   if (len == 64) {
-    for (int i = 0; i < 4; i++) {
-      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p + 16 * i));
-      q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vquote)) << (16 * i);
-      m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vnl)) << (16 * i);
-      s |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t->vsep)) << (16 * i);
-    }
-    *qm = q;
-    *nm = m;
-    *sm = s;
+    __m128i v[4];
+    for (int i = 0; i < 4; i++)
+      v[i] = _mm_loadu_si128((const __m128i *)(const void *)(d + p + 16 * i));
+    quote_bits_v(t, v, qm, nm, sm);
     return;
   }
 #endif
@@ -339,21 +351,21 @@ void zb__csv_scan_bytes(const csv_tok *t, int64_t start, int64_t end, csv_scan *
     __m128i cnt = zero; /* '\n' per byte lane: at most 4 x 63 */
     int64_t stop = p + 64 * 63 <= b - 64 ? p + 64 * 63 : b - 63;
     for (; p < stop; p += 64) {
-      __m128i q4 = zero;
+      __m128i q4 = zero, v[4];
       uint64_t qm = 0;
       for (int i = 0; i < 4; i++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p + 16 * i));
-        __m128i q = _mm_or_si128(_mm_cmpeq_epi8(v, t->vquote), _mm_cmpeq_epi8(v, t->vesc));
-        acc0 = _mm_or_si128(acc0, _mm_cmpeq_epi8(v, zero));
-        acch = _mm_or_si128(acch, v);
-        cnt = _mm_sub_epi8(cnt, _mm_cmpeq_epi8(v, t->vnl));
+        v[i] = _mm_loadu_si128((const __m128i *)(const void *)(d + p + 16 * i));
+        __m128i q = _mm_or_si128(_mm_cmpeq_epi8(v[i], t->vquote), _mm_cmpeq_epi8(v[i], t->vesc));
+        acc0 = _mm_or_si128(acc0, _mm_cmpeq_epi8(v[i], zero));
+        acch = _mm_or_si128(acch, v[i]);
+        cnt = _mm_sub_epi8(cnt, _mm_cmpeq_epi8(v[i], t->vnl));
         q4 = _mm_or_si128(q4, q);
         if (fast) qm |= (uint64_t)(uint32_t)_mm_movemask_epi8(q) << (16 * i);
       }
       accq = _mm_or_si128(accq, q4);
-      if (fast && ((qm & ~carry) || qs.in)) {
+      if (fast && ((qm & ~carry) || qs.in)) { /* the block's bits from the vectors held */
         uint64_t qq, nm, sm;
-        quote_bits(t, p, 64, &qq, &nm, &sm);
+        quote_bits_v(t, v, &qq, &nm, &sm);
         if (!quote_block(t, &qs, p, qq & ~carry, nm, sm, &carry))
           carry = (uint64_t)quote_step(t, &qs, p, 64, qq & ~carry, nm);
       } else {
