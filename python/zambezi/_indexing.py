@@ -335,6 +335,8 @@ class _Indexer:
             rkey = rkey(obj)
         if obj._ndim == 1:
             pos = self._positions(rkey)
+            if len(pos) == 1 and _dtypes.is_scalar(rkey) and _is_sequence_value(value):
+                raise InvalidValueError("setting an array element with a sequence.")
             if self._name == "loc":
                 value = _aligned(obj, pos, value)
             obj._col = _assign(obj._col, pos, value, obj._describe())
@@ -437,6 +439,17 @@ def _frame_columns_by_name(value, names):
     return [value._column(n) for n in names]
 
 
+def _is_sequence_value(value):
+    """Whether value, set at one position, is a sequence pandas refuses
+    there (numpy's "setting an array element with a sequence"): a list or
+    tuple of any length, an array that is not one value in one dimension.
+    A Series is aligned, not refused."""
+    if isinstance(value, (list, tuple)):
+        return True
+    return isinstance(value, np.ndarray) and (value.ndim > 1 or
+                                              (value.ndim == 1 and value.size != 1))
+
+
 def _aligned(obj, pos, value):
     """value, set through loc (or ``s[mask] =``) on the rows of obj at
     positions pos: a Series (zambezi's or pandas') lined up by label with
@@ -468,6 +481,8 @@ def _assign(old, pos, value, what, n=None):
     from zambezi._dtypes import is_scalar, py_scalar
 
     n = old.length if old is not None else n
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]   # a 0-d array is its one value, as pandas sets it
     if is_scalar(value) or value is None:
         if old is not None and _is_nat(value) and (_kind(old.dtype) in ("number", "bool") or
                                                    other_time_kind(value, old.dtype)):

@@ -548,6 +548,27 @@ def test_float32_and_bool_columns_refuse_what_pandas_3_refuses():
     assert z.to_list() == [None, None, False]
 
 
+@pytest.mark.parametrize("how", ["s[k]", "s.loc[k]", "s.iloc[k]", "s.at[k]", "s.iat[k]",
+                                 "s[[k]]", "s[:1]"])
+def test_a_sequence_set_at_one_position_raises_as_pandas(how):
+    # pandas refuses a list, a tuple or an array of other than one value
+    # for one position (numpy's "setting an array element with a
+    # sequence"): zambezi set a one-element list's value.  A 0-d array is
+    # its value, and a list key or a slice takes a list of its length.
+    for value in ([0.0], (0.0,), [0.0, 1.0], [], np.array([0.0, 1.0]), np.array([[0.0, 1.0]]),
+                  np.array([5.0]), np.array(7.0), np.array(7)):
+        p, z = pd.Series([1.0, 2.0]), zb.Series([1.0, 2.0])
+        code = how.replace("k", "0") + " = v"
+        try:
+            exec(code, {"s": p, "v": value})
+        except ValueError:
+            with pytest.raises(ValueError):
+                exec(code, {"s": z, "v": value})
+            continue
+        exec(code, {"s": z, "v": value})
+        assert z.to_list() == p.tolist(), (how, value)
+
+
 @pytest.mark.parametrize("key", [{1}, {1: 1}, ({1},)])
 @pytest.mark.parametrize("how", ["getitem", "setitem", "loc", "iloc", "frame", "frame.loc"])
 def test_a_set_or_dict_as_an_indexer_raises_as_pandas(key, how):
