@@ -214,6 +214,64 @@ def _kleene_operands(a, b):
     return a, b
 
 
+_BOOL_ARITH = frozenset(["add", "sub", "mul", "truediv", "floordiv", "mod", "pow"])
+
+
+def _bool_arith(op, a_dtype, b_dtype):
+    """numpy's arithmetic of two bool operands, as pandas gives it: + and
+    * are or and and (a bool result: the dtype to cast the engine's
+    integer result to), - a TypeError, / // ** NotImplementedError.  None
+    when the operands are not both bool."""
+    if op not in _BOOL_ARITH or a_dtype != "bool" or b_dtype != "bool":
+        return None
+    if op in ("add", "mul"):
+        return "bool"
+    if op == "sub":
+        raise DTypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                         "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+    raise UnsupportedError(f"operator {op!r} not implemented for bool dtypes")
+
+
+def _refuse_negative_int_power(base_dtype, exponent):
+    """numpy refuses an integer to a negative integer power (pandas too,
+    missing values or not): exponent is an int or an integer column."""
+    if not base_dtype.startswith(("int", "uint")):
+        return
+    if isinstance(exponent, _core.Column):
+        low = exponent.reduce("min") if exponent.dtype.startswith("int") else None
+    elif isinstance(exponent, (int, np.integer)) and not isinstance(exponent, (bool, np.bool_)):
+        low = exponent
+    else:
+        return
+    if low is not None and low < 0:
+        raise InvalidValueError("Integers to negative integer powers are not allowed.")
+
+
+def _asks_numpy_bool(dtype):
+    """Whether astype's dtype is numpy's bool (bool, 'bool', np.bool_), not
+    pandas' nullable 'boolean'."""
+    if isinstance(dtype, str):
+        return dtype in ("bool", "bool_", "?")
+    return dtype is bool or dtype is np.bool_ or (isinstance(dtype, np.dtype) and
+                                                   dtype == np.bool_)
+
+
+def _numpy_truth(col):
+    """astype(bool) as numpy's truth of what pandas holds: a number is true
+    unless zero, NaN and a missing float too; text unless empty, a missing
+    one too.  An integer column with missing values (pandas' Int64) raises,
+    as pandas.  Other dtypes: col (the engine's cast decides)."""
+    if col.dtype.startswith("float"):
+        return _core.fill_null(_core.binary_scalar("ne", col, 0, False), True)
+    if col.dtype.startswith(("int", "uint")) and col.null_count:
+        raise InvalidValueError("cannot convert float NaN to bool (an integer column with "
+                                "missing values)")
+    if col.dtype == "string":
+        return _core.fill_null(_core.binary_scalar("ne", _core.str_op(col, "len"), 0, False),
+                               True)
+    return col
+
+
 def refuse_nat_order(dtype, other, op, sym, what):
     """pandas refuses to order a number or bool column (what, of dtype)
     against pd.NaT, a datetime there: DTypeError (equality is allowed)."""
@@ -398,10 +456,19 @@ def _binop(self, other, op, sym, reflected):
                 # pandas' nullable boolean (bools with missing values) takes only a bool
                 raise DTypeError(f"'other' should be pandas.NA or a bool. Got "
                                  f"{type(other).__name__} instead.")
+            as_bool = _bool_arith(op, mine.dtype, "bool" if isinstance(value, (bool, np.bool_))
+                                  else None)
+            if op == "pow":
+                if reflected and isinstance(value, (int, np.integer)):
+                    _refuse_negative_int_power("int64", mine)
+                elif not reflected:
+                    _refuse_negative_int_power(mine.dtype, value)
             if op == "add" and isinstance(value, str) and self._col.dtype == "string":
                 col = _core.str_cat(self._col, value, None, reflected)  # pandas: concatenation
             else:
                 col = _core.binary_scalar(op, mine, value, reflected)
+            if as_bool is not None:
+                col = _core.cast(col, as_bool)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, mine)
             elif op in _LOGICAL:
@@ -447,7 +514,12 @@ def _binop(self, other, op, sym, reflected):
             else:
                 if op in _LOGICAL:
                     a, b = _kleene_operands(a, b)
+                as_bool = _bool_arith(op, a.dtype, b.dtype)
+                if op == "pow":
+                    _refuse_negative_int_power(a.dtype, b)
                 col = _core.binary(op, a, b)
+                if as_bool is not None:
+                    col = _core.cast(col, as_bool)
             if op in _COMPARISONS:
                 col = pandas_comparison_nulls(col, op, a, b)
             elif op in _LOGICAL:
@@ -603,6 +675,8 @@ class SeriesOps:
 
                 return self._like(_lists.cast(self._col, name))
             col = self._col
+            if name == "bool" and col.dtype != "bool" and _asks_numpy_bool(dtype):
+                col = _numpy_truth(col)
             if col.dtype in ("float32", "float64") and (
                     name == "bool" or name.startswith(("int", "uint"))):
                 col = _nan_to_null(col)  # NaN -> null, as pandas' Int64 / boolean

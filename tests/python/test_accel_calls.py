@@ -543,3 +543,24 @@ def test_dates_and_durations_served_with_pandas_answers(tmp_path):
         reasons = funcs[name]["fallback_reasons"]
         assert funcs[name]["fast_calls"] >= 1 and not any(
             "pandas Time" in r or "timedelta64" in r for r in reasons), (name, funcs[name])
+
+
+# df.fillna(scalar): pandas also fills the columns whose dtype cannot hold
+# the value (they become object columns, with a Pandas4Warning); zambezi
+# leaves them, so those calls run on pandas.  The frame is large enough
+# to be zambezi's (MIN_ROWS=0 in these runs).
+FILLNA_SCALAR = r'''
+import pandas as pd
+df = pd.DataFrame({"f": [1.0, None, 3.0], "s": ["a", None, "c"], "i": [1, 2, 3],
+                   "d": pd.to_datetime(["2020-01-01", None, "2020-01-03"])})
+for v in (0, "z", 1.5):
+    out = df.fillna(v)
+    print(out.to_string(), out.dtypes.to_dict())
+print(df[["f", "i"]].fillna(0).to_string(), df[["s"]].fillna("q").to_string())
+print(df.fillna({"s": "w", "f": -1}).to_string())
+'''
+
+
+def test_fillna_with_a_value_some_columns_cannot_hold_as_pandas(tmp_path):
+    out = same_under_accelerator(tmp_path, FILLNA_SCALAR)
+    assert "object" in out and "z" in out

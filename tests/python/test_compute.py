@@ -11,6 +11,7 @@ bool arithmetic gives int64) the documented behaviour is asserted directly.
 
 import contextlib
 import datetime
+import operator
 import warnings
 
 import numpy as np
@@ -233,11 +234,15 @@ def test_pow_vs_pandas(seed, dtype):
         assert (Z(one) ** Z(ex)).to_list() == [1, 1, 1, None]
 
 
-def test_integer_pow_negative_exponent_is_null():
+def test_integer_pow_negative_exponent_raises():
+    # as numpy and pandas (test_integers_to_negative_integer_powers_raise_as_pandas)
     a = zb.Series([2, 1, -1, None, 3], name="a")
     e = zb.Series([-1, -2, -3, -1, 2], name="e")
-    assert (a ** e).to_list() == [None, None, None, None, 9]
-    assert (a ** -1).to_list() == [None, None, None, None, None]
+    with pytest.raises(ValueError, match="negative integer powers"):
+        a ** e
+    with pytest.raises(ValueError, match="negative integer powers"):
+        a ** -1
+    assert (a ** e.abs()).to_list() == [2, 1, -1, None, 9]
 
 
 def test_integer_division_by_zero_is_null_float_follows_numpy():
@@ -257,11 +262,13 @@ def test_integer_division_by_zero_is_null_float_follows_numpy():
     assert (zb.Series([-7, 7]) % zb.Series([2, -2])).to_list() == [1, -1]
 
 
-def test_bool_arithmetic_gives_int64():
+def test_bool_arithmetic_as_numpy():
+    # bool + bool is or (test_arithmetic_of_two_bool_operands_as_pandas);
+    # a bool and an integer are integers
     a = zb.Series(pd.Series([True, True, False, None], dtype="boolean"))
     b = zb.Series(pd.Series([True, False, False, True], dtype="boolean"))
     r = a + b
-    assert r.dtype == "int64" and r.to_list() == [2, 1, 0, None]
+    assert r.dtype == "bool" and r.to_list() == [True, True, False, None]
     assert (a * 3).dtype == "int64"
     with pytest.raises(DTypeError, match="neg"):
         -a
@@ -598,14 +605,19 @@ def test_astype_numeric_vs_pandas(seed, n, src):
             exp = a.astype(target)
         except TypeError:  # pandas: float -> boolean needs 0/1 values
             continue
-        for spelling in (target, ZB_NAME[target]):
+        # "bool" asks numpy's truth (missing values true), not pandas' boolean
+        for spelling in (target,) if target == "boolean" else (target, ZB_NAME[target]):
             assert_same(za.astype(spelling), exp, ZB_NAME[target])
     # numpy dtypes and Python types
     assert za.astype(np.float64).dtype == "float64"
     assert za.astype(np.dtype("int16")).dtype == "int16"
     assert za.astype(int).dtype == "int64"
     assert za.astype(float).dtype == "float64"
-    assert za.astype(bool).dtype == "bool"
+    if src in INTS and a.isna().any():   # numpy's bool of pandas' Int64 with NA: an error
+        with pytest.raises(ValueError, match="cannot convert"):
+            za.astype(bool)
+    else:
+        assert za.astype(bool).dtype == "bool"
     # to string: pandas writes missing values as missing
     got = za.astype(str)
     assert got.dtype == "string"
@@ -614,7 +626,8 @@ def test_astype_numeric_vs_pandas(seed, n, src):
         exp = pd.Series(np.where(_na(a), None, [repr(float(x)) for x in a.fillna(0)]),
                         dtype="string")
     assert_same(got, exp)
-    assert_same(got.astype(ZB_NAME.get(src, src)), a)  # and back
+    # and back ("boolean" parses the words; "bool" would be numpy's truth)
+    assert_same(got.astype(src if src == "boolean" else ZB_NAME.get(src, src)), a)
 
 
 def test_float_text_is_the_shortest_round_trip():
@@ -646,7 +659,10 @@ def test_astype_strings_categories_dates():
     assert_same(Z(strs).astype("int64"), ints, "int64")
     fl = pd.Series(rng.standard_normal(100))
     assert_same(Z(fl.astype(str)).astype("float64"), fl, "float64")
-    assert Z(pd.Series(["True", "false", "1", None])).astype("bool").to_list() == [
+    # astype("bool") is numpy's truth (non-empty text); "boolean" parses the words
+    assert Z(pd.Series(["True", "false", "1", None])).astype("bool").to_list() == \
+        pd.Series(["True", "false", "1", None]).astype("bool").to_list()
+    assert Z(pd.Series(["True", "false", "1", None])).astype("boolean").to_list() == [
         True, False, True, None]
     s = gen("string", 1000, rng)
     cat = Z(s).astype("category")
@@ -1348,3 +1364,88 @@ def test_comparisons_with_missing_scalars_as_pandas(data):
         frame < pd.NaT
     with pytest.raises(TypeError) if s.dtype.kind in "iufb" else contextlib.nullcontext():
         zb.from_pandas(frame) < pd.NaT
+
+
+_BOOL_OPERANDS = {
+    "bools": lambda m: m.Series([True, False, True]),
+    "bools with missing": lambda m: m.Series([True, None, False],
+                                             dtype="boolean" if m is pd else "bool"),
+}
+
+
+@pytest.mark.parametrize("left", list(_BOOL_OPERANDS))
+@pytest.mark.parametrize("right", ["same", True, np.True_, "array", "list", "frame"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv", "floordiv", "pow"])
+def test_arithmetic_of_two_bool_operands_as_pandas(left, right, op):
+    # numpy's bool arithmetic, as pandas gives it: + is or, * is and (a
+    # bool result; zambezi gave int64 counts), - raises TypeError, / // **
+    # NotImplementedError
+    def run(m):
+        s = _BOOL_OPERANDS[left](m)
+        if right == "frame":
+            x, y = m.DataFrame({"a": s}), True
+        elif right == "same":
+            x, y = s, s
+        else:
+            x = s
+            y = {"array": np.array([True, False, False]),
+                 "list": [True, False, True]}.get(right, right)
+        return getattr(operator, op)(x, y), getattr(operator, op)(y, x)
+
+    try:
+        want = run(pd)
+    except (TypeError, NotImplementedError) as e:
+        with pytest.raises(type(e)):
+            run(zb)
+        return
+    for got, w in zip(run(zb), want):
+        if isinstance(w, pd.DataFrame):
+            pd.testing.assert_frame_equal(got.to_pandas(), w)
+        else:
+            pd.testing.assert_series_equal(got.to_pandas(), w)
+
+
+@pytest.mark.parametrize("base,exponent", [
+    ([1, 2, 4], -1), ([1, 2, 4], np.int64(-2)), ([1, None, 4], -1),
+    ([1, 2, 3], [2, -1, 1]), (2, [1, -1, 0]), ([1, 2, 4], -1.0), ([1, 2, 4], 0),
+    ([1, 2, 4], [2, 0, 1]),
+])
+def test_integers_to_negative_integer_powers_raise_as_pandas(base, exponent):
+    # numpy (and pandas, missing values or not) refuses them; zambezi gave
+    # missing values
+    def run(m):
+        def side(v):
+            if not isinstance(v, list):
+                return v
+            return m.Series(v, dtype="Int64" if m is pd and None in v else None)
+        return side(base) ** side(exponent)
+
+    try:
+        want = run(pd)
+    except ValueError:
+        with pytest.raises(ValueError, match="negative integer powers"):
+            run(zb)
+        return
+    assert run(zb).to_list() == [None if pd.isna(v) else v for v in want.tolist()]
+
+
+@pytest.mark.parametrize("values,dtype", [
+    ([1.0, 0.0, None, np.nan, -0.0, np.inf], "float64"), ([0.5, None, 0.0], "float32"),
+    (["True", "False", "", None, "0"], "str"), ([1, 0, 2], "int64"), ([1, 0, None], "Int64"),
+])
+@pytest.mark.parametrize("to", [bool, "bool", np.bool_])
+def test_astype_numpy_bool_is_numpy_truth_as_pandas(values, dtype, to):
+    # numpy's truth: NaN and a missing float are true, text is true unless
+    # empty (missing too); zambezi gave missing values and parsed the text.
+    # An integer column with missing values raises, as pandas.
+    p = pd.Series(values, dtype=dtype)
+    z = zb.from_pandas(p)
+    try:
+        want = p.astype(to)
+    except ValueError:
+        with pytest.raises(ValueError):
+            z.astype(to)
+        return
+    pd.testing.assert_series_equal(z.astype(to).to_pandas(), want)
+    frame = zb.from_pandas(pd.DataFrame({"a": p}))
+    pd.testing.assert_series_equal(frame.astype({"a": to})["a"].to_pandas(), want.rename("a"))

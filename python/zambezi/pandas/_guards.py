@@ -9,6 +9,7 @@ dispatch looks it up for every call).
 
 import numpy as np
 
+from zambezi import _dtypes, _missing
 from zambezi.pandas import _proxy
 
 
@@ -370,6 +371,26 @@ def _reshape_keys_guard(names, frame_first=True):
     return guard
 
 
+def _fillna_guard(proxy, args, kwargs):
+    # pandas fills a column whose dtype cannot hold a scalar value too
+    # (turning it into an object column, with a Pandas4Warning); zambezi
+    # leaves that column's missing values as they are
+    if proxy._zb_kind != "frame":
+        return None
+    value = kwargs.get("value", args[0] if args else None)
+    if value is None or not _dtypes.is_scalar(value):
+        return None
+    fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
+    if fast is None:
+        return "fillna of a frame pandas holds: not checked"
+    v = _dtypes.py_scalar(value)
+    t = fast._table
+    held = [i for i in range(t.num_columns) if not _missing._fill_applies(t.column(i).dtype, v)]
+    if held and bool(fast.iloc[:, held].isna().to_numpy().any()):
+        return "fillna: pandas fills a column of another dtype too, as object"
+    return None
+
+
 _PIVOT_GUARD = _reshape_keys_guard(["values", "index", "columns"])
 _PIVOT_KEYS_GUARD = _reshape_keys_guard(["columns", "index", "values"])   # pivot(columns, index)
 # module-level functions: (None, args, kwargs)
@@ -381,7 +402,7 @@ GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guar
            "astype": _astype_guard, "__array_ufunc__": _ufunc_guard,
            "str": _categorical_str_guard, "replace": _replace_none_guard,
            "pivot_table": _PIVOT_GUARD, "pivot": _PIVOT_KEYS_GUARD,
-           "value_counts": _groupby_value_counts_guard}
+           "value_counts": _groupby_value_counts_guard, "fillna": _fillna_guard}
 GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
 GUARDS.update((n, _list_elements_guard) for n in ("get", "__getitem__", "join"))
 GUARDS["date"] = _dates_guard
