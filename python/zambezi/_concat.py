@@ -188,10 +188,13 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, names=None
     >>> zb.concat([zb.Series([1, 2]), zb.Series([3])], keys=["p", "q"]).index.to_list()
     [('p', 0), ('p', 1), ('q', 0)]
     """
+    if keys is not None and ignore_index:
+        raise InvalidValueError("Cannot set ignore_index=True and specify keys. Either should "
+                                "be used.")
     if isinstance(objs, dict):
-        if keys is None:
+        if keys is None and not ignore_index:   # a dict's keys, unless the index is ignored
             keys = list(objs.keys())
-        objs = [objs[k] for k in keys]
+        objs = [objs[k] for k in (keys if keys is not None else objs)]
     objs = list(objs)
     if keys is not None:
         kn = getattr(keys, "names", None)  # an Index of keys: its names name the new level

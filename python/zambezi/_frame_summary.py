@@ -614,8 +614,8 @@ class FrameSummary:
         """Covariance of each pair of columns (divided by n - ddof), a
         float64 frame indexed and labelled by the column names, each pair
         over the rows where both values are present; NaN below min_periods
-        such rows.  Columns as in corr.  pandas uses ddof only when no
-        value is missing (1 otherwise); zambezi always uses it.
+        such rows.  Columns as in corr.  As pandas (documented there),
+        ddof applies only when no value is missing; otherwise it is 1.
 
         Examples
         --------
@@ -630,8 +630,8 @@ class FrameSummary:
         """
         names, cols = self._float_columns(numeric_only, "cov")
         minp = 1 if min_periods is None else int(min_periods)
-        if any(_stats.has_missing(c) for c in cols):   # pandas' nancorr
-            return self._square(names, _engine_matrix(cols, True, minp, int(ddof)))
+        if any(_stats.has_missing(c) for c in cols):   # pandas' nancorr: ddof 1
+            return self._square(names, _engine_matrix(cols, True, minp, 1))
         # nothing missing: the columns' own values (no copy before numpy's)
         return self._square(names, _matrix([_convert.values_numpy(c) for c in cols], "cov",
                                            minp, int(ddof)))

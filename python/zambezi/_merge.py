@@ -485,7 +485,10 @@ def _merge_on_index(left, right, how, left_on, right_on, left_index, right_index
     # of that name too): pandas adds the key under its own name, at the
     # key's position, and leaves the suffixed column as it is.
     keys = []
-    if left_index and right_index:
+    if left_index and right_index and how == "right":   # pandas: the right labels
+        index = _kept_index(right, R.num_rows, not sort) or \
+            _ix.Index._from_columns(rlevels, right._index.names)
+    elif left_index and right_index:
         levels = [_coalesce(a, has_left, b) if gaps_left else a
                   for a, b in zip(llevels, rlevels)]
         index = _ix.Index._from_columns(levels, left._index.names)

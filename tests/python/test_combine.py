@@ -129,3 +129,17 @@ def test_update_series_and_errors():
     with pytest.raises(ValueError, match="duplicate"):
         z.update(zb.DataFrame({"b": [5.0, 6.0]}, index=[0, 0]))
     same(z, df)                            # nothing changed by the refused calls
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_concat_refuses_keys_with_ignore_index_as_pandas(axis):
+    a, b = pd.DataFrame({"x": [1, 2]}), pd.DataFrame({"x": [3]})
+    with pytest.raises(ValueError, match="Cannot set ignore_index=True and specify keys"):
+        pd.concat([a, b], keys=["A", "B"], ignore_index=True, axis=axis)
+    with pytest.raises(ValueError, match="Cannot set ignore_index=True and specify keys"):
+        zb.concat([zb.from_pandas(a), zb.from_pandas(b)], keys=["A", "B"], ignore_index=True,
+                  axis=axis)
+    # a dict's keys are no keys= given: ignore_index numbers the rows
+    got = zb.concat({"A": zb.from_pandas(a), "B": zb.from_pandas(b)}, ignore_index=True)
+    pd.testing.assert_frame_equal(got.to_pandas(), pd.concat({"A": a, "B": b},
+                                                             ignore_index=True))

@@ -478,3 +478,19 @@ def test_merge_validate_like_pandas(validate):
         else:
             with pytest.raises(ValueError, match=want):
                 z.merge(zb.from_pandas(right), on="k", validate=validate)
+
+
+@pytest.mark.parametrize("right_index", [None, "x", "oid"])
+@pytest.mark.parametrize("dups", [False, True])
+def test_right_join_on_the_index_takes_the_right_labels_as_pandas(right_index, dups):
+    # pandas' right join on both indexes gives the right frame's labels,
+    # their name and (kept whole, in order) its RangeIndex; zambezi named
+    # them after the left index
+    left = pd.DataFrame({"amt": [5.0, 6.0, 7.0, 8.0]},
+                        index=pd.Index([0, 1, 0 if dups else 2, 3], name="oid"))
+    right = pd.DataFrame({"score": [1.5, 2.5, 3.5]})
+    if right_index is not None:
+        right.index = pd.Index([5, 0, 9], name=right_index)
+    want = left.join(right, how="right")
+    got = zb.from_pandas(left).join(zb.from_pandas(right), how="right").to_pandas()
+    pd.testing.assert_frame_equal(got, want)

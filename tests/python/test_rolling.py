@@ -587,3 +587,20 @@ def test_pair_windows_keep_their_digits_on_a_level_and_after_outliers(method):
     for x, y in ((vx, vy), (vy, vx)):
         got = getattr(zb.Series(x).rolling(9), method)(zb.Series(y)).to_numpy()
         np.testing.assert_allclose(got, oracle(x, y, 9), rtol=1e-9)
+
+
+@pytest.mark.parametrize("offset", [1e11, 1e9, -3e7, 0.0])
+@pytest.mark.parametrize("how", ["std", "var"])
+def test_rolling_var_of_values_far_from_zero_keeps_its_digits(offset, how):
+    # a variance does not move with a shift, so the windows of the data
+    # less the offset (small values, where pandas is exact) are the oracle.
+    # pandas itself loses digits on the shifted data (6e-7 relative at
+    # 1e11, 2e-4 for normal noise around 1e9 in windows of 5), so it is
+    # no oracle there: printed to 6 places the two can differ.
+    rng = np.random.default_rng(3)
+    base = np.arange(3000, dtype=float) % 7 + rng.integers(0, 3, 3000)
+    base[[700, 701, 2500]] = np.nan   # long runs of windows without a missing value
+    want = getattr(pd.Series(base).rolling(5, min_periods=2), how)()
+    got = getattr(zb.Series(base + offset).rolling(5, min_periods=2), how)().to_pandas()
+    np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(), rtol=1e-12,
+                               atol=1e-12)

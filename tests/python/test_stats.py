@@ -548,3 +548,18 @@ def test_duration_sums_that_leave_the_range_raise_as_pandas(values):
             zb.from_pandas(frame).sum()
     else:
         assert zb.from_pandas(frame).sum().to_list() == want.to_list()
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, s: s.quantile(0.5), lambda m, s: s.quantile([0.25, 0.5]),
+    lambda m, s: m.DataFrame({"b": s, "i": [1, 2, 3]}).quantile(0.5),
+    lambda m, s: m.DataFrame({"b": s}).quantile([0.5], numeric_only=True),
+])
+def test_quantile_of_bools_raises_as_pandas(call):
+    # numpy's quantile subtracts the values, which bools refuse; zambezi
+    # gave their quantile as numbers.  median of bools works in both.
+    with pytest.raises(TypeError, match="numpy boolean subtract"):
+        call(pd, pd.Series([True, False, True]))
+    with pytest.raises(TypeError, match="numpy boolean subtract"):
+        call(zb, zb.Series([True, False, True]))
+    assert zb.Series([True, False, True]).median() == pd.Series([True, False, True]).median()

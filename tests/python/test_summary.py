@@ -312,9 +312,13 @@ def test_corr_and_cov_in_pandas_digits(n, k, missing, threads):
 
 def test_cov_ddof_with_missing_values_hand_computed():
     df = zb.DataFrame({"a": [1.0, 2.0, 3.0, None], "b": [2.0, 4.0, 7.0, 1.0]})
-    # pairs (1, 2), (2, 4), (3, 7): deviations (-1, 0, 1) x (-2.33, -0.33, 2.67)
-    assert df.cov(ddof=0)["b"].to_list()[0] == pytest.approx(5.0 / 3)
+    # pairs (1, 2), (2, 4), (3, 7): deviations (-1, 0, 1) x (-2.33, -0.33, 2.67);
+    # with a value missing ddof does not apply (1), as pandas documents
+    assert df.cov(ddof=0)["b"].to_list()[0] == pytest.approx(5.0 / 2)
     assert df.cov(ddof=1)["b"].to_list()[0] == pytest.approx(5.0 / 2)
+    assert df.cov(ddof=0).to_pandas().equals(df.to_pandas().cov(ddof=0))
+    full = zb.DataFrame({"a": [1.0, 2.0, 3.0], "b": [2.0, 4.0, 7.0]})
+    assert full.cov(ddof=0)["b"].to_list()[0] == pytest.approx(5.0 / 3)
 
 
 def test_corr_numeric_only_and_errors():
