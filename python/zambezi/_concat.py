@@ -302,13 +302,18 @@ def _series_frame(s, label=None):
     return _labels.frame_from(s._constructor_expanddim, [s._col], [lb], s._index)
 
 
+def _key_tuple(key):
+    """A key's levels: a tuple key gives one level per element, as pandas."""
+    return key if isinstance(key, tuple) else (key,)
+
+
 def _concat_side(objs, join, ignore_index, keys, names, sort):
     frames, unnamed = [], 0
     any_frame = any(_base.is_frame(o) for o in objs)
     for i, o in enumerate(objs):
         if _base.is_series(o):  # a column labelled by its key, name or a count
             if keys is not None and any_frame:  # beside frames: (key, name), as theirs
-                lb = (keys[i], 0 if o.name is None else o.name)
+                lb = _key_tuple(keys[i]) + (0 if o.name is None else o.name,)
             elif keys is not None:
                 lb = keys[i]
             elif o.name is None:
@@ -325,7 +330,7 @@ def _concat_side(objs, join, ignore_index, keys, names, sort):
             c = t.column(j)
             cols.append(c if pos is None else _core.take(c, pos))
             if keys is not None and _base.is_frame(objs[i]):
-                labels.append((keys[i],) + (lb if isinstance(lb, tuple) else (lb,)))
+                labels.append(_key_tuple(keys[i]) + (lb if isinstance(lb, tuple) else (lb,)))
             else:
                 labels.append(lb)
     # columns numbered 0, 1, ...: ignore_index, or Series without names

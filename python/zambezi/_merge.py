@@ -38,7 +38,7 @@ left-major; ``sort=True`` sorts any join by its keys.
 
 import numpy as np
 
-from zambezi import _base, _convert, _core, _indexing
+from zambezi import _base, _convert, _core, _indexing, _labels
 from zambezi import index as _ix
 from zambezi.errors import ColumnNotFoundError, InvalidValueError, UnsupportedError
 
@@ -243,6 +243,11 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     if how not in _HOWS:
         raise InvalidValueError(f"merge: how must be one of {', '.join(_HOWS)} (got {how!r})")
     validate = _check_validate(validate)
+    nl, nr = (1 if _labels.labels(d) is None else _labels.labels(d).nlevels
+              for d in (left, right))
+    if nl != nr:   # pandas' MergeError (a ValueError)
+        raise InvalidValueError(f"Not allowed to merge between different levels. ({nl} levels "
+                                f"on the left, {nr} on the right)")
     if not (left_index or right_index) and how != "cross":
         out = _merge_on_levels(left, right, how, on, left_on, right_on,
                                dict(sort=sort, suffixes=suffixes, indicator=indicator,

@@ -135,6 +135,10 @@ def melt(frame, id_vars=None, value_vars=None, var_name=None, value_name="value"
         raise DTypeError(f"melt: frame must be a DataFrame, not {type(frame).__name__}")
     if col_level is not None:
         raise UnsupportedError("melt: col_level is not supported")
+    lab = _labels.labels(frame)
+    if lab is not None and lab.nlevels > 1:
+        return _melt_levels(frame, lab, id_vars, value_vars, var_name, value_name,
+                            ignore_index)
     t = frame._table
     names = list(t.names)
     ids = _as_list(id_vars)
@@ -175,6 +179,32 @@ def melt(frame, id_vars=None, value_vars=None, var_name=None, value_name="value"
         index = _ix.Index._from_columns([_core.take(c, tile) for c in frame._index._levels()],
                                         list(frame._index.names))
     return _labels.frame_from(frame._constructor, cols + [var, value], out_names, index)
+
+
+def _melt_levels(frame, lab, id_vars, value_vars, var_name, value_name, ignore_index):
+    """melt of a frame whose column labels are a MultiIndex (lab), as
+    pandas: one variable column per level (variable_0, variable_1 ... or
+    the levels' names; a single var_name takes the first level only)."""
+    if id_vars is not None or value_vars is not None:
+        raise UnsupportedError("melt of a frame with MultiIndex columns: id_vars and "
+                               "value_vars are not supported")
+    nlev = lab.nlevels
+    if var_name is None:
+        if all(nm is None for nm in lab.names):
+            var_name = [f"variable_{i}" for i in range(nlev)]
+        else:   # pandas: an unnamed level's column is labelled NaN
+            var_name = [np.nan if nm is None else nm for nm in lab.names]
+    names = list(var_name) if isinstance(var_name, (list, tuple)) else [var_name]
+    if len(names) > nlev:
+        raise InvalidValueError(f"melt: {len(names)} var_name for {nlev} column levels")
+    flat = _labels.attach(frame._like(frame._table), None)
+    out = melt(flat, var_name="variable", value_name=value_name, ignore_index=ignore_index)
+    labels = _labels.label_list(frame)
+    n = frame._table.num_rows
+    levels = [_core.repeat(to_column([lb[i] for lb in labels]), n) for i in range(len(names))]
+    value = out._table.column(out._table.names.index(value_name))
+    return _labels.frame_from(frame._constructor, levels + [value], names + [value_name],
+                              None if ignore_index else out._index)
 
 
 # --------------------------------------------------------------------------

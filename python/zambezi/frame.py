@@ -607,6 +607,19 @@ class DataFrame(IndexOps, AxisOps, FramePairs, FrameCombine, FrameAgg, FrameTran
     def _rename_columns(self, columns, errors):
         t = self._table
         names = t.names
+        lab = _labels.labels(self)
+        if lab is not None and lab.nlevels > 1:   # pandas maps each level's values
+            f = columns if callable(columns) else (lambda x, m=dict(columns): m.get(x, x))
+            have = _labels.label_list(self)
+            if errors == "raise" and not callable(columns):
+                seen = {x for lb in have for x in lb}
+                for old in columns:
+                    if old not in seen:
+                        raise self._missing(old)
+            new = [tuple(f(x) for x in lb) for lb in have]
+            out = self._like(_core.table_from_columns(
+                [t.column(i) for i in range(len(names))], _labels.internal_names(new)))
+            return _labels.attach(out, _labels.from_list(new, lab.names))
         if callable(columns):
             new = [columns(c) for c in _labels.label_list(self)]
             cols = [t.column(i) for i in range(len(names))]
