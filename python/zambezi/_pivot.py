@@ -80,8 +80,8 @@ def _first_codes(cols):
     return ids, _core.take(t, _int64(first))
 
 
-def _key_codes(cols, sort):
-    return _codes(cols) if sort else _first_codes(cols)
+def _key_codes(cols, sort, nulls_first=False):
+    return _codes(cols, nulls_first) if sort else _first_codes(cols)
 
 
 def _label_values(table):
@@ -227,9 +227,12 @@ def _wide(row_cols, row_names, col_cols, values, sort=True, fill_value=None, wha
     """The unstacked frame: rows the distinct row_cols combinations, columns
     (prefix..., column labels) for every (label, column) of values (a list of
     (prefix tuple, engine column) aligned with row_cols).  upcast: pandas'
-    unstack rule for gaps (zambezi._reshape.gaps_upcast)."""
-    r, rows = _key_codes(row_cols, sort)
-    c, ccomb = _key_codes(col_cols, sort)
+    unstack rule for gaps (zambezi._reshape.gaps_upcast).  A missing label
+    sorts first in pivot (pandas' unstack), last in pivot_table (a
+    group-by's order)."""
+    first = what == "pivot"
+    r, rows = _key_codes(row_cols, sort, first)
+    c, ccomb = _key_codes(col_cols, sort, first)
     cells = _cells(rows.num_rows, ccomb.num_rows, r, c, what)
     if upcast:
         cast = gaps_upcast([v for _, v in values], cells, fill_value)

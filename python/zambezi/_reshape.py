@@ -56,10 +56,12 @@ def _host_numpy(col):
     return values_numpy(col if col.device == "cpu" else col.to_device("cpu"))
 
 
-def _codes(cols):
+def _codes(cols, nulls_first=False):
     """(codes, distinct) for the rows of engine columns: each row's rank
     among the distinct label combinations sorted ascending, missing labels
-    last, and a Table of those combinations in that order."""
+    last (first with nulls_first: pandas' unstack and pivot, whose codes
+    give a missing label -1), and a Table of those combinations in that
+    order."""
     names = [f"l{i}" for i in range(len(cols))]
     t = _core.table_from_columns(cols, names)
     keys = list(range(len(cols)))
@@ -70,7 +72,7 @@ def _codes(cols):
     seen = np.maximum.accumulate(ids)
     first = np.flatnonzero(np.r_[True, seen[1:] > seen[:-1]])  # group g first at first[g]
     reps = _core.take(t, _int64(first))
-    order = _host_numpy(_core.sort_indices(reps, keys, [True] * len(keys), False))
+    order = _host_numpy(_core.sort_indices(reps, keys, [True] * len(keys), nulls_first))
     rank = np.empty(ngroups, dtype=np.int64)
     rank[order] = np.arange(ngroups, dtype=np.int64)
     return rank[ids], _core.take(reps, _int64(order))
@@ -101,8 +103,8 @@ def _unstack_plan(obj, level, what):
     lv = index._level_number(level)
     levels = index._levels()
     rest = [i for i in range(index.nlevels) if i != lv]
-    r, rows = _codes([levels[i] for i in rest])
-    c, cols = _codes([levels[lv]])
+    r, rows = _codes([levels[i] for i in rest], True)
+    c, cols = _codes([levels[lv]], True)
     nr, nc = rows.num_rows, cols.num_rows
     cells = _cells(nr, nc, r, c, what)
     row_index = _ix.Index._from_columns([rows.column(i) for i in range(len(rest))],

@@ -589,3 +589,26 @@ def test_groupby_agg_function_results_as_pandas():
         got = df.groupby("k").b.agg(one)
     assert rec[0].filename == __file__   # pointed at the caller's line
     assert_series_like(got, exp, "one-value Series")
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: d.pivot(index="id", columns="name", values="v"),
+    lambda d: d.pivot(index="name", columns="id", values="v"),
+    lambda d: d.set_index(["id", "name"]).unstack(),
+    lambda d: d.set_index(["id", "name"])["v"].unstack(0),
+    lambda d: d.pivot(index="id", columns="f", values="v"),
+    lambda d: d.set_index(["f", "id"])["v"].unstack(),
+    lambda d: d.pivot_table(index="id", columns="name", values="v", dropna=False),
+])
+def test_a_missing_key_sorts_first_in_pivot_and_unstack_as_pandas(call):
+    # pandas' unstack (and pivot) give a missing label the code -1, so it
+    # comes first among the rows and columns; pivot_table, a group-by,
+    # puts it last.  zambezi put it last everywhere.
+    def run(m):
+        return call(m.DataFrame({"id": [1, 2, 3, 4], "name": ["x", "y", None, "x"],
+                                 "f": [2.0, np.nan, 1.0, 0.5], "v": [1.0, 2.0, 3.0, 4.0]}))
+    want = run(pd)
+    got = run(zb).to_pandas()
+    assert [str(x) for x in got.columns] == [str(x) for x in want.columns]
+    assert [str(x) for x in got.index] == [str(x) for x in want.index]
+    np.testing.assert_array_equal(got.to_numpy(dtype=float), want.to_numpy(dtype=float))
