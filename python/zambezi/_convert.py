@@ -291,6 +291,17 @@ def values_numpy(col):
     return arr
 
 
+def _nan_filled_lists(col, mask):
+    """A host list column of floats with its missing elements NaN."""
+    offs = np.frombuffer(col.list_offsets(), dtype=np.int64)
+    child = col.child
+    if len(offs) and (offs[0] != 0 or offs[-1] != child.length):
+        child = child.slice(int(offs[0]), int(offs[-1] - offs[0]))
+        offs = offs - offs[0]
+    return _core.list_from_parts(np.ascontiguousarray(offs, dtype=np.int64),
+                                 _core.fill_null(child, float("nan")), mask)
+
+
 def _object_array(values, lists=False):
     if lists:  # lists of one length would broadcast as a 2-D block: one by one, in C
         return np.fromiter(values, dtype=object, count=len(values))
@@ -432,7 +443,10 @@ def column_to_pandas(col, name=None):
         return pd.Series(cat, name=name)
     if dt.startswith("list<"):
         # pandas' object column of lists; a missing row is NaN, as pandas'
-        # own list producers (str.split, str.findall) give it
+        # own list producers (str.split, str.findall) give it, and so is a
+        # missing number inside a list (agg(list) of a float column)
+        if dt.startswith("list<float") and col.child.null_count:
+            col = _nan_filled_lists(col, mask)
         values = _object_array(col.to_pylist(), True)
         if mask is not None:
             values[mask] = np.nan

@@ -79,3 +79,16 @@ def test_list_len_keeps_nullable_ints():
     assert s.list.len().to_list() == [1, None, 0]
     assert s.str.len().to_list() == [1.0, None, 0.0]
     assert s.str.len().dtype == "float64"
+
+
+def test_a_missing_number_inside_a_list_is_nan_in_pandas():
+    # pandas' agg(list) of a float column holds NaN for a missing value;
+    # zambezi's lists gave None (a sliced column too)
+    d = pd.DataFrame({"k": ["a", "a", "b", "c"], "f": [1.0, np.nan, 2.0, np.nan]})
+    got = zb.from_pandas(d).groupby("k")["f"].agg(list).to_pandas()
+    want = d.groupby("k")["f"].agg(list)
+    assert repr(got) == repr(want)
+    s = zb.Series([[1.0, None], None, [None, 2.5]])
+    for part, rows in ((s, [[1.0, np.nan], np.nan, [np.nan, 2.5]]),
+                       (s.iloc[1:], [np.nan, [np.nan, 2.5]])):
+        assert repr(part.to_pandas().tolist()) == repr(rows)
