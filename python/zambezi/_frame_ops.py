@@ -318,7 +318,17 @@ class FrameOps:
         keys = _labels.to_names(self, keys)  # labels (an int 0 too) as table names
         if key is not None:   # sorted by key(column) of each key column, as pandas
             keyed = self._each(lambda s: _keyed(key, s), set(keys))
-            idx = keyed._sort_indices(keys, ascending, na_position)
+            if len(keys) == 1 and na_position in ("first", "last"):
+                # one key: pandas' order of equal keys (numpy's), as without key=
+                asc = ascending[0] if isinstance(ascending, (list, tuple)) and \
+                    len(ascending) == 1 else ascending
+                kt = keyed._table
+                values, idx = _numpy_order.sorted_order(kt.column(kt.names.index(keys[0])),
+                                                        asc, na_position == "first", kind)
+                if values is None:
+                    idx = _core.column_from_buffer(idx)
+            else:
+                idx = keyed._sort_indices(keys, ascending, na_position)
             out = self._select_rows(_indexing.take_rows(idx))
         elif len(keys) == 1 and keys[0] in self._table.names and na_position in ("first", "last"):
             out = self._sort_one_key(keys[0], ascending, na_position, kind)

@@ -90,3 +90,14 @@ for col in ["k", "s", "d", "c"]:
 print(df.sort_values(["k", "s"]).v.tolist())
 print(df.sort_values("k", kind="stable").v.tolist())
 """)
+
+
+@pytest.mark.parametrize("kw", [{}, {"ascending": False}, {"ascending": [True]},
+                                {"na_position": "first"}])
+def test_sort_values_with_a_key_gives_pandas_order_of_ties(kw):
+    # with key=, equal keys came in the engine's stable order; pandas sorts
+    # the key's values with numpy's quicksort, as without key=
+    df = pd.DataFrame({"b": ["aa", "b", None, "cc"] * 10, "c": np.arange(40)})
+    want = df.sort_values("b", key=lambda c: c.str.len(), **kw)
+    got = zb.from_pandas(df).sort_values("b", key=lambda c: c.str.len(), kind="quicksort", **kw)
+    assert got.to_pandas().index.tolist() == want.index.tolist()
