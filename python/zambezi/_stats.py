@@ -243,7 +243,7 @@ def quantile_column(col, qs, what):
     numbers; for timestamps and durations, of col's dtype, as pandas: the
     quantile of the int64 counts (numpy's interpolation in float64) cast
     back toward zero; missing where there is no value."""
-    if col.dtype == "bool":   # numpy's quantile subtracts the bools
+    if col.dtype == "bool" and col.null_count < col.length:   # numpy subtracts the bools
         raise DTypeError(f"quantile of {what} (bool): numpy boolean subtract, the `-` operator, "
                          "is not supported, use the bitwise_xor, the `^` operator, or the "
                          "logical_xor function instead.")

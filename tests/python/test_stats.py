@@ -145,12 +145,19 @@ def test_numeric_reductions(kind, n, seed, threads):
         assert close(s.std(ddof=ddof), pf.std(ddof=ddof))
     assert close(s.median(), pf.median(), s=s)
     qs = [0.0, 0.1, 0.25, 0.5, 0.9, 1.0, 0.333]
+    if kind == "boolean" and count:   # pandas' quantile of bools subtracts them: TypeError
+        with pytest.raises(TypeError):
+            p.quantile(0.5)
+        with pytest.raises(TypeError, match="numpy boolean subtract"):
+            s.quantile(qs)
+        qs = []
     for q in qs:
         assert close(s.quantile(q), pf.quantile(q), s=s), q
-    many = s.quantile(qs)
-    assert isinstance(many, zb.Series) and many.dtype == "float64"
-    assert many.index.to_list() == qs  # indexed by q, as pandas
-    for q, v in zip(qs, many.to_list()):
+    many = s.quantile(qs) if qs else None
+    if qs:
+        assert isinstance(many, zb.Series) and many.dtype == "float64"
+        assert many.index.to_list() == qs  # indexed by q, as pandas
+    for q, v in zip(qs, many.to_list() if qs else []):
         assert close(v, pf.quantile(q))
     assert s.any() == bool(p.any())
     assert s.all() == bool(p.all())
