@@ -564,3 +564,21 @@ print(df.fillna({"s": "w", "f": -1}).to_string())
 def test_fillna_with_a_value_some_columns_cannot_hold_as_pandas(tmp_path):
     out = same_under_accelerator(tmp_path, FILLNA_SCALAR)
     assert "dtype('O')" in out and "z" in out
+
+
+# select_dtypes with pandas' nullable dtype names selects only columns of
+# those dtypes; zambezi reads "Int64" as int64 (by design), so such calls
+# run on pandas.
+SELECT_MASKED = r'''
+import pandas as pd
+df = pd.DataFrame({"i": [1, 2], "f": [1.5, 2.5], "b": [True, False], "s": ["a", "b"]})
+for inc in ("Int64", "Float64", "boolean", "int64", "number", ["Int64", "float64"], "bool"):
+    print(inc, df.select_dtypes(include=inc).columns.tolist(),
+          df.select_dtypes(exclude=inc).columns.tolist())
+print(df.select_dtypes("Int64", "float").columns.tolist())
+'''
+
+
+def test_select_dtypes_of_nullable_names_as_pandas(tmp_path):
+    out = same_under_accelerator(tmp_path, SELECT_MASKED)
+    assert out.splitlines()[0] == "Int64 [] ['i', 'f', 'b', 's']"

@@ -391,6 +391,21 @@ def _fillna_guard(proxy, args, kwargs):
     return None
 
 
+_MASKED_NAMES = frozenset(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
+                           "UInt64", "Float32", "Float64", "boolean"])
+
+
+def _select_dtypes_guard(proxy, args, kwargs):
+    # pandas' nullable dtype names select only columns of those dtypes;
+    # zambezi takes "Int64" as int64 whether or not the column has nulls
+    for i, name in enumerate(("include", "exclude")):
+        spec = kwargs.get(name, args[i] if i < len(args) else None)
+        specs = spec if isinstance(spec, (list, tuple, set, frozenset)) else [spec]
+        if any(str(x) in _MASKED_NAMES for x in specs if x is not None):
+            return "select_dtypes of pandas' nullable dtypes"
+    return None
+
+
 _PIVOT_GUARD = _reshape_keys_guard(["values", "index", "columns"])
 _PIVOT_KEYS_GUARD = _reshape_keys_guard(["columns", "index", "values"])   # pivot(columns, index)
 # module-level functions: (None, args, kwargs)
@@ -402,7 +417,8 @@ GUARDS = {"nlargest": _numeric_columns_guard, "nsmallest": _numeric_columns_guar
            "astype": _astype_guard, "__array_ufunc__": _ufunc_guard,
            "str": _categorical_str_guard, "replace": _replace_none_guard,
            "pivot_table": _PIVOT_GUARD, "pivot": _PIVOT_KEYS_GUARD,
-           "value_counts": _groupby_value_counts_guard, "fillna": _fillna_guard}
+           "value_counts": _groupby_value_counts_guard, "fillna": _fillna_guard,
+           "select_dtypes": _select_dtypes_guard}
 GUARDS.update((n, _listlike_operand_guard) for n in _BINARY_NAMES)
 GUARDS.update((n, _list_elements_guard) for n in ("get", "__getitem__", "join"))
 GUARDS["date"] = _dates_guard
