@@ -29,7 +29,7 @@ import unicodedata
 
 import numpy as np
 
-from zambezi import _core, _labels
+from zambezi import _convert, _core, _labels
 from zambezi.errors import DTypeError, InvalidValueError, UnsupportedError
 
 _ENGINE_FLAGS = ((re.IGNORECASE, 1), (re.MULTILINE, 2), (re.DOTALL, 4), (re.VERBOSE, 8),
@@ -199,8 +199,6 @@ def _expand_split(kind, n, expand):
 def _empty_to_null(col):
     """A string column with its empty strings as nulls (engine compare and
     take; no row loop)."""
-    from zambezi import _convert
-
     empty = _core.binary_scalar("eq", col, "", False)
     hit = _convert.values_numpy(empty).astype(bool)
     m = _convert.null_mask(empty)
@@ -509,8 +507,19 @@ class _PatternMethods:
 
     def _split_result(self, out, expand):
         if expand:
-            return self._frame(out, list(range(out.num_columns)))
+            return self._frame(*self._pandas_columns(out))
         return self._wrap(out)
+
+    def _pandas_columns(self, out):
+        """(table, labels) of an expanding split or partition as pandas
+        shapes it: a column of nothing but missing values gives one missing
+        column 0, an empty one no columns."""
+        col = self._s._col
+        if col.length == 0 and out.num_columns:
+            out = _core.table_from_columns([], [])
+        elif col.length and col.null_count == col.length:
+            out = _core.table_from_columns([_convert.nulls_like(col, col.length)], ["0"])
+        return out, list(range(out.num_columns))
 
     def rsplit(self, pat=None, *, n=-1, expand=False):
         """split counting the ``n`` splits from the right (Python's
@@ -544,7 +553,7 @@ class _PatternMethods:
             raise DTypeError(f"str.{kind}: sep must be a str, not {type(sep).__name__}")
         if sep == "":
             raise InvalidValueError("empty separator")
-        return self._frame(self._regex(kind, sep, _LITERAL), [0, 1, 2])
+        return self._frame(*self._pandas_columns(self._regex(kind, sep, _LITERAL)))
 
     def partition(self, sep=" ", expand=True):
         """Each row split at the first ``sep`` into three columns: before,

@@ -168,3 +168,17 @@ def test_missing_pcre2_names_the_library():
     assert lines[2].startswith("ERR regular expressions need the PCRE2 library libpcre2-8")
     assert "libpcre2-missing.so could not be loaded" in lines[2]
     assert "apt install libpcre2-8-0" in lines[2]
+
+
+@pytest.mark.parametrize("values", [[None, None], [], ["a,b", None]])
+@pytest.mark.parametrize("call", [
+    lambda s: s.str.split(",", expand=True), lambda s: s.str.rsplit(",", expand=True),
+    lambda s: s.str.split(",", n=1, expand=True), lambda s: s.str.split(expand=True),
+    lambda s: s.str.partition(","), lambda s: s.str.rpartition(","),
+])
+def test_expanding_splits_of_missing_or_no_text_shaped_as_pandas(values, call):
+    # pandas: a column of nothing but missing values gives one missing
+    # column 0, an empty column none; zambezi gave no column / three
+    p = pd.Series(values, dtype="str")
+    got = call(zb.from_pandas(p)).to_pandas()
+    pd.testing.assert_frame_equal(got, call(p), check_dtype=False, check_column_type=False)
