@@ -380,15 +380,32 @@ def _fillna_guard(proxy, args, kwargs):
     value = kwargs.get("value", args[0] if args else None)
     if value is None or not _dtypes.is_scalar(value):
         return None
-    fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
-    if fast is None:
-        return "fillna of a frame pandas holds: not checked"
     v = _dtypes.py_scalar(value)
-    t = fast._table
-    held = [i for i in range(t.num_columns) if not _missing._fill_applies(t.column(i).dtype, v)]
-    if held and bool(fast.iloc[:, held].isna().to_numpy().any()):
-        return "fillna: pandas fills a column of another dtype too, as object"
-    return None
+    fast = proxy._zb_get_fast() if proxy._zb_slow is None else None
+    if fast is None:   # pandas holds it: its dtypes, as zambezi would hold them
+        slow = proxy._zb_slow
+        try:
+            held = [i for i, dt in enumerate(slow.dtypes)
+                    if not _missing._fill_applies(_as_zambezi_dtype(dt), v)]
+            bad = held and bool(slow.iloc[:, held].isna().to_numpy().any())
+        except Exception:
+            return "fillna: columns not checked"
+    else:
+        t = fast._table
+        held = [i for i in range(t.num_columns)
+                if not _missing._fill_applies(t.column(i).dtype, v)]
+        bad = held and bool(fast.iloc[:, held].isna().to_numpy().any())
+    return "fillna: pandas fills a column of another dtype too, as object" if bad else None
+
+
+def _as_zambezi_dtype(dt):
+    """The zambezi dtype family a pandas dtype converts to, as
+    _missing._fill_applies reads it."""
+    kind = getattr(dt, "kind", "O")
+    if str(dt) == "category":
+        return "category"
+    return {"f": "float64", "i": "int64", "u": "uint64", "b": "bool", "M": "timestamp[ns]",
+            "m": "duration[ns]"}.get(kind, "string")
 
 
 _MASKED_NAMES = frozenset(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
