@@ -315,6 +315,13 @@ class NDFrame:
         the selected rows when the engine already made them (a sort that
         returns its values with the permutation), else they are gathered."""
         out = self._like(rows.apply(self._engine) if data is None else data)
+        e = out._engine
+        if rows.kind == "filter" and hasattr(self._index, "_range"):
+            # a mask keeping every row or none: a RangeIndex stays one (pandas 3),
+            # a new object (its name can be set apart)
+            kept = e.num_rows if hasattr(e, "num_rows") else e.length
+            if kept in (0, len(self._index)):
+                rows = type(rows)("slice", 0, kept)
         out._index = self._index._take(rows)
         return out
 

@@ -975,6 +975,23 @@ def _columns_equal(a, b):
 # RangeIndex
 # --------------------------------------------------------------------------
 
+def _even_steps(pos, nulls):
+    """(first, step) when positions pos (numpy ints) step evenly -- none,
+    one (step 1), or a constant non-zero difference -- else None.  Three
+    positions decide most takes before any pass over the rest."""
+    n = len(pos)
+    if nulls:
+        return None
+    if n <= 1:
+        return (int(pos[0]) if n else 0), 1
+    d = int(pos[1]) - int(pos[0])
+    if d == 0 or (n > 2 and int(pos[2]) - int(pos[1]) != d):
+        return None
+    if n > 2 and bool((np.diff(pos) != d).any()):
+        return None
+    return int(pos[0]), d
+
+
 class RangeIndex(Index):
     """The default row labels: start, start + step, ... below stop.  It
     costs no memory; a contiguous slice of it is again a RangeIndex.
@@ -1056,11 +1073,20 @@ class RangeIndex(Index):
         if rows.kind == "slice":
             return self._of(r[rows.start: rows.start + rows.length], self.name)
         if rows.kind == "take":
+            on_host = rows.column.device == "cpu"
+            pos = _convert.values_numpy(rows.column) if on_host else None
+            stepped = _even_steps(pos, rows.column.null_count) if on_host else None
+            if stepped is not None:   # pandas 3: evenly stepped labels stay a RangeIndex
+                first, step = stepped
+                start = r.start + r.step * first
+                return self._of(range(start, start + r.step * step * len(pos),
+                                      r.step * step), self.name)
             if r.start == 0 and r.step == 1 and rows.column.dtype == "int64" and \
                     rows.column.null_count == 0:
                 # the labels are the positions: share the positions column
                 return Index._from_columns([rows.column], self._names)
-            pos = _convert.values_numpy(rows.column)
+            if pos is None:
+                pos = _convert.values_numpy(rows.column)
             labels = r.start + r.step * pos.astype(np.int64)
             return Index._from_columns([_int64_column(labels)], self._names)
         return self._lazy(self, rows)

@@ -617,3 +617,24 @@ def test_frame_results_keep_multiindex_column_labels():
     assert_frame_like(zg.quantile([0.25, 0.5]), pg.quantile([0.25, 0.5]), "quantiles")
     assert_series_like(zg.iloc[1], pg.iloc[1], "one row")
     assert_frame_like(zg.corr(), pg.corr(), "corr", rtol=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: d.iloc[[1, 2, 3]], lambda d: d.iloc[::2], lambda d: d.iloc[::-1],
+    lambda d: d.iloc[[3, 1]], lambda d: d.iloc[[2, 2]], lambda d: d.iloc[[0]],
+    lambda d: d.iloc[[]], lambda d: d.loc[[2, 3]], lambda d: d.nlargest(2, "v"),
+    lambda d: d.sort_values("v"), lambda d: d.sort_values("v", ascending=False),
+    lambda d: d[d.v > 0], lambda d: d[d.v > 10], lambda d: d.dropna(),
+    lambda d: d[d.v.isin([1, 2, 5])], lambda d: d.v[d.v > 0], lambda d: d.head(3),
+])
+def test_a_range_index_taken_at_even_steps_stays_one_as_pandas(call):
+    # pandas 3 keeps a RangeIndex when the rows taken step evenly (and when
+    # a mask keeps all rows or none); zambezi gave an int64 Index
+    df = pd.DataFrame({"v": [1, 2, 3, 4, 5, 6]})
+    want = call(df).index
+    got = call(zb.from_pandas(df)).to_pandas().index
+    assert repr(got) == repr(want)
+    z = zb.from_pandas(df)
+    out = call(z)
+    out.index.name = "x"   # a new index object: the frame's own keeps its name
+    assert z.index.name is None
