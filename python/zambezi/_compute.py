@@ -229,6 +229,9 @@ def _bool_arith(op, a_dtype, b_dtype):
     if op == "sub":
         raise DTypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
                          "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+    if op == "mod":   # numpy: int8, 0 where the divisor is False (the engine: missing)
+        raise UnsupportedError("bool % bool is not supported (numpy gives int8 with 0 where "
+                               "the divisor is False)")
     raise UnsupportedError(f"operator {op!r} not implemented for bool dtypes")
 
 

@@ -228,8 +228,8 @@ def _wide(row_cols, row_names, col_cols, values, sort=True, fill_value=None, wha
     (prefix..., column labels) for every (label, column) of values (a list of
     (prefix tuple, engine column) aligned with row_cols).  upcast: pandas'
     unstack rule for gaps (zambezi._reshape.gaps_upcast).  A missing label
-    sorts first in pivot (pandas' unstack), last in pivot_table (a
-    group-by's order)."""
+    sorts first in pivot (pandas' set_index and unstack code it -1), last
+    in pivot_table (a group-by's order)."""
     first = what == "pivot"
     r, rows = _key_codes(row_cols, sort, first)
     c, ccomb = _key_codes(col_cols, sort, first)

@@ -59,9 +59,10 @@ def _host_numpy(col):
 def _codes(cols, nulls_first=False):
     """(codes, distinct) for the rows of engine columns: each row's rank
     among the distinct label combinations sorted ascending, missing labels
-    last (first with nulls_first: pandas' unstack and pivot, whose codes
-    give a missing label -1), and a Table of those combinations in that
-    order."""
+    last (first with nulls_first: pandas' pivot, whose index codes give a
+    missing label -1; unstack keeps them last, as pandas does for the
+    group-by results it mostly unstacks, whose levels hold the missing
+    key), and a Table of those combinations in that order."""
     names = [f"l{i}" for i in range(len(cols))]
     t = _core.table_from_columns(cols, names)
     keys = list(range(len(cols)))
@@ -103,8 +104,8 @@ def _unstack_plan(obj, level, what):
     lv = index._level_number(level)
     levels = index._levels()
     rest = [i for i in range(index.nlevels) if i != lv]
-    r, rows = _codes([levels[i] for i in rest], True)
-    c, cols = _codes([levels[lv]], True)
+    r, rows = _codes([levels[i] for i in rest])
+    c, cols = _codes([levels[lv]])
     nr, nc = rows.num_rows, cols.num_rows
     cells = _cells(nr, nc, r, c, what)
     row_index = _ix.Index._from_columns([rows.column(i) for i in range(len(rest))],

@@ -270,6 +270,8 @@ def test_bool_arithmetic_as_numpy():
     r = a + b
     assert r.dtype == "bool" and r.to_list() == [True, True, False, None]
     assert (a * 3).dtype == "int64"
+    with pytest.raises(NotImplementedError, match="int8"):   # numpy: int8, 0 for a False divisor
+        a % b
     with pytest.raises(DTypeError, match="neg"):
         -a
     assert abs(a).to_list() == a.to_list()
