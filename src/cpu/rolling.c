@@ -298,23 +298,31 @@ static void roll_var_column(const roll_seq *q) {
   const double *v = q->j->v;
   const bool nulls = c->validity != NULL && c->null_count > 0;
 #define RAW_(p) (!nulls || zb_column_is_valid(c, (p)) ? inf_missing(v[(p)], false) : NAN)
-  /* The values less K, the range's first finite one: a variance does not
-   * move with a shift, and values near 0 keep the fused update's running
-   * mean small, so its rounding (uncompensated, unlike roll_var's) does
-   * not eat the sum of squares' digits when the data sit far from 0 (a
-   * few units around 1e11: 4e-3 absolute error on a std of 2 before,
-   * rounding now; pandas' own error there is 3e-4). */
+  /* The values less K, an anchor: a variance does not move with a shift,
+   * and values near 0 keep the fused update's running mean small, so its
+   * rounding (uncompensated, unlike roll_var's) does not eat the sum of
+   * squares' digits when the data sit far from 0 (a few units around
+   * 1e11: 4e-3 absolute error on a std of 2 before, rounding now; pandas'
+   * own error there is 3e-4).  K is the first finite value of the range,
+   * and of the window each time it is summed again: values of another
+   * magnitude (1e17, then units) leave by such a sum, and a stale anchor
+   * would round the new ones away. */
   int64_t ps, pe, ls, le;
   seq_bounds(q, q->lo, &ps, &pe);
   seq_bounds(q, q->hi - 1, &ls, &le);
   double K = 0;
-  for (int64_t p = ps; p < le; p++) {
-    double x = RAW_(p);
-    if (isfinite(x)) {
-      K = fabs(x) < 1e300 ? x : 0;
-      break;
-    }
-  }
+#define ANCHOR_(a, b)                            \
+  do {                                           \
+    K = 0;                                       \
+    for (int64_t p_ = (a); p_ < (b); p_++) {     \
+      double x_ = RAW_(p_);                      \
+      if (isfinite(x_)) {                        \
+        K = fabs(x_) < 1e300 ? x_ : 0;           \
+        break;                                   \
+      }                                          \
+    }                                            \
+  } while (0)
+  ANCHOR_(ps, le);
 #define VAL_(p) (RAW_(p) - K)
   welford w;
   memset(&w, 0, sizeof w);
@@ -352,6 +360,7 @@ static void roll_var_column(const roll_seq *q) {
     pe = e;
   emit:
     if (redo) {
+      ANCHOR_(s, e);
       memset(&w, 0, sizeof w);
       for (int64_t p = s; p < e; p++) {
         double y = VAL_(p);
@@ -370,6 +379,7 @@ static void roll_var_column(const roll_seq *q) {
     q->j->okb[k] = ok;
   }
 #undef VAL_
+#undef ANCHOR_
 #undef RAW_
 }
 

@@ -607,3 +607,18 @@ def test_rolling_var_of_values_far_from_zero_keeps_its_digits(offset, how):
     got = getattr(zb.Series(base + offset).rolling(5, min_periods=2), how)().to_pandas()
     np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(), rtol=1e-12,
                                atol=1e-12)
+
+
+@pytest.mark.parametrize("values", [
+    [99999999999999999, 1, 1, 2, 3, 1, 1], [99999999999999999, 1, 2, 2, 3, 1, 1],
+    [1.2e03, 1.3e17, 1.5e17, 1.995e03, 1.990e03],
+    [1, -1, 0, 1, 3, 2, -2, 10000000000, 1, 2, 0, -2, 1, 3, 0, 1],
+])
+def test_rolling_var_after_values_of_another_magnitude_as_pandas(values):
+    # pandas' own cases (window/test_rolling.py): once 1e17 has left the
+    # window, [1, 2] has variance 0.5; an anchor kept at 1e17 rounded the
+    # units away, so the anchor moves each time the window is summed again
+    for how in ("var", "std"):
+        got = getattr(zb.Series(values).rolling(2), how)().to_pandas()
+        want = getattr(pd.Series(values, dtype=float).rolling(2), how)()
+        np.testing.assert_allclose(got.to_numpy(dtype=float), want.to_numpy(), rtol=1e-7)
